@@ -1,0 +1,109 @@
+"""Immutable records produced by the parser and returned by the matcher.
+
+Every record is a :class:`typing.NamedTuple`: frozen, compact, hashable, picklable and
+safe to share between threads and processes.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional, Tuple
+
+__all__ = ["Group", "Line", "RequestRate", "Rule", "Verdict"]
+
+
+class Rule(NamedTuple):
+    """One ``allow`` or ``disallow`` line of a group.
+
+    ``pattern`` is the value as matched: percent-escapes upper-cased and octets outside
+    US-ASCII percent-encoded (RFC 9309 §2.2.2). ``value`` is the value as written (decoded
+    as UTF-8 for display). ``priority`` is the length of ``pattern`` in octets, which is
+    what longest-match precedence compares.
+    """
+
+    directive: str
+    """``"allow"`` or ``"disallow"``."""
+    pattern: str
+    value: str
+    line: int
+
+    @property
+    def priority(self) -> int:
+        """Octet length of the normalised pattern (RFC 9309 §2.2.2: the most specific match wins)."""
+        return len(self.pattern)
+
+    def __str__(self) -> str:
+        return f"{self.line}: {self.directive.capitalize()}: {self.value}"
+
+
+class RequestRate(NamedTuple):
+    """A ``Request-rate: N/T`` extra: at most ``requests`` per ``seconds``."""
+
+    requests: int
+    seconds: float
+
+
+class Group(NamedTuple):
+    """A group: one or more ``user-agent`` lines and the rules that follow them (RFC 9309 §2.1).
+
+    ``agents`` holds the product tokens as Google reads them (lower-cased, cut at the first
+    character outside ``[a-z_-]``; ``"*"`` for the global group; ``""`` for a value that names
+    no crawler); ``agent_values`` holds the values as written.
+    """
+
+    line: int
+    """Line number of the group's first ``user-agent`` line."""
+    agent_lines: Tuple[int, ...]
+    agents: Tuple[str, ...]
+    agent_values: Tuple[str, ...]
+    rules: Tuple[Rule, ...]
+    crawl_delay: Optional[float] = None
+    request_rate: Optional[RequestRate] = None
+
+    @property
+    def is_global(self) -> bool:
+        """True when one of the group's user-agent lines is ``*``."""
+        return "*" in self.agents
+
+
+class Line(NamedTuple):
+    """What the parser made of one physical line of the file (the per-line report).
+
+    ``key`` is the recognised field (``"user-agent"``, ``"allow"``, ``"disallow"``,
+    ``"sitemap"``, ``"crawl-delay"``, ``"request-rate"``, ``"host"``), ``"unknown"`` for any
+    other key, or ``None`` when the line holds no ``key: value`` pair. ``used`` says whether
+    the line takes part in the file's meaning; ``reason`` says why not when it does not.
+    """
+
+    number: int
+    raw: str
+    key: Optional[str]
+    key_text: str
+    value: str
+    comment: str
+    typo: bool
+    missing_colon: bool
+    truncated: bool
+    used: bool
+    reason: Optional[str]
+
+
+class Verdict(NamedTuple):
+    """The answer to "may this agent fetch this URL?" with the reason.
+
+    ``rule`` is the deciding rule, or ``None`` when no rule decided. ``groups`` are the
+    groups whose rules were consulted; ``scope`` is ``"specific"`` when groups name the
+    agent, ``"global"`` when the ``*`` groups applied, ``"none"`` when no group applies.
+    ``reason`` is one of ``"longest-match"``, ``"tie-allow"``, ``"index-html"``,
+    ``"no-match"``, ``"no-group"``, ``"robots-txt"``, ``"allow-all"``, ``"disallow-all"``.
+    """
+
+    allowed: bool
+    rule: Optional[Rule]
+    groups: Tuple[Group, ...]
+    scope: str
+    reason: str
+    target: str
+    """The match target (path, params and query, normalised) the rules were compared with."""
+
+    def __bool__(self) -> bool:
+        return self.allowed

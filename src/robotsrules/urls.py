@@ -1,0 +1,101 @@
+"""URLs as the matcher sees them: the match target of a URL, and percent-encoding.
+
+The match target is the URL's path with its ``;params`` and ``?query``, never the
+fragment; an empty path is ``/`` (RFC 9309 §2.2.2). Extraction is plain slicing, as in
+Google's library: ``..``, ``\\`` and ``//`` inside the path are not normalised.
+
+Before extraction the URL is canonicalised (deliberate deviations of SPEC §0):
+
+* D1 — characters outside US-ASCII are percent-encoded as UTF-8 (RFC 9309 §2.2.2);
+  a NUL is encoded as ``%00`` too, because Google's library would silently cut the
+  path there;
+* D2 — the hex digits of ``%xx`` escapes are upper-cased (RFC 3986 §6.2.2.1);
+* D6 — a URL must be absolute (``scheme://...``) or a target starting with ``/``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import InvalidURL
+
+__all__ = ["match_target", "normalize_escapes"]
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
+# A %-escape with any-case hex digits, or one octet that must be escaped (decoded as latin-1,
+# so each character stands for one octet).
+_NEEDS_WORK = re.compile(r"%[0-9A-Fa-f]{2}|[\x80-\xff\x00]")
+
+
+def _fix(match: re.Match[str]) -> str:
+    text = match.group()
+    if len(text) == 3:
+        return text.upper()
+    return "%{:02X}".format(ord(text))
+
+
+def normalize_escapes(octets: str) -> str:
+    """Upper-case ``%xx`` escapes and percent-encode octets >= 0x80 and NUL.
+
+    ``octets`` is a byte string decoded as latin-1 (one character per octet). This is the
+    normalisation Google applies to patterns (and we apply to URLs too, D1/D2).
+    """
+    return _NEEDS_WORK.sub(_fix, octets)
+
+
+def _canonical(url: str) -> str:
+    if not url.isascii():
+        url = url.encode("utf-8", "surrogatepass").decode("latin-1")
+    if "%" in url or "\x00" in url or not url.isascii():
+        url = normalize_escapes(url)
+    return url
+
+
+def match_target(url: str) -> str:
+    """The part of ``url`` that rules are matched against: path, params and query.
+
+    ``url`` is absolute (``http://host/path?q``) or already a target (``/path?q``).
+    Raises :class:`~robotsrules.InvalidURL` for anything else.
+
+    >>> match_target("https://example.com/a/b;p?q=1#frag")
+    '/a/b;p?q=1'
+    >>> match_target("http://example.com")
+    '/'
+    >>> match_target("/caf\\u00e9?x=%7e")
+    '/caf%C3%A9?x=%7E'
+    """
+    if not isinstance(url, str):
+        raise InvalidURL(f"url must be a str, not {type(url).__name__}")
+    if url[:1] != "/" and _SCHEME.match(url) is None:
+        raise InvalidURL(
+            f"not an absolute URL or a path: {url!r}; pass 'scheme://host/path' or '/path'"
+        )
+    url = _canonical(url)
+    # Leniency: the same slicing as Google's GetPathParamsQuery, so verdicts agree with it.
+    start = 2 if url[:2] == "//" else 0
+    early = _find_first_of(url, start)
+    proto = url.find("://", start)
+    if proto < 0 or (early >= 0 and early < proto):
+        proto = start
+    else:
+        proto += 3
+    path_start = _find_first_of(url, proto)
+    if path_start < 0:
+        return "/"
+    hash_pos = url.find("#", start)
+    if 0 <= hash_pos < path_start:
+        return "/"
+    target = url[path_start:] if hash_pos < 0 else url[path_start:hash_pos]
+    if target[0] != "/":
+        target = "/" + target
+    return target
+
+
+def _find_first_of(url: str, start: int) -> int:
+    """Index of the first ``/``, ``?`` or ``;`` at or after ``start``, or -1."""
+    best = -1
+    for char in "/?;":
+        i = url.find(char, start)
+        if i >= 0 and (best < 0 or i < best):
+            best = i
+    return best
