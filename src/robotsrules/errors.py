@@ -5,8 +5,8 @@ Exceptions are for the *caller's* mistakes only::
 
     ValueError
      └── RobotsError              base of every robotsrules exception
-          ├── InvalidAgent        agent is not a product token, Token/version, or sequence of them
-          └── InvalidURL          URL is neither absolute (scheme://...) nor a path starting with "/"
+          ├── InvalidAgent        agent is not a product token, Token/version or list of them
+          └── InvalidURL          URL is neither absolute (scheme://...) nor a path "/..."
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ class RobotsError(ValueError):
 
 
 class InvalidAgent(RobotsError):
-    """The agent passed is not a crawler product token (``[A-Za-z_-]+``), ``Token/version`` or ``*``."""
+    """The agent is not a product token (``[A-Za-z_-]+``), ``Token/version`` or ``*``."""
 
 
 class InvalidURL(RobotsError):

@@ -26,7 +26,7 @@ from .model import Group, Rule, Verdict
 from .pattern import Pattern
 from .urls import match_target
 
-__all__ = ["AgentRules", "ROBOTS_TXT_TARGET"]
+__all__ = ["ROBOTS_TXT_TARGET", "AgentRules"]
 
 ROBOTS_TXT_TARGET = "/robots.txt"
 """RFC 9309 §2.2.2: the robots.txt URL itself is implicitly allowed (SPEC D3)."""
@@ -41,8 +41,17 @@ class AgentRules:
     Obtained from :meth:`RobotsTxt.for_agent`. Immutable and safe to share between threads.
     """
 
-    __slots__ = ("agents", "groups", "scope", "_origin", "_decisions", "_exact", "_literal",
-                 "_lengths", "_wild")
+    __slots__ = (
+        "_decisions",
+        "_exact",
+        "_lengths",
+        "_literal",
+        "_origin",
+        "_wild",
+        "agents",
+        "groups",
+        "scope",
+    )
 
     def __init__(
         self,

@@ -28,7 +28,7 @@ class Rule(NamedTuple):
 
     @property
     def priority(self) -> int:
-        """Octet length of the normalised pattern (RFC 9309 §2.2.2: the most specific match wins)."""
+        """Octet length of the normalised pattern (RFC 9309 §2.2.2: most specific match wins)."""
         return len(self.pattern)
 
     def __str__(self) -> str:

@@ -20,7 +20,7 @@ Line grammar, as Google's library reads it::
     key     = any text up to the first ":"  (whitespace around key and value is dropped)
     missing-colon = exactly two whitespace-separated words, e.g. "Disallow /x"
 
-A line is cut at its first NUL and after 16,663 octets (Google: 2083 × 8 - 1). Keys match
+A line is cut at its first NUL and after 16,663 octets (Google: 2083 x 8 - 1). Keys match
 case-insensitively by *prefix* (``Disallowed:`` is a disallow), with a table of accepted
 typos; see :data:`KEY_PREFIXES`.
 """
@@ -35,26 +35,29 @@ from .agents import file_agent_token
 from .model import Group, Line, RequestRate, Rule
 from .urls import normalize_escapes
 
-__all__ = ["KEY_PREFIXES", "EXTRA_KEYS", "MAX_LINE_BYTES", "Parsed", "build", "decode", "scan"]
+__all__ = ["EXTRA_KEYS", "KEY_PREFIXES", "MAX_LINE_BYTES", "Parsed", "build", "decode", "scan"]
 
 MAX_LINE_BYTES = 16663
-"""Octets kept of one line; the rest is ignored (Google: ``kMaxLineLen`` = 2083 × 8, less one)."""
+"""Octets kept of one line; the rest is ignored (Google: ``kMaxLineLen`` = 2083 x 8, less one)."""
+
+# Field names. The parser compares them by identity, so every key it produces is one of these.
+_ALLOW, _DISALLOW, _USER_AGENT, _SITEMAP = "allow", "disallow", "user-agent", "sitemap"
 
 # Leniency: keys are recognised by case-insensitive prefix; the second column marks the
 # typos Google accepts. Checked in this order (user-agent first, as Google does).
 KEY_PREFIXES: Tuple[Tuple[str, str, bool], ...] = (
-    ("user-agent", "user-agent", False),
-    ("useragent", "user-agent", True),
-    ("user agent", "user-agent", True),
-    ("allow", "allow", False),
-    ("disallow", "disallow", False),
-    ("dissallow", "disallow", True),
-    ("dissalow", "disallow", True),
-    ("disalow", "disallow", True),
-    ("diasllow", "disallow", True),
-    ("disallaw", "disallow", True),
-    ("sitemap", "sitemap", False),
-    ("site-map", "sitemap", True),
+    ("user-agent", _USER_AGENT, False),
+    ("useragent", _USER_AGENT, True),
+    ("user agent", _USER_AGENT, True),
+    ("allow", _ALLOW, False),
+    ("disallow", _DISALLOW, False),
+    ("dissallow", _DISALLOW, True),
+    ("dissalow", _DISALLOW, True),
+    ("disalow", _DISALLOW, True),
+    ("diasllow", _DISALLOW, True),
+    ("disallaw", _DISALLOW, True),
+    ("sitemap", _SITEMAP, False),
+    ("site-map", _SITEMAP, True),
 )
 
 # Non-standard extras, matched case-insensitively and whole ("_" or " " may stand for "-").
@@ -69,6 +72,27 @@ EXTRA_KEYS: Dict[str, str] = {
 _SPACE = " \t\n\v\f\r"  # C isspace()
 _BOM = "\xef\xbb\xbf"
 _REQUEST_RATE = re.compile(r"(\d+)\s*/\s*(\d+(?:\.\d+)?)\s*([smhd]?)\b", re.IGNORECASE)
+# One match per line (text with LF line ends only): either a well-formed "key: value" line
+# (key of letters and "-"; the value stops at "#" or NUL), or a blank or comment line, or
+# anything else, flagged by its first character in the third group ("odd": read_line reads it).
+_EACH_LINE = re.compile(
+    r"^(?:[ \t\v\f]*([A-Za-z\-]+)[ \t\v\f]*:[ \t\v\f]*((?:[^#\x00\n]*[^#\x00\n \t\v\f])?)"
+    r"|[ \t\v\f]*(?:#|$)|(.))[^\n]*",
+    re.MULTILINE,
+)
+
+
+class _KeyTable(Dict[str, str]):
+    """Key text as written -> field name, filled on first sight (bounded)."""
+
+    def __missing__(self, key_text: str) -> str:
+        name = _classify(key_text)[0]
+        if len(self) < 4096:
+            self[key_text] = name
+        return name
+
+
+_KEYS = _KeyTable()
 _UNIT = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
 
@@ -114,48 +138,56 @@ def _classify(key: str) -> Tuple[str, bool]:
     for prefix, name, typo in KEY_PREFIXES:
         if head.startswith(prefix):
             return name, typo
-    name = EXTRA_KEYS.get(key.lower().replace("_", "-").replace(" ", "-")) if len(key) <= 13 else None
-    return (name or "unknown"), False
+    extra = EXTRA_KEYS.get(key.lower().replace("_", "-").replace(" ", "-"))
+    return (extra or "unknown"), False
+
+
+def split_lines(text: str) -> List[str]:
+    """Physical lines: LF, CR and CRLF each end a line (RFC 9309 §2.2; 1996 draft)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+
+def read_line(number: int, raw: str) -> Record:
+    """Read one physical line (octet text, no line break) the way Google's library does."""
+    line = raw
+    truncated = len(line) > MAX_LINE_BYTES
+    if truncated:
+        line = line[:MAX_LINE_BYTES]
+    nul = line.find("\x00")
+    if nul >= 0:
+        line = line[:nul]  # Google reads lines as C strings: a NUL ends the line
+    comment = ""
+    hash_at = line.find("#")
+    if hash_at >= 0:
+        comment = line[hash_at + 1 :]
+        line = line[:hash_at]
+    line = line.strip(_SPACE)
+    if not line:
+        kind = "comment" if hash_at >= 0 else "blank"
+        return Record(number, raw, None, "", "", comment, False, False, truncated, kind)
+    missing_colon = False
+    sep = line.find(":")
+    if sep < 0:
+        # Leniency: "Disallow /x" — whitespace instead of the colon, if exactly two words.
+        space, tab = line.find(" "), line.find("\t")
+        sep = space if tab < 0 or 0 <= space < tab else tab
+        rest = line[sep:].lstrip(" \t")
+        if sep < 0 or " " in rest or "\t" in rest:
+            return Record(number, raw, None, "", "", comment, False, False, truncated, "invalid")
+        missing_colon = True
+    key_text = line[:sep].strip(_SPACE)
+    if not key_text:
+        return Record(number, raw, None, "", "", comment, False, False, truncated, "invalid")
+    key, typo = _classify(key_text)
+    value = line[sep + 1 :].strip(_SPACE)
+    return Record(number, raw, key, key_text, value, comment, typo, missing_colon, truncated, "")
 
 
 def scan(text: str) -> Iterator[Record]:
     """Read octet text (see :func:`decode`) into one :class:`Record` per physical line."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    for number, raw in enumerate(lines, 1):
-        line = raw
-        truncated = len(line) > MAX_LINE_BYTES
-        if truncated:
-            line = line[:MAX_LINE_BYTES]
-        nul = line.find("\x00")
-        if nul >= 0:
-            line = line[:nul]
-        comment = ""
-        hash_at = line.find("#")
-        if hash_at >= 0:
-            comment = line[hash_at + 1 :]
-            line = line[:hash_at]
-        line = line.strip(_SPACE)
-        if not line:
-            kind = "comment" if hash_at >= 0 else "blank"
-            yield Record(number, raw, None, "", "", comment, False, False, truncated, kind)
-            continue
-        missing_colon = False
-        sep = line.find(":")
-        if sep < 0:
-            # Leniency: "Disallow /x" — whitespace instead of the colon, if exactly two words.
-            space, tab = line.find(" "), line.find("\t")
-            sep = space if tab < 0 or 0 <= space < tab else tab
-            if sep < 0 or " " in line[sep:].lstrip(" \t") or "\t" in line[sep:].lstrip(" \t"):
-                yield Record(number, raw, None, "", "", comment, False, False, truncated, "invalid")
-                continue
-            missing_colon = True
-        key_text = line[:sep].strip(_SPACE)
-        if not key_text:
-            yield Record(number, raw, None, "", "", comment, False, False, truncated, "invalid")
-            continue
-        key, typo = _classify(key_text)
-        value = line[sep + 1 :].strip(_SPACE)
-        yield Record(number, raw, key, key_text, value, comment, typo, missing_colon, truncated, "")
+    for number, raw in enumerate(split_lines(text), 1):
+        yield read_line(number, raw)
 
 
 def _crawl_delay(value: str) -> Optional[float]:
@@ -190,7 +222,7 @@ class Parsed(NamedTuple):
 class _Open:
     """The group being assembled."""
 
-    __slots__ = ("agent_lines", "agents", "values", "rules", "crawl_delay", "request_rate")
+    __slots__ = ("agent_lines", "agents", "crawl_delay", "request_rate", "rules", "values")
 
     def __init__(self) -> None:
         self.agent_lines: List[int] = []
@@ -219,76 +251,130 @@ def build(text: str, want_lines: bool = False) -> Parsed:
     hosts: List[str] = []
     report: Optional[List[Line]] = [] if want_lines else None
     group: Optional[_Open] = None
-    for rec in scan(text):
-        key = rec.key
+    rules: Optional[List[Rule]] = None  # the open group's rule list
+    new_row = tuple.__new__
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # as split_lines does
+    raw_lines: Optional[List[str]] = None
+    exact = want_lines
+    if len(text) > MAX_LINE_BYTES and not exact:
+        raw_lines = text.split("\n")
+        exact = max(map(len, raw_lines)) > MAX_LINE_BYTES
+    # One (key text, value, odd) tuple per line. "odd" flags a line that read_line must read.
+    found: List[Tuple[str, str, str]]
+    if exact:
+        if raw_lines is None:
+            raw_lines = text.split("\n")
+        found = [("", "", "?")] * len(raw_lines)
+    else:
+        # Fast path (an optimisation only; the tests check it agrees with read_line): one
+        # regular-expression pass reads every well-formed "key: value" line; blank and
+        # comment lines come back empty and only odd lines go through read_line.
+        found = _EACH_LINE.findall(text)
+    # Octets that need no escaping or decoding anywhere: a rule's pattern is its value.
+    plain = text.isascii() and "%" not in text
+    keys = _KEYS
+    rec: Optional[Record] = None
+    for number, (key_text, value, odd) in enumerate(found, 1):
+        if key_text:
+            key = keys[key_text]
+            if (
+                (key is _DISALLOW or key is _ALLOW)
+                and rules is not None
+                and (plain or (value.isascii() and "%" not in value))
+            ):
+                rules.append(new_row(Rule, (key, value, value, number)))
+                continue
+        elif odd:
+            if raw_lines is None:
+                raw_lines = text.split("\n")
+            rec = read_line(number, raw_lines[number - 1])
+            key, value = rec.key, rec.value  # type: ignore[assignment]
+            if key is None and report is None:
+                continue
+        else:
+            continue
         reason: Optional[str] = None
-        if key == "allow" or key == "disallow":
-            if group is None:
+        if key is _DISALLOW or key is _ALLOW:
+            if rules is None:
                 reason = "outside-group"  # RFC 9309 §2.2.2: rules need a user-agent first
             else:
-                value = rec.value
-                pattern = value if value.isascii() and "%" not in value else normalize_escapes(value)
-                group.rules.append(Rule(key, pattern, display(value), rec.number))
-        elif key == "user-agent":
+                pattern = normalize_escapes(value)
+                rules.append(new_row(Rule, (key, pattern, display(value), number)))
+        elif key is _USER_AGENT:
             if group is None or group.rules:
                 if group is not None:
                     groups.append(group.close())
                 group = _Open()
-            group.agent_lines.append(rec.number)
-            group.agents.append(file_agent_token(rec.value))
-            group.values.append(display(rec.value))
-        elif key == "sitemap":
-            if rec.value:
-                sitemaps.append(display(rec.value))
-            else:
-                reason = "empty-value"
-        elif key == "crawl-delay":
-            delay = _crawl_delay(rec.value)
-            if group is None:
-                reason = "outside-group"
-            elif delay is None:
-                reason = "bad-value"
-            elif group.crawl_delay is None:
-                group.crawl_delay = delay
-            else:
-                reason = "duplicate"
-        elif key == "request-rate":
-            rate = _request_rate(rec.value)
-            if group is None:
-                reason = "outside-group"
-            elif rate is None:
-                reason = "bad-value"
-            elif group.request_rate is None:
-                group.request_rate = rate
-            else:
-                reason = "duplicate"
-        elif key == "host":
-            if rec.value:
-                hosts.append(display(rec.value))
-            else:
-                reason = "empty-value"
-        elif key == "unknown":
-            reason = "unknown-key"
+                rules = group.rules
+            group.agent_lines.append(number)
+            group.agents.append(file_agent_token(value))
+            group.values.append(display(value))
+        elif key is _SITEMAP and value:
+            sitemaps.append(value if value.isascii() else display(value))
         else:
-            reason = rec.kind
-        if report is not None:
-            report.append(
-                Line(
-                    rec.number,
-                    display(rec.raw),
-                    None if key is None else key,
-                    display(rec.key_text),
-                    display(rec.value),
-                    display(rec.comment),
-                    rec.typo,
-                    rec.missing_colon,
-                    rec.truncated,
-                    reason is None,
-                    reason,
-                )
-            )
+            reason = _other(key, value, group, sitemaps, hosts, rec)
+        if report is not None and rec is not None:
+            report.append(_report_line(rec, reason))
     if group is not None:
         groups.append(group.close())
     return Parsed(
         tuple(groups), tuple(sitemaps), tuple(hosts), None if report is None else tuple(report)
+    )
+
+
+def _other(
+    key: Optional[str],
+    value: str,
+    group: Optional[_Open],
+    sitemaps: List[str],
+    hosts: List[str],
+    rec: Optional[Record],
+) -> Optional[str]:
+    """Handle a line that is not a rule or user-agent; return why it is unused, if it is."""
+    if key == "sitemap":
+        if not value:
+            return "empty-value"
+        sitemaps.append(display(value))
+    elif key == "crawl-delay":
+        delay = _crawl_delay(value)
+        if group is None:
+            return "outside-group"
+        if delay is None:
+            return "bad-value"
+        if group.crawl_delay is not None:
+            return "duplicate"
+        group.crawl_delay = delay
+    elif key == "request-rate":
+        rate = _request_rate(value)
+        if group is None:
+            return "outside-group"
+        if rate is None:
+            return "bad-value"
+        if group.request_rate is not None:
+            return "duplicate"
+        group.request_rate = rate
+    elif key == "host":
+        if not value:
+            return "empty-value"
+        hosts.append(display(value))
+    elif key == "unknown":
+        return "unknown-key"
+    elif rec is not None:
+        return rec.kind
+    return None
+
+
+def _report_line(rec: Record, reason: Optional[str]) -> Line:
+    return Line(
+        rec.number,
+        display(rec.raw),
+        rec.key,
+        display(rec.key_text),
+        display(rec.value),
+        display(rec.comment),
+        rec.typo,
+        rec.missing_colon,
+        rec.truncated,
+        reason is None,
+        reason,
     )

@@ -11,7 +11,7 @@ previous piece). For ``*``-globs greedy leftmost placement is optimal: if any pl
 of the pieces exists, the leftmost one exists and leaves the most room for what
 follows. An anchored pattern (``...$``) additionally pins its last piece to the end of
 the target and searches the middle pieces only in the room before it. Each piece is
-found with ``str.find``, so a match costs at most O(len(pattern) × len(target)) and in
+found with ``str.find``, so a match costs at most O(len(pattern) x len(target)) and in
 practice O(len(target)) — ``/*a*a*a*a*a*a*b`` against an 8 KB path is linear.
 """
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import threading
+import contextlib
 from typing import Any, Dict, List, Optional, Tuple
 
 from .agents import Agent, agent_tokens
@@ -30,8 +30,17 @@ class RobotsTxt:
         rules.allowed("https://example.com/other")
     """
 
-    __slots__ = ("source", "groups", "sitemaps", "hosts", "truncated", "synthetic",
-                 "_by_agent", "_global", "_compiled", "_lock")
+    __slots__ = (
+        "_by_agent",
+        "_compiled",
+        "_global",
+        "groups",
+        "hosts",
+        "sitemaps",
+        "source",
+        "synthetic",
+        "truncated",
+    )
 
     source: bytes
     groups: Tuple[Group, ...]
@@ -39,6 +48,9 @@ class RobotsTxt:
     hosts: Tuple[str, ...]
     truncated: bool
     synthetic: Optional[str]
+    _by_agent: Dict[str, Tuple[Group, ...]]
+    _global: Tuple[Group, ...]
+    _compiled: Dict[object, AgentRules]
 
     def __init__(
         self,
@@ -69,8 +81,9 @@ class RobotsTxt:
                     by_agent.setdefault(token, []).append(group)
         put(self, "_by_agent", {k: tuple(v) for k, v in by_agent.items()})
         put(self, "_global", tuple(global_groups))
+        # Compiled AgentRules by agent as passed (str or tuple of tokens). Filled lazily;
+        # a race between threads only compiles the same immutable value twice.
         put(self, "_compiled", {})
-        put(self, "_lock", threading.Lock())
 
     # -- construction ---------------------------------------------------------------
     @classmethod
@@ -118,11 +131,24 @@ class RobotsTxt:
         tokens for a crawler that obeys several names: all groups naming any of them apply
         (RFC 9309 §2.2.1). Only when no group names the agent do the ``*`` groups apply.
         """
-        tokens = agent_tokens(agent)
-        rules = self._compiled.get(tokens)
+        try:
+            rules = self._compiled.get(agent)
+        except TypeError:  # an unhashable sequence of tokens
+            rules = None
         if rules is None:
-            rules = self._compile(tokens)
+            tokens = agent_tokens(agent)
+            rules = self._compiled.get(tokens)
+            if rules is None:
+                rules = self._compile(tokens)
+            self._remember(agent, rules)
         return rules
+
+    def _remember(self, agent: object, rules: AgentRules) -> None:
+        compiled = self._compiled
+        if len(compiled) >= _CACHE_LIMIT:
+            compiled.clear()
+        with contextlib.suppress(TypeError):  # an unhashable sequence is not remembered
+            compiled[agent] = rules
 
     def _compile(self, tokens: Tuple[str, ...]) -> AgentRules:
         by_agent = self._by_agent
@@ -136,10 +162,7 @@ class RobotsTxt:
             groups = self._global
             scope = "global" if groups else "none"
         rules = AgentRules(tokens, groups, scope, self.synthetic)
-        with self._lock:
-            if len(self._compiled) >= _CACHE_LIMIT:
-                self._compiled.clear()
-            self._compiled[tokens] = rules
+        self._remember(tokens, rules)
         return rules
 
     def allowed(self, url: str, *, agent: Agent) -> bool:
@@ -149,7 +172,13 @@ class RobotsTxt:
         path, params and query are compared (the caller checks that the file governs the
         URL's origin).
         """
-        return self.for_agent(agent).allowed(url)
+        try:
+            rules = self._compiled.get(agent)
+        except TypeError:
+            rules = None
+        if rules is None:
+            rules = self.for_agent(agent)
+        return rules.allowed(url)
 
     def explain(self, url: str, *, agent: Agent) -> Verdict:
         """Like :meth:`allowed`, with the deciding rule, the groups used and the reason."""

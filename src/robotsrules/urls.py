@@ -21,17 +21,18 @@ from .errors import InvalidURL
 
 __all__ = ["match_target", "normalize_escapes"]
 
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
 # A %-escape with any-case hex digits, or one octet that must be escaped (decoded as latin-1,
 # so each character stands for one octet).
 _NEEDS_WORK = re.compile(r"%[0-9A-Fa-f]{2}|[\x80-\xff\x00]")
+# Something that normalisation would change: a lower-case hex digit in an escape, or an octet.
+_CHANGES = re.compile(r"%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])|[\x80-\xff\x00]")
 
 
 def _fix(match: re.Match[str]) -> str:
     text = match.group()
     if len(text) == 3:
         return text.upper()
-    return "%{:02X}".format(ord(text))
+    return f"%{ord(text):02X}"
 
 
 def normalize_escapes(octets: str) -> str:
@@ -40,15 +41,23 @@ def normalize_escapes(octets: str) -> str:
     ``octets`` is a byte string decoded as latin-1 (one character per octet). This is the
     normalisation Google applies to patterns (and we apply to URLs too, D1/D2).
     """
+    if _CHANGES.search(octets) is None:
+        return octets
     return _NEEDS_WORK.sub(_fix, octets)
 
 
-def _canonical(url: str) -> str:
-    if not url.isascii():
-        url = url.encode("utf-8", "surrogatepass").decode("latin-1")
-    if "%" in url or "\x00" in url or not url.isascii():
-        url = normalize_escapes(url)
-    return url
+def _canonical(target: str) -> str:
+    if not target.isascii():
+        target = target.encode("utf-8", "surrogatepass").decode("latin-1")
+        return normalize_escapes(target)
+    if "%" in target or "\x00" in target:
+        return normalize_escapes(target)
+    return target
+
+
+# scheme://authority then the path, params and query up to the fragment. Percent-encoding
+# adds no "/", "?", ";" or "#", so the target can be cut first and canonicalised after.
+_ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^/?;#]*([/?;][^#]*)?")
 
 
 def match_target(url: str) -> str:
@@ -64,13 +73,21 @@ def match_target(url: str) -> str:
     >>> match_target("/caf\\u00e9?x=%7e")
     '/caf%C3%A9?x=%7E'
     """
-    if not isinstance(url, str):
-        raise InvalidURL(f"url must be a str, not {type(url).__name__}")
-    if url[:1] != "/" and _SCHEME.match(url) is None:
+    try:
+        match = _ABSOLUTE.match(url)
+    except TypeError:
+        raise InvalidURL(f"url must be a str, not {type(url).__name__}") from None
+    if match is not None:
+        target = match.group(1)
+        if target is None:
+            return "/"
+        if target[0] != "/":
+            target = "/" + target
+        return _canonical(target)
+    if url[:1] != "/":
         raise InvalidURL(
             f"not an absolute URL or a path: {url!r}; pass 'scheme://host/path' or '/path'"
         )
-    url = _canonical(url)
     # Leniency: the same slicing as Google's GetPathParamsQuery, so verdicts agree with it.
     start = 2 if url[:2] == "//" else 0
     early = _find_first_of(url, start)
@@ -88,7 +105,7 @@ def match_target(url: str) -> str:
     target = url[path_start:] if hash_pos < 0 else url[path_start:hash_pos]
     if target[0] != "/":
         target = "/" + target
-    return target
+    return _canonical(target)
 
 
 def _find_first_of(url: str, start: int) -> int:
