@@ -11,7 +11,10 @@ first in the file is reported. We encode that choice as a key ``(priority, is_al
   target's prefixes that could match are ``target[:n]`` for the distinct pattern lengths
   ``n``; they are tried longest first and the first hit is the best literal;
 * *wildcard* patterns are sorted by key, largest first, and tried only while their key
-  could still beat the best found so far.
+  could still beat the best found so far. When there are many of them (files with
+  hundreds of ``/*...`` rules exist), each is filed under one 3-gram of its longest
+  literal piece, a substring every target it matches must contain; a check then tries
+  only the rules whose 3-gram occurs in the target (plus the few with no 3-gram).
 
 An empty pattern matches everything with priority 0, which never decides (Google), so it
 is dropped here. Google-specific: ``allow: /d/index.html`` (or ``index.htm*``) also allows
@@ -20,6 +23,7 @@ exactly ``/d/``, as an extra rule ``/d/$`` of its own priority.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .model import Group, Rule, Verdict
@@ -27,6 +31,10 @@ from .pattern import Pattern
 from .urls import match_target
 
 __all__ = ["ROBOTS_TXT_TARGET", "AgentRules"]
+
+_FEW_LENGTHS = 8  # up to this many distinct literal lengths, probing each is fastest
+GRAM_INDEX_MIN_RULES = 16
+"""Wildcard rules needed before the 3-gram index pays for itself."""
 
 ROBOTS_TXT_TARGET = "/robots.txt"
 """RFC 9309 §2.2.2: the robots.txt URL itself is implicitly allowed (SPEC D3)."""
@@ -44,8 +52,12 @@ class AgentRules:
     __slots__ = (
         "_decisions",
         "_exact",
+        "_extra",
+        "_gramless",
+        "_grams",
         "_lengths",
         "_literal",
+        "_ordered",
         "_origin",
         "_wild",
         "agents",
@@ -70,15 +82,23 @@ class AgentRules:
         decisions: List[Tuple[Rule, bool]] = []
         exact: Dict[str, _Key] = {}
         literal: Dict[str, _Key] = {}
-        wild: List[Tuple[_Key, Pattern]] = []
+        wild: Dict[str, _Key] = {}
+        extra = [0]  # most trailing '*'s on a literal pattern: its rank over its length
 
         def add(rule: Rule, pattern: str, synthetic: bool) -> None:
             key = (len(pattern), rule.directive == "allow", -rule.line, len(decisions))
             decisions.append((rule, synthetic))
-            if "*" in pattern:
-                wild.append((key, Pattern(pattern)))
-                return
-            table, text = (exact, pattern[:-1]) if pattern.endswith("$") else (literal, pattern)
+            text = pattern.rstrip("*") if pattern[-1] == "*" else pattern
+            if "*" in text:
+                table, text = wild, pattern
+            elif text != pattern:
+                # "/dir/*" matches what "/dir/" matches, but ranks by its full length.
+                table = literal
+                extra[0] = max(extra[0], len(pattern) - len(text))
+            elif pattern.endswith("$"):
+                table, text = exact, pattern[:-1]
+            else:
+                table, text = literal, pattern
             old = table.get(text)
             if old is None or key > old:
                 table[text] = key
@@ -94,36 +114,122 @@ class AgentRules:
                     slash = pattern.rfind("/")
                     if slash >= 0 and pattern.startswith("/index.htm", slash):
                         add(rule, pattern[: slash + 1] + "$", True)
-        wild.sort(key=lambda item: item[0], reverse=True)
+        # Identical patterns collapse to their best key (allow over disallow, then first line).
+        ordered_wild = sorted(((key, Pattern(text)) for text, key in wild.items()), reverse=True,
+                              key=lambda item: item[0])
         self._decisions: Tuple[Tuple[Rule, bool], ...] = tuple(decisions)
         self._exact = exact
         self._literal = literal
         self._lengths: Tuple[int, ...] = tuple(sorted({len(p) for p in literal}, reverse=True))
-        self._wild: Tuple[Tuple[_Key, Pattern], ...] = tuple(wild)
+        self._wild: Tuple[Tuple[_Key, Pattern], ...] = tuple(ordered_wild)
+        self._ordered: Tuple[str, ...] = tuple(sorted(literal))
+        self._extra = extra[0]
+        self._grams: Optional[Dict[str, List[int]]] = None
+        self._gramless: Tuple[int, ...] = ()
+        if len(wild) >= GRAM_INDEX_MIN_RULES:
+            self._index_grams()
+
+    def _index_grams(self) -> None:
+        grams: Dict[str, List[int]] = {}
+        gramless: List[int] = []
+        for index, (_, pattern) in enumerate(self._wild):
+            piece = max((pattern.first, *pattern.middle, pattern.last), key=len)
+            if len(piece) < 3:
+                gramless.append(index)
+                continue
+            # File the rule under its piece's least crowded 3-gram, to keep buckets small.
+            choices = [piece[i : i + 3] for i in range(len(piece) - 2)]
+            gram = min(choices, key=lambda g: len(grams.get(g, ())))
+            grams.setdefault(gram, []).append(index)
+        self._grams = grams
+        self._gramless = tuple(gramless)
+
+    def _longest_literal(self, target: str) -> Optional[str]:
+        """The longest literal pattern that is a prefix of ``target``, if any.
+
+        Binary search in the sorted patterns: the largest pattern not above the target is
+        either a prefix of it, or shares with it a common prefix that contains every
+        pattern that could still be; so search again with that common prefix.
+        """
+        ordered = self._ordered
+        while True:
+            i = bisect_right(ordered, target) - 1
+            if i < 0:
+                return None
+            candidate = ordered[i]
+            if target.startswith(candidate):
+                return candidate
+            low, high = 0, min(len(target), len(candidate))
+            while low < high:  # length of the common prefix
+                middle = (low + high + 1) // 2
+                if target.startswith(candidate[:middle]):
+                    low = middle
+                else:
+                    high = middle - 1
+            target = target[:low]
+
+    def _candidates(self, target: str, grams: Dict[str, List[int]]) -> List[int]:
+        """Indexes (ascending = best key first) of the wildcard rules that may match."""
+        found = set(self._gramless)
+        if len(grams) < len(target):
+            for gram, indexes in grams.items():
+                if gram in target:
+                    found.update(indexes)
+        else:
+            get = grams.get
+            for i in range(len(target) - 2):
+                bucket = get(target[i : i + 3])
+                if bucket is not None:
+                    found.update(bucket)
+        return sorted(found)
 
     def _decide(self, target: str) -> Optional[_Key]:
         best = self._exact.get(target)
         literal = self._literal
         if literal:
-            size = len(target)
-            floor = -1 if best is None else best[0]
-            for n in self._lengths:
-                if n < floor:
-                    break
-                if n > size:
-                    continue
-                hit = literal.get(target[:n])
-                if hit is not None:
+            extra = self._extra
+            lengths = self._lengths
+            if len(lengths) <= _FEW_LENGTHS:
+                size = len(target)
+                for n in lengths:
+                    if best is not None and n + extra < best[0]:
+                        break
+                    if n <= size:
+                        hit = literal.get(target[:n])
+                        if hit is not None and (best is None or hit > best):
+                            best = hit
+            else:
+                prefix = target
+                while True:
+                    text = self._longest_literal(prefix)
+                    if text is None:
+                        break
+                    hit = literal[text]
                     if best is None or hit > best:
                         best = hit
+                    if len(text) - 1 + extra < best[0]:
+                        break  # no shorter literal can rank higher
+                    prefix = text[:-1]
+        wild = self._wild
+        grams = self._grams
+        if grams is None:
+            for key, pattern in wild:
+                if best is not None and key < best:
                     break
-        for key, pattern in self._wild:
+                single = pattern.single
+                if single is not None:  # inline form of pattern.match for "first*piece"
+                    first = pattern.first
+                    if target.startswith(first) and target.find(single, len(first)) >= 0:
+                        return key
+                elif pattern.match(target):
+                    return key
+            return best
+        for index in self._candidates(target, grams):
+            key, pattern = wild[index]
             if best is not None and key < best:
                 break
             if pattern.match(target):
-                if best is None or key > best:
-                    best = key
-                break
+                return key
         return best
 
     def allowed(self, url: str) -> bool:

@@ -17,7 +17,7 @@ practice O(len(target)) — ``/*a*a*a*a*a*a*b`` against an 8 KB path is linear.
 
 from __future__ import annotations
 
-from typing import Tuple
+from typing import Optional, Tuple
 
 __all__ = ["Pattern", "matches"]
 
@@ -25,7 +25,7 @@ __all__ = ["Pattern", "matches"]
 class Pattern:
     """A compiled pattern. ``Pattern(p).match(target)`` equals ``matches(p, target)``."""
 
-    __slots__ = ("anchored", "first", "last", "middle", "text")
+    __slots__ = ("anchored", "first", "last", "middle", "single", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -41,6 +41,9 @@ class Pattern:
         else:
             self.last = ""
         self.middle: Tuple[str, ...] = tuple(rest)
+        # "first*piece" (not anchored): matches when the target starts with ``first`` and
+        # ``piece`` occurs after it. Callers may test this shape inline; None otherwise.
+        self.single: Optional[str] = rest[0] if not self.anchored and len(rest) == 1 else None
 
     def match(self, target: str) -> bool:
         """True when the pattern matches a prefix of ``target`` (or all of it, if anchored)."""

@@ -21,18 +21,12 @@ from .errors import InvalidURL
 
 __all__ = ["match_target", "normalize_escapes"]
 
-# A %-escape with any-case hex digits, or one octet that must be escaped (decoded as latin-1,
-# so each character stands for one octet).
-_NEEDS_WORK = re.compile(r"%[0-9A-Fa-f]{2}|[\x80-\xff\x00]")
-# Something that normalisation would change: a lower-case hex digit in an escape, or an octet.
-_CHANGES = re.compile(r"%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])|[\x80-\xff\x00]")
-
-
-def _fix(match: re.Match[str]) -> str:
-    text = match.group()
-    if len(text) == 3:
-        return text.upper()
-    return f"%{ord(text):02X}"
+# An escape that has a lower-case hex digit (Google upper-cases them in patterns).
+_LOWER_ESCAPE = re.compile(r"%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])")
+_HEX = frozenset("0123456789abcdefABCDEF")
+# Octets that are percent-encoded: everything outside US-ASCII, and NUL (see D1 above).
+_ESCAPE = {code: f"%{code:02X}" for code in range(0x80, 0x100)}
+_ESCAPE[0] = "%00"
 
 
 def normalize_escapes(octets: str) -> str:
@@ -40,10 +34,20 @@ def normalize_escapes(octets: str) -> str:
 
     ``octets`` is a byte string decoded as latin-1 (one character per octet). This is the
     normalisation Google applies to patterns (and we apply to URLs too, D1/D2).
+
+    >>> normalize_escapes("/a%7eb/\xc3\xa9%%41")
+    '/a%7Eb/%C3%A9%%41'
     """
-    if _CHANGES.search(octets) is None:
-        return octets
-    return _NEEDS_WORK.sub(_fix, octets)
+    if "%" in octets and _LOWER_ESCAPE.search(octets) is not None:
+        parts = octets.split("%")
+        for i in range(1, len(parts)):
+            part = parts[i]
+            if len(part) >= 2 and part[0] in _HEX and part[1] in _HEX:
+                parts[i] = part[:2].upper() + part[2:]
+        octets = "%".join(parts)
+    if not octets.isascii() or "\x00" in octets:
+        octets = octets.translate(_ESCAPE)
+    return octets
 
 
 def _canonical(target: str) -> str:

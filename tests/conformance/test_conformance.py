@@ -84,8 +84,9 @@ def test_case(case: Case) -> None:
         allowed, line = oracle(_body_bytes(case), case.agent, case.url)
         if allowed != case.allowed:
             problems.append(f"oracle: allowed={allowed}, expected {case.allowed}")
-        if case.line is not None and case.line > 0 and line != case.line:
-            problems.append(f"oracle: matching line {line}, expected {case.line}")
+        google_line = case.line if case.google_line is None else case.google_line
+        if google_line is not None and google_line > 0 and line != google_line:
+            problems.append(f"oracle: matching line {line}, expected {google_line}")
 
     assert not problems, f"{case.id} ({case.source}): " + "; ".join(problems)
     if not AVAILABLE:
