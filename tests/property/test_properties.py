@@ -136,3 +136,40 @@ def test_random_files_agree_with_google(body: bytes, agent: str, tail: str) -> N
     assert verdict.allowed is expected
     if verdict.rule is not None:
         assert verdict.rule.line == line
+
+
+MANY_RULES = st.lists(
+    st.tuples(
+        st.sampled_from(["allow", "disallow"]),
+        st.text("/abc*$", min_size=0, max_size=9).map(lambda p: "/" + p),
+    ),
+    min_size=40,
+    max_size=90,
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(MANY_RULES, st.lists(st.text("/abc$*", max_size=12), min_size=1, max_size=10))
+def test_large_rule_sets_use_the_indexes_and_agree(
+    rules: List[Tuple[str, str]], tails: List[str]
+) -> None:
+    """Many rules engage the sorted-literal search and the 3-gram wildcard index."""
+    body = "User-agent: *\n" + "".join(f"{d}: {p}\n" for d, p in rules)
+    robots = robotsrules.parse(body)
+    compiled = robots.for_agent("bot")
+    normalised = [(r.directive, r.pattern) for g in robots.groups for r in g.rules]
+    for tail in tails:
+        path = "/" + tail
+        target = robotsrules.match_target(path)  # "//x" is an authority: target "/"
+        if target == "/robots.txt":
+            continue
+        assert compiled.allowed(path) is reference_allowed(normalised, target), path
+
+
+def test_index_paths_are_engaged() -> None:
+    literals = "".join(f"Disallow: /{'x' * n}\n" for n in range(1, 30))
+    wild = "".join(f"Disallow: /*{w}{w}{w}q\n" for w in "abcdefghijklmnopqrst")
+    compiled = robotsrules.parse("User-agent: *\n" + literals + wild).for_agent("bot")
+    assert len(compiled._lengths) > 8 and compiled._grams is not None
+    assert not compiled.allowed("/zz/cccq") and compiled.allowed("/zz/ccq")
+    assert not compiled.allowed("/xxx") and compiled.allowed("/y")
