@@ -39,8 +39,11 @@ GRAM_INDEX_MIN_RULES = 16
 ROBOTS_TXT_TARGET = "/robots.txt"
 """RFC 9309 §2.2.2: the robots.txt URL itself is implicitly allowed (SPEC D3)."""
 
-# (priority, is_allow, -line, index into AgentRules._decisions)
-_Key = Tuple[int, int, int, int]
+# A rule's precedence as one int, so that comparing keys is one integer comparison:
+# priority (pattern length), then allow over disallow, then the earlier line.
+_PRIORITY_SHIFT, _ALLOW_SHIFT = 33, 32
+_LINE_MASK = (1 << 32) - 1
+_Key = int
 
 
 class AgentRules:
@@ -50,7 +53,7 @@ class AgentRules:
     """
 
     __slots__ = (
-        "_decisions",
+        "_by_line",
         "_exact",
         "_extra",
         "_gramless",
@@ -79,51 +82,51 @@ class AgentRules:
         self.scope = scope
         """``"specific"``, ``"global"`` or ``"none"`` (see :class:`~robotsrules.Verdict`)."""
         self._origin = origin
-        decisions: List[Tuple[Rule, bool]] = []
-        exact: Dict[str, _Key] = {}
-        literal: Dict[str, _Key] = {}
-        wild: Dict[str, _Key] = {}
-        extra = [0]  # most trailing '*'s on a literal pattern: its rank over its length
-
-        def add(rule: Rule, pattern: str, synthetic: bool) -> None:
-            key = (len(pattern), rule.directive == "allow", -rule.line, len(decisions))
-            decisions.append((rule, synthetic))
-            text = pattern.rstrip("*") if pattern[-1] == "*" else pattern
-            if "*" in text:
-                table, text = wild, pattern
-            elif text != pattern:
-                # "/dir/*" matches what "/dir/" matches, but ranks by its full length.
-                table = literal
-                extra[0] = max(extra[0], len(pattern) - len(text))
-            elif pattern.endswith("$"):
-                table, text = exact, pattern[:-1]
-            else:
-                table, text = literal, pattern
-            old = table.get(text)
-            if old is None or key > old:
-                table[text] = key
-
+        self._by_line: Optional[Dict[int, Rule]] = None
+        exact: Dict[str, int] = {}
+        literal: Dict[str, int] = {}
+        wild: Dict[str, int] = {}
+        extra = 0  # most trailing '*'s on a literal pattern: its rank over its length
         for group in groups:
             for rule in group.rules:
                 pattern = rule.pattern
                 if not pattern:
                     continue  # matches everything with priority 0: never decides
-                add(rule, pattern, False)
-                if rule.directive == "allow":
+                allow = rule.directive == "allow"
+                base = (allow << _ALLOW_SHIFT) | (_LINE_MASK - rule.line)
+                while True:
+                    key = (len(pattern) << _PRIORITY_SHIFT) | base
+                    text = pattern.rstrip("*") if pattern[-1] == "*" else pattern
+                    if "*" in text:
+                        table, text = wild, pattern
+                    elif text != pattern:
+                        # "/dir/*" matches what "/dir/" matches, but ranks by its full length.
+                        table = literal
+                        extra = max(extra, len(pattern) - len(text))
+                    elif pattern[-1] == "$":
+                        table, text = exact, pattern[:-1]
+                    else:
+                        table = literal
+                    old = table.get(text)
+                    if old is None or key > old:  # identical patterns: the best key stays
+                        table[text] = key
+                    if not allow:
+                        break
                     # Google-specific: "/d/index.htm*" also allows "/d/" exactly.
                     slash = pattern.rfind("/")
-                    if slash >= 0 and pattern.startswith("/index.htm", slash):
-                        add(rule, pattern[: slash + 1] + "$", True)
-        # Identical patterns collapse to their best key (allow over disallow, then first line).
-        ordered_wild = sorted(((key, Pattern(text)) for text, key in wild.items()), reverse=True,
-                              key=lambda item: item[0])
-        self._decisions: Tuple[Tuple[Rule, bool], ...] = tuple(decisions)
+                    if slash < 0 or not pattern.startswith("/index.htm", slash):
+                        break
+                    pattern = pattern[: slash + 1] + "$"
         self._exact = exact
         self._literal = literal
         self._lengths: Tuple[int, ...] = tuple(sorted({len(p) for p in literal}, reverse=True))
-        self._wild: Tuple[Tuple[_Key, Pattern], ...] = tuple(ordered_wild)
-        self._ordered: Tuple[str, ...] = tuple(sorted(literal))
-        self._extra = extra[0]
+        self._ordered: Tuple[str, ...] = tuple(sorted(literal)) if len(self._lengths) > (
+            _FEW_LENGTHS) else ()
+        self._extra = extra
+        self._wild: Tuple[Tuple[int, Pattern], ...] = tuple(
+            sorted(((key, Pattern(text)) for text, key in wild.items()), reverse=True,
+                   key=lambda item: item[0])
+        )
         self._grams: Optional[Dict[str, List[int]]] = None
         self._gramless: Tuple[int, ...] = ()
         if len(wild) >= GRAM_INDEX_MIN_RULES:
@@ -192,7 +195,7 @@ class AgentRules:
             if len(lengths) <= _FEW_LENGTHS:
                 size = len(target)
                 for n in lengths:
-                    if best is not None and n + extra < best[0]:
+                    if best is not None and n + extra < best >> _PRIORITY_SHIFT:
                         break
                     if n <= size:
                         hit = literal.get(target[:n])
@@ -207,7 +210,7 @@ class AgentRules:
                     hit = literal[text]
                     if best is None or hit > best:
                         best = hit
-                    if len(text) - 1 + extra < best[0]:
+                    if len(text) - 1 + extra < best >> _PRIORITY_SHIFT:
                         break  # no shorter literal can rank higher
                     prefix = text[:-1]
         wild = self._wild
@@ -238,7 +241,7 @@ class AgentRules:
         if target == ROBOTS_TXT_TARGET:
             return True
         best = self._decide(target)
-        return best is None or best[1] == 1
+        return best is None or (best >> _ALLOW_SHIFT) & 1 == 1
 
     def explain(self, url: str) -> Verdict:
         """The verdict for ``url`` with the deciding rule, the groups used and the reason."""
@@ -251,17 +254,25 @@ class AgentRules:
             rule = None
             reason = "no-match" if self.scope != "none" else "no-group"
         else:
-            allowed = best[1] == 1
-            rule, synthetic = self._decisions[best[3]]
-            if synthetic:
+            priority = best >> _PRIORITY_SHIFT
+            allowed = (best >> _ALLOW_SHIFT) & 1 == 1
+            rule = self._rule_at(_LINE_MASK - (best & _LINE_MASK))
+            if priority != len(rule.pattern):  # the extra "/d/$" of an index.html allow
                 reason = "index-html"
-            elif allowed and self._ties_with_disallow(target, best[0]):
+            elif allowed and self._ties_with_disallow(target, priority):
                 reason = "tie-allow"
             else:
                 reason = "longest-match"
         if self._origin is not None:
             reason = self._origin
         return Verdict(allowed, rule, self.groups, self.scope, reason, target)
+
+    def _rule_at(self, line: int) -> Rule:
+        by_line = self._by_line
+        if by_line is None:
+            by_line = {rule.line: rule for group in self.groups for rule in group.rules}
+            self._by_line = by_line
+        return by_line[line]
 
     def _ties_with_disallow(self, target: str, priority: int) -> bool:
         for group in self.groups:

@@ -1,0 +1,328 @@
+"""The fetch policy, sans I/O: what each answer to a robots.txt request means, and for how long.
+
+Nothing here touches the network, a disk or the clock: time is always passed in (``now``,
+seconds since the epoch). The drivers (:mod:`robotsrules.fetch`) perform the requests that
+:func:`fetch_flow` asks for and send back what came; caches call :func:`lifetime` and
+:func:`effective` to decide what to serve.
+
+Theory of operation. A fetch is a short conversation: GET the robots.txt URL; on a redirect,
+GET the target, up to :attr:`Policy.max_redirects` times; then classify the final answer with
+:data:`STATUS_OUTCOMES` (RFC 9309 §2.3.1, Google):
+
+=============================  =============  ===========================================
+answer                         outcome        meaning
+=============================  =============  ===========================================
+2xx                            ``ok``         the body's rules
+3xx, > max redirects or loop   ``unavailable``  allow all (RFC 9309 §2.3.1.2)
+4xx except 429                 ``unavailable``  allow all (RFC 9309 §2.3.1.3)
+429, 5xx, network error        ``unreachable``  disallow all for now, retry (§2.3.1.4)
+401/403 with ``legacy_auth``   ``forbidden``  disallow all (1996 draft; off by default)
+=============================  =============  ===========================================
+
+Freshness (:func:`lifetime`): a result is fresh for :attr:`Policy.default_lifetime`
+(24 hours, RFC 9309 §2.4), or for ``Cache-Control: max-age`` clamped to
+[:attr:`Policy.min_lifetime`, :attr:`Policy.max_lifetime`]. An unreachable result is retried
+after :attr:`Policy.retry_after` (or the server's ``Retry-After``, clamped likewise).
+
+What to serve (:func:`effective`): the newest ok/unavailable result while the site answers;
+when a refresh fails as unreachable, the last good copy keeps being served (RFC 9309 §2.4
+allows caching past 24 hours when the file is unreachable); with no good copy, disallow all,
+until the site has been unreachable for :attr:`Policy.unreachable_limit` (30 days, Google),
+after which everything is allowed.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import re
+from dataclasses import dataclass, field, replace
+from typing import Dict, Generator, List, Mapping, Optional, Tuple
+
+from .robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse
+from .scope import SCHEMES, join_url, origin_of
+
+__all__ = [
+    "FORBIDDEN",
+    "OK",
+    "STATUS_OUTCOMES",
+    "UNAVAILABLE",
+    "UNREACHABLE",
+    "Answer",
+    "FetchResult",
+    "Policy",
+    "Request",
+    "effective",
+    "fetch_flow",
+    "lifetime",
+    "outcome_for_status",
+]
+
+OK, UNAVAILABLE, UNREACHABLE, FORBIDDEN = "ok", "unavailable", "unreachable", "forbidden"
+
+DAY = 86_400.0
+
+# Status classes -> outcome (RFC 9309 §2.3.1; Google: 429 is treated like 5xx). Checked after
+# the exact codes of _EXACT_STATUS; redirects (3xx) are followed before this table is used.
+STATUS_OUTCOMES: Dict[int, str] = {1: UNREACHABLE, 2: OK, 3: UNAVAILABLE, 4: UNAVAILABLE,
+                                   5: UNREACHABLE}
+_EXACT_STATUS: Dict[int, str] = {429: UNREACHABLE}
+_LEGACY_AUTH: Dict[int, str] = {401: FORBIDDEN, 403: FORBIDDEN}  # 1996 draft §3.1
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+
+_MAX_AGE = re.compile(r"(?:^|,)\s*(?:s-maxage|max-age)\s*=\s*\"?(\d+)", re.IGNORECASE)
+_NO_STORE = re.compile(r"(?:^|,)\s*(?:no-store|no-cache)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Every knob of the fetch policy; the defaults follow RFC 9309 and Google."""
+
+    max_redirects: int = 5
+    """Redirect hops followed (RFC 9309 §2.3.1.2: at least five); more is ``unavailable``."""
+    max_bytes: int = DEFAULT_MAX_BYTES
+    """Octets of the decompressed body read; the rest is not downloaded (RFC 9309 §2.5)."""
+    default_lifetime: float = DAY
+    """Freshness without ``Cache-Control: max-age`` (RFC 9309 §2.4: 24 hours)."""
+    min_lifetime: float = 60.0
+    """Lower bound of any lifetime, so ``max-age=0`` cannot make a crawler hammer a site."""
+    max_lifetime: float = 7 * DAY
+    """Upper bound of a ``max-age`` the server asks for."""
+    retry_after: float = 3600.0
+    """When to retry an unreachable robots.txt (a ``Retry-After`` header may say otherwise)."""
+    unreachable_limit: float = 30 * DAY
+    """Unreachable this long with no good copy: allow all (Google's 30-day rule)."""
+    legacy_auth: bool = False
+    """1996 draft (and urllib.robotparser): 401/403 mean disallow all (outcome ``forbidden``)."""
+
+    @classmethod
+    def legacy(cls) -> Policy:
+        """The 1996 draft's conventions: 401/403 disallow all, 7-day default lifetime."""
+        return cls(legacy_auth=True, default_lifetime=7 * DAY)
+
+
+@dataclass(frozen=True)
+class Request:
+    """What :func:`fetch_flow` asks a driver to fetch: an unconditional GET or an FTP RETR."""
+
+    url: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a driver sends back: the status and headers, up to ``max_bytes`` of the
+    (decompressed) body, or the network error that prevented an answer.
+
+    For FTP, a successful RETR is status 200 and a missing file 404 (RFC 9309 §2.3 leaves
+    FTP status mapping to the crawler; a permanent 5xx FTP reply means "no file").
+    """
+
+    status: Optional[int] = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: bytes = b""
+    truncated: bool = False
+    error: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    """The outcome of fetching one robots.txt, with the rules to apply until ``expires_at``.
+
+    ``robots`` is the parsed file for ``ok``; :meth:`RobotsTxt.allow_all` for
+    ``unavailable``; :meth:`RobotsTxt.disallow_all` for ``unreachable`` and ``forbidden``.
+    Times are seconds since the epoch.
+    """
+
+    url: str
+    """The robots.txt URL asked for; its rules govern that origin only (redirects or not)."""
+    robots: RobotsTxt
+    outcome: str
+    status: Optional[int]
+    final_url: str
+    redirects: Tuple[str, ...]
+    fetched_at: float
+    expires_at: float
+    error: Optional[str] = None
+    size: int = 0
+    """Octets of the body read (at most ``max_bytes``)."""
+    truncated: bool = False
+    """The body was longer than ``max_bytes``; the rest was not read."""
+
+    @property
+    def origin(self) -> str:
+        """``scheme://host[:port]`` whose URLs these rules govern."""
+        return origin_of(self.url)
+
+    def is_fresh(self, now: float) -> bool:
+        """True until ``expires_at``."""
+        return now < self.expires_at
+
+
+def outcome_for_status(status: int, policy: Policy = Policy()) -> str:
+    """The outcome of a final (non-redirect) status code; see :data:`STATUS_OUTCOMES`."""
+    if policy.legacy_auth and status in _LEGACY_AUTH:
+        return _LEGACY_AUTH[status]
+    exact = _EXACT_STATUS.get(status)
+    if exact is not None:
+        return exact
+    return STATUS_OUTCOMES.get(status // 100, UNREACHABLE)
+
+
+def _header(headers: Mapping[str, str], name: str) -> Optional[str]:
+    value = headers.get(name)
+    if value is None:
+        for key, item in headers.items():
+            if key.lower() == name:
+                return item
+    return value
+
+
+def _clamp(seconds: float, policy: Policy) -> float:
+    return min(max(seconds, policy.min_lifetime), policy.max_lifetime)
+
+
+def lifetime(outcome: str, headers: Mapping[str, str], now: float,
+             policy: Policy = Policy()) -> float:
+    """Seconds a result of ``outcome`` with these response headers stays fresh."""
+    if outcome in (UNREACHABLE,):
+        retry = _header(headers, "retry-after")
+        if retry is not None:
+            seconds = _retry_after_seconds(retry.strip(), now)
+            if seconds is not None:
+                return _clamp(seconds, policy)
+        return _clamp(policy.retry_after, policy)
+    control = _header(headers, "cache-control") or ""
+    if _NO_STORE.search(control):
+        return policy.min_lifetime
+    match = _MAX_AGE.search(control)
+    if match is not None:
+        return _clamp(float(match.group(1)), policy)
+    return _clamp(policy.default_lifetime, policy)
+
+
+def _retry_after_seconds(value: str, now: float) -> Optional[float]:
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:  # pragma: no cover - older Pythons return None
+        return None
+    return max(when.timestamp() - now, 0.0)
+
+
+def fetch_flow(
+    url: str, now: float, policy: Policy = Policy()
+) -> Generator[Request, Answer, FetchResult]:
+    """The fetch conversation as a generator: yields requests, receives answers, returns
+    the :class:`FetchResult`. ``url`` is a robots.txt URL (see :func:`robots_url`).
+
+    Drive it with ``send``; a driver is a ten-line loop (see :mod:`robotsrules.fetch`).
+    """
+    current = url
+    seen = {url}
+    redirects: List[str] = []
+    while True:
+        answer = yield Request(current)
+        if answer.error is not None or answer.status is None:
+            return _result(url, current, redirects, UNREACHABLE, answer, now, policy,
+                           answer.error or "no answer")
+        status = answer.status
+        if status in REDIRECT_STATUSES or (300 <= status < 400 and status != 304):
+            location = _header(answer.headers, "location")
+            if not location:
+                return _result(url, current, redirects, UNAVAILABLE, answer, now, policy,
+                               f"HTTP {status} without a Location header")
+            target = join_url(current, location.strip())
+            if target is None or target.split(":", 1)[0].lower() not in SCHEMES:
+                return _result(url, current, redirects, UNAVAILABLE, answer, now, policy,
+                               f"redirect to an unsupported URL: {location!r}")
+            if target in seen:
+                return _result(url, current, redirects, UNAVAILABLE, answer, now, policy,
+                               f"redirect loop at {target}")
+            if len(redirects) >= policy.max_redirects:
+                return _result(url, current, redirects, UNAVAILABLE, answer, now, policy,
+                               f"more than {policy.max_redirects} redirects")
+            redirects.append(target)
+            seen.add(target)
+            current = target
+            continue
+        outcome = outcome_for_status(status, policy)
+        error = None if outcome == OK else f"HTTP {status}"
+        return _result(url, current, redirects, outcome, answer, now, policy, error)
+
+
+def _result(url: str, final: str, redirects: List[str], outcome: str, answer: Answer, now: float,
+            policy: Policy, error: Optional[str]) -> FetchResult:
+    if outcome == OK:
+        robots = parse(answer.body, max_bytes=policy.max_bytes)
+    elif outcome == UNAVAILABLE:
+        robots = RobotsTxt.allow_all()
+    else:
+        robots = RobotsTxt.disallow_all()
+    return FetchResult(
+        url=url,
+        robots=robots,
+        outcome=outcome,
+        status=answer.status,
+        final_url=final,
+        redirects=tuple(redirects),
+        fetched_at=now,
+        expires_at=now + lifetime(outcome, answer.headers, now, policy),
+        error=error,
+        size=len(answer.body),
+        truncated=answer.truncated,
+    )
+
+
+@dataclass(frozen=True)
+class Served:
+    """What a cache serves for an origin at a moment: the rules and why these ones."""
+
+    robots: RobotsTxt
+    result: FetchResult
+    """The latest fetch result (possibly unreachable)."""
+    reason: str
+    """``"fresh"``, ``"stale"`` (a refresh is due), ``"last-good-copy"`` (unreachable, an
+    older good copy is served), ``"unreachable"`` (disallow all), ``"30-days"`` (unreachable
+    for longer than the limit with no copy: allow all)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What a cache keeps per origin: the latest result, the last good one, and since when
+    the site has been unreachable without interruption."""
+
+    latest: FetchResult
+    good: Optional[FetchResult] = None
+    unreachable_since: Optional[float] = None
+
+    def after(self, result: FetchResult) -> Entry:
+        """The entry once ``result`` (a new fetch) has come in."""
+        if result.outcome == UNREACHABLE:
+            since = self.unreachable_since if self.unreachable_since is not None else (
+                result.fetched_at)
+            return replace(self, latest=result, unreachable_since=since)
+        return Entry(latest=result, good=result, unreachable_since=None)
+
+    @classmethod
+    def first(cls, result: FetchResult) -> Entry:
+        """The entry for a first fetch."""
+        if result.outcome == UNREACHABLE:
+            return cls(latest=result, good=None, unreachable_since=result.fetched_at)
+        return cls(latest=result, good=result)
+
+
+def effective(entry: Entry, now: float, policy: Policy = Policy()) -> Served:
+    """The rules to apply for an origin at ``now`` (see the module docstring)."""
+    latest = entry.latest
+    freshness = "fresh" if latest.is_fresh(now) else "stale"
+    if latest.outcome != UNREACHABLE:
+        return Served(latest.robots, latest, freshness)
+    if entry.good is not None:
+        return Served(entry.good.robots, latest, "last-good-copy")
+    since = entry.unreachable_since if entry.unreachable_since is not None else (
+        latest.fetched_at)
+    if now - since > policy.unreachable_limit:
+        return Served(RobotsTxt.allow_all(), latest, "30-days")
+    return Served(latest.robots, latest, "unreachable")

@@ -1,0 +1,114 @@
+"""Which robots.txt governs a URL: origins, the robots.txt URL, redirect targets.
+
+The rules of ``scheme://host:port/robots.txt`` apply to URLs with the same scheme, host and
+port only (RFC 9309 §2.3; Google). Scheme and host compare case-insensitively; the default
+port of the scheme (http 80, https 443, ftp 21) equals no port; an internationalised host
+name equals its punycode form (UTS-46, through the ``idna`` package); an IP literal is its
+own scope; userinfo, query and fragment play no part.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from typing import Optional, Tuple
+from urllib.parse import urljoin, urlsplit
+
+from .errors import InvalidURL
+
+__all__ = ["DEFAULT_PORTS", "SCHEMES", "join_url", "origin_of", "robots_url", "split_origin"]
+
+DEFAULT_PORTS = {"http": 80, "https": 443, "ftp": 21}
+SCHEMES = frozenset(DEFAULT_PORTS)
+
+_HOST_CHARS = re.compile(r"[A-Za-z0-9.\-_]+")
+
+
+def _host(raw: str, url: str) -> str:
+    if not raw:
+        raise InvalidURL(f"URL has no host: {url!r}")
+    if raw.startswith("["):  # IPv6 literal
+        inner = raw[1:-1] if raw.endswith("]") else raw[1:]
+        try:
+            return "[" + ipaddress.IPv6Address(inner.split("%", 1)[0]).compressed + "]"
+        except ValueError:
+            raise InvalidURL(f"bad IPv6 host in {url!r}") from None
+    host = raw.rstrip(".").lower()
+    if _HOST_CHARS.fullmatch(host):
+        return host
+    try:
+        import idna  # the fetch layer's dependency; only needed for non-ASCII host names
+    except ImportError:  # pragma: no cover - idna is installed with robotsrules
+        try:
+            return host.encode("idna").decode("ascii")
+        except UnicodeError:
+            raise InvalidURL(f"bad host name in {url!r}") from None
+    try:
+        return idna.encode(host, uts46=True, transitional=False).decode("ascii")
+    except idna.IDNAError as error:
+        raise InvalidURL(f"bad host name in {url!r}: {error}") from None
+
+
+def split_origin(url: str) -> Tuple[str, str, Optional[int]]:
+    """``(scheme, host, port)`` of ``url`` in canonical form (port ``None`` when default).
+
+    Raises :class:`~robotsrules.InvalidURL` for schemes other than http, https and ftp, and
+    for URLs without a host.
+    """
+    if not isinstance(url, str):
+        raise InvalidURL(f"url must be a str, not {type(url).__name__}")
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError as error:
+        raise InvalidURL(f"bad URL {url!r}: {error}") from None
+    scheme = parts.scheme.lower()
+    if scheme not in SCHEMES:
+        raise InvalidURL(
+            f"robots.txt applies to http, https and ftp URLs only, not {url!r}"
+        )
+    netloc = parts.netloc.rpartition("@")[2]
+    if netloc.startswith("["):
+        raw_host = netloc[: netloc.find("]") + 1] if "]" in netloc else netloc
+    else:
+        raw_host = netloc.rsplit(":", 1)[0] if ":" in netloc else netloc
+    host = _host(raw_host, url)
+    if port == DEFAULT_PORTS[scheme]:
+        port = None
+    return scheme, host, port
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host[:port]`` of ``url``, canonical: the key of its robots.txt scope.
+
+    >>> origin_of("HTTPS://Example.COM:443/a?b#c")
+    'https://example.com'
+    """
+    scheme, host, port = split_origin(url)
+    return f"{scheme}://{host}" if port is None else f"{scheme}://{host}:{port}"
+
+
+def robots_url(url: str) -> str:
+    """The robots.txt URL whose rules govern ``url``.
+
+    Scheme and host lower-cased, default port dropped, internationalised host names as
+    punycode (UTS-46), IP literals kept; userinfo, path, query and fragment dropped.
+
+    >>> robots_url("http://User@BÜCHER.example:80/a/b?c#d")
+    'http://xn--bcher-kva.example/robots.txt'
+    >>> robots_url("https://[2001:DB8::1]:8443/x")
+    'https://[2001:db8::1]:8443/robots.txt'
+    """
+    return origin_of(url) + "/robots.txt"
+
+
+def join_url(base: str, location: str) -> Optional[str]:
+    """Resolve a ``Location`` header against ``base``; ``None`` if it is not a usable URL."""
+    try:
+        target = urljoin(base, location)
+        parts = urlsplit(target)
+    except ValueError:
+        return None
+    if not parts.scheme or not parts.netloc:
+        return None
+    return target.split("#", 1)[0]
