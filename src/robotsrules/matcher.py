@@ -43,7 +43,29 @@ ROBOTS_TXT_TARGET = "/robots.txt"
 # priority (pattern length), then allow over disallow, then the earlier line.
 _PRIORITY_SHIFT, _ALLOW_SHIFT = 33, 32
 _LINE_MASK = (1 << 32) - 1
+_LOW_MASK = (1 << _PRIORITY_SHIFT) - 1  # everything but the priority
 _Key = int
+
+
+def _file(pattern: str, key: int, exact: Dict[str, int], literal: Dict[str, int],
+          wild: Dict[str, int]) -> int:
+    """File a pattern with ``*`` or ``$`` in its table; return its trailing-'*' bonus."""
+    bonus = 0
+    text = pattern.rstrip("*") if pattern[-1] == "*" else pattern
+    if "*" in text:
+        table, text = wild, pattern
+    elif text != pattern:
+        # "/dir/*" matches what "/dir/" matches, but ranks by its full length.
+        table = literal
+        bonus = len(pattern) - len(text)
+    elif pattern[-1] == "$":
+        table, text = exact, pattern[:-1]
+    else:  # pragma: no cover - plain prefixes are filed by the caller
+        table = literal
+    old = table.get(text)
+    if old is None or key > old:  # identical patterns: the best key stays
+        table[text] = key
+    return bonus
 
 
 class AgentRules:
@@ -76,7 +98,8 @@ class AgentRules:
         origin: Optional[str] = None,
     ) -> None:
         self.agents = agents
-        """The lower-cased product tokens these rules were selected for."""
+        """The lower-cased product tokens these rules were selected for (``("*",)`` for the
+        rules every agent no group names shares)."""
         self.groups = groups
         """The groups that apply, in file order."""
         self.scope = scope
@@ -88,35 +111,25 @@ class AgentRules:
         wild: Dict[str, int] = {}
         extra = 0  # most trailing '*'s on a literal pattern: its rank over its length
         for group in groups:
-            for rule in group.rules:
-                pattern = rule.pattern
+            for directive, pattern, _, line in group.rules:
                 if not pattern:
                     continue  # matches everything with priority 0: never decides
-                allow = rule.directive == "allow"
-                base = (allow << _ALLOW_SHIFT) | (_LINE_MASK - rule.line)
-                while True:
-                    key = (len(pattern) << _PRIORITY_SHIFT) | base
-                    text = pattern.rstrip("*") if pattern[-1] == "*" else pattern
-                    if "*" in text:
-                        table, text = wild, pattern
-                    elif text != pattern:
-                        # "/dir/*" matches what "/dir/" matches, but ranks by its full length.
-                        table = literal
-                        extra = max(extra, len(pattern) - len(text))
-                    elif pattern[-1] == "$":
-                        table, text = exact, pattern[:-1]
-                    else:
-                        table = literal
-                    old = table.get(text)
+                allow = directive == "allow"
+                key = (len(pattern) << _PRIORITY_SHIFT) | (allow << _ALLOW_SHIFT) | (
+                    _LINE_MASK - line)
+                if "*" not in pattern and pattern[-1] != "$":  # the common case: a prefix
+                    old = literal.get(pattern)
                     if old is None or key > old:  # identical patterns: the best key stays
-                        table[text] = key
-                    if not allow:
-                        break
+                        literal[pattern] = key
+                else:
+                    extra = max(extra, _file(pattern, key, exact, literal, wild))
+                if allow:
                     # Google-specific: "/d/index.htm*" also allows "/d/" exactly.
                     slash = pattern.rfind("/")
-                    if slash < 0 or not pattern.startswith("/index.htm", slash):
-                        break
-                    pattern = pattern[: slash + 1] + "$"
+                    if slash >= 0 and pattern.startswith("/index.htm", slash):
+                        pattern = pattern[: slash + 1] + "$"
+                        key = (len(pattern) << _PRIORITY_SHIFT) | (key & _LOW_MASK)
+                        _file(pattern, key, exact, literal, wild)
         self._exact = exact
         self._literal = literal
         self._lengths: Tuple[int, ...] = tuple(sorted({len(p) for p in literal}, reverse=True))
@@ -124,8 +137,8 @@ class AgentRules:
             _FEW_LENGTHS) else ()
         self._extra = extra
         self._wild: Tuple[Tuple[int, Pattern], ...] = tuple(
-            sorted(((key, Pattern(text)) for text, key in wild.items()), reverse=True,
-                   key=lambda item: item[0])
+            # Keys are unique, so the tuples sort by key alone.
+            sorted([(key, Pattern(text)) for text, key in wild.items()], reverse=True)
         )
         self._grams: Optional[Dict[str, List[int]]] = None
         self._gramless: Tuple[int, ...] = ()
@@ -141,8 +154,14 @@ class AgentRules:
                 gramless.append(index)
                 continue
             # File the rule under its piece's least crowded 3-gram, to keep buckets small.
-            choices = [piece[i : i + 3] for i in range(len(piece) - 2)]
-            gram = min(choices, key=lambda g: len(grams.get(g, ())))
+            gram, size = piece[:3], len(grams.get(piece[:3], ()))
+            for i in range(1, len(piece) - 2):
+                if size == 0:
+                    break
+                other = piece[i : i + 3]
+                other_size = len(grams.get(other, ()))
+                if other_size < size:
+                    gram, size = other, other_size
             grams.setdefault(gram, []).append(index)
         self._grams = grams
         self._gramless = tuple(gramless)

@@ -15,6 +15,7 @@ __all__ = ["DEFAULT_MAX_BYTES", "RobotsTxt", "parse"]
 DEFAULT_MAX_BYTES = 512_000
 """Content past this many octets is ignored (SPEC D4; Google reads the first 500 KiB)."""
 
+_GLOBAL = ("*",)
 _CACHE_LIMIT = 64  # compiled AgentRules kept per file (one per distinct agent set)
 
 
@@ -157,11 +158,15 @@ class RobotsTxt:
         else:
             chosen = {id(g): g for t in tokens for g in by_agent.get(t, ())}
             groups = tuple(sorted(chosen.values(), key=lambda g: g.line))
-        scope = "specific"
-        if not groups:
-            groups = self._global
-            scope = "global" if groups else "none"
-        rules = AgentRules(tokens, groups, scope, self.synthetic)
+        if groups:
+            rules = AgentRules(tokens, groups, "specific", self.synthetic)
+        else:
+            # Every agent no group names gets the same rules: compile them once, as "*".
+            rules = self._compiled.get(_GLOBAL)  # type: ignore[assignment]
+            if rules is None:
+                scope = "global" if self._global else "none"
+                rules = AgentRules(_GLOBAL, self._global, scope, self.synthetic)
+                self._remember(_GLOBAL, rules)
         self._remember(tokens, rules)
         return rules
 
