@@ -169,7 +169,7 @@ def test_thread_safety_of_shared_objects() -> None:
 
 
 def test_public_names_sorted_and_complete() -> None:
-    def isort_style(name: str) -> "tuple[int, str]":  # ruff RUF022: CONSTANTS, Classes, functions
+    def isort_style(name: str) -> tuple[int, str]:  # ruff RUF022: CONSTANTS, Classes, functions
         return (0 if name.isupper() else 1 if name[0].isupper() else 2, name)
 
     assert robotsrules.__all__ == sorted(robotsrules.__all__, key=isort_style)
