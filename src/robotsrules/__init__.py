@@ -10,6 +10,8 @@ Parse once, check many::
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .agents import Agent, agent_tokens
 from .errors import InvalidAgent, InvalidURL, RobotsError
 from .matcher import AgentRules
@@ -17,22 +19,60 @@ from .model import Group, Line, RequestRate, Rule, Verdict
 from .robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse
 from .urls import match_target
 
+if TYPE_CHECKING:  # the lazy names below, for type checkers
+    from .checker import AsyncRobotsCache, RobotsCache
+    from .fetch import afetch, fetch
+    from .policy import FetchResult, Policy
+    from .scope import origin_of, robots_url
+
+# The fetch layer (httpx) is imported on first use, so that the core stays importable and
+# fast to import without it.
+_LAZY = {
+    "AsyncRobotsCache": "checker",
+    "RobotsCache": "checker",
+    "afetch": "fetch",
+    "fetch": "fetch",
+    "FetchResult": "policy",
+    "Policy": "policy",
+    "robots_url": "scope",
+    "origin_of": "scope",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'robotsrules' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "Agent",
     "AgentRules",
+    "AsyncRobotsCache",
+    "FetchResult",
     "Group",
     "InvalidAgent",
     "InvalidURL",
     "Line",
+    "Policy",
     "RequestRate",
+    "RobotsCache",
     "RobotsError",
     "RobotsTxt",
     "Rule",
     "Verdict",
+    "afetch",
     "agent_tokens",
+    "fetch",
     "match_target",
+    "origin_of",
     "parse",
+    "robots_url",
 ]
 
 __version__ = "0.1.0"

@@ -1,14 +1,16 @@
 """The ``robotsrules`` command line: may this agent fetch this URL, and which line decides?
 
-Exit codes (as Google's ``robots_main``): 0 every URL allowed, 1 at least one disallowed,
-2 usage or I/O error (a message on stderr, never a traceback).
+``check`` fetches each URL's robots.txt through the SQLite cache (or reads ``--robots
+FILE``); ``fetch`` shows what fetching one robots.txt gives. Exit codes (as Google's
+``robots_main``): 0 every URL allowed, 1 at least one disallowed, 2 usage or I/O error (a
+message on stderr, never a traceback).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Optional, Sequence, TextIO
+from typing import Any, Optional, Sequence, TextIO
 
 from . import __version__
 from .errors import RobotsError
@@ -39,6 +41,87 @@ def _describe(verdict: Verdict) -> str:
     return text
 
 
+_OUTCOME_MEANING = {
+    "unavailable": "all allowed",
+    "unreachable": "all disallowed",
+    "forbidden": "all disallowed",
+}
+_SERVED_NOTES = {
+    "last-good-copy": "unreachable now; using the last good copy",
+    "30-days": "unreachable for over 30 days; all allowed",
+}
+
+
+def _user_agent(args: argparse.Namespace) -> str:
+    if args.user_agent:
+        return str(args.user_agent)
+    token = str(args.agent).split("/", 1)[0]
+    return f"{token} (robotsrules/{__version__})"
+
+
+def _outcome_note(served: Any) -> str:
+    result = served.result
+    if served.reason in _SERVED_NOTES:
+        return f"{_SERVED_NOTES[served.reason]} ({result.error})"
+    if result.outcome == "ok":
+        return ""
+    return f"{result.outcome}: {result.error} \u2192 {_OUTCOME_MEANING[result.outcome]}"
+
+
+def _check_urls(args: argparse.Namespace, out: TextIO) -> int:
+    from .cache import MemoryStore, SQLiteStore
+    from .checker import RobotsCache
+
+    store = MemoryStore() if args.no_cache else SQLiteStore(args.cache)
+    status = EXIT_ALLOWED
+    with RobotsCache(store, user_agent=_user_agent(args), agent=args.agent,
+                     timeout=args.timeout) as cache:
+        for url in args.urls:
+            served = cache.lookup(url)
+            verdict = served.robots.explain(url, agent=args.agent)
+            if not verdict.allowed:
+                status = EXIT_DISALLOWED
+            note = _outcome_note(served)
+            word = "allowed" if verdict.allowed else "disallowed"
+            detail = note if note and verdict.rule is None else _describe(verdict)
+            if note and verdict.rule is not None:
+                detail += f"  [{note}]"
+            out.write(f"{word:<10}  {url}  {detail}\n")
+    return status
+
+
+def _fetch(args: argparse.Namespace, out: TextIO) -> int:
+    import datetime
+
+    from .fetch import fetch
+
+    result = fetch(args.url, user_agent=_user_agent(args), timeout=args.timeout)
+
+    def when(seconds: float) -> str:
+        return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).isoformat(
+            timespec="seconds")
+
+    out.write(f"robots.txt  {result.url}\n")
+    out.write(f"outcome     {result.outcome}"
+              f"{'' if result.outcome == 'ok' else ' -> ' + _OUTCOME_MEANING[result.outcome]}\n")
+    out.write(f"status      {result.status if result.status is not None else '-'}\n")
+    if result.error:
+        out.write(f"error       {result.error}\n")
+    for hop in result.redirects:
+        out.write(f"redirect    -> {hop}\n")
+    out.write(f"fetched     {when(result.fetched_at)}\n")
+    out.write(f"expires     {when(result.expires_at)}\n")
+    out.write(f"size        {result.size} bytes{' (truncated)' if result.truncated else ''}\n")
+    robots = result.robots
+    out.write(f"groups      {len(robots.groups)}\n")
+    for group in robots.groups:
+        names = ", ".join(group.agent_values) or "-"
+        out.write(f"  line {group.line:<5} {names}: {len(group.rules)} rules\n")
+    for sitemap in robots.sitemaps:
+        out.write(f"sitemap     {sitemap}\n")
+    return EXIT_ALLOWED
+
+
 def _read_robots(path: str) -> RobotsTxt:
     if path == "-":
         return parse(sys.stdin.buffer.read())
@@ -47,6 +130,8 @@ def _read_robots(path: str) -> RobotsTxt:
 
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
+    if args.robots is None:
+        return _check_urls(args, out)
     robots = _read_robots(args.robots)
     rules = robots.for_agent(args.agent)
     status = EXIT_ALLOWED
@@ -74,14 +159,39 @@ def _parser() -> argparse.ArgumentParser:
         description="Print, for each URL, whether AGENT may fetch it and which line decides.",
         epilog="Exit codes: 0 all allowed, 1 some URL disallowed, 2 usage or I/O error.",
     )
-    check.add_argument("--robots", required=True, metavar="FILE",
-                       help="the robots.txt file to read ('-' for standard input)")
+    check.add_argument("--robots", metavar="FILE",
+                       help="read this robots.txt file instead of fetching ('-': stdin)")
     check.add_argument("--agent", required=True, metavar="NAME",
                        help="the crawler's product token, e.g. Googlebot (Token/1.0 accepted)")
+    _fetch_options(check)
+    check.add_argument("--no-cache", action="store_true",
+                       help="do not read or write the robots.txt cache")
+    check.add_argument("--cache", metavar="PATH", default=None,
+                       help="SQLite cache file (default: the user cache directory, or "
+                            "$ROBOTSRULES_CACHE)")
     check.add_argument("urls", nargs="+", metavar="URL",
-                       help="absolute URLs (https://host/path) or paths starting with /")
+                       help="absolute URLs (https://host/path); with --robots, paths too")
     check.set_defaults(run=_check)
+    fetch = commands.add_parser(
+        "fetch",
+        help="fetch the robots.txt that governs URL and show what it means",
+        description="Fetch the robots.txt of URL's origin (no cache): status, outcome, "
+                    "redirects, expiry, size and a summary of the groups.",
+        epilog="Exit codes: 0 fetched (whatever the outcome), 2 usage error.",
+    )
+    fetch.add_argument("--agent", default="robotsrules", metavar="NAME",
+                       help="product token for the default User-Agent header")
+    _fetch_options(fetch)
+    fetch.add_argument("url", metavar="URL", help="any URL of the site")
+    fetch.set_defaults(run=_fetch)
     return parser
+
+
+def _fetch_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
+                        help="connect and read time-out (default 10)")
+    parser.add_argument("--user-agent", metavar="HEADER",
+                        help="User-Agent header to send (default: 'NAME (robotsrules/VERSION)')")
 
 
 def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> int:

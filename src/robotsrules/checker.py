@@ -1,0 +1,285 @@
+"""Cache-backed checkers for crawlers: "may I fetch this URL?" at any scale, sync and async.
+
+:class:`RobotsCache` (and its twin :class:`AsyncRobotsCache`) finds the robots.txt that
+governs a URL, fetches it when the store has no fresh copy, keeps the result for its
+lifetime, and answers with the rules :func:`robotsrules.policy.effective` says to apply
+(last good copy while a site is unreachable, the 30-day rule).
+
+Each origin is fetched at most once at a time: concurrent callers asking about one origin
+wait for that one fetch (single flight, per process). A small in-process memo of entries
+spares the store a round trip while an entry is fresh; when it goes stale the store is
+read again first, since another process sharing it may have refreshed it already.
+
+A store that fails (a Redis outage, a locked database) does not stop a crawl: the error is
+logged and counted in :attr:`RobotsCache.store_errors`, and the checker goes on with what
+it has in memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections import OrderedDict
+from typing import Any, Callable, Dict, Optional
+
+import httpx
+
+from .agents import Agent, agent_tokens
+from .cache import MemoryStore, Store
+from .errors import InvalidAgent
+from .fetch import DEFAULT_TIMEOUT, afetch, fetch
+from .model import Verdict
+from .policy import Entry, FetchResult, Policy, Served, effective
+from .scope import origin_of
+
+__all__ = ["AsyncRobotsCache", "RobotsCache"]
+
+log = logging.getLogger("robotsrules")
+
+_MEMO_LIMIT = 10_000
+
+
+def _default_agent(user_agent: str) -> Optional[Agent]:
+    try:
+        agent_tokens(user_agent)
+    except InvalidAgent:
+        return None
+    return user_agent
+
+
+class _Base:
+    """What both checkers share: configuration, the memo and the agent default."""
+
+    def __init__(
+        self,
+        store: Optional[Store],
+        user_agent: str,
+        agent: Optional[Agent],
+        timeout: float,
+        policy: Optional[Policy],
+        clock: Callable[[], float],
+    ) -> None:
+        self.store: Store = store if store is not None else MemoryStore()
+        self.user_agent = user_agent
+        self.agent = agent if agent is not None else _default_agent(user_agent)
+        self.timeout = timeout
+        self.policy = policy or Policy()
+        self.clock = clock
+        self.store_errors = 0
+        """Store operations that failed (logged on the ``robotsrules`` logger)."""
+        self.fetches = 0
+        """robots.txt fetches made by this checker."""
+        self._memo: "OrderedDict[str, Entry]" = OrderedDict()
+
+    def _agent(self, agent: Optional[Agent]) -> Agent:
+        chosen = agent if agent is not None else self.agent
+        if chosen is None:
+            raise InvalidAgent(
+                f"no agent given and the user agent {self.user_agent!r} is not a product "
+                "token: pass agent='YourBot'"
+            )
+        return chosen
+
+    def _fresh(self, origin: str, now: float) -> Optional[Entry]:
+        entry = self._memo.get(origin)
+        if entry is not None and entry.latest.is_fresh(now):
+            return entry
+        return None
+
+    def _remember(self, origin: str, entry: Entry) -> None:
+        memo = self._memo
+        memo[origin] = entry
+        memo.move_to_end(origin)
+        if len(memo) > _MEMO_LIMIT:
+            memo.popitem(last=False)
+
+    def _store_failed(self, action: str, origin: str, error: Exception) -> None:
+        self.store_errors += 1
+        log.warning("robots cache store %s failed for %s: %r", action, origin, error)
+
+    @staticmethod
+    def _merge(entry: Optional[Entry], result: FetchResult) -> Entry:
+        return Entry.first(result) if entry is None else entry.after(result)
+
+
+class RobotsCache(_Base):
+    """A thread-safe, cache-backed robots.txt checker.
+
+    >>> cache = RobotsCache(user_agent="ExampleBot/1.0")          # doctest: +SKIP
+    >>> cache.allowed("https://example.com/some/page")            # doctest: +SKIP
+    True
+
+    ``store`` is any :class:`~robotsrules.cache.Store` (default: a bounded in-memory LRU;
+    :class:`~robotsrules.cache.SQLiteStore` to persist and share between processes,
+    ``robotsrules.cache.redis.RedisStore`` for a fleet). ``user_agent`` is the User-Agent
+    header sent; ``agent`` the product token(s) to obey (default: ``user_agent`` when it is
+    a token or ``Token/version``). ``clock`` returns the time in seconds since the epoch.
+    """
+
+    def __init__(
+        self,
+        store: Optional[Store] = None,
+        *,
+        user_agent: str,
+        agent: Optional[Agent] = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        policy: Optional[Policy] = None,
+        client: Optional[httpx.Client] = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        super().__init__(store, user_agent, agent, timeout, policy, clock)
+        self._client = client
+        self._guard = threading.Lock()
+        self._flights: Dict[str, list[Any]] = {}  # origin -> [lock, number of users]
+
+    def lookup(self, url: str) -> Served:
+        """The rules that apply to ``url``'s origin now, fetching them if needed."""
+        origin = origin_of(url)
+        entry = self._fresh(origin, self.clock())
+        if entry is None:
+            entry = self._refresh(origin)
+        return effective(entry, self.clock(), self.policy)
+
+    def _refresh(self, origin: str) -> Entry:
+        with self._guard:
+            flight = self._flights.setdefault(origin, [threading.Lock(), 0])
+            flight[1] += 1
+        try:
+            with flight[0]:  # one fetch per origin at a time; the others wait for it
+                now = self.clock()
+                entry = self._fresh(origin, now)
+                if entry is not None:
+                    return entry
+                try:
+                    entry = self.store.get(origin)
+                except Exception as error:  # noqa: BLE001 - a store outage must not stop a crawl
+                    self._store_failed("get", origin, error)
+                    entry = self._memo.get(origin)
+                if entry is None or not entry.latest.is_fresh(now):
+                    result = fetch(origin, user_agent=self.user_agent, timeout=self.timeout,
+                                   policy=self.policy, client=self._client, now=now)
+                    self.fetches += 1
+                    entry = self._merge(entry, result)
+                    try:
+                        self.store.put(origin, entry)
+                    except Exception as error:  # noqa: BLE001
+                        self._store_failed("put", origin, error)
+                self._remember(origin, entry)
+                return entry
+        finally:
+            with self._guard:
+                flight[1] -= 1
+                if flight[1] == 0:
+                    del self._flights[origin]
+
+    def allowed(self, url: str, agent: Optional[Agent] = None) -> bool:
+        """True when ``agent`` may fetch ``url`` under its origin's robots.txt."""
+        return self.lookup(url).robots.allowed(url, agent=self._agent(agent))
+
+    def explain(self, url: str, agent: Optional[Agent] = None) -> Verdict:
+        """The verdict for ``url`` with its deciding rule (see :meth:`lookup` for the fetch)."""
+        return self.lookup(url).robots.explain(url, agent=self._agent(agent))
+
+    def crawl_delay(self, url: str, agent: Optional[Agent] = None) -> Optional[float]:
+        """The ``Crawl-delay`` that ``url``'s origin asks of ``agent``, or ``None``."""
+        return self.lookup(url).robots.crawl_delay(self._agent(agent))
+
+    def close(self) -> None:
+        """Close the store."""
+        self.store.close()
+
+    def __enter__(self) -> RobotsCache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class AsyncRobotsCache(_Base):
+    """The asyncio twin of :class:`RobotsCache` (same arguments, awaitable methods).
+
+    Store operations of stores other than the in-memory one run in worker threads.
+    """
+
+    def __init__(
+        self,
+        store: Optional[Store] = None,
+        *,
+        user_agent: str,
+        agent: Optional[Agent] = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        policy: Optional[Policy] = None,
+        client: Optional[httpx.AsyncClient] = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        super().__init__(store, user_agent, agent, timeout, policy, clock)
+        self._client = client
+        self._flights: Dict[str, list[Any]] = {}
+
+    async def _call(self, method: Callable[..., Any], *args: Any) -> Any:
+        if isinstance(self.store, MemoryStore):
+            return method(*args)
+        return await asyncio.to_thread(method, *args)
+
+    async def lookup(self, url: str) -> Served:
+        """The rules that apply to ``url``'s origin now, fetching them if needed."""
+        origin = origin_of(url)
+        entry = self._fresh(origin, self.clock())
+        if entry is None:
+            entry = await self._refresh(origin)
+        return effective(entry, self.clock(), self.policy)
+
+    async def _refresh(self, origin: str) -> Entry:
+        flight = self._flights.setdefault(origin, [asyncio.Lock(), 0])
+        flight[1] += 1
+        try:
+            async with flight[0]:
+                now = self.clock()
+                entry = self._fresh(origin, now)
+                if entry is not None:
+                    return entry
+                try:
+                    entry = await self._call(self.store.get, origin)
+                except Exception as error:  # noqa: BLE001
+                    self._store_failed("get", origin, error)
+                    entry = self._memo.get(origin)
+                if entry is None or not entry.latest.is_fresh(now):
+                    result = await afetch(origin, user_agent=self.user_agent,
+                                          timeout=self.timeout, policy=self.policy,
+                                          client=self._client, now=now)
+                    self.fetches += 1
+                    entry = self._merge(entry, result)
+                    try:
+                        await self._call(self.store.put, origin, entry)
+                    except Exception as error:  # noqa: BLE001
+                        self._store_failed("put", origin, error)
+                self._remember(origin, entry)
+                return entry
+        finally:
+            flight[1] -= 1
+            if flight[1] == 0:
+                del self._flights[origin]
+
+    async def allowed(self, url: str, agent: Optional[Agent] = None) -> bool:
+        """True when ``agent`` may fetch ``url`` under its origin's robots.txt."""
+        return (await self.lookup(url)).robots.allowed(url, agent=self._agent(agent))
+
+    async def explain(self, url: str, agent: Optional[Agent] = None) -> Verdict:
+        """The verdict for ``url`` with its deciding rule."""
+        return (await self.lookup(url)).robots.explain(url, agent=self._agent(agent))
+
+    async def crawl_delay(self, url: str, agent: Optional[Agent] = None) -> Optional[float]:
+        """The ``Crawl-delay`` that ``url``'s origin asks of ``agent``, or ``None``."""
+        return (await self.lookup(url)).robots.crawl_delay(self._agent(agent))
+
+    async def aclose(self) -> None:
+        """Close the store."""
+        await self._call(self.store.close)
+
+    async def __aenter__(self) -> AsyncRobotsCache:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
