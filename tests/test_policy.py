@@ -27,7 +27,10 @@ ROBOTS = "http://a.example/robots.txt"
 BODY = b"User-agent: *\nDisallow: /private\n"
 
 
-def run(answers: List[Answer], now: float = NOW, policy: Policy = Policy()) -> FetchResult:
+DEFAULT = Policy()
+
+
+def run(answers: List[Answer], now: float = NOW, policy: Policy = DEFAULT) -> FetchResult:
     """Drive fetch_flow with canned answers; check it asked for what we expect."""
     flow = fetch_flow(ROBOTS, now, policy)
     request = next(flow)

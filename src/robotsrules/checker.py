@@ -71,7 +71,7 @@ class _Base:
         """Store operations that failed (logged on the ``robotsrules`` logger)."""
         self.fetches = 0
         """robots.txt fetches made by this checker."""
-        self._memo: "OrderedDict[str, Entry]" = OrderedDict()
+        self._memo: OrderedDict[str, Entry] = OrderedDict()
 
     def _agent(self, agent: Optional[Agent]) -> Agent:
         chosen = agent if agent is not None else self.agent
@@ -154,7 +154,7 @@ class RobotsCache(_Base):
                     return entry
                 try:
                     entry = self.store.get(origin)
-                except Exception as error:  # noqa: BLE001 - a store outage must not stop a crawl
+                except Exception as error:
                     self._store_failed("get", origin, error)
                     entry = self._memo.get(origin)
                 if entry is None or not entry.latest.is_fresh(now):
@@ -164,7 +164,7 @@ class RobotsCache(_Base):
                     entry = self._merge(entry, result)
                     try:
                         self.store.put(origin, entry)
-                    except Exception as error:  # noqa: BLE001
+                    except Exception as error:
                         self._store_failed("put", origin, error)
                 self._remember(origin, entry)
                 return entry
@@ -242,7 +242,7 @@ class AsyncRobotsCache(_Base):
                     return entry
                 try:
                     entry = await self._call(self.store.get, origin)
-                except Exception as error:  # noqa: BLE001
+                except Exception as error:
                     self._store_failed("get", origin, error)
                     entry = self._memo.get(origin)
                 if entry is None or not entry.latest.is_fresh(now):
@@ -253,7 +253,7 @@ class AsyncRobotsCache(_Base):
                     entry = self._merge(entry, result)
                     try:
                         await self._call(self.store.put, origin, entry)
-                    except Exception as error:  # noqa: BLE001
+                    except Exception as error:
                         self._store_failed("put", origin, error)
                 self._remember(origin, entry)
                 return entry

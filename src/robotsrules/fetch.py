@@ -19,6 +19,7 @@ Network failures never raise: they become an ``unreachable`` :class:`FetchResult
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ftplib
 import socket
 import time
@@ -50,7 +51,7 @@ class _Body:
         self.truncated = False
         self.error: Optional[str] = None
         coding = encoding.strip().lower()
-        self._decoder: Optional["zlib._Decompress"] = None
+        self._decoder: Optional[zlib._Decompress] = None
         self._deflate = False
         if coding in ("gzip", "x-gzip"):
             self._decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
@@ -139,10 +140,8 @@ def _ftp_answer(url: str, user_agent: str, timeout: float, limit: int) -> Answer
         ftp.connect(parts.hostname or "", parts.port or 21)
         ftp.login(unquote(parts.username or "anonymous"),
                   unquote(parts.password or f"{user_agent.split('/')[0]}@"))
-        try:
+        with contextlib.suppress(_Enough):  # enough read: stop the transfer
             ftp.retrbinary(f"RETR {unquote(parts.path or '/robots.txt')}", take)
-        except _Enough:
-            pass
         return body.answer(200, httpx.Headers())
     except ftplib.error_perm as error:  # 5xx: the file is not there (or not for us)
         return Answer(status=404, error=None, headers={"x-ftp-reply": str(error)})
@@ -151,10 +150,8 @@ def _ftp_answer(url: str, user_agent: str, timeout: float, limit: int) -> Answer
     except (OSError, EOFError, ftplib.Error) as error:
         return Answer(error=_describe(error))
     finally:
-        try:
+        with contextlib.suppress(OSError):
             ftp.close()
-        except OSError:  # pragma: no cover
-            pass
 
 
 def _get(client: httpx.Client, url: str, user_agent: str, limit: int, deadline: float) -> Answer:
