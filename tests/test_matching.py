@@ -144,6 +144,7 @@ def test_allow_all_and_disallow_all() -> None:
     deny = robotsrules.RobotsTxt.disallow_all()
     assert not deny.allowed("/x", agent="a") and not deny.allowed("/", agent=["a", "b"])
     assert deny.explain("/x", agent="a").reason == "disallow-all"
+    assert deny.explain("/x", agent="a").rule is None  # no line of a file decided
     assert deny.allowed("/robots.txt", agent="a")
     assert pickle.loads(pickle.dumps(deny)).synthetic == "disallow-all"
 

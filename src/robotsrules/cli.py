@@ -113,6 +113,9 @@ def _fetch(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"expires     {when(result.expires_at)}\n")
     out.write(f"size        {result.size} bytes{' (truncated)' if result.truncated else ''}\n")
     robots = result.robots
+    if robots.synthetic is not None:
+        out.write(f"rules       none: {robots.synthetic.replace('-', ' ')}\n")
+        return EXIT_ALLOWED
     out.write(f"groups      {len(robots.groups)}\n")
     for group in robots.groups:
         names = ", ".join(group.agent_values) or "-"

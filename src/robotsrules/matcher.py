@@ -282,8 +282,8 @@ class AgentRules:
                 reason = "tie-allow"
             else:
                 reason = "longest-match"
-        if self._origin is not None:
-            reason = self._origin
+        if self._origin is not None:  # no file: the fetch outcome decided, not a line
+            reason, rule = self._origin, None
         return Verdict(allowed, rule, self.groups, self.scope, reason, target)
 
     def _rule_at(self, line: int) -> Rule:

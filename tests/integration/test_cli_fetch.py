@@ -1,0 +1,104 @@
+"""The CLI's main job against a real HTTP server on loopback: check URL..., fetch URL."""
+
+from __future__ import annotations
+
+import http.server
+import io
+import os
+import socket
+import threading
+from typing import Iterator, List, Tuple
+
+import pytest
+
+from robotsrules.cli import main
+
+EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "robots.txt")
+
+
+@pytest.fixture()
+def site() -> Iterator[Tuple[str, List[str]]]:
+    """A loopback site serving examples/robots.txt; yields its origin and the paths asked."""
+    seen: List[str] = []
+    with open(EXAMPLE, "rb") as handle:
+        body = handle.read()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+            seen.append(self.path)
+            if self.path == "/robots.txt":
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            else:
+                self.send_response(404)
+                self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", seen
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def run(*argv: str) -> Tuple[int, str]:
+    out = io.StringIO()
+    return main(list(argv), out=out), out.getvalue()
+
+
+def test_check_fetches_through_the_sqlite_cache(
+    site: Tuple[str, List[str]], tmp_path: "os.PathLike[str]"
+) -> None:
+    origin, seen = site
+    cache = os.path.join(str(tmp_path), "cache.sqlite3")
+    code, out = run("check", "--agent", "ExampleBot", "--cache", cache,
+                    f"{origin}/private/x", f"{origin}/private/press/y")
+    assert code == 1
+    assert out.splitlines() == [
+        f"disallowed  {origin}/private/x  3: Disallow: /private/",
+        f"allowed     {origin}/private/press/y  4: Allow: /private/press/",
+    ]
+    code, out = run("check", "--agent", "ExampleBot", "--cache", cache, f"{origin}/ok")
+    assert code == 0 and "no rule matches" in out
+    assert seen == ["/robots.txt"]  # one fetch: the second run was served by the cache file
+    run("check", "--agent", "ExampleBot", "--no-cache", f"{origin}/ok")
+    assert seen == ["/robots.txt", "/robots.txt"]
+
+
+def test_check_reports_an_unreachable_robots_txt() -> None:
+    url = f"http://127.0.0.1:{closed_port()}/page"
+    code, out = run("check", "--agent", "ExampleBot", "--no-cache", "--timeout", "2", url)
+    assert code == 1
+    assert out.strip() == (
+        f"disallowed  {url}  unreachable: connection refused \u2192 all disallowed")
+
+
+def test_fetch_shows_status_outcome_expiry_and_groups(site: Tuple[str, List[str]]) -> None:
+    origin, _ = site
+    code, out = run("fetch", f"{origin}/anything")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == f"robots.txt  {origin}/robots.txt"
+    assert "outcome     ok" in lines and "status      200" in lines
+    assert any(line.startswith("expires") for line in lines)
+    assert "  line 9     GPTBot, CCBot: 1 rules" in lines
+
+
+def test_fetch_of_an_unreachable_site_says_all_disallowed() -> None:
+    code, out = run("fetch", f"http://127.0.0.1:{closed_port()}/", "--timeout", "2")
+    assert code == 0
+    assert "outcome     unreachable -> all disallowed" in out
+    assert "error       connection refused" in out and "rules       none" in out
