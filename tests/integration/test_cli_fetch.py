@@ -24,7 +24,7 @@ def site() -> Iterator[Tuple[str, List[str]]]:
         body = handle.read()
 
     class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        def do_GET(self) -> None:
             seen.append(self.path)
             if self.path == "/robots.txt":
                 self.send_response(200)
@@ -60,7 +60,7 @@ def run(*argv: str) -> Tuple[int, str]:
 
 
 def test_check_fetches_through_the_sqlite_cache(
-    site: Tuple[str, List[str]], tmp_path: "os.PathLike[str]"
+    site: Tuple[str, List[str]], tmp_path: os.PathLike[str]
 ) -> None:
     origin, seen = site
     cache = os.path.join(str(tmp_path), "cache.sqlite3")
