@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import ftplib
 import socket
+import threading
 import time
 import zlib
 from typing import Generator, Optional
@@ -93,30 +94,88 @@ class _Body:
         return Answer(status=status, headers=dict(headers), body=body, truncated=self.truncated)
 
 
+def _root_cause(error: BaseException) -> BaseException:
+    """The innermost OS-level error under library wrappers (anyio and httpcore chain them)."""
+    seen = 0
+    current: Optional[BaseException] = error
+    while current is not None and seen < 10:
+        if isinstance(current, (ConnectionRefusedError, ConnectionResetError, socket.gaierror)):
+            return current
+        current = current.__cause__ or current.__context__
+        seen += 1
+    return error
+
+
 def _describe(error: BaseException) -> str:
     """A short, human message for a network error."""
     if isinstance(error, (httpx.TimeoutException, TimeoutError, socket.timeout)):
         return "timed out"
+    root = _root_cause(error)
+    if isinstance(root, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(root, socket.gaierror):
+        return f"DNS lookup failed: {root}"
     if isinstance(error, httpx.ConnectError):
         text = str(error) or "connection failed"
         if "refused" in text.lower():
             return "connection refused"
-        if "name or service" in text.lower() or "nodename" in text.lower() or "resolution" in (
-            text.lower()
-        ):
+        if any(word in text.lower() for word in ("name or service", "nodename", "resolution")):
             return f"DNS lookup failed: {text}"
         return f"connection failed: {text}"
     if isinstance(error, httpx.RemoteProtocolError):
         return f"invalid or truncated response: {error}"
-    if isinstance(error, httpx.ReadError):
+    if isinstance(error, httpx.ReadError) or isinstance(root, ConnectionResetError):
         return f"connection reset while reading: {error}" if str(error) else "connection reset"
-    if isinstance(error, ConnectionRefusedError):
-        return "connection refused"
-    if isinstance(error, ConnectionResetError):
-        return "connection reset"
-    if isinstance(error, socket.gaierror):
-        return f"DNS lookup failed: {error}"
     return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+
+
+class _Watchdog:
+    """Enforces the total deadline of a sync request, even while a server drips its head.
+
+    httpx's time-outs are per read; a server sending one byte per second never trips them.
+    Through httpcore's trace hook we learn the socket of each new connection, and when the
+    deadline passes a timer shuts it down, which ends the blocked read at once. (A pooled
+    connection reused from the caller's client has no connect event; only the per-read
+    time-out bounds it then.)
+    """
+
+    _EVENTS = ("connection.connect_tcp.complete", "connection.start_tls.complete")
+
+    def __init__(self, deadline: float) -> None:
+        self.fired = False
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._timer = threading.Timer(max(deadline - time.monotonic(), 0.0), self._fire)
+        self._timer.daemon = True
+
+    def trace(self, name: str, info: dict[str, object]) -> None:
+        if name in self._EVENTS:
+            stream = info.get("return_value")
+            get = getattr(stream, "get_extra_info", None)
+            sock = get("socket") if get is not None else None
+            if isinstance(sock, socket.socket):
+                with self._lock:
+                    self._sockets.append(sock)
+                    if self.fired:
+                        self._shut(sock)
+
+    def _fire(self) -> None:
+        with self._lock:
+            self.fired = True
+            for sock in self._sockets:
+                self._shut(sock)
+
+    @staticmethod
+    def _shut(sock: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_RDWR)
+
+    def __enter__(self) -> _Watchdog:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
 
 
 def _headers(user_agent: str) -> dict[str, str]:
@@ -155,24 +214,31 @@ def _ftp_answer(url: str, user_agent: str, timeout: float, limit: int) -> Answer
 
 
 def _get(client: httpx.Client, url: str, user_agent: str, limit: int, deadline: float) -> Answer:
-    try:
-        with client.stream("GET", url, headers=_headers(user_agent)) as response:
-            if 300 <= response.status_code < 400:
-                return Answer(status=response.status_code, headers=dict(response.headers))
-            body = _Body(response.headers.get("content-encoding", ""), limit)
-            for raw in response.iter_raw():
-                if body.feed(raw):
-                    break
-                if time.monotonic() > deadline:
-                    return Answer(error="timed out (total time limit)")
-            return body.answer(response.status_code, response.headers)
-    except (httpx.HTTPError, OSError) as error:
-        return Answer(error=_describe(error))
+    with _Watchdog(deadline) as watchdog:
+        try:
+            with client.stream("GET", url, headers=_headers(user_agent), follow_redirects=False,
+                               extensions={"trace": watchdog.trace}) as response:
+                if 300 <= response.status_code < 400:
+                    return Answer(status=response.status_code, headers=dict(response.headers))
+                body = _Body(response.headers.get("content-encoding", ""), limit)
+                for raw in response.iter_raw():
+                    if body.feed(raw):
+                        break
+                    if time.monotonic() > deadline:
+                        return Answer(error="timed out (total time limit)")
+                return body.answer(response.status_code, response.headers)
+        except httpx.InvalidURL as error:  # httpx could not build the redirect's request
+            return Answer(bad_redirect=str(error))
+        except (httpx.HTTPError, OSError) as error:
+            if watchdog.fired:
+                return Answer(error="timed out (total time limit)")
+            return Answer(error=_describe(error))
 
 
 async def _aget(client: httpx.AsyncClient, url: str, user_agent: str, limit: int) -> Answer:
     try:
-        async with client.stream("GET", url, headers=_headers(user_agent)) as response:
+        async with client.stream("GET", url, headers=_headers(user_agent),
+                                 follow_redirects=False) as response:
             if 300 <= response.status_code < 400:
                 return Answer(status=response.status_code, headers=dict(response.headers))
             body = _Body(response.headers.get("content-encoding", ""), limit)
@@ -180,6 +246,8 @@ async def _aget(client: httpx.AsyncClient, url: str, user_agent: str, limit: int
                 if body.feed(raw):
                     break
             return body.answer(response.status_code, response.headers)
+    except httpx.InvalidURL as error:  # httpx could not build the redirect's request
+        return Answer(bad_redirect=str(error))
     except (httpx.HTTPError, OSError) as error:
         return Answer(error=_describe(error))
 

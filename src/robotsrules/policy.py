@@ -121,6 +121,8 @@ class Answer:
     body: bytes = b""
     truncated: bool = False
     error: Optional[str] = None
+    bad_redirect: Optional[str] = None
+    """A redirect whose target the client could not even represent (``javascript:...``)."""
 
 
 @dataclass(frozen=True)
@@ -224,6 +226,9 @@ def fetch_flow(
     redirects: List[str] = []
     while True:
         answer = yield Request(current)
+        if answer.bad_redirect is not None:
+            return _result(url, current, redirects, UNAVAILABLE, answer, now, policy,
+                           f"redirect to an unsupported URL: {answer.bad_redirect}")
         if answer.error is not None or answer.status is None:
             return _result(url, current, redirects, UNREACHABLE, answer, now, policy,
                            answer.error or "no answer")

@@ -1,0 +1,484 @@
+"""Real servers on loopback for the integration tests: a scriptable raw HTTP server and FTP.
+
+Every server listens on ``127.0.0.1`` on a free port, in threads of the test process, and
+nothing else: no mocks, and no address other than loopback.
+
+HTTP. A :class:`RawHTTPServer` is one origin (the robots.txt path is always ``/robots.txt``,
+so a scenario that needs two origins starts two servers). Its ``handler`` is a *scenario*:
+a function of an :class:`Exchange` that writes whatever raw bytes it likes to the socket
+(a well-formed response, a broken chunked body, a reset mid-body...). ``handler`` may also be
+a dict ``{path: scenario}`` (unknown paths get a 404), and may be replaced while the server
+runs. Every request is recorded (method, path, headers, time) before its scenario runs.
+Each connection serves one request and is closed (``Connection: close``).
+
+Scenario builders: :func:`respond`, :func:`redirect`, :func:`slow_headers`, :func:`drip`, :func:`drip_head`,
+:func:`reset_mid_body`, :func:`broken_chunked`, :func:`truncated_chunked`,
+:func:`stream`, :func:`delayed`.
+
+FTP. :class:`FTPServerThread`: pyftpdlib with an anonymous, read-only home directory.
+
+Use them as context managers (``with RawHTTPServer(respond(200, b"...")) as server:``), or
+several at once through a :class:`ServerPool` that stops them all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+import os
+import socket
+import struct
+import threading
+import time
+import zlib
+from dataclasses import dataclass, field
+from typing import Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+
+HOST = "127.0.0.1"
+
+_REASONS = {
+    200: "OK", 301: "Moved Permanently", 302: "Found", 303: "See Other",
+    307: "Temporary Redirect", 308: "Permanent Redirect", 401: "Unauthorized",
+    403: "Forbidden", 404: "Not Found", 410: "Gone", 429: "Too Many Requests",
+    500: "Internal Server Error", 503: "Service Unavailable",
+}
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One request as the server saw it (header names lower-cased)."""
+
+    method: str
+    path: str
+    headers: Dict[str, str]
+    at: float
+    """``time.monotonic()`` when the request head had been read."""
+
+
+@dataclass
+class Exchange:
+    """One request on one connection, handed to a scenario."""
+
+    sock: socket.socket
+    request: RecordedRequest
+    server: RawHTTPServer
+    closed: bool = field(default=False)
+
+    def send(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+    def sleep(self, seconds: float) -> bool:
+        """Sleep, waking up early when the server stops; True if the server is stopping."""
+        return self.server.stopping.wait(seconds)
+
+    def reset(self) -> None:
+        """Close with SO_LINGER 0: the peer gets a TCP RST, not a FIN."""
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.sock.close()
+        self.closed = True
+
+
+Scenario = Callable[[Exchange], None]
+Handler = Union[Scenario, Mapping[str, Scenario]]
+
+
+def free_port() -> int:
+    """A loopback port that was free a moment ago (and has nothing listening on it now)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def head(status: int, headers: Iterable[Tuple[str, str]] = (), reason: Optional[str] = None
+         ) -> bytes:
+    """A raw response head, with ``Connection: close``."""
+    lines = [f"HTTP/1.1 {status} {reason or _REASONS.get(status, 'Status')}"]
+    lines += [f"{name}: {value}" for name, value in headers]
+    lines.append("Connection: close")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+
+def _pairs(headers: Optional[Mapping[str, str]]) -> List[Tuple[str, str]]:
+    return list((headers or {}).items())
+
+
+def respond(status: int = 200, body: bytes = b"", headers: Optional[Mapping[str, str]] = None,
+            content_type: Optional[str] = "text/plain") -> Scenario:
+    """A complete, well-formed response with a Content-Length."""
+    pairs = _pairs(headers)
+    if content_type is not None and not any(k.lower() == "content-type" for k, _ in pairs):
+        pairs.append(("Content-Type", content_type))
+    pairs.append(("Content-Length", str(len(body))))
+
+    def scenario(exchange: Exchange) -> None:
+        exchange.send(head(status, pairs) + body)
+
+    return scenario
+
+
+def redirect(location: str, status: int = 301) -> Scenario:
+    """A redirect to ``location`` (sent verbatim)."""
+    return respond(status, b"", {"Location": location}, content_type=None)
+
+
+def delayed(seconds: float, scenario: Scenario) -> Scenario:
+    """``scenario`` after a pause (a slow but healthy server)."""
+
+    def slow(exchange: Exchange) -> None:
+        if not exchange.sleep(seconds):
+            scenario(exchange)
+
+    return slow
+
+
+def slow_headers(seconds: float = 30.0, then: Optional[Scenario] = None) -> Scenario:
+    """Say nothing for ``seconds`` after the request (then answer with ``then``, if given)."""
+    return delayed(seconds, then or respond(200, b"User-agent: *\nDisallow: /late\n"))
+
+
+def drip(body: bytes, interval: float, status: int = 200) -> Scenario:
+    """Send the head at once, then the body one octet every ``interval`` seconds."""
+
+    def scenario(exchange: Exchange) -> None:
+        exchange.send(head(status, [("Content-Type", "text/plain"),
+                                    ("Content-Length", str(len(body)))]))
+        for octet in body:
+            if exchange.sleep(interval):
+                return
+            exchange.send(bytes([octet]))
+
+    return scenario
+
+
+def drip_head(interval: float, give_up: float = 3.0, status: int = 200) -> Scenario:
+    """Send the response *head* one octet every ``interval`` seconds (each read succeeds, so
+    no read time-out fires); stop and close after ``give_up`` seconds."""
+    data = head(status, [("Content-Type", "text/plain"), ("X-Padding", "p" * 64),
+                         ("Content-Length", "0")])
+
+    def scenario(exchange: Exchange) -> None:
+        start = time.monotonic()
+        for octet in data:
+            if exchange.sleep(interval) or time.monotonic() - start > give_up:
+                return
+            exchange.send(bytes([octet]))
+
+    return scenario
+
+
+def reset_mid_body(body: bytes, sent: int, pause: float = 0.1) -> Scenario:
+    """Announce all of ``body``, send its first ``sent`` octets, then reset the connection."""
+
+    def scenario(exchange: Exchange) -> None:
+        exchange.send(head(200, [("Content-Type", "text/plain"),
+                                 ("Content-Length", str(len(body)))]) + body[:sent])
+        exchange.sleep(pause)
+        exchange.reset()
+
+    return scenario
+
+
+def broken_chunked(first: bytes = b"User-agent: *\n") -> Scenario:
+    """A chunked body whose second chunk-size line is not hexadecimal."""
+
+    def scenario(exchange: Exchange) -> None:
+        exchange.send(head(200, [("Content-Type", "text/plain"),
+                                 ("Transfer-Encoding", "chunked")]))
+        exchange.send(b"%x\r\n%s\r\n" % (len(first), first))
+        exchange.send(b"zz-not-hex\r\nDisallow: /\r\n0\r\n\r\n")
+
+    return scenario
+
+
+def truncated_chunked(first: bytes = b"User-agent: *\n") -> Scenario:
+    """A chunked body cut inside a chunk (the server closes without the last chunk)."""
+
+    def scenario(exchange: Exchange) -> None:
+        exchange.send(head(200, [("Content-Type", "text/plain"),
+                                 ("Transfer-Encoding", "chunked")]))
+        exchange.send(b"%x\r\n%s\r\n" % (len(first), first))
+        exchange.send(b"400\r\nDisallow: /")  # 1024 octets announced, 11 sent
+
+    return scenario
+
+
+def stream(chunks: Callable[[], Iterable[bytes]], length: int,
+           headers: Optional[Mapping[str, str]] = None) -> Scenario:
+    """A 200 whose body (``length`` octets) is produced chunk by chunk, never held whole."""
+    pairs = [*{"Content-Type": "text/plain", **(headers or {})}.items(),
+             ("Content-Length", str(length))]
+
+    def scenario(exchange: Exchange) -> None:
+        exchange.send(head(200, pairs))
+        for chunk in chunks():
+            if exchange.server.stopping.is_set():
+                return
+            exchange.send(chunk)
+
+    return scenario
+
+
+def not_found(exchange: Exchange) -> None:
+    respond(404, b"not found\n")(exchange)
+
+
+class RawHTTPServer:
+    """One HTTP origin on ``127.0.0.1``: a listening socket, an accept thread, a thread per
+    connection running the scenario. Stop it with :meth:`stop` (or leave the ``with``)."""
+
+    def __init__(self, handler: Handler = not_found, *, read_timeout: float = 5.0) -> None:
+        self.handler: Handler = handler
+        self.read_timeout = read_timeout
+        self.stopping = threading.Event()
+        self.errors: List[BaseException] = []
+        self._requests: List[RecordedRequest] = []
+        self._lock = threading.Lock()
+        self._threads: List[threading.Thread] = []
+        self._conns: List[socket.socket] = []
+        self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._listener.bind((HOST, 0))
+        self._listener.listen(128)
+        self._listener.settimeout(0.05)
+        self.port: int = self._listener.getsockname()[1]
+        self._acceptor = threading.Thread(target=self._accept, name=f"http-{self.port}",
+                                          daemon=True)
+        self._acceptor.start()
+
+    # -- what tests use ----------------------------------------------------------------
+
+    @property
+    def origin(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    def url(self, path: str = "/robots.txt") -> str:
+        return self.origin + path
+
+    @property
+    def requests(self) -> List[RecordedRequest]:
+        with self._lock:
+            return list(self._requests)
+
+    @property
+    def paths(self) -> List[str]:
+        return [request.path for request in self.requests]
+
+    def count(self, path: str = "/robots.txt") -> int:
+        return sum(1 for request in self.requests if request.path == path)
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self._acceptor.join(5)
+        self._listener.close()
+        with self._lock:
+            conns, threads = list(self._conns), list(self._threads)
+        for conn in conns:
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)
+        for thread in threads:
+            thread.join(5)
+
+    def __enter__(self) -> RawHTTPServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- machinery ------------------------------------------------------------------
+
+    def _accept(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                conn, _ = self._listener.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            thread = threading.Thread(target=self._serve, args=(conn,), daemon=True,
+                                      name=f"http-{self.port}-conn")
+            with self._lock:
+                self._conns.append(conn)
+                self._threads.append(thread)
+            thread.start()
+
+    def _read_head(self, conn: socket.socket) -> Optional[bytes]:
+        conn.settimeout(self.read_timeout)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = conn.recv(65536)
+            if not chunk:
+                return None
+            data += chunk
+            if len(data) > 1 << 20:
+                return None
+        return data.split(b"\r\n\r\n", 1)[0]
+
+    def _serve(self, conn: socket.socket) -> None:
+        exchange: Optional[Exchange] = None
+        try:
+            raw = self._read_head(conn)
+            if raw is None:
+                return
+            lines = raw.decode("latin-1").split("\r\n")
+            method, target, _ = ([*lines[0].split(" ", 2), "", ""])[:3]
+            headers: Dict[str, str] = {}
+            for line in lines[1:]:
+                name, _, value = line.partition(":")
+                headers[name.strip().lower()] = value.strip()
+            request = RecordedRequest(method, target, headers, time.monotonic())
+            with self._lock:
+                self._requests.append(request)
+            handler = self.handler
+            if callable(handler):
+                scenario = handler
+            else:
+                scenario = handler.get(target.split("?", 1)[0], not_found)
+            exchange = Exchange(conn, request, self)
+            conn.settimeout(self.read_timeout)
+            scenario(exchange)
+        except OSError:
+            pass  # the client went away (as fetches that stop reading do): not an error
+        except BaseException as error:  # a broken scenario: keep it for the test to see
+            self.errors.append(error)
+        finally:
+            if exchange is None or not exchange.closed:
+                with contextlib.suppress(OSError):
+                    conn.shutdown(socket.SHUT_WR)  # FIN after the last octet
+                conn.close()
+
+
+class ServerPool:
+    """Starts servers on demand and stops them all at the end (for fixtures)."""
+
+    def __init__(self) -> None:
+        self._servers: List[Union[RawHTTPServer, FTPServerThread]] = []
+
+    def http(self, handler: Handler = not_found) -> RawHTTPServer:
+        server = RawHTTPServer(handler)
+        self._servers.append(server)
+        return server
+
+    def ftp(self, files: Optional[Mapping[str, bytes]] = None, root: str = "") -> FTPServerThread:
+        server = FTPServerThread(files or {}, root)
+        self._servers.append(server)
+        return server
+
+    def stop(self) -> None:
+        for server in reversed(self._servers):
+            server.stop()
+        self._servers.clear()
+
+    def __enter__(self) -> ServerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+# -- FTP ---------------------------------------------------------------------------------
+
+class FTPServerThread:
+    """A pyftpdlib server on ``127.0.0.1`` (free port) in a thread: anonymous login, read
+    only (permissions ``elr``), its home directory holding ``files`` (name -> content).
+
+    ``root`` is a directory to create the home in (a fresh temporary one when empty).
+    """
+
+    def __init__(self, files: Mapping[str, bytes], root: str = "") -> None:
+        import tempfile
+        import warnings
+
+        with warnings.catch_warnings():  # pyftpdlib imports asyncore/asynchat (deprecated)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            from pyftpdlib.authorizers import DummyAuthorizer
+            from pyftpdlib.handlers import FTPHandler
+            from pyftpdlib.servers import FTPServer
+
+        logging.getLogger("pyftpdlib").setLevel(logging.WARNING)
+        self._tmp = None
+        if not root:
+            self._tmp = tempfile.TemporaryDirectory(prefix="robotsrules-ftp-")
+            root = self._tmp.name
+        self.home = root
+        for name, content in files.items():
+            with open(os.path.join(root, name), "wb") as out:
+                out.write(content)
+        authorizer = DummyAuthorizer()
+        authorizer.add_anonymous(root)  # default permissions "elr": read only
+
+        class Handler(FTPHandler):  # a subclass, so that class attributes stay ours
+            pass
+
+        Handler.authorizer = authorizer
+        Handler.banner = "robotsrules test ftpd"
+        Handler.timeout = 10
+        self._server = FTPServer((HOST, 0), Handler)
+        self.port: int = self._server.socket.getsockname()[1]
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"ftp-{self.port}", daemon=True)
+        self._thread.start()
+
+    @property
+    def origin(self) -> str:
+        return f"ftp://{HOST}:{self.port}"
+
+    def url(self, path: str = "/robots.txt") -> str:
+        return self.origin + path
+
+    def _run(self) -> None:
+        try:
+            while not self._stopping.is_set():
+                self._server.serve_forever(timeout=0.05, blocking=False)
+        finally:
+            self._server.close_all()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._thread.join(5)
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+    def __enter__(self) -> FTPServerThread:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+# -- big bodies, built without holding them -----------------------------------------------
+
+def filler(size: int, line: bytes = b"# " + b"." * 61 + b"\n") -> Iterable[bytes]:
+    """``size`` octets of comment lines, yielded 64 KiB at a time; the last octet is always a
+    line feed, so that whatever follows starts a line of its own."""
+    block = line * (65536 // len(line))
+    while size > 0:
+        piece = block[:size]
+        size -= len(piece)
+        if size == 0 and not piece.endswith(b"\n"):
+            piece = piece[:-1] + b"\n"
+        yield piece
+
+
+@functools.cache
+def gzip_bomb(megabytes: int = 200) -> bytes:
+    """gzip of ``megabytes`` MiB of zeros (compressed at level 9 one MiB at a time, so that
+    the zeros are never held whole; about 200 KiB for 200 MiB). Built once per process."""
+    compressor = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    zeros = bytes(1 << 20)
+    parts = [compressor.compress(zeros) for _ in range(megabytes)]
+    parts.append(compressor.flush())
+    return b"".join(parts)
+
+
+def serve_bytes(data: bytes, headers: Optional[Mapping[str, str]] = None,
+                content_type: str = "text/plain") -> Scenario:
+    """A 200 with ``data`` as the (already encoded) body, sent in 64 KiB pieces."""
+
+    def chunks() -> Iterable[bytes]:
+        for start in range(0, len(data), 65536):
+            yield data[start:start + 65536]
+
+    return stream(chunks, len(data), {"Content-Type": content_type, **(headers or {})})
