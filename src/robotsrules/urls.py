@@ -23,7 +23,7 @@ __all__ = ["match_target", "normalize_escapes"]
 
 # An escape that has a lower-case hex digit (Google upper-cases them in patterns).
 _LOWER_ESCAPE = re.compile(r"%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])")
-_HEX = frozenset("0123456789abcdefABCDEF")
+_HEX_PAIRS = frozenset(a + b for a in "0123456789abcdefABCDEF" for b in "0123456789abcdefABCDEF")
 # Octets that are percent-encoded: everything outside US-ASCII, and NUL (see D1 above).
 _ESCAPE = {code: f"%{code:02X}" for code in range(0x80, 0x100)}
 _ESCAPE[0] = "%00"
@@ -40,10 +40,11 @@ def normalize_escapes(octets: str) -> str:
     """
     if "%" in octets and _LOWER_ESCAPE.search(octets) is not None:
         parts = octets.split("%")
-        for i in range(1, len(parts)):
-            part = parts[i]
-            if len(part) >= 2 and part[0] in _HEX and part[1] in _HEX:
-                parts[i] = part[:2].upper() + part[2:]
+        hex_pairs = _HEX_PAIRS
+        parts[1:] = [
+            pair.upper() + part[2:] if (pair := part[:2]) in hex_pairs else part
+            for part in parts[1:]
+        ]
         octets = "%".join(parts)
     if not octets.isascii() or "\x00" in octets:
         octets = octets.translate(_ESCAPE)
