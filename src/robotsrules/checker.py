@@ -22,7 +22,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Generator, Optional, Tuple
 
 import httpx
 
@@ -39,6 +39,8 @@ __all__ = ["AsyncRobotsCache", "RobotsCache"]
 log = logging.getLogger("robotsrules")
 
 _MEMO_LIMIT = 10_000
+
+_Step = Tuple[Any, ...]  # ("get",) | ("fetch", now) | ("put", entry): see _refresh_flow
 
 
 def _default_agent(user_agent: str) -> Optional[Agent]:
@@ -99,9 +101,28 @@ class _Base:
         self.store_errors += 1
         log.warning("robots cache store %s failed for %s: %r", action, origin, error)
 
-    @staticmethod
-    def _merge(entry: Optional[Entry], result: FetchResult) -> Entry:
-        return Entry.first(result) if entry is None else entry.after(result)
+    def _refresh_flow(self, origin: str) -> Generator[_Step, Any, Entry]:
+        """What refreshing an origin takes, once for both checkers: it yields the I/O to do
+        (("get",), ("fetch", now), ("put", entry)) and receives the outcome of each (the
+        stored entry or an exception, the FetchResult, None or an exception)."""
+        now = self.clock()
+        entry = self._fresh(origin, now)
+        if entry is not None:  # another caller refreshed it while we waited
+            return entry
+        stored = yield ("get",)
+        if isinstance(stored, Exception):
+            self._store_failed("get", origin, stored)
+            stored = self._memo.get(origin)
+        entry = stored
+        if entry is None or not entry.latest.is_fresh(now):
+            result: FetchResult = yield ("fetch", now)
+            self.fetches += 1
+            entry = Entry.first(result) if entry is None else entry.after(result)
+            failure = yield ("put", entry)
+            if isinstance(failure, Exception):
+                self._store_failed("put", origin, failure)
+        self._remember(origin, entry)
+        return entry
 
 
 class RobotsCache(_Base):
@@ -148,31 +169,32 @@ class RobotsCache(_Base):
             flight[1] += 1
         try:
             with flight[0]:  # one fetch per origin at a time; the others wait for it
-                now = self.clock()
-                entry = self._fresh(origin, now)
-                if entry is not None:
-                    return entry
-                try:
-                    entry = self.store.get(origin)
-                except Exception as error:
-                    self._store_failed("get", origin, error)
-                    entry = self._memo.get(origin)
-                if entry is None or not entry.latest.is_fresh(now):
-                    result = fetch(origin, user_agent=self.user_agent, timeout=self.timeout,
-                                   policy=self.policy, client=self._client, now=now)
-                    self.fetches += 1
-                    entry = self._merge(entry, result)
+                flow = self._refresh_flow(origin)
+                reply: Any = None
+                while True:
                     try:
-                        self.store.put(origin, entry)
-                    except Exception as error:
-                        self._store_failed("put", origin, error)
-                self._remember(origin, entry)
-                return entry
+                        step = flow.send(reply)
+                    except StopIteration as stop:
+                        entry: Entry = stop.value
+                        return entry
+                    reply = self._do(origin, step)
         finally:
             with self._guard:
                 flight[1] -= 1
                 if flight[1] == 0:
                     del self._flights[origin]
+
+    def _do(self, origin: str, step: _Step) -> Any:
+        if step[0] == "fetch":
+            return fetch(origin, user_agent=self.user_agent, timeout=self.timeout,
+                         policy=self.policy, client=self._client, now=step[1])
+        try:  # a store outage must not stop a crawl: the flow logs and goes on
+            if step[0] == "get":
+                return self.store.get(origin)
+            self.store.put(origin, step[1])
+            return None
+        except Exception as error:
+            return error
 
     def allowed(self, url: str, agent: Optional[Agent] = None) -> bool:
         """True when ``agent`` may fetch ``url`` under its origin's robots.txt."""
@@ -236,31 +258,31 @@ class AsyncRobotsCache(_Base):
         flight[1] += 1
         try:
             async with flight[0]:
-                now = self.clock()
-                entry = self._fresh(origin, now)
-                if entry is not None:
-                    return entry
-                try:
-                    entry = await self._call(self.store.get, origin)
-                except Exception as error:
-                    self._store_failed("get", origin, error)
-                    entry = self._memo.get(origin)
-                if entry is None or not entry.latest.is_fresh(now):
-                    result = await afetch(origin, user_agent=self.user_agent,
-                                          timeout=self.timeout, policy=self.policy,
-                                          client=self._client, now=now)
-                    self.fetches += 1
-                    entry = self._merge(entry, result)
+                flow = self._refresh_flow(origin)
+                reply: Any = None
+                while True:
                     try:
-                        await self._call(self.store.put, origin, entry)
-                    except Exception as error:
-                        self._store_failed("put", origin, error)
-                self._remember(origin, entry)
-                return entry
+                        step = flow.send(reply)
+                    except StopIteration as stop:
+                        entry: Entry = stop.value
+                        return entry
+                    reply = await self._do(origin, step)
         finally:
             flight[1] -= 1
             if flight[1] == 0:
                 del self._flights[origin]
+
+    async def _do(self, origin: str, step: _Step) -> Any:
+        if step[0] == "fetch":
+            return await afetch(origin, user_agent=self.user_agent, timeout=self.timeout,
+                                policy=self.policy, client=self._client, now=step[1])
+        try:
+            if step[0] == "get":
+                return await self._call(self.store.get, origin)
+            await self._call(self.store.put, origin, step[1])
+            return None
+        except Exception as error:
+            return error
 
     async def allowed(self, url: str, agent: Optional[Agent] = None) -> bool:
         """True when ``agent`` may fetch ``url`` under its origin's robots.txt."""

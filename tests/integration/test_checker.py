@@ -321,3 +321,41 @@ def test_async_failed_refresh_and_thirty_days(servers: ServerPool, clock: List[f
     asyncio.run(main())
     assert good.count() == 2
     assert bad.count() == 2
+
+
+class BrokenStore:
+    """A store whose every operation fails, as a Redis outage would."""
+
+    def get(self, origin: str) -> None:
+        raise ConnectionError("store down")
+
+    def put(self, origin: str, entry: object) -> None:
+        raise ConnectionError("store down")
+
+    def delete(self, origin: str) -> None:
+        raise ConnectionError("store down")
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_failing_store_does_not_stop_the_crawl(servers: ServerPool, clock: List[float]) -> None:
+    server = servers.http(respond(200, RULES))
+    cache = checker(clock, store=BrokenStore())
+    assert cache.allowed(server.url("/private/x")) is False
+    assert cache.allowed(server.url("/public")) is True  # served from memory
+    assert server.count() == 1
+    assert cache.store_errors == 2  # one get, one put
+
+
+def test_a_failing_store_async(servers: ServerPool, clock: List[float]) -> None:
+    server = servers.http(respond(200, RULES))
+
+    async def main() -> int:
+        cache = async_checker(clock, store=BrokenStore())
+        assert await cache.allowed(server.url("/private/x")) is False
+        assert await cache.allowed(server.url("/public")) is True
+        return cache.store_errors
+
+    assert asyncio.run(main()) == 2
+    assert server.count() == 1
