@@ -9,8 +9,12 @@ message on stderr, never a traceback).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import os
+import re
 import sys
-from typing import Any, Optional, Sequence, TextIO
+from typing import Any, Callable, Dict, Optional, Sequence, TextIO, Tuple
 
 from . import __version__
 from .errors import RobotsError
@@ -125,6 +129,171 @@ def _fetch(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_ALLOWED
 
 
+_URL_SOURCE = re.compile(r"(?i)(https?|ftp)://")
+
+
+def _load(source: str, args: argparse.Namespace) -> Tuple[RobotsTxt, str]:
+    """A robots.txt from a file path, '-' (stdin) or a URL (fetched); with a note on how."""
+    if _URL_SOURCE.match(source):
+        from .fetch import fetch
+
+        result = fetch(source, user_agent=_user_agent(args), timeout=args.timeout)
+        note = f"{result.url}: HTTP {result.status}" if result.status else result.url
+        if result.outcome != "ok":
+            note += f", {result.outcome}: {result.error} -> {_OUTCOME_MEANING[result.outcome]}"
+        return result.robots, note
+    return _read_robots(source), source
+
+
+def _verdict_json(verdict: Verdict) -> Dict[str, Any]:
+    rule = verdict.rule
+    return {
+        "allowed": verdict.allowed,
+        "reason": verdict.reason,
+        "scope": verdict.scope,
+        "target": verdict.target,
+        "rule": None if rule is None else {
+            "line": rule.line, "directive": rule.directive, "value": rule.value,
+            "pattern": rule.pattern, "priority": rule.priority},
+        "groups": [group.line for group in verdict.groups],
+    }
+
+
+_WHY = {
+    "longest-match": "the longest matching rule decides (RFC 9309 \u00a72.2.2)",
+    "tie-allow": "an allow and a disallow of equal length match; allow wins the tie",
+    "index-html": "an Allow of .../index.html also allows the directory itself (Google)",
+    "no-match": "no rule of the applicable groups matches, so the URL is allowed",
+    "no-group": "no group names this agent and there is no '*' group, so all is allowed",
+    "robots-txt": "/robots.txt itself is always allowed (RFC 9309 \u00a72.2.2)",
+    "allow-all": "there is no robots.txt (4xx), so everything is allowed",
+    "disallow-all": "the robots.txt is unreachable, so everything is disallowed for now",
+}
+
+
+def _explain(args: argparse.Namespace, out: TextIO) -> int:
+    robots, origin = _load(args.source, args)
+    verdict = robots.explain(args.url, agent=args.agent)
+    code = EXIT_ALLOWED if verdict.allowed else EXIT_DISALLOWED
+    if args.json:
+        report = {"source": origin, "agent": args.agent, "url": args.url,
+                  **_verdict_json(verdict)}
+        out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        return code
+    paint = _painter(out, args)
+    group_lines: set[int] = set()
+    for group in verdict.groups:
+        group_lines.update(group.agent_lines)
+        group_lines.update(rule.line for rule in group.rules)
+    deciding = verdict.rule.line if verdict.rule is not None else None
+    out.write(f"{origin}\n")
+    lines = robots.lines
+    if lines and lines[-1].raw == "" and len(lines) > 1:
+        lines = lines[:-1]  # the empty "line" after the final line break
+    for line in lines:
+        if robots.synthetic is not None:
+            break
+        marker = ">" if line.number == deciding else ("|" if line.number in group_lines else " ")
+        text = f"{marker} {line.number:>5}  {line.raw}"
+        if line.number == deciding:
+            text = paint(text, "32" if verdict.allowed else "31", bold=True)
+        elif line.number not in group_lines:
+            text = paint(text, "2")
+        out.write(text + "\n")
+    if verdict.scope == "specific":
+        applied = f"groups naming {args.agent!r} at lines " + ", ".join(
+            str(g.line) for g in verdict.groups)
+    elif verdict.scope == "global":
+        applied = f"no group names {args.agent!r}: the '*' groups at lines " + ", ".join(
+            str(g.line) for g in verdict.groups)
+    else:
+        applied = f"no group names {args.agent!r} and there is no '*' group"
+    word = "ALLOWED" if verdict.allowed else "DISALLOWED"
+    out.write(f"\n{paint(word, '32' if verdict.allowed else '31', bold=True)}  {args.url}"
+              f"  (target {verdict.target})\n")
+    out.write(f"  applies: {applied}\n")
+    if verdict.rule is not None:
+        out.write(f"  decides: line {_describe(verdict)} (priority {verdict.rule.priority})\n")
+    out.write(f"  why:     {_WHY.get(verdict.reason, verdict.reason)}\n")
+    return code
+
+
+def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
+    from .crawlers import crawler_verdicts
+
+    robots, origin = _load(args.source, args)
+    verdicts = crawler_verdicts(robots, args.url)
+    if args.json:
+        report = {
+            "source": origin,
+            "groups": [{"line": g.line, "agents": list(g.agent_values),
+                        "tokens": list(g.agents), "rules": len(g.rules)} for g in robots.groups],
+            "crawlers": [{"token": v.crawler.token, "operator": v.crawler.operator,
+                          "purpose": v.crawler.purpose, "url": args.url,
+                          **_verdict_json(v.verdict)} for v in verdicts],
+        }
+        out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        return EXIT_ALLOWED
+    out.write(f"{origin}\n\ngroups:\n")
+    for group in robots.groups:
+        names = ", ".join(group.agent_values) or "(empty)"
+        out.write(f"  line {group.line:<5} {names}: {len(group.rules)} rules\n")
+    if not robots.groups:
+        out.write("  (none)\n")
+    out.write(f"\nwell-known crawlers, may they fetch {args.url}?\n")
+    for item in verdicts:
+        v = item.verdict
+        word = "allowed" if v.allowed else "disallowed"
+        where = {"specific": f"its group at line {item.group_line}",
+                 "global": f"'*' group at line {item.group_line}",
+                 "none": "no group"}[v.scope]
+        rule = f", {v.rule}" if v.rule is not None else ""
+        out.write(f"  {item.crawler.token:<22} {word:<10}  {where}{rule}"
+                  f"  [{item.crawler.operator}: {item.crawler.purpose}]\n")
+    return EXIT_ALLOWED
+
+
+def _diff_cmd(args: argparse.Namespace, out: TextIO) -> int:
+    from .diff import diff
+
+    old, old_name = _load(args.old, args)
+    new, new_name = _load(args.new, args)
+    urls = None
+    if args.urls:
+        with open(args.urls, encoding="utf-8") as handle:
+            urls = [line.strip() for line in handle if line.strip() and line[0] != "#"]
+    changes = diff(old, new, urls, args.agent or None)
+    if args.json:
+        report = {"old": old_name, "new": new_name, "changes": [
+            {"agent": c.agent, "url": c.url, "old": _verdict_json(c.old),
+             "new": _verdict_json(c.new)} for c in changes]}
+        out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    else:
+        for c in changes:
+            before = "allowed" if c.old.allowed else "disallowed"
+            after = "allowed" if c.new.allowed else "disallowed"
+            why_old = str(c.old.rule) if c.old.rule else _WHY.get(c.old.reason, c.old.reason)
+            why_new = str(c.new.rule) if c.new.rule else _WHY.get(c.new.reason, c.new.reason)
+            out.write(f"{c.agent:<16} {c.url}  {before} -> {after}\n"
+                      f"    old: {why_old}\n    new: {why_new}\n")
+        if not changes:
+            out.write("no verdict changes\n")
+    return EXIT_DISALLOWED if changes else EXIT_ALLOWED
+
+
+def _painter(out: TextIO, args: argparse.Namespace) -> Callable[..., str]:
+    colour = getattr(args, "color", "auto")
+    on = colour == "always" or (colour == "auto" and hasattr(out, "isatty") and out.isatty()
+                                and not os.environ.get("NO_COLOR"))
+
+    def paint(text: str, code: str, bold: bool = False) -> str:
+        if not on:
+            return text
+        return f"\x1b[{'1;' if bold else ''}{code}m{text}\x1b[0m"
+
+    return paint
+
+
 def _read_robots(path: str) -> RobotsTxt:
     if path == "-":
         return parse(sys.stdin.buffer.read())
@@ -187,7 +356,50 @@ def _parser() -> argparse.ArgumentParser:
     _fetch_options(fetch)
     fetch.add_argument("url", metavar="URL", help="any URL of the site")
     fetch.set_defaults(run=_fetch)
+
+    explain = commands.add_parser(
+        "explain", help="show the file with the groups that apply and the line that decides",
+        description="Show SOURCE (a file, '-' or a URL) with line numbers: '|' marks the "
+                    "groups that apply to AGENT, '>' the deciding line; then the reason.",
+        epilog="Exit codes: 0 allowed, 1 disallowed, 2 usage or I/O error.")
+    explain.add_argument("source", metavar="FILE_OR_URL")
+    explain.add_argument("--agent", required=True, metavar="NAME")
+    explain.add_argument("url", metavar="URL", help="the URL (or /path) to explain")
+    _common(explain)
+
+    agents = commands.add_parser(
+        "agents", help="groups and their agents; may well-known crawlers fetch a URL?",
+        description="List the groups of SOURCE with their agents and rule counts, then, for "
+                    "a shipped table of well-known crawler tokens (search engines and AI "
+                    "crawlers), whether each may fetch URL and which group decides.",
+        epilog="Exit codes: 0 done, 2 usage or I/O error.")
+    agents.add_argument("source", metavar="FILE_OR_URL")
+    agents.add_argument("--url", default="/", help="the URL or path to ask about (default /)")
+    _common(agents)
+
+    differ = commands.add_parser(
+        "diff", help="the (agent, URL) verdicts that change between two files",
+        description="Compare two versions of a robots.txt: every (agent, URL) whose verdict "
+                    "changes, with the lines responsible. Without --urls, URLs are derived "
+                    "from the rules of both files; without --agent, every agent either file "
+                    "names is compared, and '*'.",
+        epilog="Exit codes: 0 no change, 1 some verdict changes, 2 usage or I/O error.")
+    differ.add_argument("old", metavar="OLD")
+    differ.add_argument("new", metavar="NEW")
+    differ.add_argument("--urls", metavar="FILE", help="URLs or paths to compare, one a line")
+    differ.add_argument("--agent", action="append", metavar="NAME",
+                        help="an agent to compare (repeatable)")
+    _common(differ)
     return parser
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--color", choices=["auto", "always", "never"], default="auto",
+                        help="colour the text output (default: on a terminal)")
+    _fetch_options(parser)
+    parser.set_defaults(run={"explain": _explain, "agents": _agents_cmd,
+                             "diff": _diff_cmd}[parser.prog.split()[-1]])
 
 
 def _fetch_options(parser: argparse.ArgumentParser) -> None:
@@ -208,6 +420,10 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> 
         return int(args.run(args, out or sys.stdout))
     except RobotsError as error:
         return _fail(str(error))
+    except BrokenPipeError:  # e.g. piped into `head`: stop quietly
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keep Python's exit flush quiet
+        return EXIT_ERROR
     except OSError as error:
         name = getattr(error, "filename", None)
         return _fail(f"{name + ': ' if name else ''}{error.strerror or error}")

@@ -1,0 +1,66 @@
+"""What changes between two versions of a robots.txt: the (agent, URL) verdicts that flip.
+
+Without a URL list, the URLs compared are derived from both files: ``/`` and, for every
+rule, a path it matches (its pattern with ``*`` read as ``x`` and a final ``$`` dropped)
+and the pattern's literal prefix. Without agents, every token either file names is
+compared, plus ``*`` (any crawler that no group names).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, List, NamedTuple, Optional, Sequence
+
+from .model import Verdict
+from .robotstxt import RobotsTxt
+
+__all__ = ["Change", "diff", "sample_urls"]
+
+
+class Change(NamedTuple):
+    """One (agent, URL) whose verdict differs between the old and the new file."""
+
+    agent: str
+    url: str
+    old: Verdict
+    new: Verdict
+
+
+def sample_urls(*files: RobotsTxt) -> List[str]:
+    """Paths that exercise every rule of ``files`` (see the module docstring)."""
+    paths = {"/"}
+    for robots in files:
+        for group in robots.groups:
+            for rule in group.rules:
+                pattern = rule.pattern
+                if not pattern or pattern[0] not in "/*":
+                    continue
+                concrete = pattern[:-1] if pattern.endswith("$") else pattern
+                concrete = concrete.replace("*", "x")
+                paths.add(concrete if concrete.startswith("/") else "/" + concrete)
+                prefix = pattern.split("*", 1)[0].rstrip("$")
+                if prefix.startswith("/"):
+                    paths.add(prefix)
+    return sorted(paths)
+
+
+def _agents(*files: RobotsTxt) -> List[str]:
+    names = {token for robots in files for token in robots.agents}
+    return [*sorted(names), "*"]
+
+
+def diff(
+    old: RobotsTxt,
+    new: RobotsTxt,
+    urls: Optional[Iterable[str]] = None,
+    agents: Optional[Sequence[str]] = None,
+) -> List[Change]:
+    """The verdicts that change from ``old`` to ``new``, agent by agent, URL by URL."""
+    url_list = list(urls) if urls is not None else sample_urls(old, new)
+    changes = []
+    for agent in agents or _agents(old, new):
+        before, after = old.for_agent(agent), new.for_agent(agent)
+        for url in url_list:
+            was, now = before.explain(url), after.explain(url)
+            if was.allowed != now.allowed:
+                changes.append(Change(agent, url, was, now))
+    return changes
