@@ -86,7 +86,7 @@ def test_agents_json_and_table_data() -> None:
     assert all(c.source and c.operator for c in known_crawlers())
 
 
-def test_diff_reports_changed_verdicts_with_lines(tmp_path: "os.PathLike[str]") -> None:
+def test_diff_reports_changed_verdicts_with_lines(tmp_path: os.PathLike[str]) -> None:
     new = os.path.join(str(tmp_path), "new.txt")
     with open(new, "w") as handle:
         handle.write("User-agent: *\nDisallow: /private/\nDisallow: /tmp\n")
@@ -99,7 +99,7 @@ def test_diff_reports_changed_verdicts_with_lines(tmp_path: "os.PathLike[str]") 
     assert code == 0 and out == "no verdict changes\n"
 
 
-def test_diff_with_a_url_file_and_json(tmp_path: "os.PathLike[str]") -> None:
+def test_diff_with_a_url_file_and_json(tmp_path: os.PathLike[str]) -> None:
     urls = os.path.join(str(tmp_path), "urls.txt")
     with open(urls, "w") as handle:
         handle.write("# paths\n/private/press/a\n/doc.pdf\n")
