@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
 import sys
@@ -63,3 +64,22 @@ def test_installed_entry_point_and_stdin() -> None:
     )
     assert proc.returncode == 1
     assert proc.stdout.decode().startswith("disallowed  /x  2: Disallow: /x")
+
+
+def test_urls_from_a_file_and_json_lines(tmp_path: os.PathLike[str]) -> None:
+    listed = os.path.join(str(tmp_path), "urls.txt")
+    with open(listed, "w") as handle:
+        handle.write("# to check\nhttps://example.com/private/x\n\nhttps://example.com/ok\n")
+    code, out = run("check", "--robots", EXAMPLE, "--agent", "a", "--urls-file", listed,
+                    "--json", "https://example.com/a.pdf")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 1
+    assert [(r["url"], r["allowed"]) for r in rows] == [
+        ("https://example.com/a.pdf", False), ("https://example.com/private/x", False),
+        ("https://example.com/ok", True)]
+    assert rows[1]["rule"]["line"] == 3 and rows[2]["reason"] == "no-match"
+
+
+def test_no_url_at_all_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "--robots", EXAMPLE, "--agent", "a"], out=io.StringIO()) == 2
+    assert "no URL given" in capsys.readouterr().err

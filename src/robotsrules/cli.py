@@ -14,7 +14,8 @@ import json
 import os
 import re
 import sys
-from typing import Any, Callable, Dict, Optional, Sequence, TextIO, Tuple
+import time
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple
 
 from . import __version__
 from .errors import RobotsError
@@ -72,26 +73,88 @@ def _outcome_note(served: Any) -> str:
     return f"{result.outcome}: {result.error} \u2192 {_OUTCOME_MEANING[result.outcome]}"
 
 
-def _check_urls(args: argparse.Namespace, out: TextIO) -> int:
+def _verdicts_from_cache(args: argparse.Namespace, urls: Iterable[str]
+                         ) -> Iterator[Tuple[str, Verdict, str]]:
     from .cache import MemoryStore, SQLiteStore
     from .checker import RobotsCache
 
     store = MemoryStore() if args.no_cache else SQLiteStore(args.cache)
-    status = EXIT_ALLOWED
     with RobotsCache(store, user_agent=_user_agent(args), agent=args.agent,
                      timeout=args.timeout) as cache:
-        for url in args.urls:
+        for url in urls:
             served = cache.lookup(url)
-            verdict = served.robots.explain(url, agent=args.agent)
-            if not verdict.allowed:
-                status = EXIT_DISALLOWED
-            note = _outcome_note(served)
+            yield url, served.robots.explain(url, agent=args.agent), _outcome_note(served)
+
+
+def _verdicts_from_file(args: argparse.Namespace, urls: Iterable[str]
+                        ) -> Iterator[Tuple[str, Verdict, str]]:
+    rules = _read_robots(args.robots).for_agent(args.agent)
+    for url in urls:
+        yield url, rules.explain(url), ""
+
+
+def _urls(args: argparse.Namespace) -> List[str]:
+    """The URLs to check: arguments, then --urls-file lines ('-': stdin; '#' comments)."""
+    urls: List[str] = list(args.urls)
+    if args.urls_file == "-":
+        urls += _listed(sys.stdin)
+    elif args.urls_file:
+        with open(args.urls_file, encoding="utf-8") as handle:
+            urls += _listed(handle)
+    return urls
+
+
+def _listed(lines: Iterable[str]) -> List[str]:
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def _check(args: argparse.Namespace, out: TextIO) -> int:
+    urls = _urls(args)
+    if not urls:
+        return _fail("no URL given: pass URLs as arguments or --urls-file FILE ('-': stdin)")
+    verdicts = (_verdicts_from_file if args.robots is not None else _verdicts_from_cache)(
+        args, urls)
+    progress = _Progress(len(urls))
+    status = EXIT_ALLOWED
+    for url, verdict, note in verdicts:
+        if not verdict.allowed:
+            status = EXIT_DISALLOWED
+        if args.json:
+            out.write(json.dumps({"url": url, "agent": args.agent, **_verdict_json(verdict),
+                                  "fetch": note or None}, ensure_ascii=False) + "\n")
+        else:
             word = "allowed" if verdict.allowed else "disallowed"
             detail = note if note and verdict.rule is None else _describe(verdict)
             if note and verdict.rule is not None:
                 detail += f"  [{note}]"
             out.write(f"{word:<10}  {url}  {detail}\n")
+        progress.step()
+    progress.done()
     return status
+
+
+class _Progress:
+    """'checked N/M' on stderr, only on a terminal and only for long runs."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.count, self.shown = total, 0, 0.0
+        self.on = total >= 50 and sys.stderr.isatty()
+
+    def step(self) -> None:
+        self.count += 1
+        now = time.monotonic()
+        if self.on and now - self.shown > 0.2:
+            self.shown = now
+            width = 30
+            filled = width * self.count // self.total
+            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] "
+                             f"{self.count}/{self.total}")
+            sys.stderr.flush()
+
+    def done(self) -> None:
+        if self.on:
+            sys.stderr.write("\r" + " " * 60 + "\r")
+            sys.stderr.flush()
 
 
 def _fetch(args: argparse.Namespace, out: TextIO) -> int:
@@ -301,21 +364,6 @@ def _read_robots(path: str) -> RobotsTxt:
         return parse(handle.read())
 
 
-def _check(args: argparse.Namespace, out: TextIO) -> int:
-    if args.robots is None:
-        return _check_urls(args, out)
-    robots = _read_robots(args.robots)
-    rules = robots.for_agent(args.agent)
-    status = EXIT_ALLOWED
-    for url in args.urls:
-        verdict = rules.explain(url)
-        if not verdict.allowed:
-            status = EXIT_DISALLOWED
-        word = "allowed" if verdict.allowed else "disallowed"
-        out.write(f"{word:<10}  {url}  {_describe(verdict)}\n")
-    return status
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="robotsrules",
@@ -341,7 +389,11 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--cache", metavar="PATH", default=None,
                        help="SQLite cache file (default: the user cache directory, or "
                             "$ROBOTSRULES_CACHE)")
-    check.add_argument("urls", nargs="+", metavar="URL",
+    check.add_argument("--urls-file", metavar="FILE",
+                       help="also check the URLs in FILE, one a line ('-': standard input)")
+    check.add_argument("--json", action="store_true",
+                       help="print one JSON object per URL (JSON Lines)")
+    check.add_argument("urls", nargs="*", metavar="URL",
                        help="absolute URLs (https://host/path); with --robots, paths too")
     check.set_defaults(run=_check)
     fetch = commands.add_parser(
