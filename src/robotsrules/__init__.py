@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING
 
 from .agents import Agent, agent_tokens
 from .errors import InvalidAgent, InvalidURL, RobotsError
+from .linter import Diagnostic, lint
 from .matcher import AgentRules
 from .model import Group, Line, RequestRate, Rule, Verdict
-from .robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse
+from .robotstxt import DEFAULT_MAX_BYTES, MODES, Mode, RobotsTxt, parse
 from .urls import match_target
 
 if TYPE_CHECKING:  # the lazy names below, for type checkers
@@ -51,14 +52,17 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
+    "MODES",
     "Agent",
     "AgentRules",
     "AsyncRobotsCache",
+    "Diagnostic",
     "FetchResult",
     "Group",
     "InvalidAgent",
     "InvalidURL",
     "Line",
+    "Mode",
     "Policy",
     "RequestRate",
     "RobotsCache",
@@ -69,6 +73,7 @@ __all__ = [
     "afetch",
     "agent_tokens",
     "fetch",
+    "lint",
     "match_target",
     "origin_of",
     "parse",

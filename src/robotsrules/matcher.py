@@ -19,18 +19,22 @@ first in the file is reported. We encode that choice as a key ``(priority, is_al
 An empty pattern matches everything with priority 0, which never decides (Google), so it
 is dropped here. Google-specific: ``allow: /d/index.html`` (or ``index.htm*``) also allows
 exactly ``/d/``, as an extra rule ``/d/$`` of its own priority.
+
+:class:`RfcRules` is the same machinery for ``mode="rfc"``: its rules arrive with RFC 9309
+patterns (:func:`~robotsrules.urls.rfc_pattern`), URLs become targets with
+:func:`~robotsrules.urls.rfc_target`, and there is no index.html rule.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import ClassVar, Dict, List, Optional, Sequence, Tuple
 
 from .model import Group, Rule, Verdict
 from .pattern import Pattern
-from .urls import match_target
+from .urls import match_target, rfc_target
 
-__all__ = ["ROBOTS_TXT_TARGET", "AgentRules"]
+__all__ = ["ROBOTS_TXT_TARGET", "AgentRules", "RfcRules"]
 
 _FEW_LENGTHS = 8  # up to this many distinct literal lengths, probing each is fastest
 GRAM_INDEX_MIN_RULES = 16
@@ -90,6 +94,8 @@ class AgentRules:
         "scope",
     )
 
+    _INDEX_HTML: ClassVar[bool] = True  # Google's index.html rule applies
+
     def __init__(
         self,
         agents: Tuple[str, ...],
@@ -110,6 +116,7 @@ class AgentRules:
         literal: Dict[str, int] = {}
         wild: Dict[str, int] = {}
         extra = 0  # most trailing '*'s on a literal pattern: its rank over its length
+        index_html = self._INDEX_HTML
         for group in groups:
             for directive, pattern, _, line in group.rules:
                 if not pattern:
@@ -123,7 +130,7 @@ class AgentRules:
                         literal[pattern] = key
                 else:
                     extra = max(extra, _file(pattern, key, exact, literal, wild))
-                if allow:
+                if allow and index_html:
                     # Google-specific: "/d/index.htm*" also allows "/d/" exactly.
                     slash = pattern.rfind("/")
                     if slash >= 0 and pattern.startswith("/index.htm", slash):
@@ -264,7 +271,9 @@ class AgentRules:
 
     def explain(self, url: str) -> Verdict:
         """The verdict for ``url`` with the deciding rule, the groups used and the reason."""
-        target = match_target(url)
+        return self._verdict(match_target(url))
+
+    def _verdict(self, target: str) -> Verdict:
         if target == ROBOTS_TXT_TARGET:
             return Verdict(True, None, self.groups, self.scope, "robots-txt", target)
         best = self._decide(target)
@@ -311,3 +320,28 @@ class AgentRules:
 
     def __repr__(self) -> str:
         return f"<AgentRules {'/'.join(self.agents)} scope={self.scope} rules={len(self.rules)}>"
+
+
+class RfcRules(AgentRules):
+    """:class:`AgentRules` for ``mode="rfc"`` (RFC 9309 where Google's library differs).
+
+    The rules' patterns are already in RFC 9309 normal form; URLs are normalised the same way
+    (unreserved ``%XX`` decoded, literal ``*``/``$`` as ``%2A``/``%24``: see
+    :func:`~robotsrules.urls.rfc_target`), and Google's index.html rule does not apply.
+    """
+
+    __slots__ = ()
+
+    _INDEX_HTML: ClassVar[bool] = False
+
+    def allowed(self, url: str) -> bool:
+        """True when the crawler may fetch ``url`` (absolute, or a path starting with ``/``)."""
+        target = rfc_target(url)
+        if target == ROBOTS_TXT_TARGET:
+            return True
+        best = self._decide(target)
+        return best is None or (best >> _ALLOW_SHIFT) & 1 == 1
+
+    def explain(self, url: str) -> Verdict:
+        """The verdict for ``url`` with the deciding rule, the groups used and the reason."""
+        return self._verdict(rfc_target(url))

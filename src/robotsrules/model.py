@@ -94,7 +94,8 @@ class Verdict(NamedTuple):
     groups whose rules were consulted; ``scope`` is ``"specific"`` when groups name the
     agent, ``"global"`` when the ``*`` groups applied, ``"none"`` when no group applies.
     ``reason`` is one of ``"longest-match"``, ``"tie-allow"``, ``"index-html"``,
-    ``"no-match"``, ``"no-group"``, ``"robots-txt"``, ``"allow-all"``, ``"disallow-all"``.
+    ``"no-match"``, ``"no-group"``, ``"robots-txt"``, ``"allow-all"``, ``"disallow-all"``,
+    and in legacy mode ``"first-match"`` (the first rule in file order that matches decided).
     """
 
     allowed: bool

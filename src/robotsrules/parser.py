@@ -148,13 +148,17 @@ def split_lines(text: str) -> List[str]:
 
 
 
-def read_line(number: int, raw: str) -> Record:
-    """Read one physical line (octet text, no line break) the way Google's library does."""
+def read_line(number: int, raw: str, limits: bool = True) -> Record:
+    """Read one physical line (octet text, no line break) the way Google's library does.
+
+    ``limits=False`` drops Google's line limits (the cut after :data:`MAX_LINE_BYTES` and the
+    NUL that ends a line), for readers that have none (legacy mode).
+    """
     line = raw
-    truncated = len(line) > MAX_LINE_BYTES
+    truncated = limits and len(line) > MAX_LINE_BYTES
     if truncated:
         line = line[:MAX_LINE_BYTES]
-    nul = line.find("\x00")
+    nul = line.find("\x00") if limits else -1
     if nul >= 0:
         line = line[:nul]  # Google reads lines as C strings: a NUL ends the line
     comment = ""

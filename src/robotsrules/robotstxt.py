@@ -1,16 +1,34 @@
-"""The parsed file: :func:`parse` and :class:`RobotsTxt`, the parse-once/check-many object."""
+"""The parsed file: :func:`parse` and :class:`RobotsTxt`, the parse-once/check-many object.
+
+Interpretation modes (``parse(..., mode=...)``), kept on the object as :attr:`RobotsTxt.mode`:
+
+* ``"google"`` (default): Google's library, with SPEC §0's deviations D1-D6.
+* ``"rfc"``: RFC 9309 where Google's library differs: unreserved ``%XX`` decoded on both
+  sides, ``%2A``/``%24`` never special, no index.html rule (see :mod:`robotsrules.urls`).
+* ``"legacy"``: the 1994/1996 reading of Python's ``urllib.robotparser``: records end at
+  blank lines, first match wins, agents by substring, no wildcards (see
+  :mod:`robotsrules.legacy`).
+"""
 
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Literal, Optional, Tuple, Type
 
+from . import legacy
 from .agents import Agent, agent_tokens
-from .matcher import AgentRules
+from .matcher import AgentRules, RfcRules
 from .model import Group, Line, RequestRate, Verdict
 from .parser import build, decode
+from .urls import rfc_pattern
 
-__all__ = ["DEFAULT_MAX_BYTES", "RobotsTxt", "parse"]
+__all__ = ["DEFAULT_MAX_BYTES", "MODES", "Mode", "RobotsTxt", "parse"]
+
+Mode = Literal["google", "rfc", "legacy"]
+"""How a file is interpreted: ``"google"`` (default), ``"rfc"`` or ``"legacy"``."""
+
+MODES: Tuple[Mode, ...] = ("google", "rfc", "legacy")
+"""The valid values of ``mode``."""
 
 DEFAULT_MAX_BYTES = 512_000
 """Content past this many octets is ignored (SPEC D4; Google reads the first 500 KiB)."""
@@ -29,6 +47,10 @@ class RobotsTxt:
         robots.allowed("https://example.com/page", agent="ExampleBot")
         rules = robots.for_agent("ExampleBot")      # compiled once, fastest for many URLs
         rules.allowed("https://example.com/other")
+
+    :attr:`mode` (``"google"``, ``"rfc"`` or ``"legacy"``, see :func:`parse`) is how the file
+    is interpreted; it is kept when pickled and compared by ``==``. In ``"legacy"`` mode
+    :attr:`groups` holds the records as :mod:`robotsrules.legacy` reads them.
     """
 
     __slots__ = (
@@ -37,6 +59,7 @@ class RobotsTxt:
         "_global",
         "groups",
         "hosts",
+        "mode",
         "sitemaps",
         "source",
         "synthetic",
@@ -49,6 +72,7 @@ class RobotsTxt:
     hosts: Tuple[str, ...]
     truncated: bool
     synthetic: Optional[str]
+    mode: Mode
     _by_agent: Dict[str, Tuple[Group, ...]]
     _global: Tuple[Group, ...]
     _compiled: Dict[object, AgentRules]
@@ -61,7 +85,10 @@ class RobotsTxt:
         hosts: Tuple[str, ...] = (),
         truncated: bool = False,
         synthetic: Optional[str] = None,
+        mode: Mode = "google",
     ) -> None:
+        if mode not in MODES:
+            raise ValueError(_bad_mode(mode))
         put = object.__setattr__
         put(self, "source", source)
         put(self, "groups", groups)
@@ -69,6 +96,7 @@ class RobotsTxt:
         put(self, "hosts", hosts)
         put(self, "truncated", truncated)
         put(self, "synthetic", synthetic)
+        put(self, "mode", mode)
         by_agent: Dict[str, List[Group]] = {}
         global_groups: List[Group] = []
         for group in groups:
@@ -107,20 +135,23 @@ class RobotsTxt:
     def __reduce__(self) -> Tuple[Any, ...]:
         return (
             _restore,
-            (self.source, self.groups, self.sitemaps, self.hosts, self.truncated, self.synthetic),
+            (self.source, self.groups, self.sitemaps, self.hosts, self.truncated, self.synthetic,
+             self.mode),
         )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RobotsTxt):
             return NotImplemented
-        return (self.source, self.groups, self.synthetic, self.truncated) == (
-            other.source, other.groups, other.synthetic, other.truncated)
+        return (self.source, self.groups, self.synthetic, self.truncated, self.mode) == (
+            other.source, other.groups, other.synthetic, other.truncated, other.mode)
 
     def __hash__(self) -> int:
         return hash((self.source, self.synthetic))
 
     def __repr__(self) -> str:
         label = f" {self.synthetic}" if self.synthetic else ""
+        if self.mode != "google":
+            label += f" mode={self.mode}"
         return (f"<RobotsTxt{label} {len(self.source)} bytes, {len(self.groups)} groups, "
                 f"{len(self.sitemaps)} sitemaps>")
 
@@ -131,6 +162,8 @@ class RobotsTxt:
         ``agent`` is a product token (``"ExampleBot"``), ``Token/version``, or a sequence of
         tokens for a crawler that obeys several names: all groups naming any of them apply
         (RFC 9309 §2.2.1). Only when no group names the agent do the ``*`` groups apply.
+        In ``"legacy"`` mode the first record that applies is used alone (a
+        :class:`~robotsrules.legacy.LegacyRules`; see :mod:`robotsrules.legacy`).
         """
         try:
             rules = self._compiled.get(agent)
@@ -152,6 +185,11 @@ class RobotsTxt:
             compiled[agent] = rules
 
     def _compile(self, tokens: Tuple[str, ...]) -> AgentRules:
+        if self.mode == "legacy":
+            rules: AgentRules = legacy.select(self.groups, tokens, self.synthetic)
+            self._remember(tokens, rules)
+            return rules
+        make: Type[AgentRules] = RfcRules if self.mode == "rfc" else AgentRules
         by_agent = self._by_agent
         if len(tokens) == 1:
             groups: Tuple[Group, ...] = by_agent.get(tokens[0], ())
@@ -159,14 +197,15 @@ class RobotsTxt:
             chosen = {id(g): g for t in tokens for g in by_agent.get(t, ())}
             groups = tuple(sorted(chosen.values(), key=lambda g: g.line))
         if groups:
-            rules = AgentRules(tokens, groups, "specific", self.synthetic)
+            rules = make(tokens, groups, "specific", self.synthetic)
         else:
             # Every agent no group names gets the same rules: compile them once, as "*".
-            rules = self._compiled.get(_GLOBAL)  # type: ignore[assignment]
-            if rules is None:
+            cached = self._compiled.get(_GLOBAL)
+            if cached is None:
                 scope = "global" if self._global else "none"
-                rules = AgentRules(_GLOBAL, self._global, scope, self.synthetic)
-                self._remember(_GLOBAL, rules)
+                cached = make(_GLOBAL, self._global, scope, self.synthetic)
+                self._remember(_GLOBAL, cached)
+            rules = cached
         self._remember(tokens, rules)
         return rules
 
@@ -211,7 +250,9 @@ class RobotsTxt:
     def lines(self) -> Tuple[Line, ...]:
         """The per-line report: what the parser made of every physical line.
 
-        Recomputed from :attr:`source` on each access (it is not kept in memory).
+        Recomputed from :attr:`source` on each access (it is not kept in memory). It is the
+        default reader's view whatever the :attr:`mode` (lint and the line report are
+        Google's reading; legacy mode re-reads the same lines more strictly).
         """
         text, _, _ = decode(self.source, None)
         lines = build(text, want_lines=True).lines
@@ -231,8 +272,23 @@ def _restore(
     hosts: Tuple[str, ...],
     truncated: bool,
     synthetic: Optional[str],
+    mode: Mode = "google",
 ) -> RobotsTxt:
-    return RobotsTxt(source, groups, sitemaps, hosts, truncated, synthetic)
+    return RobotsTxt(source, groups, sitemaps, hosts, truncated, synthetic, mode)
+
+
+def _bad_mode(mode: object) -> str:
+    return f"unknown mode {mode!r}; valid modes are " + ", ".join(repr(m) for m in MODES)
+
+
+def _rfc_groups(groups: Tuple[Group, ...]) -> Tuple[Group, ...]:
+    """The groups with every pattern in RFC 9309 normal form (:func:`rfc_pattern`)."""
+    return tuple(
+        group._replace(
+            rules=tuple(rule._replace(pattern=rfc_pattern(rule.pattern)) for rule in group.rules)
+        )
+        for group in groups
+    )
 
 
 def parse(
@@ -240,6 +296,7 @@ def parse(
     *,
     max_bytes: Optional[int] = DEFAULT_MAX_BYTES,
     synthetic: Optional[str] = None,
+    mode: Mode = "google",
 ) -> RobotsTxt:
     """Parse a robots.txt. Never raises for content: any bytes give a :class:`RobotsTxt`.
 
@@ -247,14 +304,33 @@ def parse(
     str (encoded as UTF-8). Content past ``max_bytes`` octets is ignored (``None``: no
     limit); :attr:`RobotsTxt.truncated` tells whether that happened.
 
+    ``mode`` chooses the interpretation of groups and rules (kept as :attr:`RobotsTxt.mode`,
+    it governs :meth:`~RobotsTxt.allowed`, :meth:`~RobotsTxt.explain` and
+    :meth:`~RobotsTxt.for_agent`; sitemaps and hosts are read the same way in every mode):
+
+    * ``"google"`` (default): as Google's library, with SPEC §0's deviations.
+    * ``"rfc"``: RFC 9309 where Google's library differs: ``%XX`` escapes of unreserved
+      characters are decoded in rules and URLs, ``%2A``/``%24`` match a literal ``*``/``$``,
+      and ``allow: /d/index.html`` does not also allow ``/d/``. Rule patterns are kept in
+      that normal form (:func:`~robotsrules.urls.rfc_pattern`).
+    * ``"legacy"``: as Python's ``urllib.robotparser`` (1994/1996): blank lines end records,
+      the first matching rule wins, agents match by substring, no wildcards; see
+      :mod:`robotsrules.legacy` for the details and its few deliberate differences.
+
+    Raises ``ValueError`` for an unknown ``mode``.
+
     >>> robots = parse(b"User-agent: *\\nDisallow: /private\\n")
     >>> robots.allowed("https://example.com/private/x", agent="ExampleBot")
     False
     """
     if not isinstance(content, (bytes, bytearray, memoryview, str)):
         raise TypeError(f"content must be bytes or str, not {type(content).__name__}")
+    if mode != "google" and mode not in MODES:
+        raise ValueError(_bad_mode(mode))
     text, kept, cut = decode(content if not isinstance(content, memoryview) else bytes(content),
                              max_bytes)
     parsed = build(text)
-    return RobotsTxt(kept, parsed.groups, parsed.sitemaps, parsed.hosts, cut, synthetic)
-
+    if mode == "google":
+        return RobotsTxt(kept, parsed.groups, parsed.sitemaps, parsed.hosts, cut, synthetic)
+    groups = legacy.build(text) if mode == "legacy" else _rfc_groups(parsed.groups)
+    return RobotsTxt(kept, groups, parsed.sitemaps, parsed.hosts, cut, synthetic, mode)

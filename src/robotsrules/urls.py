@@ -11,6 +11,25 @@ Before extraction the URL is canonicalised (deliberate deviations of SPEC §0):
   path there;
 * D2 — the hex digits of ``%xx`` escapes are upper-cased (RFC 3986 §6.2.2.1);
 * D6 — a URL must be absolute (``scheme://...``) or a target starting with ``/``.
+
+RFC 9309 mode (``parse(..., mode="rfc")``) normalises both sides further, after the
+above: see :func:`rfc_target` and :func:`rfc_pattern`. The exact normalisation chosen:
+
+* ``%XX`` escapes of unreserved characters (ALPHA / DIGIT / ``-`` / ``.`` / ``_`` / ``~``,
+  RFC 3986 §2.3) are decoded, in patterns and targets alike (RFC 9309 §2.2.2; RFC 3986
+  §6.2.2.2 says decoding them never changes a URI's meaning). Escapes of reserved and other
+  characters stay encoded, and an encoded reserved character differs from the bare one
+  (``%2F`` is not ``/``, ``%3F`` is not ``?``), as RFC 3986 §2.2 requires: the RFC 9309
+  §2.2.2 table row ``/foo/bar?baz=https://foo.bar`` shows the crawler *encoding* data that
+  holds reserved characters, which only the crawler that built the URL can know; we do not
+  guess, so ``?baz=https://foo.bar`` and ``?baz=https%3A%2F%2Ffoo.bar`` are different targets.
+* ``*`` and ``$`` as data are always written ``%2A`` and ``%24`` (RFC 9309 §2.2.3: "If
+  crawlers match special characters verbatim in the URI, crawlers SHOULD use percent-encoding"):
+  every ``*`` and ``$`` of the target is encoded; in a pattern ``*`` is always the wildcard,
+  a final ``$`` the end anchor, and any other ``$`` is encoded. So ``%2A``/``%24`` in a pattern
+  are never special and match a literal ``*``/``$`` (or ``%2A``/``%24``) in the URL.
+* The result is what rules compare and what priority counts (octets of the normalised
+  pattern: ``/%62%61%7A`` ranks as ``/baz``).
 """
 
 from __future__ import annotations
@@ -19,7 +38,7 @@ import re
 
 from .errors import InvalidURL
 
-__all__ = ["match_target", "normalize_escapes"]
+__all__ = ["match_target", "normalize_escapes", "rfc_pattern", "rfc_target"]
 
 # An escape that has a lower-case hex digit (Google upper-cases them in patterns).
 _LOWER_ESCAPE = re.compile(r"%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])")
@@ -49,6 +68,49 @@ def normalize_escapes(octets: str) -> str:
     if not octets.isascii() or "\x00" in octets:
         octets = octets.translate(_ESCAPE)
     return octets
+
+
+# RFC 3986 §2.3 unreserved characters, by their (upper-case) escape.
+_UNRESERVED = {
+    f"%{ord(char):02X}": char
+    for char in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+}
+_UPPER_ESCAPE = re.compile(r"%[0-9A-F]{2}")
+
+
+def _decode_unreserved(text: str) -> str:
+    """Decode the ``%XX`` escapes of unreserved characters (``text`` already normalised)."""
+    if "%" not in text:
+        return text
+    unreserved = _UNRESERVED
+    return _UPPER_ESCAPE.sub(lambda m: unreserved.get(m.group(), m.group()), text)
+
+
+def rfc_pattern(pattern: str) -> str:
+    """A pattern (as :func:`normalize_escapes` left it) in RFC 9309 mode's normal form.
+
+    Unreserved escapes are decoded and a ``$`` that does not end the pattern (a literal) is
+    written ``%24``; ``*`` stays the wildcard and a final ``$`` the anchor.
+
+    >>> rfc_pattern("/%62%61%7A/a$b/%2A*$")
+    '/baz/a%24b/%2A*$'
+    """
+    pattern = _decode_unreserved(pattern)
+    if "$" in pattern[:-1]:
+        pattern = pattern[:-1].replace("$", "%24") + pattern[-1:]
+    return pattern
+
+
+def rfc_target(url: str) -> str:
+    """:func:`match_target` in RFC 9309 mode's normal form (see the module docstring).
+
+    >>> rfc_target("https://example.com/%7Ejoe/file-*.html?p=$1")
+    '/~joe/file-%2A.html?p=%241'
+    """
+    target = _decode_unreserved(match_target(url))
+    if "*" in target or "$" in target:
+        target = target.replace("*", "%2A").replace("$", "%24")
+    return target
 
 
 def _canonical(target: str) -> str:

@@ -1,0 +1,292 @@
+"""Legacy mode: robots.txt as the 1994 standard, the 1996 draft and ``urllib.robotparser`` read it.
+
+``robotsrules.parse(body, mode="legacy")`` answers what Python's ``urllib.robotparser``
+(unchanged from Python 3.8 to 3.13; reproduced from Python 3.11's
+``Lib/urllib/robotparser.py``) answers, which is the 1994 "A Standard for Robot Exclusion"
+with the 1996 draft's ``Allow`` lines. Old crawlers read files this way.
+
+Theory of operation. Lines come from the shared per-line reader
+(:func:`robotsrules.parser.read_line`, its Google line limits switched off), and this module
+groups and matches them as ``RobotFileParser.parse`` and ``can_fetch`` do:
+
+* **Records** [1994 "The Format"]: a record is one or more ``User-agent`` lines and the lines
+  after them; an *empty* line (nothing at all, not even spaces) ends it. User-agent lines
+  followed by an empty line and no rule are dropped; ``Allow``/``Disallow`` lines outside a
+  record are ignored. A ``Crawl-delay`` or ``Request-rate`` line counts as a rule line for
+  grouping (a user-agent line after it opens a new record), as in urllib. Keys must be exactly
+  ``user-agent``, ``allow``, ``disallow``, ``crawl-delay``, ``request-rate`` (any case, colon
+  required): none of Google's typos or prefixes. Lines end where ``str.splitlines`` ends them
+  (also at VT, FF, FS, GS, RS, NEL, U+2028, U+2029); line numbers count LF, CR and CRLF only,
+  as everywhere else in robotsrules.
+* **Agents** [1994 "User-agent"; urllib ``Entry.applies_to``]: a record applies when one of
+  its user-agent values, lower-cased, is a *substring of the crawler's name* (its token,
+  lower-cased, without ``/version``): ``User-agent: google`` applies to ``Googlebot``;
+  ``User-agent: Googlebot-News`` does not; an empty ``User-agent:`` value applies to every
+  crawler. The first record in file order that applies is used alone (records are not
+  merged). A record that names ``*`` (after ``%xx`` decoding) is the default record: only the
+  first such record counts, even for the other agents it names, and it applies only when no
+  other record does.
+* **Rules** [1996 §3.2.2 "The first match found is used"]: the first ``Allow``/``Disallow``
+  line of the record, in file order, whose path is a prefix of the URL decides; none: allowed.
+  An empty ``Disallow:`` allows everything [1994: "Any empty value, indicates that all URLs can
+  be retrieved"] — and, being a match for every URL, shadows the rules after it. ``*`` and
+  ``$`` are ordinary characters. The deciding rule is reported with reason ``"first-match"``.
+* **Escapes** (urllib, not the 1996 table): each rule value is ``unquote``-d, run through
+  ``urlunparse(urlparse(...))`` and ``quote``-d; the URL is ``unquote``-d whole, its path,
+  params, query and fragment re-joined and ``quote``-d (an empty result is ``/``). So
+  ``%7E``/``~`` and ``%2F``/``/`` compare equal (the 1996 table says ``/a%2fb.html`` does not
+  match ``/a/b.html``; urllib says it does), ``?``, ``;`` and ``#`` compare as ``%3F``, ``%3B``
+  and ``%23``, the fragment is part of the target, and an empty ``;`` or ``?`` vanishes. The
+  ``urllib.parse`` functions of the running Python do this work, so their version matters.
+* ``/robots.txt`` gets no special treatment (SPEC D3 is not applied): urllib has none.
+
+Every deliberate difference from Python 3.11's ``urllib.robotparser`` (``RobotFileParser``
+fed ``body.decode("utf-8").splitlines()`` as its ``read()`` does, then ``can_fetch``):
+
+1. **Byte-order mark**: a UTF-8 BOM (or a prefix of one) at the start is skipped, as in every
+   mode. urllib keeps it as part of the first key, so it loses the file's first line.
+2. **Undecodable bytes**: bytes that are not UTF-8 are read as U+FFFD. urllib's ``read()``
+   raises ``UnicodeDecodeError`` for the whole file (content never raises here).
+3. **Size limit**: content past ``max_bytes`` (500 KiB by default, as in every mode) is
+   ignored; ``max_bytes=None`` reads everything, as urllib does.
+4. **Unparseable rule values**: an ``Allow``/``Disallow`` value that ``urllib.parse.urlparse``
+   rejects (``Disallow: http://[x/``: "Invalid IPv6 URL") is ignored (the line still counts as
+   a rule line for grouping); urllib's ``parse()`` raises ``ValueError``. Likewise a
+   ``Crawl-delay``/``Request-rate`` value of digits ``int()`` rejects (``²``) is ignored where
+   urllib raises.
+5. **Caller mistakes** raise :class:`~robotsrules.InvalidAgent` or
+   :class:`~robotsrules.InvalidURL` (SPEC D5/D6), in every mode: the agent must be a product
+   token, ``Token/version``, ``*`` or a list of them (urllib takes any string and cuts it at
+   the first ``/``: for a token the result is the same), and the URL absolute or a path
+   starting with ``/`` (urllib takes any string). A URL urllib cannot take apart (``ValueError``
+   or ``UnicodeEncodeError``) raises ``InvalidURL``. A list of tokens is an extension: the
+   first record that applies to any of them is used.
+6. **Numbers**: ``crawl_delay()`` is a float (urllib: an int) and ``request_rate().seconds``
+   a float.
+7. **Sitemaps** (no verdicts): :attr:`RobotsTxt.sitemaps` is read the same way in every mode
+   (Google's key leniency, values as written); urllib's ``site_maps()`` takes only exact
+   ``sitemap`` keys and ``%xx``-decodes the values.
+
+None of these changes a verdict on the shared corpus once the input is prepared the same way
+(1-3): ``tests/test_legacy_vs_urllib.py`` checks that, and asserts each class by name.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List, Optional, Tuple
+from urllib.parse import quote, unquote, urlparse, urlunparse
+
+from .errors import InvalidURL
+from .matcher import AgentRules
+from .model import Group, RequestRate, Rule, Verdict
+from .parser import display, read_line, split_lines
+
+__all__ = ["LegacyRules", "build", "legacy_target", "select"]
+
+# Line ends that str.splitlines() knows besides LF, CR and CRLF.
+_MORE_BREAKS = re.compile("[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+_ABSOLUTE_OR_PATH = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://|/")
+_DIRECTIVES = ("allow", "disallow")
+
+
+class _Record:
+    """The record being assembled (urllib's ``Entry``)."""
+
+    __slots__ = ("agent_lines", "agents", "crawl_delay", "request_rate", "rules", "values")
+
+    def __init__(self) -> None:
+        self.agent_lines: List[int] = []
+        self.agents: List[str] = []
+        self.values: List[str] = []
+        self.rules: List[Rule] = []
+        self.crawl_delay: Optional[float] = None
+        self.request_rate: Optional[RequestRate] = None
+
+    def close(self) -> Group:
+        return Group(
+            self.agent_lines[0],
+            tuple(self.agent_lines),
+            tuple(self.agents),
+            tuple(self.values),
+            tuple(self.rules),
+            self.crawl_delay,
+            self.request_rate,
+        )
+
+
+def _rule_path(value: str) -> Optional[str]:
+    """The path urllib's ``RuleLine`` compares, from an unquoted value; None if it raises."""
+    try:
+        return quote(urlunparse(urlparse(value)))
+    except ValueError:  # "Invalid IPv6 URL" and the like: urllib's parse() raises
+        return None
+
+
+def _number(text: str) -> Optional[int]:
+    if not text.strip().isdigit():
+        return None
+    try:
+        return int(text)
+    except ValueError:  # digits int() does not take ("²"): urllib raises
+        return None
+
+
+def build(text: str) -> Tuple[Group, ...]:
+    """The records of octet text (see :func:`robotsrules.parser.decode`), in file order.
+
+    Each record is a :class:`~robotsrules.Group` whose ``agents`` are the user-agent values
+    as urllib compares them (``%xx``-decoded, lower-cased; ``"*"`` for the default record)
+    and whose rules' ``pattern`` is the path urllib compares (unquoted, re-quoted).
+    """
+    groups: List[Group] = []
+    record = _Record()
+    state = 0  # urllib's: 0 start, 1 after a user-agent line, 2 after a rule line
+    for number, physical in enumerate(split_lines(display(text)), 1):
+        pieces = _MORE_BREAKS.split(physical) if _MORE_BREAKS.search(physical) else (physical,)
+        for raw in pieces:
+            if not raw:  # an empty line ends the record
+                if state == 2:
+                    groups.append(record.close())
+                if state:
+                    record, state = _Record(), 0
+                continue
+            line = read_line(number, raw, limits=False)
+            if line.key is None or line.missing_colon:
+                continue
+            key = line.key_text.strip().lower()
+            written = line.value.strip()
+            value = unquote(written)
+            if key == "user-agent":
+                if state == 2:
+                    groups.append(record.close())
+                    record = _Record()
+                record.agent_lines.append(number)
+                record.agents.append("*" if value == "*" else value.lower())
+                record.values.append(written)
+                state = 1
+            elif state == 0:
+                continue
+            elif key in _DIRECTIVES:
+                path = _rule_path(value)
+                if path is not None:
+                    record.rules.append(Rule(key, path, written, number))
+                state = 2
+            elif key == "crawl-delay":
+                delay = _number(value)
+                if delay is not None:
+                    record.crawl_delay = float(delay)
+                state = 2
+            elif key == "request-rate":
+                numbers = value.split("/")
+                if len(numbers) == 2:
+                    requests, seconds = _number(numbers[0]), _number(numbers[1])
+                    if requests is not None and seconds is not None:
+                        record.request_rate = RequestRate(requests, float(seconds))
+                state = 2
+    if state == 2:
+        groups.append(record.close())
+    return tuple(groups)
+
+
+def legacy_target(url: str) -> str:
+    """The target urllib's ``can_fetch`` compares rule paths with.
+
+    Raises :class:`~robotsrules.InvalidURL` for a URL that is neither absolute nor a path
+    starting with ``/`` (SPEC D6), or that ``urllib.parse`` cannot take apart.
+
+    >>> legacy_target("https://example.com/a b/%7Ejoe;p?q=*#top")
+    '/a%20b/~joe%3Bp%3Fq%3D%2A%23top'
+    """
+    try:
+        absolute = _ABSOLUTE_OR_PATH.match(url)
+    except TypeError:
+        raise InvalidURL(f"url must be a str, not {type(url).__name__}") from None
+    if absolute is None:
+        raise InvalidURL(
+            f"not an absolute URL or a path: {url!r}; pass 'scheme://host/path' or '/path'"
+        )
+    try:
+        parsed = urlparse(unquote(url))
+        target = quote(
+            urlunparse(("", "", parsed.path, parsed.params, parsed.query, parsed.fragment))
+        )
+    except ValueError as error:  # includes UnicodeEncodeError (lone surrogates)
+        raise InvalidURL(f"urllib.parse cannot read {url!r}: {error}") from None
+    return target or "/"
+
+
+class LegacyRules(AgentRules):
+    """The record that applies to one crawler in legacy mode, and its first-match check.
+
+    Obtained from :meth:`RobotsTxt.for_agent` on a file parsed with ``mode="legacy"``.
+    ``groups`` holds the one record used (or none); ``scope`` is ``"specific"`` for a record
+    that names the crawler, ``"global"`` for the ``*`` record, ``"none"`` otherwise.
+    """
+
+    __slots__ = ("_first",)
+
+    def __init__(
+        self,
+        agents: Tuple[str, ...],
+        groups: Tuple[Group, ...],
+        scope: str,
+        origin: Optional[str] = None,
+    ) -> None:
+        super().__init__(agents, (), scope, origin)
+        self.groups = groups
+        # (path, allows, rule) in file order; an empty Disallow allows (1994, urllib).
+        self._first: Tuple[Tuple[str, bool, Rule], ...] = tuple(
+            (rule.pattern, rule.directive == "allow" or not rule.value, rule)
+            for group in groups
+            for rule in group.rules
+        )
+
+    def allowed(self, url: str) -> bool:
+        """True when the crawler may fetch ``url`` (absolute, or a path starting with ``/``)."""
+        target = legacy_target(url)
+        for path, allows, _ in self._first:
+            if target.startswith(path):
+                return allows
+        return True
+
+    def explain(self, url: str) -> Verdict:
+        """The verdict for ``url``: the first matching rule decides (reason ``"first-match"``)."""
+        target = legacy_target(url)
+        allowed, rule = True, None
+        reason = "no-match" if self.scope != "none" else "no-group"
+        for path, allows, candidate in self._first:
+            if target.startswith(path):
+                allowed, rule, reason = allows, candidate, "first-match"
+                break
+        if self._origin is not None:  # no file: the fetch outcome decided, not a line
+            reason, rule = self._origin, None
+        return Verdict(allowed, rule, self.groups, self.scope, reason, target)
+
+    def __repr__(self) -> str:
+        return (f"<LegacyRules {'/'.join(self.agents)} scope={self.scope} "
+                f"rules={len(self._first)}>")
+
+
+def select(
+    groups: Tuple[Group, ...], tokens: Tuple[str, ...], origin: Optional[str] = None
+) -> LegacyRules:
+    """The record urllib's ``can_fetch`` uses for a crawler named by ``tokens``.
+
+    ``tokens`` are lower-cased product tokens (see :func:`robotsrules.agent_tokens`). The
+    first record, in file order, one of whose agents is a substring of a token; else the
+    first ``*`` record; else none.
+    """
+    default: Optional[Group] = None
+    for group in groups:
+        if "*" in group.agents:
+            if default is None:
+                default = group
+            continue
+        for agent in group.agents:
+            for token in tokens:
+                if agent in token:
+                    return LegacyRules(tokens, (group,), "specific", origin)
+    if default is not None:
+        return LegacyRules(tokens, (default,), "global", origin)
+    return LegacyRules(tokens, (), "none", origin)

@@ -1,0 +1,1121 @@
+"""Lint a robots.txt: per-line records to diagnostics with stable codes.
+
+Theory of operation. The lint is a second consumer of the records the matcher is built
+from (google/robotstxt's ``reporting_robots.cc`` idea): :func:`lint` cuts and decodes the
+content exactly as :func:`robotsrules.parse` does (:func:`~robotsrules.parser.decode`),
+asks :func:`~robotsrules.parser.build` for the groups *and* the per-line report, and
+walks them in five passes:
+
+1. the file as a whole: byte-order mark, bytes that are not UTF-8, content past the size
+   limit, an HTML page served as robots.txt, no group at all;
+2. every line the parser dropped or read leniently (the flags and ``reason`` of each
+   :class:`~robotsrules.Line`): missing colon, key typo, key read by prefix, unknown key,
+   invalid line, line cut at 16,663 bytes or at a NUL byte, rules before any user-agent,
+   bad extras;
+3. groups and agents: user-agent values Google cuts short or that name nobody, agents
+   named by several groups, lines that silently join two groups, groups without rules
+   that hide the ``*`` rules;
+4. rules, within the merged rules of each agent: paths that never match, duplicates, and
+   rules that can never decide because another rule matches *exactly* the same URLs and
+   always outranks it (checked conservatively: patterns are compared after removing
+   what cannot change the set of URLs they match, never by a guess);
+5. reading modes (``parse(..., mode=...)``): rules that Google, RFC 9309 and legacy
+   (1994/1996, ``urllib.robotparser``) readers take differently — wildcards, ``%XX``
+   escapes, Google's index.html rule, and first-match order in the legacy records
+   (:func:`robotsrules.legacy.build`).
+
+Every diagnostic has a code from :data:`CODES`, the one table that the documentation,
+the SARIF output (``tool.driver.rules``) and the tests read. Codes never change meaning;
+a retired code is never reused.
+
+Positions: ``line`` is the physical line number (LF, CR and CRLF end lines, as the
+parser counts them) and ``column`` is 1-based, counted in Unicode code points of the line
+decoded as UTF-8 (an invalid byte counts as one), pointing at the offending text.
+
+Content never raises: like :func:`robotsrules.parse`, any bytes give a list.
+"""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import re
+import string
+from typing import (
+    Dict,
+    FrozenSet,
+    Iterable,
+    List,
+    NamedTuple,
+    Optional,
+    Sequence,
+    Tuple,
+)
+
+from . import legacy
+from .model import Group, Line, Rule
+from .parser import MAX_LINE_BYTES, build, decode, display, split_lines
+
+__all__ = [
+    "CODES",
+    "NOT_EMITTED",
+    "SEVERITIES",
+    "Code",
+    "Diagnostic",
+    "counts",
+    "help_text",
+    "lint",
+]
+
+DEFAULT_MAX_BYTES = 512_000  # the same default as robotsrules.parse (SPEC D4)
+
+SEVERITIES = ("error", "warning", "info")
+"""Severities, most severe first.
+
+``error``: the file does not do what its text says for Google and RFC 9309 readers (a line
+or rule is ignored or can never match). ``warning``: read leniently, read differently by
+other parsers, or very likely a mistake. ``info``: harmless, worth knowing.
+"""
+
+
+class Code(NamedTuple):
+    """One row of :data:`CODES`."""
+
+    name: str
+    """Kebab-case name, stable like the code."""
+    severity: str
+    """``"error"``, ``"warning"`` or ``"info"``."""
+    summary: str
+    """One sentence: what the code means (documentation, SARIF ``shortDescription``)."""
+    hint: str
+    """How to fix it; ``{field}`` placeholders are filled per diagnostic."""
+
+
+class Diagnostic(NamedTuple):
+    """One finding of :func:`lint`. Frozen, picklable, sortable by position."""
+
+    code: str
+    """Stable code, a key of :data:`CODES` (e.g. ``"R101"``)."""
+    name: str
+    """Kebab-case name of the code (e.g. ``"missing-colon"``)."""
+    severity: str
+    """``"error"``, ``"warning"`` or ``"info"`` (see :data:`SEVERITIES`)."""
+    line: int
+    """1-based physical line number."""
+    column: int
+    """1-based column, in code points of the line decoded as UTF-8."""
+    message: str
+    """What is wrong, quoting the text."""
+    hint: str
+    """How to fix it."""
+
+    def __str__(self) -> str:
+        return (f"{self.line}:{self.column}: {self.severity} {self.code} {self.name}: "
+                f"{self.message} ({self.hint})")
+
+
+# The code table: code -> (name, severity, summary, hint template). R0xx: the file;
+# R1xx: lines; R2xx: groups and user-agents; R3xx: allow/disallow rules; R4xx: extras
+# (sitemap, crawl-delay, request-rate, host); R5xx: differences between reading modes.
+CODES: Dict[str, Code] = {
+    "R001": Code(
+        "utf8-bom", "warning",
+        "The file starts with a UTF-8 byte-order mark: Google skips it, older parsers read "
+        "it as part of the first key.",
+        "save the file as UTF-8 without a byte-order mark",
+    ),
+    "R002": Code(
+        "non-utf8", "warning",
+        "The file has bytes that are not UTF-8: RFC 9309 expects UTF-8, Google matches the "
+        "raw octets, other parsers may decode them differently.",
+        "save the file as UTF-8, or percent-encode those octets in paths (e.g. `{escaped}`)",
+    ),
+    "R003": Code(
+        "over-size-limit", "error",
+        "Content past the size limit (500 KiB, the part Google reads) is ignored.",
+        "keep the file under {limit} bytes: put the important rules first and merge rules "
+        "with `*` patterns",
+    ),
+    "R004": Code(
+        "html-content", "error",
+        "The file looks like an HTML page, not a robots.txt: crawlers use only the lines "
+        "that happen to be valid.",
+        "serve a plain-text robots.txt (Content-Type: text/plain), or answer 404 if the "
+        "site has none",
+    ),
+    "R005": Code(
+        "no-groups", "info",
+        "The file has no user-agent line, so it restricts no crawler.",
+        "start the rules with `User-agent: *` if the file is meant to restrict crawlers",
+    ),
+    "R006": Code(
+        "utf16-encoding", "error",
+        "The file is UTF-16: robots.txt is UTF-8 (RFC 9309 §2.3), and a byte-by-byte reader "
+        "such as Google's sees a NUL after every character and finds no valid line.",
+        "save the file as UTF-8",
+    ),
+    "R101": Code(
+        "missing-colon", "warning",
+        "A key without a colon (`Disallow /x`): Google reads it, RFC 9309 parsers ignore "
+        "the line.",
+        "write `{fix}`",
+    ),
+    "R102": Code(
+        "key-typo", "warning",
+        "A misspelt key (`Disalow`) that Google accepts and other parsers ignore.",
+        "write `{fix}`",
+    ),
+    "R103": Code(
+        "key-prefix", "warning",
+        "A key read by its prefix (`Disallowed:` is a disallow): Google only.",
+        "write `{fix}`",
+    ),
+    "R104": Code(
+        "unknown-key", "warning",
+        "A key that no crawler this library knows of reads: the line is ignored.",
+        "remove the line or correct its key{suggestion}",
+    ),
+    "R105": Code(
+        "other-crawler-key", "info",
+        "A key read only by some other crawlers (e.g. Yandex's `Clean-param`); Google and "
+        "RFC 9309 ignore it.",
+        "keep it if {crawler} matters to you; other crawlers ignore it",
+    ),
+    "R106": Code(
+        "invalid-line", "warning",
+        "A line that is neither `key: value`, a comment nor blank: it is ignored.",
+        "write `key: value`, or start the line with `#` to make it a comment",
+    ),
+    "R107": Code(
+        "line-too-long", "error",
+        "A line longer than 16,663 bytes: Google reads only its first 16,663 bytes.",
+        "split the rule into shorter ones (a `*` can stand for a long middle part)",
+    ),
+    "R108": Code(
+        "nul-byte", "error",
+        "A NUL byte ends the line early (Google reads lines as C strings).",
+        "remove the NUL byte",
+    ),
+    "R201": Code(
+        "rule-outside-group", "error",
+        "An allow/disallow rule before any user-agent line is ignored (RFC 9309 §2.2.2).",
+        "put a `User-agent:` line (e.g. `User-agent: *`) before line {line}",
+    ),
+    "R202": Code(
+        "empty-user-agent", "warning",
+        "A user-agent line with no value names no crawler.",
+        "write the crawler's product token, or `*` for every crawler",
+    ),
+    "R203": Code(
+        "agent-truncated", "warning",
+        "A user-agent value that Google cuts at its first character outside letters, `-` "
+        "and `_` (`MJ12bot` is read as `mj`), so it names another crawler.",
+        "name the crawler by its product token (letters, `-` and `_` only, RFC 9309 "
+        "§2.2.1); parsers read this line as `User-agent: {token}`",
+    ),
+    "R204": Code(
+        "agent-suffix-ignored", "info",
+        "A user-agent value with a version or `*` after the product token "
+        "(`Googlebot/2.1`): the suffix is ignored.",
+        "write `User-agent: {token}`",
+    ),
+    "R205": Code(
+        "agent-names-nobody", "error",
+        "A user-agent value that names no crawler (`*bot`, `360Spider`): it does not start "
+        "with a product token and is not `*` alone.",
+        "{advice}",
+    ),
+    "R206": Code(
+        "agent-in-several-groups", "info",
+        "An agent named by several groups: the groups are merged (RFC 9309 §2.2.1).",
+        "merge the groups for `{token}` into one to keep the file readable",
+    ),
+    "R207": Code(
+        "group-joined", "warning",
+        "A non-rule line between two user-agent lines (`User-agent: a` / `Crawl-delay: 1` / "
+        "`User-agent: b`) does not end the group: both agents get the rules that follow.",
+        "give line {first}'s agents their own allow/disallow rule before line {joiner}, or "
+        "move line {joiner} below the group's rules",
+    ),
+    "R208": Code(
+        "blank-line-joins-groups", "warning",
+        "User-agent lines separated only by blank lines form one group for Google and RFC "
+        "9309, but two records for 1994/1996-era parsers.",
+        "remove the blank lines between lines {first} and {line}, or give line {first}'s "
+        "agents rules of their own",
+    ),
+    "R209": Code(
+        "group-without-rules", "warning",
+        "A group with no allow/disallow rule: the agents it names may fetch everything and "
+        "ignore the `*` rules.",
+        "copy the `*` rules the agent should obey into its group (an empty `Disallow:` "
+        "says 'everything allowed' explicitly)",
+    ),
+    "R301": Code(
+        "path-not-slash", "error",
+        "A pattern that starts with neither `/` nor `*` never matches: URL paths start "
+        "with `/`.",
+        "write `{fix}`",
+    ),
+    "R302": Code(
+        "duplicate-rule", "warning",
+        "A rule that repeats another rule of the same type for the same agent (the same "
+        "pattern, or one matching exactly the same URLs): it never decides.",
+        "remove line {line}",
+    ),
+    "R303": Code(
+        "allow-disallow-same-pattern", "warning",
+        "The same pattern is both allowed and disallowed: allow wins the tie, so the "
+        "disallow never decides.",
+        "remove one of lines {line} and {other}: keep the `Allow` to allow these URLs, the "
+        "`Disallow` to block them",
+    ),
+    "R304": Code(
+        "shadowed-rule", "warning",
+        "A rule that never decides: a rule of the other type matches exactly the same URLs "
+        "and always outranks it (longer pattern, or allow on a tie).",
+        "remove one of lines {line} and {other}; precedence is the pattern's length in "
+        "bytes, `*` included",
+    ),
+    "R305": Code(
+        "empty-rule", "info",
+        "An empty `Allow:`, or an empty `Disallow:` next to other rules, has no effect.",
+        "remove line {line}",
+    ),
+    "R306": Code(
+        "dollar-only", "error",
+        "`Disallow: $` (or `Allow: $`) matches only the empty path, which no URL has: it "
+        "never matches.",
+        "write `/$` to match the home page only, or remove the line",
+    ),
+    "R401": Code(
+        "crawl-delay-invalid", "warning",
+        "A `Crawl-delay` value that is not a non-negative number of seconds: ignored.",
+        "write a number of seconds, e.g. `Crawl-delay: 10`",
+    ),
+    "R402": Code(
+        "request-rate-invalid", "warning",
+        "A `Request-rate` value that is not `requests/time[s|m|h|d]`: ignored.",
+        "write requests per time, e.g. `Request-rate: 1/5s`",
+    ),
+    "R403": Code(
+        "extra-outside-group", "warning",
+        "A `Crawl-delay` or `Request-rate` before any user-agent line: it applies to no "
+        "crawler.",
+        "move line {line} into the group it is meant for",
+    ),
+    "R404": Code(
+        "extra-duplicate", "warning",
+        "A second `Crawl-delay` or `Request-rate` in one group: only the first is used.",
+        "keep one value per group; the one on line {first} is used",
+    ),
+    "R405": Code(
+        "empty-value", "warning",
+        "A `Sitemap` or `Host` line with no value: ignored.",
+        "write the value after the colon, or remove the line",
+    ),
+    "R406": Code(
+        "sitemap-not-absolute", "warning",
+        "A sitemap that is not an absolute URL (RFC 9309 §2.3.5 asks for a fully "
+        "qualified URL).",
+        "write the full URL, e.g. `Sitemap: {fix}`",
+    ),
+    "R501": Code(
+        "mode-difference", "info",
+        "A rule that means different things in google, rfc and legacy modes "
+        "(`parse(..., mode=...)`): `*`/`$` wildcards, `%XX` escapes, Google's index.html "
+        "rule, or first-match order.",
+        "{advice}",
+    ),
+}
+
+NOT_EMITTED: FrozenSet[str] = frozenset(
+    code for code, entry in CODES.items() if "(not yet emitted)" in entry.summary
+)
+"""Codes documented in :data:`CODES` that :func:`lint` does not produce yet."""
+
+
+class _Blank(Dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return f"<{key}>"
+
+
+def help_text(code: str) -> str:
+    """The hint of ``code`` with its placeholders shown as ``<field>`` (for documentation).
+
+    >>> help_text("R101")
+    'write `<fix>`'
+    """
+    return CODES[code].hint.format_map(_Blank())
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+_SPACE = " \t\n\v\f\r"
+_CANON = {
+    "user-agent": "User-agent",
+    "allow": "Allow",
+    "disallow": "Disallow",
+    "sitemap": "Sitemap",
+    "crawl-delay": "Crawl-delay",
+    "request-rate": "Request-rate",
+    "host": "Host",
+}
+# Keys some other crawlers read (Google and RFC 9309 do not): key -> who reads it.
+_OTHER_CRAWLER_KEYS = {"clean-param": "Yandex"}
+# Keys people write hoping for an effect no crawler gives: key -> the advice.
+_DEAD_KEYS = {
+    "noindex": "Google stopped reading `Noindex` in robots.txt in 2019: use a robots "
+    "meta tag or an X-Robots-Tag header",
+    "nofollow": "use a robots meta tag or an X-Robots-Tag header instead",
+    "noarchive": "use a robots meta tag or an X-Robots-Tag header instead",
+}
+_KNOWN_KEYS = (*_CANON.values(), "Clean-param")
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
+_URL_PATH = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^/?#]*([^#]*)")
+# "www.example.com/path" or "img.example.co.uk/x": a host name where a path should be.
+_HOST_PATH = re.compile(r"(?:www\.|(?:[A-Za-z0-9\-]+\.){2,})[A-Za-z0-9\-.]*(?::\d+)?(/.*)")
+_BROKEN_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):/*")
+_AGENT_SUFFIX = re.compile(r"/\S*|\*+")
+# An HTML tag that opens a line or follows another tag (not a "<html" inside a path).
+_HTML = re.compile(
+    rb"(?:^|>)[ \t]*(<(?:!doctype\b|html(?=[\s>])|head(?=[\s>])|body(?=[\s>])))",
+    re.IGNORECASE | re.MULTILINE,
+)
+_HTML_WINDOW = 4096  # "near the start": HTML pages declare themselves in their first bytes
+_RULE_LINE = re.compile(rb"^[ \t]*(?:dis)?allow", re.IGNORECASE | re.MULTILINE)
+_CONTROL = {i: f"\\x{i:02x}" for i in (*range(0x20), 0x7F)}
+_STARS = re.compile(r"\*\*+")
+_ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
+_UNRESERVED = frozenset(string.ascii_letters + string.digits + "-._~")
+_LEGACY_MAX_PATH = 2000  # longer legacy paths are not checked for first-match order
+# Either is needed for two legacy rules with different outcomes (a cheap test first: the
+# legacy reading of the whole file costs as much again as the lint).
+_LEGACY_ALLOWS = re.compile(
+    r"(?<![A-Za-z])allow[ \t\v\f]*:|disallow[ \t\v\f]*:[ \t\v\f]*(?:[#\r\n\v\f\x00]|$)",
+    re.IGNORECASE | re.MULTILINE,
+)
+_DEAD_IN_GOOGLE = ("R301", "R302", "R303", "R304", "R305", "R306")
+
+
+def _q(text: str, limit: int = 60) -> str:
+    """``text`` quoted for a message: control characters escaped, long text shortened."""
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return "`" + text.translate(_CONTROL) + "`"
+
+
+def _column(octets: str) -> int:
+    """The column just after ``octets`` (the start of a line, as latin-1 octet text)."""
+    return len(display(octets)) + 1
+
+
+def _key_column(line: Line) -> int:
+    raw = line.raw
+    return len(raw) - len(raw.lstrip(_SPACE)) + 1
+
+
+def _value_column(line: Line) -> int:
+    raw = line.raw
+    start = _key_column(line) - 1 + len(line.key_text)
+    if line.value:
+        found = raw.find(line.value, start)
+        if found >= 0:
+            return found + 1
+    colon = raw.find(":", start)
+    return colon + 2 if colon >= 0 else start + 1
+
+
+def _position(text: str) -> Tuple[int, int]:
+    """(line, column) of the end of ``text``, a prefix of the octet text."""
+    lines = split_lines(text)
+    return len(lines), _column(lines[-1])
+
+
+def _canonical(pattern: str) -> Tuple[str, bool]:
+    """A key equal only for normalised patterns that match the same URLs: (body, anchored).
+
+    Conservative: ``**`` is ``*``; trailing ``*``s (and a ``$`` right after them) change
+    nothing; ``*`` alone matches every target, as ``/`` does (targets start with ``/``).
+    """
+    anchored = pattern.endswith("$")
+    body = pattern[:-1] if anchored else pattern
+    if "**" in body:
+        body = _STARS.sub("*", body)
+    if body.endswith("*"):
+        body, anchored = body.rstrip("*"), False
+    if not anchored and not body:
+        body = "/"
+    return body, anchored
+
+
+def _index_html(rule: Rule) -> bool:
+    """True when Google's ``index.htm*`` extension gives this allow an extra ``/d/$``."""
+    slash = rule.pattern.rfind("/")
+    return rule.directive == "allow" and slash >= 0 and rule.pattern.startswith(
+        "/index.htm", slash)
+
+
+def _escape_difference(pattern: str) -> Optional[Tuple[str, str]]:
+    """The first ``%XX`` escape that RFC 9309 mode reads differently from Google's, if any.
+
+    RFC 9309 mode decodes escapes of unreserved characters and reads ``%2A``/``%24`` as a
+    literal ``*``/``$`` (on both sides); Google compares escapes as written.
+    """
+    for match in _ESCAPE.finditer(pattern):
+        char = chr(int(match.group()[1:], 16))
+        if char in _UNRESERVED or char in "*$":
+            return match.group().upper(), char
+    return None
+
+
+def _legacy_allows(rule: Rule) -> bool:
+    """A legacy rule's outcome: an empty ``Disallow:`` allows (1994; urllib)."""
+    return rule.directive == "allow" or not rule.value
+
+
+def _rank(rule: Rule) -> Tuple[int, bool, int]:
+    return (len(rule.pattern), rule.directive == "allow", -rule.line)
+
+
+class _Linter:
+    """The state of one :func:`lint` run (one file)."""
+
+    def __init__(self, data: bytes, max_bytes: Optional[int]) -> None:
+        text, kept, cut = decode(data, max_bytes)
+        self.data = data
+        self.text = text
+        self.kept = kept
+        self.cut = cut
+        self.max_bytes = max_bytes
+        self.skip = len(kept) - len(text)  # octets of byte-order mark skipped
+        parsed = build(text, want_lines=True)
+        assert parsed.lines is not None
+        self.lines: Tuple[Line, ...] = parsed.lines
+        self.groups: Tuple[Group, ...] = parsed.groups
+        self.starts = [g.line for g in self.groups]
+        self.found: List[Diagnostic] = []
+        self.utf16 = False
+        self._octet_lines: Optional[List[str]] = None
+
+    # -- output ---------------------------------------------------------------------------
+    def emit(self, code: str, line: int, column: int, message: str, **fields: object) -> None:
+        entry = CODES[code]
+        fields.setdefault("line", line)
+        # File content reaches messages: no control character may reach a terminal.
+        self.found.append(Diagnostic(
+            code, entry.name, entry.severity, line, max(column, 1),
+            message.translate(_CONTROL), entry.hint.format(**fields).translate(_CONTROL),
+        ))
+
+    @property
+    def octet_lines(self) -> List[str]:
+        if self._octet_lines is None:
+            self._octet_lines = split_lines(self.text)
+        return self._octet_lines
+
+    def line(self, number: int) -> Line:
+        return self.lines[number - 1]
+
+    def group_of(self, number: int) -> Optional[int]:
+        """Index of the group line ``number`` belongs to (groups are contiguous)."""
+        index = bisect.bisect_right(self.starts, number) - 1
+        return index if index >= 0 else None
+
+    # -- pass 1: the file -------------------------------------------------------------------
+    def file_checks(self) -> None:
+        if self.skip:
+            mark = " ".join(f"{b:02X}" for b in self.kept[: self.skip])
+            partial = "" if self.skip == 3 else " (part of one)"
+            first = self.lines[0]
+            if first.key is not None:
+                harm = (f"read it as part of the key {_q(first.key_text)} and drop line 1")
+            else:
+                harm = "read it as part of line 1"
+            self.emit("R001", 1, 1,
+                      f"the file starts with a UTF-8 byte-order mark{partial} ({mark}): Google "
+                      f"skips it, but parsers that do not expect it {harm}")
+        self.utf16 = self._utf16()
+        if not self.utf16:
+            self._utf8()
+        if self.cut:
+            self._over_size()
+        self._html()
+        if not self.groups:
+            self.emit("R005", 1, 1,
+                      "the file has no `User-agent:` line, so no rule applies: every crawler "
+                      "may fetch everything")
+
+    def _utf16(self) -> bool:
+        data = self.data
+        head = data[:256]
+        if head[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            order = "LE" if head[:1] == b"\xff" else "BE"
+            why = f"it starts with the UTF-16 {order} byte-order mark ({head[0]:02X} {head[1]:02X})"
+        elif len(head) >= 16 and (head[1::2].count(0) >= 0.9 * len(head[1::2])
+                                  or head[0::2].count(0) >= 0.9 * len(head[0::2])):
+            why = "every other byte of its start is NUL"
+        else:
+            return False
+        self.emit("R006", 1, 1,
+                  f"the file is UTF-16 ({why}): Google reads bytes, stops each line at the "
+                  "first NUL and finds no valid line, so the file restricts nothing")
+        return True
+
+    def _utf8(self) -> None:
+        kept = self.kept
+        if kept.isascii():
+            return
+        try:
+            kept.decode("utf-8")
+            return
+        except UnicodeDecodeError as error:
+            if self.cut and error.end == len(kept) and error.reason == "unexpected end of data":
+                return  # a character split by the size limit (reported by R003)
+            start = error.start
+        bad_line, column = _position(kept[self.skip : max(start, self.skip)].decode("latin-1"))
+        byte = kept[start]
+        count = 0
+        for octets in self.octet_lines:
+            if not octets.isascii():
+                try:
+                    octets.encode("latin-1").decode("utf-8")
+                except UnicodeDecodeError:
+                    count += 1
+        others = f"; {count} lines have such bytes" if count > 1 else ""
+        self.emit("R002", bad_line, column,
+                  f"byte 0x{byte:02X} is not UTF-8{others}: Google matches such octets "
+                  "as they are (percent-encoded), RFC 9309 expects UTF-8 and other parsers "
+                  "may read them as another encoding or drop them",
+                  escaped=f"%{byte:02X}")
+
+    def _over_size(self) -> None:
+        limit = self.max_bytes or 0
+        ignored = len(self.data) - len(self.kept)
+        last, column = _position(self.text)
+        rest = self.data[len(self.kept):]
+        rules = len(_RULE_LINE.findall(rest))
+        where = (f"from line {last} on" if column == 1
+                 else f"from line {last} column {column} on (that line is cut)")
+        among = f" ({rules:,} allow/disallow lines among them)" if rules else ""
+        self.emit("R003", last, column,
+                  f"the file is {len(self.data):,} bytes; only the first {limit:,} are read, "
+                  f"so the last {ignored:,} bytes, {where}, are ignored{among}",
+                  limit=f"{limit:,}")
+
+    def _html(self) -> None:
+        window = self.kept[self.skip : self.skip + _HTML_WINDOW]
+        for match in _HTML.finditer(window):
+            head = window[: match.start(1)].decode("latin-1")
+            number, column = _position(head)
+            if "#" in split_lines(head)[-1]:
+                continue  # inside a comment
+            rules = sum(1 for g in self.groups for _ in g.rules)
+            self.emit("R004", number, column,
+                      f"{_q(match.group(1).decode('latin-1'))} near the start: this looks like "
+                      "an HTML page served as robots.txt; crawlers read only the lines that "
+                      f"happen to be valid ({rules} allow/disallow rules here)")
+            return
+
+    # -- pass 2: lines ----------------------------------------------------------------------
+    def line_checks(self) -> None:
+        first_extra: Dict[Tuple[Optional[int], str], int] = {}
+        nul = "\x00" in self.text and not self.utf16
+        for line in self.lines:
+            number = line.number
+            if line.truncated:
+                self._truncated(line)
+            if nul:
+                self._nul(line)
+            key = line.key
+            reason = line.reason
+            if key is None:
+                if reason == "invalid":
+                    self._invalid(line)
+                continue
+            canon = _CANON.get(key)
+            if line.typo:
+                self.emit("R102", number, _key_column(line),
+                          f"{_q(line.key_text)} is a misspelling of `{canon}`: Google reads it "
+                          "as such, other parsers ignore the line",
+                          fix=f"{canon}: {line.value}")
+            elif canon and key in ("user-agent", "allow", "disallow", "sitemap") and (
+                    line.key_text.lower() != key):
+                self._prefix(line, canon)
+            if line.missing_colon and key != "unknown":
+                fix = f"{canon or line.key_text}: {line.value}"
+                self.emit("R101", number, _key_column(line) + len(line.key_text),
+                          f"no colon after {_q(line.key_text)}: Google reads the two words "
+                          f"{_q(line.key_text + ' ' + line.value)} as `{fix}`; RFC 9309 "
+                          "parsers ignore the line",
+                          fix=fix)
+            if key == "unknown":
+                self._unknown(line)
+            elif reason == "outside-group":
+                if key in ("allow", "disallow"):
+                    self.emit("R201", number, _key_column(line),
+                              f"`{canon}: {line.value}` comes before any `User-agent:` line, "
+                              "so it applies to no crawler and is ignored (RFC 9309 §2.2.2)")
+                else:
+                    self.emit("R403", number, _key_column(line),
+                              f"`{canon}: {line.value}` comes before any `User-agent:` line, "
+                              "so it applies to no crawler")
+            elif reason == "bad-value":
+                code = "R401" if key == "crawl-delay" else "R402"
+                self.emit(code, number, _value_column(line),
+                          f"{_q(line.value)} is not a valid `{canon}` value: the line is "
+                          "ignored")
+            elif reason == "duplicate":
+                first = first_extra.get((self.group_of(number), key), number)
+                self.emit("R404", number, _key_column(line),
+                          f"a second `{canon}` in this group ({_q(line.value)}) is ignored: "
+                          f"the one on line {first} is used",
+                          first=first)
+            elif reason == "empty-value":
+                self.emit("R405", number, _value_column(line),
+                          f"`{canon}:` has no value: the line is ignored")
+            elif key in ("crawl-delay", "request-rate"):
+                first_extra.setdefault((self.group_of(number), key), number)
+            elif key == "sitemap" and not _SCHEME.match(line.value):
+                value = line.value
+                broken = _BROKEN_SCHEME.match(value)
+                if value.startswith("//"):
+                    fix = "https:" + value
+                elif broken is not None and broken.group(1).lower() in ("http", "https"):
+                    fix = f"{broken.group(1)}://{value[broken.end():]}"
+                else:
+                    fix = "https://example.com" + ("" if value.startswith("/") else "/") + value
+                self.emit("R406", number, _value_column(line),
+                          f"sitemap {_q(value)} is not an absolute URL: crawlers cannot "
+                          "tell which host it is on and may ignore it",
+                          fix=fix)
+
+    def _truncated(self, line: Line) -> None:
+        octets = self.octet_lines[line.number - 1]
+        column = _column(octets[:MAX_LINE_BYTES])
+        lost = len(octets) - MAX_LINE_BYTES
+        anchor = ""
+        if line.key in ("allow", "disallow") and octets.split("#", 1)[0].rstrip(_SPACE).endswith(
+                "$") and not line.value.endswith("$"):
+            anchor = "; the final `$` is lost, so the rule matches as a prefix"
+        self.emit("R107", line.number, column,
+                  f"the line is {len(octets):,} bytes long; Google reads only the first "
+                  f"{MAX_LINE_BYTES:,} and ignores the last {lost:,} (from column {column})"
+                  f"{anchor}")
+
+    def _nul(self, line: Line) -> None:
+        octets = self.octet_lines[line.number - 1][:MAX_LINE_BYTES]
+        at = octets.find("\x00")
+        if at < 0:
+            return
+        dropped = display(octets[at + 1 :])
+        self.emit("R108", line.number, _column(octets[:at]),
+                  f"a NUL byte ends the line for Google: the {len(octets) - at - 1:,} bytes "
+                  f"after it ({_q(dropped, 40)}) are ignored")
+
+    def _invalid(self, line: Line) -> None:
+        text = line.raw.strip(_SPACE)
+        if "#" in text:
+            text = text.split("#", 1)[0].rstrip(_SPACE)
+        why = ("it has an empty key" if text.startswith(":")
+               else "a line without a colon is read only when it is exactly two words")
+        self.emit("R106", line.number, _key_column(line),
+                  f"{_q(text)} is not `key: value` ({why}): the line is ignored")
+
+    def _prefix(self, line: Line, canon: str) -> None:
+        key_text = line.key_text
+        value = line.value
+        words = key_text.split(None, 1)
+        colon_note = ""
+        if len(words) == 2 and not line.missing_colon:
+            # "Sitemap http://x" or "Disallow /a:b": the first colon is inside the value.
+            colon_note = (f"; the first colon is inside the text, so the value is read as "
+                          f"{_q(value)}")
+            value = f"{words[1]}:{value}"
+        self.emit("R103", line.number, _key_column(line),
+                  f"key {_q(key_text)} is read as `{canon}` because it starts with it (Google "
+                  f"matches keys by prefix){colon_note}; RFC 9309 parsers ignore the line",
+                  fix=f"{canon}: {value}")
+
+    def _unknown(self, line: Line) -> None:
+        key_text = line.key_text
+        lower = key_text.lower()
+        crawler = _OTHER_CRAWLER_KEYS.get(lower)
+        if crawler is not None:
+            self.emit("R105", line.number, _key_column(line),
+                      f"{_q(key_text)} is read by {crawler} only; Google and RFC 9309 "
+                      "parsers ignore the line",
+                      crawler=crawler)
+            return
+        if lower.startswith("\ufeff"):
+            suggestion = ": it starts with a byte-order mark (EF BB BF), delete it"
+        elif lower in _DEAD_KEYS:
+            suggestion = f": {_DEAD_KEYS[lower]}"
+        else:
+            close = difflib.get_close_matches(key_text.capitalize(), _KNOWN_KEYS, 1, 0.75)
+            suggestion = f" (did you mean `{close[0]}`?)" if close else ""
+        how = (f" (read as a key because the line is two words, {_q(line.raw.strip(_SPACE))})"
+               if line.missing_colon else "")
+        self.emit("R104", line.number, _key_column(line),
+                  f"unknown key {_q(key_text)}{how}: the line is ignored",
+                  suggestion=suggestion)
+
+    # -- pass 3: groups and agents ----------------------------------------------------------
+    def agent_checks(self) -> None:
+        first_group: Dict[str, Tuple[int, int]] = {}  # token -> (group index, line)
+        for index, group in enumerate(self.groups):
+            named = set()
+            for number, token in zip(group.agent_lines, group.agents):
+                line = self.line(number)
+                self._agent_value(line, token)
+                if not token or token in named:
+                    continue
+                named.add(token)
+                seen = first_group.get(token)
+                if seen is None:
+                    first_group[token] = (index, number)
+                elif seen[0] != index:
+                    self.emit("R206", number, _value_column(line),
+                              f"`{token}` is also named on line {seen[1]}: all groups naming "
+                              "it are merged, so it gets the rules of both",
+                              token=token)
+            self._joined(group)
+        self._rule_less()
+
+    def _agent_value(self, line: Line, token: str) -> None:
+        value = line.value
+        column = _value_column(line)
+        if not value:
+            self.emit("R202", line.number, column,
+                      "`User-agent:` has no value, so it names no crawler")
+        elif not token:
+            if value.startswith("*"):
+                why = ("`*` means every crawler only alone (or followed by a space), and "
+                       "agent names are not patterns")
+                advice = "write `User-agent: *` for every crawler, or the crawler's token"
+            else:
+                why = (f"Google reads a value only up to its first character outside letters, "
+                       f"`-` and `_`, and here that is the first one, {_q(value[0])}")
+                advice = ("name the crawler by its product token (letters, `-` and `_` "
+                          "only, RFC 9309 §2.2.1)")
+            self.emit("R205", line.number, column,
+                      f"`User-agent: {value}` names no crawler: {why}; no crawler gets the "
+                      "group's rules through this line",
+                      advice=advice)
+        elif token != "*" and len(value) > len(token):
+            rest = value[len(token):]
+            written = value[: len(token)]
+            if _AGENT_SUFFIX.fullmatch(rest):
+                self.emit("R204", line.number, column + len(token),
+                          f"`User-agent: {value}` is read as `{token}`: {_q(rest)} after the "
+                          "product token is ignored",
+                          token=written)
+            else:
+                self.emit("R203", line.number, column + len(token),
+                          f"`User-agent: {value}` is read as `{token}`: Google keeps a value "
+                          "only up to its first character outside letters, `-` and `_` (here "
+                          f"{_q(rest[0])}), so this group is for crawlers named `{token}`",
+                          token=written)
+
+    def _joined(self, group: Group) -> None:
+        agent_lines = group.agent_lines
+        for first, second in zip(agent_lines, agent_lines[1:]):
+            if second == first + 1:
+                continue
+            between = self.lines[first : second - 1]
+            joiner = next((ln for ln in between
+                           if ln.key is not None or ln.reason == "invalid"), None)
+            head = self.line(first)
+            this = self.line(second)
+            if joiner is not None:
+                shown = joiner.raw.strip(_SPACE)
+                self.emit("R207", second, _key_column(this),
+                          f"`User-agent: {this.value}` joins the group of line {first} "
+                          f"(`User-agent: {head.value}`): line {joiner.number}, "
+                          f"{_q(shown)}, does not end a group (only an allow/disallow rule "
+                          "does), so both agents get the rules that follow",
+                          first=first, joiner=joiner.number)
+            elif any(ln.reason == "blank" for ln in between):
+                self.emit("R208", second, _key_column(this),
+                          f"`User-agent: {this.value}` joins the group of line {first} "
+                          f"(`User-agent: {head.value}`) across a blank line: Google and RFC "
+                          "9309 give both agents the rules that follow, but 1994/1996-era "
+                          f"parsers end a record at a blank line and give `{head.value}` no "
+                          "rules",
+                          first=first)
+
+    def _rule_less(self) -> None:
+        global_rules = [r for g in self.groups if g.is_global for r in g.rules if r.pattern]
+        if not global_rules:
+            return
+        has_rules: Dict[str, bool] = {}
+        for group in self.groups:
+            for token in group.agents:
+                has_rules[token] = has_rules.get(token, False) or bool(group.rules)
+        for group in self.groups:
+            if group.rules or group.is_global:
+                continue
+            tokens = [t for t in dict.fromkeys(group.agents) if t and not has_rules[t]]
+            if not tokens:
+                continue
+            names = ", ".join(f"`{t}`" for t in tokens[:3])
+            if len(tokens) > 3:
+                names += f" and {len(tokens) - 3} more"
+            extras = " (it sets only a crawl delay)" if group.crawl_delay is not None else ""
+            them = "it" if len(tokens) == 1 else "them"
+            self.emit("R209", group.line, _value_column(self.line(group.line)),
+                      f"the group for {names} has no allow/disallow rule{extras}: because a "
+                      f"group names {them}, the `*` rules (line {global_rules[0].line}"
+                      f"{' and others' if len(global_rules) > 1 else ''}) do not apply and "
+                      f"{names} may fetch everything")
+
+    # -- pass 4: rules ----------------------------------------------------------------------
+    def rule_checks(self) -> None:
+        for group in self.groups:
+            decides = [r for r in group.rules if r.pattern]
+            for rule in group.rules:
+                self._rule_text(rule, decides)
+        # Merged rules of each agent: analyse each distinct set of groups once. A rule
+        # never decides only if it never decides in *every* set that holds it (a rule of a
+        # group for "a" and "b" may be outranked in a's merged rules but not in b's).
+        sets: Dict[Tuple[int, ...], str] = {}
+        by_token: Dict[str, List[int]] = {}
+        for index, group in enumerate(self.groups):
+            for token in dict.fromkeys(group.agents):
+                if token:
+                    by_token.setdefault(token, []).append(index)
+        for token in sorted(by_token):
+            sets.setdefault(tuple(by_token[token]), token)
+        holding: Dict[int, int] = {}  # group index -> number of sets that hold it
+        for indexes in sets:
+            for index in indexes:
+                holding[index] = holding.get(index, 0) + 1
+        findings: Dict[int, List[Tuple[str, str, int]]] = {}  # line -> (code, message, other)
+        where: Dict[int, int] = {}  # line -> group index
+        for indexes, token in sets.items():
+            for line, index, finding in self._never_decides(indexes, token):
+                findings.setdefault(line, []).append(finding)
+                where[line] = index
+        for line, found in findings.items():
+            if len(found) == holding[where[line]]:
+                code, message, other = found[0]
+                self.emit(code, line, _value_column(self.line(line)), message, other=other)
+
+    def _rule_text(self, rule: Rule, decides: Sequence[Rule]) -> None:
+        line = self.line(rule.line)
+        column = _value_column(line)
+        directive = _CANON[rule.directive]
+        value = rule.value
+        if not value:
+            if rule.directive == "allow":
+                self.emit("R305", rule.line, column,
+                          "`Allow:` with no path allows nothing: it never decides")
+            elif decides:
+                self.emit("R305", rule.line, column,
+                          "`Disallow:` with no path disallows nothing; next to the group's "
+                          f"other rules (line {decides[0].line}) it has no effect")
+        elif value == "$":
+            self.emit("R306", rule.line, column,
+                      f"`{directive}: $` matches only an empty path, and every URL path "
+                      "starts with `/`: it never matches")
+        elif value[0] not in "/*":
+            match = _URL_PATH.match(value)
+            host = _HOST_PATH.match(value)
+            if match is not None:
+                fix = match.group(1) or "/"
+                why = "it is a full URL, but rules match the URL's path only"
+            elif host is not None:
+                fix = host.group(1)
+                why = "it starts with a host name, but rules match the URL's path only"
+            else:
+                fix = "/" + value
+                why = "it is compared literally with paths, which start with `/`"
+            self.emit("R301", rule.line, column,
+                      f"`{directive}: {value}` never matches: {why}",
+                      fix=f"{directive}: {fix}")
+
+    def _never_decides(self, indexes: Sequence[int], token: str
+                       ) -> Iterable[Tuple[int, int, Tuple[str, str, int]]]:
+        """(line, group index, finding) for each rule of these merged groups that never
+        decides because a rule matching exactly the same URLs always outranks it."""
+        classes: Dict[Tuple[str, bool], List[Tuple[Rule, int]]] = {}
+        for index in indexes:
+            for rule in self.groups[index].rules:
+                pattern = rule.pattern
+                if pattern and pattern[0] in "/*":
+                    classes.setdefault(_canonical(pattern), []).append((rule, index))
+        for members in classes.values():
+            if len(members) < 2:
+                continue
+            best, best_group = max(members, key=lambda m: _rank(m[0]))
+            for rule, index in members:
+                if rule is best:
+                    continue
+                if _index_html(rule):
+                    continue  # Google-specific: its extra "/d/$" rule may still decide
+                merged = ("" if index == best_group
+                          else f" (groups naming `{token}` are merged)")
+                this = f"`{_CANON[rule.directive]}: {rule.value}`"
+                other = f"`{_CANON[best.directive]}: {best.value}`"
+                if rule.directive == best.directive:
+                    code = "R302"
+                    if rule.pattern == best.pattern:
+                        message = f"{this} repeats line {best.line}{merged}: it never decides"
+                    else:
+                        message = (f"{this} matches exactly the URLs of {other} (line "
+                                   f"{best.line}), which outranks it{merged}: it never decides")
+                elif rule.pattern == best.pattern:
+                    code = "R303"
+                    message = (f"{this} never decides: {other} (line {best.line}) has the "
+                               f"same pattern and an allow wins a tie (RFC 9309 §2.2.2)"
+                               f"{merged}")
+                else:
+                    code = "R304"
+                    if len(best.pattern) > len(rule.pattern):
+                        why = (f"has the longer pattern ({len(best.pattern)} bytes against "
+                               f"{len(rule.pattern)})")
+                    else:
+                        why = "is an allow of the same length, which wins a tie"
+                    message = (f"{this} never decides: {other} (line {best.line}) matches "
+                               f"exactly the same URLs and {why}, so it always wins{merged}")
+                yield rule.line, index, (code, message, best.line)
+
+
+    # -- pass 5: google, rfc and legacy modes ------------------------------------------------
+    def mode_checks(self) -> None:
+        wildcards: List[Rule] = []
+        for group in self.groups:
+            if not any(group.agents):
+                continue  # names no crawler (R202/R205)
+            for rule in group.rules:
+                pattern = rule.pattern
+                if not pattern or pattern[0] not in "/*":
+                    continue  # never matches in any mode (R301, R306)
+                this = f"`{_CANON[rule.directive]}: {rule.value}`"
+                column = _value_column(self.line(rule.line))
+                if "*" in pattern or pattern.endswith("$"):
+                    wildcards.append(rule)
+                escape = _escape_difference(pattern)
+                if escape is not None:
+                    written, char = escape
+                    if char in "*$":
+                        how = (f"RFC 9309 reads `{written}` as a literal `{char}` in rules and "
+                               f"URLs alike, Google matches only URLs that spell it "
+                               f"`{written}`")
+                        advice = (f"avoid `{written}` in rules (write a rule for each "
+                                  "spelling), so that every reader agrees")
+                    else:
+                        how = (f"Google compares `{written}` as written (it does not match "
+                               f"`{char}`), RFC 9309 decodes it to `{char}` first")
+                        advice = (f"write `{char}` instead of `{written}`: every reader then "
+                                  "matches the usual spelling of the URL")
+                    self.emit("R501", rule.line, column,
+                              f"{this} depends on the reading: {how}", advice=advice)
+                if _index_html(rule):
+                    slash = pattern.rfind("/")
+                    folder = rule.value[: rule.value.rfind("/") + 1] or pattern[: slash + 1]
+                    self.emit("R501", rule.line, column,
+                              f"{this} also allows `{folder}` itself for Google (its "
+                              "index.html rule); RFC 9309 and legacy parsers do not",
+                              advice=f"add `Allow: {folder}$` if `{folder}` should be allowed "
+                                     "for every reader")
+        if wildcards:
+            first = wildcards[0]
+            more = len(wildcards) - 1
+            others = f" and {more} other rule{'s' if more > 1 else ''}" if more else ""
+            self.emit("R501", first.line, _value_column(self.line(first.line)),
+                      f"`{_CANON[first.directive]}: {first.value}`{others} "
+                      f"use{'' if more else 's'} `*` or a final "
+                      "`$`, wildcards for Google and RFC 9309; legacy (1994/1996, "
+                      "urllib.robotparser) parsers compare them literally, so for them these "
+                      "rules match (almost) no URL",
+                      advice="if old crawlers matter to you, add plain-prefix rules for them")
+        self._first_match()
+
+    def _first_match(self) -> None:
+        """Rules legacy parsers never reach: an earlier rule of the record with the other
+        outcome matches every URL they match (first match wins there, longest here)."""
+        if _LEGACY_ALLOWS.search(self.text) is None:
+            return  # every legacy rule disallows: order cannot change an outcome
+        dead = {d.line for d in self.found if d.code in _DEAD_IN_GOOGLE}
+        used = {r.line for g in self.groups if any(g.agents) for r in g.rules}
+        for record in legacy.build(self.text):
+            earlier: Dict[str, Rule] = {}
+            hidden: Dict[Rule, List[Rule]] = {}  # an empty rule -> the rules it hides
+            for rule in record.rules:
+                path = rule.pattern
+                if (rule.value and rule.line in used and rule.line not in dead
+                        and len(path) <= _LEGACY_MAX_PATH):
+                    first: Optional[Rule] = None
+                    for size in range(len(path) + 1):
+                        hit = earlier.get(path[:size])
+                        if hit is not None and (first is None or hit.line < first.line):
+                            first = hit
+                    if first is not None and _legacy_allows(first) != _legacy_allows(rule):
+                        if first.value:
+                            self._first_match_found(rule, first)
+                        else:
+                            hidden.setdefault(first, []).append(rule)
+                earlier.setdefault(path, rule)
+            for empty, rules in hidden.items():
+                count = len(rules)
+                which = (f"`{_CANON[rules[0].directive]}: {rules[0].value}`" if count == 1
+                         else f"the {count} disallow rules after it (lines {rules[0].line}-"
+                              f"{rules[-1].line})")
+                line = empty.line
+                self.emit("R501", line, _value_column(self.line(line)),
+                          "legacy (1994/1996, urllib.robotparser) parsers read this empty "
+                          f"`{_CANON[empty.directive]}:` as 'allow every URL', so {which} "
+                          "never apply for them; Google and RFC 9309 ignore it",
+                          advice=f"remove line {line}, or put it in a group of its own")
+
+    def _first_match_found(self, rule: Rule, first: Rule) -> None:
+        this = f"`{_CANON[rule.directive]}: {rule.value}`"
+        verdict = "allowed" if _legacy_allows(first) else "disallowed"
+        self.emit("R501", rule.line, _value_column(self.line(rule.line)),
+                  f"legacy (1994/1996, urllib.robotparser) parsers never reach {this}: "
+                  f"`{_CANON[first.directive]}: {first.value}` (line {first.line}) comes "
+                  f"first and matches every URL it matches, so for them those URLs are "
+                  f"{verdict}; Google and RFC 9309 let the longest match win",
+                  advice=f"move line {rule.line} above line {first.line} (legacy parsers use "
+                         "the first matching rule; Google and RFC 9309 do not care about "
+                         "order)")
+
+
+def lint(content: bytes | str, *, max_bytes: Optional[int] = DEFAULT_MAX_BYTES
+         ) -> List[Diagnostic]:
+    """Check a robots.txt and return its diagnostics, sorted by position.
+
+    ``content`` and ``max_bytes`` mean what they mean for :func:`robotsrules.parse`: the
+    lint reads exactly what the parser reads. Never raises for content.
+
+    >>> for d in lint(b"User-agent: *\\nDisalow: /private\\nDisallow: fish\\n"):
+    ...     print(d.line, d.column, d.code, d.name)
+    2 1 R102 key-typo
+    3 11 R301 path-not-slash
+    """
+    if isinstance(content, str):
+        data = content.encode("utf-8", "surrogatepass")
+    elif isinstance(content, (bytes, bytearray, memoryview)):
+        data = bytes(content)
+    else:
+        raise TypeError(f"content must be bytes or str, not {type(content).__name__}")
+    linter = _Linter(data, max_bytes)
+    linter.file_checks()
+    linter.line_checks()
+    linter.agent_checks()
+    linter.rule_checks()
+    linter.mode_checks()
+    return sorted(linter.found, key=_order)
+
+
+def _order(diagnostic: Diagnostic) -> Tuple[int, int, str]:
+    return (diagnostic.line, diagnostic.column, diagnostic.code)
+
+
+def counts(diagnostics: Iterable[Diagnostic]) -> Dict[str, int]:
+    """Diagnostics per severity, every severity present (for summaries)."""
+    totals = dict.fromkeys(SEVERITIES, 0)
+    for diagnostic in diagnostics:
+        totals[diagnostic.severity] = totals.get(diagnostic.severity, 0) + 1
+    return totals

@@ -1,0 +1,379 @@
+"""Tests of lint.py: every code of the table fires where it should and nowhere near it.
+
+``FIRES`` and ``QUIET`` are keyed by code and parametrised from :data:`CODES`, so a code
+added to the table without both cases fails the suite. Each ``FIRES`` case also pins the
+position (line, column) of the diagnostic. The property tests state two invariants:
+``lint`` never raises, whatever the bytes; and a rule reported as never deciding
+(R302/R303/R304) is never the deciding rule of any URL.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import robotsrules
+from robotsrules.linter import CODES, NOT_EMITTED, SEVERITIES, Diagnostic, help_text, lint
+
+EMITTED = sorted(set(CODES) - NOT_EMITTED)
+
+
+class Case(NamedTuple):
+    body: bytes
+    line: int
+    column: int
+    kwargs: Optional[Dict[str, Any]] = None
+
+
+UA = b"User-agent: *\n"
+
+# code -> a file where the code fires, and where (line, column).
+FIRES: Dict[str, Case] = {
+    "R001": Case(b"\xef\xbb\xbfUser-agent: *\nDisallow: /x\n", 1, 1),
+    "R002": Case(UA + b"Disallow: /caf\xe9\n", 2, 15),
+    "R003": Case(UA + b"Disallow: /private\n", 2, 6, {"max_bytes": 19}),
+    "R004": Case(b"<!DOCTYPE html>\n<html><body>User-agent: *</body></html>\n", 1, 1),
+    "R005": Case(b"Sitemap: https://example.com/s.xml\n", 1, 1),
+    "R006": Case("User-agent: *\nDisallow: /x\n".encode("utf-16"), 1, 1),
+    "R101": Case(UA + b"Disallow /x\n", 2, 9),
+    "R102": Case(UA + b"  Disalow: /x\n", 2, 3),
+    "R103": Case(UA + b"Disallowed: /x\n", 2, 1),
+    "R104": Case(UA + b"Noindex: /x\n", 2, 1),
+    "R105": Case(UA + b"Clean-param: ref /\n", 2, 1),
+    "R106": Case(UA + b"this is junk\n", 2, 1),
+    "R107": Case(UA + b"Disallow: /" + b"a" * 17000 + b"\n", 2, 16664),
+    "R108": Case(UA + b"Disallow: /a\x00b\n", 2, 13),
+    "R201": Case(b"Disallow: /x\nUser-agent: *\nDisallow: /y\n", 1, 1),
+    "R202": Case(b"User-agent:\nDisallow: /\n", 1, 12),
+    "R203": Case(b"User-agent: MJ12bot\nDisallow: /\n", 1, 15),
+    "R204": Case(b"User-agent: Googlebot/2.1\nDisallow: /\n", 1, 22),
+    "R205": Case(b"User-agent: *bot\nDisallow: /\n", 1, 13),
+    "R206": Case(b"User-agent: a\nDisallow: /x\nUser-agent: A\nDisallow: /y\n", 3, 13),
+    "R207": Case(b"User-agent: *\nCrawl-delay: 1\nUser-agent: bad\nDisallow: /\n", 3, 1),
+    "R208": Case(b"User-agent: a\n\nUser-agent: b\nDisallow: /\n", 3, 1),
+    "R209": Case(b"User-agent: *\nDisallow: /private\n\nUser-agent: bingbot\nCrawl-delay: 5\n",
+                 4, 13),
+    "R301": Case(UA + b"Disallow: fish\n", 2, 11),
+    "R302": Case(UA + b"Disallow: /a\nDisallow: /a\n", 3, 11),
+    "R303": Case(UA + b"Allow: /a\nDisallow: /a\n", 3, 11),
+    "R304": Case(UA + b"Allow: /a*\nDisallow: /a\n", 3, 11),
+    "R305": Case(UA + b"Disallow:\nDisallow: /x\n", 2, 10),
+    "R306": Case(UA + b"Disallow: $\n", 2, 11),
+    "R401": Case(UA + b"Crawl-delay: fast\n", 2, 14),
+    "R402": Case(UA + b"Request-rate: often\n", 2, 15),
+    "R403": Case(b"Crawl-delay: 5\nUser-agent: *\nDisallow: /\n", 1, 1),
+    "R404": Case(UA + b"Crawl-delay: 5\nCrawl-delay: 6\n", 3, 1),
+    "R405": Case(b"Sitemap:\nUser-agent: *\nDisallow: /\n", 1, 9),
+    "R406": Case(b"Sitemap: /sitemap.xml\nUser-agent: *\nDisallow: /\n", 1, 10),
+    "R501": Case(UA + b"Disallow: /a\nAllow: /a/b\n", 3, 8),
+}
+
+# code -> files close to the FIRES case where the code must stay quiet.
+QUIET: Dict[str, List[Tuple[bytes, Dict[str, Any]]]] = {
+    "R001": [(UA + b"Disallow: /\xef\xbb\xbf\n", {})],
+    "R002": [(UA + "Disallow: /café\n".encode(), {}),
+             # a character cut by the size limit is R003's business
+             (UA + "Disallow: /é".encode(), {"max_bytes": len(UA) + 12})],
+    "R003": [(UA + b"Disallow: /private\n", {"max_bytes": None}),
+             (UA + b"Disallow: /private\n", {"max_bytes": 33})],
+    "R004": [(b"# <html> in a comment\nUser-agent: *\nDisallow: /html\n", {}),
+             (b"User-agent: *\nDisallow: /<html\n", {})],
+    "R005": [(b"User-agent: *\nDisallow:\n", {})],
+    "R006": [(b"User-agent: *\nDisallow: /x\n", {})],
+    "R101": [(UA + b"Disallow: /x\n", {}), (UA + b"Foo bar\n", {})],
+    "R102": [(UA + b"Disallow: /x\n", {}), (b"User-Agent: *\nDISALLOW: /x\n", {})],
+    "R103": [(UA + b"DISALLOW: /x\n", {}), (b"USER-AGENT: *\nAllow: /x\n", {})],
+    "R104": [(UA + b"Clean-param: ref /\nCrawl-delay: 1\nHost: example.com\n", {})],
+    "R105": [(UA + b"Noindex: /x\n", {})],
+    "R106": [(UA + b"# this is junk\n\n  \nDisallow /x\n", {})],
+    "R107": [(UA + b"Disallow: /" + b"a" * 16000 + b"\n", {})],
+    "R108": [(UA + b"Disallow: /a%00b\n", {}),
+             (UA + b"Disallow: /" + b"a" * 17000 + b"\x00\n", {}),  # past the cut
+             ("User-agent: *\n".encode("utf-16"), {})],  # UTF-16 is R006's
+    "R201": [(UA + b"Disallow: /x\n", {})],
+    "R202": [(UA + b"Disallow: /\n", {})],
+    "R203": [(b"User-agent: Googlebot/2.1\nUser-agent: googlebot-news\nDisallow: /\n", {}),
+             (b"User-agent: * bot\nDisallow: /\n", {})],
+    "R204": [(b"User-agent: Googlebot\nUser-agent: MJ12bot\nDisallow: /\n", {})],
+    "R205": [(b"User-agent: * bot\nUser-agent: a_b-c\nDisallow: /\n", {})],
+    "R206": [(b"User-agent: a\nUser-agent: a\nUser-agent: b\nDisallow: /x\n", {})],
+    "R207": [(b"User-agent: *\nCrawl-delay: 1\nDisallow: /x\nUser-agent: bad\nDisallow: /\n", {}),
+             (b"User-agent: a\n# comment\nUser-agent: b\nDisallow: /\n", {})],
+    "R208": [(b"User-agent: a\nUser-agent: b\nDisallow: /\n", {}),
+             (b"User-agent: a\n# only a comment\nUser-agent: b\nDisallow: /\n", {}),
+             (b"User-agent: a\nDisallow: /\n\nUser-agent: b\nDisallow: /\n", {})],
+    "R209": [(b"User-agent: *\nDisallow: /private\n\nUser-agent: bingbot\nDisallow:\n", {}),
+             (b"User-agent: *\nDisallow:\n\nUser-agent: bingbot\nCrawl-delay: 5\n", {}),
+             (b"User-agent: b\nDisallow: /x\nUser-agent: *\nDisallow: /\nUser-agent: b\n", {})],
+    "R301": [(UA + b"Disallow: /fish\nDisallow: *fish\nDisallow:\n", {})],
+    "R302": [(b"User-agent: a\nDisallow: /x\n\nUser-agent: b\nDisallow: /x\n", {}),
+             (UA + b"Disallow: /a\nDisallow: /a$\nDisallow: /a$*\n", {})],
+    "R303": [(UA + b"Allow: /a\nDisallow: /a/\nDisallow: /a$\n", {})],
+    "R304": [(UA + b"Allow: /a*b\nDisallow: /a\n", {}),
+             # for b the disallow decides: it is not dead in every merged rule set
+             (b"User-agent: a\nUser-agent: b\nDisallow: /x\n\nUser-agent: a\nAllow: /x*\n", {}),
+             # the allow's index.html extension still decides for /d/
+             (UA + b"Allow: /d/index.html\nDisallow: /d/index.html*\n", {})],
+    "R305": [(UA + b"Disallow:\n", {}), (UA + b"Disallow: /x\n", {})],
+    "R306": [(UA + b"Disallow: /$\n", {})],
+    "R401": [(UA + b"Crawl-delay: 1.5\n", {})],
+    "R402": [(UA + b"Request-rate: 1/5s\n", {})],
+    "R403": [(UA + b"Crawl-delay: 5\n", {})],
+    "R404": [(b"User-agent: a\nCrawl-delay: 5\nDisallow: /\nUser-agent: b\nCrawl-delay: 6\n", {})],
+    "R405": [(b"Sitemap: https://example.com/s.xml\nHost: example.com\n" + UA, {})],
+    "R406": [(b"Sitemap: https://example.com/s.xml\nSitemap: http://example.com/s2.xml\n", {})],
+    "R501": [(UA + b"Allow: /a/b\nDisallow: /a\nDisallow: /a/c\nDisallow: /~joe%2F\n", {}),
+             (b"User-agent: *\nDisallow:\n\nUser-agent: b\nDisallow: /x\n", {}),
+             (UA + b"Disallow: /a\n\nUser-agent: b\nAllow: /a/b\n", {})],
+}
+
+
+def codes(body: bytes, **kwargs: Any) -> List[str]:
+    return [d.code for d in lint(body, **kwargs)]
+
+
+# -- the table ----------------------------------------------------------------------------
+
+def test_every_code_has_a_firing_and_a_quiet_case() -> None:
+    assert sorted(FIRES) == EMITTED, "add a FIRES case for every emitted code"
+    assert sorted(QUIET) == EMITTED, "add a QUIET case for every emitted code"
+
+
+def test_table_is_well_formed() -> None:
+    names = [entry.name for entry in CODES.values()]
+    assert len(set(names)) == len(names)
+    for code, (name, severity, summary, hint) in CODES.items():
+        assert re.fullmatch(r"R[0-9]{3}", code)
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", name)
+        assert severity in SEVERITIES
+        assert summary.endswith(".") and hint and not hint.endswith(".")
+        assert "{" not in help_text(code)
+    assert list(CODES) == sorted(CODES)
+
+
+def test_codes_not_yet_emitted_say_so() -> None:
+    assert "google, rfc and legacy modes" in CODES["R501"].summary
+    for code in NOT_EMITTED:
+        assert "(not yet emitted)" in CODES[code].summary
+        assert code not in FIRES
+
+
+@pytest.mark.parametrize("code", EMITTED)
+def test_code_fires(code: str) -> None:
+    case = FIRES[code]
+    found = [d for d in lint(case.body, **(case.kwargs or {})) if d.code == code]
+    assert found, f"{code} did not fire on {case.body[:80]!r}"
+    first = found[0]
+    entry = CODES[code]
+    assert (first.name, first.severity) == (entry.name, entry.severity)
+    assert (first.line, first.column) == (case.line, case.column)
+    assert first.message and first.hint
+    assert "{" not in first.hint and "<" not in first.hint
+
+
+@pytest.mark.parametrize("code", EMITTED)
+def test_code_stays_quiet(code: str) -> None:
+    for body, kwargs in QUIET[code]:
+        assert code not in codes(body, **kwargs), body[:120]
+
+
+# -- messages say what the brief asks them to say -------------------------------------------
+
+def test_clean_file_has_no_diagnostics() -> None:
+    body = (b"# robots.txt for example.com\n"
+            b"User-agent: *\nAllow: /private/public.html\nDisallow: /private/\n\n"
+            b"User-agent: Googlebot\nDisallow: /nogoogle/\n\n"
+            b"Sitemap: https://example.com/sitemap.xml\n")
+    assert lint(body) == []
+    assert lint(b"") == [Diagnostic(
+        "R005", "no-groups", "info", 1, 1, lint(b"")[0].message, lint(b"")[0].hint)]
+
+
+def test_never_matching_paths_say_so() -> None:
+    found = lint(UA + b"Disallow: fish\nDisallow: http://a/fish\nAllow: www.example.com/x\n")
+    assert [d.code for d in found] == ["R301", "R301", "R301"]
+    assert all("never matches" in d.message for d in found)
+    assert [d.hint for d in found] == [
+        "write `Disallow: /fish`", "write `Disallow: /fish`", "write `Allow: /x`"]
+
+
+def test_allow_wins_and_merges_are_explained() -> None:
+    (tie,) = lint(UA + b"Allow: /a\nDisallow: /a\n")
+    assert "allow wins a tie" in tie.message and "line 2" in tie.message
+    (joined,) = lint(b"User-agent: *\nCrawl-delay: 1\nUser-agent: bad\nDisallow: /\n")
+    assert "joins the group of line 1" in joined.message and "`Crawl-delay: 1`" in joined.message
+    assert "1994/1996" in lint(b"User-agent: a\n\nUser-agent: b\nDisallow: /\n")[0].message
+
+
+def test_truncated_agents() -> None:
+    (mj,) = lint(b"User-agent: MJ12bot\nDisallow: /\n")
+    assert "read as `mj`" in mj.message and mj.severity == "warning"
+    (version,) = lint(b"User-agent: Googlebot/2.1\nDisallow: /\n")
+    assert version.severity == "info" and "`googlebot`" in version.message
+    (pasted,) = lint(b"User-agent: Mozilla/5.0 (compatible; bingbot/2.0)\nDisallow: /\n")
+    assert pasted.code == "R203" and "read as `mozilla`" in pasted.message
+
+
+def test_over_size_says_how_much_is_ignored() -> None:
+    body = UA + b"".join(b"Disallow: /%02d\n" % i for i in range(100))
+    (over,) = lint(body, max_bytes=len(UA) + 14 * 10)
+    assert over.code == "R003" and (over.line, over.column) == (12, 1)
+    assert f"the last {14 * 90:,} bytes" in over.message and "90 allow/disallow" in over.message
+    assert lint(body) == []  # the default limit is 512,000 bytes
+
+
+def test_non_utf8_points_at_the_first_bad_byte() -> None:
+    body = UA + "Disallow: /ça\n".encode() + b"Disallow: /\xe7a/\xe9\nDisallow: /\xff\n"
+    (bad,) = lint(body)
+    assert (bad.line, bad.column) == (3, 12) and "0xE7" in bad.message
+    assert "2 lines" in bad.message and "%E7" in bad.hint
+
+
+def test_columns_count_code_points() -> None:
+    (found,) = [d for d in lint(UA + "Disallow: /é x\x00y\n".encode()) if d.code == "R108"]
+    assert found.column == 15
+
+
+def test_shadowing_across_merged_groups_names_the_agent() -> None:
+    body = b"User-agent: a\nDisallow: /x\n\nUser-agent: a\nDisallow: /x\n"
+    (dup,) = [d for d in lint(body) if d.code != "R206"]
+    assert dup.code == "R302" and dup.line == 5 and "groups naming `a` are merged" in dup.message
+
+
+def test_wildcards_that_change_nothing_are_seen_through() -> None:
+    found = lint(UA + b"Allow: *\nDisallow: /\nDisallow: /x**\nAllow: /x*$\n"
+                 b"Disallow: /y*\nDisallow: /y\nDisallow: /y$\n")
+    found = [d for d in found if d.code != "R501"]
+    assert [(d.code, d.line) for d in found] == [("R304", 3), ("R304", 4), ("R302", 7)]
+    assert "an allow of the same length" in found[1].message
+
+
+def test_control_characters_never_reach_messages() -> None:
+    for diagnostic in lint(UA + b"Disallow: x\x1b[31mred\nUser-agent: a\x1bb\nFoo\x07: 1\n"):
+        assert not any(ord(c) < 32 for c in diagnostic.message + diagnostic.hint)
+
+
+def test_lint_reads_what_parse_reads() -> None:
+    body = b"User-agent: a\nDisallow: /\n" * 3
+    as_bytearray: Any = bytearray(body)
+    assert lint(body, max_bytes=None) == lint(as_bytearray) == lint(body.decode())
+    with pytest.raises(TypeError):
+        lint(123)  # type: ignore[arg-type]
+
+
+# -- mode differences: each one checked against parse(..., mode=...) ---------------------
+
+MODE_CASES = [
+    # (file, marker in the message, url, {mode: allowed})
+    (UA + b"Disallow: /a\nAllow: /a/b\n", "never reach", "/a/b",
+     {"google": True, "rfc": True, "legacy": False}),
+    (UA + b"Disallow:\nDisallow: /p\nDisallow: /q\n", "read this empty", "/q",
+     {"google": False, "rfc": False, "legacy": True}),
+    (UA + b"Disallow: /%7Ejoe\n", "RFC 9309 decodes it to `~`", "/~joe",
+     {"google": True, "rfc": False}),
+    (UA + b"Disallow: /x%2A\n", "literal `*`", "/x*", {"google": True, "rfc": False}),
+    (UA + b"Disallow: /d/\nAllow: /d/index.html\n", "index.html rule", "/d/",
+     {"google": True, "rfc": False, "legacy": False}),
+    (UA + b"Disallow: /*.php\n", "compare them literally", "/a.php",
+     {"google": False, "rfc": False, "legacy": True}),
+]
+
+
+@pytest.mark.parametrize("body, marker, url, verdicts", MODE_CASES)
+def test_mode_differences_are_real(body: bytes, marker: str, url: str,
+                                   verdicts: Dict[str, bool]) -> None:
+    found = [d for d in lint(body) if d.code == "R501" and marker in d.message]
+    assert len(found) == 1, found
+    for mode, allowed in verdicts.items():
+        robots = robotsrules.parse(body, mode=mode)  # type: ignore[arg-type]
+        assert robots.allowed(url, agent="x") is allowed, mode
+
+
+def test_wildcards_for_legacy_are_reported_once_per_file() -> None:
+    found = [d for d in lint(UA + b"Disallow: /*.php\nDisallow: /a$\nAllow: /b*\n")
+             if d.code == "R501"]
+    assert len(found) == 1 and "and 2 other rules use" in found[0].message
+
+
+# -- properties ---------------------------------------------------------------------------
+
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PIECES = ["User-agent: ", "useragent ", "Disallow: ", "Disalow ", "Allow:", "Sitemap: ",
+          "Crawl-delay: ", "Request-rate: ", "Host:", "Clean-param: ", "*", "/", "$", "a",
+          "MJ12bot", "Googlebot/2.1", "http://a/b", "\n", "\r\n", "\r", "#", " ", "\t",
+          "\x00", "\xe9", "<html>", ":", "%e9"]
+
+
+@SETTINGS
+@given(st.binary(max_size=3000))
+def test_lint_never_raises_on_arbitrary_bytes(body: bytes) -> None:
+    for diagnostic in lint(body):
+        assert diagnostic.code in CODES and diagnostic.line >= 1 and diagnostic.column >= 1
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(PIECES), max_size=60),
+       st.sampled_from([b"", b"\xef\xbb\xbf", b"\xff\xfe"]),
+       st.one_of(st.none(), st.integers(0, 200)))
+def test_lint_never_raises_on_robots_like_text(pieces: List[str], head: bytes,
+                                               max_bytes: Optional[int]) -> None:
+    body = head + "".join(pieces).encode("utf-8", "surrogatepass")
+    found = lint(body, max_bytes=max_bytes)
+    lines = len(robotsrules.parse(body, max_bytes=max_bytes).lines)
+    assert all(1 <= d.line <= max(lines, 1) for d in found)
+    assert found == sorted(found, key=lambda d: (d.line, d.column, d.code))
+
+
+TARGETS = ["/" + "".join(p) for n in range(5) for p in itertools.product("ab/", repeat=n)]
+TARGETS += ["/d/", "/d/index.html"]
+RULE_PATTERN = st.one_of(st.text("/ab*$", min_size=1, max_size=5),
+                         st.sampled_from(["/d/index.html", "/d/index.html*", "/d/index.htm"]))
+
+
+@st.composite
+def groups(draw: st.DrawFn) -> str:
+    lines: List[str] = []
+    for _ in range(draw(st.integers(1, 3))):
+        for agent in draw(st.lists(st.sampled_from(["a", "b", "*"]), min_size=1, max_size=2)):
+            lines.append(f"User-agent: {agent}")
+        for directive, pattern in draw(st.lists(
+                st.tuples(st.sampled_from(["Allow", "Disallow"]), RULE_PATTERN),
+                min_size=1, max_size=6)):
+            lines.append(f"{directive}: {pattern}")
+    return "\n".join(lines) + "\n"
+
+
+@SETTINGS
+@given(groups())
+def test_rules_said_never_to_decide_never_decide(body: str) -> None:
+    dead = {d.line for d in lint(body) if d.code in ("R302", "R303", "R304")}
+    if not dead:
+        return
+    robots = robotsrules.parse(body)
+    for agent in ("a", "b", "c"):
+        for target in TARGETS:
+            verdict = robots.explain(target, agent=agent)
+            assert verdict.rule is None or verdict.rule.line not in dead, (agent, target)
+
+
+@SETTINGS
+@given(st.lists(st.tuples(st.sampled_from(["Allow", "Disallow"]), st.text("/ab", max_size=4),
+                          st.booleans()),
+                min_size=1, max_size=8))
+def test_rules_legacy_never_reaches_are_never_reached(rules: List[Tuple[str, str, bool]]) -> None:
+    body = "User-agent: *\n" + "".join(
+        f"{d}: {p}\n" + ("\n" if blank else "") for d, p, blank in rules)
+    found = [d for d in lint(body) if d.code == "R501"]
+    unreached = {d.line for d in found if "parsers never reach" in d.message}
+    empties = {d.line for d in found if "read this empty" in d.message}
+    robots = robotsrules.parse(body, mode="legacy")
+    for target in TARGETS:
+        rule = robots.explain(target, agent="x").rule
+        if rule is not None:
+            assert rule.line not in unreached, target
+            assert not empties or rule.line <= max(empties), target
