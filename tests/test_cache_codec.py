@@ -141,6 +141,26 @@ def test_truncated_body_and_flags_round_trip() -> None:
     assert decoded.latest.truncated and not decoded.latest.robots.truncated
 
 
+@pytest.mark.parametrize("mode", ["rfc", "legacy"])
+def test_the_reading_mode_round_trips(mode: str) -> None:
+    result = drive([answer(200, BODY)])
+    robots = parse(BODY + b"\nUser-agent: Bot\nAllow: /%7Ea\n\nDisallow: /x\n", mode=mode)
+    entry = Entry.first(dataclasses.replace(result, robots=robots))
+    decoded = round_trip(entry)
+    assert decoded.latest.robots.mode == mode
+    assert decoded.latest.robots.groups == robots.groups
+    cut = parse(BODY, max_bytes=20, mode=mode)
+    decoded = round_trip(Entry.first(dataclasses.replace(result, robots=cut)))
+    assert decoded.latest.robots.mode == mode and decoded.latest.robots.truncated
+
+
+def test_an_unknown_mode_is_a_value_error() -> None:
+    data = encode(Entry.first(dataclasses.replace(drive([answer(200, BODY)]),
+                                                  robots=parse(BODY, mode="rfc"))))
+    with pytest.raises(ValueError, match="mode"):
+        decode(data.replace(b'"mode":"rfc"', b'"mode":"nope"'))
+
+
 def test_redirects_forbidden_and_odd_numbers_round_trip() -> None:
     redirected = drive([
         answer(301, headers={"Location": "https://www.example.com/robots.txt"}),

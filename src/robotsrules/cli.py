@@ -20,7 +20,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequ
 from . import __version__
 from .errors import RobotsError
 from .model import Verdict
-from .robotstxt import RobotsTxt, parse
+from .robotstxt import MODES, Mode, RobotsTxt, parse
 
 __all__ = ["main"]
 
@@ -81,14 +81,22 @@ def _verdicts_from_cache(args: argparse.Namespace, urls: Iterable[str]
     store = MemoryStore() if args.no_cache else SQLiteStore(args.cache)
     with RobotsCache(store, user_agent=_user_agent(args), agent=args.agent,
                      timeout=args.timeout) as cache:
+        reread: Dict[int, RobotsTxt] = {}  # --mode: each fetched file re-read once
         for url in urls:
             served = cache.lookup(url)
-            yield url, served.robots.explain(url, agent=args.agent), _outcome_note(served)
+            robots = served.robots
+            if args.mode != robots.mode:
+                key = id(robots)
+                if key not in reread:
+                    reread.clear()  # URLs usually come grouped by site: keep one
+                    reread[key] = _in_mode(robots, args.mode)
+                robots = reread[key]
+            yield url, robots.explain(url, agent=args.agent), _outcome_note(served)
 
 
 def _verdicts_from_file(args: argparse.Namespace, urls: Iterable[str]
                         ) -> Iterator[Tuple[str, Verdict, str]]:
-    rules = _read_robots(args.robots).for_agent(args.agent)
+    rules = _read_robots(args.robots, args.mode).for_agent(args.agent)
     for url in urls:
         yield url, rules.explain(url), ""
 
@@ -204,8 +212,8 @@ def _load(source: str, args: argparse.Namespace) -> Tuple[RobotsTxt, str]:
         note = f"{result.url}: HTTP {result.status}" if result.status else result.url
         if result.outcome != "ok":
             note += f", {result.outcome}: {result.error} -> {_OUTCOME_MEANING[result.outcome]}"
-        return result.robots, note
-    return _read_robots(source), source
+        return _in_mode(result.robots, args.mode), note
+    return _read_robots(source, args.mode), source
 
 
 def _verdict_json(verdict: Verdict) -> Dict[str, Any]:
@@ -226,6 +234,7 @@ _WHY = {
     "longest-match": "the longest matching rule decides (RFC 9309 \u00a72.2.2)",
     "tie-allow": "an allow and a disallow of equal length match; allow wins the tie",
     "index-html": "an Allow of .../index.html also allows the directory itself (Google)",
+    "first-match": "legacy reading: the first matching rule of the record decides",
     "no-match": "no rule of the applicable groups matches, so the URL is allowed",
     "no-group": "no group names this agent and there is no '*' group, so all is allowed",
     "robots-txt": "/robots.txt itself is always allowed (RFC 9309 \u00a72.2.2)",
@@ -276,7 +285,8 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
               f"  (target {verdict.target})\n")
     out.write(f"  applies: {applied}\n")
     if verdict.rule is not None:
-        out.write(f"  decides: line {_describe(verdict)} (priority {verdict.rule.priority})\n")
+        rank = "" if verdict.reason == "first-match" else f" (priority {verdict.rule.priority})"
+        out.write(f"  decides: line {_describe(verdict)}{rank}\n")
     out.write(f"  why:     {_WHY.get(verdict.reason, verdict.reason)}\n")
     return code
 
@@ -344,6 +354,62 @@ def _diff_cmd(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_DISALLOWED if changes else EXIT_ALLOWED
 
 
+_FAIL_ON = {"error": 1, "warning": 2, "info": 3, "never": 0}  # how many severities fail
+
+
+def _lint_source(source: str, args: argparse.Namespace) -> Tuple[Optional[bytes], str]:
+    """The octets to lint and the name to report them under (None: nothing to lint)."""
+    if not _URL_SOURCE.match(source):
+        return _read_bytes(source), source
+    from .fetch import fetch
+    from .robotstxt import DEFAULT_MAX_BYTES
+
+    # Read past the 500 KiB limit so that the lint can say the file is over it.
+    result = fetch(source, user_agent=_user_agent(args), timeout=args.timeout,
+                   max_bytes=2 * DEFAULT_MAX_BYTES)
+    if result.outcome == "ok":
+        return result.robots.source, result.url
+    meaning = _OUTCOME_MEANING[result.outcome]
+    message = f"{result.url}: {result.outcome}: {result.error} -> {meaning}; nothing to lint"
+    if result.outcome == "unavailable":  # no file is a valid state: say so, find nothing
+        sys.stderr.write(f"robotsrules: {message}\n")
+        return None, result.url
+    raise RobotsError(message)
+
+
+def _lint_cmd(args: argparse.Namespace, out: TextIO) -> int:
+    from .linter import CODES, SEVERITIES, lint
+    from .report import render, summary_line, to_json, to_sarif_many, to_text
+
+    if args.list_codes:
+        for code, row in CODES.items():
+            out.write(f"{code}  {row.severity:<8} {row.name:<28} {row.summary}\n")
+        return EXIT_ALLOWED
+    if not args.sources:
+        return _fail("no file given: pass FILE_OR_URL (or '-' for stdin)")
+    form = "json" if args.json else args.format
+    failing = set(SEVERITIES[:_FAIL_ON[args.fail_on]])
+    found: List[Tuple[str, List[Any]]] = []
+    for source in args.sources:
+        content, name = _lint_source(source, args)
+        found.append((name, [] if content is None else lint(content)))
+    if form == "sarif":
+        out.write(json.dumps(to_sarif_many(found), indent=2, ensure_ascii=False) + "\n")
+    elif form == "json" and len(found) > 1:  # one schema-valid object per file
+        out.write(json.dumps([to_json(d, name) for name, d in found], indent=2,
+                             ensure_ascii=False) + "\n")
+    elif form == "json":
+        out.write(render(found[0][1], "json", found[0][0]))
+    else:
+        colour = _painter(out, args)("x", "0") != "x"
+        for name, diagnostics in found:
+            if diagnostics:
+                out.write(to_text(diagnostics, name, color=colour))
+            out.write(f"{name}: {summary_line(diagnostics) if diagnostics else 'no problems'}\n")
+    hit = any(d.severity in failing for _, diagnostics in found for d in diagnostics)
+    return EXIT_DISALLOWED if hit else EXIT_ALLOWED
+
+
 def _painter(out: TextIO, args: argparse.Namespace) -> Callable[..., str]:
     colour = getattr(args, "color", "auto")
     on = colour == "always" or (colour == "auto" and hasattr(out, "isatty") and out.isatty()
@@ -357,11 +423,22 @@ def _painter(out: TextIO, args: argparse.Namespace) -> Callable[..., str]:
     return paint
 
 
-def _read_robots(path: str) -> RobotsTxt:
+def _read_bytes(path: str) -> bytes:
     if path == "-":
-        return parse(sys.stdin.buffer.read())
+        return sys.stdin.buffer.read()
     with open(path, "rb") as handle:
-        return parse(handle.read())
+        return handle.read()
+
+
+def _read_robots(path: str, mode: Mode = "google") -> RobotsTxt:
+    return parse(_read_bytes(path), mode=mode)
+
+
+def _in_mode(robots: RobotsTxt, mode: Mode) -> RobotsTxt:
+    """``robots`` read in ``mode``: fetched files are parsed as Google does, then re-read."""
+    if robots.mode == mode or robots.synthetic is not None:
+        return robots  # allow-all / disallow-all mean the same in every mode
+    return parse(robots.source, max_bytes=None, mode=mode)  # already cut when fetched
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -393,6 +470,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="also check the URLs in FILE, one a line ('-': standard input)")
     check.add_argument("--json", action="store_true",
                        help="print one JSON object per URL (JSON Lines)")
+    _mode_option(check)
     check.add_argument("urls", nargs="*", metavar="URL",
                        help="absolute URLs (https://host/path); with --robots, paths too")
     check.set_defaults(run=_check)
@@ -442,11 +520,42 @@ def _parser() -> argparse.ArgumentParser:
     differ.add_argument("--agent", action="append", metavar="NAME",
                         help="an agent to compare (repeatable)")
     _common(differ)
+
+    linter = commands.add_parser(
+        "lint", help="find what is wrong with a robots.txt: codes, lines, fixes",
+        description="Check each FILE_OR_URL (a path, '-' for stdin, or a URL to fetch) and "
+                    "print diagnostics with a stable code, severity, line, column, message "
+                    "and fix hint. '--list-codes' prints the table of codes.",
+        epilog="Exit codes: 0 no finding at or above --fail-on, 1 some finding at or above "
+               "it, 2 usage or I/O error (or the URL could not be fetched).")
+    linter.add_argument("sources", nargs="*", metavar="FILE_OR_URL")
+    linter.add_argument("--format", choices=["text", "json", "sarif"], default="text",
+                        help="text (default), json (lint.schema.json) or sarif (SARIF 2.1.0)")
+    linter.add_argument("--json", action="store_true", help="the same as --format json")
+    linter.add_argument("--fail-on", choices=list(_FAIL_ON), default="error",
+                        help="the lowest severity that makes the exit code 1 (default "
+                             "error; never: always 0)")
+    linter.add_argument("--list-codes", action="store_true",
+                        help="print every code with its severity and meaning, then exit")
+    linter.add_argument("--color", choices=["auto", "always", "never"], default="auto",
+                        help="colour the text output (default: on a terminal)")
+    linter.add_argument("--agent", default="robotsrules", metavar="NAME",
+                        help="product token for the default User-Agent header (URLs)")
+    _fetch_options(linter)
+    linter.set_defaults(run=_lint_cmd)
     return parser
+
+
+def _mode_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--mode", choices=MODES, default="google",
+        help="how to read the file: google (default, Google's library), rfc (RFC 9309 "
+             "where Google differs) or legacy (1994/1996, as urllib.robotparser)")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
+    _mode_option(parser)
     parser.add_argument("--color", choices=["auto", "always", "never"], default="auto",
                         help="colour the text output (default: on a terminal)")
     _fetch_options(parser)

@@ -3,13 +3,16 @@
 Without a URL list, the URLs compared are derived from both files: ``/`` and, for every
 rule, a path it matches (its pattern with ``*`` read as ``x`` and a final ``$`` dropped)
 and the pattern's literal prefix. Without agents, every token either file names is
-compared, plus ``*`` (any crawler that no group names).
+compared, plus ``*`` (any crawler that no group names); values that are not product
+tokens (legacy mode keeps whole values such as ``MJ12bot``) are left out.
 """
 
 from __future__ import annotations
 
 from typing import Iterable, List, NamedTuple, Optional, Sequence
 
+from .agents import agent_tokens
+from .errors import InvalidAgent
 from .model import Verdict
 from .robotstxt import RobotsTxt
 
@@ -44,8 +47,15 @@ def sample_urls(*files: RobotsTxt) -> List[str]:
 
 
 def _agents(*files: RobotsTxt) -> List[str]:
-    names = {token for robots in files for token in robots.agents}
-    return [*sorted(names), "*"]
+    names = set()
+    for robots in files:
+        for name in robots.agents:
+            try:
+                agent_tokens(name)
+            except InvalidAgent:  # a legacy-mode record value such as "mj12bot/1.0 (+x)"
+                continue
+            names.add(name)
+    return [*sorted(names - {"*"}), "*"]
 
 
 def diff(

@@ -13,7 +13,8 @@ field of the :class:`~robotsrules.policy.FetchResult` plus how to rebuild its ru
     "robots": {"kind": "allow-all"}             RobotsTxt.allow_all(), no body
     "robots": {"kind": "disallow-all"}          RobotsTxt.disallow_all(), no body
     "robots": {"kind": "parsed", "length": n,   the next n octets, re-parsed with
-               "truncated": b, "synthetic": s}  parse(body, max_bytes=None)
+               "truncated": b, "synthetic": s,  parse(body, max_bytes=None, mode=m)
+               "mode": m}                       ("mode" only when not "google")
 
 The stored body is :attr:`RobotsTxt.source`, already cut at the ``max_bytes`` in force when it
 was fetched, so it is re-parsed without a limit and ``truncated`` is carried over. Bodies are
@@ -30,7 +31,7 @@ import json
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..policy import Entry, FetchResult
-from ..robotstxt import RobotsTxt, parse
+from ..robotstxt import MODES, RobotsTxt, parse
 
 __all__ = ["FORMAT", "VERSION", "decode", "encode"]
 
@@ -104,6 +105,8 @@ def _result_header(result: FetchResult, bodies: List[bytes]) -> Dict[str, Any]:
     else:
         header["robots"] = {"kind": "parsed", "length": len(robots.source),
                             "truncated": robots.truncated, "synthetic": robots.synthetic}
+        if robots.mode != "google":
+            header["robots"]["mode"] = robots.mode
         bodies.append(robots.source)
     return header
 
@@ -156,10 +159,14 @@ def _robots(spec: Any, reader: _Reader) -> RobotsTxt:
     body = reader.take(_check_int(spec.get("length")))
     truncated = _check_bool(spec.get("truncated"))
     synthetic = _optional(_check_str)(spec.get("synthetic"))
-    robots = parse(body, max_bytes=None, synthetic=synthetic)  # already cut when fetched
+    mode = spec.get("mode", "google")
+    if mode not in MODES:
+        raise ValueError(f"robots: unknown mode {mode!r}")
+    # Already cut when fetched: re-parsed without a limit, in the mode it was parsed in.
+    robots = parse(body, max_bytes=None, synthetic=synthetic, mode=mode)
     if truncated:
         robots = RobotsTxt(robots.source, robots.groups, robots.sitemaps, robots.hosts,
-                           truncated=True, synthetic=robots.synthetic)
+                           truncated=True, synthetic=robots.synthetic, mode=robots.mode)
     return robots
 
 
