@@ -176,6 +176,20 @@ def _fetch(args: argparse.Namespace, out: TextIO) -> int:
         return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).isoformat(
             timespec="seconds")
 
+    robots = result.robots
+    if args.json:
+        report = {
+            "url": result.url, "outcome": result.outcome, "status": result.status,
+            "error": result.error, "final_url": result.final_url,
+            "redirects": list(result.redirects), "fetched_at": when(result.fetched_at),
+            "expires_at": when(result.expires_at), "size": result.size,
+            "truncated": result.truncated, "rules": robots.synthetic or "file",
+            "groups": [{"line": g.line, "agents": list(g.agent_values), "rules": len(g.rules)}
+                       for g in robots.groups] if robots.synthetic is None else [],
+            "sitemaps": list(robots.sitemaps),
+        }
+        out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        return EXIT_ALLOWED
     out.write(f"robots.txt  {result.url}\n")
     out.write(f"outcome     {result.outcome}"
               f"{'' if result.outcome == 'ok' else ' -> ' + _OUTCOME_MEANING[result.outcome]}\n")
@@ -187,7 +201,6 @@ def _fetch(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"fetched     {when(result.fetched_at)}\n")
     out.write(f"expires     {when(result.expires_at)}\n")
     out.write(f"size        {result.size} bytes{' (truncated)' if result.truncated else ''}\n")
-    robots = result.robots
     if robots.synthetic is not None:
         out.write(f"rules       none: {robots.synthetic.replace('-', ' ')}\n")
         return EXIT_ALLOWED
@@ -483,6 +496,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     fetch.add_argument("--agent", default="robotsrules", metavar="NAME",
                        help="product token for the default User-Agent header")
+    fetch.add_argument("--json", action="store_true", help="print JSON")
     _fetch_options(fetch)
     fetch.add_argument("url", metavar="URL", help="any URL of the site")
     fetch.set_defaults(run=_fetch)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.server
 import io
+import json
 import os
 import socket
 import threading
@@ -102,3 +103,17 @@ def test_fetch_of_an_unreachable_site_says_all_disallowed() -> None:
     assert code == 0
     assert "outcome     unreachable -> all disallowed" in out
     assert "error       connection refused" in out and "rules       none" in out
+
+
+def test_fetch_json(site: Tuple[str, List[str]]) -> None:
+    origin, _ = site
+    code, out = run("fetch", "--json", f"{origin}/anything")
+    report = json.loads(out)
+    assert code == 0
+    assert report["url"] == f"{origin}/robots.txt" and report["status"] == 200
+    assert report["outcome"] == "ok" and report["rules"] == "file"
+    assert {"line": 9, "agents": ["GPTBot", "CCBot"], "rules": 1} in report["groups"]
+    code, out = run("fetch", "--json", f"http://127.0.0.1:{closed_port()}/", "--timeout", "2")
+    report = json.loads(out)
+    assert report["outcome"] == "unreachable" and report["rules"] == "disallow-all"
+    assert report["groups"] == [] and report["error"] == "connection refused"
