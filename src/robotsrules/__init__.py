@@ -13,12 +13,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .agents import Agent, agent_tokens
-from .errors import InvalidAgent, InvalidURL, RobotsError
+from .errors import InvalidAgent, InvalidURL, RobotsDisallowed, RobotsError
 from .linter import Diagnostic, lint
 from .matcher import AgentRules
 from .model import Group, Line, RequestRate, Rule, Verdict
 from .robotstxt import DEFAULT_MAX_BYTES, MODES, Mode, RobotsTxt, parse
 from .urls import match_target
+from .useragent import product_token
 
 if TYPE_CHECKING:  # the lazy names below, for type checkers
     from .checker import AsyncRobotsCache, RobotsCache
@@ -66,6 +67,7 @@ __all__ = [
     "Policy",
     "RequestRate",
     "RobotsCache",
+    "RobotsDisallowed",
     "RobotsError",
     "RobotsTxt",
     "Rule",
@@ -77,6 +79,7 @@ __all__ = [
     "match_target",
     "origin_of",
     "parse",
+    "product_token",
     "robots_url",
 ]
 

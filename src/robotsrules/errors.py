@@ -7,11 +7,21 @@ Exceptions are for the *caller's* mistakes only::
      └── RobotsError              base of every robotsrules exception
           ├── InvalidAgent        agent is not a product token, Token/version or list of them
           └── InvalidURL          URL is neither absolute (scheme://...) nor a path "/..."
+
+    Exception
+     └── RobotsDisallowed         raised by the HTTP client integrations (robotsrules.httpx,
+                                  robotsrules.aiohttp) for a request robots.txt forbids: not
+                                  a caller mistake, so not a ValueError
 """
 
 from __future__ import annotations
 
-__all__ = ["InvalidAgent", "InvalidURL", "RobotsError"]
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:
+    from .model import Verdict
+
+__all__ = ["InvalidAgent", "InvalidURL", "RobotsDisallowed", "RobotsError"]
 
 
 class RobotsError(ValueError):
@@ -24,3 +34,34 @@ class InvalidAgent(RobotsError):
 
 class InvalidURL(RobotsError):
     """The URL passed is neither absolute (``scheme://...``) nor a target starting with ``/``."""
+
+
+class RobotsDisallowed(Exception):
+    """A request that the robots.txt of its origin forbids (raised instead of sending it).
+
+    ``url`` is the URL refused, ``agent`` the product token obeyed, ``verdict`` the
+    :class:`~robotsrules.Verdict` with the deciding rule (``verdict.rule``, with its line
+    number; ``None`` when no file decided, e.g. an unreachable robots.txt), and ``detail``
+    what the fetch of the robots.txt said when it did not succeed (``"unreachable: HTTP
+    503"``), else ``None``. ``str()`` says all of it.
+    """
+
+    def __init__(self, url: str, agent: str, verdict: Verdict,
+                 detail: Optional[str] = None) -> None:
+        self.url = url
+        self.agent = agent
+        self.verdict = verdict
+        self.detail = detail
+        super().__init__(url, agent, verdict, detail)
+
+    def __str__(self) -> str:
+        if self.verdict.rule is not None:
+            why = f"line {self.verdict.rule} ({self.verdict.reason})"
+        else:
+            why = self.verdict.reason
+        if self.detail:
+            why = f"{why}; {self.detail}"
+        return f"robots.txt disallows {self.url} for {self.agent}: {why}"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.url, self.agent, self.verdict, self.detail))

@@ -1,0 +1,103 @@
+"""An aiohttp client middleware that obeys robots.txt: :class:`RobotsMiddleware`.
+
+Needs aiohttp 3.12 or later (client middlewares): ``pip install 'robotsrules[aiohttp]'``.
+This is the only module that imports aiohttp. ::
+
+    import aiohttp
+    from robotsrules.aiohttp import RobotsMiddleware
+
+    robots = RobotsMiddleware(user_agent="ExampleBot/1.0")
+    async with aiohttp.ClientSession(middlewares=(robots,),
+                                     headers={"User-Agent": "ExampleBot/1.0"}) as session:
+        async with session.get("https://example.com/page") as response:  # or RobotsDisallowed
+            ...
+    await robots.aclose()
+
+The same rules as :mod:`robotsrules.httpx`: every request, redirect hops included (aiohttp
+runs middlewares for each hop), is checked against its origin's robots.txt; a forbidden one
+raises :class:`robotsrules.RobotsDisallowed` (URL, agent, deciding line) and is not sent;
+requests to one origin are spaced by its ``Crawl-delay``/``Request-rate`` (capped at
+``max_crawl_delay``; ``crawl_delay=False`` turns it off); one robots.txt fetch per origin
+under concurrency. Pass ``middlewares=()`` to one request to skip the check.
+
+The robots.txt files are fetched by the fetch layer of robotsrules (httpx, through an
+:class:`~robotsrules.AsyncRobotsCache`), not by the session: its bounded, decompression-safe
+reader and redirect policy are the ones tested. To route those fetches through a proxy,
+pass ``cache=AsyncRobotsCache(..., client=httpx.AsyncClient(proxy=...))``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Optional
+
+try:
+    import aiohttp
+except ImportError as exc:  # pragma: no cover - the extra is installed for the tests
+    raise ImportError(
+        "robotsrules.aiohttp needs the 'aiohttp' package: pip install 'robotsrules[aiohttp]'"
+    ) from exc
+
+from .agents import Agent
+from .cache import Store
+from .checker import AsyncRobotsCache
+from .errors import RobotsDisallowed
+from .fetch import DEFAULT_TIMEOUT
+from .httpx import DEFAULT_MAX_CRAWL_DELAY, _agent, _Spacing, delay_for
+from .policy import Policy
+from .scope import SCHEMES, origin_of
+
+__all__ = ["RobotsMiddleware"]
+
+
+class RobotsMiddleware:
+    """An aiohttp client middleware (``ClientSession(middlewares=(this,))``).
+
+    ``user_agent`` is the User-Agent header of the robots.txt fetches; ``agent`` the product
+    token(s) to obey (default: :func:`robotsrules.product_token` of ``user_agent``).
+    ``store``, ``policy`` and ``timeout`` configure the :class:`~robotsrules.AsyncRobotsCache`
+    built here, or pass your own ``cache``. One middleware may serve several sessions; it
+    then spaces their requests together. Close it with :meth:`aclose`.
+    """
+
+    def __init__(
+        self,
+        *,
+        user_agent: str,
+        agent: Optional[Agent] = None,
+        cache: Optional[AsyncRobotsCache] = None,
+        store: Optional[Store] = None,
+        policy: Optional[Policy] = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        crawl_delay: bool = True,
+        max_crawl_delay: float = DEFAULT_MAX_CRAWL_DELAY,
+    ) -> None:
+        self.agent, self._agent_name = _agent(user_agent, agent)
+        self.cache = cache if cache is not None else AsyncRobotsCache(
+            store, user_agent=user_agent, agent=self.agent, timeout=timeout, policy=policy)
+        self.crawl_delay = crawl_delay
+        self.max_crawl_delay = max_crawl_delay
+        self._spacing = _Spacing()
+
+    async def __call__(self, request: aiohttp.ClientRequest,
+                       handler: aiohttp.ClientHandlerType) -> aiohttp.ClientResponse:
+        """Check ``request``, wait its turn, then pass it on (the middleware protocol)."""
+        if request.url.scheme in SCHEMES:
+            url = str(request.url)
+            served = await self.cache.lookup(url)
+            verdict = served.robots.explain(url, agent=self.agent)
+            if not verdict.allowed:
+                detail = None
+                if served.reason == "unreachable":
+                    detail = f"{served.result.url} unreachable: {served.result.error}"
+                raise RobotsDisallowed(url, self._agent_name, verdict, detail)
+            if self.crawl_delay:
+                delay = delay_for(served.robots, self.agent, self.max_crawl_delay)
+                wait = self._spacing.reserve(origin_of(url), delay)
+                if wait > 0:
+                    await asyncio.sleep(wait)
+        return await handler(request)
+
+    async def aclose(self) -> None:
+        """Close the cache (its store)."""
+        await self.cache.aclose()

@@ -1,0 +1,212 @@
+"""httpx transports that obey robots.txt: :class:`RobotsTransport` and its async twin.
+
+Wrap any httpx transport; every request is then checked against the robots.txt of its
+origin before it is sent::
+
+    import httpx
+    from robotsrules.httpx import RobotsTransport
+
+    transport = RobotsTransport(httpx.HTTPTransport(retries=2), user_agent="ExampleBot/1.0")
+    with httpx.Client(transport=transport, headers={"User-Agent": "ExampleBot/1.0"}) as client:
+        client.get("https://example.com/page")      # raises robotsrules.RobotsDisallowed
+
+* The robots.txt of each origin is fetched once (single flight under concurrency), through
+  the *wrapped* transport (so its proxy and TLS settings apply), kept for its lifetime in a
+  :class:`robotsrules.RobotsCache` (or :class:`~robotsrules.AsyncRobotsCache`) whose store
+  you may choose (SQLite, Redis: shared across runs and processes), with all the fetch rules
+  of :mod:`robotsrules.policy` (4xx allow all; 429, 5xx and network errors disallow all and
+  are retried later; redirects; the 30-day rule).
+* A request robots.txt forbids raises :class:`robotsrules.RobotsDisallowed` carrying the
+  URL, the agent and the :class:`~robotsrules.Verdict` with the deciding line. Nothing is
+  sent. ``/robots.txt`` itself is always allowed (RFC 9309 §2.2.2).
+* Requests to one origin are spaced by its ``Crawl-delay`` (or ``Request-rate``, whichever
+  asks for more), capped at ``max_crawl_delay`` seconds; ``crawl_delay=False`` turns the
+  spacing off. The spacing is per transport (share one transport between clients to share
+  it).
+* A request with ``extensions={"robotsrules.obey": False}`` skips all of this.
+
+Only this module imports httpx for these integrations; the fetch layer uses httpx anyway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Dict, Optional, Tuple
+
+import httpx
+
+from .agents import Agent
+from .cache import Store
+from .checker import AsyncRobotsCache, RobotsCache
+from .errors import RobotsDisallowed
+from .fetch import DEFAULT_TIMEOUT
+from .policy import Policy, Served
+from .robotstxt import RobotsTxt
+from .scope import SCHEMES, origin_of
+from .useragent import product_token
+
+__all__ = ["DEFAULT_MAX_CRAWL_DELAY", "OBEY_EXTENSION", "AsyncRobotsTransport",
+           "RobotsTransport", "delay_for"]
+
+DEFAULT_MAX_CRAWL_DELAY = 30.0
+"""Longest spacing applied, in seconds, whatever a site asks (a site asking for an hour
+between requests would otherwise stall a crawler)."""
+
+OBEY_EXTENSION = "robotsrules.obey"
+"""Request extension: ``False`` sends the request without consulting robots.txt."""
+
+
+def delay_for(robots: RobotsTxt, agent: Agent, limit: float) -> float:
+    """Seconds to leave between two requests of ``agent`` to a site with these rules:
+    the larger of ``Crawl-delay`` and ``Request-rate``'s ``seconds / requests``, capped
+    at ``limit``; 0 when the file asks for neither."""
+    delay = robots.crawl_delay(agent) or 0.0
+    rate = robots.request_rate(agent)
+    if rate is not None and rate.requests > 0:
+        delay = max(delay, rate.seconds / rate.requests)
+    return max(0.0, min(delay, limit))
+
+
+class _Spacing:
+    """Per-origin reservations of start times: each request to an origin starts at least
+    ``delay`` after the previous one did. Thread-safe; the caller sleeps, not this class."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._next: Dict[str, float] = {}
+
+    def reserve(self, origin: str, delay: float) -> float:
+        """Seconds to wait before sending to ``origin`` (0 when its turn has come)."""
+        with self._lock:
+            now = time.monotonic()
+            start = max(now, self._next.get(origin, now))
+            if delay > 0:
+                self._next[origin] = start + delay
+            else:
+                self._next.pop(origin, None)
+            return start - now
+
+
+def _check(request: httpx.Request, served: Served, agent: Agent, agent_name: str) -> None:
+    url = str(request.url)
+    verdict = served.robots.explain(url, agent=agent)
+    if not verdict.allowed:
+        detail = None
+        if served.reason == "unreachable":
+            detail = f"{served.result.url} unreachable: {served.result.error}"
+        raise RobotsDisallowed(url, agent_name, verdict, detail)
+
+
+def _agent(user_agent: str, agent: Optional[Agent]) -> Tuple[Agent, str]:
+    chosen = agent if agent is not None else product_token(user_agent)
+    name = chosen if isinstance(chosen, str) else ", ".join(chosen)
+    return chosen, name
+
+
+def _obeyed(request: httpx.Request) -> bool:
+    return (request.extensions.get(OBEY_EXTENSION, True) is not False
+            and request.url.scheme in SCHEMES)
+
+
+class RobotsTransport(httpx.BaseTransport):
+    """A sync httpx transport that checks robots.txt before each request (module docstring).
+
+    ``transport`` is the transport to wrap (default ``httpx.HTTPTransport()``); it also
+    fetches the robots.txt files. ``user_agent`` is the User-Agent header of those fetches;
+    ``agent`` the product token(s) to obey (default: :func:`robotsrules.product_token` of
+    ``user_agent``). ``store``, ``policy`` and ``timeout`` configure the
+    :class:`~robotsrules.RobotsCache` built here; or pass your own ``cache`` instead.
+    """
+
+    def __init__(
+        self,
+        transport: Optional[httpx.BaseTransport] = None,
+        *,
+        user_agent: str,
+        agent: Optional[Agent] = None,
+        cache: Optional[RobotsCache] = None,
+        store: Optional[Store] = None,
+        policy: Optional[Policy] = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        crawl_delay: bool = True,
+        max_crawl_delay: float = DEFAULT_MAX_CRAWL_DELAY,
+    ) -> None:
+        self.transport = transport if transport is not None else httpx.HTTPTransport()
+        self.agent, self._agent_name = _agent(user_agent, agent)
+        if cache is None:
+            # The robots.txt requests go through the wrapped transport; this client is never
+            # closed (closing it would close the transport, which close() does once).
+            client = httpx.Client(transport=self.transport, follow_redirects=False)
+            cache = RobotsCache(store, user_agent=user_agent, agent=self.agent,
+                                timeout=timeout, policy=policy, client=client)
+        self.cache = cache
+        self.crawl_delay = crawl_delay
+        self.max_crawl_delay = max_crawl_delay
+        self._spacing = _Spacing()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        """Check ``request`` against its origin's robots.txt, wait its turn, then send it."""
+        if _obeyed(request):
+            url = str(request.url)
+            served = self.cache.lookup(url)
+            _check(request, served, self.agent, self._agent_name)
+            if self.crawl_delay:
+                delay = delay_for(served.robots, self.agent, self.max_crawl_delay)
+                wait = self._spacing.reserve(origin_of(url), delay)
+                if wait > 0:
+                    time.sleep(wait)
+        return self.transport.handle_request(request)
+
+    def close(self) -> None:
+        """Close the wrapped transport and the cache's store."""
+        self.cache.close()
+        self.transport.close()
+
+
+class AsyncRobotsTransport(httpx.AsyncBaseTransport):
+    """The async twin of :class:`RobotsTransport` (wraps ``httpx.AsyncHTTPTransport()`` by
+    default, and uses an :class:`~robotsrules.AsyncRobotsCache`)."""
+
+    def __init__(
+        self,
+        transport: Optional[httpx.AsyncBaseTransport] = None,
+        *,
+        user_agent: str,
+        agent: Optional[Agent] = None,
+        cache: Optional[AsyncRobotsCache] = None,
+        store: Optional[Store] = None,
+        policy: Optional[Policy] = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        crawl_delay: bool = True,
+        max_crawl_delay: float = DEFAULT_MAX_CRAWL_DELAY,
+    ) -> None:
+        self.transport = transport if transport is not None else httpx.AsyncHTTPTransport()
+        self.agent, self._agent_name = _agent(user_agent, agent)
+        if cache is None:
+            client = httpx.AsyncClient(transport=self.transport, follow_redirects=False)
+            cache = AsyncRobotsCache(store, user_agent=user_agent, agent=self.agent,
+                                     timeout=timeout, policy=policy, client=client)
+        self.cache = cache
+        self.crawl_delay = crawl_delay
+        self.max_crawl_delay = max_crawl_delay
+        self._spacing = _Spacing()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        """Check ``request`` against its origin's robots.txt, wait its turn, then send it."""
+        if _obeyed(request):
+            url = str(request.url)
+            served = await self.cache.lookup(url)
+            _check(request, served, self.agent, self._agent_name)
+            if self.crawl_delay:
+                delay = delay_for(served.robots, self.agent, self.max_crawl_delay)
+                wait = self._spacing.reserve(origin_of(url), delay)
+                if wait > 0:
+                    await asyncio.sleep(wait)
+        return await self.transport.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        """Close the wrapped transport and the cache's store."""
+        await self.cache.aclose()
+        await self.transport.aclose()
