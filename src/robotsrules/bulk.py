@@ -1,0 +1,607 @@
+"""Bulk verdicts over Arrow data: many URLs, many sites, several agents, the core's answers.
+
+This is the engine-independent heart of ``robotsrules bulk``; :mod:`robotsrules.duckdb` and
+:mod:`robotsrules.spark` are thin drivers of it. It needs ``pyarrow`` (extra ``bulk``) and
+nothing else outside the core.
+
+Theory of operation. Two tables come in:
+
+* the *robots table*: one row per capture of a site's robots.txt, columns ``url`` (any URL of
+  the site, usually its robots.txt URL), ``body`` (bytes or text), optional ``status`` (the
+  HTTP status of the answer) and optional ``date`` (when it was fetched);
+* the *URL table*: column ``url``, streamed in Arrow record batches.
+
+Each URL is keyed by its origin with :func:`robotsrules.scope.origin_of` (scheme and host
+lower-cased, punycode, default port dropped: the robots.txt scope of RFC 9309 §2.3), which
+picks the one robots row of that origin; each robots row is turned into rules once per worker
+(a bounded LRU of parsed files) and every URL × agent becomes one output row:
+
+==========  ======  ============================================================================
+column      type    meaning
+==========  ======  ============================================================================
+url         string  the URL as given
+agent       string  the agent as given (``GPTBot``)
+allowed     bool    the verdict; ``null`` when it cannot be known (see ``reason``)
+line        int32   line number (1-based) of the robots.txt rule that decided; ``null`` when no
+                    rule decided (no rule matches, no group, ``/robots.txt``, or a status/
+                    missing-file outcome below)
+reason      string  the core's :attr:`Verdict.reason <robotsrules.Verdict.reason>` or one of
+                    :data:`NO_ROBOTS`, :data:`INVALID_URL`
+origin      string  ``scheme://host[:port]`` of the URL; ``null`` for an invalid URL
+==========  ======  ============================================================================
+
+The verdict of a row equals the core's, row for row:
+
+* ``status`` absent (``null``) or 2xx: ``parse(body).explain(url, agent=agent)``;
+* another status: the fetch policy's outcome (:func:`robotsrules.policy.outcome_for_status`):
+  4xx except 429 (and a 3xx, a redirect nobody followed) mean *unavailable*, everything allowed
+  (reason ``allow-all``); 429 and 5xx mean *unreachable*, everything disallowed (reason
+  ``disallow-all``); ``line`` is ``null`` for both;
+* an origin with no robots row: nothing is known about its robots.txt (RFC 9309 says a crawler
+  must fetch it first), so by default ``allowed`` is ``null`` with reason ``no-robots``;
+  ``missing="allow"`` or ``"disallow"`` chooses a verdict instead (the reason stays);
+* a URL that has no robots.txt scope (not ``http``, ``https`` or ``ftp``, no host, garbage):
+  ``allowed`` and ``origin`` ``null``, reason ``invalid-url``. Bulk input is data, so this
+  never raises; only an invalid *agent* (the caller's choice) raises
+  :class:`~robotsrules.InvalidAgent`.
+
+Several robots rows for one origin: the newest ``date`` wins (rows without a date are older
+than any dated row); ties are broken by the larger body, then the larger status, so that every
+engine picks the same row.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Iterable,
+    Iterator,
+    List,
+    Literal,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
+
+import pyarrow as pa
+
+from .agents import agent_tokens
+from .errors import InvalidURL
+from .policy import OK, UNAVAILABLE, Policy, outcome_for_status
+from .robotstxt import Mode, RobotsTxt, parse
+from .scope import origin_of
+
+__all__ = [
+    "DEFAULT_CACHE_SIZE",
+    "INVALID_URL",
+    "MISSING",
+    "NO_ROBOTS",
+    "VERDICT_SCHEMA",
+    "BodyCache",
+    "Judge",
+    "Missing",
+    "RobotsIndex",
+    "fast_origin",
+    "judge_sorted",
+    "robots_for",
+    "verdict_of",
+    "verdicts",
+]
+
+VERDICT_SCHEMA = pa.schema([
+    pa.field("url", pa.string()),
+    pa.field("agent", pa.string()),
+    pa.field("allowed", pa.bool_()),
+    pa.field("line", pa.int32()),
+    pa.field("reason", pa.string()),
+    pa.field("origin", pa.string()),
+])
+"""The columns of every verdict table (see the module docstring)."""
+
+NO_ROBOTS = "no-robots"
+"""Reason of a row whose origin has no row in the robots table."""
+INVALID_URL = "invalid-url"
+"""Reason of a row whose URL has no robots.txt scope (or no usable path)."""
+
+Missing = Literal["null", "allow", "disallow"]
+"""What an origin without a robots row gets: ``null`` (unknown, the default), or a verdict."""
+MISSING: Tuple[Missing, ...] = ("null", "allow", "disallow")
+_MISSING_VERDICT: Dict[str, Optional[bool]] = {"null": None, "allow": True, "disallow": False}
+
+DEFAULT_CACHE_SIZE = 4096
+"""Parsed robots.txt files kept per worker (least recently used dropped first)."""
+
+# One verdict: (allowed, line, reason).
+Row = Tuple[Optional[bool], Optional[int], str]
+# One robots row as kept by the index: (body, status).
+RobotsRow = Tuple[Optional[bytes], Optional[int]]
+
+_ORIGIN_CACHE_LIMIT = 200_000
+_SPLIT_CHARS = "/?#"
+
+
+def _origin_prefix(url: str) -> Optional[str]:
+    """``scheme://authority`` of ``url`` as written (what ``urlsplit`` sees as netloc)."""
+    start = url.find("://")
+    if start < 0:
+        return None
+    end = len(url)
+    for char in _SPLIT_CHARS:
+        found = url.find(char, start + 3, end)
+        if found >= 0:
+            end = found
+    return url[:end]
+
+
+_origins: Dict[str, Optional[str]] = {}
+
+
+def fast_origin(url: Any) -> Optional[str]:
+    """:func:`~robotsrules.scope.origin_of` of ``url``, or ``None`` where it would raise.
+
+    Memoised on the ``scheme://authority`` part (most URLs share a few), which is all
+    ``origin_of`` reads. Process-wide and bounded.
+
+    >>> fast_origin("HTTPS://Example.COM:443/a?b"), fast_origin("mailto:x@y")
+    ('https://example.com', None)
+    """
+    if not isinstance(url, str):
+        return None
+    url = url.strip()
+    prefix = _origin_prefix(url)
+    if prefix is None:
+        return None
+    try:
+        return _origins[prefix]
+    except KeyError:
+        pass
+    try:
+        origin: Optional[str] = origin_of(prefix)
+    except InvalidURL:
+        origin = None
+    if len(_origins) >= _ORIGIN_CACHE_LIMIT:
+        _origins.clear()
+    _origins[prefix] = origin
+    return origin
+
+
+def _as_bytes(body: Union[bytes, str, None]) -> Optional[bytes]:
+    if body is None or isinstance(body, bytes):
+        return body
+    return body.encode("utf-8")
+
+
+def _as_status(status: Any) -> Optional[int]:
+    if status is None:
+        return None
+    try:
+        return int(status)
+    except (TypeError, ValueError):
+        return None
+
+
+def robots_for(body: Union[bytes, str, None], status: Optional[int] = None, *,
+               mode: Mode = "google", policy: Policy = Policy()) -> RobotsTxt:
+    """The rules a robots row stands for: the parsed body for a 2xx (or no) status, else
+    :meth:`RobotsTxt.allow_all` / :meth:`RobotsTxt.disallow_all` by the fetch policy's outcome.
+
+    A ``None`` body is read as an empty file.
+
+    >>> robots_for(b"User-agent: *\\nDisallow: /", 503).synthetic
+    'disallow-all'
+    """
+    outcome = OK if status is None else outcome_for_status(status, policy)
+    if outcome == OK:
+        return parse(_as_bytes(body) or b"", max_bytes=policy.max_bytes, mode=mode)
+    if outcome == UNAVAILABLE:
+        return RobotsTxt.allow_all()
+    return RobotsTxt.disallow_all()
+
+
+def verdict_of(robots: RobotsTxt, url: Any, agent: str) -> Row:
+    """``(allowed, line, reason)`` of ``url`` for ``agent`` under ``robots``.
+
+    ``url`` may be absolute or a path; a URL the core rejects gives ``(None, None,
+    "invalid-url")`` instead of raising.
+    """
+    if not isinstance(url, str):
+        return None, None, INVALID_URL
+    try:
+        verdict = robots.explain(url, agent=agent)
+    except InvalidURL:
+        return None, None, INVALID_URL
+    rule = verdict.rule
+    return verdict.allowed, (None if rule is None else rule.line), verdict.reason
+
+
+class _LRU:
+    """A small bounded least-recently-used map (the per-worker parse cache)."""
+
+    __slots__ = ("_data", "limit")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = max(1, limit)
+        self._data: OrderedDict[Any, RobotsTxt] = OrderedDict()
+
+    def get(self, key: Any) -> Optional[RobotsTxt]:
+        value = self._data.get(key)
+        if value is not None:
+            self._data.move_to_end(key)
+        return value
+
+    def put(self, key: Any, value: RobotsTxt) -> None:
+        self._data[key] = value
+        if len(self._data) > self.limit:
+            self._data.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+# Which robots row of an origin wins: newest date (dated rows beat undated), larger body
+# (a body beats none), larger status (a status beats none); the same order in every engine.
+_RowKey = Tuple[Tuple[bool, Any], Tuple[bool, bytes], int]
+
+
+def _date_key(date: Any) -> Tuple[bool, Any]:
+    return (date is not None, date)
+
+
+class RobotsIndex:
+    """The robots table by origin: the one ``(body, status)`` row that governs each origin.
+
+    Build it with :meth:`from_arrow` (or :meth:`add` row by row). Bodies are kept as bytes:
+    the index holds the whole robots table in memory (URLs are streamed, robots files are
+    not); for more sites than fit, use the Spark engine, which never gathers them.
+    """
+
+    __slots__ = ("_dates", "_rows", "skipped")
+
+    def __init__(self) -> None:
+        self._rows: Dict[str, RobotsRow] = {}
+        self._dates: Dict[str, _RowKey] = {}
+        self.skipped = 0
+        """Rows ignored because their ``url`` has no robots.txt scope."""
+
+    def add(self, url: Any, body: Union[bytes, str, None], status: Any = None,
+            date: Any = None) -> bool:
+        """Add one robots row; False (and counted in :attr:`skipped`) when ``url`` is unusable.
+
+        When the origin already has a row, the newer ``date`` wins (see the module docstring).
+        """
+        origin = fast_origin(url)
+        if origin is None:
+            self.skipped += 1
+            return False
+        data = _as_bytes(body)
+        code = _as_status(status)
+        key = (_date_key(date), (data is not None, data or b""), -1 if code is None else code)
+        old = self._dates.get(origin)
+        if old is None or _newer(key, old):
+            self._dates[origin] = key
+            self._rows[origin] = (data, code)
+        return True
+
+    @classmethod
+    def from_arrow(cls, data: Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch]]
+                   ) -> RobotsIndex:
+        """An index of a robots table (columns ``url``, ``body``, optional ``status``, ``date``)."""
+        index = cls()
+        for batch in _batches(data):
+            names = batch.schema.names
+            for column in ("url", "body"):
+                if column not in names:
+                    raise ValueError(f"the robots table has no {column!r} column "
+                                     f"(columns: {', '.join(names)})")
+            urls = batch.column("url").to_pylist()
+            bodies = batch.column("body").to_pylist()
+            size = len(urls)
+            statuses = (batch.column("status").to_pylist() if "status" in names
+                        else [None] * size)
+            dates = batch.column("date").to_pylist() if "date" in names else [None] * size
+            for url, body, status, date in zip(urls, bodies, statuses, dates):
+                index.add(url, body, status, date)
+        return index
+
+    def get(self, origin: str) -> Optional[RobotsRow]:
+        """The ``(body, status)`` row of ``origin``, or ``None``."""
+        return self._rows.get(origin)
+
+    def __contains__(self, origin: object) -> bool:
+        return origin in self._rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def origins(self) -> Iterator[str]:
+        """The origins that have a robots row."""
+        return iter(self._rows)
+
+
+def _newer(key: _RowKey, old: _RowKey) -> bool:
+    try:
+        return key > old
+    except TypeError:  # dates of different types: keep the first
+        return False
+
+
+def _batches(data: Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch]]
+             ) -> Iterator[pa.RecordBatch]:
+    if isinstance(data, pa.RecordBatch):
+        yield data
+    elif isinstance(data, pa.Table):
+        yield from data.to_batches()
+    else:
+        for item in data:
+            if isinstance(item, pa.Table):
+                yield from item.to_batches()
+            else:
+                yield item
+
+
+def _check_agents(agents: Union[str, Sequence[str]]) -> Tuple[str, ...]:
+    names = (agents,) if isinstance(agents, str) else tuple(agents)
+    if not names:
+        raise ValueError("no agent given: pass at least one product token")
+    for name in names:
+        agent_tokens(name)  # raises InvalidAgent, naming what to pass
+    return names
+
+
+class Judge:
+    """Verdicts for streams of URLs against a :class:`RobotsIndex`, for one or more agents.
+
+    Each origin is parsed once while it stays in the bounded LRU (``cache_size`` files);
+    :attr:`parses` counts the parses. One instance per worker (thread or process): it is
+    not thread-safe.
+
+    >>> index = RobotsIndex()
+    >>> index.add("https://example.com/robots.txt", b"User-agent: *\\nDisallow: /p")
+    True
+    >>> judge = Judge(index, ["ExampleBot"])
+    >>> judge.verdict_batch(["https://example.com/p", "https://other.org/"]).to_pylist()[0]
+    {'url': 'https://example.com/p', 'agent': 'ExampleBot', 'allowed': False, 'line': 2, \
+'reason': 'longest-match', 'origin': 'https://example.com'}
+    """
+
+    def __init__(
+        self,
+        index: Union[RobotsIndex, Callable[[str], Optional[RobotsRow]]],
+        agents: Union[str, Sequence[str]],
+        *,
+        missing: Missing = "null",
+        cache_size: int = DEFAULT_CACHE_SIZE,
+        mode: Mode = "google",
+        policy: Policy = Policy(),
+    ) -> None:
+        if missing not in _MISSING_VERDICT:
+            raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
+        self.agents = _check_agents(agents)
+        self._lookup = index.get if isinstance(index, RobotsIndex) else index
+        self._missing = _MISSING_VERDICT[missing]
+        self._cache = _LRU(cache_size)
+        self._mode: Mode = mode
+        self._policy = policy
+        self.parses = 0
+        """How many robots rows were parsed so far (a measure of cache misses)."""
+
+    def robots(self, origin: str) -> Optional[RobotsTxt]:
+        """The parsed rules of ``origin`` (cached), or ``None`` when it has no robots row."""
+        robots = self._cache.get(origin)
+        if robots is None:
+            row = self._lookup(origin)
+            if row is None:
+                return None
+            robots = robots_for(row[0], row[1], mode=self._mode, policy=self._policy)
+            self.parses += 1
+            self._cache.put(origin, robots)
+        return robots
+
+    def rows(self, url: Any) -> Tuple[Optional[str], List[Row]]:
+        """``(origin, [(allowed, line, reason) per agent])`` for one URL."""
+        origin = fast_origin(url)
+        if origin is None:
+            return None, [(None, None, INVALID_URL)] * len(self.agents)
+        robots = self.robots(origin)
+        if robots is None:
+            return origin, [(self._missing, None, NO_ROBOTS)] * len(self.agents)
+        return origin, [verdict_of(robots, url, agent) for agent in self.agents]
+
+    def verdict_batch(self, urls: Union[pa.Array, pa.ChunkedArray, Sequence[Any]]
+                      ) -> pa.RecordBatch:
+        """One output row per URL and agent (URL-major, agents in the order given)."""
+        values = urls.to_pylist() if isinstance(urls, (pa.Array, pa.ChunkedArray)) else urls
+        builder = _Columns()
+        agents = self.agents
+        for url in values:
+            origin, found = self.rows(url)
+            for agent, (allowed, line, reason) in zip(agents, found):
+                builder.add(url, agent, allowed, line, reason, origin)
+        return builder.batch()
+
+    def verdicts(self, urls: Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch]],
+                 column: str = "url") -> Iterator[pa.RecordBatch]:
+        """Stream: one verdict batch per input batch (memory stays flat)."""
+        for batch in _batches(urls):
+            if column not in batch.schema.names:
+                raise ValueError(f"the URL table has no {column!r} column "
+                                 f"(columns: {', '.join(batch.schema.names)})")
+            yield self.verdict_batch(batch.column(column))
+
+
+class _Columns:
+    """Column builders of :data:`VERDICT_SCHEMA` (plain lists: the fastest for pyarrow)."""
+
+    __slots__ = ("agent", "allowed", "line", "origin", "reason", "url")
+
+    def __init__(self) -> None:
+        self.url: List[Any] = []
+        self.agent: List[str] = []
+        self.allowed: List[Optional[bool]] = []
+        self.line: List[Optional[int]] = []
+        self.reason: List[str] = []
+        self.origin: List[Optional[str]] = []
+
+    def add(self, url: Any, agent: str, allowed: Optional[bool], line: Optional[int],
+            reason: str, origin: Optional[str]) -> None:
+        self.url.append(url if isinstance(url, str) or url is None else str(url))
+        self.agent.append(agent)
+        self.allowed.append(allowed)
+        self.line.append(line)
+        self.reason.append(reason)
+        self.origin.append(origin)
+
+    def __len__(self) -> int:
+        return len(self.url)
+
+    def batch(self) -> pa.RecordBatch:
+        return pa.RecordBatch.from_arrays(
+            [pa.array(self.url, pa.string()), pa.array(self.agent, pa.string()),
+             pa.array(self.allowed, pa.bool_()), pa.array(self.line, pa.int32()),
+             pa.array(self.reason, pa.string()), pa.array(self.origin, pa.string())],
+            schema=VERDICT_SCHEMA)
+
+
+def verdicts(
+    robots: Union[pa.Table, Iterable[pa.RecordBatch], RobotsIndex],
+    urls: Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch]],
+    agents: Union[str, Sequence[str]],
+    *,
+    missing: Missing = "null",
+    cache_size: int = DEFAULT_CACHE_SIZE,
+    mode: Mode = "google",
+    policy: Policy = Policy(),
+) -> Iterator[pa.RecordBatch]:
+    """Verdict batches (:data:`VERDICT_SCHEMA`) for every URL of ``urls`` and every agent.
+
+    ``robots`` is a robots table (or a :class:`RobotsIndex` built from one); ``urls`` a
+    table or a stream of record batches with a ``url`` column, processed batch by batch.
+
+    >>> import pyarrow as pa
+    >>> robots = pa.table({"url": ["https://example.com/robots.txt"],
+    ...                    "body": [b"User-agent: GPTBot\\nDisallow: /"]})
+    >>> urls = pa.table({"url": ["https://example.com/a", "https://example.com/b"]})
+    >>> [row["allowed"] for b in verdicts(robots, urls, ["GPTBot", "CCBot"])
+    ...  for row in b.to_pylist()]
+    [False, True, False, True]
+    """
+    index = robots if isinstance(robots, RobotsIndex) else RobotsIndex.from_arrow(robots)
+    judge = Judge(index, agents, missing=missing, cache_size=cache_size, mode=mode,
+                  policy=policy)
+    return judge.verdicts(urls)
+
+
+class BodyCache:
+    """Parsed files keyed by ``(body, status)``: for functions that receive the body on every
+    row (SQL and DataFrame functions after a user's own join). Bounded LRU, one per worker.
+    """
+
+    __slots__ = ("_cache", "_last", "_mode", "_policy", "parses")
+
+    def __init__(self, size: int = DEFAULT_CACHE_SIZE, *, mode: Mode = "google",
+                 policy: Policy = Policy()) -> None:
+        self._cache = _LRU(size)
+        self._mode: Mode = mode
+        self._policy = policy
+        self._last: Optional[Tuple[Any, RobotsTxt]] = None
+        self.parses = 0
+        """How many bodies were parsed so far."""
+
+    def get(self, body: Union[bytes, str, None], status: Any = None) -> RobotsTxt:
+        """The rules of a ``(body, status)`` pair, parsed once while cached."""
+        key = (body, _as_status(status))
+        last = self._last
+        if last is not None and last[0] == key:  # rows of one site usually come together
+            return last[1]
+        robots = self._cache.get(key)
+        if robots is None:
+            robots = robots_for(body, key[1], mode=self._mode, policy=self._policy)
+            self.parses += 1
+            self._cache.put(key, robots)
+        self._last = (key, robots)
+        return robots
+
+    def rows(self, bodies: Sequence[Any], statuses: Optional[Sequence[Any]],
+             urls: Sequence[Any], agents: Sequence[Any]) -> List[Row]:
+        """``(allowed, line, reason)`` per row of four equally long columns.
+
+        A row with a ``null`` body and no 4xx/5xx status, a ``null`` URL or a ``null`` agent
+        gives ``(None, None, reason)``; an invalid agent raises
+        :class:`~robotsrules.InvalidAgent` (it is the query's mistake, not data).
+        """
+        out: List[Row] = []
+        checked: Dict[str, bool] = {}
+        if statuses is None:
+            statuses = [None] * len(urls)
+        for body, status, url, agent in zip(bodies, statuses, urls, agents):
+            if agent is None or url is None:
+                out.append((None, None, INVALID_URL if url is None else "no-agent"))
+                continue
+            code = _as_status(status)
+            if body is None and (code is None or outcome_for_status(code, self._policy) == OK):
+                out.append((None, None, NO_ROBOTS))
+                continue
+            if agent not in checked:
+                agent_tokens(agent)
+                checked[agent] = True
+            out.append(verdict_of(self.get(body, code), url, agent))
+        return out
+
+
+_KIND_ROBOTS, _KIND_URL = 0, 1
+SORTED_COLUMNS = ("origin", "kind", "url", "body", "status")
+"""Columns of the stream :func:`judge_sorted` reads."""
+
+
+def judge_sorted(
+    batches: Iterable[pa.RecordBatch],
+    agents: Union[str, Sequence[str]],
+    *,
+    missing: Missing = "null",
+    mode: Mode = "google",
+    policy: Policy = Policy(),
+) -> Iterator[pa.RecordBatch]:
+    """Verdicts from one stream holding robots rows and URL rows, sorted by origin.
+
+    The distributed plan (see :mod:`robotsrules.spark`): both tables are unioned with
+    columns ``origin``, ``kind`` (0 robots row, 1 URL), ``url``, ``body``, ``status``,
+    partitioned by ``origin`` and sorted by ``origin``, ``kind``, then the robots rows best
+    first (newest ``date``, larger body, larger status). So each origin's robots row comes
+    first and is parsed once; its URLs follow; memory holds one parsed file at a time and
+    the stream never gathers a site. URL rows whose ``origin`` is ``null`` are invalid.
+    """
+    names = _check_agents(agents)
+    if missing not in _MISSING_VERDICT:
+        raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
+    unknown = _MISSING_VERDICT[missing]
+    current: Optional[str] = None
+    robots: Optional[RobotsTxt] = None
+    for batch in batches:
+        columns = {name: batch.column(name).to_pylist() for name in SORTED_COLUMNS}
+        out = _Columns()
+        for origin, kind, url, body, status in zip(*(columns[n] for n in SORTED_COLUMNS)):
+            if origin != current:
+                current, robots = origin, None
+                first = True
+            else:
+                first = False
+            if kind == _KIND_ROBOTS:
+                if first:  # the best row of this origin; later ones lost to it
+                    robots = robots_for(body, _as_status(status), mode=mode, policy=policy)
+                continue
+            if origin is None:
+                for agent in names:
+                    out.add(url, agent, None, None, INVALID_URL, None)
+            elif robots is None:
+                for agent in names:
+                    out.add(url, agent, unknown, None, NO_ROBOTS, origin)
+            else:
+                for agent in names:
+                    allowed, line, reason = verdict_of(robots, url, agent)
+                    out.add(url, agent, allowed, line, reason, origin)
+        if len(out):
+            yield out.batch()

@@ -1,0 +1,282 @@
+"""robots.txt verdicts in DuckDB: SQL functions, and the bulk job on an embedded engine.
+
+Needs the ``bulk`` extra (``pip install 'robotsrules[bulk]'``: duckdb and pyarrow).
+:func:`register` adds vectorised SQL functions (Arrow batches in, Arrow arrays out) to a
+connection::
+
+    import duckdb, robotsrules.duckdb
+    con = duckdb.connect()
+    robotsrules.duckdb.register(con)
+    con.sql("SELECT url, robots_allowed(body, url, 'GPTBot') FROM pages JOIN robots USING (origin)")
+
+==========================================  =========================================================
+function                                    result
+==========================================  =========================================================
+``robots_allowed(body, url, agent)``        BOOLEAN: may ``agent`` fetch ``url`` under this body?
+``robots_line(body, url, agent)``           INTEGER: the line of the deciding rule (NULL: no rule)
+``robots_verdict(body, status, url, agent)`` STRUCT(allowed, line, reason), with the fetch policy
+                                            applied to ``status`` (NULL or 2xx: the body decides;
+                                            4xx: allow all; 429/5xx: disallow all)
+``robots_origin(url)``                      VARCHAR: ``scheme://host[:port]``, the robots.txt
+                                            scope (NULL when the URL has none)
+==========================================  =========================================================
+
+``body`` is a BLOB (a VARCHAR is cast). Semantics are :mod:`robotsrules.bulk`'s, row for row
+the core's; a parsed body is cached per thread (bounded LRU), so a join that repeats a site's
+body on each of its URLs parses it once.
+
+:func:`verdicts` runs the whole job (``robotsrules bulk``'s default engine): the robots
+table is indexed by origin once, the URL table is streamed through DuckDB in Arrow batches,
+and a reader of verdict batches (:data:`robotsrules.bulk.VERDICT_SCHEMA`) comes back.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple, Union
+
+import duckdb
+import pyarrow as pa
+
+from .bulk import (
+    DEFAULT_CACHE_SIZE,
+    VERDICT_SCHEMA,
+    BodyCache,
+    Judge,
+    Missing,
+    RobotsIndex,
+    fast_origin,
+)
+from .errors import RobotsError
+from .policy import Policy
+from .robotstxt import Mode
+
+__all__ = ["FORMATS", "Source", "count_rows", "load_index", "read", "register", "verdicts"]
+
+FORMATS = {
+    ".parquet": "parquet", ".pq": "parquet",
+    ".csv": "csv", ".tsv": "csv",
+    ".jsonl": "json", ".ndjson": "json", ".json": "json",
+    ".txt": "text",
+}
+"""File name endings read by :func:`read` (also with ``.gz`` or ``.zst`` after them)."""
+
+_READERS = {
+    "parquet": "read_parquet(?)",
+    "csv": "read_csv(?, header = true)",
+    "json": "read_json(?, format = 'newline_delimited')",
+    # One URL a line; a line of tab-separated fields keeps its last one ('host<TAB>url').
+    "text": "(SELECT regexp_extract(column0, '[^\\t]*$') AS url FROM read_csv(?, header = false, "
+            "columns = {'column0': 'VARCHAR'}, delim = '\\x1f', quote = '', escape = '', "
+            "comment = '#') WHERE trim(column0) <> '')",
+}
+
+Source = Union[str, "os.PathLike[str]", pa.Table, "duckdb.DuckDBPyRelation"]
+"""A table: a file path (Parquet, CSV, JSON Lines, text), an Arrow table, or a relation."""
+
+
+def _format(path: str) -> str:
+    name = path.lower()
+    for suffix in (".gz", ".zst", ".gzip"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    for ending, form in FORMATS.items():
+        if name.endswith(ending):
+            return form
+    raise RobotsError(f"{path}: unknown file type; use one of "
+                      + ", ".join(sorted(FORMATS)) + " (optionally .gz)")
+
+
+def read(connection: duckdb.DuckDBPyConnection, source: Source) -> duckdb.DuckDBPyRelation:
+    """``source`` as a DuckDB relation (files are read by DuckDB's own readers)."""
+    if isinstance(source, duckdb.DuckDBPyRelation):
+        return source
+    if isinstance(source, pa.Table):
+        return connection.from_arrow(source)
+    path = os.fspath(source)
+    if not os.path.exists(path):
+        raise RobotsError(f"{path}: no such file")
+    sql = _READERS[_format(path)]
+    try:
+        return connection.sql("SELECT * FROM " + sql.replace("?", _quote(path)))
+    except duckdb.Error as error:
+        raise RobotsError(f"{path}: cannot read: {_first_line(error)}") from None
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _first_line(error: BaseException) -> str:
+    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+
+
+def count_rows(connection: duckdb.DuckDBPyConnection, source: Source) -> int:
+    """How many rows ``source`` has (Parquet: from the metadata; others: one scan)."""
+    if isinstance(source, pa.Table):
+        return source.num_rows
+    relation = read(connection, source)
+    found = relation.aggregate("count(*)").fetchone()
+    return int(found[0]) if found else 0
+
+
+_VERDICT_TYPE = pa.struct([("allowed", pa.bool_()), ("line", pa.int32()),
+                           ("reason", pa.string())])
+
+
+def _struct(rows: Sequence[Any]) -> pa.StructArray:
+    return pa.StructArray.from_arrays(
+        [pa.array([r[0] for r in rows], pa.bool_()), pa.array([r[1] for r in rows], pa.int32()),
+         pa.array([r[2] for r in rows], pa.string())],
+        fields=list(_VERDICT_TYPE))
+
+
+def _pylist(column: Any) -> List[Any]:
+    return list(column.to_pylist())
+
+
+def register(
+    connection: duckdb.DuckDBPyConnection,
+    *,
+    cache_size: int = DEFAULT_CACHE_SIZE,
+    mode: Mode = "google",
+    policy: Policy = Policy(),
+) -> duckdb.DuckDBPyConnection:
+    """Add the ``robots_*`` SQL functions (table in the module docstring) to ``connection``.
+
+    ``cache_size`` bounds the parsed bodies kept per thread; ``mode`` and ``policy`` are the
+    core's reading mode and fetch policy. Returns the connection.
+    """
+    local = threading.local()
+
+    def cache() -> BodyCache:
+        found: Optional[BodyCache] = getattr(local, "cache", None)
+        if found is None:
+            found = BodyCache(cache_size, mode=mode, policy=policy)
+            local.cache = found
+        return found
+
+    def verdict(body: Any, status: Any, url: Any, agent: Any) -> pa.StructArray:
+        return _struct(cache().rows(_pylist(body), _pylist(status), _pylist(url),
+                                    _pylist(agent)))
+
+    def allowed(body: Any, url: Any, agent: Any) -> pa.Array:
+        rows = cache().rows(_pylist(body), None, _pylist(url), _pylist(agent))
+        return pa.array([r[0] for r in rows], pa.bool_())
+
+    def line(body: Any, url: Any, agent: Any) -> pa.Array:
+        rows = cache().rows(_pylist(body), None, _pylist(url), _pylist(agent))
+        return pa.array([r[1] for r in rows], pa.int32())
+
+    def origin(url: Any) -> pa.Array:
+        return pa.array([fast_origin(u) for u in _pylist(url)], pa.string())
+
+    struct_type = duckdb.struct_type({"allowed": "BOOLEAN", "line": "INTEGER",
+                                      "reason": "VARCHAR"})
+    functions: List[Tuple[str, Callable[..., Any], Any, str]] = [
+        ("robots_allowed", allowed, "BOOLEAN", "default"),
+        ("robots_line", line, "INTEGER", "default"),
+        # NULL body with a 4xx/5xx status still has a verdict: handle NULLs ourselves.
+        ("robots_verdict", verdict, struct_type, "special"),
+        ("robots_origin", origin, "VARCHAR", "default"),
+    ]
+    for name, function, returns, nulls in functions:
+        # Parameters untyped on purpose: a body may be BLOB or VARCHAR, and DuckDB's
+        # VARCHAR<->BLOB casts would rewrite it (backslash escapes, non-ASCII refused), so
+        # each value reaches Python as it is stored (bytes or str, UTF-8 encoded here).
+        connection.create_function(name, function, None, returns, type="arrow",  # type: ignore[arg-type]
+                                   null_handling=nulls)  # type: ignore[arg-type]
+    return connection
+
+
+def verdicts(
+    robots: Union[Source, RobotsIndex],
+    urls: Source,
+    agents: Union[str, Sequence[str]],
+    *,
+    connection: Optional[duckdb.DuckDBPyConnection] = None,
+    missing: Missing = "null",
+    cache_size: int = DEFAULT_CACHE_SIZE,
+    mode: Mode = "google",
+    policy: Policy = Policy(),
+    batch_size: int = 65_536,
+) -> pa.RecordBatchReader:
+    """The bulk job on DuckDB: verdict batches for every URL of ``urls`` and every agent.
+
+    ``robots`` is a robots table (columns ``url``, ``body``, optional ``status`` and
+    ``date``; see :mod:`robotsrules.bulk`) or a ready :class:`~robotsrules.bulk.RobotsIndex`;
+    ``urls`` a table with a ``url`` column. Files are read with DuckDB's readers; the URL
+    table is streamed (rows in input order, agents in the order given, URL-major).
+    """
+    con = connection if connection is not None else duckdb.connect()
+    index = robots if isinstance(robots, RobotsIndex) else load_index(con, robots)
+    judge = Judge(index, agents, missing=missing, cache_size=cache_size, mode=mode,
+                  policy=policy)
+    names = judge.agents
+    local = threading.local()
+
+    def mine() -> Judge:  # DuckDB may call from several threads: one parse cache each
+        found: Optional[Judge] = getattr(local, "judge", None)
+        if found is None:
+            found = Judge(index, names, missing=missing, cache_size=cache_size, mode=mode,
+                          policy=policy)
+            local.judge = found
+        return found
+
+    def judge_urls(url: Any) -> pa.Array:
+        batch = mine().verdict_batch(url)
+        size = len(names)
+        offsets = pa.array(range(0, batch.num_rows + 1, size), pa.int32())
+        fields = pa.StructArray.from_arrays(batch.columns[1:], names=batch.schema.names[1:])
+        return pa.ListArray.from_arrays(offsets, fields)
+
+    function = f"robots_bulk_{id(judge):x}"
+    list_type = duckdb.list_type(duckdb.struct_type({
+        "agent": "VARCHAR", "allowed": "BOOLEAN", "line": "INTEGER", "reason": "VARCHAR",
+        "origin": "VARCHAR"}))
+    con.create_function(function, judge_urls, ["VARCHAR"], list_type, type="arrow",  # type: ignore[arg-type]
+                        null_handling="special", side_effects=False)  # type: ignore[arg-type]
+    relation = read(con, urls)
+    if "url" not in relation.columns:
+        raise RobotsError("the URL table has no 'url' column (columns: "
+                          + ", ".join(relation.columns) + ")")
+    view = f"robots_urls_{id(judge):x}"
+    relation.select("CAST(url AS VARCHAR) AS url").create_view(view)
+    query = (f"SELECT url, v.agent, v.allowed, v.line, v.reason, v.origin FROM "
+             f"(SELECT url, unnest({function}(url)) AS v FROM {view})")
+    try:
+        reader = con.sql(query).to_arrow_reader(batch_size)
+    except duckdb.Error as error:
+        raise RobotsError(f"bulk query failed: {_first_line(error)}") from None
+    return pa.RecordBatchReader.from_batches(VERDICT_SCHEMA, _cast(reader))
+
+
+def _cast(reader: pa.RecordBatchReader) -> Iterator[pa.RecordBatch]:
+    for batch in reader:
+        if batch.num_rows:
+            yield batch.cast(VERDICT_SCHEMA)
+
+
+def load_index(connection: duckdb.DuckDBPyConnection, robots: Source) -> RobotsIndex:
+    """Read a robots table (a file or table) into a :class:`~robotsrules.bulk.RobotsIndex`."""
+    relation = read(connection, robots)
+    columns = relation.columns
+    for needed in ("url", "body"):
+        if needed not in columns:
+            raise RobotsError(f"the robots table has no {needed!r} column (columns: "
+                              + ", ".join(columns) + ")")
+    types = dict(zip(columns, (str(t) for t in relation.types)))
+    # A VARCHAR body is encoded as UTF-8 (a CAST to BLOB would read backslash escapes).
+    body = "body" if types["body"] == "BLOB" else "encode(CAST(body AS VARCHAR))"
+    select = ["CAST(url AS VARCHAR) AS url", f"{body} AS body"]
+    if "status" in columns:
+        select.append("TRY_CAST(status AS INTEGER) AS status")
+    if "date" in columns:
+        select.append("TRY_CAST(date AS TIMESTAMPTZ) AS date")
+    try:
+        reader = relation.select(", ".join(select)).to_arrow_reader(65_536)
+        return RobotsIndex.from_arrow(reader)
+    except duckdb.Error as error:
+        raise RobotsError(f"cannot read the robots table: {_first_line(error)}") from None
+
