@@ -1,0 +1,417 @@
+"""Scrapy integration: a robots.txt parser backend and a drop-in robots middleware.
+
+Needs Scrapy 2.13 or later (``pip install 'robotsrules[scrapy]'``); tested with the Scrapy
+the ``test`` extra installs. This is the only module that imports Scrapy or Twisted.
+
+**The parser only** (Scrapy's own middleware, our matching)::
+
+    # settings.py
+    ROBOTSTXT_PARSER = "robotsrules.scrapy.RobotParser"
+
+**The middleware** (our matching *and* our fetch policy)::
+
+    # settings.py
+    ROBOTSTXT_OBEY = True
+    DOWNLOADER_MIDDLEWARES = {
+        "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+        "robotsrules.scrapy.RobotsTxtMiddleware": 100,
+    }
+    ROBOTSRULES_STORE = "sqlite:///var/cache/mycrawler/robots.sqlite3"  # optional
+
+Scrapy's own middleware parses whatever body the robots.txt request returned, so a 403 or
+a 503 page becomes an allow-all file, and a network error means "no robots.txt": allow all.
+:class:`RobotsTxtMiddleware` sees the status and applies :mod:`robotsrules.policy`
+(RFC 9309 §2.3.1, Google): 2xx the file; 4xx allow all; 429, 5xx and network errors
+*disallow all* and are retried after the ``Retry-After``/policy delay (the last good copy
+is served meanwhile, and allow-all after 30 days); redirects are followed by the policy (5
+hops, loops and bad schemes detected; the rules apply to the original origin); lifetimes
+from ``Cache-Control`` (24 hours by default).
+
+The robots.txt requests go through Scrapy's own downloader (your proxies, headers, TLS
+settings, download handlers and Scrapy's retry middleware apply) with the meta keys
+``dont_obey_robotstxt``, ``dont_redirect``, ``handle_httpstatus_all`` and
+``allow_offsite``: the middleware drives the sans-I/O :func:`robotsrules.policy.fetch_flow`
+with the responses. Each origin is fetched once at a time (single flight) and cached for its
+lifetime, in memory and, optionally, in a store shared across runs and processes.
+
+Settings (all optional besides ``ROBOTSTXT_OBEY``):
+
+==============================  ==========================================================
+``ROBOTSTXT_OBEY``              must be true, as for Scrapy's middleware
+``ROBOTSTXT_USER_AGENT``        the agent to obey; else the request's ``User-Agent`` header,
+                                else ``USER_AGENT``; a full header is reduced with
+                                :func:`robotsrules.product_token`
+``ROBOTSRULES_STORE``           ``"sqlite:///path/file"`` (or ``"sqlite:"`` for the default
+                                cache file), ``"redis://host:port/db"``, or a
+                                :class:`robotsrules.cache.Store` object; default: memory only
+``ROBOTSRULES_POLICY``          a :class:`robotsrules.Policy` (e.g. ``Policy.legacy()``)
+``ROBOTSRULES_CRAWL_DELAY``     apply ``Crawl-delay``/``Request-rate`` to the download slot
+                                of the request (default ``True``)
+``ROBOTSRULES_MAX_CRAWL_DELAY`` upper bound of that delay in seconds (default 60)
+``ROBOTSRULES_RETRY``           let Scrapy's retry middleware retry a failing robots.txt
+                                request before the policy sees it (default ``True``)
+==============================  ==========================================================
+
+Request meta ``dont_obey_robotstxt`` skips the check. Stats: Scrapy's
+``robotstxt/request_count``, ``robotstxt/response_count``,
+``robotstxt/response_status_count/<status>``, ``robotstxt/exception_count/<type>`` and
+``robotstxt/forbidden``, plus ``robotstxt/outcome/<ok|unavailable|unreachable|forbidden>``
+(one per robots.txt fetch), ``robotstxt/forbidden/unreachable`` (requests dropped because
+their robots.txt was unreachable), ``robotstxt/store_errors`` and
+``robotstxt/crawl_delay/slots`` (download slots slowed down). The ``robots_parsed`` signal
+is sent with a :class:`RobotParser` for each file fetched.
+
+Crawl-delay is applied to the request's download slot (Scrapy keys slots by host name, so
+every origin of a host shares it): its delay is raised to the delay asked, never lowered,
+and its random jitter is switched off, since ``RANDOMIZE_DOWNLOAD_DELAY`` would otherwise
+send some requests early. It is re-applied to every request, so AutoThrottle cannot take it
+below what the site asked.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import time
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Union
+
+from scrapy import signals
+from scrapy.core.downloader import Slot
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.http import Request, Response
+from scrapy.http.request import NO_CALLBACK
+from scrapy.robotstxt import RobotParser as _ScrapyRobotParser
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.defer import Deferred
+from twisted.internet.threads import deferToThread
+
+from .agents import Agent
+from .cache import MemoryStore, SQLiteStore, Store
+from .errors import InvalidURL
+from .httpx import delay_for
+from .model import Verdict
+from .policy import UNREACHABLE, Answer, Entry, FetchResult, Policy, Served, effective, fetch_flow
+from .robotstxt import RobotsTxt, parse
+from .scope import origin_of
+from .useragent import product_token
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+__all__ = ["DEFAULT_MAX_CRAWL_DELAY", "ForbiddenByRobots", "RobotParser", "RobotsTxtMiddleware",
+           "make_store"]
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_MAX_CRAWL_DELAY = 60.0
+"""Default of ``ROBOTSRULES_MAX_CRAWL_DELAY``: the longest slot delay a site can impose."""
+
+_MEMO_LIMIT = 100_000
+_SLOT_HAS_JITTER = "jitter" in inspect.signature(Slot.__init__).parameters  # Scrapy >= 2.19
+
+
+def _text(value: Union[str, bytes]) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+
+
+def _agent(user_agent: Union[str, bytes, None], override: Optional[str]) -> str:
+    """The product token to obey: ``ROBOTSTXT_USER_AGENT`` if set, else the header's."""
+    source = override or user_agent
+    if not source:
+        return "*"
+    try:
+        return product_token(source)
+    except ValueError:
+        logger.warning("user agent %r names no crawler: obeying the rules for '*' only",
+                       source)
+        return "*"
+
+
+class RobotParser(_ScrapyRobotParser):
+    """robots.txt read as Google and RFC 9309 read it, for Scrapy's ``ROBOTSTXT_PARSER``.
+
+    ``robotstxt_body`` is the body as bytes (an empty body allows everything);
+    ``user_agent`` is ``ROBOTSTXT_USER_AGENT`` when set: it then decides the agent whatever
+    :meth:`allowed` is passed. Full User-Agent headers go through
+    :func:`robotsrules.product_token`.
+    """
+
+    def __init__(self, robotstxt_body: Union[bytes, RobotsTxt], user_agent: Optional[str] = None
+                 ) -> None:
+        if isinstance(robotstxt_body, RobotsTxt):
+            self.robots = robotstxt_body
+        else:
+            self.robots = parse(robotstxt_body or b"")
+        self.user_agent = user_agent
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, robotstxt_body: bytes) -> RobotParser:
+        """Scrapy's constructor: parse ``robotstxt_body`` with the crawler's settings."""
+        return cls(robotstxt_body, crawler.settings.get("ROBOTSTXT_USER_AGENT") or None)
+
+    def agent(self, user_agent: Union[str, bytes]) -> str:
+        """The product token obeyed for ``user_agent`` (see the class docstring)."""
+        return _agent(user_agent, self.user_agent)
+
+    def allowed(self, url: Union[str, bytes], user_agent: Union[str, bytes]) -> bool:
+        """True when the agent of ``user_agent`` may fetch ``url`` (absolute)."""
+        return self.robots.allowed(_text(url), agent=self.agent(user_agent))
+
+    def explain(self, url: Union[str, bytes], user_agent: Union[str, bytes]) -> Verdict:
+        """The verdict behind :meth:`allowed`, with the deciding line."""
+        return self.robots.explain(_text(url), agent=self.agent(user_agent))
+
+    def crawl_delay(self, user_agent: Union[str, bytes]) -> Optional[float]:
+        """The ``Crawl-delay`` asked of the agent of ``user_agent``, in seconds, or None."""
+        return self.robots.crawl_delay(self.agent(user_agent))
+
+
+class ForbiddenByRobots(IgnoreRequest):
+    """The ``IgnoreRequest`` raised for a request robots.txt forbids; ``verdict`` has the
+    deciding line, ``served`` the fetch outcome behind it."""
+
+    def __init__(self, url: str, verdict: Verdict, served: Served) -> None:
+        self.url = url
+        self.verdict = verdict
+        self.served = served
+        if verdict.rule is not None:
+            why = f"line {verdict.rule}"
+        elif served.reason == "unreachable":
+            why = f"{served.result.url} unreachable ({served.result.error})"
+        else:
+            why = verdict.reason
+        super().__init__(f"Forbidden by robots.txt: {why}")
+
+
+def make_store(value: Union[str, Store, None]) -> Optional[Store]:
+    """The store named by ``ROBOTSRULES_STORE`` (see the module docstring); None: memory."""
+    if value is None or value == "" or value == "memory":
+        return None
+    if not isinstance(value, str):
+        return value
+    if value.startswith("sqlite:"):
+        path = value[len("sqlite:"):]
+        if path.startswith("//"):
+            path = path[2:]
+        return SQLiteStore(path or None)
+    if value.startswith(("redis://", "rediss://", "unix://")):
+        from .cache.redis import RedisStore
+
+        return RedisStore(url=value)
+    raise ValueError(
+        f"ROBOTSRULES_STORE must be 'sqlite:///path', 'redis://host:port/db' or a Store, "
+        f"not {value!r}")
+
+
+class RobotsTxtMiddleware:
+    """A drop-in for ``scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware`` that
+    applies robotsrules' fetch policy and matching (see the module docstring)."""
+
+    DOWNLOAD_PRIORITY: int = 1000
+
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        if not settings.getbool("ROBOTSTXT_OBEY"):
+            raise NotConfigured
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self._default_user_agent: Optional[str] = settings.get("USER_AGENT")
+        self._robots_user_agent: Optional[str] = settings.get("ROBOTSTXT_USER_AGENT") or None
+        policy = settings.get("ROBOTSRULES_POLICY")
+        self.policy: Policy = policy if isinstance(policy, Policy) else Policy()
+        self.store: Optional[Store] = make_store(settings.get("ROBOTSRULES_STORE"))
+        self.apply_crawl_delay = settings.getbool("ROBOTSRULES_CRAWL_DELAY", True)
+        self.max_crawl_delay = settings.getfloat("ROBOTSRULES_MAX_CRAWL_DELAY",
+                                                 DEFAULT_MAX_CRAWL_DELAY)
+        self.retry = settings.getbool("ROBOTSRULES_RETRY", True)
+        self.clock: Callable[[], float] = time.time
+        self._entries: OrderedDict[str, Entry] = OrderedDict()
+        self._flights: Dict[str, List[Deferred[Entry]]] = {}
+        self._slowed: Dict[str, float] = {}
+        crawler.signals.connect(self._close, signal=signals.spider_closed)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> RobotsTxtMiddleware:
+        """Scrapy's constructor."""
+        return cls(crawler)
+
+    # -- the downloader middleware API ----------------------------------------------------
+    async def process_request(self, request: Request, spider: Any = None) -> None:
+        """Let ``request`` through, or raise :class:`ForbiddenByRobots` (an IgnoreRequest)."""
+        if request.meta.get("dont_obey_robotstxt"):
+            return
+        try:
+            origin = origin_of(request.url)
+        except InvalidURL:  # data:, file:, s3: ... have no robots.txt
+            return
+        served = await self.served(origin)
+        agent = self.agent_for(request)
+        verdict = served.robots.explain(request.url, agent=agent)
+        if not verdict.allowed:
+            self.stats.inc_value("robotstxt/forbidden")
+            if served.reason == "unreachable":
+                self.stats.inc_value("robotstxt/forbidden/unreachable")
+            error = ForbiddenByRobots(request.url, verdict, served)
+            logger.debug("%s: %s", error, request, extra={"spider": self.crawler.spider})
+            raise error
+        if self.apply_crawl_delay:
+            self._slow_down(request, served.robots, agent)
+
+    def agent_for(self, request: Request) -> str:
+        """The product token obeyed for ``request`` (``ROBOTSTXT_USER_AGENT``, else its
+        ``User-Agent`` header, else ``USER_AGENT``)."""
+        header = request.headers.get(b"User-Agent") or self._default_user_agent
+        return _agent(header, self._robots_user_agent)
+
+    # -- the rules of an origin ---------------------------------------------------------------
+    async def served(self, origin: str) -> Served:
+        """The rules that apply to ``origin`` now, fetching its robots.txt when needed."""
+        entry = self._entries.get(origin)
+        if entry is None or not entry.latest.is_fresh(self.clock()):
+            entry = await self._refresh(origin)
+        return effective(entry, self.clock(), self.policy)
+
+    async def _refresh(self, origin: str) -> Entry:
+        waiting = self._flights.get(origin)
+        if waiting is not None:  # single flight: wait for the fetch under way
+            done: Deferred[Entry] = Deferred()
+            waiting.append(done)
+            return await maybe_deferred_to_future(done)
+        self._flights[origin] = []
+        try:
+            entry = await self._load_or_fetch(origin)
+        except BaseException as error:
+            for done in self._flights.pop(origin):
+                done.errback(error)
+            raise
+        for done in self._flights.pop(origin):
+            done.callback(entry)
+        return entry
+
+    async def _load_or_fetch(self, origin: str) -> Entry:
+        now = self.clock()
+        entry = self._entries.get(origin)
+        if self.store is not None:  # another process may have refreshed it
+            stored = await self._store("get", origin)
+            if isinstance(stored, Entry):
+                entry = stored
+        if entry is None or not entry.latest.is_fresh(now):
+            result = await self.fetch(origin + "/robots.txt", now)
+            entry = Entry.first(result) if entry is None else entry.after(result)
+            if self.store is not None:
+                await self._store("put", origin, entry)
+        self._entries[origin] = entry
+        self._entries.move_to_end(origin)
+        if len(self._entries) > _MEMO_LIMIT:
+            self._entries.popitem(last=False)
+        return entry
+
+    async def _store(self, action: str, origin: str, entry: Optional[Entry] = None) -> Any:
+        store = self.store
+        assert store is not None
+        call: Callable[[], Any] = ((lambda: store.get(origin)) if action == "get"
+                                   else (lambda: store.put(origin, entry)))  # type: ignore[arg-type]
+        try:
+            if isinstance(store, MemoryStore):
+                return call()
+            return await maybe_deferred_to_future(deferToThread(call))
+        except Exception as error:  # a store outage must not stop a crawl
+            self.stats.inc_value("robotstxt/store_errors")
+            logger.warning("robots store %s failed for %s: %r", action, origin, error)
+            return None
+
+    # -- fetching through Scrapy ------------------------------------------------------------------
+    async def fetch(self, robots_url: str, now: float) -> FetchResult:
+        """Fetch ``robots_url`` through Scrapy's downloader, driving the policy's flow."""
+        flow = fetch_flow(robots_url, now, self.policy)
+        step = next(flow)
+        while True:
+            answer = await self._answer(step.url)
+            try:
+                step = flow.send(answer)
+            except StopIteration as stop:
+                result: FetchResult = stop.value
+                break
+        self.stats.inc_value(f"robotstxt/outcome/{result.outcome}")
+        if result.outcome == UNREACHABLE:
+            logger.warning("robots.txt %s unreachable (%s): disallowing the site until %s",
+                           robots_url, result.error, time.ctime(result.expires_at),
+                           extra={"spider": self.crawler.spider})
+        self.crawler.signals.send_catch_log(
+            signal=signals.robots_parsed,
+            robotparser=RobotParser(result.robots, self._robots_user_agent),
+            request=Request(robots_url, callback=NO_CALLBACK),
+        )
+        return result
+
+    async def _answer(self, url: str) -> Answer:
+        try:
+            request = Request(
+                url,
+                priority=self.DOWNLOAD_PRIORITY,
+                callback=NO_CALLBACK,
+                meta={"dont_obey_robotstxt": True, "dont_redirect": True,
+                      "handle_httpstatus_all": True, "allow_offsite": True,
+                      "dont_retry": not self.retry},
+            )
+        except ValueError as error:  # a redirect to a URL Scrapy cannot request
+            return Answer(bad_redirect=f"{url}: {error}")
+        self.stats.inc_value("robotstxt/request_count")
+        try:
+            response = await self._download(request)
+        except IgnoreRequest as error:
+            return Answer(error=f"robots.txt request ignored: {error}")
+        except Exception as error:
+            self.stats.inc_value(f"robotstxt/exception_count/{type(error)}")
+            return Answer(error=f"{type(error).__name__}: {error}" if str(error)
+                          else type(error).__name__)
+        self.stats.inc_value("robotstxt/response_count")
+        self.stats.inc_value(f"robotstxt/response_status_count/{response.status}")
+        headers = {_text(name): ", ".join(_text(value) for value in values)
+                   for name, values in response.headers.items()}
+        body, limit = response.body, self.policy.max_bytes
+        return Answer(status=response.status, headers=headers, body=body[:limit],
+                      truncated=len(body) > limit)
+
+    async def _download(self, request: Request) -> Response:
+        engine = self.crawler.engine
+        assert engine is not None
+        download_async = getattr(engine, "download_async", None)
+        if download_async is not None:  # Scrapy >= 2.14
+            response: Response = await download_async(request)
+            return response
+        return await maybe_deferred_to_future(engine.download(request))
+
+    # -- crawl-delay ------------------------------------------------------------------------
+    def _slow_down(self, request: Request, robots: RobotsTxt, agent: Agent) -> None:
+        delay = delay_for(robots, agent, self.max_crawl_delay)
+        if delay <= 0:
+            return
+        engine = self.crawler.engine
+        downloader = getattr(engine, "downloader", None)
+        if downloader is None:
+            return
+        get_key = getattr(downloader, "get_slot_key", None)
+        key: str = get_key(request) if get_key is not None else downloader._get_slot_key(
+            request, None)
+        jitter = ("jitter", 0.0) if _SLOT_HAS_JITTER else ("randomize_delay", False)
+        per_slot = getattr(downloader, "per_slot_settings", None)
+        if isinstance(per_slot, dict):  # a slot created later (or re-created) starts slow
+            settings = per_slot.setdefault(key, {})
+            if settings.get("delay", 0.0) < delay:
+                settings["delay"] = delay
+                settings[jitter[0]] = jitter[1]
+        slot = downloader.slots.get(key)
+        if slot is not None and slot.delay < delay:
+            slot.delay = delay
+            setattr(slot, *jitter)
+        if self._slowed.get(key, 0.0) < delay:
+            self._slowed[key] = delay
+            self.stats.inc_value("robotstxt/crawl_delay/slots")
+            logger.debug("download slot %r: %.2f s between requests (robots.txt of %s)",
+                         key, delay, origin_of(request.url))
+
+    def _close(self, spider: Any = None) -> None:
+        if self.store is not None:
+            self.store.close()
