@@ -1,0 +1,201 @@
+"""robots.txt verdicts on PySpark: the bulk job partitioned by origin, and column functions.
+
+Needs the ``spark`` extra (``pyspark`` 4.1+ and ``pyarrow``); every worker needs robotsrules
+installed (``pip install 'robotsrules[spark]'`` on the cluster image, or ``--py-files`` a
+wheel). All the work runs in Arrow batches (``mapInArrow``, ``arrow_udf``); no pandas.
+
+:func:`verdicts` is the whole job (``robotsrules bulk --engine spark``)::
+
+    from pyspark.sql import SparkSession
+    import robotsrules.spark as rs
+    spark = SparkSession.builder.getOrCreate()
+    robots = spark.read.parquet("s3://bucket/robots/")       # url, body[, status, date]
+    urls = spark.read.parquet("s3://bucket/urls/")           # url
+    rs.verdicts(robots, urls, ["GPTBot", "CCBot"]).write.parquet("s3://bucket/verdicts/")
+
+The plan: both tables get an ``origin`` column (the robots.txt scope,
+:func:`robotsrules.scope.origin_of`), are unioned, hash-partitioned by origin and sorted
+within partitions so that each origin's winning robots row comes just before its URLs; a
+``mapInArrow`` pass then parses each origin once and streams its URLs
+(:func:`robotsrules.bulk.judge_sorted`). No body is copied onto URL rows, no site is gathered
+in memory, and a site with a billion URLs costs only the sort Spark spills anyway. The rows
+equal :mod:`robotsrules.bulk`'s (and the core's), see there for ``line`` and ``reason``.
+
+For a job of your own (say, after your own join of pages to robots bodies), the column
+functions :func:`robots_allowed`, :func:`robots_line`, :func:`robots_verdict` and
+:func:`robots_origin` are Arrow UDFs with a per-worker parse cache.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Iterator, Optional, Sequence, Union
+
+import pyarrow as pa
+from pyspark.sql import Column, DataFrame
+from pyspark.sql import functions as F
+from pyspark.sql.types import BinaryType
+
+from .bulk import (
+    SORTED_COLUMNS,
+    BodyCache,
+    Missing,
+    _check_agents,
+    fast_origin,
+    judge_sorted,
+)
+from .policy import Policy
+from .robotstxt import Mode
+
+__all__ = [
+    "VERDICT_DDL",
+    "robots_allowed",
+    "robots_line",
+    "robots_origin",
+    "robots_verdict",
+    "verdicts",
+]
+
+VERDICT_DDL = ("url string, agent string, allowed boolean, line int, reason string, "
+               "origin string")
+"""The verdict schema (:data:`robotsrules.bulk.VERDICT_SCHEMA`) as Spark DDL."""
+
+_STRUCT_DDL = "allowed boolean, line int, reason string"
+
+ColumnOrName = Union[Column, str]
+
+_cache: Optional[BodyCache] = None  # one per Python worker process
+
+
+def _worker_cache() -> BodyCache:
+    global _cache
+    if _cache is None:
+        _cache = BodyCache()
+    return _cache
+
+
+def _origins(url: pa.Array) -> pa.Array:
+    return pa.array([fast_origin(u) for u in url.to_pylist()], pa.string())
+
+
+def _rows(body: pa.Array, status: Optional[pa.Array], url: pa.Array, agent: pa.Array
+          ) -> Any:
+    return _worker_cache().rows(body.to_pylist(),
+                                None if status is None else status.to_pylist(),
+                                url.to_pylist(), agent.to_pylist())
+
+
+def _allowed(body: pa.Array, url: pa.Array, agent: pa.Array) -> pa.Array:
+    return pa.array([r[0] for r in _rows(body, None, url, agent)], pa.bool_())
+
+
+def _line(body: pa.Array, url: pa.Array, agent: pa.Array) -> pa.Array:
+    return pa.array([r[1] for r in _rows(body, None, url, agent)], pa.int32())
+
+
+def _verdict(body: pa.Array, status: pa.Array, url: pa.Array, agent: pa.Array) -> pa.Array:
+    rows = _rows(body, status, url, agent)
+    return pa.StructArray.from_arrays(
+        [pa.array([r[0] for r in rows], pa.bool_()), pa.array([r[1] for r in rows], pa.int32()),
+         pa.array([r[2] for r in rows], pa.string())], names=["allowed", "line", "reason"])
+
+
+@functools.lru_cache(maxsize=None)
+def _udfs() -> Any:
+    # Built on first use: arrow_udf wants a Spark installation, not an import-time session.
+    arrow_udf = F.arrow_udf
+    return {
+        "origin": arrow_udf(_origins, "string"),
+        "allowed": arrow_udf(_allowed, "boolean"),
+        "line": arrow_udf(_line, "int"),
+        "verdict": arrow_udf(_verdict, _STRUCT_DDL),
+    }
+
+
+def _col(value: Union[ColumnOrName, str], literal: bool = False) -> Column:
+    if isinstance(value, Column):
+        return value
+    return F.lit(value) if literal else F.col(value)
+
+
+def _body(value: ColumnOrName) -> Column:
+    column = _col(value)
+    return column.cast(BinaryType())  # strings become their UTF-8 octets
+
+
+def robots_origin(url: ColumnOrName) -> Column:
+    """``scheme://host[:port]`` of each URL (its robots.txt scope); null when it has none."""
+    return _udfs()["origin"](_col(url))
+
+
+def robots_allowed(body: ColumnOrName, url: ColumnOrName, agent: Union[Column, str]) -> Column:
+    """May ``agent`` fetch ``url`` under ``body``? (``agent``: a column, or a str literal.)"""
+    return _udfs()["allowed"](_body(body), _col(url), _col(agent, literal=True))
+
+
+def robots_line(body: ColumnOrName, url: ColumnOrName, agent: Union[Column, str]) -> Column:
+    """The line of the rule that decides (null when no rule does)."""
+    return _udfs()["line"](_body(body), _col(url), _col(agent, literal=True))
+
+
+def robots_verdict(body: ColumnOrName, status: ColumnOrName, url: ColumnOrName,
+                   agent: Union[Column, str]) -> Column:
+    """``struct(allowed, line, reason)`` with the fetch policy applied to ``status``."""
+    return _udfs()["verdict"](_body(body), _col(status).cast("int"), _col(url),
+                              _col(agent, literal=True))
+
+
+def _judge_partition(agents: Sequence[str], missing: Missing, mode: Mode, policy: Policy,
+                     batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+    return judge_sorted(batches, agents, missing=missing, mode=mode, policy=policy)
+
+
+def verdicts(
+    robots: DataFrame,
+    urls: DataFrame,
+    agents: Union[str, Sequence[str]],
+    *,
+    missing: Missing = "null",
+    partitions: Optional[int] = None,
+    mode: Mode = "google",
+    policy: Policy = Policy(),
+) -> DataFrame:
+    """The bulk job: a DataFrame of verdict rows (:data:`VERDICT_DDL`) for every URL × agent.
+
+    ``robots`` has columns ``url``, ``body`` (binary or string), optional ``status`` and
+    ``date``; ``urls`` has ``url``. ``partitions`` (default: Spark's shuffle partitions) is
+    how many origin partitions the work is cut into.
+    """
+    names = _check_agents(agents)
+    for frame, table, needed in ((robots, "robots", ("url", "body")), (urls, "URL", ("url",))):
+        for column in needed:
+            if column not in frame.columns:
+                raise ValueError(f"the {table} table has no {column!r} column (columns: "
+                                 + ", ".join(frame.columns) + ")")
+    origin = _udfs()["origin"]
+    status = (F.col("status").cast("int") if "status" in robots.columns
+              else F.lit(None).cast("int"))
+    date = (F.col("date").cast("timestamp") if "date" in robots.columns
+            else F.lit(None).cast("timestamp"))
+    robot_rows = (robots
+                  .select(F.col("url").cast("string").alias("url"),
+                          _body("body").alias("body"), status.alias("status"),
+                          date.alias("date"))
+                  .withColumn("origin", origin(F.col("url")))
+                  .where(F.col("origin").isNotNull())
+                  .select("origin", F.lit(0).alias("kind"), "url", "body", "status", "date"))
+    url_rows = (urls
+                .select(F.col("url").cast("string").alias("url"))
+                .select(origin(F.col("url")).alias("origin"), F.lit(1).alias("kind"), "url",
+                        F.lit(None).cast("binary").alias("body"),
+                        F.lit(None).cast("int").alias("status"),
+                        F.lit(None).cast("timestamp").alias("date")))
+    both = robot_rows.unionByName(url_rows)
+    spread = (both.repartition(partitions, "origin") if partitions
+              else both.repartition("origin"))
+    ordered = spread.sortWithinPartitions(
+        F.col("origin").asc_nulls_first(), F.col("kind").asc(),
+        F.col("date").desc_nulls_last(), F.col("body").desc_nulls_last(),
+        F.col("status").desc_nulls_last())
+    job = functools.partial(_judge_partition, names, missing, mode, policy)
+    return ordered.select(*SORTED_COLUMNS).mapInArrow(job, VERDICT_DDL)
