@@ -534,6 +534,9 @@ def _parser() -> argparse.ArgumentParser:
     differ.add_argument("--agent", action="append", metavar="NAME",
                         help="an agent to compare (repeatable)")
     _common(differ)
+    from .cli_bulk import add_commands as add_bulk_commands  # bulk, report (issue 7)
+
+    add_bulk_commands(commands)
 
     linter = commands.add_parser(
         "lint", help="find what is wrong with a robots.txt: codes, lines, fixes",

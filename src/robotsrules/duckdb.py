@@ -52,7 +52,16 @@ from .errors import RobotsError
 from .policy import Policy
 from .robotstxt import Mode
 
-__all__ = ["FORMATS", "Source", "count_rows", "load_index", "read", "register", "verdicts"]
+__all__ = [
+    "FORMATS",
+    "Source",
+    "count_rows",
+    "load_index",
+    "read",
+    "register",
+    "text_batches",
+    "verdicts",
+]
 
 FORMATS = {
     ".parquet": "parquet", ".pq": "parquet",
@@ -66,10 +75,6 @@ _READERS = {
     "parquet": "read_parquet(?)",
     "csv": "read_csv(?, header = true)",
     "json": "read_json(?, format = 'newline_delimited')",
-    # One URL a line; a line of tab-separated fields keeps its last one ('host<TAB>url').
-    "text": "(SELECT regexp_extract(column0, '[^\\t]*$') AS url FROM read_csv(?, header = false, "
-            "columns = {'column0': 'VARCHAR'}, delim = '\\x1f', quote = '', escape = '', "
-            "comment = '#') WHERE trim(column0) <> '')",
 }
 
 Source = Union[str, "os.PathLike[str]", pa.Table, "duckdb.DuckDBPyRelation"]
@@ -97,11 +102,48 @@ def read(connection: duckdb.DuckDBPyConnection, source: Source) -> duckdb.DuckDB
     path = os.fspath(source)
     if not os.path.exists(path):
         raise RobotsError(f"{path}: no such file")
-    sql = _READERS[_format(path)]
+    form = _format(path)
+    if form == "text":
+        return connection.from_arrow(text_batches(path))
+    sql = _READERS[form]
     try:
         return connection.sql("SELECT * FROM " + sql.replace("?", _quote(path)))
     except duckdb.Error as error:
         raise RobotsError(f"{path}: cannot read: {_first_line(error)}") from None
+
+
+def _text_lines(path: str) -> Iterator[str]:
+    opener: Any = open
+    if path.lower().endswith((".gz", ".gzip")):
+        import gzip
+
+        opener = gzip.open
+    with opener(path, "rt", encoding="utf-8", errors="replace") as handle:
+        for line in handle:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                yield line.rsplit("\t", 1)[-1].strip()
+
+
+def text_batches(path: str, batch_size: int = 65_536) -> pa.RecordBatchReader:
+    """A text file of URLs as Arrow batches (column ``url``), streamed.
+
+    One URL a line; blank lines and lines starting with ``#`` are skipped; of a line of
+    tab-separated fields the last one is the URL (``host<TAB>url`` lists).
+    """
+    schema = pa.schema([pa.field("url", pa.string())])
+
+    def batches() -> Iterator[pa.RecordBatch]:
+        chunk: List[str] = []
+        for url in _text_lines(path):
+            chunk.append(url)
+            if len(chunk) >= batch_size:
+                yield pa.RecordBatch.from_arrays([pa.array(chunk, pa.string())], schema=schema)
+                chunk = []
+        if chunk:
+            yield pa.RecordBatch.from_arrays([pa.array(chunk, pa.string())], schema=schema)
+
+    return pa.RecordBatchReader.from_batches(schema, batches())
 
 
 def _quote(text: str) -> str:
@@ -116,9 +158,14 @@ def count_rows(connection: duckdb.DuckDBPyConnection, source: Source) -> int:
     """How many rows ``source`` has (Parquet: from the metadata; others: one scan)."""
     if isinstance(source, pa.Table):
         return source.num_rows
+    if not isinstance(source, duckdb.DuckDBPyRelation) and _format(os.fspath(source)) == "text":
+        return sum(1 for _ in _text_lines(os.fspath(source)))
     relation = read(connection, source)
-    found = relation.aggregate("count(*)").fetchone()
-    return int(found[0]) if found else 0
+    try:
+        found = relation.aggregate("count(*)").fetchall()
+    except duckdb.Error as error:
+        raise RobotsError(f"cannot read: {_first_line(error)}") from None
+    return int(found[0][0]) if found else 0
 
 
 _VERDICT_TYPE = pa.struct([("allowed", pa.bool_()), ("line", pa.int32()),
@@ -253,7 +300,14 @@ def verdicts(
 
 
 def _cast(reader: pa.RecordBatchReader) -> Iterator[pa.RecordBatch]:
-    for batch in reader:
+    batches = iter(reader)
+    while True:
+        try:
+            batch = next(batches)
+        except StopIteration:
+            return
+        except (duckdb.Error, pa.ArrowException) as error:  # e.g. a file that goes bad
+            raise RobotsError(f"bulk query failed: {_first_line(error)}") from None
         if batch.num_rows:
             yield batch.cast(VERDICT_SCHEMA)
 

@@ -49,6 +49,8 @@ from .robotstxt import Mode
 
 __all__ = [
     "VERDICT_DDL",
+    "local_session",
+    "read",
     "robots_allowed",
     "robots_line",
     "robots_origin",
@@ -199,3 +201,49 @@ def verdicts(
         F.col("status").desc_nulls_last())
     job = functools.partial(_judge_partition, names, missing, mode, policy)
     return ordered.select(*SORTED_COLUMNS).mapInArrow(job, VERDICT_DDL)
+
+
+_FORMATS = {"parquet": "parquet", "pq": "parquet", "csv": "csv", "tsv": "csv", "jsonl": "json",
+            "ndjson": "json", "json": "json", "txt": "text"}
+
+
+def read(session: Any, path: str) -> DataFrame:
+    """A table file as a DataFrame: Parquet, CSV (with a header; quoted bodies may span
+    lines), JSON Lines, or text (one URL a line; of tab-separated fields the last one)."""
+    name = path.lower().rstrip("/")
+    for suffix in (".gz", ".zst", ".gzip"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    form = _FORMATS.get(name.rsplit(".", 1)[-1], "parquet")  # a directory: Spark's Parquet
+    if form == "parquet":
+        return session.read.parquet(path)  # type: ignore[no-any-return]
+    if form == "csv":
+        return session.read.csv(path, header=True, multiLine=True,  # type: ignore[no-any-return]
+                                escape='"', sep="\t" if name.endswith(".tsv") else ",")
+    if form == "json":
+        return session.read.json(path)  # type: ignore[no-any-return]
+    # As robotsrules.duckdb.text_batches: stripped lines, no blanks or '#' lines, last field.
+    line = F.regexp_replace(F.col("value"), r"^\s+|\s+$", "")
+    lines = session.read.text(path).select(line.alias("line"))
+    last = F.regexp_replace(F.regexp_extract("line", r"[^\t]*$", 0), r"^\s+|\s+$", "")
+    return (lines.where((F.col("line") != "") & ~F.col("line").startswith("#"))
+            .select(last.alias("url")))
+
+
+def local_session(master: str = "local[*]", **conf: str) -> Any:
+    """A SparkSession for this machine (or ``master``), quiet, with Python workers running
+    this interpreter (so that they import the same robotsrules)."""
+    import os
+    import sys
+
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    builder = (SparkSession.builder.master(master).appName("robotsrules")
+               .config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false"))
+    for key, value in conf.items():
+        builder = builder.config(key, value)
+    session = builder.getOrCreate()
+    session.sparkContext.setLogLevel("ERROR")
+    return session

@@ -1,0 +1,274 @@
+"""The dataset builder's report on a verdict table: who is blocked, where, and how much.
+
+Reads the output of ``robotsrules bulk`` (:data:`robotsrules.bulk.VERDICT_SCHEMA`; Parquet,
+CSV or JSON Lines, or an Arrow table) and aggregates it with DuckDB (extra ``bulk``), so a
+table larger than memory is fine. For each agent:
+
+* **URLs**: how many rows were judged (``allowed`` not null), how many disallowed, and the
+  share; rows with no verdict (no robots row, invalid URL) are counted as *unknown*, never as
+  allowed;
+* **sites** (origins with at least one judged URL): *fully* disallowed (every judged URL of
+  the site disallowed: an opt-out) and *partly* disallowed (some but not all);
+* **top sites**: the sites that block the most of the agent's URLs;
+* **differential blocking**: for each pair of agents (A, B), the URLs disallowed for A but
+  allowed for B, and the sites that disallow all of A's URLs while allowing all of B's (the
+  AI-crawler opt-out pattern: ``GPTBot`` blocked, ``Googlebot`` welcome), with examples.
+
+:func:`to_text`, :func:`to_json` and :func:`chart` (PNG, extra ``report``: matplotlib) render it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict, dataclass, field
+from typing import Any, Dict, List, Optional, Union
+
+import duckdb
+import pyarrow as pa
+
+from .errors import RobotsError
+
+__all__ = ["AgentSummary", "Audit", "Differential", "audit", "chart", "to_json", "to_text"]
+
+
+@dataclass(frozen=True)
+class AgentSummary:
+    """The figures of one agent."""
+
+    agent: str
+    urls: int
+    """Rows for this agent."""
+    judged: int
+    """Rows with a verdict (``allowed`` not null)."""
+    disallowed: int
+    unknown: int
+    """Rows without a verdict (no robots row, invalid URL)."""
+    sites: int
+    """Sites (origins) with at least one judged URL."""
+    sites_fully: int
+    """Sites disallowing every judged URL of this agent."""
+    sites_partly: int
+    """Sites disallowing some but not all."""
+    top_sites: List[Dict[str, Any]] = field(default_factory=list)
+    """``{"origin", "disallowed", "judged"}``, most disallowed URLs first."""
+
+    @property
+    def url_share(self) -> float:
+        """Share of judged URLs that are disallowed (0 when none is judged)."""
+        return self.disallowed / self.judged if self.judged else 0.0
+
+    @property
+    def site_share(self) -> float:
+        """Share of sites that disallow every judged URL (0 when there is no site)."""
+        return self.sites_fully / self.sites if self.sites else 0.0
+
+
+@dataclass(frozen=True)
+class Differential:
+    """Agent ``blocked`` is disallowed where agent ``allowed`` is not."""
+
+    blocked: str
+    allowed: str
+    urls: int
+    """URLs disallowed for ``blocked`` and allowed for ``allowed``."""
+    sites: int
+    """Sites disallowing every URL of ``blocked`` and allowing every URL of ``allowed``."""
+    examples: List[str] = field(default_factory=list)
+    """A few such sites, largest first."""
+
+
+@dataclass(frozen=True)
+class Audit:
+    """The whole report (see the module docstring)."""
+
+    source: str
+    rows: int
+    sites: int
+    agents: List[AgentSummary]
+    differentials: List[Differential]
+
+
+def _relation(con: duckdb.DuckDBPyConnection, source: Union[str, "os.PathLike[str]", pa.Table]
+              ) -> duckdb.DuckDBPyRelation:
+    from .duckdb import read
+
+    relation = read(con, source)
+    missing = {"url", "agent", "allowed", "origin"} - set(relation.columns)
+    if missing:
+        raise RobotsError("not a verdict table (robotsrules bulk output): no column "
+                          + ", ".join(sorted(missing)))
+    return relation
+
+
+def audit(source: Union[str, "os.PathLike[str]", pa.Table], *, top: int = 10,
+          examples: int = 3, connection: Optional[duckdb.DuckDBPyConnection] = None) -> Audit:
+    """Aggregate a verdict table into an :class:`Audit`."""
+    con = connection if connection is not None else duckdb.connect()
+    try:
+        relation = _relation(con, source)
+        relation.select("CAST(url AS VARCHAR) AS url, CAST(agent AS VARCHAR) AS agent, "
+                        "CAST(allowed AS BOOLEAN) AS allowed, "
+                        "CAST(origin AS VARCHAR) AS origin").create_view("v", replace=True)
+        con.execute("""
+            CREATE OR REPLACE TEMP TABLE s AS
+            SELECT agent, origin, count(allowed) AS judged,
+                   count(*) FILTER (WHERE NOT allowed) AS disallowed
+            FROM v WHERE origin IS NOT NULL GROUP BY agent, origin""")
+        totals = con.sql("SELECT count(*), count(DISTINCT origin) FROM v").fetchall()[0]
+        per_agent = con.sql("""
+            SELECT agent, count(*), count(allowed), count(*) FILTER (WHERE NOT allowed),
+                   count(*) FILTER (WHERE allowed IS NULL)
+            FROM v GROUP BY agent ORDER BY agent""").fetchall()
+        sites = {row[0]: row[1:] for row in con.sql("""
+            SELECT agent, count(*) FILTER (WHERE judged > 0),
+                   count(*) FILTER (WHERE judged > 0 AND disallowed = judged),
+                   count(*) FILTER (WHERE disallowed > 0 AND disallowed < judged)
+            FROM s GROUP BY agent""").fetchall()}
+        tops: Dict[str, List[Dict[str, Any]]] = {}
+        for agent, origin, disallowed, judged in con.execute("""
+                SELECT agent, origin, disallowed, judged FROM s WHERE disallowed > 0
+                QUALIFY row_number() OVER (PARTITION BY agent
+                                           ORDER BY disallowed DESC, origin) <= ?
+                ORDER BY agent, disallowed DESC, origin""", [top]).fetchall():
+            tops.setdefault(agent, []).append(
+                {"origin": origin, "disallowed": disallowed, "judged": judged})
+        summaries = [
+            AgentSummary(agent, rows, judged, disallowed, unknown,
+                         *sites.get(agent, (0, 0, 0)), top_sites=tops.get(agent, []))
+            for agent, rows, judged, disallowed, unknown in per_agent]
+        differentials = _differentials(con, examples)
+    except duckdb.Error as error:
+        raise RobotsError(f"cannot aggregate the verdict table: {error}") from None
+    finally:
+        if connection is None:
+            con.close()
+    label = os.fspath(source) if isinstance(source, (str, os.PathLike)) else "<table>"
+    return Audit(label, int(totals[0]), int(totals[1]), summaries, differentials)
+
+
+def _differentials(con: duckdb.DuckDBPyConnection, examples: int) -> List[Differential]:
+    url_pairs = {(a, b): n for a, b, n in con.sql("""
+        WITH u AS (SELECT DISTINCT url, agent, allowed FROM v WHERE allowed IS NOT NULL)
+        SELECT x.agent, y.agent, count(*) FROM u x JOIN u y
+          ON x.url = y.url AND x.agent <> y.agent
+        WHERE NOT x.allowed AND y.allowed GROUP BY ALL""").fetchall()}
+    site_pairs: Dict[tuple[str, str], List[Any]] = {}
+    for a, b, origin, judged in con.execute("""
+            SELECT x.agent, y.agent, x.origin, x.judged FROM s x JOIN s y
+              ON x.origin = y.origin AND x.agent <> y.agent
+            WHERE x.judged > 0 AND x.disallowed = x.judged
+              AND y.judged > 0 AND y.disallowed = 0
+            ORDER BY x.agent, y.agent, x.judged DESC, x.origin""").fetchall():
+        site_pairs.setdefault((a, b), []).append((origin, judged))
+    agents = [row[0] for row in con.sql("SELECT DISTINCT agent FROM v ORDER BY 1").fetchall()]
+    out = []
+    for a in agents:
+        for b in agents:
+            if a == b:
+                continue
+            found = site_pairs.get((a, b), [])
+            out.append(Differential(a, b, int(url_pairs.get((a, b), 0)), len(found),
+                                    [origin for origin, _ in found[:examples]]))
+    return out
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100.0 * part / whole:5.1f}%" if whole else "    -"
+
+
+def to_text(report: Audit) -> str:
+    """The report as aligned text."""
+    lines = [f"{report.source}: {report.rows:,} rows, {report.sites:,} sites, "
+             f"{len(report.agents)} agents", ""]
+    width = max([len(s.agent) for s in report.agents] + [5])
+    lines.append(f"{'agent':<{width}}  {'URLs disallowed':>26}  {'sites fully':>22}  "
+                 f"{'partly':>8}  {'unknown':>9}")
+    for s in report.agents:
+        lines.append(
+            f"{s.agent:<{width}}  {_percent(s.disallowed, s.judged)} "
+            f"{f'({s.disallowed:,}/{s.judged:,})':>19}  {_percent(s.sites_fully, s.sites)} "
+            f"{f'({s.sites_fully:,}/{s.sites:,})':>15}  {_percent(s.sites_partly, s.sites):>8}  "
+            f"{s.unknown:>9,}")
+    lines += ["", "sites that block the most URLs"]
+    for s in report.agents:
+        if not s.top_sites:
+            lines.append(f"  {s.agent}: none")
+            continue
+        lines.append(f"  {s.agent}:")
+        for site in s.top_sites:
+            lines.append(f"    {site['disallowed']:>10,} of {site['judged']:>10,}  "
+                         f"{site['origin']}")
+    lines += ["", "blocked where others are not (ROW disallowed, COLUMN allowed; URLs / sites)"]
+    names = [s.agent for s in report.agents]
+    if len(names) < 2:
+        lines.append("  (one agent only)")
+    else:
+        cell = max(14, *(len(n) for n in names))
+        lines.append(" " * (width + 2) + "".join(f"{n:>{cell}}" for n in names))
+        pairs = {(d.blocked, d.allowed): d for d in report.differentials}
+        for a in names:
+            row = []
+            for b in names:
+                d = pairs.get((a, b))
+                row.append(f"{'-':>{cell}}" if d is None else f"{f'{d.urls:,} / {d.sites:,}':>{cell}}")
+            lines.append(f"{a:<{width}}  " + "".join(row))
+        shown = [d for d in report.differentials if d.examples]
+        if shown:
+            lines += ["", "sites that disallow all of ROW's URLs and allow all of COLUMN's"]
+            for d in shown:
+                lines.append(f"  {d.blocked} not {d.allowed}: {d.sites:,} sites, e.g. "
+                             + ", ".join(d.examples))
+    return "\n".join(lines) + "\n"
+
+
+def to_json(report: Audit) -> Dict[str, Any]:
+    """The report as JSON-ready data (shares included)."""
+    data = asdict(report)
+    for item, summary in zip(data["agents"], report.agents):
+        item["url_share"] = round(summary.url_share, 6)
+        item["site_share"] = round(summary.site_share, 6)
+    return data
+
+
+def chart(report: Audit, path: Union[str, "os.PathLike[str]"]) -> None:
+    """A PNG: share of URLs and of sites disallowed per agent, and the differential matrix."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")  # no display: files only
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise RobotsError("--chart needs matplotlib: pip install 'robotsrules[report]'"
+                          ) from None
+    names = [s.agent for s in report.agents]
+    many = len(names) > 1
+    height = max(3.0, 1.2 + 0.5 * len(names))
+    figure, axes = plt.subplots(1, 2 if many else 1, figsize=(12 if many else 7, height))
+    bars = axes[0] if many else axes
+    positions = list(range(len(names)))
+    bars.barh([p - 0.2 for p in positions], [100 * s.url_share for s in report.agents],
+              height=0.4, label="URLs disallowed")
+    bars.barh([p + 0.2 for p in positions], [100 * s.site_share for s in report.agents],
+              height=0.4, label="sites fully disallowed")
+    bars.set_yticks(positions, names)
+    bars.invert_yaxis()
+    bars.set_xlabel("%")
+    bars.set_xlim(0, 100)
+    bars.legend(loc="lower right")
+    bars.set_title("Disallowed, by agent")
+    if many:
+        pairs = {(d.blocked, d.allowed): d.urls for d in report.differentials}
+        matrix = [[pairs.get((a, b), 0) for b in names] for a in names]
+        heat = axes[1]
+        image = heat.imshow(matrix, cmap="Reds")
+        heat.set_xticks(positions, names, rotation=45, ha="right")
+        heat.set_yticks(positions, names)
+        for i, row in enumerate(matrix):
+            for j, value in enumerate(row):
+                if i != j:
+                    heat.text(j, i, f"{value:,}", ha="center", va="center", fontsize=8)
+        heat.set_title("URLs disallowed for row, allowed for column")
+        figure.colorbar(image, ax=heat)
+    figure.tight_layout()
+    figure.savefig(os.fspath(path), format="png", dpi=100)
+    plt.close(figure)
