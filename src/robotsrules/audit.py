@@ -88,7 +88,7 @@ class Audit:
     differentials: List[Differential]
 
 
-def _relation(con: duckdb.DuckDBPyConnection, source: Union[str, "os.PathLike[str]", pa.Table]
+def _relation(con: duckdb.DuckDBPyConnection, source: Union[str, os.PathLike[str], pa.Table]
               ) -> duckdb.DuckDBPyRelation:
     from .duckdb import read
 
@@ -100,7 +100,7 @@ def _relation(con: duckdb.DuckDBPyConnection, source: Union[str, "os.PathLike[st
     return relation
 
 
-def audit(source: Union[str, "os.PathLike[str]", pa.Table], *, top: int = 10,
+def audit(source: Union[str, os.PathLike[str], pa.Table], *, top: int = 10,
           examples: int = 3, connection: Optional[duckdb.DuckDBPyConnection] = None) -> Audit:
     """Aggregate a verdict table into an :class:`Audit`."""
     con = connection if connection is not None else duckdb.connect()
@@ -132,10 +132,11 @@ def audit(source: Union[str, "os.PathLike[str]", pa.Table], *, top: int = 10,
                 ORDER BY agent, disallowed DESC, origin""", [top]).fetchall():
             tops.setdefault(agent, []).append(
                 {"origin": origin, "disallowed": disallowed, "judged": judged})
-        summaries = [
-            AgentSummary(agent, rows, judged, disallowed, unknown,
-                         *sites.get(agent, (0, 0, 0)), top_sites=tops.get(agent, []))
-            for agent, rows, judged, disallowed, unknown in per_agent]
+        summaries = []
+        for agent, rows, judged, disallowed, unknown in per_agent:
+            counted, fully, partly = sites.get(agent, (0, 0, 0))
+            summaries.append(AgentSummary(agent, rows, judged, disallowed, unknown, counted,
+                                          fully, partly, top_sites=tops.get(agent, [])))
         differentials = _differentials(con, examples)
     except duckdb.Error as error:
         raise RobotsError(f"cannot aggregate the verdict table: {error}") from None
@@ -210,7 +211,8 @@ def to_text(report: Audit) -> str:
             row = []
             for b in names:
                 d = pairs.get((a, b))
-                row.append(f"{'-':>{cell}}" if d is None else f"{f'{d.urls:,} / {d.sites:,}':>{cell}}")
+                text = "-" if d is None else f"{d.urls:,} / {d.sites:,}"
+                row.append(f"{text:>{cell}}")
             lines.append(f"{a:<{width}}  " + "".join(row))
         shown = [d for d in report.differentials if d.examples]
         if shown:
@@ -230,7 +232,7 @@ def to_json(report: Audit) -> Dict[str, Any]:
     return data
 
 
-def chart(report: Audit, path: Union[str, "os.PathLike[str]"]) -> None:
+def chart(report: Audit, path: Union[str, os.PathLike[str]]) -> None:
     """A PNG: share of URLs and of sites disallowed per agent, and the differential matrix."""
     try:
         import matplotlib

@@ -14,7 +14,7 @@ Theory of operation. Two tables come in:
 Each URL is keyed by its origin with :func:`robotsrules.scope.origin_of` (scheme and host
 lower-cased, punycode, default port dropped: the robots.txt scope of RFC 9309 §2.3), which
 picks the one robots row of that origin; each robots row is turned into rules once per worker
-(a bounded LRU of parsed files) and every URL × agent becomes one output row:
+(a bounded LRU of parsed files) and every URL and agent becomes one output row:
 
 ==========  ======  ============================================================================
 column      type    meaning
@@ -77,9 +77,11 @@ from .scope import origin_of
 
 __all__ = [
     "DEFAULT_CACHE_SIZE",
+    "DEFAULT_POLICY",
     "INVALID_URL",
     "MISSING",
     "NO_ROBOTS",
+    "SORTED_COLUMNS",
     "VERDICT_SCHEMA",
     "BodyCache",
     "Judge",
@@ -111,6 +113,9 @@ Missing = Literal["null", "allow", "disallow"]
 """What an origin without a robots row gets: ``null`` (unknown, the default), or a verdict."""
 MISSING: Tuple[Missing, ...] = ("null", "allow", "disallow")
 _MISSING_VERDICT: Dict[str, Optional[bool]] = {"null": None, "allow": True, "disallow": False}
+
+DEFAULT_POLICY = Policy()
+"""The fetch policy used unless one is passed (RFC 9309 and Google's defaults)."""
 
 DEFAULT_CACHE_SIZE = 4096
 """Parsed robots.txt files kept per worker (least recently used dropped first)."""
@@ -185,7 +190,7 @@ def _as_status(status: Any) -> Optional[int]:
 
 
 def robots_for(body: Union[bytes, str, None], status: Optional[int] = None, *,
-               mode: Mode = "google", policy: Policy = Policy()) -> RobotsTxt:
+               mode: Mode = "google", policy: Policy = DEFAULT_POLICY) -> RobotsTxt:
     """The rules a robots row stands for: the parsed body for a 2xx (or no) status, else
     :meth:`RobotsTxt.allow_all` / :meth:`RobotsTxt.disallow_all` by the fetch policy's outcome.
 
@@ -376,7 +381,7 @@ class Judge:
         missing: Missing = "null",
         cache_size: int = DEFAULT_CACHE_SIZE,
         mode: Mode = "google",
-        policy: Policy = Policy(),
+        policy: Policy = DEFAULT_POLICY,
     ) -> None:
         if missing not in _MISSING_VERDICT:
             raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
@@ -474,7 +479,7 @@ def verdicts(
     missing: Missing = "null",
     cache_size: int = DEFAULT_CACHE_SIZE,
     mode: Mode = "google",
-    policy: Policy = Policy(),
+    policy: Policy = DEFAULT_POLICY,
 ) -> Iterator[pa.RecordBatch]:
     """Verdict batches (:data:`VERDICT_SCHEMA`) for every URL of ``urls`` and every agent.
 
@@ -503,7 +508,7 @@ class BodyCache:
     __slots__ = ("_cache", "_last", "_mode", "_policy", "parses")
 
     def __init__(self, size: int = DEFAULT_CACHE_SIZE, *, mode: Mode = "google",
-                 policy: Policy = Policy()) -> None:
+                 policy: Policy = DEFAULT_POLICY) -> None:
         self._cache = _LRU(size)
         self._mode: Mode = mode
         self._policy = policy
@@ -563,7 +568,7 @@ def judge_sorted(
     *,
     missing: Missing = "null",
     mode: Mode = "google",
-    policy: Policy = Policy(),
+    policy: Policy = DEFAULT_POLICY,
 ) -> Iterator[pa.RecordBatch]:
     """Verdicts from one stream holding robots rows and URL rows, sorted by origin.
 

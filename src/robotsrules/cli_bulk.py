@@ -17,12 +17,16 @@ import tempfile
 import time
 from typing import Any, Iterator, List, TextIO, Tuple
 
-from .bulk import DEFAULT_CACHE_SIZE, MISSING
 from .errors import RobotsError
 
 __all__ = ["add_commands"]
 
 EXIT_OK, EXIT_ERROR = 0, 2
+
+# robotsrules.bulk's MISSING and DEFAULT_CACHE_SIZE, repeated so that building the parser
+# (every robotsrules command) does not import pyarrow; a test keeps them equal.
+MISSING = ("null", "allow", "disallow")
+DEFAULT_CACHE_SIZE = 4096
 
 _EXTRAS = {"duckdb": "bulk", "pyarrow": "bulk", "pyspark": "spark", "warcio": "warc",
            "matplotlib": "report", "pandas": "spark"}
@@ -43,7 +47,7 @@ def add_commands(commands: Any) -> None:
     from .cli import _mode_option
 
     bulk = commands.add_parser(
-        "bulk", help="verdicts for many URLs × agents from a table of robots.txt bodies",
+        "bulk", help="verdicts for many URLs and agents from a table of robots.txt bodies",
         description="Judge every URL of --urls for every --agent against the robots.txt of "
                     "its origin, from a robots table (--robots: columns url, body, optional "
                     "status and date) or WARC captures (--robots-warc). Reads Parquet, CSV, "

@@ -9,9 +9,9 @@ connection::
     robotsrules.duckdb.register(con)
     con.sql("SELECT url, robots_allowed(body, url, 'GPTBot') FROM pages JOIN robots USING (origin)")
 
-==========================================  =========================================================
+==========================================  ========================================================
 function                                    result
-==========================================  =========================================================
+==========================================  ========================================================
 ``robots_allowed(body, url, agent)``        BOOLEAN: may ``agent`` fetch ``url`` under this body?
 ``robots_line(body, url, agent)``           INTEGER: the line of the deciding rule (NULL: no rule)
 ``robots_verdict(body, status, url, agent)`` STRUCT(allowed, line, reason), with the fetch policy
@@ -19,7 +19,7 @@ function                                    result
                                             4xx: allow all; 429/5xx: disallow all)
 ``robots_origin(url)``                      VARCHAR: ``scheme://host[:port]``, the robots.txt
                                             scope (NULL when the URL has none)
-==========================================  =========================================================
+==========================================  ========================================================
 
 ``body`` is a BLOB (a VARCHAR is cast). Semantics are :mod:`robotsrules.bulk`'s, row for row
 the core's; a parsed body is cached per thread (bounded LRU), so a join that repeats a site's
@@ -34,13 +34,14 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple, Union, cast
 
 import duckdb
 import pyarrow as pa
 
 from .bulk import (
     DEFAULT_CACHE_SIZE,
+    DEFAULT_POLICY,
     VERDICT_SCHEMA,
     BodyCache,
     Judge,
@@ -157,7 +158,7 @@ def _first_line(error: BaseException) -> str:
 def count_rows(connection: duckdb.DuckDBPyConnection, source: Source) -> int:
     """How many rows ``source`` has (Parquet: from the metadata; others: one scan)."""
     if isinstance(source, pa.Table):
-        return source.num_rows
+        return int(source.num_rows)
     if not isinstance(source, duckdb.DuckDBPyRelation) and _format(os.fspath(source)) == "text":
         return sum(1 for _ in _text_lines(os.fspath(source)))
     relation = read(connection, source)
@@ -188,7 +189,7 @@ def register(
     *,
     cache_size: int = DEFAULT_CACHE_SIZE,
     mode: Mode = "google",
-    policy: Policy = Policy(),
+    policy: Policy = DEFAULT_POLICY,
 ) -> duckdb.DuckDBPyConnection:
     """Add the ``robots_*`` SQL functions (table in the module docstring) to ``connection``.
 
@@ -232,8 +233,8 @@ def register(
         # Parameters untyped on purpose: a body may be BLOB or VARCHAR, and DuckDB's
         # VARCHAR<->BLOB casts would rewrite it (backslash escapes, non-ASCII refused), so
         # each value reaches Python as it is stored (bytes or str, UTF-8 encoded here).
-        connection.create_function(name, function, None, returns, type="arrow",  # type: ignore[arg-type]
-                                   null_handling=nulls)  # type: ignore[arg-type]
+        cast(Any, connection).create_function(name, function, None, returns, type="arrow",
+                                              null_handling=nulls)
     return connection
 
 
@@ -246,7 +247,7 @@ def verdicts(
     missing: Missing = "null",
     cache_size: int = DEFAULT_CACHE_SIZE,
     mode: Mode = "google",
-    policy: Policy = Policy(),
+    policy: Policy = DEFAULT_POLICY,
     batch_size: int = 65_536,
 ) -> pa.RecordBatchReader:
     """The bulk job on DuckDB: verdict batches for every URL of ``urls`` and every agent.
@@ -282,8 +283,8 @@ def verdicts(
     list_type = duckdb.list_type(duckdb.struct_type({
         "agent": "VARCHAR", "allowed": "BOOLEAN", "line": "INTEGER", "reason": "VARCHAR",
         "origin": "VARCHAR"}))
-    con.create_function(function, judge_urls, ["VARCHAR"], list_type, type="arrow",  # type: ignore[arg-type]
-                        null_handling="special", side_effects=False)  # type: ignore[arg-type]
+    cast(Any, con).create_function(function, judge_urls, ["VARCHAR"], list_type, type="arrow",
+                                   null_handling="special", side_effects=False)
     relation = read(con, urls)
     if "url" not in relation.columns:
         raise RobotsError("the URL table has no 'url' column (columns: "
@@ -293,10 +294,16 @@ def verdicts(
     query = (f"SELECT url, v.agent, v.allowed, v.line, v.reason, v.origin FROM "
              f"(SELECT url, unnest({function}(url)) AS v FROM {view})")
     try:
-        reader = con.sql(query).to_arrow_reader(batch_size)
+        reader = _arrow_reader(con.sql(query), batch_size)
     except duckdb.Error as error:
         raise RobotsError(f"bulk query failed: {_first_line(error)}") from None
     return pa.RecordBatchReader.from_batches(VERDICT_SCHEMA, _cast(reader))
+
+
+def _arrow_reader(relation: duckdb.DuckDBPyRelation, batch_size: int) -> pa.RecordBatchReader:
+    # DuckDB 2 renamed fetch_record_batch (1.x) to to_arrow_reader.
+    method = getattr(relation, "to_arrow_reader", None) or relation.fetch_record_batch
+    return method(batch_size)
 
 
 def _cast(reader: pa.RecordBatchReader) -> Iterator[pa.RecordBatch]:
@@ -329,7 +336,7 @@ def load_index(connection: duckdb.DuckDBPyConnection, robots: Source) -> RobotsI
     if "date" in columns:
         select.append("TRY_CAST(date AS TIMESTAMPTZ) AS date")
     try:
-        reader = relation.select(", ".join(select)).to_arrow_reader(65_536)
+        reader = _arrow_reader(relation.select(", ".join(select)), 65_536)
         return RobotsIndex.from_arrow(reader)
     except duckdb.Error as error:
         raise RobotsError(f"cannot read the robots table: {_first_line(error)}") from None

@@ -29,7 +29,7 @@ functions :func:`robots_allowed`, :func:`robots_line`, :func:`robots_verdict` an
 from __future__ import annotations
 
 import functools
-from typing import Any, Iterator, Optional, Sequence, Union
+from typing import Any, Iterator, Optional, Sequence, Union, cast
 
 import pyarrow as pa
 from pyspark.sql import Column, DataFrame
@@ -37,6 +37,7 @@ from pyspark.sql import functions as F
 from pyspark.sql.types import BinaryType
 
 from .bulk import (
+    DEFAULT_POLICY,
     SORTED_COLUMNS,
     BodyCache,
     Missing,
@@ -102,10 +103,10 @@ def _verdict(body: pa.Array, status: pa.Array, url: pa.Array, agent: pa.Array) -
          pa.array([r[2] for r in rows], pa.string())], names=["allowed", "line", "reason"])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _udfs() -> Any:
     # Built on first use: arrow_udf wants a Spark installation, not an import-time session.
-    arrow_udf = F.arrow_udf
+    arrow_udf: Any = F.arrow_udf  # type: ignore[attr-defined]  # pyspark 4.1+, stubs lag
     return {
         "origin": arrow_udf(_origins, "string"),
         "allowed": arrow_udf(_allowed, "boolean"),
@@ -127,24 +128,24 @@ def _body(value: ColumnOrName) -> Column:
 
 def robots_origin(url: ColumnOrName) -> Column:
     """``scheme://host[:port]`` of each URL (its robots.txt scope); null when it has none."""
-    return _udfs()["origin"](_col(url))
+    return cast(Column, _udfs()["origin"](_col(url)))
 
 
 def robots_allowed(body: ColumnOrName, url: ColumnOrName, agent: Union[Column, str]) -> Column:
     """May ``agent`` fetch ``url`` under ``body``? (``agent``: a column, or a str literal.)"""
-    return _udfs()["allowed"](_body(body), _col(url), _col(agent, literal=True))
+    return cast(Column, _udfs()["allowed"](_body(body), _col(url), _col(agent, literal=True)))
 
 
 def robots_line(body: ColumnOrName, url: ColumnOrName, agent: Union[Column, str]) -> Column:
     """The line of the rule that decides (null when no rule does)."""
-    return _udfs()["line"](_body(body), _col(url), _col(agent, literal=True))
+    return cast(Column, _udfs()["line"](_body(body), _col(url), _col(agent, literal=True)))
 
 
 def robots_verdict(body: ColumnOrName, status: ColumnOrName, url: ColumnOrName,
                    agent: Union[Column, str]) -> Column:
     """``struct(allowed, line, reason)`` with the fetch policy applied to ``status``."""
-    return _udfs()["verdict"](_body(body), _col(status).cast("int"), _col(url),
-                              _col(agent, literal=True))
+    return cast(Column, _udfs()["verdict"](_body(body), _col(status).cast("int"), _col(url),
+                                           _col(agent, literal=True)))
 
 
 def _judge_partition(agents: Sequence[str], missing: Missing, mode: Mode, policy: Policy,
@@ -160,9 +161,9 @@ def verdicts(
     missing: Missing = "null",
     partitions: Optional[int] = None,
     mode: Mode = "google",
-    policy: Policy = Policy(),
+    policy: Policy = DEFAULT_POLICY,
 ) -> DataFrame:
-    """The bulk job: a DataFrame of verdict rows (:data:`VERDICT_DDL`) for every URL × agent.
+    """The bulk job: a DataFrame of verdict rows (:data:`VERDICT_DDL`) for every URL and agent.
 
     ``robots`` has columns ``url``, ``body`` (binary or string), optional ``status`` and
     ``date``; ``urls`` has ``url``. ``partitions`` (default: Spark's shuffle partitions) is
@@ -226,8 +227,8 @@ def read(session: Any, path: str) -> DataFrame:
     line = F.regexp_replace(F.col("value"), r"^\s+|\s+$", "")
     lines = session.read.text(path).select(line.alias("line"))
     last = F.regexp_replace(F.regexp_extract("line", r"[^\t]*$", 0), r"^\s+|\s+$", "")
-    return (lines.where((F.col("line") != "") & ~F.col("line").startswith("#"))
-            .select(last.alias("url")))
+    return cast(DataFrame, lines.where((F.col("line") != "") & ~F.col("line").startswith("#"))
+                .select(last.alias("url")))
 
 
 def local_session(master: str = "local[*]", **conf: str) -> Any:

@@ -100,7 +100,7 @@ def _is_robots(url: str) -> bool:
         return False
 
 
-def iter_captures(source: Union[str, "os.PathLike[str]", BinaryIO], *,
+def iter_captures(source: Union[str, os.PathLike[str], BinaryIO], *,
                   max_bytes: int = DEFAULT_MAX_BYTES, stats: Optional[WarcStats] = None,
                   all_paths: bool = False) -> Iterator[Capture]:
     """The robots.txt captures of one WARC file (plain or gzip'd), in file order.
@@ -178,7 +178,7 @@ def _newer(a: Capture, b: Optional[Capture]) -> bool:
     return a.date >= b.date
 
 
-def read_warcs(sources: Iterable[Union[str, "os.PathLike[str]", BinaryIO]], *,
+def read_warcs(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
                max_bytes: int = DEFAULT_MAX_BYTES, stats: Optional[WarcStats] = None,
                follow_redirects: bool = True) -> pa.Table:
     """A robots table (:data:`ROBOTS_SCHEMA`) from WARC files: the newest capture per origin.
