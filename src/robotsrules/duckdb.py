@@ -222,19 +222,20 @@ def register(
 
     struct_type = duckdb.struct_type({"allowed": "BOOLEAN", "line": "INTEGER",
                                       "reason": "VARCHAR"})
-    functions: List[Tuple[str, Callable[..., Any], Any, str]] = [
-        ("robots_allowed", allowed, "BOOLEAN", "default"),
-        ("robots_line", line, "INTEGER", "default"),
-        # NULL body with a 4xx/5xx status still has a verdict: handle NULLs ourselves.
-        ("robots_verdict", verdict, struct_type, "special"),
-        ("robots_origin", origin, "VARCHAR", "default"),
+    # NULLs are handled by us ("special"): a NULL body with a 4xx/5xx status still has a
+    # verdict, and a verdict may be NULL (no robots, invalid URL), which DEFAULT forbids.
+    functions: List[Tuple[str, Callable[..., Any], Any]] = [
+        ("robots_allowed", allowed, "BOOLEAN"),
+        ("robots_line", line, "INTEGER"),
+        ("robots_verdict", verdict, struct_type),
+        ("robots_origin", origin, "VARCHAR"),
     ]
-    for name, function, returns, nulls in functions:
+    for name, function, returns in functions:
         # Parameters untyped on purpose: a body may be BLOB or VARCHAR, and DuckDB's
         # VARCHAR<->BLOB casts would rewrite it (backslash escapes, non-ASCII refused), so
         # each value reaches Python as it is stored (bytes or str, UTF-8 encoded here).
         cast(Any, connection).create_function(name, function, None, returns, type="arrow",
-                                              null_handling=nulls)
+                                              null_handling="special")
     return connection
 
 
@@ -297,7 +298,8 @@ def verdicts(
         reader = _arrow_reader(con.sql(query), batch_size)
     except duckdb.Error as error:
         raise RobotsError(f"bulk query failed: {_first_line(error)}") from None
-    return pa.RecordBatchReader.from_batches(VERDICT_SCHEMA, _cast(reader))
+    # The generator holds the connection (and our function) alive while batches are read.
+    return pa.RecordBatchReader.from_batches(VERDICT_SCHEMA, _cast(reader, con))
 
 
 def _arrow_reader(relation: duckdb.DuckDBPyRelation, batch_size: int) -> pa.RecordBatchReader:
@@ -306,7 +308,8 @@ def _arrow_reader(relation: duckdb.DuckDBPyRelation, batch_size: int) -> pa.Reco
     return method(batch_size)
 
 
-def _cast(reader: pa.RecordBatchReader) -> Iterator[pa.RecordBatch]:
+def _cast(reader: pa.RecordBatchReader, connection: duckdb.DuckDBPyConnection
+          ) -> Iterator[pa.RecordBatch]:
     batches = iter(reader)
     while True:
         try:
@@ -317,6 +320,7 @@ def _cast(reader: pa.RecordBatchReader) -> Iterator[pa.RecordBatch]:
             raise RobotsError(f"bulk query failed: {_first_line(error)}") from None
         if batch.num_rows:
             yield batch.cast(VERDICT_SCHEMA)
+    del connection  # read to the end: the connection may go
 
 
 def load_index(connection: duckdb.DuckDBPyConnection, robots: Source) -> RobotsIndex:
