@@ -59,7 +59,7 @@ Request meta ``dont_obey_robotstxt`` skips the check. Stats: Scrapy's
 (one per robots.txt fetch), ``robotstxt/forbidden/unreachable`` (requests dropped because
 their robots.txt was unreachable), ``robotstxt/store_errors`` and
 ``robotstxt/crawl_delay/slots`` (download slots slowed down). The ``robots_parsed`` signal
-is sent with a :class:`RobotParser` for each file fetched.
+(in the Scrapy versions that have it) is sent with a :class:`RobotParser` for each file fetched.
 
 Crawl-delay is applied to the request's download slot (Scrapy keys slots by host name, so
 every origin of a host shares it): its delay is raised to the delay asked, never lowered,
@@ -338,11 +338,13 @@ class RobotsTxtMiddleware:
             logger.warning("robots.txt %s unreachable (%s): disallowing the site until %s",
                            robots_url, result.error, time.ctime(result.expires_at),
                            extra={"spider": self.crawler.spider})
-        self.crawler.signals.send_catch_log(
-            signal=signals.robots_parsed,
-            robotparser=RobotParser(result.robots, self._robots_user_agent),
-            request=Request(robots_url, callback=NO_CALLBACK),
-        )
+        parsed = getattr(signals, "robots_parsed", None)  # not in Scrapy 2.13
+        if parsed is not None:
+            self.crawler.signals.send_catch_log(
+                signal=parsed,
+                robotparser=RobotParser(result.robots, self._robots_user_agent),
+                request=Request(robots_url, callback=NO_CALLBACK),
+            )
         return result
 
     async def _answer(self, url: str) -> Answer:
