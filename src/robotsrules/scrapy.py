@@ -52,6 +52,7 @@ Settings (all optional besides ``ROBOTSTXT_OBEY``):
                                 request before the policy sees it (default ``True``)
 ==============================  ==========================================================
 
+``ROBOTSTXT_PARSER`` is not used: the middleware always matches with robotsrules.
 Request meta ``dont_obey_robotstxt`` skips the check. Stats: Scrapy's
 ``robotstxt/request_count``, ``robotstxt/response_count``,
 ``robotstxt/response_status_count/<status>``, ``robotstxt/exception_count/<type>`` and
