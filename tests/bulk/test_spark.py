@@ -1,0 +1,110 @@
+"""robotsrules.spark on local[2]: the same rows as DuckDB and the plain per-URL API.
+
+One Spark session for the module (the JVM takes seconds to start). Skipped with a message
+when Java or pyspark is missing.
+"""
+
+from __future__ import annotations
+
+import shutil
+from typing import Any, List
+
+import pytest
+
+pytest.importorskip("pyarrow")
+pytest.importorskip("pyspark", reason="Spark tests need the 'spark' extra (pyspark)")
+if shutil.which("java") is None:  # pragma: no cover - depends on the machine
+    pytest.skip("Spark tests need Java 17+ (java not found on PATH)", allow_module_level=True)
+
+import pyarrow as pa  # noqa: E402
+import pyarrow.parquet as pq  # noqa: E402
+
+import robotsrules  # noqa: E402
+from robotsrules import spark as engine  # noqa: E402
+from robotsrules.cli import main  # noqa: E402
+from tests.bulk.conftest import AGENTS, Sample, as_rows  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def spark() -> Any:
+    session = engine.local_session("local[2]", **{"spark.sql.shuffle.partitions": "4"})
+    yield session
+    session.stop()
+
+
+def test_spark_job_equals_duckdb_and_the_plain_api(spark: Any, robots_table: Any,
+                                                   urls_table: Any,
+                                                   expected: List[Any]) -> None:
+    from robotsrules import duckdb as embedded
+
+    robots = spark.createDataFrame(robots_table)
+    urls = spark.createDataFrame(urls_table)
+    rows = [r.asDict() for r in engine.verdicts(robots, urls, AGENTS).collect()]
+    assert as_rows(rows) == expected
+    on_duckdb = embedded.verdicts(robots_table, urls_table, AGENTS).read_all().to_pylist()
+    key = lambda r: (r["url"], r["agent"])  # noqa: E731
+    assert sorted(rows, key=key) == sorted(on_duckdb, key=key)  # origin column too
+
+
+def test_spark_picks_the_same_robots_row_as_the_index(spark: Any) -> None:
+    import datetime
+
+    new = datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)
+    table = pa.table({
+        "url": ["https://a.example/robots.txt", "https://a.example/", "https://b.example/",
+                "https://b.example/robots.txt", "https://c.example/"],
+        "body": [b"User-agent: *\nDisallow: /x", b"User-agent: *\nDisallow: /y",
+                 b"User-agent: *\nDisallow: /\xff", b"User-agent: *\nDisallow: /a", None],
+        "status": [200, 200, None, 200, 503],
+        "date": [None, new, None, None, None],
+    })
+    urls = pa.table({"url": ["https://a.example/x", "https://a.example/y",
+                             "https://b.example/a", "https://b.example/\xff", "https://c.example/"]})
+    want = robotsrules.bulk.verdicts(table, urls, "a")
+    got = engine.verdicts(spark.createDataFrame(table), spark.createDataFrame(urls), "a")
+    key = lambda r: r["url"]  # noqa: E731
+    assert sorted((r.asDict() for r in got.collect()), key=key) == sorted(
+        (r for b in want for r in b.to_pylist()), key=key)
+
+
+def test_column_functions(spark: Any, sample: Sample) -> None:
+    from pyspark.sql import functions as F
+
+    row = sample.robots[0]
+    urls = sample.urls[:30] + ["nope"]
+    frame = spark.createDataFrame(pa.table({"url": urls}))
+    body = F.lit(row["body"])
+    got = frame.select(
+        "url", engine.robots_origin("url").alias("origin"),
+        engine.robots_allowed(body, "url", "GPTBot").alias("allowed"),
+        engine.robots_line(body, "url", "GPTBot").alias("line"),
+        engine.robots_verdict(body, F.lit(503), "url", F.lit("GPTBot")).alias("v")).collect()
+    parsed = robotsrules.parse(row["body"])
+    for r in got:
+        if r.url == "nope":
+            assert (r.origin, r.allowed, r.line) == (None, None, None)
+            continue
+        core = parsed.explain(r.url, agent="GPTBot")
+        assert r.allowed == core.allowed
+        assert r.line == (core.rule.line if core.rule else None)
+        assert r.origin == robotsrules.origin_of(r.url)
+        assert (r.v.allowed, r.v.reason) == (False, "disallow-all")
+
+
+def test_cli_spark_engine_equals_duckdb(spark: Any, tmp_path: Any, robots_table: Any,
+                                        sample: Sample, capsys: Any) -> None:
+    pq.write_table(robots_table, tmp_path / "robots.parquet")
+    (tmp_path / "urls.txt").write_text("\n".join(sample.urls) + "\n")
+    outputs = {}
+    for name in ("duckdb", "spark"):
+        out = str(tmp_path / f"{name}.csv")
+        code = main(["bulk", "--robots", str(tmp_path / "robots.parquet"), "--urls",
+                     str(tmp_path / "urls.txt"), "--agent", "GPTBot", "--agent", "CCBot",
+                     "--out", out, "--engine", name, "--spark-master", "local[2]"])
+        assert code == 0, capsys.readouterr().err
+        import pyarrow.csv as pacsv
+
+        outputs[name] = pacsv.read_csv(out).to_pylist()
+    key = lambda r: (r["url"], r["agent"])  # noqa: E731
+    assert sorted(outputs["spark"], key=key) == sorted(outputs["duckdb"], key=key)
+    assert len(outputs["spark"]) == 2 * len(sample.urls)
