@@ -79,7 +79,7 @@ def test_bulk_job_reads_every_input_format(tmp_path: Any, form: str, sample: Sam
 
 def test_sql_functions_equal_the_core(con: Any, sample: Sample) -> None:
     rows = [(r["body"], r["status"], url) for r in sample.robots[:20]
-            for url in sample.urls[:3] + [r["url"].replace("robots.txt", "private/x")]]
+            for url in [*sample.urls[:3], r["url"].replace("robots.txt", "private/x")]]
     table = pa.table({"body": [r[0] for r in rows], "status": [r[1] for r in rows],
                       "url": [r[2] for r in rows]})
     con.register("t", table)

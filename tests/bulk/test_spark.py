@@ -16,13 +16,13 @@ pytest.importorskip("pyspark", reason="Spark tests need the 'spark' extra (pyspa
 if shutil.which("java") is None:  # pragma: no cover - depends on the machine
     pytest.skip("Spark tests need Java 17+ (java not found on PATH)", allow_module_level=True)
 
-import pyarrow as pa  # noqa: E402
-import pyarrow.parquet as pq  # noqa: E402
+import pyarrow as pa
+import pyarrow.parquet as pq
 
-import robotsrules  # noqa: E402
-from robotsrules import spark as engine  # noqa: E402
-from robotsrules.cli import main  # noqa: E402
-from tests.bulk.conftest import AGENTS, Sample, as_rows  # noqa: E402
+import robotsrules
+from robotsrules import spark as engine
+from robotsrules.cli import main
+from tests.bulk.conftest import AGENTS, Sample, as_rows
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +71,7 @@ def test_column_functions(spark: Any, sample: Sample) -> None:
     from pyspark.sql import functions as F
 
     row = sample.robots[0]
-    urls = sample.urls[:30] + ["nope"]
+    urls = [*sample.urls[:30], "nope"]
     frame = spark.createDataFrame(pa.table({"url": urls}))
     body = F.lit(row["body"])
     got = frame.select(

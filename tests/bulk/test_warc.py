@@ -11,11 +11,11 @@ import pytest
 pytest.importorskip("pyarrow")
 pytest.importorskip("warcio")
 
-from warcio.statusandheaders import StatusAndHeaders  # noqa: E402
-from warcio.warcwriter import WARCWriter  # noqa: E402
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
 
-from robotsrules import warc  # noqa: E402
-from robotsrules.cli import main  # noqa: E402
+from robotsrules import warc
+from robotsrules.cli import main
 
 # (url, status, date, body, extra headers)
 CAPTURES: List[Tuple[str, int, str, bytes, List[Tuple[str, str]]]] = [
