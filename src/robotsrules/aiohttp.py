@@ -43,7 +43,8 @@ from .cache import Store
 from .checker import AsyncRobotsCache
 from .errors import RobotsDisallowed
 from .fetch import DEFAULT_TIMEOUT
-from .httpx import DEFAULT_MAX_CRAWL_DELAY, _agent, _Spacing, delay_for
+from .httpx import DEFAULT_MAX_CRAWL_DELAY
+from .pacing import Spacing, delay_for, resolve_agent
 from .policy import Policy
 from .scope import SCHEMES, origin_of
 
@@ -72,12 +73,12 @@ class RobotsMiddleware:
         crawl_delay: bool = True,
         max_crawl_delay: float = DEFAULT_MAX_CRAWL_DELAY,
     ) -> None:
-        self.agent, self._agent_name = _agent(user_agent, agent)
+        self.agent, self._agent_name = resolve_agent(user_agent, agent)
         self.cache = cache if cache is not None else AsyncRobotsCache(
             store, user_agent=user_agent, agent=self.agent, timeout=timeout, policy=policy)
         self.crawl_delay = crawl_delay
         self.max_crawl_delay = max_crawl_delay
-        self._spacing = _Spacing()
+        self._spacing = Spacing()
 
     async def __call__(self, request: aiohttp.ClientRequest,
                        handler: aiohttp.ClientHandlerType) -> aiohttp.ClientResponse:

@@ -31,9 +31,8 @@ Only this module imports httpx for these integrations; the fetch layer uses http
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
-from typing import Dict, Optional, Tuple
+from typing import Optional
 
 import httpx
 
@@ -42,10 +41,9 @@ from .cache import Store
 from .checker import AsyncRobotsCache, RobotsCache
 from .errors import RobotsDisallowed
 from .fetch import DEFAULT_TIMEOUT
+from .pacing import Spacing, delay_for, resolve_agent
 from .policy import Policy, Served
-from .robotstxt import RobotsTxt
 from .scope import SCHEMES, origin_of
-from .useragent import product_token
 
 __all__ = ["DEFAULT_MAX_CRAWL_DELAY", "OBEY_EXTENSION", "AsyncRobotsTransport",
            "RobotsTransport", "delay_for"]
@@ -58,37 +56,6 @@ OBEY_EXTENSION = "robotsrules.obey"
 """Request extension: ``False`` sends the request without consulting robots.txt."""
 
 
-def delay_for(robots: RobotsTxt, agent: Agent, limit: float) -> float:
-    """Seconds to leave between two requests of ``agent`` to a site with these rules:
-    the larger of ``Crawl-delay`` and ``Request-rate``'s ``seconds / requests``, capped
-    at ``limit``; 0 when the file asks for neither."""
-    delay = robots.crawl_delay(agent) or 0.0
-    rate = robots.request_rate(agent)
-    if rate is not None and rate.requests > 0:
-        delay = max(delay, rate.seconds / rate.requests)
-    return max(0.0, min(delay, limit))
-
-
-class _Spacing:
-    """Per-origin reservations of start times: each request to an origin starts at least
-    ``delay`` after the previous one did. Thread-safe; the caller sleeps, not this class."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._next: Dict[str, float] = {}
-
-    def reserve(self, origin: str, delay: float) -> float:
-        """Seconds to wait before sending to ``origin`` (0 when its turn has come)."""
-        with self._lock:
-            now = time.monotonic()
-            start = max(now, self._next.get(origin, now))
-            if delay > 0:
-                self._next[origin] = start + delay
-            else:
-                self._next.pop(origin, None)
-            return start - now
-
-
 def _check(request: httpx.Request, served: Served, agent: Agent, agent_name: str) -> None:
     url = str(request.url)
     verdict = served.robots.explain(url, agent=agent)
@@ -97,12 +64,6 @@ def _check(request: httpx.Request, served: Served, agent: Agent, agent_name: str
         if served.reason == "unreachable":
             detail = f"{served.result.url} unreachable: {served.result.error}"
         raise RobotsDisallowed(url, agent_name, verdict, detail)
-
-
-def _agent(user_agent: str, agent: Optional[Agent]) -> Tuple[Agent, str]:
-    chosen = agent if agent is not None else product_token(user_agent)
-    name = chosen if isinstance(chosen, str) else ", ".join(chosen)
-    return chosen, name
 
 
 def _obeyed(request: httpx.Request) -> bool:
@@ -134,7 +95,7 @@ class RobotsTransport(httpx.BaseTransport):
         max_crawl_delay: float = DEFAULT_MAX_CRAWL_DELAY,
     ) -> None:
         self.transport = transport if transport is not None else httpx.HTTPTransport()
-        self.agent, self._agent_name = _agent(user_agent, agent)
+        self.agent, self._agent_name = resolve_agent(user_agent, agent)
         if cache is None:
             # The robots.txt requests go through the wrapped transport; this client is never
             # closed (closing it would close the transport, which close() does once).
@@ -144,7 +105,7 @@ class RobotsTransport(httpx.BaseTransport):
         self.cache = cache
         self.crawl_delay = crawl_delay
         self.max_crawl_delay = max_crawl_delay
-        self._spacing = _Spacing()
+        self._spacing = Spacing()
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         """Check ``request`` against its origin's robots.txt, wait its turn, then send it."""
@@ -183,7 +144,7 @@ class AsyncRobotsTransport(httpx.AsyncBaseTransport):
         max_crawl_delay: float = DEFAULT_MAX_CRAWL_DELAY,
     ) -> None:
         self.transport = transport if transport is not None else httpx.AsyncHTTPTransport()
-        self.agent, self._agent_name = _agent(user_agent, agent)
+        self.agent, self._agent_name = resolve_agent(user_agent, agent)
         if cache is None:
             client = httpx.AsyncClient(transport=self.transport, follow_redirects=False)
             cache = AsyncRobotsCache(store, user_agent=user_agent, agent=self.agent,
@@ -191,7 +152,7 @@ class AsyncRobotsTransport(httpx.AsyncBaseTransport):
         self.cache = cache
         self.crawl_delay = crawl_delay
         self.max_crawl_delay = max_crawl_delay
-        self._spacing = _Spacing()
+        self._spacing = Spacing()
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         """Check ``request`` against its origin's robots.txt, wait its turn, then send it."""

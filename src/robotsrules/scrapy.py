@@ -90,8 +90,8 @@ from twisted.internet.threads import deferToThread
 from .agents import Agent
 from .cache import MemoryStore, SQLiteStore, Store
 from .errors import InvalidURL
-from .httpx import delay_for
 from .model import Verdict
+from .pacing import delay_for
 from .policy import UNREACHABLE, Answer, Entry, FetchResult, Policy, Served, effective, fetch_flow
 from .robotstxt import RobotsTxt, parse
 from .scope import origin_of
