@@ -6,7 +6,10 @@ lifetime, and answers with the rules :func:`robotsrules.policy.effective` says t
 (last good copy while a site is unreachable, the 30-day rule).
 
 Each origin is fetched at most once at a time: concurrent callers asking about one origin
-wait for that one fetch (single flight, per process). A small in-process memo of entries
+wait for that one fetch (single flight, per process). At most ``max_concurrency``
+robots.txt fetches (64 by default) are in flight at once per checker, whatever the number
+of origins asked about together: the others wait for a slot, so a crawler that starts
+thousands of tasks does not open thousands of sockets. A small in-process memo of entries
 spares the store a round trip while an entry is fresh; when it goes stale the store is
 read again first, since another process sharing it may have refreshed it already.
 
@@ -39,6 +42,8 @@ __all__ = ["AsyncRobotsCache", "RobotsCache"]
 log = logging.getLogger("robotsrules")
 
 _MEMO_LIMIT = 10_000
+DEFAULT_MAX_CONCURRENCY = 64
+"""robots.txt fetches a checker runs at once, by default (``max_concurrency``)."""
 
 _Step = Tuple[Any, ...]  # ("get",) | ("fetch", now) | ("put", entry): see _refresh_flow
 
@@ -62,7 +67,13 @@ class _Base:
         timeout: float,
         policy: Optional[Policy],
         clock: Callable[[], float],
+        max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
     ) -> None:
+        if (not isinstance(max_concurrency, int) or isinstance(max_concurrency, bool)
+                or max_concurrency < 1):
+            raise ValueError(f"max_concurrency must be a positive int, not {max_concurrency!r}")
+        self.max_concurrency = max_concurrency
+        """robots.txt fetches in flight at once, at most."""
         self.store: Store = store if store is not None else MemoryStore()
         self.user_agent = user_agent
         self.agent = agent if agent is not None else _default_agent(user_agent)
@@ -137,6 +148,7 @@ class RobotsCache(_Base):
     ``robotsrules.cache.redis.RedisStore`` for a fleet). ``user_agent`` is the User-Agent
     header sent; ``agent`` the product token(s) to obey (default: ``user_agent`` when it is
     a token or ``Token/version``). ``clock`` returns the time in seconds since the epoch.
+    ``max_concurrency`` bounds the fetches running at once (threads beyond it wait).
     """
 
     def __init__(
@@ -149,9 +161,11 @@ class RobotsCache(_Base):
         policy: Optional[Policy] = None,
         client: Optional[httpx.Client] = None,
         clock: Callable[[], float] = time.time,
+        max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
     ) -> None:
-        super().__init__(store, user_agent, agent, timeout, policy, clock)
+        super().__init__(store, user_agent, agent, timeout, policy, clock, max_concurrency)
         self._client = client
+        self._slots = threading.BoundedSemaphore(max_concurrency)
         self._guard = threading.Lock()
         self._flights: Dict[str, list[Any]] = {}  # origin -> [lock, number of users]
 
@@ -186,8 +200,9 @@ class RobotsCache(_Base):
 
     def _do(self, origin: str, step: _Step) -> Any:
         if step[0] == "fetch":
-            return fetch(origin, user_agent=self.user_agent, timeout=self.timeout,
-                         policy=self.policy, client=self._client, now=step[1])
+            with self._slots:
+                return fetch(origin, user_agent=self.user_agent, timeout=self.timeout,
+                             policy=self.policy, client=self._client, now=step[1])
         try:  # a store outage must not stop a crawl: the flow logs and goes on
             if step[0] == "get":
                 return self.store.get(origin)
@@ -223,6 +238,7 @@ class AsyncRobotsCache(_Base):
     """The asyncio twin of :class:`RobotsCache` (same arguments, awaitable methods).
 
     Store operations of stores other than the in-memory one run in worker threads.
+    ``max_concurrency`` bounds the fetches running at once (other tasks wait for a slot).
     """
 
     def __init__(
@@ -235,10 +251,14 @@ class AsyncRobotsCache(_Base):
         policy: Optional[Policy] = None,
         client: Optional[httpx.AsyncClient] = None,
         clock: Callable[[], float] = time.time,
+        max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
     ) -> None:
-        super().__init__(store, user_agent, agent, timeout, policy, clock)
+        super().__init__(store, user_agent, agent, timeout, policy, clock, max_concurrency)
         self._client = client
         self._flights: Dict[str, list[Any]] = {}
+        # Made on first use, inside the running loop (on Python 3.9 a Semaphore binds to
+        # the loop current when it is made).
+        self._slots: Optional[asyncio.Semaphore] = None
 
     async def _call(self, method: Callable[..., Any], *args: Any) -> Any:
         if isinstance(self.store, MemoryStore):
@@ -274,8 +294,11 @@ class AsyncRobotsCache(_Base):
 
     async def _do(self, origin: str, step: _Step) -> Any:
         if step[0] == "fetch":
-            return await afetch(origin, user_agent=self.user_agent, timeout=self.timeout,
-                                policy=self.policy, client=self._client, now=step[1])
+            if self._slots is None:
+                self._slots = asyncio.Semaphore(self.max_concurrency)
+            async with self._slots:
+                return await afetch(origin, user_agent=self.user_agent, timeout=self.timeout,
+                                    policy=self.policy, client=self._client, now=step[1])
         try:
             if step[0] == "get":
                 return await self._call(self.store.get, origin)
