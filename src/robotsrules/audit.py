@@ -177,49 +177,54 @@ def _percent(part: int, whole: int) -> str:
     return f"{100.0 * part / whole:5.1f}%" if whole else "    -"
 
 
+def _table(rows: List[List[str]]) -> List[str]:
+    """Rows of cells as aligned lines: the first column left, the others right."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                      for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
+            for row in rows]
+
+
 def to_text(report: Audit) -> str:
     """The report as aligned text."""
     lines = [f"{report.source}: {report.rows:,} rows, {report.sites:,} sites, "
              f"{len(report.agents)} agents", ""]
-    width = max([len(s.agent) for s in report.agents] + [5])
-    lines.append(f"{'agent':<{width}}  {'URLs disallowed':>26}  {'sites fully':>22}  "
-                 f"{'partly':>8}  {'unknown':>9}")
+    rows = [["agent", "URLs disallowed", "", "sites fully disallowed", "", "partly",
+             "unknown URLs"]]
     for s in report.agents:
-        lines.append(
-            f"{s.agent:<{width}}  {_percent(s.disallowed, s.judged)} "
-            f"{f'({s.disallowed:,}/{s.judged:,})':>19}  {_percent(s.sites_fully, s.sites)} "
-            f"{f'({s.sites_fully:,}/{s.sites:,})':>15}  {_percent(s.sites_partly, s.sites):>8}  "
-            f"{s.unknown:>9,}")
-    lines += ["", "sites that block the most URLs"]
+        rows.append([s.agent, _percent(s.disallowed, s.judged).strip(),
+                     f"({s.disallowed:,}/{s.judged:,})", _percent(s.sites_fully, s.sites).strip(),
+                     f"({s.sites_fully:,}/{s.sites:,})",
+                     _percent(s.sites_partly, s.sites).strip(), f"{s.unknown:,}"])
+    lines += _table(rows)
+    lines += ["", "sites that block the most URLs (disallowed of judged)"]
     for s in report.agents:
         if not s.top_sites:
             lines.append(f"  {s.agent}: none")
             continue
         lines.append(f"  {s.agent}:")
-        for site in s.top_sites:
-            lines.append(f"    {site['disallowed']:>10,} of {site['judged']:>10,}  "
-                         f"{site['origin']}")
-    lines += ["", "blocked where others are not (ROW disallowed, COLUMN allowed; URLs / sites)"]
+        lines += ["    " + line for line in _table(
+            [[site["origin"], f"{site['disallowed']:,}", "of", f"{site['judged']:,}"]
+             for site in s.top_sites])]
+    lines += ["", "blocked where others are not: URLs / sites disallowed for ROW, allowed for "
+                  "COLUMN"]
     names = [s.agent for s in report.agents]
     if len(names) < 2:
         lines.append("  (one agent only)")
     else:
-        cell = max(14, *(len(n) for n in names))
-        lines.append(" " * (width + 2) + "".join(f"{n:>{cell}}" for n in names))
         pairs = {(d.blocked, d.allowed): d for d in report.differentials}
+        matrix = [["", *names]]
         for a in names:
-            row = []
-            for b in names:
-                d = pairs.get((a, b))
-                text = "-" if d is None else f"{d.urls:,} / {d.sites:,}"
-                row.append(f"{text:>{cell}}")
-            lines.append(f"{a:<{width}}  " + "".join(row))
+            matrix.append([a] + ["-" if (d := pairs.get((a, b))) is None
+                                 else f"{d.urls:,} / {d.sites:,}" for b in names])
+        lines += ["  " + line for line in _table(matrix)]
         shown = [d for d in report.differentials if d.examples]
         if shown:
-            lines += ["", "sites that disallow all of ROW's URLs and allow all of COLUMN's"]
+            lines += ["", "sites that disallow all of one agent's URLs and allow all of "
+                          "another's"]
             for d in shown:
-                lines.append(f"  {d.blocked} not {d.allowed}: {d.sites:,} sites, e.g. "
-                             + ", ".join(d.examples))
+                lines.append(f"  {d.blocked} blocked, {d.allowed} allowed: {d.sites:,} "
+                             "sites, e.g. " + ", ".join(d.examples))
     return "\n".join(lines) + "\n"
 
 
