@@ -46,14 +46,18 @@ DICTIONARY = HERE / "robots.dict"
 SEP = b"\n\x00\xff\n"
 MAX_DERIVED = 4  # URLs derived from rule patterns, agents from groups (per input)
 
-try:  # atheris instruments the code under test for coverage feedback when it runs us
+try:
     import atheris
+except ImportError:  # plain mode only
+    atheris = None
 
+if atheris is not None and __name__ == "__main__" and "--plain" not in sys.argv:
+    # atheris runs us: instrument robotsrules for coverage feedback (only then, so that
+    # importing this module from the test suite leaves robotsrules untouched).
     with atheris.instrument_imports(include=["robotsrules"]):
         import robotsrules
         from robotsrules import legacy, linter, parser, report, urls
-except ImportError:  # plain mode, or imported by the test suite
-    atheris = None
+else:
     import robotsrules
     from robotsrules import legacy, linter, parser, report, urls
 
