@@ -1,10 +1,11 @@
-"""How robotsrules's check time grows with pattern, file and URL size.
+"""How robotsrules's check time, parse time and memory grow with pattern, file and URL size.
 
 Run from the repository root::
 
-    .venv/bin/python benchmarks/growth.py
+    .venv/bin/python benchmarks/growth.py            # everything (a few minutes)
+    .venv/bin/python benchmarks/growth.py --quick    # smaller sizes, fewer repeats
 
-Three experiments, using the public API only: ``robotsrules.parse(body, max_bytes=None)``
+Experiments 1-3 (check time), using the public API only: ``robotsrules.parse(body, max_bytes=None)``
 (no 500 KiB cut, so the large files are read whole) and
 ``RobotsTxt.for_agent(agent).allowed(url)``.
 
@@ -23,6 +24,23 @@ Three experiments, using the public API only: ``robotsrules.parse(body, max_byte
    8 with wildcards), once plain ASCII and once with non-ASCII characters and
    percent-escapes that the matcher must normalise.
 
+4. Pattern length. ``Disallow: /*a*a...*a*c`` with 512 to 8,192 ``*a`` pieces (1 to
+   16 KiB) against a fixed 16 KiB path of ``ab`` (every piece is found, the final ``c``
+   never is: a check must walk the whole pattern), also anchored (``...*a*c*d$`` against
+   the path with a final ``d``: the anchor holds, the middle pieces are all searched).
+5. File size. Robots-like files of 64 KiB to 4 MiB (blocks of a named group, a ``*``
+   group every fourth block, rules of every shape, comments, sitemaps), read whole
+   (``max_bytes=None``): parse time, lint time, and the memory a parsed file retains
+   (``tracemalloc``: what is still allocated while the object is kept), without and with
+   the compiled rules of one agent.
+6. The corpus (``../shared/corpus/robots``, or ``$ROBOTSRULES_CORPUS/robots``; skipped
+   with a message when absent), in a fresh process: the peak memory of parsing its largest
+   file (default 500 KiB limit, and whole), and of keeping every file parsed at once
+   (``tracemalloc`` peak and retained, and the growth of the process's resident set).
+
+A closing table lists every curve claimed linear (or better) with its fitted exponent:
+each must be at most 1.1.
+
 Timing: ``timeit`` (GC paused), each batch at least 0.2 s (``Timer.autorange``), best of
 ``--repeat`` batches, reported per call. The compile step is timed once per freshly parsed
 object (best of ``--repeat``). The growth exponent is the least-squares slope of
@@ -39,11 +57,13 @@ import math
 import os
 import platform
 import shlex
+import subprocess
 import sys
 import time
 import timeit
+import tracemalloc
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import robotsrules
 
@@ -52,6 +72,9 @@ PATTERN = "/*a*a*a*a*a*a*a*a*b"
 PATH_SIZES_KIB = (1, 2, 4, 8)
 RULE_COUNTS = (1_000, 10_000, 100_000)
 URL_SIZES_KIB = (1, 2, 4, 8, 16)
+PIECES = (512, 1024, 2048, 4096, 8192)
+FILE_SIZES_KIB = (64, 256, 1024, 4096)
+LINEAR = 1.1  # the largest exponent still called linear
 
 TYPICAL_FILE = b"""\
 # A typical robots.txt: a CMS with a shop, a few named crawlers.
@@ -249,6 +272,157 @@ def url_growth(agent: str, repeat: int) -> Dict[str, Any]:
     return {"rows": rows, "exponents": fitted}
 
 
+def pattern_length_growth(agent: str, repeat: int, pieces: Sequence[int]) -> Dict[str, Any]:
+    rows = []
+    for count in pieces:
+        row: Dict[str, Any] = {"pieces": count, "pattern_kib": (2 * count + 3) / KIB}
+        for anchored in (False, True):
+            # Anchored: the last piece 'd' is found at the end, so the middle pieces are
+            # all searched for in the room before it, and 'c' never is.
+            pattern = "/" + "*a" * count + ("*c*d$" if anchored else "*c")
+            path = "/" + "ab" * 8192 + ("d" if anchored else "")
+            rules = robotsrules.parse(f"User-agent: *\nDisallow: {pattern}\n".encode(),
+                                      max_bytes=None).for_agent(agent)
+            expect(rules.allowed(path), True, f"{count} pieces against 16 KiB of 'ab'")
+            key = "anchored_us" if anchored else "plain_us"
+            row[key] = per_call(lambda r=rules, p=path: r.allowed(p), repeat) * 1e6
+        rows.append(row)
+    sizes = [r["pattern_kib"] for r in rows]
+    fitted = {key: exponent(sizes, [r[key] for r in rows]) for key in ("plain_us", "anchored_us")}
+    return {"rows": rows, "exponents": fitted}
+
+
+def robots_like(size: int) -> bytes:
+    """A robots-like file of about ``size`` octets (see experiment 5)."""
+    out: List[bytes] = []
+    total = i = 0
+    while total < size:
+        agent = "*" if i % 4 == 0 else f"bot{i}x"
+        block = (f"# block {i}\nUser-agent: {agent}\nDisallow: /private-{i}/\n"
+                 f"Allow: /private-{i}/press/\nDisallow: /*?session={i}\n"
+                 f"Disallow: /archive-{i}/*.pdf$\nCrawl-delay: {i % 10}\n"
+                 f"Sitemap: https://example.com/sitemap-{i}.xml\n\n").encode()
+        out.append(block)
+        total += len(block)
+        i += 1
+    return b"".join(out)
+
+
+def retained(fn: Callable[[], Any]) -> Tuple[int, Any]:
+    """Octets still allocated (tracemalloc) after ``fn`` returns, while its result is kept."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        kept = fn()
+        gc.collect()
+        current, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return current, kept
+
+
+def file_size_growth(agent: str, repeat: int, sizes_kib: Sequence[int]) -> Dict[str, Any]:
+    rows = []
+    for kib in sizes_kib:
+        body = robots_like(kib * KIB)
+        runs = repeat if kib < 1024 else min(repeat, 3)
+        parse_s = per_call(lambda b=body: robotsrules.parse(b, max_bytes=None), runs)
+        lint_s = per_call(lambda b=body: robotsrules.lint(b, max_bytes=None), min(runs, 3))
+        parsed, robots = retained(lambda b=body: robotsrules.parse(b, max_bytes=None))
+        compiled, _ = retained(lambda r=robots: r.for_agent(agent))
+        rows.append({
+            "size_kib": len(body) / KIB,
+            "parse_ms": parse_s * 1e3,
+            "lint_ms": lint_s * 1e3,
+            "retained_kib": parsed / KIB,
+            "compiled_kib": (parsed + compiled) / KIB,
+        })
+        del robots
+    sizes = [r["size_kib"] for r in rows]
+    fitted = {key: exponent(sizes, [r[key] for r in rows])
+              for key in ("parse_ms", "lint_ms", "retained_kib", "compiled_kib")}
+    return {"rows": rows, "exponents": fitted}
+
+
+def corpus_dir() -> Optional[Path]:
+    base = os.environ.get("ROBOTSRULES_CORPUS") or str(
+        Path(__file__).resolve().parents[2] / "shared" / "corpus")
+    robots = Path(base) / "robots"
+    return robots if robots.is_dir() else None
+
+
+def rss_kib() -> int:
+    """The process's resident set now, in KiB (Linux /proc; 0 elsewhere)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * (os.sysconf("SC_PAGE_SIZE") // KIB)
+    except OSError:
+        return 0
+
+
+def corpus_memory(folder: Path, agent: str) -> Dict[str, Any]:
+    """Experiment 6 (run in a fresh process by :func:`corpus_experiment`)."""
+    paths = sorted(folder.iterdir())
+    largest = max(paths, key=lambda p: p.stat().st_size)
+    data = largest.read_bytes()
+    out: Dict[str, Any] = {"files": len(paths), "largest": largest.name,
+                           "largest_bytes": len(data)}
+    for label, limit in (("default", robotsrules.DEFAULT_MAX_BYTES), ("whole", None)):
+        gc.collect()
+        tracemalloc.start()
+        robots = robotsrules.parse(data, max_bytes=limit)
+        kept_parse, peak_parse = tracemalloc.get_traced_memory()
+        tracemalloc.reset_peak()
+        robots.for_agent(agent)
+        kept, peak_compile = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        out[label] = {"parse_peak_kib": peak_parse / KIB, "retained_kib": kept_parse / KIB,
+                      "compile_peak_kib": peak_compile / KIB,
+                      "retained_compiled_kib": kept / KIB}
+        del robots
+    bodies = [p.read_bytes() for p in paths]
+    total = sum(len(b) for b in bodies)
+    # Resident set first, untraced (tracemalloc's own bookkeeping would inflate it).
+    gc.collect()
+    rss_before = rss_kib()
+    parsed = [robotsrules.parse(b) for b in bodies]
+    rss_parsed = rss_kib()
+    for robots in parsed:
+        robots.for_agent(agent)
+    rss_compiled = rss_kib()
+    del parsed, robots
+    gc.collect()
+    tracemalloc.start()
+    parsed = [robotsrules.parse(b) for b in bodies]
+    kept, peak = tracemalloc.get_traced_memory()
+    tracemalloc.reset_peak()
+    for robots in parsed:
+        robots.for_agent(agent)
+    kept_compiled, peak_compiled = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    gc.collect()
+    out["all"] = {
+        "bytes": total,
+        "parsed_retained_kib": kept / KIB, "parsed_peak_kib": peak / KIB,
+        "compiled_retained_kib": kept_compiled / KIB,
+        "compiled_peak_kib": max(peak, peak_compiled) / KIB,
+        "rss_parsed_kib": rss_parsed - rss_before,
+        "rss_compiled_kib": rss_compiled - rss_before,
+    }
+    del parsed
+    return out
+
+
+def corpus_experiment(agent: str) -> Optional[Dict[str, Any]]:
+    folder = corpus_dir()
+    if folder is None:
+        return None
+    done = subprocess.run([sys.executable, __file__, "--corpus-child", str(folder),
+                           "--agent", agent], capture_output=True, text=True, check=True)
+    result: Dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
 # -- main ---------------------------------------------------------------------------------
 
 
@@ -258,13 +432,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--repeat", type=int, default=5,
                         help="timed batches per measurement, best kept (default: %(default)s)")
     parser.add_argument("--json", action="store_true", help="also print the results as JSON")
+    parser.add_argument("--quick", action="store_true",
+                        help="smaller sizes and 2 repeats (a smoke run; figures are rougher)")
+    parser.add_argument("--corpus-child", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.corpus_child:  # experiment 6, in a fresh process
+        print(json.dumps(corpus_memory(Path(args.corpus_child), args.agent)))
+        return 0
+    if args.quick:
+        args.repeat = min(args.repeat, 2)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
     wall = time.perf_counter()
     digest = source_digest()
 
-    print("# robotsrules check-time growth")
+    print("# robotsrules growth: check time, parse time and memory")
     print()
     print(f"command: {command_line()}")
     print(f"python:  {platform.python_implementation()} {platform.python_version()} on "
@@ -303,6 +485,87 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     fitted = urls["exponents"]
     rows.append(["exponent", f"{fitted['plain_us']:.2f}", f"{fitted['escaped_us']:.2f}"])
     print(table(["URL path", "ASCII µs", "non-ASCII + %-escapes µs"], rows))
+
+    lengths = pattern_length_growth(args.agent, args.repeat,
+                                    PIECES[:3] if args.quick else PIECES)
+    print()
+    print("## 4. Pattern length: '/*a*a...*a*c' against a 16 KiB path of 'ab' (never matches): "
+          "µs per check")
+    print()
+    rows = [[f"{r['pieces']:,}", fmt(r["pattern_kib"]), fmt(r["plain_us"]),
+             fmt(r["anchored_us"])] for r in lengths["rows"]]
+    fitted = lengths["exponents"]
+    rows.append(["exponent", "", f"{fitted['plain_us']:.2f}", f"{fitted['anchored_us']:.2f}"])
+    print(table(["'*a' pieces", "pattern KiB", "µs", "anchored ($) µs"], rows))
+
+    files = file_size_growth(args.agent, args.repeat,
+                             FILE_SIZES_KIB[:3] if args.quick else FILE_SIZES_KIB)
+    print()
+    print("## 5. File size: robots-like files read whole (max_bytes=None)")
+    print()
+    rows = [[fmt(r["size_kib"]), fmt(r["parse_ms"]), fmt(r["lint_ms"]), fmt(r["retained_kib"]),
+             fmt(r["compiled_kib"]), f"{r['retained_kib'] / r['size_kib']:.1f}"]
+            for r in files["rows"]]
+    fitted = files["exponents"]
+    rows.append(["exponent", *(f"{fitted[k]:.2f}" for k in
+                               ("parse_ms", "lint_ms", "retained_kib", "compiled_kib")), ""])
+    print(table(["file KiB", "parse ms", "lint ms", "retained KiB", "+ compiled KiB",
+                 "retained / size"], rows))
+
+    corpus = corpus_experiment(args.agent)
+    print()
+    print("## 6. The corpus: peak and retained memory (tracemalloc; RSS growth)")
+    print()
+    if corpus is None:
+        print("skipped: corpus not found at ../shared/corpus/robots "
+              "(set ROBOTSRULES_CORPUS to the folder holding robots/)")
+    else:
+        mib = 1.0 / KIB
+        rows = []
+        for label in ("default", "whole"):
+            c = corpus[label]
+            rows.append([f"largest file, {'500 KiB limit' if label == 'default' else 'whole'}",
+                         fmt(c["parse_peak_kib"] * mib), fmt(c["retained_kib"] * mib),
+                         fmt(c["compile_peak_kib"] * mib), fmt(c["retained_compiled_kib"] * mib),
+                         "", ""])
+        a = corpus["all"]
+        rows.append([f"all {corpus['files']:,} files at once", fmt(a["parsed_peak_kib"] * mib),
+                     fmt(a["parsed_retained_kib"] * mib), fmt(a["compiled_peak_kib"] * mib),
+                     fmt(a["compiled_retained_kib"] * mib), fmt(a["rss_parsed_kib"] * mib),
+                     fmt(a["rss_compiled_kib"] * mib)])
+        print(f"largest file: {corpus['largest']} ({corpus['largest_bytes']:,} bytes); "
+              f"all files: {a['bytes'] / KIB / KIB:,.1f} MiB")
+        print()
+        print(table(["what", "parse peak MiB", "retained MiB", "+ compile peak MiB",
+                     "retained with rules MiB", "RSS parsed MiB", "RSS with rules MiB"], rows))
+        print()
+        print(f"(compiled rules: for_agent({args.agent!r}) on every file; RSS: growth of the "
+              "resident set of a fresh process, measured untraced)")
+
+    claims = [
+        ("1. check vs path length, " + p["pattern"], p["exponent"]) for p in patterns
+    ] + [
+        ("2. parse vs rules", rules["exponents"]["parse_ms"]),
+        ("2. first for_agent (compile) vs rules", rules["exponents"]["compile_ms"]),
+        ("2. check (hit) vs rules", rules["exponents"]["hit_us"]),
+        ("2. check (miss) vs rules", rules["exponents"]["miss_us"]),
+        ("3. check vs URL length (ASCII)", urls["exponents"]["plain_us"]),
+        ("3. check vs URL length (escapes)", urls["exponents"]["escaped_us"]),
+        ("4. check vs pattern length", lengths["exponents"]["plain_us"]),
+        ("4. check vs pattern length ($)", lengths["exponents"]["anchored_us"]),
+        ("5. parse vs file size", files["exponents"]["parse_ms"]),
+        ("5. lint vs file size", files["exponents"]["lint_ms"]),
+        ("5. retained memory vs file size", files["exponents"]["retained_kib"]),
+        ("5. retained memory with compiled rules vs file size",
+         files["exponents"]["compiled_kib"]),
+    ]
+    print()
+    print(f"## Claimed linear or better: fitted exponent <= {LINEAR}")
+    print()
+    print(table(["curve", "exponent", "status"],
+                [[name, f"{value:.2f}", "PASS" if value <= LINEAR else "FAIL"]
+                 for name, value in claims]))
+    failed = [name for name, value in claims if value > LINEAR]
     elapsed = time.perf_counter() - wall
     print()
     print(f"Total run time: {elapsed:.0f} s")
@@ -323,9 +586,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             "patterns": patterns,
             "rules": rules,
             "urls": urls,
+            "pattern_lengths": lengths,
+            "file_sizes": files,
+            "corpus": corpus,
+            "claims": dict(claims),
             "run_seconds": elapsed,
         }, indent=2))
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
