@@ -481,6 +481,62 @@ def test_sqlite_survives_a_writer_killed_mid_stream(tmp_path: Path) -> None:
     store.close()
 
 
+def test_sqlite_four_writers_one_killed_mid_write_loses_nothing(tmp_path: Path) -> None:
+    """Four processes write one file at once; one is killed with SIGKILL while all four are
+    writing. The file passes SQLite's integrity check, every put that returned in any
+    process is there and whole, and the three survivors finish all their writes."""
+    path = tmp_path / "four-one-killed.sqlite3"
+    count = 1000  # small rows: still writing when the victim (big rows) has made 40
+    survivors = [start_writer(path, f"s{n}", str(count)) for n in range(3)]
+    victim = start_writer(path, "v", "forever", pad=60_000)  # big rows: long writes
+    procs = [*survivors, victim]
+    assert victim.stdout is not None
+    try:
+        for proc in procs:
+            wait_ready(proc)
+        for proc in procs:
+            assert proc.stdin is not None
+            proc.stdin.write("go\n")
+            proc.stdin.flush()
+        committed = [victim.stdout.readline().strip() for _ in range(40)]
+        still_writing = [proc.poll() is None for proc in survivors]
+        victim.send_signal(signal.SIGKILL)
+        victim.wait(timeout=10)
+        outs = [proc.communicate(timeout=120)[0] for proc in survivors]
+    finally:
+        for proc in procs:
+            if proc.poll() is None:  # pragma: no cover - only after a failure
+                proc.kill()
+                proc.wait()
+    assert victim.returncode == -signal.SIGKILL
+    assert all(still_writing), "the survivors had finished before the kill: nothing was tested"
+    committed += [line.strip() for line in victim.stdout if line.strip()]
+    for proc, out in zip(survivors, outs):
+        assert proc.returncode == 0
+        assert len(out.splitlines()) == count
+    for proc in procs:
+        for stream in (proc.stdin, proc.stdout):
+            if stream is not None:
+                stream.close()
+
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    rows = conn.execute("SELECT origin, data FROM entries").fetchall()
+    conn.close()
+    for _origin, data in rows:
+        decode(data)  # every row there is whole
+    origins = {origin for origin, _ in rows}
+    assert len(rows) == len(origins) >= 3 * count + len(committed)
+    store = SQLiteStore(path)
+    for n in range(3):
+        for i in range(count):
+            check_entry(store, f"https://s{n}-{i}.example")
+    for origin in committed:  # every put of the killed writer that returned is there
+        check_entry(store, origin)
+    assert len(store) == len(rows)
+    store.close()
+
+
 # -- RedisStore ----------------------------------------------------------------------------
 
 @pytest.fixture
