@@ -62,6 +62,7 @@ import sys
 import time
 import timeit
 import tracemalloc
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -183,7 +184,7 @@ def pattern_growth(agent: str, repeat: int) -> List[Dict[str, Any]]:
         for kib in PATH_SIZES_KIB:
             path = "/" + "a" * (kib * KIB)
             expect(rules.allowed(path), True, f"{pattern} against {kib} KiB of 'a'")
-            times.append(per_call(lambda r=rules, p=path: r.allowed(p), repeat))
+            times.append(per_call(partial(rules.allowed, path), repeat))
         out.append({
             "pattern": pattern,
             "sizes_kib": list(PATH_SIZES_KIB),
@@ -215,7 +216,7 @@ def rules_growth(agent: str, repeat: int) -> Dict[str, Any]:
     rows = []
     for count in RULE_COUNTS:
         body = rule_file(count)
-        parse_s = per_call(lambda body=body: robotsrules.parse(body, max_bytes=None), repeat)
+        parse_s = per_call(partial(robotsrules.parse, body, max_bytes=None), repeat)
         compile_s = math.inf
         for _ in range(repeat):
             robots = robotsrules.parse(body, max_bytes=None)
@@ -235,8 +236,8 @@ def rules_growth(agent: str, repeat: int) -> Dict[str, Any]:
             "file_kib": len(body) / KIB,
             "parse_ms": parse_s * 1e3,
             "compile_ms": compile_s * 1e3,
-            "hit_us": per_call(lambda r=rules, u=hit: r.allowed(u), repeat) * 1e6,
-            "miss_us": per_call(lambda r=rules, u=miss: r.allowed(u), repeat) * 1e6,
+            "hit_us": per_call(partial(rules.allowed, hit), repeat) * 1e6,
+            "miss_us": per_call(partial(rules.allowed, miss), repeat) * 1e6,
         })
     counts = [r["rules"] for r in rows]
     fitted = {
@@ -264,7 +265,7 @@ def url_growth(agent: str, repeat: int) -> Dict[str, Any]:
             url = "https://example.com" + long_path(kib * KIB, escapes)
             expect(rules.allowed(url), True, f"{kib} KiB URL (escapes={escapes})")
             key = "escaped_us" if escapes else "plain_us"
-            row[key] = per_call(lambda u=url: rules.allowed(u), repeat) * 1e6
+            row[key] = per_call(partial(rules.allowed, url), repeat) * 1e6
         rows.append(row)
     fitted = {
         key: exponent(URL_SIZES_KIB, [r[key] for r in rows]) for key in ("plain_us", "escaped_us")
@@ -285,7 +286,7 @@ def pattern_length_growth(agent: str, repeat: int, pieces: Sequence[int]) -> Dic
                                       max_bytes=None).for_agent(agent)
             expect(rules.allowed(path), True, f"{count} pieces against 16 KiB of 'ab'")
             key = "anchored_us" if anchored else "plain_us"
-            row[key] = per_call(lambda r=rules, p=path: r.allowed(p), repeat) * 1e6
+            row[key] = per_call(partial(rules.allowed, path), repeat) * 1e6
         rows.append(row)
     sizes = [r["pattern_kib"] for r in rows]
     fitted = {key: exponent(sizes, [r[key] for r in rows]) for key in ("plain_us", "anchored_us")}
@@ -326,10 +327,10 @@ def file_size_growth(agent: str, repeat: int, sizes_kib: Sequence[int]) -> Dict[
     for kib in sizes_kib:
         body = robots_like(kib * KIB)
         runs = repeat if kib < 1024 else min(repeat, 3)
-        parse_s = per_call(lambda b=body: robotsrules.parse(b, max_bytes=None), runs)
-        lint_s = per_call(lambda b=body: robotsrules.lint(b, max_bytes=None), min(runs, 3))
-        parsed, robots = retained(lambda b=body: robotsrules.parse(b, max_bytes=None))
-        compiled, _ = retained(lambda r=robots: r.for_agent(agent))
+        parse_s = per_call(partial(robotsrules.parse, body, max_bytes=None), runs)
+        lint_s = per_call(partial(robotsrules.lint, body, max_bytes=None), min(runs, 3))
+        parsed, robots = retained(partial(robotsrules.parse, body, max_bytes=None))
+        compiled, _ = retained(partial(robots.for_agent, agent))
         rows.append({
             "size_kib": len(body) / KIB,
             "parse_ms": parse_s * 1e3,

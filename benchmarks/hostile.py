@@ -42,7 +42,11 @@ import sys
 import time
 import tracemalloc
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from functools import partial
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+if TYPE_CHECKING:
+    from robotsrules import Mode
 
 KIB = 1024
 TYPICAL = b"""User-agent: *
@@ -250,7 +254,7 @@ INPUTS: Dict[str, Callable[[float], Input]] = {
 }
 """Every generator by name: ``INPUTS[name](scale)`` builds the input."""
 
-MODES = ("google", "rfc", "legacy")
+MODES: Tuple[Mode, ...] = ("google", "rfc", "legacy")
 
 
 # -- running one input -------------------------------------------------------------------
@@ -362,12 +366,14 @@ def run(names: Sequence[str], scale: float, max_bytes: Optional[int] = 512_000
         row: Dict[str, Any] = {"name": name, "description": case.description,
                                   "bytes": len(case.body)}
         body = case.body
+        def all_modes(body: bytes = body) -> List[robotsrules.RobotsTxt]:
+            return [robotsrules.parse(body, max_bytes=max_bytes, mode=m) for m in MODES]
+
         steps: Dict[str, Callable[[], object]] = {
-            "parse": lambda body=body: robotsrules.parse(body, max_bytes=max_bytes),
-            "parse_all_modes": lambda body=body: [
-                robotsrules.parse(body, max_bytes=max_bytes, mode=m) for m in MODES],
-            "lint": lambda body=body: robotsrules.lint(body, max_bytes=max_bytes),
-            "everything": lambda case=case: exercise(case, max_bytes),
+            "parse": partial(robotsrules.parse, body, max_bytes=max_bytes),
+            "parse_all_modes": all_modes,
+            "lint": partial(robotsrules.lint, body, max_bytes=max_bytes),
+            "everything": partial(exercise, case, max_bytes),
         }
         for step, fn in steps.items():
             row[f"{step}_s"] = min(timed(fn) for _ in range(2))
@@ -377,7 +383,7 @@ def run(names: Sequence[str], scale: float, max_bytes: Optional[int] = 512_000
         for agent in case.agents:
             rules = robots.for_agent(agent)
             for url in case.urls:
-                check_s = max(check_s, timed(lambda r=rules, u=url: r.allowed(u)))
+                check_s = max(check_s, timed(partial(rules.allowed, url)))
         row["worst_check_ms"] = check_s * 1e3
         if sys.platform.startswith("linux"):
             row["everything_rss_growth_mib"] = rss_peak_of(case, max_bytes)["growth"]

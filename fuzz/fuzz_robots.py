@@ -24,6 +24,10 @@ Run (atheris, coverage-guided; see fuzz/README.md for the long run)::
     .venv/bin/python fuzz/fuzz_robots.py -dict=fuzz/robots.dict -max_len=4096 \\
         -runs=20000 /tmp/fuzz-corpus fuzz/seeds
 
+With ``ROBOTSRULES_FUZZ_ORACLE=1`` the target also compares every default-mode verdict with
+Google's library (``jwm.robotstxt``, the project's test oracle) under SPEC §0's identity:
+``allowed == google(body[:500 KiB], token(agent), canonical(url))``, ``/robots.txt`` aside.
+
 Without atheris, ``--plain`` runs the same checks over the seed corpus and random
 mutations of it (seeded, so a run can be repeated)::
 
@@ -36,6 +40,7 @@ import os
 import pickle
 import random
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Callable, List, Optional, Sequence, Tuple, TypeVar, Union
 
@@ -47,7 +52,7 @@ SEP = b"\n\x00\xff\n"
 MAX_DERIVED = 4  # URLs derived from rule patterns, agents from groups (per input)
 
 try:
-    import atheris
+    import atheris  # type: ignore[import-untyped, unused-ignore]
 except ImportError:  # plain mode only
     atheris = None
 
@@ -62,6 +67,10 @@ else:
     from robotsrules import legacy, linter, parser, report, urls
 
 from robotsrules import InvalidAgent, InvalidURL, RobotsError  # noqa: E402
+
+ORACLE = None
+if os.environ.get("ROBOTSRULES_FUZZ_ORACLE") == "1":
+    from jwm.robotstxt import googlebot as ORACLE
 
 T = TypeVar("T")
 Agent = Union[str, List[str]]
@@ -146,14 +155,14 @@ def check_questions(robots: robotsrules.RobotsTxt, url_list: Sequence[str],
         raise InvariantBroken("a pickled copy is not equal to the original")
     for agent in agent_list:
         agent_error = _agent_error(agent)
-        rules = _expect(lambda a=agent: robots.for_agent(a), agent_error, f"for_agent({agent!r})")
-        _expect(lambda a=agent: robots.crawl_delay(a), agent_error, "crawl_delay")
-        _expect(lambda a=agent: robots.request_rate(a), agent_error, "request_rate")
+        rules = _expect(partial(robots.for_agent, agent), agent_error, f"for_agent({agent!r})")
+        _expect(partial(robots.crawl_delay, agent), agent_error, "crawl_delay")
+        _expect(partial(robots.request_rate, agent), agent_error, "request_rate")
         for url in url_list:
             error = agent_error or _url_error(url, mode)
             what = f"mode={mode} agent={agent!r} url={url!r}"
-            allowed = _expect(lambda u=url, a=agent: robots.allowed(u, agent=a), error, what)
-            verdict = _expect(lambda u=url, a=agent: robots.explain(u, agent=a), error, what)
+            allowed = _expect(partial(robots.allowed, url, agent=agent), error, what)
+            verdict = _expect(partial(robots.explain, url, agent=agent), error, what)
             if error is not None:
                 continue
             assert rules is not None and verdict is not None
@@ -164,6 +173,32 @@ def check_questions(robots: robotsrules.RobotsTxt, url_list: Sequence[str],
                 raise InvariantBroken(f"{what}: deciding rule without a line: {verdict.rule}")
 
 
+def oracle_check(body: bytes, robots: robotsrules.RobotsTxt, url_list: Sequence[str],
+                 agent_list: Sequence[Agent]) -> None:
+    """Default-mode verdicts against Google's library (SPEC §0's identity)."""
+    assert ORACLE is not None
+    kept = body[: robotsrules.DEFAULT_MAX_BYTES]
+    for agent in agent_list:
+        if _agent_error(agent) is not None:
+            continue
+        tokens = list(robotsrules.agent_tokens(agent))
+        for url in url_list:
+            if _url_error(url, "google") is not None:
+                continue
+            target = urls.match_target(url)
+            if target == "/robots.txt":
+                continue
+            matcher = ORACLE.RobotsMatcher()
+            full = "http://h" + target
+            if len(tokens) == 1:
+                google = matcher.OneAgentAllowedByRobots(kept, tokens[0], full)
+            else:
+                google = matcher.AllowedByRobots(kept, tokens, full)
+            if bool(google) != robots.allowed(url, agent=agent):
+                raise InvariantBroken(f"differs from Google's library: agent={agent!r} "
+                                      f"url={url!r} google={bool(google)}")
+
+
 def check(data: bytes) -> None:
     """Hold one input to the invariant (raises on a violation; returns None otherwise)."""
     body, url, agent = split(data)
@@ -172,6 +207,8 @@ def check(data: bytes) -> None:
     url_list: List[str] = [url] if url is not None else [*FIXED_URLS, *derived_urls]
     agent_list: List[Agent] = [agent] if agent is not None else [
         *FIXED_AGENTS, *derived_agents]
+    if ORACLE is not None:
+        oracle_check(body, google, url_list, agent_list)
     for mode in robotsrules.MODES:
         robots = google if mode == "google" else robotsrules.parse(body, mode=mode)
         if robots.sitemaps != google.sitemaps:

@@ -165,7 +165,7 @@ class ManyOrigins:
         async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
             task = asyncio.current_task()
             assert task is not None
-            self._tasks.add(task)  # type: ignore[arg-type]
+            self._tasks.add(task)
             with self._lock:
                 self.open_now += 1
                 self.open_peak = max(self.open_peak, self.open_now)
@@ -188,7 +188,7 @@ class ManyOrigins:
                     await writer.wait_closed()
                 with self._lock:
                     self.open_now -= 1
-                self._tasks.discard(task)  # type: ignore[arg-type]
+                self._tasks.discard(task)
 
         return serve
 

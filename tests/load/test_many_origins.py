@@ -23,6 +23,7 @@ import pytest
 
 import robotsrules
 from robotsrules import checker
+from robotsrules.fetch import afetch, fetch
 from tests.load.origins import (
     Behaviour,
     ManyOrigins,
@@ -145,7 +146,7 @@ def test_500_origins_at_once_each_fetched_once_bounded_and_unmixed(
         monkeypatch: pytest.MonkeyPatch) -> None:
     table, hosts, hub = build()
     in_flight = {"now": 0, "peak": 0}
-    real_afetch = checker.afetch
+    real_afetch = afetch
 
     async def counting_afetch(*args: Any, **kwargs: Any) -> Any:
         in_flight["now"] += 1
@@ -204,3 +205,43 @@ def test_the_async_cache_bound_defaults_to_64_and_rejects_nonsense() -> None:
             robotsrules.AsyncRobotsCache(user_agent="LoadBot/1.0", max_concurrency=bad)  # type: ignore[arg-type]
         with pytest.raises(ValueError, match="max_concurrency"):
             robotsrules.RobotsCache(user_agent="LoadBot/1.0", max_concurrency=bad)  # type: ignore[arg-type]
+
+
+def test_the_sync_cache_bounds_fetches_across_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """40 threads, 40 slow origins, max_concurrency=5: never more than 5 fetches at once,
+    each origin fetched once, nothing left open."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    hosts = list(loopback_hosts(40, start=1000))
+    table = {host: {"/robots.txt": respond(200, body(n), delay=0.1)}
+             for n, host in enumerate(hosts)}
+    lock = threading.Lock()
+    in_flight = {"now": 0, "peak": 0}
+    real_fetch = fetch
+
+    def counting_fetch(*args: Any, **kwargs: Any) -> Any:
+        with lock:
+            in_flight["now"] += 1
+            in_flight["peak"] = max(in_flight["peak"], in_flight["now"])
+        try:
+            return real_fetch(*args, **kwargs)
+        finally:
+            with lock:
+                in_flight["now"] -= 1
+
+    monkeypatch.setattr(checker, "fetch", counting_fetch)
+    with ManyOrigins(table) as server:
+        before = socket_fds()
+        with robotsrules.RobotsCache(user_agent="LoadBot/1.0", timeout=5,
+                                     max_concurrency=5) as cache, ThreadPoolExecutor(40) as pool:
+            urls = [f"{server.origin(h)}/secret-{n}/x" for n, h in enumerate(hosts)] * 2
+            verdicts = list(pool.map(cache.allowed, urls))
+        deadline = time.monotonic() + 10
+        while server.open_connections() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        after = socket_fds()
+        assert verdicts == [False] * len(urls)
+        assert all(server.count(h) == 1 for h in hosts)
+        assert 1 < in_flight["peak"] <= 5
+    assert after[1] <= before[1] and after[0] <= before[0]
