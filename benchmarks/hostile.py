@@ -18,6 +18,8 @@ The inputs (at scale 1.0):
 * ``agents``: 100,000 ``User-agent`` lines (one group naming them all, then one rule);
 * ``rules``: 100,000 rules in one group (literal and wildcard mixed);
 * ``wild_rules``: 100,000 wildcard rules that never match (the matcher's worst case);
+* ``index_defeat``: 28,000 wildcard rules with pieces too short for the 3-gram index, so
+  every check tries every rule against the whole URL (the worst check time per URL);
 * ``alt_pattern``: a 16 KB pattern of alternating ``*a`` against long paths of ``a``/``b``;
 * ``long_urls``: 8 KB URLs (ASCII, non-ASCII, escapes) against a typical file;
 * ``deep_escapes``: percent-encoding of percent-encoding (``%25252525…``) in rules and URLs;
@@ -37,6 +39,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import platform
 import sys
 import time
@@ -128,6 +131,21 @@ def wild_rules(scale: float = 1.0) -> Input:
         b"Disallow: /*%s*z$\n" % _letters(i).encode()[:2] for i in range(count))
     return Input("wild_rules", f"{count:,} wildcard rules, none matching", body,
                  urls=("/" + "ab" * 2048 + "y", "/x"))
+
+
+def index_defeat(scale: float = 1.0) -> Input:
+    """Wildcard rules whose literal pieces are all shorter than 3 octets, so the matcher's
+    3-gram index cannot rule any out: every check tries every rule against the whole URL
+    (the worst case per check: O(file size x URL length))."""
+    count = _n(28_000, scale)
+    letters = "cdefghijklmnopqrstuvwxyz"  # never in the URLs ('a' and 'b' only)
+    pairs = [x + y for x in letters for y in letters]
+    body = b"User-agent: *\n" + b"".join(
+        b"Disallow: /*%s*%s\n" % (pairs[i % len(pairs)].encode(),
+                                   pairs[(i // len(pairs)) % len(pairs)].encode())
+        for i in range(count))
+    return Input("index_defeat", f"{count:,} wildcard rules the 3-gram index cannot skip", body,
+                 urls=("/" + "ab" * 4096, "/" + "ab" * 512, "/x"), agents=("ExampleBot",))
 
 
 def alt_pattern(scale: float = 1.0) -> Input:
@@ -239,6 +257,7 @@ INPUTS: Dict[str, Callable[[float], Input]] = {
     "agents": agents,
     "rules": rules,
     "wild_rules": wild_rules,
+    "index_defeat": index_defeat,
     "alt_pattern": alt_pattern,
     "long_urls": long_urls,
     "deep_escapes": deep_escapes,
@@ -319,27 +338,34 @@ def rss_peak_of(case: Input, max_bytes: Optional[int] = 512_000,
     """Peak resident memory of :func:`exercise` on ``case``, measured in a fresh process.
 
     The body is handed over in a file, so that generating it costs the child nothing; the
-    child reads it, notes its peak RSS so far (interpreter, robotsrules, the body), runs
-    :func:`exercise`, and reports the new peak. Returns MiB: ``baseline``, ``peak`` and
-    ``growth`` (what reading the input took on top of the baseline).
+    child reads it, notes its resident set (interpreter, robotsrules, the body), resets
+    its peak, runs :func:`exercise`, and reports the new peak (Linux only: ``/proc``).
+    Returns MiB: ``baseline``, ``peak`` and ``growth`` (what reading the input took on top
+    of the baseline).
     """
-    import os
     import subprocess
     import tempfile
 
+    # ru_maxrss is no good here: Linux carries the parent's peak over into a child it
+    # spawns. VmHWM (/proc/self/status) is the peak of this process's own memory map, and
+    # writing 5 to /proc/self/clear_refs resets it to the current resident set.
     child = (
-        "import json, resource, sys\n"
+        "import json, sys\n"
         "sys.path.insert(0, sys.argv[1])\n"
         "from benchmarks import hostile\n"
+        "def status(key):\n"
+        "    for line in open('/proc/self/status'):\n"
+        "        if line.startswith(key + ':'):\n"
+        "            return int(line.split()[1])\n"
         "body = open(sys.argv[2], 'rb').read()\n"
         "case = hostile.Input('x', '', body, tuple(json.loads(sys.argv[3])),"
         " tuple(json.loads(sys.argv[4])))\n"
         "limit = int(sys.argv[5]) or None\n"
         "import robotsrules; robotsrules.parse(b'User-agent: *\\nDisallow: /x\\n')\n"
-        "base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "base = status('VmRSS')\n"
+        "open('/proc/self/clear_refs', 'w').write('5')\n"
         "hostile.exercise(case, limit)\n"
-        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-        "print(json.dumps([base, peak]))\n"
+        "print(json.dumps([base, status('VmHWM')]))\n"
     )
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     with tempfile.NamedTemporaryFile(suffix=".txt", delete=False) as out:
@@ -351,7 +377,7 @@ def rss_peak_of(case: Input, max_bytes: Optional[int] = 512_000,
             capture_output=True, text=True, timeout=timeout, check=True)
     finally:
         os.unlink(out.name)
-    base, peak = json.loads(done.stdout)  # KiB on Linux
+    base, peak = json.loads(done.stdout)  # KiB
     return {"baseline": base / KIB, "peak": peak / KIB, "growth": (peak - base) / KIB}
 
 
@@ -385,7 +411,7 @@ def run(names: Sequence[str], scale: float, max_bytes: Optional[int] = 512_000
             for url in case.urls:
                 check_s = max(check_s, timed(partial(rules.allowed, url)))
         row["worst_check_ms"] = check_s * 1e3
-        if sys.platform.startswith("linux"):
+        if os.path.exists("/proc/self/clear_refs"):
             row["everything_rss_growth_mib"] = rss_peak_of(case, max_bytes)["growth"]
         rows.append(row)
     return rows
