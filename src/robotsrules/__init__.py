@@ -23,7 +23,7 @@ from .useragent import product_token
 
 if TYPE_CHECKING:  # the lazy names below, for type checkers
     from .checker import AsyncRobotsCache, RobotsCache
-    from .fetch import afetch, fetch
+    from .fetcher import afetch, fetch
     from .policy import FetchResult, Policy
     from .scope import origin_of, robots_url
 
@@ -32,8 +32,8 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers
 _LAZY = {
     "AsyncRobotsCache": "checker",
     "RobotsCache": "checker",
-    "afetch": "fetch",
-    "fetch": "fetch",
+    "afetch": "fetcher",
+    "fetch": "fetcher",
     "FetchResult": "policy",
     "Policy": "policy",
     "robots_url": "scope",

@@ -42,7 +42,7 @@ from .agents import Agent
 from .cache import Store
 from .checker import AsyncRobotsCache
 from .errors import RobotsDisallowed
-from .fetch import DEFAULT_TIMEOUT
+from .fetcher import DEFAULT_TIMEOUT
 from .httpx import DEFAULT_MAX_CRAWL_DELAY
 from .pacing import Spacing, delay_for, resolve_agent
 from .policy import Policy

@@ -32,7 +32,7 @@ import httpx
 from .agents import Agent, agent_tokens
 from .cache import MemoryStore, Store
 from .errors import InvalidAgent
-from .fetch import DEFAULT_TIMEOUT, afetch, fetch
+from .fetcher import DEFAULT_TIMEOUT, afetch, fetch
 from .model import Verdict
 from .policy import Entry, FetchResult, Policy, Served, effective
 from .scope import origin_of

@@ -168,7 +168,7 @@ class _Progress:
 def _fetch(args: argparse.Namespace, out: TextIO) -> int:
     import datetime
 
-    from .fetch import fetch
+    from .fetcher import fetch
 
     result = fetch(args.url, user_agent=_user_agent(args), timeout=args.timeout)
 
@@ -219,7 +219,7 @@ _URL_SOURCE = re.compile(r"(?i)(https?|ftp)://")
 def _load(source: str, args: argparse.Namespace) -> Tuple[RobotsTxt, str]:
     """A robots.txt from a file path, '-' (stdin) or a URL (fetched); with a note on how."""
     if _URL_SOURCE.match(source):
-        from .fetch import fetch
+        from .fetcher import fetch
 
         result = fetch(source, user_agent=_user_agent(args), timeout=args.timeout)
         note = f"{result.url}: HTTP {result.status}" if result.status else result.url
@@ -374,7 +374,7 @@ def _lint_source(source: str, args: argparse.Namespace) -> Tuple[Optional[bytes]
     """The octets to lint and the name to report them under (None: nothing to lint)."""
     if not _URL_SOURCE.match(source):
         return _read_bytes(source), source
-    from .fetch import fetch
+    from .fetcher import fetch
     from .robotstxt import DEFAULT_MAX_BYTES
 
     # Read past the 500 KiB limit so that the lint can say the file is over it.

@@ -40,7 +40,7 @@ from .agents import Agent
 from .cache import Store
 from .checker import AsyncRobotsCache, RobotsCache
 from .errors import RobotsDisallowed
-from .fetch import DEFAULT_TIMEOUT
+from .fetcher import DEFAULT_TIMEOUT
 from .pacing import Spacing, delay_for, resolve_agent
 from .policy import Policy, Served
 from .scope import SCHEMES, origin_of

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from robotsrules import parse
-from robotsrules.fetch import fetch
+from robotsrules.fetcher import fetch
 from robotsrules.policy import DAY, Policy
 from tests.integration.servers import (
     ServerPool,

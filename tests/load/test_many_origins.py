@@ -23,7 +23,7 @@ import pytest
 
 import robotsrules
 from robotsrules import checker
-from robotsrules.fetch import afetch, fetch
+from robotsrules.fetcher import afetch, fetch
 from tests.load.origins import (
     Behaviour,
     ManyOrigins,
