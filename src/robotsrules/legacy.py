@@ -233,8 +233,7 @@ class LegacyRules(AgentRules):
         scope: str,
         origin: Optional[str] = None,
     ) -> None:
-        super().__init__(agents, (), scope, origin)
-        self.groups = groups
+        super().__init__(agents, scope, (), groups, origin)
         # (path, allows, rule) in file order; an empty Disallow allows (1994, urllib).
         self._first: Tuple[Tuple[str, bool, Rule], ...] = tuple(
             (rule.pattern, rule.directive == "allow" or not rule.value, rule)

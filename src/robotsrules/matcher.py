@@ -28,13 +28,20 @@ patterns (:func:`~robotsrules.urls.rfc_pattern`), URLs become targets with
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import ClassVar, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .model import Group, Rule, Verdict
+from .outline import Row
 from .pattern import Pattern
 from .urls import match_target, rfc_target
 
-__all__ = ["ROBOTS_TXT_TARGET", "AgentRules", "RfcRules"]
+__all__ = ["ROBOTS_TXT_TARGET", "AgentRules", "GroupsSource", "RfcRules", "Row", "rows_of"]
+
+GroupsSource = Union[Tuple[Group, ...], Callable[[], Tuple[Group, ...]]]
+"""The groups an :class:`AgentRules` reports, or a function that reads them when asked."""
+
+SMALL_RULES = 12
+"""Up to this many rules (index.html extras included), a check tries them one by one."""
 
 _FEW_LENGTHS = 8  # up to this many distinct literal lengths, probing each is fastest
 GRAM_INDEX_MIN_RULES = 16
@@ -49,6 +56,15 @@ _PRIORITY_SHIFT, _ALLOW_SHIFT = 33, 32
 _LINE_MASK = (1 << 32) - 1
 _LOW_MASK = (1 << _PRIORITY_SHIFT) - 1  # everything but the priority
 _Key = int
+
+
+def rows_of(groups: Iterable[Group]) -> List[Row]:
+    """The rules of ``groups`` as matcher rows."""
+    return [
+        (rule.directive == "allow", rule.pattern, rule.line)
+        for group in groups
+        for rule in group.rules
+    ]
 
 
 def _file(pattern: str, key: int, exact: Dict[str, int], literal: Dict[str, int],
@@ -82,15 +98,17 @@ class AgentRules:
         "_by_line",
         "_exact",
         "_extra",
+        "_firsts",
         "_gramless",
         "_grams",
+        "_groups",
         "_lengths",
         "_literal",
         "_ordered",
         "_origin",
+        "_small",
         "_wild",
         "agents",
-        "groups",
         "scope",
     )
 
@@ -99,58 +117,86 @@ class AgentRules:
     def __init__(
         self,
         agents: Tuple[str, ...],
-        groups: Tuple[Group, ...],
         scope: str,
+        rows: Iterable[Row],
+        groups: GroupsSource,
         origin: Optional[str] = None,
     ) -> None:
         self.agents = agents
         """The lower-cased product tokens these rules were selected for (``("*",)`` for the
         rules every agent no group names shares)."""
-        self.groups = groups
-        """The groups that apply, in file order."""
         self.scope = scope
         """``"specific"``, ``"global"`` or ``"none"`` (see :class:`~robotsrules.Verdict`)."""
+        self._groups = groups
         self._origin = origin
         self._by_line: Optional[Dict[int, Rule]] = None
+        index_html = self._INDEX_HTML
+        keyed: List[Tuple[int, str]] = []
+        for allow, pattern, line in rows:
+            if not pattern:
+                continue  # matches everything with priority 0: never decides
+            key = (len(pattern) << _PRIORITY_SHIFT) | (allow << _ALLOW_SHIFT) | (_LINE_MASK - line)
+            keyed.append((key, pattern))
+            if allow and index_html:
+                # Google-specific: "/d/index.htm*" also allows "/d/" exactly.
+                slash = pattern.rfind("/")
+                if slash >= 0 and pattern.startswith("/index.htm", slash):
+                    pattern = pattern[: slash + 1] + "$"
+                    keyed.append(((len(pattern) << _PRIORITY_SHIFT) | (key & _LOW_MASK), pattern))
+        self._exact: Dict[str, int] = {}
+        self._literal: Dict[str, int] = {}
+        self._lengths: Tuple[int, ...] = ()
+        self._ordered: Tuple[str, ...] = ()
+        self._extra = 0
+        self._wild: Tuple[Tuple[int, Pattern], ...] = ()
+        self._grams: Optional[Dict[str, List[int]]] = None
+        self._gramless: Tuple[int, ...] = ()
+        if len(keyed) <= SMALL_RULES:
+            # Few rules: try them in precedence order, the first that matches decides. A
+            # target that starts with no rule's leading literal is settled by one C call.
+            keyed.sort(reverse=True)
+            small = tuple(
+                (key, text, None if "*" not in text and text[-1] != "$" else Pattern(text))
+                for key, text in keyed
+            )
+            self._small: Optional[Tuple[Tuple[int, str, Optional[Pattern]], ...]] = small
+            self._firsts: Tuple[str, ...] = tuple(
+                text if pattern is None else pattern.first for _, text, pattern in small
+            )
+            return
+        self._small = None
+        self._firsts = ()
         exact: Dict[str, int] = {}
         literal: Dict[str, int] = {}
         wild: Dict[str, int] = {}
         extra = 0  # most trailing '*'s on a literal pattern: its rank over its length
-        index_html = self._INDEX_HTML
-        for group in groups:
-            for directive, pattern, _, line in group.rules:
-                if not pattern:
-                    continue  # matches everything with priority 0: never decides
-                allow = directive == "allow"
-                key = (len(pattern) << _PRIORITY_SHIFT) | (allow << _ALLOW_SHIFT) | (
-                    _LINE_MASK - line)
-                if "*" not in pattern and pattern[-1] != "$":  # the common case: a prefix
-                    old = literal.get(pattern)
-                    if old is None or key > old:  # identical patterns: the best key stays
-                        literal[pattern] = key
-                else:
-                    extra = max(extra, _file(pattern, key, exact, literal, wild))
-                if allow and index_html:
-                    # Google-specific: "/d/index.htm*" also allows "/d/" exactly.
-                    slash = pattern.rfind("/")
-                    if slash >= 0 and pattern.startswith("/index.htm", slash):
-                        pattern = pattern[: slash + 1] + "$"
-                        key = (len(pattern) << _PRIORITY_SHIFT) | (key & _LOW_MASK)
-                        _file(pattern, key, exact, literal, wild)
+        for key, pattern in keyed:
+            if "*" not in pattern and pattern[-1] != "$":  # the common case: a prefix
+                old = literal.get(pattern)
+                if old is None or key > old:  # identical patterns: the best key stays
+                    literal[pattern] = key
+            else:
+                extra = max(extra, _file(pattern, key, exact, literal, wild))
         self._exact = exact
         self._literal = literal
-        self._lengths: Tuple[int, ...] = tuple(sorted({len(p) for p in literal}, reverse=True))
-        self._ordered: Tuple[str, ...] = tuple(sorted(literal)) if len(self._lengths) > (
-            _FEW_LENGTHS) else ()
+        self._lengths = tuple(sorted({len(p) for p in literal}, reverse=True))
+        self._ordered = tuple(sorted(literal)) if len(self._lengths) > _FEW_LENGTHS else ()
         self._extra = extra
-        self._wild: Tuple[Tuple[int, Pattern], ...] = tuple(
+        self._wild = tuple(
             # Keys are unique, so the tuples sort by key alone.
             sorted([(key, Pattern(text)) for text, key in wild.items()], reverse=True)
         )
-        self._grams: Optional[Dict[str, List[int]]] = None
-        self._gramless: Tuple[int, ...] = ()
         if len(wild) >= GRAM_INDEX_MIN_RULES:
             self._index_grams()
+
+    @property
+    def groups(self) -> Tuple[Group, ...]:
+        """The groups that apply, in file order (read from the file on first access)."""
+        groups = self._groups
+        if not isinstance(groups, tuple):
+            groups = groups()
+            self._groups = groups
+        return groups
 
     def _index_grams(self) -> None:
         grams: Dict[str, List[int]] = {}
@@ -213,6 +259,17 @@ class AgentRules:
         return sorted(found)
 
     def _decide(self, target: str) -> Optional[_Key]:
+        small = self._small
+        if small is not None:
+            if not target.startswith(self._firsts):
+                return None
+            for key, written, pattern in small:
+                if pattern is None:
+                    if target.startswith(written):
+                        return key
+                elif pattern.match(target):
+                    return key
+            return None
         best = self._exact.get(target)
         literal = self._literal
         if literal:

@@ -86,7 +86,7 @@ class _KeyTable(Dict[str, str]):
     """Key text as written -> field name, filled on first sight (bounded)."""
 
     def __missing__(self, key_text: str) -> str:
-        name = _classify(key_text)[0]
+        name = classify_key(key_text)[0]
         if len(self) < 4096:
             self[key_text] = name
         return name
@@ -133,7 +133,8 @@ def display(octets: str) -> str:
     return octets.encode("latin-1").decode("utf-8", "replace")
 
 
-def _classify(key: str) -> Tuple[str, bool]:
+def classify_key(key: str) -> Tuple[str, bool]:
+    """The field a key (stripped) names, and whether Google accepted it as a typo."""
     head = key[:10].lower()
     for prefix, name, typo in KEY_PREFIXES:
         if head.startswith(prefix):
@@ -183,7 +184,7 @@ def read_line(number: int, raw: str, limits: bool = True) -> Record:
     key_text = line[:sep].strip(_SPACE)
     if not key_text:
         return Record(number, raw, None, "", "", comment, False, False, truncated, "invalid")
-    key, typo = _classify(key_text)
+    key, typo = classify_key(key_text)
     value = line[sep + 1 :].strip(_SPACE)
     return Record(number, raw, key, key_text, value, comment, typo, missing_colon, truncated, "")
 

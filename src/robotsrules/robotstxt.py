@@ -17,12 +17,13 @@ from typing import Any, Dict, List, Literal, Optional, Tuple, Type
 
 from . import legacy
 from .agents import Agent, agent_tokens
-from .matcher import AgentRules, RfcRules
+from .matcher import AgentRules, GroupsSource, RfcRules, rows_of
 from .model import Group, Line, RequestRate, Verdict
-from .parser import build, decode
+from .outline import Row, Span, normalise, outline, read_rules
+from .parser import Parsed, build, decode
 from .urls import rfc_pattern
 
-__all__ = ["DEFAULT_MAX_BYTES", "MODES", "Mode", "RobotsTxt", "parse"]
+__all__ = ["DEFAULT_MAX_BYTES", "MODES", "Mode", "RobotsTxt", "parse", "reparse"]
 
 Mode = Literal["google", "rfc", "legacy"]
 """How a file is interpreted: ``"google"`` (default), ``"rfc"`` or ``"legacy"``."""
@@ -35,6 +36,42 @@ DEFAULT_MAX_BYTES = 512_000
 
 _GLOBAL = ("*",)
 _CACHE_LIMIT = 64  # compiled AgentRules kept per file (one per distinct agent set)
+
+
+class _Full:
+    """A file read in full (groups with their rules, sitemaps, hosts), when first asked.
+
+    Shared by a :class:`RobotsTxt` and the :class:`AgentRules` compiled from it, so that
+    neither holds the other (no reference cycle). A race between threads only reads the
+    same immutable value twice.
+    """
+
+    __slots__ = ("_parsed", "_source")
+
+    def __init__(self, source: bytes, parsed: Optional[Parsed] = None) -> None:
+        self._source = source
+        self._parsed = parsed
+
+    def parsed(self) -> Parsed:
+        parsed = self._parsed
+        if parsed is None:
+            parsed = build(decode(self._source, None)[0])
+            self._parsed = parsed
+        return parsed
+
+
+class _GroupsOf:
+    """The groups at ``indices`` of a file read in full: an AgentRules' groups, on demand."""
+
+    __slots__ = ("_full", "_indices")
+
+    def __init__(self, full: _Full, indices: Tuple[int, ...]) -> None:
+        self._full = full
+        self._indices = indices
+
+    def __call__(self) -> Tuple[Group, ...]:
+        groups = self._full.parsed().groups
+        return tuple(groups[i] for i in self._indices)
 
 
 class RobotsTxt:
@@ -51,31 +88,34 @@ class RobotsTxt:
     :attr:`mode` (``"google"``, ``"rfc"`` or ``"legacy"``, see :func:`parse`) is how the file
     is interpreted; it is kept when pickled and compared by ``==``. In ``"legacy"`` mode
     :attr:`groups` holds the records as :mod:`robotsrules.legacy` reads them.
+
+    Work is done when first needed: parsing (default mode) finds the groups and the agents
+    they name; an agent's rules are read and compiled when that agent first asks;
+    :attr:`groups`, :attr:`sitemaps` and :attr:`hosts` read the whole file on first access.
+    The answers are the same as if everything were read up front.
     """
 
     __slots__ = (
         "_by_agent",
         "_compiled",
+        "_full",
         "_global",
-        "groups",
-        "hosts",
+        "_spans",
         "mode",
-        "sitemaps",
         "source",
         "synthetic",
         "truncated",
     )
 
     source: bytes
-    groups: Tuple[Group, ...]
-    sitemaps: Tuple[str, ...]
-    hosts: Tuple[str, ...]
     truncated: bool
     synthetic: Optional[str]
     mode: Mode
-    _by_agent: Dict[str, Tuple[Group, ...]]
-    _global: Tuple[Group, ...]
+    _by_agent: Dict[str, Tuple[int, ...]]
+    _global: Tuple[int, ...]
     _compiled: Dict[object, AgentRules]
+    _full: _Full
+    _spans: Optional[Tuple[Span, ...]]
 
     def __init__(
         self,
@@ -89,30 +129,52 @@ class RobotsTxt:
     ) -> None:
         if mode not in MODES:
             raise ValueError(_bad_mode(mode))
+        self._set(source, truncated, synthetic, mode, Parsed(groups, sitemaps, hosts, None),
+                  tuple(group.agents for group in groups), None)
+
+    def _set(
+        self,
+        source: bytes,
+        truncated: bool,
+        synthetic: Optional[str],
+        mode: Mode,
+        parsed: Optional[Parsed],
+        agents: Tuple[Tuple[str, ...], ...],
+        spans: Optional[Tuple[Span, ...]],
+    ) -> None:
         put = object.__setattr__
         put(self, "source", source)
-        put(self, "groups", groups)
-        put(self, "sitemaps", sitemaps)
-        put(self, "hosts", hosts)
         put(self, "truncated", truncated)
         put(self, "synthetic", synthetic)
         put(self, "mode", mode)
-        by_agent: Dict[str, List[Group]] = {}
-        global_groups: List[Group] = []
-        for group in groups:
+        put(self, "_full", _Full(source, parsed))
+        put(self, "_spans", spans)
+        by_agent: Dict[str, List[int]] = {}
+        global_groups: List[int] = []
+        for index, tokens in enumerate(agents):
             seen = set()
-            for token in group.agents:
+            for token in tokens:
                 if token == "*":
-                    if not global_groups or global_groups[-1] is not group:
-                        global_groups.append(group)
+                    if not global_groups or global_groups[-1] != index:
+                        global_groups.append(index)
                 elif token and token not in seen:
                     seen.add(token)
-                    by_agent.setdefault(token, []).append(group)
+                    by_agent.setdefault(token, []).append(index)
         put(self, "_by_agent", {k: tuple(v) for k, v in by_agent.items()})
         put(self, "_global", tuple(global_groups))
         # Compiled AgentRules by agent as passed (str or tuple of tokens). Filled lazily;
         # a race between threads only compiles the same immutable value twice.
         put(self, "_compiled", {})
+
+    @classmethod
+    def _outlined(
+        cls, source: bytes, text: str, truncated: bool, synthetic: Optional[str]
+    ) -> RobotsTxt:
+        """A default-mode file from its outline: rules and the rest are read when asked."""
+        found = outline(text)
+        robots = cls.__new__(cls)
+        robots._set(source, truncated, synthetic, "google", None, found.agents, found.spans)
+        return robots
 
     # -- construction ---------------------------------------------------------------
     @classmethod
@@ -125,6 +187,22 @@ class RobotsTxt:
         """Everything disallowed: the meaning of an unreachable file (RFC 9309 §2.3.1.4)."""
         return parse(b"User-agent: *\nDisallow: /\n", synthetic="disallow-all")
 
+    # -- the file read in full --------------------------------------------------------
+    @property
+    def groups(self) -> Tuple[Group, ...]:
+        """The groups, in file order, with their rules (RFC 9309 §2.1)."""
+        return self._full.parsed().groups
+
+    @property
+    def sitemaps(self) -> Tuple[str, ...]:
+        """The ``sitemap`` URLs, in file order, as written."""
+        return self._full.parsed().sitemaps
+
+    @property
+    def hosts(self) -> Tuple[str, ...]:
+        """The values of ``host`` lines (a Yandex extra; never used for verdicts)."""
+        return self._full.parsed().hosts
+
     # -- immutability and pickling ----------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("RobotsTxt is immutable")
@@ -133,17 +211,16 @@ class RobotsTxt:
         raise AttributeError("RobotsTxt is immutable")
 
     def __reduce__(self) -> Tuple[Any, ...]:
-        return (
-            _restore,
-            (self.source, self.groups, self.sitemaps, self.hosts, self.truncated, self.synthetic,
-             self.mode),
-        )
+        if self.synthetic == "allow-all":
+            return (RobotsTxt.allow_all, ())
+        return (reparse, (self.source, self.truncated, self.synthetic, self.mode))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RobotsTxt):
             return NotImplemented
-        return (self.source, self.groups, self.synthetic, self.truncated, self.mode) == (
-            other.source, other.groups, other.synthetic, other.truncated, other.mode)
+        # Groups, sitemaps and hosts are a function of the octets and the mode.
+        return (self.source, self.synthetic, self.truncated, self.mode) == (
+            other.source, other.synthetic, other.truncated, other.mode)
 
     def __hash__(self) -> int:
         return hash((self.source, self.synthetic))
@@ -152,8 +229,12 @@ class RobotsTxt:
         label = f" {self.synthetic}" if self.synthetic else ""
         if self.mode != "google":
             label += f" mode={self.mode}"
-        return (f"<RobotsTxt{label} {len(self.source)} bytes, {len(self.groups)} groups, "
-                f"{len(self.sitemaps)} sitemaps>")
+        return (f"<RobotsTxt{label} {len(self.source)} bytes, {len(self._spans_or_groups())} "
+                f"groups, {len(self.sitemaps)} sitemaps>")
+
+    def _spans_or_groups(self) -> Tuple[object, ...]:
+        spans = self._spans
+        return spans if spans is not None else self.groups
 
     # -- questions --------------------------------------------------------------------
     def for_agent(self, agent: Agent) -> AgentRules:
@@ -189,25 +270,39 @@ class RobotsTxt:
             rules: AgentRules = legacy.select(self.groups, tokens, self.synthetic)
             self._remember(tokens, rules)
             return rules
-        make: Type[AgentRules] = RfcRules if self.mode == "rfc" else AgentRules
         by_agent = self._by_agent
         if len(tokens) == 1:
-            groups: Tuple[Group, ...] = by_agent.get(tokens[0], ())
+            indices: Tuple[int, ...] = by_agent.get(tokens[0], ())
         else:
-            chosen = {id(g): g for t in tokens for g in by_agent.get(t, ())}
-            groups = tuple(sorted(chosen.values(), key=lambda g: g.line))
-        if groups:
-            rules = make(tokens, groups, "specific", self.synthetic)
+            indices = tuple(sorted({i for t in tokens for i in by_agent.get(t, ())}))
+        if indices:
+            rules = self._make(tokens, indices, "specific")
         else:
             # Every agent no group names gets the same rules: compile them once, as "*".
             cached = self._compiled.get(_GLOBAL)
             if cached is None:
-                scope = "global" if self._global else "none"
-                cached = make(_GLOBAL, self._global, scope, self.synthetic)
+                indices = self._global
+                cached = self._make(_GLOBAL, indices, "global" if indices else "none")
                 self._remember(_GLOBAL, cached)
             rules = cached
         self._remember(tokens, rules)
         return rules
+
+    def _make(self, tokens: Tuple[str, ...], indices: Tuple[int, ...], scope: str) -> AgentRules:
+        spans = self._spans
+        rows: List[Row] = []
+        if spans is not None:  # read the chosen groups' rules from the text now
+            if indices:
+                text = normalise(decode(self.source, None)[0])
+                for index in indices:
+                    read_rules(text, spans[index], rows)
+            groups: GroupsSource = _GroupsOf(self._full, indices)
+        else:
+            groups = self._full.parsed().groups
+            groups = tuple(groups[i] for i in indices)
+            rows = rows_of(groups)
+        make: Type[AgentRules] = RfcRules if self.mode == "rfc" else AgentRules
+        return make(tokens, scope, rows, groups, self.synthetic)
 
     def allowed(self, url: str, *, agent: Agent) -> bool:
         """True when ``agent`` may fetch ``url`` under this file.
@@ -265,6 +360,14 @@ class RobotsTxt:
         return tuple(self._by_agent)
 
 
+def reparse(source: bytes, truncated: bool, synthetic: Optional[str], mode: Mode) -> RobotsTxt:
+    """Parse octets already cut to size again (unpickling, cache entries): same object."""
+    robots = parse(source, max_bytes=None, synthetic=synthetic, mode=mode)
+    if truncated:
+        object.__setattr__(robots, "truncated", True)
+    return robots
+
+
 def _restore(
     source: bytes,
     groups: Tuple[Group, ...],
@@ -274,6 +377,7 @@ def _restore(
     synthetic: Optional[str],
     mode: Mode = "google",
 ) -> RobotsTxt:
+    # Pickles made by robotsrules 0.1.0 before the outline reader.
     return RobotsTxt(source, groups, sitemaps, hosts, truncated, synthetic, mode)
 
 
@@ -329,8 +433,8 @@ def parse(
         raise ValueError(_bad_mode(mode))
     text, kept, cut = decode(content if not isinstance(content, memoryview) else bytes(content),
                              max_bytes)
-    parsed = build(text)
     if mode == "google":
-        return RobotsTxt(kept, parsed.groups, parsed.sitemaps, parsed.hosts, cut, synthetic)
+        return RobotsTxt._outlined(kept, normalise(text), cut, synthetic)
+    parsed = build(text)
     groups = legacy.build(text) if mode == "legacy" else _rfc_groups(parsed.groups)
     return RobotsTxt(kept, groups, parsed.sitemaps, parsed.hosts, cut, synthetic, mode)

@@ -31,7 +31,7 @@ import json
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..policy import Entry, FetchResult
-from ..robotstxt import MODES, RobotsTxt, parse
+from ..robotstxt import MODES, RobotsTxt, reparse
 
 __all__ = ["FORMAT", "VERSION", "decode", "encode"]
 
@@ -163,11 +163,7 @@ def _robots(spec: Any, reader: _Reader) -> RobotsTxt:
     if mode not in MODES:
         raise ValueError(f"robots: unknown mode {mode!r}")
     # Already cut when fetched: re-parsed without a limit, in the mode it was parsed in.
-    robots = parse(body, max_bytes=None, synthetic=synthetic, mode=mode)
-    if truncated:
-        robots = RobotsTxt(robots.source, robots.groups, robots.sitemaps, robots.hosts,
-                           truncated=True, synthetic=robots.synthetic, mode=robots.mode)
-    return robots
+    return reparse(body, truncated, synthetic, mode)
 
 
 def _result(spec: Any, reader: _Reader) -> FetchResult:

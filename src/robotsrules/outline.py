@@ -1,0 +1,181 @@
+"""The outline of a file: where its groups are and whom they name, without reading the rules.
+
+Theory of operation. A crawler asks one file about one agent (or a few), so reading every
+rule of every group up front is wasted work: most files carry groups for crawlers that
+will never ask. :func:`outline` finds only what choosing groups needs — each group's
+``user-agent`` lines and the stretch of text that holds its rules — and
+:func:`read_rules` reads the rules of a chosen stretch when an agent first asks.
+
+Both lean on C-speed string searches and hand every candidate line to the exact line reader
+(:func:`robotsrules.parser.read_line`), so they cannot read a line differently from
+:func:`robotsrules.parser.build`; the tests check that outlines and rules equal ``build``'s
+on the conformance tables, the corpus and random files.
+
+* ``user-agent`` lines: every key Google reads as ``user-agent`` (``user-agent``,
+  ``useragent``, ``user agent`` and any longer key starting with them, any case) starts with
+  ``user`` after optional blanks, so a search for ``user`` in the lower-cased text finds
+  every candidate; those not at the start of their line are skipped before reading.
+* Group boundaries (RFC 9309 §2.1): a ``user-agent`` line opens a new group only if an
+  ``allow``/``disallow`` line stands between it and the previous ``user-agent`` line. Every
+  key Google reads as one of those starts with ``allow``, ``dis`` or ``dia``; a regular
+  expression finds the first such line in the gap and the line reader confirms it. Gaps are
+  usually a few lines long and the search stops at the first rule, so this is cheap.
+
+The text given to both functions has LF line ends only (see :func:`normalise`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, NamedTuple, Optional, Tuple
+
+from .agents import file_agent_token
+from .parser import _ALLOW, _DISALLOW, _USER_AGENT, MAX_LINE_BYTES, classify_key, read_line
+from .urls import normalize_escapes
+
+__all__ = ["Outline", "Span", "normalise", "outline", "read_rules"]
+
+_BLANKS = " \t\v\f"
+# The start of a line whose key may be read as allow/disallow (confirmed by read_line).
+_RULE_START = re.compile(r"^[ \t\v\f]*(?:allow|dis|dia)", re.IGNORECASE | re.MULTILINE)
+
+
+
+class _RawKeys(Dict[str, str]):
+    """Key text as it stands before the colon (blanks and case included) -> field name."""
+
+    def __missing__(self, key_text: str) -> str:
+        name = classify_key(key_text.strip(_SPACE))[0]
+        if len(self) < 4096:  # bounded: the spellings of hostile files are not all kept
+            self[key_text] = name
+        return name
+
+
+_SPACE = " \t\n\v\f\r"  # C isspace(), as the line reader strips
+_RAW_KEYS = _RawKeys()
+
+Row = Tuple[bool, str, int]
+"""One allow/disallow rule as the matcher takes it: (is allow, normalised pattern, line)."""
+
+
+class Span(NamedTuple):
+    """Where one group's rules are: text offsets ``[start, end)`` and the line at ``start``."""
+
+    start: int
+    end: int
+    line: int
+
+
+class Outline(NamedTuple):
+    """What :func:`outline` finds: per group (file order) its agent tokens and rule span."""
+
+    agents: Tuple[Tuple[str, ...], ...]
+    spans: Tuple[Span, ...]
+
+
+def normalise(text: str) -> str:
+    """LF for every line end (CRLF and lone CR too; RFC 9309 §2.2)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def _line_at(text: str, start: int) -> Tuple[int, str]:
+    """The end offset and the text of the line starting at ``start``."""
+    end = text.find("\n", start)
+    if end < 0:
+        end = len(text)
+    return end, text[start:end]
+
+
+def _has_rule(text: str, start: int, end: int) -> bool:
+    """True when an allow/disallow line starts in ``text[start:end]``.
+
+    ``start`` is the offset of a line break (or 0), so that ``^`` can match after it.
+    """
+    search = _RULE_START.search
+    while True:
+        match = search(text, start, end)
+        if match is None:
+            return False
+        stop, line = _line_at(text, match.start())  # ^: the match starts its line
+        key = read_line(0, line).key
+        if key is _ALLOW or key is _DISALLOW:
+            return True
+        start = stop
+
+
+def outline(text: str) -> Outline:
+    """Find the groups of ``text`` (octet text with LF line ends): agents and rule spans."""
+    lower = text.lower()  # same length: latin-1 lower-cases within latin-1
+    size = len(text)
+    groups: List[List[str]] = []  # the agent tokens of each group
+    spans: List[Span] = []
+    lines_to = 0  # offset up to which line breaks are counted
+    number = 1  # the line number at lines_to
+    last_end = -1  # end offset of the previous user-agent line
+    last_number = 0
+    pos = 0
+    find = lower.find
+    while True:
+        hit = find("user", pos)
+        if hit < 0:
+            break
+        begin = text.rfind("\n", 0, hit) + 1
+        if text[begin:hit].strip(_BLANKS):
+            pos = hit + 4  # not the start of a key
+            continue
+        end, line = _line_at(text, begin)
+        pos = end + 1
+        record = read_line(0, line)
+        if record.key is not _USER_AGENT:
+            continue
+        number += text.count("\n", lines_to, begin)
+        lines_to = begin
+        token = file_agent_token(record.value)
+        if groups and not _has_rule(text, last_end, begin):
+            groups[-1].append(token)  # no rule since the last user-agent line: same group
+        else:
+            if groups:
+                spans.append(Span(last_end + 1, begin, last_number + 1))
+            groups.append([token])
+        last_end, last_number = end, number
+    if groups:
+        spans.append(Span(min(last_end + 1, size), size, last_number + 1))
+    return Outline(tuple(tuple(tokens) for tokens in groups), tuple(spans))
+
+
+def read_rules(text: str, span: Span, out: Optional[List[Row]] = None) -> List[Row]:
+    """The allow/disallow rules in ``span`` of ``text``, as :func:`build` reads them."""
+    rows: List[Row] = [] if out is None else out
+    chunk = text[span.start : span.end]
+    if not chunk:
+        return rows
+    lines = chunk.split("\n")
+    number = span.line - 1
+    exact = "\x00" in chunk or (
+        len(chunk) > MAX_LINE_BYTES and max(map(len, lines)) > MAX_LINE_BYTES
+    )
+    plain = chunk.isascii() and "%" not in chunk
+    keys = _RAW_KEYS
+    add = rows.append
+    for line in lines:
+        number += 1
+        key_text, colon, value = line.partition(":")
+        if colon and not exact and "#" not in key_text:
+            # Fast path: a "key: value" line; the key is classified once per spelling.
+            key = keys[key_text]
+            if key is not _DISALLOW and key is not _ALLOW:
+                continue
+            if "#" in value:
+                value = value[: value.find("#")]
+            value = value.strip(_SPACE)
+        elif not line or line.isspace():
+            continue
+        else:
+            record = read_line(number, line)
+            key, value = record.key, record.value  # type: ignore[assignment]
+            if key is not _DISALLOW and key is not _ALLOW:
+                continue
+        add((key is _ALLOW, value if plain else normalize_escapes(value), number))
+    return rows
