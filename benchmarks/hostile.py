@@ -3,7 +3,7 @@
 Run from the repository root to measure time and peak memory of every input through
 parse (all three modes), lint, explain and allowed::
 
-    .venv/bin/python benchmarks/hostile.py            # full sizes (about a minute)
+    .venv/bin/python benchmarks/hostile.py            # full sizes (a few minutes)
     .venv/bin/python benchmarks/hostile.py --json     # the same, then the figures as JSON
     .venv/bin/python benchmarks/hostile.py --max-bytes 0   # no 500 KiB cut: every octet read
 
@@ -341,7 +341,8 @@ def rss_peak_of(case: Input, max_bytes: Optional[int] = 512_000,
     child reads it, notes its resident set (interpreter, robotsrules, the body), resets
     its peak, runs :func:`exercise`, and reports the new peak (Linux only: ``/proc``).
     Returns MiB: ``baseline``, ``peak`` and ``growth`` (what reading the input took on top
-    of the baseline).
+    of the baseline); and ``cpu_s``, the CPU seconds :func:`exercise` took in the child
+    (process time: unlike wall time, barely moved by other jobs on the machine).
     """
     import subprocess
     import tempfile
@@ -364,8 +365,10 @@ def rss_peak_of(case: Input, max_bytes: Optional[int] = 512_000,
         "import robotsrules; robotsrules.parse(b'User-agent: *\\nDisallow: /x\\n')\n"
         "base = status('VmRSS')\n"
         "open('/proc/self/clear_refs', 'w').write('5')\n"
+        "import time; cpu = time.process_time()\n"
         "hostile.exercise(case, limit)\n"
-        "print(json.dumps([base, status('VmHWM')]))\n"
+        "cpu = time.process_time() - cpu\n"
+        "print(json.dumps([base, status('VmHWM'), cpu]))\n"
     )
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     with tempfile.NamedTemporaryFile(suffix=".txt", delete=False) as out:
@@ -377,8 +380,9 @@ def rss_peak_of(case: Input, max_bytes: Optional[int] = 512_000,
             capture_output=True, text=True, timeout=timeout, check=True)
     finally:
         os.unlink(out.name)
-    base, peak = json.loads(done.stdout)  # KiB
-    return {"baseline": base / KIB, "peak": peak / KIB, "growth": (peak - base) / KIB}
+    base, peak, cpu = json.loads(done.stdout)  # KiB, KiB, seconds
+    return {"baseline": base / KIB, "peak": peak / KIB, "growth": (peak - base) / KIB,
+            "cpu_s": cpu}
 
 
 def run(names: Sequence[str], scale: float, max_bytes: Optional[int] = 512_000

@@ -7,8 +7,9 @@ stalling past the time-out, redirecting (on the same origin or to another host),
 /secret-N/``, ``Crawl-delay: N``), so an answer given for the wrong origin shows.
 
 Asserted: each origin's robots.txt is requested exactly once in the checker's lifetime
-(with three concurrent callers per origin, and again after everything is cached); never
-more than ``max_concurrency`` fetches in flight; every answer is the one its origin's
+(with five concurrent questions per origin, and again after everything is cached); never
+more than ``max_concurrency`` fetches in flight, and that bound reached (so that it is the
+bound, not a slow client, that holds the rest back); every answer is the one its origin's
 behaviour calls for; no socket or file descriptor left open once the checker is closed.
 """
 
@@ -107,7 +108,7 @@ def socket_fds() -> Tuple[int, int]:
 
 async def crawl(hosts: List[str], port: int, in_flight: Dict[str, int]
                 ) -> Tuple[List[Any], Dict[str, Any]]:
-    """Three concurrent questions per origin, all origins at once; then ask again."""
+    """Five concurrent questions per origin, all origins at once; then ask again."""
     cache = robotsrules.AsyncRobotsCache(user_agent="LoadBot/1.0", timeout=TIMEOUT,
                                          max_concurrency=LIMIT)
     async with cache:
@@ -182,8 +183,9 @@ def test_500_origins_at_once_each_fetched_once_bounded_and_unmixed(
                 assert server.count(hub, f"/for/{n}.txt") == 1
         assert server.count(hub) == 0  # the hub's own robots.txt is nobody's business
 
-        # Bounded concurrency, measured on both sides; and the bound was actually reached.
-        assert 1 < stats["peak"] <= LIMIT
+        # Bounded concurrency, measured on both sides; and the bound was actually reached
+        # (500 origins asked at once, ten of them stalling for the whole time-out).
+        assert stats["peak"] == LIMIT
         # The server may see a closed connection a moment late: one per slot at most.
         assert server.open_peak <= 2 * LIMIT
 
@@ -208,8 +210,8 @@ def test_the_async_cache_bound_defaults_to_64_and_rejects_nonsense() -> None:
 
 
 def test_the_sync_cache_bounds_fetches_across_threads(monkeypatch: pytest.MonkeyPatch) -> None:
-    """40 threads, 40 slow origins, max_concurrency=5: never more than 5 fetches at once,
-    each origin fetched once, nothing left open."""
+    """40 threads, 40 slow origins, max_concurrency=5: never more than 5 fetches at once
+    (and 5 reached), each origin fetched once, nothing left open."""
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
@@ -243,5 +245,5 @@ def test_the_sync_cache_bounds_fetches_across_threads(monkeypatch: pytest.Monkey
         after = socket_fds()
         assert verdicts == [False] * len(urls)
         assert all(server.count(h) == 1 for h in hosts)
-        assert 1 < in_flight["peak"] <= 5
+        assert in_flight["peak"] == 5
     assert after[1] <= before[1] and after[0] <= before[0]
