@@ -28,6 +28,8 @@ patterns (:func:`~robotsrules.urls.rfc_pattern`), URLs become targets with
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import groupby
+from operator import itemgetter
 from typing import Callable, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .model import Group, Rule, Verdict
@@ -56,6 +58,48 @@ _PRIORITY_SHIFT, _ALLOW_SHIFT = 33, 32
 _LINE_MASK = (1 << 32) - 1
 _LOW_MASK = (1 << _PRIORITY_SHIFT) - 1  # everything but the priority
 _Key = int
+
+
+_HEAD = 3
+"""Rules are filed under the first characters that every target they match starts with."""
+_HEAD_OF = itemgetter(slice(0, _HEAD))
+_BY_KEY = itemgetter(1)
+_Head = Tuple[Tuple[int, ...], Tuple[Tuple[int, "Pattern"], ...], Tuple[str, ...]]
+# (distinct literal lengths, longest first; wildcard rules, best key first; or the head's
+# literal patterns sorted, to search by bisection when they have many lengths)
+
+
+def _longest(
+    ordered: Tuple[str, ...], literal: Dict[str, int], target: str, extra: int,
+    best: Optional[int],
+) -> Optional[int]:
+    """The best key among the literal patterns in ``ordered`` (sorted) that prefix ``target``.
+
+    Binary search: the largest pattern not above the target is either a prefix of it, or
+    shares with it a common prefix that holds every pattern that could still be; so search
+    again with that common prefix. Stops when no shorter pattern can rank higher.
+    """
+    while True:
+        i = bisect_right(ordered, target) - 1
+        if i < 0:
+            return best
+        candidate = ordered[i]
+        if target.startswith(candidate):
+            hit = literal[candidate]
+            if best is None or hit > best:
+                best = hit
+            if len(candidate) - 1 + extra < best >> _PRIORITY_SHIFT:
+                return best  # no shorter literal can rank higher
+            target = candidate[:-1]
+            continue
+        low, high = 0, min(len(target), len(candidate))
+        while low < high:  # length of the common prefix
+            middle = (low + high + 1) // 2
+            if target.startswith(candidate[:middle]):
+                low = middle
+            else:
+                high = middle - 1
+        target = target[:low]
 
 
 def rows_of(groups: Iterable[Group]) -> List[Row]:
@@ -102,12 +146,12 @@ class AgentRules:
         "_gramless",
         "_grams",
         "_groups",
-        "_lengths",
+        "_heads",
         "_literal",
-        "_ordered",
         "_origin",
+        "_short",
+        "_short_wild",
         "_small",
-        "_wild",
         "agents",
         "scope",
     )
@@ -132,23 +176,24 @@ class AgentRules:
         self._by_line: Optional[Dict[int, Rule]] = None
         index_html = self._INDEX_HTML
         keyed: List[Tuple[int, str]] = []
+        add = keyed.append
         for allow, pattern, line in rows:
             if not pattern:
                 continue  # matches everything with priority 0: never decides
             key = (len(pattern) << _PRIORITY_SHIFT) | (allow << _ALLOW_SHIFT) | (_LINE_MASK - line)
-            keyed.append((key, pattern))
-            if allow and index_html:
+            add((key, pattern))
+            if allow and index_html and "/index.htm" in pattern:
                 # Google-specific: "/d/index.htm*" also allows "/d/" exactly.
                 slash = pattern.rfind("/")
-                if slash >= 0 and pattern.startswith("/index.htm", slash):
+                if pattern.startswith("/index.htm", slash):
                     pattern = pattern[: slash + 1] + "$"
-                    keyed.append(((len(pattern) << _PRIORITY_SHIFT) | (key & _LOW_MASK), pattern))
+                    add(((len(pattern) << _PRIORITY_SHIFT) | (key & _LOW_MASK), pattern))
         self._exact: Dict[str, int] = {}
         self._literal: Dict[str, int] = {}
-        self._lengths: Tuple[int, ...] = ()
-        self._ordered: Tuple[str, ...] = ()
+        self._heads: Dict[str, _Head] = {}
+        self._short: Tuple[int, ...] = ()
+        self._short_wild: Tuple[Tuple[int, Pattern, str], ...] = ()
         self._extra = 0
-        self._wild: Tuple[Tuple[int, Pattern], ...] = ()
         self._grams: Optional[Dict[str, List[int]]] = None
         self._gramless: Tuple[int, ...] = ()
         if len(keyed) <= SMALL_RULES:
@@ -166,6 +211,10 @@ class AgentRules:
             return
         self._small = None
         self._firsts = ()
+        self._index(keyed)
+
+    def _index(self, keyed: List[Tuple[int, str]]) -> None:
+        """File many rules in the tables described in the module docstring."""
         exact: Dict[str, int] = {}
         literal: Dict[str, int] = {}
         wild: Dict[str, int] = {}
@@ -176,17 +225,40 @@ class AgentRules:
                 if old is None or key > old:  # identical patterns: the best key stays
                     literal[pattern] = key
             else:
-                extra = max(extra, _file(pattern, key, exact, literal, wild))
+                bonus = _file(pattern, key, exact, literal, wild)
+                if bonus > extra:
+                    extra = bonus
         self._exact = exact
         self._literal = literal
-        self._lengths = tuple(sorted({len(p) for p in literal}, reverse=True))
-        self._ordered = tuple(sorted(literal)) if len(self._lengths) > _FEW_LENGTHS else ()
         self._extra = extra
-        self._wild = tuple(
-            # Keys are unique, so the tuples sort by key alone.
-            sorted([(key, Pattern(text)) for text, key in wild.items()], reverse=True)
-        )
-        if len(wild) >= GRAM_INDEX_MIN_RULES:
+        heads: Dict[str, Tuple[List[int], List[Tuple[int, Pattern]], Tuple[str, ...]]] = {}
+        short: List[int] = []
+        for head, same in groupby(sorted(literal), _HEAD_OF):
+            members = tuple(same)
+            if len(head) < _HEAD:
+                short.extend(map(len, members))
+                continue
+            lengths = sorted(set(map(len, members)), reverse=True)
+            if len(lengths) > _FEW_LENGTHS:  # search the head's patterns by bisection
+                heads[head] = ([], [], members)
+            else:
+                heads[head] = (lengths, [], ())
+        self._short = tuple(sorted(set(short), reverse=True))
+        short_wild: List[Tuple[int, Pattern, str]] = []
+        for text, key in sorted(wild.items(), key=_BY_KEY, reverse=True):
+            compiled = Pattern(text)
+            head = compiled.first[:_HEAD]
+            if len(head) < _HEAD:
+                piece = max((compiled.first, *compiled.middle, compiled.last), key=len)
+                short_wild.append((key, compiled, piece))
+            else:
+                heads.setdefault(head, ([], [], ()))[1].append((key, compiled))
+        self._heads = {
+            head: (tuple(lengths), tuple(wilds), ordered)
+            for head, (lengths, wilds, ordered) in heads.items()
+        }
+        self._short_wild = tuple(short_wild)
+        if len(short_wild) >= GRAM_INDEX_MIN_RULES:
             self._index_grams()
 
     @property
@@ -201,8 +273,7 @@ class AgentRules:
     def _index_grams(self) -> None:
         grams: Dict[str, List[int]] = {}
         gramless: List[int] = []
-        for index, (_, pattern) in enumerate(self._wild):
-            piece = max((pattern.first, *pattern.middle, pattern.last), key=len)
+        for index, (_, _, piece) in enumerate(self._short_wild):
             if len(piece) < 3:
                 gramless.append(index)
                 continue
@@ -219,32 +290,8 @@ class AgentRules:
         self._grams = grams
         self._gramless = tuple(gramless)
 
-    def _longest_literal(self, target: str) -> Optional[str]:
-        """The longest literal pattern that is a prefix of ``target``, if any.
-
-        Binary search in the sorted patterns: the largest pattern not above the target is
-        either a prefix of it, or shares with it a common prefix that contains every
-        pattern that could still be; so search again with that common prefix.
-        """
-        ordered = self._ordered
-        while True:
-            i = bisect_right(ordered, target) - 1
-            if i < 0:
-                return None
-            candidate = ordered[i]
-            if target.startswith(candidate):
-                return candidate
-            low, high = 0, min(len(target), len(candidate))
-            while low < high:  # length of the common prefix
-                middle = (low + high + 1) // 2
-                if target.startswith(candidate[:middle]):
-                    low = middle
-                else:
-                    high = middle - 1
-            target = target[:low]
-
     def _candidates(self, target: str, grams: Dict[str, List[int]]) -> List[int]:
-        """Indexes (ascending = best key first) of the wildcard rules that may match."""
+        """Indexes (ascending = best key first) of the short-headed wildcard rules to try."""
         found = set(self._gramless)
         if len(grams) < len(target):
             for gram, indexes in grams.items():
@@ -272,50 +319,49 @@ class AgentRules:
             return None
         best = self._exact.get(target)
         literal = self._literal
-        if literal:
-            extra = self._extra
-            lengths = self._lengths
-            if len(lengths) <= _FEW_LENGTHS:
-                size = len(target)
-                for n in lengths:
-                    if best is not None and n + extra < best >> _PRIORITY_SHIFT:
-                        break
-                    if n <= size:
-                        hit = literal.get(target[:n])
-                        if hit is not None and (best is None or hit > best):
-                            best = hit
-            else:
-                prefix = target
-                while True:
-                    text = self._longest_literal(prefix)
-                    if text is None:
-                        break
-                    hit = literal[text]
-                    if best is None or hit > best:
-                        best = hit
-                    if len(text) - 1 + extra < best >> _PRIORITY_SHIFT:
-                        break  # no shorter literal can rank higher
-                    prefix = text[:-1]
-        wild = self._wild
-        grams = self._grams
-        if grams is None:
+        extra = self._extra
+        size = len(target)
+        head = self._heads.get(target[:_HEAD])
+        if head is not None:
+            lengths, wild, ordered = head
+            if ordered:
+                best = _longest(ordered, literal, target, extra, best)
+            for n in lengths:
+                if n > size:
+                    continue
+                if best is not None and n + extra < best >> _PRIORITY_SHIFT:
+                    break
+                hit = literal.get(target[:n])
+                if hit is not None and (best is None or hit > best):
+                    best = hit
             for key, pattern in wild:
                 if best is not None and key < best:
                     break
-                single = pattern.single
-                if single is not None:  # inline form of pattern.match for "first*piece"
-                    first = pattern.first
-                    if target.startswith(first) and target.find(single, len(first)) >= 0:
-                        return key
-                elif pattern.match(target):
-                    return key
-            return best
-        for index in self._candidates(target, grams):
-            key, pattern = wild[index]
-            if best is not None and key < best:
+                if pattern.match(target):
+                    best = key
+                    break
+        for n in self._short:
+            if best is not None and n + extra < best >> _PRIORITY_SHIFT:
                 break
-            if pattern.match(target):
-                return key
+            hit = literal.get(target[:n])
+            if hit is not None and (best is None or hit > best):
+                best = hit
+        short_wild = self._short_wild
+        if short_wild:
+            grams = self._grams
+            if grams is None:
+                for key, pattern, piece in short_wild:
+                    if best is not None and key < best:
+                        break
+                    if piece in target and pattern.match(target):
+                        return key
+            else:
+                for index in self._candidates(target, grams):
+                    key, pattern, _ = short_wild[index]
+                    if best is not None and key < best:
+                        break
+                    if pattern.match(target):
+                        return key
         return best
 
     def allowed(self, url: str) -> bool:

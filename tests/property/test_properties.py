@@ -168,8 +168,16 @@ def test_large_rule_sets_use_the_indexes_and_agree(
 
 def test_index_paths_are_engaged() -> None:
     literals = "".join(f"Disallow: /{'x' * n}\n" for n in range(1, 30))
-    wild = "".join(f"Disallow: /*{w}{w}{w}q\n" for w in "abcdefghijklmnopqrst")
-    compiled = robotsrules.parse("User-agent: *\n" + literals + wild).for_agent("bot")
-    assert len(compiled._lengths) > 8 and compiled._grams is not None
+    wild = "".join(f"Disallow: /*{w}{w}{w}q\n" for w in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    headed = "".join(f"Disallow: /xx{w}*q\nAllow: /xy{w}\n" for w in "abcdefgh")
+    compiled = robotsrules.parse("User-agent: *\n" + literals + wild + headed).for_agent("bot")
+    assert compiled._small is None and compiled._grams is not None
+    assert compiled._heads["/xx"][2], "many literal lengths under one head: bisection"
+    assert compiled._heads["/xx"][1] and compiled._heads["/xy"][0]
+    assert compiled._short == (2,) and compiled._exact == {}
     assert not compiled.allowed("/zz/cccq") and compiled.allowed("/zz/ccq")
     assert not compiled.allowed("/xxx") and compiled.allowed("/y")
+    assert compiled.allowed("/xyb/q") and compiled.explain("/xyb/q").rule.directive == "allow"
+    small = robotsrules.parse("User-agent: *\nDisallow: /a\nAllow: /a/b*c\n").for_agent("bot")
+    assert small._small is not None and small._firsts == ("/a/b", "/a")
+    assert small.allowed("/a/bxc") and not small.allowed("/a/bx") and small.allowed("/b")
