@@ -2,19 +2,25 @@
 
 Theory of operation. RFC 9309 §2.2.2 (and Google) pick, among the rules that match, the
 one with the longest pattern; an allow wins a tie with a disallow; among equal rules the
-first in the file is reported. We encode that choice as a key ``(priority, is_allow,
--line)`` and look for the largest key that matches, visiting as few rules as possible:
+first in the file is reported. We encode that choice as one int, the *key*
+``(priority, is_allow, -line)``, and look for the largest key that matches, visiting as
+few rules as possible. A rule list sorted by key, largest first, is decided by its first
+rule that matches.
 
-* *exact* patterns (``/a/b$``, no ``*``) sit in a dict keyed by the target they equal —
-  one lookup;
-* *literal* patterns (no ``*``, no final ``$``) sit in a dict keyed by the pattern. The
-  target's prefixes that could match are ``target[:n]`` for the distinct pattern lengths
-  ``n``; they are tried longest first and the first hit is the best literal;
-* *wildcard* patterns are sorted by key, largest first, and tried only while their key
-  could still beat the best found so far. When there are many of them (files with
-  hundreds of ``/*...`` rules exist), each is filed under one 3-gram of its longest
-  literal piece, a substring every target it matches must contain; a check then tries
-  only the rules whose 3-gram occurs in the target (plus the few with no 3-gram).
+* Up to :data:`SMALL_RULES` rules: one sorted list. A target that starts with no rule's
+  leading literal is settled by a single ``str.startswith(tuple)`` call.
+* More rules are filed by their *head*, the first three characters of their leading
+  literal (the text before any ``*``), which every target they match starts with. A check
+  looks at one head's rules — a sorted list, or for a crowded head (:data:`CROWDED`) a
+  :class:`_Bucket` that finds the longest literal prefix by dict lookups per distinct
+  length (or by bisection) — and at the rules whose leading literal is shorter than a head
+  (``/``, ``/*.pdf$``, ``*?``), tried in key order after a substring pre-check, or through
+  a 3-gram index when there are many.
+* Heads are sorted and compiled when a target first needs them, so a file checked for a
+  few URLs pays only for the heads those URLs visit.
+
+No pattern becomes a regular expression: :class:`~robotsrules.pattern.Pattern` matches
+with ``str.find`` and never backtracks.
 
 An empty pattern matches everything with priority 0, which never decides (Google), so it
 is dropped here. Google-specific: ``allow: /d/index.html`` (or ``index.htm*``) also allows
@@ -28,8 +34,6 @@ patterns (:func:`~robotsrules.urls.rfc_pattern`), URLs become targets with
 from __future__ import annotations
 
 from bisect import bisect_right
-from itertools import groupby
-from operator import itemgetter
 from typing import Callable, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .model import Group, Rule, Verdict
@@ -43,11 +47,11 @@ GroupsSource = Union[Tuple[Group, ...], Callable[[], Tuple[Group, ...]]]
 """The groups an :class:`AgentRules` reports, or a function that reads them when asked."""
 
 SMALL_RULES = 12
-"""Up to this many rules (index.html extras included), a check tries them one by one."""
-
-_FEW_LENGTHS = 8  # up to this many distinct literal lengths, probing each is fastest
+"""Up to this many rules (index.html extras included), a check tries them in key order."""
+CROWDED = 16
+"""A head with more rules than this gets a :class:`_Bucket`."""
 GRAM_INDEX_MIN_RULES = 16
-"""Wildcard rules needed before the 3-gram index pays for itself."""
+"""Short-headed wildcard rules needed before the 3-gram index pays for itself."""
 
 ROBOTS_TXT_TARGET = "/robots.txt"
 """RFC 9309 §2.2.2: the robots.txt URL itself is implicitly allowed (SPEC D3)."""
@@ -58,48 +62,11 @@ _PRIORITY_SHIFT, _ALLOW_SHIFT = 33, 32
 _LINE_MASK = (1 << 32) - 1
 _LOW_MASK = (1 << _PRIORITY_SHIFT) - 1  # everything but the priority
 _Key = int
-
-
 _HEAD = 3
-"""Rules are filed under the first characters that every target they match starts with."""
-_HEAD_OF = itemgetter(slice(0, _HEAD))
-_BY_KEY = itemgetter(1)
-_Head = Tuple[Tuple[int, ...], Tuple[Tuple[int, "Pattern"], ...], Tuple[str, ...]]
-# (distinct literal lengths, longest first; wildcard rules, best key first; or the head's
-# literal patterns sorted, to search by bisection when they have many lengths)
+_FEW_LENGTHS = 8  # up to this many distinct literal lengths, probing each is fastest
 
-
-def _longest(
-    ordered: Tuple[str, ...], literal: Dict[str, int], target: str, extra: int,
-    best: Optional[int],
-) -> Optional[int]:
-    """The best key among the literal patterns in ``ordered`` (sorted) that prefix ``target``.
-
-    Binary search: the largest pattern not above the target is either a prefix of it, or
-    shares with it a common prefix that holds every pattern that could still be; so search
-    again with that common prefix. Stops when no shorter pattern can rank higher.
-    """
-    while True:
-        i = bisect_right(ordered, target) - 1
-        if i < 0:
-            return best
-        candidate = ordered[i]
-        if target.startswith(candidate):
-            hit = literal[candidate]
-            if best is None or hit > best:
-                best = hit
-            if len(candidate) - 1 + extra < best >> _PRIORITY_SHIFT:
-                return best  # no shorter literal can rank higher
-            target = candidate[:-1]
-            continue
-        low, high = 0, min(len(target), len(candidate))
-        while low < high:  # length of the common prefix
-            middle = (low + high + 1) // 2
-            if target.startswith(candidate[:middle]):
-                low = middle
-            else:
-                high = middle - 1
-        target = target[:low]
+Entry = Tuple[int, str, Optional[Pattern]]
+"""(key, pattern as written, compiled pattern or None for a plain literal prefix)."""
 
 
 def rows_of(groups: Iterable[Group]) -> List[Row]:
@@ -111,46 +78,139 @@ def rows_of(groups: Iterable[Group]) -> List[Row]:
     ]
 
 
-def _file(pattern: str, key: int, exact: Dict[str, int], literal: Dict[str, int],
-          wild: Dict[str, int]) -> int:
-    """File a pattern with ``*`` or ``$`` in its table; return its trailing-'*' bonus."""
-    bonus = 0
-    text = pattern.rstrip("*") if pattern[-1] == "*" else pattern
-    if "*" in text:
-        table, text = wild, pattern
-    elif text != pattern:
-        # "/dir/*" matches what "/dir/" matches, but ranks by its full length.
-        table = literal
-        bonus = len(pattern) - len(text)
-    elif pattern[-1] == "$":
-        table, text = exact, pattern[:-1]
-    else:  # pragma: no cover - plain prefixes are filed by the caller
-        table = literal
-    old = table.get(text)
-    if old is None or key > old:  # identical patterns: the best key stays
-        table[text] = key
-    return bonus
+def _entries(keyed: List[Tuple[int, str]]) -> Tuple[Entry, ...]:
+    """Rules sorted by key, largest first, each compiled if it has ``*`` or ``$``."""
+    keyed.sort(reverse=True)
+    return tuple(
+        (key, text, None if "*" not in text and text[-1] != "$" else Pattern(text))
+        for key, text in keyed
+    )
+
+
+def _first_match(entries: Tuple[Entry, ...], target: str) -> Optional[int]:
+    """The key of the first rule of ``entries`` (sorted by key) that matches ``target``."""
+    for key, text, pattern in entries:
+        if pattern is None:
+            if target.startswith(text):
+                return key
+        elif pattern.match(target):
+            return key
+    return None
+
+
+class _Bucket:
+    """Many rules under one head: literal prefixes found by dict lookups per distinct length
+    (or by bisection when there are many lengths), exact patterns by one lookup, wildcard
+    rules tried in key order while they could still win."""
+
+    __slots__ = ("exact", "extra", "lengths", "literal", "ordered", "wild")
+
+    def __init__(self, keyed: List[Tuple[int, str]]) -> None:
+        literal: Dict[str, int] = {}
+        exact: Dict[str, int] = {}
+        wild: Dict[str, int] = {}
+        extra = 0  # most trailing '*'s on a literal pattern: its rank over its length
+        for key, pattern in keyed:
+            text = pattern.rstrip("*")
+            if "*" in text:
+                table, text = wild, pattern
+            elif text != pattern:
+                # "/dir/*" matches what "/dir/" matches, but ranks by its full length.
+                table = literal
+                extra = max(extra, len(pattern) - len(text))
+            elif pattern[-1] == "$":
+                table, text = exact, pattern[:-1]
+            else:
+                table = literal
+            old = table.get(text)
+            if old is None or key > old:  # identical patterns: the best key stays
+                table[text] = key
+        self.literal = literal
+        self.exact = exact
+        self.extra = extra
+        lengths = sorted({len(p) for p in literal}, reverse=True)
+        many = len(lengths) > _FEW_LENGTHS
+        self.ordered: Tuple[str, ...] = tuple(sorted(literal)) if many else ()
+        self.lengths: Tuple[int, ...] = () if self.ordered else tuple(lengths)
+        self.wild: Tuple[Tuple[int, Pattern], ...] = tuple(
+            sorted(((key, Pattern(text)) for text, key in wild.items()), reverse=True)
+        )
+
+    def best(self, target: str) -> Optional[int]:
+        """The largest key among this bucket's rules that match ``target``, if any."""
+        best = self.exact.get(target)
+        literal = self.literal
+        extra = self.extra
+        if self.ordered:
+            best = self._bisect(target, best)
+        size = len(target)
+        for n in self.lengths:
+            if n > size:
+                continue
+            if best is not None and n + extra < best >> _PRIORITY_SHIFT:
+                break  # no shorter literal can rank higher
+            hit = literal.get(target[:n])
+            if hit is not None and (best is None or hit > best):
+                best = hit
+        for key, pattern in self.wild:
+            if best is not None and key < best:
+                break
+            if pattern.match(target):
+                return key
+        return best
+
+    def _bisect(self, target: str, best: Optional[int]) -> Optional[int]:
+        """The best key among the literal prefixes of ``target``, by binary search.
+
+        The largest pattern not above the target is either a prefix of it, or shares with
+        it a common prefix that holds every pattern that could still be; so search again
+        with that common prefix. Stops when no shorter pattern can rank higher.
+        """
+        ordered, literal, extra = self.ordered, self.literal, self.extra
+        while True:
+            i = bisect_right(ordered, target) - 1
+            if i < 0:
+                return best
+            candidate = ordered[i]
+            if target.startswith(candidate):
+                hit = literal[candidate]
+                if best is None or hit > best:
+                    best = hit
+                if len(candidate) - 1 + extra < best >> _PRIORITY_SHIFT:
+                    return best
+                target = candidate[:-1]
+                continue
+            low, high = 0, min(len(target), len(candidate))
+            while low < high:  # length of the common prefix
+                middle = (low + high + 1) // 2
+                if target.startswith(candidate[:middle]):
+                    low = middle
+                else:
+                    high = middle - 1
+            target = target[:low]
+
+
+_HeadRules = Union[List[Tuple[int, str]], Tuple[Entry, ...], _Bucket]
+# one head's rules: as filed (a list), or compiled on first use (sorted tuple or bucket)
 
 
 class AgentRules:
     """The rules that apply to one crawler (one or several product tokens), compiled.
 
-    Obtained from :meth:`RobotsTxt.for_agent`. Immutable and safe to share between threads.
+    Obtained from :meth:`RobotsTxt.for_agent`. Immutable and safe to share between threads
+    (heads compiled on first use are filled in by whichever thread gets there first; the
+    result is the same).
     """
 
     __slots__ = (
         "_by_line",
-        "_exact",
-        "_extra",
         "_firsts",
         "_gramless",
         "_grams",
         "_groups",
         "_heads",
-        "_literal",
         "_origin",
         "_short",
-        "_short_wild",
         "_small",
         "agents",
         "scope",
@@ -174,91 +234,54 @@ class AgentRules:
         self._groups = groups
         self._origin = origin
         self._by_line: Optional[Dict[int, Rule]] = None
-        index_html = self._INDEX_HTML
-        keyed: List[Tuple[int, str]] = []
-        add = keyed.append
-        for allow, pattern, line in rows:
-            if not pattern:
-                continue  # matches everything with priority 0: never decides
-            key = (len(pattern) << _PRIORITY_SHIFT) | (allow << _ALLOW_SHIFT) | (_LINE_MASK - line)
-            add((key, pattern))
-            if allow and index_html and "/index.htm" in pattern:
-                # Google-specific: "/d/index.htm*" also allows "/d/" exactly.
-                slash = pattern.rfind("/")
-                if pattern.startswith("/index.htm", slash):
-                    pattern = pattern[: slash + 1] + "$"
-                    add(((len(pattern) << _PRIORITY_SHIFT) | (key & _LOW_MASK), pattern))
-        self._exact: Dict[str, int] = {}
-        self._literal: Dict[str, int] = {}
-        self._heads: Dict[str, _Head] = {}
-        self._short: Tuple[int, ...] = ()
-        self._short_wild: Tuple[Tuple[int, Pattern, str], ...] = ()
-        self._extra = 0
-        self._grams: Optional[Dict[str, List[int]]] = None
-        self._gramless: Tuple[int, ...] = ()
+        keyed = [
+            ((len(pattern) << _PRIORITY_SHIFT) | (allow << _ALLOW_SHIFT) | (_LINE_MASK - line),
+             pattern)
+            for allow, pattern, line in rows
+            if pattern  # an empty pattern matches everything with priority 0: never decides
+        ]
+        if self._INDEX_HTML:
+            # Google-specific: "/d/index.htm*" also allows "/d/" exactly, as "/d/$".
+            keyed += [
+                ((slash + 2) << _PRIORITY_SHIFT | (key & _LOW_MASK), pattern[: slash + 1] + "$")
+                for key, pattern in keyed
+                if (key >> _ALLOW_SHIFT) & 1
+                and "/index.htm" in pattern
+                and pattern.startswith("/index.htm", slash := pattern.rfind("/"))
+            ]
         if len(keyed) <= SMALL_RULES:
-            # Few rules: try them in precedence order, the first that matches decides. A
-            # target that starts with no rule's leading literal is settled by one C call.
-            keyed.sort(reverse=True)
-            small = tuple(
-                (key, text, None if "*" not in text and text[-1] != "$" else Pattern(text))
-                for key, text in keyed
-            )
-            self._small: Optional[Tuple[Tuple[int, str, Optional[Pattern]], ...]] = small
+            small = _entries(keyed)
+            self._small: Optional[Tuple[Entry, ...]] = small
             self._firsts: Tuple[str, ...] = tuple(
                 text if pattern is None else pattern.first for _, text, pattern in small
             )
             return
         self._small = None
-        self._firsts = ()
-        self._index(keyed)
-
-    def _index(self, keyed: List[Tuple[int, str]]) -> None:
-        """File many rules in the tables described in the module docstring."""
-        exact: Dict[str, int] = {}
-        literal: Dict[str, int] = {}
-        wild: Dict[str, int] = {}
-        extra = 0  # most trailing '*'s on a literal pattern: its rank over its length
-        for key, pattern in keyed:
-            if "*" not in pattern and pattern[-1] != "$":  # the common case: a prefix
-                old = literal.get(pattern)
-                if old is None or key > old:  # identical patterns: the best key stays
-                    literal[pattern] = key
-            else:
-                bonus = _file(pattern, key, exact, literal, wild)
-                if bonus > extra:
-                    extra = bonus
-        self._exact = exact
-        self._literal = literal
-        self._extra = extra
-        heads: Dict[str, Tuple[List[int], List[Tuple[int, Pattern]], Tuple[str, ...]]] = {}
-        short: List[int] = []
-        for head, same in groupby(sorted(literal), _HEAD_OF):
-            members = tuple(same)
-            if len(head) < _HEAD:
-                short.extend(map(len, members))
+        heads: Dict[str, _HeadRules] = {}
+        short: List[Tuple[int, str]] = []
+        for item in keyed:
+            text = item[1]
+            if "*" in text:
+                text = text[: text.find("*")]
+            elif text[-1] == "$":
+                text = text[:-1]
+            if len(text) < _HEAD:
+                short.append(item)
                 continue
-            lengths = sorted(set(map(len, members)), reverse=True)
-            if len(lengths) > _FEW_LENGTHS:  # search the head's patterns by bisection
-                heads[head] = ([], [], members)
+            text = text[:_HEAD]
+            same = heads.get(text)
+            if same is None:
+                heads[text] = [item]
             else:
-                heads[head] = (lengths, [], ())
-        self._short = tuple(sorted(set(short), reverse=True))
-        short_wild: List[Tuple[int, Pattern, str]] = []
-        for text, key in sorted(wild.items(), key=_BY_KEY, reverse=True):
-            compiled = Pattern(text)
-            head = compiled.first[:_HEAD]
-            if len(head) < _HEAD:
-                piece = max((compiled.first, *compiled.middle, compiled.last), key=len)
-                short_wild.append((key, compiled, piece))
-            else:
-                heads.setdefault(head, ([], [], ()))[1].append((key, compiled))
-        self._heads = {
-            head: (tuple(lengths), tuple(wilds), ordered)
-            for head, (lengths, wilds, ordered) in heads.items()
-        }
-        self._short_wild = tuple(short_wild)
-        if len(short_wild) >= GRAM_INDEX_MIN_RULES:
+                same.append(item)  # type: ignore[union-attr]
+        self._heads = heads
+        entries = _entries(short)
+        self._short: Tuple[Tuple[int, str, Optional[Pattern], str], ...] = tuple(
+            (key, text, pattern, _piece(pattern)) for key, text, pattern in entries
+        )
+        self._grams: Optional[Dict[str, List[int]]] = None
+        self._gramless: Tuple[int, ...] = ()
+        if len(entries) >= GRAM_INDEX_MIN_RULES:
             self._index_grams()
 
     @property
@@ -273,7 +296,7 @@ class AgentRules:
     def _index_grams(self) -> None:
         grams: Dict[str, List[int]] = {}
         gramless: List[int] = []
-        for index, (_, _, piece) in enumerate(self._short_wild):
+        for index, (_, _, _, piece) in enumerate(self._short):
             if len(piece) < 3:
                 gramless.append(index)
                 continue
@@ -291,7 +314,7 @@ class AgentRules:
         self._gramless = tuple(gramless)
 
     def _candidates(self, target: str, grams: Dict[str, List[int]]) -> List[int]:
-        """Indexes (ascending = best key first) of the short-headed wildcard rules to try."""
+        """Indexes (ascending = best key first) of the short-headed rules that may match."""
         found = set(self._gramless)
         if len(grams) < len(target):
             for gram, indexes in grams.items():
@@ -305,63 +328,48 @@ class AgentRules:
                     found.update(bucket)
         return sorted(found)
 
+    def _settle(self, head: str, keyed: List[Tuple[int, str]]) -> _HeadRules:
+        """Compile one head's rules on first use: a sorted tuple, or a bucket if crowded."""
+        settled: _HeadRules = _Bucket(keyed) if len(keyed) > CROWDED else _entries(list(keyed))
+        self._heads[head] = settled
+        return settled
+
     def _decide(self, target: str) -> Optional[_Key]:
         small = self._small
         if small is not None:
             if not target.startswith(self._firsts):
                 return None
-            for key, written, pattern in small:
-                if pattern is None:
-                    if target.startswith(written):
-                        return key
-                elif pattern.match(target):
-                    return key
-            return None
-        best = self._exact.get(target)
-        literal = self._literal
-        extra = self._extra
-        size = len(target)
-        head = self._heads.get(target[:_HEAD])
-        if head is not None:
-            lengths, wild, ordered = head
-            if ordered:
-                best = _longest(ordered, literal, target, extra, best)
-            for n in lengths:
-                if n > size:
-                    continue
-                if best is not None and n + extra < best >> _PRIORITY_SHIFT:
-                    break
-                hit = literal.get(target[:n])
-                if hit is not None and (best is None or hit > best):
-                    best = hit
-            for key, pattern in wild:
+            return _first_match(small, target)
+        best: Optional[int] = None
+        head = target[:_HEAD]
+        rules = self._heads.get(head)
+        if rules is not None:
+            if type(rules) is list:
+                rules = self._settle(head, rules)
+            if type(rules) is tuple:
+                best = _first_match(rules, target)
+            else:
+                best = rules.best(target)  # type: ignore[union-attr]
+        short = self._short
+        if not short:
+            return best
+        grams = self._grams
+        if grams is None:
+            for key, text, pattern, piece in short:
                 if best is not None and key < best:
                     break
-                if pattern.match(target):
-                    best = key
-                    break
-        for n in self._short:
-            if best is not None and n + extra < best >> _PRIORITY_SHIFT:
+                if pattern is None:
+                    if target.startswith(text):
+                        return key
+                elif piece in target and pattern.match(target):
+                    return key
+            return best
+        for index in self._candidates(target, grams):
+            key, text, pattern, _ = short[index]
+            if best is not None and key < best:
                 break
-            hit = literal.get(target[:n])
-            if hit is not None and (best is None or hit > best):
-                best = hit
-        short_wild = self._short_wild
-        if short_wild:
-            grams = self._grams
-            if grams is None:
-                for key, pattern, piece in short_wild:
-                    if best is not None and key < best:
-                        break
-                    if piece in target and pattern.match(target):
-                        return key
-            else:
-                for index in self._candidates(target, grams):
-                    key, pattern, _ = short_wild[index]
-                    if best is not None and key < best:
-                        break
-                    if pattern.match(target):
-                        return key
+            if target.startswith(text) if pattern is None else pattern.match(target):
+                return key
         return best
 
     def allowed(self, url: str) -> bool:
@@ -448,3 +456,10 @@ class RfcRules(AgentRules):
     def explain(self, url: str) -> Verdict:
         """The verdict for ``url`` with the deciding rule, the groups used and the reason."""
         return self._verdict(rfc_target(url))
+
+
+def _piece(pattern: Optional[Pattern]) -> str:
+    """The longest literal piece of a pattern: a substring every target it matches holds."""
+    if pattern is None:
+        return ""
+    return max((pattern.first, *pattern.middle, pattern.last), key=len)

@@ -88,6 +88,30 @@ def _line_at(text: str, start: int) -> Tuple[int, str]:
     return end, text[start:end]
 
 
+def _read_key(line: str) -> Tuple[Optional[str], str]:
+    """The field and value of one line, as :func:`read_line` reads them (fast path first)."""
+    key_text, colon, value = line.partition(":")
+    if colon and "#" not in key_text and "\x00" not in line and len(line) <= MAX_LINE_BYTES:
+        if "#" in value:
+            value = value[: value.find("#")]
+        return _RAW_KEYS[key_text], value.strip(_SPACE)
+    record = read_line(0, line)
+    return record.key, record.value
+
+
+class _Tokens(Dict[str, str]):
+    """``user-agent`` value as written -> product token (bounded; values repeat a lot)."""
+
+    def __missing__(self, value: str) -> str:
+        token = file_agent_token(value)
+        if len(self) < 4096:
+            self[value] = token
+        return token
+
+
+_TOKENS = _Tokens()
+
+
 def _has_rule(text: str, start: int, end: int) -> bool:
     """True when an allow/disallow line starts in ``text[start:end]``.
 
@@ -99,7 +123,7 @@ def _has_rule(text: str, start: int, end: int) -> bool:
         if match is None:
             return False
         stop, line = _line_at(text, match.start())  # ^: the match starts its line
-        key = read_line(0, line).key
+        key = _read_key(line)[0]
         if key is _ALLOW or key is _DISALLOW:
             return True
         start = stop
@@ -127,12 +151,12 @@ def outline(text: str) -> Outline:
             continue
         end, line = _line_at(text, begin)
         pos = end + 1
-        record = read_line(0, line)
-        if record.key is not _USER_AGENT:
+        key, value = _read_key(line)
+        if key is not _USER_AGENT:
             continue
         number += text.count("\n", lines_to, begin)
         lines_to = begin
-        token = file_agent_token(record.value)
+        token = _TOKENS[value]
         if groups and not _has_rule(text, last_end, begin):
             groups[-1].append(token)  # no rule since the last user-agent line: same group
         else:

@@ -166,18 +166,50 @@ def test_large_rule_sets_use_the_indexes_and_agree(
         assert compiled.allowed(path) is reference_allowed(normalised, target), path
 
 
+CROWDED_HEAD = st.lists(
+    st.tuples(
+        st.sampled_from(["allow", "disallow"]),
+        st.text("/abc*$", min_size=0, max_size=9).map(lambda p: "/ab" + p),
+    ),
+    min_size=20,
+    max_size=60,
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(CROWDED_HEAD, st.lists(st.text("/abc$*", max_size=12), min_size=1, max_size=10))
+def test_crowded_heads_agree(rules: List[Tuple[str, str]], tails: List[str]) -> None:
+    """Rules that all share one head go through the crowded-head bucket."""
+    body = "User-agent: *\n" + "".join(f"{d}: {p}\n" for d, p in rules)
+    robots = robotsrules.parse(body)
+    compiled = robots.for_agent("bot")
+    normalised = [(r.directive, r.pattern) for g in robots.groups for r in g.rules]
+    for tail in tails:
+        path = "/ab" + tail
+        target = robotsrules.match_target(path)
+        assert compiled.allowed(path) is reference_allowed(normalised, target), path
+
+
 def test_index_paths_are_engaged() -> None:
+    """Every structure of the matcher is reached: small list, heads (plain, crowded with
+    bisection, crowded with wildcards), short-headed rules with and without 3-grams."""
     literals = "".join(f"Disallow: /{'x' * n}\n" for n in range(1, 30))
     wild = "".join(f"Disallow: /*{w}{w}{w}q\n" for w in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
     headed = "".join(f"Disallow: /xx{w}*q\nAllow: /xy{w}\n" for w in "abcdefgh")
     compiled = robotsrules.parse("User-agent: *\n" + literals + wild + headed).for_agent("bot")
     assert compiled._small is None and compiled._grams is not None
-    assert compiled._heads["/xx"][2], "many literal lengths under one head: bisection"
-    assert compiled._heads["/xx"][1] and compiled._heads["/xy"][0]
-    assert compiled._short == (2,) and compiled._exact == {}
     assert not compiled.allowed("/zz/cccq") and compiled.allowed("/zz/ccq")
     assert not compiled.allowed("/xxx") and compiled.allowed("/y")
     assert compiled.allowed("/xyb/q") and compiled.explain("/xyb/q").rule.directive == "allow"
+    assert not compiled.allowed("/xxbq")
+    bucket = compiled._heads["/xx"]
+    assert type(bucket).__name__ == "_Bucket" and bucket.ordered and bucket.wild
+    assert type(compiled._heads["/xy"]) is tuple  # settled on first use, few rules
+    assert type(compiled._heads.get("/zz", [])) is list or "/zz" not in compiled._heads
+    few = robotsrules.parse("User-agent: *\n" + literals + "Disallow: /*.pdf$\nAllow: /a\n"
+                            ).for_agent("bot")
+    assert few._small is None and few._grams is None and few._short
+    assert not few.allowed("/a/b.pdf") and few.allowed("/a/b.pdfx") and few.allowed("/a")
     small = robotsrules.parse("User-agent: *\nDisallow: /a\nAllow: /a/b*c\n").for_agent("bot")
     assert small._small is not None and small._firsts == ("/a/b", "/a")
     assert small.allowed("/a/bxc") and not small.allowed("/a/bx") and small.allowed("/b")
