@@ -37,7 +37,7 @@ from bisect import bisect_right
 from typing import Callable, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .model import Group, Rule, Verdict
-from .outline import Row
+from .outline import ALLOW_BIT, LINE_MASK, PRIORITY_SHIFT, Row, rule_key
 from .pattern import Pattern
 from .urls import match_target, rfc_target
 
@@ -56,10 +56,9 @@ GRAM_INDEX_MIN_RULES = 16
 ROBOTS_TXT_TARGET = "/robots.txt"
 """RFC 9309 §2.2.2: the robots.txt URL itself is implicitly allowed (SPEC D3)."""
 
-# A rule's precedence as one int, so that comparing keys is one integer comparison:
-# priority (pattern length), then allow over disallow, then the earlier line.
-_PRIORITY_SHIFT, _ALLOW_SHIFT = 33, 32
-_LINE_MASK = (1 << 32) - 1
+# Rules are compared by their precedence key (robotsrules.outline.Row).
+_PRIORITY_SHIFT = PRIORITY_SHIFT
+_LINE_MASK = LINE_MASK
 _LOW_MASK = (1 << _PRIORITY_SHIFT) - 1  # everything but the priority
 _Key = int
 _HEAD = 3
@@ -70,11 +69,12 @@ Entry = Tuple[int, str, Optional[Pattern]]
 
 
 def rows_of(groups: Iterable[Group]) -> List[Row]:
-    """The rules of ``groups`` as matcher rows."""
+    """The rules of ``groups`` as matcher rows (rules with an empty pattern left out)."""
     return [
-        (rule.directive == "allow", rule.pattern, rule.line)
+        (rule_key(rule.directive == "allow", len(rule.pattern), rule.line), rule.pattern)
         for group in groups
         for rule in group.rules
+        if rule.pattern
     ]
 
 
@@ -222,7 +222,7 @@ class AgentRules:
         self,
         agents: Tuple[str, ...],
         scope: str,
-        rows: Iterable[Row],
+        rows: Iterable[Row],  # (key, pattern); patterns not empty
         groups: GroupsSource,
         origin: Optional[str] = None,
     ) -> None:
@@ -234,21 +234,18 @@ class AgentRules:
         self._groups = groups
         self._origin = origin
         self._by_line: Optional[Dict[int, Rule]] = None
-        keyed = [
-            ((len(pattern) << _PRIORITY_SHIFT) | (allow << _ALLOW_SHIFT) | (_LINE_MASK - line),
-             pattern)
-            for allow, pattern, line in rows
-            if pattern  # an empty pattern matches everything with priority 0: never decides
-        ]
+        keyed = rows if isinstance(rows, list) else list(rows)
         if self._INDEX_HTML:
             # Google-specific: "/d/index.htm*" also allows "/d/" exactly, as "/d/$".
-            keyed += [
+            index_pages = [
                 ((slash + 2) << _PRIORITY_SHIFT | (key & _LOW_MASK), pattern[: slash + 1] + "$")
                 for key, pattern in keyed
-                if (key >> _ALLOW_SHIFT) & 1
+                if key & ALLOW_BIT
                 and "/index.htm" in pattern
                 and pattern.startswith("/index.htm", slash := pattern.rfind("/"))
             ]
+            if index_pages:
+                keyed = keyed + index_pages
         if len(keyed) <= SMALL_RULES:
             small = _entries(keyed)
             self._small: Optional[Tuple[Entry, ...]] = small
@@ -377,8 +374,14 @@ class AgentRules:
         target = match_target(url)
         if target == ROBOTS_TXT_TARGET:
             return True
-        best = self._decide(target)
-        return best is None or (best >> _ALLOW_SHIFT) & 1 == 1
+        small = self._small
+        if small is None:
+            best = self._decide(target)
+        elif target.startswith(self._firsts):  # the common case, inlined
+            best = _first_match(small, target)
+        else:
+            return True
+        return best is None or best & ALLOW_BIT != 0
 
     def explain(self, url: str) -> Verdict:
         """The verdict for ``url`` with the deciding rule, the groups used and the reason."""
@@ -394,7 +397,7 @@ class AgentRules:
             reason = "no-match" if self.scope != "none" else "no-group"
         else:
             priority = best >> _PRIORITY_SHIFT
-            allowed = (best >> _ALLOW_SHIFT) & 1 == 1
+            allowed = best & ALLOW_BIT != 0
             rule = self._rule_at(_LINE_MASK - (best & _LINE_MASK))
             if priority != len(rule.pattern):  # the extra "/d/$" of an index.html allow
                 reason = "index-html"
@@ -451,7 +454,7 @@ class RfcRules(AgentRules):
         if target == ROBOTS_TXT_TARGET:
             return True
         best = self._decide(target)
-        return best is None or (best >> _ALLOW_SHIFT) & 1 == 1
+        return best is None or best & ALLOW_BIT != 0
 
     def explain(self, url: str) -> Verdict:
         """The verdict for ``url`` with the deciding rule, the groups used and the reason."""

@@ -33,7 +33,18 @@ from .agents import file_agent_token
 from .parser import _ALLOW, _DISALLOW, _USER_AGENT, MAX_LINE_BYTES, classify_key, read_line
 from .urls import normalize_escapes
 
-__all__ = ["Outline", "Span", "normalise", "outline", "read_rules"]
+__all__ = [
+    "ALLOW_BIT",
+    "LINE_MASK",
+    "PRIORITY_SHIFT",
+    "Outline",
+    "Row",
+    "Span",
+    "normalise",
+    "outline",
+    "read_rules",
+    "rule_key",
+]
 
 _BLANKS = " \t\v\f"
 # The start of a line whose key may be read as allow/disallow (confirmed by read_line).
@@ -54,8 +65,29 @@ class _RawKeys(Dict[str, str]):
 _SPACE = " \t\n\v\f\r"  # C isspace(), as the line reader strips
 _RAW_KEYS = _RawKeys()
 
-Row = Tuple[bool, str, int]
-"""One allow/disallow rule as the matcher takes it: (is allow, normalised pattern, line)."""
+Row = Tuple[int, str]
+"""One allow/disallow rule as the matcher takes it: (precedence key, normalised pattern).
+
+The key is one int that orders rules as RFC 9309 §2.2.2 and Google rank them — the longer
+pattern first, then allow over disallow, then the earlier line — so that comparing two
+rules is one integer comparison (see :func:`rule_key`)."""
+
+PRIORITY_SHIFT = 33
+"""``key >> PRIORITY_SHIFT`` is the rule's priority: its pattern's length in octets."""
+ALLOW_BIT = 1 << 32
+"""Set in the key of an allow rule."""
+LINE_MASK = ALLOW_BIT - 1
+"""``LINE_MASK - (key & LINE_MASK)`` is the rule's line number."""
+_ALLOW_BASE = ALLOW_BIT | LINE_MASK
+
+
+def rule_key(allow: bool, priority: int, line: int) -> int:
+    """The precedence key of a rule (see :data:`Row`).
+
+    >>> rule_key(True, 2, 7) > rule_key(False, 2, 3) > rule_key(True, 1, 1)
+    True
+    """
+    return (priority << PRIORITY_SHIFT) | ((_ALLOW_BASE if allow else LINE_MASK) - line)
 
 
 class Span(NamedTuple):
@@ -170,7 +202,11 @@ def outline(text: str) -> Outline:
 
 
 def read_rules(text: str, span: Span, out: Optional[List[Row]] = None) -> List[Row]:
-    """The allow/disallow rules in ``span`` of ``text``, as :func:`build` reads them."""
+    """The allow/disallow rules in ``span`` of ``text``, as :func:`build` reads them.
+
+    Rules with an empty pattern are left out: they match everything with priority 0, so
+    they never decide (Google).
+    """
     rows: List[Row] = [] if out is None else out
     chunk = text[span.start : span.end]
     if not chunk:
@@ -201,5 +237,9 @@ def read_rules(text: str, span: Span, out: Optional[List[Row]] = None) -> List[R
             key, value = record.key, record.value  # type: ignore[assignment]
             if key is not _DISALLOW and key is not _ALLOW:
                 continue
-        add((key is _ALLOW, value if plain else normalize_escapes(value), number))
+        if value:
+            if not plain:
+                value = normalize_escapes(value)
+            add(((len(value) << PRIORITY_SHIFT)
+                 | ((_ALLOW_BASE if key is _ALLOW else LINE_MASK) - number), value))
     return rows

@@ -35,6 +35,7 @@ DEFAULT_MAX_BYTES = 512_000
 """Content past this many octets is ignored (SPEC D4; Google reads the first 500 KiB)."""
 
 _GLOBAL = ("*",)
+_NO_AGENT = object()
 _CACHE_LIMIT = 64  # compiled AgentRules kept per file (one per distinct agent set)
 
 
@@ -100,6 +101,7 @@ class RobotsTxt:
         "_compiled",
         "_full",
         "_global",
+        "_last",
         "_spans",
         "mode",
         "source",
@@ -116,6 +118,7 @@ class RobotsTxt:
     _compiled: Dict[object, AgentRules]
     _full: _Full
     _spans: Optional[Tuple[Span, ...]]
+    _last: Tuple[object, Optional[AgentRules]]
 
     def __init__(
         self,
@@ -165,6 +168,9 @@ class RobotsTxt:
         # Compiled AgentRules by agent as passed (str or tuple of tokens). Filled lazily;
         # a race between threads only compiles the same immutable value twice.
         put(self, "_compiled", {})
+        # The agent (a str) last asked by allowed() and its rules, as one tuple so that
+        # threads always see a matching pair.
+        put(self, "_last", (_NO_AGENT, None))
 
     @classmethod
     def _outlined(
@@ -311,12 +317,12 @@ class RobotsTxt:
         path, params and query are compared (the caller checks that the file governs the
         URL's origin).
         """
-        try:
-            rules = self._compiled.get(agent)
-        except TypeError:
-            rules = None
-        if rules is None:
-            rules = self.for_agent(agent)
+        last, rules = self._last
+        if last is agent and rules is not None:  # the same str as last time: no lookup
+            return rules.allowed(url)
+        rules = self.for_agent(agent)
+        if type(agent) is str:  # immutable, so identity means the same agent
+            object.__setattr__(self, "_last", (agent, rules))
         return rules.allowed(url)
 
     def explain(self, url: str, *, agent: Agent) -> Verdict:

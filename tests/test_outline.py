@@ -1,0 +1,134 @@
+"""The outline reader (robotsrules.outline) against the full reader (parser.build).
+
+``parse`` (default mode) keeps only the outline of a file — each group's agent tokens and
+the stretch of text holding its rules — and reads an agent's rules from that stretch when
+the agent first asks. Both must read every file exactly as ``build`` does: the same groups,
+the same agents, the same rules with the same lines. These tests compare the two on
+hand-picked traps, on random robots-like files, on arbitrary bytes and on the whole corpus.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import List, Tuple
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import robotsrules
+from robotsrules.matcher import rows_of
+from robotsrules.outline import Row, normalise, outline, read_rules, rule_key
+from robotsrules.parser import MAX_LINE_BYTES, build, decode
+from tests.oracle import CORPUS
+from tests.property.test_properties import SETTINGS, robots_lines
+
+Structure = List[Tuple[Tuple[str, ...], List[Row]]]
+
+
+def by_outline(body: bytes) -> Structure:
+    text = normalise(decode(body, None)[0])
+    found = outline(text)
+    return [(agents, read_rules(text, span)) for agents, span in zip(found.agents, found.spans)]
+
+
+def by_build(body: bytes) -> Structure:
+    groups = build(decode(body, None)[0]).groups
+    return [(group.agents, rows_of([group])) for group in groups]
+
+
+def same(body: bytes) -> None:
+    assert by_outline(body) == by_build(body), body[:300]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"",
+        b"User-agent: a\nDisallow: /x\n",
+        b"User-agent: a\nUser-agent: b\nDisallow: /\nUser-agent: c\nAllow: /c\n",
+        # "user" that is not a key: in paths, values and comments.
+        b"User-agent: a\nDisallow: /user/\nDisallow: /users # user-agent: b\nUser-agent: c\n",
+        b"Disallow: /user-agent: x\nUser-agent: *\nDisallow: /p\n",
+        # leading blanks, case, typos, prefixes and a missing colon.
+        b"  \tUSER-AGENT: a\n useragent: b\nuser agent: c\nUser-agents: d\nDisallow /x\n",
+        b"User-agent Googlebot\nDisalow: /a\nUser-agent: b\nDissallow: /b\nUser-agent: c\n"
+        b"Diasllow: /c\nUser-agent: d\nDisallaw: /d\nUser-agent: e\nAllowance: /e\n",
+        # lines that look like rules but are not, between user-agent lines: one group.
+        b"User-agent: a\nDisplay: x\nDiary /a /b\nAllow-me\n# Disallow: /\nUser-agent: b\n"
+        b"Disallow: /\n",
+        # a sitemap, crawl-delay or unknown line does not close a group (SPEC §6.4).
+        b"User-agent: *\nCrawl-delay: 1\nSitemap: http://s/\nUser-agent: bad\nDisallow: /\n",
+        # an empty rule still closes the group.
+        b"User-agent: a\nDisallow:\nUser-agent: b\nDisallow: /b\n",
+        # a NUL ends a line; "#" starts a comment, also inside a key.
+        b"User-agent: a\x00b\nDisallow: /x\x00/y\nUser-agent: b#c\nAllow#x: /y\nDisallow: /z#q\n",
+        b"\x00User-agent: a\nDisallow: /a\nUser-agent: b\n\x00Disallow: /b\nDisallow: /c\n",
+        # line ends: CR, CRLF, mixed; a BOM.
+        b"\xef\xbb\xbfUser-agent: a\r\nDisallow: /a\rUser-agent: b\r\rDisallow: /b\n\r",
+        # escapes and octets outside US-ASCII are normalised in rules.
+        b"User-agent: a\nDisallow: /%7e\xc3\xa9\nAllow: /plain\n",
+        # rules before any user-agent, and a user-agent as the last line without LF.
+        b"Disallow: /before\nAllow: /x\nUser-agent: a",
+        b"user-agent:a\nallow:/x:y\ndisallow :*\n",
+    ],
+)
+def test_outline_reads_the_traps_as_build_does(body: bytes) -> None:
+    same(body)
+
+
+def test_overlong_lines_are_cut_as_build_cuts_them() -> None:
+    pad = b" " * MAX_LINE_BYTES
+    same(pad + b"User-agent: a\nDisallow: /a\n")  # the key is past the cut: a blank line
+    same(b"User-agent: a\nDisallow: /" + b"x" * MAX_LINE_BYTES + b"$\nUser-agent: b\n")
+    same(b"User-agent: a\n" + b"Disallow: /y\n" * 2000 + b"Disallow: /" + b"z" * 20000 + b"\n")
+
+
+def test_rule_keys_order_rules_as_the_rfc_does() -> None:
+    longer, allow, earlier = rule_key(False, 5, 9), rule_key(True, 4, 9), rule_key(False, 4, 2)
+    assert longer > allow > earlier > rule_key(False, 4, 3)
+
+
+def test_parse_reads_only_the_outline_until_asked() -> None:
+    robots = robotsrules.parse(b"User-agent: a\nDisallow: /a\nUser-agent: b\nDisallow: /b\n")
+    assert robots._full._parsed is None  # nothing read in full yet
+    assert not robots.allowed("/a", agent="a") and robots.allowed("/a", agent="b")
+    assert robots._full._parsed is None  # rules came from the outline's spans
+    assert [g.agents for g in robots.groups] == [("a",), ("b",)]
+    assert robots._full._parsed is not None
+
+
+@SETTINGS
+@given(robots_lines())
+def test_outline_equals_build_on_random_files(body: bytes) -> None:
+    same(body)
+
+
+@SETTINGS
+@given(st.binary(max_size=600))
+def test_outline_equals_build_on_arbitrary_bytes(body: bytes) -> None:
+    same(body)
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from([
+    "User-agent: a", "user-agent:b", " User-Agent : *", "Useragent c", "User agent: d",
+    "Disallow: /u", "disallow /user", "Allow: /x", "Disalow: /t", "Sitemap: /s", "# user",
+    "", "  ", "Crawl-delay: 2", "Userfoo: x", "Disallowed: /q", "diasllow: /r", "\x00",
+]), max_size=30), st.lists(st.sampled_from(["\n", "\r", "\r\n"]), min_size=30, max_size=30))
+def test_outline_equals_build_on_shuffled_directives(lines: List[str], ends: List[str]) -> None:
+    same("".join(line + end for line, end in zip(lines, ends)).encode())
+
+
+def test_outline_equals_build_on_the_corpus() -> None:
+    robots_dir = os.path.join(CORPUS, "robots")
+    if not os.path.isdir(robots_dir):
+        pytest.skip(f"corpus not found at {os.path.abspath(CORPUS)} (set ROBOTSRULES_CORPUS)")
+    differ = []
+    names = sorted(os.listdir(robots_dir))
+    for name in names:
+        with open(os.path.join(robots_dir, name), "rb") as handle:
+            body = handle.read()
+        if by_outline(body) != by_build(body):
+            differ.append(name)
+    assert differ == [], f"{len(differ)} of {len(names)} files differ: {differ[:10]}"
