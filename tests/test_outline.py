@@ -29,7 +29,8 @@ Structure = List[Tuple[Tuple[str, ...], List[Row]]]
 def by_outline(body: bytes) -> Structure:
     text = normalise(decode(body, None)[0])
     found = outline(text)
-    return [(agents, read_rules(text, span)) for agents, span in zip(found.agents, found.spans)]
+    return [(agents, read_rules(text[span.start : span.end], span.line))
+            for agents, span in zip(found.agents, found.spans)]
 
 
 def by_build(body: bytes) -> Structure:
@@ -132,3 +133,21 @@ def test_outline_equals_build_on_the_corpus() -> None:
         if by_outline(body) != by_build(body):
             differ.append(name)
     assert differ == [], f"{len(differ)} of {len(names)} files differ: {differ[:10]}"
+
+
+@SETTINGS
+@given(robots_lines(), st.lists(st.text("/ab*$%?=A\u00e9", max_size=10), min_size=1, max_size=6))
+def test_lazy_file_answers_as_an_eagerly_built_one(body: bytes, tails: List[str]) -> None:
+    """parse() reads rules from the source octets (or the LF text, with CRs) when asked;
+    a RobotsTxt built from build()'s groups must answer every question the same way."""
+    lazy = robotsrules.parse(body)
+    parsed = build(decode(body, robotsrules.DEFAULT_MAX_BYTES)[0])
+    eager = robotsrules.RobotsTxt(lazy.source, parsed.groups, parsed.sitemaps, parsed.hosts)
+    assert lazy.groups == eager.groups and lazy.sitemaps == eager.sitemaps
+    for agent in [*lazy.agents, "zz"] if all(a.isalpha() for a in lazy.agents) else ["zz"]:
+        for tail in tails:
+            url = "/" + tail
+            mine, theirs = lazy.explain(url, agent=agent), eager.explain(url, agent=agent)
+            assert (mine.allowed, mine.rule, mine.reason) == (
+                theirs.allowed, theirs.rule, theirs.reason), (agent, url)
+            assert lazy.crawl_delay(agent) == eager.crawl_delay(agent)

@@ -201,27 +201,27 @@ def outline(text: str) -> Outline:
     return Outline(tuple(tuple(tokens) for tokens in groups), tuple(spans))
 
 
-def read_rules(text: str, span: Span, out: Optional[List[Row]] = None) -> List[Row]:
-    """The allow/disallow rules in ``span`` of ``text``, as :func:`build` reads them.
+def read_rules(chunk: str, line: int, out: Optional[List[Row]] = None) -> List[Row]:
+    """The allow/disallow rules in ``chunk``, a group's span of text starting at line
+    number ``line``, as :func:`build` reads them.
 
     Rules with an empty pattern are left out: they match everything with priority 0, so
     they never decide (Google).
     """
     rows: List[Row] = [] if out is None else out
-    chunk = text[span.start : span.end]
     if not chunk:
         return rows
     lines = chunk.split("\n")
-    number = span.line - 1
+    number = line - 1
     exact = "\x00" in chunk or (
         len(chunk) > MAX_LINE_BYTES and max(map(len, lines)) > MAX_LINE_BYTES
     )
     plain = chunk.isascii() and "%" not in chunk
     keys = _RAW_KEYS
     add = rows.append
-    for line in lines:
+    for text in lines:
         number += 1
-        key_text, colon, value = line.partition(":")
+        key_text, colon, value = text.partition(":")
         if colon and not exact and "#" not in key_text:
             # Fast path: a "key: value" line; the key is classified once per spelling.
             key = keys[key_text]
@@ -230,10 +230,10 @@ def read_rules(text: str, span: Span, out: Optional[List[Row]] = None) -> List[R
             if "#" in value:
                 value = value[: value.find("#")]
             value = value.strip(_SPACE)
-        elif not line or line.isspace():
+        elif not text or text.isspace():
             continue
         else:
-            record = read_line(number, line)
+            record = read_line(number, text)
             key, value = record.key, record.value  # type: ignore[assignment]
             if key is not _DISALLOW and key is not _ALLOW:
                 continue

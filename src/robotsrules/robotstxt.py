@@ -102,6 +102,7 @@ class RobotsTxt:
         "_full",
         "_global",
         "_last",
+        "_offset",
         "_spans",
         "mode",
         "source",
@@ -118,6 +119,7 @@ class RobotsTxt:
     _compiled: Dict[object, AgentRules]
     _full: _Full
     _spans: Optional[Tuple[Span, ...]]
+    _offset: Optional[int]  # where the spans start in source, when it has no CR
     _last: Tuple[object, Optional[AgentRules]]
 
     def __init__(
@@ -152,6 +154,7 @@ class RobotsTxt:
         put(self, "mode", mode)
         put(self, "_full", _Full(source, parsed))
         put(self, "_spans", spans)
+        put(self, "_offset", None)
         by_agent: Dict[str, List[int]] = {}
         global_groups: List[int] = []
         for index, tokens in enumerate(agents):
@@ -176,10 +179,19 @@ class RobotsTxt:
     def _outlined(
         cls, source: bytes, text: str, truncated: bool, synthetic: Optional[str]
     ) -> RobotsTxt:
-        """A default-mode file from its outline: rules and the rest are read when asked."""
+        """A default-mode file from its outline: rules and the rest are read when asked.
+
+        ``text`` is ``source`` as :func:`~robotsrules.parser.decode` returns it.
+        """
+        if "\r" in text:
+            offset: Optional[int] = None
+            text = normalise(text)
+        else:  # the text is the source past its BOM, octet for character
+            offset = len(source) - len(text)
         found = outline(text)
         robots = cls.__new__(cls)
         robots._set(source, truncated, synthetic, "google", None, found.agents, found.spans)
+        object.__setattr__(robots, "_offset", offset)
         return robots
 
     # -- construction ---------------------------------------------------------------
@@ -298,10 +310,17 @@ class RobotsTxt:
         spans = self._spans
         rows: List[Row] = []
         if spans is not None:  # read the chosen groups' rules from the text now
-            if indices:
-                text = normalise(decode(self.source, None)[0])
+            offset = self._offset
+            if offset is not None:  # no CR: spans are octet offsets past the BOM
+                source = self.source
                 for index in indices:
-                    read_rules(text, spans[index], rows)
+                    start, end, line = spans[index]
+                    read_rules(source[offset + start : offset + end].decode("latin-1"), line,
+                               rows)
+            elif indices:
+                text = normalise(decode(self.source, None)[0])
+                for start, end, line in (spans[index] for index in indices):
+                    read_rules(text[start:end], line, rows)
             groups: GroupsSource = _GroupsOf(self._full, indices)
         else:
             groups = self._full.parsed().groups
@@ -440,7 +459,7 @@ def parse(
     text, kept, cut = decode(content if not isinstance(content, memoryview) else bytes(content),
                              max_bytes)
     if mode == "google":
-        return RobotsTxt._outlined(kept, normalise(text), cut, synthetic)
+        return RobotsTxt._outlined(kept, text, cut, synthetic)
     parsed = build(text)
     groups = legacy.build(text) if mode == "legacy" else _rfc_groups(parsed.groups)
     return RobotsTxt(kept, groups, parsed.sitemaps, parsed.hosts, cut, synthetic, mode)
