@@ -252,6 +252,14 @@ def oversize(scale: float = 1.0) -> Input:
                  urls=("/over/size/file", "/x"))
 
 
+def one_line(scale: float = 1.0) -> Input:
+    size = _n(500 * KIB, scale)
+    unit = b"user User-agent: x Disallow: / dis "
+    body = b"User-agent: a\nDisallow: /p " + unit * (size // len(unit)) + b"\nUser-agent: b\n"
+    return Input("one_line", f"key words repeated on one {size:,}-octet line", body,
+                 urls=("/p", "/x"), agents=("a", "b", "ExampleBot"))
+
+
 INPUTS: Dict[str, Callable[[float], Input]] = {
     "stars": stars,
     "agents": agents,
@@ -270,6 +278,7 @@ INPUTS: Dict[str, Callable[[float], Input]] = {
     "html": html,
     "many_groups": many_groups,
     "oversize": oversize,
+    "one_line": one_line,
 }
 """Every generator by name: ``INPUTS[name](scale)`` builds the input."""
 

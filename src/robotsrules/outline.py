@@ -177,12 +177,14 @@ def outline(text: str) -> Outline:
         hit = find("user", pos)
         if hit < 0:
             break
-        begin = text.rfind("\n", 0, hit) + 1
+        begin = text.rfind("\n", pos, hit) + 1 or pos  # pos is always a line start
+        end = text.find("\n", hit)
+        if end < 0:
+            end = size
+        pos = end + 1  # a key starts its line: no later "user" on this line can be one
         if text[begin:hit].strip(_BLANKS):
-            pos = hit + 4  # not the start of a key
             continue
-        end, line = _line_at(text, begin)
-        pos = end + 1
+        line = text[begin:end]
         key, value = _read_key(line)
         if key is not _USER_AGENT:
             continue
