@@ -16,8 +16,9 @@ rule that matches.
   length (or by bisection) — and at the rules whose leading literal is shorter than a head
   (``/``, ``/*.pdf$``, ``*?``), tried in key order after a substring pre-check, or through
   a 3-gram index when there are many.
-* Heads are sorted and compiled when a target first needs them, so a file checked for a
-  few URLs pays only for the heads those URLs visit.
+* A head with a few rules is sorted when a target first needs it, so a file checked for a
+  few URLs pays only for the heads those URLs visit; crowded heads are compiled up front,
+  so that no check ever reads more than :data:`CROWDED` rules to set up.
 
 No pattern becomes a regular expression: :class:`~robotsrules.pattern.Pattern` matches
 with ``str.find`` and never backtracks.
@@ -271,6 +272,11 @@ class AgentRules:
                 heads[text] = [item]
             else:
                 same.append(item)  # type: ignore[union-attr]
+        for text, same in heads.items():
+            if len(same) > CROWDED:  # type: ignore[arg-type]
+                # Compiled now, so that no check ever reads many rules; a few rules are
+                # sorted when a target first needs them.
+                heads[text] = _Bucket(same)  # type: ignore[arg-type]
         self._heads = heads
         entries = _entries(short)
         self._short: Tuple[Tuple[int, str, Optional[Pattern], str], ...] = tuple(
@@ -326,8 +332,8 @@ class AgentRules:
         return sorted(found)
 
     def _settle(self, head: str, keyed: List[Tuple[int, str]]) -> _HeadRules:
-        """Compile one head's rules on first use: a sorted tuple, or a bucket if crowded."""
-        settled: _HeadRules = _Bucket(keyed) if len(keyed) > CROWDED else _entries(list(keyed))
+        """Sort one head's few rules on first use (a copy: other threads may read the list)."""
+        settled: _HeadRules = _entries(list(keyed))
         self._heads[head] = settled
         return settled
 
