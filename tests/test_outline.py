@@ -95,6 +95,9 @@ def test_parse_reads_only_the_outline_until_asked() -> None:
     assert robots._full._parsed is None  # nothing read in full yet
     assert not robots.allowed("/a", agent="a") and robots.allowed("/a", agent="b")
     assert robots._full._parsed is None  # rules came from the outline's spans
+    verdict = robots.explain("/b/c", agent="b")
+    assert [g.line for g in verdict.groups] == [3] and str(verdict.rule) == "4: Disallow: /b"
+    assert robots._full._parsed is None  # explain read group b alone
     assert [g.agents for g in robots.groups] == [("a",), ("b",)]
     assert robots._full._parsed is not None
 
@@ -143,8 +146,12 @@ def test_lazy_file_answers_as_an_eagerly_built_one(body: bytes, tails: List[str]
     lazy = robotsrules.parse(body)
     parsed = build(decode(body, robotsrules.DEFAULT_MAX_BYTES)[0])
     eager = robotsrules.RobotsTxt(lazy.source, parsed.groups, parsed.sitemaps, parsed.hosts)
+    agents = [*lazy.agents, "zz"] if all(a.isalpha() for a in lazy.agents) else ["zz"]
+    for agent in agents:  # each agent's groups read alone, from their spans
+        assert robotsrules.parse(body).for_agent(agent).groups == eager.for_agent(agent).groups
+        assert robotsrules.parse(body).crawl_delay(agent) == eager.crawl_delay(agent)
     assert lazy.groups == eager.groups and lazy.sitemaps == eager.sitemaps
-    for agent in [*lazy.agents, "zz"] if all(a.isalpha() for a in lazy.agents) else ["zz"]:
+    for agent in agents:
         for tail in tails:
             url = "/" + tail
             mine, theirs = lazy.explain(url, agent=agent), eager.explain(url, agent=agent)

@@ -91,11 +91,15 @@ def rule_key(allow: bool, priority: int, line: int) -> int:
 
 
 class Span(NamedTuple):
-    """Where one group's rules are: text offsets ``[start, end)`` and the line at ``start``."""
+    """Where one group is: its rules at text offsets ``[start, end)``, ``line`` being the
+    number of the line at ``start``; the whole group (user-agent lines first) at
+    ``[head, end)``, ``head_line`` being the number of its first line."""
 
     start: int
     end: int
     line: int
+    head: int
+    head_line: int
 
 
 class Outline(NamedTuple):
@@ -166,6 +170,7 @@ def outline(text: str) -> Outline:
     lower = text.lower()  # same length: latin-1 lower-cases within latin-1
     size = len(text)
     groups: List[List[str]] = []  # the agent tokens of each group
+    heads: List[Tuple[int, int]] = []  # offset and number of each group's first line
     spans: List[Span] = []
     lines_to = 0  # offset up to which line breaks are counted
     number = 1  # the line number at lines_to
@@ -195,11 +200,12 @@ def outline(text: str) -> Outline:
             groups[-1].append(token)  # no rule since the last user-agent line: same group
         else:
             if groups:
-                spans.append(Span(last_end + 1, begin, last_number + 1))
+                spans.append(Span(last_end + 1, begin, last_number + 1, *heads[-1]))
             groups.append([token])
+            heads.append((begin, number))
         last_end, last_number = end, number
     if groups:
-        spans.append(Span(min(last_end + 1, size), size, last_number + 1))
+        spans.append(Span(min(last_end + 1, size), size, last_number + 1, *heads[-1]))
     return Outline(tuple(tuple(tokens) for tokens in groups), tuple(spans))
 
 

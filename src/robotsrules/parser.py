@@ -11,8 +11,11 @@ each one into a record — line number, key, value, and the leniencies used — 
 grammar below. :func:`build` walks the records once and assembles groups (RFC 9309 §2.1):
 a ``user-agent`` line opens a group unless the current group has no rule yet, in which
 case the agent joins it; ``allow``/``disallow`` lines before any ``user-agent`` belong to
-no group and are ignored; no other line ends a group. Both the matcher and the per-line
-report (lint, explain) consume the same records, so they cannot disagree.
+no group and are ignored; no other line ends a group. The per-line report (lint,
+explain) and :attr:`RobotsTxt.groups` come from :func:`build`; :func:`robotsrules.parse`
+itself reads only an *outline* (:mod:`robotsrules.outline`: groups, agents and where their
+rules are) and reads an agent's rules when it first asks, handing every line it is not
+sure of to :func:`read_line` — so all readers share one line reader and cannot disagree.
 
 Line grammar, as Google's library reads it::
 
@@ -249,8 +252,11 @@ class _Open:
         )
 
 
-def build(text: str, want_lines: bool = False) -> Parsed:
-    """Assemble groups, sitemaps and hosts from octet text; optionally the per-line report."""
+def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
+    """Assemble groups, sitemaps and hosts from octet text; optionally the per-line report.
+
+    ``first_line`` is the number of the text's first line (a part of a file may be read).
+    """
     groups: List[Group] = []
     sitemaps: List[str] = []
     hosts: List[str] = []
@@ -279,7 +285,7 @@ def build(text: str, want_lines: bool = False) -> Parsed:
     plain = text.isascii() and "%" not in text
     keys = _KEYS
     rec: Optional[Record] = None
-    for number, (key_text, value, odd) in enumerate(found, 1):
+    for number, (key_text, value, odd) in enumerate(found, first_line):
         if key_text:
             key = keys[key_text]
             if (
@@ -292,7 +298,7 @@ def build(text: str, want_lines: bool = False) -> Parsed:
         elif odd:
             if raw_lines is None:
                 raw_lines = text.split("\n")
-            rec = read_line(number, raw_lines[number - 1])
+            rec = read_line(number, raw_lines[number - first_line])
             key, value = rec.key, rec.value  # type: ignore[assignment]
             if key is None and report is None:
                 continue

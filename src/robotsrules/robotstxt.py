@@ -62,17 +62,30 @@ class _Full:
 
 
 class _GroupsOf:
-    """The groups at ``indices`` of a file read in full: an AgentRules' groups, on demand."""
+    """The groups at ``indices`` of a file: an :class:`AgentRules`' groups, read on demand.
 
-    __slots__ = ("_full", "_indices")
+    Read from the file in full if that was done already; otherwise only these groups are
+    read, each from its span of the text (:class:`~robotsrules.outline.Span`).
+    """
 
-    def __init__(self, full: _Full, indices: Tuple[int, ...]) -> None:
+    __slots__ = ("_full", "_indices", "_spans")
+
+    def __init__(self, full: _Full, indices: Tuple[int, ...], spans: Tuple[Span, ...]) -> None:
         self._full = full
         self._indices = indices
+        self._spans = spans
 
     def __call__(self) -> Tuple[Group, ...]:
-        groups = self._full.parsed().groups
-        return tuple(groups[i] for i in self._indices)
+        full = self._full
+        if full._parsed is not None or not self._indices:
+            groups = full.parsed().groups
+            return tuple(groups[i] for i in self._indices)
+        text = normalise(decode(full._source, None)[0])
+        chosen = []
+        for index in self._indices:
+            span = self._spans[index]
+            chosen.append(build(text[span.head : span.end], first_line=span.head_line).groups[0])
+        return tuple(chosen)
 
 
 class RobotsTxt:
@@ -314,14 +327,15 @@ class RobotsTxt:
             if offset is not None:  # no CR: spans are octet offsets past the BOM
                 source = self.source
                 for index in indices:
-                    start, end, line = spans[index]
+                    start, end, line, _, _ = spans[index]
                     read_rules(source[offset + start : offset + end].decode("latin-1"), line,
                                rows)
             elif indices:
                 text = normalise(decode(self.source, None)[0])
-                for start, end, line in (spans[index] for index in indices):
-                    read_rules(text[start:end], line, rows)
-            groups: GroupsSource = _GroupsOf(self._full, indices)
+                for index in indices:
+                    span = spans[index]
+                    read_rules(text[span.start : span.end], span.line, rows)
+            groups: GroupsSource = _GroupsOf(self._full, indices, spans)
         else:
             groups = self._full.parsed().groups
             groups = tuple(groups[i] for i in indices)
