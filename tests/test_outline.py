@@ -158,3 +158,16 @@ def test_lazy_file_answers_as_an_eagerly_built_one(body: bytes, tails: List[str]
             assert (mine.allowed, mine.rule, mine.reason) == (
                 theirs.allowed, theirs.rule, theirs.reason), (agent, url)
             assert lazy.crawl_delay(agent) == eager.crawl_delay(agent)
+
+
+def test_the_user_search_crosses_chunk_boundaries() -> None:
+    """Large texts are lower-cased a chunk at a time: a key split across two chunks, or
+    starting exactly at a chunk's start, must still be found, in any case."""
+    from robotsrules.outline import _CHUNK
+
+    for shift in range(-6, 3):
+        pad = b"#" * (_CHUNK + shift) + b"\n"
+        same(pad + b"uSeR-AgEnT: a\nDisallow: /a\n" + pad * 2 + b"USER-agent: b\nAllow: /b\n")
+    body = b"".join(b"User-agent: a%d\nDisallow: /%d\n" % (i, i) for i in range(20_000))
+    assert len(body) > 4 * _CHUNK
+    same(body)

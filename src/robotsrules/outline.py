@@ -165,9 +165,38 @@ def _has_rule(text: str, start: int, end: int) -> bool:
         start = stop
 
 
+_CHUNK = 1 << 15
+
+
+class _Caseless:
+    """Finds a lower-case word in ``text`` in any case, lower-casing ``text`` one 32 KiB
+    chunk at a time: no copy of a large file is made (nor paid for in page faults)."""
+
+    __slots__ = ("_lower", "_start", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._start = -1
+        self._lower = ""
+
+    def find(self, word: str, pos: int) -> int:
+        """The offset of the first ``word`` at or after ``pos`` (any case), or -1."""
+        text, size = self._text, len(self._text)
+        while pos < size:
+            start = pos - pos % _CHUNK
+            if start != self._start:
+                # latin-1 lower-cases within latin-1: offsets stay the same.
+                self._lower = text[start : start + _CHUNK + len(word) - 1].lower()
+                self._start = start
+            hit = self._lower.find(word, pos - start)
+            if 0 <= hit < _CHUNK:
+                return start + hit
+            pos = start + _CHUNK  # not in this chunk (or it starts in the next one)
+        return -1
+
+
 def outline(text: str) -> Outline:
     """Find the groups of ``text`` (octet text with LF line ends): agents and rule spans."""
-    lower = text.lower()  # same length: latin-1 lower-cases within latin-1
     size = len(text)
     groups: List[List[str]] = []  # the agent tokens of each group
     heads: List[Tuple[int, int]] = []  # offset and number of each group's first line
@@ -177,7 +206,7 @@ def outline(text: str) -> Outline:
     last_end = -1  # end offset of the previous user-agent line
     last_number = 0
     pos = 0
-    find = lower.find
+    find = text.lower().find if size <= _CHUNK else _Caseless(text).find
     while True:
         hit = find("user", pos)
         if hit < 0:
