@@ -347,10 +347,12 @@ class AgentRules:
         head = target[:_HEAD]
         rules = self._heads.get(head)
         if rules is not None:
-            if type(rules) is list:
-                rules = self._settle(head, rules)
-            if type(rules) is tuple:
-                best = _first_match(rules, target)
+            kind = type(rules)
+            if kind is list:
+                rules = self._settle(head, rules)  # type: ignore[arg-type]
+                kind = tuple
+            if kind is tuple:
+                best = _first_match(rules, target)  # type: ignore[arg-type]
             else:
                 best = rules.best(target)  # type: ignore[union-attr]
         short = self._short
