@@ -60,13 +60,21 @@ class _Full:
             self._parsed = parsed
         return parsed
 
+    def groups_at(self, indices: Tuple[int, ...], spans: Tuple[Span, ...]) -> Tuple[Group, ...]:
+        """The groups at ``indices``: from the full reading if done, else each read alone
+        from its span of the text (``build`` numbering lines from the span's first)."""
+        if self._parsed is not None or not indices:
+            groups = self.parsed().groups
+            return tuple(groups[i] for i in indices)
+        text = normalise(decode(self._source, None)[0])
+        return tuple(
+            build(text[span.head : span.end], first_line=span.head_line).groups[0]
+            for span in (spans[i] for i in indices)
+        )
+
 
 class _GroupsOf:
-    """The groups at ``indices`` of a file: an :class:`AgentRules`' groups, read on demand.
-
-    Read from the file in full if that was done already; otherwise only these groups are
-    read, each from its span of the text (:class:`~robotsrules.outline.Span`).
-    """
+    """The groups an :class:`AgentRules` reports, read when it is first asked for them."""
 
     __slots__ = ("_full", "_indices", "_spans")
 
@@ -76,16 +84,7 @@ class _GroupsOf:
         self._spans = spans
 
     def __call__(self) -> Tuple[Group, ...]:
-        full = self._full
-        if full._parsed is not None or not self._indices:
-            groups = full.parsed().groups
-            return tuple(groups[i] for i in self._indices)
-        text = normalise(decode(full._source, None)[0])
-        chosen = []
-        for index in self._indices:
-            span = self._spans[index]
-            chosen.append(build(text[span.head : span.end], first_line=span.head_line).groups[0])
-        return tuple(chosen)
+        return self._full.groups_at(self._indices, self._spans)
 
 
 class RobotsTxt:
@@ -260,12 +259,9 @@ class RobotsTxt:
         label = f" {self.synthetic}" if self.synthetic else ""
         if self.mode != "google":
             label += f" mode={self.mode}"
-        return (f"<RobotsTxt{label} {len(self.source)} bytes, {len(self._spans_or_groups())} "
-                f"groups, {len(self.sitemaps)} sitemaps>")
-
-    def _spans_or_groups(self) -> Tuple[object, ...]:
-        spans = self._spans
-        return spans if spans is not None else self.groups
+        # From the outline when there is one: a repr must not read the whole file.
+        count = len(self._spans) if self._spans is not None else len(self.groups)
+        return f"<RobotsTxt{label} {len(self.source)} bytes, {count} groups>"
 
     # -- questions --------------------------------------------------------------------
     def for_agent(self, agent: Agent) -> AgentRules:

@@ -12,6 +12,12 @@ import subprocess
 import sys
 
 
+def run(script: str) -> subprocess.CompletedProcess[str]:
+    """Run ``script`` in a fresh interpreter (no state shared with the test process)."""
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+
+
 def test_regression_public_fetch_stays_the_function_after_the_cache_is_imported() -> None:
     """``from robotsrules import RobotsCache, fetch`` must give the function ``fetch``.
 
@@ -27,8 +33,7 @@ def test_regression_public_fetch_stays_the_function_after_the_cache_is_imported(
               "for name in robotsrules.__all__:\n"
               "    value = getattr(robotsrules, name)\n"
               "    assert not isinstance(value, type(robotsrules)), name\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=60)
+    done = run(script)
     assert done.returncode == 0, done.stderr.strip().splitlines()[-1]
 
 
@@ -44,6 +49,5 @@ def test_regression_a_line_full_of_user_is_read_in_linear_time() -> None:
               "assert not robots.allowed('/p', agent='a')\n"
               "assert robotsrules.parse(b'User-agent: a\\nDisallow: /user' * 1_000_000,\n"
               "                         max_bytes=None).allowed('/x', agent='a')\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=120)
+    done = run(script)
     assert done.returncode == 0, done.stderr.strip()[-500:] or f"killed: {done.returncode}"

@@ -138,56 +138,47 @@ def test_random_files_agree_with_google(body: bytes, agent: str, tail: str) -> N
         assert verdict.rule.line == line
 
 
-MANY_RULES = st.lists(
-    st.tuples(
-        st.sampled_from(["allow", "disallow"]),
-        st.text("/abc*$", min_size=0, max_size=9).map(lambda p: "/" + p),
-    ),
-    min_size=40,
-    max_size=90,
-)
+def rules_under(head: str, low: int, high: int) -> st.SearchStrategy[List[Tuple[str, str]]]:
+    """Between ``low`` and ``high`` allow/disallow rules whose patterns start with ``head``."""
+    return st.lists(
+        st.tuples(
+            st.sampled_from(["allow", "disallow"]),
+            st.text("/abc*$", min_size=0, max_size=9).map(lambda p: head + p),
+        ),
+        min_size=low,
+        max_size=high,
+    )
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(MANY_RULES, st.lists(st.text("/abc$*", max_size=12), min_size=1, max_size=10))
-def test_large_rule_sets_use_the_indexes_and_agree(
-    rules: List[Tuple[str, str]], tails: List[str]
-) -> None:
-    """Many rules engage the sorted-literal search and the 3-gram wildcard index."""
+def agrees_with_reference(rules: List[Tuple[str, str]], paths: List[str]) -> None:
     body = "User-agent: *\n" + "".join(f"{d}: {p}\n" for d, p in rules)
     robots = robotsrules.parse(body)
     compiled = robots.for_agent("bot")
     normalised = [(r.directive, r.pattern) for g in robots.groups for r in g.rules]
-    for tail in tails:
-        path = "/" + tail
+    for path in paths:
         target = robotsrules.match_target(path)  # "//x" is an authority: target "/"
         if target == "/robots.txt":
             continue
         assert compiled.allowed(path) is reference_allowed(normalised, target), path
 
 
-CROWDED_HEAD = st.lists(
-    st.tuples(
-        st.sampled_from(["allow", "disallow"]),
-        st.text("/abc*$", min_size=0, max_size=9).map(lambda p: "/ab" + p),
-    ),
-    min_size=20,
-    max_size=60,
-)
+TAILS = st.lists(st.text("/abc$*", max_size=12), min_size=1, max_size=10)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(CROWDED_HEAD, st.lists(st.text("/abc$*", max_size=12), min_size=1, max_size=10))
+@given(rules_under("/", 40, 90), TAILS)
+def test_large_rule_sets_use_the_indexes_and_agree(
+    rules: List[Tuple[str, str]], tails: List[str]
+) -> None:
+    """Many rules engage the heads, the short-headed rules and the 3-gram index."""
+    agrees_with_reference(rules, ["/" + tail for tail in tails])
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules_under("/ab", 20, 60), TAILS)
 def test_crowded_heads_agree(rules: List[Tuple[str, str]], tails: List[str]) -> None:
     """Rules that all share one head go through the crowded-head bucket."""
-    body = "User-agent: *\n" + "".join(f"{d}: {p}\n" for d, p in rules)
-    robots = robotsrules.parse(body)
-    compiled = robots.for_agent("bot")
-    normalised = [(r.directive, r.pattern) for g in robots.groups for r in g.rules]
-    for tail in tails:
-        path = "/ab" + tail
-        target = robotsrules.match_target(path)
-        assert compiled.allowed(path) is reference_allowed(normalised, target), path
+    agrees_with_reference(rules, ["/ab" + tail for tail in tails])
 
 
 def test_index_paths_are_engaged() -> None:
