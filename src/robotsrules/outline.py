@@ -30,7 +30,7 @@ import re
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from .agents import file_agent_token
-from .parser import _ALLOW, _DISALLOW, _USER_AGENT, MAX_LINE_BYTES, classify_key, read_line
+from .parser import _ALLOW, _DISALLOW, _SPACE, _USER_AGENT, KEYS, MAX_LINE_BYTES, read_line
 from .urls import normalize_escapes
 
 __all__ = [
@@ -52,18 +52,6 @@ _RULE_START = re.compile(r"^[ \t\v\f]*(?:allow|dis|dia)", re.IGNORECASE | re.MUL
 
 
 
-class _RawKeys(Dict[str, str]):
-    """Key text as it stands before the colon (blanks and case included) -> field name."""
-
-    def __missing__(self, key_text: str) -> str:
-        name = classify_key(key_text.strip(_SPACE))[0]
-        if len(self) < 4096:  # bounded: the spellings of hostile files are not all kept
-            self[key_text] = name
-        return name
-
-
-_SPACE = " \t\n\v\f\r"  # C isspace(), as the line reader strips
-_RAW_KEYS = _RawKeys()
 
 Row = Tuple[int, str]
 """One allow/disallow rule as the matcher takes it: (precedence key, normalised pattern).
@@ -130,7 +118,7 @@ def _read_key(line: str) -> Tuple[Optional[str], str]:
     if colon and "#" not in key_text and "\x00" not in line and len(line) <= MAX_LINE_BYTES:
         if "#" in value:
             value = value[: value.find("#")]
-        return _RAW_KEYS[key_text], value.strip(_SPACE)
+        return KEYS[key_text], value.strip(_SPACE)
     record = read_line(0, line)
     return record.key, record.value
 
@@ -254,7 +242,7 @@ def read_rules(chunk: str, line: int, out: Optional[List[Row]] = None) -> List[R
         len(chunk) > MAX_LINE_BYTES and max(map(len, lines)) > MAX_LINE_BYTES
     )
     plain = chunk.isascii() and "%" not in chunk
-    keys = _RAW_KEYS
+    keys = KEYS
     add = rows.append
     for text in lines:
         number += 1

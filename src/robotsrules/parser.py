@@ -38,7 +38,9 @@ from .agents import file_agent_token
 from .model import Group, Line, RequestRate, Rule
 from .urls import normalize_escapes
 
-__all__ = ["EXTRA_KEYS", "KEY_PREFIXES", "MAX_LINE_BYTES", "Parsed", "build", "decode", "scan"]
+__all__ = [
+    "EXTRA_KEYS", "KEYS", "KEY_PREFIXES", "MAX_LINE_BYTES", "Parsed", "build", "decode", "scan",
+]
 
 MAX_LINE_BYTES = 16663
 """Octets kept of one line; the rest is ignored (Google: ``kMaxLineLen`` = 2083 x 8, less one)."""
@@ -86,16 +88,18 @@ _EACH_LINE = re.compile(
 
 
 class _KeyTable(Dict[str, str]):
-    """Key text as written -> field name, filled on first sight (bounded)."""
+    """Key text as written before the colon (blanks around it and any case) -> field name,
+    filled on first sight; bounded, so that a hostile file's spellings are not all kept."""
 
     def __missing__(self, key_text: str) -> str:
-        name = classify_key(key_text)[0]
+        name = classify_key(key_text.strip(_SPACE))[0]
         if len(self) < 4096:
             self[key_text] = name
         return name
 
 
-_KEYS = _KeyTable()
+KEYS = _KeyTable()
+"""The key table shared by every reader (:func:`build`, :mod:`robotsrules.outline`)."""
 _UNIT = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
 
@@ -283,7 +287,7 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
         found = _EACH_LINE.findall(text)
     # Octets that need no escaping or decoding anywhere: a rule's pattern is its value.
     plain = text.isascii() and "%" not in text
-    keys = _KEYS
+    keys = KEYS
     rec: Optional[Record] = None
     for number, (key_text, value, odd) in enumerate(found, first_line):
         if key_text:
