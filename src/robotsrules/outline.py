@@ -14,7 +14,9 @@ on the conformance tables, the corpus and random files.
 * ``user-agent`` lines: every key Google reads as ``user-agent`` (``user-agent``,
   ``useragent``, ``user agent`` and any longer key starting with them, any case) starts with
   ``user`` after optional blanks, so a search for ``user`` in the lower-cased text finds
-  every candidate; those not at the start of their line are skipped before reading.
+  every candidate; those not at the start of their line are skipped before reading, and
+  the rest of a line after its first hit is never searched, so the search is linear
+  whatever a line holds. A large text is lower-cased 32 KiB at a time.
 * Group boundaries (RFC 9309 §2.1): a ``user-agent`` line opens a new group only if an
   ``allow``/``disallow`` line stands between it and the previous ``user-agent`` line. Every
   key Google reads as one of those starts with ``allow``, ``dis`` or ``dia``; a regular
@@ -49,9 +51,6 @@ __all__ = [
 _BLANKS = " \t\v\f"
 # The start of a line whose key may be read as allow/disallow (confirmed by read_line).
 _RULE_START = re.compile(r"^[ \t\v\f]*(?:allow|dis|dia)", re.IGNORECASE | re.MULTILINE)
-
-
-
 
 Row = Tuple[int, str]
 """One allow/disallow rule as the matcher takes it: (precedence key, normalised pattern).
