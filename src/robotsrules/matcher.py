@@ -16,9 +16,9 @@ rule that matches.
   length (or by bisection) — and at the rules whose leading literal is shorter than a head
   (``/``, ``/*.pdf$``, ``*?``), tried in key order after a substring pre-check, or through
   a 3-gram index when there are many.
-* A head with a few rules is sorted when a target first needs it, so a file checked for a
-  few URLs pays only for the heads those URLs visit; crowded heads are compiled up front,
-  so that no check ever reads more than :data:`CROWDED` rules to set up.
+* A head is compiled when a target first needs it, so a file checked for a few URLs pays
+  only for the heads those URLs visit; a head of more than :data:`HUGE` rules is compiled
+  up front, so that no check ever sets up more than that.
 
 No pattern becomes a regular expression: :class:`~robotsrules.pattern.Pattern` matches
 with ``str.find`` and never backtracks.
@@ -51,6 +51,8 @@ SMALL_RULES = 12
 """Up to this many rules (index.html extras included), a check tries them in key order."""
 CROWDED = 16
 """A head with more rules than this gets a :class:`_Bucket`."""
+HUGE = 1024
+"""A head with more rules than this is compiled with the agent's rules, not on first use."""
 GRAM_INDEX_MIN_RULES = 16
 """Short-headed wildcard rules needed before the 3-gram index pays for itself."""
 
@@ -226,7 +228,9 @@ class AgentRules:
         rows: Iterable[Row],  # (key, pattern); patterns not empty
         groups: GroupsSource,
         origin: Optional[str] = None,
+        index_pages: bool = True,
     ) -> None:
+        # index_pages=False: the caller knows no pattern holds "/index.htm" (a shortcut).
         self.agents = agents
         """The lower-cased product tokens these rules were selected for (``("*",)`` for the
         rules every agent no group names shares)."""
@@ -236,17 +240,17 @@ class AgentRules:
         self._origin = origin
         self._by_line: Optional[Dict[int, Rule]] = None
         keyed = rows if isinstance(rows, list) else list(rows)
-        if self._INDEX_HTML:
+        if self._INDEX_HTML and index_pages:
             # Google-specific: "/d/index.htm*" also allows "/d/" exactly, as "/d/$".
-            index_pages = [
+            extra = [
                 ((slash + 2) << _PRIORITY_SHIFT | (key & _LOW_MASK), pattern[: slash + 1] + "$")
                 for key, pattern in keyed
                 if key & ALLOW_BIT
                 and "/index.htm" in pattern
                 and pattern.startswith("/index.htm", slash := pattern.rfind("/"))
             ]
-            if index_pages:
-                keyed = keyed + index_pages
+            if extra:
+                keyed = keyed + extra
         if len(keyed) <= SMALL_RULES:
             small = _entries(keyed)
             self._small: Optional[Tuple[Entry, ...]] = small
@@ -273,9 +277,9 @@ class AgentRules:
             else:
                 same.append(item)  # type: ignore[union-attr]
         for text, same in heads.items():
-            if len(same) > CROWDED:  # type: ignore[arg-type]
-                # Compiled now, so that no check ever reads many rules; a few rules are
-                # sorted when a target first needs them.
+            if len(same) > HUGE:  # type: ignore[arg-type]
+                # Compiled now, so that no check ever sets up more than HUGE rules; other
+                # heads are compiled when a target first needs them.
                 heads[text] = _Bucket(same)  # type: ignore[arg-type]
         self._heads = heads
         entries = _entries(short)
@@ -303,9 +307,11 @@ class AgentRules:
             if len(piece) < 3:
                 gramless.append(index)
                 continue
-            # File the rule under its piece's least crowded 3-gram, to keep buckets small.
+            # File the rule under the least crowded of a few of its piece's 3-grams (first,
+            # last and two between), to keep buckets small at a bounded cost per rule.
+            last = len(piece) - 3
             gram, size = piece[:3], len(grams.get(piece[:3], ()))
-            for i in range(1, len(piece) - 2):
+            for i in (last, last // 3, 2 * last // 3):
                 if size == 0:
                     break
                 other = piece[i : i + 3]
@@ -332,8 +338,9 @@ class AgentRules:
         return sorted(found)
 
     def _settle(self, head: str, keyed: List[Tuple[int, str]]) -> _HeadRules:
-        """Sort one head's few rules on first use (a copy: other threads may read the list)."""
-        settled: _HeadRules = _entries(list(keyed))
+        """Compile one head's rules on first use: sorted, or a bucket if crowded (from a
+        copy, or nothing: other threads may be reading the list)."""
+        settled: _HeadRules = _Bucket(keyed) if len(keyed) > CROWDED else _entries(list(keyed))
         self._heads[head] = settled
         return settled
 
@@ -350,7 +357,7 @@ class AgentRules:
             kind = type(rules)
             if kind is list:
                 rules = self._settle(head, rules)  # type: ignore[arg-type]
-                kind = tuple
+                kind = type(rules)
             if kind is tuple:
                 best = _first_match(rules, target)  # type: ignore[arg-type]
             else:

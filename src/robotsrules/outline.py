@@ -262,7 +262,7 @@ def read_rules(chunk: str, line: int, out: Optional[List[Row]] = None) -> List[R
             if key is not _DISALLOW and key is not _ALLOW:
                 continue
         if value:
-            if not plain:
+            if not plain and ("%" in value or not value.isascii()):
                 value = normalize_escapes(value)
             add(((len(value) << PRIORITY_SHIFT)
                  | ((_ALLOW_BASE if key is _ALLOW else LINE_MASK) - number), value))

@@ -29,18 +29,17 @@ class Pattern:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.anchored = text.endswith("$")
-        body = text[:-1] if self.anchored else text
-        pieces = body.split("*")
+        self.anchored = anchored = text[-1:] == "$"
+        pieces = (text[:-1] if anchored else text).split("*")
         self.first: str = pieces[0]
-        rest = [p for p in pieces[1:] if p]
-        if self.anchored and len(pieces) > 1:
+        if anchored and len(pieces) > 1:
             # The last piece is pinned to the end of the target ('' when the body ends in '*').
             self.last: str = pieces[-1]
-            rest = [p for p in pieces[1:-1] if p]
+            rest = tuple(filter(None, pieces[1:-1]))
         else:
             self.last = ""
-        self.middle: Tuple[str, ...] = tuple(rest)
+            rest = tuple(filter(None, pieces[1:]))
+        self.middle: Tuple[str, ...] = rest
         # "first*piece" (not anchored): matches when the target starts with ``first`` and
         # ``piece`` occurs after it. Callers may test this shape inline; None otherwise.
         self.single: Optional[str] = rest[0] if not self.anchored and len(rest) == 1 else None

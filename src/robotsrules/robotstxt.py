@@ -337,7 +337,8 @@ class RobotsTxt:
             groups = tuple(groups[i] for i in indices)
             rows = rows_of(groups)
         make: Type[AgentRules] = RfcRules if self.mode == "rfc" else AgentRules
-        return make(tokens, scope, rows, groups, self.synthetic)
+        # A pattern holds "/index.htm" only if the octets do (escapes are never decoded).
+        return make(tokens, scope, rows, groups, self.synthetic, b"/index.htm" in self.source)
 
     def allowed(self, url: str, *, agent: Agent) -> bool:
         """True when ``agent`` may fetch ``url`` under this file.

@@ -201,6 +201,12 @@ def test_index_paths_are_engaged() -> None:
                             ).for_agent("bot")
     assert few._small is None and few._grams is None and few._short
     assert not few.allowed("/a/b.pdf") and few.allowed("/a/b.pdfx") and few.allowed("/a")
+    huge = robotsrules.parse("User-agent: *\n" + "".join(f"Disallow: /hh{i}\n" for i in range(1100))
+                             + "Disallow: /gg\n" * 20).for_agent("bot")
+    assert type(huge._heads["/hh"]).__name__ == "_Bucket"  # compiled with the rules
+    assert type(huge._heads["/gg"]) is list  # compiled when first needed
+    assert not huge.allowed("/gg/x") and type(huge._heads["/gg"]).__name__ == "_Bucket"
+    assert not huge.allowed("/hh1099") and huge.allowed("/hh")
     small = robotsrules.parse("User-agent: *\nDisallow: /a\nAllow: /a/b*c\n").for_agent("bot")
     assert small._small is not None and small._firsts == ("/a/b", "/a")
     assert small.allowed("/a/bxc") and not small.allowed("/a/bx") and small.allowed("/b")
