@@ -17,8 +17,8 @@ rule that matches.
   (``/``, ``/*.pdf$``, ``*?``), tried in key order after a substring pre-check, or through
   a 3-gram index when there are many.
 * A head is compiled when a target first needs it, so a file checked for a few URLs pays
-  only for the heads those URLs visit; a head of more than :data:`HUGE` rules is compiled
-  up front, so that no check ever sets up more than that.
+  only for the heads those URLs visit (that first check sorts the head's rules: O(k log k)
+  for k rules; every later check is a lookup).
 
 No pattern becomes a regular expression: :class:`~robotsrules.pattern.Pattern` matches
 with ``str.find`` and never backtracks.
@@ -51,8 +51,6 @@ SMALL_RULES = 12
 """Up to this many rules (index.html extras included), a check tries them in key order."""
 CROWDED = 16
 """A head with more rules than this gets a :class:`_Bucket`."""
-HUGE = 1024
-"""A head with more rules than this is compiled with the agent's rules, not on first use."""
 GRAM_INDEX_MIN_RULES = 16
 """Short-headed wildcard rules needed before the 3-gram index pays for itself."""
 
@@ -276,12 +274,7 @@ class AgentRules:
                 heads[text] = [item]
             else:
                 same.append(item)  # type: ignore[union-attr]
-        for text, same in heads.items():
-            if len(same) > HUGE:  # type: ignore[arg-type]
-                # Compiled now, so that no check ever sets up more than HUGE rules; other
-                # heads are compiled when a target first needs them.
-                heads[text] = _Bucket(same)  # type: ignore[arg-type]
-        self._heads = heads
+        self._heads = heads  # each compiled when a target first needs it (_settle)
         entries = _entries(short)
         self._short: Tuple[Tuple[int, str, Optional[Pattern], str], ...] = tuple(
             (key, text, pattern, _piece(pattern)) for key, text, pattern in entries

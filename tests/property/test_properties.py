@@ -203,8 +203,9 @@ def test_index_paths_are_engaged() -> None:
     assert not few.allowed("/a/b.pdf") and few.allowed("/a/b.pdfx") and few.allowed("/a")
     huge = robotsrules.parse("User-agent: *\n" + "".join(f"Disallow: /hh{i}\n" for i in range(1100))
                              + "Disallow: /gg\n" * 20).for_agent("bot")
-    assert type(huge._heads["/hh"]).__name__ == "_Bucket"  # compiled with the rules
-    assert type(huge._heads["/gg"]) is list  # compiled when first needed
+    assert type(huge._heads["/hh"]) is list and type(huge._heads["/gg"]) is list
+    assert huge.allowed("/hh")  # no rule of "/hh" matches: the head is compiled all the same
+    assert type(huge._heads["/hh"]).__name__ == "_Bucket"
     assert not huge.allowed("/gg/x") and type(huge._heads["/gg"]).__name__ == "_Bucket"
     assert not huge.allowed("/hh1099") and huge.allowed("/hh")
     small = robotsrules.parse("User-agent: *\nDisallow: /a\nAllow: /a/b*c\n").for_agent("bot")
