@@ -58,9 +58,7 @@ ROBOTS_TXT_TARGET = "/robots.txt"
 """RFC 9309 §2.2.2: the robots.txt URL itself is implicitly allowed (SPEC D3)."""
 
 # Rules are compared by their precedence key (robotsrules.outline.Row).
-_PRIORITY_SHIFT = PRIORITY_SHIFT
-_LINE_MASK = LINE_MASK
-_LOW_MASK = (1 << _PRIORITY_SHIFT) - 1  # everything but the priority
+_LOW_MASK = (1 << PRIORITY_SHIFT) - 1  # everything but the priority
 _Key = int
 _HEAD = 3
 _FEW_LENGTHS = 8  # up to this many distinct literal lengths, probing each is fastest
@@ -148,7 +146,7 @@ class _Bucket:
         for n in self.lengths:
             if n > size:
                 continue
-            if best is not None and n + extra < best >> _PRIORITY_SHIFT:
+            if best is not None and n + extra < best >> PRIORITY_SHIFT:
                 break  # no shorter literal can rank higher
             hit = literal.get(target[:n])
             if hit is not None and (best is None or hit > best):
@@ -177,7 +175,7 @@ class _Bucket:
                 hit = literal[candidate]
                 if best is None or hit > best:
                     best = hit
-                if len(candidate) - 1 + extra < best >> _PRIORITY_SHIFT:
+                if len(candidate) - 1 + extra < best >> PRIORITY_SHIFT:
                     return best
                 target = candidate[:-1]
                 continue
@@ -241,7 +239,7 @@ class AgentRules:
         if self._INDEX_HTML and index_pages:
             # Google-specific: "/d/index.htm*" also allows "/d/" exactly, as "/d/$".
             extra = [
-                ((slash + 2) << _PRIORITY_SHIFT | (key & _LOW_MASK), pattern[: slash + 1] + "$")
+                ((slash + 2) << PRIORITY_SHIFT | (key & _LOW_MASK), pattern[: slash + 1] + "$")
                 for key, pattern in keyed
                 if key & ALLOW_BIT
                 and "/index.htm" in pattern
@@ -404,9 +402,9 @@ class AgentRules:
             rule = None
             reason = "no-match" if self.scope != "none" else "no-group"
         else:
-            priority = best >> _PRIORITY_SHIFT
+            priority = best >> PRIORITY_SHIFT
             allowed = best & ALLOW_BIT != 0
-            rule = self._rule_at(_LINE_MASK - (best & _LINE_MASK))
+            rule = self._rule_at(LINE_MASK - (best & LINE_MASK))
             if priority != len(rule.pattern):  # the extra "/d/$" of an index.html allow
                 reason = "index-html"
             elif allowed and self._ties_with_disallow(target, priority):

@@ -248,6 +248,7 @@ def read_rules(chunk: str, line: int, out: Optional[List[Row]] = None) -> List[R
         key_text, colon, value = text.partition(":")
         if colon and not exact and "#" not in key_text:
             # Fast path: a "key: value" line; the key is classified once per spelling.
+            # (_read_key's fast path and rule_key, inlined: this loop runs once per rule.)
             key = keys[key_text]
             if key is not _DISALLOW and key is not _ALLOW:
                 continue

@@ -17,7 +17,7 @@ practice O(len(target)) — ``/*a*a*a*a*a*a*b`` against an 8 KB path is linear.
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Tuple
 
 __all__ = ["Pattern", "matches"]
 
@@ -25,7 +25,7 @@ __all__ = ["Pattern", "matches"]
 class Pattern:
     """A compiled pattern. ``Pattern(p).match(target)`` equals ``matches(p, target)``."""
 
-    __slots__ = ("anchored", "first", "last", "middle", "single", "text")
+    __slots__ = ("anchored", "first", "last", "middle", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -40,9 +40,6 @@ class Pattern:
             self.last = ""
             rest = tuple(filter(None, pieces[1:]))
         self.middle: Tuple[str, ...] = rest
-        # "first*piece" (not anchored): matches when the target starts with ``first`` and
-        # ``piece`` occurs after it. Callers may test this shape inline; None otherwise.
-        self.single: Optional[str] = rest[0] if not self.anchored and len(rest) == 1 else None
 
     def match(self, target: str) -> bool:
         """True when the pattern matches a prefix of ``target`` (or all of it, if anchored)."""

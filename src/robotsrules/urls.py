@@ -150,8 +150,6 @@ def match_target(url: str) -> str:
             return "/"
         if target[0] != "/":
             target = "/" + target
-        if target.isascii() and "%" not in target and "\x00" not in target:
-            return target  # the common case: nothing to canonicalise (inline _canonical)
         return _canonical(target)
     if url[:1] != "/":
         raise InvalidURL(
