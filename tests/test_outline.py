@@ -171,3 +171,41 @@ def test_the_user_search_crosses_chunk_boundaries() -> None:
     body = b"".join(b"User-agent: a%d\nDisallow: /%d\n" % (i, i) for i in range(20_000))
     assert len(body) > 4 * _CHUNK
     same(body)
+
+
+_CRLF_LINES = [
+    "User-agent: a", "user-agent:b", " User-Agent : *", "Disallow: /a", "disallow /u",
+    "Allow: /a/b", "Disallow: /*x$", "Allow: /x/index.html", "Disalow: /t", "Disallow:", "",
+    "  ", "# user", "Sitemap: /s", "Crawl-delay: 2", "Allow: /%7e\u00e9",
+]
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(_CRLF_LINES), max_size=24), st.sampled_from(["\r\n", "\n", "\r"]),
+       st.integers(0, 30), st.sampled_from(["", "\r\n"]), st.sampled_from(["", "\ufeff"]))
+def test_crlf_files_are_read_from_their_octets(
+    lines: List[str], odd_end: str, odd_at: int, last: str, bom: str
+) -> None:
+    """A file whose every line ends in CRLF has its rules read from the source octets
+    (offsets shifted by one CR per line); one other line end anywhere (a lone LF or CR)
+    must send it down the path that re-reads the normalised text. Either way an agent's
+    rules and verdicts equal those of a file built eagerly from build()'s groups."""
+    ends = ["\r\n"] * len(lines)
+    if odd_at < len(ends) - 1:
+        ends[odd_at] = odd_end
+    if ends:
+        ends[-1] = last
+    body = (bom + "".join(line + end for line, end in zip(lines, ends))).encode()
+    lazy = robotsrules.parse(body)
+    assert lazy._crlf == (b"\r" in body and body.count(b"\r") == body.count(b"\n"))
+    parsed = build(decode(body, robotsrules.DEFAULT_MAX_BYTES)[0])
+    eager = robotsrules.RobotsTxt(lazy.source, parsed.groups, parsed.sitemaps, parsed.hosts)
+    for agent in ("a", "b", "zz"):
+        mine = robotsrules.parse(body).for_agent(agent)
+        theirs = eager.for_agent(agent)
+        assert mine.rules == theirs.rules and mine.groups == theirs.groups
+        # URLs that each rule matches (its pattern without wildcards), and a few others.
+        urls = {rule.pattern.replace("*", "").rstrip("$") for rule in theirs.rules}
+        for url in sorted(urls | {"/", "/a", "/u", "/x/", "/xx", "/%7E%C3%A9"}):
+            if url.startswith("/"):
+                assert mine.explain(url) == theirs.explain(url), (agent, url)

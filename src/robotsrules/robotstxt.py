@@ -12,7 +12,6 @@ Interpretation modes (``parse(..., mode=...)``), kept on the object as :attr:`Ro
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any, Dict, List, Literal, Optional, Tuple, Type
 
 from . import legacy
@@ -111,6 +110,7 @@ class RobotsTxt:
     __slots__ = (
         "_by_agent",
         "_compiled",
+        "_crlf",
         "_full",
         "_global",
         "_last",
@@ -131,7 +131,8 @@ class RobotsTxt:
     _compiled: Dict[object, AgentRules]
     _full: _Full
     _spans: Optional[Tuple[Span, ...]]
-    _offset: Optional[int]  # where the spans start in source, when it has no CR
+    _offset: Optional[int]  # where the text starts in source (past the BOM), if spans map to it
+    _crlf: bool  # the source ends its lines with CRLF only: spans map to it shifted by line
     _last: Tuple[object, Optional[AgentRules]]
 
     def __init__(
@@ -167,6 +168,7 @@ class RobotsTxt:
         put(self, "_full", _Full(source, parsed))
         put(self, "_spans", spans)
         put(self, "_offset", None)
+        put(self, "_crlf", False)
         by_agent: Dict[str, List[int]] = {}
         global_groups: List[int] = []
         for index, tokens in enumerate(agents):
@@ -195,15 +197,24 @@ class RobotsTxt:
 
         ``text`` is ``source`` as :func:`~robotsrules.parser.decode` returns it.
         """
+        # The text is the source past its BOM, octet for character. With CRLF line ends
+        # only, an offset of the normalised text maps back by adding the line breaks
+        # before it (one CR each); a lone CR breaks that, and then the text is re-read.
+        offset: Optional[int] = len(source) - len(text)
+        crlf = False
         if "\r" in text:
-            offset: Optional[int] = None
+            returns, size = text.count("\r"), len(text)
             text = normalise(text)
-        else:  # the text is the source past its BOM, octet for character
-            offset = len(source) - len(text)
+            # Every line break a CRLF: as many CRs as CRLFs (the octets the LFs saved) and
+            # as line breaks.
+            crlf = returns == size - len(text) == text.count("\n")
+            if not crlf:
+                offset = None
         found = outline(text)
         robots = cls.__new__(cls)
         robots._set(source, truncated, synthetic, "google", None, found.agents, found.spans)
         object.__setattr__(robots, "_offset", offset)
+        object.__setattr__(robots, "_crlf", crlf)
         return robots
 
     # -- construction ---------------------------------------------------------------
@@ -289,8 +300,10 @@ class RobotsTxt:
         compiled = self._compiled
         if len(compiled) >= _CACHE_LIMIT:
             compiled.clear()
-        with contextlib.suppress(TypeError):  # an unhashable sequence is not remembered
+        try:
             compiled[agent] = rules
+        except TypeError:  # an unhashable sequence is not remembered
+            return  # (not contextlib.suppress: its object costs more than the rest here)
 
     def _compile(self, tokens: Tuple[str, ...]) -> AgentRules:
         if self.mode == "legacy":
@@ -318,27 +331,41 @@ class RobotsTxt:
     def _make(self, tokens: Tuple[str, ...], indices: Tuple[int, ...], scope: str) -> AgentRules:
         spans = self._spans
         rows: List[Row] = []
+        index_pages = False  # whether a pattern may hold "/index.htm" (see AgentRules)
         if spans is not None:  # read the chosen groups' rules from the text now
             offset = self._offset
-            if offset is not None:  # no CR: spans are octet offsets past the BOM
-                source = self.source
+            if offset is not None:  # spans map to the source past its BOM: read only them
+                source, crlf = self.source, self._crlf
                 for index in indices:
                     start, end, line, _, _ = spans[index]
-                    read_rules(source[offset + start : offset + end].decode("latin-1"), line,
-                               rows)
+                    if start >= end:
+                        continue
+                    if crlf:  # one CR more per line break before the offset
+                        start += line - 1
+                        end = (end + spans[index + 1].head_line - 1 if index + 1 < len(spans)
+                               else len(source) - offset)
+                    chunk = source[offset + start : offset + end].decode("latin-1")
+                    if crlf:
+                        chunk = chunk.replace("\r\n", "\n")
+                    read_rules(chunk, line, rows)
+                    # A pattern holds "/index.htm" only if its octets do (escapes are never
+                    # decoded).
+                    index_pages = index_pages or "/index.htm" in chunk
             elif indices:
                 text = normalise(decode(self.source, None)[0])
                 for index in indices:
                     span = spans[index]
-                    read_rules(text[span.start : span.end], span.line, rows)
+                    chunk = text[span.start : span.end]
+                    read_rules(chunk, span.line, rows)
+                    index_pages = index_pages or "/index.htm" in chunk
             groups: GroupsSource = _GroupsOf(self._full, indices, spans)
         else:
             groups = self._full.parsed().groups
             groups = tuple(groups[i] for i in indices)
             rows = rows_of(groups)
+            index_pages = True
         make: Type[AgentRules] = RfcRules if self.mode == "rfc" else AgentRules
-        # A pattern holds "/index.htm" only if the octets do (escapes are never decoded).
-        return make(tokens, scope, rows, groups, self.synthetic, b"/index.htm" in self.source)
+        return make(tokens, scope, rows, groups, self.synthetic, index_pages)
 
     def allowed(self, url: str, *, agent: Agent) -> bool:
         """True when ``agent`` may fetch ``url`` under this file.
