@@ -243,6 +243,7 @@ def read_rules(chunk: str, line: int, out: Optional[List[Row]] = None) -> List[R
     plain = chunk.isascii() and "%" not in chunk
     keys = KEYS
     add = rows.append
+    key: Optional[str]  # a field name, or None for a line read_line finds no key in
     for text in lines:
         number += 1
         key_text, colon, value = text.partition(":")
@@ -259,7 +260,7 @@ def read_rules(chunk: str, line: int, out: Optional[List[Row]] = None) -> List[R
             continue
         else:
             record = read_line(number, text)
-            key, value = record.key, record.value  # type: ignore[assignment]
+            key, value = record.key, record.value
             if key is not _DISALLOW and key is not _ALLOW:
                 continue
         if value:
