@@ -13,7 +13,7 @@ import os
 from typing import List, Tuple
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import robotsrules
@@ -183,6 +183,9 @@ _CRLF_LINES = [
 @SETTINGS
 @given(st.lists(st.sampled_from(_CRLF_LINES), max_size=24), st.sampled_from(["\r\n", "\n", "\r"]),
        st.integers(0, 30), st.sampled_from(["", "\r\n"]), st.sampled_from(["", "\ufeff"]))
+@example(["User-agent: a", "Disallow: /a"], "\n", 0, "", "")  # no CR
+@example(["User-agent: a", "Disallow: /a", "Allow: /a/b"], "\n", 0, "\r\n", "")  # mixed
+@example(["User-agent: a", "Disallow: /a", "User-agent: b", "Allow: /"], "\r\n", 0, "", "\ufeff")
 def test_crlf_files_are_read_from_their_octets(
     lines: List[str], odd_end: str, odd_at: int, last: str, bom: str
 ) -> None:
@@ -197,7 +200,13 @@ def test_crlf_files_are_read_from_their_octets(
         ends[-1] = last
     body = (bom + "".join(line + end for line, end in zip(lines, ends))).encode()
     lazy = robotsrules.parse(body)
-    assert lazy._crlf == (b"\r" in body and body.count(b"\r") == body.count(b"\n"))
+    lazy.for_agent("zz")  # the first compile works out the line ends
+    if b"\r" not in body:
+        assert lazy._octets == (len(bom.encode()), False)  # spans map to the octets as they are
+    elif body.count(b"\r") == body.count(b"\r\n") == body.count(b"\n"):
+        assert lazy._octets == (len(bom.encode()), True)  # shifted by one CR per line
+    else:
+        assert lazy._octets is None  # a lone CR or LF: the LF text is read again
     parsed = build(decode(body, robotsrules.DEFAULT_MAX_BYTES)[0])
     eager = robotsrules.RobotsTxt(lazy.source, parsed.groups, parsed.sitemaps, parsed.hosts)
     for agent in ("a", "b", "zz"):

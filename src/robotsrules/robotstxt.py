@@ -110,11 +110,10 @@ class RobotsTxt:
     __slots__ = (
         "_by_agent",
         "_compiled",
-        "_crlf",
         "_full",
         "_global",
         "_last",
-        "_offset",
+        "_octets",
         "_spans",
         "mode",
         "source",
@@ -131,8 +130,9 @@ class RobotsTxt:
     _compiled: Dict[object, AgentRules]
     _full: _Full
     _spans: Optional[Tuple[Span, ...]]
-    _offset: Optional[int]  # where the text starts in source (past the BOM), if spans map to it
-    _crlf: bool  # the source ends its lines with CRLF only: spans map to it shifted by line
+    # How spans map to source: (where the text starts past the BOM, True if every line ends
+    # in CRLF, False if none has a CR, None if not yet worked out), or None if they do not.
+    _octets: Optional[Tuple[int, Optional[bool]]]
     _last: Tuple[object, Optional[AgentRules]]
 
     def __init__(
@@ -167,8 +167,7 @@ class RobotsTxt:
         put(self, "mode", mode)
         put(self, "_full", _Full(source, parsed))
         put(self, "_spans", spans)
-        put(self, "_offset", None)
-        put(self, "_crlf", False)
+        put(self, "_octets", None)
         by_agent: Dict[str, List[int]] = {}
         global_groups: List[int] = []
         for index, tokens in enumerate(agents):
@@ -197,24 +196,18 @@ class RobotsTxt:
 
         ``text`` is ``source`` as :func:`~robotsrules.parser.decode` returns it.
         """
-        # The text is the source past its BOM, octet for character. With CRLF line ends
-        # only, an offset of the normalised text maps back by adding the line breaks
-        # before it (one CR each); a lone CR breaks that, and then the text is re-read.
-        offset: Optional[int] = len(source) - len(text)
-        crlf = False
+        # The text is the source past its BOM, octet for character: spans map to it. If
+        # every line ends in CRLF, an offset of the LF text maps back by adding the line
+        # breaks before it (one CR each); whether they all do is worked out by the first
+        # compile (_make), so that parse pays nothing for it.
+        offset = len(source) - len(text)
+        crlf: Optional[bool] = False
         if "\r" in text:
-            returns, size = text.count("\r"), len(text)
-            text = normalise(text)
-            # Every line break a CRLF: as many CRs as CRLFs (the octets the LFs saved) and
-            # as line breaks.
-            crlf = returns == size - len(text) == text.count("\n")
-            if not crlf:
-                offset = None
+            text, crlf = normalise(text), None
         found = outline(text)
         robots = cls.__new__(cls)
         robots._set(source, truncated, synthetic, "google", None, found.agents, found.spans)
-        object.__setattr__(robots, "_offset", offset)
-        object.__setattr__(robots, "_crlf", crlf)
+        object.__setattr__(robots, "_octets", (offset, crlf))
         return robots
 
     # -- construction ---------------------------------------------------------------
@@ -333,9 +326,12 @@ class RobotsTxt:
         rows: List[Row] = []
         index_pages = False  # whether a pattern may hold "/index.htm" (see AgentRules)
         if spans is not None:  # read the chosen groups' rules from the text now
-            offset = self._offset
-            if offset is not None:  # spans map to the source past its BOM: read only them
-                source, crlf = self.source, self._crlf
+            octets = self._octets
+            if octets is not None and octets[1] is None:
+                octets = self._work_out_line_ends(octets[0])
+            if octets is not None:  # spans map to the source past its BOM: read only them
+                offset, crlf = octets
+                source = self.source
                 for index in indices:
                     start, end, line, _, _ = spans[index]
                     if start >= end:
@@ -366,6 +362,15 @@ class RobotsTxt:
             index_pages = True
         make: Type[AgentRules] = RfcRules if self.mode == "rfc" else AgentRules
         return make(tokens, scope, rows, groups, self.synthetic, index_pages)
+
+    def _work_out_line_ends(self, offset: int) -> Optional[Tuple[int, Optional[bool]]]:
+        """Whether every line of a file with CRs ends in CRLF (then spans map to its
+        octets), remembered; a lone CR or LF anywhere means they do not (None)."""
+        source = self.source
+        pairs = source.count(b"\r\n")
+        octets = (offset, True) if source.count(b"\r") == pairs == source.count(b"\n") else None
+        object.__setattr__(self, "_octets", octets)  # one attribute: threads see both or none
+        return octets
 
     def allowed(self, url: str, *, agent: Agent) -> bool:
         """True when ``agent`` may fetch ``url`` under this file.
