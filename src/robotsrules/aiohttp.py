@@ -94,8 +94,8 @@ class RobotsMiddleware:
                 raise RobotsDisallowed(url, self._agent_name, verdict, detail)
             if self.crawl_delay:
                 delay = delay_for(served.robots, self.agent, self.max_crawl_delay)
-                wait = self._spacing.reserve(origin_of(url), delay)
-                if wait > 0:
+                origin = origin_of(url)
+                while (wait := self._spacing.turn(origin, delay)) > 0:
                     await asyncio.sleep(wait)
         return await handler(request)
 

@@ -20,8 +20,9 @@ origin before it is sent::
   URL, the agent and the :class:`~robotsrules.Verdict` with the deciding line. Nothing is
   sent. ``/robots.txt`` itself is always allowed (RFC 9309 §2.2.2).
 * Requests to one origin are spaced by its ``Crawl-delay`` (or ``Request-rate``, whichever
-  asks for more), capped at ``max_crawl_delay`` seconds; ``crawl_delay=False`` turns the
-  spacing off. The spacing is per transport (share one transport between clients to share
+  asks for more), capped at ``max_crawl_delay`` seconds, counted from when the previous
+  request really started (see :class:`~robotsrules.pacing.Spacing`); ``crawl_delay=False``
+  turns the spacing off. The spacing is per transport (share one transport between clients to share
   it).
 * A request with ``extensions={"robotsrules.obey": False}`` skips all of this.
 
@@ -115,8 +116,8 @@ class RobotsTransport(httpx.BaseTransport):
             _check(request, served, self.agent, self._agent_name)
             if self.crawl_delay:
                 delay = delay_for(served.robots, self.agent, self.max_crawl_delay)
-                wait = self._spacing.reserve(origin_of(url), delay)
-                if wait > 0:
+                origin = origin_of(url)
+                while (wait := self._spacing.turn(origin, delay)) > 0:
                     time.sleep(wait)
         return self.transport.handle_request(request)
 
@@ -162,8 +163,8 @@ class AsyncRobotsTransport(httpx.AsyncBaseTransport):
             _check(request, served, self.agent, self._agent_name)
             if self.crawl_delay:
                 delay = delay_for(served.robots, self.agent, self.max_crawl_delay)
-                wait = self._spacing.reserve(origin_of(url), delay)
-                if wait > 0:
+                origin = origin_of(url)
+                while (wait := self._spacing.turn(origin, delay)) > 0:
                     await asyncio.sleep(wait)
         return await self.transport.handle_async_request(request)
 

@@ -29,23 +29,39 @@ def delay_for(robots: RobotsTxt, agent: Agent, limit: float) -> float:
 
 
 class Spacing:
-    """Per-origin reservations of start times: each request to an origin starts at least
-    ``delay`` after the previous one did. Thread-safe; the caller sleeps, not this class."""
+    """Per-origin spacing of request starts: each request to an origin starts at least
+    ``delay`` after the previous one *did*. Thread-safe; the caller sleeps, not this class.
+
+    A caller asks :meth:`turn` until it answers 0, sleeping what it says in between::
+
+        while (wait := spacing.turn(origin, delay)) > 0:
+            time.sleep(wait)
+        send(request)
+
+    The answer 0 records "now" as the origin's last start. Spacing is measured from that
+    moment, not from a slot booked in advance: a caller that oversleeps (a busy machine, a
+    paused thread) delays the requests after it instead of letting the next one catch up,
+    so two starts are never closer than ``delay``. Callers waiting on the same origin
+    race for each turn; whoever asks first after it comes sends.
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._next: Dict[str, float] = {}
+        self._last: Dict[str, float] = {}
 
-    def reserve(self, origin: str, delay: float) -> float:
-        """Seconds to wait before sending to ``origin`` (0 when its turn has come)."""
+    def turn(self, origin: str, delay: float) -> float:
+        """0 if a request to ``origin`` may start now (and it is recorded as started), else
+        the seconds to wait before asking again."""
         with self._lock:
             now = time.monotonic()
-            start = max(now, self._next.get(origin, now))
-            if delay > 0:
-                self._next[origin] = start + delay
-            else:
-                self._next.pop(origin, None)
-            return start - now
+            if delay <= 0:
+                self._last.pop(origin, None)
+                return 0.0
+            last = self._last.get(origin)
+            if last is not None and now - last < delay:
+                return last + delay - now
+            self._last[origin] = now
+            return 0.0
 
 
 def resolve_agent(user_agent: str, agent: Optional[Agent]) -> Tuple[Agent, str]:

@@ -29,6 +29,7 @@ import logging
 import os
 import socket
 import struct
+import sys
 import threading
 import time
 import zlib
@@ -53,7 +54,8 @@ class RecordedRequest:
     path: str
     headers: Dict[str, str]
     at: float
-    """``time.monotonic()`` when the request head had been read."""
+    """When the request's first octets reached the server's socket (the kernel's receive
+    time, CLOCK_REALTIME; see ``_receive``): compare it only with other ``at`` values."""
 
 
 @dataclass
@@ -224,6 +226,38 @@ def not_found(exchange: Exchange) -> None:
     respond(404, b"not found\n")(exchange)
 
 
+# Arrival times come from the kernel (SO_TIMESTAMPNS: when the octets reached the socket),
+# so that a server thread that gets the CPU late does not make a request look late, and
+# the gap to the next one short. Where that is not available, the server's own clock.
+_TIMESTAMPNS: Optional[int] = getattr(socket, "SO_TIMESTAMPNS",
+                                      35 if sys.platform == "linux" else None)
+
+
+def _enable_timestamps(sock: socket.socket) -> bool:
+    if _TIMESTAMPNS is None:
+        return False
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, _TIMESTAMPNS, 1)
+    except OSError:
+        return False
+    return True
+
+
+def _receive(conn: socket.socket) -> Tuple[bytes, float]:
+    """Octets from ``conn`` and when the first of them arrived: the kernel's receive time
+    (CLOCK_REALTIME) when the socket has timestamps on, else ``time.time()`` now (the same
+    clock, so that gaps between requests stay comparable)."""
+    if _TIMESTAMPNS is None:
+        return conn.recv(65536), time.time()
+    data, ancillary, _, _ = conn.recvmsg(65536, socket.CMSG_SPACE(16))
+    for level, kind, payload in ancillary:
+        if level == socket.SOL_SOCKET and kind == _TIMESTAMPNS and len(payload) >= 16:
+            seconds, nanoseconds = struct.unpack("qq", payload[:16])
+            if seconds:
+                return data, seconds + nanoseconds / 1e9
+    return data, time.time()
+
+
 class RawHTTPServer:
     """One HTTP origin on ``127.0.0.1``: a listening socket, an accept thread, a thread per
     connection running the scenario. Stop it with :meth:`stop` (or leave the ``with``)."""
@@ -241,6 +275,7 @@ class RawHTTPServer:
         self._listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._listener.bind((HOST, 0))
         self._listener.listen(128)
+        self.kernel_times = _enable_timestamps(self._listener)  # accepted sockets inherit it
         self._listener.settimeout(0.05)
         self.port: int = self._listener.getsockname()[1]
         self._acceptor = threading.Thread(target=self._accept, name=f"http-{self.port}",
@@ -303,31 +338,36 @@ class RawHTTPServer:
                 self._threads.append(thread)
             thread.start()
 
-    def _read_head(self, conn: socket.socket) -> Optional[bytes]:
+    def _read_head(self, conn: socket.socket) -> Optional[Tuple[bytes, float]]:
+        """The request head and when its first octets reached the socket."""
         conn.settimeout(self.read_timeout)
         data = b""
+        arrived: Optional[float] = None
         while b"\r\n\r\n" not in data:
-            chunk = conn.recv(65536)
+            chunk, at = _receive(conn)
             if not chunk:
                 return None
+            arrived = at if arrived is None else arrived
             data += chunk
             if len(data) > 1 << 20:
                 return None
-        return data.split(b"\r\n\r\n", 1)[0]
+        assert arrived is not None
+        return data.split(b"\r\n\r\n", 1)[0], arrived
 
     def _serve(self, conn: socket.socket) -> None:
         exchange: Optional[Exchange] = None
         try:
-            raw = self._read_head(conn)
-            if raw is None:
+            read = self._read_head(conn)
+            if read is None:
                 return
+            raw, arrived = read
             lines = raw.decode("latin-1").split("\r\n")
             method, target, _ = ([*lines[0].split(" ", 2), "", ""])[:3]
             headers: Dict[str, str] = {}
             for line in lines[1:]:
                 name, _, value = line.partition(":")
                 headers[name.strip().lower()] = value.strip()
-            request = RecordedRequest(method, target, headers, time.monotonic())
+            request = RecordedRequest(method, target, headers, arrived)
             with self._lock:
                 self._requests.append(request)
             handler = self.handler
