@@ -12,7 +12,7 @@ Interpretation modes (``parse(..., mode=...)``), kept on the object as :attr:`Ro
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Literal, Optional, Tuple, Type
+from typing import Any, Dict, Iterator, List, Literal, Optional, Tuple, Type
 
 from . import legacy
 from .agents import Agent, agent_tokens
@@ -322,39 +322,16 @@ class RobotsTxt:
         return rules
 
     def _make(self, tokens: Tuple[str, ...], indices: Tuple[int, ...], scope: str) -> AgentRules:
-        spans = self._spans
         rows: List[Row] = []
-        index_pages = False  # whether a pattern may hold "/index.htm" (see AgentRules)
-        if spans is not None:  # read the chosen groups' rules from the text now
-            octets = self._octets
-            if octets is not None and octets[1] is None:
-                octets = self._work_out_line_ends(octets[0])
-            if octets is not None:  # spans map to the source past its BOM: read only them
-                offset, crlf = octets
-                source = self.source
-                for index in indices:
-                    start, end, line, _, _ = spans[index]
-                    if start >= end:
-                        continue
-                    if crlf:  # one CR more per line break before the offset
-                        start += line - 1
-                        end = (end + spans[index + 1].head_line - 1 if index + 1 < len(spans)
-                               else len(source) - offset)
-                    chunk = source[offset + start : offset + end].decode("latin-1")
-                    if crlf:
-                        chunk = chunk.replace("\r\n", "\n")
-                    read_rules(chunk, line, rows)
-                    # A pattern holds "/index.htm" only if its octets do (escapes are never
-                    # decoded).
-                    index_pages = index_pages or "/index.htm" in chunk
-            elif indices:
-                text = normalise(decode(self.source, None)[0])
-                for index in indices:
-                    span = spans[index]
-                    chunk = text[span.start : span.end]
-                    read_rules(chunk, span.line, rows)
-                    index_pages = index_pages or "/index.htm" in chunk
-            groups: GroupsSource = _GroupsOf(self._full, indices, spans)
+        groups: GroupsSource
+        if self._spans is not None:  # read the chosen groups' rules from the text now
+            index_pages = False  # whether a pattern may hold "/index.htm" (see AgentRules)
+            for chunk, line in self._rule_chunks(indices, self._spans):
+                read_rules(chunk, line, rows)
+                # A pattern holds "/index.htm" only if its octets do (escapes are never
+                # decoded).
+                index_pages = index_pages or "/index.htm" in chunk
+            groups = _GroupsOf(self._full, indices, self._spans)
         else:
             groups = self._full.parsed().groups
             groups = tuple(groups[i] for i in indices)
@@ -362,6 +339,38 @@ class RobotsTxt:
             index_pages = True
         make: Type[AgentRules] = RfcRules if self.mode == "rfc" else AgentRules
         return make(tokens, scope, rows, groups, self.synthetic, index_pages)
+
+    def _rule_chunks(
+        self, indices: Tuple[int, ...], spans: Tuple[Span, ...]
+    ) -> Iterator[Tuple[str, int]]:
+        """The rule text of the groups at ``indices`` (LF line ends), each with the number
+        of its first line: sliced from the source octets when the spans map to them, else
+        from the whole text decoded again."""
+        octets = self._octets
+        if octets is not None and octets[1] is None:
+            octets = self._work_out_line_ends(octets[0])
+        if octets is None:
+            if indices:
+                text = normalise(decode(self.source, None)[0])
+                for index in indices:
+                    span = spans[index]
+                    yield text[span.start : span.end], span.line
+            return
+        offset, crlf = octets
+        source = self.source
+        for index in indices:
+            start, end, line, _, _ = spans[index]
+            if start >= end:
+                continue
+            if not crlf:
+                yield source[offset + start : offset + end].decode("latin-1"), line
+                continue
+            # One CR more per line break before an offset of the LF text.
+            start += line - 1
+            end = (end + spans[index + 1].head_line - 1 if index + 1 < len(spans)
+                   else len(source) - offset)
+            chunk = source[offset + start : offset + end].decode("latin-1")
+            yield chunk.replace("\r\n", "\n"), line
 
     def _work_out_line_ends(self, offset: int) -> Optional[Tuple[int, Optional[bool]]]:
         """Whether every line of a file with CRs ends in CRLF (then spans map to its
