@@ -289,6 +289,7 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
     plain = text.isascii() and "%" not in text
     keys = KEYS
     rec: Optional[Record] = None
+    key: Optional[str]  # a field name, or None for a line read_line finds no key in
     for number, (key_text, value, odd) in enumerate(found, first_line):
         if key_text:
             key = keys[key_text]
@@ -303,7 +304,7 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
             if raw_lines is None:
                 raw_lines = text.split("\n")
             rec = read_line(number, raw_lines[number - first_line])
-            key, value = rec.key, rec.value  # type: ignore[assignment]
+            key, value = rec.key, rec.value
             if key is None and report is None:
                 continue
         else:
