@@ -44,7 +44,7 @@ def test_explain_transcript_is_real_output(page: Path, monkeypatch: pytest.Monke
     shown = text.split(command, 1)[1].split("\n\n", 1)[0].split("```", 1)[0]
     monkeypatch.chdir(ROOT)
     out = io.StringIO()
-    code = main(command[2:].split()[1:] + ["--color", "never"], out=out)
+    code = main([*command[2:].split()[1:], "--color", "never"], out=out)
     assert code == 1
     real = out.getvalue()
     # The transcript may elide the listing with '...': every line it shows is real, in order.
