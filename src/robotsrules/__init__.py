@@ -13,7 +13,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .agents import Agent, agent_tokens
-from .errors import InvalidAgent, InvalidURL, RobotsDisallowed, RobotsError
+from .errors import (
+    EngineError,
+    InvalidAgent,
+    InvalidArgument,
+    InvalidURL,
+    MissingExtra,
+    RobotsDisallowed,
+    RobotsError,
+)
 from .linter import Diagnostic, lint
 from .matcher import AgentRules
 from .model import Group, Line, RequestRate, Rule, Verdict
@@ -51,6 +59,12 @@ def __getattr__(name: str) -> object:
     globals()[name] = value
     return value
 
+
+def __dir__() -> list[str]:
+    # The lazily loaded names are part of the package too (tab completion, help()).
+    return sorted(set(globals()) | set(_LAZY))
+
+
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "MODES",
@@ -58,11 +72,14 @@ __all__ = [
     "AgentRules",
     "AsyncRobotsCache",
     "Diagnostic",
+    "EngineError",
     "FetchResult",
     "Group",
     "InvalidAgent",
+    "InvalidArgument",
     "InvalidURL",
     "Line",
+    "MissingExtra",
     "Mode",
     "Policy",
     "RequestRate",

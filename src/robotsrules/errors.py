@@ -1,17 +1,27 @@
-"""Exceptions raised by robotsrules.
+"""The exceptions robotsrules raises on purpose: one tree, split by who is at fault.
 
-Content never raises: any bytes parse into a :class:`~robotsrules.RobotsTxt`.
-Exceptions are for the *caller's* mistakes only::
-
-    ValueError
-     └── RobotsError              base of every robotsrules exception
-          ├── InvalidAgent        agent is not a product token, Token/version or list of them
-          └── InvalidURL          URL is neither absolute (scheme://...) nor a path "/..."
+Content never raises: any bytes parse into a :class:`~robotsrules.RobotsTxt`, and network
+outcomes (a 404, a 503, a time-out) are data (:class:`~robotsrules.FetchResult`), not
+exceptions. What is left::
 
     Exception
-     └── RobotsDisallowed         raised by the HTTP client integrations (robotsrules.httpx,
-                                  robotsrules.aiohttp) for a request robots.txt forbids: not
-                                  a caller mistake, so not a ValueError
+     └── RobotsError                 base of every error robotsrules raises on purpose
+          ├── InvalidAgent           caller: the agent is not a product token, Token/version,
+          │                          '*' or a list of them                    (also ValueError)
+          ├── InvalidURL             caller: the URL is neither absolute (scheme://...) nor a
+          │                          path '/...'                              (also ValueError)
+          ├── InvalidArgument        caller: any other bad argument: an unknown mode or format,
+          │                          an option out of range, a table without a needed column
+          │                                                                   (also ValueError)
+          ├── EngineError            not the caller: the bulk engine (DuckDB, Spark) failed, or
+          │                          an input it was given cannot be read
+          ├── MissingExtra           an optional part was used without its extra installed; the
+          │                          message says what to pip install        (also ImportError)
+          └── RobotsDisallowed       the HTTP client integrations refuse a request robots.txt
+                                     forbids (robotsrules.httpx, .aiohttp, .scrapy)
+
+``except robotsrules.RobotsError`` catches all of them; ``except ValueError`` catches the
+caller's mistakes only, as it did before this tree had its other branches.
 """
 
 from __future__ import annotations
@@ -21,22 +31,45 @@ from typing import TYPE_CHECKING, Optional
 if TYPE_CHECKING:
     from .model import Verdict
 
-__all__ = ["InvalidAgent", "InvalidURL", "RobotsDisallowed", "RobotsError"]
+__all__ = ["EngineError", "InvalidAgent", "InvalidArgument", "InvalidURL", "MissingExtra",
+           "RobotsDisallowed", "RobotsError"]
 
 
-class RobotsError(ValueError):
-    """Base class of all exceptions raised by robotsrules (always a caller mistake)."""
+class RobotsError(Exception):
+    """Base class of every exception robotsrules raises on purpose."""
 
 
-class InvalidAgent(RobotsError):
+class InvalidAgent(RobotsError, ValueError):
     """The agent is not a product token (``[A-Za-z_-]+``), ``Token/version`` or ``*``."""
 
 
-class InvalidURL(RobotsError):
+class InvalidURL(RobotsError, ValueError):
     """The URL passed is neither absolute (``scheme://...``) nor a target starting with ``/``."""
 
 
-class RobotsDisallowed(Exception):
+class InvalidArgument(RobotsError, ValueError):
+    """Any other argument the caller got wrong (a mode, a format, a table's columns)."""
+
+
+class EngineError(RobotsError):
+    """The bulk engine failed, or an input it was given cannot be read (not the caller's fault
+    in the code, though often in the data: the message says which file or query)."""
+
+
+class MissingExtra(RobotsError, ImportError):
+    """An optional part was used without its extra; the message names the ``pip install``."""
+
+    def __init__(self, feature: str, extra: str, module: str) -> None:
+        self.feature = feature
+        self.extra = extra
+        super().__init__(f"{feature} needs {module}: pip install 'robotsrules[{extra}]'",
+                         name=module)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.feature, self.extra, self.name))
+
+
+class RobotsDisallowed(RobotsError):
     """A request that the robots.txt of its origin forbids (raised instead of sending it).
 
     ``url`` is the URL refused, ``agent`` the product token obeyed, ``verdict`` the

@@ -79,7 +79,7 @@ def test_robots_disallowed() -> None:
     error = RobotsDisallowed("https://e.com/private/x", "ExampleBot", verdict)
     assert str(error) == ("robots.txt disallows https://e.com/private/x for ExampleBot: "
                           "line 3: Disallow: /private/ (longest-match)")
-    assert not isinstance(error, (ValueError, robotsrules.RobotsError))
+    assert isinstance(error, robotsrules.RobotsError) and not isinstance(error, ValueError)
     assert error.url == "https://e.com/private/x" and error.verdict is verdict
     assert str(pickle.loads(pickle.dumps(error))) == str(error)
     dark = RobotsDisallowed("https://e.com/a", "ExampleBot",

@@ -1,0 +1,76 @@
+"""The public surface is deliberate: what `robotsrules` exports, and the exception tree."""
+
+from __future__ import annotations
+
+import inspect
+import pickle
+
+import pytest
+
+import robotsrules
+from robotsrules import errors
+
+# Changing this list is a change of the public API: say so in CHANGELOG.md.
+PUBLIC = {
+    "DEFAULT_MAX_BYTES", "MODES", "Agent", "AgentRules", "AsyncRobotsCache", "Diagnostic",
+    "EngineError", "FetchResult", "Group", "InvalidAgent", "InvalidArgument", "InvalidURL",
+    "Line", "MissingExtra", "Mode", "Policy", "RequestRate", "RobotsCache", "RobotsDisallowed",
+    "RobotsError", "RobotsTxt", "Rule", "Verdict", "afetch", "agent_tokens", "fetch", "lint",
+    "match_target", "origin_of", "parse", "product_token", "robots_url",
+}
+
+
+def test_all_is_the_public_list() -> None:
+    assert set(robotsrules.__all__) == PUBLIC
+    assert len(robotsrules.__all__) == len(PUBLIC)        # no name twice
+
+
+def test_every_public_name_resolves_and_is_listed_by_dir() -> None:
+    listed = dir(robotsrules)
+    for name in robotsrules.__all__:
+        assert getattr(robotsrules, name) is not None
+        assert name in listed, name
+
+
+def test_every_public_name_has_a_docstring() -> None:
+    for name in robotsrules.__all__:
+        value = getattr(robotsrules, name)
+        if isinstance(value, type) or inspect.isfunction(value):
+            assert (value.__doc__ or "").strip(), name
+
+
+def test_unknown_attribute_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError):
+        robotsrules.no_such_name  # noqa: B018
+
+
+def test_every_error_is_a_robots_error() -> None:
+    classes = [value for value in vars(errors).values()
+               if isinstance(value, type) and issubclass(value, BaseException)]
+    assert {cls.__name__ for cls in classes} == set(errors.__all__)
+    for cls in classes:
+        assert issubclass(cls, errors.RobotsError), cls
+
+
+def test_caller_mistakes_are_value_errors_and_failures_are_not() -> None:
+    for cls in (errors.InvalidAgent, errors.InvalidURL, errors.InvalidArgument):
+        assert issubclass(cls, ValueError)
+    for cls in (errors.RobotsError, errors.EngineError, errors.RobotsDisallowed,
+                errors.MissingExtra):
+        assert not issubclass(cls, ValueError)
+    assert issubclass(errors.MissingExtra, ImportError)
+
+
+def test_the_tree_in_the_docstring_names_every_class() -> None:
+    for name in errors.__all__:
+        assert f" {name} " in errors.__doc__ or f"── {name}" in errors.__doc__, name
+
+
+def test_errors_pickle() -> None:
+    missing = errors.MissingExtra("robotsrules.duckdb", "bulk", "duckdb")
+    assert str(missing) == "robotsrules.duckdb needs duckdb: pip install 'robotsrules[bulk]'"
+    again = pickle.loads(pickle.dumps(missing))
+    assert (type(again), str(again), again.name) == (errors.MissingExtra, str(missing), "duckdb")
+    verdict = robotsrules.parse(b"User-agent: *\nDisallow: /\n").explain("/x", agent="Bot")
+    refused = errors.RobotsDisallowed("https://a/x", "Bot", verdict)
+    assert str(pickle.loads(pickle.dumps(refused))) == str(refused)
