@@ -20,8 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from robotsrules.linter import CODES, lint
-from robotsrules.report import (
+from robotsrules._lint_output import (
     FORMATS,
     JSON_VERSION,
     json_schema,
@@ -32,6 +31,7 @@ from robotsrules.report import (
     to_sarif_many,
     to_text,
 )
+from robotsrules.linter import CODES, lint
 
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema (test extra) validates JSON")
 

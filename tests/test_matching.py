@@ -8,7 +8,7 @@ import threading
 import pytest
 
 import robotsrules
-from robotsrules.pattern import Pattern, matches
+from robotsrules._pattern import Pattern, matches
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The outline reader (robotsrules.outline) against the full reader (parser.build).
+"""The outline reader (robotsrules._outline) against the full reader (parser.build).
 
 ``parse`` (default mode) keeps only the outline of a file — each group's agent tokens and
 the stretch of text holding its rules — and reads an agent's rules from that stretch when
@@ -17,9 +17,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import robotsrules
-from robotsrules.matcher import rows_of
-from robotsrules.outline import Row, normalise, outline, read_rules, rule_key
-from robotsrules.parser import MAX_LINE_BYTES, build, decode
+from robotsrules._matcher import rows_of
+from robotsrules._outline import Row, normalise, outline, read_rules, rule_key
+from robotsrules._parser import MAX_LINE_BYTES, build, decode
 from tests.oracle import CORPUS
 from tests.property.test_properties import SETTINGS, robots_lines
 
@@ -163,7 +163,7 @@ def test_lazy_file_answers_as_an_eagerly_built_one(body: bytes, tails: List[str]
 def test_the_user_search_crosses_chunk_boundaries() -> None:
     """Large texts are lower-cased a chunk at a time: a key split across two chunks, or
     starting exactly at a chunk's start, must still be found, in any case."""
-    from robotsrules.outline import _CHUNK
+    from robotsrules._outline import _CHUNK
 
     for shift in range(-6, 3):
         pad = b"#" * (_CHUNK + shift) + b"\n"

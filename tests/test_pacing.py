@@ -1,4 +1,4 @@
-"""robotsrules.pacing.Spacing: request starts to one origin are spaced by the delay,
+"""robotsrules._pacing.Spacing: request starts to one origin are spaced by the delay,
 measured from when each request was let go, whatever the callers' sleeps do."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import List
 
 import pytest
 
-from robotsrules.pacing import Spacing
+from robotsrules._pacing import Spacing
 
 
 class Clock:

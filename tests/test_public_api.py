@@ -74,3 +74,28 @@ def test_errors_pickle() -> None:
     verdict = robotsrules.parse(b"User-agent: *\nDisallow: /\n").explain("/x", agent="Bot")
     refused = errors.RobotsDisallowed("https://a/x", "Bot", verdict)
     assert str(pickle.loads(pickle.dumps(refused))) == str(refused)
+
+
+def test_pickles_name_only_public_modules() -> None:
+    robots = robotsrules.parse(b"User-agent: *\nDisallow: /x\nCrawl-delay: 1\n")
+    objects = [robots, robots.for_agent("Bot"), robots.explain("/x", agent="Bot"),
+               robots.groups[0], robots.lines[0], robotsrules.RobotsTxt.allow_all()]
+    for value in objects:
+        data = pickle.dumps(value)
+        assert b"robotsrules._" not in data, type(value)
+        assert pickle.loads(data) == value or type(pickle.loads(data)) is type(value)
+
+
+def test_pickles_of_the_first_release_still_load() -> None:
+    # A RobotsTxt pickled by robotsrules 0.1.0 before the outline reader: protocol 2,
+    # calling robotsrules.robotstxt._restore(source, groups, sitemaps, hosts, truncated,
+    # synthetic). Written out by hand so that this test does not depend on today's code.
+    data = (b"\x80\x02crobotsrules.robotstxt\n_restore\nq\x00(c_codecs\nencode\nq\x01X\x1b\x00"
+            b"\x00\x00User-agent: *\nDisallow: /x\nq\x02X\x06\x00\x00\x00latin1q\x03\x86q\x04Rq\x05"
+            b"crobotsrules.model\nGroup\nq\x06(K\x01K\x01\x85q\x07X\x01\x00\x00\x00*q\x08\x85q\t"
+            b"h\x08\x85q\ncrobotsrules.model\nRule\nq\x0b(X\x08\x00\x00\x00disallowq\x0cX\x02\x00"
+            b"\x00\x00/xq\rh\rK\x02tq\x0e\x81q\x0f\x85q\x10NNtq\x11\x81q\x12\x85q\x13))\x89Ntq"
+            b"\x14Rq\x15.")
+    robots = pickle.loads(data)
+    assert robots.allowed("/x", agent="Bot") is False
+    assert robots.allowed("/y", agent="Bot") is True

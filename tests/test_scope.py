@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import robotsrules
-from robotsrules.scope import join_url, origin_of
+from robotsrules._scope import join_url, origin_of
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,8 @@ from typing import Tuple
 
 import pytest
 
+from robotsrules._crawlers import known_crawlers
 from robotsrules.cli import main
-from robotsrules.crawlers import known_crawlers
 
 EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "examples", "robots.txt")
 

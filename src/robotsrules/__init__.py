@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .agents import Agent, agent_tokens
+from ._agents import Agent, agent_tokens
+from ._matcher import AgentRules
+from ._urls import match_target
 from .errors import (
     EngineError,
     InvalidAgent,
@@ -23,29 +25,27 @@ from .errors import (
     RobotsError,
 )
 from .linter import Diagnostic, lint
-from .matcher import AgentRules
 from .model import Group, Line, RequestRate, Rule, Verdict
 from .robotstxt import DEFAULT_MAX_BYTES, MODES, Mode, RobotsTxt, parse
-from .urls import match_target
 from .useragent import product_token
 
 if TYPE_CHECKING:  # the lazy names below, for type checkers
-    from .checker import AsyncRobotsCache, RobotsCache
-    from .fetcher import afetch, fetch
+    from ._fetcher import afetch, fetch
+    from ._robotscache import AsyncRobotsCache, RobotsCache
+    from ._scope import origin_of, robots_url
     from .policy import FetchResult, Policy
-    from .scope import origin_of, robots_url
 
 # The fetch layer (httpx) is imported on first use, so that the core stays importable and
 # fast to import without it.
 _LAZY = {
-    "AsyncRobotsCache": "checker",
-    "RobotsCache": "checker",
-    "afetch": "fetcher",
-    "fetch": "fetcher",
+    "AsyncRobotsCache": "_robotscache",
+    "RobotsCache": "_robotscache",
+    "afetch": "_fetcher",
+    "fetch": "_fetcher",
     "FetchResult": "policy",
     "Policy": "policy",
-    "robots_url": "scope",
-    "origin_of": "scope",
+    "robots_url": "_scope",
+    "origin_of": "_scope",
 }
 
 

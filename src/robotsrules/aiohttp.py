@@ -38,15 +38,15 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
         "robotsrules.aiohttp needs the 'aiohttp' package: pip install 'robotsrules[aiohttp]'"
     ) from exc
 
-from .agents import Agent
+from ._agents import Agent
+from ._fetcher import DEFAULT_TIMEOUT
+from ._pacing import Spacing, delay_for, resolve_agent
+from ._robotscache import AsyncRobotsCache
+from ._scope import SCHEMES, origin_of
 from .cache import Store
-from .checker import AsyncRobotsCache
 from .errors import RobotsDisallowed
-from .fetcher import DEFAULT_TIMEOUT
 from .httpx import DEFAULT_MAX_CRAWL_DELAY
-from .pacing import Spacing, delay_for, resolve_agent
 from .policy import Policy
-from .scope import SCHEMES, origin_of
 
 __all__ = ["RobotsMiddleware"]
 

@@ -11,7 +11,7 @@ Theory of operation. Two tables come in:
   HTTP status of the answer) and optional ``date`` (when it was fetched);
 * the *URL table*: column ``url``, streamed in Arrow record batches.
 
-Each URL is keyed by its origin with :func:`robotsrules.scope.origin_of` (scheme and host
+Each URL is keyed by its origin with :func:`robotsrules._scope.origin_of` (scheme and host
 lower-cased, punycode, default port dropped: the robots.txt scope of RFC 9309 §2.3), which
 picks the one robots row of that origin; each robots row is turned into rules once per worker
 (a bounded LRU of parsed files) and every URL and agent becomes one output row:
@@ -69,11 +69,11 @@ from typing import (
 
 import pyarrow as pa
 
-from .agents import agent_tokens
+from ._agents import agent_tokens
+from ._scope import origin_of
 from .errors import InvalidURL
 from .policy import OK, UNAVAILABLE, Policy, outcome_for_status
 from .robotstxt import Mode, RobotsTxt, parse
-from .scope import origin_of
 
 __all__ = [
     "DEFAULT_CACHE_SIZE",
@@ -146,7 +146,7 @@ _origins: Dict[str, Optional[str]] = {}
 
 
 def fast_origin(url: Any) -> Optional[str]:
-    """:func:`~robotsrules.scope.origin_of` of ``url``, or ``None`` where it would raise.
+    """:func:`~robotsrules._scope.origin_of` of ``url``, or ``None`` where it would raise.
 
     Memoised on the ``scheme://authority`` part (most URLs share a few), which is all
     ``origin_of`` reads. Process-wide and bounded.
@@ -348,7 +348,7 @@ def _batches(data: Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch]]
                 yield item
 
 
-def _check_agents(agents: Union[str, Sequence[str]]) -> Tuple[str, ...]:
+def check_agents(agents: Union[str, Sequence[str]]) -> Tuple[str, ...]:
     names = (agents,) if isinstance(agents, str) else tuple(agents)
     if not names:
         raise ValueError("no agent given: pass at least one product token")
@@ -385,7 +385,7 @@ class Judge:
     ) -> None:
         if missing not in _MISSING_VERDICT:
             raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
-        self.agents = _check_agents(agents)
+        self.agents = check_agents(agents)
         self._lookup = index.get if isinstance(index, RobotsIndex) else index
         self._missing = _MISSING_VERDICT[missing]
         self._cache = _LRU(cache_size)
@@ -579,7 +579,7 @@ def judge_sorted(
     first and is parsed once; its URLs follow; memory holds one parsed file at a time and
     the stream never gathers a site. URL rows whose ``origin`` is ``null`` are invalid.
     """
-    names = _check_agents(agents)
+    names = check_agents(agents)
     if missing not in _MISSING_VERDICT:
         raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
     unknown = _MISSING_VERDICT[missing]

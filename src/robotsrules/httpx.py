@@ -21,7 +21,7 @@ origin before it is sent::
   sent. ``/robots.txt`` itself is always allowed (RFC 9309 §2.2.2).
 * Requests to one origin are spaced by its ``Crawl-delay`` (or ``Request-rate``, whichever
   asks for more), capped at ``max_crawl_delay`` seconds, counted from when the previous
-  request really started (see :class:`~robotsrules.pacing.Spacing`); ``crawl_delay=False``
+  request really started (see :class:`~robotsrules._pacing.Spacing`); ``crawl_delay=False``
   turns the spacing off. The spacing is per transport (share one transport between clients to share
   it).
 * A request with ``extensions={"robotsrules.obey": False}`` skips all of this.
@@ -37,14 +37,14 @@ from typing import Optional
 
 import httpx
 
-from .agents import Agent
+from ._agents import Agent
+from ._fetcher import DEFAULT_TIMEOUT
+from ._pacing import Spacing, delay_for, resolve_agent
+from ._robotscache import AsyncRobotsCache, RobotsCache
+from ._scope import SCHEMES, origin_of
 from .cache import Store
-from .checker import AsyncRobotsCache, RobotsCache
 from .errors import RobotsDisallowed
-from .fetcher import DEFAULT_TIMEOUT
-from .pacing import Spacing, delay_for, resolve_agent
 from .policy import Policy, Served
-from .scope import SCHEMES, origin_of
 
 __all__ = ["DEFAULT_MAX_CRAWL_DELAY", "OBEY_EXTENSION", "AsyncRobotsTransport",
            "RobotsTransport", "delay_for"]

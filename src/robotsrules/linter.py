@@ -2,8 +2,8 @@
 
 Theory of operation. The lint is a second consumer of the records the matcher is built
 from (google/robotstxt's ``reporting_robots.cc`` idea): :func:`lint` cuts and decodes the
-content exactly as :func:`robotsrules.parse` does (:func:`~robotsrules.parser.decode`),
-asks :func:`~robotsrules.parser.build` for the groups *and* the per-line report, and
+content exactly as :func:`robotsrules.parse` does (:func:`~robotsrules._parser.decode`),
+asks :func:`~robotsrules._parser.build` for the groups *and* the per-line report, and
 walks them in five passes:
 
 1. the file as a whole: byte-order mark, bytes that are not UTF-8, content past the size
@@ -22,7 +22,7 @@ walks them in five passes:
 5. reading modes (``parse(..., mode=...)``): rules that Google, RFC 9309 and legacy
    (1994/1996, ``urllib.robotparser``) readers take differently — wildcards, ``%XX``
    escapes, Google's index.html rule, and first-match order in the legacy records
-   (:func:`robotsrules.legacy.build`).
+   (:func:`robotsrules._legacy.build`).
 
 Every diagnostic has a code from :data:`CODES`, the one table that the documentation,
 the SARIF output (``tool.driver.rules``) and the tests read. Codes never change meaning;
@@ -52,9 +52,10 @@ from typing import (
     Tuple,
 )
 
-from . import legacy
+from . import _legacy as legacy
+from ._agents import SPACE
+from ._parser import MAX_LINE_BYTES, build, decode, display, split_lines
 from .model import Group, Line, Rule
-from .parser import MAX_LINE_BYTES, build, decode, display, split_lines
 
 __all__ = [
     "CODES",
@@ -351,7 +352,6 @@ def help_text(code: str) -> str:
 
 # -- helpers ------------------------------------------------------------------------------
 
-_SPACE = " \t\n\v\f\r"
 _CANON = {
     "user-agent": "User-agent",
     "allow": "Allow",
@@ -412,7 +412,7 @@ def _column(octets: str) -> int:
 
 def _key_column(line: Line) -> int:
     raw = line.raw
-    return len(raw) - len(raw.lstrip(_SPACE)) + 1
+    return len(raw) - len(raw.lstrip(SPACE)) + 1
 
 
 def _value_column(line: Line) -> int:
@@ -695,7 +695,7 @@ class _Linter:
         column = _column(octets[:MAX_LINE_BYTES])
         lost = len(octets) - MAX_LINE_BYTES
         anchor = ""
-        if line.key in ("allow", "disallow") and octets.split("#", 1)[0].rstrip(_SPACE).endswith(
+        if line.key in ("allow", "disallow") and octets.split("#", 1)[0].rstrip(SPACE).endswith(
                 "$") and not line.value.endswith("$"):
             anchor = "; the final `$` is lost, so the rule matches as a prefix"
         self.emit("R107", line.number, column,
@@ -714,9 +714,9 @@ class _Linter:
                   f"after it ({_q(dropped, 40)}) are ignored")
 
     def _invalid(self, line: Line) -> None:
-        text = line.raw.strip(_SPACE)
+        text = line.raw.strip(SPACE)
         if "#" in text:
-            text = text.split("#", 1)[0].rstrip(_SPACE)
+            text = text.split("#", 1)[0].rstrip(SPACE)
         why = ("it has an empty key" if text.startswith(":")
                else "a line without a colon is read only when it is exactly two words")
         self.emit("R106", line.number, _key_column(line),
@@ -754,7 +754,7 @@ class _Linter:
         else:
             close = difflib.get_close_matches(key_text.capitalize(), _KNOWN_KEYS, 1, 0.75)
             suggestion = f" (did you mean `{close[0]}`?)" if close else ""
-        how = (f" (read as a key because the line is two words, {_q(line.raw.strip(_SPACE))})"
+        how = (f" (read as a key because the line is two words, {_q(line.raw.strip(SPACE))})"
                if line.missing_colon else "")
         self.emit("R104", line.number, _key_column(line),
                   f"unknown key {_q(key_text)}{how}: the line is ignored",
@@ -828,7 +828,7 @@ class _Linter:
             head = self.line(first)
             this = self.line(second)
             if joiner is not None:
-                shown = joiner.raw.strip(_SPACE)
+                shown = joiner.raw.strip(SPACE)
                 self.emit("R207", second, _key_column(this),
                           f"`User-agent: {this.value}` joins the group of line {first} "
                           f"(`User-agent: {head.value}`): line {joiner.number}, "

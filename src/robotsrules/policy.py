@@ -1,7 +1,7 @@
 """The fetch policy, sans I/O: what each answer to a robots.txt request means, and for how long.
 
 Nothing here touches the network, a disk or the clock: time is always passed in (``now``,
-seconds since the epoch). The drivers (:mod:`robotsrules.fetcher`) perform the requests that
+seconds since the epoch). The drivers (:mod:`robotsrules._fetcher`) perform the requests that
 :func:`fetch_flow` asks for and send back what came; caches call :func:`lifetime` and
 :func:`effective` to decide what to serve.
 
@@ -38,8 +38,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Dict, Generator, List, Mapping, Optional, Tuple
 
+from ._scope import SCHEMES, join_url, origin_of
 from .robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse
-from .scope import SCHEMES, join_url, origin_of
 
 __all__ = [
     "FORBIDDEN",
@@ -219,7 +219,7 @@ def fetch_flow(
     """The fetch conversation as a generator: yields requests, receives answers, returns
     the :class:`FetchResult`. ``url`` is a robots.txt URL (see :func:`robots_url`).
 
-    Drive it with ``send``; a driver is a ten-line loop (see :mod:`robotsrules.fetcher`).
+    Drive it with ``send``; a driver is a ten-line loop (see :mod:`robotsrules._fetcher`).
     """
     current = url
     seen = {url}

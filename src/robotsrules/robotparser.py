@@ -80,7 +80,7 @@ from typing import Iterable, List, Optional
 from urllib.parse import urlsplit
 
 from . import __version__
-from .fetcher import DEFAULT_TIMEOUT, fetch
+from ._fetcher import DEFAULT_TIMEOUT, fetch
 from .model import RequestRate, Verdict
 from .policy import OK, UNAVAILABLE, FetchResult, Policy
 from .robotstxt import RobotsTxt, parse

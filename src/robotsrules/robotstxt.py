@@ -4,23 +4,23 @@ Interpretation modes (``parse(..., mode=...)``), kept on the object as :attr:`Ro
 
 * ``"google"`` (default): Google's library, with SPEC §0's deviations D1-D6.
 * ``"rfc"``: RFC 9309 where Google's library differs: unreserved ``%XX`` decoded on both
-  sides, ``%2A``/``%24`` never special, no index.html rule (see :mod:`robotsrules.urls`).
+  sides, ``%2A``/``%24`` never special, no index.html rule (see :mod:`robotsrules._urls`).
 * ``"legacy"``: the 1994/1996 reading of Python's ``urllib.robotparser``: records end at
   blank lines, first match wins, agents by substring, no wildcards (see
-  :mod:`robotsrules.legacy`).
+  :mod:`robotsrules._legacy`).
 """
 
 from __future__ import annotations
 
 from typing import Any, Dict, Iterator, List, Literal, Optional, Tuple, Type
 
-from . import legacy
-from .agents import Agent, agent_tokens
-from .matcher import AgentRules, GroupsSource, RfcRules, rows_of
+from . import _legacy as legacy
+from ._agents import Agent, agent_tokens
+from ._matcher import AgentRules, GroupsSource, RfcRules, rows_of
+from ._outline import Row, Span, normalise, outline, read_rules
+from ._parser import Parsed, build, decode
+from ._urls import rfc_pattern
 from .model import Group, Line, RequestRate, Verdict
-from .outline import Row, Span, normalise, outline, read_rules
-from .parser import Parsed, build, decode
-from .urls import rfc_pattern
 
 __all__ = ["DEFAULT_MAX_BYTES", "MODES", "Mode", "RobotsTxt", "parse", "reparse"]
 
@@ -99,7 +99,7 @@ class RobotsTxt:
 
     :attr:`mode` (``"google"``, ``"rfc"`` or ``"legacy"``, see :func:`parse`) is how the file
     is interpreted; it is kept when pickled and compared by ``==``. In ``"legacy"`` mode
-    :attr:`groups` holds the records as :mod:`robotsrules.legacy` reads them.
+    :attr:`groups` holds the records as :mod:`robotsrules._legacy` reads them.
 
     Work is done when first needed: parsing (default mode) finds the groups and the agents
     they name; an agent's rules are read and compiled when that agent first asks;
@@ -194,7 +194,7 @@ class RobotsTxt:
     ) -> RobotsTxt:
         """A default-mode file from its outline: rules and the rest are read when asked.
 
-        ``text`` is ``source`` as :func:`~robotsrules.parser.decode` returns it.
+        ``text`` is ``source`` as :func:`~robotsrules._parser.decode` returns it.
         """
         # The text is the source past its BOM, octet for character: spans map to it. If
         # every line ends in CRLF, an offset of the LF text maps back by adding the line
@@ -275,7 +275,7 @@ class RobotsTxt:
         tokens for a crawler that obeys several names: all groups naming any of them apply
         (RFC 9309 §2.2.1). Only when no group names the agent do the ``*`` groups apply.
         In ``"legacy"`` mode the first record that applies is used alone (a
-        :class:`~robotsrules.legacy.LegacyRules`; see :mod:`robotsrules.legacy`).
+        :class:`~robotsrules._legacy.LegacyRules`; see :mod:`robotsrules._legacy`).
         """
         try:
             rules = self._compiled.get(agent)
@@ -493,10 +493,10 @@ def parse(
     * ``"rfc"``: RFC 9309 where Google's library differs: ``%XX`` escapes of unreserved
       characters are decoded in rules and URLs, ``%2A``/``%24`` match a literal ``*``/``$``,
       and ``allow: /d/index.html`` does not also allow ``/d/``. Rule patterns are kept in
-      that normal form (:func:`~robotsrules.urls.rfc_pattern`).
+      that normal form (:func:`~robotsrules._urls.rfc_pattern`).
     * ``"legacy"``: as Python's ``urllib.robotparser`` (1994/1996): blank lines end records,
       the first matching rule wins, agents match by substring, no wildcards; see
-      :mod:`robotsrules.legacy` for the details and its few deliberate differences.
+      :mod:`robotsrules._legacy` for the details and its few deliberate differences.
 
     Raises ``ValueError`` for an unknown ``mode``.
 

@@ -87,14 +87,14 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 from twisted.internet.threads import deferToThread
 
-from .agents import Agent
+from ._agents import Agent
+from ._pacing import delay_for
+from ._scope import origin_of
 from .cache import MemoryStore, SQLiteStore, Store
 from .errors import InvalidURL
 from .model import Verdict
-from .pacing import delay_for
 from .policy import UNREACHABLE, Answer, Entry, FetchResult, Policy, Served, effective, fetch_flow
 from .robotstxt import RobotsTxt, parse
-from .scope import origin_of
 from .useragent import product_token
 
 if TYPE_CHECKING:

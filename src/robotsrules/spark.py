@@ -14,7 +14,7 @@ wheel). All the work runs in Arrow batches (``mapInArrow``, ``arrow_udf``); no p
     rs.verdicts(robots, urls, ["GPTBot", "CCBot"]).write.parquet("s3://bucket/verdicts/")
 
 The plan: both tables get an ``origin`` column (the robots.txt scope,
-:func:`robotsrules.scope.origin_of`), are unioned, hash-partitioned by origin and sorted
+:func:`robotsrules._scope.origin_of`), are unioned, hash-partitioned by origin and sorted
 within partitions so that each origin's winning robots row comes just before its URLs; a
 ``mapInArrow`` pass then parses each origin once and streams its URLs
 (:func:`robotsrules.bulk.judge_sorted`). No body is copied onto URL rows, no site is gathered
@@ -41,7 +41,7 @@ from .bulk import (
     SORTED_COLUMNS,
     BodyCache,
     Missing,
-    _check_agents,
+    check_agents,
     fast_origin,
     judge_sorted,
 )
@@ -169,7 +169,7 @@ def verdicts(
     ``date``; ``urls`` has ``url``. ``partitions`` (default: Spark's shuffle partitions) is
     how many origin partitions the work is cut into.
     """
-    names = _check_agents(agents)
+    names = check_agents(agents)
     for frame, table, needed in ((robots, "robots", ("url", "body")), (urls, "URL", ("url",))):
         for column in needed:
             if column not in frame.columns:

@@ -28,8 +28,8 @@ from urllib.parse import urlsplit
 import pyarrow as pa
 from warcio.archiveiterator import ArchiveIterator
 
+from ._scope import join_url, origin_of
 from .robotstxt import DEFAULT_MAX_BYTES
-from .scope import join_url, origin_of
 
 __all__ = ["ROBOTS_SCHEMA", "Capture", "WarcStats", "iter_captures", "read_warcs"]
 

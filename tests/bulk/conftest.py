@@ -14,9 +14,9 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 import pytest
 
 import robotsrules
+from robotsrules._scope import origin_of
 from robotsrules.errors import InvalidURL
 from robotsrules.policy import OK, UNAVAILABLE, outcome_for_status
-from robotsrules.scope import origin_of
 
 pytest.importorskip("pyarrow", reason="bulk tests need the 'bulk' extra (pyarrow, duckdb)")
 

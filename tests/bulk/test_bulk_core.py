@@ -12,8 +12,8 @@ import pytest
 pa = pytest.importorskip("pyarrow")
 
 from robotsrules import bulk  # noqa: E402
+from robotsrules._scope import origin_of  # noqa: E402
 from robotsrules.errors import InvalidAgent, InvalidURL  # noqa: E402
-from robotsrules.scope import origin_of  # noqa: E402
 from tests.bulk.conftest import AGENTS, Sample, as_rows, plain_rows  # noqa: E402
 
 

@@ -11,7 +11,7 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
-from robotsrules.fetcher import afetch
+from robotsrules._fetcher import afetch
 from robotsrules.policy import Policy
 from tests.integration.servers import (
     ServerPool,

@@ -11,8 +11,8 @@ from typing import Iterator, List
 
 import pytest
 
+from robotsrules._robotscache import AsyncRobotsCache, RobotsCache
 from robotsrules.cache import MemoryStore
-from robotsrules.checker import AsyncRobotsCache, RobotsCache
 from robotsrules.policy import DAY, Policy
 from tests.integration.servers import RawHTTPServer, ServerPool, delayed, free_port, respond
 

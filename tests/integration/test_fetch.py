@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from robotsrules import parse
-from robotsrules.fetcher import fetch
+from robotsrules._fetcher import fetch
 from robotsrules.policy import DAY, Policy
 from tests.integration.servers import (
     ServerPool,

@@ -20,7 +20,7 @@ rule that matches.
   only for the heads those URLs visit (that first check sorts the head's rules: O(k log k)
   for k rules; every later check is a lookup).
 
-No pattern becomes a regular expression: :class:`~robotsrules.pattern.Pattern` matches
+No pattern becomes a regular expression: :class:`~robotsrules._pattern.Pattern` matches
 with ``str.find`` and never backtracks.
 
 An empty pattern matches everything with priority 0, which never decides (Google), so it
@@ -28,8 +28,8 @@ is dropped here. Google-specific: ``allow: /d/index.html`` (or ``index.htm*``) a
 exactly ``/d/``, as an extra rule ``/d/$`` of its own priority.
 
 :class:`RfcRules` is the same machinery for ``mode="rfc"``: its rules arrive with RFC 9309
-patterns (:func:`~robotsrules.urls.rfc_pattern`), URLs become targets with
-:func:`~robotsrules.urls.rfc_target`, and there is no index.html rule.
+patterns (:func:`~robotsrules._urls.rfc_pattern`), URLs become targets with
+:func:`~robotsrules._urls.rfc_target`, and there is no index.html rule.
 """
 
 from __future__ import annotations
@@ -37,10 +37,10 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Callable, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
+from ._outline import ALLOW_BIT, LINE_MASK, PRIORITY_SHIFT, Row, rule_key
+from ._pattern import Pattern
+from ._urls import match_target, rfc_target
 from .model import Group, Rule, Verdict
-from .outline import ALLOW_BIT, LINE_MASK, PRIORITY_SHIFT, Row, rule_key
-from .pattern import Pattern
-from .urls import match_target, rfc_target
 
 __all__ = ["ROBOTS_TXT_TARGET", "AgentRules", "GroupsSource", "RfcRules", "Row", "rows_of"]
 
@@ -57,7 +57,7 @@ GRAM_INDEX_MIN_RULES = 16
 ROBOTS_TXT_TARGET = "/robots.txt"
 """RFC 9309 §2.2.2: the robots.txt URL itself is implicitly allowed (SPEC D3)."""
 
-# Rules are compared by their precedence key (robotsrules.outline.Row).
+# Rules are compared by their precedence key (robotsrules._outline.Row).
 _LOW_MASK = (1 << PRIORITY_SHIFT) - 1  # everything but the priority
 _Key = int
 _HEAD = 3
@@ -447,7 +447,7 @@ class RfcRules(AgentRules):
 
     The rules' patterns are already in RFC 9309 normal form; URLs are normalised the same way
     (unreserved ``%XX`` decoded, literal ``*``/``$`` as ``%2A``/``%24``: see
-    :func:`~robotsrules.urls.rfc_target`), and Google's index.html rule does not apply.
+    :func:`~robotsrules._urls.rfc_target`), and Google's index.html rule does not apply.
     """
 
     __slots__ = ()
@@ -472,3 +472,8 @@ def _piece(pattern: Optional[Pattern]) -> str:
     if pattern is None:
         return ""
     return max((pattern.first, *pattern.middle, pattern.last), key=len)
+
+
+# Pickles name a class by its module: point them at the public name, so that moving the
+# implementation between private modules never breaks a stored AgentRules.
+AgentRules.__module__ = "robotsrules"

@@ -29,13 +29,13 @@ from typing import Any, Callable, Dict, Generator, Optional, Tuple
 
 import httpx
 
-from .agents import Agent, agent_tokens
+from ._agents import Agent, agent_tokens
+from ._fetcher import DEFAULT_TIMEOUT, afetch, fetch
+from ._scope import origin_of
 from .cache import MemoryStore, Store
 from .errors import InvalidAgent
-from .fetcher import DEFAULT_TIMEOUT, afetch, fetch
 from .model import Verdict
 from .policy import Entry, FetchResult, Policy, Served, effective
-from .scope import origin_of
 
 __all__ = ["AsyncRobotsCache", "RobotsCache"]
 

@@ -13,7 +13,7 @@ a ``user-agent`` line opens a group unless the current group has no rule yet, in
 case the agent joins it; ``allow``/``disallow`` lines before any ``user-agent`` belong to
 no group and are ignored; no other line ends a group. The per-line report (lint,
 explain) and :attr:`RobotsTxt.groups` come from :func:`build`; :func:`robotsrules.parse`
-itself reads only an *outline* (:mod:`robotsrules.outline`: groups, agents and where their
+itself reads only an *outline* (:mod:`robotsrules._outline`: groups, agents and where their
 rules are) and reads an agent's rules when it first asks, handing every line it is not
 sure of to :func:`read_line` — so all readers share one line reader and cannot disagree.
 
@@ -34,9 +34,9 @@ import math
 import re
 from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
-from .agents import file_agent_token
+from ._agents import SPACE, file_agent_token
+from ._urls import normalize_escapes
 from .model import Group, Line, RequestRate, Rule
-from .urls import normalize_escapes
 
 __all__ = [
     "EXTRA_KEYS", "KEYS", "KEY_PREFIXES", "MAX_LINE_BYTES", "Parsed", "build", "decode", "scan",
@@ -46,23 +46,23 @@ MAX_LINE_BYTES = 16663
 """Octets kept of one line; the rest is ignored (Google: ``kMaxLineLen`` = 2083 x 8, less one)."""
 
 # Field names. The parser compares them by identity, so every key it produces is one of these.
-_ALLOW, _DISALLOW, _USER_AGENT, _SITEMAP = "allow", "disallow", "user-agent", "sitemap"
+ALLOW, DISALLOW, USER_AGENT, SITEMAP = "allow", "disallow", "user-agent", "sitemap"
 
 # Leniency: keys are recognised by case-insensitive prefix; the second column marks the
 # typos Google accepts. Checked in this order (user-agent first, as Google does).
 KEY_PREFIXES: Tuple[Tuple[str, str, bool], ...] = (
-    ("user-agent", _USER_AGENT, False),
-    ("useragent", _USER_AGENT, True),
-    ("user agent", _USER_AGENT, True),
-    ("allow", _ALLOW, False),
-    ("disallow", _DISALLOW, False),
-    ("dissallow", _DISALLOW, True),
-    ("dissalow", _DISALLOW, True),
-    ("disalow", _DISALLOW, True),
-    ("diasllow", _DISALLOW, True),
-    ("disallaw", _DISALLOW, True),
-    ("sitemap", _SITEMAP, False),
-    ("site-map", _SITEMAP, True),
+    ("user-agent", USER_AGENT, False),
+    ("useragent", USER_AGENT, True),
+    ("user agent", USER_AGENT, True),
+    ("allow", ALLOW, False),
+    ("disallow", DISALLOW, False),
+    ("dissallow", DISALLOW, True),
+    ("dissalow", DISALLOW, True),
+    ("disalow", DISALLOW, True),
+    ("diasllow", DISALLOW, True),
+    ("disallaw", DISALLOW, True),
+    ("sitemap", SITEMAP, False),
+    ("site-map", SITEMAP, True),
 )
 
 # Non-standard extras, matched case-insensitively and whole ("_" or " " may stand for "-").
@@ -74,7 +74,6 @@ EXTRA_KEYS: Dict[str, str] = {
     "host": "host",
 }
 
-_SPACE = " \t\n\v\f\r"  # C isspace()
 _BOM = "\xef\xbb\xbf"
 _REQUEST_RATE = re.compile(r"(\d+)\s*/\s*(\d+(?:\.\d+)?)\s*([smhd]?)\b", re.IGNORECASE)
 # One match per line (text with LF line ends only): either a well-formed "key: value" line
@@ -92,14 +91,14 @@ class _KeyTable(Dict[str, str]):
     filled on first sight; bounded, so that a hostile file's spellings are not all kept."""
 
     def __missing__(self, key_text: str) -> str:
-        name = classify_key(key_text.strip(_SPACE))[0]
+        name = classify_key(key_text.strip(SPACE))[0]
         if len(self) < 4096:
             self[key_text] = name
         return name
 
 
 KEYS = _KeyTable()
-"""The key table shared by every reader (:func:`build`, :mod:`robotsrules.outline`)."""
+"""The key table shared by every reader (:func:`build`, :mod:`robotsrules._outline`)."""
 _UNIT = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
 
@@ -174,7 +173,7 @@ def read_line(number: int, raw: str, limits: bool = True) -> Record:
     if hash_at >= 0:
         comment = line[hash_at + 1 :]
         line = line[:hash_at]
-    line = line.strip(_SPACE)
+    line = line.strip(SPACE)
     if not line:
         kind = "comment" if hash_at >= 0 else "blank"
         return Record(number, raw, None, "", "", comment, False, False, truncated, kind)
@@ -188,11 +187,11 @@ def read_line(number: int, raw: str, limits: bool = True) -> Record:
         if sep < 0 or " " in rest or "\t" in rest:
             return Record(number, raw, None, "", "", comment, False, False, truncated, "invalid")
         missing_colon = True
-    key_text = line[:sep].strip(_SPACE)
+    key_text = line[:sep].strip(SPACE)
     if not key_text:
         return Record(number, raw, None, "", "", comment, False, False, truncated, "invalid")
     key, typo = classify_key(key_text)
-    value = line[sep + 1 :].strip(_SPACE)
+    value = line[sep + 1 :].strip(SPACE)
     return Record(number, raw, key, key_text, value, comment, typo, missing_colon, truncated, "")
 
 
@@ -294,7 +293,7 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
         if key_text:
             key = keys[key_text]
             if (
-                (key is _DISALLOW or key is _ALLOW)
+                (key is DISALLOW or key is ALLOW)
                 and rules is not None
                 and (plain or (value.isascii() and "%" not in value))
             ):
@@ -310,13 +309,13 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
         else:
             continue
         reason: Optional[str] = None
-        if key is _DISALLOW or key is _ALLOW:
+        if key is DISALLOW or key is ALLOW:
             if rules is None:
                 reason = "outside-group"  # RFC 9309 §2.2.2: rules need a user-agent first
             else:
                 pattern = normalize_escapes(value)
                 rules.append(new_row(Rule, (key, pattern, display(value), number)))
-        elif key is _USER_AGENT:
+        elif key is USER_AGENT:
             if group is None or group.rules:
                 if group is not None:
                     groups.append(group.close())
@@ -325,7 +324,7 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
             group.agent_lines.append(number)
             group.agents.append(file_agent_token(value))
             group.values.append(display(value))
-        elif key is _SITEMAP and value:
+        elif key is SITEMAP and value:
             sitemaps.append(value if value.isascii() else display(value))
         else:
             reason = _other(key, value, group, sitemaps, hosts, rec)

@@ -10,7 +10,7 @@ import threading
 import time
 from typing import Dict, Optional, Tuple
 
-from .agents import Agent
+from ._agents import Agent
 from .robotstxt import RobotsTxt
 from .useragent import product_token
 

@@ -6,7 +6,7 @@
 with the 1996 draft's ``Allow`` lines. Old crawlers read files this way.
 
 Theory of operation. Lines come from the shared per-line reader
-(:func:`robotsrules.parser.read_line`, its Google line limits switched off), and this module
+(:func:`robotsrules._parser.read_line`, its Google line limits switched off), and this module
 groups and matches them as ``RobotFileParser.parse`` and ``can_fetch`` do:
 
 * **Records** [1994 "The Format"]: a record is one or more ``User-agent`` lines and the lines
@@ -77,10 +77,10 @@ import re
 from typing import List, Optional, Tuple
 from urllib.parse import quote, unquote, urlparse, urlunparse
 
+from ._matcher import AgentRules
+from ._parser import display, read_line, split_lines
 from .errors import InvalidURL
-from .matcher import AgentRules
 from .model import Group, RequestRate, Rule, Verdict
-from .parser import display, read_line, split_lines
 
 __all__ = ["LegacyRules", "build", "legacy_target", "select"]
 
@@ -133,7 +133,7 @@ def _number(text: str) -> Optional[int]:
 
 
 def build(text: str) -> Tuple[Group, ...]:
-    """The records of octet text (see :func:`robotsrules.parser.decode`), in file order.
+    """The records of octet text (see :func:`robotsrules._parser.decode`), in file order.
 
     Each record is a :class:`~robotsrules.Group` whose ``agents`` are the user-agent values
     as urllib compares them (``%xx``-decoded, lower-cased; ``"*"`` for the default record)

@@ -30,9 +30,9 @@ from urllib.parse import unquote, urlsplit
 
 import httpx
 
+from ._scope import robots_url
 from .policy import Answer, FetchResult, Policy, Request, fetch_flow
 from .robotstxt import DEFAULT_MAX_BYTES
-from .scope import robots_url
 
 __all__ = ["DEFAULT_TIMEOUT", "afetch", "fetch"]
 

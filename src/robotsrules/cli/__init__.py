@@ -14,13 +14,13 @@ import json
 import os
 import re
 import sys
-import time
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple
 
-from . import __version__
-from .errors import RobotsError
-from .model import Verdict
-from .robotstxt import MODES, Mode, RobotsTxt, parse
+from .. import __version__
+from ..errors import RobotsError
+from ..model import Verdict
+from ..robotstxt import Mode, RobotsTxt, parse
+from ._common import Progress, mode_option
 
 __all__ = ["main"]
 
@@ -75,8 +75,8 @@ def _outcome_note(served: Any) -> str:
 
 def _verdicts_from_cache(args: argparse.Namespace, urls: Iterable[str]
                          ) -> Iterator[Tuple[str, Verdict, str]]:
-    from .cache import MemoryStore, SQLiteStore
-    from .checker import RobotsCache
+    from .._robotscache import RobotsCache
+    from ..cache import MemoryStore, SQLiteStore
 
     store = MemoryStore() if args.no_cache else SQLiteStore(args.cache)
     with RobotsCache(store, user_agent=_user_agent(args), agent=args.agent,
@@ -122,7 +122,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         return _fail("no URL given: pass URLs as arguments or --urls-file FILE ('-': stdin)")
     verdicts = (_verdicts_from_file if args.robots is not None else _verdicts_from_cache)(
         args, urls)
-    progress = _Progress(len(urls))
+    progress = Progress(len(urls))
     status = EXIT_ALLOWED
     for url, verdict, note in verdicts:
         if not verdict.allowed:
@@ -141,34 +141,10 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     return status
 
 
-class _Progress:
-    """'checked N/M' on stderr, only on a terminal and only for long runs."""
-
-    def __init__(self, total: int) -> None:
-        self.total, self.count, self.shown = total, 0, 0.0
-        self.on = total >= 50 and sys.stderr.isatty()
-
-    def step(self) -> None:
-        self.count += 1
-        now = time.monotonic()
-        if self.on and now - self.shown > 0.2:
-            self.shown = now
-            width = 30
-            filled = width * self.count // self.total
-            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] "
-                             f"{self.count}/{self.total}")
-            sys.stderr.flush()
-
-    def done(self) -> None:
-        if self.on:
-            sys.stderr.write("\r" + " " * 60 + "\r")
-            sys.stderr.flush()
-
-
 def _fetch(args: argparse.Namespace, out: TextIO) -> int:
     import datetime
 
-    from .fetcher import fetch
+    from .._fetcher import fetch
 
     result = fetch(args.url, user_agent=_user_agent(args), timeout=args.timeout)
 
@@ -219,7 +195,7 @@ _URL_SOURCE = re.compile(r"(?i)(https?|ftp)://")
 def _load(source: str, args: argparse.Namespace) -> Tuple[RobotsTxt, str]:
     """A robots.txt from a file path, '-' (stdin) or a URL (fetched); with a note on how."""
     if _URL_SOURCE.match(source):
-        from .fetcher import fetch
+        from .._fetcher import fetch
 
         result = fetch(source, user_agent=_user_agent(args), timeout=args.timeout)
         note = f"{result.url}: HTTP {result.status}" if result.status else result.url
@@ -305,7 +281,7 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
-    from .crawlers import crawler_verdicts
+    from .._crawlers import crawler_verdicts
 
     robots, origin = _load(args.source, args)
     verdicts = crawler_verdicts(robots, args.url)
@@ -340,7 +316,7 @@ def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _diff_cmd(args: argparse.Namespace, out: TextIO) -> int:
-    from .diff import diff
+    from .._diff import diff
 
     old, old_name = _load(args.old, args)
     new, new_name = _load(args.new, args)
@@ -374,8 +350,8 @@ def _lint_source(source: str, args: argparse.Namespace) -> Tuple[Optional[bytes]
     """The octets to lint and the name to report them under (None: nothing to lint)."""
     if not _URL_SOURCE.match(source):
         return _read_bytes(source), source
-    from .fetcher import fetch
-    from .robotstxt import DEFAULT_MAX_BYTES
+    from .._fetcher import fetch
+    from ..robotstxt import DEFAULT_MAX_BYTES
 
     # Read past the 500 KiB limit so that the lint can say the file is over it.
     result = fetch(source, user_agent=_user_agent(args), timeout=args.timeout,
@@ -391,8 +367,8 @@ def _lint_source(source: str, args: argparse.Namespace) -> Tuple[Optional[bytes]
 
 
 def _lint_cmd(args: argparse.Namespace, out: TextIO) -> int:
-    from .linter import CODES, SEVERITIES, lint
-    from .report import render, summary_line, to_json, to_sarif_many, to_text
+    from .._lint_output import render, summary_line, to_json, to_sarif_many, to_text
+    from ..linter import CODES, SEVERITIES, lint
 
     if args.list_codes:
         for code, row in CODES.items():
@@ -483,7 +459,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="also check the URLs in FILE, one a line ('-': standard input)")
     check.add_argument("--json", action="store_true",
                        help="print one JSON object per URL (JSON Lines)")
-    _mode_option(check)
+    mode_option(check)
     check.add_argument("urls", nargs="*", metavar="URL",
                        help="absolute URLs (https://host/path); with --robots, paths too")
     check.set_defaults(run=_check)
@@ -534,7 +510,7 @@ def _parser() -> argparse.ArgumentParser:
     differ.add_argument("--agent", action="append", metavar="NAME",
                         help="an agent to compare (repeatable)")
     _common(differ)
-    from .cli_bulk import add_commands as add_bulk_commands  # bulk, report (issue 7)
+    from ._bulk import add_commands as add_bulk_commands  # bulk, report (issue 7)
 
     add_bulk_commands(commands)
 
@@ -563,16 +539,9 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _mode_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--mode", choices=MODES, default="google",
-        help="how to read the file: google (default, Google's library), rfc (RFC 9309 "
-             "where Google differs) or legacy (1994/1996, as urllib.robotparser)")
-
-
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
-    _mode_option(parser)
+    mode_option(parser)
     parser.add_argument("--color", choices=["auto", "always", "never"], default="auto",
                         help="colour the text output (default: on a terminal)")
     _fetch_options(parser)

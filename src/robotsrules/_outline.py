@@ -7,8 +7,8 @@ will never ask. :func:`outline` finds only what choosing groups needs — each g
 :func:`read_rules` reads the rules of a chosen stretch when an agent first asks.
 
 Both lean on C-speed string searches and hand every candidate line to the exact line reader
-(:func:`robotsrules.parser.read_line`), so they cannot read a line differently from
-:func:`robotsrules.parser.build`; the tests check that outlines and rules equal ``build``'s
+(:func:`robotsrules._parser.read_line`), so they cannot read a line differently from
+:func:`robotsrules._parser.build`; the tests check that outlines and rules equal ``build``'s
 on the conformance tables, the corpus and random files.
 
 * ``user-agent`` lines: every key Google reads as ``user-agent`` (``user-agent``,
@@ -31,9 +31,9 @@ from __future__ import annotations
 import re
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
-from .agents import file_agent_token
-from .parser import _ALLOW, _DISALLOW, _SPACE, _USER_AGENT, KEYS, MAX_LINE_BYTES, read_line
-from .urls import normalize_escapes
+from ._agents import SPACE, file_agent_token
+from ._parser import ALLOW, DISALLOW, KEYS, MAX_LINE_BYTES, USER_AGENT, read_line
+from ._urls import normalize_escapes
 
 __all__ = [
     "ALLOW_BIT",
@@ -117,7 +117,7 @@ def _read_key(line: str) -> Tuple[Optional[str], str]:
     if colon and "#" not in key_text and "\x00" not in line and len(line) <= MAX_LINE_BYTES:
         if "#" in value:
             value = value[: value.find("#")]
-        return KEYS[key_text], value.strip(_SPACE)
+        return KEYS[key_text], value.strip(SPACE)
     record = read_line(0, line)
     return record.key, record.value
 
@@ -147,7 +147,7 @@ def _has_rule(text: str, start: int, end: int) -> bool:
             return False
         stop, line = _line_at(text, match.start())  # ^: the match starts its line
         key = _read_key(line)[0]
-        if key is _ALLOW or key is _DISALLOW:
+        if key is ALLOW or key is DISALLOW:
             return True
         start = stop
 
@@ -207,7 +207,7 @@ def outline(text: str) -> Outline:
             continue
         line = text[begin:end]
         key, value = _read_key(line)
-        if key is not _USER_AGENT:
+        if key is not USER_AGENT:
             continue
         number += text.count("\n", lines_to, begin)
         lines_to = begin
@@ -251,21 +251,21 @@ def read_rules(chunk: str, line: int, out: Optional[List[Row]] = None) -> List[R
             # Fast path: a "key: value" line; the key is classified once per spelling.
             # (_read_key's fast path and rule_key, inlined: this loop runs once per rule.)
             key = keys[key_text]
-            if key is not _DISALLOW and key is not _ALLOW:
+            if key is not DISALLOW and key is not ALLOW:
                 continue
             if "#" in value:
                 value = value[: value.find("#")]
-            value = value.strip(_SPACE)
+            value = value.strip(SPACE)
         elif not text or text.isspace():
             continue
         else:
             record = read_line(number, text)
             key, value = record.key, record.value
-            if key is not _DISALLOW and key is not _ALLOW:
+            if key is not DISALLOW and key is not ALLOW:
                 continue
         if value:
             if not plain and ("%" in value or not value.isascii()):
                 value = normalize_escapes(value)
             add(((len(value) << PRIORITY_SHIFT)
-                 | ((_ALLOW_BASE if key is _ALLOW else LINE_MASK) - number), value))
+                 | ((_ALLOW_BASE if key is ALLOW else LINE_MASK) - number), value))
     return rows

@@ -17,7 +17,7 @@ import tempfile
 import time
 from typing import Any, Iterator, List, TextIO, Tuple
 
-from .errors import RobotsError
+from ..errors import RobotsError
 
 __all__ = ["add_commands"]
 
@@ -44,7 +44,7 @@ def _need(module: str) -> None:
 def add_commands(commands: Any) -> None:
     """Add ``bulk`` and ``report`` to the ``robotsrules`` subcommands (an argparse
     subparsers object)."""
-    from .cli import _mode_option
+    from ._common import mode_option
 
     bulk = commands.add_parser(
         "bulk", help="verdicts for many URLs and agents from a table of robots.txt bodies",
@@ -83,7 +83,7 @@ def add_commands(commands: Any) -> None:
                       help="Spark master for --engine spark (default local[*])")
     bulk.add_argument("--partitions", type=int, metavar="N",
                       help="origin partitions for --engine spark (default: Spark's)")
-    _mode_option(bulk)
+    mode_option(bulk)
     bulk.set_defaults(run=_bulk)
 
     report = commands.add_parser(
@@ -120,7 +120,7 @@ class _Writer:
         import pyarrow.csv as pacsv
         import pyarrow.parquet as pq
 
-        from .bulk import VERDICT_SCHEMA
+        from ..bulk import VERDICT_SCHEMA
 
         self.path, self.partial = path, path + ".partial"
         self.counts = {True: 0, False: 0, None: 0}
@@ -152,7 +152,7 @@ def _bulk(args: argparse.Namespace, out: TextIO) -> int:
     _need("duckdb")
     form = _out_format(args)
     for agent in args.agent:  # a caller mistake: say so before any work
-        from .agents import agent_tokens
+        from .._agents import agent_tokens
 
         agent_tokens(agent)
     if args.cache_size < 1:
@@ -162,9 +162,9 @@ def _bulk(args: argparse.Namespace, out: TextIO) -> int:
     if args.robots_warc:
         robots = _warc_table(args.robots_warc)
     batches, total, close = (_spark_job if args.engine == "spark" else _duckdb_job)(args, robots)
-    from .cli import _Progress
+    from ._common import Progress
 
-    progress = _Progress(total * len(args.agent))
+    progress = Progress(total * len(args.agent))
     writer = _Writer(args.out, form)
     ok = False
     try:
@@ -187,7 +187,7 @@ def _bulk(args: argparse.Namespace, out: TextIO) -> int:
 
 def _warc_table(paths: List[str]) -> Any:
     _need("warcio")
-    from .warc import WarcStats, read_warcs
+    from ..warc import WarcStats, read_warcs
 
     for path in paths:
         if not os.path.isfile(path):
@@ -209,7 +209,7 @@ _Job = Tuple[Iterator[Any], int, Any]
 def _duckdb_job(args: argparse.Namespace, robots: Any) -> _Job:
     import duckdb
 
-    from . import duckdb as engine
+    from .. import duckdb as engine
 
     con = duckdb.connect()
     try:
@@ -235,7 +235,7 @@ def _spark_job(args: argparse.Namespace, robots: Any) -> _Job:
     import pyarrow as pa
     import pyarrow.dataset as ds
 
-    from . import spark as engine
+    from .. import spark as engine
 
     for path in ([args.robots] if args.robots else []) + [args.urls]:
         if not os.path.exists(path):
@@ -268,7 +268,7 @@ def _spark_job(args: argparse.Namespace, robots: Any) -> _Job:
 
 
 def _schema() -> Any:
-    from .bulk import VERDICT_SCHEMA
+    from ..bulk import VERDICT_SCHEMA
 
     return VERDICT_SCHEMA
 
@@ -280,7 +280,7 @@ def _first_line(error: BaseException) -> str:
 
 def _report(args: argparse.Namespace, out: TextIO) -> int:
     _need("duckdb")
-    from .audit import audit, chart, to_json, to_text
+    from .._report import audit, chart, to_json, to_text
 
     if not os.path.exists(args.verdicts):
         raise RobotsError(f"{args.verdicts}: no such file")

@@ -21,7 +21,7 @@ Agent = Union[str, Sequence[str]]
 
 _TOKEN_PREFIX = re.compile(r"[A-Za-z_\-]*")
 _CALLER_AGENT = re.compile(r"([A-Za-z_\-]+)(?:/\S*)?|\*")
-_SPACE = " \t\n\v\f\r"
+SPACE = " \t\n\v\f\r"  # C isspace(): what Google's reader strips around keys and values
 
 
 def file_agent_token(value: str) -> str:
@@ -35,7 +35,7 @@ def file_agent_token(value: str) -> str:
     ('*', '')
     """
     # Google-specific: '*' followed by whitespace and more text is still the global group.
-    if value[:1] == "*" and (len(value) == 1 or value[1] in _SPACE):
+    if value[:1] == "*" and (len(value) == 1 or value[1] in SPACE):
         return "*"
     match = _TOKEN_PREFIX.match(value)
     return match.group().lower() if match else ""

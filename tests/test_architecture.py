@@ -1,0 +1,172 @@
+"""The house shows its architecture: the import graph is checked, not hoped for.
+
+* no import circle, at module level or deferred inside functions;
+* no module imports a name with a leading underscore from another module;
+* nothing imports the command line (``robotsrules.cli``) but ``__main__``;
+* the core (parsing, matching, the fetch policy) imports only the standard library and
+  other core modules, so ``import robotsrules`` stays light;
+* every optional third-party package is imported by exactly the modules listed for it.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+from typing import Dict, List, Set, Tuple
+
+PACKAGE = Path(__file__).resolve().parent.parent / "src" / "robotsrules"
+
+CORE = {"robotsrules", "robotsrules.errors", "robotsrules.model", "robotsrules._urls",
+        "robotsrules._agents", "robotsrules._pattern", "robotsrules._parser",
+        "robotsrules._outline", "robotsrules._matcher", "robotsrules._legacy",
+        "robotsrules.robotstxt", "robotsrules.policy", "robotsrules._scope",
+        "robotsrules.useragent", "robotsrules.linter"}
+
+# Optional packages and the modules allowed to import them (each behind its extra).
+OPTIONAL = {
+    "httpx": {"robotsrules._fetcher", "robotsrules.httpx", "robotsrules._robotscache",
+              "robotsrules.robotparser", "robotsrules.aiohttp"},
+    # UTS-46 host names: a runtime dependency, imported on the first non-ASCII host only, so
+    # the scope functions are part of the core and `import robotsrules` stays light.
+    "idna": {"robotsrules._scope"},
+    "duckdb": {"robotsrules.duckdb", "robotsrules._report", "robotsrules.cli._bulk"},
+    "pyspark": {"robotsrules.spark"},
+    "scrapy": {"robotsrules.scrapy"},
+    "aiohttp": {"robotsrules.aiohttp"},
+    "redis": {"robotsrules.cache.redis"},
+    "warcio": {"robotsrules.warc"},
+    "matplotlib": {"robotsrules._report"},
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> List[Tuple[str, List[str], bool]]:
+    """(module imported, names taken, at module level?) for each import in a file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    me = _module_name(path)
+    package = me if path.name == "__init__.py" else me.rpartition(".")[0]
+    top_level = {id(node) for node in tree.body}
+    # imports under `if TYPE_CHECKING:` count as module level for circles: skip them (they
+    # never run), as the interpreter does.
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
+            for child in ast.walk(node):
+                child.type_checking = True  # type: ignore[attr-defined]
+    for node in ast.walk(tree):
+        if getattr(node, "type_checking", False):
+            continue
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found.append((alias.name, [], id(node) in top_level))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package
+                for _ in range(node.level - 1):
+                    base = base.rpartition(".")[0]
+                module = f"{base}.{node.module}" if node.module else base
+            else:
+                module = node.module or ""
+            names = [alias.name for alias in node.names]
+            found.append((module, names, id(node) in top_level))
+            # `from . import x` imports the submodule x
+            if node.module is None:
+                for name in names:
+                    found.append((f"{module}.{name}", [], id(node) in top_level))
+    return found
+
+
+def _graph() -> Dict[str, Set[str]]:
+    modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph: Dict[str, Set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        for module, _names, _top in _imports(path):
+            if module in modules and module != name:
+                graph[name].add(module)
+    return graph
+
+
+def test_no_import_circle() -> None:
+    graph = _graph()
+    # The package's __init__ re-exports its modules; a module importing the package
+    # (`from . import __version__`) is not a circle of layers: leave those edges out.
+    for name in graph:
+        graph[name].discard("robotsrules")
+    state: Dict[str, int] = {}
+    stack: List[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for target in sorted(graph[node]):
+            if state.get(target) == 1:
+                cycle = [*stack[stack.index(target):], target]
+                raise AssertionError("import circle: " + " -> ".join(cycle))
+            if target not in state:
+                visit(target)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+
+
+def test_no_private_name_crosses_a_module_boundary() -> None:
+    offences = []
+    for path in PACKAGE.rglob("*.py"):
+        for module, names, _top in _imports(path):
+            if not module.startswith("robotsrules"):
+                continue
+            # `from . import _module` takes a private *module*: the package's own business.
+            offences += [f"{_module_name(path)} imports {module}.{name}" for name in names
+                         if name.startswith("_") and not name.startswith("__")
+                         and not _is_module(f"{module}.{name}")]
+    assert not offences, "\n".join(offences)
+
+
+def _is_module(dotted: str) -> bool:
+    parts = dotted.split(".")
+    path = PACKAGE.parent.joinpath(*parts)
+    return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
+
+
+def test_nothing_imports_the_command_line() -> None:
+    for path in PACKAGE.rglob("*.py"):
+        me = _module_name(path)
+        if me.startswith("robotsrules.cli") or me == "robotsrules.__main__":
+            continue
+        for module, _names, _top in _imports(path):
+            assert not module.startswith("robotsrules.cli"), f"{me} imports {module}"
+
+
+def test_the_core_imports_only_the_standard_library() -> None:
+    stdlib = set(sys.stdlib_module_names)
+    for path in PACKAGE.rglob("*.py"):
+        me = _module_name(path)
+        if me not in CORE:
+            continue
+        for module, _names, top in _imports(path):
+            root = module.split(".")[0]
+            if root == "robotsrules":
+                # lazily loaded names (the package __init__'s __getattr__) are not imports
+                assert module in CORE or not top or me == "robotsrules", f"{me} imports {module}"
+            else:
+                assert root in stdlib or (module in OPTIONAL and me in OPTIONAL[module] and not top), \
+                    f"core module {me} imports {module}"
+
+
+def test_optional_packages_are_imported_only_where_listed() -> None:
+    for path in PACKAGE.rglob("*.py"):
+        me = _module_name(path)
+        for module, _names, _top in _imports(path):
+            root = module.split(".")[0]
+            if root in OPTIONAL:
+                assert me in OPTIONAL[root], f"{me} imports {root}"
