@@ -84,6 +84,7 @@ class _Base:
         """Store operations that failed (logged on the ``robotsrules`` logger)."""
         self.fetches = 0
         """robots.txt fetches made by this checker."""
+        self._store_down = False
         self._memo: OrderedDict[str, Entry] = OrderedDict()
 
     def _agent(self, agent: Optional[Agent]) -> Agent:
@@ -109,8 +110,13 @@ class _Base:
             memo.popitem(last=False)
 
     def _store_failed(self, action: str, origin: str, error: Exception) -> None:
+        # One warning per outage (the first failure, and the first after a success), not
+        # one per URL of a crawl: the rest are counted and logged at debug level.
         self.store_errors += 1
-        log.warning("robots cache store %s failed for %s: %r", action, origin, error)
+        level = logging.DEBUG if self._store_down else logging.WARNING
+        self._store_down = True
+        log.log(level, "robots cache store %s failed for %s: %r (store_errors=%d)",
+                action, origin, error, self.store_errors)
 
     def _refresh_flow(self, origin: str) -> Generator[_Step, Any, Entry]:
         """What refreshing an origin takes, once for both checkers: it yields the I/O to do
@@ -123,15 +129,23 @@ class _Base:
         stored = yield ("get",)
         if isinstance(stored, Exception):
             self._store_failed("get", origin, stored)
-            stored = self._memo.get(origin)
-        entry = stored
+            stored = None
+        else:
+            self._store_down = False
+        # A miss in the store (failed, dropped, evicted) must not lose the good copy this
+        # process still remembers.
+        entry = stored if stored is not None else self._memo.get(origin)
         if entry is None or not entry.latest.is_fresh(now):
             result: FetchResult = yield ("fetch", now)
             self.fetches += 1
             entry = Entry.first(result) if entry is None else entry.after(result)
-            failure = yield ("put", entry)
-            if isinstance(failure, Exception):
-                self._store_failed("put", origin, failure)
+            written = yield ("put", entry)
+            if isinstance(written, Exception):
+                self._store_failed("put", origin, written)
+            else:
+                self._store_down = False
+                if isinstance(written, Entry):  # merged with what another process stored
+                    entry = written
         self._remember(origin, entry)
         return entry
 
@@ -206,8 +220,7 @@ class RobotsCache(_Base):
         try:  # a store outage must not stop a crawl: the flow logs and goes on
             if step[0] == "get":
                 return self.store.get(origin)
-            self.store.put(origin, step[1])
-            return None
+            return self.store.put(origin, step[1])
         except Exception as error:
             return error
 
@@ -302,8 +315,7 @@ class AsyncRobotsCache(_Base):
         try:
             if step[0] == "get":
                 return await self._call(self.store.get, origin)
-            await self._call(self.store.put, origin, step[1])
-            return None
+            return await self._call(self.store.put, origin, step[1])
         except Exception as error:
             return error
 

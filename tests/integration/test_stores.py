@@ -173,8 +173,8 @@ def test_entries_with_a_good_copy_and_an_outage_survive(case: Case) -> None:
     assert stored.good is not None and stored.unreachable_since == 90_000.0
     case.store.put(origin, stored)
     assert case.store.get(origin) == stored
-    unavailable = entry(origin, status=404, body=b"\xff\xfe not here")
-    case.store.put(origin, unavailable)
+    unavailable = entry(origin, status=404, body=b"\xff\xfe not here", now=100_000.0)
+    case.store.put(origin, unavailable)  # newer, and not a failure: it replaces all
     assert case.store.get(origin) == unavailable
 
 
