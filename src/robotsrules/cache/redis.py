@@ -185,10 +185,7 @@ class RedisStore:
                     pipe.watch(key)  # type: ignore[no-untyped-call]
                     stored = self._decoded(pipe.get(key))
                     merged = merge(stored, entry)
-                    if merged is stored:  # nothing newer to write: the key is left as it is
-                        pipe.unwatch()
-                        return merged
-                    pipe.multi()
+                    pipe.multi()  # written even when unchanged: the key gets this TTL
                     pipe.set(key, encode(merged), ex=self.ttl(merged))
                     pipe.execute()
                     return merged

@@ -42,6 +42,7 @@ for longer than ``read_timeout``, an I/O error) raises :class:`sqlite3.Error` af
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import logging
 import os
@@ -156,7 +157,7 @@ class SQLiteStore:
 
     def __init__(self, path: Union[str, os.PathLike[str], None] = None, *,
                  busy_timeout: float = 1.0, read_timeout: float = 2.0,
-                 open_timeout: float = 5.0) -> None:
+                 open_timeout: float = 2.0) -> None:
         if path is None:
             path = default_cache_path()
         self.path = os.fspath(path)
@@ -209,12 +210,17 @@ class SQLiteStore:
         reader: Optional[sqlite3.Connection] = None
         try:
             writer.execute(f"PRAGMA busy_timeout = {_millis(self.open_timeout)}")
+            # Another program's database is left alone: not one octet is written to it.
+            tables = {row[0] for row in writer.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if tables - {"entries"}:
+                raise _Unusable(f"it is another program's database (tables {sorted(tables)!r})")
+            columns = [row[1] for row in writer.execute("PRAGMA table_info(entries)")]
+            if columns not in ([], _COLUMNS):
+                raise _Unusable(f"its table 'entries' has the columns {columns!r}")
             writer.execute("PRAGMA journal_mode = WAL")
             writer.execute("PRAGMA synchronous = NORMAL")
             writer.execute(_SCHEMA)
-            columns = [row[1] for row in writer.execute("PRAGMA table_info(entries)")]
-            if columns != _COLUMNS:
-                raise _Unusable(f"its table 'entries' has the columns {columns!r}")
             writer.execute(f"PRAGMA busy_timeout = {_millis(self.busy_timeout)}")
             if self.path == ":memory:":
                 reader = writer
@@ -222,7 +228,7 @@ class SQLiteStore:
                 reader = sqlite3.connect(self.path, timeout=self.read_timeout,
                                          isolation_level=None, check_same_thread=False)
                 reader.execute(f"PRAGMA busy_timeout = {_millis(self.read_timeout)}")
-                reader.execute("SELECT COUNT(*) FROM entries").fetchone()
+                reader.execute("SELECT 1 FROM entries LIMIT 1").fetchone()
         except BaseException:
             writer.close()
             if reader is not None:
@@ -242,10 +248,8 @@ class SQLiteStore:
 
     def _disconnect(self) -> None:
         for conn in {id(c): c for c in (self._reader, self._writer) if c is not None}.values():
-            try:
+            with contextlib.suppress(sqlite3.Error):  # closing a broken connection
                 conn.close()
-            except sqlite3.Error:  # pragma: no cover - closing a broken connection
-                pass
         self._reader = self._writer = None
 
     def _quarantine(self, error: BaseException) -> bool:
@@ -270,10 +274,8 @@ class SQLiteStore:
         except OSError:
             return False
         for suffix in ("-wal", "-shm"):
-            try:
+            with contextlib.suppress(OSError):  # absent: nothing to move
                 os.replace(self.path + suffix, target + suffix)
-            except OSError:
-                pass  # absent: nothing to move
         self.quarantined = target
         log.warning("robots cache %s is a damaged database (%s): moved it to %s and "
                     "started a new one", self.path, error, target)
@@ -430,10 +432,8 @@ class SQLiteStore:
                     "VALUES (?, ?, ?, ?)",
                     (origin, encode(merged), merged.latest.expires_at, time.time()))
         except BaseException:
-            try:
+            with contextlib.suppress(sqlite3.Error):  # the transaction may be gone already
                 conn.execute("ROLLBACK")
-            except sqlite3.Error:  # pragma: no cover - the transaction is already gone
-                pass
             raise
         conn.execute("COMMIT")
         return merged
