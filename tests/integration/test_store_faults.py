@@ -400,21 +400,19 @@ with RobotsCache(store, user_agent="RaceBot/1.0", timeout=10) as cache:
 """
 
 
-def held_503_then_200(release: threading.Event) -> Callable[[Exchange], None]:
-    """The first request is held until ``release`` is set, then gets a 503; every later
-    one gets the rules at once."""
+def answers_in_turn(plan: List[Tuple[threading.Event, int]]) -> Callable[[Exchange], None]:
+    """The n-th request waits for the n-th event (at most 20 s), then gets that status: the
+    rules for a 200, "busy" for anything else."""
     lock = threading.Lock()
     seen = [0]
 
     def scenario(exchange: Exchange) -> None:
         with lock:
+            turn = min(seen[0], len(plan) - 1)
             seen[0] += 1
-            first = seen[0] == 1
-        if first:
-            release.wait(20)
-            respond(503, b"busy")(exchange)
-        else:
-            respond(200, RULES)(exchange)
+        event, status = plan[turn]
+        event.wait(20)
+        respond(status, RULES if status == 200 else b"busy")(exchange)
 
     return scenario
 
@@ -424,37 +422,59 @@ def crawler(spec: str, url: str) -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def race(spec: str, read: Callable[[str], Optional[Entry]]) -> None:
-    """Process A starts fetching and gets a 503 after process B has stored a good copy; a
-    third process must still see the rules, and the store must still hold the good copy."""
-    release = threading.Event()
-    with RawHTTPServer(held_503_then_200(release)) as origin:
+def wait_for(condition: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + 15
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert condition(), what
+
+
+def race(spec: str, read: Callable[[str], Optional[Entry]], a_first: bool) -> None:
+    """Process A reads no entry, fetches and gets a 503 after process B has stored a good
+    copy; a third process must still be served the rules, and the store must still hold
+    the good copy. ``a_first``: A's fetch began before B's (A's failure is older news than
+    B's copy); else after (A's failure is the latest news, B's copy the last good one)."""
+    release, now = threading.Event(), threading.Event()
+    now.set()
+    # A is held until B is done; B (when second) answers at once; (when first) waits
+    # until A has asked, so that A has read the empty store before B writes.
+    plan = [(release, 503), (now, 200)] if a_first else [(threading.Event(), 200),
+                                                         (release, 503)]
+    with RawHTTPServer(answers_in_turn(plan)) as origin:
         url = origin.url("/private/x")
-        slow = crawler(spec, url)
-        deadline = time.monotonic() + 15
-        while origin.count() < 1 and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert origin.count() == 1, "process A never asked"
-        fast = crawler(spec, url)
+        if a_first:
+            slow = crawler(spec, url)
+            wait_for(lambda: origin.count() == 1, "process A never asked")
+            fast = crawler(spec, url)
+        else:
+            fast = crawler(spec, url)
+            wait_for(lambda: origin.count() == 1, "process B never asked")
+            slow = crawler(spec, url)
+            wait_for(lambda: origin.count() == 2, "process A never asked")
+            plan[0][0].set()  # now B gets its 200 and stores it
         out_b, err_b = fast.communicate(timeout=30)
         release.set()  # B has stored its good copy: now A's fetch fails
         out_a, err_a = slow.communicate(timeout=30)
         assert fast.returncode == 0 and slow.returncode == 0, err_a + err_b
         assert out_b.split() == ["ok", "False"]
-        # A's fetch began before B's: its 503 is older news than B's copy, which A adopts.
-        assert out_a.split() == ["ok", "False"], out_a
+        # A's own answer: its 503 merged with B's copy. Began first: older news than the
+        # copy, which A adopts; began later: the latest news, with B's copy as the good one.
+        assert out_a.split() == ["ok" if a_first else "unreachable", "False"], out_a
         stored = read(origin.origin)
         assert stored is not None and stored.good is not None
         assert stored.good.outcome == "ok"
+        assert stored.latest.outcome == ("ok" if a_first else "unreachable")
         served = effective(stored, time.time())
         assert served.robots.allowed(origin.url("/public"), agent="RaceBot")
         third = crawler(spec, origin.url("/public"))  # the third process: served the copy
         out_c, err_c = third.communicate(timeout=30)
-        assert out_c.split()[1] == "True", out_c + err_c
+        assert out_c.split()[1:] == ["True"], out_c + err_c
         assert origin.count() == 2
 
 
-def test_two_processes_racing_a_refresh_keep_the_good_copy_sqlite(tmp_path: Path) -> None:
+@pytest.mark.parametrize("a_first", [True, False], ids=["a-began-first", "b-began-first"])
+def test_two_processes_racing_a_refresh_keep_the_good_copy_sqlite(tmp_path: Path,
+                                                                 a_first: bool) -> None:
     path = tmp_path / "race.sqlite3"
 
     def read(origin: str) -> Optional[Entry]:
@@ -464,11 +484,12 @@ def test_two_processes_racing_a_refresh_keep_the_good_copy_sqlite(tmp_path: Path
         finally:
             store.close()
 
-    race(f"sqlite:{path}", read)
+    race(f"sqlite:{path}", read, a_first)
 
 
+@pytest.mark.parametrize("a_first", [True, False], ids=["a-began-first", "b-began-first"])
 def test_two_processes_racing_a_refresh_keep_the_good_copy_redis(
-        redis_url: str) -> None:  # noqa: F811
+        redis_url: str, a_first: bool) -> None:  # noqa: F811
     client = redis.Redis.from_url(redis_url)
     for key in client.scan_iter("race:*"):
         client.delete(key)
@@ -477,7 +498,7 @@ def test_two_processes_racing_a_refresh_keep_the_good_copy_redis(
         return RedisStore(client, prefix="race:").get(origin)
 
     try:
-        race(f"redis:{redis_url}", read)
+        race(f"redis:{redis_url}", read, a_first)
     finally:
         client.close()
 
