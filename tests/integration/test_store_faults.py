@@ -10,6 +10,7 @@ a newer good copy; a tampered entry is a miss and is deleted.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -29,7 +30,7 @@ import redis
 from robotsrules.cache import SQLiteStore
 from robotsrules.cache.codec import encode
 from robotsrules.cache.redis import RedisStore
-from robotsrules.checker import RobotsCache
+from robotsrules.checker import AsyncRobotsCache, RobotsCache
 from robotsrules.policy import Entry, effective
 from tests.integration.servers import Exchange, RawHTTPServer, free_port, respond
 from tests.integration.test_stores import (  # the session's real Redis, and entries
@@ -387,7 +388,7 @@ def test_a_crawl_over_a_write_locked_store_answers_promptly(
 # named by its first argument ("sqlite:PATH" or "redis:URL").
 CRAWLER = r"""
 import sys
-from robotsrules.checker import RobotsCache
+from robotsrules.checker import AsyncRobotsCache, RobotsCache
 spec, url = sys.argv[1], sys.argv[2]
 if spec.startswith("sqlite:"):
     from robotsrules.cache import SQLiteStore
@@ -751,3 +752,49 @@ def test_a_callers_client_keeps_its_own_time_out(own_redis: RedisServer) -> None
     finally:
         os.kill(own_redis.proc.pid, signal.SIGCONT)
     client.close()
+
+
+# -- the checker over a store that loses writes ----------------------------------------------
+
+def test_a_dropped_write_does_not_lose_the_good_copy(tmp_path: Path) -> None:
+    """The store missed the write (locked); when the site later fails, the checker still
+    serves the good copy it fetched, not "unreachable, disallow all"."""
+    path = tmp_path / "cache.sqlite3"
+    store = SQLiteStore(path, busy_timeout=0.2)
+    clock = [1_700_000_000.0]
+    with RawHTTPServer(respond(200, RULES)) as origin, Holder(path, "write"):
+        cache = RobotsCache(store, user_agent=UA, timeout=2.0, clock=lambda: clock[0])
+        assert cache.allowed(origin.url("/public")) is True
+        assert store.dropped_writes == 1
+        clock[0] += 2 * 86_400  # expired: refreshed, and the site now fails
+        origin.handler = respond(503, b"busy")
+        served = cache.lookup(origin.url("/public"))
+        assert served.reason == "last-good-copy"
+        assert cache.allowed(origin.url("/public")) is True
+        assert cache.allowed(origin.url("/private/x")) is False
+        assert origin.count() == 2
+    store.close()
+
+
+def test_the_async_checker_over_a_write_locked_store(tmp_path: Path) -> None:
+    path = tmp_path / "cache.sqlite3"
+    store = SQLiteStore(path, busy_timeout=0.2)
+
+    async def crawl(origins: List[RawHTTPServer]) -> List[bool]:
+        cache = AsyncRobotsCache(store, user_agent=UA, timeout=2.0)
+        return list(await asyncio.gather(
+            *(cache.allowed(origin.url(p)) for origin in origins
+              for p in ("/private/x", "/public"))))
+
+    origins = [RawHTTPServer(respond(200, RULES)) for _ in range(3)]
+    try:
+        with Holder(path, "write"):
+            started = time.monotonic()
+            answers = asyncio.run(crawl(origins))
+            assert time.monotonic() - started < 5
+        assert answers == [False, True] * 3
+        assert store.dropped_writes == 3
+    finally:
+        for origin in origins:
+            origin.stop()
+    store.close()

@@ -372,7 +372,8 @@ from robotsrules.cache.sqlite import SQLiteStore
 from robotsrules.policy import Answer, Entry, fetch_flow
 
 path, name, count, pad = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-store = SQLiteStore(path)
+# These tests are about integrity, not time bounds: wait for the lock rather than drop.
+store = SQLiteStore(path, busy_timeout=30)
 print("ready", flush=True)
 sys.stdin.readline()
 numbers = itertools.count() if count == "forever" else range(int(count))
@@ -384,7 +385,7 @@ for i in numbers:
     try:
         flow.send(Answer(status=200, body=body))
     except StopIteration as stop:
-        store.put(origin, Entry.first(stop.value))
+        assert store.put(origin, Entry.first(stop.value)) is not None
     print(origin, flush=True)
     if i % 10 == 0:
         assert store.get(origin) is not None
