@@ -173,7 +173,8 @@ class RedisStore:
         key = self.key(origin)
         written: Optional[Entry] = self._call(lambda: self._put(key, entry))
         if written is None:
-            self.dropped_writes += 1
+            with self._guard:
+                self.dropped_writes += 1
             log.warning("RedisStore: write for %s dropped after %d concurrent writes",
                         origin, _CAS_ATTEMPTS)
         return written

@@ -180,6 +180,7 @@ class SQLiteStore:
         self._identity: Optional[Tuple[int, int]] = None
         self._closed = False
         self._warned_drop = False
+        self._count_lock = threading.Lock()
         self._open()
 
     # -- opening, and what to do when the file cannot be used --------------------------------
@@ -446,9 +447,10 @@ class SQLiteStore:
         return self._file_identity() != self._identity
 
     def _dropped(self, origin: str, why: str) -> None:
-        self.dropped_writes += 1
-        if not self._warned_drop:
-            self._warned_drop = True
+        with self._count_lock:  # also called without the write lock
+            self.dropped_writes += 1
+            first, self._warned_drop = not self._warned_drop, True
+        if first:
             log.warning("robots cache %s: write for %s dropped (%s); further dropped "
                         "writes are counted in dropped_writes", self.path, origin, why)
         else:
