@@ -45,9 +45,10 @@ __all__ = ["FORMAT", "MAX_DEPTH", "MAX_HEADER", "VERSION", "decode", "encode"]
 
 FORMAT = "robotsrules.entry"
 VERSION = 1
-MAX_HEADER = 256 * 1024
-"""Longest JSON header :func:`decode` reads, in octets (a real one is well under 2 KiB even
-with five long redirect URLs)."""
+MAX_HEADER = 1024 * 1024
+"""Longest JSON header :func:`decode` reads, in octets. A real one is usually under 2 KiB;
+two results of seven URLs each (URL, final URL, five redirects), each as long as an HTTP
+client accepts a header (16 KiB), stay well under this."""
 MAX_DEPTH = 4
 """Deepest nesting of JSON objects and arrays in a header (a real one nests 3 deep)."""
 _MAX_INT = 2**53
@@ -55,6 +56,7 @@ _OUTCOMES = frozenset({OK, UNAVAILABLE, UNREACHABLE, FORBIDDEN})
 # JSON strings (with their escapes), then what nests and long runs of digits outside them.
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
 _LONG_NUMBER = re.compile(rb"[0-9]{20}")
+_BRACKET = re.compile(rb"[][{}]")
 
 # Rules that have no file behind them: rebuilt from their constructor, nothing stored.
 _SYNTHETIC: Dict[str, Callable[[], RobotsTxt]] = {
@@ -71,7 +73,7 @@ def _check_str(value: Any) -> str:
 
 def _check_int(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _MAX_INT:
-        raise ValueError(f"expected an integer in [0, 2**53], got {value!r}")
+        raise ValueError(f"expected an integer in the range [0, 2**53], got {value!r}")
     return value
 
 
@@ -228,8 +230,8 @@ def _header(line: bytes) -> Any:
     if _LONG_NUMBER.search(bare):
         raise ValueError("a number with more than 19 digits")
     depth = 0
-    for bracket in re.findall(rb"[][{}]", bare):
-        depth += 1 if bracket in (b"[", b"{") else -1
+    for bracket in _BRACKET.finditer(bare):  # stops at the first level too deep
+        depth += 1 if bracket.group() in (b"[", b"{") else -1
         if depth > MAX_DEPTH:
             raise ValueError(f"header nested deeper than {MAX_DEPTH}")
     try:
