@@ -213,6 +213,42 @@ def test_a_database_damaged_while_in_use_is_moved_aside(
     assert sqlite3.connect(path).execute("PRAGMA integrity_check").fetchall() == [("ok",)]
 
 
+def test_threads_finding_one_damaged_file_move_it_aside_once(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "cache.sqlite3"
+    make_cache(path, origins=200, pad=500)
+    store = SQLiteStore(path)
+    with open(path, "r+b") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        handle.seek(4096 * 2)
+        handle.write(os.urandom(size - 4096 * 2))
+    caplog.set_level(logging.WARNING, logger="robotsrules")
+    errors: List[BaseException] = []
+    start = threading.Barrier(8)
+
+    def read(n: int) -> None:
+        try:
+            start.wait(10)
+            for i in range(n, 200, 8):
+                store.get(f"https://h{i}.example")
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=read, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert errors == []
+    assert len(list(tmp_path.glob("cache.sqlite3.corrupt-*"))) in (1, 2)  # + its -wal
+    assert len([p for p in tmp_path.glob("cache.sqlite3.corrupt-*")
+                if not p.name.endswith(("-wal", "-shm"))]) == 1
+    assert len(warnings_of(caplog)) == 1
+    stored = entry("https://after.example")
+    assert store.put("https://after.example", stored) == stored
+    store.close()
+
+
 def test_an_exclusively_locked_database_is_bypassed_within_the_open_time_out(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     path = tmp_path / "cache.sqlite3"

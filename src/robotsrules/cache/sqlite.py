@@ -178,6 +178,7 @@ class SQLiteStore:
         self._writer: Optional[sqlite3.Connection] = None
         self._reader: Optional[sqlite3.Connection] = None
         self._identity: Optional[Tuple[int, int]] = None
+        self._generation = 0  # connections opened so far: a recovery happens once per file
         self._closed = False
         self._warned_drop = False
         self._count_lock = threading.Lock()
@@ -237,6 +238,7 @@ class SQLiteStore:
             raise
         self._writer, self._reader = writer, reader
         self._identity = before if before is not None else self._file_identity()
+        self._generation += 1
 
     def _file_identity(self) -> Optional[Tuple[int, int]]:
         if self.path == ":memory:":
@@ -289,11 +291,13 @@ class SQLiteStore:
         log.warning("robots cache %s cannot be used (%s); keeping robots.txt in memory "
                     "for this run", self.path, self.problem)
 
-    def _recover(self, error: BaseException) -> None:
-        """After an operation found the file damaged: move it aside and reopen. Takes both
+    def _recover(self, error: BaseException, generation: int) -> None:
+        """After an operation on the connections of ``generation`` found the file damaged:
+        move it aside and reopen, unless another thread has done so already. Takes both
         locks (no other thread is using a connection meanwhile)."""
         with self._write_lock:
-            self._with_read_lock(error)
+            if generation == self._generation:
+                self._with_read_lock(error)
 
     def _reopen(self, error: Optional[BaseException]) -> None:
         if self._memory is not None or self._closed:
@@ -335,12 +339,13 @@ class SQLiteStore:
 
     def get(self, origin: str) -> Optional[Entry]:
         """The entry for ``origin``, or ``None``. A row that does not decode is deleted."""
+        generation = self._generation
         try:
             in_file, data = self._read(origin)
         except sqlite3.DatabaseError as error:
             if not _is_corrupt(error):
                 raise
-            self._recover(error)
+            self._recover(error, generation)
             in_file, data = False, None
         if not in_file:
             memory = self._memory
@@ -387,9 +392,11 @@ class SQLiteStore:
             self._dropped(origin, "another thread held the write lock too long")
             return None
         failure: Optional[sqlite3.Error] = None
+        generation = self._generation
         try:
             if self._moved():  # deleted or replaced under us: open the path again
                 self._with_read_lock(None)
+            generation = self._generation
             conn = self._live(self._writer)
             if conn is not None:
                 return self._write(conn, origin, entry, seen, seen_entry)
@@ -402,7 +409,7 @@ class SQLiteStore:
             self._write_lock.release()
         if failure is not None:
             if _is_corrupt(failure):
-                self._recover(failure)
+                self._recover(failure, generation)
             return None
         memory = self._memory
         if memory is None:  # pragma: no cover - _live returned None only in memory
