@@ -710,6 +710,33 @@ def test_a_frozen_redis_costs_one_time_out_then_nothing(own_redis: RedisServer) 
     store.close()
 
 
+def test_every_call_to_a_frozen_redis_is_bounded(own_redis: RedisServer) -> None:
+    store = RedisStore(url=own_redis.url, prefix="bound:", timeout=0.5, connect_timeout=0.5,
+                       retry_after=0)
+    stored = entry("https://a.example")
+    store.put("https://a.example", stored)
+    os.kill(own_redis.proc.pid, signal.SIGSTOP)
+    try:
+        fresh = RedisStore(url=own_redis.url, prefix="bound:", timeout=0.5,
+                           connect_timeout=0.5)  # must open a new connection first
+        calls: List[Callable[[], object]] = [
+            lambda: store.put("https://a.example", stored),  # WATCH, GET, MULTI/EXEC
+            lambda: store.get("https://a.example"),
+            lambda: store.delete("https://a.example"),
+            lambda: fresh.put("https://b.example", stored),
+        ]
+        for call in calls:
+            started = time.monotonic()
+            with pytest.raises((redis.TimeoutError, redis.ConnectionError)):
+                call()
+            assert time.monotonic() - started < 0.5 + 0.5 + 0.5
+    finally:
+        os.kill(own_redis.proc.pid, signal.SIGCONT)
+    assert store.get("https://a.example") == stored
+    store.close()
+    fresh.close()
+
+
 def test_a_crawl_over_a_frozen_redis_goes_on(own_redis: RedisServer,
                                              caplog: pytest.LogCaptureFixture) -> None:
     store = RedisStore(url=own_redis.url, prefix="crawl:", timeout=0.5,
