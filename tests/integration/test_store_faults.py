@@ -395,6 +395,30 @@ def test_a_write_that_cannot_get_the_lock_is_dropped_and_counted(
     store.close()
 
 
+def test_one_bound_per_put_however_many_threads_write(tmp_path: Path) -> None:
+    """A put that waited for this process's other writer does not then wait the whole
+    busy_timeout again for the file's lock: every put ends within one busy_timeout."""
+    path = tmp_path / "cache.sqlite3"
+    store = SQLiteStore(path, busy_timeout=1.0)
+    took: List[float] = []
+
+    def put(n: int) -> None:
+        started = time.monotonic()
+        store.put(f"https://{n}.example", entry(f"https://{n}.example"))
+        took.append(time.monotonic() - started)
+
+    with Holder(path, "write"):
+        threads = [threading.Thread(target=put, args=(n,)) for n in range(3)]
+        for thread in threads:
+            thread.start()
+            time.sleep(0.3)  # each arrives while the one before waits for the lock
+        for thread in threads:
+            thread.join(10)
+    assert len(took) == 3 and store.dropped_writes == 3
+    assert max(took) < 1.0 + 0.35, took
+    store.close()
+
+
 def test_a_crawl_over_a_write_locked_store_answers_promptly(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     path = tmp_path / "cache.sqlite3"

@@ -388,6 +388,7 @@ class SQLiteStore:
         except sqlite3.Error:
             in_file, seen = True, None
         seen_entry = self._decoded(seen) if in_file else None
+        started = time.monotonic()
         if not self._write_lock.acquire(timeout=self.busy_timeout):
             self._dropped(origin, "another thread held the write lock too long")
             return None
@@ -399,6 +400,10 @@ class SQLiteStore:
             generation = self._generation
             conn = self._live(self._writer)
             if conn is not None:
+                # One bound for the whole put: what waiting for this process's other
+                # writers took is not waited again for the file's lock.
+                left = self.busy_timeout - (time.monotonic() - started)
+                conn.execute(f"PRAGMA busy_timeout = {_millis(left)}")
                 return self._write(conn, origin, entry, seen, seen_entry)
         except sqlite3.ProgrammingError:
             raise
