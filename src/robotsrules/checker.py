@@ -14,8 +14,11 @@ spares the store a round trip while an entry is fresh; when it goes stale the st
 read again first, since another process sharing it may have refreshed it already.
 
 A store that fails (a Redis outage, a locked database) does not stop a crawl: the error is
-logged and counted in :attr:`RobotsCache.store_errors`, and the checker goes on with what
-it has in memory.
+counted in :attr:`RobotsCache.store_errors` and logged (one warning per outage, the rest at
+debug level), and the checker goes on with what it has in memory; a miss in the store (a
+dropped write, a failed read) never loses the good copy held in memory. A shared store's
+``put`` may return the entry it merged with another process's (see
+:mod:`robotsrules.cache.merge`): that is the entry the checker serves.
 """
 
 from __future__ import annotations
