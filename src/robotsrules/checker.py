@@ -33,7 +33,7 @@ from typing import Any, Callable, Dict, Generator, Optional, Tuple
 import httpx
 
 from .agents import Agent, agent_tokens
-from .cache import MemoryStore, Store
+from .cache import MemoryStore, Store, merge
 from .errors import InvalidAgent
 from .fetcher import DEFAULT_TIMEOUT, afetch, fetch
 from .model import Verdict
@@ -135,9 +135,10 @@ class _Base:
             stored = None
         else:
             self._store_down = False
-        # A miss in the store (failed, dropped, evicted) must not lose the good copy this
-        # process still remembers.
-        entry = stored if stored is not None else self._memo.get(origin)
+        # A miss or an older entry in the store (a failed read, a dropped write) must not
+        # lose what this process still remembers.
+        remembered = self._memo.get(origin)
+        entry = stored if remembered is None else merge(stored, remembered)
         if entry is None or not entry.latest.is_fresh(now):
             result: FetchResult = yield ("fetch", now)
             self.fetches += 1

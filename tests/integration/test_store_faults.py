@@ -863,6 +863,31 @@ def test_a_dropped_write_does_not_lose_the_good_copy(tmp_path: Path) -> None:
     store.close()
 
 
+def test_an_older_stored_entry_does_not_replace_a_newer_one_in_memory(tmp_path: Path) -> None:
+    """The store kept an older copy (the newer write was dropped); when the site later
+    fails, the checker serves the newer copy it remembers, not the store's older one."""
+    path = tmp_path / "cache.sqlite3"
+    store = SQLiteStore(path, busy_timeout=0.2)
+    clock = [1_700_000_000.0]
+    old_rules, new_rules = b"User-agent: *\nDisallow: /old\n", b"User-agent: *\nDisallow: /new\n"
+    with RawHTTPServer(respond(200, old_rules)) as origin:
+        cache = RobotsCache(store, user_agent=UA, timeout=2.0, clock=lambda: clock[0])
+        assert cache.allowed(origin.url("/old")) is False  # stored
+        clock[0] += 2 * 86_400
+        origin.handler = respond(200, new_rules)
+        with Holder(path, "write"):
+            assert cache.allowed(origin.url("/new")) is False  # fetched, write dropped
+        assert store.dropped_writes == 1
+        clock[0] += 2 * 86_400
+        origin.handler = respond(503, b"busy")
+        served = cache.lookup(origin.url("/x"))
+        assert served.reason == "last-good-copy"
+        assert cache.allowed(origin.url("/old")) is True  # the newer copy's rules
+        assert cache.allowed(origin.url("/new")) is False
+        assert origin.count() == 3
+    store.close()
+
+
 def test_the_async_checker_over_a_write_locked_store(tmp_path: Path) -> None:
     path = tmp_path / "cache.sqlite3"
     store = SQLiteStore(path, busy_timeout=0.2)
