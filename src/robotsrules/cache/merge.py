@@ -39,7 +39,7 @@ def merge(stored: Optional[Entry], incoming: Entry) -> Entry:
     """The entry to store when ``incoming`` is written over ``stored`` (see the module
     docstring): ``stored`` itself when ``incoming`` brings nothing newer (the write can be
     skipped), ``incoming`` itself when it knows everything ``stored`` does."""
-    if stored is None:
+    if stored is None or stored is incoming:
         return incoming
     latest = _newer(stored.latest, incoming.latest)
     good = _newer(stored.good, incoming.good)
