@@ -289,3 +289,65 @@ def test_random_damage_gives_an_entry_or_a_value_error_never_anything_else() -> 
 def test_decode_wants_bytes() -> None:
     with pytest.raises(TypeError):
         decode(sample().decode("latin-1"))  # type: ignore[arg-type]
+
+
+# -- tampered entries: checked before anything is built (issue 13, finding 13) -------------
+
+def test_deep_nesting_is_refused_before_the_json_parser_recurses() -> None:
+    data = (b'{"format":"robotsrules.entry","version":1,"latest":'
+            + b"[" * 100_000 + b"]" * 100_000 + b"}\n")
+    with pytest.raises(ValueError, match="nested"):
+        decode(data)
+    header, body = header_and_body(sample())
+    header["latest"]["redirects"] = [[[["x"]]]]  # five deep: still refused by the scan
+    with pytest.raises(ValueError, match="nested"):
+        decode(rebuild(header, body))
+
+
+@pytest.mark.parametrize("field, digits", [("size", "9" * 4000), ("fetched_at", "9" * 400),
+                                           ("status", "1" + "0" * 19)])
+def test_long_numbers_are_refused_unparsed(field: str, digits: str) -> None:
+    header, body = header_and_body(sample())
+    header["latest"][field] = 0
+    data = rebuild(header, body).replace(f'"{field}": 0'.encode(), f'"{field}": {digits}'.encode())
+    with pytest.raises(ValueError, match="digits"):
+        decode(data)
+
+
+@pytest.mark.parametrize("field, value", [("size", 2**53 + 1), ("status", 10**19 - 1),
+                                          ("fetched_at", 10**19 - 1), ("expires_at", -(2**60))])
+def test_numbers_out_of_range_are_refused(field: str, value: int) -> None:
+    header, body = header_and_body(sample())
+    header["latest"][field] = value
+    with pytest.raises(ValueError, match="range"):
+        decode(rebuild(header, body))
+
+
+@pytest.mark.parametrize("outcome", ["great", "OK", "", 200])
+def test_an_unknown_outcome_is_refused(outcome: object) -> None:
+    header, body = header_and_body(sample())
+    header["latest"]["outcome"] = outcome
+    with pytest.raises(ValueError, match="outcome"):
+        decode(rebuild(header, body))
+
+
+def test_a_good_copy_that_is_a_failure_is_refused() -> None:
+    header, body = header_and_body(sample())
+    header["good"]["outcome"] = "unreachable"
+    with pytest.raises(ValueError, match="good copy"):
+        decode(rebuild(header, body))
+
+
+def test_an_oversized_header_is_refused() -> None:
+    header, body = header_and_body(sample())
+    header["latest"]["error"] = "x" * codec.MAX_HEADER
+    with pytest.raises(ValueError, match="header"):
+        decode(rebuild(header, body))
+
+
+def test_long_redirect_urls_still_round_trip() -> None:
+    long = "https://example.com/" + "a" * 16_000
+    result = drive([answer(301, headers={"Location": long + str(n)}) for n in range(5)]
+                   + [answer(200, BODY)])
+    assert len(result.redirects) == 5
+    round_trip(Entry(latest=result, good=dataclasses.replace(result, fetched_at=1.0)))

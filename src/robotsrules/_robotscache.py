@@ -14,8 +14,11 @@ spares the store a round trip while an entry is fresh; when it goes stale the st
 read again first, since another process sharing it may have refreshed it already.
 
 A store that fails (a Redis outage, a locked database) does not stop a crawl: the error is
-logged and counted in :attr:`RobotsCache.store_errors`, and the checker goes on with what
-it has in memory.
+counted in :attr:`RobotsCache.store_errors` and logged (one warning per outage, the rest at
+debug level), and the checker goes on with what it has in memory; a miss in the store (a
+dropped write, a failed read) never loses the good copy held in memory. A shared store's
+``put`` may return the entry it merged with another process's (see
+:func:`robotsrules.cache.merge`): that is the entry the checker serves.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import httpx
 from ._agents import Agent, agent_tokens
 from ._fetcher import DEFAULT_TIMEOUT, afetch, fetch
 from ._scope import origin_of
-from .cache import MemoryStore, Store
+from .cache import MemoryStore, Store, merge
 from .errors import InvalidAgent
 from .model import Verdict
 from .policy import Entry, FetchResult, Policy, Served, effective
@@ -84,6 +87,7 @@ class _Base:
         """Store operations that failed (logged on the ``robotsrules`` logger)."""
         self.fetches = 0
         """robots.txt fetches made by this checker."""
+        self._store_down = False
         self._memo: OrderedDict[str, Entry] = OrderedDict()
 
     def _agent(self, agent: Optional[Agent]) -> Agent:
@@ -109,8 +113,13 @@ class _Base:
             memo.popitem(last=False)
 
     def _store_failed(self, action: str, origin: str, error: Exception) -> None:
+        # One warning per outage (the first failure, and the first after a success), not
+        # one per URL of a crawl: the rest are counted and logged at debug level.
         self.store_errors += 1
-        log.warning("robots cache store %s failed for %s: %r", action, origin, error)
+        level = logging.DEBUG if self._store_down else logging.WARNING
+        self._store_down = True
+        log.log(level, "robots cache store %s failed for %s: %r (store_errors=%d)",
+                action, origin, error, self.store_errors)
 
     def _refresh_flow(self, origin: str) -> Generator[_Step, Any, Entry]:
         """What refreshing an origin takes, once for both checkers: it yields the I/O to do
@@ -123,15 +132,24 @@ class _Base:
         stored = yield ("get",)
         if isinstance(stored, Exception):
             self._store_failed("get", origin, stored)
-            stored = self._memo.get(origin)
-        entry = stored
+            stored = None
+        else:
+            self._store_down = False
+        # A miss or an older entry in the store (a failed read, a dropped write) must not
+        # lose what this process still remembers.
+        remembered = self._memo.get(origin)
+        entry = stored if remembered is None else merge(stored, remembered)
         if entry is None or not entry.latest.is_fresh(now):
             result: FetchResult = yield ("fetch", now)
             self.fetches += 1
             entry = Entry.first(result) if entry is None else entry.after(result)
-            failure = yield ("put", entry)
-            if isinstance(failure, Exception):
-                self._store_failed("put", origin, failure)
+            written = yield ("put", entry)
+            if isinstance(written, Exception):
+                self._store_failed("put", origin, written)
+            else:
+                self._store_down = False
+                if isinstance(written, Entry):  # merged with what another process stored
+                    entry = written
         self._remember(origin, entry)
         return entry
 
@@ -206,8 +224,7 @@ class RobotsCache(_Base):
         try:  # a store outage must not stop a crawl: the flow logs and goes on
             if step[0] == "get":
                 return self.store.get(origin)
-            self.store.put(origin, step[1])
-            return None
+            return self.store.put(origin, step[1])
         except Exception as error:
             return error
 
@@ -302,8 +319,7 @@ class AsyncRobotsCache(_Base):
         try:
             if step[0] == "get":
                 return await self._call(self.store.get, origin)
-            await self._call(self.store.put, origin, step[1])
-            return None
+            return await self._call(self.store.put, origin, step[1])
         except Exception as error:
             return error
 

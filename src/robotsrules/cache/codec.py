@@ -23,20 +23,40 @@ stored raw (not as JSON text) so any octets, UTF-8 or not, round-trip unchanged.
 :func:`decode` raises :class:`ValueError` for anything it cannot vouch for: a damaged header,
 a wrong type, missing or extra octets, an unknown format or version. Stores treat that as a
 miss and delete the entry.
+
+A stored entry is input from whoever can write to the store (a shared Redis, a file), so
+:func:`decode` checks before it builds, and bounds what it spends: the header is at most
+:data:`MAX_HEADER` octets and nests at most :data:`MAX_DEPTH` deep (checked before the JSON
+parser runs, which recurses); no number has more than 19 digits (so no huge integer is made,
+nor converted); integers lie in ``[0, 2**53]``; ``outcome``, ``kind`` and ``mode`` come from
+fixed vocabularies; and every header is checked whole before any body is parsed.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from ..policy import Entry, FetchResult
+from ..policy import FORBIDDEN, OK, UNAVAILABLE, UNREACHABLE, Entry, FetchResult
 from ..robotstxt import MODES, RobotsTxt, reparse
 
-__all__ = ["FORMAT", "VERSION", "decode", "encode"]
+__all__ = ["FORMAT", "MAX_DEPTH", "MAX_HEADER", "VERSION", "decode", "encode"]
 
 FORMAT = "robotsrules.entry"
 VERSION = 1
+MAX_HEADER = 1024 * 1024
+"""Longest JSON header :func:`decode` reads, in octets. A real one is usually under 2 KiB;
+two results of seven URLs each (URL, final URL, five redirects), each as long as an HTTP
+client accepts a header (16 KiB), stay well under this."""
+MAX_DEPTH = 4
+"""Deepest nesting of JSON objects and arrays in a header (a real one nests 3 deep)."""
+_MAX_INT = 2**53
+_OUTCOMES = frozenset({OK, UNAVAILABLE, UNREACHABLE, FORBIDDEN})
+# JSON strings (with their escapes), then what nests and long runs of digits outside them.
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_LONG_NUMBER = re.compile(rb"[0-9]{20}")
+_BRACKET = re.compile(rb"[][{}]")
 
 # Rules that have no file behind them: rebuilt from their constructor, nothing stored.
 _SYNTHETIC: Dict[str, Callable[[], RobotsTxt]] = {
@@ -52,15 +72,23 @@ def _check_str(value: Any) -> str:
 
 
 def _check_int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"expected a non-negative integer, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _MAX_INT:
+        raise ValueError(f"expected an integer in the range [0, 2**53], got {value!r}")
     return value
 
 
 def _check_float(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError(f"expected a number, got {type(value).__name__}")
+    if isinstance(value, int) and not -_MAX_INT <= value <= _MAX_INT:
+        raise ValueError("number out of range")
     return float(value)
+
+
+def _check_outcome(value: Any) -> str:
+    if not isinstance(value, str) or value not in _OUTCOMES:
+        raise ValueError(f"unknown outcome {value!r}")
+    return value
 
 
 def _check_bool(value: Any) -> bool:
@@ -83,7 +111,7 @@ def _optional(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
 # check its JSON value must pass. A test guards that this table names every field.
 _FIELDS: Dict[str, Callable[[Any], Any]] = {
     "url": _check_str,
-    "outcome": _check_str,
+    "outcome": _check_outcome,
     "status": _optional(_check_int),
     "final_url": _check_str,
     "redirects": _check_strs,
@@ -148,25 +176,30 @@ class _Reader:
         return chunk
 
 
-def _robots(spec: Any, reader: _Reader) -> RobotsTxt:
+# What a header says about one result, checked but not built: the FetchResult fields but
+# ``robots``, and how to rebuild the rules (a synthetic kind, or body, truncated, synthetic,
+# mode).
+_Checked = Tuple[Dict[str, Any], Tuple[Any, ...]]
+
+
+def _check_robots(spec: Any, reader: _Reader) -> Tuple[Any, ...]:
     if not isinstance(spec, dict):
         raise ValueError("robots: expected an object")
     kind = spec.get("kind")
     if isinstance(kind, str) and kind in _SYNTHETIC:
-        return _SYNTHETIC[kind]()
+        return (kind,)
     if kind != "parsed":
         raise ValueError(f"robots: unknown kind {kind!r}")
     body = reader.take(_check_int(spec.get("length")))
     truncated = _check_bool(spec.get("truncated"))
     synthetic = _optional(_check_str)(spec.get("synthetic"))
     mode = spec.get("mode", "google")
-    if mode not in MODES:
+    if not isinstance(mode, str) or mode not in MODES:
         raise ValueError(f"robots: unknown mode {mode!r}")
-    # Already cut when fetched: re-parsed without a limit, in the mode it was parsed in.
-    return reparse(body, truncated, synthetic, mode)
+    return (body, truncated, synthetic, mode)
 
 
-def _result(spec: Any, reader: _Reader) -> FetchResult:
+def _check_result(spec: Any, reader: _Reader) -> _Checked:
     if not isinstance(spec, dict):
         raise ValueError("result: expected an object")
     values: Dict[str, Any] = {}
@@ -177,7 +210,34 @@ def _result(spec: Any, reader: _Reader) -> FetchResult:
             values[name] = check(spec[name])
         except ValueError as exc:
             raise ValueError(f"result field {name!r}: {exc}") from None
-    return FetchResult(robots=_robots(spec.get("robots"), reader), **values)
+    return values, _check_robots(spec.get("robots"), reader)
+
+
+def _build(checked: _Checked) -> FetchResult:
+    values, robots = checked
+    if len(robots) == 1:
+        rules = _SYNTHETIC[robots[0]]()
+    else:  # already cut when fetched: re-parsed without a limit, in the mode it was read in
+        rules = reparse(*robots)
+    return FetchResult(robots=rules, **values)
+
+
+def _header(line: bytes) -> Any:
+    """The JSON header, parsed only once it is known to be small and shallow."""
+    if len(line) > MAX_HEADER:
+        raise ValueError(f"header longer than {MAX_HEADER} octets")
+    bare = _STRING.sub(b'""', line)
+    if _LONG_NUMBER.search(bare):
+        raise ValueError("a number with more than 19 digits")
+    depth = 0
+    for bracket in _BRACKET.finditer(bare):  # stops at the first level too deep
+        depth += 1 if bracket.group() in (b"[", b"{") else -1
+        if depth > MAX_DEPTH:
+            raise ValueError(f"header nested deeper than {MAX_DEPTH}")
+    try:
+        return json.loads(line.decode("ascii"))
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError
+        raise ValueError(f"{exc}") from None
 
 
 def decode(data: bytes) -> Entry:
@@ -185,12 +245,12 @@ def decode(data: bytes) -> Entry:
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError(f"data must be bytes, not {type(data).__name__}")
     data = bytes(data)
-    end = data.find(b"\n")
+    end = data.find(b"\n", 0, MAX_HEADER + 1)
     if end < 0:
         raise ValueError("corrupt cache entry: no header")
     try:
-        header = json.loads(data[:end].decode("ascii"))
-    except ValueError as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        header = _header(data[:end])
+    except ValueError as exc:
         raise ValueError(f"corrupt cache entry: {exc}") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise ValueError("not a robotsrules cache entry")
@@ -199,19 +259,21 @@ def decode(data: bytes) -> Entry:
         raise ValueError(f"unknown cache entry version {version!r} "
                          f"(this robotsrules reads version {VERSION})")
     reader = _Reader(data, end + 1)
-    try:
-        latest = _result(header.get("latest"), reader)
+    try:  # every part checked before anything is built
+        latest = _check_result(header.get("latest"), reader)
         good_spec = header.get("good")
-        good: Optional[FetchResult]
-        if good_spec is None:
-            good = None
-        elif good_spec == "latest":
+        good: Optional[_Checked] = None
+        if isinstance(good_spec, str) and good_spec == "latest":
             good = latest
-        else:
-            good = _result(good_spec, reader)
+        elif good_spec is not None:
+            good = _check_result(good_spec, reader)
+        if good is not None and good[0]["outcome"] == UNREACHABLE:
+            raise ValueError("the good copy is an unreachable result")
         since = _optional(_check_float)(header.get("unreachable_since"))
     except ValueError as exc:
         raise ValueError(f"corrupt cache entry: {exc}") from None
     if reader.offset != len(data):
         raise ValueError("corrupt cache entry: trailing octets after the bodies")
-    return Entry(latest=latest, good=good, unreachable_since=since)
+    built = _build(latest)
+    return Entry(latest=built, good=None if good is None else (
+        built if good is latest else _build(good)), unreachable_since=since)

@@ -8,33 +8,68 @@ Each origin is one key, ``prefix + origin``, whose value is the entry in the
 shared Redis must not be able to run code in the crawlers that read it). Each key expires
 ``ttl_grace`` (30 days) after its latest result does, so Redis drops abandoned origins by
 itself while the last good copy outlives a refresh that failed (Google's 30-day rule).
+
+Writes merge: :meth:`RedisStore.put` reads the key under ``WATCH`` and writes
+:func:`~robotsrules.cache.merge` of the stored entry and the new one in a
+``MULTI``/``EXEC`` (check and set), so a failed refresh in one crawler never replaces the
+good copy another has just stored; a write that keeps losing that race is dropped and
+counted in :attr:`RedisStore.dropped_writes`.
+
+Time bounds. A client this store makes (from ``url``) has explicit time-outs:
+``connect_timeout`` to connect and ``timeout`` for each reply (2 s each by default), and no
+retries, so a call to a frozen server (stopped, or a network that drops packets) raises
+:class:`redis.TimeoutError` after about ``timeout``, and a server that is down raises
+:class:`redis.ConnectionError` at once. After such a failure the store does not touch the
+server for ``retry_after`` seconds (5 by default): calls raise
+:class:`redis.ConnectionError` at once, so a crawl over a frozen Redis pays one time-out
+per ``retry_after``, not one per URL. :class:`~robotsrules.RobotsCache` counts these
+errors and goes on from memory.
+
+A client passed in is used as it is: its own ``socket_timeout`` and
+``socket_connect_timeout`` (and retries) bound each call, and only the pause after a
+failure is added. redis-py 4's default ``socket_timeout=None`` lets a call to a frozen
+server block forever, so the store logs a warning when given such a client.
 """
 
 from __future__ import annotations
 
+import logging
 import math
+import threading
 import time
 from typing import Any, Callable, Optional
 
 try:
     import redis
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
 except ImportError as exc:  # pragma: no cover - the extra is installed for the tests
     raise ImportError(
         "robotsrules.cache.redis needs the 'redis' package: pip install 'robotsrules[redis]'"
     ) from exc
 
 from ..policy import DAY, Entry
+from ._merge import merge
 from .codec import decode, encode
 
 __all__ = ["RedisStore"]
+
+log = logging.getLogger("robotsrules")
+
+_CAS_ATTEMPTS = 3
+"""Check-and-set attempts of one put before it is dropped (each lost to a concurrent write
+of the same key)."""
 
 
 class RedisStore:
     """Entries in Redis under ``prefix + origin``.
 
     ``client`` is a :class:`redis.Redis` to use (it must return bytes: keep the default
-    ``decode_responses=False``); without one, a client for ``url`` is made, and closed by
-    :meth:`close`. ``clock`` gives the current time (seconds since the epoch) for key TTLs.
+    ``decode_responses=False``); without one, a client for ``url`` is made with the
+    time-outs ``connect_timeout`` and ``timeout`` (seconds) and no retries, and closed by
+    :meth:`close`. ``retry_after`` is how long the store leaves the server alone after a
+    connection failure or time-out (see the module docstring). ``clock`` gives the current
+    time (seconds since the epoch) for key TTLs.
     """
 
     def __init__(
@@ -44,15 +79,38 @@ class RedisStore:
         prefix: str = "robotsrules:",
         ttl_grace: float = 30 * DAY,
         *,
+        timeout: float = 2.0,
+        connect_timeout: float = 2.0,
+        retry_after: float = 5.0,
         clock: Callable[[], float] = time.time,
     ) -> None:
         if ttl_grace < 0:
             raise ValueError(f"ttl_grace must not be negative, not {ttl_grace}")
+        for name, value in (("timeout", timeout), ("connect_timeout", connect_timeout)):
+            if not 0 < value < math.inf:
+                raise ValueError(f"{name} must be a positive finite number, not {value!r}")
+        if not 0 <= retry_after < math.inf:
+            raise ValueError(f"retry_after must be a finite number >= 0, not {retry_after!r}")
         self._owned = client is None
-        self.client: redis.Redis = redis.Redis.from_url(url) if client is None else client
+        if client is None:
+            client = redis.Redis.from_url(
+                url, socket_timeout=timeout, socket_connect_timeout=connect_timeout,
+                retry=Retry(NoBackoff(), 0), retry_on_timeout=False)
+        else:
+            kwargs = getattr(getattr(client, "connection_pool", None), "connection_kwargs", {})
+            if isinstance(kwargs, dict) and kwargs.get("socket_timeout", 0) is None:
+                log.warning("RedisStore: the Redis client has no socket_timeout: a call to a "
+                            "frozen server will block forever; set socket_timeout")
+        self.client: redis.Redis = client
         self.prefix = prefix
         self.ttl_grace = ttl_grace
+        self.retry_after = retry_after
+        self.dropped_writes = 0
+        """Writes not made: each lost its check and set to concurrent writes of the key
+        ``_CAS_ATTEMPTS`` times in a row."""
         self._clock = clock
+        self._down_until = 0.0  # time.monotonic() before which the server is left alone
+        self._guard = threading.Lock()
 
     def key(self, origin: str) -> str:
         """The Redis key of ``origin``."""
@@ -64,26 +122,82 @@ class RedisStore:
         left = max(entry.latest.expires_at - self._clock(), 0.0)
         return max(math.ceil(left + self.ttl_grace), 1)
 
-    def get(self, origin: str) -> Optional[Entry]:
-        """The entry for ``origin``, or ``None``. A value that does not decode is deleted."""
-        data: Any = self.client.get(self.key(origin))
+    def _call(self, action: Callable[[], Any]) -> Any:
+        """Run ``action`` against the server, unless it failed less than ``retry_after``
+        ago; a connection failure or time-out starts that pause."""
+        if time.monotonic() < self._down_until:
+            raise redis.ConnectionError(
+                f"Redis failed less than {self.retry_after:g} s ago; not retried yet")
+        try:
+            return action()
+        except (redis.ConnectionError, redis.TimeoutError):
+            with self._guard:
+                self._down_until = time.monotonic() + self.retry_after
+            raise
+
+    def _decoded(self, data: Any) -> Optional[Entry]:
         if data is None:
             return None
         if not isinstance(data, bytes):
             raise TypeError("RedisStore needs a client with decode_responses=False")
         try:
             return decode(data)
-        except ValueError:  # damaged, or written by another version: a miss
-            self.delete(origin)
+        except ValueError:  # damaged, tampered with, or written by another version: a miss
             return None
 
-    def put(self, origin: str, entry: Entry) -> None:
-        """Store ``entry`` for ``origin`` with its TTL (one ``SET ... EX``)."""
-        self.client.set(self.key(origin), encode(entry), ex=self.ttl(entry))
+    def get(self, origin: str) -> Optional[Entry]:
+        """The entry for ``origin``, or ``None``. A value that does not decode is deleted
+        (unless another client has replaced it meanwhile)."""
+        key = self.key(origin)
+        data: Any = self._call(lambda: self.client.get(key))
+        entry = self._decoded(data)
+        if entry is None and data is not None:
+            self._call(lambda: self._delete_if(key, data))
+        return entry
+
+    def _delete_if(self, key: str, data: bytes) -> None:
+        with self.client.pipeline() as pipe:
+            try:
+                pipe.watch(key)  # type: ignore[no-untyped-call]
+                if pipe.get(key) == data:
+                    pipe.multi()
+                    pipe.delete(key)
+                    pipe.execute()
+            except redis.WatchError:
+                pass  # replaced meanwhile: not ours to delete
+
+    def put(self, origin: str, entry: Entry) -> Optional[Entry]:
+        """Store ``entry`` for ``origin``, merged with the entry stored meanwhile by another
+        client, with its TTL; return what is now stored (``None``: the write was dropped,
+        see :attr:`dropped_writes`)."""
+        key = self.key(origin)
+        written: Optional[Entry] = self._call(lambda: self._put(key, entry))
+        if written is None:
+            with self._guard:
+                self.dropped_writes += 1
+            log.warning("RedisStore: write for %s dropped after %d concurrent writes",
+                        origin, _CAS_ATTEMPTS)
+        return written
+
+    def _put(self, key: str, entry: Entry) -> Optional[Entry]:
+        with self.client.pipeline() as pipe:
+            for _attempt in range(_CAS_ATTEMPTS):
+                try:
+                    pipe.watch(key)  # type: ignore[no-untyped-call]
+                    stored = self._decoded(pipe.get(key))
+                    merged = merge(stored, entry)
+                    pipe.multi()  # written even when unchanged: the key gets this TTL
+                    pipe.set(key, encode(merged), ex=self.ttl(merged))
+                    pipe.execute()
+                    return merged
+                except redis.WatchError:
+                    continue
+        return None
 
     def delete(self, origin: str) -> None:
         """Forget ``origin`` (no error if absent)."""
-        self.client.delete(self.key(origin))
+        key = self.key(origin)
+        self._call(lambda: self.client.delete(key))
 
     def close(self) -> None:
         """Close the client if this store made it; a client passed in is left open."""
