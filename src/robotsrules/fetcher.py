@@ -326,6 +326,13 @@ def _request(client: httpx.Client | httpx.AsyncClient, url: str, user_agent: str
     return request
 
 
+def _bad_location(error: BaseException) -> bool:
+    """httpx reports a ``Location`` it cannot parse as a protocol error; it is a redirect
+    to an unusable target (``unavailable``), not a broken response."""
+    return (isinstance(error, httpx.RemoteProtocolError)
+            and "location header" in str(error).lower())
+
+
 def _unexpected(error: BaseException) -> Answer:
     """An error no branch expected: never raised to the caller, never read as a file."""
     log.warning("robots.txt fetch failed unexpectedly: %r", error)
@@ -416,6 +423,9 @@ def _ftp_answer(url: str, user_agent: str, timeout: float, limit: int,
 
 def _get(client: httpx.Client, url: str, user_agent: str, limit: int, deadline: float,
          credentials: bool = True) -> Answer:
+    problem = target_problem(url)
+    if problem is not None:  # the robots.txt URL itself (redirect targets are vetted)
+        return Answer(error=f"cannot request {url!r}: {problem}")
     with _Watchdog(deadline) as watchdog:
         try:
             request = _request(client, url, user_agent, credentials,
@@ -441,11 +451,15 @@ def _get(client: httpx.Client, url: str, user_agent: str, limit: int, deadline: 
         except httpx.InvalidURL as error:  # httpx could not build the redirect's request
             return Answer(bad_redirect=str(error))
         except (httpx.HTTPError, OSError) as error:
+            if _bad_location(error):
+                return Answer(bad_redirect=str(error))
             if watchdog.fired:
                 return Answer(error=_TIMED_OUT)
             return Answer(error=_describe(error))
-        except (ValueError, UnicodeError, OverflowError) as error:  # a host or port that
-            return Answer(error=f"cannot request {url!r}: {error}")  # no socket can take
+        except (ValueError, UnicodeError, OverflowError) as error:
+            # The URL was vetted: httpx failed to build the request for the answer's Location
+            # (it does for every 3xx, following or not).
+            return Answer(bad_redirect=f"{error}")
         except Exception as error:  # nothing a server does may raise
             if watchdog.fired:
                 return Answer(error=_TIMED_OUT)
@@ -454,6 +468,9 @@ def _get(client: httpx.Client, url: str, user_agent: str, limit: int, deadline: 
 
 async def _aget(client: httpx.AsyncClient, url: str, user_agent: str, limit: int,
                 credentials: bool = True) -> Answer:
+    problem = target_problem(url)
+    if problem is not None:  # as in _get
+        return Answer(error=f"cannot request {url!r}: {problem}")
     try:
         request = _request(client, url, user_agent, credentials)
         response = await client.send(request, stream=True, follow_redirects=False,
@@ -473,9 +490,11 @@ async def _aget(client: httpx.AsyncClient, url: str, user_agent: str, limit: int
     except httpx.InvalidURL as error:  # httpx could not build the redirect's request
         return Answer(bad_redirect=str(error))
     except (httpx.HTTPError, OSError) as error:
+        if _bad_location(error):
+            return Answer(bad_redirect=str(error))
         return Answer(error=_describe(error))
     except (ValueError, UnicodeError, OverflowError) as error:  # as in _get
-        return Answer(error=f"cannot request {url!r}: {error}")
+        return Answer(bad_redirect=f"{error}")
     except Exception as error:  # nothing a server does may raise
         return _unexpected(error)
 
