@@ -82,8 +82,9 @@ ODD_RETRY_AFTER = [
 ]
 
 
-@pytest.mark.parametrize("value", ODD_RETRY_AFTER, ids=lambda v: repr(v[:16]))
-@pytest.mark.parametrize("status", [429, 503])
+@pytest.mark.parametrize(("status", "value"), [
+    (429, b"\xb2"), (503, b"\xb2"), (503, ODD_RETRY_AFTER[1]), (503, b"9" * 5000),
+    (503, b"Wed, 21 Oct 99999 07:28:00 GMT")], ids=lambda v: repr(v)[:18])
 @pytest.mark.parametrize("get", FETCHERS)
 def test_regression_odd_retry_after_is_ignored_or_clamped(servers: ServerPool, get: Any,
                                                           status: int, value: bytes) -> None:
@@ -107,6 +108,15 @@ def test_regression_odd_retry_after_is_ignored_or_clamped(servers: ServerPool, g
 def test_regression_retry_after_grammar(value: str, seconds: float) -> None:
     """Finding 1, sans I/O: delay-seconds are ASCII digits; the three HTTP-date forms."""
     assert lifetime("unreachable", {"Retry-After": value}, 0.0) == seconds
+
+
+@pytest.mark.parametrize("value", ODD_RETRY_AFTER, ids=lambda v: repr(v[:16]))
+def test_odd_retry_after_values_never_raise(value: bytes) -> None:
+    """Every odd value, as httpx hands header values over (latin-1) and as UTF-8."""
+    policy = Policy()
+    for text in (value.decode("latin-1"), value.decode("utf-8", "replace")):
+        seconds = lifetime("unreachable", {"retry-after": text}, 1e9)
+        assert policy.min_lifetime <= seconds <= policy.max_lifetime
 
 
 def test_max_age_takes_ascii_digits_only() -> None:
@@ -375,7 +385,7 @@ def test_reused_connection_through_the_transport(servers: ServerPool) -> None:
     """RobotsTransport fetches robots.txt through the transport that carries the pages, so
     its connections are reused as a matter of course."""
     server = servers.http({"/page": keep_alive(),
-                           "/robots.txt": drip_unframed(FULL * 4, 0.05)}, keep_alive=True)
+                           "/robots.txt": drip_head(0.05, give_up=30)}, keep_alive=True)
     transport = RobotsTransport(httpx.HTTPTransport(), user_agent=UA, timeout=0.5)
     with httpx.Client(transport=transport) as client:
         client.get(server.url("/page"), extensions={"robotsrules.obey": False})
