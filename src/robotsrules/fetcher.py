@@ -602,6 +602,8 @@ async def afetch(
                         loop.run_in_executor(ftp_executor, job), remaining)
                 except asyncio.TimeoutError:
                     answer = Answer(error=_TIMED_OUT)
+                except RuntimeError as error:  # the pool was shut down (cache closed)
+                    answer = Answer(error=f"no thread for the FTP fetch: {error}")
             else:
                 try:
                     answer = await asyncio.wait_for(

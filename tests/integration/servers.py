@@ -651,7 +651,9 @@ class ScriptedFTPServer:
         data_listener: Optional[socket.socket] = None
         try:
             conn.settimeout(5.0)
-            if not self._send(conn, b"220 scripted ftpd\r\n", self.banner_interval):
+            # A long greeting: dripped, it lasts far past any deadline of the tests.
+            greeting = b"220 scripted ftpd" + b"." * 200 + b"\r\n"
+            if not self._send(conn, greeting, self.banner_interval):
                 return
             reader = conn.makefile("rb")
             while not self.stopping.is_set():
