@@ -115,41 +115,37 @@ class _Body:
         return False
 
     def _decode(self, raw: bytes) -> bool:
-        decoder = self._decoder
-        assert decoder is not None
-        if decoder.eof:
-            return self._after_end(raw)
-        room = self.limit - self.size + 1  # one octet more tells that the body is longer
-        try:
-            data = decoder.decompress(raw, room)
-        except zlib.error as error:
-            if self._deflate and self.size == 0:
-                # "deflate" sent without its zlib header: raw deflate
-                self._decoder = zlib.decompressobj(-zlib.MAX_WBITS)
-                self._deflate = False
-                return self._decode(raw)
-            self.error = f"bad {self._kind} data: {error}"
-            return True
-        self._deflate = False
-        if self._add(data):
-            return True
-        if decoder.eof and decoder.unused_data:
-            return self._after_end(decoder.unused_data)
-        return False
-
-    def _after_end(self, raw: bytes) -> bool:
-        """Octets after the end of a compressed stream: a new gzip member, or junk."""
-        if self.junk:
-            self.junk += len(raw)
-            return False
-        self._after += raw
-        if len(self._after) < len(_GZIP_MAGIC):
-            return False
-        rest, self._after = self._after, b""
-        if self._gzip and rest.startswith(_GZIP_MAGIC):
-            self._decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
-            return self._decode(rest)
-        self.junk = len(rest)
+        # A loop, not recursion: one chunk may hold thousands of tiny gzip members.
+        while raw:
+            decoder = self._decoder
+            assert decoder is not None
+            if decoder.eof:  # octets after the end of a stream: a new member, or junk
+                if self.junk:
+                    self.junk += len(raw)
+                    return True
+                self._after += raw
+                if len(self._after) < len(_GZIP_MAGIC):
+                    return False
+                raw, self._after = self._after, b""
+                if self._gzip and raw.startswith(_GZIP_MAGIC):
+                    self._decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
+                    continue
+                self.junk = len(raw)
+                return True  # the stream was whole; the rest is not wanted
+            room = self.limit - self.size + 1  # one octet more tells that the body is longer
+            try:
+                data = decoder.decompress(raw, room)
+            except zlib.error as error:
+                if self._deflate and self.size == 0:  # "deflate" without its zlib header
+                    self._decoder = zlib.decompressobj(-zlib.MAX_WBITS)
+                    self._deflate = False
+                    continue
+                self.error = f"bad {self._kind} data: {error}"
+                return True
+            self._deflate = False
+            if self._add(data):
+                return True
+            raw = decoder.unused_data if decoder.eof else b""
         return False
 
     def finish(self) -> None:

@@ -270,6 +270,16 @@ def test_gzip_members_are_all_decoded(servers: ServerPool, get: Any) -> None:
     assert not allowed(result, server.url("/"))
 
 
+@pytest.mark.parametrize("get", FETCHERS)
+def test_thousands_of_gzip_members_in_one_read(servers: ServerPool, get: Any) -> None:
+    """Empty members (20 octets each) decode to nothing: one read holds thousands, and the
+    decoder walks them in a loop (recursion would hit Python's limit)."""
+    server = serve_encoded(servers, _gzip(b"") * 5000 + _gzip(FULL), "gzip")
+    result = get(server.url())
+    assert result.outcome == "ok"
+    assert not allowed(result, server.url("/"))
+
+
 @pytest.mark.parametrize("junk", [b"\x00", b"junk after the stream", b"\x1f"])
 @pytest.mark.parametrize("get", FETCHERS)
 def test_junk_after_gzip_is_reported(servers: ServerPool, get: Any, junk: bytes,
