@@ -350,10 +350,13 @@ def test_regression_dripping_ftp_origins_do_not_starve_the_others(
             served = await asyncio.wait_for(cache.lookup(healthy.url("/no")), 10)
             healthy_elapsed = time.monotonic() - start
             assert served.result.outcome == "ok"
-            assert healthy_elapsed < 1.5, healthy_elapsed
+            # With the FTP jobs in the default pool, the store's read waits for the FTP
+            # deadline (3 s from the start, 2.7 s from here); with a pool of their own, no.
+            assert healthy_elapsed < 2.0, healthy_elapsed
             results = await asyncio.wait_for(asyncio.gather(*drips), 10)
             assert all(result.result.outcome == "unreachable" for result in results)
-            assert time.monotonic() - began < 3.0 + 2.0  # the deadline, plus a margin
+            assert time.monotonic() - began < 3.0 + 4.0  # the deadline, plus the store's
+            # writes on a busy machine
         finally:
             for server in ftps:  # end the drips before the loop waits for its threads
                 server.stop()
