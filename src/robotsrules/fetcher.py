@@ -253,14 +253,18 @@ class _Watchdog:
 
     def trace(self, name: str, info: dict[str, object]) -> None:
         """httpcore's trace hook (the ``trace`` request extension)."""
-        if name in self._EVENTS:
-            stream: Any = info.get("return_value")
-        elif name == self._REQUEST:
-            stream = _connection_stream()
-        else:
+        if name not in self._EVENTS and name != self._REQUEST:
             return
-        get = getattr(stream, "get_extra_info", None)
-        self.watch(get("socket") if get is not None else None)
+        try:  # a hook that raised would break the request: learn nothing rather
+            if name == self._REQUEST:
+                stream: Any = _connection_stream()
+            else:
+                stream = info.get("return_value")
+            get = getattr(stream, "get_extra_info", None)
+            sock = get("socket") if get is not None else None
+        except Exception:  # nothing to watch: the per-read time-out still applies
+            return
+        self.watch(sock)
 
     def watch(self, sock: object) -> None:
         """Shut ``sock`` down at the deadline (at once if it has passed)."""
@@ -409,6 +413,8 @@ def _ftp_answer(url: str, user_agent: str, timeout: float, limit: int,
                 return Answer(error=_TIMED_OUT)
             return Answer(error=_describe(error))
         except (ValueError, UnicodeError) as error:  # ftplib refuses CR/LF in a command
+            if watchdog.fired:
+                return Answer(error=_TIMED_OUT)
             return Answer(error=f"cannot request {url!r}: {error}")
         except Exception as error:  # nothing a server does may raise
             return _unexpected(error)
@@ -453,6 +459,8 @@ def _get(client: httpx.Client, url: str, user_agent: str, limit: int, deadline: 
                 return Answer(error=_TIMED_OUT)
             return Answer(error=_describe(error))
         except (ValueError, UnicodeError, OverflowError) as error:
+            if watchdog.fired:
+                return Answer(error=_TIMED_OUT)
             # The URL was vetted: httpx failed to build the request for the answer's Location
             # (it does for every 3xx, following or not).
             return Answer(bad_redirect=f"{error}")
