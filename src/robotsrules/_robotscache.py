@@ -28,6 +28,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Dict, Generator, Optional, Tuple
 
 import httpx
@@ -47,6 +48,9 @@ log = logging.getLogger("robotsrules")
 _MEMO_LIMIT = 10_000
 DEFAULT_MAX_CONCURRENCY = 64
 """robots.txt fetches a checker runs at once, by default (``max_concurrency``)."""
+FTP_THREADS = 8
+"""Threads of an :class:`AsyncRobotsCache` for FTP fetches, at most (each fetch still ends by
+its deadline, waiting for a thread included)."""
 
 _Step = Tuple[Any, ...]  # ("get",) | ("fetch", now) | ("put", entry): see _refresh_flow
 
@@ -254,7 +258,9 @@ class RobotsCache(_Base):
 class AsyncRobotsCache(_Base):
     """The asyncio twin of :class:`RobotsCache` (same arguments, awaitable methods).
 
-    Store operations of stores other than the in-memory one run in worker threads.
+    Store operations of stores other than the in-memory one run in worker threads. FTP
+    fetches run in a pool of their own (at most :data:`FTP_THREADS` threads), each within
+    its deadline, so slow FTP servers cannot starve the store or other origins.
     ``max_concurrency`` bounds the fetches running at once (other tasks wait for a slot).
     """
 
@@ -276,6 +282,9 @@ class AsyncRobotsCache(_Base):
         # Made on first use, inside the running loop (on Python 3.9 a Semaphore binds to
         # the loop current when it is made).
         self._slots: Optional[asyncio.Semaphore] = None
+        # FTP fetches block a thread each: they get a bounded pool of their own, so that
+        # slow FTP servers never take the loop's default threads (which the store uses).
+        self._ftp_pool: Optional[ThreadPoolExecutor] = None
 
     async def _call(self, method: Callable[..., Any], *args: Any) -> Any:
         if isinstance(self.store, MemoryStore):
@@ -313,9 +322,13 @@ class AsyncRobotsCache(_Base):
         if step[0] == "fetch":
             if self._slots is None:
                 self._slots = asyncio.Semaphore(self.max_concurrency)
+            if self._ftp_pool is None:
+                self._ftp_pool = ThreadPoolExecutor(
+                    min(self.max_concurrency, FTP_THREADS), thread_name_prefix="robotsrules-ftp")
             async with self._slots:
                 return await afetch(origin, user_agent=self.user_agent, timeout=self.timeout,
-                                    policy=self.policy, client=self._client, now=step[1])
+                                    policy=self.policy, client=self._client, now=step[1],
+                                    ftp_executor=self._ftp_pool)
         try:
             if step[0] == "get":
                 return await self._call(self.store.get, origin)
@@ -336,7 +349,10 @@ class AsyncRobotsCache(_Base):
         return (await self.lookup(url)).robots.crawl_delay(self._agent(agent))
 
     async def aclose(self) -> None:
-        """Close the store."""
+        """Close the store (and stop the FTP threads)."""
+        if self._ftp_pool is not None:
+            self._ftp_pool.shutdown(wait=False, cancel_futures=True)
+            self._ftp_pool = None
         await self._call(self.store.close)
 
     async def __aenter__(self) -> AsyncRobotsCache:

@@ -16,7 +16,8 @@ from urllib.parse import urljoin, urlsplit
 
 from .errors import InvalidURL
 
-__all__ = ["DEFAULT_PORTS", "SCHEMES", "join_url", "origin_of", "robots_url", "split_origin"]
+__all__ = ["DEFAULT_PORTS", "SCHEMES", "host_problem", "join_url", "origin_of", "robots_url",
+           "split_origin"]
 
 DEFAULT_PORTS = {"http": 80, "https": 443, "ftp": 21}
 SCHEMES = frozenset(DEFAULT_PORTS)
@@ -112,3 +113,25 @@ def join_url(base: str, location: str) -> Optional[str]:
     if not parts.scheme or not parts.netloc:
         return None
     return target.split("#", 1)[0]
+
+
+def host_problem(host: str) -> Optional[str]:
+    """Why a canonical host name (see :func:`split_origin`) cannot be looked up, or None."""
+    if host.startswith("["):
+        return None
+    if len(host) > 253:
+        return "host name longer than 253 octets"
+    labels = host.split(".")
+    for label in labels:
+        if not label:
+            return "empty label in host name"
+        if len(label) > 63:
+            return "host name label longer than 63 octets"
+        if label.startswith("xn--"):
+            try:
+                import idna  # the fetch layer's dependency; only needed for punycode labels
+
+                idna.decode(label)
+            except (ImportError, UnicodeError, ValueError) as error:
+                return f"bad punycode label {label!r}: {error}"
+    return None

@@ -37,8 +37,10 @@ import email.utils
 import re
 from dataclasses import dataclass, field, replace
 from typing import Dict, Generator, List, Mapping, Optional, Tuple
+from urllib.parse import unquote, urlsplit
 
-from ._scope import SCHEMES, join_url, origin_of
+from ._scope import host_problem, join_url, origin_of, split_origin
+from .errors import InvalidURL
 from .robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse
 
 __all__ = [
@@ -55,6 +57,7 @@ __all__ = [
     "fetch_flow",
     "lifetime",
     "outcome_for_status",
+    "target_problem",
 ]
 
 OK, UNAVAILABLE, UNREACHABLE, FORBIDDEN = "ok", "unavailable", "unreachable", "forbidden"
@@ -69,7 +72,10 @@ _EXACT_STATUS: Dict[int, str] = {429: UNREACHABLE}
 _LEGACY_AUTH: Dict[int, str] = {401: FORBIDDEN, 403: FORBIDDEN}  # 1996 draft §3.1
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 
-_MAX_AGE = re.compile(r"(?:^|,)\s*(?:s-maxage|max-age)\s*=\s*\"?(\d+)", re.IGNORECASE)
+_MAX_AGE = re.compile(r"(?:^|,)\s*(?:s-maxage|max-age)\s*=\s*\"?([0-9]+)", re.IGNORECASE)
+# RFC 9110 §10.2.3: Retry-After = HTTP-date / delay-seconds, delay-seconds = 1*DIGIT (ASCII).
+_DELAY_SECONDS = re.compile(r"[0-9]+")
+_HTTP_DATE_CHARS = re.compile(r"[A-Za-z0-9 ,:\-]+")
 _NO_STORE = re.compile(r"(?:^|,)\s*(?:no-store|no-cache)\b", re.IGNORECASE)
 
 
@@ -202,15 +208,54 @@ def lifetime(outcome: str, headers: Mapping[str, str], now: float,
 
 
 def _retry_after_seconds(value: str, now: float) -> Optional[float]:
-    if value.isdigit():
+    """Seconds from ``now`` that a ``Retry-After`` value asks for, or ``None`` when the value
+    is not one the HTTP grammar allows (RFC 9110 §10.2.3): ASCII digits, or an HTTP-date
+    (whose characters are ASCII letters, digits, space, comma, colon and hyphen). Anything
+    else (other digits that ``str.isdigit`` accepts, signs, fractions) is ignored."""
+    if len(value) > 64:  # no valid value is that long (a date is 29 characters)
+        return None if not _DELAY_SECONDS.fullmatch(value) else float("inf")
+    if _DELAY_SECONDS.fullmatch(value):
         return float(value)
+    if not _HTTP_DATE_CHARS.fullmatch(value) or not any(c.isalpha() for c in value):
+        return None
     try:
         when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
+        seconds = when.timestamp() - now
+    except (TypeError, ValueError, IndexError, OverflowError, OSError, AttributeError):
         return None
-    if when is None:  # pragma: no cover - older Pythons return None
+    if seconds != seconds:  # NaN cannot come from a date, but be sure
         return None
-    return max(when.timestamp() - now, 0.0)
+    return max(seconds, 0.0)
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def target_problem(url: str) -> Optional[str]:
+    """Why ``url`` (an absolute redirect target) cannot be requested, or ``None`` if it can.
+
+    Only http, https and ftp; a port in 1..65535 (or none); a host name that IDNA accepts,
+    without empty or over-long labels; no control characters anywhere, nor in the
+    percent-decoded user, password and path of an FTP URL (they go into FTP commands).
+    """
+    if _CONTROL.search(url):
+        return "control character in URL"
+    try:
+        scheme, host, port = split_origin(url)
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError when out of range
+    except (InvalidURL, ValueError) as error:
+        return str(error)
+    if port is not None and not 0 < port < 65536:
+        return f"port {port} out of range"
+    problem = host_problem(host)
+    if problem is not None:
+        return problem
+    if scheme == "ftp":
+        for part in (parts.username, parts.password, parts.path):
+            if part and _CONTROL.search(unquote(part)):
+                return "control character in FTP user, password or path"
+    return None
 
 
 def fetch_flow(
@@ -239,9 +284,11 @@ def fetch_flow(
                 return _result(url, current, redirects, UNAVAILABLE, answer, now, policy,
                                f"HTTP {status} without a Location header")
             target = join_url(current, location.strip())
-            if target is None or target.split(":", 1)[0].lower() not in SCHEMES:
+            problem = "not a URL" if target is None else target_problem(target)
+            if problem is not None:
                 return _result(url, current, redirects, UNAVAILABLE, answer, now, policy,
-                               f"redirect to an unsupported URL: {location!r}")
+                               f"redirect to an unsupported URL: {location!r} ({problem})")
+            assert target is not None
             if target in seen:
                 return _result(url, current, redirects, UNAVAILABLE, answer, now, policy,
                                f"redirect loop at {target}")

@@ -354,6 +354,9 @@ class RobotsTxtMiddleware:
                 url,
                 priority=self.DOWNLOAD_PRIORITY,
                 callback=NO_CALLBACK,
+                # Scrapy decodes gzip leniently (a cut stream gives what it holds, with no
+                # error): ask for the file as it is, so that a cut shows as a short body.
+                headers={"Accept-Encoding": "identity"},
                 meta={"dont_obey_robotstxt": True, "dont_redirect": True,
                       "handle_httpstatus_all": True, "allow_offsite": True,
                       "dont_retry": not self.retry},

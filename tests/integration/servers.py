@@ -12,8 +12,9 @@ runs. Every request is recorded (method, path, headers, time) before its scenari
 Each connection serves one request and is closed (``Connection: close``).
 
 Scenario builders: :func:`respond`, :func:`redirect`, :func:`slow_headers`, :func:`drip`, :func:`drip_head`,
-:func:`reset_mid_body`, :func:`broken_chunked`, :func:`truncated_chunked`,
-:func:`stream`, :func:`delayed`.
+:func:`drip_unframed`, :func:`reset_mid_body`, :func:`broken_chunked`, :func:`truncated_chunked`,
+:func:`stream`, :func:`delayed`, :func:`raw`, and :func:`keep_alive` (with
+``RawHTTPServer(keep_alive=True)``, the connection then serves further requests).
 
 FTP. :class:`FTPServerThread`: pyftpdlib with an anonymous, read-only home directory.
 
@@ -66,6 +67,8 @@ class Exchange:
     request: RecordedRequest
     server: RawHTTPServer
     closed: bool = field(default=False)
+    keep: bool = field(default=False)
+    """Set by a scenario that leaves the connection open for another request."""
 
     def send(self, data: bytes) -> None:
         self.sock.sendall(data)
@@ -93,12 +96,13 @@ def free_port() -> int:
     return port
 
 
-def head(status: int, headers: Iterable[Tuple[str, str]] = (), reason: Optional[str] = None
-         ) -> bytes:
-    """A raw response head, with ``Connection: close``."""
+def head(status: int, headers: Iterable[Tuple[str, str]] = (), reason: Optional[str] = None,
+         close: bool = True) -> bytes:
+    """A raw response head, with ``Connection: close`` (unless ``close`` is false)."""
     lines = [f"HTTP/1.1 {status} {reason or _REASONS.get(status, 'Status')}"]
     lines += [f"{name}: {value}" for name, value in headers]
-    lines.append("Connection: close")
+    if close:
+        lines.append("Connection: close")
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
@@ -222,6 +226,42 @@ def stream(chunks: Callable[[], Iterable[bytes]], length: int,
     return scenario
 
 
+def keep_alive(status: int = 200, body: bytes = b"ok\n") -> Scenario:
+    """A complete response that keeps the connection open for the next request (the server
+    must be made with ``keep_alive=True`` to read it)."""
+
+    def scenario(exchange: Exchange) -> None:
+        exchange.send(head(status, [("Content-Type", "text/plain"),
+                                    ("Content-Length", str(len(body)))], close=False) + body)
+        exchange.keep = True
+
+    return scenario
+
+
+def raw(data: bytes) -> Scenario:
+    """Send ``data`` as it is (a broken head, a body cut short...), then close."""
+
+    def scenario(exchange: Exchange) -> None:
+        exchange.send(data)
+
+    return scenario
+
+
+def drip_unframed(body: bytes, interval: float, headers: Optional[Mapping[str, str]] = None
+                  ) -> Scenario:
+    """A 200 with neither Content-Length nor chunking (the body ends when the connection
+    does), its body sent one octet every ``interval`` seconds."""
+
+    def scenario(exchange: Exchange) -> None:
+        exchange.send(head(200, [("Content-Type", "text/plain"), *_pairs(headers)]))
+        for octet in body:
+            if exchange.sleep(interval):
+                return
+            exchange.send(bytes([octet]))
+
+    return scenario
+
+
 def not_found(exchange: Exchange) -> None:
     respond(404, b"not found\n")(exchange)
 
@@ -262,9 +302,12 @@ class RawHTTPServer:
     """One HTTP origin on ``127.0.0.1``: a listening socket, an accept thread, a thread per
     connection running the scenario. Stop it with :meth:`stop` (or leave the ``with``)."""
 
-    def __init__(self, handler: Handler = not_found, *, read_timeout: float = 5.0) -> None:
+    def __init__(self, handler: Handler = not_found, *, read_timeout: float = 5.0,
+                 keep_alive: bool = False) -> None:
         self.handler: Handler = handler
         self.read_timeout = read_timeout
+        self.keep_alive = keep_alive
+        """Serve further requests on a connection whose scenario set ``Exchange.keep``."""
         self.stopping = threading.Event()
         self.errors: List[BaseException] = []
         self._requests: List[RecordedRequest] = []
@@ -357,27 +400,12 @@ class RawHTTPServer:
     def _serve(self, conn: socket.socket) -> None:
         exchange: Optional[Exchange] = None
         try:
-            read = self._read_head(conn)
-            if read is None:
-                return
-            raw, arrived = read
-            lines = raw.decode("latin-1").split("\r\n")
-            method, target, _ = ([*lines[0].split(" ", 2), "", ""])[:3]
-            headers: Dict[str, str] = {}
-            for line in lines[1:]:
-                name, _, value = line.partition(":")
-                headers[name.strip().lower()] = value.strip()
-            request = RecordedRequest(method, target, headers, arrived)
-            with self._lock:
-                self._requests.append(request)
-            handler = self.handler
-            if callable(handler):
-                scenario = handler
-            else:
-                scenario = handler.get(target.split("?", 1)[0], not_found)
-            exchange = Exchange(conn, request, self)
-            conn.settimeout(self.read_timeout)
-            scenario(exchange)
+            while True:
+                exchange = self._one(conn)
+                if exchange is None or not (self.keep_alive and exchange.keep):
+                    return
+                if self.stopping.is_set():
+                    return
         except OSError:
             pass  # the client went away (as fetches that stop reading do): not an error
         except BaseException as error:  # a broken scenario: keep it for the test to see
@@ -388,6 +416,31 @@ class RawHTTPServer:
                     conn.shutdown(socket.SHUT_WR)  # FIN after the last octet
                 conn.close()
 
+    def _one(self, conn: socket.socket) -> Optional[Exchange]:
+        """Read one request on ``conn`` and run its scenario (None: the client left)."""
+        read = self._read_head(conn)
+        if read is None:
+            return None
+        raw, arrived = read
+        lines = raw.decode("latin-1").split("\r\n")
+        method, target, _ = ([*lines[0].split(" ", 2), "", ""])[:3]
+        headers: Dict[str, str] = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+        request = RecordedRequest(method, target, headers, arrived)
+        with self._lock:
+            self._requests.append(request)
+        handler = self.handler
+        if callable(handler):
+            scenario = handler
+        else:
+            scenario = handler.get(target.split("?", 1)[0], not_found)
+        exchange = Exchange(conn, request, self)
+        conn.settimeout(self.read_timeout)
+        scenario(exchange)
+        return exchange
+
 
 class ServerPool:
     """Starts servers on demand and stops them all at the end (for fixtures)."""
@@ -395,8 +448,8 @@ class ServerPool:
     def __init__(self) -> None:
         self._servers: List[Union[RawHTTPServer, FTPServerThread]] = []
 
-    def http(self, handler: Handler = not_found) -> RawHTTPServer:
-        server = RawHTTPServer(handler)
+    def http(self, handler: Handler = not_found, keep_alive: bool = False) -> RawHTTPServer:
+        server = RawHTTPServer(handler, keep_alive=keep_alive)
         self._servers.append(server)
         return server
 
@@ -522,3 +575,153 @@ def serve_bytes(data: bytes, headers: Optional[Mapping[str, str]] = None,
             yield data[start:start + 65536]
 
     return stream(chunks, len(data), {"Content-Type": content_type, **(headers or {})})
+
+
+# -- a scripted FTP server, for misbehaviour ------------------------------------------------
+
+class ScriptedFTPServer:
+    """A minimal FTP server on ``127.0.0.1`` that can misbehave on purpose (pyftpdlib cannot
+    be made to drip): anonymous login, ``TYPE``, ``PASV``, ``RETR`` of one file, ``QUIT``.
+
+    ``banner_interval``: the greeting is sent one octet every so many seconds (the client
+    is stuck in ``connect``). ``data_interval``: the file is sent one octet every so many
+    seconds on the data connection. ``final_reply``: the control reply after the data
+    connection closes (``226`` for success; ``426`` says the transfer failed). Each
+    connection runs in a thread; :meth:`stop` ends them all.
+    """
+
+    def __init__(self, body: bytes, *, banner_interval: Optional[float] = None,
+                 data_interval: Optional[float] = None,
+                 final_reply: bytes = b"226 Transfer complete.") -> None:
+        self.body = body
+        self.banner_interval = banner_interval
+        self.data_interval = data_interval
+        self.final_reply = final_reply
+        self.stopping = threading.Event()
+        self.commands: List[str] = []
+        self._socks: List[socket.socket] = []
+        self._threads: List[threading.Thread] = []
+        self._lock = threading.Lock()
+        self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._listener.bind((HOST, 0))
+        self._listener.listen(16)
+        self._listener.settimeout(0.05)
+        self.port: int = self._listener.getsockname()[1]
+        self._acceptor = threading.Thread(target=self._accept, daemon=True,
+                                          name=f"ftp-script-{self.port}")
+        self._acceptor.start()
+
+    @property
+    def origin(self) -> str:
+        return f"ftp://{HOST}:{self.port}"
+
+    def url(self, path: str = "/robots.txt") -> str:
+        return self.origin + path
+
+    def _keep(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._socks.append(sock)
+
+    def _accept(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                conn, _ = self._listener.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            self._keep(conn)
+            thread = threading.Thread(target=self._serve, args=(conn,), daemon=True)
+            with self._lock:
+                self._threads.append(thread)
+            thread.start()
+
+    def _send(self, sock: socket.socket, data: bytes, interval: Optional[float]) -> bool:
+        """Send ``data`` (dripped when ``interval`` is set); False once stopping."""
+        if interval is None:
+            sock.sendall(data)
+            return not self.stopping.is_set()
+        for octet in data:
+            if self.stopping.wait(interval):
+                return False
+            sock.sendall(bytes([octet]))
+        return True
+
+    def _serve(self, conn: socket.socket) -> None:
+        data_listener: Optional[socket.socket] = None
+        try:
+            conn.settimeout(5.0)
+            # A long greeting: dripped, it lasts far past any deadline of the tests.
+            greeting = b"220 scripted ftpd" + b"." * 200 + b"\r\n"
+            if not self._send(conn, greeting, self.banner_interval):
+                return
+            reader = conn.makefile("rb")
+            while not self.stopping.is_set():
+                line = reader.readline(1024)
+                if not line:
+                    return
+                command = line.decode("latin-1").strip()
+                with self._lock:
+                    self.commands.append(command)
+                verb = command.split(" ", 1)[0].upper()
+                if verb == "USER":
+                    conn.sendall(b"331 Password please.\r\n")
+                elif verb == "PASS":
+                    conn.sendall(b"230 Logged in.\r\n")
+                elif verb == "TYPE":
+                    conn.sendall(b"200 Type set.\r\n")
+                elif verb == "PASV":
+                    data_listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+                    data_listener.bind((HOST, 0))
+                    data_listener.listen(1)
+                    data_listener.settimeout(5.0)
+                    self._keep(data_listener)
+                    port = data_listener.getsockname()[1]
+                    conn.sendall(b"227 Entering Passive Mode (127,0,0,1,%d,%d).\r\n"
+                                 % (port >> 8, port & 0xFF))
+                elif verb == "RETR" and data_listener is not None:
+                    conn.sendall(b"150 Opening data connection.\r\n")
+                    data, _ = data_listener.accept()
+                    self._keep(data)
+                    try:
+                        done = self._send(data, self.body, self.data_interval)
+                    finally:
+                        with contextlib.suppress(OSError):
+                            data.shutdown(socket.SHUT_WR)
+                        data.close()
+                    if not done:
+                        return
+                    conn.sendall(self.final_reply + b"\r\n")
+                elif verb == "QUIT":
+                    conn.sendall(b"221 Bye.\r\n")
+                    return
+                else:
+                    conn.sendall(b"502 Not implemented.\r\n")
+        except OSError:
+            pass  # the client went away
+        finally:
+            if data_listener is not None:
+                data_listener.close()
+            with contextlib.suppress(OSError):
+                conn.close()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self._acceptor.join(5)
+        self._listener.close()
+        with self._lock:
+            socks, threads = list(self._socks), list(self._threads)
+        for sock in socks:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+        for thread in threads:
+            thread.join(5)
+        for sock in socks:
+            with contextlib.suppress(OSError):
+                sock.close()
+
+    def __enter__(self) -> ScriptedFTPServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
