@@ -3,25 +3,39 @@
 Hooked into :mod:`robotsrules.cli` by :func:`add_commands`. The engines' packages are imported
 only when a command runs, so ``robotsrules check`` starts as fast without them; a missing one
 fails with a message naming the extra to install. Exit codes: 0 done, 2 usage or I/O error
-(``robotsrules: error: ...`` on stderr, never a traceback).
+(``robotsrules: error: ...`` on stderr, never a traceback), 130 on SIGINT (Ctrl-C) and 143
+on SIGTERM: the run stops, its temporary file is removed and nothing is written under the
+``--out`` name.
+
+Output is written to a temporary file created with ``O_EXCL`` (:func:`tempfile.mkstemp`) in
+the destination's directory, then renamed over ``--out``; so a pre-existing file or symlink
+named like the temporary is never followed. During the DuckDB query a signal calls
+``DuckDBPyConnection.interrupt()`` rather than raising ``KeyboardInterrupt`` wherever Python
+happens to be (which could be inside our SQL function or the Arrow stream DuckDB reads);
+see ``docs/bulk-safety.md``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 import time
-from typing import Any, Iterator, List, TextIO, Tuple
+from types import FrameType, TracebackType
+from typing import Any, Callable, Dict, Iterator, List, Optional, TextIO, Tuple, Type
 
 from .errors import RobotsError
 
 __all__ = ["add_commands"]
 
 EXIT_OK, EXIT_ERROR = 0, 2
+_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 # robotsrules.bulk's MISSING and DEFAULT_CACHE_SIZE, repeated so that building the parser
 # (every robotsrules command) does not import pyarrow; a test keeps them equal.
@@ -112,9 +126,69 @@ def _out_format(args: argparse.Namespace) -> str:
                       "or pass --format")
 
 
+class _Interrupted(Exception):
+    """Raised at a safe point once a stop signal has arrived."""
+
+
+class _Stop:
+    """SIGINT and SIGTERM during ``robotsrules bulk``: note the signal, then stop cleanly.
+
+    While an engine query can run (:attr:`interrupt` set), the handler only asks the engine
+    to stop (DuckDB's ``interrupt()``): raising ``KeyboardInterrupt`` there could surface
+    inside our SQL function or the Arrow stream DuckDB is reading, on a thread it does not
+    expect, which ended in a UDF error, SIGABRT or SIGSEGV. Otherwise (pure Python work:
+    reading WARC files, counting text lines) it raises ``KeyboardInterrupt``. A second
+    signal while stopping removes the temporary file and exits at once.
+    """
+
+    def __init__(self) -> None:
+        self.signum: Optional[int] = None
+        self.interrupt: Optional[Callable[[], None]] = None
+        self.partial: Optional[str] = None
+        self._old: Dict[int, Any] = {}
+
+    def __enter__(self) -> _Stop:
+        if threading.current_thread() is threading.main_thread():
+            for number in _SIGNALS:
+                self._old[number] = signal.signal(number, self._handle)
+        return self
+
+    def __exit__(self, kind: Optional[Type[BaseException]], error: Optional[BaseException],
+                 trace: Optional[TracebackType]) -> None:
+        for number, handler in self._old.items():
+            signal.signal(number, handler)
+        self._old.clear()
+
+    def _handle(self, signum: int, frame: Optional[FrameType]) -> None:
+        if self.signum is not None:  # a second signal: the user insists
+            if self.partial is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(self.partial)
+            os.write(2, b"robotsrules: interrupted\n")
+            os._exit(128 + signum)
+        self.signum = signum
+        interrupt = self.interrupt
+        if interrupt is None:
+            raise KeyboardInterrupt
+        with contextlib.suppress(Exception):  # a closed connection: the flag stops us anyway
+            interrupt()
+
+    def check(self) -> None:
+        """Raise :class:`_Interrupted` if a stop signal has arrived."""
+        if self.signum is not None:
+            raise _Interrupted
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 class _Writer:
-    """Verdict batches to a Parquet or CSV file, written beside it then renamed (no half file
-    under the final name when a run fails)."""
+    """Verdict batches to a Parquet or CSV file: written to a new temporary file beside it
+    (``O_EXCL``, a random name), then renamed; no half file under the final name when a run
+    fails or is interrupted. Created before any work, so a bad ``--out`` fails at once."""
 
     def __init__(self, path: str, form: str) -> None:
         import pyarrow.csv as pacsv
@@ -122,11 +196,34 @@ class _Writer:
 
         from .bulk import VERDICT_SCHEMA
 
-        self.path, self.partial = path, path + ".partial"
+        self.path = path
+        if os.path.isdir(path):
+            raise RobotsError(f"{path}: is a directory; --out names the output file")
+        if os.path.exists(path) and not os.path.isfile(path):
+            raise RobotsError(f"{path}: not a regular file; --out names the output file")
+        directory = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(directory):
+            raise RobotsError(f"{os.path.dirname(path) or directory}: no such directory")
+        try:
+            handle, self.partial = tempfile.mkstemp(
+                prefix="." + os.path.basename(path) + ".", suffix=".partial", dir=directory)
+        except OSError as error:
+            raise RobotsError(f"{path}: cannot write there: {error.strerror or error}"
+                              ) from None
         self.counts = {True: 0, False: 0, None: 0}
-        self._writer: Any = (pq.ParquetWriter(self.partial, VERDICT_SCHEMA, compression="zstd")
-                             if form == "parquet" else pacsv.CSVWriter(self.partial,
-                                                                        VERDICT_SCHEMA))
+        self._file: Any = None
+        self._writer: Any = None
+        try:
+            os.fchmod(handle, 0o666 & ~_umask())  # mkstemp's 0600 would stick to the output
+            self._file = os.fdopen(handle, "wb")
+            self._writer = (pq.ParquetWriter(self._file, VERDICT_SCHEMA, compression="zstd")
+                            if form == "parquet" else pacsv.CSVWriter(self._file,
+                                                                       VERDICT_SCHEMA))
+        except BaseException:
+            if self._file is None:
+                os.close(handle)
+            self.close(False)
+            raise
 
     def write(self, batch: Any) -> None:
         import pyarrow.compute as pc
@@ -140,14 +237,42 @@ class _Writer:
         self.counts[False] += batch.num_rows - yes - nulls
 
     def close(self, ok: bool) -> None:
-        self._writer.close()
-        if ok:
-            os.replace(self.partial, self.path)
-        elif os.path.exists(self.partial):
-            os.remove(self.partial)
+        """Finish the file and rename it to the final name (``ok``), or remove it."""
+        try:
+            if self._writer is not None:
+                writer, self._writer = self._writer, None
+                writer.close()
+            if self._file is not None and not self._file.closed:
+                self._file.flush()
+                if ok:
+                    os.fsync(self._file.fileno())
+                self._file.close()
+            if ok:
+                try:
+                    os.replace(self.partial, self.path)
+                except OSError as error:
+                    raise RobotsError(f"{self.path}: cannot write: "
+                                      f"{error.strerror or error}") from None
+                ok = False  # renamed: nothing left to remove
+        finally:
+            if not ok:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(self.partial)
 
 
 def _bulk(args: argparse.Namespace, out: TextIO) -> int:
+    with _Stop() as stop:
+        try:
+            return _bulk_run(args, out, stop)
+        except BaseException:
+            if stop.signum is None:
+                raise
+        name = signal.Signals(stop.signum).name
+        sys.stderr.write(f"robotsrules: interrupted ({name}); {args.out} not written\n")
+        return 128 + stop.signum
+
+
+def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     _need("pyarrow")
     _need("duckdb")
     form = _out_format(args)
@@ -158,31 +283,48 @@ def _bulk(args: argparse.Namespace, out: TextIO) -> int:
     if args.cache_size < 1:
         raise RobotsError("--cache-size must be at least 1")
     started = time.monotonic()
-    robots: Any = args.robots
-    if args.robots_warc:
-        robots = _warc_table(args.robots_warc)
-    batches, total, close = (_spark_job if args.engine == "spark" else _duckdb_job)(args, robots)
+    writer = _Writer(args.out, form)  # the destination is checked before any work
+    stop.partial = writer.partial
+    ok = False
+    close: Callable[[], None] = _nothing
     from .cli import _Progress
 
-    progress = _Progress(total * len(args.agent))
-    writer = _Writer(args.out, form)
-    ok = False
+    progress: Optional[_Progress] = None
     try:
+        robots: Any = args.robots
+        if args.robots_warc:
+            robots = _warc_table(args.robots_warc)
+        stop.check()
+        job = _spark_job if args.engine == "spark" else _duckdb_job
+        batches, total, close = job(args, robots, stop)
+        stop.check()
+        progress = _Progress(total * len(args.agent))
         for batch in batches:
+            stop.check()
             writer.write(batch)
             progress.count += batch.num_rows - 1
             progress.step()
+        stop.check()
         ok = True
     finally:
-        progress.done()
-        writer.close(ok)
-        close()
+        if progress is not None:
+            progress.done()
+        try:
+            close()
+        finally:
+            stop.interrupt = None
+            writer.close(ok and stop.signum is None)
+            stop.partial = None
     counts = writer.counts
     rows = sum(counts.values())
     seconds = time.monotonic() - started
     out.write(f"{rows:,} verdicts ({counts[True]:,} allowed, {counts[False]:,} disallowed, "
               f"{counts[None]:,} unknown) -> {args.out} in {seconds:.1f} s [{args.engine}]\n")
     return EXIT_OK
+
+
+def _nothing() -> None:
+    pass
 
 
 def _warc_table(paths: List[str]) -> Any:
@@ -206,28 +348,45 @@ def _warc_table(paths: List[str]) -> Any:
 _Job = Tuple[Iterator[Any], int, Any]
 
 
-def _duckdb_job(args: argparse.Namespace, robots: Any) -> _Job:
+def _duckdb_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
     import duckdb
 
     from . import duckdb as engine
 
     con = duckdb.connect()
+    reader: Any = None
+
+    def close() -> None:
+        stop.interrupt = None
+        try:
+            if reader is not None:
+                reader.close()  # release DuckDB's stream before its connection
+        finally:
+            con.close()
+
     try:
+        # From here a signal asks DuckDB to stop instead of raising in Python: the query
+        # calls back into Python (our SQL function, the Arrow stream of a text URL file).
+        stop.interrupt = con.interrupt
         index = engine.load_index(con, robots)
+        stop.check()
         if index.skipped:
             sys.stderr.write(f"robotsrules: warning: {index.skipped:,} robots rows without a "
                              "usable URL ignored\n")
+        stop.interrupt = None  # counting runs no Python inside DuckDB: Ctrl-C may raise
         total = engine.count_rows(con, args.urls)
+        stop.interrupt = con.interrupt
+        stop.check()
         reader = engine.verdicts(index, args.urls, args.agent, connection=con,
                                  missing=args.missing, cache_size=args.cache_size,
                                  mode=args.mode)
     except BaseException:
-        con.close()
+        close()
         raise
-    return iter(reader), total, con.close
+    return iter(reader), total, close
 
 
-def _spark_job(args: argparse.Namespace, robots: Any) -> _Job:
+def _spark_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
     _need("pyspark")
     _need("pandas")  # pyspark's Arrow entry points insist on it
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
