@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import json
 import os
 import shutil
@@ -27,8 +28,8 @@ import sys
 import tempfile
 import threading
 import time
-from types import FrameType, TracebackType
-from typing import Any, Callable, Dict, Iterator, List, Optional, TextIO, Tuple, Type
+from types import FrameType
+from typing import Any, Callable, Dict, Iterator, List, Optional, TextIO, Tuple
 
 from .errors import RobotsError
 
@@ -130,53 +131,78 @@ class _Interrupted(Exception):
     """Raised at a safe point once a stop signal has arrived."""
 
 
-class _Stop:
-    """SIGINT and SIGTERM during ``robotsrules bulk``: note the signal, then stop cleanly.
+GRACE_ENGINE = 10.0
+"""Seconds an interrupted engine query gets to wind down before the process exits anyway."""
+GRACE_PYTHON = 1.0
+"""Seconds pure Python work (reading WARC files, counting lines) gets to reach a check."""
 
-    While an engine query can run (:attr:`interrupt` set), the handler only asks the engine
-    to stop (DuckDB's ``interrupt()``): raising ``KeyboardInterrupt`` there could surface
-    inside our SQL function or the Arrow stream DuckDB is reading, on a thread it does not
-    expect, which ended in a UDF error, SIGABRT or SIGSEGV. Otherwise (pure Python work:
-    reading WARC files, counting text lines) it raises ``KeyboardInterrupt``. A second
-    signal while stopping removes the temporary file and exits at once.
+
+class _Stop:
+    """SIGINT and SIGTERM during ``robotsrules bulk``: stop cleanly, from the main thread.
+
+    The job runs in a worker thread (:func:`_bulk`); the main thread only waits, so the
+    Python signal handler always runs there and never inside DuckDB: it notes the signal and
+    calls the engine's ``interrupt()`` (DuckDB's ``DuckDBPyConnection.interrupt``, made to be
+    called from another thread than the query's). The worker checks :meth:`check` between
+    phases and batches, and an interrupted query raises in the worker, which unwinds and
+    removes its temporary file. A ``KeyboardInterrupt`` raised wherever Python happened to be
+    (inside our SQL function, the Arrow stream DuckDB reads, DuckDB's own ``PyErr_CheckSignals``
+    or an import) ended in UDF errors, SIGABRT or SIGSEGV. If the worker has not finished within
+    the grace period, or on a second signal, :meth:`hard_stop` removes the temporary file and
+    exits at once.
     """
 
     def __init__(self) -> None:
         self.signum: Optional[int] = None
+        self.when = 0.0
         self.interrupt: Optional[Callable[[], None]] = None
+        """The running engine's interrupt (None: pure Python work)."""
         self.partial: Optional[str] = None
-        self._old: Dict[int, Any] = {}
+        """The temporary output file to remove on a hard stop."""
+        self.scratch: List[str] = []
+        """Directories to remove on a hard stop."""
+        self.lock = threading.Lock()
+        """Held while the output is renamed to its final name."""
+        self.out = ""
+        """The ``--out`` name, for messages."""
 
-    def __enter__(self) -> _Stop:
-        if threading.current_thread() is threading.main_thread():
-            for number in _SIGNALS:
-                self._old[number] = signal.signal(number, self._handle)
-        return self
-
-    def __exit__(self, kind: Optional[Type[BaseException]], error: Optional[BaseException],
-                 trace: Optional[TracebackType]) -> None:
-        for number, handler in self._old.items():
-            signal.signal(number, handler)
-        self._old.clear()
-
-    def _handle(self, signum: int, frame: Optional[FrameType]) -> None:
+    def handle(self, signum: int, frame: Optional[FrameType]) -> None:
+        """The signal handler (main thread): note, ask the engine to stop; never raise."""
         if self.signum is not None:  # a second signal: the user insists
-            if self.partial is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(self.partial)
-            os.write(2, b"robotsrules: interrupted\n")
-            os._exit(128 + signum)
-        self.signum = signum
+            self.hard_stop()
+        self.signum, self.when = signum, time.monotonic()
         interrupt = self.interrupt
-        if interrupt is None:
-            raise KeyboardInterrupt
-        with contextlib.suppress(Exception):  # a closed connection: the flag stops us anyway
-            interrupt()
+        if interrupt is not None:
+            with contextlib.suppress(Exception):  # already closed: the flag stops the worker
+                interrupt()
+
+    def grace(self) -> float:
+        """Seconds left for the worker to finish after the signal."""
+        limit = GRACE_ENGINE if self.interrupt is not None else GRACE_PYTHON
+        return self.when + limit - time.monotonic()
 
     def check(self) -> None:
-        """Raise :class:`_Interrupted` if a stop signal has arrived."""
+        """Raise :class:`_Interrupted` if a stop signal has arrived (worker thread)."""
         if self.signum is not None:
             raise _Interrupted
+
+    def message(self) -> str:
+        name = signal.Signals(self.signum or signal.SIGINT).name
+        return f"robotsrules: interrupted ({name})"
+
+    def hard_stop(self) -> None:
+        """Remove the temporary output and exit now (the worker may be anywhere)."""
+        signum = self.signum or signal.SIGINT
+        renaming = self.lock.acquire(timeout=5.0)  # never between the check and the rename
+        if renaming and self.partial is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.partial)
+        for directory in self.scratch:
+            shutil.rmtree(directory, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            sys.stderr.flush()
+            os.write(2, f"{self.message()}; {self.out} not written\n".encode(errors="replace"))
+        os._exit(128 + signum)
 
 
 def _umask() -> int:
@@ -261,20 +287,47 @@ class _Writer:
 
 
 def _bulk(args: argparse.Namespace, out: TextIO) -> int:
-    with _Stop() as stop:
+    stop = _Stop()
+    stop.out = args.out
+    if threading.current_thread() is not threading.main_thread():
+        return _bulk_run(args, out, stop)  # no signal handling off the main thread
+    outcome: Dict[str, Any] = {}
+
+    def work() -> None:
         try:
-            return _bulk_run(args, out, stop)
-        except BaseException:
-            if stop.signum is None:
-                raise
-        name = signal.Signals(stop.signum).name
-        sys.stderr.write(f"robotsrules: interrupted ({name}); {args.out} not written\n")
+            outcome["code"] = _bulk_run(args, out, stop)
+        except BaseException as error:  # handed to the main thread
+            outcome["error"] = error
+
+    old = {number: signal.signal(number, stop.handle) for number in _SIGNALS}
+    try:
+        worker = threading.Thread(target=work, name="robotsrules-bulk", daemon=True)
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.1)
+            if stop.signum is not None and worker.is_alive() and stop.grace() <= 0:
+                stop.hard_stop()
+    finally:
+        for number, handler in old.items():
+            signal.signal(number, handler)
+    error = outcome.pop("error", None)
+    code = outcome.pop("code", None)
+    if stop.signum is not None and code is None:
+        error = None  # its frames hold DuckDB objects: free them now, not at exit
+        gc.collect()
+        sys.stderr.write(f"{stop.message()}; {args.out} not written\n")
         return 128 + stop.signum
+    if error is not None:
+        raise error
+    return int(code)
 
 
 def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     _need("pyarrow")
     _need("duckdb")
+    import pyarrow as pa
+
+    pa.array([""], pa.string())  # imports pandas if installed (seconds): before any work
     form = _out_format(args)
     for agent in args.agent:  # a caller mistake: say so before any work
         from .agents import agent_tokens
@@ -283,14 +336,15 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     if args.cache_size < 1:
         raise RobotsError("--cache-size must be at least 1")
     started = time.monotonic()
+    from .cli import _Progress
+
     writer = _Writer(args.out, form)  # the destination is checked before any work
     stop.partial = writer.partial
     ok = False
     close: Callable[[], None] = _nothing
-    from .cli import _Progress
-
     progress: Optional[_Progress] = None
     try:
+        stop.check()
         robots: Any = args.robots
         if args.robots_warc:
             robots = _warc_table(args.robots_warc)
@@ -313,8 +367,9 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
             close()
         finally:
             stop.interrupt = None
-            writer.close(ok and stop.signum is None)
-            stop.partial = None
+            with stop.lock:  # a hard stop never removes a renamed file, nor races a rename
+                writer.close(ok and stop.signum is None)
+                stop.partial = None
     counts = writer.counts
     rows = sum(counts.values())
     seconds = time.monotonic() - started
@@ -365,21 +420,19 @@ def _duckdb_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
             con.close()
 
     try:
-        # From here a signal asks DuckDB to stop instead of raising in Python: the query
-        # calls back into Python (our SQL function, the Arrow stream of a text URL file).
-        stop.interrupt = con.interrupt
+        stop.interrupt = con.interrupt  # a signal now stops DuckDB (from the main thread)
+        stop.check()
         index = engine.load_index(con, robots)
         stop.check()
         if index.skipped:
             sys.stderr.write(f"robotsrules: warning: {index.skipped:,} robots rows without a "
                              "usable URL ignored\n")
-        stop.interrupt = None  # counting runs no Python inside DuckDB: Ctrl-C may raise
         total = engine.count_rows(con, args.urls)
-        stop.interrupt = con.interrupt
         stop.check()
         reader = engine.verdicts(index, args.urls, args.agent, connection=con,
                                  missing=args.missing, cache_size=args.cache_size,
-                                 mode=args.mode)
+                                 mode=args.mode, check=stop.check)
+        stop.check()
     except BaseException:
         close()
         raise
@@ -401,6 +454,8 @@ def _spark_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
             raise RobotsError(f"{path}: no such file")
     session = engine.local_session(args.spark_master)
     scratch = tempfile.mkdtemp(prefix="robotsrules-spark-")
+    stop.scratch.append(scratch)
+    stop.interrupt = session.sparkContext.cancelAllJobs  # a signal cancels the Spark job
 
     def close() -> None:
         shutil.rmtree(scratch, ignore_errors=True)
