@@ -83,15 +83,15 @@ def _interrupt(inputs: Path, tmp_path: Path, signals: List[int], delay: float) -
     assert elapsed < STOP_DEADLINE
 
 
-@pytest.mark.parametrize("delay", [0.0, 0.3, 1.0, 2.5, 5.0])
+@pytest.mark.parametrize("delay", [0.0, 0.5, 1.5, 3.0])
 def test_sigint_stops_cleanly_at_any_moment(inputs: Path, tmp_path: Path, delay: float) -> None:
     _interrupt(inputs, tmp_path, [signal.SIGINT], delay)
 
 
-@pytest.mark.parametrize("delay", [0.0, 2.5])
+@pytest.mark.parametrize("delay", [1.0])
 def test_sigterm_cleans_up_like_sigint(inputs: Path, tmp_path: Path, delay: float) -> None:
     _interrupt(inputs, tmp_path, [signal.SIGTERM], delay)
 
 
 def test_a_second_ctrl_c_still_exits_cleanly(inputs: Path, tmp_path: Path) -> None:
-    _interrupt(inputs, tmp_path, [signal.SIGINT, signal.SIGINT], 2.0)
+    _interrupt(inputs, tmp_path, [signal.SIGINT, signal.SIGINT], 1.0)
