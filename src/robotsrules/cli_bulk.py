@@ -9,10 +9,10 @@ on SIGTERM: the run stops, its temporary file is removed and nothing is written 
 
 Output is written to a temporary file created with ``O_EXCL`` (:func:`tempfile.mkstemp`) in
 the destination's directory, then renamed over ``--out``; so a pre-existing file or symlink
-named like the temporary is never followed. During the DuckDB query a signal calls
-``DuckDBPyConnection.interrupt()`` rather than raising ``KeyboardInterrupt`` wherever Python
-happens to be (which could be inside our SQL function or the Arrow stream DuckDB reads);
-see ``docs/bulk-safety.md``.
+named like the temporary is never followed. The job runs in a worker thread while the main
+thread waits and handles signals: the handler asks the engine to stop
+(``DuckDBPyConnection.interrupt()``, Spark's ``cancelAllJobs()``) instead of raising
+``KeyboardInterrupt`` wherever Python happens to be; see ``docs/bulk-safety.md``.
 """
 
 from __future__ import annotations

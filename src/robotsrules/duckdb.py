@@ -26,8 +26,10 @@ the core's; a parsed body is cached per thread (bounded LRU), so a join that rep
 body on each of its URLs parses it once.
 
 :func:`verdicts` runs the whole job (``robotsrules bulk``'s default engine): the robots
-table is indexed by origin once, the URL table is streamed through DuckDB in Arrow batches,
-and a reader of verdict batches (:data:`robotsrules.bulk.VERDICT_SCHEMA`) comes back.
+table is indexed by origin once, DuckDB streams the URL table in Arrow batches (a text file
+is read directly), each batch is judged in the thread reading the result, and a reader of
+verdict batches (:data:`robotsrules.bulk.VERDICT_SCHEMA`) comes back. No Python function runs
+inside the DuckDB query, so interrupting it (``connection.interrupt()``) stops a C++ scan.
 """
 
 from __future__ import annotations
