@@ -17,11 +17,11 @@ import pytest
 pytest.importorskip("pyarrow")
 pytest.importorskip("warcio")
 
-from warcio.statusandheaders import StatusAndHeaders  # noqa: E402
-from warcio.warcwriter import WARCWriter  # noqa: E402
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
 
-from robotsrules import warc  # noqa: E402
-from robotsrules.cli import main  # noqa: E402
+from robotsrules import warc
+from robotsrules.cli import main
 
 BODIES = {f"https://h{i}.example/robots.txt":
           f"User-agent: *\nDisallow: /private{i}\nDisallow: /cart{i}\n".encode()
@@ -64,7 +64,7 @@ def test_every_cut_point_is_whole_or_damaged_never_a_shorter_file(gzip: bool) ->
     data, starts = _archive(gzip)
     # Every 5th octet, and every octet near the record boundaries and the end.
     cuts = set(range(0, len(data) + 1, 5)) | {len(data) - d for d in range(12)}
-    cuts |= {start + d for start, _ in starts for d in range(-8, 9) if 0 <= start + d}
+    cuts |= {start + d for start, _ in starts for d in range(-8, 9) if start + d >= 0}
     for cut in sorted(cuts):
         rows, stats = _read(data[:cut])
         by_url = {row["url"]: row for row in rows}
