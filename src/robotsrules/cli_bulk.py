@@ -340,7 +340,7 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
 
     writer = _Writer(args.out, form)  # the destination is checked before any work
     stop.partial = writer.partial
-    ok = False
+    ok = renamed = False
     close: Callable[[], None] = _nothing
     progress: Optional[_Progress] = None
     try:
@@ -368,8 +368,11 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
         finally:
             stop.interrupt = None
             with stop.lock:  # a hard stop never removes a renamed file, nor races a rename
-                writer.close(ok and stop.signum is None)
+                renamed = ok and stop.signum is None
+                writer.close(renamed)
                 stop.partial = None
+    if not renamed:  # done, but a signal came before the rename: the output was dropped
+        raise _Interrupted
     counts = writer.counts
     rows = sum(counts.values())
     seconds = time.monotonic() - started

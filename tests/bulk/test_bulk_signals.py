@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import List
+from typing import Any, List
 
 import pytest
 
@@ -95,3 +95,30 @@ def test_sigterm_cleans_up_like_sigint(inputs: Path, tmp_path: Path, delay: floa
 
 def test_a_second_ctrl_c_still_exits_cleanly(inputs: Path, tmp_path: Path) -> None:
     _interrupt(inputs, tmp_path, [signal.SIGINT, signal.SIGINT], 1.0)
+
+
+def test_a_signal_after_the_last_batch_but_before_the_rename(tmp_path: Path, capsys: Any,
+                                                            monkeypatch: Any) -> None:
+    """In process: SIGINT arrives once every batch is written, just before the rename. The
+    output is dropped, so the exit code must not say success."""
+    from robotsrules import cli
+    from robotsrules.cli import main
+
+    pq.write_table(pa.table({"url": ["https://a.example/robots.txt"],
+                             "body": [b"User-agent: *\nDisallow: /p\n"]}),
+                   tmp_path / "robots.parquet")
+    (tmp_path / "urls.txt").write_text("https://a.example/p\n")
+    done = cli._Progress.done
+
+    def late_signal(self: Any) -> None:  # runs in the worker after the last check
+        done(self)
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1.0)  # the main thread (in a 0.1 s join loop) runs the handler meanwhile
+
+    monkeypatch.setattr(cli._Progress, "done", late_signal)
+    out = tmp_path / "v.parquet"
+    code = main(["bulk", "--robots", str(tmp_path / "robots.parquet"), "--urls",
+                 str(tmp_path / "urls.txt"), "--agent", "GPTBot", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 130, err
+    assert "not written" in err and not out.exists() and _temporaries(tmp_path) == []
