@@ -112,9 +112,19 @@ def test_a_signal_after_the_last_batch_but_before_the_rename(tmp_path: Path, cap
 
     import threading
 
+    from robotsrules import cli_bulk
+
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("bulk handles signals only when run from the main thread")
     sent: List[bool] = []
+    handled = threading.Event()
+    handle = cli_bulk._Stop.handle
+
+    def noted(self: Any, signum: int, frame: Any) -> None:
+        handle(self, signum, frame)
+        handled.set()
+
+    monkeypatch.setattr(cli_bulk._Stop, "handle", noted)
 
     def late_signal(self: Any) -> None:  # runs in the worker after the last check
         done(self)
@@ -122,8 +132,8 @@ def test_a_signal_after_the_last_batch_but_before_the_rename(tmp_path: Path, cap
         if getattr(handler, "__self__", None).__class__.__name__ != "_Stop":
             return  # never signal a process whose SIGINT handler is not bulk's
         sent.append(True)
-        os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(1.0)  # the main thread (in a 0.1 s join loop) runs the handler meanwhile
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+        handled.wait(10)  # the main thread runs the handler before the worker goes on
 
     monkeypatch.setattr(cli._Progress, "done", late_signal)
     out = tmp_path / "v.parquet"
@@ -131,5 +141,6 @@ def test_a_signal_after_the_last_batch_but_before_the_rename(tmp_path: Path, cap
                  str(tmp_path / "urls.txt"), "--agent", "GPTBot", "--out", str(out)])
     err = capsys.readouterr().err
     assert sent, "bulk's SIGINT handler was not installed"
+    assert handled.is_set()
     assert code == 130, err
     assert "not written" in err and not out.exists() and _temporaries(tmp_path) == []
