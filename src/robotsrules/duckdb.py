@@ -26,8 +26,10 @@ the core's; a parsed body is cached per thread (bounded LRU), so a join that rep
 body on each of its URLs parses it once.
 
 :func:`verdicts` runs the whole job (``robotsrules bulk``'s default engine): the robots
-table is indexed by origin once, the URL table is streamed through DuckDB in Arrow batches,
-and a reader of verdict batches (:data:`robotsrules.bulk.VERDICT_SCHEMA`) comes back.
+table is indexed by origin once, DuckDB streams the URL table in Arrow batches (a text file
+is read directly), each batch is judged in the thread reading the result, and a reader of
+verdict batches (:data:`robotsrules.bulk.VERDICT_SCHEMA`) comes back. No Python function runs
+inside the DuckDB query, so interrupting it (``connection.interrupt()``) stops a C++ scan.
 """
 
 from __future__ import annotations
@@ -250,56 +252,48 @@ def verdicts(
     mode: Mode = "google",
     policy: Policy = DEFAULT_POLICY,
     batch_size: int = 65_536,
+    check: Optional[Callable[[], None]] = None,
 ) -> pa.RecordBatchReader:
     """The bulk job on DuckDB: verdict batches for every URL of ``urls`` and every agent.
 
     ``robots`` is a robots table (columns ``url``, ``body``, optional ``status`` and
     ``date``; see :mod:`robotsrules.bulk`) or a ready :class:`~robotsrules.bulk.RobotsIndex`;
     ``urls`` a table with a ``url`` column. Files are read with DuckDB's readers; the URL
-    table is streamed (rows in input order, agents in the order given, URL-major).
+    table is streamed (rows in input order, agents in the order given, URL-major), in
+    batches of about ``batch_size`` rows. ``check``, if given, is called every few thousand
+    URLs; an exception it raises abandons the job (``robotsrules bulk`` stops this way on
+    Ctrl-C).
     """
     con = connection if connection is not None else duckdb.connect()
     index = robots if isinstance(robots, RobotsIndex) else load_index(con, robots)
     judge = Judge(index, agents, missing=missing, cache_size=cache_size, mode=mode,
                   policy=policy)
-    names = judge.agents
-    local = threading.local()
+    # DuckDB reads the URL table (any format it reads, streamed); the verdicts are made here,
+    # in the thread that reads the batches, not in a Python function DuckDB calls. So the
+    # query never calls back into Python, and an interrupt (Ctrl-C, con.interrupt()) stops
+    # a C++ scan, never Python code running inside DuckDB (which crashed it; see
+    # docs/explanations/bulk-safety.md). A text file of URLs does not go through DuckDB at all.
+    per_batch = max(1, batch_size // len(judge.agents))
+    urls_in = _url_batches(con, urls, per_batch)
+    return pa.RecordBatchReader.from_batches(VERDICT_SCHEMA,
+                                             _judged(judge, urls_in, con, check))
 
-    def mine() -> Judge:  # DuckDB may call from several threads: one parse cache each
-        found: Optional[Judge] = getattr(local, "judge", None)
-        if found is None:
-            found = Judge(index, names, missing=missing, cache_size=cache_size, mode=mode,
-                          policy=policy)
-            local.judge = found
-        return found
 
-    def judge_urls(url: Any) -> pa.Array:
-        batch = mine().verdict_batch(url)
-        size = len(names)
-        offsets = pa.array(range(0, batch.num_rows + 1, size), pa.int32())
-        fields = pa.StructArray.from_arrays(batch.columns[1:], names=batch.schema.names[1:])
-        return pa.ListArray.from_arrays(offsets, fields)
-
-    function = f"robots_bulk_{id(judge):x}"
-    list_type = duckdb.list_type(duckdb.struct_type({
-        "agent": "VARCHAR", "allowed": "BOOLEAN", "line": "INTEGER", "reason": "VARCHAR",
-        "origin": "VARCHAR"}))
-    cast(Any, con).create_function(function, judge_urls, ["VARCHAR"], list_type, type="arrow",
-                                   null_handling="special", side_effects=False)
-    relation = read(con, urls)
+def _url_batches(connection: duckdb.DuckDBPyConnection, urls: Source, batch_size: int
+                 ) -> Iterator[pa.RecordBatch]:
+    """The ``url`` column of a URL table as Arrow batches of strings."""
+    if (not isinstance(urls, (pa.Table, duckdb.DuckDBPyRelation))
+            and os.path.exists(os.fspath(urls)) and _format(os.fspath(urls)) == "text"):
+        return iter(text_batches(os.fspath(urls), batch_size))
+    relation = read(connection, urls)
     if "url" not in relation.columns:
         raise RobotsError("the URL table has no 'url' column (columns: "
                           + ", ".join(relation.columns) + ")")
-    view = f"robots_urls_{id(judge):x}"
-    relation.select("CAST(url AS VARCHAR) AS url").create_view(view)
-    query = (f"SELECT url, v.agent, v.allowed, v.line, v.reason, v.origin FROM "
-             f"(SELECT url, unnest({function}(url)) AS v FROM {view})")
     try:
-        reader = _arrow_reader(con.sql(query), batch_size)
+        reader = _arrow_reader(relation.select("CAST(url AS VARCHAR) AS url"), batch_size)
     except duckdb.Error as error:
         raise RobotsError(f"bulk query failed: {_first_line(error)}") from None
-    # The generator holds the connection (and our function) alive while batches are read.
-    return pa.RecordBatchReader.from_batches(VERDICT_SCHEMA, _cast(reader, con))
+    return iter(reader)
 
 
 def _arrow_reader(relation: duckdb.DuckDBPyRelation, batch_size: int) -> pa.RecordBatchReader:
@@ -308,18 +302,31 @@ def _arrow_reader(relation: duckdb.DuckDBPyRelation, batch_size: int) -> pa.Reco
     return method(batch_size)
 
 
-def _cast(reader: pa.RecordBatchReader, connection: duckdb.DuckDBPyConnection
-          ) -> Iterator[pa.RecordBatch]:
-    batches = iter(reader)
+_CHECK_EVERY = 4096  # URLs judged between two calls of verdicts()' check
+
+
+def _judged(judge: Judge, batches: Iterator[pa.RecordBatch],
+            connection: duckdb.DuckDBPyConnection, check: Optional[Callable[[], None]]
+            ) -> Iterator[pa.RecordBatch]:
     while True:
+        if check is not None:
+            check()
         try:
             batch = next(batches)
         except StopIteration:
             return
-        except (duckdb.Error, pa.ArrowException) as error:  # e.g. a file that goes bad
+        except (duckdb.Error, pa.ArrowException, OSError) as error:  # a file that goes bad
             raise RobotsError(f"bulk query failed: {_first_line(error)}") from None
-        if batch.num_rows:
-            yield batch.cast(VERDICT_SCHEMA)
+        column = batch.column("url")
+        if check is None or len(column) <= _CHECK_EVERY:
+            if len(column):
+                yield judge.verdict_batch(column)
+            continue
+        parts = []
+        for start in range(0, len(column), _CHECK_EVERY):
+            check()
+            parts.append(judge.verdict_batch(column.slice(start, _CHECK_EVERY)))
+        yield pa.Table.from_batches(parts, VERDICT_SCHEMA).combine_chunks().to_batches()[0]
     del connection  # read to the end: the connection may go
 
 

@@ -10,11 +10,24 @@ with the HTTP status and the ``WARC-Date``; other records are skipped (counted).
 lenient: a garbled record or a truncated file ends that file with a note in
 :attr:`WarcStats.errors`, never an exception; captures read before the damage are kept.
 
+A capture that did not arrive whole is *damaged* (:attr:`Capture.damaged` says why) and is
+never read as a complete robots.txt: its record block is shorter than its ``Content-Length``
+(a file cut in the middle of a record, plain or gzip'd), it has no usable ``Content-Length``,
+its HTTP status is not a three-digit number (``9999999999``, or a status line cut to ``20``),
+its HTTP headers cannot be read, or the crawler marked it ``WARC-Truncated`` with less than
+``max_bytes`` of body kept. A gzip'd file that ends inside a compressed member is reported too.
+
 :func:`read_warcs` turns captures into a robots table for :mod:`robotsrules.bulk`: the newest
 capture per origin wins (RFC 9309 §2.4: the freshest copy is the one to obey). A redirect
 (3xx) is followed within the captures read, up to 5 hops (RFC 9309 §2.3.1.2), and the
 target's answer stands for the original origin; a redirect whose target was not captured keeps
 its 3xx status, which the fetch policy reads as *unavailable* (allow all).
+
+A damaged capture loses to any intact capture of the same origin (or URL, for redirect
+targets), whatever their dates: like a failed refresh, it does not replace the last good copy.
+An origin (or a redirect target) with only damaged captures gets a row with status
+:data:`DAMAGED_STATUS` and an empty body, which the fetch policy reads as *unreachable*
+(disallow all), and the reason in the ``damaged`` column. See ``docs/explanations/bulk-safety.md``.
 """
 
 from __future__ import annotations
@@ -31,7 +44,8 @@ from warcio.archiveiterator import ArchiveIterator
 from ._scope import join_url, origin_of
 from .robotstxt import DEFAULT_MAX_BYTES
 
-__all__ = ["ROBOTS_SCHEMA", "Capture", "WarcStats", "iter_captures", "read_warcs"]
+__all__ = ["DAMAGED_STATUS", "ROBOTS_SCHEMA", "Capture", "WarcStats", "iter_captures",
+           "read_warcs"]
 
 ROBOTS_SCHEMA = pa.schema([
     pa.field("url", pa.string()),
@@ -41,12 +55,21 @@ ROBOTS_SCHEMA = pa.schema([
     pa.field("body", pa.binary()),
     pa.field("truncated", pa.bool_()),
     pa.field("final_url", pa.string()),
+    pa.field("damaged", pa.string()),
 ])
 """Columns of :func:`read_warcs`' table: a robots table for :mod:`robotsrules.bulk`, plus
-``origin``, ``truncated`` (body cut at ``max_bytes`` or by the crawler) and ``final_url``
-(where the answer came from after redirects)."""
+``origin``, ``truncated`` (body cut at ``max_bytes`` or by the crawler), ``final_url``
+(where the answer came from after redirects) and ``damaged`` (null, or why the capture that
+answers was not used as a robots.txt; ``status`` is then :data:`DAMAGED_STATUS`)."""
+
+DAMAGED_STATUS = 599
+"""The status a damaged capture gets in :func:`read_warcs`' table: a 5xx, so every engine's
+fetch policy reads it as *unreachable* (disallow all), as the fetch layer reads a body that
+did not arrive whole. (599 is not an HTTP status any server sends for robots.txt; the
+``damaged`` column tells such rows apart.)"""
 
 MAX_REDIRECTS = 5
+_DRAIN = 1 << 16
 
 
 class Capture(NamedTuple):
@@ -60,6 +83,9 @@ class Capture(NamedTuple):
     truncated: bool
     location: Optional[str]
     """The ``Location`` header of a redirect answer."""
+    damaged: Optional[str] = None
+    """Why this capture is not a complete answer (``None``: it is). A damaged capture's
+    ``status`` is ``None`` when no valid status could be read, and its ``body`` is empty."""
 
 
 @dataclass
@@ -72,6 +98,9 @@ class WarcStats:
     skipped: int = 0
     """Records that are not robots.txt responses (requests, metadata, other URLs)."""
     redirects_followed: int = 0
+    damaged: int = 0
+    """Captures that did not arrive whole (see the module docstring); each also has a note
+    in :attr:`errors`."""
     errors: List[str] = field(default_factory=list)
 
 
@@ -126,14 +155,39 @@ def iter_captures(source: Union[str, os.PathLike[str], BinaryIO], *,
             handle.close()
 
 
+class _Archive(ArchiveIterator):  # type: ignore[misc]  # warcio has no type information
+    """warcio's record iterator, noting whether the file ended in the middle of something,
+    which warcio passes over quietly: a gzip member without its end, or (plain files) octets
+    after the last complete record that are not a whole record (a cut record header)."""
+
+    cut: Optional[str] = None
+
+    def close(self) -> None:
+        reader = getattr(self, "reader", None)
+        if reader is not None:
+            decompressor = getattr(reader, "decompressor", None)
+            if decompressor is not None:
+                if not getattr(decompressor, "eof", True):
+                    self.cut = "the file ends inside a gzip member"
+            else:
+                try:
+                    tail = int(self.fh.tell()) - int(self.offset)
+                except (AttributeError, OSError, TypeError, ValueError):
+                    tail = 0
+                if tail > 0:
+                    self.cut = f"the file ends with {tail:,} octets that are not a whole record"
+        super().close()
+
+
 def _captures(handle: BinaryIO, label: str, max_bytes: int, stats: WarcStats,
               all_paths: bool) -> Iterator[Capture]:
-    records = iter(ArchiveIterator(handle, arc2warc=True))
+    archive = _Archive(handle, arc2warc=True)
+    records = iter(archive)
     while True:
         try:
             record = next(records)
         except StopIteration:
-            return
+            break
         except Exception as error:  # Leniency: garbled or truncated archive: stop this file
             stats.errors.append(f"{label}: unreadable after {stats.records} records: "
                                 f"{type(error).__name__}: {error}")
@@ -144,12 +198,46 @@ def _captures(handle: BinaryIO, label: str, max_bytes: int, stats: WarcStats,
         except Exception as error:  # Leniency: one bad record; the next may be fine
             stats.errors.append(f"{label}: record {stats.records}: {type(error).__name__}: "
                                 f"{error}")
+            _drain(record)
             continue
         if capture is None:
+            short = _drain(record)
+            if short:
+                stats.errors.append(f"{label}: record {stats.records}: {short}")
             stats.skipped += 1
             continue
+        if capture.damaged:
+            stats.damaged += 1
+            stats.errors.append(f"{label}: record {stats.records} ({capture.url}): damaged: "
+                                f"{capture.damaged}; not read as a robots.txt")
         stats.captures += 1
         yield capture
+    if archive.cut:
+        stats.errors.append(f"{label}: {archive.cut} (cut short?): whatever followed record "
+                            f"{stats.records} is lost")
+
+
+def _drain(record: Any) -> Optional[str]:
+    """Read the rest of a record's block; why it is short of its Content-Length, or None."""
+    raw = record.raw_stream
+    while raw.read(_DRAIN):
+        pass
+    left = getattr(raw, "limit", None)  # a warcio LimitReader: octets of Content-Length unread
+    if not isinstance(left, int) or not callable(getattr(raw, "tell", None)):
+        return "no usable Content-Length"
+    if left > 0:
+        got = raw.tell()
+        return f"record cut short: {got:,} of {got + left:,} octets (Content-Length)"
+    return None
+
+
+def _status(text: Any) -> Optional[int]:
+    """An HTTP status code: three ASCII digits (RFC 9110 §15), else None."""
+    if isinstance(text, str) and len(text) == 3 and text.isascii() and text.isdigit():
+        value = int(text)
+        if value >= 100:
+            return value
+    return None
 
 
 def _capture(record: Any, max_bytes: int, all_paths: bool) -> Optional[Capture]:
@@ -159,15 +247,42 @@ def _capture(record: Any, max_bytes: int, all_paths: bool) -> Optional[Capture]:
     if not url or not (all_paths or _is_robots(url)):
         return None
     origin = origin_of(url)  # InvalidURL: counted as a bad record by the caller
+    date = _date(record.rec_headers.get_header("WARC-Date"))
     http = record.http_headers
     if http is None:
-        raise ValueError(f"no HTTP headers for {url}")
-    status = int(http.get_statuscode())
-    body = record.content_stream().read(max_bytes + 1)
-    truncated = len(body) > max_bytes or bool(record.rec_headers.get_header("WARC-Truncated"))
+        _drain(record)
+        return Capture(url, origin, None, date, b"", False, None, "no HTTP headers")
+    raw_status = http.get_statuscode()
+    status = _status(raw_status)
+    try:
+        body = record.content_stream().read(max_bytes + 1)
+        damage = _drain(record)
+    except Exception as error:  # a payload the decoders cannot read
+        damage = f"unreadable HTTP payload: {type(error).__name__}: {error}"
+        body = b""
+    if damage is None and status is None:
+        shown = str(raw_status)[:20]
+        damage = f"impossible HTTP status {shown!r}"
+    cut = record.rec_headers.get_header("WARC-Truncated")
+    if damage is None and cut and len(body) < max_bytes:
+        damage = (f"WARC-Truncated: {cut.strip()[:40]} with only {len(body):,} octets kept "
+                  f"(fewer than the {max_bytes:,} a parser reads)")
+    if damage is not None:
+        return Capture(url, origin, status, date, b"", False, None, damage)
+    truncated = len(body) > max_bytes or bool(cut)
     location = http.get_header("Location")
-    return Capture(url, origin, status, _date(record.rec_headers.get_header("WARC-Date")),
-                   body[:max_bytes], truncated, location.strip() if location else None)
+    return Capture(url, origin, status, date, body[:max_bytes], truncated,
+                   location.strip() if location else None)
+
+
+def _better(a: Capture, b: Optional[Capture]) -> bool:
+    """Whether capture ``a`` should answer instead of ``b``: an intact capture beats a damaged
+    one; then the newer one (see :func:`_newer`)."""
+    if b is None:
+        return True
+    if (a.damaged is None) != (b.damaged is None):
+        return a.damaged is None
+    return _newer(a, b)
 
 
 def _newer(a: Capture, b: Optional[Capture]) -> bool:
@@ -184,16 +299,17 @@ def read_warcs(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
     """A robots table (:data:`ROBOTS_SCHEMA`) from WARC files: the newest capture per origin.
 
     Redirects are followed within the captures read (see the module docstring). Problems are
-    counted in ``stats``; the table holds whatever could be read.
+    counted in ``stats``; the table holds whatever could be read, and a damaged capture only
+    as an *unreachable* row (:data:`DAMAGED_STATUS`) when its origin has no intact one.
     """
     stats = stats if stats is not None else WarcStats()
     newest: Dict[str, Capture] = {}  # by origin
     by_url: Dict[str, Capture] = {}  # newest capture of each exact URL (redirect targets)
     for source in sources:
         for capture in iter_captures(source, max_bytes=max_bytes, stats=stats):
-            if _newer(capture, newest.get(capture.origin)):
+            if _better(capture, newest.get(capture.origin)):
                 newest[capture.origin] = capture
-            if _newer(capture, by_url.get(capture.url)):
+            if _better(capture, by_url.get(capture.url)):
                 by_url[capture.url] = capture
     columns: Dict[str, List[Any]] = {name: [] for name in ROBOTS_SCHEMA.names}
     for origin in sorted(newest):
@@ -203,11 +319,13 @@ def read_warcs(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
             final = _follow(capture, by_url, stats)
         columns["url"].append(capture.url)
         columns["origin"].append(origin)
-        columns["status"].append(final.status)
+        damaged = final.damaged is not None
+        columns["status"].append(DAMAGED_STATUS if damaged else final.status)
         columns["date"].append(capture.date)
-        columns["body"].append(final.body)
+        columns["body"].append(b"" if damaged else final.body)
         columns["truncated"].append(final.truncated)
         columns["final_url"].append(final.url)
+        columns["damaged"].append(final.damaged)
     return pa.table(columns, schema=ROBOTS_SCHEMA)
 
 
@@ -215,7 +333,8 @@ def _follow(capture: Capture, by_url: Dict[str, Capture], stats: WarcStats) -> C
     current = capture
     seen = {capture.url}
     for _ in range(MAX_REDIRECTS):
-        if current.status is None or not 300 <= current.status < 400 or not current.location:
+        if (current.damaged or current.status is None or not 300 <= current.status < 400
+                or not current.location):
             break
         target = join_url(current.url, current.location)
         if target is None or target in seen or target not in by_url:

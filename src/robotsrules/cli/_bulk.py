@@ -3,25 +3,40 @@
 Hooked into :mod:`robotsrules.cli` by :func:`add_commands`. The engines' packages are imported
 only when a command runs, so ``robotsrules check`` starts as fast without them; a missing one
 fails with a message naming the extra to install. Exit codes: 0 done, 2 usage or I/O error
-(``robotsrules: error: ...`` on stderr, never a traceback).
+(``robotsrules: error: ...`` on stderr, never a traceback), 130 on SIGINT (Ctrl-C) and 143
+on SIGTERM: the run stops, its temporary file is removed and nothing is written under the
+``--out`` name.
+
+Output is written to a temporary file created with ``O_EXCL`` (:func:`tempfile.mkstemp`) in
+the destination's directory, then renamed over ``--out``; so a pre-existing file or symlink
+named like the temporary is never followed. The job runs in a worker thread while the main
+thread waits and handles signals: the handler asks the engine to stop
+(``DuckDBPyConnection.interrupt()``, Spark's ``cancelAllJobs()``) instead of raising
+``KeyboardInterrupt`` wherever Python happens to be; see ``docs/explanations/bulk-safety.md``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 import time
-from typing import Any, Iterator, List, TextIO, Tuple
+from types import FrameType
+from typing import Any, Callable, Dict, Iterator, List, Optional, TextIO, Tuple
 
 from ..errors import RobotsError
 
 __all__ = ["add_commands"]
 
 EXIT_OK, EXIT_ERROR = 0, 2
+_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 # robotsrules.bulk's MISSING and DEFAULT_CACHE_SIZE, repeated so that building the parser
 # (every robotsrules command) does not import pyarrow; a test keeps them equal.
@@ -112,9 +127,94 @@ def _out_format(args: argparse.Namespace) -> str:
                       "or pass --format")
 
 
+class _Interrupted(Exception):
+    """Raised at a safe point once a stop signal has arrived."""
+
+
+GRACE_ENGINE = 10.0
+"""Seconds an interrupted engine query gets to wind down before the process exits anyway."""
+GRACE_PYTHON = 1.0
+"""Seconds pure Python work (reading WARC files, counting lines) gets to reach a check."""
+
+
+class _Stop:
+    """SIGINT and SIGTERM during ``robotsrules bulk``: stop cleanly, from the main thread.
+
+    The job runs in a worker thread (:func:`_bulk`); the main thread only waits, so the
+    Python signal handler always runs there and never inside DuckDB: it notes the signal and
+    calls the engine's ``interrupt()`` (DuckDB's ``DuckDBPyConnection.interrupt``, made to be
+    called from another thread than the query's). The worker checks :meth:`check` between
+    phases and batches, and an interrupted query raises in the worker, which unwinds and
+    removes its temporary file. A ``KeyboardInterrupt`` raised wherever Python happened to be
+    (inside our SQL function, the Arrow stream DuckDB reads, DuckDB's own ``PyErr_CheckSignals``
+    or an import) ended in UDF errors, SIGABRT or SIGSEGV. If the worker has not finished within
+    the grace period, or on a second signal, :meth:`hard_stop` removes the temporary file and
+    exits at once.
+    """
+
+    def __init__(self) -> None:
+        self.signum: Optional[int] = None
+        self.when = 0.0
+        self.interrupt: Optional[Callable[[], None]] = None
+        """The running engine's interrupt (None: pure Python work)."""
+        self.partial: Optional[str] = None
+        """The temporary output file to remove on a hard stop."""
+        self.scratch: List[str] = []
+        """Directories to remove on a hard stop."""
+        self.lock = threading.Lock()
+        """Held while the output is renamed to its final name."""
+        self.out = ""
+        """The ``--out`` name, for messages."""
+
+    def handle(self, signum: int, frame: Optional[FrameType]) -> None:
+        """The signal handler (main thread): note, ask the engine to stop; never raise."""
+        if self.signum is not None:  # a second signal: the user insists
+            self.hard_stop()
+        self.signum, self.when = signum, time.monotonic()
+        interrupt = self.interrupt
+        if interrupt is not None:
+            with contextlib.suppress(Exception):  # already closed: the flag stops the worker
+                interrupt()
+
+    def grace(self) -> float:
+        """Seconds left for the worker to finish after the signal."""
+        limit = GRACE_ENGINE if self.interrupt is not None else GRACE_PYTHON
+        return self.when + limit - time.monotonic()
+
+    def check(self) -> None:
+        """Raise :class:`_Interrupted` if a stop signal has arrived (worker thread)."""
+        if self.signum is not None:
+            raise _Interrupted
+
+    def message(self) -> str:
+        name = signal.Signals(self.signum or signal.SIGINT).name
+        return f"robotsrules: interrupted ({name})"
+
+    def hard_stop(self) -> None:
+        """Remove the temporary output and exit now (the worker may be anywhere)."""
+        signum = self.signum or signal.SIGINT
+        renaming = self.lock.acquire(timeout=5.0)  # never between the check and the rename
+        if renaming and self.partial is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.partial)
+        for directory in self.scratch:
+            shutil.rmtree(directory, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            sys.stderr.flush()
+            os.write(2, f"{self.message()}; {self.out} not written\n".encode(errors="replace"))
+        os._exit(128 + signum)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 class _Writer:
-    """Verdict batches to a Parquet or CSV file, written beside it then renamed (no half file
-    under the final name when a run fails)."""
+    """Verdict batches to a Parquet or CSV file: written to a new temporary file beside it
+    (``O_EXCL``, a random name), then renamed; no half file under the final name when a run
+    fails or is interrupted. Created before any work, so a bad ``--out`` fails at once."""
 
     def __init__(self, path: str, form: str) -> None:
         import pyarrow.csv as pacsv
@@ -122,11 +222,34 @@ class _Writer:
 
         from ..bulk import VERDICT_SCHEMA
 
-        self.path, self.partial = path, path + ".partial"
+        self.path = path
+        if os.path.isdir(path):
+            raise RobotsError(f"{path}: is a directory; --out names the output file")
+        if os.path.exists(path) and not os.path.isfile(path):
+            raise RobotsError(f"{path}: not a regular file; --out names the output file")
+        directory = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(directory):
+            raise RobotsError(f"{os.path.dirname(path) or directory}: no such directory")
+        try:
+            handle, self.partial = tempfile.mkstemp(
+                prefix="." + os.path.basename(path) + ".", suffix=".partial", dir=directory)
+        except OSError as error:
+            raise RobotsError(f"{path}: cannot write there: {error.strerror or error}"
+                              ) from None
         self.counts = {True: 0, False: 0, None: 0}
-        self._writer: Any = (pq.ParquetWriter(self.partial, VERDICT_SCHEMA, compression="zstd")
-                             if form == "parquet" else pacsv.CSVWriter(self.partial,
-                                                                        VERDICT_SCHEMA))
+        self._file: Any = None
+        self._writer: Any = None
+        try:
+            os.fchmod(handle, 0o666 & ~_umask())  # mkstemp's 0600 would stick to the output
+            self._file = os.fdopen(handle, "wb")
+            self._writer = (pq.ParquetWriter(self._file, VERDICT_SCHEMA, compression="zstd")
+                            if form == "parquet" else pacsv.CSVWriter(self._file,
+                                                                       VERDICT_SCHEMA))
+        except BaseException:
+            if self._file is None:
+                os.close(handle)
+            self.close(False)
+            raise
 
     def write(self, batch: Any) -> None:
         import pyarrow.compute as pc
@@ -140,16 +263,71 @@ class _Writer:
         self.counts[False] += batch.num_rows - yes - nulls
 
     def close(self, ok: bool) -> None:
-        self._writer.close()
-        if ok:
-            os.replace(self.partial, self.path)
-        elif os.path.exists(self.partial):
-            os.remove(self.partial)
+        """Finish the file and rename it to the final name (``ok``), or remove it."""
+        try:
+            if self._writer is not None:
+                writer, self._writer = self._writer, None
+                writer.close()
+            if self._file is not None and not self._file.closed:
+                self._file.flush()
+                if ok:
+                    os.fsync(self._file.fileno())
+                self._file.close()
+            if ok:
+                try:
+                    os.replace(self.partial, self.path)
+                except OSError as error:
+                    raise RobotsError(f"{self.path}: cannot write: "
+                                      f"{error.strerror or error}") from None
+                ok = False  # renamed: nothing left to remove
+        finally:
+            if not ok:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(self.partial)
 
 
 def _bulk(args: argparse.Namespace, out: TextIO) -> int:
+    stop = _Stop()
+    stop.out = args.out
+    if threading.current_thread() is not threading.main_thread():
+        return _bulk_run(args, out, stop)  # no signal handling off the main thread
+    outcome: Dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            outcome["code"] = _bulk_run(args, out, stop)
+        except BaseException as error:  # handed to the main thread
+            outcome["error"] = error
+
+    old = {number: signal.signal(number, stop.handle) for number in _SIGNALS}
+    try:
+        worker = threading.Thread(target=work, name="robotsrules-bulk", daemon=True)
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.1)
+            if stop.signum is not None and worker.is_alive() and stop.grace() <= 0:
+                stop.hard_stop()
+    finally:
+        for number, handler in old.items():
+            signal.signal(number, handler)
+    error = outcome.pop("error", None)
+    code = outcome.pop("code", None)
+    if stop.signum is not None and code is None:
+        error = None  # its frames hold DuckDB objects: free them now, not at exit
+        gc.collect()
+        sys.stderr.write(f"{stop.message()}; {args.out} not written\n")
+        return 128 + stop.signum
+    if error is not None:
+        raise error
+    return int(code)
+
+
+def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     _need("pyarrow")
     _need("duckdb")
+    import pyarrow as pa
+
+    pa.array([""], pa.string())  # imports pandas if installed (seconds): before any work
     form = _out_format(args)
     for agent in args.agent:  # a caller mistake: say so before any work
         from .._agents import agent_tokens
@@ -158,31 +336,53 @@ def _bulk(args: argparse.Namespace, out: TextIO) -> int:
     if args.cache_size < 1:
         raise RobotsError("--cache-size must be at least 1")
     started = time.monotonic()
-    robots: Any = args.robots
-    if args.robots_warc:
-        robots = _warc_table(args.robots_warc)
-    batches, total, close = (_spark_job if args.engine == "spark" else _duckdb_job)(args, robots)
     from ._common import Progress
 
-    progress = Progress(total * len(args.agent))
-    writer = _Writer(args.out, form)
-    ok = False
+    writer = _Writer(args.out, form)  # the destination is checked before any work
+    stop.partial = writer.partial
+    ok = renamed = False
+    close: Callable[[], None] = _nothing
+    progress: Optional[Progress] = None
     try:
+        stop.check()
+        robots: Any = args.robots
+        if args.robots_warc:
+            robots = _warc_table(args.robots_warc)
+        stop.check()
+        job = _spark_job if args.engine == "spark" else _duckdb_job
+        batches, total, close = job(args, robots, stop)
+        stop.check()
+        progress = Progress(total * len(args.agent))
         for batch in batches:
+            stop.check()
             writer.write(batch)
             progress.count += batch.num_rows - 1
             progress.step()
+        stop.check()
         ok = True
     finally:
-        progress.done()
-        writer.close(ok)
-        close()
+        if progress is not None:
+            progress.done()
+        try:
+            close()
+        finally:
+            stop.interrupt = None
+            with stop.lock:  # a hard stop never removes a renamed file, nor races a rename
+                renamed = ok and stop.signum is None
+                writer.close(renamed)
+                stop.partial = None
+    if not renamed:  # done, but a signal came before the rename: the output was dropped
+        raise _Interrupted
     counts = writer.counts
     rows = sum(counts.values())
     seconds = time.monotonic() - started
     out.write(f"{rows:,} verdicts ({counts[True]:,} allowed, {counts[False]:,} disallowed, "
               f"{counts[None]:,} unknown) -> {args.out} in {seconds:.1f} s [{args.engine}]\n")
     return EXIT_OK
+
+
+def _nothing() -> None:
+    pass
 
 
 def _warc_table(paths: List[str]) -> Any:
@@ -206,28 +406,43 @@ def _warc_table(paths: List[str]) -> Any:
 _Job = Tuple[Iterator[Any], int, Any]
 
 
-def _duckdb_job(args: argparse.Namespace, robots: Any) -> _Job:
+def _duckdb_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
     import duckdb
 
     from .. import duckdb as engine
 
     con = duckdb.connect()
+    reader: Any = None
+
+    def close() -> None:
+        stop.interrupt = None
+        try:
+            if reader is not None:
+                reader.close()  # release DuckDB's stream before its connection
+        finally:
+            con.close()
+
     try:
+        stop.interrupt = con.interrupt  # a signal now stops DuckDB (from the main thread)
+        stop.check()
         index = engine.load_index(con, robots)
+        stop.check()
         if index.skipped:
             sys.stderr.write(f"robotsrules: warning: {index.skipped:,} robots rows without a "
                              "usable URL ignored\n")
         total = engine.count_rows(con, args.urls)
+        stop.check()
         reader = engine.verdicts(index, args.urls, args.agent, connection=con,
                                  missing=args.missing, cache_size=args.cache_size,
-                                 mode=args.mode)
+                                 mode=args.mode, check=stop.check)
+        stop.check()
     except BaseException:
-        con.close()
+        close()
         raise
-    return iter(reader), total, con.close
+    return iter(reader), total, close
 
 
-def _spark_job(args: argparse.Namespace, robots: Any) -> _Job:
+def _spark_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
     _need("pyspark")
     _need("pandas")  # pyspark's Arrow entry points insist on it
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
@@ -242,6 +457,8 @@ def _spark_job(args: argparse.Namespace, robots: Any) -> _Job:
             raise RobotsError(f"{path}: no such file")
     session = engine.local_session(args.spark_master)
     scratch = tempfile.mkdtemp(prefix="robotsrules-spark-")
+    stop.scratch.append(scratch)
+    stop.interrupt = session.sparkContext.cancelAllJobs  # a signal cancels the Spark job
 
     def close() -> None:
         shutil.rmtree(scratch, ignore_errors=True)

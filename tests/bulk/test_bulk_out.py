@@ -1,0 +1,116 @@
+"""``robotsrules bulk --out`` (issue 13, finding 17): the temporary file is created safely in
+the destination's directory, the destination is checked before any work, and no temporary
+file is left behind by a failed run. Signals are in ``test_bulk_signals.py``."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, List
+
+import pytest
+
+pa = pytest.importorskip("pyarrow")
+pytest.importorskip("duckdb")
+
+import pyarrow.parquet as pq  # noqa: E402
+
+from robotsrules.cli import main  # noqa: E402
+
+ROBOTS = b"User-agent: *\nDisallow: /private\n"
+
+
+@pytest.fixture()
+def inputs(tmp_path: Path) -> Path:
+    pq.write_table(pa.table({"url": ["https://a.example/robots.txt"], "body": [ROBOTS]}),
+                   tmp_path / "robots.parquet")
+    (tmp_path / "urls.txt").write_text("https://a.example/private\nhttps://a.example/open\n")
+    return tmp_path
+
+
+def _run(inputs: Path, out: str, *extra: str) -> int:
+    return main(["bulk", "--robots", str(inputs / "robots.parquet"), "--urls",
+                 str(inputs / "urls.txt"), "--agent", "GPTBot", "--out", out, *extra])
+
+
+def _leftovers(directory: Path) -> List[str]:
+    return sorted(name for name in os.listdir(directory) if "partial" in name)
+
+
+def test_a_partial_symlink_is_never_followed(inputs: Path, capsys: Any) -> None:
+    victim = inputs / "victim.txt"
+    victim.write_bytes(b"precious\n")
+    out = inputs / "v.parquet"
+    os.symlink(victim, str(out) + ".partial")  # the name the old code wrote through
+    assert _run(inputs, str(out)) == 0, capsys.readouterr().err
+    assert victim.read_bytes() == b"precious\n"
+    assert [r["allowed"] for r in pq.read_table(out).to_pylist()] == [False, True]
+    assert os.path.islink(str(out) + ".partial")  # not ours: left alone
+    assert _leftovers(inputs) == ["v.parquet.partial"]
+
+
+def test_out_names_a_symlink_the_link_is_replaced_not_written_through(inputs: Path) -> None:
+    victim = inputs / "victim.parquet"
+    victim.write_bytes(b"precious\n")
+    out = inputs / "v.parquet"
+    os.symlink(victim, out)
+    assert _run(inputs, str(out)) == 0
+    assert victim.read_bytes() == b"precious\n"
+    assert not os.path.islink(out) and pq.read_table(out).num_rows == 2
+
+
+@pytest.mark.parametrize("kind", ["directory", "missing parent", "fifo"])
+def test_a_bad_destination_fails_first_with_one_line(inputs: Path, capsys: Any,
+                                                     kind: str) -> None:
+    if kind == "directory":
+        out, message = inputs / "results", "is a directory"
+        out.mkdir()
+    elif kind == "missing parent":
+        out, message = inputs / "nowhere" / "v.parquet", "no such directory"
+    else:  # not a regular file (a FIFO here: never a real device, which root could clobber)
+        out, message = inputs / "pipe", "not a regular file"
+        os.mkfifo(out)
+    before = sorted(os.listdir(inputs))
+    assert _run(inputs, str(out), "--format", "parquet") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("robotsrules: error: ") and message in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert sorted(os.listdir(inputs)) == before  # no DIR.partial, nothing at all
+    if kind == "fifo":
+        assert not os.path.isfile(out)
+
+
+def test_an_unwritable_directory_fails_first(inputs: Path, capsys: Any) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root writes anywhere")
+    locked = inputs / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        assert _run(inputs, str(locked / "v.parquet")) == 2
+    finally:
+        locked.chmod(0o755)
+    err = capsys.readouterr().err
+    assert "cannot write there" in err and "Traceback" not in err
+
+
+def test_a_failed_run_leaves_no_temporary_file(inputs: Path, capsys: Any) -> None:
+    (inputs / "urls.parquet").write_bytes(b"PAR1 this is not parquet")
+    out = inputs / "v.parquet"
+    code = main(["bulk", "--robots", str(inputs / "robots.parquet"), "--urls",
+                 str(inputs / "urls.parquet"), "--agent", "GPTBot", "--out", str(out)])
+    assert code == 2
+    assert "Traceback" not in capsys.readouterr().err
+    assert not out.exists() and _leftovers(inputs) == []
+
+
+def test_output_mode_follows_the_umask(inputs: Path) -> None:
+    old = os.umask(0o027)
+    try:
+        out = inputs / "v.csv"
+        assert _run(inputs, str(out)) == 0
+    finally:
+        os.umask(old)
+    assert out.stat().st_mode & 0o777 == 0o640  # not mkstemp's 0600
+    assert out.read_text().splitlines()[0].startswith('"url"')
+    assert _leftovers(inputs) == []
