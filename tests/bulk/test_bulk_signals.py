@@ -101,18 +101,17 @@ def test_a_signal_after_the_last_batch_but_before_the_rename(tmp_path: Path, cap
                                                             monkeypatch: Any) -> None:
     """In process: SIGINT arrives once every batch is written, just before the rename. The
     output is dropped, so the exit code must not say success."""
-    from robotsrules import cli
-    from robotsrules.cli import main
+    from robotsrules.cli import _bulk as cli_bulk
+    from robotsrules.cli import _common, main
 
     pq.write_table(pa.table({"url": ["https://a.example/robots.txt"],
                              "body": [b"User-agent: *\nDisallow: /p\n"]}),
                    tmp_path / "robots.parquet")
     (tmp_path / "urls.txt").write_text("https://a.example/p\n")
-    done = cli._Progress.done
+    done = _common.Progress.done
 
     import threading
 
-    from robotsrules import cli_bulk
 
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("bulk handles signals only when run from the main thread")
@@ -135,7 +134,7 @@ def test_a_signal_after_the_last_batch_but_before_the_rename(tmp_path: Path, cap
         signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
         handled.wait(10)  # the main thread runs the handler before the worker goes on
 
-    monkeypatch.setattr(cli._Progress, "done", late_signal)
+    monkeypatch.setattr(_common.Progress, "done", late_signal)
     out = tmp_path / "v.parquet"
     code = main(["bulk", "--robots", str(tmp_path / "robots.parquet"), "--urls",
                  str(tmp_path / "urls.txt"), "--agent", "GPTBot", "--out", str(out)])
