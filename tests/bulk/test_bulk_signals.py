@@ -112,7 +112,6 @@ def test_a_signal_after_the_last_batch_but_before_the_rename(tmp_path: Path, cap
 
     import threading
 
-
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("bulk handles signals only when run from the main thread")
     sent: List[bool] = []

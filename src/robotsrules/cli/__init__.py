@@ -485,7 +485,7 @@ def _parser() -> argparse.ArgumentParser:
     explain.add_argument("source", metavar="FILE_OR_URL")
     explain.add_argument("--agent", required=True, metavar="NAME")
     explain.add_argument("url", metavar="URL", help="the URL (or /path) to explain")
-    _common(explain)
+    _shared_options(explain)
 
     agents = commands.add_parser(
         "agents", help="groups and their agents; may well-known crawlers fetch a URL?",
@@ -495,7 +495,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Exit codes: 0 done, 2 usage or I/O error.")
     agents.add_argument("source", metavar="FILE_OR_URL")
     agents.add_argument("--url", default="/", help="the URL or path to ask about (default /)")
-    _common(agents)
+    _shared_options(agents)
 
     differ = commands.add_parser(
         "diff", help="the (agent, URL) verdicts that change between two files",
@@ -509,7 +509,7 @@ def _parser() -> argparse.ArgumentParser:
     differ.add_argument("--urls", metavar="FILE", help="URLs or paths to compare, one a line")
     differ.add_argument("--agent", action="append", metavar="NAME",
                         help="an agent to compare (repeatable)")
-    _common(differ)
+    _shared_options(differ)
     from ._bulk import add_commands as add_bulk_commands  # bulk, report (issue 7)
 
     add_bulk_commands(commands)
@@ -539,7 +539,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
+def _shared_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
     mode_option(parser)
     parser.add_argument("--color", choices=["auto", "always", "never"], default="auto",
