@@ -55,6 +55,7 @@ from typing import (
 from . import legacy
 from .model import Group, Line, Rule
 from .parser import MAX_LINE_BYTES, build, decode, display, split_lines
+from .urls import text_octets
 
 __all__ = [
     "CODES",
@@ -1095,7 +1096,7 @@ def lint(content: bytes | str, *, max_bytes: Optional[int] = DEFAULT_MAX_BYTES
     3 11 R301 path-not-slash
     """
     if isinstance(content, str):
-        data = content.encode("utf-8", "surrogatepass")
+        data = text_octets(content)
     elif isinstance(content, (bytes, bytearray, memoryview)):
         data = bytes(content)
     else:

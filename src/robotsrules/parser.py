@@ -36,7 +36,7 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from .agents import file_agent_token
 from .model import Group, Line, RequestRate, Rule
-from .urls import normalize_escapes
+from .urls import normalize_escapes, text_octets
 
 __all__ = [
     "EXTRA_KEYS", "KEYS", "KEY_PREFIXES", "MAX_LINE_BYTES", "Parsed", "build", "decode", "scan",
@@ -121,7 +121,7 @@ class Record(NamedTuple):
 
 def decode(content: bytes | str, max_bytes: Optional[int]) -> Tuple[str, bytes, bool]:
     """Cut ``content`` at ``max_bytes``, skip a BOM; return (octet text, kept bytes, was cut)."""
-    data = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else bytes(content)
+    data = text_octets(content) if isinstance(content, str) else bytes(content)
     cut = max_bytes is not None and len(data) > max_bytes
     if cut:
         data = data[: max(max_bytes or 0, 0)]

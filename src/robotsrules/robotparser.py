@@ -76,7 +76,7 @@ when the file lists none; ``crawl_delay``/``request_rate`` are ``None`` before a
 from __future__ import annotations
 
 import time
-from typing import Iterable, List, Optional
+from typing import Iterable, List, Optional, Union
 from urllib.parse import urlsplit
 
 from . import __version__
@@ -84,12 +84,28 @@ from .fetcher import DEFAULT_TIMEOUT, fetch
 from .model import RequestRate, Verdict
 from .policy import OK, UNAVAILABLE, FetchResult, Policy
 from .robotstxt import RobotsTxt, parse
+from .urls import text_octets
 from .useragent import product_token
 
 __all__ = ["DEFAULT_USER_AGENT", "RobotFileParser"]
 
 DEFAULT_USER_AGENT = f"robotsrules/{__version__} (+https://pypi.org/project/robotsrules/)"
 """Sent by :meth:`RobotFileParser.read` when no ``user_agent`` is given: pass your own."""
+
+
+def _line_octets(line: Union[str, bytes]) -> bytes:
+    """One item given to :meth:`RobotFileParser.parse` as bytes, without its line end."""
+    if isinstance(line, str):
+        data = text_octets(line)
+    elif isinstance(line, (bytes, bytearray)):
+        data = bytes(line)
+    else:
+        raise TypeError(f"robots.txt lines must be str, not {type(line).__name__}")
+    if data.endswith(b"\r\n"):
+        return data[:-2]
+    if data.endswith((b"\n", b"\r")):
+        return data[:-1]
+    return data
 
 
 class RobotFileParser:
@@ -145,12 +161,18 @@ class RobotFileParser:
         self.disallow_all = result.outcome not in (OK, UNAVAILABLE)
         self.modified()
 
-    def parse(self, lines: Iterable[str]) -> None:
-        """Parse the lines of a robots.txt (as ``str``, without their line ends)."""
+    def parse(self, lines: Iterable[Union[str, bytes]]) -> None:
+        """Parse the lines of a robots.txt.
+
+        Each item is one line, ``str`` (or ``bytes``), with or without its line end: one
+        ``\\r\\n``, ``\\n`` or ``\\r`` at its end is removed, as the standard library
+        ignores it, so ``io.StringIO(text).readlines()``, ``text.splitlines()`` and an open
+        file all read the same. A whole body (one ``str`` or ``bytes``) is accepted too.
+        """
         if isinstance(lines, (str, bytes)):  # a whole body: accepted, as it surely meant
-            body = lines
+            body: Union[str, bytes] = lines
         else:
-            body = "\n".join(lines)
+            body = b"\n".join(map(_line_octets, lines))
         self.robots = parse(body)
         self.allow_all = self.disallow_all = False
         self.modified()

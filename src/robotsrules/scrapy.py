@@ -147,9 +147,15 @@ class RobotParser(_ScrapyRobotParser):
         self.user_agent = user_agent
 
     @classmethod
-    def from_crawler(cls, crawler: Crawler, robotstxt_body: bytes) -> RobotParser:
-        """Scrapy's constructor: parse ``robotstxt_body`` with the crawler's settings."""
-        return cls(robotstxt_body, crawler.settings.get("ROBOTSTXT_USER_AGENT") or None)
+    def from_crawler(cls, crawler: Optional[Crawler], robotstxt_body: bytes) -> RobotParser:
+        """Scrapy's constructor: parse ``robotstxt_body`` with the crawler's settings.
+
+        ``crawler`` may be ``None`` (Scrapy's own parser tests build every backend so): then
+        no ``ROBOTSTXT_USER_AGENT`` applies and :meth:`allowed` obeys the agent it is given.
+        """
+        settings = getattr(crawler, "settings", None)
+        user_agent = settings.get("ROBOTSTXT_USER_AGENT") if settings is not None else None
+        return cls(robotstxt_body, user_agent or None)
 
     def agent(self, user_agent: Union[str, bytes]) -> str:
         """The product token obeyed for ``user_agent`` (see the class docstring)."""
