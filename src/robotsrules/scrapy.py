@@ -116,6 +116,12 @@ def _text(value: Union[str, bytes]) -> str:
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
 
 
+def _url(url: Union[str, bytes]) -> str:
+    """A URL given as bytes, as text whose undecodable bytes stand for themselves (PEP 383:
+    the matcher encodes them back to the same octets, SPEC D1)."""
+    return url.decode("utf-8", "surrogateescape") if isinstance(url, bytes) else url
+
+
 def _agent(user_agent: Union[str, bytes, None], override: Optional[str]) -> str:
     """The product token to obey: ``ROBOTSTXT_USER_AGENT`` if set, else the header's."""
     source = override or user_agent
@@ -163,11 +169,11 @@ class RobotParser(_ScrapyRobotParser):
 
     def allowed(self, url: Union[str, bytes], user_agent: Union[str, bytes]) -> bool:
         """True when the agent of ``user_agent`` may fetch ``url`` (absolute)."""
-        return self.robots.allowed(_text(url), agent=self.agent(user_agent))
+        return self.robots.allowed(_url(url), agent=self.agent(user_agent))
 
     def explain(self, url: Union[str, bytes], user_agent: Union[str, bytes]) -> Verdict:
         """The verdict behind :meth:`allowed`, with the deciding line."""
-        return self.robots.explain(_text(url), agent=self.agent(user_agent))
+        return self.robots.explain(_url(url), agent=self.agent(user_agent))
 
     def crawl_delay(self, user_agent: Union[str, bytes]) -> Optional[float]:
         """The ``Crawl-delay`` asked of the agent of ``user_agent``, in seconds, or None."""

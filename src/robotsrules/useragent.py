@@ -14,11 +14,13 @@ The rule, in order (the first step that finds a name wins):
    returned as ``"*"`` (only the rules a file gives every crawler apply, SPEC D5);
 2. a product right after ``compatible;`` inside a comment, the convention of crawlers that
    borrow a browser's header (``(compatible; Googlebot/2.1; +http://...)``);
-3. the first top-level product whose name is not one of :data:`BROWSER_NAMES`: the header
-   starts with the crawler's own product, as RFC 9110 §10.1.5 orders them "by their
-   significance" (``Scrapy/2.11 (+https://scrapy.org)`` → ``Scrapy``,
-   ``FigTree/0.1 Robot/1.0 libwww-perl/5.04`` → ``FigTree``, the 1996 draft's own example:
-   a later product does not outrank it because its name contains ``bot``);
+3. the first top-level product whose name is not one of :data:`BROWSER_NAMES`: products
+   are listed "in decreasing order of their significance for identifying the user agent
+   software" (RFC 9110 §10.1.5), so the crawler's own comes first
+   (``Scrapy/2.11 (+https://scrapy.org)`` → ``Scrapy``;
+   ``FigTree/0.1 Robot/1.0 libwww-perl/5.04`` → ``FigTree``, the 1996 draft's example in
+   §3.2.1, which "might scan" for ``figtree``: a later product does not outrank the first
+   because its name contains ``bot``);
 4. in a browser's header (every top-level product is a browser or platform name), the first
    item of a comment whose name says it is a crawler: it contains ``bot``, ``crawl``,
    ``spider``, ``slurp``, ``fetch``, ``scrap`` or ``archiver`` (case-insensitive;
