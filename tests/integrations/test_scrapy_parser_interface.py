@@ -16,10 +16,10 @@ import pytest
 
 pytest.importorskip("scrapy", reason="Scrapy is not installed (pip install 'robotsrules[scrapy]')")
 
-from scrapy.robotstxt import RobotParser as ScrapyRobotParser  # noqa: E402
-from scrapy.utils.test import get_crawler  # noqa: E402
+from scrapy.robotstxt import RobotParser as ScrapyRobotParser
+from scrapy.utils.test import get_crawler
 
-from robotsrules.scrapy import RobotParser  # noqa: E402
+from robotsrules.scrapy import RobotParser
 
 SITE = "https://site.local"
 
