@@ -84,7 +84,8 @@ when the file lists none; ``crawl_delay``/``request_rate`` are ``None`` before a
 from __future__ import annotations
 
 import time
-from typing import Iterable, List, Optional, Union
+from itertools import repeat
+from typing import AnyStr, Iterable, List, Optional, Union, cast
 from urllib.parse import urlsplit
 
 from . import __version__
@@ -101,19 +102,40 @@ DEFAULT_USER_AGENT = f"robotsrules/{__version__} (+https://pypi.org/project/robo
 """Sent by :meth:`RobotFileParser.read` when no ``user_agent`` is given: pass your own."""
 
 
-def _line_octets(line: Union[str, bytes]) -> bytes:
-    """One item given to :meth:`RobotFileParser.parse` as bytes, without its line end."""
+def _body(lines: Iterable[Union[str, bytes]]) -> Union[str, bytes]:
+    """The items given to :meth:`RobotFileParser.parse` as one body: each item is a line,
+    one line end (``\\r\\n``, ``\\n`` or ``\\r``) at its end is removed, and the items are
+    joined by ``\\n``. Text stays text (the parser encodes it once); bytes among the items
+    make the body bytes."""
+    items = list(lines)
+    texts = cast(List[str], items)
+    try:
+        joined = "".join(texts)
+    except TypeError:  # bytes (or something else) among the items
+        joined = None
+    if joined is None:
+        return b"\n".join([_without_end(_octets(line)) for line in items])
+    # The two usual cases at C speed: text.splitlines(), and readlines() of LF text.
+    if "\r" not in joined:
+        if "\n" not in joined:
+            return "\n".join(texts)
+        if all(map(str.endswith, texts[:-1], repeat("\n"))):
+            return joined[:-1] if joined.endswith("\n") else joined
+    return "\n".join([_without_end(line) for line in texts])
+
+
+def _octets(line: object) -> bytes:
     if isinstance(line, str):
-        data = text_octets(line)
-    elif isinstance(line, (bytes, bytearray)):
-        data = bytes(line)
-    else:
-        raise TypeError(f"robots.txt lines must be str, not {type(line).__name__}")
-    if data.endswith(b"\r\n"):
-        return data[:-2]
-    if data.endswith((b"\n", b"\r")):
-        return data[:-1]
-    return data
+        return text_octets(line)
+    if isinstance(line, (bytes, bytearray)):
+        return bytes(line)
+    raise TypeError(f"robots.txt lines must be str, not {type(line).__name__}")
+
+
+def _without_end(line: AnyStr) -> AnyStr:
+    if line[-1:] in ("\n", b"\n"):
+        return line[:-2] if line[-2:-1] in ("\r", b"\r") else line[:-1]
+    return line[:-1] if line[-1:] in ("\r", b"\r") else line
 
 
 class RobotFileParser:
@@ -180,7 +202,7 @@ class RobotFileParser:
         if isinstance(lines, (str, bytes)):  # a whole body: accepted, as it surely meant
             body: Union[str, bytes] = lines
         else:
-            body = b"\n".join(map(_line_octets, lines))
+            body = _body(lines)
         self.robots = parse(body)
         self.allow_all = self.disallow_all = False
         self.modified()

@@ -19,6 +19,8 @@ import urllib.robotparser
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import robotsrules
 from robotsrules import InvalidURL
@@ -335,6 +337,25 @@ def test_parse_lines_removes_one_line_end_only() -> None:
     assert verdict is not None and verdict.rule is not None and verdict.rule.line == 5
     with pytest.raises(TypeError, match="must be str"):
         RobotFileParser().parse([1, 2])  # type: ignore[list-item]
+
+
+def _strip_one_line_end(line: str) -> str:
+    for end in ("\r\n", "\n", "\r"):
+        if line.endswith(end):
+            return line[: -len(end)]
+    return line
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.text("ab\r\n", max_size=5), max_size=8), st.booleans())
+def test_parse_lines_is_one_line_end_off_each_item_joined_by_lf(lines: List[str],
+                                                                  as_bytes: bool) -> None:
+    expected = "\n".join(_strip_one_line_end(line) for line in lines)
+    items: List[object] = [line.encode() if as_bytes and i % 2 else line
+                           for i, line in enumerate(lines)]
+    ours = RobotFileParser()
+    ours.parse(iter(items))  # type: ignore[arg-type]
+    assert str(ours) == expected
 
 
 def test_lone_surrogates_stand_for_their_byte() -> None:
