@@ -35,7 +35,7 @@ import re
 from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from ._agents import SPACE, file_agent_token
-from ._urls import normalize_escapes
+from ._urls import normalize_escapes, text_octets
 from .model import Group, Line, RequestRate, Rule
 
 __all__ = [
@@ -120,7 +120,7 @@ class Record(NamedTuple):
 
 def decode(content: bytes | str, max_bytes: Optional[int]) -> Tuple[str, bytes, bool]:
     """Cut ``content`` at ``max_bytes``, skip a BOM; return (octet text, kept bytes, was cut)."""
-    data = content.encode("utf-8", "surrogatepass") if isinstance(content, str) else bytes(content)
+    data = text_octets(content) if isinstance(content, str) else bytes(content)
     cut = max_bytes is not None and len(data) > max_bytes
     if cut:
         data = data[: max(max_bytes or 0, 0)]

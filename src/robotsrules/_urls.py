@@ -8,7 +8,9 @@ Before extraction the URL is canonicalised (deliberate deviations of SPEC §0):
 
 * D1 — characters outside US-ASCII are percent-encoded as UTF-8 (RFC 9309 §2.2.2);
   a NUL is encoded as ``%00`` too, because Google's library would silently cut the
-  path there;
+  path there; a lone surrogate ``\\udc80`` to ``\\udcff`` stands for the byte it escaped
+  (PEP 383 ``surrogateescape``, how Python decodes undecodable bytes), see
+  :func:`text_octets`;
 * D2 — the hex digits of ``%xx`` escapes are upper-cased (RFC 3986 §6.2.2.1);
 * D6 — a URL must be absolute (``scheme://...``) or a target starting with ``/``.
 
@@ -38,7 +40,7 @@ import re
 
 from .errors import InvalidURL
 
-__all__ = ["match_target", "normalize_escapes", "rfc_pattern", "rfc_target"]
+__all__ = ["match_target", "normalize_escapes", "rfc_pattern", "rfc_target", "text_octets"]
 
 # An escape that has a lower-case hex digit (Google upper-cases them in patterns).
 _LOWER_ESCAPE = re.compile(r"%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])")
@@ -46,6 +48,31 @@ _HEX_PAIRS = frozenset(a + b for a in "0123456789abcdefABCDEF" for b in "0123456
 # Octets that are percent-encoded: everything outside US-ASCII, and NUL (see D1 above).
 _ESCAPE = {code: f"%{code:02X}" for code in range(0x80, 0x100)}
 _ESCAPE[0] = "%00"
+
+
+# Lone surrogates that surrogateescape did not produce (\ud800-\udc7f, \udd00-\udfff).
+_OTHER_SURROGATES = re.compile("([\ud800-\udc7f\udd00-\udfff]+)")
+
+
+def text_octets(text: str) -> bytes:
+    """``text`` as UTF-8, lone surrogates included, never raising.
+
+    A lone surrogate ``\\udc80`` to ``\\udcff`` is the byte ``0x80`` to ``0xff`` it stands for
+    (PEP 383: what ``bytes.decode("utf-8", "surrogateescape")`` and ``os.fsdecode`` make of
+    an undecodable byte), so text decoded that way encodes back to the bytes it came from.
+    Any other lone surrogate has no byte to stand for and is written as its three-byte
+    form (``surrogatepass``), which matches nothing a server sends but never raises.
+
+    >>> text_octets("/caf\\u00e9/\\udcf0"), text_octets("/\\ud800")
+    (b'/caf\\xc3\\xa9/\\xf0', b'/\\xed\\xa0\\x80')
+    """
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        pass
+    parts = _OTHER_SURROGATES.split(text)  # odd indexes: runs of other surrogates
+    return b"".join(part.encode("utf-8", "surrogatepass" if index % 2 else "surrogateescape")
+                    for index, part in enumerate(parts))
 
 
 def normalize_escapes(octets: str) -> str:
@@ -115,7 +142,7 @@ def rfc_target(url: str) -> str:
 
 def _canonical(target: str) -> str:
     if not target.isascii():
-        target = target.encode("utf-8", "surrogatepass").decode("latin-1")
+        target = text_octets(target).decode("latin-1")
         return normalize_escapes(target)
     if "%" in target or "\x00" in target:
         return normalize_escapes(target)

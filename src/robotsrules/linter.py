@@ -55,6 +55,7 @@ from typing import (
 from . import _legacy as legacy
 from ._agents import SPACE
 from ._parser import MAX_LINE_BYTES, build, decode, display, split_lines
+from ._urls import text_octets
 from .model import Group, Line, Rule
 
 __all__ = [
@@ -1095,7 +1096,7 @@ def lint(content: bytes | str, *, max_bytes: Optional[int] = DEFAULT_MAX_BYTES
     3 11 R301 path-not-slash
     """
     if isinstance(content, str):
-        data = content.encode("utf-8", "surrogatepass")
+        data = text_octets(content)
     elif isinstance(content, (bytes, bytearray, memoryview)):
         data = bytes(content)
     else:

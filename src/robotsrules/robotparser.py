@@ -12,8 +12,9 @@ Change one import and keep your code::
 The methods and attributes of the standard library's class are all here (``set_url``,
 ``read``, ``parse(lines)``, ``can_fetch``, ``mtime``, ``modified``, ``crawl_delay``,
 ``request_rate``, ``site_maps``, ``url``, ``host``, ``path``, ``allow_all``,
-``disallow_all``, ``last_checked``), plus :meth:`RobotFileParser.explain` (the deciding
-line) and the attributes :attr:`~RobotFileParser.robots` and :attr:`~RobotFileParser.result`.
+``disallow_all``, ``last_checked``; and the module's ``RequestRate``), plus
+:meth:`RobotFileParser.explain` (the deciding line) and the attributes
+:attr:`~RobotFileParser.robots` and :attr:`~RobotFileParser.result`.
 
 Where the answers differ from the standard library's, and why (each one is asserted by a
 ``test_difference_*`` test in ``tests/integrations/test_robotparser.py``):
@@ -24,7 +25,8 @@ Where the answers differ from the standard library's, and why (each one is asser
    (``User-agent: google`` applies to ``Googlebot`` there, not here). ``can_fetch`` takes
    a full User-Agent header and finds the crawler in it with
    :func:`robotsrules.product_token` (the standard library cuts it at the first ``/``, so
-   ``Mozilla/5.0 (compatible; ExampleBot/2.1)`` becomes ``mozilla``).
+   ``Mozilla/5.0 (compatible; ExampleBot/2.1)`` becomes ``mozilla``). ``"*"`` works as
+   there: the rules of the ``*`` groups only (the standard library's documented example).
 2. **Groups** (RFC 9309 §2.1, §2.2.1). Blank lines do not end a group; all groups naming
    the crawler are merged; only a ``user-agent`` line after a rule starts a new group
    (a ``crawl-delay`` line does not). The standard library ends a record at an empty line,
@@ -63,10 +65,16 @@ Where the answers differ from the standard library's, and why (each one is asser
     with the same key leniency as 7 (the standard library decodes them).
 13. **Caller mistakes raise** ``ValueError`` (SPEC D5/D6): a URL that is neither absolute
     nor a path starting with ``/`` (:class:`~robotsrules.InvalidURL`), a user agent that
-    names nothing (:func:`~robotsrules.product_token`'s rule). The standard library answers
-    anything.
+    names nothing (:func:`~robotsrules.product_token`'s rule; ``"*"`` names every
+    crawler). The standard library answers anything.
+14. ``str(parser)`` is the file as it was read. The standard library prints its own
+    rendering of the records it kept (the ``*`` record last, comments and unknown lines
+    dropped).
 
-Unchanged on purpose: ``can_fetch`` is ``False`` until :meth:`~RobotFileParser.read` or
+Unchanged on purpose: ``parse(lines)`` takes lines with or without their line ends
+(``io.StringIO(text).readlines()`` as well as ``text.splitlines()``); text decoded with
+``surrogateescape`` (PEP 383), in lines or URLs, reads as the bytes it was decoded from;
+``can_fetch`` is ``False`` until :meth:`~RobotFileParser.read` or
 :meth:`~RobotFileParser.parse` has run; like the standard library, ``can_fetch`` compares
 the URL's path, params and query only and does not check that the URL belongs to the file's
 origin (use :class:`robotsrules.RobotsCache` for many sites); ``site_maps()`` is ``None``
@@ -76,20 +84,58 @@ when the file lists none; ``crawl_delay``/``request_rate`` are ``None`` before a
 from __future__ import annotations
 
 import time
-from typing import Iterable, List, Optional
+from itertools import repeat
+from typing import AnyStr, Iterable, List, Optional, Union, cast
 from urllib.parse import urlsplit
 
 from . import __version__
 from ._fetcher import DEFAULT_TIMEOUT, fetch
+from ._urls import text_octets
 from .model import RequestRate, Verdict
 from .policy import OK, UNAVAILABLE, FetchResult, Policy
 from .robotstxt import RobotsTxt, parse
 from .useragent import product_token
 
-__all__ = ["DEFAULT_USER_AGENT", "RobotFileParser"]
+__all__ = ["DEFAULT_USER_AGENT", "RequestRate", "RobotFileParser"]
 
 DEFAULT_USER_AGENT = f"robotsrules/{__version__} (+https://pypi.org/project/robotsrules/)"
 """Sent by :meth:`RobotFileParser.read` when no ``user_agent`` is given: pass your own."""
+
+
+def _body(lines: Iterable[Union[str, bytes]]) -> Union[str, bytes]:
+    """The items given to :meth:`RobotFileParser.parse` as one body: each item is a line,
+    one line end (``\\r\\n``, ``\\n`` or ``\\r``) at its end is removed, and the items are
+    joined by ``\\n``. Text stays text (the parser encodes it once); bytes among the items
+    make the body bytes."""
+    items = list(lines)
+    texts = cast(List[str], items)
+    try:
+        joined = "".join(texts)
+    except TypeError:  # bytes (or something else) among the items
+        joined = None
+    if joined is None:
+        return b"\n".join([_without_end(_octets(line)) for line in items])
+    # The two usual cases at C speed: text.splitlines(), and readlines() of LF text.
+    if "\r" not in joined:
+        if "\n" not in joined:
+            return "\n".join(texts)
+        if all(map(str.endswith, texts[:-1], repeat("\n"))):
+            return joined[:-1] if joined.endswith("\n") else joined
+    return "\n".join([_without_end(line) for line in texts])
+
+
+def _octets(line: object) -> bytes:
+    if isinstance(line, str):
+        return text_octets(line)
+    if isinstance(line, (bytes, bytearray)):
+        return bytes(line)
+    raise TypeError(f"robots.txt lines must be str, not {type(line).__name__}")
+
+
+def _without_end(line: AnyStr) -> AnyStr:
+    if line[-1:] in ("\n", b"\n"):
+        return line[:-2] if line[-2:-1] in ("\r", b"\r") else line[:-1]
+    return line[:-1] if line[-1:] in ("\r", b"\r") else line
 
 
 class RobotFileParser:
@@ -145,12 +191,18 @@ class RobotFileParser:
         self.disallow_all = result.outcome not in (OK, UNAVAILABLE)
         self.modified()
 
-    def parse(self, lines: Iterable[str]) -> None:
-        """Parse the lines of a robots.txt (as ``str``, without their line ends)."""
+    def parse(self, lines: Iterable[Union[str, bytes]]) -> None:
+        """Parse the lines of a robots.txt.
+
+        Each item is one line, ``str`` (or ``bytes``), with or without its line end: one
+        ``\\r\\n``, ``\\n`` or ``\\r`` at its end is removed, as the standard library
+        ignores it, so ``io.StringIO(text).readlines()``, ``text.splitlines()`` and an open
+        file all read the same. A whole body (one ``str`` or ``bytes``) is accepted too.
+        """
         if isinstance(lines, (str, bytes)):  # a whole body: accepted, as it surely meant
-            body = lines
+            body: Union[str, bytes] = lines
         else:
-            body = "\n".join(lines)
+            body = _body(lines)
         self.robots = parse(body)
         self.allow_all = self.disallow_all = False
         self.modified()

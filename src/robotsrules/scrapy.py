@@ -116,6 +116,12 @@ def _text(value: Union[str, bytes]) -> str:
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
 
 
+def _url(url: Union[str, bytes]) -> str:
+    """A URL given as bytes, as text whose undecodable bytes stand for themselves (PEP 383:
+    the matcher encodes them back to the same octets, SPEC D1)."""
+    return url.decode("utf-8", "surrogateescape") if isinstance(url, bytes) else url
+
+
 def _agent(user_agent: Union[str, bytes, None], override: Optional[str]) -> str:
     """The product token to obey: ``ROBOTSTXT_USER_AGENT`` if set, else the header's."""
     source = override or user_agent
@@ -147,9 +153,15 @@ class RobotParser(_ScrapyRobotParser):
         self.user_agent = user_agent
 
     @classmethod
-    def from_crawler(cls, crawler: Crawler, robotstxt_body: bytes) -> RobotParser:
-        """Scrapy's constructor: parse ``robotstxt_body`` with the crawler's settings."""
-        return cls(robotstxt_body, crawler.settings.get("ROBOTSTXT_USER_AGENT") or None)
+    def from_crawler(cls, crawler: Optional[Crawler], robotstxt_body: bytes) -> RobotParser:
+        """Scrapy's constructor: parse ``robotstxt_body`` with the crawler's settings.
+
+        ``crawler`` may be ``None`` (Scrapy's own parser tests build every backend so): then
+        no ``ROBOTSTXT_USER_AGENT`` applies and :meth:`allowed` obeys the agent it is given.
+        """
+        settings = getattr(crawler, "settings", None)
+        user_agent = settings.get("ROBOTSTXT_USER_AGENT") if settings is not None else None
+        return cls(robotstxt_body, user_agent or None)
 
     def agent(self, user_agent: Union[str, bytes]) -> str:
         """The product token obeyed for ``user_agent`` (see the class docstring)."""
@@ -157,11 +169,11 @@ class RobotParser(_ScrapyRobotParser):
 
     def allowed(self, url: Union[str, bytes], user_agent: Union[str, bytes]) -> bool:
         """True when the agent of ``user_agent`` may fetch ``url`` (absolute)."""
-        return self.robots.allowed(_text(url), agent=self.agent(user_agent))
+        return self.robots.allowed(_url(url), agent=self.agent(user_agent))
 
     def explain(self, url: Union[str, bytes], user_agent: Union[str, bytes]) -> Verdict:
         """The verdict behind :meth:`allowed`, with the deciding line."""
-        return self.robots.explain(_text(url), agent=self.agent(user_agent))
+        return self.robots.explain(_url(url), agent=self.agent(user_agent))
 
     def crawl_delay(self, user_agent: Union[str, bytes]) -> Optional[float]:
         """The ``Crawl-delay`` asked of the agent of ``user_agent``, in seconds, or None."""

@@ -10,15 +10,21 @@ the crawler out of such a header, with one documented rule, so that every integr
 The rule, in order (the first step that finds a name wins):
 
 1. the whole header is a product token or ``Token/version``: it is returned **unchanged**
-   (``"ExampleBot/2.1"``; the matcher drops the version itself, SPEC D5);
+   (``"ExampleBot/2.1"``; the matcher drops the version itself, SPEC D5); ``"*"`` is
+   returned as ``"*"`` (only the rules a file gives every crawler apply, SPEC D5);
 2. a product right after ``compatible;`` inside a comment, the convention of crawlers that
    borrow a browser's header (``(compatible; Googlebot/2.1; +http://...)``);
-3. the first product, at top level or as an item of a comment, whose name says it is a
-   crawler: it contains ``bot``, ``crawl``, ``spider``, ``slurp``, ``fetch``, ``scrap`` or
-   ``archiver`` (case-insensitive);
-4. the first top-level product whose name is not one of :data:`BROWSER_NAMES`
-   (``Scrapy/2.11 (+https://scrapy.org)`` → ``Scrapy``, ``python-requests/2.31`` →
-   ``python-requests``);
+3. the first top-level product whose name is not one of :data:`BROWSER_NAMES`: products
+   are listed "in decreasing order of their significance for identifying the user agent
+   software" (RFC 9110 §10.1.5), so the crawler's own comes first
+   (``Scrapy/2.11 (+https://scrapy.org)`` → ``Scrapy``;
+   ``FigTree/0.1 Robot/1.0 libwww-perl/5.04`` → ``FigTree``, the 1996 draft's example in
+   §3.2.1, which "might scan" for ``figtree``: a later product does not outrank the first
+   because its name contains ``bot``);
+4. in a browser's header (every top-level product is a browser or platform name), the first
+   item of a comment whose name says it is a crawler: it contains ``bot``, ``crawl``,
+   ``spider``, ``slurp``, ``fetch``, ``scrap`` or ``archiver`` (case-insensitive;
+   ``Mozilla/5.0 (compatible; Yahoo! Slurp; ...)`` → ``Slurp``);
 5. a header made only of browser and platform names (a plain browser's header) names no
    crawler: ``"*"`` is returned, so that only the rules a file gives *every* crawler apply.
 
@@ -108,32 +114,30 @@ def product_token(user_agent_header: Union[str, bytes]) -> str:
         raise TypeError(
             f"user agent must be str or bytes, not {type(user_agent_header).__name__}")
     header = user_agent_header.strip()
-    if _TOKEN_OR_VERSIONED.fullmatch(header):  # step 1
+    if header == "*" or _TOKEN_OR_VERSIONED.fullmatch(header):  # step 1
         return header
     top: List[str] = []
-    items: List[str] = []  # top-level products and comment items, in order
+    comments: List[str] = []  # the items of the comments, in order
     compatible: Optional[str] = None
     for kind, text in _split(header):
         if kind == "product":
             top.append(text)
-            items.append(text)
             continue
         parts = [part.strip() for part in text.split(";")]
         for index, part in enumerate(parts):
-            items.extend(part.split())
+            comments.extend(part.split())
             if (compatible is None and part.lower() == "compatible" and index + 1 < len(parts)
                     and _TOKEN_OR_VERSIONED.fullmatch(parts[index + 1])):
                 compatible = _name(parts[index + 1])
     if compatible is not None and compatible.lower() not in BROWSER_NAMES:  # step 2
         return compatible
-    names = [name for name in map(_name, items) if name]
-    for name in names:  # step 3
+    top_names = [name for name in map(_name, top) if name]
+    for name in top_names:  # step 3
+        if name.lower() not in BROWSER_NAMES:
+            return name
+    for name in filter(None, map(_name, comments)):  # step 4
         lowered = name.lower()
         if lowered not in BROWSER_NAMES and any(word in lowered for word in _CRAWLER_WORDS):
-            return name
-    top_names = [name for name in map(_name, top) if name]
-    for name in top_names:  # step 4
-        if name.lower() not in BROWSER_NAMES:
             return name
     if top_names:  # step 5: a browser's header
         return "*"

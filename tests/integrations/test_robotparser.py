@@ -11,6 +11,7 @@ library where it can run offline, and against loopback servers for ``read()``.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import urllib.error
@@ -18,6 +19,8 @@ import urllib.robotparser
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import robotsrules
 from robotsrules import InvalidURL
@@ -265,6 +268,111 @@ def test_difference_13_caller_mistakes_raise() -> None:
         ours.can_fetch("a", "x")
     with pytest.raises(ValueError):
         ours.can_fetch("(no name at all)", "/x")
+
+
+def test_difference_14_str_is_the_file_as_read() -> None:
+    text = "User-agent: *\nDisallow: /x # why\n\nUser-agent: a\nDisallow: /y\n"
+    theirs, ours = _both(text)
+    assert str(ours) == text.rstrip("\n")
+    assert str(theirs) == "User-agent: a\nDisallow: /y\n\nUser-agent: *\nDisallow: /x"
+
+
+# -- issue 13, findings 27-29: '*', line ends, lone surrogates ----------------------------------
+
+STDLIB_DOC_EXAMPLE = (b"User-agent: *\nCrawl-delay: 6\nRequest-rate: 3/20\nDisallow: /cgi-bin/\n\n"
+                      b"User-agent: ExampleBot\nDisallow: /\n")
+
+
+def test_star_agent_as_in_the_stdlib_documentation(pool: ServerPool) -> None:
+    # The standard library's documented example asks with "*" after read(); so can we.
+    site = pool.http({"/robots.txt": respond(200, STDLIB_DOC_EXAMPLE)})
+    theirs, ours = _stdlib_read(site.url()), _our_read(site.url())
+    for parser in (theirs, ours):
+        rate = parser.request_rate("*")
+        assert rate is not None and (rate.requests, rate.seconds) == (3, 20)
+        assert parser.crawl_delay("*") == 6
+        assert parser.can_fetch("*", site.url("/cgi-bin/search?city=San+Francisco")) is False
+        assert parser.can_fetch("*", site.url("/")) is True  # ExampleBot's group is not "*"'s
+        assert parser.can_fetch("ExampleBot", site.url("/")) is False
+    verdict = ours.explain(" * ", "/cgi-bin/x")
+    assert verdict is not None and verdict.scope == "global" and verdict.rule is not None
+    assert verdict.rule.line == 4
+
+
+def test_star_agent_before_read_and_on_status_rules(pool: ServerPool) -> None:
+    fresh = RobotFileParser()
+    assert fresh.can_fetch("*", "/x") is False
+    assert fresh.crawl_delay("*") is None and fresh.request_rate("*") is None
+    site = pool.http({"/robots.txt": respond(503, b"")})
+    dark = _our_read(site.url())
+    assert dark.can_fetch("*", "/x") is False and dark.crawl_delay("*") is None
+
+
+TEXT = "User-agent: *\nDisallow: /a\n\nUser-agent: Bot\nDisallow: /b\nSitemap: https://e.com/s\n"
+
+
+@pytest.mark.parametrize("lines", [
+    io.StringIO(TEXT).readlines(),                                  # "...\n" each
+    io.StringIO(TEXT.replace("\n", "\r\n"), newline="").readlines(),  # "...\r\n" each
+    [line + "\r" for line in TEXT.splitlines()],                    # old Mac line ends
+    TEXT.splitlines(),                                              # no line ends
+    io.BytesIO(TEXT.encode()).readlines(),                          # bytes, as from open("rb")
+], ids=["lf", "crlf", "cr", "none", "bytes"])
+def test_parse_lines_keeping_their_line_ends(lines: List[str]) -> None:
+    ours = _ours(lines)
+    verdict = ours.explain("Bot", "/b")
+    assert verdict is not None and verdict.rule is not None
+    assert verdict.rule.line == 5  # not 9: each line end counts once
+    assert str(ours) == TEXT.rstrip("\n")
+    assert ours.site_maps() == ["https://e.com/s"]
+    assert ours.can_fetch("Bot", "/a") is True and ours.can_fetch("x", "/a") is False
+    if isinstance(lines[0], str):  # urllib ignores line ends too (and takes no bytes)
+        assert str(_stdlib(lines)) == str(_stdlib(TEXT.splitlines()))
+
+
+def test_parse_lines_removes_one_line_end_only() -> None:
+    ours = _ours(["User-agent: *\n\n", "Disallow: /a\n", "\n", "Disallow: /b\r\n"])
+    assert str(ours) == "User-agent: *\n\nDisallow: /a\n\nDisallow: /b"
+    verdict = ours.explain("x", "/b")
+    assert verdict is not None and verdict.rule is not None and verdict.rule.line == 5
+    with pytest.raises(TypeError, match="must be str"):
+        RobotFileParser().parse([1, 2])  # type: ignore[list-item]
+
+
+def _strip_one_line_end(line: str) -> str:
+    for end in ("\r\n", "\n", "\r"):
+        if line.endswith(end):
+            return line[: -len(end)]
+    return line
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.text("ab\r\n", max_size=5), max_size=8), st.booleans())
+def test_parse_lines_is_one_line_end_off_each_item_joined_by_lf(lines: List[str],
+                                                                  as_bytes: bool) -> None:
+    expected = "\n".join(_strip_one_line_end(line) for line in lines)
+    items: List[object] = [line.encode() if as_bytes and i % 2 else line
+                           for i, line in enumerate(lines)]
+    ours = RobotFileParser()
+    ours.parse(iter(items))  # type: ignore[arg-type]
+    assert str(ours) == expected
+
+
+def test_lone_surrogates_stand_for_their_byte() -> None:
+    # PEP 383: bytes.decode("utf-8", "surrogateescape") turns the byte 0xF0 into "\udcf0".
+    body = b"User-agent: *\nDisallow: /v1/\xf0\nDisallow: /caf\xc3\xa9\n"
+    text = body.decode("utf-8", "surrogateescape")
+    assert "\udcf0" in text
+    ours = _ours(text.splitlines())
+    from_bytes = _ours([body])
+    for parser in (ours, from_bytes):
+        assert parser.can_fetch("x", "/v1/\udcf0") is False
+        assert parser.can_fetch("x", "https://e.com/v1/%F0") is False
+        assert parser.can_fetch("x", "/v1/%ED%B3%B0") is True  # not the surrogate's UTF-8
+        assert parser.can_fetch("x", "/caf\u00e9") is False
+    verdict = ours.explain("x", "/v1/\udcf0")
+    assert verdict is not None and verdict.target == "/v1/%F0"
+    assert verdict.rule is not None and verdict.rule.pattern == "/v1/%F0"
 
 
 def test_unchanged_before_read_and_other_hosts() -> None:

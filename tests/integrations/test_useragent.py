@@ -3,9 +3,12 @@ integration modules."""
 
 from __future__ import annotations
 
+import ast
 import pickle
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -37,9 +40,52 @@ GOOGLEBOT_SMARTPHONE = (
     ("  Example_Bot-x  ", "Example_Bot-x"),
     ("curl/8.5.0", "curl/8.5.0"),
     (b"Mozilla/5.0 (compatible; ExampleBot/2.1)", "ExampleBot"),
+    # The first top-level product is the crawler's own; a later one does not outrank it
+    # because its name contains "bot" (the 1996 draft's example, issue 13 finding 31).
+    ("FigTree/0.1 Robot/1.0 libwww-perl/5.04", "FigTree"),
+    ("FigTree Robot libwww-perl/5.04", "FigTree"),  # CPython's test_robotparser agent
+    ("python-requests/2.31 ExampleBot/1.0", "python-requests"),
+    # A crawler named only inside a browser's header.
+    ("Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like "
+     "Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)",
+     "Applebot"),
+    ("Mozilla/5.0 (Windows NT 10.0) Chrome/120.0 Safari/537.36 OAI-SearchBot/1.0; "
+     "+https://openai.com/searchbot", "OAI-SearchBot"),
+    # "*" names every crawler: only the rules of the "*" groups apply (SPEC D5).
+    ("*", "*"),
+    (" * ", "*"),
+    (b"*", "*"),
 ])
 def test_product_token(header: str, token: str) -> None:
     assert product_token(header) == token
+
+
+def test_figtree_obeys_its_group() -> None:
+    robots = robotsrules.parse(b"User-agent: figtree\nDisallow: /private\n\n"
+                               b"User-agent: robot\nAllow: /\n")
+    agent = product_token("FigTree/0.1 Robot/1.0 libwww-perl/5.04")
+    assert robots.allowed("/private/x", agent=agent) is False
+
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+_README_EXAMPLE = re.compile(
+    r"^robotsrules\.product_token\((?P<arg>\"[^\n]*\")\)[ \t]*(?:#[ \t]*(?P<same>.*))?\n"
+    r"(?:#[ \t]*(?P<next>.*)\n)?", re.MULTILINE)
+
+
+def test_readme_product_token_examples() -> None:
+    examples = list(_README_EXAMPLE.finditer(README.read_text(encoding="utf-8")))
+    assert len(examples) >= 5, "the README's product_token examples were not found"
+    for example in examples:
+        header = ast.literal_eval(example.group("arg"))
+        said = (example.group("same") or example.group("next") or "").strip()
+        if said.startswith("ValueError"):
+            with pytest.raises(ValueError):
+                product_token(header)
+            continue
+        expected = re.match(r"'([^']*)'", said)
+        assert expected is not None, f"no expected value for {header!r} in the README"
+        assert product_token(header) == expected.group(1), header
 
 
 @pytest.mark.parametrize("header", [
