@@ -3,12 +3,9 @@ integration modules."""
 
 from __future__ import annotations
 
-import ast
 import pickle
-import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -67,25 +64,8 @@ def test_figtree_obeys_its_group() -> None:
     assert robots.allowed("/private/x", agent=agent) is False
 
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-_README_EXAMPLE = re.compile(
-    r"^robotsrules\.product_token\((?P<arg>\"[^\n]*\")\)[ \t]*(?:#[ \t]*(?P<same>.*))?\n"
-    r"(?:#[ \t]*(?P<next>.*)\n)?", re.MULTILINE)
-
-
-def test_readme_product_token_examples() -> None:
-    examples = list(_README_EXAMPLE.finditer(README.read_text(encoding="utf-8")))
-    assert len(examples) >= 5, "the README's product_token examples were not found"
-    for example in examples:
-        header = ast.literal_eval(example.group("arg"))
-        said = (example.group("same") or example.group("next") or "").strip()
-        if said.startswith("ValueError"):
-            with pytest.raises(ValueError):
-                product_token(header)
-            continue
-        expected = re.match(r"'([^']*)'", said)
-        assert expected is not None, f"no expected value for {header!r} in the README"
-        assert product_token(header) == expected.group(1), header
+# The documented examples of product_token (docs/guides/crawling.md) run as doctests in
+# tests/test_docs_examples.py.
 
 
 @pytest.mark.parametrize("header", [
