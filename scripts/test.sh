@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
-# The Redis store is tested against a real redis-server (tests/integration/test_stores.py
+# The Redis store is tested against a real redis-server (tests/network/test_stores.py
 # skips without one). Install Debian's when missing and we can; never fail the run over it.
 if ! command -v redis-server >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

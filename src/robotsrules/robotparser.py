@@ -17,7 +17,7 @@ The methods and attributes of the standard library's class are all here (``set_u
 :attr:`~RobotFileParser.robots` and :attr:`~RobotFileParser.result`.
 
 Where the answers differ from the standard library's, and why (each one is asserted by a
-``test_difference_*`` test in ``tests/integrations/test_robotparser.py``):
+``test_difference_*`` test in ``tests/clients/test_robotparser.py``):
 
 1. **Agents** (RFC 9309 §2.2.1). The crawler's product token is compared whole,
    case-insensitively, with the token at the start of each ``user-agent`` value; the

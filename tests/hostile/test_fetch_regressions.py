@@ -24,7 +24,7 @@ from robotsrules._fetcher import afetch, fetch
 from robotsrules.cache import SQLiteStore
 from robotsrules.httpx import RobotsTransport
 from robotsrules.policy import DAY, Policy, lifetime, target_problem
-from tests.integration.servers import (
+from tests.network.servers import (
     RawHTTPServer,
     ScriptedFTPServer,
     ServerPool,

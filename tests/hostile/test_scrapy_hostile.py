@@ -25,7 +25,7 @@ import pytest
 
 pytest.importorskip("scrapy", reason="Scrapy is not installed: install the 'test' extra")
 
-from tests.integration.servers import (
+from tests.network.servers import (
     RawHTTPServer,
     ServerPool,
     drip_head,
@@ -38,7 +38,7 @@ from tests.integration.servers import (
 )
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SCRIPT = os.path.join(ROOT, "tests", "integrations", "crawl_script.py")
+SCRIPT = os.path.join(ROOT, "tests", "clients", "crawl_script.py")
 PAGE = respond(200, b"<html><body>ok</body></html>", content_type="text/html")
 RULES = b"User-agent: *\nAllow: /\n" + b"# filler\n" * 300 + b"User-agent: MatrixBot\nDisallow: /\n"
 DOWNLOAD_TIMEOUT = 2

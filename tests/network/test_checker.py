@@ -14,7 +14,7 @@ import pytest
 from robotsrules._robotscache import AsyncRobotsCache, RobotsCache
 from robotsrules.cache import MemoryStore
 from robotsrules.policy import DAY, Policy
-from tests.integration.servers import RawHTTPServer, ServerPool, delayed, free_port, respond
+from tests.network.servers import RawHTTPServer, ServerPool, delayed, free_port, respond
 
 UA = "CheckerBot/1.0"
 RULES = b"User-agent: *\nDisallow: /private\nCrawl-delay: 2\n"

@@ -11,8 +11,8 @@ from typing import Any, Dict, Iterator
 import pytest
 
 from robotsrules import RobotsDisallowed
-from tests.integration.servers import ServerPool
-from tests.integrations.test_http_clients import RULES, UA, _assert_disallowed, _gaps, _site
+from tests.clients.test_http_clients import RULES, UA, _assert_disallowed, _gaps, _site
+from tests.network.servers import ServerPool
 
 aiohttp = pytest.importorskip("aiohttp", reason="aiohttp is not installed: install the 'test' extra")
 

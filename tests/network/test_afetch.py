@@ -13,7 +13,7 @@ import pytest
 
 from robotsrules._fetcher import afetch
 from robotsrules.policy import Policy
-from tests.integration.servers import (
+from tests.network.servers import (
     ServerPool,
     broken_chunked,
     drip,

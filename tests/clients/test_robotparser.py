@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 import robotsrules
 from robotsrules import InvalidURL
 from robotsrules.robotparser import DEFAULT_USER_AGENT, RobotFileParser
-from tests.integration.servers import ServerPool, redirect, respond
+from tests.network.servers import ServerPool, redirect, respond
 from tests.test_corpus import AGENTS, _urls
 
 URLS_PER_FILE = 12
@@ -457,7 +457,7 @@ def test_difference_10_user_agent_header_and_root_robots(pool: ServerPool) -> No
 
 
 def test_difference_10_timeout(pool: ServerPool) -> None:
-    from tests.integration.servers import slow_headers
+    from tests.network.servers import slow_headers
 
     site = pool.http({"/robots.txt": slow_headers(5.0)})
     ours = _our_read(site.url(), timeout=0.3)

@@ -1,6 +1,6 @@
 """robotsrules.scrapy: real Scrapy crawls (a spider in a subprocess) against loopback sites.
 
-The server logs (:class:`tests.integration.servers.RawHTTPServer` records every request with
+The server logs (:class:`tests.network.servers.RawHTTPServer` records every request with
 its time) are the proof: disallowed pages are never requested, allowed ones are, a failing
 robots.txt stops the crawl of its site (where Scrapy's own middleware crawls everything),
 crawl-delay spaces the requests, and a shared SQLite store spares the next run the fetch.
@@ -21,7 +21,7 @@ import pytest
 pytest.importorskip("scrapy", reason="Scrapy is not installed: install the 'test' extra")
 
 from robotsrules.scrapy import RobotParser
-from tests.integration.servers import RawHTTPServer, ServerPool, redirect, respond
+from tests.network.servers import RawHTTPServer, ServerPool, redirect, respond
 
 SCRIPT = os.path.join(os.path.dirname(__file__), "crawl_script.py")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -32,8 +32,8 @@ from robotsrules.cache import SQLiteStore
 from robotsrules.cache.codec import encode
 from robotsrules.cache.redis import RedisStore
 from robotsrules.policy import Entry, effective
-from tests.integration.servers import Exchange, RawHTTPServer, free_port, respond
-from tests.integration.test_stores import (  # the session's real Redis, and entries
+from tests.network.servers import Exchange, RawHTTPServer, free_port, respond
+from tests.network.test_stores import (  # the session's real Redis, and entries
     REDIS_HINT,
     entry,
     fetch,

@@ -16,7 +16,7 @@ import pytest
 
 from robotsrules import RobotsDisallowed
 from robotsrules.httpx import AsyncRobotsTransport, RobotsTransport
-from tests.integration.servers import RawHTTPServer, ServerPool, delayed, redirect, respond
+from tests.network.servers import RawHTTPServer, ServerPool, delayed, redirect, respond
 
 UA = "Mozilla/5.0 (compatible; ExampleBot/1.0; +https://example.com/bot)"
 PAGE = respond(200, b"page\n")

@@ -13,7 +13,7 @@ import pytest
 from robotsrules import parse
 from robotsrules._fetcher import fetch
 from robotsrules.policy import DAY, Policy
-from tests.integration.servers import (
+from tests.network.servers import (
     ServerPool,
     broken_chunked,
     drip,
