@@ -822,7 +822,7 @@ def _fetch_options(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> int:
     """Run the command line; return the exit code (see the module docstring)."""
-    with _sigterm_as_interrupt():
+    with _signals_as_interrupts(force=argv is None):  # argv None: the process's own
         try:
             return _main(argv, out)
         except _Terminated:
@@ -859,21 +859,47 @@ class _Terminated(KeyboardInterrupt):
     """SIGTERM, raised where the program is so that the same clean-up as Ctrl-C runs."""
 
 
+GRACE = 3.0
+"""Seconds the program has to wind down after SIGINT/SIGTERM when run as the ``robotsrules``
+command; then (or at a second signal) it exits at once with 130/143."""
+
+def _force_exit(code: int) -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
+
+
 @contextlib.contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    """While the command runs, SIGTERM raises :class:`_Terminated` (main thread only)."""
+def _signals_as_interrupts(force: bool) -> Iterator[None]:
+    """While the command runs, SIGINT raises KeyboardInterrupt and SIGTERM
+    :class:`_Terminated` in the main thread, so that ``finally`` blocks clean up. With
+    ``force`` (the ``robotsrules`` command itself, not a caller of :func:`main`), a program
+    still running :data:`GRACE` seconds later (a library stuck in its own clean-up), or
+    signalled again, exits at once."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    signalled: List[int] = []
 
-    def terminated(signum: int, frame: Any) -> None:
-        raise _Terminated()
+    def interrupted(signum: int, frame: Any) -> None:
+        code = 128 + signum
+        if force:
+            if signalled:
+                _force_exit(code)
+            timer = threading.Timer(GRACE, _force_exit, (code,))
+            timer.daemon = True
+            timer.start()
+        signalled.append(signum)
+        raise _Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
 
-    previous = signal.signal(signal.SIGTERM, terminated)
+    previous = {signum: signal.signal(signum, interrupted)
+                for signum in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _fail(message: str) -> int:
