@@ -21,6 +21,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Dict, Iterator, List, Sequence, Tuple
@@ -228,6 +229,8 @@ def test_sigint_while_reading_urls_from_stdin() -> None:
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     assert proc.stdin is not None and proc.stdout is not None
+    guard = threading.Timer(20, proc.kill)  # a CLI that slurps stdin would block readline
+    guard.start()
     try:
         proc.stdin.write(b"/private/x\n")
         proc.stdin.flush()
@@ -236,6 +239,7 @@ def test_sigint_while_reading_urls_from_stdin() -> None:
         proc.wait(timeout=15)
         err = proc.stderr.read() if proc.stderr else b""
     finally:
+        guard.cancel()
         proc.kill()
         proc.wait()
     assert proc.returncode == 130 and err == b"", err.decode()
