@@ -186,7 +186,8 @@ def _table(rows: List[List[str]]) -> List[str]:
 
 
 def to_text(report: Audit) -> str:
-    """The report as aligned text."""
+    """The report as aligned text (agent names and sites, which are data, with control
+    characters made visible)."""
     lines = [f"{report.source}: {report.rows:,} rows, {report.sites:,} sites, "
              f"{len(report.agents)} agents", ""]
     rows = [["agent", "URLs disallowed", "", "sites fully disallowed", "", "partly",
@@ -225,7 +226,9 @@ def to_text(report: Audit) -> str:
             for d in shown:
                 lines.append(f"  {d.blocked} blocked, {d.allowed} allowed: {d.sites:,} "
                              "sites, e.g. " + ", ".join(d.examples))
-    return "\n".join(lines) + "\n"
+    from .terminal import visible
+
+    return "\n".join(visible(line) for line in lines) + "\n"
 
 
 def to_json(report: Audit) -> Dict[str, Any]:
@@ -254,6 +257,17 @@ def chart(report: Audit, path: Union[str, os.PathLike[str]]) -> None:
     Agent names are data: they are drawn as plain text (never as mathtext, whatever ``$``
     or ``\\`` they hold). Numbers on the matrix's dark cells are white.
     """
+    figure = _figure(report)
+    import matplotlib.pyplot as plt
+
+    try:
+        figure.savefig(os.fspath(path), format="png", dpi=100)
+    finally:
+        plt.close(figure)
+
+
+def _figure(report: Audit) -> Any:
+    """The chart's matplotlib figure (not yet drawn)."""
     try:
         import matplotlib
 
@@ -304,5 +318,4 @@ def chart(report: Audit, path: Union[str, os.PathLike[str]]) -> None:
         figure.colorbar(image, ax=heat)
     for label in labels:
         label.set_parse_math(False)
-    figure.savefig(os.fspath(path), format="png", dpi=100)
-    plt.close(figure)
+    return figure
