@@ -46,6 +46,7 @@ EXITS: Dict[str, Tuple[int, ...]] = {
 # Where each command takes a FILE_OR_URL (or a file) and the rest of a valid command line.
 COMMANDS: Dict[str, Sequence[str]] = {
     "check --robots": ("check", "--robots", "{}", "--agent", "a", "/x", "/private/y"),
+    "check URL": ("check", "--agent", "a", "--no-cache", "--timeout", "2", "{}", "/x"),
     "check --urls-file": ("check", "--agent", "a", "--no-cache", "--timeout", "2",
                           "--urls-file", "{}"),
     "explain": ("explain", "{}", "--agent", "a", "/private/x"),

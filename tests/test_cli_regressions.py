@@ -238,6 +238,19 @@ def test_an_invalid_url_argument_does_not_stop_the_others(
     assert len(err_lines(capsys)) == 1
 
 
+def test_one_url_that_breaks_a_library_does_not_stop_the_others(
+    site: RawHTTPServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = run("check", "--agent", "a", "--no-cache", "--timeout", "2", "http://a..b/",
+                    "http://xn--zz.x/", f"{site.origin}/private/x", f"{site.origin}/ok")
+    assert code in (1, 2) and out.splitlines()[-2:] == [
+        f"disallowed  {site.origin}/private/x  2: Disallow: /private/",
+        f"allowed     {site.origin}/ok  no rule matches"]
+    lines = err_lines(capsys)  # today: two "internal error" lines (fetch, finding 2)
+    assert len(lines) == (0 if code == 1 else 2)
+    assert all(line.startswith("robotsrules: error: ") for line in lines)
+
+
 # Finding 26.
 def test_a_second_agent_is_an_error_not_a_silent_replacement(
     capsys: pytest.CaptureFixture[str]

@@ -268,6 +268,10 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
                     verdict, note, fetch = judge(url)
                 except RobotsError as error:
                     problem = str(error)
+                except Exception as error:  # a bug for this URL: say so, go on with the rest
+                    if os.environ.get("ROBOTSRULES_DEBUG"):
+                        raise
+                    problem = f"internal error: {type(error).__name__}: {error} (a bug)"
             if problem is not None or url is None:
                 bad += 1
                 _fail(f"{where + ': ' if where else ''}{problem}")
