@@ -206,6 +206,17 @@ def test_urls_file_reads_bulk_line_formats_and_reports_bad_lines(
     assert len(lines) == 1 and lines[0].startswith(f"robotsrules: error: {listed}:3: not an")
 
 
+def test_an_over_long_line_is_reported_not_held(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    listed = tmp_path / "urls.txt"
+    listed.write_bytes(b"/" + b"a" * 200_000 + b"\n/private/x\n" + b"/b" * 40_000)
+    code, out = run("check", "--robots", EXAMPLE, "--agent", "a", "--urls-file", str(listed))
+    assert code == 2 and out.splitlines() == ["disallowed  /private/x  3: Disallow: /private/"]
+    assert err_lines(capsys) == [f"robotsrules: error: {listed}:{n}: longer than 65,536 octets"
+                                 for n in (1, 3)]
+
+
 def test_urls_file_answers_each_line_before_reading_the_next() -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "robotsrules", "check", "--robots", EXAMPLE, "--agent", "a",

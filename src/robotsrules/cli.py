@@ -26,7 +26,6 @@ from typing import (
     Any,
     Callable,
     Dict,
-    Iterable,
     Iterator,
     List,
     NoReturn,
@@ -207,6 +206,25 @@ def _judge_from_file(args: argparse.Namespace) -> _Judge:
 
 
 _Item = Tuple[str, Optional[str], Optional[str]]  # where, URL, what is wrong with the line
+MAX_LIST_LINE = 65_536
+"""Octets of a URL list line at most (a longer one is reported, not held in memory)."""
+
+
+def _lines(readline: Callable[[int], bytes]) -> Iterator[Tuple[bytes, bool]]:
+    """The lines of a binary stream, each with True when it was longer than
+    :data:`MAX_LIST_LINE` (then only its start is kept; the rest is read and dropped)."""
+    while True:
+        raw = readline(MAX_LIST_LINE + 1)
+        if not raw:
+            return
+        if len(raw) <= MAX_LIST_LINE or raw.endswith(b"\n"):
+            yield raw, False
+            continue
+        while True:  # skip to the end of the over-long line
+            rest = readline(MAX_LIST_LINE)
+            if not rest or rest.endswith(b"\n"):
+                break
+        yield raw[:MAX_LIST_LINE], True
 
 
 def _listed(name: str) -> Iterator[_Item]:
@@ -218,7 +236,7 @@ def _listed(name: str) -> Iterator[_Item]:
 
     label = "<stdin>" if name == "-" else name
     with contextlib.ExitStack() as stack:
-        handle: Iterable[bytes]
+        handle: Any
         if name == "-":
             handle = sys.stdin.buffer
         elif name.lower().endswith((".gz", ".gzip")):
@@ -227,8 +245,11 @@ def _listed(name: str) -> Iterator[_Item]:
             handle = stack.enter_context(open(name, "rb"))
         number = 0
         try:
-            for number, raw in enumerate(handle, 1):
+            for number, (raw, too_long) in enumerate(_lines(handle.readline), 1):
                 where = f"{label}:{number}"
+                if too_long:
+                    yield where, None, f"longer than {MAX_LIST_LINE:,} octets"
+                    continue
                 try:
                     text = raw.decode("utf-8")
                 except UnicodeDecodeError as error:
