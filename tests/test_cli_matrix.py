@@ -58,6 +58,10 @@ COMMANDS: Dict[str, Sequence[str]] = {
     "lint sarif": ("lint", "--format", "sarif", "{}"),
     "fetch": ("fetch", "{}", "--timeout", "2"),
     "report": ("report", "{}"),
+    "bulk --robots": ("bulk", "--robots", "{}", "--urls", EXAMPLE, "--agent", "a", "--out",
+                      "{out}"),
+    "bulk --urls": ("bulk", "--robots", EXAMPLE, "--urls", "{}", "--agent", "a", "--out",
+                    "{out}"),
 }
 FORMS = ("file", "stdin", "http", "http-hostile", "http-500", "closed-port", "missing",
          "directory", "binary", "latin1", "hostile", "empty", "odd-url")
@@ -138,27 +142,33 @@ def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_every_command_with_every_input_form(
     command: str, form: str, files: Dict[str, str], servers: Dict[str, str],
-    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    if command == "report":
+    if command.startswith(("report", "bulk")):
         pytest.importorskip("duckdb")
     source, stdin = _source(form, files, servers)
-    argv = [source if part == "{}" else part for part in COMMANDS[command]]
+    out = str(tmp_path / "verdicts.parquet")
+    argv = [source if part == "{}" else out if part == "{out}" else part
+            for part in COMMANDS[command]]
     code, out = run(argv, stdin)
     check_run(argv, code, out, capsys.readouterr().err)
 
 
 @pytest.mark.parametrize("bad", BAD_OPTIONS, ids=lambda bad: " ".join(bad))
 @pytest.mark.parametrize("command", ["check --robots", "explain", "agents", "diff old",
-                                     "lint", "fetch", "report"])
+                                     "lint", "fetch", "report", "bulk --urls"])
 def test_every_command_with_bad_options(
     command: str, bad: Sequence[str], files: Dict[str, str], servers: Dict[str, str],
-    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
     if command == "diff old" and bad[0] == "--agent" and len(bad) == 4:
         pytest.skip("diff compares several agents: --agent is repeatable there")
+    if command == "bulk --urls" and bad[0] == "--agent" and len(bad) == 4:
+        pytest.skip("bulk judges for several agents: --agent is repeatable there")
     source = servers["http"] if command == "fetch" else files["file"]
-    argv = [source if part == "{}" else part for part in COMMANDS[command]] + list(bad)
+    out = str(tmp_path / "verdicts.parquet")
+    argv = [source if part == "{}" else out if part == "{out}" else part
+            for part in COMMANDS[command]] + list(bad)
     code, out = run(argv, b"")
     check_run(argv, code, out, capsys.readouterr().err, usage=True)
 
