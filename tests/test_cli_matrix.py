@@ -254,3 +254,43 @@ def test_sigint_while_reading_urls_from_stdin() -> None:
         proc.kill()
         proc.wait()
     assert proc.returncode == 130 and err == b"", err.decode()
+
+
+STUCK = """
+import sys, time
+from robotsrules import cli
+
+def stuck(args, out):
+    try:
+        print("ready", flush=True)
+        time.sleep(60)
+    finally:  # a clean-up that never ends (a library waiting on a dead peer)
+        time.sleep(60)
+
+cli._fetch = stuck
+sys.argv = ["robotsrules", "fetch", "http://127.0.0.1:1/"]
+sys.exit(cli.main())
+"""
+
+
+@pytest.mark.parametrize(("signals", "at_most"), [(1, 7.0), (2, 2.0)])
+def test_a_stuck_clean_up_is_cut_short(signals: int, at_most: float) -> None:
+    proc = subprocess.Popen([sys.executable, "-c", STUCK], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    guard = threading.Timer(30, proc.kill)
+    guard.start()
+    try:
+        assert proc.stdout.readline() == b"ready\n"
+        sent = time.monotonic()
+        for _ in range(signals):
+            proc.send_signal(signal.SIGINT)
+            time.sleep(0.2)
+        _, err = proc.communicate(timeout=20)
+        elapsed = time.monotonic() - sent
+    finally:
+        guard.cancel()
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130 and err == b"", err.decode()
+    assert elapsed < at_most, elapsed  # GRACE (3 s) after one signal; at once after two
