@@ -295,6 +295,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
                     problem = f"internal error: {type(error).__name__}: {error} (a bug)"
             if problem is not None or url is None:
                 bad += 1
+                progress.done()  # the message on a line of its own; the bar comes back
                 _fail(f"{where + ': ' if where else ''}{problem}")
                 continue
             judged += 1
