@@ -33,7 +33,7 @@ def test_explain_marks_groups_and_the_deciding_line() -> None:
     ]
     assert lines[-4:] == [
         "DISALLOWED  https://example.com/a.pdf  (target /a.pdf)",
-        "  applies: no group names 'ExampleBot': the '*' groups at lines 2",
+        "  applies: no group names 'ExampleBot': the '*' group at line 2",
         "  decides: line 5: Disallow: /*.pdf$ (priority 7)",
         "  why:     the longest matching rule decides (RFC 9309 \u00a72.2.2)",
     ]
@@ -43,7 +43,7 @@ def test_explain_reasons_in_words() -> None:
     _, out = run("explain", EXAMPLE, "--agent", "GPTBot", "/robots.txt")
     assert "/robots.txt itself is always allowed" in out
     _, out = run("explain", EXAMPLE, "--agent", "GPTBot", "/x")
-    assert "applies: groups naming 'GPTBot' at lines 9" in out
+    assert "applies: group naming 'GPTBot' at line 9" in out
     _, out = run("explain", EXAMPLE, "--agent", "Other", "/free")
     assert "no rule of the applicable groups matches" in out
 
@@ -66,7 +66,7 @@ def test_explain_colour_only_when_asked() -> None:
 def test_agents_lists_groups_and_every_known_crawler() -> None:
     code, out = run("agents", EXAMPLE)
     assert code == 0
-    assert "  line 9     GPTBot, CCBot: 1 rules" in out
+    assert "  line 9     GPTBot, CCBot: 1 rule" in out
     assert "  GPTBot                 disallowed  its group at line 9, 11: Disallow: /" in out
     assert "  Googlebot              allowed     '*' group at line 2" in out
     for crawler in known_crawlers():

@@ -37,6 +37,7 @@ from pathlib import PurePath, PurePosixPath, PureWindowsPath
 from typing import Any, Dict, Iterable, List, Sequence, Tuple
 from urllib.parse import quote
 
+from ._terminal import visible
 from .linter import CODES, SEVERITIES, Diagnostic, counts, help_text
 
 __all__ = [
@@ -62,13 +63,12 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 _COLOUR = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;36m"}
 _BOLD, _DIM, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
-_CONTROL = {i: f"\\x{i:02x}" for i in (*range(0x20), 0x7F)}
 _URI_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 
 
 def _clean(text: str) -> str:
     """No control characters in a terminal line (the path comes from the caller)."""
-    return text.translate(_CONTROL)
+    return visible(text)
 
 
 def to_text(diagnostics: Iterable[Diagnostic], path: str = "robots.txt", *,

@@ -186,7 +186,8 @@ def _table(rows: List[List[str]]) -> List[str]:
 
 
 def to_text(report: Audit) -> str:
-    """The report as aligned text."""
+    """The report as aligned text (agent names and sites, which are data, with control
+    characters made visible)."""
     lines = [f"{report.source}: {report.rows:,} rows, {report.sites:,} sites, "
              f"{len(report.agents)} agents", ""]
     rows = [["agent", "URLs disallowed", "", "sites fully disallowed", "", "partly",
@@ -225,7 +226,9 @@ def to_text(report: Audit) -> str:
             for d in shown:
                 lines.append(f"  {d.blocked} blocked, {d.allowed} allowed: {d.sites:,} "
                              "sites, e.g. " + ", ".join(d.examples))
-    return "\n".join(lines) + "\n"
+    from ._terminal import visible
+
+    return "\n".join(visible(line) for line in lines) + "\n"
 
 
 def to_json(report: Audit) -> Dict[str, Any]:
@@ -237,8 +240,34 @@ def to_json(report: Audit) -> Dict[str, Any]:
     return data
 
 
+_CHART_NAME_LIMIT = 28
+
+
+def _chart_name(name: str) -> str:
+    """An agent name for a chart label: control characters made visible, long names cut."""
+    from ._terminal import visible
+
+    text = visible(name)
+    return text if len(text) <= _CHART_NAME_LIMIT else text[: _CHART_NAME_LIMIT - 1] + "\u2026"
+
+
 def chart(report: Audit, path: Union[str, os.PathLike[str]]) -> None:
-    """A PNG: share of URLs and of sites disallowed per agent, and the differential matrix."""
+    """A PNG: share of URLs and of sites disallowed per agent, and the differential matrix.
+
+    Agent names are data: they are drawn as plain text (never as mathtext, whatever ``$``
+    or ``\\`` they hold). Numbers on the matrix's dark cells are white.
+    """
+    figure = _figure(report)
+    import matplotlib.pyplot as plt
+
+    try:
+        figure.savefig(os.fspath(path), format="png", dpi=100)
+    finally:
+        plt.close(figure)
+
+
+def _figure(report: Audit) -> Any:
+    """The chart's matplotlib figure (not yet drawn)."""
     try:
         import matplotlib
 
@@ -247,10 +276,14 @@ def chart(report: Audit, path: Union[str, os.PathLike[str]]) -> None:
     except ImportError:
         raise RobotsError("--chart needs matplotlib: pip install 'robotsrules[report]'"
                           ) from None
-    names = [s.agent for s in report.agents]
+    names = [_chart_name(s.agent) for s in report.agents]
     many = len(names) > 1
-    height = max(3.0, 1.2 + 0.5 * len(names))
-    figure, axes = plt.subplots(1, 2 if many else 1, figsize=(12 if many else 7, height))
+    longest = max((len(name) for name in names), default=0)
+    label = 0.085 * longest  # inches a label takes (about 8.5 points a character)
+    height = max(3.5, 1.8 + 0.45 * len(names)) + (0.85 * label if many else 0.0)
+    width = (12.0 if many else 7.0) + (2 * label if many else label)
+    figure, axes = plt.subplots(1, 2 if many else 1, figsize=(width, height),
+                                layout="constrained")
     bars = axes[0] if many else axes
     positions = list(range(len(names)))
     bars.barh([p - 0.2 for p in positions], [100 * s.url_share for s in report.agents],
@@ -261,21 +294,28 @@ def chart(report: Audit, path: Union[str, os.PathLike[str]]) -> None:
     bars.invert_yaxis()
     bars.set_xlabel("%")
     bars.set_xlim(0, 100)
-    bars.legend(loc="lower right")
+    bars.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17 - (0.6 * label / height
+                                                                    if many else 0.0)),
+                ncols=2, frameon=False)
     bars.set_title("Disallowed, by agent")
+    labels = list(bars.get_yticklabels())
     if many:
         pairs = {(d.blocked, d.allowed): d.urls for d in report.differentials}
-        matrix = [[pairs.get((a, b), 0) for b in names] for a in names]
+        agents = [s.agent for s in report.agents]
+        matrix = [[pairs.get((a, b), 0) for b in agents] for a in agents]
         heat = axes[1]
         image = heat.imshow(matrix, cmap="Reds")
         heat.set_xticks(positions, names, rotation=45, ha="right")
         heat.set_yticks(positions, names)
+        labels += list(heat.get_xticklabels()) + list(heat.get_yticklabels())
         for i, row in enumerate(matrix):
             for j, value in enumerate(row):
                 if i != j:
-                    heat.text(j, i, f"{value:,}", ha="center", va="center", fontsize=8)
-        heat.set_title("URLs disallowed for row, allowed for column")
+                    dark = float(image.norm(value)) > 0.55
+                    heat.text(j, i, f"{value:,}", ha="center", va="center", fontsize=8,
+                              color="white" if dark else "black", parse_math=False)
+        heat.set_title("URLs disallowed for row,\nallowed for column")
         figure.colorbar(image, ax=heat)
-    figure.tight_layout()
-    figure.savefig(os.fspath(path), format="png", dpi=100)
-    plt.close(figure)
+    for label in labels:
+        label.set_parse_math(False)
+    return figure

@@ -67,7 +67,13 @@ from typing import (
     Union,
 )
 
-import pyarrow as pa
+try:
+    import pyarrow as pa
+except ImportError as exc:  # pragma: no cover - the extra is installed for the tests
+    raise ImportError(
+        f"robotsrules.bulk needs the {(exc.name or '').partition('.')[0]!r} package: "
+        "pip install 'robotsrules[bulk]'"
+    ) from exc
 
 from ._agents import agent_tokens
 from ._scope import origin_of

@@ -38,8 +38,14 @@ import os
 import threading
 from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple, Union, cast
 
-import duckdb
-import pyarrow as pa
+try:
+    import duckdb
+    import pyarrow as pa
+except ImportError as exc:  # pragma: no cover - the extra is installed for the tests
+    raise ImportError(
+        f"robotsrules.duckdb needs the {(exc.name or '').partition('.')[0]!r} package: "
+        "pip install 'robotsrules[bulk]'"
+    ) from exc
 
 from .bulk import (
     DEFAULT_CACHE_SIZE,

@@ -55,6 +55,7 @@ from typing import (
 from . import _legacy as legacy
 from ._agents import SPACE
 from ._parser import MAX_LINE_BYTES, build, decode, display, split_lines
+from ._terminal import CONTROL_ESCAPES
 from ._urls import text_octets
 from .model import Group, Line, Rule
 
@@ -385,7 +386,7 @@ _HTML = re.compile(
 )
 _HTML_WINDOW = 4096  # "near the start": HTML pages declare themselves in their first bytes
 _RULE_LINE = re.compile(rb"^[ \t]*(?:dis)?allow", re.IGNORECASE | re.MULTILINE)
-_CONTROL = {i: f"\\x{i:02x}" for i in (*range(0x20), 0x7F)}
+_CONTROL = CONTROL_ESCAPES  # one table for everything printed (robotsrules._terminal)
 _STARS = re.compile(r"\*\*+")
 _ESCAPE = re.compile(r"%[0-9A-Fa-f]{2}")
 _UNRESERVED = frozenset(string.ascii_letters + string.digits + "-._~")

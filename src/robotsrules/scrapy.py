@@ -77,15 +77,21 @@ import time
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Union
 
-from scrapy import signals
-from scrapy.core.downloader import Slot
-from scrapy.exceptions import IgnoreRequest, NotConfigured
-from scrapy.http import Request, Response
-from scrapy.http.request import NO_CALLBACK
-from scrapy.robotstxt import RobotParser as _ScrapyRobotParser
-from scrapy.utils.defer import maybe_deferred_to_future
-from twisted.internet.defer import Deferred
-from twisted.internet.threads import deferToThread
+try:
+    from scrapy import signals
+    from scrapy.core.downloader import Slot
+    from scrapy.exceptions import IgnoreRequest, NotConfigured
+    from scrapy.http import Request, Response
+    from scrapy.http.request import NO_CALLBACK
+    from scrapy.robotstxt import RobotParser as _ScrapyRobotParser
+    from scrapy.utils.defer import maybe_deferred_to_future
+    from twisted.internet.defer import Deferred
+    from twisted.internet.threads import deferToThread
+except ImportError as exc:  # pragma: no cover - the extra is installed for the tests
+    raise ImportError(
+        f"robotsrules.scrapy needs the {(exc.name or '').partition('.')[0]!r} package: "
+        "pip install 'robotsrules[scrapy]'"
+    ) from exc
 
 from ._agents import Agent
 from ._pacing import delay_for

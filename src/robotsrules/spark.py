@@ -31,10 +31,16 @@ from __future__ import annotations
 import functools
 from typing import Any, Iterator, Optional, Sequence, Union, cast
 
-import pyarrow as pa
-from pyspark.sql import Column, DataFrame
-from pyspark.sql import functions as F
-from pyspark.sql.types import BinaryType
+try:
+    import pyarrow as pa
+    from pyspark.sql import Column, DataFrame
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import BinaryType
+except ImportError as exc:  # pragma: no cover - the extra is installed for the tests
+    raise ImportError(
+        f"robotsrules.spark needs the {(exc.name or '').partition('.')[0]!r} package: "
+        "pip install 'robotsrules[spark]'"
+    ) from exc
 
 from .bulk import (
     DEFAULT_POLICY,

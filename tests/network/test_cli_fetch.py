@@ -84,7 +84,7 @@ def test_check_reports_an_unreachable_robots_txt() -> None:
     code, out = run("check", "--agent", "ExampleBot", "--no-cache", "--timeout", "2", url)
     assert code == 1
     assert out.strip() == (
-        f"disallowed  {url}  unreachable: connection refused \u2192 all disallowed")
+        f"disallowed  {url}  unreachable: connection refused -> all disallowed")
 
 
 def test_fetch_shows_status_outcome_expiry_and_groups(site: Tuple[str, List[str]]) -> None:
@@ -95,7 +95,7 @@ def test_fetch_shows_status_outcome_expiry_and_groups(site: Tuple[str, List[str]
     assert lines[0] == f"robots.txt  {origin}/robots.txt"
     assert "outcome     ok" in lines and "status      200" in lines
     assert any(line.startswith("expires") for line in lines)
-    assert "  line 9     GPTBot, CCBot: 1 rules" in lines
+    assert "  line 9     GPTBot, CCBot: 1 rule" in lines
 
 
 def test_fetch_of_an_unreachable_site_says_all_disallowed() -> None:

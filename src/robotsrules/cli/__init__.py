@@ -3,20 +3,41 @@
 ``check`` fetches each URL's robots.txt through the SQLite cache (or reads ``--robots
 FILE``); ``fetch`` shows what fetching one robots.txt gives. Exit codes (as Google's
 ``robots_main``): 0 every URL allowed, 1 at least one disallowed, 2 usage or I/O error (a
-message on stderr, never a traceback).
+one-line message on stderr, never a traceback), 130 interrupted (Ctrl-C), 143 terminated
+(SIGTERM). Every text that came from outside (a robots.txt, an HTTP error, a URL) is
+printed through :func:`robotsrules._terminal.visible`.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
+import datetime
 import json
+import math
 import os
 import re
+import signal
 import sys
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple
+import threading
+import time
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Iterator,
+    List,
+    NoReturn,
+    Optional,
+    Sequence,
+    TextIO,
+    Tuple,
+)
 
 from .. import __version__
+from .._agents import agent_tokens
+from .._terminal import visible
 from ..errors import RobotsError
 from ..model import Verdict
 from ..robotstxt import Mode, RobotsTxt, parse
@@ -25,6 +46,9 @@ from ._common import Progress, mode_option
 __all__ = ["main"]
 
 EXIT_ALLOWED, EXIT_DISALLOWED, EXIT_ERROR = 0, 1, 2
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + SIGINT, 128 + SIGTERM
+MAX_TIMEOUT = 86_400.0
+"""The largest ``--timeout`` accepted (a day): beyond it sockets and waits overflow."""
 
 _REASONS = {
     "no-match": "no rule matches",
@@ -35,10 +59,15 @@ _REASONS = {
 }
 
 
+def _plural(count: int, word: str, plural: str = "") -> str:
+    """``"1 rule"``, ``"2 rules"``."""
+    return f"{count} {word if count == 1 else plural or word + 's'}"
+
+
 def _describe(verdict: Verdict) -> str:
     if verdict.rule is None:
         return _REASONS.get(verdict.reason, verdict.reason)
-    text = str(verdict.rule)
+    text = visible(str(verdict.rule))
     if verdict.reason == "index-html":
         text += "  (also allows the directory itself)"
     elif verdict.reason == "tie-allow":
@@ -57,11 +86,39 @@ _SERVED_NOTES = {
 }
 
 
+def _header_value_problem(text: str) -> Optional[str]:
+    """Why ``text`` cannot be sent as an HTTP header value (None: it can)."""
+    if not text or text != text.strip(" \t"):
+        return "is empty or starts or ends with white space"
+    for column, char in enumerate(text, 1):
+        if not " " <= char <= "~":
+            return (f"has {visible(char)!r} at column {column}: a header value is printable "
+                    "ASCII")
+    return None
+
+
 def _user_agent(args: argparse.Namespace) -> str:
-    if args.user_agent:
-        return str(args.user_agent)
-    token = str(args.agent).split("/", 1)[0]
+    """The User-Agent header: --user-agent, else built from a single --agent's token."""
+    given = getattr(args, "user_agent", None)
+    if given:
+        return str(given)
+    agent = getattr(args, "agent", None)  # agents has none; diff has a list
+    if not isinstance(agent, str):
+        return f"robotsrules/{__version__}"
+    token = agent.split("/", 1)[0].strip()
+    problem = _header_value_problem(token)
+    if problem is not None:
+        raise RobotsError(f"--agent {visible(agent)!r} cannot go in a User-Agent header: it "
+                          f"{problem}; pass --user-agent")
     return f"{token} (robotsrules/{__version__})"
+
+
+def _when(seconds: float) -> str:
+    try:
+        return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).isoformat(
+            timespec="seconds")
+    except (OverflowError, OSError, ValueError):  # a clock or cache row out of range
+        return "-"
 
 
 def _outcome_note(served: Any) -> str:
@@ -70,19 +127,51 @@ def _outcome_note(served: Any) -> str:
         return f"{_SERVED_NOTES[served.reason]} ({result.error})"
     if result.outcome == "ok":
         return ""
-    return f"{result.outcome}: {result.error} \u2192 {_OUTCOME_MEANING[result.outcome]}"
+    return f"{result.outcome}: {result.error} -> {_OUTCOME_MEANING[result.outcome]}"
 
 
-def _verdicts_from_cache(args: argparse.Namespace, urls: Iterable[str]
-                         ) -> Iterator[Tuple[str, Verdict, str]]:
+_Judge = Callable[[str], Tuple[Verdict, str, Dict[str, Any]]]
+
+
+class _Refreshing:
+    """A store whose entries read as due for a refresh, once per origin (``--refresh``):
+    each origin is fetched again, and an older good copy is still kept by the entry."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self._done: set[str] = set()
+
+    def get(self, origin: str) -> Any:
+        entry = self.store.get(origin)
+        if entry is None or origin in self._done:
+            return entry
+        self._done.add(origin)
+        return dataclasses.replace(entry, latest=dataclasses.replace(entry.latest,
+                                                                     expires_at=0.0))
+
+    def put(self, origin: str, entry: Any) -> None:
+        self.store.put(origin, entry)
+
+    def delete(self, origin: str) -> None:
+        self.store.delete(origin)
+
+    def close(self) -> None:
+        self.store.close()
+
+
+@contextlib.contextmanager
+def _judge_from_cache(args: argparse.Namespace) -> Iterator[_Judge]:
     from .._robotscache import RobotsCache
-    from ..cache import MemoryStore, SQLiteStore
+    from ..cache import MemoryStore, SQLiteStore, Store
 
     store = MemoryStore() if args.no_cache else SQLiteStore(args.cache)
-    with RobotsCache(store, user_agent=_user_agent(args), agent=args.agent,
+    used: Store = _Refreshing(store) if args.refresh else store
+    started = time.time()
+    with RobotsCache(used, user_agent=_user_agent(args), agent=args.agent,
                      timeout=args.timeout) as cache:
         reread: Dict[int, RobotsTxt] = {}  # --mode: each fetched file re-read once
-        for url in urls:
+
+        def judge(url: str) -> Tuple[Verdict, str, Dict[str, Any]]:
             served = cache.lookup(url)
             robots = served.robots
             if args.mode != robots.mode:
@@ -91,74 +180,160 @@ def _verdicts_from_cache(args: argparse.Namespace, urls: Iterable[str]
                     reread.clear()  # URLs usually come grouped by site: keep one
                     reread[key] = _in_mode(robots, args.mode)
                 robots = reread[key]
-            yield url, robots.explain(url, agent=args.agent), _outcome_note(served)
+            result = served.result
+            cached = result.fetched_at < started  # not fetched by this run
+            note = _outcome_note(served)
+            if note and cached:
+                note += (f" (cached {_when(result.fetched_at)}, kept until "
+                         f"{_when(result.expires_at)}; --refresh fetches it again)")
+            fetch = {"source": result.url, "outcome": result.outcome, "status": result.status,
+                     "error": result.error, "served": served.reason, "cached": cached,
+                     "fetched_at": _when(result.fetched_at),
+                     "expires_at": _when(result.expires_at)}
+            return robots.explain(url, agent=args.agent), note, fetch
+
+        yield judge
 
 
-def _verdicts_from_file(args: argparse.Namespace, urls: Iterable[str]
-                        ) -> Iterator[Tuple[str, Verdict, str]]:
+def _judge_from_file(args: argparse.Namespace) -> _Judge:
     rules = _read_robots(args.robots, args.mode).for_agent(args.agent)
-    for url in urls:
-        yield url, rules.explain(url), ""
+    fetch = {"source": args.robots, "outcome": "ok", "status": None, "error": None,
+             "served": "file", "cached": False, "fetched_at": None, "expires_at": None}
+
+    def judge(url: str) -> Tuple[Verdict, str, Dict[str, Any]]:
+        return rules.explain(url), "", fetch
+
+    return judge
 
 
-def _urls(args: argparse.Namespace) -> List[str]:
-    """The URLs to check: arguments, then --urls-file lines ('-': stdin; '#' comments)."""
-    urls: List[str] = list(args.urls)
-    if args.urls_file == "-":
-        urls += _listed(sys.stdin)
-    elif args.urls_file:
-        with open(args.urls_file, encoding="utf-8") as handle:
-            urls += _listed(handle)
-    return urls
+_Item = Tuple[str, Optional[str], Optional[str]]  # where, URL, what is wrong with the line
+MAX_LIST_LINE = 65_536
+"""Octets of a URL list line at most (a longer one is reported, not held in memory)."""
 
 
-def _listed(lines: Iterable[str]) -> List[str]:
-    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+def _lines(readline: Callable[[int], bytes]) -> Iterator[Tuple[bytes, bool]]:
+    """The lines of a binary stream, each with True when it was longer than
+    :data:`MAX_LIST_LINE` (then only its start is kept; the rest is read and dropped)."""
+    while True:
+        raw = readline(MAX_LIST_LINE + 1)
+        if not raw:
+            return
+        if len(raw) <= MAX_LIST_LINE or raw.endswith(b"\n"):
+            yield raw, False
+            continue
+        while True:  # skip to the end of the over-long line
+            rest = readline(MAX_LIST_LINE)
+            if not rest or rest.endswith(b"\n"):
+                break
+        yield raw[:MAX_LIST_LINE], True
+
+
+def _listed(name: str) -> Iterator[_Item]:
+    """The URLs of a list file ('-': stdin), streamed, as ``bulk`` reads text lists: one a
+    line, blank lines and '#' comments skipped, of ``host<TAB>url`` the last field; a
+    ``.gz`` file is decompressed. A line that is not UTF-8 comes with a problem instead."""
+    import gzip
+    import zlib
+
+    label = "<stdin>" if name == "-" else name
+    with contextlib.ExitStack() as stack:
+        handle: Any
+        if name == "-":
+            handle = sys.stdin.buffer
+        elif name.lower().endswith((".gz", ".gzip")):
+            handle = stack.enter_context(gzip.open(name, "rb"))
+        else:
+            handle = stack.enter_context(open(name, "rb"))
+        number = 0
+        try:
+            for number, (raw, too_long) in enumerate(_lines(handle.readline), 1):
+                where = f"{label}:{number}"
+                if too_long:
+                    yield where, None, f"longer than {MAX_LIST_LINE:,} octets"
+                    continue
+                try:
+                    text = raw.decode("utf-8")
+                except UnicodeDecodeError as error:
+                    yield where, None, (f"not UTF-8 (octet 0x{raw[error.start]:02x} at column "
+                                        f"{error.start + 1}); percent-encode it (%"
+                                        f"{raw[error.start]:02X})")
+                    continue
+                line = text.lstrip("\ufeff").strip() if number == 1 else text.strip()
+                if line and not line.startswith("#"):
+                    yield where, line.rsplit("\t", 1)[-1].strip(), None
+        except (EOFError, zlib.error, gzip.BadGzipFile) as error:
+            raise RobotsError(f"{label}: cannot read past line {number}: {error}") from None
+
+
+def _check_items(args: argparse.Namespace) -> Iterator[_Item]:
+    for url in args.urls:
+        yield "", url, None
+    if args.urls_file:
+        yield from _listed(args.urls_file)
 
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
-    urls = _urls(args)
-    if not urls:
+    if args.robots == "-" and args.urls_file == "-":
+        return _fail("--robots - and --urls-file - cannot both read standard input")
+    if not args.urls and not args.urls_file:
         return _fail("no URL given: pass URLs as arguments or --urls-file FILE ('-': stdin)")
-    verdicts = (_verdicts_from_file if args.robots is not None else _verdicts_from_cache)(
-        args, urls)
-    progress = Progress(len(urls))
-    status = EXIT_ALLOWED
-    for url, verdict, note in verdicts:
-        if not verdict.allowed:
-            status = EXIT_DISALLOWED
-        if args.json:
-            out.write(json.dumps({"url": url, "agent": args.agent, **_verdict_json(verdict),
-                                  "fetch": note or None}, ensure_ascii=False) + "\n")
-        else:
-            word = "allowed" if verdict.allowed else "disallowed"
-            detail = note if note and verdict.rule is None else _describe(verdict)
-            if note and verdict.rule is not None:
-                detail += f"  [{note}]"
-            out.write(f"{word:<10}  {url}  {detail}\n")
-        progress.step()
-    progress.done()
+    agent_tokens(args.agent)  # a caller mistake: say so before any work
+    status, bad, judged = EXIT_ALLOWED, 0, 0
+    flush = args.urls_file == "-"  # in a pipeline: each answer as soon as it is known
+    progress = Progress(None if args.urls_file else len(args.urls))
+    with contextlib.ExitStack() as stack:
+        judge = (_judge_from_file(args) if args.robots is not None
+                 else stack.enter_context(_judge_from_cache(args)))
+        for where, url, problem in _check_items(args):
+            if url is not None:
+                try:
+                    verdict, note, fetch = judge(url)
+                except RobotsError as error:
+                    problem = str(error)
+                except Exception as error:  # a bug for this URL: say so, go on with the rest
+                    if os.environ.get("ROBOTSRULES_DEBUG"):
+                        raise
+                    problem = f"internal error: {type(error).__name__}: {error} (a bug)"
+            if problem is not None or url is None:
+                bad += 1
+                progress.done()  # the message on a line of its own; the bar comes back
+                _fail(f"{where + ': ' if where else ''}{problem}")
+                continue
+            judged += 1
+            if not verdict.allowed:
+                status = EXIT_DISALLOWED
+            if args.json:
+                out.write(json.dumps({"url": url, "agent": args.agent,
+                                      **_verdict_json(verdict), "fetch": fetch},
+                                     ensure_ascii=False) + "\n")
+            else:
+                word = "allowed" if verdict.allowed else "disallowed"
+                detail = note if note and verdict.rule is None else _describe(verdict)
+                if note and verdict.rule is not None:
+                    detail += f"  [{note}]"
+                out.write(f"{word:<10}  {visible(url)}  {visible(detail)}\n")
+            if flush:
+                out.flush()
+            progress.step()
+        progress.done()
+    if bad:
+        return EXIT_ERROR
+    if not judged:
+        return _fail(f"no URL in {args.urls_file}")
     return status
 
 
 def _fetch(args: argparse.Namespace, out: TextIO) -> int:
-    import datetime
-
     from .._fetcher import fetch
 
     result = fetch(args.url, user_agent=_user_agent(args), timeout=args.timeout)
-
-    def when(seconds: float) -> str:
-        return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).isoformat(
-            timespec="seconds")
-
     robots = result.robots
     if args.json:
         report = {
             "url": result.url, "outcome": result.outcome, "status": result.status,
             "error": result.error, "final_url": result.final_url,
-            "redirects": list(result.redirects), "fetched_at": when(result.fetched_at),
-            "expires_at": when(result.expires_at), "size": result.size,
+            "redirects": list(result.redirects), "fetched_at": _when(result.fetched_at),
+            "expires_at": _when(result.expires_at), "size": result.size,
             "truncated": result.truncated, "rules": robots.synthetic or "file",
             "groups": [{"line": g.line, "agents": list(g.agent_values), "rules": len(g.rules)}
                        for g in robots.groups] if robots.synthetic is None else [],
@@ -166,26 +341,27 @@ def _fetch(args: argparse.Namespace, out: TextIO) -> int:
         }
         out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         return EXIT_ALLOWED
-    out.write(f"robots.txt  {result.url}\n")
+    out.write(f"robots.txt  {visible(result.url)}\n")
     out.write(f"outcome     {result.outcome}"
               f"{'' if result.outcome == 'ok' else ' -> ' + _OUTCOME_MEANING[result.outcome]}\n")
     out.write(f"status      {result.status if result.status is not None else '-'}\n")
     if result.error:
-        out.write(f"error       {result.error}\n")
+        out.write(f"error       {visible(result.error)}\n")
     for hop in result.redirects:
-        out.write(f"redirect    -> {hop}\n")
-    out.write(f"fetched     {when(result.fetched_at)}\n")
-    out.write(f"expires     {when(result.expires_at)}\n")
-    out.write(f"size        {result.size} bytes{' (truncated)' if result.truncated else ''}\n")
+        out.write(f"redirect    -> {visible(hop)}\n")
+    out.write(f"fetched     {_when(result.fetched_at)}\n")
+    out.write(f"expires     {_when(result.expires_at)}\n")
+    out.write(f"size        {_plural(result.size, 'byte')}"
+              f"{' (truncated)' if result.truncated else ''}\n")
     if robots.synthetic is not None:
         out.write(f"rules       none: {robots.synthetic.replace('-', ' ')}\n")
         return EXIT_ALLOWED
     out.write(f"groups      {len(robots.groups)}\n")
     for group in robots.groups:
-        names = ", ".join(group.agent_values) or "-"
-        out.write(f"  line {group.line:<5} {names}: {len(group.rules)} rules\n")
+        names = visible(", ".join(group.agent_values)) or "-"
+        out.write(f"  line {group.line:<5} {names}: {_plural(len(group.rules), 'rule')}\n")
     for sitemap in robots.sitemaps:
-        out.write(f"sitemap     {sitemap}\n")
+        out.write(f"sitemap     {visible(sitemap)}\n")
     return EXIT_ALLOWED
 
 
@@ -199,6 +375,7 @@ def _load(source: str, args: argparse.Namespace) -> Tuple[RobotsTxt, str]:
 
         result = fetch(source, user_agent=_user_agent(args), timeout=args.timeout)
         note = f"{result.url}: HTTP {result.status}" if result.status else result.url
+        # (printed through visible() by the text outputs; JSON escapes by itself)
         if result.outcome != "ok":
             note += f", {result.outcome}: {result.error} -> {_OUTCOME_MEANING[result.outcome]}"
         return _in_mode(result.robots, args.mode), note
@@ -217,6 +394,11 @@ def _verdict_json(verdict: Verdict) -> Dict[str, Any]:
             "pattern": rule.pattern, "priority": rule.priority},
         "groups": [group.line for group in verdict.groups],
     }
+
+
+def _at_lines(numbers: List[int]) -> str:
+    """``"at line 2"``, ``"at lines 2, 9"``."""
+    return ("at line " if len(numbers) == 1 else "at lines ") + ", ".join(map(str, numbers))
 
 
 _WHY = {
@@ -247,7 +429,7 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
         group_lines.update(group.agent_lines)
         group_lines.update(rule.line for rule in group.rules)
     deciding = verdict.rule.line if verdict.rule is not None else None
-    out.write(f"{origin}\n")
+    out.write(f"{visible(origin)}\n")
     lines = robots.lines
     if lines and lines[-1].raw == "" and len(lines) > 1:
         lines = lines[:-1]  # the empty "line" after the final line break
@@ -255,23 +437,23 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
         if robots.synthetic is not None:
             break
         marker = ">" if line.number == deciding else ("|" if line.number in group_lines else " ")
-        text = f"{marker} {line.number:>5}  {line.raw}"
+        text = f"{marker} {line.number:>5}  {visible(line.raw)}"
         if line.number == deciding:
             text = paint(text, "32" if verdict.allowed else "31", bold=True)
         elif line.number not in group_lines:
             text = paint(text, "2")
         out.write(text + "\n")
+    at = _at_lines([g.line for g in verdict.groups])
     if verdict.scope == "specific":
-        applied = f"groups naming {args.agent!r} at lines " + ", ".join(
-            str(g.line) for g in verdict.groups)
+        applied = f"{'group' if len(verdict.groups) == 1 else 'groups'} naming {args.agent!r} {at}"
     elif verdict.scope == "global":
-        applied = f"no group names {args.agent!r}: the '*' groups at lines " + ", ".join(
-            str(g.line) for g in verdict.groups)
+        applied = (f"no group names {args.agent!r}: the '*' "
+                   f"{'group' if len(verdict.groups) == 1 else 'groups'} {at}")
     else:
         applied = f"no group names {args.agent!r} and there is no '*' group"
     word = "ALLOWED" if verdict.allowed else "DISALLOWED"
-    out.write(f"\n{paint(word, '32' if verdict.allowed else '31', bold=True)}  {args.url}"
-              f"  (target {verdict.target})\n")
+    out.write(f"\n{paint(word, '32' if verdict.allowed else '31', bold=True)}  {visible(args.url)}"
+              f"  (target {visible(verdict.target)})\n")
     out.write(f"  applies: {applied}\n")
     if verdict.rule is not None:
         rank = "" if verdict.reason == "first-match" else f" (priority {verdict.rule.priority})"
@@ -296,20 +478,20 @@ def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
         }
         out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         return EXIT_ALLOWED
-    out.write(f"{origin}\n\ngroups:\n")
+    out.write(f"{visible(origin)}\n\ngroups:\n")
     for group in robots.groups:
-        names = ", ".join(group.agent_values) or "(empty)"
-        out.write(f"  line {group.line:<5} {names}: {len(group.rules)} rules\n")
+        names = visible(", ".join(group.agent_values)) or "(empty)"
+        out.write(f"  line {group.line:<5} {names}: {_plural(len(group.rules), 'rule')}\n")
     if not robots.groups:
         out.write("  (none)\n")
-    out.write(f"\nwell-known crawlers, may they fetch {args.url}?\n")
+    out.write(f"\nwell-known crawlers, may they fetch {visible(args.url)}?\n")
     for item in verdicts:
         v = item.verdict
         word = "allowed" if v.allowed else "disallowed"
         where = {"specific": f"its group at line {item.group_line}",
                  "global": f"'*' group at line {item.group_line}",
                  "none": "no group"}[v.scope]
-        rule = f", {v.rule}" if v.rule is not None else ""
+        rule = f", {visible(str(v.rule))}" if v.rule is not None else ""
         out.write(f"  {item.crawler.token:<22} {word:<10}  {where}{rule}"
                   f"  [{item.crawler.operator}: {item.crawler.purpose}]\n")
     return EXIT_ALLOWED
@@ -318,12 +500,29 @@ def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
 def _diff_cmd(args: argparse.Namespace, out: TextIO) -> int:
     from .._diff import diff
 
+    reading = [name for name in (args.old, args.new, args.urls) if name == "-"]
+    if len(reading) > 1:
+        return _fail("only one of OLD, NEW and --urls can be '-' (standard input)")
+    for agent in args.agent or ():
+        agent_tokens(agent)  # a caller mistake: say so before any work
     old, old_name = _load(args.old, args)
     new, new_name = _load(args.new, args)
-    urls = None
+    urls: Optional[List[str]] = None
+    bad = 0
     if args.urls:
-        with open(args.urls, encoding="utf-8") as handle:
-            urls = [line.strip() for line in handle if line.strip() and line[0] != "#"]
+        urls = []
+        for where, url, problem in _listed(args.urls):
+            if url is not None:
+                try:  # a URL either file's mode cannot read is the line's problem
+                    old.explain(url, agent="*")
+                    new.explain(url, agent="*")
+                except RobotsError as error:
+                    problem = str(error)
+            if problem is not None or url is None:
+                bad += 1
+                _fail(f"{where}: {problem}")
+                continue
+            urls.append(url)
     changes = diff(old, new, urls, args.agent or None)
     if args.json:
         report = {"old": old_name, "new": new_name, "changes": [
@@ -336,10 +535,12 @@ def _diff_cmd(args: argparse.Namespace, out: TextIO) -> int:
             after = "allowed" if c.new.allowed else "disallowed"
             why_old = str(c.old.rule) if c.old.rule else _WHY.get(c.old.reason, c.old.reason)
             why_new = str(c.new.rule) if c.new.rule else _WHY.get(c.new.reason, c.new.reason)
-            out.write(f"{c.agent:<16} {c.url}  {before} -> {after}\n"
-                      f"    old: {why_old}\n    new: {why_new}\n")
+            out.write(f"{visible(c.agent):<16} {visible(c.url)}  {before} -> {after}\n"
+                      f"    old: {visible(why_old)}\n    new: {visible(why_new)}\n")
         if not changes:
             out.write("no verdict changes\n")
+    if bad:
+        return EXIT_ERROR
     return EXIT_DISALLOWED if changes else EXIT_ALLOWED
 
 
@@ -361,7 +562,7 @@ def _lint_source(source: str, args: argparse.Namespace) -> Tuple[Optional[bytes]
     meaning = _OUTCOME_MEANING[result.outcome]
     message = f"{result.url}: {result.outcome}: {result.error} -> {meaning}; nothing to lint"
     if result.outcome == "unavailable":  # no file is a valid state: say so, find nothing
-        sys.stderr.write(f"robotsrules: {message}\n")
+        sys.stderr.write(f"robotsrules: {visible(message)}\n")
         return None, result.url
     raise RobotsError(message)
 
@@ -376,6 +577,8 @@ def _lint_cmd(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_ALLOWED
     if not args.sources:
         return _fail("no file given: pass FILE_OR_URL (or '-' for stdin)")
+    if args.sources.count("-") > 1:
+        return _fail("'-' (standard input) can be given once")
     form = "json" if args.json else args.format
     failing = set(SEVERITIES[:_FAIL_ON[args.fail_on]])
     found: List[Tuple[str, List[Any]]] = []
@@ -394,7 +597,8 @@ def _lint_cmd(args: argparse.Namespace, out: TextIO) -> int:
         for name, diagnostics in found:
             if diagnostics:
                 out.write(to_text(diagnostics, name, color=colour))
-            out.write(f"{name}: {summary_line(diagnostics) if diagnostics else 'no problems'}\n")
+            out.write(f"{visible(name)}: "
+                      f"{summary_line(diagnostics) if diagnostics else 'no problems'}\n")
     hit = any(d.severity in failing for _, diagnostics in found for d in diagnostics)
     return EXIT_DISALLOWED if hit else EXIT_ALLOWED
 
@@ -430,11 +634,55 @@ def _in_mode(robots: RobotsTxt, mode: Mode) -> RobotsTxt:
     return parse(robots.source, max_bytes=None, mode=mode)  # already cut when fetched
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line usage errors (``robotsrules check: error: ...``), exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_ERROR, f"{self.prog}: error: {visible(message)} "
+                              f"(see '{self.prog} --help')\n")
+
+
+class _Once(argparse.Action):
+    """An option that may be given once: a second one is an error, not a silent
+    replacement of the first."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: Optional[str] = None) -> None:
+        seen = namespace.__dict__.setdefault("_given_once", set())
+        if self.dest in seen:
+            parser.error(f"{option_string} given twice: this command takes one (run it once "
+                         "per agent; diff and bulk compare several)")
+        seen.add(self.dest)
+        setattr(namespace, self.dest, values)
+
+
+def _seconds(text: str) -> float:
+    """--timeout: a positive, finite number of seconds, at most MAX_TIMEOUT."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 < value <= MAX_TIMEOUT):
+        raise argparse.ArgumentTypeError(
+            f"expected a number of seconds above 0 and at most {MAX_TIMEOUT:g}, not "
+            f"{visible(text)!r}")
+    return value
+
+
+def _header_value(text: str) -> str:
+    """--user-agent: a value an HTTP header can carry (printable ASCII)."""
+    problem = _header_value_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(f"{visible(text)!r} {problem}")
+    return text
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="robotsrules",
         description="Read robots.txt files the way Google and RFC 9309 do.",
-        epilog="Exit codes: 0 all allowed, 1 some URL disallowed, 2 usage or I/O error.",
+        epilog="Exit codes: 0 all allowed, 1 some URL disallowed, 2 usage or I/O error, "
+               "130 interrupted, 143 terminated.",
     )
     parser.add_argument("--version", action="version", version=f"robotsrules {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -447,16 +695,23 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--robots", metavar="FILE",
                        help="read this robots.txt file instead of fetching ('-': stdin)")
-    check.add_argument("--agent", required=True, metavar="NAME",
-                       help="the crawler's product token, e.g. Googlebot (Token/1.0 accepted)")
+    check.add_argument("--agent", required=True, metavar="NAME", action=_Once,
+                       help="the crawler's product token, e.g. Googlebot (Token/1.0 accepted; "
+                            "once: one agent per run)")
     _fetch_options(check)
     check.add_argument("--no-cache", action="store_true",
                        help="do not read or write the robots.txt cache")
+    check.add_argument("--refresh", action="store_true",
+                       help="fetch each site's robots.txt again even if the cache holds an "
+                            "unexpired copy (or failure), and update the cache")
     check.add_argument("--cache", metavar="PATH", default=None,
                        help="SQLite cache file (default: the user cache directory, or "
                             "$ROBOTSRULES_CACHE)")
     check.add_argument("--urls-file", metavar="FILE",
-                       help="also check the URLs in FILE, one a line ('-': standard input)")
+                       help="also check the URLs in FILE, one a line ('-': standard input; "
+                            "'#' comments; of 'host<TAB>url' the last field; .gz read), "
+                            "answered as they are read; a bad line is reported and skipped "
+                            "(exit 2 at the end)")
     check.add_argument("--json", action="store_true",
                        help="print one JSON object per URL (JSON Lines)")
     mode_option(check)
@@ -470,7 +725,7 @@ def _parser() -> argparse.ArgumentParser:
                     "redirects, expiry, size and a summary of the groups.",
         epilog="Exit codes: 0 fetched (whatever the outcome), 2 usage error.",
     )
-    fetch.add_argument("--agent", default="robotsrules", metavar="NAME",
+    fetch.add_argument("--agent", default="robotsrules", metavar="NAME", action=_Once,
                        help="product token for the default User-Agent header")
     fetch.add_argument("--json", action="store_true", help="print JSON")
     _fetch_options(fetch)
@@ -483,7 +738,7 @@ def _parser() -> argparse.ArgumentParser:
                     "groups that apply to AGENT, '>' the deciding line; then the reason.",
         epilog="Exit codes: 0 allowed, 1 disallowed, 2 usage or I/O error.")
     explain.add_argument("source", metavar="FILE_OR_URL")
-    explain.add_argument("--agent", required=True, metavar="NAME")
+    explain.add_argument("--agent", required=True, metavar="NAME", action=_Once)
     explain.add_argument("url", metavar="URL", help="the URL (or /path) to explain")
     _shared_options(explain)
 
@@ -506,7 +761,9 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Exit codes: 0 no change, 1 some verdict changes, 2 usage or I/O error.")
     differ.add_argument("old", metavar="OLD")
     differ.add_argument("new", metavar="NEW")
-    differ.add_argument("--urls", metavar="FILE", help="URLs or paths to compare, one a line")
+    differ.add_argument("--urls", metavar="FILE",
+                        help="URLs or paths to compare, one a line ('-': standard input; "
+                             "a bad line is reported and skipped, exit 2 at the end)")
     differ.add_argument("--agent", action="append", metavar="NAME",
                         help="an agent to compare (repeatable)")
     _shared_options(differ)
@@ -532,7 +789,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="print every code with its severity and meaning, then exit")
     linter.add_argument("--color", choices=["auto", "always", "never"], default="auto",
                         help="colour the text output (default: on a terminal)")
-    linter.add_argument("--agent", default="robotsrules", metavar="NAME",
+    linter.add_argument("--agent", default="robotsrules", metavar="NAME", action=_Once,
                         help="product token for the default User-Agent header (URLs)")
     _fetch_options(linter)
     linter.set_defaults(run=_lint_cmd)
@@ -550,14 +807,24 @@ def _shared_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _fetch_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
-                        help="connect and read time-out (default 10)")
-    parser.add_argument("--user-agent", metavar="HEADER",
+    parser.add_argument("--timeout", type=_seconds, default=10.0, metavar="SECONDS",
+                        help="connect and read time-out (default 10; above 0, at most a day)")
+    parser.add_argument("--user-agent", metavar="HEADER", type=_header_value,
                         help="User-Agent header to send (default: 'NAME (robotsrules/VERSION)')")
 
 
 def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> int:
-    """Run the command line; return the exit code."""
+    """Run the command line; return the exit code (see the module docstring)."""
+    with _signals_as_interrupts(force=argv is None):  # argv None: the process's own
+        try:
+            return _main(argv, out)
+        except _Terminated:
+            return EXIT_TERMINATED
+        except KeyboardInterrupt:  # Ctrl-C: stop quietly, the shell's way
+            return EXIT_INTERRUPTED
+
+
+def _main(argv: Optional[Sequence[str]], out: Optional[TextIO]) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -574,10 +841,63 @@ def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> 
     except OSError as error:
         name = getattr(error, "filename", None)
         return _fail(f"{name + ': ' if name else ''}{error.strerror or error}")
+    except Exception as error:  # a bug: one line, not a traceback (unless asked for)
+        if os.environ.get("ROBOTSRULES_DEBUG"):
+            raise
+        return _fail(f"internal error: {type(error).__name__}: {error} (a bug; please report "
+                     "it; ROBOTSRULES_DEBUG=1 shows the traceback)")
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the program is so that the same clean-up as Ctrl-C runs."""
+
+
+GRACE = 3.0
+"""Seconds the program has to wind down after SIGINT/SIGTERM when run as the ``robotsrules``
+command; then (or at a second signal) it exits at once with 130/143."""
+
+def _force_exit(code: int) -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(code)
+
+
+@contextlib.contextmanager
+def _signals_as_interrupts(force: bool) -> Iterator[None]:
+    """While the command runs, SIGINT raises KeyboardInterrupt and SIGTERM
+    :class:`_Terminated` in the main thread, so that ``finally`` blocks clean up. With
+    ``force`` (the ``robotsrules`` command itself, not a caller of :func:`main`), a program
+    still running :data:`GRACE` seconds later (a library stuck in its own clean-up), or
+    signalled again, exits at once."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signalled: List[int] = []
+
+    def interrupted(signum: int, frame: Any) -> None:
+        code = 128 + signum
+        if force:
+            if signalled:
+                _force_exit(code)
+            timer = threading.Timer(GRACE, _force_exit, (code,))
+            timer.daemon = True
+            timer.start()
+        signalled.append(signum)
+        raise _Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+    previous = {signum: signal.signal(signum, interrupted)
+                for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _fail(message: str) -> int:
-    sys.stderr.write(f"robotsrules: error: {message}\n")
+    """Say what went wrong on one line of standard error; the exit code for errors."""
+    sys.stderr.write(f"robotsrules: error: {visible(message)}\n")
     return EXIT_ERROR
 
 

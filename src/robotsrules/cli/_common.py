@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import Optional
 
 from ..robotstxt import MODES
 
@@ -12,21 +13,24 @@ __all__ = ["Progress", "mode_option"]
 
 
 class Progress:
-    """'checked N/M' on stderr, only on a terminal and only for long runs."""
+    """'checked N/M' on stderr, only on a terminal and only for long runs (M unknown: N)."""
 
-    def __init__(self, total: int) -> None:
+    def __init__(self, total: Optional[int]) -> None:
         self.total, self.count, self.shown = total, 0, 0.0
-        self.on = total >= 50 and sys.stderr.isatty()
+        self.on = (total is None or total >= 50) and sys.stderr.isatty()
 
     def step(self) -> None:
         self.count += 1
         now = time.monotonic()
         if self.on and now - self.shown > 0.2:
             self.shown = now
-            width = 30
-            filled = width * self.count // self.total
-            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] "
-                             f"{self.count}/{self.total}")
+            if not self.total:
+                sys.stderr.write(f"\rchecked {self.count:,}")
+            else:
+                width = 30
+                filled = width * min(self.count, self.total) // self.total
+                sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] "
+                                 f"{self.count}/{self.total}")
             sys.stderr.flush()
 
     def done(self) -> None:
