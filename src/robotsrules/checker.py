@@ -25,7 +25,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from typing import Any, Callable, Dict, Generator, Optional, Tuple
+from typing import Any, Callable, Dict, Generator, Optional, Tuple, Union, overload
 
 import httpx
 
@@ -35,7 +35,9 @@ from .errors import InvalidAgent
 from .fetcher import DEFAULT_TIMEOUT, afetch, fetch
 from .model import Verdict
 from .policy import Entry, FetchResult, Policy, Served, effective
+from .purposes import Purpose, check_purpose
 from .scope import origin_of
+from .usage import Usage
 
 __all__ = ["AsyncRobotsCache", "RobotsCache"]
 
@@ -223,6 +225,26 @@ class RobotsCache(_Base):
         """The ``Crawl-delay`` that ``url``'s origin asks of ``agent``, or ``None``."""
         return self.lookup(url).robots.crawl_delay(self._agent(agent))
 
+    @overload
+    def usage(self, url: str, agent: Optional[Agent] = None) -> Usage: ...
+
+    @overload
+    def usage(self, url: str, agent: Optional[Agent] = None, *,
+              purpose: Purpose) -> Optional[bool]: ...
+
+    def usage(self, url: str, agent: Optional[Agent] = None, *,
+              purpose: Optional[Purpose] = None) -> Union[Usage, Optional[bool]]:
+        """The AI usage preferences for ``url`` (:meth:`RobotsTxt.usage`) under the rules
+        served now (see :meth:`lookup`); with ``purpose``, just its answer (``True``,
+        ``False`` or ``None``). Unreachable with no good copy: ``crawl_allowed`` is
+        ``False`` and nothing applies; with a last good copy, that copy's preferences; no
+        robots.txt (4xx) or unreachable for 30 days: nothing is stated.
+        """
+        if purpose is not None:
+            check_purpose(purpose)
+        found = self.lookup(url).robots.usage(url, agent=self._agent(agent))
+        return found if purpose is None else found.allows(purpose)
+
     def close(self) -> None:
         """Close the store."""
         self.store.close()
@@ -318,6 +340,21 @@ class AsyncRobotsCache(_Base):
     async def crawl_delay(self, url: str, agent: Optional[Agent] = None) -> Optional[float]:
         """The ``Crawl-delay`` that ``url``'s origin asks of ``agent``, or ``None``."""
         return (await self.lookup(url)).robots.crawl_delay(self._agent(agent))
+
+    @overload
+    async def usage(self, url: str, agent: Optional[Agent] = None) -> Usage: ...
+
+    @overload
+    async def usage(self, url: str, agent: Optional[Agent] = None, *,
+                    purpose: Purpose) -> Optional[bool]: ...
+
+    async def usage(self, url: str, agent: Optional[Agent] = None, *,
+                    purpose: Optional[Purpose] = None) -> Union[Usage, Optional[bool]]:
+        """:meth:`RobotsCache.usage`, awaited."""
+        if purpose is not None:
+            check_purpose(purpose)
+        found = (await self.lookup(url)).robots.usage(url, agent=self._agent(agent))
+        return found if purpose is None else found.allows(purpose)
 
     async def aclose(self) -> None:
         """Close the store."""
