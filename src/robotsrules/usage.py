@@ -29,6 +29,7 @@ same way. When the agent may not fetch the URL, no preference applies (attach dr
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, cast
 
 from .model import Group, UsageLine
@@ -48,7 +49,9 @@ from .purposes import (
 from .sfv import Token, parse_dictionary
 from .urls import normalize_escapes, rfc_pattern
 
-__all__ = ["Reading", "Usage", "UsageRules", "evaluate", "read_value", "usage_line"]
+__all__ = [
+    "STATES_NOTHING", "Reading", "Usage", "UsageRules", "evaluate", "read_value", "usage_line",
+]
 
 CONTENT_SIGNAL = "content-signal"
 CONTENT_USAGE = "content-usage"
@@ -245,7 +248,12 @@ def _related(purpose: str) -> Tuple[str, ...]:
     return tuple(sorted(names))
 
 
-NOTHING = Usage(True, {}, {}, ())
+_EMPTY: Mapping[str, bool] = MappingProxyType({})
+STATES_NOTHING: Mapping[bool, Usage] = MappingProxyType({
+    True: Usage(True, _EMPTY, _EMPTY, ()),
+    False: Usage(False, _EMPTY, _EMPTY, ()),
+})
+"""The answer when nothing is stated, by crawl verdict (shared: every field is immutable)."""
 
 
 class UsageRules:
@@ -260,7 +268,8 @@ class UsageRules:
             for line in group.usage:
                 (signal_lines if line.directive == CONTENT_SIGNAL else rules).append(line)
         self._signal_lines = tuple(signal_lines)
-        self._signals = statements(s for line in signal_lines for s in line.statements)
+        self._signals: Mapping[str, bool] = MappingProxyType(
+            statements(s for line in signal_lines for s in line.statements))
         self._rules = tuple(rules)
         self._patterns = tuple(
             Pattern(rfc_pattern(line.pattern) if rfc else line.pattern) for line in rules
@@ -284,8 +293,8 @@ class UsageRules:
                     deciding.append(line)
         lines = tuple(sorted(self._signal_lines + tuple(deciding), key=lambda ln: ln.line))
         if not crawl_allowed:
-            return Usage(False, {}, {}, (), lines)
-        categories = statements(s for line in deciding for s in line.statements)
+            return Usage(False, _EMPTY, _EMPTY, (), lines)
+        categories = MappingProxyType(statements(s for line in deciding for s in line.statements))
         return Usage(True, self._signals, categories, lines)
 
 
