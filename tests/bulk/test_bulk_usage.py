@@ -130,3 +130,25 @@ def test_body_cache_usage_rows() -> None:
                       ["a", "a", "a"], ["ai-train", "ai-train", "ai-train"])
     assert got == [False, None, None]
     assert robotsrules.parse(BODY_A).usage("/", agent="a").allows("ai-train") is False
+
+
+def test_report_shares_of_stated_preferences(tmp_path: Any, capsys: Any) -> None:
+    from robotsrules.audit import audit, to_json
+
+    table = pa.Table.from_batches(list(bulk.verdicts(ROBOTS, URLS, AGENTS, purposes=PURPOSES)))
+    result = audit(table)
+    by_agent = {s.agent: s for s in result.agents}
+    # a.example states ai-train=no to ExampleBot; b.example states nothing; c.example is
+    # unreachable (503: everything disallowed, nothing applies); nobody.example has no row.
+    assert by_agent["ExampleBot"].sites == 3
+    assert by_agent["ExampleBot"].preferences["ai_train"] == {"no": 1, "yes": 0}
+    assert by_agent["ExampleBot"].preferences["search"] == {"no": 0, "yes": 1}
+    assert by_agent["GPTBot"].preferences["ai_train"] == {"no": 0, "yes": 0}
+    assert to_json(result)["agents"][0]["preferences"]["ai_input"] == {"no": 0, "yes": 0}
+    path = tmp_path / "v.parquet"
+    pq.write_table(table, path)
+    assert main(["report", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "usage preferences stated" in text and "ai_train" in text
+    plain = pa.Table.from_batches(list(bulk.verdicts(ROBOTS, URLS, AGENTS)))
+    assert all(s.preferences == {} for s in audit(plain).agents)
