@@ -58,6 +58,10 @@ CONTENT_USAGE = "content-usage"
 _SIGNAL_VALUES = {"yes": True, "no": False}
 _CATEGORY_VALUES = {"y": True, "n": False}
 _SIGNAL_SET = frozenset(CONTENT_SIGNALS)
+# Content-signal names that are not yes/no purposes: known, so not "unknown", and ignored.
+# "use" (immediate/reference/full: how AI systems may consume the content) is in the policy
+# text Cloudflare's managed robots.txt carries since 2026 (``use=reference``).
+OTHER_SIGNALS = frozenset({"use"})
 _CATEGORY_SET = frozenset(CATEGORIES)
 _WS = " \t"
 
@@ -96,7 +100,8 @@ def _signal_reading(value: str) -> Reading:
         name = name.strip(_WS).lower()
         answer = answer.strip(_WS).lower() if equals else ""
         if name not in _SIGNAL_SET:
-            unknown.append(entry.partition("=")[0].strip(_WS))
+            if name not in OTHER_SIGNALS:
+                unknown.append(entry.partition("=")[0].strip(_WS))
             continue
         seen[name] = seen.get(name, 0) + 1
         stated = _SIGNAL_VALUES.get(answer)
