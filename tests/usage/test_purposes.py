@@ -111,7 +111,7 @@ def test_inner_list_and_order() -> None:
 
 
 @pytest.mark.parametrize("bad", [
-    "Train-AI=n", "train-ai = n", "train-ai=n,", "train-ai=n;", "a=1.2345", "a=1234567890123456",
+    "Train-AI=n", "Search=n", "T=y", "train-ai = n", "train-ai=n,", "train-ai=n;", "a=1.2345", "a=1234567890123456",
     "a=1.", 'a="unterminated', "a=(1 2", "a=:bad", "a=?2", "a=@1.5", '%"', "a=%\"%ZZ\"",
     "a=b c", "1a=y", "a=y,,b=n", "ai-train=no search=yes", "a=é", 'a="é"',
 ])
