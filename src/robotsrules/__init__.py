@@ -16,9 +16,10 @@ from .agents import Agent, agent_tokens
 from .errors import InvalidAgent, InvalidPurpose, InvalidURL, RobotsDisallowed, RobotsError
 from .linter import Diagnostic, lint
 from .matcher import AgentRules
-from .model import Group, Line, RequestRate, Rule, Verdict
+from .model import Group, Line, RequestRate, Rule, UsageLine, Verdict
 from .robotstxt import DEFAULT_MAX_BYTES, MODES, Mode, RobotsTxt, parse
 from .urls import match_target
+from .usage import Usage
 from .useragent import product_token
 
 if TYPE_CHECKING:  # the lazy names below, for type checkers
@@ -72,6 +73,8 @@ __all__ = [
     "RobotsError",
     "RobotsTxt",
     "Rule",
+    "Usage",
+    "UsageLine",
     "Verdict",
     "afetch",
     "agent_tokens",
