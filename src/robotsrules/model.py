@@ -95,7 +95,8 @@ class Line(NamedTuple):
     """What the parser made of one physical line of the file (the per-line report).
 
     ``key`` is the recognised field (``"user-agent"``, ``"allow"``, ``"disallow"``,
-    ``"sitemap"``, ``"crawl-delay"``, ``"request-rate"``, ``"host"``), ``"unknown"`` for any
+    ``"sitemap"``, ``"crawl-delay"``, ``"request-rate"``, ``"host"``, ``"content-signal"``,
+    ``"content-usage"``), ``"unknown"`` for any
     other key, or ``None`` when the line holds no ``key: value`` pair. ``used`` says whether
     the line takes part in the file's meaning; ``reason`` says why not when it does not.
     """
