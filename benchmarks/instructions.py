@@ -51,8 +51,10 @@ def choose(corpus: Path, size: int, seed: int) -> Sample:
     return [(bodies[host], urls[host]) for host in hosts]
 
 
-def child(sample_file: str, passes: int, agent: str, seed: int) -> None:
-    """What runs under callgrind: parse the sample, then check every URL ``passes`` times."""
+def child(sample_file: str, passes: int, agent: str, seed: int, method: str = "allowed"
+          ) -> None:
+    """What runs under callgrind: parse the sample, then check every URL ``passes`` times
+    (``method``: ``robots.allowed`` or ``robots.usage``)."""
     import robotsrules
 
     with open(sample_file, "rb") as handle:
@@ -61,17 +63,21 @@ def child(sample_file: str, passes: int, agent: str, seed: int) -> None:
     pairs = [(parsed[i], url) for i, (_, urls) in enumerate(sample) for url in urls]
     random.Random(seed).shuffle(pairs)
     for _ in range(passes):
+        if method == "usage":
+            for robots, url in pairs:
+                robots.usage(url, agent=agent)
+            continue
         for robots, url in pairs:
             robots.allowed(url, agent=agent)
 
 
-def count(sample_file: str, passes: int, agent: str, seed: int) -> int:
+def count(sample_file: str, passes: int, agent: str, seed: int, method: str = "allowed") -> int:
     """Instructions executed by :func:`child` under callgrind."""
     with tempfile.TemporaryDirectory() as scratch:
         out = os.path.join(scratch, "callgrind.out")
         run = subprocess.run(
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
-             __file__, "--child", sample_file, str(passes), agent, str(seed)],
+             __file__, "--child", sample_file, str(passes), agent, str(seed), method],
             capture_output=True, text=True, check=False,
         )
     found = re.search(r"Collected : (\d+)", run.stderr)
@@ -81,8 +87,8 @@ def count(sample_file: str, passes: int, agent: str, seed: int) -> int:
 
 
 def main() -> None:
-    if len(sys.argv) == 6 and sys.argv[1] == "--child":
-        child(sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5]))
+    if len(sys.argv) == 7 and sys.argv[1] == "--child":
+        child(sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5]), sys.argv[6])
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", default=str(DEFAULT_CORPUS),
@@ -91,6 +97,9 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=600,
                         help="files to use, 0 for all (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=9309, help="sampling/shuffling seed")
+    parser.add_argument("--method", choices=["allowed", "usage"], default="allowed",
+                        help="what each check calls: robots.allowed (default) or robots.usage "
+                             "(AI usage preferences, issue 15)")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         sys.exit("error: valgrind not found; install it (apt-get install valgrind)")
@@ -99,12 +108,12 @@ def main() -> None:
     with tempfile.NamedTemporaryFile(suffix=".pickle", delete=False) as handle:
         pickle.dump(sample, handle)
     try:
-        base, one, two = (count(handle.name, passes, args.agent, args.seed)
+        base, one, two = (count(handle.name, passes, args.agent, args.seed, args.method)
                           for passes in (0, 1, 2))
     finally:
         os.unlink(handle.name)
     print(f"corpus {args.corpus}: {len(sample):,} files, {urls:,} URLs; agent {args.agent!r}; "
-          f"{sys.implementation.name} {sys.version.split()[0]}")
+          f"method {args.method}; {sys.implementation.name} {sys.version.split()[0]}")
     print(f"first pass: {(one - base) / urls:,.0f} instructions per URL "
           "(reading and compiling rules included)")
     print(f"warm pass:  {(two - one) / urls:,.0f} instructions per URL")

@@ -171,8 +171,12 @@ def check_questions(robots: robotsrules.RobotsTxt, url_list: Sequence[str],
             what = f"mode={mode} agent={agent!r} url={url!r}"
             allowed = _expect(partial(robots.allowed, url, agent=agent), error, what)
             verdict = _expect(partial(robots.explain, url, agent=agent), error, what)
+            usage = _expect(partial(robots.usage, url, agent=agent), error, what)
             if error is not None:
                 continue
+            assert usage is not None
+            if usage.crawl_allowed is not allowed or (not allowed and usage.preferences):
+                raise InvariantBroken(f"{what}: usage() disagrees with allowed()")
             assert rules is not None and verdict is not None
             if not (allowed is verdict.allowed is rules.allowed(url) is copy.allowed(
                     url, agent=agent)):

@@ -21,7 +21,8 @@ CORE = {"robotsrules", "robotsrules.errors", "robotsrules.model", "robotsrules._
         "robotsrules._agents", "robotsrules._pattern", "robotsrules._parser",
         "robotsrules._outline", "robotsrules._matcher", "robotsrules._legacy",
         "robotsrules.robotstxt", "robotsrules.policy", "robotsrules._scope",
-        "robotsrules.useragent", "robotsrules.linter", "robotsrules._terminal"}
+        "robotsrules.useragent", "robotsrules.linter", "robotsrules._terminal",
+        "robotsrules._usage", "robotsrules._purposes", "robotsrules._sfv"}
 
 # Optional packages and the modules allowed to import them (each behind its extra).
 OPTIONAL = {

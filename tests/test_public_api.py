@@ -17,6 +17,7 @@ PUBLIC = {
     "Line", "MissingExtra", "Mode", "Policy", "RequestRate", "RobotsCache", "RobotsDisallowed",
     "RobotsError", "RobotsTxt", "Rule", "Verdict", "afetch", "agent_tokens", "fetch", "lint",
     "match_target", "origin_of", "parse", "product_token", "robots_url",
+    "InvalidPurpose", "Usage", "UsageLine",
 }
 
 

@@ -15,17 +15,19 @@ from typing import TYPE_CHECKING
 from ._agents import Agent, agent_tokens
 from ._matcher import AgentRules
 from ._urls import match_target
+from ._usage import Usage
 from .errors import (
     EngineError,
     InvalidAgent,
     InvalidArgument,
+    InvalidPurpose,
     InvalidURL,
     MissingExtra,
     RobotsDisallowed,
     RobotsError,
 )
 from .linter import Diagnostic, lint
-from .model import Group, Line, RequestRate, Rule, Verdict
+from .model import Group, Line, RequestRate, Rule, UsageLine, Verdict
 from .robotstxt import DEFAULT_MAX_BYTES, MODES, Mode, RobotsTxt, parse
 from .useragent import product_token
 
@@ -77,6 +79,7 @@ __all__ = [
     "Group",
     "InvalidAgent",
     "InvalidArgument",
+    "InvalidPurpose",
     "InvalidURL",
     "Line",
     "MissingExtra",
@@ -88,6 +91,8 @@ __all__ = [
     "RobotsError",
     "RobotsTxt",
     "Rule",
+    "Usage",
+    "UsageLine",
     "Verdict",
     "afetch",
     "agent_tokens",

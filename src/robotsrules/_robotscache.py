@@ -29,13 +29,15 @@ import threading
 import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Dict, Generator, Optional, Tuple
+from typing import Any, Callable, Dict, Generator, Optional, Tuple, Union, overload
 
 import httpx
 
 from ._agents import Agent, agent_tokens
 from ._fetcher import DEFAULT_TIMEOUT, afetch, fetch
+from ._purposes import Purpose, check_purpose
 from ._scope import origin_of
+from ._usage import Usage
 from .cache import MemoryStore, Store, merge
 from .errors import InvalidAgent
 from .model import Verdict
@@ -244,6 +246,26 @@ class RobotsCache(_Base):
         """The ``Crawl-delay`` that ``url``'s origin asks of ``agent``, or ``None``."""
         return self.lookup(url).robots.crawl_delay(self._agent(agent))
 
+    @overload
+    def usage(self, url: str, agent: Optional[Agent] = None) -> Usage: ...
+
+    @overload
+    def usage(self, url: str, agent: Optional[Agent] = None, *,
+              purpose: Purpose) -> Optional[bool]: ...
+
+    def usage(self, url: str, agent: Optional[Agent] = None, *,
+              purpose: Optional[Purpose] = None) -> Union[Usage, Optional[bool]]:
+        """The AI usage preferences for ``url`` (:meth:`RobotsTxt.usage`) under the rules
+        served now (see :meth:`lookup`); with ``purpose``, just its answer (``True``,
+        ``False`` or ``None``). Unreachable with no good copy: ``crawl_allowed`` is
+        ``False`` and nothing applies; with a last good copy, that copy's preferences; no
+        robots.txt (4xx) or unreachable for 30 days: nothing is stated.
+        """
+        if purpose is not None:
+            check_purpose(purpose)
+        found = self.lookup(url).robots.usage(url, agent=self._agent(agent))
+        return found if purpose is None else found.allows(purpose)
+
     def close(self) -> None:
         """Close the store."""
         self.store.close()
@@ -347,6 +369,21 @@ class AsyncRobotsCache(_Base):
     async def crawl_delay(self, url: str, agent: Optional[Agent] = None) -> Optional[float]:
         """The ``Crawl-delay`` that ``url``'s origin asks of ``agent``, or ``None``."""
         return (await self.lookup(url)).robots.crawl_delay(self._agent(agent))
+
+    @overload
+    async def usage(self, url: str, agent: Optional[Agent] = None) -> Usage: ...
+
+    @overload
+    async def usage(self, url: str, agent: Optional[Agent] = None, *,
+                    purpose: Purpose) -> Optional[bool]: ...
+
+    async def usage(self, url: str, agent: Optional[Agent] = None, *,
+                    purpose: Optional[Purpose] = None) -> Union[Usage, Optional[bool]]:
+        """:meth:`RobotsCache.usage`, awaited."""
+        if purpose is not None:
+            check_purpose(purpose)
+        found = (await self.lookup(url)).robots.usage(url, agent=self._agent(agent))
+        return found if purpose is None else found.allows(purpose)
 
     async def aclose(self) -> None:
         """Close the store (and stop the FTP threads)."""

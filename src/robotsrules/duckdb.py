@@ -19,6 +19,9 @@ function                                    result
                                             4xx: allow all; 429/5xx: disallow all)
 ``robots_origin(url)``                      VARCHAR: ``scheme://host[:port]``, the robots.txt
                                             scope (NULL when the URL has none)
+``robots_usage(body, url, agent, purpose)`` BOOLEAN: the AI usage preference for ``purpose``
+                                            (``'ai-train'``...; NULL: nothing stated, or a URL
+                                            the agent may not fetch; :meth:`RobotsTxt.usage`)
 ==========================================  ========================================================
 
 ``body`` is a BLOB (a VARCHAR is cast). Semantics are :mod:`robotsrules.bulk`'s, row for row
@@ -56,6 +59,7 @@ from .bulk import (
     Missing,
     RobotsIndex,
     fast_origin,
+    verdict_schema,
 )
 from .errors import RobotsError
 from .policy import Policy
@@ -228,6 +232,10 @@ def register(
     def origin(url: Any) -> pa.Array:
         return pa.array([fast_origin(u) for u in _pylist(url)], pa.string())
 
+    def usage(body: Any, url: Any, agent: Any, purpose: Any) -> pa.Array:
+        return pa.array(cache().usage(_pylist(body), _pylist(url), _pylist(agent),
+                                      _pylist(purpose)), pa.bool_())
+
     struct_type = duckdb.struct_type({"allowed": "BOOLEAN", "line": "INTEGER",
                                       "reason": "VARCHAR"})
     # NULLs are handled by us ("special"): a NULL body with a 4xx/5xx status still has a
@@ -237,6 +245,7 @@ def register(
         ("robots_line", line, "INTEGER"),
         ("robots_verdict", verdict, struct_type),
         ("robots_origin", origin, "VARCHAR"),
+        ("robots_usage", usage, "BOOLEAN"),
     ]
     for name, function, returns in functions:
         # Parameters untyped on purpose: a body may be BLOB or VARCHAR, and DuckDB's
@@ -259,6 +268,7 @@ def verdicts(
     policy: Policy = DEFAULT_POLICY,
     batch_size: int = 65_536,
     check: Optional[Callable[[], None]] = None,
+    purposes: Sequence[str] = (),
 ) -> pa.RecordBatchReader:
     """The bulk job on DuckDB: verdict batches for every URL of ``urls`` and every agent.
 
@@ -269,11 +279,13 @@ def verdicts(
     batches of about ``batch_size`` rows. ``check``, if given, is called every few thousand
     URLs; an exception it raises abandons the job (``robotsrules bulk`` stops this way on
     Ctrl-C).
+    ``purposes`` adds one nullable bool column per purpose (:func:`~robotsrules.bulk.
+    verdict_schema`).
     """
     con = connection if connection is not None else duckdb.connect()
     index = robots if isinstance(robots, RobotsIndex) else load_index(con, robots)
     judge = Judge(index, agents, missing=missing, cache_size=cache_size, mode=mode,
-                  policy=policy)
+                  policy=policy, purposes=purposes)
     # DuckDB reads the URL table (any format it reads, streamed); the verdicts are made here,
     # in the thread that reads the batches, not in a Python function DuckDB calls. So the
     # query never calls back into Python, and an interrupt (Ctrl-C, con.interrupt()) stops
@@ -281,8 +293,9 @@ def verdicts(
     # docs/explanations/bulk-safety.md). A text file of URLs does not go through DuckDB at all.
     per_batch = max(1, batch_size // len(judge.agents))
     urls_in = _url_batches(con, urls, per_batch)
-    return pa.RecordBatchReader.from_batches(VERDICT_SCHEMA,
-                                             _judged(judge, urls_in, con, check))
+    schema = verdict_schema(judge.purposes)
+    return pa.RecordBatchReader.from_batches(schema,
+                                             _judged(judge, urls_in, con, check, schema))
 
 
 def _url_batches(connection: duckdb.DuckDBPyConnection, urls: Source, batch_size: int
@@ -312,8 +325,8 @@ _CHECK_EVERY = 4096  # URLs judged between two calls of verdicts()' check
 
 
 def _judged(judge: Judge, batches: Iterator[pa.RecordBatch],
-            connection: duckdb.DuckDBPyConnection, check: Optional[Callable[[], None]]
-            ) -> Iterator[pa.RecordBatch]:
+            connection: duckdb.DuckDBPyConnection, check: Optional[Callable[[], None]],
+            schema: pa.Schema = VERDICT_SCHEMA) -> Iterator[pa.RecordBatch]:
     while True:
         if check is not None:
             check()
@@ -332,7 +345,7 @@ def _judged(judge: Judge, batches: Iterator[pa.RecordBatch],
         for start in range(0, len(column), _CHECK_EVERY):
             check()
             parts.append(judge.verdict_batch(column.slice(start, _CHECK_EVERY)))
-        yield pa.Table.from_batches(parts, VERDICT_SCHEMA).combine_chunks().to_batches()[0]
+        yield pa.Table.from_batches(parts, schema).combine_chunks().to_batches()[0]
     del connection  # read to the end: the connection may go
 
 

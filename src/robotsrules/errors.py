@@ -10,6 +10,8 @@ exceptions. What is left::
           │                          '*' or a list of them                    (also ValueError)
           ├── InvalidURL             caller: the URL is neither absolute (scheme://...) nor a
           │                          path '/...'                              (also ValueError)
+          ├── InvalidPurpose         caller: the purpose is not a Content-Signal name nor an
+          │                          AI-preference category                  (also ValueError)
           ├── InvalidArgument        caller: any other bad argument: an unknown mode or format,
           │                          an option out of range, a table without a needed column
           │                                                                   (also ValueError)
@@ -31,8 +33,8 @@ from typing import TYPE_CHECKING, Optional
 if TYPE_CHECKING:
     from .model import Verdict
 
-__all__ = ["EngineError", "InvalidAgent", "InvalidArgument", "InvalidURL", "MissingExtra",
-           "RobotsDisallowed", "RobotsError"]
+__all__ = ["EngineError", "InvalidAgent", "InvalidArgument", "InvalidPurpose", "InvalidURL",
+           "MissingExtra", "RobotsDisallowed", "RobotsError"]
 
 
 class RobotsError(Exception):
@@ -41,6 +43,10 @@ class RobotsError(Exception):
 
 class InvalidAgent(RobotsError, ValueError):
     """The agent is not a product token (``[A-Za-z_-]+``), ``Token/version`` or ``*``."""
+
+
+class InvalidPurpose(RobotsError, ValueError):
+    """The purpose is none of :data:`robotsrules._purposes.PURPOSES` (``"ai-train"``, ...)."""
 
 
 class InvalidURL(RobotsError, ValueError):

@@ -39,7 +39,9 @@ from dataclasses import dataclass, field, replace
 from typing import Dict, Generator, List, Mapping, Optional, Tuple
 from urllib.parse import unquote, urlsplit
 
+from ._agents import Agent
 from ._scope import host_problem, join_url, origin_of, split_origin
+from ._usage import Usage
 from .errors import InvalidURL
 from .robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse
 
@@ -163,6 +165,15 @@ class FetchResult:
     def is_fresh(self, now: float) -> bool:
         """True until ``expires_at``."""
         return now < self.expires_at
+
+    def usage(self, url: str, *, agent: Agent) -> Usage:
+        """The AI usage preferences for ``url`` (:meth:`RobotsTxt.usage`) under this result.
+
+        ``ok``: what the file states. ``unavailable`` (allow all): nothing is stated.
+        ``unreachable``/``forbidden`` (disallow all): ``crawl_allowed`` is ``False`` and no
+        preference applies (nothing may be fetched, so nothing is there to use).
+        """
+        return self.robots.usage(url, agent=agent)
 
 
 def outcome_for_status(status: int, policy: Policy = Policy()) -> str:

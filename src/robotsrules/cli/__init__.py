@@ -15,9 +15,7 @@ import contextlib
 import dataclasses
 import datetime
 import json
-import math
 import os
-import re
 import signal
 import sys
 import threading
@@ -40,23 +38,28 @@ from .._agents import agent_tokens
 from .._terminal import visible
 from ..errors import RobotsError
 from ..model import Verdict
-from ..robotstxt import Mode, RobotsTxt, parse
-from ._common import Progress, mode_option
+from ..robotstxt import RobotsTxt
+from ._common import (
+    OUTCOME_MEANING,
+    URL_SOURCE,
+    Progress,
+    describe,
+    fetch_options,
+    in_mode,
+    load,
+    mode_option,
+    painter,
+    read_bytes,
+    read_robots,
+    user_agent,
+)
+from ._usage import usage_lines_json
 
 __all__ = ["main"]
 
 EXIT_ALLOWED, EXIT_DISALLOWED, EXIT_ERROR = 0, 1, 2
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + SIGINT, 128 + SIGTERM
-MAX_TIMEOUT = 86_400.0
 """The largest ``--timeout`` accepted (a day): beyond it sockets and waits overflow."""
-
-_REASONS = {
-    "no-match": "no rule matches",
-    "no-group": "no group for this agent and no '*' group",
-    "robots-txt": "/robots.txt is always allowed",
-    "allow-all": "no robots.txt: everything allowed",
-    "disallow-all": "robots.txt unreachable: everything disallowed",
-}
 
 
 def _plural(count: int, word: str, plural: str = "") -> str:
@@ -64,53 +67,10 @@ def _plural(count: int, word: str, plural: str = "") -> str:
     return f"{count} {word if count == 1 else plural or word + 's'}"
 
 
-def _describe(verdict: Verdict) -> str:
-    if verdict.rule is None:
-        return _REASONS.get(verdict.reason, verdict.reason)
-    text = visible(str(verdict.rule))
-    if verdict.reason == "index-html":
-        text += "  (also allows the directory itself)"
-    elif verdict.reason == "tie-allow":
-        text += "  (ties with a disallow; allow wins)"
-    return text
-
-
-_OUTCOME_MEANING = {
-    "unavailable": "all allowed",
-    "unreachable": "all disallowed",
-    "forbidden": "all disallowed",
-}
 _SERVED_NOTES = {
     "last-good-copy": "unreachable now; using the last good copy",
     "30-days": "unreachable for over 30 days; all allowed",
 }
-
-
-def _header_value_problem(text: str) -> Optional[str]:
-    """Why ``text`` cannot be sent as an HTTP header value (None: it can)."""
-    if not text or text != text.strip(" \t"):
-        return "is empty or starts or ends with white space"
-    for column, char in enumerate(text, 1):
-        if not " " <= char <= "~":
-            return (f"has {visible(char)!r} at column {column}: a header value is printable "
-                    "ASCII")
-    return None
-
-
-def _user_agent(args: argparse.Namespace) -> str:
-    """The User-Agent header: --user-agent, else built from a single --agent's token."""
-    given = getattr(args, "user_agent", None)
-    if given:
-        return str(given)
-    agent = getattr(args, "agent", None)  # agents has none; diff has a list
-    if not isinstance(agent, str):
-        return f"robotsrules/{__version__}"
-    token = agent.split("/", 1)[0].strip()
-    problem = _header_value_problem(token)
-    if problem is not None:
-        raise RobotsError(f"--agent {visible(agent)!r} cannot go in a User-Agent header: it "
-                          f"{problem}; pass --user-agent")
-    return f"{token} (robotsrules/{__version__})"
 
 
 def _when(seconds: float) -> str:
@@ -127,7 +87,7 @@ def _outcome_note(served: Any) -> str:
         return f"{_SERVED_NOTES[served.reason]} ({result.error})"
     if result.outcome == "ok":
         return ""
-    return f"{result.outcome}: {result.error} -> {_OUTCOME_MEANING[result.outcome]}"
+    return f"{result.outcome}: {result.error} -> {OUTCOME_MEANING[result.outcome]}"
 
 
 _Judge = Callable[[str], Tuple[Verdict, str, Dict[str, Any]]]
@@ -167,7 +127,7 @@ def _judge_from_cache(args: argparse.Namespace) -> Iterator[_Judge]:
     store = MemoryStore() if args.no_cache else SQLiteStore(args.cache)
     used: Store = _Refreshing(store) if args.refresh else store
     started = time.time()
-    with RobotsCache(used, user_agent=_user_agent(args), agent=args.agent,
+    with RobotsCache(used, user_agent=user_agent(args), agent=args.agent,
                      timeout=args.timeout) as cache:
         reread: Dict[int, RobotsTxt] = {}  # --mode: each fetched file re-read once
 
@@ -178,7 +138,7 @@ def _judge_from_cache(args: argparse.Namespace) -> Iterator[_Judge]:
                 key = id(robots)
                 if key not in reread:
                     reread.clear()  # URLs usually come grouped by site: keep one
-                    reread[key] = _in_mode(robots, args.mode)
+                    reread[key] = in_mode(robots, args.mode)
                 robots = reread[key]
             result = served.result
             cached = result.fetched_at < started  # not fetched by this run
@@ -196,7 +156,7 @@ def _judge_from_cache(args: argparse.Namespace) -> Iterator[_Judge]:
 
 
 def _judge_from_file(args: argparse.Namespace) -> _Judge:
-    rules = _read_robots(args.robots, args.mode).for_agent(args.agent)
+    rules = read_robots(args.robots, args.mode).for_agent(args.agent)
     fetch = {"source": args.robots, "outcome": "ok", "status": None, "error": None,
              "served": "file", "cached": False, "fetched_at": None, "expires_at": None}
 
@@ -308,7 +268,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
                                      ensure_ascii=False) + "\n")
             else:
                 word = "allowed" if verdict.allowed else "disallowed"
-                detail = note if note and verdict.rule is None else _describe(verdict)
+                detail = note if note and verdict.rule is None else describe(verdict)
                 if note and verdict.rule is not None:
                     detail += f"  [{note}]"
                 out.write(f"{word:<10}  {visible(url)}  {visible(detail)}\n")
@@ -326,7 +286,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
 def _fetch(args: argparse.Namespace, out: TextIO) -> int:
     from .._fetcher import fetch
 
-    result = fetch(args.url, user_agent=_user_agent(args), timeout=args.timeout)
+    result = fetch(args.url, user_agent=user_agent(args), timeout=args.timeout)
     robots = result.robots
     if args.json:
         report = {
@@ -343,7 +303,7 @@ def _fetch(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_ALLOWED
     out.write(f"robots.txt  {visible(result.url)}\n")
     out.write(f"outcome     {result.outcome}"
-              f"{'' if result.outcome == 'ok' else ' -> ' + _OUTCOME_MEANING[result.outcome]}\n")
+              f"{'' if result.outcome == 'ok' else ' -> ' + OUTCOME_MEANING[result.outcome]}\n")
     out.write(f"status      {result.status if result.status is not None else '-'}\n")
     if result.error:
         out.write(f"error       {visible(result.error)}\n")
@@ -365,23 +325,6 @@ def _fetch(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_ALLOWED
 
 
-_URL_SOURCE = re.compile(r"(?i)(https?|ftp)://")
-
-
-def _load(source: str, args: argparse.Namespace) -> Tuple[RobotsTxt, str]:
-    """A robots.txt from a file path, '-' (stdin) or a URL (fetched); with a note on how."""
-    if _URL_SOURCE.match(source):
-        from .._fetcher import fetch
-
-        result = fetch(source, user_agent=_user_agent(args), timeout=args.timeout)
-        note = f"{result.url}: HTTP {result.status}" if result.status else result.url
-        # (printed through visible() by the text outputs; JSON escapes by itself)
-        if result.outcome != "ok":
-            note += f", {result.outcome}: {result.error} -> {_OUTCOME_MEANING[result.outcome]}"
-        return _in_mode(result.robots, args.mode), note
-    return _read_robots(source, args.mode), source
-
-
 def _verdict_json(verdict: Verdict) -> Dict[str, Any]:
     rule = verdict.rule
     return {
@@ -393,6 +336,7 @@ def _verdict_json(verdict: Verdict) -> Dict[str, Any]:
             "line": rule.line, "directive": rule.directive, "value": rule.value,
             "pattern": rule.pattern, "priority": rule.priority},
         "groups": [group.line for group in verdict.groups],
+        "usage": usage_lines_json(verdict.usage),
     }
 
 
@@ -415,7 +359,7 @@ _WHY = {
 
 
 def _explain(args: argparse.Namespace, out: TextIO) -> int:
-    robots, origin = _load(args.source, args)
+    robots, origin = load(args.source, args)
     verdict = robots.explain(args.url, agent=args.agent)
     code = EXIT_ALLOWED if verdict.allowed else EXIT_DISALLOWED
     if args.json:
@@ -423,11 +367,12 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
                   **_verdict_json(verdict)}
         out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         return code
-    paint = _painter(out, args)
+    paint = painter(out, args)
     group_lines: set[int] = set()
     for group in verdict.groups:
         group_lines.update(group.agent_lines)
         group_lines.update(rule.line for rule in group.rules)
+        group_lines.update(usage.line for usage in group.usage)
     deciding = verdict.rule.line if verdict.rule is not None else None
     out.write(f"{visible(origin)}\n")
     lines = robots.lines
@@ -457,16 +402,19 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"  applies: {applied}\n")
     if verdict.rule is not None:
         rank = "" if verdict.reason == "first-match" else f" (priority {verdict.rule.priority})"
-        out.write(f"  decides: line {_describe(verdict)}{rank}\n")
+        out.write(f"  decides: line {describe(verdict)}{rank}\n")
     out.write(f"  why:     {_WHY.get(verdict.reason, verdict.reason)}\n")
+    for usage in verdict.usage:  # AI usage preferences (robotsrules usage)
+        out.write(f"  usage:   line {usage}\n")
     return code
 
 
 def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
     from .._crawlers import crawler_verdicts
 
-    robots, origin = _load(args.source, args)
+    robots, origin = load(args.source, args)
     verdicts = crawler_verdicts(robots, args.url)
+    said = [robots.usage(args.url, agent=v.crawler.token) for v in verdicts]
     if args.json:
         report = {
             "source": origin,
@@ -474,7 +422,8 @@ def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
                         "tokens": list(g.agents), "rules": len(g.rules)} for g in robots.groups],
             "crawlers": [{"token": v.crawler.token, "operator": v.crawler.operator,
                           "purpose": v.crawler.purpose, "url": args.url,
-                          **_verdict_json(v.verdict)} for v in verdicts],
+                          **_verdict_json(v.verdict), "preferences": u.preferences}
+                         for v, u in zip(verdicts, said)],
         }
         out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         return EXIT_ALLOWED
@@ -484,15 +433,18 @@ def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"  line {group.line:<5} {names}: {_plural(len(group.rules), 'rule')}\n")
     if not robots.groups:
         out.write("  (none)\n")
-    out.write(f"\nwell-known crawlers, may they fetch {visible(args.url)}?\n")
-    for item in verdicts:
+    out.write(f"\nwell-known crawlers, may they fetch {visible(args.url)}? (then search, "
+              "ai-input, ai-train: yes, no, - nothing stated)\n")
+    for item, usage in zip(verdicts, said):
         v = item.verdict
         word = "allowed" if v.allowed else "disallowed"
         where = {"specific": f"its group at line {item.group_line}",
                  "global": f"'*' group at line {item.group_line}",
                  "none": "no group"}[v.scope]
         rule = f", {visible(str(v.rule))}" if v.rule is not None else ""
-        out.write(f"  {item.crawler.token:<22} {word:<10}  {where}{rule}"
+        prefs = " ".join(f"{ {True: 'yes', False: 'no', None: '-'}[usage.allows(p)]:<3}"
+                         for p in ("search", "ai-input", "ai-train"))
+        out.write(f"  {item.crawler.token:<22} {word:<10} {prefs}  {where}{rule}"
                   f"  [{item.crawler.operator}: {item.crawler.purpose}]\n")
     return EXIT_ALLOWED
 
@@ -505,8 +457,8 @@ def _diff_cmd(args: argparse.Namespace, out: TextIO) -> int:
         return _fail("only one of OLD, NEW and --urls can be '-' (standard input)")
     for agent in args.agent or ():
         agent_tokens(agent)  # a caller mistake: say so before any work
-    old, old_name = _load(args.old, args)
-    new, new_name = _load(args.new, args)
+    old, old_name = load(args.old, args)
+    new, new_name = load(args.new, args)
     urls: Optional[List[str]] = None
     bad = 0
     if args.urls:
@@ -549,17 +501,17 @@ _FAIL_ON = {"error": 1, "warning": 2, "info": 3, "never": 0}  # how many severit
 
 def _lint_source(source: str, args: argparse.Namespace) -> Tuple[Optional[bytes], str]:
     """The octets to lint and the name to report them under (None: nothing to lint)."""
-    if not _URL_SOURCE.match(source):
-        return _read_bytes(source), source
+    if not URL_SOURCE.match(source):
+        return read_bytes(source), source
     from .._fetcher import fetch
     from ..robotstxt import DEFAULT_MAX_BYTES
 
     # Read past the 500 KiB limit so that the lint can say the file is over it.
-    result = fetch(source, user_agent=_user_agent(args), timeout=args.timeout,
+    result = fetch(source, user_agent=user_agent(args), timeout=args.timeout,
                    max_bytes=2 * DEFAULT_MAX_BYTES)
     if result.outcome == "ok":
         return result.robots.source, result.url
-    meaning = _OUTCOME_MEANING[result.outcome]
+    meaning = OUTCOME_MEANING[result.outcome]
     message = f"{result.url}: {result.outcome}: {result.error} -> {meaning}; nothing to lint"
     if result.outcome == "unavailable":  # no file is a valid state: say so, find nothing
         sys.stderr.write(f"robotsrules: {visible(message)}\n")
@@ -593,7 +545,7 @@ def _lint_cmd(args: argparse.Namespace, out: TextIO) -> int:
     elif form == "json":
         out.write(render(found[0][1], "json", found[0][0]))
     else:
-        colour = _painter(out, args)("x", "0") != "x"
+        colour = painter(out, args)("x", "0") != "x"
         for name, diagnostics in found:
             if diagnostics:
                 out.write(to_text(diagnostics, name, color=colour))
@@ -601,37 +553,6 @@ def _lint_cmd(args: argparse.Namespace, out: TextIO) -> int:
                       f"{summary_line(diagnostics) if diagnostics else 'no problems'}\n")
     hit = any(d.severity in failing for _, diagnostics in found for d in diagnostics)
     return EXIT_DISALLOWED if hit else EXIT_ALLOWED
-
-
-def _painter(out: TextIO, args: argparse.Namespace) -> Callable[..., str]:
-    colour = getattr(args, "color", "auto")
-    on = colour == "always" or (colour == "auto" and hasattr(out, "isatty") and out.isatty()
-                                and not os.environ.get("NO_COLOR"))
-
-    def paint(text: str, code: str, bold: bool = False) -> str:
-        if not on:
-            return text
-        return f"\x1b[{'1;' if bold else ''}{code}m{text}\x1b[0m"
-
-    return paint
-
-
-def _read_bytes(path: str) -> bytes:
-    if path == "-":
-        return sys.stdin.buffer.read()
-    with open(path, "rb") as handle:
-        return handle.read()
-
-
-def _read_robots(path: str, mode: Mode = "google") -> RobotsTxt:
-    return parse(_read_bytes(path), mode=mode)
-
-
-def _in_mode(robots: RobotsTxt, mode: Mode) -> RobotsTxt:
-    """``robots`` read in ``mode``: fetched files are parsed as Google does, then re-read."""
-    if robots.mode == mode or robots.synthetic is not None:
-        return robots  # allow-all / disallow-all mean the same in every mode
-    return parse(robots.source, max_bytes=None, mode=mode)  # already cut when fetched
 
 
 class _Parser(argparse.ArgumentParser):
@@ -656,27 +577,6 @@ class _Once(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
-def _seconds(text: str) -> float:
-    """--timeout: a positive, finite number of seconds, at most MAX_TIMEOUT."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and 0 < value <= MAX_TIMEOUT):
-        raise argparse.ArgumentTypeError(
-            f"expected a number of seconds above 0 and at most {MAX_TIMEOUT:g}, not "
-            f"{visible(text)!r}")
-    return value
-
-
-def _header_value(text: str) -> str:
-    """--user-agent: a value an HTTP header can carry (printable ASCII)."""
-    problem = _header_value_problem(text)
-    if problem is not None:
-        raise argparse.ArgumentTypeError(f"{visible(text)!r} {problem}")
-    return text
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="robotsrules",
@@ -698,7 +598,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--agent", required=True, metavar="NAME", action=_Once,
                        help="the crawler's product token, e.g. Googlebot (Token/1.0 accepted; "
                             "once: one agent per run)")
-    _fetch_options(check)
+    fetch_options(check)
     check.add_argument("--no-cache", action="store_true",
                        help="do not read or write the robots.txt cache")
     check.add_argument("--refresh", action="store_true",
@@ -728,7 +628,7 @@ def _parser() -> argparse.ArgumentParser:
     fetch.add_argument("--agent", default="robotsrules", metavar="NAME", action=_Once,
                        help="product token for the default User-Agent header")
     fetch.add_argument("--json", action="store_true", help="print JSON")
-    _fetch_options(fetch)
+    fetch_options(fetch)
     fetch.add_argument("url", metavar="URL", help="any URL of the site")
     fetch.set_defaults(run=_fetch)
 
@@ -770,6 +670,9 @@ def _parser() -> argparse.ArgumentParser:
     from ._bulk import add_commands as add_bulk_commands  # bulk, report (issue 7)
 
     add_bulk_commands(commands)
+    from ._usage import add_command as add_usage_command  # usage (issue 15)
+
+    add_usage_command(commands)
 
     linter = commands.add_parser(
         "lint", help="find what is wrong with a robots.txt: codes, lines, fixes",
@@ -791,7 +694,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="colour the text output (default: on a terminal)")
     linter.add_argument("--agent", default="robotsrules", metavar="NAME", action=_Once,
                         help="product token for the default User-Agent header (URLs)")
-    _fetch_options(linter)
+    fetch_options(linter)
     linter.set_defaults(run=_lint_cmd)
     return parser
 
@@ -801,16 +704,9 @@ def _shared_options(parser: argparse.ArgumentParser) -> None:
     mode_option(parser)
     parser.add_argument("--color", choices=["auto", "always", "never"], default="auto",
                         help="colour the text output (default: on a terminal)")
-    _fetch_options(parser)
+    fetch_options(parser)
     parser.set_defaults(run={"explain": _explain, "agents": _agents_cmd,
                              "diff": _diff_cmd}[parser.prog.split()[-1]])
-
-
-def _fetch_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--timeout", type=_seconds, default=10.0, metavar="SECONDS",
-                        help="connect and read time-out (default 10; above 0, at most a day)")
-    parser.add_argument("--user-agent", metavar="HEADER", type=_header_value,
-                        help="User-Agent header to send (default: 'NAME (robotsrules/VERSION)')")
 
 
 def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> int:

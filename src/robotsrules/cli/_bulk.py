@@ -81,6 +81,10 @@ def add_commands(commands: Any) -> None:
     bulk.add_argument("--urls", metavar="FILE", required=True, help="URL table (column url)")
     bulk.add_argument("--agent", metavar="NAME", action="append", required=True,
                       help="a crawler product token (repeatable: --agent GPTBot --agent CCBot)")
+    bulk.add_argument("--purpose", metavar="NAME", action="append", default=[],
+                      help="add a nullable boolean column with the AI usage preference for "
+                           "this purpose (ai-train -> column ai_train; repeatable; see "
+                           "robotsrules usage)")
     bulk.add_argument("--out", metavar="FILE", required=True,
                       help="output file: .parquet or .csv (or see --format)")
     bulk.add_argument("--format", choices=["parquet", "csv"],
@@ -216,12 +220,11 @@ class _Writer:
     (``O_EXCL``, a random name), then renamed; no half file under the final name when a run
     fails or is interrupted. Created before any work, so a bad ``--out`` fails at once."""
 
-    def __init__(self, path: str, form: str) -> None:
+    def __init__(self, path: str, form: str, purposes: Any = ()) -> None:
         import pyarrow.csv as pacsv
         import pyarrow.parquet as pq
 
-        from ..bulk import VERDICT_SCHEMA
-
+        schema = _schema(purposes)
         self.path = path
         if os.path.isdir(path):
             raise RobotsError(f"{path}: is a directory; --out names the output file")
@@ -242,9 +245,8 @@ class _Writer:
         try:
             os.fchmod(handle, 0o666 & ~_umask())  # mkstemp's 0600 would stick to the output
             self._file = os.fdopen(handle, "wb")
-            self._writer = (pq.ParquetWriter(self._file, VERDICT_SCHEMA, compression="zstd")
-                            if form == "parquet" else pacsv.CSVWriter(self._file,
-                                                                       VERDICT_SCHEMA))
+            self._writer = (pq.ParquetWriter(self._file, schema, compression="zstd")
+                            if form == "parquet" else pacsv.CSVWriter(self._file, schema))
         except BaseException:
             if self._file is None:
                 os.close(handle)
@@ -333,12 +335,13 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
         from .._agents import agent_tokens
 
         agent_tokens(agent)
+    _schema(args.purpose)  # an unknown purpose: InvalidPurpose, before any work
     if args.cache_size < 1:
         raise RobotsError("--cache-size must be at least 1")
     started = time.monotonic()
     from ._common import Progress
 
-    writer = _Writer(args.out, form)  # the destination is checked before any work
+    writer = _Writer(args.out, form, args.purpose)  # the destination is checked before any work
     stop.partial = writer.partial
     ok = renamed = False
     close: Callable[[], None] = _nothing
@@ -434,7 +437,7 @@ def _duckdb_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
         stop.check()
         reader = engine.verdicts(index, args.urls, args.agent, connection=con,
                                  missing=args.missing, cache_size=args.cache_size,
-                                 mode=args.mode, check=stop.check)
+                                 mode=args.mode, check=stop.check, purposes=args.purpose)
         stop.check()
     except BaseException:
         close()
@@ -469,12 +472,13 @@ def _spark_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
                      else engine.read(session, robots))
         urls_df = engine.read(session, args.urls)
         job = engine.verdicts(robots_df, urls_df, args.agent, missing=args.missing,
-                              partitions=args.partitions, mode=args.mode)
+                              partitions=args.partitions, mode=args.mode,
+                              purposes=args.purpose)
         target = os.path.join(scratch, "verdicts")
         job.write.parquet(target)  # in parallel on the workers; then streamed into --out
         total = urls_df.count()
         dataset = ds.dataset(target, format="parquet")
-        batches = (batch.cast(_schema()) for batch in dataset.to_batches())
+        batches = (batch.cast(_schema(args.purpose)) for batch in dataset.to_batches())
     except RobotsError:
         close()
         raise
@@ -484,10 +488,10 @@ def _spark_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
     return batches, total, close
 
 
-def _schema() -> Any:
-    from ..bulk import VERDICT_SCHEMA
+def _schema(purposes: Any = ()) -> Any:
+    from ..bulk import verdict_schema
 
-    return VERDICT_SCHEMA
+    return verdict_schema(tuple(dict.fromkeys(purposes)))
 
 
 def _first_line(error: BaseException) -> str:

@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import math
+import os
+import re
 import sys
 import time
-from typing import Optional
+from typing import Callable, Optional, TextIO, Tuple
 
-from ..robotstxt import MODES
+from .. import __version__
+from .._terminal import visible
+from ..errors import RobotsError
+from ..model import Verdict
+from ..robotstxt import MODES, Mode, RobotsTxt, parse
 
-__all__ = ["Progress", "mode_option"]
+__all__ = [
+    "MAX_TIMEOUT", "OUTCOME_MEANING", "REASONS", "URL_SOURCE", "Progress", "describe",
+    "fetch_options", "header_value", "header_value_problem", "in_mode", "load", "mode_option",
+    "painter", "positive_seconds", "read_bytes", "read_robots", "user_agent",
+]
 
 
 class Progress:
@@ -44,3 +55,136 @@ def mode_option(parser: argparse.ArgumentParser) -> None:
         "--mode", choices=MODES, default="google",
         help="how to read the file: google (default, Google's library), rfc (RFC 9309 "
              "where Google differs) or legacy (1994/1996, as urllib.robotparser)")
+
+
+MAX_TIMEOUT = 86_400.0
+
+
+REASONS = {
+    "no-match": "no rule matches",
+    "no-group": "no group for this agent and no '*' group",
+    "robots-txt": "/robots.txt is always allowed",
+    "allow-all": "no robots.txt: everything allowed",
+    "disallow-all": "robots.txt unreachable: everything disallowed",
+}
+
+
+def describe(verdict: Verdict) -> str:
+    if verdict.rule is None:
+        return REASONS.get(verdict.reason, verdict.reason)
+    text = visible(str(verdict.rule))
+    if verdict.reason == "index-html":
+        text += "  (also allows the directory itself)"
+    elif verdict.reason == "tie-allow":
+        text += "  (ties with a disallow; allow wins)"
+    return text
+
+
+OUTCOME_MEANING = {
+    "unavailable": "all allowed",
+    "unreachable": "all disallowed",
+    "forbidden": "all disallowed",
+}
+
+
+def header_value_problem(text: str) -> Optional[str]:
+    """Why ``text`` cannot be sent as an HTTP header value (None: it can)."""
+    if not text or text != text.strip(" \t"):
+        return "is empty or starts or ends with white space"
+    for column, char in enumerate(text, 1):
+        if not " " <= char <= "~":
+            return (f"has {visible(char)!r} at column {column}: a header value is printable "
+                    "ASCII")
+    return None
+
+
+def user_agent(args: argparse.Namespace) -> str:
+    """The User-Agent header: --user-agent, else built from a single --agent's token."""
+    given = getattr(args, "user_agent", None)
+    if given:
+        return str(given)
+    agent = getattr(args, "agent", None)  # agents has none; diff has a list
+    if not isinstance(agent, str):
+        return f"robotsrules/{__version__}"
+    token = agent.split("/", 1)[0].strip()
+    problem = header_value_problem(token)
+    if problem is not None:
+        raise RobotsError(f"--agent {visible(agent)!r} cannot go in a User-Agent header: it "
+                          f"{problem}; pass --user-agent")
+    return f"{token} (robotsrules/{__version__})"
+
+
+URL_SOURCE = re.compile(r"(?i)(https?|ftp)://")
+
+
+def load(source: str, args: argparse.Namespace) -> Tuple[RobotsTxt, str]:
+    """A robots.txt from a file path, '-' (stdin) or a URL (fetched); with a note on how."""
+    if URL_SOURCE.match(source):
+        from .._fetcher import fetch
+
+        result = fetch(source, user_agent=user_agent(args), timeout=args.timeout)
+        note = f"{result.url}: HTTP {result.status}" if result.status else result.url
+        # (printed through visible() by the text outputs; JSON escapes by itself)
+        if result.outcome != "ok":
+            note += f", {result.outcome}: {result.error} -> {OUTCOME_MEANING[result.outcome]}"
+        return in_mode(result.robots, args.mode), note
+    return read_robots(source, args.mode), source
+
+
+def painter(out: TextIO, args: argparse.Namespace) -> Callable[..., str]:
+    colour = getattr(args, "color", "auto")
+    on = colour == "always" or (colour == "auto" and hasattr(out, "isatty") and out.isatty()
+                                and not os.environ.get("NO_COLOR"))
+
+    def paint(text: str, code: str, bold: bool = False) -> str:
+        if not on:
+            return text
+        return f"\x1b[{'1;' if bold else ''}{code}m{text}\x1b[0m"
+
+    return paint
+
+
+def read_bytes(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def read_robots(path: str, mode: Mode = "google") -> RobotsTxt:
+    return parse(read_bytes(path), mode=mode)
+
+
+def in_mode(robots: RobotsTxt, mode: Mode) -> RobotsTxt:
+    """``robots`` read in ``mode``: fetched files are parsed as Google does, then re-read."""
+    if robots.mode == mode or robots.synthetic is not None:
+        return robots  # allow-all / disallow-all mean the same in every mode
+    return parse(robots.source, max_bytes=None, mode=mode)  # already cut when fetched
+
+
+def positive_seconds(text: str) -> float:
+    """--timeout: a positive, finite number of seconds, at most MAX_TIMEOUT."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 < value <= MAX_TIMEOUT):
+        raise argparse.ArgumentTypeError(
+            f"expected a number of seconds above 0 and at most {MAX_TIMEOUT:g}, not "
+            f"{visible(text)!r}")
+    return value
+
+
+def header_value(text: str) -> str:
+    """--user-agent: a value an HTTP header can carry (printable ASCII)."""
+    problem = header_value_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(f"{visible(text)!r} {problem}")
+    return text
+
+
+def fetch_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--timeout", type=positive_seconds, default=10.0, metavar="SECONDS",
+                        help="connect and read time-out (default 10; above 0, at most a day)")
+    parser.add_argument("--user-agent", metavar="HEADER", type=header_value,
+                        help="User-Agent header to send (default: 'NAME (robotsrules/VERSION)')")
