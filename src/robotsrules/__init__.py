@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers
     from .fetcher import afetch, fetch
     from .policy import FetchResult, Policy
     from .scope import origin_of, robots_url
+    from .signals import Combined, Directive, PageSignals, combine, page_signals
 
 # The fetch layer (httpx) is imported on first use, so that the core stays importable and
 # fast to import without it.
@@ -38,6 +39,13 @@ _LAZY = {
     "Policy": "policy",
     "robots_url": "scope",
     "origin_of": "scope",
+    # Page-level signals (X-Robots-Tag, meta robots, TDMRep, Content-Usage): stdlib only,
+    # loaded on first use like the fetch layer to keep `import robotsrules` fast.
+    "Combined": "signals",
+    "Directive": "signals",
+    "PageSignals": "signals",
+    "combine": "signals",
+    "page_signals": "signals",
 }
 
 
@@ -57,13 +65,16 @@ __all__ = [
     "Agent",
     "AgentRules",
     "AsyncRobotsCache",
+    "Combined",
     "Diagnostic",
+    "Directive",
     "FetchResult",
     "Group",
     "InvalidAgent",
     "InvalidURL",
     "Line",
     "Mode",
+    "PageSignals",
     "Policy",
     "RequestRate",
     "RobotsCache",
@@ -74,10 +85,12 @@ __all__ = [
     "Verdict",
     "afetch",
     "agent_tokens",
+    "combine",
     "fetch",
     "lint",
     "match_target",
     "origin_of",
+    "page_signals",
     "parse",
     "product_token",
     "robots_url",
