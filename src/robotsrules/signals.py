@@ -376,7 +376,9 @@ def _read_rule(piece: str) -> Tuple[str, Optional[str]]:
     match = _PREFIX.match(piece)
     if match is not None and match.group(1).lower() in _VALUE_RULES | _BARE_RULES:
         return match.group(1).lower(), match.group(2).strip()
-    return piece.strip().lower(), None
+    # Leniency: "content=noindex/>" leaves the "/" in an unquoted value (HTML tokenizer);
+    # a rule name never ends in "/", so it is dropped.
+    return piece.strip().lower().rstrip("/").rstrip(), None
 
 
 def _valid(rule: str, value: Optional[str]) -> bool:
