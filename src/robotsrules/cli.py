@@ -537,6 +537,9 @@ def _parser() -> argparse.ArgumentParser:
     from .cli_bulk import add_commands as add_bulk_commands  # bulk, report (issue 7)
 
     add_bulk_commands(commands)
+    from .cli_page import add_command as add_page_command  # page (issue 16)
+
+    add_page_command(commands)
 
     linter = commands.add_parser(
         "lint", help="find what is wrong with a robots.txt: codes, lines, fixes",

@@ -49,7 +49,7 @@ def test_no_input_raises(pairs: list[tuple[str, str]], body: str, agent: object,
 def test_another_robots_header_never_allows_more(pairs: list[tuple[str, str]], extra: str,
                                                  agent: object) -> None:
     before = page_signals(pairs, agent=agent, now=NOW)  # type: ignore[arg-type]
-    after = page_signals(pairs + [("X-Robots-Tag", extra)], agent=agent,  # type: ignore[arg-type]
+    after = page_signals([*pairs, ("X-Robots-Tag", extra)], agent=agent,  # type: ignore[arg-type]
                          now=NOW)
     for name in ("index", "follow", "archive", "snippet", "image_index", "translate"):
         assert getattr(before, name) or not getattr(after, name), name
