@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .agents import Agent, agent_tokens
-from .errors import InvalidAgent, InvalidURL, RobotsDisallowed, RobotsError
+from .errors import InvalidAgent, InvalidPurpose, InvalidURL, RobotsDisallowed, RobotsError
 from .linter import Diagnostic, lint
 from .matcher import AgentRules
 from .model import Group, Line, RequestRate, Rule, Verdict
@@ -71,6 +71,7 @@ __all__ = [
     "FetchResult",
     "Group",
     "InvalidAgent",
+    "InvalidPurpose",
     "InvalidURL",
     "Line",
     "Mode",

@@ -6,6 +6,7 @@ Exceptions are for the *caller's* mistakes only::
     ValueError
      └── RobotsError              base of every robotsrules exception
           ├── InvalidAgent        agent is not a product token, Token/version or list of them
+          ├── InvalidPurpose      purpose is not a Content-Signal name nor an AI-preference category
           └── InvalidURL          URL is neither absolute (scheme://...) nor a path "/..."
 
     Exception
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Optional
 if TYPE_CHECKING:
     from .model import Verdict
 
-__all__ = ["InvalidAgent", "InvalidURL", "RobotsDisallowed", "RobotsError"]
+__all__ = ["InvalidAgent", "InvalidPurpose", "InvalidURL", "RobotsDisallowed", "RobotsError"]
 
 
 class RobotsError(ValueError):
@@ -30,6 +31,10 @@ class RobotsError(ValueError):
 
 class InvalidAgent(RobotsError):
     """The agent is not a product token (``[A-Za-z_-]+``), ``Token/version`` or ``*``."""
+
+
+class InvalidPurpose(RobotsError):
+    """The purpose is none of :data:`robotsrules.purposes.PURPOSES` (``"ai-train"``, ...)."""
 
 
 class InvalidURL(RobotsError):

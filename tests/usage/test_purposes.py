@@ -1,0 +1,137 @@
+"""The purpose vocabulary (robotsrules.purposes) and the RFC 9651 dictionary parser (sfv)."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from robotsrules import InvalidPurpose
+from robotsrules.purposes import (
+    BROADER,
+    CATEGORIES,
+    CONTENT_SIGNALS,
+    PURPOSES,
+    SIGNAL_CATEGORY,
+    check_purpose,
+    column_name,
+    combine,
+    resolve,
+    statements,
+)
+from robotsrules.sfv import Date, DisplayString, Token, parse_dictionary
+
+
+def test_vocabularies_are_disjoint_but_for_search() -> None:
+    assert set(CONTENT_SIGNALS) & set(CATEGORIES) == {"search"}
+    assert set(PURPOSES) == set(CONTENT_SIGNALS) | set(CATEGORIES)
+    assert set(SIGNAL_CATEGORY) == set(CONTENT_SIGNALS)
+    assert set(BROADER) <= set(CATEGORIES) and set(BROADER.values()) <= set(CATEGORIES)
+
+
+@pytest.mark.parametrize("bad", ["ai_train", "AI-TRAIN", "", "train", " search", "all"])
+def test_check_purpose_refuses_unknown(bad: str) -> None:
+    with pytest.raises(InvalidPurpose):
+        check_purpose(bad)
+    with pytest.raises(ValueError):
+        column_name(bad)
+
+
+def test_column_names() -> None:
+    assert [column_name(p) for p in CONTENT_SIGNALS] == ["search", "ai_input", "ai_train"]
+
+
+@given(st.lists(st.sampled_from([None, True, False])))
+def test_combine_is_most_restrictive(answers: list) -> None:  # type: ignore[type-arg]
+    expected = False if False in answers else True if True in answers else None
+    assert combine(answers) is expected
+    assert combine(reversed(answers)) is expected
+
+
+def test_statements_fold_most_restrictive() -> None:
+    assert statements([("a", False), ("a", True)]) == {"a": False}
+    assert statements([("a", True), ("a", True)]) == {"a": True}
+
+
+def test_hierarchy_narrower_stated_wins() -> None:
+    # vocab (earlier revisions) §5: a stated narrower category decides, else the broader one.
+    cats = {"bots": False, "train-genai": True}
+    assert resolve("train-genai", {}, cats) is True
+    assert resolve("train-ai", {}, cats) is False
+    assert resolve("search", {}, cats) is False
+    assert resolve("bots", {}, cats) is False
+    assert resolve("bots", {}, {"train-ai": False}) is None  # broader never hears narrower
+
+
+def test_both_vocabularies_combined() -> None:
+    assert resolve("ai-train", {"ai-train": True}, {"train-ai": False}) is False
+    assert resolve("train-ai", {"ai-train": False}, {"train-ai": True}) is False
+    assert resolve("ai-input", {}, {"ai-use": False}) is False
+    assert resolve("ai-use", {"ai-input": True}, {}) is True
+    assert resolve("train-genai", {"ai-train": False}, {"train-genai": True}) is False
+    assert resolve("search", {}, {}) is None
+    with pytest.raises(InvalidPurpose):
+        resolve("ai_train", {}, {})
+
+
+# RFC 9651 dictionaries -------------------------------------------------------------------
+
+def test_dictionary_examples_of_the_vocab_draft() -> None:
+    # draft-ietf-aipref-vocab "Exemplary Serialization Format" and "Multiple Preferences".
+    assert parse_dictionary("train-ai=y, search=n") == {
+        "train-ai": (Token("y"), {}), "search": (Token("n"), {})}
+    parsed = parse_dictionary('train-ai=y, train-ai, search=n, search="n"')
+    assert parsed["train-ai"] == (True, {}) and parsed["search"] == ("n", {})
+    assert not isinstance(parsed["search"][0], Token)
+    assert parse_dictionary("train-ai;allow=n, train-ai=y") == {"train-ai": (Token("y"), {})}
+    with pytest.raises(ValueError):  # the draft's own example ends in ";": not a Dictionary
+        parse_dictionary('train-ai;has;parameters="?";')
+    assert parse_dictionary('train-ai;has;parameters="?"')["train-ai"] == (
+        True, {"has": True, "parameters": "?"})
+
+
+@pytest.mark.parametrize("text, value", [
+    ("a=1", 1), ("a=-42", -42), ("a=1.5", 1.5), ("a=?0", False), ("a=?1", True),
+    ('a="x\\"y"', 'x"y'), ("a=:aGk=:", b"hi"), ("a=@1659578233", Date(1659578233)),
+    ('a=%"caf%c3%a9"', DisplayString("café")), ("a=foo/bar:baz", Token("foo/bar:baz")),
+    ("a=*tok", Token("*tok")),
+])
+def test_bare_items(text: str, value: object) -> None:
+    assert parse_dictionary(text)["a"][0] == value
+
+
+def test_inner_list_and_order() -> None:
+    parsed = parse_dictionary("b=(1 2);p, a, b=3")
+    assert list(parsed) == ["b", "a"] and parsed["b"] == (3, {})
+    assert parse_dictionary("x=( a  b );q=1")["x"] == (
+        [(Token("a"), {}), (Token("b"), {})], {"q": 1})
+    assert parse_dictionary("") == {} and parse_dictionary("   ") == {}
+
+
+@pytest.mark.parametrize("bad", [
+    "Train-AI=n", "train-ai = n", "train-ai=n,", "train-ai=n;", "a=1.2345", "a=1234567890123456",
+    "a=1.", 'a="unterminated', "a=(1 2", "a=:bad", "a=?2", "a=@1.5", '%"', "a=%\"%ZZ\"",
+    "a=b c", "1a=y", "a=y,,b=n", "ai-train=no search=yes", "a=é", 'a="é"',
+])
+def test_invalid_dictionaries(bad: str) -> None:
+    with pytest.raises(ValueError, match="not a structured-field dictionary"):
+        parse_dictionary(bad)
+
+
+def test_length_bound() -> None:
+    with pytest.raises(ValueError):
+        parse_dictionary("a=y," * 5000)
+
+
+@given(st.text(max_size=200))
+def test_never_raises_anything_but_valueerror(text: str) -> None:
+    with contextlib.suppress(ValueError):
+        parse_dictionary(text)
+
+
+@given(st.text(alphabet="abny=,;() \t\"?:@%*-._019", max_size=60))
+def test_never_raises_on_near_miss_grammar(text: str) -> None:
+    with contextlib.suppress(ValueError):
+        parse_dictionary(text)
