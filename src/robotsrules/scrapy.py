@@ -100,7 +100,8 @@ from .useragent import product_token
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-__all__ = ["DEFAULT_MAX_CRAWL_DELAY", "ForbiddenByRobots", "RobotParser", "RobotsTxtMiddleware",
+__all__ = ["DEFAULT_MAX_CRAWL_DELAY", "ForbiddenByRobots", "NofollowMiddleware",
+           "PageSignalsMiddleware", "RefusedByPage", "RobotParser", "RobotsTxtMiddleware",
            "make_store"]
 
 logger = logging.getLogger(__name__)
@@ -418,3 +419,105 @@ class RobotsTxtMiddleware:
     def _close(self, spider: Any = None) -> None:
         if self.store is not None:
             self.store.close()
+
+
+# -- page-level signals (issue 16) ---------------------------------------------------------
+
+class RefusedByPage(IgnoreRequest):
+    """The response's own signals refuse one of the crawler's declared purposes."""
+
+    def __init__(self, url: str, purpose: str, directive: Any) -> None:
+        self.url, self.purpose, self.directive = url, purpose, directive
+        why = directive.describe() if directive is not None else "?"
+        super().__init__(f"{purpose} refused by the page {url}: {why}")
+
+
+class PageSignalsMiddleware:
+    """Downloader middleware: read each response's page-level signals.
+
+    ``response.meta["robotsrules"]`` is set to the :class:`robotsrules.PageSignals` of the
+    response (``X-Robots-Tag``, robots meta tags, TDMRep, ``Content-Usage``) for the agent
+    the robots middleware obeys (``ROBOTSTXT_USER_AGENT``, else the request's
+    ``User-Agent``). With ``ROBOTSRULES_PURPOSES = ["ai-train", ...]`` a response whose
+    signals refuse a declared purpose is dropped (:class:`RefusedByPage`) and counted under
+    ``robotsrules/page/refused/<purpose>/<rule>``; every response read is counted under
+    ``robotsrules/page/responses``. Enable it next to the robots middleware::
+
+        DOWNLOADER_MIDDLEWARES = {..., "robotsrules.scrapy.PageSignalsMiddleware": 950}
+        SPIDER_MIDDLEWARES = {"robotsrules.scrapy.NofollowMiddleware": 100}
+
+    Request meta ``dont_obey_robotstxt`` skips it, as it skips the robots check.
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        from .purposes import check_purpose
+
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.override: Optional[str] = crawler.settings.get("ROBOTSTXT_USER_AGENT") or None
+        self.purposes = [check_purpose(p) for p in
+                         crawler.settings.getlist("ROBOTSRULES_PURPOSES")]
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> PageSignalsMiddleware:
+        """Scrapy's constructor."""
+        return cls(crawler)
+
+    def process_response(self, request: Request, response: Response,
+                         spider: Any = None) -> Response:
+        """Attach the signals to ``response.meta``; drop the response if they refuse."""
+        from .signals import page_signals
+
+        if request.meta.get("dont_obey_robotstxt"):
+            return response
+        header = request.headers.get("User-Agent")
+        agent = _agent(header, self.override)
+        body = response.body if "html" in _text(
+            response.headers.get("Content-Type") or b"").lower() else None
+        signals_ = page_signals(response.headers, body, agent=agent, url=response.url)
+        request.meta["robotsrules"] = signals_
+        self.stats.inc_value("robotsrules/page/responses")
+        for purpose in self.purposes:
+            allowed, directive = signals_.decide(purpose)
+            if allowed is False:
+                rule = directive.rule if directive is not None else "unknown"
+                self.stats.inc_value(f"robotsrules/page/refused/{purpose}/{rule}")
+                raise RefusedByPage(response.url, purpose, directive)
+        return response
+
+
+class NofollowMiddleware:
+    """Spider middleware: no requests from a page whose signals say ``nofollow``.
+
+    Reads ``response.meta["robotsrules"]`` (set by :class:`PageSignalsMiddleware`); the
+    items a callback yields pass, the requests are dropped and counted under
+    ``robotsrules/page/nofollow_dropped``. Google: nofollow - "Do not follow the links on
+    this page".
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        self.stats = crawler.stats
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> NofollowMiddleware:
+        """Scrapy's constructor."""
+        return cls(crawler)
+
+    def _keep(self, response: Response, result: Any) -> bool:
+        signals_ = response.meta.get("robotsrules") if response.request is not None else None
+        if isinstance(result, Request) and signals_ is not None and not signals_.follow:
+            self.stats.inc_value("robotsrules/page/nofollow_dropped")
+            return False
+        return True
+
+    def process_spider_output(self, response: Response, result: Any,
+                              spider: Any = None) -> Any:
+        """Filter the callback's output (sync iterables)."""
+        return (r for r in result if self._keep(response, r))
+
+    async def process_spider_output_async(self, response: Response, result: Any,
+                                          spider: Any = None) -> Any:
+        """Filter the callback's output (async iterables)."""
+        async for r in result:
+            if self._keep(response, r):
+                yield r
