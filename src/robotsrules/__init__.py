@@ -13,7 +13,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .agents import Agent, agent_tokens
-from .errors import InvalidAgent, InvalidPurpose, InvalidURL, RobotsDisallowed, RobotsError
+from .errors import (
+    InvalidAgent,
+    InvalidPurpose,
+    InvalidURL,
+    PageRefused,
+    RobotsDisallowed,
+    RobotsError,
+)
 from .linter import Diagnostic, lint
 from .matcher import AgentRules
 from .model import Group, Line, RequestRate, Rule, Verdict
@@ -75,6 +82,7 @@ __all__ = [
     "InvalidURL",
     "Line",
     "Mode",
+    "PageRefused",
     "PageSignals",
     "Policy",
     "RequestRate",

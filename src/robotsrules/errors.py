@@ -10,9 +10,11 @@ Exceptions are for the *caller's* mistakes only::
           └── InvalidURL          URL is neither absolute (scheme://...) nor a path "/..."
 
     Exception
-     └── RobotsDisallowed         raised by the HTTP client integrations (robotsrules.httpx,
-                                  robotsrules.aiohttp) for a request robots.txt forbids: not
-                                  a caller mistake, so not a ValueError
+     ├── RobotsDisallowed         raised by the HTTP client integrations (robotsrules.httpx,
+     │                            robotsrules.aiohttp) for a request robots.txt forbids: not
+     │                            a caller mistake, so not a ValueError
+     └── PageRefused              raised by the same integrations when a response's own
+                                  signals (X-Robots-Tag, meta, TDMRep...) refuse a purpose
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from typing import TYPE_CHECKING, Optional
 if TYPE_CHECKING:
     from .model import Verdict
 
-__all__ = ["InvalidAgent", "InvalidPurpose", "InvalidURL", "RobotsDisallowed", "RobotsError"]
+__all__ = ["InvalidAgent", "InvalidPurpose", "InvalidURL", "PageRefused", "RobotsDisallowed",
+           "RobotsError"]
 
 
 class RobotsError(ValueError):
@@ -70,3 +73,25 @@ class RobotsDisallowed(Exception):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.url, self.agent, self.verdict, self.detail))
+
+
+class PageRefused(Exception):
+    """A response whose own signals refuse a purpose the client declared.
+
+    ``url`` is the response's URL, ``purpose`` the purpose refused (``"ai-train"``...),
+    ``why`` the deciding directive's description (``"header X-Robots-Tag (header #2):
+    noai"``) and ``signals`` the :class:`robotsrules.PageSignals` read.
+    """
+
+    def __init__(self, url: str, purpose: str, why: str, signals: object = None) -> None:
+        self.url = url
+        self.purpose = purpose
+        self.why = why
+        self.signals = signals
+        super().__init__(url, purpose, why)
+
+    def __str__(self) -> str:
+        return f"{self.url} refuses {self.purpose}: {self.why}"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.url, self.purpose, self.why))

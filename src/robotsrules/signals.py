@@ -59,10 +59,12 @@ __all__ = [
     "PageSignals",
     "combine",
     "decide",
+    "is_html",
     "iter_header_pairs",
     "page_signals",
     "parse_content_usage",
     "read_head_meta",
+    "refusal",
 ]
 
 Headers = Union[Mapping[Any, Any], Iterable[Tuple[Any, Any]]]
@@ -806,3 +808,17 @@ def combine(usage: Any, page_signals: Optional[PageSignals]) -> Combined:
     if page_signals is not None and not isinstance(page_signals, PageSignals):
         raise TypeError(f"page_signals must be a PageSignals, not {type(page_signals).__name__}")
     return Combined(usage, page_signals)
+
+
+def refusal(signals: PageSignals, purposes: Iterable[str]) -> Optional[Tuple[str, str]]:
+    """The first of ``purposes`` that ``signals`` refuse, with why: ``(purpose, why)``."""
+    for purpose in purposes:
+        allowed, directive = signals.decide(purpose)
+        if allowed is False:
+            return purpose, directive.describe() if directive is not None else "?"
+    return None
+
+
+def is_html(content_type: Optional[str]) -> bool:
+    """Whether a ``Content-Type`` names an HTML (or XHTML) body, the only ones scanned."""
+    return content_type is not None and "html" in content_type.lower()
