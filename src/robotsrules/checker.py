@@ -36,6 +36,7 @@ from .fetcher import DEFAULT_TIMEOUT, afetch, fetch
 from .model import Verdict
 from .policy import Entry, FetchResult, Policy, Served, effective
 from .scope import origin_of
+from .tdmrep import TDMREP_PATH, TdmRepFile, tdmrep_from
 
 __all__ = ["AsyncRobotsCache", "RobotsCache"]
 
@@ -46,6 +47,12 @@ DEFAULT_MAX_CONCURRENCY = 64
 """robots.txt fetches a checker runs at once, by default (``max_concurrency``)."""
 
 _Step = Tuple[Any, ...]  # ("get",) | ("fetch", now) | ("put", entry): see _refresh_flow
+
+
+def _resource(key: str) -> Optional[str]:
+    # Entries are keyed by origin; a TDMRep entry by its file's URL (origin + TDMREP_PATH),
+    # which is then what is fetched, under the same policy.
+    return key if key.endswith(TDMREP_PATH) else None
 
 
 def _default_agent(user_agent: str) -> Optional[Agent]:
@@ -202,7 +209,8 @@ class RobotsCache(_Base):
         if step[0] == "fetch":
             with self._slots:
                 return fetch(origin, user_agent=self.user_agent, timeout=self.timeout,
-                             policy=self.policy, client=self._client, now=step[1])
+                             policy=self.policy, client=self._client, now=step[1],
+                             resource=_resource(origin))
         try:  # a store outage must not stop a crawl: the flow logs and goes on
             if step[0] == "get":
                 return self.store.get(origin)
@@ -222,6 +230,16 @@ class RobotsCache(_Base):
     def crawl_delay(self, url: str, agent: Optional[Agent] = None) -> Optional[float]:
         """The ``Crawl-delay`` that ``url``'s origin asks of ``agent``, or ``None``."""
         return self.lookup(url).robots.crawl_delay(self._agent(agent))
+
+    def tdmrep(self, url: str) -> TdmRepFile:
+        """The TDMRep site policy (``/.well-known/tdmrep.json``) of ``url``'s origin.
+
+        Fetched, kept and refreshed like robots.txt (same policy, store and lifetimes);
+        ``.reservation(url)`` / ``.match(url)`` answer for a URL (see :mod:`robotsrules.tdmrep`).
+        """
+        key = origin_of(url) + TDMREP_PATH
+        entry = self._fresh(key, self.clock()) or self._refresh(key)
+        return tdmrep_from(effective(entry, self.clock(), self.policy))
 
     def close(self) -> None:
         """Close the store."""
@@ -298,7 +316,8 @@ class AsyncRobotsCache(_Base):
                 self._slots = asyncio.Semaphore(self.max_concurrency)
             async with self._slots:
                 return await afetch(origin, user_agent=self.user_agent, timeout=self.timeout,
-                                    policy=self.policy, client=self._client, now=step[1])
+                                    policy=self.policy, client=self._client, now=step[1],
+                                    resource=_resource(origin))
         try:
             if step[0] == "get":
                 return await self._call(self.store.get, origin)
@@ -318,6 +337,12 @@ class AsyncRobotsCache(_Base):
     async def crawl_delay(self, url: str, agent: Optional[Agent] = None) -> Optional[float]:
         """The ``Crawl-delay`` that ``url``'s origin asks of ``agent``, or ``None``."""
         return (await self.lookup(url)).robots.crawl_delay(self._agent(agent))
+
+    async def tdmrep(self, url: str) -> TdmRepFile:
+        """The TDMRep site policy of ``url``'s origin (see :meth:`RobotsCache.tdmrep`)."""
+        key = origin_of(url) + TDMREP_PATH
+        entry = self._fresh(key, self.clock()) or await self._refresh(key)
+        return tdmrep_from(effective(entry, self.clock(), self.policy))
 
     async def aclose(self) -> None:
         """Close the store."""

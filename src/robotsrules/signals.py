@@ -48,6 +48,7 @@ from typing import (
 )
 
 from .agents import Agent, agent_tokens
+from .tdmrep import TDMREP_PATH, TdmRepFile
 
 __all__ = [
     "DEFAULT_HEAD_BYTES",
@@ -103,10 +104,11 @@ _INTEGER = re.compile(r"[+-]?[0-9]{1,18}\Z")
 class Directive(NamedTuple):
     """One directive read from a response: where, for whom, and what it says.
 
-    ``source`` is ``"header"`` or ``"meta"``; ``field`` the header name or the meta
-    ``name`` as written; ``offset`` the index of the header among the response's headers
-    (0-based) or the character offset of the ``<meta`` tag in the decoded HTML; ``line`` its
-    1-based line in the HTML (``None`` for headers). ``scope`` is ``"*"`` for directives
+    ``source`` is ``"header"``, ``"meta"`` or ``"file"`` (the site's ``tdmrep.json``);
+    ``field`` the header name, the meta ``name`` as written or the file's path; ``offset``
+    the index of the header among the response's headers (0-based), the character offset
+    of the ``<meta`` tag in the decoded HTML, or the rule's index in the file; ``line`` its
+    1-based line in the HTML (``None`` otherwise). ``scope`` is ``"*"`` for directives
     that name no crawler (``robots``, an unprefixed ``X-Robots-Tag``, TDMRep, Content-Usage)
     or the lower-cased product token they name; ``applies`` tells whether it applies to the
     agent :func:`page_signals` was asked about. ``rule`` is the lower-cased rule name
@@ -126,7 +128,8 @@ class Directive(NamedTuple):
 
     def describe(self) -> str:
         """A one-line human description: ``meta robots (line 4): noindex``."""
-        where = f"line {self.line}" if self.line is not None else f"header #{self.offset}"
+        where = (f"line {self.line}" if self.line is not None else
+                 f"rule #{self.offset}" if self.source == "file" else f"header #{self.offset}")
         text = self.rule if self.value is None else f"{self.rule}: {self.value}"
         scope = "" if self.scope == "*" else f" [{self.scope}]"
         return f"{self.source} {self.field} ({where}){scope}: {text}"
@@ -578,14 +581,17 @@ def parse_content_usage(value: str) -> Optional[Dict[str, bool]]:
 def page_signals(headers: Optional[Headers], html: Union[str, bytes, None] = None, *,
                  agent: Agent, url: Optional[str] = None,
                  now: Optional[datetime.datetime] = None,
-                 max_head_bytes: int = DEFAULT_HEAD_BYTES) -> PageSignals:
+                 max_head_bytes: int = DEFAULT_HEAD_BYTES,
+                 tdmrep: Optional[TdmRepFile] = None) -> PageSignals:
     """Read a response's page-level signals for ``agent``.
 
     ``headers``: the response headers (see :data:`Headers`; ``None`` for none);
     ``html``: the body, of which only the head is read (at most ``max_head_bytes``);
     ``agent``: the crawler's product token(s) (as for :meth:`RobotsTxt.allowed`); ``url``
-    is informative (kept for callers' reports); ``now`` decides whether
-    ``unavailable_after`` has passed (default: the current time, UTC).
+    is the page's URL (needed with ``tdmrep``); ``now`` decides whether
+    ``unavailable_after`` has passed (default: the current time, UTC); ``tdmrep`` is the
+    site's TDMRep file (:meth:`RobotsCache.tdmrep`), whose rule for ``url`` the response's
+    own TDMRep header or meta supersede (TDMRep "Processing priority").
 
     >>> s = page_signals({"X-Robots-Tag": "googlebot: noindex"}, agent="Googlebot")
     >>> s.index, s.follow, s.allows("search")
@@ -593,6 +599,16 @@ def page_signals(headers: Optional[Headers], html: Union[str, bytes, None] = Non
     """
     tokens = frozenset(agent_tokens(agent))
     directives: List[Directive] = []
+    if tdmrep is not None:
+        if url is None:
+            raise TypeError("page_signals(..., tdmrep=...) needs the page's url")
+        rule = tdmrep.match(url)
+        if rule is not None:
+            directives.append(Directive("file", TDMREP_PATH, rule.index, None, "*", True,
+                                        "tdm-reservation", str(rule.reservation), True))
+            if rule.policy is not None:
+                directives.append(Directive("file", TDMREP_PATH, rule.index, None, "*", True,
+                                            "tdm-policy", rule.policy, True))
     usage_directives: List[Tuple[Directive, Optional[Dict[str, bool]]]] = []
     if headers is not None:
         for index, (name, value) in enumerate(iter_header_pairs(headers)):
@@ -646,8 +662,8 @@ def _fold(agent: Tuple[str, ...], directives: List[Directive],
     video_limits: List[int] = []
     previews: List[int] = []
     dates: List[Tuple[datetime.datetime, Directive]] = []
-    tdm: Dict[str, List[Directive]] = {"header": [], "meta": []}
-    policies: Dict[str, List[Directive]] = {"header": [], "meta": []}
+    tdm: Dict[str, List[Directive]] = {"header": [], "meta": [], "file": []}
+    policies: Dict[str, List[Directive]] = {"header": [], "meta": [], "file": []}
     for d in directives:
         if not d.applies or not d.valid:
             continue
@@ -698,9 +714,9 @@ def _fold(agent: Tuple[str, ...], directives: List[Directive],
             values["expired"] = True
             values["index"] = False
             state(signals, "search", False, d)
-    # TDMRep "Processing priority": HTML metadata supersedes the header (which supersedes
-    # the site file, see tdmrep.py); within one technique the most restrictive value wins.
-    for source in ("meta", "header"):
+    # TDMRep "Processing priority": HTML metadata supersedes the header, which supersedes
+    # the site file; within one technique the most restrictive value wins.
+    for source in ("meta", "header", "file"):
         if tdm[source]:
             chosen = max(tdm[source], key=lambda d: int(d.value or "0"))
             values["tdm_reservation"] = int(chosen.value or "0")
