@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional, Tuple
 
-__all__ = ["Group", "Line", "RequestRate", "Rule", "Verdict"]
+__all__ = ["Group", "Line", "RequestRate", "Rule", "UsageLine", "Verdict"]
 
 
 class Rule(NamedTuple):
@@ -35,6 +35,30 @@ class Rule(NamedTuple):
         return f"{self.line}: {self.directive.capitalize()}: {self.value}"
 
 
+class UsageLine(NamedTuple):
+    """One ``Content-Signal`` or ``Content-Usage`` line of a group: AI usage preferences.
+
+    ``statements`` are the ``(name, allowed)`` pairs the line states, after the format's
+    rules (see :mod:`robotsrules.usage`): content-signal names for ``Content-Signal``,
+    IETF category labels for ``Content-Usage``; names the vocabularies do not define and
+    values other than yes/no (y/n) are left out. ``pattern`` is the normalised path pattern
+    of a ``Content-Usage`` rule (matched like an allow/disallow pattern), ``""`` for a
+    ``Content-Signal`` line, which covers every path of its group. ``value`` is the value
+    as written.
+    """
+
+    directive: str
+    """``"content-signal"`` or ``"content-usage"``."""
+    pattern: str
+    value: str
+    line: int
+    statements: Tuple[Tuple[str, bool], ...]
+
+    def __str__(self) -> str:
+        name = "Content-Signal" if self.directive == "content-signal" else "Content-Usage"
+        return f"{self.line}: {name}: {self.value}"
+
+
 class RequestRate(NamedTuple):
     """A ``Request-rate: N/T`` extra: at most ``requests`` per ``seconds``."""
 
@@ -58,6 +82,8 @@ class Group(NamedTuple):
     rules: Tuple[Rule, ...]
     crawl_delay: Optional[float] = None
     request_rate: Optional[RequestRate] = None
+    usage: Tuple[UsageLine, ...] = ()
+    """The group's ``Content-Signal`` and ``Content-Usage`` lines, in file order."""
 
     @property
     def is_global(self) -> bool:
@@ -105,6 +131,10 @@ class Verdict(NamedTuple):
     reason: str
     target: str
     """The match target (path, params and query, normalised) the rules were compared with."""
+    usage: Tuple[UsageLine, ...] = ()
+    """From :meth:`RobotsTxt.explain`: the usage-preference lines that apply to the target
+    (the deciding ``Content-Usage`` rules and every ``Content-Signal`` line of the groups
+    used); empty when the agent may not fetch the target (no preference applies then)."""
 
     def __bool__(self) -> bool:
         return self.allowed

@@ -35,8 +35,9 @@ import re
 from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from .agents import file_agent_token
-from .model import Group, Line, RequestRate, Rule
+from .model import Group, Line, RequestRate, Rule, UsageLine
 from .urls import normalize_escapes
+from .usage import CONTENT_SIGNAL, CONTENT_USAGE, usage_line
 
 __all__ = [
     "EXTRA_KEYS", "KEYS", "KEY_PREFIXES", "MAX_LINE_BYTES", "Parsed", "build", "decode", "scan",
@@ -146,7 +147,15 @@ def classify_key(key: str) -> Tuple[str, bool]:
     for prefix, name, typo in KEY_PREFIXES:
         if head.startswith(prefix):
             return name, typo
-    extra = EXTRA_KEYS.get(key.lower().replace("_", "-").replace(" ", "-"))
+    folded = key.lower().replace("_", "-").replace(" ", "-")
+    extra = EXTRA_KEYS.get(folded)
+    if extra is None and folded[:7] == "content":
+        # AI usage preferences (robotsrules.usage), read by prefix like Google's own keys:
+        # "Content-Signals:" is a content-signal line (the linter says how to spell it).
+        if folded.startswith(("content-signal", "contentsignal")):
+            extra = CONTENT_SIGNAL
+        elif folded.startswith(("content-usage", "contentusage")):
+            extra = CONTENT_USAGE
     return (extra or "unknown"), False
 
 
@@ -234,7 +243,8 @@ class Parsed(NamedTuple):
 class _Open:
     """The group being assembled."""
 
-    __slots__ = ("agent_lines", "agents", "crawl_delay", "request_rate", "rules", "values")
+    __slots__ = ("agent_lines", "agents", "crawl_delay", "request_rate", "rules", "usage",
+                 "values")
 
     def __init__(self) -> None:
         self.agent_lines: List[int] = []
@@ -243,6 +253,7 @@ class _Open:
         self.rules: List[Rule] = []
         self.crawl_delay: Optional[float] = None
         self.request_rate: Optional[RequestRate] = None
+        self.usage: List[UsageLine] = []
 
     def close(self) -> Group:
         return Group(
@@ -253,6 +264,7 @@ class _Open:
             tuple(self.rules),
             self.crawl_delay,
             self.request_rate,
+            tuple(self.usage),
         )
 
 
@@ -328,7 +340,7 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
         elif key is _SITEMAP and value:
             sitemaps.append(value if value.isascii() else display(value))
         else:
-            reason = _other(key, value, group, sitemaps, hosts, rec)
+            reason = _other(key, value, group, sitemaps, hosts, rec, number)
         if report is not None and rec is not None:
             report.append(_report_line(rec, reason))
     if group is not None:
@@ -345,9 +357,14 @@ def _other(
     sitemaps: List[str],
     hosts: List[str],
     rec: Optional[Record],
+    number: int = 0,
 ) -> Optional[str]:
     """Handle a line that is not a rule or user-agent; return why it is unused, if it is."""
-    if key == "sitemap":
+    if key is CONTENT_SIGNAL or key is CONTENT_USAGE:
+        if group is None:
+            return "outside-group"  # like a rule before any user-agent: applies to nobody
+        group.usage.append(usage_line(key, value, number, display(value)))
+    elif key == "sitemap":
         if not value:
             return "empty-value"
         sitemaps.append(display(value))

@@ -12,7 +12,8 @@ Interpretation modes (``parse(..., mode=...)``), kept on the object as :attr:`Ro
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, List, Literal, Optional, Tuple, Type
+import re
+from typing import Any, Dict, Iterator, List, Literal, Optional, Tuple, Type, Union
 
 from . import legacy
 from .agents import Agent, agent_tokens
@@ -20,7 +21,8 @@ from .matcher import AgentRules, GroupsSource, RfcRules, rows_of
 from .model import Group, Line, RequestRate, Verdict
 from .outline import Row, Span, normalise, outline, read_rules
 from .parser import Parsed, build, decode
-from .urls import rfc_pattern
+from .urls import match_target, rfc_pattern, rfc_target
+from .usage import Usage, UsageRules
 
 __all__ = ["DEFAULT_MAX_BYTES", "MODES", "Mode", "RobotsTxt", "parse", "reparse"]
 
@@ -36,6 +38,13 @@ DEFAULT_MAX_BYTES = 512_000
 _GLOBAL = ("*",)
 _NO_AGENT = object()
 _CACHE_LIMIT = 64  # compiled AgentRules kept per file (one per distinct agent set)
+# A line the reader may take for Content-Signal/Content-Usage (robotsrules.usage) starts
+# with optional blanks (after a line break or a byte-order mark) then one of these spellings.
+# Searched once per file, on the first usage question: a file without any pays nothing else.
+_USAGE_KEY = re.compile(
+    rb"(?:^|[\r\n])(?:\xef(?:\xbb\xbf?)?)?[ \t\v\f]*content[-_ ]?(?:signal|usage)",
+    re.IGNORECASE,
+)
 
 
 class _Full:
@@ -115,6 +124,7 @@ class RobotsTxt:
         "_last",
         "_octets",
         "_spans",
+        "_usage",
         "mode",
         "source",
         "synthetic",
@@ -134,6 +144,9 @@ class RobotsTxt:
     # in CRLF, False if none has a CR, None if not yet worked out), or None if they do not.
     _octets: Optional[Tuple[int, Optional[bool]]]
     _last: Tuple[object, Optional[AgentRules]]
+    # None until the first usage question; False when the file holds no usage line; else
+    # the compiled usage lines by the agent tokens of the AgentRules they go with.
+    _usage: Union[bool, Dict[Tuple[str, ...], UsageRules], None]
 
     def __init__(
         self,
@@ -187,6 +200,7 @@ class RobotsTxt:
         # The agent (a str) last asked by allowed() and its rules, as one tuple so that
         # threads always see a matching pair.
         put(self, "_last", (_NO_AGENT, None))
+        put(self, "_usage", None)
 
     @classmethod
     def _outlined(
@@ -397,8 +411,59 @@ class RobotsTxt:
         return rules.allowed(url)
 
     def explain(self, url: str, *, agent: Agent) -> Verdict:
-        """Like :meth:`allowed`, with the deciding rule, the groups used and the reason."""
-        return self.for_agent(agent).explain(url)
+        """Like :meth:`allowed`, with the deciding rule, the groups used and the reason.
+
+        :attr:`Verdict.usage` holds the ``Content-Signal``/``Content-Usage`` lines that
+        apply to the URL (see :meth:`usage`).
+        """
+        rules = self.for_agent(agent)
+        verdict = rules.explain(url)
+        usage_rules = self._usage_rules(rules)
+        if usage_rules is None:
+            return verdict
+        lines = usage_rules.evaluate(verdict.target, verdict.allowed).lines
+        return verdict._replace(usage=lines) if lines else verdict
+
+    def usage(self, url: str, *, agent: Agent) -> Usage:
+        """The AI usage preferences this file states for ``url`` and ``agent``.
+
+        ``Content-Signal`` and ``Content-Usage`` lines are chosen with the same group
+        selection as the rules (the groups naming ``agent``, else ``*``); a
+        ``Content-Usage`` rule applies by longest match like an allow/disallow rule.
+        ``usage(...).allows("ai-train")`` is ``True``, ``False`` or ``None`` (nothing
+        stated); :attr:`~robotsrules.usage.Usage.crawl_allowed` is :meth:`allowed`'s answer,
+        and when it is ``False`` no preference applies. Legacy mode reads no usage lines.
+
+        >>> robots = parse(b"User-agent: *\\nContent-Signal: search=yes, ai-train=no\\n")
+        >>> robots.usage("/page", agent="ExampleBot").allows("ai-train")
+        False
+        """
+        rules = self.for_agent(agent)
+        crawl = rules.allowed(url)
+        usage_rules = self._usage_rules(rules)
+        if usage_rules is None:
+            return Usage(crawl, {}, {}, ())
+        target = rfc_target(url) if self.mode == "rfc" else match_target(url)
+        return usage_rules.evaluate(target, crawl)
+
+    def _usage_rules(self, rules: AgentRules) -> Optional[UsageRules]:
+        """The usage lines of the groups ``rules`` were chosen from, or None if none."""
+        state = self._usage
+        if state is False:
+            return None
+        if state is None or state is True:
+            if self.mode == "legacy" or not _USAGE_KEY.search(self.source):
+                object.__setattr__(self, "_usage", False)
+                return None
+            state = {}
+            object.__setattr__(self, "_usage", state)
+        found = state.get(rules.agents)
+        if found is None:
+            found = UsageRules(rules.groups, rfc=self.mode == "rfc")
+            if len(state) >= _CACHE_LIMIT:
+                state.clear()
+            state[rules.agents] = found
+        return None if found.empty else found
 
     def crawl_delay(self, agent: Agent) -> Optional[float]:
         """Seconds between requests asked of ``agent`` (``Crawl-delay``), or ``None``.

@@ -1,0 +1,294 @@
+"""AI usage preferences in robots.txt: ``Content-Signal`` and ``Content-Usage`` lines.
+
+Theory of operation. Two kinds of line state what a crawler's operator may do with what it
+fetched (the vocabularies are in :mod:`robotsrules.purposes`; every decision below, with
+its source, is in docs/usage-preferences.md):
+
+* ``Content-Signal: search=yes, ai-input=yes, ai-train=no`` (Content Signals Policy,
+  contentsignals.org): covers every path of its group. Read leniently: entries are split on
+  ``,``; names and values are compared case-insensitively; ``yes``/``no`` are the values;
+  unknown names and other values state nothing.
+* ``Content-Usage: /path train-ai=n`` (draft-ietf-aipref-attach, vocabulary of
+  draft-ietf-aipref-vocab): a path pattern, whitespace, then an RFC 9651 Dictionary
+  (:func:`robotsrules.sfv.parse_dictionary`; a value that is not one states nothing).
+  Known labels with the Token ``y``/``n`` state a preference; anything else states nothing.
+  A value with no path (``Content-Usage: train-ai=n``) is read as covering every path.
+
+Both belong to the group they stand in (:func:`robotsrules.parser.build` keeps them on
+:attr:`Group.usage`), are chosen with the same group selection as the allow/disallow rules
+(the groups naming the agent, else ``*``), and never change a crawl verdict.
+
+For one URL (:func:`evaluate`): the ``Content-Usage`` rules whose pattern matches the target
+are ranked like allow/disallow rules (longest pattern in octets first); the longest ones
+decide, and when several of that length match, their statements are combined, most
+restrictive first (attach draft: identical paths with conflicting preferences combine per
+the vocabulary's rule). Every ``Content-Signal`` line of the groups applies, combined the
+same way. When the agent may not fetch the URL, no preference applies (attach draft:
+"paths that cannot be crawled have no associated usage preferences").
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, cast
+
+from .model import Group, UsageLine
+from .pattern import Pattern
+from .purposes import (
+    BROADER,
+    CATEGORIES,
+    CATEGORY_SIGNAL,
+    CONTENT_SIGNALS,
+    PURPOSES,
+    SIGNAL_CATEGORY,
+    Purpose,
+    check_purpose,
+    resolve,
+    statements,
+)
+from .sfv import Token, parse_dictionary
+from .urls import normalize_escapes, rfc_pattern
+
+__all__ = ["Reading", "Usage", "UsageRules", "evaluate", "read_value", "usage_line"]
+
+CONTENT_SIGNAL = "content-signal"
+CONTENT_USAGE = "content-usage"
+_SIGNAL_VALUES = {"yes": True, "no": False}
+_CATEGORY_VALUES = {"y": True, "n": False}
+_SIGNAL_SET = frozenset(CONTENT_SIGNALS)
+_CATEGORY_SET = frozenset(CATEGORIES)
+_WS = " \t"
+
+
+class Reading(NamedTuple):
+    """Everything read from one value, for the reader and the linter.
+
+    ``statements`` are the preferences stated (file order, duplicates kept);
+    ``unknown`` the names that are not in the vocabulary; ``bad_values`` the
+    ``(name, value)`` pairs of known names whose value is not yes/no (y/n); ``repeated``
+    the known names given more than once; ``error`` why the value could not be read at all
+    (``None`` if it could); ``path`` the path as written (``Content-Usage``; ``None`` when
+    there is none).
+    """
+
+    statements: Tuple[Tuple[str, bool], ...]
+    unknown: Tuple[str, ...]
+    bad_values: Tuple[Tuple[str, str], ...]
+    repeated: Tuple[str, ...]
+    error: Optional[str]
+    path: Optional[str]
+
+
+def _signal_reading(value: str) -> Reading:
+    said: List[Tuple[str, bool]] = []
+    unknown: List[str] = []
+    bad: List[Tuple[str, str]] = []
+    seen: Dict[str, int] = {}
+    empty = False
+    for part in value.split(","):
+        entry = part.split(";", 1)[0].strip(_WS)  # parameters carry nothing (as in RFC 9651)
+        if not entry:
+            empty = True
+            continue
+        name, equals, answer = entry.partition("=")
+        name = name.strip(_WS).lower()
+        answer = answer.strip(_WS).lower() if equals else ""
+        if name not in _SIGNAL_SET:
+            unknown.append(entry.partition("=")[0].strip(_WS))
+            continue
+        seen[name] = seen.get(name, 0) + 1
+        stated = _SIGNAL_VALUES.get(answer)
+        if stated is None:
+            bad.append((name, answer if equals else "(no value)"))
+            continue
+        said.append((name, stated))
+    error = None
+    if not value.strip(_WS):
+        error = "empty value"
+    elif empty:
+        error = "an empty entry between commas"
+    repeated = tuple(name for name, count in seen.items() if count > 1)
+    return Reading(tuple(said), tuple(unknown), tuple(bad), repeated, error, None)
+
+
+def _usage_reading(value: str) -> Reading:
+    text = value.strip(_WS)
+    path: Optional[str] = None
+    if text[:1] in ("/", "*"):
+        cut = len(text)
+        for char in _WS:
+            at = text.find(char)
+            if 0 <= at < cut:
+                cut = at
+        path, text = text[:cut], text[cut:].lstrip(_WS)
+    if not text:
+        return Reading((), (), (), (), "no preference after the path", path)
+    try:
+        parsed = parse_dictionary(text)
+    except ValueError as error:
+        return Reading((), (), (), (), str(error), path)
+    said: List[Tuple[str, bool]] = []
+    unknown: List[str] = []
+    bad: List[Tuple[str, str]] = []
+    for name, (item, _params) in parsed.items():
+        if name not in _CATEGORY_SET:
+            unknown.append(name)
+            continue
+        stated = _CATEGORY_VALUES.get(item) if isinstance(item, Token) else None
+        if stated is None:
+            shown = str(item) if isinstance(item, Token) else repr(item)
+            bad.append((name, shown))
+            continue
+        said.append((name, stated))
+    # RFC 9651 keeps the last value of a repeated key, so the dictionary cannot tell:
+    # count keys in the text (a cheap scan; only the linter reads this field).
+    repeated = tuple(
+        name for name in parsed
+        if name in _CATEGORY_SET and _count_key(text, name) > 1
+    )
+    return Reading(tuple(said), tuple(unknown), tuple(bad), repeated, None, path)
+
+
+def _count_key(text: str, name: str) -> int:
+    count = 0
+    for part in text.split(","):
+        key = part.strip(_WS).split(";", 1)[0].split("=", 1)[0]
+        if key == name:
+            count += 1
+    return count
+
+
+def read_value(directive: str, value: str) -> Reading:
+    """Read the value of a ``content-signal`` or ``content-usage`` line (``value`` as the
+    line reader returns it: comment removed, blanks around it stripped).
+
+    >>> read_value("content-signal", "search=yes, ai-train=no, ai_input=yes").statements
+    (('search', True), ('ai-train', False))
+    >>> read_value("content-usage", "/ train-ai=n, foo=y").statements
+    (('train-ai', False),)
+    >>> read_value("content-usage", "/ Train-AI=n").statements
+    ()
+    """
+    if directive == CONTENT_SIGNAL:
+        return _signal_reading(value)
+    return _usage_reading(value)
+
+
+def usage_line(directive: str, value: str, line: int, shown: str) -> UsageLine:
+    """The :class:`~robotsrules.UsageLine` of one line (``value`` octet text, ``shown`` the
+    value as displayed)."""
+    reading = read_value(directive, value)
+    pattern = ""
+    if directive == CONTENT_USAGE:
+        pattern = normalize_escapes(reading.path) if reading.path else "/"
+    return UsageLine(directive, pattern, shown, line, reading.statements)
+
+
+class Usage(NamedTuple):
+    """The usage preferences for one URL and agent (:meth:`RobotsTxt.usage`).
+
+    ``allows(purpose)`` answers ``True`` (stated yes), ``False`` (stated no) or ``None``
+    (nothing stated) for every purpose of :data:`robotsrules.purposes.PURPOSES`.
+    ``signals`` and ``categories`` are what the lines stated, per vocabulary (combined per
+    name, most restrictive first); ``lines`` the lines that stated them. ``crawl_allowed``
+    is the crawl verdict: when it is ``False``, no preference applies (the attach draft:
+    paths that cannot be crawled have no usage preferences), ``lines`` is empty and
+    ``ignored`` holds the lines that would otherwise have applied.
+    """
+
+    crawl_allowed: bool
+    signals: Mapping[str, bool]
+    categories: Mapping[str, bool]
+    lines: Tuple[UsageLine, ...]
+    ignored: Tuple[UsageLine, ...] = ()
+
+    def allows(self, purpose: Purpose) -> Optional[bool]:
+        """``True``/``False`` when a preference for ``purpose`` is stated, else ``None``.
+
+        Raises :class:`~robotsrules.InvalidPurpose` for a name outside
+        :data:`~robotsrules.purposes.PURPOSES`.
+        """
+        return resolve(purpose, self.signals, self.categories)
+
+    @property
+    def preferences(self) -> Dict[str, bool]:
+        """Every purpose with a stated answer (directly, through the other vocabulary or a
+        broader category) mapped to that answer, in :data:`PURPOSES` order."""
+        found: Dict[str, bool] = {}
+        for purpose in PURPOSES:
+            answer = resolve(purpose, self.signals, self.categories)
+            if answer is not None:
+                found[purpose] = answer
+        return found
+
+    def deciding(self, purpose: Purpose) -> Tuple[UsageLine, ...]:
+        """The lines that speak of ``purpose`` (or its counterpart or a broader category)."""
+        check_purpose(purpose)
+        names = _related(purpose)
+        return tuple(line for line in self.lines
+                     if any(name in names for name, _ in line.statements))
+
+
+def _related(purpose: str) -> Tuple[str, ...]:
+    """``purpose``, its counterpart in the other vocabulary and its broader categories."""
+    to_category = cast(Mapping[str, str], SIGNAL_CATEGORY)
+    to_signal = cast(Mapping[str, str], CATEGORY_SIGNAL)
+    category = to_category.get(purpose, purpose)
+    names = {purpose, category}
+    signal = to_signal.get(category)
+    if signal is not None:
+        names.add(signal)
+    if category == "train-genai":
+        names.add("ai-train")
+    while category in BROADER:
+        category = BROADER[category]
+        names.add(category)
+    return tuple(sorted(names))
+
+
+NOTHING = Usage(True, {}, {}, ())
+
+
+class UsageRules:
+    """The usage lines of the groups chosen for one agent, compiled for repeated checks."""
+
+    __slots__ = ("_patterns", "_rules", "_signal_lines", "_signals")
+
+    def __init__(self, groups: Sequence[Group], rfc: bool = False) -> None:
+        signal_lines: List[UsageLine] = []
+        rules: List[UsageLine] = []
+        for group in groups:
+            for line in group.usage:
+                (signal_lines if line.directive == CONTENT_SIGNAL else rules).append(line)
+        self._signal_lines = tuple(signal_lines)
+        self._signals = statements(s for line in signal_lines for s in line.statements)
+        self._rules = tuple(rules)
+        self._patterns = tuple(
+            Pattern(rfc_pattern(line.pattern) if rfc else line.pattern) for line in rules
+        )
+
+    @property
+    def empty(self) -> bool:
+        """True when the groups hold no usage line."""
+        return not self._rules and not self._signal_lines
+
+    def evaluate(self, target: str, crawl_allowed: bool) -> Usage:
+        """The :class:`Usage` for a match target (see :mod:`robotsrules.urls`)."""
+        best = -1
+        deciding: List[UsageLine] = []
+        for line, pattern in zip(self._rules, self._patterns):
+            if pattern.match(target):
+                length = len(pattern.text)
+                if length > best:
+                    best, deciding = length, [line]
+                elif length == best:
+                    deciding.append(line)
+        lines = tuple(sorted(self._signal_lines + tuple(deciding), key=lambda ln: ln.line))
+        if not crawl_allowed:
+            return Usage(False, {}, {}, (), lines)
+        categories = statements(s for line in deciding for s in line.statements)
+        return Usage(True, self._signals, categories, lines)
+
+
+def evaluate(groups: Sequence[Group], target: str, crawl_allowed: bool) -> Usage:
+    """The :class:`Usage` of ``groups`` (chosen for an agent) for one match target."""
+    return UsageRules(groups).evaluate(target, crawl_allowed)
