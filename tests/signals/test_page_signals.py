@@ -424,3 +424,36 @@ def test_hostile_unknown_meta_names_are_ignored() -> None:
 def test_lazy_public_names() -> None:
     assert robotsrules.page_signals is page_signals
     assert robotsrules.PageSignals.__name__ == "PageSignals"
+
+
+# ----------------------------------------------------------------- combine()
+
+def test_combine_most_restrictive_of_site_and_page() -> None:
+    robots = robotsrules.parse(b"User-agent: *\nContent-Signal: search=yes, ai-input=yes, "
+                               b"ai-train=yes\nAllow: /\n")
+    url = "https://example.com/article"
+    usage = robots.usage(url, agent="ExampleBot")
+    page = page_signals({"X-Robots-Tag": "noai"}, agent="ExampleBot")
+    both = robotsrules.combine(usage, page)
+    assert both.crawl_allowed is True
+    train = both.decide("ai-train")
+    assert (train.allowed, train.level) == (False, "page")
+    assert train.describe() == "refused by page: header X-Robots-Tag (header #0): noai"
+    search = both.decide("search")
+    assert (search.allowed, search.level) == (True, "robots.txt")
+    assert search.lines and search.lines[0].line == 2
+    assert "line 2: content-signal: search=yes" in search.describe()
+    assert both.allows("train-ai") is False and both.allows("ai-use") is True
+    assert both.allows("bots") is None
+
+
+def test_combine_site_refusal_beats_page_permission() -> None:
+    robots = robotsrules.parse(b"User-agent: *\nContent-Signal: ai-train=no\n")
+    page = page_signals({"tdm-reservation": "0"}, agent="x")
+    both = robotsrules.combine(robots.usage("/p", agent="x"), page)
+    answer = both.decide("ai-train")
+    assert (answer.allowed, answer.level) == (False, "robots.txt")
+    assert both.decide("ai-input").level == "page"
+    assert robotsrules.combine(None, None).decide("ai-train").describe() == "nothing stated"
+    with pytest.raises(TypeError):
+        robotsrules.combine(object(), page)  # type: ignore[arg-type]
