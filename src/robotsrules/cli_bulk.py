@@ -56,14 +56,22 @@ def add_commands(commands: Any) -> None:
         epilog="allowed is empty (null) when nothing is known: the origin has no robots row "
                "(see --missing) or the URL has no robots.txt scope. Exit codes: 0 done, "
                "2 usage or I/O error.")
-    source = bulk.add_mutually_exclusive_group(required=True)
+    source = bulk.add_mutually_exclusive_group()  # one is required unless --pages-warc
     source.add_argument("--robots", metavar="FILE",
                         help="robots table: url (any URL of the site), body, optional status "
                              "(HTTP; 4xx allow all, 429/5xx disallow all), optional date")
     source.add_argument("--robots-warc", metavar="FILE", nargs="+",
                         help="WARC files (gzip'd or not) holding robots.txt captures, e.g. "
                              "Common Crawl's; the newest capture per origin wins")
-    bulk.add_argument("--urls", metavar="FILE", required=True, help="URL table (column url)")
+    bulk.add_argument("--urls", metavar="FILE", help="URL table (column url)")
+    bulk.add_argument("--pages-warc", metavar="FILE", nargs="+",
+                      help="page signals instead of verdicts: the response records of these "
+                           "WARC files (headers and HTML head) give per URL and agent the "
+                           "columns crawl_allowed (with --robots/--robots-warc), index, "
+                           "follow, noai, tdm_reservation and one per --purpose")
+    bulk.add_argument("--purpose", metavar="PURPOSE", action="append", default=[],
+                      help="with --pages-warc: a purpose column (repeatable: ai-train, "
+                           "search, train-ai...), page and robots.txt combined")
     bulk.add_argument("--agent", metavar="NAME", action="append", required=True,
                       help="a crawler product token (repeatable: --agent GPTBot --agent CCBot)")
     bulk.add_argument("--out", metavar="FILE", required=True,
@@ -157,6 +165,13 @@ def _bulk(args: argparse.Namespace, out: TextIO) -> int:
         agent_tokens(agent)
     if args.cache_size < 1:
         raise RobotsError("--cache-size must be at least 1")
+    if args.pages_warc:
+        from .cli_page import bulk_pages
+
+        return bulk_pages(args, out, form)
+    if not (args.robots or args.robots_warc) or not args.urls:
+        raise RobotsError("bulk needs --urls and one of --robots, --robots-warc "
+                          "(or --pages-warc)")
     started = time.monotonic()
     robots: Any = args.robots
     if args.robots_warc:

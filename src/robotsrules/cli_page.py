@@ -202,3 +202,54 @@ def add_command(commands: Any) -> None:
     page.add_argument("--user-agent", metavar="HEADER",
                       help="User-Agent header to send (default: 'NAME (robotsrules/VERSION)')")
     page.set_defaults(run=_run)
+
+
+def bulk_pages(args: argparse.Namespace, out: TextIO, form: str) -> int:
+    """``robotsrules bulk --pages-warc``: a page-signal table from WARC response records."""
+    import os
+    import time
+
+    import pyarrow.csv as pacsv
+    import pyarrow.parquet as pq
+
+    from .bulk import RobotsIndex, robots_for
+    from .purposes import check_purpose
+    from .warc import WarcStats, page_table, read_warcs
+
+    purposes = [check_purpose(p) for p in args.purpose]
+    for path in [*args.pages_warc, *(args.robots_warc or [])]:
+        if not os.path.isfile(path):
+            raise RobotsError(f"{path}: no such file")
+    started = time.monotonic()
+    stats = WarcStats()
+    robots = None
+    if args.robots or args.robots_warc:
+        if args.robots_warc:
+            index = RobotsIndex.from_arrow(read_warcs(args.robots_warc, stats=stats))
+        else:
+            import duckdb
+
+            from . import duckdb as engine
+
+            with duckdb.connect() as con:
+                index = engine.load_index(con, args.robots)
+        robots = {}
+        for origin in index.origins():
+            row = index.get(origin)
+            if row is not None:
+                robots[origin] = robots_for(row[0], row[1])
+    result = page_table(args.pages_warc, agents=args.agent, purposes=purposes, robots=robots,
+                        stats=stats)
+    for problem in stats.errors[:10]:
+        sys.stderr.write(f"robotsrules: warning: {problem}\n")
+    partial = args.out + ".partial"
+    if form == "parquet":
+        pq.write_table(result, partial, compression="zstd")
+    else:
+        pacsv.write_csv(result, partial)
+    os.replace(partial, args.out)
+    seconds = time.monotonic() - started
+    noindex = result.num_rows - sum(1 for v in result.column("index").to_pylist() if v)
+    out.write(f"{result.num_rows:,} page rows ({noindex:,} noindex) -> {args.out} in "
+              f"{seconds:.1f} s\n")
+    return EXIT_OK
