@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import datetime
 import email.utils
+import html
 import re
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from typing import (
     Any,
     Dict,
@@ -440,53 +440,96 @@ class _Meta(NamedTuple):
     line: int
 
 
-# Elements whose start tag ends the head in an HTML parser's eyes is too lenient a test
-# (pages put <div> in their head and browsers still see later robots metas); the scan
-# ends at </head> or <body>, which no well-formed page places before its head metas.
-_HEAD_END_TAGS = frozenset({"body"})
-_INERT = frozenset({"template"})
+# The head scan is a small tokenizer after HTML's (WHATWG "Tokenization"), enough to find
+# <meta> start tags and to skip what is not markup: comments, raw text (script, style,
+# title, textarea...) and inert <template> contents. It walks forward with str.find and
+# anchored regexes only, so its cost is linear in the bytes it reads, whatever the input.
+# It stops at </head> or <body>; other elements an HTML parser would take as the start of
+# the body (<div> in a head) do not stop it: pages do that, and a robots meta after one
+# must not be missed (reading it can only restrict more).
+_TAG_NAME = re.compile(r"[A-Za-z][^\t\n\f\r />]*")
+_ATTRIBUTE = re.compile(
+    r"""[\t\n\f\r /]*([^\t\n\f\r />][^\t\n\f\r />=]*)"""
+    r"""(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"?|'([^']*)'?|([^\t\n\f\r >]*)))?""")
+_TAG_END = re.compile(r"[\t\n\f\r /]*>")
+_RAW_TEXT = frozenset({"script", "style", "title", "textarea", "xmp", "iframe", "noembed",
+                       "noframes", "plaintext", "template"})
+_CLOSERS: Dict[str, re.Pattern[str]] = {
+    name: re.compile(f"</{name}[\t\n\f\r />]", re.IGNORECASE) for name in _RAW_TEXT}
 
 
-class _Done(Exception):
-    pass
-
-
-class _HeadScanner(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.metas: List[Tuple[Dict[str, str], int, int]] = []
-        self.inert = 0
-
-    def handle_starttag(self, tag: str, attrs: List[Tuple[str, Optional[str]]]) -> None:
-        if tag in _HEAD_END_TAGS:
-            raise _Done
-        if tag in _INERT:
-            self.inert += 1
-            return
-        if tag == "meta" and not self.inert:
-            values: Dict[str, str] = {}
-            for key, value in attrs:
-                # The first of repeated attributes wins, as in HTML's tokenizer.
-                values.setdefault(key, value or "")
-            line, column = self.getpos()
-            self.metas.append((values, line, column))
-
-    def handle_startendtag(self, tag: str, attrs: List[Tuple[str, Optional[str]]]) -> None:
-        if tag in _INERT:
-            return
-        self.handle_starttag(tag, attrs)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "head":
-            raise _Done
-        if tag in _INERT and self.inert:
-            self.inert -= 1
+def _scan_head(text: str) -> List[Tuple[Dict[str, str], int]]:
+    """``(attributes, offset)`` of every ``<meta>`` start tag of the head of ``text``."""
+    metas: List[Tuple[Dict[str, str], int]] = []
+    pos, size = 0, len(text)
+    while True:
+        lt = text.find("<", pos)
+        if lt < 0 or lt + 1 >= size:
+            return metas
+        nxt = text[lt + 1]
+        if text.startswith("!--", lt + 1):
+            # A comment ends at "-->" (or at once for "<!-->" and "<!--->").
+            if text.startswith(">", lt + 4) or text.startswith("->", lt + 4):
+                pos = lt + 5
+                continue
+            end = text.find("-->", lt + 4)
+            if end < 0:
+                return metas
+            pos = end + 3
+            continue
+        if nxt in "!?" or (nxt == "/" and not text[lt + 2:lt + 3].isalpha()):
+            end = text.find(">", lt + 2)  # doctype, bogus comment, "</>"
+            if end < 0:
+                return metas
+            pos = end + 1
+            continue
+        closing = nxt == "/"
+        name_at = lt + 2 if closing else lt + 1
+        found = _TAG_NAME.match(text, name_at)
+        if found is None:  # "<" then text: not a tag
+            pos = lt + 1
+            continue
+        name = found.group().lower()
+        attributes: Dict[str, str] = {}
+        here = found.end()
+        while True:
+            tail = _TAG_END.match(text, here)
+            if tail is not None:
+                here = tail.end()
+                break
+            attribute = _ATTRIBUTE.match(text, here)
+            if attribute is None:
+                return metas  # end of input inside a tag: HTML drops the tag
+            key, double, single, bare = attribute.groups()
+            here = attribute.end()
+            if (double is not None and not text.startswith('"', here - 1)) or \
+                    (single is not None and not text.startswith("'", here - 1)):
+                return metas  # an unterminated quoted value runs to the end of input
+            value = double if double is not None else single if single is not None else bare
+            attributes.setdefault(key.lower(), value or "")  # the first of repeated wins
+        if closing:
+            if name == "head":
+                return metas
+            pos = here
+            continue
+        if name == "body":
+            return metas
+        if name == "meta":
+            metas.append(({k: html.unescape(v) if "&" in v else v
+                           for k, v in attributes.items()}, lt))
+        elif name in _RAW_TEXT:
+            closer = _CLOSERS[name].search(text, here)
+            if closer is None:
+                return metas
+            here = closer.start()
+        pos = here
 
 
 _META_PROBE = re.compile(rb"<meta", re.IGNORECASE)
+_META_PROBE_TEXT = re.compile("<meta", re.IGNORECASE)
 
 
-def read_head_meta(html: Union[str, bytes, None], *,
+def read_head_meta(html_text: Union[str, bytes, None], *,
                    max_bytes: int = DEFAULT_HEAD_BYTES) -> List[_Meta]:
     """The ``<meta name=... content=...>`` elements of an HTML document's head.
 
@@ -496,36 +539,27 @@ def read_head_meta(html: Union[str, bytes, None], *,
     that runs no script sees them). Bytes are decoded as UTF-8 with replacement (the
     names that matter are ASCII). Never raises for any document.
     """
-    if html is None:
+    if html_text is None:
         return []
-    if isinstance(html, (bytes, bytearray, memoryview)):
-        raw = bytes(html[:max_bytes])
+    if isinstance(html_text, (bytes, bytearray, memoryview)):
+        raw = bytes(html_text[:max_bytes])
         if _META_PROBE.search(raw) is None:
             return []
         text = raw.decode("utf-8", "replace")
-    elif isinstance(html, str):
-        text = html[:max_bytes]
-        if "<meta" not in text.lower():
+    elif isinstance(html_text, str):
+        text = html_text[:max_bytes]
+        if _META_PROBE_TEXT.search(text) is None:
             return []
     else:
-        raise TypeError(f"html must be str or bytes, not {type(html).__name__}")
-    scanner = _HeadScanner()
-    try:
-        scanner.feed(text)
-        scanner.close()
-    except _Done:
-        pass
-    except Exception:  # Leniency: html.parser on hostile input; keep what was read.
-        pass
-    starts = [0]
-    if scanner.metas:
-        starts.extend(m.end() for m in re.finditer("\n", text))
+        raise TypeError(f"html must be str or bytes, not {type(html_text).__name__}")
     out: List[_Meta] = []
-    for values, line, column in scanner.metas:
+    line, counted = 1, 0
+    for values, offset in _scan_head(text):
         name = values.get("name")
         if name is None:
             continue
-        offset = (starts[line - 1] if line - 1 < len(starts) else 0) + column
+        line += text.count("\n", counted, offset)
+        counted = offset
         out.append(_Meta(name.strip(), values.get("content", ""), offset, line))
     return out
 
