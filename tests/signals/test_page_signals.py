@@ -370,6 +370,18 @@ def test_hostile_meta_after_head_or_in_body_is_not_read() -> None:
     assert page_signals(None, page, agent="x").index is True
 
 
+def test_hostile_meta_between_head_and_body_is_not_read() -> None:
+    page = '<html><head></head><meta name="robots" content="noindex"><body>x'
+    assert page_signals(None, page, agent="x").index is True
+
+
+def test_hostile_comment_with_markup_inside() -> None:
+    page = html_head('<!-- if a > b then <meta name="robots" content="noindex"> -->',
+                     '<!--> <meta name="robots" content="nofollow">')
+    signals = page_signals(None, page, agent="x")
+    assert (signals.index, signals.follow) == (True, False)  # "<!-->" ends at once
+
+
 def test_hostile_comments_scripts_templates_are_not_elements() -> None:
     page = html_head('<!-- <meta name="robots" content="noindex"> -->',
                      '<script>document.write(\'<meta name="robots" content="noindex">\')</script>',
