@@ -23,7 +23,8 @@ under concurrency. Pass ``middlewares=()`` to one request to skip the check.
 ``page_signals=True`` reads each response's page-level signals (``X-Robots-Tag``, robots
 meta tags of an HTML body, TDMRep, ``Content-Usage``); :func:`page_signals_of` returns them
 for a response. ``purposes=["ai-train"]`` (which implies it) raises
-:class:`robotsrules.PageRefused` for a response whose signals refuse one of them. An HTML
+:class:`robotsrules.PageRefused` for a response whose signals, combined with its robots.txt's
+usage preferences, refuse one of them. An HTML
 body is then read by the middleware (aiohttp keeps it: ``await response.read()`` still works).
 
 The robots.txt files are fetched by the fetch layer of robotsrules (httpx, through an
@@ -126,7 +127,8 @@ class RobotsMiddleware:
             url = str(request.url)
             signals = page_signals(response.raw_headers, body, agent=self.agent, url=url)
             _PAGES[response] = signals
-            refused = refusal(signals, self.purposes)
+            usage = served.robots.usage(url, agent=self.agent) if self.purposes else None
+            refused = refusal(signals, self.purposes, usage)
             if refused is not None:
                 response.release()
                 raise PageRefused(url, refused[0], refused[1], signals)

@@ -28,7 +28,8 @@ origin before it is sent::
 * ``page_signals=True`` reads each response's page-level signals (``X-Robots-Tag``, robots
   meta tags of an HTML body, TDMRep, ``Content-Usage``; :func:`robotsrules.page_signals`)
   and puts them in ``response.extensions["robotsrules.page"]``; ``purposes=["ai-train"]``
-  (which implies it) raises :class:`robotsrules.PageRefused` for a response whose signals
+  (which implies it) raises :class:`robotsrules.PageRefused` for a response whose signals,
+  combined with its robots.txt's usage preferences (``Content-Signal``, ``Content-Usage``),
   refuse one of them. An HTML body is then read in full by the transport.
 
 Only this module imports httpx for these integrations; the fetch layer uses httpx anyway.
@@ -73,14 +74,17 @@ def _purposes(purposes: Sequence[str]) -> Tuple[str, ...]:
 
 
 def _read_page(request: httpx.Request, response: httpx.Response, body: Optional[bytes],
-               agent: Agent, purposes: Tuple[str, ...]) -> Optional[PageRefused]:
-    """Put the response's signals in its extensions; the refusal to raise, if any."""
+               agent: Agent, purposes: Tuple[str, ...], served: Optional[Served]
+               ) -> Optional[PageRefused]:
+    """Put the response's signals in its extensions; the refusal to raise, if any (the
+    page's signals and the robots.txt usage preferences combined)."""
     from .signals import page_signals, refusal
 
     url = str(request.url)
     signals = page_signals(response.headers.raw, body, agent=agent, url=url)
     response.extensions[PAGE_EXTENSION] = signals
-    refused = refusal(signals, purposes)
+    usage = served.robots.usage(url, agent=agent) if served is not None and purposes else None
+    refused = refusal(signals, purposes, usage)
     return None if refused is None else PageRefused(url, refused[0], refused[1], signals)
 
 
@@ -147,6 +151,7 @@ class RobotsTransport(httpx.BaseTransport):
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         """Check ``request`` against its origin's robots.txt, wait its turn, then send it."""
+        served: Optional[Served] = None
         if _obeyed(request):
             url = str(request.url)
             served = self.cache.lookup(url)
@@ -159,7 +164,7 @@ class RobotsTransport(httpx.BaseTransport):
         response = self.transport.handle_request(request)
         if self.page_signals and _obeyed(request):
             body = response.read() if _html(response) else None
-            refused = _read_page(request, response, body, self.agent, self.purposes)
+            refused = _read_page(request, response, body, self.agent, self.purposes, served)
             if refused is not None:
                 response.close()
                 raise refused
@@ -205,6 +210,7 @@ class AsyncRobotsTransport(httpx.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         """Check ``request`` against its origin's robots.txt, wait its turn, then send it."""
+        served: Optional[Served] = None
         if _obeyed(request):
             url = str(request.url)
             served = await self.cache.lookup(url)
@@ -217,7 +223,7 @@ class AsyncRobotsTransport(httpx.AsyncBaseTransport):
         response = await self.transport.handle_async_request(request)
         if self.page_signals and _obeyed(request):
             body = await response.aread() if _html(response) else None
-            refused = _read_page(request, response, body, self.agent, self.purposes)
+            refused = _read_page(request, response, body, self.agent, self.purposes, served)
             if refused is not None:
                 await response.aclose()
                 raise refused

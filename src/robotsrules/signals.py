@@ -863,12 +863,15 @@ def combine(usage: Optional[Usage], page_signals: Optional[PageSignals]) -> Comb
     return Combined(usage, page_signals)
 
 
-def refusal(signals: PageSignals, purposes: Iterable[str]) -> Optional[Tuple[str, str]]:
-    """The first of ``purposes`` that ``signals`` refuse, with why: ``(purpose, why)``."""
+def refusal(signals: PageSignals, purposes: Iterable[str], usage: Optional[Usage] = None
+            ) -> Optional[Tuple[str, str]]:
+    """The first of ``purposes`` that the page (and the site's ``usage``, when given)
+    refuse, with why: ``(purpose, description)``."""
+    both = combine(usage, signals)
     for purpose in purposes:
-        allowed, directive = signals.decide(purpose)
-        if allowed is False:
-            return purpose, directive.describe() if directive is not None else "?"
+        answer = both.decide(purpose)
+        if answer.allowed is False:
+            return purpose, answer.describe()
     return None
 
 

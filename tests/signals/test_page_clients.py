@@ -108,3 +108,29 @@ def test_aiohttp_middleware(site: RawHTTPServer) -> None:
         await plain.aclose()
         await refusing.aclose()
     asyncio.run(run())
+
+
+def test_refusals_combine_the_sites_robots_txt_preferences() -> None:
+    pytest.importorskip("aiohttp")
+    import aiohttp
+
+    from robotsrules.aiohttp import RobotsMiddleware
+
+    rules = b"User-agent: *\nContent-Signal: search=yes, ai-train=no\nAllow: /\n"
+    with RawHTTPServer({"/robots.txt": respond(200, rules),
+                        "/plain": _send(200, b"ok", ("Content-Type", "text/plain"))}) as server:
+        with httpx.Client(transport=RobotsTransport(user_agent=UA, purposes=["ai-train"])) \
+                as client, pytest.raises(PageRefused) as caught:
+            client.get(server.url("/plain"))
+        assert "robots.txt line 2" in caught.value.why
+        with httpx.Client(transport=RobotsTransport(user_agent=UA, purposes=["search"])) \
+                as client:
+            assert client.get(server.url("/plain")).status_code == 200
+
+        async def run() -> None:
+            middleware = RobotsMiddleware(user_agent=UA, purposes=["train-ai"])
+            async with aiohttp.ClientSession(middlewares=(middleware,)) as session:
+                with pytest.raises(PageRefused):
+                    await session.get(server.url("/plain"))
+            await middleware.aclose()
+        asyncio.run(run())
