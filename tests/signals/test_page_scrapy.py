@@ -29,12 +29,14 @@ def _html(status: int, body: str, *headers: tuple[str, str]) -> Any:
 
 
 SITE = {
-    "/robots.txt": respond(200, b"User-agent: *\nAllow: /\n"),
+    "/robots.txt": respond(200, b"User-agent: *\nAllow: /\n"
+                                b"Content-Usage: /site-says-no/ train-ai=n\n"),
     # The start page links to everything; its meta says nofollow for ExampleBot only.
     "/": _html(200, '<html><head><meta name="ExampleBot" content="nofollow"></head>'
                     '<body><a href="/a">a</a><a href="/noai">n</a></body></html>'),
     "/hub": _html(200, '<html><head></head><body><a href="/a">a</a><a href="/noai">n</a>'
-                       '<a href="/tdm">t</a></body></html>'),
+                       '<a href="/tdm">t</a><a href="/site-says-no/x">s</a></body></html>'),
+    "/site-says-no/x": _html(200, "<html></html>"),
     "/a": _html(200, "<html><body>a</body></html>", ("X-Robots-Tag", "noindex")),
     "/noai": _html(200, '<html><head><meta name="robots" content="noai"></head></html>'),
     "/tdm": _html(200, "<html></html>", ("tdm-reservation", "1")),
@@ -65,12 +67,13 @@ def test_scrapy_page_signals_attached_purposes_dropped_nofollow_respected() -> N
     # "/" says nofollow to ExampleBot: its two links are not requested from there; /hub's
     # links are, and /noai and /tdm then refuse ai-train and never reach the spider.
     assert stats["robotsrules/page/nofollow_dropped"] == 2
-    assert requested == ["/", "/a", "/hub", "/noai", "/tdm"]
+    assert requested == ["/", "/a", "/hub", "/noai", "/site-says-no/x", "/tdm"]
     seen = [url.rsplit("/", 1)[1] for url in stats["seen"]]
     assert sorted(seen) == ["", "a", "hub"]
     assert stats["robotsrules/page/refused/ai-train/noai"] == 1
     assert stats["robotsrules/page/refused/ai-train/tdm-reservation"] == 1
-    assert stats["robotsrules/page/responses"] == 5
+    assert stats["robotsrules/page/refused/ai-train/robots.txt"] == 1  # Content-Usage line
+    assert stats["robotsrules/page/responses"] == 6
     signals = {url.rsplit("/", 1)[1]: value for url, value in stats["signals"].items()}
     assert signals[""] == {"index": True, "follow": False, "ai-train": None}
     assert signals["a"] == {"index": False, "follow": True, "ai-train": None}
