@@ -67,6 +67,7 @@ __all__ = [
     "iter_header_pairs",
     "page_signals",
     "parse_content_usage",
+    "parse_header_block",
     "read_head_meta",
     "refusal",
 ]
@@ -873,6 +874,21 @@ def refusal(signals: PageSignals, purposes: Iterable[str], usage: Optional[Usage
         if answer.allowed is False:
             return purpose, answer.describe()
     return None
+
+
+def parse_header_block(text: Union[str, bytes, None]) -> List[Tuple[str, str]]:
+    """``(name, value)`` pairs of a raw header block (``Name: value`` lines, as stored by
+    crawls); a status line, lines without a colon and obsolete folding are skipped."""
+    if text is None:
+        return []
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        text = bytes(text).decode("latin-1")
+    pairs: List[Tuple[str, str]] = []
+    for line in text.splitlines():
+        name, colon, value = line.partition(":")
+        if colon and name.strip() and not name[:1].isspace() and " " not in name.strip():
+            pairs.append((name.strip(), value.strip()))
+    return pairs
 
 
 def is_html(content_type: Optional[str]) -> bool:

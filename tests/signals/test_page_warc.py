@@ -101,3 +101,26 @@ def test_cli_bulk_pages_warc(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert "bulk needs --urls" in capsys.readouterr().err
     assert main(["bulk", "--pages-warc", str(path), "--agent", "x", "--purpose", "ai_train",
                  "--out", str(csv)]) == 2
+
+
+def test_duckdb_page_functions() -> None:
+    duckdb = pytest.importorskip("duckdb")
+    import robotsrules.duckdb as engine
+
+    con = engine.register(duckdb.connect())
+    con.sql("CREATE TABLE pages (headers VARCHAR, html BLOB)")
+    con.execute("INSERT INTO pages VALUES (?, ?), (?, ?), (NULL, NULL)", [
+        "HTTP/1.1 200 OK\r\nX-Robots-Tag: gptbot: noindex\r\ntdm-reservation: 1\r\n", b"",
+        "Content-Type: text/html", b'<head><meta name="robots" content="noai, nofollow">'])
+    rows = con.sql("SELECT robots_page(headers, html, 'GPTBot') AS p, "
+                   "robots_page_allows(headers, html, 'GPTBot', 'ai-train') AS train, "
+                   "robots_page_allows(headers, html, 'Other', 'search') AS search "
+                   "FROM pages").fetchall()
+    assert rows[0] == ({"index": False, "follow": True, "noai": False, "tdm_reservation": 1},
+                       False, None)
+    assert rows[1] == ({"index": True, "follow": False, "noai": True, "tdm_reservation": None},
+                       False, None)
+    assert rows[2] == ({"index": True, "follow": True, "noai": False, "tdm_reservation": None},
+                       None, None)
+    with pytest.raises(duckdb.Error):
+        con.sql("SELECT robots_page_allows(NULL, NULL, 'x', 'ai_train')").fetchall()
