@@ -6,7 +6,6 @@ Behind the ``slow`` marker (``--run-slow``): it starts its own JVM.
 from __future__ import annotations
 
 import shutil
-from typing import Any
 
 import pytest
 
