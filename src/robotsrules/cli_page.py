@@ -16,7 +16,9 @@ import sys
 from typing import Any, Dict, List, Optional, TextIO, Tuple
 
 from .errors import RobotsError
-from .signals import DEFAULT_HEAD_BYTES, Directive, PageSignals, page_signals
+from .robotstxt import parse
+from .signals import DEFAULT_HEAD_BYTES, Directive, PageSignals, combine, page_signals
+from .usage import Usage
 
 __all__ = ["add_command", "read_response"]
 
@@ -165,16 +167,48 @@ def _print_text(signals: PageSignals, source: str, purposes: List[str], out: Tex
         out.write(f"  {purpose}: {text}{because}\n")
 
 
+def _site(args: argparse.Namespace, url: str) -> Optional[Usage]:
+    """The robots.txt usage preferences of ``url`` (``--robots``), or ``None``."""
+    if not args.robots:
+        return None
+    if _URL.match(args.robots):
+        from . import __version__
+        from .fetcher import fetch
+
+        agent = str(args.agent).split("/", 1)[0]
+        result = fetch(args.robots, user_agent=args.user_agent or
+                       f"{agent} (robotsrules/{__version__})", timeout=args.timeout)
+        robots = result.robots
+    else:
+        with open(args.robots, "rb") as handle:
+            robots = parse(handle.read())
+    return robots.usage(url, agent=args.agent)
+
+
 def _run(args: argparse.Namespace, out: TextIO) -> int:
     purposes = _purposes(args)
     headers, body, note = _load(args.source, args)
-    signals = page_signals(headers, body, agent=args.agent, url=args.source,
+    url = args.url or (args.source if _URL.match(args.source) else "/")
+    usage = _site(args, url)
+    signals = page_signals(headers, body, agent=args.agent, url=url,
                            max_head_bytes=args.max_head_bytes)
+    both = combine(usage, signals) if args.robots else None
     if args.json:
-        json.dump(_report(signals, note, purposes), out, indent=2, default=str)
+        data = _report(signals, note, purposes)
+        if both is not None:
+            data["combined"] = {
+                p: {"allowed": (a := both.decide(p)).allowed, "level": a.level,
+                    "why": a.describe()} for p in purposes}
+            data["crawl_allowed"] = both.crawl_allowed
+        json.dump(data, out, indent=2, default=str)
         out.write("\n")
     else:
         _print_text(signals, note, purposes, out)
+        if both is not None:
+            crawl = "allowed" if both.crawl_allowed else "disallowed"
+            out.write(f"with the site's robots.txt (crawl {crawl}):\n")
+            for purpose in purposes:
+                out.write(f"  {purpose}: {both.decide(purpose).describe()}\n")
     return EXIT_OK
 
 
@@ -194,6 +228,12 @@ def add_command(commands: Any) -> None:
                       help="a purpose to answer (repeatable; default: search, ai-input, "
                            "ai-train)")
     page.add_argument("--json", action="store_true", help="print JSON")
+    page.add_argument("--robots", metavar="FILE_OR_URL",
+                      help="also read the site's robots.txt usage lines (Content-Signal, "
+                           "Content-Usage): a file, or any URL of the site (its robots.txt "
+                           "is fetched), and say which level decides")
+    page.add_argument("--url", metavar="URL",
+                      help="the page's URL when the source is a file (default: /)")
     page.add_argument("--max-head-bytes", type=int, default=DEFAULT_HEAD_BYTES,
                       metavar="N", help=f"read at most N bytes of the body (default "
                                         f"{DEFAULT_HEAD_BYTES})")

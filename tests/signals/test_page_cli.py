@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -70,3 +71,36 @@ def test_page_html_file_and_errors(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_read_response_without_status_line_is_a_body() -> None:
     assert read_response(b"<html>") == ([], b"<html>")
     assert read_response(b"HTTP/1.1 200 OK\nA: b") == ([("A", "b")], b"")
+
+
+def test_page_with_the_sites_robots_txt(tmp_path: Path) -> None:
+    robots = tmp_path / "robots.txt"
+    robots.write_bytes(b"User-agent: *\nContent-Signal: search=yes, ai-train=yes\n"
+                       b"Disallow: /private\n")
+    html = tmp_path / "page.html"
+    html.write_bytes(PAGE)  # GPTBot: nofollow; max-snippet
+    out = io.StringIO()
+    assert main(["page", str(html), "--agent", "GPTBot", "--robots", str(robots)], out=out) == 0
+    text = out.getvalue()
+    assert "with the site's robots.txt (crawl allowed):" in text
+    assert "search: allowed by robots.txt line 2: content-signal: search=yes" in text
+    out = io.StringIO()
+    assert main(["page", str(html), "--agent", "GPTBot", "--robots", str(robots), "--url",
+                 "https://example.com/private/x", "--json"], out=out) == 0
+    data = json.loads(out.getvalue())
+    assert data["crawl_allowed"] is False  # the preferences do not apply where crawling is not
+    assert data["combined"]["search"] == {"allowed": None, "level": None,
+                                          "why": "nothing stated"}
+    with RawHTTPServer({"/robots.txt": _robots_file(robots.read_bytes()),
+                        "/page": _serve}) as server:
+        out = io.StringIO()
+        assert main(["page", server.url("/page"), "--agent", "GPTBot", "--robots",
+                     server.url("/page")], out=out) == 0
+    assert "ai-train: refused by page: header X-Robots-Tag (header #2): noai" in out.getvalue()
+
+
+def _robots_file(body: bytes) -> Any:
+    def scenario(exchange: Exchange) -> None:
+        exchange.send(head(200, [("Content-Type", "text/plain"),
+                                 ("Content-Length", str(len(body)))]) + body)
+    return scenario
