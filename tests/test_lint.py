@@ -71,6 +71,13 @@ FIRES: Dict[str, Case] = {
     "R405": Case(b"Sitemap:\nUser-agent: *\nDisallow: /\n", 1, 9),
     "R406": Case(b"Sitemap: /sitemap.xml\nUser-agent: *\nDisallow: /\n", 1, 10),
     "R501": Case(UA + b"Disallow: /a\nAllow: /a/b\n", 3, 8),
+    "R601": Case(UA + b"Content-Usage: / Train-AI=n\n", 2, 16),
+    "R602": Case(UA + b"Content-Signal: ai_train=no\n", 2, 17),
+    "R603": Case(UA + b"Content-Signal: ai-train=maybe\n", 2, 17),
+    "R604": Case(b"Content-Signal: ai-train=no\nUser-agent: *\nDisallow: /x\n", 1, 1),
+    "R605": Case(UA + b"Content-Signal: ai-train=yes\nContent-Signal: ai-train=no\n", 3, 17),
+    "R606": Case(UA + b"Disallow: /p/\nContent-Usage: /p/x train-ai=n\n", 3, 16),
+    "R607": Case(UA + b"Disallow: /\nContent-Signal: search=yes\n", 3, 17),
 }
 
 # code -> files close to the FIRES case where the code must stay quiet.
@@ -130,6 +137,25 @@ QUIET: Dict[str, List[Tuple[bytes, Dict[str, Any]]]] = {
     "R501": [(UA + b"Allow: /a/b\nDisallow: /a\nDisallow: /a/c\nDisallow: /~joe%2F\n", {}),
              (b"User-agent: *\nDisallow:\n\nUser-agent: b\nDisallow: /x\n", {}),
              (UA + b"Disallow: /a\n\nUser-agent: b\nAllow: /a/b\n", {})],
+    "R601": [(UA + b"Content-Usage: / train-ai=n, search=y;p=1\n", {}),
+             (UA + b"Content-Signal: search=yes,ai-train=no\n", {})],
+    "R602": [(UA + b"Content-Signal: ai-train=no, search=yes, ai-input=yes\n"
+              b"Content-Usage: / train-ai=n, ai-use=y, bots=n, train-genai=y\n", {}),
+             (UA + b"content-signal: ai-train=no\nCONTENT-USAGE: / search=y\n", {})],
+    "R603": [(UA + b"Content-Signal: ai-train=NO, search=Yes\nContent-Usage: /a train-ai=y\n",
+              {})],
+    "R604": [(UA + b"Content-Signal: ai-train=no\n", {})],
+    "R605": [(UA + b"Content-Signal: ai-train=no\nContent-Usage: / train-ai=y\n"
+              b"Content-Usage: /a train-ai=n\n", {}),
+             (b"User-agent: a\nContent-Signal: ai-train=no\nAllow: /\n\n"
+              b"User-agent: b\nContent-Signal: ai-train=yes\n", {})],
+    "R606": [(UA + b"Disallow: /p/\nAllow: /p/x/open\nContent-Usage: /p/x train-ai=n\n", {}),
+             (UA + b"Disallow: /p/\nContent-Usage: /q train-ai=n\nContent-Usage: /*.pdf x=n\n",
+              {}),
+             (UA + b"Disallow: /p$\nContent-Usage: /p train-ai=n\n", {})],
+    "R607": [(UA + b"Disallow: /private/\nContent-Signal: search=yes\n", {}),
+             (UA + b"Disallow: /\nContent-Signal: search=no\n", {}),
+             (UA + b"Disallow: /\nAllow: /public/\nContent-Signal: search=yes\n", {})],
 }
 
 

@@ -67,8 +67,9 @@ def test_agents_lists_groups_and_every_known_crawler() -> None:
     code, out = run("agents", EXAMPLE)
     assert code == 0
     assert "  line 9     GPTBot, CCBot: 1 rules" in out
-    assert "  GPTBot                 disallowed  its group at line 9, 11: Disallow: /" in out
-    assert "  Googlebot              allowed     '*' group at line 2" in out
+    # then search, ai-input, ai-train: nothing stated in this file (robotsrules usage)
+    assert "  GPTBot                 disallowed -   -   -    its group at line 9, 11: Disallow: /" in out
+    assert "  Googlebot              allowed    -   -   -    '*' group at line 2" in out
     for crawler in known_crawlers():
         assert f"  {crawler.token} " in out
 

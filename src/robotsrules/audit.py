@@ -10,6 +10,9 @@ table larger than memory is fine. For each agent:
 * **sites** (origins with at least one judged URL): *fully* disallowed (every judged URL of
   the site disallowed: an opt-out) and *partly* disallowed (some but not all);
 * **top sites**: the sites that block the most of the agent's URLs;
+* **usage preferences** (when the table has ``bulk --purpose`` columns such as ``ai_train``):
+  per purpose, the sites that state *no* (any of the agent's URLs there answers no), the
+  sites that state *yes* (some answer yes, none no), out of the sites with a judged URL;
 * **differential blocking**: for each pair of agents (A, B), the URLs disallowed for A but
   allowed for B, and the sites that disallow all of A's URLs while allowing all of B's (the
   AI-crawler opt-out pattern: ``GPTBot`` blocked, ``Googlebot`` welcome), with examples.
@@ -20,7 +23,7 @@ table larger than memory is fine. For each agent:
 from __future__ import annotations
 
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Dict, List, Optional, Union
 
 import duckdb
@@ -51,6 +54,9 @@ class AgentSummary:
     """Sites disallowing some but not all."""
     top_sites: List[Dict[str, Any]] = field(default_factory=list)
     """``{"origin", "disallowed", "judged"}``, most disallowed URLs first."""
+    preferences: Dict[str, Dict[str, int]] = field(default_factory=dict)
+    """Per purpose column (``ai_train``): ``{"no": sites, "yes": sites}`` (see the module
+    docstring); empty when the table has no purpose column."""
 
     @property
     def url_share(self) -> float:
@@ -138,6 +144,7 @@ def audit(source: Union[str, os.PathLike[str], pa.Table], *, top: int = 10,
             summaries.append(AgentSummary(agent, rows, judged, disallowed, unknown, counted,
                                           fully, partly, top_sites=tops.get(agent, [])))
         differentials = _differentials(con, examples)
+        summaries = _preferences(con, relation, summaries)
     except duckdb.Error as error:
         raise RobotsError(f"cannot aggregate the verdict table: {error}") from None
     finally:
@@ -145,6 +152,32 @@ def audit(source: Union[str, os.PathLike[str], pa.Table], *, top: int = 10,
             con.close()
     label = os.fspath(source) if isinstance(source, (str, os.PathLike)) else "<table>"
     return Audit(label, int(totals[0]), int(totals[1]), summaries, differentials)
+
+
+def _preferences(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation,
+                 summaries: List[AgentSummary]) -> List[AgentSummary]:
+    """The summaries with the sites stating each purpose column's preference."""
+    from .purposes import PURPOSES, column_name
+
+    columns = [column_name(p) for p in PURPOSES if column_name(p) in relation.columns]
+    if not columns:
+        return summaries
+    found: Dict[str, Dict[str, Dict[str, int]]] = {}
+    for column in columns:
+        relation.select(f"CAST(agent AS VARCHAR) AS agent, CAST(origin AS VARCHAR) AS origin, "
+                        f"CAST(allowed AS BOOLEAN) AS allowed, "
+                        f'CAST("{column}" AS BOOLEAN) AS answer').create_view("p", replace=True)
+        for agent, no, yes in con.sql("""
+                SELECT agent, count(*) FILTER (WHERE said_no),
+                       count(*) FILTER (WHERE said_yes AND NOT said_no)
+                FROM (SELECT agent, origin, bool_or(answer = false) IS TRUE AS said_no,
+                             bool_or(answer) IS TRUE AS said_yes
+                      FROM p WHERE origin IS NOT NULL GROUP BY agent, origin
+                      HAVING count(allowed) > 0)
+                GROUP BY agent""").fetchall():
+            found.setdefault(agent, {})[column] = {"no": int(no), "yes": int(yes)}
+    return [replace(s, preferences={c: found.get(s.agent, {}).get(c, {"no": 0, "yes": 0})
+                                    for c in columns}) for s in summaries]
 
 
 def _differentials(con: duckdb.DuckDBPyConnection, examples: int) -> List[Differential]:
@@ -197,6 +230,16 @@ def to_text(report: Audit) -> str:
                      f"({s.sites_fully:,}/{s.sites:,})",
                      _percent(s.sites_partly, s.sites).strip(), f"{s.unknown:,}"])
     lines += _table(rows)
+    stated = [s for s in report.agents if s.preferences]
+    if stated:
+        lines += ["", "usage preferences stated (share of sites with a judged URL): no / yes"]
+        columns = list(stated[0].preferences)
+        table = [["agent", *columns]]
+        for s in stated:
+            table.append([s.agent] + [
+                f"{_percent(s.preferences[c]['no'], s.sites).strip()} / "
+                f"{_percent(s.preferences[c]['yes'], s.sites).strip()}" for c in columns])
+        lines += ["  " + line for line in _table(table)]
     lines += ["", "sites that block the most URLs (disallowed of judged)"]
     for s in report.agents:
         if not s.top_sites:

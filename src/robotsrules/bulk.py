@@ -30,6 +30,12 @@ reason      string  the core's :attr:`Verdict.reason <robotsrules.Verdict.reason
 origin      string  ``scheme://host[:port]`` of the URL; ``null`` for an invalid URL
 ==========  ======  ============================================================================
 
+With ``purposes`` (``("ai-train", ...)``, names of :data:`robotsrules.purposes.PURPOSES`),
+one nullable boolean column per purpose follows, named with ``-`` as ``_`` (``ai_train``):
+``robots.usage(url, agent=agent).allows(purpose)`` from the same parsed file (``null``: nothing
+stated, no robots row, an invalid URL, or a URL the agent may not fetch; see
+:meth:`RobotsTxt.usage <robotsrules.RobotsTxt.usage>`).
+
 The verdict of a row equals the core's, row for row:
 
 * ``status`` absent (``null``) or 2xx: ``parse(body).explain(url, agent=agent)``;
@@ -72,6 +78,7 @@ import pyarrow as pa
 from .agents import agent_tokens
 from .errors import InvalidURL
 from .policy import OK, UNAVAILABLE, Policy, outcome_for_status
+from .purposes import check_purpose, column_name
 from .robotstxt import Mode, RobotsTxt, parse
 from .scope import origin_of
 
@@ -90,7 +97,9 @@ __all__ = [
     "fast_origin",
     "judge_sorted",
     "robots_for",
+    "usage_of",
     "verdict_of",
+    "verdict_schema",
     "verdicts",
 ]
 
@@ -103,6 +112,23 @@ VERDICT_SCHEMA = pa.schema([
     pa.field("origin", pa.string()),
 ])
 """The columns of every verdict table (see the module docstring)."""
+
+
+def verdict_schema(purposes: Sequence[str] = ()) -> pa.Schema:
+    """:data:`VERDICT_SCHEMA` and one nullable bool column per purpose (``ai_train``...).
+
+    Raises :class:`~robotsrules.InvalidPurpose` for an unknown purpose.
+    """
+    schema = VERDICT_SCHEMA
+    for purpose in purposes:
+        schema = schema.append(pa.field(column_name(purpose), pa.bool_()))
+    return schema
+
+
+def _check_purposes(purposes: Sequence[str]) -> Tuple[str, ...]:
+    names = tuple(dict.fromkeys(purposes))
+    verdict_schema(names)  # raises InvalidPurpose, naming the valid ones
+    return names
 
 NO_ROBOTS = "no-robots"
 """Reason of a row whose origin has no row in the robots table."""
@@ -348,6 +374,19 @@ def _batches(data: Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch]]
                 yield item
 
 
+def usage_of(robots: Optional[RobotsTxt], url: Any, agent: str,
+             purposes: Sequence[str]) -> List[Optional[bool]]:
+    """The answer per purpose (``True``/``False``/``None``) for ``url`` and ``agent``;
+    all ``None`` without rules or for a URL the core rejects (never raises for data)."""
+    if robots is None or not isinstance(url, str):
+        return [None] * len(purposes)
+    try:
+        usage = robots.usage(url, agent=agent)
+    except InvalidURL:
+        return [None] * len(purposes)
+    return [usage.allows(p) for p in purposes]  # type: ignore[arg-type]
+
+
 def _check_agents(agents: Union[str, Sequence[str]]) -> Tuple[str, ...]:
     names = (agents,) if isinstance(agents, str) else tuple(agents)
     if not names:
@@ -382,10 +421,13 @@ class Judge:
         cache_size: int = DEFAULT_CACHE_SIZE,
         mode: Mode = "google",
         policy: Policy = DEFAULT_POLICY,
+        purposes: Sequence[str] = (),
     ) -> None:
         if missing not in _MISSING_VERDICT:
             raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
         self.agents = _check_agents(agents)
+        self.purposes = _check_purposes(purposes)
+        """The purposes whose answers are added as columns (see :func:`verdict_schema`)."""
         self._lookup = index.get if isinstance(index, RobotsIndex) else index
         self._missing = _MISSING_VERDICT[missing]
         self._cache = _LRU(cache_size)
@@ -420,12 +462,16 @@ class Judge:
                       ) -> pa.RecordBatch:
         """One output row per URL and agent (URL-major, agents in the order given)."""
         values = urls.to_pylist() if isinstance(urls, (pa.Array, pa.ChunkedArray)) else urls
-        builder = _Columns()
+        purposes = self.purposes
+        builder = _Columns(purposes)
         agents = self.agents
         for url in values:
             origin, found = self.rows(url)
+            robots = self.robots(origin) if purposes and origin is not None else None
             for agent, (allowed, line, reason) in zip(agents, found):
                 builder.add(url, agent, allowed, line, reason, origin)
+                if purposes:
+                    builder.add_usage(usage_of(robots, url, agent, purposes))
         return builder.batch()
 
     def verdicts(self, urls: Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch]],
@@ -441,9 +487,11 @@ class Judge:
 class _Columns:
     """Column builders of :data:`VERDICT_SCHEMA` (plain lists: the fastest for pyarrow)."""
 
-    __slots__ = ("agent", "allowed", "line", "origin", "reason", "url")
+    __slots__ = ("agent", "allowed", "line", "origin", "purposes", "reason", "url", "usage")
 
-    def __init__(self) -> None:
+    def __init__(self, purposes: Sequence[str] = ()) -> None:
+        self.purposes = tuple(purposes)
+        self.usage: List[List[Optional[bool]]] = [[] for _ in self.purposes]
         self.url: List[Any] = []
         self.agent: List[str] = []
         self.allowed: List[Optional[bool]] = []
@@ -460,6 +508,10 @@ class _Columns:
         self.reason.append(reason)
         self.origin.append(origin)
 
+    def add_usage(self, answers: Sequence[Optional[bool]]) -> None:
+        for column, answer in zip(self.usage, answers):
+            column.append(answer)
+
     def __len__(self) -> int:
         return len(self.url)
 
@@ -467,8 +519,9 @@ class _Columns:
         return pa.RecordBatch.from_arrays(
             [pa.array(self.url, pa.string()), pa.array(self.agent, pa.string()),
              pa.array(self.allowed, pa.bool_()), pa.array(self.line, pa.int32()),
-             pa.array(self.reason, pa.string()), pa.array(self.origin, pa.string())],
-            schema=VERDICT_SCHEMA)
+             pa.array(self.reason, pa.string()), pa.array(self.origin, pa.string()),
+             *(pa.array(column, pa.bool_()) for column in self.usage)],
+            schema=verdict_schema(self.purposes))
 
 
 def verdicts(
@@ -480,8 +533,10 @@ def verdicts(
     cache_size: int = DEFAULT_CACHE_SIZE,
     mode: Mode = "google",
     policy: Policy = DEFAULT_POLICY,
+    purposes: Sequence[str] = (),
 ) -> Iterator[pa.RecordBatch]:
-    """Verdict batches (:data:`VERDICT_SCHEMA`) for every URL of ``urls`` and every agent.
+    """Verdict batches (:data:`VERDICT_SCHEMA`) for every URL of ``urls`` and every agent
+    (with one column per purpose of ``purposes``, see :func:`verdict_schema`).
 
     ``robots`` is a robots table (or a :class:`RobotsIndex` built from one); ``urls`` a
     table or a stream of record batches with a ``url`` column, processed batch by batch.
@@ -496,7 +551,7 @@ def verdicts(
     """
     index = robots if isinstance(robots, RobotsIndex) else RobotsIndex.from_arrow(robots)
     judge = Judge(index, agents, missing=missing, cache_size=cache_size, mode=mode,
-                  policy=policy)
+                  policy=policy, purposes=purposes)
     return judge.verdicts(urls)
 
 
@@ -557,6 +612,26 @@ class BodyCache:
         return out
 
 
+    def usage(self, bodies: Sequence[Any], urls: Sequence[Any], agents: Sequence[Any],
+              purposes: Sequence[Any]) -> List[Optional[bool]]:
+        """The answer for ``purpose`` per row of four equally long columns (a status-less
+        body: the body decides). ``None`` for a ``null`` in any column, nothing stated, or a
+        URL the agent may not fetch; an invalid agent or purpose raises (the query's
+        mistake)."""
+        out: List[Optional[bool]] = []
+        checked: Dict[Any, bool] = {}
+        for body, url, agent, purpose in zip(bodies, urls, agents, purposes):
+            if body is None or url is None or agent is None or purpose is None:
+                out.append(None)
+                continue
+            if (agent, purpose) not in checked:
+                agent_tokens(agent)
+                check_purpose(purpose)
+                checked[(agent, purpose)] = True
+            out.append(usage_of(self.get(body), url, agent, (purpose,))[0])
+        return out
+
+
 _KIND_ROBOTS, _KIND_URL = 0, 1
 SORTED_COLUMNS = ("origin", "kind", "url", "body", "status")
 """Columns of the stream :func:`judge_sorted` reads."""
@@ -569,8 +644,10 @@ def judge_sorted(
     missing: Missing = "null",
     mode: Mode = "google",
     policy: Policy = DEFAULT_POLICY,
+    purposes: Sequence[str] = (),
 ) -> Iterator[pa.RecordBatch]:
-    """Verdicts from one stream holding robots rows and URL rows, sorted by origin.
+    """Verdicts from one stream holding robots rows and URL rows, sorted by origin
+    (with one column per purpose of ``purposes``, see :func:`verdict_schema`).
 
     The distributed plan (see :mod:`robotsrules.spark`): both tables are unioned with
     columns ``origin``, ``kind`` (0 robots row, 1 URL), ``url``, ``body``, ``status``,
@@ -580,6 +657,7 @@ def judge_sorted(
     the stream never gathers a site. URL rows whose ``origin`` is ``null`` are invalid.
     """
     names = _check_agents(agents)
+    wanted = _check_purposes(purposes)
     if missing not in _MISSING_VERDICT:
         raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
     unknown = _MISSING_VERDICT[missing]
@@ -587,7 +665,7 @@ def judge_sorted(
     robots: Optional[RobotsTxt] = None
     for batch in batches:
         columns = {name: batch.column(name).to_pylist() for name in SORTED_COLUMNS}
-        out = _Columns()
+        out = _Columns(wanted)
         for origin, kind, url, body, status in zip(*(columns[n] for n in SORTED_COLUMNS)):
             if origin != current:
                 current, robots = origin, None
@@ -601,12 +679,16 @@ def judge_sorted(
             if origin is None:
                 for agent in names:
                     out.add(url, agent, None, None, INVALID_URL, None)
+                    out.add_usage([None] * len(wanted))
             elif robots is None:
                 for agent in names:
                     out.add(url, agent, unknown, None, NO_ROBOTS, origin)
+                    out.add_usage([None] * len(wanted))
             else:
                 for agent in names:
                     allowed, line, reason = verdict_of(robots, url, agent)
                     out.add(url, agent, allowed, line, reason, origin)
+                    if wanted:
+                        out.add_usage(usage_of(robots, url, agent, wanted))
         if len(out):
             yield out.batch()

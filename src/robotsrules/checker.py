@@ -25,7 +25,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from typing import Any, Callable, Dict, Generator, Optional, Tuple
+from typing import Any, Callable, Dict, Generator, Optional, Tuple, Union, overload
 
 import httpx
 
@@ -35,8 +35,10 @@ from .errors import InvalidAgent
 from .fetcher import DEFAULT_TIMEOUT, afetch, fetch
 from .model import Verdict
 from .policy import Entry, FetchResult, Policy, Served, effective
+from .purposes import Purpose, check_purpose
 from .scope import origin_of
 from .tdmrep import TDMREP_PATH, TdmRepFile, tdmrep_from
+from .usage import Usage
 
 __all__ = ["AsyncRobotsCache", "RobotsCache"]
 
@@ -241,6 +243,26 @@ class RobotsCache(_Base):
         entry = self._fresh(key, self.clock()) or self._refresh(key)
         return tdmrep_from(effective(entry, self.clock(), self.policy))
 
+    @overload
+    def usage(self, url: str, agent: Optional[Agent] = None) -> Usage: ...
+
+    @overload
+    def usage(self, url: str, agent: Optional[Agent] = None, *,
+              purpose: Purpose) -> Optional[bool]: ...
+
+    def usage(self, url: str, agent: Optional[Agent] = None, *,
+              purpose: Optional[Purpose] = None) -> Union[Usage, Optional[bool]]:
+        """The AI usage preferences for ``url`` (:meth:`RobotsTxt.usage`) under the rules
+        served now (see :meth:`lookup`); with ``purpose``, just its answer (``True``,
+        ``False`` or ``None``). Unreachable with no good copy: ``crawl_allowed`` is
+        ``False`` and nothing applies; with a last good copy, that copy's preferences; no
+        robots.txt (4xx) or unreachable for 30 days: nothing is stated.
+        """
+        if purpose is not None:
+            check_purpose(purpose)
+        found = self.lookup(url).robots.usage(url, agent=self._agent(agent))
+        return found if purpose is None else found.allows(purpose)
+
     def close(self) -> None:
         """Close the store."""
         self.store.close()
@@ -343,6 +365,21 @@ class AsyncRobotsCache(_Base):
         key = origin_of(url) + TDMREP_PATH
         entry = self._fresh(key, self.clock()) or await self._refresh(key)
         return tdmrep_from(effective(entry, self.clock(), self.policy))
+
+    @overload
+    async def usage(self, url: str, agent: Optional[Agent] = None) -> Usage: ...
+
+    @overload
+    async def usage(self, url: str, agent: Optional[Agent] = None, *,
+                    purpose: Purpose) -> Optional[bool]: ...
+
+    async def usage(self, url: str, agent: Optional[Agent] = None, *,
+                    purpose: Optional[Purpose] = None) -> Union[Usage, Optional[bool]]:
+        """:meth:`RobotsCache.usage`, awaited."""
+        if purpose is not None:
+            check_purpose(purpose)
+        found = (await self.lookup(url)).robots.usage(url, agent=self._agent(agent))
+        return found if purpose is None else found.allows(purpose)
 
     async def aclose(self) -> None:
         """Close the store."""

@@ -18,6 +18,7 @@ import time
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple
 
 from . import __version__
+from .cli_usage import usage_lines_json
 from .errors import RobotsError
 from .model import Verdict
 from .robotstxt import MODES, Mode, RobotsTxt, parse
@@ -240,6 +241,7 @@ def _verdict_json(verdict: Verdict) -> Dict[str, Any]:
             "line": rule.line, "directive": rule.directive, "value": rule.value,
             "pattern": rule.pattern, "priority": rule.priority},
         "groups": [group.line for group in verdict.groups],
+        "usage": usage_lines_json(verdict.usage),
     }
 
 
@@ -270,6 +272,7 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
     for group in verdict.groups:
         group_lines.update(group.agent_lines)
         group_lines.update(rule.line for rule in group.rules)
+        group_lines.update(usage.line for usage in group.usage)
     deciding = verdict.rule.line if verdict.rule is not None else None
     out.write(f"{origin}\n")
     lines = robots.lines
@@ -301,6 +304,8 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
         rank = "" if verdict.reason == "first-match" else f" (priority {verdict.rule.priority})"
         out.write(f"  decides: line {_describe(verdict)}{rank}\n")
     out.write(f"  why:     {_WHY.get(verdict.reason, verdict.reason)}\n")
+    for usage in verdict.usage:  # AI usage preferences (robotsrules usage)
+        out.write(f"  usage:   line {usage}\n")
     return code
 
 
@@ -309,6 +314,7 @@ def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
 
     robots, origin = _load(args.source, args)
     verdicts = crawler_verdicts(robots, args.url)
+    said = [robots.usage(args.url, agent=v.crawler.token) for v in verdicts]
     if args.json:
         report = {
             "source": origin,
@@ -316,7 +322,8 @@ def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
                         "tokens": list(g.agents), "rules": len(g.rules)} for g in robots.groups],
             "crawlers": [{"token": v.crawler.token, "operator": v.crawler.operator,
                           "purpose": v.crawler.purpose, "url": args.url,
-                          **_verdict_json(v.verdict)} for v in verdicts],
+                          **_verdict_json(v.verdict), "preferences": u.preferences}
+                         for v, u in zip(verdicts, said)],
         }
         out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         return EXIT_ALLOWED
@@ -326,15 +333,18 @@ def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"  line {group.line:<5} {names}: {len(group.rules)} rules\n")
     if not robots.groups:
         out.write("  (none)\n")
-    out.write(f"\nwell-known crawlers, may they fetch {args.url}?\n")
-    for item in verdicts:
+    out.write(f"\nwell-known crawlers, may they fetch {args.url}? (then search, ai-input, "
+              "ai-train: yes, no, - nothing stated)\n")
+    for item, usage in zip(verdicts, said):
         v = item.verdict
         word = "allowed" if v.allowed else "disallowed"
         where = {"specific": f"its group at line {item.group_line}",
                  "global": f"'*' group at line {item.group_line}",
                  "none": "no group"}[v.scope]
         rule = f", {v.rule}" if v.rule is not None else ""
-        out.write(f"  {item.crawler.token:<22} {word:<10}  {where}{rule}"
+        prefs = " ".join(f"{ {True: 'yes', False: 'no', None: '-'}[usage.allows(p)]:<3}"
+                         for p in ("search", "ai-input", "ai-train"))
+        out.write(f"  {item.crawler.token:<22} {word:<10} {prefs}  {where}{rule}"
                   f"  [{item.crawler.operator}: {item.crawler.purpose}]\n")
     return EXIT_ALLOWED
 
@@ -540,6 +550,9 @@ def _parser() -> argparse.ArgumentParser:
     from .cli_page import add_command as add_page_command  # page (issue 16)
 
     add_page_command(commands)
+    from .cli_usage import add_command as add_usage_command  # usage (issue 15)
+
+    add_usage_command(commands)
 
     linter = commands.add_parser(
         "lint", help="find what is wrong with a robots.txt: codes, lines, fixes",

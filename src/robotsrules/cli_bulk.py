@@ -69,11 +69,13 @@ def add_commands(commands: Any) -> None:
                            "WARC files (headers and HTML head) give per URL and agent the "
                            "columns crawl_allowed (with --robots/--robots-warc), index, "
                            "follow, noai, tdm_reservation and one per --purpose")
-    bulk.add_argument("--purpose", metavar="PURPOSE", action="append", default=[],
-                      help="with --pages-warc: a purpose column (repeatable: ai-train, "
-                           "search, train-ai...), page and robots.txt combined")
     bulk.add_argument("--agent", metavar="NAME", action="append", required=True,
                       help="a crawler product token (repeatable: --agent GPTBot --agent CCBot)")
+    bulk.add_argument("--purpose", metavar="NAME", action="append", default=[],
+                      help="add a nullable boolean column with the AI usage preference for "
+                           "this purpose (ai-train -> column ai_train; repeatable; see "
+                           "robotsrules usage); with --pages-warc, the page's signals and "
+                           "the robots.txt combined")
     bulk.add_argument("--out", metavar="FILE", required=True,
                       help="output file: .parquet or .csv (or see --format)")
     bulk.add_argument("--format", choices=["parquet", "csv"],
@@ -124,17 +126,15 @@ class _Writer:
     """Verdict batches to a Parquet or CSV file, written beside it then renamed (no half file
     under the final name when a run fails)."""
 
-    def __init__(self, path: str, form: str) -> None:
+    def __init__(self, path: str, form: str, purposes: Any = ()) -> None:
         import pyarrow.csv as pacsv
         import pyarrow.parquet as pq
 
-        from .bulk import VERDICT_SCHEMA
-
+        schema = _schema(purposes)
         self.path, self.partial = path, path + ".partial"
         self.counts = {True: 0, False: 0, None: 0}
-        self._writer: Any = (pq.ParquetWriter(self.partial, VERDICT_SCHEMA, compression="zstd")
-                             if form == "parquet" else pacsv.CSVWriter(self.partial,
-                                                                        VERDICT_SCHEMA))
+        self._writer: Any = (pq.ParquetWriter(self.partial, schema, compression="zstd")
+                             if form == "parquet" else pacsv.CSVWriter(self.partial, schema))
 
     def write(self, batch: Any) -> None:
         import pyarrow.compute as pc
@@ -163,6 +163,7 @@ def _bulk(args: argparse.Namespace, out: TextIO) -> int:
         from .agents import agent_tokens
 
         agent_tokens(agent)
+    _schema(args.purpose)  # an unknown purpose: InvalidPurpose, before any work
     if args.cache_size < 1:
         raise RobotsError("--cache-size must be at least 1")
     if args.pages_warc:
@@ -180,7 +181,7 @@ def _bulk(args: argparse.Namespace, out: TextIO) -> int:
     from .cli import _Progress
 
     progress = _Progress(total * len(args.agent))
-    writer = _Writer(args.out, form)
+    writer = _Writer(args.out, form, args.purpose)
     ok = False
     try:
         for batch in batches:
@@ -235,7 +236,7 @@ def _duckdb_job(args: argparse.Namespace, robots: Any) -> _Job:
         total = engine.count_rows(con, args.urls)
         reader = engine.verdicts(index, args.urls, args.agent, connection=con,
                                  missing=args.missing, cache_size=args.cache_size,
-                                 mode=args.mode)
+                                 mode=args.mode, purposes=args.purpose)
     except BaseException:
         con.close()
         raise
@@ -267,12 +268,13 @@ def _spark_job(args: argparse.Namespace, robots: Any) -> _Job:
                      else engine.read(session, robots))
         urls_df = engine.read(session, args.urls)
         job = engine.verdicts(robots_df, urls_df, args.agent, missing=args.missing,
-                              partitions=args.partitions, mode=args.mode)
+                              partitions=args.partitions, mode=args.mode,
+                              purposes=args.purpose)
         target = os.path.join(scratch, "verdicts")
         job.write.parquet(target)  # in parallel on the workers; then streamed into --out
         total = urls_df.count()
         dataset = ds.dataset(target, format="parquet")
-        batches = (batch.cast(_schema()) for batch in dataset.to_batches())
+        batches = (batch.cast(_schema(args.purpose)) for batch in dataset.to_batches())
     except RobotsError:
         close()
         raise
@@ -282,10 +284,10 @@ def _spark_job(args: argparse.Namespace, robots: Any) -> _Job:
     return batches, total, close
 
 
-def _schema() -> Any:
-    from .bulk import VERDICT_SCHEMA
+def _schema(purposes: Any = ()) -> Any:
+    from .bulk import verdict_schema
 
-    return VERDICT_SCHEMA
+    return verdict_schema(tuple(dict.fromkeys(purposes)))
 
 
 def _first_line(error: BaseException) -> str:

@@ -25,6 +25,9 @@ function                                    result
                                             or its head; see :mod:`robotsrules.signals`)
 ``robots_page_allows(headers, html, agent,  BOOLEAN: the page's answer for ``purpose``
 purpose)``                                  (``ai-train``, ``search``...; NULL: not stated)
+``robots_usage(body, url, agent, purpose)`` BOOLEAN: the AI usage preference for ``purpose``
+                                            (``'ai-train'``...; NULL: nothing stated, or a URL
+                                            the agent may not fetch; :meth:`RobotsTxt.usage`)
 ==========================================  ========================================================
 
 ``body`` is a BLOB (a VARCHAR is cast). Semantics are :mod:`robotsrules.bulk`'s, row for row
@@ -54,6 +57,7 @@ from .bulk import (
     Missing,
     RobotsIndex,
     fast_origin,
+    verdict_schema,
 )
 from .errors import RobotsError
 from .policy import Policy
@@ -226,6 +230,10 @@ def register(
     def origin(url: Any) -> pa.Array:
         return pa.array([fast_origin(u) for u in _pylist(url)], pa.string())
 
+    def usage(body: Any, url: Any, agent: Any, purpose: Any) -> pa.Array:
+        return pa.array(cache().usage(_pylist(body), _pylist(url), _pylist(agent),
+                                      _pylist(purpose)), pa.bool_())
+
     struct_type = duckdb.struct_type({"allowed": "BOOLEAN", "line": "INTEGER",
                                       "reason": "VARCHAR"})
     # NULLs are handled by us ("special"): a NULL body with a 4xx/5xx status still has a
@@ -235,6 +243,7 @@ def register(
         ("robots_line", line, "INTEGER"),
         ("robots_verdict", verdict, struct_type),
         ("robots_origin", origin, "VARCHAR"),
+        ("robots_usage", usage, "BOOLEAN"),
     ]
     for name, function, returns in functions:
         # Parameters untyped on purpose: a body may be BLOB or VARCHAR, and DuckDB's
@@ -290,6 +299,7 @@ def verdicts(
     mode: Mode = "google",
     policy: Policy = DEFAULT_POLICY,
     batch_size: int = 65_536,
+    purposes: Sequence[str] = (),
 ) -> pa.RecordBatchReader:
     """The bulk job on DuckDB: verdict batches for every URL of ``urls`` and every agent.
 
@@ -297,19 +307,22 @@ def verdicts(
     ``date``; see :mod:`robotsrules.bulk`) or a ready :class:`~robotsrules.bulk.RobotsIndex`;
     ``urls`` a table with a ``url`` column. Files are read with DuckDB's readers; the URL
     table is streamed (rows in input order, agents in the order given, URL-major).
+    ``purposes`` adds one nullable bool column per purpose (:func:`~robotsrules.bulk.
+    verdict_schema`).
     """
     con = connection if connection is not None else duckdb.connect()
     index = robots if isinstance(robots, RobotsIndex) else load_index(con, robots)
     judge = Judge(index, agents, missing=missing, cache_size=cache_size, mode=mode,
-                  policy=policy)
-    names = judge.agents
+                  policy=policy, purposes=purposes)
+    names, wanted = judge.agents, judge.purposes
+    schema = verdict_schema(wanted)
     local = threading.local()
 
     def mine() -> Judge:  # DuckDB may call from several threads: one parse cache each
         found: Optional[Judge] = getattr(local, "judge", None)
         if found is None:
             found = Judge(index, names, missing=missing, cache_size=cache_size, mode=mode,
-                          policy=policy)
+                          policy=policy, purposes=wanted)
             local.judge = found
         return found
 
@@ -321,9 +334,10 @@ def verdicts(
         return pa.ListArray.from_arrays(offsets, fields)
 
     function = f"robots_bulk_{id(judge):x}"
+    extra = {column: "BOOLEAN" for column in schema.names[len(VERDICT_SCHEMA):]}
     list_type = duckdb.list_type(duckdb.struct_type({
         "agent": "VARCHAR", "allowed": "BOOLEAN", "line": "INTEGER", "reason": "VARCHAR",
-        "origin": "VARCHAR"}))
+        "origin": "VARCHAR", **extra}))
     cast(Any, con).create_function(function, judge_urls, ["VARCHAR"], list_type, type="arrow",
                                    null_handling="special", side_effects=False)
     relation = read(con, urls)
@@ -332,14 +346,15 @@ def verdicts(
                           + ", ".join(relation.columns) + ")")
     view = f"robots_urls_{id(judge):x}"
     relation.select("CAST(url AS VARCHAR) AS url").create_view(view)
-    query = (f"SELECT url, v.agent, v.allowed, v.line, v.reason, v.origin FROM "
+    more = "".join(f", v.{column}" for column in extra)
+    query = (f"SELECT url, v.agent, v.allowed, v.line, v.reason, v.origin{more} FROM "
              f"(SELECT url, unnest({function}(url)) AS v FROM {view})")
     try:
         reader = _arrow_reader(con.sql(query), batch_size)
     except duckdb.Error as error:
         raise RobotsError(f"bulk query failed: {_first_line(error)}") from None
     # The generator holds the connection (and our function) alive while batches are read.
-    return pa.RecordBatchReader.from_batches(VERDICT_SCHEMA, _cast(reader, con))
+    return pa.RecordBatchReader.from_batches(schema, _cast(reader, con, schema))
 
 
 def _arrow_reader(relation: duckdb.DuckDBPyRelation, batch_size: int) -> pa.RecordBatchReader:
@@ -348,8 +363,8 @@ def _arrow_reader(relation: duckdb.DuckDBPyRelation, batch_size: int) -> pa.Reco
     return method(batch_size)
 
 
-def _cast(reader: pa.RecordBatchReader, connection: duckdb.DuckDBPyConnection
-          ) -> Iterator[pa.RecordBatch]:
+def _cast(reader: pa.RecordBatchReader, connection: duckdb.DuckDBPyConnection,
+          schema: pa.Schema = VERDICT_SCHEMA) -> Iterator[pa.RecordBatch]:
     batches = iter(reader)
     while True:
         try:
@@ -359,7 +374,7 @@ def _cast(reader: pa.RecordBatchReader, connection: duckdb.DuckDBPyConnection
         except (duckdb.Error, pa.ArrowException) as error:  # e.g. a file that goes bad
             raise RobotsError(f"bulk query failed: {_first_line(error)}") from None
         if batch.num_rows:
-            yield batch.cast(VERDICT_SCHEMA)
+            yield batch.cast(schema)
     del connection  # read to the end: the connection may go
 
 

@@ -46,15 +46,21 @@ from typing import (
     FrozenSet,
     Iterable,
     List,
+    Mapping,
     NamedTuple,
     Optional,
     Sequence,
     Tuple,
+    cast,
 )
 
 from . import legacy
+from .matcher import AgentRules
 from .model import Group, Line, Rule
 from .parser import MAX_LINE_BYTES, build, decode, display, split_lines
+from .purposes import CATEGORIES, CATEGORY_SIGNAL, CONTENT_SIGNALS, SIGNAL_CATEGORY
+from .robotstxt import RobotsTxt
+from .usage import read_value
 
 __all__ = [
     "CODES",
@@ -327,6 +333,53 @@ CODES: Dict[str, Code] = {
         "rule, or first-match order.",
         "{advice}",
     ),
+    "R601": Code(
+        "usage-invalid-value", "warning",
+        "A `Content-Usage` value that is not a path then a structured-field dictionary "
+        "(RFC 9651: lower-case labels, `label=y`, `,` between entries), or a "
+        "`Content-Signal` value with an empty entry: what cannot be read states nothing.",
+        "{advice}",
+    ),
+    "R602": Code(
+        "usage-unknown-name", "warning",
+        "A usage-preference name that neither vocabulary defines (`ai_train`), or a key "
+        "spelled other than `Content-Signal`/`Content-Usage` (`Content-Signals:`): readers "
+        "ignore the name, and many the whole line.",
+        "{advice}",
+    ),
+    "R603": Code(
+        "usage-bad-value", "warning",
+        "A preference value other than `yes`/`no` (`Content-Signal`) or the tokens `y`/`n` "
+        "(`Content-Usage`): no preference is stated for that name.",
+        "write `{fix}`",
+    ),
+    "R604": Code(
+        "usage-outside-group", "warning",
+        "A `Content-Signal` or `Content-Usage` line before any user-agent line: it belongs "
+        "to no group, so robotsrules (and readers following draft-ietf-aipref-attach, which "
+        "makes these rules part of a group) apply it to no crawler; others may read it as "
+        "site-wide.",
+        "move line {line} into the group it is meant for, e.g. under `User-agent: *`",
+    ),
+    "R605": Code(
+        "usage-conflict", "warning",
+        "One group states both yes and no for the same purpose (or one `Content-Usage` "
+        "value repeats a label): the most restrictive value applies (for a repeated label, "
+        "the last one, as RFC 9651 reads dictionaries).",
+        "keep one value for `{name}` in this group",
+    ),
+    "R606": Code(
+        "usage-no-effect", "warning",
+        "A usage preference on a path the group's agents may not fetch: preferences apply "
+        "only to what may be crawled (draft-ietf-aipref-attach), so it has no effect.",
+        "remove line {line}, or allow the path if the preference is meant to apply",
+    ),
+    "R607": Code(
+        "search-yes-disallowed", "warning",
+        "`search=yes` for agents that are disallowed from `/`: they may not fetch anything "
+        "to put in a search index.",
+        "allow the paths meant for search, or drop `search=yes` from line {line}",
+    ),
 }
 
 NOT_EMITTED: FrozenSet[str] = frozenset(
@@ -360,7 +413,10 @@ _CANON = {
     "crawl-delay": "Crawl-delay",
     "request-rate": "Request-rate",
     "host": "Host",
+    "content-signal": "Content-Signal",
+    "content-usage": "Content-Usage",
 }
+_USAGE_KEYS = ("content-signal", "content-usage")
 # Keys some other crawlers read (Google and RFC 9309 do not): key -> who reads it.
 _OTHER_CRAWLER_KEYS = {"clean-param": "Yandex"}
 # Keys people write hoping for an effect no crawler gives: key -> the advice.
@@ -651,6 +707,8 @@ class _Linter:
                           fix=fix)
             if key == "unknown":
                 self._unknown(line)
+            elif key in _USAGE_KEYS:
+                self._usage_line(line, canon or "")
             elif reason == "outside-group":
                 if key in ("allow", "disallow"):
                     self.emit("R201", number, _key_column(line),
@@ -759,6 +817,108 @@ class _Linter:
         self.emit("R104", line.number, _key_column(line),
                   f"unknown key {_q(key_text)}{how}: the line is ignored",
                   suggestion=suggestion)
+
+    def _usage_line(self, line: Line, canon: str) -> None:
+        """R601-R605 and R604 for one Content-Signal/Content-Usage line (robotsrules.usage)."""
+        number = line.number
+        key_column = _key_column(line)
+        if line.key_text.lower() != line.key:
+            self.emit("R602", number, key_column,
+                      f"key {_q(line.key_text)} is read as `{canon}` by robotsrules (by "
+                      "prefix, as Google reads its own keys), but readers that match the "
+                      "exact name ignore the line",
+                      advice=f"write `{canon}: {line.value}`")
+        if line.reason == "outside-group":
+            self.emit("R604", number, key_column,
+                      f"`{canon}: {line.value}` comes before any `User-agent:` line: it "
+                      "belongs to no group, so robotsrules applies it to no crawler (other "
+                      "readers may take it as site-wide)")
+        reading = read_value(line.key or "", line.value)
+        column = _value_column(line)
+        signal = line.key == "content-signal"
+        if reading.error is not None:
+            if signal:
+                advice = "remove the empty entry (write `name=value` pairs separated by `,`)"
+            elif not read_value("content-usage", line.value.lower()).error:
+                advice = f"write `Content-Usage: {line.value.lower()}` (labels are lower case)"
+            else:
+                advice = ("write `Content-Usage: /path label=y` or `label=n` (lower-case "
+                          "labels, no spaces around `=`, `,` between entries)")
+            self.emit("R601", number, column,
+                      f"{_q(line.value)} cannot be read as a `{canon}` value "
+                      f"({reading.error}): {'that part' if signal else 'the line'} states "
+                      "no preference",
+                      advice=advice)
+        elif not signal and reading.path is None:
+            self.emit("R601", number, column,
+                      f"`Content-Usage: {line.value}` has no path (draft-ietf-aipref-attach "
+                      "asks for one): robotsrules reads it as `/`, every path; other readers "
+                      "may ignore the line",
+                      advice=f"write `Content-Usage: / {line.value}`")
+        names = CONTENT_SIGNALS if signal else CATEGORIES
+        for name in reading.unknown:
+            self.emit("R602", number, column,
+                      f"{_q(name)} is not a {'content signal' if signal else 'usage category'}"
+                      " name: it is ignored",
+                      advice=_usage_name_advice(name, signal, names))
+        for name, value in reading.bad_values:
+            fix = f"{name}={_usage_value_fix(value, signal)}"
+            self.emit("R603", number, column,
+                      f"{_q(name + '=' + value)}: the value is not "
+                      f"{'`yes` or `no`' if signal else 'the token `y` or `n`'}, so no "
+                      f"preference is stated for `{name}`",
+                      fix=fix)
+        for name in reading.repeated:
+            self.emit("R605", number, column,
+                      f"`{name}` is given more than once in one value: "
+                      f"{'the most restrictive' if signal else 'only the last'} one counts",
+                      name=name)
+
+    def usage_checks(self) -> None:
+        """R605 (conflicts across lines), R606 and R607, group by group."""
+        if not any(group.usage for group in self.groups):
+            return
+        robots = RobotsTxt._outlined(self.kept, self.text, False, None)
+        for group in self.groups:
+            if not group.usage:
+                continue
+            self._usage_conflicts(group)
+            tokens = [t for t in dict.fromkeys(group.agents) if t]
+            if not tokens:
+                continue
+            rules = [robots.for_agent(token) for token in tokens]
+            for usage in group.usage:
+                path = usage.pattern or "/"
+                if not all(_fully_disallowed(r, path) for r in rules):
+                    continue
+                line = self.line(usage.line)
+                if usage.directive == "content-signal" and ("search", True) in usage.statements:
+                    self.emit("R607", usage.line, _value_column(line),
+                              f"`search=yes`, but the agents of this group "
+                              f"({', '.join(tokens[:3])}) are disallowed from `/`: nothing "
+                              "can be fetched to index")
+                else:
+                    where = "any path" if usage.directive == "content-signal" else f"`{path}`"
+                    self.emit("R606", usage.line, _value_column(line),
+                              f"the agents of this group ({', '.join(tokens[:3])}) may not "
+                              f"fetch {where}, so this preference applies to nothing")
+
+    def _usage_conflicts(self, group: Group) -> None:
+        stated: Dict[Tuple[str, str], Tuple[bool, int]] = {}
+        for usage in group.usage:
+            for name, value in dict(usage.statements).items():
+                where = (usage.pattern, name)
+                first = stated.get(where)
+                if first is None:
+                    stated[where] = (value, usage.line)
+                elif first[0] != value:
+                    kept = "no" if usage.directive == "content-signal" else "n"
+                    self.emit("R605", usage.line, _value_column(self.line(usage.line)),
+                              f"`{name}` is {'allowed' if value else 'disallowed'} here and "
+                              f"{'allowed' if first[0] else 'disallowed'} on line {first[1]} "
+                              f"for the same {'path' if usage.pattern else 'group'}: "
+                              f"`{name}={kept}` applies",
+                              name=name)
 
     # -- pass 3: groups and agents ----------------------------------------------------------
     def agent_checks(self) -> None:
@@ -1082,6 +1242,47 @@ class _Linter:
                          "order)")
 
 
+_YES = ("yes", "y", "true", "1", "allow", "allowed", "ok")
+
+
+def _usage_value_fix(value: str, signal: bool) -> str:
+    """The value meant by ``value`` in the line's own format (no when unsure)."""
+    yes = value.strip('"').lower() in _YES
+    if signal:
+        return "yes" if yes else "no"
+    return "y" if yes else "n"
+
+
+def _usage_name_advice(name: str, signal: bool, names: Sequence[str]) -> str:
+    folded = name.lower().replace("_", "-")
+    other = cast(Mapping[str, str], CATEGORY_SIGNAL if signal else SIGNAL_CATEGORY)
+    if folded in names:
+        return f"write `{folded}`" + ("" if signal else " (labels are lower case)")
+    if folded in other:
+        return (f"write `{other[folded]}`: `{folded}` is the "
+                f"{'IETF category' if signal else 'content-signal'} name for this use")
+    close = difflib.get_close_matches(folded, list(names), 1, 0.6)
+    if close:
+        return f"did you mean `{close[0]}`?"
+    return f"the names are {', '.join(f'`{n}`' for n in names)}"
+
+
+def _fully_disallowed(rules: AgentRules, path: str) -> bool:
+    """True when every URL under ``path`` (a pattern without wildcards) is disallowed.
+
+    Conservative: the rule that decides ``path`` must be a disallow without ``$`` (so it
+    matches every longer URL too), longer than every allow rule (so none can outrank it).
+    """
+    if "*" in path or path.endswith("$"):
+        return False
+    verdict = rules.explain(path)
+    rule = verdict.rule
+    if verdict.allowed or rule is None or rule.pattern.endswith("$"):
+        return False
+    return all(len(r.pattern) < len(rule.pattern)
+               for g in rules.groups for r in g.rules if r.directive == "allow" and r.pattern)
+
+
 def lint(content: bytes | str, *, max_bytes: Optional[int] = DEFAULT_MAX_BYTES
          ) -> List[Diagnostic]:
     """Check a robots.txt and return its diagnostics, sorted by position.
@@ -1106,6 +1307,7 @@ def lint(content: bytes | str, *, max_bytes: Optional[int] = DEFAULT_MAX_BYTES
     linter.agent_checks()
     linter.rule_checks()
     linter.mode_checks()
+    linter.usage_checks()
     return sorted(linter.found, key=_order)
 
 

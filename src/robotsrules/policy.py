@@ -38,8 +38,10 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Dict, Generator, List, Mapping, Optional, Tuple
 
+from .agents import Agent
 from .robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse
 from .scope import SCHEMES, join_url, origin_of
+from .usage import Usage
 
 __all__ = [
     "FORBIDDEN",
@@ -157,6 +159,15 @@ class FetchResult:
     def is_fresh(self, now: float) -> bool:
         """True until ``expires_at``."""
         return now < self.expires_at
+
+    def usage(self, url: str, *, agent: Agent) -> Usage:
+        """The AI usage preferences for ``url`` (:meth:`RobotsTxt.usage`) under this result.
+
+        ``ok``: what the file states. ``unavailable`` (allow all): nothing is stated.
+        ``unreachable``/``forbidden`` (disallow all): ``crawl_allowed`` is ``False`` and no
+        preference applies (nothing may be fetched, so nothing is there to use).
+        """
+        return self.robots.usage(url, agent=agent)
 
 
 def outcome_for_status(status: int, policy: Policy = Policy()) -> str:

@@ -22,7 +22,7 @@ from .model import Group, Line, RequestRate, Verdict
 from .outline import Row, Span, normalise, outline, read_rules
 from .parser import Parsed, build, decode
 from .urls import match_target, rfc_pattern, rfc_target
-from .usage import Usage, UsageRules
+from .usage import STATES_NOTHING, Usage, UsageRules
 
 __all__ = ["DEFAULT_MAX_BYTES", "MODES", "Mode", "RobotsTxt", "parse", "reparse"]
 
@@ -438,11 +438,17 @@ class RobotsTxt:
         >>> robots.usage("/page", agent="ExampleBot").allows("ai-train")
         False
         """
-        rules = self.for_agent(agent)
+        last, rules = self._last
+        if last is not agent or rules is None:  # as allowed() does: no lookup for the same str
+            rules = self.for_agent(agent)
+            if type(agent) is str:
+                object.__setattr__(self, "_last", (agent, rules))
         crawl = rules.allowed(url)
+        if self._usage is False:  # the file holds no usage line: nothing stated, anywhere
+            return STATES_NOTHING[crawl]
         usage_rules = self._usage_rules(rules)
         if usage_rules is None:
-            return Usage(crawl, {}, {}, ())
+            return STATES_NOTHING[crawl]
         target = rfc_target(url) if self.mode == "rfc" else match_target(url)
         return usage_rules.evaluate(target, crawl)
 

@@ -46,6 +46,7 @@ from .bulk import (
     judge_sorted,
 )
 from .policy import Policy
+from .purposes import column_name
 from .robotstxt import Mode
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "robots_line",
     "robots_origin",
     "robots_page_allows",
+    "robots_usage",
     "robots_verdict",
     "verdicts",
 ]
@@ -97,6 +99,11 @@ def _line(body: pa.Array, url: pa.Array, agent: pa.Array) -> pa.Array:
     return pa.array([r[1] for r in _rows(body, None, url, agent)], pa.int32())
 
 
+def _usage(body: pa.Array, url: pa.Array, agent: pa.Array, purpose: pa.Array) -> pa.Array:
+    return pa.array(_worker_cache().usage(body.to_pylist(), url.to_pylist(), agent.to_pylist(),
+                                          purpose.to_pylist()), pa.bool_())
+
+
 def _verdict(body: pa.Array, status: pa.Array, url: pa.Array, agent: pa.Array) -> pa.Array:
     rows = _rows(body, status, url, agent)
     return pa.StructArray.from_arrays(
@@ -130,6 +137,7 @@ def _udfs() -> Any:
         "line": arrow_udf(_line, "int"),
         "verdict": arrow_udf(_verdict, _STRUCT_DDL),
         "page_allows": arrow_udf(_page_allows, "boolean"),
+        "usage": arrow_udf(_usage, "boolean"),
     }
 
 
@@ -166,9 +174,19 @@ def robots_verdict(body: ColumnOrName, status: ColumnOrName, url: ColumnOrName,
                                            _col(agent, literal=True)))
 
 
+def robots_usage(body: ColumnOrName, url: ColumnOrName, agent: Union[Column, str],
+                 purpose: Union[Column, str]) -> Column:
+    """The AI usage preference for ``purpose`` (``"ai-train"``...): true, false or null
+    (nothing stated, or a URL the agent may not fetch); see :meth:`RobotsTxt.usage`."""
+    return cast(Column, _udfs()["usage"](_body(body), _col(url), _col(agent, literal=True),
+                                         _col(purpose, literal=True)))
+
+
 def _judge_partition(agents: Sequence[str], missing: Missing, mode: Mode, policy: Policy,
-                     batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-    return judge_sorted(batches, agents, missing=missing, mode=mode, policy=policy)
+                     purposes: Sequence[str], batches: Iterator[pa.RecordBatch]
+                     ) -> Iterator[pa.RecordBatch]:
+    return judge_sorted(batches, agents, missing=missing, mode=mode, policy=policy,
+                        purposes=purposes)
 
 
 def verdicts(
@@ -180,14 +198,18 @@ def verdicts(
     partitions: Optional[int] = None,
     mode: Mode = "google",
     policy: Policy = DEFAULT_POLICY,
+    purposes: Sequence[str] = (),
 ) -> DataFrame:
-    """The bulk job: a DataFrame of verdict rows (:data:`VERDICT_DDL`) for every URL and agent.
+    """The bulk job: a DataFrame of verdict rows (:data:`VERDICT_DDL`) for every URL and agent,
+    then one nullable boolean column per purpose of ``purposes`` (``ai_train``...).
 
     ``robots`` has columns ``url``, ``body`` (binary or string), optional ``status`` and
     ``date``; ``urls`` has ``url``. ``partitions`` (default: Spark's shuffle partitions) is
     how many origin partitions the work is cut into.
     """
     names = _check_agents(agents)
+    wanted = tuple(dict.fromkeys(purposes))  # column_name raises InvalidPurpose first
+    ddl = VERDICT_DDL + "".join(f", {column_name(p)} boolean" for p in wanted)
     for frame, table, needed in ((robots, "robots", ("url", "body")), (urls, "URL", ("url",))):
         for column in needed:
             if column not in frame.columns:
@@ -218,8 +240,8 @@ def verdicts(
         F.col("origin").asc_nulls_first(), F.col("kind").asc(),
         F.col("date").desc_nulls_last(), F.col("body").desc_nulls_last(),
         F.col("status").desc_nulls_last())
-    job = functools.partial(_judge_partition, names, missing, mode, policy)
-    return ordered.select(*SORTED_COLUMNS).mapInArrow(job, VERDICT_DDL)
+    job = functools.partial(_judge_partition, names, missing, mode, policy, wanted)
+    return ordered.select(*SORTED_COLUMNS).mapInArrow(job, ddl)
 
 
 _FORMATS = {"parquet": "parquet", "pq": "parquet", "csv": "csv", "tsv": "csv", "jsonl": "json",

@@ -29,6 +29,7 @@ same way. When the agent may not fetch the URL, no preference applies (attach dr
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, cast
 
 from .model import Group, UsageLine
@@ -48,13 +49,19 @@ from .purposes import (
 from .sfv import Token, parse_dictionary
 from .urls import normalize_escapes, rfc_pattern
 
-__all__ = ["Reading", "Usage", "UsageRules", "evaluate", "read_value", "usage_line"]
+__all__ = [
+    "STATES_NOTHING", "Reading", "Usage", "UsageRules", "evaluate", "read_value", "usage_line",
+]
 
 CONTENT_SIGNAL = "content-signal"
 CONTENT_USAGE = "content-usage"
 _SIGNAL_VALUES = {"yes": True, "no": False}
 _CATEGORY_VALUES = {"y": True, "n": False}
 _SIGNAL_SET = frozenset(CONTENT_SIGNALS)
+# Content-signal names that are not yes/no purposes: known, so not "unknown", and ignored.
+# "use" (immediate/reference/full: how AI systems may consume the content) is in the policy
+# text Cloudflare's managed robots.txt carries since 2026 (``use=reference``).
+OTHER_SIGNALS = frozenset({"use"})
 _CATEGORY_SET = frozenset(CATEGORIES)
 _WS = " \t"
 
@@ -93,7 +100,8 @@ def _signal_reading(value: str) -> Reading:
         name = name.strip(_WS).lower()
         answer = answer.strip(_WS).lower() if equals else ""
         if name not in _SIGNAL_SET:
-            unknown.append(entry.partition("=")[0].strip(_WS))
+            if name not in OTHER_SIGNALS:
+                unknown.append(entry.partition("=")[0].strip(_WS))
             continue
         seen[name] = seen.get(name, 0) + 1
         stated = _SIGNAL_VALUES.get(answer)
@@ -245,7 +253,12 @@ def _related(purpose: str) -> Tuple[str, ...]:
     return tuple(sorted(names))
 
 
-NOTHING = Usage(True, {}, {}, ())
+_EMPTY: Mapping[str, bool] = MappingProxyType({})
+STATES_NOTHING: Mapping[bool, Usage] = MappingProxyType({
+    True: Usage(True, _EMPTY, _EMPTY, ()),
+    False: Usage(False, _EMPTY, _EMPTY, ()),
+})
+"""The answer when nothing is stated, by crawl verdict (shared: every field is immutable)."""
 
 
 class UsageRules:
@@ -260,7 +273,8 @@ class UsageRules:
             for line in group.usage:
                 (signal_lines if line.directive == CONTENT_SIGNAL else rules).append(line)
         self._signal_lines = tuple(signal_lines)
-        self._signals = statements(s for line in signal_lines for s in line.statements)
+        self._signals: Mapping[str, bool] = MappingProxyType(
+            statements(s for line in signal_lines for s in line.statements))
         self._rules = tuple(rules)
         self._patterns = tuple(
             Pattern(rfc_pattern(line.pattern) if rfc else line.pattern) for line in rules
@@ -284,8 +298,8 @@ class UsageRules:
                     deciding.append(line)
         lines = tuple(sorted(self._signal_lines + tuple(deciding), key=lambda ln: ln.line))
         if not crawl_allowed:
-            return Usage(False, {}, {}, (), lines)
-        categories = statements(s for line in deciding for s in line.statements)
+            return Usage(False, _EMPTY, _EMPTY, (), lines)
+        categories = MappingProxyType(statements(s for line in deciding for s in line.statements))
         return Usage(True, self._signals, categories, lines)
 
 
