@@ -95,6 +95,7 @@ from .pacing import delay_for
 from .policy import UNREACHABLE, Answer, Entry, FetchResult, Policy, Served, effective, fetch_flow
 from .robotstxt import RobotsTxt, parse
 from .scope import origin_of
+from .usage import Usage
 from .useragent import product_token
 
 if TYPE_CHECKING:
@@ -424,12 +425,14 @@ class RobotsTxtMiddleware:
 # -- page-level signals (issue 16) ---------------------------------------------------------
 
 class RefusedByPage(IgnoreRequest):
-    """The response's own signals refuse one of the crawler's declared purposes."""
+    """The response's signals (with its robots.txt's usage lines) refuse a declared purpose.
 
-    def __init__(self, url: str, purpose: str, directive: Any) -> None:
-        self.url, self.purpose, self.directive = url, purpose, directive
-        why = directive.describe() if directive is not None else "?"
-        super().__init__(f"{purpose} refused by the page {url}: {why}")
+    ``answer`` is the :class:`robotsrules.signals.Answer`: the level and statement that
+    decided."""
+
+    def __init__(self, url: str, purpose: str, answer: Any) -> None:
+        self.url, self.purpose, self.answer = url, purpose, answer
+        super().__init__(f"{purpose} refused for {url}: {answer.describe()}")
 
 
 class PageSignalsMiddleware:
@@ -439,8 +442,11 @@ class PageSignalsMiddleware:
     response (``X-Robots-Tag``, robots meta tags, TDMRep, ``Content-Usage``) for the agent
     the robots middleware obeys (``ROBOTSTXT_USER_AGENT``, else the request's
     ``User-Agent``). With ``ROBOTSRULES_PURPOSES = ["ai-train", ...]`` a response whose
-    signals refuse a declared purpose is dropped (:class:`RefusedByPage`) and counted under
-    ``robotsrules/page/refused/<purpose>/<rule>``; every response read is counted under
+    signals refuse a declared purpose, or whose robots.txt does (its ``Content-Signal`` /
+    ``Content-Usage`` lines, as held by :class:`RobotsTxtMiddleware`), is dropped
+    (:class:`RefusedByPage`) and counted under
+    ``robotsrules/page/refused/<purpose>/<rule>`` (``<rule>`` is ``robots.txt`` for the
+    site's lines); every response read is counted under
     ``robotsrules/page/responses``. Enable it next to the robots middleware::
 
         DOWNLOADER_MIDDLEWARES = {..., "robotsrules.scrapy.PageSignalsMiddleware": 950}
@@ -457,6 +463,7 @@ class PageSignalsMiddleware:
         self.override: Optional[str] = crawler.settings.get("ROBOTSTXT_USER_AGENT") or None
         self.purposes = [check_purpose(p) for p in
                          crawler.settings.getlist("ROBOTSRULES_PURPOSES")]
+        self._robots: Union[RobotsTxtMiddleware, bool, None] = None
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> PageSignalsMiddleware:
@@ -466,7 +473,7 @@ class PageSignalsMiddleware:
     def process_response(self, request: Request, response: Response,
                          spider: Any = None) -> Response:
         """Attach the signals to ``response.meta``; drop the response if they refuse."""
-        from .signals import page_signals
+        from .signals import combine, page_signals
 
         if request.meta.get("dont_obey_robotstxt"):
             return response
@@ -477,13 +484,36 @@ class PageSignalsMiddleware:
         signals_ = page_signals(response.headers, body, agent=agent, url=response.url)
         request.meta["robotsrules"] = signals_
         self.stats.inc_value("robotsrules/page/responses")
-        for purpose in self.purposes:
-            allowed, directive = signals_.decide(purpose)
-            if allowed is False:
-                rule = directive.rule if directive is not None else "unknown"
-                self.stats.inc_value(f"robotsrules/page/refused/{purpose}/{rule}")
-                raise RefusedByPage(response.url, purpose, directive)
+        if self.purposes:
+            both = combine(self._usage(response.url, agent), signals_)
+            for purpose in self.purposes:
+                answer = both.decide(purpose)
+                if answer.allowed is False:
+                    rule = (answer.directive.rule if answer.directive is not None
+                            else "robots.txt")
+                    self.stats.inc_value(f"robotsrules/page/refused/{purpose}/{rule}")
+                    raise RefusedByPage(response.url, purpose, answer)
         return response
+
+    def _usage(self, url: str, agent: str) -> Optional[Usage]:
+        """The robots.txt usage preferences of ``url``, from the rules the robots middleware
+        holds for its origin (``None`` when it is not enabled or holds nothing)."""
+        if self._robots is None:
+            engine = getattr(self.crawler, "engine", None)
+            chain = getattr(getattr(getattr(engine, "downloader", None), "middleware", None),
+                            "middlewares", ())
+            self._robots = next((m for m in chain if isinstance(m, RobotsTxtMiddleware)), False)
+        robots = self._robots
+        if not isinstance(robots, RobotsTxtMiddleware):
+            return None
+        try:
+            entry = robots._entries.get(origin_of(url))
+        except InvalidURL:
+            return None
+        if entry is None:
+            return None
+        served = effective(entry, robots.clock(), robots.policy)
+        return served.robots.usage(url, agent=agent)
 
 
 class NofollowMiddleware:
