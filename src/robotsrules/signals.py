@@ -319,9 +319,10 @@ def _split_rules(text: str) -> List[str]:
     for piece in pieces:
         if out:
             last = out[-1]
-            match = _PREFIX.match(last)
-            if (match is not None and _date_rule_value(last) is not None
-                    and _parse_date(_date_rule_value(last) or "") is None
+            # Bounded: no date is longer than _MAX_DATE, so gluing stops there (and a
+            # header of many commas costs linear time).
+            date = _date_rule_value(last) if len(last) <= _MAX_DATE + 40 else None
+            if (date is not None and _parse_date(date) is None
                     and not _is_rule_start(piece)):
                 out[-1] = last + "," + piece
                 continue
@@ -345,6 +346,7 @@ def _date_rule_value(piece: str) -> Optional[str]:
     return None
 
 
+_MAX_DATE = 100
 _ISO = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?"
     r"\s*(Z|[+-]\d{2}:?\d{2})?\Z", re.IGNORECASE)
@@ -358,7 +360,7 @@ def _parse_date(text: str) -> Optional[datetime.datetime]:
     specified." Returns ``None`` for anything else.
     """
     text = text.strip()
-    if not text or len(text) > 100:
+    if not text or len(text) > _MAX_DATE:
         return None
     match = _ISO.match(text)
     try:

@@ -469,3 +469,13 @@ def test_combine_site_refusal_beats_page_permission() -> None:
     assert robotsrules.combine(None, None).decide("ai-train").describe() == "nothing stated"
     with pytest.raises(TypeError):
         robotsrules.combine(object(), page)  # type: ignore[arg-type]
+
+
+def test_hostile_many_commas_after_unavailable_after_cost_linear_time() -> None:
+    import time
+
+    value = "unavailable_after: x" + ", y" * 50_000 + ", noindex"
+    started = time.monotonic()
+    signals = page_signals({"X-Robots-Tag": value}, agent="x")
+    assert time.monotonic() - started < 15  # quadratic gluing took minutes
+    assert signals.index is False and signals.unavailable_after is None
