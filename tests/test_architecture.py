@@ -22,12 +22,13 @@ CORE = {"robotsrules", "robotsrules.errors", "robotsrules.model", "robotsrules._
         "robotsrules._outline", "robotsrules._matcher", "robotsrules._legacy",
         "robotsrules.robotstxt", "robotsrules.policy", "robotsrules._scope",
         "robotsrules.useragent", "robotsrules.linter", "robotsrules._terminal",
-        "robotsrules._usage", "robotsrules._purposes", "robotsrules._sfv"}
+        "robotsrules._usage", "robotsrules._purposes", "robotsrules._sfv",
+        "robotsrules._signals", "robotsrules._tdmrep"}
 
 # Optional packages and the modules allowed to import them (each behind its extra).
 OPTIONAL = {
     "httpx": {"robotsrules._fetcher", "robotsrules.httpx", "robotsrules._robotscache",
-              "robotsrules.robotparser", "robotsrules.aiohttp"},
+              "robotsrules.robotparser", "robotsrules.aiohttp", "robotsrules.cli._page"},
     # UTS-46 host names: a runtime dependency, imported on the first non-ASCII host only, so
     # the scope functions are part of the core and `import robotsrules` stays light.
     "idna": {"robotsrules._scope"},

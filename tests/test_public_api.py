@@ -18,6 +18,7 @@ PUBLIC = {
     "RobotsError", "RobotsTxt", "Rule", "Verdict", "afetch", "agent_tokens", "fetch", "lint",
     "match_target", "origin_of", "parse", "product_token", "robots_url",
     "InvalidPurpose", "Usage", "UsageLine",
+    "Combined", "Directive", "PageRefused", "PageSignals", "combine", "page_signals",
 }
 
 

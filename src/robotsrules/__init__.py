@@ -23,6 +23,7 @@ from .errors import (
     InvalidPurpose,
     InvalidURL,
     MissingExtra,
+    PageRefused,
     RobotsDisallowed,
     RobotsError,
 )
@@ -35,6 +36,7 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers
     from ._fetcher import afetch, fetch
     from ._robotscache import AsyncRobotsCache, RobotsCache
     from ._scope import origin_of, robots_url
+    from ._signals import Combined, Directive, PageSignals, combine, page_signals
     from .policy import FetchResult, Policy
 
 # The fetch layer (httpx) is imported on first use, so that the core stays importable and
@@ -48,6 +50,13 @@ _LAZY = {
     "Policy": "policy",
     "robots_url": "_scope",
     "origin_of": "_scope",
+    # Page-level signals (X-Robots-Tag, meta robots, TDMRep, Content-Usage): stdlib only,
+    # loaded on first use like the fetch layer to keep `import robotsrules` fast.
+    "Combined": "_signals",
+    "Directive": "_signals",
+    "PageSignals": "_signals",
+    "combine": "_signals",
+    "page_signals": "_signals",
 }
 
 
@@ -73,7 +82,9 @@ __all__ = [
     "Agent",
     "AgentRules",
     "AsyncRobotsCache",
+    "Combined",
     "Diagnostic",
+    "Directive",
     "EngineError",
     "FetchResult",
     "Group",
@@ -84,6 +95,8 @@ __all__ = [
     "Line",
     "MissingExtra",
     "Mode",
+    "PageRefused",
+    "PageSignals",
     "Policy",
     "RequestRate",
     "RobotsCache",
@@ -96,10 +109,12 @@ __all__ = [
     "Verdict",
     "afetch",
     "agent_tokens",
+    "combine",
     "fetch",
     "lint",
     "match_target",
     "origin_of",
+    "page_signals",
     "parse",
     "product_token",
     "robots_url",

@@ -507,12 +507,13 @@ def _timeouts(timeout: float) -> httpx.Timeout:
     return httpx.Timeout(timeout, connect=timeout)
 
 
-def _start(url: str, now: Optional[float], policy: Optional[Policy], max_bytes: int
+def _start(url: str, now: Optional[float], policy: Optional[Policy], max_bytes: int,
+           resource: Optional[str] = None
            ) -> tuple[Generator[Request, Answer, FetchResult], Request, Policy]:
     policy = policy or Policy()
     if max_bytes != policy.max_bytes:
         policy = Policy(**{**policy.__dict__, "max_bytes": max_bytes})
-    flow = fetch_flow(robots_url(url), time.time() if now is None else now, policy)
+    flow = fetch_flow(resource or robots_url(url), time.time() if now is None else now, policy)
     return flow, next(flow), policy
 
 
@@ -526,6 +527,7 @@ def fetch(
     policy: Optional[Policy] = None,
     client: Optional[httpx.Client] = None,
     now: Optional[float] = None,
+    resource: Optional[str] = None,
 ) -> FetchResult:
     """Fetch the robots.txt that governs ``url`` (any URL of the site) and say what it means.
 
@@ -536,9 +538,10 @@ def fetch(
     by ``total_timeout`` (default ``3 * timeout``), on the client's kept-alive HTTP/1.1
     connections too. Never raises for network trouble; raises
     :class:`~robotsrules.InvalidURL` for a URL that has no robots.txt (not http, https or
-    ftp, or no host).
+    ftp, or no host). ``resource``: fetch this URL instead of the robots.txt, under the same
+    policy (``/.well-known/tdmrep.json``).
     """
-    flow, request, policy = _start(url, now, policy, max_bytes)
+    flow, request, policy = _start(url, now, policy, max_bytes, resource)
     deadline = time.monotonic() + (total_timeout or 3 * timeout)
     own = client is None
     http = client or httpx.Client(timeout=_timeouts(timeout), follow_redirects=False)
@@ -578,6 +581,7 @@ async def afetch(
     client: Optional[httpx.AsyncClient] = None,
     now: Optional[float] = None,
     ftp_executor: Optional[Executor] = None,
+    resource: Optional[str] = None,
 ) -> FetchResult:
     """The async twin of :func:`fetch`, with the same deadline and credential rules.
 
@@ -586,7 +590,7 @@ async def afetch(
     executor; either way the fetch ends by its deadline, even while the FTP job waits for
     a thread.
     """
-    flow, request, policy = _start(url, now, policy, max_bytes)
+    flow, request, policy = _start(url, now, policy, max_bytes, resource)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + (total_timeout or 3 * timeout)
     own = client is None

@@ -37,6 +37,7 @@ from ._agents import Agent, agent_tokens
 from ._fetcher import DEFAULT_TIMEOUT, afetch, fetch
 from ._purposes import Purpose, check_purpose
 from ._scope import origin_of
+from ._tdmrep import TDMREP_PATH, TdmRepFile, tdmrep_from
 from ._usage import Usage
 from .cache import MemoryStore, Store, merge
 from .errors import InvalidAgent
@@ -55,6 +56,12 @@ FTP_THREADS = 8
 its deadline, waiting for a thread included)."""
 
 _Step = Tuple[Any, ...]  # ("get",) | ("fetch", now) | ("put", entry): see _refresh_flow
+
+
+def _resource(key: str) -> Optional[str]:
+    # Entries are keyed by origin; a TDMRep entry by its file's URL (origin + TDMREP_PATH),
+    # which is then what is fetched, under the same policy.
+    return key if key.endswith(TDMREP_PATH) else None
 
 
 def _default_agent(user_agent: str) -> Optional[Agent]:
@@ -226,7 +233,8 @@ class RobotsCache(_Base):
         if step[0] == "fetch":
             with self._slots:
                 return fetch(origin, user_agent=self.user_agent, timeout=self.timeout,
-                             policy=self.policy, client=self._client, now=step[1])
+                             policy=self.policy, client=self._client, now=step[1],
+                             resource=_resource(origin))
         try:  # a store outage must not stop a crawl: the flow logs and goes on
             if step[0] == "get":
                 return self.store.get(origin)
@@ -245,6 +253,16 @@ class RobotsCache(_Base):
     def crawl_delay(self, url: str, agent: Optional[Agent] = None) -> Optional[float]:
         """The ``Crawl-delay`` that ``url``'s origin asks of ``agent``, or ``None``."""
         return self.lookup(url).robots.crawl_delay(self._agent(agent))
+
+    def tdmrep(self, url: str) -> TdmRepFile:
+        """The TDMRep site policy (``/.well-known/tdmrep.json``) of ``url``'s origin.
+
+        Fetched, kept and refreshed like robots.txt (same policy, store and lifetimes);
+        ``.reservation(url)`` / ``.match(url)`` answer for a URL (see :mod:`robotsrules._tdmrep`).
+        """
+        key = origin_of(url) + TDMREP_PATH
+        entry = self._fresh(key, self.clock()) or self._refresh(key)
+        return tdmrep_from(effective(entry, self.clock(), self.policy))
 
     @overload
     def usage(self, url: str, agent: Optional[Agent] = None) -> Usage: ...
@@ -350,7 +368,8 @@ class AsyncRobotsCache(_Base):
             async with self._slots:
                 return await afetch(origin, user_agent=self.user_agent, timeout=self.timeout,
                                     policy=self.policy, client=self._client, now=step[1],
-                                    ftp_executor=self._ftp_pool)
+                                    ftp_executor=self._ftp_pool,
+                                    resource=_resource(origin))
         try:
             if step[0] == "get":
                 return await self._call(self.store.get, origin)
@@ -369,6 +388,12 @@ class AsyncRobotsCache(_Base):
     async def crawl_delay(self, url: str, agent: Optional[Agent] = None) -> Optional[float]:
         """The ``Crawl-delay`` that ``url``'s origin asks of ``agent``, or ``None``."""
         return (await self.lookup(url)).robots.crawl_delay(self._agent(agent))
+
+    async def tdmrep(self, url: str) -> TdmRepFile:
+        """The TDMRep site policy of ``url``'s origin (see :meth:`RobotsCache.tdmrep`)."""
+        key = origin_of(url) + TDMREP_PATH
+        entry = self._fresh(key, self.clock()) or await self._refresh(key)
+        return tdmrep_from(effective(entry, self.clock(), self.policy))
 
     @overload
     async def usage(self, url: str, agent: Optional[Agent] = None) -> Usage: ...

@@ -20,6 +20,13 @@ requests to one origin are spaced by its ``Crawl-delay``/``Request-rate`` (cappe
 ``max_crawl_delay``; ``crawl_delay=False`` turns it off); one robots.txt fetch per origin
 under concurrency. Pass ``middlewares=()`` to one request to skip the check.
 
+``page_signals=True`` reads each response's page-level signals (``X-Robots-Tag``, robots
+meta tags of an HTML body, TDMRep, ``Content-Usage``); :func:`page_signals_of` returns them
+for a response. ``purposes=["ai-train"]`` (which implies it) raises
+:class:`robotsrules.PageRefused` for a response whose signals, combined with its robots.txt's
+usage preferences, refuse one of them. An HTML
+body is then read by the middleware (aiohttp keeps it: ``await response.read()`` still works).
+
 The robots.txt files are fetched by the fetch layer of robotsrules (httpx, through an
 :class:`~robotsrules.AsyncRobotsCache`), not by the session: its bounded, decompression-safe
 reader and redirect policy are the ones tested. To route those fetches through a proxy,
@@ -29,7 +36,8 @@ pass ``cache=AsyncRobotsCache(..., client=httpx.AsyncClient(proxy=...))``.
 from __future__ import annotations
 
 import asyncio
-from typing import Optional
+import weakref
+from typing import Optional, Sequence
 
 try:
     import aiohttp
@@ -43,12 +51,21 @@ from ._fetcher import DEFAULT_TIMEOUT
 from ._pacing import Spacing, delay_for, resolve_agent
 from ._robotscache import AsyncRobotsCache
 from ._scope import SCHEMES, origin_of
+from ._signals import PageSignals, is_html, page_signals, refusal
 from .cache import Store
-from .errors import RobotsDisallowed
+from .errors import PageRefused, RobotsDisallowed
 from .httpx import DEFAULT_MAX_CRAWL_DELAY
 from .policy import Policy
 
-__all__ = ["RobotsMiddleware"]
+__all__ = ["RobotsMiddleware", "page_signals_of"]
+
+_PAGES: weakref.WeakKeyDictionary[aiohttp.ClientResponse, PageSignals] = (
+    weakref.WeakKeyDictionary())
+
+
+def page_signals_of(response: aiohttp.ClientResponse) -> Optional[PageSignals]:
+    """The page signals a :class:`RobotsMiddleware` read for ``response`` (else ``None``)."""
+    return _PAGES.get(response)
 
 
 class RobotsMiddleware:
@@ -72,7 +89,13 @@ class RobotsMiddleware:
         timeout: float = DEFAULT_TIMEOUT,
         crawl_delay: bool = True,
         max_crawl_delay: float = DEFAULT_MAX_CRAWL_DELAY,
+        page_signals: bool = False,
+        purposes: Sequence[str] = (),
     ) -> None:
+        from ._purposes import check_purpose
+
+        self.purposes = tuple(check_purpose(p) for p in purposes)
+        self.page_signals = page_signals or bool(self.purposes)
         self.agent, self._agent_name = resolve_agent(user_agent, agent)
         self.cache = cache if cache is not None else AsyncRobotsCache(
             store, user_agent=user_agent, agent=self.agent, timeout=timeout, policy=policy)
@@ -97,7 +120,19 @@ class RobotsMiddleware:
                 origin = origin_of(url)
                 while (wait := self._spacing.turn(origin, delay)) > 0:
                     await asyncio.sleep(wait)
-        return await handler(request)
+        response = await handler(request)
+        if self.page_signals and request.url.scheme in SCHEMES:
+            body = await response.read() if is_html(response.headers.get("Content-Type")) \
+                else None
+            url = str(request.url)
+            signals = page_signals(response.raw_headers, body, agent=self.agent, url=url)
+            _PAGES[response] = signals
+            usage = served.robots.usage(url, agent=self.agent) if self.purposes else None
+            refused = refusal(signals, self.purposes, usage)
+            if refused is not None:
+                response.release()
+                raise PageRefused(url, refused[0], refused[1], signals)
+        return response
 
     async def aclose(self) -> None:
         """Close the cache (its store)."""

@@ -19,6 +19,12 @@ function                                    result
                                             4xx: allow all; 429/5xx: disallow all)
 ``robots_origin(url)``                      VARCHAR: ``scheme://host[:port]``, the robots.txt
                                             scope (NULL when the URL has none)
+``robots_page(headers, html, agent)``       STRUCT(index, follow, noai, tdm_reservation): the
+                                            page-level signals of a response (``headers``:
+                                            the raw ``Name: value`` lines; ``html``: the body
+                                            or its head; see :mod:`robotsrules._signals`)
+``robots_page_allows(headers, html, agent,  BOOLEAN: the page's answer for ``purpose``
+purpose)``                                  (``ai-train``, ``search``...; NULL: not stated)
 ``robots_usage(body, url, agent, purpose)`` BOOLEAN: the AI usage preference for ``purpose``
                                             (``'ai-train'``...; NULL: nothing stated, or a URL
                                             the agent may not fetch; :meth:`RobotsTxt.usage`)
@@ -253,7 +259,41 @@ def register(
         # each value reaches Python as it is stored (bytes or str, UTF-8 encoded here).
         cast(Any, connection).create_function(name, function, None, returns, type="arrow",
                                               null_handling="special")
+    _register_page_functions(connection)
     return connection
+
+
+def _register_page_functions(connection: duckdb.DuckDBPyConnection) -> None:
+    """``robots_page`` and ``robots_page_allows`` (issue 16): page signals row by row."""
+    from ._purposes import check_purpose
+    from ._signals import PageSignals, page_signals, parse_header_block
+
+    def read(headers: Any, html: Any, agent: Any) -> List[Optional[PageSignals]]:
+        out: List[Optional[PageSignals]] = []
+        for head, body, name in zip(_pylist(headers), _pylist(html), _pylist(agent)):
+            out.append(None if name is None else page_signals(
+                parse_header_block(head), body, agent=name))
+        return out
+
+    def page(headers: Any, html: Any, agent: Any) -> pa.StructArray:
+        rows = [None if s is None else {"index": s.index, "follow": s.follow, "noai": s.noai,
+                                        "tdm_reservation": s.tdm_reservation}
+                for s in read(headers, html, agent)]
+        return pa.array(rows, pa.struct([("index", pa.bool_()), ("follow", pa.bool_()),
+                                         ("noai", pa.bool_()),
+                                         ("tdm_reservation", pa.int32())]))
+
+    def allows(headers: Any, html: Any, agent: Any, purpose: Any) -> pa.Array:
+        answers = [None if s is None or p is None else s.allows(check_purpose(p))
+                   for s, p in zip(read(headers, html, agent), _pylist(purpose))]
+        return pa.array(answers, pa.bool_())
+
+    struct_type = duckdb.struct_type({"index": "BOOLEAN", "follow": "BOOLEAN",
+                                      "noai": "BOOLEAN", "tdm_reservation": "INTEGER"})
+    for name, function, returns in (("robots_page", page, struct_type),
+                                    ("robots_page_allows", allows, "BOOLEAN")):
+        cast(Any, connection).create_function(name, function, None, returns, type="arrow",
+                                              null_handling="special")
 
 
 def verdicts(

@@ -19,8 +19,10 @@ exceptions. What is left::
           │                          an input it was given cannot be read
           ├── MissingExtra           an optional part was used without its extra installed; the
           │                          message says what to pip install        (also ImportError)
-          └── RobotsDisallowed       the HTTP client integrations refuse a request robots.txt
-                                     forbids (robotsrules.httpx, .aiohttp, .scrapy)
+          ├── RobotsDisallowed       the HTTP client integrations refuse a request robots.txt
+          │                          forbids (robotsrules.httpx, .aiohttp, .scrapy)
+          └── PageRefused            the same integrations refuse a response whose own signals
+                                     (X-Robots-Tag, meta robots, TDMRep...) refuse a purpose
 
 ``except robotsrules.RobotsError`` catches all of them; ``except ValueError`` catches the
 caller's mistakes only, as it did before this tree had its other branches.
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
     from .model import Verdict
 
 __all__ = ["EngineError", "InvalidAgent", "InvalidArgument", "InvalidPurpose", "InvalidURL",
-           "MissingExtra", "RobotsDisallowed", "RobotsError"]
+           "MissingExtra", "PageRefused", "RobotsDisallowed", "RobotsError"]
 
 
 class RobotsError(Exception):
@@ -104,3 +106,25 @@ class RobotsDisallowed(RobotsError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.url, self.agent, self.verdict, self.detail))
+
+
+class PageRefused(RobotsError):
+    """A response whose own signals refuse a purpose the client declared.
+
+    ``url`` is the response's URL, ``purpose`` the purpose refused (``"ai-train"``...),
+    ``why`` the deciding directive's description (``"header X-Robots-Tag (header #2):
+    noai"``) and ``signals`` the :class:`robotsrules.PageSignals` read.
+    """
+
+    def __init__(self, url: str, purpose: str, why: str, signals: object = None) -> None:
+        self.url = url
+        self.purpose = purpose
+        self.why = why
+        self.signals = signals
+        super().__init__(url, purpose, why)
+
+    def __str__(self) -> str:
+        return f"{self.url} refuses {self.purpose}: {self.why}"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.url, self.purpose, self.why))

@@ -25,6 +25,12 @@ origin before it is sent::
   turns the spacing off. The spacing is per transport (share one transport between clients to share
   it).
 * A request with ``extensions={"robotsrules.obey": False}`` skips all of this.
+* ``page_signals=True`` reads each response's page-level signals (``X-Robots-Tag``, robots
+  meta tags of an HTML body, TDMRep, ``Content-Usage``; :func:`robotsrules.page_signals`)
+  and puts them in ``response.extensions["robotsrules.page"]``; ``purposes=["ai-train"]``
+  (which implies it) raises :class:`robotsrules.PageRefused` for a response whose signals,
+  combined with its robots.txt's usage preferences (``Content-Signal``, ``Content-Usage``),
+  refuse one of them. An HTML body is then read in full by the transport.
 
 Only this module imports httpx for these integrations; the fetch layer uses httpx anyway.
 """
@@ -33,7 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Optional
+from typing import Optional, Sequence, Tuple
 
 import httpx
 
@@ -43,11 +49,11 @@ from ._pacing import Spacing, delay_for, resolve_agent
 from ._robotscache import AsyncRobotsCache, RobotsCache
 from ._scope import SCHEMES, origin_of
 from .cache import Store
-from .errors import RobotsDisallowed
+from .errors import PageRefused, RobotsDisallowed
 from .policy import Policy, Served
 
-__all__ = ["DEFAULT_MAX_CRAWL_DELAY", "OBEY_EXTENSION", "AsyncRobotsTransport",
-           "RobotsTransport", "delay_for"]
+__all__ = ["DEFAULT_MAX_CRAWL_DELAY", "OBEY_EXTENSION", "PAGE_EXTENSION",
+           "AsyncRobotsTransport", "RobotsTransport", "delay_for"]
 
 DEFAULT_MAX_CRAWL_DELAY = 30.0
 """Longest spacing applied, in seconds, whatever a site asks (a site asking for an hour
@@ -55,6 +61,37 @@ between requests would otherwise stall a crawler)."""
 
 OBEY_EXTENSION = "robotsrules.obey"
 """Request extension: ``False`` sends the request without consulting robots.txt."""
+
+
+PAGE_EXTENSION = "robotsrules.page"
+"""Response extension holding the :class:`robotsrules.PageSignals` (``page_signals=True``)."""
+
+
+def _purposes(purposes: Sequence[str]) -> Tuple[str, ...]:
+    from ._purposes import check_purpose
+
+    return tuple(check_purpose(p) for p in purposes)
+
+
+def _read_page(request: httpx.Request, response: httpx.Response, body: Optional[bytes],
+               agent: Agent, purposes: Tuple[str, ...], served: Optional[Served]
+               ) -> Optional[PageRefused]:
+    """Put the response's signals in its extensions; the refusal to raise, if any (the
+    page's signals and the robots.txt usage preferences combined)."""
+    from ._signals import page_signals, refusal
+
+    url = str(request.url)
+    signals = page_signals(response.headers.raw, body, agent=agent, url=url)
+    response.extensions[PAGE_EXTENSION] = signals
+    usage = served.robots.usage(url, agent=agent) if served is not None and purposes else None
+    refused = refusal(signals, purposes, usage)
+    return None if refused is None else PageRefused(url, refused[0], refused[1], signals)
+
+
+def _html(response: httpx.Response) -> bool:
+    from ._signals import is_html
+
+    return is_html(response.headers.get("content-type"))
 
 
 def _check(request: httpx.Request, served: Served, agent: Agent, agent_name: str) -> None:
@@ -94,7 +131,11 @@ class RobotsTransport(httpx.BaseTransport):
         timeout: float = DEFAULT_TIMEOUT,
         crawl_delay: bool = True,
         max_crawl_delay: float = DEFAULT_MAX_CRAWL_DELAY,
+        page_signals: bool = False,
+        purposes: Sequence[str] = (),
     ) -> None:
+        self.purposes = _purposes(purposes)
+        self.page_signals = page_signals or bool(self.purposes)
         self.transport = transport if transport is not None else httpx.HTTPTransport()
         self.agent, self._agent_name = resolve_agent(user_agent, agent)
         if cache is None:
@@ -110,6 +151,7 @@ class RobotsTransport(httpx.BaseTransport):
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         """Check ``request`` against its origin's robots.txt, wait its turn, then send it."""
+        served: Optional[Served] = None
         if _obeyed(request):
             url = str(request.url)
             served = self.cache.lookup(url)
@@ -119,7 +161,14 @@ class RobotsTransport(httpx.BaseTransport):
                 origin = origin_of(url)
                 while (wait := self._spacing.turn(origin, delay)) > 0:
                     time.sleep(wait)
-        return self.transport.handle_request(request)
+        response = self.transport.handle_request(request)
+        if self.page_signals and _obeyed(request):
+            body = response.read() if _html(response) else None
+            refused = _read_page(request, response, body, self.agent, self.purposes, served)
+            if refused is not None:
+                response.close()
+                raise refused
+        return response
 
     def close(self) -> None:
         """Close the wrapped transport and the cache's store."""
@@ -143,7 +192,11 @@ class AsyncRobotsTransport(httpx.AsyncBaseTransport):
         timeout: float = DEFAULT_TIMEOUT,
         crawl_delay: bool = True,
         max_crawl_delay: float = DEFAULT_MAX_CRAWL_DELAY,
+        page_signals: bool = False,
+        purposes: Sequence[str] = (),
     ) -> None:
+        self.purposes = _purposes(purposes)
+        self.page_signals = page_signals or bool(self.purposes)
         self.transport = transport if transport is not None else httpx.AsyncHTTPTransport()
         self.agent, self._agent_name = resolve_agent(user_agent, agent)
         if cache is None:
@@ -157,6 +210,7 @@ class AsyncRobotsTransport(httpx.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         """Check ``request`` against its origin's robots.txt, wait its turn, then send it."""
+        served: Optional[Served] = None
         if _obeyed(request):
             url = str(request.url)
             served = await self.cache.lookup(url)
@@ -166,7 +220,14 @@ class AsyncRobotsTransport(httpx.AsyncBaseTransport):
                 origin = origin_of(url)
                 while (wait := self._spacing.turn(origin, delay)) > 0:
                     await asyncio.sleep(wait)
-        return await self.transport.handle_async_request(request)
+        response = await self.transport.handle_async_request(request)
+        if self.page_signals and _obeyed(request):
+            body = await response.aread() if _html(response) else None
+            refused = _read_page(request, response, body, self.agent, self.purposes, served)
+            if refused is not None:
+                await response.aclose()
+                raise refused
+        return response
 
     async def aclose(self) -> None:
         """Close the wrapped transport and the cache's store."""

@@ -96,6 +96,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 from ._agents import Agent
 from ._pacing import delay_for
 from ._scope import origin_of
+from ._usage import Usage
 from .cache import MemoryStore, SQLiteStore, Store
 from .errors import InvalidURL
 from .model import Verdict
@@ -106,7 +107,8 @@ from .useragent import product_token
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-__all__ = ["DEFAULT_MAX_CRAWL_DELAY", "ForbiddenByRobots", "RobotParser", "RobotsTxtMiddleware",
+__all__ = ["DEFAULT_MAX_CRAWL_DELAY", "ForbiddenByRobots", "NofollowMiddleware",
+           "PageSignalsMiddleware", "RefusedByPage", "RobotParser", "RobotsTxtMiddleware",
            "make_store"]
 
 logger = logging.getLogger(__name__)
@@ -439,3 +441,134 @@ class RobotsTxtMiddleware:
     def _close(self, spider: Any = None) -> None:
         if self.store is not None:
             self.store.close()
+
+
+# -- page-level signals (issue 16) ---------------------------------------------------------
+
+class RefusedByPage(IgnoreRequest):
+    """The response's signals (with its robots.txt's usage lines) refuse a declared purpose.
+
+    ``answer`` is the :class:`robotsrules._signals.Answer`: the level and statement that
+    decided."""
+
+    def __init__(self, url: str, purpose: str, answer: Any) -> None:
+        self.url, self.purpose, self.answer = url, purpose, answer
+        super().__init__(f"{purpose} refused for {url}: {answer.describe()}")
+
+
+class PageSignalsMiddleware:
+    """Downloader middleware: read each response's page-level signals.
+
+    ``response.meta["robotsrules"]`` is set to the :class:`robotsrules.PageSignals` of the
+    response (``X-Robots-Tag``, robots meta tags, TDMRep, ``Content-Usage``) for the agent
+    the robots middleware obeys (``ROBOTSTXT_USER_AGENT``, else the request's
+    ``User-Agent``). With ``ROBOTSRULES_PURPOSES = ["ai-train", ...]`` a response whose
+    signals refuse a declared purpose, or whose robots.txt does (its ``Content-Signal`` /
+    ``Content-Usage`` lines, as held by :class:`RobotsTxtMiddleware`), is dropped
+    (:class:`RefusedByPage`) and counted under
+    ``robotsrules/page/refused/<purpose>/<rule>`` (``<rule>`` is ``robots.txt`` for the
+    site's lines); every response read is counted under
+    ``robotsrules/page/responses``. Enable it next to the robots middleware::
+
+        DOWNLOADER_MIDDLEWARES = {..., "robotsrules.scrapy.PageSignalsMiddleware": 950}
+        SPIDER_MIDDLEWARES = {"robotsrules.scrapy.NofollowMiddleware": 100}
+
+    Request meta ``dont_obey_robotstxt`` skips it, as it skips the robots check.
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        from ._purposes import check_purpose
+
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.override: Optional[str] = crawler.settings.get("ROBOTSTXT_USER_AGENT") or None
+        self.purposes = [check_purpose(p) for p in
+                         crawler.settings.getlist("ROBOTSRULES_PURPOSES")]
+        self._robots: Union[RobotsTxtMiddleware, bool, None] = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> PageSignalsMiddleware:
+        """Scrapy's constructor."""
+        return cls(crawler)
+
+    def process_response(self, request: Request, response: Response,
+                         spider: Any = None) -> Response:
+        """Attach the signals to ``response.meta``; drop the response if they refuse."""
+        from ._signals import combine, page_signals
+
+        if request.meta.get("dont_obey_robotstxt"):
+            return response
+        header = request.headers.get("User-Agent")
+        agent = _agent(header, self.override)
+        body = response.body if "html" in _text(
+            response.headers.get("Content-Type") or b"").lower() else None
+        signals_ = page_signals(response.headers, body, agent=agent, url=response.url)
+        request.meta["robotsrules"] = signals_
+        self.stats.inc_value("robotsrules/page/responses")
+        if self.purposes:
+            both = combine(self._usage(response.url, agent), signals_)
+            for purpose in self.purposes:
+                answer = both.decide(purpose)
+                if answer.allowed is False:
+                    rule = (answer.directive.rule if answer.directive is not None
+                            else "robots.txt")
+                    self.stats.inc_value(f"robotsrules/page/refused/{purpose}/{rule}")
+                    raise RefusedByPage(response.url, purpose, answer)
+        return response
+
+    def _usage(self, url: str, agent: str) -> Optional[Usage]:
+        """The robots.txt usage preferences of ``url``, from the rules the robots middleware
+        holds for its origin (``None`` when it is not enabled or holds nothing)."""
+        if self._robots is None:
+            engine = getattr(self.crawler, "engine", None)
+            chain = getattr(getattr(getattr(engine, "downloader", None), "middleware", None),
+                            "middlewares", ())
+            self._robots = next((m for m in chain if isinstance(m, RobotsTxtMiddleware)), False)
+        robots = self._robots
+        if not isinstance(robots, RobotsTxtMiddleware):
+            return None
+        try:
+            entry = robots._entries.get(origin_of(url))
+        except InvalidURL:
+            return None
+        if entry is None:
+            return None
+        served = effective(entry, robots.clock(), robots.policy)
+        return served.robots.usage(url, agent=agent)
+
+
+class NofollowMiddleware:
+    """Spider middleware: no requests from a page whose signals say ``nofollow``.
+
+    Reads ``response.meta["robotsrules"]`` (set by :class:`PageSignalsMiddleware`); the
+    items a callback yields pass, the requests are dropped and counted under
+    ``robotsrules/page/nofollow_dropped``. Google: nofollow - "Do not follow the links on
+    this page".
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        self.stats = crawler.stats
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> NofollowMiddleware:
+        """Scrapy's constructor."""
+        return cls(crawler)
+
+    def _keep(self, response: Response, result: Any) -> bool:
+        signals_ = response.meta.get("robotsrules") if response.request is not None else None
+        if isinstance(result, Request) and signals_ is not None and not signals_.follow:
+            self.stats.inc_value("robotsrules/page/nofollow_dropped")
+            return False
+        return True
+
+    def process_spider_output(self, response: Response, result: Any,
+                              spider: Any = None) -> Any:
+        """Filter the callback's output (sync iterables)."""
+        return (r for r in result if self._keep(response, r))
+
+    async def process_spider_output_async(self, response: Response, result: Any,
+                                          spider: Any = None) -> Any:
+        """Filter the callback's output (async iterables)."""
+        async for r in result:
+            if self._keep(response, r):
+                yield r

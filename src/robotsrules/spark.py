@@ -62,6 +62,7 @@ __all__ = [
     "robots_allowed",
     "robots_line",
     "robots_origin",
+    "robots_page_allows",
     "robots_usage",
     "robots_verdict",
     "verdicts",
@@ -116,6 +117,22 @@ def _verdict(body: pa.Array, status: pa.Array, url: pa.Array, agent: pa.Array) -
          pa.array([r[2] for r in rows], pa.string())], names=["allowed", "line", "reason"])
 
 
+def _page_allows(headers: pa.Array, html: pa.Array, agent: pa.Array, purpose: pa.Array
+                 ) -> pa.Array:
+    from ._purposes import check_purpose
+    from ._signals import page_signals, parse_header_block
+
+    answers: list[Optional[bool]] = []
+    for head, body, name, wanted in zip(headers.to_pylist(), html.to_pylist(),
+                                        agent.to_pylist(), purpose.to_pylist()):
+        if name is None or wanted is None:
+            answers.append(None)
+            continue
+        signals = page_signals(parse_header_block(head), body, agent=name)
+        answers.append(signals.allows(check_purpose(wanted)))
+    return pa.array(answers, pa.bool_())
+
+
 @functools.cache
 def _udfs() -> Any:
     # Built on first use: arrow_udf wants a Spark installation, not an import-time session.
@@ -125,6 +142,7 @@ def _udfs() -> Any:
         "allowed": arrow_udf(_allowed, "boolean"),
         "line": arrow_udf(_line, "int"),
         "verdict": arrow_udf(_verdict, _STRUCT_DDL),
+        "page_allows": arrow_udf(_page_allows, "boolean"),
         "usage": arrow_udf(_usage, "boolean"),
     }
 
@@ -276,3 +294,13 @@ def local_session(master: str = "local[*]", **conf: str) -> Any:
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     return session
+
+
+def robots_page_allows(headers: ColumnOrName, html: ColumnOrName, agent: Union[Column, str],
+                       purpose: Union[Column, str]) -> Column:
+    """The page-level answer for ``purpose`` (:func:`robotsrules.page_signals`): ``headers``
+    holds the raw ``Name: value`` lines of a response, ``html`` its body or head; ``agent``
+    and ``purpose`` are columns or str literals. Null when the page states nothing."""
+    return cast(Column, _udfs()["page_allows"](_col(headers), _body(html),
+                                               _col(agent, literal=True),
+                                               _col(purpose, literal=True)))

@@ -35,7 +35,20 @@ from __future__ import annotations
 import datetime
 import os
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Dict, Iterable, Iterator, List, NamedTuple, Optional, Union
+from typing import (
+    Any,
+    BinaryIO,
+    Callable,
+    Dict,
+    Iterable,
+    Iterator,
+    List,
+    NamedTuple,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 from urllib.parse import urlsplit
 
 import pyarrow as pa
@@ -44,8 +57,8 @@ from warcio.archiveiterator import ArchiveIterator
 from ._scope import join_url, origin_of
 from .robotstxt import DEFAULT_MAX_BYTES
 
-__all__ = ["DAMAGED_STATUS", "ROBOTS_SCHEMA", "Capture", "WarcStats", "iter_captures",
-           "read_warcs"]
+__all__ = ["DAMAGED_STATUS", "ROBOTS_SCHEMA", "Capture", "PageCapture", "WarcStats",
+           "iter_captures", "iter_pages", "page_table", "page_table_schema", "read_warcs"]
 
 ROBOTS_SCHEMA = pa.schema([
     pa.field("url", pa.string()),
@@ -180,7 +193,8 @@ class _Archive(ArchiveIterator):  # type: ignore[misc]  # warcio has no type inf
 
 
 def _captures(handle: BinaryIO, label: str, max_bytes: int, stats: WarcStats,
-              all_paths: bool) -> Iterator[Capture]:
+              all_paths: bool, read: Optional[Callable[[Any, int], Any]] = None
+              ) -> Iterator[Any]:
     archive = _Archive(handle, arc2warc=True)
     records = iter(archive)
     while True:
@@ -194,7 +208,8 @@ def _captures(handle: BinaryIO, label: str, max_bytes: int, stats: WarcStats,
             return
         stats.records += 1
         try:
-            capture = _capture(record, max_bytes, all_paths)
+            capture = (_capture(record, max_bytes, all_paths) if read is None
+                       else read(record, max_bytes))
         except Exception as error:  # Leniency: one bad record; the next may be fine
             stats.errors.append(f"{label}: record {stats.records}: {type(error).__name__}: "
                                 f"{error}")
@@ -206,7 +221,7 @@ def _captures(handle: BinaryIO, label: str, max_bytes: int, stats: WarcStats,
                 stats.errors.append(f"{label}: record {stats.records}: {short}")
             stats.skipped += 1
             continue
-        if capture.damaged:
+        if getattr(capture, "damaged", None):  # page records (iter_pages) carry no such flag
             stats.damaged += 1
             stats.errors.append(f"{label}: record {stats.records} ({capture.url}): damaged: "
                                 f"{capture.damaged}; not read as a robots.txt")
@@ -344,3 +359,130 @@ def _follow(capture: Capture, by_url: Dict[str, Capture], stats: WarcStats) -> C
     if current is not capture:
         stats.redirects_followed += 1
     return current
+
+
+# -- page-level signals of response records (issue 16) ------------------------------------
+
+class PageCapture(NamedTuple):
+    """One captured response: its URL, status, date, every header and the head of its body."""
+
+    url: str
+    origin: str
+    status: Optional[int]
+    date: Optional[datetime.datetime]
+    headers: Tuple[Tuple[str, str], ...]
+    head: Optional[bytes]
+    """The first bytes of an HTML body (``None`` for other content types)."""
+
+
+def _page_capture(record: Any, max_bytes: int) -> Optional[PageCapture]:
+    from ._signals import is_html
+
+    if record.rec_type != "response":
+        return None
+    url = (record.rec_headers.get_header("WARC-Target-URI") or "").strip().strip("<>")
+    if not url or _is_robots(url):
+        return None
+    origin = origin_of(url)  # InvalidURL: counted as a bad record by the caller
+    http = record.http_headers
+    if http is None:
+        raise ValueError(f"no HTTP headers for {url}")
+    headers = tuple((str(k), str(v)) for k, v in http.headers)
+    head = None
+    if is_html(http.get_header("Content-Type")):
+        head = record.content_stream().read(max_bytes)
+    return PageCapture(url, origin, int(http.get_statuscode()),
+                       _date(record.rec_headers.get_header("WARC-Date")), headers, head)
+
+
+def iter_pages(source: Union[str, os.PathLike[str], BinaryIO], *,
+               max_head_bytes: Optional[int] = None,
+               stats: Optional[WarcStats] = None) -> Iterator[PageCapture]:
+    """The ``response`` records of one WARC file other than robots.txt, in file order.
+
+    Of an HTML body only the first ``max_head_bytes`` (default
+    :data:`robotsrules._signals.DEFAULT_HEAD_BYTES`) are read; other bodies are not read.
+    Problems are counted in ``stats``, never raised.
+    """
+    from ._signals import DEFAULT_HEAD_BYTES
+
+    stats = stats if stats is not None else WarcStats()
+    limit = DEFAULT_HEAD_BYTES if max_head_bytes is None else max_head_bytes
+    name = source if isinstance(source, (str, os.PathLike)) else getattr(source, "name", "WARC")
+    label = os.fspath(name) if isinstance(name, (str, os.PathLike)) else "WARC"
+    stats.files += 1
+    try:
+        handle: BinaryIO = (open(source, "rb") if isinstance(source, (str, os.PathLike))  # noqa: SIM115
+                            else source)
+    except OSError as error:
+        stats.errors.append(f"{label}: {error.strerror or error}")
+        return
+    try:
+        yield from _captures(handle, label, limit, stats, True, _page_capture)
+    finally:
+        if handle is not source:
+            handle.close()
+
+
+def page_table_schema(purposes: Sequence[str] = ()) -> pa.Schema:
+    """The columns of :func:`page_table`: one nullable boolean per purpose at the end."""
+    from ._purposes import column_name
+
+    return pa.schema([
+        pa.field("url", pa.string()),
+        pa.field("agent", pa.string()),
+        pa.field("status", pa.int32()),
+        pa.field("date", pa.timestamp("us", tz="UTC")),
+        pa.field("crawl_allowed", pa.bool_()),
+        pa.field("index", pa.bool_()),
+        pa.field("follow", pa.bool_()),
+        pa.field("noai", pa.bool_()),
+        pa.field("tdm_reservation", pa.int8()),
+        *(pa.field(column_name(p), pa.bool_()) for p in purposes),
+    ])
+
+
+def page_table(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
+               agents: Sequence[str], purposes: Sequence[str] = (),
+               robots: Optional[Dict[str, Any]] = None,
+               max_head_bytes: Optional[int] = None, stats: Optional[WarcStats] = None,
+               now: Optional[datetime.datetime] = None) -> pa.Table:
+    """Page signals of every response record, one row per (URL, agent).
+
+    ``index``/``follow``/``noai``/``tdm_reservation`` come from the record's headers and
+    HTML head (:func:`robotsrules.page_signals`); each purpose column is the answer of
+    :func:`robotsrules.combine` of the page and, when ``robots`` maps the record's origin to
+    its parsed :class:`~robotsrules.RobotsTxt`, of that file's :meth:`~RobotsTxt.usage`
+    (``crawl_allowed`` is then its verdict, else null). ``now`` decides
+    ``unavailable_after`` (default: each record's ``WARC-Date``, when the page was served).
+    """
+    from ._agents import agent_tokens
+    from ._purposes import check_purpose
+    from ._signals import combine, page_signals
+
+    for agent in agents:
+        agent_tokens(agent)
+    chosen = [check_purpose(p) for p in purposes]
+    schema = page_table_schema(chosen)
+    columns: Dict[str, List[Any]] = {name: [] for name in schema.names}
+    stats = stats if stats is not None else WarcStats()
+    for source in sources:
+        for page in iter_pages(source, max_head_bytes=max_head_bytes, stats=stats):
+            site = robots.get(page.origin) if robots is not None else None
+            for agent in agents:
+                signals = page_signals(page.headers, page.head, agent=agent, url=page.url,
+                                       now=now or page.date)
+                usage = site.usage(page.url, agent=agent) if site is not None else None
+                both = combine(usage, signals)
+                columns["url"].append(page.url)
+                columns["agent"].append(agent)
+                columns["status"].append(page.status)
+                columns["date"].append(page.date)
+                columns["crawl_allowed"].append(None if usage is None else usage.crawl_allowed)
+                columns["index"].append(signals.index)
+                columns["follow"].append(signals.follow)
+                columns["noai"].append(signals.noai)
+                columns["tdm_reservation"].append(signals.tdm_reservation)
+                for purpose, name in zip(chosen, schema.names[9:]):
+                    columns[name].append(both.allows(purpose))
+    return pa.table(columns, schema=schema)

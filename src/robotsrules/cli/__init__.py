@@ -670,6 +670,9 @@ def _parser() -> argparse.ArgumentParser:
     from ._bulk import add_commands as add_bulk_commands  # bulk, report (issue 7)
 
     add_bulk_commands(commands)
+    from ._page import add_command as add_page_command  # page (issue 16)
+
+    add_page_command(commands)
     from ._usage import add_command as add_usage_command  # usage (issue 15)
 
     add_usage_command(commands)

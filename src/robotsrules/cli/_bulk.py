@@ -71,20 +71,26 @@ def add_commands(commands: Any) -> None:
         epilog="allowed is empty (null) when nothing is known: the origin has no robots row "
                "(see --missing) or the URL has no robots.txt scope. Exit codes: 0 done, "
                "2 usage or I/O error.")
-    source = bulk.add_mutually_exclusive_group(required=True)
+    source = bulk.add_mutually_exclusive_group()  # one is required unless --pages-warc
     source.add_argument("--robots", metavar="FILE",
                         help="robots table: url (any URL of the site), body, optional status "
                              "(HTTP; 4xx allow all, 429/5xx disallow all), optional date")
     source.add_argument("--robots-warc", metavar="FILE", nargs="+",
                         help="WARC files (gzip'd or not) holding robots.txt captures, e.g. "
                              "Common Crawl's; the newest capture per origin wins")
-    bulk.add_argument("--urls", metavar="FILE", required=True, help="URL table (column url)")
+    bulk.add_argument("--urls", metavar="FILE", help="URL table (column url)")
+    bulk.add_argument("--pages-warc", metavar="FILE", nargs="+",
+                      help="page signals instead of verdicts: the response records of these "
+                           "WARC files (headers and HTML head) give per URL and agent the "
+                           "columns crawl_allowed (with --robots/--robots-warc), index, "
+                           "follow, noai, tdm_reservation and one per --purpose")
     bulk.add_argument("--agent", metavar="NAME", action="append", required=True,
                       help="a crawler product token (repeatable: --agent GPTBot --agent CCBot)")
     bulk.add_argument("--purpose", metavar="NAME", action="append", default=[],
                       help="add a nullable boolean column with the AI usage preference for "
                            "this purpose (ai-train -> column ai_train; repeatable; see "
-                           "robotsrules usage)")
+                           "robotsrules usage); with --pages-warc, the page's signals and "
+                           "the robots.txt combined")
     bulk.add_argument("--out", metavar="FILE", required=True,
                       help="output file: .parquet or .csv (or see --format)")
     bulk.add_argument("--format", choices=["parquet", "csv"],
@@ -338,6 +344,13 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     _schema(args.purpose)  # an unknown purpose: InvalidPurpose, before any work
     if args.cache_size < 1:
         raise RobotsError("--cache-size must be at least 1")
+    if args.pages_warc:
+        from ._page import bulk_pages
+
+        return bulk_pages(args, out, form)
+    if not (args.robots or args.robots_warc) or not args.urls:
+        raise RobotsError("bulk needs --urls and one of --robots, --robots-warc "
+                          "(or --pages-warc)")
     started = time.monotonic()
     from ._common import Progress
 

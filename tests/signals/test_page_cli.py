@@ -1,0 +1,106 @@
+"""``robotsrules page``: a URL on a loopback server, a saved response, an HTML file."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from robotsrules.cli import main
+from robotsrules.cli._page import read_response
+from tests.network.servers import Exchange, RawHTTPServer, head, redirect
+
+PAGE = (b'<html><head><meta name="GPTBot" content="nofollow">'
+        b'<meta name="robots" content="max-snippet:20"></head><body>hi</body></html>')
+
+
+def _serve(exchange: Exchange) -> None:
+    exchange.send(head(200, [("Content-Type", "text/html"),
+                             ("X-Robots-Tag", "googlebot: noindex"),
+                             ("X-Robots-Tag", "noai"),
+                             ("Content-Length", str(len(PAGE)))]) + PAGE)
+
+
+def test_page_url_text_output_names_what_decides() -> None:
+    with RawHTTPServer({"/start": redirect("/page"), "/page": _serve}) as server:
+        out = io.StringIO()
+        assert main(["page", server.url("/start"), "--agent", "GPTBot"], out=out) == 0
+        request = server.requests[-1]
+    text = out.getvalue()
+    assert request.path == "/page" and "GPTBot (robotsrules/" in request.headers["user-agent"]
+    assert "[googlebot]: noindex  [other crawler]" in text
+    assert "follow: no  <- meta GPTBot (line 1) [gptbot]: nofollow" in text
+    assert "index: yes" in text
+    assert "ai-train: refused  <- header X-Robots-Tag (header #2): noai" in text
+    assert "search: nothing stated" in text
+
+
+def test_page_saved_response_json(tmp_path: Path) -> None:
+    saved = tmp_path / "response.http"
+    saved.write_bytes(b"HTTP/1.1 301 Moved\r\nLocation: /x\r\n\r\n"
+                      b"HTTP/1.1 200 OK\r\nX-Robots-Tag: googlebot: noindex\r\n"
+                      b"tdm-reservation: 1\r\n\r\n" + PAGE)
+    out = io.StringIO()
+    assert main(["page", str(saved), "--agent", "Googlebot", "--json",
+                 "--purpose", "search", "--purpose", "train-ai"], out=out) == 0
+    data = json.loads(out.getvalue())
+    assert data["index"] is False and data["follow"] is True and data["max_snippet"] == 20
+    assert data["decided_by"]["index"]["rule"] == "noindex"
+    assert data["purposes"]["search"]["allowed"] is False
+    assert data["purposes"]["train-ai"] == {
+        "allowed": False, "decided_by": data["purposes"]["train-ai"]["decided_by"]}
+    assert data["purposes"]["train-ai"]["decided_by"]["rule"] == "tdm-reservation"
+
+
+def test_page_html_file_and_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    html = tmp_path / "page.html"
+    html.write_bytes(PAGE)
+    out = io.StringIO()
+    assert main(["page", str(html), "--agent", "Other"], out=out) == 0
+    assert "max_snippet: 20" in out.getvalue()
+    assert main(["page", str(tmp_path / "missing.html"), "--agent", "x"], out=out) == 2
+    assert main(["page", str(html), "--agent", "x", "--purpose", "ai_train"], out=out) == 2
+    assert "unknown purpose" in capsys.readouterr().err
+    assert main(["page", "http://127.0.0.1:9/", "--agent", "x", "--timeout", "2"],
+                out=out) == 2
+
+
+def test_read_response_without_status_line_is_a_body() -> None:
+    assert read_response(b"<html>") == ([], b"<html>")
+    assert read_response(b"HTTP/1.1 200 OK\nA: b") == ([("A", "b")], b"")
+
+
+def test_page_with_the_sites_robots_txt(tmp_path: Path) -> None:
+    robots = tmp_path / "robots.txt"
+    robots.write_bytes(b"User-agent: *\nContent-Signal: search=yes, ai-train=yes\n"
+                       b"Disallow: /private\n")
+    html = tmp_path / "page.html"
+    html.write_bytes(PAGE)  # GPTBot: nofollow; max-snippet
+    out = io.StringIO()
+    assert main(["page", str(html), "--agent", "GPTBot", "--robots", str(robots)], out=out) == 0
+    text = out.getvalue()
+    assert "with the site's robots.txt (crawl allowed):" in text
+    assert "search: allowed by robots.txt line 2: content-signal: search=yes" in text
+    out = io.StringIO()
+    assert main(["page", str(html), "--agent", "GPTBot", "--robots", str(robots), "--url",
+                 "https://example.com/private/x", "--json"], out=out) == 0
+    data = json.loads(out.getvalue())
+    assert data["crawl_allowed"] is False  # the preferences do not apply where crawling is not
+    assert data["combined"]["search"] == {"allowed": None, "level": None,
+                                          "why": "nothing stated"}
+    with RawHTTPServer({"/robots.txt": _robots_file(robots.read_bytes()),
+                        "/page": _serve}) as server:
+        out = io.StringIO()
+        assert main(["page", server.url("/page"), "--agent", "GPTBot", "--robots",
+                     server.url("/page")], out=out) == 0
+    assert "ai-train: refused by page: header X-Robots-Tag (header #2): noai" in out.getvalue()
+
+
+def _robots_file(body: bytes) -> Any:
+    def scenario(exchange: Exchange) -> None:
+        exchange.send(head(200, [("Content-Type", "text/plain"),
+                                 ("Content-Length", str(len(body)))]) + body)
+    return scenario

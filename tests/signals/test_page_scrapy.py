@@ -1,0 +1,79 @@
+"""robotsrules.scrapy's page-signal middlewares in a real Scrapy crawl against loopback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import Any, Dict, List
+
+import pytest
+
+pytest.importorskip("scrapy", reason="Scrapy is not installed: install the 'test' extra")
+
+from tests.network.servers import Exchange, RawHTTPServer, head, respond
+
+SCRIPT = os.path.join(os.path.dirname(__file__), "page_crawl_script.py")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _html(status: int, body: str, *headers: tuple[str, str]) -> Any:
+    data = body.encode()
+
+    def scenario(exchange: Exchange) -> None:
+        exchange.send(head(status, [("Content-Type", "text/html; charset=utf-8"), *headers,
+                                    ("Content-Length", str(len(data)))]) + data)
+
+    return scenario
+
+
+SITE = {
+    "/robots.txt": respond(200, b"User-agent: *\nAllow: /\n"
+                                b"Content-Usage: /site-says-no/ train-ai=n\n"),
+    # The start page links to everything; its meta says nofollow for ExampleBot only.
+    "/": _html(200, '<html><head><meta name="ExampleBot" content="nofollow"></head>'
+                    '<body><a href="/a">a</a><a href="/noai">n</a></body></html>'),
+    "/hub": _html(200, '<html><head></head><body><a href="/a">a</a><a href="/noai">n</a>'
+                       '<a href="/tdm">t</a><a href="/site-says-no/x">s</a></body></html>'),
+    "/site-says-no/x": _html(200, "<html></html>"),
+    "/a": _html(200, "<html><body>a</body></html>", ("X-Robots-Tag", "noindex")),
+    "/noai": _html(200, '<html><head><meta name="robots" content="noai"></head></html>'),
+    "/tdm": _html(200, "<html></html>", ("tdm-reservation", "1")),
+}
+
+
+def _crawl(settings: Dict[str, Any], urls: List[str]) -> Dict[str, Any]:
+    base = {"ROBOTSTXT_OBEY": True, "USER_AGENT": "ExampleBot/1.0", "LOG_LEVEL": "WARNING",
+            "TELNETCONSOLE_ENABLED": False, "DOWNLOAD_TIMEOUT": 10, "RETRY_TIMES": 0,
+            "DOWNLOADER_MIDDLEWARES": {
+                "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+                "robotsrules.scrapy.RobotsTxtMiddleware": 100,
+                "robotsrules.scrapy.PageSignalsMiddleware": 950},
+            "SPIDER_MIDDLEWARES": {"robotsrules.scrapy.NofollowMiddleware": 100}}
+    base.update(settings)
+    done = subprocess.run([sys.executable, SCRIPT, json.dumps(base), json.dumps(urls)],
+                          capture_output=True, text=True, timeout=90, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    result: Dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_scrapy_page_signals_attached_purposes_dropped_nofollow_respected() -> None:
+    with RawHTTPServer(SITE) as server:
+        stats = _crawl({"ROBOTSRULES_PURPOSES": ["ai-train"]},
+                       [server.url("/"), server.url("/hub")])
+        requested = sorted(p for p in server.paths if p != "/robots.txt")
+    # "/" says nofollow to ExampleBot: its two links are not requested from there; /hub's
+    # links are, and /noai and /tdm then refuse ai-train and never reach the spider.
+    assert stats["robotsrules/page/nofollow_dropped"] == 2
+    assert requested == ["/", "/a", "/hub", "/noai", "/site-says-no/x", "/tdm"]
+    seen = [url.rsplit("/", 1)[1] for url in stats["seen"]]
+    assert sorted(seen) == ["", "a", "hub"]
+    assert stats["robotsrules/page/refused/ai-train/noai"] == 1
+    assert stats["robotsrules/page/refused/ai-train/tdm-reservation"] == 1
+    assert stats["robotsrules/page/refused/ai-train/robots.txt"] == 1  # Content-Usage line
+    assert stats["robotsrules/page/responses"] == 6
+    signals = {url.rsplit("/", 1)[1]: value for url, value in stats["signals"].items()}
+    assert signals[""] == {"index": True, "follow": False, "ai-train": None}
+    assert signals["a"] == {"index": False, "follow": True, "ai-train": None}

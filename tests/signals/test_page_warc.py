@@ -1,0 +1,126 @@
+"""Page signals from WARC response records: robotsrules.warc.page_table and
+``robotsrules bulk --pages-warc`` (WARC files written here with warcio's writer)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import List, Tuple
+
+import pytest
+
+pytest.importorskip("pyarrow")
+pytest.importorskip("warcio")
+
+from warcio.statusandheaders import StatusAndHeaders
+from warcio.warcwriter import WARCWriter
+
+from robotsrules import parse
+from robotsrules.cli import main
+from robotsrules.warc import WarcStats, iter_pages, page_table
+
+Record = Tuple[str, str, List[Tuple[str, str]], bytes]
+PAGES: List[Record] = [
+    ("https://a.example/robots.txt", "2024-03-01T00:00:00Z", [("Content-Type", "text/plain")],
+     b"User-agent: *\nContent-Signal: search=yes, ai-train=yes\nDisallow: /private\n"),
+    ("https://a.example/open", "2024-03-01T00:00:01Z", [("Content-Type", "text/html")],
+     b"<html><head><title>x</title></head><body>ok</body></html>"),
+    ("https://a.example/noai", "2024-03-01T00:00:02Z",
+     [("Content-Type", "text/html; charset=utf-8"), ("X-Robots-Tag", "noindex")],
+     b'<html><head><meta name="robots" content="noai, nofollow"></head></html>'),
+    ("https://a.example/private/doc.pdf", "2024-03-01T00:00:03Z",
+     [("Content-Type", "application/pdf"), ("tdm-reservation", "1"),
+      ("X-Robots-Tag", "gptbot: noindex")], b"%PDF-1.7"),
+    ("https://b.example/expired", "2024-03-01T00:00:04Z",
+     [("Content-Type", "text/html"), ("X-Robots-Tag", "unavailable_after: 2024-01-01")],
+     b"<html></html>"),
+]
+
+
+def write_warc(path: Path, records: List[Record] = PAGES) -> None:
+    with open(path, "wb") as handle:
+        writer = WARCWriter(handle, gzip=True)
+        for url, date, headers, body in records:
+            http = StatusAndHeaders("200 OK", headers, protocol="HTTP/1.1")
+            writer.write_record(writer.create_warc_record(
+                url, "response", payload=io.BytesIO(body), http_headers=http,
+                warc_headers_dict={"WARC-Date": date}))
+            writer.write_record(writer.create_warc_record(
+                url, "request", payload=io.BytesIO(b"GET / HTTP/1.1\r\n\r\n")))
+        handle.write(b"garbage at the end")
+
+
+def test_iter_pages_reads_headers_and_html_heads_only(tmp_path: Path) -> None:
+    path = tmp_path / "pages.warc.gz"
+    write_warc(path)
+    stats = WarcStats()
+    pages = list(iter_pages(str(path), stats=stats))
+    assert [p.url.rsplit("/", 1)[1] for p in pages] == ["open", "noai", "doc.pdf", "expired"]
+    assert pages[2].head is None and ("tdm-reservation", "1") in pages[2].headers
+    assert pages[1].head is not None and b"noai" in pages[1].head
+    assert stats.errors  # the garbage, noted, not raised
+
+
+def test_page_table_with_and_without_robots(tmp_path: Path) -> None:
+    path = tmp_path / "pages.warc.gz"
+    write_warc(path)
+    robots = {"https://a.example": parse(PAGES[0][3])}
+    table = page_table([str(path)], agents=["GPTBot", "ExampleBot"],
+                       purposes=["ai-train", "search"], robots=robots)
+    rows = {(r["url"].rsplit("/", 1)[1], r["agent"]): r for r in table.to_pylist()}
+    assert table.column_names[-2:] == ["ai_train", "search"]
+    open_ = rows[("open", "GPTBot")]
+    assert (open_["crawl_allowed"], open_["index"], open_["ai_train"], open_["search"]) == (
+        True, True, True, True)  # from robots.txt's Content-Signal
+    noai = rows[("noai", "ExampleBot")]
+    assert (noai["index"], noai["follow"], noai["noai"], noai["ai_train"], noai["search"]) == (
+        False, False, True, False, False)  # the page refuses what the site allowed
+    pdf_gpt, pdf_other = rows[("doc.pdf", "GPTBot")], rows[("doc.pdf", "ExampleBot")]
+    assert (pdf_gpt["crawl_allowed"], pdf_gpt["index"], pdf_other["index"]) == (False, False, True)
+    assert pdf_gpt["tdm_reservation"] == 1 and pdf_other["ai_train"] is False
+    expired = rows[("expired", "GPTBot")]  # judged at its WARC-Date, after the date
+    assert (expired["crawl_allowed"], expired["index"], expired["search"]) == (None, False, False)
+    assert expired["ai_train"] is None
+
+
+def test_cli_bulk_pages_warc(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "pages.warc.gz"
+    write_warc(path)
+    out = tmp_path / "pages.parquet"
+    assert main(["bulk", "--pages-warc", str(path), "--robots-warc", str(path),
+                 "--agent", "GPTBot", "--purpose", "ai-train", "--out", str(out)]) == 0
+    assert "4 page rows" in capsys.readouterr().out
+    rows = pq.read_table(out).to_pylist()
+    private = next(r for r in rows if r["url"].endswith("doc.pdf"))
+    assert private["crawl_allowed"] is False and private["ai_train"] is False
+    csv = tmp_path / "pages.csv"
+    assert main(["bulk", "--pages-warc", str(path), "--agent", "x", "--out", str(csv)]) == 0
+    assert csv.read_text().startswith('"url","agent","status"')
+    assert main(["bulk", "--agent", "x", "--out", str(csv)]) == 2
+    assert "bulk needs --urls" in capsys.readouterr().err
+    assert main(["bulk", "--pages-warc", str(path), "--agent", "x", "--purpose", "ai_train",
+                 "--out", str(csv)]) == 2
+
+
+def test_duckdb_page_functions() -> None:
+    duckdb = pytest.importorskip("duckdb")
+    import robotsrules.duckdb as engine
+
+    con = engine.register(duckdb.connect())
+    con.sql("CREATE TABLE pages (headers VARCHAR, html BLOB)")
+    con.execute("INSERT INTO pages VALUES (?, ?), (?, ?), (NULL, NULL)", [
+        "HTTP/1.1 200 OK\r\nX-Robots-Tag: gptbot: noindex\r\ntdm-reservation: 1\r\n", b"",
+        "Content-Type: text/html", b'<head><meta name="robots" content="noai, nofollow">'])
+    rows = con.sql("SELECT robots_page(headers, html, 'GPTBot') AS p, "
+                   "robots_page_allows(headers, html, 'GPTBot', 'ai-train') AS train, "
+                   "robots_page_allows(headers, html, 'Other', 'search') AS search "
+                   "FROM pages").fetchall()
+    assert rows[0] == ({"index": False, "follow": True, "noai": False, "tdm_reservation": 1},
+                       False, None)
+    assert rows[1] == ({"index": True, "follow": False, "noai": True, "tdm_reservation": None},
+                       False, None)
+    assert rows[2] == ({"index": True, "follow": True, "noai": False, "tdm_reservation": None},
+                       None, None)
+    with pytest.raises(duckdb.Error):
+        con.sql("SELECT robots_page_allows(NULL, NULL, 'x', 'ai_train')").fetchall()
