@@ -32,7 +32,8 @@ OPTIONAL = {
     # UTS-46 host names: a runtime dependency, imported on the first non-ASCII host only, so
     # the scope functions are part of the core and `import robotsrules` stays light.
     "idna": {"robotsrules._scope"},
-    "duckdb": {"robotsrules.duckdb", "robotsrules._report", "robotsrules.cli._bulk"},
+    "duckdb": {"robotsrules.duckdb", "robotsrules._report", "robotsrules.cli._bulk",
+               "robotsrules.cli._page"},
     "pyspark": {"robotsrules.spark"},
     "scrapy": {"robotsrules.scrapy"},
     "aiohttp": {"robotsrules.aiohttp"},
