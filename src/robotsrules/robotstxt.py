@@ -40,7 +40,8 @@ _NO_AGENT = object()
 _CACHE_LIMIT = 64  # compiled AgentRules kept per file (one per distinct agent set)
 # A line the reader may take for Content-Signal/Content-Usage (robotsrules.usage) starts
 # with optional blanks (after a line break or a byte-order mark) then one of these spellings.
-# Searched once per file, on the first usage question: a file without any pays nothing else.
+# Searched once per file, on the first usage question (after a cheaper filter, see
+# _may_state_usage): a file without any pays nothing else.
 _USAGE_KEY = re.compile(
     rb"(?:^|[\r\n])(?:\xef(?:\xbb\xbf?)?)?[ \t\v\f]*content[-_ ]?(?:signal|usage)",
     re.IGNORECASE,
@@ -458,7 +459,7 @@ class RobotsTxt:
         if state is False:
             return None
         if state is None or state is True:
-            if self.mode == "legacy" or not _USAGE_KEY.search(self.source):
+            if self.mode == "legacy" or not _may_state_usage(self.source):
                 object.__setattr__(self, "_usage", False)
                 return None
             state = {}
@@ -506,6 +507,19 @@ class RobotsTxt:
     def agents(self) -> Tuple[str, ...]:
         """The product tokens named by the file's groups (lower-cased, file order)."""
         return tuple(self._by_agent)
+
+
+def _may_state_usage(source: bytes) -> bool:
+    """False when no line of ``source`` can be a Content-Signal/Content-Usage line.
+
+    Every spelling the reader accepts holds ``signal`` or ``usage`` (any case): a lower-cased
+    copy and two substring searches (C speed) settle most files; the rest are searched
+    for a key at a line start.
+    """
+    lowered = source.lower()
+    if b"signal" not in lowered and b"usage" not in lowered:
+        return False
+    return _USAGE_KEY.search(source) is not None
 
 
 def reparse(source: bytes, truncated: bool, synthetic: Optional[str], mode: Mode) -> RobotsTxt:
