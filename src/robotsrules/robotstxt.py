@@ -39,12 +39,10 @@ _GLOBAL = ("*",)
 _NO_AGENT = object()
 _CACHE_LIMIT = 64  # compiled AgentRules kept per file (one per distinct agent set)
 # A line the reader may take for Content-Signal/Content-Usage (robotsrules._usage) starts
-# with optional blanks (after a line break or a byte-order mark) then one of these spellings.
-# Searched once per file, on the first usage question: a file without any pays nothing else.
-_USAGE_KEY = re.compile(
-    rb"(?:^|[\r\n])(?:\xef(?:\xbb\xbf?)?)?[ \t\v\f]*content[-_ ]?(?:signal|usage)",
-    re.IGNORECASE,
-)
+# with optional blanks (after a line break or a byte-order mark) then one of these spellings
+# (matched on the lower-cased text). Looked for once per file, on the first usage question
+# (_may_state_usage): a file without any pays nothing else.
+_USAGE_KEY_AT = re.compile(rb"(?:\xef(?:\xbb\xbf?)?)?[ \t\v\f]*content[-_ ]?(?:signal|usage)")
 
 
 class _Full:
@@ -458,7 +456,7 @@ class RobotsTxt:
         if state is False:
             return None
         if state is None or state is True:
-            if self.mode == "legacy" or not _USAGE_KEY.search(self.source):
+            if self.mode == "legacy" or not _may_state_usage(self.source):
                 object.__setattr__(self, "_usage", False)
                 return None
             state = {}
@@ -506,6 +504,29 @@ class RobotsTxt:
     def agents(self) -> Tuple[str, ...]:
         """The product tokens named by the file's groups (lower-cased, file order)."""
         return tuple(self._by_agent)
+
+
+def _may_state_usage(source: bytes) -> bool:
+    """False when no line of ``source`` can be a Content-Signal/Content-Usage line.
+
+    Every spelling the reader accepts holds ``signal`` or ``usage`` (any case): in a
+    lower-cased copy, C-speed substring searches find the candidates, and only the line of
+    each is checked for a key at its start (each line at most once per word: linear).
+    """
+    lowered = source.lower()
+    match = _USAGE_KEY_AT.match
+    for word in (b"signal", b"usage"):
+        at = lowered.find(word)
+        while at >= 0:
+            start = max(lowered.rfind(b"\n", 0, at), lowered.rfind(b"\r", 0, at)) + 1
+            if match(lowered, start):
+                return True
+            ends = [end for end in (lowered.find(b"\n", at), lowered.find(b"\r", at))
+                    if end >= 0]
+            if not ends:
+                break
+            at = lowered.find(word, min(ends))
+    return False
 
 
 def reparse(source: bytes, truncated: bool, synthetic: Optional[str], mode: Mode) -> RobotsTxt:
