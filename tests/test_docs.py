@@ -96,3 +96,17 @@ def test_site_builds_strict(tmp_path: Path) -> None:
                             cwd=ROOT, capture_output=True, text=True, check=False,
                             env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_json_reference_examples_have_the_outputs_shape() -> None:
+    pytest.importorskip("duckdb")
+    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "docs_json.py"), "--check"],
+                            capture_output=True, text=True, check=False, timeout=300)
+    assert result.returncode == 0, result.stderr
+
+
+def test_json_reference_covers_every_json_command() -> None:
+    page = (DOCS / "reference" / "json.md").read_text(encoding="utf-8")
+    for command in ("check", "fetch", "explain", "agents", "diff", "lint", "usage", "page",
+                    "report"):
+        assert f"<!-- json: robotsrules {command} " in page, command
