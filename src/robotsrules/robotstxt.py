@@ -20,6 +20,7 @@ from .matcher import AgentRules, GroupsSource, RfcRules, rows_of
 from .model import Group, Line, RequestRate, Verdict
 from .outline import Row, Span, normalise, outline, read_rules
 from .parser import Parsed, build, decode
+from .stance import Stance, stance_of
 from .urls import rfc_pattern
 
 __all__ = ["DEFAULT_MAX_BYTES", "MODES", "Mode", "RobotsTxt", "parse", "reparse"]
@@ -399,6 +400,12 @@ class RobotsTxt:
     def explain(self, url: str, *, agent: Agent) -> Verdict:
         """Like :meth:`allowed`, with the deciding rule, the groups used and the reason."""
         return self.for_agent(agent).explain(url)
+
+    def stance(self, agent: Agent) -> Stance:
+        """Whether ``agent`` may fetch all, none or some of the site, decided from the rules
+        alone (no URL list), exactly as :meth:`allowed` would answer for every URL; with
+        the deciding lines and example paths. See :mod:`robotsrules.stance`."""
+        return stance_of(self.for_agent(agent))
 
     def crawl_delay(self, agent: Agent) -> Optional[float]:
         """Seconds between requests asked of ``agent`` (``Crawl-delay``), or ``None``.
