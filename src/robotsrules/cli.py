@@ -537,6 +537,9 @@ def _parser() -> argparse.ArgumentParser:
     from .cli_bulk import add_commands as add_bulk_commands  # bulk, report (issue 7)
 
     add_bulk_commands(commands)
+    from .cli_stance import add_command as add_stance_command  # stance (issue 17)
+
+    add_stance_command(commands)
 
     linter = commands.add_parser(
         "lint", help="find what is wrong with a robots.txt: codes, lines, fixes",

@@ -43,23 +43,26 @@ may miss rules); otherwise :class:`StanceTooComplex` is raised rather than a gue
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import deque
-from typing import Deque, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, Deque, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from .errors import RobotsError
 from .legacy import LegacyRules
 from .matcher import AgentRules, RfcRules, index_html_rows, rows_of
 from .model import Rule
 from .outline import ALLOW_BIT, LINE_MASK, Row
+from .urls import match_target, rfc_target
 
-__all__ = ["MAX_STATES", "Stance", "StanceTooComplex", "stance_of"]
+__all__ = ["MAX_WORK", "Stance", "StanceTooComplex", "stance_of"]
 
-MAX_STATES = 200_000
-"""Product states explored before giving up on completeness (see the module docstring)."""
+MAX_WORK = 300_000
+"""Automaton steps one rule's search may take before it gives up (see the module docstring)."""
 EXAMPLES = 3
 """Example paths kept per side."""
 
 ROBOTS_TXT = "/robots.txt"
+_ORIGIN = "http://example.com"  # a target is checked as an absolute URL ("//a" is a path)
 _HEX = "0123456789ABCDEFabcdef"
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 # Characters a target may hold (before the escape rule): ASCII but NUL and '#'.
@@ -184,121 +187,270 @@ def _build(pattern: str) -> _Automaton:
 
 
 def _escape_step(v: int, char: str, rfc: bool) -> int:
-    """The canonical-target automaton: 0 = plain, 1 = after ``%``, 100 + ord(h) = after
-    ``%h`` (``h`` a hex digit); -1 = not a target the matcher can receive."""
+    """The canonical-target automaton: 0 = plain, 1 = after ``%``, 2 = after ``%h`` with
+    ``h`` a lower-case hex digit, 3 = after ``%H`` (Google mode; in RFC mode 100 + ord(H),
+    whose unreserved escapes are decoded); -1 = not a target the matcher can receive."""
     if v == 0:
         return 1 if char == "%" else 0
-    if v == 1:
-        if char in _HEX:
-            return 100 + ord(char)
+    if char not in _HEX:
         return 1 if char == "%" else 0
-    if char in _HEX:
-        pair = chr(v - 100) + char
-        if pair != pair.upper():  # lower-case hex digits are upper-cased (SPEC D2)
-            return -1
-        if rfc and chr(int(pair, 16)) in _UNRESERVED:  # decoded in RFC mode
-            return -1
-        return 0
-    return 1 if char == "%" else 0
+    if v == 1:
+        if char.islower():
+            return 2
+        return 100 + ord(char) if rfc else 3
+    if v == 2 or char.islower():  # lower-case hex digits are upper-cased (SPEC D2)
+        return -1
+    if v >= 100 and chr(int(chr(v - 100) + char, 16)) in _UNRESERVED:  # decoded (RFC)
+        return -1
+    return 0
 
 
 _State = Tuple[int, int, int, Tuple[Tuple[int, int], ...]]
-# (escape state, characters of "/robots.txt" matched or -1, best key among the unanchored
-#  rules matched or -1, (rule index, automaton state) of the live rules)
+# (escape state, characters of "/robots.txt" matched or -1, the candidate rule's state,
+#  (rule index, automaton state) of the rivals still alive)
 
 
 class _Found(NamedTuple):
-    verdicts: Dict[int, str]  # deciding key (-1: no rule) -> first (shortest) target
-    complete: bool
+    verdicts: Dict[int, str]  # deciding key (-1: no rule) -> shortest target it decides
+    complete: bool  # False: some rule's search hit the bound (its verdict unknown)
 
 
-def _explore(rows: Sequence[Row], rfc: bool, max_states: int) -> _Found:
-    """Every (deciding key, example target) reachable by a canonical target other than
-    ``/robots.txt`` (see the module docstring)."""
-    autos = [_build(pattern) for _, pattern in rows]
-    keys = [key for key, _ in rows]
-    chars = _TARGET_CHARS.replace("*", "").replace("$", "") if rfc else _TARGET_CHARS
-    allowed_chars = frozenset(chars)
-    mentioned = set(ROBOTS_TXT) | set(_HEX) | {"%"}
-    for automaton in autos:
-        for step in automaton.step:
-            mentioned.update(step)
-    representative: Optional[str] = next(
-        (c for c in _PREFERRED if c in allowed_chars and c not in mentioned), None
-    )
-    if representative is None:
-        representative = next((c for c in chars if c not in mentioned), None)
-    robots_end = len(ROBOTS_TXT)
+class _Search:
+    """The automata of one rule list and the character classes to explore them with."""
 
-    def advance(state: _State, char: str) -> Optional[_State]:
-        v, rpos, sticky, live = state
-        v = _escape_step(v, char, rfc)
+    def __init__(self, rows: Sequence[Row], rfc: bool, max_work: int) -> None:
+        self.autos = [_build(pattern) for _, pattern in rows]
+        self.keys = [key for key, _ in rows]
+        self.patterns = [pattern for _, pattern in rows]
+        self.firsts = [_first_piece(pattern) for _, pattern in rows]
+        self.by_first: Dict[str, List[int]] = {}
+        for index, first in enumerate(self.firsts):
+            self.by_first.setdefault(first, []).append(index)
+        self.ordered = sorted((first, index) for index, first in enumerate(self.firsts))
+        self.rfc = rfc
+        self.max_work = max_work
+        chars = _TARGET_CHARS.replace("*", "").replace("$", "") if rfc else _TARGET_CHARS
+        self.chars = chars
+        self.allowed_chars = frozenset(chars)
+        mentioned = set(ROBOTS_TXT) | set(_HEX) | {"%"}
+        for automaton in self.autos:
+            for step in automaton.step:
+                mentioned.update(step)
+        self.representative: Optional[str] = next(
+            (c for c in _PREFERRED if c in self.allowed_chars and c not in mentioned), None
+        ) or next((c for c in chars if c not in mentioned), None)
+
+    def rivals(self, candidate: int) -> Optional[Tuple[Tuple[int, int], ...]]:
+        """(index, start state) of the rules that outrank ``candidate`` and may match a
+        target it matches; None if one of them matches every target."""
+        keys = self.keys
+        key = keys[candidate] if candidate >= 0 else -1
+        first = self.firsts[candidate] if candidate >= 0 else ""
+        found: List[Tuple[int, int]] = []
+        mine = self.patterns[candidate] if candidate >= 0 else None
+        for index in self.compatible(first):
+            if keys[index] <= key:
+                continue
+            if mine is not None and _covers(self.patterns[index], mine, first):
+                return None
+            start = self.autos[index].start
+            if start == _DONE:
+                return None
+            if start != _DEAD:
+                found.append((index, start))
+        found.sort()
+        return tuple(found)
+
+    def compatible(self, first: str) -> List[int]:
+        """The rules whose first literal piece is a prefix of ``first`` or extends it."""
+        by_first = self.by_first
+        found: List[int] = []
+        for end in range(len(first)):
+            found.extend(by_first.get(first[:end], ()))
+        ordered = self.ordered
+        i = bisect_left(ordered, (first, -1))
+        while i < len(ordered) and ordered[i][0].startswith(first):
+            found.append(ordered[i][1])
+            i += 1
+        return found
+
+    def decides(self, candidate: int, rivals: Tuple[Tuple[int, int], ...], text: str) -> bool:
+        """Whether ``candidate`` decides the target ``text`` (one walk, no search)."""
+        if not text.startswith("/") or text == ROBOTS_TXT:
+            return False
+        mine = self.autos[candidate] if candidate >= 0 else None
+        state: Optional[_State] = (0, 0, _DONE if mine is None else mine.start, rivals)
+        for char in text:
+            if char not in self.allowed_chars:
+                return False
+            assert state is not None
+            state = self._advance(state, char, mine)
+            if state is None:
+                return False
+        assert state is not None
+        return self._accepts(state, mine)
+
+    def _accepts(self, state: _State, mine: Optional[_Automaton]) -> bool:
+        _, rpos, at, live = state
+        if rpos == len(ROBOTS_TXT):
+            return False
+        if at != _DONE and (mine is None or not mine.final[at]):
+            return False
+        autos = self.autos
+        return not any(autos[index].final[where] for index, where in live)
+
+    def guesses(self, candidate: int) -> List[str]:
+        """Targets a rule most likely decides: its pattern with ``*`` filled in."""
+        if candidate < 0:
+            bodies = ["/"]
+        else:
+            pattern = self.patterns[candidate]
+            anchored = pattern.endswith("$")
+            body = pattern[:-1] if anchored else pattern
+            bodies = [body.replace("*", ""), body.replace("*", self.representative or "")]
+            if not anchored:
+                bodies += [b + (self.representative or "") for b in bodies]
+        found = []
+        for body in bodies:
+            found.append(body if body.startswith("/") else "/" + body)
+        return found
+
+    def witness(self, candidate: int) -> Tuple[Optional[str], bool, int]:
+        """The shortest target that ``candidate`` (a rule index, or -1 for "no rule")
+        decides, or None; whether the search settled that (False: it hit the bound); the
+        work it took."""
+        autos = self.autos
+        mine = autos[candidate] if candidate >= 0 else None
+        rivals = self.rivals(candidate)
+        if rivals is None:
+            return None, True, 0  # a higher rule matches every target
+        start = _DONE if mine is None else mine.start
+        root = self._advance((0, 0, start, tuple(rivals)), "/", mine)
+        if root is None:
+            return None, True, 0
+        robots_end = len(ROBOTS_TXT)
+        seen = {root}
+        queue: Deque[Tuple[_State, str]] = deque([(root, "/")])
+        work = 0
+        while queue:
+            state, text = queue.popleft()
+            v, rpos, at, live = state
+            if self._accepts(state, mine):
+                return text, True, work
+            relevant: Set[str] = set()
+            if mine is not None and at != _DONE:
+                relevant.update(mine.step[at])
+            for index, where in live:
+                relevant.update(autos[index].step[where])
+            if v != 0:
+                relevant.update(_HEX)
+            relevant.add("%")
+            if 0 <= rpos < robots_end:
+                relevant.add(ROBOTS_TXT[rpos])
+            tried = sorted(relevant & self.allowed_chars)
+            other = self.representative
+            if other is None:  # every target character is mentioned somewhere
+                other = next((c for c in self.chars if c not in relevant), None)
+            if other is not None:
+                tried.insert(0, other)  # first, for readable examples ("/x" rather than "/%")
+            work += len(tried) * (len(live) + 1)
+            if work > self.max_work:
+                return None, False, work
+            for char in tried:
+                nxt = self._advance(state, char, mine)
+                if nxt is not None and nxt not in seen:
+                    seen.add(nxt)
+                    queue.append((nxt, text + char))
+        return None, True, work
+
+    def _advance(self, state: _State, char: str, mine: Optional[_Automaton]) -> Optional[_State]:
+        """The state after ``char``, or None when the candidate can no longer decide."""
+        v, rpos, at, live = state
+        v = _escape_step(v, char, self.rfc)
         if v < 0:
             return None
-        rpos = rpos + 1 if 0 <= rpos < robots_end and ROBOTS_TXT[rpos] == char else -1
+        if mine is not None and at != _DONE:
+            nxt = mine.step[at].get(char)
+            at = mine.other[at] if nxt is None else nxt
+            if at == _DEAD:
+                return None
+        rpos = rpos + 1 if 0 <= rpos < len(ROBOTS_TXT) and ROBOTS_TXT[rpos] == char else -1
         moved: List[Tuple[int, int]] = []
-        for index, at in live:
+        autos = self.autos
+        for index, where in live:
             automaton = autos[index]
-            nxt = automaton.step[at].get(char)
+            nxt = automaton.step[where].get(char)
             if nxt is None:
-                nxt = automaton.other[at]
-            if nxt == _DEAD:
-                continue
+                nxt = automaton.other[where]
             if nxt == _DONE:
-                if keys[index] > sticky:
-                    sticky = keys[index]
-                continue
-            moved.append((index, nxt))
-        if sticky >= 0:
-            moved = [item for item in moved if keys[item[0]] > sticky]
-        return (v, rpos, sticky, tuple(moved))
+                return None  # a higher rule matches this target and all that extend it
+            if nxt != _DEAD:
+                moved.append((index, nxt))
+        return (v, rpos, at, tuple(moved))
 
-    sticky = -1
-    live: List[Tuple[int, int]] = []
-    for index, automaton in enumerate(autos):
-        if automaton.start == _DONE:
-            sticky = max(sticky, keys[index])
-        elif automaton.start != _DEAD:
-            live.append((index, automaton.start))
-    if sticky >= 0:
-        live = [item for item in live if keys[item[0]] > sticky]
-    root = advance((0, 0, sticky, tuple(live)), "/")
-    assert root is not None
+
+def _covers(rival: str, pattern: str, first: str) -> bool:
+    """A sufficient test that ``rival`` matches every target ``pattern`` matches (``first``:
+    the pattern's first literal piece): duplicates, and prefixes like ``/a*`` over ``/a$``.
+    Only a shortcut: the search finds every other case."""
+    if rival == pattern:
+        return True
+    if rival.endswith("$"):
+        return False
+    stem = rival.rstrip("*")
+    if "*" not in stem and first.startswith(stem):
+        return True
+    return stem == (pattern[:-1] if pattern.endswith("$") else pattern).rstrip("*")
+
+
+def _first_piece(pattern: str) -> str:
+    """The literal text every target a pattern matches starts with."""
+    body = pattern[:-1] if pattern.endswith("$") and "*" not in pattern else pattern
+    return body.split("*", 1)[0]
+
+
+def _explore(
+    rows: Sequence[Row],
+    rfc: bool,
+    max_work: int,
+    decide: Optional[Callable[[str], Optional[int]]] = None,
+) -> _Found:
+    """Every rule (and "no rule", key -1) that decides some canonical target other than
+    ``/robots.txt``, with a short target it decides (see the module docstring).
+
+    ``decide`` (the compiled matcher's choice of key for a target) settles most rules at
+    once: the rule's own pattern with ``*`` filled in is usually a target it decides. The
+    rules it does not settle are searched."""
+    search = _Search(rows, rfc, max_work)
+    canonical = rfc_target if rfc else match_target
     verdicts: Dict[int, str] = {}
-    seen = {root}
-    queue: Deque[Tuple[_State, str]] = deque([(root, "/")])
-    while queue:
-        state, text = queue.popleft()
-        v, rpos, best, live_now = state
-        if rpos != robots_end:
-            for index, at in live_now:
-                if autos[index].final[at] and keys[index] > best:
-                    best = keys[index]
-            if best not in verdicts:
-                verdicts[best] = text
-        relevant = set()
-        for index, at in live_now:
-            relevant.update(autos[index].step[at])
-        if v != 0:
-            relevant.update(_HEX)
-        relevant.add("%")
-        if 0 <= rpos < robots_end:
-            relevant.add(ROBOTS_TXT[rpos])
-        tried = sorted(relevant & allowed_chars)
-        other = representative
-        if other is None:  # every target character is mentioned somewhere
-            other = next((c for c in chars if c not in relevant), None)
-        if other is not None:
-            tried.insert(0, other)  # first, for readable examples ("/x" rather than "/%")
-        for char in tried:
-            nxt = advance(state, char)
-            if nxt is None or nxt in seen:
-                continue
-            if len(seen) >= max_states:
-                return _Found(verdicts, False)
-            seen.add(nxt)
-            queue.append((nxt, text + char))
-    return _Found(verdicts, True)
+    hard: List[int] = []
+    for candidate in range(-1, len(rows)):
+        key = search.keys[candidate] if candidate >= 0 else -1
+        found = None
+        if decide is not None:
+            for guess in search.guesses(candidate):
+                if guess != ROBOTS_TXT and canonical(_ORIGIN + guess) == guess:
+                    best = decide(guess)
+                    if (-1 if best is None else best) == key:
+                        found = guess
+                        break
+        if found is not None:
+            verdicts[key] = found
+        else:
+            hard.append(candidate)
+    complete = True
+    spent = 0
+    for candidate in hard:
+        if spent > max_work * 4:  # a bound on the whole file, too
+            complete = False
+            break
+        text, settled, work = search.witness(candidate)
+        spent += work
+        complete = complete and settled
+        if text is not None:
+            verdicts[search.keys[candidate] if candidate >= 0 else -1] = text
+    return _Found(verdicts, complete)
 
 
 def stance_rows(rules: AgentRules) -> List[Row]:
@@ -309,19 +461,19 @@ def stance_rows(rules: AgentRules) -> List[Row]:
     return rows
 
 
-def stance_of(rules: AgentRules, max_states: int = MAX_STATES) -> Stance:
+def stance_of(rules: AgentRules, max_work: int = MAX_WORK) -> Stance:
     """The :class:`Stance` of compiled rules (see :meth:`RobotsTxt.stance`)."""
     if isinstance(rules, LegacyRules):
         raise RobotsError("stance() needs mode 'google' or 'rfc' (legacy mode is first-match)")
     rows = stance_rows(rules)
-    found = _explore(rows, isinstance(rules, RfcRules), max_states)
+    found = _explore(rows, isinstance(rules, RfcRules), max_work, rules._decide)
     allows = [key for key in found.verdicts if key < 0 or key & ALLOW_BIT]
     disallows = [key for key in found.verdicts if key >= 0 and not key & ALLOW_BIT]
     if allows and disallows:
         kind = "some"
     elif not found.complete:
         raise StanceTooComplex(
-            f"the rules for {'/'.join(rules.agents)} need more than {max_states} states "
+            f"the rules for {'/'.join(rules.agents)} need more than {max_work} steps "
             "to settle their stance"
         )
     else:

@@ -1,0 +1,99 @@
+"""``robotsrules stance``: has this site opted out of these crawlers? (all / none / some).
+
+Decided from the rules alone (:meth:`RobotsTxt.stance`), exactly as ``check`` would answer
+for every URL. Exit codes: 0 nothing is disallowed for any agent, 1 something is (some or
+all paths), 2 usage or I/O error (a message on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, Dict, List, TextIO
+
+from .stance import Stance
+
+__all__ = ["add_command", "stance_json"]
+
+_SAYS = {
+    "all": "every path disallowed (robots.txt aside)",
+    "none": "nothing disallowed",
+    "some": "some paths disallowed",
+}
+
+
+def stance_json(agent: str, stance: Stance) -> Dict[str, Any]:
+    """One agent's stance as a JSON-ready dict (the ``--json`` form)."""
+    return {
+        "agent": agent,
+        "kind": stance.kind,
+        "scope": stance.scope,
+        "complete": stance.complete,
+        "lines": [
+            {"line": rule.line, "directive": rule.directive, "value": rule.value,
+             "pattern": rule.pattern}
+            for rule in stance.lines
+        ],
+        "disallowed": list(stance.disallowed),
+        "allowed": list(stance.allowed),
+    }
+
+
+def _agents(args: argparse.Namespace) -> List[str]:
+    agents: List[str] = list(args.agent or [])
+    expand = getattr(args, "agent_category_tokens", None)  # --agent-category, if offered
+    if expand is not None:
+        agents.extend(expand(args))
+    return list(dict.fromkeys(agents))
+
+
+def _stance_cmd(args: argparse.Namespace, out: TextIO) -> int:
+    from .cli import EXIT_ALLOWED, EXIT_DISALLOWED, _fail, _load
+
+    agents = _agents(args)
+    if not agents:
+        return _fail("no agent given: pass --agent NAME (repeatable)")
+    robots, origin = _load(args.source, args)
+    stances = [(agent, robots.stance(agent)) for agent in agents]
+    code = EXIT_DISALLOWED if any(s.kind != "none" for _, s in stances) else EXIT_ALLOWED
+    if args.json:
+        report = {"source": origin, "stances": [stance_json(a, s) for a, s in stances]}
+        out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        return code
+    out.write(f"{origin}\n")
+    width = max(len(agent) for agent in agents)
+    for agent, stance in stances:
+        scope = {"specific": "its own group", "global": "the '*' group",
+                 "none": "no group"}.get(stance.scope, stance.scope)
+        out.write(f"{agent:<{width}}  {stance.kind:<4}  {_SAYS[stance.kind]} ({scope})\n")
+        for rule in stance.lines:
+            out.write(f"{'':<{width}}    {rule}\n")
+        if stance.kind == "some":
+            out.write(f"{'':<{width}}    e.g. disallowed: {' '.join(stance.disallowed)}"
+                      f"; allowed: {' '.join(stance.allowed)}\n")
+        if not stance.complete:
+            out.write(f"{'':<{width}}    (lines incomplete: the rules are too complex to "
+                      "list every deciding line)\n")
+    return code
+
+
+def add_command(commands: Any) -> argparse.ArgumentParser:
+    """Add ``stance`` to the CLI's subcommands; returns its parser."""
+    from .cli import _fetch_options, _mode_option
+
+    stance = commands.add_parser(
+        "stance", help="does the file disallow all, none or some paths for each agent?",
+        description="For each AGENT, whether SOURCE (a file, '-' or a URL) disallows every "
+                    "path ('all'), none ('none') or some ('some'), decided from the rules "
+                    "alone and exactly as 'check' would answer for every URL; with the lines "
+                    "that decide and example paths.",
+        epilog="Exit codes: 0 nothing disallowed for any agent, 1 some path disallowed for "
+               "some agent, 2 usage or I/O error.")
+    stance.add_argument("source", metavar="FILE_OR_URL")
+    stance.add_argument("--agent", action="extend", nargs="+", metavar="NAME",
+                        help="product token(s) to ask about (repeatable)")
+    stance.add_argument("--json", action="store_true", help="print JSON")
+    _mode_option(stance)
+    _fetch_options(stance)
+    stance.set_defaults(run=_stance_cmd)
+    return stance
