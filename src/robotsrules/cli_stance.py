@@ -81,7 +81,7 @@ def add_command(commands: Any) -> argparse.ArgumentParser:
     """Add ``stance`` to the CLI's subcommands; returns its parser."""
     from .cli import _fetch_options, _mode_option
 
-    stance = commands.add_parser(
+    stance: argparse.ArgumentParser = commands.add_parser(
         "stance", help="does the file disallow all, none or some paths for each agent?",
         description="For each AGENT, whether SOURCE (a file, '-' or a URL) disallows every "
                     "path ('all'), none ('none') or some ('some'), decided from the rules "

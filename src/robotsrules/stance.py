@@ -56,7 +56,7 @@ from .urls import match_target, rfc_target
 
 __all__ = ["MAX_WORK", "Stance", "StanceTooComplex", "stance_of"]
 
-MAX_WORK = 300_000
+MAX_WORK = 200_000
 """Automaton steps one rule's search may take before it gives up (see the module docstring)."""
 EXAMPLES = 3
 """Example paths kept per side."""
@@ -442,7 +442,7 @@ def _explore(
     complete = True
     spent = 0
     for candidate in hard:
-        if spent > max_work * 4:  # a bound on the whole file, too
+        if spent > max_work * 2:  # a bound on the whole file, too
             complete = False
             break
         text, settled, work = search.witness(candidate)
