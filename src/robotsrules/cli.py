@@ -307,6 +307,11 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
 def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
     from .crawlers import crawler_verdicts
 
+    if args.by_category:
+        from .cli_stance import by_category_cmd
+
+        return by_category_cmd(args, out)
+
     robots, origin = _load(args.source, args)
     verdicts = crawler_verdicts(robots, args.url)
     if args.json:
@@ -519,7 +524,13 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Exit codes: 0 done, 2 usage or I/O error.")
     agents.add_argument("source", metavar="FILE_OR_URL")
     agents.add_argument("--url", default="/", help="the URL or path to ask about (default /)")
+    agents.add_argument("--by-category", action="store_true",
+                        help="summarise by crawler category (blocked / partly / allowed) "
+                             "with warnings about likely opt-out mistakes")
     _common(agents)
+    from .cli_stance import add_agent_options
+
+    add_agent_options(agents)
 
     differ = commands.add_parser(
         "diff", help="the (agent, URL) verdicts that change between two files",

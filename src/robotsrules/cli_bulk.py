@@ -64,8 +64,11 @@ def add_commands(commands: Any) -> None:
                         help="WARC files (gzip'd or not) holding robots.txt captures, e.g. "
                              "Common Crawl's; the newest capture per origin wins")
     bulk.add_argument("--urls", metavar="FILE", required=True, help="URL table (column url)")
-    bulk.add_argument("--agent", metavar="NAME", action="append", required=True,
+    bulk.add_argument("--agent", metavar="NAME", action="append",
                       help="a crawler product token (repeatable: --agent GPTBot --agent CCBot)")
+    from .cli_stance import add_agent_options  # --agent-category (issue 17)
+
+    add_agent_options(bulk)
     bulk.add_argument("--out", metavar="FILE", required=True,
                       help="output file: .parquet or .csv (or see --format)")
     bulk.add_argument("--format", choices=["parquet", "csv"],
@@ -151,6 +154,11 @@ def _bulk(args: argparse.Namespace, out: TextIO) -> int:
     _need("pyarrow")
     _need("duckdb")
     form = _out_format(args)
+    from .cli_stance import expand_agents
+
+    args.agent = expand_agents(args)
+    if not args.agent:
+        raise RobotsError("no agent given: pass --agent NAME or --agent-category CATEGORY")
     for agent in args.agent:  # a caller mistake: say so before any work
         from .agents import agent_tokens
 

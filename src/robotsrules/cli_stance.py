@@ -9,11 +9,20 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Dict, List, TextIO
+from typing import Any, Dict, List, TextIO, Tuple
 
+from .crawlers import Crawler
+from .errors import RobotsError
 from .stance import Stance
 
-__all__ = ["add_command", "stance_json"]
+__all__ = [
+    "add_agent_options",
+    "add_command",
+    "by_category_cmd",
+    "crawler_table",
+    "expand_agents",
+    "stance_json",
+]
 
 _SAYS = {
     "all": "every path disallowed (robots.txt aside)",
@@ -39,20 +48,48 @@ def stance_json(agent: str, stance: Stance) -> Dict[str, Any]:
     }
 
 
-def _agents(args: argparse.Namespace) -> List[str]:
-    agents: List[str] = list(args.agent or [])
-    expand = getattr(args, "agent_category_tokens", None)  # --agent-category, if offered
-    if expand is not None:
-        agents.extend(expand(args))
+def add_agent_options(parser: argparse.ArgumentParser) -> None:
+    """``--agent-category`` (repeatable) and ``--crawlers FILE``: expand a crawler category
+    of the table (:mod:`robotsrules.crawlers`) to its tokens, next to ``--agent``."""
+    parser.add_argument("--agent-category", action="append", metavar="CATEGORY",
+                        help="add every token of a crawler category: search, ai-search "
+                             "(retrieval), user-triggered (user), ai-training (training), "
+                             "usage-control (control), other (repeatable)")
+    parser.add_argument("--crawlers", metavar="FILE",
+                        help="extend the crawler table from a JSON file (same shape as "
+                             "robotsrules/data/crawlers.json)")
+    parser.add_argument("--crawlers-replace", action="store_true",
+                        help="use only the --crawlers file, not the shipped table")
+
+
+def crawler_table(args: argparse.Namespace) -> Tuple[Crawler, ...]:
+    """The crawler table the command line asked for (shipped, extended or replaced)."""
+    from .crawlers import known_crawlers
+
+    table = getattr(args, "crawlers", None)
+    replace = bool(getattr(args, "crawlers_replace", False))
+    if replace and table is None:
+        raise RobotsError("--crawlers-replace needs --crawlers FILE")
+    return known_crawlers(table, replace=replace)
+
+
+def expand_agents(args: argparse.Namespace) -> List[str]:
+    """``--agent`` values then the tokens of every ``--agent-category``, without repeats."""
+    from .crawlers import category_tokens
+
+    agents: List[str] = list(getattr(args, "agent", None) or [])
+    categories = getattr(args, "agent_category", None)
+    if categories:
+        agents.extend(category_tokens(categories, crawler_table(args)))
     return list(dict.fromkeys(agents))
 
 
 def _stance_cmd(args: argparse.Namespace, out: TextIO) -> int:
     from .cli import EXIT_ALLOWED, EXIT_DISALLOWED, _fail, _load
 
-    agents = _agents(args)
+    agents = expand_agents(args)
     if not agents:
-        return _fail("no agent given: pass --agent NAME (repeatable)")
+        return _fail("no agent given: pass --agent NAME or --agent-category CATEGORY")
     robots, origin = _load(args.source, args)
     stances = [(agent, robots.stance(agent)) for agent in agents]
     code = EXIT_DISALLOWED if any(s.kind != "none" for _, s in stances) else EXIT_ALLOWED
@@ -92,8 +129,39 @@ def add_command(commands: Any) -> argparse.ArgumentParser:
     stance.add_argument("source", metavar="FILE_OR_URL")
     stance.add_argument("--agent", action="extend", nargs="+", metavar="NAME",
                         help="product token(s) to ask about (repeatable)")
+    add_agent_options(stance)
     stance.add_argument("--json", action="store_true", help="print JSON")
     _mode_option(stance)
     _fetch_options(stance)
     stance.set_defaults(run=_stance_cmd)
     return stance
+
+
+def by_category_cmd(args: argparse.Namespace, out: TextIO) -> int:
+    """``agents --by-category``: per crawler category, how many tokens are blocked; and the
+    likely opt-out mistakes (:mod:`robotsrules.optout`)."""
+    from .cli import EXIT_ALLOWED, _load
+    from .optout import by_category, warnings
+
+    robots, origin = _load(args.source, args)
+    table = crawler_table(args)
+    summary = by_category(robots, table)
+    found = warnings(robots, table)
+    if args.json:
+        report = {
+            "source": origin,
+            "categories": [
+                {"category": s.category, "total": s.total, "blocked": list(s.blocked),
+                 "partly": list(s.partly), "allowed": list(s.allowed), "named": list(s.named)}
+                for s in summary
+            ],
+            "warnings": [w._asdict() for w in found],
+        }
+        out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        return EXIT_ALLOWED
+    out.write(f"{origin}\n")
+    for item in summary:
+        out.write(f"  {item}\n")
+    for warning in found:
+        out.write(f"warning: {warning}\n")
+    return EXIT_ALLOWED

@@ -14,31 +14,35 @@ Theory of operation. Each rule is a small deterministic automaton over the match
 * an anchored rule (``...$``) keeps a KMP state for its last piece after the others are
   found, and matches a target exactly when that state is "complete" at the end.
 
-The stance explores the product of these automata breadth-first, from ``/`` (every target
-starts with ``/``). A product state holds, besides each live rule's state, the best key
-(:data:`~robotsrules.outline.Row`) among the unanchored rules already matched; a live rule
-with a smaller key can never decide and is dropped, so the product stays small for real
-files. Characters that no live automaton distinguishes are one class, explored once through
-a representative. Two more components make the answer exact for *targets the matcher can
-actually receive*: whether the string so far is ``/robots.txt`` (always allowed, RFC 9309
-§2.2.2; excluded from the stance) and whether it is a canonical target (hex digits of
-``%XX`` escapes upper-case; in RFC mode no bare ``*``/``$`` and no escaped unreserved
-character: see :mod:`robotsrules.urls`).
+A rule *decides* a target when it matches and no rule with a larger key
+(:data:`~robotsrules.outline.Row`: longer pattern; allow over disallow at equal length;
+earlier line) matches it, exactly as :class:`~robotsrules.matcher.AgentRules` chooses
+(Google's index.html rule is an extra ``/d/$`` allow). "No rule" decides the targets no
+rule matches (allowed). So, over every rule and "no rule":
 
-Every reachable product state stands for a set of targets that share one verdict and one
-deciding rule: the verdict is the largest key among the matched rules, exactly as
-:class:`~robotsrules.matcher.AgentRules` decides (longest match, allow wins ties, first line
-among equals, Google's index.html rule as an extra ``/d/$`` allow). So:
-
-* ``kind`` is ``"all"`` if no reachable state allows, ``"none"`` if none disallows,
-  ``"some"`` otherwise;
+* ``kind`` is ``"all"`` if nothing that allows decides a target, ``"none"`` if no disallow
+  does, ``"some"`` otherwise;
 * ``lines`` are the rules that decide at least one target (file order);
-* the examples are the shortest targets found for each deciding rule (breadth-first).
+* the examples are targets found for each deciding rule.
 
-The exploration visits at most ``max_states`` product states. Real files need a few
-thousand; a hostile file could need more, and then the stance is still exact if both an
-allowed and a disallowed target were found (``kind="some"``, ``complete=False``: ``lines``
-may miss rules); otherwise :class:`StanceTooComplex` is raised rather than a guess.
+Whether a rule decides some target is settled in two steps. First a guess: the rule's own
+pattern with ``*`` filled in, checked with the compiled matcher (most rules decide it).
+Otherwise a breadth-first search over the product of the rule's automaton and those of
+its *rivals* (the rules with a larger key whose leading literals agree with its own), from
+``/``: a rival that matches for good ends that branch; a duplicate or a plain prefix that
+covers the rule (``/a*`` over ``/a``) ends the question at once. Characters that no live
+automaton distinguishes are one class, explored once through a representative. Two more
+components make the answer exact for *targets the matcher can actually receive*: whether
+the string so far is ``/robots.txt`` (always allowed, RFC 9309 §2.2.2; excluded from the
+stance) and whether it is a canonical target (hex digits of ``%XX`` escapes upper-case; in
+RFC mode no bare ``*``/``$`` and no escaped unreserved character: see
+:mod:`robotsrules.urls`).
+
+Each search takes at most ``max_work`` automaton steps (and a file at most twice that in
+all). Real files settle far below it; a hostile file may not, and then the stance is still
+exact if both an allowed and a disallowed target were found (``kind="some"``,
+``complete=False``: ``lines`` may miss rules); otherwise :class:`StanceTooComplex` is raised
+rather than a guess.
 """
 
 from __future__ import annotations
@@ -75,7 +79,7 @@ _DONE = -2
 
 
 class StanceTooComplex(RobotsError):
-    """The file's rules need more than ``max_states`` product states to settle the stance."""
+    """The file's rules need more than ``max_work`` steps to settle the stance."""
 
 
 class Stance(NamedTuple):
