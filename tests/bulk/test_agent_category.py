@@ -23,6 +23,6 @@ def test_bulk_agent_category(tmp_path: Any, robots_table: Any, urls_table: Any) 
     assert main(argv) == 0
     agents = set(pq.read_table(out).column("agent").to_pylist())
     assert agents == {"GPTBot", *category_tokens("usage-control")}
-    argv = argv[:-4] + ["--agent-category", "nope"]
+    argv = [*argv[:-4], "--agent-category", "nope"]
     assert main(argv) == 2
     assert main(argv[:-2]) == 2  # no agent at all
