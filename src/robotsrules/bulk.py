@@ -76,18 +76,23 @@ from .robotstxt import Mode, RobotsTxt, parse
 from .scope import origin_of
 
 __all__ = [
+    "ANY_AGENT_SCHEMA",
     "DEFAULT_CACHE_SIZE",
     "DEFAULT_POLICY",
     "INVALID_URL",
+    "KEYS",
     "MISSING",
     "NO_ROBOTS",
     "SORTED_COLUMNS",
     "VERDICT_SCHEMA",
     "BodyCache",
     "Judge",
+    "Key",
     "Missing",
     "RobotsIndex",
+    "any_agent",
     "fast_origin",
+    "host_key",
     "judge_sorted",
     "robots_for",
     "verdict_of",
@@ -103,6 +108,25 @@ VERDICT_SCHEMA = pa.schema([
     pa.field("origin", pa.string()),
 ])
 """The columns of every verdict table (see the module docstring)."""
+
+ANY_AGENT_SCHEMA = pa.schema([
+    pa.field("url", pa.string()),
+    pa.field("disallowed", pa.bool_()),
+    pa.field("agent", pa.string()),
+    pa.field("line", pa.int32()),
+    pa.field("reason", pa.string()),
+    pa.field("origin", pa.string()),
+])
+"""The columns of an any-agent table (:func:`any_agent`): one row per URL.
+
+``disallowed`` is True when at least one of the agents is disallowed, ``agent`` the first
+such agent in the order given, ``line`` and ``reason`` its verdict's; False (``agent`` and
+``line`` null, reason ``"allowed"``) when every agent is allowed; null when no agent is
+disallowed but some verdict is unknown (reason: that verdict's, e.g. ``no-robots``)."""
+
+Key = Literal["origin", "host"]
+"""How URLs find their robots row: by origin (RFC 9309, the default) or by host name."""
+KEYS: Tuple[Key, ...] = ("origin", "host")
 
 NO_ROBOTS = "no-robots"
 """Reason of a row whose origin has no row in the robots table."""
@@ -172,6 +196,23 @@ def fast_origin(url: Any) -> Optional[str]:
         _origins.clear()
     _origins[prefix] = origin
     return origin
+
+
+def host_key(url: Any) -> Optional[str]:
+    """The host name of ``url`` as :func:`fast_origin` normalises it (no scheme, no port):
+    the key of ``key="host"``.
+
+    >>> host_key("HTTPS://Example.COM:8443/a"), host_key("mailto:x@y")
+    ('example.com', None)
+    """
+    origin = fast_origin(url)
+    if origin is None:
+        return None
+    host = origin[origin.index("://") + 3:]
+    if host.endswith("]"):  # an IPv6 literal without a port
+        return host
+    colon = host.rfind(":")
+    return host if colon < 0 or "]" in host[colon:] else host[:colon]
 
 
 def _as_bytes(body: Union[bytes, str, None]) -> Optional[bytes]:
@@ -264,9 +305,13 @@ class RobotsIndex:
     not); for more sites than fit, use the Spark engine, which never gathers them.
     """
 
-    __slots__ = ("_dates", "_rows", "skipped")
+    __slots__ = ("_dates", "_rows", "key", "skipped")
 
-    def __init__(self) -> None:
+    def __init__(self, key: Key = "origin") -> None:
+        if key not in KEYS:
+            raise ValueError(f"key must be one of {', '.join(KEYS)}, not {key!r}")
+        self.key: Key = key
+        """``"origin"`` (default) or ``"host"``: what rows and URLs are matched by."""
         self._rows: Dict[str, RobotsRow] = {}
         self._dates: Dict[str, _RowKey] = {}
         self.skipped = 0
@@ -278,7 +323,7 @@ class RobotsIndex:
 
         When the origin already has a row, the newer ``date`` wins (see the module docstring).
         """
-        origin = fast_origin(url)
+        origin = fast_origin(url) if self.key == "origin" else host_key(url)
         if origin is None:
             self.skipped += 1
             return False
@@ -292,10 +337,10 @@ class RobotsIndex:
         return True
 
     @classmethod
-    def from_arrow(cls, data: Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch]]
-                   ) -> RobotsIndex:
+    def from_arrow(cls, data: Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch]],
+                   key: Key = "origin") -> RobotsIndex:
         """An index of a robots table (columns ``url``, ``body``, optional ``status``, ``date``)."""
-        index = cls()
+        index = cls(key)
         for batch in _batches(data):
             names = batch.schema.names
             for column in ("url", "body"):
@@ -387,6 +432,7 @@ class Judge:
             raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
         self.agents = _check_agents(agents)
         self._lookup = index.get if isinstance(index, RobotsIndex) else index
+        self._by_host = isinstance(index, RobotsIndex) and index.key == "host"
         self._missing = _MISSING_VERDICT[missing]
         self._cache = _LRU(cache_size)
         self._mode: Mode = mode
@@ -411,7 +457,7 @@ class Judge:
         origin = fast_origin(url)
         if origin is None:
             return None, [(None, None, INVALID_URL)] * len(self.agents)
-        robots = self.robots(origin)
+        robots = self.robots(host_key(url) if self._by_host else origin)  # type: ignore[arg-type]
         if robots is None:
             return origin, [(self._missing, None, NO_ROBOTS)] * len(self.agents)
         return origin, [verdict_of(robots, url, agent) for agent in self.agents]
@@ -610,3 +656,66 @@ def judge_sorted(
                     out.add(url, agent, allowed, line, reason, origin)
         if len(out):
             yield out.batch()
+
+
+def any_agent(
+    batches: Iterable[pa.RecordBatch], agents: Union[str, Sequence[str]]
+) -> Iterator[pa.RecordBatch]:
+    """One row per URL (:data:`ANY_AGENT_SCHEMA`) from verdict batches that hold, for each
+    URL, one row per agent in the order of ``agents``, one after the other (what
+    :class:`Judge`, :func:`verdicts` and :func:`judge_sorted` write). A URL's rows may be
+    split across batches; rows out of that order raise ``ValueError``.
+
+    >>> import pyarrow as pa
+    >>> robots = pa.table({"url": ["https://example.com/robots.txt"],
+    ...                    "body": [b"User-agent: CCBot\\nDisallow: /a"]})
+    >>> urls = pa.table({"url": ["https://example.com/a", "https://example.com/b"]})
+    >>> agents = ["GPTBot", "CCBot"]
+    >>> [(r["disallowed"], r["agent"], r["line"]) for b in any_agent(
+    ...     verdicts(robots, urls, agents), agents) for r in b.to_pylist()]
+    [(True, 'CCBot', 2), (False, None, None)]
+    """
+    names = _check_agents(agents)
+    size = len(names)
+    carry: List[Tuple[Any, ...]] = []
+    for batch in batches:
+        columns = [batch.column(n).to_pylist()
+                   for n in ("url", "agent", "allowed", "line", "reason", "origin")]
+        rows = carry + list(zip(*columns))
+        whole = len(rows) - len(rows) % size
+        carry = rows[whole:]
+        out: Dict[str, List[Any]] = {name: [] for name in ANY_AGENT_SCHEMA.names}
+        for start in range(0, whole, size):
+            _any_row(rows[start:start + size], names, out)
+        if out["url"]:
+            yield pa.RecordBatch.from_pydict(out, schema=ANY_AGENT_SCHEMA)
+    if carry:
+        raise ValueError(f"{len(carry)} verdict rows left over: not one row per agent per URL")
+
+
+def _any_row(group: Sequence[Tuple[Any, ...]], names: Tuple[str, ...],
+             out: Dict[str, List[Any]]) -> None:
+    url, origin = group[0][0], group[0][5]
+    unknown: Optional[str] = None
+    found: Optional[Tuple[Any, ...]] = None
+    for name, row in zip(names, group):
+        if row[1] != name or row[0] != url:
+            raise ValueError(f"verdict rows out of order at {row[0]!r} / {row[1]!r}: expected "
+                             f"{url!r} / {name!r} (one row per agent per URL, agents in order)")
+        if row[2] is False:
+            found = row
+            break
+        if row[2] is None and unknown is None:
+            unknown = row[4]
+    out["url"].append(url)
+    out["origin"].append(origin)
+    if found is not None:
+        out["disallowed"].append(True)
+        out["agent"].append(found[1])
+        out["line"].append(found[3])
+        out["reason"].append(found[4])
+    else:
+        out["disallowed"].append(None if unknown is not None else False)
+        out["agent"].append(None)
+        out["line"].append(None)
+        out["reason"].append(unknown if unknown is not None else "allowed")

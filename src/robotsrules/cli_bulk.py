@@ -66,9 +66,16 @@ def add_commands(commands: Any) -> None:
     bulk.add_argument("--urls", metavar="FILE", required=True, help="URL table (column url)")
     bulk.add_argument("--agent", metavar="NAME", action="append",
                       help="a crawler product token (repeatable: --agent GPTBot --agent CCBot)")
-    from .cli_stance import add_agent_options  # --agent-category (issue 17)
+    from .cli_stance import add_agent_options  # --agent-category, --any-agent, --key (issue 17)
 
     add_agent_options(bulk)
+    bulk.add_argument("--any-agent", action="store_true",
+                      help="one row per URL: whether any agent is disallowed, the first such "
+                           "agent and its deciding line (columns url, disallowed, agent, line, "
+                           "reason, origin)")
+    bulk.add_argument("--key", choices=["origin", "host"], default="origin",
+                      help="find each URL's robots row by origin (default, RFC 9309) or by "
+                           "host name (duckdb engine; see docs/opt-out.md)")
     bulk.add_argument("--out", metavar="FILE", required=True,
                       help="output file: .parquet or .csv (or see --format)")
     bulk.add_argument("--format", choices=["parquet", "csv"],
@@ -119,23 +126,25 @@ class _Writer:
     """Verdict batches to a Parquet or CSV file, written beside it then renamed (no half file
     under the final name when a run fails)."""
 
-    def __init__(self, path: str, form: str) -> None:
+    def __init__(self, path: str, form: str, schema: Any = None) -> None:
         import pyarrow.csv as pacsv
         import pyarrow.parquet as pq
 
         from .bulk import VERDICT_SCHEMA
 
+        schema = VERDICT_SCHEMA if schema is None else schema
         self.path, self.partial = path, path + ".partial"
         self.counts = {True: 0, False: 0, None: 0}
-        self._writer: Any = (pq.ParquetWriter(self.partial, VERDICT_SCHEMA, compression="zstd")
-                             if form == "parquet" else pacsv.CSVWriter(self.partial,
-                                                                        VERDICT_SCHEMA))
+        self._any = "disallowed" in schema.names  # an any-agent table (issue 17)
+        self._writer: Any = (pq.ParquetWriter(self.partial, schema, compression="zstd")
+                             if form == "parquet" else pacsv.CSVWriter(self.partial, schema))
 
     def write(self, batch: Any) -> None:
         import pyarrow.compute as pc
 
         self._writer.write_batch(batch)
-        allowed = batch.column("allowed")
+        allowed = batch.column("allowed") if not self._any else pc.invert(
+            batch.column("disallowed"))
         yes = pc.sum(allowed.cast("int64")).as_py() or 0
         nulls = allowed.null_count
         self.counts[True] += yes
@@ -172,8 +181,13 @@ def _bulk(args: argparse.Namespace, out: TextIO) -> int:
     batches, total, close = (_spark_job if args.engine == "spark" else _duckdb_job)(args, robots)
     from .cli import _Progress
 
-    progress = _Progress(total * len(args.agent))
-    writer = _Writer(args.out, form)
+    schema = None
+    if args.any_agent:  # one row per URL (issue 17)
+        from .bulk import ANY_AGENT_SCHEMA, any_agent
+
+        batches, schema = any_agent(batches, args.agent), ANY_AGENT_SCHEMA
+    progress = _Progress(total * (1 if args.any_agent else len(args.agent)))
+    writer = _Writer(args.out, form, schema)
     ok = False
     try:
         for batch in batches:
@@ -188,7 +202,8 @@ def _bulk(args: argparse.Namespace, out: TextIO) -> int:
     counts = writer.counts
     rows = sum(counts.values())
     seconds = time.monotonic() - started
-    out.write(f"{rows:,} verdicts ({counts[True]:,} allowed, {counts[False]:,} disallowed, "
+    what = "URLs" if args.any_agent else "verdicts"
+    out.write(f"{rows:,} {what} ({counts[True]:,} allowed, {counts[False]:,} disallowed, "
               f"{counts[None]:,} unknown) -> {args.out} in {seconds:.1f} s [{args.engine}]\n")
     return EXIT_OK
 
@@ -221,7 +236,7 @@ def _duckdb_job(args: argparse.Namespace, robots: Any) -> _Job:
 
     con = duckdb.connect()
     try:
-        index = engine.load_index(con, robots)
+        index = engine.load_index(con, robots, args.key)
         if index.skipped:
             sys.stderr.write(f"robotsrules: warning: {index.skipped:,} robots rows without a "
                              "usable URL ignored\n")
@@ -244,6 +259,9 @@ def _spark_job(args: argparse.Namespace, robots: Any) -> _Job:
     import pyarrow.dataset as ds
 
     from . import spark as engine
+
+    if args.key != "origin":
+        raise RobotsError("--key host needs --engine duckdb")
 
     for path in ([args.robots] if args.robots else []) + [args.urls]:
         if not os.path.exists(path):

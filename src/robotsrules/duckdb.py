@@ -40,13 +40,16 @@ import duckdb
 import pyarrow as pa
 
 from .bulk import (
+    ANY_AGENT_SCHEMA,
     DEFAULT_CACHE_SIZE,
     DEFAULT_POLICY,
     VERDICT_SCHEMA,
     BodyCache,
     Judge,
+    Key,
     Missing,
     RobotsIndex,
+    any_agent,
     fast_origin,
 )
 from .errors import RobotsError
@@ -56,6 +59,7 @@ from .robotstxt import Mode
 __all__ = [
     "FORMATS",
     "Source",
+    "any_agent_verdicts",
     "count_rows",
     "load_index",
     "read",
@@ -250,6 +254,7 @@ def verdicts(
     mode: Mode = "google",
     policy: Policy = DEFAULT_POLICY,
     batch_size: int = 65_536,
+    key: Key = "origin",
 ) -> pa.RecordBatchReader:
     """The bulk job on DuckDB: verdict batches for every URL of ``urls`` and every agent.
 
@@ -259,7 +264,7 @@ def verdicts(
     table is streamed (rows in input order, agents in the order given, URL-major).
     """
     con = connection if connection is not None else duckdb.connect()
-    index = robots if isinstance(robots, RobotsIndex) else load_index(con, robots)
+    index = robots if isinstance(robots, RobotsIndex) else load_index(con, robots, key)
     judge = Judge(index, agents, missing=missing, cache_size=cache_size, mode=mode,
                   policy=policy)
     names = judge.agents
@@ -323,8 +328,10 @@ def _cast(reader: pa.RecordBatchReader, connection: duckdb.DuckDBPyConnection
     del connection  # read to the end: the connection may go
 
 
-def load_index(connection: duckdb.DuckDBPyConnection, robots: Source) -> RobotsIndex:
-    """Read a robots table (a file or table) into a :class:`~robotsrules.bulk.RobotsIndex`."""
+def load_index(connection: duckdb.DuckDBPyConnection, robots: Source,
+               key: Key = "origin") -> RobotsIndex:
+    """Read a robots table (a file or table) into a :class:`~robotsrules.bulk.RobotsIndex`
+    keyed by origin (default) or host name (``key="host"``, see :mod:`robotsrules.bulk`)."""
     relation = read(connection, robots)
     columns = relation.columns
     for needed in ("url", "body"):
@@ -341,7 +348,21 @@ def load_index(connection: duckdb.DuckDBPyConnection, robots: Source) -> RobotsI
         select.append("TRY_CAST(date AS TIMESTAMPTZ) AS date")
     try:
         reader = _arrow_reader(relation.select(", ".join(select)), 65_536)
-        return RobotsIndex.from_arrow(reader)
+        return RobotsIndex.from_arrow(reader, key)
     except duckdb.Error as error:
         raise RobotsError(f"cannot read the robots table: {_first_line(error)}") from None
 
+
+
+def any_agent_verdicts(
+    robots: Union[Source, RobotsIndex],
+    urls: Source,
+    agents: Union[str, Sequence[str]],
+    **options: Any,
+) -> pa.RecordBatchReader:
+    """The any-agent job on DuckDB: one row per URL (:data:`~robotsrules.bulk.ANY_AGENT_SCHEMA`)
+    saying whether any of ``agents`` is disallowed, which one first, and the deciding line.
+    ``options`` are those of :func:`verdicts` (``key="host"`` included)."""
+    names = tuple([agents] if isinstance(agents, str) else agents)
+    reader = verdicts(robots, urls, names, **options)
+    return pa.RecordBatchReader.from_batches(ANY_AGENT_SCHEMA, any_agent(reader, names))

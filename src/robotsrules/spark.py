@@ -42,6 +42,7 @@ from .bulk import (
     BodyCache,
     Missing,
     _check_agents,
+    any_agent,
     fast_origin,
     judge_sorted,
 )
@@ -49,7 +50,9 @@ from .policy import Policy
 from .robotstxt import Mode
 
 __all__ = [
+    "ANY_AGENT_DDL",
     "VERDICT_DDL",
+    "any_agent_verdicts",
     "local_session",
     "read",
     "robots_allowed",
@@ -248,3 +251,28 @@ def local_session(master: str = "local[*]", **conf: str) -> Any:
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     return session
+
+
+ANY_AGENT_DDL = ("url string, disallowed boolean, agent string, line int, reason string, "
+                 "origin string")
+"""The any-agent schema (:data:`robotsrules.bulk.ANY_AGENT_SCHEMA`) as Spark DDL."""
+
+
+def _any_partition(agents: Sequence[str], batches: Iterator[pa.RecordBatch]
+                   ) -> Iterator[pa.RecordBatch]:
+    return any_agent(batches, agents)
+
+
+def any_agent_verdicts(
+    robots: DataFrame,
+    urls: DataFrame,
+    agents: Union[str, Sequence[str]],
+    **options: Any,
+) -> DataFrame:
+    """The any-agent job: one row per URL (:data:`ANY_AGENT_DDL`) saying whether any of
+    ``agents`` is disallowed, which one first, and the deciding line. ``options`` are those
+    of :func:`verdicts`. Each partition's verdict rows (one per agent per URL, in order) are
+    folded where they are made: no shuffle beyond the verdict job's own."""
+    names = _check_agents(agents)
+    job = verdicts(robots, urls, names, **options)
+    return job.mapInArrow(functools.partial(_any_partition, names), ANY_AGENT_DDL)
