@@ -52,6 +52,7 @@ engine picks the same row.
 
 from __future__ import annotations
 
+import datetime
 from collections import OrderedDict
 from typing import (
     Any,
@@ -89,8 +90,10 @@ __all__ = [
     "Judge",
     "Key",
     "Missing",
+    "RobotsHistory",
     "RobotsIndex",
     "any_agent",
+    "as_of_verdicts",
     "fast_origin",
     "host_key",
     "judge_sorted",
@@ -719,3 +722,177 @@ def _any_row(group: Sequence[Tuple[Any, ...]], names: Tuple[str, ...],
         out["agent"].append(None)
         out["line"].append(None)
         out["reason"].append(unknown if unknown is not None else "allowed")
+
+
+# -- the file in force at crawl time (issue 17) ----------------------------------------------
+
+_EPOCH = datetime.datetime.min.replace(tzinfo=datetime.timezone.utc)
+
+
+def _as_time(value: Any) -> Optional[datetime.datetime]:
+    """A date, datetime (naive = UTC) or ISO 8601 text as an aware UTC datetime; else None."""
+    if isinstance(value, str):
+        try:
+            value = datetime.datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    if isinstance(value, datetime.datetime):
+        if value.tzinfo is None:
+            return value.replace(tzinfo=datetime.timezone.utc)
+        return value.astimezone(datetime.timezone.utc)
+    if isinstance(value, datetime.date):
+        return datetime.datetime(value.year, value.month, value.day, tzinfo=datetime.timezone.utc)
+    return None
+
+
+Capture = Tuple[int, datetime.datetime, RobotsRow]
+"""(capture id, date (undated: the earliest possible), (body, status))."""
+
+
+class RobotsHistory:
+    """Every robots.txt capture of every site, for judging a URL by the file in force when
+    the page was crawled (several Common Crawl robots.txt dumps, for instance).
+
+    :meth:`as_of` gives the newest capture dated at or before a date (captures without a
+    date count as older than any dated one, so they are in force before the first dated
+    capture); :meth:`window` the captures in force at some time in ``[start, end]``. Sites
+    are keyed like :class:`RobotsIndex` (``key="origin"`` or ``"host"``).
+    """
+
+    __slots__ = ("_captures", "_count", "key", "skipped")
+
+    def __init__(self, key: Key = "origin") -> None:
+        if key not in KEYS:
+            raise ValueError(f"key must be one of {', '.join(KEYS)}, not {key!r}")
+        self.key: Key = key
+        self._captures: Dict[str, List[Capture]] = {}
+        self._count = 0
+        self.skipped = 0
+        """Rows ignored because their ``url`` has no robots.txt scope (or a bad date)."""
+
+    def add(self, url: Any, body: Union[bytes, str, None], status: Any = None,
+            date: Any = None) -> bool:
+        """Add one capture; False (counted in :attr:`skipped`) when unusable."""
+        site = fast_origin(url) if self.key == "origin" else host_key(url)
+        when = _EPOCH if date is None else _as_time(date)
+        if site is None or when is None:
+            self.skipped += 1
+            return False
+        self._count += 1
+        self._captures.setdefault(site, []).append(
+            (self._count, when, (_as_bytes(body), _as_status(status))))
+        return True
+
+    @classmethod
+    def from_arrow(cls, data: Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch]],
+                   key: Key = "origin") -> RobotsHistory:
+        """A history of a robots table (columns ``url``, ``body``, optional ``status``,
+        ``date``): every row kept."""
+        history = cls(key)
+        for batch in _batches(data):
+            names = batch.schema.names
+            size = batch.num_rows
+            columns = [batch.column(n).to_pylist() if n in names else [None] * size
+                       for n in ("url", "body", "status", "date")]
+            for url, body, status, date in zip(*columns):
+                history.add(url, body, status, date)
+        for captures in history._captures.values():
+            # Oldest first; equal dates: the row the index would prefer comes last.
+            captures.sort(key=lambda c: (c[1], c[2][0] is not None, c[2][0] or b"",
+                                         -1 if c[2][1] is None else c[2][1]))
+        return history
+
+    def site(self, url: Any) -> Optional[str]:
+        """The key of ``url`` (origin or host), or None when it has no robots.txt scope."""
+        return fast_origin(url) if self.key == "origin" else host_key(url)
+
+    def as_of(self, site: str, date: Any) -> Optional[Capture]:
+        """The capture of ``site`` in force at ``date``: the newest not after it."""
+        when = _as_time(date)
+        captures = self._captures.get(site)
+        if not captures or when is None:
+            return None
+        found = None
+        for capture in captures:  # few captures per site: a scan is fine
+            if capture[1] > when:
+                break
+            found = capture
+        return found
+
+    def window(self, site: str, start: Any, end: Any) -> List[Capture]:
+        """The captures in force at some time in ``[start, end]``, newest first."""
+        first = self.as_of(site, start)
+        low, high = _as_time(start), _as_time(end)
+        if low is None or high is None:
+            return []
+        found = [c for c in self._captures.get(site, ()) if low < c[1] <= high]
+        if first is not None:
+            found.insert(0, first)
+        return found[::-1]
+
+    def __len__(self) -> int:
+        return len(self._captures)
+
+
+def as_of_verdicts(
+    history: RobotsHistory,
+    urls: Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch]],
+    agents: Union[str, Sequence[str]],
+    date_column: str,
+    *,
+    strictest: Optional[datetime.timedelta] = None,
+    column: str = "url",
+    missing: Missing = "null",
+    cache_size: int = DEFAULT_CACHE_SIZE,
+    mode: Mode = "google",
+    policy: Policy = DEFAULT_POLICY,
+) -> Iterator[pa.RecordBatch]:
+    """Verdict batches (:data:`VERDICT_SCHEMA`) judging each URL by the robots.txt in force
+    at the date in its ``date_column``: the newest capture not after it. With
+    ``strictest`` (a window length), by the most restrictive capture in force at some time
+    in ``[date - strictest, date]``: the newest capture of the window that disallows, else
+    the one in force at the date. No capture at or before the date: reason ``no-robots``
+    (``missing`` decides the verdict); no usable date: the same."""
+    names = _check_agents(agents)
+    if missing not in _MISSING_VERDICT:
+        raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
+    unknown = _MISSING_VERDICT[missing]
+    cache = _LRU(cache_size)
+
+    def rules(capture: Capture) -> RobotsTxt:
+        robots = cache.get(capture[0])
+        if robots is None:
+            robots = robots_for(capture[2][0], capture[2][1], mode=mode, policy=policy)
+            cache.put(capture[0], robots)
+        return robots
+
+    for batch in _batches(urls):
+        for needed in (column, date_column):
+            if needed not in batch.schema.names:
+                raise ValueError(f"the URL table has no {needed!r} column "
+                                 f"(columns: {', '.join(batch.schema.names)})")
+        out = _Columns()
+        for url, date in zip(batch.column(column).to_pylist(),
+                             batch.column(date_column).to_pylist()):
+            origin = fast_origin(url)
+            site = history.site(url) if origin is not None else None
+            when = _as_time(date)
+            current = None if site is None or when is None else history.as_of(site, when)
+            for agent in names:
+                if origin is None:
+                    out.add(url, agent, None, None, INVALID_URL, None)
+                    continue
+                if current is None:
+                    out.add(url, agent, unknown, None, NO_ROBOTS, origin)
+                    continue
+                found = verdict_of(rules(current), url, agent)
+                if strictest is not None and found[0] is not False:
+                    assert site is not None and when is not None
+                    for capture in history.window(site, when - strictest, when):
+                        other = verdict_of(rules(capture), url, agent)
+                        if other[0] is False:
+                            found = other
+                            break
+                out.add(url, agent, found[0], found[1], found[2], origin)
+        if len(out):
+            yield out.batch()

@@ -73,6 +73,13 @@ def add_commands(commands: Any) -> None:
                       help="one row per URL: whether any agent is disallowed, the first such "
                            "agent and its deciding line (columns url, disallowed, agent, line, "
                            "reason, origin)")
+    bulk.add_argument("--as-of", metavar="COLUMN",
+                      help="judge each URL by the robots.txt capture in force at the date in "
+                           "this column of the URL table (the newest not after it); keeps "
+                           "every capture of the robots table or WARC files")
+    bulk.add_argument("--strictest", type=float, metavar="DAYS",
+                      help="with --as-of: the most restrictive capture in force during the "
+                           "DAYS before the date")
     bulk.add_argument("--key", choices=["origin", "host"], default="origin",
                       help="find each URL's robots row by origin (default, RFC 9309) or by "
                            "host name (duckdb engine; see docs/opt-out.md)")
@@ -176,9 +183,14 @@ def _bulk(args: argparse.Namespace, out: TextIO) -> int:
         raise RobotsError("--cache-size must be at least 1")
     started = time.monotonic()
     robots: Any = args.robots
+    if args.strictest is not None and (not args.as_of or args.strictest < 0):
+        raise RobotsError("--strictest DAYS needs --as-of COLUMN and DAYS >= 0")
     if args.robots_warc:
-        robots = _warc_table(args.robots_warc)
-    batches, total, close = (_spark_job if args.engine == "spark" else _duckdb_job)(args, robots)
+        robots = _warc_table(args.robots_warc, every=bool(args.as_of))
+    job = _spark_job if args.engine == "spark" else _duckdb_job
+    if args.as_of:
+        job = _as_of_job
+    batches, total, close = job(args, robots)
     from .cli import _Progress
 
     schema = None
@@ -208,9 +220,12 @@ def _bulk(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _warc_table(paths: List[str]) -> Any:
+def _warc_table(paths: List[str], every: bool = False) -> Any:
     _need("warcio")
-    from .warc import WarcStats, read_warcs
+    from .warc import WarcStats, read_warc_captures, read_warcs
+
+    if every:  # --as-of: every capture, not the newest per site
+        read_warcs = read_warc_captures
 
     for path in paths:
         if not os.path.isfile(path):
@@ -248,6 +263,51 @@ def _duckdb_job(args: argparse.Namespace, robots: Any) -> _Job:
         con.close()
         raise
     return iter(reader), total, con.close
+
+
+def _as_of_job(args: argparse.Namespace, robots: Any) -> _Job:
+    """``--as-of``: DuckDB reads both tables, the core judges each URL by the capture in
+    force at its date (:func:`robotsrules.bulk.as_of_verdicts`)."""
+    if args.engine != "duckdb":
+        raise RobotsError("--as-of needs --engine duckdb")
+    import datetime
+
+    import duckdb
+
+    from . import duckdb as engine
+    from .bulk import as_of_verdicts
+
+    con = duckdb.connect()
+    try:
+        history = engine.load_history(con, robots, args.key)
+        total = engine.count_rows(con, args.urls)
+        reader = engine.as_of_reader(con, args.urls, args.as_of)
+        window = (None if args.strictest is None
+                  else datetime.timedelta(days=args.strictest))
+        batches = as_of_verdicts(history, _guarded(reader), args.agent, args.as_of,
+                                 strictest=window,
+                                 missing=args.missing, cache_size=args.cache_size,
+                                 mode=args.mode)
+    except BaseException:
+        con.close()
+        raise
+    return batches, total, con.close
+
+
+def _guarded(reader: Any) -> Iterator[Any]:
+    """Batches of a DuckDB reader; a read error becomes a RobotsError (no traceback)."""
+    import duckdb
+    import pyarrow as pa
+
+    batches = iter(reader)
+    while True:
+        try:
+            batch = next(batches)
+        except StopIteration:
+            return
+        except (duckdb.Error, pa.ArrowException) as error:
+            raise RobotsError(f"reading the URL table failed: {_first_line(error)}") from None
+        yield batch
 
 
 def _spark_job(args: argparse.Namespace, robots: Any) -> _Job:

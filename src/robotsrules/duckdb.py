@@ -48,6 +48,7 @@ from .bulk import (
     Judge,
     Key,
     Missing,
+    RobotsHistory,
     RobotsIndex,
     any_agent,
     fast_origin,
@@ -60,7 +61,9 @@ __all__ = [
     "FORMATS",
     "Source",
     "any_agent_verdicts",
+    "as_of_reader",
     "count_rows",
+    "load_history",
     "load_index",
     "read",
     "register",
@@ -326,6 +329,45 @@ def _cast(reader: pa.RecordBatchReader, connection: duckdb.DuckDBPyConnection
         if batch.num_rows:
             yield batch.cast(VERDICT_SCHEMA)
     del connection  # read to the end: the connection may go
+
+
+def load_history(connection: duckdb.DuckDBPyConnection, robots: Source,
+                 key: Key = "origin") -> RobotsHistory:
+    """Read a robots table into a :class:`~robotsrules.bulk.RobotsHistory` (every capture)."""
+    if isinstance(robots, pa.Table):
+        return RobotsHistory.from_arrow(robots, key)
+    return RobotsHistory.from_arrow(_robots_reader(connection, robots), key)
+
+
+def as_of_reader(connection: duckdb.DuckDBPyConnection, urls: Source, date_column: str,
+                 batch_size: int = 65_536) -> pa.RecordBatchReader:
+    """The URL table's ``url`` and ``date_column`` (as a timestamp) as Arrow batches."""
+    relation = read(connection, urls)
+    for needed in ("url", date_column):
+        if needed not in relation.columns:
+            raise RobotsError(f"the URL table has no {needed!r} column (columns: "
+                              + ", ".join(relation.columns) + ")")
+    column = '"' + date_column.replace('"', '""') + '"'
+    return _arrow_reader(relation.select(
+        f"CAST(url AS VARCHAR) AS url, TRY_CAST({column} AS TIMESTAMPTZ) AS {column}"),
+        batch_size)
+
+
+def _robots_reader(connection: duckdb.DuckDBPyConnection, robots: Source) -> Any:
+    relation = read(connection, robots)
+    columns = relation.columns
+    for needed in ("url", "body"):
+        if needed not in columns:
+            raise RobotsError(f"the robots table has no {needed!r} column (columns: "
+                              + ", ".join(columns) + ")")
+    types = dict(zip(columns, (str(t) for t in relation.types)))
+    body = "body" if types["body"] == "BLOB" else "encode(CAST(body AS VARCHAR))"
+    select = ["CAST(url AS VARCHAR) AS url", f"{body} AS body"]
+    if "status" in columns:
+        select.append("TRY_CAST(status AS INTEGER) AS status")
+    if "date" in columns:
+        select.append("TRY_CAST(date AS TIMESTAMPTZ) AS date")
+    return _arrow_reader(relation.select(", ".join(select)), 65_536)
 
 
 def load_index(connection: duckdb.DuckDBPyConnection, robots: Source,

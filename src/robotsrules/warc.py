@@ -31,7 +31,8 @@ from warcio.archiveiterator import ArchiveIterator
 from .robotstxt import DEFAULT_MAX_BYTES
 from .scope import join_url, origin_of
 
-__all__ = ["ROBOTS_SCHEMA", "Capture", "WarcStats", "iter_captures", "read_warcs"]
+__all__ = ["ROBOTS_SCHEMA", "Capture", "WarcStats", "iter_captures", "read_warc_captures",
+           "read_warcs"]
 
 ROBOTS_SCHEMA = pa.schema([
     pa.field("url", pa.string()),
@@ -225,3 +226,32 @@ def _follow(capture: Capture, by_url: Dict[str, Capture], stats: WarcStats) -> C
     if current is not capture:
         stats.redirects_followed += 1
     return current
+
+
+def read_warc_captures(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
+                       max_bytes: int = DEFAULT_MAX_BYTES, stats: Optional[WarcStats] = None,
+                       follow_redirects: bool = True) -> pa.Table:
+    """Like :func:`read_warcs` but every capture is kept (one row each, ordered by origin
+    and date): the robots history that ``bulk --as-of`` judges URLs against, e.g. from
+    several Common Crawl robots.txt dumps. A redirect is followed to the newest capture of
+    its target among those read."""
+    stats = stats if stats is not None else WarcStats()
+    every: List[Capture] = []
+    by_url: Dict[str, Capture] = {}
+    for source in sources:
+        for capture in iter_captures(source, max_bytes=max_bytes, stats=stats):
+            every.append(capture)
+            if _newer(capture, by_url.get(capture.url)):
+                by_url[capture.url] = capture
+    columns: Dict[str, List[Any]] = {name: [] for name in ROBOTS_SCHEMA.names}
+    every.sort(key=lambda c: (c.origin, c.date is not None, c.date or ""))
+    for capture in every:
+        final = _follow(capture, by_url, stats) if follow_redirects else capture
+        columns["url"].append(capture.url)
+        columns["origin"].append(capture.origin)
+        columns["status"].append(final.status)
+        columns["date"].append(capture.date)
+        columns["body"].append(final.body)
+        columns["truncated"].append(final.truncated)
+        columns["final_url"].append(final.url)
+    return pa.table(columns, schema=ROBOTS_SCHEMA)
