@@ -55,6 +55,10 @@ def test_newest_capture_not_after_the_date() -> None:
         bulk.RobotsHistory.from_arrow(ROBOTS), URLS, ["GPTBot"], "crawled")
         for r in b.to_pylist()]
     assert reasons[4] == reasons[6] == "no-robots" and reasons[7] == "invalid-url"
+    # A capture dated exactly at the crawl is in force ("not after").
+    history = bulk.RobotsHistory.from_arrow(ROBOTS)
+    capture = history.as_of("https://a.example", day("2020-01-01"))
+    assert capture is not None and capture[2][0] == b"User-agent: *\nDisallow: /b\n"
 
 
 def test_same_capture_as_duckdb_asof_join() -> None:
