@@ -194,10 +194,12 @@ def _bulk(args: argparse.Namespace, out: TextIO) -> int:
     from .cli import _Progress
 
     schema = None
-    if args.any_agent:  # one row per URL (issue 17)
+    if args.any_agent:  # one row per URL (issue 17); the DuckDB job answers it directly
         from .bulk import ANY_AGENT_SCHEMA, any_agent
 
-        batches, schema = any_agent(batches, args.agent), ANY_AGENT_SCHEMA
+        if job is not _duckdb_job:
+            batches = any_agent(batches, args.agent)
+        schema = ANY_AGENT_SCHEMA
     progress = _Progress(total * (1 if args.any_agent else len(args.agent)))
     writer = _Writer(args.out, form, schema)
     ok = False
@@ -256,9 +258,9 @@ def _duckdb_job(args: argparse.Namespace, robots: Any) -> _Job:
             sys.stderr.write(f"robotsrules: warning: {index.skipped:,} robots rows without a "
                              "usable URL ignored\n")
         total = engine.count_rows(con, args.urls)
-        reader = engine.verdicts(index, args.urls, args.agent, connection=con,
-                                 missing=args.missing, cache_size=args.cache_size,
-                                 mode=args.mode)
+        make = engine.any_agent_verdicts if args.any_agent else engine.verdicts
+        reader = make(index, args.urls, args.agent, connection=con, missing=args.missing,
+                      cache_size=args.cache_size, mode=args.mode)
     except BaseException:
         con.close()
         raise

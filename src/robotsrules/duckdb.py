@@ -50,7 +50,6 @@ from .bulk import (
     Missing,
     RobotsHistory,
     RobotsIndex,
-    any_agent,
     fast_origin,
 )
 from .errors import RobotsError
@@ -400,11 +399,68 @@ def any_agent_verdicts(
     robots: Union[Source, RobotsIndex],
     urls: Source,
     agents: Union[str, Sequence[str]],
-    **options: Any,
+    *,
+    connection: Optional[duckdb.DuckDBPyConnection] = None,
+    missing: Missing = "null",
+    cache_size: int = DEFAULT_CACHE_SIZE,
+    mode: Mode = "google",
+    policy: Policy = DEFAULT_POLICY,
+    batch_size: int = 65_536,
+    key: Key = "origin",
 ) -> pa.RecordBatchReader:
     """The any-agent job on DuckDB: one row per URL (:data:`~robotsrules.bulk.ANY_AGENT_SCHEMA`)
-    saying whether any of ``agents`` is disallowed, which one first, and the deciding line.
-    ``options`` are those of :func:`verdicts` (``key="host"`` included)."""
-    names = tuple([agents] if isinstance(agents, str) else agents)
-    reader = verdicts(robots, urls, names, **options)
-    return pa.RecordBatchReader.from_batches(ANY_AGENT_SCHEMA, any_agent(reader, names))
+    saying whether any of ``agents`` is disallowed, which one first, and the deciding line
+    (the rows of :func:`robotsrules.bulk.any_agent` over :func:`verdicts`, worked out by one
+    Arrow function per URL batch)."""
+    con = connection if connection is not None else duckdb.connect()
+    index = robots if isinstance(robots, RobotsIndex) else load_index(con, robots, key)
+    judge = Judge(index, agents, missing=missing, cache_size=cache_size, mode=mode,
+                  policy=policy)
+    names = judge.agents
+    local = threading.local()
+
+    def mine() -> Judge:  # one parse cache per DuckDB thread
+        found: Optional[Judge] = getattr(local, "judge", None)
+        if found is None:
+            found = Judge(index, names, missing=missing, cache_size=cache_size, mode=mode,
+                          policy=policy)
+            local.judge = found
+        return found
+
+    def judge_urls(url: Any) -> pa.Array:
+        batch = mine().any_batch(url)
+        return pa.StructArray.from_arrays(batch.columns[1:], names=batch.schema.names[1:])
+
+    function = f"robots_any_{id(judge):x}"
+    struct = duckdb.struct_type({"disallowed": "BOOLEAN", "agent": "VARCHAR",
+                                 "line": "INTEGER", "reason": "VARCHAR", "origin": "VARCHAR"})
+    cast(Any, con).create_function(function, judge_urls, ["VARCHAR"], struct, type="arrow",
+                                   null_handling="special", side_effects=False)
+    relation = read(con, urls)
+    if "url" not in relation.columns:
+        raise RobotsError("the URL table has no 'url' column (columns: "
+                          + ", ".join(relation.columns) + ")")
+    view = f"robots_any_urls_{id(judge):x}"
+    relation.select("CAST(url AS VARCHAR) AS url").create_view(view)
+    query = (f"SELECT url, v.disallowed, v.agent, v.line, v.reason, v.origin FROM "
+             f"(SELECT url, {function}(url) AS v FROM {view})")
+    try:
+        reader = _arrow_reader(con.sql(query), batch_size)
+    except duckdb.Error as error:
+        raise RobotsError(f"any-agent query failed: {_first_line(error)}") from None
+    return pa.RecordBatchReader.from_batches(ANY_AGENT_SCHEMA, _cast_any(reader, con))
+
+
+def _cast_any(reader: pa.RecordBatchReader, connection: duckdb.DuckDBPyConnection
+              ) -> Iterator[pa.RecordBatch]:
+    batches = iter(reader)
+    while True:
+        try:
+            batch = next(batches)
+        except StopIteration:
+            return
+        except (duckdb.Error, pa.ArrowException) as error:
+            raise RobotsError(f"any-agent query failed: {_first_line(error)}") from None
+        if batch.num_rows:
+            yield batch.cast(ANY_AGENT_SCHEMA)
+    del connection

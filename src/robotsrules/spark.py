@@ -42,9 +42,9 @@ from .bulk import (
     BodyCache,
     Missing,
     _check_agents,
-    any_agent,
     fast_origin,
     judge_sorted,
+    judge_sorted_any,
 )
 from .policy import Policy
 from .robotstxt import Mode
@@ -165,8 +165,10 @@ def verdicts(
     partitions: Optional[int] = None,
     mode: Mode = "google",
     policy: Policy = DEFAULT_POLICY,
+    any_agent: bool = False,
 ) -> DataFrame:
-    """The bulk job: a DataFrame of verdict rows (:data:`VERDICT_DDL`) for every URL and agent.
+    """The bulk job: a DataFrame of verdict rows (:data:`VERDICT_DDL`) for every URL and agent
+    (``any_agent=True``: one row per URL, :data:`ANY_AGENT_DDL`; see :func:`any_agent_verdicts`).
 
     ``robots`` has columns ``url``, ``body`` (binary or string), optional ``status`` and
     ``date``; ``urls`` has ``url``. ``partitions`` (default: Spark's shuffle partitions) is
@@ -203,6 +205,9 @@ def verdicts(
         F.col("origin").asc_nulls_first(), F.col("kind").asc(),
         F.col("date").desc_nulls_last(), F.col("body").desc_nulls_last(),
         F.col("status").desc_nulls_last())
+    if any_agent:  # one row per URL (issue 17)
+        fold = functools.partial(_any_partition, names, missing, mode, policy)
+        return ordered.select(*SORTED_COLUMNS).mapInArrow(fold, ANY_AGENT_DDL)
     job = functools.partial(_judge_partition, names, missing, mode, policy)
     return ordered.select(*SORTED_COLUMNS).mapInArrow(job, VERDICT_DDL)
 
@@ -258,21 +263,24 @@ ANY_AGENT_DDL = ("url string, disallowed boolean, agent string, line int, reason
 """The any-agent schema (:data:`robotsrules.bulk.ANY_AGENT_SCHEMA`) as Spark DDL."""
 
 
-def _any_partition(agents: Sequence[str], batches: Iterator[pa.RecordBatch]
-                   ) -> Iterator[pa.RecordBatch]:
-    return any_agent(batches, agents)
+def _any_partition(agents: Sequence[str], missing: Missing, mode: Mode, policy: Policy,
+                   batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+    return judge_sorted_any(batches, agents, missing=missing, mode=mode, policy=policy)
 
 
 def any_agent_verdicts(
     robots: DataFrame,
     urls: DataFrame,
     agents: Union[str, Sequence[str]],
-    **options: Any,
+    *,
+    missing: Missing = "null",
+    partitions: Optional[int] = None,
+    mode: Mode = "google",
+    policy: Policy = DEFAULT_POLICY,
 ) -> DataFrame:
     """The any-agent job: one row per URL (:data:`ANY_AGENT_DDL`) saying whether any of
-    ``agents`` is disallowed, which one first, and the deciding line. ``options`` are those
-    of :func:`verdicts`. Each partition's verdict rows (one per agent per URL, in order) are
-    folded where they are made: no shuffle beyond the verdict job's own."""
-    names = _check_agents(agents)
-    job = verdicts(robots, urls, names, **options)
-    return job.mapInArrow(functools.partial(_any_partition, names), ANY_AGENT_DDL)
+    ``agents`` is disallowed, which one first, and the deciding line; the plan of
+    :func:`verdicts` with each partition's URLs answered by
+    :func:`~robotsrules.bulk.judge_sorted_any`."""
+    return verdicts(robots, urls, agents, missing=missing, partitions=partitions, mode=mode,
+                    policy=policy, any_agent=True)
