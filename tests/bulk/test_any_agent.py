@@ -152,3 +152,18 @@ def test_any_agent_on_spark(sample: Sample, robots_table: Any, urls_table: Any) 
     finally:
         session.stop()
     assert _rows(rows) == _expected_any(sample)
+
+
+def test_any_verdict_asks_every_distinct_rule_set() -> None:
+    import robotsrules
+
+    robots = robotsrules.parse(b"User-agent: CCBot\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n")
+    agents = ["GPTBot", "ClaudeBot", "CCBot"]  # the first two share the '*' rules
+    assert bulk.any_verdict(robots, "https://x.example/a", agents) == (
+        True, "CCBot", 2, "longest-match")
+    assert bulk.any_verdict(robots, "https://x.example/b", agents) == (
+        True, "GPTBot", 5, "longest-match")
+    assert bulk.any_verdict(robots, "https://x.example/c", agents) == (
+        False, None, None, "allowed")
+    assert bulk.any_verdict(robots, "mailto:x", agents)[3] == "invalid-url"
+    assert bulk.any_verdict(robots, None, agents)[3] == "invalid-url"
