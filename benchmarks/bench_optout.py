@@ -6,10 +6,11 @@ Prints, for a sample of the corpus (every ``--every``-th site of ``urls.txt``):
   corpus file: files per second, median / p99 / max time, and how many were all / none /
   some (parse time excluded: files are parsed first);
 * the any-agent job (one row per URL: is any of 15 AI agents disallowed, which, by which
-  line) in URLs and verdicts per second on one core: robotsrules' Arrow helper, DuckDB
-  (``threads=1``), Spark ``local[2]`` (per core = rate / 2), and the same job written with
-  protego in a Python loop (parse each site once, ``can_fetch`` per agent): the Apertus
-  filter's way.
+  line) in URLs and verdicts per second on one core: robotsrules' Arrow helper
+  (``bulk.any_agent_verdicts``; and the fold of 15 per-agent verdicts, ``bulk.any_agent``),
+  DuckDB (``threads=1``), Spark ``local[2]`` (per core = rate / 2), and the same job written
+  with protego in a Python loop (parse each site once, ``can_fetch`` per agent until one
+  refuses): the Apertus filter's way.
 
 Run: ``.venv/bin/python benchmarks/bench_optout.py [--every 10] [--no-spark]``.
 """
@@ -88,11 +89,18 @@ def with_protego(robots: List[Dict[str, Any]], urls: List[str]) -> int:
     return rows
 
 
-def with_helper(robots_table: Any, urls_table: Any) -> int:
+def with_fold(robots_table: Any, urls_table: Any) -> int:
     from robotsrules import bulk
 
     batches = bulk.verdicts(robots_table, urls_table.to_batches(65_536), AGENTS)
     return sum(b.num_rows for b in bulk.any_agent(batches, AGENTS))
+
+
+def with_helper(robots_table: Any, urls_table: Any) -> int:
+    from robotsrules import bulk
+
+    batches = bulk.any_agent_verdicts(robots_table, urls_table.to_batches(65_536), AGENTS)
+    return sum(b.num_rows for b in batches)
 
 
 def with_duckdb(robots_table: Any, urls_table: Any) -> int:
@@ -146,6 +154,8 @@ def main() -> None:
     urls_table = pa.table({"url": urls})
     print(f"any-agent job: {len(robots):,} sites, {len(urls):,} URLs x {len(AGENTS)} agents")
     for name, job in (("protego, Python loop", lambda: with_protego(robots, urls)),
+                      ("robotsrules, fold of 15 verdicts",
+                       lambda: with_fold(robots_table, urls_table)),
                       ("robotsrules Arrow helper", lambda: with_helper(robots_table, urls_table)),
                       ("robotsrules DuckDB (threads=1)",
                        lambda: with_duckdb(robots_table, urls_table))):
