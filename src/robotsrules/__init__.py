@@ -18,6 +18,7 @@ from .linter import Diagnostic, lint
 from .matcher import AgentRules
 from .model import Group, Line, RequestRate, Rule, Verdict
 from .robotstxt import DEFAULT_MAX_BYTES, MODES, Mode, RobotsTxt, parse
+from .stance import Stance, StanceTooComplex
 from .urls import match_target
 from .useragent import product_token
 
@@ -71,6 +72,8 @@ __all__ = [
     "RobotsError",
     "RobotsTxt",
     "Rule",
+    "Stance",
+    "StanceTooComplex",
     "Verdict",
     "afetch",
     "agent_tokens",
