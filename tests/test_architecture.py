@@ -23,7 +23,7 @@ CORE = {"robotsrules", "robotsrules.errors", "robotsrules.model", "robotsrules._
         "robotsrules.robotstxt", "robotsrules.policy", "robotsrules._scope",
         "robotsrules.useragent", "robotsrules.linter", "robotsrules._terminal",
         "robotsrules._usage", "robotsrules._purposes", "robotsrules._sfv",
-        "robotsrules._signals", "robotsrules._tdmrep"}
+        "robotsrules._signals", "robotsrules._tdmrep", "robotsrules._stance"}
 
 # Optional packages and the modules allowed to import them (each behind its extra).
 OPTIONAL = {
@@ -33,6 +33,7 @@ OPTIONAL = {
     # the scope functions are part of the core and `import robotsrules` stays light.
     "idna": {"robotsrules._scope"},
     "duckdb": {"robotsrules.duckdb", "robotsrules._report", "robotsrules.cli._bulk",
+               "robotsrules.datatrove",
                "robotsrules.cli._page"},
     "pyspark": {"robotsrules.spark"},
     "scrapy": {"robotsrules.scrapy"},
@@ -40,6 +41,7 @@ OPTIONAL = {
     "redis": {"robotsrules.cache.redis"},
     "warcio": {"robotsrules.warc"},
     "matplotlib": {"robotsrules._report"},
+    "datatrove": {"robotsrules.datatrove"},
 }
 
 

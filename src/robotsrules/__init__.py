@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ._agents import Agent, agent_tokens
 from ._matcher import AgentRules
+from ._stance import Stance, StanceTooComplex
 from ._urls import match_target
 from ._usage import Usage
 from .errors import (
@@ -104,6 +105,8 @@ __all__ = [
     "RobotsError",
     "RobotsTxt",
     "Rule",
+    "Stance",
+    "StanceTooComplex",
     "Usage",
     "UsageLine",
     "Verdict",

@@ -42,7 +42,15 @@ from ._pattern import Pattern
 from ._urls import match_target, rfc_target
 from .model import Group, Rule, Verdict
 
-__all__ = ["ROBOTS_TXT_TARGET", "AgentRules", "GroupsSource", "RfcRules", "Row", "rows_of"]
+__all__ = [
+    "ROBOTS_TXT_TARGET",
+    "AgentRules",
+    "GroupsSource",
+    "RfcRules",
+    "Row",
+    "index_html_rows",
+    "rows_of",
+]
 
 GroupsSource = Union[Tuple[Group, ...], Callable[[], Tuple[Group, ...]]]
 """The groups an :class:`AgentRules` reports, or a function that reads them when asked."""
@@ -74,6 +82,18 @@ def rows_of(groups: Iterable[Group]) -> List[Row]:
         for group in groups
         for rule in group.rules
         if rule.pattern
+    ]
+
+
+def index_html_rows(keyed: Iterable[Row]) -> List[Row]:
+    """Google-specific: an allow ``/d/index.htm*`` also allows ``/d/`` exactly, as an extra
+    rule ``/d/$`` of its own priority (same line and allow bit): the extra rows of ``keyed``."""
+    return [
+        ((slash + 2) << PRIORITY_SHIFT | (key & _LOW_MASK), pattern[: slash + 1] + "$")
+        for key, pattern in keyed
+        if key & ALLOW_BIT
+        and "/index.htm" in pattern
+        and pattern.startswith("/index.htm", slash := pattern.rfind("/"))
     ]
 
 
@@ -237,14 +257,7 @@ class AgentRules:
         self._by_line: Optional[Dict[int, Rule]] = None
         keyed = rows if isinstance(rows, list) else list(rows)
         if self._INDEX_HTML and index_pages:
-            # Google-specific: "/d/index.htm*" also allows "/d/" exactly, as "/d/$".
-            extra = [
-                ((slash + 2) << PRIORITY_SHIFT | (key & _LOW_MASK), pattern[: slash + 1] + "$")
-                for key, pattern in keyed
-                if key & ALLOW_BIT
-                and "/index.htm" in pattern
-                and pattern.startswith("/index.htm", slash := pattern.rfind("/"))
-            ]
+            extra = index_html_rows(keyed)
             if extra:
                 keyed = keyed + extra
         if len(keyed) <= SMALL_RULES:

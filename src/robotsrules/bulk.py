@@ -58,6 +58,7 @@ engine picks the same row.
 
 from __future__ import annotations
 
+import datetime
 from collections import OrderedDict
 from typing import (
     Any,
@@ -89,19 +90,27 @@ from .policy import OK, UNAVAILABLE, Policy, outcome_for_status
 from .robotstxt import Mode, RobotsTxt, parse
 
 __all__ = [
+    "ANY_AGENT_SCHEMA",
     "DEFAULT_CACHE_SIZE",
     "DEFAULT_POLICY",
     "INVALID_URL",
+    "KEYS",
     "MISSING",
     "NO_ROBOTS",
     "SORTED_COLUMNS",
     "VERDICT_SCHEMA",
     "BodyCache",
     "Judge",
+    "Key",
     "Missing",
+    "RobotsHistory",
     "RobotsIndex",
+    "any_agent",
+    "as_of_verdicts",
     "fast_origin",
+    "host_key",
     "judge_sorted",
+    "judge_sorted_any",
     "robots_for",
     "usage_of",
     "verdict_of",
@@ -135,6 +144,26 @@ def _check_purposes(purposes: Sequence[str]) -> Tuple[str, ...]:
     names = tuple(dict.fromkeys(purposes))
     verdict_schema(names)  # raises InvalidPurpose, naming the valid ones
     return names
+
+
+ANY_AGENT_SCHEMA = pa.schema([
+    pa.field("url", pa.string()),
+    pa.field("disallowed", pa.bool_()),
+    pa.field("agent", pa.string()),
+    pa.field("line", pa.int32()),
+    pa.field("reason", pa.string()),
+    pa.field("origin", pa.string()),
+])
+"""The columns of an any-agent table (:func:`any_agent`): one row per URL.
+
+``disallowed`` is True when at least one of the agents is disallowed, ``agent`` the first
+such agent in the order given, ``line`` and ``reason`` its verdict's; False (``agent`` and
+``line`` null, reason ``"allowed"``) when every agent is allowed; null when no agent is
+disallowed but some verdict is unknown (reason: that verdict's, e.g. ``no-robots``)."""
+
+Key = Literal["origin", "host"]
+"""How URLs find their robots row: by origin (RFC 9309, the default) or by host name."""
+KEYS: Tuple[Key, ...] = ("origin", "host")
 
 NO_ROBOTS = "no-robots"
 """Reason of a row whose origin has no row in the robots table."""
@@ -206,6 +235,23 @@ def fast_origin(url: Any) -> Optional[str]:
     return origin
 
 
+def host_key(url: Any) -> Optional[str]:
+    """The host name of ``url`` as :func:`fast_origin` normalises it (no scheme, no port):
+    the key of ``key="host"``.
+
+    >>> host_key("HTTPS://Example.COM:8443/a"), host_key("mailto:x@y")
+    ('example.com', None)
+    """
+    origin = fast_origin(url)
+    if origin is None:
+        return None
+    host = origin[origin.index("://") + 3:]
+    if host.endswith("]"):  # an IPv6 literal without a port
+        return host
+    colon = host.rfind(":")
+    return host if colon < 0 or "]" in host[colon:] else host[:colon]
+
+
 def _as_bytes(body: Union[bytes, str, None]) -> Optional[bytes]:
     if body is None or isinstance(body, bytes):
         return body
@@ -255,7 +301,7 @@ def verdict_of(robots: RobotsTxt, url: Any, agent: str) -> Row:
     return verdict.allowed, (None if rule is None else rule.line), verdict.reason
 
 
-class _LRU:
+class LRU:
     """A small bounded least-recently-used map (the per-worker parse cache)."""
 
     __slots__ = ("_data", "limit")
@@ -296,9 +342,13 @@ class RobotsIndex:
     not); for more sites than fit, use the Spark engine, which never gathers them.
     """
 
-    __slots__ = ("_dates", "_rows", "skipped")
+    __slots__ = ("_dates", "_rows", "key", "skipped")
 
-    def __init__(self) -> None:
+    def __init__(self, key: Key = "origin") -> None:
+        if key not in KEYS:
+            raise ValueError(f"key must be one of {', '.join(KEYS)}, not {key!r}")
+        self.key: Key = key
+        """``"origin"`` (default) or ``"host"``: what rows and URLs are matched by."""
         self._rows: Dict[str, RobotsRow] = {}
         self._dates: Dict[str, _RowKey] = {}
         self.skipped = 0
@@ -310,7 +360,7 @@ class RobotsIndex:
 
         When the origin already has a row, the newer ``date`` wins (see the module docstring).
         """
-        origin = fast_origin(url)
+        origin = fast_origin(url) if self.key == "origin" else host_key(url)
         if origin is None:
             self.skipped += 1
             return False
@@ -324,10 +374,10 @@ class RobotsIndex:
         return True
 
     @classmethod
-    def from_arrow(cls, data: Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch]]
-                   ) -> RobotsIndex:
+    def from_arrow(cls, data: Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch]],
+                   key: Key = "origin") -> RobotsIndex:
         """An index of a robots table (columns ``url``, ``body``, optional ``status``, ``date``)."""
-        index = cls()
+        index = cls(key)
         for batch in _batches(data):
             names = batch.schema.names
             for column in ("url", "body"):
@@ -435,8 +485,9 @@ class Judge:
         self.purposes = _check_purposes(purposes)
         """The purposes whose answers are added as columns (see :func:`verdict_schema`)."""
         self._lookup = index.get if isinstance(index, RobotsIndex) else index
+        self._by_host = isinstance(index, RobotsIndex) and index.key == "host"
         self._missing = _MISSING_VERDICT[missing]
-        self._cache = _LRU(cache_size)
+        self._cache = LRU(cache_size)
         self._mode: Mode = mode
         self._policy = policy
         self.parses = 0
@@ -459,10 +510,40 @@ class Judge:
         origin = fast_origin(url)
         if origin is None:
             return None, [(None, None, INVALID_URL)] * len(self.agents)
-        robots = self.robots(origin)
+        robots = self.robots(host_key(url) if self._by_host else origin)  # type: ignore[arg-type]
         if robots is None:
             return origin, [(self._missing, None, NO_ROBOTS)] * len(self.agents)
         return origin, [verdict_of(robots, url, agent) for agent in self.agents]
+
+    def any_row(self, url: Any) -> Tuple[Optional[str], AnyRow]:
+        """``(origin, (disallowed, agent, line, reason))`` for one URL: the any-agent answer
+        (:func:`any_agent`) worked out directly, each distinct set of rules asked once."""
+        origin = fast_origin(url)
+        if origin is None:
+            return None, (None, None, None, INVALID_URL)
+        robots = self.robots(host_key(url) if self._by_host else origin)  # type: ignore[arg-type]
+        if robots is None:
+            missing = self._missing
+            if missing is False:
+                return origin, (True, self.agents[0], None, NO_ROBOTS)
+            return origin, ((None if missing is None else False), None, None,
+                            NO_ROBOTS if missing is None else "allowed")
+        return origin, any_verdict(robots, url, self.agents)
+
+    def any_batch(self, urls: Union[pa.Array, pa.ChunkedArray, Sequence[Any]]
+                  ) -> pa.RecordBatch:
+        """One any-agent row per URL (:data:`ANY_AGENT_SCHEMA`)."""
+        values = urls.to_pylist() if isinstance(urls, (pa.Array, pa.ChunkedArray)) else urls
+        out: Dict[str, List[Any]] = {name: [] for name in ANY_AGENT_SCHEMA.names}
+        for url in values:
+            origin, (disallowed, agent, line, reason) = self.any_row(url)
+            out["url"].append(url if isinstance(url, str) or url is None else str(url))
+            out["disallowed"].append(disallowed)
+            out["agent"].append(agent)
+            out["line"].append(line)
+            out["reason"].append(reason)
+            out["origin"].append(origin)
+        return pa.RecordBatch.from_pydict(out, schema=ANY_AGENT_SCHEMA)
 
     def verdict_batch(self, urls: Union[pa.Array, pa.ChunkedArray, Sequence[Any]]
                       ) -> pa.RecordBatch:
@@ -570,7 +651,7 @@ class BodyCache:
 
     def __init__(self, size: int = DEFAULT_CACHE_SIZE, *, mode: Mode = "google",
                  policy: Policy = DEFAULT_POLICY) -> None:
-        self._cache = _LRU(size)
+        self._cache = LRU(size)
         self._mode: Mode = mode
         self._policy = policy
         self._last: Optional[Tuple[Any, RobotsTxt]] = None
@@ -698,3 +779,335 @@ def judge_sorted(
                         out.add_usage(usage_of(robots, url, agent, wanted))
         if len(out):
             yield out.batch()
+
+
+def any_agent(
+    batches: Iterable[pa.RecordBatch], agents: Union[str, Sequence[str]]
+) -> Iterator[pa.RecordBatch]:
+    """One row per URL (:data:`ANY_AGENT_SCHEMA`) from verdict batches that hold, for each
+    URL, one row per agent in the order of ``agents``, one after the other (what
+    :class:`Judge`, :func:`verdicts` and :func:`judge_sorted` write). A URL's rows may be
+    split across batches; rows out of that order raise ``ValueError``.
+
+    >>> import pyarrow as pa
+    >>> robots = pa.table({"url": ["https://example.com/robots.txt"],
+    ...                    "body": [b"User-agent: CCBot\\nDisallow: /a"]})
+    >>> urls = pa.table({"url": ["https://example.com/a", "https://example.com/b"]})
+    >>> agents = ["GPTBot", "CCBot"]
+    >>> [(r["disallowed"], r["agent"], r["line"]) for b in any_agent(
+    ...     verdicts(robots, urls, agents), agents) for r in b.to_pylist()]
+    [(True, 'CCBot', 2), (False, None, None)]
+    """
+    names = check_agents(agents)
+    size = len(names)
+    carry: List[Tuple[Any, ...]] = []
+    for batch in batches:
+        columns = [batch.column(n).to_pylist()
+                   for n in ("url", "agent", "allowed", "line", "reason", "origin")]
+        rows = carry + list(zip(*columns))
+        whole = len(rows) - len(rows) % size
+        carry = rows[whole:]
+        out: Dict[str, List[Any]] = {name: [] for name in ANY_AGENT_SCHEMA.names}
+        for start in range(0, whole, size):
+            _any_row(rows[start:start + size], names, out)
+        if out["url"]:
+            yield pa.RecordBatch.from_pydict(out, schema=ANY_AGENT_SCHEMA)
+    if carry:
+        raise ValueError(f"{len(carry)} verdict rows left over: not one row per agent per URL")
+
+
+AnyRow = Tuple[Optional[bool], Optional[str], Optional[int], str]
+"""(disallowed, first disallowed agent, its line, its reason): one any-agent answer."""
+
+
+def any_verdict(robots: RobotsTxt, url: Any, agents: Sequence[str]) -> AnyRow:
+    """The any-agent answer for ``url`` under ``robots`` (what :func:`any_agent` folds from
+    the per-agent verdicts), asking each distinct set of compiled rules once: agents that no
+    group names share the ``*`` rules, so 15 AI tokens often cost one or two checks."""
+    if not isinstance(url, str):
+        return None, None, None, INVALID_URL
+    seen = set()
+    for agent in agents:
+        rules = robots.for_agent(agent)
+        if id(rules) in seen:
+            continue
+        seen.add(id(rules))
+        try:
+            if rules.allowed(url):
+                continue
+            verdict = rules.explain(url)
+        except InvalidURL:
+            return None, None, None, INVALID_URL
+        rule = verdict.rule
+        return True, agent, (None if rule is None else rule.line), verdict.reason
+    return False, None, None, "allowed"
+
+
+def any_agent_verdicts(
+    robots: Union[pa.Table, Iterable[pa.RecordBatch], RobotsIndex],
+    urls: Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch]],
+    agents: Union[str, Sequence[str]],
+    *,
+    column: str = "url",
+    missing: Missing = "null",
+    cache_size: int = DEFAULT_CACHE_SIZE,
+    mode: Mode = "google",
+    policy: Policy = DEFAULT_POLICY,
+) -> Iterator[pa.RecordBatch]:
+    """Any-agent batches (:data:`ANY_AGENT_SCHEMA`), one row per URL, worked out directly
+    (the same rows as ``any_agent(verdicts(...), agents)``, faster)."""
+    index = robots if isinstance(robots, RobotsIndex) else RobotsIndex.from_arrow(robots)
+    judge = Judge(index, agents, missing=missing, cache_size=cache_size, mode=mode,
+                  policy=policy)
+    for batch in _batches(urls):
+        if column not in batch.schema.names:
+            raise ValueError(f"the URL table has no {column!r} column "
+                             f"(columns: {', '.join(batch.schema.names)})")
+        yield judge.any_batch(batch.column(column))
+
+
+def _any_row(group: Sequence[Tuple[Any, ...]], names: Tuple[str, ...],
+             out: Dict[str, List[Any]]) -> None:
+    url, origin = group[0][0], group[0][5]
+    unknown: Optional[str] = None
+    found: Optional[Tuple[Any, ...]] = None
+    for name, row in zip(names, group):
+        if row[1] != name or row[0] != url:
+            raise ValueError(f"verdict rows out of order at {row[0]!r} / {row[1]!r}: expected "
+                             f"{url!r} / {name!r} (one row per agent per URL, agents in order)")
+        if row[2] is False:
+            found = row
+            break
+        if row[2] is None and unknown is None:
+            unknown = row[4]
+    out["url"].append(url)
+    out["origin"].append(origin)
+    if found is not None:
+        out["disallowed"].append(True)
+        out["agent"].append(found[1])
+        out["line"].append(found[3])
+        out["reason"].append(found[4])
+    else:
+        out["disallowed"].append(None if unknown is not None else False)
+        out["agent"].append(None)
+        out["line"].append(None)
+        out["reason"].append(unknown if unknown is not None else "allowed")
+
+
+# -- the file in force at crawl time (issue 17) ----------------------------------------------
+
+_EPOCH = datetime.datetime.min.replace(tzinfo=datetime.timezone.utc)
+
+
+def _as_time(value: Any) -> Optional[datetime.datetime]:
+    """A date, datetime (naive = UTC) or ISO 8601 text as an aware UTC datetime; else None."""
+    if isinstance(value, str):
+        try:
+            value = datetime.datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    if isinstance(value, datetime.datetime):
+        if value.tzinfo is None:
+            return value.replace(tzinfo=datetime.timezone.utc)
+        return value.astimezone(datetime.timezone.utc)
+    if isinstance(value, datetime.date):
+        return datetime.datetime(value.year, value.month, value.day, tzinfo=datetime.timezone.utc)
+    return None
+
+
+Capture = Tuple[int, datetime.datetime, RobotsRow]
+"""(capture id, date (undated: the earliest possible), (body, status))."""
+
+
+class RobotsHistory:
+    """Every robots.txt capture of every site, for judging a URL by the file in force when
+    the page was crawled (several Common Crawl robots.txt dumps, for instance).
+
+    :meth:`as_of` gives the newest capture dated at or before a date (captures without a
+    date count as older than any dated one, so they are in force before the first dated
+    capture); :meth:`window` the captures in force at some time in ``[start, end]``. Sites
+    are keyed like :class:`RobotsIndex` (``key="origin"`` or ``"host"``).
+    """
+
+    __slots__ = ("_captures", "_count", "key", "skipped")
+
+    def __init__(self, key: Key = "origin") -> None:
+        if key not in KEYS:
+            raise ValueError(f"key must be one of {', '.join(KEYS)}, not {key!r}")
+        self.key: Key = key
+        self._captures: Dict[str, List[Capture]] = {}
+        self._count = 0
+        self.skipped = 0
+        """Rows ignored because their ``url`` has no robots.txt scope (or a bad date)."""
+
+    def add(self, url: Any, body: Union[bytes, str, None], status: Any = None,
+            date: Any = None) -> bool:
+        """Add one capture; False (counted in :attr:`skipped`) when unusable."""
+        site = fast_origin(url) if self.key == "origin" else host_key(url)
+        when = _EPOCH if date is None else _as_time(date)
+        if site is None or when is None:
+            self.skipped += 1
+            return False
+        self._count += 1
+        self._captures.setdefault(site, []).append(
+            (self._count, when, (_as_bytes(body), _as_status(status))))
+        return True
+
+    @classmethod
+    def from_arrow(cls, data: Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch]],
+                   key: Key = "origin") -> RobotsHistory:
+        """A history of a robots table (columns ``url``, ``body``, optional ``status``,
+        ``date``): every row kept."""
+        history = cls(key)
+        for batch in _batches(data):
+            names = batch.schema.names
+            size = batch.num_rows
+            columns = [batch.column(n).to_pylist() if n in names else [None] * size
+                       for n in ("url", "body", "status", "date")]
+            for url, body, status, date in zip(*columns):
+                history.add(url, body, status, date)
+        for captures in history._captures.values():
+            # Oldest first; equal dates: the row the index would prefer comes last.
+            captures.sort(key=lambda c: (c[1], c[2][0] is not None, c[2][0] or b"",
+                                         -1 if c[2][1] is None else c[2][1]))
+        return history
+
+    def site(self, url: Any) -> Optional[str]:
+        """The key of ``url`` (origin or host), or None when it has no robots.txt scope."""
+        return fast_origin(url) if self.key == "origin" else host_key(url)
+
+    def as_of(self, site: str, date: Any) -> Optional[Capture]:
+        """The capture of ``site`` in force at ``date``: the newest not after it."""
+        when = _as_time(date)
+        captures = self._captures.get(site)
+        if not captures or when is None:
+            return None
+        found = None
+        for capture in captures:  # few captures per site: a scan is fine
+            if capture[1] > when:
+                break
+            found = capture
+        return found
+
+    def window(self, site: str, start: Any, end: Any) -> List[Capture]:
+        """The captures in force at some time in ``[start, end]``, newest first."""
+        first = self.as_of(site, start)
+        low, high = _as_time(start), _as_time(end)
+        if low is None or high is None:
+            return []
+        found = [c for c in self._captures.get(site, ()) if low < c[1] <= high]
+        if first is not None:
+            found.insert(0, first)
+        return found[::-1]
+
+    def __len__(self) -> int:
+        return len(self._captures)
+
+
+def as_of_verdicts(
+    history: RobotsHistory,
+    urls: Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch]],
+    agents: Union[str, Sequence[str]],
+    date_column: str,
+    *,
+    strictest: Optional[datetime.timedelta] = None,
+    column: str = "url",
+    missing: Missing = "null",
+    cache_size: int = DEFAULT_CACHE_SIZE,
+    mode: Mode = "google",
+    policy: Policy = DEFAULT_POLICY,
+) -> Iterator[pa.RecordBatch]:
+    """Verdict batches (:data:`VERDICT_SCHEMA`) judging each URL by the robots.txt in force
+    at the date in its ``date_column``: the newest capture not after it. With
+    ``strictest`` (a window length), by the most restrictive capture in force at some time
+    in ``[date - strictest, date]``: the newest capture of the window that disallows, else
+    the one in force at the date. No capture at or before the date: reason ``no-robots``
+    (``missing`` decides the verdict); no usable date: the same."""
+    names = check_agents(agents)
+    if missing not in _MISSING_VERDICT:
+        raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
+    unknown = _MISSING_VERDICT[missing]
+    cache = LRU(cache_size)
+
+    def rules(capture: Capture) -> RobotsTxt:
+        robots = cache.get(capture[0])
+        if robots is None:
+            robots = robots_for(capture[2][0], capture[2][1], mode=mode, policy=policy)
+            cache.put(capture[0], robots)
+        return robots
+
+    for batch in _batches(urls):
+        for needed in (column, date_column):
+            if needed not in batch.schema.names:
+                raise ValueError(f"the URL table has no {needed!r} column "
+                                 f"(columns: {', '.join(batch.schema.names)})")
+        out = _Columns()
+        for url, date in zip(batch.column(column).to_pylist(),
+                             batch.column(date_column).to_pylist()):
+            origin = fast_origin(url)
+            site = history.site(url) if origin is not None else None
+            when = _as_time(date)
+            current = None if site is None or when is None else history.as_of(site, when)
+            for agent in names:
+                if origin is None:
+                    out.add(url, agent, None, None, INVALID_URL, None)
+                    continue
+                if current is None:
+                    out.add(url, agent, unknown, None, NO_ROBOTS, origin)
+                    continue
+                found = verdict_of(rules(current), url, agent)
+                if strictest is not None and found[0] is not False:
+                    assert site is not None and when is not None
+                    for capture in history.window(site, when - strictest, when):
+                        other = verdict_of(rules(capture), url, agent)
+                        if other[0] is False:
+                            found = other
+                            break
+                out.add(url, agent, found[0], found[1], found[2], origin)
+        if len(out):
+            yield out.batch()
+
+
+def judge_sorted_any(
+    batches: Iterable[pa.RecordBatch],
+    agents: Union[str, Sequence[str]],
+    *,
+    missing: Missing = "null",
+    mode: Mode = "google",
+    policy: Policy = DEFAULT_POLICY,
+) -> Iterator[pa.RecordBatch]:
+    """:func:`judge_sorted` with one any-agent row per URL (:data:`ANY_AGENT_SCHEMA`)."""
+    names = check_agents(agents)
+    if missing not in _MISSING_VERDICT:
+        raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
+    unknown = _MISSING_VERDICT[missing]
+    none_row: AnyRow = ((True, names[0], None, NO_ROBOTS) if unknown is False else
+                        ((None if unknown is None else False), None, None,
+                         NO_ROBOTS if unknown is None else "allowed"))
+    current: Optional[str] = None
+    robots: Optional[RobotsTxt] = None
+    for batch in batches:
+        columns = {name: batch.column(name).to_pylist() for name in SORTED_COLUMNS}
+        out: Dict[str, List[Any]] = {name: [] for name in ANY_AGENT_SCHEMA.names}
+        for origin, kind, url, body, status in zip(*(columns[n] for n in SORTED_COLUMNS)):
+            first = origin != current
+            if first:
+                current, robots = origin, None
+            if kind == _KIND_ROBOTS:
+                if first:
+                    robots = robots_for(body, _as_status(status), mode=mode, policy=policy)
+                continue
+            if origin is None:
+                row: AnyRow = (None, None, None, INVALID_URL)
+            elif robots is None:
+                row = none_row
+            else:
+                row = any_verdict(robots, url, names)
+            out["url"].append(url)
+            out["disallowed"].append(row[0])
+            out["agent"].append(row[1])
+            out["line"].append(row[2])
+            out["reason"].append(row[3])
+            out["origin"].append(origin)
+        if out["url"]:
+            yield pa.RecordBatch.from_pydict(out, schema=ANY_AGENT_SCHEMA)

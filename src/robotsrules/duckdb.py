@@ -57,12 +57,15 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
     ) from exc
 
 from .bulk import (
+    ANY_AGENT_SCHEMA,
     DEFAULT_CACHE_SIZE,
     DEFAULT_POLICY,
     VERDICT_SCHEMA,
     BodyCache,
     Judge,
+    Key,
     Missing,
+    RobotsHistory,
     RobotsIndex,
     fast_origin,
     verdict_schema,
@@ -74,7 +77,10 @@ from .robotstxt import Mode
 __all__ = [
     "FORMATS",
     "Source",
+    "any_agent_verdicts",
+    "as_of_reader",
     "count_rows",
+    "load_history",
     "load_index",
     "read",
     "register",
@@ -309,6 +315,7 @@ def verdicts(
     batch_size: int = 65_536,
     check: Optional[Callable[[], None]] = None,
     purposes: Sequence[str] = (),
+    key: Key = "origin",
 ) -> pa.RecordBatchReader:
     """The bulk job on DuckDB: verdict batches for every URL of ``urls`` and every agent.
 
@@ -323,7 +330,7 @@ def verdicts(
     verdict_schema`).
     """
     con = connection if connection is not None else duckdb.connect()
-    index = robots if isinstance(robots, RobotsIndex) else load_index(con, robots)
+    index = robots if isinstance(robots, RobotsIndex) else load_index(con, robots, key)
     judge = Judge(index, agents, missing=missing, cache_size=cache_size, mode=mode,
                   policy=policy, purposes=purposes)
     # DuckDB reads the URL table (any format it reads, streamed); the verdicts are made here,
@@ -389,8 +396,49 @@ def _judged(judge: Judge, batches: Iterator[pa.RecordBatch],
     del connection  # read to the end: the connection may go
 
 
-def load_index(connection: duckdb.DuckDBPyConnection, robots: Source) -> RobotsIndex:
-    """Read a robots table (a file or table) into a :class:`~robotsrules.bulk.RobotsIndex`."""
+def load_history(connection: duckdb.DuckDBPyConnection, robots: Source,
+                 key: Key = "origin") -> RobotsHistory:
+    """Read a robots table into a :class:`~robotsrules.bulk.RobotsHistory` (every capture)."""
+    if isinstance(robots, pa.Table):
+        return RobotsHistory.from_arrow(robots, key)
+    return RobotsHistory.from_arrow(_robots_reader(connection, robots), key)
+
+
+def as_of_reader(connection: duckdb.DuckDBPyConnection, urls: Source, date_column: str,
+                 batch_size: int = 65_536) -> pa.RecordBatchReader:
+    """The URL table's ``url`` and ``date_column`` (as a timestamp) as Arrow batches."""
+    relation = read(connection, urls)
+    for needed in ("url", date_column):
+        if needed not in relation.columns:
+            raise RobotsError(f"the URL table has no {needed!r} column (columns: "
+                              + ", ".join(relation.columns) + ")")
+    column = '"' + date_column.replace('"', '""') + '"'
+    return _arrow_reader(relation.select(
+        f"CAST(url AS VARCHAR) AS url, TRY_CAST({column} AS TIMESTAMPTZ) AS {column}"),
+        batch_size)
+
+
+def _robots_reader(connection: duckdb.DuckDBPyConnection, robots: Source) -> Any:
+    relation = read(connection, robots)
+    columns = relation.columns
+    for needed in ("url", "body"):
+        if needed not in columns:
+            raise RobotsError(f"the robots table has no {needed!r} column (columns: "
+                              + ", ".join(columns) + ")")
+    types = dict(zip(columns, (str(t) for t in relation.types)))
+    body = "body" if types["body"] == "BLOB" else "encode(CAST(body AS VARCHAR))"
+    select = ["CAST(url AS VARCHAR) AS url", f"{body} AS body"]
+    if "status" in columns:
+        select.append("TRY_CAST(status AS INTEGER) AS status")
+    if "date" in columns:
+        select.append("TRY_CAST(date AS TIMESTAMPTZ) AS date")
+    return _arrow_reader(relation.select(", ".join(select)), 65_536)
+
+
+def load_index(connection: duckdb.DuckDBPyConnection, robots: Source,
+               key: Key = "origin") -> RobotsIndex:
+    """Read a robots table (a file or table) into a :class:`~robotsrules.bulk.RobotsIndex`
+    keyed by origin (default) or host name (``key="host"``, see :mod:`robotsrules.bulk`)."""
     relation = read(connection, robots)
     columns = relation.columns
     for needed in ("url", "body"):
@@ -407,7 +455,78 @@ def load_index(connection: duckdb.DuckDBPyConnection, robots: Source) -> RobotsI
         select.append("TRY_CAST(date AS TIMESTAMPTZ) AS date")
     try:
         reader = _arrow_reader(relation.select(", ".join(select)), 65_536)
-        return RobotsIndex.from_arrow(reader)
+        return RobotsIndex.from_arrow(reader, key)
     except duckdb.Error as error:
         raise RobotsError(f"cannot read the robots table: {_first_line(error)}") from None
 
+
+
+def any_agent_verdicts(
+    robots: Union[Source, RobotsIndex],
+    urls: Source,
+    agents: Union[str, Sequence[str]],
+    *,
+    connection: Optional[duckdb.DuckDBPyConnection] = None,
+    missing: Missing = "null",
+    cache_size: int = DEFAULT_CACHE_SIZE,
+    mode: Mode = "google",
+    policy: Policy = DEFAULT_POLICY,
+    batch_size: int = 65_536,
+    key: Key = "origin",
+) -> pa.RecordBatchReader:
+    """The any-agent job on DuckDB: one row per URL (:data:`~robotsrules.bulk.ANY_AGENT_SCHEMA`)
+    saying whether any of ``agents`` is disallowed, which one first, and the deciding line
+    (the rows of :func:`robotsrules.bulk.any_agent` over :func:`verdicts`, worked out by one
+    Arrow function per URL batch)."""
+    con = connection if connection is not None else duckdb.connect()
+    index = robots if isinstance(robots, RobotsIndex) else load_index(con, robots, key)
+    judge = Judge(index, agents, missing=missing, cache_size=cache_size, mode=mode,
+                  policy=policy)
+    names = judge.agents
+    local = threading.local()
+
+    def mine() -> Judge:  # one parse cache per DuckDB thread
+        found: Optional[Judge] = getattr(local, "judge", None)
+        if found is None:
+            found = Judge(index, names, missing=missing, cache_size=cache_size, mode=mode,
+                          policy=policy)
+            local.judge = found
+        return found
+
+    def judge_urls(url: Any) -> pa.Array:
+        batch = mine().any_batch(url)
+        return pa.StructArray.from_arrays(batch.columns[1:], names=batch.schema.names[1:])
+
+    function = f"robots_any_{id(judge):x}"
+    struct = duckdb.struct_type({"disallowed": "BOOLEAN", "agent": "VARCHAR",
+                                 "line": "INTEGER", "reason": "VARCHAR", "origin": "VARCHAR"})
+    cast(Any, con).create_function(function, judge_urls, ["VARCHAR"], struct, type="arrow",
+                                   null_handling="special", side_effects=False)
+    relation = read(con, urls)
+    if "url" not in relation.columns:
+        raise RobotsError("the URL table has no 'url' column (columns: "
+                          + ", ".join(relation.columns) + ")")
+    view = f"robots_any_urls_{id(judge):x}"
+    relation.select("CAST(url AS VARCHAR) AS url").create_view(view)
+    query = (f"SELECT url, v.disallowed, v.agent, v.line, v.reason, v.origin FROM "
+             f"(SELECT url, {function}(url) AS v FROM {view})")
+    try:
+        reader = _arrow_reader(con.sql(query), batch_size)
+    except duckdb.Error as error:
+        raise RobotsError(f"any-agent query failed: {_first_line(error)}") from None
+    return pa.RecordBatchReader.from_batches(ANY_AGENT_SCHEMA, _cast_any(reader, con))
+
+
+def _cast_any(reader: pa.RecordBatchReader, connection: duckdb.DuckDBPyConnection
+              ) -> Iterator[pa.RecordBatch]:
+    batches = iter(reader)
+    while True:
+        try:
+            batch = next(batches)
+        except StopIteration:
+            return
+        except (duckdb.Error, pa.ArrowException) as error:
+            raise RobotsError(f"any-agent query failed: {_first_line(error)}") from None
+        if batch.num_rows:
+            yield batch.cast(ANY_AGENT_SCHEMA)
+    del connection

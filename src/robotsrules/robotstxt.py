@@ -20,6 +20,7 @@ from ._agents import Agent, agent_tokens
 from ._matcher import AgentRules, GroupsSource, RfcRules, rows_of
 from ._outline import Row, Span, normalise, outline, read_rules
 from ._parser import Parsed, build, decode
+from ._stance import Stance, stance_of
 from ._urls import match_target, rfc_pattern, rfc_target
 from ._usage import STATES_NOTHING, Usage, UsageRules
 from .model import Group, Line, RequestRate, Verdict
@@ -468,6 +469,12 @@ class RobotsTxt:
                 state.clear()
             state[rules.agents] = found
         return None if found.empty else found
+
+    def stance(self, agent: Agent) -> Stance:
+        """Whether ``agent`` may fetch all, none or some of the site, decided from the rules
+        alone (no URL list), exactly as :meth:`allowed` would answer for every URL; with
+        the deciding lines and example paths. See :mod:`robotsrules._stance`."""
+        return stance_of(self.for_agent(agent))
 
     def crawl_delay(self, agent: Agent) -> Optional[float]:
         """Seconds between requests asked of ``agent`` (``Crawl-delay``), or ``None``.

@@ -51,12 +51,15 @@ from .bulk import (
     check_agents,
     fast_origin,
     judge_sorted,
+    judge_sorted_any,
 )
 from .policy import Policy
 from .robotstxt import Mode
 
 __all__ = [
+    "ANY_AGENT_DDL",
     "VERDICT_DDL",
+    "any_agent_verdicts",
     "local_session",
     "read",
     "robots_allowed",
@@ -205,9 +208,11 @@ def verdicts(
     mode: Mode = "google",
     policy: Policy = DEFAULT_POLICY,
     purposes: Sequence[str] = (),
+    any_agent: bool = False,
 ) -> DataFrame:
     """The bulk job: a DataFrame of verdict rows (:data:`VERDICT_DDL`) for every URL and agent,
-    then one nullable boolean column per purpose of ``purposes`` (``ai_train``...).
+    then one nullable boolean column per purpose of ``purposes`` (``ai_train``...);
+    ``any_agent=True``: one row per URL (:data:`ANY_AGENT_DDL`; see :func:`any_agent_verdicts`).
 
     ``robots`` has columns ``url``, ``body`` (binary or string), optional ``status`` and
     ``date``; ``urls`` has ``url``. ``partitions`` (default: Spark's shuffle partitions) is
@@ -246,6 +251,9 @@ def verdicts(
         F.col("origin").asc_nulls_first(), F.col("kind").asc(),
         F.col("date").desc_nulls_last(), F.col("body").desc_nulls_last(),
         F.col("status").desc_nulls_last())
+    if any_agent:  # one row per URL
+        fold = functools.partial(_any_partition, names, missing, mode, policy)
+        return ordered.select(*SORTED_COLUMNS).mapInArrow(fold, ANY_AGENT_DDL)
     job = functools.partial(_judge_partition, names, missing, mode, policy, wanted)
     return ordered.select(*SORTED_COLUMNS).mapInArrow(job, ddl)
 
@@ -304,3 +312,31 @@ def robots_page_allows(headers: ColumnOrName, html: ColumnOrName, agent: Union[C
     return cast(Column, _udfs()["page_allows"](_col(headers), _body(html),
                                                _col(agent, literal=True),
                                                _col(purpose, literal=True)))
+
+
+ANY_AGENT_DDL = ("url string, disallowed boolean, agent string, line int, reason string, "
+                 "origin string")
+"""The any-agent schema (:data:`robotsrules.bulk.ANY_AGENT_SCHEMA`) as Spark DDL."""
+
+
+def _any_partition(agents: Sequence[str], missing: Missing, mode: Mode, policy: Policy,
+                   batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+    return judge_sorted_any(batches, agents, missing=missing, mode=mode, policy=policy)
+
+
+def any_agent_verdicts(
+    robots: DataFrame,
+    urls: DataFrame,
+    agents: Union[str, Sequence[str]],
+    *,
+    missing: Missing = "null",
+    partitions: Optional[int] = None,
+    mode: Mode = "google",
+    policy: Policy = DEFAULT_POLICY,
+) -> DataFrame:
+    """The any-agent job: one row per URL (:data:`ANY_AGENT_DDL`) saying whether any of
+    ``agents`` is disallowed, which one first, and the deciding line; the plan of
+    :func:`verdicts` with each partition's URLs answered by
+    :func:`~robotsrules.bulk.judge_sorted_any`."""
+    return verdicts(robots, urls, agents, missing=missing, partitions=partitions, mode=mode,
+                    policy=policy, any_agent=True)

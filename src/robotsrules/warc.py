@@ -58,7 +58,8 @@ from ._scope import join_url, origin_of
 from .robotstxt import DEFAULT_MAX_BYTES
 
 __all__ = ["DAMAGED_STATUS", "ROBOTS_SCHEMA", "Capture", "PageCapture", "WarcStats",
-           "iter_captures", "iter_pages", "page_table", "page_table_schema", "read_warcs"]
+           "iter_captures", "iter_pages", "page_table", "page_table_schema", "read_warc_captures",
+           "read_warcs"]
 
 ROBOTS_SCHEMA = pa.schema([
     pa.field("url", pa.string()),
@@ -486,3 +487,34 @@ def page_table(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
                 for purpose, name in zip(chosen, schema.names[9:]):
                     columns[name].append(both.allows(purpose))
     return pa.table(columns, schema=schema)
+
+
+def read_warc_captures(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
+                       max_bytes: int = DEFAULT_MAX_BYTES, stats: Optional[WarcStats] = None,
+                       follow_redirects: bool = True) -> pa.Table:
+    """Like :func:`read_warcs` but every capture is kept (one row each, ordered by origin
+    and date): the robots history that ``bulk --as-of`` judges URLs against, e.g. from
+    several Common Crawl robots.txt dumps. A redirect is followed to the newest capture of
+    its target among those read."""
+    stats = stats if stats is not None else WarcStats()
+    every: List[Capture] = []
+    by_url: Dict[str, Capture] = {}
+    for source in sources:
+        for capture in iter_captures(source, max_bytes=max_bytes, stats=stats):
+            every.append(capture)
+            if _newer(capture, by_url.get(capture.url)):
+                by_url[capture.url] = capture
+    columns: Dict[str, List[Any]] = {name: [] for name in ROBOTS_SCHEMA.names}
+    every.sort(key=lambda c: (c.origin, c.date is not None, c.date or ""))
+    for capture in every:
+        final = _follow(capture, by_url, stats) if follow_redirects else capture
+        columns["url"].append(capture.url)
+        columns["origin"].append(capture.origin)
+        damaged = final.damaged is not None  # never read as a robots.txt (see read_warcs)
+        columns["status"].append(DAMAGED_STATUS if damaged else final.status)
+        columns["date"].append(capture.date)
+        columns["body"].append(b"" if damaged else final.body)
+        columns["truncated"].append(final.truncated)
+        columns["final_url"].append(final.url)
+        columns["damaged"].append(final.damaged)
+    return pa.table(columns, schema=ROBOTS_SCHEMA)

@@ -40,10 +40,14 @@ from ..errors import RobotsError
 from ..model import Verdict
 from ..robotstxt import RobotsTxt
 from ._common import (
+    EXIT_ALLOWED,
+    EXIT_DISALLOWED,
+    EXIT_ERROR,
     OUTCOME_MEANING,
     URL_SOURCE,
     Progress,
     describe,
+    fail,
     fetch_options,
     in_mode,
     load,
@@ -57,7 +61,6 @@ from ._usage import usage_lines_json
 
 __all__ = ["main"]
 
-EXIT_ALLOWED, EXIT_DISALLOWED, EXIT_ERROR = 0, 1, 2
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + SIGINT, 128 + SIGTERM
 """The largest ``--timeout`` accepted (a day): beyond it sockets and waits overflow."""
 
@@ -234,9 +237,9 @@ def _check_items(args: argparse.Namespace) -> Iterator[_Item]:
 
 def _check(args: argparse.Namespace, out: TextIO) -> int:
     if args.robots == "-" and args.urls_file == "-":
-        return _fail("--robots - and --urls-file - cannot both read standard input")
+        return fail("--robots - and --urls-file - cannot both read standard input")
     if not args.urls and not args.urls_file:
-        return _fail("no URL given: pass URLs as arguments or --urls-file FILE ('-': stdin)")
+        return fail("no URL given: pass URLs as arguments or --urls-file FILE ('-': stdin)")
     agent_tokens(args.agent)  # a caller mistake: say so before any work
     status, bad, judged = EXIT_ALLOWED, 0, 0
     flush = args.urls_file == "-"  # in a pipeline: each answer as soon as it is known
@@ -257,7 +260,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
             if problem is not None or url is None:
                 bad += 1
                 progress.done()  # the message on a line of its own; the bar comes back
-                _fail(f"{where + ': ' if where else ''}{problem}")
+                fail(f"{where + ': ' if where else ''}{problem}")
                 continue
             judged += 1
             if not verdict.allowed:
@@ -279,7 +282,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     if bad:
         return EXIT_ERROR
     if not judged:
-        return _fail(f"no URL in {args.urls_file}")
+        return fail(f"no URL in {args.urls_file}")
     return status
 
 
@@ -412,6 +415,11 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
 def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
     from .._crawlers import crawler_verdicts
 
+    if args.by_category:
+        from ._stance import by_category_cmd
+
+        return by_category_cmd(args, out)
+
     robots, origin = load(args.source, args)
     verdicts = crawler_verdicts(robots, args.url)
     said = [robots.usage(args.url, agent=v.crawler.token) for v in verdicts]
@@ -454,7 +462,7 @@ def _diff_cmd(args: argparse.Namespace, out: TextIO) -> int:
 
     reading = [name for name in (args.old, args.new, args.urls) if name == "-"]
     if len(reading) > 1:
-        return _fail("only one of OLD, NEW and --urls can be '-' (standard input)")
+        return fail("only one of OLD, NEW and --urls can be '-' (standard input)")
     for agent in args.agent or ():
         agent_tokens(agent)  # a caller mistake: say so before any work
     old, old_name = load(args.old, args)
@@ -472,7 +480,7 @@ def _diff_cmd(args: argparse.Namespace, out: TextIO) -> int:
                     problem = str(error)
             if problem is not None or url is None:
                 bad += 1
-                _fail(f"{where}: {problem}")
+                fail(f"{where}: {problem}")
                 continue
             urls.append(url)
     changes = diff(old, new, urls, args.agent or None)
@@ -528,9 +536,9 @@ def _lint_cmd(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"{code}  {row.severity:<8} {row.name:<28} {row.summary}\n")
         return EXIT_ALLOWED
     if not args.sources:
-        return _fail("no file given: pass FILE_OR_URL (or '-' for stdin)")
+        return fail("no file given: pass FILE_OR_URL (or '-' for stdin)")
     if args.sources.count("-") > 1:
-        return _fail("'-' (standard input) can be given once")
+        return fail("'-' (standard input) can be given once")
     form = "json" if args.json else args.format
     failing = set(SEVERITIES[:_FAIL_ON[args.fail_on]])
     found: List[Tuple[str, List[Any]]] = []
@@ -650,7 +658,13 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Exit codes: 0 done, 2 usage or I/O error.")
     agents.add_argument("source", metavar="FILE_OR_URL")
     agents.add_argument("--url", default="/", help="the URL or path to ask about (default /)")
+    agents.add_argument("--by-category", action="store_true",
+                        help="summarise by crawler category (blocked / partly / allowed) "
+                             "with warnings about likely opt-out mistakes")
     _shared_options(agents)
+    from ._stance import add_agent_options
+
+    add_agent_options(agents)
 
     differ = commands.add_parser(
         "diff", help="the (agent, URL) verdicts that change between two files",
@@ -670,6 +684,9 @@ def _parser() -> argparse.ArgumentParser:
     from ._bulk import add_commands as add_bulk_commands  # bulk, report (issue 7)
 
     add_bulk_commands(commands)
+    from ._stance import add_command as add_stance_command  # stance (issue 17)
+
+    add_stance_command(commands)
     from ._page import add_command as add_page_command  # page (issue 16)
 
     add_page_command(commands)
@@ -732,18 +749,18 @@ def _main(argv: Optional[Sequence[str]], out: Optional[TextIO]) -> int:
     try:
         return int(args.run(args, out or sys.stdout))
     except RobotsError as error:
-        return _fail(str(error))
+        return fail(str(error))
     except BrokenPipeError:  # e.g. piped into `head`: stop quietly
         with contextlib.suppress(OSError):
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keep Python's exit flush quiet
         return EXIT_ERROR
     except OSError as error:
         name = getattr(error, "filename", None)
-        return _fail(f"{name + ': ' if name else ''}{error.strerror or error}")
+        return fail(f"{name + ': ' if name else ''}{error.strerror or error}")
     except Exception as error:  # a bug: one line, not a traceback (unless asked for)
         if os.environ.get("ROBOTSRULES_DEBUG"):
             raise
-        return _fail(f"internal error: {type(error).__name__}: {error} (a bug; please report "
+        return fail(f"internal error: {type(error).__name__}: {error} (a bug; please report "
                      "it; ROBOTSRULES_DEBUG=1 shows the traceback)")
 
 
@@ -793,11 +810,6 @@ def _signals_as_interrupts(force: bool) -> Iterator[None]:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
 
-
-def _fail(message: str) -> int:
-    """Say what went wrong on one line of standard error; the exit code for errors."""
-    sys.stderr.write(f"robotsrules: error: {visible(message)}\n")
-    return EXIT_ERROR
 
 
 def _entry() -> None:  # pragma: no cover

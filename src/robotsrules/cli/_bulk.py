@@ -84,8 +84,25 @@ def add_commands(commands: Any) -> None:
                            "WARC files (headers and HTML head) give per URL and agent the "
                            "columns crawl_allowed (with --robots/--robots-warc), index, "
                            "follow, noai, tdm_reservation and one per --purpose")
-    bulk.add_argument("--agent", metavar="NAME", action="append", required=True,
+    bulk.add_argument("--agent", metavar="NAME", action="append",
                       help="a crawler product token (repeatable: --agent GPTBot --agent CCBot)")
+    from ._stance import add_agent_options  # --agent-category, --any-agent, --key (issue 17)
+
+    add_agent_options(bulk)
+    bulk.add_argument("--any-agent", action="store_true",
+                      help="one row per URL: whether any agent is disallowed, the first such "
+                           "agent and its deciding line (columns url, disallowed, agent, line, "
+                           "reason, origin)")
+    bulk.add_argument("--as-of", metavar="COLUMN",
+                      help="judge each URL by the robots.txt capture in force at the date in "
+                           "this column of the URL table (the newest not after it); keeps "
+                           "every capture of the robots table or WARC files")
+    bulk.add_argument("--strictest", type=float, metavar="DAYS",
+                      help="with --as-of: the most restrictive capture in force during the "
+                           "DAYS before the date")
+    bulk.add_argument("--key", choices=["origin", "host"], default="origin",
+                      help="find each URL's robots row by origin (default, RFC 9309) or by "
+                           "host name (duckdb engine; see docs/guides/opt-out.md)")
     bulk.add_argument("--purpose", metavar="NAME", action="append", default=[],
                       help="add a nullable boolean column with the AI usage preference for "
                            "this purpose (ai-train -> column ai_train; repeatable; see "
@@ -226,11 +243,12 @@ class _Writer:
     (``O_EXCL``, a random name), then renamed; no half file under the final name when a run
     fails or is interrupted. Created before any work, so a bad ``--out`` fails at once."""
 
-    def __init__(self, path: str, form: str, purposes: Any = ()) -> None:
+    def __init__(self, path: str, form: str, purposes: Any = (), schema: Any = None) -> None:
         import pyarrow.csv as pacsv
         import pyarrow.parquet as pq
 
-        schema = _schema(purposes)
+        schema = _schema(purposes) if schema is None else schema
+        self._any = "disallowed" in schema.names  # an any-agent table: one row per URL
         self.path = path
         if os.path.isdir(path):
             raise RobotsError(f"{path}: is a directory; --out names the output file")
@@ -263,7 +281,8 @@ class _Writer:
         import pyarrow.compute as pc
 
         self._writer.write_batch(batch)
-        allowed = batch.column("allowed")
+        allowed = (pc.invert(batch.column("disallowed")) if self._any
+                   else batch.column("allowed"))
         yes = pc.sum(allowed.cast("int64")).as_py() or 0
         nulls = allowed.null_count
         self.counts[True] += yes
@@ -337,6 +356,11 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
 
     pa.array([""], pa.string())  # imports pandas if installed (seconds): before any work
     form = _out_format(args)
+    from ._stance import expand_agents
+
+    args.agent = expand_agents(args)
+    if not args.agent:
+        raise RobotsError("no agent given: pass --agent NAME or --agent-category CATEGORY")
     for agent in args.agent:  # a caller mistake: say so before any work
         from .._agents import agent_tokens
 
@@ -351,10 +375,17 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     if not (args.robots or args.robots_warc) or not args.urls:
         raise RobotsError("bulk needs --urls and one of --robots, --robots-warc "
                           "(or --pages-warc)")
+    if args.strictest is not None and (not args.as_of or args.strictest < 0):
+        raise RobotsError("--strictest DAYS needs --as-of COLUMN and DAYS >= 0")
     started = time.monotonic()
     from ._common import Progress
 
-    writer = _Writer(args.out, form, args.purpose)  # the destination is checked before any work
+    schema = None
+    if args.any_agent:  # one row per URL
+        from ..bulk import ANY_AGENT_SCHEMA
+
+        schema = ANY_AGENT_SCHEMA
+    writer = _Writer(args.out, form, args.purpose, schema)  # the destination is checked first
     stop.partial = writer.partial
     ok = renamed = False
     close: Callable[[], None] = _nothing
@@ -363,12 +394,18 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
         stop.check()
         robots: Any = args.robots
         if args.robots_warc:
-            robots = _warc_table(args.robots_warc)
+            robots = _warc_table(args.robots_warc, every=bool(args.as_of))
         stop.check()
         job = _spark_job if args.engine == "spark" else _duckdb_job
+        if args.as_of:
+            job = _as_of_job
         batches, total, close = job(args, robots, stop)
+        if args.any_agent and job is not _duckdb_job:  # DuckDB's job answers it directly
+            from ..bulk import any_agent
+
+            batches = any_agent(batches, args.agent)
         stop.check()
-        progress = Progress(total * len(args.agent))
+        progress = Progress(total * (1 if args.any_agent else len(args.agent)))
         for batch in batches:
             stop.check()
             writer.write(batch)
@@ -392,7 +429,8 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     counts = writer.counts
     rows = sum(counts.values())
     seconds = time.monotonic() - started
-    out.write(f"{rows:,} verdicts ({counts[True]:,} allowed, {counts[False]:,} disallowed, "
+    what = "URLs" if args.any_agent else "verdicts"
+    out.write(f"{rows:,} {what} ({counts[True]:,} allowed, {counts[False]:,} disallowed, "
               f"{counts[None]:,} unknown) -> {args.out} in {seconds:.1f} s [{args.engine}]\n")
     return EXIT_OK
 
@@ -401,9 +439,12 @@ def _nothing() -> None:
     pass
 
 
-def _warc_table(paths: List[str]) -> Any:
+def _warc_table(paths: List[str], every: bool = False) -> Any:
     _need("warcio")
-    from ..warc import WarcStats, read_warcs
+    from ..warc import WarcStats, read_warc_captures, read_warcs
+
+    if every:  # --as-of: every capture, not the newest per site
+        read_warcs = read_warc_captures
 
     for path in paths:
         if not os.path.isfile(path):
@@ -441,21 +482,77 @@ def _duckdb_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
     try:
         stop.interrupt = con.interrupt  # a signal now stops DuckDB (from the main thread)
         stop.check()
-        index = engine.load_index(con, robots)
+        index = engine.load_index(con, robots, args.key)
         stop.check()
         if index.skipped:
             sys.stderr.write(f"robotsrules: warning: {index.skipped:,} robots rows without a "
                              "usable URL ignored\n")
         total = engine.count_rows(con, args.urls)
         stop.check()
-        reader = engine.verdicts(index, args.urls, args.agent, connection=con,
-                                 missing=args.missing, cache_size=args.cache_size,
-                                 mode=args.mode, check=stop.check, purposes=args.purpose)
+        if args.any_agent:
+            reader = engine.any_agent_verdicts(index, args.urls, args.agent, connection=con,
+                                               missing=args.missing,
+                                               cache_size=args.cache_size, mode=args.mode)
+        else:
+            reader = engine.verdicts(index, args.urls, args.agent, connection=con,
+                                     missing=args.missing, cache_size=args.cache_size,
+                                     mode=args.mode, check=stop.check, purposes=args.purpose)
         stop.check()
     except BaseException:
         close()
         raise
     return iter(reader), total, close
+
+
+def _as_of_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
+    """``--as-of``: DuckDB reads both tables, the core judges each URL by the capture in
+    force at its date (:func:`robotsrules.bulk.as_of_verdicts`)."""
+    if args.engine != "duckdb":
+        raise RobotsError("--as-of needs --engine duckdb")
+    import datetime
+
+    import duckdb
+
+    from .. import duckdb as engine
+    from ..bulk import as_of_verdicts
+
+    con = duckdb.connect()
+    try:
+        stop.interrupt = con.interrupt
+        history = engine.load_history(con, robots, args.key)
+        total = engine.count_rows(con, args.urls)
+        reader = engine.as_of_reader(con, args.urls, args.as_of)
+        window = (None if args.strictest is None
+                  else datetime.timedelta(days=args.strictest))
+        batches = as_of_verdicts(history, _guarded(reader), args.agent, args.as_of,
+                                 strictest=window, missing=args.missing,
+                                 cache_size=args.cache_size, mode=args.mode)
+    except BaseException:
+        stop.interrupt = None
+        con.close()
+        raise
+
+    def close() -> None:
+        stop.interrupt = None
+        con.close()
+
+    return batches, total, close
+
+
+def _guarded(reader: Any) -> Iterator[Any]:
+    """Batches of a DuckDB reader; a read error becomes a RobotsError (no traceback)."""
+    import duckdb
+    import pyarrow as pa
+
+    batches = iter(reader)
+    while True:
+        try:
+            batch = next(batches)
+        except StopIteration:
+            return
+        except (duckdb.Error, pa.ArrowException) as error:
+            raise RobotsError(f"reading the URL table failed: {_first_line(error)}") from None
+        yield batch
 
 
 def _spark_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
@@ -467,6 +564,9 @@ def _spark_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
     import pyarrow.dataset as ds
 
     from .. import spark as engine
+
+    if args.key != "origin":
+        raise RobotsError("--key host needs --engine duckdb")
 
     for path in ([args.robots] if args.robots else []) + [args.urls]:
         if not os.path.exists(path):

@@ -17,10 +17,37 @@ from ..model import Verdict
 from ..robotstxt import MODES, Mode, RobotsTxt, parse
 
 __all__ = [
-    "MAX_TIMEOUT", "OUTCOME_MEANING", "REASONS", "URL_SOURCE", "Progress", "describe",
-    "fetch_options", "header_value", "header_value_problem", "in_mode", "load", "mode_option",
-    "painter", "positive_seconds", "read_bytes", "read_robots", "user_agent",
+    "EXIT_ALLOWED",
+    "EXIT_DISALLOWED",
+    "EXIT_ERROR",
+    "MAX_TIMEOUT",
+    "OUTCOME_MEANING",
+    "REASONS",
+    "URL_SOURCE",
+    "Progress",
+    "describe",
+    "fail",
+    "fetch_options",
+    "header_value",
+    "header_value_problem",
+    "in_mode",
+    "load",
+    "mode_option",
+    "painter",
+    "positive_seconds",
+    "read_bytes",
+    "read_robots",
+    "user_agent",
 ]
+
+
+EXIT_ALLOWED, EXIT_DISALLOWED, EXIT_ERROR = 0, 1, 2
+
+
+def fail(message: str) -> int:
+    """Say what went wrong on one line of standard error; the exit code for errors."""
+    sys.stderr.write(f"robotsrules: error: {visible(message)}\n")
+    return EXIT_ERROR
 
 
 class Progress:

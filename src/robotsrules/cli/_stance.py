@@ -1,0 +1,167 @@
+"""``robotsrules stance``: has this site opted out of these crawlers? (all / none / some).
+
+Decided from the rules alone (:meth:`RobotsTxt.stance`), exactly as ``check`` would answer
+for every URL. Exit codes: 0 nothing is disallowed for any agent, 1 something is (some or
+all paths), 2 usage or I/O error (a message on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, Dict, List, TextIO, Tuple
+
+from .._crawlers import Crawler
+from .._stance import Stance
+from ..errors import RobotsError
+
+__all__ = [
+    "add_agent_options",
+    "add_command",
+    "by_category_cmd",
+    "crawler_table",
+    "expand_agents",
+    "stance_json",
+]
+
+_SAYS = {
+    "all": "every path disallowed (robots.txt aside)",
+    "none": "nothing disallowed",
+    "some": "some paths disallowed",
+}
+
+
+def stance_json(agent: str, stance: Stance) -> Dict[str, Any]:
+    """One agent's stance as a JSON-ready dict (the ``--json`` form)."""
+    return {
+        "agent": agent,
+        "kind": stance.kind,
+        "scope": stance.scope,
+        "complete": stance.complete,
+        "lines": [
+            {"line": rule.line, "directive": rule.directive, "value": rule.value,
+             "pattern": rule.pattern}
+            for rule in stance.lines
+        ],
+        "disallowed": list(stance.disallowed),
+        "allowed": list(stance.allowed),
+    }
+
+
+def add_agent_options(parser: argparse.ArgumentParser) -> None:
+    """``--agent-category`` (repeatable) and ``--crawlers FILE``: expand a crawler category
+    of the table (:mod:`robotsrules._crawlers`) to its tokens, next to ``--agent``."""
+    parser.add_argument("--agent-category", action="append", metavar="CATEGORY",
+                        help="add every token of a crawler category: search, ai-search "
+                             "(retrieval), user-triggered (user), ai-training (training), "
+                             "usage-control (control), other (repeatable)")
+    parser.add_argument("--crawlers", metavar="FILE",
+                        help="extend the crawler table from a JSON file (same shape as "
+                             "robotsrules/data/crawlers.json)")
+    parser.add_argument("--crawlers-replace", action="store_true",
+                        help="use only the --crawlers file, not the shipped table")
+
+
+def crawler_table(args: argparse.Namespace) -> Tuple[Crawler, ...]:
+    """The crawler table the command line asked for (shipped, extended or replaced)."""
+    from .._crawlers import known_crawlers
+
+    table = getattr(args, "crawlers", None)
+    replace = bool(getattr(args, "crawlers_replace", False))
+    if replace and table is None:
+        raise RobotsError("--crawlers-replace needs --crawlers FILE")
+    return known_crawlers(table, replace=replace)
+
+
+def expand_agents(args: argparse.Namespace) -> List[str]:
+    """``--agent`` values then the tokens of every ``--agent-category``, without repeats."""
+    from .._crawlers import category_tokens
+
+    agents: List[str] = list(getattr(args, "agent", None) or [])
+    categories = getattr(args, "agent_category", None)
+    if categories:
+        agents.extend(category_tokens(categories, crawler_table(args)))
+    return list(dict.fromkeys(agents))
+
+
+def _stance_cmd(args: argparse.Namespace, out: TextIO) -> int:
+    from ._common import EXIT_ALLOWED, EXIT_DISALLOWED, fail, load
+
+    agents = expand_agents(args)
+    if not agents:
+        return fail("no agent given: pass --agent NAME or --agent-category CATEGORY")
+    robots, origin = load(args.source, args)
+    stances = [(agent, robots.stance(agent)) for agent in agents]
+    code = EXIT_DISALLOWED if any(s.kind != "none" for _, s in stances) else EXIT_ALLOWED
+    if args.json:
+        report = {"source": origin, "stances": [stance_json(a, s) for a, s in stances]}
+        out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        return code
+    out.write(f"{origin}\n")
+    width = max(len(agent) for agent in agents)
+    for agent, stance in stances:
+        scope = {"specific": "its own group", "global": "the '*' group",
+                 "none": "no group"}.get(stance.scope, stance.scope)
+        out.write(f"{agent:<{width}}  {stance.kind:<4}  {_SAYS[stance.kind]} ({scope})\n")
+        for rule in stance.lines:
+            out.write(f"{'':<{width}}    {rule}\n")
+        if stance.kind == "some":
+            out.write(f"{'':<{width}}    e.g. disallowed: {' '.join(stance.disallowed)}"
+                      f"; allowed: {' '.join(stance.allowed)}\n")
+        if not stance.complete:
+            out.write(f"{'':<{width}}    (lines incomplete: the rules are too complex to "
+                      "list every deciding line)\n")
+    return code
+
+
+def add_command(commands: Any) -> argparse.ArgumentParser:
+    """Add ``stance`` to the CLI's subcommands; returns its parser."""
+    from ._common import fetch_options, mode_option
+
+    stance: argparse.ArgumentParser = commands.add_parser(
+        "stance", help="does the file disallow all, none or some paths for each agent?",
+        description="For each AGENT, whether SOURCE (a file, '-' or a URL) disallows every "
+                    "path ('all'), none ('none') or some ('some'), decided from the rules "
+                    "alone and exactly as 'check' would answer for every URL; with the lines "
+                    "that decide and example paths.",
+        epilog="Exit codes: 0 nothing disallowed for any agent, 1 some path disallowed for "
+               "some agent, 2 usage or I/O error.")
+    stance.add_argument("source", metavar="FILE_OR_URL")
+    stance.add_argument("--agent", action="extend", nargs="+", metavar="NAME",
+                        help="product token(s) to ask about (repeatable)")
+    add_agent_options(stance)
+    stance.add_argument("--json", action="store_true", help="print JSON")
+    mode_option(stance)
+    fetch_options(stance)
+    stance.set_defaults(run=_stance_cmd)
+    return stance
+
+
+def by_category_cmd(args: argparse.Namespace, out: TextIO) -> int:
+    """``agents --by-category``: per crawler category, how many tokens are blocked; and the
+    likely opt-out mistakes (:mod:`robotsrules._optout`)."""
+    from .._optout import by_category, warnings
+    from ._common import EXIT_ALLOWED, load
+
+    robots, origin = load(args.source, args)
+    table = crawler_table(args)
+    summary = by_category(robots, table)
+    found = warnings(robots, table)
+    if args.json:
+        report = {
+            "source": origin,
+            "categories": [
+                {"category": s.category, "total": s.total, "blocked": list(s.blocked),
+                 "partly": list(s.partly), "allowed": list(s.allowed), "named": list(s.named)}
+                for s in summary
+            ],
+            "warnings": [w._asdict() for w in found],
+        }
+        out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        return EXIT_ALLOWED
+    out.write(f"{origin}\n")
+    for item in summary:
+        out.write(f"  {item}\n")
+    for warning in found:
+        out.write(f"warning: {warning}\n")
+    return EXIT_ALLOWED

@@ -1,0 +1,108 @@
+"""robotsrules.datatrove.RobotsFilter in a real datatrove pipeline on local data: JSONL
+documents read by datatrove's JsonlReader, robots.txt from a Parquet table or WARC captures,
+kept documents written by its JsonlWriter."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+
+pytest.importorskip("datatrove", reason="needs the 'datatrove' extra")
+pa = pytest.importorskip("pyarrow")
+import pyarrow.parquet as pq  # noqa: E402
+from datatrove.executor import LocalPipelineExecutor  # noqa: E402
+from datatrove.pipeline.readers import JsonlReader  # noqa: E402
+from datatrove.pipeline.writers import JsonlWriter  # noqa: E402
+
+from robotsrules.datatrove import RobotsFilter  # noqa: E402
+
+ROBOTS = {
+    "https://news.example/robots.txt": b"User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+    "https://shop.example/robots.txt": b"User-agent: *\nDisallow: /cart\n",
+    "https://old.example/robots.txt": b"User-agent: CCBot\nDisallow: /archive\n",
+}
+DOCS = [
+    {"id": "1", "text": "a", "url": "https://news.example/story", "date": "2024-05-01T00:00:00Z"},
+    {"id": "2", "text": "b", "url": "https://shop.example/cart/1", "date": "2024-05-01T00:00:00Z"},
+    {"id": "3", "text": "c", "url": "https://shop.example/item/2", "date": "2024-05-01T00:00:00Z"},
+    {"id": "4", "text": "d", "url": "https://old.example/archive/x", "date": "2024-05-01T00:00:00Z"},
+    {"id": "5", "text": "e", "url": "https://unknown.example/", "date": "2024-05-01T00:00:00Z"},
+    {"id": "6", "text": "f", "url": "not a url", "date": "2024-05-01T00:00:00Z"},
+]
+
+
+@pytest.fixture()
+def data(tmp_path: Path) -> Path:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    with gzip.open(docs / "part.jsonl.gz", "wt", encoding="utf-8") as handle:
+        for doc in DOCS:
+            handle.write(json.dumps(doc) + "\n")
+    pq.write_table(pa.table({"url": list(ROBOTS), "body": list(ROBOTS.values())}),
+                   tmp_path / "robots.parquet")
+    return tmp_path
+
+
+def _run(data: Path, step: RobotsFilter, name: str) -> Dict[str, Dict[str, Any]]:
+    out = data / name
+    LocalPipelineExecutor(
+        pipeline=[JsonlReader(str(data / "docs")), step, JsonlWriter(str(out))],
+        tasks=1, workers=1, logging_dir=str(data / f"logs-{name}"),
+    ).run()
+    kept: List[Dict[str, Any]] = []
+    for path in sorted(out.glob("*.jsonl.gz")):
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            kept.extend(json.loads(line) for line in handle)
+    return {doc["id"]: doc["metadata"]["robots"] for doc in kept}
+
+
+def test_pipeline_drops_disallowed_documents(data: Path) -> None:
+    kept = _run(data, RobotsFilter(str(data / "robots.parquet"), ["GPTBot", "Googlebot"],
+                                   categories=["ai-training"]), "drop")
+    # 1: GPTBot blocked everywhere; 2: /cart disallowed for all; 4: CCBot (ai-training).
+    assert sorted(kept) == ["3", "5", "6"]
+    assert kept["3"] == {"disallowed": False, "agent": None, "line": None, "reason": "allowed"}
+    assert kept["5"]["reason"] == "no-robots" and kept["6"]["reason"] == "invalid-url"
+
+
+def test_pipeline_marks_documents_from_warc_captures(data: Path) -> None:
+    pytest.importorskip("warcio")
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    path = data / "robots.warc.gz"
+    with open(path, "wb") as handle:
+        writer = WARCWriter(handle, gzip=True)
+        for url, body in ROBOTS.items():
+            headers = StatusAndHeaders("200 OK", [("Content-Type", "text/plain")],
+                                       protocol="HTTP/1.1")
+            writer.write_record(writer.create_warc_record(
+                url, "response", payload=io.BytesIO(body), http_headers=headers,
+                warc_headers_dict={"WARC-Date": "2024-01-01T00:00:00Z"}))
+    step = RobotsFilter(robots_warc=[str(path)], agents=["GPTBot", "CCBot"], action="mark",
+                        date_key="date", missing="drop")
+    kept = _run(data, step, "mark")
+    assert sorted(kept) == ["1", "2", "3", "4", "5", "6"]  # marked, none dropped
+    assert kept["1"] == {"disallowed": True, "agent": "GPTBot", "line": 2,
+                         "reason": "longest-match"}
+    assert kept["2"]["agent"] == "GPTBot" and kept["2"]["line"] == 2
+    assert kept["4"] == {"disallowed": True, "agent": "CCBot", "line": 2,
+                         "reason": "longest-match"}
+    # Before the captures' date no robots.txt was known: unknown, and dropped when asked.
+    early = RobotsFilter(robots_warc=[str(path)], agents=["GPTBot"], date_key="date",
+                         missing="drop")
+    assert early.verdict("https://news.example/x", "2023-01-01")["reason"] == "no-robots"
+
+
+def test_arguments_are_checked() -> None:
+    with pytest.raises(ValueError, match="one of robots"):
+        RobotsFilter(agents=["GPTBot"])
+    with pytest.raises(ValueError, match="action"):
+        RobotsFilter("x.parquet", ["GPTBot"], action="delete")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        RobotsFilter("x.parquet")  # no agent

@@ -1,0 +1,83 @@
+"""``robotsrules stance``: text and JSON output, exit codes, files, stdin and URLs."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Tuple
+
+import pytest
+
+from robotsrules.cli import main
+from tests.network.servers import RawHTTPServer, respond
+
+BODY = b"User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /admin\nAllow: /admin/public\n"
+
+
+def run(*argv: str) -> Tuple[int, str]:
+    out = io.StringIO()
+    code = main(list(argv), out=out)
+    return code, out.getvalue()
+
+
+@pytest.fixture()
+def robots_file(tmp_path: Path) -> str:
+    path = tmp_path / "robots.txt"
+    path.write_bytes(BODY)
+    return str(path)
+
+
+def test_text_output_per_agent(robots_file: str) -> None:
+    code, out = run("stance", robots_file, "--agent", "GPTBot", "Googlebot")
+    assert code == 1
+    assert out.splitlines() == [
+        robots_file,
+        "GPTBot     all   every path disallowed (robots.txt aside) (its own group)",
+        "             2: Disallow: /",
+        "Googlebot  some  some paths disallowed (the '*' group)",
+        "             5: Disallow: /admin",
+        "             6: Allow: /admin/public",
+        "             e.g. disallowed: /admin; allowed: / /admin/public",
+    ]
+
+
+def test_json_and_exit_0_when_nothing_is_disallowed(tmp_path: Path) -> None:
+    path = tmp_path / "open.txt"
+    path.write_bytes(b"User-agent: *\nAllow: /\n")
+    code, out = run("stance", str(path), "--agent", "CCBot", "--agent", "GPTBot", "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert [s["agent"] for s in report["stances"]] == ["CCBot", "GPTBot"]
+    assert report["stances"][0] == {
+        "agent": "CCBot", "kind": "none", "scope": "global", "complete": True,
+        "lines": [{"line": 2, "directive": "allow", "value": "/", "pattern": "/"}],
+        "disallowed": [], "allowed": ["/"],
+    }
+
+
+def test_url_source_fetched_from_a_local_server() -> None:
+    with RawHTTPServer(respond(200, BODY, {"Content-Type": "text/plain"})) as server:
+        code, out = run("stance", server.url(), "--agent", "GPTBot", "--json")
+    assert code == 1
+    assert json.loads(out)["stances"][0]["kind"] == "all"
+    with RawHTTPServer(respond(503)) as server:  # unreachable: all disallowed for now
+        code, out = run("stance", server.url(), "--agent", "GPTBot", "--json")
+    assert code == 1 and json.loads(out)["stances"][0]["kind"] == "all"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("stance", "{file}"),  # no agent
+        ("stance", "/nonexistent/robots.txt", "--agent", "x"),
+        ("stance", "{file}", "--agent", "x", "--mode", "legacy"),
+    ],
+)
+def test_errors_exit_2_without_traceback(
+    argv: Tuple[str, ...], robots_file: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = run(*(a.replace("{file}", robots_file) for a in argv))
+    assert code == 2 and out == ""
+    err = capsys.readouterr().err
+    assert err.startswith("robotsrules: error: ") and "Traceback" not in err
