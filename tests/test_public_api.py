@@ -71,7 +71,7 @@ def test_the_tree_in_the_docstring_names_every_class() -> None:
 
 def test_errors_pickle() -> None:
     missing = errors.MissingExtra("robotsrules.duckdb", "bulk", "duckdb")
-    assert str(missing) == "robotsrules.duckdb needs duckdb: pip install 'robotsrules[bulk]'"
+    assert str(missing) == "robotsrules.duckdb needs the 'duckdb' package: pip install 'robotsrules[bulk]'"
     again = pickle.loads(pickle.dumps(missing))
     assert (type(again), str(again), again.name) == (errors.MissingExtra, str(missing), "duckdb")
     verdict = robotsrules.parse(b"User-agent: *\nDisallow: /\n").explain("/x", agent="Bot")

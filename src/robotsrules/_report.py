@@ -29,7 +29,7 @@ from typing import Any, Dict, List, Optional, Union
 import duckdb
 import pyarrow as pa
 
-from .errors import RobotsError
+from .errors import EngineError, InvalidArgument, MissingExtra
 
 __all__ = ["AgentSummary", "Audit", "Differential", "audit", "chart", "to_json", "to_text"]
 
@@ -101,7 +101,7 @@ def _relation(con: duckdb.DuckDBPyConnection, source: Union[str, os.PathLike[str
     relation = read(con, source)
     missing = {"url", "agent", "allowed", "origin"} - set(relation.columns)
     if missing:
-        raise RobotsError("not a verdict table (robotsrules bulk output): no column "
+        raise InvalidArgument("not a verdict table (robotsrules bulk output): no column "
                           + ", ".join(sorted(missing)))
     return relation
 
@@ -146,7 +146,7 @@ def audit(source: Union[str, os.PathLike[str], pa.Table], *, top: int = 10,
         differentials = _differentials(con, examples)
         summaries = _preferences(con, relation, summaries)
     except duckdb.Error as error:
-        raise RobotsError(f"cannot aggregate the verdict table: {error}") from None
+        raise EngineError(f"cannot aggregate the verdict table: {error}") from None
     finally:
         if connection is None:
             con.close()
@@ -317,8 +317,7 @@ def _figure(report: Audit) -> Any:
         matplotlib.use("Agg")  # no display: files only
         import matplotlib.pyplot as plt
     except ImportError:
-        raise RobotsError("--chart needs matplotlib: pip install 'robotsrules[report]'"
-                          ) from None
+        raise MissingExtra("--chart", "report", "matplotlib") from None
     names = [_chart_name(s.agent) for s in report.agents]
     many = len(names) > 1
     longest = max((len(name) for name in names), default=0)

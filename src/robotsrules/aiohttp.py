@@ -42,9 +42,10 @@ from typing import Optional, Sequence
 try:
     import aiohttp
 except ImportError as exc:  # pragma: no cover - the extra is installed for the tests
-    raise ImportError(
-        "robotsrules.aiohttp needs the 'aiohttp' package: pip install 'robotsrules[aiohttp]'"
-    ) from exc
+    from .errors import MissingExtra
+
+    raise MissingExtra("robotsrules.aiohttp", "aiohttp",
+                       (exc.name or "").partition(".")[0]) from exc
 
 from ._agents import Agent
 from ._fetcher import DEFAULT_TIMEOUT

@@ -77,15 +77,14 @@ from typing import (
 try:
     import pyarrow as pa
 except ImportError as exc:  # pragma: no cover - the extra is installed for the tests
-    raise ImportError(
-        f"robotsrules.bulk needs the {(exc.name or '').partition('.')[0]!r} package: "
-        "pip install 'robotsrules[bulk]'"
-    ) from exc
+    from .errors import MissingExtra
+
+    raise MissingExtra("robotsrules.bulk", "bulk", (exc.name or "").partition(".")[0]) from exc
 
 from ._agents import agent_tokens
 from ._purposes import check_purpose, column_name
 from ._scope import origin_of
-from .errors import InvalidURL
+from .errors import InvalidArgument, InvalidURL
 from .policy import OK, UNAVAILABLE, Policy, outcome_for_status
 from .robotstxt import Mode, RobotsTxt, parse
 
@@ -382,7 +381,7 @@ class RobotsIndex:
             names = batch.schema.names
             for column in ("url", "body"):
                 if column not in names:
-                    raise ValueError(f"the robots table has no {column!r} column "
+                    raise InvalidArgument(f"the robots table has no {column!r} column "
                                      f"(columns: {', '.join(names)})")
             urls = batch.column("url").to_pylist()
             bodies = batch.column("body").to_pylist()
@@ -446,7 +445,7 @@ def usage_of(robots: Optional[RobotsTxt], url: Any, agent: str,
 def check_agents(agents: Union[str, Sequence[str]]) -> Tuple[str, ...]:
     names = (agents,) if isinstance(agents, str) else tuple(agents)
     if not names:
-        raise ValueError("no agent given: pass at least one product token")
+        raise InvalidArgument("no agent given: pass at least one product token")
     for name in names:
         agent_tokens(name)  # raises InvalidAgent, naming what to pass
     return names
@@ -480,7 +479,7 @@ class Judge:
         purposes: Sequence[str] = (),
     ) -> None:
         if missing not in _MISSING_VERDICT:
-            raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
+            raise InvalidArgument(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
         self.agents = check_agents(agents)
         self.purposes = _check_purposes(purposes)
         """The purposes whose answers are added as columns (see :func:`verdict_schema`)."""
@@ -566,7 +565,7 @@ class Judge:
         """Stream: one verdict batch per input batch (memory stays flat)."""
         for batch in _batches(urls):
             if column not in batch.schema.names:
-                raise ValueError(f"the URL table has no {column!r} column "
+                raise InvalidArgument(f"the URL table has no {column!r} column "
                                  f"(columns: {', '.join(batch.schema.names)})")
             yield self.verdict_batch(batch.column(column))
 
@@ -746,7 +745,7 @@ def judge_sorted(
     names = check_agents(agents)
     wanted = _check_purposes(purposes)
     if missing not in _MISSING_VERDICT:
-        raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
+        raise InvalidArgument(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
     unknown = _MISSING_VERDICT[missing]
     current: Optional[str] = None
     robots: Optional[RobotsTxt] = None
@@ -861,7 +860,7 @@ def any_agent_verdicts(
                   policy=policy)
     for batch in _batches(urls):
         if column not in batch.schema.names:
-            raise ValueError(f"the URL table has no {column!r} column "
+            raise InvalidArgument(f"the URL table has no {column!r} column "
                              f"(columns: {', '.join(batch.schema.names)})")
         yield judge.any_batch(batch.column(column))
 
@@ -1025,7 +1024,7 @@ def as_of_verdicts(
     (``missing`` decides the verdict); no usable date: the same."""
     names = check_agents(agents)
     if missing not in _MISSING_VERDICT:
-        raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
+        raise InvalidArgument(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
     unknown = _MISSING_VERDICT[missing]
     cache = LRU(cache_size)
 
@@ -1039,7 +1038,7 @@ def as_of_verdicts(
     for batch in _batches(urls):
         for needed in (column, date_column):
             if needed not in batch.schema.names:
-                raise ValueError(f"the URL table has no {needed!r} column "
+                raise InvalidArgument(f"the URL table has no {needed!r} column "
                                  f"(columns: {', '.join(batch.schema.names)})")
         out = _Columns()
         for url, date in zip(batch.column(column).to_pylist(),
@@ -1079,7 +1078,7 @@ def judge_sorted_any(
     """:func:`judge_sorted` with one any-agent row per URL (:data:`ANY_AGENT_SCHEMA`)."""
     names = check_agents(agents)
     if missing not in _MISSING_VERDICT:
-        raise ValueError(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
+        raise InvalidArgument(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
     unknown = _MISSING_VERDICT[missing]
     none_row: AnyRow = ((True, names[0], None, NO_ROBOTS) if unknown is False else
                         ((None if unknown is None else False), None, None,

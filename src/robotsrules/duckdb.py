@@ -51,10 +51,9 @@ try:
     import duckdb
     import pyarrow as pa
 except ImportError as exc:  # pragma: no cover - the extra is installed for the tests
-    raise ImportError(
-        f"robotsrules.duckdb needs the {(exc.name or '').partition('.')[0]!r} package: "
-        "pip install 'robotsrules[bulk]'"
-    ) from exc
+    from .errors import MissingExtra
+
+    raise MissingExtra("robotsrules.duckdb", "bulk", (exc.name or "").partition(".")[0]) from exc
 
 from .bulk import (
     ANY_AGENT_SCHEMA,
@@ -70,7 +69,7 @@ from .bulk import (
     fast_origin,
     verdict_schema,
 )
-from .errors import RobotsError
+from .errors import EngineError, InvalidArgument, RobotsError
 from .policy import Policy
 from .robotstxt import Mode
 
@@ -114,7 +113,7 @@ def _format(path: str) -> str:
     for ending, form in FORMATS.items():
         if name.endswith(ending):
             return form
-    raise RobotsError(f"{path}: unknown file type; use one of "
+    raise InvalidArgument(f"{path}: unknown file type; use one of "
                       + ", ".join(sorted(FORMATS)) + " (optionally .gz)")
 
 
@@ -126,7 +125,7 @@ def read(connection: duckdb.DuckDBPyConnection, source: Source) -> duckdb.DuckDB
         return connection.from_arrow(source)
     path = os.fspath(source)
     if not os.path.exists(path):
-        raise RobotsError(f"{path}: no such file")
+        raise EngineError(f"{path}: no such file")
     form = _format(path)
     if form == "text":
         return connection.from_arrow(text_batches(path))
@@ -134,7 +133,7 @@ def read(connection: duckdb.DuckDBPyConnection, source: Source) -> duckdb.DuckDB
     try:
         return connection.sql("SELECT * FROM " + sql.replace("?", _quote(path)))
     except duckdb.Error as error:
-        raise RobotsError(f"{path}: cannot read: {_first_line(error)}") from None
+        raise EngineError(f"{path}: cannot read: {_first_line(error)}") from None
 
 
 def _text_lines(path: str) -> Iterator[str]:
@@ -189,7 +188,7 @@ def count_rows(connection: duckdb.DuckDBPyConnection, source: Source) -> int:
     try:
         found = relation.aggregate("count(*)").fetchall()
     except duckdb.Error as error:
-        raise RobotsError(f"cannot read: {_first_line(error)}") from None
+        raise EngineError(f"cannot read: {_first_line(error)}") from None
     return int(found[0][0]) if found else 0
 
 
@@ -353,12 +352,12 @@ def _url_batches(connection: duckdb.DuckDBPyConnection, urls: Source, batch_size
         return iter(text_batches(os.fspath(urls), batch_size))
     relation = read(connection, urls)
     if "url" not in relation.columns:
-        raise RobotsError("the URL table has no 'url' column (columns: "
+        raise InvalidArgument("the URL table has no 'url' column (columns: "
                           + ", ".join(relation.columns) + ")")
     try:
         reader = _arrow_reader(relation.select("CAST(url AS VARCHAR) AS url"), batch_size)
     except duckdb.Error as error:
-        raise RobotsError(f"bulk query failed: {_first_line(error)}") from None
+        raise EngineError(f"bulk query failed: {_first_line(error)}") from None
     return iter(reader)
 
 
@@ -382,7 +381,7 @@ def _judged(judge: Judge, batches: Iterator[pa.RecordBatch],
         except StopIteration:
             return
         except (duckdb.Error, pa.ArrowException, OSError) as error:  # a file that goes bad
-            raise RobotsError(f"bulk query failed: {_first_line(error)}") from None
+            raise EngineError(f"bulk query failed: {_first_line(error)}") from None
         column = batch.column("url")
         if check is None or len(column) <= _CHECK_EVERY:
             if len(column):
@@ -423,7 +422,7 @@ def _robots_reader(connection: duckdb.DuckDBPyConnection, robots: Source) -> Any
     columns = relation.columns
     for needed in ("url", "body"):
         if needed not in columns:
-            raise RobotsError(f"the robots table has no {needed!r} column (columns: "
+            raise InvalidArgument(f"the robots table has no {needed!r} column (columns: "
                               + ", ".join(columns) + ")")
     types = dict(zip(columns, (str(t) for t in relation.types)))
     body = "body" if types["body"] == "BLOB" else "encode(CAST(body AS VARCHAR))"
@@ -443,7 +442,7 @@ def load_index(connection: duckdb.DuckDBPyConnection, robots: Source,
     columns = relation.columns
     for needed in ("url", "body"):
         if needed not in columns:
-            raise RobotsError(f"the robots table has no {needed!r} column (columns: "
+            raise InvalidArgument(f"the robots table has no {needed!r} column (columns: "
                               + ", ".join(columns) + ")")
     types = dict(zip(columns, (str(t) for t in relation.types)))
     # A VARCHAR body is encoded as UTF-8 (a CAST to BLOB would read backslash escapes).
@@ -457,7 +456,7 @@ def load_index(connection: duckdb.DuckDBPyConnection, robots: Source,
         reader = _arrow_reader(relation.select(", ".join(select)), 65_536)
         return RobotsIndex.from_arrow(reader, key)
     except duckdb.Error as error:
-        raise RobotsError(f"cannot read the robots table: {_first_line(error)}") from None
+        raise EngineError(f"cannot read the robots table: {_first_line(error)}") from None
 
 
 
@@ -504,7 +503,7 @@ def any_agent_verdicts(
                                    null_handling="special", side_effects=False)
     relation = read(con, urls)
     if "url" not in relation.columns:
-        raise RobotsError("the URL table has no 'url' column (columns: "
+        raise InvalidArgument("the URL table has no 'url' column (columns: "
                           + ", ".join(relation.columns) + ")")
     view = f"robots_any_urls_{id(judge):x}"
     relation.select("CAST(url AS VARCHAR) AS url").create_view(view)

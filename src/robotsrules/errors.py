@@ -70,7 +70,8 @@ class MissingExtra(RobotsError, ImportError):
     def __init__(self, feature: str, extra: str, module: str) -> None:
         self.feature = feature
         self.extra = extra
-        super().__init__(f"{feature} needs {module}: pip install 'robotsrules[{extra}]'",
+        super().__init__(f"{feature} needs the {module!r} package: pip install "
+                         f"'robotsrules[{extra}]'",
                          name=module)
 
     def __reduce__(self) -> tuple[object, ...]:

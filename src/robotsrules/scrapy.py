@@ -88,10 +88,9 @@ try:
     from twisted.internet.defer import Deferred
     from twisted.internet.threads import deferToThread
 except ImportError as exc:  # pragma: no cover - the extra is installed for the tests
-    raise ImportError(
-        f"robotsrules.scrapy needs the {(exc.name or '').partition('.')[0]!r} package: "
-        "pip install 'robotsrules[scrapy]'"
-    ) from exc
+    from .errors import MissingExtra
+
+    raise MissingExtra("robotsrules.scrapy", "scrapy", (exc.name or "").partition(".")[0]) from exc
 
 from ._agents import Agent
 from ._pacing import delay_for

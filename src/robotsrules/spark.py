@@ -37,10 +37,9 @@ try:
     from pyspark.sql import functions as F
     from pyspark.sql.types import BinaryType
 except ImportError as exc:  # pragma: no cover - the extra is installed for the tests
-    raise ImportError(
-        f"robotsrules.spark needs the {(exc.name or '').partition('.')[0]!r} package: "
-        "pip install 'robotsrules[spark]'"
-    ) from exc
+    from .errors import MissingExtra
+
+    raise MissingExtra("robotsrules.spark", "spark", (exc.name or "").partition(".")[0]) from exc
 
 from ._purposes import column_name
 from .bulk import (
@@ -53,6 +52,7 @@ from .bulk import (
     judge_sorted,
     judge_sorted_any,
 )
+from .errors import InvalidArgument
 from .policy import Policy
 from .robotstxt import Mode
 
@@ -224,7 +224,7 @@ def verdicts(
     for frame, table, needed in ((robots, "robots", ("url", "body")), (urls, "URL", ("url",))):
         for column in needed:
             if column not in frame.columns:
-                raise ValueError(f"the {table} table has no {column!r} column (columns: "
+                raise InvalidArgument(f"the {table} table has no {column!r} column (columns: "
                                  + ", ".join(frame.columns) + ")")
     origin = _udfs()["origin"]
     status = (F.col("status").cast("int") if "status" in robots.columns

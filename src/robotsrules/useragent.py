@@ -39,6 +39,8 @@ from __future__ import annotations
 import re
 from typing import Iterator, List, Optional, Tuple, Union
 
+from .errors import InvalidAgent
+
 __all__ = ["BROWSER_NAMES", "product_token"]
 
 BROWSER_NAMES = frozenset(
@@ -141,7 +143,7 @@ def product_token(user_agent_header: Union[str, bytes]) -> str:
             return name
     if top_names:  # step 5: a browser's header
         return "*"
-    raise ValueError(
+    raise InvalidAgent(
         f"no crawler name in the user agent {user_agent_header!r}: pass your crawler's "
         "product token (letters, '-' and '_', e.g. 'ExampleBot') or a header that names it"
     )

@@ -161,7 +161,7 @@ def test_import_robotsrules_loads_no_engine() -> None:
 
 
 def test_cli_constants_mirror_bulk() -> None:
-    from robotsrules import cli_bulk
+    from robotsrules.cli import _bulk as cli_bulk
 
     assert cli_bulk.MISSING == bulk.MISSING
     assert cli_bulk.DEFAULT_CACHE_SIZE == bulk.DEFAULT_CACHE_SIZE

@@ -44,9 +44,10 @@ try:
     from redis.backoff import NoBackoff
     from redis.retry import Retry
 except ImportError as exc:  # pragma: no cover - the extra is installed for the tests
-    raise ImportError(
-        "robotsrules.cache.redis needs the 'redis' package: pip install 'robotsrules[redis]'"
-    ) from exc
+    from ..errors import MissingExtra
+
+    raise MissingExtra("robotsrules.cache.redis", "redis",
+                       (exc.name or "").partition(".")[0]) from exc
 
 from ..policy import DAY, Entry
 from ._merge import merge

@@ -31,7 +31,7 @@ import time
 from types import FrameType
 from typing import Any, Callable, Dict, Iterator, List, Optional, TextIO, Tuple
 
-from ..errors import RobotsError
+from ..errors import EngineError, MissingExtra, RobotsError
 
 __all__ = ["add_commands"]
 
@@ -52,8 +52,7 @@ def _need(module: str) -> None:
     import importlib.util
 
     if importlib.util.find_spec(module) is None:
-        raise RobotsError(f"this command needs {module}: pip install "
-                          f"'robotsrules[{_EXTRAS.get(module, 'bulk')}]'")
+        raise MissingExtra("this command", _EXTRAS.get(module, "bulk"), module)
 
 
 def add_commands(commands: Any) -> None:
@@ -551,7 +550,7 @@ def _guarded(reader: Any) -> Iterator[Any]:
         except StopIteration:
             return
         except (duckdb.Error, pa.ArrowException) as error:
-            raise RobotsError(f"reading the URL table failed: {_first_line(error)}") from None
+            raise EngineError(f"reading the URL table failed: {_first_line(error)}") from None
         yield batch
 
 
@@ -597,7 +596,7 @@ def _spark_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
         raise
     except Exception as error:  # Spark reports JVM and worker failures as exceptions
         close()
-        raise RobotsError(f"spark job failed: {_first_line(error)}") from None
+        raise EngineError(f"spark job failed: {_first_line(error)}") from None
     return batches, total, close
 
 
