@@ -91,6 +91,25 @@ def test_column_functions(spark: Any, sample: Sample) -> None:
         assert (r.v.allowed, r.v.reason) == (False, "disallow-all")
 
 
+def test_usage_columns_and_function(spark: Any) -> None:
+    # Before the CLI test below, whose job stops the shared session. issue 15: --purpose columns and robots_usage, equal to the plain API (test_bulk_usage)
+    from tests.bulk.test_bulk_usage import AGENTS as USAGE_AGENTS
+    from tests.bulk.test_bulk_usage import BODY_A, COLUMNS, PURPOSES, ROBOTS, URLS, _expected
+
+    session = spark
+    frame = engine.verdicts(session.createDataFrame(ROBOTS), session.createDataFrame(URLS),
+                            USAGE_AGENTS, purposes=PURPOSES)
+    rows = {(r["url"], r["agent"]): [r[c] for c in COLUMNS] for r in frame.collect()}
+    expected = iter(_expected())
+    for url in URLS.column("url").to_pylist():
+        for agent in USAGE_AGENTS:
+            assert rows[(url, agent)] == next(expected)
+    pages = session.createDataFrame([(BODY_A, "/open/x")], "body binary, url string")
+    value = pages.select(engine.robots_usage("body", "url", "ExampleBot", "train-ai")
+                         .alias("v")).collect()[0]["v"]
+    assert value is False
+
+
 def test_cli_spark_engine_equals_duckdb(spark: Any, tmp_path: Any, robots_table: Any,
                                         sample: Sample, capsys: Any) -> None:
     pq.write_table(robots_table, tmp_path / "robots.parquet")
@@ -108,22 +127,3 @@ def test_cli_spark_engine_equals_duckdb(spark: Any, tmp_path: Any, robots_table:
     key = lambda r: (r["url"], r["agent"])  # noqa: E731
     assert sorted(outputs["spark"], key=key) == sorted(outputs["duckdb"], key=key)
     assert len(outputs["spark"]) == 2 * len(sample.urls)
-
-
-def test_usage_columns_and_function(spark: Any) -> None:
-    # issue 15: --purpose columns and robots_usage, equal to the plain API (test_bulk_usage)
-    from tests.bulk.test_bulk_usage import AGENTS as USAGE_AGENTS
-    from tests.bulk.test_bulk_usage import BODY_A, COLUMNS, PURPOSES, ROBOTS, URLS, _expected
-
-    session = spark
-    frame = engine.verdicts(session.createDataFrame(ROBOTS), session.createDataFrame(URLS),
-                            USAGE_AGENTS, purposes=PURPOSES)
-    rows = {(r["url"], r["agent"]): [r[c] for c in COLUMNS] for r in frame.collect()}
-    expected = iter(_expected())
-    for url in URLS.column("url").to_pylist():
-        for agent in USAGE_AGENTS:
-            assert rows[(url, agent)] == next(expected)
-    pages = session.createDataFrame([(BODY_A, "/open/x")], "body binary, url string")
-    value = pages.select(engine.robots_usage("body", "url", "ExampleBot", "train-ai")
-                         .alias("v")).collect()[0]["v"]
-    assert value is False
