@@ -327,14 +327,19 @@ def read_warcs(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
                 newest[capture.origin] = capture
             if _better(capture, by_url.get(capture.url)):
                 by_url[capture.url] = capture
+    return _table((newest[origin] for origin in sorted(newest)), by_url, stats,
+                  follow_redirects)
+
+
+def _table(captures: Iterable[Capture], by_url: Dict[str, Capture], stats: WarcStats,
+           follow_redirects: bool) -> pa.Table:
+    """A robots table with one row per capture, each redirect followed within ``by_url``;
+    a damaged capture (or redirect target) becomes an unreachable row, never a file."""
     columns: Dict[str, List[Any]] = {name: [] for name in ROBOTS_SCHEMA.names}
-    for origin in sorted(newest):
-        capture = newest[origin]
-        final = capture
-        if follow_redirects:
-            final = _follow(capture, by_url, stats)
+    for capture in captures:
+        final = _follow(capture, by_url, stats) if follow_redirects else capture
         columns["url"].append(capture.url)
-        columns["origin"].append(origin)
+        columns["origin"].append(capture.origin)
         damaged = final.damaged is not None
         columns["status"].append(DAMAGED_STATUS if damaged else final.status)
         columns["date"].append(capture.date)
@@ -502,19 +507,7 @@ def read_warc_captures(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]]
     for source in sources:
         for capture in iter_captures(source, max_bytes=max_bytes, stats=stats):
             every.append(capture)
-            if _newer(capture, by_url.get(capture.url)):
+            if _better(capture, by_url.get(capture.url)):
                 by_url[capture.url] = capture
-    columns: Dict[str, List[Any]] = {name: [] for name in ROBOTS_SCHEMA.names}
     every.sort(key=lambda c: (c.origin, c.date is not None, c.date or ""))
-    for capture in every:
-        final = _follow(capture, by_url, stats) if follow_redirects else capture
-        columns["url"].append(capture.url)
-        columns["origin"].append(capture.origin)
-        damaged = final.damaged is not None  # never read as a robots.txt (see read_warcs)
-        columns["status"].append(DAMAGED_STATUS if damaged else final.status)
-        columns["date"].append(capture.date)
-        columns["body"].append(b"" if damaged else final.body)
-        columns["truncated"].append(final.truncated)
-        columns["final_url"].append(final.url)
-        columns["damaged"].append(final.damaged)
-    return pa.table(columns, schema=ROBOTS_SCHEMA)
+    return _table(every, by_url, stats, follow_redirects)
