@@ -409,8 +409,8 @@ def as_of_reader(connection: duckdb.DuckDBPyConnection, urls: Source, date_colum
     relation = read(connection, urls)
     for needed in ("url", date_column):
         if needed not in relation.columns:
-            raise RobotsError(f"the URL table has no {needed!r} column (columns: "
-                              + ", ".join(relation.columns) + ")")
+            raise InvalidArgument(f"the URL table has no {needed!r} column (columns: "
+                                  + ", ".join(relation.columns) + ")")
     column = '"' + date_column.replace('"', '""') + '"'
     return _arrow_reader(relation.select(
         f"CAST(url AS VARCHAR) AS url, TRY_CAST({column} AS TIMESTAMPTZ) AS {column}"),
@@ -423,8 +423,9 @@ def _robots_reader(connection: duckdb.DuckDBPyConnection, robots: Source) -> Any
     for needed in ("url", "body"):
         if needed not in columns:
             raise InvalidArgument(f"the robots table has no {needed!r} column (columns: "
-                              + ", ".join(columns) + ")")
+                                  + ", ".join(columns) + ")")
     types = dict(zip(columns, (str(t) for t in relation.types)))
+    # A VARCHAR body is encoded as UTF-8 (a CAST to BLOB would read backslash escapes).
     body = "body" if types["body"] == "BLOB" else "encode(CAST(body AS VARCHAR))"
     select = ["CAST(url AS VARCHAR) AS url", f"{body} AS body"]
     if "status" in columns:
@@ -438,23 +439,8 @@ def load_index(connection: duckdb.DuckDBPyConnection, robots: Source,
                key: Key = "origin") -> RobotsIndex:
     """Read a robots table (a file or table) into a :class:`~robotsrules.bulk.RobotsIndex`
     keyed by origin (default) or host name (``key="host"``, see :mod:`robotsrules.bulk`)."""
-    relation = read(connection, robots)
-    columns = relation.columns
-    for needed in ("url", "body"):
-        if needed not in columns:
-            raise InvalidArgument(f"the robots table has no {needed!r} column (columns: "
-                              + ", ".join(columns) + ")")
-    types = dict(zip(columns, (str(t) for t in relation.types)))
-    # A VARCHAR body is encoded as UTF-8 (a CAST to BLOB would read backslash escapes).
-    body = "body" if types["body"] == "BLOB" else "encode(CAST(body AS VARCHAR))"
-    select = ["CAST(url AS VARCHAR) AS url", f"{body} AS body"]
-    if "status" in columns:
-        select.append("TRY_CAST(status AS INTEGER) AS status")
-    if "date" in columns:
-        select.append("TRY_CAST(date AS TIMESTAMPTZ) AS date")
     try:
-        reader = _arrow_reader(relation.select(", ".join(select)), 65_536)
-        return RobotsIndex.from_arrow(reader, key)
+        return RobotsIndex.from_arrow(_robots_reader(connection, robots), key)
     except duckdb.Error as error:
         raise EngineError(f"cannot read the robots table: {_first_line(error)}") from None
 
