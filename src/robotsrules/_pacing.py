@@ -14,7 +14,14 @@ from ._agents import Agent
 from .robotstxt import RobotsTxt
 from .useragent import product_token
 
-__all__ = ["Spacing", "delay_for", "resolve_agent"]
+__all__ = ["DEFAULT_MAX_CRAWL_DELAY", "Spacing", "delay_for", "resolve_agent"]
+
+DEFAULT_MAX_CRAWL_DELAY = 30.0
+"""Longest spacing the HTTP client integrations (httpx, aiohttp) apply, in seconds, whatever a
+site asks (a site asking for an hour between requests would otherwise stall a crawler).
+Scrapy's middleware keeps its own, longer default (``robotsrules.scrapy``, 60 s): a transport
+makes the caller's own request wait, so a long wait stalls the calling code, while Scrapy
+delays only that site's download slot and the rest of the crawl goes on."""
 
 
 def delay_for(robots: RobotsTxt, agent: Agent, limit: float) -> float:

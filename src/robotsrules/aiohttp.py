@@ -49,13 +49,12 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 
 from ._agents import Agent
 from ._fetcher import DEFAULT_TIMEOUT
-from ._pacing import Spacing, delay_for, resolve_agent
+from ._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, delay_for, resolve_agent
 from ._robotscache import AsyncRobotsCache
 from ._scope import SCHEMES, origin_of
 from ._signals import PageSignals, is_html, page_signals, refusal
 from .cache import Store
 from .errors import PageRefused, RobotsDisallowed
-from .httpx import DEFAULT_MAX_CRAWL_DELAY
 from .policy import Policy
 
 __all__ = ["RobotsMiddleware", "page_signals_of"]

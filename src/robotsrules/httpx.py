@@ -45,7 +45,7 @@ import httpx
 
 from ._agents import Agent
 from ._fetcher import DEFAULT_TIMEOUT
-from ._pacing import Spacing, delay_for, resolve_agent
+from ._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, delay_for, resolve_agent
 from ._robotscache import AsyncRobotsCache, RobotsCache
 from ._scope import SCHEMES, origin_of
 from .cache import Store
@@ -55,9 +55,6 @@ from .policy import Policy, Served
 __all__ = ["DEFAULT_MAX_CRAWL_DELAY", "OBEY_EXTENSION", "PAGE_EXTENSION",
            "AsyncRobotsTransport", "RobotsTransport", "delay_for"]
 
-DEFAULT_MAX_CRAWL_DELAY = 30.0
-"""Longest spacing applied, in seconds, whatever a site asks (a site asking for an hour
-between requests would otherwise stall a crawler)."""
 
 OBEY_EXTENSION = "robotsrules.obey"
 """Request extension: ``False`` sends the request without consulting robots.txt."""

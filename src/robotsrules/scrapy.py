@@ -113,7 +113,9 @@ __all__ = ["DEFAULT_MAX_CRAWL_DELAY", "ForbiddenByRobots", "NofollowMiddleware",
 logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_CRAWL_DELAY = 60.0
-"""Default of ``ROBOTSRULES_MAX_CRAWL_DELAY``: the longest slot delay a site can impose."""
+"""Default of ``ROBOTSRULES_MAX_CRAWL_DELAY``: the longest slot delay a site can impose. Longer
+than the HTTP clients' (``robotsrules._pacing.DEFAULT_MAX_CRAWL_DELAY``, 30 s) because here it
+delays only that site's download slot, not the caller."""
 
 _MEMO_LIMIT = 100_000
 _SLOT_HAS_JITTER = "jitter" in inspect.signature(Slot.__init__).parameters  # Scrapy >= 2.19
