@@ -110,3 +110,11 @@ def test_json_reference_covers_every_json_command() -> None:
     for command in ("check", "fetch", "explain", "agents", "diff", "lint", "usage", "page",
                     "report"):
         assert f"<!-- json: robotsrules {command} " in page, command
+
+
+def test_readme_links_point_at_files_that_exist() -> None:
+    text = README.read_text(encoding="utf-8")
+    targets = [t for t in re.findall(r"\]\(([^)#]+)\)", text) if "://" not in t]
+    assert len(targets) >= 10
+    missing = [t for t in targets if not (ROOT / t).exists()]
+    assert not missing, missing
