@@ -120,7 +120,7 @@ def _body(lines: Iterable[Union[str, bytes]]) -> Union[str, bytes]:
         if "\n" not in joined:
             return "\n".join(texts)
         if all(map(str.endswith, texts[:-1], repeat("\n"))):
-            return joined[:-1] if joined.endswith("\n") else joined
+            return joined[:-1] if texts[-1].endswith("\n") else joined
     return "\n".join([_without_end(line) for line in texts])
 
 

@@ -19,7 +19,7 @@ import urllib.robotparser
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import robotsrules
@@ -348,6 +348,7 @@ def _strip_one_line_end(line: str) -> str:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.text("ab\r\n", max_size=5), max_size=8), st.booleans())
+@example(lines=["\n", ""], as_bytes=False)  # found by hypothesis: the LF fast path's last item
 def test_parse_lines_is_one_line_end_off_each_item_joined_by_lf(lines: List[str],
                                                                   as_bytes: bool) -> None:
     expected = "\n".join(_strip_one_line_end(line) for line in lines)
