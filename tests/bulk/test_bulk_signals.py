@@ -77,7 +77,10 @@ def _interrupt(inputs: Path, tmp_path: Path, signals: List[int], delay: float) -
     expected = 128 + signals[0]
     assert proc.returncode == expected, (proc.returncode, err)  # never a signal death
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
-    assert err.strip().splitlines()[-1].startswith("robotsrules: interrupted"), err
+    if len(signals) == 1:
+        assert err.strip().splitlines()[-1].startswith("robotsrules: interrupted"), err
+    # A second signal may land after bulk has handed the signals back to the command line's
+    # own handlers, which exit at once, with the same code and nothing printed.
     assert not out.exists(), "partial output under the final name"
     assert _temporaries(tmp_path) == []
     assert elapsed < STOP_DEADLINE
