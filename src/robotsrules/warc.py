@@ -153,20 +153,7 @@ def iter_captures(source: Union[str, os.PathLike[str], BinaryIO], *,
     counted in ``stats`` (pass one to see them), never raised.
     """
     stats = stats if stats is not None else WarcStats()
-    name = source if isinstance(source, (str, os.PathLike)) else getattr(source, "name", "WARC")
-    label = os.fspath(name) if isinstance(name, (str, os.PathLike)) else "WARC"
-    stats.files += 1
-    try:
-        handle: BinaryIO = (open(source, "rb") if isinstance(source, (str, os.PathLike))  # noqa: SIM115
-                            else source)
-    except OSError as error:
-        stats.errors.append(f"{label}: {error.strerror or error}")
-        return
-    try:
-        yield from _captures(handle, label, max_bytes, stats, all_paths)
-    finally:
-        if handle is not source:
-            handle.close()
+    yield from _open_and_read(source, stats, max_bytes, all_paths, None)
 
 
 class _Archive(ArchiveIterator):  # type: ignore[misc]  # warcio has no type information
@@ -191,6 +178,27 @@ class _Archive(ArchiveIterator):  # type: ignore[misc]  # warcio has no type inf
                 if tail > 0:
                     self.cut = f"the file ends with {tail:,} octets that are not a whole record"
         super().close()
+
+
+def _open_and_read(source: Union[str, os.PathLike[str], BinaryIO], stats: WarcStats,
+                   max_bytes: int, all_paths: bool,
+                   read: Optional[Callable[[Any, int], Any]]) -> Iterator[Any]:
+    """Open ``source`` (a path, or a binary file object left open) and yield what
+    :func:`_captures` reads from it; a file that cannot be opened is one error in ``stats``."""
+    name = source if isinstance(source, (str, os.PathLike)) else getattr(source, "name", "WARC")
+    label = os.fspath(name) if isinstance(name, (str, os.PathLike)) else "WARC"
+    stats.files += 1
+    try:
+        handle: BinaryIO = (open(source, "rb") if isinstance(source, (str, os.PathLike))  # noqa: SIM115
+                            else source)
+    except OSError as error:
+        stats.errors.append(f"{label}: {error.strerror or error}")
+        return
+    try:
+        yield from _captures(handle, label, max_bytes, stats, all_paths, read)
+    finally:
+        if handle is not source:
+            handle.close()
 
 
 def _captures(handle: BinaryIO, label: str, max_bytes: int, stats: WarcStats,
@@ -414,20 +422,7 @@ def iter_pages(source: Union[str, os.PathLike[str], BinaryIO], *,
 
     stats = stats if stats is not None else WarcStats()
     limit = DEFAULT_HEAD_BYTES if max_head_bytes is None else max_head_bytes
-    name = source if isinstance(source, (str, os.PathLike)) else getattr(source, "name", "WARC")
-    label = os.fspath(name) if isinstance(name, (str, os.PathLike)) else "WARC"
-    stats.files += 1
-    try:
-        handle: BinaryIO = (open(source, "rb") if isinstance(source, (str, os.PathLike))  # noqa: SIM115
-                            else source)
-    except OSError as error:
-        stats.errors.append(f"{label}: {error.strerror or error}")
-        return
-    try:
-        yield from _captures(handle, label, limit, stats, True, _page_capture)
-    finally:
-        if handle is not source:
-            handle.close()
+    yield from _open_and_read(source, stats, limit, True, _page_capture)
 
 
 def page_table_schema(purposes: Sequence[str] = ()) -> pa.Schema:
