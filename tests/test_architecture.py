@@ -19,7 +19,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "robotsrules"
 
 CORE = {"robotsrules", "robotsrules.errors", "robotsrules.model", "robotsrules._urls",
         "robotsrules._agents", "robotsrules._pattern", "robotsrules._parser",
-        "robotsrules._outline", "robotsrules._matcher", "robotsrules._legacy",
+        "robotsrules._outline", "robotsrules._precedence", "robotsrules._matcher",
+        "robotsrules._legacy",
         "robotsrules.robotstxt", "robotsrules.policy", "robotsrules._scope",
         "robotsrules.useragent", "robotsrules.linter", "robotsrules._terminal",
         "robotsrules._usage", "robotsrules._purposes", "robotsrules._sfv",

@@ -17,9 +17,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import robotsrules
-from robotsrules._matcher import rows_of
-from robotsrules._outline import Row, normalise, outline, read_rules, rule_key
+from robotsrules._outline import normalise, outline, read_rules
 from robotsrules._parser import MAX_LINE_BYTES, build, decode
+from robotsrules._precedence import Row, rows_of, rule_key
 from tests.oracle import CORPUS
 from tests.property.test_properties import SETTINGS, robots_lines
 

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import robotsrules
-from robotsrules._outline import LINE_MASK
 from robotsrules._pattern import Pattern
+from robotsrules._precedence import LINE_MASK
 from robotsrules._stance import (
     _DEAD,
     _DONE,

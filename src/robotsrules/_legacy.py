@@ -78,41 +78,15 @@ from typing import List, Optional, Tuple
 from urllib.parse import quote, unquote, urlparse, urlunparse
 
 from ._matcher import AgentRules
-from ._parser import display, read_line, split_lines
+from ._parser import OpenGroup, display, read_line, split_lines
 from .errors import InvalidURL
-from .model import Group, RequestRate, Rule, Verdict
+from .model import Group, Reason, RequestRate, Rule, Scope, Verdict
 
 __all__ = ["LegacyRules", "build", "legacy_target", "select"]
 
 # Line ends that str.splitlines() knows besides LF, CR and CRLF.
 _MORE_BREAKS = re.compile("[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 _ABSOLUTE_OR_PATH = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://|/")
-_DIRECTIVES = ("allow", "disallow")
-
-
-class _Record:
-    """The record being assembled (urllib's ``Entry``)."""
-
-    __slots__ = ("agent_lines", "agents", "crawl_delay", "request_rate", "rules", "values")
-
-    def __init__(self) -> None:
-        self.agent_lines: List[int] = []
-        self.agents: List[str] = []
-        self.values: List[str] = []
-        self.rules: List[Rule] = []
-        self.crawl_delay: Optional[float] = None
-        self.request_rate: Optional[RequestRate] = None
-
-    def close(self) -> Group:
-        return Group(
-            self.agent_lines[0],
-            tuple(self.agent_lines),
-            tuple(self.agents),
-            tuple(self.values),
-            tuple(self.rules),
-            self.crawl_delay,
-            self.request_rate,
-        )
 
 
 def _rule_path(value: str) -> Optional[str]:
@@ -140,7 +114,7 @@ def build(text: str) -> Tuple[Group, ...]:
     and whose rules' ``pattern`` is the path urllib compares (unquoted, re-quoted).
     """
     groups: List[Group] = []
-    record = _Record()
+    record = OpenGroup()
     state = 0  # urllib's: 0 start, 1 after a user-agent line, 2 after a rule line
     for number, physical in enumerate(split_lines(display(text)), 1):
         pieces = _MORE_BREAKS.split(physical) if _MORE_BREAKS.search(physical) else (physical,)
@@ -149,7 +123,7 @@ def build(text: str) -> Tuple[Group, ...]:
                 if state == 2:
                     groups.append(record.close())
                 if state:
-                    record, state = _Record(), 0
+                    record, state = OpenGroup(), 0
                 continue
             line = read_line(number, raw, limits=False)
             if line.key is None or line.missing_colon:
@@ -160,17 +134,18 @@ def build(text: str) -> Tuple[Group, ...]:
             if key == "user-agent":
                 if state == 2:
                     groups.append(record.close())
-                    record = _Record()
+                    record = OpenGroup()
                 record.agent_lines.append(number)
                 record.agents.append("*" if value == "*" else value.lower())
                 record.values.append(written)
                 state = 1
             elif state == 0:
                 continue
-            elif key in _DIRECTIVES:
+            elif key == "allow" or key == "disallow":
                 path = _rule_path(value)
                 if path is not None:
-                    record.rules.append(Rule(key, path, written, number))
+                    record.rules.append(Rule("allow" if key == "allow" else "disallow", path,
+                                             written, number))
                 state = 2
             elif key == "crawl-delay":
                 delay = _number(value)
@@ -230,8 +205,8 @@ class LegacyRules(AgentRules):
         self,
         agents: Tuple[str, ...],
         groups: Tuple[Group, ...],
-        scope: str,
-        origin: Optional[str] = None,
+        scope: Scope,
+        origin: Optional[Reason] = None,
     ) -> None:
         super().__init__(agents, scope, (), groups, origin)
         # (path, allows, rule) in file order; an empty Disallow allows (1994, urllib).
@@ -253,7 +228,7 @@ class LegacyRules(AgentRules):
         """The verdict for ``url``: the first matching rule decides (reason ``"first-match"``)."""
         target = legacy_target(url)
         allowed, rule = True, None
-        reason = "no-match" if self.scope != "none" else "no-group"
+        reason: Reason = "no-match" if self.scope != "none" else "no-group"
         for path, allows, candidate in self._first:
             if target.startswith(path):
                 allowed, rule, reason = allows, candidate, "first-match"
@@ -268,7 +243,7 @@ class LegacyRules(AgentRules):
 
 
 def select(
-    groups: Tuple[Group, ...], tokens: Tuple[str, ...], origin: Optional[str] = None
+    groups: Tuple[Group, ...], tokens: Tuple[str, ...], origin: Optional[Reason] = None
 ) -> LegacyRules:
     """The record urllib's ``can_fetch`` uses for a crawler named by ``tokens``.
 

@@ -38,7 +38,8 @@ from typing import Any, Dict, Iterable, List, Sequence, Tuple
 from urllib.parse import quote
 
 from ._terminal import visible
-from .linter import CODES, SEVERITIES, Diagnostic, counts, help_text
+from ._typing import assert_never
+from .linter import CODES, SEVERITIES, Diagnostic, Severity, counts, help_text
 
 __all__ = [
     "FORMATS",
@@ -60,8 +61,29 @@ JSON_VERSION = 1
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-_SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
-_COLOUR = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;36m"}
+
+
+def _sarif_level(severity: Severity) -> str:
+    """SARIF's ``level`` for a severity (SARIF 2.1.0 §3.27.10: ``note`` for information)."""
+    if severity == "error":
+        return "error"
+    if severity == "warning":
+        return "warning"
+    if severity == "info":
+        return "note"
+    assert_never(severity)
+
+
+def _colour(severity: Severity) -> str:
+    """The ANSI colour of a severity in text output: red, yellow, cyan."""
+    if severity == "error":
+        return "\x1b[1;31m"
+    if severity == "warning":
+        return "\x1b[1;33m"
+    if severity == "info":
+        return "\x1b[1;36m"
+    assert_never(severity)
+
 _BOLD, _DIM, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
 _URI_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 
@@ -89,7 +111,7 @@ def to_text(diagnostics: Iterable[Diagnostic], path: str = "robots.txt", *,
         if color:
             out.append(
                 f"{_BOLD}{where}:{d.line}:{d.column}:{_RESET} "
-                f"{_COLOUR.get(d.severity, '')}{d.severity}{_RESET} "
+                f"{_colour(d.severity)}{d.severity}{_RESET} "
                 f"{_BOLD}{d.code}{_RESET} {d.name}: {_clean(d.message)} "
                 f"{_DIM}({_clean(d.hint)}){_RESET}\n"
             )
@@ -113,7 +135,7 @@ def to_json(diagnostics: Iterable[Diagnostic], path: str = "robots.txt") -> Dict
     """The versioned JSON object for one file (see the module docstring and
     :func:`json_schema`)."""
     found = list(diagnostics)
-    summary: Dict[str, int] = dict(counts(found))
+    summary = counts(found)
     summary["total"] = len(found)
     return {
         "version": JSON_VERSION,
@@ -152,7 +174,7 @@ def _rules() -> Tuple[List[Dict[str, Any]], Dict[str, int]]:
             "name": entry.name,
             "shortDescription": {"text": entry.summary},
             "help": {"text": help_text(code)},
-            "defaultConfiguration": {"level": _SARIF_LEVEL[entry.severity]},
+            "defaultConfiguration": {"level": _sarif_level(entry.severity)},
             "properties": {"severity": entry.severity},
         })
     return rules, index
@@ -173,7 +195,7 @@ def to_sarif_many(files: Iterable[Tuple[str, Sequence[Diagnostic]]]) -> Dict[str
             results.append({
                 "ruleId": d.code,
                 "ruleIndex": index[d.code],
-                "level": _SARIF_LEVEL.get(d.severity, "warning"),
+                "level": _sarif_level(d.severity),
                 "message": {"text": d.message},
                 "locations": [{
                     "physicalLocation": {

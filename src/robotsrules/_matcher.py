@@ -37,19 +37,16 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Callable, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-from ._outline import ALLOW_BIT, LINE_MASK, PRIORITY_SHIFT, Row, rule_key
 from ._pattern import Pattern
+from ._precedence import ALLOW_BIT, LINE_MASK, PRIORITY_SHIFT, Row, index_html_rows
 from ._urls import match_target, rfc_target
-from .model import Group, Rule, Verdict
+from .model import Group, Reason, Rule, Scope, Verdict
 
 __all__ = [
     "ROBOTS_TXT_TARGET",
     "AgentRules",
     "GroupsSource",
     "RfcRules",
-    "Row",
-    "index_html_rows",
-    "rows_of",
 ]
 
 GroupsSource = Union[Tuple[Group, ...], Callable[[], Tuple[Group, ...]]]
@@ -65,36 +62,13 @@ GRAM_INDEX_MIN_RULES = 16
 ROBOTS_TXT_TARGET = "/robots.txt"
 """RFC 9309 §2.2.2: the robots.txt URL itself is implicitly allowed (SPEC D3)."""
 
-# Rules are compared by their precedence key (robotsrules._outline.Row).
-_LOW_MASK = (1 << PRIORITY_SHIFT) - 1  # everything but the priority
+# Rules are compared by their precedence key (robotsrules._precedence).
 _Key = int
 _HEAD = 3
 _FEW_LENGTHS = 8  # up to this many distinct literal lengths, probing each is fastest
 
 Entry = Tuple[int, str, Optional[Pattern]]
 """(key, pattern as written, compiled pattern or None for a plain literal prefix)."""
-
-
-def rows_of(groups: Iterable[Group]) -> List[Row]:
-    """The rules of ``groups`` as matcher rows (rules with an empty pattern left out)."""
-    return [
-        (rule_key(rule.directive == "allow", len(rule.pattern), rule.line), rule.pattern)
-        for group in groups
-        for rule in group.rules
-        if rule.pattern
-    ]
-
-
-def index_html_rows(keyed: Iterable[Row]) -> List[Row]:
-    """Google-specific: an allow ``/d/index.htm*`` also allows ``/d/`` exactly, as an extra
-    rule ``/d/$`` of its own priority (same line and allow bit): the extra rows of ``keyed``."""
-    return [
-        ((slash + 2) << PRIORITY_SHIFT | (key & _LOW_MASK), pattern[: slash + 1] + "$")
-        for key, pattern in keyed
-        if key & ALLOW_BIT
-        and "/index.htm" in pattern
-        and pattern.startswith("/index.htm", slash := pattern.rfind("/"))
-    ]
 
 
 def _entries(keyed: List[Tuple[int, str]]) -> Tuple[Entry, ...]:
@@ -240,10 +214,10 @@ class AgentRules:
     def __init__(
         self,
         agents: Tuple[str, ...],
-        scope: str,
+        scope: Scope,
         rows: Iterable[Row],  # (key, pattern); patterns not empty
         groups: GroupsSource,
-        origin: Optional[str] = None,
+        origin: Optional[Reason] = None,
         index_pages: bool = True,
     ) -> None:
         # index_pages=False: the caller knows no pattern holds "/index.htm" (a shortcut).
@@ -413,7 +387,7 @@ class AgentRules:
         if best is None:
             allowed = True
             rule = None
-            reason = "no-match" if self.scope != "none" else "no-group"
+            reason: Reason = "no-match" if self.scope != "none" else "no-group"
         else:
             priority = best >> PRIORITY_SHIFT
             allowed = best & ALLOW_BIT != 0

@@ -33,49 +33,20 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from ._agents import SPACE, file_agent_token
 from ._parser import ALLOW, DISALLOW, KEYS, MAX_LINE_BYTES, USER_AGENT, read_line
+from ._precedence import ALLOW_BASE, LINE_MASK, PRIORITY_SHIFT, Row
 from ._urls import normalize_escapes
 
 __all__ = [
-    "ALLOW_BIT",
-    "LINE_MASK",
-    "PRIORITY_SHIFT",
     "Outline",
-    "Row",
     "Span",
     "normalise",
     "outline",
     "read_rules",
-    "rule_key",
 ]
 
 _BLANKS = " \t\v\f"
 # The start of a line whose key may be read as allow/disallow (confirmed by read_line).
 _RULE_START = re.compile(r"^[ \t\v\f]*(?:allow|dis|dia)", re.IGNORECASE | re.MULTILINE)
-
-Row = Tuple[int, str]
-"""One allow/disallow rule as the matcher takes it: (precedence key, normalised pattern).
-
-The key is one int that orders rules as RFC 9309 §2.2.2 and Google rank them — the longer
-pattern first, then allow over disallow, then the earlier line — so that comparing two
-rules is one integer comparison (see :func:`rule_key`)."""
-
-PRIORITY_SHIFT = 33
-"""``key >> PRIORITY_SHIFT`` is the rule's priority: its pattern's length in octets."""
-ALLOW_BIT = 1 << 32
-"""Set in the key of an allow rule."""
-LINE_MASK = ALLOW_BIT - 1
-"""``LINE_MASK - (key & LINE_MASK)`` is the rule's line number."""
-_ALLOW_BASE = ALLOW_BIT | LINE_MASK
-
-
-def rule_key(allow: bool, priority: int, line: int) -> int:
-    """The precedence key of a rule (see :data:`Row`).
-
-    >>> rule_key(True, 2, 7) > rule_key(False, 2, 3) > rule_key(True, 1, 1)
-    True
-    """
-    return (priority << PRIORITY_SHIFT) | ((_ALLOW_BASE if allow else LINE_MASK) - line)
-
 
 class Span(NamedTuple):
     """Where one group is: its rules at text offsets ``[start, end)``, ``line`` being the
@@ -267,5 +238,5 @@ def read_rules(chunk: str, line: int, out: Optional[List[Row]] = None) -> List[R
             if not plain and ("%" in value or not value.isascii()):
                 value = normalize_escapes(value)
             add(((len(value) << PRIORITY_SHIFT)
-                 | ((_ALLOW_BASE if key is ALLOW else LINE_MASK) - number), value))
+                 | ((ALLOW_BASE if key is ALLOW else LINE_MASK) - number), value))
     return rows

@@ -17,6 +17,19 @@ itself reads only an *outline* (:mod:`robotsrules._outline`: groups, agents and 
 rules are) and reads an agent's rules when it first asks, handing every line it is not
 sure of to :func:`read_line` — so all readers share one line reader and cannot disagree.
 
+Three group builders, each for a stated reason:
+
+* :func:`build` is *the* grouping of RFC 9309 and Google, with every field and, on request,
+  the per-line report; it is what lint, explain and :attr:`RobotsTxt.groups` read.
+* :func:`robotsrules._outline.outline` applies the same grouping rule but records only the
+  agents and the span of text each group's rules sit in, so that a parse costs one pass of
+  ``str.find`` over the user-agent lines; it exists for speed alone
+  (``tests/test_outline.py`` checks on generated files and the corpus that its groups are
+  exactly :func:`build`'s).
+* :func:`robotsrules._legacy.build` groups as the 1994 standard and ``urllib.robotparser``
+  do, which is a different rule (a blank line ends a record, only exact keys count); it
+  shares the line reader and :class:`OpenGroup` with :func:`build`.
+
 Line grammar, as Google's library reads it::
 
     line    = [ key ( ":" | missing-colon ) value ] [ "#" comment ]
@@ -40,7 +53,8 @@ from ._usage import CONTENT_SIGNAL, CONTENT_USAGE, usage_line
 from .model import Group, Line, RequestRate, Rule, UsageLine
 
 __all__ = [
-    "EXTRA_KEYS", "KEYS", "KEY_PREFIXES", "MAX_LINE_BYTES", "Parsed", "build", "decode", "scan",
+    "EXTRA_KEYS", "KEYS", "KEY_PREFIXES", "MAX_LINE_BYTES", "OpenGroup", "Parsed", "build",
+    "decode", "scan",
 ]
 
 MAX_LINE_BYTES = 16663
@@ -239,8 +253,9 @@ class Parsed(NamedTuple):
     lines: Optional[Tuple[Line, ...]]
 
 
-class _Open:
-    """The group being assembled."""
+class OpenGroup:
+    """The group being assembled, by :func:`build` and by the legacy reader
+    (:func:`robotsrules._legacy.build`, whose records are closed the same way)."""
 
     __slots__ = ("agent_lines", "agents", "crawl_delay", "request_rate", "rules", "usage",
                  "values")
@@ -276,7 +291,7 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
     sitemaps: List[str] = []
     hosts: List[str] = []
     report: Optional[List[Line]] = [] if want_lines else None
-    group: Optional[_Open] = None
+    group: Optional[OpenGroup] = None
     rules: Optional[List[Rule]] = None  # the open group's rule list
     new_row = tuple.__new__
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # as split_lines does
@@ -331,7 +346,7 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
             if group is None or group.rules:
                 if group is not None:
                     groups.append(group.close())
-                group = _Open()
+                group = OpenGroup()
                 rules = group.rules
             group.agent_lines.append(number)
             group.agents.append(file_agent_token(value))
@@ -352,7 +367,7 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
 def _other(
     key: Optional[str],
     value: str,
-    group: Optional[_Open],
+    group: Optional[OpenGroup],
     sitemaps: List[str],
     hosts: List[str],
     rec: Optional[Record],
@@ -362,7 +377,8 @@ def _other(
     if key is CONTENT_SIGNAL or key is CONTENT_USAGE:
         if group is None:
             return "outside-group"  # like a rule before any user-agent: applies to nobody
-        group.usage.append(usage_line(key, value, number, display(value)))
+        directive = CONTENT_SIGNAL if key is CONTENT_SIGNAL else CONTENT_USAGE
+        group.usage.append(usage_line(directive, value, number, display(value)))
     elif key == "sitemap":
         if not value:
             return "empty-value"

@@ -15,7 +15,7 @@ Theory of operation. Each rule is a small deterministic automaton over the match
   found, and matches a target exactly when that state is "complete" at the end.
 
 A rule *decides* a target when it matches and no rule with a larger key
-(:data:`~robotsrules._outline.Row`: longer pattern; allow over disallow at equal length;
+(:data:`~robotsrules._precedence.Row`: longer pattern; allow over disallow at equal length;
 earlier line) matches it, exactly as :class:`~robotsrules._matcher.AgentRules` chooses
 (Google's index.html rule is an extra ``/d/$`` allow). "No rule" decides the targets no
 rule matches (allowed). So, over every rule and "no rule":
@@ -52,8 +52,8 @@ from collections import deque
 from typing import Callable, Deque, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from ._legacy import LegacyRules
-from ._matcher import AgentRules, RfcRules, index_html_rows, rows_of
-from ._outline import ALLOW_BIT, LINE_MASK, Row
+from ._matcher import AgentRules, RfcRules
+from ._precedence import ALLOW_BIT, LINE_MASK, Row, index_html_rows, rows_of
 from ._urls import match_target, rfc_target
 from .errors import RobotsError
 from .model import Rule

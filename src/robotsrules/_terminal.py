@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Dict
 
-__all__ = ["CONTROL_ESCAPES", "visible"]
+__all__ = ["CONTROL_ESCAPES", "first_line", "visible"]
 
 _BIDI = (*range(0x202A, 0x202F), *range(0x2066, 0x206A))  # embeddings, overrides, isolates
 CONTROL_ESCAPES: Dict[int, str] = {
@@ -29,3 +29,10 @@ def visible(text: str) -> str:
     'a\\\\x1b]0;owned\\\\x07b'
     """
     return text.translate(CONTROL_ESCAPES)
+
+
+def first_line(error: BaseException) -> str:
+    """The first line of an exception's message (an engine's can run to pages), or its
+    class name when it has none: what a one-line error report quotes."""
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__

@@ -47,14 +47,14 @@ from ._purposes import (
 )
 from ._sfv import Token, parse_dictionary
 from ._urls import normalize_escapes, rfc_pattern
-from .model import Group, UsageLine
+from .model import Group, UsageDirective, UsageLine
 
 __all__ = [
     "STATES_NOTHING", "Reading", "Usage", "UsageRules", "evaluate", "read_value", "usage_line",
 ]
 
-CONTENT_SIGNAL = "content-signal"
-CONTENT_USAGE = "content-usage"
+CONTENT_SIGNAL: UsageDirective = "content-signal"
+CONTENT_USAGE: UsageDirective = "content-usage"
 _SIGNAL_VALUES = {"yes": True, "no": False}
 _CATEGORY_VALUES = {"y": True, "n": False}
 _SIGNAL_SET = frozenset(CONTENT_SIGNALS)
@@ -181,7 +181,7 @@ def read_value(directive: str, value: str) -> Reading:
     return _usage_reading(value)
 
 
-def usage_line(directive: str, value: str, line: int, shown: str) -> UsageLine:
+def usage_line(directive: UsageDirective, value: str, line: int, shown: str) -> UsageLine:
     """The :class:`~robotsrules.UsageLine` of one line (``value`` octet text, ``shown`` the
     value as displayed)."""
     reading = read_value(directive, value)

@@ -59,7 +59,6 @@ engine picks the same row.
 from __future__ import annotations
 
 import datetime
-from collections import OrderedDict
 from typing import (
     Any,
     Callable,
@@ -82,6 +81,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
     raise MissingExtra("robotsrules.bulk", "bulk", (exc.name or "").partition(".")[0]) from exc
 
 from ._agents import agent_tokens
+from ._lru import LRU
 from ._purposes import check_purpose, column_name
 from ._scope import origin_of
 from .errors import InvalidArgument, InvalidURL
@@ -92,6 +92,7 @@ __all__ = [
     "ANY_AGENT_SCHEMA",
     "DEFAULT_CACHE_SIZE",
     "DEFAULT_POLICY",
+    "FILE_FORMATS",
     "INVALID_URL",
     "KEYS",
     "MISSING",
@@ -99,6 +100,7 @@ __all__ = [
     "SORTED_COLUMNS",
     "VERDICT_SCHEMA",
     "BodyCache",
+    "FileFormat",
     "Judge",
     "Key",
     "Missing",
@@ -107,6 +109,7 @@ __all__ = [
     "any_agent",
     "as_of_verdicts",
     "fast_origin",
+    "file_format",
     "host_key",
     "judge_sorted",
     "judge_sorted_any",
@@ -159,6 +162,32 @@ ANY_AGENT_SCHEMA = pa.schema([
 such agent in the order given, ``line`` and ``reason`` its verdict's; False (``agent`` and
 ``line`` null, reason ``"allowed"``) when every agent is allowed; null when no agent is
 disallowed but some verdict is unknown (reason: that verdict's, e.g. ``no-robots``)."""
+
+FileFormat = Literal["parquet", "csv", "json", "text"]
+"""The table file formats the engines read (:func:`file_format`)."""
+FILE_FORMATS: Dict[str, FileFormat] = {
+    ".parquet": "parquet", ".pq": "parquet",
+    ".csv": "csv", ".tsv": "csv",
+    ".jsonl": "json", ".ndjson": "json", ".json": "json",
+    ".txt": "text",
+}
+"""File name endings the engines read, and their format (also with ``.gz``, ``.gzip`` or
+``.zst`` after them): one table for DuckDB and Spark."""
+_COMPRESSION = (".gz", ".zst", ".gzip")
+
+
+def file_format(path: str) -> Optional[FileFormat]:
+    """The format of a table file named ``path`` (see :data:`FILE_FORMATS`), or ``None``
+    when its name does not tell (a directory, an unknown ending)."""
+    name = path.lower().rstrip("/")
+    for suffix in _COMPRESSION:
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    for ending, form in FILE_FORMATS.items():
+        if name.endswith(ending):
+            return form
+    return None
+
 
 Key = Literal["origin", "host"]
 """How URLs find their robots row: by origin (RFC 9309, the default) or by host name."""
@@ -298,30 +327,6 @@ def verdict_of(robots: RobotsTxt, url: Any, agent: str) -> Row:
         return None, None, INVALID_URL
     rule = verdict.rule
     return verdict.allowed, (None if rule is None else rule.line), verdict.reason
-
-
-class LRU:
-    """A small bounded least-recently-used map (the per-worker parse cache)."""
-
-    __slots__ = ("_data", "limit")
-
-    def __init__(self, limit: int) -> None:
-        self.limit = max(1, limit)
-        self._data: OrderedDict[Any, RobotsTxt] = OrderedDict()
-
-    def get(self, key: Any) -> Optional[RobotsTxt]:
-        value = self._data.get(key)
-        if value is not None:
-            self._data.move_to_end(key)
-        return value
-
-    def put(self, key: Any, value: RobotsTxt) -> None:
-        self._data[key] = value
-        if len(self._data) > self.limit:
-            self._data.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._data)
 
 
 # Which robots row of an origin wins: newest date (dated rows beat undated), larger body
@@ -486,7 +491,7 @@ class Judge:
         self._lookup = index.get if isinstance(index, RobotsIndex) else index
         self._by_host = isinstance(index, RobotsIndex) and index.key == "host"
         self._missing = _MISSING_VERDICT[missing]
-        self._cache = LRU(cache_size)
+        self._cache: LRU[Any, RobotsTxt] = LRU(cache_size)
         self._mode: Mode = mode
         self._policy = policy
         self.parses = 0
@@ -650,7 +655,7 @@ class BodyCache:
 
     def __init__(self, size: int = DEFAULT_CACHE_SIZE, *, mode: Mode = "google",
                  policy: Policy = DEFAULT_POLICY) -> None:
-        self._cache = LRU(size)
+        self._cache: LRU[Any, RobotsTxt] = LRU(size)
         self._mode: Mode = mode
         self._policy = policy
         self._last: Optional[Tuple[Any, RobotsTxt]] = None
@@ -1026,7 +1031,7 @@ def as_of_verdicts(
     if missing not in _MISSING_VERDICT:
         raise InvalidArgument(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
     unknown = _MISSING_VERDICT[missing]
-    cache = LRU(cache_size)
+    cache: LRU[Any, RobotsTxt] = LRU(cache_size)
 
     def rules(capture: Capture) -> RobotsTxt:
         robots = cache.get(capture[0])

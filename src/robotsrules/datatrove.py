@@ -42,9 +42,9 @@ from datatrove.pipeline.filters.base_filter import BaseFilter
 from datatrove.pipeline.writers.disk_base import DiskWriter
 
 from ._crawlers import category_tokens
+from ._lru import LRU
 from .bulk import (
     INVALID_URL,
-    LRU,
     NO_ROBOTS,
     Key,
     RobotsHistory,
@@ -98,7 +98,7 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
         self.url_key = url_key
         self.metadata_key = metadata_key
         self._history: Optional[RobotsHistory] = None
-        self._cache: Optional[LRU] = None
+        self._cache: Optional[LRU[Any, RobotsTxt]] = None
 
     def __getstate__(self) -> Dict[str, Any]:
         state = dict(self.__dict__)

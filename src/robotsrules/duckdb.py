@@ -55,21 +55,25 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 
     raise MissingExtra("robotsrules.duckdb", "bulk", (exc.name or "").partition(".")[0]) from exc
 
+from ._terminal import first_line
 from .bulk import (
     ANY_AGENT_SCHEMA,
     DEFAULT_CACHE_SIZE,
     DEFAULT_POLICY,
+    FILE_FORMATS,
     VERDICT_SCHEMA,
     BodyCache,
+    FileFormat,
     Judge,
     Key,
     Missing,
     RobotsHistory,
     RobotsIndex,
     fast_origin,
+    file_format,
     verdict_schema,
 )
-from .errors import EngineError, InvalidArgument, RobotsError
+from .errors import EngineError, InvalidArgument
 from .policy import Policy
 from .robotstxt import Mode
 
@@ -87,13 +91,9 @@ __all__ = [
     "verdicts",
 ]
 
-FORMATS = {
-    ".parquet": "parquet", ".pq": "parquet",
-    ".csv": "csv", ".tsv": "csv",
-    ".jsonl": "json", ".ndjson": "json", ".json": "json",
-    ".txt": "text",
-}
-"""File name endings read by :func:`read` (also with ``.gz`` or ``.zst`` after them)."""
+FORMATS = FILE_FORMATS
+"""File name endings read by :func:`read` (also with ``.gz`` or ``.zst`` after them):
+:data:`robotsrules.bulk.FILE_FORMATS`."""
 
 _READERS = {
     "parquet": "read_parquet(?)",
@@ -105,14 +105,10 @@ Source = Union[str, "os.PathLike[str]", pa.Table, "duckdb.DuckDBPyRelation"]
 """A table: a file path (Parquet, CSV, JSON Lines, text), an Arrow table, or a relation."""
 
 
-def _format(path: str) -> str:
-    name = path.lower()
-    for suffix in (".gz", ".zst", ".gzip"):
-        if name.endswith(suffix):
-            name = name[: -len(suffix)]
-    for ending, form in FORMATS.items():
-        if name.endswith(ending):
-            return form
+def _format(path: str) -> FileFormat:
+    form = file_format(path)
+    if form is not None:
+        return form
     raise InvalidArgument(f"{path}: unknown file type; use one of "
                       + ", ".join(sorted(FORMATS)) + " (optionally .gz)")
 
@@ -133,7 +129,7 @@ def read(connection: duckdb.DuckDBPyConnection, source: Source) -> duckdb.DuckDB
     try:
         return connection.sql("SELECT * FROM " + sql.replace("?", _quote(path)))
     except duckdb.Error as error:
-        raise EngineError(f"{path}: cannot read: {_first_line(error)}") from None
+        raise EngineError(f"{path}: cannot read: {first_line(error)}") from None
 
 
 def _text_lines(path: str) -> Iterator[str]:
@@ -174,10 +170,6 @@ def _quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def _first_line(error: BaseException) -> str:
-    return str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-
-
 def count_rows(connection: duckdb.DuckDBPyConnection, source: Source) -> int:
     """How many rows ``source`` has (Parquet: from the metadata; others: one scan)."""
     if isinstance(source, pa.Table):
@@ -188,7 +180,7 @@ def count_rows(connection: duckdb.DuckDBPyConnection, source: Source) -> int:
     try:
         found = relation.aggregate("count(*)").fetchall()
     except duckdb.Error as error:
-        raise EngineError(f"cannot read: {_first_line(error)}") from None
+        raise EngineError(f"cannot read: {first_line(error)}") from None
     return int(found[0][0]) if found else 0
 
 
@@ -357,7 +349,7 @@ def _url_batches(connection: duckdb.DuckDBPyConnection, urls: Source, batch_size
     try:
         reader = _arrow_reader(relation.select("CAST(url AS VARCHAR) AS url"), batch_size)
     except duckdb.Error as error:
-        raise EngineError(f"bulk query failed: {_first_line(error)}") from None
+        raise EngineError(f"bulk query failed: {first_line(error)}") from None
     return iter(reader)
 
 
@@ -381,7 +373,7 @@ def _judged(judge: Judge, batches: Iterator[pa.RecordBatch],
         except StopIteration:
             return
         except (duckdb.Error, pa.ArrowException, OSError) as error:  # a file that goes bad
-            raise EngineError(f"bulk query failed: {_first_line(error)}") from None
+            raise EngineError(f"bulk query failed: {first_line(error)}") from None
         column = batch.column("url")
         if check is None or len(column) <= _CHECK_EVERY:
             if len(column):
@@ -442,7 +434,7 @@ def load_index(connection: duckdb.DuckDBPyConnection, robots: Source,
     try:
         return RobotsIndex.from_arrow(_robots_reader(connection, robots), key)
     except duckdb.Error as error:
-        raise EngineError(f"cannot read the robots table: {_first_line(error)}") from None
+        raise EngineError(f"cannot read the robots table: {first_line(error)}") from None
 
 
 
@@ -498,7 +490,7 @@ def any_agent_verdicts(
     try:
         reader = _arrow_reader(con.sql(query), batch_size)
     except duckdb.Error as error:
-        raise RobotsError(f"any-agent query failed: {_first_line(error)}") from None
+        raise EngineError(f"any-agent query failed: {first_line(error)}") from None
     return pa.RecordBatchReader.from_batches(ANY_AGENT_SCHEMA, _cast_any(reader, con))
 
 
@@ -511,7 +503,7 @@ def _cast_any(reader: pa.RecordBatchReader, connection: duckdb.DuckDBPyConnectio
         except StopIteration:
             return
         except (duckdb.Error, pa.ArrowException) as error:
-            raise RobotsError(f"any-agent query failed: {_first_line(error)}") from None
+            raise EngineError(f"any-agent query failed: {first_line(error)}") from None
         if batch.num_rows:
             yield batch.cast(ANY_AGENT_SCHEMA)
     del connection

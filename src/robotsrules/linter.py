@@ -43,9 +43,9 @@ import re
 import string
 from typing import (
     Dict,
-    FrozenSet,
     Iterable,
     List,
+    Literal,
     Mapping,
     NamedTuple,
     Optional,
@@ -58,27 +58,30 @@ from . import _legacy as legacy
 from ._agents import SPACE
 from ._matcher import AgentRules
 from ._parser import MAX_LINE_BYTES, build, decode, display, split_lines
+from ._precedence import index_html_folder, rule_rank
 from ._purposes import CATEGORIES, CATEGORY_SIGNAL, CONTENT_SIGNALS, SIGNAL_CATEGORY
 from ._terminal import CONTROL_ESCAPES
 from ._urls import text_octets
 from ._usage import read_value
 from .model import Group, Line, Rule
-from .robotstxt import RobotsTxt
+from .robotstxt import DEFAULT_MAX_BYTES, RobotsTxt
 
 __all__ = [
     "CODES",
-    "NOT_EMITTED",
     "SEVERITIES",
     "Code",
     "Diagnostic",
+    "Severity",
     "counts",
     "help_text",
     "lint",
 ]
 
-DEFAULT_MAX_BYTES = 512_000  # the same default as robotsrules.parse (SPEC D4)
 
-SEVERITIES = ("error", "warning", "info")
+Severity = Literal["error", "warning", "info"]
+"""How much a diagnostic matters (see :data:`SEVERITIES`)."""
+
+SEVERITIES: Tuple[Severity, ...] = ("error", "warning", "info")
 """Severities, most severe first.
 
 ``error``: the file does not do what its text says for Google and RFC 9309 readers (a line
@@ -92,7 +95,7 @@ class Code(NamedTuple):
 
     name: str
     """Kebab-case name, stable like the code."""
-    severity: str
+    severity: Severity
     """``"error"``, ``"warning"`` or ``"info"``."""
     summary: str
     """One sentence: what the code means (documentation, SARIF ``shortDescription``)."""
@@ -107,7 +110,7 @@ class Diagnostic(NamedTuple):
     """Stable code, a key of :data:`CODES` (e.g. ``"R101"``)."""
     name: str
     """Kebab-case name of the code (e.g. ``"missing-colon"``)."""
-    severity: str
+    severity: Severity
     """``"error"``, ``"warning"`` or ``"info"`` (see :data:`SEVERITIES`)."""
     line: int
     """1-based physical line number."""
@@ -385,12 +388,6 @@ CODES: Dict[str, Code] = {
     ),
 }
 
-NOT_EMITTED: FrozenSet[str] = frozenset(
-    code for code, entry in CODES.items() if "(not yet emitted)" in entry.summary
-)
-"""Codes documented in :data:`CODES` that :func:`lint` does not produce yet."""
-
-
 class _Blank(Dict[str, str]):
     def __missing__(self, key: str) -> str:
         return f"<{key}>"
@@ -507,13 +504,6 @@ def _canonical(pattern: str) -> Tuple[str, bool]:
     return body, anchored
 
 
-def _index_html(rule: Rule) -> bool:
-    """True when Google's ``index.htm*`` extension gives this allow an extra ``/d/$``."""
-    slash = rule.pattern.rfind("/")
-    return rule.directive == "allow" and slash >= 0 and rule.pattern.startswith(
-        "/index.htm", slash)
-
-
 def _escape_difference(pattern: str) -> Optional[Tuple[str, str]]:
     """The first ``%XX`` escape that RFC 9309 mode reads differently from Google's, if any.
 
@@ -530,10 +520,6 @@ def _escape_difference(pattern: str) -> Optional[Tuple[str, str]]:
 def _legacy_allows(rule: Rule) -> bool:
     """A legacy rule's outcome: an empty ``Disallow:`` allows (1994; urllib)."""
     return rule.directive == "allow" or not rule.value
-
-
-def _rank(rule: Rule) -> Tuple[int, bool, int]:
-    return (len(rule.pattern), rule.directive == "allow", -rule.line)
 
 
 class _Linter:
@@ -1109,11 +1095,11 @@ class _Linter:
         for members in classes.values():
             if len(members) < 2:
                 continue
-            best, best_group = max(members, key=lambda m: _rank(m[0]))
+            best, best_group = max(members, key=lambda m: rule_rank(m[0]))
             for rule, index in members:
                 if rule is best:
                     continue
-                if _index_html(rule):
+                if rule.directive == "allow" and index_html_folder(rule.pattern):
                     continue  # Google-specific: its extra "/d/$" rule may still decide
                 merged = ("" if index == best_group
                           else f" (groups naming `{token}` are merged)")
@@ -1173,7 +1159,7 @@ class _Linter:
                                   "matches the usual spelling of the URL")
                     self.emit("R501", rule.line, column,
                               f"{this} depends on the reading: {how}", advice=advice)
-                if _index_html(rule):
+                if rule.directive == "allow" and index_html_folder(rule.pattern):
                     slash = pattern.rfind("/")
                     folder = rule.value[: rule.value.rfind("/") + 1] or pattern[: slash + 1]
                     self.emit("R501", rule.line, column,
@@ -1319,7 +1305,7 @@ def _order(diagnostic: Diagnostic) -> Tuple[int, int, str]:
 
 def counts(diagnostics: Iterable[Diagnostic]) -> Dict[str, int]:
     """Diagnostics per severity, every severity present (for summaries)."""
-    totals = dict.fromkeys(SEVERITIES, 0)
+    totals: Dict[str, int] = dict.fromkeys(SEVERITIES, 0)
     for diagnostic in diagnostics:
         totals[diagnostic.severity] = totals.get(diagnostic.severity, 0) + 1
     return totals

@@ -6,9 +6,25 @@ safe to share between threads and processes.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Tuple
+from typing import Literal, NamedTuple, Optional, Tuple
 
-__all__ = ["Group", "Line", "RequestRate", "Rule", "UsageLine", "Verdict"]
+__all__ = ["Group", "Line", "Reason", "RequestRate", "Rule", "RuleDirective", "Scope",
+           "UsageDirective", "UsageLine", "Verdict"]
+
+RuleDirective = Literal["allow", "disallow"]
+"""The directive of a :class:`Rule`."""
+UsageDirective = Literal["content-signal", "content-usage"]
+"""The directive of a :class:`UsageLine`."""
+Scope = Literal["specific", "global", "none"]
+"""Which groups a :class:`Verdict` consulted: those naming the agent, the ``*`` groups, or
+none."""
+Reason = Literal["longest-match", "tie-allow", "index-html", "first-match", "no-match",
+                 "no-group", "robots-txt", "allow-all", "disallow-all"]
+"""Why a :class:`Verdict` came out as it did: a rule decided (``longest-match``,
+``tie-allow``: an allow tied with a disallow, ``index-html``: Google's index.html rule,
+``first-match``: legacy mode's first matching rule), or none did (``no-match``,
+``no-group``, ``robots-txt``: the file itself is always allowed, ``allow-all`` /
+``disallow-all``: the fetch outcome decided for the whole site)."""
 
 
 class Rule(NamedTuple):
@@ -20,7 +36,7 @@ class Rule(NamedTuple):
     what longest-match precedence compares.
     """
 
-    directive: str
+    directive: RuleDirective
     """``"allow"`` or ``"disallow"``."""
     pattern: str
     value: str
@@ -47,7 +63,7 @@ class UsageLine(NamedTuple):
     as written.
     """
 
-    directive: str
+    directive: UsageDirective
     """``"content-signal"`` or ``"content-usage"``."""
     pattern: str
     value: str
@@ -120,7 +136,7 @@ class Verdict(NamedTuple):
     ``rule`` is the deciding rule, or ``None`` when no rule decided. ``groups`` are the
     groups whose rules were consulted; ``scope`` is ``"specific"`` when groups name the
     agent, ``"global"`` when the ``*`` groups applied, ``"none"`` when no group applies.
-    ``reason`` is one of ``"longest-match"``, ``"tie-allow"``, ``"index-html"``,
+    ``reason`` is a :data:`Reason`: ``"longest-match"``, ``"tie-allow"``, ``"index-html"``,
     ``"no-match"``, ``"no-group"``, ``"robots-txt"``, ``"allow-all"``, ``"disallow-all"``,
     and in legacy mode ``"first-match"`` (the first rule in file order that matches decided).
     """
@@ -128,8 +144,8 @@ class Verdict(NamedTuple):
     allowed: bool
     rule: Optional[Rule]
     groups: Tuple[Group, ...]
-    scope: str
-    reason: str
+    scope: Scope
+    reason: Reason
     target: str
     """The match target (path, params and query, normalised) the rules were compared with."""
     usage: Tuple[UsageLine, ...] = ()

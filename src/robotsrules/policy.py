@@ -36,7 +36,7 @@ from __future__ import annotations
 import email.utils
 import re
 from dataclasses import dataclass, field, replace
-from typing import Dict, Generator, List, Mapping, Optional, Tuple
+from typing import Dict, Generator, List, Literal, Mapping, Optional, Tuple
 from urllib.parse import unquote, urlsplit
 
 from ._agents import Agent
@@ -53,8 +53,10 @@ __all__ = [
     "UNREACHABLE",
     "Answer",
     "FetchResult",
+    "Outcome",
     "Policy",
     "Request",
+    "ServedReason",
     "effective",
     "fetch_flow",
     "lifetime",
@@ -62,16 +64,24 @@ __all__ = [
     "target_problem",
 ]
 
-OK, UNAVAILABLE, UNREACHABLE, FORBIDDEN = "ok", "unavailable", "unreachable", "forbidden"
+Outcome = Literal["ok", "unavailable", "unreachable", "forbidden"]
+"""What a fetch of robots.txt came to (see the table above)."""
+ServedReason = Literal["fresh", "stale", "last-good-copy", "unreachable", "30-days"]
+"""Why a cache serves the rules it serves (see :class:`Served`)."""
+
+OK: Outcome = "ok"
+UNAVAILABLE: Outcome = "unavailable"
+UNREACHABLE: Outcome = "unreachable"
+FORBIDDEN: Outcome = "forbidden"
 
 DAY = 86_400.0
 
 # Status classes -> outcome (RFC 9309 §2.3.1; Google: 429 is treated like 5xx). Checked after
 # the exact codes of _EXACT_STATUS; redirects (3xx) are followed before this table is used.
-STATUS_OUTCOMES: Dict[int, str] = {1: UNREACHABLE, 2: OK, 3: UNAVAILABLE, 4: UNAVAILABLE,
+STATUS_OUTCOMES: Dict[int, Outcome] = {1: UNREACHABLE, 2: OK, 3: UNAVAILABLE, 4: UNAVAILABLE,
                                    5: UNREACHABLE}
-_EXACT_STATUS: Dict[int, str] = {429: UNREACHABLE}
-_LEGACY_AUTH: Dict[int, str] = {401: FORBIDDEN, 403: FORBIDDEN}  # 1996 draft §3.1
+_EXACT_STATUS: Dict[int, Outcome] = {429: UNREACHABLE}
+_LEGACY_AUTH: Dict[int, Outcome] = {401: FORBIDDEN, 403: FORBIDDEN}  # 1996 draft §3.1
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 
 _MAX_AGE = re.compile(r"(?:^|,)\s*(?:s-maxage|max-age)\s*=\s*\"?([0-9]+)", re.IGNORECASE)
@@ -145,7 +155,7 @@ class FetchResult:
     url: str
     """The robots.txt URL asked for; its rules govern that origin only (redirects or not)."""
     robots: RobotsTxt
-    outcome: str
+    outcome: Outcome
     status: Optional[int]
     final_url: str
     redirects: Tuple[str, ...]
@@ -176,7 +186,7 @@ class FetchResult:
         return self.robots.usage(url, agent=agent)
 
 
-def outcome_for_status(status: int, policy: Policy = Policy()) -> str:
+def outcome_for_status(status: int, policy: Policy = Policy()) -> Outcome:
     """The outcome of a final (non-redirect) status code; see :data:`STATUS_OUTCOMES`."""
     if policy.legacy_auth and status in _LEGACY_AUTH:
         return _LEGACY_AUTH[status]
@@ -315,8 +325,8 @@ def fetch_flow(
         return _result(url, current, redirects, outcome, answer, now, policy, error)
 
 
-def _result(url: str, final: str, redirects: List[str], outcome: str, answer: Answer, now: float,
-            policy: Policy, error: Optional[str]) -> FetchResult:
+def _result(url: str, final: str, redirects: List[str], outcome: Outcome, answer: Answer,
+            now: float, policy: Policy, error: Optional[str]) -> FetchResult:
     if outcome == OK:
         robots = parse(answer.body, max_bytes=policy.max_bytes)
     elif outcome == UNAVAILABLE:
@@ -345,7 +355,7 @@ class Served:
     robots: RobotsTxt
     result: FetchResult
     """The latest fetch result (possibly unreachable)."""
-    reason: str
+    reason: ServedReason
     """``"fresh"``, ``"stale"`` (a refresh is due), ``"last-good-copy"`` (unreachable, an
     older good copy is served), ``"unreachable"`` (disallow all), ``"30-days"`` (unreachable
     for longer than the limit with no copy: allow all)."""
@@ -379,7 +389,7 @@ class Entry:
 def effective(entry: Entry, now: float, policy: Policy = Policy()) -> Served:
     """The rules to apply for an origin at ``now`` (see the module docstring)."""
     latest = entry.latest
-    freshness = "fresh" if latest.is_fresh(now) else "stale"
+    freshness: ServedReason = "fresh" if latest.is_fresh(now) else "stale"
     if latest.outcome != UNREACHABLE:
         return Served(latest.robots, latest, freshness)
     if entry.good is not None:

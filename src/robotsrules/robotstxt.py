@@ -17,18 +17,22 @@ from typing import Any, Dict, Iterator, List, Literal, Optional, Tuple, Type, Un
 
 from . import _legacy as legacy
 from ._agents import Agent, agent_tokens
-from ._matcher import AgentRules, GroupsSource, RfcRules, rows_of
-from ._outline import Row, Span, normalise, outline, read_rules
+from ._matcher import AgentRules, GroupsSource, RfcRules
+from ._outline import Span, normalise, outline, read_rules
 from ._parser import Parsed, build, decode
+from ._precedence import Row, rows_of
 from ._stance import Stance, stance_of
 from ._urls import match_target, rfc_pattern, rfc_target
 from ._usage import STATES_NOTHING, Usage, UsageRules
-from .model import Group, Line, RequestRate, Verdict
+from .model import Group, Line, RequestRate, Scope, Verdict
 
-__all__ = ["DEFAULT_MAX_BYTES", "MODES", "Mode", "RobotsTxt", "parse", "reparse"]
+__all__ = ["DEFAULT_MAX_BYTES", "MODES", "Mode", "RobotsTxt", "Synthetic", "parse", "reparse"]
 
 Mode = Literal["google", "rfc", "legacy"]
 """How a file is interpreted: ``"google"`` (default), ``"rfc"`` or ``"legacy"``."""
+Synthetic = Literal["allow-all", "disallow-all"]
+"""What a rule set made for a fetch outcome stands for (:meth:`RobotsTxt.allow_all`,
+:meth:`RobotsTxt.disallow_all`); its verdicts carry it as their reason."""
 
 MODES: Tuple[Mode, ...] = ("google", "rfc", "legacy")
 """The valid values of ``mode``."""
@@ -132,7 +136,7 @@ class RobotsTxt:
 
     source: bytes
     truncated: bool
-    synthetic: Optional[str]
+    synthetic: Optional[Synthetic]
     mode: Mode
     _by_agent: Dict[str, Tuple[int, ...]]
     _global: Tuple[int, ...]
@@ -154,7 +158,7 @@ class RobotsTxt:
         sitemaps: Tuple[str, ...],
         hosts: Tuple[str, ...] = (),
         truncated: bool = False,
-        synthetic: Optional[str] = None,
+        synthetic: Optional[Synthetic] = None,
         mode: Mode = "google",
     ) -> None:
         if mode not in MODES:
@@ -166,7 +170,7 @@ class RobotsTxt:
         self,
         source: bytes,
         truncated: bool,
-        synthetic: Optional[str],
+        synthetic: Optional[Synthetic],
         mode: Mode,
         parsed: Optional[Parsed],
         agents: Tuple[Tuple[str, ...], ...],
@@ -203,7 +207,7 @@ class RobotsTxt:
 
     @classmethod
     def _outlined(
-        cls, source: bytes, text: str, truncated: bool, synthetic: Optional[str]
+        cls, source: bytes, text: str, truncated: bool, synthetic: Optional[Synthetic]
     ) -> RobotsTxt:
         """A default-mode file from its outline: rules and the rest are read when asked.
 
@@ -334,7 +338,8 @@ class RobotsTxt:
         self._remember(tokens, rules)
         return rules
 
-    def _make(self, tokens: Tuple[str, ...], indices: Tuple[int, ...], scope: str) -> AgentRules:
+    def _make(self, tokens: Tuple[str, ...], indices: Tuple[int, ...], scope: Scope
+              ) -> AgentRules:
         rows: List[Row] = []
         groups: GroupsSource
         if self._spans is not None:  # read the chosen groups' rules from the text now
@@ -536,7 +541,8 @@ def _may_state_usage(source: bytes) -> bool:
     return False
 
 
-def reparse(source: bytes, truncated: bool, synthetic: Optional[str], mode: Mode) -> RobotsTxt:
+def reparse(source: bytes, truncated: bool, synthetic: Optional[Synthetic], mode: Mode
+            ) -> RobotsTxt:
     """Parse octets already cut to size again (unpickling, cache entries): same object."""
     robots = parse(source, max_bytes=None, synthetic=synthetic, mode=mode)
     if truncated:
@@ -550,7 +556,7 @@ def _restore(
     sitemaps: Tuple[str, ...],
     hosts: Tuple[str, ...],
     truncated: bool,
-    synthetic: Optional[str],
+    synthetic: Optional[Synthetic],
     mode: Mode = "google",
 ) -> RobotsTxt:
     # Pickles made by robotsrules 0.1.0 before the outline reader.
@@ -575,7 +581,7 @@ def parse(
     content: bytes | str,
     *,
     max_bytes: Optional[int] = DEFAULT_MAX_BYTES,
-    synthetic: Optional[str] = None,
+    synthetic: Optional[Synthetic] = None,
     mode: Mode = "google",
 ) -> RobotsTxt:
     """Parse a robots.txt. Never raises for content: any bytes give a :class:`RobotsTxt`.

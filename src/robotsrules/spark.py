@@ -49,6 +49,7 @@ from .bulk import (
     Missing,
     check_agents,
     fast_origin,
+    file_format,
     judge_sorted,
     judge_sorted_any,
 )
@@ -258,23 +259,19 @@ def verdicts(
     return ordered.select(*SORTED_COLUMNS).mapInArrow(job, ddl)
 
 
-_FORMATS = {"parquet": "parquet", "pq": "parquet", "csv": "csv", "tsv": "csv", "jsonl": "json",
-            "ndjson": "json", "json": "json", "txt": "text"}
+_TSV = (".tsv", ".tsv.gz", ".tsv.gzip", ".tsv.zst")
 
 
 def read(session: Any, path: str) -> DataFrame:
     """A table file as a DataFrame: Parquet, CSV (with a header; quoted bodies may span
     lines), JSON Lines, or text (one URL a line; of tab-separated fields the last one)."""
     name = path.lower().rstrip("/")
-    for suffix in (".gz", ".zst", ".gzip"):
-        if name.endswith(suffix):
-            name = name[: -len(suffix)]
-    form = _FORMATS.get(name.rsplit(".", 1)[-1], "parquet")  # a directory: Spark's Parquet
+    form = file_format(path) or "parquet"  # a directory: Spark's Parquet
     if form == "parquet":
         return session.read.parquet(path)  # type: ignore[no-any-return]
     if form == "csv":
         return session.read.csv(path, header=True, multiLine=True,  # type: ignore[no-any-return]
-                                escape='"', sep="\t" if name.endswith(".tsv") else ",")
+                                escape='"', sep="\t" if name.endswith(_TSV) else ",")
     if form == "json":
         return session.read.json(path)  # type: ignore[no-any-return]
     # As robotsrules.duckdb.text_batches: stripped lines, no blanks or '#' lines, last field.

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from typing import Optional
 
+from .._lru import LRU
 from ..policy import Entry
 
 __all__ = ["MemoryStore"]
@@ -26,29 +26,23 @@ class MemoryStore:
         if max_entries < 1:
             raise ValueError(f"max_entries must be at least 1, not {max_entries}")
         self.max_entries = max_entries
-        self._entries: OrderedDict[str, Entry] = OrderedDict()
+        self._entries: LRU[str, Entry] = LRU(max_entries)
         self._lock = threading.Lock()
 
     def get(self, origin: str) -> Optional[Entry]:
         """The entry for ``origin`` (now the most recently used), or ``None``."""
         with self._lock:
-            entry = self._entries.get(origin)
-            if entry is not None:
-                self._entries.move_to_end(origin)
-            return entry
+            return self._entries.get(origin)
 
     def put(self, origin: str, entry: Entry) -> None:
         """Store ``entry`` for ``origin``, evicting the least recently used beyond the bound."""
         with self._lock:
-            self._entries[origin] = entry
-            self._entries.move_to_end(origin)
-            while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
+            self._entries.put(origin, entry)
 
     def delete(self, origin: str) -> None:
         """Forget ``origin`` (no error if absent)."""
         with self._lock:
-            self._entries.pop(origin, None)
+            self._entries.pop(origin)
 
     def close(self) -> None:
         """Drop every entry."""

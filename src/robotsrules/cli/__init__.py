@@ -43,7 +43,8 @@ from ._common import (
     EXIT_ALLOWED,
     EXIT_DISALLOWED,
     EXIT_ERROR,
-    OUTCOME_MEANING,
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
     URL_SOURCE,
     Progress,
     describe,
@@ -52,28 +53,23 @@ from ._common import (
     in_mode,
     load,
     mode_option,
+    outcome_meaning,
     painter,
     read_bytes,
     read_robots,
+    served_note,
     user_agent,
+    why,
 )
 from ._usage import usage_lines_json
 
 __all__ = ["main"]
 
-EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + SIGINT, 128 + SIGTERM
-"""The largest ``--timeout`` accepted (a day): beyond it sockets and waits overflow."""
 
 
 def _plural(count: int, word: str, plural: str = "") -> str:
     """``"1 rule"``, ``"2 rules"``."""
     return f"{count} {word if count == 1 else plural or word + 's'}"
-
-
-_SERVED_NOTES = {
-    "last-good-copy": "unreachable now; using the last good copy",
-    "30-days": "unreachable for over 30 days; all allowed",
-}
 
 
 def _when(seconds: float) -> str:
@@ -86,11 +82,12 @@ def _when(seconds: float) -> str:
 
 def _outcome_note(served: Any) -> str:
     result = served.result
-    if served.reason in _SERVED_NOTES:
-        return f"{_SERVED_NOTES[served.reason]} ({result.error})"
+    note = served_note(served.reason)
+    if note is not None:
+        return f"{note} ({result.error})"
     if result.outcome == "ok":
         return ""
-    return f"{result.outcome}: {result.error} -> {OUTCOME_MEANING[result.outcome]}"
+    return f"{result.outcome}: {result.error} -> {outcome_meaning(result.outcome)}"
 
 
 _Judge = Callable[[str], Tuple[Verdict, str, Dict[str, Any]]]
@@ -306,7 +303,7 @@ def _fetch(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_ALLOWED
     out.write(f"robots.txt  {visible(result.url)}\n")
     out.write(f"outcome     {result.outcome}"
-              f"{'' if result.outcome == 'ok' else ' -> ' + OUTCOME_MEANING[result.outcome]}\n")
+              f"{'' if result.outcome == 'ok' else ' -> ' + outcome_meaning(result.outcome)}\n")
     out.write(f"status      {result.status if result.status is not None else '-'}\n")
     if result.error:
         out.write(f"error       {visible(result.error)}\n")
@@ -346,19 +343,6 @@ def _verdict_json(verdict: Verdict) -> Dict[str, Any]:
 def _at_lines(numbers: List[int]) -> str:
     """``"at line 2"``, ``"at lines 2, 9"``."""
     return ("at line " if len(numbers) == 1 else "at lines ") + ", ".join(map(str, numbers))
-
-
-_WHY = {
-    "longest-match": "the longest matching rule decides (RFC 9309 \u00a72.2.2)",
-    "tie-allow": "an allow and a disallow of equal length match; allow wins the tie",
-    "index-html": "an Allow of .../index.html also allows the directory itself (Google)",
-    "first-match": "legacy reading: the first matching rule of the record decides",
-    "no-match": "no rule of the applicable groups matches, so the URL is allowed",
-    "no-group": "no group names this agent and there is no '*' group, so all is allowed",
-    "robots-txt": "/robots.txt itself is always allowed (RFC 9309 \u00a72.2.2)",
-    "allow-all": "there is no robots.txt (4xx), so everything is allowed",
-    "disallow-all": "the robots.txt is unreachable, so everything is disallowed for now",
-}
 
 
 def _explain(args: argparse.Namespace, out: TextIO) -> int:
@@ -406,7 +390,7 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
     if verdict.rule is not None:
         rank = "" if verdict.reason == "first-match" else f" (priority {verdict.rule.priority})"
         out.write(f"  decides: line {describe(verdict)}{rank}\n")
-    out.write(f"  why:     {_WHY.get(verdict.reason, verdict.reason)}\n")
+    out.write(f"  why:     {why(verdict.reason)}\n")
     for usage in verdict.usage:  # AI usage preferences (robotsrules usage)
         out.write(f"  usage:   line {usage}\n")
     return code
@@ -493,8 +477,8 @@ def _diff_cmd(args: argparse.Namespace, out: TextIO) -> int:
         for c in changes:
             before = "allowed" if c.old.allowed else "disallowed"
             after = "allowed" if c.new.allowed else "disallowed"
-            why_old = str(c.old.rule) if c.old.rule else _WHY.get(c.old.reason, c.old.reason)
-            why_new = str(c.new.rule) if c.new.rule else _WHY.get(c.new.reason, c.new.reason)
+            why_old = str(c.old.rule) if c.old.rule else why(c.old.reason)
+            why_new = str(c.new.rule) if c.new.rule else why(c.new.reason)
             out.write(f"{visible(c.agent):<16} {visible(c.url)}  {before} -> {after}\n"
                       f"    old: {visible(why_old)}\n    new: {visible(why_new)}\n")
         if not changes:
@@ -519,7 +503,7 @@ def _lint_source(source: str, args: argparse.Namespace) -> Tuple[Optional[bytes]
                    max_bytes=2 * DEFAULT_MAX_BYTES)
     if result.outcome == "ok":
         return result.robots.source, result.url
-    meaning = OUTCOME_MEANING[result.outcome]
+    meaning = outcome_meaning(result.outcome)
     message = f"{result.url}: {result.outcome}: {result.error} -> {meaning}; nothing to lint"
     if result.outcome == "unavailable":  # no file is a valid state: say so, find nothing
         sys.stderr.write(f"robotsrules: {visible(message)}\n")

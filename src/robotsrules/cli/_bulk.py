@@ -31,11 +31,13 @@ import time
 from types import FrameType
 from typing import Any, Callable, Dict, Iterator, List, Optional, TextIO, Tuple
 
+from .._terminal import first_line
 from ..errors import EngineError, MissingExtra, RobotsError
 
 __all__ = ["add_commands"]
 
-EXIT_OK, EXIT_ERROR = 0, 2
+from ._common import EXIT_OK
+
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 # robotsrules.bulk's MISSING and DEFAULT_CACHE_SIZE, repeated so that building the parser
@@ -550,7 +552,7 @@ def _guarded(reader: Any) -> Iterator[Any]:
         except StopIteration:
             return
         except (duckdb.Error, pa.ArrowException) as error:
-            raise EngineError(f"reading the URL table failed: {_first_line(error)}") from None
+            raise EngineError(f"reading the URL table failed: {first_line(error)}") from None
         yield batch
 
 
@@ -596,7 +598,7 @@ def _spark_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
         raise
     except Exception as error:  # Spark reports JVM and worker failures as exceptions
         close()
-        raise EngineError(f"spark job failed: {_first_line(error)}") from None
+        raise EngineError(f"spark job failed: {first_line(error)}") from None
     return batches, total, close
 
 
@@ -604,11 +606,6 @@ def _schema(purposes: Any = ()) -> Any:
     from ..bulk import verdict_schema
 
     return verdict_schema(tuple(dict.fromkeys(purposes)))
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
 
 
 def _report(args: argparse.Namespace, out: TextIO) -> int:

@@ -22,7 +22,7 @@ from ..robotstxt import parse
 
 __all__ = ["add_command", "read_response"]
 
-EXIT_OK, EXIT_ERROR = 0, 2
+from ._common import EXIT_OK
 
 _URL = re.compile(r"(?i)https?://")
 _STATUS_LINE = re.compile(rb"HTTP/\d(?:\.\d)? +\d{3}")

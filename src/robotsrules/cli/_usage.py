@@ -19,7 +19,8 @@ from ..model import UsageLine
 
 __all__ = ["add_command", "usage_json", "usage_lines_json"]
 
-EXIT_ALLOWED, EXIT_DISALLOWED = 0, 1
+from ._common import EXIT_ALLOWED, EXIT_DISALLOWED
+
 _WORD = {True: "yes", False: "no", None: "-"}
 
 

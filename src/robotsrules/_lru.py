@@ -1,0 +1,60 @@
+"""A bounded least-recently-used map: the one LRU of the package (standard library only).
+
+Used for the parse caches of the bulk engines (:mod:`robotsrules.bulk`), the in-process
+store (:class:`robotsrules.cache.MemoryStore`) and the checkers' memo of recent origins.
+Not thread-safe by itself: a caller shared between threads holds its own lock around it.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Generic, Hashable, Optional, TypeVar
+
+__all__ = ["LRU"]
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class LRU(Generic[K, V]):
+    """Up to ``limit`` items (at least 1); reading or writing an item makes it the most
+    recently used, and a write beyond the bound evicts the least recently used.
+
+    >>> cache: LRU[str, int] = LRU(2)
+    >>> cache.put("a", 1); cache.put("b", 2); cache.get("a"); cache.put("c", 3)
+    1
+    >>> cache.get("b") is None, len(cache)
+    (True, 2)
+    """
+
+    __slots__ = ("_data", "limit")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = max(1, limit)
+        self._data: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K) -> Optional[V]:
+        """The value for ``key`` (now the most recently used), or ``None``."""
+        value = self._data.get(key)
+        if value is not None:
+            self._data.move_to_end(key)
+        return value
+
+    def put(self, key: K, value: V) -> None:
+        """Set ``key``, evicting the least recently used item beyond the bound."""
+        data = self._data
+        data[key] = value
+        data.move_to_end(key)
+        if len(data) > self.limit:
+            data.popitem(last=False)
+
+    def pop(self, key: K) -> Optional[V]:
+        """Forget ``key`` and return its value (``None`` if absent)."""
+        return self._data.pop(key, None)
+
+    def clear(self) -> None:
+        """Forget everything."""
+        self._data.clear()
+
+    def __len__(self) -> int:
+        return len(self._data)
