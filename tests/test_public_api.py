@@ -13,7 +13,7 @@ from robotsrules import errors
 # Changing this list is a change of the public API: say so in CHANGELOG.md.
 PUBLIC = {
     "DEFAULT_MAX_BYTES", "MODES", "Agent", "AgentRules", "AsyncRobotsCache", "Diagnostic",
-    "EngineError", "FetchResult", "Group", "InvalidAgent", "InvalidArgument", "InvalidURL",
+    "CorruptEntry", "EngineError", "FetchResult", "Group", "InvalidAgent", "InvalidArgument", "InvalidURL",
     "Line", "MissingExtra", "Mode", "Policy", "RequestRate", "RobotsCache", "RobotsDisallowed",
     "RobotsError", "RobotsTxt", "Rule", "Verdict", "afetch", "agent_tokens", "fetch", "lint",
     "match_target", "origin_of", "parse", "product_token", "robots_url",
@@ -56,7 +56,8 @@ def test_every_error_is_a_robots_error() -> None:
 
 
 def test_caller_mistakes_are_value_errors_and_failures_are_not() -> None:
-    for cls in (errors.InvalidAgent, errors.InvalidURL, errors.InvalidArgument):
+    for cls in (errors.InvalidAgent, errors.InvalidURL, errors.InvalidArgument,
+                errors.CorruptEntry):
         assert issubclass(cls, ValueError)
     for cls in (errors.RobotsError, errors.EngineError, errors.RobotsDisallowed,
                 errors.MissingExtra):

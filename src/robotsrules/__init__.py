@@ -18,6 +18,7 @@ from ._stance import Stance, StanceTooComplex
 from ._urls import match_target
 from ._usage import Usage
 from .errors import (
+    CorruptEntry,
     EngineError,
     InvalidAgent,
     InvalidArgument,
@@ -84,6 +85,7 @@ __all__ = [
     "AgentRules",
     "AsyncRobotsCache",
     "Combined",
+    "CorruptEntry",
     "Diagnostic",
     "Directive",
     "EngineError",

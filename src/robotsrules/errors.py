@@ -17,6 +17,9 @@ exceptions. What is left::
           │                                                                   (also ValueError)
           ├── EngineError            not the caller: the bulk engine (DuckDB, Spark) failed, or
           │                          an input it was given cannot be read
+          ├── CorruptEntry           input: bytes given to robotsrules.cache.codec.decode are not
+          │                          a cache entry (damaged, tampered with, another version);
+          │                          the stores read it as a miss             (also ValueError)
           ├── MissingExtra           an optional part was used without its extra installed; the
           │                          message says what to pip install        (also ImportError)
           ├── RobotsDisallowed       the HTTP client integrations refuse a request robots.txt
@@ -25,7 +28,9 @@ exceptions. What is left::
                                      (X-Robots-Tag, meta robots, TDMRep...) refuse a purpose
 
 ``except robotsrules.RobotsError`` catches all of them; ``except ValueError`` catches the
-caller's mistakes only, as it did before this tree had its other branches.
+caller's mistakes (and a corrupt cache entry, as it always did). An argument of the wrong
+*type* (``parse(42)``) raises Python's own :class:`TypeError`, as the standard library does:
+that is a programming error, not part of this tree.
 """
 
 from __future__ import annotations
@@ -35,8 +40,8 @@ from typing import TYPE_CHECKING, Optional
 if TYPE_CHECKING:
     from .model import Verdict
 
-__all__ = ["EngineError", "InvalidAgent", "InvalidArgument", "InvalidPurpose", "InvalidURL",
-           "MissingExtra", "PageRefused", "RobotsDisallowed", "RobotsError"]
+__all__ = ["CorruptEntry", "EngineError", "InvalidAgent", "InvalidArgument", "InvalidPurpose",
+           "InvalidURL", "MissingExtra", "PageRefused", "RobotsDisallowed", "RobotsError"]
 
 
 class RobotsError(Exception):
@@ -57,6 +62,12 @@ class InvalidURL(RobotsError, ValueError):
 
 class InvalidArgument(RobotsError, ValueError):
     """Any other argument the caller got wrong (a mode, a format, a table's columns)."""
+
+
+class CorruptEntry(RobotsError, ValueError):
+    """Bytes given to :func:`robotsrules.cache.codec.decode` are not a cache entry it can
+    read: damaged, tampered with, or written by another version. The stores treat it as a
+    miss (and log it); a caller decoding rows itself should do the same."""
 
 
 class EngineError(RobotsError):

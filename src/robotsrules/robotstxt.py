@@ -24,6 +24,7 @@ from ._precedence import Row, rows_of
 from ._stance import Stance, stance_of
 from ._urls import match_target, rfc_pattern, rfc_target
 from ._usage import STATES_NOTHING, Usage, UsageRules
+from .errors import InvalidArgument
 from .model import Group, Line, RequestRate, Scope, Verdict
 
 __all__ = ["DEFAULT_MAX_BYTES", "MODES", "Mode", "RobotsTxt", "Synthetic", "parse", "reparse"]
@@ -162,7 +163,7 @@ class RobotsTxt:
         mode: Mode = "google",
     ) -> None:
         if mode not in MODES:
-            raise ValueError(_bad_mode(mode))
+            raise InvalidArgument(_bad_mode(mode))
         self._set(source, truncated, synthetic, mode, Parsed(groups, sitemaps, hosts, None),
                   tuple(group.agents for group in groups), None)
 
@@ -612,7 +613,7 @@ def parse(
     if not isinstance(content, (bytes, bytearray, memoryview, str)):
         raise TypeError(f"content must be bytes or str, not {type(content).__name__}")
     if mode != "google" and mode not in MODES:
-        raise ValueError(_bad_mode(mode))
+        raise InvalidArgument(_bad_mode(mode))
     text, kept, cut = decode(content if not isinstance(content, memoryview) else bytes(content),
                              max_bytes)
     if mode == "google":

@@ -38,6 +38,7 @@ import json
 import re
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from ..errors import CorruptEntry
 from ..policy import FORBIDDEN, OK, UNAVAILABLE, UNREACHABLE, Entry, FetchResult
 from ..robotstxt import MODES, RobotsTxt, reparse
 
@@ -241,22 +242,23 @@ def _header(line: bytes) -> Any:
 
 
 def decode(data: bytes) -> Entry:
-    """The entry that :func:`encode` wrote; :class:`ValueError` if ``data`` is not one."""
+    """The entry that :func:`encode` wrote; :class:`~robotsrules.errors.CorruptEntry`
+    (a :class:`ValueError`) if ``data`` is not one."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError(f"data must be bytes, not {type(data).__name__}")
     data = bytes(data)
     end = data.find(b"\n", 0, MAX_HEADER + 1)
     if end < 0:
-        raise ValueError("corrupt cache entry: no header")
+        raise CorruptEntry("corrupt cache entry: no header")
     try:
         header = _header(data[:end])
     except ValueError as exc:
-        raise ValueError(f"corrupt cache entry: {exc}") from None
+        raise CorruptEntry(f"corrupt cache entry: {exc}") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise ValueError("not a robotsrules cache entry")
+        raise CorruptEntry("not a robotsrules cache entry")
     version = header.get("version")
     if type(version) is not int or version != VERSION:
-        raise ValueError(f"unknown cache entry version {version!r} "
+        raise CorruptEntry(f"unknown cache entry version {version!r} "
                          f"(this robotsrules reads version {VERSION})")
     reader = _Reader(data, end + 1)
     try:  # every part checked before anything is built
@@ -268,12 +270,12 @@ def decode(data: bytes) -> Entry:
         elif good_spec is not None:
             good = _check_result(good_spec, reader)
         if good is not None and good[0]["outcome"] == UNREACHABLE:
-            raise ValueError("the good copy is an unreachable result")
+            raise CorruptEntry("the good copy is an unreachable result")
         since = _optional(_check_float)(header.get("unreachable_since"))
     except ValueError as exc:
-        raise ValueError(f"corrupt cache entry: {exc}") from None
+        raise CorruptEntry(f"corrupt cache entry: {exc}") from None
     if reader.offset != len(data):
-        raise ValueError("corrupt cache entry: trailing octets after the bodies")
+        raise CorruptEntry("corrupt cache entry: trailing octets after the bodies")
     built = _build(latest)
     return Entry(latest=built, good=None if good is None else (
         built if good is latest else _build(good)), unreachable_since=since)

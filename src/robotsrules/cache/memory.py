@@ -6,6 +6,7 @@ import threading
 from typing import Optional
 
 from .._lru import LRU
+from ..errors import InvalidArgument
 from ..policy import Entry
 
 __all__ = ["MemoryStore"]
@@ -24,7 +25,7 @@ class MemoryStore:
         if isinstance(max_entries, bool) or not isinstance(max_entries, int):
             raise TypeError(f"max_entries must be an int, not {type(max_entries).__name__}")
         if max_entries < 1:
-            raise ValueError(f"max_entries must be at least 1, not {max_entries}")
+            raise InvalidArgument(f"max_entries must be at least 1, not {max_entries}")
         self.max_entries = max_entries
         self._entries: LRU[str, Entry] = LRU(max_entries)
         self._lock = threading.Lock()

@@ -49,6 +49,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
     raise MissingExtra("robotsrules.cache.redis", "redis",
                        (exc.name or "").partition(".")[0]) from exc
 
+from ..errors import InvalidArgument
 from ..policy import DAY, Entry
 from ._merge import merge
 from .codec import decode, encode
@@ -86,12 +87,12 @@ class RedisStore:
         clock: Callable[[], float] = time.time,
     ) -> None:
         if ttl_grace < 0:
-            raise ValueError(f"ttl_grace must not be negative, not {ttl_grace}")
+            raise InvalidArgument(f"ttl_grace must not be negative, not {ttl_grace}")
         for name, value in (("timeout", timeout), ("connect_timeout", connect_timeout)):
             if not 0 < value < math.inf:
-                raise ValueError(f"{name} must be a positive finite number, not {value!r}")
+                raise InvalidArgument(f"{name} must be a positive finite number, not {value!r}")
         if not 0 <= retry_after < math.inf:
-            raise ValueError(f"retry_after must be a finite number >= 0, not {retry_after!r}")
+            raise InvalidArgument(f"retry_after must be a finite number >= 0, not {retry_after!r}")
         self._owned = client is None
         if client is None:
             client = redis.Redis.from_url(

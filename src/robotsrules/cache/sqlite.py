@@ -53,6 +53,7 @@ import time
 from pathlib import Path
 from typing import Any, Optional, Tuple, Union
 
+from ..errors import InvalidArgument
 from ..policy import DAY, Entry
 from ._merge import merge
 from .codec import decode, encode
@@ -131,7 +132,7 @@ def _millis(seconds: float) -> int:
 def _check_timeout(name: str, value: float) -> float:
     if (isinstance(value, bool) or not isinstance(value, (int, float))
             or not 0 <= value < float("inf")):
-        raise ValueError(f"{name} must be a finite number of seconds >= 0, not {value!r}")
+        raise InvalidArgument(f"{name} must be a finite number of seconds >= 0, not {value!r}")
     return float(value)
 
 
