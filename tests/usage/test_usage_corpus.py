@@ -56,6 +56,12 @@ def _without_usage_lines(body: bytes) -> bytes:
     return b"".join(raw for raw in body.splitlines(keepends=True) if not _is_usage_line(raw))
 
 
+def _shape(robots: robotsrules.RobotsTxt) -> List[Tuple[Any, ...]]:
+    """The groups without line numbers or usage lines: agents, rules, crawl-delay."""
+    return [(group.agents, tuple((rule.directive, rule.pattern) for rule in group.rules),
+             group.crawl_delay, group.request_rate) for group in robots.groups]
+
+
 def _answers(robots: robotsrules.RobotsTxt, body: bytes) -> Dict[str, Dict[str, Any]]:
     """{agent: {url: {"crawl": bool, "preferences": {purpose: bool}}}} for one file."""
     table: Dict[str, Dict[str, Any]] = {}
@@ -102,6 +108,9 @@ def test_usage_lines_never_change_a_crawl_verdict(path: Path) -> None:
     stripped = _without_usage_lines(body)
     assert stripped != body, "every corpus file carries at least one usage line"
     robots, plain = robotsrules.parse(body), robotsrules.parse(stripped)
+    # The groups are the same (no split, no merge, no rule gained or lost) ...
+    assert _shape(robots) == _shape(plain)
+    # ... and so is every verdict sampled.
     agents = AGENTS + tuple(crawler.token for crawler in known_crawlers())
     for agent in agents:
         for url in _urls(body):
@@ -130,6 +139,19 @@ def test_answers_match_the_golden_file() -> None:
     assert sorted(expected) == [path.name for path in FILES], "golden file lists other files"
     for name, table in got.items():
         assert table == expected[name], name
+
+
+def test_every_file_has_its_source_listed() -> None:
+    """SOURCES.md names every corpus file once, with its size; no file without an origin."""
+    listed = {}
+    for line in (CORPUS / "SOURCES.md").read_text(encoding="utf-8").splitlines():
+        match = re.match(r"^\| `([^`]+)` \|.*\| (\d+) \| [^|]*\|$", line)
+        if match:
+            listed[match.group(1)] = int(match.group(2))
+    assert sorted(listed) == [path.name for path in FILES]
+    for path in FILES:
+        assert listed[path.name] == len(path.read_bytes()), path.name
+        assert _without_usage_lines(path.read_bytes()) != path.read_bytes(), path.name
 
 
 def test_serchen_answers() -> None:
