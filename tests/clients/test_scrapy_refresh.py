@@ -1,0 +1,36 @@
+"""The Scrapy middleware refreshes through the checker's flow (robotsrules._refresh): a
+store holding an older copy than the one the middleware remembers does not lose the newer
+one (the merge the middleware used to lack). Real SQLite store, real Twisted thread pool,
+in a subprocess (``scrapy_memo_script.py`` says the timeline)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("scrapy", reason="Scrapy is not installed: install the 'test' extra")
+
+SCRIPT = os.path.join(os.path.dirname(__file__), "scrapy_memo_script.py")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def test_scrapy_keeps_the_newer_good_copy_it_remembers_over_an_older_stored_one(
+        tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, SCRIPT, str(tmp_path / "robots.sqlite3")],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found["first_reason"] == "fresh"
+    assert found["left"] == 0  # both fetches were made: the stored copy was stale
+    # Unreachable now: the last good copy served is the newer one (Disallow: /new/)...
+    assert found["reason"] == "last-good-copy"
+    assert found["new_allowed"] is False
+    assert found["old_allowed"] is True
+    # ... and the entry written back carries it, for the other processes.
+    assert found["stored_good_at"] == 200.0
+    assert found["store_errors"] is None
