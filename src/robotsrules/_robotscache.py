@@ -49,11 +49,11 @@ __all__ = ["AsyncRobotsCache", "RobotsCache"]
 
 DEFAULT_MAX_CONCURRENCY = 64
 """robots.txt fetches a checker runs at once, by default (``max_concurrency``)."""
-_T = TypeVar("_T")
 FTP_THREADS = 8
 """Threads of an :class:`AsyncRobotsCache` for FTP fetches, at most (each fetch still ends by
 its deadline, waiting for a thread included)."""
 
+_T = TypeVar("_T")
 
 
 @dataclass
@@ -135,8 +135,8 @@ class _Base:
         return chosen
 
     def _fresh(self, key: str) -> Optional[Entry]:
-        # The warm path of every question: the memo's entry while it is fresh (as
-        # Refresher.fresh, inlined: one call less per URL).
+        # The warm path of every question: the memo's entry while it is fresh. Refresher.fresh
+        # written out here, so that a warm lookup makes no more calls than it did.
         entry = self._memo.get(key)
         if entry is not None and entry.latest.is_fresh(self.clock()):
             return entry
