@@ -3,6 +3,9 @@ than the one the middleware remembers; run in a subprocess by ``test_scrapy_refr
 (the store is read through Twisted's thread pool, which needs a running reactor).
 
 Usage: ``python scrapy_memo_script.py DATABASE``; prints one JSON line on stdout.
+``python scrapy_memo_script.py --outage PORT``: the store is a Redis store on a closed port
+(a real refused connection): the crawl goes on, each failure is counted in the stats, one
+warning is logged for the outage.
 
 Timeline (a clock the script sets): the database holds a good copy fetched at 0
 (``Disallow: /old/``); the middleware, before the store is attached, fetched a newer good
@@ -14,6 +17,7 @@ newer one the middleware remembers.
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from typing import Any, ClassVar, List
 
@@ -74,9 +78,45 @@ async def scenario(database: str) -> Any:
     }
 
 
+class Levels(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.levels: List[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "store" in record.getMessage():
+            self.levels.append(record.levelname)
+
+
+async def outage(port: str) -> Any:
+    from robotsrules.cache.redis import RedisStore
+
+    levels = Levels()
+    logging.getLogger("robotsrules.scrapy").addHandler(levels)
+    logging.getLogger("robotsrules.scrapy").setLevel(logging.DEBUG)
+    crawler = get_crawler(settings_dict={"ROBOTSTXT_OBEY": True})
+    middleware = Middleware(crawler)
+    middleware.store = RedisStore(url=f"redis://127.0.0.1:{port}/0", connect_timeout=1.0)
+    now = [0.0]
+    middleware.clock = lambda: now[0]
+    Middleware.answers = [ok(0.0, b"User-agent: *\nDisallow: /new/\n"),
+                          ok(200.0, b"User-agent: *\nDisallow: /newer/\n")]
+    first = await middleware.served(ORIGIN)
+    now[0] = 200.0
+    second = await middleware.served(ORIGIN)
+    return {
+        "reasons": [first.reason, second.reason],
+        "newer_allowed": second.robots.allowed(ORIGIN + "/newer/page", agent="Bot"),
+        "store_errors": crawler.stats.get_value("robotstxt/store_errors"),
+        "levels": levels.levels,
+    }
+
+
 def main() -> None:
     async def go() -> None:
-        print(json.dumps(await scenario(sys.argv[1])), flush=True)
+        found = await (outage(sys.argv[2]) if sys.argv[1] == "--outage"
+                       else scenario(sys.argv[1]))
+        print(json.dumps(found), flush=True)
 
     task.react(lambda _reactor: defer.ensureDeferred(go()))
 
