@@ -9,7 +9,10 @@ from typing import List
 
 import pytest
 
-from robotsrules._pacing import Spacing
+from robotsrules._drive import run
+from robotsrules._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit
+from robotsrules.errors import RobotsDisallowed
+from robotsrules.policy import Answer, Entry, Served, effective, fetch_flow
 
 
 class Clock:
@@ -91,3 +94,51 @@ def test_threads_sharing_an_origin_never_start_closer_than_the_delay() -> None:
     starts = sorted(spacing.granted)
     assert len(starts) == 12
     assert min(b - a for a, b in zip(starts, starts[1:])) >= delay
+
+
+# -- admit: the one decision the integrations take before a request ----------------------
+
+def _served(body: bytes, status: int = 200) -> Served:
+    result = run(fetch_flow("http://site.test/robots.txt", 0.0),
+                 lambda request: Answer(status=status, body=body))
+    return effective(Entry.first(result), 1.0)
+
+
+RULES = (b"User-agent: *\nDisallow: /private/\nCrawl-delay: 5\n\n"
+         b"User-agent: SlowBot\nCrawl-delay: 100\n")
+
+
+def test_admit_allows_with_the_delay_asked() -> None:
+    decision = admit(_served(RULES), "http://site.test/page", "Bot")
+    assert decision.allowed and decision.delay == 5.0 and decision.detail is None
+    assert decision.verdict.allowed
+
+
+def test_admit_with_crawl_delay_off_keeps_no_delay() -> None:
+    decision = admit(_served(RULES), "http://site.test/page", "Bot", crawl_delay=False)
+    assert decision.allowed and decision.delay == 0.0
+
+
+def test_admit_caps_the_delay() -> None:
+    slow = admit(_served(RULES), "http://site.test/page", "SlowBot")
+    assert slow.delay == DEFAULT_MAX_CRAWL_DELAY
+    assert admit(_served(RULES), "http://site.test/page", "SlowBot",
+                 max_crawl_delay=60.0).delay == 60.0
+    assert DEFAULT_MAX_CRAWL_DELAY == 30.0
+
+
+def test_admit_refuses_with_the_deciding_line() -> None:
+    decision = admit(_served(RULES), "http://site.test/private/x", ("Bot", "OtherBot"))
+    assert not decision.allowed and decision.delay == 0.0
+    assert decision.verdict.rule is not None and decision.verdict.rule.line == 2
+    error = decision.refusal(("Bot", "OtherBot"))
+    assert isinstance(error, RobotsDisallowed)
+    assert (error.url, error.agent, error.detail) == (
+        "http://site.test/private/x", "Bot, OtherBot", None)
+
+
+def test_admit_refuses_an_unreachable_site_and_says_why() -> None:
+    decision = admit(_served(b"", status=503), "http://site.test/page", "Bot")
+    assert not decision.allowed and decision.served.reason == "unreachable"
+    assert decision.detail == "http://site.test/robots.txt unreachable: HTTP 503"
+    assert "unreachable: HTTP 503" in str(decision.refusal("Bot"))

@@ -41,6 +41,7 @@ from urllib.parse import unquote, urlsplit
 
 import httpx
 
+from ._drive import arun, run
 from ._scope import DEFAULT_PORTS, robots_url, split_origin
 from .errors import InvalidURL
 from .policy import Answer, FetchResult, Policy, Request, fetch_flow, target_problem
@@ -509,12 +510,13 @@ def _timeouts(timeout: float) -> httpx.Timeout:
 
 def _start(url: str, now: Optional[float], policy: Optional[Policy], max_bytes: int,
            resource: Optional[str] = None
-           ) -> tuple[Generator[Request, Answer, FetchResult], Request, Policy]:
+           ) -> tuple[Generator[Request, Answer, FetchResult], str, Policy]:
+    """The fetch flow, the first URL it asks for, and the policy; raises InvalidURL first."""
     policy = policy or Policy()
     if max_bytes != policy.max_bytes:
         policy = Policy(**{**policy.__dict__, "max_bytes": max_bytes})
-    flow = fetch_flow(resource or robots_url(url), time.time() if now is None else now, policy)
-    return flow, next(flow), policy
+    start = resource or robots_url(url)
+    return fetch_flow(start, time.time() if now is None else now, policy), start, policy
 
 
 def fetch(
@@ -541,21 +543,19 @@ def fetch(
     ftp, or no host). ``resource``: fetch this URL instead of the robots.txt, under the same
     policy (``/.well-known/tdmrep.json``).
     """
-    flow, request, policy = _start(url, now, policy, max_bytes, resource)
+    flow, start, policy = _start(url, now, policy, max_bytes, resource)
     deadline = time.monotonic() + (total_timeout or 3 * timeout)
     own = client is None
     http = client or httpx.Client(timeout=_timeouts(timeout), follow_redirects=False)
-    start, credentials = request.url, True
+    credentials = True
+
+    def perform(request: Request) -> Answer:
+        nonlocal credentials
+        credentials = credentials and _keeps_credentials(start, request.url)
+        return _perform(http, request.url, user_agent, timeout, policy, deadline, credentials)
+
     try:
-        while True:
-            credentials = credentials and _keeps_credentials(start, request.url)
-            answer = _perform(http, request.url, user_agent, timeout, policy, deadline,
-                              credentials)
-            try:
-                request = flow.send(answer)
-            except StopIteration as stop:
-                result: FetchResult = stop.value
-                return result
+        return run(flow, perform)
     finally:
         if own:
             http.close()
@@ -590,40 +590,36 @@ async def afetch(
     executor; either way the fetch ends by its deadline, even while the FTP job waits for
     a thread.
     """
-    flow, request, policy = _start(url, now, policy, max_bytes, resource)
+    flow, start, policy = _start(url, now, policy, max_bytes, resource)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + (total_timeout or 3 * timeout)
     own = client is None
     http = client or httpx.AsyncClient(timeout=_timeouts(timeout), follow_redirects=False)
-    start, credentials = request.url, True
-    try:
-        while True:
-            credentials = credentials and _keeps_credentials(start, request.url)
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                answer = Answer(error=_TIMED_OUT)
-            elif request.url.lower().startswith("ftp:"):
-                job = functools.partial(_ftp_answer, request.url, user_agent, timeout,
-                                        policy.max_bytes, time.monotonic() + remaining)
-                try:
-                    answer = await asyncio.wait_for(
-                        loop.run_in_executor(ftp_executor, job), remaining)
-                except asyncio.TimeoutError:
-                    answer = Answer(error=_TIMED_OUT)
-                except RuntimeError as error:  # the pool was shut down (cache closed)
-                    answer = Answer(error=f"no thread for the FTP fetch: {error}")
-            else:
-                try:
-                    answer = await asyncio.wait_for(
-                        _aget(http, request.url, user_agent, policy.max_bytes, credentials),
-                        remaining)
-                except asyncio.TimeoutError:
-                    answer = Answer(error=_TIMED_OUT)
+    credentials = True
+
+    async def perform(request: Request) -> Answer:
+        nonlocal credentials
+        credentials = credentials and _keeps_credentials(start, request.url)
+        remaining = deadline - loop.time()
+        if remaining <= 0:
+            return Answer(error=_TIMED_OUT)
+        if request.url.lower().startswith("ftp:"):
+            job = functools.partial(_ftp_answer, request.url, user_agent, timeout,
+                                    policy.max_bytes, time.monotonic() + remaining)
             try:
-                request = flow.send(answer)
-            except StopIteration as stop:
-                result: FetchResult = stop.value
-                return result
+                return await asyncio.wait_for(loop.run_in_executor(ftp_executor, job), remaining)
+            except asyncio.TimeoutError:
+                return Answer(error=_TIMED_OUT)
+            except RuntimeError as error:  # the pool was shut down (cache closed)
+                return Answer(error=f"no thread for the FTP fetch: {error}")
+        try:
+            return await asyncio.wait_for(
+                _aget(http, request.url, user_agent, policy.max_bytes, credentials), remaining)
+        except asyncio.TimeoutError:
+            return Answer(error=_TIMED_OUT)
+
+    try:
+        return await arun(flow, perform)
     finally:
         if own:
             await http.aclose()

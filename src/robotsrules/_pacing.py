@@ -1,20 +1,29 @@
-"""Pacing requests to one site: how long its robots.txt asks to wait, and the spacing.
+"""Admitting and pacing requests to one site: may it be sent, how long its robots.txt asks
+to wait between requests, and the spacing.
 
 Shared by the client integrations (:mod:`robotsrules.httpx`, :mod:`robotsrules.aiohttp`,
-:mod:`robotsrules.scrapy`); standard library only.
+:mod:`robotsrules.scrapy`); standard library only. :func:`admit` is the one decision they
+all take before a request (the verdict, and the delay to keep); each turns it into its own
+action: the HTTP clients raise :class:`robotsrules.RobotsDisallowed` or wait their turn
+(:class:`Spacing`), Scrapy raises its ``IgnoreRequest`` or slows the download slot.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from typing import Dict, Optional, Tuple
+from dataclasses import dataclass
+from typing import Dict, Optional
 
 from ._agents import Agent
+from .errors import RobotsDisallowed
+from .model import Verdict
+from .policy import Served
 from .robotstxt import RobotsTxt
 from .useragent import product_token
 
-__all__ = ["DEFAULT_MAX_CRAWL_DELAY", "Spacing", "delay_for", "resolve_agent"]
+__all__ = ["DEFAULT_MAX_CRAWL_DELAY", "Admission", "Spacing", "admit", "agent_name",
+           "delay_for", "resolve_agent"]
 
 DEFAULT_MAX_CRAWL_DELAY = 30.0
 """Longest spacing the HTTP client integrations (httpx, aiohttp) apply, in seconds, whatever a
@@ -33,6 +42,47 @@ def delay_for(robots: RobotsTxt, agent: Agent, limit: float) -> float:
     if rate is not None and rate.requests > 0:
         delay = max(delay, rate.seconds / rate.requests)
     return max(0.0, min(delay, limit))
+
+
+@dataclass(frozen=True)
+class Admission:
+    """What :func:`admit` decided for one request: the verdict on ``url`` under the rules
+    ``served``, and the ``delay`` (seconds) to keep between requests to its origin (0 when
+    refused, when crawl-delay is not applied, or when the site asks for none)."""
+
+    url: str
+    verdict: Verdict
+    served: Served
+    delay: float
+
+    @property
+    def allowed(self) -> bool:
+        """True when the request may be sent."""
+        return self.verdict.allowed
+
+    @property
+    def detail(self) -> Optional[str]:
+        """What the robots.txt fetch said when the site was unreachable (the rules are then
+        "disallow all"), else ``None``."""
+        if self.served.reason == "unreachable":
+            return f"{self.served.result.url} unreachable: {self.served.result.error}"
+        return None
+
+    def refusal(self, agent: Agent) -> RobotsDisallowed:
+        """The :class:`~robotsrules.RobotsDisallowed` to raise for a refused request."""
+        return RobotsDisallowed(self.url, agent_name(agent), self.verdict, self.detail)
+
+
+def admit(served: Served, url: str, agent: Agent, *, crawl_delay: bool = True,
+          max_crawl_delay: float = DEFAULT_MAX_CRAWL_DELAY) -> Admission:
+    """May ``agent`` request ``url`` under the rules ``served`` for its origin, and how long
+    to keep between its requests there: :func:`delay_for` capped at ``max_crawl_delay``
+    when ``crawl_delay`` is on and the request is allowed, else 0."""
+    verdict = served.robots.explain(url, agent=agent)
+    delay = 0.0
+    if crawl_delay and verdict.allowed:
+        delay = delay_for(served.robots, agent, max_crawl_delay)
+    return Admission(url, verdict, served, delay)
 
 
 class Spacing:
@@ -71,9 +121,11 @@ class Spacing:
             return 0.0
 
 
-def resolve_agent(user_agent: str, agent: Optional[Agent]) -> Tuple[Agent, str]:
-    """The agent to obey (``agent``, or the product token of ``user_agent``) and its name
-    for messages."""
-    chosen = agent if agent is not None else product_token(user_agent)
-    name = chosen if isinstance(chosen, str) else ", ".join(chosen)
-    return chosen, name
+def resolve_agent(user_agent: str, agent: Optional[Agent]) -> Agent:
+    """The agent to obey: ``agent``, or the product token of ``user_agent``."""
+    return agent if agent is not None else product_token(user_agent)
+
+
+def agent_name(agent: Agent) -> str:
+    """``agent`` as messages name it (several tokens joined by ``", "``)."""
+    return agent if isinstance(agent, str) else ", ".join(agent)

@@ -24,38 +24,53 @@ dropped write, a failed read) never loses the good copy held in memory. A shared
 from __future__ import annotations
 
 import asyncio
-import logging
 import threading
 import time
-from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Dict, Generator, Optional, Tuple, Union, overload
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, Optional, TypeVar, Union, overload
 
 import httpx
 
 from ._agents import Agent, agent_tokens
+from ._drive import arun, run
 from ._fetcher import DEFAULT_TIMEOUT, afetch, fetch
 from ._purposes import Purpose, check_purpose
+from ._refresh import Fetch, Load, Refresher, RefreshReply, RefreshStep
 from ._scope import origin_of
 from ._tdmrep import TDMREP_PATH, TdmRepFile, tdmrep_from
 from ._usage import Usage
-from .cache import MemoryStore, Store, merge
+from .cache import MemoryStore, Store
 from .errors import InvalidAgent
 from .model import Verdict
-from .policy import Entry, FetchResult, Policy, Served, effective
+from .policy import Entry, Policy, Served, effective
 
 __all__ = ["AsyncRobotsCache", "RobotsCache"]
 
-log = logging.getLogger("robotsrules")
-
-_MEMO_LIMIT = 10_000
 DEFAULT_MAX_CONCURRENCY = 64
 """robots.txt fetches a checker runs at once, by default (``max_concurrency``)."""
 FTP_THREADS = 8
 """Threads of an :class:`AsyncRobotsCache` for FTP fetches, at most (each fetch still ends by
 its deadline, waiting for a thread included)."""
 
-_Step = Tuple[Any, ...]  # ("get",) | ("fetch", now) | ("put", entry): see _refresh_flow
+_T = TypeVar("_T")
+
+
+@dataclass
+class _Flight:
+    """One origin's refresh under way in a :class:`RobotsCache`: the lock its callers take
+    turns on, and how many of them hold or wait for it (the record goes at zero)."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    users: int = 0
+
+
+@dataclass
+class _AsyncFlight:
+    """:class:`_Flight` for an :class:`AsyncRobotsCache` (an asyncio lock)."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
 
 
 def _resource(key: str) -> Optional[str]:
@@ -73,7 +88,8 @@ def _default_agent(user_agent: str) -> Optional[Agent]:
 
 
 class _Base:
-    """What both checkers share: configuration, the memo and the agent default."""
+    """What both checkers share: configuration, the refresher (memo, counters, refresh
+    flow: :mod:`robotsrules._refresh`) and the agent default."""
 
     def __init__(
         self,
@@ -96,12 +112,18 @@ class _Base:
         self.timeout = timeout
         self.policy = policy or Policy()
         self.clock = clock
-        self.store_errors = 0
+        self._refresher = Refresher()
+        self._memo = self._refresher.memo
+
+    @property
+    def store_errors(self) -> int:
         """Store operations that failed (logged on the ``robotsrules`` logger)."""
-        self.fetches = 0
+        return self._refresher.store_errors
+
+    @property
+    def fetches(self) -> int:
         """robots.txt fetches made by this checker."""
-        self._store_down = False
-        self._memo: OrderedDict[str, Entry] = OrderedDict()
+        return self._refresher.fetches
 
     def _agent(self, agent: Optional[Agent]) -> Agent:
         chosen = agent if agent is not None else self.agent
@@ -112,59 +134,13 @@ class _Base:
             )
         return chosen
 
-    def _fresh(self, origin: str, now: float) -> Optional[Entry]:
-        entry = self._memo.get(origin)
-        if entry is not None and entry.latest.is_fresh(now):
+    def _fresh(self, key: str) -> Optional[Entry]:
+        # The warm path of every question: the memo's entry while it is fresh. Refresher.fresh
+        # written out here, so that a warm lookup makes no more calls than it did.
+        entry = self._memo.get(key)
+        if entry is not None and entry.latest.is_fresh(self.clock()):
             return entry
         return None
-
-    def _remember(self, origin: str, entry: Entry) -> None:
-        memo = self._memo
-        memo[origin] = entry
-        memo.move_to_end(origin)
-        if len(memo) > _MEMO_LIMIT:
-            memo.popitem(last=False)
-
-    def _store_failed(self, action: str, origin: str, error: Exception) -> None:
-        # One warning per outage (the first failure, and the first after a success), not
-        # one per URL of a crawl: the rest are counted and logged at debug level.
-        self.store_errors += 1
-        level = logging.DEBUG if self._store_down else logging.WARNING
-        self._store_down = True
-        log.log(level, "robots cache store %s failed for %s: %r (store_errors=%d)",
-                action, origin, error, self.store_errors)
-
-    def _refresh_flow(self, origin: str) -> Generator[_Step, Any, Entry]:
-        """What refreshing an origin takes, once for both checkers: it yields the I/O to do
-        (("get",), ("fetch", now), ("put", entry)) and receives the outcome of each (the
-        stored entry or an exception, the FetchResult, None or an exception)."""
-        now = self.clock()
-        entry = self._fresh(origin, now)
-        if entry is not None:  # another caller refreshed it while we waited
-            return entry
-        stored = yield ("get",)
-        if isinstance(stored, Exception):
-            self._store_failed("get", origin, stored)
-            stored = None
-        else:
-            self._store_down = False
-        # A miss or an older entry in the store (a failed read, a dropped write) must not
-        # lose what this process still remembers.
-        remembered = self._memo.get(origin)
-        entry = stored if remembered is None else merge(stored, remembered)
-        if entry is None or not entry.latest.is_fresh(now):
-            result: FetchResult = yield ("fetch", now)
-            self.fetches += 1
-            entry = Entry.first(result) if entry is None else entry.after(result)
-            written = yield ("put", entry)
-            if isinstance(written, Exception):
-                self._store_failed("put", origin, written)
-            else:
-                self._store_down = False
-                if isinstance(written, Entry):  # merged with what another process stored
-                    entry = written
-        self._remember(origin, entry)
-        return entry
 
 
 class RobotsCache(_Base):
@@ -198,47 +174,42 @@ class RobotsCache(_Base):
         self._client = client
         self._slots = threading.BoundedSemaphore(max_concurrency)
         self._guard = threading.Lock()
-        self._flights: Dict[str, list[Any]] = {}  # origin -> [lock, number of users]
+        self._flights: Dict[str, _Flight] = {}
 
     def lookup(self, url: str) -> Served:
         """The rules that apply to ``url``'s origin now, fetching them if needed."""
         origin = origin_of(url)
-        entry = self._fresh(origin, self.clock())
+        entry = self._fresh(origin)
         if entry is None:
             entry = self._refresh(origin)
         return effective(entry, self.clock(), self.policy)
 
     def _refresh(self, origin: str) -> Entry:
         with self._guard:
-            flight = self._flights.setdefault(origin, [threading.Lock(), 0])
-            flight[1] += 1
+            flight = self._flights.get(origin)
+            if flight is None:
+                flight = self._flights[origin] = _Flight()
+            flight.users += 1
         try:
-            with flight[0]:  # one fetch per origin at a time; the others wait for it
-                flow = self._refresh_flow(origin)
-                reply: Any = None
-                while True:
-                    try:
-                        step = flow.send(reply)
-                    except StopIteration as stop:
-                        entry: Entry = stop.value
-                        return entry
-                    reply = self._do(origin, step)
+            with flight.lock:  # one fetch per origin at a time; the others wait for it
+                return run(self._refresher.flow(origin, self.clock()),
+                           lambda step: self._do(origin, step))
         finally:
             with self._guard:
-                flight[1] -= 1
-                if flight[1] == 0:
+                flight.users -= 1
+                if flight.users == 0:
                     del self._flights[origin]
 
-    def _do(self, origin: str, step: _Step) -> Any:
-        if step[0] == "fetch":
+    def _do(self, origin: str, step: RefreshStep) -> RefreshReply:
+        if isinstance(step, Fetch):
             with self._slots:
                 return fetch(origin, user_agent=self.user_agent, timeout=self.timeout,
-                             policy=self.policy, client=self._client, now=step[1],
+                             policy=self.policy, client=self._client, now=step.now,
                              resource=_resource(origin))
         try:  # a store outage must not stop a crawl: the flow logs and goes on
-            if step[0] == "get":
+            if isinstance(step, Load):
                 return self.store.get(origin)
-            return self.store.put(origin, step[1])
+            return self.store.put(origin, step.entry)
         except Exception as error:
             return error
 
@@ -261,7 +232,7 @@ class RobotsCache(_Base):
         ``.reservation(url)`` / ``.match(url)`` answer for a URL (see :mod:`robotsrules._tdmrep`).
         """
         key = origin_of(url) + TDMREP_PATH
-        entry = self._fresh(key, self.clock()) or self._refresh(key)
+        entry = self._fresh(key) or self._refresh(key)
         return tdmrep_from(effective(entry, self.clock(), self.policy))
 
     @overload
@@ -318,7 +289,7 @@ class AsyncRobotsCache(_Base):
     ) -> None:
         super().__init__(store, user_agent, agent, timeout, policy, clock, max_concurrency)
         self._client = client
-        self._flights: Dict[str, list[Any]] = {}
+        self._flights: Dict[str, _AsyncFlight] = {}
         # Made on first use, inside the running loop (on Python 3.9 a Semaphore binds to
         # the loop current when it is made).
         self._slots: Optional[asyncio.Semaphore] = None
@@ -326,7 +297,7 @@ class AsyncRobotsCache(_Base):
         # slow FTP servers never take the loop's default threads (which the store uses).
         self._ftp_pool: Optional[ThreadPoolExecutor] = None
 
-    async def _call(self, method: Callable[..., Any], *args: Any) -> Any:
+    async def _call(self, method: Callable[..., _T], *args: Any) -> _T:
         if isinstance(self.store, MemoryStore):
             return method(*args)
         return await asyncio.to_thread(method, *args)
@@ -334,32 +305,27 @@ class AsyncRobotsCache(_Base):
     async def lookup(self, url: str) -> Served:
         """The rules that apply to ``url``'s origin now, fetching them if needed."""
         origin = origin_of(url)
-        entry = self._fresh(origin, self.clock())
+        entry = self._fresh(origin)
         if entry is None:
             entry = await self._refresh(origin)
         return effective(entry, self.clock(), self.policy)
 
     async def _refresh(self, origin: str) -> Entry:
-        flight = self._flights.setdefault(origin, [asyncio.Lock(), 0])
-        flight[1] += 1
+        flight = self._flights.get(origin)
+        if flight is None:
+            flight = self._flights[origin] = _AsyncFlight()
+        flight.users += 1
         try:
-            async with flight[0]:
-                flow = self._refresh_flow(origin)
-                reply: Any = None
-                while True:
-                    try:
-                        step = flow.send(reply)
-                    except StopIteration as stop:
-                        entry: Entry = stop.value
-                        return entry
-                    reply = await self._do(origin, step)
+            async with flight.lock:
+                return await arun(self._refresher.flow(origin, self.clock()),
+                                  lambda step: self._do(origin, step))
         finally:
-            flight[1] -= 1
-            if flight[1] == 0:
+            flight.users -= 1
+            if flight.users == 0:
                 del self._flights[origin]
 
-    async def _do(self, origin: str, step: _Step) -> Any:
-        if step[0] == "fetch":
+    async def _do(self, origin: str, step: RefreshStep) -> RefreshReply:
+        if isinstance(step, Fetch):
             if self._slots is None:
                 self._slots = asyncio.Semaphore(self.max_concurrency)
             if self._ftp_pool is None:
@@ -367,13 +333,13 @@ class AsyncRobotsCache(_Base):
                     min(self.max_concurrency, FTP_THREADS), thread_name_prefix="robotsrules-ftp")
             async with self._slots:
                 return await afetch(origin, user_agent=self.user_agent, timeout=self.timeout,
-                                    policy=self.policy, client=self._client, now=step[1],
+                                    policy=self.policy, client=self._client, now=step.now,
                                     ftp_executor=self._ftp_pool,
                                     resource=_resource(origin))
         try:
-            if step[0] == "get":
+            if isinstance(step, Load):
                 return await self._call(self.store.get, origin)
-            return await self._call(self.store.put, origin, step[1])
+            return await self._call(self.store.put, origin, step.entry)
         except Exception as error:
             return error
 
@@ -392,7 +358,7 @@ class AsyncRobotsCache(_Base):
     async def tdmrep(self, url: str) -> TdmRepFile:
         """The TDMRep site policy of ``url``'s origin (see :meth:`RobotsCache.tdmrep`)."""
         key = origin_of(url) + TDMREP_PATH
-        entry = self._fresh(key, self.clock()) or await self._refresh(key)
+        entry = self._fresh(key) or await self._refresh(key)
         return tdmrep_from(effective(entry, self.clock(), self.policy))
 
     @overload

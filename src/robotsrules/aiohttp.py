@@ -49,12 +49,12 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 
 from ._agents import Agent
 from ._fetcher import DEFAULT_TIMEOUT
-from ._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, delay_for, resolve_agent
+from ._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit, resolve_agent
 from ._robotscache import AsyncRobotsCache
 from ._scope import SCHEMES, origin_of
 from ._signals import PageSignals, is_html, page_signals, refusal
 from .cache import Store
-from .errors import PageRefused, RobotsDisallowed
+from .errors import PageRefused
 from .policy import Policy
 
 __all__ = ["RobotsMiddleware", "page_signals_of"]
@@ -96,7 +96,7 @@ class RobotsMiddleware:
 
         self.purposes = tuple(check_purpose(p) for p in purposes)
         self.page_signals = page_signals or bool(self.purposes)
-        self.agent, self._agent_name = resolve_agent(user_agent, agent)
+        self.agent = resolve_agent(user_agent, agent)
         self.cache = cache if cache is not None else AsyncRobotsCache(
             store, user_agent=user_agent, agent=self.agent, timeout=timeout, policy=policy)
         self.crawl_delay = crawl_delay
@@ -109,16 +109,13 @@ class RobotsMiddleware:
         if request.url.scheme in SCHEMES:
             url = str(request.url)
             served = await self.cache.lookup(url)
-            verdict = served.robots.explain(url, agent=self.agent)
-            if not verdict.allowed:
-                detail = None
-                if served.reason == "unreachable":
-                    detail = f"{served.result.url} unreachable: {served.result.error}"
-                raise RobotsDisallowed(url, self._agent_name, verdict, detail)
+            admission = admit(served, url, self.agent, crawl_delay=self.crawl_delay,
+                              max_crawl_delay=self.max_crawl_delay)
+            if not admission.allowed:
+                raise admission.refusal(self.agent)
             if self.crawl_delay:
-                delay = delay_for(served.robots, self.agent, self.max_crawl_delay)
                 origin = origin_of(url)
-                while (wait := self._spacing.turn(origin, delay)) > 0:
+                while (wait := self._spacing.turn(origin, admission.delay)) > 0:
                     await asyncio.sleep(wait)
         response = await handler(request)
         if self.page_signals and request.url.scheme in SCHEMES:

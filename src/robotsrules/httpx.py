@@ -45,11 +45,11 @@ import httpx
 
 from ._agents import Agent
 from ._fetcher import DEFAULT_TIMEOUT
-from ._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, delay_for, resolve_agent
+from ._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit, delay_for, resolve_agent
 from ._robotscache import AsyncRobotsCache, RobotsCache
 from ._scope import SCHEMES, origin_of
 from .cache import Store
-from .errors import PageRefused, RobotsDisallowed
+from .errors import PageRefused
 from .policy import Policy, Served
 
 __all__ = ["DEFAULT_MAX_CRAWL_DELAY", "OBEY_EXTENSION", "PAGE_EXTENSION",
@@ -91,16 +91,6 @@ def _html(response: httpx.Response) -> bool:
     return is_html(response.headers.get("content-type"))
 
 
-def _check(request: httpx.Request, served: Served, agent: Agent, agent_name: str) -> None:
-    url = str(request.url)
-    verdict = served.robots.explain(url, agent=agent)
-    if not verdict.allowed:
-        detail = None
-        if served.reason == "unreachable":
-            detail = f"{served.result.url} unreachable: {served.result.error}"
-        raise RobotsDisallowed(url, agent_name, verdict, detail)
-
-
 def _obeyed(request: httpx.Request) -> bool:
     return (request.extensions.get(OBEY_EXTENSION, True) is not False
             and request.url.scheme in SCHEMES)
@@ -134,7 +124,7 @@ class RobotsTransport(httpx.BaseTransport):
         self.purposes = _purposes(purposes)
         self.page_signals = page_signals or bool(self.purposes)
         self.transport = transport if transport is not None else httpx.HTTPTransport()
-        self.agent, self._agent_name = resolve_agent(user_agent, agent)
+        self.agent = resolve_agent(user_agent, agent)
         if cache is None:
             # The robots.txt requests go through the wrapped transport; this client is never
             # closed (closing it would close the transport, which close() does once).
@@ -152,11 +142,13 @@ class RobotsTransport(httpx.BaseTransport):
         if _obeyed(request):
             url = str(request.url)
             served = self.cache.lookup(url)
-            _check(request, served, self.agent, self._agent_name)
+            admission = admit(served, url, self.agent, crawl_delay=self.crawl_delay,
+                              max_crawl_delay=self.max_crawl_delay)
+            if not admission.allowed:
+                raise admission.refusal(self.agent)
             if self.crawl_delay:
-                delay = delay_for(served.robots, self.agent, self.max_crawl_delay)
                 origin = origin_of(url)
-                while (wait := self._spacing.turn(origin, delay)) > 0:
+                while (wait := self._spacing.turn(origin, admission.delay)) > 0:
                     time.sleep(wait)
         response = self.transport.handle_request(request)
         if self.page_signals and _obeyed(request):
@@ -195,7 +187,7 @@ class AsyncRobotsTransport(httpx.AsyncBaseTransport):
         self.purposes = _purposes(purposes)
         self.page_signals = page_signals or bool(self.purposes)
         self.transport = transport if transport is not None else httpx.AsyncHTTPTransport()
-        self.agent, self._agent_name = resolve_agent(user_agent, agent)
+        self.agent = resolve_agent(user_agent, agent)
         if cache is None:
             client = httpx.AsyncClient(transport=self.transport, follow_redirects=False)
             cache = AsyncRobotsCache(store, user_agent=user_agent, agent=self.agent,
@@ -211,11 +203,13 @@ class AsyncRobotsTransport(httpx.AsyncBaseTransport):
         if _obeyed(request):
             url = str(request.url)
             served = await self.cache.lookup(url)
-            _check(request, served, self.agent, self._agent_name)
+            admission = admit(served, url, self.agent, crawl_delay=self.crawl_delay,
+                              max_crawl_delay=self.max_crawl_delay)
+            if not admission.allowed:
+                raise admission.refusal(self.agent)
             if self.crawl_delay:
-                delay = delay_for(served.robots, self.agent, self.max_crawl_delay)
                 origin = origin_of(url)
-                while (wait := self._spacing.turn(origin, delay)) > 0:
+                while (wait := self._spacing.turn(origin, admission.delay)) > 0:
                     await asyncio.sleep(wait)
         response = await self.transport.handle_async_request(request)
         if self.page_signals and _obeyed(request):

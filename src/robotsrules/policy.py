@@ -285,7 +285,9 @@ def fetch_flow(
     """The fetch conversation as a generator: yields requests, receives answers, returns
     the :class:`FetchResult`. ``url`` is a robots.txt URL (see :func:`robots_url`).
 
-    Drive it with ``send``; a driver is a ten-line loop (see :mod:`robotsrules._fetcher`).
+    Drive it with ``send`` (the library's one sync and one async driver are
+    ``robotsrules._drive.run`` and ``arun``: ``run(fetch_flow(url, now), perform)`` where
+    ``perform`` turns each :class:`Request` into an :class:`Answer`).
     """
     current = url
     seen = {url}

@@ -74,8 +74,7 @@ from __future__ import annotations
 import inspect
 import logging
 import time
-from collections import OrderedDict
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, TypeVar, Union
 
 try:
     from scrapy import signals
@@ -92,14 +91,16 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 
     raise MissingExtra("robotsrules.scrapy", "scrapy", (exc.name or "").partition(".")[0]) from exc
 
-from ._agents import Agent
-from ._pacing import delay_for
+from ._drive import arun
+from ._pacing import admit
+from ._refresh import Fetch, Load, Refresher, RefreshReply, RefreshStep
 from ._scope import origin_of
 from ._usage import Usage
 from .cache import MemoryStore, SQLiteStore, Store
 from .errors import InvalidURL
 from .model import Verdict
 from .policy import UNREACHABLE, Answer, Entry, FetchResult, Policy, Served, effective, fetch_flow
+from .policy import Request as PolicyRequest
 from .robotstxt import RobotsTxt, parse
 from .useragent import product_token
 
@@ -118,6 +119,7 @@ than the HTTP clients' (``robotsrules._pacing.DEFAULT_MAX_CRAWL_DELAY``, 30 s) b
 delays only that site's download slot, not the caller."""
 
 _MEMO_LIMIT = 100_000
+_T = TypeVar("_T")
 _SLOT_HAS_JITTER = "jitter" in inspect.signature(Slot.__init__).parameters  # Scrapy >= 2.19
 
 
@@ -248,7 +250,8 @@ class RobotsTxtMiddleware:
                                                  DEFAULT_MAX_CRAWL_DELAY)
         self.retry = settings.getbool("ROBOTSRULES_RETRY", True)
         self.clock: Callable[[], float] = time.time
-        self._entries: OrderedDict[str, Entry] = OrderedDict()
+        # The memo, counters and refresh flow RobotsCache has (robotsrules._refresh).
+        self._refresher = Refresher(_MEMO_LIMIT, logger)
         self._flights: Dict[str, List[Deferred[Entry]]] = {}
         self._slowed: Dict[str, float] = {}
         crawler.signals.connect(self._close, signal=signals.spider_closed)
@@ -268,17 +271,18 @@ class RobotsTxtMiddleware:
         except InvalidURL:  # data:, file:, s3: ... have no robots.txt
             return
         served = await self.served(origin)
-        agent = self.agent_for(request)
-        verdict = served.robots.explain(request.url, agent=agent)
-        if not verdict.allowed:
+        admission = admit(served, request.url, self.agent_for(request),
+                          crawl_delay=self.apply_crawl_delay,
+                          max_crawl_delay=self.max_crawl_delay)
+        if not admission.allowed:
             self.stats.inc_value("robotstxt/forbidden")
             if served.reason == "unreachable":
                 self.stats.inc_value("robotstxt/forbidden/unreachable")
-            error = ForbiddenByRobots(request.url, verdict, served)
+            error = ForbiddenByRobots(request.url, admission.verdict, served)
             logger.debug("%s: %s", error, request, extra={"spider": self.crawler.spider})
             raise error
-        if self.apply_crawl_delay:
-            self._slow_down(request, served.robots, agent)
+        if admission.delay > 0:
+            self._slow_down(request, admission.delay)
 
     def agent_for(self, request: Request) -> str:
         """The product token obeyed for ``request`` (``ROBOTSTXT_USER_AGENT``, else its
@@ -289,8 +293,8 @@ class RobotsTxtMiddleware:
     # -- the rules of an origin ---------------------------------------------------------------
     async def served(self, origin: str) -> Served:
         """The rules that apply to ``origin`` now, fetching its robots.txt when needed."""
-        entry = self._entries.get(origin)
-        if entry is None or not entry.latest.is_fresh(self.clock()):
+        entry = self._refresher.fresh(origin, self.clock())
+        if entry is None:
             entry = await self._refresh(origin)
         return effective(entry, self.clock(), self.policy)
 
@@ -302,7 +306,8 @@ class RobotsTxtMiddleware:
             return await maybe_deferred_to_future(done)
         self._flights[origin] = []
         try:
-            entry = await self._load_or_fetch(origin)
+            entry = await arun(self._refresher.flow(origin, self.clock()),
+                               lambda step: self._do(origin, step))
         except BaseException as error:
             for done in self._flights.pop(origin):
                 done.errback(error)
@@ -311,50 +316,33 @@ class RobotsTxtMiddleware:
             done.callback(entry)
         return entry
 
-    async def _load_or_fetch(self, origin: str) -> Entry:
-        now = self.clock()
-        entry = self._entries.get(origin)
-        if self.store is not None:  # another process may have refreshed it
-            stored = await self._store("get", origin)
-            if isinstance(stored, Entry):
-                entry = stored
-        if entry is None or not entry.latest.is_fresh(now):
-            result = await self.fetch(origin + "/robots.txt", now)
-            entry = Entry.first(result) if entry is None else entry.after(result)
-            if self.store is not None:
-                await self._store("put", origin, entry)
-        self._entries[origin] = entry
-        self._entries.move_to_end(origin)
-        if len(self._entries) > _MEMO_LIMIT:
-            self._entries.popitem(last=False)
-        return entry
-
-    async def _store(self, action: str, origin: str, entry: Optional[Entry] = None) -> Any:
+    async def _do(self, origin: str, step: RefreshStep) -> RefreshReply:
+        # The I/O of the shared refresh flow: the store through Twisted's thread pool, the
+        # file through Scrapy's downloader; the stats are Scrapy's own.
+        if isinstance(step, Fetch):
+            return await self.fetch(origin + "/robots.txt", step.now)
         store = self.store
-        assert store is not None
-        call: Callable[[], Any] = ((lambda: store.get(origin)) if action == "get"
-                                   else (lambda: store.put(origin, entry)))  # type: ignore[arg-type]
-        try:
-            if isinstance(store, MemoryStore):
-                return call()
-            return await maybe_deferred_to_future(deferToThread(call))
-        except Exception as error:  # a store outage must not stop a crawl
-            self.stats.inc_value("robotstxt/store_errors")
-            logger.warning("robots store %s failed for %s: %r", action, origin, error)
+        if store is None:  # memory only: nothing stored, nothing to write
             return None
+        try:  # a store outage must not stop a crawl: the flow logs it and goes on
+            if isinstance(step, Load):
+                return await self._in_thread(store, lambda: store.get(origin))
+            entry = step.entry
+            return await self._in_thread(store, lambda: store.put(origin, entry))
+        except Exception as error:
+            self.stats.inc_value("robotstxt/store_errors")
+            return error
+
+    @staticmethod
+    async def _in_thread(store: Store, call: Callable[[], _T]) -> _T:
+        if isinstance(store, MemoryStore):
+            return call()
+        return await maybe_deferred_to_future(deferToThread(call))
 
     # -- fetching through Scrapy ------------------------------------------------------------------
     async def fetch(self, robots_url: str, now: float) -> FetchResult:
         """Fetch ``robots_url`` through Scrapy's downloader, driving the policy's flow."""
-        flow = fetch_flow(robots_url, now, self.policy)
-        step = next(flow)
-        while True:
-            answer = await self._answer(step.url)
-            try:
-                step = flow.send(answer)
-            except StopIteration as stop:
-                result: FetchResult = stop.value
-                break
+        result = await arun(fetch_flow(robots_url, now, self.policy), self._answer)
         self.stats.inc_value(f"robotstxt/outcome/{result.outcome}")
         if result.outcome == UNREACHABLE:
             logger.warning("robots.txt %s unreachable (%s): disallowing the site until %s",
@@ -369,7 +357,8 @@ class RobotsTxtMiddleware:
             )
         return result
 
-    async def _answer(self, url: str) -> Answer:
+    async def _answer(self, step: PolicyRequest) -> Answer:
+        url = step.url
         try:
             request = Request(
                 url,
@@ -411,10 +400,7 @@ class RobotsTxtMiddleware:
         return await maybe_deferred_to_future(engine.download(request))
 
     # -- crawl-delay ------------------------------------------------------------------------
-    def _slow_down(self, request: Request, robots: RobotsTxt, agent: Agent) -> None:
-        delay = delay_for(robots, agent, self.max_crawl_delay)
-        if delay <= 0:
-            return
+    def _slow_down(self, request: Request, delay: float) -> None:
         engine = self.crawler.engine
         downloader = getattr(engine, "downloader", None)
         if downloader is None:
@@ -529,7 +515,7 @@ class PageSignalsMiddleware:
         if not isinstance(robots, RobotsTxtMiddleware):
             return None
         try:
-            entry = robots._entries.get(origin_of(url))
+            entry = robots._refresher.memo.get(origin_of(url))
         except InvalidURL:
             return None
         if entry is None:
