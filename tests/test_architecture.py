@@ -24,7 +24,8 @@ CORE = {"robotsrules", "robotsrules.errors", "robotsrules.model", "robotsrules._
         "robotsrules.robotstxt", "robotsrules.policy", "robotsrules._scope",
         "robotsrules.useragent", "robotsrules.linter", "robotsrules._terminal",
         "robotsrules._usage", "robotsrules._purposes", "robotsrules._sfv",
-        "robotsrules._signals", "robotsrules._tdmrep", "robotsrules._stance"}
+        "robotsrules._signals", "robotsrules._tdmrep", "robotsrules._stance",
+        "robotsrules._drive", "robotsrules._lru", "robotsrules._typing"}
 
 # Optional packages and the modules allowed to import them (each behind its extra).
 OPTIONAL = {

@@ -41,7 +41,7 @@ from ._scope import origin_of
 from ._tdmrep import TDMREP_PATH, TdmRepFile, tdmrep_from
 from ._usage import Usage
 from .cache import MemoryStore, Store
-from .errors import InvalidAgent
+from .errors import InvalidAgent, InvalidArgument
 from .model import Verdict
 from .policy import Entry, Policy, Served, effective
 
@@ -103,7 +103,8 @@ class _Base:
     ) -> None:
         if (not isinstance(max_concurrency, int) or isinstance(max_concurrency, bool)
                 or max_concurrency < 1):
-            raise ValueError(f"max_concurrency must be a positive int, not {max_concurrency!r}")
+            raise InvalidArgument(
+                f"max_concurrency must be a positive int, not {max_concurrency!r}")
         self.max_concurrency = max_concurrency
         """robots.txt fetches in flight at once, at most."""
         self.store: Store = store if store is not None else MemoryStore()
