@@ -346,7 +346,7 @@ def any_agent_verdicts(
 
 # -- page signals of WARC response records (issue 16) -------------------------------------
 
-_robots_by_broadcast: dict[int, Any] = {}  # per Python worker: broadcast id -> RobotsIndex
+_robots_by_broadcast: dict[str, Any] = {}  # per Python worker: job token -> RobotsIndex
 
 
 def page_ddl(purposes: Sequence[str] = ()) -> str:
@@ -359,20 +359,22 @@ def page_ddl(purposes: Sequence[str] = ()) -> str:
             + "".join(f", `{column_name(p)}` boolean" for p in wanted))
 
 
-def _robots_index(broadcast: Any) -> Any:
-    """The robots index of a broadcast Arrow stream, built once per worker process."""
+def _robots_index(shared: Any) -> Any:
+    """The robots index of a ``(token, broadcast Arrow stream)``, built once per worker
+    process."""
     from .bulk import RobotsIndex
 
-    if broadcast is None:
+    if shared is None:
         return None
-    index = _robots_by_broadcast.get(broadcast.id)
+    token, broadcast = shared
+    index = _robots_by_broadcast.get(token)
     if index is None:
         import pyarrow.ipc as ipc
 
         index = RobotsIndex.from_arrow(ipc.open_stream(pa.py_buffer(broadcast.value))
                                        .read_all())
         _robots_by_broadcast.clear()  # one job's robots at a time
-        _robots_by_broadcast[broadcast.id] = index
+        _robots_by_broadcast[token] = index
     return index
 
 
@@ -437,7 +439,10 @@ def page_verdicts(
         sink = pa.BufferOutputStream()
         with ipc.new_stream(sink, table.schema) as writer:
             writer.write_table(table)
-        shared = session.sparkContext.broadcast(sink.getvalue().to_pybytes())
+        import uuid
+
+        shared = (uuid.uuid4().hex,
+                  session.sparkContext.broadcast(sink.getvalue().to_pybytes()))
     files = session.range(0, len(paths), 1, numPartitions=len(paths))  # one task per file
     job = functools.partial(_pages_partition, paths, names, wanted, shared, max_head_bytes,
                             mode)
