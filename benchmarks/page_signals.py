@@ -103,6 +103,8 @@ PAGES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "pa
 ORIGINAL_SIZES = {  # octets of each page as published (SOURCES.md): the body is padded to it
     "apache-status.onion.html": 7_490,
     "blog.python.org.html": 58_133,
+    "die-partei.net.luebeck.html": 11_582,
+    "en.wikipedia.org.tsne.html": 108_544,
     "fivethirtyeight.com.manchin.html": 89_588,
     "hundeverein-kreisunna.de.html": 6_387,
     "love-hina.ch.0409.html": 19_451,

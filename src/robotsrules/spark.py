@@ -412,7 +412,9 @@ def page_verdicts(
     first use, so the pages are never shuffled; the table must fit in the driver's and each
     executor's memory (for robots tables larger than that, join on ``origin`` yourself and use
     :func:`robots_page_allows`). Damaged or unreadable records are skipped, as
-    :func:`~robotsrules.warc.iter_pages` skips them (their notes stay in the executors).
+    :func:`~robotsrules.warc.iter_pages` skips them, and a path an executor cannot open gives
+    no rows: their notes stay in the executors (check the paths first, as
+    ``robotsrules bulk`` does).
     """
     from ._purposes import check_purpose
 
