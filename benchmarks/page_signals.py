@@ -109,6 +109,7 @@ ORIGINAL_SIZES = {  # octets of each page as published (SOURCES.md): the body is
     "hundeverein-kreisunna.de.html": 6_387,
     "love-hina.ch.0409.html": 19_451,
     "mozilla.org.firefox.developer.html": 25_118,
+    "rs-ingenieure.de.tragwerksplanung.html": 5_978,
     "sauvonsluniversite.com.spip.html": 21_669,
     "scam-list.onion.html": 38_705,
     "utf8-demo.html": 14_388,

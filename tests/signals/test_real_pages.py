@@ -29,7 +29,7 @@ HEADS = _heads()
 
 
 def test_the_stored_heads_are_heads_and_small() -> None:
-    assert len(HEADS) >= 11
+    assert len(HEADS) >= 12
     assert sum(len(h) for h in HEADS.values()) < 1_500_000
     for name, head in HEADS.items():
         found = BODY_TAG.search(head)
@@ -66,6 +66,14 @@ def test_love_hina_says_index_follow() -> None:
     signals = page_signals([], HEADS["love-hina.ch.0409.html"], agent="CCBot")
     assert (signals.index, signals.follow) == (True, True)
     assert [d.rule for d in signals.directives] == ["index", "follow"]
+
+
+def test_a_modx_site_says_index_follow_after_tabs() -> None:
+    # <meta name="robots" content="index,follow"> indented with tabs, <body  id=...>
+    signals = page_signals([], HEADS["rs-ingenieure.de.tragwerksplanung.html"], agent="GPTBot")
+    assert (signals.index, signals.follow) == (True, True)
+    assert [(d.rule, d.source) for d in signals.directives] == [("index", "meta"),
+                                                                  ("follow", "meta")]
 
 
 def test_pages_without_a_robots_meta_state_nothing() -> None:

@@ -238,9 +238,10 @@ def _umask() -> int:
 
 
 class _Writer:
-    """Verdict (or page-signal) batches to a Parquet or CSV file: written to a new temporary file beside it
-    (``O_EXCL``, a random name), then renamed; no half file under the final name when a run
-    fails or is interrupted. Created before any work, so a bad ``--out`` fails at once."""
+    """Verdict (or page-signal) batches to a Parquet or CSV file: written to a new temporary
+    file beside it (``O_EXCL``, a random name), then renamed; no half file under the final
+    name when a run fails or is interrupted. Created before any work, so a bad ``--out``
+    fails at once."""
 
     def __init__(self, path: str, form: str, purposes: Any = (), schema: Any = None) -> None:
         import pyarrow.csv as pacsv
