@@ -168,3 +168,17 @@ def test_the_output_follows_the_umask_and_counts_noindex(tmp_path: Path, capsys:
     assert table.num_rows == 40 and table.column_names[-1] == "ai_train"
     assert table.column_names.count("ai_train") == 1
     assert _leftovers(tmp_path) == []
+
+
+def test_a_damaged_warc_warns_once_per_problem_and_keeps_its_pages(tmp_path: Path,
+                                                                  capsys: Any) -> None:
+    warc = tmp_path / "pages.warc.gz"
+    write_warc(warc)  # ends with octets that are not a record
+    out = tmp_path / "v.csv"
+    assert _bulk(warc, str(out)) == 0
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    warnings = [line for line in captured.err.splitlines()
+                if line.startswith("robotsrules: warning: ")]
+    assert len(warnings) == 1 and "unreadable after 10 records" in warnings[0], captured.err
+    assert "4 page rows" in captured.out and _leftovers(tmp_path) == []
