@@ -62,6 +62,8 @@ __all__ = [
     "VERDICT_DDL",
     "any_agent_verdicts",
     "local_session",
+    "page_ddl",
+    "page_verdicts",
     "read",
     "robots_allowed",
     "robots_line",
@@ -337,3 +339,110 @@ def any_agent_verdicts(
     :func:`~robotsrules.bulk.judge_sorted_any`."""
     return verdicts(robots, urls, agents, missing=missing, partitions=partitions, mode=mode,
                     policy=policy, any_agent=True)
+
+
+# -- page signals of WARC response records (issue 16) -------------------------------------
+
+_robots_by_broadcast: dict[str, Any] = {}  # per Python worker: job token -> RobotsIndex
+
+
+def page_ddl(purposes: Sequence[str] = ()) -> str:
+    """The columns of :func:`page_verdicts` as Spark DDL: those of
+    :func:`robotsrules.warc.page_table_schema`, one nullable boolean per purpose at the end."""
+    wanted = tuple(dict.fromkeys(purposes))
+    return ("`url` string, `agent` string, `status` int, `date` timestamp, "
+            "`crawl_allowed` boolean, `index` boolean, `follow` boolean, `noai` boolean, "
+            "`tdm_reservation` tinyint"
+            + "".join(f", `{column_name(p)}` boolean" for p in wanted))
+
+
+def _robots_index(shared: Any) -> Any:
+    """The robots index of a ``(token, broadcast Arrow stream)``, built once per worker
+    process."""
+    from .bulk import RobotsIndex
+
+    if shared is None:
+        return None
+    token, broadcast = shared
+    index = _robots_by_broadcast.get(token)
+    if index is None:
+        import pyarrow.ipc as ipc
+
+        index = RobotsIndex.from_arrow(ipc.open_stream(pa.py_buffer(broadcast.value))
+                                       .read_all())
+        _robots_by_broadcast.clear()  # one job's robots at a time
+        _robots_by_broadcast[token] = index
+    return index
+
+
+def _pages_partition(paths: Sequence[str], agents: Sequence[str], purposes: Sequence[str],
+                     robots: Any, max_head_bytes: Optional[int], mode: Mode,
+                     batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+    from .warc import page_batches
+
+    index = _robots_index(robots)
+    for batch in batches:
+        for number in batch.column(0).to_pylist():
+            yield from page_batches([paths[number]], agents=agents, purposes=purposes,
+                                    robots=index, max_head_bytes=max_head_bytes, mode=mode)
+
+
+def page_verdicts(
+    session: Any,
+    warc_paths: Sequence[str],
+    agents: Union[str, Sequence[str]],
+    purposes: Sequence[str] = (),
+    *,
+    robots: Optional[DataFrame] = None,
+    max_head_bytes: Optional[int] = None,
+    mode: Mode = "google",
+) -> DataFrame:
+    """Page signals of the ``response`` records of WARC files (``bulk --pages-warc``): a
+    DataFrame with the rows and columns (:func:`page_ddl`) of
+    :func:`robotsrules.warc.page_batches`, one row per (URL, agent).
+
+    The unit of work is the WARC file: one task per path (so every executor must be able to
+    open every path: a local file system for ``local[N]``, a shared mount on a cluster). Each
+    task reads its file's records and computes the signals in Arrow batches. ``robots`` (a
+    robots table: ``url``, ``body``, optional ``status`` and ``date``) is collected to the
+    driver and *broadcast*: each executor builds the index once and parses a site's file on
+    first use, so the pages are never shuffled; the table must fit in the driver's and each
+    executor's memory (for robots tables larger than that, join on ``origin`` yourself and use
+    :func:`robots_page_allows`). Damaged or unreadable records are skipped, as
+    :func:`~robotsrules.warc.iter_pages` skips them, and a path an executor cannot open gives
+    no rows: their notes stay in the executors (check the paths first, as
+    ``robotsrules bulk`` does).
+    """
+    from ._purposes import check_purpose
+
+    names = check_agents(agents)
+    wanted = tuple(dict.fromkeys(check_purpose(p) for p in purposes))
+    paths = [str(p) for p in warc_paths]
+    if not paths:
+        raise InvalidArgument("page_verdicts needs at least one WARC path")
+    shared = None
+    if robots is not None:
+        for column in ("url", "body"):
+            if column not in robots.columns:
+                raise InvalidArgument(f"the robots table has no {column!r} column (columns: "
+                                      + ", ".join(robots.columns) + ")")
+        wanted_columns = [F.col("url").cast("string").alias("url"),
+                          _body("body").alias("body")]
+        if "status" in robots.columns:
+            wanted_columns.append(F.col("status").cast("int").alias("status"))
+        if "date" in robots.columns:
+            wanted_columns.append(F.col("date").cast("timestamp").alias("date"))
+        import pyarrow.ipc as ipc
+
+        table = robots.select(*wanted_columns).toArrow()
+        sink = pa.BufferOutputStream()
+        with ipc.new_stream(sink, table.schema) as writer:
+            writer.write_table(table)
+        import uuid
+
+        shared = (uuid.uuid4().hex,
+                  session.sparkContext.broadcast(sink.getvalue().to_pybytes()))
+    files = session.range(0, len(paths), 1, numPartitions=len(paths))  # one task per file
+    job = functools.partial(_pages_partition, paths, names, wanted, shared, max_head_bytes,
+                            mode)
+    return cast(DataFrame, files.mapInArrow(job, page_ddl(wanted)))

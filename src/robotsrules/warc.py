@@ -57,9 +57,9 @@ from warcio.archiveiterator import ArchiveIterator
 from ._scope import join_url, origin_of
 from .robotstxt import DEFAULT_MAX_BYTES
 
-__all__ = ["DAMAGED_STATUS", "ROBOTS_SCHEMA", "Capture", "PageCapture", "WarcStats",
-           "iter_captures", "iter_pages", "page_table", "page_table_schema", "read_warc_captures",
-           "read_warcs"]
+__all__ = ["DAMAGED_STATUS", "DEFAULT_PAGE_BATCH_ROWS", "ROBOTS_SCHEMA", "Capture", "PageCapture",
+           "WarcStats", "iter_captures", "iter_pages", "page_batches", "page_table",
+           "page_table_schema", "read_warc_captures", "read_warcs"]
 
 ROBOTS_SCHEMA = pa.schema([
     pa.field("url", pa.string()),
@@ -443,33 +443,63 @@ def page_table_schema(purposes: Sequence[str] = ()) -> pa.Schema:
     ])
 
 
-def page_table(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
-               agents: Sequence[str], purposes: Sequence[str] = (),
-               robots: Optional[Dict[str, Any]] = None,
-               max_head_bytes: Optional[int] = None, stats: Optional[WarcStats] = None,
-               now: Optional[datetime.datetime] = None) -> pa.Table:
-    """Page signals of every response record, one row per (URL, agent).
+DEFAULT_PAGE_BATCH_ROWS = 1024
+"""Rows per batch of :func:`page_batches` (a page gives one row per agent)."""
 
-    ``index``/``follow``/``noai``/``tdm_reservation`` come from the record's headers and
-    HTML head (:func:`robotsrules.page_signals`); each purpose column is the answer of
-    :func:`robotsrules.combine` of the page and, when ``robots`` maps the record's origin to
-    its parsed :class:`~robotsrules.RobotsTxt`, of that file's :meth:`~RobotsTxt.usage`
-    (``crawl_allowed`` is then its verdict, else null). ``now`` decides
-    ``unavailable_after`` (default: each record's ``WARC-Date``, when the page was served).
+
+def page_batches(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
+                 agents: Sequence[str], purposes: Sequence[str] = (),
+                 robots: Any = None, max_head_bytes: Optional[int] = None,
+                 stats: Optional[WarcStats] = None, now: Optional[datetime.datetime] = None,
+                 batch_rows: int = DEFAULT_PAGE_BATCH_ROWS, mode: Any = "google",
+                 check: Optional[Callable[[], None]] = None) -> Iterator[pa.RecordBatch]:
+    """Page signals of every response record as a stream of Arrow batches
+    (:func:`page_table_schema`), one row per (URL, agent), in file order.
+
+    Memory stays bounded whatever the size of the WARC files: one record's head and at most
+    ``batch_rows`` rows are held at a time (a batch is cut before the page whose rows would
+    make it longer, so it holds at most ``max(batch_rows, len(agents))`` rows). ``robots``
+    maps an origin to its parsed :class:`~robotsrules.RobotsTxt` (a dict), or is a
+    :class:`robotsrules.bulk.RobotsIndex`, whose rows are parsed on first use with ``mode``
+    (a bounded cache: each site's file is parsed once while its pages come together).
+    ``check`` is called before each record (a stop signal raises from it). The columns are
+    described at :func:`page_table`.
     """
     from ._agents import agent_tokens
     from ._purposes import check_purpose
     from ._signals import combine, page_signals
+    from .bulk import BodyCache, RobotsIndex, host_key
 
     for agent in agents:
         agent_tokens(agent)
+    if batch_rows < 1:
+        raise ValueError("batch_rows must be at least 1")
     chosen = [check_purpose(p) for p in purposes]
     schema = page_table_schema(chosen)
-    columns: Dict[str, List[Any]] = {name: [] for name in schema.names}
+    names = schema.names
+    index = robots if isinstance(robots, RobotsIndex) else None
+    parsed = BodyCache(mode=mode) if index is not None else None
     stats = stats if stats is not None else WarcStats()
+
+    def site_of(page: PageCapture) -> Any:
+        if robots is None:
+            return None
+        if index is None or parsed is None:
+            return robots.get(page.origin)
+        row = index.get(page.origin if index.key == "origin" else (host_key(page.url) or ""))
+        return None if row is None else parsed.get(row[0], row[1])
+
+    columns: Dict[str, List[Any]] = {name: [] for name in names}
+    size = 0
     for source in sources:
         for page in iter_pages(source, max_head_bytes=max_head_bytes, stats=stats):
-            site = robots.get(page.origin) if robots is not None else None
+            if check is not None:
+                check()
+            if size and size + len(agents) > batch_rows:
+                yield pa.record_batch([columns[n] for n in names], schema=schema)
+                columns = {name: [] for name in names}
+                size = 0
+            site = site_of(page)
             for agent in agents:
                 signals = page_signals(page.headers, page.head, agent=agent, url=page.url,
                                        now=now or page.date)
@@ -484,9 +514,34 @@ def page_table(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
                 columns["follow"].append(signals.follow)
                 columns["noai"].append(signals.noai)
                 columns["tdm_reservation"].append(signals.tdm_reservation)
-                for purpose, name in zip(chosen, schema.names[9:]):
+                for purpose, name in zip(chosen, names[9:]):
                     columns[name].append(both.allows(purpose))
-    return pa.table(columns, schema=schema)
+            size += len(agents)
+    if size:
+        yield pa.record_batch([columns[n] for n in names], schema=schema)
+
+
+def page_table(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
+               agents: Sequence[str], purposes: Sequence[str] = (),
+               robots: Any = None,
+               max_head_bytes: Optional[int] = None, stats: Optional[WarcStats] = None,
+               now: Optional[datetime.datetime] = None) -> pa.Table:
+    """Page signals of every response record, one row per (URL, agent), as one table (the
+    batches of :func:`page_batches` gathered: for large WARC files, stream those instead).
+
+    ``index``/``follow``/``noai``/``tdm_reservation`` come from the record's headers and
+    HTML head (:func:`robotsrules.page_signals`); each purpose column is the answer of
+    :func:`robotsrules.combine` of the page and, when ``robots`` maps the record's origin to
+    its parsed :class:`~robotsrules.RobotsTxt`, of that file's :meth:`~RobotsTxt.usage`
+    (``crawl_allowed`` is then its verdict, else null). ``now`` decides
+    ``unavailable_after`` (default: each record's ``WARC-Date``, when the page was served).
+    """
+    from ._purposes import check_purpose
+
+    schema = page_table_schema([check_purpose(p) for p in purposes])
+    batches = list(page_batches(sources, agents=agents, purposes=purposes, robots=robots,
+                                max_head_bytes=max_head_bytes, stats=stats, now=now))
+    return pa.Table.from_batches(batches, schema=schema)
 
 
 def read_warc_captures(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,

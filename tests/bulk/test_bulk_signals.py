@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, List
+from typing import Any, List, Optional
 
 import pytest
 
@@ -48,11 +48,13 @@ def _temporaries(directory: Path) -> List[str]:
     return [name for name in os.listdir(directory) if name.endswith(".partial")]
 
 
-def _interrupt(inputs: Path, tmp_path: Path, signals: List[int], delay: float) -> None:
+def _interrupt(inputs: Path, tmp_path: Path, signals: List[int], delay: float,
+               job: Optional[List[str]] = None) -> None:
     out = tmp_path / "verdicts.parquet"
+    if job is None:  # the verdict job
+        job = ["--robots", str(inputs / "robots.parquet"), "--urls", str(inputs / "urls.txt")]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "robotsrules", "bulk", "--robots",
-         str(inputs / "robots.parquet"), "--urls", str(inputs / "urls.txt"),
+        [sys.executable, "-m", "robotsrules", "bulk", *job,
          "--agent", "GPTBot", "--agent", "CCBot", "--out", str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -94,6 +96,29 @@ def test_sigint_stops_cleanly_at_any_moment(inputs: Path, tmp_path: Path, delay:
 @pytest.mark.parametrize("delay", [1.0])
 def test_sigterm_cleans_up_like_sigint(inputs: Path, tmp_path: Path, delay: float) -> None:
     _interrupt(inputs, tmp_path, [signal.SIGTERM], delay)
+
+
+PAGES = 8_000  # seconds of page signals for four agents: always interrupted mid-way
+
+
+@pytest.fixture(scope="module")
+def pages_warc(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pytest.importorskip("warcio")
+    from tests.signals.test_page_stream import many_pages
+
+    path = tmp_path_factory.mktemp("pages") / "pages.warc"
+    many_pages(path, PAGES, gzip=False)
+    return path
+
+
+@pytest.mark.parametrize(("number", "delay"), [(signal.SIGINT, 0.5), (signal.SIGTERM, 1.0)])
+def test_pages_warc_stops_cleanly(inputs: Path, pages_warc: Path, tmp_path: Path,
+                                  number: int, delay: float) -> None:
+    """``bulk --pages-warc`` (issue 16) reads WARC records in the worker, checking for a
+    stop before each one: same exit code, one line, no output and no temporary file."""
+    _interrupt(inputs, tmp_path, [number], delay,
+               ["--pages-warc", str(pages_warc), "--robots", str(inputs / "robots.parquet"),
+                "--agent", "ExampleBot", "--agent", "Other", "--purpose", "ai-train"])
 
 
 def test_a_second_ctrl_c_still_exits_cleanly(inputs: Path, tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ when Java or pyspark is missing.
 
 from __future__ import annotations
 
+import datetime
 import shutil
 from typing import Any, List
 
@@ -110,6 +111,36 @@ def test_usage_columns_and_function(spark: Any) -> None:
     assert value is False
 
 
+def test_page_verdicts_equal_the_warc_path(spark: Any, tmp_path: Any) -> None:
+    # Before the CLI test below, whose job stops the shared session. issue 16: page signals
+    # of WARC files, one task per file, the robots table broadcast: the rows of page_table.
+    pytest.importorskip("warcio")
+    from robotsrules.bulk import RobotsIndex
+    from robotsrules.warc import page_table
+    from tests.signals.test_page_stream import ROBOTS, many_pages
+    from tests.signals.test_page_warc import PAGES, write_warc
+
+    write_warc(tmp_path / "a.warc.gz")
+    many_pages(tmp_path / "b.warc.gz", 60)
+    paths = [str(tmp_path / "a.warc.gz"), str(tmp_path / "b.warc.gz")]
+    robots = pa.table({"url": ["https://a.example/robots.txt", "https://site1.example/",
+                               "https://site2.example/robots.txt"],
+                       "body": [PAGES[0][3], ROBOTS, ROBOTS], "status": [200, 200, 503]})
+    agents, purposes = ["GPTBot", "ExampleBot"], ["ai-train", "search"]
+    frame = engine.page_verdicts(spark, paths, agents, purposes,
+                                 robots=spark.createDataFrame(robots))
+    assert frame.rdd.getNumPartitions() == 2  # one task per WARC file
+    got = [r.asDict() for r in frame.collect()]
+    want = page_table(paths, agents=agents, purposes=purposes,
+                      robots=RobotsIndex.from_arrow(robots)).to_pylist()
+    key = lambda r: (r["url"], r["agent"])  # noqa: E731
+    assert len(got) == len(want) == 2 * (4 + 60)
+    for row in got:  # Spark hands timestamps back naive, in the session's time zone
+        row["date"] = row["date"].astimezone(datetime.timezone.utc)
+    assert sorted(got, key=key) == sorted(want, key=key)
+    assert {r["crawl_allowed"] for r in got if "site2." in r["url"]} == {False}  # 503
+
+
 def test_cli_spark_engine_equals_duckdb(spark: Any, tmp_path: Any, robots_table: Any,
                                         sample: Sample, capsys: Any) -> None:
     pq.write_table(robots_table, tmp_path / "robots.parquet")
@@ -127,3 +158,28 @@ def test_cli_spark_engine_equals_duckdb(spark: Any, tmp_path: Any, robots_table:
     key = lambda r: (r["url"], r["agent"])  # noqa: E731
     assert sorted(outputs["spark"], key=key) == sorted(outputs["duckdb"], key=key)
     assert len(outputs["spark"]) == 2 * len(sample.urls)
+
+
+def test_cli_pages_warc_spark_equals_duckdb(tmp_path: Any, capsys: Any) -> None:
+    # Last: the CLI starts (and stops) its own session. issue 16: the same table, row for row.
+    pytest.importorskip("warcio")
+    from tests.signals.test_page_stream import many_pages
+    from tests.signals.test_page_warc import write_warc
+
+    write_warc(tmp_path / "a.warc.gz")
+    many_pages(tmp_path / "b.warc.gz", 30)
+    outputs = {}
+    for name in ("duckdb", "spark"):
+        out = str(tmp_path / f"{name}.parquet")
+        code = main(["bulk", "--pages-warc", str(tmp_path / "a.warc.gz"),
+                     str(tmp_path / "b.warc.gz"), "--robots-warc", str(tmp_path / "a.warc.gz"),
+                     "--agent", "GPTBot", "--agent", "ExampleBot", "--purpose", "ai-train",
+                     "--out", out, "--engine", name, "--spark-master", "local[2]"])
+        assert code == 0, capsys.readouterr().err
+        assert f"[{name}]" in capsys.readouterr().out
+        outputs[name] = pq.read_table(out)
+    assert outputs["spark"].schema == outputs["duckdb"].schema
+    key = lambda r: (r["url"], r["agent"])  # noqa: E731
+    rows = sorted(outputs["duckdb"].to_pylist(), key=key)
+    assert sorted(outputs["spark"].to_pylist(), key=key) == rows
+    assert len(rows) == 2 * (4 + 30) and any(r["crawl_allowed"] is False for r in rows)

@@ -240,9 +240,10 @@ def _umask() -> int:
 
 
 class _Writer:
-    """Verdict batches to a Parquet or CSV file: written to a new temporary file beside it
-    (``O_EXCL``, a random name), then renamed; no half file under the final name when a run
-    fails or is interrupted. Created before any work, so a bad ``--out`` fails at once."""
+    """Verdict (or page-signal) batches to a Parquet or CSV file: written to a new temporary
+    file beside it (``O_EXCL``, a random name), then renamed; no half file under the final
+    name when a run fails or is interrupted. Created before any work, so a bad ``--out``
+    fails at once."""
 
     def __init__(self, path: str, form: str, purposes: Any = (), schema: Any = None) -> None:
         import pyarrow.csv as pacsv
@@ -250,6 +251,7 @@ class _Writer:
 
         schema = _schema(purposes) if schema is None else schema
         self._any = "disallowed" in schema.names  # an any-agent table: one row per URL
+        self._pages = "index" in schema.names  # a page-signal table: counts index yes/no
         self.path = path
         if os.path.isdir(path):
             raise RobotsError(f"{path}: is a directory; --out names the output file")
@@ -283,7 +285,7 @@ class _Writer:
 
         self._writer.write_batch(batch)
         allowed = (pc.invert(batch.column("disallowed")) if self._any
-                   else batch.column("allowed"))
+                   else batch.column("index") if self._pages else batch.column("allowed"))
         yes = pc.sum(allowed.cast("int64")).as_py() or 0
         nulls = allowed.null_count
         self.counts[True] += yes
@@ -369,11 +371,12 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     _schema(args.purpose)  # an unknown purpose: InvalidPurpose, before any work
     if args.cache_size < 1:
         raise RobotsError("--cache-size must be at least 1")
-    if args.pages_warc:
-        from ._page import bulk_pages
+    pages = bool(args.pages_warc)
+    if pages:
+        from ._page import check_pages_args
 
-        return bulk_pages(args, out, form)
-    if not (args.robots or args.robots_warc) or not args.urls:
+        check_pages_args(args)
+    elif not (args.robots or args.robots_warc) or not args.urls:
         raise RobotsError("bulk needs --urls and one of --robots, --robots-warc "
                           "(or --pages-warc)")
     if args.strictest is not None and (not args.as_of or args.strictest < 0):
@@ -386,6 +389,10 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
         from ..bulk import ANY_AGENT_SCHEMA
 
         schema = ANY_AGENT_SCHEMA
+    if pages:  # one row per page and agent
+        from ._page import page_schema
+
+        schema = page_schema(args)
     writer = _Writer(args.out, form, args.purpose, schema)  # the destination is checked first
     stop.partial = writer.partial
     ok = renamed = False
@@ -400,13 +407,18 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
         job = _spark_job if args.engine == "spark" else _duckdb_job
         if args.as_of:
             job = _as_of_job
+        if pages:
+            from ._page import pages_job
+
+            job = pages_job
         batches, total, close = job(args, robots, stop)
         if args.any_agent and job is not _duckdb_job:  # DuckDB's job answers it directly
             from ..bulk import any_agent
 
             batches = any_agent(batches, args.agent)
         stop.check()
-        progress = Progress(total * (1 if args.any_agent else len(args.agent)))
+        progress = Progress(None if total is None
+                            else total * (1 if args.any_agent else len(args.agent)))
         for batch in batches:
             stop.check()
             writer.write(batch)
@@ -430,6 +442,10 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     counts = writer.counts
     rows = sum(counts.values())
     seconds = time.monotonic() - started
+    if pages:
+        out.write(f"{rows:,} page rows ({counts[False]:,} noindex) -> {args.out} in "
+                  f"{seconds:.1f} s [{args.engine}]\n")
+        return EXIT_OK
     what = "URLs" if args.any_agent else "verdicts"
     out.write(f"{rows:,} {what} ({counts[True]:,} allowed, {counts[False]:,} disallowed, "
               f"{counts[None]:,} unknown) -> {args.out} in {seconds:.1f} s [{args.engine}]\n")
@@ -461,7 +477,7 @@ def _warc_table(paths: List[str], every: bool = False) -> Any:
     return table
 
 
-_Job = Tuple[Iterator[Any], int, Any]
+_Job = Tuple[Iterator[Any], Optional[int], Any]
 
 
 def _duckdb_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
-from typing import Any, Dict, List, Optional, TextIO, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, TextIO, Tuple
 
 from .._signals import DEFAULT_HEAD_BYTES, Directive, PageSignals, combine, page_signals
 from .._usage import Usage
-from ..errors import RobotsError
+from ..errors import MissingExtra, RobotsError
 from ..robotstxt import parse
 
-__all__ = ["add_command", "read_response"]
+__all__ = ["add_command", "check_pages_args", "page_schema", "pages_job", "read_response"]
 
 from ._common import EXIT_OK
 
@@ -244,52 +245,138 @@ def add_command(commands: Any) -> None:
     page.set_defaults(run=_run)
 
 
-def bulk_pages(args: argparse.Namespace, out: TextIO, form: str) -> int:
-    """``robotsrules bulk --pages-warc``: a page-signal table from WARC response records."""
-    import os
-    import time
-
-    import pyarrow.csv as pacsv
-    import pyarrow.parquet as pq
-
+def check_pages_args(args: argparse.Namespace) -> None:
+    """``bulk --pages-warc``: refuse the options that belong to the verdict job (before any
+    work), and drop repeated purposes."""
     from .._purposes import check_purpose
-    from ..bulk import RobotsIndex, robots_for
-    from ..warc import WarcStats, page_table, read_warcs
 
-    purposes = [check_purpose(p) for p in args.purpose]
-    for path in [*args.pages_warc, *(args.robots_warc or [])]:
+    for flag, given in (("--urls", args.urls), ("--any-agent", args.any_agent),
+                        ("--as-of", args.as_of), ("--strictest", args.strictest)):
+        if given:
+            raise RobotsError(f"--pages-warc cannot be combined with {flag}")
+    args.purpose = list(dict.fromkeys(check_purpose(p) for p in args.purpose))
+    for path in args.pages_warc:
         if not os.path.isfile(path):
             raise RobotsError(f"{path}: no such file")
-    started = time.monotonic()
+
+
+def page_schema(args: argparse.Namespace) -> Any:
+    """The Arrow schema of the ``bulk --pages-warc`` output."""
+    _need("warcio", "warc")
+    from ..warc import page_table_schema
+
+    return page_table_schema(args.purpose)
+
+
+def _need(module: str, extra: str) -> None:
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        raise MissingExtra("this command", extra, module)
+
+
+def pages_job(args: argparse.Namespace, robots: Any, stop: Any
+              ) -> Tuple[Iterator[Any], Optional[int], Callable[[], None]]:
+    """The ``bulk --pages-warc`` job for :mod:`robotsrules.cli._bulk`: ``(batches, total,
+    close)``, the batches of the page table streamed (``total`` is unknown: ``None``).
+
+    ``robots`` is ``None``, a robots table (``pa.Table``, read from ``--robots-warc``) or
+    the ``--robots`` file name. ``stop.check()`` raises once a stop signal has arrived; it is
+    called before every WARC record (the DuckDB engine) and between batches."""
+    if args.engine == "spark":
+        return _spark_pages(args, robots, stop)
+    import pyarrow as pa
+
+    from ..bulk import RobotsIndex
+    from ..warc import WarcStats, page_batches
+
+    index = None
+    if isinstance(robots, pa.Table):
+        index = RobotsIndex.from_arrow(robots, args.key)
+    elif robots is not None:
+        import duckdb
+
+        from .. import duckdb as engine
+
+        if not os.path.exists(robots):
+            raise RobotsError(f"{robots}: no such file")
+        with duckdb.connect() as con:
+            stop.interrupt = con.interrupt
+            try:
+                index = engine.load_index(con, robots, args.key)
+            finally:
+                stop.interrupt = None
+    stop.check()
     stats = WarcStats()
-    robots = None
-    if args.robots or args.robots_warc:
-        if args.robots_warc:
-            index = RobotsIndex.from_arrow(read_warcs(args.robots_warc, stats=stats))
-        else:
-            import duckdb
 
-            from .. import duckdb as engine
+    def batches() -> Iterator[Any]:
+        yield from page_batches(args.pages_warc, agents=args.agent, purposes=args.purpose,
+                                robots=index, stats=stats, mode=args.mode, check=stop.check)
+        _warn(stats.errors)
 
-            with duckdb.connect() as con:
-                index = engine.load_index(con, args.robots)
-        robots = {}
-        for origin in index.origins():
-            row = index.get(origin)
-            if row is not None:
-                robots[origin] = robots_for(row[0], row[1])
-    result = page_table(args.pages_warc, agents=args.agent, purposes=purposes, robots=robots,
-                        stats=stats)
-    for problem in stats.errors[:10]:
+    return batches(), None, _nothing
+
+
+def _warn(problems: List[str]) -> None:
+    for problem in problems[:10]:
         sys.stderr.write(f"robotsrules: warning: {problem}\n")
-    partial = args.out + ".partial"
-    if form == "parquet":
-        pq.write_table(result, partial, compression="zstd")
-    else:
-        pacsv.write_csv(result, partial)
-    os.replace(partial, args.out)
-    seconds = time.monotonic() - started
-    noindex = result.num_rows - sum(1 for v in result.column("index").to_pylist() if v)
-    out.write(f"{result.num_rows:,} page rows ({noindex:,} noindex) -> {args.out} in "
-              f"{seconds:.1f} s\n")
-    return EXIT_OK
+    if len(problems) > 10:
+        sys.stderr.write(f"robotsrules: warning: {len(problems) - 10} more problems\n")
+
+
+def _nothing() -> None:
+    pass
+
+
+def _spark_pages(args: argparse.Namespace, robots: Any, stop: Any
+                 ) -> Tuple[Iterator[Any], Optional[int], Callable[[], None]]:
+    """``--engine spark``: one Spark task per WARC file (:func:`robotsrules.spark.page_verdicts`),
+    written in parallel to a scratch directory, then streamed into ``--out``."""
+    import shutil
+    import tempfile
+
+    _need("pyspark", "spark")
+    _need("pandas", "spark")  # pyspark's Arrow entry points insist on it
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        raise RobotsError("--engine spark needs Java 17 or later (java not found)")
+    if args.key != "origin":
+        raise RobotsError("--key host needs --engine duckdb")
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    from .. import spark as engine
+    from ..errors import EngineError
+
+    if isinstance(robots, str) and not os.path.exists(robots):
+        raise RobotsError(f"{robots}: no such file")
+    session = engine.local_session(args.spark_master)
+    scratch = tempfile.mkdtemp(prefix="robotsrules-spark-")
+    stop.scratch.append(scratch)
+    stop.interrupt = session.sparkContext.cancelAllJobs  # a signal cancels the Spark job
+
+    def close() -> None:
+        stop.interrupt = None
+        shutil.rmtree(scratch, ignore_errors=True)
+        session.stop()
+
+    try:
+        robots_df = (None if robots is None
+                     else session.createDataFrame(robots) if isinstance(robots, pa.Table)
+                     else engine.read(session, robots))
+        frame = engine.page_verdicts(session, [os.path.abspath(p) for p in args.pages_warc],
+                                     args.agent, args.purpose, robots=robots_df,
+                                     mode=args.mode)
+        target = os.path.join(scratch, "pages")
+        frame.write.parquet(target)  # one task per WARC file; then streamed into --out
+        schema = page_schema(args)
+        dataset = ds.dataset(target, format="parquet")
+        batches = (batch.cast(schema) for batch in dataset.to_batches())
+    except RobotsError:
+        close()
+        raise
+    except Exception as error:  # Spark reports JVM and worker failures as exceptions
+        close()
+        text = str(error).strip()
+        raise EngineError("spark job failed: "
+                          + (text.splitlines()[0] if text else type(error).__name__)) from None
+    return batches, None, close
