@@ -506,8 +506,8 @@ def _duckdb_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
 def _as_of_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
     """``--as-of``: DuckDB reads both tables, the core judges each URL by the capture in
     force at its date (:func:`robotsrules.bulk.as_of_verdicts`)."""
-    if args.engine != "duckdb":
-        raise RobotsError("--as-of needs --engine duckdb")
+    if args.engine == "spark":  # the same rows: robotsrules.spark.as_of_verdicts
+        return _spark_job(args, robots, stop)
     import datetime
 
     import duckdb
@@ -564,8 +564,8 @@ def _spark_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
 
     from .. import spark as engine
 
-    if args.key != "origin":
-        raise RobotsError("--key host needs --engine duckdb")
+    if args.key != "origin" and not args.as_of:
+        raise RobotsError("--key host needs --engine duckdb (or --as-of)")
 
     for path in ([args.robots] if args.robots else []) + [args.urls]:
         if not os.path.exists(path):
@@ -583,9 +583,19 @@ def _spark_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
         robots_df = (session.createDataFrame(robots) if isinstance(robots, pa.Table)
                      else engine.read(session, robots))
         urls_df = engine.read(session, args.urls)
-        job = engine.verdicts(robots_df, urls_df, args.agent, missing=args.missing,
-                              partitions=args.partitions, mode=args.mode,
-                              purposes=args.purpose)
+        if args.as_of:
+            import datetime
+
+            window = (None if args.strictest is None
+                      else datetime.timedelta(days=args.strictest))
+            job = engine.as_of_verdicts(robots_df, urls_df, args.agent, args.as_of,
+                                        strictest=window, key=args.key, missing=args.missing,
+                                        partitions=args.partitions, mode=args.mode,
+                                        cache_size=args.cache_size)
+        else:
+            job = engine.verdicts(robots_df, urls_df, args.agent, missing=args.missing,
+                                  partitions=args.partitions, mode=args.mode,
+                                  purposes=args.purpose)
         target = os.path.join(scratch, "verdicts")
         job.write.parquet(target)  # in parallel on the workers; then streamed into --out
         total = urls_df.count()
