@@ -452,8 +452,12 @@ def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
 
         return by_category_cmd(args, out)
 
+    from ._stance import expand_agents
+
+    wanted = set(expand_agents(args))  # --agent-category: only its tokens are listed
     robots, origin = load(args.source, args)
-    verdicts = crawler_verdicts(robots, args.url)
+    verdicts = [v for v in crawler_verdicts(robots, args.url)
+                if not wanted or v.crawler.token in wanted]
     said = [robots.usage(args.url, agent=v.crawler.token) for v in verdicts]
     if args.json:
         report = {

@@ -158,9 +158,11 @@ def by_category_cmd(args: argparse.Namespace, out: TextIO) -> int:
     from .._optout import by_category, warnings
     from ._common import EXIT_ALLOWED, load
 
+    wanted = set(expand_agents(args))  # --agent-category: only those categories
     robots, origin = load(args.source, args)
     table = crawler_table(args)
-    summary = by_category(robots, table)
+    summary = [s for s in by_category(robots, table) if not wanted or wanted & {
+        c.token for c in table if c.category == s.category}]
     found = warnings(robots, table)
     if args.json:
         report = {
