@@ -60,6 +60,7 @@ __all__ = [
     "ANY_AGENT_DDL",
     "VERDICT_DDL",
     "any_agent_verdicts",
+    "as_of_verdicts",
     "local_session",
     "read",
     "robots_allowed",

@@ -506,6 +506,8 @@ def _duckdb_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
 def _as_of_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
     """``--as-of``: DuckDB reads both tables, the core judges each URL by the capture in
     force at its date (:func:`robotsrules.bulk.as_of_verdicts`)."""
+    if args.purpose:  # which capture's usage lines would answer is not defined (--strictest)
+        raise RobotsError("--purpose is not available with --as-of")
     if args.engine == "spark":  # the same rows: robotsrules.spark.as_of_verdicts
         return _spark_job(args, robots, stop)
     import datetime
