@@ -54,7 +54,7 @@ from .bulk import (
     robots_for,
     verdict_of,
 )
-from .errors import InvalidArgument
+from .errors import InvalidArgument, InvalidURL
 from .robotstxt import RobotsTxt
 
 __all__ = ["PageSignalsFilter", "RobotsFilter", "WarcHeadersReader"]
@@ -254,8 +254,12 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
         stated: Optional[Dict[str, Any]] = None
         for agent in self.agents:
             signals = page_signals(pairs, text, agent=agent, url=page_url)
-            usage = robots.usage(page_url, agent=agent) if (
-                robots is not None and page_url is not None) else None
+            usage = None
+            if robots is not None and page_url is not None:
+                try:
+                    usage = robots.usage(page_url, agent=agent)
+                except InvalidURL:  # a URL the core rejects: no site-level answer
+                    usage = None
             both = combine(usage, signals)
             for purpose in self.purposes:
                 answer = both.decide(purpose)
@@ -292,7 +296,7 @@ def _header_pairs(headers: Any) -> list[Tuple[str, str]]:
     if isinstance(headers, (str, bytes)):
         return parse_header_block(headers)
     if isinstance(headers, dict):
-        return [(str(k), str(v)) for k, v in headers.items()]
+        return [(str(k), str(v)) for k, v in headers.items() if v is not None]
     pairs: list[Tuple[str, str]] = []
     if isinstance(headers, (list, tuple)):
         for item in headers:
