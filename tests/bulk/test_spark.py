@@ -110,27 +110,9 @@ def test_usage_columns_and_function(spark: Any) -> None:
     assert value is False
 
 
-def test_cli_spark_engine_equals_duckdb(spark: Any, tmp_path: Any, robots_table: Any,
-                                        sample: Sample, capsys: Any) -> None:
-    pq.write_table(robots_table, tmp_path / "robots.parquet")
-    (tmp_path / "urls.txt").write_text("\n".join(sample.urls) + "\n")
-    outputs = {}
-    for name in ("duckdb", "spark"):
-        out = str(tmp_path / f"{name}.csv")
-        code = main(["bulk", "--robots", str(tmp_path / "robots.parquet"), "--urls",
-                     str(tmp_path / "urls.txt"), "--agent", "GPTBot", "--agent", "CCBot",
-                     "--out", out, "--engine", name, "--spark-master", "local[2]"])
-        assert code == 0, capsys.readouterr().err
-        import pyarrow.csv as pacsv
-
-        outputs[name] = pacsv.read_csv(out).to_pylist()
-    key = lambda r: (r["url"], r["agent"])  # noqa: E731
-    assert sorted(outputs["spark"], key=key) == sorted(outputs["duckdb"], key=key)
-    assert len(outputs["spark"]) == 2 * len(sample.urls)
-
-
 def test_as_of_on_spark_equals_duckdb_and_python(spark: Any, tmp_path: Any,
                                                  capsys: Any) -> None:
+    # Before the CLI tests: a CLI run with --engine spark stops the shared session.
     """``spark.as_of_verdicts`` and ``bulk --as-of --engine spark`` give the rows of
     :func:`robotsrules.bulk.as_of_verdicts` and of the DuckDB engine: a URL dated before any
     capture of its site, one dated exactly on a capture, one undated, an invalid URL, and a
@@ -155,6 +137,16 @@ def test_as_of_on_spark_equals_duckdb_and_python(spark: Any, tmp_path: Any,
                 for r in b.to_pylist()]
         assert sorted(got, key=key) == sorted(want, key=key)
     on = {(r["url"], r["agent"], r["allowed"], r["reason"]) for r in got}
+    # ISO 8601 text dates (naive = UTC, one with an offset) and key="host": the same rows.
+    texts = pa.table({"url": urls.column("url"), "crawled": pa.array(
+        [None if d is None else d.strftime("%Y-%m-%dT%H:%M:%S") for d in
+         urls.column("crawled").to_pylist()[:-1]] + ["2022-02-01T01:00:00+02:00"])})
+    got = [r.asDict() for r in engine.as_of_verdicts(
+        spark.createDataFrame(ROBOTS), spark.createDataFrame(texts), agents, "crawled",
+        key="host").collect()]
+    want = [r for b in bulk.as_of_verdicts(bulk.RobotsHistory.from_arrow(ROBOTS, "host"),
+                                           texts, agents, "crawled") for r in b.to_pylist()]
+    assert sorted(got, key=key) == sorted(want, key=key)
     assert ("https://a.example/b", "GPTBot", False, "longest-match") in on  # on the capture date
     assert ("https://b.example/x", "GPTBot", None, "no-robots") in on  # before any capture
     pq.write_table(ROBOTS, tmp_path / "robots.parquet")
@@ -173,3 +165,22 @@ def test_as_of_on_spark_equals_duckdb_and_python(spark: Any, tmp_path: Any,
     strict = [r for r in outputs["spark"] if r["url"] == "https://a.example/b"
               and r["allowed"] is False]
     assert len(strict) == 3  # 2020-06-01, 2020-01-01, and 2022-02-01 by the window
+
+
+def test_cli_spark_engine_equals_duckdb(spark: Any, tmp_path: Any, robots_table: Any,
+                                        sample: Sample, capsys: Any) -> None:
+    pq.write_table(robots_table, tmp_path / "robots.parquet")
+    (tmp_path / "urls.txt").write_text("\n".join(sample.urls) + "\n")
+    outputs = {}
+    for name in ("duckdb", "spark"):
+        out = str(tmp_path / f"{name}.csv")
+        code = main(["bulk", "--robots", str(tmp_path / "robots.parquet"), "--urls",
+                     str(tmp_path / "urls.txt"), "--agent", "GPTBot", "--agent", "CCBot",
+                     "--out", out, "--engine", name, "--spark-master", "local[2]"])
+        assert code == 0, capsys.readouterr().err
+        import pyarrow.csv as pacsv
+
+        outputs[name] = pacsv.read_csv(out).to_pylist()
+    key = lambda r: (r["url"], r["agent"])  # noqa: E731
+    assert sorted(outputs["spark"], key=key) == sorted(outputs["duckdb"], key=key)
+    assert len(outputs["spark"]) == 2 * len(sample.urls)
