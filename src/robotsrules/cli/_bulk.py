@@ -101,7 +101,8 @@ def add_commands(commands: Any) -> None:
                            "DAYS before the date")
     bulk.add_argument("--key", choices=["origin", "host"], default="origin",
                       help="find each URL's robots row by origin (default, RFC 9309) or by "
-                           "host name (duckdb engine; see docs/guides/opt-out.md)")
+                           "host name (duckdb engine, or --as-of on either engine; see "
+                           "docs/guides/opt-out.md)")
     bulk.add_argument("--purpose", metavar="NAME", action="append", default=[],
                       help="add a nullable boolean column with the AI usage preference for "
                            "this purpose (ai-train -> column ai_train; repeatable; see "
@@ -374,8 +375,8 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     if not (args.robots or args.robots_warc) or not args.urls:
         raise RobotsError("bulk needs --urls and one of --robots, --robots-warc "
                           "(or --pages-warc)")
-    if args.strictest is not None and (not args.as_of or args.strictest < 0):
-        raise RobotsError("--strictest DAYS needs --as-of COLUMN and DAYS >= 0")
+    if args.strictest is not None and (not args.as_of or not 0 <= args.strictest <= 36_500):
+        raise RobotsError("--strictest DAYS needs --as-of COLUMN and 0 <= DAYS <= 36500")
     started = time.monotonic()
     from ._common import Progress
 
