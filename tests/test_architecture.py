@@ -41,7 +41,8 @@ OPTIONAL = {
     "scrapy": {"robotsrules.scrapy"},
     "aiohttp": {"robotsrules.aiohttp"},
     "redis": {"robotsrules.cache.redis"},
-    "warcio": {"robotsrules.warc"},
+    # robotsrules.datatrove.WarcHeadersReader iterates WARC records as datatrove's reader does.
+    "warcio": {"robotsrules.warc", "robotsrules.datatrove"},
     "matplotlib": {"robotsrules._report"},
     "datatrove": {"robotsrules.datatrove"},
 }

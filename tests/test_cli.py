@@ -45,7 +45,7 @@ def test_any_disallowed_url_exits_1() -> None:
         (["check", "--robots", "/nonexistent/robots.txt", "--agent", "a", "/"], "No such file"),
         (["check", "--robots", EXAMPLE, "--agent", "not a token", "/"], "product token"),
         (["check", "--robots", EXAMPLE, "--agent", "a", "no-slash"], "not an absolute URL"),
-        (["check", "--robots", EXAMPLE, "/"], "required"),
+        (["check", "--robots", EXAMPLE, "/"], "no agent given"),  # --agent or --agent-category
         (["frobnicate"], "invalid choice"),
     ],
 )

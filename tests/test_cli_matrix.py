@@ -70,6 +70,7 @@ BAD_OPTIONS: Sequence[Sequence[str]] = (
     ("--user-agent", "Böt/1.0"), ("--user-agent", "a\r\nb: c"), ("--mode", "bogus"),
     ("--no-such-option",), ("--agent",), ("--color", "sometimes"), ("--top", "many"),
     ("--agent", "a", "--agent", "b"), ("--format", "xml"), ("--json=yes",),
+    ("--agent-category", "nope"), ("--agent-category",),
 )
 
 

@@ -19,7 +19,7 @@ from datatrove.executor import LocalPipelineExecutor  # noqa: E402
 from datatrove.pipeline.readers import JsonlReader  # noqa: E402
 from datatrove.pipeline.writers import JsonlWriter  # noqa: E402
 
-from robotsrules.datatrove import RobotsFilter  # noqa: E402
+from robotsrules.datatrove import PageSignalsFilter, RobotsFilter  # noqa: E402
 
 ROBOTS = {
     "https://news.example/robots.txt": b"User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
@@ -100,9 +100,101 @@ def test_pipeline_marks_documents_from_warc_captures(data: Path) -> None:
 
 
 def test_arguments_are_checked() -> None:
+    from robotsrules.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument, match="one of robots"):
+        RobotsFilter(agents=["GPTBot"])
+    with pytest.raises(InvalidArgument, match="action"):
+        RobotsFilter("x.parquet", ["GPTBot"], action="delete")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match="purposes"):
+        PageSignalsFilter(["GPTBot"], purposes=[])
+    with pytest.raises(InvalidArgument, match="action"):
+        PageSignalsFilter(["GPTBot"], action="delete")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument, match="RobotsFilter"):
+        PageSignalsFilter(["GPTBot"], robots="robots.parquet")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="one of robots"):
         RobotsFilter(agents=["GPTBot"])
     with pytest.raises(ValueError, match="action"):
         RobotsFilter("x.parquet", ["GPTBot"], action="delete")  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         RobotsFilter("x.parquet")  # no agent
+
+
+PAGES = [  # url, extra response headers, html
+    ("https://news.example/meta", [], b'<html><head><meta name="robots" content="noai">'
+     b"</head><body>story</body></html>"),
+    ("https://shop.example/header", [("X-Robots-Tag", "noai")],
+     b"<html><head><title>t</title></head><body>item</body></html>"),
+    ("https://signal.example/page", [], b"<html><head></head><body>text</body></html>"),
+    ("https://shop.example/plain", [], b"<html><head></head><body>plain</body></html>"),
+    ("https://shop.example/gpt", [("X-Robots-Tag", "CCBot: noai")],
+     b"<html><head></head><body>scoped</body></html>"),
+]
+
+
+def _page_warc(path: Path) -> None:
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    with open(path, "wb") as handle:
+        writer = WARCWriter(handle, gzip=True)
+        for url, extra, html in PAGES:
+            headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html"), *extra],
+                                       protocol="HTTP/1.1")
+            writer.write_record(writer.create_warc_record(
+                url, "response", payload=io.BytesIO(html), http_headers=headers,
+                warc_headers_dict={"WARC-Date": "2024-05-01T00:00:00Z",
+                                   "WARC-Identified-Payload-Type": "text/html"}))
+
+
+def test_page_signals_pipeline_on_a_warc(tmp_path: Path) -> None:
+    """WARC -> WarcHeadersReader -> RobotsFilter (mark) -> PageSignalsFilter -> JsonlWriter:
+    a meta noai, an X-Robots-Tag header, and a robots.txt Content-Signal refuse ai-train;
+    a header scoped to another agent and a page stating nothing are kept."""
+    pytest.importorskip("warcio")
+    pytest.importorskip("magic")
+    pytest.importorskip("cchardet")
+    from robotsrules.datatrove import WarcHeadersReader
+
+    (tmp_path / "pages").mkdir()
+    _page_warc(tmp_path / "pages" / "crawl.warc.gz")
+    robots = pa.table({
+        "url": ["https://shop.example/robots.txt", "https://signal.example/robots.txt"],
+        "body": [b"User-agent: *\nAllow: /\n",
+                 b"User-agent: *\nContent-Signal: ai-train=no\nAllow: /\n"]})
+    pq.write_table(robots, tmp_path / "robots.parquet")
+    site = RobotsFilter(str(tmp_path / "robots.parquet"), ["GPTBot"], action="mark",
+                        date_key="date")
+    out = tmp_path / "kept"
+    LocalPipelineExecutor(
+        pipeline=[WarcHeadersReader(str(tmp_path / "pages")), site,
+                  PageSignalsFilter(["GPTBot"], purposes=["ai-train"], robots=site),
+                  JsonlWriter(str(out))],
+        tasks=1, workers=1, logging_dir=str(tmp_path / "logs")).run()
+    kept: Dict[str, Dict[str, Any]] = {}
+    for path in sorted(out.glob("*.jsonl.gz")):
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            for line in handle:
+                doc = json.loads(line)
+                kept[doc["metadata"]["url"]] = doc["metadata"]
+    assert sorted(kept) == ["https://shop.example/gpt", "https://shop.example/plain"]
+    assert kept["https://shop.example/plain"]["page_signals"] == {
+        "refused": None, "agent": None, "purpose": None, "level": None,
+        "decided_by": "nothing stated"}
+    assert kept["https://shop.example/gpt"]["http_headers"][-1] == ["X-Robots-Tag",
+                                                                   "CCBot: noai"]
+    assert kept["https://shop.example/gpt"]["robots"]["disallowed"] is False
+    # The same filter in mark mode: the deciding level and statement of each refusal.
+    step = PageSignalsFilter("GPTBot", robots=site, action="mark")
+    html = {url: page for url, _, page in PAGES}
+    meta = step.decide("https://news.example/meta", html["https://news.example/meta"].decode())
+    assert meta["refused"] is True and meta["level"] == "page" and "meta" in meta["decided_by"]
+    header = step.decide("https://shop.example/header", "<p>x", [["X-Robots-Tag", "noai"]])
+    assert header["level"] == "page" and "X-Robots-Tag" in header["decided_by"]
+    assert step.decide("https://shop.example/header", "", "X-Robots-Tag: noai\r\n")["refused"]
+    signal = step.decide("https://signal.example/page", "<p>text</p>", {}, "2024-05-01")
+    assert signal["level"] == "robots.txt" and "content-signal" in signal["decided_by"]
+    # After an extractor replaced the HTML with plain text, meta tags are gone.
+    assert step.decide("https://news.example/meta", "story", None)["refused"] is None
+    # Strangers' metadata never raises.
+    assert step.decide(None, None, 42)["refused"] is None

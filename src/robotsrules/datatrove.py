@@ -35,10 +35,11 @@ it pickles to datatrove's worker processes cheaply).
 from __future__ import annotations
 
 import datetime
-from typing import Any, Dict, Literal, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, Literal, Optional, Sequence, Tuple, Union
 
 from datatrove.data import Document
 from datatrove.pipeline.filters.base_filter import BaseFilter
+from datatrove.pipeline.readers.warc import WarcReader, process_record
 from datatrove.pipeline.writers.disk_base import DiskWriter
 
 from ._crawlers import category_tokens
@@ -53,9 +54,10 @@ from .bulk import (
     robots_for,
     verdict_of,
 )
+from .errors import InvalidArgument, InvalidURL
 from .robotstxt import RobotsTxt
 
-__all__ = ["RobotsFilter"]
+__all__ = ["PageSignalsFilter", "RobotsFilter", "WarcHeadersReader"]
 
 Action = Literal["drop", "mark"]
 
@@ -86,9 +88,10 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
             names.extend(category_tokens(categories))
         self.agents = check_agents(tuple(dict.fromkeys(names)))
         if (robots is None) == (robots_warc is None):
-            raise ValueError("pass one of robots (a table or file) or robots_warc (WARC paths)")
+            raise InvalidArgument("pass one of robots (a table or file) or robots_warc "
+                                  "(WARC paths)")
         if action not in ("drop", "mark") or missing not in ("keep", "drop"):
-            raise ValueError("action must be 'drop' or 'mark'; missing 'keep' or 'drop'")
+            raise InvalidArgument("action must be 'drop' or 'mark'; missing 'keep' or 'drop'")
         self.robots = robots
         self.robots_warc = list(robots_warc) if robots_warc is not None else None
         self.action = action
@@ -143,19 +146,23 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
             cache.put(capture[0], robots)
         return robots
 
-    def verdict(self, url: Any, date: Any = None) -> Dict[str, Any]:
-        """The metadata written for a document at ``url`` (crawled at ``date``)."""
+    def robots_txt(self, url: Any, date: Any = None) -> Optional[RobotsTxt]:
+        """The robots.txt in force for ``url`` (at ``date`` when ``date_key`` is set), with
+        the fetch policy applied to its status; ``None`` when the index has none for it."""
         history = self._load()
-        origin = fast_origin(url)
-        if origin is None:
-            return {"disallowed": None, "agent": None, "line": None, "reason": INVALID_URL}
-        site = history.site(url)
+        site = history.site(url) if fast_origin(url) is not None else None
         when: Any = date if self.date_key is not None else datetime.datetime.max.replace(
             tzinfo=datetime.timezone.utc)
         capture = history.as_of(site, when) if site is not None else None
-        if capture is None:
+        return None if capture is None else self._rules(capture)
+
+    def verdict(self, url: Any, date: Any = None) -> Dict[str, Any]:
+        """The metadata written for a document at ``url`` (crawled at ``date``)."""
+        if fast_origin(url) is None:
+            return {"disallowed": None, "agent": None, "line": None, "reason": INVALID_URL}
+        robots = self.robots_txt(url, date)
+        if robots is None:
             return {"disallowed": None, "agent": None, "line": None, "reason": NO_ROBOTS}
-        robots = self._rules(capture)
         unknown: Optional[str] = None
         for agent in self.agents:
             allowed, line, reason = verdict_of(robots, url, agent)
@@ -180,3 +187,148 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
         if found["reason"] == NO_ROBOTS and self.missing == "drop":
             return False, "robots_missing"
         return True
+
+
+class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type hints
+    """Drop or mark documents whose page signals (and, with ``robots``, whose site's
+    robots.txt usage preferences) refuse one of ``purposes`` to one of the agents.
+
+    Put it BEFORE the text extractor: it reads the ``<head>`` of ``doc.text`` (the raw
+    HTML datatrove's WARC readers fill it with) and the HTTP response headers from
+    ``metadata[headers_key]`` when present (:class:`WarcHeadersReader` keeps them; a dict,
+    a list of ``[name, value]`` pairs, or a raw ``Name: value`` block). After an extractor
+    replaced the text, no meta tag is found (only headers are read). See
+    docs/guides/datasets.md.
+    """
+
+    name = "🤖 page signals"
+
+    def __init__(
+        self,
+        agents: Union[str, Sequence[str]] = (),
+        *,
+        categories: Union[str, Sequence[str]] = (),
+        purposes: Union[str, Sequence[str]] = ("ai-train",),
+        robots: Optional[RobotsFilter] = None,
+        action: Action = "drop",
+        headers_key: str = "http_headers",
+        url_key: str = "url",
+        metadata_key: str = "page_signals",
+        exclusion_writer: Optional[DiskWriter] = None,
+    ) -> None:
+        from ._purposes import check_purpose
+
+        super().__init__(exclusion_writer)
+        names = [agents] if isinstance(agents, str) else list(agents)
+        if categories:
+            names.extend(category_tokens(categories))
+        self.agents = check_agents(tuple(dict.fromkeys(names)))
+        wanted = [purposes] if isinstance(purposes, str) else list(purposes)
+        if not wanted:
+            raise InvalidArgument("purposes must name at least one purpose (e.g. 'ai-train')")
+        self.purposes = tuple(dict.fromkeys(check_purpose(p) for p in wanted))
+        if action not in ("drop", "mark"):
+            raise InvalidArgument("action must be 'drop' or 'mark'")
+        if robots is not None and not isinstance(robots, RobotsFilter):
+            raise InvalidArgument("robots must be a RobotsFilter (its index is reused)")
+        self.robots = robots
+        self.action = action
+        self.headers_key = headers_key
+        self.url_key = url_key
+        self.metadata_key = metadata_key
+
+    def decide(self, url: Any, html: Any, headers: Any = None, date: Any = None
+               ) -> Dict[str, Any]:
+        """The metadata written for a document: ``refused`` (True, False, or None when
+        nothing is stated), ``agent`` and ``purpose`` (the first refused pair, else None),
+        ``level`` (``"page"`` or ``"robots.txt"``) and ``decided_by`` (the deciding
+        directive or robots.txt lines, described)."""
+        from ._signals import combine, page_signals
+
+        pairs = _header_pairs(headers)
+        robots = None
+        if self.robots is not None and fast_origin(url) is not None:
+            robots = self.robots.robots_txt(url, date)
+        text = html if isinstance(html, (str, bytes)) else None
+        page_url = url if isinstance(url, str) else None
+        stated: Optional[Dict[str, Any]] = None
+        for agent in self.agents:
+            signals = page_signals(pairs, text, agent=agent, url=page_url)
+            usage = None
+            if robots is not None and page_url is not None:
+                try:
+                    usage = robots.usage(page_url, agent=agent)
+                except InvalidURL:  # a URL the core rejects: no site-level answer
+                    usage = None
+            both = combine(usage, signals)
+            for purpose in self.purposes:
+                answer = both.decide(purpose)
+                if answer.allowed is False:
+                    return {"refused": True, "agent": agent, "purpose": purpose,
+                            "level": answer.level, "decided_by": answer.describe()}
+                if answer.allowed is True and stated is None:
+                    stated = {"refused": False, "agent": None, "purpose": None,
+                              "level": answer.level, "decided_by": answer.describe()}
+        if stated is not None:
+            return stated
+        return {"refused": None, "agent": None, "purpose": None, "level": None,
+                "decided_by": "nothing stated"}
+
+    def filter(self, doc: Document) -> Union[bool, Tuple[bool, str]]:
+        """Keep the document unless its signals refuse a purpose (``action="drop"``)."""
+        metadata = doc.metadata
+        robots = self.robots
+        date = (metadata.get(robots.date_key) if robots is not None
+                and robots.date_key is not None else None)
+        found = self.decide(metadata.get(self.url_key), doc.text,
+                            metadata.get(self.headers_key), date)
+        metadata[self.metadata_key] = found
+        if self.action == "drop" and found["refused"]:
+            return False, "page_signals_refused"
+        return True
+
+
+def _header_pairs(headers: Any) -> list[Tuple[str, str]]:
+    """Response headers as stored in metadata (dict, pairs, or a raw block) as pairs;
+    anything else (a stranger's data) reads as no headers."""
+    from ._signals import parse_header_block
+
+    if isinstance(headers, (str, bytes)):
+        return parse_header_block(headers)
+    if isinstance(headers, dict):
+        return [(str(k), str(v)) for k, v in headers.items() if v is not None]
+    pairs: list[Tuple[str, str]] = []
+    if isinstance(headers, (list, tuple)):
+        for item in headers:
+            if isinstance(item, (list, tuple)) and len(item) == 2:
+                pairs.append((str(item[0]), str(item[1])))
+    return pairs
+
+
+class WarcHeadersReader(WarcReader):  # type: ignore[misc]  # datatrove ships no type hints
+    """datatrove's :class:`~datatrove.pipeline.readers.WarcReader` that also keeps each
+    response's HTTP headers, as ``[name, value]`` pairs in ``metadata["http_headers"]``
+    (datatrove's own reader drops them), so that :class:`PageSignalsFilter` can read
+    ``X-Robots-Tag``, ``Content-Usage`` and ``tdm-reservation``. Records are chosen and
+    decoded by datatrove's own ``process_record``; needs datatrove's WARC dependencies
+    (``warcio``, ``faust-cchardet``, ``python-magic``)."""
+
+    name = "🕷 Warc (with headers)"
+
+    def read_file(self, filepath: str) -> Iterator[Document]:
+        """The documents of one WARC file, each with its response headers in metadata."""
+        from warcio.archiveiterator import ArchiveIterator
+
+        with self.data_folder.open(filepath, "rb", compression=self.compression) as handle:
+            for index, record in enumerate(ArchiveIterator(handle)):
+                with self.track_time():
+                    data = process_record(record)
+                    if not data:
+                        continue
+                    http = record.http_headers
+                    data["http_headers"] = ([[str(k), str(v)] for k, v in http.headers]
+                                            if http is not None else [])
+                    document = self.get_document_from_dict(data, filepath, index)
+                    if not document:
+                        continue
+                yield document

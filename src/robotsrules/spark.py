@@ -61,6 +61,7 @@ __all__ = [
     "ANY_AGENT_DDL",
     "VERDICT_DDL",
     "any_agent_verdicts",
+    "as_of_verdicts",
     "local_session",
     "page_ddl",
     "page_verdicts",
@@ -446,3 +447,155 @@ def page_verdicts(
     job = functools.partial(_pages_partition, paths, names, wanted, shared, max_head_bytes,
                             mode)
     return cast(DataFrame, files.mapInArrow(job, page_ddl(wanted)))
+# -- the file in force at crawl time (issue 17) ----------------------------------------------
+
+_AS_OF_CHUNK = 8192  # URL rows judged per call, and rows per output batch
+
+
+def _hosts(url: pa.Array) -> pa.Array:
+    from .bulk import host_key
+
+    return pa.array([host_key(u) for u in url.to_pylist()], pa.string())
+
+
+def _as_of_partition(agents: Sequence[str], key: Any, strictest: Any, missing: Missing,
+                     mode: Mode, policy: Policy, cache_size: int,
+                     batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+    """One partition of :func:`as_of_verdicts`: rows sorted by site, each site's captures
+    (kind 0) before its URLs (kind 1). A site's captures become one
+    :class:`~robotsrules.bulk.RobotsHistory`; its URLs are judged in chunks by
+    :func:`robotsrules.bulk.as_of_verdicts` (so the rows are that function's, exactly)."""
+    from .bulk import RobotsHistory
+    from .bulk import as_of_verdicts as judge
+
+    current: Any = object()
+    captures: dict[str, list[Any]] = {"url": [], "body": [], "status": [], "date": []}
+    history: Optional[RobotsHistory] = None
+    urls: list[Any] = []
+    dates: list[Any] = []
+    done: list[pa.RecordBatch] = []
+    done_rows = 0
+
+    def flush() -> Iterator[pa.RecordBatch]:
+        nonlocal done_rows
+        if urls:
+            assert history is not None
+            table = pa.table({"url": pa.array(urls, pa.string()), "date": pa.array(dates)})
+            for batch in judge(history, table, agents, "date", strictest=strictest,
+                               missing=missing, cache_size=cache_size, mode=mode,
+                               policy=policy):
+                done.append(batch)
+                done_rows += batch.num_rows
+            urls.clear()
+            dates.clear()
+        if done and done_rows >= _AS_OF_CHUNK:
+            yield from pa.Table.from_batches(done).combine_chunks().to_batches()
+            done.clear()
+            done_rows = 0
+
+    for batch in batches:
+        columns = [batch.column(n).to_pylist()
+                   for n in ("site", "kind", "url", "body", "status", "rdate", "udate")]
+        for site, kind, url, body, status, rdate, udate in zip(*columns):
+            if site != current:
+                yield from flush()
+                current, history = site, None
+                for values in captures.values():
+                    values.clear()
+            if kind == 0:  # captures come first: a site's history is complete at its 1st URL
+                for name, value in zip(("url", "body", "status", "date"),
+                                       (url, body, status, rdate)):
+                    captures[name].append(value)
+                continue
+            if history is None:
+                history = RobotsHistory.from_arrow(pa.table({
+                    "url": pa.array(captures["url"], pa.string()),
+                    "body": pa.array(captures["body"], pa.binary()),
+                    "status": pa.array(captures["status"], pa.int32()),
+                    "date": pa.array(captures["date"])}), key)
+                for values in captures.values():
+                    values.clear()
+            urls.append(url)
+            dates.append(udate)
+            if len(urls) >= _AS_OF_CHUNK:
+                yield from flush()
+    yield from flush()
+    if done:
+        yield from pa.Table.from_batches(done).combine_chunks().to_batches()
+
+
+def as_of_verdicts(
+    robots: DataFrame,
+    urls: DataFrame,
+    agents: Union[str, Sequence[str]],
+    date_column: str,
+    *,
+    strictest: Any = None,
+    key: str = "origin",
+    missing: Missing = "null",
+    partitions: Optional[int] = None,
+    mode: Mode = "google",
+    policy: Policy = DEFAULT_POLICY,
+    cache_size: int = 4096,
+) -> DataFrame:
+    """:func:`robotsrules.bulk.as_of_verdicts` on Spark: each URL judged by the robots.txt
+    capture in force at the date in its ``date_column`` (the newest capture not after it),
+    or, with ``strictest`` (a :class:`datetime.timedelta`), by the most restrictive capture
+    in force over ``[date - strictest, date]``. Rows: :data:`VERDICT_DDL`, the same rows as
+    the Python function (and ``robotsrules bulk --as-of COLUMN --engine spark``).
+
+    ``robots`` has ``url``, ``body`` and optional ``status`` and ``date`` (every capture
+    kept, several per site); ``urls`` has ``url`` and ``date_column`` (a timestamp, date or
+    ISO 8601 text; naive values are UTC). ``key`` is ``"origin"`` or ``"host"``.
+
+    The plan: not a range join but a grouping. Both tables get a ``site`` column, are
+    hash-partitioned by site and sorted within partitions so that a site's captures come
+    just before its URLs; each partition then builds one site's history at a time and
+    streams that site's URLs through it in chunks. Memory per worker: the captures of one
+    site (its robots.txt bodies, each at most the parser's size cap) plus one chunk of URLs
+    and verdicts; a site with a billion URLs costs only the sort Spark spills anyway.
+    """
+    import datetime
+
+    from .bulk import KEYS, MISSING
+
+    names = check_agents(agents)
+    if key not in KEYS:
+        raise InvalidArgument(f"key must be one of {', '.join(KEYS)}, not {key!r}")
+    if missing not in MISSING:
+        raise InvalidArgument(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
+    if strictest is not None and (not isinstance(strictest, datetime.timedelta)
+                                  or strictest < datetime.timedelta(0)):
+        raise InvalidArgument("strictest must be a timedelta of zero or more")
+    for frame, table, needed in ((robots, "robots", ("url", "body")),
+                                 (urls, "URL", ("url", date_column))):
+        for column in needed:
+            if column not in frame.columns:
+                raise InvalidArgument(f"the {table} table has no {column!r} column (columns: "
+                                      + ", ".join(frame.columns) + ")")
+    arrow_udf: Any = F.arrow_udf  # type: ignore[attr-defined]  # pyspark 4.1+, stubs lag
+    site_of = (_udfs()["origin"] if key == "origin" else arrow_udf(_hosts, "string"))
+    status = (F.col("status").cast("int") if "status" in robots.columns
+              else F.lit(None).cast("int"))
+    rdate = F.col("date") if "date" in robots.columns else F.lit(None).cast("timestamp")
+    robot_rows = (robots
+                  .select(F.col("url").cast("string").alias("url"),
+                          _body("body").alias("body"), status.alias("status"),
+                          rdate.alias("rdate"))
+                  .withColumn("site", site_of(F.col("url")))
+                  .where(F.col("site").isNotNull())
+                  .select("site", F.lit(0).alias("kind"), "url", "body", "status", "rdate"))
+    url_rows = (urls
+                .select(F.col("url").cast("string").alias("url"),
+                        F.col("`" + date_column.replace("`", "``") + "`").alias("udate"))
+                .select(site_of(F.col("url")).alias("site"), F.lit(1).alias("kind"), "url",
+                        F.lit(None).cast("binary").alias("body"),
+                        F.lit(None).cast("int").alias("status"), "udate"))
+    both = robot_rows.unionByName(url_rows, allowMissingColumns=True)
+    spread = (both.repartition(partitions, "site") if partitions
+              else both.repartition("site"))
+    ordered = spread.sortWithinPartitions(F.col("site").asc_nulls_first(), F.col("kind").asc())
+    job = functools.partial(_as_of_partition, names, key, strictest, missing, mode, policy,
+                            cache_size)
+    return ordered.select("site", "kind", "url", "body", "status", "rdate",
+                          "udate").mapInArrow(job, VERDICT_DDL)

@@ -111,7 +111,10 @@ def test_cli_as_of_and_strictest(tmp_path: Any, capsys: Any) -> None:
     capsys.readouterr()
     for extra, message in [(["--strictest", "3"], "needs --as-of"),
                            (["--as-of", "nope"], "no 'nope' column"),
-                           (["--as-of", "crawled", "--engine", "spark"], "--engine duckdb")]:
+                           (["--as-of", "crawled", "--strictest", "-1"], "0 <= DAYS"),
+                           (["--as-of", "crawled", "--strictest", "nan"], "0 <= DAYS"),
+                           (["--as-of", "crawled", "--strictest", "1e300"], "0 <= DAYS"),
+                           (["--as-of", "crawled", "--purpose", "ai-train"], "--purpose")]:
         assert main([*base, *extra]) == 2
         err = capsys.readouterr().err
         assert message in err and "Traceback" not in err, err

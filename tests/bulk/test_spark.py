@@ -139,6 +139,61 @@ def test_page_verdicts_equal_the_warc_path(spark: Any, tmp_path: Any) -> None:
         row["date"] = row["date"].astimezone(datetime.timezone.utc)
     assert sorted(got, key=key) == sorted(want, key=key)
     assert {r["crawl_allowed"] for r in got if "site2." in r["url"]} == {False}  # 503
+def test_as_of_on_spark_equals_duckdb_and_python(spark: Any, tmp_path: Any,
+                                                 capsys: Any) -> None:
+    # Before the CLI tests: a CLI run with --engine spark stops the shared session.
+    """``spark.as_of_verdicts`` and ``bulk --as-of --engine spark`` give the rows of
+    :func:`robotsrules.bulk.as_of_verdicts` and of the DuckDB engine: a URL dated before any
+    capture of its site, one dated exactly on a capture, one undated, an invalid URL, and a
+    ``--strictest`` window that reaches back to an older, stricter capture."""
+    import datetime
+
+    from robotsrules import bulk
+    from tests.bulk.test_as_of import ROBOTS, URLS, day
+
+    urls = pa.concat_tables([URLS, pa.table({
+        "url": ["https://a.example/b", "https://b.example/x", "https://a.example/b"],
+        "crawled": pa.array([day("2020-01-01"), day("2020-12-31"), day("2022-02-01")],
+                            pa.timestamp("us", tz="UTC"))})])
+    agents = ["GPTBot", "CCBot"]
+    key = lambda r: (r["url"], str(r["reason"]), str(r["allowed"]), r["agent"])  # noqa: E731
+    for window in (None, datetime.timedelta(days=60)):
+        got = [r.asDict() for r in engine.as_of_verdicts(
+            spark.createDataFrame(ROBOTS), spark.createDataFrame(urls), agents, "crawled",
+            strictest=window).collect()]
+        want = [r for b in bulk.as_of_verdicts(bulk.RobotsHistory.from_arrow(ROBOTS), urls,
+                                               agents, "crawled", strictest=window)
+                for r in b.to_pylist()]
+        assert sorted(got, key=key) == sorted(want, key=key)
+    on = {(r["url"], r["agent"], r["allowed"], r["reason"]) for r in got}
+    # ISO 8601 text dates (naive = UTC, one with an offset) and key="host": the same rows.
+    texts = pa.table({"url": urls.column("url"), "crawled": pa.array(
+        [None if d is None else d.strftime("%Y-%m-%dT%H:%M:%S") for d in
+         urls.column("crawled").to_pylist()[:-1]] + ["2022-02-01T01:00:00+02:00"])})
+    got = [r.asDict() for r in engine.as_of_verdicts(
+        spark.createDataFrame(ROBOTS), spark.createDataFrame(texts), agents, "crawled",
+        key="host").collect()]
+    want = [r for b in bulk.as_of_verdicts(bulk.RobotsHistory.from_arrow(ROBOTS, "host"),
+                                           texts, agents, "crawled") for r in b.to_pylist()]
+    assert sorted(got, key=key) == sorted(want, key=key)
+    assert ("https://a.example/b", "GPTBot", False, "longest-match") in on  # on the capture date
+    assert ("https://b.example/x", "GPTBot", None, "no-robots") in on  # before any capture
+    pq.write_table(ROBOTS, tmp_path / "robots.parquet")
+    pq.write_table(urls, tmp_path / "urls.parquet")
+    outputs = {}
+    for name in ("duckdb", "spark"):
+        out = str(tmp_path / f"{name}.parquet")
+        code = main(["bulk", "--robots", str(tmp_path / "robots.parquet"), "--urls",
+                     str(tmp_path / "urls.parquet"), "--agent", "GPTBot", "--out", out,
+                     "--as-of", "crawled", "--strictest", "60", "--engine", name,
+                     "--spark-master", "local[2]"])
+        assert code == 0, capsys.readouterr().err
+        outputs[name] = pq.read_table(out).to_pylist()
+    assert sorted(outputs["spark"], key=key) == sorted(outputs["duckdb"], key=key)
+    assert len(outputs["spark"]) == urls.num_rows
+    strict = [r for r in outputs["spark"] if r["url"] == "https://a.example/b"
+              and r["allowed"] is False]
+    assert len(strict) == 3  # 2020-06-01, 2020-01-01, and 2022-02-01 by the window
 
 
 def test_cli_spark_engine_equals_duckdb(spark: Any, tmp_path: Any, robots_table: Any,

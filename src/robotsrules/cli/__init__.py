@@ -14,6 +14,7 @@ import argparse
 import contextlib
 import dataclasses
 import datetime
+import functools
 import json
 import os
 import signal
@@ -90,7 +91,8 @@ def _outcome_note(served: Any) -> str:
     return f"{result.outcome}: {result.error} -> {outcome_meaning(result.outcome)}"
 
 
-_Judge = Callable[[str], Tuple[Verdict, str, Dict[str, Any]]]
+_Judge = Callable[[str], Tuple[Callable[[str], Verdict], str, Dict[str, Any]]]
+"""A URL -> (its verdict for an agent, a note on the fetch, the fetch as JSON)."""
 
 
 class _Refreshing:
@@ -127,11 +129,11 @@ def _judge_from_cache(args: argparse.Namespace) -> Iterator[_Judge]:
     store = MemoryStore() if args.no_cache else SQLiteStore(args.cache)
     used: Store = _Refreshing(store) if args.refresh else store
     started = time.time()
-    with RobotsCache(used, user_agent=user_agent(args), agent=args.agent,
+    with RobotsCache(used, user_agent=user_agent(args), agent=args.agents[0],
                      timeout=args.timeout) as cache:
         reread: Dict[int, RobotsTxt] = {}  # --mode: each fetched file re-read once
 
-        def judge(url: str) -> Tuple[Verdict, str, Dict[str, Any]]:
+        def judge(url: str) -> Tuple[Callable[[str], Verdict], str, Dict[str, Any]]:
             served = cache.lookup(url)
             robots = served.robots
             if args.mode != robots.mode:
@@ -150,18 +152,23 @@ def _judge_from_cache(args: argparse.Namespace) -> Iterator[_Judge]:
                      "error": result.error, "served": served.reason, "cached": cached,
                      "fetched_at": _when(result.fetched_at),
                      "expires_at": _when(result.expires_at)}
-            return robots.explain(url, agent=args.agent), note, fetch
+            return functools.partial(_explain_for, robots, url), note, fetch
 
         yield judge
 
 
+def _explain_for(robots: RobotsTxt, url: str, agent: str) -> Verdict:
+    return robots.explain(url, agent=agent)
+
+
 def _judge_from_file(args: argparse.Namespace) -> _Judge:
-    rules = read_robots(args.robots, args.mode).for_agent(args.agent)
+    robots = read_robots(args.robots, args.mode)
+    rules = {agent: robots.for_agent(agent) for agent in args.agents}
     fetch = {"source": args.robots, "outcome": "ok", "status": None, "error": None,
              "served": "file", "cached": False, "fetched_at": None, "expires_at": None}
 
-    def judge(url: str) -> Tuple[Verdict, str, Dict[str, Any]]:
-        return rules.explain(url), "", fetch
+    def judge(url: str) -> Tuple[Callable[[str], Verdict], str, Dict[str, Any]]:
+        return (lambda agent: rules[agent].explain(url)), "", fetch
 
     return judge
 
@@ -237,7 +244,11 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         return fail("--robots - and --urls-file - cannot both read standard input")
     if not args.urls and not args.urls_file:
         return fail("no URL given: pass URLs as arguments or --urls-file FILE ('-': stdin)")
-    agent_tokens(args.agent)  # a caller mistake: say so before any work
+    from ._stance import command_agents
+
+    args.agents = agents = command_agents(args)  # --agent and --agent-category tokens
+    several = len(agents) > 1
+    width = max(len(visible(agent)) for agent in agents)
     status, bad, judged = EXIT_ALLOWED, 0, 0
     flush = args.urls_file == "-"  # in a pipeline: each answer as soon as it is known
     progress = Progress(None if args.urls_file else len(args.urls))
@@ -247,7 +258,8 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         for where, url, problem in _check_items(args):
             if url is not None:
                 try:
-                    verdict, note, fetch = judge(url)
+                    explain, note, fetch = judge(url)
+                    verdicts = [(agent, explain(agent)) for agent in agents]
                 except RobotsError as error:
                     problem = str(error)
                 except Exception as error:  # a bug for this URL: say so, go on with the rest
@@ -260,18 +272,20 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
                 fail(f"{where + ': ' if where else ''}{problem}")
                 continue
             judged += 1
-            if not verdict.allowed:
-                status = EXIT_DISALLOWED
-            if args.json:
-                out.write(json.dumps({"url": url, "agent": args.agent,
-                                      **_verdict_json(verdict), "fetch": fetch},
-                                     ensure_ascii=False) + "\n")
-            else:
+            for agent, verdict in verdicts:  # one line per agent, in the given order
+                if not verdict.allowed:
+                    status = EXIT_DISALLOWED
+                if args.json:
+                    out.write(json.dumps({"url": url, "agent": agent,
+                                          **_verdict_json(verdict), "fetch": fetch},
+                                         ensure_ascii=False) + "\n")
+                    continue
                 word = "allowed" if verdict.allowed else "disallowed"
                 detail = note if note and verdict.rule is None else describe(verdict)
                 if note and verdict.rule is not None:
                     detail += f"  [{note}]"
-                out.write(f"{word:<10}  {visible(url)}  {visible(detail)}\n")
+                who = f"{visible(agent):<{width}}  " if several else ""
+                out.write(f"{word:<10}  {who}{visible(url)}  {visible(detail)}\n")
             if flush:
                 out.flush()
             progress.step()
@@ -346,21 +360,31 @@ def _at_lines(numbers: List[int]) -> str:
 
 
 def _explain(args: argparse.Namespace, out: TextIO) -> int:
+    """One agent: the file, marked, then the verdict. Several (``--agent-category``): the
+    file once, marked for all of them, then one verdict block per agent; JSON: a list."""
+    from ._stance import command_agents
+
+    agents = command_agents(args)
     robots, origin = load(args.source, args)
-    verdict = robots.explain(args.url, agent=args.agent)
-    code = EXIT_ALLOWED if verdict.allowed else EXIT_DISALLOWED
+    verdicts = [(agent, robots.explain(args.url, agent=agent)) for agent in agents]
+    several = len(verdicts) > 1
+    code = EXIT_ALLOWED if all(v.allowed for _, v in verdicts) else EXIT_DISALLOWED
     if args.json:
-        report = {"source": origin, "agent": args.agent, "url": args.url,
-                  **_verdict_json(verdict)}
-        out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        reports = [{"source": origin, "agent": agent, "url": args.url, **_verdict_json(v)}
+                   for agent, v in verdicts]
+        out.write(json.dumps(reports if several else reports[0], indent=2,
+                             ensure_ascii=False) + "\n")
         return code
     paint = painter(out, args)
     group_lines: set[int] = set()
-    for group in verdict.groups:
-        group_lines.update(group.agent_lines)
-        group_lines.update(rule.line for rule in group.rules)
-        group_lines.update(usage.line for usage in group.usage)
-    deciding = verdict.rule.line if verdict.rule is not None else None
+    decides: Dict[int, bool] = {}  # deciding line -> allowed (the first agent's, if several)
+    for _, verdict in verdicts:
+        for group in verdict.groups:
+            group_lines.update(group.agent_lines)
+            group_lines.update(rule.line for rule in group.rules)
+            group_lines.update(usage.line for usage in group.usage)
+        if verdict.rule is not None:
+            decides.setdefault(verdict.rule.line, verdict.allowed)
     out.write(f"{visible(origin)}\n")
     lines = robots.lines
     if lines and lines[-1].raw == "" and len(lines) > 1:
@@ -368,24 +392,33 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
     for line in lines:
         if robots.synthetic is not None:
             break
-        marker = ">" if line.number == deciding else ("|" if line.number in group_lines else " ")
+        marker = ">" if line.number in decides else ("|" if line.number in group_lines else " ")
         text = f"{marker} {line.number:>5}  {visible(line.raw)}"
-        if line.number == deciding:
-            text = paint(text, "32" if verdict.allowed else "31", bold=True)
+        if line.number in decides:
+            text = paint(text, "32" if decides[line.number] else "31", bold=True)
         elif line.number not in group_lines:
             text = paint(text, "2")
         out.write(text + "\n")
+    for agent, verdict in verdicts:
+        _explain_verdict(args.url, agent, verdict, out, paint, several)
+    return code
+
+
+def _explain_verdict(url: str, agent: str, verdict: Verdict, out: TextIO,
+                     paint: Callable[..., str], several: bool) -> None:
+    """The verdict block of ``explain`` for one agent (named on its first line if several)."""
     at = _at_lines([g.line for g in verdict.groups])
     if verdict.scope == "specific":
-        applied = f"{'group' if len(verdict.groups) == 1 else 'groups'} naming {args.agent!r} {at}"
+        applied = f"{'group' if len(verdict.groups) == 1 else 'groups'} naming {agent!r} {at}"
     elif verdict.scope == "global":
-        applied = (f"no group names {args.agent!r}: the '*' "
+        applied = (f"no group names {agent!r}: the '*' "
                    f"{'group' if len(verdict.groups) == 1 else 'groups'} {at}")
     else:
-        applied = f"no group names {args.agent!r} and there is no '*' group"
+        applied = f"no group names {agent!r} and there is no '*' group"
     word = "ALLOWED" if verdict.allowed else "DISALLOWED"
-    out.write(f"\n{paint(word, '32' if verdict.allowed else '31', bold=True)}  {visible(args.url)}"
-              f"  (target {visible(verdict.target)})\n")
+    who = f"  for {visible(agent)}" if several else ""
+    out.write(f"\n{paint(word, '32' if verdict.allowed else '31', bold=True)}  {visible(url)}"
+              f"  (target {visible(verdict.target)}){who}\n")
     out.write(f"  applies: {applied}\n")
     if verdict.rule is not None:
         rank = "" if verdict.reason == "first-match" else f" (priority {verdict.rule.priority})"
@@ -393,7 +426,6 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"  why:     {why(verdict.reason)}\n")
     for usage in verdict.usage:  # AI usage preferences (robotsrules usage)
         out.write(f"  usage:   line {usage}\n")
-    return code
 
 
 def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
@@ -404,8 +436,12 @@ def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
 
         return by_category_cmd(args, out)
 
+    from ._stance import expand_agents
+
+    wanted = set(expand_agents(args))  # --agent-category: only its tokens are listed
     robots, origin = load(args.source, args)
-    verdicts = crawler_verdicts(robots, args.url)
+    verdicts = [v for v in crawler_verdicts(robots, args.url)
+                if not wanted or v.crawler.token in wanted]
     said = [robots.usage(args.url, agent=v.crawler.token) for v in verdicts]
     if args.json:
         report = {
@@ -447,7 +483,10 @@ def _diff_cmd(args: argparse.Namespace, out: TextIO) -> int:
     reading = [name for name in (args.old, args.new, args.urls) if name == "-"]
     if len(reading) > 1:
         return fail("only one of OLD, NEW and --urls can be '-' (standard input)")
-    for agent in args.agent or ():
+    from ._stance import expand_agents
+
+    agents = expand_agents(args)  # --agent and --agent-category tokens
+    for agent in agents:
         agent_tokens(agent)  # a caller mistake: say so before any work
     old, old_name = load(args.old, args)
     new, new_name = load(args.new, args)
@@ -467,7 +506,7 @@ def _diff_cmd(args: argparse.Namespace, out: TextIO) -> int:
                 fail(f"{where}: {problem}")
                 continue
             urls.append(url)
-    changes = diff(old, new, urls, args.agent or None)
+    changes = diff(old, new, urls, agents or None)
     if args.json:
         report = {"old": old_name, "new": new_name, "changes": [
             {"agent": c.agent, "url": c.url, "old": _verdict_json(c.old),
@@ -583,13 +622,18 @@ def _parser() -> argparse.ArgumentParser:
         "check",
         help="may AGENT fetch each URL? prints the verdict and the deciding line",
         description="Print, for each URL, whether AGENT may fetch it and which line decides.",
-        epilog="Exit codes: 0 all allowed, 1 some URL disallowed, 2 usage or I/O error.",
+        epilog="Exit codes: 0 all allowed, 1 some URL disallowed (for any agent), 2 usage or "
+               "I/O error.",
     )
     check.add_argument("--robots", metavar="FILE",
                        help="read this robots.txt file instead of fetching ('-': stdin)")
-    check.add_argument("--agent", required=True, metavar="NAME", action=_Once,
+    check.add_argument("--agent", metavar="NAME", action=_Once,
                        help="the crawler's product token, e.g. Googlebot (Token/1.0 accepted; "
-                            "once: one agent per run)")
+                            "once; more agents with --agent-category: one line per URL and "
+                            "agent)")
+    from ._stance import add_agent_options
+
+    add_agent_options(check)
     fetch_options(check)
     check.add_argument("--no-cache", action="store_true",
                        help="do not read or write the robots.txt cache")
@@ -628,9 +672,12 @@ def _parser() -> argparse.ArgumentParser:
         "explain", help="show the file with the groups that apply and the line that decides",
         description="Show SOURCE (a file, '-' or a URL) with line numbers: '|' marks the "
                     "groups that apply to AGENT, '>' the deciding line; then the reason.",
-        epilog="Exit codes: 0 allowed, 1 disallowed, 2 usage or I/O error.")
+        epilog="Exit codes: 0 allowed, 1 disallowed (for any agent), 2 usage or I/O error.")
     explain.add_argument("source", metavar="FILE_OR_URL")
-    explain.add_argument("--agent", required=True, metavar="NAME", action=_Once)
+    explain.add_argument("--agent", metavar="NAME", action=_Once,
+                         help="the crawler's product token (once; more agents with "
+                              "--agent-category: the file once, then one verdict per agent)")
+    add_agent_options(explain)
     explain.add_argument("url", metavar="URL", help="the URL (or /path) to explain")
     _shared_options(explain)
 
@@ -664,6 +711,7 @@ def _parser() -> argparse.ArgumentParser:
                              "a bad line is reported and skipped, exit 2 at the end)")
     differ.add_argument("--agent", action="append", metavar="NAME",
                         help="an agent to compare (repeatable)")
+    add_agent_options(differ)
     _shared_options(differ)
     from ._bulk import add_commands as add_bulk_commands  # bulk, report (issue 7)
 

@@ -103,7 +103,8 @@ def add_commands(commands: Any) -> None:
                            "DAYS before the date")
     bulk.add_argument("--key", choices=["origin", "host"], default="origin",
                       help="find each URL's robots row by origin (default, RFC 9309) or by "
-                           "host name (duckdb engine; see docs/guides/opt-out.md)")
+                           "host name (duckdb engine, or --as-of on either engine; see "
+                           "docs/guides/opt-out.md)")
     bulk.add_argument("--purpose", metavar="NAME", action="append", default=[],
                       help="add a nullable boolean column with the AI usage preference for "
                            "this purpose (ai-train -> column ai_train; repeatable; see "
@@ -379,8 +380,8 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     elif not (args.robots or args.robots_warc) or not args.urls:
         raise RobotsError("bulk needs --urls and one of --robots, --robots-warc "
                           "(or --pages-warc)")
-    if args.strictest is not None and (not args.as_of or args.strictest < 0):
-        raise RobotsError("--strictest DAYS needs --as-of COLUMN and DAYS >= 0")
+    if args.strictest is not None and (not args.as_of or not 0 <= args.strictest <= 36_500):
+        raise RobotsError("--strictest DAYS needs --as-of COLUMN and 0 <= DAYS <= 36500")
     started = time.monotonic()
     from ._common import Progress
 
@@ -524,8 +525,10 @@ def _duckdb_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
 def _as_of_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
     """``--as-of``: DuckDB reads both tables, the core judges each URL by the capture in
     force at its date (:func:`robotsrules.bulk.as_of_verdicts`)."""
-    if args.engine != "duckdb":
-        raise RobotsError("--as-of needs --engine duckdb")
+    if args.purpose:  # which capture's usage lines would answer is not defined (--strictest)
+        raise RobotsError("--purpose is not available with --as-of")
+    if args.engine == "spark":  # the same rows: robotsrules.spark.as_of_verdicts
+        return _spark_job(args, robots, stop)
     import datetime
 
     import duckdb
@@ -582,8 +585,8 @@ def _spark_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
 
     from .. import spark as engine
 
-    if args.key != "origin":
-        raise RobotsError("--key host needs --engine duckdb")
+    if args.key != "origin" and not args.as_of:
+        raise RobotsError("--key host needs --engine duckdb (or --as-of)")
 
     for path in ([args.robots] if args.robots else []) + [args.urls]:
         if not os.path.exists(path):
@@ -601,9 +604,19 @@ def _spark_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
         robots_df = (session.createDataFrame(robots) if isinstance(robots, pa.Table)
                      else engine.read(session, robots))
         urls_df = engine.read(session, args.urls)
-        job = engine.verdicts(robots_df, urls_df, args.agent, missing=args.missing,
-                              partitions=args.partitions, mode=args.mode,
-                              purposes=args.purpose)
+        if args.as_of:
+            import datetime
+
+            window = (None if args.strictest is None
+                      else datetime.timedelta(days=args.strictest))
+            job = engine.as_of_verdicts(robots_df, urls_df, args.agent, args.as_of,
+                                        strictest=window, key=args.key, missing=args.missing,
+                                        partitions=args.partitions, mode=args.mode,
+                                        cache_size=args.cache_size)
+        else:
+            job = engine.verdicts(robots_df, urls_df, args.agent, missing=args.missing,
+                                  partitions=args.partitions, mode=args.mode,
+                                  purposes=args.purpose)
         target = os.path.join(scratch, "verdicts")
         job.write.parquet(target)  # in parallel on the workers; then streamed into --out
         total = urls_df.count()

@@ -168,8 +168,8 @@ def _print_text(signals: PageSignals, source: str, purposes: List[str], out: Tex
         out.write(f"  {purpose}: {text}{because}\n")
 
 
-def _site(args: argparse.Namespace, url: str) -> Optional[Usage]:
-    """The robots.txt usage preferences of ``url`` (``--robots``), or ``None``."""
+def _site(args: argparse.Namespace) -> Optional[Any]:
+    """The site's robots.txt (``--robots``), or ``None``."""
     if not args.robots:
         return None
     if _URL.match(args.robots):
@@ -183,33 +183,45 @@ def _site(args: argparse.Namespace, url: str) -> Optional[Usage]:
     else:
         with open(args.robots, "rb") as handle:
             robots = parse(handle.read())
-    return robots.usage(url, agent=args.agent)
+    return robots
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
+    from ._stance import command_agents
+
+    agents = command_agents(args)  # --agent and --agent-category tokens
+    args.agent = agents[0]  # the User-Agent header's token when fetching
     purposes = _purposes(args)
     headers, body, note = _load(args.source, args)
     url = args.url or (args.source if _URL.match(args.source) else "/")
-    usage = _site(args, url)
-    signals = page_signals(headers, body, agent=args.agent, url=url,
-                           max_head_bytes=args.max_head_bytes)
-    both = combine(usage, signals) if args.robots else None
-    if args.json:
-        data = _report(signals, note, purposes)
-        if both is not None:
-            data["combined"] = {
-                p: {"allowed": (a := both.decide(p)).allowed, "level": a.level,
-                    "why": a.describe()} for p in purposes}
-            data["crawl_allowed"] = both.crawl_allowed
-        json.dump(data, out, indent=2, default=str)
-        out.write("\n")
-    else:
+    robots = _site(args)
+    documents: List[Dict[str, Any]] = []
+    for agent in agents:  # one agent: the output of before --agent-category
+        usage: Optional[Usage] = None if robots is None else robots.usage(url, agent=agent)
+        signals = page_signals(headers, body, agent=agent, url=url,
+                               max_head_bytes=args.max_head_bytes)
+        both = combine(usage, signals) if args.robots else None
+        if args.json:
+            data = _report(signals, note, purposes)
+            if both is not None:
+                data["combined"] = {
+                    p: {"allowed": (a := both.decide(p)).allowed, "level": a.level,
+                        "why": a.describe()} for p in purposes}
+                data["crawl_allowed"] = both.crawl_allowed
+            documents.append(data)
+            continue
+        if len(agents) > 1:
+            out.write(f"{'' if agent == agents[0] else chr(10)}agent {agent}\n")
         _print_text(signals, note, purposes, out)
         if both is not None:
             crawl = "allowed" if both.crawl_allowed else "disallowed"
             out.write(f"with the site's robots.txt (crawl {crawl}):\n")
             for purpose in purposes:
                 out.write(f"  {purpose}: {both.decide(purpose).describe()}\n")
+    if args.json:
+        json.dump(documents[0] if len(documents) == 1 else documents, out, indent=2,
+                  default=str)
+        out.write("\n")
     return EXIT_OK
 
 
@@ -223,8 +235,12 @@ def add_command(commands: Any) -> None:
                     "(curl -i), an HTML file, or '-'.",
         epilog="Exit codes: 0 done, 2 usage or I/O error.")
     page.add_argument("source", metavar="URL_OR_FILE")
-    page.add_argument("--agent", required=True, metavar="NAME",
-                      help="the crawler's product token, e.g. GPTBot")
+    page.add_argument("--agent", metavar="NAME",
+                      help="the crawler's product token, e.g. GPTBot (more agents with "
+                           "--agent-category: the answers of each in turn; JSON: a list)")
+    from ._stance import add_agent_options
+
+    add_agent_options(page)
     page.add_argument("--purpose", action="append", metavar="PURPOSE",
                       help="a purpose to answer (repeatable; default: search, ai-input, "
                            "ai-train)")

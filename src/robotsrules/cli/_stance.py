@@ -19,6 +19,7 @@ __all__ = [
     "add_agent_options",
     "add_command",
     "by_category_cmd",
+    "command_agents",
     "crawler_table",
     "expand_agents",
     "stance_json",
@@ -77,11 +78,25 @@ def expand_agents(args: argparse.Namespace) -> List[str]:
     """``--agent`` values then the tokens of every ``--agent-category``, without repeats."""
     from .._crawlers import category_tokens
 
-    agents: List[str] = list(getattr(args, "agent", None) or [])
+    given = getattr(args, "agent", None)
+    agents: List[str] = [given] if isinstance(given, str) else list(given or [])
     categories = getattr(args, "agent_category", None)
     if categories:
         agents.extend(category_tokens(categories, crawler_table(args)))
     return list(dict.fromkeys(agents))
+
+
+def command_agents(args: argparse.Namespace) -> List[str]:
+    """:func:`expand_agents` for a command that needs at least one agent: each checked as a
+    product token, a ``RobotsError`` (exit 2, one line) when none is given."""
+    from .._agents import agent_tokens
+
+    agents = expand_agents(args)
+    if not agents:
+        raise RobotsError("no agent given: pass --agent NAME or --agent-category CATEGORY")
+    for agent in agents:  # a caller mistake: say so before any work
+        agent_tokens(agent)
+    return agents
 
 
 def _stance_cmd(args: argparse.Namespace, out: TextIO) -> int:
@@ -143,9 +158,11 @@ def by_category_cmd(args: argparse.Namespace, out: TextIO) -> int:
     from .._optout import by_category, warnings
     from ._common import EXIT_ALLOWED, load
 
+    wanted = set(expand_agents(args))  # --agent-category: only those categories
     robots, origin = load(args.source, args)
     table = crawler_table(args)
-    summary = by_category(robots, table)
+    summary = [s for s in by_category(robots, table) if not wanted or wanted & {
+        c.token for c in table if c.category == s.category}]
     found = warnings(robots, table)
     if args.json:
         report = {

@@ -44,20 +44,40 @@ def usage_json(usage: Usage) -> Dict[str, Any]:
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
     from ._common import describe, load, painter
+    from ._stance import command_agents
 
+    agents = command_agents(args)  # --agent and --agent-category tokens
     robots, origin = load(args.source, args)
     urls: List[str] = args.urls or ["/"]
     code = EXIT_ALLOWED
-    reports: List[Dict[str, Any]] = []
+    documents: List[Dict[str, Any]] = []
     paint = painter(out, args)
     if not args.json:
         out.write(f"{origin}\n")
-    for url in urls:
-        verdict = robots.explain(url, agent=args.agent)
-        usage = robots.usage(url, agent=args.agent)
-        if not usage.crawl_allowed:
+    for agent in agents:  # one agent: the output of before --agent-category
+        if len(agents) > 1 and not args.json:
+            out.write(f"\nagent {agent}\n")
+        reports: List[Dict[str, Any]] = []
+        documents.append({"source": origin, "agent": agent, "urls": reports})
+        if _one_agent(robots, agent, urls, reports, out, paint, describe, args.json):
             code = EXIT_DISALLOWED
-        if args.json:
+    if args.json:
+        out.write(json.dumps(documents[0] if len(documents) == 1 else documents,
+                             indent=2, ensure_ascii=False) + "\n")
+    return code
+
+
+def _one_agent(robots: Any, agent: str, urls: List[str], reports: List[Dict[str, Any]],
+               out: TextIO, paint: Any, describe: Any, as_json: bool) -> bool:
+    """``usage`` for one agent (text written, or JSON reports gathered); True when some
+    URL may not be crawled."""
+    refused = False
+    for url in urls:
+        verdict = robots.explain(url, agent=agent)
+        usage = robots.usage(url, agent=agent)
+        if not usage.crawl_allowed:
+            refused = True
+        if as_json:
             reports.append({"url": url, "target": verdict.target,
                             "crawl_rule": None if verdict.rule is None else verdict.rule.line,
                             **usage_json(usage)})
@@ -82,10 +102,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             where = "; ".join(str(u) for u in deciding) if deciding else "nothing stated"
             pad = " " * (3 - len(_WORD[answer]))
             out.write(f"  {purpose:<12} {shown}{pad}  {where}\n")
-    if args.json:
-        out.write(json.dumps({"source": origin, "agent": args.agent, "urls": reports},
-                             indent=2, ensure_ascii=False) + "\n")
-    return code
+    return refused
 
 
 def add_command(commands: Any) -> None:
@@ -101,7 +118,12 @@ def add_command(commands: Any) -> None:
         epilog="Exit codes: 0 every URL may be crawled, 1 at least one may not, 2 usage or "
                "I/O error.")
     usage.add_argument("source", metavar="FILE_OR_URL")
-    usage.add_argument("--agent", required=True, metavar="NAME")
+    usage.add_argument("--agent", metavar="NAME",
+                       help="the crawler's product token (more agents with --agent-category: "
+                            "the answers of each in turn; JSON: a list)")
+    from ._stance import add_agent_options
+
+    add_agent_options(usage)
     usage.add_argument("urls", nargs="*", metavar="URL", help="URLs or /paths (default /)")
     usage.add_argument("--json", action="store_true", help="print JSON")
     usage.add_argument("--color", choices=["auto", "always", "never"], default="auto",
