@@ -127,3 +127,36 @@ def test_cli_spark_engine_equals_duckdb(spark: Any, tmp_path: Any, robots_table:
     key = lambda r: (r["url"], r["agent"])  # noqa: E731
     assert sorted(outputs["spark"], key=key) == sorted(outputs["duckdb"], key=key)
     assert len(outputs["spark"]) == 2 * len(sample.urls)
+
+
+def test_spark_stances_equal_the_bulk_table(spark: Any, robots_table: Any) -> None:
+    """Issue 17: the Spark stance job and ``robots_stance`` give the rows of
+    ``robotsrules.bulk.stances`` (which equal ``RobotsTxt.stance``: tests/bulk/test_stances.py),
+    with a second, older capture of one site that must lose."""
+    from pyspark.sql import functions as F
+
+    from robotsrules import bulk
+
+    first = robots_table.slice(0, 1).to_pylist()[0]
+    older = dict(first, body=b"User-agent: *\nDisallow: /", status=200,
+                 date=first["date"].replace(year=2000))
+    table = pa.concat_tables([robots_table, pa.Table.from_pylist([older],
+                                                                 schema=robots_table.schema)])
+    agents = ["GPTBot", "Googlebot"]
+    expected = sorted(r for b in bulk.stances(robots_table, agents) for r in
+                      (tuple(x.values()) for x in b.to_pylist()))
+    frame = spark.createDataFrame(table)
+    job = engine.stances(frame, agents, partitions=3)
+    assert job.schema.simpleString() == spark.createDataFrame(
+        [], engine.STANCE_DDL).schema.simpleString()
+    found = sorted(tuple(r) for r in job.collect())
+    assert [r[:3] for r in found] == [r[:3] for r in expected]
+    assert found == expected
+    columns = (frame.where(F.col("date") > F.lit("2001-01-01"))
+               .select(engine.robots_origin("url").alias("site"),
+                       engine.robots_stance("body", "status", "GPTBot").alias("s"))
+               .select("site", "s.*").collect())
+    by_site = {r["site"]: (r["kind"], r["reason"], list(r["lines"] or [])) for r in columns}
+    for row in expected:
+        if row[1] == "GPTBot":
+            assert by_site[row[0]] == (row[2], row[3], list(row[5])), row[0]

@@ -130,14 +130,26 @@ def add_commands(commands: Any) -> None:
     report = commands.add_parser(
         "report", help="who is blocked where: shares of URLs and sites, top sites, pairs",
         description="Summarise a verdict table written by 'robotsrules bulk': for each agent "
-                    "the share of URLs and of sites disallowed, the sites that block the most "
-                    "URLs, and which agents are blocked where others are not.",
+                    "the share of URLs and of sites disallowed (with --stances or --robots: "
+                    "sites whose robots.txt stance is all or some, and the count of each "
+                    "stance), the sites that block the most URLs, and which agents are "
+                    "blocked where others are not.",
         epilog="Exit codes: 0 done, 2 usage or I/O error.")
     report.add_argument("verdicts", metavar="VERDICTS", help="Parquet, CSV or JSON Lines")
     report.add_argument("--json", action="store_true", help="print JSON")
     report.add_argument("--chart", metavar="FILE.png", help="also draw a PNG chart")
     report.add_argument("--top", type=int, default=10, metavar="N",
                         help="top sites listed per agent (default 10)")
+    sites = report.add_mutually_exclusive_group()
+    sites.add_argument("--stances", metavar="FILE",
+                       help="a stance table ('robotsrules stance --robots ... --out', keyed "
+                            "by origin): sites fully/partly disallowed are those whose stance "
+                            "is all/some (without it they are estimated from the URLs)")
+    sites.add_argument("--robots", metavar="FILE",
+                       help="the robots table the verdicts came from: work out the stances "
+                            "of the verdict table's sites and agents (as --stances)")
+    sites.add_argument("--robots-warc", metavar="FILE", nargs="+",
+                       help="as --robots, from WARC files of robots.txt captures")
     report.set_defaults(run=_report)
 
 
@@ -642,7 +654,19 @@ def _report(args: argparse.Namespace, out: TextIO) -> int:
         raise RobotsError(f"{args.verdicts}: no such file")
     if args.top < 0:
         raise RobotsError("--top must not be negative")
-    result = audit(args.verdicts, top=args.top)
+    stances: Any = None
+    if args.stances:
+        if not os.path.exists(args.stances):
+            raise RobotsError(f"{args.stances}: no such file")
+        stances = args.stances
+    elif args.robots or args.robots_warc:
+        from .._report import stance_table
+
+        if args.robots and not os.path.exists(args.robots):
+            raise RobotsError(f"{args.robots}: no such file")
+        robots = _warc_table(args.robots_warc) if args.robots_warc else args.robots
+        stances = stance_table(args.verdicts, robots)
+    result = audit(args.verdicts, top=args.top, stances=stances)
     if args.chart:
         chart(result, args.chart)
     if args.json:
