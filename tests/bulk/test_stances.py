@@ -288,3 +288,89 @@ def test_file_or_url_form_unchanged(tmp_path: Any, capsys: Any) -> None:
     assert main(["stance", str(path), "--agent", "GPTBot", "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
     assert data["stances"][0]["kind"] == "all"
+
+
+# -- report: fully/partly disallowed sites are stance kinds ---------------------------------
+
+REPORT_ROBOTS = [
+    # GPTBot: all; CCBot: some (only /private), but every sampled URL is under /private,
+    # so the URL estimate says "fully" where the stance says "some".
+    ("https://a.example/robots.txt",
+     b"User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private\n", 200, None),
+    # Both: some, but the sampled URL is allowed: the estimate says nothing is disallowed.
+    ("https://b.example/robots.txt", b"User-agent: *\nDisallow: /x\n", 200, None),
+    # 503: unreachable, all disallowed for both.
+    ("https://c.example/robots.txt", b"", 503, None),
+]
+REPORT_URLS = ["https://a.example/private/1", "https://a.example/private/2",
+               "https://b.example/y", "https://c.example/", "https://d.example/"]
+
+
+def _report_inputs(tmp_path: Any) -> Tuple[str, str]:
+    robots = _write_robots(tmp_path, REPORT_ROBOTS)
+    urls = tmp_path / "urls.txt"
+    urls.write_text("\n".join(REPORT_URLS) + "\n")
+    out = str(tmp_path / "v.parquet")
+    assert main(["bulk", "--robots", robots, "--urls", str(urls), "--agent", "GPTBot",
+                 "--agent", "CCBot", "--out", out]) == 0
+    return robots, out
+
+
+def test_report_sites_come_from_stances(tmp_path: Any, capsys: Any) -> None:
+    robots, verdicts = _report_inputs(tmp_path)
+    capsys.readouterr()
+    assert main(["report", verdicts, "--json"]) == 0
+    estimated = {a["agent"]: a for a in json.loads(capsys.readouterr().out)["agents"]}
+    assert main(["report", verdicts, "--json", "--robots", robots]) == 0
+    staged = {a["agent"]: a for a in json.loads(capsys.readouterr().out)["agents"]}
+    stance_out = str(tmp_path / "s.parquet")
+    assert main(["stance", "--robots", robots, "--agent", "GPTBot", "CCBot", "--out",
+                 stance_out]) == 0
+    capsys.readouterr()
+    assert main(["report", verdicts, "--json", "--stances", stance_out]) == 0
+    from_file = {a["agent"]: a for a in json.loads(capsys.readouterr().out)["agents"]}
+    assert from_file == staged
+    guess, exact = estimated["CCBot"], staged["CCBot"]
+    assert (guess["basis"], guess["stances"]) == ("urls", {})
+    assert (guess["sites"], guess["sites_fully"], guess["sites_partly"]) == (3, 2, 0)
+    assert (exact["basis"], exact["sites"]) == ("stance", 3)
+    assert exact["stances"] == {"all": 1, "some": 2, "none": 0, "unknown": 0}
+    assert (exact["sites_fully"], exact["sites_partly"]) == (1, 2)
+    assert staged["GPTBot"]["stances"] == {"all": 2, "some": 1, "none": 0, "unknown": 0}
+    assert staged["GPTBot"]["site_share"] == round(2 / 3, 6)
+    for key in ("urls", "judged", "disallowed", "unknown", "sites", "top_sites", "url_share"):
+        assert staged["CCBot"][key] == estimated["CCBot"][key], key  # the rest unchanged
+    assert main(["report", verdicts, "--robots", robots]) == 0
+    text = capsys.readouterr().out
+    assert "site stances" in text and "estimated" not in text
+    assert main(["report", verdicts]) == 0
+    assert "estimated from the judged URLs" in capsys.readouterr().out
+
+
+def test_report_stance_rows_missing_or_contradictory_are_unknown(tmp_path: Any) -> None:
+    from robotsrules._report import audit
+
+    _, verdicts = _report_inputs(tmp_path)
+    stances = pa.table({"site": ["https://a.example", "https://b.example", "https://b.example",
+                                 "https://c.example"],
+                        "agent": ["CCBot"] * 4, "kind": ["some", "all", "none", None]})
+    found = {s.agent: s for s in audit(verdicts, stances=stances).agents}
+    assert found["CCBot"].stances == {"all": 0, "some": 1, "none": 0, "unknown": 2}
+    assert found["GPTBot"].stances == {"all": 0, "some": 0, "none": 0, "unknown": 3}
+    with pytest.raises(InvalidArgument, match="not a stance table"):
+        audit(verdicts, stances=pa.table({"site": ["x"]}))
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--stances", "{tmp}/none.parquet"], "none.parquet: no such file"),
+    (["--robots", "{tmp}/none.parquet"], "none.parquet: no such file"),
+    (["--stances", "{verdicts}"], "not a stance table"),
+])
+def test_report_stance_mistakes(tmp_path: Any, capsys: Any, argv: List[str],
+                                message: str) -> None:
+    _, verdicts = _report_inputs(tmp_path)
+    capsys.readouterr()
+    args = [a.format(tmp=tmp_path, verdicts=verdicts) for a in argv]
+    assert main(["report", verdicts, *args]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and message in err, err
