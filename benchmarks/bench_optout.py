@@ -23,6 +23,7 @@ Run: ``.venv/bin/python benchmarks/bench_optout.py [--every 10] [--no-spark]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import statistics
@@ -160,10 +161,8 @@ def stances_loop(robots: List[Dict[str, Any]]) -> int:
     for row in robots:
         parsed = robots_for(row["body"], row.get("status"))
         for agent in AGENTS:
-            try:
+            with contextlib.suppress(robotsrules.RobotsError):
                 parsed.stance(agent)
-            except robotsrules.RobotsError:
-                pass
             rows += 1
     return rows
 
