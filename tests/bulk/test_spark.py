@@ -110,25 +110,6 @@ def test_usage_columns_and_function(spark: Any) -> None:
     assert value is False
 
 
-def test_cli_spark_engine_equals_duckdb(spark: Any, tmp_path: Any, robots_table: Any,
-                                        sample: Sample, capsys: Any) -> None:
-    pq.write_table(robots_table, tmp_path / "robots.parquet")
-    (tmp_path / "urls.txt").write_text("\n".join(sample.urls) + "\n")
-    outputs = {}
-    for name in ("duckdb", "spark"):
-        out = str(tmp_path / f"{name}.csv")
-        code = main(["bulk", "--robots", str(tmp_path / "robots.parquet"), "--urls",
-                     str(tmp_path / "urls.txt"), "--agent", "GPTBot", "--agent", "CCBot",
-                     "--out", out, "--engine", name, "--spark-master", "local[2]"])
-        assert code == 0, capsys.readouterr().err
-        import pyarrow.csv as pacsv
-
-        outputs[name] = pacsv.read_csv(out).to_pylist()
-    key = lambda r: (r["url"], r["agent"])  # noqa: E731
-    assert sorted(outputs["spark"], key=key) == sorted(outputs["duckdb"], key=key)
-    assert len(outputs["spark"]) == 2 * len(sample.urls)
-
-
 def test_spark_stances_equal_the_bulk_table(spark: Any, robots_table: Any) -> None:
     """Issue 17: the Spark stance job and ``robots_stance`` give the rows of
     ``robotsrules.bulk.stances`` (which equal ``RobotsTxt.stance``: tests/bulk/test_stances.py),
@@ -160,3 +141,40 @@ def test_spark_stances_equal_the_bulk_table(spark: Any, robots_table: Any) -> No
     for row in expected:
         if row[1] == "GPTBot":
             assert by_site[row[0]] == (row[2], row[3], list(row[5])), row[0]
+
+
+def test_cli_spark_engine_equals_duckdb(spark: Any, tmp_path: Any, robots_table: Any,
+                                        sample: Sample, capsys: Any) -> None:
+    pq.write_table(robots_table, tmp_path / "robots.parquet")
+    (tmp_path / "urls.txt").write_text("\n".join(sample.urls) + "\n")
+    outputs = {}
+    for name in ("duckdb", "spark"):
+        out = str(tmp_path / f"{name}.csv")
+        code = main(["bulk", "--robots", str(tmp_path / "robots.parquet"), "--urls",
+                     str(tmp_path / "urls.txt"), "--agent", "GPTBot", "--agent", "CCBot",
+                     "--out", out, "--engine", name, "--spark-master", "local[2]"])
+        assert code == 0, capsys.readouterr().err
+        import pyarrow.csv as pacsv
+
+        outputs[name] = pacsv.read_csv(out).to_pylist()
+    key = lambda r: (r["url"], r["agent"])  # noqa: E731
+    assert sorted(outputs["spark"], key=key) == sorted(outputs["duckdb"], key=key)
+    assert len(outputs["spark"]) == 2 * len(sample.urls)
+
+
+def test_cli_stance_table_on_spark_equals_duckdb(tmp_path: Any, robots_table: Any,
+                                                 capsys: Any) -> None:
+    """``stance --robots --out --engine spark`` writes the DuckDB engine's rows (runs last:
+    the command stops the session it gets when it ends)."""
+    pq.write_table(robots_table.slice(0, 40), tmp_path / "robots.parquet")
+    outputs = {}
+    for name in ("duckdb", "spark"):
+        out = str(tmp_path / f"{name}.parquet")
+        code = main(["stance", "--robots", str(tmp_path / "robots.parquet"), "--agent",
+                     "GPTBot", "CCBot", "--out", out, "--engine", name,
+                     "--spark-master", "local[2]"])
+        assert code == 0, capsys.readouterr().err
+        outputs[name] = pq.read_table(out).to_pylist()
+    key = lambda r: (r["site"], r["agent"])  # noqa: E731
+    assert sorted(outputs["spark"], key=key) == sorted(outputs["duckdb"], key=key)
+    assert len(outputs["spark"]) == 2 * 40  # one row per site and agent
