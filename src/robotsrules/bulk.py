@@ -51,6 +51,11 @@ The verdict of a row equals the core's, row for row:
   never raises; only an invalid *agent* (the caller's choice) raises
   :class:`~robotsrules.InvalidAgent`.
 
+Without a URL table, :func:`stances` gives one row per site and agent
+(:data:`STANCE_SCHEMA`): whether the site's robots.txt disallows all, none or some of its
+paths for the agent (:meth:`RobotsTxt.stance <robotsrules.RobotsTxt.stance>`), with the
+deciding lines and example paths.
+
 Several robots rows for one origin: the newest ``date`` wins (rows without a date are older
 than any dated row); ties are broken by the larger body, then the larger status, so that every
 engine picks the same row.

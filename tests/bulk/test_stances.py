@@ -267,6 +267,7 @@ def test_cli_table_form_agent_category_and_host_key(tmp_path: Any, capsys: Any) 
     (["--robots", "{robots}", "--agent", "GPTBot", "--out", "{tmp}/x.csv", "--mode",
       "legacy"], "legacy"),
     (["FILE", "--robots", "{robots}", "--agent", "GPTBot", "--out", "{tmp}/x.csv"], "not both"),
+    (["--robots", "{robots}", "--agent", "GPTBot", "--out", "{tmp}/x.csv", "--json"], "--json"),
     (["--robots", "{robots}", "--agent", "GPTBot", "--out", "{tmp}/x.csv", "--engine",
       "spark", "--key", "host"], "--key host"),
 ])
@@ -340,7 +341,7 @@ def test_report_sites_come_from_stances(tmp_path: Any, capsys: Any) -> None:
     assert staged["GPTBot"]["site_share"] == round(2 / 3, 6)
     for key in ("urls", "judged", "disallowed", "unknown", "sites", "top_sites", "url_share"):
         assert staged["CCBot"][key] == estimated["CCBot"][key], key  # the rest unchanged
-    assert main(["report", verdicts, "--robots", robots]) == 0
+    assert main(["report", verdicts, "--robots", robots, "--mode", "rfc"]) == 0
     text = capsys.readouterr().out
     assert "site stances" in text and "estimated" not in text
     assert main(["report", verdicts]) == 0

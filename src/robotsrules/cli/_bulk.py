@@ -150,6 +150,9 @@ def add_commands(commands: Any) -> None:
                             "of the verdict table's sites and agents (as --stances)")
     sites.add_argument("--robots-warc", metavar="FILE", nargs="+",
                        help="as --robots, from WARC files of robots.txt captures")
+    report.add_argument("--mode", choices=["google", "rfc"], default="google",
+                        help="with --robots/--robots-warc: how to read the files, as the "
+                             "verdicts were (default google)")
     report.set_defaults(run=_report)
 
 
@@ -665,7 +668,7 @@ def _report(args: argparse.Namespace, out: TextIO) -> int:
         if args.robots and not os.path.exists(args.robots):
             raise RobotsError(f"{args.robots}: no such file")
         robots = _warc_table(args.robots_warc) if args.robots_warc else args.robots
-        stances = stance_table(args.verdicts, robots)
+        stances = stance_table(args.verdicts, robots, mode=args.mode)
     result = audit(args.verdicts, top=args.top, stances=stances)
     if args.chart:
         chart(result, args.chart)
@@ -729,6 +732,8 @@ def _stance_table(args: argparse.Namespace, out: TextIO) -> int:
     if args.source is not None:
         raise RobotsError(f"{args.source}: give FILE_OR_URL or --robots/--robots-warc, "
                           "not both")
+    if args.json:
+        raise RobotsError("--json is for the FILE_OR_URL form; the table form writes --out")
     return _stoppable(args, out, _stance_run)
 
 
