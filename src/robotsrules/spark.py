@@ -22,8 +22,10 @@ in memory, and a site with a billion URLs costs only the sort Spark spills anywa
 equal :mod:`robotsrules.bulk`'s (and the core's), see there for ``line`` and ``reason``.
 
 For a job of your own (say, after your own join of pages to robots bodies), the column
-functions :func:`robots_allowed`, :func:`robots_line`, :func:`robots_verdict` and
-:func:`robots_origin` are Arrow UDFs with a per-worker parse cache.
+functions :func:`robots_allowed`, :func:`robots_line`, :func:`robots_verdict`,
+:func:`robots_origin` and :func:`robots_stance` are Arrow UDFs with a per-worker parse cache.
+:func:`stances` is the stance job: one row per site and agent, no URL table
+(``robotsrules stance --robots ... --out --engine spark``).
 """
 
 from __future__ import annotations
