@@ -10,14 +10,20 @@ Prints, for a sample of the corpus (every ``--every``-th site of ``urls.txt``):
   (``bulk.any_agent_verdicts``; and the fold of 15 per-agent verdicts, ``bulk.any_agent``),
   DuckDB (``threads=1``), Spark ``local[2]`` (per core = rate / 2), and the same job written
   with protego in a Python loop (parse each site once, ``can_fetch`` per agent until one
-  refuses): the Apertus filter's way.
+  refuses): the Apertus filter's way;
+* the bulk stance job (one row per site and agent, no URL table: ``robotsrules stance
+  --robots ... --out``) over the same sites and 15 agents, in stances and sites per second on
+  one core: DuckDB (``threads=1``, ``duckdb.stances``) and a plain loop (parse each file,
+  ``RobotsTxt.stance`` per agent).
 
-Run: ``.venv/bin/python benchmarks/bench_optout.py [--every 10] [--no-spark]``.
+Run: ``.venv/bin/python benchmarks/bench_optout.py [--every 10] [--no-spark]
+[--only-stances]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import statistics
@@ -135,16 +141,57 @@ def with_spark(robots_path: str, urls_path: str) -> Tuple[float, int]:
         session.stop()
 
 
+def stances_duckdb(robots_table: Any) -> int:
+    import duckdb
+
+    from robotsrules import duckdb as engine
+
+    con = duckdb.connect(config={"threads": 1})
+    try:
+        return sum(b.num_rows for b in engine.stances(robots_table, AGENTS, connection=con))
+    finally:
+        con.close()
+
+
+def stances_loop(robots: List[Dict[str, Any]]) -> int:
+    import robotsrules
+    from robotsrules.bulk import robots_for
+
+    rows = 0
+    for row in robots:
+        parsed = robots_for(row["body"], row.get("status"))
+        for agent in AGENTS:
+            with contextlib.suppress(robotsrules.RobotsError):
+                parsed.stance(agent)
+            rows += 1
+    return rows
+
+
+def bench_stance_table(robots: List[Dict[str, Any]], robots_table: Any) -> None:
+    print(f"bulk stance job: {len(robots):,} sites x {len(AGENTS)} agents")
+    for name, job in (("plain loop (parse, stance/agent)", lambda: stances_loop(robots)),
+                      ("robotsrules DuckDB (threads=1)", lambda: stances_duckdb(robots_table))):
+        job()  # warm-up
+        start = time.perf_counter()
+        rows = job()
+        seconds = time.perf_counter() - start
+        print(f"  {name:<32} {rows / seconds:>9,.0f} stances/s  "
+              f"({rows / len(AGENTS) / seconds:>7,.0f} sites/s) per core")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--every", type=int, default=10, help="every N-th site (default 10)")
     parser.add_argument("--stance-every", type=int, default=5,
                         help="every N-th corpus file for the stance figure (default 5)")
     parser.add_argument("--no-spark", action="store_true")
+    parser.add_argument("--only-stances", action="store_true",
+                        help="only the bulk stance job")
     args = parser.parse_args()
     if not os.path.isdir(os.path.join(CORPUS, "robots")):
         sys.exit(f"corpus not found at {CORPUS} (set ROBOTSRULES_CORPUS)")
-    bench_stance(args.stance_every)
+    if not args.only_stances:
+        bench_stance(args.stance_every)
 
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -152,6 +199,9 @@ def main() -> None:
     robots, urls = load(args.every)
     robots_table = pa.Table.from_pylist(robots)
     urls_table = pa.table({"url": urls})
+    bench_stance_table(robots, robots_table)
+    if args.only_stances:
+        return
     print(f"any-agent job: {len(robots):,} sites, {len(urls):,} URLs x {len(AGENTS)} agents")
     for name, job in (("protego, Python loop", lambda: with_protego(robots, urls)),
                       ("robotsrules, fold of 15 verdicts",

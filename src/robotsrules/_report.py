@@ -7,8 +7,15 @@ table larger than memory is fine. For each agent:
 * **URLs**: how many rows were judged (``allowed`` not null), how many disallowed, and the
   share; rows with no verdict (no robots row, invalid URL) are counted as *unknown*, never as
   allowed;
-* **sites** (origins with at least one judged URL): *fully* disallowed (every judged URL of
-  the site disallowed: an opt-out) and *partly* disallowed (some but not all);
+* **sites** (origins with at least one judged URL): *fully* disallowed (an opt-out) and
+  *partly* disallowed. With a stance table (``stances=``: the output of ``robotsrules stance
+  --robots ... --out``, or :func:`stance_table` of a robots table), these are the project's one
+  definition, :attr:`Stance.kind <robotsrules.Stance.kind>` of the site's robots.txt for the
+  agent: ``all`` is fully, ``some`` partly (``basis="stance"``), and the counts of every kind
+  are given (``stances``: all, some, none, unknown: no stance row, or a stance too complex to
+  settle). Without one, the report has only the judged URLs and *estimates* them
+  (``basis="urls"``): fully when every judged URL of the site is disallowed, partly when some
+  are (a site that blocks one path nobody sampled looks like ``none``);
 * **top sites**: the sites that block the most of the agent's URLs;
 * **usage preferences** (when the table has ``bulk --purpose`` columns such as ``ai_train``):
   per purpose, the sites that state *no* (any of the agent's URLs there answers no), the
@@ -31,7 +38,8 @@ import pyarrow as pa
 
 from .errors import EngineError, InvalidArgument, MissingExtra
 
-__all__ = ["AgentSummary", "Audit", "Differential", "audit", "chart", "to_json", "to_text"]
+__all__ = ["AgentSummary", "Audit", "Differential", "audit", "chart", "stance_table", "to_json",
+           "to_text"]
 
 
 @dataclass(frozen=True)
@@ -49,14 +57,23 @@ class AgentSummary:
     sites: int
     """Sites (origins) with at least one judged URL."""
     sites_fully: int
-    """Sites disallowing every judged URL of this agent."""
+    """Of :attr:`sites`, those fully disallowed: stance ``all`` (``basis="stance"``), else
+    estimated: every judged URL disallowed."""
     sites_partly: int
-    """Sites disallowing some but not all."""
+    """Of :attr:`sites`, those partly disallowed: stance ``some``, else estimated: some but
+    not all judged URLs disallowed."""
     top_sites: List[Dict[str, Any]] = field(default_factory=list)
     """``{"origin", "disallowed", "judged"}``, most disallowed URLs first."""
     preferences: Dict[str, Dict[str, int]] = field(default_factory=dict)
     """Per purpose column (``ai_train``): ``{"no": sites, "yes": sites}`` (see the module
     docstring); empty when the table has no purpose column."""
+    basis: str = "urls"
+    """Where :attr:`sites_fully` and :attr:`sites_partly` come from: ``"stance"`` (the
+    robots.txt rules, :meth:`RobotsTxt.stance <robotsrules.RobotsTxt.stance>`) or ``"urls"``
+    (estimated from the judged URLs: no stance table was given)."""
+    stances: Dict[str, int] = field(default_factory=dict)
+    """With a stance table: of :attr:`sites`, how many have each stance kind
+    (``{"all", "some", "none", "unknown"}``); empty otherwise."""
 
     @property
     def url_share(self) -> float:
@@ -107,8 +124,11 @@ def _relation(con: duckdb.DuckDBPyConnection, source: Union[str, os.PathLike[str
 
 
 def audit(source: Union[str, os.PathLike[str], pa.Table], *, top: int = 10,
-          examples: int = 3, connection: Optional[duckdb.DuckDBPyConnection] = None) -> Audit:
-    """Aggregate a verdict table into an :class:`Audit`."""
+          examples: int = 3, connection: Optional[duckdb.DuckDBPyConnection] = None,
+          stances: Union[str, os.PathLike[str], pa.Table, None] = None) -> Audit:
+    """Aggregate a verdict table into an :class:`Audit`; with ``stances`` (a stance table,
+    :data:`robotsrules.bulk.STANCE_SCHEMA`, keyed by origin), the fully/partly disallowed
+    sites come from the stances (see the module docstring)."""
     con = connection if connection is not None else duckdb.connect()
     try:
         relation = _relation(con, source)
@@ -138,11 +158,20 @@ def audit(source: Union[str, os.PathLike[str], pa.Table], *, top: int = 10,
                 ORDER BY agent, disallowed DESC, origin""", [top]).fetchall():
             tops.setdefault(agent, []).append(
                 {"origin": origin, "disallowed": disallowed, "judged": judged})
+        kinds = _stance_kinds(con, stances) if stances is not None else None
         summaries = []
         for agent, rows, judged, disallowed, unknown in per_agent:
             counted, fully, partly = sites.get(agent, (0, 0, 0))
+            if kinds is None:
+                summaries.append(AgentSummary(agent, rows, judged, disallowed, unknown,
+                                              counted, fully, partly,
+                                              top_sites=tops.get(agent, [])))
+                continue
+            found = kinds.get(agent, {"all": 0, "some": 0, "none": 0, "unknown": counted})
             summaries.append(AgentSummary(agent, rows, judged, disallowed, unknown, counted,
-                                          fully, partly, top_sites=tops.get(agent, [])))
+                                          found["all"], found["some"],
+                                          top_sites=tops.get(agent, []), basis="stance",
+                                          stances=found))
         differentials = _differentials(con, examples)
         summaries = _preferences(con, relation, summaries)
     except duckdb.Error as error:
@@ -152,6 +181,71 @@ def audit(source: Union[str, os.PathLike[str], pa.Table], *, top: int = 10,
             con.close()
     label = os.fspath(source) if isinstance(source, (str, os.PathLike)) else "<table>"
     return Audit(label, int(totals[0]), int(totals[1]), summaries, differentials)
+
+
+def _stance_kinds(con: duckdb.DuckDBPyConnection,
+                  stances: Union[str, os.PathLike[str], pa.Table]) -> Dict[str, Dict[str, int]]:
+    """Per agent, how many sites with a judged URL (table ``s``) have each stance kind.
+
+    A (site, agent) with no stance row, a null kind, or stance rows that disagree is
+    ``unknown``."""
+    from .duckdb import read
+
+    relation = read(con, stances)
+    missing = {"site", "agent", "kind"} - set(relation.columns)
+    if missing:
+        raise InvalidArgument("not a stance table (robotsrules stance --robots output): no "
+                              "column " + ", ".join(sorted(missing)))
+    relation.select("CAST(site AS VARCHAR) AS site, CAST(agent AS VARCHAR) AS agent, "
+                    "CAST(kind AS VARCHAR) AS kind").create_view("k_raw", replace=True)
+    found: Dict[str, Dict[str, int]] = {}
+    for agent, every, some, none, unknown in con.sql("""
+            WITH k AS (SELECT site, agent,
+                              CASE WHEN count(DISTINCT kind) = 1 AND count(kind) = count(*)
+                                   THEN min(kind) END AS kind
+                       FROM k_raw GROUP BY site, agent)
+            SELECT s.agent, count(*) FILTER (WHERE k.kind = 'all'),
+                   count(*) FILTER (WHERE k.kind = 'some'),
+                   count(*) FILTER (WHERE k.kind = 'none'),
+                   count(*) FILTER (WHERE k.kind IS NULL OR k.kind NOT IN ('all', 'some', 'none'))
+            FROM s LEFT JOIN k ON k.site = s.origin AND k.agent = s.agent
+            WHERE s.judged > 0 GROUP BY s.agent""").fetchall():
+        found[agent] = {"all": int(every), "some": int(some), "none": int(none),
+                        "unknown": int(unknown)}
+    return found
+
+
+def stance_table(verdicts: Union[str, os.PathLike[str], pa.Table], robots: Any, *,
+                 mode: Any = "google",
+                 connection: Optional[duckdb.DuckDBPyConnection] = None) -> pa.Table:
+    """The stance table :func:`audit` needs, worked out from a robots table (or a
+    :class:`~robotsrules.bulk.RobotsIndex`) for just the origins and agents of a verdict
+    table: each site's file parsed once (:func:`robotsrules.bulk.stances`)."""
+    from .bulk import STANCE_SCHEMA, RobotsIndex, stances
+    from .duckdb import load_index
+
+    con = connection if connection is not None else duckdb.connect()
+    try:
+        relation = _relation(con, verdicts)
+        index = robots if isinstance(robots, RobotsIndex) else load_index(con, robots)
+        relation.select("CAST(origin AS VARCHAR) AS origin, CAST(agent AS VARCHAR) AS agent"
+                        ).create_view("stance_keys", replace=True)
+        wanted = RobotsIndex()
+        for (origin,) in con.sql("SELECT DISTINCT origin FROM stance_keys "
+                                 "WHERE origin IS NOT NULL").fetchall():
+            row = index.get(origin)
+            if row is not None:
+                wanted.add(origin, row[0], row[1])
+        agents = [a for (a,) in con.sql("SELECT DISTINCT agent FROM stance_keys WHERE agent "
+                                        "IS NOT NULL ORDER BY 1").fetchall()]
+    except duckdb.Error as error:
+        raise EngineError(f"cannot read the verdict or robots table: {error}") from None
+    finally:
+        if connection is None:
+            con.close()
+    if not agents:
+        return STANCE_SCHEMA.empty_table()
+    return pa.Table.from_batches(list(stances(wanted, agents, mode=mode)), STANCE_SCHEMA)
 
 
 def _preferences(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation,
@@ -231,6 +325,18 @@ def to_text(report: Audit) -> str:
                      f"({s.sites_fully:,}/{s.sites:,})",
                      _percent(s.sites_partly, s.sites).strip(), f"{s.unknown:,}"])
     lines += _table(rows)
+    staged = [s for s in report.agents if s.basis == "stance"]
+    if staged:
+        lines += ["", "site stances (the robots.txt rules; fully = all, partly = some), of the "
+                      "sites with a judged URL"]
+        table = [["agent", "all", "some", "none", "unknown"]]
+        for s in staged:
+            table.append([s.agent] + [f"{s.stances.get(k, 0):,}"
+                                      for k in ("all", "some", "none", "unknown")])
+        lines += ["  " + line for line in _table(table)]
+    elif report.agents:
+        lines += ["(sites fully/partly disallowed estimated from the judged URLs; pass "
+                  "--robots or --stances for the sites' stances)"]
     stated = [s for s in report.agents if s.preferences]
     if stated:
         lines += ["", "usage preferences stated (share of sites with a judged URL): no / yes"]

@@ -51,6 +51,11 @@ The verdict of a row equals the core's, row for row:
   never raises; only an invalid *agent* (the caller's choice) raises
   :class:`~robotsrules.InvalidAgent`.
 
+Without a URL table, :func:`stances` gives one row per site and agent
+(:data:`STANCE_SCHEMA`): whether the site's robots.txt disallows all, none or some of its
+paths for the agent (:meth:`RobotsTxt.stance <robotsrules.RobotsTxt.stance>`), with the
+deciding lines and example paths.
+
 Several robots rows for one origin: the newest ``date`` wins (rows without a date are older
 than any dated row); ties are broken by the larger body, then the larger status, so that every
 engine picks the same row.
@@ -98,6 +103,9 @@ __all__ = [
     "MISSING",
     "NO_ROBOTS",
     "SORTED_COLUMNS",
+    "STANCE_SCHEMA",
+    "STANCE_SORTED_COLUMNS",
+    "TOO_COMPLEX",
     "VERDICT_SCHEMA",
     "BodyCache",
     "FileFormat",
@@ -114,6 +122,9 @@ __all__ = [
     "judge_sorted",
     "judge_sorted_any",
     "robots_for",
+    "stance_row",
+    "stances",
+    "stances_sorted",
     "usage_of",
     "verdict_of",
     "verdict_schema",
@@ -702,6 +713,37 @@ class BodyCache:
             out.append(verdict_of(self.get(body, code), url, agent))
         return out
 
+    def stances(self, bodies: Sequence[Any], statuses: Optional[Sequence[Any]],
+                agents: Sequence[Any]) -> List[Optional[StanceRow]]:
+        """The stance row (:func:`stance_row`) per row of three equally long columns;
+        ``None`` for a ``null`` agent, or a ``null`` body with no 4xx/5xx status (nothing
+        known). An invalid agent raises :class:`~robotsrules.InvalidAgent`; legacy mode
+        raises :class:`~robotsrules.InvalidArgument` (the query's mistakes)."""
+        check_stance_mode(self._mode)
+        out: List[Optional[StanceRow]] = []
+        checked: Dict[str, bool] = {}
+        # Keyed by identity; the value keeps both objects alive, so no id is reused.
+        seen: Dict[Tuple[int, int], Tuple[Any, StanceRow]] = {}
+        if statuses is None:
+            statuses = [None] * len(agents)
+        for body, status, agent in zip(bodies, statuses, agents):
+            code = _as_status(status)
+            if agent is None or (body is None and (
+                    code is None or outcome_for_status(code, self._policy) == OK)):
+                out.append(None)
+                continue
+            if agent not in checked:
+                agent_tokens(agent)
+                checked[agent] = True
+            robots = self.get(body, code)
+            rules = robots.for_agent(agent)
+            found = seen.get((id(robots), id(rules)))
+            if found is None:
+                found = seen[(id(robots), id(rules))] = ((robots, rules),
+                                                         stance_row(robots, agent))
+            out.append(found[1])
+        return out
+
 
     def usage(self, bodies: Sequence[Any], urls: Sequence[Any], agents: Sequence[Any],
               purposes: Sequence[Any]) -> List[Optional[bool]]:
@@ -1115,3 +1157,176 @@ def judge_sorted_any(
             out["origin"].append(origin)
         if out["url"]:
             yield pa.RecordBatch.from_pydict(out, schema=ANY_AGENT_SCHEMA)
+
+
+# -- stances in bulk: one row per site and agent, no URL table (issue 17) ----------------------
+
+STANCE_SCHEMA = pa.schema([
+    pa.field("site", pa.string()),
+    pa.field("agent", pa.string()),
+    pa.field("kind", pa.string()),
+    pa.field("reason", pa.string()),
+    pa.field("scope", pa.string()),
+    pa.field("lines", pa.list_(pa.int32())),
+    pa.field("disallowed", pa.list_(pa.string())),
+    pa.field("allowed", pa.list_(pa.string())),
+    pa.field("complete", pa.bool_()),
+])
+"""The columns of a stance table (:func:`stances`): one row per site and agent.
+
+==========  ============  ======================================================================
+column      type          meaning
+==========  ============  ======================================================================
+site        string        the site's key: its origin (``https://example.com``) or, with
+                          ``key="host"``, its host name
+agent       string        the agent as given
+kind        string        ``all`` (every path disallowed, ``/robots.txt`` aside), ``none``
+                          (nothing disallowed) or ``some``: :attr:`Stance.kind
+                          <robotsrules.Stance.kind>`; ``null`` only when ``reason`` is
+                          ``too-complex``
+reason      string        where the kind comes from: ``rules`` (the body, for a 2xx or no
+                          status), ``allow-all`` (a 4xx or unfollowed 3xx status: the file is
+                          *unavailable*, so ``kind`` is ``none``), ``disallow-all`` (429 or
+                          5xx: *unreachable*, so ``kind`` is ``all``), or ``too-complex``
+                          (:class:`~robotsrules.StanceTooComplex`: no guess is made)
+scope       string        group selection: ``specific``, ``global`` or ``none``
+lines       list<int32>   the line numbers of the rules that decide some path (file order;
+                          empty for a status-derived stance)
+disallowed  list<string>  a few example disallowed paths (``some`` has one at least)
+allowed     list<string>  a few example allowed paths
+complete    bool          False when ``lines`` may miss rules (``kind`` stays exact)
+==========  ============  ======================================================================
+"""
+
+TOO_COMPLEX = "too-complex"
+"""Reason of a stance row whose rules are too complex to settle (``kind`` is null)."""
+
+StanceRow = Tuple[Optional[str], str, Optional[str], List[int], List[str], List[str], bool]
+"""(kind, reason, scope, lines, disallowed, allowed, complete): one stance answer."""
+
+
+def stance_row(robots: RobotsTxt, agent: str) -> StanceRow:
+    """The stance of ``agent`` under ``robots`` (from :func:`robots_for`) as a row of
+    :data:`STANCE_SCHEMA` (without site and agent); never raises for data."""
+    from ._stance import StanceTooComplex, stance_of
+
+    reason = robots.synthetic or "rules"
+    rules = robots.for_agent(agent)
+    try:
+        found = stance_of(rules)
+    except StanceTooComplex:
+        return None, TOO_COMPLEX, rules.scope, [], [], [], False
+    lines = [] if robots.synthetic else [rule.line for rule in found.lines]
+    return (found.kind, reason, found.scope, lines, list(found.disallowed),
+            list(found.allowed), found.complete)
+
+
+def check_stance_mode(mode: Mode) -> None:
+    if mode == "legacy":
+        raise InvalidArgument("stances need mode 'google' or 'rfc' (legacy mode is "
+                              "first-match)")
+
+
+class _StanceColumns:
+    """Column builders of :data:`STANCE_SCHEMA`."""
+
+    __slots__ = ("columns",)
+
+    def __init__(self) -> None:
+        self.columns: List[List[Any]] = [[] for _ in STANCE_SCHEMA.names]
+
+    def add_site(self, site: str, robots: RobotsTxt, agents: Sequence[str]) -> None:
+        """One row per agent; agents that share a group share one exploration."""
+        seen: Dict[int, Tuple[Any, StanceRow]] = {}  # the value keeps the rules alive
+        for agent in agents:
+            rules = robots.for_agent(agent)
+            found = seen.get(id(rules))
+            if found is None:
+                found = seen[id(rules)] = (rules, stance_row(robots, agent))
+            row = found[1]
+            for column, value in zip(self.columns, (site, agent, *row)):
+                column.append(value)
+
+    def __len__(self) -> int:
+        return len(self.columns[0])
+
+    def batch(self) -> pa.RecordBatch:
+        batch = pa.RecordBatch.from_arrays(
+            [pa.array(column, field.type) for column, field in zip(self.columns, STANCE_SCHEMA)],
+            schema=STANCE_SCHEMA)
+        self.columns = [[] for _ in STANCE_SCHEMA.names]
+        return batch
+
+
+def stances(
+    robots: Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch], RobotsIndex],
+    agents: Union[str, Sequence[str]],
+    *,
+    key: Key = "origin",
+    mode: Mode = "google",
+    policy: Policy = DEFAULT_POLICY,
+    batch_size: int = 1024,
+) -> Iterator[pa.RecordBatch]:
+    """Stance batches (:data:`STANCE_SCHEMA`): for every site of the robots table and every
+    agent, whether the site disallows all, none or some of its paths, from the rules alone
+    (:meth:`RobotsTxt.stance <robotsrules.RobotsTxt.stance>`, row for row).
+
+    ``robots`` is a robots table (columns ``url``, ``body``, optional ``status`` and
+    ``date``; the row that governs each site is picked as for :func:`verdicts`) or a
+    :class:`RobotsIndex` (whose own key then applies). Each body is parsed once for all
+    agents; the status, when there is one, applies the fetch policy first (4xx: ``none``,
+    429/5xx: ``all``; see :data:`STANCE_SCHEMA`). Sites come in the index's order.
+
+    >>> import pyarrow as pa
+    >>> robots = pa.table({"url": ["https://a.example/robots.txt", "https://b.example/"],
+    ...                    "body": [b"User-agent: GPTBot\\nDisallow: /", b""],
+    ...                    "status": [200, 503]})
+    >>> [(r["site"], r["agent"], r["kind"], r["reason"])
+    ...  for b in stances(robots, ["GPTBot", "CCBot"]) for r in b.to_pylist()]
+    [('https://a.example', 'GPTBot', 'all', 'rules'), ('https://a.example', 'CCBot', 'none', \
+'rules'), ('https://b.example', 'GPTBot', 'all', 'disallow-all'), ('https://b.example', \
+'CCBot', 'all', 'disallow-all')]
+    """
+    names = check_agents(agents)
+    check_stance_mode(mode)
+    index = robots if isinstance(robots, RobotsIndex) else RobotsIndex.from_arrow(robots, key)
+    out = _StanceColumns()
+    for site in index.origins():
+        row = index.get(site)
+        assert row is not None
+        out.add_site(site, robots_for(row[0], row[1], mode=mode, policy=policy), names)
+        if len(out) >= batch_size:
+            yield out.batch()
+    if len(out):
+        yield out.batch()
+
+
+STANCE_SORTED_COLUMNS = ("origin", "body", "status")
+"""Columns of the stream :func:`stances_sorted` reads."""
+
+
+def stances_sorted(
+    batches: Iterable[pa.RecordBatch],
+    agents: Union[str, Sequence[str]],
+    *,
+    mode: Mode = "google",
+    policy: Policy = DEFAULT_POLICY,
+) -> Iterator[pa.RecordBatch]:
+    """Stance batches from robots rows sorted by ``origin``, each site's best row first
+    (the order :func:`judge_sorted` expects; columns :data:`STANCE_SORTED_COLUMNS`): the
+    distributed form of :func:`stances` (see :mod:`robotsrules.spark`). Rows with a
+    ``null`` origin are skipped."""
+    names = check_agents(agents)
+    check_stance_mode(mode)
+    current: Optional[str] = None
+    for batch in batches:
+        out = _StanceColumns()
+        columns = [batch.column(n).to_pylist() for n in STANCE_SORTED_COLUMNS]
+        for origin, body, status in zip(*columns):
+            if origin is None or origin == current:
+                continue
+            current = origin
+            out.add_site(origin, robots_for(body, _as_status(status), mode=mode,
+                                            policy=policy), names)
+        if len(out):
+            yield out.batch()

@@ -28,6 +28,11 @@ purpose)``                                  (``ai-train``, ``search``...; NULL: 
 ``robots_usage(body, url, agent, purpose)`` BOOLEAN: the AI usage preference for ``purpose``
                                             (``'ai-train'``...; NULL: nothing stated, or a URL
                                             the agent may not fetch; :meth:`RobotsTxt.usage`)
+``robots_stance(body, status, agent)``      STRUCT(kind, reason, scope, lines, disallowed,
+                                            allowed, complete): the site's stance for
+                                            ``agent`` (:data:`robotsrules.bulk.STANCE_SCHEMA`;
+                                            NULL: NULL agent, or NULL body with a NULL or 2xx
+                                            status)
 ==========================================  ========================================================
 
 ``body`` is a BLOB (a VARCHAR is cast). Semantics are :mod:`robotsrules.bulk`'s, row for row
@@ -61,6 +66,7 @@ from .bulk import (
     DEFAULT_CACHE_SIZE,
     DEFAULT_POLICY,
     FILE_FORMATS,
+    STANCE_SCHEMA,
     VERDICT_SCHEMA,
     BodyCache,
     FileFormat,
@@ -69,6 +75,7 @@ from .bulk import (
     Missing,
     RobotsHistory,
     RobotsIndex,
+    StanceRow,
     fast_origin,
     file_format,
     verdict_schema,
@@ -87,6 +94,7 @@ __all__ = [
     "load_index",
     "read",
     "register",
+    "stances",
     "text_batches",
     "verdicts",
 ]
@@ -239,6 +247,9 @@ def register(
         return pa.array(cache().usage(_pylist(body), _pylist(url), _pylist(agent),
                                       _pylist(purpose)), pa.bool_())
 
+    def stance(body: Any, status: Any, agent: Any) -> pa.StructArray:
+        return _stance_struct(cache().stances(_pylist(body), _pylist(status), _pylist(agent)))
+
     struct_type = duckdb.struct_type({"allowed": "BOOLEAN", "line": "INTEGER",
                                       "reason": "VARCHAR"})
     # NULLs are handled by us ("special"): a NULL body with a 4xx/5xx status still has a
@@ -249,6 +260,9 @@ def register(
         ("robots_verdict", verdict, struct_type),
         ("robots_origin", origin, "VARCHAR"),
         ("robots_usage", usage, "BOOLEAN"),
+        ("robots_stance", stance, duckdb.struct_type({
+            "kind": "VARCHAR", "reason": "VARCHAR", "scope": "VARCHAR", "lines": "INTEGER[]",
+            "disallowed": "VARCHAR[]", "allowed": "VARCHAR[]", "complete": "BOOLEAN"})),
     ]
     for name, function, returns in functions:
         # Parameters untyped on purpose: a body may be BLOB or VARCHAR, and DuckDB's
@@ -507,3 +521,41 @@ def _cast_any(reader: pa.RecordBatchReader, connection: duckdb.DuckDBPyConnectio
         if batch.num_rows:
             yield batch.cast(ANY_AGENT_SCHEMA)
     del connection
+
+
+# -- stances (issue 17) ------------------------------------------------------------------------
+
+def _stance_struct(rows: Sequence[Optional[StanceRow]]) -> pa.StructArray:
+    """Stance rows as the struct of ``robots_stance`` (a ``None`` row is a NULL struct)."""
+    fields = list(STANCE_SCHEMA)[2:]
+    arrays = [pa.array([None if r is None else r[i] for r in rows], field.type)
+              for i, field in enumerate(fields)]
+    mask = pa.array([r is None for r in rows], pa.bool_())
+    return pa.StructArray.from_arrays(arrays, fields=fields, mask=mask)
+
+
+def stances(
+    robots: Union[Source, RobotsIndex],
+    agents: Union[str, Sequence[str]],
+    *,
+    connection: Optional[duckdb.DuckDBPyConnection] = None,
+    key: Key = "origin",
+    mode: Mode = "google",
+    policy: Policy = DEFAULT_POLICY,
+    batch_size: int = 1024,
+) -> pa.RecordBatchReader:
+    """The bulk stance job (``robotsrules stance --robots``): DuckDB reads the robots table
+    (any format :func:`read` knows), and a reader of stance batches
+    (:data:`~robotsrules.bulk.STANCE_SCHEMA`, one row per site and agent) comes back, the
+    rows of :func:`robotsrules.bulk.stances`."""
+    from .bulk import stances as stance_batches
+
+    con = connection if connection is not None else duckdb.connect()
+    try:
+        index = robots if isinstance(robots, RobotsIndex) else load_index(con, robots, key)
+    finally:
+        if connection is None:
+            con.close()
+    return pa.RecordBatchReader.from_batches(
+        STANCE_SCHEMA, stance_batches(index, agents, mode=mode, policy=policy,
+                                      batch_size=batch_size))

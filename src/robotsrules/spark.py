@@ -22,8 +22,10 @@ in memory, and a site with a billion URLs costs only the sort Spark spills anywa
 equal :mod:`robotsrules.bulk`'s (and the core's), see there for ``line`` and ``reason``.
 
 For a job of your own (say, after your own join of pages to robots bodies), the column
-functions :func:`robots_allowed`, :func:`robots_line`, :func:`robots_verdict` and
-:func:`robots_origin` are Arrow UDFs with a per-worker parse cache.
+functions :func:`robots_allowed`, :func:`robots_line`, :func:`robots_verdict`,
+:func:`robots_origin` and :func:`robots_stance` are Arrow UDFs with a per-worker parse cache.
+:func:`stances` is the stance job: one row per site and agent, no URL table
+(``robotsrules stance --robots ... --out --engine spark``).
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ from .robotstxt import Mode
 
 __all__ = [
     "ANY_AGENT_DDL",
+    "STANCE_DDL",
     "VERDICT_DDL",
     "any_agent_verdicts",
     "as_of_verdicts",
@@ -70,8 +73,10 @@ __all__ = [
     "robots_line",
     "robots_origin",
     "robots_page_allows",
+    "robots_stance",
     "robots_usage",
     "robots_verdict",
+    "stances",
     "verdicts",
 ]
 
@@ -599,3 +604,82 @@ def as_of_verdicts(
                             cache_size)
     return ordered.select("site", "kind", "url", "body", "status", "rdate",
                           "udate").mapInArrow(job, VERDICT_DDL)
+# -- stances (issue 17): one row per site and agent, no URL table ------------------------------
+
+STANCE_DDL = ("site string, agent string, kind string, reason string, scope string, "
+              "lines array<int>, disallowed array<string>, allowed array<string>, "
+              "complete boolean")
+"""The stance schema (:data:`robotsrules.bulk.STANCE_SCHEMA`) as Spark DDL."""
+
+_STANCE_STRUCT_DDL = STANCE_DDL.split(", ", 2)[2]
+
+
+def _stance(body: pa.Array, status: pa.Array, agent: pa.Array) -> pa.Array:
+    from .bulk import STANCE_SCHEMA
+
+    rows = _worker_cache().stances(body.to_pylist(), status.to_pylist(), agent.to_pylist())
+    fields = list(STANCE_SCHEMA)[2:]
+    arrays = [pa.array([None if r is None else r[i] for r in rows], field.type)
+              for i, field in enumerate(fields)]
+    mask = pa.array([r is None for r in rows], pa.bool_())
+    return pa.StructArray.from_arrays(arrays, fields=fields, mask=mask)
+
+
+@functools.cache
+def _stance_udf() -> Any:
+    arrow_udf: Any = F.arrow_udf  # type: ignore[attr-defined]  # pyspark 4.1+, stubs lag
+    return arrow_udf(_stance, _STANCE_STRUCT_DDL)
+
+
+def robots_stance(body: ColumnOrName, status: ColumnOrName, agent: Union[Column, str]
+                  ) -> Column:
+    """The site's stance for ``agent`` as a struct (``kind``, ``reason``, ``scope``,
+    ``lines``, ``disallowed``, ``allowed``, ``complete``; see
+    :data:`robotsrules.bulk.STANCE_SCHEMA`), with the fetch policy applied to ``status``
+    (pass ``F.lit(None)`` when there is none). Null for a null agent, or a null body with
+    a null or 2xx status. ``agent`` is a column or a str literal."""
+    return cast(Column, _stance_udf()(_body(body), _col(status).cast("int"),
+                                      _col(agent, literal=True)))
+
+
+def _stance_partition(agents: Sequence[str], mode: Mode, policy: Policy,
+                      batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+    from .bulk import stances_sorted
+
+    return stances_sorted(batches, agents, mode=mode, policy=policy)
+
+
+def stances(
+    robots: DataFrame,
+    agents: Union[str, Sequence[str]],
+    *,
+    partitions: Optional[int] = None,
+    mode: Mode = "google",
+    policy: Policy = DEFAULT_POLICY,
+) -> DataFrame:
+    """The bulk stance job: a DataFrame of stance rows (:data:`STANCE_DDL`), one per origin
+    of ``robots`` (columns ``url``, ``body``, optional ``status`` and ``date``) and agent;
+    the row that governs each origin is picked as in :func:`verdicts`, and each is parsed
+    once for all agents (:func:`robotsrules.bulk.stances_sorted`)."""
+    from .bulk import STANCE_SORTED_COLUMNS, check_stance_mode
+
+    names = check_agents(agents)
+    check_stance_mode(mode)
+    for column in ("url", "body"):
+        if column not in robots.columns:
+            raise InvalidArgument(f"the robots table has no {column!r} column (columns: "
+                                  + ", ".join(robots.columns) + ")")
+    status = (F.col("status").cast("int") if "status" in robots.columns
+              else F.lit(None).cast("int"))
+    date = (F.col("date").cast("timestamp") if "date" in robots.columns
+            else F.lit(None).cast("timestamp"))
+    rows = (robots
+            .select(_udfs()["origin"](F.col("url").cast("string")).alias("origin"),
+                    _body("body").alias("body"), status.alias("status"), date.alias("date"))
+            .where(F.col("origin").isNotNull()))
+    spread = rows.repartition(partitions, "origin") if partitions else rows.repartition("origin")
+    ordered = spread.sortWithinPartitions(
+        F.col("origin").asc(), F.col("date").desc_nulls_last(),
+        F.col("body").desc_nulls_last(), F.col("status").desc_nulls_last())
+    job = functools.partial(_stance_partition, names, mode, policy)
+    return ordered.select(*STANCE_SORTED_COLUMNS).mapInArrow(job, STANCE_DDL)

@@ -170,3 +170,47 @@ def test_a_signal_after_the_last_batch_but_before_the_rename(tmp_path: Path, cap
     assert handled.is_set()
     assert code == 130, err
     assert "not written" in err and not out.exists() and _temporaries(tmp_path) == []
+
+
+STANCE_SITES = 60_000  # about a minute of stances: the run is always interrupted mid-way
+
+
+@pytest.fixture(scope="module")
+def stance_robots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    robots = tmp_path_factory.mktemp("stance-signals") / "robots.parquet"
+    pq.write_table(pa.table({
+        "url": [f"https://s{i}.example/robots.txt" for i in range(STANCE_SITES)],
+        "body": [f"User-agent: *\nDisallow: /p{i % 97}*x$\nAllow: /p{i % 97}/ok\n".encode()
+                 for i in range(STANCE_SITES)]}), robots)
+    return robots
+
+
+@pytest.mark.parametrize("delay", [0.0, 1.5])
+def test_sigint_stops_the_stance_table_cleanly(stance_robots: Path, tmp_path: Path,
+                                               delay: float) -> None:
+    """``robotsrules stance --robots ... --out`` (issue 17) shares bulk's stop handling:
+    130, one line, no traceback, no output and no temporary file."""
+    robots = stance_robots
+    out = tmp_path / "stances.parquet"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "robotsrules", "stance", "--robots", str(robots),
+         "--agent", "GPTBot", "CCBot", "Googlebot", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + START_DEADLINE
+        while not _temporaries(tmp_path):
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "stance did not start"
+            time.sleep(0.02)
+        time.sleep(delay)
+        assert proc.poll() is None, "the run ended before the signal: make it longer"
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=STOP_DEADLINE)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert err.strip().splitlines()[-1].startswith("robotsrules: interrupted"), err
+    assert not out.exists() and _temporaries(tmp_path) == []

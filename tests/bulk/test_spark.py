@@ -194,6 +194,37 @@ def test_as_of_on_spark_equals_duckdb_and_python(spark: Any, tmp_path: Any,
     strict = [r for r in outputs["spark"] if r["url"] == "https://a.example/b"
               and r["allowed"] is False]
     assert len(strict) == 3  # 2020-06-01, 2020-01-01, and 2022-02-01 by the window
+def test_spark_stances_equal_the_bulk_table(spark: Any, robots_table: Any) -> None:
+    """Issue 17: the Spark stance job and ``robots_stance`` give the rows of
+    ``robotsrules.bulk.stances`` (which equal ``RobotsTxt.stance``: tests/bulk/test_stances.py),
+    with a second, older capture of one site that must lose."""
+    from pyspark.sql import functions as F
+
+    from robotsrules import bulk
+
+    sample = robots_table.slice(0, 40)  # every status branch; Spark's costs are fixed ones
+    first = sample.slice(0, 1).to_pylist()[0]
+    older = dict(first, body=b"User-agent: *\nDisallow: /", status=200,
+                 date=first["date"].replace(year=2000))
+    table = pa.concat_tables([sample, pa.Table.from_pylist([older], schema=sample.schema)])
+    agents = ["GPTBot", "Googlebot"]
+    expected = sorted(r for b in bulk.stances(sample, agents) for r in
+                      (tuple(x.values()) for x in b.to_pylist()))
+    frame = spark.createDataFrame(table)
+    job = engine.stances(frame, agents, partitions=3)
+    assert job.schema.simpleString() == spark.createDataFrame(
+        [], engine.STANCE_DDL).schema.simpleString()
+    found = sorted(tuple(r) for r in job.collect())
+    assert [r[:3] for r in found] == [r[:3] for r in expected]
+    assert found == expected
+    columns = (frame.where(F.col("date") > F.lit("2001-01-01"))
+               .select(engine.robots_origin("url").alias("site"),
+                       engine.robots_stance("body", "status", "GPTBot").alias("s"))
+               .select("site", "s.*").collect())
+    by_site = {r["site"]: (r["kind"], r["reason"], list(r["lines"] or [])) for r in columns}
+    for row in expected:
+        if row[1] == "GPTBot":
+            assert by_site[row[0]] == (row[2], row[3], list(row[5])), row[0]
 
 
 def test_cli_spark_engine_equals_duckdb(spark: Any, tmp_path: Any, robots_table: Any,
@@ -238,3 +269,19 @@ def test_cli_pages_warc_spark_equals_duckdb(tmp_path: Any, capsys: Any) -> None:
     rows = sorted(outputs["duckdb"].to_pylist(), key=key)
     assert sorted(outputs["spark"].to_pylist(), key=key) == rows
     assert len(rows) == 2 * (4 + 30) and any(r["crawl_allowed"] is False for r in rows)
+def test_cli_stance_table_on_spark_equals_duckdb(tmp_path: Any, robots_table: Any,
+                                                 capsys: Any) -> None:
+    """``stance --robots --out --engine spark`` writes the DuckDB engine's rows (runs last:
+    the command stops the session it gets when it ends)."""
+    pq.write_table(robots_table.slice(0, 40), tmp_path / "robots.parquet")
+    outputs = {}
+    for name in ("duckdb", "spark"):
+        out = str(tmp_path / f"{name}.parquet")
+        code = main(["stance", "--robots", str(tmp_path / "robots.parquet"), "--agent",
+                     "GPTBot", "CCBot", "--out", out, "--engine", name,
+                     "--spark-master", "local[2]"])
+        assert code == 0, capsys.readouterr().err
+        outputs[name] = pq.read_table(out).to_pylist()
+    key = lambda r: (r["site"], r["agent"])  # noqa: E731
+    assert sorted(outputs["spark"], key=key) == sorted(outputs["duckdb"], key=key)
+    assert len(outputs["spark"]) == 2 * 40  # one row per site and agent

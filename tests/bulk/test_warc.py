@@ -150,3 +150,28 @@ def test_cli_bulk_from_warc(tmp_path: Any, capsys: Any) -> None:
     assert "6 sites" in capsys.readouterr().err
     assert isinstance(pa.__version__, str)
     assert os.path.exists(out)
+
+
+def test_cli_stance_table_from_warc(tmp_path: Any, capsys: Any) -> None:
+    """``stance --robots-warc`` (issue 17): the newest capture per site, statuses through
+    the fetch policy, one row per site and agent."""
+    pytest.importorskip("pyarrow")
+    pytest.importorskip("duckdb")
+    import pyarrow.parquet as pq
+
+    path = str(tmp_path / "crawl.warc.gz")
+    write_warc(path, True)
+    out = str(tmp_path / "s.parquet")
+    code = main(["stance", "--robots-warc", path, "--agent", "GPTBot", "--out", out])
+    assert code == 0, capsys.readouterr().err
+    got = {r["site"]: (r["kind"], r["reason"], r["lines"], r["disallowed"])
+           for r in pq.read_table(out).to_pylist()}
+    assert got == {
+        "https://ok.example": ("all", "rules", [2], ["/"]),
+        "https://gone.example": ("none", "allow-all", [], []),
+        "https://down.example": ("all", "disallow-all", [], ["/"]),
+        "https://twice.example": ("some", "rules", [2], ["/new"]),
+        "http://moved.example": ("some", "rules", [2], ["/moved"]),
+        "https://moved.example": ("some", "rules", [2], ["/moved"]),
+    }
+    assert "6 stances (2 all, 3 some, 1 none, 0 unknown)" in capsys.readouterr().out

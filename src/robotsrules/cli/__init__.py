@@ -718,7 +718,10 @@ def _parser() -> argparse.ArgumentParser:
     add_bulk_commands(commands)
     from ._stance import add_command as add_stance_command  # stance (issue 17)
 
-    add_stance_command(commands)
+    stance = add_stance_command(commands)
+    from ._bulk import add_stance_table_options  # stance --robots --out (issue 17)
+
+    add_stance_table_options(stance)
     from ._page import add_command as add_page_command  # page (issue 16)
 
     add_page_command(commands)

@@ -34,7 +34,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, TextIO, Tuple
 from .._terminal import first_line
 from ..errors import EngineError, MissingExtra, RobotsError
 
-__all__ = ["add_commands"]
+__all__ = ["add_commands", "add_stance_table_options"]
 
 from ._common import EXIT_OK
 
@@ -133,14 +133,29 @@ def add_commands(commands: Any) -> None:
     report = commands.add_parser(
         "report", help="who is blocked where: shares of URLs and sites, top sites, pairs",
         description="Summarise a verdict table written by 'robotsrules bulk': for each agent "
-                    "the share of URLs and of sites disallowed, the sites that block the most "
-                    "URLs, and which agents are blocked where others are not.",
+                    "the share of URLs and of sites disallowed (with --stances or --robots: "
+                    "sites whose robots.txt stance is all or some, and the count of each "
+                    "stance), the sites that block the most URLs, and which agents are "
+                    "blocked where others are not.",
         epilog="Exit codes: 0 done, 2 usage or I/O error.")
     report.add_argument("verdicts", metavar="VERDICTS", help="Parquet, CSV or JSON Lines")
     report.add_argument("--json", action="store_true", help="print JSON")
     report.add_argument("--chart", metavar="FILE.png", help="also draw a PNG chart")
     report.add_argument("--top", type=int, default=10, metavar="N",
                         help="top sites listed per agent (default 10)")
+    sites = report.add_mutually_exclusive_group()
+    sites.add_argument("--stances", metavar="FILE",
+                       help="a stance table ('robotsrules stance --robots ... --out', keyed "
+                            "by origin): sites fully/partly disallowed are those whose stance "
+                            "is all/some (without it they are estimated from the URLs)")
+    sites.add_argument("--robots", metavar="FILE",
+                       help="the robots table the verdicts came from: work out the stances "
+                            "of the verdict table's sites and agents (as --stances)")
+    sites.add_argument("--robots-warc", metavar="FILE", nargs="+",
+                       help="as --robots, from WARC files of robots.txt captures")
+    report.add_argument("--mode", choices=["google", "rfc"], default="google",
+                        help="with --robots/--robots-warc: how to read the files, as the "
+                             "verdicts were (default google)")
     report.set_defaults(run=_report)
 
 
@@ -247,12 +262,20 @@ class _Writer:
     fails at once."""
 
     def __init__(self, path: str, form: str, purposes: Any = (), schema: Any = None) -> None:
+        import pyarrow as pa
         import pyarrow.csv as pacsv
         import pyarrow.parquet as pq
 
         schema = _schema(purposes) if schema is None else schema
         self._any = "disallowed" in schema.names  # an any-agent table: one row per URL
         self._pages = "index" in schema.names  # a page-signal table: counts index yes/no
+        self._kinds = "kind" in schema.names  # a stance table: one row per site and agent
+        self._csv_lists = [i for i, f in enumerate(schema) if form == "csv"
+                           and isinstance(f.type, pa.ListType)]
+        if self._csv_lists:  # CSV has no lists: such columns are written as JSON text
+            schema = pa.schema([pa.field(f.name, pa.string()) if i in self._csv_lists else f
+                                for i, f in enumerate(schema)])
+        self._schema = schema
         self.path = path
         if os.path.isdir(path):
             raise RobotsError(f"{path}: is a directory; --out names the output file")
@@ -268,6 +291,8 @@ class _Writer:
             raise RobotsError(f"{path}: cannot write there: {error.strerror or error}"
                               ) from None
         self.counts = {True: 0, False: 0, None: 0}
+        self.kinds: Dict[Optional[str], int] = {"all": 0, "some": 0, "none": 0, None: 0}
+        """Rows per stance kind (a stance table)."""
         self._file: Any = None
         self._writer: Any = None
         try:
@@ -284,6 +309,13 @@ class _Writer:
     def write(self, batch: Any) -> None:
         import pyarrow.compute as pc
 
+        if self._kinds:
+            for kind in batch.column("kind").to_pylist():
+                self.kinds[kind if kind in self.kinds else None] += 1
+            if self._csv_lists:
+                batch = _json_lists(batch, self._csv_lists, self._schema)
+            self._writer.write_batch(batch)
+            return
         self._writer.write_batch(batch)
         allowed = (pc.invert(batch.column("disallowed")) if self._any
                    else batch.column("index") if self._pages else batch.column("allowed"))
@@ -318,15 +350,21 @@ class _Writer:
 
 
 def _bulk(args: argparse.Namespace, out: TextIO) -> int:
+    return _stoppable(args, out, _bulk_run)
+
+
+def _stoppable(args: argparse.Namespace, out: TextIO,
+               run: Callable[[argparse.Namespace, TextIO, _Stop], int]) -> int:
+    """Run a job writing ``--out`` in a worker thread, the main thread handling signals."""
     stop = _Stop()
     stop.out = args.out
     if threading.current_thread() is not threading.main_thread():
-        return _bulk_run(args, out, stop)  # no signal handling off the main thread
+        return run(args, out, stop)  # no signal handling off the main thread
     outcome: Dict[str, Any] = {}
 
     def work() -> None:
         try:
-            outcome["code"] = _bulk_run(args, out, stop)
+            outcome["code"] = run(args, out, stop)
         except BaseException as error:  # handed to the main thread
             outcome["error"] = error
 
@@ -645,7 +683,19 @@ def _report(args: argparse.Namespace, out: TextIO) -> int:
         raise RobotsError(f"{args.verdicts}: no such file")
     if args.top < 0:
         raise RobotsError("--top must not be negative")
-    result = audit(args.verdicts, top=args.top)
+    stances: Any = None
+    if args.stances:
+        if not os.path.exists(args.stances):
+            raise RobotsError(f"{args.stances}: no such file")
+        stances = args.stances
+    elif args.robots or args.robots_warc:
+        from .._report import stance_table
+
+        if args.robots and not os.path.exists(args.robots):
+            raise RobotsError(f"{args.robots}: no such file")
+        robots = _warc_table(args.robots_warc) if args.robots_warc else args.robots
+        stances = stance_table(args.verdicts, robots, mode=args.mode)
+    result = audit(args.verdicts, top=args.top, stances=stances)
     if args.chart:
         chart(result, args.chart)
     if args.json:
@@ -655,3 +705,172 @@ def _report(args: argparse.Namespace, out: TextIO) -> int:
         if args.chart:
             out.write(f"\nchart: {args.chart}\n")
     return EXIT_OK
+
+
+# -- stance --robots: one row per site and agent (issue 17) ----------------------------------
+
+def _json_lists(batch: Any, positions: List[int], schema: Any) -> Any:
+    """``batch`` with its list columns as JSON text (for CSV)."""
+    import pyarrow as pa
+
+    columns = list(batch.columns)
+    for i in positions:
+        columns[i] = pa.array([None if v is None else json.dumps(v, ensure_ascii=False)
+                               for v in columns[i].to_pylist()], pa.string())
+    return pa.RecordBatch.from_arrays(columns, schema=schema)
+
+
+def add_stance_table_options(stance: argparse.ArgumentParser) -> None:
+    """The table form of ``robotsrules stance``: ``--robots``/``--robots-warc`` with
+    ``--out``, one row per site and agent (:data:`robotsrules.bulk.STANCE_SCHEMA`)."""
+    source = stance.add_mutually_exclusive_group()
+    source.add_argument("--robots", metavar="FILE",
+                        help="table form: a robots table (url, body, optional status and "
+                             "date; Parquet, CSV or JSON Lines) instead of FILE_OR_URL; "
+                             "writes one row per site and agent to --out")
+    source.add_argument("--robots-warc", metavar="FILE", nargs="+",
+                        help="table form: WARC files holding robots.txt captures (the "
+                             "newest capture per site wins)")
+    stance.add_argument("--out", metavar="FILE",
+                        help="table form: output file, .parquet or .csv (columns site, "
+                             "agent, kind, reason, scope, lines, disallowed, allowed, "
+                             "complete; lists as JSON text in CSV)")
+    stance.add_argument("--format", choices=["parquet", "csv"],
+                        help="table form: output format (default: from the --out file name)")
+    stance.add_argument("--engine", choices=["duckdb", "spark"], default="duckdb",
+                        help="table form: duckdb (default, embedded) or spark")
+    stance.add_argument("--key", choices=["origin", "host"], default="origin",
+                        help="table form: one row per origin (default) or per host name "
+                             "(duckdb engine)")
+    stance.add_argument("--spark-master", metavar="URL", default="local[*]",
+                        help="table form: Spark master for --engine spark (default local[*])")
+    stance.add_argument("--partitions", type=int, metavar="N",
+                        help="table form: origin partitions for --engine spark")
+    stance.set_defaults(run_table=_stance_table)
+
+
+def _stance_table(args: argparse.Namespace, out: TextIO) -> int:
+    if not args.out:
+        raise RobotsError("the table form needs --out FILE (with --robots or --robots-warc)")
+    if not (args.robots or args.robots_warc):
+        raise RobotsError("--out needs --robots FILE or --robots-warc FILES "
+                          "(for one file: robotsrules stance FILE_OR_URL)")
+    if args.source is not None:
+        raise RobotsError(f"{args.source}: give FILE_OR_URL or --robots/--robots-warc, "
+                          "not both")
+    if args.json:
+        raise RobotsError("--json is for the FILE_OR_URL form; the table form writes --out")
+    return _stoppable(args, out, _stance_run)
+
+
+def _stance_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
+    _need("pyarrow")
+    _need("duckdb")
+    from ..bulk import STANCE_SCHEMA, check_agents, check_stance_mode
+    from ._stance import expand_agents
+
+    form = _out_format(args)
+    agents = expand_agents(args)
+    if not agents:
+        raise RobotsError("no agent given: pass --agent NAME or --agent-category CATEGORY")
+    check_agents(agents)  # a caller mistake: say so before any work
+    check_stance_mode(args.mode)
+    if args.engine == "spark" and args.key != "origin":
+        raise RobotsError("--key host needs --engine duckdb")
+    started = time.monotonic()
+    writer = _Writer(args.out, form, schema=STANCE_SCHEMA)  # the destination first
+    stop.partial = writer.partial
+    ok = renamed = False
+    close: Callable[[], None] = _nothing
+    try:
+        stop.check()
+        robots: Any = args.robots
+        if args.robots_warc:
+            robots = _warc_table(args.robots_warc)
+        stop.check()
+        job = _spark_stances if args.engine == "spark" else _duckdb_stances
+        batches, close = job(args, robots, agents, stop)
+        for batch in batches:
+            stop.check()
+            writer.write(batch)
+        stop.check()
+        ok = True
+    finally:
+        try:
+            close()
+        finally:
+            stop.interrupt = None
+            with stop.lock:  # a hard stop never removes a renamed file, nor races a rename
+                renamed = ok and stop.signum is None
+                writer.close(renamed)
+                stop.partial = None
+    if not renamed:
+        raise _Interrupted
+    kinds = writer.kinds
+    rows = sum(kinds.values())
+    seconds = time.monotonic() - started
+    out.write(f"{rows:,} stances ({kinds['all']:,} all, {kinds['some']:,} some, "
+              f"{kinds['none']:,} none, {kinds[None]:,} unknown) for {len(agents)} agents "
+              f"-> {args.out} in {seconds:.1f} s [{args.engine}]\n")
+    return EXIT_OK
+
+
+def _duckdb_stances(args: argparse.Namespace, robots: Any, agents: List[str],
+                    stop: _Stop) -> Tuple[Iterator[Any], Callable[[], None]]:
+    import duckdb
+
+    from .. import duckdb as engine
+    from ..bulk import stances
+
+    con = duckdb.connect()
+    try:
+        stop.interrupt = con.interrupt
+        index = engine.load_index(con, robots, args.key)
+    finally:
+        stop.interrupt = None
+        con.close()  # the index is in memory: the rest is pure Python
+    stop.check()
+    if index.skipped:
+        sys.stderr.write(f"robotsrules: warning: {index.skipped:,} robots rows without a "
+                         "usable URL ignored\n")
+    return stances(index, agents, mode=args.mode), _nothing
+
+
+def _spark_stances(args: argparse.Namespace, robots: Any, agents: List[str],
+                   stop: _Stop) -> Tuple[Iterator[Any], Callable[[], None]]:
+    _need("pyspark")
+    _need("pandas")
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        raise RobotsError("--engine spark needs Java 17 or later (java not found)")
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    from .. import spark as engine
+    from ..bulk import STANCE_SCHEMA
+
+    if args.robots and not os.path.exists(args.robots):
+        raise RobotsError(f"{args.robots}: no such file")
+    session = engine.local_session(args.spark_master)
+    scratch = tempfile.mkdtemp(prefix="robotsrules-spark-")
+    stop.scratch.append(scratch)
+    stop.interrupt = session.sparkContext.cancelAllJobs
+
+    def close() -> None:
+        shutil.rmtree(scratch, ignore_errors=True)
+        session.stop()
+
+    try:
+        frame = (session.createDataFrame(robots) if isinstance(robots, pa.Table)
+                 else engine.read(session, robots))
+        target = os.path.join(scratch, "stances")
+        engine.stances(frame, agents, partitions=args.partitions, mode=args.mode
+                       ).write.parquet(target)
+        batches = (batch.cast(STANCE_SCHEMA)
+                   for batch in ds.dataset(target, format="parquet").to_batches())
+    except RobotsError:
+        close()
+        raise
+    except Exception as error:  # Spark reports JVM and worker failures as exceptions
+        close()
+        raise EngineError(f"spark job failed: {first_line(error)}") from None
+    return batches, close

@@ -102,6 +102,12 @@ def command_agents(args: argparse.Namespace) -> List[str]:
 def _stance_cmd(args: argparse.Namespace, out: TextIO) -> int:
     from ._common import EXIT_ALLOWED, EXIT_DISALLOWED, fail, load
 
+    table = getattr(args, "run_table", None)
+    if table is not None and (getattr(args, "robots", None) or getattr(args, "robots_warc", None)
+                              or getattr(args, "out", None)):
+        return int(table(args, out))  # the bulk form: one row per site and agent
+    if args.source is None:
+        return fail("stance needs FILE_OR_URL, or --robots/--robots-warc with --out")
     agents = expand_agents(args)
     if not agents:
         return fail("no agent given: pass --agent NAME or --agent-category CATEGORY")
@@ -140,8 +146,10 @@ def add_command(commands: Any) -> argparse.ArgumentParser:
                     "alone and exactly as 'check' would answer for every URL; with the lines "
                     "that decide and example paths.",
         epilog="Exit codes: 0 nothing disallowed for any agent, 1 some path disallowed for "
-               "some agent, 2 usage or I/O error.")
-    stance.add_argument("source", metavar="FILE_OR_URL")
+               "some agent, 2 usage or I/O error. The table form (--robots or --robots-warc "
+               "with --out): 0 done, 2 usage or I/O error, 130/143 interrupted.")
+    stance.add_argument("source", metavar="FILE_OR_URL", nargs="?",
+                        help="a robots.txt file, '-' or a URL (or use --robots for a table)")
     stance.add_argument("--agent", action="extend", nargs="+", metavar="NAME",
                         help="product token(s) to ask about (repeatable)")
     add_agent_options(stance)
