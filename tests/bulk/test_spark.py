@@ -27,10 +27,24 @@ from tests.bulk.conftest import AGENTS, Sample, as_rows
 
 
 @pytest.fixture(scope="module")
-def spark() -> Any:
-    session = engine.local_session("local[2]", **{"spark.sql.shuffle.partitions": "4"})
-    yield session
-    session.stop()
+def _sessions() -> Any:
+    held: List[Any] = []
+    yield held
+    if held:
+        held[-1].stop()
+
+
+@pytest.fixture
+def spark(_sessions: List[Any]) -> Any:
+    """The module's session, started again when something stopped it: a command-line run
+    with ``--engine spark`` stops the process's SparkContext when it ends, in this module or
+    in another that ran before on the same xdist worker."""
+    from pyspark import SparkContext
+
+    if not _sessions or SparkContext._active_spark_context is None:
+        _sessions.append(engine.local_session("local[2]",
+                                              **{"spark.sql.shuffle.partitions": "4"}))
+    return _sessions[-1]
 
 
 def test_spark_job_equals_duckdb_and_the_plain_api(spark: Any, robots_table: Any,
