@@ -403,3 +403,16 @@ def test_rules_legacy_never_reaches_are_never_reached(rules: List[Tuple[str, str
         if rule is not None:
             assert rule.line not in unreached, target
             assert not empties or rule.line <= max(empties), target
+
+
+def test_records_pickle_under_the_documented_module() -> None:
+    import pickle
+
+    from robotsrules.linter import Code
+
+    found = lint(b"Disalow: /x\n")
+    assert found and type(found[0]).__module__ == "robotsrules.linter"
+    assert Code.__module__ == "robotsrules.linter"
+    assert b"robotsrules.linter\n" in pickle.dumps(found[0], protocol=0) or (
+        b"robotsrules.linter" in pickle.dumps(found[0]))
+    assert pickle.loads(pickle.dumps(found)) == found
