@@ -496,10 +496,11 @@ class _Linter:
                       name=name)
 
     def usage_checks(self) -> None:
-        """R605 (conflicts across lines), R606 and R607, group by group."""
+        """R605 (conflicts across lines), R606 and R607, group by group; then R608."""
         if not any(group.usage for group in self.groups):
             return
         robots = RobotsTxt._outlined(self.kept, self.text, False, None)
+        self._usage_not_inherited(robots)
         for group in self.groups:
             if not group.usage:
                 continue
@@ -523,6 +524,35 @@ class _Linter:
                     self.emit("R606", usage.line, _value_column(line),
                               f"the agents of this group ({', '.join(tokens[:3])}) may not "
                               f"fetch {where}, so this preference applies to nothing")
+
+    def _usage_not_inherited(self, robots: RobotsTxt) -> None:
+        """R608: preferences in the ``*`` group only, and named crawlers that may fetch
+        something read groups of their own without any (found in real files: the
+        ``Content-Signal`` line under ``User-agent: *``, above groups for GPTBot and others).
+        A crawler disallowed from ``/`` is left out: nothing of the site is there to use."""
+        first = next((usage for group in self.groups if group.is_global
+                      for usage in group.usage), None)
+        if first is None:
+            return
+        stated: Dict[str, bool] = {}  # token -> some group naming it states a preference
+        written: Dict[str, str] = {}  # token -> its first spelling, for the message
+        for group in self.groups:
+            if group.is_global:
+                continue
+            for token, value in zip(group.agents, group.agent_values):
+                if token:
+                    stated[token] = stated.get(token, False) or bool(group.usage)
+                    written.setdefault(token, value)
+        bare = [written[token] for token, has in stated.items()
+                if not has and not _fully_disallowed(robots.for_agent(token), "/")]
+        if bare:
+            names = ", ".join(f"`{token}`" for token in bare[:3]) + (
+                f" and {len(bare) - 3} more" if len(bare) > 3 else "")
+            self.emit("R608", first.line, _value_column(self.line(first.line)),
+                      f"this preference is in the `*` group only; {names} "
+                      f"{'have groups' if len(bare) > 1 else 'has a group'} of "
+                      f"{'their' if len(bare) > 1 else 'its'} own and will not read it",
+                      agents=", ".join(bare[:3]))
 
     def _usage_conflicts(self, group: Group) -> None:
         stated: Dict[Tuple[str, str], Tuple[bool, int]] = {}

@@ -315,6 +315,13 @@ CODES: Dict[str, Code] = {
         "to put in a search index.",
         "allow the paths meant for search, or drop `search=yes` from line {line}",
     ),
+    "R608": Code(
+        "usage-not-inherited", "warning",
+        "Usage preferences stated in the `*` group only, while crawlers that may fetch "
+        "have groups of their own: a crawler reads its own group alone (RFC 9309 §2.2.1), "
+        "so none of these preferences applies to them.",
+        "repeat the line in the groups of {agents}, or move those crawlers into the `*` group",
+    ),
 }
 
 class _Blank(Dict[str, str]):
