@@ -22,7 +22,8 @@ CORE = {"robotsrules", "robotsrules.errors", "robotsrules.model", "robotsrules._
         "robotsrules._outline", "robotsrules._precedence", "robotsrules._matcher",
         "robotsrules._legacy",
         "robotsrules.robotstxt", "robotsrules.policy", "robotsrules._scope",
-        "robotsrules.useragent", "robotsrules.linter", "robotsrules._terminal",
+        "robotsrules.useragent", "robotsrules.linter", "robotsrules.linter._codes",
+        "robotsrules.linter._checks", "robotsrules._terminal",
         "robotsrules._usage", "robotsrules._purposes", "robotsrules._sfv",
         "robotsrules._signals", "robotsrules._tdmrep", "robotsrules._stance",
         "robotsrules._drive", "robotsrules._lru", "robotsrules._typing"}

@@ -78,6 +78,8 @@ FIRES: Dict[str, Case] = {
     "R605": Case(UA + b"Content-Signal: ai-train=yes\nContent-Signal: ai-train=no\n", 3, 17),
     "R606": Case(UA + b"Disallow: /p/\nContent-Usage: /p/x train-ai=n\n", 3, 16),
     "R607": Case(UA + b"Disallow: /\nContent-Signal: search=yes\n", 3, 17),
+    "R608": Case(b"User-agent: *\nContent-Signal: ai-train=no\nAllow: /\n\n"
+                 b"User-agent: GPTBot\nDisallow: /private/\n", 2, 17),
 }
 
 # code -> files close to the FIRES case where the code must stay quiet.
@@ -153,6 +155,18 @@ QUIET: Dict[str, List[Tuple[bytes, Dict[str, Any]]]] = {
              (UA + b"Disallow: /p/\nContent-Usage: /q train-ai=n\nContent-Usage: /*.pdf x=n\n",
               {}),
              (UA + b"Disallow: /p$\nContent-Usage: /p train-ai=n\n", {})],
+    "R608": [
+        # Cloudflare's managed file: the named crawlers may fetch nothing.
+        (b"User-agent: *\nContent-Signal: search=yes,ai-train=no\nAllow: /\n\n"
+         b"User-agent: GPTBot\nDisallow: /\n", {}),
+        # The named crawler states its own preference.
+        (b"User-agent: *\nContent-Signal: ai-train=no\n\n"
+         b"User-agent: GPTBot\nContent-Signal: ai-train=no\nDisallow: /x\n", {}),
+        # No named group at all; or preferences outside the `*` group only.
+        (b"User-agent: *\nContent-Signal: ai-train=no\nDisallow: /x\n", {}),
+        (b"User-agent: GPTBot\nContent-Signal: ai-train=no\n\nUser-agent: *\nDisallow:\n",
+         {}),
+    ],
     "R607": [(UA + b"Disallow: /private/\nContent-Signal: search=yes\n", {}),
              (UA + b"Disallow: /\nContent-Signal: search=no\n", {}),
              (UA + b"Disallow: /\nAllow: /public/\nContent-Signal: search=yes\n", {})],
@@ -403,3 +417,16 @@ def test_rules_legacy_never_reaches_are_never_reached(rules: List[Tuple[str, str
         if rule is not None:
             assert rule.line not in unreached, target
             assert not empties or rule.line <= max(empties), target
+
+
+def test_records_pickle_under_the_documented_module() -> None:
+    import pickle
+
+    from robotsrules.linter import Code
+
+    found = lint(b"Disalow: /x\n")
+    assert found and type(found[0]).__module__ == "robotsrules.linter"
+    assert Code.__module__ == "robotsrules.linter"
+    assert b"robotsrules.linter\n" in pickle.dumps(found[0], protocol=0) or (
+        b"robotsrules.linter" in pickle.dumps(found[0]))
+    assert pickle.loads(pickle.dumps(found)) == found

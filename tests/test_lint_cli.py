@@ -95,7 +95,7 @@ def test_lint_json_and_sarif(crafted: str) -> None:
 
 def test_lint_json_validates_against_the_shipped_schema(crafted: str) -> None:
     jsonschema = pytest.importorskip("jsonschema", reason="jsonschema (test extra)")
-    from robotsrules._lint_output import json_schema
+    from robotsrules.linter._output import json_schema
 
     _, out = run("lint", "--json", crafted)
     jsonschema.validate(json.loads(out), json_schema())

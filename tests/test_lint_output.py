@@ -19,7 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from robotsrules._lint_output import (
+from robotsrules.linter import CODES, lint
+from robotsrules.linter._output import (
     FORMATS,
     JSON_VERSION,
     json_schema,
@@ -30,7 +31,6 @@ from robotsrules._lint_output import (
     to_sarif_many,
     to_text,
 )
-from robotsrules.linter import CODES, lint
 
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema (test extra) validates JSON")
 

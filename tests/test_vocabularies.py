@@ -13,11 +13,11 @@ from typing import get_args
 import pytest
 
 import robotsrules
-from robotsrules._lint_output import _colour, _sarif_level
 from robotsrules._lru import LRU
 from robotsrules._precedence import index_html_folder, rule_key, rule_rank
 from robotsrules.cli._common import brief, outcome_meaning, served_note, why
 from robotsrules.linter import CODES, SEVERITIES, Severity
+from robotsrules.linter._output import _colour, _sarif_level
 from robotsrules.model import Reason, Rule, Scope
 from robotsrules.policy import STATUS_OUTCOMES, Outcome, ServedReason
 from tests.oracle import CORPUS

@@ -118,7 +118,13 @@ _UNIT = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
 
 class Record(NamedTuple):
-    """One physical line as :func:`scan` reads it (values still latin-1 octets)."""
+    """One physical line as :func:`scan` reads it (values still latin-1 octets).
+
+    Not :class:`~robotsrules.model.Line`, which has most of the same fields, on purpose:
+    a record holds octet text (one character per octet, what patterns are built from) and
+    is made for every odd line of every parse; a ``Line`` holds the same text decoded for
+    display, with whether the line is used and why not, and is made only for the per-line
+    report (lint, explain)."""
 
     number: int
     raw: str

@@ -551,8 +551,8 @@ def _lint_source(source: str, args: argparse.Namespace) -> Tuple[Optional[bytes]
 
 
 def _lint_cmd(args: argparse.Namespace, out: TextIO) -> int:
-    from .._lint_output import render, summary_line, to_json, to_sarif_many, to_text
     from ..linter import CODES, SEVERITIES, lint
+    from ..linter._output import render, summary_line, to_json, to_sarif_many, to_text
 
     if args.list_codes:
         for code, row in CODES.items():
@@ -820,7 +820,13 @@ def _signals_as_interrupts(force: bool) -> Iterator[None]:
     :class:`_Terminated` in the main thread, so that ``finally`` blocks clean up. With
     ``force`` (the ``robotsrules`` command itself, not a caller of :func:`main`), a program
     still running :data:`GRACE` seconds later (a library stuck in its own clean-up), or
-    signalled again, exits at once."""
+    signalled again, exits at once.
+
+    The bulk commands (:mod:`robotsrules.cli._bulk`) put their own handler in place of this
+    one while their job runs, and restore it after: their work runs in DuckDB or Spark on
+    another thread, where an exception raised in the main thread cannot reach, so their
+    handler asks the engine to stop (``interrupt()``, ``cancelAllJobs()``) instead. Two
+    layers, one for each way a command can be stopped; the exit codes are the same."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -37,9 +37,9 @@ from pathlib import PurePath, PurePosixPath, PureWindowsPath
 from typing import Any, Dict, Iterable, List, Sequence, Tuple
 from urllib.parse import quote
 
-from ._terminal import visible
-from ._typing import assert_never
-from .linter import CODES, SEVERITIES, Diagnostic, Severity, counts, help_text
+from .._terminal import visible
+from .._typing import assert_never
+from ._codes import CODES, SEVERITIES, Diagnostic, Severity, counts, help_text
 
 __all__ = [
     "FORMATS",
@@ -182,7 +182,7 @@ def _rules() -> Tuple[List[Dict[str, Any]], Dict[str, int]]:
 
 def to_sarif_many(files: Iterable[Tuple[str, Sequence[Diagnostic]]]) -> Dict[str, Any]:
     """A SARIF 2.1.0 log with one run covering several files: ``(path, diagnostics)`` pairs."""
-    from . import __version__
+    from .. import __version__
 
     rules, index = _rules()
     artifacts: List[Dict[str, Any]] = []
