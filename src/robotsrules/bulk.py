@@ -945,6 +945,9 @@ def _any_row(group: Sequence[Tuple[Any, ...]], names: Tuple[str, ...],
 _EPOCH = datetime.datetime.min.replace(tzinfo=datetime.timezone.utc)
 
 
+_EARLIEST = datetime.datetime.min.replace(tzinfo=datetime.timezone.utc)
+
+
 def _as_time(value: Any) -> Optional[datetime.datetime]:
     """A date, datetime (naive = UTC) or ISO 8601 text as an aware UTC datetime; else None."""
     if isinstance(value, str):
@@ -955,7 +958,10 @@ def _as_time(value: Any) -> Optional[datetime.datetime]:
     if isinstance(value, datetime.datetime):
         if value.tzinfo is None:
             return value.replace(tzinfo=datetime.timezone.utc)
-        return value.astimezone(datetime.timezone.utc)
+        try:
+            return value.astimezone(datetime.timezone.utc)
+        except OverflowError:  # "0001-01-01T00:00+05:00": before the calendar's start in UTC
+            return None
     if isinstance(value, datetime.date):
         return datetime.datetime(value.year, value.month, value.day, tzinfo=datetime.timezone.utc)
     return None
@@ -1072,6 +1078,9 @@ def as_of_verdicts(
     names = check_agents(agents)
     if missing not in _MISSING_VERDICT:
         raise InvalidArgument(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
+    if strictest is not None and (not isinstance(strictest, datetime.timedelta)
+                                  or strictest < datetime.timedelta(0)):
+        raise InvalidArgument(f"strictest must be a timedelta >= 0, not {strictest!r}")
     unknown = _MISSING_VERDICT[missing]
     cache: LRU[Any, RobotsTxt] = LRU(cache_size)
 
@@ -1104,7 +1113,11 @@ def as_of_verdicts(
                 found = verdict_of(rules(current), url, agent)
                 if strictest is not None and found[0] is not False:
                     assert site is not None and when is not None
-                    for capture in history.window(site, when - strictest, when):
+                    try:
+                        start = when - strictest
+                    except OverflowError:  # a window reaching before year 1 (any date)
+                        start = _EARLIEST
+                    for capture in history.window(site, start, when):
                         other = verdict_of(rules(capture), url, agent)
                         if other[0] is False:
                             found = other

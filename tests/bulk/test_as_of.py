@@ -12,6 +12,7 @@ pa = pytest.importorskip("pyarrow")
 duckdb = pytest.importorskip("duckdb")
 import pyarrow.parquet as pq  # noqa: E402
 
+import robotsrules  # noqa: E402
 from robotsrules import bulk  # noqa: E402
 from robotsrules.cli import main  # noqa: E402
 
@@ -136,3 +137,27 @@ def test_warc_dumps_keep_every_capture(tmp_path: Any) -> None:
     history = bulk.RobotsHistory.from_arrow(every)
     capture = history.as_of("https://twice.example", day("2023-06-01"))
     assert capture is not None and capture[2][0] == b"User-agent: *\nDisallow: /old\n"
+
+
+def test_dates_at_the_edge_of_the_calendar_never_raise() -> None:
+    """Crawl dates come from strangers: a window reaching before year 1, or an offset that
+    puts a date before it in UTC, is judged (or has no usable date), never an exception."""
+    history = bulk.RobotsHistory.from_arrow(ROBOTS)
+    urls = pa.table({
+        "url": ["https://a.example/b", "https://a.example/b", "https://a.example/b"],
+        "crawled": ["0001-01-03T00:00:00", "0001-01-01T00:00:00+05:00", "9999-12-31"],
+    })
+    rows = [r for b in bulk.as_of_verdicts(history, urls, ["x"], "crawled",
+                                           strictest=datetime.timedelta(days=30))
+            for r in b.to_pylist()]
+    # Year 1: only the undated capture (in force before any dated one) applies: /b allowed;
+    # before year 1 in UTC: no usable date; year 9999: the newest capture (/c): allowed.
+    assert [(r["allowed"], r["reason"]) for r in rows] == [
+        (True, "no-match"), (None, "no-robots"), (True, "no-match")]
+
+
+@pytest.mark.parametrize("window", [datetime.timedelta(days=-1), 30])
+def test_a_bad_window_is_a_caller_mistake(window: Any) -> None:
+    with pytest.raises(robotsrules.InvalidArgument):
+        list(bulk.as_of_verdicts(bulk.RobotsHistory.from_arrow(ROBOTS), URLS, ["x"], "crawled",
+                                 strictest=window))
