@@ -406,12 +406,18 @@ def load_history(connection: duckdb.DuckDBPyConnection, robots: Source,
     """Read a robots table into a :class:`~robotsrules.bulk.RobotsHistory` (every capture)."""
     if isinstance(robots, pa.Table):
         return RobotsHistory.from_arrow(robots, key)
-    return RobotsHistory.from_arrow(_robots_reader(connection, robots), key)
+    return RobotsHistory.from_arrow(_robots_reader(connection, robots, raw_dates=True), key)
 
 
 def as_of_reader(connection: duckdb.DuckDBPyConnection, urls: Source, date_column: str,
                  batch_size: int = 65_536) -> pa.RecordBatchReader:
-    """The URL table's ``url`` and ``date_column`` (as a timestamp) as Arrow batches."""
+    """The URL table's ``url`` and ``date_column`` as Arrow batches.
+
+    The dates pass through as they are (text, date, timestamp with or without a zone) and
+    are read by :func:`robotsrules.bulk.as_of_verdicts` as the Python and Spark paths read
+    them: a time without a zone is UTC. A cast in DuckDB would read such text in the
+    session's ``TimeZone`` (the machine's), and judge the same table differently on
+    another machine."""
     relation = read(connection, urls)
     for needed in ("url", date_column):
         if needed not in relation.columns:
@@ -419,11 +425,14 @@ def as_of_reader(connection: duckdb.DuckDBPyConnection, urls: Source, date_colum
                                   + ", ".join(relation.columns) + ")")
     column = '"' + date_column.replace('"', '""') + '"'
     return _arrow_reader(relation.select(
-        f"CAST(url AS VARCHAR) AS url, TRY_CAST({column} AS TIMESTAMPTZ) AS {column}"),
+        f"CAST(url AS VARCHAR) AS url, {column}"),
         batch_size)
 
 
-def _robots_reader(connection: duckdb.DuckDBPyConnection, robots: Source) -> Any:
+def _robots_reader(connection: duckdb.DuckDBPyConnection, robots: Source,
+                   raw_dates: bool = False) -> Any:
+    # raw_dates: the dates as they are, for RobotsHistory (see as_of_reader); the index
+    # compares them as values, so it gets them as timestamps.
     relation = read(connection, robots)
     columns = relation.columns
     for needed in ("url", "body"):
@@ -437,7 +446,7 @@ def _robots_reader(connection: duckdb.DuckDBPyConnection, robots: Source) -> Any
     if "status" in columns:
         select.append("TRY_CAST(status AS INTEGER) AS status")
     if "date" in columns:
-        select.append("TRY_CAST(date AS TIMESTAMPTZ) AS date")
+        select.append("date" if raw_dates else "TRY_CAST(date AS TIMESTAMPTZ) AS date")
     return _arrow_reader(relation.select(", ".join(select)), 65_536)
 
 

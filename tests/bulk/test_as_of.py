@@ -161,3 +161,33 @@ def test_a_bad_window_is_a_caller_mistake(window: Any) -> None:
     with pytest.raises(robotsrules.InvalidArgument):
         list(bulk.as_of_verdicts(bulk.RobotsHistory.from_arrow(ROBOTS), URLS, ["x"], "crawled",
                                  strictest=window))
+
+
+def test_duckdb_reads_dates_as_the_python_path_whatever_the_time_zone(tmp_path: Any) -> None:
+    """Text dates without a zone are UTC on every path: a DuckDB session in New York (the
+    machine's zone is DuckDB's default) must not move them by five hours."""
+    from robotsrules import duckdb as engine
+
+    robots = pa.table({
+        "url": ["https://a.example/robots.txt"] * 2,
+        "body": [b"User-agent: *\nDisallow: /old\n", b"User-agent: *\nDisallow: /new\n"],
+        "date": ["2020-01-01T00:00:00Z", "2020-01-01T12:00:00Z"],
+    })
+    urls = pa.table({
+        # 10:00 UTC is before the second capture; read in New York it would be 15:00 UTC.
+        "url": ["https://a.example/new", "https://a.example/old"],
+        "crawled": ["2020-01-01T10:00:00", "2020-01-01T12:00:00+02:00"],
+    })
+    pq.write_table(robots, tmp_path / "robots.parquet")
+    pq.write_table(urls, tmp_path / "urls.parquet")
+    expected = [(r["url"], r["allowed"]) for b in bulk.as_of_verdicts(
+        bulk.RobotsHistory.from_arrow(robots), urls, ["x"], "crawled") for r in b.to_pylist()]
+    assert expected == [("https://a.example/new", True), ("https://a.example/old", False)]
+    con = duckdb.connect()
+    con.execute("SET TimeZone = 'America/New_York'")
+    history = engine.load_history(con, str(tmp_path / "robots.parquet"))
+    reader = engine.as_of_reader(con, str(tmp_path / "urls.parquet"), "crawled")
+    got = [(r["url"], r["allowed"]) for b in bulk.as_of_verdicts(history, reader, ["x"],
+                                                                 "crawled")
+           for r in b.to_pylist()]
+    assert got == expected
