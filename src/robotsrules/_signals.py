@@ -42,6 +42,7 @@ from typing import (
     Mapping,
     NamedTuple,
     Optional,
+    Sequence,
     Tuple,
     Union,
     cast,
@@ -66,6 +67,7 @@ __all__ = [
     "is_html",
     "iter_header_pairs",
     "page_signals",
+    "page_signals_for",
     "parse_content_usage",
     "parse_header_block",
     "read_head_meta",
@@ -638,7 +640,28 @@ def page_signals(headers: Optional[Headers], html: Union[str, bytes, None] = Non
     >>> s.index, s.follow, s.allows("search")
     (False, True, False)
     """
-    tokens = frozenset(agent_tokens(agent))
+    pairs = list(iter_header_pairs(headers)) if headers is not None else []
+    return _assemble(frozenset(agent_tokens(agent)), pairs,
+                     read_head_meta(html, max_bytes=max_head_bytes), url, now, tdmrep)
+
+
+def page_signals_for(headers: Optional[Headers], html: Union[str, bytes, None],
+                     agents: Sequence[Agent], *, url: Optional[str] = None,
+                     now: Optional[datetime.datetime] = None,
+                     max_head_bytes: int = DEFAULT_HEAD_BYTES) -> List[PageSignals]:
+    """:func:`page_signals` for each of ``agents``, the headers and the HTML head read once
+    (the bulk paths judge every page for several agents)."""
+    pairs = list(iter_header_pairs(headers)) if headers is not None else []
+    metas = read_head_meta(html, max_bytes=max_head_bytes)
+    return [_assemble(frozenset(agent_tokens(agent)), pairs, metas, url, now, None)
+            for agent in agents]
+
+
+def _assemble(tokens: FrozenSet[str], pairs: Sequence[Tuple[str, str]],
+              metas: Sequence[_Meta], url: Optional[str],
+              now: Optional[datetime.datetime], tdmrep: Optional[TdmRepFile]) -> PageSignals:
+    """The signals for one agent from a response already read (its header pairs and the
+    meta elements of its head)."""
     directives: List[Directive] = []
     if tdmrep is not None:
         if url is None:
@@ -651,8 +674,8 @@ def page_signals(headers: Optional[Headers], html: Union[str, bytes, None] = Non
                 directives.append(Directive("file", TDMREP_PATH, rule.index, None, "*", True,
                                             "tdm-policy", rule.policy, True))
     usage_directives: List[Tuple[Directive, Optional[Dict[str, bool]]]] = []
-    if headers is not None:
-        for index, (name, value) in enumerate(iter_header_pairs(headers)):
+    if pairs:
+        for index, (name, value) in enumerate(pairs):
             key = name.strip().lower()
             if key == _HEADER_ROBOTS:
                 directives.extend(_robots_directives(
@@ -669,7 +692,7 @@ def page_signals(headers: Optional[Headers], html: Union[str, bytes, None] = Non
                 directives.append(d)
                 usage_directives.append((d, prefs))
     crawlers = _crawler_names()
-    for meta in read_head_meta(html, max_bytes=max_head_bytes):
+    for meta in metas:
         key = meta.name.lower()
         if key == "robots" or key in tokens or key in crawlers:
             scope = "*" if key == "robots" else key

@@ -467,13 +467,14 @@ def page_batches(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
     """
     from ._agents import agent_tokens
     from ._purposes import check_purpose
-    from ._signals import combine, page_signals
+    from ._signals import combine, page_signals_for
     from .bulk import BodyCache, RobotsIndex, host_key
+    from .errors import InvalidArgument
 
     for agent in agents:
         agent_tokens(agent)
     if batch_rows < 1:
-        raise ValueError("batch_rows must be at least 1")
+        raise InvalidArgument("batch_rows must be at least 1")
     chosen = [check_purpose(p) for p in purposes]
     schema = page_table_schema(chosen)
     names = schema.names
@@ -500,9 +501,9 @@ def page_batches(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
                 columns = {name: [] for name in names}
                 size = 0
             site = site_of(page)
-            for agent in agents:
-                signals = page_signals(page.headers, page.head, agent=agent, url=page.url,
-                                       now=now or page.date)
+            every = page_signals_for(page.headers, page.head, agents, url=page.url,
+                                     now=now or page.date)  # the head read once
+            for agent, signals in zip(agents, every):
                 usage = site.usage(page.url, agent=agent) if site is not None else None
                 both = combine(usage, signals)
                 columns["url"].append(page.url)

@@ -56,3 +56,18 @@ def test_another_robots_header_never_allows_more(pairs: list[tuple[str, str]], e
     for purpose in PURPOSES:
         if before.allows(purpose) is False:
             assert after.allows(purpose) is False, purpose
+
+
+@settings(max_examples=150, deadline=None)
+@given(headers, html, st.lists(agents, min_size=1, max_size=4))
+def test_reading_once_for_several_agents_answers_as_one_by_one(
+        pairs: list[tuple[str, str]], body: str, several: list[object]) -> None:
+    """The bulk paths read a response once for all agents (page_signals_for): the same
+    signals, directive for directive, as page_signals called per agent."""
+    from robotsrules._signals import page_signals_for
+
+    together = page_signals_for(pairs, body, several, now=NOW)  # type: ignore[arg-type]
+    alone = [page_signals(pairs, body, agent=agent, now=NOW)  # type: ignore[arg-type]
+             for agent in several]
+    assert [s.as_dict() for s in together] == [s.as_dict() for s in alone]
+    assert [s.directives for s in together] == [s.directives for s in alone]
