@@ -62,6 +62,16 @@ __all__ = ["PageSignalsFilter", "RobotsFilter", "WarcHeadersReader"]
 Action = Literal["drop", "mark"]
 
 
+def _agent_names(agents: Union[str, Sequence[str]],
+                 categories: Union[str, Sequence[str]]) -> Tuple[str, ...]:
+    """The agents a filter judges for: those given, then the tokens of the categories,
+    without repeats (a caller mistake raises :class:`~robotsrules.InvalidAgent`)."""
+    names = [agents] if isinstance(agents, str) else list(agents)
+    if categories:
+        names.extend(category_tokens(categories))
+    return check_agents(tuple(dict.fromkeys(names)))
+
+
 class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type hints
     """Drop or mark documents that robots.txt disallows for any of the given agents."""
 
@@ -83,10 +93,7 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
         exclusion_writer: Optional[DiskWriter] = None,
     ) -> None:
         super().__init__(exclusion_writer)
-        names = [agents] if isinstance(agents, str) else list(agents)
-        if categories:
-            names.extend(category_tokens(categories))
-        self.agents = check_agents(tuple(dict.fromkeys(names)))
+        self.agents = _agent_names(agents, categories)
         if (robots is None) == (robots_warc is None):
             raise InvalidArgument("pass one of robots (a table or file) or robots_warc "
                                   "(WARC paths)")
@@ -219,10 +226,7 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
         from ._purposes import check_purpose
 
         super().__init__(exclusion_writer)
-        names = [agents] if isinstance(agents, str) else list(agents)
-        if categories:
-            names.extend(category_tokens(categories))
-        self.agents = check_agents(tuple(dict.fromkeys(names)))
+        self.agents = _agent_names(agents, categories)
         wanted = [purposes] if isinstance(purposes, str) else list(purposes)
         if not wanted:
             raise InvalidArgument("purposes must name at least one purpose (e.g. 'ai-train')")

@@ -255,6 +255,22 @@ def _umask() -> int:
     return mask
 
 
+def _settle(stop: _Stop, writer: _Writer, close: Callable[[], None], ok: bool) -> bool:
+    """The end of a job that writes ``--out``, finished or not: release the engine, then
+    rename the output into place when the job finished and no stop signal came, else remove
+    it. True when renamed. The caller raises :class:`_Interrupted` when it was not (and no
+    other exception is on its way)."""
+    try:
+        close()
+    finally:
+        stop.interrupt = None
+        with stop.lock:  # a hard stop never removes a renamed file, nor races a rename
+            renamed = ok and stop.signum is None
+            writer.close(renamed)
+            stop.partial = None
+    return renamed
+
+
 class _Writer:
     """Verdict (or page-signal) batches to a Parquet or CSV file: written to a new temporary
     file beside it (``O_EXCL``, a random name), then renamed; no half file under the final
@@ -468,14 +484,7 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     finally:
         if progress is not None:
             progress.done()
-        try:
-            close()
-        finally:
-            stop.interrupt = None
-            with stop.lock:  # a hard stop never removes a renamed file, nor races a rename
-                renamed = ok and stop.signum is None
-                writer.close(renamed)
-                stop.partial = None
+        renamed = _settle(stop, writer, close, ok)
     if not renamed:  # done, but a signal came before the rename: the output was dropped
         raise _Interrupted
     counts = writer.counts
@@ -796,14 +805,7 @@ def _stance_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
         stop.check()
         ok = True
     finally:
-        try:
-            close()
-        finally:
-            stop.interrupt = None
-            with stop.lock:  # a hard stop never removes a renamed file, nor races a rename
-                renamed = ok and stop.signum is None
-                writer.close(renamed)
-                stop.partial = None
+        renamed = _settle(stop, writer, close, ok)
     if not renamed:
         raise _Interrupted
     kinds = writer.kinds
