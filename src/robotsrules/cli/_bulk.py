@@ -36,7 +36,7 @@ from ..errors import EngineError, MissingExtra, RobotsError
 
 __all__ = ["add_commands", "add_stance_table_options"]
 
-from ._common import EXIT_OK
+from ._common import EXIT_OK, spark_session
 
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -638,14 +638,7 @@ def _spark_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
     for path in ([args.robots] if args.robots else []) + [args.urls]:
         if not os.path.exists(path):
             raise RobotsError(f"{path}: no such file")
-    session = engine.local_session(args.spark_master)
-    scratch = tempfile.mkdtemp(prefix="robotsrules-spark-")
-    stop.scratch.append(scratch)
-    stop.interrupt = session.sparkContext.cancelAllJobs  # a signal cancels the Spark job
-
-    def close() -> None:
-        shutil.rmtree(scratch, ignore_errors=True)
-        session.stop()
+    session, scratch, close = spark_session(args, stop)
 
     try:
         robots_df = (session.createDataFrame(robots) if isinstance(robots, pa.Table)
@@ -852,14 +845,7 @@ def _spark_stances(args: argparse.Namespace, robots: Any, agents: List[str],
 
     if args.robots and not os.path.exists(args.robots):
         raise RobotsError(f"{args.robots}: no such file")
-    session = engine.local_session(args.spark_master)
-    scratch = tempfile.mkdtemp(prefix="robotsrules-spark-")
-    stop.scratch.append(scratch)
-    stop.interrupt = session.sparkContext.cancelAllJobs
-
-    def close() -> None:
-        shutil.rmtree(scratch, ignore_errors=True)
-        session.stop()
+    session, scratch, close = spark_session(args, stop)
 
     try:
         frame = (session.createDataFrame(robots) if isinstance(robots, pa.Table)

@@ -8,7 +8,7 @@ import os
 import re
 import sys
 import time
-from typing import Callable, Optional, TextIO, Tuple
+from typing import Any, Callable, Optional, TextIO, Tuple
 
 from .. import __version__
 from .._terminal import visible
@@ -43,6 +43,7 @@ __all__ = [
     "read_bytes",
     "read_robots",
     "served_note",
+    "spark_session",
     "user_agent",
     "why",
 ]
@@ -279,3 +280,25 @@ def fetch_options(parser: argparse.ArgumentParser) -> None:
                         help="connect and read time-out (default 10; above 0, at most a day)")
     parser.add_argument("--user-agent", metavar="HEADER", type=header_value,
                         help="User-Agent header to send (default: 'NAME (robotsrules/VERSION)')")
+
+
+def spark_session(args: argparse.Namespace, stop: Any) -> Tuple[Any, str, Callable[[], None]]:
+    """A Spark session for a command-line job (``--spark-master``), a scratch folder that
+    the stop handling removes (``stop.scratch``), a stop signal that cancels the running
+    Spark jobs (``stop.interrupt``), and the ``close`` that ends both."""
+    import shutil
+    import tempfile
+
+    from .. import spark as engine
+
+    session = engine.local_session(args.spark_master)
+    scratch = tempfile.mkdtemp(prefix="robotsrules-spark-")
+    stop.scratch.append(scratch)
+    stop.interrupt = session.sparkContext.cancelAllJobs  # a signal cancels the Spark job
+
+    def close() -> None:
+        stop.interrupt = None
+        shutil.rmtree(scratch, ignore_errors=True)
+        session.stop()
+
+    return session, scratch, close

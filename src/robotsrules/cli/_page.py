@@ -23,7 +23,7 @@ from ..robotstxt import parse
 
 __all__ = ["add_command", "check_pages_args", "page_schema", "pages_job", "read_response"]
 
-from ._common import EXIT_OK
+from ._common import EXIT_OK, spark_session
 
 _URL = re.compile(r"(?i)https?://")
 _STATUS_LINE = re.compile(rb"HTTP/\d(?:\.\d)? +\d{3}")
@@ -349,7 +349,6 @@ def _spark_pages(args: argparse.Namespace, robots: Any, stop: Any
     """``--engine spark``: one Spark task per WARC file (:func:`robotsrules.spark.page_verdicts`),
     written in parallel to a scratch directory, then streamed into ``--out``."""
     import shutil
-    import tempfile
 
     _need("pyspark", "spark")
     _need("pandas", "spark")  # pyspark's Arrow entry points insist on it
@@ -365,15 +364,7 @@ def _spark_pages(args: argparse.Namespace, robots: Any, stop: Any
 
     if isinstance(robots, str) and not os.path.exists(robots):
         raise RobotsError(f"{robots}: no such file")
-    session = engine.local_session(args.spark_master)
-    scratch = tempfile.mkdtemp(prefix="robotsrules-spark-")
-    stop.scratch.append(scratch)
-    stop.interrupt = session.sparkContext.cancelAllJobs  # a signal cancels the Spark job
-
-    def close() -> None:
-        stop.interrupt = None
-        shutil.rmtree(scratch, ignore_errors=True)
-        session.stop()
+    session, scratch, close = spark_session(args, stop)
 
     try:
         robots_df = (None if robots is None
