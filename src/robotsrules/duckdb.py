@@ -50,7 +50,18 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple, Union, cast
+from typing import (
+    Any,
+    Callable,
+    Iterable,
+    Iterator,
+    List,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+    cast,
+)
 
 try:
     import duckdb
@@ -90,6 +101,7 @@ __all__ = [
     "any_agent_verdicts",
     "as_of_reader",
     "count_rows",
+    "guarded_batches",
     "load_history",
     "load_index",
     "read",
@@ -517,16 +529,26 @@ def any_agent_verdicts(
     return pa.RecordBatchReader.from_batches(ANY_AGENT_SCHEMA, _cast_any(reader, con))
 
 
-def _cast_any(reader: pa.RecordBatchReader, connection: duckdb.DuckDBPyConnection
-              ) -> Iterator[pa.RecordBatch]:
+def guarded_batches(reader: Iterable[pa.RecordBatch], what: str) -> Iterator[pa.RecordBatch]:
+    """The batches of a DuckDB result as they are read; a DuckDB, Arrow or I/O error on the
+    way (a file that goes bad, a value that cannot be cast) becomes an
+    :class:`~robotsrules.EngineError` ``"<what> failed: <first line of the error>"``."""
     batches = iter(reader)
     while True:
         try:
             batch = next(batches)
         except StopIteration:
             return
-        except (duckdb.Error, pa.ArrowException) as error:
-            raise EngineError(f"any-agent query failed: {first_line(error)}") from None
+        # A read error past the first batches reaches the Arrow stream as OSError
+        # ("Conversion Error: CSV Error on Line: ..."), not as a DuckDB error.
+        except (duckdb.Error, pa.ArrowException, OSError) as error:
+            raise EngineError(f"{what} failed: {first_line(error)}") from None
+        yield batch
+
+
+def _cast_any(reader: pa.RecordBatchReader, connection: duckdb.DuckDBPyConnection
+              ) -> Iterator[pa.RecordBatch]:
+    for batch in guarded_batches(reader, "any-agent query"):
         if batch.num_rows:
             yield batch.cast(ANY_AGENT_SCHEMA)
     del connection

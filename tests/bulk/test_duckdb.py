@@ -125,3 +125,20 @@ def test_missing_inputs_and_columns_are_robots_errors(tmp_path: Any) -> None:
     with pytest.raises(RobotsError, match="unknown file type"):
         engine.verdicts(str(tmp_path / "r.parquet"), __file__, "a")
     assert os.path.exists(tmp_path / "r.parquet")
+
+
+def test_a_read_error_on_the_way_is_an_engine_error(tmp_path: Any) -> None:
+    """DuckDB raises some errors only while batches are read (a cast of a later row):
+    they come out as one EngineError naming the step, never a DuckDB traceback."""
+    import duckdb
+
+    path = tmp_path / "n.csv"
+    path.write_text("n\n" + "1\n" * 200_000 + "x\n")  # the bad row comes last
+    con = duckdb.connect()
+    relation = con.sql(f"SELECT n FROM read_csv('{path}', header = true, "
+                       "columns = {'n': 'INTEGER'})")
+    reader = relation.fetch_arrow_reader(batch_size=1024)
+    with pytest.raises(robotsrules.EngineError, match=r"^reading the test table failed: Conversion Error"):
+        list(engine.guarded_batches(reader, "reading the test table"))
+    assert [b.num_rows for b in engine.guarded_batches(
+        con.sql("SELECT 1 AS n").fetch_arrow_reader(), "x")] == [1]

@@ -591,9 +591,10 @@ def _as_of_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
         reader = engine.as_of_reader(con, args.urls, args.as_of)
         window = (None if args.strictest is None
                   else datetime.timedelta(days=args.strictest))
-        batches = as_of_verdicts(history, _guarded(reader), args.agent, args.as_of,
-                                 strictest=window, missing=args.missing,
-                                 cache_size=args.cache_size, mode=args.mode)
+        urls = engine.guarded_batches(reader, "reading the URL table")
+        batches = as_of_verdicts(history, urls, args.agent, args.as_of, strictest=window,
+                                 missing=args.missing, cache_size=args.cache_size,
+                                 mode=args.mode)
     except BaseException:
         stop.interrupt = None
         con.close()
@@ -604,22 +605,6 @@ def _as_of_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
         con.close()
 
     return batches, total, close
-
-
-def _guarded(reader: Any) -> Iterator[Any]:
-    """Batches of a DuckDB reader; a read error becomes a RobotsError (no traceback)."""
-    import duckdb
-    import pyarrow as pa
-
-    batches = iter(reader)
-    while True:
-        try:
-            batch = next(batches)
-        except StopIteration:
-            return
-        except (duckdb.Error, pa.ArrowException) as error:
-            raise EngineError(f"reading the URL table failed: {first_line(error)}") from None
-        yield batch
 
 
 def _spark_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
