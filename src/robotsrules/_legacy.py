@@ -68,7 +68,7 @@ fed ``body.decode("utf-8").splitlines()`` as its ``read()`` does, then ``can_fet
    ``sitemap`` keys and ``%xx``-decodes the values.
 
 None of these changes a verdict on the shared corpus once the input is prepared the same way
-(1-3): ``tests/test_legacy_vs_urllib.py`` checks that, and asserts each class by name.
+(1-3): ``tests/core/test_legacy_vs_urllib.py`` checks that, and asserts each class by name.
 """
 
 from __future__ import annotations

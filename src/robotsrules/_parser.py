@@ -24,7 +24,7 @@ Three group builders, each for a stated reason:
 * :func:`robotsrules._outline.outline` applies the same grouping rule but records only the
   agents and the span of text each group's rules sit in, so that a parse costs one pass of
   ``str.find`` over the user-agent lines; it exists for speed alone
-  (``tests/test_outline.py`` checks on generated files and the corpus that its groups are
+  (``tests/core/test_outline.py`` checks on generated files and the corpus that its groups are
   exactly :func:`build`'s).
 * :func:`robotsrules._legacy.build` groups as the 1994 standard and ``urllib.robotparser``
   do, which is a different rule (a blank line ends a record, only exact keys count); it

@@ -104,7 +104,7 @@ PAGES = 8_000  # seconds of page signals for four agents: always interrupted mid
 @pytest.fixture(scope="module")
 def pages_warc(tmp_path_factory: pytest.TempPathFactory) -> Path:
     pytest.importorskip("warcio")
-    from tests.signals.test_page_stream import many_pages
+    from tests.page.test_page_stream import many_pages
 
     path = tmp_path_factory.mktemp("pages") / "pages.warc"
     many_pages(path, PAGES, gzip=False)

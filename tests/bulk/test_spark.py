@@ -131,8 +131,8 @@ def test_page_verdicts_equal_the_warc_path(spark: Any, tmp_path: Any) -> None:
     pytest.importorskip("warcio")
     from robotsrules.bulk import RobotsIndex
     from robotsrules.warc import page_table
-    from tests.signals.test_page_stream import ROBOTS, many_pages
-    from tests.signals.test_page_warc import PAGES, write_warc
+    from tests.page.test_page_stream import ROBOTS, many_pages
+    from tests.page.test_page_warc import PAGES, write_warc
 
     write_warc(tmp_path / "a.warc.gz")
     many_pages(tmp_path / "b.warc.gz", 60)
@@ -263,8 +263,8 @@ def test_cli_spark_engine_equals_duckdb(spark: Any, tmp_path: Any, robots_table:
 def test_cli_pages_warc_spark_equals_duckdb(tmp_path: Any, capsys: Any) -> None:
     # Last: the CLI starts (and stops) its own session. issue 16: the same table, row for row.
     pytest.importorskip("warcio")
-    from tests.signals.test_page_stream import many_pages
-    from tests.signals.test_page_warc import write_warc
+    from tests.page.test_page_stream import many_pages
+    from tests.page.test_page_warc import write_warc
 
     write_warc(tmp_path / "a.warc.gz")
     many_pages(tmp_path / "b.warc.gz", 30)

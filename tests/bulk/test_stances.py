@@ -151,7 +151,7 @@ def test_caller_mistakes_raise() -> None:
 
 HOSTILE = ("User-agent: *\nDisallow: /\nAllow: /*$\n"
            + "".join(f"Allow: /*{c}*{c}$\n" for c in "abcdefgh"))
-"""Rules whose stance does not settle within the work bound (see tests/test_stance.py)."""
+"""Rules whose stance does not settle within the work bound (see tests/stance/test_stance.py)."""
 
 
 def test_too_complex_rules_give_a_null_kind_not_a_guess() -> None:

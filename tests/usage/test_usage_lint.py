@@ -1,4 +1,4 @@
-"""Lint of usage-preference lines beyond the FIRES/QUIET table of tests/test_lint.py."""
+"""Lint of usage-preference lines beyond the FIRES/QUIET table of tests/lint/test_lint.py."""
 
 from __future__ import annotations
 

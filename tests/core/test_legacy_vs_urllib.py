@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import robotsrules
 from robotsrules import DEFAULT_MAX_BYTES, InvalidAgent, InvalidURL
-from tests.test_corpus import AGENTS, SHARDS, _urls
+from tests.core.test_corpus import AGENTS, SHARDS, _urls
 
 BOM = b"\xef\xbb\xbf"
 

@@ -32,7 +32,7 @@ from robotsrules._terminal import CONTROL_ESCAPES
 from robotsrules.cli import main
 from tests.network.servers import RawHTTPServer, free_port, respond, slow_headers
 
-EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "examples", "robots.txt")
+EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "robots.txt")
 ROBOTS = b"User-agent: *\nDisallow: /private/\nSitemap: https://example.com/s.xml\n"
 HOSTILE = b"User-agent: *\x1b]0;t\x07\nDisallow: /a\x1b[2J\x9b\nAllow: /\xc2\x9b\n"
 BINARY = bytes(range(256)) * 3 + b"\x00\x00User-agent: *\n\x00Disallow: /\n"

@@ -24,7 +24,7 @@ from robotsrules import parse  # noqa: E402
 from robotsrules.bulk import RobotsIndex  # noqa: E402
 from robotsrules.cli import main  # noqa: E402
 from robotsrules.warc import WarcStats, page_batches, page_table  # noqa: E402
-from tests.signals.test_page_warc import PAGES, write_warc  # noqa: E402
+from tests.page.test_page_warc import PAGES, write_warc  # noqa: E402
 
 ROBOTS = b"User-agent: *\nContent-Signal: ai-train=no\nDisallow: /s3/\n"
 

@@ -12,7 +12,7 @@ import pytest
 from robotsrules._crawlers import known_crawlers
 from robotsrules.cli import main
 
-EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "examples", "robots.txt")
+EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "robots.txt")
 
 
 def run(*argv: str) -> Tuple[int, str]:

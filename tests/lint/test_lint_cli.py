@@ -15,7 +15,7 @@ import pytest
 from robotsrules.cli import main
 from robotsrules.linter import CODES
 
-EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "examples", "robots.txt")
+EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "robots.txt")
 
 CRAFTED = (b"User-agent: *\n"
            b"Disalow: /x\n"

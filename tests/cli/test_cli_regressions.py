@@ -20,7 +20,7 @@ from robotsrules._terminal import visible
 from robotsrules.cli import main
 from tests.network.servers import RawHTTPServer, free_port, respond
 
-EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "examples", "robots.txt")
+EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "robots.txt")
 ROBOTS = b"User-agent: *\nDisallow: /private/\n"
 
 
