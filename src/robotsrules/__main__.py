@@ -1,7 +1,5 @@
 """``python -m robotsrules``: the command line."""
 
-import sys
+from .cli import entry
 
-from .cli import main
-
-sys.exit(main())
+entry()

@@ -227,14 +227,12 @@ def test_a_signal_stops_a_waiting_command_quietly(
                 time.sleep(0.02)  # wait until the command is waiting on the server
             assert server.count() == 1, "the command never reached the server"
             proc.send_signal(signum)
-            sent = time.monotonic()
-            _, err = proc.communicate(timeout=15)
-            elapsed = time.monotonic() - sent
+            _, err = proc.communicate(timeout=120)  # a hang guard: GRACE (3 s) bounds it
         finally:
             proc.kill()
             proc.wait()
     assert proc.returncode == expected, err.decode()
-    assert err == b"" and elapsed < 8, (err.decode(), elapsed)  # GRACE (3 s) bounds it
+    assert err == b"", err.decode()
 
 
 def test_sigint_while_reading_urls_from_stdin() -> None:
@@ -260,40 +258,46 @@ def test_sigint_while_reading_urls_from_stdin() -> None:
 
 
 STUCK = """
-import sys, time
+import sys, threading
 from robotsrules import cli
+from robotsrules.cli import _interrupt
+
+_interrupt.GRACE = float(sys.argv[1])
+never = threading.Event()
 
 def stuck(args, out):
     try:
         print("ready", flush=True)
-        time.sleep(60)
+        never.wait()
     finally:  # a clean-up that never ends (a library waiting on a dead peer)
-        time.sleep(60)
+        print("cleaning", flush=True)
+        never.wait()
 
 cli._fetch = stuck
 sys.argv = ["robotsrules", "fetch", "http://127.0.0.1:1/"]
-sys.exit(cli.main())
+cli.entry()
 """
 
 
-@pytest.mark.parametrize(("signals", "at_most"), [(1, 7.0), (2, 2.0)])
-def test_a_stuck_clean_up_is_cut_short(signals: int, at_most: float) -> None:
-    proc = subprocess.Popen([sys.executable, "-c", STUCK], stdout=subprocess.PIPE,
+@pytest.mark.parametrize(("signals", "grace"), [(1, "0.5"), (2, "3600")])
+def test_a_stuck_clean_up_is_cut_short(signals: int, grace: str) -> None:
+    """A clean-up that never ends: the grace period cuts it short after one signal; a
+    second signal ends it at once (the grace is an hour there, so only the second signal
+    can have ended the run). Either way 130, nothing on stderr."""
+    proc = subprocess.Popen([sys.executable, "-c", STUCK, grace], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     assert proc.stdout is not None
-    guard = threading.Timer(30, proc.kill)
+    guard = threading.Timer(120, proc.kill)  # a hang guard only
     guard.start()
     try:
         assert proc.stdout.readline() == b"ready\n"
-        sent = time.monotonic()
-        for _ in range(signals):
+        proc.send_signal(signal.SIGINT)
+        assert proc.stdout.readline() == b"cleaning\n"  # the first signal was handled
+        if signals == 2:
             proc.send_signal(signal.SIGINT)
-            time.sleep(0.2)
-        _, err = proc.communicate(timeout=20)
-        elapsed = time.monotonic() - sent
+        _, err = proc.communicate(timeout=120)
     finally:
         guard.cancel()
         proc.kill()
         proc.wait()
-    assert proc.returncode == 130 and err == b"", err.decode()
-    assert elapsed < at_most, elapsed  # GRACE (3 s) after one signal; at once after two
+    assert proc.returncode == 130 and err == b"", (proc.returncode, err.decode())

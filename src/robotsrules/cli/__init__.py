@@ -17,9 +17,7 @@ import datetime
 import functools
 import json
 import os
-import signal
 import sys
-import threading
 import time
 from typing import (
     Any,
@@ -44,8 +42,6 @@ from ._common import (
     EXIT_ALLOWED,
     EXIT_DISALLOWED,
     EXIT_ERROR,
-    EXIT_INTERRUPTED,
-    EXIT_TERMINATED,
     URL_SOURCE,
     Progress,
     describe,
@@ -62,9 +58,10 @@ from ._common import (
     user_agent,
     why,
 )
+from ._interrupt import Gate
 from ._usage import usage_lines_json
 
-__all__ = ["main"]
+__all__ = ["entry", "main"]
 
 
 
@@ -765,14 +762,33 @@ def _shared_options(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Optional[Sequence[str]] = None, out: Optional[TextIO] = None) -> int:
-    """Run the command line; return the exit code (see the module docstring)."""
-    with _signals_as_interrupts(force=argv is None):  # argv None: the process's own
-        try:
-            return _main(argv, out)
-        except _Terminated:
-            return EXIT_TERMINATED
-        except KeyboardInterrupt:  # Ctrl-C: stop quietly, the shell's way
-            return EXIT_INTERRUPTED
+    """Run the command line in-process; return the exit code (see the module docstring).
+
+    ``argv`` defaults to ``sys.argv[1:]``. From the main thread, SIGINT and SIGTERM are
+    handled while the command runs (exit codes 130 and 143) and the caller's handlers are
+    given back when it returns; the ``robotsrules`` program itself is :func:`entry`."""
+    gate = Gate(process=False)
+    with gate.installed():
+        return _guarded(argv, out, gate)
+
+
+def entry() -> NoReturn:
+    """The ``robotsrules`` program (and ``python -m robotsrules``): the signal handling is
+    in place before any work and stays until the process exits, so a signal at any moment
+    after it gives the documented exit code, never a death by signal
+    (:mod:`robotsrules.cli._interrupt`)."""
+    gate = Gate(process=True)
+    gate.install()
+    code = _guarded(None, None, gate)
+    gate.settle(code)
+    sys.exit(code)
+
+
+def _guarded(argv: Optional[Sequence[str]], out: Optional[TextIO], gate: Gate) -> int:
+    try:
+        return _main(argv, out)
+    except KeyboardInterrupt:  # a signal (Terminated for SIGTERM): stop quietly
+        return gate.exit_code()
 
 
 def _main(argv: Optional[Sequence[str]], out: Optional[TextIO]) -> int:
@@ -799,65 +815,7 @@ def _main(argv: Optional[Sequence[str]], out: Optional[TextIO]) -> int:
                      "it; ROBOTSRULES_DEBUG=1 shows the traceback)")
 
 
-class _Terminated(KeyboardInterrupt):
-    """SIGTERM, raised where the program is so that the same clean-up as Ctrl-C runs."""
-
-
-GRACE = 3.0
-"""Seconds the program has to wind down after SIGINT/SIGTERM when run as the ``robotsrules``
-command; then (or at a second signal) it exits at once with 130/143."""
-
-def _force_exit(code: int) -> None:
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()
-    os._exit(code)
-
-
-@contextlib.contextmanager
-def _signals_as_interrupts(force: bool) -> Iterator[None]:
-    """While the command runs, SIGINT raises KeyboardInterrupt and SIGTERM
-    :class:`_Terminated` in the main thread, so that ``finally`` blocks clean up. With
-    ``force`` (the ``robotsrules`` command itself, not a caller of :func:`main`), a program
-    still running :data:`GRACE` seconds later (a library stuck in its own clean-up), or
-    signalled again, exits at once.
-
-    The bulk commands (:mod:`robotsrules.cli._bulk`) put their own handler in place of this
-    one while their job runs, and restore it after: their work runs in DuckDB or Spark on
-    another thread, where an exception raised in the main thread cannot reach, so their
-    handler asks the engine to stop (``interrupt()``, ``cancelAllJobs()``) instead. Two
-    layers, one for each way a command can be stopped; the exit codes are the same."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    signalled: List[int] = []
-
-    def interrupted(signum: int, frame: Any) -> None:
-        code = 128 + signum
-        if force:
-            if signalled:
-                _force_exit(code)
-            timer = threading.Timer(GRACE, _force_exit, (code,))
-            timer.daemon = True
-            timer.start()
-        signalled.append(signum)
-        raise _Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
-
-    previous = {signum: signal.signal(signum, interrupted)
-                for signum in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-
-
-
-def _entry() -> None:  # pragma: no cover
-    sys.exit(main())
-
-
 if __name__ == "__main__":  # pragma: no cover
-    _entry()
+    entry()
 
 

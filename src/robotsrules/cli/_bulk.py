@@ -23,12 +23,10 @@ import gc
 import json
 import os
 import shutil
-import signal
 import sys
 import tempfile
 import threading
 import time
-from types import FrameType
 from typing import Any, Callable, Dict, Iterator, List, Optional, TextIO, Tuple
 
 from .._terminal import first_line
@@ -37,8 +35,9 @@ from ..errors import EngineError, MissingExtra, RobotsError
 __all__ = ["add_commands", "add_stance_table_options"]
 
 from ._common import EXIT_OK, spark_session
-
-_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+from ._interrupt import Interrupted as _Interrupted
+from ._interrupt import JobStop as _Stop
+from ._interrupt import current
 
 # robotsrules.bulk's MISSING and DEFAULT_CACHE_SIZE, repeated so that building the parser
 # (every robotsrules command) does not import pyarrow; a test keeps them equal.
@@ -171,84 +170,6 @@ def _out_format(args: argparse.Namespace) -> str:
                       "or pass --format")
 
 
-class _Interrupted(Exception):
-    """Raised at a safe point once a stop signal has arrived."""
-
-
-GRACE_ENGINE = 10.0
-"""Seconds an interrupted engine query gets to wind down before the process exits anyway."""
-GRACE_PYTHON = 1.0
-"""Seconds pure Python work (reading WARC files, counting lines) gets to reach a check."""
-
-
-class _Stop:
-    """SIGINT and SIGTERM during ``robotsrules bulk``: stop cleanly, from the main thread.
-
-    The job runs in a worker thread (:func:`_bulk`); the main thread only waits, so the
-    Python signal handler always runs there and never inside DuckDB: it notes the signal and
-    calls the engine's ``interrupt()`` (DuckDB's ``DuckDBPyConnection.interrupt``, made to be
-    called from another thread than the query's). The worker checks :meth:`check` between
-    phases and batches, and an interrupted query raises in the worker, which unwinds and
-    removes its temporary file. A ``KeyboardInterrupt`` raised wherever Python happened to be
-    (inside our SQL function, the Arrow stream DuckDB reads, DuckDB's own ``PyErr_CheckSignals``
-    or an import) ended in UDF errors, SIGABRT or SIGSEGV. If the worker has not finished within
-    the grace period, or on a second signal, :meth:`hard_stop` removes the temporary file and
-    exits at once.
-    """
-
-    def __init__(self) -> None:
-        self.signum: Optional[int] = None
-        self.when = 0.0
-        self.interrupt: Optional[Callable[[], None]] = None
-        """The running engine's interrupt (None: pure Python work)."""
-        self.partial: Optional[str] = None
-        """The temporary output file to remove on a hard stop."""
-        self.scratch: List[str] = []
-        """Directories to remove on a hard stop."""
-        self.lock = threading.Lock()
-        """Held while the output is renamed to its final name."""
-        self.out = ""
-        """The ``--out`` name, for messages."""
-
-    def handle(self, signum: int, frame: Optional[FrameType]) -> None:
-        """The signal handler (main thread): note, ask the engine to stop; never raise."""
-        if self.signum is not None:  # a second signal: the user insists
-            self.hard_stop()
-        self.signum, self.when = signum, time.monotonic()
-        interrupt = self.interrupt
-        if interrupt is not None:
-            with contextlib.suppress(Exception):  # already closed: the flag stops the worker
-                interrupt()
-
-    def grace(self) -> float:
-        """Seconds left for the worker to finish after the signal."""
-        limit = GRACE_ENGINE if self.interrupt is not None else GRACE_PYTHON
-        return self.when + limit - time.monotonic()
-
-    def check(self) -> None:
-        """Raise :class:`_Interrupted` if a stop signal has arrived (worker thread)."""
-        if self.signum is not None:
-            raise _Interrupted
-
-    def message(self) -> str:
-        name = signal.Signals(self.signum or signal.SIGINT).name
-        return f"robotsrules: interrupted ({name})"
-
-    def hard_stop(self) -> None:
-        """Remove the temporary output and exit now (the worker may be anywhere)."""
-        signum = self.signum or signal.SIGINT
-        renaming = self.lock.acquire(timeout=5.0)  # never between the check and the rename
-        if renaming and self.partial is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(self.partial)
-        for directory in self.scratch:
-            shutil.rmtree(directory, ignore_errors=True)
-        with contextlib.suppress(OSError):
-            sys.stderr.flush()
-            os.write(2, f"{self.message()}; {self.out} not written\n".encode(errors="replace"))
-        os._exit(128 + signum)
-
-
 def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
@@ -268,6 +189,8 @@ def _settle(stop: _Stop, writer: _Writer, close: Callable[[], None], ok: bool) -
             renamed = ok and stop.signum is None
             writer.close(renamed)
             stop.partial = None
+            if renamed:
+                stop.settled()  # a signal from now on does not undo the run
     return renamed
 
 
@@ -371,40 +294,18 @@ def _bulk(args: argparse.Namespace, out: TextIO) -> int:
 
 def _stoppable(args: argparse.Namespace, out: TextIO,
                run: Callable[[argparse.Namespace, TextIO, _Stop], int]) -> int:
-    """Run a job writing ``--out`` in a worker thread, the main thread handling signals."""
-    stop = _Stop()
-    stop.out = args.out
-    if threading.current_thread() is not threading.main_thread():
+    """Run a job writing ``--out`` in a worker thread, the main thread handling signals
+    (:meth:`robotsrules.cli._interrupt.Gate.run_job`)."""
+    stop = _Stop(args.out)
+    gate = current()
+    if gate is None or threading.current_thread() is not threading.main_thread():
         return run(args, out, stop)  # no signal handling off the main thread
-    outcome: Dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            outcome["code"] = run(args, out, stop)
-        except BaseException as error:  # handed to the main thread
-            outcome["error"] = error
-
-    old = {number: signal.signal(number, stop.handle) for number in _SIGNALS}
-    try:
-        worker = threading.Thread(target=work, name="robotsrules-bulk", daemon=True)
-        worker.start()
-        while worker.is_alive():
-            worker.join(0.1)
-            if stop.signum is not None and worker.is_alive() and stop.grace() <= 0:
-                stop.hard_stop()
-    finally:
-        for number, handler in old.items():
-            signal.signal(number, handler)
-    error = outcome.pop("error", None)
-    code = outcome.pop("code", None)
-    if stop.signum is not None and code is None:
-        error = None  # its frames hold DuckDB objects: free them now, not at exit
-        gc.collect()
+    code = gate.run_job(stop, lambda: run(args, out, stop))
+    if code is None:  # stopped by a signal
+        gc.collect()  # the worker's frames hold DuckDB objects: free them now, not at exit
         sys.stderr.write(f"{stop.message()}; {args.out} not written\n")
-        return 128 + stop.signum
-    if error is not None:
-        raise error
-    return int(code)
+        return gate.exit_code()
+    return code
 
 
 def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
