@@ -160,8 +160,11 @@ def drip(body: bytes, interval: float, status: int = 200) -> Scenario:
 
 def drip_head(interval: float, give_up: float = 3.0, status: int = 200) -> Scenario:
     """Send the response *head* one octet every ``interval`` seconds (each read succeeds, so
-    no read time-out fires); stop and close after ``give_up`` seconds."""
-    data = head(status, [("Content-Type", "text/plain"), ("X-Padding", "p" * 64),
+    no read time-out fires); stop and close after ``give_up`` seconds. The head is padded so
+    that it never ends before ``give_up``: only the client's own deadline can end the fetch
+    with a time-out first (else it sees a head cut short)."""
+    padding = "p" * max(64, int(give_up / interval) + 1)
+    data = head(status, [("Content-Type", "text/plain"), ("X-Padding", padding),
                          ("Content-Length", "0")])
 
     def scenario(exchange: Exchange) -> None:
@@ -651,8 +654,9 @@ class ScriptedFTPServer:
         data_listener: Optional[socket.socket] = None
         try:
             conn.settimeout(5.0)
-            # A long greeting: dripped, it lasts far past any deadline of the tests.
-            greeting = b"220 scripted ftpd" + b"." * 200 + b"\r\n"
+            # A long greeting: dripped, it lasts far past any deadline of the tests (two
+            # minutes at 0.05 s an octet; ftplib reads lines of up to 8192 octets).
+            greeting = b"220 scripted ftpd" + b"." * 2400 + b"\r\n"
             if not self._send(conn, greeting, self.banner_interval):
                 return
             reader = conn.makefile("rb")

@@ -29,6 +29,7 @@ from tests.network.servers import (
     stream,
     truncated_chunked,
 )
+from tests.timing import HEALTHY
 
 UA = "IntegrationBot/1.0 (+http://127.0.0.1/bot)"
 AGENT = "IntegrationBot"
@@ -41,8 +42,11 @@ def servers() -> Iterator[ServerPool]:
         yield pool
 
 
+TOTAL_LIMIT = "timed out (total time limit)"  # the error of our deadline, not of one read
+
+
 def get(url: str, **kwargs: object):
-    kwargs.setdefault("timeout", 2.0)
+    kwargs.setdefault("timeout", HEALTHY)  # a test that wants a time-out passes its own
     return fetch(url, user_agent=UA, **kwargs)  # type: ignore[arg-type]
 
 
@@ -251,47 +255,51 @@ def test_redirect_without_location(servers: ServerPool) -> None:
 
 
 # -- time-outs ----------------------------------------------------------------------------
+# Each misbehaviour lasts far longer than the time-out under test (a silence of ten minutes,
+# a drip of half a minute or more): the time-out is the only thing that can end the fetch
+# with that error, however slow the machine. A deadline never fires early (the lower bounds).
 
 def test_slow_headers_time_out(servers: ServerPool) -> None:
-    server = servers.http(slow_headers(30))
+    server = servers.http(slow_headers(600))
     start = time.monotonic()
-    result = get(server.url(), timeout=0.5)
+    result = get(server.url(), timeout=0.5, total_timeout=HEALTHY)
     elapsed = time.monotonic() - start
     assert result.outcome == "unreachable"
-    assert "timed out" in (result.error or "")
+    assert result.error == "timed out"  # the read time-out, not the (later) deadline
     assert disallows_all(result, server.origin)
-    assert elapsed < 3
+    assert elapsed >= 0.5
 
 
 def test_slow_body_hits_total_timeout(servers: ServerPool) -> None:
-    server = servers.http(drip(RULES * 10, interval=0.2))
+    server = servers.http(drip(RULES * 10, interval=0.05))  # 30 s of reads that all succeed
     start = time.monotonic()
-    result = get(server.url(), timeout=0.5, total_timeout=1.5)
+    result = get(server.url(), total_timeout=1.5)
     elapsed = time.monotonic() - start
     assert result.outcome == "unreachable"
-    assert "timed out" in (result.error or "")
-    assert elapsed < 3
+    assert result.error == TOTAL_LIMIT
     assert elapsed >= 1.4
 
 
 def test_slow_head_dripping_hits_total_timeout(servers: ServerPool) -> None:
-    server = servers.http(drip_head(interval=0.2, give_up=3.0))
+    server = servers.http(drip_head(interval=0.05, give_up=60))
     start = time.monotonic()
-    result = get(server.url(), timeout=0.5, total_timeout=1.5)
+    result = get(server.url(), total_timeout=1.5)
     elapsed = time.monotonic() - start
     assert result.outcome == "unreachable"
-    assert elapsed < 2.5
-    assert "timed out" in (result.error or "")
+    assert result.error == TOTAL_LIMIT
+    assert elapsed >= 1.4
 
 
 def test_default_total_timeout_is_three_read_timeouts(servers: ServerPool) -> None:
-    server = servers.http(drip(RULES * 10, interval=0.1))
+    # Reads 0.05 s apart never trip the 0.4 s read time-out on an idle machine; on a loaded
+    # one a read may, and that is a time-out too. The body would take 30 s.
+    server = servers.http(drip(RULES * 10, interval=0.05))
     start = time.monotonic()
     result = get(server.url(), timeout=0.4)
     elapsed = time.monotonic() - start
     assert result.outcome == "unreachable"
-    assert "timed out" in (result.error or "")
-    assert elapsed < 3
+    assert result.error in (TOTAL_LIMIT, "timed out")
+    assert elapsed >= (3 * 0.4 - 0.05 if result.error == TOTAL_LIMIT else 0.4)
 
 
 # -- broken transfers ---------------------------------------------------------------------
@@ -342,11 +350,9 @@ def test_bad_gzip_is_unreachable(servers: ServerPool) -> None:
 
 def test_connection_refused() -> None:
     port = free_port()
-    start = time.monotonic()
-    result = get(f"http://127.0.0.1:{port}/robots.txt", timeout=1.0)
-    assert time.monotonic() - start < 3
+    result = get(f"http://127.0.0.1:{port}/robots.txt")
     assert result.outcome == "unreachable"
-    assert result.error == "connection refused"
+    assert result.error == "connection refused"  # at once: not a time-out
     assert result.status is None
     assert disallows_all(result, f"http://127.0.0.1:{port}")
 
@@ -357,13 +363,16 @@ def test_10mb_body_is_truncated_at_512000(servers: ServerPool) -> None:
     head = b"User-agent: *\nDisallow: /early\n"
     late = b"Disallow: /late\n"
     before = 600_000 - len(head)
-    total = 10 * 1024 * 1024
+    total = 1 << 30  # a GiB announced: the fetch must stop reading, not read it all
+    sent = [0]
 
     def chunks() -> Iterator[bytes]:
-        yield head
-        yield from filler(before)
-        yield late
-        yield from filler(total - len(head) - before - len(late))
+        for chunk in (head, *filler(before), late):
+            sent[0] += len(chunk)
+            yield chunk
+        for chunk in filler(total - len(head) - before - len(late)):
+            sent[0] += len(chunk)
+            yield chunk
 
     # control: the late rule is well formed, and would apply without the limit
     prefix = head + b"".join(filler(before)) + late
@@ -371,12 +380,14 @@ def test_10mb_body_is_truncated_at_512000(servers: ServerPool) -> None:
     assert not parse(prefix, max_bytes=None).allowed("http://h/late", agent=AGENT)
 
     server = servers.http(stream(chunks, total))
-    start = time.monotonic()
     result = get(server.url())
-    assert time.monotonic() - start < 5
     assert result.outcome == "ok"
     assert result.truncated is True
     assert result.size == 512_000
+    server.stop()  # the scenario has ended: the client hung up
+    # The connection was dropped after the limit: the server could send no more than what
+    # the socket buffers hold past it (a few MiB on loopback), not the whole body.
+    assert sent[0] < 64 * 1024 * 1024, sent[0]
     assert not allowed(result, server.url("/early"))
     assert allowed(result, server.url("/late"))  # past 500 KiB: not applied
 
@@ -499,7 +510,7 @@ def test_request_path_is_always_robots_txt(servers: ServerPool, path: str) -> No
 
 def test_bring_your_own_client_redirects_still_by_policy(servers: ServerPool) -> None:
     server = servers.http(_chain(6))
-    with httpx.Client(follow_redirects=True, timeout=2.0) as client:
+    with httpx.Client(follow_redirects=True, timeout=HEALTHY) as client:
         result = get(server.url(), client=client)
         assert result.outcome == "unavailable"
         assert "/r6" not in server.paths
@@ -543,9 +554,7 @@ def test_ftp_body_is_truncated(servers: ServerPool) -> None:
 
 def test_ftp_server_down_is_unreachable() -> None:
     port = free_port()
-    start = time.monotonic()
-    result = get(f"ftp://127.0.0.1:{port}/robots.txt", timeout=1.0)
-    assert time.monotonic() - start < 3
+    result = get(f"ftp://127.0.0.1:{port}/robots.txt")
     assert result.outcome == "unreachable"
     assert "refused" in (result.error or "")
     assert disallows_all(result, f"ftp://127.0.0.1:{port}")
