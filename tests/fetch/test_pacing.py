@@ -13,6 +13,7 @@ from robotsrules._drive import run
 from robotsrules._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit
 from robotsrules.errors import RobotsDisallowed
 from robotsrules.policy import Answer, Entry, Served, effective, fetch_flow
+from tests.timing import HANG
 
 
 class Clock:
@@ -90,7 +91,7 @@ def test_threads_sharing_an_origin_never_start_closer_than_the_delay() -> None:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(10)
+        thread.join(HANG)
     starts = sorted(spacing.granted)
     assert len(starts) == 12
     assert min(b - a for a, b in zip(starts, starts[1:])) >= delay
