@@ -19,6 +19,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Awaitable, Callable, Dict, Iterator, List, Optional, Tuple
 
+from tests.timing import HANG
+
 Behaviour = Callable[["Request"], Awaitable[None]]
 
 
@@ -130,13 +132,13 @@ class ManyOrigins:
 
     def __enter__(self) -> ManyOrigins:
         self._thread.start()
-        asyncio.run_coroutine_threadsafe(self._start(), self._loop).result(60)
+        asyncio.run_coroutine_threadsafe(self._start(), self._loop).result(HANG)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        asyncio.run_coroutine_threadsafe(self._stop(), self._loop).result(60)
+        asyncio.run_coroutine_threadsafe(self._stop(), self._loop).result(HANG)
         self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(10)
+        self._thread.join(HANG)
         self._loop.close()
 
     async def _start(self) -> None:
@@ -170,7 +172,7 @@ class ManyOrigins:
                 self.open_now += 1
                 self.open_peak = max(self.open_peak, self.open_now)
             try:
-                raw = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+                raw = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), HANG)
                 target = raw.split(b" ", 2)[1].decode("latin-1")
                 path = target.split("?", 1)[0]
                 with self._lock:

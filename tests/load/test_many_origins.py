@@ -11,13 +11,17 @@ Asserted: each origin's robots.txt is requested exactly once in the checker's li
 more than ``max_concurrency`` fetches in flight, and that bound reached (so that it is the
 bound, not a slow client, that holds the rest back); every answer is the one its origin's
 behaviour calls for; no socket or file descriptor left open once the checker is closed.
+
+No answer depends on the machine's speed: the checker's time-out is one no healthy origin
+reaches, however loaded the machine; the stalling origins stay silent until the client
+hangs up and are asked, at the same time, through a second checker whose short time-out
+is the only thing that can end their fetches.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import time
 from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
@@ -35,12 +39,12 @@ from tests.load.origins import (
     respond,
     stall,
 )
+from tests.timing import HANG, HEALTHY, wait_until
 
 ORIGINS = 500
 LIMIT = 24  # max_concurrency of the checker under test
-TIMEOUT = 2.0  # seconds: the stalling origins must time out quickly, yet a healthy origin
-#                must not, with 64 fetches in flight on a machine whose other core runs
-#                another test (1.0 lost a redirect hop to a time-out under -n 2)
+TIMEOUT = HEALTHY  # no healthy origin reaches it, with many fetches in flight on a busy machine
+STALL_TIMEOUT = 0.5  # the stalling origins' checker: its time-out alone ends their fetches
 HUGE = 2 * 1024 * 1024
 
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self/fd"),
@@ -80,7 +84,7 @@ def build() -> Tuple[Dict[str, Dict[str, Behaviour]], List[str], str]:
         elif kind == "hang-up":
             paths = {"/robots.txt": hang_up}
         elif kind == "stall":
-            paths = {"/robots.txt": stall(30)}
+            paths = {"/robots.txt": stall(5 * HANG)}  # silent until the client hangs up
         elif kind == "redirect":
             paths = {"/robots.txt": redirect("/real/robots.txt"),
                      "/real/robots.txt": respond(200, body(n))}
@@ -113,24 +117,25 @@ async def crawl(hosts: List[str], port: int, in_flight: Dict[str, int]
     """Five concurrent questions per origin, all origins at once; then ask again."""
     cache = robotsrules.AsyncRobotsCache(user_agent="LoadBot/1.0", timeout=TIMEOUT,
                                          max_concurrency=LIMIT)
-    async with cache:
+    stalls = robotsrules.AsyncRobotsCache(user_agent="LoadBot/1.0", timeout=STALL_TIMEOUT,
+                                          max_concurrency=LIMIT)
+    async with cache, stalls:
         async def ask(n: int, host: str) -> Tuple[int, bool, bool, bool, Optional[float], str]:
             origin = f"http://{host}:{port}"
             other = (n + 1) % ORIGINS
+            checker = stalls if kind_of(n) == "stall" else cache
             mine, opened, theirs, delay, served = await asyncio.gather(
-                cache.allowed(f"{origin}/secret-{n}/x"),
-                cache.allowed(f"{origin}/secret-{n}/open"),
-                cache.allowed(f"{origin}/secret-{other}/x"),
-                cache.crawl_delay(f"{origin}/page"),
-                cache.lookup(f"{origin}/page"),
+                checker.allowed(f"{origin}/secret-{n}/x"),
+                checker.allowed(f"{origin}/secret-{n}/open"),
+                checker.allowed(f"{origin}/secret-{other}/x"),
+                checker.crawl_delay(f"{origin}/page"),
+                checker.lookup(f"{origin}/page"),
             )
             return n, mine, opened, theirs, delay, served.result.outcome
 
-        started = time.monotonic()
         first = await asyncio.gather(*(ask(n, h) for n, h in enumerate(hosts)))
-        elapsed = time.monotonic() - started
         again = await asyncio.gather(*(ask(n, h) for n, h in enumerate(hosts)))
-        stats = {"elapsed": elapsed, "fetches": cache.fetches, "again": again,
+        stats = {"fetches": cache.fetches + stalls.fetches, "again": again,
                  "peak": in_flight["peak"]}
     return first, stats
 
@@ -152,6 +157,8 @@ def test_500_origins_at_once_each_fetched_once_bounded_and_unmixed(
     real_afetch = afetch
 
     async def counting_afetch(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("timeout") != TIMEOUT:  # the stalling origins' checker: not counted
+            return await real_afetch(*args, **kwargs)
         in_flight["now"] += 1
         in_flight["peak"] = max(in_flight["peak"], in_flight["now"])
         try:
@@ -168,17 +175,21 @@ def test_500_origins_at_once_each_fetched_once_bounded_and_unmixed(
                 table[host]["/robots.txt"] = redirect(f"http://{hub}:{port}/for/{n}.txt")
         before = socket_fds()
         first, stats = asyncio.run(crawl(hosts, port, in_flight))
-        deadline = time.monotonic() + 10
-        while server.open_connections() and time.monotonic() < deadline:
-            time.sleep(0.05)  # the server notices the last closed connections
+        # the server notices the last closed connections
+        wait_until(lambda: server.open_connections() == 0, "connections left open")
         after = socket_fds()
         assert server.errors == []
         assert server.open_connections() == 0
 
-        # Each origin fetched once per lifetime (and each redirect target once).
+        # Each origin fetched once per lifetime (and each redirect target once). A stalling
+        # origin's fetch may time out before the busy server has read its request: at most
+        # once there (the checkers' own count says once).
         assert stats["fetches"] == ORIGINS
         for n, host in enumerate(hosts):
-            assert server.count(host) == 1, (n, kind_of(n))
+            if kind_of(n) == "stall":
+                assert server.count(host) <= 1, n
+            else:
+                assert server.count(host) == 1, (n, kind_of(n))
             if kind_of(n) == "redirect":
                 assert server.count(host, "/real/robots.txt") == 1
             if kind_of(n) == "redirect-away":
@@ -186,10 +197,11 @@ def test_500_origins_at_once_each_fetched_once_bounded_and_unmixed(
         assert server.count(hub) == 0  # the hub's own robots.txt is nobody's business
 
         # Bounded concurrency, measured on both sides; and the bound was actually reached
-        # (500 origins asked at once, ten of them stalling for the whole time-out).
+        # (490 origins asked at once: the first LIMIT fetches start before any answer).
         assert stats["peak"] == LIMIT
-        # The server may see a closed connection a moment late: one per slot at most.
-        assert server.open_peak <= 2 * LIMIT
+        # The server may see a closed connection a moment late: one per slot at most; and
+        # the ten stalling origins' own checker holds up to ten more.
+        assert server.open_peak <= 2 * LIMIT + 10
 
     # Every answer is its own origin's, in both rounds.
     for round_ in (first, stats["again"]):
@@ -237,13 +249,11 @@ def test_the_sync_cache_bounds_fetches_across_threads(monkeypatch: pytest.Monkey
     monkeypatch.setattr(checker, "fetch", counting_fetch)
     with ManyOrigins(table) as server:
         before = socket_fds()
-        with robotsrules.RobotsCache(user_agent="LoadBot/1.0", timeout=5,
+        with robotsrules.RobotsCache(user_agent="LoadBot/1.0", timeout=HEALTHY,
                                      max_concurrency=5) as cache, ThreadPoolExecutor(40) as pool:
             urls = [f"{server.origin(h)}/secret-{n}/x" for n, h in enumerate(hosts)] * 2
             verdicts = list(pool.map(cache.allowed, urls))
-        deadline = time.monotonic() + 10
-        while server.open_connections() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(lambda: server.open_connections() == 0, "connections left open")
         after = socket_fds()
         assert verdicts == [False] * len(urls)
         assert all(server.count(h) == 1 for h in hosts)
