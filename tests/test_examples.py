@@ -15,6 +15,8 @@ from typing import Any, Iterator, List
 
 import pytest
 
+from tests.timing import HANG
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 BIN = Path(sys.executable).parent
@@ -113,12 +115,12 @@ def test_lint_workflow_commands(tmp_path: Path, content: bytes, code: int) -> No
     env = {**os.environ, "ROBOTS": "public/robots.txt",
            "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
     lint = subprocess.run(["bash", "-c", commands[0]], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, check=False, timeout=60)
+                          capture_output=True, text=True, check=False, timeout=HANG)
     assert lint.returncode == code, lint.stderr
     sarif = json.loads((tmp_path / "robots.sarif").read_text())
     results = sarif["runs"][0]["results"]
     assert [r["ruleId"] for r in results] == ([] if code == 0 else ["R102"])
     show = subprocess.run(["bash", "-c", commands[1]], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, check=False, timeout=60)
+                          capture_output=True, text=True, check=False, timeout=HANG)
     assert show.returncode == 0
     assert shlex.split(commands[1])[0] == "robotsrules"

@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from robotsrules.cli import main
+from tests.timing import HANG
 
 EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "robots.txt")
 
@@ -60,7 +61,7 @@ def test_usage_and_io_errors_exit_2_with_a_message(
 def test_installed_entry_point_and_stdin() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "robotsrules", "check", "--robots", "-", "--agent", "a", "/x"],
-        input=b"User-agent: *\nDisallow: /x\n", capture_output=True, timeout=60,
+        input=b"User-agent: *\nDisallow: /x\n", capture_output=True, timeout=HANG,
     )
     assert proc.returncode == 1
     assert proc.stdout.decode().startswith("disallowed  /x  2: Disallow: /x")

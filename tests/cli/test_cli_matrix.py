@@ -31,6 +31,7 @@ import pytest
 from robotsrules._terminal import CONTROL_ESCAPES
 from robotsrules.cli import main
 from tests.network.servers import RawHTTPServer, free_port, respond, slow_headers
+from tests.timing import HANG
 
 EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "robots.txt")
 ROBOTS = b"User-agent: *\nDisallow: /private/\nSitemap: https://example.com/s.xml\n"
@@ -194,7 +195,7 @@ def test_entry_point_errors_are_one_line() -> None:
                         (["explain", "-", "--agent", "a", "/"], BINARY),
                         (["lint", "/nonexistent/robots.txt"], b"")):
         proc = subprocess.run(_command() + argv, input=stdin, capture_output=True,
-                              timeout=60)
+                              timeout=HANG)
         err = proc.stderr.decode()
         assert proc.returncode in (0, 1, 2) and "Traceback" not in err, (argv, err)
         assert proc.returncode != 2 or len(err.splitlines()) == 1, (argv, err)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.network.servers import free_port
+from tests.timing import HANG
 
 pytest.importorskip("scrapy", reason="Scrapy is not installed: install the 'test' extra")
 
@@ -25,7 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 def test_scrapy_keeps_the_newer_good_copy_it_remembers_over_an_older_stored_one(
         tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, SCRIPT, str(tmp_path / "robots.sqlite3")],
-                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+                          capture_output=True, text=True, timeout=HANG, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-3000:]
     found = json.loads(done.stdout.strip().splitlines()[-1])
     assert found["first_reason"] == "fresh"
@@ -42,7 +43,7 @@ def test_scrapy_keeps_the_newer_good_copy_it_remembers_over_an_older_stored_one(
 def test_scrapy_store_outage_is_counted_and_warned_once() -> None:
     # A Redis store on a port nothing listens on: every get and put is refused.
     done = subprocess.run([sys.executable, SCRIPT, "--outage", str(free_port())],
-                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+                          capture_output=True, text=True, timeout=HANG, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-3000:]
     found = json.loads(done.stdout.strip().splitlines()[-1])
     assert found["reasons"] == ["fresh", "fresh"]  # the crawl goes on from memory

@@ -12,6 +12,7 @@ from robotsrules import InvalidPurpose, fetch
 from robotsrules._robotscache import AsyncRobotsCache, RobotsCache
 from robotsrules.policy import DAY
 from tests.network.servers import RawHTTPServer, ServerPool, respond
+from tests.timing import HEALTHY
 
 UA = "UsageBot/1.0"
 RULES = (b"User-agent: *\nContent-Signal: search=yes, ai-train=no\nDisallow: /private\n"
@@ -26,12 +27,12 @@ def servers() -> Iterator[ServerPool]:
 
 
 def cache(clock: List[float]) -> RobotsCache:
-    return RobotsCache(user_agent=UA, clock=lambda: clock[0], timeout=2.0)
+    return RobotsCache(user_agent=UA, clock=lambda: clock[0], timeout=HEALTHY)
 
 
 def test_fetch_result_usage_ok(servers: ServerPool) -> None:
     server = servers.http(respond(200, RULES))
-    result = fetch(server.url("/"), user_agent=UA, timeout=2.0)
+    result = fetch(server.url("/"), user_agent=UA, timeout=HEALTHY)
     usage = result.usage(server.url("/page"), agent="UsageBot")
     assert result.outcome == "ok" and usage.crawl_allowed
     assert usage.allows("ai-train") is False and usage.allows("search") is True
@@ -43,7 +44,7 @@ def test_fetch_result_usage_ok(servers: ServerPool) -> None:
 def test_fetch_result_usage_without_a_file(servers: ServerPool, status: int, crawl: bool
                                            ) -> None:
     server = servers.http(respond(status, b"User-agent: *\nContent-Signal: ai-train=yes\n"))
-    result = fetch(server.url("/"), user_agent=UA, timeout=2.0)
+    result = fetch(server.url("/"), user_agent=UA, timeout=HEALTHY)
     usage = result.usage(server.url("/page"), agent="UsageBot")
     assert usage.crawl_allowed is crawl
     assert usage.preferences == {} and usage.allows("ai-train") is None
@@ -88,7 +89,7 @@ def test_async_cache_usage(servers: ServerPool) -> None:
     server = servers.http(respond(200, RULES))
 
     async def go() -> None:
-        async with AsyncRobotsCache(user_agent=UA, timeout=2.0) as checker:
+        async with AsyncRobotsCache(user_agent=UA, timeout=HEALTHY) as checker:
             assert await checker.usage(server.url("/a"), purpose="search") is True
             usage = await checker.usage(server.url("/open/b"))
             assert usage.allows("train-ai") is False  # ai-train=no beats train-ai=y

@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("scrapy", reason="Scrapy is not installed: install the 'test' extra")
 
 from tests.network.servers import Exchange, RawHTTPServer, head, respond
+from tests.timing import HANG
 
 SCRIPT = os.path.join(os.path.dirname(__file__), "page_crawl_script.py")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -53,7 +54,7 @@ def _crawl(settings: Dict[str, Any], urls: List[str]) -> Dict[str, Any]:
             "SPIDER_MIDDLEWARES": {"robotsrules.scrapy.NofollowMiddleware": 100}}
     base.update(settings)
     done = subprocess.run([sys.executable, SCRIPT, json.dumps(base), json.dumps(urls)],
-                          capture_output=True, text=True, timeout=90, cwd=ROOT)
+                          capture_output=True, text=True, timeout=2 * HANG, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-3000:]
     result: Dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
