@@ -45,11 +45,12 @@ from tests.network.servers import (
     respond,
     truncated_chunked,
 )
-from tests.timing import HANG, HEALTHY
+from tests.timing import HANG, HEALTHY, finishes
 
 UA = "MatrixBot/1.0"
 AGENT = "MatrixBot"
 TIMEOUT = 0.3  # the time-out of the cases that must time out (their deadline: 3 x 0.3 s)
+LONG = 5 * HANG  # how long their misbehaviour lasts: far past the hang guard each case runs under
 # The whole file disallows MatrixBot; a copy cut before its end allows it.
 RULES = (b"User-agent: *\nDisallow: /private\n" + b"# filler\n" * 300
          + b"User-agent: MatrixBot\nDisallow: /\n")
@@ -243,9 +244,10 @@ class Case:
 
 
 CASES: Dict[str, Case] = {
-    "drip-head": Case(_http(drip_head(0.05, give_up=HANG)), "unreachable", slow=True),
-    "drip-body-with-length": Case(_http(drip(RULES, 0.05)), "unreachable", slow=True),
-    "drip-body-no-length": Case(_http(drip_unframed(RULES, 0.05)), "unreachable", slow=True),
+    "drip-head": Case(_http(drip_head(0.05, give_up=LONG)), "unreachable", slow=True),
+    "drip-body-with-length": Case(_http(drip(RULES * 5, 0.05)), "unreachable", slow=True),
+    "drip-body-no-length": Case(_http(drip_unframed(RULES * 5, 0.05)), "unreachable",
+                                slow=True),
     "no-length-whole": Case(_http(raw(head(200, [("Content-Type", "text/plain")]) + RULES)),
                             "ok"),
     "short-length": Case(_http(raw(head(200, [("Content-Length", str(len(RULES)))])
@@ -272,7 +274,7 @@ CASES: Dict[str, Case] = {
     "redirect-bad-punycode": Case(_http(redirect("http://xn--zz.example/")), "unavailable"),
     "redirect-ftp-crlf-user": Case(_http(redirect("ftp://u%0d%0aDELE%20x@h.example/")),
                                    "unavailable"),
-    "reused-connection-drip-head": Case(_reused(drip_head(0.05, give_up=HANG)), "unreachable",
+    "reused-connection-drip-head": Case(_reused(drip_head(0.05, give_up=LONG)), "unreachable",
                                         slow=True, needs_client=True),
     "ftp-drip-data": Case(_ftp(data_interval=0.05), "unreachable", slow=True),
     "ftp-drip-greeting": Case(_ftp(banner_interval=0.05), "unreachable", slow=True),
@@ -307,8 +309,8 @@ def test_hostile_matrix(pool: ServerPool, ftp: Any, entry: str, case: str) -> No
         pytest.skip(f"{entry} has no client of the caller's to keep a connection alive")
     site = spec.setup(pool, ftp)
     timeout = TIMEOUT if spec.slow else HEALTHY
-    outcome, allowed, error = ENTRY_POINTS[entry](site.origin + "/private/page", site.warm,
-                                                  timeout)
+    outcome, allowed, error = finishes(ENTRY_POINTS[entry], site.origin + "/private/page",
+                                       site.warm, timeout)
     assert outcome == spec.outcome, error
     assert allowed is (spec.outcome == "unavailable"), (outcome, error)  # ok: RULES disallow
     assert not (error or "").startswith("unexpected"), error

@@ -36,7 +36,7 @@ from tests.network.servers import (
     redirect,
     respond,
 )
-from tests.timing import HANG, HEALTHY
+from tests.timing import HANG, HEALTHY, finishes
 
 UA = "HostileBot/1.0 (+http://127.0.0.1/bot)"
 AGENT = "HostileBot"
@@ -56,7 +56,9 @@ TOTAL_LIMIT = "timed out (total time limit)"  # the error of our deadline, not o
 
 
 # A healthy exchange gets a time-out it never reaches; a test of the deadline passes its own
-# total_timeout, and its misbehaviour lasts far longer (only the deadline can end it).
+# total_timeout, and its misbehaviour lasts far longer than the hang guard it runs under
+# (minutes: only the deadline can end the fetch within the guard).
+LONG = 5 * HANG
 def sync(url: str, **kwargs: Any):
     kwargs.setdefault("timeout", HEALTHY)
     return fetch(url, user_agent=UA, **kwargs)
@@ -182,9 +184,9 @@ def test_regression_unframed_body_cut_by_the_deadline_is_unreachable(servers: Se
                                                                      get: Any) -> None:
     """Finding 3: no Content-Length, no chunking, dripped: the watchdog's shutdown was read
     as the end of the body, and the first octets ("User-agent: *\\nDis") as the file."""
-    server = servers.http(drip_unframed(FULL, 0.05))  # nearly three minutes
+    server = servers.http(drip_unframed(FULL * 4, 0.05))  # eleven minutes
     start = time.monotonic()
-    result = get(server.url(), total_timeout=1.0)
+    result = finishes(lambda: get(server.url(), total_timeout=1.0))
     elapsed = time.monotonic() - start
     assert result.outcome == "unreachable"
     assert result.error == TOTAL_LIMIT
@@ -315,9 +317,9 @@ def test_corrupt_gzip_member_after_the_first_is_unreachable(servers: ServerPool,
 def test_regression_ftp_drip_ends_by_the_deadline(get: Any, where: str) -> None:
     """Finding 5: a RETR dripping one octet a second took 100 s with ``timeout=2``."""
     drip = {"data_interval": 0.05} if where == "data" else {"banner_interval": 0.05}
-    with ScriptedFTPServer(FULL, **drip) as server:  # type: ignore[arg-type]  # minutes
+    with ScriptedFTPServer(FULL * 4, **drip) as server:  # type: ignore[arg-type]  # minutes
         start = time.monotonic()
-        result = get(server.url(), total_timeout=1.0)
+        result = finishes(lambda: get(server.url(), total_timeout=1.0))
         elapsed = time.monotonic() - start
     assert result.outcome == "unreachable"
     assert result.error == TOTAL_LIMIT
@@ -409,7 +411,7 @@ def test_dripping_ftp_origins_all_end_by_their_deadline() -> None:
 # -- 7. a caller's client and its kept-alive connection -----------------------------------------
 
 @pytest.mark.parametrize("misbehaviour", [
-    pytest.param(lambda: drip_head(0.05, give_up=HANG), id="drip-head"),
+    pytest.param(lambda: drip_head(0.05, give_up=LONG), id="drip-head"),
     pytest.param(lambda: drip_unframed(FULL * 4, 0.05), id="drip-unframed-body"),
 ])
 def test_regression_reused_connection_is_bounded_by_the_deadline(servers: ServerPool,
@@ -421,7 +423,8 @@ def test_regression_reused_connection_is_bounded_by_the_deadline(servers: Server
     with httpx.Client(timeout=HEALTHY) as client:  # reads never time out: only the deadline
         assert client.get(server.url("/page")).status_code == 200
         start = time.monotonic()
-        result = fetch(server.url(), user_agent=UA, total_timeout=1.0, client=client)
+        result = finishes(lambda: fetch(server.url(), user_agent=UA, total_timeout=1.0,
+                                        client=client))
         elapsed = time.monotonic() - start
     assert len(server._conns) == 1  # the robots.txt request did reuse the connection
     assert result.outcome == "unreachable"
@@ -433,13 +436,13 @@ def test_reused_connection_through_the_transport(servers: ServerPool) -> None:
     """RobotsTransport fetches robots.txt through the transport that carries the pages, so
     its connections are reused as a matter of course."""
     server = servers.http({"/page": keep_alive(),
-                           "/robots.txt": drip_head(0.05, give_up=HANG)}, keep_alive=True)
+                           "/robots.txt": drip_head(0.05, give_up=LONG)}, keep_alive=True)
     # The transport's time-out is its reads' and its deadline's (3 x 0.5 s): on a loaded
-    # machine a read may time out first, a time-out too. The head drips for two minutes.
+    # machine a read may time out first, a time-out too. The head drips for ten minutes.
     transport = RobotsTransport(httpx.HTTPTransport(), user_agent=UA, timeout=0.5)
     with httpx.Client(transport=transport, timeout=HEALTHY) as client:
         client.get(server.url("/page"), extensions={"robotsrules.obey": False})
-        served = transport.cache.lookup(server.url("/x"))
+        served = finishes(transport.cache.lookup, server.url("/x"))
     assert len(server._conns) == 1
     assert served.result.outcome == "unreachable"
     assert served.result.error in (TOTAL_LIMIT, "timed out")

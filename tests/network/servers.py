@@ -654,9 +654,9 @@ class ScriptedFTPServer:
         data_listener: Optional[socket.socket] = None
         try:
             conn.settimeout(5.0)
-            # A long greeting: dripped, it lasts far past any deadline of the tests (two
-            # minutes at 0.05 s an octet; ftplib reads lines of up to 8192 octets).
-            greeting = b"220 scripted ftpd" + b"." * 2400 + b"\r\n"
+            # A long greeting: dripped, it lasts far past any deadline and hang guard of the
+            # tests (six minutes at 0.05 s an octet; ftplib reads lines of up to 8192 octets).
+            greeting = b"220 scripted ftpd" + b"." * 7200 + b"\r\n"
             if not self._send(conn, greeting, self.banner_interval):
                 return
             reader = conn.makefile("rb")

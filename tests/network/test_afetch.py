@@ -27,7 +27,7 @@ from tests.network.servers import (
     serve_bytes,
     slow_headers,
 )
-from tests.timing import HANG, HEALTHY
+from tests.timing import HANG, HEALTHY, finishes
 
 UA = "IntegrationBot/1.0 (+http://127.0.0.1/bot)"
 AGENT = "IntegrationBot"
@@ -143,22 +143,24 @@ def test_redirect_to_javascript(servers: ServerPool) -> None:
     assert result.outcome == "unavailable"
 
 
-# As in test_fetch: each misbehaviour lasts far longer than the time-out under test, which is
-# the only thing that can end the fetch with that error; a deadline never fires early.
+# As in test_fetch: each misbehaviour lasts far longer than the hang guard, so a fetch that
+# returns within it, with the time-out's error, was ended by that time-out; a deadline never
+# fires early.
+LONG = 5 * HANG  # how long a misbehaviour lasts
 
 def test_slow_headers_time_out(servers: ServerPool) -> None:
-    server = servers.http(slow_headers(600))
+    server = servers.http(slow_headers(LONG))
     start = time.monotonic()
-    result = get(server.url(), timeout=0.5, total_timeout=HEALTHY)
+    result = finishes(lambda: get(server.url(), timeout=0.5, total_timeout=HEALTHY))
     assert time.monotonic() - start >= 0.5
     assert result.outcome == "unreachable"
     assert result.error == "timed out"  # the read time-out, not the (later) deadline
 
 
 def test_slow_body_hits_total_timeout(servers: ServerPool) -> None:
-    server = servers.http(drip(RULES * 10, interval=0.05))  # 30 s of reads that all succeed
+    server = servers.http(drip(RULES * 250, interval=0.05))  # reads that all succeed
     start = time.monotonic()
-    result = get(server.url(), total_timeout=1.5)
+    result = finishes(lambda: get(server.url(), total_timeout=1.5))
     elapsed = time.monotonic() - start
     assert result.outcome == "unreachable"
     assert result.error == TOTAL_LIMIT
@@ -166,9 +168,9 @@ def test_slow_body_hits_total_timeout(servers: ServerPool) -> None:
 
 
 def test_slow_head_dripping_hits_total_timeout(servers: ServerPool) -> None:
-    server = servers.http(drip_head(interval=0.05, give_up=60))
+    server = servers.http(drip_head(interval=0.05, give_up=LONG))
     start = time.monotonic()
-    result = get(server.url(), total_timeout=1.5)
+    result = finishes(lambda: get(server.url(), total_timeout=1.5))
     elapsed = time.monotonic() - start
     assert result.outcome == "unreachable"
     assert result.error == TOTAL_LIMIT

@@ -29,7 +29,7 @@ from tests.network.servers import (
     stream,
     truncated_chunked,
 )
-from tests.timing import HEALTHY
+from tests.timing import HANG, HEALTHY, finishes
 
 UA = "IntegrationBot/1.0 (+http://127.0.0.1/bot)"
 AGENT = "IntegrationBot"
@@ -255,14 +255,16 @@ def test_redirect_without_location(servers: ServerPool) -> None:
 
 
 # -- time-outs ----------------------------------------------------------------------------
-# Each misbehaviour lasts far longer than the time-out under test (a silence of ten minutes,
-# a drip of half a minute or more): the time-out is the only thing that can end the fetch
-# with that error, however slow the machine. A deadline never fires early (the lower bounds).
+# Each misbehaviour lasts far longer than the hang guard (a silence or a drip of ten minutes,
+# ended when the test stops its server): a fetch that returns within the guard, with the
+# time-out's error, was ended by that time-out, however slow the machine. A deadline never
+# fires early (the lower bounds).
+LONG = 5 * HANG  # how long a misbehaviour lasts
 
 def test_slow_headers_time_out(servers: ServerPool) -> None:
-    server = servers.http(slow_headers(600))
+    server = servers.http(slow_headers(LONG))
     start = time.monotonic()
-    result = get(server.url(), timeout=0.5, total_timeout=HEALTHY)
+    result = finishes(lambda: get(server.url(), timeout=0.5, total_timeout=HEALTHY))
     elapsed = time.monotonic() - start
     assert result.outcome == "unreachable"
     assert result.error == "timed out"  # the read time-out, not the (later) deadline
@@ -271,9 +273,9 @@ def test_slow_headers_time_out(servers: ServerPool) -> None:
 
 
 def test_slow_body_hits_total_timeout(servers: ServerPool) -> None:
-    server = servers.http(drip(RULES * 10, interval=0.05))  # 30 s of reads that all succeed
+    server = servers.http(drip(RULES * 250, interval=0.05))  # reads that all succeed
     start = time.monotonic()
-    result = get(server.url(), total_timeout=1.5)
+    result = finishes(lambda: get(server.url(), total_timeout=1.5))
     elapsed = time.monotonic() - start
     assert result.outcome == "unreachable"
     assert result.error == TOTAL_LIMIT
@@ -281,9 +283,9 @@ def test_slow_body_hits_total_timeout(servers: ServerPool) -> None:
 
 
 def test_slow_head_dripping_hits_total_timeout(servers: ServerPool) -> None:
-    server = servers.http(drip_head(interval=0.05, give_up=60))
+    server = servers.http(drip_head(interval=0.05, give_up=LONG))
     start = time.monotonic()
-    result = get(server.url(), total_timeout=1.5)
+    result = finishes(lambda: get(server.url(), total_timeout=1.5))
     elapsed = time.monotonic() - start
     assert result.outcome == "unreachable"
     assert result.error == TOTAL_LIMIT
@@ -292,10 +294,10 @@ def test_slow_head_dripping_hits_total_timeout(servers: ServerPool) -> None:
 
 def test_default_total_timeout_is_three_read_timeouts(servers: ServerPool) -> None:
     # Reads 0.05 s apart never trip the 0.4 s read time-out on an idle machine; on a loaded
-    # one a read may, and that is a time-out too. The body would take 30 s.
-    server = servers.http(drip(RULES * 10, interval=0.05))
+    # one a read may, and that is a time-out too.
+    server = servers.http(drip(RULES * 250, interval=0.05))
     start = time.monotonic()
-    result = get(server.url(), timeout=0.4)
+    result = finishes(lambda: get(server.url(), timeout=0.4))
     elapsed = time.monotonic() - start
     assert result.outcome == "unreachable"
     assert result.error in (TOTAL_LIMIT, "timed out")
