@@ -366,12 +366,15 @@ def test_reads_do_not_queue_behind_a_write_waiting_for_the_lock(tmp_path: Path) 
     store = SQLiteStore(path, busy_timeout=5 * HANG)
     stored = entry("https://a.example")
     store.put("https://a.example", stored)
+    waiting = threading.Event()  # the write holds the store's write lock and asks the file's
+    store._writer.set_trace_callback(  # type: ignore[union-attr]
+        lambda sql: waiting.set() if sql.startswith("BEGIN IMMEDIATE") else None)
     with Holder(path, "write"):
         writer = threading.Thread(
             target=store.put, args=("https://b.example", entry("https://b.example")),
             daemon=True)
         writer.start()
-        wait_until(store._write_lock.locked, "the write never began")  # it waits for the file
+        assert waiting.wait(HANG), "the write never began"
         answers = finishes(lambda: [store.get("https://a.example") for _ in range(5)])
         assert answers == [stored] * 5
         assert writer.is_alive()  # the write was waiting all along
