@@ -25,7 +25,8 @@ from hypothesis import strategies as st
 import robotsrules
 from robotsrules import InvalidURL
 from robotsrules.robotparser import DEFAULT_USER_AGENT, RobotFileParser
-from tests.core.test_corpus import AGENTS, _urls
+from tests.core.test_corpus import AGENTS
+from tests.corpus import urls_by_host as _urls
 from tests.network.servers import ServerPool, redirect, respond
 
 URLS_PER_FILE = 12
