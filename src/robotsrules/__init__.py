@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._agents import Agent, agent_tokens
+from . import _matcher as _matcher_module
+from . import _version
 from ._matcher import AgentRules
 from ._stance import Stance, StanceTooComplex
 from ._urls import match_target
@@ -79,6 +81,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "COMPILED",
     "DEFAULT_MAX_BYTES",
     "MODES",
     "Agent",
@@ -125,4 +128,9 @@ __all__ = [
     "robots_url",
 ]
 
-__version__ = "0.1.0"
+__version__ = _version.__version__
+
+COMPILED: bool = not (_matcher_module.__file__ or "").endswith(".py")
+"""True when the core (parser, matcher, checks) runs as modules compiled with mypyc (the
+optional compiled build: ``ROBOTSRULES_COMPILE=1 pip install .``), False for pure Python.
+Both builds give the same answers."""

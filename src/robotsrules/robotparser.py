@@ -88,7 +88,7 @@ from itertools import repeat
 from typing import AnyStr, Iterable, List, Optional, Union, cast
 from urllib.parse import urlsplit
 
-from . import __version__
+from ._version import __version__
 from ._fetcher import DEFAULT_TIMEOUT, fetch
 from ._urls import text_octets
 from .model import RequestRate, Verdict

@@ -32,7 +32,7 @@ from typing import (
     Tuple,
 )
 
-from .. import __version__
+from .._version import __version__
 from .._agents import agent_tokens
 from .._terminal import visible
 from ..errors import RobotsError

@@ -66,7 +66,7 @@ def read_response(data: bytes) -> Tuple[List[Tuple[str, str]], bytes]:
 def _fetch(url: str, args: argparse.Namespace) -> Tuple[List[Tuple[str, str]], bytes, str]:
     import httpx
 
-    from .. import __version__
+    from .._version import __version__
 
     agent = str(args.agent).split("/", 1)[0]
     user_agent = args.user_agent or f"{agent} (robotsrules/{__version__})"
@@ -173,7 +173,7 @@ def _site(args: argparse.Namespace) -> Optional[Any]:
     if not args.robots:
         return None
     if _URL.match(args.robots):
-        from .. import __version__
+        from .._version import __version__
         from .._fetcher import fetch
 
         agent = str(args.agent).split("/", 1)[0]
