@@ -43,15 +43,16 @@ from datatrove.pipeline.readers.warc import WarcReader, process_record
 from datatrove.pipeline.writers.disk_base import DiskWriter
 
 from ._crawlers import category_tokens
-from ._lru import LRU
 from .bulk import (
+    DEFAULT_CACHE_SIZE,
     INVALID_URL,
     NO_ROBOTS,
     Key,
+    ParsedCache,
     RobotsHistory,
     check_agents,
     fast_origin,
-    robots_for,
+    first_disallowed,
     verdict_of,
 )
 from .errors import InvalidArgument, InvalidURL
@@ -108,7 +109,7 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
         self.url_key = url_key
         self.metadata_key = metadata_key
         self._history: Optional[RobotsHistory] = None
-        self._cache: Optional[LRU[Any, RobotsTxt]] = None
+        self._cache: Optional[ParsedCache] = None
 
     def __getstate__(self) -> Dict[str, Any]:
         state = dict(self.__dict__)
@@ -118,14 +119,14 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
 
     def _load(self) -> RobotsHistory:
         if self._history is None:
+            self._cache = ParsedCache(DEFAULT_CACHE_SIZE)
             if self.robots_warc is not None:
                 from .warc import read_warc_captures
 
-                table = read_warc_captures(self.robots_warc)
+                self._history = RobotsHistory.from_arrow(
+                    read_warc_captures(self.robots_warc), self.key)
             elif isinstance(self.robots, RobotsHistory):
                 self._history = self.robots
-                self._cache = LRU(4096)
-                return self.robots
             elif isinstance(self.robots, str):
                 import duckdb
 
@@ -136,22 +137,14 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
                     self._history = load_history(con, self.robots, self.key)
                 finally:
                     con.close()
-                self._cache = LRU(4096)
-                return self._history
             else:
-                table = self.robots
-            self._history = RobotsHistory.from_arrow(table, self.key)
-            self._cache = LRU(4096)
+                self._history = RobotsHistory.from_arrow(self.robots, self.key)
         return self._history
 
     def _rules(self, capture: Tuple[int, Any, Any]) -> RobotsTxt:
         cache = self._cache
         assert cache is not None
-        robots = cache.get(capture[0])
-        if robots is None:
-            robots = robots_for(capture[2][0], capture[2][1])
-            cache.put(capture[0], robots)
-        return robots
+        return cache.rules(capture[0], capture[2])
 
     def robots_txt(self, url: Any, date: Any = None) -> Optional[RobotsTxt]:
         """The robots.txt in force for ``url`` (at ``date`` when ``date_key`` is set), with
@@ -170,16 +163,9 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
         robots = self.robots_txt(url, date)
         if robots is None:
             return {"disallowed": None, "agent": None, "line": None, "reason": NO_ROBOTS}
-        unknown: Optional[str] = None
-        for agent in self.agents:
-            allowed, line, reason = verdict_of(robots, url, agent)
-            if allowed is False:
-                return {"disallowed": True, "agent": agent, "line": line, "reason": reason}
-            if allowed is None and unknown is None:
-                unknown = reason
-        if unknown is not None:
-            return {"disallowed": None, "agent": None, "line": None, "reason": unknown}
-        return {"disallowed": False, "agent": None, "line": None, "reason": "allowed"}
+        found = first_disallowed((agent, verdict_of(robots, url, agent))
+                                 for agent in self.agents)
+        return dict(zip(("disallowed", "agent", "line", "reason"), found))
 
     def filter(self, doc: Document) -> Union[bool, Tuple[bool, str]]:
         """Keep the document unless robots.txt disallows it (``action="drop"``)."""

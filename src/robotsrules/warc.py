@@ -54,7 +54,9 @@ from urllib.parse import urlsplit
 import pyarrow as pa
 from warcio.archiveiterator import ArchiveIterator
 
+from ._dates import utc
 from ._scope import join_url, origin_of
+from .bulk import DEFAULT_PAGE_BATCH_ROWS, Rank, page_schema, rank
 from .robotstxt import DEFAULT_MAX_BYTES
 
 __all__ = ["DAMAGED_STATUS", "DEFAULT_PAGE_BATCH_ROWS", "ROBOTS_SCHEMA", "Capture", "PageCapture",
@@ -116,24 +118,6 @@ class WarcStats:
     """Captures that did not arrive whole (see the module docstring); each also has a note
     in :attr:`errors`."""
     errors: List[str] = field(default_factory=list)
-
-
-def _date(value: Optional[str]) -> Optional[datetime.datetime]:
-    """A ``WARC-Date`` (ISO 8601, ``Z``, up to nanoseconds) as an aware UTC datetime."""
-    if not value:
-        return None
-    text = value.strip().replace("Z", "+00:00").replace("z", "+00:00")
-    if "." in text:  # fromisoformat takes at most 6 fraction digits before 3.11
-        head, _, rest = text.partition(".")
-        digits = len(rest) - len(rest.lstrip("0123456789"))
-        text = f"{head}.{(rest[:digits] + '000000')[:6]}{rest[digits:]}"
-    try:
-        when = datetime.datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=datetime.timezone.utc)
-    return when.astimezone(datetime.timezone.utc)
 
 
 def _is_robots(url: str) -> bool:
@@ -271,7 +255,7 @@ def _capture(record: Any, max_bytes: int, all_paths: bool) -> Optional[Capture]:
     if not url or not (all_paths or _is_robots(url)):
         return None
     origin = origin_of(url)  # InvalidURL: counted as a bad record by the caller
-    date = _date(record.rec_headers.get_header("WARC-Date"))
+    date = utc(record.rec_headers.get_header("WARC-Date"))
     http = record.http_headers
     if http is None:
         _drain(record)
@@ -300,21 +284,14 @@ def _capture(record: Any, max_bytes: int, all_paths: bool) -> Optional[Capture]:
 
 
 def _better(a: Capture, b: Optional[Capture]) -> bool:
-    """Whether capture ``a`` should answer instead of ``b``: an intact capture beats a damaged
-    one; then the newer one (see :func:`_newer`)."""
-    if b is None:
-        return True
-    if (a.damaged is None) != (b.damaged is None):
-        return a.damaged is None
-    return _newer(a, b)
+    """Whether capture ``a`` should answer instead of ``b`` (:func:`robotsrules.bulk.rank`:
+    an intact capture beats a damaged one, then the newer one, the larger body, the larger
+    status; a later capture wins a tie)."""
+    return b is None or _rank(a) >= _rank(b)
 
 
-def _newer(a: Capture, b: Optional[Capture]) -> bool:
-    if b is None:
-        return True
-    if a.date is None or b.date is None:
-        return b.date is None  # a dated capture beats an undated one; later wins ties
-    return a.date >= b.date
+def _rank(capture: Capture) -> Rank:
+    return rank(capture.date, capture.body, capture.status, capture.damaged is not None)
 
 
 def read_warcs(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
@@ -406,7 +383,7 @@ def _page_capture(record: Any, max_bytes: int) -> Optional[PageCapture]:
     if is_html(http.get_header("Content-Type")):
         head = record.content_stream().read(max_bytes)
     return PageCapture(url, origin, int(http.get_statuscode()),
-                       _date(record.rec_headers.get_header("WARC-Date")), headers, head)
+                       utc(record.rec_headers.get_header("WARC-Date")), headers, head)
 
 
 def iter_pages(source: Union[str, os.PathLike[str], BinaryIO], *,
@@ -426,25 +403,9 @@ def iter_pages(source: Union[str, os.PathLike[str], BinaryIO], *,
 
 
 def page_table_schema(purposes: Sequence[str] = ()) -> pa.Schema:
-    """The columns of :func:`page_table`: one nullable boolean per purpose at the end."""
-    from ._purposes import column_name
-
-    return pa.schema([
-        pa.field("url", pa.string()),
-        pa.field("agent", pa.string()),
-        pa.field("status", pa.int32()),
-        pa.field("date", pa.timestamp("us", tz="UTC")),
-        pa.field("crawl_allowed", pa.bool_()),
-        pa.field("index", pa.bool_()),
-        pa.field("follow", pa.bool_()),
-        pa.field("noai", pa.bool_()),
-        pa.field("tdm_reservation", pa.int8()),
-        *(pa.field(column_name(p), pa.bool_()) for p in purposes),
-    ])
-
-
-DEFAULT_PAGE_BATCH_ROWS = 1024
-"""Rows per batch of :func:`page_batches` (a page gives one row per agent)."""
+    """The columns of :func:`page_table` (:func:`robotsrules.bulk.page_schema`): one nullable
+    boolean per purpose at the end."""
+    return page_schema(purposes)
 
 
 def page_batches(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
@@ -454,7 +415,8 @@ def page_batches(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
                  batch_rows: int = DEFAULT_PAGE_BATCH_ROWS, mode: Any = "google",
                  check: Optional[Callable[[], None]] = None) -> Iterator[pa.RecordBatch]:
     """Page signals of every response record as a stream of Arrow batches
-    (:func:`page_table_schema`), one row per (URL, agent), in file order.
+    (:func:`page_table_schema`), one row per (URL, agent), in file order: the records of
+    :func:`iter_pages` through :func:`robotsrules.bulk.page_batches`.
 
     Memory stays bounded whatever the size of the WARC files: one record's head and at most
     ``batch_rows`` rows are held at a time (a batch is cut before the page whose rows would
@@ -465,61 +427,16 @@ def page_batches(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
     ``check`` is called before each record (a stop signal raises from it). The columns are
     described at :func:`page_table`.
     """
-    from ._agents import agent_tokens
-    from ._purposes import check_purpose
-    from ._signals import combine, page_signals_for
-    from .bulk import BodyCache, RobotsIndex, host_key
-    from .errors import InvalidArgument
+    from .bulk import page_batches as signal_batches
 
-    for agent in agents:
-        agent_tokens(agent)
-    if batch_rows < 1:
-        raise InvalidArgument("batch_rows must be at least 1")
-    chosen = [check_purpose(p) for p in purposes]
-    schema = page_table_schema(chosen)
-    names = schema.names
-    index = robots if isinstance(robots, RobotsIndex) else None
-    parsed = BodyCache(mode=mode) if index is not None else None
     stats = stats if stats is not None else WarcStats()
 
-    def site_of(page: PageCapture) -> Any:
-        if robots is None:
-            return None
-        if index is None or parsed is None:
-            return robots.get(page.origin)
-        row = index.get(page.origin if index.key == "origin" else (host_key(page.url) or ""))
-        return None if row is None else parsed.get(row[0], row[1])
+    def pages() -> Iterator[PageCapture]:
+        for source in sources:
+            yield from iter_pages(source, max_head_bytes=max_head_bytes, stats=stats)
 
-    columns: Dict[str, List[Any]] = {name: [] for name in names}
-    size = 0
-    for source in sources:
-        for page in iter_pages(source, max_head_bytes=max_head_bytes, stats=stats):
-            if check is not None:
-                check()
-            if size and size + len(agents) > batch_rows:
-                yield pa.record_batch([columns[n] for n in names], schema=schema)
-                columns = {name: [] for name in names}
-                size = 0
-            site = site_of(page)
-            every = page_signals_for(page.headers, page.head, agents, url=page.url,
-                                     now=now or page.date)  # the head read once
-            for agent, signals in zip(agents, every):
-                usage = site.usage(page.url, agent=agent) if site is not None else None
-                both = combine(usage, signals)
-                columns["url"].append(page.url)
-                columns["agent"].append(agent)
-                columns["status"].append(page.status)
-                columns["date"].append(page.date)
-                columns["crawl_allowed"].append(None if usage is None else usage.crawl_allowed)
-                columns["index"].append(signals.index)
-                columns["follow"].append(signals.follow)
-                columns["noai"].append(signals.noai)
-                columns["tdm_reservation"].append(signals.tdm_reservation)
-                for purpose, name in zip(chosen, names[9:]):
-                    columns[name].append(both.allows(purpose))
-            size += len(agents)
-    if size:
-        yield pa.record_batch([columns[n] for n in names], schema=schema)
+    return signal_batches(pages(), agents=agents, purposes=purposes, robots=robots, now=now,
+                          batch_rows=batch_rows, mode=mode, check=check)
 
 
 def page_table(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
@@ -537,9 +454,9 @@ def page_table(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
     (``crawl_allowed`` is then its verdict, else null). ``now`` decides
     ``unavailable_after`` (default: each record's ``WARC-Date``, when the page was served).
     """
-    from ._purposes import check_purpose
+    from .bulk import check_purposes
 
-    schema = page_table_schema([check_purpose(p) for p in purposes])
+    schema = page_table_schema(check_purposes(purposes))
     batches = list(page_batches(sources, agents=agents, purposes=purposes, robots=robots,
                                 max_head_bytes=max_head_bytes, stats=stats, now=now))
     return pa.Table.from_batches(batches, schema=schema)
