@@ -99,7 +99,8 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
                 for s in _signals(headers, html, agent)]
         return struct_array(rows, PAGE_SIGNALS_TYPE)
 
-    def page_allows(headers: pa.Array, html: pa.Array, agent: pa.Array, purpose: pa.Array) -> pa.Array:
+    def page_allows(headers: pa.Array, html: pa.Array, agent: pa.Array, purpose: pa.Array
+                    ) -> pa.Array:
         answers = [None if s is None or p is None else s.allows(check_purpose(p))
                    for s, p in zip(_signals(headers, html, agent), _values(purpose))]
         return pa.array(answers, pa.bool_())
