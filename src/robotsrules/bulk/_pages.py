@@ -34,8 +34,10 @@ def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Seque
     before the page whose rows would make it longer, so it holds at most
     ``max(batch_rows, len(agents))`` rows). ``robots`` maps an origin to its parsed
     :class:`~robotsrules.RobotsTxt` (a dict), or is a :class:`~robotsrules.bulk.RobotsIndex`,
-    whose rows are parsed on first use with ``mode`` (a bounded cache). ``check`` is called
-    before each page (a stop signal raises from it). ``now`` decides ``unavailable_after``
+    whose rows are parsed on first use with ``mode`` (a bounded cache). A record with
+    ``damaged`` set gives rows whose signal and purpose columns are null, with the reason in
+    ``damaged`` (see :data:`~robotsrules.bulk.PAGE_SCHEMA`). ``check`` is called before each
+    page (a stop signal raises from it). ``now`` decides ``unavailable_after``
     (default: each page's date, when it was served).
     """
     from .._signals import combine, page_signals_for
@@ -68,21 +70,28 @@ def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Seque
             columns = {name: [] for name in columns_of}
             size = 0
         site = site_of(page)
-        every = page_signals_for(page.headers, page.head, names, url=page.url,
-                                 now=now or page.date)  # the head read once
+        damaged = getattr(page, "damaged", None)
+        every = ([None] * len(names) if damaged else page_signals_for(
+            page.headers, page.head, names, url=page.url,
+            now=now or page.date))  # the head read once
         for agent, signals in zip(names, every):
             usage = site.usage(page.url, agent=agent) if site is not None else None
-            both = combine(usage, signals)
             columns["url"].append(page.url)
             columns["agent"].append(agent)
             columns["status"].append(page.status)
             columns["date"].append(page.date)
             columns["crawl_allowed"].append(None if usage is None else usage.crawl_allowed)
+            columns["damaged"].append(damaged)
+            if signals is None:  # a damaged record: nothing is known of the page
+                for name in columns_of[5:9] + columns_of[10:]:
+                    columns[name].append(None)
+                continue
+            both = combine(usage, signals)
             columns["index"].append(signals.index)
             columns["follow"].append(signals.follow)
             columns["noai"].append(signals.noai)
             columns["tdm_reservation"].append(signals.tdm_reservation)
-            for purpose, name in zip(chosen, columns_of[9:]):
+            for purpose, name in zip(chosen, columns_of[10:]):
                 columns[name].append(both.allows(purpose))
         size += len(names)
     if size:

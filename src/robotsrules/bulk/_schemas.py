@@ -149,9 +149,13 @@ PAGE_SCHEMA = pa.schema([
     pa.field("follow", pa.bool_()),
     pa.field("noai", pa.bool_()),
     pa.field("tdm_reservation", pa.int8()),
+    pa.field("damaged", pa.string()),
 ])
 """The columns of a page table (:func:`robotsrules.warc.page_table`) before the purposes:
-one row per captured response and agent."""
+one row per captured response and agent. ``damaged`` is null for a response read whole; for
+one that did not arrive whole it says why, and the signal columns (``index`` to the
+purposes) are null: a cut record may have lost the very header or meta tag that says no, so
+it is never a clean "nothing stated" row."""
 
 
 def page_schema(purposes: Sequence[str] = ()) -> pa.Schema:

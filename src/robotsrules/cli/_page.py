@@ -321,16 +321,10 @@ def pages_job(args: argparse.Namespace, robots: Any, stop: Any
     def batches() -> Iterator[Any]:
         yield from page_batches(args.pages_warc, agents=args.agent, purposes=args.purpose,
                                 robots=index, stats=stats, mode=args.mode, check=stop.check)
-        _warn(stats.errors)
+        for problem in stats.warnings():
+            sys.stderr.write(f"robotsrules: warning: {problem}\n")
 
     return batches(), None, _nothing
-
-
-def _warn(problems: List[str]) -> None:
-    for problem in problems[:10]:
-        sys.stderr.write(f"robotsrules: warning: {problem}\n")
-    if len(problems) > 10:
-        sys.stderr.write(f"robotsrules: warning: {len(problems) - 10} more problems\n")
 
 
 def _nothing() -> None:
