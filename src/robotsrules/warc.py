@@ -198,6 +198,7 @@ class _Archive(ArchiveIterator):  # type: ignore[misc]  # warcio has no type inf
     HTTP heads are read here, not by warcio: :func:`_http_head`)."""
 
     cut: Optional[str] = None
+    INC_RECORD = ""  # warcio prints this note (with raw octets) to stderr: counted instead
 
     def __init__(self, handle: Any) -> None:
         super().__init__(handle, arc2warc=True, no_record_parse=True)
@@ -284,6 +285,9 @@ def _records(handle: BinaryIO, label: str, limit: int, stats: WarcStats,
                        f"{capture.damaged}; not read as a whole answer")
         stats.captures += 1
         yield capture
+    if archive.err_count:
+        stats.note(f"{label}: {archive.err_count:,} records not followed by a blank line "
+                   "(a wrong Content-Length?)")
     if archive.cut:
         stats.note(f"{label}: {archive.cut} (cut short?): whatever followed record "
                    f"{stats.records} is lost")
@@ -366,15 +370,16 @@ def _http_head(raw: Any) -> Tuple[Optional[str], Tuple[Tuple[str, str], ...], Op
         size += len(line)
         if size > MAX_HTTP_HEAD:
             return None, (), f"an HTTP head longer than {MAX_HTTP_HEAD:,} octets"
+        if not lines and not _STATUS_LINE.match(line):
+            return None, (), "no HTTP head (the record does not start with a status line)"
         if not line.endswith(b"\n"):
-            what = "no HTTP head" if not lines and not line else "the HTTP head is cut short"
-            return None, (), f"{what} (the record ends before the blank line that ends it)"
+            return None, (), ("the HTTP head is cut short (the record ends before the blank "
+                              "line that ends it)")
         if not line.strip(b"\r\n"):
             break
         lines.append(line)
-    match = _STATUS_LINE.match(lines[0]) if lines else None
-    if match is None:
-        return None, (), "no HTTP status line"
+    match = _STATUS_LINE.match(lines[0])
+    assert match is not None
     status = match.group(1).decode("latin-1")
     return status, tuple(parse_header_block(b"".join(lines[1:]))), None
 
