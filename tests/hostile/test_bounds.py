@@ -11,6 +11,7 @@ in process with tracemalloc, that thousands of bad WARC records leave a bounded 
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import subprocess
@@ -24,7 +25,7 @@ import pytest
 if not os.path.exists("/proc/self/status"):  # pragma: no cover - Linux only
     pytest.skip("peak memory is read from /proc/self/status (Linux)", allow_module_level=True)
 
-from tests.network.servers import (  # noqa: E402
+from tests.network.servers import (
     RawHTTPServer,
     br_bomb,
     drip,
@@ -218,12 +219,16 @@ def test_the_rival_scan_counts_against_the_stance_limit(monkeypatch: pytest.Monk
     monkeypatch.setattr(solver._Search, "compatible", counted)
     body = "User-agent: *\n" + "".join(f"Disallow: /*k{i}\nAllow: /*k{i}*z\n"
                                        for i in range(3000))
-    try:
+    with contextlib.suppress(StanceTooComplex):
         robotsrules.parse(body.encode()).stance("GPTBot")
-    except StanceTooComplex:
-        pass
     # 3,000 searches would scan 6,000 rules each (18 M) without the limit.
     assert scanned[0] <= (solver.FILE_WORK + 1) * solver.MAX_WORK, scanned[0]
+    # and each scan is counted as work, rule by rule
+    monkeypatch.undo()
+    rules = robotsrules.parse(body.encode()).for_agent("GPTBot")
+    search = solver._Search(solver.stance_rows(rules), False, solver.MAX_WORK)
+    for candidate in (0, 1, 2999):
+        assert search.rivals(candidate)[1] >= len(search.compatible(search.firsts[candidate]))
 
 
 def test_repeated_rules_are_searched_once() -> None:
