@@ -32,11 +32,13 @@ from tests.network.servers import (  # noqa: E402
     serve_bytes,
 )
 
+# The child's own peak (VmHWM, Linux): ru_maxrss would carry over this process's resident set.
 CHILD = (
-    "import resource, sys\n"
+    "import sys\n"
     "from robotsrules.cli import main\n"
     "code = main(sys.argv[1:])\n"
-    "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024\n"
+    "peak = [int(l.split()[1]) / 1024 for l in open('/proc/self/status') "
+    "if l.startswith('VmHWM:')][0]\n"
     "sys.stderr.write(f'\\nPEAK {peak:.1f} EXIT {code}\\n')\n"
 )
 
