@@ -26,7 +26,7 @@ CORE = {"robotsrules", "robotsrules.errors", "robotsrules.model", "robotsrules._
         "robotsrules.linter._checks", "robotsrules._terminal",
         "robotsrules._usage", "robotsrules._purposes", "robotsrules._sfv",
         "robotsrules._signals", "robotsrules._tdmrep", "robotsrules._stance",
-        "robotsrules._drive", "robotsrules._lru", "robotsrules._typing"}
+        "robotsrules._drive", "robotsrules._lru", "robotsrules._typing", "robotsrules._dates"}
 
 # Optional packages and the modules allowed to import them (each behind its extra).
 OPTIONAL = {
@@ -46,6 +46,8 @@ OPTIONAL = {
     "warcio": {"robotsrules.warc", "robotsrules.datatrove"},
     "matplotlib": {"robotsrules._report"},
     "datatrove": {"robotsrules.datatrove"},
+    # br bodies, decoded within a bound by the one body decoder (issue 24).
+    "brotli": {"robotsrules._decoder"},
 }
 
 

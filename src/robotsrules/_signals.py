@@ -28,7 +28,6 @@ its source is written down in ``docs/guides/page-signals.md``.
 from __future__ import annotations
 
 import datetime
-import email.utils
 import html
 import re
 from dataclasses import dataclass, field
@@ -49,6 +48,7 @@ from typing import (
 )
 
 from ._agents import Agent, agent_tokens
+from ._dates import read_date
 from ._purposes import Purpose
 from ._tdmrep import TDMREP_PATH, TdmRepFile
 from ._usage import Usage
@@ -348,10 +348,7 @@ def _date_rule_value(piece: str) -> Optional[str]:
     return None
 
 
-_MAX_DATE = 100
-_ISO = re.compile(
-    r"(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?"
-    r"\s*(Z|[+-]\d{2}:?\d{2})?\Z", re.IGNORECASE)
+_MAX_DATE = 100  # the date reader's own bound on a date's text (robotsrules._dates)
 
 
 def _parse_date(text: str) -> Optional[datetime.datetime]:
@@ -359,29 +356,10 @@ def _parse_date(text: str) -> Optional[datetime.datetime]:
 
     Google: "The date/time must be specified in a widely adopted format including, but not
     limited to RFC 822, RFC 850, and ISO 8601. The rule is ignored if no valid date/time is
-    specified." Returns ``None`` for anything else.
+    specified." Read by the one date reader (:func:`robotsrules._dates.read_date`, which
+    bulk tables and WARC files share); ``None`` for anything else.
     """
-    text = text.strip()
-    if not text or len(text) > _MAX_DATE:
-        return None
-    match = _ISO.match(text)
-    try:
-        if match is not None:
-            year, month, day, hour, minute, second, zone = match.groups()
-            tz = datetime.timezone.utc
-            if zone and zone.upper() != "Z":
-                sign = -1 if zone[0] == "-" else 1
-                digits = zone[1:].replace(":", "")
-                tz = datetime.timezone(sign * datetime.timedelta(
-                    hours=int(digits[:2]), minutes=int(digits[2:])))
-            return datetime.datetime(int(year), int(month), int(day), int(hour or 0),
-                                     int(minute or 0), int(second or 0), tzinfo=tz)
-        parsed = email.utils.parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError, OverflowError):
-        return None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=datetime.timezone.utc)
-    return parsed
+    return read_date(text) if isinstance(text, str) else None
 
 
 def _read_rule(piece: str) -> Tuple[str, Optional[str]]:

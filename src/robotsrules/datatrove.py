@@ -39,19 +39,20 @@ from typing import Any, Dict, Iterator, Literal, Optional, Sequence, Tuple, Unio
 
 from datatrove.data import Document
 from datatrove.pipeline.filters.base_filter import BaseFilter
-from datatrove.pipeline.readers.warc import WarcReader, process_record
+from datatrove.pipeline.readers.warc import WarcReader
 from datatrove.pipeline.writers.disk_base import DiskWriter
 
 from ._crawlers import category_tokens
-from ._lru import LRU
 from .bulk import (
+    DEFAULT_CACHE_SIZE,
     INVALID_URL,
     NO_ROBOTS,
     Key,
+    ParsedCache,
     RobotsHistory,
     check_agents,
     fast_origin,
-    robots_for,
+    first_disallowed,
     verdict_of,
 )
 from .errors import InvalidArgument, InvalidURL
@@ -108,7 +109,7 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
         self.url_key = url_key
         self.metadata_key = metadata_key
         self._history: Optional[RobotsHistory] = None
-        self._cache: Optional[LRU[Any, RobotsTxt]] = None
+        self._cache: Optional[ParsedCache] = None
 
     def __getstate__(self) -> Dict[str, Any]:
         state = dict(self.__dict__)
@@ -118,14 +119,14 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
 
     def _load(self) -> RobotsHistory:
         if self._history is None:
+            self._cache = ParsedCache(DEFAULT_CACHE_SIZE)
             if self.robots_warc is not None:
                 from .warc import read_warc_captures
 
-                table = read_warc_captures(self.robots_warc)
+                self._history = RobotsHistory.from_arrow(
+                    read_warc_captures(self.robots_warc), self.key)
             elif isinstance(self.robots, RobotsHistory):
                 self._history = self.robots
-                self._cache = LRU(4096)
-                return self.robots
             elif isinstance(self.robots, str):
                 import duckdb
 
@@ -136,22 +137,14 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
                     self._history = load_history(con, self.robots, self.key)
                 finally:
                     con.close()
-                self._cache = LRU(4096)
-                return self._history
             else:
-                table = self.robots
-            self._history = RobotsHistory.from_arrow(table, self.key)
-            self._cache = LRU(4096)
+                self._history = RobotsHistory.from_arrow(self.robots, self.key)
         return self._history
 
     def _rules(self, capture: Tuple[int, Any, Any]) -> RobotsTxt:
         cache = self._cache
         assert cache is not None
-        robots = cache.get(capture[0])
-        if robots is None:
-            robots = robots_for(capture[2][0], capture[2][1])
-            cache.put(capture[0], robots)
-        return robots
+        return cache.rules(capture[0], capture[2])
 
     def robots_txt(self, url: Any, date: Any = None) -> Optional[RobotsTxt]:
         """The robots.txt in force for ``url`` (at ``date`` when ``date_key`` is set), with
@@ -170,16 +163,9 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
         robots = self.robots_txt(url, date)
         if robots is None:
             return {"disallowed": None, "agent": None, "line": None, "reason": NO_ROBOTS}
-        unknown: Optional[str] = None
-        for agent in self.agents:
-            allowed, line, reason = verdict_of(robots, url, agent)
-            if allowed is False:
-                return {"disallowed": True, "agent": agent, "line": line, "reason": reason}
-            if allowed is None and unknown is None:
-                unknown = reason
-        if unknown is not None:
-            return {"disallowed": None, "agent": None, "line": None, "reason": unknown}
-        return {"disallowed": False, "agent": None, "line": None, "reason": "allowed"}
+        found = first_disallowed((agent, verdict_of(robots, url, agent))
+                                 for agent in self.agents)
+        return dict(zip(("disallowed", "agent", "line", "reason"), found))
 
     def filter(self, doc: Document) -> Union[bool, Tuple[bool, str]]:
         """Keep the document unless robots.txt disallows it (``action="drop"``)."""
@@ -310,29 +296,71 @@ def _header_pairs(headers: Any) -> list[Tuple[str, str]]:
 
 
 class WarcHeadersReader(WarcReader):  # type: ignore[misc]  # datatrove ships no type hints
-    """datatrove's :class:`~datatrove.pipeline.readers.WarcReader` that also keeps each
-    response's HTTP headers, as ``[name, value]`` pairs in ``metadata["http_headers"]``
+    """A datatrove WARC reader (a :class:`~datatrove.pipeline.readers.WarcReader` with the
+    same arguments) whose records are read by :func:`robotsrules.warc.iter_pages`, keeping
+    each response's HTTP headers, as ``[name, value]`` pairs in ``metadata["http_headers"]``
     (datatrove's own reader drops them), so that :class:`PageSignalsFilter` can read
-    ``X-Robots-Tag``, ``Content-Usage`` and ``tdm-reservation``. Records are chosen and
-    decoded by datatrove's own ``process_record``; needs datatrove's WARC dependencies
-    (``warcio``, ``faust-cchardet``, ``python-magic``)."""
+    ``X-Robots-Tag``, ``Content-Usage`` and ``tdm-reservation``.
+
+    One document per HTML response (by its ``Content-Type``, or sniffed when it has none),
+    its text the body decoded (gzip, deflate, br; chunked) by the one bounded decoder, at most
+    ``max_body_bytes`` of it (default 10 MiB; ``metadata["truncated"]`` is then True), as
+    UTF-8 or, failing that, the charset ``cchardet`` detects. A record that did not arrive
+    whole (cut, undecodable, its HTTP head cut short) gives no document: it is counted
+    (``warc_damaged``) and logged, never passed on as a page that states nothing. Needs
+    ``warcio`` (and ``faust-cchardet`` for non-UTF-8 pages)."""
 
     name = "🕷 Warc (with headers)"
 
+    def __init__(self, *args: Any, max_body_bytes: int = 10 * 1024 * 1024, **kwargs: Any
+                 ) -> None:
+        super().__init__(*args, **kwargs)
+        self.max_body_bytes = max_body_bytes
+
     def read_file(self, filepath: str) -> Iterator[Document]:
         """The documents of one WARC file, each with its response headers in metadata."""
-        from warcio.archiveiterator import ArchiveIterator
+        from datatrove.utils.logging import logger
 
+        from .warc import WarcStats, iter_pages
+
+        stats = WarcStats()
         with self.data_folder.open(filepath, "rb", compression=self.compression) as handle:
-            for index, record in enumerate(ArchiveIterator(handle)):
+            pages = iter_pages(handle, max_head_bytes=self.max_body_bytes + 1, stats=stats)
+            for index, page in enumerate(pages):
                 with self.track_time():
-                    data = process_record(record)
-                    if not data:
+                    if page.damaged is not None:
+                        self.stat_update("warc_damaged")
+                        logger.warning(f"{filepath}: {page.url}: damaged WARC record "
+                                       f"({page.damaged}): skipped")
                         continue
-                    http = record.http_headers
-                    data["http_headers"] = ([[str(k), str(v)] for k, v in http.headers]
-                                            if http is not None else [])
+                    if page.head is None:
+                        continue
+                    truncated = len(page.head) > self.max_body_bytes
+                    data = {"text": _text(page.head[: self.max_body_bytes]),
+                            "id": page.record_id or f"{filepath}/{index}", "url": page.url,
+                            "date": page.date.isoformat() if page.date else None,
+                            "http_headers": [[k, v] for k, v in page.headers],
+                            "truncated": truncated}
                     document = self.get_document_from_dict(data, filepath, index)
                     if not document:
                         continue
                 yield document
+        for problem in stats.warnings():
+            logger.warning(f"{filepath}: {problem}")
+
+
+def _text(body: bytes) -> str:
+    """An HTML body as text: UTF-8, else the charset cchardet detects, else Latin-1."""
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        import cchardet
+
+        found = cchardet.detect(body).get("encoding")
+        if found:
+            return body.decode(found, "replace")
+    except (ImportError, LookupError):
+        pass
+    return body.decode("latin-1")

@@ -417,10 +417,8 @@ def _warc_table(paths: List[str], every: bool = False) -> Any:
             raise RobotsError(f"{path}: no such file")
     stats = WarcStats()
     table = read_warcs(paths, stats=stats)
-    for problem in stats.errors[:10]:
+    for problem in stats.warnings():
         sys.stderr.write(f"robotsrules: warning: {problem}\n")
-    if len(stats.errors) > 10:
-        sys.stderr.write(f"robotsrules: warning: {len(stats.errors) - 10} more problems\n")
     sys.stderr.write(f"robotsrules: {stats.captures:,} robots.txt captures in {stats.files} "
                      f"WARC files -> {table.num_rows:,} sites\n")
     return table

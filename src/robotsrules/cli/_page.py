@@ -64,26 +64,18 @@ def read_response(data: bytes) -> Tuple[List[Tuple[str, str]], bytes]:
 
 
 def _fetch(url: str, args: argparse.Namespace) -> Tuple[List[Tuple[str, str]], bytes, str]:
-    import httpx
-
+    """The page at ``url`` by the project's fetch (:func:`robotsrules._fetcher.fetch_page`:
+    its time-outs, whole-fetch deadline and bounded body decoder)."""
+    from .._fetcher import fetch_page
     from .._version import __version__
 
     agent = str(args.agent).split("/", 1)[0]
     user_agent = args.user_agent or f"{agent} (robotsrules/{__version__})"
-    try:
-        with httpx.Client(follow_redirects=True, timeout=args.timeout,
-                          headers={"User-Agent": user_agent}) as client, \
-                client.stream("GET", url) as response:
-            body = bytearray()
-            for chunk in response.iter_bytes():
-                body += chunk
-                if len(body) >= args.max_head_bytes:
-                    break
-            note = f"{response.url}: HTTP {response.status_code}"
-            pairs = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in response.headers.raw]
-            return pairs, bytes(body), note
-    except httpx.HTTPError as error:
-        raise RobotsError(f"{url}: {error.__class__.__name__}: {error}") from None
+    page = fetch_page(url, user_agent=user_agent, max_bytes=args.max_head_bytes,
+                      timeout=args.timeout)
+    if page.error is not None:
+        raise RobotsError(f"{url}: {page.error}")
+    return list(page.headers), page.body, f"{page.url}: HTTP {page.status}"
 
 
 def _load(source: str, args: argparse.Namespace) -> Tuple[List[Tuple[str, str]], bytes, str]:
@@ -255,7 +247,8 @@ def add_command(commands: Any) -> None:
                       metavar="N", help=f"read at most N bytes of the body (default "
                                         f"{DEFAULT_HEAD_BYTES})")
     page.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
-                      help="connect and read time-out for a URL (default 10)")
+                      help="connect and read time-out for a URL (default 10); the whole "
+                           "fetch, redirects included, ends within 3 x SECONDS")
     page.add_argument("--user-agent", metavar="HEADER",
                       help="User-Agent header to send (default: 'NAME (robotsrules/VERSION)')")
     page.set_defaults(run=_run)
@@ -328,16 +321,10 @@ def pages_job(args: argparse.Namespace, robots: Any, stop: Any
     def batches() -> Iterator[Any]:
         yield from page_batches(args.pages_warc, agents=args.agent, purposes=args.purpose,
                                 robots=index, stats=stats, mode=args.mode, check=stop.check)
-        _warn(stats.errors)
+        for problem in stats.warnings():
+            sys.stderr.write(f"robotsrules: warning: {problem}\n")
 
     return batches(), None, _nothing
-
-
-def _warn(problems: List[str]) -> None:
-    for problem in problems[:10]:
-        sys.stderr.write(f"robotsrules: warning: {problem}\n")
-    if len(problems) > 10:
-        sys.stderr.write(f"robotsrules: warning: {len(problems) - 10} more problems\n")
 
 
 def _nothing() -> None:
