@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._agents import Agent, agent_tokens
 from . import _matcher as _matcher_module
 from . import _version
+from ._agents import Agent, agent_tokens
 from ._matcher import AgentRules
 from ._stance import Stance, StanceTooComplex
 from ._urls import match_target

@@ -88,9 +88,9 @@ from itertools import repeat
 from typing import AnyStr, Iterable, List, Optional, Union, cast
 from urllib.parse import urlsplit
 
-from ._version import __version__
 from ._fetcher import DEFAULT_TIMEOUT, fetch
 from ._urls import text_octets
+from ._version import __version__
 from .model import RequestRate, Verdict
 from .policy import OK, UNAVAILABLE, FetchResult, Policy
 from .robotstxt import RobotsTxt, parse

@@ -32,9 +32,9 @@ from typing import (
     Tuple,
 )
 
-from .._version import __version__
 from .._agents import agent_tokens
 from .._terminal import visible
+from .._version import __version__
 from ..errors import RobotsError
 from ..model import Verdict
 from ..robotstxt import RobotsTxt

@@ -165,8 +165,8 @@ def _site(args: argparse.Namespace) -> Optional[Any]:
     if not args.robots:
         return None
     if _URL.match(args.robots):
-        from .._version import __version__
         from .._fetcher import fetch
+        from .._version import __version__
 
         agent = str(args.agent).split("/", 1)[0]
         result = fetch(args.robots, user_agent=args.user_agent or
