@@ -80,6 +80,7 @@ FIRES: Dict[str, Case] = {
     "R607": Case(UA + b"Disallow: /\nContent-Signal: search=yes\n", 3, 17),
     "R608": Case(b"User-agent: *\nContent-Signal: ai-train=no\nAllow: /\n\n"
                  b"User-agent: GPTBot\nDisallow: /private/\n", 2, 17),
+    "R609": Case(UA + b"Content-Usage: / train-ai=n, bots=n\n", 2, 16),
 }
 
 # code -> files close to the FIRES case where the code must stay quiet.
@@ -167,6 +168,8 @@ QUIET: Dict[str, List[Tuple[bytes, Dict[str, Any]]]] = {
         (b"User-agent: GPTBot\nContent-Signal: ai-train=no\n\nUser-agent: *\nDisallow:\n",
          {}),
     ],
+    "R609": [(UA + b"Content-Usage: / train-ai=n, search=y, foo=n\n", {}),
+             (UA + b"Content-Signal: search=yes\nContent-Usage: /x train-ai=y\n", {})],
     "R607": [(UA + b"Disallow: /private/\nContent-Signal: search=yes\n", {}),
              (UA + b"Disallow: /\nContent-Signal: search=no\n", {}),
              (UA + b"Disallow: /\nAllow: /public/\nContent-Signal: search=yes\n", {})],

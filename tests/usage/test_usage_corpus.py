@@ -158,7 +158,7 @@ def test_serchen_answers() -> None:
     robots = robotsrules.parse((CORPUS / "serchen.com.txt").read_bytes())
     google = robots.usage("https://serchen.com/", agent="Googlebot")
     assert google.crawl_allowed and google.preferences == {
-        "search": True, "ai-train": False, "train-ai": False, "train-genai": False}
+        "search": True, "ai-train": False, "train-ai": False}
     assert [line.line for line in google.lines] == [30]
     admin = robots.usage("https://serchen.com/admin/", agent="Googlebot")
     assert not admin.crawl_allowed and admin.preferences == {}

@@ -15,7 +15,6 @@ from typing import (
     Optional,
     Sequence,
     Tuple,
-    cast,
 )
 
 from .. import _legacy as legacy
@@ -23,10 +22,10 @@ from .._agents import SPACE
 from .._matcher import AgentRules
 from .._parser import MAX_LINE_BYTES, build, decode, display, split_lines
 from .._precedence import index_html_folder, rule_rank
-from .._purposes import CATEGORIES, CATEGORY_SIGNAL, CONTENT_SIGNALS, SIGNAL_CATEGORY
+from .._purposes import CATEGORIES, CONTENT_SIGNALS, revision, superseded
 from .._terminal import CONTROL_ESCAPES
 from .._urls import text_octets
-from .._usage import read_value
+from .._usage import Reading, read_value
 from ..model import Group, Line, Rule
 from ..robotstxt import DEFAULT_MAX_BYTES, RobotsTxt
 from ._codes import CODES, Diagnostic
@@ -482,6 +481,8 @@ class _Linter:
                       f"{_q(name)} is not a {'content signal' if signal else 'usage category'}"
                       " name: it is ignored",
                       advice=_usage_name_advice(name, signal, names))
+        if not signal:
+            self._superseded_labels(line, reading)
         for name, value in reading.bad_values:
             fix = f"{name}={_usage_value_fix(value, signal)}"
             self.emit("R603", number, column,
@@ -494,6 +495,21 @@ class _Linter:
                       f"`{name}` is given more than once in one value: "
                       f"{'the most restrictive' if signal else 'only the last'} one counts",
                       name=name)
+
+    def _superseded_labels(self, line: Line, reading: Reading) -> None:
+        """R609: labels an earlier revision of the vocabulary defined (data/vocabularies.json)."""
+        current = revision()
+        labels = dict.fromkeys(name for name, _ in (*reading.statements, *reading.bad_values))
+        for label in labels:
+            defined = superseded(label)
+            if defined is None:
+                continue
+            now = ", ".join(f"`{name}`" for name in current.labels)
+            self.emit("R609", line.number, _value_column(line),
+                      f"`{label}` was defined by {defined}; {current.name} ({current.date}) "
+                      f"defines only {now}: robotsrules reads `{label}` for itself (no "
+                      "nesting), readers that follow the current revision ignore it",
+                      advice=_superseded_advice(label, current.labels))
 
     def usage_checks(self) -> None:
         """R605 (conflicts across lines), R606 and R607, group by group; then R608."""
@@ -906,7 +922,8 @@ def _usage_value_fix(value: str, signal: bool) -> str:
 
 def _usage_name_advice(name: str, signal: bool, names: Sequence[str]) -> str:
     folded = name.lower().replace("_", "-")
-    other = cast(Mapping[str, str], CATEGORY_SIGNAL if signal else SIGNAL_CATEGORY)
+    to_category = revision().signals  # the current reading's mapping (data/vocabularies.json)
+    other = {c: s for s, c in to_category.items()} if signal else to_category
     if folded in names:
         return f"write `{folded}`" + ("" if signal else " (labels are lower case)")
     if folded in other:
@@ -916,6 +933,18 @@ def _usage_name_advice(name: str, signal: bool, names: Sequence[str]) -> str:
     if close:
         return f"did you mean `{close[0]}`?"
     return f"the names are {', '.join(f'`{n}`' for n in names)}"
+
+
+def _superseded_advice(label: str, current: Mapping[str, str]) -> str:
+    """What to write instead of a superseded label, from what the label meant."""
+    if label in ("train-genai",) and "train-ai" in current:
+        return "write `train-ai` (AI Model Training), which covers what it meant"
+    if label in ("bots", "all"):
+        names = " and ".join(f"`{name}`" for name in current)
+        return (f"state each current category instead ({names}), e.g. "
+                f"`{', '.join(f'{name}=n' for name in current)}`")
+    return ("the current revision has no counterpart; keep it if readers of that revision "
+            "matter to you, and state the current categories too")
 
 
 def _fully_disallowed(rules: AgentRules, path: str) -> bool:

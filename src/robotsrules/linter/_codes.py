@@ -322,6 +322,13 @@ CODES: Dict[str, Code] = {
         "so none of these preferences applies to them.",
         "repeat the line in the groups of {agents}, or move those crawlers into the `*` group",
     ),
+    "R609": Code(
+        "usage-superseded-label", "warning",
+        "A `Content-Usage` label that an earlier revision of draft-ietf-aipref-vocab defined "
+        "and the current one does not (`bots`, `all`, `ai-use`, `train-genai`, `ai-output`): "
+        "robotsrules reads it for itself, readers that follow the current revision ignore it.",
+        "{advice}",
+    ),
 }
 
 class _Blank(Dict[str, str]):
