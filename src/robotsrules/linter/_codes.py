@@ -118,9 +118,10 @@ CODES: Dict[str, Code] = {
     ),
     "R105": Code(
         "other-crawler-key", "info",
-        "A key read only by some other crawlers (e.g. Yandex's `Clean-param`); Google and "
+        "A recognised robots.txt extension that other readers know (Yandex's `Clean-param`, "
+        "RSL's `License`, `LLM-Policy`, `Visit-time`, ...: data/extensions.json); Google and "
         "RFC 9309 ignore it.",
-        "keep it if {crawler} matters to you; other crawlers ignore it",
+        "keep it for its readers ({crawler}); other crawlers ignore it",
     ),
     "R106": Code(
         "invalid-line", "warning",
@@ -136,6 +137,20 @@ CODES: Dict[str, Code] = {
         "nul-byte", "error",
         "A NUL byte ends the line early (Google reads lines as C strings).",
         "remove the NUL byte",
+    ),
+    "R109": Code(
+        "extension-invalid-value", "warning",
+        "A recognised extension whose value does not have the format its definition gives "
+        "(`License` or `LLM-Policy` without an absolute URL, `Visit-time` not `HHMM-HHMM`, "
+        "...): its readers may ignore the line.",
+        "write it as {form}",
+    ),
+    "R110": Code(
+        "extension-no-effect", "warning",
+        "A recognised extension that no longer does what it was written for: `Noindex` "
+        "(Google stopped reading it in 2019), `Host` (Yandex no longer reads it), the "
+        "withdrawn `Signature-Agent`/`Max-Crawl-Rate` proposal.",
+        "{instead}",
     ),
     "R201": Code(
         "rule-outside-group", "error",
