@@ -553,7 +553,7 @@ def read_head_meta(html_text: Union[str, bytes, None], *,
 def _known_tokens() -> FrozenSet[str]:
     from ._crawlers import known_crawlers
 
-    return frozenset(c.token.lower() for c in known_crawlers())
+    return frozenset(c.token.lower() for c in known_crawlers() if c.token)
 
 
 _KNOWN: List[FrozenSet[str]] = []

@@ -429,29 +429,33 @@ def _explain_verdict(url: str, agent: str, verdict: Verdict, out: TextIO,
 
 
 def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
-    from .._crawlers import crawler_verdicts
+    from .._crawlers import crawler_verdicts, registry_info, unstoppable
 
     if args.by_category:
         from ._stance import by_category_cmd
 
         return by_category_cmd(args, out)
 
-    from ._stance import expand_agents
+    from ._stance import crawler_json, crawler_table, expand_agents
 
     wanted = set(expand_agents(args))  # --agent-category: only its tokens are listed
+    table = crawler_table(args)
     robots, origin = load(args.source, args)
-    verdicts = [v for v in crawler_verdicts(robots, args.url)
+    verdicts = [v for v in crawler_verdicts(robots, args.url, table)
                 if not wanted or v.crawler.token in wanted]
-    said = [robots.usage(args.url, agent=v.crawler.token) for v in verdicts]
+    said = [robots.usage(args.url, agent=v.crawler.token or "*") for v in verdicts]
+    cannot = [c for c in unstoppable(table) if not wanted or c.token in wanted]
+    info = registry_info()
     if args.json:
         report = {
             "source": origin,
+            "registry": info,
             "groups": [{"line": g.line, "agents": list(g.agent_values),
                         "tokens": list(g.agents), "rules": len(g.rules)} for g in robots.groups],
-            "crawlers": [{"token": v.crawler.token, "operator": v.crawler.operator,
-                          "purpose": v.crawler.purpose, "url": args.url,
+            "crawlers": [{**crawler_json(v.crawler), "url": args.url,
                           **_verdict_json(v.verdict), "preferences": u.preferences}
                          for v, u in zip(verdicts, said)],
+            "robots_txt_cannot_stop": [crawler_json(c) for c in cannot],
         }
         out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         return EXIT_ALLOWED
@@ -461,10 +465,12 @@ def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"  line {group.line:<5} {names}: {_plural(len(group.rules), 'rule')}\n")
     if not robots.groups:
         out.write("  (none)\n")
-    out.write(f"\nwell-known crawlers, may they fetch {visible(args.url)}? (then search, "
-              "ai-input, ai-train: yes, no, - nothing stated)\n")
+    out.write(f"\nknown crawlers (registry {info['version']}, compiled {info['compiled']}), may "
+              f"they fetch {visible(args.url)}? (then search, ai-input, ai-train: yes, no, - "
+              "nothing stated)\n")
     for item, usage in zip(verdicts, said):
         v = item.verdict
+        crawler = item.crawler
         word = "allowed" if v.allowed else "disallowed"
         where = {"specific": f"its group at line {item.group_line}",
                  "global": f"'*' group at line {item.group_line}",
@@ -472,8 +478,19 @@ def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
         rule = f", {visible(str(v.rule))}" if v.rule is not None else ""
         prefs = " ".join(f"{ {True: 'yes', False: 'no', None: '-'}[usage.allows(p)]:<3}"
                          for p in ("search", "ai-input", "ai-train"))
-        out.write(f"  {item.crawler.token:<22} {word:<10} {prefs}  {where}{rule}"
-                  f"  [{item.crawler.operator}: {item.crawler.purpose}]\n")
+        name = crawler.label
+        if crawler.token and crawler.token != name:
+            name = f"{name} (read as {crawler.token})"
+        flag = "" if crawler.stoppable is not False else "  ! " + crawler.robots_txt_note()
+        out.write(f"  {name:<22} {word:<10} {prefs}  {where}{rule}"
+                  f"  [{crawler.operator}: {crawler.purpose}]{flag}\n")
+    if cannot:
+        out.write("\nrobots.txt cannot stop these, by their operators' word (block them at the "
+                  "server if they must be kept out):\n")
+        for crawler in cannot:
+            source = crawler.robots_txt.source
+            out.write(f"  {crawler.label:<22} {crawler.robots_txt_note()}"
+                      f"{f' <{source}>' if source else ''}\n")
     return EXIT_ALLOWED
 
 

@@ -624,6 +624,19 @@ class _Linter:
                               f"`{name}={kept}` applies",
                               name=name)
 
+    def registry_checks(self) -> None:
+        """R210-R213: opt-out mistakes judged with the crawler registry (robotsrules._optout)."""
+        if not self.groups:
+            return
+        from .._optout import file_warnings
+
+        def robots() -> RobotsTxt:
+            return RobotsTxt._outlined(self.kept, self.text, False, None)
+
+        for warning in file_warnings(self.groups, robots):
+            line = warning.line or self.groups[0].line
+            self.emit(warning.code, line, _value_column(self.line(line)), warning.message)
+
     # -- pass 3: groups and agents ----------------------------------------------------------
     def agent_checks(self) -> None:
         first_group: Dict[str, Tuple[int, int]] = {}  # token -> (group index, line)
@@ -1025,6 +1038,7 @@ def lint(content: bytes | str, *, max_bytes: Optional[int] = DEFAULT_MAX_BYTES
     linter.rule_checks()
     linter.mode_checks()
     linter.usage_checks()
+    linter.registry_checks()
     return sorted(linter.found, key=_order)
 
 

@@ -207,6 +207,35 @@ CODES: Dict[str, Code] = {
         "copy the `*` rules the agent should obey into its group (an empty `Disallow:` "
         "says 'everything allowed' explicitly)",
     ),
+    "R210": Code(
+        "catch-all-blocks-retrieval", "warning",
+        "Training crawlers are blocked by name and the `*` group disallows every path: search "
+        "and AI retrieval crawlers that no group names are turned away too (judged with the "
+        "crawler registry, data/crawlers.json).",
+        "name the welcome crawlers in groups of their own (`User-agent: Googlebot` / "
+        "`Allow: /`), or disallow the training crawlers by name instead of `*`",
+    ),
+    "R211": Code(
+        "control-token-crawl-delay", "warning",
+        "A `Crawl-delay` or `Request-rate` in the group of a usage-control token "
+        "(`Google-Extended`, `Applebot-Extended`): no request carries the token, so the value "
+        "does nothing.",
+        "give the value to the crawler's own token (e.g. `Googlebot`), or remove it",
+    ),
+    "R212": Code(
+        "control-token-shares-group", "warning",
+        "A usage-control token in one group with a crawler's own token: the group's disallow "
+        "rules stop that crawler's fetching too, not only the use of its data.",
+        "give the control token a group of its own",
+    ),
+    "R213": Code(
+        "group-cannot-stop-agent", "warning",
+        "A group that disallows paths names an agent whose operator states robots.txt does not "
+        "bind it (`ChatGPT-User`, `Perplexity-User`, `Google-Agent`: user-triggered fetchers); "
+        "the rules may not keep it out.",
+        "block it at the server (by its published IP ranges or signed requests) if it must be "
+        "kept out",
+    ),
     "R301": Code(
         "path-not-slash", "error",
         "A pattern that starts with neither `/` nor `*` never matches: URL paths start "
