@@ -238,8 +238,9 @@ def refresh(registry: Dict[str, Any], source_entries: Dict[str, Dict[str, str]],
             report.append(f"now listed by {SOURCE_NAME}: {name}")
         if not current["curated"]:
             derived = derive(current["name"], entry, source)
-            if _undated(derived) != _undated(current):
-                changed = [key for key in ENTRY_KEYS if derived[key] != current[key]]
+            fresh, kept = _undated(derived), _undated(current)
+            if fresh != kept:
+                changed = [key for key in ENTRY_KEYS if fresh[key] != kept[key]]
                 new["crawlers"][index] = derived
                 report.append(f"changed: {name}: {', '.join(changed)}")
             continue

@@ -169,7 +169,7 @@ def test_damaged_table_is_a_clear_error(mutate: Any, problem: str) -> None:
 
 @pytest.mark.parametrize("text", ["", "{", "[]", "[" * 100000, " " * (2 << 20)])
 def test_hostile_table_text_is_a_clear_error(text: str) -> None:
-    with pytest.raises(RobotsError, match="extensions.json"):
+    with pytest.raises(RobotsError, match=r"extensions\.json"):
         load_extensions(text)
 
 

@@ -8,8 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from robotsrules import InvalidPurpose
-from robotsrules import InvalidArgument
+from robotsrules import InvalidArgument, InvalidPurpose
 from robotsrules._purposes import (
     CATEGORIES,
     CONTENT_SIGNALS,

@@ -34,7 +34,6 @@ from typing import (
     Tuple,
 )
 
-from .. import __version__
 from .._agents import agent_tokens
 from .._terminal import visible
 from ..errors import RobotsError
@@ -611,6 +610,17 @@ class _Parser(argparse.ArgumentParser):
                               f"(see '{self.prog} --help')\n")
 
 
+class _Version(argparse.Action):
+    """``--version``: the library's version and its data tables' (read only when asked)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: Optional[str] = None) -> None:
+        from .._provenance import version_text
+
+        sys.stdout.write(version_text())  # where argparse's own --version writes
+        parser.exit(0)
+
+
 class _Once(argparse.Action):
     """An option that may be given once: a second one is an error, not a silent
     replacement of the first."""
@@ -632,7 +642,8 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Exit codes: 0 all allowed, 1 some URL disallowed, 2 usage or I/O error, "
                "130 interrupted, 143 terminated.",
     )
-    parser.add_argument("--version", action="version", version=f"robotsrules {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, default=argparse.SUPPRESS,
+                        help="show the version and the dates of the shipped data, then exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
     check = commands.add_parser(
