@@ -104,3 +104,16 @@ def test_errors_exit_2_without_traceback(
     assert code == 2 and out == ""
     err = capsys.readouterr().err
     assert err.startswith("robotsrules: error: ") and "Traceback" not in err
+
+
+def test_a_published_name_that_is_no_token_gets_the_registry_hint(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "r.txt"
+    path.write_bytes(b"User-agent: AI\nDisallow: /\n")
+    code, out = run("stance", str(path), "--agent", "AI2Bot")
+    assert code == 2 and out == ""
+    assert "robots.txt reads it as 'AI'; pass --agent AI" in capsys.readouterr().err
+    code, out = run("stance", str(path), "--agent", "ChatGPT Agent")
+    assert code == 2 and "no robots.txt group can name it" in capsys.readouterr().err
+    code, out = run("stance", str(path), "--agent", "AI")
+    assert code == 1 and out.splitlines()[1].startswith("AI  all")

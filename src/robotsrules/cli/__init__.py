@@ -477,19 +477,21 @@ def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
         rule = f", {visible(str(v.rule))}" if v.rule is not None else ""
         prefs = " ".join(f"{ {True: 'yes', False: 'no', None: '-'}[usage.allows(p)]:<3}"
                          for p in ("search", "ai-input", "ai-train"))
-        name = crawler.label
-        if crawler.token and crawler.token != name:
+        name = visible(crawler.label)  # a --crawlers file is written by someone else
+        if crawler.token and crawler.token != crawler.label:
             name = f"{name} (read as {crawler.token})"
-        flag = "" if crawler.stoppable is not False else "  ! " + crawler.robots_txt_note()
+        flag = ("" if crawler.stoppable is not False
+                else "  ! " + visible(crawler.robots_txt_note()))
+        purpose = crawler.purpose if len(crawler.purpose) <= 70 else crawler.purpose[:67] + "..."
         out.write(f"  {name:<22} {word:<10} {prefs}  {where}{rule}"
-                  f"  [{crawler.operator}: {crawler.purpose}]{flag}\n")
+                  f"  [{visible(crawler.operator)}: {visible(purpose)}]{flag}\n")
     if cannot:
         out.write("\nrobots.txt cannot stop these, by their operators' word (block them at the "
                   "server if they must be kept out):\n")
         for crawler in cannot:
             source = crawler.robots_txt.source
-            out.write(f"  {crawler.label:<22} {crawler.robots_txt_note()}"
-                      f"{f' <{source}>' if source else ''}\n")
+            out.write(f"  {visible(crawler.label):<22} {visible(crawler.robots_txt_note())}"
+                      f"{f' <{visible(source)}>' if source else ''}\n")
     return EXIT_ALLOWED
 
 

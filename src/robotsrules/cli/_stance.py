@@ -13,7 +13,7 @@ from typing import Any, Dict, List, TextIO, Tuple, cast
 
 from .._crawlers import Crawler
 from .._stance import Stance
-from ..errors import RobotsError
+from ..errors import InvalidAgent, RobotsError
 
 __all__ = [
     "add_agent_options",
@@ -121,11 +121,31 @@ def command_agents(args: argparse.Namespace) -> List[str]:
     if not agents:
         raise RobotsError("no agent given: pass --agent NAME or --agent-category CATEGORY")
     for agent in agents:  # a caller mistake: say so before any work
-        agent_tokens(agent)
+        try:
+            agent_tokens(agent)
+        except InvalidAgent as error:
+            raise InvalidAgent(f"{error}{_published_hint(agent, args)}") from None
     return agents
 
 
+def _published_hint(agent: str, args: argparse.Namespace) -> str:
+    """For a name the registry lists as published but robots.txt reads otherwise."""
+    from .._crawlers import crawler_for
+
+    try:
+        crawler = crawler_for(agent, crawler_table(args))
+    except RobotsError:
+        return ""
+    if crawler is None or crawler.token == agent:
+        return ""
+    if crawler.token is None:
+        return f" ({crawler.label!r} is listed in the crawler registry: {crawler.token_note})"
+    return (f" ({crawler.label!r} is listed in the crawler registry: robots.txt reads it as "
+            f"{crawler.token!r}; pass --agent {crawler.token})")
+
+
 def _stance_cmd(args: argparse.Namespace, out: TextIO) -> int:
+    from .._terminal import visible
     from ._common import EXIT_ALLOWED, EXIT_DISALLOWED, fail, load
 
     table = getattr(args, "run_table", None)
@@ -134,9 +154,7 @@ def _stance_cmd(args: argparse.Namespace, out: TextIO) -> int:
         return int(table(args, out))  # the bulk form: one row per site and agent
     if args.source is None:
         return fail("stance needs FILE_OR_URL, or --robots/--robots-warc with --out")
-    agents = expand_agents(args)
-    if not agents:
-        return fail("no agent given: pass --agent NAME or --agent-category CATEGORY")
+    agents = command_agents(args)  # a name that is no product token: exit 2, with a hint
     robots, origin = load(args.source, args)
     stances = [(agent, robots.stance(agent)) for agent in agents]
     code = EXIT_DISALLOWED if any(s.kind != "none" for _, s in stances) else EXIT_ALLOWED
@@ -166,7 +184,7 @@ def _stance_cmd(args: argparse.Namespace, out: TextIO) -> int:
                       "list every deciding line)\n")
         crawler = known[agent]
         if crawler is not None and crawler.stoppable is not True:
-            out.write(f"{'':<{width}}    note: {crawler.robots_txt_note()}\n")
+            out.write(f"{'':<{width}}    note: {visible(crawler.robots_txt_note())}\n")
     return code
 
 
