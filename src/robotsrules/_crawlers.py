@@ -25,10 +25,8 @@ naming the entry and the field, never another exception. Nothing is fetched.
 
 from __future__ import annotations
 
-import json
 import os
 import re
-from importlib import resources
 from types import MappingProxyType
 from typing import (
     Any,
@@ -45,6 +43,7 @@ from typing import (
     cast,
 )
 
+from ._datafile import parse_json, shipped_text
 from .errors import RobotsError
 from .model import Verdict
 from .robotstxt import RobotsTxt
@@ -332,12 +331,7 @@ def load_registry(text: str, where: str = "crawlers.json",
     with its own ``categories`` uses those. Raises :class:`~robotsrules.RobotsError` naming
     the entry and the field; never another exception, whatever the text.
     """
-    if len(text) > _MAX_FILE_BYTES:
-        raise _fail(where, f"larger than {_MAX_FILE_BYTES >> 20} MiB")
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        raise _fail(where, f"not JSON: {str(error)[:200]}") from None
+    data = parse_json(text, where, _MAX_FILE_BYTES)
     rows = data.get("crawlers") if isinstance(data, dict) else data
     if not isinstance(rows, list):
         raise _fail(where, "expected a list of crawlers (or {'crawlers': [...]})")
@@ -366,8 +360,7 @@ _SHIPPED: List[Registry] = []
 
 def _shipped() -> Registry:
     if not _SHIPPED:
-        text = resources.files("robotsrules").joinpath("data/crawlers.json").read_text("utf-8")
-        _SHIPPED.append(load_registry(text))
+        _SHIPPED.append(load_registry(shipped_text("crawlers.json")))
     return _SHIPPED[0]
 
 

@@ -16,12 +16,11 @@ and checks every field it uses (a damaged file is a :class:`~robotsrules.RobotsE
 
 from __future__ import annotations
 
-import json
 import re
-from importlib import resources
 from typing import Any, Dict, List, Literal, Mapping, NamedTuple, Optional, Tuple, cast
 from urllib.parse import urlsplit
 
+from ._datafile import parse_json, shipped_text
 from .errors import RobotsError
 
 __all__ = ["FORMATS", "Extension", "check_value", "extensions", "extensions_info", "find",
@@ -69,9 +68,11 @@ class Extension(NamedTuple):
 _LOADED: List[Tuple[Tuple[Extension, ...], Mapping[str, Any]]] = []
 
 
+_DAMAGED = " (the installed data is damaged: reinstall robotsrules)"
+
+
 def _fail(problem: str) -> RobotsError:
-    return RobotsError(f"robotsrules/{_DATA}: {problem} (the installed data is damaged: "
-                       "reinstall robotsrules)")
+    return RobotsError(f"robotsrules/{_DATA}: {problem}{_DAMAGED}")
 
 
 def _text(row: Mapping[str, Any], field: str, where: str, optional: bool = False
@@ -89,12 +90,7 @@ def load_extensions(text: str) -> Tuple[Tuple[Extension, ...], Mapping[str, Any]
 
     Raises :class:`~robotsrules.RobotsError` saying what is wrong; never anything else.
     """
-    if len(text) > _MAX_DATA_BYTES:
-        raise _fail("larger than 1 MiB")
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        raise _fail(f"not JSON ({error})") from None
+    data = parse_json(text, f"robotsrules/{_DATA}", _MAX_DATA_BYTES, _DAMAGED)
     rows = data.get("extensions") if isinstance(data, dict) else None
     if not isinstance(rows, list):
         raise _fail("no 'extensions' list")
@@ -143,8 +139,7 @@ def load_extensions(text: str) -> Tuple[Tuple[Extension, ...], Mapping[str, Any]
 
 def _table() -> Tuple[Tuple[Extension, ...], Mapping[str, Any]]:
     if not _LOADED:
-        text = resources.files("robotsrules").joinpath(_DATA).read_text("utf-8")
-        _LOADED.append(load_extensions(text))
+        _LOADED.append(load_extensions(shipped_text("extensions.json")))
     return _LOADED[0]
 
 

@@ -32,8 +32,6 @@ module is pure: it reads its data file through :mod:`importlib.resources` on fir
 
 from __future__ import annotations
 
-import json
-from importlib import resources
 from types import MappingProxyType
 from typing import (
     Any,
@@ -48,6 +46,7 @@ from typing import (
     Tuple,
 )
 
+from ._datafile import parse_json, shipped_text
 from .errors import InvalidArgument, InvalidPurpose, RobotsError
 
 __all__ = [
@@ -143,9 +142,11 @@ class _Vocabulary(NamedTuple):
 _LOADED: List[_Vocabulary] = []
 
 
+_DAMAGED = " (the installed data is damaged: reinstall robotsrules)"
+
+
 def _fail(problem: str) -> RobotsError:
-    return RobotsError(f"robotsrules/{_DATA}: {problem} (the installed data is damaged: "
-                       "reinstall robotsrules)")
+    return RobotsError(f"robotsrules/{_DATA}: {problem}{_DAMAGED}")
 
 
 def _str_map(value: Any, where: str) -> Mapping[str, str]:
@@ -160,12 +161,7 @@ def load_vocabulary(text: str) -> _Vocabulary:
 
     Raises :class:`~robotsrules.RobotsError` saying what is wrong; never anything else.
     """
-    if len(text) > _MAX_DATA_BYTES:
-        raise _fail("larger than 1 MiB")
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        raise _fail(f"not JSON ({error})") from None
+    data = parse_json(text, f"robotsrules/{_DATA}", _MAX_DATA_BYTES, _DAMAGED)
     aipref = data.get("aipref") if isinstance(data, dict) else None
     rows = aipref.get("revisions") if isinstance(aipref, dict) else None
     if not isinstance(rows, list):
@@ -210,8 +206,7 @@ def _has_cycle(broader: Mapping[str, str]) -> bool:
 
 def _vocabulary() -> _Vocabulary:
     if not _LOADED:
-        text = resources.files("robotsrules").joinpath(_DATA).read_text("utf-8")
-        _LOADED.append(load_vocabulary(text))
+        _LOADED.append(load_vocabulary(shipped_text("vocabularies.json")))
     return _LOADED[0]
 
 

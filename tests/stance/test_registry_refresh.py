@@ -3,10 +3,8 @@ its output round-trips, and a changed source shows as reviewed differences."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Dict
@@ -14,6 +12,7 @@ from typing import Any, Dict
 import pytest
 
 from robotsrules._crawlers import load_registry, registry
+from tests.scripts_loader import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRY = ROOT / "src" / "robotsrules" / "data" / "crawlers.json"
@@ -23,13 +22,7 @@ COMMIT = "738c80df2169027ce0e07c9976fd3f2f57dd8f7b"
 
 @pytest.fixture(scope="module")
 def script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("crawler_registry",
-                                                  ROOT / "scripts" / "crawler_registry.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("crawler_registry")
 
 
 def _source(script: ModuleType, entries: Dict[str, Any]) -> Dict[str, Any]:

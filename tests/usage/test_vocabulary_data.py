@@ -4,9 +4,7 @@ clear RobotsError, never a traceback of another kind."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Dict, get_args
@@ -16,19 +14,14 @@ import pytest
 import robotsrules
 from robotsrules import RobotsError
 from robotsrules import _purposes as purposes
+from tests.scripts_loader import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "src" / "robotsrules" / "data" / "vocabularies.json"
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("vocabularies_script",
-                                                  ROOT / "scripts" / "vocabularies.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("vocabularies")
 
 
 def _data() -> Dict[str, Any]:
