@@ -25,6 +25,7 @@ CORE = {"robotsrules", "robotsrules.errors", "robotsrules.model", "robotsrules._
         "robotsrules.useragent", "robotsrules.linter", "robotsrules.linter._codes",
         "robotsrules.linter._checks", "robotsrules._terminal",
         "robotsrules._usage", "robotsrules._purposes", "robotsrules._sfv",
+        "robotsrules._extensions", "robotsrules._datafile",
         "robotsrules._signals", "robotsrules._tdmrep", "robotsrules._stance",
         "robotsrules._drive", "robotsrules._lru", "robotsrules._typing", "robotsrules._dates"}
 

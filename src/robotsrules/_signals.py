@@ -44,7 +44,6 @@ from typing import (
     Sequence,
     Tuple,
     Union,
-    cast,
 )
 
 from ._agents import Agent, agent_tokens
@@ -226,39 +225,19 @@ class PageSignals:
 def decide(purpose: str, signals: _Stated, categories: _Stated) -> Decision:
     """Answer ``purpose`` from stated signals and categories, with the deciding directive.
 
-    The answer is :func:`robotsrules._purposes.resolve`'s (the two vocabularies mapped onto
-    each other, most restrictive first, categories inheriting from broader ones); the
-    decider is the statement that gave that answer.
+    The answer is :func:`robotsrules._purposes.explain`'s (the two vocabularies mapped onto
+    each other as the current revision reads them, most restrictive first); the decider is
+    the statement that gave that answer.
     """
     from . import _purposes as purposes
 
-    name = purposes.check_purpose(purpose)
-    answer = purposes.resolve(name, {k: v for k, (v, _) in signals.items()},
-                              {k: v for k, (v, _) in categories.items()})
-    if answer is None:
-        return (None, None)
-    to_category = cast(Mapping[str, str], purposes.SIGNAL_CATEGORY)
-    to_signal = cast(Mapping[str, str], purposes.CATEGORY_SIGNAL)
-    if name in to_category:
-        signal: Optional[str] = name
-        category: Optional[str] = to_category[name]
-    else:
-        category = name
-        signal = to_signal.get(name)
-        if signal is None and name == "train-genai":
-            signal = "ai-train"
-    candidates: List[Tuple[bool, Directive]] = []
-    if signal is not None and signal in signals:
-        candidates.append(signals[signal])
-    while category is not None:
-        if category in categories:
-            candidates.append(categories[category])
-            break
-        category = purposes.BROADER.get(category)
-    for value, directive in candidates:
+    answer, deciders = purposes.explain(purpose, {k: v for k, (v, _) in signals.items()},
+                                        {k: v for k, (v, _) in categories.items()})
+    for kind, name in deciders:
+        value, directive = (signals if kind == "signal" else categories)[name]
         if value is answer:
             return (answer, directive)
-    return (answer, None)  # pragma: no cover - resolve's answer comes from a candidate
+    return (answer, None)
 
 
 # --------------------------------------------------------------------------- headers
@@ -552,7 +531,7 @@ def read_head_meta(html_text: Union[str, bytes, None], *,
 def _known_tokens() -> FrozenSet[str]:
     from ._crawlers import known_crawlers
 
-    return frozenset(c.token.lower() for c in known_crawlers())
+    return frozenset(c.token.lower() for c in known_crawlers() if c.token)
 
 
 _KNOWN: List[FrozenSet[str]] = []

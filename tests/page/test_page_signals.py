@@ -239,7 +239,8 @@ def test_tdmrep_meta_example() -> None:
 def test_tdmrep_not_reserved_allows_mining() -> None:
     signals = page_signals({"tdm-reservation": "0"}, agent="x")
     assert signals.tdm_reservation == 0
-    assert signals.allows("ai-train") is True and signals.allows("ai-use") is True
+    assert signals.allows("ai-train") is True and signals.allows("train-ai") is True
+    assert signals.allows("ai-use") is None  # a label of -02 only: no longer hears ai-input
 
 
 @pytest.mark.parametrize("value", ["2", "yes", "", "1.0", "01"])
@@ -455,8 +456,8 @@ def test_combine_most_restrictive_of_site_and_page() -> None:
     assert (search.allowed, search.level) == (True, "robots.txt")
     assert search.lines and search.lines[0].line == 2
     assert "line 2: content-signal: search=yes" in search.describe()
-    assert both.allows("train-ai") is False and both.allows("ai-use") is True
-    assert both.allows("bots") is None
+    assert both.allows("train-ai") is False and both.allows("ai-input") is True
+    assert both.allows("ai-use") is None and both.allows("bots") is None
 
 
 def test_combine_site_refusal_beats_page_permission() -> None:

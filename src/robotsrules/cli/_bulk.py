@@ -194,6 +194,16 @@ def _settle(stop: _Stop, writer: _Writer, close: Callable[[], None], ok: bool) -
     return renamed
 
 
+def _with_provenance(schema: Any) -> Any:
+    """``schema`` with the versions of robotsrules and its data tables (crawler registry,
+    vocabularies, extensions) as Parquet key-value metadata: a dataset records what judged
+    it (robotsrules._provenance)."""
+    from .._provenance import metadata
+
+    return schema.with_metadata({**(schema.metadata or {}),
+                                 **{k.encode(): v.encode() for k, v in metadata().items()}})
+
+
 class _Writer:
     """Verdict (or page-signal) batches to a Parquet or CSV file: written to a new temporary
     file beside it (``O_EXCL``, a random name), then renamed; no half file under the final
@@ -237,7 +247,8 @@ class _Writer:
         try:
             os.fchmod(handle, 0o666 & ~_umask())  # mkstemp's 0600 would stick to the output
             self._file = os.fdopen(handle, "wb")
-            self._writer = (pq.ParquetWriter(self._file, schema, compression="zstd")
+            self._writer = (pq.ParquetWriter(self._file, _with_provenance(schema),
+                                             compression="zstd")
                             if form == "parquet" else pacsv.CSVWriter(self._file, schema))
         except BaseException:
             if self._file is None:

@@ -15,18 +15,20 @@ from typing import (
     Optional,
     Sequence,
     Tuple,
-    cast,
 )
 
 from .. import _legacy as legacy
 from .._agents import SPACE
+from .._extensions import Extension, extensions
+from .._extensions import check_value as check_extension_value
+from .._extensions import find as find_extension
 from .._matcher import AgentRules
 from .._parser import MAX_LINE_BYTES, build, decode, display, split_lines
 from .._precedence import index_html_folder, rule_rank
-from .._purposes import CATEGORIES, CATEGORY_SIGNAL, CONTENT_SIGNALS, SIGNAL_CATEGORY
+from .._purposes import CATEGORIES, CONTENT_SIGNALS, revision, superseded
 from .._terminal import CONTROL_ESCAPES
 from .._urls import text_octets
-from .._usage import read_value
+from .._usage import Reading, read_value
 from ..model import Group, Line, Rule
 from ..robotstxt import DEFAULT_MAX_BYTES, RobotsTxt
 from ._codes import CODES, Diagnostic
@@ -49,16 +51,6 @@ _CANON = {
     "content-usage": "Content-Usage",
 }
 _USAGE_KEYS = ("content-signal", "content-usage")
-# Keys some other crawlers read (Google and RFC 9309 do not): key -> who reads it.
-_OTHER_CRAWLER_KEYS = {"clean-param": "Yandex"}
-# Keys people write hoping for an effect no crawler gives: key -> the advice.
-_DEAD_KEYS = {
-    "noindex": "Google stopped reading `Noindex` in robots.txt in 2019: use a robots "
-    "meta tag or an X-Robots-Tag header",
-    "nofollow": "use a robots meta tag or an X-Robots-Tag header instead",
-    "noarchive": "use a robots meta tag or an X-Robots-Tag header instead",
-}
-_KNOWN_KEYS = (*_CANON.values(), "Clean-param")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
 _URL_PATH = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^/?#]*([^#]*)")
 # "www.example.com/path" or "img.example.co.uk/x": a host name where a path should be.
@@ -84,6 +76,22 @@ _LEGACY_ALLOWS = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 _DEAD_IN_GOOGLE = ("R301", "R302", "R303", "R304", "R305", "R306")
+
+
+_FORM_EXAMPLES = {
+    "absolute-url": "an absolute URL, `https://example.com/path`",
+    "clean-param": "parameters joined by `&`, then an optional path: `ref&sid /forum/`",
+    "visit-time": "a UTC window `HHMM-HHMM`, e.g. `0600-0845`",
+    "version": "a version number, e.g. `2.0`",
+    "host-or-url": "a host name or an absolute URL, e.g. `example.com`",
+}
+
+
+def _known_keys() -> List[str]:
+    """Keys a misspelt key may have meant: the ones robotsrules reads and the active
+    extensions of the table (a typo is never pointed at a key that does nothing)."""
+    active = [e.name for e in extensions() if e.status == "active"]
+    return list(dict.fromkeys((*_CANON.values(), *active)))
 
 
 def _q(text: str, limit: int = 60) -> str:
@@ -355,6 +363,8 @@ class _Linter:
                           f"`{canon}:` has no value: the line is ignored")
             elif key in ("crawl-delay", "request-rate"):
                 first_extra.setdefault((self.group_of(number), key), number)
+            elif key == "host":
+                self._parsed_extension(line)
             elif key == "sitemap" and not _SCHEME.match(line.value):
                 value = line.value
                 broken = _BROKEN_SCHEME.match(value)
@@ -368,6 +378,12 @@ class _Linter:
                           f"sitemap {_q(value)} is not an absolute URL: crawlers cannot "
                           "tell which host it is on and may ignore it",
                           fix=fix)
+
+    def _parsed_extension(self, line: Line) -> None:
+        """R110 for a key robotsrules reads that the table marks as no longer working."""
+        extension = find_extension(line.key or "")
+        if extension is not None and extension.status != "active":
+            self._extension(line, extension)
 
     def _truncated(self, line: Line) -> None:
         octets = self.octet_lines[line.number - 1]
@@ -419,25 +435,45 @@ class _Linter:
     def _unknown(self, line: Line) -> None:
         key_text = line.key_text
         lower = key_text.lower()
-        crawler = _OTHER_CRAWLER_KEYS.get(lower)
-        if crawler is not None:
-            self.emit("R105", line.number, _key_column(line),
-                      f"{_q(key_text)} is read by {crawler} only; Google and RFC 9309 "
-                      "parsers ignore the line",
-                      crawler=crawler)
+        extension = find_extension(lower)
+        if extension is not None:
+            self._extension(line, extension)
             return
         if lower.startswith("\ufeff"):
             suggestion = ": it starts with a byte-order mark (EF BB BF), delete it"
-        elif lower in _DEAD_KEYS:
-            suggestion = f": {_DEAD_KEYS[lower]}"
         else:
-            close = difflib.get_close_matches(key_text.capitalize(), _KNOWN_KEYS, 1, 0.75)
+            close = difflib.get_close_matches(key_text.capitalize(), _known_keys(), 1, 0.75)
             suggestion = f" (did you mean `{close[0]}`?)" if close else ""
         how = (f" (read as a key because the line is two words, {_q(line.raw.strip(SPACE))})"
                if line.missing_colon else "")
         self.emit("R104", line.number, _key_column(line),
                   f"unknown key {_q(key_text)}{how}: the line is ignored",
                   suggestion=suggestion)
+
+    def _extension(self, line: Line, extension: Extension) -> None:
+        """R105, R109 or R110 for a key of the extension table (robotsrules._extensions):
+        recognised, so never R104."""
+        key_text = line.key_text
+        number = line.number
+        scope = "file-wide" if extension.scope == "file" else "for the group it stands in"
+        if extension.status != "active":
+            self.emit("R110", number, _key_column(line),
+                      f"{_q(key_text)} is a recognised extension ({extension.by}) that no "
+                      f"longer does what it was written for ({extension.status}); Google and "
+                      "RFC 9309 parsers ignore it",
+                      instead=extension.instead)
+            return
+        if not extension.parsed:
+            readers = ", ".join(extension.readers) or "no crawler this library knows of"
+            self.emit("R105", number, _key_column(line),
+                      f"{_q(key_text)} is a recognised extension ({extension.by}; {scope}; "
+                      f"read by {readers}); Google and RFC 9309 parsers ignore the line",
+                      crawler=readers)
+        problem = check_extension_value(extension, line.value)
+        if problem is not None:
+            self.emit("R109", number, _value_column(line),
+                      f"{_q(line.value)} is not a valid `{extension.name}` value: {problem}",
+                      form=_FORM_EXAMPLES.get(extension.format or "", "its readers expect"))
 
     def _usage_line(self, line: Line, canon: str) -> None:
         """R601-R605 and R604 for one Content-Signal/Content-Usage line (robotsrules._usage)."""
@@ -482,6 +518,8 @@ class _Linter:
                       f"{_q(name)} is not a {'content signal' if signal else 'usage category'}"
                       " name: it is ignored",
                       advice=_usage_name_advice(name, signal, names))
+        if not signal:
+            self._superseded_labels(line, reading)
         for name, value in reading.bad_values:
             fix = f"{name}={_usage_value_fix(value, signal)}"
             self.emit("R603", number, column,
@@ -494,6 +532,21 @@ class _Linter:
                       f"`{name}` is given more than once in one value: "
                       f"{'the most restrictive' if signal else 'only the last'} one counts",
                       name=name)
+
+    def _superseded_labels(self, line: Line, reading: Reading) -> None:
+        """R609: labels an earlier revision of the vocabulary defined (data/vocabularies.json)."""
+        current = revision()
+        labels = dict.fromkeys(name for name, _ in (*reading.statements, *reading.bad_values))
+        for label in labels:
+            defined = superseded(label)
+            if defined is None:
+                continue
+            now = ", ".join(f"`{name}`" for name in current.labels)
+            self.emit("R609", line.number, _value_column(line),
+                      f"`{label}` was defined by {defined}; {current.name} ({current.date}) "
+                      f"defines only {now}: robotsrules reads `{label}` for itself (no "
+                      "nesting), readers that follow the current revision ignore it",
+                      advice=_superseded_advice(label, current.labels))
 
     def usage_checks(self) -> None:
         """R605 (conflicts across lines), R606 and R607, group by group; then R608."""
@@ -570,6 +623,19 @@ class _Linter:
                               f"for the same {'path' if usage.pattern else 'group'}: "
                               f"`{name}={kept}` applies",
                               name=name)
+
+    def registry_checks(self) -> None:
+        """R210-R213: opt-out mistakes judged with the crawler registry (robotsrules._optout)."""
+        if not self.groups:
+            return
+        from .._optout import file_warnings
+
+        def robots() -> RobotsTxt:
+            return RobotsTxt._outlined(self.kept, self.text, False, None)
+
+        for warning in file_warnings(self.groups, robots):
+            line = warning.line or self.groups[0].line
+            self.emit(warning.code, line, _value_column(self.line(line)), warning.message)
 
     # -- pass 3: groups and agents ----------------------------------------------------------
     def agent_checks(self) -> None:
@@ -906,7 +972,8 @@ def _usage_value_fix(value: str, signal: bool) -> str:
 
 def _usage_name_advice(name: str, signal: bool, names: Sequence[str]) -> str:
     folded = name.lower().replace("_", "-")
-    other = cast(Mapping[str, str], CATEGORY_SIGNAL if signal else SIGNAL_CATEGORY)
+    to_category = revision().signals  # the current reading's mapping (data/vocabularies.json)
+    other = {c: s for s, c in to_category.items()} if signal else to_category
     if folded in names:
         return f"write `{folded}`" + ("" if signal else " (labels are lower case)")
     if folded in other:
@@ -916,6 +983,18 @@ def _usage_name_advice(name: str, signal: bool, names: Sequence[str]) -> str:
     if close:
         return f"did you mean `{close[0]}`?"
     return f"the names are {', '.join(f'`{n}`' for n in names)}"
+
+
+def _superseded_advice(label: str, current: Mapping[str, str]) -> str:
+    """What to write instead of a superseded label, from what the label meant."""
+    if label in ("train-genai",) and "train-ai" in current:
+        return "write `train-ai` (AI Model Training), which covers what it meant"
+    if label in ("bots", "all"):
+        names = " and ".join(f"`{name}`" for name in current)
+        return (f"state each current category instead ({names}), e.g. "
+                f"`{', '.join(f'{name}=n' for name in current)}`")
+    return ("the current revision has no counterpart; keep it if readers of that revision "
+            "matter to you, and state the current categories too")
 
 
 def _fully_disallowed(rules: AgentRules, path: str) -> bool:
@@ -959,6 +1038,7 @@ def lint(content: bytes | str, *, max_bytes: Optional[int] = DEFAULT_MAX_BYTES
     linter.rule_checks()
     linter.mode_checks()
     linter.usage_checks()
+    linter.registry_checks()
     return sorted(linter.found, key=_order)
 
 

@@ -118,9 +118,10 @@ CODES: Dict[str, Code] = {
     ),
     "R105": Code(
         "other-crawler-key", "info",
-        "A key read only by some other crawlers (e.g. Yandex's `Clean-param`); Google and "
+        "A recognised robots.txt extension that other readers know (Yandex's `Clean-param`, "
+        "RSL's `License`, `LLM-Policy`, `Visit-time`, ...: data/extensions.json); Google and "
         "RFC 9309 ignore it.",
-        "keep it if {crawler} matters to you; other crawlers ignore it",
+        "keep it for its readers ({crawler}); other crawlers ignore it",
     ),
     "R106": Code(
         "invalid-line", "warning",
@@ -136,6 +137,20 @@ CODES: Dict[str, Code] = {
         "nul-byte", "error",
         "A NUL byte ends the line early (Google reads lines as C strings).",
         "remove the NUL byte",
+    ),
+    "R109": Code(
+        "extension-invalid-value", "warning",
+        "A recognised extension whose value does not have the format its definition gives "
+        "(`License` or `LLM-Policy` without an absolute URL, `Visit-time` not `HHMM-HHMM`, "
+        "...): its readers may ignore the line.",
+        "write it as {form}",
+    ),
+    "R110": Code(
+        "extension-no-effect", "warning",
+        "A recognised extension that no longer does what it was written for: `Noindex` "
+        "(Google stopped reading it in 2019), `Host` (Yandex no longer reads it), the "
+        "withdrawn `Signature-Agent`/`Max-Crawl-Rate` proposal.",
+        "{instead}",
     ),
     "R201": Code(
         "rule-outside-group", "error",
@@ -191,6 +206,35 @@ CODES: Dict[str, Code] = {
         "ignore the `*` rules.",
         "copy the `*` rules the agent should obey into its group (an empty `Disallow:` "
         "says 'everything allowed' explicitly)",
+    ),
+    "R210": Code(
+        "catch-all-blocks-retrieval", "warning",
+        "Training crawlers are blocked by name and the `*` group disallows every path: search "
+        "and AI retrieval crawlers that no group names are turned away too (judged with the "
+        "crawler registry, data/crawlers.json).",
+        "name the welcome crawlers in groups of their own (`User-agent: Googlebot` / "
+        "`Allow: /`), or disallow the training crawlers by name instead of `*`",
+    ),
+    "R211": Code(
+        "control-token-crawl-delay", "warning",
+        "A `Crawl-delay` or `Request-rate` in the group of a usage-control token "
+        "(`Google-Extended`, `Applebot-Extended`): no request carries the token, so the value "
+        "does nothing.",
+        "give the value to the crawler's own token (e.g. `Googlebot`), or remove it",
+    ),
+    "R212": Code(
+        "control-token-shares-group", "warning",
+        "A usage-control token in one group with a crawler's own token: the group's disallow "
+        "rules stop that crawler's fetching too, not only the use of its data.",
+        "give the control token a group of its own",
+    ),
+    "R213": Code(
+        "group-cannot-stop-agent", "warning",
+        "A group that disallows paths names an agent whose operator states robots.txt does not "
+        "bind it (`ChatGPT-User`, `Perplexity-User`, `Google-Agent`: user-triggered fetchers); "
+        "the rules may not keep it out.",
+        "block it at the server (by its published IP ranges or signed requests) if it must be "
+        "kept out",
     ),
     "R301": Code(
         "path-not-slash", "error",
@@ -321,6 +365,13 @@ CODES: Dict[str, Code] = {
         "have groups of their own: a crawler reads its own group alone (RFC 9309 §2.2.1), "
         "so none of these preferences applies to them.",
         "repeat the line in the groups of {agents}, or move those crawlers into the `*` group",
+    ),
+    "R609": Code(
+        "usage-superseded-label", "warning",
+        "A `Content-Usage` label that an earlier revision of draft-ietf-aipref-vocab defined "
+        "and the current one does not (`bots`, `all`, `ai-use`, `train-genai`, `ai-output`): "
+        "robotsrules reads it for itself, readers that follow the current revision ignore it.",
+        "{advice}",
     ),
 }
 
