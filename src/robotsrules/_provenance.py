@@ -21,16 +21,18 @@ def metadata() -> Dict[str, str]:
     >>> metadata()["robotsrules.aipref_revision"]
     'draft-ietf-aipref-vocab-07'
     """
-    from . import __version__
+    from . import COMPILED
     from ._crawlers import registry_info
     from ._extensions import extensions_info
     from ._purposes import vocabulary_info
+    from ._version import __version__
 
     crawlers = registry_info()
     vocabulary = vocabulary_info()
     extensions = extensions_info()
     return {
         "robotsrules.version": __version__,
+        "robotsrules.build": "compiled" if COMPILED else "pure",
         "robotsrules.crawler_registry_version": crawlers["version"],
         "robotsrules.crawler_registry_compiled": crawlers["compiled"],
         "robotsrules.vocabularies_version": vocabulary["version"],
@@ -47,7 +49,8 @@ def version_text() -> str:
     from ._crawlers import registry_info
 
     data = metadata()
-    return (f"robotsrules {data['robotsrules.version']}\n"
+    build = "compiled with mypyc" if data["robotsrules.build"] == "compiled" else "pure Python"
+    return (f"robotsrules {data['robotsrules.version']} ({build})\n"
             f"crawler registry {data['robotsrules.crawler_registry_version']} (compiled "
             f"{data['robotsrules.crawler_registry_compiled']}, "
             f"{registry_info()['entries']} entries)\n"

@@ -126,7 +126,9 @@ def test_registry_info_and_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert int(info["entries"]) == len(known_crawlers()) >= 199
     code, _ = run("--version")
     out = capsys.readouterr().out
-    assert code == 0 and out.startswith(f"robotsrules {robotsrules.__version__}\n")
+    assert code == 0 and out.startswith(
+        f"robotsrules {robotsrules.__version__} "
+        f"({'compiled with mypyc' if robotsrules.COMPILED else 'pure Python'})\n")
     assert f"crawler registry {info['version']} (compiled {info['compiled']}" in out
     assert "draft-ietf-aipref-vocab-07" in out
 

@@ -34,7 +34,6 @@ from typing import (
 
 from .._agents import agent_tokens
 from .._terminal import visible
-from .._version import __version__
 from ..errors import RobotsError
 from ..model import Verdict
 from ..robotstxt import RobotsTxt
