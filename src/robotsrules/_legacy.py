@@ -66,6 +66,9 @@ fed ``body.decode("utf-8").splitlines()`` as its ``read()`` does, then ``can_fet
 7. **Sitemaps** (no verdicts): :attr:`RobotsTxt.sitemaps` is read the same way in every mode
    (Google's key leniency, values as written); urllib's ``site_maps()`` takes only exact
    ``sitemap`` keys and ``%xx``-decodes the values.
+8. **Several values in a record** (no verdicts): of several ``Crawl-delay`` (or
+   ``Request-rate``) lines in one record the slowest counts, as in every mode; urllib keeps
+   the last, which may ask for less than the owner wrote.
 
 None of these changes a verdict on the shared corpus once the input is prepared the same way
 (1-3): ``tests/core/test_legacy_vs_urllib.py`` checks that, and asserts each class by name.
@@ -78,7 +81,7 @@ from typing import List, Optional, Tuple
 from urllib.parse import quote, unquote, urlparse, urlunparse
 
 from ._matcher import AgentRules
-from ._parser import OpenGroup, display, read_line, split_lines
+from ._parser import OpenGroup, display, read_line, slower_delay, slower_rate, split_lines
 from .errors import InvalidURL
 from .model import Group, Reason, RequestRate, Rule, Scope, Verdict
 
@@ -149,15 +152,16 @@ def build(text: str) -> Tuple[Group, ...]:
                 state = 2
             elif key == "crawl-delay":
                 delay = _number(value)
-                if delay is not None:
-                    record.crawl_delay = float(delay)
+                if delay is not None:  # difference 8: the slowest of a record's values
+                    record.crawl_delay = slower_delay(record.crawl_delay, float(delay))
                 state = 2
             elif key == "request-rate":
                 numbers = value.split("/")
                 if len(numbers) == 2:
                     requests, seconds = _number(numbers[0]), _number(numbers[1])
                     if requests is not None and seconds is not None:
-                        record.request_rate = RequestRate(requests, float(seconds))
+                        record.request_rate = slower_rate(
+                            record.request_rate, RequestRate(requests, float(seconds)))
                 state = 2
     if state == 2:
         groups.append(record.close())
