@@ -59,7 +59,8 @@ fed ``body.decode("utf-8").splitlines()`` as its ``read()`` does, then ``can_fet
    token, ``Token/version``, ``*`` or a list of them (urllib takes any string and cuts it at
    the first ``/``: for a token the result is the same), and the URL absolute or a path
    starting with ``/`` (urllib takes any string). A URL urllib cannot take apart (``ValueError``
-   or ``UnicodeEncodeError``) raises ``InvalidURL``. A list of tokens is an extension: the
+   or ``UnicodeEncodeError``) raises ``InvalidURL``, and so does one holding a lone surrogate
+   outside U+DC80-U+DCFF anywhere (SPEC D1; urllib looks at the path only). A list of tokens is an extension: the
    first record that applies to any of them is used.
 6. **Numbers**: ``crawl_delay()`` is a float (urllib: an int) and ``request_rate().seconds``
    a float.
@@ -82,6 +83,7 @@ from urllib.parse import quote, unquote, urlparse, urlunparse
 
 from ._matcher import AgentRules
 from ._parser import OpenGroup, display, read_line, slower_delay, slower_rate, split_lines
+from ._urls import url_octets
 from .errors import InvalidURL
 from .model import Group, Reason, RequestRate, Rule, Scope, Verdict
 
@@ -185,6 +187,8 @@ def legacy_target(url: str) -> str:
         raise InvalidURL(
             f"not an absolute URL or a path: {url!r}; pass 'scheme://host/path' or '/path'"
         )
+    if not url.isascii():
+        url_octets(url)  # SPEC D1: a lone surrogate that stands for no byte raises, anywhere
     try:
         parsed = urlparse(unquote(url))
         target = quote(
