@@ -250,6 +250,10 @@ def _request_rate(value: str) -> Optional[RequestRate]:
     return RequestRate(int(requests), seconds)
 
 
+_EXTRA_VALUES = ("crawl-delay", "request-rate")
+_NO_LEAD = Pace((), (), None, None)
+
+
 class Parsed(NamedTuple):
     """What :func:`build` returns."""
 
@@ -257,7 +261,7 @@ class Parsed(NamedTuple):
     sitemaps: Tuple[str, ...]
     hosts: Tuple[str, ...]
     lines: Optional[Tuple[Line, ...]]
-    lead: Pace = Pace((), (), None, None)
+    lead: Pace = _NO_LEAD
     """``Crawl-delay``/``Request-rate`` written before the first ``user-agent`` line: what
     every crawler given no value of its own is asked (see :func:`build`)."""
 
@@ -285,8 +289,8 @@ class OpenGroup:
     ``Crawl-delay`` and ``Request-rate`` belong to (:class:`~robotsrules.model.Pace`): a run
     is the ``user-agent`` lines since the last rule or extra line; an extra line ends it
     (:meth:`add_delay`, :meth:`add_rate`), a ``user-agent`` line after that starts the next
-    one (:meth:`add_agent`). A rule line needs no mark: a ``user-agent`` line after it opens
-    a new group."""
+    one (:meth:`end_run`, called by :func:`build`). A rule line needs no mark: a
+    ``user-agent`` line after it opens a new group."""
 
     __slots__ = ("agent_lines", "agents", "crawl_delay", "paces", "request_rate", "rules",
                  "run_delay", "run_ended", "run_rate", "run_start", "usage", "values")
@@ -305,14 +309,6 @@ class OpenGroup:
         self.run_delay: Optional[float] = None
         self.run_rate: Optional[RequestRate] = None
 
-    def add_agent(self, number: int, token: str, value: str) -> None:
-        """A ``user-agent`` line: it joins the current run unless an extra line ended it."""
-        if self.run_ended:
-            self._end_run()
-        self.agent_lines.append(number)
-        self.agents.append(token)
-        self.values.append(value)
-
     def add_delay(self, delay: float) -> None:
         """A valid ``Crawl-delay`` for the current run (the slowest counts)."""
         self.run_delay = slower_delay(self.run_delay, delay)
@@ -325,7 +321,9 @@ class OpenGroup:
         self.request_rate = slower_rate(self.request_rate, rate)
         self.run_ended = True
 
-    def _end_run(self) -> None:
+    def end_run(self) -> None:
+        """Close the current run (kept as a :class:`~robotsrules.model.Pace` if it has a
+        value); the next ``user-agent`` line starts another."""
         if self.run_delay is not None or self.run_rate is not None:
             start = self.run_start
             self.paces.append(Pace(tuple(self.agents[start:]), tuple(self.agent_lines[start:]),
@@ -335,7 +333,7 @@ class OpenGroup:
         self.run_delay = self.run_rate = None
 
     def close(self) -> Group:
-        self._end_run()
+        self.end_run()
         return Group(
             self.agent_lines[0],
             tuple(self.agent_lines),
@@ -359,7 +357,7 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
     hosts: List[str] = []
     report: Optional[List[Line]] = [] if want_lines else None
     group: Optional[OpenGroup] = None
-    lead = OpenGroup()  # collects Crawl-delay/Request-rate before any user-agent line
+    lead: Optional[OpenGroup] = None  # Crawl-delay/Request-rate before any user-agent line
     rules: Optional[List[Rule]] = None  # the open group's rule list
     new_row = tuple.__new__
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # as split_lines does
@@ -416,10 +414,16 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
                     groups.append(group.close())
                 group = OpenGroup()
                 rules = group.rules
-            group.add_agent(number, file_agent_token(value), display(value))
+            if group.run_ended:  # (OpenGroup.add_agent, inlined: once per user-agent line)
+                group.end_run()
+            group.agent_lines.append(number)
+            group.agents.append(file_agent_token(value))
+            group.values.append(display(value))
         elif key is SITEMAP and value:
             sitemaps.append(value if value.isascii() else url_text(value))
         else:
+            if group is None and lead is None and key in _EXTRA_VALUES:
+                lead = OpenGroup()
             reason = _other(key, value, group, sitemaps, hosts, rec, number, lead)
         if report is not None and rec is not None:
             report.append(_report_line(rec, reason))
@@ -427,7 +431,7 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
         groups.append(group.close())
     return Parsed(
         tuple(groups), tuple(sitemaps), tuple(hosts), None if report is None else tuple(report),
-        Pace((), (), lead.run_delay, lead.run_rate),
+        _NO_LEAD if lead is None else Pace((), (), lead.run_delay, lead.run_rate),
     )
 
 

@@ -185,13 +185,21 @@ def rfc_target(url: str) -> str:
     return target
 
 
-def _canonical(target: str) -> str:
-    if not target.isascii():
-        target = url_octets(target).decode("latin-1")
-        return normalize_escapes(target)
+def _canonical(target: str, url: str) -> str:
+    """``target`` (cut from ``url``) canonicalised: D1 and D2."""
+    if not url.isascii():  # one test for both: an ASCII URL has an ASCII target
+        url_octets(url)  # D1: a lone surrogate anywhere in the URL (host, fragment) raises
+        return normalize_escapes(url_octets(target).decode("latin-1"))
     if "%" in target or "\x00" in target:
         return normalize_escapes(target)
     return target
+
+
+def _root(url: str) -> str:
+    """The target of a URL without a path: ``/`` (after D1's check of the URL)."""
+    if not url.isascii():
+        url_octets(url)
+    return "/"
 
 
 # scheme://authority then the path, params and query up to the fragment. Percent-encoding
@@ -216,15 +224,13 @@ def match_target(url: str) -> str:
         match = _ABSOLUTE.match(url)
     except TypeError:
         raise InvalidURL(f"url must be a str, not {type(url).__name__}") from None
-    if not url.isascii():
-        url_octets(url)  # D1: a lone surrogate anywhere in the URL (host, fragment) raises
     if match is not None:
         target = match.group(1)
         if target is None:
-            return "/"
+            return _root(url)
         if target[0] != "/":
             target = "/" + target
-        return _canonical(target)
+        return _canonical(target, url)
     if url[:1] != "/":
         raise InvalidURL(
             f"not an absolute URL or a path: {url!r}; pass 'scheme://host/path' or '/path'"
@@ -239,14 +245,14 @@ def match_target(url: str) -> str:
         proto += 3
     path_start = _find_first_of(url, proto)
     if path_start < 0:
-        return "/"
+        return _root(url)
     hash_pos = url.find("#", start)
     if 0 <= hash_pos < path_start:
-        return "/"
+        return _root(url)
     target = url[path_start:] if hash_pos < 0 else url[path_start:hash_pos]
     if target[0] != "/":
         target = "/" + target
-    return _canonical(target)
+    return _canonical(target, url)
 
 
 def _find_first_of(url: str, start: int) -> int:

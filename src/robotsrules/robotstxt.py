@@ -60,16 +60,23 @@ class _Full:
     same immutable value twice.
     """
 
-    __slots__ = ("_parsed", "_source")
+    __slots__ = ("_built", "_parsed", "_source")
 
     def __init__(self, source: bytes, parsed: Optional[Parsed] = None) -> None:
         self._source = source
         self._parsed = parsed
+        self._built = False  # parsed() read the source itself (not groups given from outside)
+
+    def lead(self) -> Optional[Pace]:
+        """:attr:`Parsed.lead` when the whole file was read here, else None."""
+        parsed = self._parsed
+        return parsed.lead if self._built and parsed is not None else None
 
     def parsed(self) -> Parsed:
         parsed = self._parsed
         if parsed is None:
             parsed = build(decode(self._source, None)[0])
+            self._built = True
             self._parsed = parsed
         return parsed
 
@@ -540,8 +547,11 @@ class RobotsTxt:
         """The values written before the first ``user-agent`` line (read once, kept)."""
         lead = self._lead_pace
         if lead is None:
+            read = self._full.lead()
             if self.synthetic is not None:
                 lead = _NO_PACE
+            elif read is not None:
+                lead = read
             else:
                 text = normalise(decode(self.source, None)[0])
                 spans = self._spans
