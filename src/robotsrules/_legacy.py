@@ -60,8 +60,8 @@ fed ``body.decode("utf-8").splitlines()`` as its ``read()`` does, then ``can_fet
    the first ``/``: for a token the result is the same), and the URL absolute or a path
    starting with ``/`` (urllib takes any string). A URL urllib cannot take apart (``ValueError``
    or ``UnicodeEncodeError``) raises ``InvalidURL``, and so does one holding a lone surrogate
-   outside U+DC80-U+DCFF anywhere (SPEC D1; urllib looks at the path only). A list of tokens is an extension: the
-   first record that applies to any of them is used.
+   outside U+DC80-U+DCFF anywhere (SPEC D1; urllib looks at the path only). A list of tokens
+   is an extension: the first record that applies to any of them is used.
 6. **Numbers**: ``crawl_delay()`` is a float (urllib: an int) and ``request_rate().seconds``
    a float.
 7. **Sitemaps** (no verdicts): :attr:`RobotsTxt.sitemaps` is read the same way in every mode

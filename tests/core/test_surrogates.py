@@ -12,12 +12,11 @@ from __future__ import annotations
 import os
 from typing import List
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import robotsrules
-import pytest
-
 from robotsrules._urls import match_target, text_octets, url_octets
 from robotsrules.errors import InvalidURL
 
@@ -84,7 +83,7 @@ OTHER_SURROGATE_URLS = ["/\ud800", "/a\udc7f", "/a\udd00b", "/\udfff?q", "/\ud83
 
 @pytest.mark.parametrize("url", OTHER_SURROGATE_URLS)
 def test_url_with_a_surrogate_that_stands_for_no_byte_raises(url: str) -> None:
-    with pytest.raises(InvalidURL, match="lone surrogate U\\+D[89A-F][0-9A-F]{2}"):
+    with pytest.raises(InvalidURL, match=r"lone surrogate U\+D[89A-F][0-9A-F]{2}"):
         match_target(url)
     robots = robotsrules.parse(b"User-agent: *\nDisallow: /\n")
     for mode in ("google", "rfc", "legacy"):

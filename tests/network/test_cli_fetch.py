@@ -148,6 +148,7 @@ def test_lint_says_what_each_reading_gives_for_the_issue_example(
                      b"User-agent: SemrushBot\nCrawl-delay: 60\nUser-agent: *\n"
                      b"Disallow: /private\n")
     code, out = run("lint", path)
+    assert code == 0  # warnings only (--fail-on error)
     joined = [line for line in out.splitlines() if " R207 " in line]
     assert len(joined) == 3
     assert all("both agents get the rules that follow (Google's grouping)" in line
