@@ -462,20 +462,24 @@ def _other(
         # Read per agent (model.Pace): the value is for the user-agent lines directly above,
         # or, before any, for every crawler given none of its own (as texting_robots does).
         target = group if group is not None else lead
+        valid = False
         if key == "crawl-delay":
             delay = _crawl_delay(value)
-            if delay is not None and target is not None:
-                target.add_delay(delay)
+            if delay is not None:
+                valid = True
+                if target is not None:
+                    target.add_delay(delay)
         else:
             rate = _request_rate(value)
-            delay = None if rate is None else 0.0
-            if rate is not None and target is not None:
-                target.add_rate(rate)
-        if delay is None:
+            if rate is not None:
+                valid = True
+                if target is not None:
+                    target.add_rate(rate)
+        if not valid:
             if group is not None:
                 group.run_ended = True  # a line the owner wrote for these agents all the same
             return "bad-value"
-        if target is None:
+        if target is None:  # (build always passes a lead; other callers may not)
             return "outside-group"
     elif key == "host":
         if not value:
