@@ -414,7 +414,7 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
                     groups.append(group.close())
                 group = OpenGroup()
                 rules = group.rules
-            if group.run_ended:  # (OpenGroup.add_agent, inlined: once per user-agent line)
+            if group.run_ended:  # an extra line ended the run: this line starts the next
                 group.end_run()
             group.agent_lines.append(number)
             group.agents.append(file_agent_token(value))
