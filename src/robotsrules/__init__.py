@@ -32,7 +32,7 @@ from .errors import (
     RobotsError,
 )
 from .linter import Diagnostic, lint
-from .model import Group, Line, RequestRate, Rule, UsageLine, Verdict
+from .model import Group, Line, Pace, RequestRate, Rule, UsageLine, Verdict
 from .robotstxt import DEFAULT_MAX_BYTES, MODES, Mode, RobotsTxt, parse
 from .useragent import product_token
 
@@ -101,6 +101,7 @@ __all__ = [
     "Line",
     "MissingExtra",
     "Mode",
+    "Pace",
     "PageRefused",
     "PageSignals",
     "Policy",

@@ -19,13 +19,13 @@ from . import _legacy as legacy
 from ._agents import Agent, agent_tokens
 from ._matcher import AgentRules, GroupsSource, RfcRules
 from ._outline import Span, normalise, outline, read_rules
-from ._parser import Parsed, build, decode
+from ._parser import Parsed, build, decode, slower_delay, slower_rate
 from ._precedence import Row, rows_of
 from ._stance import Stance, stance_of
 from ._urls import match_target, rfc_pattern, rfc_target
 from ._usage import STATES_NOTHING, Usage, UsageRules
 from .errors import InvalidArgument
-from .model import Group, Line, RequestRate, Scope, Verdict
+from .model import Group, Line, Pace, RequestRate, Scope, Verdict
 
 __all__ = ["DEFAULT_MAX_BYTES", "MODES", "Mode", "RobotsTxt", "Synthetic", "parse", "reparse"]
 
@@ -43,6 +43,7 @@ DEFAULT_MAX_BYTES = 512_000
 
 _GLOBAL = ("*",)
 _NO_AGENT = object()
+_NO_PACE = Pace((), (), None, None)
 _CACHE_LIMIT = 64  # compiled AgentRules kept per file (one per distinct agent set)
 # A line the reader may take for Content-Signal/Content-Usage (robotsrules._usage) starts
 # with optional blanks (after a line break or a byte-order mark) then one of these spellings
@@ -59,16 +60,23 @@ class _Full:
     same immutable value twice.
     """
 
-    __slots__ = ("_parsed", "_source")
+    __slots__ = ("_built", "_parsed", "_source")
 
     def __init__(self, source: bytes, parsed: Optional[Parsed] = None) -> None:
         self._source = source
         self._parsed = parsed
+        self._built = False  # parsed() read the source itself (not groups given from outside)
+
+    def lead(self) -> Optional[Pace]:
+        """:attr:`Parsed.lead` when the whole file was read here, else None."""
+        parsed = self._parsed
+        return parsed.lead if self._built and parsed is not None else None
 
     def parsed(self) -> Parsed:
         parsed = self._parsed
         if parsed is None:
             parsed = build(decode(self._source, None)[0])
+            self._built = True
             self._parsed = parsed
         return parsed
 
@@ -126,6 +134,7 @@ class RobotsTxt:
         "_full",
         "_global",
         "_last",
+        "_lead_pace",
         "_octets",
         "_spans",
         "_usage",
@@ -148,6 +157,7 @@ class RobotsTxt:
     # in CRLF, False if none has a CR, None if not yet worked out), or None if they do not.
     _octets: Optional[Tuple[int, Optional[bool]]]
     _last: Tuple[object, Optional[AgentRules]]
+    _lead_pace: Optional[Pace]  # what _lead() found, once asked
     # None until the first usage question; False when the file holds no usage line; else
     # the compiled usage lines by the agent tokens of the AgentRules they go with.
     _usage: Union[bool, Dict[Tuple[str, ...], UsageRules], None]
@@ -205,6 +215,7 @@ class RobotsTxt:
         # threads always see a matching pair.
         put(self, "_last", (_NO_AGENT, None))
         put(self, "_usage", None)
+        put(self, "_lead_pace", None)
 
     @classmethod
     def _outlined(
@@ -485,20 +496,70 @@ class RobotsTxt:
     def crawl_delay(self, agent: Agent) -> Optional[float]:
         """Seconds between requests asked of ``agent`` (``Crawl-delay``), or ``None``.
 
-        Chosen with the same group selection as the rules; the first valid value in file
-        order wins. Google ignores this field; other crawlers honour it.
+        Read per agent, as the crawlers that honour it read it (Google ignores this field,
+        so its grouping is no guide here; see :class:`~robotsrules.model.Pace`): a value
+        belongs to the ``user-agent`` lines directly above it. The values written for the
+        agent's own ``user-agent`` lines count (for a list of tokens, those of any of them);
+        if no line names the agent, those written for ``*``; if none of these has a value, a
+        value written before the first ``user-agent`` line. When several values apply, the
+        slowest (longest) is the answer: never a shorter delay than the owner wrote.
+        In ``"legacy"`` mode: the value of urllib's record (the slowest if it has several).
+
+        >>> robots = parse(b"User-agent: a\\nCrawl-delay: 1\\nUser-agent: b\\nCrawl-delay: 12\\n"
+        ...                b"User-agent: *\\nDisallow: /private\\n")
+        >>> robots.crawl_delay("a"), robots.crawl_delay("b"), robots.crawl_delay("OtherBot")
+        (1.0, 12.0, None)
         """
-        for group in self.for_agent(agent).groups:
-            if group.crawl_delay is not None:
-                return group.crawl_delay
-        return None
+        return self._pace(agent).crawl_delay
 
     def request_rate(self, agent: Agent) -> Optional[RequestRate]:
-        """The ``Request-rate`` asked of ``agent`` (same selection as :meth:`crawl_delay`)."""
-        for group in self.for_agent(agent).groups:
-            if group.request_rate is not None:
-                return group.request_rate
-        return None
+        """The ``Request-rate`` asked of ``agent``, read as :meth:`crawl_delay` reads
+        ``Crawl-delay``; of several, the slowest (most seconds per request)."""
+        return self._pace(agent).request_rate
+
+    def _pace(self, agent: Agent) -> Pace:
+        """The delay and rate asked of ``agent`` (``agents`` and ``agent_lines`` empty)."""
+        rules = self.for_agent(agent)
+        if self.mode == "legacy":  # urllib's record: one per crawler, already the slowest
+            record = rules.groups[0] if rules.groups else None
+            if record is None:
+                return _NO_PACE
+            return Pace((), (), record.crawl_delay, record.request_rate)
+        tokens = rules.agents  # ("*",) when the * groups (or none) were chosen
+        delay: Optional[float] = None
+        rate: Optional[RequestRate] = None
+        for group in rules.groups:
+            for pace in group.paces:
+                if any(token in pace.agents for token in tokens):
+                    if pace.crawl_delay is not None:
+                        delay = slower_delay(delay, pace.crawl_delay)
+                    if pace.request_rate is not None:
+                        rate = slower_rate(rate, pace.request_rate)
+        if delay is None or rate is None:
+            lead = self._lead()
+            delay = lead.crawl_delay if delay is None else delay
+            rate = lead.request_rate if rate is None else rate
+        if delay is None and rate is None:
+            return _NO_PACE
+        return Pace((), (), delay, rate)
+
+    def _lead(self) -> Pace:
+        """The values written before the first ``user-agent`` line (read once, kept)."""
+        lead = self._lead_pace
+        if lead is None:
+            read = self._full.lead()
+            if self.synthetic is not None:
+                lead = _NO_PACE
+            elif read is not None:
+                lead = read
+            else:
+                text = normalise(decode(self.source, None)[0])
+                spans = self._spans
+                if spans is None:  # made from groups: find where the first one starts
+                    spans = outline(text).spans
+                lead = build(text[: spans[0].head] if spans else text).lead
+            object.__setattr__(self, "_lead_pace", lead)
+        return lead
 
     @property
     def lines(self) -> Tuple[Line, ...]:

@@ -458,3 +458,39 @@ def test_records_pickle_under_the_documented_module() -> None:
     assert b"robotsrules.linter\n" in pickle.dumps(found[0], protocol=0) or (
         b"robotsrules.linter" in pickle.dumps(found[0]))
     assert pickle.loads(pickle.dumps(found)) == found
+
+
+# -- Crawl-delay/Request-rate read per agent (issue 22): what each reading gives -------------
+
+def _messages(body: bytes, code: str) -> List[str]:
+    return [d.message for d in lint(body) if d.code == code]
+
+
+def test_r207_says_a_crawl_delay_between_agents_is_the_first_agents_alone() -> None:
+    (message,) = _messages(b"User-agent: a\nCrawl-delay: 1\nUser-agent: b\nDisallow: /\n", "R207")
+    assert "both agents get the rules that follow (Google's grouping)" in message
+    assert "the `Crawl-delay` of line 2 is read for the user-agent lines above it only" in message
+    (plain,) = _messages(b"User-agent: a\nSitemap: https://e.com/s\nUser-agent: b\nDisallow: /\n",
+                         "R207")
+    assert "Crawl-delay" not in plain and "Google's grouping" in plain
+
+
+def test_r404_several_values_for_one_agent_across_groups() -> None:
+    body = (b"User-agent: a\nCrawl-delay: 5\nDisallow: /\nUser-agent: c\nUser-agent: a\n"
+            b"Crawl-delay: 1\nRequest-rate: 1/5\n")
+    found = [d for d in lint(body) if d.code == "R404"]
+    assert [(d.line, d.hint) for d in found] == [
+        (6, "keep one value per agent (line 2 has another)")]
+    assert "for `a` (line 2 has one too): robotsrules uses the slowest" in found[0].message
+    assert robotsrules.parse(body).crawl_delay("a") == 5.0  # what the message promises
+    # Different agents, one value each: nothing to say.
+    assert _messages(b"User-agent: a\nCrawl-delay: 5\nUser-agent: b\nCrawl-delay: 6\n",
+                     "R404") == []
+
+
+def test_r403_says_who_is_asked_a_value_before_any_user_agent() -> None:
+    (message,) = _messages(b"Crawl-delay: 5\nUser-agent: *\nDisallow: /\n", "R403")
+    assert "asks it of every crawler given no value of its own" in message
+    assert robotsrules.parse(b"Crawl-delay: 5\nUser-agent: *\nDisallow: /\n").crawl_delay(
+        "any") == 5.0
+    assert _messages(b"Crawl-delay: x\nUser-agent: *\n", "R403") == []  # R401 says it

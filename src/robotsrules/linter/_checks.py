@@ -18,7 +18,7 @@ from typing import (
 )
 
 from .. import _legacy as legacy
-from .._agents import SPACE
+from .._agents import SPACE, file_agent_token
 from .._extensions import Extension, extensions
 from .._extensions import check_value as check_extension_value
 from .._extensions import find as find_extension
@@ -99,6 +99,17 @@ def _q(text: str, limit: int = 60) -> str:
     if len(text) > limit:
         text = text[: limit - 3] + "..."
     return "`" + text.translate(_CONTROL) + "`"
+
+
+_EXTRAS = ("crawl-delay", "request-rate")
+
+
+def _agent_list(tokens: List[str]) -> str:
+    """Agent tokens for a message: ```a`, `b``` (at most three named)."""
+    names = [f"`{token}`" if token else "a user-agent line that names no crawler"
+             for token in dict.fromkeys(tokens)]
+    shown = ", ".join(names[:3])
+    return shown + (f" and {len(names) - 3} more" if len(names) > 3 else "")
 
 
 def _column(octets: str) -> int:
@@ -304,7 +315,11 @@ class _Linter:
 
     # -- pass 2: lines ----------------------------------------------------------------------
     def line_checks(self) -> None:
-        first_extra: Dict[Tuple[Optional[int], str], int] = {}
+        # Crawl-delay/Request-rate are read per agent (model.Pace): the run of user-agent
+        # lines each value belongs to, and the first line that gave each agent a value.
+        run: List[str] = []  # the tokens of the current run ("" before any user-agent line)
+        run_open = False
+        first_extra: Dict[Tuple[str, str], int] = {}  # (token, key) -> line of first value
         nul = "\x00" in self.text and not self.utf16
         for line in self.lines:
             number = line.number
@@ -314,6 +329,12 @@ class _Linter:
                 self._nul(line)
             key = line.key
             reason = line.reason
+            if key == "user-agent":
+                if not run_open:
+                    run, run_open = [], True
+                run.append(file_agent_token(line.value))
+            elif key in ("allow", "disallow", "crawl-delay", "request-rate"):
+                run_open = False
             if key is None:
                 if reason == "invalid":
                     self._invalid(line)
@@ -339,30 +360,19 @@ class _Linter:
             elif key in _USAGE_KEYS:
                 self._usage_line(line, canon or "")
             elif reason == "outside-group":
-                if key in ("allow", "disallow"):
-                    self.emit("R201", number, _key_column(line),
-                              f"`{canon}: {line.value}` comes before any `User-agent:` line, "
-                              "so it applies to no crawler and is ignored (RFC 9309 §2.2.2)")
-                else:
-                    self.emit("R403", number, _key_column(line),
-                              f"`{canon}: {line.value}` comes before any `User-agent:` line, "
-                              "so it applies to no crawler")
+                self.emit("R201", number, _key_column(line),
+                          f"`{canon}: {line.value}` comes before any `User-agent:` line, "
+                          "so it applies to no crawler and is ignored (RFC 9309 §2.2.2)")
             elif reason == "bad-value":
                 code = "R401" if key == "crawl-delay" else "R402"
                 self.emit(code, number, _value_column(line),
                           f"{_q(line.value)} is not a valid `{canon}` value: the line is "
                           "ignored")
-            elif reason == "duplicate":
-                first = first_extra.get((self.group_of(number), key), number)
-                self.emit("R404", number, _key_column(line),
-                          f"a second `{canon}` in this group ({_q(line.value)}) is ignored: "
-                          f"the one on line {first} is used",
-                          first=first)
             elif reason == "empty-value":
                 self.emit("R405", number, _value_column(line),
                           f"`{canon}:` has no value: the line is ignored")
             elif key in ("crawl-delay", "request-rate"):
-                first_extra.setdefault((self.group_of(number), key), number)
+                self._extra(line, canon or "", run, first_extra)
             elif key == "host":
                 self._parsed_extension(line)
             elif key == "sitemap" and not _SCHEME.match(line.value):
@@ -384,6 +394,33 @@ class _Linter:
         extension = find_extension(line.key or "")
         if extension is not None and extension.status != "active":
             self._extension(line, extension)
+
+    def _extra(self, line: Line, canon: str, run: List[str],
+               first_extra: Dict[Tuple[str, str], int]) -> None:
+        """A valid ``Crawl-delay``/``Request-rate`` line, read for the agents of ``run``
+        (the user-agent lines directly above it; none before the first one)."""
+        number, key = line.number, line.key or ""
+        shown = f"`{canon}: {line.value}`"
+        if not run:
+            self.emit("R403", number, _key_column(line),
+                      f"{shown} comes before any `User-agent:` line: robotsrules (as "
+                      "texting_robots) asks it of every crawler given no value of its own, "
+                      "reppy of crawlers no group names, and protego, crawler-commons, "
+                      "robots-parser and urllib.robotparser ignore it")
+            run = [""]
+        again = [token for token in dict.fromkeys(run) if (token, key) in first_extra]
+        earlier = [first_extra[(token, key)] for token in again]
+        for token in run:
+            first_extra.setdefault((token, key), number)
+        if not earlier:
+            return
+        first = min(earlier)
+        whom = "crawlers given no value of their own" if run == [""] else _agent_list(again)
+        self.emit("R404", number, _key_column(line),
+                  f"{shown} is another `{canon}` for {whom} (line {first} has one too): "
+                  "robotsrules uses the slowest of them, crawler-commons and texting_robots "
+                  "the first, protego, urllib.robotparser, robots-parser and reppy the last",
+                  first=first)
 
     def _truncated(self, line: Line) -> None:
         octets = self.octet_lines[line.number - 1]
@@ -706,11 +743,20 @@ class _Linter:
             this = self.line(second)
             if joiner is not None:
                 shown = joiner.raw.strip(SPACE)
+                extra = next((ln for ln in between if ln.key in _EXTRAS), None)
+                paced = ""
+                if extra is not None:
+                    # The other reading: Crawl-delay/Request-rate are per agent (model.Pace).
+                    paced = (f"; but the `{_CANON[extra.key or '']}` of line {extra.number} "
+                             f"is read for the user-agent lines above it only (line "
+                             f"{first}'s agents), by robotsrules and by the crawlers that "
+                             "honour it")
                 self.emit("R207", second, _key_column(this),
                           f"`User-agent: {this.value}` joins the group of line {first} "
                           f"(`User-agent: {head.value}`): line {joiner.number}, "
                           f"{_q(shown)}, does not end a group (only an allow/disallow rule "
-                          "does), so both agents get the rules that follow",
+                          "does), so both agents get the rules that follow (Google's "
+                          f"grouping){paced}",
                           first=first, joiner=joiner.number)
             elif any(ln.reason == "blank" for ln in between):
                 self.emit("R208", second, _key_column(this),

@@ -189,7 +189,9 @@ CODES: Dict[str, Code] = {
     "R207": Code(
         "group-joined", "warning",
         "A non-rule line between two user-agent lines (`User-agent: a` / `Crawl-delay: 1` / "
-        "`User-agent: b`) does not end the group: both agents get the rules that follow.",
+        "`User-agent: b`) does not end the group: both agents get the rules that follow "
+        "(Google's grouping). A `Crawl-delay` or `Request-rate` there is still read for the "
+        "user-agent lines above it only (per agent, as the crawlers that honour it read it).",
         "give line {first}'s agents their own allow/disallow rule before line {joiner}, or "
         "move line {joiner} below the group's rules",
     ),
@@ -285,14 +287,16 @@ CODES: Dict[str, Code] = {
     ),
     "R403": Code(
         "extra-outside-group", "warning",
-        "A `Crawl-delay` or `Request-rate` before any user-agent line: it applies to no "
-        "crawler.",
-        "move line {line} into the group it is meant for",
+        "A `Crawl-delay` or `Request-rate` before any user-agent line: robotsrules asks it of "
+        "every crawler given no value of its own (as texting_robots does); most other "
+        "readers ignore it.",
+        "move line {line} below `User-agent: *` (or the user-agent lines it is meant for)",
     ),
     "R404": Code(
         "extra-duplicate", "warning",
-        "A second `Crawl-delay` or `Request-rate` in one group: only the first is used.",
-        "keep one value per group; the one on line {first} is used",
+        "Several `Crawl-delay` (or `Request-rate`) values for the same agent: robotsrules "
+        "uses the slowest; other readers take the first or the last.",
+        "keep one value per agent (line {first} has another)",
     ),
     "R405": Code(
         "empty-value", "warning",
