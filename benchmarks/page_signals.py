@@ -41,7 +41,7 @@ from typing import Any, Callable, List, Tuple
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from robotsrules._signals import page_signals, read_head_meta
+from robotsrules._page import page_signals, read_head_meta
 from robotsrules.warc import iter_pages, page_batches
 
 _ROBOTS = ["noindex", "nofollow", "noai, noimageai", "max-snippet:-1, max-image-preview:large",

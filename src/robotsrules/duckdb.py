@@ -22,7 +22,7 @@ function                                    result
 ``robots_page(headers, html, agent)``       STRUCT(index, follow, noai, tdm_reservation): the
                                             page-level signals of a response (``headers``:
                                             the raw ``Name: value`` lines; ``html``: the body
-                                            or its head; see :mod:`robotsrules._signals`)
+                                            or its head; see :mod:`robotsrules._page`)
 ``robots_page_allows(headers, html, agent,  BOOLEAN: the page's answer for ``purpose``
 purpose)``                                  (``ai-train``, ``search``...; NULL: not stated)
 ``robots_usage(body, url, agent, purpose)`` BOOLEAN: the AI usage preference for ``purpose``
@@ -288,14 +288,15 @@ def register(
 
 def _register_page_functions(connection: duckdb.DuckDBPyConnection) -> None:
     """``robots_page`` and ``robots_page_allows`` (issue 16): page signals row by row."""
-    from ._purposes import check_purpose
-    from ._signals import PageSignals, page_signals, parse_header_block
+    from ._page import PageSignals, check_purposes, page_signals_for
 
     def read(headers: Any, html: Any, agent: Any) -> List[Optional[PageSignals]]:
+        # The page layer's one reader: a raw block (folded lines too), bytes, a MAP or a
+        # LIST of name/value structs all read alike; a stranger's rows never raise.
         out: List[Optional[PageSignals]] = []
         for head, body, name in zip(_pylist(headers), _pylist(html), _pylist(agent)):
-            out.append(None if name is None else page_signals(
-                parse_header_block(head), body, agent=name))
+            out.append(None if name is None else page_signals_for(
+                head, body, [name], strict=False)[0])
         return out
 
     def page(headers: Any, html: Any, agent: Any) -> pa.StructArray:
@@ -307,7 +308,7 @@ def _register_page_functions(connection: duckdb.DuckDBPyConnection) -> None:
                                          ("tdm_reservation", pa.int32())]))
 
     def allows(headers: Any, html: Any, agent: Any, purpose: Any) -> pa.Array:
-        answers = [None if s is None or p is None else s.allows(check_purpose(p))
+        answers = [None if s is None or p is None else s.allows(check_purposes(p)[0])
                    for s, p in zip(read(headers, html, agent), _pylist(purpose))]
         return pa.array(answers, pa.bool_())
 

@@ -131,8 +131,7 @@ def _verdict(body: pa.Array, status: pa.Array, url: pa.Array, agent: pa.Array) -
 
 def _page_allows(headers: pa.Array, html: pa.Array, agent: pa.Array, purpose: pa.Array
                  ) -> pa.Array:
-    from ._purposes import check_purpose
-    from ._signals import page_signals, parse_header_block
+    from ._page import check_purposes, page_signals_for
 
     answers: list[Optional[bool]] = []
     for head, body, name, wanted in zip(headers.to_pylist(), html.to_pylist(),
@@ -140,8 +139,9 @@ def _page_allows(headers: pa.Array, html: pa.Array, agent: pa.Array, purpose: pa
         if name is None or wanted is None:
             answers.append(None)
             continue
-        signals = page_signals(parse_header_block(head), body, agent=name)
-        answers.append(signals.allows(check_purpose(wanted)))
+        # The page layer's one reader (raw block, folded lines, bytes, maps alike).
+        signals = page_signals_for(head, body, [name], strict=False)[0]
+        answers.append(signals.allows(check_purposes(wanted)[0]))
     return pa.array(answers, pa.bool_())
 
 
@@ -419,10 +419,10 @@ def page_verdicts(
     no rows: their notes stay in the executors (check the paths first, as
     ``robotsrules bulk`` does).
     """
-    from ._purposes import check_purpose
+    from ._page import check_purposes
 
     names = check_agents(agents)
-    wanted = tuple(dict.fromkeys(check_purpose(p) for p in purposes))
+    wanted = check_purposes(purposes)
     paths = [str(p) for p in warc_paths]
     if not paths:
         raise InvalidArgument("page_verdicts needs at least one WARC path")

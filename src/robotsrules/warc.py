@@ -390,7 +390,7 @@ class PageCapture(NamedTuple):
 
 
 def _page_capture(record: Any, max_bytes: int) -> Optional[PageCapture]:
-    from ._signals import is_html
+    from ._page import is_html
 
     if record.rec_type != "response":
         return None
@@ -415,10 +415,10 @@ def iter_pages(source: Union[str, os.PathLike[str], BinaryIO], *,
     """The ``response`` records of one WARC file other than robots.txt, in file order.
 
     Of an HTML body only the first ``max_head_bytes`` (default
-    :data:`robotsrules._signals.DEFAULT_HEAD_BYTES`) are read; other bodies are not read.
+    :data:`robotsrules._page.DEFAULT_HEAD_BYTES`) are read; other bodies are not read.
     Problems are counted in ``stats``, never raised.
     """
-    from ._signals import DEFAULT_HEAD_BYTES
+    from ._page import DEFAULT_HEAD_BYTES
 
     stats = stats if stats is not None else WarcStats()
     limit = DEFAULT_HEAD_BYTES if max_head_bytes is None else max_head_bytes
@@ -466,8 +466,7 @@ def page_batches(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
     described at :func:`page_table`.
     """
     from ._agents import agent_tokens
-    from ._purposes import check_purpose
-    from ._signals import combine, page_signals_for
+    from ._page import check_purposes, combine, page_signals_for
     from .bulk import BodyCache, RobotsIndex, host_key
     from .errors import InvalidArgument
 
@@ -475,7 +474,7 @@ def page_batches(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
         agent_tokens(agent)
     if batch_rows < 1:
         raise InvalidArgument("batch_rows must be at least 1")
-    chosen = [check_purpose(p) for p in purposes]
+    chosen = list(check_purposes(purposes))
     schema = page_table_schema(chosen)
     names = schema.names
     index = robots if isinstance(robots, RobotsIndex) else None
@@ -502,7 +501,7 @@ def page_batches(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
                 size = 0
             site = site_of(page)
             every = page_signals_for(page.headers, page.head, agents, url=page.url,
-                                     now=now or page.date)  # the head read once
+                                     now=now or page.date, strict=False)  # read once
             for agent, signals in zip(agents, every):
                 usage = site.usage(page.url, agent=agent) if site is not None else None
                 both = combine(usage, signals)
@@ -537,9 +536,9 @@ def page_table(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
     (``crawl_allowed`` is then its verdict, else null). ``now`` decides
     ``unavailable_after`` (default: each record's ``WARC-Date``, when the page was served).
     """
-    from ._purposes import check_purpose
+    from ._page import check_purposes
 
-    schema = page_table_schema([check_purpose(p) for p in purposes])
+    schema = page_table_schema(list(check_purposes(purposes)))
     batches = list(page_batches(sources, agents=agents, purposes=purposes, robots=robots,
                                 max_head_bytes=max_head_bytes, stats=stats, now=now))
     return pa.Table.from_batches(batches, schema=schema)

@@ -18,7 +18,7 @@ import pytest
 
 import robotsrules
 from robotsrules import page_signals
-from robotsrules._signals import iter_header_pairs, read_head_meta
+from robotsrules._page import read_head_meta, read_headers
 from robotsrules.errors import InvalidPurpose
 
 UTC = datetime.timezone.utc
@@ -242,11 +242,13 @@ def test_tdmrep_not_reserved_allows_mining() -> None:
     assert signals.allows("ai-train") is True and signals.allows("ai-use") is True
 
 
-@pytest.mark.parametrize("value", ["2", "yes", "", "1.0", "01"])
-def test_tdmrep_other_values_are_unset(value: str) -> None:
+@pytest.mark.parametrize("value", ["2", "yes", "", "1.0", "01", "1, 0", "0,1"])
+def test_tdmrep_other_values_are_reported_invalid_and_read_as_reserved(value: str) -> None:
+    # The report reads other values as "unset"; we read them as reserved and say so
+    # (issue 23: a wrong "not reserved" is the mistake that cannot be taken back).
     signals = page_signals({"tdm-reservation": value}, agent="x")
-    assert signals.tdm_reservation is None
-    assert signals.allows("ai-train") is None
+    assert signals.tdm_reservation == 1 and signals.tdm_invalid is True
+    assert signals.allows("ai-train") is False
     assert signals.directives[0].valid is False
 
 
@@ -274,9 +276,14 @@ def test_aipref_content_usage_header() -> None:
 
 
 def test_aipref_content_usage_that_is_no_dictionary_states_nothing() -> None:
-    for value in ("Train-AI=n", "train-ai=n,", "train-ai=\"n\"", "train-ai=no"):
+    for value in ("Train-AI=n", "train-ai=\"n\"", "train-ai=no", "train-ai=y,"):
         signals = page_signals({"Content-Usage": value}, agent="x")
         assert signals.allows("train-ai") is None, value
+    # ... but a refusal readable in a field that does not parse still refuses (never a
+    # permission): reported invalid.
+    signals = page_signals({"Content-Usage": "train-ai=n,"}, agent="x")
+    assert signals.allows("train-ai") is False
+    assert signals.decide("train-ai")[1].valid is False
 
 
 def test_aipref_several_content_usage_fields_most_restrictive() -> None:
@@ -303,7 +310,11 @@ def test_decision_caller_mistakes_raise() -> None:
     with pytest.raises(ValueError):
         page_signals({}, agent="not a token!")
     with pytest.raises(TypeError):
-        page_signals("X-Robots-Tag: noindex", agent="x")  # type: ignore[arg-type]
+        page_signals(42, agent="x")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        page_signals({"X-Robots-Tag": object()}, agent="x")
+    with pytest.raises(robotsrules.InvalidArgument):
+        page_signals({}, agent="x", max_head_bytes=-1)
     with pytest.raises(TypeError):
         page_signals({}, 42, agent="x")  # type: ignore[arg-type]
 
@@ -349,7 +360,7 @@ def test_headers_http_client_message_and_pairs_of_bytes() -> None:
     pairs = [(b"x-robots-tag", b"noindex"), (b"X-Robots-Tag", b"\xe9, nofollow")]
     signals = page_signals(pairs, agent="x")
     assert (signals.index, signals.follow) == (False, False)
-    assert list(iter_header_pairs({"a": ["1", "2"]})) == [("a", "1"), ("a", "2")]
+    assert [(f.name, f.value) for f in read_headers({"a": ["1", "2"]})] == [("a", "1"), ("a", "2")]
 
 
 def test_headers_aiohttp_multidict() -> None:
@@ -370,9 +381,12 @@ def test_hostile_meta_after_head_or_in_body_is_not_read() -> None:
     assert page_signals(None, page, agent="x").index is True
 
 
-def test_hostile_meta_between_head_and_body_is_not_read() -> None:
-    page = '<html><head></head><meta name="robots" content="noindex"><body>x'
-    assert page_signals(None, page, agent="x").index is True
+def test_html_meta_between_head_and_body_is_in_the_head() -> None:
+    # Issue 23 item 3: "after head" mode puts the meta into the head (HTML standard
+    # 13.2.6.4.6); the old scan stopped at </head>.
+    page = '<html><head></head>\n<meta name="robots" content="noindex"><body>x'
+    signals = page_signals(None, page, agent="x")
+    assert signals.index is False and signals.directives[0].in_head is True
 
 
 def test_hostile_comment_with_markup_inside() -> None:
@@ -424,7 +438,7 @@ def test_hostile_bytes_that_are_not_utf8() -> None:
     page = b'<html><head>\xff\xfe<meta name="robots" content="noindex,\xe9"></head>'
     signals = page_signals(None, page, agent="x")
     assert signals.index is False
-    assert read_head_meta(b"\x00\x01<meta") == []
+    assert read_head_meta(b"\x00\x01<meta") == ()
 
 
 def test_hostile_unknown_meta_names_are_ignored() -> None:
