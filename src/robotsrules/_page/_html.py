@@ -98,6 +98,12 @@ _BREAKOUT = frozenset({
     "menu", "meta", "nobr", "ol", "p", "pre", "ruby", "s", "small", "span", "strong",
     "strike", "sub", "sup", "table", "tt", "u", "ul", "var"})
 _MATH_TEXT = frozenset({"mi", "mo", "mn", "ms", "mtext"})
+# "in body": the start tags that set the frameset-ok flag to "not ok" (a later <frameset>
+# is then ignored instead of replacing the body).
+_NOT_FRAMESET = frozenset({
+    "pre", "listing", "li", "dd", "dt", "button", "applet", "marquee", "object", "table",
+    "area", "br", "embed", "img", "image", "keygen", "wbr", "hr", "textarea", "xmp",
+    "iframe", "select"})
 
 # Insertion modes (before html/head are one: they differ in nothing that decides here).
 _PRE, _HEAD, _NOSCRIPT, _AFTER, _BODY = range(5)
@@ -241,6 +247,7 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
     back = _HEAD  # the mode the outermost template returns to
     marks: List[int] = []  # len(foreign) when each open template started
     foreign: List[_Frame] = []
+    frameset_ok = True
 
     def base() -> int:
         return marks[-1] if marks else 0
@@ -252,7 +259,7 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
                    at: int) -> int:
         """A start tag in the (implied) body or in template contents: the next position,
         or _STOP."""
-        nonlocal depth
+        nonlocal depth, back, frameset_ok
         if in_foreign():
             top = foreign[-1]
             html_rules = (top.kind == "hip"
@@ -273,6 +280,11 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
             if not closing:
                 foreign.append(_frame(name, name, attributes))
             return end
+        if frameset_ok and (name in _NOT_FRAMESET or (
+                name == "input" and attributes.get("type", "").lower() != "hidden")):
+            frameset_ok = False
+        if name == "frameset" and frameset_ok and depth == 0 and not foreign:
+            return _STOP  # it replaces the body; nothing after it is read
         if name == "meta":
             if depth == 0:
                 metas.append((attributes, at, False))
@@ -284,6 +296,8 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
                 return _STOP  # the rest of the input is text: nothing more to read
             return end
         if name == "template":
+            if depth == 0:
+                back = _BODY
             depth += 1
             marks.append(len(foreign))
             return end
@@ -296,7 +310,9 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
         return end
 
     def body_end(name: str) -> None:
-        nonlocal depth, mode
+        nonlocal depth, mode, frameset_ok
+        if name == "br" and not in_foreign():
+            frameset_ok = False  # "</br>" is read as "<br>"
         if name == "template" and depth:
             depth -= 1
             del foreign[marks.pop():]
@@ -314,6 +330,8 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
         if name in ("br", "p"):
             while in_foreign() and foreign[-1].kind == "":
                 foreign.pop()
+            if name == "br" and not in_foreign():
+                frameset_ok = False
             return
         index = len(foreign) - 1
         while index >= base():
@@ -328,8 +346,11 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
         lt = text.find("<", pos)
         if lt < 0:
             lt = size
-        if mode != _BODY and depth == 0 and lt > pos and _has_text(text, pos, lt):
-            mode = _BODY  # text the head cannot hold: an implied body starts
+        if lt > pos and (frameset_ok or mode != _BODY) and _has_text(text, pos, lt):
+            if mode != _BODY and depth == 0:
+                mode = _BODY  # text the head cannot hold: an implied body starts
+            if mode == _BODY or depth:
+                frameset_ok = False
         if lt + 1 >= size:
             return metas, size
         nxt = text[lt + 1]
@@ -373,6 +394,7 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
         if found is None:  # "<" then text
             if mode != _BODY and depth == 0:
                 mode = _BODY
+            frameset_ok = False
             pos = lt + 1
             continue
         name = found.group().lower()
