@@ -493,3 +493,64 @@ def test_hostile_many_commas_after_unavailable_after_cost_linear_time() -> None:
     signals = page_signals({"X-Robots-Tag": value}, agent="x")
     assert time.monotonic() - started < 15  # quadratic gluing took minutes
     assert signals.index is False and signals.unavailable_after is None
+
+
+# ------------------------------------------------------- issue 23: sizes, names, admission
+
+def test_aipref_content_usage_past_the_cap_is_too_large_never_nothing_stated() -> None:
+    from robotsrules._page._prefs import MAX_USAGE_LENGTH
+
+    value = "search=y, " * (MAX_USAGE_LENGTH // 10 + 1)
+    signals = page_signals({"Content-Usage": value}, agent="x")
+    assert signals.allows("train-ai") is False and signals.allows("search") is False
+    directive = signals.decide("train-ai")[1]
+    assert directive is not None and directive.valid is False
+    assert "too large" in (directive.value or "") and len(directive.describe()) < 300
+
+
+def test_decision_crawler_names_with_digits_and_dots() -> None:
+    from robotsrules import InvalidAgent
+
+    page = html_head('<meta name="AI2Bot" content="noindex">')
+    assert page_signals(None, page, agent="AI2Bot/1.0").index is False
+    assert page_signals(None, page, agent="AI").index is True
+    with pytest.raises(InvalidAgent):
+        page_signals(None, page, agent="AI2 Bot")
+    with pytest.raises(InvalidAgent):
+        page_signals(None, page, agent=["AI2Bot", "x:y"])
+
+
+def test_admission_reads_once_for_every_agent_and_purpose() -> None:
+    from robotsrules._page import admit_page, check_purposes
+
+    headers = [("X-Robots-Tag", "GPTBot: noai"), ("Content-Signal", "search=yes")]
+    admission = admit_page(headers, None, agents=["CCBot", "GPTBot"],
+                           purposes=["search", "ai-train"], url="https://e.example/p")
+    assert [s.agent for s in admission.signals] == [("ccbot",), ("gptbot",)]
+    refused = admission.refused
+    assert refused is not None and (refused.agent, refused.purpose) == ("GPTBot", "ai-train")
+    error = admission.error()
+    assert isinstance(error, robotsrules.PageRefused) and error.signals is admission.signals[1]
+    assert "noai" in str(error)
+    stated = admission.stated
+    assert stated is not None and (stated.agent, stated.purpose) == ("CCBot", "search")
+    assert admit_page({}, None, agents=["x"], purposes=["search"]).refused is None
+    assert check_purposes("ai-train") == ("ai-train",)
+    with pytest.raises(InvalidPurpose):
+        check_purposes(["ai_train"])
+    with pytest.raises(InvalidPurpose):
+        check_purposes([3])  # type: ignore[list-item]
+    with pytest.raises(robotsrules.InvalidArgument):
+        check_purposes([], at_least_one=True)
+    with pytest.raises(robotsrules.InvalidArgument):
+        admit_page({}, None, agents="GPTBot", purposes=["search"])  # type: ignore[arg-type]
+
+
+def test_hostile_stranger_headers_are_read_around_what_cannot_be() -> None:
+    from robotsrules._page import page_signals_for
+
+    odd = {"X-Robots-Tag": ["noai", None, 3, object()], 5: "x", "Bad Name": "noindex"}
+    (signals,) = page_signals_for(odd, object(), ["GPTBot"], strict=False)  # type: ignore[arg-type]
+    assert signals.noai is True and signals.index is True
+    with pytest.raises(TypeError):
+        page_signals(odd, agent="GPTBot")
