@@ -125,6 +125,8 @@ def read_headers(headers: Headers, *, strict: bool = True) -> Tuple[Field, ...]:
         return header_block(raw)
     if isinstance(headers, (int, float)) or not hasattr(headers, "__iter__") and \
             not callable(getattr(headers, "items", None)):
+        if not strict:
+            return ()  # a stranger's data that holds no headers
         raise TypeError("headers must be a mapping, an iterable of (name, value) pairs or a "
                         f"raw header block, not {type(headers).__name__}")
     fields: List[Field] = []
