@@ -33,8 +33,8 @@ import sys
 from typing import List, Tuple
 
 from robotsrules import page_signals
-from robotsrules._purposes import PURPOSES
 from robotsrules._page import header_block
+from robotsrules._purposes import PURPOSES
 
 SEP = b"\n\x00\xff\n"
 AGENTS = ("Googlebot", "GPTBot", "*", ("googlebot-news", "otherbot"))

@@ -36,8 +36,6 @@ from .useragent import product_token
 
 if TYPE_CHECKING:  # the lazy names below, for type checkers
     from ._fetcher import afetch, fetch
-    from ._robotscache import AsyncRobotsCache, RobotsCache
-    from ._scope import origin_of, robots_url
     from ._page import (
         Answer,
         Combined,
@@ -48,6 +46,8 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers
         combine,
         page_signals,
     )
+    from ._robotscache import AsyncRobotsCache, RobotsCache
+    from ._scope import origin_of, robots_url
     from .policy import FetchResult, Policy
 
 # The fetch layer (httpx) is imported on first use, so that the core stays importable and

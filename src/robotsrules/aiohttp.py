@@ -50,9 +50,9 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 from ._agents import Agent
 from ._fetcher import DEFAULT_TIMEOUT
 from ._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit, resolve_agent
+from ._page import PageSignals, admit_page, check_purposes, is_html
 from ._robotscache import AsyncRobotsCache
 from ._scope import SCHEMES, origin_of
-from ._page import PageSignals, admit_page, check_purposes, is_html
 from .cache import Store
 from .policy import Policy
 
@@ -120,13 +120,13 @@ class RobotsMiddleware:
                 else None
             url = str(request.url)
             robots = served.robots
-            admission = admit_page(response.raw_headers, body, agents=[self.agent],
-                                   purposes=self.purposes, url=url,
-                                   usage=lambda a: robots.usage(url, agent=a))
-            _PAGES[response] = admission.signals[0]
-            if admission.refused is not None:
+            page = admit_page(response.raw_headers, body, agents=[self.agent],
+                              purposes=self.purposes, url=url,
+                              usage=lambda a: robots.usage(url, agent=a))
+            _PAGES[response] = page.signals[0]
+            if page.refused is not None:
                 response.release()
-                raise admission.error()
+                raise page.error()
         return response
 
     async def aclose(self) -> None:

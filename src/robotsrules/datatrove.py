@@ -44,6 +44,7 @@ from datatrove.pipeline.writers.disk_base import DiskWriter
 
 from ._crawlers import category_tokens
 from ._lru import LRU
+from ._usage import Usage
 from .bulk import (
     INVALID_URL,
     NO_ROBOTS,
@@ -54,7 +55,6 @@ from .bulk import (
     robots_for,
     verdict_of,
 )
-from ._usage import Usage
 from .errors import InvalidArgument, InvalidURL
 from .robotstxt import RobotsTxt
 
@@ -256,7 +256,7 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
             if robots is None or page_url is None:
                 return None
             try:
-                return robots.usage(page_url, agent=agent)  # type: ignore[no-any-return]
+                return robots.usage(page_url, agent=agent)
             except InvalidURL:  # a URL the core rejects: no site-level answer
                 return None
 

@@ -46,7 +46,7 @@ CASES: Dict[str, List[Line]] = {
 
 
 def _value(line: Line) -> str:
-    name, value, more = line
+    _, value, more = line
     return " ".join((value, *more))
 
 

@@ -10,8 +10,8 @@ import pytest
 
 from robotsrules import AsyncRobotsCache, RobotsCache, page_signals
 from robotsrules._page import TDMREP_PATH, parse_tdmrep
-from robotsrules.errors import InvalidArgument
 from robotsrules.cache import SQLiteStore
+from robotsrules.errors import InvalidArgument
 from tests.network.servers import RawHTTPServer, redirect, respond
 
 EXAMPLE = b"""[

@@ -53,13 +53,13 @@ _NAME = re.compile(r"[^\s:]+")
 
 class Field(NamedTuple):
     """One header field line: ``name`` as written (blanks stripped), ``key`` its lower-case
-    form, ``value`` (unfolded, blanks around it stripped) and ``index``, its 0-based place
+    form, ``value`` (unfolded, blanks around it stripped) and ``number``, its 0-based place
     among the response's fields."""
 
     name: str
     key: str
     value: str
-    index: int
+    number: int
 
 
 def _text(value: Any) -> Optional[str]:
@@ -115,7 +115,8 @@ def read_headers(headers: Headers, *, strict: bool = True) -> Tuple[Field, ...]:
 
     >>> [(f.key, f.value) for f in read_headers({"X-Robots-Tag": ["noindex", b"noai"]})]
     [('x-robots-tag', 'noindex'), ('x-robots-tag', 'noai')]
-    >>> [(f.name, f.value) for f in read_headers(b"HTTP/1.1 200 OK\\r\\nX-Robots-Tag: a,\\r\\n b\\r\\n")]
+    >>> block = b"HTTP/1.1 200 OK\\r\\nX-Robots-Tag: a,\\r\\n b\\r\\n"
+    >>> [(f.name, f.value) for f in read_headers(block)]
     [('X-Robots-Tag', 'a, b')]
     """
     if headers is None:
@@ -123,14 +124,16 @@ def read_headers(headers: Headers, *, strict: bool = True) -> Tuple[Field, ...]:
     raw = _text(headers)
     if raw is not None:
         return header_block(raw)
-    if isinstance(headers, (int, float)) or not hasattr(headers, "__iter__") and \
-            not callable(getattr(headers, "items", None)):
+    if isinstance(headers, (int, float)) or (not hasattr(headers, "__iter__") and \
+            not callable(getattr(headers, "items", None))):
         if not strict:
             return ()  # a stranger's data that holds no headers
         raise TypeError("headers must be a mapping, an iterable of (name, value) pairs or a "
                         f"raw header block, not {type(headers).__name__}")
     fields: List[Field] = []
     for pair in _pairs(headers):
+        name: Any
+        value: Any
         if isinstance(pair, Field):
             name, value = pair.name, pair.value
         elif isinstance(pair, Mapping):

@@ -39,6 +39,7 @@ expressions, so the cost is linear in the characters read, whatever the input.
 from __future__ import annotations
 
 import html
+import html.entities
 import re
 from typing import Dict, List, NamedTuple, Optional, Tuple, Union
 
@@ -153,7 +154,7 @@ def _attribute_reference(match: re.Match[str]) -> str:
             # alphanumeric is left as written ("&copy=" in a URL query).
             if not name.endswith(";") and after and (after == "=" or after.isalnum()):
                 return match.group()
-            return _ENTITIES[name] + rest
+            return str(_ENTITIES[name]) + rest
     return match.group()
 
 

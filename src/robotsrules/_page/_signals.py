@@ -333,7 +333,8 @@ def _preference(fields: Sequence[Field], key: str, read: Callable[[str], Prefere
     text, first = found
     prefs = read(text)
     shown = f"(too large: {len(text):,} characters)" if prefs.too_large else text
-    d = Directive("header", first.name, first.index, None, "*", True, key, shown, prefs.valid)
+    d = Directive("header", first.name, first.number, None, "*", True, key, shown,
+                  prefs.valid)
     directives.append(d)
     return d, prefs
 
@@ -359,13 +360,13 @@ def _signals(names: FrozenSet[str], response: Response, url: Optional[str],
     fields = response.fields
     for f in fields:
         if f.key == _ROBOTS_HEADER:
-            directives.extend(_robots_directives(f.value, "header", f.name, f.index, None,
+            directives.extend(_robots_directives(f.value, "header", f.name, f.number, None,
                                                  "*", names, True))
         elif f.key == _TDM:
-            directives.append(Directive("header", f.name, f.index, None, "*", True, _TDM,
+            directives.append(Directive("header", f.name, f.number, None, "*", True, _TDM,
                                         f.value, tdm_value(f.value)[1]))
         elif f.key == _TDM_POLICY:
-            directives.append(Directive("header", f.name, f.index, None, "*", True,
+            directives.append(Directive("header", f.name, f.number, None, "*", True,
                                         _TDM_POLICY, f.value, True))
     usage = _preference(fields, "content-usage", content_usage, directives)
     signal = _preference(fields, "content-signal", content_signal, directives)
