@@ -21,7 +21,7 @@ encoding cannot map become U+FFFD.
 from __future__ import annotations
 
 import re
-from typing import Dict, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 __all__ = ["decode_html", "encoding_for_label", "prescan"]
 
@@ -142,53 +142,34 @@ _WS_BYTES = b"\t\n\f\r "
 _PRESCAN_JUMP = re.compile(rb"<(?:!--|[Mm][Ee][Tt][Aa][\t\n\f\r /]|/?[A-Za-z]|[!/?])")
 
 
-def _get_attribute(data: bytes, pos: int) -> Tuple[Optional[Tuple[bytes, bytes]], int]:
-    """The prescan's "get an attribute": ``((name, value), position)``; ``None`` when there is
-    none (a ``>`` or the end of the data)."""
+# The prescan's "get an attribute", one match per attribute: blanks and "/" skipped, a name
+# (its first byte may be "="), then optionally blanks, "=", blanks and a value (quoted, or
+# up to a blank or ">"). Reaching the end of the data inside a tag aborts the prescan.
+_PRESCAN_ATTRIBUTE = re.compile(
+    rb"""[\t\n\f\r /]*([^\t\n\f\r />][^\t\n\f\r />=]*)"""
+    rb"""(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)("?)|'([^']*)('?)"""
+    rb"""|([^\t\n\f\r >"'][^\t\n\f\r >]*)|(?=>)))?""")
+_PRESCAN_TAG_END = re.compile(rb"[\t\n\f\r /]*>")
+
+
+def _attributes(data: bytes, pos: int) -> Tuple[Optional[List[Tuple[bytes, bytes]]], int]:
+    """Every attribute up to the tag's ``>`` (``(attributes, position of ">")``), or
+    ``(None, end)`` when the data ends inside the tag."""
     size = len(data)
-    while pos < size and data[pos] in b"\t\n\f\r /":
-        pos += 1
-    if pos >= size or data[pos] == 0x3E:
-        return None, pos
-    name = bytearray()
+    found: List[Tuple[bytes, bytes]] = []
     while True:
-        if pos >= size:
-            return None, pos
-        byte = data[pos]
-        if byte == 0x3D and name:
-            pos += 1
-            break
-        if byte in _WS_BYTES:
-            while pos < size and data[pos] in _WS_BYTES:
-                pos += 1
-            if pos >= size:
-                return None, pos
-            if data[pos] != 0x3D:
-                return (bytes(name).lower(), b""), pos
-            pos += 1
-            break
-        if byte in b"/>":
-            return (bytes(name).lower(), b""), pos
-        name.append(byte)
-        pos += 1
-    while pos < size and data[pos] in _WS_BYTES:
-        pos += 1
-    if pos >= size:
-        return None, pos
-    byte = data[pos]
-    if byte in b"\"'":
-        end = data.find(bytes((byte,)), pos + 1)
-        if end < 0:
+        end = _PRESCAN_TAG_END.match(data, pos)
+        if end is not None:
+            return found, end.end() - 1
+        match = _PRESCAN_ATTRIBUTE.match(data, pos)
+        if match is None or match.end() >= size:
             return None, size
-        return (bytes(name).lower(), data[pos + 1:end].lower()), end + 1
-    if byte == 0x3E:
-        return (bytes(name).lower(), b""), pos
-    end = pos
-    while end < size and data[end] not in _WS_BYTES and data[end] != 0x3E:
-        end += 1
-    if end >= size:
-        return None, size
-    return (bytes(name).lower(), data[pos:end].lower()), end
+        name, double, closed, single, closed_single, bare = match.groups()
+        if (double is not None and not closed) or (single is not None and not closed_single):
+            return None, size  # an unterminated quote runs off the end
+        value = double if double is not None else single if single is not None else bare
+        found.append((name.lower(), (value or b"").lower()))
+        pos = match.end()
 
 
 def prescan(data: bytes) -> Optional[str]:
@@ -200,6 +181,45 @@ def prescan(data: bytes) -> Optional[str]:
     ...         b'content="text/html; charset=Shift_JIS">')
     'shift_jis'
     """
+    if data.startswith(b"<\x00?\x00x\x00"):
+        return "utf-16le"  # "Prescan for UTF-16 XML declarations"
+    if data.startswith(b"\x00<\x00?\x00x"):
+        return "utf-16be"
+    found = _prescan_meta(data) if b"charset" in data.lower() else None
+    return found if found is not None else _xml_encoding(data)
+
+
+def _xml_encoding(data: bytes) -> Optional[str]:
+    """"Get an XML encoding": ``<?xml ... encoding="..."`` at the very start."""
+    if not data.startswith(b"<?xml"):
+        return None
+    end = data.find(b">")
+    if end < 0:
+        return None
+    at = data.find(b"encoding", 0, end)
+    if at < 0:
+        return None
+    at += 8
+    while at < end and data[at] <= 0x20:
+        at += 1
+    if at >= end or data[at] != 0x3D:
+        return None
+    at += 1
+    while at < end and data[at] <= 0x20:
+        at += 1
+    if at >= len(data) or data[at] not in b"\"'":
+        return None
+    close = data.find(data[at:at + 1], at + 1)
+    if close < 0:
+        return None
+    label = data[at + 1:close]
+    if any(byte <= 0x20 for byte in label):
+        return None
+    found = encoding_for_label(label.decode("latin-1"))
+    return "utf-8" if found in ("utf-16be", "utf-16le") else found
+
+
+def _prescan_meta(data: bytes) -> Optional[str]:
     pos, size = 0, len(data)
     while pos < size:
         jump = _PRESCAN_JUMP.search(data, pos)
@@ -214,16 +234,14 @@ def prescan(data: bytes) -> Optional[str]:
             pos = end + 3
             continue
         if len(token) == 6:  # "<meta" and a blank or "/"
-            pos += 6
+            attributes, pos = _attributes(data, pos + 6)
+            if attributes is None:
+                return None
             seen = set()
             got_pragma = False
             need_pragma: Optional[bool] = None
             charset: Optional[str] = None
-            while True:
-                attribute, pos = _get_attribute(data, pos)
-                if attribute is None:
-                    break
-                name, value = attribute
+            for name, value in attributes:
                 if name in seen:
                     continue
                 seen.add(name)
@@ -236,10 +254,8 @@ def prescan(data: bytes) -> Optional[str]:
                 elif name == b"charset":
                     charset = encoding_for_label(value.decode("latin-1"))
                     need_pragma = False
-            if pos >= size:
-                return None
+            pos += 1
             if need_pragma is None or (need_pragma and not got_pragma) or charset is None:
-                pos += 1
                 continue
             if charset in ("utf-16be", "utf-16le"):
                 return "utf-8"
@@ -249,10 +265,9 @@ def prescan(data: bytes) -> Optional[str]:
         if token[-1:].isalpha():  # a start or end tag: skip its attributes
             while pos < size and data[pos] not in b"\t\n\f\r >":
                 pos += 1
-            while True:
-                attribute, pos = _get_attribute(data, pos)
-                if attribute is None:
-                    break
+            attributes, pos = _attributes(data, pos)
+            if attributes is None:
+                return None
             pos += 1
             continue
         end = data.find(b">", pos + 2)  # "<!", "</", "<?": to the next ">"

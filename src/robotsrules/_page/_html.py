@@ -499,7 +499,8 @@ def read_head(document: Union[str, bytes, None], *, max_bytes: int = DEFAULT_HEA
     encoding = ""
     if isinstance(document, (bytes, bytearray, memoryview)):
         raw = bytes(document[:max_bytes])
-        utf16 = raw[:2] in (b"\xfe\xff", b"\xff\xfe") or (
+        utf16 = raw[:2] in (b"\xfe\xff", b"\xff\xfe") or raw[:6] in (
+            b"<\x00?\x00x\x00", b"\x00<\x00?\x00x") or (
             content_type is not None and "utf-16" in content_type.lower())
         if not utf16 and _META_PROBE.search(raw) is None:
             return Head((), "", 0)
