@@ -10,9 +10,9 @@ Oracles: lexbor (through selectolax; follows the current standard, templates inc
 every document, and html5lib (pure Python, the reference implementation of the WHATWG
 algorithm as of 2020) for documents without ``<template>``: html5lib 1.1 predates template
 support in its tree builder (it treats ``<template>`` as an ordinary element, which ends the
-head), and from documents with foreign content and ``</br>`` or ``</p>`` (the standard has
-these end tags leave SVG and MathML since 2019; html5lib does not). Neither lags elsewhere
-on what is generated here; ``<select>`` (whose parsing the
+head) and lags the standard's later changes in foreign content and on ``</br>`` (see
+``_HTML5LIB_LAGS``): lexbor alone judges documents with those. Neither lags elsewhere on
+what is generated here; ``<select>`` (whose parsing the
 standard changed in 2025) is not generated. A short deterministic run is part of the suite;
 ``--run-slow`` runs 40 times more. Both oracles are test dependencies only.
 
@@ -41,6 +41,7 @@ _FRAGMENTS = [
     " ", "\n", "\r\n", "\t", "x", "&#32;", "&nbsp;", "&amp;", "<", "< meta>", "</br>",
     "<!-- c -->", "<!-- c --!>", "<!-->", "<!--->", "<!-- -- -->", "<!--", "-->", "--!>",
     "<!-- <meta name=robots content=hidden> -->", "<!x>", "<?pi?>", "</ x>", "</>",
+    "<desc>", "</desc>", "<mtext>", "</span>",
     "<![CDATA[", "]]>", "<![CDATA[ <meta name=robots content=cdata> ]]>",
     "<script>", "</script>", "<script><!--", "<script type=a>", "</script x='>'>",
     "<style>", "</style>", "<title>", "</title>", "<textarea>", "</textarea>",
@@ -62,6 +63,12 @@ _META_FORMS = [
 ]
 
 
+# html5lib 1.1 (2020) predates template support in its tree builder and the standard's
+# later changes to foreign content (</br> and </p> leaving SVG/MathML, integration points)
+# and to "</br>" setting frameset-ok: lexbor alone is the oracle where these appear.
+_HTML5LIB_LAGS = ("<template", "<svg", "<math", "</br>")
+
+
 def _document(rng: random.Random) -> str:
     parts: List[str] = []
     metas = 0
@@ -79,7 +86,7 @@ def _named(nodes: List[Tuple[Optional[str], Optional[str]]]) -> Metas:
             if name is not None]
 
 
-def _lexbor(document: str) -> Tuple[Metas, Metas, bool]:
+def _lexbor(document: str) -> Optional[Tuple[Metas, Metas, bool]]:
     """(head metas, body metas, whether a body start tag was processed)."""
     tree = lexbor.LexborHTMLParser(document)
     head = [] if tree.head is None else [(m.attributes.get("name"), m.attributes.get("content"))
@@ -90,8 +97,11 @@ def _lexbor(document: str) -> Tuple[Metas, Metas, bool]:
     return _named(head), _named(body), tagged
 
 
-def _html5lib(document: str) -> Tuple[Metas, Metas, bool]:
-    tree = html5lib.parse(document, namespaceHTMLElements=False)
+def _html5lib(document: str) -> Optional[Tuple[Metas, Metas, bool]]:
+    try:
+        tree = html5lib.parse(document, namespaceHTMLElements=False)
+    except AssertionError:  # html5lib's own invariant fails on some foreign content at EOF
+        return None
     head, body = tree.find("head"), tree.find("body")
     found_head = [] if head is None else [(m.get("name"), m.get("content"))
                                           for m in head.iter("meta")]
@@ -106,15 +116,16 @@ def _check(document: str) -> None:
     ours_head = [(m.name, m.content) for m in result.metas if m.in_head]
     ours_body = [(m.name, m.content) for m in result.metas if not m.in_head]
     oracles = [("lexbor", _lexbor)]
-    if "<template" not in document and not (
-            ("<svg" in document or "<math" in document)
-            and ("</br>" in document or "</p>" in document)):
+    if not any(lag in document for lag in _HTML5LIB_LAGS):
         oracles.append(("html5lib", _html5lib))
     for label, oracle in oracles:
-        head, _, _ = oracle(document)
-        assert ours_head == head, (label, "head", document)
+        full = oracle(document)
         cut = document[:result.end]
-        _, body, tagged = oracle(cut)
+        part = oracle(cut)
+        if full is None or part is None:
+            continue
+        assert ours_head == full[0], (label, "head", document)
+        _, body, tagged = part
         # Never past the author's <body> tag ...
         assert not tagged, (label, "read past the <body> tag", document)
         # ... and never miss a meta the parser puts in the body before it.
@@ -122,8 +133,8 @@ def _check(document: str) -> None:
         assert not missing, (label, "missed", missing, document)
         if result.end < len(document):
             # ... and stopped at a body tag the parser really processes.
-            _, _, honoured = oracle(cut + "<body data-b=stop>")
-            assert honoured, (label, "stopped early", document[result.end:][:40], document)
+            stop = oracle(cut + "<body data-b=stop>")
+            assert stop is None or stop[2], (label, "stopped early", document[result.end:][:40], document)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -155,6 +166,10 @@ def test_head_reading_matches_spec_parsers_long(seed: int) -> None:
     "<svg><style><meta name=robots content=f></style></svg>",
     "<math><mi><style><meta name=robots content=raw></style></mi></math>"
     "<meta name=robots content=after>",
+    # An end tag in foreign content that matches an HTML element pops the foreign ones:
+    # the CDATA after it is a bogus comment, not a section that hides the meta.
+    "<desc><math></desc>x<![CDATA[</><meta name=robots content=m1>",
+    "<svg><foreignObject><frameset><meta name=robots content=gone>",
 ])
 def test_known_cases_match_spec_parsers(document: str) -> None:
     _check(document)

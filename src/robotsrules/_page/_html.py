@@ -111,20 +111,39 @@ _PRE, _HEAD, _NOSCRIPT, _AFTER, _BODY = range(5)
 _STOP = -1
 
 
-class _Frame:
-    """An open SVG or MathML element; ``html`` the HTML elements open inside it (an
-    integration point's content)."""
+# The "special" category (§13.2.4.3): an end tag looking for its element stops at these.
+_SPECIAL = frozenset({
+    "address", "applet", "area", "article", "aside", "base", "basefont", "bgsound",
+    "blockquote", "body", "br", "button", "caption", "center", "col", "colgroup", "dd",
+    "details", "dir", "div", "dl", "dt", "embed", "fieldset", "figcaption", "figure",
+    "footer", "form", "frame", "frameset", "h1", "h2", "h3", "h4", "h5", "h6", "head",
+    "header", "hgroup", "hr", "html", "iframe", "img", "input", "keygen", "li", "link",
+    "listing", "main", "marquee", "menu", "meta", "nav", "noembed", "noframes", "noscript",
+    "object", "ol", "p", "param", "plaintext", "pre", "script", "search", "section", "select",
+    "source", "style", "summary", "table", "tbody", "td", "template", "textarea", "tfoot",
+    "th", "thead", "title", "tr", "track", "ul", "wbr", "xmp"})
+_MAX_OPEN = 1024
+"""Elements of the implied body tracked at once; deeper ones are read as if void (a bound
+on memory, whatever the nesting; every end tag costs the same at any depth)."""
 
-    __slots__ = ("html", "kind", "name", "ns")
 
-    def __init__(self, ns: str, name: str, kind: str) -> None:
+class _Open:
+    """An open element of the implied body: its namespace (``html``, ``svg``, ``math``),
+    lower-cased name, ``kind`` (``hip``: HTML integration point, ``mtip``: MathML text
+    integration point, else ``""``) and whether it is ``special``."""
+
+    __slots__ = ("kind", "name", "ns", "special")
+
+    def __init__(self, ns: str, name: str, kind: str, special: bool) -> None:
         self.ns = ns
         self.name = name
-        self.kind = kind  # "" (plain), "hip" (HTML integration point), "mtip" (MathML text)
-        self.html: List[str] = []
+        self.kind = kind
+        self.special = special
 
 
-def _frame(ns: str, name: str, attributes: Dict[str, str]) -> _Frame:
+def _open(ns: str, name: str, attributes: Dict[str, str]) -> _Open:
+    if ns == "html":
+        return _Open(ns, name, "", name in _SPECIAL)
     kind = ""
     if ns == "svg" and name in ("foreignobject", "desc", "title"):
         kind = "hip"
@@ -134,7 +153,8 @@ def _frame(ns: str, name: str, attributes: Dict[str, str]) -> _Frame:
         elif name == "annotation-xml" and attributes.get("encoding", "").lower() in (
                 "text/html", "application/xhtml+xml"):
             kind = "hip"
-    return _Frame(ns, name, kind)
+    special = kind != "" or (ns == "math" and name == "annotation-xml")
+    return _Open(ns, name, kind, special)
 
 
 _REFERENCE = re.compile(r"&(#[xX][0-9A-Fa-f]+;?|#[0-9]+;?|[A-Za-z][A-Za-z0-9]*;?)")
@@ -246,15 +266,42 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
     mode = _PRE
     depth = 0  # open <template> elements
     back = _HEAD  # the mode the outermost template returns to
-    marks: List[int] = []  # len(foreign) when each open template started
-    foreign: List[_Frame] = []
+    stack: List[_Open] = []  # the open elements of the implied body and of templates
+    # Indexes into the stack, so that no end tag walks it: per (is HTML, name), of the
+    # special elements, of the HTML elements (each in increasing order).
+    named: Dict[Tuple[bool, str], List[int]] = {}
+    specials: List[int] = []
+    htmls: List[int] = []
     frameset_ok = True
 
-    def base() -> int:
-        return marks[-1] if marks else 0
-
     def in_foreign() -> bool:
-        return len(foreign) > base() and not foreign[-1].html
+        return bool(stack) and stack[-1].ns != "html"
+
+    def push(element: _Open) -> None:
+        if len(stack) >= _MAX_OPEN:
+            return
+        index = len(stack)
+        stack.append(element)
+        named.setdefault((element.ns == "html", element.name), []).append(index)
+        if element.special:
+            specials.append(index)
+        if element.ns == "html":
+            htmls.append(index)
+
+    def cut(index: int) -> None:
+        """Pop the element at ``index`` and every element above it."""
+        for element in stack[index:]:
+            named[(element.ns == "html", element.name)].pop()
+        while specials and specials[-1] >= index:
+            specials.pop()
+        while htmls and htmls[-1] >= index:
+            htmls.pop()
+        del stack[index:]
+
+    def leave_foreign() -> None:
+        # Pop until the current node is an integration point or an HTML element.
+        while stack and stack[-1].ns != "html" and stack[-1].kind == "":
+            cut(len(stack) - 1)
 
     def body_start(name: str, attributes: Dict[str, str], closing: bool, end: int,
                    at: int) -> int:
@@ -262,7 +309,7 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
         or _STOP."""
         nonlocal depth, back, frameset_ok
         if in_foreign():
-            top = foreign[-1]
+            top = stack[-1]
             html_rules = (top.kind == "hip"
                           or (top.kind == "mtip" and name not in ("mglyph", "malignmark"))
                           or (top.ns == "math" and top.name == "annotation-xml"
@@ -271,77 +318,74 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
                 if name in _BREAKOUT or (name == "font" and (
                         "color" in attributes or "face" in attributes
                         or "size" in attributes)):
-                    while in_foreign() and foreign[-1].kind == "":
-                        foreign.pop()
+                    leave_foreign()
                 else:
                     if not closing:
-                        foreign.append(_frame(top.ns, name, attributes))
+                        push(_open(top.ns, name, attributes))
                     return end
         if name in ("svg", "math"):
             if not closing:
-                foreign.append(_frame(name, name, attributes))
+                push(_open(name, name, attributes))
             return end
         if frameset_ok and (name in _NOT_FRAMESET or (
                 name == "input" and attributes.get("type", "").lower() != "hidden")):
             frameset_ok = False
-        if name == "frameset" and frameset_ok and depth == 0 and not foreign:
+        if name == "frameset" and frameset_ok and depth == 0:
             return _STOP  # it replaces the body; nothing after it is read
         if name == "meta":
             if depth == 0:
                 metas.append((attributes, at, False))
             return end
-        if name == "body" or name == "plaintext":
-            if depth == 0:
-                return _STOP
-            if name == "plaintext":
-                return _STOP  # the rest of the input is text: nothing more to read
-            return end
+        if name == "body":
+            return _STOP if depth == 0 else end
+        if name == "plaintext":
+            return _STOP  # the rest of the input is text: nothing more to read
         if name == "template":
             if depth == 0:
                 back = _BODY
             depth += 1
-            marks.append(len(foreign))
+            push(_open("html", name, attributes))
             return end
         if name == "script":
             return _script_end(text, end)
         if name in _CLOSERS:
             return _raw_end(text, name, end)
-        if len(foreign) > base() and name not in _VOID:
-            foreign[-1].html.append(name)  # an HTML element inside an integration point
+        if name not in _VOID and name not in ("html", "head", "frameset", "image"):
+            push(_open("html", name, attributes))
         return end
+
+    def html_end(name: str) -> None:
+        # "Any other end tag" (§13.2.6.4.7): the nearest open HTML element of that name,
+        # unless a special element comes first (a special element of that name matches).
+        found = named.get((True, name))
+        if found and (not specials or specials[-1] <= found[-1]):
+            cut(found[-1])
 
     def body_end(name: str) -> None:
         nonlocal depth, mode, frameset_ok
-        if name == "br" and not in_foreign():
+        if name == "template":
+            if depth:
+                found = named.get((True, "template"))
+                if found:
+                    cut(found[-1])
+                depth -= 1
+                if depth == 0:
+                    mode = back
+            return
+        if in_foreign():
+            if name in ("br", "p"):
+                leave_foreign()
+            else:
+                # "Any other end tag" in foreign content: the nearest foreign element of
+                # that name above the last HTML element, else the HTML rules.
+                found = named.get((False, name))
+                if found and found[-1] > (htmls[-1] if htmls else -1):
+                    cut(found[-1])
+                    return
+        if name == "br":
             frameset_ok = False  # "</br>" is read as "<br>"
-        if name == "template" and depth:
-            depth -= 1
-            del foreign[marks.pop():]
-            if depth == 0:
-                mode = back
             return
-        if len(foreign) <= base():
-            return
-        if foreign[-1].html:
-            # HTML rules inside an integration point ("any other end tag", simplified).
-            names = foreign[-1].html
-            if name in names:
-                del names[len(names) - 1 - names[::-1].index(name):]
-            return
-        if name in ("br", "p"):
-            while in_foreign() and foreign[-1].kind == "":
-                foreign.pop()
-            if name == "br" and not in_foreign():
-                frameset_ok = False
-            return
-        index = len(foreign) - 1
-        while index >= base():
-            if foreign[index].name == name:
-                del foreign[index:]
-                return
-            if index == base() or foreign[index - 1].html:
-                return  # an HTML element: the insertion mode ignores it here
-            index -= 1
+        html_end(name)
 
     while True:
         lt = text.find("<", pos)
@@ -367,8 +411,7 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
                         return metas, size
                     pos = found.end()
                 continue
-            if text.startswith("[CDATA[", lt + 2) and in_foreign() and (
-                    mode == _BODY or depth):
+            if text.startswith("[CDATA[", lt + 2) and in_foreign():
                 end = text.find("]]>", lt + 9)
                 if end < 0:
                     return metas, size
@@ -459,7 +502,7 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
         elif name == "template":
             back = _AFTER if mode == _AFTER else _HEAD
             depth = 1
-            marks.append(len(foreign))
+            push(_open("html", name, attributes))
             pos = end
         elif name == "noscript" and mode == _HEAD:
             mode = _NOSCRIPT
