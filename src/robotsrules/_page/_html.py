@@ -81,6 +81,16 @@ _ATTRIBUTE = re.compile(
     r"""[\t\n\f\r /]*([^\t\n\f\r />][^\t\n\f\r />=]*)"""
     r"""(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"?|'([^']*)'?|([^\t\n\f\r >]*)))?""")
 _TAG_END = re.compile(r"[\t\n\f\r /]*>")
+# The rest of a tag in the common, unambiguous form only (each attribute after a blank, no
+# blanks around "=", no quote, "<", "=", "`" or "/" where the tokenizer would take them as
+# part of a name or an unquoted value): where it matches, its ">" is the tokenizer's. Other
+# tags take the full attribute reader.
+_PLAIN_TAG = re.compile(
+    r"""(?:[\t\n\f\r ]+[^\t\n\f\r />="'<]+"""
+    r"""(?:=(?:"[^"]*"|'[^']*'|[^\t\n\f\r >"'=<`/]+))?)*[\t\n\f\r ]*/?>""")
+# The start tags whose attributes matter here.
+_READ_ATTRIBUTES = frozenset({"meta", "annotation-xml", "font", "input"})
+_NO_ATTRIBUTES: Dict[str, str] = {}
 _COMMENT_END = re.compile(r"--!?>")
 _SCRIPT_DATA = re.compile(r"<!--|</script[\t\n\f\r />]", re.IGNORECASE)
 _SCRIPT_ESCAPED = re.compile(r"-->|</script[\t\n\f\r />]|<script[\t\n\f\r />]", re.IGNORECASE)
@@ -444,9 +454,14 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
         name = found.group().lower()
         if "\x00" in name:
             name = name.replace("\x00", "\ufffd")
-        attributes, self_closing, end = _attributes(text, found.end())
-        if attributes is None:
-            return metas, size
+        plain = None if name in _READ_ATTRIBUTES else _PLAIN_TAG.match(text, found.end())
+        if plain is not None:
+            attributes, end = _NO_ATTRIBUTES, plain.end()
+            self_closing = text[end - 2] == "/"
+        else:
+            attributes, self_closing, end = _attributes(text, found.end())
+            if attributes is None:
+                return metas, size
         if closing:
             if depth or mode == _BODY:
                 body_end(name)
