@@ -203,8 +203,9 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
 
     Put it BEFORE the text extractor: it reads the ``<head>`` of ``doc.text`` (the raw
     HTML datatrove's WARC readers fill it with) and the HTTP response headers from
-    ``metadata[headers_key]`` when present (:class:`WarcHeadersReader` keeps them; a dict,
-    a list of ``[name, value]`` pairs, or a raw ``Name: value`` block). After an extractor
+    ``metadata[headers_key]`` when present (:class:`WarcHeadersReader` keeps them; any form
+    the page layer reads: a dict whose values may be lists, tuples or bytes, ``[name,
+    value]`` pairs, a raw ``Name: value`` block with folded lines). After an extractor
     replaced the text, no meta tag is found (only headers are read). See
     docs/guides/datasets.md.
     """
