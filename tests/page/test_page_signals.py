@@ -554,3 +554,19 @@ def test_hostile_stranger_headers_are_read_around_what_cannot_be() -> None:
     assert signals.noai is True and signals.index is True
     with pytest.raises(TypeError):
         page_signals(odd, agent="GPTBot")
+
+
+def test_html_metas_after_the_head_restrict_and_never_permit() -> None:
+    # Issue 23 item 3: a meta the standard moves into the body before <body> is read and
+    # marked; a tdm-reservation 0 there does not undo the header's 1, a 1 there reserves.
+    page = ('<html><head><title>t</title><div>ad</div>'
+            '<meta name="tdm-reservation" content="0"><meta name="robots" content="noai">'
+            '</head><body><meta name="robots" content="noindex">')
+    signals = page_signals({"tdm-reservation": "1"}, page, agent="x")
+    assert signals.tdm_reservation == 1 and signals.noai is True and signals.index is True
+    assert [d.in_head for d in signals.directives if d.source == "meta"] == [False, False]
+    assert "after the head" in signals.decide("ai-train")[1].describe()
+    reserve = page_signals({"tdm-reservation": "0"},
+                           '<head><img src=x><meta name="tdm-reservation" content="1">',
+                           agent="x")
+    assert reserve.tdm_reservation == 1 and reserve.allows("ai-train") is False

@@ -200,8 +200,9 @@ AIPREF: List[Row] = [
                                                   ("Content-Usage", "search=n")], None,
      "AnyBot", {"allows:search": False}),
     ("aipref: RFC 9651 sizes are read (1,024 members, 64-character keys)",
-     [("Content-Usage", ", ".join(f"k{i:063d}=y" for i in range(1023)) + ", train-ai=n")],
-     None, "AnyBot", {"allows:train-ai": False}),
+     [("Content-Usage", ", ".join(f"k{i:063d}=y" for i in range(1022))
+       + ", train-ai=n, search=y")],
+     None, "AnyBot", {"allows:train-ai": False, "allows:search": True}),
 ]
 
 CLOUDFLARE: List[Row] = [

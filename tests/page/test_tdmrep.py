@@ -90,6 +90,8 @@ def test_tdmrep_levels_are_read_field_by_field() -> None:
         {"tdm-reservation": "1"}, '<head><meta name="tdm-policy" content="https://m/p">',
         agent="x", url=url, tdmrep=site)
     assert (meta_policy.tdm_reservation, meta_policy.tdm_policy) == (1, "https://m/p")
+    no_policy = page_signals({"tdm-reservation": "1"}, agent="x", url=url, tdmrep=site)
+    assert no_policy.tdm_policy == "https://provider.com/policies/policy.json"  # the file's
     meta_zero = page_signals({"tdm-reservation": "1", "tdm-policy": "https://h/p"},
                              '<head><meta name="tdm-reservation" content="0">', agent="x")
     assert (meta_zero.tdm_reservation, meta_zero.tdm_policy) == (0, None)
