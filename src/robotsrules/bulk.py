@@ -87,6 +87,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 
 from ._agents import agent_tokens
 from ._lru import LRU
+from ._page import check_purposes
 from ._purposes import check_purpose, column_name
 from ._scope import origin_of
 from .errors import InvalidArgument, InvalidURL
@@ -151,12 +152,6 @@ def verdict_schema(purposes: Sequence[str] = ()) -> pa.Schema:
     for purpose in purposes:
         schema = schema.append(pa.field(column_name(purpose), pa.bool_()))
     return schema
-
-
-def _check_purposes(purposes: Sequence[str]) -> Tuple[str, ...]:
-    names = tuple(dict.fromkeys(purposes))
-    verdict_schema(names)  # raises InvalidPurpose, naming the valid ones
-    return names
 
 
 ANY_AGENT_SCHEMA = pa.schema([
@@ -497,7 +492,7 @@ class Judge:
         if missing not in _MISSING_VERDICT:
             raise InvalidArgument(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
         self.agents = check_agents(agents)
-        self.purposes = _check_purposes(purposes)
+        self.purposes = check_purposes(purposes)  # the one purpose validator
         """The purposes whose answers are added as columns (see :func:`verdict_schema`)."""
         self._lookup = index.get if isinstance(index, RobotsIndex) else index
         self._by_host = isinstance(index, RobotsIndex) and index.key == "host"
@@ -790,7 +785,7 @@ def judge_sorted(
     the stream never gathers a site. URL rows whose ``origin`` is ``null`` are invalid.
     """
     names = check_agents(agents)
-    wanted = _check_purposes(purposes)
+    wanted = check_purposes(purposes)
     if missing not in _MISSING_VERDICT:
         raise InvalidArgument(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
     unknown = _MISSING_VERDICT[missing]

@@ -459,9 +459,10 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
             attributes, end = _NO_ATTRIBUTES, plain.end()
             self_closing = text[end - 2] == "/"
         else:
-            attributes, self_closing, end = _attributes(text, found.end())
-            if attributes is None:
+            read, self_closing, end = _attributes(text, found.end())
+            if read is None:
                 return metas, size
+            attributes = read
         if closing:
             if depth or mode == _BODY:
                 body_end(name)
