@@ -570,3 +570,25 @@ def test_html_metas_after_the_head_restrict_and_never_permit() -> None:
                            '<head><img src=x><meta name="tdm-reservation" content="1">',
                            agent="x")
     assert reserve.tdm_reservation == 1 and reserve.allows("ai-train") is False
+
+
+@pytest.mark.parametrize("body", [
+    "<head><div>" + "<span>" * 200 + "</x>" * 50_000,  # end tags that match nothing
+    "<head><svg>" + "<g>" * 2_000 + "</x>" * 50_000,  # deep foreign content
+    "<head><span><div>" + "<b>" * 2_000 + "</span>" * 50_000,  # a special element first
+    "<head>" + "<template>" * 20_000 + "</template>" * 20_000,
+    "<head><script>" + "<!--<script>" * 30_000,  # script escapes without end
+    "<head>" + "<!--" * 100_000,
+    "<head>" + '<a b="' * 100_000,
+])
+def test_hostile_nesting_costs_linear_time(body: str) -> None:
+    import time
+
+    page = body + '<meta name="robots" content="noindex">'
+    started = time.monotonic()
+    read_head_meta(page, max_bytes=len(page))
+    # A generous hang guard only (quadratic walks of the open elements took minutes);
+    # the answer is what the test checks.
+    assert time.monotonic() - started < 60
+    expected = "<!--<script>" not in body and "<!--" * 2 not in body and '<a b="' not in body
+    assert bool(read_head_meta(page, max_bytes=len(page))) is expected
