@@ -14,6 +14,7 @@ moves out of the head (``Directive.in_head`` false) restrict and never permit.
 from __future__ import annotations
 
 import datetime
+import functools
 from dataclasses import dataclass, field
 from typing import (
     Any,
@@ -36,7 +37,14 @@ from ..errors import InvalidArgument
 from ._headers import Field, Headers, content_type, joined, read_headers
 from ._html import DEFAULT_HEAD_BYTES, Head, read_head
 from ._prefs import Preferences, content_signal, content_usage
-from ._robots import IMAGE_PREVIEW, IMAGE_PREVIEWS, page_agents, parse_date, robots_rules
+from ._robots import (
+    IMAGE_PREVIEW,
+    IMAGE_PREVIEWS,
+    RobotsRule,
+    page_agents,
+    parse_date,
+    robots_rules,
+)
 from ._tdmrep import TDMREP_PATH, TdmRepFile, tdm_value
 
 __all__ = ["TDM_SIGNALS", "Decision", "Directive", "PageSignals", "Response", "decide",
@@ -317,12 +325,20 @@ def _crawler_names() -> FrozenSet[str]:
     return _KNOWN[0]
 
 
+@functools.lru_cache(maxsize=4096)
+def _rules(text: str, scope: str, prefixes: bool) -> Tuple[RobotsRule, ...]:
+    # The same values recur across agents of one response and across responses.
+    return tuple(robots_rules(text, scope=scope, prefixes=prefixes))
+
+
 def _robots_directives(text: str, source: str, fld: str, offset: int, line: Optional[int],
                        scope: str, names: FrozenSet[str], prefixes: bool,
                        in_head: bool = True) -> List[Directive]:
+    rules = (_rules(text, scope, prefixes) if len(text) <= 1024
+             else robots_rules(text, scope=scope, prefixes=prefixes))
     return [Directive(source, fld, offset, line, r.scope,
                       r.scope == "*" or r.scope in names, r.rule, r.value, r.valid, in_head)
-            for r in robots_rules(text, scope=scope, prefixes=prefixes)]
+            for r in rules]
 
 
 def _preference(fields: Sequence[Field], key: str, read: Callable[[str], Preferences],
