@@ -19,6 +19,7 @@ PUBLIC = {
     "match_target", "origin_of", "parse", "product_token", "robots_url",
     "InvalidPurpose", "Usage", "UsageLine",
     "Combined", "Directive", "PageRefused", "PageSignals", "combine", "page_signals",
+    "Answer", "TdmRepFile", "TdmRule",
     "Stance", "StanceTooComplex",
     "COMPILED",
 }

@@ -38,9 +38,18 @@ from .useragent import product_token
 
 if TYPE_CHECKING:  # the lazy names below, for type checkers
     from ._fetcher import afetch, fetch
+    from ._page import (
+        Answer,
+        Combined,
+        Directive,
+        PageSignals,
+        TdmRepFile,
+        TdmRule,
+        combine,
+        page_signals,
+    )
     from ._robotscache import AsyncRobotsCache, RobotsCache
     from ._scope import origin_of, robots_url
-    from ._signals import Combined, Directive, PageSignals, combine, page_signals
     from .policy import FetchResult, Policy
 
 # The fetch layer (httpx) is imported on first use, so that the core stays importable and
@@ -56,11 +65,14 @@ _LAZY = {
     "origin_of": "_scope",
     # Page-level signals (X-Robots-Tag, meta robots, TDMRep, Content-Usage): stdlib only,
     # loaded on first use like the fetch layer to keep `import robotsrules` fast.
-    "Combined": "_signals",
-    "Directive": "_signals",
-    "PageSignals": "_signals",
-    "combine": "_signals",
-    "page_signals": "_signals",
+    "Answer": "_page",
+    "Combined": "_page",
+    "Directive": "_page",
+    "PageSignals": "_page",
+    "TdmRepFile": "_page",
+    "TdmRule": "_page",
+    "combine": "_page",
+    "page_signals": "_page",
 }
 
 
@@ -86,6 +98,7 @@ __all__ = [
     "MODES",
     "Agent",
     "AgentRules",
+    "Answer",
     "AsyncRobotsCache",
     "Combined",
     "CorruptEntry",
@@ -113,6 +126,8 @@ __all__ = [
     "Rule",
     "Stance",
     "StanceTooComplex",
+    "TdmRepFile",
+    "TdmRule",
     "Usage",
     "UsageLine",
     "Verdict",

@@ -35,10 +35,10 @@ import httpx
 from ._agents import Agent, agent_tokens
 from ._drive import arun, run
 from ._fetcher import DEFAULT_TIMEOUT, afetch, fetch
+from ._page import TDMREP_PATH, TdmRepFile, tdmrep_from
 from ._purposes import Purpose, check_purpose
 from ._refresh import Fetch, Load, Refresher, RefreshReply, RefreshStep
 from ._scope import origin_of
-from ._tdmrep import TDMREP_PATH, TdmRepFile, tdmrep_from
 from ._usage import Usage
 from .cache import MemoryStore, Store
 from .errors import InvalidAgent, InvalidArgument
@@ -230,7 +230,8 @@ class RobotsCache(_Base):
         """The TDMRep site policy (``/.well-known/tdmrep.json``) of ``url``'s origin.
 
         Fetched, kept and refreshed like robots.txt (same policy, store and lifetimes);
-        ``.reservation(url)`` / ``.match(url)`` answer for a URL (see :mod:`robotsrules._tdmrep`).
+        ``.reservation(url)`` / ``.match(url)`` answer for a URL (see
+        :mod:`robotsrules._page._tdmrep`).
         """
         key = origin_of(url) + TDMREP_PATH
         entry = self._fresh(key) or self._refresh(key)

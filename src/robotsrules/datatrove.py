@@ -43,6 +43,7 @@ from datatrove.pipeline.readers.warc import WarcReader
 from datatrove.pipeline.writers.disk_base import DiskWriter
 
 from ._crawlers import category_tokens
+from ._usage import Usage
 from .bulk import (
     DEFAULT_CACHE_SIZE,
     INVALID_URL,
@@ -188,8 +189,9 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
 
     Put it BEFORE the text extractor: it reads the ``<head>`` of ``doc.text`` (the raw
     HTML datatrove's WARC readers fill it with) and the HTTP response headers from
-    ``metadata[headers_key]`` when present (:class:`WarcHeadersReader` keeps them; a dict,
-    a list of ``[name, value]`` pairs, or a raw ``Name: value`` block). After an extractor
+    ``metadata[headers_key]`` when present (:class:`WarcHeadersReader` keeps them; any form
+    the page layer reads: a dict whose values may be lists, tuples or bytes, ``[name,
+    value]`` pairs, a raw ``Name: value`` block with folded lines). After an extractor
     replaced the text, no meta tag is found (only headers are read). See
     docs/guides/datasets.md.
     """
@@ -209,14 +211,11 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
         metadata_key: str = "page_signals",
         exclusion_writer: Optional[DiskWriter] = None,
     ) -> None:
-        from ._purposes import check_purpose
+        from ._page import check_purposes
 
         super().__init__(exclusion_writer)
         self.agents = _agent_names(agents, categories)
-        wanted = [purposes] if isinstance(purposes, str) else list(purposes)
-        if not wanted:
-            raise InvalidArgument("purposes must name at least one purpose (e.g. 'ai-train')")
-        self.purposes = tuple(dict.fromkeys(check_purpose(p) for p in wanted))
+        self.purposes = check_purposes(purposes, at_least_one=True)
         if action not in ("drop", "mark"):
             raise InvalidArgument("action must be 'drop' or 'mark'")
         if robots is not None and not isinstance(robots, RobotsFilter):
@@ -233,34 +232,32 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
         nothing is stated), ``agent`` and ``purpose`` (the first refused pair, else None),
         ``level`` (``"page"`` or ``"robots.txt"``) and ``decided_by`` (the deciding
         directive or robots.txt lines, described)."""
-        from ._signals import combine, page_signals
+        from ._page import admit_page
 
-        pairs = _header_pairs(headers)
         robots = None
         if self.robots is not None and fast_origin(url) is not None:
             robots = self.robots.robots_txt(url, date)
-        text = html if isinstance(html, (str, bytes)) else None
         page_url = url if isinstance(url, str) else None
-        stated: Optional[Dict[str, Any]] = None
-        for agent in self.agents:
-            signals = page_signals(pairs, text, agent=agent, url=page_url)
-            usage = None
-            if robots is not None and page_url is not None:
-                try:
-                    usage = robots.usage(page_url, agent=agent)
-                except InvalidURL:  # a URL the core rejects: no site-level answer
-                    usage = None
-            both = combine(usage, signals)
-            for purpose in self.purposes:
-                answer = both.decide(purpose)
-                if answer.allowed is False:
-                    return {"refused": True, "agent": agent, "purpose": purpose,
-                            "level": answer.level, "decided_by": answer.describe()}
-                if answer.allowed is True and stated is None:
-                    stated = {"refused": False, "agent": None, "purpose": None,
-                              "level": answer.level, "decided_by": answer.describe()}
+
+        def usage(agent: Any) -> Optional[Usage]:
+            if robots is None or page_url is None:
+                return None
+            try:
+                return robots.usage(page_url, agent=agent)
+            except InvalidURL:  # a URL the core rejects: no site-level answer
+                return None
+
+        # Metadata is a stranger's data: headers in any stored form, read without raising.
+        admission = admit_page(headers, html, agents=list(self.agents), purposes=self.purposes,
+                               url=page_url, usage=usage, strict=False)
+        refused = admission.refused
+        if refused is not None:
+            return {"refused": True, "agent": refused.agent, "purpose": refused.purpose,
+                    "level": refused.answer.level, "decided_by": refused.answer.describe()}
+        stated = admission.stated
         if stated is not None:
-            return stated
+            return {"refused": False, "agent": None, "purpose": None,
+                    "level": stated.answer.level, "decided_by": stated.answer.describe()}
         return {"refused": None, "agent": None, "purpose": None, "level": None,
                 "decided_by": "nothing stated"}
 
@@ -276,23 +273,6 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
         if self.action == "drop" and found["refused"]:
             return False, "page_signals_refused"
         return True
-
-
-def _header_pairs(headers: Any) -> list[Tuple[str, str]]:
-    """Response headers as stored in metadata (dict, pairs, or a raw block) as pairs;
-    anything else (a stranger's data) reads as no headers."""
-    from ._signals import parse_header_block
-
-    if isinstance(headers, (str, bytes)):
-        return parse_header_block(headers)
-    if isinstance(headers, dict):
-        return [(str(k), str(v)) for k, v in headers.items() if v is not None]
-    pairs: list[Tuple[str, str]] = []
-    if isinstance(headers, (list, tuple)):
-        for item in headers:
-            if isinstance(item, (list, tuple)) and len(item) == 2:
-                pairs.append((str(item[0]), str(item[1])))
-    return pairs
 
 
 class WarcHeadersReader(WarcReader):  # type: ignore[misc]  # datatrove ships no type hints

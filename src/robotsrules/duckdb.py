@@ -22,7 +22,7 @@ function                                    result
 ``robots_page(headers, html, agent)``       STRUCT(index, follow, noai, tdm_reservation): the
                                             page-level signals of a response (``headers``:
                                             the raw ``Name: value`` lines; ``html``: the body
-                                            or its head; see :mod:`robotsrules._signals`)
+                                            or its head; see :mod:`robotsrules._page`)
 ``robots_page_allows(headers, html, agent,  BOOLEAN: the page's answer for ``purpose``
 purpose)``                                  (``ai-train``, ``search``...; NULL: not stated)
 ``robots_usage(body, url, agent, purpose)`` BOOLEAN: the AI usage preference for ``purpose``

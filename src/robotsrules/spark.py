@@ -383,10 +383,10 @@ def page_verdicts(
     no rows: their notes stay in the executors (check the paths first, as
     ``robotsrules bulk`` does).
     """
-    from ._purposes import check_purpose
+    from ._page import check_purposes
 
     names = check_agents(agents)
-    wanted = tuple(dict.fromkeys(check_purpose(p) for p in purposes))
+    wanted = check_purposes(purposes)
     paths = [str(p) for p in warc_paths]
     if not paths:
         raise InvalidArgument("page_verdicts needs at least one WARC path")

@@ -361,7 +361,7 @@ def _http_head(raw: Any) -> Tuple[Optional[str], Tuple[Tuple[str, str], ...], Op
     block. The head ends at its blank line; a block that ends first, or a head longer than
     :data:`MAX_HTTP_HEAD`, is damage (a head cut after its status line has lost the headers
     that may say no)."""
-    from ._signals import parse_header_block
+    from ._page import header_block
 
     lines: List[bytes] = []
     size = 0
@@ -381,7 +381,8 @@ def _http_head(raw: Any) -> Tuple[Optional[str], Tuple[Tuple[str, str], ...], Op
     match = _STATUS_LINE.match(lines[0])
     assert match is not None
     status = match.group(1).decode("latin-1")
-    return status, tuple(parse_header_block(b"".join(lines[1:]))), None
+    fields = header_block(b"".join(lines[1:]))  # the page layer's one reader (folding too)
+    return status, tuple((field.name, field.value) for field in fields), None
 
 
 def _read_body(raw: Any, headers: Sequence[Tuple[str, str]], limit: int
@@ -580,7 +581,7 @@ def sniffs_html(data: bytes) -> bool:
 
 def _page_kind(headers: Sequence[Tuple[str, str]]) -> Optional[bool]:
     """True: HTML by its type; None: no usable type (sniff the body); False: another type."""
-    from ._signals import is_html
+    from ._page import is_html
 
     value = _header(headers, "content-type")
     essence = (value or "").split(";", 1)[0].strip().lower()
@@ -615,11 +616,11 @@ def iter_pages(source: Union[str, os.PathLike[str], BinaryIO], *,
 
     Of an HTML body (by its ``Content-Type``, or sniffed as browsers do when it has none:
     :func:`sniffs_html`) only the first ``max_head_bytes`` (default
-    :data:`robotsrules._signals.DEFAULT_HEAD_BYTES`) are decoded; other bodies are not read.
+    :data:`robotsrules._page.DEFAULT_HEAD_BYTES`) are decoded; other bodies are not read.
     A record that did not arrive whole is a :class:`PageCapture` with ``damaged`` set (and
     counted in ``stats.damaged``); other problems are counted in ``stats``, never raised.
     """
-    from ._signals import DEFAULT_HEAD_BYTES
+    from ._page import DEFAULT_HEAD_BYTES
 
     stats = stats if stats is not None else WarcStats()
     limit = DEFAULT_HEAD_BYTES if max_head_bytes is None else max_head_bytes

@@ -12,7 +12,7 @@ from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 import pyarrow as pa
 
-from .._purposes import check_purpose
+from .._page import check_purposes
 from ._bodies import BodyCache
 from ._rows import fast_origin
 from ._schemas import PAGE_SIGNALS_TYPE, STANCE_TYPE, VERDICT_TYPE
@@ -101,7 +101,7 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
 
     def page_allows(headers: pa.Array, html: pa.Array, agent: pa.Array, purpose: pa.Array
                     ) -> pa.Array:
-        answers = [None if s is None or p is None else s.allows(check_purpose(p))
+        answers = [None if s is None or p is None else s.allows(check_purposes(p)[0])
                    for s, p in zip(_signals(headers, html, agent), _values(purpose))]
         return pa.array(answers, pa.bool_())
 
@@ -120,8 +120,10 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
 
 
 def _signals(headers: Any, html: Any, agent: Any) -> List[Any]:
-    """The page signals of each row (``None`` for a ``null`` agent)."""
-    from .._signals import page_signals, parse_header_block
+    """The page signals of each row (``None`` for a ``null`` agent): the page layer's one
+    reader takes a raw block (folded lines too), bytes, a MAP or a LIST of name/value
+    structs alike, and a stranger's rows never raise."""
+    from .._page import page_signals_for
 
-    return [None if name is None else page_signals(parse_header_block(head), body, agent=name)
+    return [None if name is None else page_signals_for(head, body, [name], strict=False)[0]
             for head, body, name in zip(_values(headers), _values(html), _values(agent))]

@@ -8,7 +8,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequ
 
 import pyarrow as pa
 
-from .._purposes import check_purpose
+from .._page import check_purposes
 from ..errors import InvalidArgument
 from ..robotstxt import Mode, RobotsTxt
 from ._bodies import BodyCache
@@ -40,12 +40,12 @@ def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Seque
     page (a stop signal raises from it). ``now`` decides ``unavailable_after``
     (default: each page's date, when it was served).
     """
-    from .._signals import combine, page_signals_for
+    from .._page import combine, page_signals_for
 
     names = check_agents(agents) if agents else ()
     if batch_rows < 1:
         raise InvalidArgument("batch_rows must be at least 1")
-    chosen = [check_purpose(p) for p in purposes]
+    chosen = list(check_purposes(purposes))
     schema = page_schema(chosen)
     columns_of = schema.names
     index = robots if isinstance(robots, RobotsIndex) else None
@@ -73,7 +73,7 @@ def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Seque
         damaged = getattr(page, "damaged", None)
         every = ([None] * len(names) if damaged else page_signals_for(
             page.headers, page.head, names, url=page.url,
-            now=now or page.date))  # the head read once
+            now=now or page.date, strict=False))  # read once; a stranger's record
         for agent, signals in zip(names, every):
             usage = site.usage(page.url, agent=agent) if site is not None else None
             columns["url"].append(page.url)

@@ -11,7 +11,8 @@ from typing import Dict, Literal, Optional, Sequence, Tuple
 
 import pyarrow as pa
 
-from .._purposes import check_purpose, column_name
+from .._page import check_purposes  # the one purpose validator (re-exported here)
+from .._purposes import column_name
 from ..errors import InvalidArgument
 
 __all__ = [
@@ -67,12 +68,6 @@ def verdict_schema(purposes: Sequence[str] = ()) -> pa.Schema:
     for purpose in purposes:
         schema = schema.append(pa.field(column_name(purpose), pa.bool_()))
     return schema
-
-
-def check_purposes(purposes: Sequence[str]) -> Tuple[str, ...]:
-    """``purposes`` without repeats; an unknown one raises
-    :class:`~robotsrules.InvalidPurpose`, naming the valid ones."""
-    return tuple(dict.fromkeys(check_purpose(p) for p in purposes))
 
 
 ANY_AGENT_SCHEMA = pa.schema([
