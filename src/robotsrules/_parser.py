@@ -62,6 +62,7 @@ MAX_LINE_BYTES = 16663
 
 # Field names. The parser compares them by identity, so every key it produces is one of these.
 ALLOW, DISALLOW, USER_AGENT, SITEMAP = "allow", "disallow", "user-agent", "sitemap"
+LICENSE = "license"
 
 # Leniency: keys are recognised by case-insensitive prefix; the second column marks the
 # typos Google accepts. Checked in this order (user-agent first, as Google does).
@@ -87,6 +88,9 @@ EXTRA_KEYS: Dict[str, str] = {
     "request-rate": "request-rate",
     "requestrate": "request-rate",
     "host": "host",
+    # RSL 1.0 (RSL-SPEC-1.0, 2025-12-10) §4.4: `License: <absolute URI>` names an RSL
+    # licence document; read like Sitemap (never a verdict), kept with its line number.
+    "license": LICENSE,
 }
 
 _BOM = "\xef\xbb\xbf"
@@ -257,6 +261,8 @@ class Parsed(NamedTuple):
     sitemaps: Tuple[str, ...]
     hosts: Tuple[str, ...]
     lines: Optional[Tuple[Line, ...]]
+    licenses: Tuple[Tuple[int, str], ...] = ()
+    """``License`` lines (RSL 1.0 §4.4): (line number, URL as written), in file order."""
 
 
 class OpenGroup:
@@ -296,6 +302,7 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
     groups: List[Group] = []
     sitemaps: List[str] = []
     hosts: List[str] = []
+    licenses: List[Tuple[int, str]] = []
     report: Optional[List[Line]] = [] if want_lines else None
     group: Optional[OpenGroup] = None
     rules: Optional[List[Rule]] = None  # the open group's rule list
@@ -359,6 +366,11 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
             group.values.append(display(value))
         elif key is SITEMAP and value:
             sitemaps.append(value if value.isascii() else display(value))
+        elif key == LICENSE:
+            if value:
+                licenses.append((number, value if value.isascii() else display(value)))
+            else:
+                reason = "empty-value"
         else:
             reason = _other(key, value, group, sitemaps, hosts, rec, number)
         if report is not None and rec is not None:
@@ -366,7 +378,8 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
     if group is not None:
         groups.append(group.close())
     return Parsed(
-        tuple(groups), tuple(sitemaps), tuple(hosts), None if report is None else tuple(report)
+        tuple(groups), tuple(sitemaps), tuple(hosts), None if report is None else tuple(report),
+        tuple(licenses),
     )
 
 
