@@ -46,6 +46,8 @@ OPTIONAL = {
     "warcio": {"robotsrules.warc", "robotsrules.datatrove"},
     "matplotlib": {"robotsrules._report"},
     "datatrove": {"robotsrules.datatrove"},
+    # RSL licence documents (issue 26): XML read with DTDs and entities forbidden.
+    "defusedxml": {"robotsrules._rsl"},
 }
 
 
