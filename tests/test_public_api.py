@@ -20,6 +20,7 @@ PUBLIC = {
     "InvalidPurpose", "Usage", "UsageLine",
     "Combined", "Directive", "PageRefused", "PageSignals", "combine", "page_signals",
     "Stance", "StanceTooComplex",
+    "LicenseAnswer", "LicenseDocument", "LicenseTerms", "parse_license",
 }
 
 

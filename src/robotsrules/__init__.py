@@ -37,6 +37,7 @@ from .useragent import product_token
 if TYPE_CHECKING:  # the lazy names below, for type checkers
     from ._fetcher import afetch, fetch
     from ._robotscache import AsyncRobotsCache, RobotsCache
+    from ._rsl import LicenseAnswer, LicenseDocument, LicenseTerms, parse_license
     from ._scope import origin_of, robots_url
     from ._signals import Combined, Directive, PageSignals, combine, page_signals
     from .policy import FetchResult, Policy
@@ -59,6 +60,11 @@ _LAZY = {
     "PageSignals": "_signals",
     "combine": "_signals",
     "page_signals": "_signals",
+    # RSL 1.0 licence documents (defusedxml, the 'rsl' extra, is needed only to read one).
+    "LicenseAnswer": "_rsl",
+    "LicenseDocument": "_rsl",
+    "LicenseTerms": "_rsl",
+    "parse_license": "_rsl",
 }
 
 
@@ -95,6 +101,9 @@ __all__ = [
     "InvalidArgument",
     "InvalidPurpose",
     "InvalidURL",
+    "LicenseAnswer",
+    "LicenseDocument",
+    "LicenseTerms",
     "Line",
     "MissingExtra",
     "Mode",
@@ -121,6 +130,7 @@ __all__ = [
     "origin_of",
     "page_signals",
     "parse",
+    "parse_license",
     "product_token",
     "robots_url",
 ]

@@ -678,13 +678,22 @@ class _Reader:
         if "," in text:
             self.commas = True
         tokens = tuple(t for t in _SPLIT.split(text) if t)
-        if kind == "usage":
-            for token in tokens:
-                if token not in _usage() and not _QNAME.fullmatch(token):
-                    raise _Invalid(
-                        f"line {node.line}: {token!r} is not an RSL 1.0 usage token "
-                        f"(§3.4.1.1: {', '.join(USAGE_TOKENS)}; extensions are prefix:name)")
-        return tokens
+        if kind != "usage":
+            return tokens
+        read: List[str] = []
+        aliases: Mapping[str, Any] = rsl_data()["aliases"]
+        for token in tokens:
+            alias = aliases.get(token)
+            if alias is not None:  # Leniency: see data/rsl.json "aliases"
+                self.warnings.append(f"line {node.line}: usage {token!r} is read as "
+                                     f"{alias['token']!r} (RSL 1.0 §3.4.1.1 writes it so)")
+                token = alias["token"]
+            elif token not in _usage() and not _QNAME.fullmatch(token):
+                raise _Invalid(
+                    f"line {node.line}: {token!r} is not an RSL 1.0 usage token "
+                    f"(§3.4.1.1: {', '.join(USAGE_TOKENS)}; extensions are prefix:name)")
+            read.append(token)
+        return tuple(read)
 
     def license(self, node: _Node, index: int) -> License:
         permits: List[Tuple[str, Tuple[str, ...]]] = []
