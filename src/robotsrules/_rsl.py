@@ -394,7 +394,7 @@ class LicenseDocument:
     def _matching(self, url: str) -> Tuple[Tuple[int, Content], ...]:
         """The contents whose pattern matches ``url``, with the pattern's length."""
         try:
-            site = origin_of(url) if _ABSOLUTE.match(url) else None
+            site = origin_of(url) if _ABSOLUTE.match(url) else self.origin
             target = rfc_target(url)
         except InvalidURL:
             return ()

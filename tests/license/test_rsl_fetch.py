@@ -103,7 +103,7 @@ def test_credentials_are_never_sent_for_a_licence(servers: ServerPool) -> None:
     with client:
         cache = checker([START], client=client)
         assert cache.license_for(site.url("/x")).allows("ai-train") is False
-    robots_request = [r for r in site.requests if r.path == "/robots.txt"][0]
+    robots_request = next(r for r in site.requests if r.path == "/robots.txt")
     assert "authorization" in robots_request.headers  # the site's own robots.txt: yes
     for request in licence.requests + [r for r in site.requests if r.path == "/own.xml"]:
         assert "authorization" not in request.headers, request
