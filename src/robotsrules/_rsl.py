@@ -101,6 +101,7 @@ __all__ = [
     "STATUSES",
     "USAGE_TOKENS",
     "Content",
+    "DocumentCache",
     "License",
     "LicenseAnswer",
     "LicenseDocument",
@@ -851,6 +852,44 @@ def _max_age(value: Optional[str], reader: _Reader) -> int:
 
 def _invalid(base: LicenseDocument, error: str) -> LicenseDocument:
     return LicenseDocument(url=base.url, origin=base.origin, state="invalid", error=error)
+
+
+class DocumentCache:
+    """Parsed licence documents keyed by their octets: for functions that receive the XML on
+    every row (SQL functions after a join). A bounded LRU, one per worker thread."""
+
+    def __init__(self, size: int = 1024) -> None:
+        from ._lru import LRU
+
+        self._cache: LRU[bytes, LicenseDocument] = LRU(size)
+
+    def get(self, xml: Union[bytes, str]) -> LicenseDocument:
+        """The document of ``xml``, parsed once while cached."""
+        data = xml.encode("utf-8") if isinstance(xml, str) else bytes(xml)
+        document = self._cache.get(data)
+        if document is None:
+            document = parse_license(data)
+            self._cache.put(data, document)
+        return document
+
+    def statuses(self, xmls: List[Any], urls: List[Any], purposes: List[Any]
+                 ) -> List[Optional[str]]:
+        """The status per row of three equally long columns (``None`` where a value is
+        ``None``, or the URL is one the core rejects); an unknown purpose raises
+        :class:`~robotsrules.InvalidPurpose` (the query's mistake)."""
+        out: List[Optional[str]] = []
+        for xml, url, purpose in zip(xmls, urls, purposes):
+            if xml is None or url is None or purpose is None:
+                out.append(None)
+                continue
+            usage_token(purpose)
+            try:
+                rfc_target(url)
+            except InvalidURL:
+                out.append(None)
+                continue
+            out.append(self.get(xml).license_for(url).status(purpose))
+        return out
 
 
 LICENSE_KEY = "rsl:"

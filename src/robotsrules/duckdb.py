@@ -28,6 +28,15 @@ purpose)``                                  (``ai-train``, ``search``...; NULL: 
 ``robots_usage(body, url, agent, purpose)`` BOOLEAN: the AI usage preference for ``purpose``
                                             (``'ai-train'``...; NULL: nothing stated, or a URL
                                             the agent may not fetch; :meth:`RobotsTxt.usage`)
+``robots_license_urls(body, agent)``        VARCHAR[]: the ``License`` URLs (RSL 1.0) that
+                                            apply to ``agent`` (§4.4.2; NULL agent: every
+                                            one in the file)
+``robots_license(license, url, purpose)``   VARCHAR: what the RSL document ``license`` (its
+                                            XML) says of ``purpose`` at ``url``: permitted,
+                                            licensed, prohibited, unstated or unknown
+                                            (:mod:`robotsrules._rsl`)
+``robots_license_allows(license, url,       BOOLEAN: the same as ``LicenseTerms.allows``
+purpose)``                                  (NULL: unstated or unknown)
 ``robots_stance(body, status, agent)``      STRUCT(kind, reason, scope, lines, disallowed,
                                             allowed, complete): the site's stance for
                                             ``agent`` (:data:`robotsrules.bulk.STANCE_SCHEMA`;
@@ -283,7 +292,50 @@ def register(
         cast(Any, connection).create_function(name, function, None, returns, type="arrow",
                                               null_handling="special")
     _register_page_functions(connection)
+    _register_license_functions(connection, cache)
     return connection
+
+
+def _register_license_functions(connection: duckdb.DuckDBPyConnection,
+                                cache: Callable[[], BodyCache]) -> None:
+    """``robots_license_urls``, ``robots_license`` and ``robots_license_allows`` (issue 26):
+    the ``License`` lines of a body, and what an RSL document says per row."""
+    from ._rsl import DocumentCache
+
+    local = threading.local()
+
+    def documents() -> DocumentCache:
+        found: Optional[DocumentCache] = getattr(local, "documents", None)
+        if found is None:
+            found = local.documents = DocumentCache()
+        return found
+
+    def urls(body: Any, agent: Any) -> pa.Array:
+        bodies = cache()
+        rows: List[Optional[List[str]]] = []
+        for text, name in zip(_pylist(body), _pylist(agent)):
+            if text is None:
+                rows.append(None)
+                continue
+            robots = bodies.get(text)
+            rows.append(list(robots.licenses if name is None else robots.license_urls(name)))
+        return pa.array(rows, pa.list_(pa.string()))
+
+    def status(xml: Any, url: Any, purpose: Any) -> pa.Array:
+        return pa.array(documents().statuses(_pylist(xml), _pylist(url), _pylist(purpose)),
+                        pa.string())
+
+    def allows(xml: Any, url: Any, purpose: Any) -> pa.Array:
+        meaning = {"permitted": True, "licensed": False, "prohibited": False}
+        found = documents().statuses(_pylist(xml), _pylist(url), _pylist(purpose))
+        return pa.array([meaning.get(s) if s is not None else None for s in found],
+                        pa.bool_())
+
+    for name, function, returns in (("robots_license_urls", urls, "VARCHAR[]"),
+                                    ("robots_license", status, "VARCHAR"),
+                                    ("robots_license_allows", allows, "BOOLEAN")):
+        cast(Any, connection).create_function(name, function, None, returns, type="arrow",
+                                              null_handling="special")
 
 
 def _register_page_functions(connection: duckdb.DuckDBPyConnection) -> None:
