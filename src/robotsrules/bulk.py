@@ -413,6 +413,12 @@ class RobotsIndex:
         """The ``(body, status)`` row of ``origin``, or ``None``."""
         return self._rows.get(origin)
 
+    def date(self, origin: str) -> Any:
+        """The ``date`` of the row that governs ``origin`` (``None``: undated, or no row);
+        what an evidence manifest reports as its fetch time."""
+        found = self._dates.get(origin)
+        return found[0][1] if found is not None and found[0][0] else None
+
     def __contains__(self, origin: object) -> bool:
         return origin in self._rows
 

@@ -112,6 +112,11 @@ def add_commands(commands: Any) -> None:
                            "the robots.txt combined")
     bulk.add_argument("--out", metavar="FILE", required=True,
                       help="output file: .parquet or .csv (or see --format)")
+    bulk.add_argument("--manifest", metavar="FILE",
+                      help="also write an evidence manifest (JSON Lines, "
+                           "data/manifest.schema.json): per origin the robots.txt's SHA-256, "
+                           "fetch time and status, the protocols consulted and the deciding "
+                           "line of every refusal (not with --as-of or --pages-warc)")
     bulk.add_argument("--format", choices=["parquet", "csv"],
                       help="output format (default: from the --out file name)")
     bulk.add_argument("--engine", choices=["duckdb", "spark"], default="duckdb",
@@ -436,6 +441,8 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
                           "(or --pages-warc)")
     if args.strictest is not None and (not args.as_of or not 0 <= args.strictest <= 36_500):
         raise RobotsError("--strictest DAYS needs --as-of COLUMN and 0 <= DAYS <= 36500")
+    if args.manifest and (pages or args.as_of):
+        raise RobotsError("--manifest is not available with --pages-warc or --as-of")
     started = time.monotonic()
     from ._common import Progress
 
@@ -453,6 +460,7 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     ok = renamed = False
     close: Callable[[], None] = _nothing
     progress: Optional[Progress] = None
+    manifest: Any = None
     try:
         stop.check()
         robots: Any = args.robots
@@ -466,6 +474,7 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
             from ._page import pages_job
 
             job = pages_job
+        manifest = _manifest(args, robots) if args.manifest else None  # issue 26
         batches, total, close = job(args, robots, stop)
         if args.any_agent and job is not _duckdb_job:  # DuckDB's job answers it directly
             from ..bulk import any_agent
@@ -477,6 +486,8 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
         for batch in batches:
             stop.check()
             writer.write(batch)
+            if manifest is not None:
+                manifest.observe_batch(batch)
             progress.count += batch.num_rows - 1
             progress.step()
         stop.check()
@@ -487,6 +498,9 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
         renamed = _settle(stop, writer, close, ok)
     if not renamed:  # done, but a signal came before the rename: the output was dropped
         raise _Interrupted
+    if manifest is not None:
+        written = manifest.write(args.manifest)
+        out.write(f"manifest: {written:,} origins -> {args.manifest}\n")
     counts = writer.counts
     rows = sum(counts.values())
     seconds = time.monotonic() - started
@@ -502,6 +516,37 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
 
 def _nothing() -> None:
     pass
+
+
+def _manifest(args: argparse.Namespace, robots: Any) -> Any:
+    """The evidence manifest of a bulk run (issue 26): the robots table read once more into
+    an index, so that each origin's record names the capture it was judged by."""
+    import duckdb
+
+    from .. import duckdb as engine
+    from .._manifest import Manifest
+    from ..bulk import host_key
+
+    con = duckdb.connect()
+    try:
+        columns = engine.read(con, robots).columns
+        index = engine.load_index(con, robots, args.key)
+    finally:
+        con.close()
+
+    def lookup(origin: str) -> Any:
+        key = origin if args.key == "origin" else host_key(origin)
+        if key is None:
+            return None
+        row = index.get(key)
+        return None if row is None else (row[0], row[1], index.date(key))
+
+    protocols = ["robots.txt"] + (["content-signal", "content-usage"] if args.purpose else [])
+    source = args.robots or f"{len(args.robots_warc)} WARC file(s)"
+    return Manifest(mode=args.mode, agents=args.agent, purposes=args.purpose,
+                    source=source, has_dates="date" in columns,
+                    has_statuses="status" in columns, protocols=protocols,
+                    producer="robotsrules bulk", lookup=lookup)
 
 
 def _warc_table(paths: List[str], every: bool = False) -> Any:
