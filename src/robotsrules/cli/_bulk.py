@@ -588,10 +588,10 @@ def _with_licenses(args: argparse.Namespace, robots: Any, batches: Any) -> Itera
     if args.licenses:
         con = duckdb.connect()
         try:
-            table = engine.read(con, args.licenses).select("url, body").fetch_arrow_table()
+            rows = engine.read(con, args.licenses).select("url, body").fetchall()
         finally:
             con.close()
-        for url, body in zip(table.column("url").to_pylist(), table.column("body").to_pylist()):
+        for url, body in rows:
             if isinstance(url, str) and body is not None:
                 given[url.strip()] = body
     purposes = list(dict.fromkeys(args.purpose)) if args.licenses else []
