@@ -24,6 +24,7 @@ for Arrow verdict batches, :meth:`refusal` row by row) and :meth:`write` it at t
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import json
@@ -290,10 +291,8 @@ class Manifest:
                     out.write(json.dumps(record, ensure_ascii=False, sort_keys=False) + "\n")
             os.replace(temporary, path)
         except BaseException:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(temporary)
-            except OSError:
-                pass
             raise
         return len(records)
 

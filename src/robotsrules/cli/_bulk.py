@@ -620,8 +620,8 @@ def _with_licenses(args: argparse.Namespace, robots: Any, batches: Any) -> Itera
     for batch in batches:
         found = [urls_of(o, a) for o, a in zip(batch.column("origin").to_pylist(),
                                                batch.column("agent").to_pylist())]
-        columns = list(batch.columns) + [pa.array(
-            [None if f is None else " ".join(f) for f in found], pa.string())]
+        columns = [*batch.columns,
+                   pa.array([None if f is None else " ".join(f) for f in found], pa.string())]
         if purposes:
             answers: List[List[Optional[str]]] = [[] for _ in purposes]
             for url, origin, links_found in zip(batch.column("url").to_pylist(),
