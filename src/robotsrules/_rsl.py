@@ -387,9 +387,10 @@ class LicenseDocument:
 
     def license_for(self, url: str, *, user: Optional[str] = None,
                     geo: Optional[str] = None) -> LicenseTerms:
-        """The terms this document gives ``url`` (an absolute URL, or a path when the
-        document has no :attr:`origin`); ``user`` (``"commercial"``...) and ``geo``
-        (``"US"``...) say who asks and where, for the licences that restrict them."""
+        """The terms this document gives ``url``: an absolute URL (on another origin than
+        :attr:`origin`, every answer is ``"unstated"``), or a path (of :attr:`origin`, when
+        the document has one); ``user`` (``"commercial"``...) and ``geo`` (``"US"``...)
+        say who asks and where, for the licences that restrict them."""
         return LicenseTerms(url, (self,), user=user, geo=geo)
 
     def _matching(self, url: str) -> Tuple[Tuple[int, Content], ...]:

@@ -179,6 +179,10 @@ def test_a_licence_prohibiting_beats_an_offer_of_the_same_content() -> None:
                    b'</license><license><permits type="usage">ai-train</permits>'
                    b'<payment type="training"/></license></content>')
     assert document.license_for("/").status("ai-train") == "prohibited"
+    free_offer = doc(b'<content url="/"><license><prohibits type="usage">ai-train</prohibits>'
+                     b'</license><license/></content>')
+    assert free_offer.license_for("/").status("ai-train") == "prohibited"
+    assert free_offer.license_for("/").status("search") == "permitted"
 
 
 def test_a_licence_without_terms_permits_everything_for_free() -> None:
