@@ -295,8 +295,3 @@ class Manifest:
                 os.unlink(temporary)
             raise
         return len(records)
-
-    def merge_counts(self) -> Mapping[str, int]:
-        """Origins and refusals recorded (for a command's summary line)."""
-        return {"origins": len(self._origins),
-                "refusals": sum(sum(e.refusals.values()) for e in self._origins.values())}

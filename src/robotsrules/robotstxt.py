@@ -274,8 +274,8 @@ class RobotsTxt:
         (site-wide) apply. A ``License`` line after a group's rules belongs to that group
         (RFC 9309 §2.1: only a ``User-agent`` line ends a group).
 
-        >>> robots = parse(b"License: https://a.example/all.xml\n"
-        ...                b"User-agent: GPTBot\nAllow: /\nLicense: https://a.example/gpt.xml\n")
+        >>> robots = parse(b"License: https://a.example/all.xml\\n"
+        ...                b"User-agent: GPTBot\\nAllow: /\\nLicense: https://a.example/gpt.xml\\n")
         >>> robots.license_urls("GPTBot"), robots.license_urls("OtherBot")
         (('https://a.example/gpt.xml',), ('https://a.example/all.xml',))
         """
