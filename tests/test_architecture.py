@@ -52,6 +52,8 @@ OPTIONAL = {
     "datatrove": {"robotsrules.datatrove"},
     # br bodies, decoded within a bound by the one body decoder (issue 24).
     "brotli": {"robotsrules._decoder"},
+    # RSL licence documents (issue 26): XML read with DTDs and entities forbidden.
+    "defusedxml": {"robotsrules._rsl"},
 }
 
 

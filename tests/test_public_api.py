@@ -22,6 +22,7 @@ PUBLIC = {
     "Answer", "TdmRepFile", "TdmRule",
     "Stance", "StanceTooComplex",
     "COMPILED",
+    "LicenseAnswer", "LicenseDocument", "LicenseTerms", "parse_license",
 }
 
 

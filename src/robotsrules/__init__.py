@@ -49,6 +49,7 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers
         page_signals,
     )
     from ._robotscache import AsyncRobotsCache, RobotsCache
+    from ._rsl import LicenseAnswer, LicenseDocument, LicenseTerms, parse_license
     from ._scope import origin_of, robots_url
     from .policy import FetchResult, Policy
 
@@ -73,6 +74,11 @@ _LAZY = {
     "TdmRule": "_page",
     "combine": "_page",
     "page_signals": "_page",
+    # RSL 1.0 licence documents (defusedxml, the 'rsl' extra, is needed only to read one).
+    "LicenseAnswer": "_rsl",
+    "LicenseDocument": "_rsl",
+    "LicenseTerms": "_rsl",
+    "parse_license": "_rsl",
 }
 
 
@@ -111,6 +117,9 @@ __all__ = [
     "InvalidArgument",
     "InvalidPurpose",
     "InvalidURL",
+    "LicenseAnswer",
+    "LicenseDocument",
+    "LicenseTerms",
     "Line",
     "MissingExtra",
     "Mode",
@@ -140,6 +149,7 @@ __all__ = [
     "origin_of",
     "page_signals",
     "parse",
+    "parse_license",
     "product_token",
     "robots_url",
 ]

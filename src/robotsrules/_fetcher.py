@@ -441,6 +441,7 @@ def fetch(
     client: Optional[httpx.Client] = None,
     now: Optional[float] = None,
     resource: Optional[str] = None,
+    credentials: bool = True,
 ) -> FetchResult:
     """Fetch the robots.txt that governs ``url`` (any URL of the site) and say what it means.
 
@@ -452,13 +453,14 @@ def fetch(
     connections too. Never raises for network trouble; raises
     :class:`~robotsrules.InvalidURL` for a URL that has no robots.txt (not http, https or
     ftp, or no host). ``resource``: fetch this URL instead of the robots.txt, under the same
-    policy (``/.well-known/tdmrep.json``).
+    policy (``/.well-known/tdmrep.json``, an RSL licence document); ``credentials=False``:
+    never send the client's credentials (a licence document on another origin than the
+    site asking for it).
     """
     flow, start, policy = _start(url, now, policy, max_bytes, resource)
     deadline = time.monotonic() + (total_timeout or 3 * timeout)
     own = client is None
     http = client or httpx.Client(timeout=_timeouts(timeout), follow_redirects=False)
-    credentials = True
 
     def perform(request: Request) -> Answer:
         nonlocal credentials
@@ -550,6 +552,7 @@ async def afetch(
     now: Optional[float] = None,
     ftp_executor: Optional[Executor] = None,
     resource: Optional[str] = None,
+    credentials: bool = True,
 ) -> FetchResult:
     """The async twin of :func:`fetch`, with the same deadline and credential rules.
 
@@ -563,7 +566,6 @@ async def afetch(
     deadline = loop.time() + (total_timeout or 3 * timeout)
     own = client is None
     http = client or httpx.AsyncClient(timeout=_timeouts(timeout), follow_redirects=False)
-    credentials = True
 
     async def perform(request: Request) -> Answer:
         nonlocal credentials

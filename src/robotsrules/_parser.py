@@ -62,6 +62,7 @@ MAX_LINE_BYTES = 16663
 
 # Field names. The parser compares them by identity, so every key it produces is one of these.
 ALLOW, DISALLOW, USER_AGENT, SITEMAP = "allow", "disallow", "user-agent", "sitemap"
+LICENSE = "license"
 
 # Leniency: keys are recognised by case-insensitive prefix; the second column marks the
 # typos Google accepts. Checked in this order (user-agent first, as Google does).
@@ -87,6 +88,9 @@ EXTRA_KEYS: Dict[str, str] = {
     "request-rate": "request-rate",
     "requestrate": "request-rate",
     "host": "host",
+    # RSL 1.0 (RSL-SPEC-1.0, 2025-11-06) §4.4: `License: <absolute URI>` names an RSL
+    # licence document; read like Sitemap (never a verdict), kept with its line number.
+    "license": LICENSE,
 }
 
 _BOM = "\xef\xbb\xbf"
@@ -264,6 +268,8 @@ class Parsed(NamedTuple):
     lead: Pace = _NO_LEAD
     """``Crawl-delay``/``Request-rate`` written before the first ``user-agent`` line: what
     every crawler given no value of its own is asked (see :func:`build`)."""
+    licenses: Tuple[Tuple[int, str], ...] = ()
+    """``License`` lines (RSL 1.0 §4.4): (line number, URL as written), in file order."""
 
 
 def slower_delay(old: Optional[float], new: float) -> float:
@@ -355,6 +361,7 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
     groups: List[Group] = []
     sitemaps: List[str] = []
     hosts: List[str] = []
+    licenses: List[Tuple[int, str]] = []
     report: Optional[List[Line]] = [] if want_lines else None
     group: Optional[OpenGroup] = None
     lead: Optional[OpenGroup] = None  # Crawl-delay/Request-rate before any user-agent line
@@ -421,6 +428,11 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
             group.values.append(display(value))
         elif key is SITEMAP and value:
             sitemaps.append(value if value.isascii() else url_text(value))
+        elif key == LICENSE:
+            if value:
+                licenses.append((number, value if value.isascii() else url_text(value)))
+            else:
+                reason = "empty-value"
         else:
             if group is None and lead is None and key in _EXTRA_VALUES:
                 lead = OpenGroup()
@@ -432,6 +444,7 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
     return Parsed(
         tuple(groups), tuple(sitemaps), tuple(hosts), None if report is None else tuple(report),
         _NO_LEAD if lead is None else Pace((), (), lead.run_delay, lead.run_rate),
+        tuple(licenses),
     )
 
 

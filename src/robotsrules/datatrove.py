@@ -93,9 +93,15 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
         url_key: str = "url",
         metadata_key: str = "robots",
         exclusion_writer: Optional[DiskWriter] = None,
+        manifest: Optional[str] = None,
     ) -> None:
         super().__init__(exclusion_writer)
         self.agents = _agent_names(agents, categories)
+        self.manifest = manifest
+        """A folder for evidence manifests (issue 26): each task writes
+        ``manifest-<rank>.jsonl`` there when its documents are done
+        (``data/manifest.schema.json``)."""
+        self._manifest: Any = None
         if (robots is None) == (robots_warc is None):
             raise InvalidArgument("pass one of robots (a table or file) or robots_warc "
                                   "(WARC paths)")
@@ -116,6 +122,7 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
         state = dict(self.__dict__)
         state["_history"] = None  # rebuilt in each worker
         state["_cache"] = None
+        state["_manifest"] = None
         return state
 
     def _load(self) -> RobotsHistory:
@@ -150,23 +157,55 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
     def robots_txt(self, url: Any, date: Any = None) -> Optional[RobotsTxt]:
         """The robots.txt in force for ``url`` (at ``date`` when ``date_key`` is set), with
         the fetch policy applied to its status; ``None`` when the index has none for it."""
+        capture = self._capture(url, date)
+        return None if capture is None else self._rules(capture)
+
+    def _capture(self, url: Any, date: Any) -> Optional[Tuple[int, Any, Any]]:
         history = self._load()
         site = history.site(url) if fast_origin(url) is not None else None
         when: Any = date if self.date_key is not None else datetime.datetime.max.replace(
             tzinfo=datetime.timezone.utc)
-        capture = history.as_of(site, when) if site is not None else None
-        return None if capture is None else self._rules(capture)
+        return history.as_of(site, when) if site is not None else None
 
     def verdict(self, url: Any, date: Any = None) -> Dict[str, Any]:
         """The metadata written for a document at ``url`` (crawled at ``date``)."""
-        if fast_origin(url) is None:
+        origin = fast_origin(url)
+        if origin is None:
             return {"disallowed": None, "agent": None, "line": None, "reason": INVALID_URL}
-        robots = self.robots_txt(url, date)
-        if robots is None:
+        capture = self._capture(url, date)
+        manifest = self._manifest
+        key = None
+        if manifest is not None:
+            key = (manifest.capture(origin, None) if capture is None else manifest.capture(
+                origin, capture[2][0], capture[2][1], capture[1]))
+            manifest.judged(origin, len(self.agents), key)
+        if capture is None:
             return {"disallowed": None, "agent": None, "line": None, "reason": NO_ROBOTS}
+        robots = self._rules(capture)
         found = first_disallowed((agent, verdict_of(robots, url, agent))
                                  for agent in self.agents)
+        if found[0] is True and manifest is not None:
+            manifest.refusal(origin, found[1], found[2], found[3], key=key)
         return dict(zip(("disallowed", "agent", "line", "reason"), found))
+
+    def run(self, data: Any, rank: int = 0, world_size: int = 1) -> Iterator[Document]:
+        """datatrove's filter loop; with ``manifest``, the task's manifest is written once
+        its documents are all through (a task that fails writes none)."""
+        if self.manifest is None:
+            yield from super().run(data, rank, world_size)
+            return
+        import os
+
+        from ._manifest import Manifest
+
+        source = (f"{len(self.robots_warc)} WARC file(s)" if self.robots_warc is not None
+                  else self.robots if isinstance(self.robots, str) else "a robots table")
+        self._manifest = Manifest(mode="google", agents=self.agents, source=source,
+                                  has_dates=True, has_statuses=True,
+                                  producer="robotsrules.datatrove.RobotsFilter")
+        yield from super().run(data, rank, world_size)
+        os.makedirs(self.manifest, exist_ok=True)
+        self._manifest.write(os.path.join(self.manifest, f"manifest-{rank:05d}.jsonl"))
 
     def filter(self, doc: Document) -> Union[bool, Tuple[bool, str]]:
         """Keep the document unless robots.txt disallows it (``action="drop"``)."""

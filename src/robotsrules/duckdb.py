@@ -28,6 +28,15 @@ purpose)``                                  (``ai-train``, ``search``...; NULL: 
 ``robots_usage(body, url, agent, purpose)`` BOOLEAN: the AI usage preference for ``purpose``
                                             (``'ai-train'``...; NULL: nothing stated, or a URL
                                             the agent may not fetch; :meth:`RobotsTxt.usage`)
+``robots_license_urls(body, agent)``        VARCHAR[]: the ``License`` URLs (RSL 1.0) that
+                                            apply to ``agent`` (§4.4.2; NULL agent: every
+                                            one in the file)
+``robots_license(license, url, purpose)``   VARCHAR: what the RSL document ``license`` (its
+                                            XML) says of ``purpose`` at ``url``: permitted,
+                                            licensed, prohibited, unstated or unknown
+                                            (:mod:`robotsrules._rsl`)
+``robots_license_allows(license, url,       BOOLEAN: the same as ``LicenseTerms.allows``
+purpose)``                                  (NULL: unstated or unknown)
 ``robots_stance(body, status, agent)``      STRUCT(kind, reason, scope, lines, disallowed,
                                             allowed, complete): the site's stance for
                                             ``agent`` (:data:`robotsrules.bulk.STANCE_SCHEMA`;

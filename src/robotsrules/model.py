@@ -150,7 +150,7 @@ class Line(NamedTuple):
 
     ``key`` is the recognised field (``"user-agent"``, ``"allow"``, ``"disallow"``,
     ``"sitemap"``, ``"crawl-delay"``, ``"request-rate"``, ``"host"``, ``"content-signal"``,
-    ``"content-usage"``), ``"unknown"`` for any
+    ``"content-usage"``, ``"license"``), ``"unknown"`` for any
     other key, or ``None`` when the line holds no ``key: value`` pair. ``used`` says whether
     the line takes part in the file's meaning; ``reason`` says why not when it does not.
     """

@@ -12,6 +12,7 @@ Interpretation modes (``parse(..., mode=...)``), kept on the object as :attr:`Ro
 
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Any, Dict, Iterator, List, Literal, Optional, Tuple, Type, Union
 
@@ -171,10 +172,12 @@ class RobotsTxt:
         truncated: bool = False,
         synthetic: Optional[Synthetic] = None,
         mode: Mode = "google",
+        licenses: Tuple[Tuple[int, str], ...] = (),
     ) -> None:
         if mode not in MODES:
             raise InvalidArgument(_bad_mode(mode))
-        self._set(source, truncated, synthetic, mode, Parsed(groups, sitemaps, hosts, None),
+        self._set(source, truncated, synthetic, mode,
+                  Parsed(groups, sitemaps, hosts, None, licenses=licenses),
                   tuple(group.agents for group in groups), None)
 
     def _set(
@@ -265,6 +268,47 @@ class RobotsTxt:
     def hosts(self) -> Tuple[str, ...]:
         """The values of ``host`` lines (a Yandex extra; never used for verdicts)."""
         return self._full.parsed().hosts
+
+    @property
+    def licenses(self) -> Tuple[str, ...]:
+        """The ``License`` URLs (RSL 1.0, RSL-SPEC-1.0 of 2025-11-06, §4.4), in file order,
+        as written, wherever they stand; :meth:`license_urls` picks those for one agent.
+        Never used for verdicts: a licence does not change what may be fetched."""
+        return tuple(url for _, url in self._full.parsed().licenses)
+
+    def license_urls(self, agent: Agent) -> Tuple[str, ...]:
+        """The ``License`` URLs that apply to ``agent`` (RSL 1.0 §4.4.2).
+
+        The groups are chosen as for the rules (those naming the agent, else ``*``; RFC 9309
+        grouping in every mode): if they hold ``License`` lines, those apply and the lines
+        outside any group are ignored; else the lines before the first ``User-agent`` line
+        (site-wide) apply. A ``License`` line after a group's rules belongs to that group
+        (RFC 9309 §2.1: only a ``User-agent`` line ends a group).
+
+        >>> robots = parse(b"License: https://a.example/all.xml\\n"
+        ...                b"User-agent: GPTBot\\nAllow: /\\nLicense: https://a.example/gpt.xml\\n")
+        >>> robots.license_urls("GPTBot"), robots.license_urls("OtherBot")
+        (('https://a.example/gpt.xml',), ('https://a.example/all.xml',))
+        """
+        parsed = self._full.parsed()
+        tokens = agent_tokens(agent)  # the caller's mistake raises, licences or not
+        if not parsed.licenses:
+            return ()
+        groups = (parsed.groups if self.mode != "legacy"
+                  else build(decode(self.source, None)[0]).groups)
+        chosen = {i for i, group in enumerate(groups) if any(t in group.agents for t in tokens)}
+        if not chosen:
+            chosen = {i for i, group in enumerate(groups) if group.is_global}
+        starts = [group.line for group in groups]
+        site: List[str] = []
+        scoped: List[str] = []
+        for number, url in parsed.licenses:
+            at = bisect.bisect_right(starts, number) - 1
+            if at < 0:
+                site.append(url)
+            elif at in chosen:
+                scoped.append(url)
+        return tuple(scoped or site)
 
     # -- immutability and pickling ----------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:
@@ -681,4 +725,5 @@ def parse(
         return RobotsTxt._outlined(kept, text, cut, synthetic)
     parsed = build(text)
     groups = legacy.build(text) if mode == "legacy" else _rfc_groups(parsed.groups)
-    return RobotsTxt(kept, groups, parsed.sitemaps, parsed.hosts, cut, synthetic, mode)
+    return RobotsTxt(kept, groups, parsed.sitemaps, parsed.hosts, cut, synthetic, mode,
+                     parsed.licenses)

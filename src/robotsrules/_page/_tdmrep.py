@@ -33,8 +33,8 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, List, Optional, Tuple
 
-from .._pattern import Pattern
-from .._urls import normalize_escapes, rfc_pattern, rfc_target
+from .._pattern import rfc_location
+from .._urls import rfc_target
 
 if TYPE_CHECKING:
     from ..policy import Served
@@ -94,7 +94,7 @@ class TdmRepFile:
             return TdmRule(-1, "/", 1, None)
         target = rfc_target(url)
         for rule in self.rules:
-            if _compiled(rule.location).match(target):
+            if rfc_location(rule.location).match(target):
                 return rule
         return None
 
@@ -102,11 +102,6 @@ class TdmRepFile:
         """``1`` (reserved), ``0`` (not reserved) or ``None`` (unset) for ``url``."""
         rule = self.match(url)
         return None if rule is None else rule.reservation
-
-
-def _compiled(location: str) -> Pattern:
-    octets = location.encode("utf-8", "surrogatepass").decode("latin-1")
-    return Pattern(rfc_pattern(normalize_escapes(octets)))
 
 
 def _reservation(value: Any) -> Optional[int]:

@@ -28,7 +28,7 @@ class BodyCache:
     row (SQL and DataFrame functions after a user's own join). Bounded LRU, one per worker.
     """
 
-    __slots__ = ("_last", "_mode", "_parsed", "_policy")
+    __slots__ = ("_documents", "_last", "_mode", "_parsed", "_policy")
 
     def __init__(self, size: int = DEFAULT_CACHE_SIZE, *, mode: Mode = "google",
                  policy: Policy = DEFAULT_POLICY) -> None:
@@ -36,6 +36,17 @@ class BodyCache:
         self._mode: Mode = mode
         self._policy = policy
         self._last: Optional[Tuple[Any, RobotsTxt]] = None
+        self._documents: Any = None
+
+    def documents(self) -> Any:
+        """The RSL licence documents read by this worker
+        (a :class:`robotsrules._rsl.DocumentCache`, made on first use: reading one needs the
+        ``rsl`` extra)."""
+        if self._documents is None:
+            from .._rsl import DocumentCache
+
+            self._documents = DocumentCache()
+        return self._documents
 
     @property
     def parses(self) -> int:

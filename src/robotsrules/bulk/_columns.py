@@ -38,6 +38,11 @@ def struct_array(rows: Sequence[Optional[Sequence[Any]]], kind: pa.StructType) -
     return pa.StructArray.from_arrays(arrays, fields=fields, mask=mask)
 
 
+LICENSE_URLS_TYPE = pa.list_(pa.string())
+"""The type of ``robots_license_urls``."""
+_LICENSE_MEANING = {"permitted": True, "licensed": False, "prohibited": False}
+
+
 def _values(column: Any) -> List[Any]:
     return list(column.to_pylist())
 
@@ -68,6 +73,13 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
                                                 ``html``: the body or its head)
     ``robots_page_allows(headers, html,         the page's answer for ``purpose`` (null: not
     agent, purpose)``                           stated)
+    ``robots_license_urls(body, agent)``        the RSL ``License`` URLs that apply to ``agent``
+                                                (null agent: every one in the file)
+    ``robots_license(xml, url, purpose)``       what an RSL document says of ``url`` for
+                                                ``purpose``: permitted, licensed, prohibited,
+                                                unstated or unknown
+    ``robots_license_allows(xml, url,           the same as a boolean (permitted: true;
+    purpose)``                                  licensed or prohibited: false; else null)
     ==========================================  ===================================================
     """
 
@@ -105,6 +117,26 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
                    for s, p in zip(_signals(headers, html, agent), _values(purpose))]
         return pa.array(answers, pa.bool_())
 
+    def license_urls(body: pa.Array, agent: pa.Array) -> pa.Array:
+        bodies = cache()
+        rows: List[Optional[List[str]]] = []
+        for text, name in zip(_values(body), _values(agent)):
+            if text is None:
+                rows.append(None)
+                continue
+            robots = bodies.get(text)
+            rows.append(list(robots.licenses if name is None else robots.license_urls(name)))
+        return pa.array(rows, LICENSE_URLS_TYPE)
+
+    def license(xml: pa.Array, url: pa.Array, purpose: pa.Array) -> pa.Array:
+        return pa.array(cache().documents().statuses(_values(xml), _values(url),
+                                                     _values(purpose)), pa.string())
+
+    def license_allows(xml: pa.Array, url: pa.Array, purpose: pa.Array) -> pa.Array:
+        found = cache().documents().statuses(_values(xml), _values(url), _values(purpose))
+        return pa.array([_LICENSE_MEANING.get(s) if s is not None else None for s in found],
+                        pa.bool_())
+
     return [
         ColumnFunction("robots_allowed", ("body", "url", "agent"), pa.bool_(), allowed),
         ColumnFunction("robots_line", ("body", "url", "agent"), pa.int32(), line),
@@ -116,6 +148,11 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
         ColumnFunction("robots_page", ("headers", "html", "agent"), PAGE_SIGNALS_TYPE, page),
         ColumnFunction("robots_page_allows", ("headers", "html", "agent", "purpose"),
                        pa.bool_(), page_allows),
+        ColumnFunction("robots_license_urls", ("body", "agent"), LICENSE_URLS_TYPE,
+                       license_urls),
+        ColumnFunction("robots_license", ("xml", "url", "purpose"), pa.string(), license),
+        ColumnFunction("robots_license_allows", ("xml", "url", "purpose"), pa.bool_(),
+                       license_allows),
     ]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from typing import Any, Dict, Iterator, Optional, Union
 
 from ._rows import (
@@ -70,6 +71,12 @@ class RobotsIndex:
     def get(self, site: str) -> Optional[RobotsRow]:
         """The ``(body, status)`` row of ``site`` (an origin, or a host name), or ``None``."""
         return self._rows.get(site)
+
+    def date(self, site: str) -> Optional[datetime.datetime]:
+        """The date (UTC) of the row that governs ``site`` (``None``: undated, or no row);
+        what an evidence manifest reports as its fetch time."""
+        ranked = self._ranks.get(site)
+        return ranked[2] if ranked is not None and ranked[1] else None
 
     def site(self, url: Any) -> Optional[str]:
         """The key of ``url`` in this index (origin or host), or None when it has no

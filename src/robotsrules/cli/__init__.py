@@ -33,6 +33,7 @@ from typing import (
 )
 
 from .._agents import agent_tokens
+from .._scope import origin_of
 from .._terminal import visible
 from ..errors import RobotsError
 from ..model import Verdict
@@ -582,7 +583,14 @@ def _lint_cmd(args: argparse.Namespace, out: TextIO) -> int:
     found: List[Tuple[str, List[Any]]] = []
     for source in args.sources:
         content, name = _lint_source(source, args)
-        found.append((name, [] if content is None else lint(content)))
+        diagnostics = [] if content is None else lint(content)
+        if args.fetch and content is not None:  # R702-R704: the licence documents (issue 26)
+            from ._license import fetched_diagnostics
+
+            site = origin_of(name) if URL_SOURCE.match(source) else None
+            diagnostics = sorted(diagnostics + fetched_diagnostics(content, site, args),
+                                 key=lambda d: (d.line, d.column, d.code))
+        found.append((name, diagnostics))
     if form == "sarif":
         out.write(json.dumps(to_sarif_many(found), indent=2, ensure_ascii=False) + "\n")
     elif form == "json" and len(found) > 1:  # one schema-valid object per file
@@ -755,6 +763,9 @@ def _parser() -> argparse.ArgumentParser:
     from ._usage import add_command as add_usage_command  # usage (issue 15)
 
     add_usage_command(commands)
+    from ._license import add_command as add_license_command  # license (issue 26)
+
+    add_license_command(commands)
 
     linter = commands.add_parser(
         "lint", help="find what is wrong with a robots.txt: codes, lines, fixes",
@@ -776,6 +787,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="colour the text output (default: on a terminal)")
     linter.add_argument("--agent", default="robotsrules", metavar="NAME", action=_Once,
                         help="product token for the default User-Agent header (URLs)")
+    linter.add_argument("--fetch", action="store_true",
+                        help="also fetch the RSL licence documents that License lines name "
+                             "and report those that are unreachable (R702) or invalid "
+                             "(R703), and <content url> values on another origin (R704)")
     fetch_options(linter)
     linter.set_defaults(run=_lint_cmd)
     return parser

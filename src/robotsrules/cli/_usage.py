@@ -17,7 +17,7 @@ from .._purposes import PURPOSES, revision
 from .._usage import Usage
 from ..model import UsageLine
 
-__all__ = ["add_command", "usage_json", "usage_lines_json"]
+__all__ = ["Intermixed", "add_command", "usage_json", "usage_lines_json"]
 
 from ._common import EXIT_ALLOWED, EXIT_DISALLOWED
 
@@ -148,10 +148,10 @@ def add_command(commands: Any) -> None:
     usage.set_defaults(run=_run)
     # URLs may follow --agent (`usage FILE --agent NAME URL...`): argparse's plain parsing
     # binds an optional list of positionals before the first option, so parse intermixed.
-    setattr(usage, "parse_known_args", _Intermixed(usage))  # noqa: B010
+    setattr(usage, "parse_known_args", Intermixed(usage))  # noqa: B010
 
 
-class _Intermixed:
+class Intermixed:
     """``parse_known_args`` of one parser, done as ``parse_known_intermixed_args``."""
 
     def __init__(self, parser: argparse.ArgumentParser) -> None:

@@ -31,7 +31,7 @@ from .._urls import text_octets
 from .._usage import Reading, read_value
 from ..model import Group, Line, Rule
 from ..robotstxt import DEFAULT_MAX_BYTES, RobotsTxt
-from ._codes import CODES, Diagnostic
+from ._codes import Diagnostic, diagnostic
 
 __all__ = ["lint"]
 
@@ -49,9 +49,11 @@ _CANON = {
     "host": "Host",
     "content-signal": "Content-Signal",
     "content-usage": "Content-Usage",
+    "license": "License",
 }
 _USAGE_KEYS = ("content-signal", "content-usage")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
+_HTTP_URL = re.compile(r"(?i)https?://[^/?#\s]+")
 _URL_PATH = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^/?#]*([^#]*)")
 # "www.example.com/path" or "img.example.co.uk/x": a host name where a path should be.
 _HOST_PATH = re.compile(r"(?:www\.|(?:[A-Za-z0-9\-]+\.){2,})[A-Za-z0-9\-.]*(?::\d+)?(/.*)")
@@ -190,19 +192,16 @@ class _Linter:
         self.lines: Tuple[Line, ...] = parsed.lines
         self.groups: Tuple[Group, ...] = parsed.groups
         self.starts = [g.line for g in self.groups]
+        # A License line before the first group (RSL 1.0 §4.4.2: site-wide)?
+        self.site_license = any(self.group_of(number) is None for number, _ in parsed.licenses)
         self.found: List[Diagnostic] = []
         self.utf16 = False
         self._octet_lines: Optional[List[str]] = None
 
     # -- output ---------------------------------------------------------------------------
     def emit(self, code: str, line: int, column: int, message: str, **fields: object) -> None:
-        entry = CODES[code]
-        fields.setdefault("line", line)
         # File content reaches messages: no control character may reach a terminal.
-        self.found.append(Diagnostic(
-            code, entry.name, entry.severity, line, max(column, 1),
-            message.translate(_CONTROL), entry.hint.format(**fields).translate(_CONTROL),
-        ))
+        self.found.append(diagnostic(code, line, column, message, _CONTROL, **fields))
 
     @property
     def octet_lines(self) -> List[str]:
@@ -375,6 +374,8 @@ class _Linter:
                 self._extra(line, canon or "", run, first_extra)
             elif key == "host":
                 self._parsed_extension(line)
+            elif key == "license":
+                self._license(line)
             elif key == "sitemap" and not _SCHEME.match(line.value):
                 value = line.value
                 broken = _BROKEN_SCHEME.match(value)
@@ -421,6 +422,24 @@ class _Linter:
                   "robotsrules uses the slowest of them, crawler-commons and texting_robots "
                   "the first, protego, urllib.robotparser, robots-parser and reppy the last",
                   first=first)
+
+    def _license(self, line: Line) -> None:
+        """R701 (not an absolute URL) and R705 (inside a group) for a ``License`` line."""
+        value = line.value
+        if not _HTTP_URL.match(value):
+            fix = ("https:" + value if value.startswith("//")
+                   else "https://example.com" + ("" if value.startswith("/") else "/") + value)
+            self.emit("R701", line.number, _value_column(line),
+                      f"licence {_q(value)} is not an absolute http(s) URL: RSL readers cannot "
+                      "fetch it", fix=fix)
+        at = self.group_of(line.number)
+        if at is None or self.site_license:
+            return
+        agents = ", ".join(v or "(empty)" for v in self.groups[at].agent_values[:3])
+        self.emit("R705", line.number, _key_column(line),
+                  f"`License: {value}` stands in the group of line {self.groups[at].line} "
+                  f"({agents}): it applies only to the crawlers that read that group, and "
+                  "the file has no site-wide `License` line")
 
     def _truncated(self, line: Line) -> None:
         octets = self.octet_lines[line.number - 1]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Dict, Iterable, Literal, NamedTuple, Tuple
 
-__all__ = ["CODES", "SEVERITIES", "Code", "Diagnostic", "Severity", "counts", "help_text"]
+__all__ = ["CODES", "FETCH_CODES", "SEVERITIES", "Code", "Diagnostic", "Severity", "counts",
+           "diagnostic", "help_text"]
 
 Severity = Literal["error", "warning", "info"]
 """How much a diagnostic matters (see :data:`SEVERITIES`)."""
@@ -57,7 +58,8 @@ class Diagnostic(NamedTuple):
 
 # The code table: code -> (name, severity, summary, hint template). R0xx: the file;
 # R1xx: lines; R2xx: groups and user-agents; R3xx: allow/disallow rules; R4xx: extras
-# (sitemap, crawl-delay, request-rate, host); R5xx: differences between reading modes.
+# (sitemap, crawl-delay, request-rate, host); R5xx: differences between reading modes;
+# R6xx: AI usage preferences; R7xx: RSL licences (the `License` line and its document).
 CODES: Dict[str, Code] = {
     "R001": Code(
         "utf8-bom", "warning",
@@ -300,7 +302,7 @@ CODES: Dict[str, Code] = {
     ),
     "R405": Code(
         "empty-value", "warning",
-        "A `Sitemap` or `Host` line with no value: ignored.",
+        "A `Sitemap`, `Host` or `License` line with no value: ignored.",
         "write the value after the colon, or remove the line",
     ),
     "R406": Code(
@@ -377,7 +379,55 @@ CODES: Dict[str, Code] = {
         "robotsrules reads it for itself, readers that follow the current revision ignore it.",
         "{advice}",
     ),
+    "R701": Code(
+        "license-not-absolute", "warning",
+        "A `License` value that is not an absolute http(s) URL: RSL 1.0 (RSL-SPEC-1.0, "
+        "2025-11-06) §4.4 asks for an absolute URI, so readers cannot fetch the licence.",
+        "write the licence document's full URL, e.g. `License: {fix}`",
+    ),
+    "R702": Code(
+        "license-unreachable", "warning",
+        "The licence document a `License` line names could not be fetched (`lint --fetch`): "
+        "RSL readers treat the content as unlicensed (RSL 1.0 §4.3), robotsrules answers "
+        "'unknown'.",
+        "serve the RSL document at {url} (HTTP 200, `application/rsl+xml`) or correct the URL",
+    ),
+    "R703": Code(
+        "license-invalid", "error",
+        "The licence document is not a valid RSL 1.0 document (not XML, a DTD or entity "
+        "declaration, no `<rsl>` root, an unknown RSL element, a `<content>` without `url`): "
+        "its terms are unknown (`lint --fetch`).",
+        "fix the document at {url}: {problem}",
+    ),
+    "R704": Code(
+        "license-content-other-origin", "info",
+        "A `<content url>` of the licence document names another origin than this "
+        "robots.txt's: it is ignored for this site (`lint --fetch`).",
+        "write the path (`{path}`) or a URL on {origin}",
+    ),
+    "R705": Code(
+        "license-in-group", "info",
+        "A `License` line inside a group applies only to the crawlers that read that group "
+        "(RSL 1.0 §4.4.2); crawlers with groups of their own get no licence from it.",
+        "to make it site-wide, move line {line} above the first `User-agent` line",
+    ),
 }
+
+FETCH_CODES: Tuple[str, ...] = ("R702", "R703", "R704")
+"""Codes that only ``robotsrules lint --fetch`` emits: they judge the licence documents a
+file's ``License`` lines name, which :func:`lint` (no network) never fetches."""
+
+
+def diagnostic(code: str, line: int, column: int, message: str, escapes: Dict[int, str],
+               **fields: object) -> Diagnostic:
+    """The :class:`Diagnostic` of ``code`` at ``line``:``column``: the hint's ``{field}``
+    placeholders filled from ``fields`` (``line`` by default), and ``escapes`` (a
+    :meth:`str.translate` table) applied to the message and hint, which quote content."""
+    entry = CODES[code]
+    fields.setdefault("line", line)
+    return Diagnostic(code, entry.name, entry.severity, line, max(column, 1),
+                      message.translate(escapes), entry.hint.format(**fields).translate(escapes))
+
 
 class _Blank(Dict[str, str]):
     def __missing__(self, key: str) -> str:
