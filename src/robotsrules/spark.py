@@ -79,6 +79,9 @@ __all__ = [
     "page_verdicts",
     "read",
     "robots_allowed",
+    "robots_license",
+    "robots_license_allows",
+    "robots_license_urls",
     "robots_line",
     "robots_origin",
     "robots_page",
@@ -286,6 +289,32 @@ def robots_page(headers: ColumnOrName, html: ColumnOrName, agent: Union[Column, 
     literal. Null for a null agent."""
     return cast(Column, _udfs()["robots_page"](_col(headers), _body(html),
                                                _col(agent, literal=True)))
+
+
+def robots_license_urls(body: ColumnOrName, agent: Union[Column, str, None] = None) -> Column:
+    """The RSL ``License`` URLs of a robots.txt body that apply to ``agent`` (RSL 1.0
+    §4.4.2: the agent's group's lines, else the file-wide ones), as an array of strings;
+    with a null ``agent``, every ``License`` URL of the file. Null for a null body."""
+    return cast(Column, _udfs()["robots_license_urls"](
+        _body(body), F.lit(None).cast("string") if agent is None
+        else _col(agent, literal=True)))
+
+
+def robots_license(xml: ColumnOrName, url: ColumnOrName, purpose: Union[Column, str]
+                   ) -> Column:
+    """What the RSL document ``xml`` says of ``url`` for ``purpose``: ``permitted``,
+    ``licensed``, ``prohibited``, ``unstated`` or ``unknown`` (an invalid document). Null
+    for a null value or a URL the core rejects. Reading a document needs the ``rsl`` extra."""
+    return cast(Column, _udfs()["robots_license"](_body(xml), _col(url),
+                                                  _col(purpose, literal=True)))
+
+
+def robots_license_allows(xml: ColumnOrName, url: ColumnOrName, purpose: Union[Column, str]
+                          ) -> Column:
+    """:func:`robots_license` as a boolean: true when permitted, false when licensed (on
+    terms) or prohibited, null otherwise."""
+    return cast(Column, _udfs()["robots_license_allows"](_body(xml), _col(url),
+                                                         _col(purpose, literal=True)))
 
 
 ANY_AGENT_DDL = spark_ddl(ANY_AGENT_SCHEMA)

@@ -134,10 +134,13 @@ def test_one_any_agent_fold() -> None:
     assert bulk.missing_any(None, ["A"]) == (None, None, None, "no-robots")
 
 
-ROW = {"body": b"User-agent: *\nDisallow: /p\nContent-Usage: train-ai=n\n", "status": 200,
+ROW = {"body": b"License: https://a.example/license.xml\nUser-agent: *\nDisallow: /p\n"
+               b"Content-Usage: train-ai=n\n", "status": 200,
        "url": "https://a.example/q", "agent": "GPTBot", "purpose": "ai-train",
        "headers": "X-Robots-Tag: noai\r\ntdm-reservation: 1",
-       "html": b"<html><head><meta name=robots content=noindex></head>"}
+       "html": b"<html><head><meta name=robots content=noindex></head>",
+       "xml": b'<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license>'
+              b'<prohibits type="usage">ai-train</prohibits></license></content></rsl>'}
 
 
 def call_all(connection: Any) -> List[Any]:

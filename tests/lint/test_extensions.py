@@ -129,9 +129,10 @@ def test_value_formats(key: str, value: str, problem: Any) -> None:
 
 
 def test_invalid_value_is_a_warning_at_the_value() -> None:
-    found = lint(b"License: /license.xml\nLLM-Policy: https://example.com/llms.txt\n" + UA)
+    found = lint(b"LLM-Policy: /llms.txt\nLicense: /license.xml\n" + UA)
+    # License is read by robotsrules (RSL): its own code R701 says what is wrong, not R109.
     assert [(d.code, d.line, d.column) for d in found] == [
-        ("R105", 1, 1), ("R109", 1, 10), ("R105", 2, 1)]
+        ("R105", 1, 1), ("R109", 1, 13), ("R701", 2, 10)]
     assert "absolute URL" in found[1].hint
 
 

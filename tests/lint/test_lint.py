@@ -49,7 +49,7 @@ FIRES: Dict[str, Case] = {
     "R106": Case(UA + b"this is junk\n", 2, 1),
     "R107": Case(UA + b"Disallow: /" + b"a" * 17000 + b"\n", 2, 16664),
     "R108": Case(UA + b"Disallow: /a\x00b\n", 2, 13),
-    "R109": Case(b"License: /license.xml\n" + UA + b"Disallow: /x\n", 1, 10),
+    "R109": Case(b"LLM-Policy: /llms.txt\n" + UA + b"Disallow: /x\n", 1, 13),
     "R110": Case(UA + b"Noindex: /x\n", 2, 1),
     "R201": Case(b"Disallow: /x\nUser-agent: *\nDisallow: /y\n", 1, 1),
     "R202": Case(b"User-agent:\nDisallow: /\n", 1, 12),
