@@ -193,6 +193,23 @@ def _absolute_url(value: str) -> Optional[str]:
     return None
 
 
+_SCHEMED_HOST = re.compile(r"(?i:https?)://([^/?#]*)/?")
+
+
+def _host(text: str) -> Optional[str]:
+    """Why ``text`` is not a host name (``host[:port]``, or ``http(s)://host[:port]``)."""
+    schemed = _SCHEMED_HOST.fullmatch(text)
+    if "://" in text and schemed is None:
+        return "not a host name, nor http(s):// and a host name (no path)"
+    host = schemed.group(1) if schemed is not None else text
+    if not host.isascii():  # an internationalised name: its IDNA form must be a host name
+        try:
+            host = host.encode("idna").decode("ascii")
+        except UnicodeError:
+            return "not a host name (not a valid internationalised domain name)"
+    return None if _HOST.fullmatch(host) else "not a host name (such as www.example.com)"
+
+
 def check_value(extension: Extension, value: str) -> Optional[str]:
     """Why ``value`` does not have ``extension``'s format (``None``: it does, or the table
     names no format this module checks). Bounded: every pattern is linear in the value.
@@ -201,11 +218,13 @@ def check_value(extension: Extension, value: str) -> Optional[str]:
     'not an absolute http(s) URL (it needs https://host/...)'
     >>> check_value(find("visit-time"), "0600-0845") is None
     True
+    >>> check_value(find("host"), "exa mple.com")
+    'not a host name (such as www.example.com)'
     """
     form = extension.format
     text = value.strip()
     if form is None or form not in ("absolute-url", "clean-param", "visit-time", "version",
-                                    "host-or-url"):
+                                    "host-or-url", "host"):
         return None
     if not text:
         return "no value"
@@ -224,6 +243,8 @@ def check_value(extension: Extension, value: str) -> Optional[str]:
         return None if _VISIT_TIME.fullmatch(text) else "not a UTC window 'HHMM-HHMM'"
     if form == "version":
         return None if _VERSION.fullmatch(text) else "not a version number such as 2.0"
+    if form == "host":  # Yandex's Host: a host name, optionally its scheme and port
+        return _host(text)
     # host-or-url
     if "://" in text:
         return _absolute_url(text)

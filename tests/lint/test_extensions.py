@@ -176,3 +176,17 @@ def test_hostile_table_text_is_a_clear_error(text: str) -> None:
 
 def test_formats_named_by_the_table_are_known() -> None:
     assert {e.format for e in extensions()} - {None} <= set(FORMATS)
+
+
+@pytest.mark.parametrize(("value", "valid"), [
+    ("www.example.com", True), ("example.com:8080", True), ("https://www.example.com", True),
+    ("http://www.example.com/", True), ("m\u00fcnich.de", True),
+    ("exa mple.com", False), ("example..com", False), ("https://a.example/path", False),
+    ("ftp://a.example", False), ("-a.example", False), ("a.example:123456", False),
+])
+def test_host_values_are_checked_though_the_key_no_longer_works(value: str, valid: bool) -> None:
+    """Issue 22: a Host value is handed on as written, and lint reports one that is not a
+    host name (R109 beside the R110 that Host no longer works)."""
+    found = lint(UA + b"Host: " + value.encode("utf-8") + b"\n")
+    codes = [d.code for d in found if d.line == 3]
+    assert codes == (["R110"] if valid else ["R110", "R109"]), (value, codes)

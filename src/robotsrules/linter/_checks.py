@@ -86,6 +86,8 @@ _FORM_EXAMPLES = {
     "visit-time": "a UTC window `HHMM-HHMM`, e.g. `0600-0845`",
     "version": "a version number, e.g. `2.0`",
     "host-or-url": "a host name or an absolute URL, e.g. `example.com`",
+    "host": "a host name, optionally with its scheme and port: `www.example.com`, "
+            "`https://www.example.com`",
 }
 
 
@@ -518,8 +520,7 @@ class _Linter:
                       f"longer does what it was written for ({extension.status}); Google and "
                       "RFC 9309 parsers ignore it",
                       instead=extension.instead)
-            return
-        if not extension.parsed:
+        elif not extension.parsed:
             readers = ", ".join(extension.readers) or "no crawler this library knows of"
             self.emit("R105", number, _key_column(line),
                       f"{_q(key_text)} is a recognised extension ({extension.by}; {scope}; "

@@ -143,8 +143,9 @@ CODES: Dict[str, Code] = {
     "R109": Code(
         "extension-invalid-value", "warning",
         "A recognised extension whose value does not have the format its definition gives "
-        "(`License` or `LLM-Policy` without an absolute URL, `Visit-time` not `HHMM-HHMM`, "
-        "...): its readers may ignore the line.",
+        "(`LLM-Policy` without an absolute URL, `Visit-time` not `HHMM-HHMM`, a `Host` that "
+        "is no host name, ...): its readers may ignore the line. robotsrules hands the value "
+        "on as written.",
         "write it as {form}",
     ),
     "R110": Code(
