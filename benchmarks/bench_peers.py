@@ -242,6 +242,11 @@ class RobotsRulesLib(Library):
         import robotsrules
 
         self._parse = robotsrules.parse
+        self.compiled = bool(getattr(robotsrules, "COMPILED", False))
+
+    def version(self) -> str:
+        build = "compiled" if self.compiled else "pure Python"
+        return f"{super().version()} ({build})"
 
     def parse(self, data: bytes) -> Any:
         return self._parse(data, max_bytes=None)
@@ -437,10 +442,13 @@ class GoogleLib(Library):
 LIBRARIES = (RobotsRulesLib, ProtegoLib, UrllibLib, RobotspyLib, GoogleLib)
 
 
-def load_libraries(agent: str) -> Tuple[List[Library], List[str]]:
+def load_libraries(agent: str, peers: Optional[Sequence[str]] = None
+                   ) -> Tuple[List[Library], List[str]]:
     libs: List[Library] = []
     skipped: List[str] = []
     for cls in LIBRARIES:
+        if peers is not None and cls is not RobotsRulesLib and cls.key not in peers:
+            continue
         try:
             libs.append(cls(agent))
         except ImportError as exc:
@@ -764,6 +772,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="repeats per measurement, best kept (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=9309, help="sampling/shuffling seed")
     parser.add_argument("--json", action="store_true", help="also print the results as JSON")
+    parser.add_argument("--json-file", metavar="FILE",
+                        help="also write the results as JSON to FILE")
+    parser.add_argument("--peers", metavar="KEYS",
+                        help="comma-separated peers to measure (default: all installed; keys: "
+                             + ", ".join(cls.key for cls in LIBRARIES[1:]) + ")")
+    parser.add_argument("--no-memory", action="store_true", help="skip the memory pass")
+    parser.add_argument("--no-largest", action="store_true", help="skip the largest file")
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
@@ -775,7 +790,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.sample is not None and 0 < args.sample < len(hosts):
         hosts = sorted(random.Random(args.seed).sample(hosts, args.sample))
     sites = [Site(h, bodies[h], decode(bodies[h]), urls_by_host.get(h, [])) for h in hosts]
-    libs, skipped = load_libraries(args.agent)
+    libs, skipped = load_libraries(
+        args.agent, None if args.peers is None else args.peers.split(","))
     digest = source_digest()  # the code just imported
 
     header = [
@@ -806,11 +822,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         mem_sites = random.Random(args.seed + 1).sample(sites, args.mem_sample)
     memory: Dict[str, Dict[str, float]] = {}
     for lib in libs:
-        if lib.has_parse:
+        if lib.has_parse and not args.no_memory:
             memory[lib.key] = measure_memory(lib, mem_sites)
             progress(f"memory {lib.label} done")
 
-    largest = run_largest(libs, bodies, urls_by_host, args.repeat, args.seed)
+    largest = (None if args.no_largest
+               else run_largest(libs, bodies, urls_by_host, args.repeat, args.seed))
     targets = evaluate_targets(timings, memory, largest)
 
     # -- tables
@@ -839,7 +856,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print("Ratios, peer / robotsrules (above 1: robotsrules faster or smaller):")
     print()
     rows = []
-    ours_t, ours_m = timings[OURS], memory[OURS]
+    ours_t, ours_m = timings[OURS], memory.get(OURS, {})
     ratios: Dict[str, Dict[str, Optional[float]]] = {}
     for lib in libs:
         if lib.key == OURS:
@@ -850,8 +867,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             "check": ratio(t["check_us"], ours_t["check_us"]),
             "warm_check": ratio(t["warm_check_us"], ours_t["warm_check_us"]),
             "bulk": ratio(t["bulk_us"], ours_t["bulk_us"]),
-            "mem_parsed": ratio(mem.get("parsed_kib"), ours_m["parsed_kib"]),
-            "mem_in_use": ratio(mem.get("in_use_kib"), ours_m["in_use_kib"]),
+            "mem_parsed": ratio(mem.get("parsed_kib"), ours_m.get("parsed_kib")),
+            "mem_in_use": ratio(mem.get("in_use_kib"), ours_m.get("in_use_kib")),
         }
         rows.append([lib.label, *(fmt(v, "x") for v in ratios[lib.key].values())])
     print(table(["peer", "parse", "check", "warm check", "bulk", "memory parsed",
@@ -894,7 +911,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"WARNING: robotsrules's source changed during the run (src sha256 now "
               f"{digest_now}); the numbers are for the code imported at the start.")
 
-    if args.json:
+    if args.json or args.json_file:
         document = {
             "command": command_line(),
             "python": platform.python_version(),
@@ -923,8 +940,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             "source_sha256": digest,
             "source_changed_during_run": digest_now != digest,
         }
-        print()
-        print(json.dumps(document, indent=2, ensure_ascii=False))
+        if args.json:
+            print()
+            print(json.dumps(document, indent=2, ensure_ascii=False))
+        if args.json_file:
+            Path(args.json_file).write_text(json.dumps(document, indent=2, ensure_ascii=False))
     return 0
 
 

@@ -11,8 +11,11 @@ Prints, for the same records: (1) the whole WARC path as ``bulk --pages-warc`` r
 and the first 512 KiB of an HTML body, read them once, then the signals of every agent and
 the output rows), (2) :func:`robotsrules.page_signals` called once per agent on records
 already in memory (each call reads the head again), (3) the HTML head scan alone; as records
-per second and signals (records x agents) per second. Each figure is the best of
-``--repeat`` runs, on one core (the process is pinned to the first CPU it may use).
+per second and signals (records x agents) per second, and (4) when selectolax is installed
+(the ``bench`` extra), lexbor's parse of the same bytes with its ``<meta>`` elements listed:
+the compiled spec-following parser the page layer was measured against (see
+docs/guides/page-signals.md, "A compiled parser?"). Each figure is the best of ``--repeat``
+runs, on one core (the process is pinned to the first CPU it may use).
 
 By default the records are built from the real pages of ``benchmarks/data/pages/`` (each
 page's bytes up to its ``<body>`` tag, what ``page_signals`` reads; see ``SOURCES.md``
@@ -41,7 +44,7 @@ from typing import Any, Callable, List, Tuple
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
-from robotsrules._signals import page_signals, read_head_meta
+from robotsrules._page import page_signals, read_head_meta
 from robotsrules.warc import iter_pages, page_batches
 
 _ROBOTS = ["noindex", "nofollow", "noai, noimageai", "max-snippet:-1, max-image-preview:large",
@@ -211,11 +214,24 @@ def main() -> None:
                 read_head_meta(page.head)
             return len(pages)
 
-        for label, run in (("WARC path (warc.page_batches)", whole),
-                           ("page_signals per agent, in memory", signals_only),
-                           ("HTML head scan alone", scan_only)):
+        steps = [("WARC path (warc.page_batches)", whole),
+                 ("page_signals per agent, in memory", signals_only),
+                 ("HTML head scan alone", scan_only)]
+        try:
+            from selectolax.lexbor import LexborHTMLParser
+        except ImportError:
+            LexborHTMLParser = None
+        if LexborHTMLParser is not None:
+            def lexbor_only() -> int:
+                for page in pages:
+                    if page.head is not None:
+                        [m.attributes for m in LexborHTMLParser(page.head).css("meta")]
+                return len(pages)
+
+            steps.append(("lexbor parse + metas (selectolax)", lexbor_only))
+        for label, run in steps:
             seconds, count = _best(args.repeat, run)
-            calls = count * (1 if run is scan_only else len(agents))
+            calls = count * (len(agents) if run in (whole, signals_only) else 1)
             print(f"{label:38s} {count / seconds:10,.0f} records/s "
                   f"{calls / seconds:10,.0f} signals/s ({seconds / count * 1e6:,.0f} us a record)")
 

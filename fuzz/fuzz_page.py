@@ -33,8 +33,8 @@ import sys
 from typing import List, Tuple
 
 from robotsrules import page_signals
+from robotsrules._page import header_block
 from robotsrules._purposes import PURPOSES
-from robotsrules._signals import parse_header_block
 
 SEP = b"\n\x00\xff\n"
 AGENTS = ("Googlebot", "GPTBot", "*", ("googlebot-news", "otherbot"))
@@ -58,7 +58,7 @@ SEEDS = [
 def check(data: bytes) -> None:
     """Run every check on one input; raise AssertionError when the invariant breaks."""
     head, sep, html = data.partition(SEP)
-    headers = parse_header_block(head) if sep else list(FIXED)
+    headers = list(header_block(head)) if sep else list(FIXED)
     body = html if sep else data
     for agent in AGENTS:
         signals = page_signals(headers, body, agent=agent, now=NOW)

@@ -22,7 +22,7 @@ fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 echo "== ruff"
-.venv/bin/ruff check src tests benchmarks fuzz scripts docs/_ext examples
+.venv/bin/ruff check src tests benchmarks fuzz scripts docs/_ext examples build_backend setup.py
 echo "== mypy --strict (src)"
 .venv/bin/mypy
 echo "== pytest"

@@ -25,8 +25,12 @@ CORE = {"robotsrules", "robotsrules.errors", "robotsrules.model", "robotsrules._
         "robotsrules.useragent", "robotsrules.linter", "robotsrules.linter._codes",
         "robotsrules.linter._checks", "robotsrules._terminal",
         "robotsrules._usage", "robotsrules._purposes", "robotsrules._sfv",
-        "robotsrules._signals", "robotsrules._tdmrep", "robotsrules._stance",
-        "robotsrules._drive", "robotsrules._lru", "robotsrules._typing"}
+        "robotsrules._extensions", "robotsrules._datafile",
+        "robotsrules._page", "robotsrules._page._headers", "robotsrules._page._encoding",
+        "robotsrules._page._html", "robotsrules._page._robots", "robotsrules._page._tdmrep",
+        "robotsrules._page._prefs", "robotsrules._page._signals", "robotsrules._page._combine",
+        "robotsrules._page._admit", "robotsrules._stance",
+        "robotsrules._drive", "robotsrules._lru", "robotsrules._typing", "robotsrules._dates"}
 
 # Optional packages and the modules allowed to import them (each behind its extra).
 OPTIONAL = {
@@ -46,6 +50,10 @@ OPTIONAL = {
     "warcio": {"robotsrules.warc", "robotsrules.datatrove"},
     "matplotlib": {"robotsrules._report"},
     "datatrove": {"robotsrules.datatrove"},
+    # br bodies, decoded within a bound by the one body decoder (issue 24).
+    "brotli": {"robotsrules._decoder"},
+    # RSL licence documents (issue 26): XML read with DTDs and entities forbidden.
+    "defusedxml": {"robotsrules._rsl"},
 }
 
 

@@ -108,7 +108,7 @@ def test_json_reference_examples_have_the_outputs_shape() -> None:
 def test_json_reference_covers_every_json_command() -> None:
     page = (DOCS / "reference" / "json.md").read_text(encoding="utf-8")
     for command in ("check", "fetch", "explain", "agents", "diff", "lint", "usage", "page",
-                    "report"):
+                    "report", "license"):
         assert f"<!-- json: robotsrules {command} " in page, command
 
 

@@ -14,12 +14,15 @@ from robotsrules import errors
 PUBLIC = {
     "DEFAULT_MAX_BYTES", "MODES", "Agent", "AgentRules", "AsyncRobotsCache", "Diagnostic",
     "CorruptEntry", "EngineError", "FetchResult", "Group", "InvalidAgent", "InvalidArgument", "InvalidURL",
-    "Line", "MissingExtra", "Mode", "Policy", "RequestRate", "RobotsCache", "RobotsDisallowed",
+    "Line", "MissingExtra", "Mode", "Pace", "Policy", "RequestRate", "RobotsCache", "RobotsDisallowed",
     "RobotsError", "RobotsTxt", "Rule", "Verdict", "afetch", "agent_tokens", "fetch", "lint",
     "match_target", "origin_of", "parse", "product_token", "robots_url",
     "InvalidPurpose", "Usage", "UsageLine",
     "Combined", "Directive", "PageRefused", "PageSignals", "combine", "page_signals",
+    "Answer", "TdmRepFile", "TdmRule",
     "Stance", "StanceTooComplex",
+    "COMPILED",
+    "LicenseAnswer", "LicenseDocument", "LicenseTerms", "parse_license",
 }
 
 

@@ -14,17 +14,18 @@ outcome depends on that fails at random. Time appears in a test only as
 :func:`wait_until` polls a condition that *is* the awaited event (a request reached the
 server, a lock is held); :func:`finishes` runs a call that must return and fails the test if
 it has not within the hang guard; :func:`run_with_cpu_limit` runs a script under a CPU-time
-limit, the bound on work of a complexity test (CPU time, unlike wall time, does not grow
-with the load of the machine).
+limit and :func:`thread_cpu` measures the CPU time of a call, the bounds on work of a
+complexity test (CPU time, unlike wall time, does not grow with the load of the machine).
 """
 
 from __future__ import annotations
 
+import resource
 import subprocess
 import sys
 import threading
 import time
-from typing import Any, Callable, List, Optional, TypeVar
+from typing import Any, Callable, List, Optional, Tuple, TypeVar
 
 HANG = 120.0
 """Seconds before a test calls a wait that should end at once a hang."""
@@ -66,6 +67,15 @@ def finishes(call: Callable[..., _T], *args: Any, guard: float = HANG) -> _T:
         raise failure[0]
     result: _T = box[0]
     return result
+
+
+def thread_cpu(call: Callable[..., _T], *args: Any, **kwargs: Any) -> Tuple[_T, float]:
+    """``call(*args, **kwargs)`` and the CPU seconds this thread spent in it (Linux's
+    per-thread clock): the work done, which other jobs on the machine do not inflate."""
+    before = resource.getrusage(resource.RUSAGE_THREAD)
+    value = call(*args, **kwargs)
+    after = resource.getrusage(resource.RUSAGE_THREAD)
+    return value, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def run_with_cpu_limit(script: str, cpu_seconds: int, guard: float = 600.0,

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import _matcher as _matcher_module
+from . import _version
 from ._agents import Agent, agent_tokens
 from ._matcher import AgentRules
 from ._stance import Stance, StanceTooComplex
@@ -30,15 +32,25 @@ from .errors import (
     RobotsError,
 )
 from .linter import Diagnostic, lint
-from .model import Group, Line, RequestRate, Rule, UsageLine, Verdict
+from .model import Group, Line, Pace, RequestRate, Rule, UsageLine, Verdict
 from .robotstxt import DEFAULT_MAX_BYTES, MODES, Mode, RobotsTxt, parse
 from .useragent import product_token
 
 if TYPE_CHECKING:  # the lazy names below, for type checkers
     from ._fetcher import afetch, fetch
+    from ._page import (
+        Answer,
+        Combined,
+        Directive,
+        PageSignals,
+        TdmRepFile,
+        TdmRule,
+        combine,
+        page_signals,
+    )
     from ._robotscache import AsyncRobotsCache, RobotsCache
+    from ._rsl import LicenseAnswer, LicenseDocument, LicenseTerms, parse_license
     from ._scope import origin_of, robots_url
-    from ._signals import Combined, Directive, PageSignals, combine, page_signals
     from .policy import FetchResult, Policy
 
 # The fetch layer (httpx) is imported on first use, so that the core stays importable and
@@ -54,11 +66,19 @@ _LAZY = {
     "origin_of": "_scope",
     # Page-level signals (X-Robots-Tag, meta robots, TDMRep, Content-Usage): stdlib only,
     # loaded on first use like the fetch layer to keep `import robotsrules` fast.
-    "Combined": "_signals",
-    "Directive": "_signals",
-    "PageSignals": "_signals",
-    "combine": "_signals",
-    "page_signals": "_signals",
+    "Answer": "_page",
+    "Combined": "_page",
+    "Directive": "_page",
+    "PageSignals": "_page",
+    "TdmRepFile": "_page",
+    "TdmRule": "_page",
+    "combine": "_page",
+    "page_signals": "_page",
+    # RSL 1.0 licence documents (defusedxml, the 'rsl' extra, is needed only to read one).
+    "LicenseAnswer": "_rsl",
+    "LicenseDocument": "_rsl",
+    "LicenseTerms": "_rsl",
+    "parse_license": "_rsl",
 }
 
 
@@ -79,10 +99,12 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "COMPILED",
     "DEFAULT_MAX_BYTES",
     "MODES",
     "Agent",
     "AgentRules",
+    "Answer",
     "AsyncRobotsCache",
     "Combined",
     "CorruptEntry",
@@ -95,9 +117,13 @@ __all__ = [
     "InvalidArgument",
     "InvalidPurpose",
     "InvalidURL",
+    "LicenseAnswer",
+    "LicenseDocument",
+    "LicenseTerms",
     "Line",
     "MissingExtra",
     "Mode",
+    "Pace",
     "PageRefused",
     "PageSignals",
     "Policy",
@@ -109,6 +135,8 @@ __all__ = [
     "Rule",
     "Stance",
     "StanceTooComplex",
+    "TdmRepFile",
+    "TdmRule",
     "Usage",
     "UsageLine",
     "Verdict",
@@ -121,8 +149,14 @@ __all__ = [
     "origin_of",
     "page_signals",
     "parse",
+    "parse_license",
     "product_token",
     "robots_url",
 ]
 
-__version__ = "0.1.0"
+__version__ = _version.__version__
+
+COMPILED: bool = not (_matcher_module.__file__ or "").endswith(".py")
+"""True when the core (parser, matcher, checks) runs as modules compiled with mypyc (the
+optional compiled build: ``ROBOTSRULES_COMPILE=1 pip install .``), False for pure Python.
+Both builds give the same answers."""

@@ -5,13 +5,14 @@ and what each answer means; the code here only performs requests and reads bodie
 these bounds:
 
 * at most ``max_bytes`` of the *decompressed* body are read, then the connection is
-  dropped. ``gzip`` and ``deflate`` are decoded here, chunk by chunk, with zlib's output
-  limit, so a compression bomb never inflates past the limit;
+  dropped. ``gzip``, ``deflate`` and ``br`` are decoded here, chunk by chunk, by the one
+  bounded decoder (:mod:`robotsrules._decoder`), so a compression bomb never inflates past
+  the limit;
 * connect and read time-outs of ``timeout`` seconds, and a deadline of ``total_timeout``
   for the whole fetch (a server that drips one byte per second cannot hold a fetch open),
   over HTTP and FTP alike, on new and on reused (kept-alive) HTTP/1.1 connections;
 * a body is used only when it arrived whole: one cut by the deadline, shorter than its
-  ``Content-Length``, without its last chunk, or whose gzip/deflate stream has no end is
+  ``Content-Length``, without its last chunk, or whose gzip/deflate/br stream has no end is
   ``unreachable``, never a (shorter, hence more permissive) file;
 * redirects are followed by the policy (at most five, loops detected, http/https/ftp only,
   unusable targets ``unavailable``), never by httpx; credentials of a caller's client
@@ -33,143 +34,45 @@ import socket
 import sys
 import threading
 import time
-import zlib
 from concurrent.futures import Executor
 from types import FrameType
-from typing import Any, Generator, List, Optional
+from typing import Any, Generator, List, NamedTuple, Optional, Tuple
 from urllib.parse import unquote, urlsplit
 
 import httpx
 
+from ._decoder import BodyDecoder, accept_encoding
 from ._drive import arun, run
-from ._scope import DEFAULT_PORTS, robots_url, split_origin
+from ._scope import DEFAULT_PORTS, join_url, robots_url, split_origin
 from .errors import InvalidURL
 from .policy import Answer, FetchResult, Policy, Request, fetch_flow, target_problem
 from .robotstxt import DEFAULT_MAX_BYTES
 
-__all__ = ["DEFAULT_TIMEOUT", "afetch", "fetch"]
+__all__ = ["DEFAULT_TIMEOUT", "PageResponse", "afetch", "fetch", "fetch_page"]
 
 DEFAULT_TIMEOUT = 10.0
 """Seconds allowed to connect, and between two reads."""
 
 _ACCEPT = "text/plain, text/*;q=0.9, */*;q=0.5"
 _TIMED_OUT = "timed out (total time limit)"
-_GZIP_MAGIC = b"\x1f\x8b"
 
 log = logging.getLogger("robotsrules")
 
 
-class _Body:
-    """Collects at most ``limit`` decoded octets of a body, decoding gzip/deflate itself.
-
-    :meth:`finish` tells, once the transfer has ended, whether a compressed body was whole:
-    a gzip or deflate stream without its end (the final block, the CRC and length) was cut,
-    and is an error. A gzip body may hold several members (RFC 1952 §2.2): all are decoded.
-    Octets after the end of the stream that start no new member are junk: they are counted
-    in :attr:`junk` and logged, and the decoded body is kept.
-    """
-
-    def __init__(self, encoding: str, limit: int) -> None:
-        self.limit = limit
-        self.parts: list[bytes] = []
-        self.size = 0
-        self.truncated = False
-        self.error: Optional[str] = None
-        self.junk = 0
-        """Octets after the end of the compressed stream (not a new gzip member)."""
-        self.raw = 0
-        coding = encoding.strip().lower()
-        self._decoder: Optional[zlib._Decompress] = None
-        self._deflate = False
-        self._gzip = False
-        self._after = b""  # octets after a finished gzip member, until 2 tell what they are
-        if coding in ("gzip", "x-gzip"):
-            self._decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
-            self._gzip = True
-        elif coding == "deflate":
-            self._decoder = zlib.decompressobj()
-            self._deflate = True
-        elif coding not in ("", "identity"):
-            self.error = f"unsupported content-encoding {encoding!r}"
-
-    @property
-    def _kind(self) -> str:
-        return "gzip" if self._gzip else "deflate"
-
-    def feed(self, raw: bytes) -> bool:
-        """Add a raw chunk; True when no more is wanted (limit reached or error)."""
-        if self.error is not None:
-            return True
-        if not raw:
-            return False
-        self.raw += len(raw)
-        if self._decoder is None:
-            return self._add(raw[: self.limit - self.size + 1])
-        return self._decode(raw)
-
-    def _add(self, data: bytes) -> bool:
-        self.parts.append(data)
-        self.size += len(data)
-        if self.size > self.limit:
-            self.truncated = True
-            return True
-        return False
-
-    def _decode(self, raw: bytes) -> bool:
-        # A loop, not recursion: one chunk may hold thousands of tiny gzip members.
-        while raw:
-            decoder = self._decoder
-            assert decoder is not None
-            if decoder.eof:  # octets after the end of a stream: a new member, or junk
-                if self.junk:
-                    self.junk += len(raw)
-                    return True
-                self._after += raw
-                if len(self._after) < len(_GZIP_MAGIC):
-                    return False
-                raw, self._after = self._after, b""
-                if self._gzip and raw.startswith(_GZIP_MAGIC):
-                    self._decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
-                    continue
-                self.junk = len(raw)
-                return True  # the stream was whole; the rest is not wanted
-            room = self.limit - self.size + 1  # one octet more tells that the body is longer
-            try:
-                data = decoder.decompress(raw, room)
-            except zlib.error as error:
-                if self._deflate and self.size == 0:  # "deflate" without its zlib header
-                    self._decoder = zlib.decompressobj(-zlib.MAX_WBITS)
-                    self._deflate = False
-                    continue
-                self.error = f"bad {self._kind} data: {error}"
-                return True
-            self._deflate = False
-            if self._add(data):
-                return True
-            raw = decoder.unused_data if decoder.eof else b""
-        return False
-
-    def finish(self) -> None:
-        """The transfer ended normally: check that a compressed stream ended too."""
-        if self.error is not None or self.truncated or self._decoder is None:
-            return
-        if self.raw == 0:  # no body at all (a HEAD-like empty answer): nothing was cut
-            return
-        if self._after:  # one lone octet after the end
-            self.junk += len(self._after)
-            self._after = b""
-        if not self._decoder.eof:
-            self.error = f"truncated {self._kind} data: the stream has no end"
+class _Body(BodyDecoder):
+    """A body read by the fetch layer: :class:`~robotsrules._decoder.BodyDecoder` (gzip,
+    deflate and br decoded chunk by chunk within ``limit``; a cut stream is an error), and
+    the :class:`Answer` it makes."""
 
     def answer(self, status: int, headers: httpx.Headers, url: str = "") -> Answer:
         """The :class:`Answer` for this body (an error one if the body was bad)."""
-        body = b"".join(self.parts)[: self.limit]
         if self.error is not None:
             return Answer(status=status, headers=dict(headers), error=self.error)
         if self.junk:
             log.warning("%s: %d octets of junk after the end of the %s stream (ignored)",
-                        url or "robots.txt", self.junk, self._kind)
-        return Answer(status=status, headers=dict(headers), body=body, truncated=self.truncated)
+                        url or "robots.txt", self.junk, self.kind)
+        return Answer(status=status, headers=dict(headers), body=self.body,
+                      truncated=self.truncated)
 
 
 def _root_cause(error: BaseException) -> BaseException:
@@ -299,8 +202,9 @@ class _Watchdog:
         self._timer.cancel()
 
 
-def _headers(user_agent: str) -> dict[str, str]:
-    return {"User-Agent": user_agent, "Accept": _ACCEPT, "Accept-Encoding": "gzip, deflate"}
+def _headers(user_agent: str, accept: str = _ACCEPT,
+             encodings: str = "gzip, deflate") -> dict[str, str]:
+    return {"User-Agent": user_agent, "Accept": accept, "Accept-Encoding": encodings}
 
 
 def _keeps_credentials(start: str, url: str) -> bool:
@@ -317,8 +221,9 @@ def _keeps_credentials(start: str, url: str) -> bool:
 
 
 def _request(client: httpx.Client | httpx.AsyncClient, url: str, user_agent: str,
-             credentials: bool, extensions: Optional[dict[str, Any]] = None) -> httpx.Request:
-    request = client.build_request("GET", url, headers=_headers(user_agent),
+             credentials: bool, extensions: Optional[dict[str, Any]] = None,
+             headers: Optional[dict[str, str]] = None) -> httpx.Request:
+    request = client.build_request("GET", url, headers=headers or _headers(user_agent),
                                    extensions=extensions)
     if not credentials:  # another origin: none of the caller's Authorization or cookies
         for name in ("authorization", "cookie"):
@@ -425,16 +330,22 @@ def _ftp_answer(url: str, user_agent: str, timeout: float, limit: int,
 
 
 def _get(client: httpx.Client, url: str, user_agent: str, limit: int, deadline: float,
-         credentials: bool = True) -> Answer:
+         credentials: bool = True, headers: Optional[dict[str, str]] = None,
+         raw_headers: Optional[List[tuple[str, str]]] = None) -> Answer:
+    """One GET within ``deadline``; ``headers`` replace the robots.txt request's own, and
+    ``raw_headers`` (when given) receives the response's header lines as sent."""
     problem = target_problem(url)
     if problem is not None:  # the robots.txt URL itself (redirect targets are vetted)
         return Answer(error=f"cannot request {url!r}: {problem}")
     with _Watchdog(deadline) as watchdog:
         try:
             request = _request(client, url, user_agent, credentials,
-                               {"trace": watchdog.trace})
+                               {"trace": watchdog.trace}, headers)
             response = client.send(request, stream=True, follow_redirects=False,
                                    auth=httpx.USE_CLIENT_DEFAULT if credentials else None)
+            if raw_headers is not None:
+                raw_headers[:] = [(k.decode("latin-1"), v.decode("latin-1"))
+                                  for k, v in response.headers.raw]
             try:
                 if 300 <= response.status_code < 400:
                     return Answer(status=response.status_code, headers=dict(response.headers))
@@ -530,6 +441,7 @@ def fetch(
     client: Optional[httpx.Client] = None,
     now: Optional[float] = None,
     resource: Optional[str] = None,
+    credentials: bool = True,
 ) -> FetchResult:
     """Fetch the robots.txt that governs ``url`` (any URL of the site) and say what it means.
 
@@ -541,13 +453,14 @@ def fetch(
     connections too. Never raises for network trouble; raises
     :class:`~robotsrules.InvalidURL` for a URL that has no robots.txt (not http, https or
     ftp, or no host). ``resource``: fetch this URL instead of the robots.txt, under the same
-    policy (``/.well-known/tdmrep.json``).
+    policy (``/.well-known/tdmrep.json``, an RSL licence document); ``credentials=False``:
+    never send the client's credentials (a licence document on another origin than the
+    site asking for it).
     """
     flow, start, policy = _start(url, now, policy, max_bytes, resource)
     deadline = time.monotonic() + (total_timeout or 3 * timeout)
     own = client is None
     http = client or httpx.Client(timeout=_timeouts(timeout), follow_redirects=False)
-    credentials = True
 
     def perform(request: Request) -> Answer:
         nonlocal credentials
@@ -570,6 +483,63 @@ def _perform(http: httpx.Client, url: str, user_agent: str, timeout: float, poli
     return _get(http, url, user_agent, policy.max_bytes, deadline, credentials)
 
 
+class PageResponse(NamedTuple):
+    """What :func:`fetch_page` got: the final URL, status, header lines as sent, and at most
+    ``max_bytes`` of the decoded body; or the ``error`` that prevented a whole answer."""
+
+    url: str
+    status: Optional[int]
+    headers: Tuple[Tuple[str, str], ...]
+    body: bytes
+    truncated: bool
+    """The body was longer than ``max_bytes``; the rest was not read."""
+    error: Optional[str] = None
+
+
+def fetch_page(url: str, *, user_agent: str, max_bytes: int, timeout: float = DEFAULT_TIMEOUT,
+               total_timeout: Optional[float] = None,
+               accept: str = "text/html, application/xhtml+xml, */*;q=0.8") -> PageResponse:
+    """GET a page (``robotsrules page URL``) with the robots.txt fetch's bounds: redirects
+    followed here (at most five, http and https only, loops detected), connect and read
+    time-outs of ``timeout``, the whole fetch within ``total_timeout`` (default
+    ``3 * timeout``) however slowly the server drips, and the body decoded by the one
+    bounded decoder (gzip, deflate, br; :mod:`robotsrules._decoder`) up to ``max_bytes``
+    (a longer body is cut there: ``truncated``). A body that did not arrive whole, a time-out
+    or a network failure is an ``error``; nothing raises for what a server does."""
+    deadline = time.monotonic() + (total_timeout or 3 * timeout)
+    headers = _headers(user_agent, accept, accept_encoding())
+    current = url
+    seen = {url}
+    with httpx.Client(timeout=_timeouts(timeout), follow_redirects=False) as client:
+        for _ in range(Policy().max_redirects + 1):
+            if time.monotonic() > deadline:
+                return PageResponse(current, None, (), b"", False, _TIMED_OUT)
+            pairs: List[tuple[str, str]] = []
+            answer = _get(client, current, user_agent, max_bytes, deadline, False, headers,
+                          pairs)
+            if answer.bad_redirect is not None:
+                return PageResponse(current, answer.status, tuple(pairs), b"", False,
+                                    f"redirect to an unusable URL: {answer.bad_redirect}")
+            if answer.error is not None or answer.status is None:
+                return PageResponse(current, answer.status, tuple(pairs), b"", False,
+                                    answer.error or "no answer")
+            location = answer.headers.get("location")
+            if not 300 <= answer.status < 400 or answer.status == 304 or not location:
+                return PageResponse(current, answer.status, tuple(pairs), answer.body,
+                                    answer.truncated)
+            target = join_url(current, location.strip())
+            if target is None or not target.lower().startswith(("http:", "https:")):
+                return PageResponse(current, answer.status, tuple(pairs), b"", False,
+                                    f"redirect to an unusable URL: {location.strip()!r}")
+            if target in seen:
+                return PageResponse(current, answer.status, tuple(pairs), b"", False,
+                                    f"redirect loop at {target}")
+            seen.add(target)
+            current = target
+    return PageResponse(current, None, (), b"", False,
+                        f"more than {Policy().max_redirects} redirects")
+
+
 async def afetch(
     url: str,
     *,
@@ -582,6 +552,7 @@ async def afetch(
     now: Optional[float] = None,
     ftp_executor: Optional[Executor] = None,
     resource: Optional[str] = None,
+    credentials: bool = True,
 ) -> FetchResult:
     """The async twin of :func:`fetch`, with the same deadline and credential rules.
 
@@ -595,7 +566,6 @@ async def afetch(
     deadline = loop.time() + (total_timeout or 3 * timeout)
     own = client is None
     http = client or httpx.AsyncClient(timeout=_timeouts(timeout), follow_redirects=False)
-    credentials = True
 
     async def perform(request: Request) -> Answer:
         nonlocal credentials

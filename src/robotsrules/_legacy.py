@@ -59,13 +59,17 @@ fed ``body.decode("utf-8").splitlines()`` as its ``read()`` does, then ``can_fet
    token, ``Token/version``, ``*`` or a list of them (urllib takes any string and cuts it at
    the first ``/``: for a token the result is the same), and the URL absolute or a path
    starting with ``/`` (urllib takes any string). A URL urllib cannot take apart (``ValueError``
-   or ``UnicodeEncodeError``) raises ``InvalidURL``. A list of tokens is an extension: the
-   first record that applies to any of them is used.
+   or ``UnicodeEncodeError``) raises ``InvalidURL``, and so does one holding a lone surrogate
+   outside U+DC80-U+DCFF anywhere (SPEC D1; urllib looks at the path only). A list of tokens
+   is an extension: the first record that applies to any of them is used.
 6. **Numbers**: ``crawl_delay()`` is a float (urllib: an int) and ``request_rate().seconds``
    a float.
 7. **Sitemaps** (no verdicts): :attr:`RobotsTxt.sitemaps` is read the same way in every mode
    (Google's key leniency, values as written); urllib's ``site_maps()`` takes only exact
    ``sitemap`` keys and ``%xx``-decodes the values.
+8. **Several values in a record** (no verdicts): of several ``Crawl-delay`` (or
+   ``Request-rate``) lines in one record the slowest counts, as in every mode; urllib keeps
+   the last, which may ask for less than the owner wrote.
 
 None of these changes a verdict on the shared corpus once the input is prepared the same way
 (1-3): ``tests/core/test_legacy_vs_urllib.py`` checks that, and asserts each class by name.
@@ -78,7 +82,8 @@ from typing import List, Optional, Tuple
 from urllib.parse import quote, unquote, urlparse, urlunparse
 
 from ._matcher import AgentRules
-from ._parser import OpenGroup, display, read_line, split_lines
+from ._parser import OpenGroup, display, read_line, slower_delay, slower_rate, split_lines
+from ._urls import url_octets
 from .errors import InvalidURL
 from .model import Group, Reason, RequestRate, Rule, Scope, Verdict
 
@@ -149,15 +154,16 @@ def build(text: str) -> Tuple[Group, ...]:
                 state = 2
             elif key == "crawl-delay":
                 delay = _number(value)
-                if delay is not None:
-                    record.crawl_delay = float(delay)
+                if delay is not None:  # difference 8: the slowest of a record's values
+                    record.crawl_delay = slower_delay(record.crawl_delay, float(delay))
                 state = 2
             elif key == "request-rate":
                 numbers = value.split("/")
                 if len(numbers) == 2:
                     requests, seconds = _number(numbers[0]), _number(numbers[1])
                     if requests is not None and seconds is not None:
-                        record.request_rate = RequestRate(requests, float(seconds))
+                        record.request_rate = slower_rate(
+                            record.request_rate, RequestRate(requests, float(seconds)))
                 state = 2
     if state == 2:
         groups.append(record.close())
@@ -181,6 +187,8 @@ def legacy_target(url: str) -> str:
         raise InvalidURL(
             f"not an absolute URL or a path: {url!r}; pass 'scheme://host/path' or '/path'"
         )
+    if not url.isascii():
+        url_octets(url)  # SPEC D1: a lone surrogate that stands for no byte raises, anywhere
     try:
         parsed = urlparse(unquote(url))
         target = quote(

@@ -35,12 +35,14 @@ delays only that site's download slot and the rest of the crawl goes on."""
 
 def delay_for(robots: RobotsTxt, agent: Agent, limit: float) -> float:
     """Seconds to leave between two requests of ``agent`` to a site with these rules:
-    the larger of ``Crawl-delay`` and ``Request-rate``'s ``seconds / requests``, capped
-    at ``limit``; 0 when the file asks for neither."""
+    the larger of ``Crawl-delay`` and ``Request-rate``'s ``seconds / requests`` (both read
+    per agent, see :meth:`RobotsTxt.crawl_delay <robotsrules.RobotsTxt.crawl_delay>`),
+    capped at ``limit``; 0 when the file asks for neither. A rate of no requests (``0/5``,
+    read only in legacy mode) asks for the cap."""
     delay = robots.crawl_delay(agent) or 0.0
     rate = robots.request_rate(agent)
-    if rate is not None and rate.requests > 0:
-        delay = max(delay, rate.seconds / rate.requests)
+    if rate is not None:
+        delay = max(delay, rate.interval)
     return max(0.0, min(delay, limit))
 
 

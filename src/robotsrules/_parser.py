@@ -48,13 +48,13 @@ import re
 from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from ._agents import SPACE, file_agent_token
-from ._urls import normalize_escapes, text_octets
+from ._urls import normalize_escapes, text_octets, url_text
 from ._usage import CONTENT_SIGNAL, CONTENT_USAGE, usage_line
-from .model import Group, Line, RequestRate, Rule, UsageLine
+from .model import Group, Line, Pace, RequestRate, Rule, UsageLine
 
 __all__ = [
     "EXTRA_KEYS", "KEYS", "KEY_PREFIXES", "MAX_LINE_BYTES", "OpenGroup", "Parsed", "build",
-    "decode", "scan",
+    "decode", "scan", "slower_delay", "slower_rate",
 ]
 
 MAX_LINE_BYTES = 16663
@@ -62,6 +62,7 @@ MAX_LINE_BYTES = 16663
 
 # Field names. The parser compares them by identity, so every key it produces is one of these.
 ALLOW, DISALLOW, USER_AGENT, SITEMAP = "allow", "disallow", "user-agent", "sitemap"
+LICENSE = "license"
 
 # Leniency: keys are recognised by case-insensitive prefix; the second column marks the
 # typos Google accepts. Checked in this order (user-agent first, as Google does).
@@ -87,6 +88,9 @@ EXTRA_KEYS: Dict[str, str] = {
     "request-rate": "request-rate",
     "requestrate": "request-rate",
     "host": "host",
+    # RSL 1.0 (RSL-SPEC-1.0, 2025-11-06) §4.4: `License: <absolute URI>` names an RSL
+    # licence document; read like Sitemap (never a verdict), kept with its line number.
+    "license": LICENSE,
 }
 
 _BOM = "\xef\xbb\xbf"
@@ -250,6 +254,10 @@ def _request_rate(value: str) -> Optional[RequestRate]:
     return RequestRate(int(requests), seconds)
 
 
+_EXTRA_VALUES = ("crawl-delay", "request-rate")
+_NO_LEAD = Pace((), (), None, None)
+
+
 class Parsed(NamedTuple):
     """What :func:`build` returns."""
 
@@ -257,14 +265,41 @@ class Parsed(NamedTuple):
     sitemaps: Tuple[str, ...]
     hosts: Tuple[str, ...]
     lines: Optional[Tuple[Line, ...]]
+    lead: Pace = _NO_LEAD
+    """``Crawl-delay``/``Request-rate`` written before the first ``user-agent`` line: what
+    every crawler given no value of its own is asked (see :func:`build`)."""
+    licenses: Tuple[Tuple[int, str], ...] = ()
+    """``License`` lines (RSL 1.0 §4.4): (line number, URL as written), in file order."""
+
+
+def slower_delay(old: Optional[float], new: float) -> float:
+    """The slower of two ``Crawl-delay`` values (``old`` may be missing)."""
+    return new if old is None or new > old else old
+
+
+def slower_rate(old: Optional[RequestRate], new: RequestRate) -> RequestRate:
+    """The slower of two ``Request-rate`` values: more seconds per request; on a tie, fewer
+    requests at once (``1/5`` before ``2/10``); then the first written."""
+    if old is None:
+        return new
+    if (new.interval, -new.requests) > (old.interval, -old.requests):
+        return new
+    return old
 
 
 class OpenGroup:
     """The group being assembled, by :func:`build` and by the legacy reader
-    (:func:`robotsrules._legacy.build`, whose records are closed the same way)."""
+    (:func:`robotsrules._legacy.build`, whose records are closed the same way).
 
-    __slots__ = ("agent_lines", "agents", "crawl_delay", "request_rate", "rules", "usage",
-                 "values")
+    Besides Google's group it follows the *runs* of ``user-agent`` lines that
+    ``Crawl-delay`` and ``Request-rate`` belong to (:class:`~robotsrules.model.Pace`): a run
+    is the ``user-agent`` lines since the last rule or extra line; an extra line ends it
+    (:meth:`add_delay`, :meth:`add_rate`), a ``user-agent`` line after that starts the next
+    one (:meth:`end_run`, called by :func:`build`). A rule line needs no mark: a
+    ``user-agent`` line after it opens a new group."""
+
+    __slots__ = ("agent_lines", "agents", "crawl_delay", "paces", "request_rate", "rules",
+                 "run_delay", "run_ended", "run_rate", "run_start", "usage", "values")
 
     def __init__(self) -> None:
         self.agent_lines: List[int] = []
@@ -274,8 +309,37 @@ class OpenGroup:
         self.crawl_delay: Optional[float] = None
         self.request_rate: Optional[RequestRate] = None
         self.usage: List[UsageLine] = []
+        self.paces: List[Pace] = []
+        self.run_start = 0  # index in agents of the current run's first user-agent line
+        self.run_ended = False  # an extra line since the run's last user-agent line
+        self.run_delay: Optional[float] = None
+        self.run_rate: Optional[RequestRate] = None
+
+    def add_delay(self, delay: float) -> None:
+        """A valid ``Crawl-delay`` for the current run (the slowest counts)."""
+        self.run_delay = slower_delay(self.run_delay, delay)
+        self.crawl_delay = slower_delay(self.crawl_delay, delay)
+        self.run_ended = True
+
+    def add_rate(self, rate: RequestRate) -> None:
+        """A valid ``Request-rate`` for the current run (the slowest counts)."""
+        self.run_rate = slower_rate(self.run_rate, rate)
+        self.request_rate = slower_rate(self.request_rate, rate)
+        self.run_ended = True
+
+    def end_run(self) -> None:
+        """Close the current run (kept as a :class:`~robotsrules.model.Pace` if it has a
+        value); the next ``user-agent`` line starts another."""
+        if self.run_delay is not None or self.run_rate is not None:
+            start = self.run_start
+            self.paces.append(Pace(tuple(self.agents[start:]), tuple(self.agent_lines[start:]),
+                                   self.run_delay, self.run_rate))
+        self.run_start = len(self.agents)
+        self.run_ended = False
+        self.run_delay = self.run_rate = None
 
     def close(self) -> Group:
+        self.end_run()
         return Group(
             self.agent_lines[0],
             tuple(self.agent_lines),
@@ -285,6 +349,7 @@ class OpenGroup:
             self.crawl_delay,
             self.request_rate,
             tuple(self.usage),
+            tuple(self.paces),
         )
 
 
@@ -296,8 +361,10 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
     groups: List[Group] = []
     sitemaps: List[str] = []
     hosts: List[str] = []
+    licenses: List[Tuple[int, str]] = []
     report: Optional[List[Line]] = [] if want_lines else None
     group: Optional[OpenGroup] = None
+    lead: Optional[OpenGroup] = None  # Crawl-delay/Request-rate before any user-agent line
     rules: Optional[List[Rule]] = None  # the open group's rule list
     new_row = tuple.__new__
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # as split_lines does
@@ -354,19 +421,30 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
                     groups.append(group.close())
                 group = OpenGroup()
                 rules = group.rules
+            if group.run_ended:  # an extra line ended the run: this line starts the next
+                group.end_run()
             group.agent_lines.append(number)
             group.agents.append(file_agent_token(value))
             group.values.append(display(value))
         elif key is SITEMAP and value:
-            sitemaps.append(value if value.isascii() else display(value))
+            sitemaps.append(value if value.isascii() else url_text(value))
+        elif key == LICENSE:
+            if value:
+                licenses.append((number, value if value.isascii() else url_text(value)))
+            else:
+                reason = "empty-value"
         else:
-            reason = _other(key, value, group, sitemaps, hosts, rec, number)
+            if group is None and lead is None and key in _EXTRA_VALUES:
+                lead = OpenGroup()
+            reason = _other(key, value, group, sitemaps, hosts, rec, number, lead)
         if report is not None and rec is not None:
             report.append(_report_line(rec, reason))
     if group is not None:
         groups.append(group.close())
     return Parsed(
-        tuple(groups), tuple(sitemaps), tuple(hosts), None if report is None else tuple(report)
+        tuple(groups), tuple(sitemaps), tuple(hosts), None if report is None else tuple(report),
+        _NO_LEAD if lead is None else Pace((), (), lead.run_delay, lead.run_rate),
+        tuple(licenses),
     )
 
 
@@ -378,8 +456,12 @@ def _other(
     hosts: List[str],
     rec: Optional[Record],
     number: int = 0,
+    lead: Optional[OpenGroup] = None,
 ) -> Optional[str]:
-    """Handle a line that is not a rule or user-agent; return why it is unused, if it is."""
+    """Handle a line that is not a rule or user-agent; return why it is unused, if it is.
+
+    ``lead`` collects the ``Crawl-delay``/``Request-rate`` values written before the first
+    ``user-agent`` line (see :attr:`Parsed.lead`)."""
     if key is CONTENT_SIGNAL or key is CONTENT_USAGE:
         if group is None:
             return "outside-group"  # like a rule before any user-agent: applies to nobody
@@ -388,29 +470,34 @@ def _other(
     elif key == "sitemap":
         if not value:
             return "empty-value"
-        sitemaps.append(display(value))
-    elif key == "crawl-delay":
-        delay = _crawl_delay(value)
-        if group is None:
-            return "outside-group"
-        if delay is None:
+        sitemaps.append(url_text(value))
+    elif key == "crawl-delay" or key == "request-rate":
+        # Read per agent (model.Pace): the value is for the user-agent lines directly above,
+        # or, before any, for every crawler given none of its own (as texting_robots does).
+        target = group if group is not None else lead
+        valid = False
+        if key == "crawl-delay":
+            delay = _crawl_delay(value)
+            if delay is not None:
+                valid = True
+                if target is not None:
+                    target.add_delay(delay)
+        else:
+            rate = _request_rate(value)
+            if rate is not None:
+                valid = True
+                if target is not None:
+                    target.add_rate(rate)
+        if not valid:
+            if group is not None:
+                group.run_ended = True  # a line the owner wrote for these agents all the same
             return "bad-value"
-        if group.crawl_delay is not None:
-            return "duplicate"
-        group.crawl_delay = delay
-    elif key == "request-rate":
-        rate = _request_rate(value)
-        if group is None:
+        if target is None:  # (build always passes a lead; other callers may not)
             return "outside-group"
-        if rate is None:
-            return "bad-value"
-        if group.request_rate is not None:
-            return "duplicate"
-        group.request_rate = rate
     elif key == "host":
         if not value:
             return "empty-value"
-        hosts.append(display(value))
+        hosts.append(url_text(value))
     elif key == "unknown":
         return "unknown-key"
     elif rec is not None:

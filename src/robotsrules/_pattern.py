@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from typing import Tuple
 
-__all__ = ["Pattern", "matches"]
+from ._urls import normalize_escapes, rfc_pattern
+
+__all__ = ["Pattern", "matches", "rfc_location"]
 
 
 class Pattern:
@@ -78,3 +80,18 @@ def matches(pattern: str, target: str) -> bool:
     False
     """
     return Pattern(pattern).match(target)
+
+
+def rfc_location(location: str) -> Pattern:
+    """A path pattern written outside robots.txt, compiled in RFC 9309 mode's normal form.
+
+    For the formats that borrow robots.txt's pattern syntax for their own locations (a
+    TDMRep ``location``, an RSL ``<content url>``): the text is taken as UTF-8, its escapes
+    normalised and unreserved ones decoded (:func:`~robotsrules._urls.rfc_pattern`); match
+    it against :func:`~robotsrules._urls.rfc_target` of a URL.
+
+    >>> rfc_location("/%7Ejoe/*.html$").match("/~joe/a.html")
+    True
+    """
+    octets = location.encode("utf-8", "surrogatepass").decode("latin-1")
+    return Pattern(rfc_pattern(normalize_escapes(octets)))

@@ -35,10 +35,18 @@ import httpx
 from ._agents import Agent, agent_tokens
 from ._drive import arun, run
 from ._fetcher import DEFAULT_TIMEOUT, afetch, fetch
+from ._page import TDMREP_PATH, TdmRepFile, tdmrep_from
 from ._purposes import Purpose, check_purpose
 from ._refresh import Fetch, Load, Refresher, RefreshReply, RefreshStep
+from ._rsl import (
+    LICENSE_KEY,
+    LicenseDocument,
+    LicenseTerms,
+    license_from,
+    license_url_problem,
+    unread,
+)
 from ._scope import origin_of
-from ._tdmrep import TDMREP_PATH, TdmRepFile, tdmrep_from
 from ._usage import Usage
 from .cache import MemoryStore, Store
 from .errors import InvalidAgent, InvalidArgument
@@ -75,8 +83,17 @@ class _AsyncFlight:
 
 def _resource(key: str) -> Optional[str]:
     # Entries are keyed by origin; a TDMRep entry by its file's URL (origin + TDMREP_PATH),
-    # which is then what is fetched, under the same policy.
+    # an RSL licence document's by LICENSE_KEY + its URL: that URL is then what is fetched,
+    # under the same policy.
+    if key.startswith(LICENSE_KEY):
+        return key[len(LICENSE_KEY):]
     return key if key.endswith(TDMREP_PATH) else None
+
+
+def _credentials(key: str) -> bool:
+    # A licence document may live on any origin (RSL 1.0 §4.4): the caller's credentials,
+    # meant for the sites crawled, are never sent for one.
+    return not key.startswith(LICENSE_KEY)
 
 
 def _default_agent(user_agent: str) -> Optional[Agent]:
@@ -206,7 +223,7 @@ class RobotsCache(_Base):
             with self._slots:
                 return fetch(origin, user_agent=self.user_agent, timeout=self.timeout,
                              policy=self.policy, client=self._client, now=step.now,
-                             resource=_resource(origin))
+                             resource=_resource(origin), credentials=_credentials(origin))
         try:  # a store outage must not stop a crawl: the flow logs and goes on
             if isinstance(step, Load):
                 return self.store.get(origin)
@@ -230,11 +247,41 @@ class RobotsCache(_Base):
         """The TDMRep site policy (``/.well-known/tdmrep.json``) of ``url``'s origin.
 
         Fetched, kept and refreshed like robots.txt (same policy, store and lifetimes);
-        ``.reservation(url)`` / ``.match(url)`` answer for a URL (see :mod:`robotsrules._tdmrep`).
+        ``.reservation(url)`` / ``.match(url)`` answer for a URL (see
+        :mod:`robotsrules._page._tdmrep`).
         """
         key = origin_of(url) + TDMREP_PATH
         entry = self._fresh(key) or self._refresh(key)
         return tdmrep_from(effective(entry, self.clock(), self.policy))
+
+    def license_document(self, license_url: str, *, origin: Optional[str] = None
+                         ) -> LicenseDocument:
+        """The RSL licence document at ``license_url`` (RSL 1.0), fetched, kept and
+        refreshed like robots.txt (same policy, bounds, store and lifetimes; the client's
+        credentials are never sent). ``origin`` is the site it is read for (its
+        ``<content url>`` on other origins are ignored). Never raises for what the server
+        does: an unreachable, missing or unreadable document comes back with its
+        ``state`` and ``error``."""
+        problem = license_url_problem(license_url)
+        if problem is not None:
+            return unread(license_url, origin, problem)
+        key = LICENSE_KEY + license_url
+        entry = self._fresh(key) or self._refresh(key)
+        return license_from(effective(entry, self.clock(), self.policy), license_url,
+                            origin=origin, max_bytes=self.policy.max_bytes)
+
+    def license_for(self, url: str, agent: Optional[Agent] = None, *,
+                    user: Optional[str] = None, geo: Optional[str] = None) -> LicenseTerms:
+        """The RSL licence terms for ``url``: the ``License`` lines of its origin's
+        robots.txt that apply to ``agent`` (RSL 1.0 §4.4.2), each document fetched through
+        :meth:`license_document`; ask the result per purpose (``.allows("ai-train")``).
+        No ``License`` line: every answer is ``"unstated"``; a document that cannot be
+        fetched or read: ``"unknown"``, never "permitted"."""
+        robots = self.lookup(url).robots
+        site = origin_of(url)
+        links = dict.fromkeys(robots.license_urls(self._agent(agent)))
+        documents = tuple(self.license_document(link, origin=site) for link in links)
+        return LicenseTerms(url, documents, user=user, geo=geo)
 
     @overload
     def usage(self, url: str, agent: Optional[Agent] = None) -> Usage: ...
@@ -336,7 +383,8 @@ class AsyncRobotsCache(_Base):
                 return await afetch(origin, user_agent=self.user_agent, timeout=self.timeout,
                                     policy=self.policy, client=self._client, now=step.now,
                                     ftp_executor=self._ftp_pool,
-                                    resource=_resource(origin))
+                                    resource=_resource(origin),
+                                    credentials=_credentials(origin))
         try:
             if isinstance(step, Load):
                 return await self._call(self.store.get, origin)
@@ -361,6 +409,28 @@ class AsyncRobotsCache(_Base):
         key = origin_of(url) + TDMREP_PATH
         entry = self._fresh(key) or await self._refresh(key)
         return tdmrep_from(effective(entry, self.clock(), self.policy))
+
+    async def license_document(self, license_url: str, *, origin: Optional[str] = None
+                               ) -> LicenseDocument:
+        """The RSL licence document at ``license_url`` (see
+        :meth:`RobotsCache.license_document`)."""
+        problem = license_url_problem(license_url)
+        if problem is not None:
+            return unread(license_url, origin, problem)
+        key = LICENSE_KEY + license_url
+        entry = self._fresh(key) or await self._refresh(key)
+        return license_from(effective(entry, self.clock(), self.policy), license_url,
+                            origin=origin, max_bytes=self.policy.max_bytes)
+
+    async def license_for(self, url: str, agent: Optional[Agent] = None, *,
+                          user: Optional[str] = None, geo: Optional[str] = None
+                          ) -> LicenseTerms:
+        """The RSL licence terms for ``url`` (see :meth:`RobotsCache.license_for`)."""
+        robots = (await self.lookup(url)).robots
+        site = origin_of(url)
+        links = dict.fromkeys(robots.license_urls(self._agent(agent)))
+        documents = tuple([await self.license_document(link, origin=site) for link in links])
+        return LicenseTerms(url, documents, user=user, geo=geo)
 
     @overload
     async def usage(self, url: str, agent: Optional[Agent] = None) -> Usage: ...

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from typing import Optional, Tuple
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import unquote_to_bytes, urljoin, urlsplit
 
 from .errors import InvalidURL
 
@@ -23,6 +23,11 @@ DEFAULT_PORTS = {"http": 80, "https": 443, "ftp": 21}
 SCHEMES = frozenset(DEFAULT_PORTS)
 
 _HOST_CHARS = re.compile(r"[A-Za-z0-9.\-_]+")
+# WHATWG URL Standard (living standard; the host parser has percent-decoded hosts before
+# IDNA since at least its 4 December 2014 version): forbidden domain code points are the
+# forbidden host code points (NUL, TAB, LF, CR, space, # / : < > ? @ [ \ ] ^ |), the C0
+# controls, % and DEL.
+_FORBIDDEN_DOMAIN = re.compile("[\x00-\x20#%/:<>?@\\[\\\\\\]^|\x7f]")
 
 
 def _host(raw: str, url: str) -> str:
@@ -34,6 +39,8 @@ def _host(raw: str, url: str) -> str:
             return "[" + ipaddress.IPv6Address(inner.split("%", 1)[0]).compressed + "]"
         except ValueError:
             raise InvalidURL(f"bad IPv6 host in {url!r}") from None
+    if "%" in raw:
+        raw = _percent_decoded(raw, url)
     host = raw.rstrip(".").lower()
     if _HOST_CHARS.fullmatch(host):
         return host
@@ -48,6 +55,29 @@ def _host(raw: str, url: str) -> str:
         return idna.encode(host, uts46=True, transitional=False).decode("ascii")
     except idna.IDNAError as error:
         raise InvalidURL(f"bad host name in {url!r}: {error}") from None
+
+
+def _percent_decoded(raw: str, url: str) -> str:
+    """A host with ``%XX`` escapes decoded, as the WHATWG URL standard does before IDNA
+    ("host parser", step 4-5: percent-decode, then UTF-8 decode without BOM or fail), so
+    that ``www.m%C3%BCnich.com`` is ``www.münich.com``. A host whose octets are not UTF-8,
+    or that decodes to a forbidden domain code point (C0 controls, space, ``%``, ``/``,
+    ``:``, ``?``, ``#``, ``@`` and the like; DEL), raises :class:`~robotsrules.InvalidURL`.
+    """
+    try:
+        decoded = unquote_to_bytes(raw).decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InvalidURL(
+            f"host {raw!r} of {url!r} percent-decodes to octets that are not UTF-8 "
+            f"(0x{error.object[error.start]:02X}), which no host name holds"
+        ) from None
+    bad = _FORBIDDEN_DOMAIN.search(decoded)
+    if bad is not None:
+        raise InvalidURL(
+            f"host {raw!r} of {url!r} percent-decodes to {bad.group()!r}, which no host name "
+            "may hold (a forbidden domain code point of the WHATWG URL standard)"
+        )
+    return decoded
 
 
 def split_origin(url: str) -> Tuple[str, str, Optional[int]]:

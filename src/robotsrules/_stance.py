@@ -30,7 +30,8 @@ pattern with ``*`` filled in, checked with the compiled matcher (most rules deci
 Otherwise a breadth-first search over the product of the rule's automaton and those of
 its *rivals* (the rules with a larger key whose leading literals agree with its own), from
 ``/``: a rival that matches for good ends that branch; a duplicate or a plain prefix that
-covers the rule (``/a*`` over ``/a``) ends the question at once. Characters that no live
+covers the rule (``/a*`` over ``/a``) ends the question at once, found by looking it up
+(by pattern, by stem, by literal prefix), not by scanning the rules. Characters that no live
 automaton distinguishes are one class, explored once through a representative. Two more
 components make the answer exact for *targets the matcher can actually receive*: whether
 the string so far is ``/robots.txt`` (always allowed, RFC 9309 §2.2.2; excluded from the
@@ -38,8 +39,14 @@ stance) and whether it is a canonical target (hex digits of ``%XX`` escapes uppe
 RFC mode no bare ``*``/``$`` and no escaped unreserved character: see
 :mod:`robotsrules._urls`).
 
-Each search takes at most ``max_work`` automaton steps (and a file at most twice that in
-all). Real files settle far below it; a hostile file may not, and then the stance is still
+Rules repeated with the same pattern and verdict are dropped first (only the earliest can
+decide). Each search takes at most ``max_work`` steps, counting both the automaton steps and
+the rules looked at to find its rivals (which is quadratic in the number of rules when many
+share a leading literal: ``Disallow: /*k1``, ``Allow: /*k1*``, ... ``/*k14000``); a file's
+searches take at most :data:`FILE_WORK` times that in all. Before the searches, each rule's
+guesses cost at most four checks of the compiled matcher (linear in the file; each check
+within the matcher's own bound). Real files settle far below the limit; a hostile file may
+not, and then the stance is still
 exact if both an allowed and a disallowed target were found (``kind="some"``,
 ``complete=False``: ``lines`` may miss rules); otherwise :class:`StanceTooComplex` is raised
 rather than a guess.
@@ -62,6 +69,8 @@ __all__ = ["MAX_WORK", "Stance", "StanceTooComplex", "stance_of"]
 
 MAX_WORK = 200_000
 """Automaton steps one rule's search may take before it gives up (see the module docstring)."""
+FILE_WORK = 3
+"""A file's searches take at most this many times ``max_work`` in all."""
 EXAMPLES = 3
 """Example paths kept per side."""
 
@@ -231,6 +240,19 @@ class _Search:
         for index, first in enumerate(self.firsts):
             self.by_first.setdefault(first, []).append(index)
         self.ordered = sorted((first, index) for index, first in enumerate(self.firsts))
+        # The rules that may cover another at once (see _covers), by what they cover: the
+        # same pattern; the same stem (``/a*`` and ``/a``); a literal stem (``/a*``: every
+        # target starting ``/a``).
+        self.by_pattern: Dict[str, List[int]] = {}
+        self.by_stem: Dict[str, List[int]] = {}
+        self.literal_stems: Dict[str, List[int]] = {}
+        for index, pattern in enumerate(self.patterns):
+            self.by_pattern.setdefault(pattern, []).append(index)
+            if not pattern.endswith("$"):
+                stem = pattern.rstrip("*")
+                self.by_stem.setdefault(stem, []).append(index)
+                if "*" not in stem:
+                    self.literal_stems.setdefault(stem, []).append(index)
         self.rfc = rfc
         self.max_work = max_work
         chars = _TARGET_CHARS.replace("*", "").replace("$", "") if rfc else _TARGET_CHARS
@@ -244,26 +266,47 @@ class _Search:
             (c for c in _PREFERRED if c in self.allowed_chars and c not in mentioned), None
         ) or next((c for c in chars if c not in mentioned), None)
 
-    def rivals(self, candidate: int) -> Optional[Tuple[Tuple[int, int], ...]]:
+    def covered(self, candidate: int) -> Tuple[bool, int]:
+        """Whether a rule that outranks ``candidate`` matches every target it matches, by
+        the shortcuts of :func:`_covers` looked up rather than searched; and the work."""
+        keys = self.keys
+        key = keys[candidate]
+        mine = self.patterns[candidate]
+        first = self.firsts[candidate]
+        body = mine[:-1] if mine.endswith("$") else mine
+        work = len(first) + 1
+        near = [*self.by_pattern.get(mine, ()), *self.by_stem.get(body.rstrip("*"), ())]
+        for end in range(len(first) + 1):
+            near.extend(self.literal_stems.get(first[:end], ()))
+        work += len(near)
+        return any(keys[index] > key for index in near), work
+
+    def rivals(self, candidate: int) -> Tuple[Optional[Tuple[Tuple[int, int], ...]], int]:
         """(index, start state) of the rules that outrank ``candidate`` and may match a
-        target it matches; None if one of them matches every target."""
+        target it matches (None if one of them matches every target), and the work it took:
+        the rules looked at, counted against the search's limit."""
         keys = self.keys
         key = keys[candidate] if candidate >= 0 else -1
         first = self.firsts[candidate] if candidate >= 0 else ""
         found: List[Tuple[int, int]] = []
         mine = self.patterns[candidate] if candidate >= 0 else None
-        for index in self.compatible(first):
+        work = 0
+        if mine is not None:
+            covered, work = self.covered(candidate)
+            if covered:
+                return None, work
+        compatible = self.compatible(first)
+        work += len(compatible) + len(first)
+        for index in compatible:
             if keys[index] <= key:
                 continue
-            if mine is not None and _covers(self.patterns[index], mine, first):
-                return None
             start = self.autos[index].start
             if start == _DONE:
-                return None
+                return None, work
             if start != _DEAD:
                 found.append((index, start))
         found.sort()
-        return tuple(found)
+        return tuple(found), work
 
     def compatible(self, first: str) -> List[int]:
         """The rules whose first literal piece is a prefix of ``first`` or extends it."""
@@ -325,17 +368,18 @@ class _Search:
         work it took."""
         autos = self.autos
         mine = autos[candidate] if candidate >= 0 else None
-        rivals = self.rivals(candidate)
+        rivals, work = self.rivals(candidate)
         if rivals is None:
-            return None, True, 0  # a higher rule matches every target
+            return None, True, work  # a higher rule matches every target
+        if work > self.max_work:
+            return None, False, work
         start = _DONE if mine is None else mine.start
         root = self._advance((0, 0, start, tuple(rivals)), "/", mine)
         if root is None:
-            return None, True, 0
+            return None, True, work
         robots_end = len(ROBOTS_TXT)
         seen = {root}
         queue: Deque[Tuple[_State, str]] = deque([(root, "/")])
-        work = 0
         while queue:
             state, text = queue.popleft()
             v, rpos, at, live = state
@@ -393,20 +437,6 @@ class _Search:
         return (v, rpos, at, tuple(moved))
 
 
-def _covers(rival: str, pattern: str, first: str) -> bool:
-    """A sufficient test that ``rival`` matches every target ``pattern`` matches (``first``:
-    the pattern's first literal piece): duplicates, and prefixes like ``/a*`` over ``/a$``.
-    Only a shortcut: the search finds every other case."""
-    if rival == pattern:
-        return True
-    if rival.endswith("$"):
-        return False
-    stem = rival.rstrip("*")
-    if "*" not in stem and first.startswith(stem):
-        return True
-    return stem == (pattern[:-1] if pattern.endswith("$") else pattern).rstrip("*")
-
-
 def _first_piece(pattern: str) -> str:
     """The literal text every target a pattern matches starts with."""
     body = pattern[:-1] if pattern.endswith("$") and "*" not in pattern else pattern
@@ -446,7 +476,7 @@ def _explore(
     complete = True
     spent = 0
     for candidate in hard:
-        if spent > max_work * 2:  # a bound on the whole file, too
+        if spent > max_work * FILE_WORK:  # a bound on the whole file, too
             complete = False
             break
         text, settled, work = search.witness(candidate)
@@ -458,11 +488,19 @@ def _explore(
 
 
 def stance_rows(rules: AgentRules) -> List[Row]:
-    """The matcher rows of ``rules`` (index.html extras included in Google mode)."""
+    """The matcher rows of ``rules`` (index.html extras included in Google mode), each
+    pattern once per verdict: of rules with the same pattern and verdict only the earliest
+    can decide (it outranks the others on every target), so the others are dropped before
+    the search (a file that repeats a rule thousands of times costs what one rule costs)."""
     rows = rows_of(rules.groups)
     if not isinstance(rules, RfcRules):
         rows = rows + index_html_rows(rows)
-    return rows
+    best: Dict[Tuple[str, int], int] = {}
+    for key, pattern in rows:
+        twin = (pattern, key & ALLOW_BIT)
+        if key > best.get(twin, -1):
+            best[twin] = key
+    return [(key, pattern) for key, pattern in rows if best[(pattern, key & ALLOW_BIT)] == key]
 
 
 def stance_of(rules: AgentRules, max_work: int = MAX_WORK) -> Stance:

@@ -9,8 +9,9 @@ Before extraction the URL is canonicalised (deliberate deviations of SPEC §0):
 * D1 — characters outside US-ASCII are percent-encoded as UTF-8 (RFC 9309 §2.2.2);
   a NUL is encoded as ``%00`` too, because Google's library would silently cut the
   path there; a lone surrogate ``\\udc80`` to ``\\udcff`` stands for the byte it escaped
-  (PEP 383 ``surrogateescape``, how Python decodes undecodable bytes), see
-  :func:`text_octets`;
+  (PEP 383 ``surrogateescape``, how Python decodes undecodable bytes), and any other lone
+  surrogate raises :class:`~robotsrules.InvalidURL` (it stands for no byte), see
+  :func:`url_octets`;
 * D2 — the hex digits of ``%xx`` escapes are upper-cased (RFC 3986 §6.2.2.1);
 * D6 — a URL must be absolute (``scheme://...``) or a target starting with ``/``.
 
@@ -40,7 +41,8 @@ import re
 
 from .errors import InvalidURL
 
-__all__ = ["match_target", "normalize_escapes", "rfc_pattern", "rfc_target", "text_octets"]
+__all__ = ["match_target", "normalize_escapes", "rfc_pattern", "rfc_target", "text_octets",
+           "url_octets", "url_text"]
 
 # An escape that has a lower-case hex digit (Google upper-cases them in patterns).
 _LOWER_ESCAPE = re.compile(r"%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])")
@@ -52,27 +54,70 @@ _ESCAPE[0] = "%00"
 
 # Lone surrogates that surrogateescape did not produce (\ud800-\udc7f, \udd00-\udfff).
 _OTHER_SURROGATES = re.compile("([\ud800-\udc7f\udd00-\udfff]+)")
+# What surrogateescape makes of an octet that is not UTF-8 (PEP 383).
+_ESCAPED_OCTET = re.compile("[\udc80-\udcff]")
+_REPLACEMENT = "\ufffd".encode()
 
 
 def text_octets(text: str) -> bytes:
-    """``text`` as UTF-8, lone surrogates included, never raising.
+    """Content given as ``text`` (a robots.txt, its lines) as UTF-8 octets, never raising.
 
     A lone surrogate ``\\udc80`` to ``\\udcff`` is the byte ``0x80`` to ``0xff`` it stands for
     (PEP 383: what ``bytes.decode("utf-8", "surrogateescape")`` and ``os.fsdecode`` make of
     an undecodable byte), so text decoded that way encodes back to the bytes it came from.
-    Any other lone surrogate has no byte to stand for and is written as its three-byte
-    form (``surrogatepass``), which matches nothing a server sends but never raises.
+    Any other lone surrogate has no byte to stand for: in content it is read as U+FFFD
+    (content never raises; SPEC D1). A URL is held to more: see :func:`url_octets`.
 
     >>> text_octets("/caf\\u00e9/\\udcf0"), text_octets("/\\ud800")
-    (b'/caf\\xc3\\xa9/\\xf0', b'/\\xed\\xa0\\x80')
+    (b'/caf\\xc3\\xa9/\\xf0', b'/\\xef\\xbf\\xbd')
     """
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
         pass
     parts = _OTHER_SURROGATES.split(text)  # odd indexes: runs of other surrogates
-    return b"".join(part.encode("utf-8", "surrogatepass" if index % 2 else "surrogateescape")
+    return b"".join(_REPLACEMENT * len(part) if index % 2 else
+                    part.encode("utf-8", "surrogateescape")
                     for index, part in enumerate(parts))
+
+
+def url_octets(url: str) -> bytes:
+    """A URL given as text, as the UTF-8 octets it is matched as (SPEC D1).
+
+    A lone surrogate ``\\udc80`` to ``\\udcff`` is the byte it stands for (PEP 383), as in
+    :func:`text_octets`. Any other lone surrogate stands for no byte, so no server can send
+    a URL that holds it: the caller made a mistake, and :class:`~robotsrules.InvalidURL` is
+    raised (``urllib.parse.quote`` refuses it too).
+
+    >>> url_octets("/caf\\u00e9/\\udcf0")
+    b'/caf\\xc3\\xa9/\\xf0'
+    """
+    try:
+        return url.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError as error:
+        bad = ord(url[error.start])
+        raise InvalidURL(
+            f"a lone surrogate U+{bad:04X} at index {error.start} of the URL stands for no "
+            "byte (only U+DC80-U+DCFF, from surrogateescape, do); percent-encode the "
+            "octets the URL is made of"
+        ) from None
+
+
+def url_text(octets: str) -> str:
+    """A URL-valued line (``Sitemap``, ``Host``) as text to hand on: the octets (latin-1
+    text, one character each) decoded as UTF-8 where they are UTF-8, and every other octet
+    percent-encoded, as rules encode it (``%E9``). Nothing is lost and no U+FFFD is added:
+    a crawler can fetch what it is given.
+
+    >>> url_text("https://x.example/caf\\xe9.xml"), url_text("/caf\\xc3\\xa9")
+    ('https://x.example/caf%E9.xml', '/caf\\xe9')
+    """
+    if octets.isascii():
+        return octets
+    text = octets.encode("latin-1").decode("utf-8", "surrogateescape")
+    if text.isascii() or _ESCAPED_OCTET.search(text) is None:
+        return text
+    return _ESCAPED_OCTET.sub(lambda m: f"%{ord(m.group()) - 0xDC00:02X}", text)
 
 
 def normalize_escapes(octets: str) -> str:
@@ -140,13 +185,21 @@ def rfc_target(url: str) -> str:
     return target
 
 
-def _canonical(target: str) -> str:
-    if not target.isascii():
-        target = text_octets(target).decode("latin-1")
-        return normalize_escapes(target)
+def _canonical(target: str, url: str) -> str:
+    """``target`` (cut from ``url``) canonicalised: D1 and D2."""
+    if not url.isascii():  # one test for both: an ASCII URL has an ASCII target
+        url_octets(url)  # D1: a lone surrogate anywhere in the URL (host, fragment) raises
+        return normalize_escapes(url_octets(target).decode("latin-1"))
     if "%" in target or "\x00" in target:
         return normalize_escapes(target)
     return target
+
+
+def _root(url: str) -> str:
+    """The target of a URL without a path: ``/`` (after D1's check of the URL)."""
+    if not url.isascii():
+        url_octets(url)
+    return "/"
 
 
 # scheme://authority then the path, params and query up to the fragment. Percent-encoding
@@ -174,10 +227,10 @@ def match_target(url: str) -> str:
     if match is not None:
         target = match.group(1)
         if target is None:
-            return "/"
+            return _root(url)
         if target[0] != "/":
             target = "/" + target
-        return _canonical(target)
+        return _canonical(target, url)
     if url[:1] != "/":
         raise InvalidURL(
             f"not an absolute URL or a path: {url!r}; pass 'scheme://host/path' or '/path'"
@@ -192,14 +245,14 @@ def match_target(url: str) -> str:
         proto += 3
     path_start = _find_first_of(url, proto)
     if path_start < 0:
-        return "/"
+        return _root(url)
     hash_pos = url.find("#", start)
     if 0 <= hash_pos < path_start:
-        return "/"
+        return _root(url)
     target = url[path_start:] if hash_pos < 0 else url[path_start:hash_pos]
     if target[0] != "/":
         target = "/" + target
-    return _canonical(target)
+    return _canonical(target, url)
 
 
 def _find_first_of(url: str, start: int) -> int:

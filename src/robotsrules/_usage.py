@@ -30,20 +30,18 @@ same way. When the agent may not fetch the URL, no preference applies (attach dr
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, cast
+from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 from ._pattern import Pattern
 from ._purposes import (
-    BROADER,
     CATEGORIES,
-    CATEGORY_SIGNAL,
     CONTENT_SIGNALS,
     PURPOSES,
-    SIGNAL_CATEGORY,
     Purpose,
-    check_purpose,
+    related,
     resolve,
     statements,
+    superseded,
 )
 from ._sfv import Token, parse_dictionary
 from ._urls import normalize_escapes, rfc_pattern
@@ -209,18 +207,21 @@ class Usage(NamedTuple):
     lines: Tuple[UsageLine, ...]
     ignored: Tuple[UsageLine, ...] = ()
 
-    def allows(self, purpose: Purpose) -> Optional[bool]:
+    def allows(self, purpose: Purpose, revision: Optional[str] = None) -> Optional[bool]:
         """``True``/``False`` when a preference for ``purpose`` is stated, else ``None``.
 
-        Raises :class:`~robotsrules.InvalidPurpose` for a name outside
-        :data:`~robotsrules._purposes.PURPOSES`.
+        Read as the current revision of draft-ietf-aipref-vocab reads it (no nesting);
+        ``revision="03"`` (for example) asks for that revision's reading, nesting included
+        (:func:`robotsrules._purposes.revision`). Raises :class:`~robotsrules.InvalidPurpose`
+        for a name outside :data:`~robotsrules._purposes.PURPOSES` and
+        :class:`~robotsrules.InvalidArgument` for a revision without a reading.
         """
-        return resolve(purpose, self.signals, self.categories)
+        return resolve(purpose, self.signals, self.categories, revision)
 
     @property
     def preferences(self) -> Dict[str, bool]:
-        """Every purpose with a stated answer (directly, through the other vocabulary or a
-        broader category) mapped to that answer, in :data:`PURPOSES` order."""
+        """Every purpose with a stated answer (directly or through the other vocabulary),
+        mapped to that answer, in :data:`PURPOSES` order, as the current revision reads."""
         found: Dict[str, bool] = {}
         for purpose in PURPOSES:
             answer = resolve(purpose, self.signals, self.categories)
@@ -228,29 +229,25 @@ class Usage(NamedTuple):
                 found[purpose] = answer
         return found
 
-    def deciding(self, purpose: Purpose) -> Tuple[UsageLine, ...]:
-        """The lines that speak of ``purpose`` (or its counterpart or a broader category)."""
-        check_purpose(purpose)
-        names = _related(purpose)
+    @property
+    def superseded(self) -> Dict[str, str]:
+        """The stated IETF labels that the current revision no longer defines, each with the
+        revisions that did (``{"bots": "draft-ietf-aipref-vocab-03 to -04"}``). They are
+        read and answer for themselves; lint R609 reports them."""
+        found: Dict[str, str] = {}
+        for label in self.categories:
+            defined = superseded(label)
+            if defined is not None:
+                found[label] = defined
+        return found
+
+    def deciding(self, purpose: Purpose, revision: Optional[str] = None
+                 ) -> Tuple[UsageLine, ...]:
+        """The lines that speak of ``purpose`` (or its counterpart in the other vocabulary,
+        or, in a revision with nesting, a broader category)."""
+        names = related(purpose, revision)
         return tuple(line for line in self.lines
                      if any(name in names for name, _ in line.statements))
-
-
-def _related(purpose: str) -> Tuple[str, ...]:
-    """``purpose``, its counterpart in the other vocabulary and its broader categories."""
-    to_category = cast(Mapping[str, str], SIGNAL_CATEGORY)
-    to_signal = cast(Mapping[str, str], CATEGORY_SIGNAL)
-    category = to_category.get(purpose, purpose)
-    names = {purpose, category}
-    signal = to_signal.get(category)
-    if signal is not None:
-        names.add(signal)
-    if category == "train-genai":
-        names.add("ai-train")
-    while category in BROADER:
-        category = BROADER[category]
-        names.add(category)
-    return tuple(sorted(names))
 
 
 _EMPTY: Mapping[str, bool] = MappingProxyType({})

@@ -50,11 +50,10 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 from ._agents import Agent
 from ._fetcher import DEFAULT_TIMEOUT
 from ._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit, resolve_agent
+from ._page import PageSignals, admit_page, check_purposes, is_html
 from ._robotscache import AsyncRobotsCache
 from ._scope import SCHEMES, origin_of
-from ._signals import PageSignals, is_html, page_signals, refusal
 from .cache import Store
-from .errors import PageRefused
 from .policy import Policy
 
 __all__ = ["RobotsMiddleware", "page_signals_of"]
@@ -92,9 +91,7 @@ class RobotsMiddleware:
         page_signals: bool = False,
         purposes: Sequence[str] = (),
     ) -> None:
-        from ._purposes import check_purpose
-
-        self.purposes = tuple(check_purpose(p) for p in purposes)
+        self.purposes = check_purposes(purposes)
         self.page_signals = page_signals or bool(self.purposes)
         self.agent = resolve_agent(user_agent, agent)
         self.cache = cache if cache is not None else AsyncRobotsCache(
@@ -122,13 +119,14 @@ class RobotsMiddleware:
             body = await response.read() if is_html(response.headers.get("Content-Type")) \
                 else None
             url = str(request.url)
-            signals = page_signals(response.raw_headers, body, agent=self.agent, url=url)
-            _PAGES[response] = signals
-            usage = served.robots.usage(url, agent=self.agent) if self.purposes else None
-            refused = refusal(signals, self.purposes, usage)
-            if refused is not None:
+            robots = served.robots
+            page = admit_page(response.raw_headers, body, agents=[self.agent],
+                              purposes=self.purposes, url=url,
+                              usage=lambda a: robots.usage(url, agent=a))
+            _PAGES[response] = page.signals[0]
+            if page.refused is not None:
                 response.release()
-                raise PageRefused(url, refused[0], refused[1], signals)
+                raise page.error()
         return response
 
     async def aclose(self) -> None:

@@ -39,19 +39,21 @@ from typing import Any, Dict, Iterator, Literal, Optional, Sequence, Tuple, Unio
 
 from datatrove.data import Document
 from datatrove.pipeline.filters.base_filter import BaseFilter
-from datatrove.pipeline.readers.warc import WarcReader, process_record
+from datatrove.pipeline.readers.warc import WarcReader
 from datatrove.pipeline.writers.disk_base import DiskWriter
 
 from ._crawlers import category_tokens
-from ._lru import LRU
+from ._usage import Usage
 from .bulk import (
+    DEFAULT_CACHE_SIZE,
     INVALID_URL,
     NO_ROBOTS,
     Key,
+    ParsedCache,
     RobotsHistory,
     check_agents,
     fast_origin,
-    robots_for,
+    first_disallowed,
     verdict_of,
 )
 from .errors import InvalidArgument, InvalidURL
@@ -91,9 +93,15 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
         url_key: str = "url",
         metadata_key: str = "robots",
         exclusion_writer: Optional[DiskWriter] = None,
+        manifest: Optional[str] = None,
     ) -> None:
         super().__init__(exclusion_writer)
         self.agents = _agent_names(agents, categories)
+        self.manifest = manifest
+        """A folder for evidence manifests (issue 26): each task writes
+        ``manifest-<rank>.jsonl`` there when its documents are done
+        (``data/manifest.schema.json``)."""
+        self._manifest: Any = None
         if (robots is None) == (robots_warc is None):
             raise InvalidArgument("pass one of robots (a table or file) or robots_warc "
                                   "(WARC paths)")
@@ -108,24 +116,25 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
         self.url_key = url_key
         self.metadata_key = metadata_key
         self._history: Optional[RobotsHistory] = None
-        self._cache: Optional[LRU[Any, RobotsTxt]] = None
+        self._cache: Optional[ParsedCache] = None
 
     def __getstate__(self) -> Dict[str, Any]:
         state = dict(self.__dict__)
         state["_history"] = None  # rebuilt in each worker
         state["_cache"] = None
+        state["_manifest"] = None
         return state
 
     def _load(self) -> RobotsHistory:
         if self._history is None:
+            self._cache = ParsedCache(DEFAULT_CACHE_SIZE)
             if self.robots_warc is not None:
                 from .warc import read_warc_captures
 
-                table = read_warc_captures(self.robots_warc)
+                self._history = RobotsHistory.from_arrow(
+                    read_warc_captures(self.robots_warc), self.key)
             elif isinstance(self.robots, RobotsHistory):
                 self._history = self.robots
-                self._cache = LRU(4096)
-                return self.robots
             elif isinstance(self.robots, str):
                 import duckdb
 
@@ -136,50 +145,67 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
                     self._history = load_history(con, self.robots, self.key)
                 finally:
                     con.close()
-                self._cache = LRU(4096)
-                return self._history
             else:
-                table = self.robots
-            self._history = RobotsHistory.from_arrow(table, self.key)
-            self._cache = LRU(4096)
+                self._history = RobotsHistory.from_arrow(self.robots, self.key)
         return self._history
 
     def _rules(self, capture: Tuple[int, Any, Any]) -> RobotsTxt:
         cache = self._cache
         assert cache is not None
-        robots = cache.get(capture[0])
-        if robots is None:
-            robots = robots_for(capture[2][0], capture[2][1])
-            cache.put(capture[0], robots)
-        return robots
+        return cache.rules(capture[0], capture[2])
 
     def robots_txt(self, url: Any, date: Any = None) -> Optional[RobotsTxt]:
         """The robots.txt in force for ``url`` (at ``date`` when ``date_key`` is set), with
         the fetch policy applied to its status; ``None`` when the index has none for it."""
+        capture = self._capture(url, date)
+        return None if capture is None else self._rules(capture)
+
+    def _capture(self, url: Any, date: Any) -> Optional[Tuple[int, Any, Any]]:
         history = self._load()
         site = history.site(url) if fast_origin(url) is not None else None
         when: Any = date if self.date_key is not None else datetime.datetime.max.replace(
             tzinfo=datetime.timezone.utc)
-        capture = history.as_of(site, when) if site is not None else None
-        return None if capture is None else self._rules(capture)
+        return history.as_of(site, when) if site is not None else None
 
     def verdict(self, url: Any, date: Any = None) -> Dict[str, Any]:
         """The metadata written for a document at ``url`` (crawled at ``date``)."""
-        if fast_origin(url) is None:
+        origin = fast_origin(url)
+        if origin is None:
             return {"disallowed": None, "agent": None, "line": None, "reason": INVALID_URL}
-        robots = self.robots_txt(url, date)
-        if robots is None:
+        capture = self._capture(url, date)
+        manifest = self._manifest
+        key = None
+        if manifest is not None:
+            key = (manifest.capture(origin, None) if capture is None else manifest.capture(
+                origin, capture[2][0], capture[2][1], capture[1]))
+            manifest.judged(origin, len(self.agents), key)
+        if capture is None:
             return {"disallowed": None, "agent": None, "line": None, "reason": NO_ROBOTS}
-        unknown: Optional[str] = None
-        for agent in self.agents:
-            allowed, line, reason = verdict_of(robots, url, agent)
-            if allowed is False:
-                return {"disallowed": True, "agent": agent, "line": line, "reason": reason}
-            if allowed is None and unknown is None:
-                unknown = reason
-        if unknown is not None:
-            return {"disallowed": None, "agent": None, "line": None, "reason": unknown}
-        return {"disallowed": False, "agent": None, "line": None, "reason": "allowed"}
+        robots = self._rules(capture)
+        found = first_disallowed((agent, verdict_of(robots, url, agent))
+                                 for agent in self.agents)
+        if found[0] is True and manifest is not None:
+            manifest.refusal(origin, found[1], found[2], found[3], key=key)
+        return dict(zip(("disallowed", "agent", "line", "reason"), found))
+
+    def run(self, data: Any, rank: int = 0, world_size: int = 1) -> Iterator[Document]:
+        """datatrove's filter loop; with ``manifest``, the task's manifest is written once
+        its documents are all through (a task that fails writes none)."""
+        if self.manifest is None:
+            yield from super().run(data, rank, world_size)
+            return
+        import os
+
+        from ._manifest import Manifest
+
+        source = (f"{len(self.robots_warc)} WARC file(s)" if self.robots_warc is not None
+                  else self.robots if isinstance(self.robots, str) else "a robots table")
+        self._manifest = Manifest(mode="google", agents=self.agents, source=source,
+                                  has_dates=True, has_statuses=True,
+                                  producer="robotsrules.datatrove.RobotsFilter")
+        yield from super().run(data, rank, world_size)
+        os.makedirs(self.manifest, exist_ok=True)
+        self._manifest.write(os.path.join(self.manifest, f"manifest-{rank:05d}.jsonl"))
 
     def filter(self, doc: Document) -> Union[bool, Tuple[bool, str]]:
         """Keep the document unless robots.txt disallows it (``action="drop"``)."""
@@ -202,8 +228,9 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
 
     Put it BEFORE the text extractor: it reads the ``<head>`` of ``doc.text`` (the raw
     HTML datatrove's WARC readers fill it with) and the HTTP response headers from
-    ``metadata[headers_key]`` when present (:class:`WarcHeadersReader` keeps them; a dict,
-    a list of ``[name, value]`` pairs, or a raw ``Name: value`` block). After an extractor
+    ``metadata[headers_key]`` when present (:class:`WarcHeadersReader` keeps them; any form
+    the page layer reads: a dict whose values may be lists, tuples or bytes, ``[name,
+    value]`` pairs, a raw ``Name: value`` block with folded lines). After an extractor
     replaced the text, no meta tag is found (only headers are read). See
     docs/guides/datasets.md.
     """
@@ -223,14 +250,11 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
         metadata_key: str = "page_signals",
         exclusion_writer: Optional[DiskWriter] = None,
     ) -> None:
-        from ._purposes import check_purpose
+        from ._page import check_purposes
 
         super().__init__(exclusion_writer)
         self.agents = _agent_names(agents, categories)
-        wanted = [purposes] if isinstance(purposes, str) else list(purposes)
-        if not wanted:
-            raise InvalidArgument("purposes must name at least one purpose (e.g. 'ai-train')")
-        self.purposes = tuple(dict.fromkeys(check_purpose(p) for p in wanted))
+        self.purposes = check_purposes(purposes, at_least_one=True)
         if action not in ("drop", "mark"):
             raise InvalidArgument("action must be 'drop' or 'mark'")
         if robots is not None and not isinstance(robots, RobotsFilter):
@@ -247,34 +271,32 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
         nothing is stated), ``agent`` and ``purpose`` (the first refused pair, else None),
         ``level`` (``"page"`` or ``"robots.txt"``) and ``decided_by`` (the deciding
         directive or robots.txt lines, described)."""
-        from ._signals import combine, page_signals
+        from ._page import admit_page
 
-        pairs = _header_pairs(headers)
         robots = None
         if self.robots is not None and fast_origin(url) is not None:
             robots = self.robots.robots_txt(url, date)
-        text = html if isinstance(html, (str, bytes)) else None
         page_url = url if isinstance(url, str) else None
-        stated: Optional[Dict[str, Any]] = None
-        for agent in self.agents:
-            signals = page_signals(pairs, text, agent=agent, url=page_url)
-            usage = None
-            if robots is not None and page_url is not None:
-                try:
-                    usage = robots.usage(page_url, agent=agent)
-                except InvalidURL:  # a URL the core rejects: no site-level answer
-                    usage = None
-            both = combine(usage, signals)
-            for purpose in self.purposes:
-                answer = both.decide(purpose)
-                if answer.allowed is False:
-                    return {"refused": True, "agent": agent, "purpose": purpose,
-                            "level": answer.level, "decided_by": answer.describe()}
-                if answer.allowed is True and stated is None:
-                    stated = {"refused": False, "agent": None, "purpose": None,
-                              "level": answer.level, "decided_by": answer.describe()}
+
+        def usage(agent: Any) -> Optional[Usage]:
+            if robots is None or page_url is None:
+                return None
+            try:
+                return robots.usage(page_url, agent=agent)
+            except InvalidURL:  # a URL the core rejects: no site-level answer
+                return None
+
+        # Metadata is a stranger's data: headers in any stored form, read without raising.
+        admission = admit_page(headers, html, agents=list(self.agents), purposes=self.purposes,
+                               url=page_url, usage=usage, strict=False)
+        refused = admission.refused
+        if refused is not None:
+            return {"refused": True, "agent": refused.agent, "purpose": refused.purpose,
+                    "level": refused.answer.level, "decided_by": refused.answer.describe()}
+        stated = admission.stated
         if stated is not None:
-            return stated
+            return {"refused": False, "agent": None, "purpose": None,
+                    "level": stated.answer.level, "decided_by": stated.answer.describe()}
         return {"refused": None, "agent": None, "purpose": None, "level": None,
                 "decided_by": "nothing stated"}
 
@@ -292,47 +314,72 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
         return True
 
 
-def _header_pairs(headers: Any) -> list[Tuple[str, str]]:
-    """Response headers as stored in metadata (dict, pairs, or a raw block) as pairs;
-    anything else (a stranger's data) reads as no headers."""
-    from ._signals import parse_header_block
-
-    if isinstance(headers, (str, bytes)):
-        return parse_header_block(headers)
-    if isinstance(headers, dict):
-        return [(str(k), str(v)) for k, v in headers.items() if v is not None]
-    pairs: list[Tuple[str, str]] = []
-    if isinstance(headers, (list, tuple)):
-        for item in headers:
-            if isinstance(item, (list, tuple)) and len(item) == 2:
-                pairs.append((str(item[0]), str(item[1])))
-    return pairs
-
-
 class WarcHeadersReader(WarcReader):  # type: ignore[misc]  # datatrove ships no type hints
-    """datatrove's :class:`~datatrove.pipeline.readers.WarcReader` that also keeps each
-    response's HTTP headers, as ``[name, value]`` pairs in ``metadata["http_headers"]``
+    """A datatrove WARC reader (a :class:`~datatrove.pipeline.readers.WarcReader` with the
+    same arguments) whose records are read by :func:`robotsrules.warc.iter_pages`, keeping
+    each response's HTTP headers, as ``[name, value]`` pairs in ``metadata["http_headers"]``
     (datatrove's own reader drops them), so that :class:`PageSignalsFilter` can read
-    ``X-Robots-Tag``, ``Content-Usage`` and ``tdm-reservation``. Records are chosen and
-    decoded by datatrove's own ``process_record``; needs datatrove's WARC dependencies
-    (``warcio``, ``faust-cchardet``, ``python-magic``)."""
+    ``X-Robots-Tag``, ``Content-Usage`` and ``tdm-reservation``.
+
+    One document per HTML response (by its ``Content-Type``, or sniffed when it has none),
+    its text the body decoded (gzip, deflate, br; chunked) by the one bounded decoder, at most
+    ``max_body_bytes`` of it (default 10 MiB; ``metadata["truncated"]`` is then True), as
+    UTF-8 or, failing that, the charset ``cchardet`` detects. A record that did not arrive
+    whole (cut, undecodable, its HTTP head cut short) gives no document: it is counted
+    (``warc_damaged``) and logged, never passed on as a page that states nothing. Needs
+    ``warcio`` (and ``faust-cchardet`` for non-UTF-8 pages)."""
 
     name = "🕷 Warc (with headers)"
 
+    def __init__(self, *args: Any, max_body_bytes: int = 10 * 1024 * 1024, **kwargs: Any
+                 ) -> None:
+        super().__init__(*args, **kwargs)
+        self.max_body_bytes = max_body_bytes
+
     def read_file(self, filepath: str) -> Iterator[Document]:
         """The documents of one WARC file, each with its response headers in metadata."""
-        from warcio.archiveiterator import ArchiveIterator
+        from datatrove.utils.logging import logger
 
+        from .warc import WarcStats, iter_pages
+
+        stats = WarcStats()
         with self.data_folder.open(filepath, "rb", compression=self.compression) as handle:
-            for index, record in enumerate(ArchiveIterator(handle)):
+            pages = iter_pages(handle, max_head_bytes=self.max_body_bytes + 1, stats=stats)
+            for index, page in enumerate(pages):
                 with self.track_time():
-                    data = process_record(record)
-                    if not data:
+                    if page.damaged is not None:
+                        self.stat_update("warc_damaged")
+                        logger.warning(f"{filepath}: {page.url}: damaged WARC record "
+                                       f"({page.damaged}): skipped")
                         continue
-                    http = record.http_headers
-                    data["http_headers"] = ([[str(k), str(v)] for k, v in http.headers]
-                                            if http is not None else [])
+                    if page.head is None:
+                        continue
+                    truncated = len(page.head) > self.max_body_bytes
+                    data = {"text": _text(page.head[: self.max_body_bytes]),
+                            "id": page.record_id or f"{filepath}/{index}", "url": page.url,
+                            "date": page.date.isoformat() if page.date else None,
+                            "http_headers": [[k, v] for k, v in page.headers],
+                            "truncated": truncated}
                     document = self.get_document_from_dict(data, filepath, index)
                     if not document:
                         continue
                 yield document
+        for problem in stats.warnings():
+            logger.warning(f"{filepath}: {problem}")
+
+
+def _text(body: bytes) -> str:
+    """An HTML body as text: UTF-8, else the charset cchardet detects, else Latin-1."""
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        import cchardet
+
+        found = cchardet.detect(body).get("encoding")
+        if found:
+            return body.decode(found, "replace")
+    except (ImportError, LookupError):
+        pass
+    return body.decode("latin-1")

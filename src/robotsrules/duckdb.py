@@ -22,12 +22,21 @@ function                                    result
 ``robots_page(headers, html, agent)``       STRUCT(index, follow, noai, tdm_reservation): the
                                             page-level signals of a response (``headers``:
                                             the raw ``Name: value`` lines; ``html``: the body
-                                            or its head; see :mod:`robotsrules._signals`)
+                                            or its head; see :mod:`robotsrules._page`)
 ``robots_page_allows(headers, html, agent,  BOOLEAN: the page's answer for ``purpose``
 purpose)``                                  (``ai-train``, ``search``...; NULL: not stated)
 ``robots_usage(body, url, agent, purpose)`` BOOLEAN: the AI usage preference for ``purpose``
                                             (``'ai-train'``...; NULL: nothing stated, or a URL
                                             the agent may not fetch; :meth:`RobotsTxt.usage`)
+``robots_license_urls(body, agent)``        VARCHAR[]: the ``License`` URLs (RSL 1.0) that
+                                            apply to ``agent`` (§4.4.2; NULL agent: every
+                                            one in the file)
+``robots_license(license, url, purpose)``   VARCHAR: what the RSL document ``license`` (its
+                                            XML) says of ``purpose`` at ``url``: permitted,
+                                            licensed, prohibited, unstated or unknown
+                                            (:mod:`robotsrules._rsl`)
+``robots_license_allows(license, url,       BOOLEAN: the same as ``LicenseTerms.allows``
+purpose)``                                  (NULL: unstated or unknown)
 ``robots_stance(body, status, agent)``      STRUCT(kind, reason, scope, lines, disallowed,
                                             allowed, complete): the site's stance for
                                             ``agent`` (:data:`robotsrules.bulk.STANCE_SCHEMA`;
@@ -58,7 +67,6 @@ from typing import (
     List,
     Optional,
     Sequence,
-    Tuple,
     Union,
     cast,
 )
@@ -86,9 +94,9 @@ from .bulk import (
     Missing,
     RobotsHistory,
     RobotsIndex,
-    StanceRow,
-    fast_origin,
+    column_functions,
     file_format,
+    sql_type,
     verdict_schema,
 )
 from .errors import EngineError, InvalidArgument
@@ -204,21 +212,6 @@ def count_rows(connection: duckdb.DuckDBPyConnection, source: Source) -> int:
     return int(found[0][0]) if found else 0
 
 
-_VERDICT_TYPE = pa.struct([("allowed", pa.bool_()), ("line", pa.int32()),
-                           ("reason", pa.string())])
-
-
-def _struct(rows: Sequence[Any]) -> pa.StructArray:
-    return pa.StructArray.from_arrays(
-        [pa.array([r[0] for r in rows], pa.bool_()), pa.array([r[1] for r in rows], pa.int32()),
-         pa.array([r[2] for r in rows], pa.string())],
-        fields=list(_VERDICT_TYPE))
-
-
-def _pylist(column: Any) -> List[Any]:
-    return list(column.to_pylist())
-
-
 def register(
     connection: duckdb.DuckDBPyConnection,
     *,
@@ -226,7 +219,8 @@ def register(
     mode: Mode = "google",
     policy: Policy = DEFAULT_POLICY,
 ) -> duckdb.DuckDBPyConnection:
-    """Add the ``robots_*`` SQL functions (table in the module docstring) to ``connection``.
+    """Add the ``robots_*`` SQL functions (table in the module docstring;
+    :func:`robotsrules.bulk.column_functions`) to ``connection``.
 
     ``cache_size`` bounds the parsed bodies kept per thread; ``mode`` and ``policy`` are the
     core's reading mode and fetch policy. Returns the connection.
@@ -240,83 +234,16 @@ def register(
             local.cache = found
         return found
 
-    def verdict(body: Any, status: Any, url: Any, agent: Any) -> pa.StructArray:
-        return _struct(cache().rows(_pylist(body), _pylist(status), _pylist(url),
-                                    _pylist(agent)))
-
-    def allowed(body: Any, url: Any, agent: Any) -> pa.Array:
-        rows = cache().rows(_pylist(body), None, _pylist(url), _pylist(agent))
-        return pa.array([r[0] for r in rows], pa.bool_())
-
-    def line(body: Any, url: Any, agent: Any) -> pa.Array:
-        rows = cache().rows(_pylist(body), None, _pylist(url), _pylist(agent))
-        return pa.array([r[1] for r in rows], pa.int32())
-
-    def origin(url: Any) -> pa.Array:
-        return pa.array([fast_origin(u) for u in _pylist(url)], pa.string())
-
-    def usage(body: Any, url: Any, agent: Any, purpose: Any) -> pa.Array:
-        return pa.array(cache().usage(_pylist(body), _pylist(url), _pylist(agent),
-                                      _pylist(purpose)), pa.bool_())
-
-    def stance(body: Any, status: Any, agent: Any) -> pa.StructArray:
-        return _stance_struct(cache().stances(_pylist(body), _pylist(status), _pylist(agent)))
-
-    struct_type = duckdb.struct_type({"allowed": "BOOLEAN", "line": "INTEGER",
-                                      "reason": "VARCHAR"})
-    # NULLs are handled by us ("special"): a NULL body with a 4xx/5xx status still has a
-    # verdict, and a verdict may be NULL (no robots, invalid URL), which DEFAULT forbids.
-    functions: List[Tuple[str, Callable[..., Any], Any]] = [
-        ("robots_allowed", allowed, "BOOLEAN"),
-        ("robots_line", line, "INTEGER"),
-        ("robots_verdict", verdict, struct_type),
-        ("robots_origin", origin, "VARCHAR"),
-        ("robots_usage", usage, "BOOLEAN"),
-        ("robots_stance", stance, duckdb.struct_type({
-            "kind": "VARCHAR", "reason": "VARCHAR", "scope": "VARCHAR", "lines": "INTEGER[]",
-            "disallowed": "VARCHAR[]", "allowed": "VARCHAR[]", "complete": "BOOLEAN"})),
-    ]
-    for name, function, returns in functions:
+    for function in column_functions(cache):
         # Parameters untyped on purpose: a body may be BLOB or VARCHAR, and DuckDB's
         # VARCHAR<->BLOB casts would rewrite it (backslash escapes, non-ASCII refused), so
         # each value reaches Python as it is stored (bytes or str, UTF-8 encoded here).
-        cast(Any, connection).create_function(name, function, None, returns, type="arrow",
-                                              null_handling="special")
-    _register_page_functions(connection)
+        # NULLs are handled by us ("special"): a NULL body with a 4xx/5xx status still has a
+        # verdict, and a verdict may be NULL (no robots, invalid URL), which DEFAULT forbids.
+        cast(Any, connection).create_function(
+            function.name, function.function, None, duckdb.sqltype(sql_type(function.returns)),
+            type="arrow", null_handling="special")
     return connection
-
-
-def _register_page_functions(connection: duckdb.DuckDBPyConnection) -> None:
-    """``robots_page`` and ``robots_page_allows`` (issue 16): page signals row by row."""
-    from ._purposes import check_purpose
-    from ._signals import PageSignals, page_signals, parse_header_block
-
-    def read(headers: Any, html: Any, agent: Any) -> List[Optional[PageSignals]]:
-        out: List[Optional[PageSignals]] = []
-        for head, body, name in zip(_pylist(headers), _pylist(html), _pylist(agent)):
-            out.append(None if name is None else page_signals(
-                parse_header_block(head), body, agent=name))
-        return out
-
-    def page(headers: Any, html: Any, agent: Any) -> pa.StructArray:
-        rows = [None if s is None else {"index": s.index, "follow": s.follow, "noai": s.noai,
-                                        "tdm_reservation": s.tdm_reservation}
-                for s in read(headers, html, agent)]
-        return pa.array(rows, pa.struct([("index", pa.bool_()), ("follow", pa.bool_()),
-                                         ("noai", pa.bool_()),
-                                         ("tdm_reservation", pa.int32())]))
-
-    def allows(headers: Any, html: Any, agent: Any, purpose: Any) -> pa.Array:
-        answers = [None if s is None or p is None else s.allows(check_purpose(p))
-                   for s, p in zip(read(headers, html, agent), _pylist(purpose))]
-        return pa.array(answers, pa.bool_())
-
-    struct_type = duckdb.struct_type({"index": "BOOLEAN", "follow": "BOOLEAN",
-                                      "noai": "BOOLEAN", "tdm_reservation": "INTEGER"})
-    for name, function, returns in (("robots_page", page, struct_type),
-                                    ("robots_page_allows", allows, "BOOLEAN")):
-        cast(Any, connection).create_function(name, function, None, returns, type="arrow",
-                                              null_handling="special")
 
 
 def verdicts(
@@ -510,8 +437,7 @@ def any_agent_verdicts(
         return pa.StructArray.from_arrays(batch.columns[1:], names=batch.schema.names[1:])
 
     function = f"robots_any_{id(judge):x}"
-    struct = duckdb.struct_type({"disallowed": "BOOLEAN", "agent": "VARCHAR",
-                                 "line": "INTEGER", "reason": "VARCHAR", "origin": "VARCHAR"})
+    struct = duckdb.sqltype(sql_type(pa.struct(list(ANY_AGENT_SCHEMA)[1:])))
     cast(Any, con).create_function(function, judge_urls, ["VARCHAR"], struct, type="arrow",
                                    null_handling="special", side_effects=False)
     relation = read(con, urls)
@@ -555,15 +481,6 @@ def _cast_any(reader: pa.RecordBatchReader, connection: duckdb.DuckDBPyConnectio
 
 
 # -- stances (issue 17) ------------------------------------------------------------------------
-
-def _stance_struct(rows: Sequence[Optional[StanceRow]]) -> pa.StructArray:
-    """Stance rows as the struct of ``robots_stance`` (a ``None`` row is a NULL struct)."""
-    fields = list(STANCE_SCHEMA)[2:]
-    arrays = [pa.array([None if r is None else r[i] for r in rows], field.type)
-              for i, field in enumerate(fields)]
-    mask = pa.array([r is None for r in rows], pa.bool_())
-    return pa.StructArray.from_arrays(arrays, fields=fields, mask=mask)
-
 
 def stances(
     robots: Union[Source, RobotsIndex],

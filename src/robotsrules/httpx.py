@@ -46,6 +46,7 @@ import httpx
 from ._agents import Agent
 from ._fetcher import DEFAULT_TIMEOUT
 from ._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit, delay_for, resolve_agent
+from ._page import admit_page, check_purposes, is_html
 from ._robotscache import AsyncRobotsCache, RobotsCache
 from ._scope import SCHEMES, origin_of
 from .cache import Store
@@ -64,30 +65,21 @@ PAGE_EXTENSION = "robotsrules.page"
 """Response extension holding the :class:`robotsrules.PageSignals` (``page_signals=True``)."""
 
 
-def _purposes(purposes: Sequence[str]) -> Tuple[str, ...]:
-    from ._purposes import check_purpose
-
-    return tuple(check_purpose(p) for p in purposes)
-
-
 def _read_page(request: httpx.Request, response: httpx.Response, body: Optional[bytes],
                agent: Agent, purposes: Tuple[str, ...], served: Optional[Served]
                ) -> Optional[PageRefused]:
     """Put the response's signals in its extensions; the refusal to raise, if any (the
-    page's signals and the robots.txt usage preferences combined)."""
-    from ._signals import page_signals, refusal
-
+    page's signals and the robots.txt usage preferences combined: :func:`admit_page`)."""
     url = str(request.url)
-    signals = page_signals(response.headers.raw, body, agent=agent, url=url)
-    response.extensions[PAGE_EXTENSION] = signals
-    usage = served.robots.usage(url, agent=agent) if served is not None and purposes else None
-    refused = refusal(signals, purposes, usage)
-    return None if refused is None else PageRefused(url, refused[0], refused[1], signals)
+    robots = served.robots if served is not None else None
+    admission = admit_page(response.headers.raw, body, agents=[agent], purposes=purposes,
+                           url=url, usage=None if robots is None else
+                           (lambda a: robots.usage(url, agent=a)))
+    response.extensions[PAGE_EXTENSION] = admission.signals[0]
+    return None if admission.refused is None else admission.error()
 
 
 def _html(response: httpx.Response) -> bool:
-    from ._signals import is_html
-
     return is_html(response.headers.get("content-type"))
 
 
@@ -121,7 +113,7 @@ class RobotsTransport(httpx.BaseTransport):
         page_signals: bool = False,
         purposes: Sequence[str] = (),
     ) -> None:
-        self.purposes = _purposes(purposes)
+        self.purposes = check_purposes(purposes)
         self.page_signals = page_signals or bool(self.purposes)
         self.transport = transport if transport is not None else httpx.HTTPTransport()
         self.agent = resolve_agent(user_agent, agent)
@@ -184,7 +176,7 @@ class AsyncRobotsTransport(httpx.AsyncBaseTransport):
         page_signals: bool = False,
         purposes: Sequence[str] = (),
     ) -> None:
-        self.purposes = _purposes(purposes)
+        self.purposes = check_purposes(purposes)
         self.page_signals = page_signals or bool(self.purposes)
         self.transport = transport if transport is not None else httpx.AsyncHTTPTransport()
         self.agent = resolve_agent(user_agent, agent)

@@ -6,9 +6,10 @@ safe to share between threads and processes.
 
 from __future__ import annotations
 
+import math
 from typing import Literal, NamedTuple, Optional, Tuple
 
-__all__ = ["Group", "Line", "Reason", "RequestRate", "Rule", "RuleDirective", "Scope",
+__all__ = ["Group", "Line", "Pace", "Reason", "RequestRate", "Rule", "RuleDirective", "Scope",
            "UsageDirective", "UsageLine", "Verdict"]
 
 RuleDirective = Literal["allow", "disallow"]
@@ -81,6 +82,31 @@ class RequestRate(NamedTuple):
     requests: int
     seconds: float
 
+    @property
+    def interval(self) -> float:
+        """Seconds per request (``seconds / requests``): the larger, the slower; infinite
+        for a rate of no requests (``0/10``, which only legacy mode reads)."""
+        return self.seconds / self.requests if self.requests > 0 else math.inf
+
+
+class Pace(NamedTuple):
+    """The ``Crawl-delay`` and ``Request-rate`` written for one run of ``user-agent`` lines.
+
+    These values are read *per agent*, as the crawlers that honour them read them (protego,
+    crawler-commons, robots-parser, reppy, urllib.robotparser): a value belongs to the
+    ``user-agent`` lines directly above it, back to the previous allow/disallow,
+    ``Crawl-delay`` or ``Request-rate`` line; no other line (blank, comment, sitemap,
+    unknown key) splits those lines. Google does not read these fields, so its grouping
+    (:class:`Group`) is no guide for them. When several values are written for the same
+    lines, the slowest counts: the longest delay, the rate with the most seconds per request.
+    """
+
+    agents: Tuple[str, ...]
+    """The product tokens of the run's ``user-agent`` lines (as :attr:`Group.agents`)."""
+    agent_lines: Tuple[int, ...]
+    crawl_delay: Optional[float]
+    request_rate: Optional[RequestRate]
+
 
 class Group(NamedTuple):
     """A group: one or more ``user-agent`` lines and the rules that follow them (RFC 9309 §2.1).
@@ -88,6 +114,12 @@ class Group(NamedTuple):
     ``agents`` holds the product tokens as Google reads them (lower-cased, cut at the first
     character outside ``[a-z_-]``; ``"*"`` for the global group; ``""`` for a value that names
     no crawler); ``agent_values`` holds the values as written.
+
+    The group is Google's (only an allow/disallow line ends a run of ``user-agent`` lines):
+    it decides ``rules`` and ``usage``. ``Crawl-delay`` and ``Request-rate`` are read per
+    agent instead (:class:`Pace`): ``paces`` holds them for each run of the group's
+    ``user-agent`` lines, and :meth:`RobotsTxt.crawl_delay <robotsrules.RobotsTxt.crawl_delay>`
+    answers from them.
     """
 
     line: int
@@ -97,9 +129,15 @@ class Group(NamedTuple):
     agent_values: Tuple[str, ...]
     rules: Tuple[Rule, ...]
     crawl_delay: Optional[float] = None
+    """The slowest ``Crawl-delay`` written anywhere in the group (Google's grouping); what a
+    crawler the group names is asked is per agent: see ``paces``."""
     request_rate: Optional[RequestRate] = None
+    """The slowest ``Request-rate`` written anywhere in the group (as ``crawl_delay``)."""
     usage: Tuple[UsageLine, ...] = ()
     """The group's ``Content-Signal`` and ``Content-Usage`` lines, in file order."""
+    paces: Tuple[Pace, ...] = ()
+    """Per run of ``user-agent`` lines that has any, the ``Crawl-delay`` and ``Request-rate``
+    written for it (the reading crawlers use), in file order."""
 
     @property
     def is_global(self) -> bool:
@@ -112,7 +150,7 @@ class Line(NamedTuple):
 
     ``key`` is the recognised field (``"user-agent"``, ``"allow"``, ``"disallow"``,
     ``"sitemap"``, ``"crawl-delay"``, ``"request-rate"``, ``"host"``, ``"content-signal"``,
-    ``"content-usage"``), ``"unknown"`` for any
+    ``"content-usage"``, ``"license"``), ``"unknown"`` for any
     other key, or ``None`` when the line holds no ``key: value`` pair. ``used`` says whether
     the line takes part in the file's meaning; ``reason`` says why not when it does not.
     """

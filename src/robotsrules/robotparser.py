@@ -29,8 +29,9 @@ Where the answers differ from the standard library's, and why (each one is asser
    there: the rules of the ``*`` groups only (the standard library's documented example).
 2. **Groups** (RFC 9309 §2.1, §2.2.1). Blank lines do not end a group; all groups naming
    the crawler are merged; only a ``user-agent`` line after a rule starts a new group
-   (a ``crawl-delay`` line does not). The standard library ends a record at an empty line,
-   drops user-agent lines left without rules, and uses the first record that applies.
+   (a ``crawl-delay`` line does not, for the rules; item 11 for the delay). The standard
+   library ends a record at an empty line, drops user-agent lines left without rules, and
+   uses the first record that applies.
 3. **Precedence** (RFC 9309 §2.2.2). The longest matching pattern wins, ``allow`` on a tie;
    the standard library takes the first matching line in file order.
 4. **Wildcards** (RFC 9309 §2.2.3). ``*`` matches any run of characters and a final ``$``
@@ -58,9 +59,13 @@ Where the answers differ from the standard library's, and why (each one is asser
     has none), reads at most 500 KiB, and always fetches ``/robots.txt`` at the root of the
     URL's origin (RFC 9309 §2.3: a robots.txt elsewhere is not one).
 11. **Numbers** (extension). ``crawl_delay()`` is a float and accepts fractions
-    (``Crawl-delay: 0.5``; the standard library ignores anything but digits) and the first
-    value of the chosen groups counts (the standard library keeps the last line of its
-    record); ``request_rate().seconds`` is a float.
+    (``Crawl-delay: 0.5``; the standard library ignores anything but digits); of several
+    values for the crawler the slowest counts (the standard library keeps the last line of
+    its record); ``request_rate().seconds`` is a float. A value is read for the user-agent
+    lines directly above it, as the standard library's records read it, but a blank line
+    does not end them, and a value before any user-agent line is asked of every crawler
+    given none of its own (the standard library ignores it); see
+    :meth:`robotsrules.RobotsTxt.crawl_delay`.
 12. **Sitemaps** (Google). ``site_maps()`` lists the values as written, ``%xx`` left alone,
     with the same key leniency as 7 (the standard library decodes them).
 13. **Caller mistakes raise** ``ValueError`` (SPEC D5/D6): a URL that is neither absolute
@@ -88,9 +93,9 @@ from itertools import repeat
 from typing import AnyStr, Iterable, List, Optional, Union, cast
 from urllib.parse import urlsplit
 
-from . import __version__
 from ._fetcher import DEFAULT_TIMEOUT, fetch
 from ._urls import text_octets
+from ._version import __version__
 from .model import RequestRate, Verdict
 from .policy import OK, UNAVAILABLE, FetchResult, Policy
 from .robotstxt import RobotsTxt, parse

@@ -12,6 +12,7 @@ Interpretation modes (``parse(..., mode=...)``), kept on the object as :attr:`Ro
 
 from __future__ import annotations
 
+import bisect
 import re
 from typing import Any, Dict, Iterator, List, Literal, Optional, Tuple, Type, Union
 
@@ -19,13 +20,13 @@ from . import _legacy as legacy
 from ._agents import Agent, agent_tokens
 from ._matcher import AgentRules, GroupsSource, RfcRules
 from ._outline import Span, normalise, outline, read_rules
-from ._parser import Parsed, build, decode
+from ._parser import Parsed, build, decode, slower_delay, slower_rate
 from ._precedence import Row, rows_of
 from ._stance import Stance, stance_of
 from ._urls import match_target, rfc_pattern, rfc_target
 from ._usage import STATES_NOTHING, Usage, UsageRules
 from .errors import InvalidArgument
-from .model import Group, Line, RequestRate, Scope, Verdict
+from .model import Group, Line, Pace, RequestRate, Scope, Verdict
 
 __all__ = ["DEFAULT_MAX_BYTES", "MODES", "Mode", "RobotsTxt", "Synthetic", "parse", "reparse"]
 
@@ -43,6 +44,7 @@ DEFAULT_MAX_BYTES = 512_000
 
 _GLOBAL = ("*",)
 _NO_AGENT = object()
+_NO_PACE = Pace((), (), None, None)
 _CACHE_LIMIT = 64  # compiled AgentRules kept per file (one per distinct agent set)
 # A line the reader may take for Content-Signal/Content-Usage (robotsrules._usage) starts
 # with optional blanks (after a line break or a byte-order mark) then one of these spellings
@@ -59,16 +61,23 @@ class _Full:
     same immutable value twice.
     """
 
-    __slots__ = ("_parsed", "_source")
+    __slots__ = ("_built", "_parsed", "_source")
 
     def __init__(self, source: bytes, parsed: Optional[Parsed] = None) -> None:
         self._source = source
         self._parsed = parsed
+        self._built = False  # parsed() read the source itself (not groups given from outside)
+
+    def lead(self) -> Optional[Pace]:
+        """:attr:`Parsed.lead` when the whole file was read here, else None."""
+        parsed = self._parsed
+        return parsed.lead if self._built and parsed is not None else None
 
     def parsed(self) -> Parsed:
         parsed = self._parsed
         if parsed is None:
             parsed = build(decode(self._source, None)[0])
+            self._built = True
             self._parsed = parsed
         return parsed
 
@@ -126,6 +135,7 @@ class RobotsTxt:
         "_full",
         "_global",
         "_last",
+        "_lead_pace",
         "_octets",
         "_spans",
         "_usage",
@@ -148,6 +158,7 @@ class RobotsTxt:
     # in CRLF, False if none has a CR, None if not yet worked out), or None if they do not.
     _octets: Optional[Tuple[int, Optional[bool]]]
     _last: Tuple[object, Optional[AgentRules]]
+    _lead_pace: Optional[Pace]  # what _lead() found, once asked
     # None until the first usage question; False when the file holds no usage line; else
     # the compiled usage lines by the agent tokens of the AgentRules they go with.
     _usage: Union[bool, Dict[Tuple[str, ...], UsageRules], None]
@@ -161,10 +172,12 @@ class RobotsTxt:
         truncated: bool = False,
         synthetic: Optional[Synthetic] = None,
         mode: Mode = "google",
+        licenses: Tuple[Tuple[int, str], ...] = (),
     ) -> None:
         if mode not in MODES:
             raise InvalidArgument(_bad_mode(mode))
-        self._set(source, truncated, synthetic, mode, Parsed(groups, sitemaps, hosts, None),
+        self._set(source, truncated, synthetic, mode,
+                  Parsed(groups, sitemaps, hosts, None, licenses=licenses),
                   tuple(group.agents for group in groups), None)
 
     def _set(
@@ -205,6 +218,7 @@ class RobotsTxt:
         # threads always see a matching pair.
         put(self, "_last", (_NO_AGENT, None))
         put(self, "_usage", None)
+        put(self, "_lead_pace", None)
 
     @classmethod
     def _outlined(
@@ -254,6 +268,47 @@ class RobotsTxt:
     def hosts(self) -> Tuple[str, ...]:
         """The values of ``host`` lines (a Yandex extra; never used for verdicts)."""
         return self._full.parsed().hosts
+
+    @property
+    def licenses(self) -> Tuple[str, ...]:
+        """The ``License`` URLs (RSL 1.0, RSL-SPEC-1.0 of 2025-11-06, §4.4), in file order,
+        as written, wherever they stand; :meth:`license_urls` picks those for one agent.
+        Never used for verdicts: a licence does not change what may be fetched."""
+        return tuple(url for _, url in self._full.parsed().licenses)
+
+    def license_urls(self, agent: Agent) -> Tuple[str, ...]:
+        """The ``License`` URLs that apply to ``agent`` (RSL 1.0 §4.4.2).
+
+        The groups are chosen as for the rules (those naming the agent, else ``*``; RFC 9309
+        grouping in every mode): if they hold ``License`` lines, those apply and the lines
+        outside any group are ignored; else the lines before the first ``User-agent`` line
+        (site-wide) apply. A ``License`` line after a group's rules belongs to that group
+        (RFC 9309 §2.1: only a ``User-agent`` line ends a group).
+
+        >>> robots = parse(b"License: https://a.example/all.xml\\n"
+        ...                b"User-agent: GPTBot\\nAllow: /\\nLicense: https://a.example/gpt.xml\\n")
+        >>> robots.license_urls("GPTBot"), robots.license_urls("OtherBot")
+        (('https://a.example/gpt.xml',), ('https://a.example/all.xml',))
+        """
+        parsed = self._full.parsed()
+        tokens = agent_tokens(agent)  # the caller's mistake raises, licences or not
+        if not parsed.licenses:
+            return ()
+        groups = (parsed.groups if self.mode != "legacy"
+                  else build(decode(self.source, None)[0]).groups)
+        chosen = {i for i, group in enumerate(groups) if any(t in group.agents for t in tokens)}
+        if not chosen:
+            chosen = {i for i, group in enumerate(groups) if group.is_global}
+        starts = [group.line for group in groups]
+        site: List[str] = []
+        scoped: List[str] = []
+        for number, url in parsed.licenses:
+            at = bisect.bisect_right(starts, number) - 1
+            if at < 0:
+                site.append(url)
+            elif at in chosen:
+                scoped.append(url)
+        return tuple(scoped or site)
 
     # -- immutability and pickling ----------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:
@@ -485,20 +540,70 @@ class RobotsTxt:
     def crawl_delay(self, agent: Agent) -> Optional[float]:
         """Seconds between requests asked of ``agent`` (``Crawl-delay``), or ``None``.
 
-        Chosen with the same group selection as the rules; the first valid value in file
-        order wins. Google ignores this field; other crawlers honour it.
+        Read per agent, as the crawlers that honour it read it (Google ignores this field,
+        so its grouping is no guide here; see :class:`~robotsrules.model.Pace`): a value
+        belongs to the ``user-agent`` lines directly above it. The values written for the
+        agent's own ``user-agent`` lines count (for a list of tokens, those of any of them);
+        if no line names the agent, those written for ``*``; if none of these has a value, a
+        value written before the first ``user-agent`` line. When several values apply, the
+        slowest (longest) is the answer: never a shorter delay than the owner wrote.
+        In ``"legacy"`` mode: the value of urllib's record (the slowest if it has several).
+
+        >>> robots = parse(b"User-agent: a\\nCrawl-delay: 1\\nUser-agent: b\\nCrawl-delay: 12\\n"
+        ...                b"User-agent: *\\nDisallow: /private\\n")
+        >>> robots.crawl_delay("a"), robots.crawl_delay("b"), robots.crawl_delay("OtherBot")
+        (1.0, 12.0, None)
         """
-        for group in self.for_agent(agent).groups:
-            if group.crawl_delay is not None:
-                return group.crawl_delay
-        return None
+        return self._pace(agent).crawl_delay
 
     def request_rate(self, agent: Agent) -> Optional[RequestRate]:
-        """The ``Request-rate`` asked of ``agent`` (same selection as :meth:`crawl_delay`)."""
-        for group in self.for_agent(agent).groups:
-            if group.request_rate is not None:
-                return group.request_rate
-        return None
+        """The ``Request-rate`` asked of ``agent``, read as :meth:`crawl_delay` reads
+        ``Crawl-delay``; of several, the slowest (most seconds per request)."""
+        return self._pace(agent).request_rate
+
+    def _pace(self, agent: Agent) -> Pace:
+        """The delay and rate asked of ``agent`` (``agents`` and ``agent_lines`` empty)."""
+        rules = self.for_agent(agent)
+        if self.mode == "legacy":  # urllib's record: one per crawler, already the slowest
+            record = rules.groups[0] if rules.groups else None
+            if record is None:
+                return _NO_PACE
+            return Pace((), (), record.crawl_delay, record.request_rate)
+        tokens = rules.agents  # ("*",) when the * groups (or none) were chosen
+        delay: Optional[float] = None
+        rate: Optional[RequestRate] = None
+        for group in rules.groups:
+            for pace in group.paces:
+                if any(token in pace.agents for token in tokens):
+                    if pace.crawl_delay is not None:
+                        delay = slower_delay(delay, pace.crawl_delay)
+                    if pace.request_rate is not None:
+                        rate = slower_rate(rate, pace.request_rate)
+        if delay is None or rate is None:
+            lead = self._lead()
+            delay = lead.crawl_delay if delay is None else delay
+            rate = lead.request_rate if rate is None else rate
+        if delay is None and rate is None:
+            return _NO_PACE
+        return Pace((), (), delay, rate)
+
+    def _lead(self) -> Pace:
+        """The values written before the first ``user-agent`` line (read once, kept)."""
+        lead = self._lead_pace
+        if lead is None:
+            read = self._full.lead()
+            if self.synthetic is not None:
+                lead = _NO_PACE
+            elif read is not None:
+                lead = read
+            else:
+                text = normalise(decode(self.source, None)[0])
+                spans = self._spans
+                if spans is None:  # made from groups: find where the first one starts
+                    spans = outline(text).spans
+                lead = build(text[: spans[0].head] if spans else text).lead
+            object.__setattr__(self, "_lead_pace", lead)
+        return lead
 
     @property
     def lines(self) -> Tuple[Line, ...]:
@@ -620,4 +725,5 @@ def parse(
         return RobotsTxt._outlined(kept, text, cut, synthetic)
     parsed = build(text)
     groups = legacy.build(text) if mode == "legacy" else _rfc_groups(parsed.groups)
-    return RobotsTxt(kept, groups, parsed.sitemaps, parsed.hosts, cut, synthetic, mode)
+    return RobotsTxt(kept, groups, parsed.sitemaps, parsed.hosts, cut, synthetic, mode,
+                     parsed.licenses)

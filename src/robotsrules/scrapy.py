@@ -435,7 +435,7 @@ class RobotsTxtMiddleware:
 class RefusedByPage(IgnoreRequest):
     """The response's signals (with its robots.txt's usage lines) refuse a declared purpose.
 
-    ``answer`` is the :class:`robotsrules._signals.Answer`: the level and statement that
+    ``answer`` is the :class:`robotsrules.Answer`: the level and statement that
     decided."""
 
     def __init__(self, url: str, purpose: str, answer: Any) -> None:
@@ -464,13 +464,12 @@ class PageSignalsMiddleware:
     """
 
     def __init__(self, crawler: Crawler) -> None:
-        from ._purposes import check_purpose
+        from ._page import check_purposes
 
         self.crawler = crawler
         self.stats = crawler.stats
         self.override: Optional[str] = crawler.settings.get("ROBOTSTXT_USER_AGENT") or None
-        self.purposes = [check_purpose(p) for p in
-                         crawler.settings.getlist("ROBOTSRULES_PURPOSES")]
+        self.purposes = check_purposes(crawler.settings.getlist("ROBOTSRULES_PURPOSES"))
         self._robots: Union[RobotsTxtMiddleware, bool, None] = None
 
     @classmethod
@@ -481,26 +480,25 @@ class PageSignalsMiddleware:
     def process_response(self, request: Request, response: Response,
                          spider: Any = None) -> Response:
         """Attach the signals to ``response.meta``; drop the response if they refuse."""
-        from ._signals import combine, page_signals
+        from ._page import admit_page, is_html
 
         if request.meta.get("dont_obey_robotstxt"):
             return response
         header = request.headers.get("User-Agent")
         agent = _agent(header, self.override)
-        body = response.body if "html" in _text(
-            response.headers.get("Content-Type") or b"").lower() else None
-        signals_ = page_signals(response.headers, body, agent=agent, url=response.url)
-        request.meta["robotsrules"] = signals_
+        body = response.body if is_html(_text(
+            response.headers.get("Content-Type") or b"")) else None
+        admission = admit_page(response.headers, body, agents=[agent], purposes=self.purposes,
+                               url=response.url,
+                               usage=lambda a: self._usage(response.url, agent))
+        request.meta["robotsrules"] = admission.signals[0]
         self.stats.inc_value("robotsrules/page/responses")
-        if self.purposes:
-            both = combine(self._usage(response.url, agent), signals_)
-            for purpose in self.purposes:
-                answer = both.decide(purpose)
-                if answer.allowed is False:
-                    rule = (answer.directive.rule if answer.directive is not None
-                            else "robots.txt")
-                    self.stats.inc_value(f"robotsrules/page/refused/{purpose}/{rule}")
-                    raise RefusedByPage(response.url, purpose, answer)
+        refused = admission.refused
+        if refused is not None:
+            answer = refused.answer
+            rule = answer.directive.rule if answer.directive is not None else "robots.txt"
+            self.stats.inc_value(f"robotsrules/page/refused/{refused.purpose}/{rule}")
+            raise RefusedByPage(response.url, refused.purpose, answer)
         return response
 
     def _usage(self, url: str, agent: str) -> Optional[Usage]:

@@ -23,7 +23,9 @@ equal :mod:`robotsrules.bulk`'s (and the core's), see there for ``line`` and ``r
 
 For a job of your own (say, after your own join of pages to robots bodies), the column
 functions :func:`robots_allowed`, :func:`robots_line`, :func:`robots_verdict`,
-:func:`robots_origin` and :func:`robots_stance` are Arrow UDFs with a per-worker parse cache.
+:func:`robots_origin`, :func:`robots_usage`, :func:`robots_stance`, :func:`robots_page` and
+:func:`robots_page_allows` are Arrow UDFs with a per-worker parse cache: the column functions
+DuckDB registers as SQL functions (:func:`robotsrules.bulk.column_functions`).
 :func:`stances` is the stance job: one row per site and agent, no URL table
 (``robotsrules stance --robots ... --out --engine spark``).
 """
@@ -31,7 +33,7 @@ functions :func:`robots_allowed`, :func:`robots_line`, :func:`robots_verdict`,
 from __future__ import annotations
 
 import functools
-from typing import Any, Iterator, Optional, Sequence, Union, cast
+from typing import Any, Iterator, List, Optional, Sequence, Union, cast
 
 try:
     import pyarrow as pa
@@ -43,17 +45,24 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 
     raise MissingExtra("robotsrules.spark", "spark", (exc.name or "").partition(".")[0]) from exc
 
-from ._purposes import column_name
 from .bulk import (
+    ANY_AGENT_SCHEMA,
     DEFAULT_POLICY,
+    RANKING,
     SORTED_COLUMNS,
+    STANCE_SCHEMA,
+    VERDICT_SCHEMA,
     BodyCache,
     Missing,
     check_agents,
-    fast_origin,
+    column_functions,
     file_format,
     judge_sorted,
     judge_sorted_any,
+    page_schema,
+    spark_ddl,
+    spark_type,
+    verdict_schema,
 )
 from .errors import InvalidArgument
 from .policy import Policy
@@ -70,8 +79,12 @@ __all__ = [
     "page_verdicts",
     "read",
     "robots_allowed",
+    "robots_license",
+    "robots_license_allows",
+    "robots_license_urls",
     "robots_line",
     "robots_origin",
+    "robots_page",
     "robots_page_allows",
     "robots_stance",
     "robots_usage",
@@ -80,11 +93,8 @@ __all__ = [
     "verdicts",
 ]
 
-VERDICT_DDL = ("url string, agent string, allowed boolean, line int, reason string, "
-               "origin string")
+VERDICT_DDL = spark_ddl(VERDICT_SCHEMA)
 """The verdict schema (:data:`robotsrules.bulk.VERDICT_SCHEMA`) as Spark DDL."""
-
-_STRUCT_DDL = "allowed boolean, line int, reason string"
 
 ColumnOrName = Union[Column, str]
 
@@ -98,65 +108,12 @@ def _worker_cache() -> BodyCache:
     return _cache
 
 
-def _origins(url: pa.Array) -> pa.Array:
-    return pa.array([fast_origin(u) for u in url.to_pylist()], pa.string())
-
-
-def _rows(body: pa.Array, status: Optional[pa.Array], url: pa.Array, agent: pa.Array
-          ) -> Any:
-    return _worker_cache().rows(body.to_pylist(),
-                                None if status is None else status.to_pylist(),
-                                url.to_pylist(), agent.to_pylist())
-
-
-def _allowed(body: pa.Array, url: pa.Array, agent: pa.Array) -> pa.Array:
-    return pa.array([r[0] for r in _rows(body, None, url, agent)], pa.bool_())
-
-
-def _line(body: pa.Array, url: pa.Array, agent: pa.Array) -> pa.Array:
-    return pa.array([r[1] for r in _rows(body, None, url, agent)], pa.int32())
-
-
-def _usage(body: pa.Array, url: pa.Array, agent: pa.Array, purpose: pa.Array) -> pa.Array:
-    return pa.array(_worker_cache().usage(body.to_pylist(), url.to_pylist(), agent.to_pylist(),
-                                          purpose.to_pylist()), pa.bool_())
-
-
-def _verdict(body: pa.Array, status: pa.Array, url: pa.Array, agent: pa.Array) -> pa.Array:
-    rows = _rows(body, status, url, agent)
-    return pa.StructArray.from_arrays(
-        [pa.array([r[0] for r in rows], pa.bool_()), pa.array([r[1] for r in rows], pa.int32()),
-         pa.array([r[2] for r in rows], pa.string())], names=["allowed", "line", "reason"])
-
-
-def _page_allows(headers: pa.Array, html: pa.Array, agent: pa.Array, purpose: pa.Array
-                 ) -> pa.Array:
-    from ._purposes import check_purpose
-    from ._signals import page_signals, parse_header_block
-
-    answers: list[Optional[bool]] = []
-    for head, body, name, wanted in zip(headers.to_pylist(), html.to_pylist(),
-                                        agent.to_pylist(), purpose.to_pylist()):
-        if name is None or wanted is None:
-            answers.append(None)
-            continue
-        signals = page_signals(parse_header_block(head), body, agent=name)
-        answers.append(signals.allows(check_purpose(wanted)))
-    return pa.array(answers, pa.bool_())
-
-
 @functools.cache
 def _udfs() -> Any:
     # Built on first use: arrow_udf wants a Spark installation, not an import-time session.
     arrow_udf: Any = F.arrow_udf  # type: ignore[attr-defined]  # pyspark 4.1+, stubs lag
-    return {
-        "origin": arrow_udf(_origins, "string"),
-        "allowed": arrow_udf(_allowed, "boolean"),
-        "line": arrow_udf(_line, "int"),
-        "verdict": arrow_udf(_verdict, _STRUCT_DDL),
-        "page_allows": arrow_udf(_page_allows, "boolean"),
-        "usage": arrow_udf(_usage, "boolean"),
-    }
+    return {function.name: arrow_udf(function.function, spark_type(function.returns))
+            for function in column_functions(_worker_cache)}
 
 
 def _col(value: Union[ColumnOrName, str], literal: bool = False) -> Column:
@@ -172,23 +129,24 @@ def _body(value: ColumnOrName) -> Column:
 
 def robots_origin(url: ColumnOrName) -> Column:
     """``scheme://host[:port]`` of each URL (its robots.txt scope); null when it has none."""
-    return cast(Column, _udfs()["origin"](_col(url)))
+    return cast(Column, _udfs()["robots_origin"](_col(url)))
 
 
 def robots_allowed(body: ColumnOrName, url: ColumnOrName, agent: Union[Column, str]) -> Column:
     """May ``agent`` fetch ``url`` under ``body``? (``agent``: a column, or a str literal.)"""
-    return cast(Column, _udfs()["allowed"](_body(body), _col(url), _col(agent, literal=True)))
+    return cast(Column, _udfs()["robots_allowed"](_body(body), _col(url),
+                                                  _col(agent, literal=True)))
 
 
 def robots_line(body: ColumnOrName, url: ColumnOrName, agent: Union[Column, str]) -> Column:
     """The line of the rule that decides (null when no rule does)."""
-    return cast(Column, _udfs()["line"](_body(body), _col(url), _col(agent, literal=True)))
+    return cast(Column, _udfs()["robots_line"](_body(body), _col(url), _col(agent, literal=True)))
 
 
 def robots_verdict(body: ColumnOrName, status: ColumnOrName, url: ColumnOrName,
                    agent: Union[Column, str]) -> Column:
     """``struct(allowed, line, reason)`` with the fetch policy applied to ``status``."""
-    return cast(Column, _udfs()["verdict"](_body(body), _col(status).cast("int"), _col(url),
+    return cast(Column, _udfs()["robots_verdict"](_body(body), _col(status).cast("int"), _col(url),
                                            _col(agent, literal=True)))
 
 
@@ -196,7 +154,7 @@ def robots_usage(body: ColumnOrName, url: ColumnOrName, agent: Union[Column, str
                  purpose: Union[Column, str]) -> Column:
     """The AI usage preference for ``purpose`` (``"ai-train"``...): true, false or null
     (nothing stated, or a URL the agent may not fetch); see :meth:`RobotsTxt.usage`."""
-    return cast(Column, _udfs()["usage"](_body(body), _col(url), _col(agent, literal=True),
+    return cast(Column, _udfs()["robots_usage"](_body(body), _col(url), _col(agent, literal=True),
                                          _col(purpose, literal=True)))
 
 
@@ -228,14 +186,14 @@ def verdicts(
     how many origin partitions the work is cut into.
     """
     names = check_agents(agents)
-    wanted = tuple(dict.fromkeys(purposes))  # column_name raises InvalidPurpose first
-    ddl = VERDICT_DDL + "".join(f", {column_name(p)} boolean" for p in wanted)
+    wanted = tuple(dict.fromkeys(purposes))
+    ddl = spark_ddl(verdict_schema(wanted))  # an unknown purpose raises InvalidPurpose
     for frame, table, needed in ((robots, "robots", ("url", "body")), (urls, "URL", ("url",))):
         for column in needed:
             if column not in frame.columns:
                 raise InvalidArgument(f"the {table} table has no {column!r} column (columns: "
                                  + ", ".join(frame.columns) + ")")
-    origin = _udfs()["origin"]
+    origin = _udfs()["robots_origin"]
     status = (F.col("status").cast("int") if "status" in robots.columns
               else F.lit(None).cast("int"))
     date = (F.col("date").cast("timestamp") if "date" in robots.columns
@@ -257,14 +215,18 @@ def verdicts(
     spread = (both.repartition(partitions, "origin") if partitions
               else both.repartition("origin"))
     ordered = spread.sortWithinPartitions(
-        F.col("origin").asc_nulls_first(), F.col("kind").asc(),
-        F.col("date").desc_nulls_last(), F.col("body").desc_nulls_last(),
-        F.col("status").desc_nulls_last())
+        F.col("origin").asc_nulls_first(), F.col("kind").asc(), *_best_first())
     if any_agent:  # one row per URL
         fold = functools.partial(_any_partition, names, missing, mode, policy)
         return ordered.select(*SORTED_COLUMNS).mapInArrow(fold, ANY_AGENT_DDL)
     job = functools.partial(_judge_partition, names, missing, mode, policy, wanted)
     return ordered.select(*SORTED_COLUMNS).mapInArrow(job, ddl)
+
+
+def _best_first() -> List[Column]:
+    """The sort that puts each site's governing robots row first: :data:`robotsrules.bulk.
+    RANKING`, the order :func:`robotsrules.bulk.rank` compares (larger first, nulls last)."""
+    return [F.col(name).desc_nulls_last() for name in RANKING]
 
 
 _TSV = (".tsv", ".tsv.gz", ".tsv.gzip", ".tsv.zst")
@@ -314,13 +276,48 @@ def robots_page_allows(headers: ColumnOrName, html: ColumnOrName, agent: Union[C
     """The page-level answer for ``purpose`` (:func:`robotsrules.page_signals`): ``headers``
     holds the raw ``Name: value`` lines of a response, ``html`` its body or head; ``agent``
     and ``purpose`` are columns or str literals. Null when the page states nothing."""
-    return cast(Column, _udfs()["page_allows"](_col(headers), _body(html),
-                                               _col(agent, literal=True),
-                                               _col(purpose, literal=True)))
+    return cast(Column, _udfs()["robots_page_allows"](_col(headers), _body(html),
+                                                      _col(agent, literal=True),
+                                                      _col(purpose, literal=True)))
 
 
-ANY_AGENT_DDL = ("url string, disallowed boolean, agent string, line int, reason string, "
-                 "origin string")
+def robots_page(headers: ColumnOrName, html: ColumnOrName, agent: Union[Column, str]
+                ) -> Column:
+    """The page-level signals of a response as a struct (``index``, ``follow``, ``noai``,
+    ``tdm_reservation``; :data:`robotsrules.bulk.PAGE_SIGNALS_TYPE`): ``headers`` holds the
+    raw ``Name: value`` lines, ``html`` the body or its head; ``agent`` is a column or a str
+    literal. Null for a null agent."""
+    return cast(Column, _udfs()["robots_page"](_col(headers), _body(html),
+                                               _col(agent, literal=True)))
+
+
+def robots_license_urls(body: ColumnOrName, agent: Union[Column, str, None] = None) -> Column:
+    """The RSL ``License`` URLs of a robots.txt body that apply to ``agent`` (RSL 1.0
+    §4.4.2: the agent's group's lines, else the file-wide ones), as an array of strings;
+    with a null ``agent``, every ``License`` URL of the file. Null for a null body."""
+    return cast(Column, _udfs()["robots_license_urls"](
+        _body(body), F.lit(None).cast("string") if agent is None
+        else _col(agent, literal=True)))
+
+
+def robots_license(xml: ColumnOrName, url: ColumnOrName, purpose: Union[Column, str]
+                   ) -> Column:
+    """What the RSL document ``xml`` says of ``url`` for ``purpose``: ``permitted``,
+    ``licensed``, ``prohibited``, ``unstated`` or ``unknown`` (an invalid document). Null
+    for a null value or a URL the core rejects. Reading a document needs the ``rsl`` extra."""
+    return cast(Column, _udfs()["robots_license"](_body(xml), _col(url),
+                                                  _col(purpose, literal=True)))
+
+
+def robots_license_allows(xml: ColumnOrName, url: ColumnOrName, purpose: Union[Column, str]
+                          ) -> Column:
+    """:func:`robots_license` as a boolean: true when permitted, false when licensed (on
+    terms) or prohibited, null otherwise."""
+    return cast(Column, _udfs()["robots_license_allows"](_body(xml), _col(url),
+                                                         _col(purpose, literal=True)))
+
+
+ANY_AGENT_DDL = spark_ddl(ANY_AGENT_SCHEMA)
 """The any-agent schema (:data:`robotsrules.bulk.ANY_AGENT_SCHEMA`) as Spark DDL."""
 
 
@@ -355,11 +352,7 @@ _robots_by_broadcast: dict[str, Any] = {}  # per Python worker: job token -> Rob
 def page_ddl(purposes: Sequence[str] = ()) -> str:
     """The columns of :func:`page_verdicts` as Spark DDL: those of
     :func:`robotsrules.warc.page_table_schema`, one nullable boolean per purpose at the end."""
-    wanted = tuple(dict.fromkeys(purposes))
-    return ("`url` string, `agent` string, `status` int, `date` timestamp, "
-            "`crawl_allowed` boolean, `index` boolean, `follow` boolean, `noai` boolean, "
-            "`tdm_reservation` tinyint"
-            + "".join(f", `{column_name(p)}` boolean" for p in wanted))
+    return spark_ddl(page_schema(tuple(dict.fromkeys(purposes))))
 
 
 def _robots_index(shared: Any) -> Any:
@@ -419,10 +412,10 @@ def page_verdicts(
     no rows: their notes stay in the executors (check the paths first, as
     ``robotsrules bulk`` does).
     """
-    from ._purposes import check_purpose
+    from ._page import check_purposes
 
     names = check_agents(agents)
-    wanted = tuple(dict.fromkeys(check_purpose(p) for p in purposes))
+    wanted = check_purposes(purposes)
     paths = [str(p) for p in warc_paths]
     if not paths:
         raise InvalidArgument("page_verdicts needs at least one WARC path")
@@ -579,7 +572,7 @@ def as_of_verdicts(
                 raise InvalidArgument(f"the {table} table has no {column!r} column (columns: "
                                       + ", ".join(frame.columns) + ")")
     arrow_udf: Any = F.arrow_udf  # type: ignore[attr-defined]  # pyspark 4.1+, stubs lag
-    site_of = (_udfs()["origin"] if key == "origin" else arrow_udf(_hosts, "string"))
+    site_of = (_udfs()["robots_origin"] if key == "origin" else arrow_udf(_hosts, "string"))
     status = (F.col("status").cast("int") if "status" in robots.columns
               else F.lit(None).cast("int"))
     rdate = F.col("date") if "date" in robots.columns else F.lit(None).cast("timestamp")
@@ -604,31 +597,12 @@ def as_of_verdicts(
                             cache_size)
     return ordered.select("site", "kind", "url", "body", "status", "rdate",
                           "udate").mapInArrow(job, VERDICT_DDL)
+
+
 # -- stances (issue 17): one row per site and agent, no URL table ------------------------------
 
-STANCE_DDL = ("site string, agent string, kind string, reason string, scope string, "
-              "lines array<int>, disallowed array<string>, allowed array<string>, "
-              "complete boolean")
+STANCE_DDL = spark_ddl(STANCE_SCHEMA)
 """The stance schema (:data:`robotsrules.bulk.STANCE_SCHEMA`) as Spark DDL."""
-
-_STANCE_STRUCT_DDL = STANCE_DDL.split(", ", 2)[2]
-
-
-def _stance(body: pa.Array, status: pa.Array, agent: pa.Array) -> pa.Array:
-    from .bulk import STANCE_SCHEMA
-
-    rows = _worker_cache().stances(body.to_pylist(), status.to_pylist(), agent.to_pylist())
-    fields = list(STANCE_SCHEMA)[2:]
-    arrays = [pa.array([None if r is None else r[i] for r in rows], field.type)
-              for i, field in enumerate(fields)]
-    mask = pa.array([r is None for r in rows], pa.bool_())
-    return pa.StructArray.from_arrays(arrays, fields=fields, mask=mask)
-
-
-@functools.cache
-def _stance_udf() -> Any:
-    arrow_udf: Any = F.arrow_udf  # type: ignore[attr-defined]  # pyspark 4.1+, stubs lag
-    return arrow_udf(_stance, _STANCE_STRUCT_DDL)
 
 
 def robots_stance(body: ColumnOrName, status: ColumnOrName, agent: Union[Column, str]
@@ -638,8 +612,8 @@ def robots_stance(body: ColumnOrName, status: ColumnOrName, agent: Union[Column,
     :data:`robotsrules.bulk.STANCE_SCHEMA`), with the fetch policy applied to ``status``
     (pass ``F.lit(None)`` when there is none). Null for a null agent, or a null body with
     a null or 2xx status. ``agent`` is a column or a str literal."""
-    return cast(Column, _stance_udf()(_body(body), _col(status).cast("int"),
-                                      _col(agent, literal=True)))
+    return cast(Column, _udfs()["robots_stance"](_body(body), _col(status).cast("int"),
+                                                 _col(agent, literal=True)))
 
 
 def _stance_partition(agents: Sequence[str], mode: Mode, policy: Policy,
@@ -674,12 +648,10 @@ def stances(
     date = (F.col("date").cast("timestamp") if "date" in robots.columns
             else F.lit(None).cast("timestamp"))
     rows = (robots
-            .select(_udfs()["origin"](F.col("url").cast("string")).alias("origin"),
+            .select(_udfs()["robots_origin"](F.col("url").cast("string")).alias("origin"),
                     _body("body").alias("body"), status.alias("status"), date.alias("date"))
             .where(F.col("origin").isNotNull()))
     spread = rows.repartition(partitions, "origin") if partitions else rows.repartition("origin")
-    ordered = spread.sortWithinPartitions(
-        F.col("origin").asc(), F.col("date").desc_nulls_last(),
-        F.col("body").desc_nulls_last(), F.col("status").desc_nulls_last())
+    ordered = spread.sortWithinPartitions(F.col("origin").asc(), *_best_first())
     job = functools.partial(_stance_partition, names, mode, policy)
     return ordered.select(*STANCE_SORTED_COLUMNS).mapInArrow(job, STANCE_DDL)

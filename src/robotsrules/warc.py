@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import re
 from dataclasses import dataclass, field
 from typing import (
     Any,
@@ -54,12 +55,16 @@ from urllib.parse import urlsplit
 import pyarrow as pa
 from warcio.archiveiterator import ArchiveIterator
 
+from ._dates import utc
+from ._decoder import BodyDecoder, Dechunker
 from ._scope import join_url, origin_of
+from .bulk import DEFAULT_PAGE_BATCH_ROWS, Rank, page_schema, rank
 from .robotstxt import DEFAULT_MAX_BYTES
 
-__all__ = ["DAMAGED_STATUS", "DEFAULT_PAGE_BATCH_ROWS", "ROBOTS_SCHEMA", "Capture", "PageCapture",
-           "WarcStats", "iter_captures", "iter_pages", "page_batches", "page_table",
-           "page_table_schema", "read_warc_captures", "read_warcs"]
+__all__ = ["DAMAGED_STATUS", "DEFAULT_PAGE_BATCH_ROWS", "MAX_HTTP_HEAD", "MAX_NOTES",
+           "MAX_WARC_HEAD", "ROBOTS_SCHEMA", "Capture", "PageCapture", "WarcStats",
+           "iter_captures", "iter_pages", "page_batches", "page_table", "page_table_schema",
+           "read_warc_captures", "read_warcs", "sniffs_html"]
 
 ROBOTS_SCHEMA = pa.schema([
     pa.field("url", pa.string()),
@@ -83,6 +88,12 @@ did not arrive whole. (599 is not an HTTP status any server sends for robots.txt
 ``damaged`` column tells such rows apart.)"""
 
 MAX_REDIRECTS = 5
+MAX_NOTES = 100
+"""Problem notes kept by :class:`WarcStats` (the rest are counted)."""
+MAX_HTTP_HEAD = 64 * 1024
+"""Octets of a record's HTTP status line and headers read; a longer head is damage."""
+MAX_WARC_HEAD = 1 << 20
+"""Octets of a record's WARC header block read; a longer one ends the file (a problem)."""
 _DRAIN = 1 << 16
 
 
@@ -113,27 +124,29 @@ class WarcStats:
     """Records that are not robots.txt responses (requests, metadata, other URLs)."""
     redirects_followed: int = 0
     damaged: int = 0
-    """Captures that did not arrive whole (see the module docstring); each also has a note
-    in :attr:`errors`."""
+    """Captures that did not arrive whole (see the module docstring); each is also a
+    problem."""
+    problems: int = 0
+    """Every problem met: damaged captures, bad records, files that could not be read."""
     errors: List[str] = field(default_factory=list)
+    """A note for each of the first :data:`MAX_NOTES` problems (the rest are only counted
+    in :attr:`problems`, so that memory stays bounded whatever a file holds)."""
 
+    def note(self, message: str) -> None:
+        """Count a problem; keep its note if fewer than :data:`MAX_NOTES` are kept."""
+        self.problems += 1
+        if len(self.errors) < MAX_NOTES:
+            self.errors.append(message)
 
-def _date(value: Optional[str]) -> Optional[datetime.datetime]:
-    """A ``WARC-Date`` (ISO 8601, ``Z``, up to nanoseconds) as an aware UTC datetime."""
-    if not value:
-        return None
-    text = value.strip().replace("Z", "+00:00").replace("z", "+00:00")
-    if "." in text:  # fromisoformat takes at most 6 fraction digits before 3.11
-        head, _, rest = text.partition(".")
-        digits = len(rest) - len(rest.lstrip("0123456789"))
-        text = f"{head}.{(rest[:digits] + '000000')[:6]}{rest[digits:]}"
-    try:
-        when = datetime.datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=datetime.timezone.utc)
-    return when.astimezone(datetime.timezone.utc)
+    def warnings(self, shown: int = 10) -> List[str]:
+        """The first ``shown`` notes, then how many problems more there were (one line each,
+        control characters made visible: the notes quote strangers' files)."""
+        from ._terminal import visible
+
+        lines = [visible(note) for note in self.errors[:shown]]
+        if self.problems > len(lines):
+            lines.append(f"{self.problems - len(lines):,} more problems")
+        return lines
 
 
 def _is_robots(url: str) -> bool:
@@ -153,15 +166,49 @@ def iter_captures(source: Union[str, os.PathLike[str], BinaryIO], *,
     counted in ``stats`` (pass one to see them), never raised.
     """
     stats = stats if stats is not None else WarcStats()
-    yield from _open_and_read(source, stats, max_bytes, all_paths, None)
+
+    def read(record: Any, limit: int) -> Optional[Capture]:
+        return _capture(record, limit, all_paths)
+
+    yield from _open_and_read(source, stats, max_bytes, read)
+
+
+class _BoundedLines:
+    """A reader's ``readline`` with a budget: warcio reads a record's WARC headers line by
+    line, without a limit; past ``budget`` octets this raises (the file ends there)."""
+
+    def __init__(self, stream: Any, budget: int) -> None:
+        self._stream = stream
+        self._left = budget
+
+    def readline(self, length: Optional[int] = None) -> bytes:
+        if self._left <= 0:
+            raise ValueError(f"a WARC record header longer than {MAX_WARC_HEAD:,} octets")
+        want = self._left + 1 if length is None or length < 0 else min(length, self._left + 1)
+        line: bytes = self._stream.readline(want)
+        self._left -= len(line)
+        return line
 
 
 class _Archive(ArchiveIterator):  # type: ignore[misc]  # warcio has no type information
-    """warcio's record iterator, noting whether the file ended in the middle of something,
-    which warcio passes over quietly: a gzip member without its end, or (plain files) octets
-    after the last complete record that are not a whole record (a cut record header)."""
+    """warcio's record iterator, with its header reading bounded (:data:`MAX_WARC_HEAD`),
+    noting whether the file ended in the middle of something, which warcio passes over
+    quietly: a gzip member without its end, or (plain files) octets after the last complete
+    record that are not a whole record (a cut record header). Records come unparsed (their
+    HTTP heads are read here, not by warcio: :func:`_http_head`)."""
 
     cut: Optional[str] = None
+    INC_RECORD = ""  # warcio prints this note (with raw octets) to stderr: counted instead
+
+    def __init__(self, handle: Any) -> None:
+        super().__init__(handle, arc2warc=True, no_record_parse=True)
+        for parser in (self.loader.warc_parser, self.loader.arc_parser):
+            parse = parser.parse
+
+            def bounded(stream: Any, full_statusline: Any = None, parse: Any = parse) -> Any:
+                return parse(_BoundedLines(stream, MAX_WARC_HEAD), full_statusline)
+
+            parser.parse = bounded
 
     def close(self) -> None:
         reader = getattr(self, "reader", None)
@@ -181,10 +228,10 @@ class _Archive(ArchiveIterator):  # type: ignore[misc]  # warcio has no type inf
 
 
 def _open_and_read(source: Union[str, os.PathLike[str], BinaryIO], stats: WarcStats,
-                   max_bytes: int, all_paths: bool,
-                   read: Optional[Callable[[Any, int], Any]]) -> Iterator[Any]:
-    """Open ``source`` (a path, or a binary file object left open) and yield what
-    :func:`_captures` reads from it; a file that cannot be opened is one error in ``stats``."""
+                   limit: int, read: Callable[[Any, int], Any]) -> Iterator[Any]:
+    """Open ``source`` (a path, or a binary file object left open) and yield what ``read``
+    makes of each of its records (``None``: skipped); a file that cannot be opened is one
+    problem in ``stats``."""
     name = source if isinstance(source, (str, os.PathLike)) else getattr(source, "name", "WARC")
     label = os.fspath(name) if isinstance(name, (str, os.PathLike)) else "WARC"
     stats.files += 1
@@ -192,19 +239,22 @@ def _open_and_read(source: Union[str, os.PathLike[str], BinaryIO], stats: WarcSt
         handle: BinaryIO = (open(source, "rb") if isinstance(source, (str, os.PathLike))  # noqa: SIM115
                             else source)
     except OSError as error:
-        stats.errors.append(f"{label}: {error.strerror or error}")
+        stats.note(f"{label}: {error.strerror or error}")
         return
     try:
-        yield from _captures(handle, label, max_bytes, stats, all_paths, read)
+        yield from _records(handle, label, limit, stats, read)
     finally:
         if handle is not source:
             handle.close()
 
 
-def _captures(handle: BinaryIO, label: str, max_bytes: int, stats: WarcStats,
-              all_paths: bool, read: Optional[Callable[[Any, int], Any]] = None
-              ) -> Iterator[Any]:
-    archive = _Archive(handle, arc2warc=True)
+def _records(handle: BinaryIO, label: str, limit: int, stats: WarcStats,
+             read: Callable[[Any, int], Any]) -> Iterator[Any]:
+    try:
+        archive = _Archive(handle)
+    except Exception as error:  # Leniency: not a WARC file at all
+        stats.note(f"{label}: unreadable: {type(error).__name__}: {error}")
+        return
     records = iter(archive)
     while True:
         try:
@@ -212,47 +262,54 @@ def _captures(handle: BinaryIO, label: str, max_bytes: int, stats: WarcStats,
         except StopIteration:
             break
         except Exception as error:  # Leniency: garbled or truncated archive: stop this file
-            stats.errors.append(f"{label}: unreadable after {stats.records} records: "
-                                f"{type(error).__name__}: {error}")
+            stats.note(f"{label}: unreadable after {stats.records} records: "
+                       f"{type(error).__name__}: {str(error)[:200]}")
             return
         stats.records += 1
         try:
-            capture = (_capture(record, max_bytes, all_paths) if read is None
-                       else read(record, max_bytes))
+            capture = read(record, limit)
         except Exception as error:  # Leniency: one bad record; the next may be fine
-            stats.errors.append(f"{label}: record {stats.records}: {type(error).__name__}: "
-                                f"{error}")
+            stats.note(f"{label}: record {stats.records}: {type(error).__name__}: "
+                       f"{str(error)[:200]}")
             _drain(record)
             continue
         if capture is None:
-            short = _drain(record)
+            short = _drain(record)[0]
             if short:
-                stats.errors.append(f"{label}: record {stats.records}: {short}")
+                stats.note(f"{label}: record {stats.records}: {short}")
             stats.skipped += 1
             continue
-        if getattr(capture, "damaged", None):  # page records (iter_pages) carry no such flag
+        if capture.damaged:
             stats.damaged += 1
-            stats.errors.append(f"{label}: record {stats.records} ({capture.url}): damaged: "
-                                f"{capture.damaged}; not read as a robots.txt")
+            stats.note(f"{label}: record {stats.records} ({capture.url[:200]}): damaged: "
+                       f"{capture.damaged}; not read as a whole answer")
         stats.captures += 1
         yield capture
+    if archive.err_count:
+        stats.note(f"{label}: {archive.err_count:,} records not followed by a blank line "
+                   "(a wrong Content-Length?)")
     if archive.cut:
-        stats.errors.append(f"{label}: {archive.cut} (cut short?): whatever followed record "
-                            f"{stats.records} is lost")
+        stats.note(f"{label}: {archive.cut} (cut short?): whatever followed record "
+                   f"{stats.records} is lost")
 
 
-def _drain(record: Any) -> Optional[str]:
-    """Read the rest of a record's block; why it is short of its Content-Length, or None."""
+def _drain(record: Any) -> Tuple[Optional[str], int]:
+    """Read the rest of a record's block: (why it is short of its Content-Length, or None;
+    the octets read)."""
     raw = record.raw_stream
-    while raw.read(_DRAIN):
-        pass
+    drained = 0
+    while True:
+        block = raw.read(_DRAIN)
+        if not block:
+            break
+        drained += len(block)
     left = getattr(raw, "limit", None)  # a warcio LimitReader: octets of Content-Length unread
     if not isinstance(left, int) or not callable(getattr(raw, "tell", None)):
-        return "no usable Content-Length"
+        return "no usable Content-Length", drained
     if left > 0:
         got = raw.tell()
-        return f"record cut short: {got:,} of {got + left:,} octets (Content-Length)"
-    return None
+        return f"record cut short: {got:,} of {got + left:,} octets (Content-Length)", drained
+    return None, drained
 
 
 def _status(text: Any) -> Optional[int]:
@@ -264,57 +321,159 @@ def _status(text: Any) -> Optional[int]:
     return None
 
 
-def _capture(record: Any, max_bytes: int, all_paths: bool) -> Optional[Capture]:
+_STATUS_LINE = re.compile(rb"HTTP/[0-9]+(?:\.[0-9]+)?[ \t]+(\S*)")
+
+
+class _Response(NamedTuple):
+    """One ``response`` record read: its target, the HTTP head, the decoded body (or its
+    first ``limit`` octets) and why it is not whole, if it is not."""
+
+    url: str
+    origin: str
+    date: Optional[datetime.datetime]
+    status_text: Optional[str]
+    headers: Tuple[Tuple[str, str], ...]
+    body: bytes
+    truncated: bool
+    damaged: Optional[str]
+
+
+def _header(headers: Sequence[Tuple[str, str]], name: str) -> Optional[str]:
+    for key, value in headers:
+        if key.lower() == name:
+            return value
+    return None
+
+
+def _target(record: Any) -> Optional[str]:
+    """The target URI of an HTTP(S) ``response`` record (the scheme in any case: RFC 3986
+    §3.1), or None for other records."""
     if record.rec_type != "response":
         return None
     url = (record.rec_headers.get_header("WARC-Target-URI") or "").strip().strip("<>")
-    if not url or not (all_paths or _is_robots(url)):
+    if not url.lower().startswith(("http:", "https:")):
         return None
+    return url
+
+
+def _http_head(raw: Any) -> Tuple[Optional[str], Tuple[Tuple[str, str], ...], Optional[str]]:
+    """(status code text, header pairs, damage) of the HTTP head at the start of a record
+    block. The head ends at its blank line; a block that ends first, or a head longer than
+    :data:`MAX_HTTP_HEAD`, is damage (a head cut after its status line has lost the headers
+    that may say no)."""
+    from ._page import header_block
+
+    lines: List[bytes] = []
+    size = 0
+    while True:
+        line = raw.readline(MAX_HTTP_HEAD - size + 1)
+        size += len(line)
+        if size > MAX_HTTP_HEAD:
+            return None, (), f"an HTTP head longer than {MAX_HTTP_HEAD:,} octets"
+        if not lines and not _STATUS_LINE.match(line):
+            return None, (), "no HTTP head (the record does not start with a status line)"
+        if not line.endswith(b"\n"):
+            return None, (), ("the HTTP head is cut short (the record ends before the blank "
+                              "line that ends it)")
+        if not line.strip(b"\r\n"):
+            break
+        lines.append(line)
+    match = _STATUS_LINE.match(lines[0])
+    assert match is not None
+    status = match.group(1).decode("latin-1")
+    fields = header_block(b"".join(lines[1:]))  # the page layer's one reader (folding too)
+    return status, tuple((field.name, field.value) for field in fields), None
+
+
+def _read_body(raw: Any, headers: Sequence[Tuple[str, str]], limit: int
+               ) -> Tuple[bytes, bool, Optional[str], int]:
+    """(body, truncated, damage, payload octets read) of the payload after the HTTP head:
+    de-chunked and decoded by the one bounded decoder (:mod:`robotsrules._decoder`), at most
+    ``limit`` octets kept; a payload that does not end as its coding says is damage."""
+    coding = _header(headers, "transfer-encoding") or ""
+    chunks = Dechunker() if "chunked" in coding.lower() else None
+    decoder = BodyDecoder(_header(headers, "content-encoding"), limit)
+    read = 0
+    ended = False
+    while True:
+        block = raw.read(_DRAIN)
+        if not block:
+            ended = True
+            break
+        read += len(block)
+        data = block if chunks is None else chunks.feed(block)
+        if chunks is not None and chunks.error is not None:
+            return b"", False, f"bad chunked payload: {chunks.error}", read
+        if decoder.feed(data):
+            break
+        if chunks is not None and chunks.done:
+            ended = True
+            break
+    if ended:
+        decoder.finish()
+        if chunks is not None and not chunks.done and decoder.error is None:
+            return b"", False, "chunked payload cut short (no last chunk)", read
+    if decoder.error is not None:
+        return b"", False, f"unreadable HTTP payload: {decoder.error}", read
+    return decoder.body, decoder.truncated, None, read
+
+
+def _response(record: Any, url: str, limit: int,
+              body: Callable[[Sequence[Tuple[str, str]]], bool] = lambda headers: True
+              ) -> _Response:
+    """Read one response record (see :class:`_Response`); when ``body(headers)`` is False
+    the payload is left unread (only the record's completeness is checked)."""
+    raw = record.raw_stream
     origin = origin_of(url)  # InvalidURL: counted as a bad record by the caller
-    date = _date(record.rec_headers.get_header("WARC-Date"))
-    http = record.http_headers
-    if http is None:
-        _drain(record)
-        return Capture(url, origin, None, date, b"", False, None, "no HTTP headers")
-    raw_status = http.get_statuscode()
-    status = _status(raw_status)
-    try:
-        body = record.content_stream().read(max_bytes + 1)
-        damage = _drain(record)
-    except Exception as error:  # a payload the decoders cannot read
-        damage = f"unreadable HTTP payload: {type(error).__name__}: {error}"
-        body = b""
-    if damage is None and status is None:
-        shown = str(raw_status)[:20]
-        damage = f"impossible HTTP status {shown!r}"
+    date = utc(record.rec_headers.get_header("WARC-Date"))
+    status, headers, damage = _http_head(raw)
+    data, truncated, read = b"", False, 0
+    wanted = damage is None and body(headers)
+    if wanted:
+        data, truncated, damage, read = _read_body(raw, headers, limit)
+    short, drained = _drain(record)
+    if damage is None and short is not None:
+        damage = short
+    length = _header(headers, "content-length")
+    if (damage is None and wanted and length is not None and length.strip().isdigit()
+            and _header(headers, "transfer-encoding") is None
+            and read + drained < int(length.strip())):
+        damage = (f"payload cut short: {read + drained:,} of {int(length.strip()):,} octets "
+                  "(HTTP Content-Length)")
     cut = record.rec_headers.get_header("WARC-Truncated")
-    if damage is None and cut and len(body) < max_bytes:
-        damage = (f"WARC-Truncated: {cut.strip()[:40]} with only {len(body):,} octets kept "
-                  f"(fewer than the {max_bytes:,} a parser reads)")
+    if damage is None and cut and wanted and not truncated:
+        damage = (f"WARC-Truncated: {cut.strip()[:40]} with only {len(data):,} octets kept "
+                  f"(fewer than the {limit:,} read)")
     if damage is not None:
-        return Capture(url, origin, status, date, b"", False, None, damage)
-    truncated = len(body) > max_bytes or bool(cut)
-    location = http.get_header("Location")
-    return Capture(url, origin, status, date, body[:max_bytes], truncated,
+        return _Response(url, origin, date, status, headers, b"", False, damage)
+    return _Response(url, origin, date, status, headers, data, truncated or bool(cut), None)
+
+
+def _capture(record: Any, max_bytes: int, all_paths: bool) -> Optional[Capture]:
+    url = _target(record)
+    if url is None or not (all_paths or _is_robots(url)):
+        return None
+    found = _response(record, url, max_bytes)
+    status = _status(found.status_text)
+    damage = found.damaged
+    if damage is None and status is None:
+        damage = f"impossible HTTP status {str(found.status_text)[:20]!r}"
+    if damage is not None:
+        return Capture(url, found.origin, status, found.date, b"", False, None, damage)
+    location = _header(found.headers, "location")
+    return Capture(url, found.origin, status, found.date, found.body, found.truncated,
                    location.strip() if location else None)
 
 
 def _better(a: Capture, b: Optional[Capture]) -> bool:
-    """Whether capture ``a`` should answer instead of ``b``: an intact capture beats a damaged
-    one; then the newer one (see :func:`_newer`)."""
-    if b is None:
-        return True
-    if (a.damaged is None) != (b.damaged is None):
-        return a.damaged is None
-    return _newer(a, b)
+    """Whether capture ``a`` should answer instead of ``b`` (:func:`robotsrules.bulk.rank`:
+    an intact capture beats a damaged one, then the newer one, the larger body, the larger
+    status; a later capture wins a tie)."""
+    return b is None or _rank(a) >= _rank(b)
 
 
-def _newer(a: Capture, b: Optional[Capture]) -> bool:
-    if b is None:
-        return True
-    if a.date is None or b.date is None:
-        return b.date is None  # a dated capture beats an undated one; later wins ties
-    return a.date >= b.date
+def _rank(capture: Capture) -> Rank:
+    return rank(capture.date, capture.body, capture.status, capture.damaged is not None)
 
 
 def read_warcs(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
@@ -387,26 +546,67 @@ class PageCapture(NamedTuple):
     headers: Tuple[Tuple[str, str], ...]
     head: Optional[bytes]
     """The first bytes of an HTML body (``None`` for other content types)."""
+    damaged: Optional[str] = None
+    """Why the record is not a whole response (``None``: it is): its signals are unknown,
+    never "nothing stated" (a cut record may have lost the header or tag that says no)."""
+    record_id: Optional[str] = None
+    """The record's ``WARC-Record-ID``."""
+
+
+# The WHATWG MIME Sniffing Standard (Living Standard, as of 2024), §7.1 "Identifying a
+# resource with an unknown MIME type": the HTML signatures, case-insensitive, after leading
+# whitespace, each followed by a space or ">"; read only when the type is missing or says
+# nothing (``unknown/unknown``, ``application/unknown``, ``*/*``), as browsers and crawlers do.
+_HTML_SIGNATURES = (b"<!doctype html", b"<html", b"<head", b"<script", b"<iframe", b"<h1",
+                    b"<div", b"<font", b"<table", b"<a", b"<style", b"<title", b"<b", b"<body",
+                    b"<br", b"<p", b"<!--")
+_UNKNOWN_TYPES = frozenset({"", "unknown/unknown", "application/unknown", "*/*"})
+
+
+def sniffs_html(data: bytes) -> bool:
+    """Whether a body of unknown type starts as HTML (WHATWG MIME Sniffing, §7.1).
+
+    >>> sniffs_html(b"\\n  <!DOCTYPE html><title>x</title>"), sniffs_html(b"%PDF-1.7")
+    (True, False)
+    """
+    start = data[:512].lstrip(b"\t\n\x0c\r ")
+    start = start[3:] if start.startswith(b"\xef\xbb\xbf") else start
+    lower = start[:16].lower()
+    for signature in _HTML_SIGNATURES:
+        if lower.startswith(signature) and lower[len(signature):len(signature) + 1] in (b" ",
+                                                                                         b">"):
+            return True
+    return False
+
+
+def _page_kind(headers: Sequence[Tuple[str, str]]) -> Optional[bool]:
+    """True: HTML by its type; None: no usable type (sniff the body); False: another type."""
+    from ._page import is_html
+
+    value = _header(headers, "content-type")
+    essence = (value or "").split(";", 1)[0].strip().lower()
+    if essence in _UNKNOWN_TYPES:
+        return None
+    return is_html(value)
 
 
 def _page_capture(record: Any, max_bytes: int) -> Optional[PageCapture]:
-    from ._signals import is_html
-
-    if record.rec_type != "response":
+    url = _target(record)
+    if url is None or _is_robots(url):
         return None
-    url = (record.rec_headers.get_header("WARC-Target-URI") or "").strip().strip("<>")
-    if not url or _is_robots(url):
-        return None
-    origin = origin_of(url)  # InvalidURL: counted as a bad record by the caller
-    http = record.http_headers
-    if http is None:
-        raise ValueError(f"no HTTP headers for {url}")
-    headers = tuple((str(k), str(v)) for k, v in http.headers)
-    head = None
-    if is_html(http.get_header("Content-Type")):
-        head = record.content_stream().read(max_bytes)
-    return PageCapture(url, origin, int(http.get_statuscode()),
-                       _date(record.rec_headers.get_header("WARC-Date")), headers, head)
+    found = _response(record, url, max_bytes, body=lambda h: _page_kind(h) is not False)
+    status = _status(found.status_text)
+    damage = found.damaged
+    if damage is None and status is None:
+        damage = f"impossible HTTP status {str(found.status_text)[:20]!r}"
+    record_id = record.rec_headers.get_header("WARC-Record-ID")
+    if damage is not None:
+        return PageCapture(url, found.origin, status, found.date, found.headers, None, damage,
+                           record_id)
+    kind = _page_kind(found.headers)
+    html = kind or (kind is None and sniffs_html(found.body))
+    return PageCapture(url, found.origin, status, found.date, found.headers,
+                       found.body if html else None, None, record_id)
 
 
 def iter_pages(source: Union[str, os.PathLike[str], BinaryIO], *,
@@ -414,37 +614,23 @@ def iter_pages(source: Union[str, os.PathLike[str], BinaryIO], *,
                stats: Optional[WarcStats] = None) -> Iterator[PageCapture]:
     """The ``response`` records of one WARC file other than robots.txt, in file order.
 
-    Of an HTML body only the first ``max_head_bytes`` (default
-    :data:`robotsrules._signals.DEFAULT_HEAD_BYTES`) are read; other bodies are not read.
-    Problems are counted in ``stats``, never raised.
+    Of an HTML body (by its ``Content-Type``, or sniffed as browsers do when it has none:
+    :func:`sniffs_html`) only the first ``max_head_bytes`` (default
+    :data:`robotsrules._page.DEFAULT_HEAD_BYTES`) are decoded; other bodies are not read.
+    A record that did not arrive whole is a :class:`PageCapture` with ``damaged`` set (and
+    counted in ``stats.damaged``); other problems are counted in ``stats``, never raised.
     """
-    from ._signals import DEFAULT_HEAD_BYTES
+    from ._page import DEFAULT_HEAD_BYTES
 
     stats = stats if stats is not None else WarcStats()
     limit = DEFAULT_HEAD_BYTES if max_head_bytes is None else max_head_bytes
-    yield from _open_and_read(source, stats, limit, True, _page_capture)
+    yield from _open_and_read(source, stats, limit, _page_capture)
 
 
 def page_table_schema(purposes: Sequence[str] = ()) -> pa.Schema:
-    """The columns of :func:`page_table`: one nullable boolean per purpose at the end."""
-    from ._purposes import column_name
-
-    return pa.schema([
-        pa.field("url", pa.string()),
-        pa.field("agent", pa.string()),
-        pa.field("status", pa.int32()),
-        pa.field("date", pa.timestamp("us", tz="UTC")),
-        pa.field("crawl_allowed", pa.bool_()),
-        pa.field("index", pa.bool_()),
-        pa.field("follow", pa.bool_()),
-        pa.field("noai", pa.bool_()),
-        pa.field("tdm_reservation", pa.int8()),
-        *(pa.field(column_name(p), pa.bool_()) for p in purposes),
-    ])
-
-
-DEFAULT_PAGE_BATCH_ROWS = 1024
-"""Rows per batch of :func:`page_batches` (a page gives one row per agent)."""
+    """The columns of :func:`page_table` (:func:`robotsrules.bulk.page_schema`): one nullable
+    boolean per purpose at the end."""
+    return page_schema(purposes)
 
 
 def page_batches(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
@@ -454,7 +640,8 @@ def page_batches(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
                  batch_rows: int = DEFAULT_PAGE_BATCH_ROWS, mode: Any = "google",
                  check: Optional[Callable[[], None]] = None) -> Iterator[pa.RecordBatch]:
     """Page signals of every response record as a stream of Arrow batches
-    (:func:`page_table_schema`), one row per (URL, agent), in file order.
+    (:func:`page_table_schema`), one row per (URL, agent), in file order: the records of
+    :func:`iter_pages` through :func:`robotsrules.bulk.page_batches`.
 
     Memory stays bounded whatever the size of the WARC files: one record's head and at most
     ``batch_rows`` rows are held at a time (a batch is cut before the page whose rows would
@@ -465,61 +652,16 @@ def page_batches(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
     ``check`` is called before each record (a stop signal raises from it). The columns are
     described at :func:`page_table`.
     """
-    from ._agents import agent_tokens
-    from ._purposes import check_purpose
-    from ._signals import combine, page_signals_for
-    from .bulk import BodyCache, RobotsIndex, host_key
-    from .errors import InvalidArgument
+    from .bulk import page_batches as signal_batches
 
-    for agent in agents:
-        agent_tokens(agent)
-    if batch_rows < 1:
-        raise InvalidArgument("batch_rows must be at least 1")
-    chosen = [check_purpose(p) for p in purposes]
-    schema = page_table_schema(chosen)
-    names = schema.names
-    index = robots if isinstance(robots, RobotsIndex) else None
-    parsed = BodyCache(mode=mode) if index is not None else None
     stats = stats if stats is not None else WarcStats()
 
-    def site_of(page: PageCapture) -> Any:
-        if robots is None:
-            return None
-        if index is None or parsed is None:
-            return robots.get(page.origin)
-        row = index.get(page.origin if index.key == "origin" else (host_key(page.url) or ""))
-        return None if row is None else parsed.get(row[0], row[1])
+    def pages() -> Iterator[PageCapture]:
+        for source in sources:
+            yield from iter_pages(source, max_head_bytes=max_head_bytes, stats=stats)
 
-    columns: Dict[str, List[Any]] = {name: [] for name in names}
-    size = 0
-    for source in sources:
-        for page in iter_pages(source, max_head_bytes=max_head_bytes, stats=stats):
-            if check is not None:
-                check()
-            if size and size + len(agents) > batch_rows:
-                yield pa.record_batch([columns[n] for n in names], schema=schema)
-                columns = {name: [] for name in names}
-                size = 0
-            site = site_of(page)
-            every = page_signals_for(page.headers, page.head, agents, url=page.url,
-                                     now=now or page.date)  # the head read once
-            for agent, signals in zip(agents, every):
-                usage = site.usage(page.url, agent=agent) if site is not None else None
-                both = combine(usage, signals)
-                columns["url"].append(page.url)
-                columns["agent"].append(agent)
-                columns["status"].append(page.status)
-                columns["date"].append(page.date)
-                columns["crawl_allowed"].append(None if usage is None else usage.crawl_allowed)
-                columns["index"].append(signals.index)
-                columns["follow"].append(signals.follow)
-                columns["noai"].append(signals.noai)
-                columns["tdm_reservation"].append(signals.tdm_reservation)
-                for purpose, name in zip(chosen, names[9:]):
-                    columns[name].append(both.allows(purpose))
-            size += len(agents)
-    if size:
-        yield pa.record_batch([columns[n] for n in names], schema=schema)
+    return signal_batches(pages(), agents=agents, purposes=purposes, robots=robots, now=now,
+                          batch_rows=batch_rows, mode=mode, check=check)
 
 
 def page_table(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
@@ -537,9 +679,9 @@ def page_table(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
     (``crawl_allowed`` is then its verdict, else null). ``now`` decides
     ``unavailable_after`` (default: each record's ``WARC-Date``, when the page was served).
     """
-    from ._purposes import check_purpose
+    from .bulk import check_purposes
 
-    schema = page_table_schema([check_purpose(p) for p in purposes])
+    schema = page_table_schema(check_purposes(purposes))
     batches = list(page_batches(sources, agents=agents, purposes=purposes, robots=robots,
                                 max_head_bytes=max_head_bytes, stats=stats, now=now))
     return pa.Table.from_batches(batches, schema=schema)

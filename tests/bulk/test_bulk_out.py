@@ -114,3 +114,17 @@ def test_output_mode_follows_the_umask(inputs: Path) -> None:
     assert out.stat().st_mode & 0o777 == 0o640  # not mkstemp's 0600
     assert out.read_text().splitlines()[0].startswith('"url"')
     assert _leftovers(inputs) == []
+
+
+def test_parquet_output_records_the_data_versions(inputs: Path) -> None:
+    from robotsrules._crawlers import registry_info
+
+    out = inputs / "v.parquet"
+    assert _run(inputs, str(out)) == 0
+    metadata = pq.read_schema(out).metadata
+    info = registry_info()
+    assert metadata[b"robotsrules.crawler_registry_version"] == info["version"].encode()
+    assert metadata[b"robotsrules.crawler_registry_compiled"] == info["compiled"].encode()
+    assert metadata[b"robotsrules.aipref_revision"] == b"draft-ietf-aipref-vocab-07"
+    assert b"robotsrules.version" in metadata and b"robotsrules.extensions_version" in metadata
+    assert [r["allowed"] for r in pq.read_table(out).to_pylist()] == [False, True]

@@ -125,6 +125,34 @@ def test_usage_columns_and_function(spark: Any) -> None:
     assert value is False
 
 
+def test_every_column_function_on_spark_equals_duckdb(spark: Any) -> None:
+    # issue 24: one set of Arrow column functions, registered by both engines, with the
+    # Spark types generated from the same Arrow types as DuckDB's.
+    import duckdb
+
+    import robotsrules.duckdb as duck
+    from robotsrules import bulk
+    from tests.bulk.test_bulk_package import ROW, call_all
+
+    on_duckdb = {f.name: value for f, _, value in call_all(duck.register(duckdb.connect()))}
+    frame = spark.createDataFrame(pa.table({k: [v] for k, v in ROW.items()}))
+    from pyspark.sql import functions as F
+
+    functions = bulk.column_functions(bulk.BodyCache)
+
+    def call(function: Any) -> Any:
+        return getattr(engine, function.name)(*[F.col(a) for a in function.arguments])
+
+    row = frame.select(*[call(f).alias(f.name) for f in functions]).collect()[0]
+    for function in functions:
+        value = row[function.name]
+        value = value.asDict() if hasattr(value, "asDict") else value
+        assert value == on_duckdb[function.name], function.name
+        kind = frame.select(call(function).alias("v")).schema["v"].dataType
+        assert kind.simpleString() == bulk.spark_type(function.returns).replace("`", ""), \
+            function.name
+
+
 def test_page_verdicts_equal_the_warc_path(spark: Any, tmp_path: Any) -> None:
     # Before the CLI test below, whose job stops the shared session. issue 16: page signals
     # of WARC files, one task per file, the robots table broadcast: the rows of page_table.

@@ -71,20 +71,31 @@ def test_agents_lists_groups_and_every_known_crawler() -> None:
     assert "  GPTBot                 disallowed -   -   -    its group at line 9, 11: Disallow: /" in out
     assert "  Googlebot              allowed    -   -   -    '*' group at line 2" in out
     for crawler in known_crawlers():
-        assert f"  {crawler.token} " in out
+        if crawler.token is None:  # listed apart: no robots.txt group can name it
+            assert f"  {crawler.label} " in out.split("robots.txt cannot stop these")[1]
+            continue
+        shown = crawler.label if crawler.label == crawler.token else (
+            f"{crawler.label} (read as {crawler.token})")
+        assert f"  {shown} " in out
 
 
 def test_agents_json_and_table_data() -> None:
     _, out = run("agents", EXAMPLE, "--json", "--url", "/private/x")
     report = json.loads(out)
     assert [g["line"] for g in report["groups"]] == [2, 9]
-    tokens = {c["token"]: c["allowed"] for c in report["crawlers"]}
+    tokens = {c["name"]: c["allowed"] for c in report["crawlers"]}
     assert tokens["CCBot"] is False and tokens["Googlebot"] is False  # /private/x
     required = {"GPTBot", "ChatGPT-User", "OAI-SearchBot", "ClaudeBot", "Claude-User",
                 "anthropic-ai", "CCBot", "Google-Extended", "Applebot-Extended",
                 "PerplexityBot", "Bytespider", "meta-externalagent", "Amazonbot", "cohere-ai"}
     assert required <= {c.token for c in known_crawlers()}
     assert all(c.source and c.operator for c in known_crawlers())
+    chatgpt = next(c for c in report["crawlers"] if c["name"] == "ChatGPT-User")
+    assert chatgpt["stoppable"] is False and chatgpt["robots_txt"]["obeys"] == "no"
+    assert chatgpt["robots_txt"]["source"].startswith("https://")
+    assert {c["name"] for c in report["robots_txt_cannot_stop"]} >= {
+        "ChatGPT-User", "Perplexity-User", "Google-Agent", "ChatGPT Agent"}
+    assert report["registry"]["version"] == "3"
 
 
 def test_diff_reports_changed_verdicts_with_lines(tmp_path: os.PathLike[str]) -> None:

@@ -25,7 +25,8 @@ from hypothesis import strategies as st
 import robotsrules
 from robotsrules import InvalidURL
 from robotsrules.robotparser import DEFAULT_USER_AGENT, RobotFileParser
-from tests.core.test_corpus import AGENTS, _urls
+from tests.core.test_corpus import AGENTS
+from tests.corpus import urls_by_host as _urls
 from tests.network.servers import ServerPool, redirect, respond
 
 URLS_PER_FILE = 12
@@ -245,11 +246,22 @@ def test_difference_8_robots_txt_always_allowed() -> None:
     assert ours.can_fetch("a", "/robots.txt") is True
 
 
-def test_difference_11_fractional_crawl_delay_first_value() -> None:
+def test_difference_11_fractional_crawl_delay_slowest_value() -> None:
     theirs, ours = _both("User-agent: *\nCrawl-delay: 0.5\nDisallow: /x\n")
     assert theirs.crawl_delay("a") is None and ours.crawl_delay("a") == 0.5
-    theirs, ours = _both("User-agent: *\nCrawl-delay: 2\nCrawl-delay: 3\n")
-    assert theirs.crawl_delay("a") == 3 and ours.crawl_delay("a") == 2.0
+    theirs, ours = _both("User-agent: *\nCrawl-delay: 3\nCrawl-delay: 2\n")
+    assert theirs.crawl_delay("a") == 2 and ours.crawl_delay("a") == 3.0  # the slowest
+    theirs, ours = _both("Crawl-delay: 4\nUser-agent: *\nDisallow: /x\n")
+    assert theirs.crawl_delay("a") is None and ours.crawl_delay("a") == 4.0  # before any agent
+    # Per agent as the standard library's records, a blank line aside (issue 22's example).
+    theirs, ours = _both("User-agent: a\nCrawl-delay: 1\nUser-agent: b\nCrawl-delay: 12\n\n"
+                         "User-agent: SemrushBot\nCrawl-delay: 60\nUser-agent: *\n"
+                         "Disallow: /private\n")
+    for agent, delay in [("a", 1), ("b", 12), ("Xyz", None)]:
+        assert ours.crawl_delay(agent) == theirs.crawl_delay(agent) == delay
+    # (The standard library matches agent names by substring, difference 1: `b` is in
+    # `semrushbot`, so it answers 12 there.)
+    assert ours.crawl_delay("SemrushBot") == 60.0 and theirs.crawl_delay("SemrushBot") == 12
     theirs, ours = _both("User-agent: *\nRequest-rate: 1/5\n")
     assert ours.request_rate("a") == (1, 5.0) == theirs.request_rate("a")
     assert isinstance(ours.request_rate("a").seconds, float)  # type: ignore[union-attr]

@@ -111,3 +111,14 @@ def test_non_utf8_url_bytes_stand_for_themselves() -> None:
     assert parser.allowed(f"{SITE}/v1/\xf0".encode("latin-1"), "*") is False
     assert parser.allowed(f"{SITE}/v1/%F0", "*") is False
     assert parser.allowed(f"{SITE}/v1/%EF%BF%BD", "*") is True  # not U+FFFD
+
+
+def test_crawl_delay_is_read_per_agent() -> None:
+    """Issue 22: a value is for the user-agent lines directly above it, not Google's group."""
+    parser = _parser(b"User-agent: a\nCrawl-delay: 1\nUser-agent: b\nCrawl-delay: 12\n\n"
+                     b"User-agent: SemrushBot\nCrawl-delay: 60\nUser-agent: *\n"
+                     b"Disallow: /private\n")
+    assert parser.crawl_delay("Mozilla/5.0 (compatible; SemrushBot/7~bl)") == 60.0
+    assert parser.crawl_delay(b"b") == 12.0
+    assert parser.crawl_delay("OtherBot") is None
+    assert parser.allowed(f"{SITE}/private/x", "SemrushBot") is False

@@ -2,7 +2,8 @@
 
 Sources: draft-ietf-aipref-attach (``Content-Usage`` in robots.txt, its §"Example" table),
 draft-ietf-aipref-vocab (the Dictionary format, "Multiple Preferences", parameters, the
-nesting of categories in its earlier revisions), the Content Signals Policy text
+nesting of categories in its earlier revisions, asked for by revision), the Content
+Signals Policy text
 (contentsignals.org, as Cloudflare's managed robots.txt carries it) and this library's own
 decisions (docs/guides/usage-preferences.md, tagged ``"robotsrules"``).
 
@@ -27,11 +28,15 @@ class UsageCase(NamedTuple):
     answers: Dict[str, Optional[bool]]
     lines: Optional[Tuple[int, ...]] = None
     """The line numbers of ``Usage.lines`` (None: unchecked)."""
+    revision: Optional[str] = None
+    """The draft-ietf-aipref-vocab revision whose reading the answers follow (None: the
+    current one, -07)."""
 
 
 ATTACH = "draft-ietf-aipref-attach"
 VOCAB = "draft-ietf-aipref-vocab"
 VOCAB_OLD = "draft-ietf-aipref-vocab (earlier revisions)"
+VOCAB_CURRENT = "draft-ietf-aipref-vocab-07 (no nesting)"
 POLICY = "Content Signals Policy"
 OURS = "robotsrules"
 
@@ -132,16 +137,35 @@ CASES: List[UsageCase] = [
               "a", "/", T, {"train-ai": N, "search": N}),
     UsageCase("vocab-unknown-label-ignored", VOCAB,
               b"User-agent: *\nContent-Usage: / foo=n, ai-use=n\n",
-              "a", "/", T, {"ai-use": F, "ai-input": F}),
+              "a", "/", T, {"ai-use": F, "ai-input": N, "foo": N}),
+    UsageCase("vocab-02-ai-use-is-ai-input", VOCAB_OLD,
+              b"User-agent: *\nContent-Usage: / foo=n, ai-use=n\n",
+              "a", "/", T, {"ai-use": F, "ai-input": F}, revision="02"),
     UsageCase("vocab-not-token-unknown", VOCAB,
               b"User-agent: *\nContent-Usage: / train-ai=?0, search=yes\n",
               "a", "/", T, {"train-ai": N, "search": N}),
     UsageCase("vocab-old-nesting", VOCAB_OLD,
               b"User-agent: *\nContent-Usage: / train-ai=y, train-genai=n\n",
-              "a", "/", T, {"train-ai": T, "train-genai": F, "bots": N}),
+              "a", "/", T, {"train-ai": T, "train-genai": F, "bots": N}, revision="03"),
     UsageCase("vocab-old-bots", VOCAB_OLD,
               b"User-agent: *\nContent-Usage: / bots=n, search=y\n",
-              "a", "/", T, {"train-ai": F, "ai-train": F, "search": T, "ai-input": F}),
+              "a", "/", T, {"train-ai": F, "ai-train": F, "search": T, "ai-input": N},
+              revision="03"),
+    UsageCase("vocab-02-all", VOCAB_OLD,
+              b"User-agent: *\nContent-Usage: / all=n, search=y\n",
+              "a", "/", T, {"train-ai": F, "train-genai": F, "ai-use": F, "ai-input": F,
+                            "search": T}, revision="02"),
+    UsageCase("vocab-04-ai-output", VOCAB_OLD,
+              b"User-agent: *\nContent-Usage: / ai-output=n, train-ai=y\n",
+              "a", "/", T, {"search": F, "ai-input": F, "train-ai": T, "bots": N},
+              revision="04"),
+    UsageCase("vocab-current-bots-only-itself", VOCAB_CURRENT,
+              b"User-agent: *\nContent-Usage: / bots=n, search=y\n",
+              "a", "/", T, {"bots": F, "train-ai": N, "ai-train": N, "search": T,
+                            "ai-input": N}),
+    UsageCase("vocab-current-train-genai-only-itself", VOCAB_CURRENT,
+              b"User-agent: *\nContent-Usage: / train-genai=n\nContent-Signal: ai-train=yes\n",
+              "a", "/", T, {"train-genai": F, "train-ai": T, "ai-train": T}),
     # The Content Signals Policy.
     UsageCase("policy-file", POLICY, POLICY_FILE, "Googlebot", "/a", T,
               {"search": T, "ai-train": F, "train-ai": F, "ai-input": N}, (4,)),
@@ -150,7 +174,8 @@ CASES: List[UsageCase] = [
     UsageCase("policy-example", POLICY,
               b"User-Agent: *\nContent-Signal: ai-train=no, search=yes, ai-input=yes\n"
               b"Allow: /\n",
-              "x", "/", T, {"search": T, "ai-input": T, "ai-use": T, "ai-train": F}),
+              "x", "/", T, {"search": T, "ai-input": T, "ai-use": N, "ai-train": F,
+                            "train-ai": F}),
     UsageCase("policy-absent-no-preference", POLICY,
               b"User-Agent: *\nContent-Signal: search=yes\nAllow: /\n",
               "x", "/", T, {"search": T, "ai-train": N, "ai-input": N}),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import robotsrules
+import robotsrules._purposes
 from tests.oracle import AVAILABLE, REASON, oracle
 
 from .cases_usage import CASES, UsageCase
@@ -23,7 +24,10 @@ def test_usage_case(case: UsageCase) -> None:
     assert usage.crawl_allowed is case.crawl
     assert robots.allowed(case.url, agent=case.agent) is case.crawl
     for purpose, expected in case.answers.items():
-        assert usage.allows(purpose) is expected, purpose  # type: ignore[arg-type]
+        if purpose not in robotsrules._purposes.PURPOSES:  # a name no vocabulary defines
+            assert purpose not in usage.preferences
+            continue
+        assert usage.allows(purpose, case.revision) is expected, purpose  # type: ignore[arg-type]
     if case.lines is not None:
         assert tuple(line.line for line in usage.lines) == case.lines
     verdict = robots.explain(case.url, agent=case.agent)
@@ -33,6 +37,8 @@ def test_usage_case(case: UsageCase) -> None:
         other = robotsrules.parse(case.body, mode=mode).usage(case.url, agent=case.agent)
         if case.url.isascii():
             assert other.preferences == usage.preferences, mode
+    if case.revision is None:
+        assert {p: usage.allows(p) for p in usage.preferences} == usage.preferences
 
 
 @pytest.mark.skipif(not AVAILABLE, reason=REASON)

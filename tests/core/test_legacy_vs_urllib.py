@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 
 import robotsrules
 from robotsrules import DEFAULT_MAX_BYTES, InvalidAgent, InvalidURL
-from tests.core.test_corpus import AGENTS, SHARDS, _urls
+from tests import corpus
+from tests.core.test_corpus import AGENTS, SHARDED, files
 
 BOM = b"\xef\xbb\xbf"
 
@@ -71,10 +72,10 @@ def _ours(robots: robotsrules.RobotsTxt, agent: str, url: str) -> Union[bool, st
 
 
 @requires_old_robotparser
-@pytest.mark.parametrize("shard", range(SHARDS))
-def test_corpus_agrees_with_urllib(corpus_dir: str, shard: int) -> None:
-    urls = _urls(corpus_dir)
-    names = sorted(os.listdir(os.path.join(corpus_dir, "robots")))[shard::SHARDS]
+@pytest.mark.parametrize(("full", "shard"), SHARDED)
+def test_corpus_agrees_with_urllib(corpus_dir: str, full: bool, shard: int) -> None:
+    urls = corpus.urls_by_host(corpus_dir)
+    names = files(corpus_dir, full, shard)
     checked, problems = 0, []
     for name in names:
         with open(os.path.join(corpus_dir, "robots", name), "rb") as handle:

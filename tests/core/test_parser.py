@@ -105,10 +105,10 @@ def test_sitemaps_hosts_and_extras() -> None:
     robots = robotsrules.parse(body)
     assert robots.sitemaps == ("https://a/1.xml", "https://a/2.xml")
     assert robots.hosts == ("a.example",)
-    assert robots.crawl_delay("any") == 2.5
+    assert robots.crawl_delay("any") == 9.0  # of two values for the same agent, the slowest
     assert robots.request_rate("any") == robotsrules.RequestRate(3, 60.0)
     reasons = [line.reason for line in robots.lines]
-    assert reasons[6:8] == ["duplicate", "bad-value"]
+    assert reasons[6:8] == [None, "bad-value"]
 
 
 def test_crawl_delay_follows_group_selection() -> None:
@@ -116,9 +116,11 @@ def test_crawl_delay_follows_group_selection() -> None:
     robots = robotsrules.parse(body)
     assert robots.crawl_delay("slow") == 30.0
     assert robots.crawl_delay("other") == 5.0
-    # A crawl-delay line does not close a group: '*' and 'slow' share one here (SPEC §6.4).
+    # A crawl-delay line does not close a group: '*' and 'slow' share one here (SPEC §6.4)
+    # for the rules, but each value is read for the user-agent lines above it (SPEC §5).
     shared = robotsrules.parse(b"User-agent: *\nCrawl-delay: 5\nUser-agent: slow\nCrawl-delay: 30\n")
-    assert shared.crawl_delay("slow") == 5.0
+    assert len(shared.groups) == 1
+    assert shared.crawl_delay("slow") == 30.0 and shared.crawl_delay("other") == 5.0
     assert robotsrules.parse(b"").crawl_delay("x") is None
     assert robotsrules.parse(b"User-agent: *\nRequest-rate: 0/5\n").request_rate("x") is None
 

@@ -42,6 +42,44 @@ def test_robots_url_rejects_what_has_no_robots_txt(url: str) -> None:
         robotsrules.robots_url(url)
 
 
+# WHATWG URL Standard, host parser: percent-decode, UTF-8 decode, then IDNA (issue 22, item 3).
+# Browsers fetch http://www.xn--mnich-kva.com/robots.txt for the first one; Firefox's
+# netwerk/test/unit/test_bug412457.js has the second and the refused 0x80 below.
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("http://www.m%C3%BCnich.com/a", "http://www.xn--mnich-kva.com/robots.txt"),
+        ("http://%e5%8d%81.com/", "http://xn--kkr.com/robots.txt"),
+        ("http://\u5341%2ecom/", "http://xn--kkr.com/robots.txt"),
+        ("HTTP://%45xample.COM%2E:80/x", "http://example.com/robots.txt"),
+        ("http://%31%32%37.0.0.1:8080/", "http://127.0.0.1:8080/robots.txt"),
+        ("http://u%40ser@a%2Db.example/", "http://a-b.example/robots.txt"),  # userinfo dropped
+    ],
+)
+def test_percent_encoded_hosts_are_decoded_before_idna(url: str, expected: str) -> None:
+    assert robotsrules.robots_url(url) == expected
+    assert origin_of(url) + "/robots.txt" == expected
+
+
+@pytest.mark.parametrize(
+    ("url", "why"),
+    [
+        ("http://%80.com/", "octets that are not UTF-8 \\(0x80\\)"),
+        ("http://a%2Fb.example/", "percent-decodes to '/'"),
+        ("http://a%25b.example/", "percent-decodes to '%'"),
+        ("http://a%00b.example/", "percent-decodes to '\\\\x00'"),
+        ("http://a%20b.example/", "percent-decodes to ' '"),
+        ("http://a%3Ab.example/", "percent-decodes to ':'"),
+        ("http://a%40b.example/", "percent-decodes to '@'"),
+        ("http://a%7Fb.example/", "percent-decodes to '\\\\x7f'"),
+        ("http://a%5Cb.example/", "percent-decodes to '\\\\\\\\'"),
+    ],
+)
+def test_hosts_decoding_to_forbidden_code_points_stay_refused(url: str, why: str) -> None:
+    with pytest.raises(robotsrules.InvalidURL, match=why):
+        robotsrules.robots_url(url)
+
+
 def test_scope_is_scheme_host_and_port() -> None:
     assert origin_of("http://a.example/x") != origin_of("https://a.example/x")
     assert origin_of("http://a.example/x") != origin_of("http://b.a.example/x")

@@ -3,7 +3,8 @@
 Python decodes bytes that are not UTF-8 with ``surrogateescape`` (PEP 383): the byte 0xF0
 becomes ``"\\udcf0"``. Text made that way must read as the bytes it came from, in URLs and in
 rules given as text: ``/v1/\\udcf0`` is ``/v1/%F0`` (never ``%ED%B3%B0``, the UTF-8 of the
-surrogate code point). Other lone surrogates stand for no byte; they must not raise.
+surrogate code point). Other lone surrogates stand for no byte: in content they read as
+U+FFFD and never raise; in a URL they are the caller's mistake and raise ``InvalidURL``.
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ from __future__ import annotations
 import os
 from typing import List
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import robotsrules
-from robotsrules._urls import match_target, text_octets
+from robotsrules._urls import match_target, text_octets, url_octets
+from robotsrules.errors import InvalidURL
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -28,9 +31,10 @@ def test_text_octets() -> None:
     assert text_octets("/v1/\udcf0") == b"/v1/\xf0"
     assert text_octets("/\udc80\udcff") == b"/\x80\xff"
     assert text_octets("caf\u00e9") == b"caf\xc3\xa9"
-    # Not from surrogateescape: no byte to stand for; written as-is, never raising.
-    assert text_octets("/\ud800/\udc7f/\udd00") == (b"/\xed\xa0\x80/\xed\xb1\xbf/\xed\xb4\x80")
-    assert text_octets("\ud83d\udc80") == b"\xed\xa0\xbd\x80"
+    # Not from surrogateescape: no byte to stand for; in content read as U+FFFD, never raising.
+    fffd = "\ufffd".encode()
+    assert text_octets("/\ud800/\udc7f/\udd00") == b"/" + fffd + b"/" + fffd + b"/" + fffd
+    assert text_octets("\ud83d\udc80") == fffd + b"\x80"  # the escaped 0x80 stays itself
 
 
 @SETTINGS
@@ -42,7 +46,6 @@ def test_text_octets_undoes_surrogateescape(data: bytes) -> None:
 def test_url_surrogate_is_its_byte() -> None:
     assert match_target("/v1/\udcf0") == "/v1/%F0"
     assert match_target("https://e.com/v1/\udcf0?q=\udc80") == "/v1/%F0?q=%80"
-    assert match_target("/\ud800") == "/%ED%A0%80"  # not from surrogateescape: no raise
     assert robotsrules.parse("", mode="rfc").explain("/v1/\udcf0", agent="a").target == "/v1/%F0"
 
 
@@ -63,9 +66,41 @@ def test_rule_given_as_text() -> None:
     assert robots.allowed("/v1/\udcf0", agent="a") is False
     assert robots.allowed("/v1/%ED%B3%B0", agent="a") is True
     assert robots.source == b"User-agent: *\nDisallow: /v1/\xf0\n"
-    # Lone surrogates that stand for no byte are read, never raised on.
-    robotsrules.parse("User-agent: *\nDisallow: /\ud800\n")
+    # Lone surrogates that stand for no byte are content: read as U+FFFD, never raised on.
+    other = robotsrules.parse("User-agent: *\nDisallow: /\ud800\n")
+    assert other.groups[0].rules[0].pattern == "/%EF%BF%BD"
+    assert other.allowed("/\ufffd", agent="a") is False
+    assert other.allowed("/x", agent="a") is True
     robotsrules.lint("User-agent: *\nDisallow: /\ud800\n")
+
+
+# SPEC D1 (issue 22, item 4): a URL given as str with a lone surrogate outside U+DC80-U+DCFF
+# stands for no byte; urllib.parse.quote refuses it too.
+OTHER_SURROGATE_URLS = ["/\ud800", "/a\udc7f", "/a\udd00b", "/\udfff?q", "/\ud83d",
+                        "https://e.com/x/\ud800", "https://h\ud800.example/x",
+                        "https://e.com/x#\udfff", "/x?q=\udbff"]
+
+
+@pytest.mark.parametrize("url", OTHER_SURROGATE_URLS)
+def test_url_with_a_surrogate_that_stands_for_no_byte_raises(url: str) -> None:
+    with pytest.raises(InvalidURL, match=r"lone surrogate U\+D[89A-F][0-9A-F]{2}"):
+        match_target(url)
+    robots = robotsrules.parse(b"User-agent: *\nDisallow: /\n")
+    for mode in ("google", "rfc", "legacy"):
+        with pytest.raises(InvalidURL):
+            robotsrules.parse(b"User-agent: *\nAllow: /\n", mode=mode).allowed(url, agent="a")
+    with pytest.raises(InvalidURL):
+        robots.explain(url, agent="a")
+    with pytest.raises(InvalidURL):
+        robots.usage(url, agent="a")
+    with pytest.raises(UnicodeEncodeError):
+        __import__("urllib.parse").parse.quote(url)  # the standard library refuses it too
+
+
+def test_url_octets() -> None:
+    assert url_octets("/v1/\udcf0\u00e9") == b"/v1/\xf0\xc3\xa9"
+    with pytest.raises(InvalidURL, match="U\\+D800 at index 1"):
+        url_octets("/\ud800")
 
 
 BODIES: List[bytes] = [

@@ -143,3 +143,17 @@ def test_admit_refuses_an_unreachable_site_and_says_why() -> None:
     assert not decision.allowed and decision.served.reason == "unreachable"
     assert decision.detail == "http://site.test/robots.txt unreachable: HTTP 503"
     assert "unreachable: HTTP 503" in str(decision.refusal("Bot"))
+
+
+def test_delay_for_reads_per_agent_and_takes_the_slower_of_delay_and_rate() -> None:
+    import robotsrules
+    from robotsrules._pacing import delay_for
+
+    robots = robotsrules.parse(b"User-agent: a\nCrawl-delay: 2\nUser-agent: b\n"
+                               b"Request-rate: 1/10\nCrawl-delay: 4\n")
+    assert delay_for(robots, "a", 60.0) == 2.0  # b's rate is not a's (issue 22)
+    assert delay_for(robots, "b", 60.0) == 10.0  # 10 s a request beats 4 s
+    assert delay_for(robots, "other", 60.0) == 0.0
+    # A rate of no requests (legacy mode reads "0/5" as urllib does) asks for the cap.
+    legacy = robotsrules.parse(b"User-agent: *\nRequest-rate: 0/5\n", mode="legacy")
+    assert delay_for(legacy, "x", 30.0) == 30.0

@@ -18,9 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import robotsrules
-from robotsrules.linter import CODES, SEVERITIES, Diagnostic, help_text, lint
+from robotsrules.linter import CODES, FETCH_CODES, SEVERITIES, Diagnostic, help_text, lint
 
-EMITTED = sorted(CODES)
+# The codes lint() emits; FETCH_CODES need `lint --fetch` (tests/license/test_license_cli.py).
+EMITTED = sorted(set(CODES) - set(FETCH_CODES))
 
 
 class Case(NamedTuple):
@@ -43,11 +44,13 @@ FIRES: Dict[str, Case] = {
     "R101": Case(UA + b"Disallow /x\n", 2, 9),
     "R102": Case(UA + b"  Disalow: /x\n", 2, 3),
     "R103": Case(UA + b"Disallowed: /x\n", 2, 1),
-    "R104": Case(UA + b"Noindex: /x\n", 2, 1),
+    "R104": Case(UA + b"Foo: /x\n", 2, 1),
     "R105": Case(UA + b"Clean-param: ref /\n", 2, 1),
     "R106": Case(UA + b"this is junk\n", 2, 1),
     "R107": Case(UA + b"Disallow: /" + b"a" * 17000 + b"\n", 2, 16664),
     "R108": Case(UA + b"Disallow: /a\x00b\n", 2, 13),
+    "R109": Case(b"LLM-Policy: /llms.txt\n" + UA + b"Disallow: /x\n", 1, 13),
+    "R110": Case(UA + b"Noindex: /x\n", 2, 1),
     "R201": Case(b"Disallow: /x\nUser-agent: *\nDisallow: /y\n", 1, 1),
     "R202": Case(b"User-agent:\nDisallow: /\n", 1, 12),
     "R203": Case(b"User-agent: MJ12bot\nDisallow: /\n", 1, 15),
@@ -58,6 +61,10 @@ FIRES: Dict[str, Case] = {
     "R208": Case(b"User-agent: a\n\nUser-agent: b\nDisallow: /\n", 3, 1),
     "R209": Case(b"User-agent: *\nDisallow: /private\n\nUser-agent: bingbot\nCrawl-delay: 5\n",
                  4, 13),
+    "R210": Case(b"User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /\n", 5, 11),
+    "R211": Case(b"User-agent: Google-Extended\nCrawl-delay: 5\nDisallow: /\n", 1, 13),
+    "R212": Case(b"User-agent: Googlebot\nUser-agent: Google-Extended\nDisallow: /x\n", 1, 13),
+    "R213": Case(b"User-agent: *\nAllow: /\n\nUser-agent: ChatGPT-User\nDisallow: /\n", 4, 13),
     "R301": Case(UA + b"Disallow: fish\n", 2, 11),
     "R302": Case(UA + b"Disallow: /a\nDisallow: /a\n", 3, 11),
     "R303": Case(UA + b"Allow: /a\nDisallow: /a\n", 3, 11),
@@ -80,6 +87,9 @@ FIRES: Dict[str, Case] = {
     "R607": Case(UA + b"Disallow: /\nContent-Signal: search=yes\n", 3, 17),
     "R608": Case(b"User-agent: *\nContent-Signal: ai-train=no\nAllow: /\n\n"
                  b"User-agent: GPTBot\nDisallow: /private/\n", 2, 17),
+    "R609": Case(UA + b"Content-Usage: / train-ai=n, bots=n\n", 2, 16),
+    "R701": Case(b"License: /license.xml\n" + UA + b"Disallow:\n", 1, 10),
+    "R705": Case(UA + b"Disallow: /x\n\nLicense: https://example.com/license.xml\n", 4, 1),
 }
 
 # code -> files close to the FIRES case where the code must stay quiet.
@@ -97,7 +107,15 @@ QUIET: Dict[str, List[Tuple[bytes, Dict[str, Any]]]] = {
     "R101": [(UA + b"Disallow: /x\n", {}), (UA + b"Foo bar\n", {})],
     "R102": [(UA + b"Disallow: /x\n", {}), (b"User-Agent: *\nDISALLOW: /x\n", {})],
     "R103": [(UA + b"DISALLOW: /x\n", {}), (b"USER-AGENT: *\nAllow: /x\n", {})],
-    "R104": [(UA + b"Clean-param: ref /\nCrawl-delay: 1\nHost: example.com\n", {})],
+    "R104": [(UA + b"Clean-param: ref /\nCrawl-delay: 1\nHost: example.com\n", {}),
+             (b"License: https://example.com/l.xml\nLLM-Policy: https://example.com/llms.txt\n"
+              + UA + b"Noindex: /x\nVisit-time: 0600-0845\nNo-Index: /y\nSignature-Agent: a.b\n",
+              {})],
+    "R109": [(b"License: https://example.com/l.xml\n" + UA + b"Visit-time: 0600-0845\n"
+              b"Clean-param: ref&sid /forum/*.php\nComment: anything at all\n", {}),
+             (UA + b"Disallow: /license.xml\n", {})],
+    "R110": [(UA + b"Clean-param: ref\nLicense: https://example.com/l.xml\n", {}),
+             (UA + b"Disallow: /noindex\n", {})],
     "R105": [(UA + b"Noindex: /x\n", {})],
     "R106": [(UA + b"# this is junk\n\n  \nDisallow /x\n", {})],
     "R107": [(UA + b"Disallow: /" + b"a" * 16000 + b"\n", {})],
@@ -139,6 +157,17 @@ QUIET: Dict[str, List[Tuple[bytes, Dict[str, Any]]]] = {
     "R501": [(UA + b"Allow: /a/b\nDisallow: /a\nDisallow: /a/c\nDisallow: /~joe%2F\n", {}),
              (b"User-agent: *\nDisallow:\n\nUser-agent: b\nDisallow: /x\n", {}),
              (UA + b"Disallow: /a\n\nUser-agent: b\nAllow: /a/b\n", {})],
+    "R210": [(b"User-agent: *\nDisallow: /\n", {}),
+             (b"User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /private\n", {}),
+             (b"User-agent: Googlebot\nDisallow: /\n\nUser-agent: *\nDisallow: /\n", {})],
+    "R211": [(b"User-agent: Googlebot\nCrawl-delay: 5\nDisallow: /\n", {}),
+             (b"User-agent: Google-Extended\nDisallow: /\n", {})],
+    "R212": [(b"User-agent: Google-Extended\nDisallow: /\n\nUser-agent: Googlebot\nAllow: /\n",
+              {}),
+             (b"User-agent: Googlebot\nUser-agent: Google-Extended\nAllow: /\n", {})],
+    "R213": [(b"User-agent: ChatGPT-User\nAllow: /\n", {}),
+             (b"User-agent: GPTBot\nDisallow: /\n", {}),
+             (b"User-agent: ChatGPT-User\nDisallow:\n", {})],
     "R601": [(UA + b"Content-Usage: / train-ai=n, search=y;p=1\n", {}),
              (UA + b"Content-Signal: search=yes,ai-train=no\n", {})],
     "R602": [(UA + b"Content-Signal: ai-train=no, search=yes, ai-input=yes\n"
@@ -167,6 +196,13 @@ QUIET: Dict[str, List[Tuple[bytes, Dict[str, Any]]]] = {
         (b"User-agent: GPTBot\nContent-Signal: ai-train=no\n\nUser-agent: *\nDisallow:\n",
          {}),
     ],
+    "R609": [(UA + b"Content-Usage: / train-ai=n, search=y, foo=n\n", {}),
+             (UA + b"Content-Signal: search=yes\nContent-Usage: /x train-ai=y\n", {})],
+    "R701": [(b"License: https://example.com/license.xml\nLicense: HTTP://a.example/x\n" + UA,
+              {})],
+    "R705": [(b"License: https://example.com/license.xml\n" + UA + b"Disallow: /x\n"
+              b"License: https://example.com/other.xml\n", {}),
+             (b"License: https://example.com/license.xml\n" + UA, {})],
     "R607": [(UA + b"Disallow: /private/\nContent-Signal: search=yes\n", {}),
              (UA + b"Disallow: /\nContent-Signal: search=no\n", {}),
              (UA + b"Disallow: /\nAllow: /public/\nContent-Signal: search=yes\n", {})],
@@ -200,7 +236,7 @@ def test_every_code_is_emitted() -> None:
     assert "google, rfc and legacy modes" in CODES["R501"].summary
     for code, entry in CODES.items():
         assert "not yet emitted" not in entry.summary
-        assert code in FIRES, f"{code} has no case where it fires"
+        assert code in FIRES or code in FETCH_CODES, f"{code} has no case where it fires"
 
 
 @pytest.mark.parametrize("code", EMITTED)
@@ -430,3 +466,39 @@ def test_records_pickle_under_the_documented_module() -> None:
     assert b"robotsrules.linter\n" in pickle.dumps(found[0], protocol=0) or (
         b"robotsrules.linter" in pickle.dumps(found[0]))
     assert pickle.loads(pickle.dumps(found)) == found
+
+
+# -- Crawl-delay/Request-rate read per agent (issue 22): what each reading gives -------------
+
+def _messages(body: bytes, code: str) -> List[str]:
+    return [d.message for d in lint(body) if d.code == code]
+
+
+def test_r207_says_a_crawl_delay_between_agents_is_the_first_agents_alone() -> None:
+    (message,) = _messages(b"User-agent: a\nCrawl-delay: 1\nUser-agent: b\nDisallow: /\n", "R207")
+    assert "both agents get the rules that follow (Google's grouping)" in message
+    assert "the `Crawl-delay` of line 2 is read for the user-agent lines above it only" in message
+    (plain,) = _messages(b"User-agent: a\nSitemap: https://e.com/s\nUser-agent: b\nDisallow: /\n",
+                         "R207")
+    assert "Crawl-delay" not in plain and "Google's grouping" in plain
+
+
+def test_r404_several_values_for_one_agent_across_groups() -> None:
+    body = (b"User-agent: a\nCrawl-delay: 5\nDisallow: /\nUser-agent: c\nUser-agent: a\n"
+            b"Crawl-delay: 1\nRequest-rate: 1/5\n")
+    found = [d for d in lint(body) if d.code == "R404"]
+    assert [(d.line, d.hint) for d in found] == [
+        (6, "keep one value per agent (line 2 has another)")]
+    assert "for `a` (line 2 has one too): robotsrules uses the slowest" in found[0].message
+    assert robotsrules.parse(body).crawl_delay("a") == 5.0  # what the message promises
+    # Different agents, one value each: nothing to say.
+    assert _messages(b"User-agent: a\nCrawl-delay: 5\nUser-agent: b\nCrawl-delay: 6\n",
+                     "R404") == []
+
+
+def test_r403_says_who_is_asked_a_value_before_any_user_agent() -> None:
+    (message,) = _messages(b"Crawl-delay: 5\nUser-agent: *\nDisallow: /\n", "R403")
+    assert "asks it of every crawler given no value of its own" in message
+    assert robotsrules.parse(b"Crawl-delay: 5\nUser-agent: *\nDisallow: /\n").crawl_delay(
+        "any") == 5.0
+    assert _messages(b"Crawl-delay: x\nUser-agent: *\n", "R403") == []  # R401 says it

@@ -13,7 +13,8 @@ Each connection serves one request and is closed (``Connection: close``).
 
 Scenario builders: :func:`respond`, :func:`redirect`, :func:`slow_headers`, :func:`drip`, :func:`drip_head`,
 :func:`drip_unframed`, :func:`reset_mid_body`, :func:`broken_chunked`, :func:`truncated_chunked`,
-:func:`stream`, :func:`delayed`, :func:`raw`, and :func:`keep_alive` (with
+:func:`stream`, :func:`delayed`, :func:`raw`, :func:`serve_bytes` (with :func:`gzip_bomb`
+and :func:`br_bomb`), and :func:`keep_alive` (with
 ``RawHTTPServer(keep_alive=True)``, the connection then serves further requests).
 
 FTP. :class:`FTPServerThread`: pyftpdlib with an anonymous, read-only home directory.
@@ -566,6 +567,19 @@ def gzip_bomb(megabytes: int = 200) -> bytes:
     zeros = bytes(1 << 20)
     parts = [compressor.compress(zeros) for _ in range(megabytes)]
     parts.append(compressor.flush())
+    return b"".join(parts)
+
+
+@functools.cache
+def br_bomb(megabytes: int = 256) -> bytes:
+    """brotli of ``megabytes`` MiB of zeros (quality 5, one MiB at a time; about 200 octets
+    for 256 MiB: the issue 24 case). Built once per process; needs ``brotli``."""
+    import brotli
+
+    compressor = brotli.Compressor(quality=5)
+    zeros = bytes(1 << 20)
+    parts = [compressor.process(zeros) for _ in range(megabytes)]
+    parts.append(compressor.finish())
     return b"".join(parts)
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from robotsrules._robotscache import AsyncRobotsCache, RobotsCache
 from robotsrules.cache import MemoryStore
+from robotsrules.errors import InvalidURL
 from robotsrules.policy import DAY, Policy
 from tests.network.servers import RawHTTPServer, ServerPool, delayed, free_port, respond
 from tests.timing import HANG, HEALTHY, wait_until
@@ -375,3 +376,38 @@ def test_a_failing_store_async(servers: ServerPool, clock: List[float]) -> None:
 
     assert asyncio.run(main()) == 2
     assert server.count() == 1
+
+
+# -- issue 22: pacing per agent, percent-encoded hosts ----------------------------------------
+
+ISSUE_EXAMPLE = (b"User-agent: a\nCrawl-delay: 1\nUser-agent: b\nCrawl-delay: 12\n\n"
+                 b"User-agent: SemrushBot\nCrawl-delay: 60\nUser-agent: *\nDisallow: /private\n")
+
+
+def test_cache_paces_each_agent_as_the_owner_wrote(servers: ServerPool,
+                                                   clock: List[float]) -> None:
+    from robotsrules._pacing import admit
+
+    server = servers.http(respond(200, ISSUE_EXAMPLE))
+    cache = checker(clock)
+    page = server.url("/page")
+    asked = {agent: cache.crawl_delay(page, agent=agent)
+             for agent in ["a", "b", "SemrushBot", "OtherBot"]}
+    assert asked == {"a": 1.0, "b": 12.0, "SemrushBot": 60.0, "OtherBot": None}
+    # What the httpx/aiohttp transports and Scrapy's middleware space requests by.
+    spacing = {agent: admit(cache.lookup(page), page, agent, max_crawl_delay=100.0).delay
+               for agent in ["a", "b", "SemrushBot", "OtherBot"]}
+    assert spacing == {"a": 1.0, "b": 12.0, "SemrushBot": 60.0, "OtherBot": 0.0}
+    assert cache.allowed(server.url("/private/x"), agent="SemrushBot") is False
+    assert server.count() == 1
+
+
+def test_cache_takes_a_percent_encoded_host(servers: ServerPool, clock: List[float]) -> None:
+    server = servers.http(respond(200, RULES))
+    cache = checker(clock)
+    encoded = f"http://%31%32%37.0.0.1:{server.port}"  # 127.0.0.1, as a browser reads it
+    assert cache.allowed(f"{encoded}/private/x") is False
+    assert cache.allowed(server.url("/public")) is True  # the same origin: one fetch
+    assert server.count() == 1 and server.paths == ["/robots.txt"]
+    with pytest.raises(InvalidURL, match="percent-decodes to '/'"):
+        cache.allowed(f"http://127.0.0.1%2F:{server.port}/x")

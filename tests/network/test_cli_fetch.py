@@ -117,3 +117,40 @@ def test_fetch_json(site: Tuple[str, List[str]]) -> None:
     report = json.loads(out)
     assert report["outcome"] == "unreachable" and report["rules"] == "disallow-all"
     assert report["groups"] == [] and report["error"] == "connection refused"
+
+
+def test_check_takes_a_percent_encoded_host(site: Tuple[str, List[str]]) -> None:
+    """Issue 22: the WHATWG URL standard percent-decodes a host before IDNA; browsers
+    fetch 127.0.0.1 for %31%32%37.0.0.1."""
+    origin, seen = site
+    encoded = origin.replace("127.0.0.1", "%31%32%37.0.0.1")
+    code, out = run("check", "--agent", "ExampleBot", "--no-cache", f"{encoded}/private/x")
+    assert code == 1
+    assert out.splitlines() == [f"disallowed  {encoded}/private/x  3: Disallow: /private/"]
+    assert seen == ["/robots.txt"]
+
+
+def test_check_refuses_a_host_that_decodes_to_a_forbidden_code_point(
+        site: Tuple[str, List[str]], capsys: pytest.CaptureFixture[str]) -> None:
+    origin, seen = site
+    bad = origin.replace("127.0.0.1", "127.0.0.1%2F")
+    code, out = run("check", "--agent", "ExampleBot", "--no-cache", f"{bad}/x")
+    assert code == 2
+    assert "percent-decodes to '/'" in out + capsys.readouterr().err
+    assert seen == []
+
+
+def test_lint_says_what_each_reading_gives_for_the_issue_example(
+        tmp_path: os.PathLike[str]) -> None:
+    path = os.path.join(str(tmp_path), "robots.txt")
+    with open(path, "wb") as handle:
+        handle.write(b"User-agent: a\nCrawl-delay: 1\nUser-agent: b\nCrawl-delay: 12\n\n"
+                     b"User-agent: SemrushBot\nCrawl-delay: 60\nUser-agent: *\n"
+                     b"Disallow: /private\n")
+    code, out = run("lint", path)
+    assert code == 0  # warnings only (--fail-on error)
+    joined = [line for line in out.splitlines() if " R207 " in line]
+    assert len(joined) == 3
+    assert all("both agents get the rules that follow (Google's grouping)" in line
+               for line in joined)
+    assert "the `Crawl-delay` of line 2 is read for the user-agent lines above it only" in joined[0]

@@ -18,7 +18,7 @@ import pytest
 
 import robotsrules
 from robotsrules import page_signals
-from robotsrules._signals import iter_header_pairs, read_head_meta
+from robotsrules._page import read_head_meta, read_headers
 from robotsrules.errors import InvalidPurpose
 
 UTC = datetime.timezone.utc
@@ -239,14 +239,17 @@ def test_tdmrep_meta_example() -> None:
 def test_tdmrep_not_reserved_allows_mining() -> None:
     signals = page_signals({"tdm-reservation": "0"}, agent="x")
     assert signals.tdm_reservation == 0
-    assert signals.allows("ai-train") is True and signals.allows("ai-use") is True
+    assert signals.allows("ai-train") is True and signals.allows("train-ai") is True
+    assert signals.allows("ai-use") is None  # a label of -02 only: no longer hears ai-input
 
 
-@pytest.mark.parametrize("value", ["2", "yes", "", "1.0", "01"])
-def test_tdmrep_other_values_are_unset(value: str) -> None:
+@pytest.mark.parametrize("value", ["2", "yes", "", "1.0", "01", "1, 0", "0,1"])
+def test_tdmrep_other_values_are_reported_invalid_and_read_as_reserved(value: str) -> None:
+    # The report reads other values as "unset"; we read them as reserved and say so
+    # (issue 23: a wrong "not reserved" is the mistake that cannot be taken back).
     signals = page_signals({"tdm-reservation": value}, agent="x")
-    assert signals.tdm_reservation is None
-    assert signals.allows("ai-train") is None
+    assert signals.tdm_reservation == 1 and signals.tdm_invalid is True
+    assert signals.allows("ai-train") is False
     assert signals.directives[0].valid is False
 
 
@@ -274,9 +277,14 @@ def test_aipref_content_usage_header() -> None:
 
 
 def test_aipref_content_usage_that_is_no_dictionary_states_nothing() -> None:
-    for value in ("Train-AI=n", "train-ai=n,", "train-ai=\"n\"", "train-ai=no"):
+    for value in ("Train-AI=n", "train-ai=\"n\"", "train-ai=no", "train-ai=y,"):
         signals = page_signals({"Content-Usage": value}, agent="x")
         assert signals.allows("train-ai") is None, value
+    # ... but a refusal readable in a field that does not parse still refuses (never a
+    # permission): reported invalid.
+    signals = page_signals({"Content-Usage": "train-ai=n,"}, agent="x")
+    assert signals.allows("train-ai") is False
+    assert signals.decide("train-ai")[1].valid is False
 
 
 def test_aipref_several_content_usage_fields_most_restrictive() -> None:
@@ -303,7 +311,11 @@ def test_decision_caller_mistakes_raise() -> None:
     with pytest.raises(ValueError):
         page_signals({}, agent="not a token!")
     with pytest.raises(TypeError):
-        page_signals("X-Robots-Tag: noindex", agent="x")  # type: ignore[arg-type]
+        page_signals(42, agent="x")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        page_signals({"X-Robots-Tag": object()}, agent="x")
+    with pytest.raises(robotsrules.InvalidArgument):
+        page_signals({}, agent="x", max_head_bytes=-1)
     with pytest.raises(TypeError):
         page_signals({}, 42, agent="x")  # type: ignore[arg-type]
 
@@ -349,7 +361,7 @@ def test_headers_http_client_message_and_pairs_of_bytes() -> None:
     pairs = [(b"x-robots-tag", b"noindex"), (b"X-Robots-Tag", b"\xe9, nofollow")]
     signals = page_signals(pairs, agent="x")
     assert (signals.index, signals.follow) == (False, False)
-    assert list(iter_header_pairs({"a": ["1", "2"]})) == [("a", "1"), ("a", "2")]
+    assert [(f.name, f.value) for f in read_headers({"a": ["1", "2"]})] == [("a", "1"), ("a", "2")]
 
 
 def test_headers_aiohttp_multidict() -> None:
@@ -370,9 +382,12 @@ def test_hostile_meta_after_head_or_in_body_is_not_read() -> None:
     assert page_signals(None, page, agent="x").index is True
 
 
-def test_hostile_meta_between_head_and_body_is_not_read() -> None:
-    page = '<html><head></head><meta name="robots" content="noindex"><body>x'
-    assert page_signals(None, page, agent="x").index is True
+def test_html_meta_between_head_and_body_is_in_the_head() -> None:
+    # Issue 23 item 3: "after head" mode puts the meta into the head (HTML standard
+    # 13.2.6.4.6); the old scan stopped at </head>.
+    page = '<html><head></head>\n<meta name="robots" content="noindex"><body>x'
+    signals = page_signals(None, page, agent="x")
+    assert signals.index is False and signals.directives[0].in_head is True
 
 
 def test_hostile_comment_with_markup_inside() -> None:
@@ -424,7 +439,7 @@ def test_hostile_bytes_that_are_not_utf8() -> None:
     page = b'<html><head>\xff\xfe<meta name="robots" content="noindex,\xe9"></head>'
     signals = page_signals(None, page, agent="x")
     assert signals.index is False
-    assert read_head_meta(b"\x00\x01<meta") == []
+    assert read_head_meta(b"\x00\x01<meta") == ()
 
 
 def test_hostile_unknown_meta_names_are_ignored() -> None:
@@ -455,8 +470,8 @@ def test_combine_most_restrictive_of_site_and_page() -> None:
     assert (search.allowed, search.level) == (True, "robots.txt")
     assert search.lines and search.lines[0].line == 2
     assert "line 2: content-signal: search=yes" in search.describe()
-    assert both.allows("train-ai") is False and both.allows("ai-use") is True
-    assert both.allows("bots") is None
+    assert both.allows("train-ai") is False and both.allows("ai-input") is True
+    assert both.allows("ai-use") is None and both.allows("bots") is None
 
 
 def test_combine_site_refusal_beats_page_permission() -> None:
@@ -483,3 +498,101 @@ def test_hostile_many_commas_after_unavailable_after_cost_linear_time() -> None:
               "assert signals.index is False and signals.unavailable_after is None\n")
     done = run_with_cpu_limit(script, cpu_seconds=30)
     assert done.returncode == 0, done.stderr.strip()[-500:] or f"killed: {done.returncode}"
+
+
+# ------------------------------------------------------- issue 23: sizes, names, admission
+
+def test_aipref_content_usage_past_the_cap_is_too_large_never_nothing_stated() -> None:
+    from robotsrules._page._prefs import MAX_USAGE_LENGTH
+
+    value = "search=y, " * (MAX_USAGE_LENGTH // 10 + 1)
+    signals = page_signals({"Content-Usage": value}, agent="x")
+    assert signals.allows("train-ai") is False and signals.allows("search") is False
+    directive = signals.decide("train-ai")[1]
+    assert directive is not None and directive.valid is False
+    assert "too large" in (directive.value or "") and len(directive.describe()) < 300
+
+
+def test_decision_crawler_names_with_digits_and_dots() -> None:
+    from robotsrules import InvalidAgent
+
+    page = html_head('<meta name="AI2Bot" content="noindex">')
+    assert page_signals(None, page, agent="AI2Bot/1.0").index is False
+    assert page_signals(None, page, agent="AI").index is True
+    with pytest.raises(InvalidAgent):
+        page_signals(None, page, agent="AI2 Bot")
+    with pytest.raises(InvalidAgent):
+        page_signals(None, page, agent=["AI2Bot", "x:y"])
+
+
+def test_admission_reads_once_for_every_agent_and_purpose() -> None:
+    from robotsrules._page import admit_page, check_purposes
+
+    headers = [("X-Robots-Tag", "GPTBot: noai"), ("Content-Signal", "search=yes")]
+    admission = admit_page(headers, None, agents=["CCBot", "GPTBot"],
+                           purposes=["search", "ai-train"], url="https://e.example/p")
+    assert [s.agent for s in admission.signals] == [("ccbot",), ("gptbot",)]
+    refused = admission.refused
+    assert refused is not None and (refused.agent, refused.purpose) == ("GPTBot", "ai-train")
+    error = admission.error()
+    assert isinstance(error, robotsrules.PageRefused) and error.signals is admission.signals[1]
+    assert "noai" in str(error)
+    stated = admission.stated
+    assert stated is not None and (stated.agent, stated.purpose) == ("CCBot", "search")
+    assert admit_page({}, None, agents=["x"], purposes=["search"]).refused is None
+    assert check_purposes("ai-train") == ("ai-train",)
+    with pytest.raises(InvalidPurpose):
+        check_purposes(["ai_train"])
+    with pytest.raises(InvalidPurpose):
+        check_purposes([3])  # type: ignore[list-item]
+    with pytest.raises(robotsrules.InvalidArgument):
+        check_purposes([], at_least_one=True)
+    with pytest.raises(robotsrules.InvalidArgument):
+        admit_page({}, None, agents="GPTBot", purposes=["search"])  # type: ignore[arg-type]
+
+
+def test_hostile_stranger_headers_are_read_around_what_cannot_be() -> None:
+    from robotsrules._page import page_signals_for
+
+    odd = {"X-Robots-Tag": ["noai", None, 3, object()], 5: "x", "Bad Name": "noindex"}
+    (signals,) = page_signals_for(odd, object(), ["GPTBot"], strict=False)  # type: ignore[arg-type]
+    assert signals.noai is True and signals.index is True
+    with pytest.raises(TypeError):
+        page_signals(odd, agent="GPTBot")
+
+
+def test_html_metas_after_the_head_restrict_and_never_permit() -> None:
+    # Issue 23 item 3: a meta the standard moves into the body before <body> is read and
+    # marked; a tdm-reservation 0 there does not undo the header's 1, a 1 there reserves.
+    page = ('<html><head><title>t</title><div>ad</div>'
+            '<meta name="tdm-reservation" content="0"><meta name="robots" content="noai">'
+            '</head><body><meta name="robots" content="noindex">')
+    signals = page_signals({"tdm-reservation": "1"}, page, agent="x")
+    assert signals.tdm_reservation == 1 and signals.noai is True and signals.index is True
+    assert [d.in_head for d in signals.directives if d.source == "meta"] == [False, False]
+    assert "after the head" in signals.decide("ai-train")[1].describe()
+    reserve = page_signals({"tdm-reservation": "0"},
+                           '<head><img src=x><meta name="tdm-reservation" content="1">',
+                           agent="x")
+    assert reserve.tdm_reservation == 1 and reserve.allows("ai-train") is False
+
+
+@pytest.mark.parametrize("body", [
+    "<head><div>" + "<span>" * 200 + "</x>" * 50_000,  # end tags that match nothing
+    "<head><svg>" + "<g>" * 2_000 + "</x>" * 50_000,  # deep foreign content
+    "<head><span><div>" + "<b>" * 2_000 + "</span>" * 50_000,  # a special element first
+    "<head>" + "<template>" * 20_000 + "</template>" * 20_000,
+    "<head><script>" + "<!--<script>" * 30_000,  # script escapes without end
+    "<head>" + "<!--" * 100_000,
+    "<head>" + '<a b="' * 100_000,
+])
+def test_hostile_nesting_costs_linear_time(body: str) -> None:
+    from tests.timing import thread_cpu
+
+    page = body + '<meta name="robots" content="noindex">'
+    # Bounded by the CPU time of the call, which the machine's load does not inflate
+    # (quadratic walks of the open elements took minutes; the linear reader, milliseconds).
+    _, cpu = thread_cpu(read_head_meta, page, max_bytes=len(page))
+    assert cpu < 30, f"{cpu:.1f} s of CPU"
+    expected = "<!--<script>" not in body and "<!--" * 2 not in body and '<a b="' not in body
+    assert bool(read_head_meta(page, max_bytes=len(page))) is expected

@@ -16,7 +16,7 @@ if shutil.which("java") is None:  # pragma: no cover - depends on the machine
 
 from robotsrules import page_signals
 from robotsrules import spark as engine
-from robotsrules._signals import parse_header_block
+from robotsrules._page import header_block
 
 ROWS = [
     ("X-Robots-Tag: noai\r\n", b"<html></html>", "GPTBot"),
@@ -39,6 +39,6 @@ def test_spark_robots_page_allows_equals_the_core() -> None:
         spark.stop()
     expected = []
     for head, body, agent in ROWS:
-        signals = page_signals(parse_header_block(head), body, agent=agent)
+        signals = page_signals(header_block(head or ""), body, agent=agent)
         expected.append((signals.allows("ai-train"), signals.allows("search")))
     assert got == expected == [(False, None), (None, False), (True, None), (None, None)]

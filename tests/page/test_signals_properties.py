@@ -64,7 +64,7 @@ def test_reading_once_for_several_agents_answers_as_one_by_one(
         pairs: list[tuple[str, str]], body: str, several: list[object]) -> None:
     """The bulk paths read a response once for all agents (page_signals_for): the same
     signals, directive for directive, as page_signals called per agent."""
-    from robotsrules._signals import page_signals_for
+    from robotsrules._page import page_signals_for
 
     together = page_signals_for(pairs, body, several, now=NOW)  # type: ignore[arg-type]
     alone = [page_signals(pairs, body, agent=agent, now=NOW)  # type: ignore[arg-type]

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from robotsrules import AsyncRobotsCache, RobotsCache, page_signals
-from robotsrules._tdmrep import TDMREP_PATH, parse_tdmrep
+from robotsrules._page import TDMREP_PATH, parse_tdmrep
 from robotsrules.cache import SQLiteStore
+from robotsrules.errors import InvalidArgument
 from tests.network.servers import RawHTTPServer, redirect, respond
 
 EXAMPLE = b"""[
@@ -46,12 +47,55 @@ def test_tdmrep_first_match_wins_and_unreserved_escapes_decode() -> None:
 
 
 @pytest.mark.parametrize("body", [b"", b"<!doctype html><p>not found", b"{}", b"[1, 2]",
-                                  b'[{"location": "/", "tdm-reservation": 2}]',
-                                  b'[{"location": "/", "tdm-reservation": true}]',
                                   b'[{"location": 5, "tdm-reservation": 1}]',
                                   b'[{"tdm-reservation": 1}]', b"\xff\xfe", b"[" * 100_000])
 def test_tdmrep_garbage_states_nothing(body: bytes) -> None:
     assert parse_tdmrep(body).reservation("https://x.org/a") is None
+
+
+@pytest.mark.parametrize(("written", "valid"), [
+    ("2", False), ('"yes"', False), ("true", False), ("null", False), ("1.5", False),
+    ('"1"', True), ("1.0", True), ("1e0", True)])
+def test_tdmrep_first_matching_rule_decides_even_when_invalid(written: str, valid: bool) -> None:
+    # Issue 23 item 8: the first matching rule decides ("The most specific match is the
+    # first in sequence"); a value other than 0/1 there is reported invalid and read as
+    # reserved, never skipped for the broader rule's 0. 1.0 is the JSON number 1.
+    body = (b'[{"location": "/private/", "tdm-reservation": ' + written.encode()
+            + b'}, {"location": "/", "tdm-reservation": 0}]')
+    site = parse_tdmrep(body)
+    rule = site.match("https://x.org/private/a")
+    assert rule is not None and rule.index == 0 and rule.valid is valid
+    assert site.reservation("https://x.org/private/a") == 1
+    assert site.reservation("https://x.org/public") == 0
+    signals = page_signals({}, agent="x", url="https://x.org/private/a", tdmrep=site)
+    assert signals.tdm_reservation == 1 and signals.tdm_invalid is (not valid)
+    assert signals.allows("ai-train") is False
+    if not valid:
+        assert "invalid: read as reserved" in rule.describe()
+    missing = parse_tdmrep(b'[{"location": "/p"}, {"location": "/", "tdm-reservation": 0}]')
+    assert missing.reservation("https://x.org/p") == 1  # tdm-reservation is mandatory
+
+
+def test_tdmrep_levels_are_read_field_by_field() -> None:
+    # "The values of tdm-reservation and tdm-policy found in this header supercede any
+    # value inferred from a TDM file"; metadata "supercede previous values" -- per field:
+    # a level that does not state a field leaves the earlier value.
+    site = parse_tdmrep(EXAMPLE)
+    url = "https://provider.com/directory-b/html/page.html"
+    only_policy = page_signals({"tdm-policy": "https://other.example/p.json"}, agent="x",
+                               url=url, tdmrep=site)
+    assert only_policy.tdm_reservation == 1  # the file's, not reset by the header
+    assert only_policy.tdm_policy == "https://other.example/p.json"
+    meta_policy = page_signals(
+        {"tdm-reservation": "1"}, '<head><meta name="tdm-policy" content="https://m/p">',
+        agent="x", url=url, tdmrep=site)
+    assert (meta_policy.tdm_reservation, meta_policy.tdm_policy) == (1, "https://m/p")
+    no_policy = page_signals({"tdm-reservation": "1"}, agent="x", url=url, tdmrep=site)
+    assert no_policy.tdm_policy == "https://provider.com/policies/policy.json"  # the file's
+    meta_zero = page_signals({"tdm-reservation": "1", "tdm-policy": "https://h/p"},
+                             '<head><meta name="tdm-reservation" content="0">', agent="x")
+    assert (meta_zero.tdm_reservation, meta_zero.tdm_policy) == (0, None)
+    assert meta_zero.allows("ai-train") is True
 
 
 def test_tdmrep_page_supersedes_file() -> None:
@@ -63,7 +107,7 @@ def test_tdmrep_page_supersedes_file() -> None:
     assert signals.decide("ai-train")[1].describe().startswith("file /.well-known/tdmrep.json")
     header = page_signals({"tdm-reservation": "0"}, agent="x", url=url, tdmrep=site)
     assert header.tdm_reservation == 0 and header.allows("ai-train") is True
-    with pytest.raises(TypeError):
+    with pytest.raises(InvalidArgument):
         page_signals({}, agent="x", tdmrep=site)
 
 

@@ -12,8 +12,9 @@ import pytest
 
 import robotsrules
 from robotsrules._crawlers import (
-    CATEGORIES,
+    categories,
     category_tokens,
+    crawler_for,
     known_crawlers,
     load_crawlers,
     resolve_category,
@@ -31,20 +32,25 @@ def run(*argv: str) -> Tuple[int, str]:
 
 def test_table_has_the_crawlers_in_public_use() -> None:
     table = known_crawlers()
-    assert len(table) >= 140
-    tokens = [c.token.lower() for c in table]
-    assert len(tokens) == len(set(tokens))
+    assert len(table) >= 190
+    names = [c.label.lower() for c in table]
+    assert len(names) == len(set(names))
     for crawler in table:
-        assert re.fullmatch(r"[A-Za-z_-]+", crawler.token), crawler  # a product token
-        assert robotsrules.agent_tokens(crawler.token) == (crawler.token.lower(),)
-        assert crawler.category in CATEGORIES and crawler.operator and crawler.source
-    by_token = {c.token: c.category for c in table}
-    assert by_token["GPTBot"] == by_token["ClaudeBot"] == by_token["CCBot"] == "ai-training"
-    assert by_token["OAI-SearchBot"] == by_token["PerplexityBot"] == "ai-search"
-    assert by_token["ChatGPT-User"] == by_token["Claude-User"] == "user-triggered"
-    assert by_token["Google-Extended"] == by_token["Applebot-Extended"] == "usage-control"
-    assert by_token["Googlebot"] == by_token["Bingbot"] == "search"
-    assert {c for c in CATEGORIES} == set(by_token.values())
+        if crawler.token is not None:
+            assert re.fullmatch(r"[A-Za-z_-]+", crawler.token), crawler  # a product token
+            assert robotsrules.agent_tokens(crawler.token) == (crawler.token.lower(),)
+        assert set(crawler.categories) <= set(categories()) and crawler.operator
+        assert crawler.category == crawler.categories[0] and crawler.source
+    def category(name: str) -> str:
+        found = crawler_for(name)
+        assert found is not None, name
+        return found.category
+    assert category("GPTBot") == category("ClaudeBot") == category("CCBot") == "ai-training"
+    assert category("OAI-SearchBot") == category("PerplexityBot") == "ai-search"
+    assert category("ChatGPT-User") == category("Claude-User") == "user-triggered"
+    assert category("Google-Extended") == category("Applebot-Extended") == "usage-control"
+    assert category("Googlebot") == category("Bingbot") == "search"
+    assert set(categories()) == {c for crawler in table for c in crawler.categories}
 
 
 def test_categories_and_aliases() -> None:
@@ -72,8 +78,8 @@ def test_table_extended_or_replaced_from_a_file(tmp_path: Path) -> None:
     assert [c.token for c in known_crawlers(path, replace=True)] == ["ExampleBot", "gptbot"]
     bad = tmp_path / "bad.json"
     for text, message in [("{", "not JSON"), ('{"crawlers": 3}', "expected a list"),
-                          ('[{"operator": "x"}]', "has no 'token'"),
-                          ('[{"token": "x", "category": "nope"}]', "unknown crawler category")]:
+                          ('[{"operator": "x"}]', "has no 'name' or 'token'"),
+                          ('[{"token": "x", "category": "nope"}]', "unknown category 'nope'")]:
         bad.write_text(text)
         with pytest.raises(RobotsError, match=message):
             load_crawlers(bad)
@@ -91,10 +97,14 @@ def test_summary_by_category_and_warnings() -> None:
     assert training.total == len(category_tokens("training"))
     assert set(training.named) == {"GPTBot", "CCBot"} and not training.allowed
     assert "Googlebot" in summary["search"].partly
-    assert str(summary["ai-training"]) == f"ai-training: {training.total} of {training.total} blocked"
+    assert str(summary["ai-training"]) == (
+        f"ai-training: {training.total} of {training.total} blocked; robots.txt cannot stop "
+        f"{len(training.unstoppable)}")
+    assert "ChatGPT-User" in summary["user-triggered"].unstoppable
     found = warnings(robots)
-    assert [(w.code, w.line) for w in found] == [
-        ("control-token", 5), ("control-token", 5), ("catch-all", 11)]
+    assert [(w.code, w.line) for w in found] == [("R211", 5), ("R212", 5), ("R210", 11)]
+    assert [w.name for w in found] == [
+        "control-token-crawl-delay", "control-token-shares-group", "catch-all-blocks-retrieval"]
     assert "Crawl-delay" in found[0].message and "Googlebot" in found[1].message
     # A file that blocks training crawlers by name raises no warning.
     fine = robotsrules.parse(b"User-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n")
@@ -110,8 +120,8 @@ def test_agents_by_category_cli(tmp_path: Path) -> None:
     assert "  ai-training: " in out and "warning: line 11: the '*' group blocks" in out
     code, out = run("agents", str(path), "--by-category", "--json")
     data = json.loads(out)
-    assert [w["code"] for w in data["warnings"]] == ["control-token", "control-token", "catch-all"]
-    assert {c["category"] for c in data["categories"]} == set(CATEGORIES)
+    assert [w["code"] for w in data["warnings"]] == ["R211", "R212", "R210"]
+    assert {c["category"] for c in data["categories"]} == set(categories())
 
 
 def test_agent_category_on_stance_cli(tmp_path: Path) -> None:

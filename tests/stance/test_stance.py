@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from typing import Dict, List, Set, Tuple
+from typing import List, Set, Tuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -33,6 +33,7 @@ from robotsrules._stance import (
 )
 from robotsrules._urls import match_target, rfc_target
 from robotsrules.errors import RobotsError
+from tests.corpus import urls_by_host
 
 _PATH_CHARS = "ab/x%A."
 _BRUTE: List[str] = ["/" + "".join(t) for n in range(5) for t in itertools.product(_PATH_CHARS, repeat=n)]
@@ -195,17 +196,8 @@ def test_stance_bounded_on_hostile_rules() -> None:
     assert (partial.kind, partial.complete, partial.disallowed) == ("some", False, ("/private",))
 
 
-def _corpus_urls(corpus: str) -> Dict[str, List[str]]:
-    by_host: Dict[str, List[str]] = {}
-    with open(os.path.join(corpus, "urls.txt"), encoding="utf-8", errors="surrogateescape") as f:
-        for line in f:
-            host, _, url = line.rstrip("\n").partition("\t")
-            by_host.setdefault(host, []).append(url)
-    return by_host
-
-
 def _corpus_check(corpus_dir: str, names: List[str]) -> Set[str]:
-    urls = _corpus_urls(corpus_dir)
+    urls = urls_by_host(corpus_dir)
     kinds: Set[str] = set()
     checked = 0
     for name in names:

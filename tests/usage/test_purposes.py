@@ -8,18 +8,23 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from robotsrules import InvalidPurpose
+from robotsrules import InvalidArgument, InvalidPurpose
 from robotsrules._purposes import (
-    BROADER,
     CATEGORIES,
     CONTENT_SIGNALS,
+    CURRENT_CATEGORIES,
     PURPOSES,
-    SIGNAL_CATEGORY,
+    SUPERSEDED_CATEGORIES,
     check_purpose,
     column_name,
     combine,
+    explain,
+    related,
     resolve,
+    revision,
+    revisions,
     statements,
+    superseded,
 )
 from robotsrules._sfv import Date, DisplayString, Token, parse_dictionary
 
@@ -27,16 +32,24 @@ from robotsrules._sfv import Date, DisplayString, Token, parse_dictionary
 def test_vocabularies_are_disjoint_but_for_search() -> None:
     assert set(CONTENT_SIGNALS) & set(CATEGORIES) == {"search"}
     assert set(PURPOSES) == set(CONTENT_SIGNALS) | set(CATEGORIES)
-    assert set(SIGNAL_CATEGORY) == set(CONTENT_SIGNALS)
-    assert set(BROADER) <= set(CATEGORIES) and set(BROADER.values()) <= set(CATEGORIES)
+    assert not set(CURRENT_CATEGORIES) & set(SUPERSEDED_CATEGORIES)
+    for reading in revisions():
+        assert set(reading.signals) <= set(CONTENT_SIGNALS)
+        assert set(reading.signals.values()) <= set(reading.labels)
+        assert set(reading.broader) | set(reading.broader.values()) <= set(reading.labels)
 
 
-@pytest.mark.parametrize("bad", ["ai_train", "AI-TRAIN", "", "train", " search", "all"])
+@pytest.mark.parametrize("bad", ["ai_train", "AI-TRAIN", "", "train", " search", "tdm"])
 def test_check_purpose_refuses_unknown(bad: str) -> None:
     with pytest.raises(InvalidPurpose):
         check_purpose(bad)
     with pytest.raises(ValueError):
         column_name(bad)
+
+
+def test_check_purpose_refuses_other_types() -> None:
+    with pytest.raises(InvalidPurpose):
+        check_purpose(None)  # type: ignore[arg-type]
 
 
 def test_column_names() -> None:
@@ -55,25 +68,80 @@ def test_statements_fold_most_restrictive() -> None:
     assert statements([("a", True), ("a", True)]) == {"a": True}
 
 
-def test_hierarchy_narrower_stated_wins() -> None:
-    # vocab (earlier revisions) §5: a stated narrower category decides, else the broader one.
+def test_current_reading_has_no_nesting() -> None:
+    # draft-ietf-aipref-vocab-07 (2026-08-19) removed nesting ("No term nests within
+    # another"): a superseded broader label answers only for itself.
     cats = {"bots": False, "train-genai": True}
-    assert resolve("train-genai", {}, cats) is True
-    assert resolve("train-ai", {}, cats) is False
-    assert resolve("search", {}, cats) is False
+    assert resolve("train-ai", {}, cats) is None
+    assert resolve("search", {}, cats) is None
+    assert resolve("ai-train", {}, cats) is None
     assert resolve("bots", {}, cats) is False
-    assert resolve("bots", {}, {"train-ai": False}) is None  # broader never hears narrower
+    assert resolve("train-genai", {}, cats) is True
+    assert resolve("all", {}, {"all": False}) is False
+
+
+def test_earlier_revision_nesting_on_request() -> None:
+    # -03 "Applying Preferences" step 2: an unstated category takes the broader one's value.
+    cats = {"bots": False, "train-genai": True}
+    assert resolve("train-genai", {}, cats, "03") is True  # the narrowest stated wins
+    assert resolve("train-ai", {}, cats, "03") is False
+    assert resolve("search", {}, cats, "03") is False
+    assert resolve("bots", {}, {"train-ai": False}, "03") is None  # broader never hears narrower
+    # -02: "all" is the root, ai-use the counterpart of ai-input.
+    assert resolve("ai-input", {}, {"all": False}, "02") is False
+    assert resolve("ai-use", {"ai-input": True}, {}, "02") is True
+    # -04: search nested in ai-output, which ai-input maps to.
+    assert resolve("search", {}, {"ai-output": False}, "04") is False
+    assert resolve("search", {"search": True}, {"ai-output": False}, "04") is True
+    assert resolve("search", {"ai-input": False}, {}, "04") is False
+    assert resolve("ai-output", {}, {"bots": True}, "04") is True
 
 
 def test_both_vocabularies_combined() -> None:
     assert resolve("ai-train", {"ai-train": True}, {"train-ai": False}) is False
     assert resolve("train-ai", {"ai-train": False}, {"train-ai": True}) is False
-    assert resolve("ai-input", {}, {"ai-use": False}) is False
-    assert resolve("ai-use", {"ai-input": True}, {}) is True
-    assert resolve("train-genai", {"ai-train": False}, {"train-genai": True}) is False
+    assert resolve("ai-input", {}, {"ai-use": False}) is None  # no IETF counterpart now
+    assert resolve("ai-input", {"ai-input": False}, {}) is False
+    assert resolve("ai-use", {"ai-input": True}, {}) is None  # superseded: itself only
     assert resolve("search", {}, {}) is None
     with pytest.raises(InvalidPurpose):
         resolve("ai_train", {}, {})
+
+
+def test_explain_names_the_deciding_statements() -> None:
+    assert explain("ai-train", {"ai-train": True}, {"train-ai": False}) == (
+        False, (("category", "train-ai"), ("signal", "ai-train")))
+    assert explain("train-genai", {}, {"bots": False}, "03") == (False, (("category", "bots"),))
+    assert explain("ai-input", {}, {}) == (None, ())
+
+
+def test_related_names() -> None:
+    assert related("ai-train") == ("ai-train", "train-ai")
+    assert related("ai-input") == ("ai-input",)
+    assert related("search", "04") == ("ai-input", "ai-output", "bots", "search")
+
+
+@pytest.mark.parametrize("name", ["03", "-03", "3", "draft-ietf-aipref-vocab-03",
+                                  " Draft-IETF-aipref-vocab-03 "])
+def test_revision_names(name: str) -> None:
+    assert revision(name).revision == "03"
+
+
+@pytest.mark.parametrize("name", ["08", "01", "99", "", "x", "-", "0x3"])
+def test_revision_without_a_reading(name: str) -> None:
+    # -08 was seen as its first page only: no reading follows it (data/vocabularies.json).
+    with pytest.raises(InvalidArgument, match="no reading of draft-ietf-aipref-vocab"):
+        revision(name)
+    with pytest.raises(InvalidArgument):
+        resolve("train-ai", {}, {}, name)
+
+
+def test_superseded_labels_name_their_revisions() -> None:
+    assert superseded("bots") == "draft-ietf-aipref-vocab-03 to -04"
+    assert superseded("all") == "draft-ietf-aipref-vocab-02 (2025-07-21)"
+    assert superseded("ai-output") == "draft-ietf-aipref-vocab-04 (2025-10-28)"
+    assert superseded("train-ai") is None and superseded("nonsense") is None
+    assert all(superseded(label) for label in SUPERSEDED_CATEGORIES)
 
 
 # RFC 9651 dictionaries -------------------------------------------------------------------

@@ -93,3 +93,31 @@ def test_agents_columns(robots: str) -> None:
     by_token = {c["token"]: c for c in report["crawlers"]}
     assert by_token["Googlebot"]["preferences"]["ai-train"] is False
     assert by_token["GPTBot"]["preferences"] == {}
+
+
+def test_usage_reads_an_earlier_revision_on_request(tmp_path: Path) -> None:
+    path = tmp_path / "robots.txt"
+    path.write_bytes(b"User-agent: *\nContent-Usage: / bots=n, search=y\n")
+    code, out = run("usage", str(path), "--agent", "x", "--color", "never")
+    assert code == 0
+    assert "read as draft-ietf-aipref-vocab-07, 2026-08-19, no nesting" in out
+    assert "  train-ai     -    nothing stated" in out
+    assert "note: `bots` is a label of draft-ietf-aipref-vocab-03 to -04 only" in out
+    code, out = run("usage", str(path), "--agent", "x", "--color", "never",
+                    "--aipref-revision", "03")
+    assert "read as draft-ietf-aipref-vocab-03, 2025-09-05)" in out
+    assert "  train-ai     no   2: Content-Usage: / bots=n, search=y" in out
+    code, out = run("usage", str(path), "--agent", "x", "--json", "--aipref-revision", "3")
+    report = json.loads(out)["urls"][0]
+    assert report["aipref_revision"] == "draft-ietf-aipref-vocab-03"
+    assert report["purposes"]["train-ai"] == {"answer": False, "lines": [2]}
+    assert report["superseded"] == {"bots": "draft-ietf-aipref-vocab-03 to -04"}
+
+
+def test_usage_refuses_a_revision_without_reading(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "robots.txt"
+    path.write_bytes(b"User-agent: *\n")
+    code, out = run("usage", str(path), "--agent", "x", "--aipref-revision", "08")
+    assert code == 2 and out == ""
+    assert "no reading of draft-ietf-aipref-vocab revision '08'" in capsys.readouterr().err

@@ -32,8 +32,8 @@ from typing import (
     Tuple,
 )
 
-from .. import __version__
 from .._agents import agent_tokens
+from .._scope import origin_of
 from .._terminal import visible
 from ..errors import RobotsError
 from ..model import Verdict
@@ -426,29 +426,33 @@ def _explain_verdict(url: str, agent: str, verdict: Verdict, out: TextIO,
 
 
 def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
-    from .._crawlers import crawler_verdicts
+    from .._crawlers import crawler_verdicts, registry_info, unstoppable
 
     if args.by_category:
         from ._stance import by_category_cmd
 
         return by_category_cmd(args, out)
 
-    from ._stance import expand_agents
+    from ._stance import crawler_json, crawler_table, expand_agents
 
     wanted = set(expand_agents(args))  # --agent-category: only its tokens are listed
+    table = crawler_table(args)
     robots, origin = load(args.source, args)
-    verdicts = [v for v in crawler_verdicts(robots, args.url)
+    verdicts = [v for v in crawler_verdicts(robots, args.url, table)
                 if not wanted or v.crawler.token in wanted]
-    said = [robots.usage(args.url, agent=v.crawler.token) for v in verdicts]
+    said = [robots.usage(args.url, agent=v.crawler.token or "*") for v in verdicts]
+    cannot = [c for c in unstoppable(table) if not wanted or c.token in wanted]
+    info = registry_info()
     if args.json:
         report = {
             "source": origin,
+            "registry": info,
             "groups": [{"line": g.line, "agents": list(g.agent_values),
                         "tokens": list(g.agents), "rules": len(g.rules)} for g in robots.groups],
-            "crawlers": [{"token": v.crawler.token, "operator": v.crawler.operator,
-                          "purpose": v.crawler.purpose, "url": args.url,
+            "crawlers": [{**crawler_json(v.crawler), "url": args.url,
                           **_verdict_json(v.verdict), "preferences": u.preferences}
                          for v, u in zip(verdicts, said)],
+            "robots_txt_cannot_stop": [crawler_json(c) for c in cannot],
         }
         out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         return EXIT_ALLOWED
@@ -458,10 +462,12 @@ def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"  line {group.line:<5} {names}: {_plural(len(group.rules), 'rule')}\n")
     if not robots.groups:
         out.write("  (none)\n")
-    out.write(f"\nwell-known crawlers, may they fetch {visible(args.url)}? (then search, "
-              "ai-input, ai-train: yes, no, - nothing stated)\n")
+    out.write(f"\nknown crawlers (registry {info['version']}, compiled {info['compiled']}), may "
+              f"they fetch {visible(args.url)}? (then search, ai-input, ai-train: yes, no, - "
+              "nothing stated)\n")
     for item, usage in zip(verdicts, said):
         v = item.verdict
+        crawler = item.crawler
         word = "allowed" if v.allowed else "disallowed"
         where = {"specific": f"its group at line {item.group_line}",
                  "global": f"'*' group at line {item.group_line}",
@@ -469,8 +475,21 @@ def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
         rule = f", {visible(str(v.rule))}" if v.rule is not None else ""
         prefs = " ".join(f"{ {True: 'yes', False: 'no', None: '-'}[usage.allows(p)]:<3}"
                          for p in ("search", "ai-input", "ai-train"))
-        out.write(f"  {item.crawler.token:<22} {word:<10} {prefs}  {where}{rule}"
-                  f"  [{item.crawler.operator}: {item.crawler.purpose}]\n")
+        name = visible(crawler.label)  # a --crawlers file is written by someone else
+        if crawler.token and crawler.token != crawler.label:
+            name = f"{name} (read as {crawler.token})"
+        flag = ("" if crawler.stoppable is not False
+                else "  ! " + visible(crawler.robots_txt_note()))
+        purpose = crawler.purpose if len(crawler.purpose) <= 70 else crawler.purpose[:67] + "..."
+        out.write(f"  {name:<22} {word:<10} {prefs}  {where}{rule}"
+                  f"  [{visible(crawler.operator)}: {visible(purpose)}]{flag}\n")
+    if cannot:
+        out.write("\nrobots.txt cannot stop these, by their operators' word (block them at the "
+                  "server if they must be kept out):\n")
+        for crawler in cannot:
+            source = crawler.robots_txt.source
+            out.write(f"  {visible(crawler.label):<22} {visible(crawler.robots_txt_note())}"
+                      f"{f' <{visible(source)}>' if source else ''}\n")
     return EXIT_ALLOWED
 
 
@@ -564,7 +583,14 @@ def _lint_cmd(args: argparse.Namespace, out: TextIO) -> int:
     found: List[Tuple[str, List[Any]]] = []
     for source in args.sources:
         content, name = _lint_source(source, args)
-        found.append((name, [] if content is None else lint(content)))
+        diagnostics = [] if content is None else lint(content)
+        if args.fetch and content is not None:  # R702-R704: the licence documents (issue 26)
+            from ._license import fetched_diagnostics
+
+            site = origin_of(name) if URL_SOURCE.match(source) else None
+            diagnostics = sorted(diagnostics + fetched_diagnostics(content, site, args),
+                                 key=lambda d: (d.line, d.column, d.code))
+        found.append((name, diagnostics))
     if form == "sarif":
         out.write(json.dumps(to_sarif_many(found), indent=2, ensure_ascii=False) + "\n")
     elif form == "json" and len(found) > 1:  # one schema-valid object per file
@@ -591,6 +617,17 @@ class _Parser(argparse.ArgumentParser):
                               f"(see '{self.prog} --help')\n")
 
 
+class _Version(argparse.Action):
+    """``--version``: the library's version and its data tables' (read only when asked)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: Optional[str] = None) -> None:
+        from .._provenance import version_text
+
+        sys.stdout.write(version_text())  # where argparse's own --version writes
+        parser.exit(0)
+
+
 class _Once(argparse.Action):
     """An option that may be given once: a second one is an error, not a silent
     replacement of the first."""
@@ -612,7 +649,8 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Exit codes: 0 all allowed, 1 some URL disallowed, 2 usage or I/O error, "
                "130 interrupted, 143 terminated.",
     )
-    parser.add_argument("--version", action="version", version=f"robotsrules {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, default=argparse.SUPPRESS,
+                        help="show the version and the dates of the shipped data, then exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
     check = commands.add_parser(
@@ -725,6 +763,9 @@ def _parser() -> argparse.ArgumentParser:
     from ._usage import add_command as add_usage_command  # usage (issue 15)
 
     add_usage_command(commands)
+    from ._license import add_command as add_license_command  # license (issue 26)
+
+    add_license_command(commands)
 
     linter = commands.add_parser(
         "lint", help="find what is wrong with a robots.txt: codes, lines, fixes",
@@ -746,6 +787,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="colour the text output (default: on a terminal)")
     linter.add_argument("--agent", default="robotsrules", metavar="NAME", action=_Once,
                         help="product token for the default User-Agent header (URLs)")
+    linter.add_argument("--fetch", action="store_true",
+                        help="also fetch the RSL licence documents that License lines name "
+                             "and report those that are unreachable (R702) or invalid "
+                             "(R703), and <content url> values on another origin (R704)")
     fetch_options(linter)
     linter.set_defaults(run=_lint_cmd)
     return parser

@@ -111,6 +111,21 @@ def add_commands(commands: Any) -> None:
                            "the robots.txt combined")
     bulk.add_argument("--out", metavar="FILE", required=True,
                       help="output file: .parquet or .csv (or see --format)")
+    bulk.add_argument("--license-url", action="store_true",
+                      help="add a column license_url: the License URLs (RSL 1.0) of the "
+                           "origin's robots.txt that apply to the row's agent, space-separated "
+                           "(empty: none; null: no robots row)")
+    bulk.add_argument("--licenses", metavar="FILE",
+                      help="a table of RSL licence documents (columns url, body: the XML): "
+                           "adds license_url and, per --purpose, a column rsl_<purpose> with "
+                           "what they say at the row's URL (permitted, licensed, prohibited, "
+                           "unstated, or unknown when a named document is not in the table or "
+                           "cannot be read)")
+    bulk.add_argument("--manifest", metavar="FILE",
+                      help="also write an evidence manifest (JSON Lines, "
+                           "data/manifest.schema.json): per origin the robots.txt's SHA-256, "
+                           "fetch time and status, the protocols consulted and the deciding "
+                           "line of every refusal (not with --as-of or --pages-warc)")
     bulk.add_argument("--format", choices=["parquet", "csv"],
                       help="output format (default: from the --out file name)")
     bulk.add_argument("--engine", choices=["duckdb", "spark"], default="duckdb",
@@ -194,6 +209,16 @@ def _settle(stop: _Stop, writer: _Writer, close: Callable[[], None], ok: bool) -
     return renamed
 
 
+def _with_provenance(schema: Any) -> Any:
+    """``schema`` with the versions of robotsrules and its data tables (crawler registry,
+    vocabularies, extensions) as Parquet key-value metadata: a dataset records what judged
+    it (robotsrules._provenance)."""
+    from .._provenance import metadata
+
+    return schema.with_metadata({**(schema.metadata or {}),
+                                 **{k.encode(): v.encode() for k, v in metadata().items()}})
+
+
 class _Writer:
     """Verdict (or page-signal) batches to a Parquet or CSV file: written to a new temporary
     file beside it (``O_EXCL``, a random name), then renamed; no half file under the final
@@ -237,7 +262,8 @@ class _Writer:
         try:
             os.fchmod(handle, 0o666 & ~_umask())  # mkstemp's 0600 would stick to the output
             self._file = os.fdopen(handle, "wb")
-            self._writer = (pq.ParquetWriter(self._file, schema, compression="zstd")
+            self._writer = (pq.ParquetWriter(self._file, _with_provenance(schema),
+                                             compression="zstd")
                             if form == "parquet" else pacsv.CSVWriter(self._file, schema))
         except BaseException:
             if self._file is None:
@@ -337,6 +363,12 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
                           "(or --pages-warc)")
     if args.strictest is not None and (not args.as_of or not 0 <= args.strictest <= 36_500):
         raise RobotsError("--strictest DAYS needs --as-of COLUMN and 0 <= DAYS <= 36500")
+    if args.manifest and (pages or args.as_of):
+        raise RobotsError("--manifest is not available with --pages-warc or --as-of")
+    licensing = bool(args.license_url or args.licenses)
+    if licensing and (pages or args.as_of or args.any_agent):
+        raise RobotsError("--license-url and --licenses are not available with --pages-warc, "
+                          "--as-of or --any-agent")
     started = time.monotonic()
     from ._common import Progress
 
@@ -349,11 +381,14 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
         from ._page import page_schema
 
         schema = page_schema(args)
+    if licensing:
+        schema = _license_schema(args)
     writer = _Writer(args.out, form, args.purpose, schema)  # the destination is checked first
     stop.partial = writer.partial
     ok = renamed = False
     close: Callable[[], None] = _nothing
     progress: Optional[Progress] = None
+    manifest: Any = None
     try:
         stop.check()
         robots: Any = args.robots
@@ -367,7 +402,10 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
             from ._page import pages_job
 
             job = pages_job
+        manifest = _manifest(args, robots) if args.manifest else None  # issue 26
         batches, total, close = job(args, robots, stop)
+        if licensing:  # issue 26
+            batches = _with_licenses(args, robots, batches)
         if args.any_agent and job is not _duckdb_job:  # DuckDB's job answers it directly
             from ..bulk import any_agent
 
@@ -378,6 +416,8 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
         for batch in batches:
             stop.check()
             writer.write(batch)
+            if manifest is not None:
+                manifest.observe_batch(batch)
             progress.count += batch.num_rows - 1
             progress.step()
         stop.check()
@@ -388,6 +428,9 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
         renamed = _settle(stop, writer, close, ok)
     if not renamed:  # done, but a signal came before the rename: the output was dropped
         raise _Interrupted
+    if manifest is not None:
+        written = manifest.write(args.manifest)
+        out.write(f"manifest: {written:,} origins -> {args.manifest}\n")
     counts = writer.counts
     rows = sum(counts.values())
     seconds = time.monotonic() - started
@@ -405,6 +448,124 @@ def _nothing() -> None:
     pass
 
 
+def _robots_rows(args: argparse.Namespace, robots: Any) -> Tuple[List[str], Any]:
+    """The robots table's columns, and origin -> its governing ``(body, status, date)`` row
+    (None without one): the table read once more into an index, for what a bulk run adds
+    beside its verdicts (the manifest, the licence columns; issue 26)."""
+    import duckdb
+
+    from .. import duckdb as engine
+    from ..bulk import host_key
+
+    con = duckdb.connect()
+    try:
+        columns = list(engine.read(con, robots).columns)
+        index = engine.load_index(con, robots, args.key)
+    finally:
+        con.close()
+
+    def lookup(origin: str) -> Any:
+        key = origin if args.key == "origin" else host_key(origin)
+        if key is None:
+            return None
+        row = index.get(key)
+        return None if row is None else (row[0], row[1], index.date(key))
+
+    return columns, lookup
+
+
+def _license_schema(args: argparse.Namespace) -> Any:
+    import pyarrow as pa
+
+    from .._purposes import column_name
+
+    schema = _schema(args.purpose).append(pa.field("license_url", pa.string()))
+    if args.licenses:
+        for purpose in dict.fromkeys(args.purpose):
+            schema = schema.append(pa.field("rsl_" + column_name(purpose), pa.string()))
+    return schema
+
+
+def _with_licenses(args: argparse.Namespace, robots: Any, batches: Any) -> Iterator[Any]:
+    """Verdict batches with ``license_url`` (and ``rsl_<purpose>`` with ``--licenses``)."""
+    import duckdb
+    import pyarrow as pa
+
+    from .. import duckdb as engine
+    from .._rsl import LicenseDocument, LicenseTerms, parse_license
+    from ..bulk import robots_for
+
+    _, lookup = _robots_rows(args, robots)
+    given: Dict[str, Any] = {}
+    if args.licenses:
+        con = duckdb.connect()
+        try:
+            rows = engine.read(con, args.licenses).select("url, body").fetchall()
+        finally:
+            con.close()
+        for url, body in rows:
+            if isinstance(url, str) and body is not None:
+                given[url.strip()] = body
+    purposes = list(dict.fromkeys(args.purpose)) if args.licenses else []
+    links: Dict[Tuple[str, str], Optional[Tuple[str, ...]]] = {}
+    documents: Dict[Tuple[str, str], LicenseDocument] = {}
+
+    def urls_of(origin: Optional[str], agent: str) -> Optional[Tuple[str, ...]]:
+        if origin is None:
+            return None
+        key = (origin, agent)
+        if key not in links:
+            row = lookup(origin)
+            links[key] = (None if row is None
+                          else robots_for(row[0], row[1]).license_urls(agent))
+        return links[key]
+
+    def document(url: str, origin: str) -> LicenseDocument:
+        key = (url, origin)
+        if key not in documents:
+            body = given.get(url)
+            documents[key] = (parse_license(body, url=url, origin=origin) if body is not None
+                              else LicenseDocument(url=url, origin=origin, state="unavailable",
+                                                   error="not in the --licenses table"))
+        return documents[key]
+
+    for batch in batches:
+        found = [urls_of(o, a) for o, a in zip(batch.column("origin").to_pylist(),
+                                               batch.column("agent").to_pylist())]
+        columns = [*batch.columns,
+                   pa.array([None if f is None else " ".join(f) for f in found], pa.string())]
+        if purposes:
+            answers: List[List[Optional[str]]] = [[] for _ in purposes]
+            for url, origin, links_found in zip(batch.column("url").to_pylist(),
+                                                batch.column("origin").to_pylist(), found):
+                if links_found is None or origin is None:
+                    for column in answers:
+                        column.append(None)
+                    continue
+                terms = LicenseTerms(url, tuple(document(u, origin) for u in links_found))
+                for column, purpose in zip(answers, purposes):
+                    column.append(terms.status(purpose))
+            columns += [pa.array(column, pa.string()) for column in answers]
+        yield pa.RecordBatch.from_arrays(columns, schema=_license_schema(args))
+
+
+def _manifest(args: argparse.Namespace, robots: Any) -> Any:
+    """The evidence manifest of a bulk run (issue 26): each origin's record names the
+    capture it was judged by (:func:`_robots_rows`)."""
+    from .._manifest import Manifest
+
+    columns, lookup = _robots_rows(args, robots)
+
+    protocols = ["robots.txt"] + (["content-signal", "content-usage"] if args.purpose else [])
+    if args.licenses:
+        protocols.append("rsl")
+    source = args.robots or f"{len(args.robots_warc)} WARC file(s)"
+    return Manifest(mode=args.mode, agents=args.agent, purposes=args.purpose,
+                    source=source, has_dates="date" in columns,
+                    has_statuses="status" in columns, protocols=protocols,
+                    producer="robotsrules bulk", lookup=lookup)
+
+
 def _warc_table(paths: List[str], every: bool = False) -> Any:
     _need("warcio")
     from ..warc import WarcStats, read_warc_captures, read_warcs
@@ -417,10 +578,8 @@ def _warc_table(paths: List[str], every: bool = False) -> Any:
             raise RobotsError(f"{path}: no such file")
     stats = WarcStats()
     table = read_warcs(paths, stats=stats)
-    for problem in stats.errors[:10]:
+    for problem in stats.warnings():
         sys.stderr.write(f"robotsrules: warning: {problem}\n")
-    if len(stats.errors) > 10:
-        sys.stderr.write(f"robotsrules: warning: {len(stats.errors) - 10} more problems\n")
     sys.stderr.write(f"robotsrules: {stats.captures:,} robots.txt captures in {stats.files} "
                      f"WARC files -> {table.num_rows:,} sites\n")
     return table

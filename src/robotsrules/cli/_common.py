@@ -10,9 +10,9 @@ import sys
 import time
 from typing import Any, Callable, Optional, TextIO, Tuple
 
-from .. import __version__
 from .._terminal import visible
 from .._typing import assert_never
+from .._version import __version__
 from ..errors import RobotsError
 from ..model import Reason, Verdict
 from ..policy import Outcome, ServedReason

@@ -16,7 +16,7 @@ import re
 import sys
 from typing import Any, Callable, Dict, Iterator, List, Optional, TextIO, Tuple
 
-from .._signals import DEFAULT_HEAD_BYTES, Directive, PageSignals, combine, page_signals
+from .._page import DEFAULT_HEAD_BYTES, Directive, PageSignals, admit_page, check_purposes
 from .._usage import Usage
 from ..errors import MissingExtra, RobotsError
 from ..robotstxt import parse
@@ -44,19 +44,17 @@ def read_response(data: bytes) -> Tuple[List[Tuple[str, str]], bytes]:
     """Split a saved HTTP response into its header pairs and body.
 
     Data that does not start with an HTTP status line is a body without headers. Every
-    response of a redirect chain saved by ``curl -iL`` is skipped but the last.
+    response of a redirect chain saved by ``curl -iL`` is skipped but the last. The header
+    block is read by the page layer's one reader (folded lines unfolded).
     """
+    from .._page import header_block
+
     headers: List[Tuple[str, str]] = []
     rest = data
     while _STATUS_LINE.match(rest):
         end = _BLANK_LINE.search(rest)
         head, body = (rest, b"") if end is None else (rest[:end.start()], rest[end.end():])
-        headers = []
-        for line in head.splitlines()[1:]:
-            name, colon, value = line.partition(b":")
-            if colon and name.strip():
-                headers.append((name.strip().decode("latin-1"),
-                                value.strip().decode("latin-1")))
+        headers = [(f.name, f.value) for f in header_block(head)]
         rest = body
         if end is None:
             break
@@ -64,26 +62,18 @@ def read_response(data: bytes) -> Tuple[List[Tuple[str, str]], bytes]:
 
 
 def _fetch(url: str, args: argparse.Namespace) -> Tuple[List[Tuple[str, str]], bytes, str]:
-    import httpx
-
-    from .. import __version__
+    """The page at ``url`` by the project's fetch (:func:`robotsrules._fetcher.fetch_page`:
+    its time-outs, whole-fetch deadline and bounded body decoder)."""
+    from .._fetcher import fetch_page
+    from .._version import __version__
 
     agent = str(args.agent).split("/", 1)[0]
     user_agent = args.user_agent or f"{agent} (robotsrules/{__version__})"
-    try:
-        with httpx.Client(follow_redirects=True, timeout=args.timeout,
-                          headers={"User-Agent": user_agent}) as client, \
-                client.stream("GET", url) as response:
-            body = bytearray()
-            for chunk in response.iter_bytes():
-                body += chunk
-                if len(body) >= args.max_head_bytes:
-                    break
-            note = f"{response.url}: HTTP {response.status_code}"
-            pairs = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in response.headers.raw]
-            return pairs, bytes(body), note
-    except httpx.HTTPError as error:
-        raise RobotsError(f"{url}: {error.__class__.__name__}: {error}") from None
+    page = fetch_page(url, user_agent=user_agent, max_bytes=args.max_head_bytes,
+                      timeout=args.timeout)
+    if page.error is not None:
+        raise RobotsError(f"{url}: {page.error}")
+    return list(page.headers), page.body, f"{page.url}: HTTP {page.status}"
 
 
 def _load(source: str, args: argparse.Namespace) -> Tuple[List[Tuple[str, str]], bytes, str]:
@@ -110,9 +100,9 @@ def _why(signals: PageSignals, name: str) -> Optional[Directive]:
 
 
 def _purposes(args: argparse.Namespace) -> List[str]:
-    from .._purposes import CONTENT_SIGNALS, check_purpose
+    from .._purposes import CONTENT_SIGNALS
 
-    return [check_purpose(p) for p in args.purpose] if args.purpose else list(CONTENT_SIGNALS)
+    return list(check_purposes(args.purpose)) if args.purpose else list(CONTENT_SIGNALS)
 
 
 def _report(signals: PageSignals, source: str, purposes: List[str]) -> Dict[str, Any]:
@@ -173,8 +163,8 @@ def _site(args: argparse.Namespace) -> Optional[Any]:
     if not args.robots:
         return None
     if _URL.match(args.robots):
-        from .. import __version__
         from .._fetcher import fetch
+        from .._version import __version__
 
         agent = str(args.agent).split("/", 1)[0]
         result = fetch(args.robots, user_agent=args.user_agent or
@@ -195,29 +185,35 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     headers, body, note = _load(args.source, args)
     url = args.url or (args.source if _URL.match(args.source) else "/")
     robots = _site(args)
+
+    def usage(agent: Any) -> Optional[Usage]:
+        return None if robots is None else robots.usage(url, agent=agent)
+
+    # The response read once for every agent and purpose (the page admission step).
+    admission = admit_page(headers, body, agents=agents, purposes=purposes, url=url,
+                           usage=usage, max_head_bytes=args.max_head_bytes)
     documents: List[Dict[str, Any]] = []
-    for agent in agents:  # one agent: the output of before --agent-category
-        usage: Optional[Usage] = None if robots is None else robots.usage(url, agent=agent)
-        signals = page_signals(headers, body, agent=agent, url=url,
-                               max_head_bytes=args.max_head_bytes)
-        both = combine(usage, signals) if args.robots else None
+    for number, (agent, signals) in enumerate(zip(agents, admission.signals)):
+        # one agent: the output of before --agent-category
+        answers = admission.answers[number * len(purposes):(number + 1) * len(purposes)]
         if args.json:
             data = _report(signals, note, purposes)
-            if both is not None:
+            if robots is not None:
                 data["combined"] = {
-                    p: {"allowed": (a := both.decide(p)).allowed, "level": a.level,
-                        "why": a.describe()} for p in purposes}
-                data["crawl_allowed"] = both.crawl_allowed
+                    a.purpose: {"allowed": a.answer.allowed, "level": a.answer.level,
+                                "why": a.answer.describe()} for a in answers}
+                data["crawl_allowed"] = usage(agent).crawl_allowed  # type: ignore[union-attr]
             documents.append(data)
             continue
         if len(agents) > 1:
             out.write(f"{'' if agent == agents[0] else chr(10)}agent {agent}\n")
         _print_text(signals, note, purposes, out)
-        if both is not None:
-            crawl = "allowed" if both.crawl_allowed else "disallowed"
+        if robots is not None:
+            site = usage(agent)
+            crawl = "allowed" if site is not None and site.crawl_allowed else "disallowed"
             out.write(f"with the site's robots.txt (crawl {crawl}):\n")
-            for purpose in purposes:
-                out.write(f"  {purpose}: {both.decide(purpose).describe()}\n")
+            for a in answers:
+                out.write(f"  {a.purpose}: {a.answer.describe()}\n")
     if args.json:
         json.dump(documents[0] if len(documents) == 1 else documents, out, indent=2,
                   default=str)
@@ -255,7 +251,8 @@ def add_command(commands: Any) -> None:
                       metavar="N", help=f"read at most N bytes of the body (default "
                                         f"{DEFAULT_HEAD_BYTES})")
     page.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
-                      help="connect and read time-out for a URL (default 10)")
+                      help="connect and read time-out for a URL (default 10); the whole "
+                           "fetch, redirects included, ends within 3 x SECONDS")
     page.add_argument("--user-agent", metavar="HEADER",
                       help="User-Agent header to send (default: 'NAME (robotsrules/VERSION)')")
     page.set_defaults(run=_run)
@@ -264,13 +261,11 @@ def add_command(commands: Any) -> None:
 def check_pages_args(args: argparse.Namespace) -> None:
     """``bulk --pages-warc``: refuse the options that belong to the verdict job (before any
     work), and drop repeated purposes."""
-    from .._purposes import check_purpose
-
     for flag, given in (("--urls", args.urls), ("--any-agent", args.any_agent),
                         ("--as-of", args.as_of), ("--strictest", args.strictest)):
         if given:
             raise RobotsError(f"--pages-warc cannot be combined with {flag}")
-    args.purpose = list(dict.fromkeys(check_purpose(p) for p in args.purpose))
+    args.purpose = list(check_purposes(args.purpose))
     for path in args.pages_warc:
         if not os.path.isfile(path):
             raise RobotsError(f"{path}: no such file")
@@ -328,16 +323,10 @@ def pages_job(args: argparse.Namespace, robots: Any, stop: Any
     def batches() -> Iterator[Any]:
         yield from page_batches(args.pages_warc, agents=args.agent, purposes=args.purpose,
                                 robots=index, stats=stats, mode=args.mode, check=stop.check)
-        _warn(stats.errors)
+        for problem in stats.warnings():
+            sys.stderr.write(f"robotsrules: warning: {problem}\n")
 
     return batches(), None, _nothing
-
-
-def _warn(problems: List[str]) -> None:
-    for problem in problems[:10]:
-        sys.stderr.write(f"robotsrules: warning: {problem}\n")
-    if len(problems) > 10:
-        sys.stderr.write(f"robotsrules: warning: {len(problems) - 10} more problems\n")
 
 
 def _nothing() -> None:

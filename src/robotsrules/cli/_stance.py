@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Dict, List, TextIO, Tuple
+from typing import Any, Dict, List, TextIO, Tuple, cast
 
 from .._crawlers import Crawler
 from .._stance import Stance
-from ..errors import RobotsError
+from ..errors import InvalidAgent, RobotsError
 
 __all__ = [
     "add_agent_options",
     "add_command",
     "by_category_cmd",
     "command_agents",
+    "crawler_json",
     "crawler_table",
     "expand_agents",
     "stance_json",
@@ -49,16 +50,41 @@ def stance_json(agent: str, stance: Stance) -> Dict[str, Any]:
     }
 
 
+def crawler_json(crawler: Crawler) -> Dict[str, Any]:
+    """One registry entry as a JSON object (``agents --json``, ``stance --json``)."""
+    said = crawler.robots_txt
+    return {
+        "name": crawler.label, "token": crawler.token, "operator": crawler.operator,
+        "purpose": crawler.purpose, "categories": list(crawler.categories),
+        "trigger": crawler.trigger, "stoppable": crawler.stoppable,
+        "robots_txt": {"obeys": said.obeys, "statement": said.statement,
+                       "source": said.source, "checked": said.checked, "stated": said.stated,
+                       "via": said.via},
+        "verify": {"ip_ranges": list(crawler.verify.ip_ranges),
+                   "reverse_dns": list(crawler.verify.reverse_dns),
+                   "web_bot_auth": crawler.verify.web_bot_auth},
+        "source": crawler.source,
+    }
+
+
 def add_agent_options(parser: argparse.ArgumentParser) -> None:
     """``--agent-category`` (repeatable) and ``--crawlers FILE``: expand a crawler category
     of the table (:mod:`robotsrules._crawlers`) to its tokens, next to ``--agent``."""
+    from .._crawlers import registry
+
+    shipped = registry()
+    aliases: Dict[str, List[str]] = {}
+    for alias, category in shipped.aliases.items():
+        aliases.setdefault(category, []).append(alias)
+    listed = ", ".join(name + (f" ({', '.join(aliases[name])})" if name in aliases else "")
+                       for name in shipped.categories)
     parser.add_argument("--agent-category", action="append", metavar="CATEGORY",
-                        help="add every token of a crawler category: search, ai-search "
-                             "(retrieval), user-triggered (user), ai-training (training), "
-                             "usage-control (control), other (repeatable)")
+                        help=f"add every token of a crawler category of the registry: {listed} "
+                             "(repeatable)")
     parser.add_argument("--crawlers", metavar="FILE",
-                        help="extend the crawler table from a JSON file (same shape as "
-                             "robotsrules/data/crawlers.json)")
+                        help="extend the crawler registry from a JSON file (the shape of "
+                             "robotsrules/data/crawlers.json, checked against "
+                             "crawlers.schema.json)")
     parser.add_argument("--crawlers-replace", action="store_true",
                         help="use only the --crawlers file, not the shipped table")
 
@@ -95,11 +121,31 @@ def command_agents(args: argparse.Namespace) -> List[str]:
     if not agents:
         raise RobotsError("no agent given: pass --agent NAME or --agent-category CATEGORY")
     for agent in agents:  # a caller mistake: say so before any work
-        agent_tokens(agent)
+        try:
+            agent_tokens(agent)
+        except InvalidAgent as error:
+            raise InvalidAgent(f"{error}{_published_hint(agent, args)}") from None
     return agents
 
 
+def _published_hint(agent: str, args: argparse.Namespace) -> str:
+    """For a name the registry lists as published but robots.txt reads otherwise."""
+    from .._crawlers import crawler_for
+
+    try:
+        crawler = crawler_for(agent, crawler_table(args))
+    except RobotsError:
+        return ""
+    if crawler is None or crawler.token == agent:
+        return ""
+    if crawler.token is None:
+        return f" ({crawler.label!r} is listed in the crawler registry: {crawler.token_note})"
+    return (f" ({crawler.label!r} is listed in the crawler registry: robots.txt reads it as "
+            f"{crawler.token!r}; pass --agent {crawler.token})")
+
+
 def _stance_cmd(args: argparse.Namespace, out: TextIO) -> int:
+    from .._terminal import visible
     from ._common import EXIT_ALLOWED, EXIT_DISALLOWED, fail, load
 
     table = getattr(args, "run_table", None)
@@ -108,14 +154,18 @@ def _stance_cmd(args: argparse.Namespace, out: TextIO) -> int:
         return int(table(args, out))  # the bulk form: one row per site and agent
     if args.source is None:
         return fail("stance needs FILE_OR_URL, or --robots/--robots-warc with --out")
-    agents = expand_agents(args)
-    if not agents:
-        return fail("no agent given: pass --agent NAME or --agent-category CATEGORY")
+    agents = command_agents(args)  # a name that is no product token: exit 2, with a hint
     robots, origin = load(args.source, args)
     stances = [(agent, robots.stance(agent)) for agent in agents]
     code = EXIT_DISALLOWED if any(s.kind != "none" for _, s in stances) else EXIT_ALLOWED
+    from .._crawlers import crawler_for
+
+    table = crawler_table(args)
+    known = {agent: crawler_for(agent, table) for agent in agents}
     if args.json:
-        report = {"source": origin, "stances": [stance_json(a, s) for a, s in stances]}
+        report = {"source": origin, "stances": [
+            {**stance_json(a, s), "crawler": None if known[a] is None
+             else crawler_json(cast(Crawler, known[a]))} for a, s in stances]}
         out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         return code
     out.write(f"{origin}\n")
@@ -132,6 +182,9 @@ def _stance_cmd(args: argparse.Namespace, out: TextIO) -> int:
         if not stance.complete:
             out.write(f"{'':<{width}}    (lines incomplete: the rules are too complex to "
                       "list every deciding line)\n")
+        crawler = known[agent]
+        if crawler is not None and crawler.stoppable is not True:
+            out.write(f"{'':<{width}}    note: {visible(crawler.robots_txt_note())}\n")
     return code
 
 

@@ -13,11 +13,11 @@ import argparse
 import json
 from typing import Any, Dict, List, Optional, TextIO, Tuple
 
-from .._purposes import PURPOSES
+from .._purposes import PURPOSES, revision
 from .._usage import Usage
 from ..model import UsageLine
 
-__all__ = ["add_command", "usage_json", "usage_lines_json"]
+__all__ = ["Intermixed", "add_command", "usage_json", "usage_lines_json"]
 
 from ._common import EXIT_ALLOWED, EXIT_DISALLOWED
 
@@ -31,12 +31,16 @@ def usage_lines_json(lines: Tuple[UsageLine, ...]) -> List[Dict[str, Any]]:
              "states": {name: value for name, value in u.statements}} for u in lines]
 
 
-def usage_json(usage: Usage) -> Dict[str, Any]:
-    """One URL's :class:`~robotsrules._usage.Usage` as a JSON object."""
+def usage_json(usage: Usage, reading: Optional[str] = None) -> Dict[str, Any]:
+    """One URL's :class:`~robotsrules._usage.Usage` as a JSON object, answered in the
+    reading of draft-ietf-aipref-vocab revision ``reading`` (``None``: the current one)."""
     return {
         "crawl_allowed": usage.crawl_allowed,
-        "purposes": {p: {"answer": usage.allows(p),
-                         "lines": [u.line for u in usage.deciding(p)]} for p in PURPOSES},
+        "purposes": {p: {"answer": usage.allows(p, reading),
+                         "lines": [u.line for u in usage.deciding(p, reading)]}
+                     for p in PURPOSES},
+        "aipref_revision": revision(reading).name,
+        "superseded": usage.superseded,
         "lines": usage_lines_json(usage.lines),
         "ignored": usage_lines_json(usage.ignored),
     }
@@ -47,19 +51,22 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     from ._stance import command_agents
 
     agents = command_agents(args)  # --agent and --agent-category tokens
+    reading = revision(args.aipref_revision)  # a revision without a reading: exit 2 first
     robots, origin = load(args.source, args)
     urls: List[str] = args.urls or ["/"]
     code = EXIT_ALLOWED
     documents: List[Dict[str, Any]] = []
     paint = painter(out, args)
     if not args.json:
-        out.write(f"{origin}\n")
+        out.write(f"{origin}\n(IETF categories read as {reading.name}, {reading.date}"
+                  f"{'' if reading.broader else ', no nesting'})\n")
     for agent in agents:  # one agent: the output of before --agent-category
         if len(agents) > 1 and not args.json:
             out.write(f"\nagent {agent}\n")
         reports: List[Dict[str, Any]] = []
         documents.append({"source": origin, "agent": agent, "urls": reports})
-        if _one_agent(robots, agent, urls, reports, out, paint, describe, args.json):
+        if _one_agent(robots, agent, urls, reports, out, paint, describe, args.json,
+                      args.aipref_revision):
             code = EXIT_DISALLOWED
     if args.json:
         out.write(json.dumps(documents[0] if len(documents) == 1 else documents,
@@ -68,7 +75,8 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _one_agent(robots: Any, agent: str, urls: List[str], reports: List[Dict[str, Any]],
-               out: TextIO, paint: Any, describe: Any, as_json: bool) -> bool:
+               out: TextIO, paint: Any, describe: Any, as_json: bool,
+               reading: Optional[str] = None) -> bool:
     """``usage`` for one agent (text written, or JSON reports gathered); True when some
     URL may not be crawled."""
     refused = False
@@ -80,7 +88,7 @@ def _one_agent(robots: Any, agent: str, urls: List[str], reports: List[Dict[str,
         if as_json:
             reports.append({"url": url, "target": verdict.target,
                             "crawl_rule": None if verdict.rule is None else verdict.rule.line,
-                            **usage_json(usage)})
+                            **usage_json(usage, reading)})
             continue
         word = "may crawl" if usage.crawl_allowed else "may NOT crawl"
         out.write(f"\n{paint(url, '1', bold=True)}  {word} ({describe(verdict)})\n")
@@ -94,14 +102,17 @@ def _one_agent(robots: Any, agent: str, urls: List[str], reports: List[Dict[str,
             out.write(f"  {note}\n")
             continue
         for purpose in PURPOSES:
-            answer = usage.allows(purpose)
+            answer = usage.allows(purpose, reading)
             shown = _WORD[answer]
             if answer is not None:
                 shown = paint(shown, "32" if answer else "31")
-            deciding = usage.deciding(purpose)
+            deciding = usage.deciding(purpose, reading)
             where = "; ".join(str(u) for u in deciding) if deciding else "nothing stated"
             pad = " " * (3 - len(_WORD[answer]))
             out.write(f"  {purpose:<12} {shown}{pad}  {where}\n")
+        for label, defined in usage.superseded.items():
+            out.write(f"  note: `{label}` is a label of {defined} only; readers that follow "
+                      "the current revision ignore it (lint R609)\n")
     return refused
 
 
@@ -126,6 +137,10 @@ def add_command(commands: Any) -> None:
     add_agent_options(usage)
     usage.add_argument("urls", nargs="*", metavar="URL", help="URLs or /paths (default /)")
     usage.add_argument("--json", action="store_true", help="print JSON")
+    usage.add_argument("--aipref-revision", metavar="REV",
+                       help="read the IETF categories as this revision of "
+                            "draft-ietf-aipref-vocab did (e.g. 03: nesting under bots); "
+                            "default: the current reading (-07, no nesting)")
     usage.add_argument("--color", choices=["auto", "always", "never"], default="auto",
                        help="colour the text output (default: on a terminal)")
     mode_option(usage)
@@ -133,10 +148,10 @@ def add_command(commands: Any) -> None:
     usage.set_defaults(run=_run)
     # URLs may follow --agent (`usage FILE --agent NAME URL...`): argparse's plain parsing
     # binds an optional list of positionals before the first option, so parse intermixed.
-    setattr(usage, "parse_known_args", _Intermixed(usage))  # noqa: B010
+    setattr(usage, "parse_known_args", Intermixed(usage))  # noqa: B010
 
 
-class _Intermixed:
+class Intermixed:
     """``parse_known_args`` of one parser, done as ``parse_known_intermixed_args``."""
 
     def __init__(self, parser: argparse.ArgumentParser) -> None:

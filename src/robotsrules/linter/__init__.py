@@ -38,15 +38,27 @@ Content never raises: like :func:`robotsrules.parse`, any bytes give a list.
 from __future__ import annotations
 
 from ._checks import lint
-from ._codes import CODES, SEVERITIES, Code, Diagnostic, Severity, counts, help_text
+from ._codes import (
+    CODES,
+    FETCH_CODES,
+    SEVERITIES,
+    Code,
+    Diagnostic,
+    Severity,
+    counts,
+    diagnostic,
+    help_text,
+)
 
 __all__ = [
     "CODES",
+    "FETCH_CODES",
     "SEVERITIES",
     "Code",
     "Diagnostic",
     "Severity",
     "counts",
+    "diagnostic",
     "help_text",
     "lint",
 ]

@@ -15,21 +15,23 @@ from typing import (
     Optional,
     Sequence,
     Tuple,
-    cast,
 )
 
 from .. import _legacy as legacy
-from .._agents import SPACE
+from .._agents import SPACE, file_agent_token
+from .._extensions import Extension, extensions
+from .._extensions import check_value as check_extension_value
+from .._extensions import find as find_extension
 from .._matcher import AgentRules
 from .._parser import MAX_LINE_BYTES, build, decode, display, split_lines
 from .._precedence import index_html_folder, rule_rank
-from .._purposes import CATEGORIES, CATEGORY_SIGNAL, CONTENT_SIGNALS, SIGNAL_CATEGORY
+from .._purposes import CATEGORIES, CONTENT_SIGNALS, revision, superseded
 from .._terminal import CONTROL_ESCAPES
 from .._urls import text_octets
-from .._usage import read_value
+from .._usage import Reading, read_value
 from ..model import Group, Line, Rule
 from ..robotstxt import DEFAULT_MAX_BYTES, RobotsTxt
-from ._codes import CODES, Diagnostic
+from ._codes import Diagnostic, diagnostic
 
 __all__ = ["lint"]
 
@@ -47,19 +49,11 @@ _CANON = {
     "host": "Host",
     "content-signal": "Content-Signal",
     "content-usage": "Content-Usage",
+    "license": "License",
 }
 _USAGE_KEYS = ("content-signal", "content-usage")
-# Keys some other crawlers read (Google and RFC 9309 do not): key -> who reads it.
-_OTHER_CRAWLER_KEYS = {"clean-param": "Yandex"}
-# Keys people write hoping for an effect no crawler gives: key -> the advice.
-_DEAD_KEYS = {
-    "noindex": "Google stopped reading `Noindex` in robots.txt in 2019: use a robots "
-    "meta tag or an X-Robots-Tag header",
-    "nofollow": "use a robots meta tag or an X-Robots-Tag header instead",
-    "noarchive": "use a robots meta tag or an X-Robots-Tag header instead",
-}
-_KNOWN_KEYS = (*_CANON.values(), "Clean-param")
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
+_HTTP_URL = re.compile(r"(?i)https?://[^/?#\s]+")
 _URL_PATH = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^/?#]*([^#]*)")
 # "www.example.com/path" or "img.example.co.uk/x": a host name where a path should be.
 _HOST_PATH = re.compile(r"(?:www\.|(?:[A-Za-z0-9\-]+\.){2,})[A-Za-z0-9\-.]*(?::\d+)?(/.*)")
@@ -86,11 +80,40 @@ _LEGACY_ALLOWS = re.compile(
 _DEAD_IN_GOOGLE = ("R301", "R302", "R303", "R304", "R305", "R306")
 
 
+_FORM_EXAMPLES = {
+    "absolute-url": "an absolute URL, `https://example.com/path`",
+    "clean-param": "parameters joined by `&`, then an optional path: `ref&sid /forum/`",
+    "visit-time": "a UTC window `HHMM-HHMM`, e.g. `0600-0845`",
+    "version": "a version number, e.g. `2.0`",
+    "host-or-url": "a host name or an absolute URL, e.g. `example.com`",
+    "host": "a host name, optionally with its scheme and port: `www.example.com`, "
+            "`https://www.example.com`",
+}
+
+
+def _known_keys() -> List[str]:
+    """Keys a misspelt key may have meant: the ones robotsrules reads and the active
+    extensions of the table (a typo is never pointed at a key that does nothing)."""
+    active = [e.name for e in extensions() if e.status == "active"]
+    return list(dict.fromkeys((*_CANON.values(), *active)))
+
+
 def _q(text: str, limit: int = 60) -> str:
     """``text`` quoted for a message: control characters escaped, long text shortened."""
     if len(text) > limit:
         text = text[: limit - 3] + "..."
     return "`" + text.translate(_CONTROL) + "`"
+
+
+_EXTRAS = ("crawl-delay", "request-rate")
+
+
+def _agent_list(tokens: List[str]) -> str:
+    """Agent tokens for a message: ```a`, `b``` (at most three named)."""
+    names = [f"`{token}`" if token else "a user-agent line that names no crawler"
+             for token in dict.fromkeys(tokens)]
+    shown = ", ".join(names[:3])
+    return shown + (f" and {len(names) - 3} more" if len(names) > 3 else "")
 
 
 def _column(octets: str) -> int:
@@ -171,19 +194,16 @@ class _Linter:
         self.lines: Tuple[Line, ...] = parsed.lines
         self.groups: Tuple[Group, ...] = parsed.groups
         self.starts = [g.line for g in self.groups]
+        # A License line before the first group (RSL 1.0 §4.4.2: site-wide)?
+        self.site_license = any(self.group_of(number) is None for number, _ in parsed.licenses)
         self.found: List[Diagnostic] = []
         self.utf16 = False
         self._octet_lines: Optional[List[str]] = None
 
     # -- output ---------------------------------------------------------------------------
     def emit(self, code: str, line: int, column: int, message: str, **fields: object) -> None:
-        entry = CODES[code]
-        fields.setdefault("line", line)
         # File content reaches messages: no control character may reach a terminal.
-        self.found.append(Diagnostic(
-            code, entry.name, entry.severity, line, max(column, 1),
-            message.translate(_CONTROL), entry.hint.format(**fields).translate(_CONTROL),
-        ))
+        self.found.append(diagnostic(code, line, column, message, _CONTROL, **fields))
 
     @property
     def octet_lines(self) -> List[str]:
@@ -296,7 +316,11 @@ class _Linter:
 
     # -- pass 2: lines ----------------------------------------------------------------------
     def line_checks(self) -> None:
-        first_extra: Dict[Tuple[Optional[int], str], int] = {}
+        # Crawl-delay/Request-rate are read per agent (model.Pace): the run of user-agent
+        # lines each value belongs to, and the first line that gave each agent a value.
+        run: List[str] = []  # the tokens of the current run ("" before any user-agent line)
+        run_open = False
+        first_extra: Dict[Tuple[str, str], int] = {}  # (token, key) -> line of first value
         nul = "\x00" in self.text and not self.utf16
         for line in self.lines:
             number = line.number
@@ -306,6 +330,12 @@ class _Linter:
                 self._nul(line)
             key = line.key
             reason = line.reason
+            if key == "user-agent":
+                if not run_open:
+                    run, run_open = [], True
+                run.append(file_agent_token(line.value))
+            elif key in ("allow", "disallow", "crawl-delay", "request-rate"):
+                run_open = False
             if key is None:
                 if reason == "invalid":
                     self._invalid(line)
@@ -331,30 +361,23 @@ class _Linter:
             elif key in _USAGE_KEYS:
                 self._usage_line(line, canon or "")
             elif reason == "outside-group":
-                if key in ("allow", "disallow"):
-                    self.emit("R201", number, _key_column(line),
-                              f"`{canon}: {line.value}` comes before any `User-agent:` line, "
-                              "so it applies to no crawler and is ignored (RFC 9309 §2.2.2)")
-                else:
-                    self.emit("R403", number, _key_column(line),
-                              f"`{canon}: {line.value}` comes before any `User-agent:` line, "
-                              "so it applies to no crawler")
+                self.emit("R201", number, _key_column(line),
+                          f"`{canon}: {line.value}` comes before any `User-agent:` line, "
+                          "so it applies to no crawler and is ignored (RFC 9309 §2.2.2)")
             elif reason == "bad-value":
                 code = "R401" if key == "crawl-delay" else "R402"
                 self.emit(code, number, _value_column(line),
                           f"{_q(line.value)} is not a valid `{canon}` value: the line is "
                           "ignored")
-            elif reason == "duplicate":
-                first = first_extra.get((self.group_of(number), key), number)
-                self.emit("R404", number, _key_column(line),
-                          f"a second `{canon}` in this group ({_q(line.value)}) is ignored: "
-                          f"the one on line {first} is used",
-                          first=first)
             elif reason == "empty-value":
                 self.emit("R405", number, _value_column(line),
                           f"`{canon}:` has no value: the line is ignored")
             elif key in ("crawl-delay", "request-rate"):
-                first_extra.setdefault((self.group_of(number), key), number)
+                self._extra(line, canon or "", run, first_extra)
+            elif key == "host":
+                self._parsed_extension(line)
+            elif key == "license":
+                self._license(line)
             elif key == "sitemap" and not _SCHEME.match(line.value):
                 value = line.value
                 broken = _BROKEN_SCHEME.match(value)
@@ -368,6 +391,57 @@ class _Linter:
                           f"sitemap {_q(value)} is not an absolute URL: crawlers cannot "
                           "tell which host it is on and may ignore it",
                           fix=fix)
+
+    def _parsed_extension(self, line: Line) -> None:
+        """R110 for a key robotsrules reads that the table marks as no longer working."""
+        extension = find_extension(line.key or "")
+        if extension is not None and extension.status != "active":
+            self._extension(line, extension)
+
+    def _extra(self, line: Line, canon: str, run: List[str],
+               first_extra: Dict[Tuple[str, str], int]) -> None:
+        """A valid ``Crawl-delay``/``Request-rate`` line, read for the agents of ``run``
+        (the user-agent lines directly above it; none before the first one)."""
+        number, key = line.number, line.key or ""
+        shown = f"`{canon}: {line.value}`"
+        if not run:
+            self.emit("R403", number, _key_column(line),
+                      f"{shown} comes before any `User-agent:` line: robotsrules (as "
+                      "texting_robots) asks it of every crawler given no value of its own, "
+                      "reppy of crawlers no group names, and protego, crawler-commons, "
+                      "robots-parser and urllib.robotparser ignore it")
+            run = [""]
+        again = [token for token in dict.fromkeys(run) if (token, key) in first_extra]
+        earlier = [first_extra[(token, key)] for token in again]
+        for token in run:
+            first_extra.setdefault((token, key), number)
+        if not earlier:
+            return
+        first = min(earlier)
+        whom = "crawlers given no value of their own" if run == [""] else _agent_list(again)
+        self.emit("R404", number, _key_column(line),
+                  f"{shown} is another `{canon}` for {whom} (line {first} has one too): "
+                  "robotsrules uses the slowest of them, crawler-commons and texting_robots "
+                  "the first, protego, urllib.robotparser, robots-parser and reppy the last",
+                  first=first)
+
+    def _license(self, line: Line) -> None:
+        """R701 (not an absolute URL) and R705 (inside a group) for a ``License`` line."""
+        value = line.value
+        if not _HTTP_URL.match(value):
+            fix = ("https:" + value if value.startswith("//")
+                   else "https://example.com" + ("" if value.startswith("/") else "/") + value)
+            self.emit("R701", line.number, _value_column(line),
+                      f"licence {_q(value)} is not an absolute http(s) URL: RSL readers cannot "
+                      "fetch it", fix=fix)
+        at = self.group_of(line.number)
+        if at is None or self.site_license:
+            return
+        agents = ", ".join(v or "(empty)" for v in self.groups[at].agent_values[:3])
+        self.emit("R705", line.number, _key_column(line),
+                  f"`License: {value}` stands in the group of line {self.groups[at].line} "
+                  f"({agents}): it applies only to the crawlers that read that group, and "
+                  "the file has no site-wide `License` line")
 
     def _truncated(self, line: Line) -> None:
         octets = self.octet_lines[line.number - 1]
@@ -419,25 +493,44 @@ class _Linter:
     def _unknown(self, line: Line) -> None:
         key_text = line.key_text
         lower = key_text.lower()
-        crawler = _OTHER_CRAWLER_KEYS.get(lower)
-        if crawler is not None:
-            self.emit("R105", line.number, _key_column(line),
-                      f"{_q(key_text)} is read by {crawler} only; Google and RFC 9309 "
-                      "parsers ignore the line",
-                      crawler=crawler)
+        extension = find_extension(lower)
+        if extension is not None:
+            self._extension(line, extension)
             return
         if lower.startswith("\ufeff"):
             suggestion = ": it starts with a byte-order mark (EF BB BF), delete it"
-        elif lower in _DEAD_KEYS:
-            suggestion = f": {_DEAD_KEYS[lower]}"
         else:
-            close = difflib.get_close_matches(key_text.capitalize(), _KNOWN_KEYS, 1, 0.75)
+            close = difflib.get_close_matches(key_text.capitalize(), _known_keys(), 1, 0.75)
             suggestion = f" (did you mean `{close[0]}`?)" if close else ""
         how = (f" (read as a key because the line is two words, {_q(line.raw.strip(SPACE))})"
                if line.missing_colon else "")
         self.emit("R104", line.number, _key_column(line),
                   f"unknown key {_q(key_text)}{how}: the line is ignored",
                   suggestion=suggestion)
+
+    def _extension(self, line: Line, extension: Extension) -> None:
+        """R105, R109 or R110 for a key of the extension table (robotsrules._extensions):
+        recognised, so never R104."""
+        key_text = line.key_text
+        number = line.number
+        scope = "file-wide" if extension.scope == "file" else "for the group it stands in"
+        if extension.status != "active":
+            self.emit("R110", number, _key_column(line),
+                      f"{_q(key_text)} is a recognised extension ({extension.by}) that no "
+                      f"longer does what it was written for ({extension.status}); Google and "
+                      "RFC 9309 parsers ignore it",
+                      instead=extension.instead)
+        elif not extension.parsed:
+            readers = ", ".join(extension.readers) or "no crawler this library knows of"
+            self.emit("R105", number, _key_column(line),
+                      f"{_q(key_text)} is a recognised extension ({extension.by}; {scope}; "
+                      f"read by {readers}); Google and RFC 9309 parsers ignore the line",
+                      crawler=readers)
+        problem = check_extension_value(extension, line.value)
+        if problem is not None:
+            self.emit("R109", number, _value_column(line),
+                      f"{_q(line.value)} is not a valid `{extension.name}` value: {problem}",
+                      form=_FORM_EXAMPLES.get(extension.format or "", "its readers expect"))
 
     def _usage_line(self, line: Line, canon: str) -> None:
         """R601-R605 and R604 for one Content-Signal/Content-Usage line (robotsrules._usage)."""
@@ -482,6 +575,8 @@ class _Linter:
                       f"{_q(name)} is not a {'content signal' if signal else 'usage category'}"
                       " name: it is ignored",
                       advice=_usage_name_advice(name, signal, names))
+        if not signal:
+            self._superseded_labels(line, reading)
         for name, value in reading.bad_values:
             fix = f"{name}={_usage_value_fix(value, signal)}"
             self.emit("R603", number, column,
@@ -494,6 +589,21 @@ class _Linter:
                       f"`{name}` is given more than once in one value: "
                       f"{'the most restrictive' if signal else 'only the last'} one counts",
                       name=name)
+
+    def _superseded_labels(self, line: Line, reading: Reading) -> None:
+        """R609: labels an earlier revision of the vocabulary defined (data/vocabularies.json)."""
+        current = revision()
+        labels = dict.fromkeys(name for name, _ in (*reading.statements, *reading.bad_values))
+        for label in labels:
+            defined = superseded(label)
+            if defined is None:
+                continue
+            now = ", ".join(f"`{name}`" for name in current.labels)
+            self.emit("R609", line.number, _value_column(line),
+                      f"`{label}` was defined by {defined}; {current.name} ({current.date}) "
+                      f"defines only {now}: robotsrules reads `{label}` for itself (no "
+                      "nesting), readers that follow the current revision ignore it",
+                      advice=_superseded_advice(label, current.labels))
 
     def usage_checks(self) -> None:
         """R605 (conflicts across lines), R606 and R607, group by group; then R608."""
@@ -571,6 +681,19 @@ class _Linter:
                               f"`{name}={kept}` applies",
                               name=name)
 
+    def registry_checks(self) -> None:
+        """R210-R213: opt-out mistakes judged with the crawler registry (robotsrules._optout)."""
+        if not self.groups:
+            return
+        from .._optout import file_warnings
+
+        def robots() -> RobotsTxt:
+            return RobotsTxt._outlined(self.kept, self.text, False, None)
+
+        for warning in file_warnings(self.groups, robots):
+            line = warning.line or self.groups[0].line
+            self.emit(warning.code, line, _value_column(self.line(line)), warning.message)
+
     # -- pass 3: groups and agents ----------------------------------------------------------
     def agent_checks(self) -> None:
         first_group: Dict[str, Tuple[int, int]] = {}  # token -> (group index, line)
@@ -640,11 +763,20 @@ class _Linter:
             this = self.line(second)
             if joiner is not None:
                 shown = joiner.raw.strip(SPACE)
+                extra = next((ln for ln in between if ln.key in _EXTRAS), None)
+                paced = ""
+                if extra is not None:
+                    # The other reading: Crawl-delay/Request-rate are per agent (model.Pace).
+                    paced = (f"; but the `{_CANON[extra.key or '']}` of line {extra.number} "
+                             f"is read for the user-agent lines above it only (line "
+                             f"{first}'s agents), by robotsrules and by the crawlers that "
+                             "honour it")
                 self.emit("R207", second, _key_column(this),
                           f"`User-agent: {this.value}` joins the group of line {first} "
                           f"(`User-agent: {head.value}`): line {joiner.number}, "
                           f"{_q(shown)}, does not end a group (only an allow/disallow rule "
-                          "does), so both agents get the rules that follow",
+                          "does), so both agents get the rules that follow (Google's "
+                          f"grouping){paced}",
                           first=first, joiner=joiner.number)
             elif any(ln.reason == "blank" for ln in between):
                 self.emit("R208", second, _key_column(this),
@@ -906,7 +1038,8 @@ def _usage_value_fix(value: str, signal: bool) -> str:
 
 def _usage_name_advice(name: str, signal: bool, names: Sequence[str]) -> str:
     folded = name.lower().replace("_", "-")
-    other = cast(Mapping[str, str], CATEGORY_SIGNAL if signal else SIGNAL_CATEGORY)
+    to_category = revision().signals  # the current reading's mapping (data/vocabularies.json)
+    other = {c: s for s, c in to_category.items()} if signal else to_category
     if folded in names:
         return f"write `{folded}`" + ("" if signal else " (labels are lower case)")
     if folded in other:
@@ -916,6 +1049,18 @@ def _usage_name_advice(name: str, signal: bool, names: Sequence[str]) -> str:
     if close:
         return f"did you mean `{close[0]}`?"
     return f"the names are {', '.join(f'`{n}`' for n in names)}"
+
+
+def _superseded_advice(label: str, current: Mapping[str, str]) -> str:
+    """What to write instead of a superseded label, from what the label meant."""
+    if label in ("train-genai",) and "train-ai" in current:
+        return "write `train-ai` (AI Model Training), which covers what it meant"
+    if label in ("bots", "all"):
+        names = " and ".join(f"`{name}`" for name in current)
+        return (f"state each current category instead ({names}), e.g. "
+                f"`{', '.join(f'{name}=n' for name in current)}`")
+    return ("the current revision has no counterpart; keep it if readers of that revision "
+            "matter to you, and state the current categories too")
 
 
 def _fully_disallowed(rules: AgentRules, path: str) -> bool:
@@ -959,6 +1104,7 @@ def lint(content: bytes | str, *, max_bytes: Optional[int] = DEFAULT_MAX_BYTES
     linter.rule_checks()
     linter.mode_checks()
     linter.usage_checks()
+    linter.registry_checks()
     return sorted(linter.found, key=_order)
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Dict, Iterable, Literal, NamedTuple, Tuple
 
-__all__ = ["CODES", "SEVERITIES", "Code", "Diagnostic", "Severity", "counts", "help_text"]
+__all__ = ["CODES", "FETCH_CODES", "SEVERITIES", "Code", "Diagnostic", "Severity", "counts",
+           "diagnostic", "help_text"]
 
 Severity = Literal["error", "warning", "info"]
 """How much a diagnostic matters (see :data:`SEVERITIES`)."""
@@ -57,7 +58,8 @@ class Diagnostic(NamedTuple):
 
 # The code table: code -> (name, severity, summary, hint template). R0xx: the file;
 # R1xx: lines; R2xx: groups and user-agents; R3xx: allow/disallow rules; R4xx: extras
-# (sitemap, crawl-delay, request-rate, host); R5xx: differences between reading modes.
+# (sitemap, crawl-delay, request-rate, host); R5xx: differences between reading modes;
+# R6xx: AI usage preferences; R7xx: RSL licences (the `License` line and its document).
 CODES: Dict[str, Code] = {
     "R001": Code(
         "utf8-bom", "warning",
@@ -118,9 +120,10 @@ CODES: Dict[str, Code] = {
     ),
     "R105": Code(
         "other-crawler-key", "info",
-        "A key read only by some other crawlers (e.g. Yandex's `Clean-param`); Google and "
+        "A recognised robots.txt extension that other readers know (Yandex's `Clean-param`, "
+        "RSL's `License`, `LLM-Policy`, `Visit-time`, ...: data/extensions.json); Google and "
         "RFC 9309 ignore it.",
-        "keep it if {crawler} matters to you; other crawlers ignore it",
+        "keep it for its readers ({crawler}); other crawlers ignore it",
     ),
     "R106": Code(
         "invalid-line", "warning",
@@ -136,6 +139,21 @@ CODES: Dict[str, Code] = {
         "nul-byte", "error",
         "A NUL byte ends the line early (Google reads lines as C strings).",
         "remove the NUL byte",
+    ),
+    "R109": Code(
+        "extension-invalid-value", "warning",
+        "A recognised extension whose value does not have the format its definition gives "
+        "(`LLM-Policy` without an absolute URL, `Visit-time` not `HHMM-HHMM`, a `Host` that "
+        "is no host name, ...): its readers may ignore the line. robotsrules hands the value "
+        "on as written.",
+        "write it as {form}",
+    ),
+    "R110": Code(
+        "extension-no-effect", "warning",
+        "A recognised extension that no longer does what it was written for: `Noindex` "
+        "(Google stopped reading it in 2019), `Host` (Yandex no longer reads it), the "
+        "withdrawn `Signature-Agent`/`Max-Crawl-Rate` proposal.",
+        "{instead}",
     ),
     "R201": Code(
         "rule-outside-group", "error",
@@ -174,7 +192,9 @@ CODES: Dict[str, Code] = {
     "R207": Code(
         "group-joined", "warning",
         "A non-rule line between two user-agent lines (`User-agent: a` / `Crawl-delay: 1` / "
-        "`User-agent: b`) does not end the group: both agents get the rules that follow.",
+        "`User-agent: b`) does not end the group: both agents get the rules that follow "
+        "(Google's grouping). A `Crawl-delay` or `Request-rate` there is still read for the "
+        "user-agent lines above it only (per agent, as the crawlers that honour it read it).",
         "give line {first}'s agents their own allow/disallow rule before line {joiner}, or "
         "move line {joiner} below the group's rules",
     ),
@@ -191,6 +211,35 @@ CODES: Dict[str, Code] = {
         "ignore the `*` rules.",
         "copy the `*` rules the agent should obey into its group (an empty `Disallow:` "
         "says 'everything allowed' explicitly)",
+    ),
+    "R210": Code(
+        "catch-all-blocks-retrieval", "warning",
+        "Training crawlers are blocked by name and the `*` group disallows every path: search "
+        "and AI retrieval crawlers that no group names are turned away too (judged with the "
+        "crawler registry, data/crawlers.json).",
+        "name the welcome crawlers in groups of their own (`User-agent: Googlebot` / "
+        "`Allow: /`), or disallow the training crawlers by name instead of `*`",
+    ),
+    "R211": Code(
+        "control-token-crawl-delay", "warning",
+        "A `Crawl-delay` or `Request-rate` in the group of a usage-control token "
+        "(`Google-Extended`, `Applebot-Extended`): no request carries the token, so the value "
+        "does nothing.",
+        "give the value to the crawler's own token (e.g. `Googlebot`), or remove it",
+    ),
+    "R212": Code(
+        "control-token-shares-group", "warning",
+        "A usage-control token in one group with a crawler's own token: the group's disallow "
+        "rules stop that crawler's fetching too, not only the use of its data.",
+        "give the control token a group of its own",
+    ),
+    "R213": Code(
+        "group-cannot-stop-agent", "warning",
+        "A group that disallows paths names an agent whose operator states robots.txt does not "
+        "bind it (`ChatGPT-User`, `Perplexity-User`, `Google-Agent`: user-triggered fetchers); "
+        "the rules may not keep it out.",
+        "block it at the server (by its published IP ranges or signed requests) if it must be "
+        "kept out",
     ),
     "R301": Code(
         "path-not-slash", "error",
@@ -241,18 +290,20 @@ CODES: Dict[str, Code] = {
     ),
     "R403": Code(
         "extra-outside-group", "warning",
-        "A `Crawl-delay` or `Request-rate` before any user-agent line: it applies to no "
-        "crawler.",
-        "move line {line} into the group it is meant for",
+        "A `Crawl-delay` or `Request-rate` before any user-agent line: robotsrules asks it of "
+        "every crawler given no value of its own (as texting_robots does); most other "
+        "readers ignore it.",
+        "move line {line} below `User-agent: *` (or the user-agent lines it is meant for)",
     ),
     "R404": Code(
         "extra-duplicate", "warning",
-        "A second `Crawl-delay` or `Request-rate` in one group: only the first is used.",
-        "keep one value per group; the one on line {first} is used",
+        "Several `Crawl-delay` (or `Request-rate`) values for the same agent: robotsrules "
+        "uses the slowest; other readers take the first or the last.",
+        "keep one value per agent (line {first} has another)",
     ),
     "R405": Code(
         "empty-value", "warning",
-        "A `Sitemap` or `Host` line with no value: ignored.",
+        "A `Sitemap`, `Host` or `License` line with no value: ignored.",
         "write the value after the colon, or remove the line",
     ),
     "R406": Code(
@@ -322,7 +373,62 @@ CODES: Dict[str, Code] = {
         "so none of these preferences applies to them.",
         "repeat the line in the groups of {agents}, or move those crawlers into the `*` group",
     ),
+    "R609": Code(
+        "usage-superseded-label", "warning",
+        "A `Content-Usage` label that an earlier revision of draft-ietf-aipref-vocab defined "
+        "and the current one does not (`bots`, `all`, `ai-use`, `train-genai`, `ai-output`): "
+        "robotsrules reads it for itself, readers that follow the current revision ignore it.",
+        "{advice}",
+    ),
+    "R701": Code(
+        "license-not-absolute", "warning",
+        "A `License` value that is not an absolute http(s) URL: RSL 1.0 (RSL-SPEC-1.0, "
+        "2025-11-06) §4.4 asks for an absolute URI, so readers cannot fetch the licence.",
+        "write the licence document's full URL, e.g. `License: {fix}`",
+    ),
+    "R702": Code(
+        "license-unreachable", "warning",
+        "The licence document a `License` line names could not be fetched (`lint --fetch`): "
+        "RSL readers treat the content as unlicensed (RSL 1.0 §4.3), robotsrules answers "
+        "'unknown'.",
+        "serve the RSL document at {url} (HTTP 200, `application/rsl+xml`) or correct the URL",
+    ),
+    "R703": Code(
+        "license-invalid", "error",
+        "The licence document is not a valid RSL 1.0 document (not XML, a DTD or entity "
+        "declaration, no `<rsl>` root, an unknown RSL element, a `<content>` without `url`): "
+        "its terms are unknown (`lint --fetch`).",
+        "fix the document at {url}: {problem}",
+    ),
+    "R704": Code(
+        "license-content-other-origin", "info",
+        "A `<content url>` of the licence document names another origin than this "
+        "robots.txt's: it is ignored for this site (`lint --fetch`).",
+        "write the path (`{path}`) or a URL on {origin}",
+    ),
+    "R705": Code(
+        "license-in-group", "info",
+        "A `License` line inside a group applies only to the crawlers that read that group "
+        "(RSL 1.0 §4.4.2); crawlers with groups of their own get no licence from it.",
+        "to make it site-wide, move line {line} above the first `User-agent` line",
+    ),
 }
+
+FETCH_CODES: Tuple[str, ...] = ("R702", "R703", "R704")
+"""Codes that only ``robotsrules lint --fetch`` emits: they judge the licence documents a
+file's ``License`` lines name, which :func:`lint` (no network) never fetches."""
+
+
+def diagnostic(code: str, line: int, column: int, message: str, escapes: Dict[int, str],
+               **fields: object) -> Diagnostic:
+    """The :class:`Diagnostic` of ``code`` at ``line``:``column``: the hint's ``{field}``
+    placeholders filled from ``fields`` (``line`` by default), and ``escapes`` (a
+    :meth:`str.translate` table) applied to the message and hint, which quote content."""
+    entry = CODES[code]
+    fields.setdefault("line", line)
+    return Diagnostic(code, entry.name, entry.severity, line, max(column, 1),
+                      message.translate(escapes), entry.hint.format(**fields).translate(escapes))
+
 
 class _Blank(Dict[str, str]):
     def __missing__(self, key: str) -> str:

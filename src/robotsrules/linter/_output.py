@@ -182,7 +182,7 @@ def _rules() -> Tuple[List[Dict[str, Any]], Dict[str, int]]:
 
 def to_sarif_many(files: Iterable[Tuple[str, Sequence[Diagnostic]]]) -> Dict[str, Any]:
     """A SARIF 2.1.0 log with one run covering several files: ``(path, diagnostics)`` pairs."""
-    from .. import __version__
+    from .._version import __version__
 
     rules, index = _rules()
     artifacts: List[Dict[str, Any]] = []

@@ -1,4 +1,5 @@
-"""TDMRep site policy: ``/.well-known/tdmrep.json``, read and matched (W3C TDMRep report).
+"""TDMRep: the site file ``/.well-known/tdmrep.json``, the header and meta values, and the
+processing order of the W3C TDMRep Community Group final report (CG-FINAL-tdmrep-20240510).
 
 The file is "an array of JSON objects; each object represents a rule" with ``location`` (a
 path pattern), ``tdm-reservation`` (``1`` reserved, ``0`` not) and an optional
@@ -9,10 +10,21 @@ that tdm-reservation is unset". Locations use robots.txt's pattern syntax (``*``
 report asks — which is this library's RFC 9309 mode normal form
 (:func:`robotsrules._urls.rfc_pattern`, :func:`~robotsrules._urls.rfc_target`).
 
+The first matching rule decides, whatever it says: a rule whose ``tdm-reservation`` is not
+``0`` or ``1`` (``"yes"``, ``2``, missing) is kept with ``valid=False`` and read as reserved
+(``1``), never skipped for a broader rule's answer. The report calls other values protocol
+errors to be read as unset; reading them as reserved is our conservative choice (a wrong
+"not reserved" is the mistake a dataset builder cannot take back), documented in
+docs/guides/page-signals.md. A JSON number is its value (``1.0`` and ``1e0`` are the number
+1); the strings ``"0"``/``"1"`` are read too (Leniency: some files quote the number).
+
+Header and meta values (:func:`tdm_value`) are read the same way: ``0`` or ``1``; a value
+given several times (two fields, two metas, or one field a client folded as ``1, 0``) that
+disagrees, or any other value, is invalid and read as reserved.
+
 Pure and lenient: any bytes give a :class:`TdmRepFile`; a body that is not a JSON array is
-``valid=False`` with no rules; a rule without a string ``location`` or with a reservation
-other than ``0``/``1`` is skipped (a protocol error means unset). Fetching goes through
-:meth:`robotsrules.RobotsCache.tdmrep` (the same fetch policy and store as robots.txt).
+``valid=False`` with no rules. Fetching goes through :meth:`robotsrules.RobotsCache.tdmrep`
+(the same fetch policy and store as robots.txt).
 """
 
 from __future__ import annotations
@@ -21,13 +33,14 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, List, Optional, Tuple
 
-from ._pattern import Pattern
-from ._urls import normalize_escapes, rfc_pattern, rfc_target
+from .._pattern import rfc_location
+from .._urls import rfc_target
 
 if TYPE_CHECKING:
-    from .policy import Served
+    from ..policy import Served
 
-__all__ = ["TDMREP_PATH", "TdmRepFile", "TdmRule", "parse_tdmrep", "tdmrep_from"]
+__all__ = ["TDMREP_PATH", "TdmRepFile", "TdmRule", "parse_tdmrep", "tdm_value",
+           "tdmrep_from"]
 
 TDMREP_PATH = "/.well-known/tdmrep.json"
 """Where the file lives on an origin (TDMRep: "MUST be hosted in the /.well-known
@@ -38,18 +51,26 @@ _MAX_RULES = 10_000
 
 @dataclass(frozen=True)
 class TdmRule:
-    """One rule of the file: its ``location``, reservation and policy, and its index."""
+    """One rule of the file: its ``location``, reservation and policy, and its index.
+
+    ``valid`` is ``False`` when the rule's ``tdm-reservation`` is not ``0`` or ``1``; the
+    ``reservation`` is then ``1`` (read as reserved) and ``written`` shows what the file
+    says."""
 
     index: int
     location: str
     reservation: int
     policy: Optional[str]
+    valid: bool = True
+    written: str = ""
 
     def describe(self) -> str:
         """``tdmrep.json rule #2 (location /directory-b/html/): tdm-reservation 1``."""
         policy = f", tdm-policy {self.policy}" if self.policy else ""
+        value = (str(self.reservation) if self.valid
+                 else f"{self.written} (invalid: read as reserved)")
         return (f"tdmrep.json rule #{self.index} (location {self.location}): "
-                f"tdm-reservation {self.reservation}{policy}")
+                f"tdm-reservation {value}{policy}")
 
 
 @dataclass(frozen=True)
@@ -73,7 +94,7 @@ class TdmRepFile:
             return TdmRule(-1, "/", 1, None)
         target = rfc_target(url)
         for rule in self.rules:
-            if _compiled(rule.location).match(target):
+            if rfc_location(rule.location).match(target):
                 return rule
         return None
 
@@ -83,21 +104,40 @@ class TdmRepFile:
         return None if rule is None else rule.reservation
 
 
-def _compiled(location: str) -> Pattern:
-    octets = location.encode("utf-8", "surrogatepass").decode("latin-1")
-    return Pattern(rfc_pattern(normalize_escapes(octets)))
-
-
 def _reservation(value: Any) -> Optional[int]:
-    # JSON numbers 0 and 1 (the report's examples); the strings "0"/"1" are accepted too.
-    # Leniency: some files quote the number.
+    # JSON numbers 0 and 1 (the report's examples; 1.0 is the number 1); the strings
+    # "0"/"1" are accepted too. Leniency: some files quote the number.
     if isinstance(value, bool):
         return None
-    if isinstance(value, int) and value in (0, 1):
-        return value
+    if isinstance(value, (int, float)) and value in (0, 1):
+        return int(value)
     if isinstance(value, str) and value.strip() in ("0", "1"):
         return int(value.strip())
     return None
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "(missing)"
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def tdm_value(text: str) -> Tuple[int, bool]:
+    """``(reservation, valid)`` of a ``tdm-reservation`` header or meta value, or of several
+    joined with ``", "``: ``0`` or ``1`` when every element says it; otherwise ``(1, False)``
+    (module docstring).
+
+    >>> tdm_value("1"), tdm_value(" 0 "), tdm_value("1, 0"), tdm_value("yes")
+    ((1, True), (0, True), (1, False), (1, False))
+    """
+    said = {part.strip(" \t") for part in text.split(",")}
+    said.discard("")
+    if len(said) == 1:
+        only = next(iter(said))
+        if only in ("0", "1"):
+            return int(only), True
+    return 1, False
 
 
 def parse_tdmrep(body: bytes) -> TdmRepFile:
@@ -118,12 +158,16 @@ def parse_tdmrep(body: bytes) -> TdmRepFile:
         if not isinstance(item, dict):
             continue
         location = item.get("location")
-        reservation = _reservation(item.get("tdm-reservation"))
-        if not isinstance(location, str) or not location.startswith("/") or reservation is None:
-            continue
+        if not isinstance(location, str) or not location.startswith("/"):
+            continue  # matches no URL
+        written = item.get("tdm-reservation")
+        reservation = _reservation(written)
+        valid = reservation is not None
+        reservation = 1 if reservation is None else reservation
         policy = item.get("tdm-policy")
         rules.append(TdmRule(index, location, reservation,
-                             policy if isinstance(policy, str) and reservation == 1 else None))
+                             policy if isinstance(policy, str) and reservation == 1 else None,
+                             valid, "" if valid else _shown(written)))
     return TdmRepFile(tuple(rules))
 
 

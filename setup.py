@@ -1,0 +1,37 @@
+"""The optional compiled build (see build_backend/robotsrules_build.py); everything else
+about the package is in pyproject.toml.
+
+With ``ROBOTSRULES_COMPILE=1`` the core modules below (parse, match, check: one mypyc group,
+since a pure subclass of a compiled class is refused at run time) are compiled with mypyc
+from the same source the pure package runs. ``_sfv`` (subclasses of ``str`` and ``int``)
+and ``errors`` (a subclass of ``ImportError``) stay pure, as does everything else.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, List
+
+from setuptools import setup
+
+COMPILED_MODULES = [
+    "_agents", "_legacy", "_matcher", "_outline", "_parser", "_pattern", "_precedence",
+    "_purposes", "_stance", "_terminal", "_urls", "_usage", "model", "robotstxt",
+    "useragent",
+]
+"""The modules of ``src/robotsrules`` the compiled build compiles."""
+
+ext_modules: List[Any] = []
+if os.environ.get("ROBOTSRULES_COMPILE", "").lower() in ("1", "true", "yes"):
+    if sys.version_info < (3, 10):
+        raise SystemExit("the compiled build of robotsrules needs CPython 3.10 or later; "
+                         "install without ROBOTSRULES_COMPILE for pure Python")
+    from mypyc.build import mypycify
+
+    ext_modules = mypycify(
+        [os.path.join("src", "robotsrules", f"{name}.py") for name in COMPILED_MODULES],
+        opt_level="3", group_name="robotsrules_core",
+    )
+
+setup(ext_modules=ext_modules)

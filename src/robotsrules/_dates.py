@@ -1,0 +1,102 @@
+"""The one date reader: ISO 8601 and RFC 822/850 text, and date/datetime values.
+
+Dates come from strangers in three places, and are read the same way in all of them: the
+``date`` columns of bulk tables (:mod:`robotsrules.bulk`: which capture is newest, which
+was in force), ``WARC-Date`` headers (:mod:`robotsrules.warc`: ISO 8601 with up to nine
+fraction digits, ISO 28500 §5.4) and ``unavailable_after`` page rules (the page layer:
+"RFC 822, RFC 850, and ISO 8601", Google Search Central, robots meta tag specification).
+
+* a ``datetime`` without a zone, and ISO text without one, is UTC; a ``date`` is its
+  midnight, UTC;
+* ISO 8601: ``YYYY-MM-DD``, then optionally ``T`` (or a space) and ``hh:mm[:ss[.f...]]``
+  with any number of fraction digits (cut to microseconds), and a zone ``Z`` or
+  ``±hh[[:]mm]``; other forms Python's ``datetime.fromisoformat`` reads are accepted too;
+* anything else is tried as an RFC 5322 date (``Sun, 06 Nov 1994 08:49:37 GMT``; RFC 850
+  and asctime forms as :func:`email.utils.parsedate_to_datetime` reads them);
+* text longer than 100 characters, or that none of these read, is no date (``None``):
+  nothing here raises.
+"""
+
+from __future__ import annotations
+
+import datetime
+import email.utils
+import re
+from typing import Any, Optional
+
+__all__ = ["EARLIEST", "read_date", "utc"]
+
+EARLIEST = datetime.datetime.min.replace(tzinfo=datetime.timezone.utc)
+"""The earliest time a date can stand for (where undated things sort)."""
+
+_MAX_TEXT = 100
+_ISO = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})"
+    r"(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?"
+    r"\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?\Z")
+
+
+def _zone(text: Optional[str]) -> datetime.tzinfo:
+    if not text or text in "Zz":
+        return datetime.timezone.utc
+    sign = -1 if text[0] == "-" else 1
+    digits = text[1:].replace(":", "")
+    return datetime.timezone(sign * datetime.timedelta(hours=int(digits[:2]),
+                                                       minutes=int(digits[2:] or 0)))
+
+
+def _text(text: str) -> Optional[datetime.datetime]:
+    text = text.strip()
+    if not text or len(text) > _MAX_TEXT:
+        return None
+    match = _ISO.match(text)
+    try:
+        if match is not None:
+            year, month, day, hour, minute, second, fraction, zone = match.groups()
+            micro = int((fraction + "000000")[:6]) if fraction else 0
+            return datetime.datetime(int(year), int(month), int(day), int(hour or 0),
+                                     int(minute or 0), int(second or 0), micro,
+                                     tzinfo=_zone(zone))
+        try:
+            return datetime.datetime.fromisoformat(text)
+        except ValueError:
+            pass
+        return email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+
+
+def read_date(value: Any) -> Optional[datetime.datetime]:
+    """``value`` (text, ``date`` or ``datetime``) as an aware datetime in the zone it states
+    (none stated: UTC), or ``None`` when it is not a date.
+
+    >>> read_date("2024-03-01T10:00:00.123456789+02:00").isoformat()
+    '2024-03-01T10:00:00.123456+02:00'
+    >>> read_date("Sun, 06 Nov 1994 08:49:37 GMT").isoformat(), read_date("soon")
+    ('1994-11-06T08:49:37+00:00', None)
+    """
+    if isinstance(value, str):
+        value = _text(value)
+    if isinstance(value, datetime.datetime):
+        return value if value.tzinfo is not None else value.replace(
+            tzinfo=datetime.timezone.utc)
+    if isinstance(value, datetime.date):
+        return datetime.datetime(value.year, value.month, value.day,
+                                 tzinfo=datetime.timezone.utc)
+    return None
+
+
+def utc(value: Any) -> Optional[datetime.datetime]:
+    """:func:`read_date` of ``value`` converted to UTC (``None`` also for a time that is
+    before the calendar's start once in UTC, such as ``0001-01-01T00:00+05:00``).
+
+    >>> utc("2024-03-01T02:00+02:00").isoformat(), utc(datetime.date(2024, 3, 1)).isoformat()
+    ('2024-03-01T00:00:00+00:00', '2024-03-01T00:00:00+00:00')
+    """
+    when = read_date(value)
+    if when is None:
+        return None
+    try:
+        return when.astimezone(datetime.timezone.utc)
+    except OverflowError:
+        return None

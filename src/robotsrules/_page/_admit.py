@@ -1,0 +1,133 @@
+"""Page admission: read a response once, for every agent and purpose, and say what refuses.
+
+The page counterpart of :func:`robotsrules._pacing.admit`. The client integrations
+(:mod:`robotsrules.httpx`, :mod:`robotsrules.aiohttp`, :mod:`robotsrules.scrapy`), the
+datatrove filter and ``robotsrules page`` all call :func:`admit_page` and then only act:
+raise :class:`~robotsrules.PageRefused`, drop and count, mark, or print. The purposes they
+take are checked by :func:`check_purposes`, the page layer's one purpose validator (over
+the vocabulary of :mod:`robotsrules._purposes`).
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from typing import Callable, Iterable, NamedTuple, Optional, Sequence, Tuple, Union
+
+from .._agents import Agent
+from .._purposes import Purpose, check_purpose
+from .._usage import Usage
+from ..errors import InvalidArgument, InvalidPurpose, PageRefused
+from ._combine import Answer, combine
+from ._headers import Headers
+from ._html import DEFAULT_HEAD_BYTES
+from ._signals import PageSignals, read_response, signals_of
+from ._tdmrep import TdmRepFile
+
+__all__ = ["PageAdmission", "Refusal", "admit_page", "check_purposes"]
+
+
+def check_purposes(purposes: Union[str, Iterable[str]], *,
+                   at_least_one: bool = False) -> Tuple[Purpose, ...]:
+    """``purposes`` checked against the vocabulary, repeats dropped, order kept.
+
+    A single name may be given as a ``str``. An unknown name raises
+    :class:`~robotsrules.InvalidPurpose`; ``at_least_one`` makes an empty list an
+    :class:`~robotsrules.InvalidArgument`.
+
+    >>> check_purposes(["ai-train", "search", "ai-train"])
+    ('ai-train', 'search')
+    """
+    names = [purposes] if isinstance(purposes, str) else purposes
+    try:
+        items = list(names)
+    except TypeError:
+        raise InvalidArgument(f"purposes must be a purpose name or a list of them, not "
+                              f"{type(purposes).__name__}") from None
+    out = []
+    for item in items:
+        if not isinstance(item, str):
+            raise InvalidPurpose(f"a purpose is a str such as 'ai-train', not {item!r}")
+        out.append(check_purpose(item))
+    if at_least_one and not out:
+        raise InvalidArgument("purposes must name at least one purpose (e.g. 'ai-train')")
+    return tuple(dict.fromkeys(out))
+
+
+class Refusal(NamedTuple):
+    """An (agent, purpose) pair and the :class:`~robotsrules.Answer` given for it."""
+
+    agent: str
+    purpose: str
+    answer: Answer
+
+
+@dataclass(frozen=True)
+class PageAdmission:
+    """What :func:`admit_page` read: the signals per agent (in the order given) and every
+    agent's answer for every purpose (agent by agent, purposes in order)."""
+
+    url: Optional[str]
+    signals: Tuple[PageSignals, ...]
+    answers: Tuple[Refusal, ...]
+
+    @property
+    def refused(self) -> Optional[Refusal]:
+        """The first (agent, purpose) refused by the page or the site, else ``None``."""
+        return next((a for a in self.answers if a.answer.allowed is False), None)
+
+    @property
+    def stated(self) -> Optional[Refusal]:
+        """The first (agent, purpose) explicitly allowed, else ``None``."""
+        return next((a for a in self.answers if a.answer.allowed is True), None)
+
+    def error(self) -> PageRefused:
+        """The :class:`~robotsrules.PageRefused` to raise for the first refusal."""
+        refused = self.refused
+        if refused is None:
+            raise ValueError("nothing was refused")
+        index = next(i for i, a in enumerate(self._agents()) if a == refused.agent)
+        return PageRefused(self.url or "", refused.purpose, refused.answer.describe(),
+                           self.signals[index])
+
+    def _agents(self) -> Tuple[str, ...]:
+        seen = []
+        for a in self.answers:
+            if a.agent not in seen:
+                seen.append(a.agent)
+        return tuple(seen)
+
+
+def _name(agent: Agent) -> str:
+    return agent if isinstance(agent, str) else ", ".join(agent)
+
+
+def admit_page(headers: Headers, html: Union[str, bytes, None], *,
+               agents: Sequence[Agent], purposes: Union[str, Iterable[str]] = (),
+               url: Optional[str] = None,
+               usage: Optional[Callable[[Agent], Optional[Usage]]] = None,
+               now: Optional[datetime.datetime] = None,
+               max_head_bytes: int = DEFAULT_HEAD_BYTES, strict: bool = True,
+               tdmrep: Optional[TdmRepFile] = None) -> PageAdmission:
+    """Read a response once and answer every purpose for every agent.
+
+    ``agents`` is a list of agents (each as :func:`robotsrules.page_signals` takes it);
+    ``usage(agent)`` gives the site's robots.txt preferences for the page (or ``None``),
+    combined with the page's signals (:func:`robotsrules.combine`). ``strict=False`` reads
+    a stranger's data (stored crawls) without raising on what it cannot read.
+    """
+    wanted = check_purposes(purposes)
+    if isinstance(agents, str):
+        raise InvalidArgument("agents must be a list of agents, e.g. [agent]")
+    response = read_response(headers, html, max_head_bytes=max_head_bytes, strict=strict)
+    every = []
+    answers = []
+    for agent in agents:
+        signals = signals_of(response, agent, url=url, now=now, tdmrep=tdmrep)
+        every.append(signals)
+        if not wanted:
+            continue
+        both = combine(usage(agent) if usage is not None else None, signals)
+        for purpose in wanted:
+            answers.append(Refusal(_name(agent), purpose, both.decide(purpose)))
+    return PageAdmission(url, tuple(every), tuple(answers))

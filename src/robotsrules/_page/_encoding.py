@@ -1,0 +1,328 @@
+"""The character encoding of an HTML body, sniffed as the HTML standard says, and decoded.
+
+HTML Living Standard, "Determining the character encoding" (§13.2.3.2, as of 2026-11), in
+its order: (1) a byte-order mark (UTF-8, UTF-16BE, UTF-16LE); (2) the transport layer's
+charset (the ``Content-Type`` header's ``charset`` parameter) when it names an encoding;
+(3) the *prescan* of the first 1,024 bytes for ``<meta charset>`` or ``<meta
+http-equiv="Content-Type" content="...charset=...">`` (a UTF-16 answer there means UTF-8,
+``x-user-defined`` means windows-1252); (4) otherwise the standard lets a user agent
+"autodetect" (step 7) before its default: bytes that are valid UTF-8 (a character cut by the
+end of the window allowed) are read as UTF-8, anything else as windows-1252, the default the
+standard gives for most locales. We do not reparse when a ``<meta charset>`` appears after
+the first 1,024 bytes (the standard's "change the encoding"): only non-ASCII text in meta
+values can differ there, never the markup or the ASCII rule names that decide.
+
+Labels are the WHATWG Encoding Standard's (encodings.json of whatwg/encoding, the
+2024-2026 table, with the UTF-16 labels added in 2024); each encoding is decoded with the
+Python codec closest to it (noted where they differ). Decoding never raises: bytes an
+encoding cannot map become U+FFFD.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional, Tuple
+
+__all__ = ["decode_html", "encoding_for_label", "prescan"]
+
+# WHATWG encoding name -> (Python codec, its labels). Where the Python codec differs from
+# the WHATWG decoder: gbk is decoded by gb18030 as the Encoding Standard says; big5 by
+# big5hkscs (the standard's Big5 is Big5-HKSCS); shift_jis by cp932 (Windows-31J, which the
+# standard's index follows); euc-kr by cp949 (the standard's EUC-KR is windows-949).
+_ENCODINGS: Dict[str, Tuple[str, str]] = {
+    "utf-8": ("utf-8", "unicode-1-1-utf-8 unicode11utf8 unicode20utf8 utf-8 utf8 x-unicode20utf8"),
+    "ibm866": ("cp866", "866 cp866 csibm866 ibm866"),
+    "iso-8859-2": ("iso8859_2", "csisolatin2 iso-8859-2 iso-ir-101 iso8859-2 iso88592 "
+                                "iso_8859-2 iso_8859-2:1987 l2 latin2"),
+    "iso-8859-3": ("iso8859_3", "csisolatin3 iso-8859-3 iso-ir-109 iso8859-3 iso88593 "
+                                "iso_8859-3 iso_8859-3:1988 l3 latin3"),
+    "iso-8859-4": ("iso8859_4", "csisolatin4 iso-8859-4 iso-ir-110 iso8859-4 iso88594 "
+                                "iso_8859-4 iso_8859-4:1988 l4 latin4"),
+    "iso-8859-5": ("iso8859_5", "csisolatincyrillic cyrillic iso-8859-5 iso-ir-144 iso8859-5 "
+                                "iso88595 iso_8859-5 iso_8859-5:1988"),
+    "iso-8859-6": ("iso8859_6", "arabic asmo-708 csiso88596e csiso88596i csisolatinarabic "
+                                "ecma-114 iso-8859-6 iso-8859-6-e iso-8859-6-i iso-ir-127 "
+                                "iso8859-6 iso88596 iso_8859-6 iso_8859-6:1987"),
+    "iso-8859-7": ("iso8859_7", "csisolatingreek ecma-118 elot_928 greek greek8 iso-8859-7 "
+                                "iso-ir-126 iso8859-7 iso88597 iso_8859-7 iso_8859-7:1987 "
+                                "sun_eu_greek"),
+    "iso-8859-8": ("iso8859_8", "csiso88598e csisolatinhebrew hebrew iso-8859-8 iso-8859-8-e "
+                                "iso-ir-138 iso8859-8 iso88598 iso_8859-8 iso_8859-8:1988 "
+                                "visual"),
+    "iso-8859-8-i": ("iso8859_8", "csiso88598i iso-8859-8-i logical"),
+    "iso-8859-10": ("iso8859_10", "csisolatin6 iso-8859-10 iso-ir-157 iso8859-10 iso885910 "
+                                  "l6 latin6"),
+    "iso-8859-13": ("iso8859_13", "iso-8859-13 iso8859-13 iso885913"),
+    "iso-8859-14": ("iso8859_14", "iso-8859-14 iso8859-14 iso885914"),
+    "iso-8859-15": ("iso8859_15", "csisolatin9 iso-8859-15 iso8859-15 iso885915 "
+                                  "iso_8859-15 l9"),
+    "iso-8859-16": ("iso8859_16", "iso-8859-16"),
+    "koi8-r": ("koi8_r", "cskoi8r koi koi8 koi8-r koi8_r"),
+    "koi8-u": ("koi8_u", "koi8-ru koi8-u"),
+    "macintosh": ("mac_roman", "csmacintosh mac macintosh x-mac-roman"),
+    "windows-874": ("cp874", "dos-874 iso-8859-11 iso8859-11 iso885911 tis-620 windows-874"),
+    "windows-1250": ("cp1250", "cp1250 windows-1250 x-cp1250"),
+    "windows-1251": ("cp1251", "cp1251 windows-1251 x-cp1251"),
+    "windows-1252": ("cp1252", "ansi_x3.4-1968 ascii cp1252 cp819 csisolatin1 ibm819 "
+                               "iso-8859-1 iso-ir-100 iso8859-1 iso88591 iso_8859-1 "
+                               "iso_8859-1:1987 l1 latin1 us-ascii windows-1252 x-cp1252"),
+    "windows-1253": ("cp1253", "cp1253 windows-1253 x-cp1253"),
+    "windows-1254": ("cp1254", "cp1254 csisolatin5 iso-8859-9 iso-ir-148 iso8859-9 iso88599 "
+                               "iso_8859-9 iso_8859-9:1989 l5 latin5 windows-1254 x-cp1254"),
+    "windows-1255": ("cp1255", "cp1255 windows-1255 x-cp1255"),
+    "windows-1256": ("cp1256", "cp1256 windows-1256 x-cp1256"),
+    "windows-1257": ("cp1257", "cp1257 windows-1257 x-cp1257"),
+    "windows-1258": ("cp1258", "cp1258 windows-1258 x-cp1258"),
+    "x-mac-cyrillic": ("mac_cyrillic", "x-mac-cyrillic x-mac-ukrainian"),
+    "gbk": ("gb18030", "chinese csgb2312 csiso58gb231280 gb2312 gb_2312 gb_2312-80 gbk "
+                       "iso-ir-58 x-gbk"),
+    "gb18030": ("gb18030", "gb18030"),
+    "big5": ("big5hkscs", "big5 big5-hkscs cn-big5 csbig5 x-x-big5"),
+    "euc-jp": ("euc_jp", "cseucpkdfmtjapanese euc-jp x-euc-jp"),
+    "iso-2022-jp": ("iso2022_jp", "csiso2022jp iso-2022-jp"),
+    "shift_jis": ("cp932", "csshiftjis ms932 ms_kanji shift-jis shift_jis sjis windows-31j "
+                           "x-sjis"),
+    "euc-kr": ("cp949", "cseuckr csksc56011987 euc-kr iso-ir-149 korean ks_c_5601-1987 "
+                        "ks_c_5601-1989 ksc5601 ksc_5601 windows-949"),
+    "replacement": ("", "csiso2022kr hz-gb-2312 iso-2022-cn iso-2022-cn-ext iso-2022-kr "
+                        "replacement"),
+    "utf-16be": ("utf-16-be", "unicodefffe utf-16be"),
+    "utf-16le": ("utf-16-le", "csunicode iso-10646-ucs-2 ucs-2 unicode unicodefeff utf-16 "
+                              "utf-16le"),
+    "x-user-defined": ("", "x-user-defined"),
+}
+_BY_LABEL: Dict[str, str] = {label: name for name, (_, labels) in _ENCODINGS.items()
+                             for label in labels.split()}
+_ASCII_WS = "\t\n\f\r "
+_X_USER_DEFINED = {byte: 0xF700 + byte for byte in range(0x80, 0x100)}
+
+
+def encoding_for_label(label: str) -> Optional[str]:
+    """The WHATWG encoding a label names ("get an encoding"), or ``None``.
+
+    >>> encoding_for_label(" Latin1 "), encoding_for_label("utf-16"), encoding_for_label("x")
+    ('windows-1252', 'utf-16le', None)
+    """
+    return _BY_LABEL.get(label.strip(_ASCII_WS).lower())
+
+
+_CHARSET = re.compile(r"charset", re.IGNORECASE)
+
+
+def charset_from_content(value: str) -> Optional[str]:
+    """The encoding named in a ``content`` (or ``Content-Type``) value: the HTML standard's
+    "algorithm for extracting a character encoding from a meta element"."""
+    position = 0
+    while True:
+        found = _CHARSET.search(value, position)
+        if found is None:
+            return None
+        at = found.end()
+        while at < len(value) and value[at] in _ASCII_WS:
+            at += 1
+        if at >= len(value) or value[at] != "=":
+            position = found.end()
+            continue
+        at += 1
+        while at < len(value) and value[at] in _ASCII_WS:
+            at += 1
+        if at >= len(value):
+            return None
+        quote = value[at]
+        if quote in "\"'":
+            end = value.find(quote, at + 1)
+            return None if end < 0 else encoding_for_label(value[at + 1:end])
+        end = at
+        while end < len(value) and value[end] not in _ASCII_WS and value[end] != ";":
+            end += 1
+        return encoding_for_label(value[at:end])
+
+
+_WS_BYTES = b"\t\n\f\r "
+_PRESCAN_JUMP = re.compile(rb"<(?:!--|[Mm][Ee][Tt][Aa][\t\n\f\r /]|/?[A-Za-z]|[!/?])")
+
+
+# The prescan's "get an attribute", one match per attribute: blanks and "/" skipped, a name
+# (its first byte may be "="), then optionally blanks, "=", blanks and a value (quoted, or
+# up to a blank or ">"). Reaching the end of the data inside a tag aborts the prescan.
+_PRESCAN_ATTRIBUTE = re.compile(
+    rb"""[\t\n\f\r /]*([^\t\n\f\r />][^\t\n\f\r />=]*)"""
+    rb"""(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)("?)|'([^']*)('?)"""
+    rb"""|([^\t\n\f\r >"'][^\t\n\f\r >]*)|(?=>)))?""")
+_PRESCAN_TAG_END = re.compile(rb"[\t\n\f\r /]*>")
+
+
+def _attributes(data: bytes, pos: int) -> Tuple[Optional[List[Tuple[bytes, bytes]]], int]:
+    """Every attribute up to the tag's ``>`` (``(attributes, position of ">")``), or
+    ``(None, end)`` when the data ends inside the tag."""
+    size = len(data)
+    found: List[Tuple[bytes, bytes]] = []
+    while True:
+        end = _PRESCAN_TAG_END.match(data, pos)
+        if end is not None:
+            return found, end.end() - 1
+        match = _PRESCAN_ATTRIBUTE.match(data, pos)
+        if match is None or match.end() >= size:
+            return None, size
+        name, double, closed, single, closed_single, bare = match.groups()
+        if (double is not None and not closed) or (single is not None and not closed_single):
+            return None, size  # an unterminated quote runs off the end
+        value = double if double is not None else single if single is not None else bare
+        found.append((name.lower(), (value or b"").lower()))
+        pos = match.end()
+
+
+def prescan(data: bytes) -> Optional[str]:
+    """The HTML standard's "prescan a byte stream to determine its encoding" over ``data``
+    (the caller passes the first 1,024 bytes): the encoding a ``<meta>`` declares, or
+    ``None``.
+
+    >>> prescan(b'<!-- <meta charset=koi8-r> --><meta http-equiv="Content-Type" '
+    ...         b'content="text/html; charset=Shift_JIS">')
+    'shift_jis'
+    """
+    if data.startswith(b"<\x00?\x00x\x00"):
+        return "utf-16le"  # "Prescan for UTF-16 XML declarations"
+    if data.startswith(b"\x00<\x00?\x00x"):
+        return "utf-16be"
+    found = _prescan_meta(data) if b"charset" in data.lower() else None
+    return found if found is not None else _xml_encoding(data)
+
+
+def _xml_encoding(data: bytes) -> Optional[str]:
+    """"Get an XML encoding": ``<?xml ... encoding="..."`` at the very start."""
+    if not data.startswith(b"<?xml"):
+        return None
+    end = data.find(b">")
+    if end < 0:
+        return None
+    at = data.find(b"encoding", 0, end)
+    if at < 0:
+        return None
+    at += 8
+    while at < end and data[at] <= 0x20:
+        at += 1
+    if at >= end or data[at] != 0x3D:
+        return None
+    at += 1
+    while at < end and data[at] <= 0x20:
+        at += 1
+    if at >= len(data) or data[at] not in b"\"'":
+        return None
+    close = data.find(data[at:at + 1], at + 1)
+    if close < 0:
+        return None
+    label = data[at + 1:close]
+    if any(byte <= 0x20 for byte in label):
+        return None
+    found = encoding_for_label(label.decode("latin-1"))
+    return "utf-8" if found in ("utf-16be", "utf-16le") else found
+
+
+def _prescan_meta(data: bytes) -> Optional[str]:
+    pos, size = 0, len(data)
+    while pos < size:
+        jump = _PRESCAN_JUMP.search(data, pos)
+        if jump is None:
+            return None
+        pos = jump.start()
+        token = jump.group()
+        if token == b"<!--":
+            end = data.find(b"-->", pos + 2)
+            if end < 0:
+                return None
+            pos = end + 3
+            continue
+        if len(token) == 6:  # "<meta" and a blank or "/"
+            attributes, pos = _attributes(data, pos + 6)
+            if attributes is None:
+                return None
+            seen = set()
+            got_pragma = False
+            need_pragma: Optional[bool] = None
+            charset: Optional[str] = None
+            for name, value in attributes:
+                if name in seen:
+                    continue
+                seen.add(name)
+                if name == b"http-equiv":
+                    got_pragma = got_pragma or value == b"content-type"
+                elif name == b"content":
+                    found = charset_from_content(value.decode("latin-1"))
+                    if found is not None and charset is None:
+                        charset, need_pragma = found, True
+                elif name == b"charset":
+                    charset = encoding_for_label(value.decode("latin-1"))
+                    need_pragma = False
+            pos += 1
+            if need_pragma is None or (need_pragma and not got_pragma) or charset is None:
+                continue
+            if charset in ("utf-16be", "utf-16le"):
+                return "utf-8"
+            if charset == "x-user-defined":
+                return "windows-1252"
+            return charset
+        if token[-1:].isalpha():  # a start or end tag: skip its attributes
+            while pos < size and data[pos] not in b"\t\n\f\r >":
+                pos += 1
+            attributes, pos = _attributes(data, pos)
+            if attributes is None:
+                return None
+            pos += 1
+            continue
+        end = data.find(b">", pos + 2)  # "<!", "</", "<?": to the next ">"
+        if end < 0:
+            return None
+        pos = end + 1
+    return None
+
+
+def _decode(data: bytes, encoding: str) -> str:
+    if encoding == "replacement":
+        return "\ufffd" if data else ""
+    if encoding == "x-user-defined":
+        return data.decode("latin-1").translate(_X_USER_DEFINED)
+    return data.decode(_ENCODINGS[encoding][0], "replace")
+
+
+def _utf8_or_1252(data: bytes, cut: bool) -> Tuple[str, str]:
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError as error:
+        # A character cut by the end of the window is still UTF-8.
+        if cut and error.start >= len(data) - 3 and error.reason == "unexpected end of data":
+            return data.decode("utf-8", "replace"), "utf-8"
+        return data.decode("cp1252", "replace"), "windows-1252"
+
+
+def sniff(data: bytes, transport: Optional[str] = None) -> Tuple[str, int]:
+    """``(encoding, bytes to skip)``: the BOM, the transport charset (a ``Content-Type``
+    value), the prescan, or ``""`` when the standard leaves it to autodetection."""
+    if data[:3] == b"\xef\xbb\xbf":
+        return "utf-8", 3
+    if data[:2] == b"\xfe\xff":
+        return "utf-16be", 2
+    if data[:2] == b"\xff\xfe":
+        return "utf-16le", 2
+    if transport:
+        found = charset_from_content(transport)
+        if found is not None:
+            return found, 0
+    found = prescan(data[:1024])
+    return (found, 0) if found is not None else ("", 0)
+
+
+def decode_html(data: bytes, transport: Optional[str] = None, *, cut: bool = False
+                ) -> Tuple[str, str]:
+    """``(text, encoding)`` of an HTML body's bytes, sniffed as the module docstring says;
+    ``cut`` tells that ``data`` is a window cut from a longer body.
+
+    >>> decode_html(b"\\xff\\xfe<\\x00p\\x00>\\x00")
+    ('<p>', 'utf-16le')
+    >>> decode_html(b"<p>caf\\xe9")
+    ('<p>café', 'windows-1252')
+    """
+    encoding, skip = sniff(data, transport)
+    if not encoding:
+        return _utf8_or_1252(data, cut)
+    return _decode(data[skip:] if skip else data, encoding), encoding

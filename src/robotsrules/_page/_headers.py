@@ -1,0 +1,224 @@
+"""Response headers in every form a caller, a client library or a stored crawl gives them.
+
+One reader, :func:`read_headers`, turns all of them into the same ordered tuple of
+:class:`Field` records, one per field line, so that every entry point (``page_signals``,
+``robotsrules page``, ``bulk --pages-warc``, the DuckDB and Spark functions, the datatrove
+filters, the client integrations) reads the same response the same way:
+
+* a mapping (``dict``; Scrapy ``Headers``, whose values are lists; a ``multidict``; an
+  ``email.message.Message`` / ``http.client.HTTPMessage``, whose ``items()`` repeat names);
+  a value that is a list or tuple is one field line per element;
+* ``httpx.Headers`` (through ``multi_items``) and anything else with ``multi_items``;
+* an iterable of ``(name, value)`` pairs (tuples or ``[name, value]`` lists), or of
+  ``{"name": ..., "value": ...}`` / ``{"key": ..., "value": ...}`` records (a DuckDB
+  ``LIST(STRUCT)`` or an Arrow ``MAP`` column as Python reads it);
+* a raw header block (``str`` or ``bytes``: ``Name: value`` lines as a crawl stores them,
+  an optional status line first), read by :func:`header_block`.
+
+Names and values may be ``str`` or ``bytes`` (bytes are latin-1: RFC 9110 §5.5 field values
+are octets, and latin-1 keeps every one of them). Obsolete line folding (a line starting
+with a space or tab continues the previous field, RFC 9112 §5.2) is replaced by one space,
+in a raw block and inside a value alike. A name is compared case-insensitively with its
+surrounding blanks removed (Leniency: RFC 9112 §5.1 forbids the blank before the colon;
+what a server sent with one is still what it said).
+
+The same field given twice stays two fields: where a client joined them with ``", "``
+(``requests``' ``CaseInsensitiveDict`` and others fold repeated fields that way, as RFC 9110
+§5.3 allows for list-valued fields), the readers of list-valued fields join the fields
+themselves (:func:`joined`) before reading, so both forms give one answer.
+
+Strict and lenient: for a caller's own headers (``strict=True``) a name or value of another
+type is a programming error (``TypeError``); for a stranger's data (datatrove metadata,
+engine rows, WARC records: ``strict=False``) an entry that cannot be read is skipped and the
+others are read. Nothing here performs I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+
+__all__ = ["Field", "Headers", "content_type", "header_block", "is_html", "joined",
+           "read_headers"]
+
+Headers = Union[Mapping[Any, Any], Iterable[Any], str, bytes, None]
+"""Response headers in any of the forms :func:`read_headers` reads."""
+
+_TEXT_TYPES = (bytes, bytearray, memoryview)
+_FOLD = re.compile(r"[\r\n]+[ \t]*")
+_LINE_END = re.compile(r"\r\n|\n|\r")
+_STATUS_LINE = re.compile(r"HTTP/\d(?:\.\d)?[ \t]")
+_NAME = re.compile(r"[^\s:]+")
+
+
+class Field(NamedTuple):
+    """One header field line: ``name`` as written (blanks stripped), ``key`` its lower-case
+    form, ``value`` (unfolded, blanks around it stripped) and ``number``, its 0-based place
+    among the response's fields."""
+
+    name: str
+    key: str
+    value: str
+    number: int
+
+
+def _text(value: Any) -> Optional[str]:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, _TEXT_TYPES):
+        return bytes(value).decode("latin-1")
+    return None
+
+
+def _value_texts(value: Any, strict: bool) -> List[str]:
+    """The field values one mapping entry or pair carries (a list is several lines)."""
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        out: List[str] = []
+        for item in value:
+            out.extend(_value_texts(item, strict) if not isinstance(item, (list, tuple))
+                       else ([] if strict is False else _bad_value(item)))
+        return out
+    text = _text(value)
+    if text is not None:
+        return [text]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return [str(value)]  # Content-Length given as a number by some libraries
+    if strict:
+        return _bad_value(value)
+    return []
+
+
+def _bad_value(value: Any) -> List[str]:
+    raise TypeError(f"header values must be str or bytes (or a list of them), not "
+                    f"{type(value).__name__}")
+
+
+def _unfold(value: str) -> str:
+    if "\n" in value or "\r" in value:
+        value = _FOLD.sub(" ", value)
+    return value.strip(" \t")
+
+
+def _pairs(headers: Any) -> Iterable[Any]:
+    multi = getattr(headers, "multi_items", None)
+    if callable(multi):
+        return multi()  # type: ignore[no-any-return]
+    if isinstance(headers, Mapping) or callable(getattr(headers, "items", None)):
+        return headers.items()  # type: ignore[no-any-return]
+    return headers  # type: ignore[no-any-return]
+
+
+def read_headers(headers: Headers, *, strict: bool = True) -> Tuple[Field, ...]:
+    """Every field line of ``headers``, in order, whatever its form (module docstring).
+
+    >>> [(f.key, f.value) for f in read_headers({"X-Robots-Tag": ["noindex", b"noai"]})]
+    [('x-robots-tag', 'noindex'), ('x-robots-tag', 'noai')]
+    >>> block = b"HTTP/1.1 200 OK\\r\\nX-Robots-Tag: a,\\r\\n b\\r\\n"
+    >>> [(f.name, f.value) for f in read_headers(block)]
+    [('X-Robots-Tag', 'a, b')]
+    """
+    if headers is None:
+        return ()
+    raw = _text(headers)
+    if raw is not None:
+        return header_block(raw)
+    if isinstance(headers, (int, float)) or (not hasattr(headers, "__iter__") and \
+            not callable(getattr(headers, "items", None))):
+        if not strict:
+            return ()  # a stranger's data that holds no headers
+        raise TypeError("headers must be a mapping, an iterable of (name, value) pairs or a "
+                        f"raw header block, not {type(headers).__name__}")
+    fields: List[Field] = []
+    for pair in _pairs(headers):
+        name: Any
+        value: Any
+        if isinstance(pair, Field):
+            name, value = pair.name, pair.value
+        elif isinstance(pair, Mapping):
+            name = pair.get("name", pair.get("key"))
+            value = pair.get("value")
+        else:
+            try:
+                name, value = pair
+            except (TypeError, ValueError):
+                if strict:
+                    raise TypeError(f"not a (name, value) header pair: {pair!r}") from None
+                continue
+        name_text = _text(name)
+        if name_text is None:
+            if strict:
+                raise TypeError(f"header names must be str or bytes, not "
+                                f"{type(name).__name__}")
+            continue
+        name_text = name_text.strip(" \t")
+        if _NAME.fullmatch(name_text) is None:
+            continue  # no field name: nothing a server could have meant by it
+        key = name_text.lower()
+        for text in _value_texts(value, strict):
+            fields.append(Field(name_text, key, _unfold(text), len(fields)))
+    return tuple(fields)
+
+
+def header_block(text: Union[str, bytes]) -> Tuple[Field, ...]:
+    """The fields of a raw header block: ``Name: value`` lines ending in CRLF, LF or CR.
+
+    A status line (``HTTP/1.1 200 OK``) is skipped, a line starting with a space or tab
+    continues the previous field (obsolete folding, RFC 9112 §5.2: replaced by one space),
+    a line without a colon or with a blank inside its name is not a field, and the block
+    ends at the first empty line after a field (what follows is a body).
+    """
+    if not isinstance(text, str):
+        text = bytes(text).decode("latin-1")
+    fields: List[List[str]] = []
+    started = False
+    for line in _LINE_END.split(text):
+        if not line:
+            if started:
+                break
+            continue
+        if line[0] in " \t":
+            if fields:
+                fields[-1][1] += " " + line.strip(" \t")
+            continue
+        if not started and _STATUS_LINE.match(line):
+            started = True
+            continue
+        started = True
+        name, colon, value = line.partition(":")
+        name = name.strip(" \t")
+        if colon and _NAME.fullmatch(name):
+            fields.append([name, value.strip(" \t")])
+        elif fields:
+            # Not a field: it ends the previous one, so a later blank-led line is no
+            # continuation of it.
+            fields.append(["", ""])
+    out: List[Field] = []
+    for name, value in fields:
+        if name:
+            out.append(Field(name, name.lower(), value.strip(" \t"), len(out)))
+    return tuple(out)
+
+
+def joined(fields: Sequence[Field], key: str) -> Optional[Tuple[str, Field]]:
+    """The values of every ``key`` field joined with ``", "`` (RFC 9110 §5.3: what a
+    recipient may do with a list-valued field sent several times), and the first such field;
+    ``None`` when there is none."""
+    found = [f for f in fields if f.key == key]
+    if not found:
+        return None
+    return ", ".join(f.value for f in found), found[0]
+
+
+def content_type(fields: Sequence[Field]) -> Optional[str]:
+    """The first ``Content-Type`` value, or ``None``."""
+    for f in fields:
+        if f.key == "content-type":
+            return f.value
+    return None
+
+
+def is_html(content_type: Optional[str]) -> bool:
+    """Whether a ``Content-Type`` names an HTML (or XHTML) body, the only ones scanned."""
+    return content_type is not None and "html" in content_type.lower()

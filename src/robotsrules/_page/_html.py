@@ -1,0 +1,593 @@
+"""The ``<meta>`` elements of an HTML document's head, read as the HTML standard reads them.
+
+Theory of operation. The HTML Living Standard (§13.2, as of 2026-11) defines one way to turn
+bytes into elements: sniff the encoding (:mod:`._encoding`), tokenize, and build the tree
+through *insertion modes*. This module follows both stages exactly as far as they decide
+which ``<meta>`` elements end up in the head, and a little further:
+
+* the tokenizer's states that can hide or reveal markup: comments (ending at ``-->`` or
+  ``--!>``, and at once for ``<!-->`` / ``<!--->``), bogus comments (``<!x>``, ``<?x>``,
+  ``</ x>``), DOCTYPE, RCDATA (``title``, ``textarea``), RAWTEXT (``style``, ``xmp``,
+  ``iframe``, ``noembed``, ``noframes``), PLAINTEXT, script data with its *escaped* and
+  *double escaped* states (``<script><!--<script></script>--></script>``), attributes with
+  every quoting form, character references in attribute values (the attribute rules), and
+  CDATA sections, which are text only in foreign (SVG, MathML) content;
+* the tree builder's modes "initial", "before html", "before head", "in head", "in head
+  noscript" (scripting disabled: a crawler runs no script, so ``<noscript>`` content is
+  markup), "after head" (where ``</head><meta>`` still puts the meta *in the head*) and
+  ``<template>`` contents (not part of the document: their metas are not read; ``<body>``
+  and ``</head>`` inside them do nothing).
+
+The head ends where the standard ends it: ``</head>``, or the first token the head cannot
+hold (text that is not blank, an ``<img>``, a ``<div>``, Google Tag Manager's
+``<noscript><iframe>``). The tree builder then moves what follows into an implied
+``<body>``. Authors do not see that: a robots meta after such a token is still, to them, in
+their head. So reading goes on past the head's end up to the author's ``<body>`` start tag
+(or a ``<frameset>``, or PLAINTEXT, or the end of the window), and the metas read there are
+marked ``in_head=False``; the signal layer lets them restrict and never permit
+(:mod:`._signals`). In that implied body the reader tracks raw text, templates and foreign
+content (with its breakout tags and integration points) as the standard does, without the
+rest of the tree builder (formatting elements, tables, ``<select>``): where that shortcut
+could differ from the standard it reads *more* metas, never fewer
+(``tests/page/test_html_differential.py`` checks both directions against html5lib and
+lexbor).
+
+Every step moves forward with ``str.find`` and anchored or forward-searching regular
+expressions, so the cost is linear in the characters read, whatever the input.
+"""
+
+from __future__ import annotations
+
+import html
+import html.entities
+import re
+from typing import Dict, List, NamedTuple, Optional, Tuple, Union
+
+from ._encoding import decode_html
+
+__all__ = ["DEFAULT_HEAD_BYTES", "Head", "Meta", "read_head", "read_head_meta"]
+
+DEFAULT_HEAD_BYTES = 512 * 1024
+"""How much of an HTML body is read for its head (inline styles and scripts make heads of
+a few hundred KiB common); what lies beyond is never looked at."""
+
+
+class Meta(NamedTuple):
+    """One ``<meta name=... content=...>`` element: its ``name`` (as written, blanks
+    stripped) and ``content``, the character ``offset`` of its ``<`` in the decoded document,
+    its 1-based ``line``, and whether the standard puts it ``in_head`` (``False``: in the
+    body that an early element or text implied, before the ``<body>`` tag)."""
+
+    name: str
+    content: str
+    offset: int
+    line: int
+    in_head: bool
+
+
+class Head(NamedTuple):
+    """What :func:`read_head` read: the ``metas``, the document's ``encoding`` (WHATWG name;
+    ``""`` for text given as ``str``) and ``end``, the character offset where reading
+    stopped (the ``<body>`` tag, or the end of what was read)."""
+
+    metas: Tuple[Meta, ...]
+    encoding: str
+    end: int
+
+
+_WS = "\t\n\f\r "
+_TAG_NAME = re.compile(r"[A-Za-z][^\t\n\f\r />]*")
+_ATTRIBUTE = re.compile(
+    r"""[\t\n\f\r /]*([^\t\n\f\r />][^\t\n\f\r />=]*)"""
+    r"""(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"?|'([^']*)'?|([^\t\n\f\r >]*)))?""")
+_TAG_END = re.compile(r"[\t\n\f\r /]*>")
+# The rest of a tag in the common, unambiguous form only (each attribute after a blank, no
+# blanks around "=", no quote, "<", "=", "`" or "/" where the tokenizer would take them as
+# part of a name or an unquoted value): where it matches, its ">" is the tokenizer's. Other
+# tags take the full attribute reader.
+_PLAIN_TAG = re.compile(
+    r"""(?:[\t\n\f\r ]+[^\t\n\f\r />="'<]+"""
+    r"""(?:=(?:"[^"]*"|'[^']*'|[^\t\n\f\r >"'=<`/]+))?)*[\t\n\f\r ]*/?>""")
+# The start tags whose attributes matter here.
+_READ_ATTRIBUTES = frozenset({"meta", "annotation-xml", "font", "input"})
+_NO_ATTRIBUTES: Dict[str, str] = {}
+_COMMENT_END = re.compile(r"--!?>")
+_SCRIPT_DATA = re.compile(r"<!--|</script[\t\n\f\r />]", re.IGNORECASE)
+_SCRIPT_ESCAPED = re.compile(r"-->|</script[\t\n\f\r />]|<script[\t\n\f\r />]", re.IGNORECASE)
+_SCRIPT_DOUBLE = re.compile(r"-->|</script[\t\n\f\r />]", re.IGNORECASE)
+_CLOSERS = {name: re.compile(f"</{name}[\t\n\f\r />]", re.IGNORECASE)
+            for name in ("title", "textarea", "style", "xmp", "iframe", "noembed", "noframes")}
+_RAW = frozenset(_CLOSERS) | {"script"}
+_VOID = frozenset({"area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr",
+                   "img", "input", "keygen", "link", "meta", "param", "source", "track", "wbr"})
+# "in head": the start tags the head keeps (the rest end it).
+_HEAD_VOID = frozenset({"base", "basefont", "bgsound", "link"})
+# "in foreign content": start tags that leave SVG/MathML for HTML.
+_BREAKOUT = frozenset({
+    "b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em",
+    "embed", "h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li", "listing",
+    "menu", "meta", "nobr", "ol", "p", "pre", "ruby", "s", "small", "span", "strong",
+    "strike", "sub", "sup", "table", "tt", "u", "ul", "var"})
+_MATH_TEXT = frozenset({"mi", "mo", "mn", "ms", "mtext"})
+# "in body": the start tags that set the frameset-ok flag to "not ok" (a later <frameset>
+# is then ignored instead of replacing the body).
+_NOT_FRAMESET = frozenset({
+    "pre", "listing", "li", "dd", "dt", "button", "applet", "marquee", "object", "table",
+    "area", "br", "embed", "img", "image", "keygen", "wbr", "hr", "textarea", "xmp",
+    "iframe", "select"})
+
+# Insertion modes (before html/head are one: they differ in nothing that decides here).
+_PRE, _HEAD, _NOSCRIPT, _AFTER, _BODY = range(5)
+_STOP = -1
+
+
+# The "special" category (§13.2.4.3): an end tag looking for its element stops at these.
+_SPECIAL = frozenset({
+    "address", "applet", "area", "article", "aside", "base", "basefont", "bgsound",
+    "blockquote", "body", "br", "button", "caption", "center", "col", "colgroup", "dd",
+    "details", "dir", "div", "dl", "dt", "embed", "fieldset", "figcaption", "figure",
+    "footer", "form", "frame", "frameset", "h1", "h2", "h3", "h4", "h5", "h6", "head",
+    "header", "hgroup", "hr", "html", "iframe", "img", "input", "keygen", "li", "link",
+    "listing", "main", "marquee", "menu", "meta", "nav", "noembed", "noframes", "noscript",
+    "object", "ol", "p", "param", "plaintext", "pre", "script", "search", "section", "select",
+    "source", "style", "summary", "table", "tbody", "td", "template", "textarea", "tfoot",
+    "th", "thead", "title", "tr", "track", "ul", "wbr", "xmp"})
+_MAX_OPEN = 1024
+"""Elements of the implied body tracked at once; deeper ones are read as if void (a bound
+on memory, whatever the nesting; every end tag costs the same at any depth)."""
+
+
+class _Open:
+    """An open element of the implied body: its namespace (``html``, ``svg``, ``math``),
+    lower-cased name, ``kind`` (``hip``: HTML integration point, ``mtip``: MathML text
+    integration point, else ``""``) and whether it is ``special``."""
+
+    __slots__ = ("kind", "name", "ns", "special")
+
+    def __init__(self, ns: str, name: str, kind: str, special: bool) -> None:
+        self.ns = ns
+        self.name = name
+        self.kind = kind
+        self.special = special
+
+
+def _open(ns: str, name: str, attributes: Dict[str, str]) -> _Open:
+    if ns == "html":
+        return _Open(ns, name, "", name in _SPECIAL)
+    kind = ""
+    if ns == "svg" and name in ("foreignobject", "desc", "title"):
+        kind = "hip"
+    elif ns == "math":
+        if name in _MATH_TEXT:
+            kind = "mtip"
+        elif name == "annotation-xml" and attributes.get("encoding", "").lower() in (
+                "text/html", "application/xhtml+xml"):
+            kind = "hip"
+    special = kind != "" or (ns == "math" and name == "annotation-xml")
+    return _Open(ns, name, kind, special)
+
+
+_REFERENCE = re.compile(r"&(#[xX][0-9A-Fa-f]+;?|#[0-9]+;?|[A-Za-z][A-Za-z0-9]*;?)")
+_ENTITIES = html.entities.html5
+
+
+def _attribute_reference(match: re.Match[str]) -> str:
+    body = match.group(1)
+    if body[0] == "#":
+        return html.unescape(match.group())
+    for cut in range(len(body), 0, -1):
+        name = body[:cut]
+        if name in _ENTITIES:
+            rest = body[cut:]
+            after = rest[:1] or match.string[match.end():match.end() + 1]
+            # The attribute rule: a reference without ";" followed by "=" or an
+            # alphanumeric is left as written ("&copy=" in a URL query).
+            if not name.endswith(";") and after and (after == "=" or after.isalnum()):
+                return match.group()
+            return str(_ENTITIES[name]) + rest
+    return match.group()
+
+
+def _attribute_value(value: str) -> str:
+    if "\x00" in value:
+        value = value.replace("\x00", "\ufffd")
+    return _REFERENCE.sub(_attribute_reference, value) if "&" in value else value
+
+
+def _attributes(text: str, here: int) -> Tuple[Optional[Dict[str, str]], bool, int]:
+    """``(attributes, self_closing, end)`` of a tag whose name ends at ``here``;
+    ``attributes`` is ``None`` when the input ends inside the tag (HTML drops it)."""
+    attributes: Dict[str, str] = {}
+    while True:
+        tail = _TAG_END.match(text, here)
+        if tail is not None:
+            return attributes, tail.group().endswith("/>"), tail.end()
+        attribute = _ATTRIBUTE.match(text, here)
+        if attribute is None:
+            return None, False, len(text)
+        key, double, single, bare = attribute.groups()
+        here = attribute.end()
+        if (double is not None and not text.startswith('"', here - 1)) or \
+                (single is not None and not text.startswith("'", here - 1)):
+            return None, False, len(text)  # an unterminated quoted value runs to the end
+        key = key.lower()
+        if key not in attributes:  # the first of repeated attributes wins
+            value = double if double is not None else single if single is not None else bare
+            attributes[key] = value or ""
+
+
+def _end_tag_end(text: str, here: int) -> int:
+    """Where an end tag whose name ends at ``here`` ends (its attributes, if any, are
+    tokenized and dropped); ``len(text)`` at the end of input."""
+    return _attributes(text, here)[2]
+
+
+def _raw_end(text: str, name: str, here: int) -> int:
+    """The end of an RCDATA or RAWTEXT element's end tag, from the end of its start tag."""
+    closer = _CLOSERS[name].search(text, here)
+    return len(text) if closer is None else _end_tag_end(text, closer.end() - 1)
+
+
+def _script_end(text: str, here: int) -> int:
+    """The end of a script element's end tag: script data and its escaped and double
+    escaped states (a ``</script>`` inside ``<!--<script>...-->`` ends nothing)."""
+    size = len(text)
+    state = 0  # 0 script data, 1 escaped, 2 double escaped
+    while True:
+        pattern = _SCRIPT_DATA if state == 0 else _SCRIPT_ESCAPED if state == 1 else \
+            _SCRIPT_DOUBLE
+        found = pattern.search(text, here)
+        if found is None:
+            return size
+        token = found.group()
+        if token == "<!--":
+            state = 1
+            here = found.end() - 2  # the escape's dashes count for an immediate "-->"
+        elif token == "-->":
+            state = 0
+            here = found.end()
+        elif token[1] == "/":
+            if state == 2:
+                state = 1
+                here = found.end()
+            else:
+                return _end_tag_end(text, found.end() - 1)
+        else:  # "<script" in the escaped state
+            state = 2
+            here = found.end()
+
+
+def _has_text(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` holds a character other than ASCII whitespace."""
+    chunk = text[start:end].strip(_WS)
+    if not chunk:
+        return False
+    if "&" in chunk:  # "&#32;" is a space to the tree builder
+        return bool(html.unescape(chunk).strip(_WS))
+    return True
+
+
+def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
+    """``(attributes, offset, in_head)`` of every ``<meta>`` read, and where reading
+    stopped (module docstring)."""
+    metas: List[Tuple[Dict[str, str], int, bool]] = []
+    size = len(text)
+    pos = 0
+    mode = _PRE
+    depth = 0  # open <template> elements
+    back = _HEAD  # the mode the outermost template returns to
+    stack: List[_Open] = []  # the open elements of the implied body and of templates
+    # Indexes into the stack, so that no end tag walks it: per (is HTML, name), of the
+    # special elements, of the HTML elements (each in increasing order).
+    named: Dict[Tuple[bool, str], List[int]] = {}
+    specials: List[int] = []
+    htmls: List[int] = []
+    frameset_ok = True
+
+    def in_foreign() -> bool:
+        return bool(stack) and stack[-1].ns != "html"
+
+    def push(element: _Open) -> None:
+        if len(stack) >= _MAX_OPEN:
+            return
+        index = len(stack)
+        stack.append(element)
+        named.setdefault((element.ns == "html", element.name), []).append(index)
+        if element.special:
+            specials.append(index)
+        if element.ns == "html":
+            htmls.append(index)
+
+    def cut(index: int) -> None:
+        """Pop the element at ``index`` and every element above it."""
+        for element in stack[index:]:
+            named[(element.ns == "html", element.name)].pop()
+        while specials and specials[-1] >= index:
+            specials.pop()
+        while htmls and htmls[-1] >= index:
+            htmls.pop()
+        del stack[index:]
+
+    def leave_foreign() -> None:
+        # Pop until the current node is an integration point or an HTML element.
+        while stack and stack[-1].ns != "html" and stack[-1].kind == "":
+            cut(len(stack) - 1)
+
+    def body_start(name: str, attributes: Dict[str, str], closing: bool, end: int,
+                   at: int) -> int:
+        """A start tag in the (implied) body or in template contents: the next position,
+        or _STOP."""
+        nonlocal depth, back, frameset_ok
+        if in_foreign():
+            top = stack[-1]
+            html_rules = (top.kind == "hip"
+                          or (top.kind == "mtip" and name not in ("mglyph", "malignmark"))
+                          or (top.ns == "math" and top.name == "annotation-xml"
+                              and name == "svg"))
+            if not html_rules:
+                if name in _BREAKOUT or (name == "font" and (
+                        "color" in attributes or "face" in attributes
+                        or "size" in attributes)):
+                    leave_foreign()
+                else:
+                    if not closing:
+                        push(_open(top.ns, name, attributes))
+                    return end
+        if name in ("svg", "math"):
+            if not closing:
+                push(_open(name, name, attributes))
+            return end
+        if frameset_ok and (name in _NOT_FRAMESET or (
+                name == "input" and attributes.get("type", "").lower() != "hidden")):
+            frameset_ok = False
+        if name == "frameset" and frameset_ok and depth == 0:
+            return _STOP  # it replaces the body; nothing after it is read
+        if name == "meta":
+            if depth == 0:
+                metas.append((attributes, at, False))
+            return end
+        if name == "body":
+            return _STOP if depth == 0 else end
+        if name == "plaintext":
+            return _STOP  # the rest of the input is text: nothing more to read
+        if name == "template":
+            if depth == 0:
+                back = _BODY
+            depth += 1
+            push(_open("html", name, attributes))
+            return end
+        if name == "script":
+            return _script_end(text, end)
+        if name in _CLOSERS:
+            return _raw_end(text, name, end)
+        if name not in _VOID and name not in ("html", "head", "frameset", "image"):
+            push(_open("html", name, attributes))
+        return end
+
+    def html_end(name: str) -> None:
+        # "Any other end tag" (§13.2.6.4.7): the nearest open HTML element of that name,
+        # unless a special element comes first (a special element of that name matches).
+        found = named.get((True, name))
+        if found and (not specials or specials[-1] <= found[-1]):
+            cut(found[-1])
+
+    def body_end(name: str) -> None:
+        nonlocal depth, mode, frameset_ok
+        if name == "template":
+            if depth:
+                found = named.get((True, "template"))
+                if found:
+                    cut(found[-1])
+                depth -= 1
+                if depth == 0:
+                    mode = back
+            return
+        if in_foreign():
+            if name in ("br", "p"):
+                leave_foreign()
+            else:
+                # "Any other end tag" in foreign content: the nearest foreign element of
+                # that name above the last HTML element, else the HTML rules.
+                found = named.get((False, name))
+                if found and found[-1] > (htmls[-1] if htmls else -1):
+                    cut(found[-1])
+                    return
+        if name == "br":
+            frameset_ok = False  # "</br>" is read as "<br>"
+            return
+        html_end(name)
+
+    while True:
+        lt = text.find("<", pos)
+        if lt < 0:
+            lt = size
+        if lt > pos and (frameset_ok or mode != _BODY) and _has_text(text, pos, lt):
+            if mode != _BODY and depth == 0:
+                mode = _BODY  # text the head cannot hold: an implied body starts
+            if mode == _BODY or depth:
+                frameset_ok = False
+        if lt + 1 >= size:
+            return metas, size
+        nxt = text[lt + 1]
+        if nxt == "!":
+            if text.startswith("--", lt + 2):
+                if text.startswith(">", lt + 4):
+                    pos = lt + 5
+                elif text.startswith("->", lt + 4):
+                    pos = lt + 6
+                else:
+                    found = _COMMENT_END.search(text, lt + 4)
+                    if found is None:
+                        return metas, size
+                    pos = found.end()
+                continue
+            if text.startswith("[CDATA[", lt + 2) and in_foreign():
+                end = text.find("]]>", lt + 9)
+                if end < 0:
+                    return metas, size
+                pos = end + 3
+                continue
+            end = text.find(">", lt + 2)  # DOCTYPE, a bogus comment
+            if end < 0:
+                return metas, size
+            pos = end + 1
+            continue
+        if nxt == "?" or (nxt == "/" and not text[lt + 2:lt + 3].isalpha()):
+            if nxt == "/" and text.startswith(">", lt + 2):
+                pos = lt + 3  # "</>" is dropped
+                continue
+            if nxt == "/" and lt + 2 >= size:
+                return metas, size
+            end = text.find(">", lt + 2)
+            if end < 0:
+                return metas, size
+            pos = end + 1
+            continue
+        closing = nxt == "/"
+        found = _TAG_NAME.match(text, lt + 2 if closing else lt + 1)
+        if found is None:  # "<" then text
+            if mode != _BODY and depth == 0:
+                mode = _BODY
+            frameset_ok = False
+            pos = lt + 1
+            continue
+        name = found.group().lower()
+        if "\x00" in name:
+            name = name.replace("\x00", "\ufffd")
+        plain = None if name in _READ_ATTRIBUTES else _PLAIN_TAG.match(text, found.end())
+        if plain is not None:
+            attributes, end = _NO_ATTRIBUTES, plain.end()
+            self_closing = text[end - 2] == "/"
+        else:
+            read, self_closing, end = _attributes(text, found.end())
+            if read is None:
+                return metas, size
+            attributes = read
+        if closing:
+            if depth or mode == _BODY:
+                body_end(name)
+            elif mode == _NOSCRIPT:
+                if name == "noscript":
+                    mode = _HEAD
+                elif name == "br":
+                    mode = _BODY
+            elif name == "head" and mode in (_PRE, _HEAD):
+                mode = _AFTER
+            elif name in ("body", "html", "br"):
+                mode = _BODY
+            pos = end
+            continue
+        if depth or mode == _BODY:
+            pos = body_start(name, attributes, self_closing, end, lt)
+            if pos == _STOP:
+                return metas, lt
+            continue
+        # The head's modes.
+        if mode == _NOSCRIPT:
+            if name == "meta":
+                metas.append((attributes, lt, True))
+                pos = end
+                continue
+            if name in ("link", "basefont", "bgsound", "head", "noscript", "html"):
+                pos = end
+                continue
+            if name in ("style", "noframes"):
+                pos = _raw_end(text, name, end)
+                continue
+            mode = _HEAD  # anything else ends the noscript element: read it in the head
+        if name in ("body", "frameset"):
+            return metas, lt
+        if name == "html" or (name == "head" and mode != _PRE):
+            pos = end
+            continue
+        if mode == _PRE:
+            if name == "head":
+                mode = _HEAD
+                pos = end
+                continue
+            mode = _HEAD  # an implied head: read the tag in it
+        if name == "meta":
+            metas.append((attributes, lt, True))
+            pos = end
+        elif name in _HEAD_VOID:
+            pos = end
+        elif name in ("title", "style", "noframes"):
+            pos = _raw_end(text, name, end)
+        elif name == "script":
+            pos = _script_end(text, end)
+        elif name == "template":
+            back = _AFTER if mode == _AFTER else _HEAD
+            depth = 1
+            push(_open("html", name, attributes))
+            pos = end
+        elif name == "noscript" and mode == _HEAD:
+            mode = _NOSCRIPT
+            pos = end
+        else:
+            mode = _BODY
+            pos = body_start(name, attributes, self_closing, end, lt)
+            if pos == _STOP:
+                return metas, lt
+
+
+def _count_lines(text: str, start: int, end: int) -> int:
+    """Line breaks in ``text[start:end]`` (CRLF, CR and LF each one, as HTML reads them)."""
+    count = text.count("\n", start, end)
+    if "\r" in text[start:end]:
+        count += text.count("\r", start, end) - text.count("\r\n", start, end)
+        if end < len(text) and text[end - 1:end + 1] == "\r\n":
+            count += 1  # a CRLF cut at the boundary is counted on this side
+    return count
+
+
+_META_PROBE = re.compile(rb"<meta", re.IGNORECASE)
+_META_PROBE_TEXT = re.compile("<meta", re.IGNORECASE)
+
+
+def read_head(document: Union[str, bytes, None], *, max_bytes: int = DEFAULT_HEAD_BYTES,
+              content_type: Optional[str] = None) -> Head:
+    """Read the head of an HTML ``document`` (module docstring).
+
+    Bytes are decoded as the HTML standard sniffs them (:mod:`._encoding`; ``content_type``
+    is the response's ``Content-Type``, whose charset comes second after a byte-order mark);
+    at most ``max_bytes`` bytes (characters for ``str``) are read. Never raises for any
+    document.
+    """
+    if document is None:
+        return Head((), "", 0)
+    encoding = ""
+    if isinstance(document, (bytes, bytearray, memoryview)):
+        raw = bytes(document[:max_bytes])
+        utf16 = raw[:2] in (b"\xfe\xff", b"\xff\xfe") or raw[:6] in (
+            b"<\x00?\x00x\x00", b"\x00<\x00?\x00x") or (
+            content_type is not None and "utf-16" in content_type.lower())
+        if not utf16 and _META_PROBE.search(raw) is None:
+            return Head((), "", 0)
+        text, encoding = decode_html(raw, content_type, cut=len(document) > max_bytes)
+        if utf16 and _META_PROBE_TEXT.search(text) is None:
+            return Head((), encoding, 0)
+    elif isinstance(document, str):
+        text = document[:max_bytes]
+        if _META_PROBE_TEXT.search(text) is None:
+            return Head((), "", 0)
+    else:
+        raise TypeError(f"html must be str or bytes, not {type(document).__name__}")
+    found, end = _scan(text)
+    out: List[Meta] = []
+    line, counted = 1, 0
+    for attributes, offset, in_head in found:
+        name = attributes.get("name")
+        if name is None:
+            continue
+        line += _count_lines(text, counted, offset)
+        counted = offset
+        out.append(Meta(_attribute_value(name).strip(_WS),
+                        _attribute_value(attributes.get("content", "")), offset, line,
+                        in_head))
+    return Head(tuple(out), encoding, end)
+
+
+def read_head_meta(document: Union[str, bytes, None], *,
+                   max_bytes: int = DEFAULT_HEAD_BYTES) -> Tuple[Meta, ...]:
+    """The named ``<meta>`` elements :func:`read_head` reads (the benchmark's entry)."""
+    return read_head(document, max_bytes=max_bytes).metas

@@ -1,0 +1,130 @@
+"""AI usage preferences a response states in its headers: ``Content-Usage`` and
+``Content-Signal``.
+
+* ``Content-Usage`` (draft-ietf-aipref-attach §2, 2026 revisions): an RFC 9651 Dictionary
+  read with the vocabulary of :mod:`robotsrules._purposes` (values the tokens ``y``/``n``;
+  keys it does not define are ignored). Several fields are one field: RFC 9651 §4.2 has a
+  parser join every line of a field with ``", "`` before parsing, so a client that folded
+  them and one that kept them apart give the same text. Where a key is given several times
+  the most restrictive value counts (draft-ietf-aipref-vocab "Combining Preferences"; RFC
+  9651 alone would keep the last). A field that does not parse is reported invalid and its
+  members are read one by one, each refusal (``=n``) among them still counting: the vocab
+  says an unparsable field states nothing, and we read only what restricts from it, never
+  what permits. RFC 9651 §3.2 requires parsers to support Dictionaries of 1,024 members
+  with 64-character keys; the field is read up to :data:`MAX_USAGE_LENGTH` characters and,
+  past that, reported as too large and read as refusing every category, never as
+  "nothing stated".
+* ``Content-Signal`` (Cloudflare, "Content Signals Policy", contentsignals.org, and the
+  header Cloudflare's Markdown conversion for agents sends, 2025-2026): the same
+  ``search=yes, ai-train=no`` list as robots.txt's line, read by
+  :func:`robotsrules._usage.read_value`, the one reader of that syntax.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, NamedTuple, Optional, Tuple
+
+from .. import _purposes as purposes
+from .. import _sfv as sfv
+from .._usage import read_value
+
+__all__ = ["MAX_USAGE_LENGTH", "Preferences", "content_signal", "content_usage"]
+
+MAX_USAGE_LENGTH = 1024 * 1024
+"""Longest ``Content-Usage`` text read (characters, all fields joined): room for RFC 9651's
+required 1,024 members with 64-character keys and 1,024-character strings."""
+
+
+class Preferences(NamedTuple):
+    """What one preference header stated: ``statements`` (``(name, allowed)`` pairs, most
+    restrictive per name), whether the field was ``valid``, and ``too_large``."""
+
+    statements: Tuple[Tuple[str, bool], ...]
+    valid: bool
+    too_large: bool = False
+
+
+def _members(text: str) -> List[str]:
+    """The top-level comma-separated members of a Dictionary's text (commas inside strings
+    and inner lists are not separators). Linear in the text."""
+    out: List[str] = []
+    start = 0
+    depth = 0
+    quoted = False
+    index = 0
+    size = len(text)
+    while index < size:
+        char = text[index]
+        if quoted:
+            if char == "\\":
+                index += 1
+            elif char == '"':
+                quoted = False
+        elif char == '"':
+            quoted = True
+        elif char == "(":
+            depth += 1
+        elif char == ")" and depth:
+            depth -= 1
+        elif char == "," and not depth:
+            out.append(text[start:index])
+            start = index + 1
+        index += 1
+    out.append(text[start:])
+    return out
+
+
+def _statement(member: str) -> Optional[Tuple[str, bool]]:
+    try:
+        parsed = sfv.parse_dictionary(member.strip(" \t"), max_length=len(member) + 1)
+    except ValueError:
+        return None
+    for key, (item, _params) in parsed.items():
+        if key in purposes.CATEGORIES and isinstance(item, sfv.Token) and item in ("y", "n"):
+            return key, item == "y"
+    return None
+
+
+def _fold(statements: List[Tuple[str, bool]]) -> Tuple[Tuple[str, bool], ...]:
+    return tuple(purposes.statements(statements).items())
+
+
+def content_usage(text: str) -> Preferences:
+    """Read a ``Content-Usage`` field (every line of it joined with ``", "``).
+
+    >>> content_usage("train-ai=n, search=y, unknown=n").statements
+    (('train-ai', False), ('search', True))
+    >>> content_usage("train-ai=y, train-ai=n").statements
+    (('train-ai', False),)
+    >>> content_usage('train-ai=n, bad="').valid, content_usage('train-ai=n, bad="').statements
+    (False, (('train-ai', False),))
+    """
+    if len(text) > MAX_USAGE_LENGTH:
+        return Preferences(tuple((c, False) for c in purposes.CATEGORIES), False, True)
+    try:
+        sfv.parse_dictionary(text, max_length=MAX_USAGE_LENGTH)
+        valid = True
+    except ValueError:
+        valid = False
+    said: List[Tuple[str, bool]] = []
+    for member in _members(text):
+        found = _statement(member)
+        if found is not None and (valid or not found[1]):
+            said.append(found)
+    return Preferences(_fold(said), valid)
+
+
+def content_signal(text: str) -> Preferences:
+    """Read a ``Content-Signal`` response header (every line joined with ``", "``).
+
+    >>> content_signal("search=yes, ai-train=no").statements
+    (('search', True), ('ai-train', False))
+    """
+    reading = read_value("content-signal", text)
+    valid = reading.error is None and not reading.bad_values
+    return Preferences(_fold(list(reading.statements)), valid)
+
+
+def stated(preferences: Preferences) -> Dict[str, bool]:
+    """The statements as a mapping."""
+    return dict(preferences.statements)

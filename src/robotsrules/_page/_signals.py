@@ -1,0 +1,503 @@
+"""Page signals for one agent: the directives a response states, folded into one answer.
+
+:func:`read_response` reads a response once (its header fields, :mod:`._headers`; the metas
+of its HTML head, :mod:`._html`); :func:`signals_of` turns that reading into a
+:class:`PageSignals` for one agent: every source becomes :class:`Directive` records (where
+it was read, which crawler it names, whether it applies to the agent, its value), and the
+directives that apply are folded by one rule, the most restrictive wins (Google: "In the
+case of conflicting robots rules, the more restrictive rule applies"; draft-ietf-aipref-vocab
+"Combining Preferences" says the same for usage preferences). The exception is TDMRep,
+processed field by field in the report's order (:func:`_tdm`). Metas that the HTML standard
+moves out of the head (``Directive.in_head`` false) restrict and never permit.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+from dataclasses import dataclass, field
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    FrozenSet,
+    List,
+    Mapping,
+    NamedTuple,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
+
+from .. import _purposes as purposes
+from .._agents import Agent
+from ..errors import InvalidArgument
+from ._headers import Field, Headers, content_type, joined, read_headers
+from ._html import DEFAULT_HEAD_BYTES, Head, read_head
+from ._prefs import Preferences, content_signal, content_usage
+from ._robots import (
+    IMAGE_PREVIEW,
+    IMAGE_PREVIEWS,
+    RobotsRule,
+    page_agents,
+    parse_date,
+    robots_rules,
+)
+from ._tdmrep import TDMREP_PATH, TdmRepFile, tdm_value
+
+__all__ = ["TDM_SIGNALS", "Decision", "Directive", "PageSignals", "Response", "decide",
+           "page_signals", "page_signals_for", "read_response", "signals_of"]
+
+TDM_SIGNALS = ("ai-train", "ai-input")
+"""The Content Signals a TDM reservation speaks about (see docs/guides/page-signals.md)."""
+
+_ROBOTS_HEADER = "x-robots-tag"
+_TDM = "tdm-reservation"
+_TDM_POLICY = "tdm-policy"
+
+
+class Directive(NamedTuple):
+    """One directive read from a response: where, for whom, and what it says.
+
+    ``source`` is ``"header"``, ``"meta"`` or ``"file"`` (the site's ``tdmrep.json``);
+    ``field`` the header name, the meta ``name`` as written or the file's path; ``offset``
+    the index of the header among the response's headers (0-based; the first one for a
+    field given several times), the character offset of the ``<meta`` tag in the decoded
+    HTML, or the rule's index in the file; ``line`` its 1-based line in the HTML (``None``
+    otherwise). ``scope`` is ``"*"`` for directives that name no crawler (``robots``, an
+    unprefixed ``X-Robots-Tag``, TDMRep, Content-Usage, Content-Signal) or the lower-cased
+    crawler name they name; ``applies`` tells whether it applies to the agent
+    :func:`page_signals` was asked about. ``rule`` is the lower-cased rule name
+    (``noindex``, ``max-snippet``, ``tdm-reservation``, ``content-usage`` ...), ``value``
+    its argument (``None`` for bare rules), ``valid`` whether the value was understood as
+    written. ``in_head`` is ``False`` for a meta the HTML standard puts in the body (after
+    an element or text that ends the head, before the ``<body>`` tag): it may restrict,
+    never permit.
+    """
+
+    source: str
+    field: str
+    offset: int
+    line: Optional[int]
+    scope: str
+    applies: bool
+    rule: str
+    value: Optional[str]
+    valid: bool
+    in_head: bool = True
+
+    def describe(self) -> str:
+        """A one-line human description: ``meta robots (line 4): noindex``."""
+        where = (f"line {self.line}" if self.line is not None else
+                 f"rule #{self.offset}" if self.source == "file" else f"header #{self.offset}")
+        if not self.in_head:
+            where += ", after the head"
+        value = self.value
+        if value is not None and len(value) > 200:
+            value = value[:197] + "..."
+        text = self.rule if value is None else f"{self.rule}: {value}"
+        scope = "" if self.scope == "*" else f" [{self.scope}]"
+        return f"{self.source} {self.field} ({where}){scope}: {text}"
+
+
+Decision = Tuple[Optional[bool], Optional[Directive]]
+"""An answer for a purpose and the directive that decided it (``None`` when none did)."""
+
+_Stated = Mapping[str, Tuple[bool, Directive]]
+
+
+@dataclass(frozen=True)
+class PageSignals:
+    """What one response says, for one agent (see :func:`page_signals`).
+
+    Indexing and serving rules (Google's semantics; defaults when nothing is said):
+    ``index`` (``False`` after ``noindex``/``none``, or once ``unavailable_after`` has
+    passed at ``now``), ``follow``, ``archive``, ``snippet``, ``image_index``,
+    ``translate``; ``max_snippet`` / ``max_video_preview`` (``None``: no limit stated;
+    ``0``: none; ``-1`` is read as no limit), ``max_image_preview`` (``"none"``,
+    ``"standard"``, ``"large"`` or ``None``), ``unavailable_after`` (an aware
+    ``datetime``) and ``expired``. ``noai``/``noimageai``: the DeviantArt tokens.
+    ``tdm_reservation`` (``1`` reserved, ``0`` not reserved, ``None`` unset),
+    ``tdm_invalid`` (the reservation in effect was read from a value that is not ``0`` or
+    ``1``, or from values that disagree, and is therefore ``1``) and ``tdm_policy``;
+    ``content_usage``: the Content-Usage header's stated categories; ``content_signal``:
+    the Content-Signal header's stated signals. ``directives``: everything read, including
+    what names other crawlers.
+    """
+
+    agent: Tuple[str, ...]
+    directives: Tuple[Directive, ...]
+    index: bool = True
+    follow: bool = True
+    archive: bool = True
+    snippet: bool = True
+    image_index: bool = True
+    translate: bool = True
+    max_snippet: Optional[int] = None
+    max_image_preview: Optional[str] = None
+    max_video_preview: Optional[int] = None
+    unavailable_after: Optional[datetime.datetime] = None
+    expired: bool = False
+    noai: bool = False
+    noimageai: bool = False
+    tdm_reservation: Optional[int] = None
+    tdm_invalid: bool = False
+    tdm_policy: Optional[str] = None
+    content_usage: Mapping[str, bool] = field(default_factory=dict)
+    content_signal: Mapping[str, bool] = field(default_factory=dict)
+    signals: _Stated = field(default_factory=dict, repr=False)
+    """Statements in Content Signals names (``search``, ``ai-input``, ``ai-train``) read
+    from robots rules, TDMRep and the Content-Signal header, each with the directive that
+    made it."""
+    categories: _Stated = field(default_factory=dict, repr=False)
+    """Statements in IETF category labels, from the Content-Usage header."""
+
+    def allows(self, purpose: str) -> Optional[bool]:
+        """``True`` (stated yes), ``False`` (stated no) or ``None`` (nothing stated).
+
+        ``purpose`` is one of the names :meth:`robotsrules.Usage.allows` takes
+        (``"search"``, ``"ai-input"``, ``"ai-train"`` and the IETF vocabulary's categories);
+        anything else raises :class:`~robotsrules.InvalidPurpose`.
+        """
+        return self.decide(purpose)[0]
+
+    def decide(self, purpose: str) -> Decision:
+        """The answer for ``purpose`` and the directive that decided it."""
+        return decide(purpose, self.signals, self.categories)
+
+    @property
+    def applying(self) -> Tuple[Directive, ...]:
+        """The directives that apply to the agent."""
+        return tuple(d for d in self.directives if d.applies)
+
+    def as_dict(self) -> Dict[str, Any]:
+        """A JSON-ready summary (the CLI's ``--json`` shape)."""
+        return {
+            "agent": list(self.agent),
+            "index": self.index, "follow": self.follow, "archive": self.archive,
+            "snippet": self.snippet, "image_index": self.image_index,
+            "translate": self.translate, "max_snippet": self.max_snippet,
+            "max_image_preview": self.max_image_preview,
+            "max_video_preview": self.max_video_preview,
+            "unavailable_after": (self.unavailable_after.isoformat()
+                                  if self.unavailable_after else None),
+            "expired": self.expired, "noai": self.noai, "noimageai": self.noimageai,
+            "tdm_reservation": self.tdm_reservation, "tdm_invalid": self.tdm_invalid,
+            "tdm_policy": self.tdm_policy,
+            "content_usage": dict(self.content_usage),
+            "content_signal": dict(self.content_signal),
+            "directives": [d._asdict() for d in self.directives],
+        }
+
+
+def decide(purpose: str, signals: _Stated, categories: _Stated) -> Decision:
+    """Answer ``purpose`` from stated signals and categories, with the deciding directive.
+
+    The answer is :func:`robotsrules._purposes.explain`'s (the two vocabularies mapped onto
+    each other as the current revision reads them, most restrictive first); the decider is
+    the statement that gave that answer.
+    """
+    answer, deciders = purposes.explain(purpose, {k: v for k, (v, _) in signals.items()},
+                                        {k: v for k, (v, _) in categories.items()})
+    for kind, name in deciders:
+        value, directive = (signals if kind == "signal" else categories)[name]
+        if value is answer:
+            return (answer, directive)
+    return (answer, None)
+
+
+# ------------------------------------------------------------------------ reading
+
+class Response(NamedTuple):
+    """A response read once: its header ``fields`` and its HTML ``head``."""
+
+    fields: Tuple[Field, ...]
+    head: Head
+
+
+def _head_bytes(max_head_bytes: Any) -> int:
+    if isinstance(max_head_bytes, bool) or not isinstance(max_head_bytes, int) \
+            or max_head_bytes < 0:
+        raise InvalidArgument(f"max_head_bytes must be an integer >= 0, not "
+                              f"{max_head_bytes!r}")
+    return max_head_bytes
+
+
+def read_response(headers: Headers, html: Union[str, bytes, None] = None, *,
+                  max_head_bytes: int = DEFAULT_HEAD_BYTES, strict: bool = True) -> Response:
+    """Read a response's headers (every form :func:`._headers.read_headers` reads) and the
+    head of its HTML body, once. ``strict=False`` is for a stranger's data (a crawl's
+    records, engine rows, datatrove metadata): what cannot be read is skipped, never
+    raised."""
+    limit = _head_bytes(max_head_bytes)
+    fields = read_headers(headers, strict=strict)
+    if not strict and not isinstance(html, (str, bytes, bytearray, memoryview)):
+        html = None
+    return Response(fields, read_head(html, max_bytes=limit,
+                                      content_type=content_type(fields)))
+
+
+def page_signals(headers: Headers, html: Union[str, bytes, None] = None, *,
+                 agent: Agent, url: Optional[str] = None,
+                 now: Optional[datetime.datetime] = None,
+                 max_head_bytes: int = DEFAULT_HEAD_BYTES,
+                 tdmrep: Optional[TdmRepFile] = None) -> PageSignals:
+    """Read a response's page-level signals for ``agent``.
+
+    ``headers``: the response headers in any form (a mapping, ``httpx.Headers``, Scrapy
+    ``Headers``, ``(name, value)`` pairs, a raw ``Name: value`` block as ``str`` or
+    ``bytes``; ``None`` for none); ``html``: the body, of which only the head is read (at
+    most ``max_head_bytes``; bytes are decoded as the HTML standard sniffs them);
+    ``agent``: the crawler's name(s) (a product token as for :meth:`RobotsTxt.allowed`, or
+    a name with digits or dots such as ``AI2Bot``); ``url`` is the page's URL (needed with
+    ``tdmrep``); ``now`` decides whether ``unavailable_after`` has passed (default: the
+    current time, UTC); ``tdmrep`` is the site's TDMRep file (:meth:`RobotsCache.tdmrep`),
+    whose rule for ``url`` the response's own TDMRep header or meta supersede, field by
+    field (TDMRep "Processing priority").
+
+    >>> s = page_signals({"X-Robots-Tag": "googlebot: noindex"}, agent="Googlebot")
+    >>> s.index, s.follow, s.allows("search")
+    (False, True, False)
+    """
+    names = page_agents(agent)
+    response = read_response(headers, html, max_head_bytes=max_head_bytes)
+    return _signals(names, response, url, now, tdmrep)
+
+
+def page_signals_for(headers: Headers, html: Union[str, bytes, None],
+                     agents: Sequence[Agent], *, url: Optional[str] = None,
+                     now: Optional[datetime.datetime] = None,
+                     max_head_bytes: int = DEFAULT_HEAD_BYTES,
+                     strict: bool = True) -> List[PageSignals]:
+    """:func:`page_signals` for each of ``agents``, the response read once (the bulk paths
+    judge every page for several agents)."""
+    names = [page_agents(agent) for agent in agents]
+    response = read_response(headers, html, max_head_bytes=max_head_bytes, strict=strict)
+    return [_signals(each, response, url, now, None) for each in names]
+
+
+def signals_of(response: Response, agent: Agent, *, url: Optional[str] = None,
+               now: Optional[datetime.datetime] = None,
+               tdmrep: Optional[TdmRepFile] = None) -> PageSignals:
+    """The signals of a response already read (:func:`read_response`) for ``agent``."""
+    return _signals(page_agents(agent), response, url, now, tdmrep)
+
+
+# ----------------------------------------------------------------------- assembling
+
+def _known_tokens() -> FrozenSet[str]:
+    from .._crawlers import known_crawlers
+
+    return frozenset(c.token.lower() for c in known_crawlers() if c.token)
+
+
+_KNOWN: List[FrozenSet[str]] = []
+
+
+def _crawler_names() -> FrozenSet[str]:
+    if not _KNOWN:
+        try:
+            _KNOWN.append(_known_tokens() | {"googlebot-news", "googlebot", "bingbot"})
+        except Exception:  # pragma: no cover - the shipped table is always there
+            _KNOWN.append(frozenset({"googlebot-news", "googlebot", "bingbot"}))
+    return _KNOWN[0]
+
+
+@functools.lru_cache(maxsize=4096)
+def _rules(text: str, scope: str, prefixes: bool) -> Tuple[RobotsRule, ...]:
+    # The same values recur across agents of one response and across responses.
+    return tuple(robots_rules(text, scope=scope, prefixes=prefixes))
+
+
+def _robots_directives(text: str, source: str, fld: str, offset: int, line: Optional[int],
+                       scope: str, names: FrozenSet[str], prefixes: bool,
+                       in_head: bool = True) -> List[Directive]:
+    rules = (_rules(text, scope, prefixes) if len(text) <= 1024
+             else robots_rules(text, scope=scope, prefixes=prefixes))
+    return [Directive(source, fld, offset, line, r.scope,
+                      r.scope == "*" or r.scope in names, r.rule, r.value, r.valid, in_head)
+            for r in rules]
+
+
+def _preference(fields: Sequence[Field], key: str, read: Callable[[str], Preferences],
+                directives: List[Directive]) -> Optional[Tuple[Directive, Preferences]]:
+    found = joined(fields, key)
+    if found is None:
+        return None
+    text, first = found
+    prefs = read(text)
+    shown = f"(too large: {len(text):,} characters)" if prefs.too_large else text
+    d = Directive("header", first.name, first.number, None, "*", True, key, shown,
+                  prefs.valid)
+    directives.append(d)
+    return d, prefs
+
+
+def _signals(names: FrozenSet[str], response: Response, url: Optional[str],
+             now: Optional[datetime.datetime], tdmrep: Optional[TdmRepFile]) -> PageSignals:
+    """The signals for one agent (its lower-cased names) from a response already read."""
+    directives: List[Directive] = []
+    if tdmrep is not None:
+        if not isinstance(tdmrep, TdmRepFile):
+            raise TypeError(f"tdmrep must be a TdmRepFile (RobotsCache.tdmrep), not "
+                            f"{type(tdmrep).__name__}")
+        if url is None:
+            raise InvalidArgument("page_signals(..., tdmrep=...) needs the page's url")
+        rule = tdmrep.match(url)
+        if rule is not None:
+            directives.append(Directive(
+                "file", TDMREP_PATH, rule.index, None, "*", True, _TDM,
+                str(rule.reservation) if rule.valid else rule.written, rule.valid))
+            if rule.policy is not None:
+                directives.append(Directive("file", TDMREP_PATH, rule.index, None, "*", True,
+                                            _TDM_POLICY, rule.policy, True))
+    fields = response.fields
+    for f in fields:
+        if f.key == _ROBOTS_HEADER:
+            directives.extend(_robots_directives(f.value, "header", f.name, f.number, None,
+                                                 "*", names, True))
+        elif f.key == _TDM:
+            directives.append(Directive("header", f.name, f.number, None, "*", True, _TDM,
+                                        f.value, tdm_value(f.value)[1]))
+        elif f.key == _TDM_POLICY:
+            directives.append(Directive("header", f.name, f.number, None, "*", True,
+                                        _TDM_POLICY, f.value, True))
+    usage = _preference(fields, "content-usage", content_usage, directives)
+    signal = _preference(fields, "content-signal", content_signal, directives)
+    crawlers = _crawler_names()
+    for meta in response.head.metas:
+        key = meta.name.lower()
+        if key == "robots" or key in names or key in crawlers:
+            directives.extend(_robots_directives(
+                meta.content, "meta", meta.name, meta.offset, meta.line,
+                "*" if key == "robots" else key, names, False, meta.in_head))
+        elif key in (_TDM, _TDM_POLICY):
+            value = meta.content.strip()
+            directives.append(Directive("meta", meta.name, meta.offset, meta.line, "*", True,
+                                        key, value,
+                                        key == _TDM_POLICY or tdm_value(value)[1],
+                                        meta.in_head))
+    return _fold(tuple(sorted(names)), directives, usage, signal, now)
+
+
+def _tdm(directives: Sequence[Directive]
+         ) -> Tuple[Optional[int], bool, Optional[str], Optional[Directive]]:
+    """TDMRep's processing order, field by field: ``(reservation, invalid, policy,
+    deciding directive)``.
+
+    The report's "Processing priority": the site file, then the header ("supercede any
+    value inferred from a TDM file"), then the HTML metadata ("supercede previous values").
+    Each level that states ``tdm-reservation`` replaces the earlier value; a level that does
+    not state it leaves the earlier one (and the same for ``tdm-policy``). Within a level
+    the values are read together (:func:`._tdmrep.tdm_value`: disagreeing values are
+    invalid, read as reserved). A meta after the head may only reserve.
+    """
+    reservation: Optional[int] = None
+    invalid = False
+    policy: Optional[str] = None
+    decider: Optional[Directive] = None
+    for source in ("file", "header", "meta"):
+        stated = [d for d in directives if d.source == source and d.rule == _TDM
+                  and d.applies and (d.in_head or tdm_value(d.value or "") != (0, True))]
+        if stated:
+            value, valid = tdm_value(", ".join(d.value or "" for d in stated))
+            reservation, invalid = value, not valid
+            decider = next((d for d in stated if tdm_value(d.value or "") != (0, True)),
+                           stated[0]) if value == 1 else stated[0]
+        policies = [d for d in directives if d.source == source and d.rule == _TDM_POLICY
+                    and d.applies and d.in_head and d.value]
+        if policies:
+            policy = policies[0].value
+    if reservation != 1:
+        policy = None  # "TDM Agents SHOULD NOT process tdm-policy" when not reserved
+    return reservation, invalid, policy, decider
+
+
+def _fold(agent: Tuple[str, ...], directives: List[Directive],
+          usage: Optional[Tuple[Directive, Preferences]],
+          signal: Optional[Tuple[Directive, Preferences]],
+          now: Optional[datetime.datetime]) -> PageSignals:
+    values: Dict[str, Any] = {}
+    signals: Dict[str, Tuple[bool, Directive]] = {}
+    categories: Dict[str, Tuple[bool, Directive]] = {}
+
+    def state(table: Dict[str, Tuple[bool, Directive]], name: str, value: bool,
+              directive: Directive) -> None:
+        # Most restrictive wins; among equal values the first directive read is kept.
+        if name not in table or (table[name][0] and not value):
+            table[name] = (value, directive)
+
+    when = now if now is not None else datetime.datetime.now(datetime.timezone.utc)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=datetime.timezone.utc)
+    snippet_limits: List[int] = []
+    video_limits: List[int] = []
+    previews: List[int] = []
+    dates: List[Tuple[datetime.datetime, Directive]] = []
+    for d in directives:
+        if not d.applies or not d.valid:
+            continue
+        rule = d.rule
+        if rule in ("noindex", "none"):
+            values["index"] = False
+            state(signals, "search", False, d)
+        if rule in ("nofollow", "none"):
+            values["follow"] = False
+        if rule in ("noarchive", "nocache"):
+            values["archive"] = False
+        if rule == "nosnippet":
+            values["snippet"] = False
+            snippet_limits.append(0)
+        elif rule == "noimageindex":
+            values["image_index"] = False
+        elif rule == "notranslate":
+            values["translate"] = False
+        elif rule in ("noai", "noimageai"):
+            values[rule] = True
+            state(signals, "ai-train", False, d)
+        elif rule in ("max-snippet", "max-video-preview") and d.value is not None:
+            number = int(d.value)
+            if number >= 0:
+                (snippet_limits if rule == "max-snippet" else video_limits).append(number)
+        elif rule == "max-image-preview" and d.value is not None:
+            previews.append(IMAGE_PREVIEW[d.value.lower()])
+        elif rule == "unavailable_after" and d.value is not None:
+            date = parse_date(d.value)
+            if date is not None:
+                dates.append((date, d))
+    if snippet_limits:
+        values["max_snippet"] = min(snippet_limits)
+        if values["max_snippet"] == 0:
+            values["snippet"] = False
+    if video_limits:
+        values["max_video_preview"] = min(video_limits)
+    if previews:
+        values["max_image_preview"] = IMAGE_PREVIEWS[min(previews)]
+    if dates:
+        date, d = min(dates, key=lambda item: item[0])
+        values["unavailable_after"] = date
+        if date <= when:
+            values["expired"] = True
+            values["index"] = False
+            state(signals, "search", False, d)
+    reservation, invalid, policy, decider = _tdm(directives)
+    if reservation is not None and decider is not None:
+        values["tdm_reservation"] = reservation
+        values["tdm_invalid"] = invalid
+        values["tdm_policy"] = policy
+        for purpose in TDM_SIGNALS:
+            state(signals, purpose, reservation == 0, decider)
+    if usage is not None:
+        d, prefs = usage
+        values["content_usage"] = dict(prefs.statements)
+        for category, allowed in prefs.statements:
+            state(categories, category, allowed, d)
+    if signal is not None:
+        d, prefs = signal
+        values["content_signal"] = dict(prefs.statements)
+        for name, allowed in prefs.statements:
+            state(signals, name, allowed, d)
+    return PageSignals(agent=agent, directives=tuple(directives), signals=signals,
+                       categories=categories, **values)
+

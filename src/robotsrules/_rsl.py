@@ -1,0 +1,952 @@
+"""RSL 1.0 licence documents: a bounded, safe reader and the terms they give a URL.
+
+Really Simple Licensing 1.0 (RSL-SPEC-1.0, an Industry Specification of the RSL Technical
+Steering Committee, status Recommendation, published 2025-11-06; https://rslstandard.org/rsl)
+lets a site name, in robots.txt (``License: <absolute URI>``, §4.4), an XML document that
+says on what terms its content may be used. This module reads such a document and answers,
+for a URL and a purpose, what it says. Nothing here touches the network: fetching goes
+through :meth:`robotsrules.RobotsCache.license_for` (the same fetch policy, bounds and store
+as robots.txt) and :func:`license_from`.
+
+Theory of operation.
+
+*Reading* (:func:`parse_license`). The octets (at most ``max_bytes``; a longer document is
+refused, never cut: a cut could drop a prohibition) go to defusedxml's parser with DTDs,
+entity declarations and external references forbidden, so nothing is fetched and no
+entity expands (a "billion laughs" document is refused with a clear error). A builder of
+our own keeps the elements, refusing a document nested deeper than :data:`MAX_DEPTH` or
+holding more than :data:`MAX_ELEMENTS` elements. The tree is then read into frozen records
+(:class:`Content`, :class:`License`, :class:`Payment`): the root is ``<rsl>`` in the
+namespace ``https://rslstandard.org/rsl`` (§2.2; Leniency: a root without namespace is read,
+with a warning); elements of other namespaces are extensions and are skipped (§3); an
+unknown element of the RSL namespace, a ``<content>`` without ``url`` or without
+``<license>``, or a usage token outside the vocabulary make the document invalid (§3,
+Appendix A), since reading around them could turn a prohibition into a permission.
+Leniency: token lists may be separated by commas (the 0.9 draft's habit) as well as by
+white space, with a warning. A ``<content url>`` that is a full URL on another origin than
+the site's is ignored (kept in :attr:`LicenseDocument.ignored`).
+
+*Answering* (:meth:`LicenseDocument.license_for`, :class:`LicenseTerms`). A purpose is an
+RSL usage token (``all``, ``ai-all``, ``ai-train``, ``ai-input``, ``ai-index``, ``search``)
+or one of the library's purposes, read as the token the data table ``data/rsl.json``
+names for it (``train-ai`` is ``ai-train``, ``bots`` is ``all``...). For a URL:
+
+1. the ``<content>`` elements whose ``url`` matches it apply (RFC 9309 patterns, §3.3,
+   matched in RFC 9309 mode's normal form: :func:`robotsrules._pattern.rfc_location`);
+   the most specific (the longest pattern, in octets) decide, as a narrower scope takes
+   precedence over a broader one (§3.1.1); when several are equally specific, the most
+   restrictive answer wins;
+2. within one ``<content>``, each ``<license>`` is an offer: it *prohibits* the use when
+   a ``<prohibits type="usage">`` token covers it (``ai-all`` covers ``ai-train``...), or,
+   for a broad use (``all``, ``ai-all``), covers any part of it; it *grants* the use when it
+   has no ``<permits type="usage">`` or one whose tokens cover it (a ``<permits>`` is a
+   closed list, §3.5); a ``<permits>``/``<prohibits>`` of ``type="user"`` or ``"geo"``
+   restricts who and where (the caller's ``user=``/``geo=``; unknown, they are a condition);
+3. any licence that prohibits the use makes it ``"prohibited"`` (the most restrictive
+   combination, §3.1.1); else a licence that grants it with nothing to meet makes it
+   ``"permitted"``; else one that grants it on terms (a payment other than ``free``,
+   attribution, a licence ``server``, encryption, ``<reporting>``, a user class or region)
+   makes it ``"licensed"``; else no licence grants it: ``"prohibited"`` (not licensed);
+4. no ``<content>`` matches: ``"unstated"``; the document could not be fetched or read:
+   ``"unknown"``, with the fetch outcome or the reading error (RSL §4.3 tells clients to
+   treat such content as unlicensed: never "permitted").
+
+:meth:`LicenseTerms.allows` answers ``True`` for ``"permitted"`` only, ``False`` for
+``"prohibited"`` and ``"licensed"`` (offered on terms the caller has not met: see
+:meth:`LicenseTerms.answer` for them), ``None`` for ``"unstated"`` and ``"unknown"``.
+Several documents (several ``License`` lines) combine per purpose, most restrictive
+first: prohibited, unknown, licensed, permitted, unstated.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from importlib import resources
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Dict,
+    FrozenSet,
+    List,
+    Literal,
+    Mapping,
+    NamedTuple,
+    Optional,
+    Tuple,
+    Union,
+)
+from urllib.parse import urlsplit
+
+from ._pattern import Pattern, rfc_location
+from ._purposes import PURPOSES
+from ._scope import origin_of
+from ._urls import rfc_target
+from .errors import InvalidPurpose, InvalidURL
+from .robotstxt import DEFAULT_MAX_BYTES
+
+if TYPE_CHECKING:
+    from .policy import Served
+
+__all__ = [
+    "LICENSE_KEY",
+    "MAX_CONTENTS",
+    "MAX_DEPTH",
+    "MAX_ELEMENTS",
+    "MEDIA_TYPE",
+    "NAMESPACE",
+    "STATUSES",
+    "USAGE_TOKENS",
+    "Content",
+    "DocumentCache",
+    "License",
+    "LicenseAnswer",
+    "LicenseDocument",
+    "LicenseState",
+    "LicenseStatus",
+    "LicenseTerms",
+    "Payment",
+    "license_from",
+    "license_url_problem",
+    "parse_license",
+    "rsl_data",
+    "unread",
+    "usage_token",
+]
+
+NAMESPACE = "https://rslstandard.org/rsl"
+"""The RSL namespace (RSL 1.0 §2.2)."""
+MEDIA_TYPE = "application/rsl+xml"
+"""The media type of RSL documents (RSL 1.0 §2.2)."""
+MAX_DEPTH = 32
+"""Elements nested deeper than this refuse the document (RSL needs five levels)."""
+MAX_ELEMENTS = 100_000
+"""Elements in one document, at most; more refuse it."""
+MAX_CONTENTS = 10_000
+"""``<content>`` elements in one document, at most; more refuse it (none is dropped)."""
+
+LicenseStatus = Literal["permitted", "licensed", "prohibited", "unstated", "unknown"]
+"""What a document says of a use at a URL (see the module docstring)."""
+LicenseState = Literal["ok", "invalid", "unavailable", "unreachable"]
+"""Whether a licence document was read (``"ok"``), could not be read (``"invalid"``), was
+not there (``"unavailable"``: a 4xx answer, a bad redirect) or could not be fetched
+(``"unreachable"``: 5xx, 429, a network error)."""
+
+STATUSES: Tuple[LicenseStatus, ...] = ("prohibited", "unknown", "licensed", "permitted",
+                                       "unstated")
+"""The statuses, most restrictive first: the order in which several answers combine."""
+_RANK = {status: rank for rank, status in enumerate(STATUSES)}
+
+_ELEMENTS = frozenset({
+    "rsl", "content", "license", "permits", "prohibits", "payment", "standard", "custom",
+    "amount", "accepts", "reporting", "legal", "alternate", "schema", "copyright", "terms",
+})
+_LIST_TYPES = ("usage", "user", "geo")
+_SPLIT = re.compile(r"[\s,]+")
+_QNAME = re.compile(r"[A-Za-z_][\w.\-]*:[A-Za-z_][\w.\-]*")
+_ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
+
+
+# -- the data table -----------------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def rsl_data() -> Mapping[str, Any]:
+    """``data/rsl.json``: the RSL 1.0 vocabularies and the purposes' join (read once)."""
+    text = resources.files("robotsrules").joinpath("data/rsl.json").read_text("utf-8")
+    data: Mapping[str, Any] = json.loads(text)
+    return data
+
+
+def _usage() -> Mapping[str, Any]:
+    usage: Mapping[str, Any] = rsl_data()["usage"]
+    return usage
+
+
+USAGE_TOKENS: Tuple[str, ...] = tuple(_usage())
+"""The RSL 1.0 usage tokens (§3.4.1.1), from the data table."""
+
+
+@cache
+def _covered(token: str) -> FrozenSet[str]:
+    """``token`` and every usage token it covers, directly or not (``all`` covers all)."""
+    found = {token}
+    todo = [token]
+    while todo:
+        for child in _usage()[todo.pop()]["covers"]:
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return frozenset(found)
+
+
+def usage_token(name: str) -> str:
+    """The RSL usage token that answers ``name``: an RSL token itself, or the token
+    ``data/rsl.json`` names for one of the library's purposes. Raises
+    :class:`~robotsrules.InvalidPurpose` for anything else.
+
+    >>> usage_token("train-ai"), usage_token("ai-index")
+    ('ai-train', 'ai-index')
+    """
+    if name in _usage():
+        return name
+    purposes: Mapping[str, Any] = rsl_data()["purposes"]
+    entry = purposes.get(name)
+    if entry is None:
+        names = sorted(set(USAGE_TOKENS) | set(PURPOSES))
+        raise InvalidPurpose(f"unknown purpose {name!r}; expected one of: {', '.join(names)}")
+    token: str = entry["token"]
+    return token
+
+
+def _free_payment(kind: Optional[str]) -> Optional[bool]:
+    types: Mapping[str, Any] = rsl_data()["payment"]["types"]
+    entry = types.get(kind) if kind is not None else None
+    return None if entry is None else bool(entry["free"])
+
+
+# -- the records ----------------------------------------------------------------------------
+
+class Amount(NamedTuple):
+    """A price: the decimal ``value`` as written and its ISO 4217 ``currency``."""
+
+    value: str
+    currency: str
+
+
+@dataclass(frozen=True)
+class Payment:
+    """A licence's ``<payment>`` (RSL 1.0 §3.7-§3.11)."""
+
+    type: Optional[str]
+    """``purchase``, ``subscription``, ``training``, ``crawl``, ``use``, ``contribution``,
+    ``attribution``, ``free``, or ``None`` when the attribute is absent."""
+    amount: Optional[Amount] = None
+    standard: Optional[str] = None
+    """The shared licence framework's URI (an opaque identifier, §3.8)."""
+    custom: Optional[str] = None
+    """Where to ask for a licence (§3.9)."""
+    accepts: Optional[str] = None
+    """The media type of the payment protocol accepted (``application/x402+json``, §3.11)."""
+
+    @property
+    def free(self) -> bool:
+        """True when nothing is asked: type ``free``, or no type and no price, framework,
+        process or protocol named."""
+        if self.type is not None:
+            return _free_payment(self.type) is True
+        return (self.amount, self.standard, self.custom, self.accepts) == (None,) * 4
+
+    def describe(self) -> str:
+        """``payment crawl 0.015 USD`` (and the framework or process, if named)."""
+        text = f"payment {self.type or '(no type)'}"
+        if self.amount is not None:
+            text += f" {self.amount.value} {self.amount.currency}"
+        for label, value in (("standard", self.standard), ("custom", self.custom),
+                             ("accepts", self.accepts)):
+            if value:
+                text += f", {label} {value}"
+        return text
+
+
+class Reporting(NamedTuple):
+    """A licence's ``<reporting>`` obligation (§3.12): a client that cannot meet it must
+    treat the use as unlicensed."""
+
+    type: str
+    profile: str
+    endpoint: Optional[str]
+
+
+@dataclass(frozen=True)
+class License:
+    """One ``<license>`` of a ``<content>``: an offer of terms (RSL 1.0 §3.4)."""
+
+    index: int
+    """1-based position in its ``<content>``."""
+    line: int
+    """The line of the ``<license>`` start tag."""
+    permits: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
+    """``(type, tokens)`` of each ``<permits>``: ``usage``, ``user`` or ``geo``."""
+    prohibits: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
+    """``(type, tokens)`` of each ``<prohibits>``."""
+    payment: Optional[Payment] = None
+    """``None``: no ``<payment>``, the licence is free (§3.7)."""
+    reporting: Tuple[Reporting, ...] = ()
+    legal: Tuple[Tuple[str, str], ...] = ()
+    """``(type, text)`` of each ``<legal>`` (warranties, disclaimers...), as written."""
+
+    def listed(self, which: Literal["permits", "prohibits"], kind: str
+               ) -> Optional[Tuple[str, ...]]:
+        """The tokens of the ``permits``/``prohibits`` element of ``kind``, or ``None``."""
+        for name, tokens in (self.permits if which == "permits" else self.prohibits):
+            if name == kind:
+                return tokens
+        return None
+
+    def describe(self) -> str:
+        """``licence 1: permits usage search; prohibits usage ai-train; payment crawl``."""
+        parts = [f"permits {kind} {' '.join(tokens)}" for kind, tokens in self.permits]
+        parts += [f"prohibits {kind} {' '.join(tokens)}" for kind, tokens in self.prohibits]
+        if self.payment is not None:
+            parts.append(self.payment.describe())
+        parts += [f"reporting {r.type} ({r.profile})" for r in self.reporting]
+        return f"licence {self.index}: " + ("; ".join(parts) or "no terms (everything, free)")
+
+
+@dataclass(frozen=True)
+class Content:
+    """One ``<content>``: the URLs it covers and the licences offered for them (§3.3)."""
+
+    url: str
+    """The ``url`` attribute as written (a path pattern or a full URL)."""
+    path: Optional[str]
+    """The pattern matched against URL paths; ``None`` when :attr:`url` is on another
+    origin than the document's site (the content is ignored)."""
+    line: int
+    licenses: Tuple[License, ...]
+    server: Optional[str] = None
+    """An RSL licence server: a licence token is needed before access, even when free."""
+    encrypted: bool = False
+    lastmod: Optional[str] = None
+    origin: Optional[str] = None
+    """The origin of a full-URL :attr:`url` (``None`` for a path)."""
+
+    def describe(self) -> str:
+        """``content url="/articles/" (line 3)``."""
+        server = f" server={self.server}" if self.server else ""
+        return f'content url="{self.url}"{server} (line {self.line})'
+
+
+class LicenseAnswer(NamedTuple):
+    """What the licence documents say of one use at one URL."""
+
+    name: str
+    """The purpose as asked (``"train-ai"``)."""
+    token: str
+    """The RSL usage token it was read as (``"ai-train"``)."""
+    status: LicenseStatus
+    reason: str
+    """One line: the deciding elements, or why nothing could be known."""
+    source: Optional[str]
+    """The URL of the licence document that decides (``None``: none does, or read from a
+    file)."""
+    licenses: Tuple[License, ...] = ()
+    """The licences that decide: those that prohibit, or those that grant (with their
+    terms)."""
+
+    @property
+    def allowed(self) -> Optional[bool]:
+        """``True`` permitted, ``False`` prohibited or only on terms, ``None`` unknown or
+        unstated (see :meth:`LicenseTerms.allows`)."""
+        return _ALLOWED[self.status]
+
+
+_ALLOWED: Dict[str, Optional[bool]] = {
+    "permitted": True, "licensed": False, "prohibited": False, "unstated": None,
+    "unknown": None,
+}
+
+
+@dataclass(frozen=True)
+class LicenseDocument:
+    """A parsed RSL document, or why there is none (:attr:`state`).
+
+    Build one with :func:`parse_license` (octets you hold) or get it from
+    :meth:`robotsrules.RobotsCache.license_for` (fetched and cached); ask it with
+    :meth:`license_for`. Immutable and picklable.
+    """
+
+    url: Optional[str] = None
+    """Where the document came from (``None``: a file or bytes)."""
+    origin: Optional[str] = None
+    """The site the document was found for (``scheme://host[:port]``): a ``<content url>``
+    on another origin is ignored. ``None``: any origin (full-URL contents then match URLs
+    of their own origin)."""
+    state: LicenseState = "ok"
+    error: Optional[str] = None
+    """Why the document is not ``"ok"`` (the reading error or the fetch outcome)."""
+    contents: Tuple[Content, ...] = ()
+    ignored: Tuple[Content, ...] = ()
+    """``<content>`` elements on another origin than :attr:`origin` (RSL: not this site's)."""
+    max_age: int = 30
+    """Days the document may be relied on (``<rsl max-age>``, §3.2; default 30). The cache
+    refreshes it sooner (the fetch policy's lifetime, 24 hours by default)."""
+    warnings: Tuple[str, ...] = ()
+    """What was read leniently (a root without namespace, comma-separated tokens...)."""
+    status: Optional[int] = None
+    """The HTTP status of the fetch, when fetched."""
+    _patterns: Tuple[Pattern, ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def valid(self) -> bool:
+        """True when the document was read (``state == "ok"``)."""
+        return self.state == "ok"
+
+    def license_for(self, url: str, *, user: Optional[str] = None,
+                    geo: Optional[str] = None) -> LicenseTerms:
+        """The terms this document gives ``url``: an absolute URL (on another origin than
+        :attr:`origin`, every answer is ``"unstated"``), or a path (of :attr:`origin`, when
+        the document has one); ``user`` (``"commercial"``...) and ``geo`` (``"US"``...)
+        say who asks and where, for the licences that restrict them."""
+        return LicenseTerms(url, (self,), user=user, geo=geo)
+
+    def _matching(self, url: str) -> Tuple[Tuple[int, Content], ...]:
+        """The contents whose pattern matches ``url``, with the pattern's length."""
+        try:
+            site = origin_of(url) if _ABSOLUTE.match(url) else self.origin
+            target = rfc_target(url)
+        except InvalidURL:
+            return ()
+        if site is not None and self.origin is not None and site != self.origin:
+            return ()  # the document speaks for its own site only
+        found = []
+        for content, pattern in zip(self.contents, self._patterns):
+            if content.origin is not None and (site is None or content.origin != site):
+                continue
+            if pattern.match(target):
+                found.append((len(pattern.text), content))
+        return tuple(found)
+
+
+@dataclass(frozen=True)
+class LicenseTerms:
+    """What one or several licence documents say of a URL: ask :meth:`allows`,
+    :meth:`status` or :meth:`answer` per purpose.
+
+    ``documents`` empty means no ``License`` line applies: every answer is ``"unstated"``.
+    """
+
+    url: str
+    documents: Tuple[LicenseDocument, ...]
+    user: Optional[str] = None
+    geo: Optional[str] = None
+
+    def answer(self, name: str) -> LicenseAnswer:
+        """The answer for ``name`` (an RSL usage token or a library purpose)."""
+        token = usage_token(name)
+        if not self.documents:
+            return LicenseAnswer(name, token, "unstated", "no License line applies", None)
+        answers = [_document_answer(d, self.url, name, token, self.user, self.geo)
+                   for d in self.documents]
+        return min(answers, key=lambda a: _RANK[a.status])
+
+    def status(self, name: str) -> LicenseStatus:
+        """``"permitted"``, ``"licensed"``, ``"prohibited"``, ``"unstated"`` or
+        ``"unknown"`` for ``name``."""
+        return self.answer(name).status
+
+    def allows(self, name: str) -> Optional[bool]:
+        """``True`` when the use is permitted with nothing to meet; ``False`` when it is
+        prohibited, or offered only on terms (a payment, attribution, a licence server,
+        reporting, a user class or region not given); ``None`` when nothing is stated or
+        the document could not be fetched or read.
+
+        >>> doc = parse_license(b'<rsl xmlns="https://rslstandard.org/rsl"><content url="/">'
+        ...     b'<license><prohibits type="usage">ai-train</prohibits></license>'
+        ...     b'</content></rsl>')
+        >>> terms = doc.license_for("/page")
+        >>> terms.allows("ai-train"), terms.allows("search")
+        (False, True)
+        """
+        return self.answer(name).allowed
+
+
+def _document_answer(document: LicenseDocument, url: str, name: str, token: str,
+                     user: Optional[str], geo: Optional[str]) -> LicenseAnswer:
+    source = document.url
+    if document.state != "ok":
+        return LicenseAnswer(name, token, "unknown",
+                             f"licence document {document.state}: {document.error}", source)
+    matching = document._matching(url)
+    if not matching:
+        return LicenseAnswer(name, token, "unstated",
+                             "no <content url> of the licence document matches", source)
+    longest = max(length for length, _ in matching)
+    deciding = [content for length, content in matching if length == longest]
+    answers = [_content_answer(content, name, token, user, geo, source) for content in deciding]
+    return min(answers, key=lambda a: _RANK[a.status])
+
+
+def _content_answer(content: Content, name: str, token: str, user: Optional[str],
+                    geo: Optional[str], source: Optional[str]) -> LicenseAnswer:
+    prohibiting: List[Tuple[License, str]] = []
+    free: List[Tuple[License, str]] = []
+    on_terms: List[Tuple[License, List[str]]] = []
+    refused: List[Tuple[License, str]] = []
+    for license in content.licenses:
+        verdict, why = _usage_verdict(license, token)
+        if verdict == "prohibited":
+            prohibiting.append((license, why))
+            continue
+        if verdict == "not-granted":
+            refused.append((license, why))
+            continue
+        conditions = _conditions(content, license, user, geo)
+        if conditions is None:
+            refused.append((license, f"not for user {user!r} / region {geo!r}"))
+        elif conditions:
+            on_terms.append((license, conditions))
+        else:
+            free.append((license, why))
+    where = content.describe()
+    if prohibiting:
+        text = "; ".join(f"licence {lic.index} {why}" for lic, why in prohibiting)
+        return LicenseAnswer(name, token, "prohibited", f"{where}: {text}", source,
+                             tuple(lic for lic, _ in prohibiting))
+    if free:
+        license, why = free[0]
+        return LicenseAnswer(name, token, "permitted",
+                             f"{where}: licence {license.index} {why}, nothing asked", source,
+                             tuple(lic for lic, _ in free))
+    if on_terms:
+        text = "; ".join(f"licence {lic.index} on terms: {', '.join(terms)}"
+                         for lic, terms in on_terms)
+        return LicenseAnswer(name, token, "licensed", f"{where}: {text}", source,
+                             tuple(lic for lic, _ in on_terms))
+    text = "; ".join(f"licence {lic.index} {why}" for lic, why in refused) or "no licence"
+    return LicenseAnswer(name, token, "prohibited", f"{where}: not licensed ({text})", source,
+                         tuple(lic for lic, _ in refused))
+
+
+def _usage_verdict(license: License, token: str) -> Tuple[str, str]:
+    """``("prohibited" | "not-granted" | "granted", why)`` for a usage token."""
+    asked = _covered(token)
+    prohibited = license.listed("prohibits", "usage") or ()
+    for listed in prohibited:
+        if listed in _usage() and (token in _covered(listed) or listed in asked):
+            return "prohibited", f"prohibits usage {listed}"
+    permitted = license.listed("permits", "usage")
+    if permitted is None:
+        return "granted", "no usage restriction"
+    for listed in permitted:
+        if listed in _usage() and token in _covered(listed):
+            return "granted", f"permits usage {listed}"
+    return "not-granted", f"permits usage {' '.join(permitted) or '(nothing)'} only"
+
+
+def _conditions(content: Content, license: License, user: Optional[str],
+                geo: Optional[str]) -> Optional[List[str]]:
+    """What a granting licence asks: ``[]`` nothing, ``None`` it excludes the caller."""
+    found: List[str] = []
+    for kind, value in (("user", user), ("geo", geo)):
+        allowed = license.listed("permits", kind)
+        refused = license.listed("prohibits", kind)
+        if allowed is None and refused is None:
+            continue
+        if value is None:
+            text = f"{kind} {' '.join(allowed)}" if allowed is not None else ""
+            if refused is not None:
+                text += f"{', ' if text else ''}not {kind} {' '.join(refused)}"
+            found.append(text)
+        elif (refused is not None and value in refused) or (
+                allowed is not None and value not in allowed):
+            return None
+    payment = license.payment
+    if payment is not None and not payment.free:
+        found.append(payment.describe())
+    if content.server:
+        found.append(f"a licence token from {content.server}")
+    if content.encrypted:
+        found.append("encrypted content (a key from the licence server)")
+    found += [f"reporting {r.type} ({r.profile})" for r in license.reporting]
+    return found
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+class _Node:
+    __slots__ = ("attrib", "children", "line", "tag", "text")
+
+    def __init__(self, tag: str, attrib: Dict[str, str], line: int) -> None:
+        self.tag = tag
+        self.attrib = attrib
+        self.line = line
+        self.children: List[_Node] = []
+        self.text: List[str] = []
+
+
+class _Refused(Exception):
+    """A document this reader will not read (too deep, too many elements)."""
+
+
+class _Builder:
+    """The parser's target: a bounded tree of :class:`_Node` (depth and count limits)."""
+
+    def __init__(self) -> None:
+        self.stack: List[_Node] = []
+        self.root: Optional[_Node] = None
+        self.count = 0
+        self.line: Callable[[], int] = lambda: 0
+
+    def start(self, tag: str, attrib: Dict[str, str]) -> None:
+        self.count += 1
+        if self.count > MAX_ELEMENTS:
+            raise _Refused(f"more than {MAX_ELEMENTS:,} elements")
+        if len(self.stack) >= MAX_DEPTH:
+            raise _Refused(f"elements nested deeper than {MAX_DEPTH} levels")
+        node = _Node(tag, dict(attrib), self.line())
+        if self.stack:
+            self.stack[-1].children.append(node)
+        else:
+            self.root = node
+        self.stack.append(node)
+
+    def end(self, tag: str) -> None:
+        self.stack.pop()
+
+    def data(self, text: str) -> None:
+        if self.stack:
+            self.stack[-1].text.append(text)
+
+    def close(self) -> Optional[_Node]:
+        return self.root
+
+
+class _Invalid(Exception):
+    """The document is not a valid RSL 1.0 document; the message says why."""
+
+
+def _tree(data: bytes) -> _Node:
+    try:
+        from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
+        from defusedxml.ElementTree import DefusedXMLParser, ParseError
+    except ImportError as exc:
+        from .errors import MissingExtra
+
+        raise MissingExtra("RSL licence documents", "rsl", "defusedxml") from exc
+    builder = _Builder()
+    parser = DefusedXMLParser(target=builder, forbid_dtd=True, forbid_entities=True,
+                              forbid_external=True)
+    builder.line = lambda: int(parser.parser.CurrentLineNumber)
+    try:
+        parser.feed(data)
+        root = parser.close()
+    except DTDForbidden as error:
+        raise _Invalid(f"a document type declaration (<!DOCTYPE {error.name}>) is refused: "
+                       "RSL needs none, and a DTD can hold entity bombs") from None
+    except EntitiesForbidden as error:
+        raise _Invalid(f"an entity declaration ({error.name}) is refused") from None
+    except ExternalReferenceForbidden:
+        raise _Invalid("an external entity reference is refused (nothing is fetched)"
+                       ) from None
+    except _Refused as error:
+        raise _Invalid(f"refused: {error}") from None
+    except ParseError as error:
+        raise _Invalid(f"not well-formed XML: {error}") from None
+    except (ValueError, RecursionError, MemoryError) as error:  # nothing may raise
+        raise _Invalid(f"cannot be read: {type(error).__name__}: {error}") from None
+    if root is None:
+        raise _Invalid("empty document")
+    assert isinstance(root, _Node)
+    return root
+
+
+def _split(tag: str) -> Tuple[Optional[str], str]:
+    if tag.startswith("{"):
+        namespace, _, local = tag[1:].partition("}")
+        return namespace, local
+    return None, tag
+
+
+class _Reader:
+    """Reads the tree into records; ``namespace`` is what counts as RSL (None: no
+    namespace, the lenient reading of a root without one)."""
+
+    def __init__(self, namespace: Optional[str], origin: Optional[str]) -> None:
+        self.namespace = namespace
+        self.origin = origin
+        self.warnings: List[str] = []
+        self.commas = False
+
+    def rsl(self, node: _Node) -> List[_Node]:
+        """The RSL children of ``node``; an unknown RSL element refuses the document."""
+        found = []
+        for child in node.children:
+            namespace, local = _split(child.tag)
+            if namespace != self.namespace:
+                continue  # an extension (§3): skipped
+            if local not in _ELEMENTS:
+                raise _Invalid(f"line {child.line}: <{local}> is not an RSL 1.0 element "
+                               "(an unknown element of the RSL namespace makes the document "
+                               "non-conformant, §3)")
+            found.append(child)
+        return found
+
+    def tokens(self, node: _Node, kind: str) -> Tuple[str, ...]:
+        text = "".join(node.text).strip()
+        if "," in text:
+            self.commas = True
+        tokens = tuple(t for t in _SPLIT.split(text) if t)
+        if kind != "usage":
+            return tokens
+        read: List[str] = []
+        aliases: Mapping[str, Any] = rsl_data()["aliases"]
+        for token in tokens:
+            alias = aliases.get(token)
+            if alias is not None:  # Leniency: see data/rsl.json "aliases"
+                self.warnings.append(f"line {node.line}: usage {token!r} is read as "
+                                     f"{alias['token']!r} (RSL 1.0 §3.4.1.1 writes it so)")
+                token = alias["token"]
+            elif token not in _usage() and not _QNAME.fullmatch(token):
+                raise _Invalid(
+                    f"line {node.line}: {token!r} is not an RSL 1.0 usage token "
+                    f"(§3.4.1.1: {', '.join(USAGE_TOKENS)}; extensions are prefix:name)")
+            read.append(token)
+        return tuple(read)
+
+    def license(self, node: _Node, index: int) -> License:
+        permits: List[Tuple[str, Tuple[str, ...]]] = []
+        prohibits: List[Tuple[str, Tuple[str, ...]]] = []
+        payment: Optional[Payment] = None
+        reporting: List[Reporting] = []
+        legal: List[Tuple[str, str]] = []
+        for child in self.rsl(node):
+            local = _split(child.tag)[1]
+            if local in ("permits", "prohibits"):
+                kind = child.attrib.get("type", "usage").strip()
+                if kind not in _LIST_TYPES:
+                    raise _Invalid(f"line {child.line}: <{local} type={kind!r}>: the type is "
+                                   "usage, user or geo (§3.5)")
+                bucket = permits if local == "permits" else prohibits
+                if any(name == kind for name, _ in bucket):
+                    raise _Invalid(f"line {child.line}: a second <{local} type=\"{kind}\"> in "
+                                   "one licence (at most one per type, §3.5)")
+                bucket.append((kind, self.tokens(child, kind)))
+            elif local == "payment":
+                payment = self.payment(child)
+            elif local == "reporting":
+                reporting.append(Reporting(child.attrib.get("type", ""),
+                                           child.attrib.get("profile", ""),
+                                           child.attrib.get("endpoint")))
+            elif local == "legal":
+                legal.append((child.attrib.get("type", ""), "".join(child.text).strip()))
+            else:
+                raise _Invalid(f"line {child.line}: <{local}> does not belong in <license>")
+        return License(index, node.line, tuple(permits), tuple(prohibits), payment,
+                       tuple(reporting), tuple(legal))
+
+    def payment(self, node: _Node) -> Payment:
+        kind = node.attrib.get("type")
+        if kind is not None:
+            kind = kind.strip()
+            if _free_payment(kind) is None:
+                self.warnings.append(f"line {node.line}: payment type {kind!r} is not one of "
+                                     "RSL 1.0's (§3.7): read as a payment asked")
+        values: Dict[str, str] = {}
+        amount: Optional[Amount] = None
+        for child in self.rsl(node):
+            local = _split(child.tag)[1]
+            text = "".join(child.text).strip()
+            if local == "amount":
+                amount = Amount(text, child.attrib.get("currency", "").strip())
+            elif local in ("standard", "custom", "accepts"):
+                values[local] = (child.attrib.get("type", "").strip() if local == "accepts"
+                                 else text)
+            else:
+                raise _Invalid(f"line {child.line}: <{local}> does not belong in <payment>")
+        return Payment(kind, amount, values.get("standard"), values.get("custom"),
+                       values.get("accepts"))
+
+    def content(self, node: _Node) -> Content:
+        url = node.attrib.get("url")
+        if url is None:
+            raise _Invalid(f"line {node.line}: <content> has no url attribute (§3.3)")
+        url = url.strip()
+        licenses: List[License] = []
+        for child in self.rsl(node):
+            if _split(child.tag)[1] == "license":
+                licenses.append(self.license(child, len(licenses) + 1))
+        if not licenses:
+            raise _Invalid(f"line {node.line}: <content url=\"{url}\"> has no <license> (§3.3)")
+        path: Optional[str] = url
+        origin: Optional[str] = None
+        if _ABSOLUTE.match(url):
+            try:
+                origin = origin_of(url)
+                parts = urlsplit(url)
+            except (InvalidURL, ValueError):
+                raise _Invalid(f"line {node.line}: <content url=\"{url}\"> is neither a path "
+                               "nor a URL") from None
+            path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+            if self.origin is not None and origin != self.origin:
+                path = None
+        elif url and not url.startswith(("/", "*")):
+            raise _Invalid(f"line {node.line}: <content url=\"{url}\"> is neither a path "
+                           "(/...) nor a full URL (§3.3)")
+        encrypted = node.attrib.get("encrypted", "false").strip()
+        return Content(url, path, node.line, tuple(licenses), node.attrib.get("server"),
+                       encrypted != "false", node.attrib.get("lastmod"), origin)
+
+
+def parse_license(content: Union[bytes, str], *, url: Optional[str] = None,
+                  origin: Optional[str] = None, max_bytes: int = DEFAULT_MAX_BYTES
+                  ) -> LicenseDocument:
+    """Read an RSL 1.0 document. Never raises for content: a document that cannot be read
+    is ``state="invalid"`` with the reason in ``error``.
+
+    ``url`` is where it came from; ``origin`` the site it was found for (its
+    ``<content url>`` on other origins are ignored; default: ``url``'s origin is not
+    assumed, any origin is read). A document longer than ``max_bytes`` is refused whole.
+    Needs ``defusedxml`` (``pip install 'robotsrules[rsl]'``).
+
+    >>> doc = parse_license(b'<rsl xmlns="https://rslstandard.org/rsl">'
+    ...     b'<content url="/"><license><permits type="usage">search</permits></license>'
+    ...     b'</content></rsl>')
+    >>> doc.license_for("/news/1").status("ai-train")
+    'prohibited'
+    """
+    data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
+    if origin is not None:
+        origin = origin_of(origin)
+    base = LicenseDocument(url=url, origin=origin)
+    if len(data) > max_bytes:
+        return _invalid(base, f"larger than {max_bytes:,} bytes: refused, not cut (a cut "
+                              "could drop a prohibition)")
+    try:
+        root = _tree(data)
+        namespace, local = _split(root.tag)
+        if local != "rsl" or namespace not in (NAMESPACE, None):
+            what = f"<{local}> in namespace {namespace}" if namespace else f"<{local}>"
+            raise _Invalid(f"the root element is {what}, not <rsl xmlns=\"{NAMESPACE}\"> "
+                           "(§2.2)")
+        reader = _Reader(namespace, origin)
+        if namespace is None:
+            reader.warnings.append(f"the <rsl> root has no namespace (RSL 1.0 §2.2 asks for "
+                                   f"xmlns=\"{NAMESPACE}\"): read leniently")
+        contents: List[Content] = []
+        for child in reader.rsl(root):
+            local = _split(child.tag)[1]
+            if local != "content":
+                raise _Invalid(f"line {child.line}: <{local}> does not belong in <rsl>")
+            contents.append(reader.content(child))
+            if len(contents) > MAX_CONTENTS:
+                raise _Invalid(f"more than {MAX_CONTENTS:,} <content> elements")
+        if not contents:
+            raise _Invalid("no <content> element (§3.1)")
+        max_age = _max_age(root.attrib.get("max-age"), reader)
+    except _Invalid as error:
+        return _invalid(base, str(error))
+    if reader.commas:
+        reader.warnings.append("tokens separated by commas (RSL 0.9); RSL 1.0 lists are "
+                               "separated by spaces")
+    kept = tuple(c for c in contents if c.path is not None)
+    return LicenseDocument(
+        url=url, origin=origin, contents=kept,
+        ignored=tuple(c for c in contents if c.path is None), max_age=max_age,
+        warnings=tuple(reader.warnings),
+        _patterns=tuple(rfc_location(c.path or "") for c in kept))
+
+
+def _max_age(value: Optional[str], reader: _Reader) -> int:
+    if value is None:
+        return 30
+    text = value.strip()
+    if text.isdigit() and text.isascii() and 0 < int(text) < 100_000:
+        return int(text)
+    reader.warnings.append(f"max-age {value!r} is not a positive number of days (§3.2): "
+                           "30 days assumed")
+    return 30
+
+
+def _invalid(base: LicenseDocument, error: str) -> LicenseDocument:
+    return LicenseDocument(url=base.url, origin=base.origin, state="invalid", error=error)
+
+
+class DocumentCache:
+    """Parsed licence documents keyed by their octets: for functions that receive the XML on
+    every row (SQL functions after a join). A bounded LRU, one per worker thread."""
+
+    def __init__(self, size: int = 1024) -> None:
+        from ._lru import LRU
+
+        self._cache: LRU[bytes, LicenseDocument] = LRU(size)
+
+    def get(self, xml: Union[bytes, str]) -> LicenseDocument:
+        """The document of ``xml``, parsed once while cached."""
+        data = xml.encode("utf-8") if isinstance(xml, str) else bytes(xml)
+        document = self._cache.get(data)
+        if document is None:
+            document = parse_license(data)
+            self._cache.put(data, document)
+        return document
+
+    def statuses(self, xmls: List[Any], urls: List[Any], purposes: List[Any]
+                 ) -> List[Optional[str]]:
+        """The status per row of three equally long columns (``None`` where a value is
+        ``None``, or the URL is one the core rejects); an unknown purpose raises
+        :class:`~robotsrules.InvalidPurpose` (the query's mistake)."""
+        out: List[Optional[str]] = []
+        for xml, url, purpose in zip(xmls, urls, purposes):
+            if xml is None or url is None or purpose is None:
+                out.append(None)
+                continue
+            usage_token(purpose)
+            try:
+                rfc_target(url)
+            except InvalidURL:
+                out.append(None)
+                continue
+            out.append(self.get(xml).license_for(url).status(purpose))
+        return out
+
+
+LICENSE_KEY = "rsl:"
+"""Cache keys of licence documents are this prefix and the document's URL (robots.txt
+entries are keyed by origin, TDMRep's by its file's URL)."""
+
+
+def license_url_problem(url: str) -> Optional[str]:
+    """Why ``url`` (a ``License`` value) cannot be fetched, or ``None``: RSL 1.0 §4.4 asks
+    for an absolute URI, and licence documents are served over HTTP(S) (§8)."""
+    if not re.match(r"(?i)https?://[^/?#\s]", url):
+        return "not an absolute http(s) URL (RSL 1.0 §4.4)"
+    try:
+        origin_of(url)
+    except InvalidURL as error:
+        return str(error)
+    return None
+
+
+def unread(url: str, origin: Optional[str], problem: str) -> LicenseDocument:
+    """The document a ``License`` value that cannot be fetched stands for: ``invalid``."""
+    return LicenseDocument(url=url, origin=origin and origin_of(origin), state="invalid",
+                           error=problem)
+
+
+def license_from(served: Served, url: str, *, origin: Optional[str] = None,
+                 max_bytes: int = DEFAULT_MAX_BYTES) -> LicenseDocument:
+    """What a cache serves for a licence document's fetch, as a :class:`LicenseDocument`.
+
+    An ``ok`` fetch (or the last good copy while the server is unreachable, with a
+    warning) is read; a body cut at the size limit is ``invalid``; every other outcome is
+    ``"unavailable"`` (4xx, bad redirects, the 30-day rule) or ``"unreachable"`` (5xx, 429,
+    network errors), with the fetch's error.
+    """
+    result = served.result
+    synthetic = served.robots.synthetic
+    if synthetic is not None:
+        state: LicenseState = "unreachable" if synthetic == "disallow-all" else "unavailable"
+        if served.reason == "30-days":
+            state = "unreachable"
+        return LicenseDocument(url=url, origin=origin and origin_of(origin), state=state,
+                               error=result.error or result.outcome, status=result.status)
+    good = served.robots.source
+    truncated = served.robots.truncated or (served.reason != "last-good-copy"
+                                            and result.truncated)
+    if truncated:
+        return LicenseDocument(url=url, origin=origin and origin_of(origin), state="invalid",
+                               error=f"larger than {max_bytes:,} bytes: refused, not cut",
+                               status=result.status)
+    document = parse_license(good, url=url, origin=origin, max_bytes=max_bytes)
+    extra: Tuple[str, ...] = ()
+    if served.reason == "last-good-copy":
+        extra = (f"the server is unreachable now ({result.error}): the last good copy is "
+                 "read",)
+    return LicenseDocument(
+        url=document.url, origin=document.origin, state=document.state, error=document.error,
+        contents=document.contents, ignored=document.ignored, max_age=document.max_age,
+        warnings=document.warnings + extra, status=result.status,
+        _patterns=document._patterns)

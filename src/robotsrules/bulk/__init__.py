@@ -1,0 +1,206 @@
+"""Bulk verdicts over Arrow data: many URLs, many sites, several agents, the core's answers.
+
+This is the engine-independent heart of ``robotsrules bulk``; :mod:`robotsrules.duckdb` and
+:mod:`robotsrules.spark` are thin drivers of it. It needs ``pyarrow`` (extra ``bulk``) and
+nothing else outside the core.
+
+Theory of operation. Two tables come in:
+
+* the *robots table*: one row per capture of a site's robots.txt, columns ``url`` (any URL of
+  the site, usually its robots.txt URL), ``body`` (bytes or text), optional ``status`` (the
+  HTTP status of the answer) and optional ``date`` (when it was fetched);
+* the *URL table*: column ``url``, streamed in Arrow record batches.
+
+Each URL is keyed by its origin with :func:`robotsrules._scope.origin_of` (scheme and host
+lower-cased, punycode, default port dropped: the robots.txt scope of RFC 9309 §2.3), which
+picks the one robots row of that origin; each robots row is turned into rules once per worker
+(a bounded LRU of parsed files) and every URL and agent becomes one output row:
+
+==========  ======  ============================================================================
+column      type    meaning
+==========  ======  ============================================================================
+url         string  the URL as given
+agent       string  the agent as given (``GPTBot``)
+allowed     bool    the verdict; ``null`` when it cannot be known (see ``reason``)
+line        int32   line number (1-based) of the robots.txt rule that decided; ``null`` when no
+                    rule decided (no rule matches, no group, ``/robots.txt``, or a status/
+                    missing-file outcome below)
+reason      string  the core's :attr:`Verdict.reason <robotsrules.Verdict.reason>` or one of
+                    :data:`NO_ROBOTS`, :data:`INVALID_URL`
+origin      string  ``scheme://host[:port]`` of the URL; ``null`` for an invalid URL
+==========  ======  ============================================================================
+
+With ``purposes`` (``("ai-train", ...)``, names of :data:`robotsrules._purposes.PURPOSES`),
+one nullable boolean column per purpose follows, named with ``-`` as ``_`` (``ai_train``):
+``robots.usage(url, agent=agent).allows(purpose)`` from the same parsed file (``null``: nothing
+stated, no robots row, an invalid URL, or a URL the agent may not fetch; see
+:meth:`RobotsTxt.usage <robotsrules.RobotsTxt.usage>`).
+
+The verdict of a row equals the core's, row for row:
+
+* ``status`` absent (``null``) or 2xx: ``parse(body).explain(url, agent=agent)``;
+* another status: the fetch policy's outcome (:func:`robotsrules.policy.outcome_for_status`):
+  4xx except 429 (and a 3xx, a redirect nobody followed) mean *unavailable*, everything allowed
+  (reason ``allow-all``); 429 and 5xx mean *unreachable*, everything disallowed (reason
+  ``disallow-all``); ``line`` is ``null`` for both;
+* an origin with no robots row: nothing is known about its robots.txt (RFC 9309 says a crawler
+  must fetch it first), so by default ``allowed`` is ``null`` with reason ``no-robots``;
+  ``missing="allow"`` or ``"disallow"`` chooses a verdict instead (the reason stays);
+* a URL that has no robots.txt scope (not ``http``, ``https`` or ``ftp``, no host, garbage):
+  ``allowed`` and ``origin`` ``null``, reason ``invalid-url``. Bulk input is data, so this
+  never raises; only an invalid *agent* (the caller's choice) raises
+  :class:`~robotsrules.InvalidAgent`.
+
+Without a URL table, :func:`stances` gives one row per site and agent
+(:data:`STANCE_SCHEMA`): whether the site's robots.txt disallows all, none or some of its
+paths for the agent (:meth:`RobotsTxt.stance <robotsrules.RobotsTxt.stance>`), with the
+deciding lines and example paths.
+
+Several robots rows for one origin: :func:`rank` picks one, the same in every engine: the
+newest ``date`` wins (rows without a usable date are older than any dated row; dates are
+read by one reader, :func:`robotsrules._dates.utc`, here, in WARC files and in page rules);
+ties are broken by the larger body, then the larger status.
+
+The package has the shape of the core, one concept a module: the schemas and the engines'
+types generated from them (``_schemas``), reading rows and the ranking (``_rows``), the
+index (``_index``), the judging step (``_judge``) and its any-agent fold (``_any``), the file
+in force at a date (``_asof``), stances (``_stances``), page signals (``_pages``), the parse
+cache of body-per-row functions (``_bodies``) and the column functions both engines register
+(``_columns``).
+"""
+
+from __future__ import annotations
+
+try:
+    import pyarrow  # noqa: F401
+except ImportError as exc:  # pragma: no cover - the extra is installed for the tests
+    from ..errors import MissingExtra
+
+    raise MissingExtra("robotsrules.bulk", "bulk", (exc.name or "").partition(".")[0]) from exc
+
+from ._any import ALLOWED, AnyRow, any_agent, any_verdict, first_disallowed, missing_any
+from ._asof import RobotsHistory, as_of_verdicts
+from ._bodies import BodyCache
+from ._columns import ColumnFunction, column_functions, struct_array
+from ._index import RobotsIndex
+from ._judge import (
+    Judge,
+    any_agent_verdicts,
+    judge_sorted,
+    judge_sorted_any,
+    verdicts,
+)
+from ._pages import DEFAULT_PAGE_BATCH_ROWS, page_batches
+from ._rows import (
+    DEFAULT_CACHE_SIZE,
+    DEFAULT_POLICY,
+    RANKING,
+    ParsedCache,
+    Rank,
+    RobotsRow,
+    Row,
+    check_agents,
+    fast_origin,
+    host_key,
+    rank,
+    robots_for,
+    usage_of,
+    verdict_of,
+)
+from ._schemas import (
+    ANY_AGENT_SCHEMA,
+    FILE_FORMATS,
+    INVALID_URL,
+    KEYS,
+    MISSING,
+    NO_ROBOTS,
+    PAGE_SCHEMA,
+    PAGE_SIGNALS_TYPE,
+    SORTED_COLUMNS,
+    STANCE_SCHEMA,
+    STANCE_SORTED_COLUMNS,
+    STANCE_TYPE,
+    TOO_COMPLEX,
+    VERDICT_SCHEMA,
+    VERDICT_TYPE,
+    FileFormat,
+    Key,
+    Missing,
+    check_purposes,
+    file_format,
+    missing_verdict,
+    page_schema,
+    spark_ddl,
+    spark_type,
+    sql_type,
+    verdict_schema,
+)
+from ._stances import StanceRow, check_stance_mode, stance_row, stances, stances_sorted
+
+__all__ = [
+    "ALLOWED",
+    "ANY_AGENT_SCHEMA",
+    "DEFAULT_CACHE_SIZE",
+    "DEFAULT_PAGE_BATCH_ROWS",
+    "DEFAULT_POLICY",
+    "FILE_FORMATS",
+    "INVALID_URL",
+    "KEYS",
+    "MISSING",
+    "NO_ROBOTS",
+    "PAGE_SCHEMA",
+    "PAGE_SIGNALS_TYPE",
+    "RANKING",
+    "SORTED_COLUMNS",
+    "STANCE_SCHEMA",
+    "STANCE_SORTED_COLUMNS",
+    "STANCE_TYPE",
+    "TOO_COMPLEX",
+    "VERDICT_SCHEMA",
+    "VERDICT_TYPE",
+    "AnyRow",
+    "BodyCache",
+    "ColumnFunction",
+    "FileFormat",
+    "Judge",
+    "Key",
+    "Missing",
+    "ParsedCache",
+    "Rank",
+    "RobotsHistory",
+    "RobotsIndex",
+    "RobotsRow",
+    "Row",
+    "StanceRow",
+    "any_agent",
+    "any_agent_verdicts",
+    "any_verdict",
+    "as_of_verdicts",
+    "check_agents",
+    "check_purposes",
+    "check_stance_mode",
+    "column_functions",
+    "fast_origin",
+    "file_format",
+    "first_disallowed",
+    "host_key",
+    "judge_sorted",
+    "judge_sorted_any",
+    "missing_any",
+    "missing_verdict",
+    "page_batches",
+    "page_schema",
+    "rank",
+    "robots_for",
+    "spark_ddl",
+    "spark_type",
+    "sql_type",
+    "stance_row",
+    "stances",
+    "stances_sorted",
+    "struct_array",
+    "usage_of",
+    "verdict_of",
+    "verdict_schema",
+    "verdicts",
+]

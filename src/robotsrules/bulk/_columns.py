@@ -1,0 +1,166 @@
+"""The column functions both engines register: Arrow arrays in, one Arrow array out.
+
+:mod:`robotsrules.duckdb` registers each as a SQL function, :mod:`robotsrules.spark` as an
+Arrow UDF; each engine only adds its own casts and its own cache per worker. A function
+never raises for data (a ``null`` in, a ``null`` or a reason out); an invalid agent or
+purpose is the query's mistake and raises.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple
+
+import pyarrow as pa
+
+from .._page import check_purposes
+from ._bodies import BodyCache
+from ._rows import fast_origin
+from ._schemas import PAGE_SIGNALS_TYPE, STANCE_TYPE, VERDICT_TYPE
+
+__all__ = ["ColumnFunction", "column_functions", "struct_array"]
+
+
+class ColumnFunction(NamedTuple):
+    """One column function: its SQL name, its arguments, what it returns, and the code."""
+
+    name: str
+    arguments: Tuple[str, ...]
+    returns: pa.DataType
+    function: Callable[..., pa.Array]
+
+
+def struct_array(rows: Sequence[Optional[Sequence[Any]]], kind: pa.StructType) -> pa.StructArray:
+    """Rows (a ``None`` row is a null struct) as an array of the struct type ``kind``."""
+    fields = list(kind)
+    arrays = [pa.array([None if row is None else row[i] for row in rows], field.type)
+              for i, field in enumerate(fields)]
+    mask = pa.array([row is None for row in rows], pa.bool_())
+    return pa.StructArray.from_arrays(arrays, fields=fields, mask=mask)
+
+
+LICENSE_URLS_TYPE = pa.list_(pa.string())
+"""The type of ``robots_license_urls``."""
+_LICENSE_MEANING = {"permitted": True, "licensed": False, "prohibited": False}
+
+
+def _values(column: Any) -> List[Any]:
+    return list(column.to_pylist())
+
+
+def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
+    """The ``robots_*`` column functions, reading parsed files through ``cache()`` (each
+    engine gives its own: one per thread, or per worker process).
+
+    ==========================================  ===================================================
+    function                                    result
+    ==========================================  ===================================================
+    ``robots_allowed(body, url, agent)``        may ``agent`` fetch ``url`` under this body?
+    ``robots_line(body, url, agent)``           the line of the deciding rule (null: no rule)
+    ``robots_verdict(body, status, url,         ``struct(allowed, line, reason)``, with the fetch
+    agent)``                                    policy applied to ``status`` (null or 2xx: the
+                                                body decides; 4xx: allow all; 429/5xx: disallow
+                                                all)
+    ``robots_origin(url)``                      ``scheme://host[:port]``, the robots.txt scope
+                                                (null when the URL has none)
+    ``robots_usage(body, url, agent,            the AI usage preference for ``purpose`` (null:
+    purpose)``                                  nothing stated, or a URL the agent may not fetch)
+    ``robots_stance(body, status, agent)``      the site's stance (:data:`~robotsrules.bulk.
+                                                STANCE_TYPE`; null: null agent, or a null body
+                                                with a null or 2xx status)
+    ``robots_page(headers, html, agent)``       the page-level signals of a response
+                                                (:data:`~robotsrules.bulk.PAGE_SIGNALS_TYPE`;
+                                                ``headers``: the raw ``Name: value`` lines;
+                                                ``html``: the body or its head)
+    ``robots_page_allows(headers, html,         the page's answer for ``purpose`` (null: not
+    agent, purpose)``                           stated)
+    ``robots_license_urls(body, agent)``        the RSL ``License`` URLs that apply to ``agent``
+                                                (null agent: every one in the file)
+    ``robots_license(xml, url, purpose)``       what an RSL document says of ``url`` for
+                                                ``purpose``: permitted, licensed, prohibited,
+                                                unstated or unknown
+    ``robots_license_allows(xml, url,           the same as a boolean (permitted: true;
+    purpose)``                                  licensed or prohibited: false; else null)
+    ==========================================  ===================================================
+    """
+
+    def allowed(body: pa.Array, url: pa.Array, agent: pa.Array) -> pa.Array:
+        rows = cache().rows(_values(body), None, _values(url), _values(agent))
+        return pa.array([r[0] for r in rows], pa.bool_())
+
+    def line(body: pa.Array, url: pa.Array, agent: pa.Array) -> pa.Array:
+        rows = cache().rows(_values(body), None, _values(url), _values(agent))
+        return pa.array([r[1] for r in rows], pa.int32())
+
+    def verdict(body: pa.Array, status: pa.Array, url: pa.Array, agent: pa.Array) -> pa.Array:
+        return struct_array(cache().rows(_values(body), _values(status), _values(url),
+                                         _values(agent)), VERDICT_TYPE)
+
+    def origin(url: pa.Array) -> pa.Array:
+        return pa.array([fast_origin(u) for u in _values(url)], pa.string())
+
+    def usage(body: pa.Array, url: pa.Array, agent: pa.Array, purpose: pa.Array) -> pa.Array:
+        return pa.array(cache().usage(_values(body), _values(url), _values(agent),
+                                      _values(purpose)), pa.bool_())
+
+    def stance(body: pa.Array, status: pa.Array, agent: pa.Array) -> pa.Array:
+        return struct_array(cache().stances(_values(body), _values(status), _values(agent)),
+                            STANCE_TYPE)
+
+    def page(headers: pa.Array, html: pa.Array, agent: pa.Array) -> pa.Array:
+        rows = [None if s is None else (s.index, s.follow, s.noai, s.tdm_reservation)
+                for s in _signals(headers, html, agent)]
+        return struct_array(rows, PAGE_SIGNALS_TYPE)
+
+    def page_allows(headers: pa.Array, html: pa.Array, agent: pa.Array, purpose: pa.Array
+                    ) -> pa.Array:
+        answers = [None if s is None or p is None else s.allows(check_purposes(p)[0])
+                   for s, p in zip(_signals(headers, html, agent), _values(purpose))]
+        return pa.array(answers, pa.bool_())
+
+    def license_urls(body: pa.Array, agent: pa.Array) -> pa.Array:
+        bodies = cache()
+        rows: List[Optional[List[str]]] = []
+        for text, name in zip(_values(body), _values(agent)):
+            if text is None:
+                rows.append(None)
+                continue
+            robots = bodies.get(text)
+            rows.append(list(robots.licenses if name is None else robots.license_urls(name)))
+        return pa.array(rows, LICENSE_URLS_TYPE)
+
+    def license(xml: pa.Array, url: pa.Array, purpose: pa.Array) -> pa.Array:
+        return pa.array(cache().documents().statuses(_values(xml), _values(url),
+                                                     _values(purpose)), pa.string())
+
+    def license_allows(xml: pa.Array, url: pa.Array, purpose: pa.Array) -> pa.Array:
+        found = cache().documents().statuses(_values(xml), _values(url), _values(purpose))
+        return pa.array([_LICENSE_MEANING.get(s) if s is not None else None for s in found],
+                        pa.bool_())
+
+    return [
+        ColumnFunction("robots_allowed", ("body", "url", "agent"), pa.bool_(), allowed),
+        ColumnFunction("robots_line", ("body", "url", "agent"), pa.int32(), line),
+        ColumnFunction("robots_verdict", ("body", "status", "url", "agent"), VERDICT_TYPE,
+                       verdict),
+        ColumnFunction("robots_origin", ("url",), pa.string(), origin),
+        ColumnFunction("robots_usage", ("body", "url", "agent", "purpose"), pa.bool_(), usage),
+        ColumnFunction("robots_stance", ("body", "status", "agent"), STANCE_TYPE, stance),
+        ColumnFunction("robots_page", ("headers", "html", "agent"), PAGE_SIGNALS_TYPE, page),
+        ColumnFunction("robots_page_allows", ("headers", "html", "agent", "purpose"),
+                       pa.bool_(), page_allows),
+        ColumnFunction("robots_license_urls", ("body", "agent"), LICENSE_URLS_TYPE,
+                       license_urls),
+        ColumnFunction("robots_license", ("xml", "url", "purpose"), pa.string(), license),
+        ColumnFunction("robots_license_allows", ("xml", "url", "purpose"), pa.bool_(),
+                       license_allows),
+    ]
+
+
+def _signals(headers: Any, html: Any, agent: Any) -> List[Any]:
+    """The page signals of each row (``None`` for a ``null`` agent): the page layer's one
+    reader takes a raw block (folded lines too), bytes, a MAP or a LIST of name/value
+    structs alike, and a stranger's rows never raise."""
+    from .._page import page_signals_for
+
+    return [None if name is None else page_signals_for(head, body, [name], strict=False)[0]
+            for head, body, name in zip(_values(headers), _values(html), _values(agent))]

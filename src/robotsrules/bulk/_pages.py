@@ -1,0 +1,98 @@
+"""Page signals in bulk (issue 16): one row per captured response and agent, from its
+headers and HTML head, combined with its site's robots.txt usage lines."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence
+
+import pyarrow as pa
+
+from .._page import check_purposes
+from ..errors import InvalidArgument
+from ..robotstxt import Mode, RobotsTxt
+from ._bodies import BodyCache
+from ._index import RobotsIndex
+from ._rows import check_agents
+from ._schemas import page_schema
+
+__all__ = ["DEFAULT_PAGE_BATCH_ROWS", "page_batches"]
+
+DEFAULT_PAGE_BATCH_ROWS = 1024
+"""Rows per batch of :func:`page_batches` (a page gives one row per agent)."""
+
+
+def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Sequence[str] = (),
+                 robots: Any = None, now: Optional[datetime.datetime] = None,
+                 batch_rows: int = DEFAULT_PAGE_BATCH_ROWS, mode: Mode = "google",
+                 check: Optional[Callable[[], None]] = None) -> Iterator[pa.RecordBatch]:
+    """Page signals of captured responses (records with the fields of
+    :class:`robotsrules.warc.PageCapture`, in the order given) as a stream of Arrow batches
+    (:func:`~robotsrules.bulk.page_schema`), one row per (URL, agent).
+
+    One page's head and at most ``batch_rows`` rows are held at a time (a batch is cut
+    before the page whose rows would make it longer, so it holds at most
+    ``max(batch_rows, len(agents))`` rows). ``robots`` maps an origin to its parsed
+    :class:`~robotsrules.RobotsTxt` (a dict), or is a :class:`~robotsrules.bulk.RobotsIndex`,
+    whose rows are parsed on first use with ``mode`` (a bounded cache). A record with
+    ``damaged`` set gives rows whose signal and purpose columns are null, with the reason in
+    ``damaged`` (see :data:`~robotsrules.bulk.PAGE_SCHEMA`). ``check`` is called before each
+    page (a stop signal raises from it). ``now`` decides ``unavailable_after``
+    (default: each page's date, when it was served).
+    """
+    from .._page import combine, page_signals_for
+
+    names = check_agents(agents) if agents else ()
+    if batch_rows < 1:
+        raise InvalidArgument("batch_rows must be at least 1")
+    chosen = list(check_purposes(purposes))
+    schema = page_schema(chosen)
+    columns_of = schema.names
+    index = robots if isinstance(robots, RobotsIndex) else None
+    parsed = BodyCache(mode=mode) if index is not None else None
+
+    def site_of(page: Any) -> Optional[RobotsTxt]:
+        if robots is None:
+            return None
+        if index is None or parsed is None:
+            found: Optional[RobotsTxt] = robots.get(page.origin)
+            return found
+        row = index.get(page.origin if index.key == "origin" else (index.site(page.url) or ""))
+        return None if row is None else parsed.get(row[0], row[1])
+
+    columns: Dict[str, List[Any]] = {name: [] for name in columns_of}
+    size = 0
+    for page in pages:
+        if check is not None:
+            check()
+        if size and size + len(names) > batch_rows:
+            yield pa.record_batch([columns[n] for n in columns_of], schema=schema)
+            columns = {name: [] for name in columns_of}
+            size = 0
+        site = site_of(page)
+        damaged = getattr(page, "damaged", None)
+        every = ([None] * len(names) if damaged else page_signals_for(
+            page.headers, page.head, names, url=page.url,
+            now=now or page.date, strict=False))  # read once; a stranger's record
+        for agent, signals in zip(names, every):
+            usage = site.usage(page.url, agent=agent) if site is not None else None
+            columns["url"].append(page.url)
+            columns["agent"].append(agent)
+            columns["status"].append(page.status)
+            columns["date"].append(page.date)
+            columns["crawl_allowed"].append(None if usage is None else usage.crawl_allowed)
+            columns["damaged"].append(damaged)
+            if signals is None:  # a damaged record: nothing is known of the page
+                for name in columns_of[5:9] + columns_of[10:]:
+                    columns[name].append(None)
+                continue
+            both = combine(usage, signals)
+            columns["index"].append(signals.index)
+            columns["follow"].append(signals.follow)
+            columns["noai"].append(signals.noai)
+            columns["tdm_reservation"].append(signals.tdm_reservation)
+            for purpose, name in zip(chosen, columns_of[10:]):
+                columns[name].append(both.allows(purpose))
+        size += len(names)
+    if size:
+        yield pa.record_batch([columns[n] for n in columns_of], schema=schema)

@@ -1,0 +1,280 @@
+"""The tables of bulk work, as Arrow schemas, and the engines' types generated from them.
+
+Every table the bulk functions read or write is declared here once, as an Arrow schema;
+DuckDB's SQL types (:func:`sql_type`) and Spark's DDL (:func:`spark_ddl`) are generated
+from these declarations, never written out again, so an engine cannot drift from Arrow.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Literal, Optional, Sequence, Tuple
+
+import pyarrow as pa
+
+from .._page import check_purposes  # the one purpose validator (re-exported here)
+from .._purposes import column_name
+from ..errors import InvalidArgument
+
+__all__ = [
+    "ANY_AGENT_SCHEMA",
+    "FILE_FORMATS",
+    "INVALID_URL",
+    "KEYS",
+    "MISSING",
+    "NO_ROBOTS",
+    "PAGE_SCHEMA",
+    "PAGE_SIGNALS_TYPE",
+    "SORTED_COLUMNS",
+    "STANCE_SCHEMA",
+    "STANCE_SORTED_COLUMNS",
+    "STANCE_TYPE",
+    "TOO_COMPLEX",
+    "VERDICT_SCHEMA",
+    "VERDICT_TYPE",
+    "FileFormat",
+    "Key",
+    "Missing",
+    "check_key",
+    "check_purposes",
+    "file_format",
+    "missing_verdict",
+    "page_schema",
+    "spark_ddl",
+    "spark_type",
+    "sql_type",
+    "verdict_schema",
+]
+
+VERDICT_SCHEMA = pa.schema([
+    pa.field("url", pa.string()),
+    pa.field("agent", pa.string()),
+    pa.field("allowed", pa.bool_()),
+    pa.field("line", pa.int32()),
+    pa.field("reason", pa.string()),
+    pa.field("origin", pa.string()),
+])
+"""The columns of every verdict table (see :mod:`robotsrules.bulk`)."""
+
+VERDICT_TYPE = pa.struct(list(VERDICT_SCHEMA)[2:5])
+"""``struct(allowed, line, reason)``: one verdict, as the engines' verdict functions give it."""
+
+
+def verdict_schema(purposes: Sequence[str] = ()) -> pa.Schema:
+    """:data:`VERDICT_SCHEMA` and one nullable bool column per purpose (``ai_train``...).
+
+    Raises :class:`~robotsrules.InvalidPurpose` for an unknown purpose.
+    """
+    schema = VERDICT_SCHEMA
+    for purpose in purposes:
+        schema = schema.append(pa.field(column_name(purpose), pa.bool_()))
+    return schema
+
+
+ANY_AGENT_SCHEMA = pa.schema([
+    pa.field("url", pa.string()),
+    pa.field("disallowed", pa.bool_()),
+    pa.field("agent", pa.string()),
+    pa.field("line", pa.int32()),
+    pa.field("reason", pa.string()),
+    pa.field("origin", pa.string()),
+])
+"""The columns of an any-agent table (:func:`~robotsrules.bulk.any_agent`): one row per URL.
+
+``disallowed`` is True when at least one of the agents is disallowed, ``agent`` the first
+such agent in the order given, ``line`` and ``reason`` its verdict's; False (``agent`` and
+``line`` null, reason ``"allowed"``) when every agent is allowed; null when no agent is
+disallowed but some verdict is unknown (reason: that verdict's, e.g. ``no-robots``)."""
+
+STANCE_SCHEMA = pa.schema([
+    pa.field("site", pa.string()),
+    pa.field("agent", pa.string()),
+    pa.field("kind", pa.string()),
+    pa.field("reason", pa.string()),
+    pa.field("scope", pa.string()),
+    pa.field("lines", pa.list_(pa.int32())),
+    pa.field("disallowed", pa.list_(pa.string())),
+    pa.field("allowed", pa.list_(pa.string())),
+    pa.field("complete", pa.bool_()),
+])
+"""The columns of a stance table (:func:`~robotsrules.bulk.stances`): one row per site and
+agent.
+
+==========  ============  ======================================================================
+column      type          meaning
+==========  ============  ======================================================================
+site        string        the site's key: its origin (``https://example.com``) or, with
+                          ``key="host"``, its host name
+agent       string        the agent as given
+kind        string        ``all`` (every path disallowed, ``/robots.txt`` aside), ``none``
+                          (nothing disallowed) or ``some``: :attr:`Stance.kind
+                          <robotsrules.Stance.kind>`; ``null`` only when ``reason`` is
+                          ``too-complex``
+reason      string        where the kind comes from: ``rules`` (the body, for a 2xx or no
+                          status), ``allow-all`` (a 4xx or unfollowed 3xx status: the file is
+                          *unavailable*, so ``kind`` is ``none``), ``disallow-all`` (429 or
+                          5xx: *unreachable*, so ``kind`` is ``all``), or ``too-complex``
+                          (:class:`~robotsrules.StanceTooComplex`: no guess is made)
+scope       string        group selection: ``specific``, ``global`` or ``none``
+lines       list<int32>   the line numbers of the rules that decide some path (file order;
+                          empty for a status-derived stance)
+disallowed  list<string>  a few example disallowed paths (``some`` has one at least)
+allowed     list<string>  a few example allowed paths
+complete    bool          False when ``lines`` may miss rules (``kind`` stays exact)
+==========  ============  ======================================================================
+"""
+
+STANCE_TYPE = pa.struct(list(STANCE_SCHEMA)[2:])
+"""One stance (:data:`STANCE_SCHEMA` without ``site`` and ``agent``), as a struct."""
+
+PAGE_SIGNALS_TYPE = pa.struct([
+    pa.field("index", pa.bool_()),
+    pa.field("follow", pa.bool_()),
+    pa.field("noai", pa.bool_()),
+    pa.field("tdm_reservation", pa.int32()),
+])
+"""The page-level signals of one response as the engines' ``robots_page`` gives them."""
+
+PAGE_SCHEMA = pa.schema([
+    pa.field("url", pa.string()),
+    pa.field("agent", pa.string()),
+    pa.field("status", pa.int32()),
+    pa.field("date", pa.timestamp("us", tz="UTC")),
+    pa.field("crawl_allowed", pa.bool_()),
+    pa.field("index", pa.bool_()),
+    pa.field("follow", pa.bool_()),
+    pa.field("noai", pa.bool_()),
+    pa.field("tdm_reservation", pa.int8()),
+    pa.field("damaged", pa.string()),
+])
+"""The columns of a page table (:func:`robotsrules.warc.page_table`) before the purposes:
+one row per captured response and agent. ``damaged`` is null for a response read whole; for
+one that did not arrive whole it says why, and the signal columns (``index`` to the
+purposes) are null: a cut record may have lost the very header or meta tag that says no, so
+it is never a clean "nothing stated" row."""
+
+
+def page_schema(purposes: Sequence[str] = ()) -> pa.Schema:
+    """:data:`PAGE_SCHEMA` and one nullable boolean per purpose at the end (``ai_train``)."""
+    schema = PAGE_SCHEMA
+    for purpose in purposes:
+        schema = schema.append(pa.field(column_name(purpose), pa.bool_()))
+    return schema
+
+
+SORTED_COLUMNS = ("origin", "kind", "url", "body", "status")
+"""Columns of the stream :func:`~robotsrules.bulk.judge_sorted` reads."""
+STANCE_SORTED_COLUMNS = ("origin", "body", "status")
+"""Columns of the stream :func:`~robotsrules.bulk.stances_sorted` reads."""
+
+FileFormat = Literal["parquet", "csv", "json", "text"]
+"""The table file formats the engines read (:func:`file_format`)."""
+FILE_FORMATS: Dict[str, FileFormat] = {
+    ".parquet": "parquet", ".pq": "parquet",
+    ".csv": "csv", ".tsv": "csv",
+    ".jsonl": "json", ".ndjson": "json", ".json": "json",
+    ".txt": "text",
+}
+"""File name endings the engines read, and their format (also with ``.gz``, ``.gzip`` or
+``.zst`` after them): one table for DuckDB and Spark."""
+_COMPRESSION = (".gz", ".zst", ".gzip")
+
+
+def file_format(path: str) -> Optional[FileFormat]:
+    """The format of a table file named ``path`` (see :data:`FILE_FORMATS`), or ``None``
+    when its name does not tell (a directory, an unknown ending)."""
+    name = path.lower().rstrip("/")
+    for suffix in _COMPRESSION:
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    for ending, form in FILE_FORMATS.items():
+        if name.endswith(ending):
+            return form
+    return None
+
+
+Key = Literal["origin", "host"]
+"""How URLs find their robots row: by origin (RFC 9309, the default) or by host name."""
+KEYS: Tuple[Key, ...] = ("origin", "host")
+
+
+def check_key(key: str) -> Key:
+    """``key`` if it is one of :data:`KEYS`; else :class:`~robotsrules.InvalidArgument`."""
+    if key not in KEYS:
+        raise InvalidArgument(f"key must be one of {', '.join(KEYS)}, not {key!r}")
+    return key
+
+
+NO_ROBOTS = "no-robots"
+"""Reason of a row whose origin has no row in the robots table."""
+INVALID_URL = "invalid-url"
+"""Reason of a row whose URL has no robots.txt scope (or no usable path)."""
+TOO_COMPLEX = "too-complex"
+"""Reason of a stance row whose rules are too complex to settle (``kind`` is null)."""
+
+Missing = Literal["null", "allow", "disallow"]
+"""What an origin without a robots row gets: ``null`` (unknown, the default), or a verdict."""
+MISSING: Tuple[Missing, ...] = ("null", "allow", "disallow")
+_MISSING_VERDICT: Dict[str, Optional[bool]] = {"null": None, "allow": True, "disallow": False}
+
+
+def missing_verdict(missing: str) -> Optional[bool]:
+    """The verdict ``missing`` gives an origin without a robots row (``None``: unknown);
+    a value not in :data:`MISSING` raises :class:`~robotsrules.InvalidArgument`."""
+    if missing not in _MISSING_VERDICT:
+        raise InvalidArgument(f"missing must be one of {', '.join(MISSING)}, not {missing!r}")
+    return _MISSING_VERDICT[missing]
+
+
+# -- the engines' types, generated --------------------------------------------------------------
+
+_SQL = {pa.bool_(): "BOOLEAN", pa.int8(): "TINYINT", pa.int16(): "SMALLINT",
+        pa.int32(): "INTEGER", pa.int64(): "BIGINT", pa.string(): "VARCHAR",
+        pa.binary(): "BLOB"}
+_SPARK = {pa.bool_(): "boolean", pa.int8(): "tinyint", pa.int16(): "smallint",
+          pa.int32(): "int", pa.int64(): "bigint", pa.string(): "string",
+          pa.binary(): "binary"}
+
+
+def sql_type(kind: pa.DataType) -> str:
+    """The DuckDB SQL type of an Arrow type (those the bulk schemas use).
+
+    >>> sql_type(VERDICT_TYPE)
+    'STRUCT("allowed" BOOLEAN, "line" INTEGER, "reason" VARCHAR)'
+    """
+    if kind in _SQL:
+        return _SQL[kind]
+    if pa.types.is_timestamp(kind):
+        return "TIMESTAMPTZ" if kind.tz else "TIMESTAMP"
+    if pa.types.is_list(kind):
+        return sql_type(kind.value_type) + "[]"
+    if pa.types.is_struct(kind):
+        fields = ", ".join(f'"{f.name}" {sql_type(f.type)}' for f in kind)
+        return f"STRUCT({fields})"
+    raise TypeError(f"no DuckDB type for {kind}")  # pragma: no cover - a new schema's type
+
+
+def spark_type(kind: pa.DataType) -> str:
+    """The Spark SQL type of an Arrow type (those the bulk schemas use).
+
+    >>> spark_type(VERDICT_TYPE)
+    'struct<`allowed`:boolean,`line`:int,`reason`:string>'
+    """
+    if kind in _SPARK:
+        return _SPARK[kind]
+    if pa.types.is_timestamp(kind):
+        return "timestamp"
+    if pa.types.is_list(kind):
+        return f"array<{spark_type(kind.value_type)}>"
+    if pa.types.is_struct(kind):
+        return "struct<" + ",".join(f"`{f.name}`:{spark_type(f.type)}" for f in kind) + ">"
+    raise TypeError(f"no Spark type for {kind}")  # pragma: no cover - a new schema's type
+
+
+def spark_ddl(schema: pa.Schema) -> str:
+    """An Arrow schema as Spark DDL (the column list ``mapInArrow`` takes).
+
+    >>> spark_ddl(ANY_AGENT_SCHEMA)
+    '`url` string, `disallowed` boolean, `agent` string, `line` int, `reason` string, \
+`origin` string'
+    """
+    return ", ".join(f"`{f.name}` {spark_type(f.type)}" for f in schema)

@@ -1,0 +1,299 @@
+"""``robotsrules license``: what RSL 1.0 licence documents say about URLs; ``lint --fetch``.
+
+Hooked into :mod:`robotsrules.cli` by :func:`add_command`. SOURCE is a licence document (a
+file, '-' or a URL) or a robots.txt (a file, or a URL ending in ``/robots.txt``) whose
+``License`` lines that apply to ``--agent`` are followed (RSL 1.0 §4.4.2). Documents are
+fetched through :class:`robotsrules.RobotsCache` (the robots.txt fetch policy and bounds; no
+credentials). Without URLs it lists each document's contents and licences; with URLs, the
+answer per purpose (RSL usage tokens by default, or ``--purpose``) and the deciding
+element. Exit codes: 0 every answer permitted or unstated, 1 some use prohibited or offered
+only on terms, 2 usage or I/O error, or a licence document that could not be fetched or read
+(its answers are "unknown"). Everything that came from outside is printed through
+:func:`robotsrules._terminal.visible`.
+
+:func:`fetched_diagnostics` gives ``lint --fetch`` its R702-R704 findings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any, Dict, List, Optional, TextIO, Tuple
+
+from .._rsl import (
+    USAGE_TOKENS,
+    Content,
+    LicenseAnswer,
+    LicenseDocument,
+    LicenseTerms,
+    license_url_problem,
+    parse_license,
+    usage_token,
+)
+from .._scope import origin_of
+from .._terminal import CONTROL_ESCAPES, visible
+from .._urls import match_target
+from ..errors import InvalidURL, RobotsError
+from ..linter import Diagnostic, diagnostic
+from ..robotstxt import RobotsTxt, parse
+from ._common import EXIT_ALLOWED, EXIT_DISALLOWED, EXIT_ERROR, URL_SOURCE, read_bytes
+
+__all__ = ["add_command", "document_json", "fetched_diagnostics"]
+
+_COLOURS = {"permitted": "32", "licensed": "33", "prohibited": "31", "unstated": "2",
+            "unknown": "35"}
+
+
+def _checker(args: argparse.Namespace) -> Any:
+    from .._robotscache import RobotsCache
+    from ._common import user_agent
+
+    return RobotsCache(user_agent=user_agent(args), agent="*", timeout=args.timeout)
+
+
+def _looks_like_xml(data: bytes) -> bool:
+    head = data[:512].lstrip(b"\xef\xbb\xbf").lstrip()
+    return head.startswith(b"<") or head.startswith(b"\xff\xfe") or head.startswith(b"\xfe\xff")
+
+
+def _documents(args: argparse.Namespace, cache: Any) -> Tuple[List[LicenseDocument], str]:
+    """The licence documents SOURCE stands for, and a line saying where they came from."""
+    source: str = args.source
+    site = args.origin
+    if URL_SOURCE.match(source):
+        try:
+            path = source.split("://", 1)[1].partition("/")[2].split("?", 1)[0]
+        except IndexError:
+            path = ""
+        if path == "robots.txt":
+            served = cache.lookup(source)
+            return _followed(served.robots, origin_of(source), args, cache), (
+                f"robots.txt {source} ({served.result.outcome})")
+        return [cache.license_document(source, origin=site)], f"licence {source}"
+    data = read_bytes(source)
+    if _looks_like_xml(data):
+        return [parse_license(data, origin=site)], f"licence {source}"
+    robots = parse(data)
+    return _followed(robots, site, args, cache), f"robots.txt {source}"
+
+
+def _followed(robots: RobotsTxt, site: Optional[str], args: argparse.Namespace,
+              cache: Any) -> List[LicenseDocument]:
+    links = dict.fromkeys(robots.license_urls(args.agent))
+    return [cache.license_document(link, origin=site) for link in links]
+
+
+def _names(args: argparse.Namespace) -> List[str]:
+    names = list(dict.fromkeys(args.purpose)) or list(USAGE_TOKENS)
+    for name in names:
+        usage_token(name)  # InvalidPurpose (a RobotsError): exit 2 before any fetch
+    return names
+
+
+def document_json(document: LicenseDocument) -> Dict[str, Any]:
+    """A licence document as a JSON object (``license --json``)."""
+    return {
+        "url": document.url, "origin": document.origin, "state": document.state,
+        "error": document.error, "status": document.status, "max_age": document.max_age,
+        "warnings": list(document.warnings),
+        "contents": [_content_json(c) for c in document.contents],
+        "ignored": [_content_json(c) for c in document.ignored],
+    }
+
+
+def _content_json(content: Content) -> Dict[str, Any]:
+    return {
+        "url": content.url, "line": content.line, "server": content.server,
+        "encrypted": content.encrypted,
+        "licenses": [{
+            "line": lic.line,
+            "permits": {kind: list(tokens) for kind, tokens in lic.permits},
+            "prohibits": {kind: list(tokens) for kind, tokens in lic.prohibits},
+            "payment": None if lic.payment is None else {
+                "type": lic.payment.type, "free": lic.payment.free,
+                "amount": None if lic.payment.amount is None else {
+                    "value": lic.payment.amount.value,
+                    "currency": lic.payment.amount.currency},
+                "standard": lic.payment.standard, "custom": lic.payment.custom,
+                "accepts": lic.payment.accepts},
+            "reporting": [r._asdict() for r in lic.reporting],
+        } for lic in content.licenses],
+    }
+
+
+def _answer_json(answer: LicenseAnswer) -> Dict[str, Any]:
+    return {"token": answer.token, "status": answer.status, "allowed": answer.allowed,
+            "reason": answer.reason, "source": answer.source}
+
+
+def _run(args: argparse.Namespace, out: TextIO) -> int:
+    from ._common import painter
+
+    names = _names(args)
+    if args.agent is not None:
+        from .._agents import agent_tokens
+
+        agent_tokens(args.agent)
+    else:
+        args.agent = "*"
+    if args.origin is not None:
+        args.origin = origin_of(args.origin)
+    with _checker(args) as cache:
+        documents, where = _documents(args, cache)
+    code = EXIT_ALLOWED
+    if any(d.state != "ok" for d in documents):
+        code = EXIT_ERROR
+    reports: List[Dict[str, Any]] = []
+    for url in args.urls:
+        try:
+            match_target(url)  # a URL the core rejects is the caller's mistake
+        except (InvalidURL, ValueError) as error:
+            raise RobotsError(f"{url}: {error}") from None
+        terms = LicenseTerms(url, tuple(documents), user=args.user, geo=args.geo)
+        answers = [terms.answer(name) for name in names]
+        if code == EXIT_ALLOWED and any(a.allowed is False for a in answers):
+            code = EXIT_DISALLOWED
+        reports.append({"url": url, "answers": answers})
+    if args.json:
+        out.write(json.dumps({
+            "source": args.source, "agent": args.agent,
+            "documents": [document_json(d) for d in documents],
+            "urls": [{"url": r["url"], "answers": {a.name: _answer_json(a)
+                                                   for a in r["answers"]}} for r in reports],
+        }, indent=2, ensure_ascii=False) + "\n")
+        return code
+    paint = painter(out, args)
+    out.write(f"{visible(where)}\n")
+    if not documents:
+        out.write(f"  no License line applies to {visible(args.agent)}\n")
+    for document in documents:
+        _document_text(document, out, show_contents=not args.urls)
+    width = max((len(n) for n in names), default=8)
+    for report in reports:
+        out.write(f"\n{visible(report['url'])}\n")
+        for answer in report["answers"]:
+            status = paint(f"{answer.status:<10}", _COLOURS[answer.status])
+            out.write(f"  {answer.name:<{width}}  {status}  {visible(answer.reason)}\n")
+    return code
+
+
+def _document_text(document: LicenseDocument, out: TextIO, show_contents: bool) -> None:
+    name = visible(document.url or "(file)")
+    status = f", HTTP {document.status}" if document.status is not None else ""
+    if document.state != "ok":
+        out.write(f"  licence {name}: {document.state}{status}: "
+                  f"{visible(document.error or '')} -> every answer is unknown\n")
+        return
+    out.write(f"  licence {name}: ok{status}, {len(document.contents)} content, "
+              f"max-age {document.max_age} days\n")
+    for warning in document.warnings:
+        out.write(f"    warning: {visible(warning)}\n")
+    for content in document.ignored:
+        out.write(f"    ignored: {visible(content.describe())}: another origin than "
+                  f"{visible(document.origin or '')}\n")
+    if show_contents:
+        for content in document.contents:
+            out.write(f"    {visible(content.describe())}\n")
+            for licence in content.licenses:
+                out.write(f"      {visible(licence.describe())}\n")
+
+
+# -- lint --fetch ---------------------------------------------------------------------------------
+
+def fetched_diagnostics(content: bytes, origin: Optional[str], args: argparse.Namespace
+                        ) -> List[Diagnostic]:
+    """R702-R704 for the ``License`` lines of ``content``: each document is fetched (the
+    robots.txt fetch policy; no credentials) and judged. ``origin``: the site the file is
+    for (None: a local file, whose ``<content url>`` origins cannot be checked)."""
+    robots = parse(content)
+    lines = [line for line in robots.lines if line.key == "license" and line.value]
+    found: List[Diagnostic] = []
+    documents: Dict[str, LicenseDocument] = {}
+    with _checker(args) as cache:
+        for line in lines:
+            url = line.value
+            if license_url_problem(url) is not None:
+                continue  # R701 says so already
+            if url not in documents:
+                documents[url] = cache.license_document(url, origin=origin)
+            found += _judged(documents[url], line.number, _column(line.raw, url), url)
+    return found
+
+
+def _column(raw: str, value: str) -> int:
+    at = raw.find(value)
+    return at + 1 if at >= 0 else 1
+
+
+def _judged(document: LicenseDocument, number: int, column: int, url: str
+            ) -> List[Diagnostic]:
+    escapes = CONTROL_ESCAPES
+    if document.state in ("unreachable", "unavailable"):
+        status = f" (HTTP {document.status})" if document.status is not None else ""
+        return [diagnostic(
+            "R702", number, column,
+            f"the licence document {url} could not be fetched{status}: {document.state}, "
+            f"{document.error}; RSL readers treat the site as unlicensed", escapes, url=url)]
+    if document.state == "invalid":
+        return [diagnostic(
+            "R703", number, column,
+            f"the licence document {url} is not a valid RSL 1.0 document: {document.error}",
+            escapes, url=url, problem=document.error or "")]
+    return [diagnostic(
+        "R704", number, column,
+        f"{content.describe()} of {url} is on another origin than {document.origin}: "
+        "ignored for this site", escapes,
+        path=_path_of(content.url), origin=document.origin or "")
+        for content in document.ignored]
+
+
+def _path_of(url: str) -> str:
+    rest = url.split("://", 1)[-1]
+    return "/" + rest.partition("/")[2]
+
+
+# -- the command ----------------------------------------------------------------------------------
+
+def add_command(commands: Any) -> None:
+    """Add ``license`` to the ``robotsrules`` subcommands (an argparse subparsers object)."""
+    from ._common import fetch_options
+    from ._usage import Intermixed
+
+    parser = commands.add_parser(
+        "license", help="what RSL 1.0 licence documents say about URLs (permits, prohibits, "
+                        "payment)",
+        description="Read SOURCE, an RSL 1.0 licence document (a file, '-' or a URL) or a "
+                    "robots.txt (a file, or a URL ending in /robots.txt) whose License lines "
+                    "for AGENT are followed, and say for each URL whether each use "
+                    "(--purpose; default the RSL usage tokens) is permitted, licensed on "
+                    "terms, prohibited, unstated, or unknown (the document could not be "
+                    "fetched or read), with the deciding element. Without URL: the "
+                    "documents' contents and licences.",
+        epilog="Exit codes: 0 every answer permitted or unstated, 1 some use prohibited or "
+               "offered only on terms, 2 usage or I/O error, or a licence document that "
+               "could not be fetched or read.")
+    parser.add_argument("source", metavar="FILE_OR_URL")
+    parser.add_argument("urls", nargs="*", metavar="URL",
+                        help="URLs (or /paths) to answer for")
+    parser.add_argument("--agent", metavar="NAME",
+                        help="the crawler whose License lines a robots.txt SOURCE gives "
+                             "(RSL 1.0 §4.4.2; default: those for every crawler, '*')")
+    parser.add_argument("--purpose", metavar="NAME", action="append", default=[],
+                        help="an RSL usage token (all, ai-all, ai-train, ai-input, ai-index, "
+                             "search) or a purpose of 'robotsrules usage' (train-ai...); "
+                             "repeatable")
+    parser.add_argument("--user", metavar="CLASS",
+                        help="who uses the content: commercial, non-commercial, education, "
+                             "government or personal (licences may be restricted to some)")
+    parser.add_argument("--geo", metavar="CODE",
+                        help="where: an ISO 3166-1 alpha-2 code or EU (licences may be "
+                             "restricted to some)")
+    parser.add_argument("--origin", metavar="URL",
+                        help="the site a licence file or a local robots.txt is for: <content "
+                             "url> values on other origins are ignored")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--color", choices=["auto", "always", "never"], default="auto",
+                        help="colour the text output (default: on a terminal)")
+    fetch_options(parser)
+    parser.set_defaults(run=_run)
+    setattr(parser, "parse_known_args", Intermixed(parser))  # noqa: B010

@@ -1,0 +1,230 @@
+"""One response, every form, every entry point: the same answers (issue 23, items 5-7).
+
+Each case is a response given as the lines a server sent (some folded with obsolete line
+folding, some repeated). It is then given in every form a caller, a client library or a
+stored crawl holds headers in -- a dict with list values, a client's folding dict (repeated
+fields joined with ", "), a multi-dict, str pairs, bytes pairs, a raw block (str, bytes,
+folded), a WARC record, a DuckDB row (VARCHAR, BLOB, LIST of structs) and datatrove metadata
+(dict with list/bytes/tuple values, [name, value] lists) -- and read through every entry
+point: ``page_signals``, ``robotsrules page``, ``bulk --pages-warc``, DuckDB's
+``robots_page_allows``, datatrove's ``PageSignalsFilter`` and (``--run-slow``, its own JVM)
+Spark's ``robots_page_allows``. Every answer must equal the one read from the plain pairs.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+import pytest
+
+from robotsrules import page_signals
+
+PURPOSES = ("search", "ai-train", "ai-input", "train-ai")
+AGENT = "GPTBot"
+HTML = b'<html><head><meta name="robots" content="max-snippet:10"></head><body>x</body>'
+
+Line = Tuple[str, str, Tuple[str, ...]]  # name, value, continuation lines (folded)
+
+CASES: Dict[str, List[Line]] = {
+    # Item 5: a folded X-Robots-Tag (the raw-block readers dropped the continuation).
+    "folded x-robots-tag": [("X-Robots-Tag", "noarchive,", ("noindex",))],
+    "folded noai for the agent": [("X-Robots-Tag", "noarchive,", ("GPTBot: noai",))],
+    # Item 7: repeated tdm-reservation lines disagree (pairs and a folding dict alike).
+    "tdm 1 then 0": [("tdm-reservation", "1", ()), ("tdm-reservation", "0", ())],
+    "tdm 0 then 0": [("tdm-reservation", "0", ()), ("tdm-reservation", "0", ())],
+    "content-usage over two lines": [("Content-Usage", "train-ai=y", ()),
+                                     ("Content-Usage", "train-ai=n", ())],
+    "content-usage folded": [("Content-Usage", "search=y,", ("train-ai=n",))],
+    "content-signal": [("Content-Signal", "search=yes, ai-train=no", ())],
+    # Item 6: values that a stranger's metadata holds as lists become several lines.
+    "two robots lines": [("X-Robots-Tag", "nofollow", ()), ("X-Robots-Tag", "noai", ())],
+}
+
+
+def _value(line: Line) -> str:
+    _, value, more = line
+    return " ".join((value, *more))
+
+
+def _pairs(case: List[Line]) -> List[Tuple[str, str]]:
+    return [(line[0], _value(line)) for line in case]
+
+
+def _block(case: List[Line], folded: bool) -> str:
+    out = ["HTTP/1.1 200 OK", "Content-Type: text/html; charset=utf-8"]
+    for name, value, more in case:
+        if folded:
+            out.append(f"{name}: {value}")
+            out.extend(f" {m}" for m in more)
+        else:
+            out.append(f"{name}: {' '.join((value, *more))}")
+    return "\r\n".join(out) + "\r\n\r\n"
+
+
+def _grouped(case: List[Line]) -> Dict[str, List[str]]:
+    grouped: Dict[str, List[str]] = {}
+    for name, value in _pairs(case):
+        grouped.setdefault(name, []).append(value)
+    return grouped
+
+
+def _forms(case: List[Line]) -> Dict[str, Any]:
+    multidict = pytest.importorskip("multidict")
+    grouped = _grouped(case)
+    return {
+        "pairs": _pairs(case),
+        "bytes pairs": [(n.encode(), v.encode()) for n, v in _pairs(case)],
+        "dict of lists": grouped,
+        "dict of tuples of bytes": {n: tuple(v.encode() for v in vs) for n, vs in grouped.items()},
+        "folding dict": {n: ", ".join(vs) for n, vs in grouped.items()},
+        "multidict": multidict.CIMultiDict(_pairs(case)),
+        "raw block": _block(case, folded=False),
+        "folded raw block": _block(case, folded=True),
+        "folded raw bytes": _block(case, folded=True).encode(),
+        "name/value records": [{"name": n, "value": v} for n, v in _pairs(case)],
+    }
+
+
+def _answers(signals: Any) -> Tuple[Optional[bool], ...]:
+    return tuple(signals.allows(p) for p in PURPOSES)
+
+
+def _expected(case: List[Line]) -> Tuple[Optional[bool], ...]:
+    return _answers(page_signals(_pairs(case), HTML, agent=AGENT))
+
+
+def test_the_expected_answers_are_the_sources() -> None:
+    # The reference itself (pairs) says what the sources say, so the matrix cannot agree
+    # on a wrong answer: folded noindex refuses search, disagreeing TDMRep values reserve.
+    assert _expected(CASES["folded x-robots-tag"])[0] is False
+    assert _expected(CASES["folded noai for the agent"])[1] is False
+    assert _expected(CASES["tdm 1 then 0"])[1:3] == (False, False)
+    assert _expected(CASES["tdm 0 then 0"])[1:3] == (True, True)
+    assert _expected(CASES["content-usage over two lines"])[3] is False
+    assert _expected(CASES["content-usage folded"])[3] is False
+    assert _expected(CASES["content-signal"])[:2] == (True, False)
+    assert _expected(CASES["two robots lines"])[1] is False
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_every_form_reads_alike_through_page_signals(case: str) -> None:
+    expected = _expected(CASES[case])
+    for form, headers in _forms(CASES[case]).items():
+        assert _answers(page_signals(headers, HTML, agent=AGENT)) == expected, form
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_command_line_reads_a_saved_response_alike(case: str, tmp_path: Path) -> None:
+    from robotsrules.cli import main
+
+    saved = tmp_path / "response.http"
+    saved.write_bytes(_block(CASES[case], folded=True).encode() + HTML)
+    out = io.StringIO()
+    args = ["page", str(saved), "--agent", AGENT, "--json"]
+    for purpose in PURPOSES:
+        args += ["--purpose", purpose]
+    assert main(args, out=out) == 0
+    data = json.loads(out.getvalue())
+    got = tuple(data["purposes"][p]["allowed"] for p in PURPOSES)
+    assert got == _expected(CASES[case])
+
+
+def _warc(path: Path, cases: List[str]) -> None:
+    pytest.importorskip("warcio")
+    from warcio.warcwriter import WARCWriter
+
+    with open(path, "wb") as handle:
+        writer = WARCWriter(handle, gzip=True)
+        for index, case in enumerate(cases):
+            # The HTTP message as the server sent it, folded lines and all.
+            raw = _block(CASES[case], folded=True).encode() + HTML
+            writer.write_record(writer.create_warc_record(
+                f"https://site{index}.example/page", "response", payload=io.BytesIO(raw),
+                warc_headers_dict={"WARC-Date": "2026-01-01T00:00:00Z"}))
+
+
+def test_bulk_pages_warc_reads_every_case_alike(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    from robotsrules.cli import main
+
+    names = sorted(CASES)
+    warc = tmp_path / "pages.warc.gz"
+    _warc(warc, names)
+    out = tmp_path / "pages.parquet"
+    args = ["bulk", "--pages-warc", str(warc), "--agent", AGENT, "--out", str(out)]
+    for purpose in PURPOSES:
+        args += ["--purpose", purpose]
+    assert main(args, out=io.StringIO()) == 0
+    rows = pq.read_table(out).to_pylist()
+    assert len(rows) == len(names)
+    for name, row in zip(names, rows):
+        got = tuple(row[p.replace("-", "_")] for p in PURPOSES)
+        assert got == _expected(CASES[name]), name
+
+
+def test_duckdb_rows_read_every_form_alike() -> None:
+    duckdb = pytest.importorskip("duckdb")
+    from robotsrules.duckdb import register
+
+    con = register(duckdb.connect())
+    try:
+        for name, case in sorted(CASES.items()):
+            block = _block(case, folded=True)
+            records = [{"name": n, "value": v} for n, v in _pairs(case)]
+            for purpose, expected in zip(PURPOSES, _expected(case)):
+                got = con.execute(
+                    "SELECT robots_page_allows(?, ?, ?, ?), "
+                    "robots_page_allows(CAST(? AS BLOB), ?, ?, ?), "
+                    "robots_page_allows(?::STRUCT(name VARCHAR, value VARCHAR)[], ?, ?, ?)",
+                    [block, HTML, AGENT, purpose, block.encode("latin-1").decode("latin-1"),
+                     HTML, AGENT, purpose, records, HTML, AGENT, purpose]).fetchone()
+                assert got == (expected, expected, expected), (name, purpose)
+    finally:
+        con.close()
+
+
+def test_datatrove_metadata_reads_every_form_alike() -> None:
+    pytest.importorskip("datatrove")
+    from robotsrules.datatrove import PageSignalsFilter
+
+    for name, case in sorted(CASES.items()):
+        expected = _expected(case)
+        grouped = _grouped(case)
+        forms = {
+            "dict of lists": grouped,
+            "dict of bytes lists": {n: [v.encode() for v in vs] for n, vs in grouped.items()},
+            "dict of tuples": {n: tuple(vs) for n, vs in grouped.items()},
+            "[name, value] lists": [[n, v] for n, v in _pairs(case)],
+            "raw block": _block(case, folded=True),
+        }
+        for purpose, answer in zip(PURPOSES, expected):
+            step = PageSignalsFilter([AGENT], purposes=[purpose])
+            for form, headers in forms.items():
+                found = step.decide("https://example.com/p", HTML.decode(), headers)
+                refused = None if answer is None else (answer is False)
+                assert found["refused"] == refused, (name, purpose, form)
+
+
+@pytest.mark.slow  # a Spark session of its own
+@pytest.mark.skipif(shutil.which("java") is None, reason="Spark needs Java 17+")
+def test_spark_rows_read_every_case_alike() -> None:
+    pytest.importorskip("pyspark")
+    from robotsrules import spark as engine
+
+    session = engine.local_session("local[1]", **{"spark.sql.shuffle.partitions": "1"})
+    try:
+        rows = [(name, _block(case, folded=True), HTML) for name, case in sorted(CASES.items())]
+        frame = session.createDataFrame(rows, "name string, headers string, html binary")
+        columns = [engine.robots_page_allows("headers", "html", AGENT, p).alias(p.replace("-", "_"))
+                   for p in PURPOSES]
+        got = {r["name"]: tuple(r[p.replace("-", "_")] for p in PURPOSES)
+               for r in frame.select("name", *columns).collect()}
+    finally:
+        session.stop()
+    assert got == {name: _expected(case) for name, case in CASES.items()}

@@ -1,0 +1,113 @@
+"""The vocabularies are data (src/robotsrules/data/vocabularies.json): the generated names
+of robotsrules._purposes match it, the table is checked when read, and a damaged table is a
+clear RobotsError, never a traceback of another kind."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Dict, get_args
+
+import pytest
+
+import robotsrules
+from robotsrules import RobotsError
+from robotsrules import _purposes as purposes
+from tests.scripts_loader import load_script
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "src" / "robotsrules" / "data" / "vocabularies.json"
+
+
+def _script() -> ModuleType:
+    return load_script("vocabularies")
+
+
+def _data() -> Dict[str, Any]:
+    return json.loads(DATA.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def test_generated_names_are_current() -> None:
+    script = _script()
+    text = (ROOT / "src" / "robotsrules" / "_purposes.py").read_text(encoding="utf-8")
+    assert script.updated(text, _data()) == text, "run python scripts/vocabularies.py"
+    assert script.main(["--check"]) == 0
+
+
+def test_a_data_change_shows_as_drift() -> None:
+    # The check can fail: a label added to the current revision changes the Literal.
+    script = _script()
+    data = _data()
+    current = next(r for r in data["aipref"]["revisions"]
+                   if r["revision"] == data["aipref"]["current"])
+    current["labels"]["ai-input"] = "AI Input"
+    text = (ROOT / "src" / "robotsrules" / "_purposes.py").read_text(encoding="utf-8")
+    changed = script.updated(text, data)
+    assert changed != text
+    assert '"train-ai", "search", "ai-input"' in changed
+
+
+def test_literals_match_the_data() -> None:
+    data = _data()
+    aipref = data["aipref"]
+    read = [r for r in aipref["revisions"] if r["labels"] is not None]
+    labels = {label for r in read for label in r["labels"]}
+    assert set(get_args(purposes.Category)) == labels == set(purposes.CATEGORIES)
+    assert get_args(purposes.Signal) == tuple(data["content_signals"]["signals"])
+    assert set(get_args(purposes.Purpose)) == set(purposes.PURPOSES)
+    current = next(r for r in read if r["revision"] == aipref["current"])
+    assert tuple(current["labels"]) == purposes.CURRENT_CATEGORIES
+    assert purposes.AIPREF_REVISION == aipref["current"] == purposes.revision().revision
+
+
+def test_revisions_are_dated_and_sourced() -> None:
+    for row in _data()["aipref"]["revisions"]:
+        assert len(row["date"]) == 10 and row["date"][4] == "-", row
+        assert row["note"], row
+        if row["labels"] is not None:
+            assert row["commit"] and len(row["commit"]) == 40, row
+    assert [r.revision for r in purposes.revisions()] == ["02", "03", "04", "05", "06", "07"]
+    assert purposes.revision("07").date == "2026-08-19"
+    assert purposes.revision("05").date == "2025-12-01"
+    assert set(purposes.revision("05").labels) == set(purposes.revision("07").labels)
+
+
+@pytest.mark.parametrize("mutate, problem", [
+    (lambda d: d.pop("aipref"), "no aipref.revisions list"),
+    (lambda d: d["aipref"]["revisions"][0].pop("revision"), "has no 'revision'"),
+    (lambda d: d["aipref"]["revisions"][0].__setitem__("labels", ["bots"]),
+     "is not a mapping"),
+    (lambda d: d["aipref"]["revisions"][0]["broader"].__setitem__("x", "all"),
+     "names an undefined label"),
+    (lambda d: d["aipref"]["revisions"][0]["broader"].__setitem__("all", "train-ai"),
+     "has a cycle"),
+    (lambda d: d["aipref"]["revisions"][0]["signals"].__setitem__("ai-foo", "all"),
+     "signal mapping"),
+    (lambda d: d["aipref"].__setitem__("current", "08"), "is not one that was read"),
+])
+def test_damaged_table_is_a_clear_error(mutate: Any, problem: str) -> None:
+    data = _data()
+    mutate(data)
+    with pytest.raises(RobotsError, match=problem):
+        purposes.load_vocabulary(json.dumps(data))
+
+
+@pytest.mark.parametrize("text", ["", "{", "[]", "null", "[" * 100000, " " * (2 << 20)])
+def test_hostile_text_is_a_clear_error(text: str) -> None:
+    with pytest.raises(RobotsError, match=r"vocabularies\.json"):
+        purposes.load_vocabulary(text)
+
+
+def test_usage_reports_superseded_labels_and_reads_revisions() -> None:
+    robots = robotsrules.parse(b"User-agent: *\nContent-Usage: / bots=n, search=y\n")
+    usage = robots.usage("/", agent="a")
+    assert usage.superseded == {"bots": "draft-ietf-aipref-vocab-03 to -04"}
+    assert usage.allows("bots") is False and usage.allows("train-ai") is None
+    assert usage.allows("train-ai", revision="03") is False
+    assert usage.allows("search", revision="draft-ietf-aipref-vocab-03") is True
+    assert [u.line for u in usage.deciding("train-ai")] == []
+    assert [u.line for u in usage.deciding("train-ai", "03")] == [2]
+    with pytest.raises(robotsrules.InvalidArgument):
+        usage.allows("train-ai", revision="08")
+    assert robots.usage("/", agent="a").preferences == {"search": True, "bots": False}
