@@ -22,7 +22,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Dict, Iterator, List, Sequence, Tuple
 
@@ -31,7 +30,7 @@ import pytest
 from robotsrules._terminal import CONTROL_ESCAPES
 from robotsrules.cli import main
 from tests.network.servers import RawHTTPServer, free_port, respond, slow_headers
-from tests.timing import HANG
+from tests.timing import HANG, wait_until
 
 EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "robots.txt")
 ROBOTS = b"User-agent: *\nDisallow: /private/\nSitemap: https://example.com/s.xml\n"
@@ -223,9 +222,8 @@ def test_a_signal_stops_a_waiting_command_quietly(
         proc = subprocess.Popen(_command() + argv, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, env=env)
         try:
-            deadline = time.monotonic() + 20
-            while server.count() == 0 and time.monotonic() < deadline:
-                time.sleep(0.02)  # wait until the command is waiting on the server
+            # The event: the command is waiting on the server (a hang guard, not a bound).
+            wait_until(lambda: server.count() > 0, "the command reaching the server")
             assert server.count() == 1, "the command never reached the server"
             proc.send_signal(signum)
             _, err = proc.communicate(timeout=120)  # a hang guard: GRACE (3 s) bounds it
@@ -242,14 +240,14 @@ def test_sigint_while_reading_urls_from_stdin() -> None:
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     assert proc.stdin is not None and proc.stdout is not None
-    guard = threading.Timer(20, proc.kill)  # a CLI that slurps stdin would block readline
+    guard = threading.Timer(HANG, proc.kill)  # a CLI that slurps stdin would block readline
     guard.start()
     try:
         proc.stdin.write(b"/private/x\n")
         proc.stdin.flush()
         assert proc.stdout.readline().startswith(b"disallowed")  # it runs, waiting for more
         proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=15)
+        proc.wait(timeout=HANG)
         err = proc.stderr.read() if proc.stderr else b""
     finally:
         guard.cancel()
