@@ -40,6 +40,7 @@ __all__ = [
     "read_input",
     "read_robots",
     "robots_source",
+    "size_words",
     "url_lines",
 ]
 
@@ -104,8 +105,9 @@ def read_input(name: str, limit: int) -> Input:
         return Input(data[:limit], _label(name), len(data) > limit, size)
 
 
-def _size_words(got: Input) -> str:
-    return f"{got.size:,} bytes" if got.size is not None else "longer"
+def size_words(got: Input, limit: int) -> str:
+    return (f"is {got.size:,} bytes" if got.size is not None
+            else f"holds more than {limit:,} bytes")
 
 
 def read_robots(name: str, mode: Mode = "google") -> RobotsTxt:
@@ -113,8 +115,9 @@ def read_robots(name: str, mode: Mode = "google") -> RobotsTxt:
     as a crawler reads it; a note on standard error when there was more."""
     got = read_input(name, DEFAULT_MAX_BYTES)
     if got.cut:
-        note(f"{got.name} is {_size_words(got)}: only its first {DEFAULT_MAX_BYTES:,} bytes "
-             "are read, as Google's crawler reads them (RFC 9309 §2.5: at least 500 KiB)")
+        note(f"{got.name} {size_words(got, DEFAULT_MAX_BYTES)}: only its first "
+             f"{DEFAULT_MAX_BYTES:,} are read, as Google's crawler reads them (RFC 9309 §2.5, "
+             "September 2022: a parser reads at least 500 KiB)")
         # one octet past the limit, as the file had: parse cuts there and says so
         # (RobotsTxt.truncated), exactly as it reads the whole file
         return parse(got.data + b"\n", mode=mode)
@@ -165,19 +168,19 @@ def explain_fetch(url: str, outcome: str, error: Optional[str], status: Optional
                   cached_until: Optional[str] = None) -> None:
     """One note on standard error for a robots.txt that was not fetched whole: what
     happened and what it means for every URL of the site (RFC 9309 §2.3.1)."""
-    happened = f"HTTP {status}" if status else (error or outcome)
+    kept = (f"; this answer is cached until {cached_until} (--refresh fetches again)"
+            if cached_until else "")
     if outcome == "unavailable":
-        meaning = ("there is no robots.txt there (RFC 9309 §2.3.1.3: a 4xx answer means "
-                   "no rules), so every URL of the site is allowed")
+        note(f"{url}: HTTP {status}: there is no robots.txt (RFC 9309 §2.3.1.3: a 4xx "
+             f"answer means no rules), so every URL of the site is allowed{kept}")
     elif outcome == "forbidden":
-        meaning = "the server refuses it, so every URL of the site is disallowed"
+        note(f"{url}: HTTP {status}: the server refuses the robots.txt, read (by the fetch "
+             f"policy) as every URL of the site disallowed{kept}")
     else:
-        meaning = ("it could not be fetched, so every URL of the site is disallowed for now "
-                   "(RFC 9309 §2.3.1.4: an unreachable robots.txt means complete "
-                   "disallow)")
-    kept = f"; this answer is cached until {cached_until} (--refresh fetches again)" \
-        if cached_until else ""
-    note(f"{url}: {happened}: {meaning}{kept}")
+        why = f"HTTP {status}" if status else (error or outcome)
+        note(f"{url} could not be fetched ({why}): an unreachable robots.txt means every URL "
+             f"of the site is disallowed for now (RFC 9309 §2.3.1.4){kept}; offline, name a "
+             "file instead: --robots FILE")
 
 
 def robots_source(args: argparse.Namespace, command: str, urls: str = "") -> str:

@@ -18,7 +18,7 @@ from ..errors import RobotsError
 from ..robotstxt import DEFAULT_MAX_BYTES
 from ._agent_options import add_agent_options, check_agents, expand_agents
 from ._common import EXIT_ALLOWED, EXIT_DISALLOWED, EXIT_NO_FILE, outcome_meaning
-from ._input import read_input
+from ._input import read_input, size_words
 from ._options import (
     add_command,
     color_option,
@@ -52,9 +52,8 @@ def _read(source: str, agent: Optional[str], args: argparse.Namespace
     if not is_url(source):
         got = read_input(source, _LINT_BYTES)
         if got.cut:
-            size = f"{got.size:,} bytes" if got.size is not None else "longer"
-            note(f"{got.name} is {size}: the lint reads its first {_LINT_BYTES:,} bytes "
-                 f"(a crawler reads {DEFAULT_MAX_BYTES:,})")
+            note(f"{got.name} {size_words(got, _LINT_BYTES)}: the lint reads its first "
+                 f"{_LINT_BYTES:,} (a crawler reads {DEFAULT_MAX_BYTES:,})")
         return got.data, source, None
     from .._fetcher import fetch
 

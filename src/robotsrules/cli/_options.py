@@ -61,7 +61,7 @@ def positive_seconds(text: str) -> float:
     if not (math.isfinite(value) and 0 < value <= MAX_TIMEOUT):
         raise argparse.ArgumentTypeError(
             f"expected a number of seconds above 0 and at most {MAX_TIMEOUT:g}, not "
-            f"{visible(text)!r}")
+            f"'{visible(text)}'")
     return value
 
 
@@ -72,7 +72,7 @@ def _integer(text: str, low: int, high: int, what: str) -> int:
         value = low - 1
     if not low <= value <= high:
         raise argparse.ArgumentTypeError(f"expected {what} from {low:,} to {high:,}, not "
-                                         f"{visible(text)!r}")
+                                         f"'{visible(text)}'")
     return value
 
 
@@ -97,7 +97,7 @@ def header_value_problem(text: str) -> Optional[str]:
         return "is empty or starts or ends with white space"
     for column, char in enumerate(text, 1):
         if not " " <= char <= "~":
-            return (f"has {visible(char)!r} at column {column}: a header value is printable "
+            return (f"has '{visible(char)}' at column {column}: a header value is printable "
                     "ASCII")
     return None
 
@@ -106,7 +106,7 @@ def header_value(text: str) -> str:
     """--user-agent: a value an HTTP header can carry (printable ASCII, no CR/LF)."""
     problem = header_value_problem(text)
     if problem is not None:
-        raise argparse.ArgumentTypeError(f"{visible(text)!r} {problem}")
+        raise argparse.ArgumentTypeError(f"'{visible(text)}' {problem}")
     return text
 
 
@@ -124,8 +124,10 @@ def source_url(text: str, schemes: Sequence[str] = ("http", "https", "ftp")) -> 
 
     scheme = text.split("://", 1)[0].lower()
     if scheme not in schemes:
-        raise RobotsError(f"{text}: this command fetches {', '.join(schemes)} URLs, not "
-                          f"{scheme}:// (a file of that name: ./{text})")
+        names = ", ".join(schemes[:-1]) + " and " + schemes[-1] if len(schemes) > 1 \
+            else schemes[0]
+        raise RobotsError(f"{text}: this command fetches {names} URLs, not {scheme}:// "
+                          f"(a file of that name: ./{text})")
     try:
         split_origin(text)
     except InvalidURL as error:

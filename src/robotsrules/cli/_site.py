@@ -147,11 +147,12 @@ def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
         out.write("  (none)\n")
     out.write(f"\nknown crawlers (registry {info['version']}, compiled {info['compiled']}), may "
               f"they fetch {visible(args.url)}?\n"
-              "  columns: crawler; what this file says to its token (RFC 9309: its own group, "
-              "else '*'); the file's usage preferences for search, ai-input, ai-train (yes, "
-              "no, - nothing stated); the group that decides; [operator: purpose, from the "
-              "registry]; ! what the operator says the crawler does with robots.txt, when "
-              "that is not simply 'obeys'\n")
+              "  columns: the crawler; what this file says to its token (RFC 9309: the group\n"
+              "  naming it, else '*'); the file's usage preferences for search, ai-input,\n"
+              "  ai-train (yes, no, - nothing stated); the group that decides; [operator:\n"
+              "  purpose] from the registry; after '!', what the operator says the crawler\n"
+              "  does with robots.txt when it is bound only partly or not at all (then it\n"
+              "  may not read the file as the second column does)\n")
     for item, usage in zip(verdicts, said):
         v = item.verdict
         crawler = item.crawler
@@ -166,8 +167,8 @@ def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
         name = visible(crawler.label)  # a --crawlers file is written by someone else
         if crawler.token and crawler.token != crawler.label:
             name = f"{name} (read as {visible(crawler.token)})"
-        flag = ("" if crawler.stoppable is True
-                else "  ! " + visible(crawler.robots_txt_note()))
+        bound = crawler.stoppable is not False and crawler.robots_txt.obeys != "partly"
+        flag = "" if bound else "  ! " + visible(crawler.robots_txt_note())
         purpose = crawler.purpose if len(crawler.purpose) <= 70 else crawler.purpose[:67] + "..."
         out.write(f"  {name:<22} {word:<10} {prefs}  {where}{rule}"
                   f"  [{visible(crawler.operator)}: {visible(purpose)}]{flag}\n")
@@ -237,7 +238,10 @@ def _diff_cmd(args: argparse.Namespace, out: TextIO) -> int:
     if args.urls:
         urls = []
         held = 0
-        for where, url, problem in url_lines(args.urls):
+        for number, (where, url, problem) in enumerate(url_lines(args.urls), 1):
+            if number > MAX_LIST_URLS:
+                raise RobotsError(f"{where}: diff reads at most {MAX_LIST_URLS:,} lines of "
+                                  "URLs; for more, use robotsrules bulk on both files")
             if url is not None:
                 try:  # a URL either file's mode cannot read is the line's problem
                     old.explain(url, agent="*")

@@ -177,12 +177,10 @@ def _check_items(args: argparse.Namespace) -> Iterator[_Item]:
 def _robots_first(args: argparse.Namespace) -> None:
     """``check FILE URL...``: a first argument that is a file (or '-'), not a URL or a
     path, is the robots.txt; accepted, with a hint naming ``--robots``."""
-    if args.robots is not None or len(args.urls) < 2:
+    if args.robots is not None or not args.urls or (len(args.urls) < 2 and not args.urls_file):
         return
-    first = args.urls[0]
-    if is_url(first) or first.startswith("/"):
-        return
-    if first == "-" or os.path.isfile(first):
+    first = args.urls[0]  # without --robots a path is no URL to check: a file may be meant
+    if not is_url(first) and (first == "-" or os.path.isfile(first)):
         note(f"'check {first} URL...' read as 'check --robots {first} URL...' (the "
              "robots.txt is named with --robots)")
         args.robots = first
