@@ -206,11 +206,14 @@ def robots_source(args: argparse.Namespace, command: str, urls: str = "") -> str
     return str(given)
 
 
-def url_lines(name: str) -> Iterator[Tuple[str, Optional[str], Optional[str]]]:
+def url_lines(name: str, max_octets: Optional[int] = None
+              ) -> Iterator[Tuple[str, Optional[str], Optional[str]]]:
     """The URLs of a list file ('-': stdin), streamed: ``(where, URL, problem)`` with one
     of URL and problem set. One URL a line, blank lines and '#' comments skipped, of
     ``host<TAB>url`` the last field, a UTF-8 BOM skipped; a ``.gz`` file is decompressed;
-    a line longer than :data:`MAX_LIST_LINE` or not UTF-8 is a problem."""
+    a line longer than :data:`MAX_LIST_LINE` or not UTF-8 is a problem. ``max_octets``:
+    a list longer than that (read, not held) is a :class:`~robotsrules.RobotsError`; without
+    it a list is a stream, read for as long as it lasts (in constant memory)."""
     import gzip
     import zlib
 
@@ -227,7 +230,8 @@ def url_lines(name: str) -> Iterator[Tuple[str, Optional[str], Optional[str]]]:
             handle = stack.enter_context(open(name, "rb"))
         number = 0
         try:
-            for number, (raw, too_long) in enumerate(_lines(handle.readline), 1):
+            for number, (raw, too_long) in enumerate(_lines(handle.readline, label,
+                                                            max_octets), 1):
                 where = f"{label}:{number}"
                 if too_long:
                     yield where, None, f"longer than {MAX_LIST_LINE:,} octets"
@@ -246,19 +250,31 @@ def url_lines(name: str) -> Iterator[Tuple[str, Optional[str], Optional[str]]]:
             raise RobotsError(f"{label}: cannot read past line {number}: {error}") from None
 
 
-def _lines(readline: Callable[[int], bytes]) -> Iterator[Tuple[bytes, bool]]:
+def _lines(readline: Callable[[int], bytes], label: str = "",
+           max_octets: Optional[int] = None) -> Iterator[Tuple[bytes, bool]]:
     """The lines of a binary stream, each with True when it was longer than
-    :data:`MAX_LIST_LINE` (then only its start is kept; the rest is read and dropped)."""
+    :data:`MAX_LIST_LINE` (then only its start is kept; the rest is read and dropped);
+    past ``max_octets`` read, a :class:`~robotsrules.RobotsError`."""
+    read = 0
+
+    def counted(size: int) -> bytes:
+        nonlocal read
+        data = readline(size)
+        read += len(data)
+        if max_octets is not None and read > max_octets:
+            raise RobotsError(f"{label}: longer than {max_octets:,} octets: this command "
+                              "reads no more of a URL list")
+        return data
+
     while True:
-        raw = readline(MAX_LIST_LINE + 1)
+        raw = counted(MAX_LIST_LINE + 1)
         if not raw:
             return
         if len(raw) <= MAX_LIST_LINE or raw.endswith(b"\n"):
             yield raw, False
             continue
         while True:  # skip to the end of the over-long line
-            rest = readline(MAX_LIST_LINE)
+            rest = counted(MAX_LIST_LINE)
             if not rest or rest.endswith(b"\n"):
                 break
         yield raw[:MAX_LIST_LINE], True
-

@@ -106,9 +106,10 @@ def _fetch_text(result: Any, out: TextIO) -> None:
 
 
 def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
-    from .._crawlers import crawler_verdicts, registry_info, unstoppable
+    from .._crawlers import CrawlerVerdict, crawler_verdicts, registry_info, unstoppable
 
     robots_source(args, "agents")
+    check_agents(expand_agents(args), args)
     if args.by_category:
         return _by_category(args, out)
     wanted = set(expand_agents(args))  # --agent, --agent-category: only those are listed
@@ -118,6 +119,11 @@ def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
     absent = robots.synthetic is not None  # no file: no group, no line to describe
     verdicts = [v for v in crawler_verdicts(robots, args.url, table)
                 if not wanted or v.crawler.token in wanted]
+    listed = {v.crawler.token for v in verdicts}
+    for token in expand_agents(args):  # an agent the registry does not list: answered too
+        if token not in listed:
+            verdicts.append(CrawlerVerdict(_unlisted(token), robots.explain(args.url,
+                                                                            agent=token)))
     said = [robots.usage(args.url, agent=v.crawler.token or "*") for v in verdicts]
     cannot = [c for c in unstoppable(table) if not wanted or c.token in wanted]
     info = registry_info()
@@ -182,6 +188,14 @@ def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_ALLOWED
 
 
+def _unlisted(token: str) -> Any:
+    """A registry entry for an agent the registry does not list (``agents --agent X``)."""
+    from .._crawlers import Crawler
+
+    return Crawler(token=token, operator="unknown", purpose="not in the crawler registry",
+                   source="")
+
+
 def _crawler_json(crawler: Any) -> Dict[str, Any]:
     from ._stance import crawler_json
 
@@ -238,7 +252,8 @@ def _diff_cmd(args: argparse.Namespace, out: TextIO) -> int:
     if args.urls:
         urls = []
         held = 0
-        for number, (where, url, problem) in enumerate(url_lines(args.urls), 1):
+        for number, (where, url, problem) in enumerate(
+                url_lines(args.urls, MAX_DIFF_OCTETS), 1):
             if number > MAX_LIST_URLS:
                 raise RobotsError(f"{where}: diff reads at most {MAX_LIST_URLS:,} lines of "
                                   "URLs; for more, use robotsrules bulk on both files")
