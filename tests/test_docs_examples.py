@@ -172,8 +172,7 @@ def test_page_transcripts_run(page: Path, monkeypatch: pytest.MonkeyPatch,
         assert not _fetches(argv), f"{where}: would fetch {_fetches(argv)}: nothing reaches " \
             "the network in the tests (mark the block <!-- not run: reason -->)"
         out = io.StringIO()
-        code = main(argv + ["--color", "never"] if "--color" not in argv and argv[0] in (
-            "explain", "agents", "usage", "lint", "license", "diff") else argv, out=out)
+        code = main(argv, out=out)  # not a terminal: no colour
         err = capsys.readouterr().err
         assert code in (0, 1, 3), f"{where}: exit {code}: {err}"
         real = out.getvalue().rstrip("\n").split("\n")
@@ -183,3 +182,35 @@ def test_page_transcripts_run(page: Path, monkeypatch: pytest.MonkeyPatch,
             assert expected in real[position:], f"{where}: {expected!r} is not in the output:\n" \
                 + "\n".join(real)
             position = real.index(expected, position) + 1
+
+
+# What each datatrove step of the guides needs beyond datatrove itself (datatrove's own "io"
+# and "processing" extras, and ours).
+_DATATROVE_NEEDS = {
+    "WarcReader": {"warcio", "faust-cchardet", "python-magic"},
+    "WarcHeadersReader": {"warcio", "faust-cchardet", "brotli"},
+    "JsonlReader": {"orjson"}, "JsonlWriter": {"orjson"},
+    "Trafilatura": {"trafilatura"},
+    "LocalPipelineExecutor": set(), "RobotsFilter": {"pyarrow", "duckdb", "regex"},
+    "PageSignalsFilter": {"regex"},
+}
+
+
+def test_the_datatrove_extra_carries_what_the_guides_pipelines_need() -> None:
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+        "project"]["optional-dependencies"]["datatrove"]
+    names = {re.split(r"[<>=;\[ ]", requirement, maxsplit=1)[0] for requirement in extra}
+    used = set()
+    for page in PAGES:
+        for _, code, _ in _blocks(page):
+            for _module, imported in re.findall(
+                    r"^from (datatrove\S*|robotsrules\.datatrove) import (.+)$", code,
+                    re.MULTILINE):
+                used.update(name.strip() for name in imported.split(","))
+    assert {"WarcReader", "JsonlWriter", "Trafilatura", "RobotsFilter"} <= used
+    unknown = used - set(_DATATROVE_NEEDS)
+    assert not unknown, f"say what {unknown} need in _DATATROVE_NEEDS"
+    needed = set().union(*(_DATATROVE_NEEDS[name] for name in used))
+    assert "datatrove" in names and needed <= names, needed - names
