@@ -399,3 +399,21 @@ def test_diff_leads_with_a_summary(tmp_path: Path) -> None:
     summary = json.loads(run("diff", str(old), str(new), "--json")[1])["summary"]
     assert summary["changes"] == summary["newly_allowed"] + summary["newly_disallowed"]
     assert summary["newly_allowed"] == 100
+
+
+def test_the_screen_escapes_whatever_a_command_forgot() -> None:
+    """The one screen every answer goes through: a field a command did not pass through
+    visible() still reaches the terminal escaped; the program's own colours are kept."""
+    from robotsrules.cli._output import Screen
+
+    text = "rule \x1b]0;owned\x07 \x9b2J \u202e\tend\n"
+    out = io.StringIO()
+    Screen(out).write(text)
+    assert out.getvalue() == "rule \\x1b]0;owned\\x07 \\x9b2J \\u202e\\x09end\n"
+    out = io.StringIO()
+    Screen(out, colour=True).write("\x1b[1;31mDISALLOWED\x1b[0m " + text)
+    assert out.getvalue().startswith("\x1b[1;31mDISALLOWED\x1b[0m rule \\x1b]0;owned")
+    out = io.StringIO()
+    Screen(out, json=True).write(json.dumps({"v": "a\x9b\u2028b\x7f"}, ensure_ascii=False))
+    assert out.getvalue() == '{"v": "a\\u009b\\u2028b\\u007f"}'
+    assert json.loads(out.getvalue()) == {"v": "a\x9b\u2028b\x7f"}

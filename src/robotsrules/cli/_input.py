@@ -165,7 +165,8 @@ def load_source(source: str, args: argparse.Namespace) -> Loaded:
 
 
 def explain_fetch(url: str, outcome: str, error: Optional[str], status: Optional[int],
-                  cached_until: Optional[str] = None) -> None:
+                  cached_until: Optional[str] = None,
+                  offline: str = "give a file instead of the URL") -> None:
     """One note on standard error for a robots.txt that was not fetched whole: what
     happened and what it means for every URL of the site (RFC 9309 §2.3.1)."""
     kept = (f"; this answer is cached until {cached_until} (--refresh fetches again)"
@@ -179,8 +180,7 @@ def explain_fetch(url: str, outcome: str, error: Optional[str], status: Optional
     else:
         why = f"HTTP {status}" if status else (error or outcome)
         note(f"{url} could not be fetched ({why}): an unreachable robots.txt means every URL "
-             f"of the site is disallowed for now (RFC 9309 §2.3.1.4){kept}; offline, name a "
-             "file instead: --robots FILE")
+             f"of the site is disallowed for now (RFC 9309 §2.3.1.4){kept}; offline, {offline}")
 
 
 def robots_source(args: argparse.Namespace, command: str, urls: str = "") -> str:

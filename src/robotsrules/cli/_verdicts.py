@@ -125,7 +125,8 @@ def _judge_from_cache(args: argparse.Namespace) -> Iterator[_Judge]:
                     and result.url not in told:
                 told.add(result.url)  # once per site: the answer on stdout rests on it
                 explain_fetch(result.url, result.outcome, result.error, result.status,
-                              when(result.expires_at) if not args.no_cache else None)
+                              when(result.expires_at) if not args.no_cache else None,
+                              "name a file with --robots FILE")
             fetch = {"source": result.url, "outcome": result.outcome, "status": result.status,
                      "error": result.error, "served": served.reason, "cached": cached,
                      "fetched_at": when(result.fetched_at),
