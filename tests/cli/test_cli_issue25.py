@@ -9,11 +9,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Iterator, List, Tuple
+from typing import Iterator, List
 
 import pytest
 
 from robotsrules.cli import main
+from tests.cli.test_cli_regressions import run
 from tests.network.servers import RawHTTPServer, free_port, respond
 
 EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "robots.txt")
@@ -23,16 +24,6 @@ PAGE = (b"HTTP/1.1 200 OK\r\nX-Robots-Tag: noindex\x1b]0;x\x07\r\n"
         b"Content-Usage: train-ai=n\x1b[2J\r\n\r\n"
         b"<html><head><meta name=\"robots\" content=\"noai\x1b[31m\"></head></html>")
 RAW = {chr(c) for c in (*range(0x20), *range(0x7F, 0xA0))} - {"\n"}
-
-
-def run(*argv: str, stdin: bytes = b"") -> Tuple[int, str]:
-    out = io.StringIO()
-    saved = sys.stdin
-    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
-    try:
-        return main(list(argv), out=out), out.getvalue()
-    finally:
-        sys.stdin = saved
 
 
 @pytest.fixture(autouse=True)

@@ -38,7 +38,7 @@ from ._common import EXIT_OK, spark_session
 from ._interrupt import Interrupted as _Interrupted
 from ._interrupt import JobStop as _Stop
 from ._interrupt import current
-from ._options import count, json_option
+from ._options import count, days, json_option
 from ._output import note, warn
 
 # robotsrules.bulk's MISSING and DEFAULT_CACHE_SIZE, repeated so that building the parser
@@ -105,7 +105,7 @@ def add_commands(commands: Any) -> None:
                       help="judge each URL by the robots.txt capture in force at the date in "
                            "this column of the URL table (the newest not after it); keeps "
                            "every capture of the robots table or WARC files")
-    bulk.add_argument("--strictest", type=_days, metavar="DAYS",
+    bulk.add_argument("--strictest", type=days, metavar="DAYS",
                       help="with --as-of: the most restrictive capture in force during the "
                            "DAYS before the date")
     bulk.add_argument("--key", choices=["origin", "host"], default="origin",
@@ -458,20 +458,6 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
 
 def _nothing() -> None:
     pass
-
-
-def _days(text: str) -> float:
-    """--strictest: a number of days from 0 to 36,500."""
-    import math
-
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and 0 <= value <= 36_500):
-        raise argparse.ArgumentTypeError(f"expected a number of days from 0 to 36,500, not "
-                                         f"{text!r}")
-    return value
 
 
 _NUMBERS = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",

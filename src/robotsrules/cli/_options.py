@@ -28,6 +28,7 @@ __all__ = [
     "byte_count",
     "color_option",
     "count",
+    "days",
     "fetch_options",
     "header_value",
     "header_value_problem",
@@ -52,16 +53,30 @@ URL_SOURCE = re.compile(r"(?i)(https?|ftp)://")
 _SCHEME = re.compile(r"(?i)([a-z][a-z0-9+.-]*)://")
 
 
+def _number(text: str) -> float:
+    """``text`` as a float; NaN for anything that is not a number."""
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
+
+
 def positive_seconds(text: str) -> float:
     """--timeout: a positive, finite number of seconds, at most :data:`MAX_TIMEOUT`."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
+    value = _number(text)
     if not (math.isfinite(value) and 0 < value <= MAX_TIMEOUT):
         raise argparse.ArgumentTypeError(
             f"expected a number of seconds above 0 and at most {MAX_TIMEOUT:g}, not "
             f"'{visible(text)}'")
+    return value
+
+
+def days(text: str) -> float:
+    """--strictest: a number of days from 0 to 36,500 (a century)."""
+    value = _number(text)
+    if not (math.isfinite(value) and 0 <= value <= 36_500):
+        raise argparse.ArgumentTypeError(f"expected a number of days from 0 to 36,500, not "
+                                         f"'{visible(text)}'")
     return value
 
 
