@@ -408,3 +408,12 @@ def test_the_screen_escapes_whatever_a_command_forgot() -> None:
     Screen(out, json=True).write(json.dumps({"v": "a\x9b\u2028b\x7f"}, ensure_ascii=False))
     assert out.getvalue() == '{"v": "a\\u009b\\u2028b\\u007f"}'
     assert json.loads(out.getvalue()) == {"v": "a\x9b\u2028b\x7f"}
+
+
+def test_a_missing_robots_txt_gets_no_note_its_answer_says_it(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    with RawHTTPServer(respond(404, b"no")) as server:
+        code, out = run("check", "--agent", "a", "--no-cache", f"{server.origin}/x")
+    assert code == 0 and "unavailable: HTTP 404 -> all allowed" in out
+    assert err_lines(capsys) == []

@@ -167,17 +167,16 @@ def load_source(source: str, args: argparse.Namespace) -> Loaded:
 def explain_fetch(url: str, outcome: str, error: Optional[str], status: Optional[int],
                   cached_until: Optional[str] = None,
                   offline: str = "give a file instead of the URL") -> None:
-    """One note on standard error for a robots.txt that was not fetched whole: what
-    happened and what it means for every URL of the site (RFC 9309 §2.3.1)."""
+    """One note on standard error for a robots.txt whose failure disallows every URL of
+    its site (RFC 9309 §2.3.1): what happened, what it means, until when it is cached. A
+    missing file (4xx: everything allowed) surprises nobody and gets none; the answer on
+    stdout says it."""
     kept = (f"; this answer is cached until {cached_until} (--refresh fetches again)"
             if cached_until else "")
-    if outcome == "unavailable":
-        note(f"{url}: HTTP {status}: there is no robots.txt (RFC 9309 §2.3.1.3: a 4xx "
-             f"answer means no rules), so every URL of the site is allowed{kept}")
-    elif outcome == "forbidden":
+    if outcome == "forbidden":
         note(f"{url}: HTTP {status}: the server refuses the robots.txt, read (by the fetch "
              f"policy) as every URL of the site disallowed{kept}")
-    else:
+    elif outcome == "unreachable":
         why = f"HTTP {status}" if status else (error or outcome)
         note(f"{url} could not be fetched ({why}): an unreachable robots.txt means every URL "
              f"of the site is disallowed for now (RFC 9309 §2.3.1.4){kept}; offline, {offline}")
