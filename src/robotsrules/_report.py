@@ -401,7 +401,9 @@ def _chart_name(name: str) -> str:
 
 
 def chart(report: Audit, path: Union[str, os.PathLike[str]]) -> None:
-    """A PNG: share of URLs and of sites disallowed per agent, and the differential matrix.
+    """A PNG: share of URLs and of sites disallowed per agent, and the differential matrix,
+    under a title naming the verdict table and its size (rows, sites, agents); every scale
+    is labelled with what it counts.
 
     Agent names are data: they are drawn as plain text (never as mathtext, whatever ``$``
     or ``\\`` they hold). Numbers on the matrix's dark cells are white.
@@ -440,7 +442,8 @@ def _figure(report: Audit) -> Any:
               height=0.4, label="sites fully disallowed")
     bars.set_yticks(positions, names)
     bars.invert_yaxis()
-    bars.set_xlabel("%")
+    bars.set_xlabel("share disallowed (%)")
+    bars.set_ylabel("agent")
     bars.set_xlim(0, 100)
     bars.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17 - (0.6 * label / height
                                                                     if many else 0.0)),
@@ -463,7 +466,15 @@ def _figure(report: Audit) -> Any:
                     heat.text(j, i, f"{value:,}", ha="center", va="center", fontsize=8,
                               color="white" if dark else "black", parse_math=False)
         heat.set_title("URLs disallowed for row,\nallowed for column")
-        figure.colorbar(image, ax=heat)
+        heat.set_xlabel("allowed for this agent")
+        heat.set_ylabel("disallowed for this agent")
+        figure.colorbar(image, ax=heat, label="URLs")
+    source = _chart_name(os.path.basename(str(report.source)) or str(report.source))
+    title = figure.suptitle(
+        f"robots.txt verdicts of {source}: {report.rows:,} verdicts, {report.sites:,} sites, "
+        f"{len(report.agents):,} {'agent' if len(report.agents) == 1 else 'agents'}",
+        fontsize=12)
+    labels.append(title)
     for label in labels:
         label.set_parse_math(False)
     return figure

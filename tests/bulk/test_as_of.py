@@ -112,9 +112,10 @@ def test_cli_as_of_and_strictest(tmp_path: Any, capsys: Any) -> None:
     capsys.readouterr()
     for extra, message in [(["--strictest", "3"], "needs --as-of"),
                            (["--as-of", "nope"], "no 'nope' column"),
-                           (["--as-of", "crawled", "--strictest", "-1"], "0 <= DAYS"),
-                           (["--as-of", "crawled", "--strictest", "nan"], "0 <= DAYS"),
-                           (["--as-of", "crawled", "--strictest", "1e300"], "0 <= DAYS"),
+                           (["--as-of", "crawled", "--strictest", "-1"], "from 0 to 36,500"),
+                           (["--as-of", "crawled", "--strictest", "nan"], "from 0 to 36,500"),
+                           (["--as-of", "crawled", "--strictest", "1e300"],
+                            "from 0 to 36,500"),
                            (["--as-of", "crawled", "--purpose", "ai-train"], "--purpose")]:
         assert main([*base, *extra]) == 2
         err = capsys.readouterr().err

@@ -71,3 +71,26 @@ def test_chart_labels_are_plain_text_titles_fit_and_dark_cells_are_white() -> No
         assert colours["5,000"] == "white" and colours["0"] == "black"
     finally:
         plt.close(figure)
+
+
+def test_chart_has_a_title_with_the_input_size_and_labelled_scales() -> None:
+    """Issue 25: a reader of the PNG alone knows what was counted, over how much input."""
+    import matplotlib.pyplot as plt
+
+    figure = _figure(Audit("/data/$x$\x1b[2J.parquet", 12_345, 678, _audit().agents,
+                           _audit().differentials))
+    try:
+        figure.canvas.draw()
+        title = figure.get_suptitle()
+        assert title == ("robots.txt verdicts of $x$\\x1b[2J.parquet: 12,345 verdicts, "
+                         "678 sites, 5 agents")
+        assert not figure._suptitle.get_parse_math()
+        extent = figure._suptitle.get_window_extent()
+        assert figure.bbox.y0 <= extent.y0 and extent.y1 <= figure.bbox.y1
+        bars, heat, scale = figure.axes
+        assert bars.get_xlabel() == "share disallowed (%)" and bars.get_ylabel() == "agent"
+        assert heat.get_xlabel() == "allowed for this agent"
+        assert heat.get_ylabel() == "disallowed for this agent"
+        assert scale.get_ylabel() == "URLs"  # the colour bar
+    finally:
+        plt.close(figure)

@@ -38,6 +38,8 @@ from ._common import EXIT_OK, spark_session
 from ._interrupt import Interrupted as _Interrupted
 from ._interrupt import JobStop as _Stop
 from ._interrupt import current
+from ._options import count, days, json_option
+from ._output import note, warn
 
 # robotsrules.bulk's MISSING and DEFAULT_CACHE_SIZE, repeated so that building the parser
 # (every robotsrules command) does not import pyarrow; a test keeps them equal.
@@ -59,18 +61,27 @@ def _need(module: str) -> None:
 def add_commands(commands: Any) -> None:
     """Add ``bulk`` and ``report`` to the ``robotsrules`` subcommands (an argparse
     subparsers object)."""
-    from ._common import mode_option
+    from ._agent_options import add_agent_options
+    from ._options import add_command, mode_option
 
-    bulk = commands.add_parser(
-        "bulk", help="verdicts for many URLs and agents from a table of robots.txt bodies",
+    bulk = add_command(
+        commands, "bulk",
+        help="verdicts for many URLs and agents from a table of robots.txt bodies",
         description="Judge every URL of --urls for every --agent against the robots.txt of "
                     "its origin, from a robots table (--robots: columns url, body, optional "
                     "status and date) or WARC captures (--robots-warc). Reads Parquet, CSV, "
                     "JSON Lines or text (one URL a line); writes Parquet or CSV with columns "
-                    "url, agent, allowed, line, reason, origin.",
-        epilog="allowed is empty (null) when nothing is known: the origin has no robots row "
-               "(see --missing) or the URL has no robots.txt scope. Exit codes: 0 done, "
-               "2 usage or I/O error.")
+                    "url, agent, allowed, line, reason, origin. allowed is empty (null) when "
+                    "nothing is known: the origin has no robots row (see --missing) or the "
+                    "URL has no robots.txt scope.",
+        exits="0 done, 2 usage or I/O error, 130 interrupted, 143 terminated (nothing is "
+              "written under the --out name then).",
+        examples=["robotsrules bulk --robots robots.parquet --urls urls.parquet --agent GPTBot "
+                  "--agent CCBot --out verdicts.parquet",
+                  "robotsrules bulk --robots-warc crawl/*.warc.gz --urls urls.txt "
+                  "--agent-category ai-training --purpose ai-train --out v.parquet",
+                  "robotsrules bulk --robots robots.parquet --urls urls.parquet --agent GPTBot "
+                  "--as-of fetch_date --out then.parquet"])
     source = bulk.add_mutually_exclusive_group()  # one is required unless --pages-warc
     source.add_argument("--robots", metavar="FILE",
                         help="robots table: url (any URL of the site), body, optional status "
@@ -84,11 +95,8 @@ def add_commands(commands: Any) -> None:
                            "WARC files (headers and HTML head) give per URL and agent the "
                            "columns crawl_allowed (with --robots/--robots-warc), index, "
                            "follow, noai, tdm_reservation and one per --purpose")
-    bulk.add_argument("--agent", metavar="NAME", action="append",
-                      help="a crawler product token (repeatable: --agent GPTBot --agent CCBot)")
-    from ._stance import add_agent_options  # --agent-category, --any-agent, --key (issue 17)
-
-    add_agent_options(bulk)
+    add_agent_options(bulk, "a crawler product token (one column value per agent: "
+                            "--agent GPTBot --agent CCBot)")
     bulk.add_argument("--any-agent", action="store_true",
                       help="one row per URL: whether any agent is disallowed, the first such "
                            "agent and its deciding line (columns url, disallowed, agent, line, "
@@ -97,7 +105,7 @@ def add_commands(commands: Any) -> None:
                       help="judge each URL by the robots.txt capture in force at the date in "
                            "this column of the URL table (the newest not after it); keeps "
                            "every capture of the robots table or WARC files")
-    bulk.add_argument("--strictest", type=float, metavar="DAYS",
+    bulk.add_argument("--strictest", type=days, metavar="DAYS",
                       help="with --as-of: the most restrictive capture in force during the "
                            "DAYS before the date")
     bulk.add_argument("--key", choices=["origin", "host"], default="origin",
@@ -134,28 +142,33 @@ def add_commands(commands: Any) -> None:
     bulk.add_argument("--missing", choices=MISSING, default="null",
                       help="verdict for URLs whose origin has no robots row: null (default: "
                            "unknown), allow or disallow")
-    bulk.add_argument("--cache-size", type=int, default=DEFAULT_CACHE_SIZE, metavar="N",
+    bulk.add_argument("--cache-size", type=count(1), default=DEFAULT_CACHE_SIZE, metavar="N",
                       help=f"parsed robots.txt files kept per worker (default "
                            f"{DEFAULT_CACHE_SIZE})")
     bulk.add_argument("--spark-master", metavar="URL", default="local[*]",
                       help="Spark master for --engine spark (default local[*])")
-    bulk.add_argument("--partitions", type=int, metavar="N",
+    bulk.add_argument("--partitions", type=count(1, 1 << 20), metavar="N",
                       help="origin partitions for --engine spark (default: Spark's)")
     mode_option(bulk)
     bulk.set_defaults(run=_bulk)
 
-    report = commands.add_parser(
-        "report", help="who is blocked where: shares of URLs and sites, top sites, pairs",
+    report = add_command(
+        commands, "report",
+        help="who is blocked where: shares of URLs and sites, top sites, pairs",
         description="Summarise a verdict table written by 'robotsrules bulk': for each agent "
                     "the share of URLs and of sites disallowed (with --stances or --robots: "
                     "sites whose robots.txt stance is all or some, and the count of each "
                     "stance), the sites that block the most URLs, and which agents are "
                     "blocked where others are not.",
-        epilog="Exit codes: 0 done, 2 usage or I/O error.")
+        exits="0 done, 2 usage or I/O error.",
+        examples=["robotsrules report verdicts.parquet",
+                  "robotsrules report verdicts.parquet --robots robots.parquet --chart "
+                  "report.png",
+                  "robotsrules report verdicts.parquet --top 20 --json"])
     report.add_argument("verdicts", metavar="VERDICTS", help="Parquet, CSV or JSON Lines")
-    report.add_argument("--json", action="store_true", help="print JSON")
+    json_option(report)
     report.add_argument("--chart", metavar="FILE.png", help="also draw a PNG chart")
-    report.add_argument("--top", type=int, default=10, metavar="N",
+    report.add_argument("--top", type=count(0), default=10, metavar="N",
                         help="top sites listed per agent (default 10)")
     sites = report.add_mutually_exclusive_group()
     sites.add_argument("--stances", metavar="FILE",
@@ -341,18 +354,15 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
 
     pa.array([""], pa.string())  # imports pandas if installed (seconds): before any work
     form = _out_format(args)
-    from ._stance import expand_agents
+    from ._agent_options import command_agents
 
-    args.agent = expand_agents(args)
-    if not args.agent:
-        raise RobotsError("no agent given: pass --agent NAME or --agent-category CATEGORY")
-    for agent in args.agent:  # a caller mistake: say so before any work
-        from .._agents import agent_tokens
-
-        agent_tokens(agent)
+    args.agent = command_agents(args)  # a caller mistake: said before any work
     _schema(args.purpose)  # an unknown purpose: InvalidPurpose, before any work
-    if args.cache_size < 1:
-        raise RobotsError("--cache-size must be at least 1")
+    if args.any_agent and args.purpose:
+        raise RobotsError("--purpose is not available with --any-agent (its one row per URL "
+                          "names no agent to answer for); drop --any-agent for the columns")
+    if args.as_of is not None and args.as_of.strip().lower() == "url":
+        raise RobotsError("--as-of names the URL table's date column, not its url column")
     pages = bool(args.pages_warc)
     if pages:
         from ._page import check_pages_args
@@ -361,8 +371,8 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     elif not (args.robots or args.robots_warc) or not args.urls:
         raise RobotsError("bulk needs --urls and one of --robots, --robots-warc "
                           "(or --pages-warc)")
-    if args.strictest is not None and (not args.as_of or not 0 <= args.strictest <= 36_500):
-        raise RobotsError("--strictest DAYS needs --as-of COLUMN and 0 <= DAYS <= 36500")
+    if args.strictest is not None and not args.as_of:
+        raise RobotsError("--strictest DAYS needs --as-of COLUMN")
     if args.manifest and (pages or args.as_of):
         raise RobotsError("--manifest is not available with --pages-warc or --as-of")
     licensing = bool(args.license_url or args.licenses)
@@ -391,6 +401,8 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     manifest: Any = None
     try:
         stop.check()
+        if not pages:
+            _check_dates(args)  # dates that are numbers: refused, never read as "no date"
         robots: Any = args.robots
         if args.robots_warc:
             robots = _warc_table(args.robots_warc, every=bool(args.as_of))
@@ -446,6 +458,46 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
 
 def _nothing() -> None:
     pass
+
+
+_NUMBERS = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
+            "UINTEGER", "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL")
+
+
+def _check_dates(args: argparse.Namespace) -> None:
+    """The date columns a run reads (``--as-of COLUMN`` of the URL table, ``date`` of the
+    robots table) hold dates: numbers (seconds since 1970?) are refused with what to do,
+    since read as dates they would be no date at all, and every URL "no-robots"."""
+    if not (args.as_of or args.robots):
+        return
+    import duckdb
+
+    from .. import duckdb as engine
+
+    with duckdb.connect() as con:
+        if args.as_of and args.urls:
+            _date_column(engine.read(con, args.urls), args.as_of,
+                         f"--as-of {args.as_of} (in {args.urls})")
+        if args.robots:
+            _date_column(engine.read(con, args.robots), "date",
+                         f"the date column of {args.robots}")
+
+
+def _date_column(relation: Any, name: str, where: str) -> None:
+    if name not in relation.columns:
+        return  # the engine says so, with the columns there are
+    kind = str(relation.types[relation.columns.index(name)]).upper()
+    numbers = kind.startswith(_NUMBERS)
+    if kind == "VARCHAR":  # text: numbers written as text are numbers too
+        column = '"' + name.replace('"', '""') + '"'
+        sample = [value for (value,) in relation.select(column).filter(
+            f"{column} IS NOT NULL").limit(1000).fetchall()]
+        numbers = bool(sample) and all(str(v).strip().lstrip("-").replace(".", "", 1).isdigit()
+                                       for v in sample)
+    if numbers:
+        raise RobotsError(f"{where} holds numbers ({kind}), not dates: give ISO 8601 text "
+                          "(2024-05-01T12:00:00Z), DATE or TIMESTAMP values; for seconds "
+                          "since 1970, convert them first (in DuckDB: to_timestamp(column))")
 
 
 def _robots_rows(args: argparse.Namespace, robots: Any) -> Tuple[List[str], Any]:
@@ -579,9 +631,9 @@ def _warc_table(paths: List[str], every: bool = False) -> Any:
     stats = WarcStats()
     table = read_warcs(paths, stats=stats)
     for problem in stats.warnings():
-        sys.stderr.write(f"robotsrules: warning: {problem}\n")
-    sys.stderr.write(f"robotsrules: {stats.captures:,} robots.txt captures in {stats.files} "
-                     f"WARC files -> {table.num_rows:,} sites\n")
+        warn(problem)
+    note(f"{stats.captures:,} robots.txt captures in {stats.files} WARC files -> "
+         f"{table.num_rows:,} sites")
     return table
 
 
@@ -610,8 +662,7 @@ def _duckdb_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
         index = engine.load_index(con, robots, args.key)
         stop.check()
         if index.skipped:
-            sys.stderr.write(f"robotsrules: warning: {index.skipped:,} robots rows without a "
-                             "usable URL ignored\n")
+            warn(f"{index.skipped:,} robots rows without a usable URL ignored")
         total = engine.count_rows(con, args.urls)
         stop.check()
         if args.any_agent:
@@ -728,8 +779,6 @@ def _report(args: argparse.Namespace, out: TextIO) -> int:
 
     if not os.path.exists(args.verdicts):
         raise RobotsError(f"{args.verdicts}: no such file")
-    if args.top < 0:
-        raise RobotsError("--top must not be negative")
     stances: Any = None
     if args.stances:
         if not os.path.exists(args.stances):
@@ -791,7 +840,7 @@ def add_stance_table_options(stance: argparse.ArgumentParser) -> None:
                              "(duckdb engine)")
     stance.add_argument("--spark-master", metavar="URL", default="local[*]",
                         help="table form: Spark master for --engine spark (default local[*])")
-    stance.add_argument("--partitions", type=int, metavar="N",
+    stance.add_argument("--partitions", type=count(1, 1 << 20), metavar="N",
                         help="table form: origin partitions for --engine spark")
     stance.set_defaults(run_table=_stance_table)
 
@@ -813,14 +862,11 @@ def _stance_table(args: argparse.Namespace, out: TextIO) -> int:
 def _stance_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     _need("pyarrow")
     _need("duckdb")
-    from ..bulk import STANCE_SCHEMA, check_agents, check_stance_mode
-    from ._stance import expand_agents
+    from ..bulk import STANCE_SCHEMA, check_stance_mode
+    from ._agent_options import command_agents
 
     form = _out_format(args)
-    agents = expand_agents(args)
-    if not agents:
-        raise RobotsError("no agent given: pass --agent NAME or --agent-category CATEGORY")
-    check_agents(agents)  # a caller mistake: say so before any work
+    agents = command_agents(args)  # a caller mistake: said before any work
     check_stance_mode(args.mode)
     if args.engine == "spark" and args.key != "origin":
         raise RobotsError("--key host needs --engine duckdb")
@@ -871,8 +917,7 @@ def _duckdb_stances(args: argparse.Namespace, robots: Any, agents: List[str],
         con.close()  # the index is in memory: the rest is pure Python
     stop.check()
     if index.skipped:
-        sys.stderr.write(f"robotsrules: warning: {index.skipped:,} robots rows without a "
-                         "usable URL ignored\n")
+        warn(f"{index.skipped:,} robots rows without a usable URL ignored")
     return stances(index, agents, mode=args.mode), _nothing
 
 

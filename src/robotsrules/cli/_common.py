@@ -3,61 +3,41 @@
 from __future__ import annotations
 
 import argparse
-import math
-import os
-import re
 import sys
 import time
-from typing import Any, Callable, Optional, TextIO, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .._terminal import visible
 from .._typing import assert_never
-from .._version import __version__
-from ..errors import RobotsError
-from ..model import Reason, Verdict
+from ..model import Reason, UsageLine, Verdict
 from ..policy import Outcome, ServedReason
-from ..robotstxt import MODES, Mode, RobotsTxt, parse
 
 __all__ = [
     "EXIT_ALLOWED",
     "EXIT_DISALLOWED",
     "EXIT_ERROR",
     "EXIT_INTERRUPTED",
+    "EXIT_NO_FILE",
     "EXIT_OK",
     "EXIT_TERMINATED",
-    "MAX_TIMEOUT",
-    "URL_SOURCE",
     "Progress",
     "brief",
     "describe",
-    "fail",
-    "fetch_options",
-    "header_value",
-    "header_value_problem",
-    "in_mode",
-    "load",
-    "mode_option",
     "outcome_meaning",
-    "painter",
-    "positive_seconds",
-    "read_bytes",
-    "read_robots",
+    "plural",
     "served_note",
     "spark_session",
-    "user_agent",
+    "usage_lines_json",
+    "verdict_json",
+    "when",
     "why",
 ]
 
 
 EXIT_ALLOWED, EXIT_DISALLOWED, EXIT_ERROR = 0, 1, 2
 EXIT_OK = EXIT_ALLOWED  # "done", for the commands that give no verdict
+EXIT_NO_FILE = 3  # lint: a URL has no robots.txt (4xx), so there was nothing to lint
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + SIGINT, 128 + SIGTERM
-
-
-def fail(message: str) -> int:
-    """Say what went wrong on one line of standard error; the exit code for errors."""
-    sys.stderr.write(f"robotsrules: error: {visible(message)}\n")
-    return EXIT_ERROR
 
 
 class Progress:
@@ -85,16 +65,6 @@ class Progress:
         if self.on:
             sys.stderr.write("\r" + " " * 60 + "\r")
             sys.stderr.flush()
-
-
-def mode_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--mode", choices=MODES, default="google",
-        help="how to read the file: google (default, Google's library), rfc (RFC 9309 "
-             "where Google differs) or legacy (1994/1996, as urllib.robotparser)")
-
-
-MAX_TIMEOUT = 86_400.0
 
 
 # Presentation tables: one exhaustive function per vocabulary, so that a value added to a
@@ -179,107 +149,45 @@ def served_note(reason: ServedReason) -> Optional[str]:
     assert_never(reason)
 
 
-def header_value_problem(text: str) -> Optional[str]:
-    """Why ``text`` cannot be sent as an HTTP header value (None: it can)."""
-    if not text or text != text.strip(" \t"):
-        return "is empty or starts or ends with white space"
-    for column, char in enumerate(text, 1):
-        if not " " <= char <= "~":
-            return (f"has {visible(char)!r} at column {column}: a header value is printable "
-                    "ASCII")
-    return None
+def usage_lines_json(lines: Tuple[UsageLine, ...]) -> List[Dict[str, Any]]:
+    """Usage lines as JSON objects (``usage --json``, and in every verdict's JSON)."""
+    return [{"line": u.line, "directive": u.directive, "value": u.value,
+             "pattern": u.pattern or None,
+             "states": {name: value for name, value in u.statements}} for u in lines]
 
 
-def user_agent(args: argparse.Namespace) -> str:
-    """The User-Agent header: --user-agent, else built from a single --agent's token."""
-    given = getattr(args, "user_agent", None)
-    if given:
-        return str(given)
-    agent = getattr(args, "agent", None)  # agents has none; diff has a list
-    if not isinstance(agent, str):
-        return f"robotsrules/{__version__}"
-    token = agent.split("/", 1)[0].strip()
-    problem = header_value_problem(token)
-    if problem is not None:
-        raise RobotsError(f"--agent {visible(agent)!r} cannot go in a User-Agent header: it "
-                          f"{problem}; pass --user-agent")
-    return f"{token} (robotsrules/{__version__})"
+def verdict_json(verdict: Verdict) -> Dict[str, Any]:
+    """A verdict as the JSON outputs show it (``check``, ``explain``, ``agents``, ``diff``);
+    an absent file (the status rules decided) has no group lines."""
+    rule = verdict.rule
+    return {
+        "allowed": verdict.allowed,
+        "reason": verdict.reason,
+        "scope": verdict.scope,
+        "target": verdict.target,
+        "rule": None if rule is None else {
+            "line": rule.line, "directive": rule.directive, "value": rule.value,
+            "pattern": rule.pattern, "priority": rule.priority},
+        "groups": ([] if verdict.reason in ("allow-all", "disallow-all")
+                   else [group.line for group in verdict.groups]),
+        "usage": usage_lines_json(verdict.usage),
+    }
 
 
-URL_SOURCE = re.compile(r"(?i)(https?|ftp)://")
+def plural(count: int, word: str, many: str = "") -> str:
+    """``"1 rule"``, ``"2 rules"``."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
 
 
-def load(source: str, args: argparse.Namespace) -> Tuple[RobotsTxt, str]:
-    """A robots.txt from a file path, '-' (stdin) or a URL (fetched); with a note on how."""
-    if URL_SOURCE.match(source):
-        from .._fetcher import fetch
+def when(seconds: float) -> str:
+    """A time as ISO 8601 UTC to the second; ``-`` for one out of range."""
+    import datetime
 
-        result = fetch(source, user_agent=user_agent(args), timeout=args.timeout)
-        note = f"{result.url}: HTTP {result.status}" if result.status else result.url
-        # (printed through visible() by the text outputs; JSON escapes by itself)
-        if result.outcome != "ok":
-            note += f", {result.outcome}: {result.error} -> {outcome_meaning(result.outcome)}"
-        return in_mode(result.robots, args.mode), note
-    return read_robots(source, args.mode), source
-
-
-def painter(out: TextIO, args: argparse.Namespace) -> Callable[..., str]:
-    colour = getattr(args, "color", "auto")
-    on = colour == "always" or (colour == "auto" and hasattr(out, "isatty") and out.isatty()
-                                and not os.environ.get("NO_COLOR"))
-
-    def paint(text: str, code: str, bold: bool = False) -> str:
-        if not on:
-            return text
-        return f"\x1b[{'1;' if bold else ''}{code}m{text}\x1b[0m"
-
-    return paint
-
-
-def read_bytes(path: str) -> bytes:
-    if path == "-":
-        return sys.stdin.buffer.read()
-    with open(path, "rb") as handle:
-        return handle.read()
-
-
-def read_robots(path: str, mode: Mode = "google") -> RobotsTxt:
-    return parse(read_bytes(path), mode=mode)
-
-
-def in_mode(robots: RobotsTxt, mode: Mode) -> RobotsTxt:
-    """``robots`` read in ``mode``: fetched files are parsed as Google does, then re-read."""
-    if robots.mode == mode or robots.synthetic is not None:
-        return robots  # allow-all / disallow-all mean the same in every mode
-    return parse(robots.source, max_bytes=None, mode=mode)  # already cut when fetched
-
-
-def positive_seconds(text: str) -> float:
-    """--timeout: a positive, finite number of seconds, at most MAX_TIMEOUT."""
     try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and 0 < value <= MAX_TIMEOUT):
-        raise argparse.ArgumentTypeError(
-            f"expected a number of seconds above 0 and at most {MAX_TIMEOUT:g}, not "
-            f"{visible(text)!r}")
-    return value
-
-
-def header_value(text: str) -> str:
-    """--user-agent: a value an HTTP header can carry (printable ASCII)."""
-    problem = header_value_problem(text)
-    if problem is not None:
-        raise argparse.ArgumentTypeError(f"{visible(text)!r} {problem}")
-    return text
-
-
-def fetch_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--timeout", type=positive_seconds, default=10.0, metavar="SECONDS",
-                        help="connect and read time-out (default 10; above 0, at most a day)")
-    parser.add_argument("--user-agent", metavar="HEADER", type=header_value,
-                        help="User-Agent header to send (default: 'NAME (robotsrules/VERSION)')")
+        return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).isoformat(
+            timespec="seconds")
+    except (OverflowError, OSError, ValueError):  # a clock or cache row out of range
+        return "-"
 
 
 def spark_session(args: argparse.Namespace, stop: Any) -> Tuple[Any, str, Callable[[], None]]:

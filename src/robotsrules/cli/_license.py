@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Dict, List, Optional, TextIO, Tuple
+from typing import Any, Dict, List, Optional, TextIO
 
 from .._rsl import (
     USAGE_TOKENS,
@@ -35,8 +35,10 @@ from .._terminal import CONTROL_ESCAPES, visible
 from .._urls import match_target
 from ..errors import InvalidURL, RobotsError
 from ..linter import Diagnostic, diagnostic
-from ..robotstxt import RobotsTxt, parse
-from ._common import EXIT_ALLOWED, EXIT_DISALLOWED, EXIT_ERROR, URL_SOURCE, read_bytes
+from ..robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse
+from ._common import EXIT_ALLOWED, EXIT_DISALLOWED, EXIT_ERROR
+from ._input import read_input
+from ._options import is_url, source_url
 
 __all__ = ["add_command", "document_json", "fetched_diagnostics"]
 
@@ -46,7 +48,7 @@ _COLOURS = {"permitted": "32", "licensed": "33", "prohibited": "31", "unstated":
 
 def _checker(args: argparse.Namespace) -> Any:
     from .._robotscache import RobotsCache
-    from ._common import user_agent
+    from ._options import user_agent
 
     return RobotsCache(user_agent=user_agent(args), agent="*", timeout=args.timeout)
 
@@ -56,31 +58,45 @@ def _looks_like_xml(data: bytes) -> bool:
     return head.startswith(b"<") or head.startswith(b"\xff\xfe") or head.startswith(b"\xfe\xff")
 
 
-def _documents(args: argparse.Namespace, cache: Any) -> Tuple[List[LicenseDocument], str]:
-    """The licence documents SOURCE stands for, and a line saying where they came from."""
-    source: str = args.source
-    site = args.origin
-    if URL_SOURCE.match(source):
-        try:
-            path = source.split("://", 1)[1].partition("/")[2].split("?", 1)[0]
-        except IndexError:
-            path = ""
-        if path == "robots.txt":
-            served = cache.lookup(source)
-            return _followed(served.robots, origin_of(source), args, cache), (
-                f"robots.txt {source} ({served.result.outcome})")
-        return [cache.license_document(source, origin=site)], f"licence {source}"
-    data = read_bytes(source)
-    if _looks_like_xml(data):
-        return [parse_license(data, origin=site)], f"licence {source}"
-    robots = parse(data)
-    return _followed(robots, site, args, cache), f"robots.txt {source}"
+class _Source:
+    """SOURCE read once: a licence document, or a robots.txt whose License lines are
+    followed for each agent."""
 
+    def __init__(self, args: argparse.Namespace, cache: Any) -> None:
+        source: str = args.source
+        self.site = args.origin
+        self.document: Optional[LicenseDocument] = None
+        self.robots: Optional[RobotsTxt] = None
+        if is_url(source):
+            source_url(source)
+            try:
+                path = source.split("://", 1)[1].partition("/")[2].split("?", 1)[0]
+            except IndexError:
+                path = ""
+            if path == "robots.txt":
+                served = cache.lookup(source)
+                self.robots, self.site = served.robots, origin_of(source)
+                self.where = f"robots.txt {source} ({served.result.outcome})"
+            else:
+                self.document = cache.license_document(source, origin=self.site)
+                self.where = f"licence {source}"
+            return
+        # one octet past a licence's limit: a longer document is refused, not cut
+        got = read_input(source, DEFAULT_MAX_BYTES + 1)
+        if _looks_like_xml(got.data):
+            self.document = parse_license(got.data, origin=self.site)
+            self.where = f"licence {source}"
+        else:
+            self.robots = parse(got.data)  # past 500 KiB: cut there, as a crawler does
+            self.where = f"robots.txt {source}"
 
-def _followed(robots: RobotsTxt, site: Optional[str], args: argparse.Namespace,
-              cache: Any) -> List[LicenseDocument]:
-    links = dict.fromkeys(robots.license_urls(args.agent))
-    return [cache.license_document(link, origin=site) for link in links]
+    def documents(self, agent: str, cache: Any) -> List[LicenseDocument]:
+        """The licence documents for ``agent``."""
+        if self.document is not None:
+            return [self.document]
+        assert self.robots is not None
+        links = dict.fromkeys(self.robots.license_urls(agent))
+        return [cache.license_document(link, origin=self.site) for link in links]
 
 
 def _names(args: argparse.Namespace) -> List[str]:
@@ -127,53 +143,62 @@ def _answer_json(answer: LicenseAnswer) -> Dict[str, Any]:
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
-    from ._common import painter
+    from ._agent_options import check_agents, expand_agents
+    from ._output import painter
 
     names = _names(args)
-    if args.agent is not None:
-        from .._agents import agent_tokens
-
-        agent_tokens(args.agent)
-    else:
-        args.agent = "*"
+    agents = expand_agents(args)
+    check_agents(agents, args)
+    if not agents:
+        agents = ["*"]  # the License lines for every crawler
     if args.origin is not None:
         args.origin = origin_of(args.origin)
-    with _checker(args) as cache:
-        documents, where = _documents(args, cache)
-    code = EXIT_ALLOWED
-    if any(d.state != "ok" for d in documents):
-        code = EXIT_ERROR
-    reports: List[Dict[str, Any]] = []
     for url in args.urls:
         try:
             match_target(url)  # a URL the core rejects is the caller's mistake
         except (InvalidURL, ValueError) as error:
             raise RobotsError(f"{url}: {error}") from None
-        terms = LicenseTerms(url, tuple(documents), user=args.user, geo=args.geo)
-        answers = [terms.answer(name) for name in names]
-        if code == EXIT_ALLOWED and any(a.allowed is False for a in answers):
-            code = EXIT_DISALLOWED
-        reports.append({"url": url, "answers": answers})
+    with _checker(args) as cache:
+        source = _Source(args, cache)
+        found = [(agent, source.documents(agent, cache)) for agent in agents]
+    code = EXIT_ALLOWED
+    if any(d.state != "ok" for _, documents in found for d in documents):
+        code = EXIT_ERROR
+    results = []
+    for agent, documents in found:
+        reports: List[Dict[str, Any]] = []
+        for url in args.urls:
+            terms = LicenseTerms(url, tuple(documents), user=args.user, geo=args.geo)
+            answers = [terms.answer(name) for name in names]
+            if code == EXIT_ALLOWED and any(a.allowed is False for a in answers):
+                code = EXIT_DISALLOWED
+            reports.append({"url": url, "answers": answers})
+        results.append((agent, documents, reports))
     if args.json:
-        out.write(json.dumps({
-            "source": args.source, "agent": args.agent,
+        shown = [{
+            "source": args.source, "agent": agent,
             "documents": [document_json(d) for d in documents],
             "urls": [{"url": r["url"], "answers": {a.name: _answer_json(a)
                                                    for a in r["answers"]}} for r in reports],
-        }, indent=2, ensure_ascii=False) + "\n")
+        } for agent, documents, reports in results]
+        out.write(json.dumps(shown[0] if len(shown) == 1 else shown, indent=2,
+                             ensure_ascii=False) + "\n")
         return code
     paint = painter(out, args)
-    out.write(f"{visible(where)}\n")
-    if not documents:
-        out.write(f"  no License line applies to {visible(args.agent)}\n")
-    for document in documents:
-        _document_text(document, out, show_contents=not args.urls)
+    out.write(f"{visible(source.where)}\n")
     width = max((len(n) for n in names), default=8)
-    for report in reports:
-        out.write(f"\n{visible(report['url'])}\n")
-        for answer in report["answers"]:
-            status = paint(f"{answer.status:<10}", _COLOURS[answer.status])
-            out.write(f"  {answer.name:<{width}}  {status}  {visible(answer.reason)}\n")
+    for number, (agent, documents, reports) in enumerate(results):
+        if len(results) > 1:
+            out.write(f"{chr(10) if number else ''}agent {visible(agent)}\n")
+        if not documents:
+            out.write(f"  no License line applies to {visible(agent)}\n")
+        for document in documents:
+            _document_text(document, out, show_contents=not args.urls)
+        for report in reports:
+            out.write(f"\n{visible(report['url'])}\n")
+            for answer in report["answers"]:
+                status = paint(f"{answer.status:<10}", _COLOURS[answer.status])
+                out.write(f"  {answer.name:<{width}}  {status}  {visible(answer.reason)}\n")
     return code
 
 
@@ -256,12 +281,13 @@ def _path_of(url: str) -> str:
 
 def add_command(commands: Any) -> None:
     """Add ``license`` to the ``robotsrules`` subcommands (an argparse subparsers object)."""
-    from ._common import fetch_options
-    from ._usage import Intermixed
+    from ._agent_options import add_agent_options
+    from ._options import add_command as new_command
+    from ._options import color_option, fetch_options, intermixed, json_option
 
-    parser = commands.add_parser(
-        "license", help="what RSL 1.0 licence documents say about URLs (permits, prohibits, "
-                        "payment)",
+    parser = new_command(
+        commands, "license",
+        help="what RSL 1.0 licence documents say about URLs (permits, prohibits, payment)",
         description="Read SOURCE, an RSL 1.0 licence document (a file, '-' or a URL) or a "
                     "robots.txt (a file, or a URL ending in /robots.txt) whose License lines "
                     "for AGENT are followed, and say for each URL whether each use "
@@ -269,15 +295,19 @@ def add_command(commands: Any) -> None:
                     "terms, prohibited, unstated, or unknown (the document could not be "
                     "fetched or read), with the deciding element. Without URL: the "
                     "documents' contents and licences.",
-        epilog="Exit codes: 0 every answer permitted or unstated, 1 some use prohibited or "
-               "offered only on terms, 2 usage or I/O error, or a licence document that "
-               "could not be fetched or read.")
+        exits="0 every answer permitted or unstated, 1 some use prohibited or offered only "
+              "on terms, 2 usage or I/O error, or a licence document that could not be "
+              "fetched or read.",
+        examples=["robotsrules license https://example.com/robots.txt --agent GPTBot "
+                  "https://example.com/a",
+                  "robotsrules license license.xml --origin https://example.com/ "
+                  "https://example.com/docs/x --purpose ai-train",
+                  "robotsrules license robots.txt --origin https://example.com/ --json"])
     parser.add_argument("source", metavar="FILE_OR_URL")
     parser.add_argument("urls", nargs="*", metavar="URL",
                         help="URLs (or /paths) to answer for")
-    parser.add_argument("--agent", metavar="NAME",
-                        help="the crawler whose License lines a robots.txt SOURCE gives "
-                             "(RSL 1.0 §4.4.2; default: those for every crawler, '*')")
+    add_agent_options(parser, "the crawler whose License lines a robots.txt SOURCE gives "
+                              "(RSL 1.0 §4.4.2; default: those for every crawler, '*')")
     parser.add_argument("--purpose", metavar="NAME", action="append", default=[],
                         help="an RSL usage token (all, ai-all, ai-train, ai-input, ai-index, "
                              "search) or a purpose of 'robotsrules usage' (train-ai...); "
@@ -291,9 +321,8 @@ def add_command(commands: Any) -> None:
     parser.add_argument("--origin", metavar="URL",
                         help="the site a licence file or a local robots.txt is for: <content "
                              "url> values on other origins are ignored")
-    parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.add_argument("--color", choices=["auto", "always", "never"], default="auto",
-                        help="colour the text output (default: on a terminal)")
+    json_option(parser)
+    color_option(parser)
     fetch_options(parser)
     parser.set_defaults(run=_run)
-    setattr(parser, "parse_known_args", Intermixed(parser))  # noqa: B010
+    intermixed(parser)

@@ -13,19 +13,22 @@ import argparse
 import json
 import os
 import re
-import sys
 from typing import Any, Callable, Dict, Iterator, List, Optional, TextIO, Tuple
 
 from .._page import DEFAULT_HEAD_BYTES, Directive, PageSignals, admit_page, check_purposes
+from .._terminal import visible
 from .._usage import Usage
 from ..errors import MissingExtra, RobotsError
-from ..robotstxt import parse
 
 __all__ = ["add_command", "check_pages_args", "page_schema", "pages_job", "read_response"]
 
 from ._common import EXIT_OK, spark_session
+from ._options import is_url, source_url, user_agent
+from ._output import warn
 
-_URL = re.compile(r"(?i)https?://")
+_HEADER_BYTES = 1 << 20
+"""Octets of a saved response read before its body (the header blocks of a redirect chain
+saved by ``curl -iL``): with ``--max-head-bytes``, all that is read of a file or stdin."""
 _STATUS_LINE = re.compile(rb"HTTP/\d(?:\.\d)? +\d{3}")
 _BLANK_LINE = re.compile(rb"\r?\n\r?\n")
 
@@ -65,11 +68,9 @@ def _fetch(url: str, args: argparse.Namespace) -> Tuple[List[Tuple[str, str]], b
     """The page at ``url`` by the project's fetch (:func:`robotsrules._fetcher.fetch_page`:
     its time-outs, whole-fetch deadline and bounded body decoder)."""
     from .._fetcher import fetch_page
-    from .._version import __version__
 
-    agent = str(args.agent).split("/", 1)[0]
-    user_agent = args.user_agent or f"{agent} (robotsrules/{__version__})"
-    page = fetch_page(url, user_agent=user_agent, max_bytes=args.max_head_bytes,
+    source_url(url, ("http", "https"))
+    page = fetch_page(url, user_agent=user_agent(args, args.agent), max_bytes=args.max_head_bytes,
                       timeout=args.timeout)
     if page.error is not None:
         raise RobotsError(f"{url}: {page.error}")
@@ -77,15 +78,15 @@ def _fetch(url: str, args: argparse.Namespace) -> Tuple[List[Tuple[str, str]], b
 
 
 def _load(source: str, args: argparse.Namespace) -> Tuple[List[Tuple[str, str]], bytes, str]:
-    if _URL.match(source):
+    """The page: fetched (a URL), or read from a saved response or HTML file ('-': stdin),
+    its header blocks and the first ``--max-head-bytes`` of its body, never more."""
+    from ._input import read_input
+
+    if is_url(source):
         return _fetch(source, args)
-    if source == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        with open(source, "rb") as handle:
-            data = handle.read()
-    headers, body = read_response(data)
-    return headers, body, source
+    got = read_input(source, _HEADER_BYTES + args.max_head_bytes)
+    headers, body = read_response(got.data)
+    return headers, body[:args.max_head_bytes], got.name
 
 
 def _why(signals: PageSignals, name: str) -> Optional[Directive]:
@@ -124,7 +125,7 @@ def _yes(value: bool) -> str:
 
 
 def _print_text(signals: PageSignals, source: str, purposes: List[str], out: TextIO) -> None:
-    out.write(f"{source} (agent {', '.join(signals.agent)})\n")
+    out.write(f"{visible(source)} (agent {visible(', '.join(signals.agent))})\n")
     if not signals.directives:
         out.write("no page-level signal: the defaults apply\n")
     else:
@@ -133,28 +134,28 @@ def _print_text(signals: PageSignals, source: str, purposes: List[str], out: Tex
             state = "applies" if d.applies else "other crawler"
             if not d.valid:
                 state = "ignored: value not understood"
-            out.write(f"  {d.describe()}  [{state}]\n")
+            out.write(f"  {visible(d.describe())}  [{state}]\n")
     out.write("for this agent:\n")
     for name in _WHY:
         value = getattr(signals, name)
         directive = _why(signals, name)
-        because = f"  <- {directive.describe()}" if directive and not value else ""
+        because = f"  <- {visible(directive.describe())}" if directive and not value else ""
         out.write(f"  {name}: {_yes(value)}{because}\n")
     for name in ("max_snippet", "max_image_preview", "max_video_preview"):
         value = getattr(signals, name)
         if value is not None:
-            out.write(f"  {name}: {value}\n")
+            out.write(f"  {name}: {visible(str(value))}\n")
     if signals.unavailable_after is not None:
         state = "passed" if signals.expired else "not yet"
         out.write(f"  unavailable_after: {signals.unavailable_after.isoformat()} ({state})\n")
     if signals.tdm_reservation is not None:
         policy = f", policy {signals.tdm_policy}" if signals.tdm_policy else ""
-        out.write(f"  tdm-reservation: {signals.tdm_reservation}{policy}\n")
+        out.write(f"  tdm-reservation: {visible(f'{signals.tdm_reservation}{policy}')}\n")
     out.write("purposes:\n")
     for purpose in purposes:
         answer, directive = signals.decide(purpose)
         text = {True: "allowed", False: "refused", None: "nothing stated"}[answer]
-        because = f"  <- {directive.describe()}" if directive else ""
+        because = f"  <- {visible(directive.describe())}" if directive else ""
         out.write(f"  {purpose}: {text}{because}\n")
 
 
@@ -162,28 +163,21 @@ def _site(args: argparse.Namespace) -> Optional[Any]:
     """The site's robots.txt (``--robots``), or ``None``."""
     if not args.robots:
         return None
-    if _URL.match(args.robots):
-        from .._fetcher import fetch
-        from .._version import __version__
+    from ._input import load_source
 
-        agent = str(args.agent).split("/", 1)[0]
-        result = fetch(args.robots, user_agent=args.user_agent or
-                       f"{agent} (robotsrules/{__version__})", timeout=args.timeout)
-        robots = result.robots
-    else:
-        with open(args.robots, "rb") as handle:
-            robots = parse(handle.read())
-    return robots
+    return load_source(args.robots, args).robots
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
-    from ._stance import command_agents
+    from ._agent_options import command_agents
 
+    if args.source == "-" and args.robots == "-":
+        raise RobotsError("the page and --robots cannot both read standard input")
     agents = command_agents(args)  # --agent and --agent-category tokens
-    args.agent = agents[0]  # the User-Agent header's token when fetching
+    args.agent = agents[0] if len(agents) == 1 else None  # the User-Agent header's token
     purposes = _purposes(args)
     headers, body, note = _load(args.source, args)
-    url = args.url or (args.source if _URL.match(args.source) else "/")
+    url = args.url or (args.source if is_url(args.source) else "/")
     robots = _site(args)
 
     def usage(agent: Any) -> Optional[Usage]:
@@ -206,14 +200,14 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             documents.append(data)
             continue
         if len(agents) > 1:
-            out.write(f"{'' if agent == agents[0] else chr(10)}agent {agent}\n")
+            out.write(f"{'' if agent == agents[0] else chr(10)}agent {visible(agent)}\n")
         _print_text(signals, note, purposes, out)
         if robots is not None:
             site = usage(agent)
             crawl = "allowed" if site is not None and site.crawl_allowed else "disallowed"
             out.write(f"with the site's robots.txt (crawl {crawl}):\n")
             for a in answers:
-                out.write(f"  {a.purpose}: {a.answer.describe()}\n")
+                out.write(f"  {a.purpose}: {visible(a.answer.describe())}\n")
     if args.json:
         json.dump(documents[0] if len(documents) == 1 else documents, out, indent=2,
                   default=str)
@@ -223,38 +217,40 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
 
 def add_command(commands: Any) -> None:
     """Add the ``page`` subcommand to :mod:`robotsrules.cli`'s parser."""
-    page = commands.add_parser(
-        "page", help="page-level signals of a response: X-Robots-Tag, meta robots, TDMRep...",
-        description="Read a page's X-Robots-Tag, robots meta tags, noai/noimageai, TDMRep "
-                    "and Content-Usage signals and say what they mean for AGENT and which "
-                    "one decides. URL_OR_FILE: a URL (fetched), a saved HTTP response "
-                    "(curl -i), an HTML file, or '-'.",
-        epilog="Exit codes: 0 done, 2 usage or I/O error.")
-    page.add_argument("source", metavar="URL_OR_FILE")
-    page.add_argument("--agent", metavar="NAME",
-                      help="the crawler's product token, e.g. GPTBot (more agents with "
-                           "--agent-category: the answers of each in turn; JSON: a list)")
-    from ._stance import add_agent_options
+    from ._agent_options import add_agent_options
+    from ._options import add_command as new_command
+    from ._options import byte_count, fetch_options, json_option
 
-    add_agent_options(page)
+    page = new_command(
+        commands, "page",
+        help="page-level signals of a response: X-Robots-Tag, meta robots, TDMRep...",
+        description="Read a page's X-Robots-Tag, robots meta tags, noai/noimageai, TDMRep "
+                    "and Content-Usage signals and say what they mean for each AGENT and "
+                    "which one decides. URL_OR_FILE: an http(s) URL (fetched), a saved HTTP "
+                    "response (curl -i), an HTML file, or '-'; at most the headers and "
+                    "--max-head-bytes of the body are read.",
+        exits="0 done, 2 usage or I/O error.",
+        examples=["robotsrules page https://example.com/article --agent GPTBot",
+                  "curl -si https://example.com/ | robotsrules page - --agent GPTBot "
+                  "--agent Googlebot",
+                  "robotsrules page saved.http --url https://example.com/a --robots "
+                  "robots.txt --agent CCBot --purpose ai-train --json"])
+    page.add_argument("source", metavar="URL_OR_FILE")
+    add_agent_options(page, "the crawler's product token, e.g. GPTBot")
     page.add_argument("--purpose", action="append", metavar="PURPOSE",
                       help="a purpose to answer (repeatable; default: search, ai-input, "
                            "ai-train)")
-    page.add_argument("--json", action="store_true", help="print JSON")
+    json_option(page)
     page.add_argument("--robots", metavar="FILE_OR_URL",
                       help="also read the site's robots.txt usage lines (Content-Signal, "
-                           "Content-Usage): a file, or any URL of the site (its robots.txt "
-                           "is fetched), and say which level decides")
+                           "Content-Usage): a file, '-', or any URL of the site (its "
+                           "robots.txt is fetched), and say which level decides")
     page.add_argument("--url", metavar="URL",
                       help="the page's URL when the source is a file (default: /)")
-    page.add_argument("--max-head-bytes", type=int, default=DEFAULT_HEAD_BYTES,
+    page.add_argument("--max-head-bytes", type=byte_count, default=DEFAULT_HEAD_BYTES,
                       metavar="N", help=f"read at most N bytes of the body (default "
-                                        f"{DEFAULT_HEAD_BYTES})")
-    page.add_argument("--timeout", type=float, default=10.0, metavar="SECONDS",
-                      help="connect and read time-out for a URL (default 10); the whole "
-                           "fetch, redirects included, ends within 3 x SECONDS")
-    page.add_argument("--user-agent", metavar="HEADER",
-                      help="User-Agent header to send (default: 'NAME (robotsrules/VERSION)')")
+                                        f"{DEFAULT_HEAD_BYTES:,}; at most 64 MiB)")
+    fetch_options(page)
     page.set_defaults(run=_run)
 
 
@@ -267,6 +263,9 @@ def check_pages_args(args: argparse.Namespace) -> None:
             raise RobotsError(f"--pages-warc cannot be combined with {flag}")
     args.purpose = list(check_purposes(args.purpose))
     for path in args.pages_warc:
+        if os.path.isdir(path):
+            raise RobotsError(f"{path}: is a directory; --pages-warc takes WARC files "
+                              f"(e.g. {os.path.join(path, '*.warc.gz')})")
         if not os.path.isfile(path):
             raise RobotsError(f"{path}: no such file")
 
@@ -324,7 +323,7 @@ def pages_job(args: argparse.Namespace, robots: Any, stop: Any
         yield from page_batches(args.pages_warc, agents=args.agent, purposes=args.purpose,
                                 robots=index, stats=stats, mode=args.mode, check=stop.check)
         for problem in stats.warnings():
-            sys.stderr.write(f"robotsrules: warning: {problem}\n")
+            warn(problem)
 
     return batches(), None, _nothing
 

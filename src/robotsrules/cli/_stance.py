@@ -9,22 +9,23 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Dict, List, TextIO, Tuple, cast
+import os
+from typing import Any, Dict, TextIO, cast
 
 from .._crawlers import Crawler
 from .._stance import Stance
-from ..errors import InvalidAgent, RobotsError
+from .._terminal import visible
+from ._agent_options import add_agent_options, command_agents, crawler_table
+from ._common import EXIT_ALLOWED, EXIT_DISALLOWED
+from ._input import load_source
+from ._options import add_command as new_command
+from ._options import fetch_options, intermixed, is_url, json_option, mode_option
+from ._output import fail, note
 
-__all__ = [
-    "add_agent_options",
-    "add_command",
-    "by_category_cmd",
-    "command_agents",
-    "crawler_json",
-    "crawler_table",
-    "expand_agents",
-    "stance_json",
-]
+_TABLES = (".parquet", ".pq", ".csv", ".json", ".jsonl", ".ndjson", ".csv.gz", ".json.gz",
+           ".jsonl.gz")
+
+__all__ = ["add_command", "crawler_json", "stance_json"]
 
 _SAYS = {
     "all": "every path disallowed (robots.txt aside)",
@@ -67,118 +68,83 @@ def crawler_json(crawler: Crawler) -> Dict[str, Any]:
     }
 
 
-def add_agent_options(parser: argparse.ArgumentParser) -> None:
-    """``--agent-category`` (repeatable) and ``--crawlers FILE``: expand a crawler category
-    of the table (:mod:`robotsrules._crawlers`) to its tokens, next to ``--agent``."""
-    from .._crawlers import registry
-
-    shipped = registry()
-    aliases: Dict[str, List[str]] = {}
-    for alias, category in shipped.aliases.items():
-        aliases.setdefault(category, []).append(alias)
-    listed = ", ".join(name + (f" ({', '.join(aliases[name])})" if name in aliases else "")
-                       for name in shipped.categories)
-    parser.add_argument("--agent-category", action="append", metavar="CATEGORY",
-                        help=f"add every token of a crawler category of the registry: {listed} "
-                             "(repeatable)")
-    parser.add_argument("--crawlers", metavar="FILE",
-                        help="extend the crawler registry from a JSON file (the shape of "
-                             "robotsrules/data/crawlers.json, checked against "
-                             "crawlers.schema.json)")
-    parser.add_argument("--crawlers-replace", action="store_true",
-                        help="use only the --crawlers file, not the shipped table")
+def _table_form(args: argparse.Namespace) -> bool:
+    """Whether the command line asks for the table form (one row per site and agent):
+    ``--robots-warc``, ``--out``, or ``--robots`` naming a table. ``--robots FILE`` naming
+    a robots.txt is the one-file form (accepted with a hint)."""
+    if getattr(args, "robots_warc", None) or getattr(args, "out", None):
+        return True
+    robots = getattr(args, "robots", None)
+    if robots is None:
+        return False
+    if robots.lower().endswith(_TABLES):
+        return True
+    if args.source is not None:
+        return True  # both: the table form says what is wrong
+    note(f"'stance --robots {robots}' read as 'stance {robots}' (one robots.txt is the first "
+         "argument; --robots with --out is the table form)")
+    args.source, args.robots = robots, None
+    return False
 
 
-def crawler_table(args: argparse.Namespace) -> Tuple[Crawler, ...]:
-    """The crawler table the command line asked for (shipped, extended or replaced)."""
-    from .._crawlers import known_crawlers
-
-    table = getattr(args, "crawlers", None)
-    replace = bool(getattr(args, "crawlers_replace", False))
-    if replace and table is None:
-        raise RobotsError("--crawlers-replace needs --crawlers FILE")
-    return known_crawlers(table, replace=replace)
-
-
-def expand_agents(args: argparse.Namespace) -> List[str]:
-    """``--agent`` values then the tokens of every ``--agent-category``, without repeats."""
-    from .._crawlers import category_tokens
-
-    given = getattr(args, "agent", None)
-    agents: List[str] = [given] if isinstance(given, str) else list(given or [])
-    categories = getattr(args, "agent_category", None)
-    if categories:
-        agents.extend(category_tokens(categories, crawler_table(args)))
-    return list(dict.fromkeys(agents))
-
-
-def command_agents(args: argparse.Namespace) -> List[str]:
-    """:func:`expand_agents` for a command that needs at least one agent: each checked as a
-    product token, a ``RobotsError`` (exit 2, one line) when none is given."""
-    from .._agents import agent_tokens
-
-    agents = expand_agents(args)
-    if not agents:
-        raise RobotsError("no agent given: pass --agent NAME or --agent-category CATEGORY")
-    for agent in agents:  # a caller mistake: say so before any work
-        try:
-            agent_tokens(agent)
-        except InvalidAgent as error:
-            raise InvalidAgent(f"{error}{_published_hint(agent, args)}") from None
-    return agents
-
-
-def _published_hint(agent: str, args: argparse.Namespace) -> str:
-    """For a name the registry lists as published but robots.txt reads otherwise."""
-    from .._crawlers import crawler_for
-
-    try:
-        crawler = crawler_for(agent, crawler_table(args))
-    except RobotsError:
-        return ""
-    if crawler is None or crawler.token == agent:
-        return ""
-    if crawler.token is None:
-        return f" ({crawler.label!r} is listed in the crawler registry: {crawler.token_note})"
-    return (f" ({crawler.label!r} is listed in the crawler registry: robots.txt reads it as "
-            f"{crawler.token!r}; pass --agent {crawler.token})")
+def _agents_after(args: argparse.Namespace) -> None:
+    """``stance --agent GPTBot CCBot FILE`` (several names after one ``--agent``, the
+    form of before): the robots.txt is the positional argument that is a URL, '-' or an
+    existing path (else the first); the others are agents, accepted with a hint."""
+    given = list(args.source or [])
+    table = bool(getattr(args, "robots", None) or getattr(args, "robots_warc", None)
+                 or getattr(args, "out", None))
+    found = [name for name in given if is_url(name) or name == "-" or os.path.exists(name)]
+    source = found[0] if found else given[0] if given and not table else None
+    if source is not None:
+        given.remove(source)
+    if given:
+        note(f"{' '.join(given)} read as --agent {' --agent '.join(given)} (--agent takes one "
+             "name; repeat it)")
+        args.agent = [*(args.agent or []), *given]
+    args.source = source
 
 
 def _stance_cmd(args: argparse.Namespace, out: TextIO) -> int:
-    from .._terminal import visible
-    from ._common import EXIT_ALLOWED, EXIT_DISALLOWED, fail, load
-
-    table = getattr(args, "run_table", None)
-    if table is not None and (getattr(args, "robots", None) or getattr(args, "robots_warc", None)
-                              or getattr(args, "out", None)):
-        return int(table(args, out))  # the bulk form: one row per site and agent
+    _agents_after(args)
+    table_run = getattr(args, "run_table", None)
+    if table_run is not None and _table_form(args):
+        return int(table_run(args, out))  # the bulk form: one row per site and agent
     if args.source is None:
         return fail("stance needs FILE_OR_URL, or --robots/--robots-warc with --out")
     agents = command_agents(args)  # a name that is no product token: exit 2, with a hint
-    robots, origin = load(args.source, args)
+    loaded = load_source(args.source, args)
+    robots, origin = loaded.robots, loaded.origin
     stances = [(agent, robots.stance(agent)) for agent in agents]
     code = EXIT_DISALLOWED if any(s.kind != "none" for _, s in stances) else EXIT_ALLOWED
     from .._crawlers import crawler_for
 
     table = crawler_table(args)
     known = {agent: crawler_for(agent, table) for agent in agents}
+    absent = robots.synthetic is not None  # no file: no line to show
     if args.json:
-        report = {"source": origin, "stances": [
-            {**stance_json(a, s), "crawler": None if known[a] is None
-             else crawler_json(cast(Crawler, known[a]))} for a, s in stances]}
+        entries = [{**stance_json(a, s), "crawler": None if known[a] is None
+                    else crawler_json(cast(Crawler, known[a]))} for a, s in stances]
+        if absent:
+            for entry in entries:
+                entry["lines"] = []
+        report = {"source": origin, "file": "absent" if absent else "present",
+                  "stances": entries}
         out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         return code
-    out.write(f"{origin}\n")
-    width = max(len(agent) for agent in agents)
+    out.write(f"{visible(origin)}\n")
+    width = max(len(visible(agent)) for agent in agents)
     for agent, stance in stances:
-        scope = {"specific": "its own group", "global": "the '*' group",
-                 "none": "no group"}.get(stance.scope, stance.scope)
-        out.write(f"{agent:<{width}}  {stance.kind:<4}  {_SAYS[stance.kind]} ({scope})\n")
-        for rule in stance.lines:
-            out.write(f"{'':<{width}}    {rule}\n")
+        scope = ("no file: the status rules" if absent else
+                 {"specific": "its own group", "global": "the '*' group",
+                  "none": "no group"}.get(stance.scope, stance.scope))
+        out.write(f"{visible(agent):<{width}}  {stance.kind:<4}  {_SAYS[stance.kind]} "
+                  f"({scope})\n")
+        for rule in () if absent else stance.lines:
+            out.write(f"{'':<{width}}    {visible(str(rule))}\n")
         if stance.kind == "some":
-            out.write(f"{'':<{width}}    e.g. disallowed: {' '.join(stance.disallowed)}"
-                      f"; allowed: {' '.join(stance.allowed)}\n")
+            out.write(f"{'':<{width}}    e.g. disallowed: {visible(' '.join(stance.disallowed))}"
+                      f"; allowed: {visible(' '.join(stance.allowed))}\n")
         if not stance.complete:
             out.write(f"{'':<{width}}    (lines incomplete: the rules are too complex to "
                       "list every deciding line)\n")
@@ -190,56 +156,27 @@ def _stance_cmd(args: argparse.Namespace, out: TextIO) -> int:
 
 def add_command(commands: Any) -> argparse.ArgumentParser:
     """Add ``stance`` to the CLI's subcommands; returns its parser."""
-    from ._common import fetch_options, mode_option
-
-    stance: argparse.ArgumentParser = commands.add_parser(
-        "stance", help="does the file disallow all, none or some paths for each agent?",
-        description="For each AGENT, whether SOURCE (a file, '-' or a URL) disallows every "
-                    "path ('all'), none ('none') or some ('some'), decided from the rules "
+    stance = new_command(
+        commands, "stance", help="does the file disallow all, none or some paths for each agent?",
+        description="For each AGENT, whether FILE_OR_URL (a file, '-' or a URL) disallows "
+                    "every path ('all'), none ('none') or some ('some'), decided from the rules "
                     "alone and exactly as 'check' would answer for every URL; with the lines "
                     "that decide and example paths.",
-        epilog="Exit codes: 0 nothing disallowed for any agent, 1 some path disallowed for "
-               "some agent, 2 usage or I/O error. The table form (--robots or --robots-warc "
-               "with --out): 0 done, 2 usage or I/O error, 130/143 interrupted.")
-    stance.add_argument("source", metavar="FILE_OR_URL", nargs="?",
-                        help="a robots.txt file, '-' or a URL (or use --robots for a table)")
-    stance.add_argument("--agent", action="extend", nargs="+", metavar="NAME",
-                        help="product token(s) to ask about (repeatable)")
-    add_agent_options(stance)
-    stance.add_argument("--json", action="store_true", help="print JSON")
+        exits="0 nothing disallowed for any agent, 1 some path disallowed for some agent, 2 "
+              "usage or I/O error. The table form (--robots TABLE or --robots-warc with "
+              "--out): 0 done, 2 usage or I/O error, 130/143 interrupted.",
+        examples=["robotsrules stance examples/robots.txt --agent GPTBot --agent ExampleBot",
+                  "robotsrules stance https://example.com/robots.txt --agent-category "
+                  "ai-training --json",
+                  "robotsrules stance --robots robots.parquet --agent GPTBot --out "
+                  "stances.parquet"])
+    stance.add_argument("source", metavar="FILE_OR_URL", nargs="*",
+                        help="a robots.txt file, '-' or a URL (or --robots TABLE --out FILE "
+                             "for a table)")
+    add_agent_options(stance, "a product token to ask about")
+    json_option(stance)
     mode_option(stance)
     fetch_options(stance)
+    intermixed(stance)
     stance.set_defaults(run=_stance_cmd)
     return stance
-
-
-def by_category_cmd(args: argparse.Namespace, out: TextIO) -> int:
-    """``agents --by-category``: per crawler category, how many tokens are blocked; and the
-    likely opt-out mistakes (:mod:`robotsrules._optout`)."""
-    from .._optout import by_category, warnings
-    from ._common import EXIT_ALLOWED, load
-
-    wanted = set(expand_agents(args))  # --agent-category: only those categories
-    robots, origin = load(args.source, args)
-    table = crawler_table(args)
-    summary = [s for s in by_category(robots, table) if not wanted or wanted & {
-        c.token for c in table if c.category == s.category}]
-    found = warnings(robots, table)
-    if args.json:
-        report = {
-            "source": origin,
-            "categories": [
-                {"category": s.category, "total": s.total, "blocked": list(s.blocked),
-                 "partly": list(s.partly), "allowed": list(s.allowed), "named": list(s.named)}
-                for s in summary
-            ],
-            "warnings": [w._asdict() for w in found],
-        }
-        out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-        return EXIT_ALLOWED
-    out.write(f"{origin}\n")
-    for item in summary:
-        out.write(f"  {item}\n")
-    for warning in found:
-        out.write(f"warning: {warning}\n")
-    return EXIT_ALLOWED

@@ -11,24 +11,17 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Dict, List, Optional, TextIO, Tuple
+from typing import Any, Dict, List, Optional, TextIO
 
 from .._purposes import PURPOSES, revision
+from .._terminal import visible
 from .._usage import Usage
-from ..model import UsageLine
 
-__all__ = ["Intermixed", "add_command", "usage_json", "usage_lines_json"]
+__all__ = ["add_command", "usage_json"]
 
-from ._common import EXIT_ALLOWED, EXIT_DISALLOWED
+from ._common import EXIT_ALLOWED, EXIT_DISALLOWED, usage_lines_json
 
 _WORD = {True: "yes", False: "no", None: "-"}
-
-
-def usage_lines_json(lines: Tuple[UsageLine, ...]) -> List[Dict[str, Any]]:
-    """Usage lines as JSON objects (also used by ``explain --json``)."""
-    return [{"line": u.line, "directive": u.directive, "value": u.value,
-             "pattern": u.pattern or None,
-             "states": {name: value for name, value in u.statements}} for u in lines]
 
 
 def usage_json(usage: Usage, reading: Optional[str] = None) -> Dict[str, Any]:
@@ -47,9 +40,12 @@ def usage_json(usage: Usage, reading: Optional[str] = None) -> Dict[str, Any]:
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
-    from ._common import describe, load, painter
-    from ._stance import command_agents
+    from ._agent_options import command_agents
+    from ._common import describe
+    from ._input import load, robots_source
+    from ._output import painter
 
+    robots_source(args, "usage", urls="urls")
     agents = command_agents(args)  # --agent and --agent-category tokens
     reading = revision(args.aipref_revision)  # a revision without a reading: exit 2 first
     robots, origin = load(args.source, args)
@@ -58,11 +54,11 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     documents: List[Dict[str, Any]] = []
     paint = painter(out, args)
     if not args.json:
-        out.write(f"{origin}\n(IETF categories read as {reading.name}, {reading.date}"
+        out.write(f"{visible(origin)}\n(IETF categories read as {reading.name}, {reading.date}"
                   f"{'' if reading.broader else ', no nesting'})\n")
-    for agent in agents:  # one agent: the output of before --agent-category
+    for agent in agents:  # one answer per agent, labelled when there are several
         if len(agents) > 1 and not args.json:
-            out.write(f"\nagent {agent}\n")
+            out.write(f"\nagent {visible(agent)}\n")
         reports: List[Dict[str, Any]] = []
         documents.append({"source": origin, "agent": agent, "urls": reports})
         if _one_agent(robots, agent, urls, reports, out, paint, describe, args.json,
@@ -91,7 +87,7 @@ def _one_agent(robots: Any, agent: str, urls: List[str], reports: List[Dict[str,
                             **usage_json(usage, reading)})
             continue
         word = "may crawl" if usage.crawl_allowed else "may NOT crawl"
-        out.write(f"\n{paint(url, '1', bold=True)}  {word} ({describe(verdict)})\n")
+        out.write(f"\n{paint(visible(url), '1', bold=True)}  {word} ({describe(verdict)})\n")
         if not usage.crawl_allowed:
             note = ("no preference applies to a URL the agent may not fetch "
                     "(draft-ietf-aipref-attach)")
@@ -107,63 +103,47 @@ def _one_agent(robots: Any, agent: str, urls: List[str], reports: List[Dict[str,
             if answer is not None:
                 shown = paint(shown, "32" if answer else "31")
             deciding = usage.deciding(purpose, reading)
-            where = "; ".join(str(u) for u in deciding) if deciding else "nothing stated"
+            where = "; ".join(visible(str(u)) for u in deciding) if deciding else \
+                "nothing stated"
             pad = " " * (3 - len(_WORD[answer]))
             out.write(f"  {purpose:<12} {shown}{pad}  {where}\n")
         for label, defined in usage.superseded.items():
-            out.write(f"  note: `{label}` is a label of {defined} only; readers that follow "
-                      "the current revision ignore it (lint R609)\n")
+            out.write(f"  note: `{visible(label)}` is a label of {defined} only; readers "
+                      "that follow the current revision ignore it (lint R609)\n")
     return refused
 
 
 def add_command(commands: Any) -> None:
     """Add ``usage`` to the ``robotsrules`` subcommands (an argparse subparsers object)."""
-    from ._common import fetch_options, mode_option
+    from ._agent_options import add_agent_options
+    from ._options import add_command as new_command
+    from ._options import color_option, fetch_options, intermixed, json_option, mode_option
 
-    usage = commands.add_parser(
-        "usage", help="AI usage preferences (Content-Signal, Content-Usage) for URLs",
-        description="For each URL (default /): may AGENT crawl it, and what does SOURCE (a "
-                    "file, '-' or a URL) say about using it for search, as AI input, for AI "
-                    "training (Content-Signal names and the IETF aipref categories), with "
-                    "the lines that say so. '-' means nothing is stated.",
-        epilog="Exit codes: 0 every URL may be crawled, 1 at least one may not, 2 usage or "
-               "I/O error.")
-    usage.add_argument("source", metavar="FILE_OR_URL")
-    usage.add_argument("--agent", metavar="NAME",
-                       help="the crawler's product token (more agents with --agent-category: "
-                            "the answers of each in turn; JSON: a list)")
-    from ._stance import add_agent_options
-
-    add_agent_options(usage)
+    usage = new_command(
+        commands, "usage", help="AI usage preferences (Content-Signal, Content-Usage) for URLs",
+        description="For each URL (default /) and each AGENT: may AGENT crawl it, and what "
+                    "does FILE_OR_URL (a file, '-' or a URL) say about using it for search, "
+                    "as AI input, for AI training (Content-Signal names and the IETF aipref "
+                    "categories), with the lines that say so. '-' means nothing is stated.",
+        exits="0 every URL may be crawled by every agent, 1 at least one may not, 2 usage "
+              "or I/O error.",
+        examples=["robotsrules usage examples/robots.txt --agent ExampleBot /",
+                  "robotsrules usage https://example.com/robots.txt --agent GPTBot "
+                  "--agent CCBot / /blog/",
+                  "robotsrules usage robots.txt --agent-category ai-training --json"])
+    usage.add_argument("source", metavar="FILE_OR_URL", nargs="?")
+    usage.add_argument("--robots", metavar="FILE_OR_URL", help=argparse.SUPPRESS)
+    add_agent_options(usage, "the crawler's product token")
     usage.add_argument("urls", nargs="*", metavar="URL", help="URLs or /paths (default /)")
-    usage.add_argument("--json", action="store_true", help="print JSON")
+    json_option(usage)
     usage.add_argument("--aipref-revision", metavar="REV",
                        help="read the IETF categories as this revision of "
                             "draft-ietf-aipref-vocab did (e.g. 03: nesting under bots); "
                             "default: the current reading (-07, no nesting)")
-    usage.add_argument("--color", choices=["auto", "always", "never"], default="auto",
-                       help="colour the text output (default: on a terminal)")
+    color_option(usage)
     mode_option(usage)
     fetch_options(usage)
     usage.set_defaults(run=_run)
     # URLs may follow --agent (`usage FILE --agent NAME URL...`): argparse's plain parsing
     # binds an optional list of positionals before the first option, so parse intermixed.
-    setattr(usage, "parse_known_args", Intermixed(usage))  # noqa: B010
-
-
-class Intermixed:
-    """``parse_known_args`` of one parser, done as ``parse_known_intermixed_args``."""
-
-    def __init__(self, parser: argparse.ArgumentParser) -> None:
-        self.parser = parser
-        self.inside = False
-
-    def __call__(self, args: Optional[List[str]] = None,
-                 namespace: Optional[argparse.Namespace] = None) -> Any:
-        if self.inside:  # parse_known_intermixed_args calls parse_known_args itself
-            return argparse.ArgumentParser.parse_known_args(self.parser, args, namespace)
-        self.inside = True
-        try:
-            return self.parser.parse_known_intermixed_args(args, namespace)
-        finally:
-            self.inside = False
+    intermixed(usage)

@@ -1,0 +1,247 @@
+"""Option values and URLs, validated in one place for every command.
+
+Each option type here is an argparse ``type=``: a bad value is a one-line usage error
+(exit 2) naming the option, before any work. :func:`source_url` is the one check of a URL
+that a command is about to fetch: its scheme is one the command fetches, and it parses
+(a host, a port in range, brackets that close), so that no URL reaches a fetch it would
+break, and no URL-shaped argument is opened as a file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+from typing import Any, Callable, List, Optional, Sequence
+
+from .._terminal import visible
+from .._version import __version__
+from ..errors import InvalidURL, RobotsError
+from ..robotstxt import MODES
+
+__all__ = [
+    "MAX_COUNT",
+    "MAX_TIMEOUT",
+    "URL_SOURCE",
+    "HelpLayout",
+    "add_command",
+    "byte_count",
+    "color_option",
+    "count",
+    "days",
+    "fetch_options",
+    "header_value",
+    "header_value_problem",
+    "intermixed",
+    "is_url",
+    "json_option",
+    "mode_option",
+    "positive_seconds",
+    "source_url",
+    "user_agent",
+]
+
+MAX_TIMEOUT = 86_400.0
+"""Seconds: beyond a day, sockets and waits overflow."""
+
+MAX_COUNT = 64 << 20
+"""The largest octet count an option may name (64 MiB): what a command holds in memory."""
+
+URL_SOURCE = re.compile(r"(?i)(https?|ftp)://")
+"""A FILE_OR_URL that is a URL to fetch (the robots.txt commands fetch http, https, ftp)."""
+
+_SCHEME = re.compile(r"(?i)([a-z][a-z0-9+.-]*)://")
+
+
+def _number(text: str) -> float:
+    """``text`` as a float; NaN for anything that is not a number."""
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
+
+
+def positive_seconds(text: str) -> float:
+    """--timeout: a positive, finite number of seconds, at most :data:`MAX_TIMEOUT`."""
+    value = _number(text)
+    if not (math.isfinite(value) and 0 < value <= MAX_TIMEOUT):
+        raise argparse.ArgumentTypeError(
+            f"expected a number of seconds above 0 and at most {MAX_TIMEOUT:g}, not "
+            f"'{visible(text)}'")
+    return value
+
+
+def days(text: str) -> float:
+    """--strictest: a number of days from 0 to 36,500 (a century)."""
+    value = _number(text)
+    if not (math.isfinite(value) and 0 <= value <= 36_500):
+        raise argparse.ArgumentTypeError(f"expected a number of days from 0 to 36,500, not "
+                                         f"'{visible(text)}'")
+    return value
+
+
+def _integer(text: str, low: int, high: int, what: str) -> int:
+    try:
+        value = int(text.strip(), 10)
+    except ValueError:
+        value = low - 1
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"expected {what} from {low:,} to {high:,}, not "
+                                         f"'{visible(text)}'")
+    return value
+
+
+def byte_count(text: str) -> int:
+    """A number of octets from 0 to :data:`MAX_COUNT` (``--max-head-bytes``)."""
+    return _integer(text, 0, MAX_COUNT, "a whole number of bytes")
+
+
+def count(low: int, high: int = 1 << 31) -> Callable[[str], int]:
+    """A whole number from ``low`` to ``high`` (``--top``, ``--cache-size``, ...)."""
+
+    def parse(text: str) -> int:
+        return _integer(text, low, high, "a whole number")
+
+    parse.__name__ = "count"  # argparse names the type in its message
+    return parse
+
+
+def header_value_problem(text: str) -> Optional[str]:
+    """Why ``text`` cannot be sent as an HTTP header value (None: it can)."""
+    if not text or text != text.strip(" \t"):
+        return "is empty or starts or ends with white space"
+    for column, char in enumerate(text, 1):
+        if not " " <= char <= "~":
+            return (f"has '{visible(char)}' at column {column}: a header value is printable "
+                    "ASCII")
+    return None
+
+
+def header_value(text: str) -> str:
+    """--user-agent: a value an HTTP header can carry (printable ASCII, no CR/LF)."""
+    problem = header_value_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(f"'{visible(text)}' {problem}")
+    return text
+
+
+def is_url(text: str) -> bool:
+    """Whether an argument has the shape of a URL (``scheme://``): such an argument is
+    fetched or refused, never opened as a file (``./ftp://x`` names a file)."""
+    return _SCHEME.match(text) is not None
+
+
+def source_url(text: str, schemes: Sequence[str] = ("http", "https", "ftp")) -> str:
+    """``text``, a URL to fetch, checked: a scheme the command fetches, a host, a valid
+    port and closed brackets. A :class:`~robotsrules.RobotsError` (exit 2) says what is
+    wrong."""
+    from .._scope import split_origin
+
+    scheme = text.split("://", 1)[0].lower()
+    if scheme not in schemes:
+        names = ", ".join(schemes[:-1]) + " and " + schemes[-1] if len(schemes) > 1 \
+            else schemes[0]
+        raise RobotsError(f"{text}: this command fetches {names} URLs, not {scheme}:// "
+                          f"(a file of that name: ./{text})")
+    try:
+        split_origin(text)
+    except InvalidURL as error:
+        raise RobotsError(f"{text}: {error}") from None
+    return text
+
+
+def user_agent(args: argparse.Namespace, agent: Optional[str] = None) -> str:
+    """The User-Agent header: ``--user-agent``, else built from ``agent`` (or the one
+    ``--agent`` given), else ``robotsrules/VERSION``."""
+    given = getattr(args, "user_agent", None)
+    if given:
+        return str(given)
+    if agent is None:
+        agents = getattr(args, "agents", None) or getattr(args, "agent", None)
+        if isinstance(agents, str):
+            agent = agents
+        elif agents and len(agents) == 1:
+            agent = agents[0]
+    if agent is None:
+        return f"robotsrules/{__version__}"
+    token = agent.split("/", 1)[0].strip()
+    problem = header_value_problem(token)
+    if problem is not None:
+        raise RobotsError(f"--agent {visible(agent)!r} cannot go in a User-Agent header: it "
+                          f"{problem}; pass --user-agent")
+    return f"{token} (robotsrules/{__version__})"
+
+
+def fetch_options(parser: argparse.ArgumentParser) -> None:
+    """``--timeout`` and ``--user-agent``, for every command that may fetch."""
+    parser.add_argument("--timeout", type=positive_seconds, default=10.0, metavar="SECONDS",
+                        help="connect and read time-out (default 10; above 0, at most a day)")
+    parser.add_argument("--user-agent", metavar="HEADER", type=header_value,
+                        help="User-Agent header to send (default: 'NAME (robotsrules/VERSION)' "
+                             "for one --agent NAME, else 'robotsrules/VERSION')")
+
+
+def mode_option(parser: argparse.ArgumentParser) -> None:
+    """``--mode``: how a robots.txt is read."""
+    parser.add_argument(
+        "--mode", choices=MODES, default="google",
+        help="how to read the file: google (default, Google's library), rfc (RFC 9309 "
+             "where Google differs) or legacy (1994/1996, as urllib.robotparser)")
+
+
+def color_option(parser: argparse.ArgumentParser) -> None:
+    """``--color``: colour the text output."""
+    parser.add_argument("--color", choices=["auto", "always", "never"], default="auto",
+                        help="colour the text output (default: on a terminal, unless "
+                             "NO_COLOR is set)")
+
+
+def json_option(parser: argparse.ArgumentParser, help: str = "print JSON") -> None:
+    """``--json``."""
+    parser.add_argument("--json", action="store_true", help=help)
+
+
+class HelpLayout(argparse.HelpFormatter):
+    """argparse's help layout, except that an epilog paragraph whose lines are indented
+    (the examples) is kept line by line instead of being re-wrapped."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        fill = super()._fill_text
+        return "\n\n".join(
+            paragraph if paragraph.startswith("  ") or "\n  " in paragraph
+            else fill(paragraph, width, indent) for paragraph in text.split("\n\n"))
+
+
+def add_command(commands: Any, name: str, *, help: str, description: str, exits: str,
+                examples: Sequence[str]) -> argparse.ArgumentParser:
+    """A subcommand whose ``--help`` ends with its exit codes, then its examples."""
+    lines = "\n".join(f"  {example}" for example in examples)
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name, help=help, description=description, formatter_class=HelpLayout,
+        epilog=f"Exit codes: {exits}\n\nExamples:\n{lines}")
+    return parser
+
+
+def intermixed(parser: argparse.ArgumentParser) -> None:
+    """Let positional arguments and options mix in any order (``explain FILE --agent A
+    URL``, ``usage FILE --agent A URL...``): argparse's plain parsing binds optional
+    positionals before the first option, so the parser parses intermixed."""
+    setattr(parser, "parse_known_args", _Intermixed(parser))  # noqa: B010
+
+
+class _Intermixed:
+    """``parse_known_args`` of one parser, done as ``parse_known_intermixed_args``."""
+
+    def __init__(self, parser: argparse.ArgumentParser) -> None:
+        self.parser = parser
+        self.inside = False
+
+    def __call__(self, args: Optional[List[str]] = None,
+                 namespace: Optional[argparse.Namespace] = None) -> Any:
+        if self.inside:  # parse_known_intermixed_args calls parse_known_args itself
+            return argparse.ArgumentParser.parse_known_args(self.parser, args, namespace)
+        self.inside = True
+        try:
+            return self.parser.parse_known_intermixed_args(args, namespace)
+        finally:
+            self.inside = False
