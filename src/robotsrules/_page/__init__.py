@@ -34,7 +34,7 @@ from ._admit import PageAdmission, Refusal, admit_page, check_purposes
 from ._combine import Answer, Combined, combine
 from ._headers import Field, Headers, header_block, is_html, read_headers
 from ._html import DEFAULT_HEAD_BYTES, Head, InlineScript, Link, Meta, read_head, read_head_meta
-from ._links import LicenseLink
+from ._links import LicenseLink, license_urls
 from ._pricing import Pricing
 from ._signals import (
     TDM_SIGNALS,
@@ -42,6 +42,7 @@ from ._signals import (
     Directive,
     PageSignals,
     Response,
+    page_facts,
     page_signals,
     page_signals_for,
     read_response,
@@ -76,6 +77,8 @@ __all__ = [
     "combine",
     "header_block",
     "is_html",
+    "license_urls",
+    "page_facts",
     "page_signals",
     "page_signals_for",
     "parse_tdmrep",

@@ -33,12 +33,12 @@ from __future__ import annotations
 
 import re
 import urllib.parse
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ._html import is_rsl_type
 
 __all__ = ["MAX_LINKS", "MAX_LINK_LENGTH", "LicenseLink", "LinkReading", "WebLink",
-           "license_links", "read_links", "resolve", "same_document"]
+           "license_links", "license_urls", "read_links", "resolve", "same_document"]
 
 MAX_LINK_LENGTH = 64 * 1024
 """Characters of the ``Link`` field (every line joined with ``", "``) read: the size of a
@@ -263,3 +263,9 @@ def license_links(reading: LinkReading, first: int, url: Optional[str]) -> List[
         rsl = link.type is not None and is_rsl_type(link.type)
         out.append(LicenseLink(resolved, link.target, "header", rsl, valid, first))
     return out
+
+
+def license_urls(licenses: Sequence[LicenseLink]) -> Tuple[str, ...]:
+    """The RSL licence URLs among ``licenses``, each once, in order: links typed
+    ``application/rsl+xml`` whose URL is ``http(s)`` and about the response."""
+    return tuple(dict.fromkeys(link.url for link in licenses if link.rsl and link.valid))

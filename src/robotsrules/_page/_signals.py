@@ -35,7 +35,7 @@ from .._agents import Agent
 from ..errors import InvalidArgument
 from ._headers import Field, Headers, block_status, content_type, joined, read_headers
 from ._html import DEFAULT_HEAD_BYTES, Head, InlineScript, is_rsl_type, read_head
-from ._links import LicenseLink, license_links, read_links, resolve
+from ._links import LicenseLink, license_links, license_urls, read_links, resolve
 from ._prefs import Preferences, content_signal, content_usage
 from ._pricing import Pricing, pricing
 from ._robots import (
@@ -176,8 +176,7 @@ class PageSignals:
         """The RSL licence URLs the response names (``Link`` header first, then the HTML
         head), each once: links typed ``application/rsl+xml`` whose URL is ``http(s)``.
         Without a page ``url`` a relative link stays as written and is not listed."""
-        return tuple(dict.fromkeys(link.url for link in self.licenses
-                                   if link.rsl and link.valid))
+        return license_urls(self.licenses)
 
     @property
     def priced(self) -> bool:

@@ -73,7 +73,8 @@ def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Seque
         damaged = getattr(page, "damaged", None)
         every = ([None] * len(names) if damaged else page_signals_for(
             page.headers, page.head, names, url=page.url,
-            now=now or page.date, strict=False))  # read once; a stranger's record
+            now=now or page.date, strict=False,
+            status=page.status))  # read once; a stranger's record
         for agent, signals in zip(names, every):
             usage = site.usage(page.url, agent=agent) if site is not None else None
             columns["url"].append(page.url)
@@ -91,7 +92,8 @@ def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Seque
             columns["follow"].append(signals.follow)
             columns["noai"].append(signals.noai)
             columns["tdm_reservation"].append(signals.tdm_reservation)
-            for purpose, name in zip(chosen, columns_of[10:]):
+            columns["license_urls"].append(list(signals.license_urls))
+            for purpose, name in zip(chosen, columns_of[11:]):
                 columns[name].append(both.allows(purpose))
         size += len(names)
     if size:

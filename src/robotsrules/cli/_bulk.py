@@ -281,7 +281,8 @@ class _Writer:
                 batch = _json_lists(batch, self._csv_lists, self._schema)
             self._writer.write_batch(batch)
             return
-        self._writer.write_batch(batch)
+        self._writer.write_batch(_json_lists(batch, self._csv_lists, self._schema)
+                                 if self._csv_lists else batch)
         allowed = (pc.invert(batch.column("disallowed")) if self._any
                    else batch.column("index") if self._pages else batch.column("allowed"))
         yes = pc.sum(allowed.cast("int64")).as_py() or 0

@@ -47,21 +47,33 @@ def read_response(data: bytes) -> Tuple[List[Tuple[str, str]], bytes]:
     response of a redirect chain saved by ``curl -iL`` is skipped but the last. The header
     block is read by the page layer's one reader (folded lines unfolded).
     """
+    headers, body, _ = _read_saved(data)
+    return headers, body
+
+
+def _read_saved(data: bytes) -> Tuple[List[Tuple[str, str]], bytes, Optional[int]]:
+    """:func:`read_response` and the last response's status (``None``: no status line)."""
     from .._page import header_block
+    from .._page._headers import block_status
 
     headers: List[Tuple[str, str]] = []
+    status: Optional[int] = None
     rest = data
     while _STATUS_LINE.match(rest):
         end = _BLANK_LINE.search(rest)
         head, body = (rest, b"") if end is None else (rest[:end.start()], rest[end.end():])
         headers = [(f.name, f.value) for f in header_block(head)]
+        status = block_status(head)
         rest = body
         if end is None:
             break
-    return headers, rest
+    return headers, rest, status
 
 
-def _fetch(url: str, args: argparse.Namespace) -> Tuple[List[Tuple[str, str]], bytes, str]:
+_Loaded = Tuple[List[Tuple[str, str]], bytes, str, Optional[int]]
+
+
+def _fetch(url: str, args: argparse.Namespace) -> _Loaded:
     """The page at ``url`` by the project's fetch (:func:`robotsrules._fetcher.fetch_page`:
     its time-outs, whole-fetch deadline and bounded body decoder)."""
     from .._fetcher import fetch_page
@@ -73,10 +85,10 @@ def _fetch(url: str, args: argparse.Namespace) -> Tuple[List[Tuple[str, str]], b
                       timeout=args.timeout)
     if page.error is not None:
         raise RobotsError(f"{url}: {page.error}")
-    return list(page.headers), page.body, f"{page.url}: HTTP {page.status}"
+    return list(page.headers), page.body, f"{page.url}: HTTP {page.status}", page.status
 
 
-def _load(source: str, args: argparse.Namespace) -> Tuple[List[Tuple[str, str]], bytes, str]:
+def _load(source: str, args: argparse.Namespace) -> _Loaded:
     if _URL.match(source):
         return _fetch(source, args)
     if source == "-":
@@ -84,8 +96,8 @@ def _load(source: str, args: argparse.Namespace) -> Tuple[List[Tuple[str, str]],
     else:
         with open(source, "rb") as handle:
             data = handle.read()
-    headers, body = read_response(data)
-    return headers, body, source
+    headers, body, status = _read_saved(data)
+    return headers, body, source, status
 
 
 def _why(signals: PageSignals, name: str) -> Optional[Directive]:
@@ -156,6 +168,26 @@ def _print_text(signals: PageSignals, source: str, purposes: List[str], out: Tex
         text = {True: "allowed", False: "refused", None: "nothing stated"}[answer]
         because = f"  <- {directive.describe()}" if directive else ""
         out.write(f"  {purpose}: {text}{because}\n")
+    _print_licences(signals, out)
+
+
+def _print_licences(signals: PageSignals, out: TextIO) -> None:
+    """The licences (RSL 1.0) and the pay-per-crawl price a response names (issue 26)."""
+    from .._terminal import visible
+
+    if signals.licenses or signals.inline_licenses:
+        out.write("licences:\n")
+    for link in signals.licenses:
+        where = (f"Link header #{link.offset}" if link.source == "header"
+                 else f"<link> line {link.line}" + ("" if link.in_head else ", after the head"))
+        kind = "RSL" if link.rsl else "not RSL (no type application/rsl+xml)"
+        state = "" if link.valid else "  [not an http(s) URL for this page]"
+        out.write(visible(f"  {link.url or '(no href)'}  ({kind}; {where}){state}") + "\n")
+    for script in signals.inline_licenses:
+        out.write(f"  inline RSL licence: <script> line {script.line} "
+                  f"({len(script.text):,} characters)\n")
+    if signals.pricing is not None:
+        out.write(visible(f"payment: {signals.pricing.describe()}") + "\n")
 
 
 def _site(args: argparse.Namespace) -> Optional[Any]:
@@ -182,7 +214,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     agents = command_agents(args)  # --agent and --agent-category tokens
     args.agent = agents[0]  # the User-Agent header's token when fetching
     purposes = _purposes(args)
-    headers, body, note = _load(args.source, args)
+    headers, body, note, status = _load(args.source, args)
     url = args.url or (args.source if _URL.match(args.source) else "/")
     robots = _site(args)
 
@@ -191,7 +223,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
 
     # The response read once for every agent and purpose (the page admission step).
     admission = admit_page(headers, body, agents=agents, purposes=purposes, url=url,
-                           usage=usage, max_head_bytes=args.max_head_bytes)
+                           usage=usage, max_head_bytes=args.max_head_bytes, status=status)
     documents: List[Dict[str, Any]] = []
     for number, (agent, signals) in enumerate(zip(agents, admission.signals)):
         # one agent: the output of before --agent-category
@@ -225,10 +257,11 @@ def add_command(commands: Any) -> None:
     """Add the ``page`` subcommand to :mod:`robotsrules.cli`'s parser."""
     page = commands.add_parser(
         "page", help="page-level signals of a response: X-Robots-Tag, meta robots, TDMRep...",
-        description="Read a page's X-Robots-Tag, robots meta tags, noai/noimageai, TDMRep "
-                    "and Content-Usage signals and say what they mean for AGENT and which "
-                    "one decides. URL_OR_FILE: a URL (fetched), a saved HTTP response "
-                    "(curl -i), an HTML file, or '-'.",
+        description="Read a page's X-Robots-Tag and Robots-Tag, robots meta tags, "
+                    "noai/noimageai, TDMRep and Content-Usage signals and say what they mean "
+                    "for AGENT and which one decides; list the RSL licences it names and "
+                    "what a pay-per-crawl 402 asks. URL_OR_FILE: a URL (fetched), a saved "
+                    "HTTP response (curl -i), an HTML file, or '-'.",
         epilog="Exit codes: 0 done, 2 usage or I/O error.")
     page.add_argument("source", metavar="URL_OR_FILE")
     page.add_argument("--agent", metavar="NAME",
