@@ -180,7 +180,7 @@ def test_page_signals_pipeline_on_a_warc(tmp_path: Path) -> None:
     assert sorted(kept) == ["https://shop.example/gpt", "https://shop.example/plain"]
     assert kept["https://shop.example/plain"]["page_signals"] == {
         "refused": None, "agent": None, "purpose": None, "level": None,
-        "decided_by": "nothing stated"}
+        "decided_by": "nothing stated", "priced": None}
     assert kept["https://shop.example/gpt"]["http_headers"][-1] == ["X-Robots-Tag",
                                                                    "CCBot: noai"]
     assert kept["https://shop.example/gpt"]["robots"]["disallowed"] is False

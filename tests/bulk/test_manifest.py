@@ -105,7 +105,7 @@ def test_manifest_refused_where_it_cannot_say_which_capture(tmp_path: Path,
     assert run("bulk", "--robots", str(tmp_path / "robots.csv"), "--urls",
                str(tmp_path / "urls.csv"), "--agent", "Bot", "--as-of", "date", "--out",
                str(tmp_path / "v.csv"), "--manifest", str(tmp_path / "m.jsonl")) == 2
-    assert "--manifest is not available with --pages-warc or --as-of" in capsys.readouterr().err
+    assert "--manifest is not available with --as-of" in capsys.readouterr().err
     assert not (tmp_path / "m.jsonl").exists()
 
 

@@ -21,7 +21,8 @@ from .._usage import Usage
 from ..errors import MissingExtra, RobotsError
 from ..robotstxt import parse
 
-__all__ = ["add_command", "check_pages_args", "page_schema", "pages_job", "read_response"]
+__all__ = ["add_command", "check_pages_args", "page_observer", "page_schema", "pages_job",
+           "read_response"]
 
 from ._common import EXIT_OK, spark_session
 
@@ -319,14 +320,16 @@ def _need(module: str, extra: str) -> None:
         raise MissingExtra("this command", extra, module)
 
 
-def pages_job(args: argparse.Namespace, robots: Any, stop: Any
+def pages_job(args: argparse.Namespace, robots: Any, stop: Any, manifest: Any = None
               ) -> Tuple[Iterator[Any], Optional[int], Callable[[], None]]:
     """The ``bulk --pages-warc`` job for :mod:`robotsrules.cli._bulk`: ``(batches, total,
     close)``, the batches of the page table streamed (``total`` is unknown: ``None``).
 
     ``robots`` is ``None``, a robots table (``pa.Table``, read from ``--robots-warc``) or
     the ``--robots`` file name. ``stop.check()`` raises once a stop signal has arrived; it is
-    called before every WARC record (the DuckDB engine) and between batches."""
+    called before every WARC record (the DuckDB engine) and between batches. ``manifest``
+    (a :class:`robotsrules._manifest.Manifest`, DuckDB engine only) records every page read
+    (:func:`page_observer`)."""
     if args.engine == "spark":
         return _spark_pages(args, robots, stop)
     import pyarrow as pa
@@ -355,11 +358,34 @@ def pages_job(args: argparse.Namespace, robots: Any, stop: Any
 
     def batches() -> Iterator[Any]:
         yield from page_batches(args.pages_warc, agents=args.agent, purposes=args.purpose,
-                                robots=index, stats=stats, mode=args.mode, check=stop.check)
+                                robots=index, stats=stats, mode=args.mode, check=stop.check,
+                                observe=None if manifest is None
+                                else page_observer(manifest, args.purpose))
         for problem in stats.warnings():
             sys.stderr.write(f"robotsrules: warning: {problem}\n")
 
     return batches(), None, _nothing
+
+
+def page_observer(manifest: Any, purposes: List[str]) -> Callable[..., None]:
+    """The :func:`robotsrules.bulk.page_batches` hook that records a page run in an evidence
+    manifest: the robots.txt verdict (with its deciding line when it refuses) and the page's
+    refusals with their deciding directives."""
+    from ..bulk import verdict_of
+
+    def observe(page: Any, agent: str, site: Any, signals: Any, both: Any) -> None:
+        origin = page.origin
+        if origin is None:
+            return
+        if site is not None:
+            manifest.judged(origin, 1, protocols=("robots.txt",))
+            if both.crawl_allowed is False:
+                _, line, reason = verdict_of(site, page.url, agent)
+                manifest.refusal(origin, agent, line, reason)
+        manifest.page(origin, agent, page.url, signals,
+                      [(purpose, both.decide(purpose)) for purpose in purposes])
+
+    return observe
 
 
 def _nothing() -> None:
