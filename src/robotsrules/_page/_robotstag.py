@@ -119,22 +119,38 @@ def _member_rules(member: Any) -> List[RobotsRule]:
     return out
 
 
+def _parse_member(piece: str) -> Tuple[Optional[List[Any]], Optional[str]]:
+    """One member's text parsed as a List: ``(members or None, error)``; a member that only
+    fails for its upper-case letters is read lower-cased (``ExampleBot;NoIndex``: the
+    draft's rule names are case-insensitive)."""
+    text = piece.strip(" \t")
+    try:
+        return list(sfv.parse_list(text, max_length=len(text) + 1)), None
+    except ValueError as failed:
+        try:
+            return list(sfv.parse_list(text.lower(), max_length=len(text) + 1)), str(failed)
+        except ValueError:
+            return None, str(failed)
+
+
 def _read_members(text: str) -> Tuple[List[RobotsRule], Optional[str]]:
     """The rules of a List's text, member by member: ``(rules, error)``; ``error`` is the
-    first parse failure (its members are skipped, the others read)."""
+    first parse failure (its members are skipped, the others read). A piece that does not
+    parse is split again at every comma (an unclosed ``(`` or ``"`` would otherwise hide the
+    members after it) and each part tried once more."""
     rules: List[RobotsRule] = []
     error: Optional[str] = None
     for piece in sfv.split_members(text):
         if not piece.strip(" \t"):
             continue
-        try:
-            parsed = sfv.parse_list(piece.strip(" \t"), max_length=len(piece) + 1)
-        except ValueError as failed:
-            error = error or str(failed)
-            try:  # "ExampleBot;NoIndex": the draft's rule names are case-insensitive
-                parsed = sfv.parse_list(piece.strip(" \t").lower(), max_length=len(piece) + 1)
-            except ValueError:
-                continue
+        parsed, failed = _parse_member(piece)
+        error = error or failed
+        if parsed is None:
+            parsed = []
+            if "," in piece:
+                for part in piece.split(","):
+                    found, _ = _parse_member(part) if part.strip(" \t") else ([], None)
+                    parsed.extend(found or [])
         for member in parsed:
             rules.extend(_member_rules(member))
     return rules, error
