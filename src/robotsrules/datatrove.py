@@ -385,8 +385,9 @@ class WarcHeadersReader(WarcReader):  # type: ignore[misc]  # datatrove ships no
     """A datatrove WARC reader (a :class:`~datatrove.pipeline.readers.WarcReader` with the
     same arguments) whose records are read by :func:`robotsrules.warc.iter_pages`, keeping
     each response's HTTP headers, as ``[name, value]`` pairs in ``metadata["http_headers"]``
-    (datatrove's own reader drops them) and its status in ``metadata["http_status"]``, so that :class:`PageSignalsFilter` can read
-    ``X-Robots-Tag``, ``Content-Usage`` and ``tdm-reservation``.
+    (datatrove's own reader drops them) and its status in ``metadata["http_status"]``, so
+    that :class:`PageSignalsFilter` can read ``X-Robots-Tag``, ``Robots-Tag``,
+    ``Content-Usage``, ``tdm-reservation``, licence links and a pay-per-crawl 402.
 
     One document per HTML response (by its ``Content-Type``, or sniffed when it has none),
     its text the body decoded (gzip, deflate, br; chunked) by the one bounded decoder, at most

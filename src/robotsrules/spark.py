@@ -24,7 +24,8 @@ equal :mod:`robotsrules.bulk`'s (and the core's), see there for ``line`` and ``r
 For a job of your own (say, after your own join of pages to robots bodies), the column
 functions :func:`robots_allowed`, :func:`robots_line`, :func:`robots_verdict`,
 :func:`robots_origin`, :func:`robots_usage`, :func:`robots_stance`, :func:`robots_page`,
-:func:`robots_page_allows` and :func:`robots_page_license_urls` are Arrow UDFs with a per-worker parse cache: the column functions
+:func:`robots_page_allows` and :func:`robots_page_license_urls` are Arrow UDFs with a
+per-worker parse cache: the column functions
 DuckDB registers as SQL functions (:func:`robotsrules.bulk.column_functions`).
 :func:`stances` is the stance job: one row per site and agent, no URL table
 (``robotsrules stance --robots ... --out --engine spark``).

@@ -195,7 +195,7 @@ def _warc(path: Path, cases: List[str]) -> None:
 
     with open(path, "wb") as handle:
         writer = WARCWriter(handle, gzip=True)
-        for index, case in enumerate(cases):
+        for case in cases:
             # The HTTP message as the server sent it, folded lines and all.
             raw = _case_block(case).encode() + HTML
             writer.write_record(writer.create_warc_record(

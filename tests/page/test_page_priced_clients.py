@@ -68,9 +68,8 @@ def test_httpx_reports_the_price_and_does_not_retry(site: RawHTTPServer) -> None
 
 def test_httpx_with_purposes_raises_page_priced(site: RawHTTPServer) -> None:
     transport = RobotsTransport(user_agent=UA, purposes=["ai-train"])
-    with httpx.Client(transport=transport) as client:
-        with pytest.raises(PagePriced) as caught:
-            client.get(site.url("/paid-html"))  # its noai is not what is said first
+    with httpx.Client(transport=transport) as client, pytest.raises(PagePriced) as caught:
+        client.get(site.url("/paid-html"))  # its noai is not what is said first
     assert isinstance(caught.value, PageRefused)
     assert caught.value.pricing.amount == "0.01"
     assert "terms https://example.com/terms" in str(caught.value)

@@ -114,7 +114,8 @@ def test_past_the_limit_complete_members_count_and_the_cut_one_does_not() -> Non
     # subsequent bytes in that field, MUST be ignored."
     filler = "a;nosnippet, " * ((MAX_ROBOTS_TAG_LENGTH - 40) // 13)
     head = "GPTBot;noindex, " + filler
-    cut = head + "GPTBot;nofollow" + "x" * MAX_ROBOTS_TAG_LENGTH
+    # The member the limit cuts would read as nofollow whole: it must not count.
+    cut = head + "GPTBot;nofollow;" + "a" * MAX_ROBOTS_TAG_LENGTH
     reading = robots_tag(cut)
     assert reading.too_large and not reading.valid
     scoped = {(r.scope, r.rule) for r in reading.rules}
