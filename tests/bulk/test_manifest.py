@@ -166,6 +166,10 @@ def _page_warc(path: Path) -> None:
                                  b"<html><head><meta name=robots content=noai></head>"),
         ("https://a.example/paid", b"HTTP/1.1 402 Payment Required\r\n"
                                    b"crawler-price: USD 0.01\r\n\r\n"),
+        # Priced by its status alone; and a 200 that names a price, which is not asked.
+        ("https://a.example/bare402", b"HTTP/1.1 402 Payment Required\r\n\r\n"),
+        ("https://a.example/named", b"HTTP/1.1 200 OK\r\ncrawler-price: USD 1\r\n\r\n"),
+        ("https://a.example/named2", b"HTTP/1.1 200 OK\r\ncrawler-price: USD 2\r\n\r\n"),
         ("https://a.example/private/x", b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
                                         b"\r\n<html>"),
         ("https://b.example/", b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
@@ -195,12 +199,16 @@ def test_bulk_pages_manifest_records_page_refusals_and_their_directives(tmp_path
                                    "x-robots-tag", "robots-tag", "robots-meta", "tdmrep",
                                    "rsl", "pay-per-crawl"]
     assert "1 page WARC file(s)" in header["source"]
-    assert a["origin"] == "https://a.example" and a["pages"] == 4 and a["verdicts"] == 4
+    assert a["origin"] == "https://a.example" and a["pages"] == 7 and a["verdicts"] == 7
     assert a["robots"]["sha256"] == hashlib.sha256(PAGE_ROBOTS).hexdigest()
     # The page fetched although robots.txt disallows it: a refusal with its line.
     assert a["refusals"] == [{"agent": "GPTBot", "line": 2, "rule": "Disallow: /private",
                               "reason": "longest-match", "urls": 1}]
     refusals = {(r["purpose"], r["level"], r["rule"]): r for r in a["page_refusals"]}
+    assert set(refusals) == {  # search=yes in robots.txt allows: never a refusal
+        ("ai-train", "page", "noai"),
+        ("ai-train", "robots.txt", "Content-Signal: search=yes, ai-train=no"),
+        ("search", "page", "noindex")}
     noai = refusals[("ai-train", "page", "noai")]
     assert (noai["source"], noai["field"], noai["urls"], noai["first_url"]) == (
         "meta", "robots", 2, "https://a.example/p1")
@@ -209,7 +217,8 @@ def test_bulk_pages_manifest_records_page_refusals_and_their_directives(tmp_path
     noindex = refusals[("search", "page", "noindex")]
     assert (noindex["source"], noindex["field"]) == ("header", "Robots-Tag")
     assert "Robots-Tag" in noindex["reason"]
-    assert a["priced"] == 1 and a["license_urls"] == ["https://a.example/l.xml"]
+    assert site["urls"] == 4  # /paid, /bare402, /named, /named2
+    print("PRICED", a["priced"], a["pages"]); assert a["priced"] == 2 and a["license_urls"] == ["https://a.example/l.xml"]
     assert b["robots"] is None and b["pages"] == 1 and b["verdicts"] == 0
     assert b["page_refusals"][0]["rule"] == "noai" and b["priced"] == 0
 
@@ -222,7 +231,7 @@ def test_bulk_pages_manifest_without_a_robots_table(tmp_path: Path) -> None:
                "--manifest", str(manifest)) == 0
     header, a, _ = records(manifest)
     assert "robots.txt" not in header["protocols"] and header["null_fields"]["robots"]
-    assert a["robots"] is None and a["refusals"] == [] and a["pages"] == 4
+    assert a["robots"] is None and a["refusals"] == [] and a["pages"] == 7
 
 
 def test_bulk_pages_manifest_needs_the_duckdb_engine(tmp_path: Path,

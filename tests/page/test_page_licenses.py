@@ -138,6 +138,14 @@ def test_malformed_link_values_are_skipped_and_counted() -> None:
     assert signals.directives[0].valid is False
 
 
+def test_a_licence_named_twice_is_listed_once() -> None:
+    signals = page_signals({"Link": RSL_LINK},
+                           '<link rel=license type=application/rsl+xml href="/license.xml">',
+                           agent="Bot", url=PAGE)
+    assert len(signals.licenses) == 2
+    assert signals.license_urls == ("https://example.com/license.xml",)
+
+
 def test_several_link_fields_are_one_field() -> None:
     signals = page_signals([("Link", "</a.css>; rel=preload"),
                             ("Link", "</l.xml>; rel=license; type=application/rsl+xml")],
@@ -149,7 +157,7 @@ def test_several_link_fields_are_one_field() -> None:
 def test_a_huge_link_field_is_read_up_to_its_bound() -> None:
     before = "</l.xml>; rel=license; type=application/rsl+xml, "
     filler = "</p.css>; rel=preload, " * (2 * MAX_LINK_LENGTH // 23)
-    after = ", </late.xml>; rel=license; type=application/rsl+xml"
+    after = ", </late.xml>; rel=license; type=application/rsl+xml, </p.css>; rel=preload"
     reading = read_links(before + filler + after)
     assert reading.too_large
     assert [link.target for link in reading.links if "license" in link.rel] == ["/l.xml"]

@@ -38,6 +38,8 @@ def _site() -> RawHTTPServer:
         "/paid": _send(402, b"payment required", ("Content-Type", "text/plain"), *PRICE),
         "/paid-html": _send(402, b"<html><head><meta name=robots content=noai></head>",
                             ("Content-Type", "text/html"), *PRICE),
+        # A 402 of another payment scheme: no crawler-price, the status alone says it.
+        "/paid-bare": _send(402, b"pay", ("Content-Type", "text/plain")),
     })
 
 
@@ -63,6 +65,9 @@ def test_httpx_reports_the_price_and_does_not_retry(site: RawHTTPServer) -> None
     assert (pricing.currency, pricing.amount, pricing.asked) == ("USD", "0.01", True)
     assert pricing.terms == ("https://example.com/terms",)
     assert site.count("/paid") == 1
+    with httpx.Client(transport=RobotsTransport(user_agent=UA, page_signals=True)) as client:
+        bare = client.get(site.url("/paid-bare")).extensions[PAGE_EXTENSION]
+    assert bare.priced and bare.pricing.price is None and bare.pricing.status == 402
     _never_paid(site)
 
 
@@ -111,6 +116,8 @@ def test_aiohttp(site: RawHTTPServer) -> None:
         async with aiohttp.ClientSession(middlewares=(guarded,)) as session:
             with pytest.raises(PagePriced):
                 await session.get(site.url("/paid"))
+            with pytest.raises(PagePriced):  # the status alone
+                await session.get(site.url("/paid-bare"))
         await plain.aclose()
         await guarded.aclose()
     asyncio.run(run())
