@@ -218,7 +218,7 @@ def test_bulk_pages_manifest_records_page_refusals_and_their_directives(tmp_path
     assert (noindex["source"], noindex["field"]) == ("header", "Robots-Tag")
     assert "Robots-Tag" in noindex["reason"]
     assert site["urls"] == 4  # /paid, /bare402, /named, /named2
-    print("PRICED", a["priced"], a["pages"]); assert a["priced"] == 2 and a["license_urls"] == ["https://a.example/l.xml"]
+    assert a["priced"] == 2 and a["license_urls"] == ["https://a.example/l.xml"]
     assert b["robots"] is None and b["pages"] == 1 and b["verdicts"] == 0
     assert b["page_refusals"][0]["rule"] == "noai" and b["priced"] == 0
 

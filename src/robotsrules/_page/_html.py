@@ -116,7 +116,6 @@ MAX_HEAD_LINKS = 256
 """Licence links and inline RSL scripts kept per document (each); later ones are not read."""
 RSL_MEDIA_TYPE = "application/rsl+xml"
 """RSL 1.0's media type (the ``type`` of its ``<link>`` and ``<script>`` elements)."""
-_LICENSE_PROBE = re.compile(r"licen[cs]e", re.IGNORECASE)
 
 
 def is_rsl_type(value: str) -> bool:
@@ -125,7 +124,8 @@ def is_rsl_type(value: str) -> bool:
     return value.split(";", 1)[0].strip(_WS).lower() == RSL_MEDIA_TYPE
 
 
-_RSL_PROBE = re.compile(r"rsl", re.IGNORECASE)
+_EXTRA_TAGS = frozenset({"link", "base", "script"})
+_MAX_EXTRAS = 3 * MAX_HEAD_LINKS
 _SCRIPT_CLOSE = re.compile(r"</script", re.IGNORECASE)
 
 
@@ -346,16 +346,21 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
     def in_foreign() -> bool:
         return bool(stack) and stack[-1].ns != "html"
 
+    def wanted(name: str, at: int, end: int) -> bool:
+        """Whether a tag may be a licence ``<link>``, a ``<base>`` or an RSL ``<script>``:
+        a probe of the tag's own text (lower-cased: a ``find``, not a case-insensitive
+        search, which costs twice as much), so that other links and scripts cost little."""
+        if extras is None or len(extras) >= _MAX_EXTRAS:
+            return False
+        if name == "base":
+            return True
+        return text[at:end].lower().find("licen" if name == "link" else "rsl") >= 0
+
     def extra(name: str, at: int, name_end: int, end: int, in_head: bool) -> int:
-        """Keep a licence ``<link>``, a ``<base>`` or an RSL ``<script>`` (a probe of the
-        tag's text first); the position after the element."""
+        """Keep a licence ``<link>``, a ``<base>`` or an RSL ``<script>`` (:func:`wanted`
+        said it may be one); the position after the element."""
         assert extras is not None
         after = _script_end(text, end) if name == "script" else end
-        probe = (_LICENSE_PROBE if name == "link" else _RSL_PROBE if name == "script"
-                 else None)
-        if len(extras) >= 3 * MAX_HEAD_LINKS or (
-                probe is not None and probe.search(text, at, end) is None):
-            return after
         attributes = _attributes(text, name_end)[0] or {}
         content = ""
         if name == "script":
@@ -425,7 +430,7 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
             if depth == 0:
                 metas.append((attributes, at, False))
             return end
-        if extras is not None and depth == 0 and name in ("link", "base", "script"):
+        if name in _EXTRA_TAGS and depth == 0 and wanted(name, at, end):
             return extra(name, at, name_end, end, False)
         if name == "body":
             return _STOP if depth == 0 else end
@@ -569,7 +574,7 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
                 metas.append((attributes, lt, True))
                 pos = end
                 continue
-            if name == "link" and extras is not None:
+            if name == "link" and wanted(name, lt, end):
                 pos = extra(name, lt, found.end(), end, True)
                 continue
             if name in ("link", "basefont", "bgsound", "head", "noscript", "html"):
@@ -593,7 +598,9 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
         if name == "meta":
             metas.append((attributes, lt, True))
             pos = end
-        elif extras is not None and name in ("link", "base", "script"):
+        elif name in _EXTRA_TAGS and extras is not None and len(extras) < _MAX_EXTRAS and (
+                name == "base" or text[lt:end].lower().find(
+                    "licen" if name == "link" else "rsl") >= 0):  # wanted(), inlined: hot
             pos = extra(name, lt, found.end(), end, True)
         elif name in _HEAD_VOID:
             pos = end
@@ -626,9 +633,24 @@ def _count_lines(text: str, start: int, end: int) -> int:
     return count
 
 
-# Whether a document can hold anything read here: a meta, a licence link, an RSL script.
-_META_PROBE = re.compile(rb"<meta|licen[cs]e|rsl\+xml", re.IGNORECASE)
-_META_PROBE_TEXT = re.compile("<meta|licen[cs]e|rsl\\+xml", re.IGNORECASE)
+# Whether a document can hold anything read here: a meta, else a licence link or an RSL
+# script (each probe a literal search, fast; the second only for a document without metas).
+_META_PROBE = re.compile(rb"<meta", re.IGNORECASE)
+_META_PROBE_TEXT = re.compile("<meta", re.IGNORECASE)
+_LINK_PROBE = re.compile(rb"<link", re.IGNORECASE)
+_LINK_PROBE_TEXT = re.compile("<link", re.IGNORECASE)
+_SCRIPT_PROBE = re.compile(rb"<script", re.IGNORECASE)
+_SCRIPT_PROBE_TEXT = re.compile("<script", re.IGNORECASE)
+
+
+def _nothing_to_read(document: Union[str, bytes]) -> bool:
+    """Whether a document holds no ``<meta``, ``<link`` or ``<script`` at all."""
+    if isinstance(document, str):
+        return (_META_PROBE_TEXT.search(document) is None
+                and _LINK_PROBE_TEXT.search(document) is None
+                and _SCRIPT_PROBE_TEXT.search(document) is None)
+    return (_META_PROBE.search(document) is None and _LINK_PROBE.search(document) is None
+            and _SCRIPT_PROBE.search(document) is None)
 
 
 def read_head(document: Union[str, bytes, None], *, max_bytes: int = DEFAULT_HEAD_BYTES,
@@ -648,14 +670,14 @@ def read_head(document: Union[str, bytes, None], *, max_bytes: int = DEFAULT_HEA
         utf16 = raw[:2] in (b"\xfe\xff", b"\xff\xfe") or raw[:6] in (
             b"<\x00?\x00x\x00", b"\x00<\x00?\x00x") or (
             content_type is not None and "utf-16" in content_type.lower())
-        if not utf16 and _META_PROBE.search(raw) is None:
+        if not utf16 and _nothing_to_read(raw):
             return Head((), "", 0)
         text, encoding = decode_html(raw, content_type, cut=len(document) > max_bytes)
-        if utf16 and _META_PROBE_TEXT.search(text) is None:
+        if utf16 and _nothing_to_read(text):
             return Head((), encoding, 0)
     elif isinstance(document, str):
         text = document[:max_bytes]
-        if _META_PROBE_TEXT.search(text) is None:
+        if _nothing_to_read(text):
             return Head((), "", 0)
     else:
         raise TypeError(f"html must be str or bytes, not {type(document).__name__}")

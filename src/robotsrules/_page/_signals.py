@@ -37,7 +37,7 @@ from ._headers import Field, Headers, block_status, content_type, joined, read_h
 from ._html import DEFAULT_HEAD_BYTES, Head, InlineScript, is_rsl_type, read_head
 from ._links import LicenseLink, license_links, license_urls, read_links, resolve
 from ._prefs import Preferences, content_signal, content_usage
-from ._pricing import Pricing, pricing
+from ._pricing import CRAWLER_ERROR, CRAWLER_PRICE, Pricing, pricing
 from ._robots import (
     IMAGE_PREVIEW,
     IMAGE_PREVIEWS,
@@ -396,20 +396,29 @@ def _preference(fields: Sequence[Field], key: str, read: Callable[[str], Prefere
 
 class Facts(NamedTuple):
     """What a response says the same for every agent: its licences, its inline licences,
-    its pricing, and the directives reporting fields not read as written."""
+    its pricing, the directives reporting fields not read as written, and its
+    ``Robots-Tag`` reading (the field's first line and the rules), read once."""
 
     licenses: Tuple[LicenseLink, ...]
     inline: Tuple[InlineScript, ...]
     pricing: Optional[Pricing]
     reports: Tuple[Directive, ...]
+    robots_tag: Optional[Tuple[Field, str, RobotsTag]] = None
+
+
+_FACT_KEYS = frozenset({"link", ROBOTS_TAG, CRAWLER_PRICE, CRAWLER_ERROR})
 
 
 def page_facts(response: Response, url: Optional[str]) -> Facts:
     """The :class:`Facts` of a response (``url``: the page's, to resolve links against)."""
+    fields = [f for f in response.fields if f.key in _FACT_KEYS]  # one pass over them all
+    head = response.head
+    if not fields and not head.links and not head.scripts and response.status != 402:
+        return _NO_FACTS
     licenses: List[LicenseLink] = []
     reports: List[Directive] = []
     terms: List[str] = []
-    found = joined(response.fields, "link")
+    found = joined(fields, "link")
     if found is not None:
         text, first = found
         reading = read_links(text)
@@ -424,7 +433,6 @@ def page_facts(response: Response, url: Optional[str]) -> Facts:
                     else f"({reading.malformed} link-value(s) not well-formed)")
             reports.append(Directive("header", first.name, first.number, None, "*", True,
                                      "link", what, False))
-    head = response.head
     if head.links:
         base = url
         if head.base is not None:
@@ -436,8 +444,17 @@ def page_facts(response: Response, url: Optional[str]) -> Facts:
             licenses.append(LicenseLink(target, href or "", "html",
                                         element.type is not None and is_rsl_type(element.type),
                                         valid, element.offset, element.line, element.in_head))
-    return Facts(tuple(licenses), head.scripts, pricing(response.fields, response.status, terms),
-                 tuple(reports))
+    tag = joined(fields, ROBOTS_TAG)
+    reading_tag = None
+    if tag is not None:
+        text, first = tag
+        reading_tag = (first, text, _robots_tag(text) if len(text) <= 1024
+                       else robots_tag(text))
+    return Facts(tuple(licenses), head.scripts, pricing(fields, response.status, terms),
+                 tuple(reports), reading_tag)
+
+
+_NO_FACTS = Facts((), (), None, ())
 
 
 @functools.lru_cache(maxsize=1024)
@@ -445,13 +462,12 @@ def _robots_tag(text: str) -> RobotsTag:
     return robots_tag(text)
 
 
-def _robots_tag_directives(fields: Sequence[Field], names: FrozenSet[str]) -> List[Directive]:
-    """The directives of the ``Robots-Tag`` field (every line joined, RFC 9651 §4.2)."""
-    found = joined(fields, ROBOTS_TAG)
-    if found is None:
+def _robots_tag_directives(facts: Facts, names: FrozenSet[str]) -> List[Directive]:
+    """The directives of the ``Robots-Tag`` field (every line joined, RFC 9651 §4.2) for an
+    agent called ``names``."""
+    if facts.robots_tag is None:
         return []
-    text, first = found
-    reading = _robots_tag(text) if len(text) <= 1024 else robots_tag(text)
+    first, text, reading = facts.robots_tag
     out = [Directive("header", first.name, first.number, None, r.scope,
                      r.scope == "*" or r.scope in names, r.rule, r.value, r.valid)
            for r in reading.rules]
@@ -495,7 +511,7 @@ def _signals(names: FrozenSet[str], response: Response, url: Optional[str],
         elif f.key == _TDM_POLICY:
             directives.append(Directive("header", f.name, f.number, None, "*", True,
                                         _TDM_POLICY, f.value, True))
-    directives.extend(_robots_tag_directives(fields, names))
+    directives.extend(_robots_tag_directives(facts, names))
     directives.extend(facts.reports)
     usage = _preference(fields, "content-usage", content_usage, directives)
     signal = _preference(fields, "content-signal", content_signal, directives)
