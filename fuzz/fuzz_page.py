@@ -3,8 +3,9 @@
 Invariant: for any response, :func:`robotsrules.page_signals` returns normally for every
 agent tried, its answers agree with each other (``allows(p) == decide(p)[0]`` for every
 purpose; a decider is given exactly when an answer is; ``as_dict()`` is JSON), and a robots
-rule added to the response never allows more: with one more ``X-Robots-Tag: noindex`` header,
-``index`` is false and ``allows("search")`` is false.
+rule added to the response never allows more: with one more ``X-Robots-Tag: noindex`` (or
+``Robots-Tag: *;noindex``) header, ``index`` is false and ``allows("search")`` is false; the
+licence URLs are ``http(s)`` URLs, and a pricing describes itself.
 
 Input layout::
 
@@ -52,6 +53,12 @@ SEEDS = [
     b'<html><head><template><meta name="robots" content="none"></template><noscript>'
     b'<meta name="robots" content="noimageai"></noscript></head><body><meta name=robots>',
     b"Content-Usage: train-ai=y, search=n, x=?\nX-Robots-Tag: max-image-preview:large" + SEP,
+    b"Robots-Tag: *;nosnippet, GPTBot;noindex\nRobots-Tag: googlebot: noarchive\n"
+    b'Link: </l.xml>; rel="license"; type="application/rsl+xml", <x>; anchor="/y"' + SEP +
+    b'<base href="/b/"><link rel=license type=application/rsl+xml href=l.xml>'
+    b'<script type="application/rsl+xml"><rsl/></script>',
+    b"HTTP/2 402\ncrawler-price: USD 0.01\ncrawler-error: InvalidCrawlerExactPrice\n"
+    b"Link: <https://e.example/terms>; rel=terms-of-service" + SEP,
 ]
 
 
@@ -61,7 +68,11 @@ def check(data: bytes) -> None:
     headers = list(header_block(head)) if sep else list(FIXED)
     body = html if sep else data
     for agent in AGENTS:
-        signals = page_signals(headers, body, agent=agent, now=NOW)
+        signals = page_signals(headers, body, agent=agent, now=NOW,
+                               url="https://example.com/a/page")
+        assert all(u.startswith(("http://", "https://")) for u in signals.license_urls)
+        if signals.pricing is not None:
+            signals.pricing.describe()
         for purpose in PURPOSES:
             answer, directive = signals.decide(purpose)
             assert signals.allows(purpose) is answer, purpose
@@ -73,6 +84,9 @@ def check(data: bytes) -> None:
                                 now=NOW)
         assert stricter.index is False and stricter.allows("search") is False
         assert stricter.follow is signals.follow
+        tagged = page_signals([*headers, ("Robots-Tag", "*;noindex")], body, agent=agent,
+                              now=NOW)
+        assert tagged.index is False and tagged.allows("search") is False
 
 
 def _mutate(rng: random.Random, data: bytes) -> bytes:
@@ -86,7 +100,9 @@ def _mutate(rng: random.Random, data: bytes) -> bytes:
         elif choice < 0.8:
             piece = rng.choice([b"<meta ", b"content=", b"name=robots ", b">", b'"', b"<!--",
                                 b"-->", b"</head>", b",", b":", b"noindex", b"googlebot:",
-                                b"unavailable_after:", b"tdm-reservation", SEP])
+                                b"unavailable_after:", b"tdm-reservation", SEP, b";",
+                                b"*;", b"Robots-Tag: ", b"Link: ", b"<link rel=license ",
+                                b"crawler-price: ", b"(", b"?0"])
             at = rng.randint(0, len(out))
             out[at:at] = piece
         else:

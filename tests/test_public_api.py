@@ -23,6 +23,7 @@ PUBLIC = {
     "Stance", "StanceTooComplex",
     "COMPILED",
     "LicenseAnswer", "LicenseDocument", "LicenseTerms", "parse_license",
+    "LicenseLink", "PagePriced", "Pricing",
 }
 
 

@@ -16,7 +16,14 @@ run judged an origin by several), in the shape of ``data/manifest.schema.json``.
   status (null when the input does not carry them), the fetch policy's outcome, the
   protocols consulted for it, the verdicts given (URL and agent pairs), and every refusal
   with its deciding line (agent, line number, the line as written, the reason, how many
-  URLs it refused).
+  URLs it refused);
+* when a run read page signals (``bulk --pages-warc --manifest``, the datatrove
+  ``PageSignalsFilter(manifest=...)``; manifest version 2), an origin record also has
+  ``pages`` (page and agent pairs read), ``page_refusals`` (every purpose refused, with the
+  deciding directive: the header, meta or file statement, or the robots.txt usage lines;
+  how many pages it refused and the first one), ``priced`` (responses that asked to be paid
+  for, HTTP 402 pay-per-crawl) and ``license_urls`` (the RSL licences the pages named, at
+  most :data:`MAX_LICENSE_URLS`). Records without pages are as in version 1.
 
 Pure and standard-library only: the callers feed it what they judged (:meth:`observe_batch`
 for Arrow verdict batches, :meth:`refusal` row by row) and :meth:`write` it at the end.
@@ -37,16 +44,43 @@ from . import __version__
 from .policy import outcome_for_status
 from .robotstxt import RobotsTxt, parse
 
-__all__ = ["MANIFEST_VERSION", "PROTOCOLS", "Manifest", "registry_version"]
+__all__ = ["MANIFEST_VERSION", "MAX_LICENSE_URLS", "PAGE_PROTOCOLS", "PROTOCOLS", "Manifest",
+           "registry_version"]
 
-MANIFEST_VERSION = 1
-"""The manifest format's version (``manifest_version`` of the header)."""
+MANIFEST_VERSION = 2
+"""The manifest format's version (``manifest_version`` of the header): 2 added the page
+fields of origin records (version 1 records are version 2 records without them)."""
 
 PROTOCOLS: Tuple[str, ...] = ("robots.txt", "content-signal", "content-usage",
-                              "x-robots-tag", "robots-meta", "tdmrep", "rsl")
+                              "x-robots-tag", "robots-tag", "robots-meta", "tdmrep", "rsl",
+                              "pay-per-crawl")
 """The protocols a record can say were consulted."""
 
+PAGE_PROTOCOLS: Tuple[str, ...] = ("content-signal", "content-usage", "x-robots-tag",
+                                   "robots-tag", "robots-meta", "tdmrep", "rsl",
+                                   "pay-per-crawl")
+"""The protocols the page layer reads in every response (``rsl``: its licence links)."""
+
+MAX_LICENSE_URLS = 100
+"""Distinct licence URLs kept per origin record (the count of all is kept too)."""
+_MAX_TEXT = 300
+
 _Key = Tuple[str, Optional[str]]  # (origin, robots.txt SHA-256 or None)
+
+
+def _page_key(agent: str, purpose: str, answer: Any) -> _PageKey:
+    """What a page refusal is counted under: the agent, the purpose, the level and the
+    deciding statement (a page directive without its place in the page, or the robots.txt
+    usage lines as written with the first line's number)."""
+    directive = answer.directive
+    if answer.level == "page" and directive is not None:
+        return (agent, purpose, "page", directive.source, directive.field, directive.rule,
+                _short(directive.value), None)
+    lines = tuple(answer.lines)
+    rule = "; ".join(("Content-Signal" if u.directive == "content-signal" else "Content-Usage")
+                     + f": {u.value}" for u in lines) if lines else None
+    return (agent, purpose, answer.level or "robots.txt", None, None, _short(rule), None,
+            lines[0].line if lines else None)
 
 
 def registry_version() -> Tuple[Optional[int], Optional[str], Optional[str]]:
@@ -84,8 +118,19 @@ def _when(value: Any) -> Optional[str]:
     return None
 
 
+def _short(text: Optional[str]) -> Optional[str]:
+    if text is None or len(text) <= _MAX_TEXT:
+        return text
+    return text[:_MAX_TEXT - 3] + "..."
+
+
+_PageKey = Tuple[str, str, Optional[str], Optional[str], Optional[str], Optional[str],
+                 Optional[str], Optional[int]]
+
+
 class _Origin:
-    __slots__ = ("body", "fetched_at", "protocols", "refusals", "robots", "status", "urls")
+    __slots__ = ("body", "fetched_at", "licenses", "page_refusals", "pages", "priced",
+                 "protocols", "refusals", "robots", "status", "urls")
 
     def __init__(self, body: Optional[bytes], status: Optional[int], fetched_at: Any) -> None:
         self.body = body
@@ -95,6 +140,10 @@ class _Origin:
         self.refusals: Dict[Tuple[str, Optional[int], str], int] = {}
         self.protocols: set[str] = set()
         self.robots: Optional[RobotsTxt] = None
+        self.pages: Optional[int] = None  # None: the run read no page of this origin
+        self.page_refusals: Dict[_PageKey, List[Any]] = {}  # key -> [urls, first url, reason]
+        self.priced = 0
+        self.licenses: Dict[str, None] = {}
 
 
 class Manifest:
@@ -151,6 +200,30 @@ class Manifest:
         entry = self._entry(origin, key)
         slot = (agent, line, reason)
         entry.refusals[slot] = entry.refusals.get(slot, 0) + urls
+
+    def page(self, origin: str, agent: str, url: Optional[str], signals: Any,
+             answers: Sequence[Tuple[str, Any]] = (), key: Optional[_Key] = None) -> None:
+        """Record that ``agent``'s page signals (a :class:`robotsrules.PageSignals`) were
+        read for a page of ``origin`` at ``url``, with ``answers``: ``(purpose,``
+        :class:`robotsrules.Answer```)`` pairs, of which each refusal is kept with its
+        deciding directive."""
+        entry = self._entry(origin, key)
+        entry.pages = (entry.pages or 0) + 1
+        entry.protocols.update(PAGE_PROTOCOLS)
+        if signals.priced:
+            entry.priced += 1
+        for found in signals.license_urls:
+            if found not in entry.licenses and len(entry.licenses) < MAX_LICENSE_URLS:
+                entry.licenses[found] = None
+        for purpose, answer in answers:
+            if answer.allowed is not False:
+                continue
+            slot = _page_key(agent, purpose, answer)
+            known = entry.page_refusals.get(slot)
+            if known is None:
+                entry.page_refusals[slot] = [1, url, _short(answer.describe())]
+            else:
+                known[0] += 1
 
     def _entry(self, origin: str, key: Optional[_Key]) -> _Origin:
         chosen = key or self._current.get(origin)
@@ -252,7 +325,7 @@ class Manifest:
                 "status": status if self.has_statuses else None,
                 "outcome": outcome,
             }
-        return {
+        record: Dict[str, Any] = {
             "record": "origin",
             "origin": origin,
             "robots": robots,
@@ -262,6 +335,23 @@ class Manifest:
             "verdicts": entry.urls,
             "refusals": self._refusals(entry),
         }
+        if entry.pages is not None:
+            record["pages"] = entry.pages
+            record["page_refusals"] = self._page_refusals(entry)
+            record["priced"] = entry.priced
+            record["license_urls"] = list(entry.licenses)
+        return record
+
+    def _page_refusals(self, entry: _Origin) -> List[Dict[str, Any]]:
+        found = []
+        for slot, (count, first, reason) in sorted(
+                entry.page_refusals.items(),
+                key=lambda i: tuple("" if v is None else str(v) for v in i[0])):
+            agent, purpose, level, source, field, rule, value, line = slot
+            found.append({"agent": agent, "purpose": purpose, "level": level,
+                          "source": source, "field": field, "rule": rule, "value": value,
+                          "line": line, "reason": reason, "urls": count, "first_url": first})
+        return found
 
     def _refusals(self, entry: _Origin) -> List[Dict[str, Any]]:
         found = []

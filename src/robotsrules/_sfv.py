@@ -1,8 +1,10 @@
-"""Structured Field Dictionaries (RFC 9651 §3.2, parsed as §4.2.2 says), for ``Content-Usage``.
+"""Structured Field Dictionaries and Lists (RFC 9651 §3.2 and §3.1, parsed as §4.2.2 and
+§4.2.1 say), for ``Content-Usage`` and ``Robots-Tag``.
 
 draft-ietf-aipref-vocab serialises preferences as an RFC 9651 Dictionary; the attach draft
 puts that text after the path of a robots.txt ``Content-Usage`` rule. This is a small,
-strict, hand-written parser of exactly that type, kept here rather than taken from
+strict, hand-written parser of exactly that type (and of the List that
+draft-illyes-repext makes ``Robots-Tag``), kept here rather than taken from
 ``http-sfv`` because the core of robotsrules imports nothing outside the standard library
 (robots.txt reading must not pull a dependency), and a Dictionary parser is short: one pass,
 no recursion beyond one inner-list level, no regular expressions, linear in the input,
@@ -36,6 +38,8 @@ __all__ = [
     "Item",
     "Token",
     "parse_dictionary",
+    "parse_list",
+    "split_members",
 ]
 
 
@@ -314,3 +318,76 @@ def parse_dictionary(text: str, *,
         parser.skip(" \t")
         if parser.pos >= len(parser.text):
             raise parser.fail("trailing ','")
+
+
+def parse_list(text: str, *, max_length: int = DEFAULT_MAX_LENGTH
+               ) -> List[Union[Item, InnerList]]:
+    """Parse an RFC 9651 List (§4.2.1); raise ``ValueError`` if ``text`` is not one.
+
+    Members are ``(bare_item, parameters)`` or, for an inner list, ``([items],
+    parameters)``, in order. Leading and trailing spaces are ignored; an empty text is an
+    empty list.
+
+    >>> parse_list("*;nosnippet, ExampleBot;noindex")
+    [(Token('*'), {'nosnippet': True}), (Token('ExampleBot'), {'noindex': True})]
+    >>> parse_list("a;b=1,")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a structured-field list: trailing ',' at offset 6
+    """
+    if len(text) > max_length:
+        raise ValueError(f"not a structured-field list: longer than {max_length} characters")
+    parser = _Parser(text.strip(" "))
+    result: List[Union[Item, InnerList]] = []
+    if not parser.text:
+        return result
+    try:
+        while True:
+            result.append(parser.member_value())
+            parser.skip(" \t")
+            if parser.pos >= len(parser.text):
+                return result
+            if parser.peek() != ",":
+                raise parser.fail("members must be separated by ','")
+            parser.pos += 1
+            parser.skip(" \t")
+            if parser.pos >= len(parser.text):
+                raise parser.fail("trailing ','")
+    except ValueError as error:
+        raise ValueError(str(error).replace("structured-field dictionary",
+                                            "structured-field list")) from None
+
+
+def split_members(text: str) -> List[str]:
+    """The top-level comma-separated members of a Dictionary's or a List's text (commas
+    inside strings and inner lists are not separators), as written; linear in the text.
+    A field that does not parse is read member by member from these.
+
+    >>> split_members('a=1, b="x,y", c=(d e)')
+    ['a=1', ' b="x,y"', ' c=(d e)']
+    """
+    out: List[str] = []
+    start = 0
+    depth = 0
+    quoted = False
+    index = 0
+    size = len(text)
+    while index < size:
+        char = text[index]
+        if quoted:
+            if char == "\\":
+                index += 1
+            elif char == '"':
+                quoted = False
+        elif char == '"':
+            quoted = True
+        elif char == "(":
+            depth += 1
+        elif char == ")" and depth:
+            depth -= 1
+        elif char == "," and not depth:
+            out.append(text[start:index])
+            start = index + 1
+        index += 1
+    out.append(text[start:])
+    return out

@@ -26,6 +26,9 @@ for a response. ``purposes=["ai-train"]`` (which implies it) raises
 :class:`robotsrules.PageRefused` for a response whose signals, combined with its robots.txt's
 usage preferences, refuse one of them. An HTML
 body is then read by the middleware (aiohttp keeps it: ``await response.read()`` still works).
+A response that asks to be paid for (HTTP 402 with ``crawler-price``, pay-per-crawl) has its
+:class:`robotsrules.Pricing` in the signals; with ``purposes`` it raises
+:class:`robotsrules.PagePriced`. Nothing is ever paid and a 402 is never retried.
 
 The robots.txt files are fetched by the fetch layer of robotsrules (httpx, through an
 :class:`~robotsrules.AsyncRobotsCache`), not by the session: its bounded, decompression-safe
@@ -122,8 +125,12 @@ class RobotsMiddleware:
             robots = served.robots
             page = admit_page(response.raw_headers, body, agents=[self.agent],
                               purposes=self.purposes, url=url,
-                              usage=lambda a: robots.usage(url, agent=a))
+                              usage=lambda a: robots.usage(url, agent=a),
+                              status=response.status)
             _PAGES[response] = page.signals[0]
+            if self.purposes and page.priced:  # a 402: not served, never paid, not retried
+                response.release()
+                raise page.price_error()
             if page.refused is not None:
                 response.release()
                 raise page.error()

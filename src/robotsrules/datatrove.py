@@ -233,6 +233,14 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
     value]`` pairs, a raw ``Name: value`` block with folded lines). After an extractor
     replaced the text, no meta tag is found (only headers are read). See
     docs/guides/datasets.md.
+
+    A document whose response asks to be paid for (HTTP 402 with ``crawler-price``: the
+    status from ``metadata[status_key]`` when present, which :class:`WarcHeadersReader`
+    fills, else the ``crawler-price`` header alone) is not the content: it is marked
+    (``priced`` in the metadata: the price and terms described) and dropped with
+    ``action="drop"`` (``page_signals_priced``). ``manifest``: a folder where each task
+    writes ``manifest-pages-<rank>.jsonl`` (``data/manifest.schema.json`` version 2: per
+    origin the page refusals with their deciding directives, priced pages, licence links).
     """
 
     name = "🤖 page signals"
@@ -249,10 +257,15 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
         url_key: str = "url",
         metadata_key: str = "page_signals",
         exclusion_writer: Optional[DiskWriter] = None,
+        status_key: str = "http_status",
+        manifest: Optional[str] = None,
     ) -> None:
         from ._page import check_purposes
 
         super().__init__(exclusion_writer)
+        self.status_key = status_key
+        self.manifest = manifest
+        self._manifest: Any = None
         self.agents = _agent_names(agents, categories)
         self.purposes = check_purposes(purposes, at_least_one=True)
         if action not in ("drop", "mark"):
@@ -265,17 +278,26 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
         self.url_key = url_key
         self.metadata_key = metadata_key
 
-    def decide(self, url: Any, html: Any, headers: Any = None, date: Any = None
-               ) -> Dict[str, Any]:
+    def __getstate__(self) -> Dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_manifest"] = None  # one per task, made in run()
+        return state
+
+    def decide(self, url: Any, html: Any, headers: Any = None, date: Any = None,
+               status: Any = None) -> Dict[str, Any]:
         """The metadata written for a document: ``refused`` (True, False, or None when
         nothing is stated), ``agent`` and ``purpose`` (the first refused pair, else None),
-        ``level`` (``"page"`` or ``"robots.txt"``) and ``decided_by`` (the deciding
-        directive or robots.txt lines, described)."""
+        ``level`` (``"page"`` or ``"robots.txt"``), ``decided_by`` (the deciding directive
+        or robots.txt lines, described) and ``priced`` (what a 402 response asks, described;
+        else None)."""
         from ._page import admit_page
 
         robots = None
-        if self.robots is not None and fast_origin(url) is not None:
-            robots = self.robots.robots_txt(url, date)
+        origin = fast_origin(url)
+        capture = None
+        if self.robots is not None and origin is not None:
+            capture = self.robots._capture(url, date)
+            robots = None if capture is None else self.robots._rules(capture)
         page_url = url if isinstance(url, str) else None
 
         def usage(agent: Any) -> Optional[Usage]:
@@ -288,17 +310,58 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
 
         # Metadata is a stranger's data: headers in any stored form, read without raising.
         admission = admit_page(headers, html, agents=list(self.agents), purposes=self.purposes,
-                               url=page_url, usage=usage, strict=False)
+                               url=page_url, usage=usage, strict=False, status=status)
+        if self._manifest is not None and origin is not None:
+            self._record(origin, page_url, capture, admission)
+        pricing = admission.pricing
+        priced = pricing.describe() if pricing is not None and pricing.asked else None
         refused = admission.refused
         if refused is not None:
             return {"refused": True, "agent": refused.agent, "purpose": refused.purpose,
-                    "level": refused.answer.level, "decided_by": refused.answer.describe()}
+                    "level": refused.answer.level, "decided_by": refused.answer.describe(),
+                    "priced": priced}
         stated = admission.stated
         if stated is not None:
             return {"refused": False, "agent": None, "purpose": None,
-                    "level": stated.answer.level, "decided_by": stated.answer.describe()}
+                    "level": stated.answer.level, "decided_by": stated.answer.describe(),
+                    "priced": priced}
         return {"refused": None, "agent": None, "purpose": None, "level": None,
-                "decided_by": "nothing stated"}
+                "decided_by": "nothing stated", "priced": priced}
+
+    def _record(self, origin: str, url: Optional[str], capture: Any, admission: Any) -> None:
+        """Record one document's page reading in the task's manifest."""
+        manifest = self._manifest
+        key = (manifest.capture(origin, None) if capture is None else manifest.capture(
+            origin, capture[2][0], capture[2][1], capture[1]))
+        per_agent = len(self.purposes)
+        for number, (agent, signals) in enumerate(zip(self.agents, admission.signals)):
+            answers = admission.answers[number * per_agent:(number + 1) * per_agent]
+            manifest.page(origin, agent, url, signals,
+                          [(a.purpose, a.answer) for a in answers], key=key)
+
+    def run(self, data: Any, rank: int = 0, world_size: int = 1) -> Iterator[Document]:
+        """datatrove's filter loop; with ``manifest``, the task's manifest is written once
+        its documents are all through (a task that fails writes none)."""
+        if self.manifest is None:
+            yield from super().run(data, rank, world_size)
+            return
+        import os
+
+        from ._manifest import PAGE_PROTOCOLS, Manifest
+
+        robots = self.robots
+        source = ("document metadata" if robots is None else "document metadata, robots.txt "
+                  "from " + (f"{len(robots.robots_warc)} WARC file(s)"
+                             if robots.robots_warc is not None
+                             else robots.robots if isinstance(robots.robots, str)
+                             else "a robots table"))
+        protocols = (["robots.txt"] if robots is not None else []) + list(PAGE_PROTOCOLS)
+        self._manifest = Manifest(mode="google", agents=self.agents, purposes=self.purposes,
+                                  source=source, protocols=protocols,
+                                  producer="robotsrules.datatrove.PageSignalsFilter")
+        yield from super().run(data, rank, world_size)
+        os.makedirs(self.manifest, exist_ok=True)
+        self._manifest.write(os.path.join(self.manifest, f"manifest-pages-{rank:05d}.jsonl"))
 
     def filter(self, doc: Document) -> Union[bool, Tuple[bool, str]]:
         """Keep the document unless its signals refuse a purpose (``action="drop"``)."""
@@ -306,9 +369,13 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
         robots = self.robots
         date = (metadata.get(robots.date_key) if robots is not None
                 and robots.date_key is not None else None)
+        status = metadata.get(self.status_key)
         found = self.decide(metadata.get(self.url_key), doc.text,
-                            metadata.get(self.headers_key), date)
+                            metadata.get(self.headers_key), date,
+                            status if isinstance(status, int) else None)
         metadata[self.metadata_key] = found
+        if self.action == "drop" and found["priced"] is not None:
+            return False, "page_signals_priced"
         if self.action == "drop" and found["refused"]:
             return False, "page_signals_refused"
         return True
@@ -318,8 +385,9 @@ class WarcHeadersReader(WarcReader):  # type: ignore[misc]  # datatrove ships no
     """A datatrove WARC reader (a :class:`~datatrove.pipeline.readers.WarcReader` with the
     same arguments) whose records are read by :func:`robotsrules.warc.iter_pages`, keeping
     each response's HTTP headers, as ``[name, value]`` pairs in ``metadata["http_headers"]``
-    (datatrove's own reader drops them), so that :class:`PageSignalsFilter` can read
-    ``X-Robots-Tag``, ``Content-Usage`` and ``tdm-reservation``.
+    (datatrove's own reader drops them) and its status in ``metadata["http_status"]``, so
+    that :class:`PageSignalsFilter` can read ``X-Robots-Tag``, ``Robots-Tag``,
+    ``Content-Usage``, ``tdm-reservation``, licence links and a pay-per-crawl 402.
 
     One document per HTML response (by its ``Content-Type``, or sniffed when it has none),
     its text the body decoded (gzip, deflate, br; chunked) by the one bounded decoder, at most
@@ -358,6 +426,7 @@ class WarcHeadersReader(WarcReader):  # type: ignore[misc]  # datatrove ships no
                     data = {"text": _text(page.head[: self.max_body_bytes]),
                             "id": page.record_id or f"{filepath}/{index}", "url": page.url,
                             "date": page.date.isoformat() if page.date else None,
+                            "http_status": page.status,
                             "http_headers": [[k, v] for k, v in page.headers],
                             "truncated": truncated}
                     document = self.get_document_from_dict(data, filepath, index)

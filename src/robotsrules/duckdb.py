@@ -25,6 +25,11 @@ function                                    result
                                             or its head; see :mod:`robotsrules._page`)
 ``robots_page_allows(headers, html, agent,  BOOLEAN: the page's answer for ``purpose``
 purpose)``                                  (``ai-train``, ``search``...; NULL: not stated)
+``robots_page_license_urls(headers, html,   VARCHAR[]: the RSL 1.0 licences the response
+url)``                                      names (``Link: <...>; rel="license";
+                                            type="application/rsl+xml"``, the HTML head's
+                                            ``<link>``), resolved against ``url`` (NULL:
+                                            NULL headers and html)
 ``robots_usage(body, url, agent, purpose)`` BOOLEAN: the AI usage preference for ``purpose``
                                             (``'ai-train'``...; NULL: nothing stated, or a URL
                                             the agent may not fetch; :meth:`RobotsTxt.usage`)

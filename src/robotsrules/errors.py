@@ -25,7 +25,9 @@ exceptions. What is left::
           ├── RobotsDisallowed       the HTTP client integrations refuse a request robots.txt
           │                          forbids (robotsrules.httpx, .aiohttp, .scrapy)
           └── PageRefused            the same integrations refuse a response whose own signals
-                                     (X-Robots-Tag, meta robots, TDMRep...) refuse a purpose
+               │                     (X-Robots-Tag, meta robots, TDMRep...) refuse a purpose
+               └── PagePriced        ... or that asks to be paid for (HTTP 402 pay-per-crawl:
+                                     nothing is paid, nothing retried)
 
 ``except robotsrules.RobotsError`` catches all of them; ``except ValueError`` catches the
 caller's mistakes (and a corrupt cache entry, as it always did). An argument of the wrong
@@ -41,7 +43,8 @@ if TYPE_CHECKING:
     from .model import Verdict
 
 __all__ = ["CorruptEntry", "EngineError", "InvalidAgent", "InvalidArgument", "InvalidPurpose",
-           "InvalidURL", "MissingExtra", "PageRefused", "RobotsDisallowed", "RobotsError"]
+           "InvalidURL", "MissingExtra", "PagePriced", "PageRefused", "RobotsDisallowed",
+           "RobotsError"]
 
 
 class RobotsError(Exception):
@@ -140,3 +143,28 @@ class PageRefused(RobotsError):
 
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.url, self.purpose, self.why))
+
+
+class PagePriced(PageRefused):
+    """A response that asks to be paid for: HTTP 402 with ``crawler-price`` (Cloudflare's
+    pay-per-crawl), met by a client integration that declared purposes.
+
+    The content was not served, so no purpose can be met; robotsrules never pays (no
+    ``crawler-exact-price`` or ``crawler-max-price`` is ever sent) and never retries it.
+    ``purpose`` is ``"*"`` (every purpose), ``why`` the price described
+    (:meth:`robotsrules.Pricing.describe`: ``HTTP 402: asks USD 0.01 per crawl; terms
+    https://...``), ``pricing`` the :class:`robotsrules.Pricing` and ``signals`` the
+    :class:`robotsrules.PageSignals` read.
+    """
+
+    def __init__(self, url: str, why: str, signals: object = None,
+                 pricing: object = None) -> None:
+        super().__init__(url, "*", why, signals)
+        self.pricing = pricing
+        self.args = (url, why)
+
+    def __str__(self) -> str:
+        return f"{self.url} asks to be paid for: {self.why}"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.url, self.why))

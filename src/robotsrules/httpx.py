@@ -31,6 +31,11 @@ origin before it is sent::
   (which implies it) raises :class:`robotsrules.PageRefused` for a response whose signals,
   combined with its robots.txt's usage preferences (``Content-Signal``, ``Content-Usage``),
   refuse one of them. An HTML body is then read in full by the transport.
+* A response that asks to be paid for (HTTP 402 with ``crawler-price``, Cloudflare's
+  pay-per-crawl) carries its :class:`robotsrules.Pricing` in the signals (``.pricing``: the
+  price and the terms links); with ``purposes`` it raises :class:`robotsrules.PagePriced`
+  (a :class:`~robotsrules.PageRefused`). Nothing is ever paid (no ``crawler-exact-price`` or
+  ``crawler-max-price`` header is added) and a 402 is never retried.
 
 Only this module imports httpx for these integrations; the fetch layer uses httpx anyway.
 """
@@ -74,8 +79,11 @@ def _read_page(request: httpx.Request, response: httpx.Response, body: Optional[
     robots = served.robots if served is not None else None
     admission = admit_page(response.headers.raw, body, agents=[agent], purposes=purposes,
                            url=url, usage=None if robots is None else
-                           (lambda a: robots.usage(url, agent=a)))
+                           (lambda a: robots.usage(url, agent=a)),
+                           status=response.status_code)
     response.extensions[PAGE_EXTENSION] = admission.signals[0]
+    if purposes and admission.priced:  # a 402: the content was not served; never paid
+        return admission.price_error()
     return None if admission.refused is None else admission.error()
 
 

@@ -95,6 +95,7 @@ from ._drive import arun
 from ._pacing import admit
 from ._refresh import Fetch, Load, Refresher, RefreshReply, RefreshStep
 from ._scope import origin_of
+from ._terminal import visible
 from ._usage import Usage
 from .cache import MemoryStore, SQLiteStore, Store
 from .errors import InvalidURL
@@ -108,8 +109,8 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
 __all__ = ["DEFAULT_MAX_CRAWL_DELAY", "ForbiddenByRobots", "NofollowMiddleware",
-           "PageSignalsMiddleware", "RefusedByPage", "RobotParser", "RobotsTxtMiddleware",
-           "make_store"]
+           "PageSignalsMiddleware", "PricedByPage", "RefusedByPage", "RobotParser",
+           "RobotsTxtMiddleware", "make_store"]
 
 logger = logging.getLogger(__name__)
 
@@ -443,6 +444,15 @@ class RefusedByPage(IgnoreRequest):
         super().__init__(f"{purpose} refused for {url}: {answer.describe()}")
 
 
+class PricedByPage(IgnoreRequest):
+    """The response asks to be paid for (HTTP 402 with ``crawler-price``): nothing was paid,
+    nothing is retried. ``pricing`` is the :class:`robotsrules.Pricing`."""
+
+    def __init__(self, url: str, pricing: Any) -> None:
+        self.url, self.pricing = url, pricing
+        super().__init__(f"{url} asks to be paid for: {pricing.describe()}")
+
+
 class PageSignalsMiddleware:
     """Downloader middleware: read each response's page-level signals.
 
@@ -455,7 +465,12 @@ class PageSignalsMiddleware:
     (:class:`RefusedByPage`) and counted under
     ``robotsrules/page/refused/<purpose>/<rule>`` (``<rule>`` is ``robots.txt`` for the
     site's lines); every response read is counted under
-    ``robotsrules/page/responses``. Enable it next to the robots middleware::
+    ``robotsrules/page/responses``. A response that asks to be paid for (HTTP 402 with
+    ``crawler-price``, pay-per-crawl) is counted under ``robotsrules/page/priced``, logged
+    with its price and terms link, and marked ``dont_retry`` (Scrapy's retry middleware
+    leaves it alone even if 402 is in ``RETRY_HTTP_CODES``); with ``ROBOTSRULES_PURPOSES``
+    it is dropped (:class:`PricedByPage`). No payment header is ever sent. Enable it next
+    to the robots middleware::
 
         DOWNLOADER_MIDDLEWARES = {..., "robotsrules.scrapy.PageSignalsMiddleware": 950}
         SPIDER_MIDDLEWARES = {"robotsrules.scrapy.NofollowMiddleware": 100}
@@ -490,9 +505,18 @@ class PageSignalsMiddleware:
             response.headers.get("Content-Type") or b"")) else None
         admission = admit_page(response.headers, body, agents=[agent], purposes=self.purposes,
                                url=response.url,
-                               usage=lambda a: self._usage(response.url, agent))
+                               usage=lambda a: self._usage(response.url, agent),
+                               status=response.status)
         request.meta["robotsrules"] = admission.signals[0]
         self.stats.inc_value("robotsrules/page/responses")
+        pricing = admission.pricing
+        if pricing is not None and pricing.asked:
+            self.stats.inc_value("robotsrules/page/priced")
+            request.meta["dont_retry"] = True  # a price is no failure: never retried
+            logger.info("%s asks to be paid for: %s", response.url,
+                        visible(pricing.describe()))
+            if self.purposes:
+                raise PricedByPage(response.url, pricing)
         refused = admission.refused
         if refused is not None:
             answer = refused.answer

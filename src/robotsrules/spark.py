@@ -23,8 +23,9 @@ equal :mod:`robotsrules.bulk`'s (and the core's), see there for ``line`` and ``r
 
 For a job of your own (say, after your own join of pages to robots bodies), the column
 functions :func:`robots_allowed`, :func:`robots_line`, :func:`robots_verdict`,
-:func:`robots_origin`, :func:`robots_usage`, :func:`robots_stance`, :func:`robots_page` and
-:func:`robots_page_allows` are Arrow UDFs with a per-worker parse cache: the column functions
+:func:`robots_origin`, :func:`robots_usage`, :func:`robots_stance`, :func:`robots_page`,
+:func:`robots_page_allows` and :func:`robots_page_license_urls` are Arrow UDFs with a
+per-worker parse cache: the column functions
 DuckDB registers as SQL functions (:func:`robotsrules.bulk.column_functions`).
 :func:`stances` is the stance job: one row per site and agent, no URL table
 (``robotsrules stance --robots ... --out --engine spark``).
@@ -86,6 +87,7 @@ __all__ = [
     "robots_origin",
     "robots_page",
     "robots_page_allows",
+    "robots_page_license_urls",
     "robots_stance",
     "robots_usage",
     "robots_verdict",
@@ -279,6 +281,16 @@ def robots_page_allows(headers: ColumnOrName, html: ColumnOrName, agent: Union[C
     return cast(Column, _udfs()["robots_page_allows"](_col(headers), _body(html),
                                                       _col(agent, literal=True),
                                                       _col(purpose, literal=True)))
+
+
+def robots_page_license_urls(headers: ColumnOrName, html: ColumnOrName, url: ColumnOrName
+                             ) -> Column:
+    """The RSL 1.0 licences a response names (``Link: <...>; rel="license";
+    type="application/rsl+xml"`` headers and the HTML head's ``<link>``), resolved against
+    the page's ``url``, as an array of strings (:attr:`robotsrules.PageSignals.license_urls`);
+    null when both ``headers`` and ``html`` are null."""
+    return cast(Column, _udfs()["robots_page_license_urls"](_col(headers), _body(html),
+                                                            _col(url)))
 
 
 def robots_page(headers: ColumnOrName, html: ColumnOrName, agent: Union[Column, str]

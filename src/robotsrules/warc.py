@@ -638,7 +638,8 @@ def page_batches(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
                  robots: Any = None, max_head_bytes: Optional[int] = None,
                  stats: Optional[WarcStats] = None, now: Optional[datetime.datetime] = None,
                  batch_rows: int = DEFAULT_PAGE_BATCH_ROWS, mode: Any = "google",
-                 check: Optional[Callable[[], None]] = None) -> Iterator[pa.RecordBatch]:
+                 check: Optional[Callable[[], None]] = None,
+                 observe: Optional[Callable[..., None]] = None) -> Iterator[pa.RecordBatch]:
     """Page signals of every response record as a stream of Arrow batches
     (:func:`page_table_schema`), one row per (URL, agent), in file order: the records of
     :func:`iter_pages` through :func:`robotsrules.bulk.page_batches`.
@@ -649,8 +650,9 @@ def page_batches(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
     maps an origin to its parsed :class:`~robotsrules.RobotsTxt` (a dict), or is a
     :class:`robotsrules.bulk.RobotsIndex`, whose rows are parsed on first use with ``mode``
     (a bounded cache: each site's file is parsed once while its pages come together).
-    ``check`` is called before each record (a stop signal raises from it). The columns are
-    described at :func:`page_table`.
+    ``check`` is called before each record (a stop signal raises from it); ``observe`` is
+    :func:`robotsrules.bulk.page_batches`' (the manifest's hook). The columns are described
+    at :func:`page_table`.
     """
     from .bulk import page_batches as signal_batches
 
@@ -661,7 +663,7 @@ def page_batches(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
             yield from iter_pages(source, max_head_bytes=max_head_bytes, stats=stats)
 
     return signal_batches(pages(), agents=agents, purposes=purposes, robots=robots, now=now,
-                          batch_rows=batch_rows, mode=mode, check=check)
+                          batch_rows=batch_rows, mode=mode, check=check, observe=observe)
 
 
 def page_table(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,

@@ -180,7 +180,7 @@ def test_page_signals_pipeline_on_a_warc(tmp_path: Path) -> None:
     assert sorted(kept) == ["https://shop.example/gpt", "https://shop.example/plain"]
     assert kept["https://shop.example/plain"]["page_signals"] == {
         "refused": None, "agent": None, "purpose": None, "level": None,
-        "decided_by": "nothing stated"}
+        "decided_by": "nothing stated", "priced": None}
     assert kept["https://shop.example/gpt"]["http_headers"][-1] == ["X-Robots-Tag",
                                                                    "CCBot: noai"]
     assert kept["https://shop.example/gpt"]["robots"]["disallowed"] is False
@@ -198,3 +198,26 @@ def test_page_signals_pipeline_on_a_warc(tmp_path: Path) -> None:
     assert step.decide("https://news.example/meta", "story", None)["refused"] is None
     # Strangers' metadata never raises.
     assert step.decide(None, None, 42)["refused"] is None
+
+
+def test_page_signals_filter_drops_a_priced_page() -> None:
+    # A pay-per-crawl 402 (Cloudflare's "Crawl pages": crawler-price) is not the content:
+    # marked with the price, dropped with action="drop", whatever the purposes say.
+    from datatrove.data import Document
+
+    from robotsrules.datatrove import PageSignalsFilter
+
+    def doc(status: Any, headers: Any) -> Document:
+        return Document(text="<html><head></head>", id="1",
+                        metadata={"url": "https://shop.example/p", "http_status": status,
+                                  "http_headers": headers})
+
+    step = PageSignalsFilter("GPTBot")
+    priced = doc(402, [["crawler-price", "USD 0.01"]])
+    assert step.filter(priced) == (False, "page_signals_priced")
+    assert priced.metadata["page_signals"]["priced"] == "HTTP 402: asks USD 0.01 per crawl"
+    assert step.filter(doc(402, [])) == (False, "page_signals_priced")  # the status alone
+    named = doc(200, [["crawler-price", "USD 0.01"]])  # a price named on a served page
+    assert step.filter(named) is True and named.metadata["page_signals"]["priced"] is None
+    marking = PageSignalsFilter("GPTBot", action="mark")
+    assert marking.filter(doc("402", [["crawler-price", "USD 1"]])) is True  # status unknown

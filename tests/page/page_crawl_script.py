@@ -2,7 +2,9 @@
 
 Usage: ``python page_crawl_script.py SETTINGS_JSON URLS_JSON``; prints the stats as one JSON
 line (the last line): the URLs that reached the spider under ``"seen"``, and for each one
-what ``response.meta["robotsrules"]`` said under ``"signals"``.
+what ``response.meta["robotsrules"]`` said under ``"signals"`` (with ``"pricing"``, the
+price described, for a response that names one); the request headers the server got are
+the server's to record.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ class FollowSpider(scrapy.Spider):
         page = response.meta.get("robotsrules")
         self.signals_seen[response.url] = None if page is None else {
             "index": page.index, "follow": page.follow, "ai-train": page.allows("ai-train")}
+        if page is not None and page.pricing is not None:
+            self.signals_seen[response.url]["pricing"] = page.pricing.describe()
         yield {"url": response.url}
         yield from response.follow_all(css="a")
 

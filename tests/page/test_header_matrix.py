@@ -8,7 +8,12 @@ folded), a WARC record, a DuckDB row (VARCHAR, BLOB, LIST of structs) and datatr
 (dict with list/bytes/tuple values, [name, value] lists) -- and read through every entry
 point: ``page_signals``, ``robotsrules page``, ``bulk --pages-warc``, DuckDB's
 ``robots_page_allows``, datatrove's ``PageSignalsFilter`` and (``--run-slow``, its own JVM)
-Spark's ``robots_page_allows``. Every answer must equal the one read from the plain pairs.
+Spark's ``robots_page_allows``. Every answer must equal the one read from the plain pairs:
+the purposes, and (issue 26) the RSL licence URLs where the entry point gives them
+(``robotsrules page``, ``bulk --pages-warc``'s ``license_urls``, DuckDB's and Spark's
+``robots_page_license_urls``) and whether the response asks to be paid for (``robotsrules
+page``, the datatrove filter). A case may have its own status (a 402): the raw forms carry
+it on their status line, the other forms do not, and the answers must still agree.
 """
 
 from __future__ import annotations
@@ -42,7 +47,25 @@ CASES: Dict[str, List[Line]] = {
     "content-signal": [("Content-Signal", "search=yes, ai-train=no", ())],
     # Item 6: values that a stranger's metadata holds as lists become several lines.
     "two robots lines": [("X-Robots-Tag", "nofollow", ()), ("X-Robots-Tag", "noai", ())],
+    # Issue 26: Robots-Tag (draft-illyes-repext-03), folded and repeated, beside X-Robots-Tag.
+    "robots-tag folded": [("Robots-Tag", "*;noarchive,", ("GPTBot;noindex",))],
+    "robots-tag over two lines": [("Robots-Tag", "OtherBot;noindex", ()),
+                                  ("Robots-Tag", "gptbot;noai", ())],
+    "robots-tag malformed": [("Robots-Tag", "gptbot: noindex", ())],
+    "robots-tag and x-robots-tag": [("X-Robots-Tag", "noai", ()),
+                                    ("Robots-Tag", "*;noindex", ())],
+    # Issue 26: RSL licence links (folded, two lines) and a pay-per-crawl 402.
+    "licence links folded": [("Link", "</a.css>; rel=preload,",
+                              ("</l.xml>; rel=license; type=\"application/rsl+xml\"",))],
+    "licence links over two lines": [("Link", "<https://cdn.example/l.xml>; rel=license; "
+                                              "type=application/rsl+xml", ()),
+                                     ("Link", "</cc>; rel=license", ())],
+    "pay-per-crawl": [("crawler-price", "USD 0.01", ()),
+                      ("Link", "</terms>; rel=terms-of-service", ())],
 }
+STATUS = {"pay-per-crawl": 402}
+"""The status line of a case's raw forms (200 otherwise)."""
+URL = "https://site.example/page"
 
 
 def _value(line: Line) -> str:
@@ -54,8 +77,8 @@ def _pairs(case: List[Line]) -> List[Tuple[str, str]]:
     return [(line[0], _value(line)) for line in case]
 
 
-def _block(case: List[Line], folded: bool) -> str:
-    out = ["HTTP/1.1 200 OK", "Content-Type: text/html; charset=utf-8"]
+def _block(case: List[Line], folded: bool, status: int = 200) -> str:
+    out = [f"HTTP/1.1 {status} Status", "Content-Type: text/html; charset=utf-8"]
     for name, value, more in case:
         if folded:
             out.append(f"{name}: {value}")
@@ -72,7 +95,11 @@ def _grouped(case: List[Line]) -> Dict[str, List[str]]:
     return grouped
 
 
-def _forms(case: List[Line]) -> Dict[str, Any]:
+def _case_block(name: str, folded: bool = True) -> str:
+    return _block(CASES[name], folded, STATUS.get(name, 200))
+
+
+def _forms(case: List[Line], status: int = 200) -> Dict[str, Any]:
     multidict = pytest.importorskip("multidict")
     grouped = _grouped(case)
     return {
@@ -82,9 +109,9 @@ def _forms(case: List[Line]) -> Dict[str, Any]:
         "dict of tuples of bytes": {n: tuple(v.encode() for v in vs) for n, vs in grouped.items()},
         "folding dict": {n: ", ".join(vs) for n, vs in grouped.items()},
         "multidict": multidict.CIMultiDict(_pairs(case)),
-        "raw block": _block(case, folded=False),
-        "folded raw block": _block(case, folded=True),
-        "folded raw bytes": _block(case, folded=True).encode(),
+        "raw block": _block(case, folded=False, status=status),
+        "folded raw block": _block(case, folded=True, status=status),
+        "folded raw bytes": _block(case, folded=True, status=status).encode(),
         "name/value records": [{"name": n, "value": v} for n, v in _pairs(case)],
     }
 
@@ -95,6 +122,20 @@ def _answers(signals: Any) -> Tuple[Optional[bool], ...]:
 
 def _expected(case: List[Line]) -> Tuple[Optional[bool], ...]:
     return _answers(page_signals(_pairs(case), HTML, agent=AGENT))
+
+
+def _reference(name: str) -> Any:
+    """The signals of a case read from its plain pairs (no status: a 402 is known from its
+    crawler-price alone)."""
+    return page_signals(_pairs(CASES[name]), HTML, agent=AGENT, url=URL)
+
+
+def _licences(name: str) -> Tuple[str, ...]:
+    return _reference(name).license_urls
+
+
+def _priced(name: str) -> bool:
+    return _reference(name).priced
 
 
 def test_the_expected_answers_are_the_sources() -> None:
@@ -108,13 +149,26 @@ def test_the_expected_answers_are_the_sources() -> None:
     assert _expected(CASES["content-usage folded"])[3] is False
     assert _expected(CASES["content-signal"])[:2] == (True, False)
     assert _expected(CASES["two robots lines"])[1] is False
+    assert _expected(CASES["robots-tag folded"])[0] is False  # GPTBot;noindex
+    assert _expected(CASES["robots-tag over two lines"])[:2] == (None, False)  # noai only
+    assert _expected(CASES["robots-tag malformed"])[0] is False
+    assert _expected(CASES["robots-tag and x-robots-tag"])[:2] == (False, False)
+    assert _licences("licence links folded") == ("https://site.example/l.xml",)
+    assert _licences("licence links over two lines") == ("https://cdn.example/l.xml",)
+    assert _priced("pay-per-crawl") and not _priced("licence links folded")
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_every_form_reads_alike_through_page_signals(case: str) -> None:
     expected = _expected(CASES[case])
-    for form, headers in _forms(CASES[case]).items():
+    reference = _reference(case)
+    for form, headers in _forms(CASES[case], STATUS.get(case, 200)).items():
         assert _answers(page_signals(headers, HTML, agent=AGENT)) == expected, form
+        read = page_signals(headers, HTML, agent=AGENT, url=URL)
+        assert read.license_urls == reference.license_urls, form
+        assert read.priced == reference.priced, form
+        if reference.pricing is not None:
+            assert read.pricing is not None and read.pricing.terms == reference.pricing.terms
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -122,15 +176,17 @@ def test_the_command_line_reads_a_saved_response_alike(case: str, tmp_path: Path
     from robotsrules.cli import main
 
     saved = tmp_path / "response.http"
-    saved.write_bytes(_block(CASES[case], folded=True).encode() + HTML)
+    saved.write_bytes(_case_block(case).encode() + HTML)
     out = io.StringIO()
-    args = ["page", str(saved), "--agent", AGENT, "--json"]
+    args = ["page", str(saved), "--agent", AGENT, "--json", "--url", URL]
     for purpose in PURPOSES:
         args += ["--purpose", purpose]
     assert main(args, out=out) == 0
     data = json.loads(out.getvalue())
     got = tuple(data["purposes"][p]["allowed"] for p in PURPOSES)
     assert got == _expected(CASES[case])
+    assert tuple(data["license_urls"]) == _licences(case)
+    assert (data["pricing"] is not None and data["pricing"]["asked"]) == _priced(case)
 
 
 def _warc(path: Path, cases: List[str]) -> None:
@@ -139,11 +195,11 @@ def _warc(path: Path, cases: List[str]) -> None:
 
     with open(path, "wb") as handle:
         writer = WARCWriter(handle, gzip=True)
-        for index, case in enumerate(cases):
+        for case in cases:
             # The HTTP message as the server sent it, folded lines and all.
-            raw = _block(CASES[case], folded=True).encode() + HTML
+            raw = _case_block(case).encode() + HTML
             writer.write_record(writer.create_warc_record(
-                f"https://site{index}.example/page", "response", payload=io.BytesIO(raw),
+                URL, "response", payload=io.BytesIO(raw),
                 warc_headers_dict={"WARC-Date": "2026-01-01T00:00:00Z"}))
 
 
@@ -166,6 +222,7 @@ def test_bulk_pages_warc_reads_every_case_alike(tmp_path: Path) -> None:
     for name, row in zip(names, rows):
         got = tuple(row[p.replace("-", "_")] for p in PURPOSES)
         assert got == _expected(CASES[name]), name
+        assert tuple(row["license_urls"]) == _licences(name), name
 
 
 def test_duckdb_rows_read_every_form_alike() -> None:
@@ -175,8 +232,14 @@ def test_duckdb_rows_read_every_form_alike() -> None:
     con = register(duckdb.connect())
     try:
         for name, case in sorted(CASES.items()):
-            block = _block(case, folded=True)
+            block = _case_block(name)
             records = [{"name": n, "value": v} for n, v in _pairs(case)]
+            licences = con.execute(
+                "SELECT robots_page_license_urls(?, ?, ?), robots_page_license_urls(CAST(? "
+                "AS BLOB), ?, ?), robots_page_license_urls(?::STRUCT(name VARCHAR, value "
+                "VARCHAR)[], ?, ?)", [block, HTML, URL, block, HTML, URL, records, HTML, URL]
+            ).fetchone()
+            assert licences == (list(_licences(name)),) * 3, name
             for purpose, expected in zip(PURPOSES, _expected(case)):
                 got = con.execute(
                     "SELECT robots_page_allows(?, ?, ?, ?), "
@@ -201,7 +264,7 @@ def test_datatrove_metadata_reads_every_form_alike() -> None:
             "dict of bytes lists": {n: [v.encode() for v in vs] for n, vs in grouped.items()},
             "dict of tuples": {n: tuple(vs) for n, vs in grouped.items()},
             "[name, value] lists": [[n, v] for n, v in _pairs(case)],
-            "raw block": _block(case, folded=True),
+            "raw block": _case_block(name),
         }
         for purpose, answer in zip(PURPOSES, expected):
             step = PageSignalsFilter([AGENT], purposes=[purpose])
@@ -209,6 +272,7 @@ def test_datatrove_metadata_reads_every_form_alike() -> None:
                 found = step.decide("https://example.com/p", HTML.decode(), headers)
                 refused = None if answer is None else (answer is False)
                 assert found["refused"] == refused, (name, purpose, form)
+                assert (found["priced"] is not None) == _priced(name), (name, form)
 
 
 @pytest.mark.slow  # a Spark session of its own
@@ -219,12 +283,16 @@ def test_spark_rows_read_every_case_alike() -> None:
 
     session = engine.local_session("local[1]", **{"spark.sql.shuffle.partitions": "1"})
     try:
-        rows = [(name, _block(case, folded=True), HTML) for name, case in sorted(CASES.items())]
-        frame = session.createDataFrame(rows, "name string, headers string, html binary")
+        rows = [(name, _case_block(name), HTML, URL) for name in sorted(CASES)]
+        frame = session.createDataFrame(rows,
+                                        "name string, headers string, html binary, url string")
         columns = [engine.robots_page_allows("headers", "html", AGENT, p).alias(p.replace("-", "_"))
                    for p in PURPOSES]
-        got = {r["name"]: tuple(r[p.replace("-", "_")] for p in PURPOSES)
-               for r in frame.select("name", *columns).collect()}
+        licences = engine.robots_page_license_urls("headers", "html", "url").alias("licences")
+        found = frame.select("name", licences, *columns).collect()
+        got = {r["name"]: tuple(r[p.replace("-", "_")] for p in PURPOSES) for r in found}
+        got_licences = {r["name"]: tuple(r["licences"]) for r in found}
     finally:
         session.stop()
     assert got == {name: _expected(case) for name, case in CASES.items()}
+    assert got_licences == {name: _licences(name) for name in CASES}

@@ -1,4 +1,5 @@
-"""Properties of page_signals: no input raises; more robots rules never allow more."""
+"""Properties of page_signals: no input raises; more robots rules (X-Robots-Tag or
+Robots-Tag) never allow more."""
 
 from __future__ import annotations
 
@@ -15,13 +16,18 @@ NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
 _WORDS = ["noindex", "nofollow", "none", "all", "noai", "noimageai", "nosnippet",
           "max-snippet:", "max-image-preview:", "unavailable_after:", "googlebot:",
           "otherbot:", ",", " ", "-1", "0", "large", "2010-01-01", "Fri, 25 Jun 2010",
-          "tdm-reservation", "1", "=", "train-ai=n", "search=y", "\t", ":", "\x00", "é"]
+          "tdm-reservation", "1", "=", "train-ai=n", "search=y", "\t", ":", "\x00", "é",
+          ";", "*;", "?0", "?1", "(", ")", '"', "<", ">", "</l.xml>", "rel=license",
+          "type=application/rsl+xml", "anchor=", "USD 0.01", "rel=terms-of-service"]
 _HEADER_NAMES = ["X-Robots-Tag", "x-robots-tag", "tdm-reservation", "tdm-policy",
-                 "Content-Usage", "Date"]
+                 "Content-Usage", "Date", "Robots-Tag", "Link", "crawler-price",
+                 "crawler-error"]
 _HTML_BITS = ["<meta name=robots content=", "<meta name=\"googlebot\" content=\"", "\"",
               "'", ">", "<head>", "</head>", "<body>", "<!--", "-->", "<script>",
               "</script>", "<template>", "</template>", "<noscript>", "<![CDATA[", "<",
-              "&amp;", "&#0;", "<meta", "name=tdm-reservation content=1", "\n"]
+              "&amp;", "&#0;", "<meta", "name=tdm-reservation content=1", "\n",
+              "<link rel=license type=application/rsl+xml href=", "<base href=",
+              "<script type=application/rsl+xml>", "<link"]
 
 words = st.lists(st.sampled_from(_WORDS) | st.text(max_size=8), max_size=12).map("".join)
 headers = st.lists(st.tuples(st.sampled_from(_HEADER_NAMES) | st.text(max_size=6), words),
@@ -32,11 +38,16 @@ agents = st.sampled_from(["Googlebot", "otherbot", "ExampleBot", "*", ["googlebo
 
 
 @settings(max_examples=150, deadline=None)
-@given(headers, html, agents, st.booleans())
+@given(headers, html, agents, st.booleans(), st.sampled_from([None, 200, 402]),
+       st.sampled_from([None, "https://example.com/a/b", "/relative"]))
 def test_no_input_raises(pairs: list[tuple[str, str]], body: str, agent: object,
-                         as_bytes: bool) -> None:
+                         as_bytes: bool, status: object, url: object) -> None:
     signals = page_signals(pairs, body.encode("utf-8", "surrogatepass") if as_bytes else body,
-                           agent=agent, now=NOW)  # type: ignore[arg-type]
+                           agent=agent, now=NOW, status=status,  # type: ignore[arg-type]
+                           url=url)  # type: ignore[arg-type]
+    assert all(u.startswith(("http://", "https://")) for u in signals.license_urls)
+    if signals.pricing is not None:
+        signals.pricing.describe()
     for purpose in PURPOSES:
         assert signals.allows(purpose) in (True, False, None)
     signals.as_dict()
@@ -49,13 +60,14 @@ def test_no_input_raises(pairs: list[tuple[str, str]], body: str, agent: object,
 def test_another_robots_header_never_allows_more(pairs: list[tuple[str, str]], extra: str,
                                                  agent: object) -> None:
     before = page_signals(pairs, agent=agent, now=NOW)  # type: ignore[arg-type]
-    after = page_signals([*pairs, ("X-Robots-Tag", extra)], agent=agent,  # type: ignore[arg-type]
-                         now=NOW)
-    for name in ("index", "follow", "archive", "snippet", "image_index", "translate"):
-        assert getattr(before, name) or not getattr(after, name), name
-    for purpose in PURPOSES:
-        if before.allows(purpose) is False:
-            assert after.allows(purpose) is False, purpose
+    for field in ("X-Robots-Tag", "Robots-Tag"):
+        after = page_signals([*pairs, (field, extra)], agent=agent,  # type: ignore[arg-type]
+                             now=NOW)
+        for name in ("index", "follow", "archive", "snippet", "image_index", "translate"):
+            assert getattr(before, name) or not getattr(after, name), (field, name)
+        for purpose in PURPOSES:
+            if before.allows(purpose) is False:
+                assert after.allows(purpose) is False, (field, purpose)
 
 
 @settings(max_examples=150, deadline=None)

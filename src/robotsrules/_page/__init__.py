@@ -8,7 +8,8 @@ headers and in the ``<meta>`` elements of its HTML head. One home for each part:
                     with folded lines, bytes), read into one list of fields
 ``_encoding``       the HTML standard's encoding sniffing (BOM, transport, prescan, default)
 ``_html``           the head's ``<meta>`` elements as the HTML standard's tokenizer and tree
-                    builder place them
+                    builder place them (and its licence ``<link>``, ``<base>`` and RSL
+                    ``<script>`` elements)
 ``_robots``         robots meta / ``X-Robots-Tag`` rules (Google, Bing, DeviantArt), crawler
                     names and dates
 ``_tdmrep``         TDMRep: the site file, header and meta values
@@ -16,25 +17,32 @@ headers and in the ``<meta>`` elements of its HTML head. One home for each part:
 ``_signals``        :class:`Directive`, :class:`PageSignals` and the fold for one agent
 ``_combine``        robots.txt preferences and page signals read together
 ``_admit``          one admission step for every agent and purpose; the purpose validator
+``_robotstag``      ``Robots-Tag`` (draft-illyes-repext): an RFC 9651 List read beside
+                    ``X-Robots-Tag``
+``_links``          ``Link`` headers (RFC 8288): the licences (RSL 1.0) and terms links
+``_pricing``        pay-per-crawl: HTTP 402 with ``crawler-price`` / ``crawler-error``
 ==================  ==========================================================================
 
-A new header (a ``Robots-Tag`` field, ``Link: rel=license``, HTTP 402 pricing) is one
-reader in ``_signals._signals``' loop over fields and, where it states purposes, one more
-``_preference`` call. Everything here is pure (no I/O) and imports only the standard
-library and the core. Every decision and its source is written down in
+A new header is one reader in ``_signals._signals``' loop over fields (or, when it says the
+same for every agent, in ``_signals.page_facts``, read once per response) and, where it
+states purposes, one more ``_preference`` call. Everything here is pure (no I/O) and imports
+only the standard library and the core. Every decision and its source is written down in
 ``docs/guides/page-signals.md``.
 """
 
 from ._admit import PageAdmission, Refusal, admit_page, check_purposes
 from ._combine import Answer, Combined, combine
 from ._headers import Field, Headers, header_block, is_html, read_headers
-from ._html import DEFAULT_HEAD_BYTES, Head, Meta, read_head, read_head_meta
+from ._html import DEFAULT_HEAD_BYTES, Head, InlineScript, Link, Meta, read_head, read_head_meta
+from ._links import LicenseLink, license_urls
+from ._pricing import Pricing
 from ._signals import (
     TDM_SIGNALS,
     Decision,
     Directive,
     PageSignals,
     Response,
+    page_facts,
     page_signals,
     page_signals_for,
     read_response,
@@ -53,9 +61,13 @@ __all__ = [
     "Field",
     "Head",
     "Headers",
+    "InlineScript",
+    "LicenseLink",
+    "Link",
     "Meta",
     "PageAdmission",
     "PageSignals",
+    "Pricing",
     "Refusal",
     "Response",
     "TdmRepFile",
@@ -65,6 +77,8 @@ __all__ = [
     "combine",
     "header_block",
     "is_html",
+    "license_urls",
+    "page_facts",
     "page_signals",
     "page_signals_for",
     "parse_tdmrep",

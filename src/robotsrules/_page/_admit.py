@@ -3,7 +3,8 @@
 The page counterpart of :func:`robotsrules._pacing.admit`. The client integrations
 (:mod:`robotsrules.httpx`, :mod:`robotsrules.aiohttp`, :mod:`robotsrules.scrapy`), the
 datatrove filter and ``robotsrules page`` all call :func:`admit_page` and then only act:
-raise :class:`~robotsrules.PageRefused`, drop and count, mark, or print. The purposes they
+raise :class:`~robotsrules.PageRefused` (or :class:`~robotsrules.PagePriced` for a response
+that asks to be paid for), drop and count, mark, or print. The purposes they
 take are checked by :func:`check_purposes`, the page layer's one purpose validator (over
 the vocabulary of :mod:`robotsrules._purposes`).
 """
@@ -17,11 +18,12 @@ from typing import Callable, Iterable, NamedTuple, Optional, Sequence, Tuple, Un
 from .._agents import Agent
 from .._purposes import Purpose, check_purpose
 from .._usage import Usage
-from ..errors import InvalidArgument, InvalidPurpose, PageRefused
+from ..errors import InvalidArgument, InvalidPurpose, PagePriced, PageRefused
 from ._combine import Answer, combine
 from ._headers import Headers
 from ._html import DEFAULT_HEAD_BYTES
-from ._signals import PageSignals, read_response, signals_of
+from ._pricing import Pricing
+from ._signals import PageSignals, page_facts, read_response, signals_of
 from ._tdmrep import TdmRepFile
 
 __all__ = ["PageAdmission", "Refusal", "admit_page", "check_purposes"]
@@ -72,6 +74,23 @@ class PageAdmission:
     answers: Tuple[Refusal, ...]
 
     @property
+    def pricing(self) -> Optional[Pricing]:
+        """What the response says about paying for it (the same for every agent)."""
+        return self.signals[0].pricing if self.signals else None
+
+    @property
+    def priced(self) -> bool:
+        """Whether the response asks to be paid for (HTTP 402 pay-per-crawl)."""
+        return self.pricing is not None and self.pricing.asked
+
+    def price_error(self) -> PagePriced:
+        """The :class:`~robotsrules.PagePriced` to raise for a priced response."""
+        found = self.pricing
+        if found is None or not found.asked:
+            raise ValueError("the response asks no payment")
+        return PagePriced(self.url or "", found.describe(), self.signals[0], found)
+
+    @property
     def refused(self) -> Optional[Refusal]:
         """The first (agent, purpose) refused by the page or the site, else ``None``."""
         return next((a for a in self.answers if a.answer.allowed is False), None)
@@ -108,22 +127,26 @@ def admit_page(headers: Headers, html: Union[str, bytes, None], *,
                usage: Optional[Callable[[Agent], Optional[Usage]]] = None,
                now: Optional[datetime.datetime] = None,
                max_head_bytes: int = DEFAULT_HEAD_BYTES, strict: bool = True,
-               tdmrep: Optional[TdmRepFile] = None) -> PageAdmission:
+               tdmrep: Optional[TdmRepFile] = None,
+               status: Optional[int] = None) -> PageAdmission:
     """Read a response once and answer every purpose for every agent.
 
     ``agents`` is a list of agents (each as :func:`robotsrules.page_signals` takes it);
     ``usage(agent)`` gives the site's robots.txt preferences for the page (or ``None``),
     combined with the page's signals (:func:`robotsrules.combine`). ``strict=False`` reads
-    a stranger's data (stored crawls) without raising on what it cannot read.
+    a stranger's data (stored crawls) without raising on what it cannot read. ``status``
+    is the response's HTTP status (402: :attr:`PageAdmission.priced`).
     """
     wanted = check_purposes(purposes)
     if isinstance(agents, str):
         raise InvalidArgument("agents must be a list of agents, e.g. [agent]")
-    response = read_response(headers, html, max_head_bytes=max_head_bytes, strict=strict)
+    response = read_response(headers, html, max_head_bytes=max_head_bytes, strict=strict,
+                             status=status)
+    facts = page_facts(response, url)  # the same for every agent: read once
     every = []
     answers = []
     for agent in agents:
-        signals = signals_of(response, agent, url=url, now=now, tdmrep=tdmrep)
+        signals = signals_of(response, agent, url=url, now=now, tdmrep=tdmrep, facts=facts)
         every.append(signals)
         if not wanted:
             continue

@@ -38,8 +38,8 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
-__all__ = ["Field", "Headers", "content_type", "header_block", "is_html", "joined",
-           "read_headers"]
+__all__ = ["Field", "Headers", "block_status", "content_type", "header_block", "is_html",
+           "joined", "read_headers"]
 
 Headers = Union[Mapping[Any, Any], Iterable[Any], str, bytes, None]
 """Response headers in any of the forms :func:`read_headers` reads."""
@@ -48,6 +48,7 @@ _TEXT_TYPES = (bytes, bytearray, memoryview)
 _FOLD = re.compile(r"[\r\n]+[ \t]*")
 _LINE_END = re.compile(r"\r\n|\n|\r")
 _STATUS_LINE = re.compile(r"HTTP/\d(?:\.\d)?[ \t]")
+_STATUS_CODE = re.compile(r"[\r\n]*HTTP/\d(?:\.\d)?[ \t]+([1-9][0-9]{2})(?![0-9])")
 _NAME = re.compile(r"[^\s:]+")
 
 
@@ -199,6 +200,22 @@ def header_block(text: Union[str, bytes]) -> Tuple[Field, ...]:
         if name:
             out.append(Field(name, name.lower(), value.strip(" \t"), len(out)))
     return tuple(out)
+
+
+def block_status(headers: Any) -> Optional[int]:
+    """The status code of a raw header block's status line (``HTTP/1.1 402 Payment
+    Required``), or ``None`` (not a raw block, or no status line first).
+
+    >>> block_status(b"HTTP/2 402\r\ncrawler-price: USD 0.01\r\n")
+    402
+    """
+    if isinstance(headers, str):
+        found = _STATUS_CODE.match(headers[:64])
+    elif isinstance(headers, _TEXT_TYPES):
+        found = _STATUS_CODE.match(bytes(headers[:64]).decode("latin-1"))
+    else:
+        return None
+    return None if found is None else int(found.group(1))
 
 
 def joined(fields: Sequence[Field], key: str) -> Optional[Tuple[str, Field]]:

@@ -32,6 +32,12 @@ could differ from the standard it reads *more* metas, never fewer
 (``tests/page/test_html_differential.py`` checks both directions against html5lib and
 lexbor).
 
+Beside the metas, the head's ``<link>`` elements whose ``rel`` names ``license``, the first
+``<base href>`` (the document's base URL) and ``<script type="application/rsl+xml">``
+elements (RSL 1.0's inline licence, with their text) are read, in the same places and with
+the same ``in_head`` marking; a cheap probe of the tag's text decides whether such a tag's
+attributes are read at all, so pages without them cost what they did.
+
 Every step moves forward with ``str.find`` and anchored or forward-searching regular
 expressions, so the cost is linear in the characters read, whatever the input.
 """
@@ -45,7 +51,8 @@ from typing import Dict, List, NamedTuple, Optional, Tuple, Union
 
 from ._encoding import decode_html
 
-__all__ = ["DEFAULT_HEAD_BYTES", "Head", "Meta", "read_head", "read_head_meta"]
+__all__ = ["DEFAULT_HEAD_BYTES", "MAX_HEAD_LINKS", "RSL_MEDIA_TYPE", "Head", "InlineScript",
+           "Link", "Meta", "is_rsl_type", "read_head", "read_head_meta"]
 
 DEFAULT_HEAD_BYTES = 512 * 1024
 """How much of an HTML body is read for its head (inline styles and scripts make heads of
@@ -65,14 +72,61 @@ class Meta(NamedTuple):
     in_head: bool
 
 
+class Link(NamedTuple):
+    """One ``<link>`` element whose ``rel`` names ``license``: its ``rel`` tokens
+    (lower-cased), ``type`` (as written, blanks stripped; ``None`` without one) and ``href``
+    (as written, ``None`` without one), its ``offset``, ``line`` and ``in_head`` as for
+    :class:`Meta`."""
+
+    rel: Tuple[str, ...]
+    type: Optional[str]
+    href: Optional[str]
+    offset: int
+    line: int
+    in_head: bool
+
+
+class InlineScript(NamedTuple):
+    """One ``<script type="application/rsl+xml">`` element (RSL 1.0's inline licence): its
+    ``text`` as written (character references are not decoded in script data), ``offset``,
+    ``line`` and ``in_head`` as for :class:`Meta`."""
+
+    text: str
+    offset: int
+    line: int
+    in_head: bool
+
+
 class Head(NamedTuple):
     """What :func:`read_head` read: the ``metas``, the document's ``encoding`` (WHATWG name;
     ``""`` for text given as ``str``) and ``end``, the character offset where reading
-    stopped (the ``<body>`` tag, or the end of what was read)."""
+    stopped (the ``<body>`` tag, or the end of what was read); ``links`` (the licence
+    ``<link>`` elements), ``base`` (the first ``<base href>``, as written) and ``scripts``
+    (the inline RSL licences), at most :data:`MAX_HEAD_LINKS` of each."""
 
     metas: Tuple[Meta, ...]
     encoding: str
     end: int
+    links: Tuple[Link, ...] = ()
+    base: Optional[str] = None
+    scripts: Tuple[InlineScript, ...] = ()
+
+
+MAX_HEAD_LINKS = 256
+"""Licence links and inline RSL scripts kept per document (each); later ones are not read."""
+RSL_MEDIA_TYPE = "application/rsl+xml"
+"""RSL 1.0's media type (the ``type`` of its ``<link>`` and ``<script>`` elements)."""
+
+
+def is_rsl_type(value: str) -> bool:
+    """Whether a ``type`` (a MIME type, parameters allowed) is RSL's, compared
+    case-insensitively."""
+    return value.split(";", 1)[0].strip(_WS).lower() == RSL_MEDIA_TYPE
+
+
+_EXTRA_TAGS = frozenset({"link", "base", "script"})
+_MAX_EXTRAS = 3 * MAX_HEAD_LINKS
+_SCRIPT_CLOSE = re.compile(r"</script", re.IGNORECASE)
 
 
 _WS = "\t\n\f\r "
@@ -267,9 +321,14 @@ def _has_text(text: str, start: int, end: int) -> bool:
     return True
 
 
-def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
+_Extra = Tuple[str, Dict[str, str], int, bool, str]
+
+
+def _scan(text: str, extras: Optional[List[_Extra]] = None
+          ) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
     """``(attributes, offset, in_head)`` of every ``<meta>`` read, and where reading
-    stopped (module docstring)."""
+    stopped (module docstring). With ``extras``, the licence links, base elements and RSL
+    scripts are appended to it as ``(tag name, attributes, offset, in_head, script text)``."""
     metas: List[Tuple[Dict[str, str], int, bool]] = []
     size = len(text)
     pos = 0
@@ -286,6 +345,31 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
 
     def in_foreign() -> bool:
         return bool(stack) and stack[-1].ns != "html"
+
+    def wanted(name: str, at: int, end: int) -> bool:
+        """Whether a tag may be a licence ``<link>``, a ``<base>`` or an RSL ``<script>``:
+        a probe of the tag's own text (lower-cased: a ``find``, not a case-insensitive
+        search, which costs twice as much), so that other links and scripts cost little."""
+        if extras is None or len(extras) >= _MAX_EXTRAS:
+            return False
+        if name == "base":
+            return True
+        return text[at:end].lower().find("licen" if name == "link" else "rsl") >= 0
+
+    def extra(name: str, at: int, name_end: int, end: int, in_head: bool) -> int:
+        """Keep a licence ``<link>``, a ``<base>`` or an RSL ``<script>`` (:func:`wanted`
+        said it may be one); the position after the element."""
+        assert extras is not None
+        after = _script_end(text, end) if name == "script" else end
+        attributes = _attributes(text, name_end)[0] or {}
+        content = ""
+        if name == "script":
+            if not is_rsl_type(_attribute_value(attributes.get("type", ""))):
+                return after
+            close = [m.start() for m in _SCRIPT_CLOSE.finditer(text, end, after)]
+            content = text[end:close[-1] if close else after]
+        extras.append((name, attributes, at, in_head, content))
+        return after
 
     def push(element: _Open) -> None:
         if len(stack) >= _MAX_OPEN:
@@ -314,7 +398,7 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
             cut(len(stack) - 1)
 
     def body_start(name: str, attributes: Dict[str, str], closing: bool, end: int,
-                   at: int) -> int:
+                   at: int, name_end: int) -> int:
         """A start tag in the (implied) body or in template contents: the next position,
         or _STOP."""
         nonlocal depth, back, frameset_ok
@@ -346,6 +430,8 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
             if depth == 0:
                 metas.append((attributes, at, False))
             return end
+        if name in _EXTRA_TAGS and depth == 0 and wanted(name, at, end):
+            return extra(name, at, name_end, end, False)
         if name == "body":
             return _STOP if depth == 0 else end
         if name == "plaintext":
@@ -478,7 +564,7 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
             pos = end
             continue
         if depth or mode == _BODY:
-            pos = body_start(name, attributes, self_closing, end, lt)
+            pos = body_start(name, attributes, self_closing, end, lt, found.end())
             if pos == _STOP:
                 return metas, lt
             continue
@@ -487,6 +573,9 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
             if name == "meta":
                 metas.append((attributes, lt, True))
                 pos = end
+                continue
+            if name == "link" and wanted(name, lt, end):
+                pos = extra(name, lt, found.end(), end, True)
                 continue
             if name in ("link", "basefont", "bgsound", "head", "noscript", "html"):
                 pos = end
@@ -509,6 +598,10 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
         if name == "meta":
             metas.append((attributes, lt, True))
             pos = end
+        elif name in _EXTRA_TAGS and extras is not None and len(extras) < _MAX_EXTRAS and (
+                name == "base" or text[lt:end].lower().find(
+                    "licen" if name == "link" else "rsl") >= 0):  # wanted(), inlined: hot
+            pos = extra(name, lt, found.end(), end, True)
         elif name in _HEAD_VOID:
             pos = end
         elif name in ("title", "style", "noframes"):
@@ -525,7 +618,7 @@ def _scan(text: str) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
             pos = end
         else:
             mode = _BODY
-            pos = body_start(name, attributes, self_closing, end, lt)
+            pos = body_start(name, attributes, self_closing, end, lt, found.end())
             if pos == _STOP:
                 return metas, lt
 
@@ -540,8 +633,24 @@ def _count_lines(text: str, start: int, end: int) -> int:
     return count
 
 
+# Whether a document can hold anything read here: a meta, else a licence link or an RSL
+# script (each probe a literal search, fast; the second only for a document without metas).
 _META_PROBE = re.compile(rb"<meta", re.IGNORECASE)
 _META_PROBE_TEXT = re.compile("<meta", re.IGNORECASE)
+_LINK_PROBE = re.compile(rb"<link", re.IGNORECASE)
+_LINK_PROBE_TEXT = re.compile("<link", re.IGNORECASE)
+_SCRIPT_PROBE = re.compile(rb"<script", re.IGNORECASE)
+_SCRIPT_PROBE_TEXT = re.compile("<script", re.IGNORECASE)
+
+
+def _nothing_to_read(document: Union[str, bytes]) -> bool:
+    """Whether a document holds no ``<meta``, ``<link`` or ``<script`` at all."""
+    if isinstance(document, str):
+        return (_META_PROBE_TEXT.search(document) is None
+                and _LINK_PROBE_TEXT.search(document) is None
+                and _SCRIPT_PROBE_TEXT.search(document) is None)
+    return (_META_PROBE.search(document) is None and _LINK_PROBE.search(document) is None
+            and _SCRIPT_PROBE.search(document) is None)
 
 
 def read_head(document: Union[str, bytes, None], *, max_bytes: int = DEFAULT_HEAD_BYTES,
@@ -561,18 +670,19 @@ def read_head(document: Union[str, bytes, None], *, max_bytes: int = DEFAULT_HEA
         utf16 = raw[:2] in (b"\xfe\xff", b"\xff\xfe") or raw[:6] in (
             b"<\x00?\x00x\x00", b"\x00<\x00?\x00x") or (
             content_type is not None and "utf-16" in content_type.lower())
-        if not utf16 and _META_PROBE.search(raw) is None:
+        if not utf16 and _nothing_to_read(raw):
             return Head((), "", 0)
         text, encoding = decode_html(raw, content_type, cut=len(document) > max_bytes)
-        if utf16 and _META_PROBE_TEXT.search(text) is None:
+        if utf16 and _nothing_to_read(text):
             return Head((), encoding, 0)
     elif isinstance(document, str):
         text = document[:max_bytes]
-        if _META_PROBE_TEXT.search(text) is None:
+        if _nothing_to_read(text):
             return Head((), "", 0)
     else:
         raise TypeError(f"html must be str or bytes, not {type(document).__name__}")
-    found, end = _scan(text)
+    extras: List[_Extra] = []
+    found, end = _scan(text, extras)
     out: List[Meta] = []
     line, counted = 1, 0
     for attributes, offset, in_head in found:
@@ -584,7 +694,37 @@ def read_head(document: Union[str, bytes, None], *, max_bytes: int = DEFAULT_HEA
         out.append(Meta(_attribute_value(name).strip(_WS),
                         _attribute_value(attributes.get("content", "")), offset, line,
                         in_head))
-    return Head(tuple(out), encoding, end)
+    if not extras:
+        return Head(tuple(out), encoding, end)
+    return _with_extras(Head(tuple(out), encoding, end), text, extras)
+
+
+def _with_extras(head: Head, text: str, extras: List[_Extra]) -> Head:
+    """``head`` with the licence links, the base URL and the RSL scripts of ``extras``."""
+    links: List[Link] = []
+    scripts: List[InlineScript] = []
+    base: Optional[str] = None
+    line, counted = 1, 0
+    for name, attributes, offset, in_head, content in extras:
+        line += _count_lines(text, counted, offset)
+        counted = offset
+        if name == "base":
+            if base is None and "href" in attributes:  # the first base with an href
+                base = _attribute_value(attributes["href"]).strip(_WS)
+            continue
+        if name == "script":
+            if len(scripts) < MAX_HEAD_LINKS:
+                scripts.append(InlineScript(content, offset, line, in_head))
+            continue
+        rel = tuple(_attribute_value(attributes.get("rel", "")).lower().split())
+        if "license" not in rel or len(links) >= MAX_HEAD_LINKS:
+            continue
+        kind = attributes.get("type")
+        href = attributes.get("href")
+        links.append(Link(rel, None if kind is None else _attribute_value(kind).strip(_WS),
+                          None if href is None else _attribute_value(href).strip(_WS),
+                          offset, line, in_head))
+    return head._replace(links=tuple(links), base=base, scripts=tuple(scripts))
 
 
 def read_head_meta(document: Union[str, bytes, None], *,

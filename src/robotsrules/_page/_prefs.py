@@ -44,36 +44,6 @@ class Preferences(NamedTuple):
     too_large: bool = False
 
 
-def _members(text: str) -> List[str]:
-    """The top-level comma-separated members of a Dictionary's text (commas inside strings
-    and inner lists are not separators). Linear in the text."""
-    out: List[str] = []
-    start = 0
-    depth = 0
-    quoted = False
-    index = 0
-    size = len(text)
-    while index < size:
-        char = text[index]
-        if quoted:
-            if char == "\\":
-                index += 1
-            elif char == '"':
-                quoted = False
-        elif char == '"':
-            quoted = True
-        elif char == "(":
-            depth += 1
-        elif char == ")" and depth:
-            depth -= 1
-        elif char == "," and not depth:
-            out.append(text[start:index])
-            start = index + 1
-        index += 1
-    out.append(text[start:])
-    return out
-
-
 def _statement(member: str) -> Optional[Tuple[str, bool]]:
     try:
         parsed = sfv.parse_dictionary(member.strip(" \t"), max_length=len(member) + 1)
@@ -107,7 +77,7 @@ def content_usage(text: str) -> Preferences:
     except ValueError:
         valid = False
     said: List[Tuple[str, bool]] = []
-    for member in _members(text):
+    for member in sfv.split_members(text):
         found = _statement(member)
         if found is not None and (valid or not found[1]):
             said.append(found)

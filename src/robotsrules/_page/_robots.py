@@ -27,7 +27,7 @@ from .._dates import read_date
 from ..errors import InvalidAgent
 
 __all__ = ["BARE_RULES", "IMAGE_PREVIEW", "IMAGE_PREVIEWS", "VALUE_RULES", "RobotsRule",
-           "page_agents", "parse_date", "robots_rules"]
+           "page_agents", "parse_date", "robots_rules", "rule_valid"]
 
 # The rules Google documents, plus the ones other engines and conventions use
 # (noarchive/nocache/noodp/noydir: Bing; noai/noimageai: DeviantArt).
@@ -154,7 +154,8 @@ def _read(piece: str) -> Tuple[str, Optional[str]]:
     return piece.strip().lower().rstrip("/").rstrip(), None
 
 
-def _valid(rule: str, value: Optional[str]) -> bool:
+def rule_valid(rule: str, value: Optional[str]) -> bool:
+    """Whether ``value`` is a valid argument of the robots rule ``rule`` (``None``: bare)."""
     if rule in BARE_RULES:
         return True
     if value is None:
@@ -189,5 +190,5 @@ def robots_rules(text: str, *, scope: str = "*", prefixes: bool) -> List[RobotsR
                 if not piece.strip():
                     continue
         rule, value = _read(piece)
-        out.append(RobotsRule(current, rule, value, _valid(rule, value)))
+        out.append(RobotsRule(current, rule, value, rule_valid(rule, value)))
     return out

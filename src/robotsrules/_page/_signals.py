@@ -33,9 +33,11 @@ from typing import (
 from .. import _purposes as purposes
 from .._agents import Agent
 from ..errors import InvalidArgument
-from ._headers import Field, Headers, content_type, joined, read_headers
-from ._html import DEFAULT_HEAD_BYTES, Head, read_head
+from ._headers import Field, Headers, block_status, content_type, joined, read_headers
+from ._html import DEFAULT_HEAD_BYTES, Head, InlineScript, is_rsl_type, read_head
+from ._links import LicenseLink, license_links, license_urls, read_links, resolve
 from ._prefs import Preferences, content_signal, content_usage
+from ._pricing import CRAWLER_ERROR, CRAWLER_PRICE, Pricing, pricing
 from ._robots import (
     IMAGE_PREVIEW,
     IMAGE_PREVIEWS,
@@ -44,10 +46,12 @@ from ._robots import (
     parse_date,
     robots_rules,
 )
+from ._robotstag import ROBOTS_TAG, RobotsTag, robots_tag
 from ._tdmrep import TDMREP_PATH, TdmRepFile, tdm_value
 
-__all__ = ["TDM_SIGNALS", "Decision", "Directive", "PageSignals", "Response", "decide",
-           "page_signals", "page_signals_for", "read_response", "signals_of"]
+__all__ = ["TDM_SIGNALS", "Decision", "Directive", "Facts", "PageSignals", "Response",
+           "decide", "page_facts", "page_signals", "page_signals_for", "read_response",
+           "signals_of"]
 
 TDM_SIGNALS = ("ai-train", "ai-input")
 """The Content Signals a TDM reservation speaks about (see docs/guides/page-signals.md)."""
@@ -61,6 +65,10 @@ class Directive(NamedTuple):
     """One directive read from a response: where, for whom, and what it says.
 
     ``source`` is ``"header"``, ``"meta"`` or ``"file"`` (the site's ``tdmrep.json``);
+    a ``Robots-Tag`` member is a ``"header"`` directive like an ``X-Robots-Tag`` rule (its
+    ``field`` tells them apart), and a field that could not be read as written is reported
+    by a directive whose ``rule`` is the field's name (``robots-tag``, ``link``) with
+    ``valid=False``;
     ``field`` the header name, the meta ``name`` as written or the file's path; ``offset``
     the index of the header among the response's headers (0-based; the first one for a
     field given several times), the character offset of the ``<meta`` tag in the decoded
@@ -124,6 +132,13 @@ class PageSignals:
     ``content_usage``: the Content-Usage header's stated categories; ``content_signal``:
     the Content-Signal header's stated signals. ``directives``: everything read, including
     what names other crawlers.
+
+    Licences and payment (the same for every agent): ``licenses``, every ``rel=license``
+    link of the ``Link`` header and of the HTML head (:class:`._links.LicenseLink`; the RSL
+    ones have ``rsl`` true, :attr:`license_urls` lists their URLs), ``inline_licenses``, the
+    ``<script type="application/rsl+xml">`` licences of the head (their XML text: read them
+    with :func:`robotsrules.parse_license`), and ``pricing``, what a pay-per-crawl response
+    (HTTP 402, ``crawler-price``) asks (:class:`._pricing.Pricing`; ``None``: nothing).
     """
 
     agent: Tuple[str, ...]
@@ -152,6 +167,21 @@ class PageSignals:
     made it."""
     categories: _Stated = field(default_factory=dict, repr=False)
     """Statements in IETF category labels, from the Content-Usage header."""
+    licenses: Tuple[LicenseLink, ...] = ()
+    inline_licenses: Tuple[InlineScript, ...] = ()
+    pricing: Optional[Pricing] = None
+
+    @property
+    def license_urls(self) -> Tuple[str, ...]:
+        """The RSL licence URLs the response names (``Link`` header first, then the HTML
+        head), each once: links typed ``application/rsl+xml`` whose URL is ``http(s)``.
+        Without a page ``url`` a relative link stays as written and is not listed."""
+        return license_urls(self.licenses)
+
+    @property
+    def priced(self) -> bool:
+        """Whether the response asks to be paid for (HTTP 402 pay-per-crawl)."""
+        return self.pricing is not None and self.pricing.asked
 
     def allows(self, purpose: str) -> Optional[bool]:
         """``True`` (stated yes), ``False`` (stated no) or ``None`` (nothing stated).
@@ -187,6 +217,11 @@ class PageSignals:
             "tdm_policy": self.tdm_policy,
             "content_usage": dict(self.content_usage),
             "content_signal": dict(self.content_signal),
+            "license_urls": list(self.license_urls),
+            "licenses": [link._asdict() for link in self.licenses],
+            "inline_licenses": [script._asdict() for script in self.inline_licenses],
+            "pricing": None if self.pricing is None else {
+                **self.pricing._asdict(), "terms": list(self.pricing.terms)},
             "directives": [d._asdict() for d in self.directives],
         }
 
@@ -210,10 +245,22 @@ def decide(purpose: str, signals: _Stated, categories: _Stated) -> Decision:
 # ------------------------------------------------------------------------ reading
 
 class Response(NamedTuple):
-    """A response read once: its header ``fields`` and its HTML ``head``."""
+    """A response read once: its header ``fields``, its HTML ``head`` and its HTTP
+    ``status`` (``None`` when not known)."""
 
     fields: Tuple[Field, ...]
     head: Head
+    status: Optional[int] = None
+
+
+def _status(status: Any, strict: bool) -> Optional[int]:
+    if status is None:
+        return None
+    if isinstance(status, int) and not isinstance(status, bool) and 100 <= status <= 999:
+        return status
+    if strict:
+        raise InvalidArgument(f"status must be an HTTP status code (100-999), not {status!r}")
+    return None
 
 
 def _head_bytes(max_head_bytes: Any) -> int:
@@ -225,24 +272,30 @@ def _head_bytes(max_head_bytes: Any) -> int:
 
 
 def read_response(headers: Headers, html: Union[str, bytes, None] = None, *,
-                  max_head_bytes: int = DEFAULT_HEAD_BYTES, strict: bool = True) -> Response:
+                  max_head_bytes: int = DEFAULT_HEAD_BYTES, strict: bool = True,
+                  status: Optional[int] = None) -> Response:
     """Read a response's headers (every form :func:`._headers.read_headers` reads) and the
-    head of its HTML body, once. ``strict=False`` is for a stranger's data (a crawl's
-    records, engine rows, datatrove metadata): what cannot be read is skipped, never
+    head of its HTML body, once. ``status`` is the response's HTTP status (a raw header
+    block's status line gives it when ``None``). ``strict=False`` is for a stranger's data (a
+    crawl's records, engine rows, datatrove metadata): what cannot be read is skipped, never
     raised."""
     limit = _head_bytes(max_head_bytes)
+    code = _status(status, strict)
+    if code is None:
+        code = block_status(headers)
     fields = read_headers(headers, strict=strict)
     if not strict and not isinstance(html, (str, bytes, bytearray, memoryview)):
         html = None
     return Response(fields, read_head(html, max_bytes=limit,
-                                      content_type=content_type(fields)))
+                                      content_type=content_type(fields)), code)
 
 
 def page_signals(headers: Headers, html: Union[str, bytes, None] = None, *,
                  agent: Agent, url: Optional[str] = None,
                  now: Optional[datetime.datetime] = None,
                  max_head_bytes: int = DEFAULT_HEAD_BYTES,
-                 tdmrep: Optional[TdmRepFile] = None) -> PageSignals:
+                 tdmrep: Optional[TdmRepFile] = None,
+                 status: Optional[int] = None) -> PageSignals:
     """Read a response's page-level signals for ``agent``.
 
     ``headers``: the response headers in any form (a mapping, ``httpx.Headers``, Scrapy
@@ -254,14 +307,16 @@ def page_signals(headers: Headers, html: Union[str, bytes, None] = None, *,
     ``tdmrep``); ``now`` decides whether ``unavailable_after`` has passed (default: the
     current time, UTC); ``tdmrep`` is the site's TDMRep file (:meth:`RobotsCache.tdmrep`),
     whose rule for ``url`` the response's own TDMRep header or meta supersede, field by
-    field (TDMRep "Processing priority").
+    field (TDMRep "Processing priority"). ``status`` is the HTTP status (``402`` with
+    ``crawler-price``: :attr:`PageSignals.pricing`); a raw header block's status line gives
+    it when not passed. ``url`` also resolves the licence links (:attr:`PageSignals.licenses`).
 
     >>> s = page_signals({"X-Robots-Tag": "googlebot: noindex"}, agent="Googlebot")
     >>> s.index, s.follow, s.allows("search")
     (False, True, False)
     """
     names = page_agents(agent)
-    response = read_response(headers, html, max_head_bytes=max_head_bytes)
+    response = read_response(headers, html, max_head_bytes=max_head_bytes, status=status)
     return _signals(names, response, url, now, tdmrep)
 
 
@@ -269,19 +324,24 @@ def page_signals_for(headers: Headers, html: Union[str, bytes, None],
                      agents: Sequence[Agent], *, url: Optional[str] = None,
                      now: Optional[datetime.datetime] = None,
                      max_head_bytes: int = DEFAULT_HEAD_BYTES,
-                     strict: bool = True) -> List[PageSignals]:
+                     strict: bool = True,
+                     status: Optional[int] = None) -> List[PageSignals]:
     """:func:`page_signals` for each of ``agents``, the response read once (the bulk paths
     judge every page for several agents)."""
     names = [page_agents(agent) for agent in agents]
-    response = read_response(headers, html, max_head_bytes=max_head_bytes, strict=strict)
-    return [_signals(each, response, url, now, None) for each in names]
+    response = read_response(headers, html, max_head_bytes=max_head_bytes, strict=strict,
+                             status=status)
+    facts = page_facts(response, url)
+    return [_signals(each, response, url, now, None, facts) for each in names]
 
 
 def signals_of(response: Response, agent: Agent, *, url: Optional[str] = None,
                now: Optional[datetime.datetime] = None,
-               tdmrep: Optional[TdmRepFile] = None) -> PageSignals:
-    """The signals of a response already read (:func:`read_response`) for ``agent``."""
-    return _signals(page_agents(agent), response, url, now, tdmrep)
+               tdmrep: Optional[TdmRepFile] = None,
+               facts: Optional[Facts] = None) -> PageSignals:
+    """The signals of a response already read (:func:`read_response`) for ``agent``
+    (``facts``: its :func:`page_facts` for ``url``, when already read for another agent)."""
+    return _signals(page_agents(agent), response, url, now, tdmrep, facts)
 
 
 # ----------------------------------------------------------------------- assembling
@@ -334,9 +394,97 @@ def _preference(fields: Sequence[Field], key: str, read: Callable[[str], Prefere
     return d, prefs
 
 
+class Facts(NamedTuple):
+    """What a response says the same for every agent: its licences, its inline licences,
+    its pricing, the directives reporting fields not read as written, and its
+    ``Robots-Tag`` reading (the field's first line and the rules), read once."""
+
+    licenses: Tuple[LicenseLink, ...]
+    inline: Tuple[InlineScript, ...]
+    pricing: Optional[Pricing]
+    reports: Tuple[Directive, ...]
+    robots_tag: Optional[Tuple[Field, str, RobotsTag]] = None
+
+
+_FACT_KEYS = frozenset({"link", ROBOTS_TAG, CRAWLER_PRICE, CRAWLER_ERROR})
+
+
+def page_facts(response: Response, url: Optional[str]) -> Facts:
+    """The :class:`Facts` of a response (``url``: the page's, to resolve links against)."""
+    fields = [f for f in response.fields if f.key in _FACT_KEYS]  # one pass over them all
+    head = response.head
+    if not fields and not head.links and not head.scripts and response.status != 402:
+        return _NO_FACTS
+    licenses: List[LicenseLink] = []
+    reports: List[Directive] = []
+    terms: List[str] = []
+    found = joined(fields, "link")
+    if found is not None:
+        text, first = found
+        reading = read_links(text)
+        licenses.extend(license_links(reading, first.number, url))
+        for link in reading.links:
+            if "terms-of-service" in link.rel or "license" in link.rel:
+                target, valid = resolve(link.target, url)
+                if valid:
+                    terms.append(target)
+        if reading.too_large or (reading.malformed and "licen" in text.lower()):
+            what = (f"(too large: {len(text):,} characters)" if reading.too_large
+                    else f"({reading.malformed} link-value(s) not well-formed)")
+            reports.append(Directive("header", first.name, first.number, None, "*", True,
+                                     "link", what, False))
+    if head.links:
+        base = url
+        if head.base is not None:
+            resolved, valid = resolve(head.base, url)
+            base = resolved if valid else base
+        for element in head.links:
+            href = element.href
+            target, valid = resolve(href, base) if href is not None else ("", False)
+            licenses.append(LicenseLink(target, href or "", "html",
+                                        element.type is not None and is_rsl_type(element.type),
+                                        valid, element.offset, element.line, element.in_head))
+    tag = joined(fields, ROBOTS_TAG)
+    reading_tag = None
+    if tag is not None:
+        text, first = tag
+        reading_tag = (first, text, _robots_tag(text) if len(text) <= 1024
+                       else robots_tag(text))
+    return Facts(tuple(licenses), head.scripts, pricing(fields, response.status, terms),
+                 tuple(reports), reading_tag)
+
+
+_NO_FACTS = Facts((), (), None, ())
+
+
+@functools.lru_cache(maxsize=1024)
+def _robots_tag(text: str) -> RobotsTag:
+    return robots_tag(text)
+
+
+def _robots_tag_directives(facts: Facts, names: FrozenSet[str]) -> List[Directive]:
+    """The directives of the ``Robots-Tag`` field (every line joined, RFC 9651 §4.2) for an
+    agent called ``names``."""
+    if facts.robots_tag is None:
+        return []
+    first, text, reading = facts.robots_tag
+    out = [Directive("header", first.name, first.number, None, r.scope,
+                     r.scope == "*" or r.scope in names, r.rule, r.value, r.valid)
+           for r in reading.rules]
+    if not reading.valid:
+        shown = (f"(too large: {len(text):,} characters; the members before the limit read)"
+                 if reading.too_large else text)
+        out.append(Directive("header", first.name, first.number, None, "*", True,
+                             ROBOTS_TAG, shown, False))
+    return out
+
+
 def _signals(names: FrozenSet[str], response: Response, url: Optional[str],
-             now: Optional[datetime.datetime], tdmrep: Optional[TdmRepFile]) -> PageSignals:
+             now: Optional[datetime.datetime], tdmrep: Optional[TdmRepFile],
+             facts: Optional[Facts] = None) -> PageSignals:
     """The signals for one agent (its lower-cased names) from a response already read."""
+    if facts is None:
+        facts = page_facts(response, url)
     directives: List[Directive] = []
     if tdmrep is not None:
         if not isinstance(tdmrep, TdmRepFile):
@@ -363,6 +511,8 @@ def _signals(names: FrozenSet[str], response: Response, url: Optional[str],
         elif f.key == _TDM_POLICY:
             directives.append(Directive("header", f.name, f.number, None, "*", True,
                                         _TDM_POLICY, f.value, True))
+    directives.extend(_robots_tag_directives(facts, names))
+    directives.extend(facts.reports)
     usage = _preference(fields, "content-usage", content_usage, directives)
     signal = _preference(fields, "content-signal", content_signal, directives)
     crawlers = _crawler_names()
@@ -378,7 +528,7 @@ def _signals(names: FrozenSet[str], response: Response, url: Optional[str],
                                         key, value,
                                         key == _TDM_POLICY or tdm_value(value)[1],
                                         meta.in_head))
-    return _fold(tuple(sorted(names)), directives, usage, signal, now)
+    return _fold(tuple(sorted(names)), directives, usage, signal, now, facts)
 
 
 def _tdm(directives: Sequence[Directive]
@@ -417,7 +567,7 @@ def _tdm(directives: Sequence[Directive]
 def _fold(agent: Tuple[str, ...], directives: List[Directive],
           usage: Optional[Tuple[Directive, Preferences]],
           signal: Optional[Tuple[Directive, Preferences]],
-          now: Optional[datetime.datetime]) -> PageSignals:
+          now: Optional[datetime.datetime], facts: Facts) -> PageSignals:
     values: Dict[str, Any] = {}
     signals: Dict[str, Tuple[bool, Directive]] = {}
     categories: Dict[str, Tuple[bool, Directive]] = {}
@@ -499,5 +649,6 @@ def _fold(agent: Tuple[str, ...], directives: List[Directive],
         for name, allowed in prefs.statements:
             state(signals, name, allowed, d)
     return PageSignals(agent=agent, directives=tuple(directives), signals=signals,
-                       categories=categories, **values)
+                       categories=categories, licenses=facts.licenses,
+                       inline_licenses=facts.inline, pricing=facts.pricing, **values)
 

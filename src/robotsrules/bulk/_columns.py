@@ -73,6 +73,9 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
                                                 ``html``: the body or its head)
     ``robots_page_allows(headers, html,         the page's answer for ``purpose`` (null: not
     agent, purpose)``                           stated)
+    ``robots_page_license_urls(headers, html,   the RSL licences the response names (``Link``
+    url)``                                      header, HTML ``<link>``), resolved against
+                                                ``url`` (null: null headers and html)
     ``robots_license_urls(body, agent)``        the RSL ``License`` URLs that apply to ``agent``
                                                 (null agent: every one in the file)
     ``robots_license(xml, url, purpose)``       what an RSL document says of ``url`` for
@@ -117,6 +120,19 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
                    for s, p in zip(_signals(headers, html, agent), _values(purpose))]
         return pa.array(answers, pa.bool_())
 
+    def page_license_urls(headers: pa.Array, html: pa.Array, url: pa.Array) -> pa.Array:
+        from .._page import license_urls, page_facts, read_response
+
+        rows: List[Optional[List[str]]] = []
+        for head, body, where in zip(_values(headers), _values(html), _values(url)):
+            if head is None and body is None:
+                rows.append(None)
+                continue
+            response = read_response(head, body, strict=False)  # a stranger's row
+            facts = page_facts(response, where if isinstance(where, str) else None)
+            rows.append(list(license_urls(facts.licenses)))
+        return pa.array(rows, LICENSE_URLS_TYPE)
+
     def license_urls(body: pa.Array, agent: pa.Array) -> pa.Array:
         bodies = cache()
         rows: List[Optional[List[str]]] = []
@@ -148,6 +164,8 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
         ColumnFunction("robots_page", ("headers", "html", "agent"), PAGE_SIGNALS_TYPE, page),
         ColumnFunction("robots_page_allows", ("headers", "html", "agent", "purpose"),
                        pa.bool_(), page_allows),
+        ColumnFunction("robots_page_license_urls", ("headers", "html", "url"),
+                       LICENSE_URLS_TYPE, page_license_urls),
         ColumnFunction("robots_license_urls", ("body", "agent"), LICENSE_URLS_TYPE,
                        license_urls),
         ColumnFunction("robots_license", ("xml", "url", "purpose"), pa.string(), license),

@@ -25,7 +25,8 @@ DEFAULT_PAGE_BATCH_ROWS = 1024
 def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Sequence[str] = (),
                  robots: Any = None, now: Optional[datetime.datetime] = None,
                  batch_rows: int = DEFAULT_PAGE_BATCH_ROWS, mode: Mode = "google",
-                 check: Optional[Callable[[], None]] = None) -> Iterator[pa.RecordBatch]:
+                 check: Optional[Callable[[], None]] = None,
+                 observe: Optional[Callable[..., None]] = None) -> Iterator[pa.RecordBatch]:
     """Page signals of captured responses (records with the fields of
     :class:`robotsrules.warc.PageCapture`, in the order given) as a stream of Arrow batches
     (:func:`~robotsrules.bulk.page_schema`), one row per (URL, agent).
@@ -38,7 +39,10 @@ def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Seque
     ``damaged`` set gives rows whose signal and purpose columns are null, with the reason in
     ``damaged`` (see :data:`~robotsrules.bulk.PAGE_SCHEMA`). ``check`` is called before each
     page (a stop signal raises from it). ``now`` decides ``unavailable_after``
-    (default: each page's date, when it was served).
+    (default: each page's date, when it was served). ``observe(page, agent, site, signals,
+    combined)`` is called for each row of a page read whole (the evidence manifest of
+    ``bulk --pages-warc --manifest``): ``site`` is its parsed robots.txt or ``None``,
+    ``combined`` the :class:`robotsrules.Combined` the purpose columns were answered from.
     """
     from .._page import combine, page_signals_for
 
@@ -73,7 +77,8 @@ def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Seque
         damaged = getattr(page, "damaged", None)
         every = ([None] * len(names) if damaged else page_signals_for(
             page.headers, page.head, names, url=page.url,
-            now=now or page.date, strict=False))  # read once; a stranger's record
+            now=now or page.date, strict=False,
+            status=page.status))  # read once; a stranger's record
         for agent, signals in zip(names, every):
             usage = site.usage(page.url, agent=agent) if site is not None else None
             columns["url"].append(page.url)
@@ -91,8 +96,11 @@ def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Seque
             columns["follow"].append(signals.follow)
             columns["noai"].append(signals.noai)
             columns["tdm_reservation"].append(signals.tdm_reservation)
-            for purpose, name in zip(chosen, columns_of[10:]):
+            columns["license_urls"].append(list(signals.license_urls))
+            for purpose, name in zip(chosen, columns_of[11:]):
                 columns[name].append(both.allows(purpose))
+            if observe is not None:
+                observe(page, agent, site, signals, both)
         size += len(names)
     if size:
         yield pa.record_batch([columns[n] for n in columns_of], schema=schema)

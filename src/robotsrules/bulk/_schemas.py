@@ -145,12 +145,16 @@ PAGE_SCHEMA = pa.schema([
     pa.field("noai", pa.bool_()),
     pa.field("tdm_reservation", pa.int8()),
     pa.field("damaged", pa.string()),
+    pa.field("license_urls", pa.list_(pa.string())),
 ])
 """The columns of a page table (:func:`robotsrules.warc.page_table`) before the purposes:
 one row per captured response and agent. ``damaged`` is null for a response read whole; for
 one that did not arrive whole it says why, and the signal columns (``index`` to the
 purposes) are null: a cut record may have lost the very header or meta tag that says no, so
-it is never a clean "nothing stated" row."""
+it is never a clean "nothing stated" row. ``license_urls``: the RSL 1.0 licences the
+response names (``Link: <...>; rel="license"; type="application/rsl+xml"`` and the HTML
+head's ``<link>``), resolved against the record's URL (:attr:`robotsrules.PageSignals.
+license_urls`); an empty list when it names none."""
 
 
 def page_schema(purposes: Sequence[str] = ()) -> pa.Schema:

@@ -133,7 +133,9 @@ def add_commands(commands: Any) -> None:
                       help="also write an evidence manifest (JSON Lines, "
                            "data/manifest.schema.json): per origin the robots.txt's SHA-256, "
                            "fetch time and status, the protocols consulted and the deciding "
-                           "line of every refusal (not with --as-of or --pages-warc)")
+                           "line of every refusal; with --pages-warc also every page "
+                           "refusal's deciding directive, priced pages and licence links "
+                           "(not with --as-of; --pages-warc needs --engine duckdb)")
     bulk.add_argument("--format", choices=["parquet", "csv"],
                       help="output format (default: from the --out file name)")
     bulk.add_argument("--engine", choices=["duckdb", "spark"], default="duckdb",
@@ -294,7 +296,8 @@ class _Writer:
                 batch = _json_lists(batch, self._csv_lists, self._schema)
             self._writer.write_batch(batch)
             return
-        self._writer.write_batch(batch)
+        self._writer.write_batch(_json_lists(batch, self._csv_lists, self._schema)
+                                 if self._csv_lists else batch)
         allowed = (pc.invert(batch.column("disallowed")) if self._any
                    else batch.column("index") if self._pages else batch.column("allowed"))
         yes = pc.sum(allowed.cast("int64")).as_py() or 0
@@ -373,8 +376,10 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
                           "(or --pages-warc)")
     if args.strictest is not None and not args.as_of:
         raise RobotsError("--strictest DAYS needs --as-of COLUMN")
-    if args.manifest and (pages or args.as_of):
-        raise RobotsError("--manifest is not available with --pages-warc or --as-of")
+    if args.manifest and args.as_of:
+        raise RobotsError("--manifest is not available with --as-of")
+    if args.manifest and pages and args.engine == "spark":
+        raise RobotsError("--manifest with --pages-warc needs --engine duckdb")
     licensing = bool(args.license_url or args.licenses)
     if licensing and (pages or args.as_of or args.any_agent):
         raise RobotsError("--license-url and --licenses are not available with --pages-warc, "
@@ -410,11 +415,13 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
         job = _spark_job if args.engine == "spark" else _duckdb_job
         if args.as_of:
             job = _as_of_job
+        manifest = _manifest(args, robots) if args.manifest else None  # issue 26
         if pages:
+            import functools
+
             from ._page import pages_job
 
-            job = pages_job
-        manifest = _manifest(args, robots) if args.manifest else None  # issue 26
+            job = functools.partial(pages_job, manifest=manifest)
         batches, total, close = job(args, robots, stop)
         if licensing:  # issue 26
             batches = _with_licenses(args, robots, batches)
@@ -428,7 +435,7 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
         for batch in batches:
             stop.check()
             writer.write(batch)
-            if manifest is not None:
+            if manifest is not None and not pages:  # a page run records through its job
                 manifest.observe_batch(batch)
             progress.count += batch.num_rows - 1
             progress.step()
@@ -604,14 +611,20 @@ def _with_licenses(args: argparse.Namespace, robots: Any, batches: Any) -> Itera
 def _manifest(args: argparse.Namespace, robots: Any) -> Any:
     """The evidence manifest of a bulk run (issue 26): each origin's record names the
     capture it was judged by (:func:`_robots_rows`)."""
-    from .._manifest import Manifest
+    from .._manifest import PAGE_PROTOCOLS, Manifest
 
-    columns, lookup = _robots_rows(args, robots)
-
+    columns, lookup = (["date", "status"], None) if robots is None else _robots_rows(args,
+                                                                                    robots)
     protocols = ["robots.txt"] + (["content-signal", "content-usage"] if args.purpose else [])
     if args.licenses:
         protocols.append("rsl")
-    source = args.robots or f"{len(args.robots_warc)} WARC file(s)"
+    if args.pages_warc:  # every page-level protocol is read in every response
+        protocols = (["robots.txt"] if robots is not None else []) + list(PAGE_PROTOCOLS)
+    source = args.robots or (f"{len(args.robots_warc)} WARC file(s)" if args.robots_warc
+                             else "")
+    if args.pages_warc:
+        source = (f"{len(args.pages_warc)} page WARC file(s)"
+                  + (f", robots.txt from {source}" if source else ""))
     return Manifest(mode=args.mode, agents=args.agent, purposes=args.purpose,
                     source=source, has_dates="date" in columns,
                     has_statuses="status" in columns, protocols=protocols,

@@ -20,7 +20,8 @@ from .._terminal import visible
 from .._usage import Usage
 from ..errors import MissingExtra, RobotsError
 
-__all__ = ["add_command", "check_pages_args", "page_schema", "pages_job", "read_response"]
+__all__ = ["add_command", "check_pages_args", "page_observer", "page_schema", "pages_job",
+           "read_response"]
 
 from ._common import EXIT_OK, spark_session
 from ._options import is_url, source_url, user_agent
@@ -50,21 +51,33 @@ def read_response(data: bytes) -> Tuple[List[Tuple[str, str]], bytes]:
     response of a redirect chain saved by ``curl -iL`` is skipped but the last. The header
     block is read by the page layer's one reader (folded lines unfolded).
     """
+    headers, body, _ = _read_saved(data)
+    return headers, body
+
+
+def _read_saved(data: bytes) -> Tuple[List[Tuple[str, str]], bytes, Optional[int]]:
+    """:func:`read_response` and the last response's status (``None``: no status line)."""
     from .._page import header_block
+    from .._page._headers import block_status
 
     headers: List[Tuple[str, str]] = []
+    status: Optional[int] = None
     rest = data
     while _STATUS_LINE.match(rest):
         end = _BLANK_LINE.search(rest)
         head, body = (rest, b"") if end is None else (rest[:end.start()], rest[end.end():])
         headers = [(f.name, f.value) for f in header_block(head)]
+        status = block_status(head)
         rest = body
         if end is None:
             break
-    return headers, rest
+    return headers, rest, status
 
 
-def _fetch(url: str, args: argparse.Namespace) -> Tuple[List[Tuple[str, str]], bytes, str]:
+_Loaded = Tuple[List[Tuple[str, str]], bytes, str, Optional[int]]
+
+
+def _fetch(url: str, args: argparse.Namespace) -> _Loaded:
     """The page at ``url`` by the project's fetch (:func:`robotsrules._fetcher.fetch_page`:
     its time-outs, whole-fetch deadline and bounded body decoder)."""
     from .._fetcher import fetch_page
@@ -74,19 +87,20 @@ def _fetch(url: str, args: argparse.Namespace) -> Tuple[List[Tuple[str, str]], b
                       timeout=args.timeout)
     if page.error is not None:
         raise RobotsError(f"{url}: {page.error}")
-    return list(page.headers), page.body, f"{page.url}: HTTP {page.status}"
+    return list(page.headers), page.body, f"{page.url}: HTTP {page.status}", page.status
 
 
-def _load(source: str, args: argparse.Namespace) -> Tuple[List[Tuple[str, str]], bytes, str]:
+def _load(source: str, args: argparse.Namespace) -> _Loaded:
     """The page: fetched (a URL), or read from a saved response or HTML file ('-': stdin),
-    its header blocks and the first ``--max-head-bytes`` of its body, never more."""
+    its header blocks and the first ``--max-head-bytes`` of its body, never more; with the
+    last response's status (``None``: a file without a status line)."""
     from ._input import read_input
 
     if is_url(source):
         return _fetch(source, args)
     got = read_input(source, _HEADER_BYTES + args.max_head_bytes)
-    headers, body = read_response(got.data)
-    return headers, body[:args.max_head_bytes], got.name
+    headers, body, status = _read_saved(got.data)
+    return headers, body[:args.max_head_bytes], got.name, status
 
 
 def _why(signals: PageSignals, name: str) -> Optional[Directive]:
@@ -157,6 +171,26 @@ def _print_text(signals: PageSignals, source: str, purposes: List[str], out: Tex
         text = {True: "allowed", False: "refused", None: "nothing stated"}[answer]
         because = f"  <- {visible(directive.describe())}" if directive else ""
         out.write(f"  {purpose}: {text}{because}\n")
+    _print_licences(signals, out)
+
+
+def _print_licences(signals: PageSignals, out: TextIO) -> None:
+    """The licences (RSL 1.0) and the pay-per-crawl price a response names (issue 26)."""
+    from .._terminal import visible
+
+    if signals.licenses or signals.inline_licenses:
+        out.write("licences:\n")
+    for link in signals.licenses:
+        where = (f"Link header #{link.offset}" if link.source == "header"
+                 else f"<link> line {link.line}" + ("" if link.in_head else ", after the head"))
+        kind = "RSL" if link.rsl else "not RSL (no type application/rsl+xml)"
+        state = "" if link.valid else "  [not an http(s) URL for this page]"
+        out.write(visible(f"  {link.url or '(no href)'}  ({kind}; {where}){state}") + "\n")
+    for script in signals.inline_licenses:
+        out.write(f"  inline RSL licence: <script> line {script.line} "
+                  f"({len(script.text):,} characters)\n")
+    if signals.pricing is not None:
+        out.write(visible(f"payment: {signals.pricing.describe()}") + "\n")
 
 
 def _site(args: argparse.Namespace) -> Optional[Any]:
@@ -176,7 +210,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     agents = command_agents(args)  # --agent and --agent-category tokens
     args.agent = agents[0] if len(agents) == 1 else None  # the User-Agent header's token
     purposes = _purposes(args)
-    headers, body, note = _load(args.source, args)
+    headers, body, note, status = _load(args.source, args)
     url = args.url or (args.source if is_url(args.source) else "/")
     robots = _site(args)
 
@@ -185,7 +219,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
 
     # The response read once for every agent and purpose (the page admission step).
     admission = admit_page(headers, body, agents=agents, purposes=purposes, url=url,
-                           usage=usage, max_head_bytes=args.max_head_bytes)
+                           usage=usage, max_head_bytes=args.max_head_bytes, status=status)
     documents: List[Dict[str, Any]] = []
     for number, (agent, signals) in enumerate(zip(agents, admission.signals)):
         # one agent: the output of before --agent-category
@@ -224,9 +258,10 @@ def add_command(commands: Any) -> None:
     page = new_command(
         commands, "page",
         help="page-level signals of a response: X-Robots-Tag, meta robots, TDMRep...",
-        description="Read a page's X-Robots-Tag, robots meta tags, noai/noimageai, TDMRep "
-                    "and Content-Usage signals and say what they mean for each AGENT and "
-                    "which one decides. URL_OR_FILE: an http(s) URL (fetched), a saved HTTP "
+        description="Read a page's X-Robots-Tag and Robots-Tag, robots meta tags, "
+                    "noai/noimageai, TDMRep and Content-Usage signals and say what they mean "
+                    "for each AGENT and which one decides; list the RSL licences it names and "
+                    "what a pay-per-crawl 402 asks. URL_OR_FILE: an http(s) URL (fetched), a saved HTTP "
                     "response (curl -i), an HTML file, or '-'; at most the headers and "
                     "--max-head-bytes of the body are read.",
         exits="0 done, 2 usage or I/O error.",
@@ -285,14 +320,16 @@ def _need(module: str, extra: str) -> None:
         raise MissingExtra("this command", extra, module)
 
 
-def pages_job(args: argparse.Namespace, robots: Any, stop: Any
+def pages_job(args: argparse.Namespace, robots: Any, stop: Any, manifest: Any = None
               ) -> Tuple[Iterator[Any], Optional[int], Callable[[], None]]:
     """The ``bulk --pages-warc`` job for :mod:`robotsrules.cli._bulk`: ``(batches, total,
     close)``, the batches of the page table streamed (``total`` is unknown: ``None``).
 
     ``robots`` is ``None``, a robots table (``pa.Table``, read from ``--robots-warc``) or
     the ``--robots`` file name. ``stop.check()`` raises once a stop signal has arrived; it is
-    called before every WARC record (the DuckDB engine) and between batches."""
+    called before every WARC record (the DuckDB engine) and between batches. ``manifest``
+    (a :class:`robotsrules._manifest.Manifest`, DuckDB engine only) records every page read
+    (:func:`page_observer`)."""
     if args.engine == "spark":
         return _spark_pages(args, robots, stop)
     import pyarrow as pa
@@ -321,11 +358,34 @@ def pages_job(args: argparse.Namespace, robots: Any, stop: Any
 
     def batches() -> Iterator[Any]:
         yield from page_batches(args.pages_warc, agents=args.agent, purposes=args.purpose,
-                                robots=index, stats=stats, mode=args.mode, check=stop.check)
+                                robots=index, stats=stats, mode=args.mode, check=stop.check,
+                                observe=None if manifest is None
+                                else page_observer(manifest, args.purpose))
         for problem in stats.warnings():
             warn(problem)
 
     return batches(), None, _nothing
+
+
+def page_observer(manifest: Any, purposes: List[str]) -> Callable[..., None]:
+    """The :func:`robotsrules.bulk.page_batches` hook that records a page run in an evidence
+    manifest: the robots.txt verdict (with its deciding line when it refuses) and the page's
+    refusals with their deciding directives."""
+    from ..bulk import verdict_of
+
+    def observe(page: Any, agent: str, site: Any, signals: Any, both: Any) -> None:
+        origin = page.origin
+        if origin is None:
+            return
+        if site is not None:
+            manifest.judged(origin, 1, protocols=("robots.txt",))
+            if both.crawl_allowed is False:
+                _, line, reason = verdict_of(site, page.url, agent)
+                manifest.refusal(origin, agent, line, reason)
+        manifest.page(origin, agent, page.url, signals,
+                      [(purpose, both.decide(purpose)) for purpose in purposes])
+
+    return observe
 
 
 def _nothing() -> None:
