@@ -154,6 +154,8 @@ class WarcStats:
 
 
 def _is_robots(url: str) -> bool:
+    if "/robots.txt" not in url:  # the path is "/robots.txt" only where the URL holds it
+        return False
     try:
         return urlsplit(url).path == "/robots.txt"
     except ValueError:
@@ -337,6 +339,20 @@ class _Octets:
         self._at = end
         return line
 
+    def unread(self, line: bytes) -> None:
+        """Give back the line :meth:`readline` has just returned."""
+        self._at -= len(line)
+
+    def header_block(self, limit: int) -> Optional[bytes]:
+        """The octets up to and including the next ``CRLF CRLF`` when they are already at
+        hand and at most ``limit`` long (a fast path: None otherwise)."""
+        at = self._at
+        end = self._buf.find(b"\r\n\r\n", at, at + limit)
+        if end < 0 or end + 4 - at > limit:
+            return None
+        self._at = end + 4
+        return self._buf[at:end + 4]
+
     def read(self, size: int) -> bytes:
         """At most ``size`` octets (fewer only at the end of the member or file)."""
         at = self._at
@@ -394,17 +410,17 @@ class _WarcHeaders:
     """A record's WARC header fields, looked up as warcio does (the first field of a name,
     in any case)."""
 
-    __slots__ = ("headers",)
+    __slots__ = ("_first", "headers")
 
     def __init__(self, headers: List[Tuple[str, str]]) -> None:
         self.headers = headers
+        first: Dict[str, str] = {}
+        for key, value in reversed(headers):
+            first[key.lower()] = value
+        self._first = first
 
     def get_header(self, name: str, default: Optional[str] = None) -> Optional[str]:
-        name = name.lower()
-        for key, value in self.headers:
-            if key.lower() == name:
-                return value
-        return default
+        return self._first.get(name.lower(), default)
 
 
 class _Record:
@@ -446,15 +462,47 @@ class _WarcReader:
             raise ValueError(f"a WARC record header longer than {MAX_WARC_HEAD:,} octets")
         return line
 
-    def _header(self, first: Optional[bytes]) -> Optional[_Record]:
-        """The next record's header (``first``: its first line, already read); None at the
-        end of the member or file."""
-        budget = MAX_WARC_HEAD
-        if first is None:
-            first = self._line(budget)
-            budget -= len(first)
-            if not first:
+    def _fields(self) -> Optional[Tuple[str, List[Tuple[str, str]]]]:
+        """The common case at once: a header block already at hand, UTF-8, one field a line,
+        no continuation or blank line before its end (``None``: read it line by line)."""
+        octets = self.octets
+        block = octets.header_block(MAX_WARC_HEAD)
+        if block is None:
+            return None
+        try:
+            text = block.decode("utf-8")
+        except UnicodeDecodeError:
+            text = ""
+        lines = text.split("\r\n")[:-2]
+        if not text or "\n" in text[:-4].replace("\r\n", ""):
+            octets.unread(block)
+            return None
+        status = lines[0].rstrip()
+        fields: List[Tuple[str, str]] = []
+        for line in lines[1:]:
+            line = line.rstrip()
+            if not line or line[0] in " \t":
+                octets.unread(block)
                 return None
+            name, colon, value = line.partition(":")
+            if colon:
+                fields.append((name.rstrip(" \t"), value.lstrip()))
+        if not status.upper().startswith(_WARC_VERSIONS):
+            octets.unread(block)
+            return None
+        return status, fields
+
+    def _header(self) -> Optional[_Record]:
+        """The next record's header; None at the end of the member or file."""
+        fast = self._fields()
+        if fast is not None:
+            status, fields = fast
+            return self._record(status, fields)
+        budget = MAX_WARC_HEAD
+        first = self._line(budget)
+        budget -= len(first)
+        if not first:
+            return None
         status = _text(first).rstrip()
         if status and not status.upper().startswith(_WARC_VERSIONS):
             raise ValueError(f"not a WARC record, first line: {status[:100]!r}")
@@ -476,14 +524,18 @@ class _WarcReader:
                 if colon:
                     fields.append((name.rstrip(" \t"), value.lstrip()))
                 text = following
+        return self._record(status, fields)
+
+    def _record(self, status: str, fields: List[Tuple[str, str]]) -> _Record:
         headers = _WarcHeaders(fields)
         uri = headers.get_header("WARC-Target-URI")
         if uri is not None and (uri.startswith("<") and uri.endswith(">") or " " in uri):
             fixed = uri[1:-1] if uri.startswith("<") and uri.endswith(">") else uri
-            for i, (key, value) in enumerate(fields):  # as warcio rewrites it
+            for i, (key, _) in enumerate(fields):  # as warcio rewrites it
                 if key.lower() == "warc-target-uri":
                     fields[i] = (key, fixed.replace(" ", "%20"))
                     break
+            headers = _WarcHeaders(fields)
         length: Optional[int] = None
         written = headers.get_header("Content-Length") if status else None
         if written is not None:
@@ -494,19 +546,18 @@ class _WarcReader:
             length = length if length >= 0 else 0
         return _Record(headers, _Block(self.octets, length))
 
-    def _after(self) -> Optional[bytes]:
-        """Skip the blank lines after a record's block: the first line that is not blank
-        (a following record's first line), or None at the end of the member or file."""
+    def _after(self) -> bool:
+        """Skip the blank lines after a record's block: whether a line that is not blank
+        follows (a following record's first line, left to be read), False at the end of
+        the member or file."""
         first = True
         while True:
             line = self.octets.readline(MAX_WARC_HEAD + 1)
             if not line:
-                return None
+                return False
             if line.rstrip() and not first:
-                if len(line) > MAX_WARC_HEAD:
-                    raise ValueError(
-                        f"a WARC record header longer than {MAX_WARC_HEAD:,} octets")
-                return line
+                self.octets.unread(line)
+                return True
             if line.rstrip():
                 self.err_count += 1  # not the blank line a record ends with
                 while not line.endswith(b"\n") and line:  # drop the rest of a long line
@@ -514,11 +565,10 @@ class _WarcReader:
             first = False
 
     def __iter__(self) -> Iterator[_Record]:
-        nxt: Optional[bytes] = None
         invalid = False
         while True:
-            record = self._header(nxt)
-            nxt = None
+            record = self._header()
+            more = False
             if record is not None:
                 if invalid:
                     raise ValueError("a gzip member holds more than one record")
@@ -526,9 +576,9 @@ class _WarcReader:
                 block = record.raw_stream
                 while block.read(_DRAIN):
                     pass
-                nxt = self._after()
+                more = self._after()
             if self.octets.gzip:
-                if nxt is None and self.octets.next_member():
+                if not more and self.octets.next_member():
                     continue
                 if record is None:
                     break
@@ -769,13 +819,35 @@ def _read_body(raw: Any, headers: Sequence[Tuple[str, str]], limit: int, start: 
     return decoder.body, decoder.truncated, None, read
 
 
+_ORIGINS: Dict[str, str] = {}
+_AUTHORITY_END = re.compile(r"[/?#]")  # where urlsplit ends the netloc
+
+
+def _origin(url: str) -> str:
+    """:func:`origin_of` ``url``, remembered by the URL's scheme and authority (the part it
+    depends on: a site's records come together); at most 4,096 kept."""
+    text = url.strip()
+    scheme = text.find("://")
+    if scheme <= 0 or not text[:scheme].isalnum() or any(c in text for c in "\t\r\n"):
+        return origin_of(url)
+    found = _AUTHORITY_END.search(text, scheme + 3)
+    key = text if found is None else text[:found.start()]
+    origin = _ORIGINS.get(key)
+    if origin is None:
+        origin = origin_of(url)
+        if len(_ORIGINS) >= 4096:
+            _ORIGINS.clear()
+        _ORIGINS[key] = origin
+    return origin
+
+
 def _response(record: Any, url: str, limit: int,
               body: Callable[[Sequence[Tuple[str, str]]], bool] = lambda headers: True
               ) -> _Response:
     """Read one response record (see :class:`_Response`); when ``body(headers)`` is False
     the payload is left unread (only the record's completeness is checked)."""
     raw = record.raw_stream
-    origin = origin_of(url)  # InvalidURL: counted as a bad record by the caller
+    origin = _origin(url)  # InvalidURL: counted as a bad record by the caller
     date = utc(record.rec_headers.get_header("WARC-Date"))
     status, headers, damage, start = _http_head(raw)
     data, truncated, read = b"", False, 0
@@ -947,7 +1019,13 @@ def _page_capture(record: Any, max_bytes: int) -> Optional[PageCapture]:
     url = _target(record)
     if url is None or _is_robots(url):
         return None
-    found = _response(record, url, max_bytes, body=lambda h: _page_kind(h) is not False)
+    kinds: List[Optional[bool]] = []
+
+    def wanted(headers: Sequence[Tuple[str, str]]) -> bool:
+        kinds.append(_page_kind(headers))
+        return kinds[0] is not False
+
+    found = _response(record, url, max_bytes, body=wanted)
     status = _status(found.status_text)
     damage = found.damaged
     if damage is None and status is None:
@@ -956,7 +1034,7 @@ def _page_capture(record: Any, max_bytes: int) -> Optional[PageCapture]:
     if damage is not None:
         return PageCapture(url, found.origin, status, found.date, found.headers, None, damage,
                            record_id)
-    kind = _page_kind(found.headers)
+    kind = kinds[0] if kinds else _page_kind(found.headers)
     html = kind or (kind is None and sniffs_html(found.body))
     return PageCapture(url, found.origin, status, found.date, found.headers,
                        found.body if html else None, None, record_id)
