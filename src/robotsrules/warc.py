@@ -96,7 +96,7 @@ MAX_HTTP_HEAD = 64 * 1024
 MAX_WARC_HEAD = 1 << 20
 """Octets of a record's WARC header block read; a longer one ends the file (a problem)."""
 _DRAIN = 1 << 16
-_READER = ["lean"]
+_READER = "lean"
 """Which reader frames WARC files: ``"lean"`` (:class:`_WarcReader`) or ``"warcio"`` (the
 differential tests set it to compare the two)."""
 
@@ -643,7 +643,7 @@ def _records(handle: BinaryIO, label: str, limit: int, stats: WarcStats,
     archive: Union[_WarcReader, _Archive]
     try:
         start = bytes(handle.read(_READ))
-        if _is_warc(start) and _READER[0] == "lean":
+        if _READER == "lean" and _is_warc(start):
             archive = _WarcReader(_Octets(handle, start))
         else:
             archive = _Archive(_Replay(start, handle))
