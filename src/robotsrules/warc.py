@@ -188,10 +188,10 @@ class _BoundedLines:
         self._left = budget
 
     def readline(self, length: Optional[int] = None) -> bytes:
-        if self._left <= 0:
-            raise ValueError(f"a WARC record header longer than {MAX_WARC_HEAD:,} octets")
         want = self._left + 1 if length is None or length < 0 else min(length, self._left + 1)
         line: bytes = self._stream.readline(want)
+        if len(line) > self._left:
+            raise ValueError(f"a WARC record header longer than {MAX_WARC_HEAD:,} octets")
         self._left -= len(line)
         return line
 

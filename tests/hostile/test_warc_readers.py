@@ -121,7 +121,7 @@ def _damaged() -> Dict[str, bytes]:
         "text after the last record": _record(0) + _record(1) + b"junk line\r\nmore\r\n",
         "lower-case version": _record(0).replace(b"WARC/1.0", b"warc/1.0") + _record(1),
         "a continuation line": _record(0).replace(
-            b"WARC-Date:", b"X-Long: a\r\n  continued\r\nWARC-Date:") + _record(1),
+            b"https://m0.example/p\r\n", b"https://m0.example/p\r\n /more\r\n") + _record(1),
         "a bare LF in the header": _record(0).replace(b"WARC-Date:", b"X-A: b\nWARC-Date:"),
         "a blank line inside the header": _record(0).replace(b"WARC-Date:",
                                                              b" \r\nWARC-Date:"),
@@ -139,6 +139,20 @@ def test_damage_plain_and_gzipped(name: str, monkeypatch: pytest.MonkeyPatch) ->
     data = _damaged()[name]
     _same(data, monkeypatch)
     _same(gzip.compress(data, mtime=0), monkeypatch)  # the whole file one member
+
+
+@pytest.mark.parametrize("over", [-1, 0, 1, 2, 3, 4])
+def test_header_at_the_bound(over: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A WARC header block (its blank line included) of MAX_WARC_HEAD octets is read, one
+    octet more is not: the same for both readers, at every octet around the bound."""
+    record = _record(0)
+    head = record.index(b"\r\n\r\n") + 4
+    pad = warc.MAX_WARC_HEAD + over - head - len(b"X-Pad: \r\n")
+    data = record.replace(b"WARC-Date:", b"X-Pad: " + b"p" * pad + b"\r\nWARC-Date:")
+    assert data.index(b"\r\n\r\n") + 4 == warc.MAX_WARC_HEAD + over
+    _same(data + _record(1), monkeypatch)
+    pages = _read(data, "lean", monkeypatch)[0]
+    assert len(pages) == (1 if over <= 0 else 0)
 
 
 def test_members_then_plain_octets(monkeypatch: pytest.MonkeyPatch) -> None:
