@@ -37,6 +37,10 @@ import argparse
 import io
 import os
 import random
+import re
+import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from typing import Any, Callable, List, Tuple
@@ -173,7 +177,31 @@ def _best(repeat: int, run: Callable[[], int]) -> Tuple[float, int]:
     return best, count
 
 
+def _child(path: str, agents: List[str], passes: int) -> None:
+    """What runs under callgrind: ``passes`` runs of the whole WARC path over ``path``."""
+    for _ in range(passes):
+        for _batch in page_batches([path], agents=agents):
+            pass
+
+
+def _instructions(path: str, agents: List[str], passes: int) -> int:
+    """Instructions executed by :func:`_child` under callgrind."""
+    with tempfile.TemporaryDirectory() as scratch:
+        out = os.path.join(scratch, "callgrind.out")
+        run = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
+             __file__, "--child", path, ",".join(agents), str(passes)],
+            capture_output=True, text=True, check=False)
+    found = re.search(r"Collected : (\d+)", run.stderr)
+    if run.returncode != 0 or found is None:
+        sys.exit(f"error: callgrind run failed (exit {run.returncode}):\n{run.stderr[-2000:]}")
+    return int(found.group(1))
+
+
 def main() -> None:
+    if len(sys.argv) == 5 and sys.argv[1] == "--child":
+        _child(sys.argv[2], sys.argv[3].split(","), int(sys.argv[4]))
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--warc", help="a WARC file to read instead of a built one")
     parser.add_argument("--generated", action="store_true",
@@ -182,6 +210,9 @@ def main() -> None:
     parser.add_argument("--agent", action="append",
                         help="an agent (repeatable; default GPTBot, CCBot, Googlebot)")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--instructions", action="store_true",
+                        help="count the WARC path's instructions per record with callgrind "
+                             "(valgrind) instead of timing it")
     args = parser.parse_args()
     agents = args.agent or ["GPTBot", "CCBot", "Googlebot"]
     if hasattr(os, "sched_setaffinity"):
@@ -191,6 +222,14 @@ def main() -> None:
         if path is None:
             path = os.path.join(tmp, "pages.warc.gz")
             (make_warc if args.generated else make_real_warc)(path, args.records)
+        if args.instructions:
+            if shutil.which("valgrind") is None:
+                sys.exit("error: valgrind not found; install it (apt-get install valgrind)")
+            records = sum(1 for _ in iter_pages(path))
+            one, two = (_instructions(path, agents, passes) for passes in (1, 2))
+            print(f"{records:,} records; agents: {', '.join(agents)}: "
+                  f"{(two - one) / records:,.0f} instructions per record (WARC path)")
+            return
         pages: List[Any] = list(iter_pages(path))
         heads = sum(len(p.head or b"") for p in pages)
         source = ("generated pages" if args.generated else

@@ -130,18 +130,24 @@ _SCRIPT_CLOSE = re.compile(r"</script", re.IGNORECASE)
 
 
 _WS = "\t\n\f\r "
-_TAG_NAME = re.compile(r"[A-Za-z][^\t\n\f\r />]*")
-_ATTRIBUTE = re.compile(
-    r"""[\t\n\f\r /]*([^\t\n\f\r />][^\t\n\f\r />=]*)"""
-    r"""(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)"?|'([^']*)'?|([^\t\n\f\r >]*)))?""")
-_TAG_END = re.compile(r"[\t\n\f\r /]*>")
+# One step through a tag's attributes, as the tokenizer takes them: blanks and "/" skipped,
+# then the tag's ">" (group 1) or an attribute: its name, then optionally blanks, "=", blanks
+# and a value, double-quoted, single-quoted (each with its closing quote captured: an empty
+# group is a quote the input ends inside) or unquoted.
+_STEP = re.compile(
+    r"""[\t\n\f\r /]*(?:(>)|([^\t\n\f\r />][^\t\n\f\r />=]*)"""
+    r"""(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)("?)|'([^']*)('?)|([^\t\n\f\r >]*)))?)""")
 # The rest of a tag in the common, unambiguous form only (each attribute after a blank, no
 # blanks around "=", no quote, "<", "=", "`" or "/" where the tokenizer would take them as
 # part of a name or an unquoted value): where it matches, its ">" is the tokenizer's. Other
 # tags take the full attribute reader.
-_PLAIN_TAG = re.compile(
+_PLAIN_TAG = (
     r"""(?:[\t\n\f\r ]+[^\t\n\f\r />="'<]+"""
     r"""(?:=(?:"[^"]*"|'[^']*'|[^\t\n\f\r >"'=<`/]+))?)*[\t\n\f\r ]*/?>""")
+# A tag's name (group 1) and, where the rest is in that plain form, the rest (group 2): one
+# match per tag. (No shorter name can be followed by the plain form, which starts with a
+# blank, "/" or ">", so the name is always the tokenizer's whole name.)
+_TAG = re.compile(rf"([A-Za-z][^\t\n\f\r />]*)({_PLAIN_TAG})?")
 # The start tags whose attributes matter here.
 _READ_ATTRIBUTES = frozenset({"meta", "annotation-xml", "font", "input"})
 _NO_ATTRIBUTES: Dict[str, str] = {}
@@ -252,17 +258,16 @@ def _attributes(text: str, here: int) -> Tuple[Optional[Dict[str, str]], bool, i
     """``(attributes, self_closing, end)`` of a tag whose name ends at ``here``;
     ``attributes`` is ``None`` when the input ends inside the tag (HTML drops it)."""
     attributes: Dict[str, str] = {}
+    step = _STEP.match
     while True:
-        tail = _TAG_END.match(text, here)
-        if tail is not None:
-            return attributes, tail.group().endswith("/>"), tail.end()
-        attribute = _ATTRIBUTE.match(text, here)
-        if attribute is None:
+        found = step(text, here)
+        if found is None:
             return None, False, len(text)
-        key, double, single, bare = attribute.groups()
-        here = attribute.end()
-        if (double is not None and not text.startswith('"', here - 1)) or \
-                (single is not None and not text.startswith("'", here - 1)):
+        key, double, closed, single, closed_single, bare = found.group(2, 3, 4, 5, 6, 7)
+        here = found.end()
+        if key is None:  # the tag's ">"
+            return attributes, here - 2 >= found.start() and text[here - 2] == "/", here
+        if (double is not None and not closed) or (single is not None and not closed_single):
             return None, False, len(text)  # an unterminated quoted value runs to the end
         key = key.lower()
         if key not in attributes:  # the first of repeated attributes wins
@@ -530,22 +535,22 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
             pos = end + 1
             continue
         closing = nxt == "/"
-        found = _TAG_NAME.match(text, lt + 2 if closing else lt + 1)
+        found = _TAG.match(text, lt + 2 if closing else lt + 1)
         if found is None:  # "<" then text
             if mode != _BODY and depth == 0:
                 mode = _BODY
             frameset_ok = False
             pos = lt + 1
             continue
-        name = found.group().lower()
+        name = found.group(1).lower()
         if "\x00" in name:
             name = name.replace("\x00", "\ufffd")
-        plain = None if name in _READ_ATTRIBUTES else _PLAIN_TAG.match(text, found.end())
-        if plain is not None:
-            attributes, end = _NO_ATTRIBUTES, plain.end()
+        end = found.end(2) if name not in _READ_ATTRIBUTES else -1
+        if end >= 0:
+            attributes = _NO_ATTRIBUTES
             self_closing = text[end - 2] == "/"
         else:
-            read, self_closing, end = _attributes(text, found.end())
+            read, self_closing, end = _attributes(text, found.end(1))
             if read is None:
                 return metas, size
             attributes = read
