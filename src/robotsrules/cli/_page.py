@@ -261,9 +261,9 @@ def add_command(commands: Any) -> None:
         description="Read a page's X-Robots-Tag and Robots-Tag, robots meta tags, "
                     "noai/noimageai, TDMRep and Content-Usage signals and say what they mean "
                     "for each AGENT and which one decides; list the RSL licences it names and "
-                    "what a pay-per-crawl 402 asks. URL_OR_FILE: an http(s) URL (fetched), a saved HTTP "
-                    "response (curl -i), an HTML file, or '-'; at most the headers and "
-                    "--max-head-bytes of the body are read.",
+                    "what a pay-per-crawl 402 asks. URL_OR_FILE: an http(s) URL "
+                    "(fetched), a saved HTTP response (curl -i), an HTML file, or '-'; at "
+                    "most the headers and --max-head-bytes of the body are read.",
         exits="0 done, 2 usage or I/O error.",
         examples=["robotsrules page https://example.com/article --agent GPTBot",
                   "curl -si https://example.com/ | robotsrules page - --agent GPTBot "
