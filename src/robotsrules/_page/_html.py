@@ -569,7 +569,7 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
             pos = end
             continue
         if depth or mode == _BODY:
-            pos = body_start(name, attributes, self_closing, end, lt, found.end())
+            pos = body_start(name, attributes, self_closing, end, lt, found.end(1))
             if pos == _STOP:
                 return metas, lt
             continue
@@ -580,7 +580,7 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
                 pos = end
                 continue
             if name == "link" and wanted(name, lt, end):
-                pos = extra(name, lt, found.end(), end, True)
+                pos = extra(name, lt, found.end(1), end, True)
                 continue
             if name in ("link", "basefont", "bgsound", "head", "noscript", "html"):
                 pos = end
@@ -606,7 +606,7 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
         elif name in _EXTRA_TAGS and extras is not None and len(extras) < _MAX_EXTRAS and (
                 name == "base" or text[lt:end].lower().find(
                     "licen" if name == "link" else "rsl") >= 0):  # wanted(), inlined: hot
-            pos = extra(name, lt, found.end(), end, True)
+            pos = extra(name, lt, found.end(1), end, True)
         elif name in _HEAD_VOID:
             pos = end
         elif name in ("title", "style", "noframes"):
@@ -623,7 +623,7 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
             pos = end
         else:
             mode = _BODY
-            pos = body_start(name, attributes, self_closing, end, lt, found.end())
+            pos = body_start(name, attributes, self_closing, end, lt, found.end(1))
             if pos == _STOP:
                 return metas, lt
 
