@@ -820,12 +820,14 @@ def _read_body(raw: Any, headers: Sequence[Tuple[str, str]], limit: int, start: 
 
 
 _ORIGINS: Dict[str, str] = {}
+_MAX_ORIGINS = 256  # a site's records come together; a few hundred keys cost some 40 KB
 _AUTHORITY_END = re.compile(r"[/?#]")  # where urlsplit ends the netloc
 
 
 def _origin(url: str) -> str:
     """:func:`origin_of` ``url``, remembered by the URL's scheme and authority (the part it
-    depends on: a site's records come together); at most 4,096 kept."""
+    depends on: a site's records come together); at most :data:`_MAX_ORIGINS` kept (all are
+dropped when full: a bound, not an LRU)."""
     text = url.strip()
     scheme = text.find("://")
     if scheme <= 0 or not text[:scheme].isalnum() or any(c in text for c in "\t\r\n"):
@@ -835,7 +837,7 @@ def _origin(url: str) -> str:
     origin = _ORIGINS.get(key)
     if origin is None:
         origin = origin_of(url)
-        if len(_ORIGINS) >= 4096:
+        if len(_ORIGINS) >= _MAX_ORIGINS:
             _ORIGINS.clear()
         _ORIGINS[key] = origin
     return origin

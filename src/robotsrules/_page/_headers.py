@@ -203,7 +203,7 @@ def header_block(text: Union[str, bytes]) -> Tuple[Field, ...]:
 
 
 def block_status(headers: Any) -> Optional[int]:
-    """The status code of a raw header block's status line (``HTTP/1.1 402 Payment
+    r"""The status code of a raw header block's status line (``HTTP/1.1 402 Payment
     Required``), or ``None`` (not a raw block, or no status line first).
 
     >>> block_status(b"HTTP/2 402\r\ncrawler-price: USD 0.01\r\n")
