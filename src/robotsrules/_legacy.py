@@ -78,7 +78,7 @@ None of these changes a verdict on the shared corpus once the input is prepared 
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Tuple
+from typing import Any, List, Optional, Tuple
 from urllib.parse import quote, unquote, urlparse, urlunparse
 
 from ._matcher import AgentRules
@@ -248,6 +248,9 @@ class LegacyRules(AgentRules):
     def __repr__(self) -> str:
         return (f"<LegacyRules {'/'.join(self.agents)} scope={self.scope} "
                 f"rules={len(self._first)}>")
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return (LegacyRules, (self.agents, self.groups, self.scope, self._origin))
 
 
 def select(

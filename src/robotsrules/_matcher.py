@@ -35,10 +35,21 @@ patterns (:func:`~robotsrules._urls.rfc_pattern`), URLs become targets with
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Callable, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import (
+    Any,
+    Callable,
+    ClassVar,
+    Dict,
+    Iterable,
+    List,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 from ._pattern import Pattern
-from ._precedence import ALLOW_BIT, LINE_MASK, PRIORITY_SHIFT, Row, index_html_rows
+from ._precedence import ALLOW_BIT, LINE_MASK, PRIORITY_SHIFT, Row, index_html_rows, rows_of
 from ._urls import match_target, rfc_target
 from .model import Group, Reason, Rule, Scope, Verdict
 
@@ -428,6 +439,13 @@ class AgentRules:
     def __repr__(self) -> str:
         return f"<AgentRules {'/'.join(self.agents)} scope={self.scope} rules={len(self.rules)}>"
 
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # Pickled as the rules' source, compiled again when loaded (the same answers): the
+        # compiled build's objects have no slots to copy, and the heads compiled so far
+        # need not travel.
+        return (type(self), (self.agents, self.scope, rows_of(self.groups), self.groups,
+                             self._origin))
+
 
 class RfcRules(AgentRules):
     """:class:`AgentRules` for ``mode="rfc"`` (RFC 9309 where Google's library differs).
@@ -462,5 +480,6 @@ def _piece(pattern: Optional[Pattern]) -> str:
 
 
 # Pickles name a class by its module: point them at the public name, so that moving the
-# implementation between private modules never breaks a stored AgentRules.
-AgentRules.__module__ = "robotsrules"
+# implementation between private modules never breaks a stored AgentRules. (setattr: the
+# compiled build refuses an assignment to a class attribute not declared ClassVar.)
+setattr(AgentRules, "__module__", "robotsrules")  # noqa: B010

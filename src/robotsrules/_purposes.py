@@ -270,8 +270,9 @@ def vocabulary_info() -> Dict[str, str]:
             "aipref": current.name, "aipref_date": current.date}
 
 
-def check_purpose(purpose: str) -> Purpose:
-    """Return ``purpose`` if it is one of :data:`PURPOSES`, else raise :class:`InvalidPurpose`.
+def check_purpose(purpose: object) -> Purpose:
+    """Return ``purpose`` if it is one of :data:`PURPOSES`, else raise :class:`InvalidPurpose`
+    (for a value of any type: a validator).
 
     This is the one validator of purpose names (the page layer, the bulk columns and the
     command line all call it). Names are exact (lower case, ``-``): a caller's typo must not

@@ -53,9 +53,11 @@ _ESCAPE[0] = "%00"
 
 
 # Lone surrogates that surrogateescape did not produce (\ud800-\udc7f, \udd00-\udfff).
-_OTHER_SURROGATES = re.compile("([\ud800-\udc7f\udd00-\udfff]+)")
+# Written as the regular expression's own escapes (raw strings): the compiled build refuses
+# surrogates in string literals.
+_OTHER_SURROGATES = re.compile(r"([\ud800-\udc7f\udd00-\udfff]+)")
 # What surrogateescape makes of an octet that is not UTF-8 (PEP 383).
-_ESCAPED_OCTET = re.compile("[\udc80-\udcff]")
+_ESCAPED_OCTET = re.compile(r"[\udc80-\udcff]")
 _REPLACEMENT = "\ufffd".encode()
 
 
