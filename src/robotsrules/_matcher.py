@@ -40,6 +40,7 @@ from typing import (
     Callable,
     ClassVar,
     Dict,
+    Final,
     Iterable,
     List,
     Optional,
@@ -63,20 +64,20 @@ __all__ = [
 GroupsSource = Union[Tuple[Group, ...], Callable[[], Tuple[Group, ...]]]
 """The groups an :class:`AgentRules` reports, or a function that reads them when asked."""
 
-SMALL_RULES = 12
+SMALL_RULES: Final = 12
 """Up to this many rules (index.html extras included), a check tries them in key order."""
-CROWDED = 16
+CROWDED: Final = 16
 """A head with more rules than this gets a :class:`_Bucket`."""
-GRAM_INDEX_MIN_RULES = 16
+GRAM_INDEX_MIN_RULES: Final = 16
 """Short-headed wildcard rules needed before the 3-gram index pays for itself."""
 
-ROBOTS_TXT_TARGET = "/robots.txt"
+ROBOTS_TXT_TARGET: Final = "/robots.txt"
 """RFC 9309 §2.2.2: the robots.txt URL itself is implicitly allowed (SPEC D3)."""
 
 # Rules are compared by their precedence key (robotsrules._precedence).
 _Key = int
-_HEAD = 3
-_FEW_LENGTHS = 8  # up to this many distinct literal lengths, probing each is fastest
+_HEAD: Final = 3
+_FEW_LENGTHS: Final = 8  # up to this many distinct literal lengths, probing each is fastest
 
 Entry = Tuple[int, str, Optional[Pattern]]
 """(key, pattern as written, compiled pattern or None for a plain literal prefix)."""

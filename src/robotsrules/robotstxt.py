@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Any, Dict, Iterator, List, Literal, Optional, Tuple, Type, Union
+from typing import Any, Dict, Final, Iterator, List, Literal, Optional, Tuple, Type, Union
 
 from . import _legacy as legacy
 from ._agents import Agent, agent_tokens
@@ -36,21 +36,22 @@ Synthetic = Literal["allow-all", "disallow-all"]
 """What a rule set made for a fetch outcome stands for (:meth:`RobotsTxt.allow_all`,
 :meth:`RobotsTxt.disallow_all`); its verdicts carry it as their reason."""
 
-MODES: Tuple[Mode, ...] = ("google", "rfc", "legacy")
+MODES: Final[Tuple[Mode, ...]] = ("google", "rfc", "legacy")
 """The valid values of ``mode``."""
 
-DEFAULT_MAX_BYTES = 512_000
+DEFAULT_MAX_BYTES: Final = 512_000
 """Content past this many octets is ignored (SPEC D4; Google reads the first 500 KiB)."""
 
-_GLOBAL = ("*",)
-_NO_AGENT = object()
-_NO_PACE = Pace((), (), None, None)
-_CACHE_LIMIT = 64  # compiled AgentRules kept per file (one per distinct agent set)
+_GLOBAL: Final = ("*",)
+_NO_AGENT: Final = object()
+_NO_PACE: Final = Pace((), (), None, None)
+_CACHE_LIMIT: Final = 64  # compiled AgentRules kept per file (one per distinct agent set)
 # A line the reader may take for Content-Signal/Content-Usage (robotsrules._usage) starts
 # with optional blanks (after a line break or a byte-order mark) then one of these spellings
 # (matched on the lower-cased text). Looked for once per file, on the first usage question
 # (_may_state_usage): a file without any pays nothing else.
-_USAGE_KEY_AT = re.compile(rb"(?:\xef(?:\xbb\xbf?)?)?[ \t\v\f]*content[-_ ]?(?:signal|usage)")
+_USAGE_KEY_AT: Final = re.compile(
+    rb"(?:\xef(?:\xbb\xbf?)?)?[ \t\v\f]*content[-_ ]?(?:signal|usage)")
 
 
 class _Full:
