@@ -47,6 +47,7 @@ from typing import (
     Sequence,
     Tuple,
     Union,
+    cast,
 )
 
 from ._pattern import Pattern
@@ -241,7 +242,7 @@ class AgentRules:
         self._groups = groups
         self._origin = origin
         self._by_line: Optional[Dict[int, Rule]] = None
-        keyed = rows if isinstance(rows, list) else list(rows)
+        keyed: List[Row] = rows if isinstance(rows, list) else list(rows)
         if self._INDEX_HTML and index_pages:
             extra = index_html_rows(keyed)
             if extra:
@@ -254,8 +255,8 @@ class AgentRules:
             )
             return
         self._small = None
-        heads: Dict[str, _HeadRules] = {}
-        short: List[Tuple[int, str]] = []
+        heads: Dict[str, List[Row]] = {}
+        short: List[Row] = []
         for item in keyed:
             text = item[1]
             if "*" in text:
@@ -270,8 +271,9 @@ class AgentRules:
             if same is None:
                 heads[text] = [item]
             else:
-                same.append(item)  # type: ignore[union-attr]
-        self._heads = heads  # each compiled when a target first needs it (_settle)
+                same.append(item)
+        # Each head is compiled when a target first needs it (_settle).
+        self._heads: Dict[str, _HeadRules] = cast(Dict[str, _HeadRules], heads)
         entries = _entries(short)
         self._short: Tuple[Tuple[int, str, Optional[Pattern], str], ...] = tuple(
             (key, text, pattern, _piece(pattern)) for key, text, pattern in entries
@@ -320,9 +322,8 @@ class AgentRules:
                 if gram in target:
                     found.update(indexes)
         else:
-            get = grams.get
             for i in range(len(target) - 2):
-                bucket = get(target[i : i + 3])
+                bucket = grams.get(target[i : i + 3])
                 if bucket is not None:
                     found.update(bucket)
         return sorted(found)
@@ -477,7 +478,11 @@ def _piece(pattern: Optional[Pattern]) -> str:
     """The longest literal piece of a pattern: a substring every target it matches holds."""
     if pattern is None:
         return ""
-    return max((pattern.first, *pattern.middle, pattern.last), key=len)
+    longest = pattern.first  # the first of the longest, as max(..., key=len) would pick
+    for piece in pattern.middle:
+        if len(piece) > len(longest):
+            longest = piece
+    return pattern.last if len(pattern.last) > len(longest) else longest
 
 
 # Pickles name a class by its module: point them at the public name, so that moving the
