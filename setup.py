@@ -16,9 +16,9 @@ from typing import Any, List
 from setuptools import setup
 
 COMPILED_MODULES = [
-    "_agents", "_legacy", "_matcher", "_outline", "_parser", "_pattern", "_precedence",
-    "_purposes", "_stance", "_terminal", "_urls", "_usage", "model", "robotstxt",
-    "useragent",
+    "_agents", "_compiled", "_legacy", "_matcher", "_outline", "_parser", "_pattern",
+    "_precedence", "_purposes", "_stance", "_terminal", "_urls", "_usage", "model",
+    "robotstxt", "useragent",
 ]
 """The modules of ``src/robotsrules`` the compiled build compiles."""
 

@@ -8,12 +8,14 @@ matter in the shuffled cross-host order, do not show), so use this to compare tw
 of the code, and ``bench_peers.py`` for the figures quoted against peers.
 
 Method: the same corpus sample as ``bench_peers.py`` (``--sample`` files chosen with
-``--seed``, all their URLs, shuffled across hosts). Three child processes run under
-callgrind: parse only; parse and one pass of ``robots.allowed(url, agent=A)``; parse and
-two passes. "first pass" is (one pass - parse only) / URLs: it includes reading and
+``--seed``, all their URLs, shuffled across hosts). Four child processes run under
+callgrind: the sample loaded only; parse only; parse and one pass of
+``robots.allowed(url, agent=A)``; parse and two passes. "parse" is (parse only - loaded
+only) / files. "first pass" is (one pass - parse only) / URLs: it includes reading and
 compiling the agent's rules on first use, as ``bench_peers.py``'s "check" does. "warm
 pass" is (two passes - one pass) / URLs. Each child takes about 10 s at the default
-sample.
+sample. The figures are those of whichever build of robotsrules the interpreter imports
+(pure or compiled, named in the first line).
 
 Run from the repository root (needs valgrind: ``apt-get install valgrind``)::
 
@@ -59,6 +61,8 @@ def child(sample_file: str, passes: int, agent: str, seed: int, method: str = "a
 
     with open(sample_file, "rb") as handle:
         sample: Sample = pickle.load(handle)
+    if passes < 0:  # the sample loaded only: what "parse" is measured against
+        return
     parsed = [robotsrules.parse(body, max_bytes=None) for body, _ in sample]
     pairs = [(parsed[i], url) for i, (_, urls) in enumerate(sample) for url in urls]
     random.Random(seed).shuffle(pairs)
@@ -108,12 +112,17 @@ def main() -> None:
     with tempfile.NamedTemporaryFile(suffix=".pickle", delete=False) as handle:
         pickle.dump(sample, handle)
     try:
-        base, one, two = (count(handle.name, passes, args.agent, args.seed, args.method)
-                          for passes in (0, 1, 2))
+        loaded, base, one, two = (count(handle.name, passes, args.agent, args.seed,
+                                        args.method) for passes in (-1, 0, 1, 2))
     finally:
         os.unlink(handle.name)
+    import robotsrules
+
+    build = "compiled" if robotsrules.COMPILED else "pure"
     print(f"corpus {args.corpus}: {len(sample):,} files, {urls:,} URLs; agent {args.agent!r}; "
-          f"method {args.method}; {sys.implementation.name} {sys.version.split()[0]}")
+          f"method {args.method}; {sys.implementation.name} {sys.version.split()[0]}, "
+          f"robotsrules {build}")
+    print(f"parse:      {(base - loaded) / len(sample):,.0f} instructions per file")
     print(f"first pass: {(one - base) / urls:,.0f} instructions per URL "
           "(reading and compiling rules included)")
     print(f"warm pass:  {(two - one) / urls:,.0f} instructions per URL")

@@ -20,7 +20,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "robotsrules"
 CORE = {"robotsrules", "robotsrules.errors", "robotsrules.model", "robotsrules._urls",
         "robotsrules._agents", "robotsrules._pattern", "robotsrules._parser",
         "robotsrules._outline", "robotsrules._precedence", "robotsrules._matcher",
-        "robotsrules._legacy",
+        "robotsrules._legacy", "robotsrules._compiled",
         "robotsrules.robotstxt", "robotsrules.policy", "robotsrules._scope",
         "robotsrules.useragent", "robotsrules.linter", "robotsrules.linter._codes",
         "robotsrules.linter._checks", "robotsrules._terminal",

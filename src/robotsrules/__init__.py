@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import _matcher as _matcher_module
-from . import _version
+from . import _compiled, _version
 from ._agents import Agent, agent_tokens
 from ._matcher import AgentRules
 from ._stance import Stance, StanceTooComplex
@@ -164,7 +163,7 @@ __all__ = [
 
 __version__ = _version.__version__
 
-COMPILED: bool = not (_matcher_module.__file__ or "").endswith(".py")
+COMPILED: bool = _compiled.COMPILED
 """True when the core (parser, matcher, checks) runs as modules compiled with mypyc (the
 optional compiled build: ``ROBOTSRULES_COMPILE=1 pip install .``), False for pure Python.
 Both builds give the same answers."""

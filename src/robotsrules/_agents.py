@@ -10,7 +10,7 @@ followed by whitespace, names the global group. Comparison is case-insensitive.
 from __future__ import annotations
 
 import re
-from typing import Sequence, Tuple, Union
+from typing import Final, Sequence, Tuple, Union
 
 from .errors import InvalidAgent
 
@@ -19,9 +19,9 @@ __all__ = ["Agent", "agent_tokens", "file_agent_token"]
 Agent = Union[str, Sequence[str]]
 """A crawler's name: a product token, ``Token/version``, or a sequence of them."""
 
-_TOKEN_PREFIX = re.compile(r"[A-Za-z_\-]*")
-_CALLER_AGENT = re.compile(r"([A-Za-z_\-]+)(?:/\S*)?|\*")
-SPACE = " \t\n\v\f\r"  # C isspace(): what Google's reader strips around keys and values
+_TOKEN_PREFIX: Final = re.compile(r"[A-Za-z_\-]*")
+_CALLER_AGENT: Final = re.compile(r"([A-Za-z_\-]+)(?:/\S*)?|\*")
+SPACE: Final = " \t\n\v\f\r"  # C isspace(): what Google's reader strips around keys and values
 
 
 def file_agent_token(value: str) -> str:

@@ -78,7 +78,7 @@ None of these changes a verdict on the shared corpus once the input is prepared 
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Tuple
+from typing import Any, Final, List, Optional, Tuple
 from urllib.parse import quote, unquote, urlparse, urlunparse
 
 from ._matcher import AgentRules
@@ -90,8 +90,8 @@ from .model import Group, Reason, RequestRate, Rule, Scope, Verdict
 __all__ = ["LegacyRules", "build", "legacy_target", "select"]
 
 # Line ends that str.splitlines() knows besides LF, CR and CRLF.
-_MORE_BREAKS = re.compile("[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
-_ABSOLUTE_OR_PATH = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://|/")
+_MORE_BREAKS: Final = re.compile("[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+_ABSOLUTE_OR_PATH: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://|/")
 
 
 def _rule_path(value: str) -> Optional[str]:
@@ -248,6 +248,9 @@ class LegacyRules(AgentRules):
     def __repr__(self) -> str:
         return (f"<LegacyRules {'/'.join(self.agents)} scope={self.scope} "
                 f"rules={len(self._first)}>")
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return (LegacyRules, (self.agents, self.groups, self.scope, self._origin))
 
 
 def select(

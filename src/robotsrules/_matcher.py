@@ -35,10 +35,23 @@ patterns (:func:`~robotsrules._urls.rfc_pattern`), URLs become targets with
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Callable, ClassVar, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import (
+    Any,
+    Callable,
+    ClassVar,
+    Dict,
+    Final,
+    Iterable,
+    List,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+    cast,
+)
 
 from ._pattern import Pattern
-from ._precedence import ALLOW_BIT, LINE_MASK, PRIORITY_SHIFT, Row, index_html_rows
+from ._precedence import ALLOW_BIT, LINE_MASK, PRIORITY_SHIFT, Row, index_html_rows, rows_of
 from ._urls import match_target, rfc_target
 from .model import Group, Reason, Rule, Scope, Verdict
 
@@ -52,20 +65,20 @@ __all__ = [
 GroupsSource = Union[Tuple[Group, ...], Callable[[], Tuple[Group, ...]]]
 """The groups an :class:`AgentRules` reports, or a function that reads them when asked."""
 
-SMALL_RULES = 12
+SMALL_RULES: Final = 12
 """Up to this many rules (index.html extras included), a check tries them in key order."""
-CROWDED = 16
+CROWDED: Final = 16
 """A head with more rules than this gets a :class:`_Bucket`."""
-GRAM_INDEX_MIN_RULES = 16
+GRAM_INDEX_MIN_RULES: Final = 16
 """Short-headed wildcard rules needed before the 3-gram index pays for itself."""
 
-ROBOTS_TXT_TARGET = "/robots.txt"
+ROBOTS_TXT_TARGET: Final = "/robots.txt"
 """RFC 9309 §2.2.2: the robots.txt URL itself is implicitly allowed (SPEC D3)."""
 
 # Rules are compared by their precedence key (robotsrules._precedence).
 _Key = int
-_HEAD = 3
-_FEW_LENGTHS = 8  # up to this many distinct literal lengths, probing each is fastest
+_HEAD: Final = 3
+_FEW_LENGTHS: Final = 8  # up to this many distinct literal lengths, probing each is fastest
 
 Entry = Tuple[int, str, Optional[Pattern]]
 """(key, pattern as written, compiled pattern or None for a plain literal prefix)."""
@@ -229,7 +242,7 @@ class AgentRules:
         self._groups = groups
         self._origin = origin
         self._by_line: Optional[Dict[int, Rule]] = None
-        keyed = rows if isinstance(rows, list) else list(rows)
+        keyed: List[Row] = rows if isinstance(rows, list) else list(rows)
         if self._INDEX_HTML and index_pages:
             extra = index_html_rows(keyed)
             if extra:
@@ -242,8 +255,8 @@ class AgentRules:
             )
             return
         self._small = None
-        heads: Dict[str, _HeadRules] = {}
-        short: List[Tuple[int, str]] = []
+        heads: Dict[str, List[Row]] = {}
+        short: List[Row] = []
         for item in keyed:
             text = item[1]
             if "*" in text:
@@ -258,8 +271,9 @@ class AgentRules:
             if same is None:
                 heads[text] = [item]
             else:
-                same.append(item)  # type: ignore[union-attr]
-        self._heads = heads  # each compiled when a target first needs it (_settle)
+                same.append(item)
+        # Each head is compiled when a target first needs it (_settle).
+        self._heads: Dict[str, _HeadRules] = cast(Dict[str, _HeadRules], heads)
         entries = _entries(short)
         self._short: Tuple[Tuple[int, str, Optional[Pattern], str], ...] = tuple(
             (key, text, pattern, _piece(pattern)) for key, text, pattern in entries
@@ -308,9 +322,8 @@ class AgentRules:
                 if gram in target:
                     found.update(indexes)
         else:
-            get = grams.get
             for i in range(len(target) - 2):
-                bucket = get(target[i : i + 3])
+                bucket = grams.get(target[i : i + 3])
                 if bucket is not None:
                     found.update(bucket)
         return sorted(found)
@@ -428,6 +441,13 @@ class AgentRules:
     def __repr__(self) -> str:
         return f"<AgentRules {'/'.join(self.agents)} scope={self.scope} rules={len(self.rules)}>"
 
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # Pickled as the rules' source, compiled again when loaded (the same answers): the
+        # compiled build's objects have no slots to copy, and the heads compiled so far
+        # need not travel.
+        return (type(self), (self.agents, self.scope, rows_of(self.groups), self.groups,
+                             self._origin))
+
 
 class RfcRules(AgentRules):
     """:class:`AgentRules` for ``mode="rfc"`` (RFC 9309 where Google's library differs).
@@ -458,9 +478,14 @@ def _piece(pattern: Optional[Pattern]) -> str:
     """The longest literal piece of a pattern: a substring every target it matches holds."""
     if pattern is None:
         return ""
-    return max((pattern.first, *pattern.middle, pattern.last), key=len)
+    longest = pattern.first  # the first of the longest, as max(..., key=len) would pick
+    for piece in pattern.middle:
+        if len(piece) > len(longest):
+            longest = piece
+    return pattern.last if len(pattern.last) > len(longest) else longest
 
 
 # Pickles name a class by its module: point them at the public name, so that moving the
-# implementation between private modules never breaks a stored AgentRules.
-AgentRules.__module__ = "robotsrules"
+# implementation between private modules never breaks a stored AgentRules. (setattr: the
+# compiled build refuses an assignment to a class attribute not declared ClassVar.)
+setattr(AgentRules, "__module__", "robotsrules")  # noqa: B010

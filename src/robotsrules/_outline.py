@@ -29,7 +29,7 @@ The text given to both functions has LF line ends only (see :func:`normalise`).
 from __future__ import annotations
 
 import re
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Dict, Final, List, NamedTuple, Optional, Tuple
 
 from ._agents import SPACE, file_agent_token
 from ._parser import ALLOW, DISALLOW, KEYS, MAX_LINE_BYTES, USER_AGENT, read_line
@@ -44,9 +44,9 @@ __all__ = [
     "read_rules",
 ]
 
-_BLANKS = " \t\v\f"
+_BLANKS: Final = " \t\v\f"
 # The start of a line whose key may be read as allow/disallow (confirmed by read_line).
-_RULE_START = re.compile(r"^[ \t\v\f]*(?:allow|dis|dia)", re.IGNORECASE | re.MULTILINE)
+_RULE_START: Final = re.compile(r"^[ \t\v\f]*(?:allow|dis|dia)", re.IGNORECASE | re.MULTILINE)
 
 class Span(NamedTuple):
     """Where one group is: its rules at text offsets ``[start, end)``, ``line`` being the
@@ -103,7 +103,7 @@ class _Tokens(Dict[str, str]):
         return token
 
 
-_TOKENS = _Tokens()
+_TOKENS: Final = _Tokens()
 
 
 def _has_rule(text: str, start: int, end: int) -> bool:
@@ -123,7 +123,7 @@ def _has_rule(text: str, start: int, end: int) -> bool:
         start = stop
 
 
-_CHUNK = 1 << 15
+_CHUNK: Final = 1 << 15
 
 
 class _Caseless:
@@ -213,7 +213,6 @@ def read_rules(chunk: str, line: int, out: Optional[List[Row]] = None) -> List[R
     )
     plain = chunk.isascii() and "%" not in chunk
     keys = KEYS
-    add = rows.append
     key: Optional[str]  # a field name, or None for a line read_line finds no key in
     for text in lines:
         number += 1
@@ -237,6 +236,6 @@ def read_rules(chunk: str, line: int, out: Optional[List[Row]] = None) -> List[R
         if value:
             if not plain and ("%" in value or not value.isascii()):
                 value = normalize_escapes(value)
-            add(((len(value) << PRIORITY_SHIFT)
+            rows.append(((len(value) << PRIORITY_SHIFT)
                  | ((ALLOW_BASE if key is ALLOW else LINE_MASK) - number), value))
     return rows

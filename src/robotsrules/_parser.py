@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Dict, Iterator, List, NamedTuple, Optional, Tuple
+from typing import Dict, Final, Iterator, List, NamedTuple, Optional, Tuple
 
 from ._agents import SPACE, file_agent_token
 from ._urls import normalize_escapes, text_octets, url_text
@@ -57,16 +57,19 @@ __all__ = [
     "decode", "scan", "slower_delay", "slower_rate",
 ]
 
-MAX_LINE_BYTES = 16663
+MAX_LINE_BYTES: Final = 16663
 """Octets kept of one line; the rest is ignored (Google: ``kMaxLineLen`` = 2083 x 8, less one)."""
 
 # Field names. The parser compares them by identity, so every key it produces is one of these.
-ALLOW, DISALLOW, USER_AGENT, SITEMAP = "allow", "disallow", "user-agent", "sitemap"
-LICENSE = "license"
+ALLOW: Final = "allow"
+DISALLOW: Final = "disallow"
+USER_AGENT: Final = "user-agent"
+SITEMAP: Final = "sitemap"
+LICENSE: Final = "license"
 
 # Leniency: keys are recognised by case-insensitive prefix; the second column marks the
 # typos Google accepts. Checked in this order (user-agent first, as Google does).
-KEY_PREFIXES: Tuple[Tuple[str, str, bool], ...] = (
+KEY_PREFIXES: Final[Tuple[Tuple[str, str, bool], ...]] = (
     ("user-agent", USER_AGENT, False),
     ("useragent", USER_AGENT, True),
     ("user agent", USER_AGENT, True),
@@ -82,7 +85,7 @@ KEY_PREFIXES: Tuple[Tuple[str, str, bool], ...] = (
 )
 
 # Non-standard extras, matched case-insensitively and whole ("_" or " " may stand for "-").
-EXTRA_KEYS: Dict[str, str] = {
+EXTRA_KEYS: Final[Dict[str, str]] = {
     "crawl-delay": "crawl-delay",
     "crawldelay": "crawl-delay",
     "request-rate": "request-rate",
@@ -93,12 +96,12 @@ EXTRA_KEYS: Dict[str, str] = {
     "license": LICENSE,
 }
 
-_BOM = "\xef\xbb\xbf"
-_REQUEST_RATE = re.compile(r"(\d+)\s*/\s*(\d+(?:\.\d+)?)\s*([smhd]?)\b", re.IGNORECASE)
+_BOM: Final = "\xef\xbb\xbf"
+_REQUEST_RATE: Final = re.compile(r"(\d+)\s*/\s*(\d+(?:\.\d+)?)\s*([smhd]?)\b", re.IGNORECASE)
 # One match per line (text with LF line ends only): either a well-formed "key: value" line
 # (key of letters and "-"; the value stops at "#" or NUL), or a blank or comment line, or
 # anything else, flagged by its first character in the third group ("odd": read_line reads it).
-_EACH_LINE = re.compile(
+_EACH_LINE: Final = re.compile(
     r"^(?:[ \t\v\f]*([A-Za-z\-]+)[ \t\v\f]*:[ \t\v\f]*((?:[^#\x00\n]*[^#\x00\n \t\v\f])?)"
     r"|[ \t\v\f]*(?:#|$)|(.))[^\n]*",
     re.MULTILINE,
@@ -116,9 +119,9 @@ class _KeyTable(Dict[str, str]):
         return name
 
 
-KEYS = _KeyTable()
+KEYS: Final = _KeyTable()
 """The key table shared by every reader (:func:`build`, :mod:`robotsrules._outline`)."""
-_UNIT = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+_UNIT: Final = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
 
 class Record(NamedTuple):
@@ -254,8 +257,8 @@ def _request_rate(value: str) -> Optional[RequestRate]:
     return RequestRate(int(requests), seconds)
 
 
-_EXTRA_VALUES = ("crawl-delay", "request-rate")
-_NO_LEAD = Pace((), (), None, None)
+_EXTRA_VALUES: Final = ("crawl-delay", "request-rate")
+_NO_LEAD: Final = Pace((), (), None, None)
 
 
 class Parsed(NamedTuple):

@@ -20,7 +20,7 @@ reader (``mode="legacy"``) is first-match by design and has no precedence.
 
 from __future__ import annotations
 
-from typing import Iterable, List, Optional, Tuple
+from typing import Final, Iterable, List, Optional, Tuple
 
 from .model import Group, Rule
 
@@ -39,16 +39,16 @@ __all__ = [
 Row = Tuple[int, str]
 """One allow/disallow rule as the matcher takes it: (precedence key, normalised pattern)."""
 
-PRIORITY_SHIFT = 33
+PRIORITY_SHIFT: Final = 33
 """``key >> PRIORITY_SHIFT`` is the rule's priority: its pattern's length in octets."""
-ALLOW_BIT = 1 << 32
+ALLOW_BIT: Final = 1 << 32
 """Set in the key of an allow rule."""
-LINE_MASK = ALLOW_BIT - 1
+LINE_MASK: Final = ALLOW_BIT - 1
 """``LINE_MASK - (key & LINE_MASK)`` is the rule's line number."""
-ALLOW_BASE = ALLOW_BIT | LINE_MASK
+ALLOW_BASE: Final = ALLOW_BIT | LINE_MASK
 """``ALLOW_BASE - line`` is the low part of an allow's key (``LINE_MASK - line`` of a
 disallow's): readers that inline :func:`rule_key` in a hot loop use it."""
-_LOW_MASK = (1 << PRIORITY_SHIFT) - 1  # everything but the priority
+_LOW_MASK: Final = (1 << PRIORITY_SHIFT) - 1  # everything but the priority
 
 
 def rule_key(allow: bool, priority: int, line: int) -> int:

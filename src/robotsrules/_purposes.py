@@ -36,6 +36,7 @@ from types import MappingProxyType
 from typing import (
     Any,
     Dict,
+    Final,
     Iterable,
     List,
     Literal,
@@ -84,31 +85,32 @@ Purpose = Literal["search", "ai-input", "ai-train", "train-ai", "all", "train-ge
                   "bots", "ai-output"]
 """A name from either vocabulary: what :meth:`Usage.allows` and ``--purpose`` accept."""
 
-CONTENT_SIGNALS: Tuple[Signal, ...] = ("search", "ai-input", "ai-train")
+CONTENT_SIGNALS: Final[Tuple[Signal, ...]] = ("search", "ai-input", "ai-train")
 """The Content Signals Policy's names, in the policy's order."""
 
-CURRENT_CATEGORIES: Tuple[Category, ...] = ("train-ai", "search")
+CURRENT_CATEGORIES: Final[Tuple[Category, ...]] = ("train-ai", "search")
 """The labels of the current reading (draft-ietf-aipref-vocab-07, 2026-08-19)."""
 
-SUPERSEDED_CATEGORIES: Tuple[Category, ...] = ("all", "train-genai", "ai-use", "bots", "ai-output")
+SUPERSEDED_CATEGORIES: Final[Tuple[Category, ...]] = (
+    "all", "train-genai", "ai-use", "bots", "ai-output")
 """Labels of earlier revisions only, in the order they first appeared: still read."""
 
-AIPREF_REVISION = "07"
+AIPREF_REVISION: Final = "07"
 """The draft-ietf-aipref-vocab revision the current reading follows."""
 # --- END GENERATED ---
 
-CATEGORIES: Tuple[Category, ...] = CURRENT_CATEGORIES + SUPERSEDED_CATEGORIES
+CATEGORIES: Final[Tuple[Category, ...]] = CURRENT_CATEGORIES + SUPERSEDED_CATEGORIES
 """Every IETF label this library reads: the current ones, then the superseded ones."""
 
-PURPOSES: Tuple[Purpose, ...] = (
+PURPOSES: Final[Tuple[Purpose, ...]] = (
     *CONTENT_SIGNALS, *(c for c in CATEGORIES if c not in CONTENT_SIGNALS))
 """Every purpose name, Content Signals first."""
 
-_BY_NAME: Dict[str, Purpose] = {name: name for name in PURPOSES}
-_SIGNAL_SET = frozenset(CONTENT_SIGNALS)
-_DATA = "data/vocabularies.json"
-_REVISION_PREFIX = "draft-ietf-aipref-vocab-"
-_MAX_DATA_BYTES = 1 << 20  # the shipped file is a few KiB; a damaged install must not hang
+_BY_NAME: Final[Dict[str, Purpose]] = {name: name for name in PURPOSES}
+_SIGNAL_SET: Final = frozenset(CONTENT_SIGNALS)
+_DATA: Final = "data/vocabularies.json"
+_REVISION_PREFIX: Final = "draft-ietf-aipref-vocab-"
+_MAX_DATA_BYTES: Final = 1 << 20  # the shipped file is a few KiB; a damaged install must not hang
 
 
 class Revision(NamedTuple):
@@ -139,10 +141,10 @@ class _Vocabulary(NamedTuple):
     info: Mapping[str, Any]
 
 
-_LOADED: List[_Vocabulary] = []
+_LOADED: Final[List[_Vocabulary]] = []
 
 
-_DAMAGED = " (the installed data is damaged: reinstall robotsrules)"
+_DAMAGED: Final = " (the installed data is damaged: reinstall robotsrules)"
 
 
 def _fail(problem: str) -> RobotsError:
@@ -270,8 +272,9 @@ def vocabulary_info() -> Dict[str, str]:
             "aipref": current.name, "aipref_date": current.date}
 
 
-def check_purpose(purpose: str) -> Purpose:
-    """Return ``purpose`` if it is one of :data:`PURPOSES`, else raise :class:`InvalidPurpose`.
+def check_purpose(purpose: object) -> Purpose:
+    """Return ``purpose`` if it is one of :data:`PURPOSES`, else raise :class:`InvalidPurpose`
+    (for a value of any type: a validator).
 
     This is the one validator of purpose names (the page layer, the bulk columns and the
     command line all call it). Names are exact (lower case, ``-``): a caller's typo must not

@@ -56,7 +56,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import deque
-from typing import Callable, Deque, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import Callable, Deque, Dict, Final, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from ._legacy import LegacyRules
 from ._matcher import AgentRules, RfcRules
@@ -67,24 +67,24 @@ from .model import Rule
 
 __all__ = ["MAX_WORK", "Stance", "StanceTooComplex", "stance_of"]
 
-MAX_WORK = 200_000
+MAX_WORK: Final = 200_000
 """Automaton steps one rule's search may take before it gives up (see the module docstring)."""
-FILE_WORK = 3
+FILE_WORK: Final = 3
 """A file's searches take at most this many times ``max_work`` in all."""
-EXAMPLES = 3
+EXAMPLES: Final = 3
 """Example paths kept per side."""
 
-ROBOTS_TXT = "/robots.txt"
-_ORIGIN = "http://example.com"  # a target is checked as an absolute URL ("//a" is a path)
-_HEX = "0123456789ABCDEFabcdef"
-_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+ROBOTS_TXT: Final = "/robots.txt"
+_ORIGIN: Final = "http://example.com"  # a target is checked as an absolute URL ("//a" is a path)
+_HEX: Final = "0123456789ABCDEFabcdef"
+_UNRESERVED: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 # Characters a target may hold (before the escape rule): ASCII but NUL and '#'.
-_TARGET_CHARS = "".join(chr(c) for c in range(1, 128) if chr(c) != "#")
+_TARGET_CHARS: Final = "".join(chr(c) for c in range(1, 128) if chr(c) != "#")
 # Representatives for "a character no rule mentions", most readable first.
-_PREFERRED = "xzqjkwvyughimnlp" + "XZQJKWVYUGHIMNLP" + "-_~!"
+_PREFERRED: Final = "xzqjkwvyughimnlp" + "XZQJKWVYUGHIMNLP" + "-_~!"
 
-_DEAD = -1
-_DONE = -2
+_DEAD: Final = -1
+_DONE: Final = -2
 
 
 class StanceTooComplex(RobotsError):

@@ -9,12 +9,12 @@ program itself goes through :func:`visible`: control characters are shown as esc
 
 from __future__ import annotations
 
-from typing import Dict
+from typing import Dict, Final
 
 __all__ = ["CONTROL_ESCAPES", "first_line", "visible"]
 
-_BIDI = (*range(0x202A, 0x202F), *range(0x2066, 0x206A))  # embeddings, overrides, isolates
-CONTROL_ESCAPES: Dict[int, str] = {
+_BIDI: Final = (*range(0x202A, 0x202F), *range(0x2066, 0x206A))  # embeddings, overrides, isolates
+CONTROL_ESCAPES: Final[Dict[int, str]] = {
     **{i: f"\\x{i:02x}" for i in (*range(0x20), *range(0x7F, 0xA0))},
     **{i: f"\\u{i:04x}" for i in (*_BIDI, 0x2028, 0x2029)},
 }

@@ -38,25 +38,34 @@ above: see :func:`rfc_target` and :func:`rfc_pattern`. The exact normalisation c
 from __future__ import annotations
 
 import re
+from typing import Final
 
+from ._compiled import COMPILED
 from .errors import InvalidURL
 
 __all__ = ["match_target", "normalize_escapes", "rfc_pattern", "rfc_target", "text_octets",
            "url_octets", "url_text"]
 
 # An escape that has a lower-case hex digit (Google upper-cases them in patterns).
-_LOWER_ESCAPE = re.compile(r"%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])")
-_HEX_PAIRS = frozenset(a + b for a in "0123456789abcdefABCDEF" for b in "0123456789abcdefABCDEF")
-# Octets that are percent-encoded: everything outside US-ASCII, and NUL (see D1 above).
-_ESCAPE = {code: f"%{code:02X}" for code in range(0x80, 0x100)}
-_ESCAPE[0] = "%00"
+_LOWER_ESCAPE: Final = re.compile(r"%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])")
+_HEX_PAIRS: Final = frozenset(
+    a + b for a in "0123456789abcdefABCDEF" for b in "0123456789abcdefABCDEF")
+# The hex pairs with a lower-case digit (what _LOWER_ESCAPE finds after a "%").
+_LOWER_PAIRS: Final = frozenset(pair for pair in _HEX_PAIRS if pair != pair.upper())
+# Octets that are percent-encoded: everything outside US-ASCII, and NUL (see D1 above). A
+# table for str.translate, indexed by octet (a list: translate looks it up faster than a
+# dict); every other octet maps to itself.
+_ESCAPE: Final = ["%00"] + [chr(code) for code in range(1, 0x80)] + [
+    f"%{code:02X}" for code in range(0x80, 0x100)]
 
 
 # Lone surrogates that surrogateescape did not produce (\ud800-\udc7f, \udd00-\udfff).
-_OTHER_SURROGATES = re.compile("([\ud800-\udc7f\udd00-\udfff]+)")
+# Written as the regular expression's own escapes (raw strings): the compiled build refuses
+# surrogates in string literals.
+_OTHER_SURROGATES: Final = re.compile(r"([\ud800-\udc7f\udd00-\udfff]+)")
 # What surrogateescape makes of an octet that is not UTF-8 (PEP 383).
-_ESCAPED_OCTET = re.compile("[\udc80-\udcff]")
-_REPLACEMENT = "\ufffd".encode()
+_ESCAPED_OCTET: Final = re.compile(r"[\udc80-\udcff]")
+_REPLACEMENT: Final = "\ufffd".encode()
 
 
 def text_octets(text: str) -> bytes:
@@ -129,7 +138,8 @@ def normalize_escapes(octets: str) -> str:
     >>> normalize_escapes("/a%7eb/\xc3\xa9%%41")
     '/a%7Eb/%C3%A9%%41'
     """
-    if "%" in octets and _LOWER_ESCAPE.search(octets) is not None:
+    if "%" in octets and (_has_lower_escape(octets) if COMPILED
+                          else _LOWER_ESCAPE.search(octets) is not None):
         parts = octets.split("%")
         hex_pairs = _HEX_PAIRS
         parts[1:] = [
@@ -142,12 +152,24 @@ def normalize_escapes(octets: str) -> str:
     return octets
 
 
+def _has_lower_escape(octets: str) -> bool:
+    """Whether ``octets`` holds an escape with a lower-case hex digit (what
+    ``_LOWER_ESCAPE`` finds): the compiled build's way, faster there than the expression."""
+    at = octets.find("%")
+    while at >= 0:
+        pair = octets[at + 1 : at + 3]
+        if pair in _LOWER_PAIRS:
+            return True
+        at = octets.find("%", at + 1)
+    return False
+
+
 # RFC 3986 §2.3 unreserved characters, by their (upper-case) escape.
-_UNRESERVED = {
+_UNRESERVED: Final = {
     f"%{ord(char):02X}": char
     for char in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
 }
-_UPPER_ESCAPE = re.compile(r"%[0-9A-F]{2}")
+_UPPER_ESCAPE: Final = re.compile(r"%[0-9A-F]{2}")
 
 
 def _decode_unreserved(text: str) -> str:
@@ -204,7 +226,7 @@ def _root(url: str) -> str:
 
 # scheme://authority then the path, params and query up to the fragment. Percent-encoding
 # adds no "/", "?", ";" or "#", so the target can be cut first and canonicalised after.
-_ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^/?;#]*([/?;][^#]*)?")
+_ABSOLUTE: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^/?;#]*([/?;][^#]*)?")
 
 
 def match_target(url: str) -> str:
@@ -220,6 +242,8 @@ def match_target(url: str) -> str:
     >>> match_target("/caf\\u00e9?x=%7e")
     '/caf%C3%A9?x=%7E'
     """
+    if COMPILED and url.startswith(("https://", "http://")):
+        return _web_target(url)
     try:
         match = _ABSOLUTE.match(url)
     except TypeError:
@@ -250,6 +274,25 @@ def match_target(url: str) -> str:
     if 0 <= hash_pos < path_start:
         return _root(url)
     target = url[path_start:] if hash_pos < 0 else url[path_start:hash_pos]
+    if target[0] != "/":
+        target = "/" + target
+    return _canonical(target, url)
+
+
+def _web_target(url: str) -> str:
+    """:func:`match_target` of an ``http://`` or ``https://`` URL by ``str.find``: what
+    ``_ABSOLUTE`` reads, the compiled build's way (faster there than the expression)."""
+    size = len(url)
+    start = 8 if url[4] == "s" else 7
+    stop = size  # the authority ends at the first "/", "?", ";" or "#"
+    for char in "/?;#":
+        at = url.find(char, start, stop)
+        if at >= 0:
+            stop = at
+    if stop == size or url[stop] == "#":
+        return _root(url)
+    end = url.find("#", stop)
+    target = url[stop:] if end < 0 else url[stop:end]
     if target[0] != "/":
         target = "/" + target
     return _canonical(target, url)

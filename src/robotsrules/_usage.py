@@ -30,7 +30,7 @@ same way. When the agent may not fetch the URL, no preference applies (attach dr
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, Final, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 from ._pattern import Pattern
 from ._purposes import (
@@ -51,17 +51,17 @@ __all__ = [
     "STATES_NOTHING", "Reading", "Usage", "UsageRules", "evaluate", "read_value", "usage_line",
 ]
 
-CONTENT_SIGNAL: UsageDirective = "content-signal"
-CONTENT_USAGE: UsageDirective = "content-usage"
-_SIGNAL_VALUES = {"yes": True, "no": False}
-_CATEGORY_VALUES = {"y": True, "n": False}
-_SIGNAL_SET = frozenset(CONTENT_SIGNALS)
+CONTENT_SIGNAL: Final[UsageDirective] = "content-signal"
+CONTENT_USAGE: Final[UsageDirective] = "content-usage"
+_SIGNAL_VALUES: Final = {"yes": True, "no": False}
+_CATEGORY_VALUES: Final = {"y": True, "n": False}
+_SIGNAL_SET: Final = frozenset(CONTENT_SIGNALS)
 # Content-signal names that are not yes/no purposes: known, so not "unknown", and ignored.
 # "use" (immediate/reference/full: how AI systems may consume the content) is in the policy
 # text Cloudflare's managed robots.txt carries since 2026 (``use=reference``).
-OTHER_SIGNALS = frozenset({"use"})
-_CATEGORY_SET = frozenset(CATEGORIES)
-_WS = " \t"
+OTHER_SIGNALS: Final = frozenset({"use"})
+_CATEGORY_SET: Final = frozenset(CATEGORIES)
+_WS: Final = " \t"
 
 
 class Reading(NamedTuple):
@@ -250,8 +250,8 @@ class Usage(NamedTuple):
                      if any(name in names for name, _ in line.statements))
 
 
-_EMPTY: Mapping[str, bool] = MappingProxyType({})
-STATES_NOTHING: Mapping[bool, Usage] = MappingProxyType({
+_EMPTY: Final[Mapping[str, bool]] = MappingProxyType({})
+STATES_NOTHING: Final[Mapping[bool, Usage]] = MappingProxyType({
     True: Usage(True, _EMPTY, _EMPTY, ()),
     False: Usage(False, _EMPTY, _EMPTY, ()),
 })

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Any, Dict, Iterator, List, Literal, Optional, Tuple, Type, Union
+from typing import Any, Dict, Final, Iterator, List, Literal, Optional, Tuple, Type, Union
 
 from . import _legacy as legacy
 from ._agents import Agent, agent_tokens
@@ -36,21 +36,22 @@ Synthetic = Literal["allow-all", "disallow-all"]
 """What a rule set made for a fetch outcome stands for (:meth:`RobotsTxt.allow_all`,
 :meth:`RobotsTxt.disallow_all`); its verdicts carry it as their reason."""
 
-MODES: Tuple[Mode, ...] = ("google", "rfc", "legacy")
+MODES: Final[Tuple[Mode, ...]] = ("google", "rfc", "legacy")
 """The valid values of ``mode``."""
 
-DEFAULT_MAX_BYTES = 512_000
+DEFAULT_MAX_BYTES: Final = 512_000
 """Content past this many octets is ignored (SPEC D4; Google reads the first 500 KiB)."""
 
-_GLOBAL = ("*",)
-_NO_AGENT = object()
-_NO_PACE = Pace((), (), None, None)
-_CACHE_LIMIT = 64  # compiled AgentRules kept per file (one per distinct agent set)
+_GLOBAL: Final = ("*",)
+_NO_AGENT: Final = object()
+_NO_PACE: Final = Pace((), (), None, None)
+_CACHE_LIMIT: Final = 64  # compiled AgentRules kept per file (one per distinct agent set)
 # A line the reader may take for Content-Signal/Content-Usage (robotsrules._usage) starts
 # with optional blanks (after a line break or a byte-order mark) then one of these spellings
 # (matched on the lower-cased text). Looked for once per file, on the first usage question
 # (_may_state_usage): a file without any pays nothing else.
-_USAGE_KEY_AT = re.compile(rb"(?:\xef(?:\xbb\xbf?)?)?[ \t\v\f]*content[-_ ]?(?:signal|usage)")
+_USAGE_KEY_AT: Final = re.compile(
+    rb"(?:\xef(?:\xbb\xbf?)?)?[ \t\v\f]*content[-_ ]?(?:signal|usage)")
 
 
 class _Full:
@@ -163,6 +164,11 @@ class RobotsTxt:
     # the compiled usage lines by the agent tokens of the AgentRules they go with.
     _usage: Union[bool, Dict[Tuple[str, ...], UsageRules], None]
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> RobotsTxt:
+        # Defined so that _outlined can make an object without __init__ in the compiled
+        # build too (mypyc runs __init__ from the allocation of a class without __new__).
+        return object.__new__(cls)
+
     def __init__(
         self,
         source: bytes,
@@ -190,14 +196,13 @@ class RobotsTxt:
         agents: Tuple[Tuple[str, ...], ...],
         spans: Optional[Tuple[Span, ...]],
     ) -> None:
-        put = object.__setattr__
-        put(self, "source", source)
-        put(self, "truncated", truncated)
-        put(self, "synthetic", synthetic)
-        put(self, "mode", mode)
-        put(self, "_full", _Full(source, parsed))
-        put(self, "_spans", spans)
-        put(self, "_octets", None)
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "truncated", truncated)
+        object.__setattr__(self, "synthetic", synthetic)
+        object.__setattr__(self, "mode", mode)
+        object.__setattr__(self, "_full", _Full(source, parsed))
+        object.__setattr__(self, "_spans", spans)
+        object.__setattr__(self, "_octets", None)
         by_agent: Dict[str, List[int]] = {}
         global_groups: List[int] = []
         for index, tokens in enumerate(agents):
@@ -209,16 +214,16 @@ class RobotsTxt:
                 elif token and token not in seen:
                     seen.add(token)
                     by_agent.setdefault(token, []).append(index)
-        put(self, "_by_agent", {k: tuple(v) for k, v in by_agent.items()})
-        put(self, "_global", tuple(global_groups))
+        object.__setattr__(self, "_by_agent", {k: tuple(v) for k, v in by_agent.items()})
+        object.__setattr__(self, "_global", tuple(global_groups))
         # Compiled AgentRules by agent as passed (str or tuple of tokens). Filled lazily;
         # a race between threads only compiles the same immutable value twice.
-        put(self, "_compiled", {})
+        object.__setattr__(self, "_compiled", {})
         # The agent (a str) last asked by allowed() and its rules, as one tuple so that
         # threads always see a matching pair.
-        put(self, "_last", (_NO_AGENT, None))
-        put(self, "_usage", None)
-        put(self, "_lead_pace", None)
+        object.__setattr__(self, "_last", (_NO_AGENT, None))
+        object.__setattr__(self, "_usage", None)
+        object.__setattr__(self, "_lead_pace", None)
 
     @classmethod
     def _outlined(

@@ -37,13 +37,13 @@ raises ``ValueError``: there is nothing to obey.
 from __future__ import annotations
 
 import re
-from typing import Iterator, List, Optional, Tuple, Union
+from typing import Final, Iterator, List, Optional, Tuple, Union
 
 from .errors import InvalidAgent
 
 __all__ = ["BROWSER_NAMES", "product_token"]
 
-BROWSER_NAMES = frozenset(
+BROWSER_NAMES: Final = frozenset(
     name.lower()
     for name in (
         "Mozilla", "AppleWebKit", "KHTML", "Gecko", "like", "Chrome", "Chromium",
@@ -57,9 +57,9 @@ BROWSER_NAMES = frozenset(
 )
 """Product names that browsers put in their headers; they never name a crawler (step 4)."""
 
-_TOKEN_OR_VERSIONED = re.compile(r"[A-Za-z_\-]+(?:/\S*)?")
-_NAME = re.compile(r"[A-Za-z_\-]+")
-_CRAWLER_WORDS = ("bot", "crawl", "spider", "slurp", "fetch", "scrap", "archiver")
+_TOKEN_OR_VERSIONED: Final = re.compile(r"[A-Za-z_\-]+(?:/\S*)?")
+_NAME: Final = re.compile(r"[A-Za-z_\-]+")
+_CRAWLER_WORDS: Final = ("bot", "crawl", "spider", "slurp", "fetch", "scrap", "archiver")
 
 
 def _split(header: str) -> Iterator[Tuple[str, str]]:

@@ -58,6 +58,14 @@ def test_modes_are_part_of_equality() -> None:
 
 @pytest.mark.parametrize("bad", ["Google", "rfc9309", "", None, 1])
 def test_unknown_mode_raises_naming_the_valid_ones(bad: object) -> None:
+    if not isinstance(bad, str) and robotsrules.COMPILED:
+        # The compiled build checks declared argument types at the call (mypyc): a mode
+        # that is not a str is a TypeError there, before any of our code runs.
+        with pytest.raises(TypeError, match="str object expected"):
+            robotsrules.parse(b"", mode=bad)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="str object expected"):
+            RobotsTxt(b"", (), (), mode=bad)  # type: ignore[arg-type]
+        return
     with pytest.raises(ValueError) as error:
         robotsrules.parse(b"", mode=bad)  # type: ignore[arg-type]
     for mode in MODES:

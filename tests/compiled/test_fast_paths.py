@@ -1,0 +1,112 @@
+"""The compiled build's own ways through the hot paths (chosen by ``_compiled.COMPILED``)
+against the ways pure Python takes, in both builds: each function is called directly, so
+the pure run checks them too. And what the builds share by design: pickled rules, and the
+wrong-typed arguments that the compiled build refuses at the call.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+import robotsrules
+from robotsrules import _urls
+from tests.property.test_properties import SETTINGS
+
+# URL text rich in what the target cut looks for: delimiters, escapes, case, non-ASCII.
+_URL_CHARS = st.sampled_from([*"/?;#:%aAfFzZ09.-_~*$@ ", "\u00e9", "\udcff", "\x00"])
+_TAILS = st.text(_URL_CHARS, max_size=40)
+
+
+def _by_expression(url: str) -> str:
+    """match_target as pure Python computes it for an absolute URL (the regular
+    expression), whatever the build."""
+    match = _urls._ABSOLUTE.match(url)
+    assert match is not None
+    target = match.group(1)
+    if target is None:
+        return _urls._root(url)
+    if target[0] != "/":
+        target = "/" + target
+    return _urls._canonical(target, url)
+
+
+def _outcome(function: object, url: str) -> object:
+    try:
+        return function(url)  # type: ignore[operator]
+    except robotsrules.InvalidURL as error:
+        return ("InvalidURL", str(error))
+
+
+@SETTINGS
+@given(scheme=st.sampled_from(["http://", "https://"]), tail=_TAILS)
+@example(scheme="https://", tail="")
+@example(scheme="http://", tail="host")
+@example(scheme="https://", tail="host#frag/x")
+@example(scheme="https://", tail="host;p?q#f")
+@example(scheme="http://", tail="h?q=/a#b")
+@example(scheme="https://", tail="h/%7e%c3%a9?x=%41%4a\u00e9")
+@example(scheme="https://", tail="h\udcff/a")
+def test_the_find_cut_equals_the_expression(scheme: str, tail: str) -> None:
+    url = scheme + tail
+    assert _outcome(_urls._web_target, url) == _outcome(_by_expression, url)
+    assert _outcome(robotsrules.match_target, url) == _outcome(_by_expression, url)
+
+
+@SETTINGS
+@given(st.text(st.sampled_from(list("%%%0123456789abcdefABCDEFgG/x")), max_size=24))
+@example("%7e")
+@example("%%7e")
+@example("%7E%2f")
+@example("%A")
+@example("%g1%1a")
+def test_the_escape_loop_equals_the_expression(octets: str) -> None:
+    assert _urls._has_lower_escape(octets) is (_urls._LOWER_ESCAPE.search(octets) is not None)
+
+
+def test_the_escape_table_encodes_nul_and_high_octets_only() -> None:
+    octets = "".join(chr(i) for i in range(256))
+    expected = "%00" + octets[1:128] + "".join(f"%{i:02X}" for i in range(128, 256))
+    assert octets.translate(_urls._ESCAPE) == expected
+    assert "\u0100\ud800".translate(_urls._ESCAPE) == "\u0100\ud800"  # past the table: kept
+
+
+BODY = (b"User-agent: *\nDisallow: /x\nAllow: /x/index.html\nDisallow: /*.pdf$\n"
+        b"User-agent: Bot\nDisallow: /y*z$\nAllow: /y\n")
+URLS = ["/x", "/x/", "/x/index.html", "/a.pdf", "/a.pdfx", "/yaz", "/y", "/q", "/robots.txt"]
+
+
+@pytest.mark.parametrize("mode", robotsrules.MODES)
+@pytest.mark.parametrize("agent", ["Bot", "Other"])
+def test_pickled_rules_answer_the_same(mode: robotsrules.Mode, agent: str) -> None:
+    robots = robotsrules.parse(BODY, mode=mode)
+    rules = robots.for_agent(agent)
+    for url in URLS[:3]:  # some heads compiled before pickling, some not
+        rules.allowed(url)
+    again = pickle.loads(pickle.dumps(rules))
+    assert type(again) is type(rules)
+    assert (again.agents, again.scope, again.groups) == (rules.agents, rules.scope, rules.groups)
+    assert [again.explain(url) for url in URLS] == [rules.explain(url) for url in URLS]
+    assert [again.allowed(url) for url in URLS] == [rules.allowed(url) for url in URLS]
+
+
+def test_pickled_synthetic_rules_keep_their_reason() -> None:
+    rules = robotsrules.RobotsTxt.disallow_all().for_agent("Bot")
+    again = pickle.loads(pickle.dumps(rules))
+    assert again.explain("/a") == rules.explain("/a")
+    assert again.explain("/a").reason == "disallow-all"
+
+
+@pytest.mark.parametrize("bad", [None, b"/x", 1])
+def test_a_url_that_is_not_a_str(bad: object) -> None:
+    # Pure Python raises InvalidURL (a ValueError) naming the type; the compiled build
+    # checks the declared type at the call (mypyc) and raises TypeError. Both refuse.
+    rules = robotsrules.parse(BODY).for_agent("Bot")
+    expected = TypeError if robotsrules.COMPILED else robotsrules.InvalidURL
+    with pytest.raises(expected):
+        rules.allowed(bad)  # type: ignore[arg-type]
+    with pytest.raises(expected):
+        robotsrules.parse(BODY).allowed(bad, agent="Bot")  # type: ignore[arg-type]
