@@ -529,7 +529,7 @@ class _WarcReader:
     def _record(self, status: str, fields: List[Tuple[str, str]]) -> _Record:
         headers = _WarcHeaders(fields)
         uri = headers.get_header("WARC-Target-URI")
-        if uri is not None and (uri.startswith("<") and uri.endswith(">") or " " in uri):
+        if uri is not None and ((uri.startswith("<") and uri.endswith(">")) or " " in uri):
             fixed = uri[1:-1] if uri.startswith("<") and uri.endswith(">") else uri
             for i, (key, _) in enumerate(fields):  # as warcio rewrites it
                 if key.lower() == "warc-target-uri":
