@@ -496,8 +496,7 @@ class _WarcReader:
         """The next record's header; None at the end of the member or file."""
         fast = self._fields()
         if fast is not None:
-            status, fields = fast
-            return self._record(status, fields)
+            return self._record(*fast)
         budget = MAX_WARC_HEAD
         first = self._line(budget)
         budget -= len(first)
@@ -598,7 +597,8 @@ class _Replay:
     def read(self, size: int = -1) -> bytes:
         if self._start:
             if size is None or size < 0:
-                data, self._start = self._start + self._handle.read(), b""
+                data: bytes = self._start + self._handle.read()
+                self._start = b""
                 return data
             data, self._start = self._start[:size], self._start[size:]
             return data
