@@ -36,7 +36,7 @@ def _literal(name: str, values: Sequence[str]) -> str:
 
 
 def _tuple(name: str, kind: str, values: Sequence[str]) -> str:
-    head = f"{name}: Tuple[{kind}, ...] = ("
+    head = f"{name}: Final[Tuple[{kind}, ...]] = ("  # Final: a static for mypyc
     return _wrapped(head, [json.dumps(v) for v in values], ")")
 
 
@@ -94,7 +94,7 @@ def render(data: Dict[str, Any]) -> str:
         _tuple("SUPERSEDED_CATEGORIES", "Category", names["superseded"]),
         '"""Labels of earlier revisions only, in the order they first appeared: still read."""',
         "",
-        f"AIPREF_REVISION = {json.dumps(revision)}",
+        f"AIPREF_REVISION: Final = {json.dumps(revision)}",
         '"""The draft-ietf-aipref-vocab revision the current reading follows."""',
     ]
     return BEGIN + "\n".join(parts) + "\n" + END

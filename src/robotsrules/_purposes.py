@@ -91,8 +91,8 @@ CONTENT_SIGNALS: Final[Tuple[Signal, ...]] = ("search", "ai-input", "ai-train")
 CURRENT_CATEGORIES: Final[Tuple[Category, ...]] = ("train-ai", "search")
 """The labels of the current reading (draft-ietf-aipref-vocab-07, 2026-08-19)."""
 
-SUPERSEDED_CATEGORIES: Final[Tuple[Category, ...]] = (
-    "all", "train-genai", "ai-use", "bots", "ai-output")
+SUPERSEDED_CATEGORIES: Final[Tuple[Category, ...]] = ("all", "train-genai", "ai-use", "bots",
+                                                      "ai-output")
 """Labels of earlier revisions only, in the order they first appeared: still read."""
 
 AIPREF_REVISION: Final = "07"

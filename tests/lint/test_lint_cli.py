@@ -164,11 +164,12 @@ def test_lint_a_url_fetches_its_robots_txt(site: Site) -> None:
 def test_lint_a_url_with_no_file_or_an_outage(site: Site,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     origin, _, state = site
-    # 404: a valid state (allow all): nothing to lint, exit 0 with a note.
+    # 404: a valid state (allow all), but nothing to lint: said on stdout, exit 3 (issue 25).
     state["status"] = 404
     code, out = run("lint", origin + "/")
-    assert code == 0 and out.endswith(": no problems\n")
-    assert "unavailable" in capsys.readouterr().err
+    assert code == 3 and out.endswith(": no robots.txt (HTTP 404): nothing to lint; "
+                                      "crawlers read that as all allowed\n"), out
+    capsys.readouterr()
     # 503: the file could not be read: an error, exit 2.
     state["status"] = 503
     code, _ = run("lint", origin + "/")
