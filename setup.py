@@ -29,8 +29,12 @@ if os.environ.get("ROBOTSRULES_COMPILE", "").lower() in ("1", "true", "yes"):
                          "install without ROBOTSRULES_COMPILE for pure Python")
     from mypyc.build import mypycify
 
+    # Imports outside the group (the package's own lazy exports of the fetch layer, which
+    # import httpx and idna) are followed silently: the build environment holds only
+    # setuptools and mypy, and the group's types do not depend on those modules.
     ext_modules = mypycify(
-        [os.path.join("src", "robotsrules", f"{name}.py") for name in COMPILED_MODULES],
+        ["--follow-imports=silent",
+         *(os.path.join("src", "robotsrules", f"{name}.py") for name in COMPILED_MODULES)],
         opt_level="3", group_name="robotsrules_core",
     )
 
