@@ -237,7 +237,7 @@ def test_corpus_sample_equals_the_core_stance(corpus_dir: str) -> None:
     assert {row["kind"] for row in found.values()} == {"all", "none", "some"}
 
 
-def _assert_registry_metadata(metadata: Optional[Dict[bytes, bytes]]) -> None:
+def assert_registry_metadata(metadata: Optional[Dict[bytes, bytes]]) -> None:
     """The metadata names the shipped registry's version and date, and the library's."""
     data = _registry_data()
     assert metadata is not None
@@ -285,10 +285,10 @@ def test_stoppable_reads_the_crawler_table_given(tmp_path: Any) -> None:
 def test_python_tables_carry_the_registry_metadata() -> None:
     """Stance batches (Python and DuckDB job) and the SQL function's table carry the versions."""
     for batch in bulk.stances(_table(HAND), ["GPTBot"]):
-        _assert_registry_metadata(batch.schema.metadata)
+        assert_registry_metadata(batch.schema.metadata)
     reader = embedded.stances(_table(HAND), ["GPTBot"])
-    _assert_registry_metadata(reader.schema.metadata)
-    _assert_registry_metadata(reader.read_all().schema.metadata)
+    assert_registry_metadata(reader.schema.metadata)
+    assert_registry_metadata(reader.read_all().schema.metadata)
 
 
 def _write_robots(tmp_path: Any, rows: List[Tuple[Any, ...]]) -> str:
@@ -308,7 +308,7 @@ def test_cli_table_form(tmp_path: Any, capsys: Any, form: str) -> None:
     if form == "parquet":
         table = pq.read_table(out)
         assert table.schema.equals(bulk.STANCE_SCHEMA)
-        _assert_registry_metadata(pq.read_schema(out).metadata)
+        assert_registry_metadata(pq.read_schema(out).metadata)
         records = table.to_pylist()
     else:
         import pyarrow.csv as pacsv
