@@ -270,6 +270,12 @@ def test_spark_stances_equal_the_bulk_table(spark: Any, robots_table: Any) -> No
             assert by_site[row[0]] == (row[2], row[3], list(row[5]), row[9]), row[0]
     assert {r[1]: r[9] for r in found} == {"GPTBot": True, "Googlebot": True,
                                            "ChatGPT-User": False, "QuuxCrawler": None}
+    from robotsrules._crawlers import known_crawlers
+
+    quux = [c for c in known_crawlers() if c.token == "CCBot"][0]._replace(
+        name="QuuxCrawler", token="QuuxCrawler")  # another table (--crawlers) decides
+    other = engine.stances(frame, ["QuuxCrawler"], crawlers=[quux]).collect()
+    assert {r["stoppable"] for r in other} == {True}
 
 
 def test_cli_spark_engine_equals_duckdb(spark: Any, tmp_path: Any, robots_table: Any,

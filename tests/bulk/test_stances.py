@@ -280,6 +280,10 @@ def test_stoppable_reads_the_crawler_table_given(tmp_path: Any) -> None:
                                                           ("GPTBot", True)}
     reader = embedded.stances(_table(HAND[:2]), ["QuuxCrawler"], crawlers=table)
     assert {r["stoppable"] for r in reader.read_all().to_pylist()} == {False}
+    out = tmp_path / "s.parquet"  # the command line's --crawlers reaches the column
+    assert main(["stance", "--robots", _write_robots(tmp_path, HAND[:2]), "--agent",
+                 "QuuxCrawler", "--crawlers", str(extra), "--out", str(out)]) == 0
+    assert set(pq.read_table(out).column("stoppable").to_pylist()) == {False}
 
 
 def test_python_tables_carry_the_registry_metadata() -> None:
