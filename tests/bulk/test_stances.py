@@ -263,7 +263,7 @@ def test_stoppable_column_says_what_robots_txt_can_stop() -> None:
         False, None)
 
 
-def test_stoppable_reads_the_crawler_table_given(tmp_path: Any) -> None:
+def test_stoppable_reads_the_crawler_table_given(tmp_path: Any, capsys: Any) -> None:
     """``crawlers=``: another table (``--crawlers``) decides the column, not the shipped one."""
     from robotsrules._crawlers import known_crawlers
 
@@ -282,8 +282,10 @@ def test_stoppable_reads_the_crawler_table_given(tmp_path: Any) -> None:
     assert {r["stoppable"] for r in reader.read_all().to_pylist()} == {False}
     out = tmp_path / "s.parquet"  # the command line's --crawlers reaches the column
     assert main(["stance", "--robots", _write_robots(tmp_path, HAND[:2]), "--agent",
-                 "QuuxCrawler", "--crawlers", str(extra), "--out", str(out)]) == 0
-    assert set(pq.read_table(out).column("stoppable").to_pylist()) == {False}
+                 "QuuxCrawler", "--agent", "GPTBot", "--crawlers", str(extra), "--out",
+                 str(out)]) == 0
+    assert "robots.txt cannot stop QuuxCrawler, by" in capsys.readouterr().out
+    assert pq.read_table(out).column("stoppable").to_pylist() == [False, True]
 
 
 def test_python_tables_carry_the_registry_metadata() -> None:
@@ -309,6 +311,7 @@ def test_cli_table_form(tmp_path: Any, capsys: Any, form: str) -> None:
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert "55 stances" in captured.out and "[duckdb]" in captured.out
+    assert "robots.txt cannot stop ChatGPT-User, by the crawler registry" in captured.out
     if form == "parquet":
         table = pq.read_table(out)
         assert table.schema.equals(bulk.STANCE_SCHEMA)

@@ -903,6 +903,13 @@ def _stance_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     out.write(f"{rows:,} stances ({kinds['all']:,} all, {kinds['some']:,} some, "
               f"{kinds['none']:,} none, {kinds[None]:,} unknown) for {len(agents)} agents "
               f"-> {args.out} in {seconds:.1f} s [{args.engine}]\n")
+    from ..bulk import agent_stoppable
+
+    crawlers = _stance_crawlers(args)
+    cannot = [agent for agent in agents if agent_stoppable(agent, crawlers) is False]
+    if cannot:
+        out.write(f"robots.txt cannot stop {', '.join(cannot)}, by the crawler registry "
+                  "(column stoppable)\n")
     return EXIT_OK
 
 
