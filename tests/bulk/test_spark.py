@@ -272,7 +272,7 @@ def test_spark_stances_equal_the_bulk_table(spark: Any, robots_table: Any) -> No
                                            "ChatGPT-User": False, "QuuxCrawler": None}
     from robotsrules._crawlers import known_crawlers
 
-    quux = [c for c in known_crawlers() if c.token == "CCBot"][0]._replace(
+    quux = next(c for c in known_crawlers() if c.token == "CCBot")._replace(
         name="QuuxCrawler", token="QuuxCrawler")  # another table (--crawlers) decides
     other = engine.stances(frame, ["QuuxCrawler"], crawlers=[quux]).collect()
     assert {r["stoppable"] for r in other} == {True}
