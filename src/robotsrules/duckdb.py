@@ -43,7 +43,7 @@ url)``                                      names (``Link: <...>; rel="license";
 ``robots_license_allows(license, url,       BOOLEAN: the same as ``LicenseTerms.allows``
 purpose)``                                  (NULL: unstated or unknown)
 ``robots_stance(body, status, agent)``      STRUCT(kind, reason, scope, lines, disallowed,
-                                            allowed, complete): the site's stance for
+                                            allowed, complete, stoppable): the site's stance for
                                             ``agent`` (:data:`robotsrules.bulk.STANCE_SCHEMA`;
                                             NULL: NULL agent, or NULL body with a NULL or 2xx
                                             status)
