@@ -43,7 +43,7 @@ url)``                                      names (``Link: <...>; rel="license";
 ``robots_license_allows(license, url,       BOOLEAN: the same as ``LicenseTerms.allows``
 purpose)``                                  (NULL: unstated or unknown)
 ``robots_stance(body, status, agent)``      STRUCT(kind, reason, scope, lines, disallowed,
-                                            allowed, complete): the site's stance for
+                                            allowed, complete, stoppable): the site's stance for
                                             ``agent`` (:data:`robotsrules.bulk.STANCE_SCHEMA`;
                                             NULL: NULL agent, or NULL body with a NULL or 2xx
                                             status)
@@ -84,6 +84,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 
     raise MissingExtra("robotsrules.duckdb", "bulk", (exc.name or "").partition(".")[0]) from exc
 
+from ._crawlers import Crawler
 from ._terminal import first_line
 from .bulk import (
     ANY_AGENT_SCHEMA,
@@ -496,11 +497,13 @@ def stances(
     mode: Mode = "google",
     policy: Policy = DEFAULT_POLICY,
     batch_size: int = 1024,
+    crawlers: Optional[Sequence[Crawler]] = None,
 ) -> pa.RecordBatchReader:
     """The bulk stance job (``robotsrules stance --robots``): DuckDB reads the robots table
     (any format :func:`read` knows), and a reader of stance batches
     (:data:`~robotsrules.bulk.STANCE_SCHEMA`, one row per site and agent) comes back, the
-    rows of :func:`robotsrules.bulk.stances`."""
+    rows of :func:`robotsrules.bulk.stances` (``crawlers``: the crawler table the
+    ``stoppable`` column reads, the shipped registry by default)."""
     from .bulk import stances as stance_batches
 
     con = connection if connection is not None else duckdb.connect()
@@ -511,4 +514,4 @@ def stances(
             con.close()
     return pa.RecordBatchReader.from_batches(
         STANCE_SCHEMA, stance_batches(index, agents, mode=mode, policy=policy,
-                                      batch_size=batch_size))
+                                      batch_size=batch_size, crawlers=crawlers))

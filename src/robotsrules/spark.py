@@ -46,6 +46,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 
     raise MissingExtra("robotsrules.spark", "spark", (exc.name or "").partition(".")[0]) from exc
 
+from ._crawlers import Crawler
 from .bulk import (
     ANY_AGENT_SCHEMA,
     DEFAULT_POLICY,
@@ -620,7 +621,7 @@ STANCE_DDL = spark_ddl(STANCE_SCHEMA)
 def robots_stance(body: ColumnOrName, status: ColumnOrName, agent: Union[Column, str]
                   ) -> Column:
     """The site's stance for ``agent`` as a struct (``kind``, ``reason``, ``scope``,
-    ``lines``, ``disallowed``, ``allowed``, ``complete``; see
+    ``lines``, ``disallowed``, ``allowed``, ``complete``, ``stoppable``; see
     :data:`robotsrules.bulk.STANCE_SCHEMA`), with the fetch policy applied to ``status``
     (pass ``F.lit(None)`` when there is none). Null for a null agent, or a null body with
     a null or 2xx status. ``agent`` is a column or a str literal."""
@@ -629,10 +630,11 @@ def robots_stance(body: ColumnOrName, status: ColumnOrName, agent: Union[Column,
 
 
 def _stance_partition(agents: Sequence[str], mode: Mode, policy: Policy,
+                      crawlers: Optional[Sequence[Crawler]],
                       batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
     from .bulk import stances_sorted
 
-    return stances_sorted(batches, agents, mode=mode, policy=policy)
+    return stances_sorted(batches, agents, mode=mode, policy=policy, crawlers=crawlers)
 
 
 def stances(
@@ -642,11 +644,13 @@ def stances(
     partitions: Optional[int] = None,
     mode: Mode = "google",
     policy: Policy = DEFAULT_POLICY,
+    crawlers: Optional[Sequence[Crawler]] = None,
 ) -> DataFrame:
     """The bulk stance job: a DataFrame of stance rows (:data:`STANCE_DDL`), one per origin
     of ``robots`` (columns ``url``, ``body``, optional ``status`` and ``date``) and agent;
     the row that governs each origin is picked as in :func:`verdicts`, and each is parsed
-    once for all agents (:func:`robotsrules.bulk.stances_sorted`)."""
+    once for all agents (:func:`robotsrules.bulk.stances_sorted`; ``crawlers``: the
+    crawler table the ``stoppable`` column reads, the shipped registry by default)."""
     from .bulk import STANCE_SORTED_COLUMNS, check_stance_mode
 
     names = check_agents(agents)
@@ -665,5 +669,6 @@ def stances(
             .where(F.col("origin").isNotNull()))
     spread = rows.repartition(partitions, "origin") if partitions else rows.repartition("origin")
     ordered = spread.sortWithinPartitions(F.col("origin").asc(), *_best_first())
-    job = functools.partial(_stance_partition, names, mode, policy)
+    job = functools.partial(_stance_partition, names, mode, policy,
+                            None if crawlers is None else tuple(crawlers))
     return ordered.select(*STANCE_SORTED_COLUMNS).mapInArrow(job, STANCE_DDL)

@@ -249,7 +249,7 @@ def test_spark_stances_equal_the_bulk_table(spark: Any, robots_table: Any) -> No
     older = dict(first, body=b"User-agent: *\nDisallow: /", status=200,
                  date=first["date"].replace(year=2000))
     table = pa.concat_tables([sample, pa.Table.from_pylist([older], schema=sample.schema)])
-    agents = ["GPTBot", "Googlebot"]
+    agents = ["GPTBot", "Googlebot", "ChatGPT-User", "QuuxCrawler"]  # stoppable true/false/null
     expected = sorted(r for b in bulk.stances(sample, agents) for r in
                       (tuple(x.values()) for x in b.to_pylist()))
     frame = spark.createDataFrame(table)
@@ -263,10 +263,19 @@ def test_spark_stances_equal_the_bulk_table(spark: Any, robots_table: Any) -> No
                .select(engine.robots_origin("url").alias("site"),
                        engine.robots_stance("body", "status", "GPTBot").alias("s"))
                .select("site", "s.*").collect())
-    by_site = {r["site"]: (r["kind"], r["reason"], list(r["lines"] or [])) for r in columns}
+    by_site = {r["site"]: (r["kind"], r["reason"], list(r["lines"] or []), r["stoppable"])
+               for r in columns}
     for row in expected:
         if row[1] == "GPTBot":
-            assert by_site[row[0]] == (row[2], row[3], list(row[5])), row[0]
+            assert by_site[row[0]] == (row[2], row[3], list(row[5]), row[9]), row[0]
+    assert {r[1]: r[9] for r in found} == {"GPTBot": True, "Googlebot": True,
+                                           "ChatGPT-User": False, "QuuxCrawler": None}
+    from robotsrules._crawlers import known_crawlers
+
+    quux = next(c for c in known_crawlers() if c.token == "CCBot")._replace(
+        name="QuuxCrawler", token="QuuxCrawler")  # another table (--crawlers) decides
+    other = engine.stances(frame, ["QuuxCrawler"], crawlers=[quux]).collect()
+    assert {r["stoppable"] for r in other} == {True}
 
 
 def test_cli_spark_engine_equals_duckdb(spark: Any, tmp_path: Any, robots_table: Any,
@@ -315,15 +324,20 @@ def test_cli_stance_table_on_spark_equals_duckdb(tmp_path: Any, robots_table: An
                                                  capsys: Any) -> None:
     """``stance --robots --out --engine spark`` writes the DuckDB engine's rows (runs last:
     the command stops the session it gets when it ends)."""
+    from tests.bulk.test_stances import assert_registry_metadata
+
     pq.write_table(robots_table.slice(0, 40), tmp_path / "robots.parquet")
     outputs = {}
     for name in ("duckdb", "spark"):
         out = str(tmp_path / f"{name}.parquet")
         code = main(["stance", "--robots", str(tmp_path / "robots.parquet"), "--agent",
-                     "GPTBot", "CCBot", "--out", out, "--engine", name,
-                     "--spark-master", "local[2]"])
+                     "GPTBot", "--agent", "ChatGPT-User", "--agent", "QuuxCrawler", "--out",
+                     out, "--engine", name, "--spark-master", "local[2]"])
         assert code == 0, capsys.readouterr().err
         outputs[name] = pq.read_table(out).to_pylist()
+        assert_registry_metadata(pq.read_schema(out).metadata)  # who said "stoppable"
     key = lambda r: (r["site"], r["agent"])  # noqa: E731
     assert sorted(outputs["spark"], key=key) == sorted(outputs["duckdb"], key=key)
-    assert len(outputs["spark"]) == 2 * 40  # one row per site and agent
+    assert len(outputs["spark"]) == 3 * 40  # one row per site and agent
+    assert {(r["agent"], r["stoppable"]) for r in outputs["spark"]} == {
+        ("GPTBot", True), ("ChatGPT-User", False), ("QuuxCrawler", None)}

@@ -26,7 +26,29 @@ from robotsrules.cli import main  # noqa: E402
 from robotsrules.errors import InvalidAgent, InvalidArgument  # noqa: E402
 from robotsrules.policy import OK, UNAVAILABLE, outcome_for_status  # noqa: E402
 
-AGENTS = ["GPTBot", "CCBot", "Googlebot", "QuuxCrawler"]
+AGENTS = ["GPTBot", "CCBot", "Googlebot", "QuuxCrawler", "ChatGPT-User"]
+
+
+def _registry_data() -> Dict[str, Any]:
+    """The shipped crawler registry, read as data (not through robotsrules._crawlers)."""
+    from importlib import resources
+
+    text = resources.files("robotsrules").joinpath("data/crawlers.json").read_text("utf-8")
+    return dict(json.loads(text))
+
+
+def _stoppable(agent: str) -> Optional[bool]:
+    """The expected ``stoppable`` of an agent, from the registry's entries: the entry whose
+    published name is the agent, else the first whose token is; its operator's word."""
+    entries = _registry_data()["crawlers"]
+    key = agent.lower()
+    entry = next((e for e in entries if (e["name"] or e["token"] or "").lower() == key),
+                 next((e for e in entries if (e["token"] or "").lower() == key), None))
+    if entry is None:
+        return None
+    if entry["token"] is None or entry["trigger"] == "control-token":
+        return False
+    return {"yes": True, "no": False}.get(entry["robots_txt"]["obeys"])
 
 # A hand-made robots table: every kind, every status branch, a site with two captures,
 # rows that cannot be used, agents that share the '*' group.
@@ -76,7 +98,7 @@ def _core(body: Optional[bytes], status: Optional[int], agent: str) -> Dict[str,
     return {"kind": stance.kind, "reason": reason, "scope": stance.scope,
             "lines": [] if reason != "rules" else [rule.line for rule in stance.lines],
             "disallowed": list(stance.disallowed), "allowed": list(stance.allowed),
-            "complete": stance.complete}
+            "complete": stance.complete, "stoppable": _stoppable(agent)}
 
 
 def _expected(rows: List[Tuple[Any, ...]], agents: List[str]) -> Dict[Tuple[str, str], Any]:
@@ -215,6 +237,66 @@ def test_corpus_sample_equals_the_core_stance(corpus_dir: str) -> None:
     assert {row["kind"] for row in found.values()} == {"all", "none", "some"}
 
 
+def assert_registry_metadata(metadata: Optional[Dict[bytes, bytes]]) -> None:
+    """The metadata names the shipped registry's version and date, and the library's."""
+    data = _registry_data()
+    assert metadata is not None
+    assert metadata[b"robotsrules.crawler_registry_version"] == str(data["version"]).encode()
+    assert metadata[b"robotsrules.crawler_registry_compiled"] == data["compiled"].encode()
+    assert metadata[b"robotsrules.version"] == robotsrules.__version__.encode()
+
+
+def test_stoppable_column_says_what_robots_txt_can_stop() -> None:
+    """One column from the registry: true (the operator says it obeys), false (it says it
+    does not, or a control token), null (unknown, partly, or not listed), the same on every
+    site, whichever group governs the agent; a published name reads its entry."""
+    agents = ["GPTBot", "ChatGPT-User", "Google-Extended", "AdsBot-Google", "GoogleAgent-Mariner",
+              "QuuxCrawler", "gptbot"]
+    found = _by_site(bulk.stances(_table(HAND), agents))
+    by_agent = {agent: {row["stoppable"] for (_, a), row in found.items() if a == agent}
+                for agent in agents}
+    assert by_agent == {"GPTBot": {True}, "ChatGPT-User": {False}, "Google-Extended": {False},
+                        "AdsBot-Google": {None}, "GoogleAgent-Mariner": {None},
+                        "QuuxCrawler": {None}, "gptbot": {True}}
+    assert by_agent == {agent: {_stoppable(agent)} for agent in agents}  # the data's word
+    assert (bulk.agent_stoppable("ChatGPT-User"), bulk.agent_stoppable("QuuxCrawler")) == (
+        False, None)
+
+
+def test_stoppable_reads_the_crawler_table_given(tmp_path: Any, capsys: Any) -> None:
+    """``crawlers=``: another table (``--crawlers``) decides the column, not the shipped one."""
+    from robotsrules._crawlers import known_crawlers
+
+    extra = tmp_path / "crawlers.json"
+    extra.write_text(json.dumps([{
+        "name": "QuuxCrawler", "token": "QuuxCrawler", "operator": "Quux", "purpose": "test",
+        "source": "https://quux.example/bot", "categories": ["other"], "trigger": "crawler",
+        "robots_txt": {"obeys": "no", "statement": "ignores it",
+                       "source": "https://quux.example/bot", "checked": "2026-11-25"}}]))
+    table = known_crawlers(str(extra))
+    rows = [row for batch in bulk.stances(_table(HAND[:2]), ["QuuxCrawler", "GPTBot"],
+                                          crawlers=table) for row in batch.to_pylist()]
+    assert {(r["agent"], r["stoppable"]) for r in rows} == {("QuuxCrawler", False),
+                                                          ("GPTBot", True)}
+    reader = embedded.stances(_table(HAND[:2]), ["QuuxCrawler"], crawlers=table)
+    assert {r["stoppable"] for r in reader.read_all().to_pylist()} == {False}
+    out = tmp_path / "s.parquet"  # the command line's --crawlers reaches the column
+    assert main(["stance", "--robots", _write_robots(tmp_path, HAND[:2]), "--agent",
+                 "QuuxCrawler", "--agent", "GPTBot", "--crawlers", str(extra), "--out",
+                 str(out)]) == 0
+    assert "robots.txt cannot stop QuuxCrawler, by" in capsys.readouterr().out
+    assert pq.read_table(out).column("stoppable").to_pylist() == [False, True] * 2
+
+
+def test_python_tables_carry_the_registry_metadata() -> None:
+    """Stance batches (Python and DuckDB job) and the SQL function's table carry the versions."""
+    for batch in bulk.stances(_table(HAND), ["GPTBot"]):
+        assert_registry_metadata(batch.schema.metadata)
+    reader = embedded.stances(_table(HAND), ["GPTBot"])
+    assert_registry_metadata(reader.schema.metadata)
+    assert_registry_metadata(reader.read_all().schema.metadata)
+
+
 def _write_robots(tmp_path: Any, rows: List[Tuple[Any, ...]]) -> str:
     path = str(tmp_path / "robots.parquet")
     pq.write_table(_table(rows), path)
@@ -228,10 +310,12 @@ def test_cli_table_form(tmp_path: Any, capsys: Any, form: str) -> None:
     code = main(["stance", "--robots", robots, "--agent", *AGENTS, "--out", str(out)])
     captured = capsys.readouterr()
     assert code == 0, captured.err
-    assert "44 stances" in captured.out and "[duckdb]" in captured.out
+    assert "55 stances" in captured.out and "[duckdb]" in captured.out
+    assert "robots.txt cannot stop ChatGPT-User, by the crawler registry" in captured.out
     if form == "parquet":
         table = pq.read_table(out)
         assert table.schema.equals(bulk.STANCE_SCHEMA)
+        assert_registry_metadata(pq.read_schema(out).metadata)
         records = table.to_pylist()
     else:
         import pyarrow.csv as pacsv

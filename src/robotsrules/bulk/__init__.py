@@ -54,7 +54,13 @@ The verdict of a row equals the core's, row for row:
 Without a URL table, :func:`stances` gives one row per site and agent
 (:data:`STANCE_SCHEMA`): whether the site's robots.txt disallows all, none or some of its
 paths for the agent (:meth:`RobotsTxt.stance <robotsrules.RobotsTxt.stance>`), with the
-deciding lines and example paths.
+deciding lines and example paths, and whether robots.txt can stop the agent at all
+(``stoppable``, from the crawler registry: :func:`agent_stoppable`).
+
+Every schema here carries :func:`provenance` as Arrow key-value metadata: the versions of
+robotsrules and of its data tables (the crawler registry's version and compiled date among
+them), so the batches and tables the bulk functions return, and the Parquet files the CLI
+writes, say what judged them (:func:`with_provenance`).
 
 Several robots rows for one origin: :func:`rank` picks one, the same in every engine: the
 newest ``date`` wins (rows without a usable date are older than any dated row; dates are
@@ -130,12 +136,21 @@ from ._schemas import (
     file_format,
     missing_verdict,
     page_schema,
+    provenance,
     spark_ddl,
     spark_type,
     sql_type,
     verdict_schema,
+    with_provenance,
 )
-from ._stances import StanceRow, check_stance_mode, stance_row, stances, stances_sorted
+from ._stances import (
+    StanceRow,
+    agent_stoppable,
+    check_stance_mode,
+    stance_row,
+    stances,
+    stances_sorted,
+)
 
 __all__ = [
     "ALLOWED",
@@ -172,6 +187,7 @@ __all__ = [
     "RobotsRow",
     "Row",
     "StanceRow",
+    "agent_stoppable",
     "any_agent",
     "any_agent_verdicts",
     "any_verdict",
@@ -190,6 +206,7 @@ __all__ = [
     "missing_verdict",
     "page_batches",
     "page_schema",
+    "provenance",
     "rank",
     "robots_for",
     "spark_ddl",
@@ -203,4 +220,5 @@ __all__ = [
     "verdict_of",
     "verdict_schema",
     "verdicts",
+    "with_provenance",
 ]

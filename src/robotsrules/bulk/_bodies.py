@@ -18,7 +18,7 @@ from ._rows import (
     verdict_of,
 )
 from ._schemas import INVALID_URL, NO_ROBOTS
-from ._stances import StanceRow, check_stance_mode, stance_row
+from ._stances import GroupStance, StanceRow, Stoppable, check_stance_mode, group_stance
 
 __all__ = ["BodyCache"]
 
@@ -103,8 +103,9 @@ class BodyCache:
         check_stance_mode(self._mode)
         out: List[Optional[StanceRow]] = []
         checked: Dict[str, bool] = {}
+        stoppable = Stoppable()
         # Keyed by identity; the value keeps both objects alive, so no id is reused.
-        seen: Dict[Tuple[int, int], Tuple[Any, StanceRow]] = {}
+        seen: Dict[Tuple[int, int], Tuple[Any, GroupStance]] = {}
         if statuses is None:
             statuses = [None] * len(agents)
         for body, status, agent in zip(bodies, statuses, agents):
@@ -120,8 +121,8 @@ class BodyCache:
             found = seen.get((id(robots), id(rules)))
             if found is None:
                 found = seen[(id(robots), id(rules))] = ((robots, rules),
-                                                         stance_row(robots, agent))
-            out.append(found[1])
+                                                         group_stance(robots, rules))
+            out.append((*found[1], stoppable(agent)))
         return out
 
     def usage(self, bodies: Sequence[Any], urls: Sequence[Any], agents: Sequence[Any],

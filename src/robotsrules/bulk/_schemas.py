@@ -12,6 +12,7 @@ from typing import Dict, Literal, Optional, Sequence, Tuple
 import pyarrow as pa
 
 from .._page import check_purposes  # the one purpose validator (re-exported here)
+from .._provenance import metadata
 from .._purposes import column_name
 from ..errors import InvalidArgument
 
@@ -39,20 +40,43 @@ __all__ = [
     "file_format",
     "missing_verdict",
     "page_schema",
+    "provenance",
     "spark_ddl",
     "spark_type",
     "sql_type",
     "verdict_schema",
+    "with_provenance",
 ]
 
-VERDICT_SCHEMA = pa.schema([
+
+def provenance() -> Dict[str, str]:
+    """What judged a bulk table: the versions of robotsrules and of its data tables (the
+    crawler registry's ``version`` and ``compiled`` date, the usage vocabularies and the
+    aipref revision they read, the robots.txt extensions), as flat ``robotsrules.*`` keys.
+    Every schema of this module carries them as Arrow key-value metadata
+    (:func:`with_provenance`), so the tables the bulk functions return, and the Parquet
+    files ``robotsrules bulk --out`` writes, say which registry said ``stoppable``.
+
+    >>> "robotsrules.crawler_registry_compiled" in provenance()
+    True
+    """
+    return metadata()
+
+
+def with_provenance(schema: pa.Schema) -> pa.Schema:
+    """``schema`` with :func:`provenance` added to its key-value metadata (Parquet keeps
+    it in the file's footer: ``pyarrow.parquet.read_schema(path).metadata``)."""
+    return schema.with_metadata({**(schema.metadata or {}),
+                                 **{k.encode(): v.encode() for k, v in provenance().items()}})
+
+VERDICT_SCHEMA = with_provenance(pa.schema([
     pa.field("url", pa.string()),
     pa.field("agent", pa.string()),
     pa.field("allowed", pa.bool_()),
     pa.field("line", pa.int32()),
     pa.field("reason", pa.string()),
     pa.field("origin", pa.string()),
-])
+]))
 """The columns of every verdict table (see :mod:`robotsrules.bulk`)."""
 
 VERDICT_TYPE = pa.struct(list(VERDICT_SCHEMA)[2:5])
@@ -70,14 +94,14 @@ def verdict_schema(purposes: Sequence[str] = ()) -> pa.Schema:
     return schema
 
 
-ANY_AGENT_SCHEMA = pa.schema([
+ANY_AGENT_SCHEMA = with_provenance(pa.schema([
     pa.field("url", pa.string()),
     pa.field("disallowed", pa.bool_()),
     pa.field("agent", pa.string()),
     pa.field("line", pa.int32()),
     pa.field("reason", pa.string()),
     pa.field("origin", pa.string()),
-])
+]))
 """The columns of an any-agent table (:func:`~robotsrules.bulk.any_agent`): one row per URL.
 
 ``disallowed`` is True when at least one of the agents is disallowed, ``agent`` the first
@@ -85,7 +109,7 @@ such agent in the order given, ``line`` and ``reason`` its verdict's; False (``a
 ``line`` null, reason ``"allowed"``) when every agent is allowed; null when no agent is
 disallowed but some verdict is unknown (reason: that verdict's, e.g. ``no-robots``)."""
 
-STANCE_SCHEMA = pa.schema([
+STANCE_SCHEMA = with_provenance(pa.schema([
     pa.field("site", pa.string()),
     pa.field("agent", pa.string()),
     pa.field("kind", pa.string()),
@@ -95,7 +119,8 @@ STANCE_SCHEMA = pa.schema([
     pa.field("disallowed", pa.list_(pa.string())),
     pa.field("allowed", pa.list_(pa.string())),
     pa.field("complete", pa.bool_()),
-])
+    pa.field("stoppable", pa.bool_()),
+]))
 """The columns of a stance table (:func:`~robotsrules.bulk.stances`): one row per site and
 agent.
 
@@ -120,6 +145,16 @@ lines       list<int32>   the line numbers of the rules that decide some path (f
 disallowed  list<string>  a few example disallowed paths (``some`` has one at least)
 allowed     list<string>  a few example allowed paths
 complete    bool          False when ``lines`` may miss rules (``kind`` stays exact)
+stoppable   bool          can robots.txt stop the agent at all, by its operator's word in the
+                          crawler registry (:attr:`Crawler.stoppable <robotsrules._crawlers.
+                          Crawler.stoppable>`, the ``stoppable`` of ``robotsrules stance
+                          --json``): ``true`` the operator states it obeys robots.txt;
+                          ``false`` it states robots.txt does not bind the agent, or no
+                          group can name it, or it is a control token that fetches nothing;
+                          ``null`` the operator's word is unknown or "partly", or the
+                          registry does not list the agent. The same for every site: a
+                          ``kind`` of ``all`` with ``stoppable`` false is a refusal the
+                          agent's operator says it does not read
 ==========  ============  ======================================================================
 """
 
@@ -134,7 +169,7 @@ PAGE_SIGNALS_TYPE = pa.struct([
 ])
 """The page-level signals of one response as the engines' ``robots_page`` gives them."""
 
-PAGE_SCHEMA = pa.schema([
+PAGE_SCHEMA = with_provenance(pa.schema([
     pa.field("url", pa.string()),
     pa.field("agent", pa.string()),
     pa.field("status", pa.int32()),
@@ -146,7 +181,7 @@ PAGE_SCHEMA = pa.schema([
     pa.field("tdm_reservation", pa.int8()),
     pa.field("damaged", pa.string()),
     pa.field("license_urls", pa.list_(pa.string())),
-])
+]))
 """The columns of a page table (:func:`robotsrules.warc.page_table`) before the purposes:
 one row per captured response and agent. ``damaged`` is null for a response read whole; for
 one that did not arrive whole it says why, and the signal columns (``index`` to the

@@ -6,6 +6,8 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 
 import pyarrow as pa
 
+from .._crawlers import Crawler, crawler_for
+from .._matcher import AgentRules
 from ..errors import InvalidArgument
 from ..policy import Policy
 from ..robotstxt import Mode, RobotsTxt
@@ -13,21 +15,53 @@ from ._index import RobotsIndex
 from ._rows import DEFAULT_POLICY, Data, as_status, check_agents, robots_for
 from ._schemas import STANCE_SCHEMA, STANCE_SORTED_COLUMNS, TOO_COMPLEX, Key
 
-__all__ = ["StanceColumns", "StanceRow", "check_stance_mode", "stance_row", "stances",
-           "stances_sorted"]
+__all__ = ["GroupStance", "StanceColumns", "StanceRow", "Stoppable", "agent_stoppable",
+           "check_stance_mode", "group_stance", "stance_row", "stances", "stances_sorted"]
 
-StanceRow = Tuple[Optional[str], str, Optional[str], List[int], List[str], List[str], bool]
-"""(kind, reason, scope, lines, disallowed, allowed, complete): one stance answer."""
+GroupStance = Tuple[Optional[str], str, Optional[str], List[int], List[str], List[str], bool]
+"""(kind, reason, scope, lines, disallowed, allowed, complete): what the rules say, shared
+by every agent the same group governs."""
+StanceRow = Tuple[Optional[str], str, Optional[str], List[int], List[str], List[str], bool,
+                  Optional[bool]]
+"""(kind, reason, scope, lines, disallowed, allowed, complete, stoppable): one stance answer."""
 
 
-def stance_row(robots: RobotsTxt, agent: str) -> StanceRow:
-    """The stance of ``agent`` under ``robots`` (from :func:`~robotsrules.bulk.robots_for`)
-    as a row of :data:`~robotsrules.bulk.STANCE_SCHEMA` (without site and agent); never
-    raises for data."""
+def agent_stoppable(agent: str, crawlers: Optional[Sequence[Crawler]] = None) -> Optional[bool]:
+    """The ``stoppable`` column of ``agent``: :attr:`Crawler.stoppable
+    <robotsrules._crawlers.Crawler.stoppable>` of the crawler registry's entry for it (a
+    published name or a product token, case-insensitive: the entry ``robotsrules stance
+    --json`` shows), ``None`` when the registry does not list it. ``crawlers``: another
+    table than the shipped registry (``--crawlers``). The one place the stance tables
+    read the registry.
+
+    >>> agent_stoppable("GPTBot"), agent_stoppable("ChatGPT-User"), agent_stoppable("QuuxBot")
+    (True, False, None)
+    """
+    crawler = crawler_for(agent, crawlers)
+    return None if crawler is None else crawler.stoppable
+
+
+class Stoppable:
+    """:func:`agent_stoppable` per agent, each looked up once (a registry scan)."""
+
+    __slots__ = ("_crawlers", "_found")
+
+    def __init__(self, crawlers: Optional[Sequence[Crawler]] = None) -> None:
+        self._crawlers = crawlers
+        self._found: Dict[str, Optional[bool]] = {}
+
+    def __call__(self, agent: str) -> Optional[bool]:
+        if agent not in self._found:
+            self._found[agent] = agent_stoppable(agent, self._crawlers)
+        return self._found[agent]
+
+
+def group_stance(robots: RobotsTxt, rules: AgentRules) -> GroupStance:
+    """The stance of the group ``rules`` (``robots.for_agent(...)``) under ``robots``,
+    without the agent's own column; never raises for data."""
     from .._stance import StanceTooComplex, stance_of
 
     reason = robots.synthetic or "rules"
-    rules = robots.for_agent(agent)
     try:
         found = stance_of(rules)
     except StanceTooComplex:
@@ -35,6 +69,16 @@ def stance_row(robots: RobotsTxt, agent: str) -> StanceRow:
     lines = [] if robots.synthetic else [rule.line for rule in found.lines]
     return (found.kind, reason, found.scope, lines, list(found.disallowed),
             list(found.allowed), found.complete)
+
+
+def stance_row(robots: RobotsTxt, agent: str,
+               crawlers: Optional[Sequence[Crawler]] = None) -> StanceRow:
+    """The stance of ``agent`` under ``robots`` (from :func:`~robotsrules.bulk.robots_for`)
+    as a row of :data:`~robotsrules.bulk.STANCE_SCHEMA` (without site and agent), its
+    ``stoppable`` from the crawler registry (:func:`agent_stoppable`); never raises for
+    data."""
+    return (*group_stance(robots, robots.for_agent(agent)),
+            agent_stoppable(agent, crawlers))
 
 
 def check_stance_mode(mode: Mode) -> None:
@@ -46,23 +90,25 @@ def check_stance_mode(mode: Mode) -> None:
 
 
 class StanceColumns:
-    """Column builders of :data:`~robotsrules.bulk.STANCE_SCHEMA`."""
+    """Column builders of :data:`~robotsrules.bulk.STANCE_SCHEMA`; ``stoppable`` reads the
+    ``stoppable`` column of each agent (a :class:`Stoppable`)."""
 
-    __slots__ = ("columns",)
+    __slots__ = ("columns", "stoppable")
 
-    def __init__(self) -> None:
+    def __init__(self, stoppable: Optional[Stoppable] = None) -> None:
         self.columns: List[List[Any]] = [[] for _ in STANCE_SCHEMA.names]
+        self.stoppable = Stoppable() if stoppable is None else stoppable
 
     def add_site(self, site: str, robots: RobotsTxt, agents: Sequence[str]) -> None:
         """One row per agent; agents that share a group share one exploration."""
-        seen: Dict[int, Tuple[Any, StanceRow]] = {}  # the value keeps the rules alive
+        seen: Dict[int, Tuple[Any, GroupStance]] = {}  # the value keeps the rules alive
         for agent in agents:
             rules = robots.for_agent(agent)
             found = seen.get(id(rules))
             if found is None:
-                found = seen[id(rules)] = (rules, stance_row(robots, agent))
-            row = found[1]
-            for column, value in zip(self.columns, (site, agent, *row)):
+                found = seen[id(rules)] = (rules, group_stance(robots, rules))
+            row = (site, agent, *found[1], self.stoppable(agent))
+            for column, value in zip(self.columns, row):
                 column.append(value)
 
     def __len__(self) -> int:
@@ -85,6 +131,7 @@ def stances(
     mode: Mode = "google",
     policy: Policy = DEFAULT_POLICY,
     batch_size: int = 1024,
+    crawlers: Optional[Sequence[Crawler]] = None,
 ) -> Iterator[pa.RecordBatch]:
     """Stance batches (:data:`~robotsrules.bulk.STANCE_SCHEMA`): for every site of the robots
     table and every agent, whether the site disallows all, none or some of its paths, from
@@ -95,7 +142,10 @@ def stances(
     :func:`~robotsrules.bulk.verdicts`) or a :class:`~robotsrules.bulk.RobotsIndex` (whose
     own key then applies). Each body is parsed once for all agents; the status, when there
     is one, applies the fetch policy first (4xx: ``none``, 429/5xx: ``all``; see
-    :data:`~robotsrules.bulk.STANCE_SCHEMA`). Sites come in the index's order.
+    :data:`~robotsrules.bulk.STANCE_SCHEMA`). Sites come in the index's order. Each row's
+    ``stoppable`` says whether robots.txt can stop the agent at all, by its operator's word
+    in the crawler registry (``crawlers``: another table than the shipped one; see
+    :func:`agent_stoppable`).
 
     >>> import pyarrow as pa
     >>> robots = pa.table({"url": ["https://a.example/robots.txt", "https://b.example/"],
@@ -110,7 +160,7 @@ def stances(
     names = check_agents(agents)
     check_stance_mode(mode)
     index = robots if isinstance(robots, RobotsIndex) else RobotsIndex.from_arrow(robots, key)
-    out = StanceColumns()
+    out = StanceColumns(Stoppable(crawlers))
     for site in index.origins():
         row = index.get(site)
         assert row is not None
@@ -127,6 +177,7 @@ def stances_sorted(
     *,
     mode: Mode = "google",
     policy: Policy = DEFAULT_POLICY,
+    crawlers: Optional[Sequence[Crawler]] = None,
 ) -> Iterator[pa.RecordBatch]:
     """Stance batches from robots rows sorted by ``origin``, each site's best row first
     (the order :func:`~robotsrules.bulk.judge_sorted` expects; columns
@@ -136,8 +187,9 @@ def stances_sorted(
     names = check_agents(agents)
     check_stance_mode(mode)
     current: Optional[str] = None
+    stoppable = Stoppable(crawlers)
     for batch in batches:
-        out = StanceColumns()
+        out = StanceColumns(stoppable)
         columns = [batch.column(n).to_pylist() for n in STANCE_SORTED_COLUMNS]
         for origin, body, status in zip(*columns):
             if origin is None or origin == current:

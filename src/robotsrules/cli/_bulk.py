@@ -224,16 +224,6 @@ def _settle(stop: _Stop, writer: _Writer, close: Callable[[], None], ok: bool) -
     return renamed
 
 
-def _with_provenance(schema: Any) -> Any:
-    """``schema`` with the versions of robotsrules and its data tables (crawler registry,
-    vocabularies, extensions) as Parquet key-value metadata: a dataset records what judged
-    it (robotsrules._provenance)."""
-    from .._provenance import metadata
-
-    return schema.with_metadata({**(schema.metadata or {}),
-                                 **{k.encode(): v.encode() for k, v in metadata().items()}})
-
-
 class _Writer:
     """Verdict (or page-signal) batches to a Parquet or CSV file: written to a new temporary
     file beside it (``O_EXCL``, a random name), then renamed; no half file under the final
@@ -244,6 +234,8 @@ class _Writer:
         import pyarrow as pa
         import pyarrow.csv as pacsv
         import pyarrow.parquet as pq
+
+        from ..bulk import with_provenance
 
         schema = _schema(purposes) if schema is None else schema
         self._any = "disallowed" in schema.names  # an any-agent table: one row per URL
@@ -277,7 +269,7 @@ class _Writer:
         try:
             os.fchmod(handle, 0o666 & ~_umask())  # mkstemp's 0600 would stick to the output
             self._file = os.fdopen(handle, "wb")
-            self._writer = (pq.ParquetWriter(self._file, _with_provenance(schema),
+            self._writer = (pq.ParquetWriter(self._file, with_provenance(schema),
                                              compression="zstd")
                             if form == "parquet" else pacsv.CSVWriter(self._file, schema))
         except BaseException:
@@ -911,7 +903,22 @@ def _stance_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     out.write(f"{rows:,} stances ({kinds['all']:,} all, {kinds['some']:,} some, "
               f"{kinds['none']:,} none, {kinds[None]:,} unknown) for {len(agents)} agents "
               f"-> {args.out} in {seconds:.1f} s [{args.engine}]\n")
+    from ..bulk import agent_stoppable
+
+    crawlers = _stance_crawlers(args)
+    cannot = [agent for agent in agents if agent_stoppable(agent, crawlers) is False]
+    if cannot:
+        out.write(f"robots.txt cannot stop {', '.join(cannot)}, by the crawler registry "
+                  "(column stoppable)\n")
     return EXIT_OK
+
+
+def _stance_crawlers(args: argparse.Namespace) -> Any:
+    """The crawler table the ``stoppable`` column reads: ``--crawlers`` when given, else
+    ``None`` (the shipped registry, the one the output's metadata names)."""
+    from ._agent_options import crawler_table
+
+    return crawler_table(args) if getattr(args, "crawlers", None) else None
 
 
 def _duckdb_stances(args: argparse.Namespace, robots: Any, agents: List[str],
@@ -931,7 +938,7 @@ def _duckdb_stances(args: argparse.Namespace, robots: Any, agents: List[str],
     stop.check()
     if index.skipped:
         warn(f"{index.skipped:,} robots rows without a usable URL ignored")
-    return stances(index, agents, mode=args.mode), _nothing
+    return stances(index, agents, mode=args.mode, crawlers=_stance_crawlers(args)), _nothing
 
 
 def _spark_stances(args: argparse.Namespace, robots: Any, agents: List[str],
@@ -954,8 +961,8 @@ def _spark_stances(args: argparse.Namespace, robots: Any, agents: List[str],
         frame = (session.createDataFrame(robots) if isinstance(robots, pa.Table)
                  else engine.read(session, robots))
         target = os.path.join(scratch, "stances")
-        engine.stances(frame, agents, partitions=args.partitions, mode=args.mode
-                       ).write.parquet(target)
+        engine.stances(frame, agents, partitions=args.partitions, mode=args.mode,
+                       crawlers=_stance_crawlers(args)).write.parquet(target)
         batches = (batch.cast(STANCE_SCHEMA)
                    for batch in ds.dataset(target, format="parquet").to_batches())
     except RobotsError:
