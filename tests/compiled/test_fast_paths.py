@@ -110,3 +110,19 @@ def test_a_url_that_is_not_a_str(bad: object) -> None:
         rules.allowed(bad)  # type: ignore[arg-type]
     with pytest.raises(expected):
         robotsrules.parse(BODY).allowed(bad, agent="Bot")  # type: ignore[arg-type]
+
+
+def test_subclassing_the_parsed_file_is_pure_python_only() -> None:
+    # performance.md says so: mypyc refuses an interpreted subclass of a compiled class when
+    # it is instantiated; pure Python allows it.
+    class Mine(robotsrules.RobotsTxt):
+        pass
+
+    parsed = robotsrules.parse(BODY)
+    if robotsrules.COMPILED:
+        with pytest.raises(TypeError):
+            Mine(parsed.source, parsed.groups, parsed.sitemaps)
+    else:
+        mine = Mine(parsed.source, parsed.groups, parsed.sitemaps)
+        assert [mine.allowed(path, agent="Other") for path in ("/x", "/x/index.html", "/y")] \
+            == [False, True, True]
