@@ -104,6 +104,20 @@ class _Parser:
             pos += 1
         self.pos = pos
 
+    def last_member(self) -> bool:
+        """After a member of a List or Dictionary: True at the end of the field, else past
+        the ``,`` and blanks before the next member (RFC 9651 §4.2.1, §4.2.2)."""
+        self.skip(" \t")
+        if self.pos >= len(self.text):
+            return True
+        if self.peek() != ",":
+            raise self.fail("members must be separated by ','")
+        self.pos += 1
+        self.skip(" \t")
+        if self.pos >= len(self.text):
+            raise self.fail("trailing ','")
+        return False
+
     def key(self) -> str:
         start = self.pos
         if self.peek() not in _KEY_FIRST or self.peek() == "":
@@ -309,15 +323,8 @@ def parse_dictionary(text: str, *,
             result[name] = parser.member_value()
         else:
             result[name] = (True, parser.parameters())
-        parser.skip(" \t")
-        if parser.pos >= len(parser.text):
+        if parser.last_member():
             return result
-        if parser.peek() != ",":
-            raise parser.fail("members must be separated by ','")
-        parser.pos += 1
-        parser.skip(" \t")
-        if parser.pos >= len(parser.text):
-            raise parser.fail("trailing ','")
 
 
 def parse_list(text: str, *, max_length: int = DEFAULT_MAX_LENGTH
@@ -344,15 +351,8 @@ def parse_list(text: str, *, max_length: int = DEFAULT_MAX_LENGTH
     try:
         while True:
             result.append(parser.member_value())
-            parser.skip(" \t")
-            if parser.pos >= len(parser.text):
+            if parser.last_member():
                 return result
-            if parser.peek() != ",":
-                raise parser.fail("members must be separated by ','")
-            parser.pos += 1
-            parser.skip(" \t")
-            if parser.pos >= len(parser.text):
-                raise parser.fail("trailing ','")
     except ValueError as error:
         raise ValueError(str(error).replace("structured-field dictionary",
                                             "structured-field list")) from None
