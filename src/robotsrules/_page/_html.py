@@ -150,6 +150,16 @@ _PLAIN_TAG = (
 _TAG = re.compile(rf"([A-Za-z][^\t\n\f\r />]*)({_PLAIN_TAG})?")
 # The start tags whose attributes matter here.
 _READ_ATTRIBUTES = frozenset({"meta", "annotation-xml", "font", "input"})
+# A ``<meta>`` whose rest is in the plain form with every unquoted value followed by a blank
+# or ">" (the tokenizer would take a "/" after one into the value): its attributes are those
+# of :data:`_PLAIN_ATTRIBUTE`'s matches, taken at once (one attribute each, in order: the
+# form leaves one way to split it).
+_PLAIN_META = re.compile(
+    r"""(?:[\t\n\f\r ]+[^\t\n\f\r />="'<]+"""
+    r"""(?:=(?:"[^"]*"|'[^']*'|[^\t\n\f\r >"'=<`/]+(?=[\t\n\f\r >])))?)*[\t\n\f\r ]*/?>""")
+_PLAIN_ATTRIBUTE = re.compile(
+    r"""[\t\n\f\r ]+([^\t\n\f\r />="'<]+)"""
+    r"""(?:=(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r >"'=<`/]+)))?""")
 _NO_ATTRIBUTES: Dict[str, str] = {}
 _COMMENT_END = re.compile(r"--!?>")
 _SCRIPT_DATA = re.compile(r"<!--|</script[\t\n\f\r />]", re.IGNORECASE)
@@ -273,6 +283,21 @@ def _attributes(text: str, here: int) -> Tuple[Optional[Dict[str, str]], bool, i
         if key not in attributes:  # the first of repeated attributes wins
             value = double if double is not None else single if single is not None else bare
             attributes[key] = value or ""
+
+
+def _meta_attributes(text: str, here: int) -> Tuple[Optional[Dict[str, str]], bool, int]:
+    """:func:`_attributes` of a ``<meta>`` tag, at once where its rest is in the plain form
+    (:data:`_PLAIN_META`)."""
+    plain = _PLAIN_META.match(text, here)
+    if plain is None:
+        return _attributes(text, here)
+    end = plain.end()
+    attributes: Dict[str, str] = {}
+    for key, double, single, bare in _PLAIN_ATTRIBUTE.findall(text, here, end):
+        key = key.lower()
+        if key not in attributes:  # the first of repeated attributes wins
+            attributes[key] = double or single or bare
+    return attributes, text[end - 2] == "/", end
 
 
 def _end_tag_end(text: str, here: int) -> int:
@@ -550,7 +575,8 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
             attributes = _NO_ATTRIBUTES
             self_closing = text[end - 2] == "/"
         else:
-            read, self_closing, end = _attributes(text, found.end(1))
+            read, self_closing, end = (_meta_attributes if name == "meta" else _attributes)(
+                text, found.end(1))
             if read is None:
                 return metas, size
             attributes = read
