@@ -139,27 +139,24 @@ _STEP = re.compile(
     r"""(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)("?)|'([^']*)('?)|([^\t\n\f\r >]*)))?)""")
 # The rest of a tag in the common, unambiguous form only (each attribute after a blank, no
 # blanks around "=", no quote, "<", "=", "`" or "/" where the tokenizer would take them as
-# part of a name or an unquoted value): where it matches, its ">" is the tokenizer's. Other
-# tags take the full attribute reader.
+# part of a name or an unquoted value, and an unquoted value ended by a blank or ">": the
+# tokenizer takes a "/" after it into the value, so ``<svg width=1/>`` is no self-closing
+# tag): where it matches, its ">" and its "/>" are the tokenizer's, and its attributes are
+# :data:`_PLAIN_ATTRIBUTE`'s matches (one attribute each, in order: the form leaves one way
+# to split it). Other tags take the full attribute reader.
 _PLAIN_TAG = (
     r"""(?:[\t\n\f\r ]+[^\t\n\f\r />="'<]+"""
-    r"""(?:=(?:"[^"]*"|'[^']*'|[^\t\n\f\r >"'=<`/]+))?)*[\t\n\f\r ]*/?>""")
+    r"""(?:=(?:"[^"]*"|'[^']*'|[^\t\n\f\r >"'=<`/]+(?=[\t\n\f\r >])))?)*"""
+    r"""[\t\n\f\r ]*/?>""")
+_PLAIN_ATTRIBUTE = re.compile(
+    r"""[\t\n\f\r ]+([^\t\n\f\r />="'<]+)"""
+    r"""(?:=(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r >"'=<`/]+)))?""")
 # A tag's name (group 1) and, where the rest is in that plain form, the rest (group 2): one
 # match per tag. (No shorter name can be followed by the plain form, which starts with a
 # blank, "/" or ">", so the name is always the tokenizer's whole name.)
 _TAG = re.compile(rf"([A-Za-z][^\t\n\f\r />]*)({_PLAIN_TAG})?")
 # The start tags whose attributes matter here.
 _READ_ATTRIBUTES = frozenset({"meta", "annotation-xml", "font", "input"})
-# A ``<meta>`` whose rest is in the plain form with every unquoted value followed by a blank
-# or ">" (the tokenizer would take a "/" after one into the value): its attributes are those
-# of :data:`_PLAIN_ATTRIBUTE`'s matches, taken at once (one attribute each, in order: the
-# form leaves one way to split it).
-_PLAIN_META = re.compile(
-    r"""(?:[\t\n\f\r ]+[^\t\n\f\r />="'<]+"""
-    r"""(?:=(?:"[^"]*"|'[^']*'|[^\t\n\f\r >"'=<`/]+(?=[\t\n\f\r >])))?)*[\t\n\f\r ]*/?>""")
-_PLAIN_ATTRIBUTE = re.compile(
-    r"""[\t\n\f\r ]+([^\t\n\f\r />="'<]+)"""
-    r"""(?:=(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r >"'=<`/]+)))?""")
 _NO_ATTRIBUTES: Dict[str, str] = {}
 _COMMENT_END = re.compile(r"--!?>")
 _SCRIPT_DATA = re.compile(r"<!--|</script[\t\n\f\r />]", re.IGNORECASE)
@@ -285,19 +282,15 @@ def _attributes(text: str, here: int) -> Tuple[Optional[Dict[str, str]], bool, i
             attributes[key] = value or ""
 
 
-def _meta_attributes(text: str, here: int) -> Tuple[Optional[Dict[str, str]], bool, int]:
-    """:func:`_attributes` of a ``<meta>`` tag, at once where its rest is in the plain form
-    (:data:`_PLAIN_META`)."""
-    plain = _PLAIN_META.match(text, here)
-    if plain is None:
-        return _attributes(text, here)
-    end = plain.end()
+def _plain_attributes(text: str, start: int, end: int) -> Dict[str, str]:
+    """The attributes of a tag whose rest ``text[start:end]`` is in the plain form
+    (:data:`_PLAIN_TAG`), as :func:`_attributes` reads them, taken at once."""
     attributes: Dict[str, str] = {}
-    for key, double, single, bare in _PLAIN_ATTRIBUTE.findall(text, here, end):
+    for key, double, single, bare in _PLAIN_ATTRIBUTE.findall(text, start, end):
         key = key.lower()
         if key not in attributes:  # the first of repeated attributes wins
             attributes[key] = double or single or bare
-    return attributes, text[end - 2] == "/", end
+    return attributes
 
 
 def _end_tag_end(text: str, here: int) -> int:
@@ -570,13 +563,13 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
         name = found.group(1).lower()
         if "\x00" in name:
             name = name.replace("\x00", "\ufffd")
-        end = found.end(2) if name not in _READ_ATTRIBUTES else -1
+        end = found.end(2)
         if end >= 0:
-            attributes = _NO_ATTRIBUTES
+            attributes = (_NO_ATTRIBUTES if name not in _READ_ATTRIBUTES
+                          else _plain_attributes(text, found.end(1), end))
             self_closing = text[end - 2] == "/"
         else:
-            read, self_closing, end = (_meta_attributes if name == "meta" else _attributes)(
-                text, found.end(1))
+            read, self_closing, end = _attributes(text, found.end(1))
             if read is None:
                 return metas, size
             attributes = read
