@@ -361,6 +361,22 @@ class _Octets:
         self._at = end + 4
         return self._buf[at:end + 4]
 
+    def skip(self, size: int) -> int:
+        """Pass over at most ``size`` octets (fewer only at the end of the member or file)
+        without keeping them: how many."""
+        left = size
+        while True:
+            have = len(self._buf) - self._at
+            if have >= left:
+                self._at += left
+                return size
+            left -= have
+            self._buf, self._at = b"", 0
+            more = self._more()
+            if not more:
+                return size - left
+            self._buf = more
+
     def read(self, size: int) -> bytes:
         """At most ``size`` octets (fewer only at the end of the member or file)."""
         at = self._at
@@ -409,6 +425,15 @@ class _Block:
         if left is not None:
             self.limit = left - len(data)
         return data
+
+    def skip(self) -> int:
+        """Pass over the rest of the block without keeping it: the octets passed over."""
+        left = self.limit
+        done = self._octets.skip(1 << 62 if left is None else left)
+        self._got += done
+        if left is not None:
+            self.limit = left - done
+        return done
 
     def tell(self) -> int:
         return self._got
@@ -580,9 +605,7 @@ class _WarcReader:
                 if invalid:
                     raise ValueError("a gzip member holds more than one record")
                 yield record
-                block = record.raw_stream
-                while block.read(_DRAIN):
-                    pass
+                record.raw_stream.skip()
                 more = self._after()
             if self.octets.gzip:
                 if not more and self.octets.next_member():
@@ -701,6 +724,8 @@ def _drain(record: Any) -> Tuple[Optional[str], int]:
     the octets read)."""
     raw = record.raw_stream
     drained = 0
+    if isinstance(raw, _Block):  # the lean reader's: passed over, not copied
+        drained = raw.skip()
     while True:
         block = raw.read(_DRAIN)
         if not block:
