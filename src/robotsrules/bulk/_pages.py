@@ -80,10 +80,9 @@ def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Seque
         site = site_of(page)
         damaged = getattr(page, "damaged", None)
         url = page.url
-        every = (nulls if damaged else page_signals_for(
-            page.headers, page.head, names, url=url,
-            now=now or page.date, strict=False,
-            status=page.status))  # read once; a stranger's record
+        every = () if damaged else page_signals_for(
+            page.headers, page.head, names, url=url, now=now or page.date, strict=False,
+            status=page.status)  # read once; a stranger's record
         # The columns that are the same for every agent of the page, at once.
         columns["url"].extend([url] * width)
         columns["agent"].extend(names)
