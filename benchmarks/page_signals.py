@@ -208,13 +208,18 @@ def main() -> None:
                         help="generated pages instead of the stored real heads")
     parser.add_argument("--records", type=int, default=2000, help="records to build")
     parser.add_argument("--agent", action="append",
-                        help="an agent (repeatable; default GPTBot, CCBot, Googlebot)")
+                        help="an agent (repeatable; default: the first --agents of GPTBot, "
+                             "CCBot, Googlebot)")
+    parser.add_argument("--agents", type=int, choices=(1, 2, 3), default=3,
+                        help="how many of the default agents to judge each page for (3)")
+    parser.add_argument("--path-only", action="store_true",
+                        help="time only the whole WARC path (interleaved before/after runs)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--instructions", action="store_true",
                         help="count the WARC path's instructions per record with callgrind "
                              "(valgrind) instead of timing it")
     args = parser.parse_args()
-    agents = args.agent or ["GPTBot", "CCBot", "Googlebot"]
+    agents = args.agent or ["GPTBot", "CCBot", "Googlebot"][:args.agents]
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
     with tempfile.TemporaryDirectory() as tmp:
@@ -260,6 +265,8 @@ def main() -> None:
             from selectolax.lexbor import LexborHTMLParser
         except ImportError:
             LexborHTMLParser = None
+        if args.path_only:
+            steps, LexborHTMLParser = steps[:1], None
         if LexborHTMLParser is not None:
             def lexbor_only() -> int:
                 for page in pages:

@@ -58,6 +58,7 @@ from warcio.archiveiterator import ArchiveIterator
 
 from ._dates import utc
 from ._decoder import BodyDecoder, Dechunker
+from ._page import header_block, is_html
 from ._scope import join_url, origin_of
 from .bulk import DEFAULT_PAGE_BATCH_ROWS, Rank, page_schema, rank
 from .robotstxt import DEFAULT_MAX_BYTES
@@ -344,14 +345,37 @@ class _Octets:
         self._at -= len(line)
 
     def header_block(self, limit: int) -> Optional[bytes]:
-        """The octets up to and including the next ``CRLF CRLF`` when they are already at
-        hand and at most ``limit`` long (a fast path: None otherwise)."""
-        at = self._at
-        end = self._buf.find(b"\r\n\r\n", at, at + limit)
-        if end < 0 or end + 4 - at > limit:
+        """The octets up to and including the next ``CRLF CRLF`` when they are at most
+        ``limit`` long (more octets are inflated or read to find it: a record's header block
+        starts its gzip member, whose octets are not yet at hand); None otherwise (a fast
+        path: the caller then reads line by line, the octets still unread)."""
+        while True:
+            at = self._at
+            end = self._buf.find(b"\r\n\r\n", at, at + limit)
+            if end >= 0:
+                break
+            if len(self._buf) - at >= limit or not self._fill():
+                return None
+        if end + 4 - at > limit:
             return None
         self._at = end + 4
         return self._buf[at:end + 4]
+
+    def skip(self, size: int) -> int:
+        """Pass over at most ``size`` octets (fewer only at the end of the member or file)
+        without keeping them: how many."""
+        left = size
+        while True:
+            have = len(self._buf) - self._at
+            if have >= left:
+                self._at += left
+                return size
+            left -= have
+            self._buf, self._at = b"", 0
+            more = self._more()
+            if not more:
+                return size - left
+            self._buf = more
 
     def read(self, size: int) -> bytes:
         """At most ``size`` octets (fewer only at the end of the member or file)."""
@@ -401,6 +425,15 @@ class _Block:
         if left is not None:
             self.limit = left - len(data)
         return data
+
+    def skip(self) -> int:
+        """Pass over the rest of the block without keeping it: the octets passed over."""
+        left = self.limit
+        done = self._octets.skip(1 << 62 if left is None else left)
+        self._got += done
+        if left is not None:
+            self.limit = left - done
+        return done
 
     def tell(self) -> int:
         return self._got
@@ -572,9 +605,7 @@ class _WarcReader:
                 if invalid:
                     raise ValueError("a gzip member holds more than one record")
                 yield record
-                block = record.raw_stream
-                while block.read(_DRAIN):
-                    pass
+                record.raw_stream.skip()
                 more = self._after()
             if self.octets.gzip:
                 if not more and self.octets.next_member():
@@ -693,6 +724,8 @@ def _drain(record: Any) -> Tuple[Optional[str], int]:
     the octets read)."""
     raw = record.raw_stream
     drained = 0
+    if isinstance(raw, _Block):  # the lean reader's: passed over, not copied
+        drained = raw.skip()
     while True:
         block = raw.read(_DRAIN)
         if not block:
@@ -760,8 +793,6 @@ def _http_head(raw: Any) -> Tuple[Optional[str], Tuple[Tuple[str, str], ...], Op
     the HTTP head at the start of a record block. The head ends at its blank line; a block
     that ends first, or a head longer than :data:`MAX_HTTP_HEAD`, is damage (a head cut
     after its status line has lost the headers that may say no)."""
-    from ._page import header_block
-
     data = raw.read(MAX_HTTP_HEAD + 1)  # short only where the block ends
     first = data.find(b"\n", 0, MAX_HTTP_HEAD)
     line_end = first + 1 if first >= 0 else min(len(data), MAX_HTTP_HEAD + 1)
@@ -1008,8 +1039,6 @@ def sniffs_html(data: bytes) -> bool:
 
 def _page_kind(headers: Sequence[Tuple[str, str]]) -> Optional[bool]:
     """True: HTML by its type; None: no usable type (sniff the body); False: another type."""
-    from ._page import is_html
-
     value = _header(headers, "content-type")
     essence = (value or "").split(";", 1)[0].strip().lower()
     if essence in _UNKNOWN_TYPES:

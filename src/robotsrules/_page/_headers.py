@@ -122,6 +122,10 @@ def read_headers(headers: Headers, *, strict: bool = True) -> Tuple[Field, ...]:
     """
     if headers is None:
         return ()
+    if type(headers) is tuple:  # (name, value) str pairs, a WARC record's: read at once
+        done = _str_pairs(headers)
+        if done is not None:
+            return done
     raw = _text(headers)
     if raw is not None:
         return header_block(raw)
@@ -159,6 +163,26 @@ def read_headers(headers: Headers, *, strict: bool = True) -> Tuple[Field, ...]:
         key = name_text.lower()
         for text in _value_texts(value, strict):
             fields.append(Field(name_text, key, _unfold(text), len(fields)))
+    return tuple(fields)
+
+
+def _str_pairs(headers: Tuple[Any, ...]) -> Optional[Tuple[Field, ...]]:
+    """:func:`read_headers` of a tuple of ``(str, str)`` tuples, read as the general path
+    reads them (``None``: another item is among them, read them the general way)."""
+    fields: List[Field] = []
+    name_ok = _NAME.fullmatch
+    for pair in headers:
+        if type(pair) is not tuple or len(pair) != 2:
+            return None
+        name, value = pair
+        if type(name) is not str or type(value) is not str:
+            return None
+        name = name.strip(" \t")
+        if name_ok(name) is None:
+            continue
+        if "\n" in value or "\r" in value:
+            value = _FOLD.sub(" ", value)
+        fields.append(Field(name, name.lower(), value.strip(" \t"), len(fields)))
     return tuple(fields)
 
 

@@ -139,11 +139,18 @@ _STEP = re.compile(
     r"""(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)("?)|'([^']*)('?)|([^\t\n\f\r >]*)))?)""")
 # The rest of a tag in the common, unambiguous form only (each attribute after a blank, no
 # blanks around "=", no quote, "<", "=", "`" or "/" where the tokenizer would take them as
-# part of a name or an unquoted value): where it matches, its ">" is the tokenizer's. Other
-# tags take the full attribute reader.
+# part of a name or an unquoted value, and an unquoted value ended by a blank or ">": the
+# tokenizer takes a "/" after it into the value, so ``<svg width=1/>`` is no self-closing
+# tag): where it matches, its ">" and its "/>" are the tokenizer's, and its attributes are
+# :data:`_PLAIN_ATTRIBUTE`'s matches (one attribute each, in order: the form leaves one way
+# to split it). Other tags take the full attribute reader.
 _PLAIN_TAG = (
     r"""(?:[\t\n\f\r ]+[^\t\n\f\r />="'<]+"""
-    r"""(?:=(?:"[^"]*"|'[^']*'|[^\t\n\f\r >"'=<`/]+))?)*[\t\n\f\r ]*/?>""")
+    r"""(?:=(?:"[^"]*"|'[^']*'|[^\t\n\f\r >"'=<`/]+(?=[\t\n\f\r >])))?)*"""
+    r"""[\t\n\f\r ]*/?>""")
+_PLAIN_ATTRIBUTE = re.compile(
+    r"""[\t\n\f\r ]+([^\t\n\f\r />="'<]+)"""
+    r"""(?:=(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r >"'=<`/]+)))?""")
 # A tag's name (group 1) and, where the rest is in that plain form, the rest (group 2): one
 # match per tag. (No shorter name can be followed by the plain form, which starts with a
 # blank, "/" or ">", so the name is always the tokenizer's whole name.)
@@ -273,6 +280,17 @@ def _attributes(text: str, here: int) -> Tuple[Optional[Dict[str, str]], bool, i
         if key not in attributes:  # the first of repeated attributes wins
             value = double if double is not None else single if single is not None else bare
             attributes[key] = value or ""
+
+
+def _plain_attributes(text: str, start: int, end: int) -> Dict[str, str]:
+    """The attributes of a tag whose rest ``text[start:end]`` is in the plain form
+    (:data:`_PLAIN_TAG`), as :func:`_attributes` reads them, taken at once."""
+    attributes: Dict[str, str] = {}
+    for key, double, single, bare in _PLAIN_ATTRIBUTE.findall(text, start, end):
+        key = key.lower()
+        if key not in attributes:  # the first of repeated attributes wins
+            attributes[key] = double or single or bare
+    return attributes
 
 
 def _end_tag_end(text: str, here: int) -> int:
@@ -545,9 +563,10 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
         name = found.group(1).lower()
         if "\x00" in name:
             name = name.replace("\x00", "\ufffd")
-        end = found.end(2) if name not in _READ_ATTRIBUTES else -1
+        end = found.end(2)
         if end >= 0:
-            attributes = _NO_ATTRIBUTES
+            attributes = (_NO_ATTRIBUTES if name not in _READ_ATTRIBUTES
+                          else _plain_attributes(text, found.end(1), end))
             self_closing = text[end - 2] == "/"
         else:
             read, self_closing, end = _attributes(text, found.end(1))

@@ -386,12 +386,18 @@ def _preference(fields: Sequence[Field], key: str, read: Callable[[str], Prefere
     if found is None:
         return None
     text, first = found
-    prefs = read(text)
+    prefs = _read_preference(read, text) if len(text) <= 1024 else read(text)
     shown = f"(too large: {len(text):,} characters)" if prefs.too_large else text
     d = Directive("header", first.name, first.number, None, "*", True, key, shown,
                   prefs.valid)
     directives.append(d)
     return d, prefs
+
+
+@functools.lru_cache(maxsize=1024)
+def _read_preference(read: Callable[[str], Preferences], text: str) -> Preferences:
+    # The same few values recur across agents of one response and across responses.
+    return read(text)
 
 
 class Facts(NamedTuple):

@@ -65,42 +65,51 @@ def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Seque
         return None if row is None else parsed.get(row[0], row[1])
 
     columns: Dict[str, List[Any]] = {name: [] for name in columns_of}
+    width = len(names)
+    nulls = [None] * width
+    signal_names = columns_of[5:9] + columns_of[10:]
+    purpose_names = list(zip(chosen, columns_of[11:]))
     size = 0
     for page in pages:
         if check is not None:
             check()
-        if size and size + len(names) > batch_rows:
+        if size and size + width > batch_rows:
             yield pa.record_batch([columns[n] for n in columns_of], schema=schema)
             columns = {name: [] for name in columns_of}
             size = 0
         site = site_of(page)
         damaged = getattr(page, "damaged", None)
-        every = ([None] * len(names) if damaged else page_signals_for(
-            page.headers, page.head, names, url=page.url,
-            now=now or page.date, strict=False,
-            status=page.status))  # read once; a stranger's record
+        url = page.url
+        every = () if damaged else page_signals_for(
+            page.headers, page.head, names, url=url, now=now or page.date, strict=False,
+            status=page.status)  # read once; a stranger's record
+        # The columns that are the same for every agent of the page, at once.
+        columns["url"].extend([url] * width)
+        columns["agent"].extend(names)
+        columns["status"].extend([page.status] * width)
+        columns["date"].extend([page.date] * width)
+        columns["damaged"].extend([damaged] * width)
+        allowed = columns["crawl_allowed"]
+        if damaged:  # nothing is known of the page
+            allowed.extend([None if site is None else
+                            site.usage(url, agent=agent).crawl_allowed for agent in names])
+            for name in signal_names:
+                columns[name].extend(nulls)
+            size += width
+            continue
         for agent, signals in zip(names, every):
-            usage = site.usage(page.url, agent=agent) if site is not None else None
-            columns["url"].append(page.url)
-            columns["agent"].append(agent)
-            columns["status"].append(page.status)
-            columns["date"].append(page.date)
-            columns["crawl_allowed"].append(None if usage is None else usage.crawl_allowed)
-            columns["damaged"].append(damaged)
-            if signals is None:  # a damaged record: nothing is known of the page
-                for name in columns_of[5:9] + columns_of[10:]:
-                    columns[name].append(None)
-                continue
+            usage = site.usage(url, agent=agent) if site is not None else None
+            allowed.append(None if usage is None else usage.crawl_allowed)
             both = combine(usage, signals)
             columns["index"].append(signals.index)
             columns["follow"].append(signals.follow)
             columns["noai"].append(signals.noai)
             columns["tdm_reservation"].append(signals.tdm_reservation)
             columns["license_urls"].append(list(signals.license_urls))
-            for purpose, name in zip(chosen, columns_of[11:]):
+            for purpose, name in purpose_names:
                 columns[name].append(both.allows(purpose))
             if observe is not None:
                 observe(page, agent, site, signals, both)
-        size += len(names)
+        size += width
     if size:
         yield pa.record_batch([columns[n] for n in columns_of], schema=schema)
