@@ -176,8 +176,6 @@ def _print_text(signals: PageSignals, source: str, purposes: List[str], out: Tex
 
 def _print_licences(signals: PageSignals, out: TextIO) -> None:
     """The licences (RSL 1.0) and the pay-per-crawl price a response names (issue 26)."""
-    from .._terminal import visible
-
     if signals.licenses or signals.inline_licenses:
         out.write("licences:\n")
     for link in signals.licenses:
