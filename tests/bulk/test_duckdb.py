@@ -137,8 +137,8 @@ def test_a_read_error_on_the_way_is_an_engine_error(tmp_path: Any) -> None:
     con = duckdb.connect()
     relation = con.sql(f"SELECT n FROM read_csv('{path}', header = true, "
                        "columns = {'n': 'INTEGER'})")
-    reader = relation.fetch_arrow_reader(batch_size=1024)
+    reader = engine._arrow_reader(relation, 1024)
     with pytest.raises(robotsrules.EngineError, match=r"^reading the test table failed: Conversion Error"):
         list(engine.guarded_batches(reader, "reading the test table"))
     assert [b.num_rows for b in engine.guarded_batches(
-        con.sql("SELECT 1 AS n").fetch_arrow_reader(), "x")] == [1]
+        engine._arrow_reader(con.sql("SELECT 1 AS n"), 1024), "x")] == [1]
