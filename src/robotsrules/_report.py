@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import duckdb
 import pyarrow as pa
@@ -74,6 +74,15 @@ class AgentSummary:
     stances: Dict[str, int] = field(default_factory=dict)
     """With a stance table: of :attr:`sites`, how many have each stance kind
     (``{"all", "some", "none", "unknown"}``); empty otherwise."""
+    stoppable: Optional[bool] = None
+    """Whether a robots.txt group can stop the agent's requests, by its operator's word
+    (:func:`robotsrules.bulk.agent_stoppable`): ``False`` means the disallowed figures say
+    what the sites ask of it, not what it does. ``None``: unknown (not in the registry, the
+    operator's word unknown or "partly", or stance rows that disagree)."""
+    stoppable_from: str = "registry"
+    """Where :attr:`stoppable` comes from: ``"stances"`` (the stance table's ``stoppable``
+    column, what the registry said when that table was made) or ``"registry"`` (the crawler
+    registry of this version: no stance table, or one without the column or the agent)."""
 
     @property
     def url_share(self) -> float:
@@ -158,7 +167,7 @@ def audit(source: Union[str, os.PathLike[str], pa.Table], *, top: int = 10,
                 ORDER BY agent, disallowed DESC, origin""", [top]).fetchall():
             tops.setdefault(agent, []).append(
                 {"origin": origin, "disallowed": disallowed, "judged": judged})
-        kinds = _stance_kinds(con, stances) if stances is not None else None
+        kinds, recorded = _stance_kinds(con, stances) if stances is not None else (None, {})
         summaries = []
         for agent, rows, judged, disallowed, unknown in per_agent:
             counted, fully, partly = sites.get(agent, (0, 0, 0))
@@ -174,6 +183,7 @@ def audit(source: Union[str, os.PathLike[str], pa.Table], *, top: int = 10,
                                           stances=found))
         differentials = _differentials(con, examples)
         summaries = _preferences(con, relation, summaries)
+        summaries = _stoppable(summaries, recorded)
     except duckdb.Error as error:
         raise EngineError(f"cannot aggregate the verdict table: {error}") from None
     finally:
@@ -184,11 +194,14 @@ def audit(source: Union[str, os.PathLike[str], pa.Table], *, top: int = 10,
 
 
 def _stance_kinds(con: duckdb.DuckDBPyConnection,
-                  stances: Union[str, os.PathLike[str], pa.Table]) -> Dict[str, Dict[str, int]]:
-    """Per agent, how many sites with a judged URL (table ``s``) have each stance kind.
+                  stances: Union[str, os.PathLike[str], pa.Table]
+                  ) -> Tuple[Dict[str, Dict[str, int]], Dict[str, Optional[bool]]]:
+    """Per agent, how many sites with a judged URL (table ``s``) have each stance kind,
+    and the ``stoppable`` value the table records for the agent (when it has the column).
 
     A (site, agent) with no stance row, a null kind, or stance rows that disagree is
-    ``unknown``."""
+    ``unknown``; an agent whose rows disagree on ``stoppable`` (or hold only nulls) gets
+    ``None``."""
     from .duckdb import read
 
     relation = read(con, stances)
@@ -212,7 +225,28 @@ def _stance_kinds(con: duckdb.DuckDBPyConnection,
             WHERE s.judged > 0 GROUP BY s.agent""").fetchall():
         found[agent] = {"all": int(every), "some": int(some), "none": int(none),
                         "unknown": int(unknown)}
-    return found
+    recorded: Dict[str, Optional[bool]] = {}
+    if "stoppable" in relation.columns:
+        relation.create_view("k_stop", replace=True)
+        for agent, values, value in con.sql("""
+                SELECT CAST(agent AS VARCHAR),
+                       count(DISTINCT CAST(stoppable AS BOOLEAN))
+                         + (count(*) > count(stoppable))::INT,
+                       bool_and(CAST(stoppable AS BOOLEAN))
+                FROM k_stop WHERE agent IS NOT NULL GROUP BY 1""").fetchall():
+            recorded[agent] = bool(value) if values == 1 and value is not None else None
+    return found, recorded
+
+
+def _stoppable(summaries: List[AgentSummary],
+               recorded: Dict[str, Optional[bool]]) -> List[AgentSummary]:
+    """The summaries with :attr:`AgentSummary.stoppable`: as the stance table recorded it,
+    else from the crawler registry."""
+    from .bulk import agent_stoppable
+
+    return [replace(s, stoppable=recorded[s.agent], stoppable_from="stances")
+            if s.agent in recorded else replace(s, stoppable=agent_stoppable(s.agent))
+            for s in summaries]
 
 
 def stance_table(verdicts: Union[str, os.PathLike[str], pa.Table], robots: Any, *,
@@ -337,6 +371,11 @@ def to_text(report: Audit) -> str:
     elif report.agents:
         lines += ["(sites fully/partly disallowed estimated from the judged URLs; pass "
                   "--robots or --stances for the sites' stances)"]
+    unstopped = [s for s in report.agents if s.stoppable is False]
+    if unstopped:
+        lines += ["", "robots.txt does not stop these agents' requests, by their operators' word "
+                      "(their disallowed figures say what the sites ask, not what they do)"]
+        lines += [f"  {s.agent}: {_stoppable_note(s)}" for s in unstopped]
     stated = [s for s in report.agents if s.preferences]
     if stated:
         lines += ["", "usage preferences stated (share of sites with a judged URL): no / yes"]
@@ -378,6 +417,19 @@ def to_text(report: Audit) -> str:
     from ._terminal import visible
 
     return "\n".join(visible(line) for line in lines) + "\n"
+
+
+def _stoppable_note(summary: AgentSummary) -> str:
+    """Why :attr:`AgentSummary.stoppable` is false: the registry's line on the agent, or the
+    stance table's word."""
+    if summary.stoppable_from == "stances":
+        return "the stance table's stoppable column says false"
+    from ._crawlers import crawler_for, registry_info
+
+    crawler = crawler_for(summary.agent)
+    info = registry_info()
+    where = f"crawler registry {info['version']} of {info['compiled']}"
+    return f"{crawler.robots_txt_note()} ({where})" if crawler is not None else where
 
 
 def to_json(report: Audit) -> Dict[str, Any]:

@@ -460,3 +460,48 @@ def test_report_stance_mistakes(tmp_path: Any, capsys: Any, argv: List[str],
     assert main(["report", verdicts, *args]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def test_report_says_which_agents_robots_txt_does_not_stop(tmp_path: Any, capsys: Any) -> None:
+    """``stoppable`` per agent: from the registry without a stance table (or when the table
+    lacks the column or the agent), else as the table recorded it (one value, or None when
+    its rows disagree or hold nulls); the text lists the agents robots.txt cannot stop."""
+    from robotsrules._report import audit, to_text
+
+    verdicts = pa.table({"url": ["https://a.example/x"] * 4,
+                         "agent": ["GPTBot", "ChatGPT-User", "Google-Extended", "QuuxCrawler"],
+                         "allowed": [False, False, True, False],
+                         "origin": ["https://a.example"] * 4})
+    plain = {s.agent: (s.stoppable, s.stoppable_from) for s in audit(verdicts).agents}
+    assert plain == {"GPTBot": (True, "registry"), "ChatGPT-User": (False, "registry"),
+                     "Google-Extended": (False, "registry"), "QuuxCrawler": (None, "registry")}
+    text = to_text(audit(verdicts))
+    listed = text.split("robots.txt does not stop these agents' requests", 1)[1]
+    listed = listed.split("\n\n", 1)[0]
+    assert "ChatGPT-User: NOT bound by robots.txt, says OpenAI" in listed
+    assert "Google-Extended: control token" in listed
+    assert "GPTBot" not in listed and "QuuxCrawler" not in listed
+    stances = pa.table({"site": ["https://a.example", "https://b.example"] * 3,
+                        "agent": ["GPTBot", "GPTBot", "ChatGPT-User", "ChatGPT-User",
+                                  "Google-Extended", "Google-Extended"],
+                        "kind": ["all"] * 6,
+                        "stoppable": [False, False, True, None, None, None]})
+    recorded = {s.agent: (s.stoppable, s.stoppable_from)
+                for s in audit(verdicts, stances=stances).agents}
+    assert recorded == {"GPTBot": (False, "stances"), "ChatGPT-User": (None, "stances"),
+                        "Google-Extended": (None, "stances"),
+                        "QuuxCrawler": (None, "registry")}
+    assert "GPTBot: the stance table's stoppable column says false" in to_text(
+        audit(verdicts, stances=stances))
+    older = stances.drop_columns(["stoppable"])  # a table made before the column
+    assert {s.agent: s.stoppable_from for s in audit(verdicts, stances=older).agents} == \
+        dict.fromkeys(["ChatGPT-User", "GPTBot", "Google-Extended", "QuuxCrawler"], "registry")
+    # The command line: JSON carries both fields, text the list.
+    robots, out = _report_inputs(tmp_path)
+    capsys.readouterr()
+    assert main(["report", out, "--json", "--robots", robots]) == 0
+    agents = {a["agent"]: a for a in json.loads(capsys.readouterr().out)["agents"]}
+    assert {a: (v["stoppable"], v["stoppable_from"]) for a, v in agents.items()} == {
+        "CCBot": (True, "stances"), "GPTBot": (True, "stances")}
+    assert main(["report", out]) == 0
+    assert "does not stop" not in capsys.readouterr().out
