@@ -128,3 +128,20 @@ def test_parquet_output_records_the_data_versions(inputs: Path) -> None:
     assert metadata[b"robotsrules.aipref_revision"] == b"draft-ietf-aipref-vocab-07"
     assert b"robotsrules.version" in metadata and b"robotsrules.extensions_version" in metadata
     assert [r["allowed"] for r in pq.read_table(out).to_pylist()] == [False, True]
+
+
+def test_the_writer_adds_the_data_versions_to_any_schema(inputs: Path) -> None:
+    """Every Parquet file the command line writes says what judged it, even one whose schema
+    was built without the metadata (the writer adds it, whatever table it is handed)."""
+    import pyarrow as pa
+
+    from robotsrules.cli import _bulk
+
+    out = inputs / "bare.parquet"
+    schema = pa.schema([pa.field("url", pa.string()), pa.field("allowed", pa.bool_())])
+    writer = _bulk._Writer(str(out), "parquet", schema=schema)
+    writer.write(pa.record_batch([["https://a.example/"], [True]], schema=schema))
+    writer.close(True)
+    metadata = pq.read_schema(out).metadata
+    assert metadata is not None and b"robotsrules.crawler_registry_version" in metadata
+    assert pq.read_table(out).to_pylist() == [{"url": "https://a.example/", "allowed": True}]
