@@ -124,6 +124,10 @@ def _has_rule(text: str, start: int, end: int) -> bool:
 
 
 _CHUNK: Final = 1 << 15
+# What an allow/disallow line may start with: the first letter of "allow", "dis" or "dia"
+# (KEY_PREFIXES, compared in any case; no other octet lower-cases to an ASCII letter), or a
+# blank (_parser.read_line strips SPACE around the key).
+_RULE_STARTS: Final = "aAdD" + SPACE
 
 
 class _Caseless:
@@ -204,35 +208,50 @@ def read_rules(chunk: str, line: int, out: Optional[List[Row]] = None) -> List[R
     they never decide (Google).
     """
     rows: List[Row] = [] if out is None else out
-    if not chunk:
-        return rows
-    lines = chunk.split("\n")
-    number = line - 1
-    exact = "\x00" in chunk or (
-        len(chunk) > MAX_LINE_BYTES and max(map(len, lines)) > MAX_LINE_BYTES
-    )
+    size = len(chunk)
+    nul = "\x00" in chunk
     plain = chunk.isascii() and "%" not in chunk
     keys = KEYS
     key: Optional[str]  # a field name, or None for a line read_line finds no key in
-    for text in lines:
+    value = ""
+    number = line - 1
+    end = -1
+    while end < size:
+        pos = end + 1  # the start of this line; the lines are not split up front
+        end = chunk.find("\n", pos)
+        if end < 0:
+            end = size
         number += 1
-        key_text, colon, value = text.partition(":")
-        if colon and not exact and "#" not in key_text:
-            # Fast path: a "key: value" line; the key is classified once per spelling.
-            # (_read_key's fast path and rule_key, inlined: this loop runs once per rule.)
-            key = keys[key_text]
-            if key is not DISALLOW and key is not ALLOW:
-                continue
-            if "#" in value:
-                value = value[: value.find("#")]
-            value = value.strip(SPACE)
-        elif not text or text.isspace():
+        # A rule's key starts with "allow", "dis" or "dia" (any case) after blanks: every
+        # other line (a comment, "Noindex:", a blank) is skipped on its first character.
+        if pos == end or chunk[pos] not in _RULE_STARTS:
             continue
+        text = chunk[pos:end]
+        start = -1  # where the value starts in text, or -1 when read_line reads the line
+        if nul or end - pos > MAX_LINE_BYTES:
+            pass
+        elif text.startswith("Disallow:") or text.startswith("disallow:"):
+            # The spellings nearly every file uses, colon right after the key: no key text
+            # to cut and look up (this loop runs once per line of the group).
+            key = DISALLOW
+            start = 9
+        elif text.startswith("Allow:") or text.startswith("allow:"):
+            key = ALLOW
+            start = 6
         else:
+            key_text, colon, _ = text.partition(":")
+            if colon and "#" not in key_text:
+                # (_read_key's fast path, inlined; the key classified once per spelling)
+                key = keys[key_text]
+                start = len(key_text) + 1
+        if start < 0:
             record = read_line(number, text)
             key, value = record.key, record.value
-            if key is not DISALLOW and key is not ALLOW:
-                continue
+        elif key is DISALLOW or key is ALLOW:
+            cut = text.find("#", start)
+            value = (text[start:] if cut < 0 else text[start:cut]).strip(SPACE)
+        if key is not DISALLOW and key is not ALLOW:
+            continue
         if value:
             if not plain and ("%" in value or not value.isascii()):
                 value = normalize_escapes(value)

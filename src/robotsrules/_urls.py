@@ -242,7 +242,7 @@ def match_target(url: str) -> str:
     >>> match_target("/caf\\u00e9?x=%7e")
     '/caf%C3%A9?x=%7E'
     """
-    if COMPILED and url.startswith(("https://", "http://")):
+    if COMPILED and (url.startswith("https://") or url.startswith("http://")):
         return _web_target(url)
     try:
         match = _ABSOLUTE.match(url)
