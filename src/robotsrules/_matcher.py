@@ -116,7 +116,9 @@ class _Bucket:
         exact: Dict[str, int] = {}
         wild: Dict[str, int] = {}
         extra = 0  # most trailing '*'s on a literal pattern: its rank over its length
-        for key, pattern in keyed:
+        # The rows as the objects they are (see AgentRules.__init__): keys stay boxed.
+        for item in cast(List[Tuple[Any, ...]], keyed):
+            pattern: str = item[1]
             text = pattern.rstrip("*")
             if "*" in text:
                 table, text = wild, pattern
@@ -128,8 +130,9 @@ class _Bucket:
                 table, text = exact, pattern[:-1]
             else:
                 table = literal
-            old = table.get(text)
-            if old is None or key > old:  # identical patterns: the best key stays
+            key = item[0]
+            old = table.setdefault(text, key)  # one lookup when the pattern is new
+            if key > old:  # identical patterns: the best key stays
                 table[text] = key
         self.literal = literal
         self.exact = exact
