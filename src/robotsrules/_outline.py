@@ -249,10 +249,7 @@ def _rules_by_split(chunk: str, line: int, rows: List[Row]) -> None:
             if key is not DISALLOW and key is not ALLOW:
                 continue
         if value:
-            if not plain and ("%" in value or not value.isascii()):
-                value = normalize_escapes(value)
-            rows.append(((len(value) << PRIORITY_SHIFT)
-                 | ((ALLOW_BASE if key is ALLOW else LINE_MASK) - number), value))
+            _add_rule(rows, key is ALLOW, value, number, plain)
 
 
 def _rules_by_search(chunk: str, line: int, rows: List[Row]) -> None:
@@ -312,7 +309,15 @@ def _rules_by_search(chunk: str, line: int, rows: List[Row]) -> None:
         if key is not DISALLOW and key is not ALLOW:
             continue
         if value:
-            if not plain and ("%" in value or not value.isascii()):
-                value = normalize_escapes(value)
-            rows.append(((len(value) << PRIORITY_SHIFT)
-                 | ((ALLOW_BASE if key is ALLOW else LINE_MASK) - number), value))
+            _add_rule(rows, key is ALLOW, value, number, plain)
+
+
+def _add_rule(rows: List[Row], allow: bool, value: str, line: int, plain: bool) -> None:
+    """Add a rule's row: its value (not empty) normalised as a pattern unless ``plain``
+    (the group holds no ``%`` and no octet outside US-ASCII), and its precedence key
+    (:func:`~robotsrules._precedence.rule_key`, inlined: one call per rule)."""
+    if not plain and ("%" in value or not value.isascii()):
+        value = normalize_escapes(value)
+    rows.append(((len(value) << PRIORITY_SHIFT) | ((ALLOW_BASE if allow else LINE_MASK) - line),
+                 value))
+
