@@ -235,8 +235,8 @@ def _rules_by_split(chunk: str, line: int, rows: List[Row]) -> None:
             continue
         key_text, colon, value = text.partition(":")
         if colon and not nul and len(text) <= MAX_LINE_BYTES and "#" not in key_text:
-            # (_read_key's fast path and rule_key, inlined: this loop runs once per line
-            # of the group; the key classified once per spelling.)
+            # (_read_key's fast path, inlined: this loop runs once per line of the group;
+            # the key text classified once per spelling.)
             key = keys[key_text]
             if key is not DISALLOW and key is not ALLOW:
                 continue
@@ -320,4 +320,3 @@ def _add_rule(rows: List[Row], allow: bool, value: str, line: int, plain: bool) 
         value = normalize_escapes(value)
     rows.append(((len(value) << PRIORITY_SHIFT) | ((ALLOW_BASE if allow else LINE_MASK) - line),
                  value))
-
