@@ -17,10 +17,17 @@ pass" is (two passes - one pass) / URLs. Each child takes about 10 s at the defa
 sample. The figures are those of whichever build of robotsrules the interpreter imports
 (pure or compiled, named in the first line).
 
+``--library protego`` counts protego (``Protego.parse`` of the body decoded as
+``bench_peers.py`` decodes it, then ``can_fetch(url, agent)``) in the same harness, so that
+protego's instructions divided by ours track ``bench_peers.py``'s timed ratios well enough to
+steer by on a loaded machine (protego's parse indexes its rules, ours reads them on first
+use: compare "first pass" with "first pass", parse excluded, as the timed "check" does).
+
 Run from the repository root (needs valgrind: ``apt-get install valgrind``)::
 
     .venv/bin/python benchmarks/instructions.py                # 600 files
     .venv/bin/python benchmarks/instructions.py --sample 2000
+    .venv-compiled/bin/python benchmarks/instructions.py --sample 500 --library protego
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ from typing import List, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_peers import DEFAULT_CORPUS, read_corpus
+from bench_peers import DEFAULT_CORPUS, decode, read_corpus
 
 Sample = List[Tuple[bytes, List[str]]]
 
@@ -56,7 +63,22 @@ def choose(corpus: Path, size: int, seed: int) -> Sample:
 def child(sample_file: str, passes: int, agent: str, seed: int, method: str = "allowed"
           ) -> None:
     """What runs under callgrind: parse the sample, then check every URL ``passes`` times
-    (``method``: ``robots.allowed`` or ``robots.usage``)."""
+    (``method``: ``robots.allowed``, ``robots.usage``, or ``protego`` for protego's
+    ``can_fetch``)."""
+    if method == "protego":
+        from protego import Protego
+
+        with open(sample_file, "rb") as handle:
+            texts = [(decode(body), urls) for body, urls in pickle.load(handle)]
+        if passes < 0:
+            return
+        found = [Protego.parse(text) for text, _ in texts]
+        checks = [(found[i], url) for i, (_, urls) in enumerate(texts) for url in urls]
+        random.Random(seed).shuffle(checks)
+        for _ in range(passes):
+            for protego, url in checks:
+                protego.can_fetch(url, agent)
+        return
     import robotsrules
 
     with open(sample_file, "rb") as handle:
@@ -104,7 +126,11 @@ def main() -> None:
     parser.add_argument("--method", choices=["allowed", "usage"], default="allowed",
                         help="what each check calls: robots.allowed (default) or robots.usage "
                              "(AI usage preferences, issue 15)")
+    parser.add_argument("--library", choices=["robotsrules", "protego"], default="robotsrules",
+                        help="whose checks to count (default: %(default)s); protego checks "
+                             "with can_fetch (--method is then ignored)")
     args = parser.parse_args()
+    method = "protego" if args.library == "protego" else args.method
     if shutil.which("valgrind") is None:
         sys.exit("error: valgrind not found; install it (apt-get install valgrind)")
     sample = choose(Path(args.corpus), args.sample, args.seed)
@@ -112,16 +138,20 @@ def main() -> None:
     with tempfile.NamedTemporaryFile(suffix=".pickle", delete=False) as handle:
         pickle.dump(sample, handle)
     try:
-        loaded, base, one, two = (count(handle.name, passes, args.agent, args.seed,
-                                        args.method) for passes in (-1, 0, 1, 2))
+        loaded, base, one, two = (count(handle.name, passes, args.agent, args.seed, method)
+                                  for passes in (-1, 0, 1, 2))
     finally:
         os.unlink(handle.name)
-    import robotsrules
+    if method == "protego":
+        from importlib.metadata import version
 
-    build = "compiled" if robotsrules.COMPILED else "pure"
+        library = f"protego {version('protego')}"
+    else:
+        import robotsrules
+
+        library = f"robotsrules {'compiled' if robotsrules.COMPILED else 'pure'}"
     print(f"corpus {args.corpus}: {len(sample):,} files, {urls:,} URLs; agent {args.agent!r}; "
-          f"method {args.method}; {sys.implementation.name} {sys.version.split()[0]}, "
-          f"robotsrules {build}")
+          f"method {method}; {sys.implementation.name} {sys.version.split()[0]}, {library}")
     print(f"parse:      {(base - loaded) / len(sample):,.0f} instructions per file")
     print(f"first pass: {(one - base) / urls:,.0f} instructions per URL "
           "(reading and compiling rules included)")

@@ -10,7 +10,7 @@ followed by whitespace, names the global group. Comparison is case-insensitive.
 from __future__ import annotations
 
 import re
-from typing import Final, Sequence, Tuple, Union
+from typing import Dict, Final, Sequence, Tuple, Union
 
 from .errors import InvalidAgent
 
@@ -22,6 +22,11 @@ Agent = Union[str, Sequence[str]]
 _TOKEN_PREFIX: Final = re.compile(r"[A-Za-z_\-]*")
 _CALLER_AGENT: Final = re.compile(r"([A-Za-z_\-]+)(?:/\S*)?|\*")
 SPACE: Final = " \t\n\v\f\r"  # C isspace(): what Google's reader strips around keys and values
+# A caller's agent str -> its tokens: a crawler names itself the same way for every file,
+# and reading the name costs more than a check. Bounded: only valid names are kept, and no
+# more than _KNOWN_LIMIT of them.
+_KNOWN: Final[Dict[str, Tuple[str, ...]]] = {}
+_KNOWN_LIMIT: Final = 256
 
 
 def file_agent_token(value: str) -> str:
@@ -65,7 +70,12 @@ def agent_tokens(agent: Agent) -> Tuple[str, ...]:
     ('googlebot', 'googlebot-image')
     """
     if isinstance(agent, str):
-        return (_one(agent),)
+        known = _KNOWN.get(agent)
+        if known is None:
+            known = (_one(agent),)  # raises for a name that is not valid: never kept
+            if len(_KNOWN) < _KNOWN_LIMIT and type(agent) is str:  # not a subclass's
+                _KNOWN[agent] = known
+        return known
     if isinstance(agent, (bytes, bytearray)) or not isinstance(agent, Sequence):
         raise InvalidAgent(
             f"agent must be a str or a sequence of str, not {type(agent).__name__}"

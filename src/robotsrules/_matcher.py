@@ -86,10 +86,10 @@ Entry = Tuple[int, str, Optional[Pattern]]
 
 def _entries(keyed: List[Tuple[int, str]]) -> Tuple[Entry, ...]:
     """Rules sorted by key, largest first, each compiled if it has ``*`` or ``$``."""
-    keyed.sort(reverse=True)
+    keyed.sort()  # then read backwards (no keyword argument: a plain call when compiled)
     return tuple(
         (key, text, None if "*" not in text and text[-1] != "$" else Pattern(text))
-        for key, text in keyed
+        for key, text in reversed(keyed)
     )
 
 
@@ -116,7 +116,9 @@ class _Bucket:
         exact: Dict[str, int] = {}
         wild: Dict[str, int] = {}
         extra = 0  # most trailing '*'s on a literal pattern: its rank over its length
-        for key, pattern in keyed:
+        # The rows as the objects they are (see AgentRules.__init__): keys stay boxed.
+        for item in cast(List[Tuple[Any, ...]], keyed):
+            pattern: str = item[1]
             text = pattern.rstrip("*")
             if "*" in text:
                 table, text = wild, pattern
@@ -128,8 +130,9 @@ class _Bucket:
                 table, text = exact, pattern[:-1]
             else:
                 table = literal
-            old = table.get(text)
-            if old is None or key > old:  # identical patterns: the best key stays
+            key = item[0]
+            old = table.setdefault(text, key)  # one lookup when the pattern is new
+            if key > old:  # identical patterns: the best key stays
                 table[text] = key
         self.literal = literal
         self.exact = exact
@@ -255,10 +258,20 @@ class AgentRules:
             )
             return
         self._small = None
-        heads: Dict[str, List[Row]] = {}
-        short: List[Row] = []
-        for item in keyed:
-            text = item[1]
+        # The rows as the objects they are: a Row loop variable would be unboxed by the
+        # compiled build and boxed again by every append.
+        boxed = cast(List[Tuple[Any, ...]], keyed)
+        heads: Dict[str, List[Tuple[Any, ...]]] = {}
+        short: List[Tuple[Any, ...]] = []
+        head = ""  # the head of the last rule filed under one, and its list
+        same = short
+        for item in boxed:
+            text: str = item[1]
+            if len(text) > _HEAD and head and text.startswith(head):
+                # Rules sharing a head often come together: no slice and no lookup. (Longer
+                # than a head and starting with one, its leading literal holds the head.)
+                same.append(item)
+                continue
             if "*" in text:
                 text = text[: text.find("*")]
             elif text[-1] == "$":
@@ -266,15 +279,16 @@ class AgentRules:
             if len(text) < _HEAD:
                 short.append(item)
                 continue
-            text = text[:_HEAD]
-            same = heads.get(text)
-            if same is None:
-                heads[text] = [item]
+            head = text[:_HEAD]
+            found = heads.get(head)
+            if found is None:
+                same = heads[head] = [item]
             else:
-                same.append(item)
+                same = found
+                found.append(item)
         # Each head is compiled when a target first needs it (_settle).
         self._heads: Dict[str, _HeadRules] = cast(Dict[str, _HeadRules], heads)
-        entries = _entries(short)
+        entries = _entries(cast(List[Row], short))
         self._short: Tuple[Tuple[int, str, Optional[Pattern], str], ...] = tuple(
             (key, text, pattern, _piece(pattern)) for key, text, pattern in entries
         )
@@ -303,9 +317,10 @@ class AgentRules:
             # last and two between), to keep buckets small at a bounded cost per rule.
             last = len(piece) - 3
             gram, size = piece[:3], len(grams.get(piece[:3], ()))
-            for i in (last, last // 3, 2 * last // 3):
+            for step in range(3):  # at last, last // 3 and 2 * last // 3 (no tuple made)
                 if size == 0:
                     break
+                i = last if step == 0 else step * last // 3
                 other = piece[i : i + 3]
                 other_size = len(grams.get(other, ()))
                 if other_size < size:

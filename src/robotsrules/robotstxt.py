@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Any, Dict, Final, Iterator, List, Literal, Optional, Tuple, Type, Union
+from typing import Any, Dict, Final, Iterator, List, Literal, Optional, Tuple, Union
 
 from . import _legacy as legacy
 from ._agents import Agent, agent_tokens
@@ -416,8 +416,10 @@ class RobotsTxt:
             groups = tuple(groups[i] for i in indices)
             rows = rows_of(groups)
             index_pages = True
-        make: Type[AgentRules] = RfcRules if self.mode == "rfc" else AgentRules
-        return make(tokens, scope, rows, groups, self.synthetic, index_pages)
+        # Each class named in its own call: compiled, a direct call of its constructor.
+        if self.mode == "rfc":
+            return RfcRules(tokens, scope, rows, groups, self.synthetic, index_pages)
+        return AgentRules(tokens, scope, rows, groups, self.synthetic, index_pages)
 
     def _rule_chunks(
         self, indices: Tuple[int, ...], spans: Tuple[Span, ...]

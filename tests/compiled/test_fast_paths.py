@@ -6,15 +6,20 @@ wrong-typed arguments that the compiled build refuses at the call.
 
 from __future__ import annotations
 
+import os
 import pickle
+from typing import List
 
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 import robotsrules
-from robotsrules import _urls
-from tests.property.test_properties import SETTINGS
+from robotsrules import _outline, _urls
+from robotsrules._parser import MAX_LINE_BYTES, decode
+from robotsrules._precedence import Row
+from tests.oracle import CORPUS
+from tests.property.test_properties import SETTINGS, robots_lines
 
 # URL text rich in what the target cut looks for: delimiters, escapes, case, non-ASCII.
 _URL_CHARS = st.sampled_from([*"/?;#:%aAfFzZ09.-_~*$@ ", "\u00e9", "\udcff", "\x00"])
@@ -63,6 +68,11 @@ def test_the_find_cut_equals_the_expression(scheme: str, tail: str) -> None:
 @example("%7E%2f")
 @example("%A")
 @example("%g1%1a")
+@example("%1f")
+@example("%f0%")
+@example("%0G%:a%@f%`1%Gf")
+@example("x%9")
+@example("%aG%Ga%g")
 def test_the_escape_loop_equals_the_expression(octets: str) -> None:
     assert _urls._has_lower_escape(octets) is (_urls._LOWER_ESCAPE.search(octets) is not None)
 
@@ -126,3 +136,55 @@ def test_subclassing_the_parsed_file_is_pure_python_only() -> None:
         mine = Mine(parsed.source, parsed.groups, parsed.sitemaps)
         assert [mine.allowed(path, agent="Other") for path in ("/x", "/x/index.html", "/y")] \
             == [False, True, True]
+
+
+def _both_ways(text: str, line: int = 1) -> List[Row]:
+    """The rules of ``text`` read both ways (the lines split up front, pure Python's; the
+    lines found by search, the compiled build's), which must agree."""
+    by_split: List[Row] = []
+    by_search: List[Row] = []
+    _outline._rules_by_split(text, line, by_split)
+    _outline._rules_by_search(text, line, by_search)
+    assert by_search == by_split, text[:300]
+    return by_split
+
+
+# Lines that are rules in the spellings the search way reads without a key lookup, and
+# lines that only look like them (case, blanks, colons, comments, NUL, no colon).
+_RULE_LINES = st.sampled_from([
+    "Disallow: /a", "disallow:/b", "DISALLOW: /c", "Allow: /d", "allow:/e", "ALLOW :/f",
+    "Disallow:", "Allow: # none", "Disallow: /g # c", "Disallow:\t/h\t", "Disallow::/i",
+    "\tDisallow: /j", " Allow: /k", "\x0bDisallow: /l", "Disallow /m", "Allowed: /n",
+    "allowance:/o", "disallowed: /p", "Dis#allow: /q", "Disallow: /r\x00s", "Noindex: /t",
+    "# Disallow: /u", "Disalow: /v", "User-agent: w", "", " ", "\t", "Disallow: /%7e\xe9",
+    # as long as a line is kept, and one octet longer (cut: read by the line reader)
+    "Allow: /" + "x" * (MAX_LINE_BYTES - 8), "Allow: /" + "y" * (MAX_LINE_BYTES - 7),
+])
+
+
+@SETTINGS
+@given(st.lists(_RULE_LINES, max_size=20), st.sampled_from(["", "\n"]), st.integers(1, 9))
+@example(["Disallow: /a", "Allow: /b"], "", 1)
+@example(["Disallow: /r\x00s", "Disallow: /a"], "\n", 3)
+@example(["Allow: /" + "y" * (MAX_LINE_BYTES - 7)], "", 1)
+def test_the_rule_search_reads_as_the_rule_split(lines: List[str], end: str, line: int) -> None:
+    _both_ways("\n".join(lines) + end, line)
+
+
+@SETTINGS
+@given(robots_lines())
+def test_the_rule_search_reads_random_files_as_the_rule_split(body: bytes) -> None:
+    _both_ways(_outline.normalise(decode(body, None)[0]))
+
+
+def test_the_rule_search_reads_the_corpus_as_the_rule_split() -> None:
+    robots_dir = os.path.join(CORPUS, "robots")
+    if not os.path.isdir(robots_dir):
+        pytest.skip(f"corpus not found at {os.path.abspath(CORPUS)} (set ROBOTSRULES_CORPUS)")
+    names = sorted(os.listdir(robots_dir))[::10]  # every tenth file: whole files as one chunk
+    rules = 0
+    for name in names:
+        with open(os.path.join(robots_dir, name), "rb") as handle:
+            rules += len(_both_ways(_outline.normalise(decode(handle.read(), None)[0])))
+    assert rules > 10_000  # the sample holds rules to compare
+

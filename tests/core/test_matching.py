@@ -177,3 +177,43 @@ def test_public_names_sorted_and_complete() -> None:
     public = {n for n in dir(robotsrules) if (not n.startswith("_") and n[0].isupper()) or n in {
         "parse", "match_target", "agent_tokens"}}
     assert public <= set(robotsrules.__all__) | {"TYPE_CHECKING"}
+
+
+def test_a_rule_is_filed_under_its_own_head_after_one_it_starts_with() -> None:
+    # Rules sharing a head are filed together without re-reading it: "/a$" starts with the
+    # head "/a$" of "/a$b" before it, but it is "/a" anchored, too short for any head.
+    rules = "".join(f"Allow: /x{n}y\n" for n in range(12))
+    robots = robotsrules.parse("User-agent: *\n" + rules + "Disallow: /a$b\nDisallow: /a$\n"
+                               "Disallow: /b*\nAllow: /b*/\nDisallow: /cd$\n")
+    compiled = robots.for_agent("bot")
+    assert compiled._small is None  # more rules than the small list holds: heads in use
+    assert not compiled.allowed("/a") and compiled.allowed("/ab")
+    assert not compiled.allowed("/a$b") and compiled.allowed("/a$c")
+    assert not compiled.allowed("/bx") and compiled.allowed("/b/")
+    assert not compiled.allowed("/cd") and compiled.allowed("/cde")
+
+
+def test_a_crawlers_name_is_read_once_and_the_table_stays_bounded() -> None:
+    from robotsrules import _agents
+
+    _agents._KNOWN.clear()  # a cache: emptied, it is filled again as names are read
+    assert robotsrules.agent_tokens("FirstReadBot/1.2") == ("firstreadbot",)
+    assert _agents._KNOWN["FirstReadBot/1.2"] == ("firstreadbot",)
+    with pytest.raises(robotsrules.InvalidAgent):  # an invalid name raises every time
+        robotsrules.agent_tokens("not a token")
+    with pytest.raises(robotsrules.InvalidAgent):
+        robotsrules.agent_tokens("not a token")
+    assert "not a token" not in _agents._KNOWN
+
+    class Name(str):
+        pass
+
+    assert robotsrules.agent_tokens(Name("SubclassBot")) == ("subclassbot",)
+    assert "SubclassBot" not in _agents._KNOWN  # only plain str are kept
+    names = [f"ManyBot-{a}{b}" for a in "ABCDEFGHIJKLMNOP" for b in "abcdefghijklmnopqrstuvwxyz"]
+    assert len(names) > _agents._KNOWN_LIMIT
+    for name in names:
+        assert robotsrules.agent_tokens(name) == (name.lower(),)
+    assert len(_agents._KNOWN) == _agents._KNOWN_LIMIT
+    assert robotsrules.agent_tokens(names[-1]) == (names[-1].lower(),)  # read again
+

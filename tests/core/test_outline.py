@@ -72,6 +72,17 @@ def same(body: bytes) -> None:
         # rules before any user-agent, and a user-agent as the last line without LF.
         b"Disallow: /before\nAllow: /x\nUser-agent: a",
         b"user-agent:a\nallow:/x:y\ndisallow :*\n",
+        # read_rules' common spellings and what only looks like them: case, colon at once or
+        # after blanks, blanks and comments around the value, an empty value, a second colon.
+        b"User-agent: a\nDISALLOW:/u\nALLOW:/v\nallow:/w\ndisallow: /x # c\nDisallow:\t/y\t\n"
+        b"Allow: /z#\nDisallow::/colon\nDisallow: /a b\nAllow:\nDisallow: #/c\nAllow :/s\n",
+        # a key after blanks (any of C's isspace), and lines that are no rules however
+        # they start.
+        b"User-agent: a\n\tDisallow: /t\n\x0bAllow: /v\n\x0cDisallow: /f\n Disallow : /s\n"
+        b"Noindex: /n\nXDisallow: /x\n#Disallow: /c\nDisallow /nocolon\nAllowed: /p\n"
+        b"Disallowing: /q\nAllow-me: /r\nDis allow: /d\nallowed: /p\ndisallow-it:/i\n \n\t\n",
+        # a NUL anywhere in the group: every line read as the line reader reads it.
+        b"User-agent: a\nDisallow: /a\x00b\nAllow: /c\nDisallow: /d\x00\nDisallow /e\n",
     ],
 )
 def test_outline_reads_the_traps_as_build_does(body: bytes) -> None:
@@ -83,6 +94,8 @@ def test_overlong_lines_are_cut_as_build_cuts_them() -> None:
     same(pad + b"User-agent: a\nDisallow: /a\n")  # the key is past the cut: a blank line
     same(b"User-agent: a\nDisallow: /" + b"x" * MAX_LINE_BYTES + b"$\nUser-agent: b\n")
     same(b"User-agent: a\n" + b"Disallow: /y\n" * 2000 + b"Disallow: /" + b"z" * 20000 + b"\n")
+    # A common spelling on an overlong line: cut too (the key is read, the value cut).
+    same(b"User-agent: a\nAllow: /" + b"w" * MAX_LINE_BYTES + b"\nDisallow: /" + b"v" * 20000)
 
 
 def test_rule_keys_order_rules_as_the_rfc_does() -> None:
