@@ -302,9 +302,9 @@ def _end_tag_end(text: str, here: int) -> int:
 def _find_at(pattern: re.Pattern[str], text: str, here: int, probe: str
              ) -> Optional[re.Match[str]]:
     """``pattern.search(text, here)`` for a pattern each of whose matches starts with
-    ``probe``: the candidates are found with ``str.find`` (a fast search in C, where the
-    regular expression engine steps one character at a time) and the pattern tried at each
-    of them, in order, so the leftmost match is the one ``search`` finds."""
+    ``probe``: the candidates are found with ``str.find`` (for one character a ``memchr``,
+    where the regular expression engine steps one character at a time) and the pattern
+    tried at each of them, in order, so the leftmost match is the one ``search`` finds."""
     while True:
         at = text.find(probe, here)
         if at < 0:
@@ -317,23 +317,8 @@ def _find_at(pattern: re.Pattern[str], text: str, here: int, probe: str
 
 def _raw_end(text: str, name: str, here: int) -> int:
     """The end of an RCDATA or RAWTEXT element's end tag, from the end of its start tag."""
-    closer = _find_at(_CLOSERS[name], text, here, "</")
+    closer = _find_at(_CLOSERS[name], text, here, "<")
     return len(text) if closer is None else _end_tag_end(text, closer.end() - 1)
-
-
-def _script_data(text: str, here: int) -> Optional[re.Match[str]]:
-    """``_SCRIPT_DATA.search(text, here)``, its two kinds of match (``<!--`` and an end
-    tag, both starting with ``<``) looked for with ``str.find``: the first comment opening
-    is found once, the ``</`` candidates before it one at a time."""
-    comment = text.find("<!--", here)
-    while True:
-        at = text.find("</", here, len(text) if comment < 0 else comment)
-        if at < 0:
-            return None if comment < 0 else _SCRIPT_DATA.match(text, comment)
-        found = _SCRIPT_DATA.match(text, at)
-        if found is not None:
-            return found
-        here = at + 1
 
 
 def _script_end(text: str, here: int) -> int:
@@ -342,8 +327,8 @@ def _script_end(text: str, here: int) -> int:
     size = len(text)
     state = 0  # 0 script data, 1 escaped, 2 double escaped
     while True:
-        if state == 0:
-            found = _script_data(text, here)
+        if state == 0:  # "<!--" or an end tag: both start with "<"
+            found = _find_at(_SCRIPT_DATA, text, here, "<")
         else:
             found = (_SCRIPT_ESCAPED if state == 1 else _SCRIPT_DOUBLE).search(text, here)
         if found is None:
@@ -745,10 +730,10 @@ def read_head(document: Union[str, bytes, None], *, max_bytes: int = DEFAULT_HEA
     return _head(text, found, end, extras, encoding)
 
 
-_FIRST_WINDOW = 16 * 1024
-"""Bytes of a body decoded for the first scan (:func:`_scan_prefixes`); most heads end in
-them, and a larger window is decoded (eight times larger each time) only when the scan ran to
-the end of the text it was given."""
+_WINDOW_SLACK = 4096
+"""Bytes decoded for the first scan (:func:`_scan_prefixes`) past the first ``<body`` or
+``<BODY`` of the raw bytes (where the head usually ends); a larger window is decoded (eight
+times larger each time) only when the scan ran to the end of the text it was given."""
 
 
 def _scan_prefixes(raw: bytes, encoding: str, skip: int
@@ -760,7 +745,10 @@ def _scan_prefixes(raw: bytes, encoding: str, skip: int
     nothing past the tag) reads what the scan of the whole text reads; a scan that ran to the
     end of its window is made again over a larger one. Returns ``(text, metas, end, extras)``
     as :func:`_scan` gives them for the window read last."""
-    size = _FIRST_WINDOW
+    body = raw.find(b"<body", skip)
+    upper = raw.find(b"<BODY", skip, len(raw) if body < 0 else body)
+    body = upper if upper >= 0 else body
+    size = _WINDOW_SLACK + (body - skip if body >= 0 else len(raw))
     while True:
         text, whole = decode_prefix(raw, encoding, skip, size)
         extras: List[_Extra] = []
