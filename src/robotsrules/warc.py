@@ -234,6 +234,21 @@ class _Archive(ArchiveIterator):  # type: ignore[misc]  # warcio has no type inf
         super().close()
 
 
+def _fast_zlib() -> Any:
+    """zlib-ng's drop-in module (the ``warc`` extra installs it) when it is there: it
+    inflates a gzip'd WARC's members with about 40 % fewer instructions than the standard
+    library's zlib (its checksum is computed with the processor's carry-less multiply), with
+    the same interface, bounds and checks; else the standard library's."""
+    try:
+        from zlib_ng import zlib_ng
+    except ImportError:
+        return zlib
+    return zlib_ng
+
+
+_ZLIB: Any = _fast_zlib()
+"""The module whose ``decompressobj`` inflates the members of gzip'd WARC files (the tests
+set it to :mod:`zlib` to read every file with the standard library too)."""
 _GZIP = b"\x1f\x8b"
 _READ = 1 << 16  # octets read from the file at a time
 _INFLATE = 1 << 20  # octets inflated at a time, whatever the compression ratio
@@ -255,7 +270,7 @@ class _Octets:
     def __init__(self, handle: Any, start: bytes) -> None:
         self._handle = handle
         self._raw = start  # octets read from the file and not yet inflated or used
-        self._z: Any = zlib.decompressobj(31) if start[:2] == _GZIP else None
+        self._z: Any = _ZLIB.decompressobj(31) if start[:2] == _GZIP else None
         self._buf = b""  # octets of the current member (or file) not yet consumed, from _at
         self._at = 0
         self._ended = False  # the file has no more octets
@@ -318,7 +333,7 @@ class _Octets:
         self._raw = rest
         # A new member, or (not starting as one) plain octets; one lone octet that could
         # start a member is read as a cut member.
-        self._z = zlib.decompressobj(31) if _GZIP.startswith(rest[:2]) else None
+        self._z = _ZLIB.decompressobj(31) if _GZIP.startswith(rest[:2]) else None
         self._buf, self._at = b"", 0
         return True
 

@@ -17,6 +17,7 @@ import gzip
 import importlib.util
 import io
 import sys
+import zlib
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
@@ -38,6 +39,18 @@ BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "page_signals.p
 # the lean reader stops at the bad member with a note. Both keep the first site, lose the
 # third, and note one problem; only the record counts differ.
 COUNTS_DIFFER = {"bad-member.warc.gz"}
+
+
+@pytest.fixture(autouse=True, params=["zlib-ng", "zlib"])
+def inflater(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test here twice: the lean reader inflating with zlib-ng (the ``warc`` extra's,
+    chosen when installed) and with the standard library's zlib (the reference)."""
+    if request.param == "zlib-ng":
+        fast = pytest.importorskip("zlib_ng.zlib_ng")
+        monkeypatch.setattr(warc, "_ZLIB", fast)
+    else:
+        monkeypatch.setattr(warc, "_ZLIB", zlib)
+    return str(request.param)
 
 
 def _read(data: bytes, reader: str, monkeypatch: pytest.MonkeyPatch) -> Tuple[Any, ...]:
