@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from robotsrules._page import _html
-from robotsrules._page._encoding import decode_html
+from robotsrules._page._encoding import decode_html, prefix_encoding
 
 PAGES = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / "pages"
 
@@ -52,6 +52,14 @@ def _check(raw: bytes, monkeypatch: pytest.MonkeyPatch, slacks: List[int],
             monkeypatch.setattr(_html, "_WINDOW_SLACK", slack)
             got = _html.read_head(raw, content_type=content_type, max_bytes=max_bytes)
             assert got == expected, (content_type, slack)
+            _forced(raw[:max_bytes], content_type, expected)
+
+
+def _forced(raw: bytes, content_type: Optional[str], expected: _html.Head) -> None:
+    """The windows taken even where ``read_head`` decodes at once (ASCII read as UTF-8)."""
+    encoding, skip = prefix_encoding(raw, content_type)
+    if encoding and expected.end:
+        assert _html._head(*_html._scan_prefixes(raw, encoding, skip), encoding) == expected
 
 
 def test_the_stored_real_heads(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -104,22 +112,16 @@ def test_the_window_is_bounded_by_max_bytes(monkeypatch: pytest.MonkeyPatch) -> 
     _check(raw, monkeypatch, [4096, 5], [None, "text/html; charset=utf-8"], max_bytes=3000)
 
 
-def test_windows_are_used(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The shortcut is taken (a first window shorter than the body) and grows when needed."""
-    sizes: List[int] = []
-    decode = _html.decode_prefix
-
-    def counted(raw: bytes, encoding: str, skip: int, size: int) -> tuple:
-        sizes.append(size)
-        return decode(raw, encoding, skip, size)
-
-    monkeypatch.setattr(_html, "decode_prefix", counted)
+def test_windows_are_used() -> None:
+    """The shortcut is taken (a first window shorter than the body) and grows eight times
+    when the scan runs to its end (ASCII text: one character a byte, so the text's length
+    is the window's)."""
     raw = b'<head><meta name="robots" content="noai"></head><body>' + b"<p>x" * 50000
-    _html.read_head(raw, content_type="text/html; charset=utf-8")
-    assert sizes == [_html._WINDOW_SLACK + raw.index(b"<body")]
-    sizes.clear()
-    _html.read_head(_TRICKY[0], content_type="text/html; charset=utf-8")
-    assert len(sizes) == 2 and sizes[1] == 8 * sizes[0]
+    text = _html._scan_prefixes(raw, "utf-8", 0)[0]
+    assert len(text) == _html._WINDOW_SLACK + raw.index(b"<body") < len(raw)
+    first = _html._WINDOW_SLACK + _TRICKY[0].index(b"<body")
+    text = _html._scan_prefixes(_TRICKY[0] + b"x" * 100000, "utf-8", 0)[0]
+    assert len(text) == 8 * first
 
 
 _BITS = ["<head>", "</head>", "<body>", "<BODY x=1>", "<body", "<meta name=robots content=noai>",
@@ -141,6 +143,7 @@ def test_any_document(bits: List[str], slack: int, content_type: Optional[str]) 
     _html._WINDOW_SLACK = slack
     try:
         assert _html.read_head(raw, content_type=content_type) == expected
+        _forced(raw, content_type, expected)
     finally:
         _html._WINDOW_SLACK = saved
 

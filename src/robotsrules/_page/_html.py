@@ -49,7 +49,7 @@ import html.entities
 import re
 from typing import Dict, List, NamedTuple, Optional, Tuple, Union
 
-from ._encoding import decode_html, decode_prefix, prefix_encoding
+from ._encoding import decode_html, decode_prefix, prefix_encoding, worth_windows
 
 __all__ = ["DEFAULT_HEAD_BYTES", "MAX_HEAD_LINKS", "RSL_MEDIA_TYPE", "Head", "InlineScript",
            "Link", "Meta", "is_rsl_type", "read_head", "read_head_meta"]
@@ -714,7 +714,7 @@ def read_head(document: Union[str, bytes, None], *, max_bytes: int = DEFAULT_HEA
         if not utf16 and _nothing_to_read(raw):
             return Head((), "", 0)
         encoding, skip = ("", 0) if utf16 else prefix_encoding(raw, content_type)
-        if encoding:
+        if encoding and worth_windows(raw, encoding):
             return _head(*_scan_prefixes(raw, encoding, skip), encoding)
         text, encoding = decode_html(raw, content_type, cut=len(document) > max_bytes)
         if utf16 and _nothing_to_read(text):
