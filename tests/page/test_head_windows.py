@@ -163,3 +163,20 @@ def test_find_at_is_the_regex_search(bits: List[str], here: int, which: int) -> 
     got = _html._find_at(pattern, text, here, "<")
     assert (None if got is None else got.span()) == (
         None if expected is None else expected.span())
+
+
+def test_every_bytes_like_body_reads_alike() -> None:
+    """A body given as ``bytearray`` or ``memoryview`` (a stranger's record, an engine's
+    buffer) reads as its bytes do, in both builds (the compiled build checks the declared
+    types at the call), and so does a raw header block."""
+    from robotsrules._page import header_block
+
+    raw = ('<head><meta name="robots" content="noai, é"></head><body>' + "x" * 9000).encode()
+    expected = _html.read_head(raw, content_type="text/html; charset=utf-8")
+    assert expected.metas
+    for form in (bytearray(raw), memoryview(raw)):
+        assert _html.read_head(form, content_type="text/html; charset=utf-8") == expected
+        assert _html.read_head_meta(form) == _html.read_head_meta(raw)
+    block = b"HTTP/1.1 200 OK\r\nX-Robots-Tag: noai\r\nContent-Type: text/html\r\n\r\n"
+    for form in (bytearray(block), memoryview(block)):
+        assert header_block(form) == header_block(block)

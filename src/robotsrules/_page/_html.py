@@ -694,8 +694,8 @@ def _nothing_to_read(document: Union[str, bytes]) -> bool:
             and _SCRIPT_PROBE.search(document) is None)
 
 
-def read_head(document: Union[str, bytes, None], *, max_bytes: int = DEFAULT_HEAD_BYTES,
-              content_type: Optional[str] = None) -> Head:
+def read_head(document: Union[str, bytes, bytearray, memoryview, None], *,
+              max_bytes: int = DEFAULT_HEAD_BYTES, content_type: Optional[str] = None) -> Head:
     """Read the head of an HTML ``document`` (module docstring).
 
     Bytes are decoded as the HTML standard sniffs them (:mod:`._encoding`; ``content_type``
@@ -805,7 +805,7 @@ def _with_extras(head: Head, text: str, extras: List[_Extra]) -> Head:
     return head._replace(links=tuple(links), base=base, scripts=tuple(scripts))
 
 
-def read_head_meta(document: Union[str, bytes, None], *,
+def read_head_meta(document: Union[str, bytes, bytearray, memoryview, None], *,
                    max_bytes: int = DEFAULT_HEAD_BYTES) -> Tuple[Meta, ...]:
     """The named ``<meta>`` elements :func:`read_head` reads (the benchmark's entry)."""
     return read_head(document, max_bytes=max_bytes).metas
