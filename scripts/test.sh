@@ -48,7 +48,7 @@ if [ ! -x .venv-compiled/bin/python ]; then
     "$PY" -m venv .venv-compiled
 fi
 .venv-compiled/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-rm -rf build/compiled-wheel
+rm -rf build/compiled-wheel build/lib.* build/temp.* build/bdist.*  # no stale module of an earlier list
 ROBOTSRULES_COMPILE=1 .venv-compiled/bin/python -m pip wheel --quiet --disable-pip-version-check \
     --no-deps --wheel-dir build/compiled-wheel .
 .venv-compiled/bin/python -m pip install --quiet --disable-pip-version-check --force-reinstall \
