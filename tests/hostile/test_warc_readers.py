@@ -233,3 +233,13 @@ def test_remembered_origins(url: str) -> None:
         want = "InvalidURL"
     assert answer(url) == want
     assert answer(url) == want  # and again, from what was remembered
+
+
+def test_the_inflater_chosen_is_the_one_used(inflater: str) -> None:
+    """The lean reader inflates with the module ``warc._ZLIB`` names (zlib-ng when it is
+    installed: the fixture above sets each in turn), so both are really read above."""
+    octets = warc._Octets(io.BytesIO(b""), gzip.compress(_record(0), mtime=0))
+    expected = warc._ZLIB.decompressobj(31)
+    assert type(octets._z) is type(expected)
+    assert (type(expected).__module__ or "").startswith("zlib_ng") == (inflater == "zlib-ng")
+    assert octets.readline(64).startswith(b"WARC/")
