@@ -19,6 +19,8 @@ COMPILED_MODULES = [
     "_agents", "_compiled", "_legacy", "_matcher", "_outline", "_parser", "_pattern",
     "_precedence", "_purposes", "_stance", "_terminal", "_urls", "_usage", "model",
     "robotstxt", "useragent",
+    # The WARC page path (issue 27): the head scan, encoding sniffing, the header reader.
+    "_page._encoding", "_page._headers", "_page._html",
 ]
 """The modules of ``src/robotsrules`` the compiled build compiles."""
 
@@ -34,7 +36,8 @@ if os.environ.get("ROBOTSRULES_COMPILE", "").lower() in ("1", "true", "yes"):
     # setuptools and mypy, and the group's types do not depend on those modules.
     ext_modules = mypycify(
         ["--follow-imports=silent",
-         *(os.path.join("src", "robotsrules", f"{name}.py") for name in COMPILED_MODULES)],
+         *(os.path.join("src", "robotsrules", *name.split(".")) + ".py"
+           for name in COMPILED_MODULES)],
         opt_level="3", group_name="robotsrules_core",
     )
 

@@ -48,17 +48,27 @@ if [ ! -x .venv-compiled/bin/python ]; then
     "$PY" -m venv .venv-compiled
 fi
 .venv-compiled/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-rm -rf build/compiled-wheel
+rm -rf build/compiled-wheel build/lib.* build/temp.* build/bdist.*  # no stale module of an earlier list
 ROBOTSRULES_COMPILE=1 .venv-compiled/bin/python -m pip wheel --quiet --disable-pip-version-check \
     --no-deps --wheel-dir build/compiled-wheel .
 .venv-compiled/bin/python -m pip install --quiet --disable-pip-version-check --force-reinstall \
     build/compiled-wheel/robotsrules-*.whl
-# The test extra's runner, property testing and Google's library (the oracle), nothing else.
+# The test extra's runner, property testing and Google's library (the oracle); for the page
+# path's tests, the warc and bulk extras' readers (numpy for DuckDB's Python functions) and the
+# page layer's two HTML oracles.
 .venv-compiled/bin/python -m pip install --quiet --disable-pip-version-check \
     "pytest>=7" "pytest-xdist>=3" "hypothesis>=6" \
-    "jwm.robotstxt==1.0.8; python_version >= '3.10' and python_version < '3.13' and platform_machine == 'x86_64' and sys_platform == 'linux'"
+    "jwm.robotstxt==1.0.8; python_version >= '3.10' and python_version < '3.13' and platform_machine == 'x86_64' and sys_platform == 'linux'" \
+    "pyarrow>=14" "duckdb>=1.1" numpy "warcio>=1.7" "brotli>=1.2" "zlib-ng>=0.5" "html5lib>=1.1" \
+    "selectolax>=0.3.21"
 echo "   built and installed in $((SECONDS - started)) s"
-echo "== pytest (compiled build: core, conformance, corpus sample, property, stance, usage, compiled)"
+echo "== pytest (compiled build: core, conformance, corpus sample, property, stance, usage," \
+     "the page path and WARC readers, compiled)"
 ROBOTSRULES_EXPECT_COMPILED=1 .venv-compiled/bin/python -m pytest -n 2 -p no:doctest \
     -o addopts=-ra -W ignore::pytest.PytestConfigWarning \
-    tests/core tests/conformance tests/property tests/stance tests/usage tests/compiled
+    tests/core tests/conformance tests/property tests/stance tests/usage tests/compiled \
+    tests/page/test_head_windows.py tests/page/test_head_fast_paths.py \
+    tests/page/test_html_differential.py tests/page/test_page_signals.py \
+    tests/page/test_real_pages.py tests/page/test_signals_properties.py \
+    tests/page/test_warc_page_digest.py tests/page/test_page_warc.py \
+    tests/hostile/test_warc_readers.py

@@ -234,6 +234,21 @@ class _Archive(ArchiveIterator):  # type: ignore[misc]  # warcio has no type inf
         super().close()
 
 
+def _fast_zlib() -> Any:
+    """zlib-ng's drop-in module (the ``warc`` extra installs it) when it is there: it
+    inflates a gzip'd WARC's members with about 40 % fewer instructions than the standard
+    library's zlib (its checksum is computed with the processor's carry-less multiply), with
+    the same interface, bounds and checks; else the standard library's."""
+    try:
+        from zlib_ng import zlib_ng
+    except ImportError:
+        return zlib
+    return zlib_ng
+
+
+_ZLIB: Any = _fast_zlib()
+"""The module whose ``decompressobj`` inflates the members of gzip'd WARC files (the tests
+set it to :mod:`zlib` to read every file with the standard library too)."""
 _GZIP = b"\x1f\x8b"
 _READ = 1 << 16  # octets read from the file at a time
 _INFLATE = 1 << 20  # octets inflated at a time, whatever the compression ratio
@@ -255,7 +270,7 @@ class _Octets:
     def __init__(self, handle: Any, start: bytes) -> None:
         self._handle = handle
         self._raw = start  # octets read from the file and not yet inflated or used
-        self._z: Any = zlib.decompressobj(31) if start[:2] == _GZIP else None
+        self._z: Any = _ZLIB.decompressobj(31) if start[:2] == _GZIP else None
         self._buf = b""  # octets of the current member (or file) not yet consumed, from _at
         self._at = 0
         self._ended = False  # the file has no more octets
@@ -318,7 +333,7 @@ class _Octets:
         self._raw = rest
         # A new member, or (not starting as one) plain octets; one lone octet that could
         # start a member is read as a cut member.
-        self._z = zlib.decompressobj(31) if _GZIP.startswith(rest[:2]) else None
+        self._z = _ZLIB.decompressobj(31) if _GZIP.startswith(rest[:2]) else None
         self._buf, self._at = b"", 0
         return True
 
@@ -360,6 +375,13 @@ class _Octets:
             return None
         self._at = end + 4
         return self._buf[at:end + 4]
+
+    def peek(self, size: int) -> bytes:
+        """At most ``size`` octets, left unread (fewer only at the end of the member or
+        file)."""
+        while len(self._buf) - self._at < size and self._fill():
+            pass
+        return self._buf[self._at:self._at + size]
 
     def skip(self, size: int) -> int:
         """Pass over at most ``size`` octets (fewer only at the end of the member or file)
@@ -425,6 +447,13 @@ class _Block:
         if left is not None:
             self.limit = left - len(data)
         return data
+
+    def peek(self, size: int) -> bytes:
+        """At most ``size`` octets of the block, left unread."""
+        left = self.limit
+        if left is not None:
+            size = min(size, left)
+        return self._octets.peek(size) if size > 0 else b""
 
     def skip(self) -> int:
         """Pass over the rest of the block without keeping it: the octets passed over."""
@@ -785,6 +814,7 @@ def _target(record: Any) -> Optional[str]:
 
 
 _BLANK_LINE = re.compile(rb"\n\r*\n")
+_HTTP_PEEK = 4096  # octets of a record block looked at first for its HTTP head (< MAX_HTTP_HEAD)
 
 
 def _http_head(raw: Any) -> Tuple[Optional[str], Tuple[Tuple[str, str], ...], Optional[str],
@@ -793,6 +823,20 @@ def _http_head(raw: Any) -> Tuple[Optional[str], Tuple[Tuple[str, str], ...], Op
     the HTTP head at the start of a record block. The head ends at its blank line; a block
     that ends first, or a head longer than :data:`MAX_HTTP_HEAD`, is damage (a head cut
     after its status line has lost the headers that may say no)."""
+    if isinstance(raw, _Block):  # the lean reader's: the head read where it lies
+        data = raw.peek(_HTTP_PEEK)
+        first = data.find(b"\n")
+        if first >= 0:
+            match = _STATUS_LINE.match(data, 0, first + 1)
+            blank = _BLANK_LINE.search(data, first) if match is not None else None
+            if match is not None and blank is not None:
+                # The status line and the blank line within the first octets: what the
+                # reading of MAX_HTTP_HEAD + 1 octets below finds (each is the leftmost),
+                # with the payload left unread instead of copied.
+                raw.read(blank.end())
+                fields = header_block(data[first + 1:blank.start() + 1])
+                return (match.group(1).decode("latin-1"),
+                        tuple((field.name, field.value) for field in fields), None, b"")
     data = raw.read(MAX_HTTP_HEAD + 1)  # short only where the block ends
     first = data.find(b"\n", 0, MAX_HTTP_HEAD)
     line_end = first + 1 if first >= 0 else min(len(data), MAX_HTTP_HEAD + 1)
@@ -822,12 +866,17 @@ def _read_body(raw: Any, headers: Sequence[Tuple[str, str]], limit: int, start: 
     coding = _header(headers, "transfer-encoding") or ""
     chunks = Dechunker() if "chunked" in coding.lower() else None
     decoder = BodyDecoder(_header(headers, "content-encoding"), limit)
+    # A body without coding is read at once, up to the octet past the limit (one slice
+    # of what was inflated, no joining); coded ones a part at a time, so that a fault
+    # past what the decoder keeps is never reached, as before.
+    step = limit + 1 if chunks is None and not decoder.kind and decoder.error is None \
+        else _DRAIN
     read = 0
     ended = False
     block = start
     while True:
         if not block:
-            block = raw.read(_DRAIN)
+            block = raw.read(step)
             if not block:
                 ended = True
                 break

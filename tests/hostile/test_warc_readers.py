@@ -17,6 +17,7 @@ import gzip
 import importlib.util
 import io
 import sys
+import zlib
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
@@ -38,6 +39,18 @@ BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "page_signals.p
 # the lean reader stops at the bad member with a note. Both keep the first site, lose the
 # third, and note one problem; only the record counts differ.
 COUNTS_DIFFER = {"bad-member.warc.gz"}
+
+
+@pytest.fixture(autouse=True, params=["zlib-ng", "zlib"])
+def inflater(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test here twice: the lean reader inflating with zlib-ng (the ``warc`` extra's,
+    chosen when installed) and with the standard library's zlib (the reference)."""
+    if request.param == "zlib-ng":
+        fast = pytest.importorskip("zlib_ng.zlib_ng")
+        monkeypatch.setattr(warc, "_ZLIB", fast)
+    else:
+        monkeypatch.setattr(warc, "_ZLIB", zlib)
+    return str(request.param)
 
 
 def _read(data: bytes, reader: str, monkeypatch: pytest.MonkeyPatch) -> Tuple[Any, ...]:
@@ -220,3 +233,13 @@ def test_remembered_origins(url: str) -> None:
         want = "InvalidURL"
     assert answer(url) == want
     assert answer(url) == want  # and again, from what was remembered
+
+
+def test_the_inflater_chosen_is_the_one_used(inflater: str) -> None:
+    """The lean reader inflates with the module ``warc._ZLIB`` names (zlib-ng when it is
+    installed: the fixture above sets each in turn), so both are really read above."""
+    octets = warc._Octets(io.BytesIO(b""), gzip.compress(_record(0), mtime=0))
+    expected = warc._ZLIB.decompressobj(31)
+    assert type(octets._z) is type(expected)
+    assert (type(expected).__module__ or "").startswith("zlib_ng") == (inflater == "zlib-ng")
+    assert octets.readline(64).startswith(b"WARC/")

@@ -20,10 +20,12 @@ encoding cannot map become U+FFFD.
 
 from __future__ import annotations
 
+import codecs
 import re
 from typing import Dict, List, Optional, Tuple
 
-__all__ = ["decode_html", "encoding_for_label", "prescan"]
+__all__ = ["decode_html", "decode_prefix", "encoding_for_label", "prefix_encoding", "prescan",
+           "worth_windows"]
 
 # WHATWG encoding name -> (Python codec, its labels). Where the Python codec differs from
 # the WHATWG decoder: gbk is decoded by gb18030 as the Encoding Standard says; big5 by
@@ -310,6 +312,48 @@ def sniff(data: bytes, transport: Optional[str] = None) -> Tuple[str, int]:
             return found, 0
     found = prescan(data[:1024])
     return (found, 0) if found is not None else ("", 0)
+
+
+# The encodings whose Python codec maps each byte to one character (no state, no sequence
+# longer than a byte): the text of the first n bytes is the first n characters of the text.
+_SINGLE_BYTE = frozenset(
+    name for name, (codec, _) in _ENCODINGS.items()
+    if codec.startswith(("cp", "iso8859_", "koi8_", "mac_")) and codec not in ("cp932", "cp949"))
+
+
+def prefix_encoding(data: bytes, transport: Optional[str] = None) -> Tuple[str, int]:
+    """``(encoding, bytes to skip)`` when :func:`decode_prefix` can give the text of
+    :func:`decode_html` a prefix at a time (UTF-8, by a BOM, the transport, the prescan or
+    because every byte is ASCII, or a single-byte encoding); ``("", 0)`` otherwise (the
+    whole body must be decoded at once: UTF-16, the CJK encodings, or a body that is not
+    ASCII and whose encoding is left to autodetection, which reads all of it)."""
+    encoding, skip = sniff(data, transport)
+    if not encoding and data.isascii():
+        encoding = "utf-8"  # what autodetection reads ASCII bytes as
+    if encoding == "utf-8" or encoding in _SINGLE_BYTE:
+        return encoding, skip
+    return "", 0
+
+
+def worth_windows(data: bytes, encoding: str) -> bool:
+    """Whether decoding ``data`` a window at a time saves work: not for ASCII bytes read as
+    UTF-8, which decode at the pace of a copy (cheaper than finding where a window should
+    end); yes for single-byte encodings (a table look-up a byte) and other UTF-8."""
+    return encoding != "utf-8" or not data.isascii()
+
+
+def decode_prefix(data: bytes, encoding: str, skip: int, size: int) -> Tuple[str, bool]:
+    """``(text, whole)``: the text of the first ``size`` bytes of ``data`` after ``skip``,
+    decoded as ``encoding`` (from :func:`prefix_encoding`), and whether that is all of
+    ``data``. The text is exactly the start of :func:`decode_html`'s: a UTF-8 character
+    cut by the window's end is left out (an incremental decoder holds it back), never
+    replaced."""
+    end = skip + size
+    if end >= len(data):
+        return _decode(data[skip:] if skip else data, encoding), True
+    if encoding == "utf-8":
+        return codecs.getincrementaldecoder("utf-8")("replace").decode(data[skip:end]), False
+    return data[skip:end].decode(_ENCODINGS[encoding][0], "replace"), False
 
 
 def decode_html(data: bytes, transport: Optional[str] = None, *, cut: bool = False

@@ -186,7 +186,7 @@ def _str_pairs(headers: Tuple[Any, ...]) -> Optional[Tuple[Field, ...]]:
     return tuple(fields)
 
 
-def header_block(text: Union[str, bytes]) -> Tuple[Field, ...]:
+def header_block(text: Union[str, bytes, bytearray, memoryview]) -> Tuple[Field, ...]:
     """The fields of a raw header block: ``Name: value`` lines ending in CRLF, LF or CR.
 
     A status line (``HTTP/1.1 200 OK``) is skipped, a line starting with a space or tab

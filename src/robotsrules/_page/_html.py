@@ -49,7 +49,7 @@ import html.entities
 import re
 from typing import Dict, List, NamedTuple, Optional, Tuple, Union
 
-from ._encoding import decode_html
+from ._encoding import decode_html, decode_prefix, prefix_encoding, worth_windows
 
 __all__ = ["DEFAULT_HEAD_BYTES", "MAX_HEAD_LINKS", "RSL_MEDIA_TYPE", "Head", "InlineScript",
            "Link", "Meta", "is_rsl_type", "read_head", "read_head_meta"]
@@ -299,9 +299,25 @@ def _end_tag_end(text: str, here: int) -> int:
     return _attributes(text, here)[2]
 
 
+def _find_at(pattern: re.Pattern[str], text: str, here: int, probe: str
+             ) -> Optional[re.Match[str]]:
+    """``pattern.search(text, here)`` for a pattern each of whose matches starts with
+    ``probe``: the candidates are found with ``str.find`` (for one character a ``memchr``,
+    where the regular expression engine steps one character at a time) and the pattern
+    tried at each of them, in order, so the leftmost match is the one ``search`` finds."""
+    while True:
+        at = text.find(probe, here)
+        if at < 0:
+            return None
+        found = pattern.match(text, at)
+        if found is not None:
+            return found
+        here = at + 1
+
+
 def _raw_end(text: str, name: str, here: int) -> int:
     """The end of an RCDATA or RAWTEXT element's end tag, from the end of its start tag."""
-    closer = _CLOSERS[name].search(text, here)
+    closer = _find_at(_CLOSERS[name], text, here, "<")
     return len(text) if closer is None else _end_tag_end(text, closer.end() - 1)
 
 
@@ -311,9 +327,10 @@ def _script_end(text: str, here: int) -> int:
     size = len(text)
     state = 0  # 0 script data, 1 escaped, 2 double escaped
     while True:
-        pattern = _SCRIPT_DATA if state == 0 else _SCRIPT_ESCAPED if state == 1 else \
-            _SCRIPT_DOUBLE
-        found = pattern.search(text, here)
+        if state == 0:  # "<!--" or an end tag: both start with "<"
+            found = _find_at(_SCRIPT_DATA, text, here, "<")
+        else:
+            found = (_SCRIPT_ESCAPED if state == 1 else _SCRIPT_DOUBLE).search(text, here)
         if found is None:
             return size
         token = found.group()
@@ -677,8 +694,8 @@ def _nothing_to_read(document: Union[str, bytes]) -> bool:
             and _SCRIPT_PROBE.search(document) is None)
 
 
-def read_head(document: Union[str, bytes, None], *, max_bytes: int = DEFAULT_HEAD_BYTES,
-              content_type: Optional[str] = None) -> Head:
+def read_head(document: Union[str, bytes, bytearray, memoryview, None], *,
+              max_bytes: int = DEFAULT_HEAD_BYTES, content_type: Optional[str] = None) -> Head:
     """Read the head of an HTML ``document`` (module docstring).
 
     Bytes are decoded as the HTML standard sniffs them (:mod:`._encoding`; ``content_type``
@@ -696,6 +713,9 @@ def read_head(document: Union[str, bytes, None], *, max_bytes: int = DEFAULT_HEA
             content_type is not None and "utf-16" in content_type.lower())
         if not utf16 and _nothing_to_read(raw):
             return Head((), "", 0)
+        encoding, skip = ("", 0) if utf16 else prefix_encoding(raw, content_type)
+        if encoding and worth_windows(raw, encoding):
+            return _head(*_scan_prefixes(raw, encoding, skip), encoding)
         text, encoding = decode_html(raw, content_type, cut=len(document) > max_bytes)
         if utf16 and _nothing_to_read(text):
             return Head((), encoding, 0)
@@ -707,6 +727,40 @@ def read_head(document: Union[str, bytes, None], *, max_bytes: int = DEFAULT_HEA
         raise TypeError(f"html must be str or bytes, not {type(document).__name__}")
     extras: List[_Extra] = []
     found, end = _scan(text, extras)
+    return _head(text, found, end, extras, encoding)
+
+
+_WINDOW_SLACK = 4096
+"""Bytes decoded for the first scan (:func:`_scan_prefixes`) past the first ``<body`` or
+``<BODY`` of the raw bytes (where the head usually ends); a larger window is decoded (eight
+times larger each time) only when the scan ran to the end of the text it was given."""
+
+
+def _scan_prefixes(raw: bytes, encoding: str, skip: int
+                   ) -> Tuple[str, List[Tuple[Dict[str, str], int, bool]], int, List[_Extra]]:
+    """:func:`_scan` of the text of ``raw`` (``encoding``, ``skip``: from
+    :func:`._encoding.prefix_encoding`), decoded a window at a time: the text of a window is
+    exactly the start of the whole text, and a scan that stopped before the end of that
+    text (at a ``<body>``, ``<frameset>`` or ``<plaintext>`` tag, whose decision reads
+    nothing past the tag) reads what the scan of the whole text reads; a scan that ran to the
+    end of its window is made again over a larger one. Returns ``(text, metas, end, extras)``
+    as :func:`_scan` gives them for the window read last."""
+    body = raw.find(b"<body", skip)
+    upper = raw.find(b"<BODY", skip, len(raw) if body < 0 else body)
+    body = upper if upper >= 0 else body
+    size = _WINDOW_SLACK + (body - skip if body >= 0 else len(raw))
+    while True:
+        text, whole = decode_prefix(raw, encoding, skip, size)
+        extras: List[_Extra] = []
+        found, end = _scan(text, extras)
+        if whole or end < len(text):
+            return text, found, end, extras
+        size *= 8
+
+
+def _head(text: str, found: List[Tuple[Dict[str, str], int, bool]], end: int,
+          extras: List[_Extra], encoding: str) -> Head:
+    """The :class:`Head` of what :func:`_scan` read of ``text``."""
     out: List[Meta] = []
     line, counted = 1, 0
     for attributes, offset, in_head in found:
@@ -751,7 +805,7 @@ def _with_extras(head: Head, text: str, extras: List[_Extra]) -> Head:
     return head._replace(links=tuple(links), base=base, scripts=tuple(scripts))
 
 
-def read_head_meta(document: Union[str, bytes, None], *,
+def read_head_meta(document: Union[str, bytes, bytearray, memoryview, None], *,
                    max_bytes: int = DEFAULT_HEAD_BYTES) -> Tuple[Meta, ...]:
     """The named ``<meta>`` elements :func:`read_head` reads (the benchmark's entry)."""
     return read_head(document, max_bytes=max_bytes).metas

@@ -59,6 +59,7 @@ TDM_SIGNALS = ("ai-train", "ai-input")
 _ROBOTS_HEADER = "x-robots-tag"
 _TDM = "tdm-reservation"
 _TDM_POLICY = "tdm-policy"
+_TDM_RULES = frozenset({_TDM, _TDM_POLICY})
 
 
 class Directive(NamedTuple):
@@ -553,6 +554,9 @@ def _tdm(directives: Sequence[Directive]
     invalid = False
     policy: Optional[str] = None
     decider: Optional[Directive] = None
+    directives = [d for d in directives if d.rule in _TDM_RULES]  # one pass over them all
+    if not directives:  # most pages: nothing of TDMRep stated
+        return reservation, invalid, policy, decider
     for source in ("file", "header", "meta"):
         stated = [d for d in directives if d.source == source and d.rule == _TDM
                   and d.applies and (d.in_head or tdm_value(d.value or "") != (0, True))]
