@@ -175,6 +175,16 @@ def test_head_reading_matches_spec_parsers_long(seed: int) -> None:
     # An end tag in foreign content looks no further down than the last HTML element.
     "<svg><g><foreignObject><div><svg><x></g></x></svg></div>"
     "<![CDATA[x><meta name=robots content=c>]]><meta name=robots content=after>",
+    # Tag names are ASCII case-insensitive: a long s (U+017F), a dotless or dotted i (U+0131,
+    # U+0130) or the Kelvin sign (U+212A) does not spell "style", "script", "title" or
+    # "link", so no raw text ends early (a fake <body> inside it stops nothing) and an
+    # unknown element ends the head.
+    "<head><style></\u017ftyle><body></style><meta name=robots content=noindex></head><body>",
+    "<head><script></\u017fcript><body></script><meta name=robots content=noindex><body>",
+    "<head><title></t\u0131tle><body></title><meta name=robots content=noindex><body>",
+    "<head><iframe></\u0130frame><body></iframe><meta name=robots content=noindex><body>",
+    "<head><noframes></noframe\u017f><body></noframes><meta name=robots content=n><body>",
+    "<head><lin\u212a><meta name=robots content=noindex><body>",
 ])
 def test_known_cases_match_spec_parsers(document: str) -> None:
     _check(document, exact=True)

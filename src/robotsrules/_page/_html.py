@@ -126,7 +126,7 @@ def is_rsl_type(value: str) -> bool:
 
 _EXTRA_TAGS = frozenset({"link", "base", "script"})
 _MAX_EXTRAS = 3 * MAX_HEAD_LINKS
-_SCRIPT_CLOSE = re.compile(r"</script", re.IGNORECASE)
+_SCRIPT_CLOSE = re.compile(r"</script", re.IGNORECASE | re.ASCII)
 
 
 _WS = "\t\n\f\r "
@@ -159,11 +159,22 @@ _TAG = re.compile(rf"([A-Za-z][^\t\n\f\r />]*)({_PLAIN_TAG})?")
 _READ_ATTRIBUTES = frozenset({"meta", "annotation-xml", "font", "input"})
 _NO_ATTRIBUTES: Dict[str, str] = {}
 _COMMENT_END = re.compile(r"--!?>")
-_SCRIPT_DATA = re.compile(r"<!--|</script[\t\n\f\r />]", re.IGNORECASE)
-_SCRIPT_ESCAPED = re.compile(r"-->|</script[\t\n\f\r />]|<script[\t\n\f\r />]", re.IGNORECASE)
-_SCRIPT_DOUBLE = re.compile(r"-->|</script[\t\n\f\r />]", re.IGNORECASE)
-_CLOSERS = {name: re.compile(f"</{name}[\t\n\f\r />]", re.IGNORECASE)
+# Tag names are compared ASCII case-insensitively (the tokenizer lowers A-Z only): with
+# re.ASCII, "(?i)s" does not match U+017F (long s), nor "i" U+0130/U+0131, nor "k" U+212A
+# (Kelvin), so "</\u017ftyle>" does not end a style sheet here either.
+_NAME_CASE = re.IGNORECASE | re.ASCII
+_SCRIPT_DATA = re.compile(r"<!--|</script[\t\n\f\r />]", _NAME_CASE)
+_SCRIPT_ESCAPED = re.compile(r"-->|</script[\t\n\f\r />]|<script[\t\n\f\r />]", _NAME_CASE)
+_SCRIPT_DOUBLE = re.compile(r"-->|</script[\t\n\f\r />]", _NAME_CASE)
+_CLOSERS = {name: re.compile(f"</{name}[\t\n\f\r />]", _NAME_CASE)
             for name in ("title", "textarea", "style", "xmp", "iframe", "noembed", "noframes")}
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _ascii_lower(name: str) -> str:
+    """A tag or attribute name as the tokenizer lowers it: A-Z only (``str.lower`` would
+    also turn U+212A, the Kelvin sign, into ``k``, and U+0130 into two characters)."""
+    return name.lower() if name.isascii() else name.translate(_ASCII_LOWER)
 _RAW = frozenset(_CLOSERS) | {"script"}
 _VOID = frozenset({"area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr",
                    "img", "input", "keygen", "link", "meta", "param", "source", "track", "wbr"})
@@ -276,7 +287,7 @@ def _attributes(text: str, here: int) -> Tuple[Optional[Dict[str, str]], bool, i
             return attributes, here - 2 >= found.start() and text[here - 2] == "/", here
         if (double is not None and not closed) or (single is not None and not closed_single):
             return None, False, len(text)  # an unterminated quoted value runs to the end
-        key = key.lower()
+        key = _ascii_lower(key)
         if key not in attributes:  # the first of repeated attributes wins
             value = double if double is not None else single if single is not None else bare
             attributes[key] = value or ""
@@ -287,7 +298,7 @@ def _plain_attributes(text: str, start: int, end: int) -> Dict[str, str]:
     (:data:`_PLAIN_TAG`), as :func:`_attributes` reads them, taken at once."""
     attributes: Dict[str, str] = {}
     for key, double, single, bare in _PLAIN_ATTRIBUTE.findall(text, start, end):
-        key = key.lower()
+        key = _ascii_lower(key)
         if key not in attributes:  # the first of repeated attributes wins
             attributes[key] = double or single or bare
     return attributes
@@ -577,7 +588,7 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
             frameset_ok = False
             pos = lt + 1
             continue
-        name = found.group(1).lower()
+        name = _ascii_lower(found.group(1))
         if "\x00" in name:
             name = name.replace("\x00", "\ufffd")
         end = found.end(2)
