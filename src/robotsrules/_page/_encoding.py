@@ -353,7 +353,7 @@ def decode_prefix(data: bytes, encoding: str, skip: int, size: int) -> Tuple[str
         return _decode(data[skip:] if skip else data, encoding), True
     if encoding == "utf-8":
         return codecs.getincrementaldecoder("utf-8")("replace").decode(data[skip:end]), False
-    return data[skip:end].decode(_ENCODINGS[encoding][0], "replace"), False
+    return _decode(data[skip:end], encoding), False
 
 
 def decode_html(data: bytes, transport: Optional[str] = None, *, cut: bool = False

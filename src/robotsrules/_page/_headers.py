@@ -180,9 +180,7 @@ def _str_pairs(headers: Tuple[Any, ...]) -> Optional[Tuple[Field, ...]]:
         name = name.strip(" \t")
         if name_ok(name) is None:
             continue
-        if "\n" in value or "\r" in value:
-            value = _FOLD.sub(" ", value)
-        fields.append(Field(name, name.lower(), value.strip(" \t"), len(fields)))
+        fields.append(Field(name, name.lower(), _unfold(value), len(fields)))
     return tuple(fields)
 
 
