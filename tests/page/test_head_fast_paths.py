@@ -37,11 +37,11 @@ def _same(tag: str) -> bool:
     """Whether the tag is in the plain form (then read both ways, the same)."""
     found = _TAG.match(tag, 1)
     assert found is not None
-    end = found.end(2)
+    end = found.end(3)
     if end < 0:
         return False
-    fast = (_plain_attributes(tag, found.end(1), end), tag[end - 2] == "/", end)
-    assert fast == _attributes(tag, found.end(1)), tag
+    fast = (_plain_attributes(tag, found.end(2), end), tag[end - 2] == "/", end)
+    assert fast == _attributes(tag, found.end(2)), tag
     return True
 
 

@@ -53,6 +53,26 @@ def test_the_html_link_and_the_inline_script() -> None:
     assert document.license_for(PAGE).allows("ai-train") is False
 
 
+@pytest.mark.parametrize("rel, kind", [
+    ("&#108;icense", "application/rsl+xml"),  # "l" as a decimal reference
+    ("lic&#x65;nse", "application/&#x72;sl+xml"),  # hexadecimal, in both attributes
+    ("LICENSE", "APPLICATION/RSL+XML"),
+    ("&NewLine;license", "application/rsl+xml"),  # a named reference: a blank, then the token
+])
+def test_a_licence_spelled_with_character_references_is_read(rel: str, kind: str) -> None:
+    # Attribute values are read with their character references decoded (HTML Living
+    # Standard, "attribute value (double-quoted) state"): the tag's text need not spell
+    # "license" or "rsl" for the element to be a licence link or an RSL script.
+    html = (f'<head><link rel="{rel}" type="{kind}" href="/l.xml">'
+            f'<script type="{kind}"><rsl></rsl></script></head><body>')
+    head = read_head(html)
+    assert [(link.rel, link.href) for link in head.links] == [(("license",), "/l.xml")]
+    assert [script.text for script in head.scripts] == ["<rsl></rsl>"]
+    signals = page_signals({}, html, agent="ExampleBot", url=PAGE)
+    assert signals.license_urls == ("https://example.com/l.xml",)
+    assert len(signals.inline_licenses) == 1
+
+
 def test_a_plain_license_link_is_kept_but_is_no_rsl_licence() -> None:
     # rel="license" is also the generic relation (RFC 4946; Creative Commons pages): without
     # the RSL media type it is reported, never fetched as RSL.

@@ -47,7 +47,7 @@ from __future__ import annotations
 import html
 import html.entities
 import re
-from typing import Dict, List, NamedTuple, Optional, Tuple, Union
+from typing import Dict, Final, List, NamedTuple, Optional, Tuple, Union
 
 from ._encoding import decode_html, decode_prefix, prefix_encoding, worth_windows
 
@@ -124,17 +124,17 @@ def is_rsl_type(value: str) -> bool:
     return value.split(";", 1)[0].strip(_WS).lower() == RSL_MEDIA_TYPE
 
 
-_EXTRA_TAGS = frozenset({"link", "base", "script"})
-_MAX_EXTRAS = 3 * MAX_HEAD_LINKS
-_SCRIPT_CLOSE = re.compile(r"</script", re.IGNORECASE | re.ASCII)
+_EXTRA_TAGS: Final = frozenset({"link", "base", "script"})
+_MAX_EXTRAS: Final = 3 * MAX_HEAD_LINKS
+_SCRIPT_CLOSE: Final = re.compile(r"</script", re.IGNORECASE | re.ASCII)
 
 
-_WS = "\t\n\f\r "
+_WS: Final = "\t\n\f\r "
 # One step through a tag's attributes, as the tokenizer takes them: blanks and "/" skipped,
 # then the tag's ">" (group 1) or an attribute: its name, then optionally blanks, "=", blanks
 # and a value, double-quoted, single-quoted (each with its closing quote captured: an empty
 # group is a quote the input ends inside) or unquoted.
-_STEP = re.compile(
+_STEP: Final = re.compile(
     r"""[\t\n\f\r /]*(?:(>)|([^\t\n\f\r />][^\t\n\f\r />=]*)"""
     r"""(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)("?)|'([^']*)('?)|([^\t\n\f\r >]*)))?)""")
 # The rest of a tag in the common, unambiguous form only (each attribute after a blank, no
@@ -144,63 +144,77 @@ _STEP = re.compile(
 # tag): where it matches, its ">" and its "/>" are the tokenizer's, and its attributes are
 # :data:`_PLAIN_ATTRIBUTE`'s matches (one attribute each, in order: the form leaves one way
 # to split it). Other tags take the full attribute reader.
-_PLAIN_TAG = (
+_PLAIN_TAG: Final = (
     r"""(?:[\t\n\f\r ]+[^\t\n\f\r />="'<]+"""
     r"""(?:=(?:"[^"]*"|'[^']*'|[^\t\n\f\r >"'=<`/]+(?=[\t\n\f\r >])))?)*"""
     r"""[\t\n\f\r ]*/?>""")
-_PLAIN_ATTRIBUTE = re.compile(
+_PLAIN_ATTRIBUTE: Final = re.compile(
     r"""[\t\n\f\r ]+([^\t\n\f\r />="'<]+)"""
     r"""(?:=(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r >"'=<`/]+)))?""")
-# A tag's name (group 1) and, where the rest is in that plain form, the rest (group 2): one
-# match per tag. (No shorter name can be followed by the plain form, which starts with a
-# blank, "/" or ">", so the name is always the tokenizer's whole name.)
-_TAG = re.compile(rf"([A-Za-z][^\t\n\f\r />]*)({_PLAIN_TAG})?")
+# Matched after a tag's "<": the "/" of an end tag (group 1), the tag's name (group 2) and,
+# where the rest is in that plain form, the rest (group 3): one match per tag. (No shorter
+# name can be followed by the plain form, which starts with a blank, "/" or ">", so the name
+# is always the tokenizer's whole name.)
+_TAG: Final = re.compile(rf"(/?)([A-Za-z][^\t\n\f\r />]*)({_PLAIN_TAG})?")
+# The common step between two tags: blanks at most (no text the tree builder would act on),
+# then a start or end tag (groups as in _TAG), matched at once from where the last token
+# ended.
+_NEXT_TAG: Final = re.compile(rf"[\t\n\f\r ]*<{_TAG.pattern}")
 # The start tags whose attributes matter here.
-_READ_ATTRIBUTES = frozenset({"meta", "annotation-xml", "font", "input"})
-_NO_ATTRIBUTES: Dict[str, str] = {}
-_COMMENT_END = re.compile(r"--!?>")
+_READ_ATTRIBUTES: Final = frozenset({"meta", "annotation-xml", "font", "input"})
+_NO_ATTRIBUTES: Final[Dict[str, str]] = {}
+_COMMENT_END: Final = re.compile(r"--!?>")
 # Tag names are compared ASCII case-insensitively (the tokenizer lowers A-Z only): with
 # re.ASCII, "(?i)s" does not match U+017F (long s), nor "i" U+0130/U+0131, nor "k" U+212A
 # (Kelvin), so "</\u017ftyle>" does not end a style sheet here either.
-_NAME_CASE = re.IGNORECASE | re.ASCII
-_SCRIPT_DATA = re.compile(r"<!--|</script[\t\n\f\r />]", _NAME_CASE)
-_SCRIPT_ESCAPED = re.compile(r"-->|</script[\t\n\f\r />]|<script[\t\n\f\r />]", _NAME_CASE)
-_SCRIPT_DOUBLE = re.compile(r"-->|</script[\t\n\f\r />]", _NAME_CASE)
-_CLOSERS = {name: re.compile(f"</{name}[\t\n\f\r />]", _NAME_CASE)
+_NAME_CASE: Final = re.IGNORECASE | re.ASCII
+_SCRIPT_DATA: Final = re.compile(r"<!--|</script[\t\n\f\r />]", _NAME_CASE)
+_SCRIPT_ESCAPED: Final = re.compile(r"-->|</script[\t\n\f\r />]|<script[\t\n\f\r />]",
+                                    _NAME_CASE)
+_SCRIPT_DOUBLE: Final = re.compile(r"-->|</script[\t\n\f\r />]", _NAME_CASE)
+_CLOSERS: Final = {name: re.compile(f"</{name}[\t\n\f\r />]", _NAME_CASE)
             for name in ("title", "textarea", "style", "xmp", "iframe", "noembed", "noframes")}
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+_ASCII_LOWER: Final = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                                    "abcdefghijklmnopqrstuvwxyz")
 
 
 def _ascii_lower(name: str) -> str:
     """A tag or attribute name as the tokenizer lowers it: A-Z only (``str.lower`` would
     also turn U+212A, the Kelvin sign, into ``k``, and U+0130 into two characters)."""
     return name.lower() if name.isascii() else name.translate(_ASCII_LOWER)
-_RAW = frozenset(_CLOSERS) | {"script"}
-_VOID = frozenset({"area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr",
-                   "img", "input", "keygen", "link", "meta", "param", "source", "track", "wbr"})
+
+
+_VOID: Final = frozenset({"area", "base", "basefont", "bgsound", "br", "col", "embed", "frame",
+                          "hr", "img", "input", "keygen", "link", "meta", "param", "source",
+                          "track", "wbr"})
 # "in head": the start tags the head keeps (the rest end it).
-_HEAD_VOID = frozenset({"base", "basefont", "bgsound", "link"})
+_HEAD_VOID: Final = frozenset({"base", "basefont", "bgsound", "link"})
 # "in foreign content": start tags that leave SVG/MathML for HTML.
-_BREAKOUT = frozenset({
+_BREAKOUT: Final = frozenset({
     "b", "big", "blockquote", "body", "br", "center", "code", "dd", "div", "dl", "dt", "em",
     "embed", "h1", "h2", "h3", "h4", "h5", "h6", "head", "hr", "i", "img", "li", "listing",
     "menu", "meta", "nobr", "ol", "p", "pre", "ruby", "s", "small", "span", "strong",
     "strike", "sub", "sup", "table", "tt", "u", "ul", "var"})
-_MATH_TEXT = frozenset({"mi", "mo", "mn", "ms", "mtext"})
+_MATH_TEXT: Final = frozenset({"mi", "mo", "mn", "ms", "mtext"})
+_RAW: Final = frozenset(_CLOSERS) | {"script"}
 # "in body": the start tags that set the frameset-ok flag to "not ok" (a later <frameset>
 # is then ignored instead of replacing the body).
-_NOT_FRAMESET = frozenset({
+_NOT_FRAMESET: Final = frozenset({
     "pre", "listing", "li", "dd", "dt", "button", "applet", "marquee", "object", "table",
     "area", "br", "embed", "img", "image", "keygen", "wbr", "hr", "textarea", "xmp",
     "iframe", "select"})
 
 # Insertion modes (before html/head are one: they differ in nothing that decides here).
-_PRE, _HEAD, _NOSCRIPT, _AFTER, _BODY = range(5)
-_STOP = -1
+_PRE: Final = 0
+_HEAD: Final = 1
+_NOSCRIPT: Final = 2
+_AFTER: Final = 3
+_BODY: Final = 4
+_STOP: Final = -1
 
 
 # The "special" category (§13.2.4.3): an end tag looking for its element stops at these.
-_SPECIAL = frozenset({
+_SPECIAL: Final = frozenset({
     "address", "applet", "area", "article", "aside", "base", "basefont", "bgsound",
     "blockquote", "body", "br", "button", "caption", "center", "col", "colgroup", "dd",
     "details", "dir", "div", "dl", "dt", "embed", "fieldset", "figcaption", "figure",
@@ -210,9 +224,18 @@ _SPECIAL = frozenset({
     "object", "ol", "p", "param", "plaintext", "pre", "script", "search", "section", "select",
     "source", "style", "summary", "table", "tbody", "td", "template", "textarea", "tfoot",
     "th", "thead", "title", "tr", "track", "ul", "wbr", "xmp"})
-_MAX_OPEN = 1024
+_MAX_OPEN: Final = 1024
 """Elements of the implied body tracked at once; deeper ones are read as if void (a bound
 on memory, whatever the nesting; every end tag costs the same at any depth)."""
+
+
+# The names this reader compares against, each mapped to itself: a tag name found here, as
+# written, is its own lower-case form (no A-Z in it), so the lowering is skipped.
+_NAMES: Final[Dict[str, str]] = {name: name for name in (
+    _VOID | _HEAD_VOID | _BREAKOUT | _MATH_TEXT | _SPECIAL | _NOT_FRAMESET | _RAW
+    | _READ_ATTRIBUTES | _EXTRA_TAGS
+    | {"html", "head", "body", "noscript", "template", "svg", "math", "mglyph", "malignmark",
+       "foreignobject", "desc", "frameset", "plaintext", "image", "a"})}
 
 
 class _Open:
@@ -245,8 +268,8 @@ def _open(ns: str, name: str, attributes: Dict[str, str]) -> _Open:
     return _Open(ns, name, kind, special)
 
 
-_REFERENCE = re.compile(r"&(#[xX][0-9A-Fa-f]+;?|#[0-9]+;?|[A-Za-z][A-Za-z0-9]*;?)")
-_ENTITIES = html.entities.html5
+_REFERENCE: Final = re.compile(r"&(#[xX][0-9A-Fa-f]+;?|#[0-9]+;?|[A-Za-z][A-Za-z0-9]*;?)")
+_ENTITIES: Final = html.entities.html5
 
 
 def _attribute_reference(match: re.Match[str]) -> str:
@@ -272,6 +295,12 @@ def _attribute_value(value: str) -> str:
     return _REFERENCE.sub(_attribute_reference, value) if "&" in value else value
 
 
+# The attribute names read here (and common others), each mapped to itself, as _NAMES.
+_ATTRIBUTE_NAMES: Final[Dict[str, str]] = {name: name for name in (
+    "name", "content", "http-equiv", "charset", "property", "itemprop", "encoding", "color",
+    "face", "size", "type", "rel", "href", "src", "id", "class", "lang", "media", "as")}
+
+
 def _attributes(text: str, here: int) -> Tuple[Optional[Dict[str, str]], bool, int]:
     """``(attributes, self_closing, end)`` of a tag whose name ends at ``here``;
     ``attributes`` is ``None`` when the input ends inside the tag (HTML drops it)."""
@@ -287,7 +316,7 @@ def _attributes(text: str, here: int) -> Tuple[Optional[Dict[str, str]], bool, i
             return attributes, here - 2 >= found.start() and text[here - 2] == "/", here
         if (double is not None and not closed) or (single is not None and not closed_single):
             return None, False, len(text)  # an unterminated quoted value runs to the end
-        key = _ascii_lower(key)
+        key = _ATTRIBUTE_NAMES.get(key, "") or _ascii_lower(key)
         if key not in attributes:  # the first of repeated attributes wins
             value = double if double is not None else single if single is not None else bare
             attributes[key] = value or ""
@@ -298,7 +327,7 @@ def _plain_attributes(text: str, start: int, end: int) -> Dict[str, str]:
     (:data:`_PLAIN_TAG`), as :func:`_attributes` reads them, taken at once."""
     attributes: Dict[str, str] = {}
     for key, double, single, bare in _PLAIN_ATTRIBUTE.findall(text, start, end):
-        key = _ascii_lower(key)
+        key = _ATTRIBUTE_NAMES.get(key, "") or _ascii_lower(key)
         if key not in attributes:  # the first of repeated attributes wins
             attributes[key] = double or single or bare
     return attributes
@@ -329,7 +358,10 @@ def _find_at(pattern: re.Pattern[str], text: str, here: int, probe: str
 def _raw_end(text: str, name: str, here: int) -> int:
     """The end of an RCDATA or RAWTEXT element's end tag, from the end of its start tag."""
     closer = _find_at(_CLOSERS[name], text, here, "<")
-    return len(text) if closer is None else _end_tag_end(text, closer.end() - 1)
+    if closer is None:
+        return len(text)
+    after = closer.end()
+    return after if text[after - 1] == ">" else _end_tag_end(text, after - 1)
 
 
 def _script_end(text: str, here: int) -> int:
@@ -356,7 +388,8 @@ def _script_end(text: str, here: int) -> int:
                 state = 1
                 here = found.end()
             else:
-                return _end_tag_end(text, found.end() - 1)
+                after = found.end()
+                return after if text[after - 1] == ">" else _end_tag_end(text, after - 1)
         else:  # "<script" in the escaped state
             state = 2
             here = found.end()
@@ -370,6 +403,18 @@ def _has_text(text: str, start: int, end: int) -> bool:
     if "&" in chunk:  # "&#32;" is a space to the tree builder
         return bool(html.unescape(chunk).strip(_WS))
     return True
+
+
+def _may_keep(name: str, text: str, at: int, end: int) -> bool:
+    """Whether the tag ``text[at:end]`` (``name``: ``link``, ``base`` or ``script``) may be a
+    licence link, a base or an RSL script: a probe of the tag's own text, so that other links
+    and scripts cost little (the attributes are read, and decide, only where it holds). The
+    tag must spell "licen" or "rsl" (lower-cased: a ``find``, where a case-insensitive search
+    costs several times as much), or hold a character reference, which may spell either."""
+    if name == "base":
+        return True
+    return text.find("&", at, end) >= 0 or text[at:end].lower().find(
+        "licen" if name == "link" else "rsl") >= 0
 
 
 _Extra = Tuple[str, Dict[str, str], int, bool, str]
@@ -398,14 +443,10 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
         return bool(stack) and stack[-1].ns != "html"
 
     def wanted(name: str, at: int, end: int) -> bool:
-        """Whether a tag may be a licence ``<link>``, a ``<base>`` or an RSL ``<script>``:
-        a probe of the tag's own text (lower-cased: a ``find``, not a case-insensitive
-        search, which costs twice as much), so that other links and scripts cost little."""
-        if extras is None or len(extras) >= _MAX_EXTRAS:
-            return False
-        if name == "base":
-            return True
-        return text[at:end].lower().find("licen" if name == "link" else "rsl") >= 0
+        """Whether a tag may be a licence ``<link>``, a ``<base>`` or an RSL ``<script>``
+        (:func:`_may_keep`)."""
+        return extras is not None and len(extras) < _MAX_EXTRAS and _may_keep(name, text, at,
+                                                                               end)
 
     def extra(name: str, at: int, name_end: int, end: int, in_head: bool) -> int:
         """Keep a licence ``<link>``, a ``<base>`` or an RSL ``<script>`` (:func:`wanted`
@@ -535,69 +576,80 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
         html_end(name)
 
     while True:
-        lt = text.find("<", pos)
-        if lt < 0:
-            lt = size
-        if lt > pos and (frameset_ok or mode != _BODY) and _has_text(text, pos, lt):
-            if mode != _BODY and depth == 0:
-                mode = _BODY  # text the head cannot hold: an implied body starts
-            if mode == _BODY or depth:
-                frameset_ok = False
-        if lt + 1 >= size:
-            return metas, size
-        nxt = text[lt + 1]
-        if nxt == "!":
-            if text.startswith("--", lt + 2):
-                if text.startswith(">", lt + 4):
-                    pos = lt + 5
-                elif text.startswith("->", lt + 4):
-                    pos = lt + 6
-                else:
-                    found = _COMMENT_END.search(text, lt + 4)
-                    if found is None:
+        found = _NEXT_TAG.match(text, pos)
+        if found is not None:  # blanks at most, then a tag: the common step
+            start = found.start(2)
+            closing = text[start - 1] == "/"
+            lt = start - 2 if closing else start - 1
+        else:
+            lt = text.find("<", pos)
+            if lt < 0:
+                lt = size
+            if lt > pos and (frameset_ok or mode != _BODY) and _has_text(text, pos, lt):
+                if mode != _BODY and depth == 0:
+                    mode = _BODY  # text the head cannot hold: an implied body starts
+                if mode == _BODY or depth:
+                    frameset_ok = False
+            if lt + 1 >= size:
+                return metas, size
+            nxt = text[lt + 1]
+            if nxt == "!":
+                if text.startswith("--", lt + 2):
+                    if text.startswith(">", lt + 4):
+                        pos = lt + 5
+                    elif text.startswith("->", lt + 4):
+                        pos = lt + 6
+                    else:
+                        found = _COMMENT_END.search(text, lt + 4)
+                        if found is None:
+                            return metas, size
+                        pos = found.end()
+                    continue
+                if text.startswith("[CDATA[", lt + 2) and in_foreign():
+                    end = text.find("]]>", lt + 9)
+                    if end < 0:
                         return metas, size
-                    pos = found.end()
-                continue
-            if text.startswith("[CDATA[", lt + 2) and in_foreign():
-                end = text.find("]]>", lt + 9)
+                    pos = end + 3
+                    continue
+                end = text.find(">", lt + 2)  # DOCTYPE, a bogus comment
                 if end < 0:
                     return metas, size
-                pos = end + 3
+                pos = end + 1
                 continue
-            end = text.find(">", lt + 2)  # DOCTYPE, a bogus comment
-            if end < 0:
-                return metas, size
-            pos = end + 1
-            continue
-        if nxt == "?" or (nxt == "/" and not text[lt + 2:lt + 3].isalpha()):
-            if nxt == "/" and text.startswith(">", lt + 2):
-                pos = lt + 3  # "</>" is dropped
+            after = text[lt + 2:lt + 3]  # an end tag's name starts with an ASCII letter
+            if nxt == "?" or (nxt == "/" and not (after.isascii() and after.isalpha())):
+                if nxt == "/" and text.startswith(">", lt + 2):
+                    pos = lt + 3  # "</>" is dropped
+                    continue
+                if nxt == "/" and lt + 2 >= size:
+                    return metas, size
+                end = text.find(">", lt + 2)
+                if end < 0:
+                    return metas, size
+                pos = end + 1
                 continue
-            if nxt == "/" and lt + 2 >= size:
-                return metas, size
-            end = text.find(">", lt + 2)
-            if end < 0:
-                return metas, size
-            pos = end + 1
-            continue
-        closing = nxt == "/"
-        found = _TAG.match(text, lt + 2 if closing else lt + 1)
-        if found is None:  # "<" then text
-            if mode != _BODY and depth == 0:
-                mode = _BODY
-            frameset_ok = False
-            pos = lt + 1
-            continue
-        name = _ascii_lower(found.group(1))
-        if "\x00" in name:
-            name = name.replace("\x00", "\ufffd")
-        end = found.end(2)
+            closing = nxt == "/"
+            found = _TAG.match(text, lt + 1)
+            if found is None:  # "<" then text
+                if mode != _BODY and depth == 0:
+                    mode = _BODY
+                frameset_ok = False
+                pos = lt + 1
+                continue
+        raw = found.group(2)
+        name = _NAMES.get(raw, "")
+        if not name:
+            name = _ascii_lower(raw)
+            if "\x00" in name:
+                name = name.replace("\x00", "\ufffd")
+        name_end = found.end(2)
+        end = found.end(3)
         if end >= 0:
             attributes = (_NO_ATTRIBUTES if name not in _READ_ATTRIBUTES
-                          else _plain_attributes(text, found.end(1), end))
+                          else _plain_attributes(text, name_end, end))
             self_closing = text[end - 2] == "/"
         else:
-            read, self_closing, end = _attributes(text, found.end(1))
+            read, self_closing, end = _attributes(text, name_end)
             if read is None:
                 return metas, size
             attributes = read
@@ -616,7 +668,7 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
             pos = end
             continue
         if depth or mode == _BODY:
-            pos = body_start(name, attributes, self_closing, end, lt, found.end(1))
+            pos = body_start(name, attributes, self_closing, end, lt, name_end)
             if pos == _STOP:
                 return metas, lt
             continue
@@ -627,7 +679,7 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
                 pos = end
                 continue
             if name == "link" and wanted(name, lt, end):
-                pos = extra(name, lt, found.end(1), end, True)
+                pos = extra(name, lt, name_end, end, True)
                 continue
             if name in ("link", "basefont", "bgsound", "head", "noscript", "html"):
                 pos = end
@@ -651,9 +703,8 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
             metas.append((attributes, lt, True))
             pos = end
         elif name in _EXTRA_TAGS and extras is not None and len(extras) < _MAX_EXTRAS and (
-                name == "base" or text[lt:end].lower().find(
-                    "licen" if name == "link" else "rsl") >= 0):  # wanted(), inlined: hot
-            pos = extra(name, lt, found.end(1), end, True)
+                _may_keep(name, text, lt, end)):  # wanted(), inlined: hot
+            pos = extra(name, lt, name_end, end, True)
         elif name in _HEAD_VOID:
             pos = end
         elif name in ("title", "style", "noframes"):
@@ -670,7 +721,7 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
             pos = end
         else:
             mode = _BODY
-            pos = body_start(name, attributes, self_closing, end, lt, found.end(1))
+            pos = body_start(name, attributes, self_closing, end, lt, name_end)
             if pos == _STOP:
                 return metas, lt
 
@@ -687,12 +738,12 @@ def _count_lines(text: str, start: int, end: int) -> int:
 
 # Whether a document can hold anything read here: a meta, else a licence link or an RSL
 # script (each probe a literal search, fast; the second only for a document without metas).
-_META_PROBE = re.compile(rb"<meta", re.IGNORECASE)
-_META_PROBE_TEXT = re.compile("<meta", re.IGNORECASE)
-_LINK_PROBE = re.compile(rb"<link", re.IGNORECASE)
-_LINK_PROBE_TEXT = re.compile("<link", re.IGNORECASE)
-_SCRIPT_PROBE = re.compile(rb"<script", re.IGNORECASE)
-_SCRIPT_PROBE_TEXT = re.compile("<script", re.IGNORECASE)
+_META_PROBE: Final = re.compile(rb"<meta", re.IGNORECASE)
+_META_PROBE_TEXT: Final = re.compile("<meta", re.IGNORECASE)
+_LINK_PROBE: Final = re.compile(rb"<link", re.IGNORECASE)
+_LINK_PROBE_TEXT: Final = re.compile("<link", re.IGNORECASE)
+_SCRIPT_PROBE: Final = re.compile(rb"<script", re.IGNORECASE)
+_SCRIPT_PROBE_TEXT: Final = re.compile("<script", re.IGNORECASE)
 
 
 def _nothing_to_read(document: Union[str, bytes]) -> bool:
@@ -741,7 +792,7 @@ def read_head(document: Union[str, bytes, bytearray, memoryview, None], *,
     return _head(text, found, end, extras, encoding)
 
 
-_WINDOW_SLACK = 4096
+_WINDOW_SLACK = 4096  # not Final: a test sets it
 """Bytes decoded for the first scan (:func:`_scan_prefixes`) past the first ``<body`` or
 ``<BODY`` of the raw bytes (where the head usually ends); a larger window is decoded (eight
 times larger each time) only when the scan ran to the end of the text it was given."""
