@@ -185,6 +185,9 @@ def test_head_reading_matches_spec_parsers_long(seed: int) -> None:
     "<head><iframe></\u0130frame><body></iframe><meta name=robots content=noindex><body>",
     "<head><noframes></noframe\u017f><body></noframes><meta name=robots content=n><body>",
     "<head><lin\u212a><meta name=robots content=noindex><body>",
+    # A meta's attributes are read only where its tag spells "name" in some case.
+    "<head><meta property=og:title content=x><meta nAmE=robots content=noindex>"
+    "<meta content=nofollow\tNAME=googlebot><meta name\n=\nrobots content=a></head><body>",
     # "</" then a letter that is not ASCII is a bogus comment, not text: the head goes on.
     "<head></\u00e9x><meta name=tdm-reservation content=0></head><body>",
     "<head></\u0131><meta name=robots content=index></head><body>",

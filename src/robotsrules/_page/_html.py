@@ -645,8 +645,13 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
         name_end = found.end(2)
         end = found.end(3)
         if end >= 0:
-            attributes = (_NO_ATTRIBUTES if name not in _READ_ATTRIBUTES
-                          else _plain_attributes(text, name_end, end))
+            if name not in _READ_ATTRIBUTES or (
+                    # Of a meta only a named one is kept: one without "name" anywhere in
+                    # its tag (in any case) has no name attribute, and nothing is read of it.
+                    name == "meta" and text[name_end:end].lower().find("name") < 0):
+                attributes = _NO_ATTRIBUTES
+            else:
+                attributes = _plain_attributes(text, name_end, end)
             self_closing = text[end - 2] == "/"
         else:
             read, self_closing, end = _attributes(text, name_end)
@@ -729,7 +734,7 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
 def _count_lines(text: str, start: int, end: int) -> int:
     """Line breaks in ``text[start:end]`` (CRLF, CR and LF each one, as HTML reads them)."""
     count = text.count("\n", start, end)
-    if "\r" in text[start:end]:
+    if text.find("\r", start, end) >= 0:
         count += text.count("\r", start, end) - text.count("\r\n", start, end)
         if end < len(text) and text[end - 1:end + 1] == "\r\n":
             count += 1  # a CRLF cut at the boundary is counted on this side
@@ -820,51 +825,65 @@ def _scan_prefixes(raw: bytes, encoding: str, skip: int
         size *= 8
 
 
+class _Lines:
+    """The 1-based line of each offset asked for, counted on from the last one asked (from
+    the start again for an earlier one)."""
+
+    __slots__ = ("at", "line", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.at = 0
+        self.line = 1
+
+    def of(self, offset: int) -> int:
+        if offset < self.at:
+            self.at, self.line = 0, 1
+        self.line += _count_lines(self.text, self.at, offset)
+        self.at = offset
+        return self.line
+
+
 def _head(text: str, found: List[Tuple[Dict[str, str], int, bool]], end: int,
           extras: List[_Extra], encoding: str) -> Head:
-    """The :class:`Head` of what :func:`_scan` read of ``text``."""
+    """The :class:`Head` of what :func:`_scan` read of ``text``. (The named tuples are made
+    with ``tuple.__new__``: their own ``__new__`` is Python code, slow to call from the
+    compiled build.)"""
     out: List[Meta] = []
-    line, counted = 1, 0
+    lines = _Lines(text)
     for attributes, offset, in_head in found:
         name = attributes.get("name")
         if name is None:
             continue
-        line += _count_lines(text, counted, offset)
-        counted = offset
-        out.append(Meta(_attribute_value(name).strip(_WS),
-                        _attribute_value(attributes.get("content", "")), offset, line,
-                        in_head))
+        out.append(tuple.__new__(Meta, (
+            _attribute_value(name).strip(_WS), _attribute_value(attributes.get("content", "")),
+            offset, lines.of(offset), in_head)))
     if not extras:
-        return Head(tuple(out), encoding, end)
-    return _with_extras(Head(tuple(out), encoding, end), text, extras)
-
-
-def _with_extras(head: Head, text: str, extras: List[_Extra]) -> Head:
-    """``head`` with the licence links, the base URL and the RSL scripts of ``extras``."""
+        return tuple.__new__(Head, (tuple(out), encoding, end, (), None, ()))
     links: List[Link] = []
     scripts: List[InlineScript] = []
     base: Optional[str] = None
-    line, counted = 1, 0
+    lines = _Lines(text)
     for name, attributes, offset, in_head, content in extras:
-        line += _count_lines(text, counted, offset)
-        counted = offset
         if name == "base":
             if base is None and "href" in attributes:  # the first base with an href
                 base = _attribute_value(attributes["href"]).strip(_WS)
             continue
         if name == "script":
             if len(scripts) < MAX_HEAD_LINKS:
-                scripts.append(InlineScript(content, offset, line, in_head))
+                scripts.append(tuple.__new__(InlineScript, (content, offset, lines.of(offset),
+                                                            in_head)))
             continue
         rel = tuple(_attribute_value(attributes.get("rel", "")).lower().split())
         if "license" not in rel or len(links) >= MAX_HEAD_LINKS:
             continue
         kind = attributes.get("type")
         href = attributes.get("href")
-        links.append(Link(rel, None if kind is None else _attribute_value(kind).strip(_WS),
-                          None if href is None else _attribute_value(href).strip(_WS),
-                          offset, line, in_head))
-    return head._replace(links=tuple(links), base=base, scripts=tuple(scripts))
+        links.append(tuple.__new__(Link, (
+            rel, None if kind is None else _attribute_value(kind).strip(_WS),
+            None if href is None else _attribute_value(href).strip(_WS), offset,
+            lines.of(offset), in_head)))
+    return tuple.__new__(Head, (tuple(out), encoding, end, tuple(links), base, tuple(scripts)))
 
 
 def read_head_meta(document: Union[str, bytes, bytearray, memoryview, None], *,
