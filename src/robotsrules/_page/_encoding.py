@@ -24,8 +24,7 @@ import codecs
 import re
 from typing import Dict, List, Optional, Tuple
 
-__all__ = ["decode_html", "decode_prefix", "encoding_for_label", "prefix_encoding", "prescan",
-           "worth_windows"]
+__all__ = ["decode_html", "decode_prefix", "encoding_for_label", "prefix_encoding", "prescan"]
 
 # WHATWG encoding name -> (Python codec, its labels). Where the Python codec differs from
 # the WHATWG decoder: gbk is decoded by gb18030 as the Encoding Standard says; big5 by
@@ -333,13 +332,6 @@ def prefix_encoding(data: bytes, transport: Optional[str] = None) -> Tuple[str, 
     if encoding == "utf-8" or encoding in _SINGLE_BYTE:
         return encoding, skip
     return "", 0
-
-
-def worth_windows(data: bytes, encoding: str) -> bool:
-    """Whether decoding ``data`` a window at a time saves work: not for ASCII bytes read as
-    UTF-8, which decode at the pace of a copy (cheaper than finding where a window should
-    end); yes for single-byte encodings (a table look-up a byte) and other UTF-8."""
-    return encoding != "utf-8" or not data.isascii()
 
 
 def decode_prefix(data: bytes, encoding: str, skip: int, size: int) -> Tuple[str, bool]:

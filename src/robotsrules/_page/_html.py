@@ -49,7 +49,7 @@ import html.entities
 import re
 from typing import Dict, Final, List, NamedTuple, Optional, Tuple, Union
 
-from ._encoding import decode_html, decode_prefix, prefix_encoding, worth_windows
+from ._encoding import decode_html, decode_prefix, prefix_encoding
 
 __all__ = ["DEFAULT_HEAD_BYTES", "MAX_HEAD_LINKS", "RSL_MEDIA_TYPE", "Head", "InlineScript",
            "Link", "Meta", "is_rsl_type", "read_head", "read_head_meta"]
@@ -781,7 +781,7 @@ def read_head(document: Union[str, bytes, bytearray, memoryview, None], *,
         if not utf16 and _nothing_to_read(raw):
             return Head((), "", 0)
         encoding, skip = ("", 0) if utf16 else prefix_encoding(raw, content_type)
-        if encoding and worth_windows(raw, encoding):
+        if encoding:
             return _head(*_scan_prefixes(raw, encoding, skip), encoding)
         text, encoding = decode_html(raw, content_type, cut=len(document) > max_bytes)
         if utf16 and _nothing_to_read(text):
@@ -798,9 +798,10 @@ def read_head(document: Union[str, bytes, bytearray, memoryview, None], *,
 
 
 _WINDOW_SLACK = 4096  # not Final: a test sets it
-"""Bytes decoded for the first scan (:func:`_scan_prefixes`) past the first ``<body`` or
-``<BODY`` of the raw bytes (where the head usually ends); a larger window is decoded (eight
-times larger each time) only when the scan ran to the end of the text it was given."""
+"""Bytes decoded for the first scan (:func:`_scan_prefixes`) past the first ``<body`` of the
+raw bytes (else the first ``<BODY``: where the head usually ends); a larger window is decoded
+(eight times larger each time) only when the scan ran to the end of the text it was given.
+The window's size decides only the work, never the answer."""
 
 
 def _scan_prefixes(raw: bytes, encoding: str, skip: int
@@ -813,8 +814,8 @@ def _scan_prefixes(raw: bytes, encoding: str, skip: int
     end of its window is made again over a larger one. Returns ``(text, metas, end, extras)``
     as :func:`_scan` gives them for the window read last."""
     body = raw.find(b"<body", skip)
-    upper = raw.find(b"<BODY", skip, len(raw) if body < 0 else body)
-    body = upper if upper >= 0 else body
+    if body < 0:
+        body = raw.find(b"<BODY", skip)
     size = _WINDOW_SLACK + (body - skip if body >= 0 else len(raw))
     while True:
         text, whole = decode_prefix(raw, encoding, skip, size)
