@@ -138,19 +138,20 @@ _STEP: Final = re.compile(
     r"""[\t\n\f\r /]*(?:(>)|([^\t\n\f\r />][^\t\n\f\r />=]*)"""
     r"""(?:[\t\n\f\r ]*=[\t\n\f\r ]*(?:"([^"]*)("?)|'([^']*)('?)|([^\t\n\f\r >]*)))?)""")
 # The rest of a tag in the common, unambiguous form only (each attribute after a blank, no
-# blanks around "=", no quote, "<", "=", "`" or "/" where the tokenizer would take them as
-# part of a name or an unquoted value, and an unquoted value ended by a blank or ">": the
-# tokenizer takes a "/" after it into the value, so ``<svg width=1/>`` is no self-closing
-# tag): where it matches, its ">" and its "/>" are the tokenizer's, and its attributes are
-# :data:`_PLAIN_ATTRIBUTE`'s matches (one attribute each, in order: the form leaves one way
-# to split it). Other tags take the full attribute reader.
+# blanks around "=", no quote, "<", "=" or "`" where the tokenizer would take them as part of
+# a name or an unquoted value, no "/" in a name, and an unquoted value ended by a blank, or
+# by ">" unless its last character is "/": the tokenizer takes that "/" into the value, so
+# ``<svg width=1/>`` is no self-closing tag): where it matches, its ">" and its "/>" are the
+# tokenizer's, and its attributes are :data:`_PLAIN_ATTRIBUTE`'s matches (one attribute
+# each, in order: the form leaves one way to split it). Other tags take the full attribute
+# reader. (Unquoted URLs, ``href=https://example.com/a``, are in the form.)
 _PLAIN_TAG: Final = (
     r"""(?:[\t\n\f\r ]+[^\t\n\f\r />="'<]+"""
-    r"""(?:=(?:"[^"]*"|'[^']*'|[^\t\n\f\r >"'=<`/]+(?=[\t\n\f\r >])))?)*"""
+    r"""(?:=(?:"[^"]*"|'[^']*'|[^\t\n\f\r >"'=<`]+(?=[\t\n\f\r ]|(?<!/)>)))?)*"""
     r"""[\t\n\f\r ]*/?>""")
 _PLAIN_ATTRIBUTE: Final = re.compile(
     r"""[\t\n\f\r ]+([^\t\n\f\r />="'<]+)"""
-    r"""(?:=(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r >"'=<`/]+)))?""")
+    r"""(?:=(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r >"'=<`]+)))?""")
 # Matched after a tag's "<": the "/" of an end tag (group 1), the tag's name (group 2) and,
 # where the rest is in that plain form, the rest (group 3): one match per tag. (No shorter
 # name can be followed by the plain form, which starts with a blank, "/" or ">", so the name
