@@ -344,7 +344,9 @@ def decode_prefix(data: bytes, encoding: str, skip: int, size: int) -> Tuple[str
     if end >= len(data):
         return _decode(data[skip:] if skip else data, encoding), True
     if encoding == "utf-8":
-        return codecs.getincrementaldecoder("utf-8")("replace").decode(data[skip:end]), False
+        # The incremental decoder's first step, without its Python wrapper: a character cut
+        # at the end is held back, not replaced.
+        return codecs.utf_8_decode(data[skip:end], "replace", False)[0], False
     return _decode(data[skip:end], encoding), False
 
 
