@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 from ._dates import utc
 from ._decoder import BodyDecoder, Dechunker
-from ._page import header_block, is_html
+from ._page._headers import header_pairs, is_html
 from ._scope import origin_of
 
 T = TypeVar("T")
@@ -545,9 +545,8 @@ def _http_head(raw: Any) -> Tuple[Optional[str], Tuple[Tuple[str, str], ...], Op
                 # reading of MAX_HTTP_HEAD + 1 octets below finds (each is the leftmost),
                 # with the payload left unread instead of copied.
                 raw.read(blank.end())
-                fields = header_block(data[first + 1:blank.start() + 1])
                 return (match.group(1).decode("latin-1"),
-                        tuple((field.name, field.value) for field in fields), None, b"")
+                        header_pairs(data[first + 1:blank.start() + 1]), None, b"")
     data = raw.read(MAX_HTTP_HEAD + 1)  # short only where the block ends
     first = data.find(b"\n", 0, MAX_HTTP_HEAD)
     line_end = first + 1 if first >= 0 else min(len(data), MAX_HTTP_HEAD + 1)
@@ -563,8 +562,7 @@ def _http_head(raw: Any) -> Tuple[Optional[str], Tuple[Tuple[str, str], ...], Op
         return None, (), ("the HTTP head is cut short (the record ends before the blank "
                           "line that ends it)"), b""
     status = match.group(1).decode("latin-1")
-    fields = header_block(data[line_end:blank.start() + 1])  # the page layer's one reader
-    return (status, tuple((field.name, field.value) for field in fields), None,
+    return (status, header_pairs(data[line_end:blank.start() + 1]), None,  # the one reader
             data[blank.end():])
 
 

@@ -192,6 +192,14 @@ def header_block(text: Union[str, bytes, bytearray, memoryview]) -> Tuple[Field,
     a line without a colon or with a blank inside its name is not a field, and the block
     ends at the first empty line after a field (what follows is a body).
     """
+    return tuple(Field(name, name.lower(), value, number)
+                 for number, (name, value) in enumerate(header_pairs(text)))
+
+
+def header_pairs(text: Union[str, bytes, bytearray, memoryview]
+                 ) -> Tuple[Tuple[str, str], ...]:
+    """:func:`header_block`'s fields as ``(name, value)`` pairs (the WARC reader's record
+    headers: no :class:`Field` made only to be taken apart)."""
     if not isinstance(text, str):
         text = bytes(text).decode("latin-1")
     fields: List[List[str]] = []
@@ -217,11 +225,7 @@ def header_block(text: Union[str, bytes, bytearray, memoryview]) -> Tuple[Field,
             # Not a field: it ends the previous one, so a later blank-led line is no
             # continuation of it.
             fields.append(["", ""])
-    out: List[Field] = []
-    for name, value in fields:
-        if name:
-            out.append(Field(name, name.lower(), value.strip(" \t"), len(out)))
-    return tuple(out)
+    return tuple((name, value.strip(" \t")) for name, value in fields if name)
 
 
 def block_status(headers: Any) -> Optional[int]:
