@@ -228,7 +228,7 @@ def _robots_tag(text: str) -> RobotsTag:
     return robots_tag(text)
 
 
-def _robots_tag_directives(facts: Facts, names: FrozenSet[str]) -> List[Directive]:
+def _robots_tag_directives(facts: Any, names: FrozenSet[str]) -> List[Directive]:
     """The directives of the ``Robots-Tag`` field (every line joined, RFC 9651 §4.2) for an
     agent called ``names``."""
     if facts.robots_tag is None:
@@ -251,7 +251,9 @@ def signals(names: FrozenSet[str], response: Any, url: Any, now: Any, tdmrep: An
     by ``make`` (:class:`._signals.PageSignals`) with its fields as keywords. ``response``,
     ``url``, ``now``, ``tdmrep`` and ``given`` (its :class:`Facts`, or ``None``) are what the
     public functions were given, checked here as pure Python checks them."""
-    facts: Facts = facts_of(response, url) if given is None else given
+    # Any: facts a caller gave are used as given (what is not Facts fails as in pure
+    # Python, at its first missing attribute, not at a compiled type check).
+    facts: Any = facts_of(response, url) if given is None else given
     directives: List[Directive] = []
     if tdmrep is not None:
         if not isinstance(tdmrep, TdmRepFile):
@@ -337,7 +339,7 @@ def _tdm(directives: Sequence[Directive]
 def _fold(agent: Tuple[str, ...], directives: List[Directive],
           usage: Optional[Tuple[Directive, Preferences]],
           signal: Optional[Tuple[Directive, Preferences]],
-          now: Any, facts: Facts, make: Callable[..., T]) -> T:
+          now: Any, facts: Any, make: Callable[..., T]) -> T:
     values: Dict[str, Any] = {}
     signals: Dict[str, Tuple[bool, Directive]] = {}
     categories: Dict[str, Tuple[bool, Directive]] = {}

@@ -197,7 +197,7 @@ def read_response(headers: Headers, html: Union[str, bytes, None] = None, *,
     code = _status(status, strict)
     if code is None:
         code = block_status(headers)
-    fields = read_headers(headers, strict=strict)
+    fields = read_headers(headers, strict=bool(strict))  # a truthy value, as pure Python reads it
     if not strict and not isinstance(html, (str, bytes, bytearray, memoryview)):
         html = None
     return Response(fields, read_head(html, max_bytes=limit,
