@@ -14,7 +14,7 @@ moves out of the head (``Directive.in_head`` false) restrict and never permit.
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .. import _purposes as purposes
@@ -149,6 +149,27 @@ class PageSignals:
         }
 
 
+_FIELDS = {f.name: f.default for f in fields(PageSignals)}  # every field, in their order
+_FACTORIES = tuple((f.name, f.default_factory) for f in fields(PageSignals)
+                   if f.default_factory is not MISSING)
+
+
+def _made(**values: Any) -> PageSignals:
+    """``PageSignals(**values)``, made without the frozen dataclass's ``__init__`` (which sets
+    each of its 24 fields through ``object.__setattr__`` and calls four default factories):
+    the fold makes one for every page and agent. The same object: every field set in the
+    dataclass's order, those not given to their defaults (a fresh mapping each for the
+    factories' fields); ``agent`` and ``directives`` must be given.
+    ``tests/page/test_signals_properties.py`` compares the two ways."""
+    state = dict(_FIELDS)
+    for name, factory in _FACTORIES:
+        state[name] = factory()
+    state.update(values)  # keys already there: the order stays the fields'
+    made = object.__new__(PageSignals)
+    object.__setattr__(made, "__dict__", state)
+    return made
+
+
 def decide(purpose: str, signals: _Stated, categories: _Stated) -> Decision:
     """Answer ``purpose`` from stated signals and categories, with the deciding directive.
 
@@ -268,4 +289,4 @@ def _signals(names: Any, response: Response, url: Optional[str],
              facts: Optional[Facts] = None) -> PageSignals:
     """The signals for one agent (its lower-cased names) from a response already read
     (the fold: :func:`._fold.signals`)."""
-    return signals(names, response, url, now, tdmrep, facts, PageSignals)
+    return signals(names, response, url, now, tdmrep, facts, _made)
