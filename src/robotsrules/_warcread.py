@@ -206,9 +206,11 @@ class Octets:
     def read(self, size: int) -> bytes:
         """At most ``size`` octets (fewer only at the end of the member or file)."""
         at = self._at
-        if len(self._buf) - at >= size:
+        buf = self._buf
+        if len(buf) - at >= size:
             self._at = at + size
-            return self._buf[at:at + size]
+            # The whole buffer as it is (compiled, a slice is always a copy).
+            return buf if at == 0 and size == len(buf) else buf[at:at + size]
         parts = [self._buf[at:]]
         got = len(parts[0])
         self._buf, self._at = b"", 0
