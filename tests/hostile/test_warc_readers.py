@@ -252,3 +252,20 @@ def test_the_inflater_chosen_is_the_one_used(inflater: str) -> None:
     assert type(octets._z) is type(expected)
     assert (type(expected).__module__ or "").startswith("zlib_ng") == (inflater == "zlib-ng")
     assert octets.readline(64).startswith(b"WARC/")
+
+
+def test_the_reader_is_given_warcs_inflater(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``warc`` hands its ``_ZLIB`` to the lean reader (which lives in ``_warcread``, compiled
+    in the compiled build) for the first member and every member after it."""
+    made: List[int] = []
+    real = warc._ZLIB
+
+    class Counting:
+        def decompressobj(self, wbits: int) -> Any:
+            made.append(wbits)
+            return real.decompressobj(wbits)
+
+    monkeypatch.setattr(warc, "_ZLIB", Counting())
+    data = b"".join(gzip.compress(_record(i), mtime=0) for i in range(3))
+    assert len(list(warc.iter_pages(io.BytesIO(data)))) == 3
+    assert made == [31, 31, 31]
