@@ -191,3 +191,18 @@ def test_chunked_whole_and_cut(chunk: int) -> None:
     assert run(b"zz\r\nabc\r\n")[0].error is not None  # not hexadecimal
     assert run(b"3\r\nabcdef\r\n0\r\n\r\n")[0].error is not None  # longer than its size
     assert run(b"1" * 5000)[0].error is not None  # a size line without end
+
+
+def test_an_uncoded_body_keeps_at_most_one_octet_past_the_limit() -> None:
+    """``size`` (the octets kept) stays at most ``limit + 1`` however much is fed, in one
+    part or many; a body within the limit is handed back as it was fed."""
+    for parts in ([b"x" * (1 << 20)], [b"y" * 7] * 1000):
+        decoder = BodyDecoder(None, 10)
+        for part in parts:
+            if decoder.feed(part):
+                break
+        assert decoder.size <= 11 and sum(len(p) for p in decoder.parts) <= 11
+        assert decoder.truncated and len(decoder.body) == 10
+    whole = b"<html>" * 10
+    decoder = BodyDecoder("identity", 100)
+    assert decoder.feed(whole) is False and decoder.body == whole and not decoder.truncated
