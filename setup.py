@@ -19,8 +19,12 @@ COMPILED_MODULES = [
     "_agents", "_compiled", "_legacy", "_matcher", "_outline", "_parser", "_pattern",
     "_precedence", "_purposes", "_stance", "_terminal", "_urls", "_usage", "model",
     "robotstxt", "useragent",
-    # The WARC page path (issue 27): the head scan, encoding sniffing, the header reader.
-    "_page._encoding", "_page._headers", "_page._html",
+    # The WARC page path (issue 27): the head scan, encoding sniffing, the header reader;
+    # the lean WARC reader and a record's reading, the body decoder, the date reader; the
+    # fold of a page's directives for an agent (its public boundary, _page._signals, stays
+    # pure: it reads a stranger's values of any type as pure Python does).
+    "_page._encoding", "_page._headers", "_page._html", "_page._fold", "_warcread",
+    "_decoder", "_dates",
 ]
 """The modules of ``src/robotsrules`` the compiled build compiles."""
 

@@ -55,12 +55,12 @@ ROBOTSRULES_COMPILE=1 .venv-compiled/bin/python -m pip wheel --quiet --disable-p
     build/compiled-wheel/robotsrules-*.whl
 # The test extra's runner, property testing and Google's library (the oracle); for the page
 # path's tests, the warc and bulk extras' readers (numpy for DuckDB's Python functions) and the
-# page layer's two HTML oracles.
+# page layer's two HTML oracles, and the rsl extra's XML reader (the licence tests).
 .venv-compiled/bin/python -m pip install --quiet --disable-pip-version-check \
     "pytest>=7" "pytest-xdist>=3" "hypothesis>=6" \
     "jwm.robotstxt==1.0.8; python_version >= '3.10' and python_version < '3.13' and platform_machine == 'x86_64' and sys_platform == 'linux'" \
     "pyarrow>=14" "duckdb>=1.1" numpy "warcio>=1.7" "brotli>=1.2" "zlib-ng>=0.5" "html5lib>=1.1" \
-    "selectolax>=0.3.21"
+    "selectolax>=0.3.21" "defusedxml>=0.7"
 echo "   built and installed in $((SECONDS - started)) s"
 echo "== pytest (compiled build: core, conformance, corpus sample, property, stance, usage," \
      "the page path and WARC readers, compiled)"
@@ -71,4 +71,6 @@ ROBOTSRULES_EXPECT_COMPILED=1 .venv-compiled/bin/python -m pytest -n 2 -p no:doc
     tests/page/test_html_differential.py tests/page/test_page_signals.py \
     tests/page/test_real_pages.py tests/page/test_signals_properties.py \
     tests/page/test_warc_page_digest.py tests/page/test_page_warc.py \
-    tests/hostile/test_warc_readers.py
+    tests/page/test_header_matrix.py tests/page/test_robots_tag.py tests/page/test_sources.py \
+    tests/page/test_page_licenses.py tests/page/test_pricing.py tests/page/test_header_names.py \
+    tests/hostile/test_warc_readers.py tests/fetch/test_decoder.py tests/bulk/test_bulk_package.py

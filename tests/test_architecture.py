@@ -28,7 +28,8 @@ CORE = {"robotsrules", "robotsrules.errors", "robotsrules.model", "robotsrules._
         "robotsrules._extensions", "robotsrules._datafile",
         "robotsrules._page", "robotsrules._page._headers", "robotsrules._page._encoding",
         "robotsrules._page._html", "robotsrules._page._robots", "robotsrules._page._tdmrep",
-        "robotsrules._page._prefs", "robotsrules._page._signals", "robotsrules._page._combine",
+        "robotsrules._page._prefs", "robotsrules._page._signals", "robotsrules._page._fold",
+        "robotsrules._page._combine",
         "robotsrules._page._admit", "robotsrules._page._robotstag",
         "robotsrules._page._links", "robotsrules._page._pricing", "robotsrules._stance",
         "robotsrules._drive", "robotsrules._lru", "robotsrules._typing", "robotsrules._dates"}

@@ -124,7 +124,10 @@ class BodyDecoder:
     @property
     def body(self) -> bytes:
         """The decoded octets, at most ``limit`` of them."""
-        return b"".join(self.parts)[: self.limit]
+        # No slice of a whole body, nor a join of one part: the compiled build copies both
+        # where pure Python hands the same object back.
+        data = self.parts[0] if len(self.parts) == 1 else b"".join(self.parts)
+        return data if len(data) <= self.limit else data[: self.limit]
 
     def feed(self, raw: bytes) -> bool:
         """Add a raw chunk; True when no more is wanted (limit reached, junk, or error)."""
@@ -136,7 +139,8 @@ class BodyDecoder:
         if self._brotli is not None:
             return self._decode_br(raw)
         if self._zlib is None:
-            return self._add(raw[: self.limit - self.size + 1])
+            room = self.limit - self.size + 1
+            return self._add(raw if len(raw) <= room else raw[:room])
         return self._decode_zlib(raw)
 
     def _add(self, data: bytes) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import gzip
 import tracemalloc
 import zlib
-from typing import Callable, List, NamedTuple, Optional
+from typing import Callable, List, NamedTuple, Optional, Tuple
 
 import pytest
 
@@ -178,17 +178,31 @@ CHUNKED = b"19\r\nUser-agent: *\nDisallow: /\r\n5;ext=1\r\nAllow\r\n0\r\nX-Trail
 
 @pytest.mark.parametrize("chunk", [1, 3, 1000])
 def test_chunked_whole_and_cut(chunk: int) -> None:
-    def run(data: bytes) -> Dechunker:
+    def run(data: bytes) -> Tuple[Dechunker, bytes]:
         dechunker = Dechunker()
         out = b"".join(dechunker.feed(data[i:i + chunk]) for i in range(0, len(data), chunk))
-        dechunker.body = out  # type: ignore[attr-defined]
-        return dechunker
+        return dechunker, out  # (a compiled Dechunker takes no attribute of ours)
 
-    whole = run(CHUNKED)
+    whole, body = run(CHUNKED)
     assert whole.done and whole.error is None
-    assert whole.body == b"User-agent: *\nDisallow: /Allow"  # type: ignore[attr-defined]
+    assert body == b"User-agent: *\nDisallow: /Allow"
     for cut in range(len(CHUNKED) - 1):
-        assert not run(CHUNKED[:cut]).done, cut
-    assert run(b"zz\r\nabc\r\n").error is not None  # not hexadecimal
-    assert run(b"3\r\nabcdef\r\n0\r\n\r\n").error is not None  # longer than its size
-    assert run(b"1" * 5000).error is not None  # a size line without end
+        assert not run(CHUNKED[:cut])[0].done, cut
+    assert run(b"zz\r\nabc\r\n")[0].error is not None  # not hexadecimal
+    assert run(b"3\r\nabcdef\r\n0\r\n\r\n")[0].error is not None  # longer than its size
+    assert run(b"1" * 5000)[0].error is not None  # a size line without end
+
+
+def test_an_uncoded_body_keeps_at_most_one_octet_past_the_limit() -> None:
+    """``size`` (the octets kept) stays at most ``limit + 1`` however much is fed, in one
+    part or many; a body within the limit is handed back as it was fed."""
+    for parts in ([b"x" * (1 << 20)], [b"y" * 7] * 1000):
+        decoder = BodyDecoder(None, 10)
+        for part in parts:
+            if decoder.feed(part):
+                break
+        assert decoder.size <= 11 and sum(len(p) for p in decoder.parts) <= 11
+        assert decoder.truncated and len(decoder.body) == 10
+    whole = b"<html>" * 10
+    decoder = BodyDecoder("identity", 100)
+    assert decoder.feed(whole) is False and decoder.body == whole and not decoder.truncated

@@ -27,7 +27,7 @@ pytest.importorskip("pyarrow")
 pytest.importorskip("warcio")
 pytest.importorskip("brotli")
 
-from robotsrules import warc
+from robotsrules import _warcread, warc
 from robotsrules._scope import origin_of
 from robotsrules.errors import InvalidURL
 from tests.hostile import warcs
@@ -191,25 +191,34 @@ def test_which_reader(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not warc._is_warc(b"filedesc://x.arc 0.0.0.0 20240101000000 text/plain 10\n")
     assert not warc._is_warc(b"\x1f\x8b\x08\x00 not gzip")
     made: List[str] = []
-    real = warc._WarcReader
+    lean, archive = warc._WarcReader, warc._Archive
 
-    class Counted(real):  # type: ignore[misc,valid-type]
-        def __init__(self, octets: Any) -> None:
-            made.append("lean")
-            super().__init__(octets)
+    # Wrapped, not subclassed: the compiled build refuses a pure subclass of its class.
+    def counted_lean(octets: Any) -> Any:
+        made.append("lean")
+        return lean(octets)
 
-    monkeypatch.setattr(warc, "_WarcReader", Counted)
+    class CountedArchive(archive):  # type: ignore[misc,valid-type]  # warcio's, pure
+        def __init__(self, handle: Any) -> None:
+            made.append("warcio")
+            super().__init__(handle)
+
+    monkeypatch.setattr(warc, "_WarcReader", counted_lean)
+    monkeypatch.setattr(warc, "_Archive", CountedArchive)
     assert len(list(warc.iter_pages(io.BytesIO(_record(0))))) == 1
     assert made == ["lean"]
+    arc = _damaged()["an ARC file"]
+    list(warc.iter_pages(io.BytesIO(arc)))
+    assert made == ["lean", "warcio"]
 
 
 def test_the_bound_on_inflating() -> None:
     """A member that inflates to far more than a record: read in bounded steps."""
     bomb = gzip.compress(_record(0).replace(b"WARC-Date:", b"X-Pad: " + b"p" * (8 << 20)
                                             + b"\r\nWARC-Date:"), mtime=0)
-    octets = warc._Octets(io.BytesIO(b""), bomb)
+    octets = _warcread.Octets(io.BytesIO(b""), bomb, warc._ZLIB)
     assert len(octets.readline(64)) <= 64
-    assert len(octets._buf) <= warc._INFLATE
+    assert len(octets._buf) <= _warcread.INFLATE_SIZE
 
 
 URLS = ["https://a.example/x", "HTTPS://A.EXAMPLE:443/p?q", "http://u:p@h.example:8080#f",
@@ -223,7 +232,7 @@ URLS = ["https://a.example/x", "HTTPS://A.EXAMPLE:443/p?q", "http://u:p@h.exampl
 def test_remembered_origins(url: str) -> None:
     def answer(url: str) -> str:
         try:
-            return warc._origin(url)
+            return _warcread.url_origin(url)
         except InvalidURL:
             return "InvalidURL"
 
@@ -238,8 +247,25 @@ def test_remembered_origins(url: str) -> None:
 def test_the_inflater_chosen_is_the_one_used(inflater: str) -> None:
     """The lean reader inflates with the module ``warc._ZLIB`` names (zlib-ng when it is
     installed: the fixture above sets each in turn), so both are really read above."""
-    octets = warc._Octets(io.BytesIO(b""), gzip.compress(_record(0), mtime=0))
+    octets = _warcread.Octets(io.BytesIO(b""), gzip.compress(_record(0), mtime=0), warc._ZLIB)
     expected = warc._ZLIB.decompressobj(31)
     assert type(octets._z) is type(expected)
     assert (type(expected).__module__ or "").startswith("zlib_ng") == (inflater == "zlib-ng")
     assert octets.readline(64).startswith(b"WARC/")
+
+
+def test_the_reader_is_given_warcs_inflater(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``warc`` hands its ``_ZLIB`` to the lean reader (which lives in ``_warcread``, compiled
+    in the compiled build) for the first member and every member after it."""
+    made: List[int] = []
+    real = warc._ZLIB
+
+    class Counting:
+        def decompressobj(self, wbits: int) -> Any:
+            made.append(wbits)
+            return real.decompressobj(wbits)
+
+    monkeypatch.setattr(warc, "_ZLIB", Counting())
+    data = b"".join(gzip.compress(_record(i), mtime=0) for i in range(3))
+    assert len(list(warc.iter_pages(io.BytesIO(data)))) == 3
+    assert made == [31, 31, 31]

@@ -3,12 +3,16 @@ Robots-Tag) never allow more."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
+import pickle
+from dataclasses import fields
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from robotsrules import page_signals
+from robotsrules import PageSignals, page_signals
+from robotsrules._page._signals import _FACTORIES, _made
 from robotsrules._purposes import PURPOSES
 
 NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
@@ -83,3 +87,24 @@ def test_reading_once_for_several_agents_answers_as_one_by_one(
              for agent in several]
     assert [s.as_dict() for s in together] == [s.as_dict() for s in alone]
     assert [s.directives for s in together] == [s.directives for s in alone]
+
+
+@settings(max_examples=150, deadline=None)
+@given(headers, html, agents, st.sampled_from([None, 200, 402]))
+def test_the_fold_makes_the_dataclass_its_init_makes(pairs: list[tuple[str, str]],
+                                                     body: str, agent: object,
+                                                     status: object) -> None:
+    """The fold makes PageSignals without the dataclass's __init__ (``_signals._made``):
+    the object is the one ``PageSignals(**fields)`` makes, field for field, equal, pickled
+    alike, ``dataclasses.replace`` works, and its default mappings are its own."""
+    signals = page_signals(pairs, body, agent=agent, url="https://x.example/p",  # type: ignore[arg-type]
+                           now=NOW, status=status)  # type: ignore[arg-type]
+    by_init = PageSignals(**{f.name: getattr(signals, f.name) for f in fields(PageSignals)})
+    assert signals == by_init and vars(signals) == vars(by_init)
+    assert list(vars(signals)) == list(vars(by_init))  # the same fields, in the same order
+    assert pickle.loads(pickle.dumps(signals)) == signals
+    assert dataclasses.replace(signals, index=not signals.index).index is not signals.index
+    bare = _made(agent=("x",), directives=())
+    assert bare == PageSignals(agent=("x",), directives=())
+    other = _made(agent=("x",), directives=())
+    assert all(getattr(bare, name) is not getattr(other, name) for name, _ in _FACTORIES)

@@ -14,7 +14,8 @@ headers and in the ``<meta>`` elements of its HTML head. One home for each part:
                     names and dates
 ``_tdmrep``         TDMRep: the site file, header and meta values
 ``_prefs``          ``Content-Usage`` (aipref) and ``Content-Signal`` (Cloudflare) headers
-``_signals``        :class:`Directive`, :class:`PageSignals` and the fold for one agent
+``_signals``        :class:`PageSignals` and the public functions that read a response
+``_fold``           :class:`Directive`, a response's facts and the fold for one agent
 ``_combine``        robots.txt preferences and page signals read together
 ``_admit``          one admission step for every agent and purpose; the purpose validator
 ``_robotstag``      ``Robots-Tag`` (draft-illyes-repext): an RFC 9651 List read beside
@@ -23,8 +24,8 @@ headers and in the ``<meta>`` elements of its HTML head. One home for each part:
 ``_pricing``        pay-per-crawl: HTTP 402 with ``crawler-price`` / ``crawler-error``
 ==================  ==========================================================================
 
-A new header is one reader in ``_signals._signals``' loop over fields (or, when it says the
-same for every agent, in ``_signals.page_facts``, read once per response) and, where it
+A new header is one reader in ``_fold.signals``' loop over fields (or, when it says the
+same for every agent, in ``_fold.facts_of``, read once per response) and, where it
 states purposes, one more ``_preference`` call. Everything here is pure (no I/O) and imports
 only the standard library and the core. Every decision and its source is written down in
 ``docs/guides/page-signals.md``.

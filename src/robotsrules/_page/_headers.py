@@ -36,7 +36,19 @@ others are read. Nothing here performs I/O.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import (
+    Any,
+    Dict,
+    Final,
+    Iterable,
+    List,
+    Mapping,
+    NamedTuple,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 __all__ = ["Field", "Headers", "block_status", "content_type", "header_block", "is_html",
            "joined", "read_headers"]
@@ -50,6 +62,27 @@ _LINE_END = re.compile(r"\r\n|\n|\r")
 _STATUS_LINE = re.compile(r"HTTP/\d(?:\.\d)?[ \t]")
 _STATUS_CODE = re.compile(r"[\r\n]*HTTP/\d(?:\.\d)?[ \t]+([1-9][0-9]{2})(?![0-9])")
 _NAME = re.compile(r"[^\s:]+")
+_KEYS: Final[Dict[str, str]] = {}
+_MAX_KEYS: Final = 512  # field names remembered (the few dozen a crawl's responses use recur)
+_MAX_KEY_LENGTH: Final = 64  # longer names are checked each time, never kept (a bound on memory)
+
+
+def _key(name: str) -> Optional[str]:
+    """The lower-case key of a field name (blanks already stripped), or ``None`` when it is
+    no field name (empty, or a blank or colon inside). Names that recur are remembered: at
+    most :data:`_MAX_KEYS` of at most :data:`_MAX_KEY_LENGTH` characters (all dropped when
+    full: a bound, not an LRU)."""
+    key = _KEYS.get(name)
+    if key is not None:
+        return key
+    if _NAME.fullmatch(name) is None:
+        return None
+    key = name.lower()
+    if len(name) <= _MAX_KEY_LENGTH:
+        if len(_KEYS) >= _MAX_KEYS:
+            _KEYS.clear()
+        _KEYS[name] = key
+    return key
 
 
 class Field(NamedTuple):
@@ -158,9 +191,9 @@ def read_headers(headers: Headers, *, strict: bool = True) -> Tuple[Field, ...]:
                                 f"{type(name).__name__}")
             continue
         name_text = name_text.strip(" \t")
-        if _NAME.fullmatch(name_text) is None:
+        key = _key(name_text)
+        if key is None:
             continue  # no field name: nothing a server could have meant by it
-        key = name_text.lower()
         for text in _value_texts(value, strict):
             fields.append(Field(name_text, key, _unfold(text), len(fields)))
     return tuple(fields)
@@ -170,7 +203,6 @@ def _str_pairs(headers: Tuple[Any, ...]) -> Optional[Tuple[Field, ...]]:
     """:func:`read_headers` of a tuple of ``(str, str)`` tuples, read as the general path
     reads them (``None``: another item is among them, read them the general way)."""
     fields: List[Field] = []
-    name_ok = _NAME.fullmatch
     for pair in headers:
         if type(pair) is not tuple or len(pair) != 2:
             return None
@@ -178,9 +210,10 @@ def _str_pairs(headers: Tuple[Any, ...]) -> Optional[Tuple[Field, ...]]:
         if type(name) is not str or type(value) is not str:
             return None
         name = name.strip(" \t")
-        if name_ok(name) is None:
+        key = _key(name)
+        if key is None:
             continue
-        fields.append(Field(name, name.lower(), _unfold(value), len(fields)))
+        fields.append(Field(name, key, _unfold(value), len(fields)))
     return tuple(fields)
 
 
@@ -192,6 +225,14 @@ def header_block(text: Union[str, bytes, bytearray, memoryview]) -> Tuple[Field,
     a line without a colon or with a blank inside its name is not a field, and the block
     ends at the first empty line after a field (what follows is a body).
     """
+    return tuple(Field(name, name.lower(), value, number)
+                 for number, (name, value) in enumerate(header_pairs(text)))
+
+
+def header_pairs(text: Union[str, bytes, bytearray, memoryview]
+                 ) -> Tuple[Tuple[str, str], ...]:
+    """:func:`header_block`'s fields as ``(name, value)`` pairs (the WARC reader's record
+    headers: no :class:`Field` made only to be taken apart)."""
     if not isinstance(text, str):
         text = bytes(text).decode("latin-1")
     fields: List[List[str]] = []
@@ -211,17 +252,13 @@ def header_block(text: Union[str, bytes, bytearray, memoryview]) -> Tuple[Field,
         started = True
         name, colon, value = line.partition(":")
         name = name.strip(" \t")
-        if colon and _NAME.fullmatch(name):
+        if colon and _key(name) is not None:
             fields.append([name, value.strip(" \t")])
         elif fields:
             # Not a field: it ends the previous one, so a later blank-led line is no
             # continuation of it.
             fields.append(["", ""])
-    out: List[Field] = []
-    for name, value in fields:
-        if name:
-            out.append(Field(name, name.lower(), value.strip(" \t"), len(out)))
-    return tuple(out)
+    return tuple((name, value.strip(" \t")) for name, value in fields if name)
 
 
 def block_status(headers: Any) -> Optional[int]:

@@ -69,27 +69,40 @@ def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Seque
     nulls = [None] * width
     signal_names = columns_of[5:9] + columns_of[10:]
     purpose_names = list(zip(chosen, columns_of[11:]))
+    combined = bool(purpose_names) or observe is not None  # else no Combined is needed
     size = 0
+    # The columns every page adds to, bound once a batch (not looked up for each row).
+    (urls, agents_, statuses, dates, damages, allowed, indexes, follows, noais, reservations,
+     licenses) = (columns[n] for n in _BOUND)
     for page in pages:
         if check is not None:
             check()
         if size and size + width > batch_rows:
             yield pa.record_batch([columns[n] for n in columns_of], schema=schema)
             columns = {name: [] for name in columns_of}
+            (urls, agents_, statuses, dates, damages, allowed, indexes, follows, noais,
+             reservations, licenses) = (columns[n] for n in _BOUND)
             size = 0
         site = site_of(page)
         damaged = getattr(page, "damaged", None)
         url = page.url
+        status = page.status
+        date = page.date
         every = () if damaged else page_signals_for(
-            page.headers, page.head, names, url=url, now=now or page.date, strict=False,
-            status=page.status)  # read once; a stranger's record
+            page.headers, page.head, names, url=url, now=now or date, strict=False,
+            status=status)  # read once; a stranger's record
         # The columns that are the same for every agent of the page, at once.
-        columns["url"].extend([url] * width)
-        columns["agent"].extend(names)
-        columns["status"].extend([page.status] * width)
-        columns["date"].extend([page.date] * width)
-        columns["damaged"].extend([damaged] * width)
-        allowed = columns["crawl_allowed"]
+        if width == 1:
+            urls.append(url)
+            statuses.append(status)
+            dates.append(date)
+            damages.append(damaged)
+        else:
+            urls.extend([url] * width)
+            statuses.extend([status] * width)
+            dates.extend([date] * width)
+            damages.extend([damaged] * width)
+        agents_.extend(names)
         if damaged:  # nothing is known of the page
             allowed.extend([None if site is None else
                             site.usage(url, agent=agent).crawl_allowed for agent in names])
@@ -100,16 +113,23 @@ def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Seque
         for agent, signals in zip(names, every):
             usage = site.usage(url, agent=agent) if site is not None else None
             allowed.append(None if usage is None else usage.crawl_allowed)
-            both = combine(usage, signals)
-            columns["index"].append(signals.index)
-            columns["follow"].append(signals.follow)
-            columns["noai"].append(signals.noai)
-            columns["tdm_reservation"].append(signals.tdm_reservation)
-            columns["license_urls"].append(list(signals.license_urls))
-            for purpose, name in purpose_names:
-                columns[name].append(both.allows(purpose))
-            if observe is not None:
-                observe(page, agent, site, signals, both)
+            indexes.append(signals.index)
+            follows.append(signals.follow)
+            noais.append(signals.noai)
+            reservations.append(signals.tdm_reservation)
+            licenses.append(list(signals.license_urls))
+            if combined:
+                both = combine(usage, signals)
+                for purpose, name in purpose_names:
+                    columns[name].append(both.allows(purpose))
+                if observe is not None:
+                    observe(page, agent, site, signals, both)
         size += width
     if size:
         yield pa.record_batch([columns[n] for n in columns_of], schema=schema)
+
+
+_BOUND = ("url", "agent", "status", "date", "damaged", "crawl_allowed", "index", "follow",
+          "noai", "tdm_reservation", "license_urls")
+"""The columns of :data:`~robotsrules.bulk.PAGE_SCHEMA` every page fills (the purposes'
+columns come after them)."""
