@@ -775,7 +775,10 @@ def read_head(document: Union[str, bytes, bytearray, memoryview, None], *,
         return Head((), "", 0)
     encoding = ""
     if isinstance(document, (bytes, bytearray, memoryview)):
-        raw = bytes(document[:max_bytes])
+        if type(document) is bytes and len(document) <= max_bytes:
+            raw = document  # no copy (a compiled slice copies even the whole object)
+        else:
+            raw = bytes(document[:max_bytes])
         utf16 = raw[:2] in (b"\xfe\xff", b"\xff\xfe") or raw[:6] in (
             b"<\x00?\x00x\x00", b"\x00<\x00?\x00x") or (
             content_type is not None and "utf-16" in content_type.lower())
