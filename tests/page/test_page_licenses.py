@@ -73,6 +73,19 @@ def test_a_licence_spelled_with_character_references_is_read(rel: str, kind: str
     assert len(signals.inline_licenses) == 1
 
 
+def test_no_named_reference_spells_a_letter_of_license_or_rsl() -> None:
+    # The head reader reads a <link>'s or <script>'s attributes only where its tag spells
+    # "licen" or "rsl" or holds a numeric reference ("&#"): that is exact only while no named
+    # character reference of HTML's table stands for one of those letters.
+    import html.entities
+
+    letters = set("licensLICENSrR")
+    assert [name for name, value in html.entities.html5.items() if letters & set(value)] == []
+    head = read_head('<head><link rel="&lscr;icense &amp; license" href="/l?a=1&amp;b=2">'
+                     '<link rel="stylesheet" href="/s?a=1&amp;b=2"></head><body>')
+    assert [link.href for link in head.links] == ["/l?a=1&b=2"]
+
+
 def test_a_plain_license_link_is_kept_but_is_no_rsl_licence() -> None:
     # rel="license" is also the generic relation (RFC 4946; Creative Commons pages): without
     # the RSL media type it is reported, never fetched as RSL.

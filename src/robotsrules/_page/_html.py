@@ -411,10 +411,13 @@ def _may_keep(name: str, text: str, at: int, end: int) -> bool:
     licence link, a base or an RSL script: a probe of the tag's own text, so that other links
     and scripts cost little (the attributes are read, and decide, only where it holds). The
     tag must spell "licen" or "rsl" (lower-cased: a ``find``, where a case-insensitive search
-    costs several times as much), or hold a character reference, which may spell either."""
+    costs several times as much), or hold a numeric character reference (``&#``), which may
+    spell a letter of either: no named reference does (the one whose value holds an ASCII
+    letter is ``&fjlig;``, "fj"; a test checks the table), so ``&amp;`` in a URL is no
+    reason to read a link's attributes."""
     if name == "base":
         return True
-    return text.find("&", at, end) >= 0 or text[at:end].lower().find(
+    return text.find("&#", at, end) >= 0 or text[at:end].lower().find(
         "licen" if name == "link" else "rsl") >= 0
 
 
