@@ -249,6 +249,13 @@ def test_links_and_scripts_are_bounded_per_document() -> None:
     many = '<link rel=license type=application/rsl+xml href="/{}.xml">'
     html = "<head>" + "".join(many.format(n) for n in range(MAX_HEAD_LINKS + 50))
     assert len(read_head(html).links) == MAX_HEAD_LINKS
+    # While the head is read, the candidates kept (links, bases and scripts, before their
+    # attributes decide) are bounded too, whatever the document holds.
+    from robotsrules._page import _html
+
+    extras: list = []
+    _html._scan("<head>" + "<base href=/>" * (_html._MAX_EXTRAS + 100), extras)
+    assert len(extras) == _html._MAX_EXTRAS
 
 
 def test_as_dict_carries_the_licences() -> None:

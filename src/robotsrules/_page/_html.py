@@ -336,7 +336,10 @@ def _plain_attributes(text: str, start: int, end: int) -> Dict[str, str]:
 
 def _end_tag_end(text: str, here: int) -> int:
     """Where an end tag whose name ends at ``here`` ends (its attributes, if any, are
-    tokenized and dropped); ``len(text)`` at the end of input."""
+    tokenized and dropped); ``len(text)`` at the end of input. The common ``</name>`` is
+    not tokenized."""
+    if here < len(text) and text[here] == ">":
+        return here + 1
     return _attributes(text, here)[2]
 
 
@@ -361,8 +364,7 @@ def _raw_end(text: str, name: str, here: int) -> int:
     closer = _find_at(_CLOSERS[name], text, here, "<")
     if closer is None:
         return len(text)
-    after = closer.end()
-    return after if text[after - 1] == ">" else _end_tag_end(text, after - 1)
+    return _end_tag_end(text, closer.end() - 1)
 
 
 def _script_end(text: str, here: int) -> int:
@@ -389,8 +391,7 @@ def _script_end(text: str, here: int) -> int:
                 state = 1
                 here = found.end()
             else:
-                after = found.end()
-                return after if text[after - 1] == ">" else _end_tag_end(text, after - 1)
+                return _end_tag_end(text, found.end() - 1)
         else:  # "<script" in the escaped state
             state = 2
             here = found.end()
@@ -406,22 +407,31 @@ def _has_text(text: str, start: int, end: int) -> bool:
     return True
 
 
-def _may_keep(name: str, text: str, at: int, end: int) -> bool:
+_Extra = Tuple[str, Dict[str, str], int, bool, str]
+
+
+def _spells(text: str, start: int, end: int, word: str) -> bool:
+    """Whether ``text[start:end]`` holds ``word`` (lower case) in any case: lower-cased, a
+    ``find``, where a case-insensitive search costs several times as much."""
+    return text[start:end].lower().find(word) >= 0
+
+
+def _may_keep(extras: Optional[List[_Extra]], name: str, text: str, at: int, end: int
+              ) -> bool:
     """Whether the tag ``text[at:end]`` (``name``: ``link``, ``base`` or ``script``) may be a
-    licence link, a base or an RSL script: a probe of the tag's own text, so that other links
+    licence link, a base or an RSL script to keep in ``extras`` (not when ``None``, nor when
+    :data:`_MAX_EXTRAS` are kept already): a probe of the tag's own text, so that other links
     and scripts cost little (the attributes are read, and decide, only where it holds). The
-    tag must spell "licen" or "rsl" (lower-cased: a ``find``, where a case-insensitive search
-    costs several times as much), or hold a numeric character reference (``&#``), which may
-    spell a letter of either: no named reference does (the one whose value holds an ASCII
-    letter is ``&fjlig;``, "fj"; a test checks the table), so ``&amp;`` in a URL is no
-    reason to read a link's attributes."""
+    tag must spell "licen" or "rsl" (:func:`_spells`), or hold a numeric character reference
+    (``&#``), which may spell a letter of either: no named reference does (the one whose
+    value holds an ASCII letter is ``&fjlig;``, "fj"; a test checks the table), so ``&amp;``
+    in a URL is no reason to read a link's attributes."""
+    if extras is None or len(extras) >= _MAX_EXTRAS:
+        return False
     if name == "base":
         return True
-    return text.find("&#", at, end) >= 0 or text[at:end].lower().find(
-        "licen" if name == "link" else "rsl") >= 0
-
-
-_Extra = Tuple[str, Dict[str, str], int, bool, str]
+    return text.find("&#", at, end) >= 0 or _spells(text, at, end,
+                                                    "licen" if name == "link" else "rsl")
 
 
 def _scan(text: str, extras: Optional[List[_Extra]] = None
@@ -446,14 +456,8 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
     def in_foreign() -> bool:
         return bool(stack) and stack[-1].ns != "html"
 
-    def wanted(name: str, at: int, end: int) -> bool:
-        """Whether a tag may be a licence ``<link>``, a ``<base>`` or an RSL ``<script>``
-        (:func:`_may_keep`)."""
-        return extras is not None and len(extras) < _MAX_EXTRAS and _may_keep(name, text, at,
-                                                                               end)
-
     def extra(name: str, at: int, name_end: int, end: int, in_head: bool) -> int:
-        """Keep a licence ``<link>``, a ``<base>`` or an RSL ``<script>`` (:func:`wanted`
+        """Keep a licence ``<link>``, a ``<base>`` or an RSL ``<script>`` (:func:`_may_keep`
         said it may be one); the position after the element."""
         assert extras is not None
         after = _script_end(text, end) if name == "script" else end
@@ -526,7 +530,7 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
             if depth == 0:
                 metas.append((attributes, at, False))
             return end
-        if name in _EXTRA_TAGS and depth == 0 and wanted(name, at, end):
+        if name in _EXTRA_TAGS and depth == 0 and _may_keep(extras, name, text, at, end):
             return extra(name, at, name_end, end, False)
         if name == "body":
             return _STOP if depth == 0 else end
@@ -652,7 +656,7 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
             if name not in _READ_ATTRIBUTES or (
                     # Of a meta only a named one is kept: one without "name" anywhere in
                     # its tag (in any case) has no name attribute, and nothing is read of it.
-                    name == "meta" and text[name_end:end].lower().find("name") < 0):
+                    name == "meta" and not _spells(text, name_end, end, "name")):
                 attributes = _NO_ATTRIBUTES
             else:
                 attributes = _plain_attributes(text, name_end, end)
@@ -687,7 +691,7 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
                 metas.append((attributes, lt, True))
                 pos = end
                 continue
-            if name == "link" and wanted(name, lt, end):
+            if name == "link" and _may_keep(extras, name, text, lt, end):
                 pos = extra(name, lt, name_end, end, True)
                 continue
             if name in ("link", "basefont", "bgsound", "head", "noscript", "html"):
@@ -711,8 +715,7 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
         if name == "meta":
             metas.append((attributes, lt, True))
             pos = end
-        elif name in _EXTRA_TAGS and extras is not None and len(extras) < _MAX_EXTRAS and (
-                _may_keep(name, text, lt, end)):  # wanted(), inlined: hot
+        elif name in _EXTRA_TAGS and _may_keep(extras, name, text, lt, end):
             pos = extra(name, lt, name_end, end, True)
         elif name in _HEAD_VOID:
             pos = end
@@ -871,7 +874,6 @@ def _head(text: str, found: List[Tuple[Dict[str, str], int, bool]], end: int,
     links: List[Link] = []
     scripts: List[InlineScript] = []
     base: Optional[str] = None
-    lines = _Lines(text)
     for name, attributes, offset, in_head, content in extras:
         if name == "base":
             if base is None and "href" in attributes:  # the first base with an href
