@@ -61,8 +61,9 @@ def test_the_html_link_and_the_inline_script() -> None:
 ])
 def test_a_licence_spelled_with_character_references_is_read(rel: str, kind: str) -> None:
     # Attribute values are read with their character references decoded (HTML Living
-    # Standard, "attribute value (double-quoted) state"): the tag's text need not spell
-    # "license" or "rsl" for the element to be a licence link or an RSL script.
+    # Standard, §13.2.5.36 "attribute value (double-quoted) state", as read 2026-11): the
+    # tag's text need not spell "license" or "rsl" for the element to be a licence link or an
+    # RSL script.
     html = (f'<head><link rel="{rel}" type="{kind}" href="/l.xml">'
             f'<script type="{kind}"><rsl></rsl></script></head><body>')
     head = read_head(html)
