@@ -5,11 +5,15 @@ against the same pairs read the general way."""
 
 from __future__ import annotations
 
+import re
+import sys
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from robotsrules._page._headers import read_headers
-from robotsrules._page._html import _TAG, _attributes, _plain_attributes, read_head
+from robotsrules._page._html import _TAG, _attributes, _plain_attributes, _plain_tag, read_head
 
 _BITS = [" ", "\t", "\n", "name", "NAME", "content", "=", '"', "'", "/", ">", "<", "`",
          "robots", "noindex", "a/b", "x", "\x00", "&amp;", " =", "= ", "/>", "é", "-"]
@@ -62,6 +66,24 @@ def test_tricky_meta_tags_read_as_the_attribute_reader_reads_them() -> None:
 def test_any_tag_reads_as_the_attribute_reader_reads_it(bits: list) -> None:
     _same("<meta" + "".join(bits))
     _same("<svg" + "".join(bits))
+
+
+_BACKTRACKING = re.compile(_plain_tag(False))
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="possessive repetitions: Python 3.11+")
+@settings(max_examples=600, deadline=None)
+@given(st.sampled_from(["<meta", "<link", "<svg", "</a"]),
+       st.lists(st.sampled_from([*_BITS, "  ", '="', "='", '""', "''"]), max_size=16))
+def test_the_possessive_plain_form_matches_what_the_backtracking_one_matches(
+        name: str, bits: list) -> None:
+    """Python 3.9 and 3.10 read the plain form without possessive repetitions: both spellings
+    must take the same tags, to the same end."""
+    possessive = re.compile(_plain_tag(True))
+    tag = name + "".join(bits)
+    for at in range(len(name), len(tag) + 1):
+        one, other = possessive.match(tag, at), _BACKTRACKING.match(tag, at)
+        assert (one and one.span()) == (other and other.span()), (tag, at)
 
 
 def test_an_unquoted_value_keeps_its_slash_in_a_document() -> None:
