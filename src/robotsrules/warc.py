@@ -491,13 +491,16 @@ def page_batches(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
     (:func:`page_table_schema`), one row per (URL, agent), in file order: the records of
     :func:`iter_pages` through :func:`robotsrules.bulk.page_batches`.
 
-    Memory stays bounded whatever the size of the WARC files: one record's head and at most
+    Memory stays bounded whatever the size of the WARC files: one run of pages read ahead
+    (at most 64 heads and 4 MiB of them, or the one head that alone holds more: reading
+    records in runs, then scanning their heads, is faster than taking each in turn) and at most
     ``batch_rows`` rows are held at a time (a batch is cut before the page whose rows would
     make it longer, so it holds at most ``max(batch_rows, len(agents))`` rows). ``robots``
     maps an origin to its parsed :class:`~robotsrules.RobotsTxt` (a dict), or is a
     :class:`robotsrules.bulk.RobotsIndex`, whose rows are parsed on first use with ``mode``
     (a bounded cache: each site's file is parsed once while its pages come together).
-    ``check`` is called before each record (a stop signal raises from it); ``observe`` is
+    ``check`` is called before each record is read (a stop signal raises from it at once,
+    the pages of the run dropped); ``observe`` is
     :func:`robotsrules.bulk.page_batches`' (the manifest's hook). The columns are described
     at :func:`page_table`.
     """
@@ -509,8 +512,52 @@ def page_batches(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
         for source in sources:
             yield from iter_pages(source, max_head_bytes=max_head_bytes, stats=stats)
 
-    return signal_batches(pages(), agents=agents, purposes=purposes, robots=robots, now=now,
-                          batch_rows=batch_rows, mode=mode, check=check, observe=observe)
+    # The stop check runs before each record is read (not again before it is scanned).
+    return signal_batches(_read_ahead(pages(), check=check), agents=agents,
+                          purposes=purposes, robots=robots, now=now, batch_rows=batch_rows,
+                          mode=mode, observe=observe)
+
+
+_READ_AHEAD_PAGES = 64  # page_batches' docstring states both
+_READ_AHEAD_OCTETS = 4 << 20
+
+
+def _read_ahead(pages: Iterable[PageCapture], *, most: int = _READ_AHEAD_PAGES,
+                octets: int = _READ_AHEAD_OCTETS,
+                check: Optional[Callable[[], None]] = None) -> Iterator[PageCapture]:
+    """``pages`` as they are, in order, read in runs: pages are read until ``most`` are
+    read or their heads hold ``octets`` octets, and only then handed on, one by one.
+
+    Reading a run of records, then scanning a run of heads, keeps each loop's code warm in
+    the processor's caches: read one record, scan it, read the next, and each costs about a
+    tenth more (the performance page has the figures). Memory holds one run: at most
+    ``most`` heads and ``octets`` octets of them, or the one head that alone holds more.
+    ``check`` is called before each page is read, and what it raises (a stop) is raised at
+    once. An ``Exception`` raised by ``pages`` is raised after the pages read before it are
+    handed on: the consumer sees what it would see without reading ahead.
+    """
+    source = iter(pages)
+    while True:
+        run: List[PageCapture] = []
+        size = 0
+        failure: Optional[Exception] = None
+        while len(run) < most and size < octets:
+            if check is not None:
+                check()
+            try:
+                page = next(source, None)
+            except Exception as error:  # handed on after the pages read before it
+                failure = error
+                break
+            if page is None:
+                break
+            run.append(page)
+            size += len(page.head) if page.head is not None else 0
+        yield from run
+        if failure is not None:
+            raise failure
+        if len(run) < most and size < octets:
+            return
 
 
 def page_table(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,

@@ -8,7 +8,8 @@ from __future__ import annotations
 import io
 import os
 from pathlib import Path
-from typing import Any, List
+from types import SimpleNamespace
+from typing import Any, Iterator, List
 
 import pytest
 
@@ -23,7 +24,7 @@ from warcio.warcwriter import WARCWriter  # noqa: E402
 from robotsrules import parse  # noqa: E402
 from robotsrules.bulk import RobotsIndex  # noqa: E402
 from robotsrules.cli import main  # noqa: E402
-from robotsrules.warc import WarcStats, page_batches, page_table  # noqa: E402
+from robotsrules.warc import WarcStats, _read_ahead, page_batches, page_table  # noqa: E402
 from tests.page.test_page_warc import PAGES, write_warc  # noqa: E402
 
 ROBOTS = b"User-agent: *\nContent-Signal: ai-train=no\nDisallow: /s3/\n"
@@ -83,7 +84,9 @@ def test_a_robots_index_answers_like_a_dict_of_parsed_files(tmp_path: Path) -> N
     assert by_index.column("crawl_allowed").null_count == 2  # b.example has no robots row
 
 
-def test_a_stop_check_runs_before_every_record(tmp_path: Path) -> None:
+def test_a_stop_check_runs_before_every_record_is_read(tmp_path: Path) -> None:
+    # Records are read ahead in runs (up to 64); the check runs before each read, so a
+    # stop reads nothing more (and the pages of the run are not scanned).
     path = tmp_path / "many.warc"
     many_pages(path, 50, gzip=False)
     calls: List[int] = []
@@ -101,7 +104,91 @@ def test_a_stop_check_runs_before_every_record(tmp_path: Path) -> None:
         for _ in page_batches([str(path)], agents=["a"], check=check, batch_rows=4,
                               stats=stats):
             pass
-    assert stats.records == 7
+    assert stats.records == 6
+
+
+def _pulled(heads: List[int], log: List[str], fail_after: int = -1) -> Iterator[Any]:
+    """Pages with heads of the given sizes (None for a negative size), each logged as it is
+    read; an error after ``fail_after`` of them."""
+    for number, size in enumerate(heads):
+        if number == fail_after:
+            raise ValueError("a broken record")
+        log.append(f"read {number}")
+        yield SimpleNamespace(number=number, head=None if size < 0 else b"x" * size)
+
+
+def _reads_before_each(heads: List[int], **bounds: Any) -> List[int]:
+    """For each page handed on, how many pages had been read by then."""
+    log: List[str] = []
+    seen = []
+    for page in _read_ahead(_pulled(heads, log), **bounds):
+        seen.append(page.number)
+        log.append(f"hand {page.number}")
+    assert seen == list(range(len(heads)))  # every page, once, in order
+    reads = 0
+    out = []
+    for entry in log:
+        if entry.startswith("read"):
+            reads += 1
+        else:
+            out.append(reads)
+    return out
+
+
+@pytest.mark.parametrize("count", [0, 1, 63, 64, 65, 130])
+def test_read_ahead_hands_on_every_page_in_order_in_runs_of_64(count: int) -> None:
+    before = _reads_before_each([10] * count)
+    assert before == [min(count, (n // 64 + 1) * 64) for n in range(count)]
+
+
+def test_read_ahead_holds_4_mib_of_heads_or_one_larger_head() -> None:
+    mib = 1 << 20
+    assert _reads_before_each([mib] * 9) == [4] * 4 + [8] * 4 + [9]
+    assert _reads_before_each([5 * mib, 1, 1]) == [1, 3, 3]  # one larger head alone
+    assert _reads_before_each([-1] * 70) == [64] * 64 + [70] * 6  # no head: no octets
+    assert _reads_before_each([5] * 5, most=2, octets=12) == [2, 2, 4, 4, 5]
+
+
+def test_read_ahead_hands_on_the_pages_read_before_an_error() -> None:
+    log: List[str] = []
+    got = []
+    with pytest.raises(ValueError, match="a broken record"):
+        for page in _read_ahead(_pulled([1] * 10, log, fail_after=3)):
+            got.append(page.number)
+    assert got == [0, 1, 2]
+
+
+def test_read_ahead_raises_a_stop_at_once() -> None:
+    class Stop(Exception):
+        pass
+
+    log: List[str] = []
+    calls: List[int] = []
+
+    def check() -> None:
+        calls.append(1)
+        if len(calls) == 3:
+            raise Stop
+
+    with pytest.raises(Stop):
+        for page in _read_ahead(_pulled([1] * 10, log), check=check):
+            log.append(f"hand {page.number}")
+    assert log == ["read 0", "read 1"]  # nothing handed on, nothing more read
+
+
+def test_the_warc_page_path_reads_records_ahead(tmp_path: Path) -> None:
+    path = tmp_path / "many.warc.gz"
+    many_pages(path, 80)
+    stats = WarcStats()
+    read_at: List[int] = []
+
+    def observe(*_: Any) -> None:
+        read_at.append(stats.records)
+
+    rows = sum(batch.num_rows for batch in page_batches(
+        [str(path)], agents=["a"], stats=stats, observe=observe))
+    assert rows == 80
+    assert read_at[0] == 64 and read_at[63] == 64 and read_at[64] == 80
 
 
 def _bulk(warc: Path, out: str, *extra: str) -> int:
