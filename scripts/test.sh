@@ -73,4 +73,5 @@ ROBOTSRULES_EXPECT_COMPILED=1 .venv-compiled/bin/python -m pytest -n 2 -p no:doc
     tests/page/test_warc_page_digest.py tests/page/test_page_warc.py \
     tests/page/test_header_matrix.py tests/page/test_robots_tag.py tests/page/test_sources.py \
     tests/page/test_page_licenses.py tests/page/test_pricing.py tests/page/test_header_names.py \
+    tests/page/test_page_stream.py \
     tests/hostile/test_warc_readers.py tests/fetch/test_decoder.py tests/bulk/test_bulk_package.py

@@ -22,7 +22,6 @@ from typing import (
     Optional,
     Sequence,
     Tuple,
-    TypeVar,
 )
 
 from ..errors import InvalidArgument
@@ -35,9 +34,8 @@ from ._robots import IMAGE_PREVIEW, IMAGE_PREVIEWS, RobotsRule, parse_date, robo
 from ._robotstag import ROBOTS_TAG, RobotsTag, robots_tag
 from ._tdmrep import TDMREP_PATH, TdmRepFile, tdm_value
 
-__all__ = ["TDM_SIGNALS", "Directive", "Facts", "Response", "facts_of", "signals"]
+__all__ = ["TDM_SIGNALS", "Directive", "Facts", "Maker", "Response", "facts_of", "made", "signals"]
 
-T = TypeVar("T")
 
 TDM_SIGNALS = ("ai-train", "ai-input")
 """The Content Signals a TDM reservation speaks about (see docs/guides/page-signals.md)."""
@@ -96,6 +94,16 @@ class Directive(NamedTuple):
         return f"{self.source} {self.field} ({where}){scope}: {text}"
 
 
+def _directive(source: str, fld: str, offset: int, line: Optional[int], scope: str,
+               applies: bool, rule: str, value: Optional[str], valid: bool,
+               in_head: bool = True) -> Directive:
+    """``Directive(...)``, made with ``tuple.__new__``: a named tuple's own ``__new__`` is
+    Python code, slow to call from the compiled build (the fold makes several a page and
+    agent)."""
+    return tuple.__new__(Directive, (source, fld, offset, line, scope, applies, rule, value,
+                                     valid, in_head))
+
+
 class Response(NamedTuple):
     """A response read once: its header ``fields``, its HTML ``head`` and its HTTP
     ``status`` (``None`` when not known)."""
@@ -134,7 +142,7 @@ def _robots_directives(text: str, source: str, fld: str, offset: int, line: Opti
                        in_head: bool = True) -> List[Directive]:
     rules = (_rules(text, scope, prefixes) if len(text) <= 1024
              else robots_rules(text, scope=scope, prefixes=prefixes))
-    return [Directive(source, fld, offset, line, r.scope,
+    return [_directive(source, fld, offset, line, r.scope,
                       r.scope == "*" or r.scope in names, r.rule, r.value, r.valid, in_head)
             for r in rules]
 
@@ -147,7 +155,7 @@ def _preference(fields: Sequence[Field], key: str, read: Callable[[str], Prefere
     text, first = found
     prefs = _read_preference(read, text) if len(text) <= 1024 else read(text)
     shown = f"(too large: {len(text):,} characters)" if prefs.too_large else text
-    d = Directive("header", first.name, first.number, None, "*", True, key, shown,
+    d = _directive("header", first.name, first.number, None, "*", True, key, shown,
                   prefs.valid)
     directives.append(d)
     return d, prefs
@@ -197,7 +205,7 @@ def facts_of(response: Any, url: Any) -> Facts:
         if reading.too_large or (reading.malformed and "licen" in text.lower()):
             what = (f"(too large: {len(text):,} characters)" if reading.too_large
                     else f"({reading.malformed} link-value(s) not well-formed)")
-            reports.append(Directive("header", first.name, first.number, None, "*", True,
+            reports.append(_directive("header", first.name, first.number, None, "*", True,
                                      "link", what, False))
     if head.links:
         base = url
@@ -234,21 +242,21 @@ def _robots_tag_directives(facts: Any, names: FrozenSet[str]) -> List[Directive]
     if facts.robots_tag is None:
         return []
     first, text, reading = facts.robots_tag
-    out = [Directive("header", first.name, first.number, None, r.scope,
+    out = [_directive("header", first.name, first.number, None, r.scope,
                      r.scope == "*" or r.scope in names, r.rule, r.value, r.valid)
            for r in reading.rules]
     if not reading.valid:
         shown = (f"(too large: {len(text):,} characters; the members before the limit read)"
                  if reading.too_large else text)
-        out.append(Directive("header", first.name, first.number, None, "*", True,
+        out.append(_directive("header", first.name, first.number, None, "*", True,
                              ROBOTS_TAG, shown, False))
     return out
 
 
 def signals(names: FrozenSet[str], response: Any, url: Any, now: Any, tdmrep: Any,
-            given: Any, make: Callable[..., T]) -> T:
+            given: Any, make: Maker) -> Any:
     """The signals for one agent (its lower-cased names) from a response already read, made
-    by ``make`` (:class:`._signals.PageSignals`) with its fields as keywords. ``response``,
+    by :func:`made` from ``make`` (:class:`._signals.PageSignals`' :data:`Maker`). ``response``,
     ``url``, ``now``, ``tdmrep`` and ``given`` (its :class:`Facts`, or ``None``) are what the
     public functions were given, checked here as pure Python checks them."""
     # Any: facts a caller gave are used as given (what is not Facts fails as in pure
@@ -263,11 +271,11 @@ def signals(names: FrozenSet[str], response: Any, url: Any, now: Any, tdmrep: An
             raise InvalidArgument("page_signals(..., tdmrep=...) needs the page's url")
         rule = tdmrep.match(url)
         if rule is not None:
-            directives.append(Directive(
+            directives.append(_directive(
                 "file", TDMREP_PATH, rule.index, None, "*", True, _TDM,
                 str(rule.reservation) if rule.valid else rule.written, rule.valid))
             if rule.policy is not None:
-                directives.append(Directive("file", TDMREP_PATH, rule.index, None, "*", True,
+                directives.append(_directive("file", TDMREP_PATH, rule.index, None, "*", True,
                                             _TDM_POLICY, rule.policy, True))
     fields = response.fields
     for f in fields:
@@ -275,10 +283,10 @@ def signals(names: FrozenSet[str], response: Any, url: Any, now: Any, tdmrep: An
             directives.extend(_robots_directives(f.value, "header", f.name, f.number, None,
                                                  "*", names, True))
         elif f.key == _TDM:
-            directives.append(Directive("header", f.name, f.number, None, "*", True, _TDM,
+            directives.append(_directive("header", f.name, f.number, None, "*", True, _TDM,
                                         f.value, tdm_value(f.value)[1]))
         elif f.key == _TDM_POLICY:
-            directives.append(Directive("header", f.name, f.number, None, "*", True,
+            directives.append(_directive("header", f.name, f.number, None, "*", True,
                                         _TDM_POLICY, f.value, True))
     directives.extend(_robots_tag_directives(facts, names))
     directives.extend(facts.reports)
@@ -293,7 +301,7 @@ def signals(names: FrozenSet[str], response: Any, url: Any, now: Any, tdmrep: An
                 "*" if key == "robots" else key, names, False, meta.in_head))
         elif key in (_TDM, _TDM_POLICY):
             value = meta.content.strip()
-            directives.append(Directive("meta", meta.name, meta.offset, meta.line, "*", True,
+            directives.append(_directive("meta", meta.name, meta.offset, meta.line, "*", True,
                                         key, value,
                                         key == _TDM_POLICY or tdm_value(value)[1],
                                         meta.in_head))
@@ -339,7 +347,7 @@ def _tdm(directives: Sequence[Directive]
 def _fold(agent: Tuple[str, ...], directives: List[Directive],
           usage: Optional[Tuple[Directive, Preferences]],
           signal: Optional[Tuple[Directive, Preferences]],
-          now: Any, facts: Any, make: Callable[..., T]) -> T:
+          now: Any, facts: Any, make: Maker) -> Any:
     values: Dict[str, Any] = {}
     signals: Dict[str, Tuple[bool, Directive]] = {}
     categories: Dict[str, Tuple[bool, Directive]] = {}
@@ -414,9 +422,36 @@ def _fold(agent: Tuple[str, ...], directives: List[Directive],
         values["content_signal"] = dict(prefs.statements)
         for name, allowed in prefs.statements:
             _state(signals, name, allowed, d)
-    return make(agent=agent, directives=tuple(directives), signals=signals,
-                categories=categories, licenses=facts.licenses,
-                inline_licenses=facts.inline, pricing=facts.pricing, **values)
+    values["agent"] = agent
+    values["directives"] = tuple(directives)
+    values["signals"] = signals
+    values["categories"] = categories
+    values["licenses"] = facts.licenses
+    values["inline_licenses"] = facts.inline
+    values["pricing"] = facts.pricing
+    return made(make, values)
+
+
+Maker = Tuple[type, Dict[str, Any], Tuple[Tuple[str, Callable[[], Any]], ...]]
+"""How :func:`made` makes a frozen dataclass: the class, each field's default in the fields'
+order, and the fields made by a factory with their factories."""
+
+
+def made(maker: Maker, values: Dict[str, Any]) -> Any:
+    """The instance of the frozen dataclass ``maker`` describes whose fields are ``values``
+    and, for the others, their defaults (a fresh object from each factory), made without
+    the dataclass's ``__init__``, which sets each field through ``object.__setattr__`` (the
+    fold makes one for every page and agent; compiled here, where the same steps in pure
+    Python cost several times as much). The same object: its ``__dict__`` holds every field
+    in the fields' order."""
+    cls, template, factories = maker
+    state = dict(template)
+    for name, factory in factories:
+        state[name] = factory()
+    state.update(values)  # keys already there: the order stays the fields'
+    out: Any = object.__new__(cls)
+    object.__setattr__(out, "__dict__", state)
+    return out
 
 
 def _state(table: Dict[str, Tuple[bool, Directive]], name: str, value: bool,

@@ -20,7 +20,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 from .. import _purposes as purposes
 from .._agents import Agent
 from ..errors import InvalidArgument
-from ._fold import TDM_SIGNALS, Directive, Facts, Response, facts_of, signals
+from ._fold import TDM_SIGNALS, Directive, Facts, Maker, Response, facts_of, made, signals
 from ._headers import Headers, block_status, content_type, read_headers
 from ._html import DEFAULT_HEAD_BYTES, InlineScript, read_head
 from ._links import LicenseLink, license_urls
@@ -154,20 +154,18 @@ _FACTORIES = tuple((f.name, f.default_factory) for f in fields(PageSignals)
                    if f.default_factory is not MISSING)
 
 
+_MAKER: Maker = (PageSignals, _FIELDS, _FACTORIES)
+
+
 def _made(**values: Any) -> PageSignals:
     """``PageSignals(**values)``, made without the frozen dataclass's ``__init__`` (which sets
     each of its 24 fields through ``object.__setattr__`` and calls four default factories):
-    the fold makes one for every page and agent. The same object: every field set in the
-    dataclass's order, those not given to their defaults (a fresh mapping each for the
-    factories' fields); ``agent`` and ``directives`` must be given.
-    ``tests/page/test_signals_properties.py`` compares the two ways."""
-    state = dict(_FIELDS)
-    for name, factory in _FACTORIES:
-        state[name] = factory()
-    state.update(values)  # keys already there: the order stays the fields'
-    made = object.__new__(PageSignals)
-    object.__setattr__(made, "__dict__", state)
-    return made
+    the fold makes one for every page and agent (:func:`._fold.made`, here with keywords).
+    The same object: every field set in the dataclass's order, those not given to their
+    defaults (a fresh mapping each for the factories' fields); ``agent`` and ``directives``
+    must be given. ``tests/page/test_signals_properties.py`` compares the two ways."""
+    result: PageSignals = made(_MAKER, values)
+    return result
 
 
 def decide(purpose: str, signals: _Stated, categories: _Stated) -> Decision:
@@ -289,4 +287,5 @@ def _signals(names: Any, response: Response, url: Optional[str],
              facts: Optional[Facts] = None) -> PageSignals:
     """The signals for one agent (its lower-cased names) from a response already read
     (the fold: :func:`._fold.signals`)."""
-    return signals(names, response, url, now, tdmrep, facts, _made)
+    result: PageSignals = signals(names, response, url, now, tdmrep, facts, _MAKER)
+    return result
