@@ -143,7 +143,7 @@ def _robots_directives(text: str, source: str, fld: str, offset: int, line: Opti
     rules = (_rules(text, scope, prefixes) if len(text) <= 1024
              else robots_rules(text, scope=scope, prefixes=prefixes))
     return [_directive(source, fld, offset, line, r.scope,
-                      r.scope == "*" or r.scope in names, r.rule, r.value, r.valid, in_head)
+                       r.scope == "*" or r.scope in names, r.rule, r.value, r.valid, in_head)
             for r in rules]
 
 
@@ -156,7 +156,7 @@ def _preference(fields: Sequence[Field], key: str, read: Callable[[str], Prefere
     prefs = _read_preference(read, text) if len(text) <= 1024 else read(text)
     shown = f"(too large: {len(text):,} characters)" if prefs.too_large else text
     d = _directive("header", first.name, first.number, None, "*", True, key, shown,
-                  prefs.valid)
+                   prefs.valid)
     directives.append(d)
     return d, prefs
 
@@ -206,7 +206,7 @@ def facts_of(response: Any, url: Any) -> Facts:
             what = (f"(too large: {len(text):,} characters)" if reading.too_large
                     else f"({reading.malformed} link-value(s) not well-formed)")
             reports.append(_directive("header", first.name, first.number, None, "*", True,
-                                     "link", what, False))
+                                      "link", what, False))
     if head.links:
         base = url
         if head.base is not None:
@@ -243,13 +243,13 @@ def _robots_tag_directives(facts: Any, names: FrozenSet[str]) -> List[Directive]
         return []
     first, text, reading = facts.robots_tag
     out = [_directive("header", first.name, first.number, None, r.scope,
-                     r.scope == "*" or r.scope in names, r.rule, r.value, r.valid)
+                      r.scope == "*" or r.scope in names, r.rule, r.value, r.valid)
            for r in reading.rules]
     if not reading.valid:
         shown = (f"(too large: {len(text):,} characters; the members before the limit read)"
                  if reading.too_large else text)
         out.append(_directive("header", first.name, first.number, None, "*", True,
-                             ROBOTS_TAG, shown, False))
+                              ROBOTS_TAG, shown, False))
     return out
 
 
@@ -276,7 +276,7 @@ def signals(names: FrozenSet[str], response: Any, url: Any, now: Any, tdmrep: An
                 str(rule.reservation) if rule.valid else rule.written, rule.valid))
             if rule.policy is not None:
                 directives.append(_directive("file", TDMREP_PATH, rule.index, None, "*", True,
-                                            _TDM_POLICY, rule.policy, True))
+                                             _TDM_POLICY, rule.policy, True))
     fields = response.fields
     for f in fields:
         if f.key == _ROBOTS_HEADER:
@@ -284,10 +284,10 @@ def signals(names: FrozenSet[str], response: Any, url: Any, now: Any, tdmrep: An
                                                  "*", names, True))
         elif f.key == _TDM:
             directives.append(_directive("header", f.name, f.number, None, "*", True, _TDM,
-                                        f.value, tdm_value(f.value)[1]))
+                                         f.value, tdm_value(f.value)[1]))
         elif f.key == _TDM_POLICY:
             directives.append(_directive("header", f.name, f.number, None, "*", True,
-                                        _TDM_POLICY, f.value, True))
+                                         _TDM_POLICY, f.value, True))
     directives.extend(_robots_tag_directives(facts, names))
     directives.extend(facts.reports)
     usage = _preference(fields, "content-usage", content_usage, directives)
@@ -302,9 +302,9 @@ def signals(names: FrozenSet[str], response: Any, url: Any, now: Any, tdmrep: An
         elif key in (_TDM, _TDM_POLICY):
             value = meta.content.strip()
             directives.append(_directive("meta", meta.name, meta.offset, meta.line, "*", True,
-                                        key, value,
-                                        key == _TDM_POLICY or tdm_value(value)[1],
-                                        meta.in_head))
+                                         key, value,
+                                         key == _TDM_POLICY or tdm_value(value)[1],
+                                         meta.in_head))
     return _fold(tuple(sorted(names)), directives, usage, signal, now, facts, make)
 
 
