@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from robotsrules import PageSignals, page_signals
-from robotsrules._page._signals import _FACTORIES, _made
+from robotsrules._page._fold import made
+from robotsrules._page._signals import _FACTORIES, _MAKER
 from robotsrules._purposes import PURPOSES
 
 NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
@@ -94,7 +95,7 @@ def test_reading_once_for_several_agents_answers_as_one_by_one(
 def test_the_fold_makes_the_dataclass_its_init_makes(pairs: list[tuple[str, str]],
                                                      body: str, agent: object,
                                                      status: object) -> None:
-    """The fold makes PageSignals without the dataclass's __init__ (``_signals._made``):
+    """The fold makes PageSignals without the dataclass's __init__ (``_fold.made``):
     the object is the one ``PageSignals(**fields)`` makes, field for field, equal, pickled
     alike, ``dataclasses.replace`` works, and its default mappings are its own."""
     signals = page_signals(pairs, body, agent=agent, url="https://x.example/p",  # type: ignore[arg-type]
@@ -104,7 +105,7 @@ def test_the_fold_makes_the_dataclass_its_init_makes(pairs: list[tuple[str, str]
     assert list(vars(signals)) == list(vars(by_init))  # the same fields, in the same order
     assert pickle.loads(pickle.dumps(signals)) == signals
     assert dataclasses.replace(signals, index=not signals.index).index is not signals.index
-    bare = _made(agent=("x",), directives=())
+    bare = made(_MAKER, {"agent": ("x",), "directives": ()})
     assert bare == PageSignals(agent=("x",), directives=())
-    other = _made(agent=("x",), directives=())
+    other = made(_MAKER, {"agent": ("x",), "directives": ()})
     assert all(getattr(bare, name) is not getattr(other, name) for name, _ in _FACTORIES)

@@ -151,19 +151,24 @@ _STEP: Final = re.compile(
 # Python has them (3.11 and later), the repetitions are possessive, which spares the regular
 # expression engine a backtracking point per attribute and per run of characters (about a
 # third of its time on a tag; the same matches: a test compares both spellings).
+#
+# A plain attribute's name, and its unquoted value's characters (one spelling for both).
+_PLAIN_NAME: Final = r"""[^\t\n\f\r />="'<]"""
+_PLAIN_BARE: Final = r"""[^\t\n\f\r >"'=<`]"""
+
+
 def _plain_tag(possessive: bool) -> str:
     """:data:`_PLAIN_TAG`'s pattern, with possessive repetitions or without."""
     more = "+" if possessive else ""
-    return (rf"""(?:[\t\n\f\r ]+{more}[^\t\n\f\r />="'<]+{more}"""
+    return (rf"""(?:[\t\n\f\r ]+{more}{_PLAIN_NAME}+{more}"""
             rf"""(?:=(?:"[^"]*{more}"|'[^']*{more}'"""
-            rf"""|[^\t\n\f\r >"'=<`]+{more}(?=[\t\n\f\r ]|(?<!/)>)))?)*{more}"""
+            rf"""|{_PLAIN_BARE}+{more}(?=[\t\n\f\r ]|(?<!/)>)))?)*{more}"""
             r"""[\t\n\f\r ]*/?>""")
 
 
 _PLAIN_TAG: Final = _plain_tag(sys.version_info >= (3, 11))
 _PLAIN_ATTRIBUTE: Final = re.compile(
-    r"""[\t\n\f\r ]+([^\t\n\f\r />="'<]+)"""
-    r"""(?:=(?:"([^"]*)"|'([^']*)'|([^\t\n\f\r >"'=<`]+)))?""")
+    rf"""[\t\n\f\r ]+({_PLAIN_NAME}+)(?:=(?:"([^"]*)"|'([^']*)'|({_PLAIN_BARE}+)))?""")
 # Matched after a tag's "<": the "/" of an end tag (group 1), the tag's name (group 2) and,
 # where the rest is in that plain form, the rest (group 3): one match per tag. (No shorter
 # name can be followed by the plain form, which starts with a blank, "/" or ">", so the name

@@ -20,7 +20,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 from .. import _purposes as purposes
 from .._agents import Agent
 from ..errors import InvalidArgument
-from ._fold import TDM_SIGNALS, Directive, Facts, Maker, Response, facts_of, made, signals
+from ._fold import TDM_SIGNALS, Directive, Facts, Maker, Response, facts_of, signals
 from ._headers import Headers, block_status, content_type, read_headers
 from ._html import DEFAULT_HEAD_BYTES, InlineScript, read_head
 from ._links import LicenseLink, license_urls
@@ -155,17 +155,9 @@ _FACTORIES = tuple((f.name, f.default_factory) for f in fields(PageSignals)
 
 
 _MAKER: Maker = (PageSignals, _FIELDS, _FACTORIES)
-
-
-def _made(**values: Any) -> PageSignals:
-    """``PageSignals(**values)``, made without the frozen dataclass's ``__init__`` (which sets
-    each of its 24 fields through ``object.__setattr__`` and calls four default factories):
-    the fold makes one for every page and agent (:func:`._fold.made`, here with keywords).
-    The same object: every field set in the dataclass's order, those not given to their
-    defaults (a fresh mapping each for the factories' fields); ``agent`` and ``directives``
-    must be given. ``tests/page/test_signals_properties.py`` compares the two ways."""
-    result: PageSignals = made(_MAKER, values)
-    return result
+"""How the fold makes each agent's :class:`PageSignals` (:func:`._fold.made`: without the
+frozen dataclass's ``__init__``, which sets each of its 24 fields through
+``object.__setattr__``; ``tests/page/test_signals_properties.py`` compares the two ways)."""
 
 
 def decide(purpose: str, signals: _Stated, categories: _Stated) -> Decision:
