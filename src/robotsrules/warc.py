@@ -492,8 +492,9 @@ def page_batches(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
     :func:`iter_pages` through :func:`robotsrules.bulk.page_batches`.
 
     Memory stays bounded whatever the size of the WARC files: one run of pages read ahead
-    (at most 64 heads and 4 MiB of them, or the one head that alone holds more: reading
-    records in runs, then scanning their heads, is faster than taking each in turn) and at most
+    (at most 64, read until their heads hold 4 MiB: under 4 MiB plus one head of at most
+    ``max_head_bytes``; reading records in runs, then scanning their heads, is faster than
+    taking each in turn) and at most
     ``batch_rows`` rows are held at a time (a batch is cut before the page whose rows would
     make it longer, so it holds at most ``max(batch_rows, len(agents))`` rows). ``robots``
     maps an origin to its parsed :class:`~robotsrules.RobotsTxt` (a dict), or is a
@@ -526,18 +527,20 @@ def _read_ahead(pages: Iterable[PageCapture], *, most: int = _READ_AHEAD_PAGES,
                 octets: int = _READ_AHEAD_OCTETS,
                 check: Optional[Callable[[], None]] = None) -> Iterator[PageCapture]:
     """``pages`` as they are, in order, read in runs: pages are read until ``most`` are
-    read or their heads hold ``octets`` octets, and only then handed on, one by one.
+    read or their heads hold ``octets`` octets or more, and only then handed on, one by one.
 
     Reading a run of records, then scanning a run of heads, keeps each loop's code warm in
     the processor's caches: read one record, scan it, read the next, and each costs about a
     tenth more (the performance page has the figures). Memory holds one run: at most
-    ``most`` heads and ``octets`` octets of them, or the one head that alone holds more.
-    ``check`` is called before each page is read, and what it raises (a stop) is raised at
-    once. An ``Exception`` raised by ``pages`` is raised after the pages read before it are
-    handed on: the consumer sees what it would see without reading ahead.
+    ``most`` heads, and under ``octets`` octets of heads before its last page (so under
+    ``octets`` plus one head's bound). ``check`` is called before each page is read, and
+    what it raises (a stop) is raised at once. An ``Exception`` raised by ``pages`` is
+    raised after the pages read before it are handed on: the consumer sees what it would
+    see without reading ahead.
     """
     source = iter(pages)
-    while True:
+    ended = False
+    while not ended:
         run: List[PageCapture] = []
         size = 0
         failure: Optional[Exception] = None
@@ -550,14 +553,13 @@ def _read_ahead(pages: Iterable[PageCapture], *, most: int = _READ_AHEAD_PAGES,
                 failure = error
                 break
             if page is None:
+                ended = True
                 break
             run.append(page)
             size += len(page.head) if page.head is not None else 0
         yield from run
         if failure is not None:
             raise failure
-        if len(run) < most and size < octets:
-            return
 
 
 def page_table(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,

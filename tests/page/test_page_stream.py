@@ -141,10 +141,13 @@ def test_read_ahead_hands_on_every_page_in_order_in_runs_of_64(count: int) -> No
     assert before == [min(count, (n // 64 + 1) * 64) for n in range(count)]
 
 
-def test_read_ahead_holds_4_mib_of_heads_or_one_larger_head() -> None:
+def test_read_ahead_reads_until_the_heads_hold_4_mib() -> None:
     mib = 1 << 20
     assert _reads_before_each([mib] * 9) == [4] * 4 + [8] * 4 + [9]
     assert _reads_before_each([5 * mib, 1, 1]) == [1, 3, 3]  # one larger head alone
+    # The page that crosses 4 MiB is the run's last: under 4 MiB before it, plus its head.
+    assert _reads_before_each([3 * mib, 3 * mib, 1]) == [2, 2, 3]
+    assert _reads_before_each([mib - 1] * 4 + [mib, 1]) == [5] * 5 + [6]
     assert _reads_before_each([-1] * 70) == [64] * 64 + [70] * 6  # no head: no octets
     assert _reads_before_each([5] * 5, most=2, octets=12) == [2, 2, 4, 4, 5]
 
