@@ -18,10 +18,16 @@ our own keeps the elements, refusing a document nested deeper than :data:`MAX_DE
 holding more than :data:`MAX_ELEMENTS` elements. The tree is then read into frozen records
 (:class:`Content`, :class:`License`, :class:`Payment`): the root is ``<rsl>`` in the
 namespace ``https://rslstandard.org/rsl`` (§2.2; Leniency: a root without namespace is read,
-with a warning); elements of other namespaces are extensions and are skipped (§3); an
-unknown element of the RSL namespace, a ``<content>`` without ``url`` or without
-``<license>``, or a usage token outside the vocabulary make the document invalid (§3,
-Appendix A), since reading around them could turn a prohibition into a permission.
+with a warning); elements of other namespaces are extensions and are skipped (§3), unless
+they spell an RSL element name (``<prohibits>`` unprefixed under ``<rsl:rsl>``): neither RSL
+nor an extension, such an element refuses the document. An unknown element of the RSL
+namespace, a ``<content>`` without ``url`` or without ``<license>``, a usage token, user
+class or geo code outside the vocabulary, or two ``<payment>`` in one licence make the
+document invalid (§3, Appendix A), since reading around them could turn a prohibition into
+a permission (and with two payments the answer would depend on their order).
+User classes and geo codes are compared in their canonical case (``us`` is ``US``); a
+region code (``EU``) stands for each of its member states (``data/rsl.json``), on both
+sides and restrictively (see :func:`_conditions`).
 Leniency: token lists may be separated by commas (the 0.9 draft's habit) as well as by
 white space, with a warning. A ``<content url>`` that is a full URL on another origin than
 the site's is ignored (kept in :attr:`LicenseDocument.ignored`).
@@ -792,6 +798,7 @@ class _Reader:
                         f"{'namespace ' + self.namespace if self.namespace else 'no namespace'}"
                         ": an RSL element name outside the RSL namespace is neither RSL nor "
                         "an extension (§3); refused rather than skipped")
+                self.extension(child)
                 continue  # an extension (§3): skipped
             if local not in _ELEMENTS:
                 raise _Invalid(f"line {child.line}: <{local}> is not an RSL 1.0 element "
@@ -799,6 +806,18 @@ class _Reader:
                                "non-conformant, §3)")
             found.append(child)
         return found
+
+    def extension(self, node: _Node) -> None:
+        """An extension element is skipped whole, unless it holds RSL elements: an RSL
+        ``<prohibits>`` wrapped in an extension would be dropped with it."""
+        todo = list(node.children)
+        while todo:
+            child = todo.pop()
+            namespace, local = _split(child.tag)
+            if namespace == self.namespace and self.namespace is not None:
+                raise _Invalid(f"line {child.line}: <{local}> of the RSL namespace inside an "
+                               "extension element: refused rather than skipped with it (§3)")
+            todo.extend(child.children)
 
     def tokens(self, node: _Node, kind: str) -> Tuple[str, ...]:
         text = "".join(node.text).strip()

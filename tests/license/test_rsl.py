@@ -351,6 +351,11 @@ PREFIXED = (b'<rsl:rsl xmlns:rsl="https://rslstandard.org/rsl"><rsl:content url=
      b'<prohibits type="usage">ai-train</prohibits></license></content></rsl:rsl>'),
     NS + (b'<content url="/"><license xmlns=""><prohibits type="usage">ai-train</prohibits>'
           b'</license></content></rsl>'),
+    # an RSL element wrapped in an extension element (skipped with it before)
+    NS + (b'<content url="/"><license><x:wrap xmlns:x="urn:x"><prohibits type="usage">'
+          b'ai-train</prohibits></x:wrap></license></content></rsl>'),
+    PREFIXED % (b'<x:wrap xmlns:x="urn:x"><x:deeper><rsl:prohibits type="usage">ai-train'
+                b'</rsl:prohibits></x:deeper></x:wrap>'),
     # the lenient root without namespace, with RSL-namespaced children
     (b'<rsl><content url="/"><license><r:prohibits xmlns:r="https://rslstandard.org/rsl" '
      b'type="usage">ai-train</r:prohibits></license></content></rsl>'),
@@ -359,7 +364,7 @@ def test_an_rsl_element_name_outside_the_rsl_namespace_refuses_the_document(body
                                                                              ) -> None:
     document = parse_license(body)
     assert document.state == "invalid", "skipped as an extension: read permitted"
-    assert "refused rather than skipped" in (document.error or "")
+    assert "refused rather than skipped" in (document.error or ""), document.error
     terms = document.license_for("/page")
     assert {terms.status(t) for t in ("ai-train", "search", "all")} == {"unknown"}
 
