@@ -115,6 +115,7 @@ __all__ = [
     "LicenseStatus",
     "LicenseTerms",
     "Payment",
+    "checked",
     "geo_code",
     "license_from",
     "license_url_problem",
@@ -276,6 +277,15 @@ def geo_code(value: str) -> str:
         raise InvalidArgument(f"unknown region {value!r}; expected an ISO 3166-1 alpha-2 "
                               f"country code (US, DE...) or {', '.join(sorted(_regions()))}")
     return token
+
+
+def checked(user: Optional[str], geo: Optional[str]) -> None:
+    """Raise :class:`~robotsrules.InvalidArgument` for a caller's unknown ``user`` class or
+    ``geo`` region (``None``: not given), before anything is fetched."""
+    if user is not None:
+        user_class(user)
+    if geo is not None:
+        geo_code(geo)
 
 
 def _free_payment(kind: Optional[str]) -> Optional[bool]:

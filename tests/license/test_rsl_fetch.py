@@ -102,12 +102,20 @@ def test_the_callers_class_and_region_are_checked(servers: ServerPool) -> None:
                           b'</rsl>', XML),
     }
     cache = checker([START])
-    assert cache.license_for(site.url("/a"), geo="Us").status("ai-train") == "prohibited"
-    assert cache.license_for(site.url("/a"), geo="EU").status("ai-train") == "permitted"
     with pytest.raises(InvalidArgument, match="unknown region 'Usa'"):
         cache.license_for(site.url("/a"), geo="Usa")
     with pytest.raises(InvalidArgument, match="unknown user class 'bogus'"):
         cache.license_for(site.url("/a"), user="bogus")
+
+    async def refused() -> None:
+        async with AsyncRobotsCache(user_agent=UA, clock=lambda: START) as twin:
+            with pytest.raises(InvalidArgument, match="unknown region 'UK'"):
+                await twin.license_for(site.url("/a"), geo="UK")
+
+    asyncio.run(refused())
+    assert site.paths == []  # refused before any fetch
+    assert cache.license_for(site.url("/a"), geo="Us").status("ai-train") == "prohibited"
+    assert cache.license_for(site.url("/a"), geo="EU").status("ai-train") == "permitted"
 
 
 def test_credentials_are_never_sent_for_a_licence(servers: ServerPool) -> None:
