@@ -467,6 +467,12 @@ class LicenseDocument:
     """The HTTP status of the fetch, when fetched."""
     _patterns: Tuple[Pattern, ...] = field(default=(), compare=False, repr=False)
 
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # The compiled patterns are not pickled: the compiled build's Pattern cannot be
+        # rebuilt by pickle, and they follow from the contents.
+        return (_unpickled, (self.url, self.origin, self.state, self.error, self.contents,
+                             self.ignored, self.max_age, self.warnings, self.status))
+
     @property
     def valid(self) -> bool:
         """True when the document was read (``state == "ok"``)."""
@@ -496,6 +502,16 @@ class LicenseDocument:
             if pattern.match(target):
                 found.append((len(pattern.text), content))
         return tuple(found)
+
+
+def _unpickled(url: Optional[str], origin: Optional[str], state: LicenseState,
+               error: Optional[str], contents: Tuple[Content, ...],
+               ignored: Tuple[Content, ...], max_age: int, warnings: Tuple[str, ...],
+               status: Optional[int]) -> LicenseDocument:
+    return LicenseDocument(url=url, origin=origin, state=state, error=error,
+                           contents=contents, ignored=ignored, max_age=max_age,
+                           warnings=warnings, status=status,
+                           _patterns=tuple(rfc_location(c.path or "") for c in contents))
 
 
 @dataclass(frozen=True)
