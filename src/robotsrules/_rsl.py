@@ -852,12 +852,13 @@ class _Reader:
         tokens = tuple(t for t in _SPLIT.split(text) if t)
         if kind == "user":
             return tuple(self.listed(node, token, _user_token(token), "a user class",
-                                     ", ".join(rsl_data()["user"]["tokens"]))
+                                     f"§{rsl_data()['user']['section']}: "
+                                     + ", ".join(rsl_data()["user"]["tokens"]))
                          for token in tokens)
         if kind == "geo":
             return tuple(self.listed(node, token, _geo_token(token), "a region",
-                                     "ISO 3166-1 alpha-2 country codes, or "
-                                     + ", ".join(sorted(_regions())))
+                                     f"§{rsl_data()['geo']['section']}: ISO 3166-1 alpha-2 "
+                                     "country codes, or " + ", ".join(sorted(_regions())))
                          for token in tokens)
         read: List[str] = []
         aliases: Mapping[str, Any] = rsl_data()["aliases"]
@@ -879,8 +880,8 @@ class _Reader:
         """``read`` (the token in its canonical case), or the document is refused: a
         ``<prohibits>`` token this reader does not know could hide a prohibition."""
         if read is None:
-            raise _Invalid(f"line {node.line}: {token!r} is not {what} of RSL 1.0 (§3.5: "
-                           f"{expected})")
+            raise _Invalid(f"line {node.line}: {token!r} is not {what} of RSL 1.0 "
+                           f"({expected})")
         return read
 
     def license(self, node: _Node, index: int) -> License:
@@ -906,8 +907,8 @@ class _Reader:
                     # Reading only one (the last won before) would make the answer
                     # depend on their order: "crawl 1 USD" then "free" read permitted.
                     raise _Invalid(f"line {child.line}: a second <payment> in one licence "
-                                   "(one per <license>, §3.7; which one applies cannot be "
-                                   "told)")
+                                   "(which one applies cannot be told; each offer is a "
+                                   "<license> of its own, §3.4)")
                 payment = self.payment(child)
             elif local == "reporting":
                 reporting.append(Reporting(child.attrib.get("type", ""),
