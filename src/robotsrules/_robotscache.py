@@ -42,6 +42,7 @@ from ._rsl import (
     LICENSE_KEY,
     LicenseDocument,
     LicenseTerms,
+    checked,
     license_from,
     license_url_problem,
     unread,
@@ -273,10 +274,13 @@ class RobotsCache(_Base):
     def license_for(self, url: str, agent: Optional[Agent] = None, *,
                     user: Optional[str] = None, geo: Optional[str] = None) -> LicenseTerms:
         """The RSL licence terms for ``url``: the ``License`` lines of its origin's
-        robots.txt that apply to ``agent`` (RSL 1.0 §4.4.2), each document fetched through
-        :meth:`license_document`; ask the result per purpose (``.allows("ai-train")``).
-        No ``License`` line: every answer is ``"unstated"``; a document that cannot be
-        fetched or read: ``"unknown"``, never "permitted"."""
+        robots.txt (every one, for every agent: the line is global, RSL 1.0 §4.4), each
+        document fetched through :meth:`license_document`; ask the result per purpose
+        (``.allows("ai-train")``). No ``License`` line: every answer is ``"unstated"``; a
+        document that cannot be fetched or read: ``"unknown"``, never "permitted". An
+        unknown ``user`` class or ``geo`` region raises
+        :class:`~robotsrules.InvalidArgument` before anything is fetched."""
+        checked(user, geo)
         robots = self.lookup(url).robots
         site = origin_of(url)
         links = dict.fromkeys(robots.license_urls(self._agent(agent)))
@@ -426,6 +430,7 @@ class AsyncRobotsCache(_Base):
                           user: Optional[str] = None, geo: Optional[str] = None
                           ) -> LicenseTerms:
         """The RSL licence terms for ``url`` (see :meth:`RobotsCache.license_for`)."""
+        checked(user, geo)
         robots = (await self.lookup(url)).robots
         site = origin_of(url)
         links = dict.fromkeys(robots.license_urls(self._agent(agent)))

@@ -18,10 +18,16 @@ our own keeps the elements, refusing a document nested deeper than :data:`MAX_DE
 holding more than :data:`MAX_ELEMENTS` elements. The tree is then read into frozen records
 (:class:`Content`, :class:`License`, :class:`Payment`): the root is ``<rsl>`` in the
 namespace ``https://rslstandard.org/rsl`` (§2.2; Leniency: a root without namespace is read,
-with a warning); elements of other namespaces are extensions and are skipped (§3); an
-unknown element of the RSL namespace, a ``<content>`` without ``url`` or without
-``<license>``, or a usage token outside the vocabulary make the document invalid (§3,
-Appendix A), since reading around them could turn a prohibition into a permission.
+with a warning); elements of other namespaces are extensions and are skipped (§3), unless
+they spell an RSL element name (``<prohibits>`` unprefixed under ``<rsl:rsl>``): neither RSL
+nor an extension, such an element refuses the document. An unknown element of the RSL
+namespace, a ``<content>`` without ``url`` or without ``<license>``, a usage token, user
+class or geo code outside the vocabulary, or two ``<payment>`` in one licence make the
+document invalid (§3, Appendix A), since reading around them could turn a prohibition into
+a permission (and with two payments the answer would depend on their order).
+User classes and geo codes are compared in their canonical case (``us`` is ``US``); a
+region code (``EU``) stands for each of its member states (``data/rsl.json``), on both
+sides and restrictively (see :func:`_conditions`).
 Leniency: token lists may be separated by commas (the 0.9 draft's habit) as well as by
 white space, with a warning. A ``<content url>`` that is a full URL on another origin than
 the site's is ignored (kept in :attr:`LicenseDocument.ignored`).
@@ -109,12 +115,16 @@ __all__ = [
     "LicenseStatus",
     "LicenseTerms",
     "Payment",
+    "checked",
+    "geo_code",
     "license_from",
     "license_url_problem",
     "parse_license",
     "rsl_data",
+    "unmatchable",
     "unread",
     "usage_token",
+    "user_class",
 ]
 
 NAMESPACE = "https://rslstandard.org/rsl"
@@ -199,6 +209,83 @@ def usage_token(name: str) -> str:
         raise InvalidPurpose(f"unknown purpose {name!r}; expected one of: {', '.join(names)}")
     token: str = entry["token"]
     return token
+
+
+@cache
+def _user_classes() -> FrozenSet[str]:
+    return frozenset(rsl_data()["user"]["tokens"])
+
+
+@cache
+def _countries() -> FrozenSet[str]:
+    return frozenset(rsl_data()["geo"]["countries"]["codes"])
+
+
+@cache
+def _regions() -> Mapping[str, FrozenSet[str]]:
+    regions: Mapping[str, Any] = rsl_data()["geo"]["regions"]
+    return {code: frozenset(entry["members"]) for code, entry in regions.items()}
+
+
+def _user_token(text: str) -> Optional[str]:
+    """``text`` as a user class of ``data/rsl.json`` (any case), or ``None``."""
+    token = text.lower() if text.isascii() else text
+    return token if token in _user_classes() else None
+
+
+def _geo_token(text: str) -> Optional[str]:
+    """``text`` as an ISO 3166-1 alpha-2 code or a region code (any case), or ``None``.
+    Non-ASCII text is refused before case folding (``"ß".upper()`` is ``"SS"``)."""
+    token = text.upper() if text.isascii() else text
+    return token if token in _countries() or token in _regions() else None
+
+
+def _places(code: str) -> FrozenSet[str]:
+    """The countries a geo code stands for: a region its members, a country itself."""
+    return _regions().get(code, frozenset((code,)))
+
+
+def user_class(value: str) -> str:
+    """A caller's user class, checked and in lower case (``"Commercial"`` is
+    ``"commercial"``); anything outside RSL 1.0's classes (``data/rsl.json``) raises
+    :class:`~robotsrules.InvalidArgument`.
+
+    >>> user_class("Non-Commercial")
+    'non-commercial'
+    """
+    from .errors import InvalidArgument
+
+    token = _user_token(value) if isinstance(value, str) else None
+    if token is None:
+        raise InvalidArgument(f"unknown user class {value!r}; expected one of: "
+                              f"{', '.join(rsl_data()['user']['tokens'])}")
+    return token
+
+
+def geo_code(value: str) -> str:
+    """A caller's region, checked and in upper case: an ISO 3166-1 alpha-2 code
+    (``"us"`` is ``"US"``) or a region code of ``data/rsl.json`` (``EU``); anything else
+    (``"Usa"``, ``"UK"``) raises :class:`~robotsrules.InvalidArgument`.
+
+    >>> geo_code("de"), geo_code("EU")
+    ('DE', 'EU')
+    """
+    from .errors import InvalidArgument
+
+    token = _geo_token(value) if isinstance(value, str) else None
+    if token is None:
+        raise InvalidArgument(f"unknown region {value!r}; expected an ISO 3166-1 alpha-2 "
+                              f"country code (US, DE...) or {', '.join(sorted(_regions()))}")
+    return token
+
+
+def checked(user: Optional[str], geo: Optional[str]) -> None:
+    """Raise :class:`~robotsrules.InvalidArgument` for a caller's unknown ``user`` class or
+    ``geo`` region (``None``: not given), before anything is fetched."""
+    if user is not None:
+        user_class(user)
+    if geo is not None:
+        geo_code(geo)
 
 
 def _free_payment(kind: Optional[str]) -> Optional[bool]:
@@ -380,6 +467,12 @@ class LicenseDocument:
     """The HTTP status of the fetch, when fetched."""
     _patterns: Tuple[Pattern, ...] = field(default=(), compare=False, repr=False)
 
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # The compiled patterns are not pickled: the compiled build's Pattern cannot be
+        # rebuilt by pickle, and they follow from the contents.
+        return (_unpickled, (self.url, self.origin, self.state, self.error, self.contents,
+                             self.ignored, self.max_age, self.warnings, self.status))
+
     @property
     def valid(self) -> bool:
         """True when the document was read (``state == "ok"``)."""
@@ -411,18 +504,45 @@ class LicenseDocument:
         return tuple(found)
 
 
+def _unpickled(url: Optional[str], origin: Optional[str], state: LicenseState,
+               error: Optional[str], contents: Tuple[Content, ...],
+               ignored: Tuple[Content, ...], max_age: int, warnings: Tuple[str, ...],
+               status: Optional[int]) -> LicenseDocument:
+    return LicenseDocument(url=url, origin=origin, state=state, error=error,
+                           contents=contents, ignored=ignored, max_age=max_age,
+                           warnings=warnings, status=status,
+                           _patterns=tuple(rfc_location(c.path or "") for c in contents))
+
+
 @dataclass(frozen=True)
 class LicenseTerms:
     """What one or several licence documents say of a URL: ask :meth:`allows`,
     :meth:`status` or :meth:`answer` per purpose.
 
     ``documents`` empty means no ``License`` line applies: every answer is ``"unstated"``.
+    ``user`` and ``geo`` are checked and put in their canonical case (:func:`user_class`,
+    :func:`geo_code`); an unknown class or region raises
+    :class:`~robotsrules.InvalidArgument`, and so does a path (``/a``) asked of a document
+    whose ``<content url>`` values are full URLs while its site is not known (give
+    ``origin=`` to :func:`parse_license`): such a path could never be matched, and
+    "unstated" would hide what the document says.
     """
 
     url: str
     documents: Tuple[LicenseDocument, ...]
     user: Optional[str] = None
     geo: Optional[str] = None
+
+    def __post_init__(self) -> None:
+        if self.user is not None:
+            object.__setattr__(self, "user", user_class(self.user))
+        if self.geo is not None:
+            object.__setattr__(self, "geo", geo_code(self.geo))
+        problem = unmatchable(self.url, self.documents)
+        if problem is not None:
+            from .errors import InvalidArgument
+
+            raise InvalidArgument(problem)
 
     def answer(self, name: str) -> LicenseAnswer:
         """The answer for ``name`` (an RSL usage token or a library purpose)."""
@@ -452,6 +572,24 @@ class LicenseTerms:
         (False, True)
         """
         return self.answer(name).allowed
+
+
+def unmatchable(url: str, documents: Tuple[LicenseDocument, ...]) -> Optional[str]:
+    """Why the path ``url`` cannot be matched against ``documents`` (one line), or
+    ``None``: a document without a site (:attr:`LicenseDocument.origin`) whose contents
+    name full URLs cannot say whether a path is theirs."""
+    if _ABSOLUTE.match(url):
+        return None
+    for document in documents:
+        if document.origin is not None or document.state != "ok":
+            continue
+        full = next((c for c in document.contents if c.origin is not None), None)
+        if full is not None:
+            return (f"{url}: a path cannot be matched against <content url=\"{full.url}\"> "
+                    "(a full URL) without the site it is on: give the site's origin "
+                    "(--origin https://example.com/, or origin= to parse_license) or a "
+                    "full URL")
+    return None
 
 
 def _document_answer(document: LicenseDocument, url: str, name: str, token: str,
@@ -541,9 +679,17 @@ def _conditions(content: Content, license: License, user: Optional[str],
             if refused is not None:
                 text += f"{', ' if text else ''}not {kind} {' '.join(refused)}"
             found.append(text)
-        elif (refused is not None and value in refused) or (
-                allowed is not None and value not in allowed):
-            return None
+        else:
+            # a region stands for each of its member states (data/rsl.json "geo"), on
+            # both sides: the caller is excluded by any overlap with a prohibited place,
+            # and admitted only if every place it may be in is permitted (restrictive)
+            asked = _places(value) if kind == "geo" else frozenset((value,))
+            places = _places if kind == "geo" else (lambda code: frozenset((code,)))
+            if refused is not None and asked & frozenset().union(*map(places, refused)):
+                return None
+            if allowed is not None and not asked <= frozenset().union(*map(places,
+                                                                          allowed)):
+                return None
     payment = license.payment
     if payment is not None and not payment.free:
         found.append(payment.describe())
@@ -667,6 +813,18 @@ class _Reader:
         for child in node.children:
             namespace, local = _split(child.tag)
             if namespace != self.namespace:
+                if local in _ELEMENTS:
+                    # An element that spells an RSL name in no namespace or another one
+                    # (a prefixed root with an unprefixed or xmlns="" child): skipping it
+                    # as an extension could drop a prohibition, and reading it as RSL
+                    # would guess what its author meant: the document is refused.
+                    where = f"namespace {namespace}" if namespace else "no namespace"
+                    raise _Invalid(
+                        f"line {child.line}: <{local}> in {where}, inside RSL elements of "
+                        f"{'namespace ' + self.namespace if self.namespace else 'no namespace'}"
+                        ": an RSL element name outside the RSL namespace is neither RSL nor "
+                        "an extension (§3); refused rather than skipped")
+                self.extension(child)
                 continue  # an extension (§3): skipped
             if local not in _ELEMENTS:
                 raise _Invalid(f"line {child.line}: <{local}> is not an RSL 1.0 element "
@@ -675,13 +833,33 @@ class _Reader:
             found.append(child)
         return found
 
+    def extension(self, node: _Node) -> None:
+        """An extension element is skipped whole, unless it holds RSL elements: an RSL
+        ``<prohibits>`` wrapped in an extension would be dropped with it."""
+        todo = list(node.children)
+        while todo:
+            child = todo.pop()
+            namespace, local = _split(child.tag)
+            if namespace == self.namespace and self.namespace is not None:
+                raise _Invalid(f"line {child.line}: <{local}> of the RSL namespace inside an "
+                               "extension element: refused rather than skipped with it (§3)")
+            todo.extend(child.children)
+
     def tokens(self, node: _Node, kind: str) -> Tuple[str, ...]:
         text = "".join(node.text).strip()
         if "," in text:
             self.commas = True
         tokens = tuple(t for t in _SPLIT.split(text) if t)
-        if kind != "usage":
-            return tokens
+        if kind == "user":
+            return tuple(self.listed(node, token, _user_token(token), "a user class",
+                                     f"§{rsl_data()['user']['section']}: "
+                                     + ", ".join(rsl_data()["user"]["tokens"]))
+                         for token in tokens)
+        if kind == "geo":
+            return tuple(self.listed(node, token, _geo_token(token), "a region",
+                                     f"§{rsl_data()['geo']['section']}: ISO 3166-1 alpha-2 "
+                                     "country codes, or " + ", ".join(sorted(_regions())))
+                         for token in tokens)
         read: List[str] = []
         aliases: Mapping[str, Any] = rsl_data()["aliases"]
         for token in tokens:
@@ -696,6 +874,15 @@ class _Reader:
                     f"(§3.4.1.1: {', '.join(USAGE_TOKENS)}; extensions are prefix:name)")
             read.append(token)
         return tuple(read)
+
+    def listed(self, node: _Node, token: str, read: Optional[str], what: str,
+               expected: str) -> str:
+        """``read`` (the token in its canonical case), or the document is refused: a
+        ``<prohibits>`` token this reader does not know could hide a prohibition."""
+        if read is None:
+            raise _Invalid(f"line {node.line}: {token!r} is not {what} of RSL 1.0 "
+                           f"({expected})")
+        return read
 
     def license(self, node: _Node, index: int) -> License:
         permits: List[Tuple[str, Tuple[str, ...]]] = []
@@ -716,6 +903,12 @@ class _Reader:
                                    "one licence (at most one per type, §3.5)")
                 bucket.append((kind, self.tokens(child, kind)))
             elif local == "payment":
+                if payment is not None:
+                    # Reading only one (the last won before) would make the answer
+                    # depend on their order: "crawl 1 USD" then "free" read permitted.
+                    raise _Invalid(f"line {child.line}: a second <payment> in one licence "
+                                   "(which one applies cannot be told; each offer is a "
+                                   "<license> of its own, §3.4)")
                 payment = self.payment(child)
             elif local == "reporting":
                 reporting.append(Reporting(child.attrib.get("type", ""),
@@ -889,7 +1082,11 @@ class DocumentCache:
             except InvalidURL:
                 out.append(None)
                 continue
-            out.append(self.get(xml).license_for(url).status(purpose))
+            document = self.get(xml)
+            if unmatchable(url, (document,)) is not None:
+                out.append(None)  # a path against full-URL contents: not answerable
+                continue
+            out.append(document.license_for(url).status(purpose))
         return out
 
 

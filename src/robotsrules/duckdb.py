@@ -34,8 +34,8 @@ url)``                                      names (``Link: <...>; rel="license";
                                             (``'ai-train'``...; NULL: nothing stated, or a URL
                                             the agent may not fetch; :meth:`RobotsTxt.usage`)
 ``robots_license_urls(body, agent)``        VARCHAR[]: the ``License`` URLs (RSL 1.0) that
-                                            apply to ``agent`` (§4.4.2; NULL agent: every
-                                            one in the file)
+                                            apply to ``agent``: every one in the file, for
+                                            every agent (the line is global)
 ``robots_license(license, url, purpose)``   VARCHAR: what the RSL document ``license`` (its
                                             XML) says of ``purpose`` at ``url``: permitted,
                                             licensed, prohibited, unstated or unknown

@@ -12,7 +12,6 @@ Interpretation modes (``parse(..., mode=...)``), kept on the object as :attr:`Ro
 
 from __future__ import annotations
 
-import bisect
 import re
 from typing import Any, Dict, Final, Iterator, List, Literal, Optional, Tuple, Union
 
@@ -277,43 +276,26 @@ class RobotsTxt:
     @property
     def licenses(self) -> Tuple[str, ...]:
         """The ``License`` URLs (RSL 1.0, RSL-SPEC-1.0 of 2025-11-06, §4.4), in file order,
-        as written, wherever they stand; :meth:`license_urls` picks those for one agent.
+        as written, wherever they stand (every one applies to every agent:
+        :meth:`license_urls`).
         Never used for verdicts: a licence does not change what may be fetched."""
         return tuple(url for _, url in self._full.parsed().licenses)
 
     def license_urls(self, agent: Agent) -> Tuple[str, ...]:
-        """The ``License`` URLs that apply to ``agent`` (RSL 1.0 §4.4.2).
-
-        The groups are chosen as for the rules (those naming the agent, else ``*``; RFC 9309
-        grouping in every mode): if they hold ``License`` lines, those apply and the lines
-        outside any group are ignored; else the lines before the first ``User-agent`` line
-        (site-wide) apply. A ``License`` line after a group's rules belongs to that group
-        (RFC 9309 §2.1: only a ``User-agent`` line ends a group).
+        """The ``License`` URLs that apply to ``agent``: every one in the file, wherever
+        it stands (RSL 1.0, RSL-SPEC-1.0 of 2025-11-06, §4.4: the directive is global, as
+        rslstandard.org's robots.txt guide says; it is also the restrictive reading, since
+        a licence scoped to one group could leave out a prohibition). The same as
+        :attr:`licenses`; ``agent`` is still checked (a caller's mistake raises). The
+        linter notes a ``License`` line inside a group.
 
         >>> robots = parse(b"License: https://a.example/all.xml\\n"
         ...                b"User-agent: GPTBot\\nAllow: /\\nLicense: https://a.example/gpt.xml\\n")
-        >>> robots.license_urls("GPTBot"), robots.license_urls("OtherBot")
-        (('https://a.example/gpt.xml',), ('https://a.example/all.xml',))
+        >>> robots.license_urls("OtherBot")
+        ('https://a.example/all.xml', 'https://a.example/gpt.xml')
         """
-        parsed = self._full.parsed()
-        tokens = agent_tokens(agent)  # the caller's mistake raises, licences or not
-        if not parsed.licenses:
-            return ()
-        groups = (parsed.groups if self.mode != "legacy"
-                  else build(decode(self.source, None)[0]).groups)
-        chosen = {i for i, group in enumerate(groups) if any(t in group.agents for t in tokens)}
-        if not chosen:
-            chosen = {i for i, group in enumerate(groups) if group.is_global}
-        starts = [group.line for group in groups]
-        site: List[str] = []
-        scoped: List[str] = []
-        for number, url in parsed.licenses:
-            at = bisect.bisect_right(starts, number) - 1
-            if at < 0:
-                site.append(url)
-            elif at in chosen:
-                scoped.append(url)
-        return tuple(scoped or site)
+        agent_tokens(agent)  # the caller's mistake raises, licences or not
+        return self.licenses
 
     # -- immutability and pickling ----------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:

@@ -306,8 +306,8 @@ def robots_page(headers: ColumnOrName, html: ColumnOrName, agent: Union[Column, 
 
 def robots_license_urls(body: ColumnOrName, agent: Union[Column, str, None] = None) -> Column:
     """The RSL ``License`` URLs of a robots.txt body that apply to ``agent`` (RSL 1.0
-    §4.4.2: the agent's group's lines, else the file-wide ones), as an array of strings;
-    with a null ``agent``, every ``License`` URL of the file. Null for a null body."""
+    §4.4: every one in the file, wherever it stands, for every agent), as an array of
+    strings; the same with a null ``agent``. Null for a null body."""
     return cast(Column, _udfs()["robots_license_urls"](
         _body(body), F.lit(None).cast("string") if agent is None
         else _col(agent, literal=True)))

@@ -47,8 +47,10 @@ def _bulk(tables: Path, *extra: str) -> list:
 def test_license_url_column(tables: Path) -> None:
     rows = _bulk(tables, "--license-url")
     found = {(r["url"], r["agent"]): r["license_url"] for r in rows}
-    assert found[("https://a.example/about", "GPTBot")] == "https://lic.example/gpt.xml"
-    assert found[("https://a.example/about", "CCBot")] == "https://a.example/license.xml"
+    # issue 33's decision: every License line applies to every agent, wherever it stands
+    both = "https://a.example/license.xml https://lic.example/gpt.xml"
+    assert found[("https://a.example/about", "GPTBot")] == both
+    assert found[("https://a.example/about", "CCBot")] == both
     assert found[("https://b.example/y", "CCBot")] == ""
     assert found[("https://c.example/z", "CCBot")] is None  # no robots row
 
@@ -57,9 +59,10 @@ def test_rsl_answers_per_purpose_from_a_licence_table(tables: Path) -> None:
     rows = _bulk(tables, "--licenses", str(tables / "licences.parquet"), "--purpose",
                  "ai-train", "--purpose", "search")
     found = {(r["url"], r["agent"]): (r["rsl_ai_train"], r["rsl_search"]) for r in rows}
-    assert found[("https://a.example/articles/1", "CCBot")] == ("prohibited", "permitted")
-    assert found[("https://a.example/about", "CCBot")] == ("permitted", "permitted")
-    assert found[("https://a.example/about", "GPTBot")] == ("licensed", "licensed")
+    # both documents bind both agents: the articles' prohibition and the priced offer
+    for agent in ("CCBot", "GPTBot"):
+        assert found[("https://a.example/articles/1", agent)] == ("prohibited", "licensed")
+        assert found[("https://a.example/about", agent)] == ("licensed", "licensed")
     assert found[("https://b.example/y", "GPTBot")] == ("unstated", "unstated")
     assert found[("https://c.example/z", "GPTBot")] == (None, None)
     assert rows[0].keys() >= {"allowed", "ai_train", "license_url"}
@@ -73,7 +76,33 @@ def test_a_licence_missing_from_the_table_is_unknown(tables: Path) -> None:
                  "ai-train")
     found = {(r["url"], r["agent"]): r["rsl_ai_train"] for r in rows}
     assert found[("https://a.example/about", "GPTBot")] == "unknown"
-    assert found[("https://a.example/about", "CCBot")] == "permitted"
+    assert found[("https://a.example/about", "CCBot")] == "unknown"
+
+
+TRAPS = {
+    # issue 33 §2: each read "permitted" for ai-train before
+    "namespace": ('<r:rsl xmlns:r="https://rslstandard.org/rsl"><r:content url="/"><r:license>'
+                  '<prohibits xmlns="" type="usage">ai-train</prohibits></r:license>'
+                  '</r:content></r:rsl>'),
+    "payments": ('<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license>'
+                 '<payment type="crawl"><amount currency="USD">1</amount></payment>'
+                 '<payment type="free"/></license></content></rsl>'),
+    "geo": ('<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license>'
+            '<prohibits type="geo">USA</prohibits></license></content></rsl>'),
+}
+
+
+@pytest.mark.parametrize("trap", sorted(TRAPS))
+def test_a_document_the_reader_refuses_is_an_unknown_row(tables: Path, trap: str) -> None:
+    pq.write_table(pa.table({"url": ["https://a.example/license.xml",
+                                     "https://lic.example/gpt.xml"],
+                             "body": [TRAPS[trap], TRAPS[trap]]}),
+                   tables / "licences.parquet")
+    rows = _bulk(tables, "--licenses", str(tables / "licences.parquet"), "--purpose",
+                 "ai-train")
+    found = {(r["url"], r["agent"]): r["rsl_ai_train"] for r in rows}
+    assert found[("https://a.example/about", "GPTBot")] == "unknown"
+    assert found[("https://a.example/about", "CCBot")] == "unknown"
 
 
 def test_licence_columns_need_plain_verdicts(tables: Path,

@@ -82,7 +82,9 @@ def test_json() -> None:
     assert answer["status"] == "prohibited" and answer["allowed"] is False
 
 
-def test_a_robots_txt_url_is_followed_for_the_agent(servers: ServerPool) -> None:
+def test_a_robots_txt_url_is_followed_every_line_for_every_agent(servers: ServerPool) -> None:
+    # Issue 33's decision: a License line is global wherever it stands, so GPTBot is bound
+    # by the site-wide prohibition too, and CCBot by the licence in GPTBot's group.
     site = servers.http()
     site.handler = {
         "/robots.txt": respond(200, (
@@ -92,11 +94,40 @@ def test_a_robots_txt_url_is_followed_for_the_agent(servers: ServerPool) -> None
         "/gpt.xml": respond(200, b'<rsl xmlns="https://rslstandard.org/rsl">'
                             b'<content url="/"><license/></content></rsl>', XML),
     }
-    code, out = run("license", site.url(), site.url("/a"), "--purpose", "ai-train")
-    assert code == 1 and f"licence {site.url('/all.xml')}: ok, HTTP 200" in out
-    code, out = run("license", site.url(), "--agent", "GPTBot", site.url("/a"),
+    for agent in ("GPTBot", "CCBot", "*"):
+        code, out = run("license", site.url("/robots.txt"), "--agent", agent,
+                        site.url("/a"), "--purpose", "ai-train")
+        assert code == 1, agent
+        assert f"licence {site.url('/all.xml')}: ok, HTTP 200" in out
+        assert f"licence {site.url('/gpt.xml')}: ok, HTTP 200" in out
+        assert "  ai-train  prohibited" in out
+
+
+def test_a_group_line_alone_binds_every_agent(servers: ServerPool) -> None:
+    site = servers.http()
+    site.handler = {
+        "/robots.txt": respond(200, (f"User-agent: GPTBot\nDisallow:\n"
+                                     f"License: {site.url('/l.xml')}\n").encode()),
+        "/l.xml": respond(200, PROHIBIT, XML),
+    }
+    code, out = run("license", site.url("/robots.txt"), "--agent", "CCBot", site.url("/a"),
                     "--purpose", "ai-train")
-    assert code == 0 and "gpt.xml" in out and "all.xml" not in out
+    assert code == 1 and "  ai-train  prohibited" in out
+
+
+def test_a_site_url_means_its_robots_txt(servers: ServerPool) -> None:
+    # issue 33 §4: the front page is no licence document (it read "unknown", HTTP 404)
+    site = servers.http()
+    site.handler = {
+        "/robots.txt": respond(200, f"License: {site.url('/l.xml')}\n".encode()),
+        "/l.xml": respond(200, PROHIBIT, XML),
+    }
+    for source in (site.url("/"), site.url("/").rstrip("/")):
+        code, out = run("license", source, site.url("/a"), "--purpose", "ai-train")
+        assert code == 1, source
+        assert out.splitlines()[0] == f"robots.txt {site.url('/robots.txt')} (ok)"
+        assert "  ai-train  prohibited" in out
+    assert [path for path in site.paths if path != "/robots.txt"] == ["/l.xml", "/l.xml"]
 
 
 def test_a_licence_url_and_control_characters_are_shown_escaped(servers: ServerPool) -> None:
@@ -176,3 +207,68 @@ def test_lint_fetch_quiet_when_the_licence_is_fine(servers: ServerPool) -> None:
     }
     code, out = run("lint", "--fetch", site.url())
     assert code == 0 and "no problems" in out
+
+
+# -- issue 33 §2 through the command line ---------------------------------------------------------
+
+TRAP = (b'<rsl:rsl xmlns:rsl="https://rslstandard.org/rsl"><rsl:content url="/"><rsl:license>'
+        b'<prohibits type="usage">ai-train</prohibits></rsl:license></rsl:content></rsl:rsl>')
+TWO_PAYMENTS = (b'<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license>'
+                b'<payment type="crawl"><amount currency="USD">1</amount></payment>'
+                b'<payment type="free"/></license></content></rsl>')
+GEO_US = (b'<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license>'
+          b'<prohibits type="geo">US</prohibits></license></content></rsl>')
+
+
+@pytest.mark.parametrize("body, words", [(TRAP, "refused rather than skipped"),
+                                         (TWO_PAYMENTS, "a second <payment>")])
+def test_a_refused_document_is_unknown_and_exit_2(tmp_path: Path, servers: ServerPool,
+                                                  body: bytes, words: str) -> None:
+    path = tmp_path / "l.xml"
+    path.write_bytes(body)
+    site = servers.http(respond(200, body, XML))
+    for source in (str(path), site.url("/l.xml")):
+        code, out = run("license", source, "/a", "--purpose", "ai-train", "--purpose",
+                        "search")
+        assert code == 2, source
+        assert words in out and "-> every answer is unknown" in out
+        assert "  ai-train  unknown" in out and "permitted" not in out
+
+
+def test_geo_is_compared_case_insensitively(tmp_path: Path) -> None:
+    path = tmp_path / "l.xml"
+    path.write_bytes(GEO_US)
+    for geo in ("us", "US", "Us"):
+        code, out = run("license", str(path), "/a", "--purpose", "ai-train", "--geo", geo)
+        assert code == 1 and "  ai-train  prohibited" in out, geo
+    assert run("license", str(path), "/a", "--purpose", "ai-train", "--geo", "fr")[0] == 0
+
+
+@pytest.mark.parametrize("option, value, words", [
+    ("--geo", "Usa", "unknown region 'Usa'"), ("--geo", "UK", "unknown region 'UK'"),
+    ("--user", "bogus", "unknown user class 'bogus'"),
+])
+def test_an_unknown_class_or_region_is_exit_2_in_one_line(
+        capsys: pytest.CaptureFixture[str], servers: ServerPool, option: str, value: str,
+        words: str) -> None:
+    site = servers.http(respond(200, GEO_US, XML))
+    assert run("license", ARTICLES, "/a", option, value)[0] == 2
+    assert run("license", site.url("/l.xml"), "/a", option, value)[0] == 2
+    assert site.paths == []  # refused before any fetch
+    err = capsys.readouterr().err
+    assert err.count(words) == 2 and len(err.splitlines()) == 2
+
+
+def test_a_path_against_full_url_contents_asks_for_origin(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    full = str(FIXTURES / "full-urls.xml")
+    code, out = run("license", full, "/news/a.html", "--purpose", "ai-input")
+    assert code == 2 and "unstated" not in out
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "--origin" in err[0] and "/news/a.html" in err[0]
+    code, out = run("license", full, "/news/a.html", "--purpose", "ai-input", "--origin",
+                    "https://example.com/")
+    assert code == 1 and "  ai-input  prohibited" in out
+    # a full URL needs no origin
+    assert run("license", full, "https://example.com/news/a.html", "--purpose",
+               "ai-input")[0] == 1

@@ -27,9 +27,9 @@ def test_license_urls_per_agent(con: duckdb.DuckDBPyConnection) -> None:
         "SELECT robots_license_urls(body, agent) FROM (VALUES (?, 'GPTBot'), (?, 'CCBot'), "
         "(?, NULL), (NULL, 'GPTBot'), (?, 'CCBot')) t(body, agent)",
         [ROBOTS, ROBOTS, ROBOTS, "User-agent: *\nDisallow:\n"]).fetchall()
-    assert [r[0] for r in rows] == [
-        ["https://example.com/gpt.xml"], ["https://example.com/license.xml"],
-        ["https://example.com/license.xml", "https://example.com/gpt.xml"], None, []]
+    both = ["https://example.com/license.xml", "https://example.com/gpt.xml"]
+    # issue 33's decision: every License line applies to every agent
+    assert [r[0] for r in rows] == [both, both, both, None, []]
 
 
 def test_answers_per_row_from_a_joined_licence_table(con: duckdb.DuckDBPyConnection) -> None:
@@ -52,6 +52,21 @@ def test_answers_per_row_from_a_joined_licence_table(con: duckdb.DuckDBPyConnect
         ("https://example.com/x", "licensed", False),
         ("https://example.com/x", "unknown", None),
     ]
+
+
+def test_refused_documents_and_unmatchable_paths_are_never_permitted(
+        con: duckdb.DuckDBPyConnection) -> None:
+    trap = ('<rsl:rsl xmlns:rsl="https://rslstandard.org/rsl"><rsl:content url="/">'
+            '<rsl:license><prohibits type="usage">ai-train</prohibits></rsl:license>'
+            '</rsl:content></rsl:rsl>')
+    full = (FIXTURES / "full-urls.xml").read_text()
+    rows = con.execute(
+        "SELECT robots_license(xml, url, 'all'), robots_license_allows(xml, url, "
+        "'all') FROM (VALUES (?, 'https://example.com/a'), (?, '/news/a.html'), "
+        "(?, 'https://example.com/news/a.html')) t(xml, url)", [trap, full, full]).fetchall()
+    # the skipped prohibition read permitted; a path against full-URL contents read
+    # unstated: now unknown, and no answer (the path cannot be matched)
+    assert rows == [("unknown", None), (None, None), ("prohibited", False)]
 
 
 def test_an_unknown_purpose_is_the_querys_mistake(con: duckdb.DuckDBPyConnection) -> None:

@@ -1,5 +1,5 @@
-"""The robots.txt ``License:`` line (RSL 1.0 §4.4): read beside Sitemap, scoped per §4.4.2,
-never a verdict."""
+"""The robots.txt ``License:`` line (RSL 1.0 §4.4): read beside Sitemap, global (every
+line for every agent: issue 33's decision), never a verdict."""
 
 from __future__ import annotations
 
@@ -16,35 +16,29 @@ PER_BOT = (b"User-agent: ExampleBot\nAllow: /\nLicense: https://example.com/exam
 
 
 @pytest.mark.parametrize("mode", ["google", "rfc", "legacy"])
-def test_rsl_4_4_per_bot_licensing(mode: str) -> None:
+def test_decision_every_license_line_applies_to_every_agent(mode: str) -> None:
+    # Issue 33's decision (SPEC 5a): the directive is global (rslstandard.org's robots.txt
+    # guide), and the restrictive reading: a licence placed in ExampleBot's group still
+    # binds OtherBot, and ExampleBot is bound by the one in the * group too.
     robots = robotsrules.parse(PER_BOT, mode=mode)  # type: ignore[arg-type]
-    assert robots.licenses == ("https://example.com/examplebot-license.xml",
-                               "https://example.com/default-license.xml")
-    assert robots.license_urls("ExampleBot/2.0") == ("https://example.com/examplebot-license.xml",)
-    assert robots.license_urls("OtherBot") == ("https://example.com/default-license.xml",)
-    assert robots.license_urls("*") == ("https://example.com/default-license.xml",)
+    both = ("https://example.com/examplebot-license.xml",
+            "https://example.com/default-license.xml")
+    assert robots.licenses == both
+    for agent in ("ExampleBot/2.0", "OtherBot", "*", ["ExampleBot", "GPTBot"]):
+        assert robots.license_urls(agent) == both  # type: ignore[arg-type]
 
 
-def test_site_wide_lines_apply_only_where_the_group_has_none() -> None:
+def test_site_wide_and_group_lines_alike() -> None:
     robots = robotsrules.parse(b"License: https://a.example/site.xml\n"
                                b"User-agent: GPTBot\nUser-agent: CCBot\nDisallow: /x\n"
                                b"License: https://a.example/ai.xml\n"
                                b"User-agent: Googlebot\nDisallow:\n"
-                               b"User-agent: CCBot\nDisallow: /y\n")
-    assert robots.license_urls("GPTBot") == ("https://a.example/ai.xml",)
-    assert robots.license_urls("CCBot") == ("https://a.example/ai.xml",)  # groups merged
-    assert robots.license_urls("Googlebot") == ("https://a.example/site.xml",)
-    assert robots.license_urls("NoGroupBot") == ("https://a.example/site.xml",)  # no * group
-    assert robots.license_urls(["Googlebot", "GPTBot"]) == ("https://a.example/ai.xml",)
-
-
-def test_a_line_after_the_last_group_belongs_to_it() -> None:
-    # RFC 9309 §2.1: only a user-agent line ends a group; a blank line does not.
-    robots = robotsrules.parse(b"User-agent: *\nDisallow: /private\n\n"
-                               b"License: https://a.example/l.xml\n"
-                               b"User-agent: GPTBot\nDisallow: /\n")
-    assert robots.license_urls("CCBot") == ("https://a.example/l.xml",)
-    assert robots.license_urls("GPTBot") == ()
+                               b"User-agent: CCBot\nDisallow: /y\n"
+                               b"\nLicense: https://a.example/last.xml\n")
+    every = ("https://a.example/site.xml", "https://a.example/ai.xml",
+             "https://a.example/last.xml")
+    for agent in ("GPTBot", "CCBot", "Googlebot", "NoGroupBot"):
+        assert robots.license_urls(agent) == every
 
 
 def test_values_are_kept_as_written_and_never_change_verdicts() -> None:

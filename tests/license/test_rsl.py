@@ -15,7 +15,7 @@ import pytest
 
 import robotsrules
 from robotsrules import LicenseDocument, LicenseTerms, parse_license
-from robotsrules.errors import InvalidPurpose
+from robotsrules.errors import InvalidArgument, InvalidPurpose
 
 FIXTURES = Path(__file__).parent / "fixtures"
 NS = b'<rsl xmlns="https://rslstandard.org/rsl">'
@@ -91,8 +91,9 @@ def test_user_and_region_restrictions() -> None:
     assert school.allows("ai-input") is True
     assert document.license_for("/a", user="commercial", geo="US").status("ai-input") == "prohibited"
     assert document.license_for("/a", user="education", geo="CN").status("ai-input") == "prohibited"
-    # EU is compared literally: a member state's code is not EU.
-    assert document.license_for("/a", user="education", geo="FR").status("ai-input") == "prohibited"
+    # EU stands for its member states (data/rsl.json "geo"/"regions"): France is in it.
+    assert document.license_for("/a", user="education", geo="FR").allows("ai-input") is True
+    assert document.license_for("/a", user="education", geo="CH").status("ai-input") == "prohibited"
 
 
 def test_a_licence_server_is_a_condition_even_for_free_terms() -> None:
@@ -148,7 +149,13 @@ def test_full_url_contents_and_other_origins() -> None:
     assert anywhere.ignored == ()
     assert anywhere.license_for("https://elsewhere.example.net/x").allows("search") is False
     assert anywhere.license_for("https://example.com/x").status("search") == "unstated"
-    assert anywhere.license_for("/news/a.html").status("ai-input") == "unstated"
+    # A path cannot be matched against full-URL contents without the site (issue 33 §2):
+    # the caller's mistake, never "unstated".
+    with pytest.raises(InvalidArgument, match="give the site's origin"):
+        anywhere.license_for("/news/a.html")
+    with pytest.raises(InvalidArgument):
+        LicenseTerms("/news/a.html", (anywhere,))
+    assert document.license_for("/news/a.html").allows("ai-input") is False
 
 
 # -- reading rules ---------------------------------------------------------------------------
@@ -327,3 +334,140 @@ def test_allowed_mirrors_status() -> None:
     answer = fixture("offers.xml").license_for("/").answer("search")
     for status, allowed in expected.items():
         assert answer._replace(status=status).allowed is allowed  # type: ignore[arg-type]
+
+
+# -- issue 33 §2: readings that answered "permitted" where the document says no ------------
+
+PREFIXED = (b'<rsl:rsl xmlns:rsl="https://rslstandard.org/rsl"><rsl:content url="/">'
+            b'<rsl:license>%s</rsl:license></rsl:content></rsl:rsl>')
+
+
+@pytest.mark.parametrize("body", [
+    PREFIXED % b'<prohibits type="usage">ai-train</prohibits>',
+    PREFIXED % b'<prohibits xmlns="" type="usage">ai-train</prohibits>',
+    PREFIXED % b'<x:prohibits xmlns:x="urn:other" type="usage">ai-train</x:prohibits>',
+    PREFIXED % b'<payment type="crawl"><amount currency="USD">1</amount></payment>',
+    (b'<rsl:rsl xmlns:rsl="https://rslstandard.org/rsl"><content url="/"><license>'
+     b'<prohibits type="usage">ai-train</prohibits></license></content></rsl:rsl>'),
+    NS + (b'<content url="/"><license xmlns=""><prohibits type="usage">ai-train</prohibits>'
+          b'</license></content></rsl>'),
+    # an RSL element wrapped in an extension element (skipped with it before)
+    NS + (b'<content url="/"><license><x:wrap xmlns:x="urn:x"><prohibits type="usage">'
+          b'ai-train</prohibits></x:wrap></license></content></rsl>'),
+    PREFIXED % (b'<x:wrap xmlns:x="urn:x"><x:deeper><rsl:prohibits type="usage">ai-train'
+                b'</rsl:prohibits></x:deeper></x:wrap>'),
+    # the lenient root without namespace, with RSL-namespaced children
+    (b'<rsl><content url="/"><license><r:prohibits xmlns:r="https://rslstandard.org/rsl" '
+     b'type="usage">ai-train</r:prohibits></license></content></rsl>'),
+])
+def test_an_rsl_element_name_outside_the_rsl_namespace_refuses_the_document(body: bytes
+                                                                             ) -> None:
+    document = parse_license(body)
+    assert document.state == "invalid", "skipped as an extension: read permitted"
+    assert "refused rather than skipped" in (document.error or ""), document.error
+    terms = document.license_for("/page")
+    assert {terms.status(t) for t in ("ai-train", "search", "all")} == {"unknown"}
+
+
+def test_an_extension_with_its_own_names_is_still_skipped() -> None:
+    document = parse_license(PREFIXED % (b'<x:binding xmlns:x="urn:x" ref="a"/>'
+                                         b'<rsl:prohibits type="usage">ai-train</rsl:prohibits>'))
+    assert document.state == "ok", document.error
+    assert document.license_for("/").allows("ai-train") is False
+
+
+CRAWL = b'<payment type="crawl"><amount currency="USD">1</amount></payment>'
+FREE = b'<payment type="free"/>'
+
+
+@pytest.mark.parametrize("first, second", [(CRAWL, FREE), (FREE, CRAWL), (FREE, FREE)])
+def test_two_payments_in_one_licence_refuse_the_document(first: bytes, second: bytes) -> None:
+    # the last one won: "crawl 1 USD" then "free" read permitted, the other order licensed
+    document = doc(b'<content url="/"><license>' + first + second + b'</license></content>')
+    assert document.state == "invalid"
+    assert "a second <payment> in one licence" in (document.error or "")
+    assert document.license_for("/").status("search") == "unknown"
+
+
+def test_payments_in_separate_licences_are_separate_offers() -> None:
+    document = doc(b'<content url="/"><license>' + CRAWL + b'</license><license>' + FREE
+                   + b'</license></content>')
+    assert document.license_for("/").status("search") == "permitted"
+
+
+@pytest.mark.parametrize("written", ["US", "us", "Us"])
+@pytest.mark.parametrize("asked", ["US", "us", "uS"])
+def test_geo_codes_compare_case_insensitively(written: str, asked: str) -> None:
+    document = doc(f'<content url="/"><license><prohibits type="geo">{written}</prohibits>'
+                   f'</license></content>'.encode())
+    assert document.state == "ok", document.error
+    assert document.license_for("/", geo=asked).status("ai-train") == "prohibited"
+    assert document.license_for("/", geo="CA").status("ai-train") == "permitted"
+    allowed = doc(f'<content url="/"><license><permits type="geo">{written}</permits>'
+                  f'</license></content>'.encode())
+    assert allowed.license_for("/", geo=asked).status("ai-train") == "permitted"
+    assert allowed.license_for("/", geo="CA").status("ai-train") == "prohibited"
+
+
+@pytest.mark.parametrize("written, asked", [("Commercial", "commercial"),
+                                            ("COMMERCIAL", "Commercial"),
+                                            ("non-commercial", "NON-COMMERCIAL")])
+def test_user_classes_compare_case_insensitively(written: str, asked: str) -> None:
+    document = doc(f'<content url="/"><license><prohibits type="user">{written}</prohibits>'
+                   f'</license></content>'.encode())
+    assert document.license_for("/", user=asked).status("ai-train") == "prohibited"
+    assert document.license_for("/", user="personal").status("ai-train") == "permitted"
+
+
+@pytest.mark.parametrize("kind, token", [
+    ("geo", "USA"), ("geo", "UK"), ("geo", "U1"), ("geo", "\u00df"), ("geo", "E"),
+    ("geo", "XX"), ("user", "bogus"), ("user", "students"), ("user", "x:member"),
+])
+def test_document_tokens_outside_the_vocabulary_make_it_invalid(kind: str, token: str
+                                                                ) -> None:
+    for element in ("prohibits", "permits"):
+        document = doc(f'<content url="/"><license><{element} type="{kind}">{token}'
+                       f'</{element}></license></content>'.encode())
+        assert document.state == "invalid", (element, token)
+        assert f"{token!r} is not a" in (document.error or "")
+        assert document.license_for("/", geo="US").status("ai-train") == "unknown"
+
+
+@pytest.mark.parametrize("user, geo", [("bogus", None), ("Commercial ", None),
+                                       (None, "Usa"), (None, "UK"), (None, "\u00df"),
+                                       (None, ""), (None, "U"), ("", None)])
+def test_the_callers_class_and_region_are_checked(user: Optional[str], geo: Optional[str]
+                                                  ) -> None:
+    document = fixture("restricted.xml")
+    with pytest.raises(InvalidArgument, match=r"unknown (user class|region)"):
+        document.license_for("/a", user=user, geo=geo)
+    with pytest.raises(InvalidArgument):
+        LicenseTerms("/a", (), user=user, geo=geo)
+
+
+def test_the_callers_values_are_kept_in_canonical_case() -> None:
+    terms = fixture("restricted.xml").license_for("/a", user="Education", geo="us")
+    assert (terms.user, terms.geo) == ("education", "US")
+    assert terms.allows("ai-input") is True
+
+
+def test_a_region_stands_for_its_member_states_on_both_sides() -> None:
+    prohibits_eu = doc(b'<content url="/"><license><prohibits type="geo">EU</prohibits>'
+                       b'</license></content>')
+    assert prohibits_eu.license_for("/", geo="DE").status("ai-train") == "prohibited"
+    assert prohibits_eu.license_for("/", geo="eu").status("ai-train") == "prohibited"
+    assert prohibits_eu.license_for("/", geo="US").status("ai-train") == "permitted"
+    assert prohibits_eu.license_for("/", geo="NO").status("ai-train") == "permitted"
+    prohibits_de = doc(b'<content url="/"><license><prohibits type="geo">DE</prohibits>'
+                       b'</license></content>')
+    # a caller somewhere in the EU may be in Germany: restrictive
+    assert prohibits_de.license_for("/", geo="EU").status("ai-train") == "prohibited"
+    permits_de = doc(b'<content url="/"><license><permits type="geo">DE</permits>'
+                     b'</license></content>')
+    assert permits_de.license_for("/", geo="EU").status("ai-train") == "prohibited"
+    assert permits_de.license_for("/", geo="de").status("ai-train") == "permitted"
+    permits_eu = doc(b'<content url="/"><license><permits type="geo">EU</permits>'
+                     b'</license></content>')
+    assert permits_eu.license_for("/", geo="EU").status("ai-train") == "permitted"
+    assert permits_eu.license_for("/", geo="IE").status("ai-train") == "permitted"
+    assert permits_eu.license_for("/", geo="GB").status("ai-train") == "prohibited"

@@ -60,3 +60,21 @@ def test_the_guide_shows_the_table_as_it_is() -> None:
     rows = re.findall(r"^\| `([a-z-]+)` \| `([a-z-]+)` \| (.+) \|$", guide, re.MULTILINE)
     assert rows == [(name, entry["token"], entry["why"])
                     for name, entry in rsl_data()["purposes"].items()]
+
+
+def test_user_classes_and_geo_codes_are_data_with_their_source() -> None:
+    user, geo = rsl_data()["user"], rsl_data()["geo"]
+    assert user["tokens"] == ["commercial", "non-commercial", "education", "government",
+                              "personal"]
+    countries = geo["countries"]
+    assert "iso-codes" in countries["source"] and re.fullmatch(r"\d{4}-\d{2}-\d{2}",
+                                                               countries["date"])
+    codes = countries["codes"]
+    assert codes == sorted(set(codes)) and len(codes) == 249
+    assert all(re.fullmatch(r"[A-Z]{2}", code) for code in codes)
+    assert {"US", "GB", "DE", "GR", "SS"} <= set(codes)
+    assert not {"UK", "EU", "EL", "XX"} & set(codes)  # reserved, not assigned
+    eu = geo["regions"]["EU"]
+    assert len(eu["members"]) == 27 and set(eu["members"]) <= set(codes)
+    assert "GB" not in eu["members"] and "GR" in eu["members"]
+    assert eu["source"] and re.fullmatch(r"\d{4}-\d{2}-\d{2}", eu["date"])

@@ -1,9 +1,9 @@
 """RSL licence documents through the fetch layer, against real servers on 127.0.0.1.
 
-RobotsCache.license_for reads the License lines of the origin's robots.txt that apply to
-the agent, fetches each document under the robots.txt fetch policy (time-outs, size cap,
-redirects, the store and its lifetimes), never sends the client's credentials for one, and
-answers "unknown" with the fetch outcome when a document cannot be had.
+RobotsCache.license_for reads the License lines of the origin's robots.txt (every one, for
+every agent: issue 33's decision), fetches each document under the robots.txt fetch policy
+(time-outs, size cap, redirects, the store and its lifetimes), never sends the client's
+credentials for one, and answers "unknown" with the fetch outcome when a document cannot be had.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import pytest
 
 from robotsrules import AsyncRobotsCache, RobotsCache
 from robotsrules.cache import MemoryStore, SQLiteStore
+from robotsrules.errors import InvalidArgument
 from robotsrules.policy import DAY, Policy
 from tests.network.servers import ServerPool, drip, redirect, respond
 from tests.timing import HEALTHY, finishes
@@ -79,15 +80,42 @@ def test_group_licences_and_several_documents(servers: ServerPool) -> None:
                                    b'<content url="/"><license/></content></rsl>', XML),
     }
     cache = checker([START])
-    # RSL 1.0 §4.4.2: ExampleBot's group has License lines, so the global one is ignored.
-    bot = cache.license_for(site.url("/premium/a"), "ExampleBot")
-    assert [d.url for d in bot.documents] == [site.url("/examplebot.xml"), other.url("/pay.xml")]
-    assert bot.status("ai-train") == "licensed"  # permitted by one, paid by the other
-    assert bot.status("search") == "licensed"
-    assert cache.license_for(site.url("/free"), "ExampleBot").allows("ai-train") is True
-    # Another agent reads the site-wide line.
-    assert cache.license_for(site.url("/premium/a"), "OtherBot").allows("ai-train") is False
+    # Issue 33's decision: a License line is global wherever it stands, so ExampleBot is
+    # bound by the site-wide prohibition too, and OtherBot by the lines in ExampleBot's group.
+    every = [site.url("/all.xml"), site.url("/examplebot.xml"), other.url("/pay.xml")]
+    for agent in ("ExampleBot", "OtherBot"):
+        terms = cache.license_for(site.url("/premium/a"), agent)
+        assert [d.url for d in terms.documents] == every
+        assert terms.status("ai-train") == "prohibited"
+        assert terms.status("search") == "licensed"  # permitted by two, paid by the third
+        assert cache.license_for(site.url("/free"), agent).allows("ai-train") is False
+        assert cache.license_for(site.url("/free"), agent).allows("search") is True
     assert site.count("/all.xml") == 1
+
+
+def test_the_callers_class_and_region_are_checked(servers: ServerPool) -> None:
+    site = servers.http()
+    site.handler = {
+        "/robots.txt": respond(200, robots(f"License: {site.url('/l.xml')}")),
+        "/l.xml": respond(200, b'<rsl xmlns="https://rslstandard.org/rsl"><content url="/">'
+                          b'<license><prohibits type="geo">us</prohibits></license></content>'
+                          b'</rsl>', XML),
+    }
+    cache = checker([START])
+    with pytest.raises(InvalidArgument, match="unknown region 'Usa'"):
+        cache.license_for(site.url("/a"), geo="Usa")
+    with pytest.raises(InvalidArgument, match="unknown user class 'bogus'"):
+        cache.license_for(site.url("/a"), user="bogus")
+
+    async def refused() -> None:
+        async with AsyncRobotsCache(user_agent=UA, clock=lambda: START) as twin:
+            with pytest.raises(InvalidArgument, match="unknown region 'UK'"):
+                await twin.license_for(site.url("/a"), geo="UK")
+
+    asyncio.run(refused())
+    assert site.paths == []  # refused before any fetch
+    assert cache.license_for(site.url("/a"), geo="Us").status("ai-train") == "prohibited"
+    assert cache.license_for(site.url("/a"), geo="EU").status("ai-train") == "permitted"
 
 
 def test_credentials_are_never_sent_for_a_licence(servers: ServerPool) -> None:

@@ -264,3 +264,20 @@ def test_as_dict_carries_the_licences() -> None:
     assert data["license_urls"] == ["https://example.com/license.xml"]
     assert data["licenses"][0]["rsl"] is True and data["pricing"] is None
     assert data["inline_licenses"] == []
+
+
+def test_an_inline_licence_with_an_rsl_name_outside_its_namespace_is_unknown() -> None:
+    # issue 33 §2: a prefixed root and an unprefixed <prohibits> read "permitted" (the
+    # child was skipped as an extension); the same reader refuses the document now.
+    html = ('<!doctype html><html><head><script type="application/rsl+xml">'
+            '<rsl:rsl xmlns:rsl="https://rslstandard.org/rsl"><rsl:content url="/">'
+            '<rsl:license><prohibits type="usage">ai-train</prohibits></rsl:license>'
+            '</rsl:content></rsl:rsl></script></head><body>x</body></html>')
+    (inline,) = page_signals({}, html, agent="ExampleBot", url=PAGE).inline_licenses
+    pytest.importorskip("defusedxml")
+    from robotsrules import parse_license
+
+    document = parse_license(inline.text.strip().encode(), url=PAGE,
+                             origin="https://example.com")
+    assert document.state == "invalid"
+    assert document.license_for(PAGE).status("ai-train") == "unknown"

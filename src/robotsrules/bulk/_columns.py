@@ -77,7 +77,7 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
     url)``                                      header, HTML ``<link>``), resolved against
                                                 ``url`` (null: null headers and html)
     ``robots_license_urls(body, agent)``        the RSL ``License`` URLs that apply to ``agent``
-                                                (null agent: every one in the file)
+                                                (every one in the file, for every agent)
     ``robots_license(xml, url, purpose)``       what an RSL document says of ``url`` for
                                                 ``purpose``: permitted, licensed, prohibited,
                                                 unstated or unknown

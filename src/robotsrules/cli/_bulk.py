@@ -121,7 +121,7 @@ def add_commands(commands: Any) -> None:
                       help="output file: .parquet or .csv (or see --format)")
     bulk.add_argument("--license-url", action="store_true",
                       help="add a column license_url: the License URLs (RSL 1.0) of the "
-                           "origin's robots.txt that apply to the row's agent, space-separated "
+                           "origin's robots.txt (every one, for every agent), space-separated "
                            "(empty: none; null: no robots row)")
     bulk.add_argument("--licenses", metavar="FILE",
                       help="a table of RSL licence documents (columns url, body: the XML): "

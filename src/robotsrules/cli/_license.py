@@ -1,8 +1,10 @@
 """``robotsrules license``: what RSL 1.0 licence documents say about URLs; ``lint --fetch``.
 
 Hooked into :mod:`robotsrules.cli` by :func:`add_command`. SOURCE is a licence document (a
-file, '-' or a URL) or a robots.txt (a file, or a URL ending in ``/robots.txt``) whose
-``License`` lines that apply to ``--agent`` are followed (RSL 1.0 §4.4.2). Documents are
+file, '-' or a URL) or a robots.txt (a file, a URL ending in ``/robots.txt``, or a site's
+URL such as ``https://example.com/``, which means its robots.txt) whose ``License`` lines
+are followed: every one of them, for every agent (a ``License`` line is global, RSL 1.0
+§4.4; see :meth:`robotsrules.RobotsTxt.license_urls`). Documents are
 fetched through :class:`robotsrules.RobotsCache` (the robots.txt fetch policy and bounds; no
 credentials). Without URLs it lists each document's contents and licences; with URLs, the
 answer per purpose (RSL usage tokens by default, or ``--purpose``) and the deciding
@@ -26,9 +28,11 @@ from .._rsl import (
     LicenseAnswer,
     LicenseDocument,
     LicenseTerms,
+    geo_code,
     license_url_problem,
     parse_license,
     usage_token,
+    user_class,
 )
 from .._scope import origin_of
 from .._terminal import CONTROL_ESCAPES, visible
@@ -73,6 +77,11 @@ class _Source:
                 path = source.split("://", 1)[1].partition("/")[2].split("?", 1)[0]
             except IndexError:
                 path = ""
+            if "?" not in source and "#" not in source and path == "":
+                # a site (https://example.com/) means its robots.txt, as `agents` reads
+                # it: its front page is no licence document
+                source = origin_of(source) + "/robots.txt"
+                path = "robots.txt"
             if path == "robots.txt":
                 served = cache.lookup(source)
                 self.robots, self.site = served.robots, origin_of(source)
@@ -153,6 +162,9 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         agents = ["*"]  # the License lines for every crawler
     if args.origin is not None:
         args.origin = origin_of(args.origin)
+    # the caller's class and region: a mistake is exit 2 before any fetch
+    args.user = None if args.user is None else user_class(args.user)
+    args.geo = None if args.geo is None else geo_code(args.geo)
     for url in args.urls:
         try:
             match_target(url)  # a URL the core rejects is the caller's mistake
@@ -162,7 +174,9 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         source = _Source(args, cache)
         found = [(agent, source.documents(agent, cache)) for agent in agents]
     code = EXIT_ALLOWED
-    if any(d.state != "ok" for _, documents in found for d in documents):
+    broken = list(dict.fromkeys(d.url or "(file)" for _, documents in found
+                                for d in documents if d.state != "ok"))
+    if broken:
         code = EXIT_ERROR
     results = []
     for agent, documents in found:
@@ -183,7 +197,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         } for agent, documents, reports in results]
         out.write(json.dumps(shown[0] if len(shown) == 1 else shown, indent=2,
                              ensure_ascii=False) + "\n")
-        return code
+        return _said(code, broken)
     paint = painter(out, args)
     out.write(f"{visible(source.where)}\n")
     width = max((len(n) for n in names), default=8)
@@ -199,6 +213,17 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             for answer in report["answers"]:
                 status = paint(f"{answer.status:<10}", _COLOURS[answer.status])
                 out.write(f"  {answer.name:<{width}}  {status}  {visible(answer.reason)}\n")
+    return _said(code, broken)
+
+
+def _said(code: int, broken: List[str]) -> int:
+    """``code``; exit 2 for documents that could not be had says so on standard error."""
+    if broken:
+        from ._output import fail
+
+        more = f" and {len(broken) - 1} more" if len(broken) > 1 else ""
+        fail(f"licence document {broken[0]}{more} could not be fetched or read: its answers "
+             "are unknown")
     return code
 
 
@@ -289,12 +314,12 @@ def add_command(commands: Any) -> None:
         commands, "license",
         help="what RSL 1.0 licence documents say about URLs (permits, prohibits, payment)",
         description="Read SOURCE, an RSL 1.0 licence document (a file, '-' or a URL) or a "
-                    "robots.txt (a file, or a URL ending in /robots.txt) whose License lines "
-                    "for AGENT are followed, and say for each URL whether each use "
-                    "(--purpose; default the RSL usage tokens) is permitted, licensed on "
-                    "terms, prohibited, unstated, or unknown (the document could not be "
-                    "fetched or read), with the deciding element. Without URL: the "
-                    "documents' contents and licences.",
+                    "robots.txt (a file, a URL ending in /robots.txt, or a site's URL such "
+                    "as https://example.com/) whose License lines are followed, and say "
+                    "for each URL whether each use (--purpose; default the RSL usage "
+                    "tokens) is permitted, licensed on terms, prohibited, unstated, or "
+                    "unknown (the document could not be fetched or read), with the "
+                    "deciding element. Without URL: the documents' contents and licences.",
         exits="0 every answer permitted or unstated, 1 some use prohibited or offered only "
               "on terms, 2 usage or I/O error, or a licence document that could not be "
               "fetched or read.",
@@ -306,18 +331,21 @@ def add_command(commands: Any) -> None:
     parser.add_argument("source", metavar="FILE_OR_URL")
     parser.add_argument("urls", nargs="*", metavar="URL",
                         help="URLs (or /paths) to answer for")
-    add_agent_options(parser, "the crawler whose License lines a robots.txt SOURCE gives "
-                              "(RSL 1.0 §4.4.2; default: those for every crawler, '*')")
+    add_agent_options(parser, "the crawler to answer for (a robots.txt SOURCE's License "
+                              "lines apply to every crawler, wherever they stand: the "
+                              "answers are the same for each; default '*')")
     parser.add_argument("--purpose", metavar="NAME", action="append", default=[],
                         help="an RSL usage token (all, ai-all, ai-train, ai-input, ai-index, "
                              "search) or a purpose of 'robotsrules usage' (train-ai...); "
                              "repeatable")
     parser.add_argument("--user", metavar="CLASS",
                         help="who uses the content: commercial, non-commercial, education, "
-                             "government or personal (licences may be restricted to some)")
+                             "government or personal, in any case (licences may be "
+                             "restricted to some; another value is exit 2)")
     parser.add_argument("--geo", metavar="CODE",
-                        help="where: an ISO 3166-1 alpha-2 code or EU (licences may be "
-                             "restricted to some)")
+                        help="where: an ISO 3166-1 alpha-2 code or EU, in any case "
+                             "(licences may be restricted to some; EU stands for each of its "
+                             "member states; another value, such as Usa or UK, is exit 2)")
     parser.add_argument("--origin", metavar="URL",
                         help="the site a licence file or a local robots.txt is for: <content "
                              "url> values on other origins are ignored")

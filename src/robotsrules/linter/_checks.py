@@ -440,8 +440,9 @@ class _Linter:
         agents = ", ".join(v or "(empty)" for v in self.groups[at].agent_values[:3])
         self.emit("R705", line.number, _key_column(line),
                   f"`License: {value}` stands in the group of line {self.groups[at].line} "
-                  f"({agents}): it applies only to the crawlers that read that group, and "
-                  "the file has no site-wide `License` line")
+                  f"({agents}): robotsrules reads it for every crawler, but a reader that "
+                  "scopes it to the group would not, and the file has no site-wide "
+                  "`License` line")
 
     def _truncated(self, line: Line) -> None:
         octets = self.octet_lines[line.number - 1]

@@ -408,9 +408,11 @@ CODES: Dict[str, Code] = {
     ),
     "R705": Code(
         "license-in-group", "info",
-        "A `License` line inside a group applies only to the crawlers that read that group "
-        "(RSL 1.0 §4.4.2); crawlers with groups of their own get no licence from it.",
-        "to make it site-wide, move line {line} above the first `User-agent` line",
+        "A `License` line inside a group: robotsrules reads it for every crawler (the "
+        "directive is global, rslstandard.org's robots.txt guide), but a reader that scopes "
+        "it to the group (RSL 1.0 §4.4.2's per-crawler example) gives crawlers with groups "
+        "of their own no licence from it.",
+        "so that every reader agrees, move line {line} above the first `User-agent` line",
     ),
 }
 
