@@ -126,8 +126,8 @@ def test_decode_html_reads_the_charset_parameter_only() -> None:
 
 
 def _assert_refused(signals: object) -> None:
-    assert getattr(signals, "index") is False
-    assert getattr(signals, "allows")("ai-train") is False
+    assert signals.index is False
+    assert signals.allows("ai-train") is False
 
 
 def test_library_reads_the_page_under_a_misleading_parameter() -> None:
