@@ -144,7 +144,7 @@ def test_library_several_content_type_fields_the_last_valid_one_decides() -> Non
     _assert_refused(page_signals(headers, PAGE, agent="GPTBot"))
 
 
-def test_cli_saved_response_and_url(tmp_path: Path) -> None:
+def test_cli_saved_response(tmp_path: Path) -> None:
     saved = tmp_path / "response.http"
     saved.write_bytes(f"HTTP/1.1 200 OK\r\nContent-Type: {TRICK}\r\n\r\n".encode() + PAGE)
     out = io.StringIO()
@@ -152,6 +152,8 @@ def test_cli_saved_response_and_url(tmp_path: Path) -> None:
     data = json.loads(out.getvalue())
     assert data["index"] is False and data["purposes"]["ai-train"]["allowed"] is False
 
+
+def test_cli_page_url() -> None:
     def serve(exchange: Exchange) -> None:
         exchange.send(head(200, [("Content-Type", TRICK),
                                  ("Content-Length", str(len(PAGE)))]) + PAGE)
