@@ -182,3 +182,19 @@ def test_warc_rows_and_bulk_pages_warc(tmp_path: Path) -> None:
                  "--purpose", "ai-train", "--out", str(out)]) == 0
     rows = pq.read_table(out).to_pylist()
     assert [(r["index"], r["ai_train"]) for r in rows] == [(False, False)]
+
+
+def test_the_common_form_shortcut_gives_the_full_readings_answer() -> None:
+    # transport_encoding reads "type/subtype; charset=token" at once; the answer must be
+    # the one "extract a MIME type" and "legacy extract an encoding" give.
+    from robotsrules._page._encoding import encoding_for_label
+
+    for kind in ("text/html", "TEXT/Html", "*/*", "text/*", "a/b"):
+        for blank in ("", " ", "\t", " \r\n "):
+            for name in ("charset", "CharSet"):
+                for label in ("utf-8", "UTF-16", "latin1", "bogus", "gbk("):
+                    value = f"{blank}{kind}{blank};{blank}{name}={label}{blank}"
+                    found = extract_mime_type(value)
+                    label_found = None if found is None else found[1].get("charset")
+                    expected = None if label_found is None else encoding_for_label(label_found)
+                    assert transport_encoding(value) == expected, value

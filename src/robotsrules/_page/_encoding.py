@@ -156,6 +156,11 @@ _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+\Z")
 _QUOTED_TOKEN = re.compile(r"[\t\x20-\x7e\x80-\xff]*\Z")
 _QUOTE_STOPS = re.compile(r'["\\]')
 _SPLIT_STOPS = re.compile(r'[",]')
+# One value, "type/subtype; charset=token" and nothing else (blanks where the algorithms
+# allow them): what the full reading gives it, read at once.
+_SIMPLE_TYPE = re.compile(
+    r"[\t\n\r ]*([!#$%&'*+\-.^_`|~0-9A-Za-z]+/[!#$%&'*+\-.^_`|~0-9A-Za-z]+)[\t\n\r ]*;"
+    r"[\t\n\r ]*[Cc][Hh][Aa][Rr][Ss][Ee][Tt]=([!#$%&'*+\-.^_`|~0-9A-Za-z]+)[\t\n\r ]*\Z")
 
 MimeType = Tuple[str, Dict[str, str]]
 """A parsed MIME type: its essence (``type/subtype``, lower-cased) and its parameters
@@ -307,6 +312,11 @@ def transport_encoding(content_type: Optional[str]) -> Optional[str]:
     """
     if not content_type or "charset" not in content_type.lower():
         return None  # no parameter can be named "charset": nothing to parse
+    simple = _SIMPLE_TYPE.match(content_type)
+    if simple is not None:  # "type/subtype; charset=token", the common form: the same answer
+        if simple.group(1) == "*/*":
+            return None
+        return encoding_for_label(simple.group(2))
     found = extract_mime_type(content_type)
     if found is None:
         return None
