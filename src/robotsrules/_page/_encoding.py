@@ -2,7 +2,13 @@
 
 HTML Living Standard, "Determining the character encoding" (§13.2.3.2, as of 2026-11), in
 its order: (1) a byte-order mark (UTF-8, UTF-16BE, UTF-16LE); (2) the transport layer's
-charset (the ``Content-Type`` header's ``charset`` parameter) when it names an encoding;
+charset when it names an encoding: the ``charset`` parameter of the MIME type that the Fetch
+Standard's "extract a MIME type" takes from the ``Content-Type`` values, each parsed by the
+MIME Sniffing Standard's "parse a MIME type", then read by Fetch's "legacy extract an
+encoding" (Fetch and MIME Sniffing Living Standards, read 2026-11: an invalid MIME type has
+no charset, a parameter name is compared case-insensitively and whole, so
+``xcharset=utf-16`` is no ``charset``, the first ``charset`` parameter wins and a quoted
+value is unquoted);
 (3) the *prescan* of the first 1,024 bytes for ``<meta charset>`` or ``<meta
 http-equiv="Content-Type" content="...charset=...">`` (a UTF-16 answer there means UTF-8,
 ``x-user-defined`` means windows-1252); (4) otherwise the standard lets a user agent
@@ -24,7 +30,8 @@ import codecs
 import re
 from typing import Dict, List, Optional, Tuple
 
-__all__ = ["decode_html", "decode_prefix", "encoding_for_label", "prefix_encoding", "prescan"]
+__all__ = ["decode_html", "decode_prefix", "encoding_for_label", "extract_mime_type",
+           "parse_mime_type", "prefix_encoding", "prescan", "transport_encoding"]
 
 # WHATWG encoding name -> (Python codec, its labels). Where the Python codec differs from
 # the WHATWG decoder: gbk is decoded by gb18030 as the Encoding Standard says; big5 by
@@ -137,6 +144,184 @@ def charset_from_content(value: str) -> Optional[str]:
         while end < len(value) and value[end] not in _ASCII_WS and value[end] != ";":
             end += 1
         return encoding_for_label(value[at:end])
+
+
+# MIME Sniffing Living Standard (read 2026-11), "parse a MIME type", and the Fetch Living
+# Standard's "extract a MIME type", "get, decode, and split" and "legacy extract an encoding"
+# (read 2026-11). HTTP whitespace, HTTP token code points and HTTP quoted-string token code
+# points are Fetch's.
+_HTTP_WS = "\t\n\r "
+_HTTP_TAB_OR_SPACE = "\t "
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+\Z")
+_QUOTED_TOKEN = re.compile(r"[\t\x20-\x7e\x80-\xff]*\Z")
+_QUOTE_STOPS = re.compile(r'["\\]')
+_SPLIT_STOPS = re.compile(r'[",]')
+# One value, "type/subtype; charset=token" and nothing else (blanks where the algorithms
+# allow them): what the full reading gives it, read at once.
+_SIMPLE_TYPE = re.compile(
+    r"[\t\n\r ]*([!#$%&'*+\-.^_`|~0-9A-Za-z]+/[!#$%&'*+\-.^_`|~0-9A-Za-z]+)[\t\n\r ]*;"
+    r"[\t\n\r ]*[Cc][Hh][Aa][Rr][Ss][Ee][Tt]=([!#$%&'*+\-.^_`|~0-9A-Za-z]+)[\t\n\r ]*\Z")
+
+MimeType = Tuple[str, Dict[str, str]]
+"""A parsed MIME type: its essence (``type/subtype``, lower-cased) and its parameters
+(names lower-cased, values as written, the first of a repeated name kept)."""
+
+
+def _quoted_string(text: str, pos: int, extract: bool) -> Tuple[str, int]:
+    """Fetch's "collect an HTTP quoted string" from the ``"`` at ``pos``: ``(value, end)``
+    (``extract``: the value unquoted and unescaped, else the text as written)."""
+    start = pos
+    parts: List[str] = []
+    pos += 1
+    size = len(text)
+    while True:
+        found = _QUOTE_STOPS.search(text, pos)
+        if found is None:
+            parts.append(text[pos:])
+            pos = size
+            break
+        stop = found.start()
+        parts.append(text[pos:stop])
+        pos = stop + 1
+        if text[stop] == "\\":
+            if pos >= size:
+                parts.append("\\")
+                break
+            parts.append(text[pos])
+            pos += 1
+            continue
+        break
+    return ("".join(parts) if extract else text[start:pos]), pos
+
+
+def parse_mime_type(text: str) -> Optional[MimeType]:
+    """The MIME Sniffing Standard's "parse a MIME type" (read 2026-11): ``(essence,
+    parameters)``, or ``None`` (failure).
+
+    >>> parse_mime_type('Text/HTML; xcharset=utf-16; Charset="utf-8"; charset=koi8-r')
+    ('text/html', {'xcharset': 'utf-16', 'charset': 'utf-8'})
+    >>> parse_mime_type("text/html(;charset=utf-8") is None
+    True
+    """
+    text = text.strip(_HTTP_WS)
+    slash = text.find("/")
+    if slash < 0:
+        return None
+    kind = text[:slash]
+    end = text.find(";", slash + 1)
+    if end < 0:
+        end = len(text)
+    subtype = text[slash + 1:end].rstrip(_HTTP_WS)
+    if not kind or not subtype or _TOKEN.match(kind) is None \
+            or _TOKEN.match(subtype) is None:
+        return None
+    params: Dict[str, str] = {}
+    pos, size = end, len(text)
+    while pos < size:
+        pos += 1  # past ";"
+        while pos < size and text[pos] in _HTTP_WS:
+            pos += 1
+        stop = pos
+        while stop < size and text[stop] != ";" and text[stop] != "=":
+            stop += 1
+        name = text[pos:stop].lower()
+        pos = stop
+        if pos < size:
+            if text[pos] == ";":
+                continue
+            pos += 1  # past "="
+        if pos >= size:
+            break
+        if text[pos] == '"':
+            value, pos = _quoted_string(text, pos, True)
+            stop = text.find(";", pos)
+            pos = size if stop < 0 else stop
+        else:
+            stop = text.find(";", pos)
+            stop = size if stop < 0 else stop
+            value = text[pos:stop].rstrip(_HTTP_WS)
+            pos = stop
+            if not value:
+                continue
+        if name and name not in params and _TOKEN.match(name) is not None \
+                and _QUOTED_TOKEN.match(value) is not None:
+            params[name] = value
+    return (kind + "/" + subtype).lower(), params
+
+
+def _split_values(text: str) -> List[str]:
+    """Fetch's "get, decode, and split" of a field value (the values joined by ``", "``):
+    split at commas outside quoted strings, blanks around each value removed."""
+    values: List[str] = []
+    pos, size = 0, len(text)
+    value = ""
+    while True:
+        found = _SPLIT_STOPS.search(text, pos)
+        stop = size if found is None else found.start()
+        value += text[pos:stop]
+        pos = stop
+        if pos < size and text[pos] == '"':
+            quoted, pos = _quoted_string(text, pos, False)
+            value += quoted
+            if pos < size:
+                continue
+        values.append(value.strip(_HTTP_TAB_OR_SPACE))
+        if pos >= size:
+            return values
+        pos += 1  # past ","
+        value = ""
+
+
+def extract_mime_type(value: str) -> Optional[MimeType]:
+    """The Fetch Standard's "extract a MIME type" (read 2026-11) from a ``Content-Type``
+    value (several fields joined with ``", "``): the last value that parses (``*/*``
+    skipped), carrying the ``charset`` of an earlier value of the same essence when it has
+    none; ``None`` when no value parses.
+
+    >>> extract_mime_type("text/html;charset=gbk, text/html")
+    ('text/html', {'charset': 'gbk'})
+    >>> extract_mime_type("text/html;charset=gbk, text/plain")
+    ('text/plain', {})
+    """
+    charset: Optional[str] = None
+    essence: Optional[str] = None
+    found: Optional[MimeType] = None
+    for each in _split_values(value):
+        parsed = parse_mime_type(each)
+        if parsed is None or parsed[0] == "*/*":
+            continue
+        found = parsed
+        params = parsed[1]
+        if parsed[0] != essence:
+            charset = params.get("charset")
+            essence = parsed[0]
+        elif "charset" not in params and charset is not None:
+            params["charset"] = charset
+    return found
+
+
+def transport_encoding(content_type: Optional[str]) -> Optional[str]:
+    """The encoding a ``Content-Type`` value names: Fetch's "legacy extract an encoding" of
+    its "extract a MIME type" (``None``: no valid MIME type, no ``charset`` parameter, or a
+    label that names no encoding).
+
+    >>> transport_encoding("text/html; xcharset=utf-16; charset=utf-8")
+    'utf-8'
+    >>> transport_encoding("text/html; xcharset=utf-16") is None
+    True
+    """
+    if not content_type or "charset" not in content_type.lower():
+        return None  # no parameter can be named "charset": nothing to parse
+    simple = _SIMPLE_TYPE.match(content_type)
+    if simple is not None:  # "type/subtype; charset=token", the common form: the same answer
+        if simple.group(1) == "*/*":
+            return None
+        return encoding_for_label(simple.group(2))
+    found = extract_mime_type(content_type)
+    if found is None:
+        return None
+    label = found[1].get("charset")
+    return None if label is None else encoding_for_label(label)
 
 
 _WS_BYTES = b"\t\n\f\r "
@@ -306,7 +491,7 @@ def sniff(data: bytes, transport: Optional[str] = None) -> Tuple[str, int]:
     if data[:2] == b"\xff\xfe":
         return "utf-16le", 2
     if transport:
-        found = charset_from_content(transport)
+        found = transport_encoding(transport)
         if found is not None:
             return found, 0
     found = prescan(data[:1024])

@@ -13,7 +13,10 @@ filters, the client integrations) reads the same response the same way:
   ``{"name": ..., "value": ...}`` / ``{"key": ..., "value": ...}`` records (a DuckDB
   ``LIST(STRUCT)`` or an Arrow ``MAP`` column as Python reads it);
 * a raw header block (``str`` or ``bytes``: ``Name: value`` lines as a crawl stores them,
-  an optional status line first), read by :func:`header_block`.
+  an optional status line first), read by :func:`header_block`. A dump of several
+  responses (a redirect chain saved by ``curl -iL``, a ``100 Continue`` before the answer:
+  each block after a blank line, starting with a status line) is read for its **final**
+  response's block only (:func:`final_block`, the one rule every entry point follows).
 
 Names and values may be ``str`` or ``bytes`` (bytes are latin-1: RFC 9110 §5.5 field values
 are octets, and latin-1 keeps every one of them). Obsolete line folding (a line starting
@@ -50,8 +53,8 @@ from typing import (
     Union,
 )
 
-__all__ = ["Field", "Headers", "block_status", "content_type", "header_block", "is_html",
-           "joined", "read_headers"]
+__all__ = ["Field", "Headers", "block_status", "content_type", "final_block", "header_block",
+           "is_html", "joined", "read_headers"]
 
 Headers = Union[Mapping[Any, Any], Iterable[Any], str, bytes, None]
 """Response headers in any of the forms :func:`read_headers` reads."""
@@ -62,6 +65,10 @@ _LINE_END = re.compile(r"\r\n|\n|\r")
 _STATUS_LINE = re.compile(r"HTTP/\d(?:\.\d)?[ \t]")
 _STATUS_CODE = re.compile(r"[\r\n]*HTTP/\d(?:\.\d)?[ \t]+([1-9][0-9]{2})(?![0-9])")
 _NAME = re.compile(r"[^\s:]+")
+# A blank line: two line ends in a row (CRLF, LF or a CR not followed by LF, as
+# :data:`_LINE_END` splits lines).
+_BLANK_LINE = re.compile(r"(?:\r\n|\n|\r(?!\n))(?:\r\n|\n|\r)")
+_LINE_ENDS = "\r\n"
 _KEYS: Final[Dict[str, str]] = {}
 _MAX_KEYS: Final = 512  # field names remembered (the few dozen a crawl's responses use recur)
 _MAX_KEY_LENGTH: Final = 64  # longer names are checked each time, never kept (a bound on memory)
@@ -217,22 +224,68 @@ def _str_pairs(headers: Tuple[Any, ...]) -> Optional[Tuple[Field, ...]]:
     return tuple(fields)
 
 
+def final_block(text: str) -> Tuple[int, int, int]:
+    r"""Where the final response's header block of a raw dump lies: ``(start, end, body)``,
+    the block being ``text[start:end]`` and its body starting at ``body``.
+
+    Blank lines before the first block are skipped. A block ends at the first blank line
+    (CRLF, LF or CR line ends); when the next line that is not blank is a status line
+    (``HTTP/1.1 200``, ``HTTP/2 200``), the block belonged to an earlier response of the
+    same exchange (a redirect, a ``100 Continue``) and that next block is read instead;
+    otherwise the body starts after the blank line. Without a blank line the block runs to
+    the end (no body). Linear in the text.
+
+    >>> dump = ("HTTP/1.1 301 Moved\r\nLocation: /b\r\n\r\n"
+    ...         "HTTP/2 200\r\nx-robots-tag: noindex\r\n\r\n<p>")
+    >>> start, end, body = final_block(dump)
+    >>> dump[start:end], dump[body:]
+    ('HTTP/2 200\r\nx-robots-tag: noindex', '<p>')
+    """
+    size = len(text)
+    start = 0
+    while start < size and text[start] in _LINE_ENDS:
+        start += 1
+    while True:
+        blank = _BLANK_LINE.search(text, start)
+        if blank is None:
+            return start, size, size
+        after = blank.end()
+        while after < size and text[after] in _LINE_ENDS:
+            after += 1
+        if _STATUS_LINE.match(text, after) is None:
+            return start, blank.start(), blank.end()
+        start = after
+
+
+def _final_text(text: str) -> str:
+    """The final block of a raw dump (:func:`final_block`), without copying a single one."""
+    if "\n" not in text and "\r" not in text:
+        return text
+    start, end, _ = final_block(text)
+    return text if start == 0 and end == len(text) else text[start:end]
+
+
 def header_block(text: Union[str, bytes, bytearray, memoryview]) -> Tuple[Field, ...]:
     """The fields of a raw header block: ``Name: value`` lines ending in CRLF, LF or CR.
 
-    A status line (``HTTP/1.1 200 OK``) is skipped, a line starting with a space or tab
-    continues the previous field (obsolete folding, RFC 9112 §5.2: replaced by one space),
-    a line without a colon or with a blank inside its name is not a field, and the block
-    ends at the first empty line after a field (what follows is a body).
+    Of a dump of several responses only the final one's block is read
+    (:func:`final_block`). A status line (``HTTP/1.1 200 OK``) is skipped, a line starting
+    with a space or tab continues the previous field (obsolete folding, RFC 9112 §5.2:
+    replaced by one space), a line without a colon or with a blank inside its name is not a
+    field, and the block ends at the first empty line after a field (what follows is a
+    body).
     """
+    if not isinstance(text, str):
+        text = bytes(text).decode("latin-1")
     return tuple(Field(name, name.lower(), value, number)
-                 for number, (name, value) in enumerate(header_pairs(text)))
+                 for number, (name, value) in enumerate(header_pairs(_final_text(text))))
 
 
 def header_pairs(text: Union[str, bytes, bytearray, memoryview]
                  ) -> Tuple[Tuple[str, str], ...]:
-    """:func:`header_block`'s fields as ``(name, value)`` pairs (the WARC reader's record
-    headers: no :class:`Field` made only to be taken apart)."""
+    """The fields of the **first** header block of ``text`` as ``(name, value)`` pairs (the
+    WARC reader's record headers, which hand over exactly one block: no :class:`Field` made
+    only to be taken apart); :func:`header_block` reads a dump's final block."""
     if not isinstance(text, str):
         text = bytes(text).decode("latin-1")
     fields: List[List[str]] = []
@@ -263,17 +316,19 @@ def header_pairs(text: Union[str, bytes, bytearray, memoryview]
 
 def block_status(headers: Any) -> Optional[int]:
     r"""The status code of a raw header block's status line (``HTTP/1.1 402 Payment
-    Required``), or ``None`` (not a raw block, or no status line first).
+    Required``; of a dump of several responses, the final one's: :func:`final_block`), or
+    ``None`` (not a raw block, or no status line first).
 
     >>> block_status(b"HTTP/2 402\r\ncrawler-price: USD 0.01\r\n")
     402
     """
     if isinstance(headers, str):
-        found = _STATUS_CODE.match(headers[:64])
+        text = headers
     elif isinstance(headers, _TEXT_TYPES):
-        found = _STATUS_CODE.match(bytes(headers[:64]).decode("latin-1"))
+        text = bytes(headers).decode("latin-1")
     else:
         return None
+    found = _STATUS_CODE.match(_final_text(text)[:64])
     return None if found is None else int(found.group(1))
 
 
@@ -288,11 +343,14 @@ def joined(fields: Sequence[Field], key: str) -> Optional[Tuple[str, Field]]:
 
 
 def content_type(fields: Sequence[Field]) -> Optional[str]:
-    """The first ``Content-Type`` value, or ``None``."""
+    """Every ``Content-Type`` value joined with ``", "`` (the Fetch Standard's header list
+    "get", read 2026-11), or ``None``: its "extract a MIME type" reads the joined values
+    (:func:`._encoding.transport_encoding`), the last valid one deciding."""
+    found: Optional[str] = None
     for f in fields:
         if f.key == "content-type":
-            return f.value
-    return None
+            found = f.value if found is None else found + ", " + f.value
+    return found
 
 
 def is_html(content_type: Optional[str]) -> bool:

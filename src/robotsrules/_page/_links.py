@@ -97,6 +97,7 @@ def _skip(text: str, pos: int) -> int:
 
 
 _COMMA_STOPS = re.compile(r'[",<]')
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _QUOTE_STOPS = re.compile(r'["\\]')
 
 
@@ -232,8 +233,17 @@ def resolve(target: str, base: Optional[str]) -> Tuple[str, bool]:
     ('https://example.com/a/l.xml', True)
     >>> resolve("javascript:alert(1)", "https://example.com/")
     ('javascript:alert(1)', False)
+    >>> resolve("/l\\x1b[2J.xml", "https://example.com/")[1]
+    False
+
+    A target that still holds a control character once the URL standard's leniency has
+    removed the blanks around it and its tabs and newlines (C0 controls, DEL, C1 controls:
+    the URL standard reports them as validation errors, and a terminal or a log would
+    obey them) is never a valid URL.
     """
     cleaned = _clean(target)
+    if _CONTROL.search(cleaned) is not None:
+        return cleaned, False  # a control character inside: no URL to hand to a caller
     try:
         url = urllib.parse.urljoin(base, cleaned) if base else cleaned
         parts = urllib.parse.urlsplit(url)

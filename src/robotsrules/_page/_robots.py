@@ -27,7 +27,7 @@ from .._dates import read_date
 from ..errors import InvalidAgent
 
 __all__ = ["BARE_RULES", "IMAGE_PREVIEW", "IMAGE_PREVIEWS", "VALUE_RULES", "RobotsRule",
-           "page_agents", "parse_date", "robots_rules", "rule_valid"]
+           "crawler_name", "page_agents", "parse_date", "robots_rules", "rule_valid"]
 
 # The rules Google documents, plus the ones other engines and conventions use
 # (noarchive/nocache/noodp/noydir: Bing; noai/noimageai: DeviantArt).
@@ -43,8 +43,12 @@ _RULES = BARE_RULES | VALUE_RULES
 IMAGE_PREVIEW = {"none": 0, "standard": 1, "large": 2}
 IMAGE_PREVIEWS = ("none", "standard", "large")
 
-# "name: rest": a crawler name or a rule name, a colon, the rest.
-_PREFIX = re.compile(r"\s*([A-Za-z0-9._\-]+)\s*:\s*(.*)\Z", re.DOTALL)
+# "name: rest": a crawler name or a rule name (a crawler's with an optional "/version",
+# which is dropped: "GPTBot/1.0: noindex" is GPTBot's), a colon, the rest.
+_PREFIX = re.compile(r"\s*([A-Za-z0-9._\-]+)(?:/[^\s:,;]*)?\s*:\s*(.*)\Z", re.DOTALL)
+_CRAWLER_NAME = re.compile(r"\s*([A-Za-z0-9._\-]+)(?:/[^\s:,;]*)?\s*\Z")
+_SEPARATORS = re.compile(r"[;\s]+")
+_MAX_DEPTH = 2  # a piece split again at ";" or blanks, and its parts once more
 _PAGE_AGENT = re.compile(r"([A-Za-z0-9._\-]+)(?:/\S*)?")
 _INTEGER = re.compile(r"[+-]?[0-9]{1,18}\Z")
 _MAX_DATE = 100  # the date reader's own bound on a date's text (robotsrules._dates)
@@ -101,6 +105,18 @@ def parse_date(text: str) -> Optional[datetime.datetime]:
     bulk tables and WARC files share); ``None`` for anything else.
     """
     return read_date(text) if isinstance(text, str) else None
+
+
+def crawler_name(text: str) -> Optional[str]:
+    """The lower-cased crawler name a header scopes rules to (``X-Robots-Tag``'s ``NAME:``
+    prefix and ``Robots-Tag``'s member alike): letters, digits, ``.``, ``_`` and ``-``,
+    an optional ``/version`` dropped; ``None`` for anything else.
+
+    >>> crawler_name("GPTBot/1.0"), crawler_name(" AI2Bot "), crawler_name("a b")
+    ('gptbot', 'ai2bot', None)
+    """
+    match = _CRAWLER_NAME.match(text)
+    return None if match is None else match.group(1).lower()
 
 
 def _is_rule_start(piece: str) -> bool:
@@ -169,26 +185,74 @@ def rule_valid(rule: str, value: Optional[str]) -> bool:
     return False
 
 
+def _parts(piece: str) -> Optional[List[str]]:
+    """A piece that is no rule split where a writer used another separator than the comma
+    (``noindex;``, ``nofollow; noindex``, ``nofollow noindex``): at ``;``, then a part that
+    does not start a rule at blanks (a token ending in ``:`` kept with the next one, so
+    ``googlebot: noindex`` stays whole). ``None`` when no part is a rule or a prefix (the
+    piece is reported as it stands)."""
+    parts: List[str] = []
+    for part in piece.split(";"):
+        if not part.strip():
+            continue
+        if _is_rule_start(part):
+            parts.append(part)
+            continue
+        words = [word for word in _SEPARATORS.split(part) if word]
+        glued: List[str] = []
+        for word in words:
+            if glued and glued[-1].endswith(":"):
+                glued[-1] += " " + word
+            else:
+                glued.append(word)
+        parts.extend(glued)
+    if len(parts) == 1 and parts[0].strip() == piece.strip():
+        return None
+    if not any(_is_rule_start(part) for part in parts):
+        return None
+    return parts
+
+
 def robots_rules(text: str, *, scope: str = "*", prefixes: bool) -> List[RobotsRule]:
     """The rules of one ``X-Robots-Tag`` value (``prefixes=True``: ``name:`` scopes the
     rules after it) or one robots meta ``content`` (its scope is the meta's name).
 
+    Rules are separated by commas; a piece that is no rule is read again split at ``;`` and
+    blanks (:func:`_parts`: ``nofollow noindex`` is two rules, each restricting; a word
+    there that is no rule is reported, never a crawler name), so no separator hides a rule.
+
     >>> [(r.scope, r.rule) for r in robots_rules("noarchive, AI2Bot: noindex, nofollow",
     ...                                          prefixes=True)]
     [('*', 'noarchive'), ('ai2bot', 'noindex'), ('ai2bot', 'nofollow')]
+    >>> [(r.scope, r.rule) for r in robots_rules("nofollow noindex;", prefixes=True)]
+    [('*', 'nofollow'), ('*', 'noindex')]
     """
     out: List[RobotsRule] = []
-    current = scope
+    current = [scope]
     for piece in _split(text):
-        if not piece.strip():
-            continue
-        if prefixes:
-            match = _PREFIX.match(piece)
-            if match is not None and match.group(1).lower() not in _RULES:
-                current = match.group(1).lower()
-                piece = match.group(2)
-                if not piece.strip():
-                    continue
-        rule, value = _read(piece)
-        out.append(RobotsRule(current, rule, value, rule_valid(rule, value)))
+        _piece_rules(piece, current, prefixes, out, 0)
     return out
+
+
+def _piece_rules(piece: str, current: List[str], prefixes: bool, out: List[RobotsRule],
+                 depth: int) -> None:
+    """The rules of one piece appended to ``out`` (``current[0]``: the scope in force,
+    changed by a ``name:`` prefix)."""
+    if not piece.strip():
+        return
+    if prefixes:
+        match = _PREFIX.match(piece)
+        if match is not None and match.group(1).lower() not in _RULES:
+            current[0] = match.group(1).lower()
+            piece = match.group(2)
+            if not piece.strip():
+                return
+    rule, value = _read(piece)
+    valid = rule_valid(rule, value)
+    if not valid and depth < _MAX_DEPTH:
+        parts = _parts(piece)
+        if parts is not None:
+            for part in parts:
+                _piece_rules(part, current, prefixes, out, depth + 1)
+            return
+    out.append(RobotsRule(current[0], rule, value, valid))

@@ -46,10 +46,11 @@ Pure: standard library and the core only.
 
 from __future__ import annotations
 
-from typing import Any, List, NamedTuple, Optional, Tuple
+import re
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from .. import _sfv as sfv
-from ._robots import BARE_RULES, VALUE_RULES, RobotsRule, robots_rules, rule_valid
+from ._robots import BARE_RULES, VALUE_RULES, RobotsRule, crawler_name, robots_rules, rule_valid
 
 __all__ = ["MAX_ROBOTS_TAG_LENGTH", "ROBOTS_TAG", "RobotsTag", "robots_tag"]
 
@@ -61,6 +62,7 @@ MAX_ROBOTS_TAG_LENGTH = 64 * 1024
 draft's lower bound of 8 KiB. Past it the draft's truncation rule applies."""
 
 _RULES = BARE_RULES | VALUE_RULES
+_PARAMETER_NAME = re.compile(r"[a-z*][a-z0-9_\-.*]*")  # an RFC 9651 key
 
 
 class RobotsTag(NamedTuple):
@@ -79,10 +81,9 @@ def _scope(item: Any) -> Optional[str]:
     ``Name/1.0`` form is read as its name. ``None`` for another kind of item."""
     if not isinstance(item, str) or isinstance(item, sfv.DisplayString):
         return None
-    name = item.strip()
-    if "/" in name and name != "/":
-        name = name.split("/", 1)[0]
-    return name.lower() if name else None
+    if item.strip() == "*":
+        return "*"
+    return crawler_name(item)  # the X-Robots-Tag prefix's reading of a name
 
 
 def _value(value: Any) -> Tuple[Optional[str], bool]:
@@ -119,10 +120,39 @@ def _member_rules(member: Any) -> List[RobotsRule]:
     return out
 
 
+def _lenient_member(text: str) -> Optional[List[Any]]:
+    """A member the List grammar refuses only for its blanks and semicolons
+    (``gptbot;noindex;``, ``gptbot ;noindex``, ``* ; noindex``): the name before the first
+    ``;`` and every non-empty ``;``-separated part after it as a parameter (``rule`` or
+    ``rule=value``, a value's quotes dropped, names lower-cased). ``None`` when the name is
+    no crawler name or ``*``, or a part is not of that form."""
+    pieces = text.split(";")
+    name = pieces[0].strip(" \t")
+    if name != "*" and crawler_name(name) is None:
+        return None
+    params: Dict[str, Any] = {}
+    for part in pieces[1:]:
+        key, equals, value = part.partition("=")
+        key = key.strip(" \t").lower()
+        if not key:
+            if equals or part.strip(" \t"):
+                return None
+            continue  # an empty part: "gptbot;noindex;"
+        if not _PARAMETER_NAME.fullmatch(key):
+            return None
+        value = value.strip(" \t")
+        if len(value) >= 2 and value[0] == value[-1] == '"':
+            value = value[1:-1]
+        if key not in params:
+            params[key] = value if equals else True
+    return [(name, params)] if params else None
+
+
 def _parse_member(piece: str) -> Tuple[Optional[List[Any]], Optional[str]]:
     """One member's text parsed as a List: ``(members or None, error)``; a member that only
     fails for its upper-case letters is read lower-cased (``ExampleBot;NoIndex``: the
-    draft's rule names are case-insensitive)."""
+    draft's rule names are case-insensitive), one that fails for its blanks or semicolons
+    as :func:`_lenient_member` reads it."""
     text = piece.strip(" \t")
     try:
         return list(sfv.parse_list(text, max_length=len(text) + 1)), None
@@ -130,7 +160,7 @@ def _parse_member(piece: str) -> Tuple[Optional[List[Any]], Optional[str]]:
         try:
             return list(sfv.parse_list(text.lower(), max_length=len(text) + 1)), str(failed)
         except ValueError:
-            return None, str(failed)
+            return _lenient_member(text), str(failed)
 
 
 def _read_members(text: str) -> Tuple[List[RobotsRule], Optional[str]]:

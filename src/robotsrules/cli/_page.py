@@ -31,7 +31,6 @@ _HEADER_BYTES = 1 << 20
 """Octets of a saved response read before its body (the header blocks of a redirect chain
 saved by ``curl -iL``): with ``--max-head-bytes``, all that is read of a file or stdin."""
 _STATUS_LINE = re.compile(rb"HTTP/\d(?:\.\d)? +\d{3}")
-_BLANK_LINE = re.compile(rb"\r?\n\r?\n")
 
 # Which rules make each indexing property "no" (the rules are Google's).
 _WHY = {
@@ -56,22 +55,19 @@ def read_response(data: bytes) -> Tuple[List[Tuple[str, str]], bytes]:
 
 
 def _read_saved(data: bytes) -> Tuple[List[Tuple[str, str]], bytes, Optional[int]]:
-    """:func:`read_response` and the last response's status (``None``: no status line)."""
-    from .._page import header_block
-    from .._page._headers import block_status
+    """:func:`read_response` and the last response's status (``None``: no status line).
+    The final response's block is found by the page layer's one rule
+    (:func:`robotsrules._page._headers.final_block`) within :data:`_HEADER_BYTES`."""
+    from .._page._headers import block_status, final_block, header_block
 
-    headers: List[Tuple[str, str]] = []
-    status: Optional[int] = None
-    rest = data
-    while _STATUS_LINE.match(rest):
-        end = _BLANK_LINE.search(rest)
-        head, body = (rest, b"") if end is None else (rest[:end.start()], rest[end.end():])
-        headers = [(f.name, f.value) for f in header_block(head)]
-        status = block_status(head)
-        rest = body
-        if end is None:
-            break
-    return headers, rest, status
+    if not _STATUS_LINE.match(data):
+        return [], data, None
+    text = data[:_HEADER_BYTES].decode("latin-1")  # one character per octet: same offsets
+    start, end, body = final_block(text)
+    head = text[start:end]
+    headers = [(f.name, f.value) for f in header_block(head)]
+    # No blank line within the bound: the headers run past it, no body is read.
+    return headers, data[body:] if end < len(text) else b"", block_status(head)
 
 
 _Loaded = Tuple[List[Tuple[str, str]], bytes, str, Optional[int]]
@@ -100,7 +96,36 @@ def _load(source: str, args: argparse.Namespace) -> _Loaded:
         return _fetch(source, args)
     got = read_input(source, _HEADER_BYTES + args.max_head_bytes)
     headers, body, status = _read_saved(got.data)
-    return headers, body[:args.max_head_bytes], got.name, status
+    return headers, _decoded(headers, body, args.max_head_bytes, got.cut, got.name), \
+        got.name, status
+
+
+def _decoded(headers: List[Tuple[str, str]], body: bytes, limit: int, cut: bool, name: str
+             ) -> bytes:
+    """At most ``limit`` octets of a saved body, decoded as its ``Content-Encoding`` says by
+    the one bounded body decoder (:class:`robotsrules._decoder.BodyDecoder`: a bomb never
+    inflates past ``limit``). Tools that decode a body as they save it (``curl -i
+    --compressed``) keep the header: a ``gzip`` body without the gzip magic, or a
+    ``deflate``/``br`` body that does not decode but starts as markup, is read as it stands.
+    A body that cannot be decoded otherwise is an error, never "no signal". ``cut``: the
+    read stopped at its bound, so a stream without its end is no damage."""
+    from .._decoder import BodyDecoder
+
+    coding = ", ".join(value for key, value in headers if key.lower() == "content-encoding")
+    decoder = BodyDecoder(coding, limit)
+    if not decoder.kind and decoder.error is None:
+        return body[:limit]  # identity
+    if decoder.kind == "gzip" and not body.startswith(b"\x1f\x8b"):
+        return body[:limit]  # saved decoded under the header it came with
+    decoder.feed(body)
+    if not cut:
+        decoder.finish()
+    if decoder.error is not None:
+        if decoder.kind in ("deflate", "br") and body.lstrip(b"\t\n\x0c\r \xef\xbb\xbf"
+                                                             ).startswith(b"<"):
+            return body[:limit]  # markup, not a compressed stream: saved decoded
+        raise RobotsError(f"{name}: the body could not be read: {decoder.error}")
+    return decoder.body
 
 
 def _why(signals: PageSignals, name: str) -> Optional[Directive]:
