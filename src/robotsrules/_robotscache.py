@@ -45,6 +45,7 @@ from ._rsl import (
     checked,
     license_from,
     license_url_problem,
+    robots_unknown,
     unread,
 )
 from ._scope import origin_of
@@ -277,13 +278,18 @@ class RobotsCache(_Base):
         robots.txt (every one, for every agent: the line is global, RSL 1.0 §4.4), each
         document fetched through :meth:`license_document`; ask the result per purpose
         (``.allows("ai-train")``). No ``License`` line: every answer is ``"unstated"``; a
-        document that cannot be fetched or read: ``"unknown"``, never "permitted". An
+        document that cannot be fetched or read, or a robots.txt that is unreachable with
+        no earlier good copy (whether it has a ``License`` line cannot be told):
+        ``"unknown"``, never "permitted" or "unstated". An
         unknown ``user`` class or ``geo`` region raises
         :class:`~robotsrules.InvalidArgument` before anything is fetched."""
         checked(user, geo)
-        robots = self.lookup(url).robots
+        served = self.lookup(url)
         site = origin_of(url)
-        links = dict.fromkeys(robots.license_urls(self._agent(agent)))
+        blind = robots_unknown(served, site)
+        if blind is not None:
+            return LicenseTerms(url, (blind,), user=user, geo=geo)
+        links = dict.fromkeys(served.robots.license_urls(self._agent(agent)))
         documents = tuple(self.license_document(link, origin=site) for link in links)
         return LicenseTerms(url, documents, user=user, geo=geo)
 
@@ -431,9 +437,12 @@ class AsyncRobotsCache(_Base):
                           ) -> LicenseTerms:
         """The RSL licence terms for ``url`` (see :meth:`RobotsCache.license_for`)."""
         checked(user, geo)
-        robots = (await self.lookup(url)).robots
+        served = await self.lookup(url)
         site = origin_of(url)
-        links = dict.fromkeys(robots.license_urls(self._agent(agent)))
+        blind = robots_unknown(served, site)
+        if blind is not None:
+            return LicenseTerms(url, (blind,), user=user, geo=geo)
+        links = dict.fromkeys(served.robots.license_urls(self._agent(agent)))
         documents = tuple([await self.license_document(link, origin=site) for link in links])
         return LicenseTerms(url, documents, user=user, geo=geo)
 

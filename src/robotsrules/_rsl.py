@@ -129,6 +129,7 @@ __all__ = [
     "license_from",
     "license_url_problem",
     "parse_license",
+    "robots_unknown",
     "rsl_data",
     "unmatchable",
     "unread",
@@ -581,6 +582,8 @@ class LicenseTerms:
     :meth:`status` or :meth:`answer` per purpose.
 
     ``documents`` empty means no ``License`` line applies: every answer is ``"unstated"``.
+    A ``url`` that is neither an absolute URL nor a path (``"private"``) raises
+    :class:`~robotsrules.InvalidURL`, as :meth:`robotsrules.RobotsTxt.allowed` does.
     ``user`` and ``geo`` are checked and put in their canonical case (:func:`user_class`,
     :func:`geo_code`); an unknown class or region raises
     :class:`~robotsrules.InvalidArgument`, and so does a path (``/a``) asked of a document
@@ -595,6 +598,7 @@ class LicenseTerms:
     geo: Optional[str] = None
 
     def __post_init__(self) -> None:
+        rfc_target(self.url)  # InvalidURL for what is neither a URL nor a path, as allowed()
         if self.user is not None:
             object.__setattr__(self, "user", user_class(self.user))
         if self.geo is not None:
@@ -1307,6 +1311,21 @@ def unread(url: str, origin: Optional[str], problem: str) -> LicenseDocument:
     """The document a ``License`` value that cannot be fetched stands for: ``invalid``."""
     return LicenseDocument(url=url, origin=origin and origin_of(origin), state="invalid",
                            error=problem)
+
+
+def robots_unknown(served: Served, site: str) -> Optional[LicenseDocument]:
+    """The document standing for a robots.txt whose ``License`` lines cannot be known, or
+    ``None``: when robots.txt is unreachable with no earlier good copy (a 5xx, 429 or
+    network error; or so for 30 days), whether it names a licence cannot be told, so the
+    answers are ``"unknown"`` (``state="unreachable"``), never "unstated"."""
+    if served.reason not in ("unreachable", "30-days"):
+        return None
+    result = served.result
+    why = result.error or result.outcome
+    return LicenseDocument(url=f"{site}/robots.txt", origin=site, state="unreachable",
+                           error=f"robots.txt is unreachable ({why}) with no earlier copy: "
+                                 "whether it names a licence document cannot be told",
+                           status=result.status)
 
 
 def license_from(served: Served, url: str, *, origin: Optional[str] = None,

@@ -272,3 +272,19 @@ def test_a_path_against_full_url_contents_asks_for_origin(
     # a full URL needs no origin
     assert run("license", full, "https://example.com/news/a.html", "--purpose",
                "ai-input")[0] == 1
+
+
+def test_an_unreachable_robots_txt_is_unknown_and_exit_2(servers: ServerPool,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    """A site whose robots.txt answers 503 (no earlier copy): its License lines cannot be
+    known, so the answer is unknown and the exit 2, not "no License line" and exit 0."""
+    site = servers.http(respond(503))
+    for source in (site.url("/"), site.url("/robots.txt")):
+        code, out = run("license", source, site.url("/a"), "--purpose", "ai-train",
+                        "--timeout", "2")
+        assert code == 2, out
+        assert "no License line" not in out
+        assert "  ai-train  unknown     licence document unreachable: robots.txt is " \
+               "unreachable (HTTP 503)" in out
+        assert "could not be fetched or read" in capsys.readouterr().err

@@ -254,3 +254,48 @@ def test_the_async_twin(servers: ServerPool) -> None:
 
     asyncio.run(main())
     assert site.count("/l.xml") == 1
+
+
+@pytest.mark.parametrize("status", [503, 500, 429])
+def test_an_unreachable_robots_txt_is_unknown_not_unstated(servers: ServerPool,
+                                                          status: int) -> None:
+    """Whether robots.txt has a License line cannot be told while it is unreachable with no
+    earlier copy (nor after 30 days of it): every answer is unknown, never unstated."""
+    site = servers.http(respond(status))
+    clock = [START]
+    cache = checker(clock)
+    terms = cache.license_for(site.url("/x"))
+    answer = terms.answer("ai-train")
+    assert answer.status == "unknown", answer
+    assert "robots.txt is unreachable" in answer.reason
+    assert terms.documents[0].state == "unreachable"
+    assert terms.documents[0].url == site.url("/robots.txt")
+    clock[0] = START + 31 * DAY
+    assert cache.license_for(site.url("/x")).status("ai-train") == "unknown"
+
+    async def main() -> None:
+        async with AsyncRobotsCache(user_agent=UA, clock=lambda: START) as twin:
+            assert (await twin.license_for(site.url("/x"))).status("search") == "unknown"
+
+    asyncio.run(main())
+
+
+def test_an_earlier_copy_of_robots_txt_still_names_its_licences(servers: ServerPool) -> None:
+    site = servers.http()
+    site.handler = {"/robots.txt": respond(200, robots(f"License: {site.url('/l.xml')}")),
+                    "/l.xml": respond(200, PROHIBIT_TRAINING, XML)}
+    clock = [START]
+    cache = checker(clock)
+    assert cache.license_for(site.url("/x")).status("ai-train") == "prohibited"
+    site.handler = {"/robots.txt": respond(503), "/l.xml": respond(200, PROHIBIT_TRAINING, XML)}
+    clock[0] = START + 2 * DAY
+    assert cache.license_for(site.url("/x")).status("ai-train") == "prohibited"
+
+
+def test_a_url_that_is_neither_a_url_nor_a_path_raises(servers: ServerPool) -> None:
+    from robotsrules import InvalidURL, parse_license
+
+    document = parse_license(PROHIBIT_TRAINING, origin="https://ex.com")
+    for url in ("private", "", "mailto:a@ex.com"):
+        with pytest.raises(InvalidURL):
+            document.license_for(url)
