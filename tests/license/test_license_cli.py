@@ -288,3 +288,21 @@ def test_an_unreachable_robots_txt_is_unknown_and_exit_2(servers: ServerPool,
         assert "  ai-train  unknown     licence document unreachable: robots.txt is " \
                "unreachable (HTTP 503)" in out
         assert "could not be fetched or read" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("data", [
+    b"\n" * 600 + PROHIBIT,
+    b" \t\r\n" * 200 + PROHIBIT,
+    b"\xef\xbb\xbf" + b"\n" * 600 + PROHIBIT,
+    PROHIBIT.decode().encode("utf-16-be"),
+    ("\n" * 300 + PROHIBIT.decode()).encode("utf-16-le"),
+])
+def test_a_licence_file_is_known_past_white_space_and_without_a_mark(tmp_path: Path,
+                                                                     data: bytes) -> None:
+    """Sniffed as XML, not read as a robots.txt with no License line (exit 0 unstated)."""
+    path = tmp_path / "licence"
+    path.write_bytes(data)
+    code, out = run("license", str(path), "/a", "--purpose", "ai-train", "--color", "never")
+    assert code == 1, out
+    assert out.startswith(f"licence {path}\n")
+    assert "  ai-train  prohibited" in out

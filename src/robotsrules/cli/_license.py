@@ -60,8 +60,16 @@ def _checker(args: argparse.Namespace) -> Any:
 
 
 def _looks_like_xml(data: bytes) -> bool:
-    head = data[:512].lstrip(b"\xef\xbb\xbf").lstrip()
-    return head.startswith(b"<") or head.startswith(b"\xff\xfe") or head.startswith(b"\xfe\xff")
+    """True when ``data`` starts like an XML document: a UTF-16 byte order mark, or ``<``
+    after a UTF-8 one and any XML white space (XML 1.0 Fifth Edition, 2008-11-26, §2.3
+    ``S``), read as single octets or as UTF-16 code units without a mark (their NUL
+    halves skipped: ``\x00<`` and ``<\x00``). ``data`` is bounded by the read (the
+    licence size limit plus one octet), so the skip is too."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    return data.lstrip(b" \t\r\n\x00").startswith(b"<")
 
 
 class _Source:
