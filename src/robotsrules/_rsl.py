@@ -131,6 +131,7 @@ __all__ = [
     "parse_license",
     "robots_unknown",
     "rsl_data",
+    "too_old",
     "unmatchable",
     "unread",
     "usage_token",
@@ -502,8 +503,11 @@ class LicenseDocument:
     ignored: Tuple[Content, ...] = ()
     """``<content>`` elements on another origin than :attr:`origin` (RSL: not this site's)."""
     max_age: int = 30
-    """Days the document may be relied on (``<rsl max-age>``, §3.2; default 30). The cache
-    refreshes it sooner (the fetch policy's lifetime, 24 hours by default)."""
+    """Days the document may be relied on (``<rsl max-age>``, §3.2; default 30).
+    :meth:`robotsrules.RobotsCache.license_document` keeps a copy fresh for the fetch
+    policy's lifetime (24 hours by default, ``Cache-Control`` honoured up to 7 days), but
+    never longer than max-age, and relies on a last good copy (while the server is
+    unreachable) only until it is max-age days old."""
     warnings: Tuple[str, ...] = ()
     """What was read leniently (a root without namespace, comma-separated tokens...)."""
     status: Optional[int] = None
@@ -1326,6 +1330,16 @@ def robots_unknown(served: Served, site: str) -> Optional[LicenseDocument]:
                            error=f"robots.txt is unreachable ({why}) with no earlier copy: "
                                  "whether it names a licence document cannot be told",
                            status=result.status)
+
+
+def too_old(document: LicenseDocument, age: float) -> LicenseDocument:
+    """``document`` (a last good copy, ``age`` seconds old) past its ``max-age``: not relied
+    on, ``"unreachable"`` (RSL 1.0 §3.2; its answers are unknown)."""
+    return LicenseDocument(
+        url=document.url, origin=document.origin, state="unreachable",
+        error=f"the server is unreachable and the last good copy is {age / 86400:.1f} days "
+              f"old, past the document's max-age of {document.max_age} days (§3.2)",
+        status=document.status)
 
 
 def license_from(served: Served, url: str, *, origin: Optional[str] = None,
