@@ -220,8 +220,16 @@ GEO_US = (b'<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license>'
           b'<prohibits type="geo">US</prohibits></license></content></rsl>')
 
 
+OUT_OF_PLACE = (b'<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><prohibits '
+                b'type="usage">ai-train</prohibits><license/></content></rsl>')
+TYPE_IN_CASE = (b'<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license>'
+                b'<payment Type="crawl"/></license></content></rsl>')
+
+
 @pytest.mark.parametrize("body, words", [(TRAP, "refused rather than skipped"),
-                                         (TWO_PAYMENTS, "a second <payment>")])
+                                         (TWO_PAYMENTS, "a second <payment>"),
+                                         (OUT_OF_PLACE, "does not belong in <content>"),
+                                         (TYPE_IN_CASE, "case-sensitive")])
 def test_a_refused_document_is_unknown_and_exit_2(tmp_path: Path, servers: ServerPool,
                                                   body: bytes, words: str) -> None:
     path = tmp_path / "l.xml"
