@@ -27,8 +27,8 @@ import asyncio
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Optional, TypeVar, Union, overload
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Dict, Optional, Tuple, TypeVar, Union, overload
 
 import httpx
 
@@ -37,7 +37,7 @@ from ._drive import arun, run
 from ._fetcher import DEFAULT_TIMEOUT, afetch, fetch
 from ._page import TDMREP_PATH, TdmRepFile, tdmrep_from
 from ._purposes import Purpose, check_purpose
-from ._refresh import Fetch, Load, Refresher, RefreshReply, RefreshStep
+from ._refresh import Fetch, Load, Refresher, RefreshReply, RefreshStep, Save
 from ._rsl import (
     LICENSE_KEY,
     LicenseDocument,
@@ -45,6 +45,8 @@ from ._rsl import (
     checked,
     license_from,
     license_url_problem,
+    robots_unknown,
+    too_old,
     unread,
 )
 from ._scope import origin_of
@@ -52,7 +54,7 @@ from ._usage import Usage
 from .cache import MemoryStore, Store
 from .errors import InvalidAgent, InvalidArgument
 from .model import Verdict
-from .policy import Entry, Policy, Served, effective
+from .policy import DAY, Entry, Policy, Served, effective
 
 __all__ = ["AsyncRobotsCache", "RobotsCache"]
 
@@ -152,6 +154,31 @@ class _Base:
                 "token: pass agent='YourBot'"
             )
         return chosen
+
+    def _license_read(self, entry: Entry, url: str, origin: Optional[str]
+                      ) -> Tuple[LicenseDocument, Optional[Entry]]:
+        """The licence document ``entry`` serves, and the entry to keep instead when the
+        document's ``<rsl max-age>`` (days, RSL 1.0 §3.2) ends its copy's freshness sooner
+        than the fetch policy did (``None``: keep it). A last good copy older than max-age
+        is not relied on: the document is ``"unreachable"`` (its answers unknown)."""
+        now = self.clock()
+        served = effective(entry, now, self.policy)
+        document = license_from(served, url, origin=origin, max_bytes=self.policy.max_bytes)
+        if not document.valid:
+            return document, None
+        limit = document.max_age * DAY
+        if served.reason == "last-good-copy":
+            good = entry.good
+            if good is not None and now - good.fetched_at > limit:
+                return too_old(document, now - good.fetched_at), None
+            return document, None
+        latest = entry.latest
+        cap = latest.fetched_at + limit
+        if latest.expires_at <= cap:
+            return document, None
+        capped = replace(latest, expires_at=cap)
+        good = capped if entry.good is latest else entry.good
+        return document, replace(entry, latest=capped, good=good)
 
     def _fresh(self, key: str) -> Optional[Entry]:
         # The warm path of every question: the memo's entry while it is fresh. Refresher.fresh
@@ -268,8 +295,16 @@ class RobotsCache(_Base):
             return unread(license_url, origin, problem)
         key = LICENSE_KEY + license_url
         entry = self._fresh(key) or self._refresh(key)
-        return license_from(effective(entry, self.clock(), self.policy), license_url,
-                            origin=origin, max_bytes=self.policy.max_bytes)
+        for _ in range(2):  # a copy fresher than its max-age allows is capped, then fetched
+            document, capped = self._license_read(entry, license_url, origin)
+            if capped is None:
+                break
+            self._refresher.remember(key, capped)
+            self._do(key, Save(capped))
+            if capped.latest.is_fresh(self.clock()):
+                break
+            entry = self._refresh(key)
+        return document
 
     def license_for(self, url: str, agent: Optional[Agent] = None, *,
                     user: Optional[str] = None, geo: Optional[str] = None) -> LicenseTerms:
@@ -277,13 +312,18 @@ class RobotsCache(_Base):
         robots.txt (every one, for every agent: the line is global, RSL 1.0 §4.4), each
         document fetched through :meth:`license_document`; ask the result per purpose
         (``.allows("ai-train")``). No ``License`` line: every answer is ``"unstated"``; a
-        document that cannot be fetched or read: ``"unknown"``, never "permitted". An
+        document that cannot be fetched or read, or a robots.txt that is unreachable with
+        no earlier good copy (whether it has a ``License`` line cannot be told):
+        ``"unknown"``, never "permitted" or "unstated". An
         unknown ``user`` class or ``geo`` region raises
         :class:`~robotsrules.InvalidArgument` before anything is fetched."""
         checked(user, geo)
-        robots = self.lookup(url).robots
+        served = self.lookup(url)
         site = origin_of(url)
-        links = dict.fromkeys(robots.license_urls(self._agent(agent)))
+        blind = robots_unknown(served, site)
+        if blind is not None:
+            return LicenseTerms(url, (blind,), user=user, geo=geo)
+        links = dict.fromkeys(served.robots.license_urls(self._agent(agent)))
         documents = tuple(self.license_document(link, origin=site) for link in links)
         return LicenseTerms(url, documents, user=user, geo=geo)
 
@@ -423,17 +463,28 @@ class AsyncRobotsCache(_Base):
             return unread(license_url, origin, problem)
         key = LICENSE_KEY + license_url
         entry = self._fresh(key) or await self._refresh(key)
-        return license_from(effective(entry, self.clock(), self.policy), license_url,
-                            origin=origin, max_bytes=self.policy.max_bytes)
+        for _ in range(2):  # see RobotsCache.license_document
+            document, capped = self._license_read(entry, license_url, origin)
+            if capped is None:
+                break
+            self._refresher.remember(key, capped)
+            await self._do(key, Save(capped))
+            if capped.latest.is_fresh(self.clock()):
+                break
+            entry = await self._refresh(key)
+        return document
 
     async def license_for(self, url: str, agent: Optional[Agent] = None, *,
                           user: Optional[str] = None, geo: Optional[str] = None
                           ) -> LicenseTerms:
         """The RSL licence terms for ``url`` (see :meth:`RobotsCache.license_for`)."""
         checked(user, geo)
-        robots = (await self.lookup(url)).robots
+        served = await self.lookup(url)
         site = origin_of(url)
-        links = dict.fromkeys(robots.license_urls(self._agent(agent)))
+        blind = robots_unknown(served, site)
+        if blind is not None:
+            return LicenseTerms(url, (blind,), user=user, geo=geo)
+        links = dict.fromkeys(served.robots.license_urls(self._agent(agent)))
         documents = tuple([await self.license_document(link, origin=site) for link in links])
         return LicenseTerms(url, documents, user=user, geo=geo)
 

@@ -25,6 +25,14 @@ namespace, a ``<content>`` without ``url`` or without ``<license>``, a usage tok
 class or geo code outside the vocabulary, or two ``<payment>`` in one licence make the
 document invalid (§3, Appendix A), since reading around them could turn a prohibition into
 a permission (and with two payments the answer would depend on their order).
+So does an RSL element where §3 does not place it (:data:`_CHILDREN`: a ``<prohibits>``
+in a ``<content>``, a ``<payment>`` in a ``<permits>``, a ``<license>`` in a ``<terms>``),
+any element inside a token list or an ``<amount>``, and an attribute that could be misread
+(:data:`_ATTRIBUTES`: ``Type=``, ``rsl:type=``, an unknown attribute of ``<content>``...,
+``server=""``, a ``free`` payment with an amount). A ``<payment>`` without a known type is
+a payment asked (nothing says free). Token lists are split on XML white space (space, tab,
+CR, LF) only; a ``prefix:name`` token whose prefix is bound to the RSL namespace is the RSL
+token ``name``, one bound to another namespace an extension, an unbound one refuses.
 User classes and geo codes are compared in their canonical case (``us`` is ``US``); a
 region code (``EU``) stands for each of its member states (``data/rsl.json``), on both
 sides and restrictively (see :func:`_conditions`).
@@ -38,10 +46,11 @@ or one of the library's purposes, read as the token the data table ``data/rsl.js
 names for it (``train-ai`` is ``ai-train``, ``bots`` is ``all``...). For a URL:
 
 1. the ``<content>`` elements whose ``url`` matches it apply (RFC 9309 patterns, §3.3,
-   matched in RFC 9309 mode's normal form: :func:`robotsrules._pattern.rfc_location`);
-   the most specific (the longest pattern, in octets) decide, as a narrower scope takes
-   precedence over a broader one (§3.1.1); when several are equally specific, the most
-   restrictive answer wins;
+   matched in RFC 9309 mode's normal form: :func:`robotsrules._pattern.rfc_location`,
+   with the ASCII characters a URI cannot hold percent-encoded on both sides);
+   the most specific (the longest pattern, in octets, ``**`` read ``*`` and a final ``*``
+   dropped) decide, as a narrower scope takes precedence over a broader one (§3.1.1);
+   when several are equally specific, the most restrictive answer wins;
 2. within one ``<content>``, each ``<license>`` is an offer: it *prohibits* the use when
    a ``<prohibits type="usage">`` token covers it (``ai-all`` covers ``ai-train``...), or,
    for a broad use (``all``, ``ai-all``), covers any part of it; it *grants* the use when it
@@ -120,7 +129,9 @@ __all__ = [
     "license_from",
     "license_url_problem",
     "parse_license",
+    "robots_unknown",
     "rsl_data",
+    "too_old",
     "unmatchable",
     "unread",
     "usage_token",
@@ -155,8 +166,42 @@ _ELEMENTS = frozenset({
     "amount", "accepts", "reporting", "legal", "alternate", "schema", "copyright", "terms",
 })
 _LIST_TYPES = ("usage", "user", "geo")
-_SPLIT = re.compile(r"[\s,]+")
-_QNAME = re.compile(r"[A-Za-z_][\w.\-]*:[A-Za-z_][\w.\-]*")
+_CHILDREN: Mapping[str, FrozenSet[str]] = {
+    "rsl": frozenset({"content"}),
+    "content": frozenset({"license", "alternate", "schema", "copyright", "terms"}),
+    "license": frozenset({"permits", "prohibits", "payment", "reporting", "legal"}),
+    "payment": frozenset({"standard", "custom", "amount", "accepts"}),
+}
+"""Where each RSL element may stand (RSL 1.0 §3): the RSL children an element may hold.
+Every other RSL element is a leaf: no RSL element (nor one that spells an RSL name) in it."""
+_TEXT_ONLY = frozenset({"permits", "prohibits", "amount"})
+"""Leaves whose text is read as values: no element at all inside them."""
+_ATTRIBUTES: Mapping[str, FrozenSet[str]] = {
+    "rsl": frozenset({"max-age"}),
+    "content": frozenset({"url", "server", "encrypted", "lastmod"}),
+    "license": frozenset(),
+    "permits": frozenset({"type"}),
+    "prohibits": frozenset({"type"}),
+    "payment": frozenset({"type"}),
+    "amount": frozenset({"currency"}),
+    "accepts": frozenset({"type"}),
+    "reporting": frozenset({"type", "profile", "endpoint"}),
+}
+"""The attributes read on RSL elements. On the elements whose attributes decide an answer
+(all but ``rsl``, ``accepts`` and ``reporting`` here) any other unprefixed attribute
+refuses the document; on every RSL element, an attribute that differs from a known name
+only in case, or a known name in the RSL namespace or another one, refuses it."""
+_STRICT = frozenset({"content", "license", "permits", "prohibits", "payment", "amount"})
+_KNOWN_ATTRIBUTES = frozenset().union(*_ATTRIBUTES.values())
+_XML_NAMESPACE = "http://www.w3.org/XML/1998/namespace"
+_SPACE = " \t\r\n"
+"""XML white space (XML 1.0 §2.3 ``S``): the only separators of token lists."""
+_SPLIT = re.compile(r"[ \t\r\n,]+")
+_QNAME = re.compile(r"([A-Za-z_][A-Za-z0-9_.\-]*):([A-Za-z_][A-Za-z0-9_.\-]*)")
+_UNSAFE = re.compile(r'[\x00-\x20"<>\\^`{|}\x7f]')
+"""ASCII characters a URI cannot hold (RFC 3986 §2): percent-encoded in ``<content url>``
+patterns and in the URLs matched against them (RFC 9309 §2.2.2), so ``/a b`` and
+``/a%20b`` are one path."""
 _ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
 
 
@@ -320,11 +365,10 @@ class Payment:
 
     @property
     def free(self) -> bool:
-        """True when nothing is asked: type ``free``, or no type and no price, framework,
-        process or protocol named."""
-        if self.type is not None:
-            return _free_payment(self.type) is True
-        return (self.amount, self.standard, self.custom, self.accepts) == (None,) * 4
+        """True when nothing is asked: type ``free`` only. A ``<payment>`` without a type
+        (or of a type RSL 1.0 does not name) is read as a payment asked: nothing in the
+        element says it is free (restrictive)."""
+        return self.type is not None and _free_payment(self.type) is True
 
     def describe(self) -> str:
         """``payment crawl 0.015 USD`` (and the framework or process, if named)."""
@@ -459,8 +503,11 @@ class LicenseDocument:
     ignored: Tuple[Content, ...] = ()
     """``<content>`` elements on another origin than :attr:`origin` (RSL: not this site's)."""
     max_age: int = 30
-    """Days the document may be relied on (``<rsl max-age>``, §3.2; default 30). The cache
-    refreshes it sooner (the fetch policy's lifetime, 24 hours by default)."""
+    """Days the document may be relied on (``<rsl max-age>``, §3.2; default 30).
+    :meth:`robotsrules.RobotsCache.license_document` keeps a copy fresh for the fetch
+    policy's lifetime (24 hours by default, ``Cache-Control`` honoured up to 7 days), but
+    never longer than max-age, and relies on a last good copy (while the server is
+    unreachable) only until it is max-age days old."""
     warnings: Tuple[str, ...] = ()
     """What was read leniently (a root without namespace, comma-separated tokens...)."""
     status: Optional[int] = None
@@ -495,13 +542,32 @@ class LicenseDocument:
             return ()
         if site is not None and self.origin is not None and site != self.origin:
             return ()  # the document speaks for its own site only
+        target = _escaped(target)
         found = []
         for content, pattern in zip(self.contents, self._patterns):
             if content.origin is not None and (site is None or content.origin != site):
                 continue
             if pattern.match(target):
-                found.append((len(pattern.text), content))
+                found.append((_specificity(pattern.text), content))
         return tuple(found)
+
+
+def _escaped(text: str) -> str:
+    """``text`` with the ASCII characters a URI cannot hold percent-encoded (:data:`_UNSAFE`)."""
+    return _UNSAFE.sub(lambda m: f"%{ord(m.group()):02X}", text)
+
+
+def _location(path: str) -> Pattern:
+    """A ``<content url>`` path compiled for matching against :func:`_escaped` targets."""
+    return rfc_location(_escaped(path))
+
+
+def _specificity(text: str) -> int:
+    """How specific a pattern is: its length in octets once written in its shortest
+    equivalent form (``**`` is ``*``, and a final ``*`` matches what its absence does:
+    ``/*`` is as specific as ``/``)."""
+    text = re.sub(r"\*+", "*", text)
+    return len(text if text.endswith("$") else text.rstrip("*"))
 
 
 def _unpickled(url: Optional[str], origin: Optional[str], state: LicenseState,
@@ -511,7 +577,7 @@ def _unpickled(url: Optional[str], origin: Optional[str], state: LicenseState,
     return LicenseDocument(url=url, origin=origin, state=state, error=error,
                            contents=contents, ignored=ignored, max_age=max_age,
                            warnings=warnings, status=status,
-                           _patterns=tuple(rfc_location(c.path or "") for c in contents))
+                           _patterns=tuple(_location(c.path or "") for c in contents))
 
 
 @dataclass(frozen=True)
@@ -520,6 +586,8 @@ class LicenseTerms:
     :meth:`status` or :meth:`answer` per purpose.
 
     ``documents`` empty means no ``License`` line applies: every answer is ``"unstated"``.
+    A ``url`` that is neither an absolute URL nor a path (``"private"``) raises
+    :class:`~robotsrules.InvalidURL`, as :meth:`robotsrules.RobotsTxt.allowed` does.
     ``user`` and ``geo`` are checked and put in their canonical case (:func:`user_class`,
     :func:`geo_code`); an unknown class or region raises
     :class:`~robotsrules.InvalidArgument`, and so does a path (``/a``) asked of a document
@@ -534,6 +602,7 @@ class LicenseTerms:
     geo: Optional[str] = None
 
     def __post_init__(self) -> None:
+        rfc_target(self.url)  # InvalidURL for what is neither a URL nor a path, as allowed()
         if self.user is not None:
             object.__setattr__(self, "user", user_class(self.user))
         if self.geo is not None:
@@ -704,14 +773,29 @@ def _conditions(content: Content, license: License, user: Optional[str],
 # -- reading ----------------------------------------------------------------------------------
 
 class _Node:
-    __slots__ = ("attrib", "children", "line", "tag", "text")
+    __slots__ = ("attrib", "children", "line", "ns", "parent", "tag", "text")
 
-    def __init__(self, tag: str, attrib: Dict[str, str], line: int) -> None:
+    def __init__(self, tag: str, attrib: Dict[str, str], line: int,
+                 parent: Optional[_Node], ns: Optional[Dict[str, str]]) -> None:
         self.tag = tag
         self.attrib = attrib
         self.line = line
+        self.parent = parent
+        self.ns = ns
+        """The namespace prefixes this element declares (prefix to URI), or ``None``."""
         self.children: List[_Node] = []
         self.text: List[str] = []
+
+
+def _prefix(node: _Node, prefix: str) -> Optional[str]:
+    """The namespace ``prefix`` is bound to at ``node`` (``None``: unbound); the walk up is
+    at most :data:`MAX_DEPTH` elements."""
+    here: Optional[_Node] = node
+    while here is not None:
+        if here.ns is not None and prefix in here.ns:
+            return here.ns[prefix] or None
+        here = here.parent
+    return _XML_NAMESPACE if prefix == "xml" else None
 
 
 class _Refused(Exception):
@@ -726,6 +810,13 @@ class _Builder:
         self.root: Optional[_Node] = None
         self.count = 0
         self.line: Callable[[], int] = lambda: 0
+        self.declared: List[Tuple[str, str]] = []
+
+    def start_ns(self, prefix: str, uri: str) -> None:
+        self.declared.append((prefix or "", uri or ""))
+
+    def end_ns(self, prefix: str) -> None:
+        pass
 
     def start(self, tag: str, attrib: Dict[str, str]) -> None:
         self.count += 1
@@ -733,7 +824,10 @@ class _Builder:
             raise _Refused(f"more than {MAX_ELEMENTS:,} elements")
         if len(self.stack) >= MAX_DEPTH:
             raise _Refused(f"elements nested deeper than {MAX_DEPTH} levels")
-        node = _Node(tag, dict(attrib), self.line())
+        declared = dict(self.declared) if self.declared else None
+        self.declared = []
+        node = _Node(tag, dict(attrib), self.line(), self.stack[-1] if self.stack else None,
+                     declared)
         if self.stack:
             self.stack[-1].children.append(node)
         else:
@@ -833,6 +927,78 @@ class _Reader:
             found.append(child)
         return found
 
+    def check(self, root: _Node) -> None:
+        """Refuse the document when an RSL element stands where RSL 1.0's element table does
+        not place it (a ``<prohibits>`` in a ``<content>``, a ``<payment>`` in a
+        ``<permits>``, a ``<license>`` in a ``<terms>``), when anything is nested in a
+        token list or a price, or when an attribute could be misread (see
+        :data:`_ATTRIBUTES`): reading around any of them could drop a prohibition or a
+        price. Extension elements (§3) are checked by :meth:`extension`."""
+        todo = [root]
+        while todo:
+            node = todo.pop()
+            local = _split(node.tag)[1]
+            self.attributes(node, local)
+            allowed = _CHILDREN.get(local)
+            for child in node.children:
+                namespace, name = _split(child.tag)
+                if allowed is None:  # a leaf: values only
+                    self.leaf(node, local, child)
+                    continue
+                if namespace == self.namespace:
+                    if name not in _ELEMENTS:
+                        raise _Invalid(f"line {child.line}: <{name}> is not an RSL 1.0 "
+                                       "element (an unknown element of the RSL namespace "
+                                       "makes the document non-conformant, §3)")
+                    if name not in allowed:
+                        raise _Invalid(f"line {child.line}: <{name}> does not belong in "
+                                       f"<{local}> (RSL 1.0 §3 places it elsewhere); refused "
+                                       "rather than skipped")
+                    todo.append(child)
+                elif name.lower() in _ELEMENTS and name not in _ELEMENTS:
+                    raise _Invalid(f"line {child.line}: <{name}> differs from the RSL "
+                                   f"element <{name.lower()}> only in case: refused rather "
+                                   "than skipped as an extension")
+
+    def leaf(self, node: _Node, local: str, child: _Node) -> None:
+        """``child`` stands in the leaf ``node``: refused if ``node`` holds values (a token
+        list, a price), or if ``child`` or anything in it is or spells an RSL element."""
+        if local in _TEXT_ONLY:
+            raise _Invalid(f"line {child.line}: an element (<{_split(child.tag)[1]}>) inside "
+                           f"<{local}>, which holds text only (§3): refused, its text "
+                           "cannot be told")
+        todo = [child]
+        while todo:
+            here = todo.pop()
+            namespace, name = _split(here.tag)
+            if (namespace == self.namespace) or name.lower() in _ELEMENTS:
+                raise _Invalid(f"line {here.line}: <{name}> inside <{local}>, which holds no "
+                               "RSL element (§3): refused rather than skipped")
+            todo.extend(here.children)
+
+    def attributes(self, node: _Node, local: str) -> None:
+        """Refuse an attribute of an RSL element that could be misread (:data:`_ATTRIBUTES`)."""
+        known = _ATTRIBUTES.get(local, frozenset())
+        for key in node.attrib:
+            namespace, name = _split(key)
+            if namespace is None:
+                if name in known:
+                    continue
+                if name != name.lower() and name.lower() in _KNOWN_ATTRIBUTES:
+                    raise _Invalid(f"line {node.line}: <{local} {name}=...>: attribute names "
+                                   f"are case-sensitive (RSL 1.0 writes {name.lower()!r}); "
+                                   "refused rather than ignored")
+                if local in _STRICT:
+                    raise _Invalid(f"line {node.line}: <{local} {name}=...>: not an attribute "
+                                   f"of <{local}> in RSL 1.0 (§3; expected: "
+                                   f"{', '.join(sorted(known)) or 'none'}); refused rather "
+                                   "than ignored")
+            elif namespace == NAMESPACE or (namespace != _XML_NAMESPACE
+                                            and name.lower() in _KNOWN_ATTRIBUTES):
+                raise _Invalid(f"line {node.line}: <{local}> has the attribute {name!r} in "
+                               f"namespace {namespace}: RSL attributes have no namespace "
+                               "(§3); refused rather than ignored")
+
     def extension(self, node: _Node) -> None:
         """An extension element is skipped whole, unless it holds RSL elements: an RSL
         ``<prohibits>`` wrapped in an extension would be dropped with it."""
@@ -843,10 +1009,14 @@ class _Reader:
             if namespace == self.namespace and self.namespace is not None:
                 raise _Invalid(f"line {child.line}: <{local}> of the RSL namespace inside an "
                                "extension element: refused rather than skipped with it (§3)")
+            if namespace is None and local.lower() in _ELEMENTS:
+                raise _Invalid(f"line {child.line}: <{local}> in no namespace inside an "
+                               "extension element spells an RSL element: refused rather than "
+                               "skipped with it (§3)")
             todo.extend(child.children)
 
     def tokens(self, node: _Node, kind: str) -> Tuple[str, ...]:
-        text = "".join(node.text).strip()
+        text = "".join(node.text).strip(_SPACE)
         if "," in text:
             self.commas = True
         tokens = tuple(t for t in _SPLIT.split(text) if t)
@@ -868,12 +1038,33 @@ class _Reader:
                 self.warnings.append(f"line {node.line}: usage {token!r} is read as "
                                      f"{alias['token']!r} (RSL 1.0 §3.4.1.1 writes it so)")
                 token = alias["token"]
-            elif token not in _usage() and not _QNAME.fullmatch(token):
-                raise _Invalid(
-                    f"line {node.line}: {token!r} is not an RSL 1.0 usage token "
-                    f"(§3.4.1.1: {', '.join(USAGE_TOKENS)}; extensions are prefix:name)")
+            elif token not in _usage():
+                token = self.qualified(node, token)
             read.append(token)
         return tuple(read)
+
+    def qualified(self, node: _Node, token: str) -> str:
+        """A usage token outside RSL 1.0's list: ``prefix:name`` with the prefix bound in
+        the document. A prefix bound to the RSL namespace names an RSL token (read as it);
+        one bound to another namespace an extension (kept whole); anything else, or an
+        unbound prefix, refuses the document."""
+        match = _QNAME.fullmatch(token)
+        if match is None:
+            raise _Invalid(
+                f"line {node.line}: {token!r} is not an RSL 1.0 usage token "
+                f"(§3.4.1.1: {', '.join(USAGE_TOKENS)}; extensions are prefix:name)")
+        bound = _prefix(node, match.group(1))
+        if bound is None:
+            raise _Invalid(f"line {node.line}: {token!r}: the prefix {match.group(1)!r} is "
+                           "bound to no namespace here, so what the token means cannot be "
+                           "told")
+        if bound == NAMESPACE:
+            name = match.group(2)
+            if name not in _usage():
+                raise _Invalid(f"line {node.line}: {token!r} is not an RSL 1.0 usage token "
+                               f"(§3.4.1.1: {', '.join(USAGE_TOKENS)})")
+            return name
+        return token
 
     def listed(self, node: _Node, token: str, read: Optional[str], what: str,
                expected: str) -> str:
@@ -893,7 +1084,7 @@ class _Reader:
         for child in self.rsl(node):
             local = _split(child.tag)[1]
             if local in ("permits", "prohibits"):
-                kind = child.attrib.get("type", "usage").strip()
+                kind = child.attrib.get("type", "usage").strip(_SPACE)
                 if kind not in _LIST_TYPES:
                     raise _Invalid(f"line {child.line}: <{local} type={kind!r}>: the type is "
                                    "usage, user or geo (§3.5)")
@@ -915,7 +1106,7 @@ class _Reader:
                                            child.attrib.get("profile", ""),
                                            child.attrib.get("endpoint")))
             elif local == "legal":
-                legal.append((child.attrib.get("type", ""), "".join(child.text).strip()))
+                legal.append((child.attrib.get("type", ""), "".join(child.text).strip(_SPACE)))
             else:
                 raise _Invalid(f"line {child.line}: <{local}> does not belong in <license>")
         return License(index, node.line, tuple(permits), tuple(prohibits), payment,
@@ -924,7 +1115,7 @@ class _Reader:
     def payment(self, node: _Node) -> Payment:
         kind = node.attrib.get("type")
         if kind is not None:
-            kind = kind.strip()
+            kind = kind.strip(_SPACE)
             if _free_payment(kind) is None:
                 self.warnings.append(f"line {node.line}: payment type {kind!r} is not one of "
                                      "RSL 1.0's (§3.7): read as a payment asked")
@@ -932,14 +1123,18 @@ class _Reader:
         amount: Optional[Amount] = None
         for child in self.rsl(node):
             local = _split(child.tag)[1]
-            text = "".join(child.text).strip()
+            text = "".join(child.text).strip(_SPACE)
             if local == "amount":
-                amount = Amount(text, child.attrib.get("currency", "").strip())
+                amount = Amount(text, child.attrib.get("currency", "").strip(_SPACE))
             elif local in ("standard", "custom", "accepts"):
-                values[local] = (child.attrib.get("type", "").strip() if local == "accepts"
-                                 else text)
+                values[local] = (child.attrib.get("type", "").strip(_SPACE)
+                                 if local == "accepts" else text)
             else:
                 raise _Invalid(f"line {child.line}: <{local}> does not belong in <payment>")
+        if kind == "free" and amount is not None:
+            raise _Invalid(f"line {node.line}: <payment type=\"free\"> with an <amount> "
+                           f"({amount.value} {amount.currency}): free or priced cannot be "
+                           "told (§3.7)")
         return Payment(kind, amount, values.get("standard"), values.get("custom"),
                        values.get("accepts"))
 
@@ -947,7 +1142,7 @@ class _Reader:
         url = node.attrib.get("url")
         if url is None:
             raise _Invalid(f"line {node.line}: <content> has no url attribute (§3.3)")
-        url = url.strip()
+        url = url.strip(_SPACE)
         licenses: List[License] = []
         for child in self.rsl(node):
             if _split(child.tag)[1] == "license":
@@ -969,8 +1164,13 @@ class _Reader:
         elif url and not url.startswith(("/", "*")):
             raise _Invalid(f"line {node.line}: <content url=\"{url}\"> is neither a path "
                            "(/...) nor a full URL (§3.3)")
-        encrypted = node.attrib.get("encrypted", "false").strip()
-        return Content(url, path, node.line, tuple(licenses), node.attrib.get("server"),
+        encrypted = node.attrib.get("encrypted", "false").strip(_SPACE)
+        server = node.attrib.get("server")
+        if server is not None and not server.strip(_SPACE):
+            raise _Invalid(f"line {node.line}: <content server=\"{server}\">: an empty "
+                           "licence server (§3.3 names a server's URL; whether a licence "
+                           "token is needed cannot be told)")
+        return Content(url, path, node.line, tuple(licenses), server,
                        encrypted != "false", node.attrib.get("lastmod"), origin)
 
 
@@ -991,7 +1191,9 @@ def parse_license(content: Union[bytes, str], *, url: Optional[str] = None,
     >>> doc.license_for("/news/1").status("ai-train")
     'prohibited'
     """
-    data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
+    # a lone surrogate is kept as its octets, which the XML parser refuses (not well-formed)
+    data = (content.encode("utf-8", "surrogatepass") if isinstance(content, str)
+            else bytes(content))
     if origin is not None:
         origin = origin_of(origin)
     base = LicenseDocument(url=url, origin=origin)
@@ -1006,6 +1208,7 @@ def parse_license(content: Union[bytes, str], *, url: Optional[str] = None,
             raise _Invalid(f"the root element is {what}, not <rsl xmlns=\"{NAMESPACE}\"> "
                            "(§2.2)")
         reader = _Reader(namespace, origin)
+        reader.check(root)
         if namespace is None:
             reader.warnings.append(f"the <rsl> root has no namespace (RSL 1.0 §2.2 asks for "
                                    f"xmlns=\"{NAMESPACE}\"): read leniently")
@@ -1030,13 +1233,13 @@ def parse_license(content: Union[bytes, str], *, url: Optional[str] = None,
         url=url, origin=origin, contents=kept,
         ignored=tuple(c for c in contents if c.path is None), max_age=max_age,
         warnings=tuple(reader.warnings),
-        _patterns=tuple(rfc_location(c.path or "") for c in kept))
+        _patterns=tuple(_location(c.path or "") for c in kept))
 
 
 def _max_age(value: Optional[str], reader: _Reader) -> int:
     if value is None:
         return 30
-    text = value.strip()
+    text = value.strip(_SPACE)
     if text.isdigit() and text.isascii() and 0 < int(text) < 100_000:
         return int(text)
     reader.warnings.append(f"max-age {value!r} is not a positive number of days (§3.2): "
@@ -1059,7 +1262,8 @@ class DocumentCache:
 
     def get(self, xml: Union[bytes, str]) -> LicenseDocument:
         """The document of ``xml``, parsed once while cached."""
-        data = xml.encode("utf-8") if isinstance(xml, str) else bytes(xml)
+        data = (xml.encode("utf-8", "surrogatepass") if isinstance(xml, str)
+                else bytes(xml))
         document = self._cache.get(data)
         if document is None:
             document = parse_license(data)
@@ -1111,6 +1315,31 @@ def unread(url: str, origin: Optional[str], problem: str) -> LicenseDocument:
     """The document a ``License`` value that cannot be fetched stands for: ``invalid``."""
     return LicenseDocument(url=url, origin=origin and origin_of(origin), state="invalid",
                            error=problem)
+
+
+def robots_unknown(served: Served, site: str) -> Optional[LicenseDocument]:
+    """The document standing for a robots.txt whose ``License`` lines cannot be known, or
+    ``None``: when robots.txt is unreachable with no earlier good copy (a 5xx, 429 or
+    network error; or so for 30 days), whether it names a licence cannot be told, so the
+    answers are ``"unknown"`` (``state="unreachable"``), never "unstated"."""
+    if served.reason not in ("unreachable", "30-days"):
+        return None
+    result = served.result
+    why = result.error or result.outcome
+    return LicenseDocument(url=f"{site}/robots.txt", origin=site, state="unreachable",
+                           error=f"robots.txt is unreachable ({why}) with no earlier copy: "
+                                 "whether it names a licence document cannot be told",
+                           status=result.status)
+
+
+def too_old(document: LicenseDocument, age: float) -> LicenseDocument:
+    """``document`` (a last good copy, ``age`` seconds old) past its ``max-age``: not relied
+    on, ``"unreachable"`` (RSL 1.0 §3.2; its answers are unknown)."""
+    return LicenseDocument(
+        url=document.url, origin=document.origin, state="unreachable",
+        error=f"the server is unreachable and the last good copy is {age / 86400:.1f} days "
+              f"old, past the document's max-age of {document.max_age} days (§3.2)",
+        status=document.status)
 
 
 def license_from(served: Served, url: str, *, origin: Optional[str] = None,

@@ -220,8 +220,16 @@ GEO_US = (b'<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license>'
           b'<prohibits type="geo">US</prohibits></license></content></rsl>')
 
 
+OUT_OF_PLACE = (b'<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><prohibits '
+                b'type="usage">ai-train</prohibits><license/></content></rsl>')
+TYPE_IN_CASE = (b'<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license>'
+                b'<payment Type="crawl"/></license></content></rsl>')
+
+
 @pytest.mark.parametrize("body, words", [(TRAP, "refused rather than skipped"),
-                                         (TWO_PAYMENTS, "a second <payment>")])
+                                         (TWO_PAYMENTS, "a second <payment>"),
+                                         (OUT_OF_PLACE, "does not belong in <content>"),
+                                         (TYPE_IN_CASE, "case-sensitive")])
 def test_a_refused_document_is_unknown_and_exit_2(tmp_path: Path, servers: ServerPool,
                                                   body: bytes, words: str) -> None:
     path = tmp_path / "l.xml"
@@ -272,3 +280,37 @@ def test_a_path_against_full_url_contents_asks_for_origin(
     # a full URL needs no origin
     assert run("license", full, "https://example.com/news/a.html", "--purpose",
                "ai-input")[0] == 1
+
+
+def test_an_unreachable_robots_txt_is_unknown_and_exit_2(servers: ServerPool,
+                                                         capsys: pytest.CaptureFixture[str]
+                                                         ) -> None:
+    """A site whose robots.txt answers 503 (no earlier copy): its License lines cannot be
+    known, so the answer is unknown and the exit 2, not "no License line" and exit 0."""
+    site = servers.http(respond(503))
+    for source in (site.url("/"), site.url("/robots.txt")):
+        code, out = run("license", source, site.url("/a"), "--purpose", "ai-train",
+                        "--timeout", "2")
+        assert code == 2, out
+        assert "no License line" not in out
+        assert "  ai-train  unknown     licence document unreachable: robots.txt is " \
+               "unreachable (HTTP 503)" in out
+        assert "could not be fetched or read" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("data", [
+    b"\n" * 600 + PROHIBIT,
+    b" \t\r\n" * 200 + PROHIBIT,
+    b"\xef\xbb\xbf" + b"\n" * 600 + PROHIBIT,
+    PROHIBIT.decode().encode("utf-16-be"),
+    ("\n" * 300 + PROHIBIT.decode()).encode("utf-16-le"),
+])
+def test_a_licence_file_is_known_past_white_space_and_without_a_mark(tmp_path: Path,
+                                                                     data: bytes) -> None:
+    """Sniffed as XML, not read as a robots.txt with no License line (exit 0 unstated)."""
+    path = tmp_path / "licence"
+    path.write_bytes(data)
+    code, out = run("license", str(path), "/a", "--purpose", "ai-train", "--color", "never")
+    assert code == 1, out
+    assert out.startswith(f"licence {path}\n")
+    assert "  ai-train  prohibited" in out

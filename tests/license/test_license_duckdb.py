@@ -60,13 +60,21 @@ def test_refused_documents_and_unmatchable_paths_are_never_permitted(
             '<rsl:license><prohibits type="usage">ai-train</prohibits></rsl:license>'
             '</rsl:content></rsl:rsl>')
     full = (FIXTURES / "full-urls.xml").read_text()
+    # issue 33 §2 review: misplaced elements and misread attributes read permitted
+    misplaced = ('<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><prohibits '
+                 'type="usage">ai-train</prohibits><license/></content></rsl>')
+    namespaced = ('<rsl xmlns="https://rslstandard.org/rsl" xmlns:r="https://rslstandard.org/'
+                  'rsl"><content url="/"><license><payment r:type="crawl"/></license>'
+                  '</content></rsl>')
     rows = con.execute(
         "SELECT robots_license(xml, url, 'all'), robots_license_allows(xml, url, "
         "'all') FROM (VALUES (?, 'https://example.com/a'), (?, '/news/a.html'), "
-        "(?, 'https://example.com/news/a.html')) t(xml, url)", [trap, full, full]).fetchall()
+        "(?, 'https://example.com/news/a.html'), (?, '/a'), (?, '/a')) t(xml, url)",
+        [trap, full, full, misplaced, namespaced]).fetchall()
     # the skipped prohibition read permitted; a path against full-URL contents read
     # unstated: now unknown, and no answer (the path cannot be matched)
-    assert rows == [("unknown", None), (None, None), ("prohibited", False)]
+    assert rows == [("unknown", None), (None, None), ("prohibited", False),
+                    ("unknown", None), ("unknown", None)]
 
 
 def test_an_unknown_purpose_is_the_querys_mistake(con: duckdb.DuckDBPyConnection) -> None:

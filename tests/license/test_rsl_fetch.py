@@ -254,3 +254,118 @@ def test_the_async_twin(servers: ServerPool) -> None:
 
     asyncio.run(main())
     assert site.count("/l.xml") == 1
+
+
+@pytest.mark.parametrize("status", [503, 500, 429])
+def test_an_unreachable_robots_txt_is_unknown_not_unstated(servers: ServerPool,
+                                                          status: int) -> None:
+    """Whether robots.txt has a License line cannot be told while it is unreachable with no
+    earlier copy (nor after 30 days of it): every answer is unknown, never unstated."""
+    site = servers.http(respond(status))
+    clock = [START]
+    cache = checker(clock)
+    terms = cache.license_for(site.url("/x"))
+    answer = terms.answer("ai-train")
+    assert answer.status == "unknown", answer
+    assert "robots.txt is unreachable" in answer.reason
+    assert terms.documents[0].state == "unreachable"
+    assert terms.documents[0].url == site.url("/robots.txt")
+    clock[0] = START + 31 * DAY
+    assert cache.license_for(site.url("/x")).status("ai-train") == "unknown"
+
+    async def main() -> None:
+        async with AsyncRobotsCache(user_agent=UA, clock=lambda: START) as twin:
+            assert (await twin.license_for(site.url("/x"))).status("search") == "unknown"
+
+    asyncio.run(main())
+
+
+def test_an_earlier_copy_of_robots_txt_still_names_its_licences(servers: ServerPool) -> None:
+    site = servers.http()
+    site.handler = {"/robots.txt": respond(200, robots(f"License: {site.url('/l.xml')}")),
+                    "/l.xml": respond(200, PROHIBIT_TRAINING, XML)}
+    clock = [START]
+    cache = checker(clock)
+    assert cache.license_for(site.url("/x")).status("ai-train") == "prohibited"
+    site.handler = {"/robots.txt": respond(503), "/l.xml": respond(200, PROHIBIT_TRAINING, XML)}
+    clock[0] = START + 2 * DAY
+    assert cache.license_for(site.url("/x")).status("ai-train") == "prohibited"
+
+
+def test_a_url_that_is_neither_a_url_nor_a_path_raises(servers: ServerPool) -> None:
+    from robotsrules import InvalidURL, parse_license
+
+    document = parse_license(PROHIBIT_TRAINING, origin="https://ex.com")
+    for url in ("private", "", "mailto:a@ex.com"):
+        with pytest.raises(InvalidURL):
+            document.license_for(url)
+
+
+FREE_FOR_A_DAY = (b'<rsl xmlns="https://rslstandard.org/rsl" max-age="1"><content url="/">'
+                  b"<license/></content></rsl>")
+
+
+def test_a_last_good_copy_is_relied_on_until_its_max_age_only(servers: ServerPool) -> None:
+    """<rsl max-age="3">: three days after the copy was fetched, an unreachable server no
+    longer leaves it in force (RSL 1.0 §3.2): the answers are unknown, not the old
+    permission."""
+    three_days = FREE_FOR_A_DAY.replace(b'max-age="1"', b'max-age="3"')
+    site = servers.http()
+    site.handler = {"/robots.txt": respond(200, robots(f"License: {site.url('/l.xml')}"),
+                                           {"Cache-Control": "max-age=2592000"}),
+                    "/l.xml": respond(200, three_days, XML)}
+    clock = [START]
+    cache = checker(clock)
+    assert cache.license_for(site.url("/x")).status("ai-train") == "permitted"
+    site.handler["/l.xml"] = respond(503)  # type: ignore[index]
+    clock[0] = START + 2 * DAY  # stale (the policy's 24 hours), unreachable, in force
+    document = cache.license_document(site.url("/l.xml"), origin=site.origin)
+    assert document.state == "ok" and "last good copy" in document.warnings[-1]
+    assert cache.license_for(site.url("/x")).status("ai-train") == "permitted"
+    clock[0] = START + 3 * DAY + 60
+    answer = cache.license_for(site.url("/x")).answer("ai-train")
+    assert answer.status == "unknown", answer
+    assert "past the document's max-age of 3 days" in answer.reason
+
+    async def main() -> None:
+        async with AsyncRobotsCache(user_agent=UA, clock=lambda: clock[0]) as twin:
+            site.handler["/l.xml"] = respond(200, FREE_FOR_A_DAY, XML)  # type: ignore[index]
+            clock[0] = START
+            assert (await twin.license_for(site.url("/x"))).status("search") == "permitted"
+            site.handler["/l.xml"] = respond(503)  # type: ignore[index]
+            clock[0] = START + 2 * DAY
+            assert (await twin.license_for(site.url("/x"))).status("search") == "unknown"
+
+    asyncio.run(main())
+
+
+def test_cache_control_does_not_keep_a_copy_past_its_max_age(servers: ServerPool) -> None:
+    """Cache-Control: max-age=7 days, <rsl max-age="1">: the copy is fetched again after a
+    day, so a prohibition published since is read."""
+    site = servers.http()
+    week = {**XML, "Cache-Control": "max-age=604800"}
+    site.handler = {"/robots.txt": respond(200, robots(f"License: {site.url('/l.xml')}"),
+                                           {"Cache-Control": "max-age=2592000"}),
+                    "/l.xml": respond(200, FREE_FOR_A_DAY, week)}
+    clock = [START]
+    cache = checker(clock)
+    assert cache.license_for(site.url("/x")).status("ai-train") == "permitted"
+    site.handler["/l.xml"] = respond(  # type: ignore[index]
+        200, FREE_FOR_A_DAY.replace(b"<license/>", b'<license><prohibits type="usage">'
+                                    b"ai-train</prohibits></license>"), week)
+    clock[0] = START + DAY / 2
+    assert cache.license_for(site.url("/x")).status("ai-train") == "permitted"
+    assert site.count("/l.xml") == 1
+    clock[0] = START + DAY + 60
+    assert cache.license_for(site.url("/x")).status("ai-train") == "prohibited"
+    assert site.count("/l.xml") == 2
+
+    async def main() -> None:
+        async with AsyncRobotsCache(user_agent=UA, clock=lambda: clock[0]) as twin:
+            clock[0] = START
+            assert (await twin.license_for(site.url("/x"))).status("ai-train") == "prohibited"
+            site.handler["/l.xml"] = respond(200, FREE_FOR_A_DAY, week)  # type: ignore[index]
+            clock[0] = START + DAY + 60
+            assert (await twin.license_for(site.url("/x"))).status("ai-train") == "permitted"
+
+    asyncio.run(main())

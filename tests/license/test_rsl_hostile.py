@@ -124,7 +124,7 @@ def test_a_prohibition_that_applies_is_never_answered_permitted(contents: list,
                                                                 token: str) -> None:
     """Whatever the document, a use some deciding licence prohibits is never permitted;
     and 'permitted' needs a licence that grants it with nothing asked."""
-    body = NS
+    body = NS[:-1] + b' xmlns:x="urn:x">'  # x: bound, so x:ext is an extension token
     for url, licences in contents:
         body += f'<content url="{url}">'.encode()
         for elements in licences:

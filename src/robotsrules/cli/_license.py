@@ -10,8 +10,9 @@ credentials). Without URLs it lists each document's contents and licences; with 
 answer per purpose (RSL usage tokens by default, or ``--purpose``) and the deciding
 element. Exit codes: 0 every answer permitted or unstated, 1 some use prohibited or offered
 only on terms, 2 usage or I/O error, or a licence document that could not be fetched or read
-(its answers are "unknown"). Everything that came from outside is printed through
-:func:`robotsrules._terminal.visible`.
+(its answers are "unknown"), or a robots.txt SOURCE unreachable with no earlier copy (whether
+it has License lines cannot be told: "unknown" too). Everything that came from outside is
+printed through :func:`robotsrules._terminal.visible`.
 
 :func:`fetched_diagnostics` gives ``lint --fetch`` its R702-R704 findings.
 """
@@ -31,6 +32,7 @@ from .._rsl import (
     geo_code,
     license_url_problem,
     parse_license,
+    robots_unknown,
     usage_token,
     user_class,
 )
@@ -58,8 +60,16 @@ def _checker(args: argparse.Namespace) -> Any:
 
 
 def _looks_like_xml(data: bytes) -> bool:
-    head = data[:512].lstrip(b"\xef\xbb\xbf").lstrip()
-    return head.startswith(b"<") or head.startswith(b"\xff\xfe") or head.startswith(b"\xfe\xff")
+    """True when ``data`` starts like an XML document: a UTF-16 byte order mark, or ``<``
+    after a UTF-8 one and any XML white space (XML 1.0 Fifth Edition, 2008-11-26, §2.3
+    ``S``), read as single octets or as UTF-16 code units without a mark (their NUL
+    halves skipped: ``\x00<`` and ``<\x00``). ``data`` is bounded by the read (the
+    licence size limit plus one octet), so the skip is too."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    return data.lstrip(b" \t\r\n\x00").startswith(b"<")
 
 
 class _Source:
@@ -71,6 +81,8 @@ class _Source:
         self.site = args.origin
         self.document: Optional[LicenseDocument] = None
         self.robots: Optional[RobotsTxt] = None
+        self.blind: Optional[LicenseDocument] = None
+        """A robots.txt unreachable with no earlier copy: its License lines are unknown."""
         if is_url(source):
             source_url(source)
             try:
@@ -85,6 +97,7 @@ class _Source:
             if path == "robots.txt":
                 served = cache.lookup(source)
                 self.robots, self.site = served.robots, origin_of(source)
+                self.blind = robots_unknown(served, self.site)
                 self.where = f"robots.txt {source} ({served.result.outcome})"
             else:
                 self.document = cache.license_document(source, origin=self.site)
@@ -103,6 +116,8 @@ class _Source:
         """The licence documents for ``agent``."""
         if self.document is not None:
             return [self.document]
+        if self.blind is not None:
+            return [self.blind]
         assert self.robots is not None
         links = dict.fromkeys(self.robots.license_urls(agent))
         return [cache.license_document(link, origin=self.site) for link in links]
@@ -222,7 +237,8 @@ def _said(code: int, broken: List[str]) -> int:
         from ._output import fail
 
         more = f" and {len(broken) - 1} more" if len(broken) > 1 else ""
-        fail(f"licence document {broken[0]}{more} could not be fetched or read: its answers "
+        what = "" if broken[0].endswith("/robots.txt") else "licence document "
+        fail(f"{what}{visible(broken[0])}{more} could not be fetched or read: its answers "
              "are unknown")
     return code
 
@@ -318,11 +334,12 @@ def add_command(commands: Any) -> None:
                     "as https://example.com/) whose License lines are followed, and say "
                     "for each URL whether each use (--purpose; default the RSL usage "
                     "tokens) is permitted, licensed on terms, prohibited, unstated, or "
-                    "unknown (the document could not be fetched or read), with the "
-                    "deciding element. Without URL: the documents' contents and licences.",
+                    "unknown (the document could not be fetched or read, or robots.txt "
+                    "was unreachable with no earlier copy), with the deciding element. "
+                    "Without URL: the documents' contents and licences.",
         exits="0 every answer permitted or unstated, 1 some use prohibited or offered only "
               "on terms, 2 usage or I/O error, or a licence document that could not be "
-              "fetched or read.",
+              "fetched or read, or a robots.txt unreachable with no earlier copy.",
         examples=["robotsrules license https://example.com/robots.txt --agent GPTBot "
                   "https://example.com/a",
                   "robotsrules license license.xml --origin https://example.com/ "
