@@ -495,13 +495,13 @@ class PageSignalsMiddleware:
     def process_response(self, request: Request, response: Response,
                          spider: Any = None) -> Response:
         """Attach the signals to ``response.meta``; drop the response if they refuse."""
-        from ._page import admit_page, is_html
+        from ._page import admit_page, reads_body
 
         if request.meta.get("dont_obey_robotstxt"):
             return response
         header = request.headers.get("User-Agent")
         agent = _agent(header, self.override)
-        body = response.body if is_html(_text(
+        body = response.body if reads_body(_text(
             response.headers.get("Content-Type") or b"")) else None
         admission = admit_page(response.headers, body, agents=[agent], purposes=self.purposes,
                                url=response.url,

@@ -31,7 +31,7 @@ only the standard library and the core. Every decision and its source is written
 ``docs/guides/page-signals.md``.
 """
 
-from ._admit import PageAdmission, Refusal, admit_page, check_purposes
+from ._admit import PageAdmission, Refusal, admit_page, check_purposes, reads_body
 from ._combine import Answer, Combined, combine
 from ._headers import Field, Headers, header_block, is_html, read_headers
 from ._html import DEFAULT_HEAD_BYTES, Head, InlineScript, Link, Meta, read_head, read_head_meta
@@ -87,6 +87,7 @@ __all__ = [
     "read_head_meta",
     "read_headers",
     "read_response",
+    "reads_body",
     "signals_of",
     "tdmrep_from",
 ]
