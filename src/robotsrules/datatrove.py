@@ -325,6 +325,10 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
             return {"refused": False, "agent": None, "purpose": None,
                     "level": stated.answer.level, "decided_by": stated.answer.describe(),
                     "priced": priced}
+        unknown = next((a for a in admission.answers if a.answer.level == "page"), None)
+        if unknown is not None:  # the head was cut: not known, never "nothing stated"
+            return {"refused": None, "agent": None, "purpose": None, "level": "page",
+                    "decided_by": unknown.answer.describe(), "priced": priced}
         return {"refused": None, "agent": None, "purpose": None, "level": None,
                 "decided_by": "nothing stated", "priced": priced}
 

@@ -270,14 +270,16 @@ def page_signals_for(headers: Headers, html: Union[str, bytes, None],
                      now: Optional[datetime.datetime] = None,
                      max_head_bytes: int = DEFAULT_HEAD_BYTES,
                      strict: bool = True,
-                     status: Optional[int] = None, cut: bool = False) -> List[PageSignals]:
+                     status: Optional[int] = None, cut: bool = False,
+                     sniff: bool = False) -> List[PageSignals]:
     """:func:`page_signals` for each of ``agents``, the response read once (the bulk paths
     judge every page for several agents). ``cut``: ``html`` is only the first bytes of the
     body (a WARC capture's), so a head running to its end is cut
-    (:attr:`PageSignals.head_cut`)."""
+    (:attr:`PageSignals.head_cut`); ``sniff``: the body is read only where it is HTML, as
+    :func:`robotsrules._page.admit_page` reads it (:func:`read_response`)."""
     names = [page_agents(agent) for agent in agents]
     response = read_response(headers, html, max_head_bytes=max_head_bytes, strict=strict,
-                             status=status, cut=cut)
+                             status=status, cut=cut, sniff=sniff)
     facts = page_facts(response, url)
     return [_signals(each, response, url, now, None, facts) for each in names]
 
