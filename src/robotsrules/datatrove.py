@@ -288,9 +288,9 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
         """The metadata written for a document: ``refused`` (True, False, or None when
         nothing is stated, or when the page's head was cut before its ``<body>``: then
         ``level`` is ``"page"`` and ``decided_by`` says it is not known), ``agent`` and
-        ``purpose`` (the first refused pair, else None), ``level`` (``"page"`` or ``"robots.txt"``), ``decided_by`` (the deciding directive
-        or robots.txt lines, described) and ``priced`` (what a 402 response asks, described;
-        else None)."""
+        ``purpose`` (the first refused pair, else None), ``level`` (``"page"`` or
+        ``"robots.txt"``), ``decided_by`` (the deciding directive or robots.txt lines,
+        described) and ``priced`` (what a 402 response asks, described; else None)."""
         from ._page import admit_page
 
         robots = None
