@@ -29,7 +29,8 @@ from urllib.parse import urlsplit
 
 from ._dates import utc
 from ._decoder import BodyDecoder, Dechunker
-from ._page._headers import header_pairs, is_html
+from ._page._headers import header_pairs
+from ._page._html import html_type, sniffs_html
 from ._scope import origin_of
 
 T = TypeVar("T")
@@ -670,35 +671,9 @@ def read_response(record: Any, url: str, limit: int, page: bool = False) -> Resp
                     kind)
 
 
-_HTML_SIGNATURES = (b"<!doctype html", b"<html", b"<head", b"<script", b"<iframe", b"<h1",
-                    b"<div", b"<font", b"<table", b"<a", b"<style", b"<title", b"<b", b"<body",
-                    b"<br", b"<p", b"<!--")
-_UNKNOWN_TYPES = frozenset({"", "unknown/unknown", "application/unknown", "*/*"})
-
-
-def sniffs_html(data: bytes) -> bool:
-    """Whether a body of unknown type starts as HTML (WHATWG MIME Sniffing, §7.1).
-
-    >>> sniffs_html(b"\\n  <!DOCTYPE html><title>x</title>"), sniffs_html(b"%PDF-1.7")
-    (True, False)
-    """
-    start = data[:512].lstrip(b"\t\n\x0c\r ")
-    start = start[3:] if start.startswith(b"\xef\xbb\xbf") else start
-    lower = start[:16].lower()
-    for signature in _HTML_SIGNATURES:
-        if lower.startswith(signature) and lower[len(signature):len(signature) + 1] in (b" ",
-                                                                                         b">"):
-            return True
-    return False
-
-
 def page_kind(headers: Sequence[Tuple[str, str]]) -> Optional[bool]:
     """True: HTML by its type; None: no usable type (sniff the body); False: another type."""
-    value = header_value(headers, "content-type")
-    essence = (value or "").split(";", 1)[0].strip().lower()
-    if essence in _UNKNOWN_TYPES:
-        return None
-    return is_html(value)
+    return html_type(header_value(headers, "content-type"))  # the page layer's one rule
 
 
 def page_capture(record: Any, max_bytes: int, make: Callable[..., T]) -> Optional[T]:
@@ -719,4 +694,4 @@ def page_capture(record: Any, max_bytes: int, make: Callable[..., T]) -> Optiona
     kind = found.kind
     html = kind or (kind is None and sniffs_html(found.body))
     return make(url, found.origin, status, found.date, found.headers,
-                found.body if html else None, None, record_id)
+                found.body if html else None, None, record_id, bool(html and found.truncated))

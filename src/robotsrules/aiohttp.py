@@ -24,7 +24,8 @@ under concurrency. Pass ``middlewares=()`` to one request to skip the check.
 meta tags of an HTML body, TDMRep, ``Content-Usage``); :func:`page_signals_of` returns them
 for a response. ``purposes=["ai-train"]`` (which implies it) raises
 :class:`robotsrules.PageRefused` for a response whose signals, combined with its robots.txt's
-usage preferences, refuse one of them. An HTML
+usage preferences, refuse one of them. An HTML (by its ``Content-Type``, or untyped and
+sniffed as HTML, the admission step's one rule)
 body is then read by the middleware (aiohttp keeps it: ``await response.read()`` still works).
 A response that asks to be paid for (HTTP 402 with ``crawler-price``, pay-per-crawl) has its
 :class:`robotsrules.Pricing` in the signals; with ``purposes`` it raises
@@ -53,7 +54,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 from ._agents import Agent
 from ._fetcher import DEFAULT_TIMEOUT
 from ._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit, resolve_agent
-from ._page import PageSignals, admit_page, check_purposes, is_html
+from ._page import PageSignals, admit_page, check_purposes, reads_body
 from ._robotscache import AsyncRobotsCache
 from ._scope import SCHEMES, origin_of
 from .cache import Store
@@ -119,7 +120,7 @@ class RobotsMiddleware:
                     await asyncio.sleep(wait)
         response = await handler(request)
         if self.page_signals and request.url.scheme in SCHEMES:
-            body = await response.read() if is_html(response.headers.get("Content-Type")) \
+            body = await response.read() if reads_body(response.headers.get("Content-Type")) \
                 else None
             url = str(request.url)
             robots = served.robots

@@ -286,10 +286,11 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
     def decide(self, url: Any, html: Any, headers: Any = None, date: Any = None,
                status: Any = None) -> Dict[str, Any]:
         """The metadata written for a document: ``refused`` (True, False, or None when
-        nothing is stated), ``agent`` and ``purpose`` (the first refused pair, else None),
-        ``level`` (``"page"`` or ``"robots.txt"``), ``decided_by`` (the deciding directive
-        or robots.txt lines, described) and ``priced`` (what a 402 response asks, described;
-        else None)."""
+        nothing is stated, or when the page's head was cut before its ``<body>``: then
+        ``level`` is ``"page"`` and ``decided_by`` says it is not known), ``agent`` and
+        ``purpose`` (the first refused pair, else None), ``level`` (``"page"`` or
+        ``"robots.txt"``), ``decided_by`` (the deciding directive or robots.txt lines,
+        described) and ``priced`` (what a 402 response asks, described; else None)."""
         from ._page import admit_page
 
         robots = None
@@ -325,6 +326,10 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
             return {"refused": False, "agent": None, "purpose": None,
                     "level": stated.answer.level, "decided_by": stated.answer.describe(),
                     "priced": priced}
+        unknown = next((a for a in admission.answers if a.answer.level == "page"), None)
+        if unknown is not None:  # the head was cut: not known, never "nothing stated"
+            return {"refused": None, "agent": None, "purpose": None, "level": "page",
+                    "decided_by": unknown.answer.describe(), "priced": priced}
         return {"refused": None, "agent": None, "purpose": None, "level": None,
                 "decided_by": "nothing stated", "priced": priced}
 

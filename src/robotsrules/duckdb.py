@@ -22,7 +22,9 @@ function                                    result
 ``robots_page(headers, html, agent)``       STRUCT(index, follow, noai, tdm_reservation): the
                                             page-level signals of a response (``headers``:
                                             the raw ``Name: value`` lines; ``html``: the body
-                                            or its head; see :mod:`robotsrules._page`)
+                                            or its head, read when the Content-Type is HTML
+                                            or, without one, when it sniffs as HTML; see
+                                            :mod:`robotsrules._page`)
 ``robots_page_allows(headers, html, agent,  BOOLEAN: the page's answer for ``purpose``
 purpose)``                                  (``ai-train``, ``search``...; NULL: not stated)
 ``robots_page_license_urls(headers, html,   VARCHAR[]: the RSL 1.0 licences the response

@@ -30,7 +30,9 @@ origin before it is sent::
   and puts them in ``response.extensions["robotsrules.page"]``; ``purposes=["ai-train"]``
   (which implies it) raises :class:`robotsrules.PageRefused` for a response whose signals,
   combined with its robots.txt's usage preferences (``Content-Signal``, ``Content-Usage``),
-  refuse one of them. An HTML body is then read in full by the transport.
+  refuse one of them. An HTML body (HTML by its ``Content-Type``, or without one and
+  sniffed as HTML: the page admission step's one rule) is then read in full by the
+  transport.
 * A response that asks to be paid for (HTTP 402 with ``crawler-price``, Cloudflare's
   pay-per-crawl) carries its :class:`robotsrules.Pricing` in the signals (``.pricing``: the
   price and the terms links); with ``purposes`` it raises :class:`robotsrules.PagePriced`
@@ -51,7 +53,7 @@ import httpx
 from ._agents import Agent
 from ._fetcher import DEFAULT_TIMEOUT
 from ._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit, delay_for, resolve_agent
-from ._page import admit_page, check_purposes, is_html
+from ._page import admit_page, check_purposes, reads_body
 from ._robotscache import AsyncRobotsCache, RobotsCache
 from ._scope import SCHEMES, origin_of
 from .cache import Store
@@ -88,7 +90,8 @@ def _read_page(request: httpx.Request, response: httpx.Response, body: Optional[
 
 
 def _html(response: httpx.Response) -> bool:
-    return is_html(response.headers.get("content-type"))
+    """Whether the page admission step needs the body (HTML by type, or untyped: sniffed)."""
+    return reads_body(response.headers.get("content-type"))
 
 
 def _obeyed(request: httpx.Request) -> bool:

@@ -465,7 +465,9 @@ class PageSignalsMiddleware:
     (:class:`RefusedByPage`) and counted under
     ``robotsrules/page/refused/<purpose>/<rule>`` (``<rule>`` is ``robots.txt`` for the
     site's lines); every response read is counted under
-    ``robotsrules/page/responses``. A response that asks to be paid for (HTTP 402 with
+    ``robotsrules/page/responses``. The body is read when the response is HTML by its
+    ``Content-Type`` or, without a usable one, sniffs as HTML (the admission step's one
+    rule). A response that asks to be paid for (HTTP 402 with
     ``crawler-price``, pay-per-crawl) is counted under ``robotsrules/page/priced``, logged
     with its price and terms link, and marked ``dont_retry`` (Scrapy's retry middleware
     leaves it alone even if 402 is in ``RETRY_HTTP_CODES``); with ``ROBOTSRULES_PURPOSES``
@@ -495,13 +497,13 @@ class PageSignalsMiddleware:
     def process_response(self, request: Request, response: Response,
                          spider: Any = None) -> Response:
         """Attach the signals to ``response.meta``; drop the response if they refuse."""
-        from ._page import admit_page, is_html
+        from ._page import admit_page, reads_body
 
         if request.meta.get("dont_obey_robotstxt"):
             return response
         header = request.headers.get("User-Agent")
         agent = _agent(header, self.override)
-        body = response.body if is_html(_text(
+        body = response.body if reads_body(_text(
             response.headers.get("Content-Type") or b"")) else None
         admission = admit_page(response.headers, body, agents=[agent], purposes=self.purposes,
                                url=response.url,

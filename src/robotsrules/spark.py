@@ -298,8 +298,9 @@ def robots_page(headers: ColumnOrName, html: ColumnOrName, agent: Union[Column, 
                 ) -> Column:
     """The page-level signals of a response as a struct (``index``, ``follow``, ``noai``,
     ``tdm_reservation``; :data:`robotsrules.bulk.PAGE_SIGNALS_TYPE`): ``headers`` holds the
-    raw ``Name: value`` lines, ``html`` the body or its head; ``agent`` is a column or a str
-    literal. Null for a null agent."""
+    raw ``Name: value`` lines, ``html`` the body or its head (read when the ``Content-Type``
+    is HTML or, without one, when it sniffs as HTML, as the page admission step reads it);
+    ``agent`` is a column or a str literal. Null for a null agent."""
     return cast(Column, _udfs()["robots_page"](_col(headers), _body(html),
                                                _col(agent, literal=True)))
 

@@ -54,9 +54,10 @@ from typing import (
 import pyarrow as pa
 from warcio.archiveiterator import ArchiveIterator
 
+from ._page._html import sniffs_html
 from ._scope import join_url
 from ._warcread import GZIP as _GZIP
-from ._warcread import MAX_HTTP_HEAD, MAX_WARC_HEAD, sniffs_html
+from ._warcread import MAX_HTTP_HEAD, MAX_WARC_HEAD
 from ._warcread import READ_SIZE as _READ
 from ._warcread import Octets as _Octets
 from ._warcread import WarcReader as _WarcReader
@@ -445,6 +446,9 @@ class PageCapture(NamedTuple):
     never "nothing stated" (a cut record may have lost the header or tag that says no)."""
     record_id: Optional[str] = None
     """The record's ``WARC-Record-ID``."""
+    truncated: bool = False
+    """The body went on past ``head`` (only its first ``max_head_bytes`` were kept): a head
+    that runs to the end of ``head`` is cut (:attr:`robotsrules.PageSignals.head_cut`)."""
 
 
 # The WHATWG MIME Sniffing Standard (Living Standard, as of 2024), §7.1 "Identifying a

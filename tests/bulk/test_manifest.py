@@ -208,7 +208,11 @@ def test_bulk_pages_manifest_records_page_refusals_and_their_directives(tmp_path
     assert set(refusals) == {  # search=yes in robots.txt allows: never a refusal
         ("ai-train", "page", "noai"),
         ("ai-train", "robots.txt", "Content-Signal: search=yes, ai-train=no"),
-        ("search", "page", "noindex")}
+        ("search", "page", "noindex"),
+        # Issue 33: the page robots.txt does not allow GPTBot to fetch refuses every
+        # purpose at the robots.txt level (no usage line: its Disallow line is in
+        # "refusals" above).
+        ("ai-train", "robots.txt", None), ("search", "robots.txt", None)}
     noai = refusals[("ai-train", "page", "noai")]
     assert (noai["source"], noai["field"], noai["urls"], noai["first_url"]) == (
         "meta", "robots", 2, "https://a.example/p1")
@@ -285,8 +289,9 @@ def test_datatrove_page_filter_writes_a_manifest_per_task(tmp_path: Path) -> Non
     # The HTML responses (the 402 is text, so no document): p1, p2, private/x; b's page.
     assert a["pages"] == 3 and a["license_urls"] == ["https://a.example/l.xml"]
     # p1 and p2 refuse by their meta (the page decides when both say no); /private/x may
-    # not be crawled, so no usage line applies to it (the attach draft).
+    # not be crawled, so no usage line applies to it (the attach draft), and it is refused
+    # at the robots.txt level for every purpose (issue 33), with no usage line to name.
     assert {(r["level"], r["rule"], r["urls"]) for r in a["page_refusals"]} == {
-        ("page", "noai", 2)}
+        ("page", "noai", 2), ("robots.txt", None, 1)}
     assert a["robots"]["sha256"] == hashlib.sha256(PAGE_ROBOTS).hexdigest()
     assert b["robots"] is None and b["page_refusals"][0]["field"] == "X-Robots-Tag"

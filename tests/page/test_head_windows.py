@@ -33,14 +33,17 @@ _CONTENT_TYPES = [None, "text/html", "text/html; charset=utf-8", "text/html; cha
 def _whole(raw: bytes, content_type: Optional[str], max_bytes: int) -> _html.Head:
     """The reference: the whole window decoded at once, then scanned."""
     data = raw[:max_bytes]
-    if _html._nothing_to_read(data) and not (content_type and "utf-16" in content_type):
+    cut = len(raw) > max_bytes  # a cut document is always scanned (Head.cut)
+    if not cut and _html._nothing_to_read(data) and not (content_type
+                                                         and "utf-16" in content_type):
         return _html.Head((), "", 0)
-    text, encoding = decode_html(data, content_type, cut=len(raw) > max_bytes)
-    if _html._nothing_to_read(text):
+    text, encoding = decode_html(data, content_type, cut=cut)
+    if not cut and _html._nothing_to_read(text):
         return _html.Head((), encoding, 0)
     extras: List[_html._Extra] = []
     found, end = _html._scan(text, extras)
-    return _html._head(text, found, end, extras, encoding)
+    found, reach = _html._scripted(text, found, end)
+    return _html._head(text, found, end, extras, encoding, cut and reach >= len(text))
 
 
 def _check(raw: bytes, monkeypatch: pytest.MonkeyPatch, slacks: List[int],
@@ -52,14 +55,16 @@ def _check(raw: bytes, monkeypatch: pytest.MonkeyPatch, slacks: List[int],
             monkeypatch.setattr(_html, "_WINDOW_SLACK", slack)
             got = _html.read_head(raw, content_type=content_type, max_bytes=max_bytes)
             assert got == expected, (content_type, slack)
-            _forced(raw[:max_bytes], content_type, expected)
+            _forced(raw[:max_bytes], content_type, expected, len(raw) > max_bytes)
 
 
-def _forced(raw: bytes, content_type: Optional[str], expected: _html.Head) -> None:
+def _forced(raw: bytes, content_type: Optional[str], expected: _html.Head, cut: bool) -> None:
     """The windows taken even where ``read_head`` decodes at once (ASCII read as UTF-8)."""
     encoding, skip = prefix_encoding(raw, content_type)
     if encoding and expected.end:
-        assert _html._head(*_html._scan_prefixes(raw, encoding, skip), encoding) == expected
+        text, found, end, extras, reach = _html._scan_prefixes(raw, encoding, skip)
+        assert _html._head(text, found, end, extras, encoding,
+                           cut and reach >= len(text)) == expected
 
 
 def test_the_stored_real_heads(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -143,7 +148,7 @@ def test_any_document(bits: List[str], slack: int, content_type: Optional[str]) 
     _html._WINDOW_SLACK = slack
     try:
         assert _html.read_head(raw, content_type=content_type) == expected
-        _forced(raw, content_type, expected)
+        _forced(raw, content_type, expected, False)
     finally:
         _html._WINDOW_SLACK = saved
 

@@ -296,3 +296,116 @@ def test_spark_rows_read_every_case_alike() -> None:
         session.stop()
     assert got == {name: _expected(case) for name, case in CASES.items()}
     assert got_licences == {name: _licences(name) for name in CASES}
+
+
+# ------------------------------------------------------------------ the body's forms (issue 33)
+# One HTML head saying noai, under each Content-Type a server may send. The body is read
+# where the WHATWG MIME Sniffing Standard (as of 2026-11, §7.1) makes it HTML: by a type
+# naming HTML, else (no type, an empty one, unknown/unknown, application/unknown, */*) when it
+# starts with an HTML signature; a supplied type that is not unknown is kept, so text/plain
+# and application/octet-stream are never HTML whatever they hold. Every form carries another
+# header ("Server"): a body given with no header field at all is a document, read as HTML.
+NOAI = b'<html><head><meta name="robots" content="noai"></head><body>x</body></html>'
+BODY_FORMS: Dict[str, Tuple[Optional[str], bytes, Optional[bool]]] = {
+    # name: (Content-Type or None, body, ai-train answer for GPTBot)
+    "typed html": ("text/html; charset=utf-8", NOAI, False),
+    "typed xhtml": ("application/xhtml+xml", NOAI, False),
+    "untyped": (None, NOAI, False),
+    "untyped, blanks and a BOM first": (None, b"\r\n \xef\xbb\xbf" + NOAI, False),
+    "untyped, doctype": (None, b"<!DOCTYPE html>" + NOAI, False),
+    "empty type": ("", NOAI, False),
+    "unknown/unknown": ("unknown/unknown", NOAI, False),
+    "application/unknown": ("Application/Unknown", NOAI, False),
+    "*/*": ("*/*", NOAI, False),
+    "octet-stream": ("application/octet-stream", NOAI, None),
+    "text/plain with html inside": ("text/plain", NOAI, None),
+    "text/plain; charset with html inside": ("text/plain; charset=ISO-8859-1", NOAI, None),
+    "image": ("image/png", NOAI, None),
+    "untyped, not html": (None, b"%PDF-1.7 " + NOAI, None),
+    # No HTML signature first: the standard reads it as text/plain (a browser shows text).
+    "untyped, meta first": (None, b'<meta name="robots" content="noai">', None),
+}
+FORM_URL = "https://site.example/form"
+
+
+def _form_pairs(name: str) -> List[Tuple[str, str]]:
+    kind = BODY_FORMS[name][0]
+    return [("Server", "loopback")] + ([] if kind is None else [("Content-Type", kind)])
+
+
+def _form_block(name: str) -> bytes:
+    lines = "".join(f"{n}: {v}\r\n" for n, v in _form_pairs(name))
+    return f"HTTP/1.1 200 OK\r\n{lines}\r\n".encode() + BODY_FORMS[name][1]
+
+
+def test_body_forms_are_admitted_by_one_rule() -> None:
+    from robotsrules._page import admit_page
+
+    for name, (_, body, answer) in BODY_FORMS.items():
+        forms = {form: headers for form, headers
+                 in _forms([(n, v, ()) for n, v in _form_pairs(name)]).items()
+                 if "raw" not in form}  # _block's raw forms add a text/html type
+        block = _form_block(name)[:-len(body)]
+        forms.update({"raw block": block.decode("latin-1"), "raw bytes": block})
+        for form, headers in forms.items():
+            admission = admit_page(headers, body, agents=[AGENT], purposes=["ai-train"])
+            assert admission.answers[0].answer.allowed is answer, (name, form)
+    # No header field at all: the caller's document, read as HTML.
+    assert admit_page({}, b'<meta name="robots" content="noai">', agents=[AGENT],
+                      purposes=["ai-train"]).refused is not None
+
+
+@pytest.mark.parametrize("name", sorted(BODY_FORMS))
+def test_the_command_line_admits_body_forms_alike(name: str, tmp_path: Path) -> None:
+    from robotsrules.cli import main
+
+    saved = tmp_path / "response.http"
+    saved.write_bytes(_form_block(name))
+    out = io.StringIO()
+    assert main(["page", str(saved), "--agent", AGENT, "--json", "--purpose", "ai-train"],
+                out=out) == 0
+    assert json.loads(out.getvalue())["purposes"]["ai-train"]["allowed"] is BODY_FORMS[name][2]
+
+
+def test_bulk_pages_warc_admits_body_forms_alike(tmp_path: Path) -> None:
+    pytest.importorskip("warcio")
+    pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+    from warcio.warcwriter import WARCWriter
+
+    from robotsrules.cli import main
+
+    names = sorted(BODY_FORMS)
+    path = tmp_path / "forms.warc.gz"
+    with open(path, "wb") as handle:
+        writer = WARCWriter(handle, gzip=True)
+        for name in names:
+            writer.write_record(writer.create_warc_record(
+                FORM_URL, "response", payload=io.BytesIO(_form_block(name)),
+                warc_headers_dict={"WARC-Date": "2026-01-01T00:00:00Z"}))
+    out = tmp_path / "forms.parquet"
+    assert main(["bulk", "--pages-warc", str(path), "--agent", AGENT, "--purpose", "ai-train",
+                 "--out", str(out)], out=io.StringIO()) == 0
+    rows = pq.read_table(out).to_pylist()
+    assert [row["ai_train"] for row in rows] == [BODY_FORMS[n][2] for n in names]
+
+
+def test_duckdb_and_datatrove_admit_body_forms_alike() -> None:
+    duckdb = pytest.importorskip("duckdb")
+    pytest.importorskip("datatrove")
+    from robotsrules.datatrove import PageSignalsFilter
+    from robotsrules.duckdb import register
+
+    con = register(duckdb.connect())
+    step = PageSignalsFilter([AGENT], purposes=["ai-train"])
+    try:
+        for name, (_, body, answer) in sorted(BODY_FORMS.items()):
+            block = _form_block(name)[:-len(body)].decode("latin-1")
+            got = con.execute("SELECT robots_page_allows(?, ?, ?, 'ai-train')",
+                              [block, body, AGENT]).fetchone()
+            assert got == (answer,), name
+            found = step.decide(FORM_URL, body.decode("utf-8", "replace"),
+                                dict(_form_pairs(name)))
+            assert found["refused"] == (None if answer is None else answer is False), name
+    finally:
+        con.close()

@@ -89,8 +89,11 @@ def test_page_with_the_sites_robots_txt(tmp_path: Path) -> None:
                  "https://example.com/private/x", "--json"], out=out) == 0
     data = json.loads(out.getvalue())
     assert data["crawl_allowed"] is False  # the preferences do not apply where crawling is not
-    assert data["combined"]["search"] == {"allowed": None, "level": None,
-                                          "why": "nothing stated"}
+    # Issue 33's decision: an agent robots.txt does not allow to fetch the URL is refused
+    # every purpose, whatever the site's usage lines (or the page) say.
+    assert data["combined"]["search"] == {
+        "allowed": False, "level": "robots.txt",
+        "why": "refused by robots.txt: the agent may not fetch this URL"}
     with RawHTTPServer({"/robots.txt": _robots_file(robots.read_bytes()),
                         "/page": _serve}) as server:
         out = io.StringIO()

@@ -134,3 +134,73 @@ def test_refusals_combine_the_sites_robots_txt_preferences() -> None:
                     await session.get(server.url("/plain"))
             await middleware.aclose()
         asyncio.run(run())
+
+
+# Issue 33: the body's forms (tests/page/test_header_matrix.py's BODY_FORMS), served as they
+# are: each client reads the body by the admission step's one rule (HTML by its type, else
+# sniffed), so an untyped HTML response saying noai is refused like a typed one.
+def _forms_site() -> RawHTTPServer:
+    from tests.page.test_header_matrix import BODY_FORMS, _form_pairs
+
+    routes = {"/robots.txt": respond(200, b"User-agent: *\nAllow: /\n")}
+    for number, name in enumerate(sorted(BODY_FORMS)):
+        routes[f"/form/{number}"] = _send(200, BODY_FORMS[name][1], *_form_pairs(name))
+    return RawHTTPServer(routes)
+
+
+def _expected_refusals() -> list[bool]:
+    from tests.page.test_header_matrix import BODY_FORMS
+
+    return [BODY_FORMS[name][2] is False for name in sorted(BODY_FORMS)]
+
+
+def test_httpx_admits_every_body_form_by_the_one_rule() -> None:
+    expected = _expected_refusals()
+    with _forms_site() as server:
+        refused = []
+        with httpx.Client(transport=RobotsTransport(user_agent=UA, purposes=["ai-train"])) \
+                as client:
+            for number in range(len(expected)):
+                try:
+                    client.get(server.url(f"/form/{number}"))
+                    refused.append(False)
+                except PageRefused:
+                    refused.append(True)
+        assert refused == expected
+
+        async def run() -> list[bool]:
+            found = []
+            transport = AsyncRobotsTransport(user_agent=UA, purposes=["ai-train"])
+            async with httpx.AsyncClient(transport=transport) as client:
+                for number in range(len(expected)):
+                    try:
+                        await client.get(server.url(f"/form/{number}"))
+                        found.append(False)
+                    except PageRefused:
+                        found.append(True)
+            return found
+        assert asyncio.run(run()) == expected
+
+
+def test_aiohttp_admits_every_body_form_by_the_one_rule() -> None:
+    pytest.importorskip("aiohttp")
+    import aiohttp
+
+    from robotsrules.aiohttp import RobotsMiddleware
+
+    expected = _expected_refusals()
+    with _forms_site() as server:
+        async def run() -> list[bool]:
+            found = []
+            middleware = RobotsMiddleware(user_agent=UA, purposes=["ai-train"])
+            async with aiohttp.ClientSession(middlewares=(middleware,)) as session:
+                for number in range(len(expected)):
+                    try:
+                        async with session.get(server.url(f"/form/{number}")) as response:
+                            await response.read()
+                        found.append(False)
+                    except PageRefused:
+                        found.append(True)
+            await middleware.aclose()
+            return found
+        assert asyncio.run(run()) == expected

@@ -78,3 +78,29 @@ def test_scrapy_page_signals_attached_purposes_dropped_nofollow_respected() -> N
     signals = {url.rsplit("/", 1)[1]: value for url, value in stats["signals"].items()}
     assert signals[""] == {"index": True, "follow": False, "ai-train": None}
     assert signals["a"] == {"index": False, "follow": True, "ai-train": None}
+
+
+def test_scrapy_admits_every_body_form_by_the_one_rule() -> None:
+    # Issue 33: an untyped HTML response saying noai is refused like a typed one; text/plain
+    # and octet-stream bodies are not HTML (tests/page/test_header_matrix.py's BODY_FORMS).
+    from tests.page.test_header_matrix import BODY_FORMS, _form_pairs
+
+    names = sorted(BODY_FORMS)
+
+    def send(name: str) -> Any:
+        body = BODY_FORMS[name][1]
+
+        def scenario(exchange: Exchange) -> None:
+            exchange.send(head(200, [*_form_pairs(name), ("Content-Length", str(len(body)))])
+                          + body)
+        return scenario
+
+    site = {"/robots.txt": respond(200, b"User-agent: *\nAllow: /\n")}
+    site.update({f"/form/{number}": send(name) for number, name in enumerate(names)})
+    with RawHTTPServer(site) as server:
+        stats = _crawl({"ROBOTSRULES_PURPOSES": ["ai-train"]},
+                       [server.url(f"/form/{number}") for number in range(len(names))])
+    seen = {int(url.rsplit("/", 1)[1]) for url in stats["seen"]}
+    refused = [number not in seen for number in range(len(names))]
+    assert refused == [BODY_FORMS[name][2] is False for name in names]
+    assert stats["robotsrules/page/refused/ai-train/noai"] == sum(refused)

@@ -9,7 +9,8 @@ headers and in the ``<meta>`` elements of its HTML head. One home for each part:
 ``_encoding``       the HTML standard's encoding sniffing (BOM, transport, prescan, default)
 ``_html``           the head's ``<meta>`` elements as the HTML standard's tokenizer and tree
                     builder place them (and its licence ``<link>``, ``<base>`` and RSL
-                    ``<script>`` elements)
+                    ``<script>`` elements); which bodies are HTML (type, else WHATWG MIME
+                    sniffing)
 ``_robots``         robots meta / ``X-Robots-Tag`` rules (Google, Bing, DeviantArt), crawler
                     names and dates
 ``_tdmrep``         TDMRep: the site file, header and meta values
@@ -17,7 +18,8 @@ headers and in the ``<meta>`` elements of its HTML head. One home for each part:
 ``_signals``        :class:`PageSignals` and the public functions that read a response
 ``_fold``           :class:`Directive`, a response's facts and the fold for one agent
 ``_combine``        robots.txt preferences and page signals read together
-``_admit``          one admission step for every agent and purpose; the purpose validator
+``_admit``          one admission step for every agent and purpose (and whether it needs a
+                    response's body); the purpose validator
 ``_robotstag``      ``Robots-Tag`` (draft-illyes-repext): an RFC 9651 List read beside
                     ``X-Robots-Tag``
 ``_links``          ``Link`` headers (RFC 8288): the licences (RSL 1.0) and terms links
@@ -31,7 +33,7 @@ only the standard library and the core. Every decision and its source is written
 ``docs/guides/page-signals.md``.
 """
 
-from ._admit import PageAdmission, Refusal, admit_page, check_purposes
+from ._admit import PageAdmission, Refusal, admit_page, check_purposes, reads_body
 from ._combine import Answer, Combined, combine
 from ._headers import Field, Headers, header_block, is_html, read_headers
 from ._html import DEFAULT_HEAD_BYTES, Head, InlineScript, Link, Meta, read_head, read_head_meta
@@ -87,6 +89,7 @@ __all__ = [
     "read_head_meta",
     "read_headers",
     "read_response",
+    "reads_body",
     "signals_of",
     "tdmrep_from",
 ]

@@ -21,12 +21,12 @@ from .._usage import Usage
 from ..errors import InvalidArgument, InvalidPurpose, PagePriced, PageRefused
 from ._combine import Answer, combine
 from ._headers import Headers
-from ._html import DEFAULT_HEAD_BYTES
+from ._html import DEFAULT_HEAD_BYTES, html_type
 from ._pricing import Pricing
 from ._signals import PageSignals, page_facts, read_response, signals_of
 from ._tdmrep import TdmRepFile
 
-__all__ = ["PageAdmission", "Refusal", "admit_page", "check_purposes"]
+__all__ = ["PageAdmission", "Refusal", "admit_page", "check_purposes", "reads_body"]
 
 
 def check_purposes(purposes: Union[str, Iterable[str]], *,
@@ -54,6 +54,20 @@ def check_purposes(purposes: Union[str, Iterable[str]], *,
     if at_least_one and not out:
         raise InvalidArgument("purposes must name at least one purpose (e.g. 'ai-train')")
     return tuple(dict.fromkeys(out))
+
+
+def reads_body(content_type: Optional[Union[str, bytes]]) -> bool:
+    """Whether :func:`admit_page` needs the body of a response with this ``Content-Type``
+    (the integrations ask before reading it): HTML by its type, or no usable type (the
+    body is then sniffed, WHATWG MIME Sniffing). :func:`admit_page` itself decides whether
+    the body it is given is HTML, by the same rule (:func:`._html.reads_as_html`).
+
+    >>> reads_body("text/html; charset=utf-8"), reads_body(None), reads_body("image/png")
+    (True, True, False)
+    """
+    if isinstance(content_type, bytes):
+        content_type = content_type.decode("latin-1")
+    return html_type(content_type) is not False
 
 
 class Refusal(NamedTuple):
@@ -135,13 +149,16 @@ def admit_page(headers: Headers, html: Union[str, bytes, None], *,
     ``usage(agent)`` gives the site's robots.txt preferences for the page (or ``None``),
     combined with the page's signals (:func:`robotsrules.combine`). ``strict=False`` reads
     a stranger's data (stored crawls) without raising on what it cannot read. ``status``
-    is the response's HTTP status (402: :attr:`PageAdmission.priced`).
+    is the response's HTTP status (402: :attr:`PageAdmission.priced`). ``html`` is read as
+    HTML only when the response is HTML by its ``Content-Type`` or, having none usable,
+    sniffs as HTML (WHATWG MIME Sniffing §7.1; :func:`reads_body`); given without any
+    header field, it is a document and read as HTML.
     """
     wanted = check_purposes(purposes)
     if isinstance(agents, str):
         raise InvalidArgument("agents must be a list of agents, e.g. [agent]")
     response = read_response(headers, html, max_head_bytes=max_head_bytes, strict=strict,
-                             status=status)
+                             status=status, sniff=True)
     facts = page_facts(response, url)  # the same for every agent: read once
     every = []
     answers = []

@@ -2,7 +2,10 @@
 
 For every purpose the most restrictive answer of the two levels wins
 (draft-ietf-aipref-vocab "Combining Preferences"); when both say the same, the page is
-named as the decider (the narrower statement).
+named as the decider (the narrower statement). An agent that robots.txt does not allow to
+fetch the URL is refused every purpose, whatever the page says (issue 33's decision: a
+page's ``train-ai=y`` does not override the site's ``Disallow`` for that crawler; RFC 9309
+§2.2.2 (2022-09) makes the rules a request not to access the URL at all).
 """
 
 from __future__ import annotations
@@ -21,9 +24,12 @@ __all__ = ["Answer", "Combined", "combine"]
 class Answer(NamedTuple):
     """One purpose's answer from both levels, and which level and statement decided it.
 
-    ``level`` is ``"page"``, ``"robots.txt"`` or ``None`` (nothing stated anywhere);
+    ``level`` is ``"page"``, ``"robots.txt"`` or ``None`` (nothing stated anywhere; with
+    ``allowed`` ``None`` and ``level`` ``"page"``: not known, the page's head was cut,
+    :attr:`PageSignals.head_cut`);
     ``directive`` is the page directive that decided (page level), ``lines`` the robots.txt
-    usage lines that stated the answer (robots.txt level).
+    usage lines that stated the answer (robots.txt level; none when robots.txt does not
+    allow the agent to fetch the URL, which refuses every purpose).
     """
 
     allowed: Optional[bool]
@@ -33,8 +39,13 @@ class Answer(NamedTuple):
 
     def describe(self) -> str:
         """``refused by page: header X-Robots-Tag (header #2): noai``, or similar."""
+        if self.allowed is None and self.level == "page":
+            return ("not known: the page's head was cut at the size read, before its "
+                    "<body> (a signal may be missing)")
         if self.allowed is None:
             return "nothing stated"
+        if self.allowed is False and self.level == "robots.txt" and not self.lines:
+            return "refused by robots.txt: the agent may not fetch this URL"
         verb = "allowed" if self.allowed else "refused"
         if self.level == "page" and self.directive is not None:
             return f"{verb} by page: {self.directive.describe()}"
@@ -48,7 +59,9 @@ class Combined:
 
     Returned by :func:`combine`. For every purpose the most restrictive answer of the two
     levels wins (draft-ietf-aipref-vocab "Combining Preferences"); when both say the same,
-    the page is named as the decider (the narrower statement).
+    the page is named as the decider (the narrower statement). When robots.txt does not
+    allow the agent to fetch the URL (:attr:`crawl_allowed` false), every purpose is
+    refused by the robots.txt level, whatever the page says.
     """
 
     usage: Optional[Usage]
@@ -66,12 +79,18 @@ class Combined:
     def decide(self, purpose: str) -> Answer:
         """The answer for ``purpose`` with the level and statement that decided it."""
         name = check_purpose(purpose)
+        if self.usage is not None and self.usage.crawl_allowed is False:
+            # The decision of issue 33: a page cannot permit what its site's robots.txt
+            # forbids the agent to fetch (and a Usage without crawl states no preference).
+            return Answer(False, "robots.txt", None)
         page: Decision = self.page.decide(name) if self.page is not None else (None, None)
         site = self.usage.allows(name) if self.usage is not None else None
         if page[0] is False:
             return Answer(False, "page", page[1])
         if site is False:
             return Answer(False, "robots.txt", None, self._lines(name, False))
+        if self.page is not None and self.page.head_cut:
+            return Answer(None, "page", None)  # not known: never "nothing stated"
         if page[0] is True:
             return Answer(True, "page", page[1])
         if site is True:

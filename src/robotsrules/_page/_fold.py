@@ -305,7 +305,8 @@ def signals(names: FrozenSet[str], response: Any, url: Any, now: Any, tdmrep: An
                                          key, value,
                                          key == _TDM_POLICY or tdm_value(value)[1],
                                          meta.in_head))
-    return _fold(tuple(sorted(names)), directives, usage, signal, now, facts, make)
+    return _fold(tuple(sorted(names)), directives, usage, signal, now, facts, make,
+                 bool(response.head.cut))
 
 
 def _tdm(directives: Sequence[Directive]
@@ -347,7 +348,7 @@ def _tdm(directives: Sequence[Directive]
 def _fold(agent: Tuple[str, ...], directives: List[Directive],
           usage: Optional[Tuple[Directive, Preferences]],
           signal: Optional[Tuple[Directive, Preferences]],
-          now: Any, facts: Any, make: Maker) -> Any:
+          now: Any, facts: Any, make: Maker, cut: bool = False) -> Any:
     values: Dict[str, Any] = {}
     signals: Dict[str, Tuple[bool, Directive]] = {}
     categories: Dict[str, Tuple[bool, Directive]] = {}
@@ -429,6 +430,8 @@ def _fold(agent: Tuple[str, ...], directives: List[Directive],
     values["licenses"] = facts.licenses
     values["inline_licenses"] = facts.inline
     values["pricing"] = facts.pricing
+    if cut:
+        values["head_cut"] = True
     return made(make, values)
 
 

@@ -53,7 +53,8 @@ from typing import Dict, Final, List, NamedTuple, Optional, Tuple, Union
 from ._encoding import decode_html, decode_prefix, prefix_encoding
 
 __all__ = ["DEFAULT_HEAD_BYTES", "MAX_HEAD_LINKS", "RSL_MEDIA_TYPE", "Head", "InlineScript",
-           "Link", "Meta", "is_rsl_type", "read_head", "read_head_meta"]
+           "Link", "Meta", "html_type", "is_rsl_type", "read_head", "read_head_meta",
+           "reads_as_html", "sniffs_html"]
 
 DEFAULT_HEAD_BYTES = 512 * 1024
 """How much of an HTML body is read for its head (inline styles and scripts make heads of
@@ -103,7 +104,9 @@ class Head(NamedTuple):
     ``""`` for text given as ``str``) and ``end``, the character offset where reading
     stopped (the ``<body>`` tag, or the end of what was read); ``links`` (the licence
     ``<link>`` elements), ``base`` (the first ``<base href>``, as written) and ``scripts``
-    (the inline RSL licences), at most :data:`MAX_HEAD_LINKS` of each."""
+    (the inline RSL licences), at most :data:`MAX_HEAD_LINKS` of each. ``cut``: the document
+    went on past what was read and reading had not yet reached the ``<body>`` tag (nor a
+    ``<frameset>`` or ``<plaintext>``), so the head may hold metas that were not read."""
 
     metas: Tuple[Meta, ...]
     encoding: str
@@ -111,6 +114,7 @@ class Head(NamedTuple):
     links: Tuple[Link, ...] = ()
     base: Optional[str] = None
     scripts: Tuple[InlineScript, ...] = ()
+    cut: bool = False
 
 
 MAX_HEAD_LINKS = 256
@@ -192,6 +196,9 @@ _SCRIPT_ESCAPED: Final = re.compile(r"-->|</script[\t\n\f\r />]|<script[\t\n\f\r
 _SCRIPT_DOUBLE: Final = re.compile(r"-->|</script[\t\n\f\r />]", _NAME_CASE)
 _CLOSERS: Final = {name: re.compile(f"</{name}[\t\n\f\r />]", _NAME_CASE)
             for name in ("title", "textarea", "style", "xmp", "iframe", "noembed", "noframes")}
+_RAW_ENDS: Final = {**_CLOSERS, "noscript": re.compile("</noscript[\t\n\f\r />]", _NAME_CASE)}
+"""The end tags of :data:`_CLOSERS` and of ``noscript``, raw text when scripting is
+enabled (:func:`_scripted`)."""
 _ASCII_LOWER: Final = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ",
                                     "abcdefghijklmnopqrstuvwxyz")
 
@@ -378,7 +385,7 @@ def _find_at(pattern: re.Pattern[str], text: str, here: int, probe: str
 
 def _raw_end(text: str, name: str, here: int) -> int:
     """The end of an RCDATA or RAWTEXT element's end tag, from the end of its start tag."""
-    closer = _find_at(_CLOSERS[name], text, here, "<")
+    closer = _find_at(_RAW_ENDS[name], text, here, "<")
     if closer is None:
         return len(text)
     return _end_tag_end(text, closer.end() - 1)
@@ -451,11 +458,13 @@ def _may_keep(extras: Optional[List[_Extra]], name: str, text: str, at: int, end
                                                     "licen" if name == "link" else "rsl")
 
 
-def _scan(text: str, extras: Optional[List[_Extra]] = None
+def _scan(text: str, extras: Optional[List[_Extra]] = None, scripting: bool = False
           ) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
     """``(attributes, offset, in_head)`` of every ``<meta>`` read, and where reading
     stopped (module docstring). With ``extras``, the licence links, base elements and RSL
-    scripts are appended to it as ``(tag name, attributes, offset, in_head, script text)``."""
+    scripts are appended to it as ``(tag name, attributes, offset, in_head, script text)``.
+    ``scripting``: the parse with the scripting flag enabled (``<noscript>`` holds raw
+    text; :func:`_scripted`)."""
     metas: List[Tuple[Dict[str, str], int, bool]] = []
     size = len(text)
     pos = 0
@@ -561,7 +570,7 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
             return end
         if name == "script":
             return _script_end(text, end)
-        if name in _CLOSERS:
+        if name in _CLOSERS or (scripting and name == "noscript"):
             return _raw_end(text, name, end)
         if name not in _VOID and name not in ("html", "head", "frameset", "image"):
             push(_open("html", name, attributes))
@@ -746,13 +755,48 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None
             push(_open("html", name, attributes))
             pos = end
         elif name == "noscript" and mode == _HEAD:
-            mode = _NOSCRIPT
-            pos = end
+            if scripting:
+                pos = _raw_end(text, name, end)  # "in head", scripting enabled: raw text
+            else:
+                mode = _NOSCRIPT
+                pos = end
         else:
             mode = _BODY
             pos = body_start(name, attributes, self_closing, end, lt, name_end)
             if pos == _STOP:
                 return metas, lt
+
+
+_NOSCRIPT_PROBE: Final = re.compile("<noscript", re.IGNORECASE)
+
+
+def _scripted(text: str, found: List[Tuple[Dict[str, str], int, bool]], end: int
+              ) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
+    """The metas of both of the HTML standard's parses (issue 33's decision).
+
+    The standard parses ``<noscript>`` one way with scripting disabled (its content is
+    markup: :func:`_scan`'s reading, a crawler's) and another with it enabled (raw text, a
+    browser's), and the two can place a meta differently
+    (``<head><noscript><body></noscript><meta name=robots content=noindex>``: in the body,
+    never read, with scripting disabled; in the head with it enabled). A restriction found
+    under either counts: the metas only the scripting-enabled parse reads are added, marked
+    ``in_head=False`` (they restrict and never permit). Returns the metas and where the
+    later of the two readings stopped (``end`` stays the first's: the crawler's parse). The
+    two parses differ only from a ``<noscript>`` start tag on, so the second runs only when
+    one comes before the end of the first."""
+    if _NOSCRIPT_PROBE.search(text, 0, end) is None:
+        return found, end
+    other, other_end = _scan(text, None, True)
+    seen = {offset for _, offset, _ in found}
+    added = [(attributes, offset, False) for attributes, offset, _ in other
+             if offset not in seen]
+    if added:
+        found = sorted(found + added, key=_offset)
+    return found, max(end, other_end)
+
+
+def _offset(meta: Tuple[Dict[str, str], int, bool]) -> int:
+    return meta[1]
 
 
 def _count_lines(text: str, start: int, end: int) -> int:
@@ -786,42 +830,50 @@ def _nothing_to_read(document: Union[str, bytes]) -> bool:
 
 
 def read_head(document: Union[str, bytes, bytearray, memoryview, None], *,
-              max_bytes: int = DEFAULT_HEAD_BYTES, content_type: Optional[str] = None) -> Head:
+              max_bytes: int = DEFAULT_HEAD_BYTES, content_type: Optional[str] = None,
+              cut: bool = False) -> Head:
     """Read the head of an HTML ``document`` (module docstring).
 
     Bytes are decoded as the HTML standard sniffs them (:mod:`._encoding`; ``content_type``
     is the response's ``Content-Type``, whose charset comes second after a byte-order mark);
-    at most ``max_bytes`` bytes (characters for ``str``) are read. Never raises for any
-    document.
+    at most ``max_bytes`` bytes (characters for ``str``) are read. ``cut``: ``document`` is
+    itself only the start of a longer body (a capture kept its first bytes); with a document
+    longer than ``max_bytes``, it makes :attr:`Head.cut` true when reading ran to the end
+    of what was read. Never raises for any document.
     """
     if document is None:
         return Head((), "", 0)
     encoding = ""
     if isinstance(document, (bytes, bytearray, memoryview)):
-        if type(document) is bytes and len(document) <= max_bytes:
+        cut = cut or len(document) > max_bytes
+        if type(document) is bytes and not cut:
             raw = document  # no copy (a compiled slice copies even the whole object)
         else:
             raw = bytes(document[:max_bytes])
         utf16 = raw[:2] in (b"\xfe\xff", b"\xff\xfe") or raw[:6] in (
             b"<\x00?\x00x\x00", b"\x00<\x00?\x00x") or (
             content_type is not None and "utf-16" in content_type.lower())
-        if not utf16 and _nothing_to_read(raw):
+        if not utf16 and not cut and _nothing_to_read(raw):
             return Head((), "", 0)
         encoding, skip = ("", 0) if utf16 else prefix_encoding(raw, content_type)
         if encoding:
-            return _head(*_scan_prefixes(raw, encoding, skip), encoding)
-        text, encoding = decode_html(raw, content_type, cut=len(document) > max_bytes)
-        if utf16 and _nothing_to_read(text):
+            window = _scan_prefixes(raw, encoding, skip)
+            return _head(window[0], window[1], window[2], window[3], encoding,
+                         cut and window[4] >= len(window[0]))
+        text, encoding = decode_html(raw, content_type, cut=cut)
+        if utf16 and not cut and _nothing_to_read(text):
             return Head((), encoding, 0)
     elif isinstance(document, str):
+        cut = cut or len(document) > max_bytes
         text = document[:max_bytes]
-        if _nothing_to_read(text):
+        if not cut and _nothing_to_read(text):
             return Head((), "", 0)
     else:
         raise TypeError(f"html must be str or bytes, not {type(document).__name__}")
     extras: List[_Extra] = []
     found, end = _scan(text, extras)
-    return _head(text, found, end, extras, encoding)
+    found, reach = _scripted(text, found, end)
+    return _head(text, found, end, extras, encoding, cut and reach >= len(text))
 
 
 _WINDOW_SLACK = 4096  # not Final: a test sets it
@@ -832,14 +884,15 @@ The window's size decides only the work, never the answer."""
 
 
 def _scan_prefixes(raw: bytes, encoding: str, skip: int
-                   ) -> Tuple[str, List[Tuple[Dict[str, str], int, bool]], int, List[_Extra]]:
+                   ) -> Tuple[str, List[Tuple[Dict[str, str], int, bool]], int, List[_Extra],
+                            int]:
     """:func:`_scan` of the text of ``raw`` (``encoding``, ``skip``: from
     :func:`._encoding.prefix_encoding`), decoded a window at a time: the text of a window is
     exactly the start of the whole text, and a scan that stopped before the end of that
     text (at a ``<body>``, ``<frameset>`` or ``<plaintext>`` tag, whose decision reads
     nothing past the tag) reads what the scan of the whole text reads; a scan that ran to the
-    end of its window is made again over a larger one. Returns ``(text, metas, end, extras)``
-    as :func:`_scan` gives them for the window read last."""
+    end of its window is made again over a larger one. Returns ``(text, metas, end, extras,
+    reach)`` as :func:`_scan` and :func:`_scripted` give them for the window read last."""
     body = raw.find(b"<body", skip)
     if body < 0:
         body = raw.find(b"<BODY", skip)
@@ -849,7 +902,9 @@ def _scan_prefixes(raw: bytes, encoding: str, skip: int
         extras: List[_Extra] = []
         found, end = _scan(text, extras)
         if whole or end < len(text):
-            return text, found, end, extras
+            found, reach = _scripted(text, found, end)
+            if whole or reach < len(text):
+                return text, found, end, extras, reach
         size *= 8
 
 
@@ -873,7 +928,8 @@ class _Lines:
 
 
 def _head(text: str, found: List[Tuple[Dict[str, str], int, bool]], end: int,
-          extras: List[_Extra], encoding: str) -> Head:
+          extras: List[_Extra], encoding: str, cut: bool = False) -> Head:
+    # cut: the body went on past the text read, and reading ran to the end of that text
     """The :class:`Head` of what :func:`_scan` read of ``text``. (The named tuples are made
     with ``tuple.__new__``: their own ``__new__`` is Python code, slow to call from the
     compiled build.)"""
@@ -887,7 +943,7 @@ def _head(text: str, found: List[Tuple[Dict[str, str], int, bool]], end: int,
             _attribute_value(name).strip(_WS), _attribute_value(attributes.get("content", "")),
             offset, lines.of(offset), in_head)))
     if not extras:
-        return tuple.__new__(Head, (tuple(out), encoding, end, (), None, ()))
+        return tuple.__new__(Head, (tuple(out), encoding, end, (), None, (), cut))
     links: List[Link] = []
     scripts: List[InlineScript] = []
     base: Optional[str] = None
@@ -910,7 +966,63 @@ def _head(text: str, found: List[Tuple[Dict[str, str], int, bool]], end: int,
             rel, None if kind is None else _attribute_value(kind).strip(_WS),
             None if href is None else _attribute_value(href).strip(_WS), offset,
             lines.of(offset), in_head)))
-    return tuple.__new__(Head, (tuple(out), encoding, end, tuple(links), base, tuple(scripts)))
+    return tuple.__new__(Head, (tuple(out), encoding, end, tuple(links), base, tuple(scripts),
+                                cut))
+
+
+# ------------------------------------------------------------------ what is HTML
+
+_HTML_SIGNATURES: Final = (
+    b"<!doctype html", b"<html", b"<head", b"<script", b"<iframe", b"<h1", b"<div", b"<font",
+    b"<table", b"<a", b"<style", b"<title", b"<b", b"<body", b"<br", b"<p", b"<!--")
+_UNKNOWN_TYPES: Final = frozenset({"", "unknown/unknown", "application/unknown", "*/*"})
+
+
+def sniffs_html(data: Union[str, bytes, bytearray, memoryview]) -> bool:
+    """Whether a body of unknown type starts as HTML (WHATWG MIME Sniffing, as of 2026-11,
+    §7.1 "identifying a resource with an unknown MIME type": blanks skipped, then one of
+    the HTML signatures followed by a space or ``>``). Leniency: a UTF-8 byte-order mark
+    before the signature is skipped too (the standard reads it as text/plain; the page is
+    still HTML to its author).
+
+    >>> sniffs_html(b"\\n  <!DOCTYPE html><title>x</title>"), sniffs_html(b"%PDF-1.7")
+    (True, False)
+    """
+    if isinstance(data, str):
+        raw = data[:512].encode("utf-8", "replace")
+    else:
+        raw = bytes(data[:512])
+    start = raw.lstrip(b"\t\n\x0c\r ")
+    start = start[3:] if start.startswith(b"\xef\xbb\xbf") else start
+    lower = start[:16].lower()
+    for signature in _HTML_SIGNATURES:
+        if lower.startswith(signature) and lower[len(signature):len(signature) + 1] in (b" ",
+                                                                                         b">"):
+            return True
+    return False
+
+
+def html_type(content_type: Optional[str]) -> Optional[bool]:
+    """What a ``Content-Type`` says of the body: ``True`` HTML (or XHTML) by its type,
+    ``None`` no usable type (absent, empty, ``unknown/unknown``, ``application/unknown``,
+    ``*/*``: sniff the body, :func:`sniffs_html`), ``False`` another type (WHATWG MIME
+    Sniffing §7.1: a supplied type that is not unknown is kept, so ``text/plain`` and
+    ``application/octet-stream`` are never HTML, whatever they hold)."""
+    essence = (content_type or "").split(";", 1)[0].strip(" \t\r\n").lower()
+    if essence in _UNKNOWN_TYPES:
+        return None
+    return "html" in content_type.lower() if content_type is not None else None
+
+
+def reads_as_html(content_type: Optional[str],
+                  body: Union[str, bytes, bytearray, memoryview, None]) -> bool:
+    """Whether a response's body is read as HTML: by its type, else sniffed
+    (:func:`html_type`, :func:`sniffs_html`). The one rule of the page admission step
+    and of the WARC path."""
+    kind = html_type(content_type)
+    if kind is not None:
+        return kind
+    return body is not None and sniffs_html(body)
 
 
 def read_head_meta(document: Union[str, bytes, bytearray, memoryview, None], *,

@@ -22,7 +22,7 @@ from .._agents import Agent
 from ..errors import InvalidArgument
 from ._fold import TDM_SIGNALS, Directive, Facts, Maker, Response, facts_of, signals
 from ._headers import Headers, block_status, content_type, read_headers
-from ._html import DEFAULT_HEAD_BYTES, InlineScript, read_head
+from ._html import DEFAULT_HEAD_BYTES, InlineScript, read_head, reads_as_html
 from ._links import LicenseLink, license_urls
 from ._pricing import Pricing
 from ._robots import page_agents
@@ -62,6 +62,11 @@ class PageSignals:
     ``<script type="application/rsl+xml">`` licences of the head (their XML text: read them
     with :func:`robotsrules.parse_license`), and ``pricing``, what a pay-per-crawl response
     (HTTP 402, ``crawler-price``) asks (:class:`._pricing.Pricing`; ``None``: nothing).
+
+    ``head_cut``: the body went on past the bytes read (``max_head_bytes``) before its
+    ``<body>`` tag, so its head may hold metas that were not read: what the defaults say
+    here is not "nothing stated" but "not known" (:func:`robotsrules.combine` answers
+    ``None`` rather than ``True`` for every purpose the page would otherwise permit).
     """
 
     agent: Tuple[str, ...]
@@ -93,6 +98,7 @@ class PageSignals:
     licenses: Tuple[LicenseLink, ...] = ()
     inline_licenses: Tuple[InlineScript, ...] = ()
     pricing: Optional[Pricing] = None
+    head_cut: bool = False
 
     @property
     def license_urls(self) -> Tuple[str, ...]:
@@ -107,7 +113,8 @@ class PageSignals:
         return self.pricing is not None and self.pricing.asked
 
     def allows(self, purpose: str) -> Optional[bool]:
-        """``True`` (stated yes), ``False`` (stated no) or ``None`` (nothing stated).
+        """``True`` (stated yes), ``False`` (stated no) or ``None`` (nothing stated, or not
+        known: :attr:`head_cut`).
 
         ``purpose`` is one of the names :meth:`robotsrules.Usage.allows` takes
         (``"search"``, ``"ai-input"``, ``"ai-train"`` and the IETF vocabulary's categories);
@@ -116,8 +123,12 @@ class PageSignals:
         return self.decide(purpose)[0]
 
     def decide(self, purpose: str) -> Decision:
-        """The answer for ``purpose`` and the directive that decided it."""
-        return decide(purpose, self.signals, self.categories)
+        """The answer for ``purpose`` and the directive that decided it (``(None, None)``,
+        not known, for anything but a refusal when :attr:`head_cut`)."""
+        answer = decide(purpose, self.signals, self.categories)
+        if self.head_cut and answer[0] is not False:
+            return (None, None)  # a meta past the bytes read may say no
+        return answer
 
     @property
     def applying(self) -> Tuple[Directive, ...]:
@@ -145,6 +156,7 @@ class PageSignals:
             "inline_licenses": [script._asdict() for script in self.inline_licenses],
             "pricing": None if self.pricing is None else {
                 **self.pricing._asdict(), "terms": list(self.pricing.terms)},
+            "head_cut": self.head_cut,
             "directives": [d._asdict() for d in self.directives],
         }
 
@@ -156,7 +168,7 @@ _FACTORIES = tuple((f.name, f.default_factory) for f in fields(PageSignals)
 
 _MAKER: Maker = (PageSignals, _FIELDS, _FACTORIES)
 """How the fold makes each agent's :class:`PageSignals` (:func:`._fold.made`: without the
-frozen dataclass's ``__init__``, which sets each of its 24 fields through
+frozen dataclass's ``__init__``, which sets each of its 25 fields through
 ``object.__setattr__``; ``tests/page/test_signals_properties.py`` compares the two ways)."""
 
 
@@ -198,12 +210,17 @@ def _head_bytes(max_head_bytes: Any) -> int:
 
 def read_response(headers: Headers, html: Union[str, bytes, None] = None, *,
                   max_head_bytes: int = DEFAULT_HEAD_BYTES, strict: bool = True,
-                  status: Optional[int] = None) -> Response:
+                  status: Optional[int] = None, sniff: bool = False,
+                  cut: bool = False) -> Response:
     """Read a response's headers (every form :func:`._headers.read_headers` reads) and the
     head of its HTML body, once. ``status`` is the response's HTTP status (a raw header
     block's status line gives it when ``None``). ``strict=False`` is for a stranger's data (a
     crawl's records, engine rows, datatrove metadata): what cannot be read is skipped, never
-    raised."""
+    raised. ``sniff`` (the admission step): a body whose response has header fields is read
+    only when it is HTML by its ``Content-Type`` or, without a usable one, sniffed as HTML
+    (:func:`._html.reads_as_html`, WHATWG MIME Sniffing); a body given without any header
+    field is a document, read as HTML. ``cut``: ``html`` is only the start of the body (a
+    capture kept its first bytes; :attr:`PageSignals.head_cut`)."""
     limit = _head_bytes(max_head_bytes)
     code = _status(status, strict)
     if code is None:
@@ -211,8 +228,11 @@ def read_response(headers: Headers, html: Union[str, bytes, None] = None, *,
     fields = read_headers(headers, strict=bool(strict))  # a truthy value, as pure Python reads it
     if not strict and not isinstance(html, (str, bytes, bytearray, memoryview)):
         html = None
-    return Response(fields, read_head(html, max_bytes=limit,
-                                      content_type=content_type(fields)), code)
+    kind = content_type(fields)
+    if sniff and fields and html is not None and not reads_as_html(kind, html):
+        html = None  # not HTML: its bytes say nothing of the page's rules
+    return Response(fields, read_head(html, max_bytes=limit, content_type=kind, cut=bool(cut)),
+                    code)
 
 
 def page_signals(headers: Headers, html: Union[str, bytes, None] = None, *,
@@ -250,12 +270,16 @@ def page_signals_for(headers: Headers, html: Union[str, bytes, None],
                      now: Optional[datetime.datetime] = None,
                      max_head_bytes: int = DEFAULT_HEAD_BYTES,
                      strict: bool = True,
-                     status: Optional[int] = None) -> List[PageSignals]:
+                     status: Optional[int] = None, cut: bool = False,
+                     sniff: bool = False) -> List[PageSignals]:
     """:func:`page_signals` for each of ``agents``, the response read once (the bulk paths
-    judge every page for several agents)."""
+    judge every page for several agents). ``cut``: ``html`` is only the first bytes of the
+    body (a WARC capture's), so a head running to its end is cut
+    (:attr:`PageSignals.head_cut`); ``sniff``: the body is read only where it is HTML, as
+    :func:`robotsrules._page.admit_page` reads it (:func:`read_response`)."""
     names = [page_agents(agent) for agent in agents]
     response = read_response(headers, html, max_head_bytes=max_head_bytes, strict=strict,
-                             status=status)
+                             status=status, cut=cut, sniff=sniff)
     facts = page_facts(response, url)
     return [_signals(each, response, url, now, None, facts) for each in names]
 

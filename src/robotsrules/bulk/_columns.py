@@ -128,7 +128,7 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
             if head is None and body is None:
                 rows.append(None)
                 continue
-            response = read_response(head, body, strict=False)  # a stranger's row
+            response = read_response(head, body, strict=False, sniff=True)  # a stranger's row
             facts = page_facts(response, where if isinstance(where, str) else None)
             rows.append(list(license_urls(facts.licenses)))
         return pa.array(rows, LICENSE_URLS_TYPE)
@@ -177,8 +177,10 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
 def _signals(headers: Any, html: Any, agent: Any) -> List[Any]:
     """The page signals of each row (``None`` for a ``null`` agent): the page layer's one
     reader takes a raw block (folded lines too), bytes, a MAP or a LIST of name/value
-    structs alike, and a stranger's rows never raise."""
+    structs alike, and a stranger's rows never raise. The body is read as the admission step
+    reads it: HTML by its ``Content-Type``, else sniffed (``sniff``)."""
     from .._page import page_signals_for
 
-    return [None if name is None else page_signals_for(head, body, [name], strict=False)[0]
+    return [None if name is None else page_signals_for(head, body, [name], strict=False,
+                                                       sniff=True)[0]
             for head, body, name in zip(_values(headers), _values(html), _values(agent))]

@@ -68,12 +68,12 @@ def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Seque
     width = len(names)
     nulls = [None] * width
     signal_names = columns_of[5:9] + columns_of[10:]
-    purpose_names = list(zip(chosen, columns_of[11:]))
+    purpose_names = list(zip(chosen, columns_of[len(_BOUND):]))
     combined = bool(purpose_names) or observe is not None  # else no Combined is needed
     size = 0
     # The columns every page adds to, bound once a batch (not looked up for each row).
     (urls, agents_, statuses, dates, damages, allowed, indexes, follows, noais, reservations,
-     licenses) = (columns[n] for n in _BOUND)
+     licenses, cuts) = (columns[n] for n in _BOUND)
     for page in pages:
         if check is not None:
             check()
@@ -81,7 +81,7 @@ def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Seque
             yield pa.record_batch([columns[n] for n in columns_of], schema=schema)
             columns = {name: [] for name in columns_of}
             (urls, agents_, statuses, dates, damages, allowed, indexes, follows, noais,
-             reservations, licenses) = (columns[n] for n in _BOUND)
+             reservations, licenses, cuts) = (columns[n] for n in _BOUND)
             size = 0
         site = site_of(page)
         damaged = getattr(page, "damaged", None)
@@ -90,7 +90,8 @@ def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Seque
         date = page.date
         every = () if damaged else page_signals_for(
             page.headers, page.head, names, url=url, now=now or date, strict=False,
-            status=status)  # read once; a stranger's record
+            status=status, cut=bool(getattr(page, "truncated", False))
+        )  # read once; a stranger's record
         # The columns that are the same for every agent of the page, at once.
         if width == 1:
             urls.append(url)
@@ -118,6 +119,7 @@ def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Seque
             noais.append(signals.noai)
             reservations.append(signals.tdm_reservation)
             licenses.append(list(signals.license_urls))
+            cuts.append(signals.head_cut)
             if combined:
                 both = combine(usage, signals)
                 for purpose, name in purpose_names:
@@ -130,6 +132,6 @@ def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Seque
 
 
 _BOUND = ("url", "agent", "status", "date", "damaged", "crawl_allowed", "index", "follow",
-          "noai", "tdm_reservation", "license_urls")
+          "noai", "tdm_reservation", "license_urls", "head_cut")
 """The columns of :data:`~robotsrules.bulk.PAGE_SCHEMA` every page fills (the purposes'
 columns come after them)."""

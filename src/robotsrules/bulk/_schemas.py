@@ -169,6 +169,10 @@ PAGE_SIGNALS_TYPE = pa.struct([
 ])
 """The page-level signals of one response as the engines' ``robots_page`` gives them."""
 
+PAGE_SCHEMA_VERSION = 2
+"""The version of the page table's columns (:data:`PAGE_SCHEMA`), in its Arrow metadata as
+``robotsrules.page_schema_version``: 2 added ``head_cut`` (issue 33); 1 had none."""
+
 PAGE_SCHEMA = with_provenance(pa.schema([
     pa.field("url", pa.string()),
     pa.field("agent", pa.string()),
@@ -181,7 +185,8 @@ PAGE_SCHEMA = with_provenance(pa.schema([
     pa.field("tdm_reservation", pa.int8()),
     pa.field("damaged", pa.string()),
     pa.field("license_urls", pa.list_(pa.string())),
-]))
+    pa.field("head_cut", pa.bool_()),
+], metadata={"robotsrules.page_schema_version": str(PAGE_SCHEMA_VERSION)}))
 """The columns of a page table (:func:`robotsrules.warc.page_table`) before the purposes:
 one row per captured response and agent. ``damaged`` is null for a response read whole; for
 one that did not arrive whole it says why, and the signal columns (``index`` to the
@@ -189,7 +194,10 @@ purposes) are null: a cut record may have lost the very header or meta tag that 
 it is never a clean "nothing stated" row. ``license_urls``: the RSL 1.0 licences the
 response names (``Link: <...>; rel="license"; type="application/rsl+xml"`` and the HTML
 head's ``<link>``), resolved against the record's URL (:attr:`robotsrules.PageSignals.
-license_urls`); an empty list when it names none."""
+license_urls`); an empty list when it names none. ``head_cut``: the body went on past the
+bytes read before its ``<body>`` tag (:attr:`robotsrules.PageSignals.head_cut`), so a meta
+may be missing: the purpose columns are then null (not known) unless something refuses,
+never a clean "nothing stated" row."""
 
 
 def page_schema(purposes: Sequence[str] = ()) -> pa.Schema:

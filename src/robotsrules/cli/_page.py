@@ -79,8 +79,9 @@ def _fetch(url: str, args: argparse.Namespace) -> _Loaded:
     from .._fetcher import fetch_page
 
     source_url(url, ("http", "https"))
-    page = fetch_page(url, user_agent=user_agent(args, args.agent), max_bytes=args.max_head_bytes,
-                      timeout=args.timeout)
+    # One octet past the bound: a longer body shows as cut (PageSignals.head_cut).
+    page = fetch_page(url, user_agent=user_agent(args, args.agent),
+                      max_bytes=args.max_head_bytes + 1, timeout=args.timeout)
     if page.error is not None:
         raise RobotsError(f"{url}: {page.error}")
     return list(page.headers), page.body, f"{page.url}: HTTP {page.status}", page.status
@@ -94,9 +95,10 @@ def _load(source: str, args: argparse.Namespace) -> _Loaded:
 
     if is_url(source):
         return _fetch(source, args)
-    got = read_input(source, _HEADER_BYTES + args.max_head_bytes)
+    got = read_input(source, _HEADER_BYTES + args.max_head_bytes + 1)
     headers, body, status = _read_saved(got.data)
-    return headers, _decoded(headers, body, args.max_head_bytes, got.cut, got.name), \
+    # +1: the page layer tells a cut head from one that ends at the bound
+    return headers, _decoded(headers, body, args.max_head_bytes + 1, got.cut, got.name), \
         got.name, status
 
 
@@ -165,7 +167,10 @@ def _yes(value: bool) -> str:
 
 def _print_text(signals: PageSignals, source: str, purposes: List[str], out: TextIO) -> None:
     out.write(f"{visible(source)} (agent {visible(', '.join(signals.agent))})\n")
-    if not signals.directives:
+    if signals.head_cut:
+        out.write("note: the head was cut at --max-head-bytes before its <body> tag: a "
+                  "signal past it may be missing (answers not refused are not known)\n")
+    if not signals.directives and not signals.head_cut:
         out.write("no page-level signal: the defaults apply\n")
     else:
         out.write("signals read:\n")
@@ -193,7 +198,8 @@ def _print_text(signals: PageSignals, source: str, purposes: List[str], out: Tex
     out.write("purposes:\n")
     for purpose in purposes:
         answer, directive = signals.decide(purpose)
-        text = {True: "allowed", False: "refused", None: "nothing stated"}[answer]
+        text = {True: "allowed", False: "refused",
+                None: "not known (head cut)" if signals.head_cut else "nothing stated"}[answer]
         because = f"  <- {visible(directive.describe())}" if directive else ""
         out.write(f"  {purpose}: {text}{because}\n")
     _print_licences(signals, out)
