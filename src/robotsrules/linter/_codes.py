@@ -351,7 +351,7 @@ CODES: Dict[str, Code] = {
         "usage-conflict", "warning",
         "One group states both yes and no for the same purpose (or one `Content-Usage` "
         "value repeats a label): the most restrictive value applies (for a repeated label, "
-        "the last one, as RFC 9651 reads dictionaries).",
+        "the last one, as RFC 9651 reads dictionaries, and nothing when it is not `y`/`n`).",
         "keep one value for `{name}` in this group",
     ),
     "R606": Code(
