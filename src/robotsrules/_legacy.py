@@ -60,7 +60,9 @@ fed ``body.decode("utf-8").splitlines()`` as its ``read()`` does, then ``can_fet
    the first ``/``: for a token the result is the same), and the URL absolute or a path
    starting with ``/`` (urllib takes any string). A URL urllib cannot take apart (``ValueError``
    or ``UnicodeEncodeError``) raises ``InvalidURL``, and so does one holding a lone surrogate
-   outside U+DC80-U+DCFF anywhere (SPEC D1; urllib looks at the path only). A list of tokens
+   outside U+DC80-U+DCFF anywhere (SPEC D1; urllib looks at the path only). A lone
+   surrogate U+DC80-U+DCFF is the byte it escaped (SPEC D1, PEP 383), read as urllib reads
+   that byte written ``%XX`` (urllib raises ``UnicodeEncodeError``). A list of tokens
    is an extension: the first record that applies to any of them is used.
 6. **Numbers**: ``crawl_delay()`` is a float (urllib: an int) and ``request_rate().seconds``
    a float.
@@ -92,6 +94,11 @@ __all__ = ["LegacyRules", "build", "legacy_target", "select"]
 # Line ends that str.splitlines() knows besides LF, CR and CRLF.
 _MORE_BREAKS: Final = re.compile("[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 _ABSOLUTE_OR_PATH: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://|/")
+_ESCAPED_BYTE: Final = re.compile("[\udc80-\udcff]")
+
+
+def _percent(match: re.Match[str]) -> str:
+    return f"%{ord(match.group()) - 0xDC00:02X}"
 
 
 def _rule_path(value: str) -> Optional[str]:
@@ -178,6 +185,8 @@ def legacy_target(url: str) -> str:
 
     >>> legacy_target("https://example.com/a b/%7Ejoe;p?q=*#top")
     '/a%20b/~joe%3Bp%3Fq%3D%2A%23top'
+    >>> legacy_target("/caf\\udcc3\\udca9"), legacy_target("/caf%C3%A9")
+    ('/caf%C3%A9', '/caf%C3%A9')
     """
     try:
         absolute = _ABSOLUTE_OR_PATH.match(url)
@@ -189,6 +198,9 @@ def legacy_target(url: str) -> str:
         )
     if not url.isascii():
         url_octets(url)  # SPEC D1: a lone surrogate that stands for no byte raises, anywhere
+        # SPEC D1: U+DC80-U+DCFF (PEP 383) is the byte it escaped. urllib takes text only, so
+        # the byte goes in as its %XX escape, exactly as urllib reads that URL written out.
+        url = _ESCAPED_BYTE.sub(_percent, url)
     try:
         parsed = urlparse(unquote(url))
         target = quote(
