@@ -72,6 +72,10 @@ fed ``body.decode("utf-8").splitlines()`` as its ``read()`` does, then ``can_fet
 8. **Several values in a record** (no verdicts): of several ``Crawl-delay`` (or
    ``Request-rate``) lines in one record the slowest counts, as in every mode; urllib keeps
    the last, which may ask for less than the owner wrote.
+9. **Absurd values** (no verdicts): a ``Crawl-delay`` above one day is read as one day, a
+   ``Request-rate`` slower than one request a day as ``1/86400`` and more than 10**9
+   requests as 10**9, as in every mode (:data:`robotsrules._parser.MAX_DELAY`); urllib
+   keeps any integer.
 
 None of these changes a verdict on the shared corpus once the input is prepared the same way
 (1-3): ``tests/core/test_legacy_vs_urllib.py`` checks that, and asserts each class by name.
@@ -84,10 +88,19 @@ from typing import Any, Final, List, Optional, Tuple
 from urllib.parse import quote, unquote, urlparse, urlunparse
 
 from ._matcher import AgentRules
-from ._parser import OpenGroup, display, read_line, slower_delay, slower_rate, split_lines
+from ._parser import (
+    OpenGroup,
+    capped_delay,
+    capped_rate,
+    display,
+    read_line,
+    slower_delay,
+    slower_rate,
+    split_lines,
+)
 from ._urls import url_octets
 from .errors import InvalidURL
-from .model import Group, Reason, RequestRate, Rule, Scope, Verdict
+from .model import Group, Reason, Rule, Scope, Verdict
 
 __all__ = ["LegacyRules", "build", "legacy_target", "select"]
 
@@ -162,7 +175,8 @@ def build(text: str) -> Tuple[Group, ...]:
             elif key == "crawl-delay":
                 delay = _number(value)
                 if delay is not None:  # difference 8: the slowest of a record's values
-                    record.crawl_delay = slower_delay(record.crawl_delay, float(delay))
+                    # Difference 9: at most a day, as in every mode (urllib keeps any int).
+                    record.crawl_delay = slower_delay(record.crawl_delay, capped_delay(delay))
                 state = 2
             elif key == "request-rate":
                 numbers = value.split("/")
@@ -170,7 +184,7 @@ def build(text: str) -> Tuple[Group, ...]:
                     requests, seconds = _number(numbers[0]), _number(numbers[1])
                     if requests is not None and seconds is not None:
                         record.request_rate = slower_rate(
-                            record.request_rate, RequestRate(requests, float(seconds)))
+                            record.request_rate, capped_rate(requests, seconds))
                 state = 2
     if state == 2:
         groups.append(record.close())

@@ -23,13 +23,21 @@ from .._extensions import Extension, extensions
 from .._extensions import check_value as check_extension_value
 from .._extensions import find as find_extension
 from .._matcher import AgentRules
-from .._parser import MAX_LINE_BYTES, build, decode, display, split_lines
+from .._parser import (
+    MAX_LINE_BYTES,
+    build,
+    crawl_delay_value,
+    decode,
+    display,
+    request_rate_value,
+    split_lines,
+)
 from .._precedence import index_html_folder, rule_rank
 from .._purposes import CATEGORIES, CONTENT_SIGNALS, revision, superseded
 from .._terminal import CONTROL_ESCAPES
 from .._urls import text_octets
 from .._usage import Reading, read_value
-from ..model import Group, Line, Rule
+from ..model import Group, Line, RequestRate, Rule
 from ..robotstxt import DEFAULT_MAX_BYTES, RobotsTxt
 from ._codes import Diagnostic, diagnostic
 
@@ -404,6 +412,12 @@ class _Linter:
         (the user-agent lines directly above it; none before the first one)."""
         number, key = line.number, line.key or ""
         shown = f"`{canon}: {line.value}`"
+        read, capped = (crawl_delay_value(line.value) if key == "crawl-delay"
+                        else request_rate_value(line.value))
+        if capped:
+            self.emit("R407", number, _value_column(line),
+                      f"{shown} asks for more than robotsrules reads: it is read as "
+                      f"{_extra_shown(read)} (at most one day per request and 10^9 requests)")
         if not run:
             self.emit("R403", number, _key_column(line),
                       f"{shown} comes before any `User-agent:` line: robotsrules (as "
@@ -1110,3 +1124,10 @@ def lint(content: bytes | str, *, max_bytes: Optional[int] = DEFAULT_MAX_BYTES
 
 def _order(diagnostic: Diagnostic) -> Tuple[int, int, str]:
     return (diagnostic.line, diagnostic.column, diagnostic.code)
+
+
+def _extra_shown(read: object) -> str:
+    """A capped ``Crawl-delay`` or ``Request-rate`` as robotsrules reads it."""
+    if isinstance(read, RequestRate):
+        return f"`{read.requests}/{read.seconds:g}s`"
+    return f"`{read:g}` seconds" if isinstance(read, float) else "nothing"

@@ -312,6 +312,15 @@ CODES: Dict[str, Code] = {
         "qualified URL).",
         "write the full URL, e.g. `Sitemap: {fix}`",
     ),
+    "R407": Code(
+        "extra-capped", "warning",
+        "A `Crawl-delay` above one day (86,400 seconds; `1e309` and other numbers too large "
+        "for a float included), or a `Request-rate` slower than one request a day or above "
+        "10^9 requests: read as one day (`1/86400`; 10^9 requests), not ignored, since the "
+        "owner asked for a slow crawl. Other readers differ: some ignore such a value, some "
+        "wait as written.",
+        "write the delay you mean in seconds, at most a day, e.g. `Crawl-delay: 3600`",
+    ),
     "R501": Code(
         "mode-difference", "info",
         "A rule that means different things in google, rfc and legacy modes "
