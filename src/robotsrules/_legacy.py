@@ -72,8 +72,8 @@ fed ``body.decode("utf-8").splitlines()`` as its ``read()`` does, then ``can_fet
 8. **Several values in a record** (no verdicts): of several ``Crawl-delay`` (or
    ``Request-rate``) lines in one record the slowest counts, as in every mode; urllib keeps
    the last, which may ask for less than the owner wrote.
-9. **Absurd values** (no verdicts): a ``Crawl-delay`` above one day is read as one day, a
-   ``Request-rate`` slower than one request a day as ``1/86400`` and more than 10**9
+9. **Absurd values** (no verdicts): a ``Crawl-delay`` above 365 days is read as 365 days, a
+   ``Request-rate`` slower than one request in 365 days as ``1/31536000`` and more than 10**9
    requests as 10**9, as in every mode (:data:`robotsrules._parser.MAX_DELAY`); urllib
    keeps any integer.
 
@@ -175,7 +175,7 @@ def build(text: str) -> Tuple[Group, ...]:
             elif key == "crawl-delay":
                 delay = _number(value)
                 if delay is not None:  # difference 8: the slowest of a record's values
-                    # Difference 9: at most a day, as in every mode (urllib keeps any int).
+                    # Difference 9: at most 365 days, as in every mode (urllib keeps any int).
                     record.crawl_delay = slower_delay(record.crawl_delay, capped_delay(delay))
                 state = 2
             elif key == "request-rate":

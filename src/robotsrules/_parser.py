@@ -238,13 +238,15 @@ def scan(text: str) -> Iterator[Record]:
         yield read_line(number, raw)
 
 
-MAX_DELAY: Final = 86400
-"""The longest wait read from ``Crawl-delay`` and ``Request-rate`` (seconds: one day). A
+MAX_DELAY: Final = 365 * 86400
+"""The longest wait read from ``Crawl-delay`` and ``Request-rate`` (seconds: 365 days). A
 ``Crawl-delay`` above it, written as a number (``99999999999999999999999``, ``1e309``, which
-overflows a float), is read as one day; a ``Request-rate`` slower than one request a day is
-read as ``1/86400``. An absurd delay is the owner asking for a very slow crawl, so it is
-capped rather than ignored (ignoring it would let a crawler go at full speed); a day keeps
-every number finite. Lint R407 reports the line."""
+overflows a float), is read as 365 days; a ``Request-rate`` slower than one request in 365
+days is read as ``1/31536000``. An absurd delay is the owner asking for a very slow crawl,
+so it is capped rather than ignored (ignoring it would let a crawler go at full speed); the
+cap is far above what real files ask (a week, 604800, is the longest in the test corpus),
+so no sensible value is read shorter than written (SPEC §5), and it keeps every number
+finite. Lint R407 reports the line."""
 
 MAX_REQUESTS: Final = 1_000_000_000
 """The most requests read from a ``Request-rate`` (``N/T`` with a larger ``N`` is read as
@@ -255,18 +257,18 @@ def capped_delay(seconds: float) -> float:
     """``seconds`` (an int or a float, ``inf`` included), at most :data:`MAX_DELAY`.
 
     >>> capped_delay(10), capped_delay(10 ** 400), capped_delay(float("inf"))
-    (10.0, 86400.0, 86400.0)
+    (10.0, 31536000.0, 31536000.0)
     """
     return float(seconds) if seconds <= MAX_DELAY else float(MAX_DELAY)
 
 
 def capped_rate(requests: int, seconds: float) -> RequestRate:
     """The :class:`RequestRate` read from ``requests`` in ``seconds`` (ints or floats of
-    any size): at most :data:`MAX_REQUESTS` requests, at most one day per request. A rate of
+    any size): at most :data:`MAX_REQUESTS` requests, at most 365 days per request. A rate of
     no requests (``0/T``, which only legacy mode reads) keeps its zero.
 
     >>> capped_rate(1, 10 ** 30), capped_rate(10 ** 30, 1.0), capped_rate(2, 10.0)
-    (RequestRate(requests=1, seconds=86400.0), RequestRate(requests=1000000000, seconds=1.0), \
+    (RequestRate(requests=1, seconds=31536000.0), RequestRate(requests=1000000000, seconds=1.0), \
 RequestRate(requests=2, seconds=10.0))
     """
     requests = min(requests, MAX_REQUESTS)
@@ -282,7 +284,7 @@ def crawl_delay_value(value: str) -> Tuple[Optional[float], bool]:
     optionally followed by ``s``), and whether it was capped at :data:`MAX_DELAY`.
 
     >>> crawl_delay_value("10s"), crawl_delay_value("1e309"), crawl_delay_value("inf")
-    ((10.0, False), (86400.0, True), (None, False))
+    ((10.0, False), (31536000.0, True), (None, False))
     """
     words = value.split()
     number = words[0].rstrip("sS") if words else ""
@@ -304,8 +306,8 @@ def request_rate_value(value: str) -> Tuple[Optional[RequestRate], bool]:
 
     >>> request_rate_value("1/5s")
     (RequestRate(requests=1, seconds=5.0), False)
-    >>> request_rate_value("1/100000d")
-    (RequestRate(requests=1, seconds=86400.0), True)
+    >>> request_rate_value("1/1000d")
+    (RequestRate(requests=1, seconds=31536000.0), True)
     """
     match = _REQUEST_RATE.match(value)
     if match is None:

@@ -155,7 +155,7 @@ QUIET: Dict[str, List[Tuple[bytes, Dict[str, Any]]]] = {
     "R404": [(b"User-agent: a\nCrawl-delay: 5\nDisallow: /\nUser-agent: b\nCrawl-delay: 6\n", {})],
     "R405": [(b"Sitemap: https://example.com/s.xml\nHost: example.com\n" + UA, {})],
     "R406": [(b"Sitemap: https://example.com/s.xml\nSitemap: http://example.com/s2.xml\n", {})],
-    "R407": [(UA + b"Crawl-delay: 86400\nRequest-rate: 1/1d\n", {})],
+    "R407": [(UA + b"Crawl-delay: 604800\nRequest-rate: 1/365d\n", {})],
     "R501": [(UA + b"Allow: /a/b\nDisallow: /a\nDisallow: /a/c\nDisallow: /~joe%2F\n", {}),
              (b"User-agent: *\nDisallow:\n\nUser-agent: b\nDisallow: /x\n", {}),
              (UA + b"Disallow: /a\n\nUser-agent: b\nAllow: /a/b\n", {})],

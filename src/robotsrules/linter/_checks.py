@@ -417,7 +417,7 @@ class _Linter:
         if capped:
             self.emit("R407", number, _value_column(line),
                       f"{shown} asks for more than robotsrules reads: it is read as "
-                      f"{_extra_shown(read)} (at most one day per request and 10^9 requests)")
+                      f"{_extra_shown(read)} (at most 365 days per request and 10^9 requests)")
         if not run:
             self.emit("R403", number, _key_column(line),
                       f"{shown} comes before any `User-agent:` line: robotsrules (as "
@@ -1129,5 +1129,9 @@ def _order(diagnostic: Diagnostic) -> Tuple[int, int, str]:
 def _extra_shown(read: object) -> str:
     """A capped ``Crawl-delay`` or ``Request-rate`` as robotsrules reads it."""
     if isinstance(read, RequestRate):
-        return f"`{read.requests}/{read.seconds:g}s`"
-    return f"`{read:g}` seconds" if isinstance(read, float) else "nothing"
+        return f"`{read.requests}/{_seconds(read.seconds)}s`"
+    return f"`{_seconds(read)}` seconds" if isinstance(read, float) else "nothing"
+
+
+def _seconds(value: float) -> str:
+    return str(int(value)) if value.is_integer() else f"{value:g}"

@@ -314,12 +314,12 @@ CODES: Dict[str, Code] = {
     ),
     "R407": Code(
         "extra-capped", "warning",
-        "A `Crawl-delay` above one day (86,400 seconds; `1e309` and other numbers too large "
-        "for a float included), or a `Request-rate` slower than one request a day or above "
-        "10^9 requests: read as one day (`1/86400`; 10^9 requests), not ignored, since the "
-        "owner asked for a slow crawl. Other readers differ: some ignore such a value, some "
-        "wait as written.",
-        "write the delay you mean in seconds, at most a day, e.g. `Crawl-delay: 3600`",
+        "A `Crawl-delay` above 365 days (31,536,000 seconds; `1e309` and other numbers too "
+        "large for a float included), or a `Request-rate` slower than one request in 365 days "
+        "or above 10^9 requests: read as 365 days (`1/31536000`; 10^9 requests), not "
+        "ignored, since the owner asked for a slow crawl. Other readers differ: some "
+        "ignore such a value, some wait as written.",
+        "write the delay you mean in seconds, e.g. `Crawl-delay: 3600`",
     ),
     "R501": Code(
         "mode-difference", "info",
