@@ -14,6 +14,7 @@ from typing import (
     Mapping,
     Optional,
     Sequence,
+    Set,
     Tuple,
 )
 
@@ -39,7 +40,7 @@ from .._urls import text_octets
 from .._usage import Reading, read_value
 from ..model import Group, Line, RequestRate, Rule
 from ..robotstxt import DEFAULT_MAX_BYTES, RobotsTxt
-from ._codes import Diagnostic, diagnostic
+from ._codes import MAX_PER_CODE, Diagnostic, cut_message, diagnostic
 
 __all__ = ["lint"]
 
@@ -205,13 +206,36 @@ class _Linter:
         # A License line before the first group (RSL 1.0 §4.4.2: site-wide)?
         self.site_license = any(self.group_of(number) is None for number, _ in parsed.licenses)
         self.found: List[Diagnostic] = []
+        self.listed: Dict[str, int] = {}  # diagnostics kept per code (at most MAX_PER_CODE)
+        self.unlisted: Dict[str, List[int]] = {}  # code -> [count, first, last line] not kept
+        self.dead_lines: Set[int] = set()  # lines of rules Google never matches (R301-R306)
         self.utf16 = False
         self._octet_lines: Optional[List[str]] = None
 
     # -- output ---------------------------------------------------------------------------
     def emit(self, code: str, line: int, column: int, message: str, **fields: object) -> None:
+        # Memory stays bounded: past MAX_PER_CODE of a code, findings are only counted (R007).
+        if code in _DEAD_IN_GOOGLE:
+            self.dead_lines.add(line)
+        listed = self.listed.get(code, 0)
+        if listed >= MAX_PER_CODE:
+            cut = self.unlisted.get(code)
+            if cut is None:
+                self.unlisted[code] = [1, line, line]
+            else:
+                cut[0] += 1
+                cut[1] = min(cut[1], line)
+                cut[2] = max(cut[2], line)
+            return
+        self.listed[code] = listed + 1
         # File content reaches messages: no control character may reach a terminal.
         self.found.append(diagnostic(code, line, column, message, _CONTROL, **fields))
+
+    def report_cuts(self) -> None:
+        """One ``R007`` per code with findings not listed (after every pass)."""
+        for code, (count, first, last) in sorted(self.unlisted.items()):
+            self.found.append(diagnostic("R007", first, 1, cut_message(code, count, first, last),
+                                         _CONTROL, which=code, count=count))
 
     @property
     def octet_lines(self) -> List[str]:
@@ -994,7 +1018,7 @@ class _Linter:
         outcome matches every URL they match (first match wins there, longest here)."""
         if _LEGACY_ALLOWS.search(self.text) is None:
             return  # every legacy rule disallows: order cannot change an outcome
-        dead = {d.line for d in self.found if d.code in _DEAD_IN_GOOGLE}
+        dead = self.dead_lines
         used = {r.line for g in self.groups if any(g.agents) for r in g.rules}
         for record in legacy.build(self.text):
             earlier: Dict[str, Rule] = {}
@@ -1119,6 +1143,7 @@ def lint(content: bytes | str, *, max_bytes: Optional[int] = DEFAULT_MAX_BYTES
     linter.mode_checks()
     linter.usage_checks()
     linter.registry_checks()
+    linter.report_cuts()
     return sorted(linter.found, key=_order)
 
 
