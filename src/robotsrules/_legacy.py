@@ -107,7 +107,8 @@ __all__ = ["LegacyRules", "build", "legacy_target", "select"]
 # Line ends that str.splitlines() knows besides LF, CR and CRLF.
 _MORE_BREAKS: Final = re.compile("[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 _ABSOLUTE_OR_PATH: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://|/")
-_ESCAPED_BYTE: Final = re.compile("[\udc80-\udcff]")
+# Spelt with chr(): mypyc refuses surrogates in string literals.
+_ESCAPED_BYTE: Final = re.compile(f"[{chr(0xDC80)}-{chr(0xDCFF)}]")
 
 
 def _percent(match: re.Match[str]) -> str:

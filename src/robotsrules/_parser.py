@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Dict, Final, Iterator, List, NamedTuple, Optional, Tuple
+from typing import Dict, Final, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from ._agents import SPACE, file_agent_token
 from ._urls import normalize_escapes, text_octets, url_text
@@ -253,8 +253,10 @@ MAX_REQUESTS: Final = 1_000_000_000
 this many in ``T``: slower than written, and no crawler comes near it)."""
 
 
-def capped_delay(seconds: float) -> float:
-    """``seconds`` (an int or a float, ``inf`` included), at most :data:`MAX_DELAY`.
+def capped_delay(seconds: Union[int, float]) -> float:
+    """``seconds`` (an int or a float, ``inf`` included), at most :data:`MAX_DELAY`. (The
+    ``Union`` keeps a 400-digit int an int in the compiled build, where ``float`` would
+    convert it at the call and overflow.)
 
     >>> capped_delay(10), capped_delay(10 ** 400), capped_delay(float("inf"))
     (10.0, 31536000.0, 31536000.0)
@@ -262,7 +264,7 @@ def capped_delay(seconds: float) -> float:
     return float(seconds) if seconds <= MAX_DELAY else float(MAX_DELAY)
 
 
-def capped_rate(requests: int, seconds: float) -> RequestRate:
+def capped_rate(requests: int, seconds: Union[int, float]) -> RequestRate:
     """The :class:`RequestRate` read from ``requests`` in ``seconds`` (ints or floats of
     any size): at most :data:`MAX_REQUESTS` requests, at most 365 days per request. A rate of
     no requests (``0/T``, which only legacy mode reads) keeps its zero.
