@@ -152,10 +152,10 @@ def dictionary_statements(parsed: Mapping[str, Union[Item, InnerList]]) -> Tuple
     A label given twice has already been reduced to its last value by the parser (RFC 9651
     (September 2024) §4.2.2), and only that value counts: the Token ``y`` or ``n`` states a
     preference, any other value states nothing for the label, even when an earlier member
-    gave a valid one (draft-ietf-aipref-vocab, "Processing Algorithm": "if the same key
-    appears multiple times, only the last value is taken", with the example
-    ``train-ai=y, train-ai="n"`` that "expresses no preferences"; editor's copy of
-    2025-08-14 §6.5, the rule of -07 (2026-08-19), the revision read here).
+    gave a valid one (draft-ietf-aipref-vocab-07, 2026-08-19, "Multiple Preferences": "if
+    the same key appears multiple times, the algorithms in [RFC 9651] ensure that only the
+    last value applies", and ``train-ai=y, train-ai, search=n, search="n"`` "results in all
+    preferences being unknown"; the working copy of -08, 2026-09-14, was not read here).
 
     >>> dictionary_statements(parse_dictionary("train-ai=n, search=y, train-ai"))
     ((('search', True),), (), (('train-ai', '?1'),))

@@ -1,7 +1,8 @@
 """A label given twice in one ``Content-Usage`` value (issue 33): RFC 9651 (September 2024)
 §4.2.2 keeps the last value, and a last value that is not the Token ``y``/``n`` states
-nothing for that label even when an earlier one was valid (draft-ietf-aipref-vocab,
-"Processing Algorithm": ``train-ai=y, train-ai="n"`` "expresses no preferences").
+nothing for that label even when an earlier one was valid (draft-ietf-aipref-vocab-07,
+2026-08-19, "Multiple Preferences": ``train-ai=y, train-ai, search=n, search="n"``
+"results in all preferences being unknown").
 
 The same rule reads the robots.txt line and the response header
 (``tests/page/test_usage_header_repeated.py``); here: the library, ``robotsrules usage``,
@@ -32,6 +33,7 @@ CASES: List[Tuple[str, Optional[bool], Optional[bool]]] = [
     ("train-ai=n, train-ai=y, search=y, search=n", True, False),
     ("train-ai=y;x=1, search=n, train-ai=n", False, False),
     ('train-ai=y, train-ai="n", train-genai=n, train-genai, all=n, all=()', None, None),
+    ('train-ai=y, train-ai, search=n, search="n"', None, None),  # the vocab's own example
 ]
 
 

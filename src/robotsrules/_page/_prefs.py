@@ -8,7 +8,7 @@
   them and one that kept them apart give the same text. Where a key is given several times
   the last value counts, and a last value that is not ``y``/``n`` states nothing for that
   key even when an earlier one was valid (RFC 9651 (September 2024) §4.2.2 keeps the last
-  value; draft-ietf-aipref-vocab-07 (2026-08-19) "Processing Algorithm"): the rule of
+  value; draft-ietf-aipref-vocab-07 (2026-08-19) "Multiple Preferences"): the rule of
   :func:`robotsrules._usage.dictionary_statements`, shared with robots.txt's
   ``Content-Usage`` lines. A field that does not parse is reported invalid and its
   members are read one by one, each refusal (``=n``) among them still counting: the vocab
