@@ -15,16 +15,15 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 import venv
 from pathlib import Path
 from typing import List
 
 import pytest
 
+from tests.docs_blocks import BLOCK
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from docs_blocks import BLOCK  # noqa: E402
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
