@@ -11,6 +11,15 @@ fraction digits, ISO 28500 §5.4) and ``unavailable_after`` page rules (the page
 * ISO 8601: ``YYYY-MM-DD``, then optionally ``T`` (or a space) and ``hh:mm[:ss[.f...]]``
   with any number of fraction digits (cut to microseconds), and a zone ``Z`` or
   ``±hh[[:]mm]``; other forms Python's ``datetime.fromisoformat`` reads are accepted too;
+* dates written out with a month name, the "other widely adopted formats" Google accepts
+  for ``unavailable_after`` (Google Search Central, "Robots meta tag, data-nosnippet, and
+  X-Robots-Tag specifications"): ``June 25, 2010``, ``Jun 25 2010``, ``Friday, June 25,
+  2010``, ``25 June 2010``, ``25-Jun-2010``, ``25-Jun-10`` (RFC 850's two-digit year: 69-99
+  are 19xx, 00-68 20xx), each optionally followed by ``hh:mm[:ss]``, ``AM``/``PM`` and a
+  zone (``Z``, ``UT``, ``GMT``, ``UTC``, the US zones of RFC 822 §5, ``±hhmm``,
+  ``±hh:mm``; another zone name is read as UTC+14, the earliest time the text can mean).
+  Read strictly: the whole text must be one of these, with a real month name and a valid
+  day and hour (``3:00 PM`` is 15:00, never 03:00);
 * anything else is tried as an RFC 5322 date (``Sun, 06 Nov 1994 08:49:37 GMT``; RFC 850
   and asctime forms as :func:`email.utils.parsedate_to_datetime` reads them);
 * text longer than 100 characters, or that none of these read, is no date (``None``):
@@ -34,6 +43,58 @@ _ISO = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})"
     r"(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?"
     r"\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?\Z")
+
+
+_MONTHS = {
+    "jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4,
+    "april": 4, "may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8,
+    "sep": 9, "sept": 9, "september": 9, "oct": 10, "october": 10, "nov": 11,
+    "november": 11, "dec": 12, "december": 12,
+}
+# RFC 822 §5 (August 1982): the zones a written-out date may name, in hours from UTC.
+_ZONES = {
+    "z": 0, "ut": 0, "utc": 0, "gmt": 0, "est": -5, "edt": -4, "cst": -6, "cdt": -5,
+    "mst": -7, "mdt": -6, "pst": -8, "pdt": -7,
+}
+_WRITTEN = re.compile(
+    r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,6}\.?,?[ 	]+)?"
+    r"(?:(?P<month>[a-z]{3,9})\.?[ 	]+(?P<day>\d{1,2})(?:st|nd|rd|th)?,?[ 	]+(?P<year>\d{4})"
+    r"|(?P<day2>\d{1,2})(?P<sep>[- 	])[ 	]*(?P<month2>[a-z]{3,9})\.?(?P=sep)[ 	]*"
+    r"(?P<year2>\d{4}|\d{2}))"
+    r"(?:,?[ 	]+(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?"
+    r"(?:[ 	]*(?P<half>[ap])\.?m\.?)?)?"
+    r"(?:[ 	]*(?P<zone>[a-z]{1,3}|[+-]\d{2}:?\d{2}))?\Z",
+    re.IGNORECASE)
+
+
+def _written(text: str) -> Optional[datetime.datetime]:
+    """A date written out with a month name (module docstring), or ``None``."""
+    match = _WRITTEN.match(text)
+    if match is None:
+        return None
+    found = match.groupdict()
+    month = _MONTHS.get((found["month"] or found["month2"]).lower())
+    year = int(found["year"] or found["year2"])
+    if len(found["year2"] or "") == 2:
+        year += 1900 if year > 68 else 2000
+    hour = int(found["hour"] or 0)
+    if found["half"]:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if found["half"].lower() == "p" else 0)
+    zone = found["zone"]
+    if month is None:
+        return None
+    if zone and zone[0] not in "+-":
+        # A zone name RFC 822 does not define (CET, IST...): the earliest time the text can
+        # mean (UTC+14), so an unavailable_after is never read later than its author meant.
+        hours = _ZONES.get(zone.lower(), 14)
+        offset: datetime.tzinfo = datetime.timezone(datetime.timedelta(hours=hours))
+    else:
+        offset = _zone(zone)
+    return datetime.datetime(year, month, int(found["day"] or found["day2"]), hour,
+                             int(found["minute"] or 0), int(found["second"] or 0),
+                             tzinfo=offset)
 
 
 def _zone(text: Optional[str]) -> datetime.tzinfo:
@@ -61,6 +122,8 @@ def _text(text: str) -> Optional[datetime.datetime]:
             return datetime.datetime.fromisoformat(text)
         except ValueError:
             pass
+        if _WRITTEN.match(text) is not None:
+            return _written(text)
         return email.utils.parsedate_to_datetime(text)
     except (TypeError, ValueError, IndexError, OverflowError):
         return None

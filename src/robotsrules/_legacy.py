@@ -60,7 +60,9 @@ fed ``body.decode("utf-8").splitlines()`` as its ``read()`` does, then ``can_fet
    the first ``/``: for a token the result is the same), and the URL absolute or a path
    starting with ``/`` (urllib takes any string). A URL urllib cannot take apart (``ValueError``
    or ``UnicodeEncodeError``) raises ``InvalidURL``, and so does one holding a lone surrogate
-   outside U+DC80-U+DCFF anywhere (SPEC D1; urllib looks at the path only). A list of tokens
+   outside U+DC80-U+DCFF anywhere (SPEC D1; urllib looks at the path only). A lone
+   surrogate U+DC80-U+DCFF is the byte it escaped (SPEC D1, PEP 383), read as urllib reads
+   that byte written ``%XX`` (urllib raises ``UnicodeEncodeError``). A list of tokens
    is an extension: the first record that applies to any of them is used.
 6. **Numbers**: ``crawl_delay()`` is a float (urllib: an int) and ``request_rate().seconds``
    a float.
@@ -70,6 +72,10 @@ fed ``body.decode("utf-8").splitlines()`` as its ``read()`` does, then ``can_fet
 8. **Several values in a record** (no verdicts): of several ``Crawl-delay`` (or
    ``Request-rate``) lines in one record the slowest counts, as in every mode; urllib keeps
    the last, which may ask for less than the owner wrote.
+9. **Absurd values** (no verdicts): a ``Crawl-delay`` above 365 days is read as 365 days, a
+   ``Request-rate`` slower than one request in 365 days as ``1/31536000`` and more than 10**9
+   requests as 10**9, as in every mode (:data:`robotsrules._parser.MAX_DELAY`); urllib
+   keeps any integer.
 
 None of these changes a verdict on the shared corpus once the input is prepared the same way
 (1-3): ``tests/core/test_legacy_vs_urllib.py`` checks that, and asserts each class by name.
@@ -82,16 +88,31 @@ from typing import Any, Final, List, Optional, Tuple
 from urllib.parse import quote, unquote, urlparse, urlunparse
 
 from ._matcher import AgentRules
-from ._parser import OpenGroup, display, read_line, slower_delay, slower_rate, split_lines
+from ._parser import (
+    OpenGroup,
+    capped_delay,
+    capped_rate,
+    display,
+    read_line,
+    slower_delay,
+    slower_rate,
+    split_lines,
+)
 from ._urls import url_octets
 from .errors import InvalidURL
-from .model import Group, Reason, RequestRate, Rule, Scope, Verdict
+from .model import Group, Reason, Rule, Scope, Verdict
 
 __all__ = ["LegacyRules", "build", "legacy_target", "select"]
 
 # Line ends that str.splitlines() knows besides LF, CR and CRLF.
 _MORE_BREAKS: Final = re.compile("[\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 _ABSOLUTE_OR_PATH: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://|/")
+# Spelt with chr(): mypyc refuses surrogates in string literals.
+_ESCAPED_BYTE: Final = re.compile(f"[{chr(0xDC80)}-{chr(0xDCFF)}]")
+
+
+def _percent(match: re.Match[str]) -> str:
+    return f"%{ord(match.group()) - 0xDC00:02X}"
 
 
 def _rule_path(value: str) -> Optional[str]:
@@ -155,7 +176,8 @@ def build(text: str) -> Tuple[Group, ...]:
             elif key == "crawl-delay":
                 delay = _number(value)
                 if delay is not None:  # difference 8: the slowest of a record's values
-                    record.crawl_delay = slower_delay(record.crawl_delay, float(delay))
+                    # Difference 9: at most 365 days, as in every mode (urllib keeps any int).
+                    record.crawl_delay = slower_delay(record.crawl_delay, capped_delay(delay))
                 state = 2
             elif key == "request-rate":
                 numbers = value.split("/")
@@ -163,7 +185,7 @@ def build(text: str) -> Tuple[Group, ...]:
                     requests, seconds = _number(numbers[0]), _number(numbers[1])
                     if requests is not None and seconds is not None:
                         record.request_rate = slower_rate(
-                            record.request_rate, RequestRate(requests, float(seconds)))
+                            record.request_rate, capped_rate(requests, seconds))
                 state = 2
     if state == 2:
         groups.append(record.close())
@@ -178,6 +200,8 @@ def legacy_target(url: str) -> str:
 
     >>> legacy_target("https://example.com/a b/%7Ejoe;p?q=*#top")
     '/a%20b/~joe%3Bp%3Fq%3D%2A%23top'
+    >>> legacy_target("/caf\\udcc3\\udca9"), legacy_target("/caf%C3%A9")
+    ('/caf%C3%A9', '/caf%C3%A9')
     """
     try:
         absolute = _ABSOLUTE_OR_PATH.match(url)
@@ -189,6 +213,9 @@ def legacy_target(url: str) -> str:
         )
     if not url.isascii():
         url_octets(url)  # SPEC D1: a lone surrogate that stands for no byte raises, anywhere
+        # SPEC D1: U+DC80-U+DCFF (PEP 383) is the byte it escaped. urllib takes text only, so
+        # the byte goes in as its %XX escape, exactly as urllib reads that URL written out.
+        url = _ESCAPED_BYTE.sub(_percent, url)
     try:
         parsed = urlparse(unquote(url))
         target = quote(

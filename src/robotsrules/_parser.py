@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Dict, Final, Iterator, List, NamedTuple, Optional, Tuple
+from typing import Dict, Final, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from ._agents import SPACE, file_agent_token
 from ._urls import normalize_escapes, text_octets, url_text
@@ -53,8 +53,9 @@ from ._usage import CONTENT_SIGNAL, CONTENT_USAGE, usage_line
 from .model import Group, Line, Pace, RequestRate, Rule, UsageLine
 
 __all__ = [
-    "EXTRA_KEYS", "KEYS", "KEY_PREFIXES", "MAX_LINE_BYTES", "OpenGroup", "Parsed", "build",
-    "decode", "scan", "slower_delay", "slower_rate",
+    "EXTRA_KEYS", "KEYS", "KEY_PREFIXES", "MAX_DELAY", "MAX_LINE_BYTES", "MAX_REQUESTS",
+    "OpenGroup", "Parsed", "build", "capped_delay", "capped_rate", "crawl_delay_value",
+    "decode", "request_rate_value", "scan", "slower_delay", "slower_rate",
 ]
 
 MAX_LINE_BYTES: Final = 16663
@@ -237,24 +238,89 @@ def scan(text: str) -> Iterator[Record]:
         yield read_line(number, raw)
 
 
-def _crawl_delay(value: str) -> Optional[float]:
+MAX_DELAY: Final = 365 * 86400
+"""The longest wait read from ``Crawl-delay`` and ``Request-rate`` (seconds: 365 days). A
+``Crawl-delay`` above it, written as a number (``99999999999999999999999``, ``1e309``, which
+overflows a float), is read as 365 days; a ``Request-rate`` slower than one request in 365
+days is read as ``1/31536000``. An absurd delay is the owner asking for a very slow crawl,
+so it is capped rather than ignored (ignoring it would let a crawler go at full speed); the
+cap is far above what real files ask (a week, 604800, is the longest in the test corpus),
+so no sensible value is read shorter than written (SPEC §5), and it keeps every number
+finite. Lint R407 reports the line."""
+
+MAX_REQUESTS: Final = 1_000_000_000
+"""The most requests read from a ``Request-rate`` (``N/T`` with a larger ``N`` is read as
+this many in ``T``: slower than written, and no crawler comes near it)."""
+
+
+def capped_delay(seconds: Union[int, float]) -> float:
+    """``seconds`` (an int or a float, ``inf`` included), at most :data:`MAX_DELAY`. (The
+    ``Union`` keeps a 400-digit int an int in the compiled build, where ``float`` would
+    convert it at the call and overflow.)
+
+    >>> capped_delay(10), capped_delay(10 ** 400), capped_delay(float("inf"))
+    (10.0, 31536000.0, 31536000.0)
+    """
+    return float(seconds) if seconds <= MAX_DELAY else float(MAX_DELAY)
+
+
+def capped_rate(requests: int, seconds: Union[int, float]) -> RequestRate:
+    """The :class:`RequestRate` read from ``requests`` in ``seconds`` (ints or floats of
+    any size): at most :data:`MAX_REQUESTS` requests, at most 365 days per request. A rate of
+    no requests (``0/T``, which only legacy mode reads) keeps its zero.
+
+    >>> capped_rate(1, 10 ** 30), capped_rate(10 ** 30, 1.0), capped_rate(2, 10.0)
+    (RequestRate(requests=1, seconds=31536000.0), RequestRate(requests=1000000000, seconds=1.0), \
+RequestRate(requests=2, seconds=10.0))
+    """
+    requests = min(requests, MAX_REQUESTS)
+    if requests == 0:
+        return RequestRate(0, capped_delay(seconds))
+    if seconds > requests * MAX_DELAY:  # an exact comparison, whatever the sizes
+        return RequestRate(1, float(MAX_DELAY))
+    return RequestRate(requests, float(seconds))
+
+
+def crawl_delay_value(value: str) -> Tuple[Optional[float], bool]:
+    """A ``Crawl-delay`` value read (``None`` if it is not a non-negative number of seconds,
+    optionally followed by ``s``), and whether it was capped at :data:`MAX_DELAY`.
+
+    >>> crawl_delay_value("10s"), crawl_delay_value("1e309"), crawl_delay_value("inf")
+    ((10.0, False), (31536000.0, True), (None, False))
+    """
     words = value.split()
+    number = words[0].rstrip("sS") if words else ""
+    if not any("0" <= char <= "9" for char in number):  # "inf", "nan": not numbers of seconds
+        return None, False
     try:
-        delay = float(words[0].rstrip("sS")) if words else math.nan
+        delay = float(number)
     except ValueError:
-        return None
-    return delay if math.isfinite(delay) and delay >= 0 else None
+        return None, False
+    if math.isnan(delay) or delay < 0:
+        return None, False
+    capped = capped_delay(delay)
+    return capped, capped != delay
 
 
-def _request_rate(value: str) -> Optional[RequestRate]:
+def request_rate_value(value: str) -> Tuple[Optional[RequestRate], bool]:
+    """A ``Request-rate`` value read (``None`` if it is not ``N/T[s|m|h|d]`` with ``N`` and
+    ``T`` above zero), and whether :func:`capped_rate` changed it.
+
+    >>> request_rate_value("1/5s")
+    (RequestRate(requests=1, seconds=5.0), False)
+    >>> request_rate_value("1/1000d")
+    (RequestRate(requests=1, seconds=31536000.0), True)
+    """
     match = _REQUEST_RATE.match(value)
     if match is None:
-        return None
+        return None, False
     requests, span, unit = match.groups()
+    count = int(requests)
     seconds = float(span) * _UNIT[unit.lower()]
-    if int(requests) <= 0 or seconds <= 0:
-        return None
-    return RequestRate(int(requests), seconds)
+    if count <= 0 or seconds <= 0:
+        return None, False
+    rate = capped_rate(count, seconds)
+    return rate, rate != (count, seconds)
 
 
 _EXTRA_VALUES: Final = ("crawl-delay", "request-rate")
@@ -480,13 +546,13 @@ def _other(
         target = group if group is not None else lead
         valid = False
         if key == "crawl-delay":
-            delay = _crawl_delay(value)
+            delay, _capped = crawl_delay_value(value)
             if delay is not None:
                 valid = True
                 if target is not None:
                     target.add_delay(delay)
         else:
-            rate = _request_rate(value)
+            rate, _capped = request_rate_value(value)
             if rate is not None:
                 valid = True
                 if target is not None:

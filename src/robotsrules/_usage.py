@@ -30,7 +30,7 @@ same way. When the agent may not fetch the URL, no preference applies (attach dr
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Dict, Final, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, Final, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 from ._pattern import Pattern
 from ._purposes import (
@@ -43,12 +43,13 @@ from ._purposes import (
     statements,
     superseded,
 )
-from ._sfv import Token, parse_dictionary
+from ._sfv import InnerList, Item, Token, parse_dictionary, split_members
 from ._urls import normalize_escapes, rfc_pattern
 from .model import Group, UsageDirective, UsageLine
 
 __all__ = [
-    "STATES_NOTHING", "Reading", "Usage", "UsageRules", "evaluate", "read_value", "usage_line",
+    "STATES_NOTHING", "Reading", "Usage", "UsageRules", "dictionary_statements", "evaluate",
+    "read_value", "usage_line",
 ]
 
 CONTENT_SIGNAL: Final[UsageDirective] = "content-signal"
@@ -132,6 +133,35 @@ def _usage_reading(value: str) -> Reading:
         parsed = parse_dictionary(text)
     except ValueError as error:
         return Reading((), (), (), (), str(error), path)
+    said, unknown, bad = dictionary_statements(parsed)
+    # RFC 9651 keeps the last value of a repeated key, so the dictionary cannot tell:
+    # count keys in the text (a cheap scan; only the linter reads this field).
+    repeated = tuple(
+        name for name in parsed
+        if name in _CATEGORY_SET and _count_key(text, name) > 1
+    )
+    return Reading(said, unknown, bad, repeated, None, path)
+
+
+def dictionary_statements(parsed: Mapping[str, Union[Item, InnerList]]) -> Tuple[
+        Tuple[Tuple[str, bool], ...], Tuple[str, ...], Tuple[Tuple[str, str], ...]]:
+    """The preferences an RFC 9651 Dictionary states, for a robots.txt ``Content-Usage``
+    line and the ``Content-Usage`` header alike (the one home of this rule): ``(statements,
+    unknown labels, (label, bad value) pairs)``.
+
+    A label given twice has already been reduced to its last value by the parser (RFC 9651
+    (September 2024) §4.2.2), and only that value counts: the Token ``y`` or ``n`` states a
+    preference, any other value states nothing for the label, even when an earlier member
+    gave a valid one (draft-ietf-aipref-vocab-07, 2026-08-19, "Multiple Preferences": "if
+    the same key appears multiple times, the algorithms in [RFC 9651] ensure that only the
+    last value applies", and ``train-ai=y, train-ai, search=n, search="n"`` "results in all
+    preferences being unknown"; the working copy of -08, 2026-09-14, was not read here).
+
+    >>> dictionary_statements(parse_dictionary("train-ai=n, search=y, train-ai"))
+    ((('search', True),), (), (('train-ai', '?1'),))
+    >>> dictionary_statements(parse_dictionary("train-ai=y, foo=n, train-ai=n"))
+    ((('train-ai', False),), ('foo',), ())
+    """
     said: List[Tuple[str, bool]] = []
     unknown: List[str] = []
     bad: List[Tuple[str, str]] = []
@@ -141,22 +171,30 @@ def _usage_reading(value: str) -> Reading:
             continue
         stated = _CATEGORY_VALUES.get(item) if isinstance(item, Token) else None
         if stated is None:
-            shown = str(item) if isinstance(item, Token) else repr(item)
-            bad.append((name, shown))
+            bad.append((name, _written(item)))
             continue
         said.append((name, stated))
-    # RFC 9651 keeps the last value of a repeated key, so the dictionary cannot tell:
-    # count keys in the text (a cheap scan; only the linter reads this field).
-    repeated = tuple(
-        name for name in parsed
-        if name in _CATEGORY_SET and _count_key(text, name) > 1
-    )
-    return Reading(tuple(said), tuple(unknown), tuple(bad), repeated, None, path)
+    return tuple(said), tuple(unknown), tuple(bad)
+
+
+def _written(item: object) -> str:
+    """A parsed value as RFC 9651 writes it (``?1``, ``"n"``), for the linter's message."""
+    if isinstance(item, Token):
+        return str(item)
+    if isinstance(item, bool):
+        return "?1" if item else "?0"
+    if isinstance(item, str):
+        return '"' + item.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(item, (int, float)):
+        return str(item)
+    if isinstance(item, bytes):
+        return ":…:"  # a byte sequence
+    return "(…)"  # an inner list
 
 
 def _count_key(text: str, name: str) -> int:
     count = 0
-    for part in text.split(","):
+    for part in split_members(text):
         key = part.strip(_WS).split(";", 1)[0].split("=", 1)[0]
         if key == name:
             count += 1

@@ -74,6 +74,32 @@ def test_rule_given_as_text() -> None:
     robotsrules.lint("User-agent: *\nDisallow: /\ud800\n")
 
 
+@pytest.mark.parametrize("mode", ["google", "rfc", "legacy"])
+def test_url_surrogate_is_its_byte_in_every_mode(mode: str) -> None:
+    # Issue 33: legacy mode raised InvalidURL for a surrogate that stands for a byte.
+    robots = robotsrules.parse(b"User-agent: *\nDisallow: /caf%C3%A9\nDisallow: /v1/%F0\n"
+                               b"Allow: /\n", mode=mode)
+    assert robots.allowed("/caf\udcc3\udca9", agent="a") is False  # the UTF-8 of e-acute
+    assert robots.allowed("https://e.com/caf\udcc3\udca9x", agent="a") is False
+    assert robots.allowed("/caf\udcc3", agent="a") is True
+    assert robots.allowed("/v2/\udcf0", agent="a") is True
+    # One byte that is not UTF-8: as the URL written with %F0 reads in this mode.
+    assert (robots.allowed("/v1/\udcf0", agent="a")
+            is robots.allowed("/v1/%F0", agent="a"))
+    assert robots.explain("/v1/\udcf0", agent="a").target == robots.explain(
+        "/v1/%F0", agent="a").target
+
+
+@SETTINGS
+@given(st.binary(max_size=24))
+def test_legacy_surrogate_url_reads_as_its_percent_escapes(path: bytes) -> None:
+    path = path.replace(b"#", b"").replace(b"?", b"").replace(b";", b"")
+    encoded = "".join(f"%{octet:02X}" if octet >= 0x80 else chr(octet) for octet in path)
+    robots = robotsrules.parse(b"User-agent: *\nAllow: /\n", mode="legacy")
+    assert (robots.explain("/x" + _escaped(path), agent="a").target
+            == robots.explain("/x" + encoded, agent="a").target)
+
+
 # SPEC D1 (issue 22, item 4): a URL given as str with a lone surrogate outside U+DC80-U+DCFF
 # stands for no byte; urllib.parse.quote refuses it too.
 OTHER_SURROGATE_URLS = ["/\ud800", "/a\udc7f", "/a\udd00b", "/\udfff?q", "/\ud83d",

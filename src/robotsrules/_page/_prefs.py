@@ -6,8 +6,11 @@
   keys it does not define are ignored). Several fields are one field: RFC 9651 §4.2 has a
   parser join every line of a field with ``", "`` before parsing, so a client that folded
   them and one that kept them apart give the same text. Where a key is given several times
-  the most restrictive value counts (draft-ietf-aipref-vocab "Combining Preferences"; RFC
-  9651 alone would keep the last). A field that does not parse is reported invalid and its
+  the last value counts, and a last value that is not ``y``/``n`` states nothing for that
+  key even when an earlier one was valid (RFC 9651 (September 2024) §4.2.2 keeps the last
+  value; draft-ietf-aipref-vocab-07 (2026-08-19) "Multiple Preferences"): the rule of
+  :func:`robotsrules._usage.dictionary_statements`, shared with robots.txt's
+  ``Content-Usage`` lines. A field that does not parse is reported invalid and its
   members are read one by one, each refusal (``=n``) among them still counting: the vocab
   says an unparsable field states nothing, and we read only what restricts from it, never
   what permits. RFC 9651 §3.2 requires parsers to support Dictionaries of 1,024 members
@@ -26,7 +29,7 @@ from typing import Dict, List, NamedTuple, Optional, Tuple
 
 from .. import _purposes as purposes
 from .. import _sfv as sfv
-from .._usage import read_value
+from .._usage import dictionary_statements, read_value
 
 __all__ = ["MAX_USAGE_LENGTH", "Preferences", "content_signal", "content_usage"]
 
@@ -36,8 +39,8 @@ required 1,024 members with 64-character keys and 1,024-character strings."""
 
 
 class Preferences(NamedTuple):
-    """What one preference header stated: ``statements`` (``(name, allowed)`` pairs, most
-    restrictive per name), whether the field was ``valid``, and ``too_large``."""
+    """What one preference header stated: ``statements`` (``(name, allowed)`` pairs, one per
+    name), whether the field was ``valid``, and ``too_large``."""
 
     statements: Tuple[Tuple[str, bool], ...]
     valid: bool
@@ -64,24 +67,23 @@ def content_usage(text: str) -> Preferences:
 
     >>> content_usage("train-ai=n, search=y, unknown=n").statements
     (('train-ai', False), ('search', True))
-    >>> content_usage("train-ai=y, train-ai=n").statements
-    (('train-ai', False),)
+    >>> content_usage("train-ai=n, train-ai=y").statements
+    (('train-ai', True),)
+    >>> content_usage('train-ai=n, search=n, train-ai, search="n"').statements
+    ()
     >>> content_usage('train-ai=n, bad="').valid, content_usage('train-ai=n, bad="').statements
     (False, (('train-ai', False),))
     """
     if len(text) > MAX_USAGE_LENGTH:
         return Preferences(tuple((c, False) for c in purposes.CATEGORIES), False, True)
     try:
-        sfv.parse_dictionary(text, max_length=MAX_USAGE_LENGTH)
-        valid = True
+        parsed = sfv.parse_dictionary(text, max_length=MAX_USAGE_LENGTH)
     except ValueError:
-        valid = False
-    said: List[Tuple[str, bool]] = []
-    for member in sfv.split_members(text):
-        found = _statement(member)
-        if found is not None and (valid or not found[1]):
-            said.append(found)
-    return Preferences(_fold(said), valid)
+        refusals = [found for found in map(_statement, sfv.split_members(text))
+                    if found is not None and not found[1]]
+        return Preferences(_fold(refusals), False)
+    said, _unknown, _bad = dictionary_statements(parsed)
+    return Preferences(said, True)
 
 
 def content_signal(text: str) -> Preferences:

@@ -97,7 +97,8 @@ class RobotsRule(NamedTuple):
 
 
 def parse_date(text: str) -> Optional[datetime.datetime]:
-    """An ``unavailable_after`` date: RFC 822/1123, RFC 850, ISO 8601; naive means UTC.
+    """An ``unavailable_after`` date: RFC 822/1123, RFC 850, ISO 8601 and dates written with
+    a month name (``June 25, 2010``, ``25-Jun-2010``); naive means UTC.
 
     Google: "The date/time must be specified in a widely adopted format including, but not
     limited to RFC 822, RFC 850, and ISO 8601. The rule is ignored if no valid date/time is

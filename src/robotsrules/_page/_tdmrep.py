@@ -1,5 +1,6 @@
 """TDMRep: the site file ``/.well-known/tdmrep.json``, the header and meta values, and the
-processing order of the W3C TDMRep Community Group final report (CG-FINAL-tdmrep-20240510).
+processing order of the W3C TDMRep Community Group final report (CG-FINAL-tdmrep-20240510,
+10 May 2024).
 
 The file is "an array of JSON objects; each object represents a rule" with ``location`` (a
 path pattern), ``tdm-reservation`` (``1`` reserved, ``0`` not) and an optional
@@ -22,6 +23,14 @@ Header and meta values (:func:`tdm_value`) are read the same way: ``0`` or ``1``
 given several times (two fields, two metas, or one field a client folded as ``1, 0``) that
 disagrees, or any other value, is invalid and read as reserved.
 
+A ``location`` is a robots.txt pattern, so ``*`` ("0 or more instances of any character")
+matches every path, as in Google's reading, which the report asks TDM Agents to follow; a
+location that starts with neither ``/`` nor ``*`` matches nothing.
+
+A key given twice in one JSON object (``"tdm-reservation": 1, "tdm-reservation": 0``) makes
+the file invalid, never "last wins": ``valid=False`` and every URL reads as reserved (one
+rule, index ``-1``, location ``*``, ``valid=False``), the reading of an invalid value.
+
 Pure and lenient: any bytes give a :class:`TdmRepFile`; a body that is not a JSON array is
 ``valid=False`` with no rules. Fetching goes through :meth:`robotsrules.RobotsCache.tdmrep`
 (the same fetch policy and store as robots.txt).
@@ -31,7 +40,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from .._pattern import rfc_location
 from .._urls import rfc_target
@@ -123,6 +132,22 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+class _DuplicateKey(ValueError):
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.shown = f"(key {_shown(name)} given twice in one object)"
+
+
+def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
+    """``json`` object hook: a key given twice in one object makes the file invalid."""
+    found: Dict[str, Any] = {}
+    for name, value in pairs:
+        if name in found:
+            raise _DuplicateKey(name)
+        found[name] = value
+    return found
+
+
 def tdm_value(text: str) -> Tuple[int, bool]:
     """``(reservation, valid)`` of a ``tdm-reservation`` header or meta value, or of several
     joined with ``", "``: ``0`` or ``1`` when every element says it; otherwise ``(1, False)``
@@ -146,9 +171,19 @@ def parse_tdmrep(body: bytes) -> TdmRepFile:
     >>> rules = parse_tdmrep(b'[{"location": "/", "tdm-reservation": 1}]')
     >>> rules.reservation("https://example.com/any/page")
     1
+    >>> parse_tdmrep(b'[{"location": "*", "tdm-reservation": 1}]').reservation("/x")
+    1
+    >>> twice = parse_tdmrep(b'[{"location": "/", "tdm-reservation": 1, "tdm-reservation": 0}]')
+    >>> twice.valid, twice.reservation("/x")
+    (False, 1)
     """
     try:
-        data = json.loads(body.decode("utf-8-sig"))
+        data = json.loads(body.decode("utf-8-sig"), object_pairs_hook=_unique_keys)
+    except _DuplicateKey as duplicate:
+        # RFC 8259 §4: with a name given twice "the behavior of software that receives such
+        # an object is unpredictable" (Python keeps the last); the site meant a tdmrep.json,
+        # so it is invalid and read as reserved everywhere, as an invalid value is (our choice).
+        return TdmRepFile((TdmRule(-1, "*", 1, None, False, duplicate.shown),), valid=False)
     except (UnicodeDecodeError, ValueError, RecursionError):
         return TdmRepFile(valid=False)
     if not isinstance(data, list):
@@ -158,8 +193,8 @@ def parse_tdmrep(body: bytes) -> TdmRepFile:
         if not isinstance(item, dict):
             continue
         location = item.get("location")
-        if not isinstance(location, str) or not location.startswith("/"):
-            continue  # matches no URL
+        if not isinstance(location, str) or not location.startswith(("/", "*")):
+            continue  # matches no URL (Google's reading of a path that starts otherwise)
         written = item.get("tdm-reservation")
         reservation = _reservation(written)
         valid = reservation is not None

@@ -14,6 +14,7 @@ from typing import (
     Mapping,
     Optional,
     Sequence,
+    Set,
     Tuple,
 )
 
@@ -23,15 +24,23 @@ from .._extensions import Extension, extensions
 from .._extensions import check_value as check_extension_value
 from .._extensions import find as find_extension
 from .._matcher import AgentRules
-from .._parser import MAX_LINE_BYTES, build, decode, display, split_lines
+from .._parser import (
+    MAX_LINE_BYTES,
+    build,
+    crawl_delay_value,
+    decode,
+    display,
+    request_rate_value,
+    split_lines,
+)
 from .._precedence import index_html_folder, rule_rank
 from .._purposes import CATEGORIES, CONTENT_SIGNALS, revision, superseded
 from .._terminal import CONTROL_ESCAPES
 from .._urls import text_octets
 from .._usage import Reading, read_value
-from ..model import Group, Line, Rule
+from ..model import Group, Line, RequestRate, Rule
 from ..robotstxt import DEFAULT_MAX_BYTES, RobotsTxt
-from ._codes import Diagnostic, diagnostic
+from ._codes import MAX_PER_CODE, Diagnostic, cut_message, diagnostic
 
 __all__ = ["lint"]
 
@@ -197,13 +206,36 @@ class _Linter:
         # A License line before the first group (RSL 1.0 §4.4.2: site-wide)?
         self.site_license = any(self.group_of(number) is None for number, _ in parsed.licenses)
         self.found: List[Diagnostic] = []
+        self.listed: Dict[str, int] = {}  # diagnostics kept per code (at most MAX_PER_CODE)
+        self.unlisted: Dict[str, List[int]] = {}  # code -> [count, first, last line] not kept
+        self.dead_lines: Set[int] = set()  # lines of rules Google never matches (R301-R306)
         self.utf16 = False
         self._octet_lines: Optional[List[str]] = None
 
     # -- output ---------------------------------------------------------------------------
     def emit(self, code: str, line: int, column: int, message: str, **fields: object) -> None:
+        # Memory stays bounded: past MAX_PER_CODE of a code, findings are only counted (R007).
+        if code in _DEAD_IN_GOOGLE:
+            self.dead_lines.add(line)
+        listed = self.listed.get(code, 0)
+        if listed >= MAX_PER_CODE:
+            cut = self.unlisted.get(code)
+            if cut is None:
+                self.unlisted[code] = [1, line, line]
+            else:
+                cut[0] += 1
+                cut[1] = min(cut[1], line)
+                cut[2] = max(cut[2], line)
+            return
+        self.listed[code] = listed + 1
         # File content reaches messages: no control character may reach a terminal.
         self.found.append(diagnostic(code, line, column, message, _CONTROL, **fields))
+
+    def report_cuts(self) -> None:
+        """One ``R007`` per code with findings not listed (after every pass)."""
+        for code, (count, first, last) in sorted(self.unlisted.items()):
+            self.found.append(diagnostic("R007", first, 1, cut_message(code, count, first, last),
+                                         _CONTROL, which=code, count=count))
 
     @property
     def octet_lines(self) -> List[str]:
@@ -404,6 +436,12 @@ class _Linter:
         (the user-agent lines directly above it; none before the first one)."""
         number, key = line.number, line.key or ""
         shown = f"`{canon}: {line.value}`"
+        read, capped = (crawl_delay_value(line.value) if key == "crawl-delay"
+                        else request_rate_value(line.value))
+        if capped:
+            self.emit("R407", number, _value_column(line),
+                      f"{shown} asks for more than robotsrules reads: it is read as "
+                      f"{_extra_shown(read)} (at most 365 days per request and 10^9 requests)")
         if not run:
             self.emit("R403", number, _key_column(line),
                       f"{shown} comes before any `User-agent:` line: robotsrules (as "
@@ -981,7 +1019,7 @@ class _Linter:
         outcome matches every URL they match (first match wins there, longest here)."""
         if _LEGACY_ALLOWS.search(self.text) is None:
             return  # every legacy rule disallows: order cannot change an outcome
-        dead = {d.line for d in self.found if d.code in _DEAD_IN_GOOGLE}
+        dead = self.dead_lines
         used = {r.line for g in self.groups if any(g.agents) for r in g.rules}
         for record in legacy.build(self.text):
             earlier: Dict[str, Rule] = {}
@@ -1106,8 +1144,20 @@ def lint(content: bytes | str, *, max_bytes: Optional[int] = DEFAULT_MAX_BYTES
     linter.mode_checks()
     linter.usage_checks()
     linter.registry_checks()
+    linter.report_cuts()
     return sorted(linter.found, key=_order)
 
 
 def _order(diagnostic: Diagnostic) -> Tuple[int, int, str]:
     return (diagnostic.line, diagnostic.column, diagnostic.code)
+
+
+def _extra_shown(read: object) -> str:
+    """A capped ``Crawl-delay`` or ``Request-rate`` as robotsrules reads it."""
+    if isinstance(read, RequestRate):
+        return f"`{read.requests}/{_seconds(read.seconds)}s`"
+    return f"`{_seconds(read)}` seconds" if isinstance(read, float) else "nothing"
+
+
+def _seconds(value: float) -> str:
+    return str(int(value)) if value.is_integer() else f"{value:g}"

@@ -3,10 +3,11 @@ documentation, the SARIF output and the tests read), and the diagnostic record."
 
 from __future__ import annotations
 
+import re
 from typing import Dict, Iterable, Literal, NamedTuple, Tuple
 
-__all__ = ["CODES", "FETCH_CODES", "SEVERITIES", "Code", "Diagnostic", "Severity", "counts",
-           "diagnostic", "help_text"]
+__all__ = ["CODES", "FETCH_CODES", "MAX_PER_CODE", "SEVERITIES", "Code", "Diagnostic",
+           "Severity", "counts", "cut_counts", "cut_message", "diagnostic", "help_text"]
 
 Severity = Literal["error", "warning", "info"]
 """How much a diagnostic matters (see :data:`SEVERITIES`)."""
@@ -96,6 +97,13 @@ CODES: Dict[str, Code] = {
         "The file is UTF-16: robots.txt is UTF-8 (RFC 9309 §2.3), and a byte-by-byte reader "
         "such as Google's sees a NUL after every character and finds no valid line.",
         "save the file as UTF-8",
+    ),
+    "R007": Code(
+        "findings-cut", "info",
+        "One code found more often than lint lists (100 of each code): the rest are counted, "
+        "not listed, so that lint's memory stays bounded whatever the file holds (a file of "
+        "`y` lines would otherwise give one finding per line).",
+        "fix the listed lines first: the {count} others say the same ({which})",
     ),
     "R101": Code(
         "missing-colon", "warning",
@@ -312,6 +320,15 @@ CODES: Dict[str, Code] = {
         "qualified URL).",
         "write the full URL, e.g. `Sitemap: {fix}`",
     ),
+    "R407": Code(
+        "extra-capped", "warning",
+        "A `Crawl-delay` above 365 days (31,536,000 seconds; `1e309` and other numbers too "
+        "large for a float included), or a `Request-rate` slower than one request in 365 days "
+        "or above 10^9 requests: read as 365 days (`1/31536000`; 10^9 requests), not "
+        "ignored, since the owner asked for a slow crawl. Other readers differ: some "
+        "ignore such a value, some wait as written.",
+        "write the delay you mean in seconds, e.g. `Crawl-delay: 3600`",
+    ),
     "R501": Code(
         "mode-difference", "info",
         "A rule that means different things in google, rfc and legacy modes "
@@ -351,7 +368,7 @@ CODES: Dict[str, Code] = {
         "usage-conflict", "warning",
         "One group states both yes and no for the same purpose (or one `Content-Usage` "
         "value repeats a label): the most restrictive value applies (for a repeated label, "
-        "the last one, as RFC 9651 reads dictionaries).",
+        "the last one, as RFC 9651 reads dictionaries, and nothing when it is not `y`/`n`).",
         "keep one value for `{name}` in this group",
     ),
     "R606": Code(
@@ -444,6 +461,37 @@ def help_text(code: str) -> str:
     'write `<fix>`'
     """
     return CODES[code].hint.format_map(_Blank())
+
+
+MAX_PER_CODE = 100
+"""The most diagnostics :func:`~robotsrules.linter.lint` lists for one code; past that, one
+``R007`` diagnostic per code counts the others (:func:`cut_counts` reads them back)."""
+
+_CUT = re.compile(r"(\d+) more `(R\d{3})` findings")
+
+
+def cut_message(code: str, count: int, first: int, last: int) -> str:
+    """The message of the ``R007`` diagnostic for ``count`` findings of ``code`` not listed
+    (the first and last of their lines), which :func:`cut_counts` reads back."""
+    return (f"{count} more `{code}` findings ({CODES[code].name}) between lines {first} and "
+            f"{last} are not listed: lint lists {MAX_PER_CODE} of each code")
+
+
+def cut_counts(diagnostics: Iterable[Diagnostic]) -> Dict[str, int]:
+    """The findings not listed, per code, from the ``R007`` diagnostics (empty when every
+    finding is listed).
+
+    >>> message = cut_message("R106", 5, 9, 40)
+    >>> cut_counts([diagnostic("R007", 9, 1, message, {}, which="R106", count=5)])
+    {'R106': 5}
+    """
+    found: Dict[str, int] = {}
+    for diagnostic_ in diagnostics:
+        if diagnostic_.code == "R007":
+            match = _CUT.match(diagnostic_.message)
+            if match is not None:
+                found[match.group(2)] = found.get(match.group(2), 0) + int(match.group(1))
+    return found
 
 
 def counts(diagnostics: Iterable[Diagnostic]) -> Dict[str, int]:

@@ -17,6 +17,9 @@ Three formats, all built from :class:`~robotsrules.linter.Diagnostic` and the co
                           "line": 3, "column": 9, "message": "...", "hint": "..."}],
          "summary": {"error": 0, "warning": 1, "info": 0, "total": 1}}
 
+    ``unlisted`` (present only when lint listed at most 100 findings of a code and counted
+    the rest, each code's ``R007`` diagnostic) maps codes to the findings not listed.
+
     ``version`` changes only when a field changes meaning or disappears; new codes and
     new optional fields keep version 1.
 
@@ -24,7 +27,9 @@ Three formats, all built from :class:`~robotsrules.linter.Diagnostic` and the co
     A SARIF 2.1.0 log (OASIS) with one run: ``tool.driver.rules`` lists every code of the
     table (``id`` = code, ``name``, ``shortDescription`` = summary, ``help`` = hint), and
     each result carries ``ruleId``, ``ruleIndex``, ``level`` (``info`` is SARIF's
-    ``note``), the message, the hint (``properties.hint``) and the location. Columns are
+    ``note``), the message, the hint (``properties.hint``) and the location. Findings
+    counted but not listed are an ``R007`` result each, and the artifact's
+    ``properties.unlisted`` maps their codes to the counts. Columns are
     Unicode code points (``columnKind``).
 """
 
@@ -39,7 +44,7 @@ from urllib.parse import quote
 
 from .._terminal import visible
 from .._typing import assert_never
-from ._codes import CODES, SEVERITIES, Diagnostic, Severity, counts, help_text
+from ._codes import CODES, SEVERITIES, Diagnostic, Severity, counts, cut_counts, help_text
 
 __all__ = [
     "FORMATS",
@@ -127,8 +132,11 @@ def summary_line(diagnostics: Iterable[Diagnostic]) -> str:
     >>> summary_line([])
     '0 errors, 0 warnings, 0 infos'
     """
-    totals = counts(diagnostics)
-    return ", ".join(f"{totals[s]} {s}{'' if totals[s] == 1 else 's'}" for s in SEVERITIES)
+    found = list(diagnostics)
+    totals = counts(found)
+    line = ", ".join(f"{totals[s]} {s}{'' if totals[s] == 1 else 's'}" for s in SEVERITIES)
+    unlisted = sum(cut_counts(found).values())
+    return line + (f" ({unlisted} more not listed, see R007)" if unlisted else "")
 
 
 def to_json(diagnostics: Iterable[Diagnostic], path: str = "robots.txt") -> Dict[str, Any]:
@@ -137,12 +145,16 @@ def to_json(diagnostics: Iterable[Diagnostic], path: str = "robots.txt") -> Dict
     found = list(diagnostics)
     summary = counts(found)
     summary["total"] = len(found)
-    return {
+    document: Dict[str, Any] = {
         "version": JSON_VERSION,
         "file": path,
         "diagnostics": [d._asdict() for d in found],
         "summary": summary,
     }
+    unlisted = cut_counts(found)
+    if unlisted:
+        document["unlisted"] = unlisted
+    return document
 
 
 def json_schema() -> Dict[str, Any]:
@@ -188,9 +200,12 @@ def to_sarif_many(files: Iterable[Tuple[str, Sequence[Diagnostic]]]) -> Dict[str
     artifacts: List[Dict[str, Any]] = []
     results: List[Dict[str, Any]] = []
     for path, diagnostics in files:
+        unlisted = cut_counts(diagnostics)
         uri = _artifact_uri(path)
         artifact = len(artifacts)
         artifacts.append({"location": {"uri": uri}})
+        if unlisted:  # findings counted, not listed (R007), per code
+            artifacts[-1]["properties"] = {"unlisted": unlisted}
         for d in diagnostics:
             results.append({
                 "ruleId": d.code,

@@ -1,0 +1,68 @@
+"""tdmrep.json (issue 33): a key given twice in one object makes the file invalid, never
+"last wins" (RFC 8259 §4 calls such an object's meaning unpredictable; Python's json keeps
+the last value, which turned ``"tdm-reservation": 1, "tdm-reservation": 0`` into "not
+reserved"); and a ``location`` of ``*`` matches every path, as the W3C TDMRep Community
+Group final report (CG-FINAL-tdmrep-20240510, 10 May 2024) reads locations: robots.txt
+patterns, ``*`` being "0 or more instances of any character", matched as Google matches.
+Library, page_signals and the cache's fetch on a loopback server.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from robotsrules import RobotsCache, page_signals
+from robotsrules._page import TDMREP_PATH, parse_tdmrep
+from tests.network.servers import RawHTTPServer, respond
+
+TWICE = [
+    b'[{"location": "/", "tdm-reservation": 1, "tdm-reservation": 0}]',
+    b'[{"location": "/", "tdm-reservation": 0, "tdm-reservation": 0}]',
+    b'[{"location": "/private/", "location": "/", "tdm-reservation": 0}]',
+    b'[{"location": "/a/", "tdm-reservation": 0, "tdm-policy": "x", "tdm-policy": "y"}]',
+    b'[{"location": "/", "tdm-reservation": 0, "x": {"k": 1, "k": 2}}]',
+]
+
+
+@pytest.mark.parametrize("body", TWICE)
+def test_a_key_given_twice_makes_the_file_invalid_and_reserved(body: bytes) -> None:
+    site = parse_tdmrep(body)
+    assert site.valid is False
+    for url in ("https://x.org/", "https://x.org/private/a", "https://x.org/a/b"):
+        assert site.reservation(url) == 1
+    rule = site.match("https://x.org/a")
+    assert rule is not None and rule.valid is False and "given twice" in rule.describe()
+    signals = page_signals({}, agent="x", url="https://x.org/a", tdmrep=site)
+    assert signals.tdm_reservation == 1 and signals.allows("ai-train") is False
+    assert signals.tdm_invalid is True
+
+
+def test_the_same_key_in_different_objects_is_fine() -> None:
+    site = parse_tdmrep(b'[{"location": "/a/", "tdm-reservation": 0},'
+                       b' {"location": "/", "tdm-reservation": 1}]')
+    assert site.valid and site.reservation("https://x.org/a/1") == 0
+    assert site.reservation("https://x.org/b") == 1
+
+
+@pytest.mark.parametrize("location, path, expected", [
+    ("*", "/", 1), ("*", "/any/page?q=1", 1), ("*.pdf", "/doc/a.pdf", 1),
+    ("*.pdf", "/doc/a.html", 0), ("*.pdf$", "/a.pdf?x", 0), ("/*/img/", "/a/img/x", 1),
+    ("images/", "/images/a", 0),  # starts with neither / nor *: matches nothing
+])
+def test_star_locations(location: str, path: str, expected: int) -> None:
+    body = (f'[{{"location": "{location}", "tdm-reservation": 1}},'
+            f' {{"location": "/", "tdm-reservation": 0}}]').encode()
+    site = parse_tdmrep(body)
+    assert site.reservation("https://x.org" + path) == expected
+    signals = page_signals({}, agent="x", url="https://x.org" + path, tdmrep=site)
+    assert signals.allows("ai-train") is (expected == 0)
+
+
+def test_fetched_through_the_cache() -> None:
+    star = b'[{"location": "*", "tdm-reservation": 1}]'
+    with RawHTTPServer({TDMREP_PATH: respond(200, TWICE[0])}) as twice, \
+            RawHTTPServer({TDMREP_PATH: respond(200, star)}) as starred, \
+            RobotsCache(user_agent="ExampleBot/1.0") as cache:
+        site = cache.tdmrep(twice.url("/p"))
+        assert site.valid is False and site.reservation(twice.url("/p")) == 1
+        assert cache.tdmrep(starred.url("/x/y")).reservation(starred.url("/x/y")) == 1
