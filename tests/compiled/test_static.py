@@ -12,16 +12,18 @@ resolve the names they use through their imports, and fail on:
   class is one mypyc leaves a Python class (a ``NamedTuple``, an ``Enum``, a ``TypedDict``,
   a ``Protocol``) or allows it (``@mypyc_attr(allow_interpreted_subclasses=True)``);
 * an assignment to an attribute of a compiled native class, in ``src`` or by a test
-  (``Cls.name = ...``, ``setattr(Cls, ...)``, ``monkeypatch.setattr(Cls, ...)``): mypyc's
-  classes refuse it, or their compiled callers never see it;
+  (``Cls.name = ...``, ``setattr(Cls, ...)``, ``monkeypatch.setattr(Cls, ...)``): compiled
+  callers call a native class's methods directly and never see it, pure callers do, so what
+  it changes depends on the build (a test of it can pass without testing anything);
 * in ``src`` or a test, replacing a function, class or ``Final`` constant of a compiled
   module (``module.name = ...``, ``setattr``, ``monkeypatch.setattr``): compiled code calls
   and reads those directly, so the replacement is not seen (a test of it tests nothing). A
   plain module-level variable (no ``Final``) is read through the module's dictionary in
   both builds and may be set.
 
-A line that does one of these on purpose, to test the refusal itself, says so with the
-words "mypyc refuses this on purpose" in a comment. Names bound at run time (``getattr`` with a computed name, a module's lazy ``__getattr__``)
+A line that does one of these on purpose (a test of the refusal itself, or a patch only
+pure callers need to see) says so with the words "compiled build: on purpose" in a comment.
+Names bound at run time (``getattr`` with a computed name, a module's lazy ``__getattr__``)
 are out of a static check's reach; the run of the whole suite against the compiled build
 covers them.
 """
@@ -212,7 +214,7 @@ def subclass_offences(modules: Dict[str, Module], compiled: Set[str],
         for node in ast.walk(module.tree):
             if not isinstance(node, ast.ClassDef):
                 continue
-            if "mypyc refuses this on purpose" in module.lines[node.lineno - 1]:
+            if "compiled build: on purpose" in module.lines[node.lineno - 1]:
                 continue  # a test of the refusal itself
             for base in node.bases:
                 target = resolver.expression(module, base)
@@ -258,7 +260,7 @@ def patch_offences(modules: Dict[str, Module], compiled: Set[str],
                 target = None
                 if owner_target is not None and owner_target[1] is None:
                     target = (owner_target[0], attribute)  # only the module's own global
-            if "mypyc refuses this on purpose" in module.lines[line - 1]:
+            if "compiled build: on purpose" in module.lines[line - 1]:
                 continue
             if _native_class(modules, resolver, compiled, owner_target):
                 if attribute == "__module__" and module.name == owner_target[0]:
@@ -342,7 +344,7 @@ def test_the_patch_check_finds(package: Dict[str, Module], compiled: Set[str],
     # a pure module's name for a compiled class: the pure module's own code reads it
     "from robotsrules import warc\ndef t(monkeypatch):\n"
     "    monkeypatch.setattr(warc, '_WarcReader', None)\n",
-    "import robotsrules\nclass R(robotsrules.RobotsTxt):  # mypyc refuses this on purpose\n"
+    "import robotsrules\nclass R(robotsrules.RobotsTxt):  # compiled build: on purpose\n"
     "    pass\n",
 ])
 def test_the_checks_let_pass(package: Dict[str, Module], compiled: Set[str], text: str) -> None:

@@ -246,7 +246,7 @@ def test_the_rival_scan_counts_against_the_stance_limit(monkeypatch: pytest.Monk
     body = "User-agent: *\n" + "".join(f"Disallow: /*k{i}\nAllow: /*k{i}*z\n"
                                        for i in range(3000))
     if not robotsrules.COMPILED:  # the scans are counted by patching the class: pure only
-        monkeypatch.setattr(solver._Search, "compatible", counted)  # mypyc refuses this on purpose
+        monkeypatch.setattr(solver._Search, "compatible", counted)  # compiled build: on purpose
     with contextlib.suppress(StanceTooComplex):
         robotsrules.parse(body.encode()).stance("GPTBot")
     if not robotsrules.COMPILED:
