@@ -28,12 +28,19 @@ echo "== mypy --strict (src)"
 echo "== pytest (pure Python: the whole suite)"
 .venv/bin/python -m pytest -n 2 "$@"
 # The compiled build (issue 27): the same source compiled with mypyc into a wheel, installed
-# in its own environment with only what its tests need, and the areas that exercise the
-# compiled modules run against it (doctests stay in the pure run: compiled objects have no
-# runtime docstrings, and src/ must not be collected against the installed build). The
-# guard in tests/compiled fails if no compiled module was loaded. Skipped when arguments
-# were given (a developer's targeted run), on CPython before 3.10 (mypyc needs 3.10), and
-# with ROBOTSRULES_SKIP_COMPILED=1.
+# in its own environment with the same 'test' extra as the pure run (read from the wheel's
+# metadata, i.e. pyproject.toml: no second list), and the WHOLE suite run against it
+# (issue 33: a subset once let a compiled build that could fetch nothing pass). The guard in
+# tests/compiled fails if no compiled module was loaded (tests/compiled/test_fetching.py
+# checks that a child `python -m robotsrules` loads the same build). Left out of this run,
+# each because it exercises no compiled code differently:
+#   - the doctests of src/ (-p no:doctest): they would collect src/, i.e. import the pure
+#     source instead of the installed build, and compiled objects have no runtime docstrings;
+#   - tests/test_docs.py::test_site_builds_strict: mkdocs reads the source tree's files and
+#     docstrings statically (mkdocstrings' griffe), never the installed package;
+#   - ruff and mypy (above): they read the source, which is the same for both builds.
+# Skipped when arguments were given (a developer's targeted run), on CPython before 3.10
+# (mypyc needs 3.10), and with ROBOTSRULES_SKIP_COMPILED=1.
 if [ "$#" -gt 0 ] || [ "${ROBOTSRULES_SKIP_COMPILED:-}" = 1 ]; then
     echo "note: compiled build not tested (arguments given or ROBOTSRULES_SKIP_COMPILED=1)"
     exit 0
@@ -51,27 +58,15 @@ fi
 rm -rf build/compiled-wheel build/lib.* build/temp.* build/bdist.*  # no stale module of an earlier list
 ROBOTSRULES_COMPILE=1 .venv-compiled/bin/python -m pip wheel --quiet --disable-pip-version-check \
     --no-deps --wheel-dir build/compiled-wheel .
+wheel=$(echo build/compiled-wheel/robotsrules-*.whl)
+# The wheel with its 'test' extra's requirements, then the wheel itself again over any
+# earlier install of the same version (pip keeps an installed version as it is).
+.venv-compiled/bin/python -m pip install --quiet --disable-pip-version-check "$wheel[test]"
 .venv-compiled/bin/python -m pip install --quiet --disable-pip-version-check --force-reinstall \
-    build/compiled-wheel/robotsrules-*.whl
-# The test extra's runner, property testing and Google's library (the oracle); for the page
-# path's tests, the warc and bulk extras' readers (numpy for DuckDB's Python functions) and the
-# page layer's two HTML oracles, and the rsl extra's XML reader (the licence tests).
-.venv-compiled/bin/python -m pip install --quiet --disable-pip-version-check \
-    "pytest>=7" "pytest-xdist>=3" "hypothesis>=6" \
-    "jwm.robotstxt==1.0.8; python_version >= '3.10' and python_version < '3.13' and platform_machine == 'x86_64' and sys_platform == 'linux'" \
-    "pyarrow>=14" "duckdb>=1.1" numpy "warcio>=1.7" "brotli>=1.2" "zlib-ng>=0.5" "html5lib>=1.1" \
-    "selectolax>=0.3.21" "defusedxml>=0.7"
+    --no-deps "$wheel"
 echo "   built and installed in $((SECONDS - started)) s"
-echo "== pytest (compiled build: core, conformance, corpus sample, property, stance, usage," \
-     "the page path and WARC readers, compiled)"
+echo "== pytest (compiled build: the whole suite but the doctests of src/ and the site build)"
 ROBOTSRULES_EXPECT_COMPILED=1 .venv-compiled/bin/python -m pytest -n 2 -p no:doctest \
     -o addopts=-ra -W ignore::pytest.PytestConfigWarning \
-    tests/core tests/conformance tests/property tests/stance tests/usage tests/compiled \
-    tests/page/test_head_windows.py tests/page/test_head_fast_paths.py \
-    tests/page/test_html_differential.py tests/page/test_page_signals.py \
-    tests/page/test_real_pages.py tests/page/test_signals_properties.py \
-    tests/page/test_warc_page_digest.py tests/page/test_page_warc.py \
-    tests/page/test_header_matrix.py tests/page/test_robots_tag.py tests/page/test_sources.py \
-    tests/page/test_page_licenses.py tests/page/test_pricing.py tests/page/test_header_names.py \
-    tests/page/test_page_stream.py \
-    tests/hostile/test_warc_readers.py tests/fetch/test_decoder.py tests/bulk/test_bulk_package.py
+    --deselect tests/test_docs.py::test_site_builds_strict \
+    tests

@@ -42,6 +42,8 @@ def test_every_public_name_resolves_and_is_listed_by_dir() -> None:
 def test_every_public_name_has_a_docstring() -> None:
     for name in robotsrules.__all__:
         value = getattr(robotsrules, name)
+        if isinstance(value, type) and "__mypyc_attrs__" in vars(value):
+            continue  # a compiled class: mypyc keeps no docstring; the pure run reads them
         if isinstance(value, type) or inspect.isfunction(value):
             assert (value.__doc__ or "").strip(), name
 

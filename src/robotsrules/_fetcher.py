@@ -59,20 +59,22 @@ _TIMED_OUT = "timed out (total time limit)"
 log = logging.getLogger("robotsrules")
 
 
-class _Body(BodyDecoder):
-    """A body read by the fetch layer: :class:`~robotsrules._decoder.BodyDecoder` (gzip,
-    deflate and br decoded chunk by chunk within ``limit``; a cut stream is an error), and
-    the :class:`Answer` it makes."""
+def _answer(body: BodyDecoder, status: int, headers: httpx.Headers, url: str = "") -> Answer:
+    """The :class:`Answer` for a body read by the fetch layer (an error one if the body was
+    bad).
 
-    def answer(self, status: int, headers: httpx.Headers, url: str = "") -> Answer:
-        """The :class:`Answer` for this body (an error one if the body was bad)."""
-        if self.error is not None:
-            return Answer(status=status, headers=dict(headers), error=self.error)
-        if self.junk:
-            log.warning("%s: %d octets of junk after the end of the %s stream (ignored)",
-                        url or "robots.txt", self.junk, self.kind)
-        return Answer(status=status, headers=dict(headers), body=self.body,
-                      truncated=self.truncated)
+    A function beside :class:`~robotsrules._decoder.BodyDecoder`, not a subclass of it: the
+    compiled build compiles the decoder with mypyc, which refuses at run time an instance of
+    a pure-Python subclass of a compiled class (issue 33: every fetch of the compiled build
+    failed with a ``TypeError``; ``tests/compiled/test_static.py`` finds such a subclass).
+    """
+    if body.error is not None:
+        return Answer(status=status, headers=dict(headers), error=body.error)
+    if body.junk:
+        log.warning("%s: %d octets of junk after the end of the %s stream (ignored)",
+                    url or "robots.txt", body.junk, body.kind)
+    return Answer(status=status, headers=dict(headers), body=body.body,
+                  truncated=body.truncated)
 
 
 def _root_cause(error: BaseException) -> BaseException:
@@ -280,7 +282,7 @@ def _ftp_answer(url: str, user_agent: str, timeout: float, limit: int,
     if time.monotonic() >= deadline:
         return Answer(error=_TIMED_OUT)
     parts = urlsplit(url)
-    body = _Body("", limit)
+    body = BodyDecoder("", limit)
     with _Watchdog(deadline) as watchdog:
         ftp = _WatchedFTP(watchdog, timeout)
         try:
@@ -305,7 +307,7 @@ def _ftp_answer(url: str, user_agent: str, timeout: float, limit: int,
                 return Answer(error=_TIMED_OUT)
             if ended:
                 ftp.voidresp()  # 226, or an error reply for a transfer that failed
-            return body.answer(200, httpx.Headers(), url)
+            return _answer(body, 200, httpx.Headers(), url)
         except ftplib.error_perm as error:  # 5xx: the file is not there (or not for us)
             if watchdog.fired:
                 return Answer(error=_TIMED_OUT)
@@ -349,7 +351,7 @@ def _get(client: httpx.Client, url: str, user_agent: str, limit: int, deadline: 
             try:
                 if 300 <= response.status_code < 400:
                     return Answer(status=response.status_code, headers=dict(response.headers))
-                body = _Body(response.headers.get("content-encoding", ""), limit)
+                body = BodyDecoder(response.headers.get("content-encoding", ""), limit)
                 for raw in response.iter_raw():
                     if body.feed(raw):
                         break
@@ -359,7 +361,7 @@ def _get(client: httpx.Client, url: str, user_agent: str, limit: int, deadline: 
                     body.finish()
                 if watchdog.fired:  # the end of the body may be our own shutdown
                     return Answer(error=_TIMED_OUT)
-                return body.answer(response.status_code, response.headers, url)
+                return _answer(body, response.status_code, response.headers, url)
             finally:
                 response.close()
         except httpx.InvalidURL as error:  # httpx could not build the redirect's request
@@ -394,13 +396,13 @@ async def _aget(client: httpx.AsyncClient, url: str, user_agent: str, limit: int
         try:
             if 300 <= response.status_code < 400:
                 return Answer(status=response.status_code, headers=dict(response.headers))
-            body = _Body(response.headers.get("content-encoding", ""), limit)
+            body = BodyDecoder(response.headers.get("content-encoding", ""), limit)
             async for raw in response.aiter_raw():
                 if body.feed(raw):
                     break
             else:
                 body.finish()
-            return body.answer(response.status_code, response.headers, url)
+            return _answer(body, response.status_code, response.headers, url)
         finally:
             await response.aclose()
     except httpx.InvalidURL as error:  # httpx could not build the redirect's request

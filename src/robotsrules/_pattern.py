@@ -17,7 +17,7 @@ practice O(len(target)) — ``/*a*a*a*a*a*a*b`` against an 8 KB path is linear.
 
 from __future__ import annotations
 
-from typing import Tuple
+from typing import Tuple, Type
 
 from ._urls import normalize_escapes, rfc_pattern
 
@@ -70,6 +70,11 @@ class Pattern:
 
     def __repr__(self) -> str:
         return f"Pattern({self.text!r})"
+
+    def __reduce__(self) -> Tuple[Type[Pattern], Tuple[str]]:
+        """Pickled as its text, rebuilt by ``Pattern(text)``: the compiled build's class
+        (mypyc) cannot be rebuilt from its slots without ``text`` (issue 33)."""
+        return (Pattern, (self.text,))
 
 
 def matches(pattern: str, target: str) -> bool:

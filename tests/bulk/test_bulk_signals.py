@@ -34,8 +34,9 @@ pytest.importorskip("duckdb")
 
 import pyarrow.parquet as pq  # noqa: E402
 
+import robotsrules  # noqa: E402
+
 HELD_RUN = Path(__file__).with_name("held_run.py")
-ROOT = Path(__file__).resolve().parents[2]
 SITES = 50
 URLS = 70_000  # three read batches (32,768 URLs for 2 agents), a stop check every 4,096 URLs
 AGENTS = ["--agent", "GPTBot", "--agent", "CCBot"]
@@ -67,8 +68,10 @@ class Held:
     def __init__(self, hold: str, argv: Sequence[str], grace: Optional[float] = None) -> None:
         self._read, write = os.pipe()
         extra = ["--grace", str(grace)] if grace is not None else []
+        # The child imports the package this run imports (the source tree, or the
+        # installed compiled build in scripts/test.sh's compiled run).
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-            [str(ROOT / "src"), os.environ.get("PYTHONPATH", "")])}
+            [str(Path(robotsrules.__file__).parents[1]), os.environ.get("PYTHONPATH", "")])}
         self.proc = subprocess.Popen(
             [sys.executable, str(HELD_RUN), str(write), hold, *extra, "--", *argv],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

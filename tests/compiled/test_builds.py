@@ -27,24 +27,15 @@ import pytest
 import robotsrules
 from tests import corpus
 from tests.compiled.answers import answers
+from tests.compiled.listing import ROOT, compiled_modules
 
-ROOT = Path(__file__).resolve().parents[2]
 EXPECT_COMPILED = os.environ.get("ROBOTSRULES_EXPECT_COMPILED") == "1"
 AGENTS = ["Googlebot", "GPTBot", "QuuxCrawler", "AdsBot-Google"]
 
 
-def _compiled_modules() -> List[str]:
-    source = (ROOT / "setup.py").read_text(encoding="utf-8")
-    namespace: Dict[str, Any] = {}
-    start = source.index("COMPILED_MODULES = [")
-    exec(source[start:source.index("]", start) + 1], namespace)  # the list literal only
-    names: List[str] = namespace["COMPILED_MODULES"]
-    return names
-
-
 def test_the_build_is_the_one_expected() -> None:
     assert robotsrules.COMPILED is EXPECT_COMPILED
-    for name in _compiled_modules():
+    for name in compiled_modules():
         module = importlib.import_module(f"robotsrules.{name}")
         compiled = not (module.__file__ or "").endswith(".py")
         assert compiled is EXPECT_COMPILED, (name, module.__file__)

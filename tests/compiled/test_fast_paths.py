@@ -125,7 +125,7 @@ def test_a_url_that_is_not_a_str(bad: object) -> None:
 def test_subclassing_the_parsed_file_is_pure_python_only() -> None:
     # performance.md says so: mypyc refuses an interpreted subclass of a compiled class when
     # it is instantiated; pure Python allows it.
-    class Mine(robotsrules.RobotsTxt):
+    class Mine(robotsrules.RobotsTxt):  # compiled build: on purpose
         pass
 
     parsed = robotsrules.parse(BODY)
