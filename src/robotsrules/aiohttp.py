@@ -26,7 +26,7 @@ for a response. ``purposes=["ai-train"]`` (which implies it) raises
 :class:`robotsrules.PageRefused` for a response whose signals, combined with its robots.txt's
 usage preferences, refuse one of them. An HTML (by its ``Content-Type``, or untyped and
 starting as markup, the admission step's one rule) body
-is then read by the middleware, only its head: at most :data:`robotsrules.DEFAULT_HEAD_BYTES`
+is then read by the middleware, only its head: at most :data:`robotsrules._page.DEFAULT_HEAD_BYTES`
 (512 KiB) decoded octets and one more, then put back in front of the stream, so
 ``await response.read()`` still returns the whole body. aiohttp decodes ``Content-Encoding``
 and bounds that decoding by what is read (aiohttp 3.13.3 or later; older versions inflate

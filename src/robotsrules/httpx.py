@@ -32,7 +32,7 @@ origin before it is sent::
   combined with its robots.txt's usage preferences (``Content-Signal``, ``Content-Usage``),
   refuse one of them. The body is read when the response is HTML by its ``Content-Type``
   or, without a usable one, starts as markup (the page admission step's one rule): only its
-  head, at most :data:`robotsrules.DEFAULT_HEAD_BYTES` (512 KiB) decoded octets and one
+  head, at most :data:`robotsrules._page.DEFAULT_HEAD_BYTES` (512 KiB) decoded octets and one
   more, decoded by ``Content-Encoding`` with the bounded decoder of the robots.txt fetch
   (a compression bomb is never inflated past that). The raw octets read are kept and
   replayed: the response handed back still streams its whole body (``response.read()``,

@@ -505,7 +505,7 @@ class PageSignalsMiddleware:
 
     Given a higher priority (it then sees the body before it is decompressed), it decodes a
     body still carrying its ``Content-Encoding`` itself, with the bounded decoder of the
-    robots.txt fetch (at most :data:`robotsrules.DEFAULT_HEAD_BYTES` decoded octets); a
+    robots.txt fetch (at most :data:`robotsrules._page.DEFAULT_HEAD_BYTES` decoded octets); a
     coding it cannot decode makes the page's signals "not known", never "nothing stated".
         SPIDER_MIDDLEWARES = {"robotsrules.scrapy.NofollowMiddleware": 100}
 
