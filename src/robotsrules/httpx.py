@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import AsyncIterator, Iterator, List, Optional, Sequence, Tuple
+from typing import AsyncIterator, Iterator, List, Optional, Sequence, Tuple, cast
 
 import httpx
 
@@ -144,8 +144,7 @@ def _read_head(response: httpx.Response) -> Optional[HeadReader]:
     reader = _reader(response)
     if reader is None:
         return None
-    source = response.stream
-    assert isinstance(source, httpx.SyncByteStream)
+    source = cast(httpx.SyncByteStream, response.stream)  # a sync transport's stream
     rest = iter(source)
     for chunk in rest:
         if reader.feed(chunk):
@@ -161,8 +160,7 @@ async def _aread_head(response: httpx.Response) -> Optional[HeadReader]:
     reader = _reader(response)
     if reader is None:
         return None
-    source = response.stream
-    assert isinstance(source, httpx.AsyncByteStream)
+    source = cast(httpx.AsyncByteStream, response.stream)  # an async transport's stream
     rest = source.__aiter__()
     async for chunk in rest:
         if reader.feed(chunk):
