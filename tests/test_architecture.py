@@ -32,7 +32,8 @@ CORE = {"robotsrules", "robotsrules.errors", "robotsrules.model", "robotsrules._
         "robotsrules._page._combine",
         "robotsrules._page._admit", "robotsrules._page._robotstag",
         "robotsrules._page._links", "robotsrules._page._pricing", "robotsrules._stance",
-        "robotsrules._drive", "robotsrules._lru", "robotsrules._typing", "robotsrules._dates"}
+        "robotsrules._drive", "robotsrules._lru", "robotsrules._typing", "robotsrules._dates",
+        "robotsrules._decoder"}  # the one body decoder: zlib, and brotli behind its extra
 
 # Optional packages and the modules allowed to import them (each behind its extra).
 OPTIONAL = {

@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 from ._dates import utc
 from ._decoder import BodyDecoder, Dechunker
 from ._page._headers import header_pairs
-from ._page._html import html_type, sniffs_html
+from ._page._html import html_type, starts_as_markup
 from ._scope import origin_of
 
 T = TypeVar("T")
@@ -672,8 +672,11 @@ def read_response(record: Any, url: str, limit: int, page: bool = False) -> Resp
 
 
 def page_kind(headers: Sequence[Tuple[str, str]]) -> Optional[bool]:
-    """True: HTML by its type; None: no usable type (sniff the body); False: another type."""
-    return html_type(header_value(headers, "content-type"))  # the page layer's one rule
+    """True: HTML by its type; None: no usable type (sniff the body); False: another type.
+    Every ``Content-Type`` field is read, joined (Fetch's "extract a MIME type": the last
+    valid one decides), as :func:`._headers.content_type` reads them."""
+    values = [value for key, value in headers if key.lower() == "content-type"]
+    return html_type(", ".join(values) if values else None)  # the page layer's one rule
 
 
 def page_capture(record: Any, max_bytes: int, make: Callable[..., T]) -> Optional[T]:
@@ -692,6 +695,6 @@ def page_capture(record: Any, max_bytes: int, make: Callable[..., T]) -> Optiona
         return make(url, found.origin, status, found.date, found.headers, None, damage,
                     record_id)
     kind = found.kind
-    html = kind or (kind is None and sniffs_html(found.body))
+    html = kind or (kind is None and starts_as_markup(found.body))
     return make(url, found.origin, status, found.date, found.headers,
                 found.body if html else None, None, record_id, bool(html and found.truncated))

@@ -25,8 +25,14 @@ meta tags of an HTML body, TDMRep, ``Content-Usage``); :func:`page_signals_of` r
 for a response. ``purposes=["ai-train"]`` (which implies it) raises
 :class:`robotsrules.PageRefused` for a response whose signals, combined with its robots.txt's
 usage preferences, refuse one of them. An HTML (by its ``Content-Type``, or untyped and
-sniffed as HTML, the admission step's one rule)
-body is then read by the middleware (aiohttp keeps it: ``await response.read()`` still works).
+starting as markup, the admission step's one rule) body
+is then read by the middleware, only its head: at most :data:`robotsrules._page.DEFAULT_HEAD_BYTES`
+(512 KiB) decoded octets and one more, then put back in front of the stream, so
+``await response.read()`` still returns the whole body. aiohttp decodes ``Content-Encoding``
+and bounds that decoding by what is read (aiohttp 3.13.3 or later; older versions inflate
+each received chunk whole); with ``auto_decompress=False`` the bounded decoder of the
+robots.txt fetch decodes the head. A body that cannot be decoded is "not known", never
+"nothing stated". Every ``Content-Type`` field is read (the last valid one decides).
 A response that asks to be paid for (HTTP 402 with ``crawler-price``, pay-per-crawl) has its
 :class:`robotsrules.Pricing` in the signals; with ``purposes`` it raises
 :class:`robotsrules.PagePriced`. Nothing is ever paid and a 402 is never retried.
@@ -40,6 +46,7 @@ pass ``cache=AsyncRobotsCache(..., client=httpx.AsyncClient(proxy=...))``.
 from __future__ import annotations
 
 import asyncio
+import warnings
 import weakref
 from typing import Optional, Sequence
 
@@ -54,7 +61,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 from ._agents import Agent
 from ._fetcher import DEFAULT_TIMEOUT
 from ._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit, resolve_agent
-from ._page import PageSignals, admit_page, check_purposes, reads_body
+from ._page import HeadReader, PageSignals, admit_page, check_purposes, reads_body_of
 from ._robotscache import AsyncRobotsCache
 from ._scope import SCHEMES, origin_of
 from .cache import Store
@@ -69,6 +76,34 @@ _PAGES: weakref.WeakKeyDictionary[aiohttp.ClientResponse, PageSignals] = (
 def page_signals_of(response: aiohttp.ClientResponse) -> Optional[PageSignals]:
     """The page signals a :class:`RobotsMiddleware` read for ``response`` (else ``None``)."""
     return _PAGES.get(response)
+
+
+_READ = 65536  # decoded octets asked of aiohttp at a time
+
+
+async def _read_head(response: aiohttp.ClientResponse) -> HeadReader:
+    """Read the head of ``response``'s body (at most ``DEFAULT_HEAD_BYTES`` and one more
+    decoded octets), then put the octets read back in front of its stream: the caller still
+    reads the whole body. aiohttp decodes the content coding itself (its decompression is
+    bounded by what is read, aiohttp 3.13.3 or later); a session with
+    ``auto_decompress=False`` hands over coded octets, decoded here by the bounded decoder."""
+    content = response.content
+    reader: Optional[HeadReader] = None
+    while True:
+        chunk = await content.read(_READ)
+        if reader is None:
+            decoded = getattr(content, "total_compressed_bytes", None) is not None
+            coding = ", ".join(response.headers.getall("Content-Encoding", ()))
+            reader = HeadReader(None if decoded else coding or None)
+        if not chunk:
+            reader.finish()
+            break
+        if reader.feed(chunk):
+            break
+    with warnings.catch_warnings():  # deprecated since aiohttp 3.x, still the one way back
+        warnings.simplefilter("ignore", DeprecationWarning)
+        content.unread_data(b"".join(reader.chunks))
+    return reader
 
 
 class RobotsMiddleware:
@@ -120,14 +155,14 @@ class RobotsMiddleware:
                     await asyncio.sleep(wait)
         response = await handler(request)
         if self.page_signals and request.url.scheme in SCHEMES:
-            body = await response.read() if reads_body(response.headers.get("Content-Type")) \
+            reader = await _read_head(response) if reads_body_of(response.raw_headers) \
                 else None
             url = str(request.url)
             robots = served.robots
-            page = admit_page(response.raw_headers, body, agents=[self.agent],
-                              purposes=self.purposes, url=url,
+            page = admit_page(response.raw_headers, None if reader is None else reader.body,
+                              agents=[self.agent], purposes=self.purposes, url=url,
                               usage=lambda a: robots.usage(url, agent=a),
-                              status=response.status)
+                              status=response.status, cut=reader is not None and reader.cut)
             _PAGES[response] = page.signals[0]
             if self.purposes and page.priced:  # a 402: not served, never paid, not retried
                 response.release()

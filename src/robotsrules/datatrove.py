@@ -231,8 +231,11 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
     ``metadata[headers_key]`` when present (:class:`WarcHeadersReader` keeps them; any form
     the page layer reads: a dict whose values may be lists, tuples or bytes, ``[name,
     value]`` pairs, a raw ``Name: value`` block with folded lines). After an extractor
-    replaced the text, no meta tag is found (only headers are read). See
-    docs/guides/datasets.md.
+    replaced the text, no meta tag is found (only headers are read). A document whose
+    ``metadata["truncated"]`` is True (:class:`WarcHeadersReader` kept only the first
+    ``max_body_bytes``) is read as the start of the body: a head running to its end is cut,
+    and the answer is "not known" (``refused`` None, ``level`` ``"page"``), never "nothing
+    stated". See docs/guides/datasets.md.
 
     A document whose response asks to be paid for (HTTP 402 with ``crawler-price``: the
     status from ``metadata[status_key]`` when present, which :class:`WarcHeadersReader`
@@ -284,9 +287,10 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
         return state
 
     def decide(self, url: Any, html: Any, headers: Any = None, date: Any = None,
-               status: Any = None) -> Dict[str, Any]:
+               status: Any = None, cut: Any = False) -> Dict[str, Any]:
         """The metadata written for a document: ``refused`` (True, False, or None when
-        nothing is stated, or when the page's head was cut before its ``<body>``: then
+        nothing is stated, or when the page's head was cut before its ``<body>``, ``cut``
+        telling that ``html`` is only the start of the body: then
         ``level`` is ``"page"`` and ``decided_by`` says it is not known), ``agent`` and
         ``purpose`` (the first refused pair, else None), ``level`` (``"page"`` or
         ``"robots.txt"``), ``decided_by`` (the deciding directive or robots.txt lines,
@@ -311,7 +315,8 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
 
         # Metadata is a stranger's data: headers in any stored form, read without raising.
         admission = admit_page(headers, html, agents=list(self.agents), purposes=self.purposes,
-                               url=page_url, usage=usage, strict=False, status=status)
+                               url=page_url, usage=usage, strict=False, status=status,
+                               cut=cut is True)
         if self._manifest is not None and origin is not None:
             self._record(origin, page_url, capture, admission)
         pricing = admission.pricing
@@ -377,7 +382,8 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
         status = metadata.get(self.status_key)
         found = self.decide(metadata.get(self.url_key), doc.text,
                             metadata.get(self.headers_key), date,
-                            status if isinstance(status, int) else None)
+                            status if isinstance(status, int) else None,
+                            metadata.get("truncated") is True)
         metadata[self.metadata_key] = found
         if self.action == "drop" and found["priced"] is not None:
             return False, "page_signals_priced"

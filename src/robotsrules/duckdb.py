@@ -19,7 +19,8 @@ function                                    result
                                             4xx: allow all; 429/5xx: disallow all)
 ``robots_origin(url)``                      VARCHAR: ``scheme://host[:port]``, the robots.txt
                                             scope (NULL when the URL has none)
-``robots_page(headers, html, agent)``       STRUCT(index, follow, noai, tdm_reservation): the
+``robots_page(headers, html, agent)``       STRUCT(index, follow, noai, tdm_reservation,
+                                            head_cut): the
                                             page-level signals of a response (``headers``:
                                             the raw ``Name: value`` lines; ``html``: the body
                                             or its head, read when the Content-Type is HTML

@@ -30,9 +30,14 @@ origin before it is sent::
   and puts them in ``response.extensions["robotsrules.page"]``; ``purposes=["ai-train"]``
   (which implies it) raises :class:`robotsrules.PageRefused` for a response whose signals,
   combined with its robots.txt's usage preferences (``Content-Signal``, ``Content-Usage``),
-  refuse one of them. An HTML body (HTML by its ``Content-Type``, or without one and
-  sniffed as HTML: the page admission step's one rule) is then read in full by the
-  transport.
+  refuse one of them. The body is read when the response is HTML by its ``Content-Type``
+  or, without a usable one, starts as markup (the page admission step's one rule): only its
+  head, at most :data:`robotsrules._page.DEFAULT_HEAD_BYTES` (512 KiB) decoded octets and one
+  more, decoded by ``Content-Encoding`` with the bounded decoder of the robots.txt fetch
+  (a compression bomb is never inflated past that). The raw octets read are kept and
+  replayed: the response handed back still streams its whole body (``response.read()``,
+  ``iter_bytes()``), the rest read from the connection as it was. A body whose coding
+  cannot be decoded (unknown, bad or cut data) is "not known", never "nothing stated".
 * A response that asks to be paid for (HTTP 402 with ``crawler-price``, Cloudflare's
   pay-per-crawl) carries its :class:`robotsrules.Pricing` in the signals (``.pricing``: the
   price and the terms links); with ``purposes`` it raises :class:`robotsrules.PagePriced`
@@ -46,14 +51,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Optional, Sequence, Tuple
+from typing import AsyncIterator, Iterator, List, Optional, Sequence, Tuple, cast
 
 import httpx
 
 from ._agents import Agent
 from ._fetcher import DEFAULT_TIMEOUT
 from ._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit, delay_for, resolve_agent
-from ._page import admit_page, check_purposes, reads_body
+from ._page import HeadReader, admit_page, check_purposes, reads_body_of
 from ._robotscache import AsyncRobotsCache, RobotsCache
 from ._scope import SCHEMES, origin_of
 from .cache import Store
@@ -72,26 +77,98 @@ PAGE_EXTENSION = "robotsrules.page"
 """Response extension holding the :class:`robotsrules.PageSignals` (``page_signals=True``)."""
 
 
-def _read_page(request: httpx.Request, response: httpx.Response, body: Optional[bytes],
+def _read_page(request: httpx.Request, response: httpx.Response, reader: Optional[HeadReader],
                agent: Agent, purposes: Tuple[str, ...], served: Optional[Served]
                ) -> Optional[PageRefused]:
     """Put the response's signals in its extensions; the refusal to raise, if any (the
     page's signals and the robots.txt usage preferences combined: :func:`admit_page`)."""
     url = str(request.url)
     robots = served.robots if served is not None else None
-    admission = admit_page(response.headers.raw, body, agents=[agent], purposes=purposes,
-                           url=url, usage=None if robots is None else
+    admission = admit_page(response.headers.raw, None if reader is None else reader.body,
+                           agents=[agent], purposes=purposes, url=url,
+                           usage=None if robots is None else
                            (lambda a: robots.usage(url, agent=a)),
-                           status=response.status_code)
+                           status=response.status_code,
+                           cut=reader is not None and reader.cut)
     response.extensions[PAGE_EXTENSION] = admission.signals[0]
     if purposes and admission.priced:  # a 402: the content was not served; never paid
         return admission.price_error()
     return None if admission.refused is None else admission.error()
 
 
-def _html(response: httpx.Response) -> bool:
-    """Whether the page admission step needs the body (HTML by type, or untyped: sniffed)."""
-    return reads_body(response.headers.get("content-type"))
+def _reader(response: httpx.Response) -> Optional[HeadReader]:
+    """A reader for the body's head when the page admission step needs it (HTML by type, or
+    no usable type: sniffed; every ``Content-Type`` field read), else ``None``."""
+    if not reads_body_of(response.headers.raw):
+        return None
+    return HeadReader(", ".join(response.headers.get_list("content-encoding")) or None)
+
+
+class _Replay(httpx.SyncByteStream):
+    """The raw chunks already read, then the rest of the original stream."""
+
+    def __init__(self, chunks: List[bytes], rest: Iterator[bytes],
+                 source: httpx.SyncByteStream) -> None:
+        self._chunks, self._rest, self._source = chunks, rest, source
+
+    def __iter__(self) -> Iterator[bytes]:
+        chunks, self._chunks = self._chunks, []
+        yield from chunks
+        yield from self._rest
+
+    def close(self) -> None:
+        self._source.close()
+
+
+class _AsyncReplay(httpx.AsyncByteStream):
+    """The async twin of :class:`_Replay`."""
+
+    def __init__(self, chunks: List[bytes], rest: AsyncIterator[bytes],
+                 source: httpx.AsyncByteStream) -> None:
+        self._chunks, self._rest, self._source = chunks, rest, source
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        chunks, self._chunks = self._chunks, []
+        for chunk in chunks:
+            yield chunk
+        async for chunk in self._rest:
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self._source.aclose()
+
+
+def _read_head(response: httpx.Response) -> Optional[HeadReader]:
+    """Read the head of ``response``'s raw stream (bounded), and put back a stream that
+    replays it before the rest."""
+    reader = _reader(response)
+    if reader is None:
+        return None
+    source = cast(httpx.SyncByteStream, response.stream)  # a sync transport's stream
+    rest = iter(source)
+    for chunk in rest:
+        if reader.feed(chunk):
+            break
+    else:
+        reader.finish()
+    response.stream = _Replay(reader.chunks, rest, source)
+    return reader
+
+
+async def _aread_head(response: httpx.Response) -> Optional[HeadReader]:
+    """The async twin of :func:`_read_head`."""
+    reader = _reader(response)
+    if reader is None:
+        return None
+    source = cast(httpx.AsyncByteStream, response.stream)  # an async transport's stream
+    rest = source.__aiter__()
+    async for chunk in rest:
+        if reader.feed(chunk):
+            break
+    else:
+        reader.finish()
+    response.stream = _AsyncReplay(reader.chunks, rest, source)
+    return reader
 
 
 def _obeyed(request: httpx.Request) -> bool:
@@ -155,8 +232,8 @@ class RobotsTransport(httpx.BaseTransport):
                     time.sleep(wait)
         response = self.transport.handle_request(request)
         if self.page_signals and _obeyed(request):
-            body = response.read() if _html(response) else None
-            refused = _read_page(request, response, body, self.agent, self.purposes, served)
+            reader = _read_head(response)
+            refused = _read_page(request, response, reader, self.agent, self.purposes, served)
             if refused is not None:
                 response.close()
                 raise refused
@@ -216,8 +293,8 @@ class AsyncRobotsTransport(httpx.AsyncBaseTransport):
                     await asyncio.sleep(wait)
         response = await self.transport.handle_async_request(request)
         if self.page_signals and _obeyed(request):
-            body = await response.aread() if _html(response) else None
-            refused = _read_page(request, response, body, self.agent, self.purposes, served)
+            reader = await _aread_head(response)
+            refused = _read_page(request, response, reader, self.agent, self.purposes, served)
             if refused is not None:
                 await response.aclose()
                 raise refused

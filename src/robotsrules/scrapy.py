@@ -74,7 +74,7 @@ from __future__ import annotations
 import inspect
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, TypeVar, Union
 
 try:
     from scrapy import signals
@@ -108,9 +108,9 @@ from .useragent import product_token
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
 
-__all__ = ["DEFAULT_MAX_CRAWL_DELAY", "ForbiddenByRobots", "NofollowMiddleware",
-           "PageSignalsMiddleware", "PricedByPage", "RefusedByPage", "RobotParser",
-           "RobotsTxtMiddleware", "make_store"]
+__all__ = ["DEFAULT_MAX_CRAWL_DELAY", "PAGE_SIGNALS_PRIORITY", "ForbiddenByRobots",
+           "NofollowMiddleware", "PageSignalsMiddleware", "PricedByPage", "RefusedByPage",
+           "RobotParser", "RobotsTxtMiddleware", "make_store"]
 
 logger = logging.getLogger(__name__)
 
@@ -453,6 +453,32 @@ class PricedByPage(IgnoreRequest):
         super().__init__(f"{url} asks to be paid for: {pricing.describe()}")
 
 
+PAGE_SIGNALS_PRIORITY = 580
+"""The ``DOWNLOADER_MIDDLEWARES`` priority to give :class:`PageSignalsMiddleware`: below
+Scrapy's ``HttpCompressionMiddleware`` (590), so that its ``process_response`` sees the body
+decompressed."""
+
+
+def _page_body(response: Response) -> Tuple[Optional[bytes], bool]:
+    """The body :func:`robotsrules._page.admit_page` reads (``None`` when the response is
+    not HTML by its ``Content-Type`` fields, all of them read, nor untyped) and whether it is
+    only a start. A body still coded (a ``Content-Encoding`` left: the middleware runs
+    before ``HttpCompressionMiddleware``, or that one could not decode it) is decoded here
+    by the bounded decoder, at most ``DEFAULT_HEAD_BYTES`` and one more octet; one that
+    cannot be decoded is "not known"."""
+    from ._page import DEFAULT_HEAD_BYTES, HeadReader, reads_body_of
+
+    if not reads_body_of(response.headers):
+        return None, False
+    codings = b", ".join(response.headers.getlist("Content-Encoding")).decode("latin-1")
+    if not codings.strip(", \t").lower().replace("identity", "").strip(", \t"):
+        return response.body, False
+    reader = HeadReader(codings, DEFAULT_HEAD_BYTES)
+    if not reader.feed(response.body):
+        reader.finish()
+    return reader.body, reader.cut
+
+
 class PageSignalsMiddleware:
     """Downloader middleware: read each response's page-level signals.
 
@@ -472,9 +498,15 @@ class PageSignalsMiddleware:
     with its price and terms link, and marked ``dont_retry`` (Scrapy's retry middleware
     leaves it alone even if 402 is in ``RETRY_HTTP_CODES``); with ``ROBOTSRULES_PURPOSES``
     it is dropped (:class:`PricedByPage`). No payment header is ever sent. Enable it next
-    to the robots middleware::
+    to the robots middleware, below Scrapy's ``HttpCompressionMiddleware`` (590;
+    :data:`PAGE_SIGNALS_PRIORITY`), whose ``process_response`` then runs first::
 
-        DOWNLOADER_MIDDLEWARES = {..., "robotsrules.scrapy.PageSignalsMiddleware": 950}
+        DOWNLOADER_MIDDLEWARES = {..., "robotsrules.scrapy.PageSignalsMiddleware": 580}
+
+    Given a higher priority (it then sees the body before it is decompressed), it decodes a
+    body still carrying its ``Content-Encoding`` itself, with the bounded decoder of the
+    robots.txt fetch (at most :data:`robotsrules._page.DEFAULT_HEAD_BYTES` decoded octets); a
+    coding it cannot decode makes the page's signals "not known", never "nothing stated".
         SPIDER_MIDDLEWARES = {"robotsrules.scrapy.NofollowMiddleware": 100}
 
     Request meta ``dont_obey_robotstxt`` skips it, as it skips the robots check.
@@ -497,18 +529,17 @@ class PageSignalsMiddleware:
     def process_response(self, request: Request, response: Response,
                          spider: Any = None) -> Response:
         """Attach the signals to ``response.meta``; drop the response if they refuse."""
-        from ._page import admit_page, reads_body
+        from ._page import admit_page
 
         if request.meta.get("dont_obey_robotstxt"):
             return response
         header = request.headers.get("User-Agent")
         agent = _agent(header, self.override)
-        body = response.body if reads_body(_text(
-            response.headers.get("Content-Type") or b"")) else None
+        body, cut = _page_body(response)
         admission = admit_page(response.headers, body, agents=[agent], purposes=self.purposes,
                                url=response.url,
                                usage=lambda a: self._usage(response.url, agent),
-                               status=response.status)
+                               status=response.status, cut=cut)
         request.meta["robotsrules"] = admission.signals[0]
         self.stats.inc_value("robotsrules/page/responses")
         pricing = admission.pricing

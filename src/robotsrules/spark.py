@@ -297,7 +297,8 @@ def robots_page_license_urls(headers: ColumnOrName, html: ColumnOrName, url: Col
 def robots_page(headers: ColumnOrName, html: ColumnOrName, agent: Union[Column, str]
                 ) -> Column:
     """The page-level signals of a response as a struct (``index``, ``follow``, ``noai``,
-    ``tdm_reservation``; :data:`robotsrules.bulk.PAGE_SIGNALS_TYPE`): ``headers`` holds the
+    ``tdm_reservation``, ``head_cut``: the head ran past the bytes read, so what it does not
+    state is not known; :data:`robotsrules.bulk.PAGE_SIGNALS_TYPE`): ``headers`` holds the
     raw ``Name: value`` lines, ``html`` the body or its head (read when the ``Content-Type``
     is HTML or, without one, when it sniffs as HTML, as the page admission step reads it);
     ``agent`` is a column or a str literal. Null for a null agent."""

@@ -461,8 +461,9 @@ def iter_pages(source: Union[str, os.PathLike[str], BinaryIO], *,
                stats: Optional[WarcStats] = None) -> Iterator[PageCapture]:
     """The ``response`` records of one WARC file other than robots.txt, in file order.
 
-    Of an HTML body (by its ``Content-Type``, or sniffed as browsers do when it has none:
-    :func:`sniffs_html`) only the first ``max_head_bytes`` (default
+    Of an HTML body (by its ``Content-Type``, or, when it has no usable one, sniffed as
+    browsers do, :func:`sniffs_html`, or starting with markup: the page layer's
+    ``starts_as_markup``, a deliberate deviation) only the first ``max_head_bytes`` (default
     :data:`robotsrules._page.DEFAULT_HEAD_BYTES`) are decoded; other bodies are not read.
     A record that did not arrive whole is a :class:`PageCapture` with ``damaged`` set (and
     counted in ``stats.damaged``); other problems are counted in ``stats``, never raised.

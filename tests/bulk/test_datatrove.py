@@ -221,3 +221,48 @@ def test_page_signals_filter_drops_a_priced_page() -> None:
     assert step.filter(named) is True and named.metadata["page_signals"]["priced"] is None
     marking = PageSignalsFilter("GPTBot", action="mark")
     assert marking.filter(doc("402", [["crawler-price", "USD 1"]])) is True  # status unknown
+
+
+def test_page_signals_filter_reads_a_truncated_document_as_cut(tmp_path: Path) -> None:
+    """Issue 33 review: WarcHeadersReader keeps max_body_bytes of a body and says so in
+    metadata["truncated"]; the filter reads that text as a start, so a head running past it
+    is "not known" (level "page"), never "nothing stated"; read whole, it refuses."""
+    pytest.importorskip("warcio")
+    pytest.importorskip("magic")
+    pytest.importorskip("cchardet")
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    from robotsrules.datatrove import WarcHeadersReader
+
+    body = (b"<html><head><title>" + b"x" * 3000 + b"</title>"
+            b"<meta name=robots content=noai></head><body>hi</body></html>")
+    (tmp_path / "pages").mkdir()
+    with open(tmp_path / "pages" / "long.warc.gz", "wb") as handle:
+        writer = WARCWriter(handle, gzip=True)
+        writer.write_record(writer.create_warc_record(
+            "https://long.example/page", "response", payload=io.BytesIO(body),
+            http_headers=StatusAndHeaders("200 OK", [("Content-Type", "text/html")],
+                                          protocol="HTTP/1.1"),
+            warc_headers_dict={"WARC-Date": "2024-05-01T00:00:00Z"}))
+
+    def run(name: str, **reader: Any) -> Dict[str, Any]:
+        out = tmp_path / name
+        LocalPipelineExecutor(
+            pipeline=[WarcHeadersReader(str(tmp_path / "pages"), **reader),
+                      PageSignalsFilter(["GPTBot"], purposes=["ai-train"], action="mark"),
+                      JsonlWriter(str(out))],
+            tasks=1, workers=1, logging_dir=str(tmp_path / f"logs-{name}")).run()
+        (path,) = sorted(out.glob("*.jsonl.gz"))
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            (line,) = handle.readlines()
+        metadata: Dict[str, Any] = json.loads(line)["metadata"]
+        return metadata
+
+    cut = run("cut", max_body_bytes=1000)
+    assert cut["truncated"] is True
+    assert cut["page_signals"]["refused"] is None
+    assert cut["page_signals"]["level"] == "page"
+    assert cut["page_signals"]["decided_by"].startswith("not known")
+    whole = run("whole")
+    assert whole["truncated"] is False and whole["page_signals"]["refused"] is True

@@ -33,6 +33,8 @@ class FollowSpider(scrapy.Spider):
         page = response.meta.get("robotsrules")
         self.signals_seen[response.url] = None if page is None else {
             "index": page.index, "follow": page.follow, "ai-train": page.allows("ai-train")}
+        if page is not None and page.head_cut:
+            self.signals_seen[response.url]["head_cut"] = True
         if page is not None and page.pricing is not None:
             self.signals_seen[response.url]["pricing"] = page.pricing.describe()
         yield {"url": response.url}

@@ -107,3 +107,57 @@ def _robots_file(body: bytes) -> Any:
         exchange.send(head(200, [("Content-Type", "text/plain"),
                                  ("Content-Length", str(len(body)))]) + body)
     return scenario
+
+
+def test_page_with_robots_shows_the_combined_answers_as_its_purposes(tmp_path: Path) -> None:
+    # Issue 33 review: with --robots, "purposes" is the combined answer; a page saying
+    # ai-train=yes on a URL the agent may not fetch is not "allowed" there.
+    from robotsrules.cli import main
+
+    robots = tmp_path / "robots.txt"
+    robots.write_bytes(b"User-agent: ExampleBot\nDisallow: /\n")
+    saved = tmp_path / "page.http"
+    saved.write_bytes(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
+                      b"Content-Signal: ai-train=yes\r\n\r\n<html><head></head><body>x")
+    base = ["page", str(saved), "--agent", "ExampleBot", "--robots", str(robots),
+            "--purpose", "ai-train", "--url", "https://example.com/x"]
+    out = io.StringIO()
+    assert main(base, out=out) == 0
+    text = out.getvalue()
+    assert "\npurposes:\n" not in text
+    assert "the page alone (without robots.txt):\n  ai-train: allowed" in text
+    assert ("purposes, with the site's robots.txt (crawl disallowed):\n"
+            "  ai-train: refused by robots.txt: the agent may not fetch this URL") in text
+    out = io.StringIO()
+    assert main([*base, "--json"], out=out) == 0
+    data = json.loads(out.getvalue())
+    assert data["crawl_allowed"] is False
+    assert data["purposes"]["ai-train"] == {
+        "allowed": False, "level": "robots.txt", "decided_by": None,
+        "why": "refused by robots.txt: the agent may not fetch this URL"}
+    assert data["page_purposes"]["ai-train"]["allowed"] is True
+    assert data["combined"]["ai-train"]["allowed"] is False
+    out = io.StringIO()  # without --robots: the page's own answers, as before
+    assert main(base[:4] + base[6:] + ["--json"], out=out) == 0
+    alone = json.loads(out.getvalue())
+    assert alone["purposes"]["ai-train"]["allowed"] is True and "page_purposes" not in alone
+
+
+def test_page_whose_headers_run_past_their_bound_is_not_known(tmp_path: Path) -> None:
+    # Issue 33 review: headers over 1 MiB leave no body read; the answer is "not known",
+    # never "nothing stated" (the page's meta says noai).
+    from robotsrules.cli import main
+
+    saved = tmp_path / "big.http"
+    saved.write_bytes(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-Pad: "
+                      + b"a" * (1 << 20) + b"\r\n\r\n<html><head>"
+                      b"<meta name=robots content=noai></head><body>x")
+    out = io.StringIO()
+    assert main(["page", str(saved), "--agent", "GPTBot", "--purpose", "ai-train", "--json"],
+                out=out) == 0
+    data = json.loads(out.getvalue())
+    assert data["head_cut"] is True and data["purposes"]["ai-train"]["allowed"] is None
+    out = io.StringIO()
+    assert main(["page", str(saved), "--agent", "GPTBot", "--purpose", "ai-train"],
+                out=out) == 0
+    assert "ai-train: not known (head cut)" in out.getvalue()

@@ -44,13 +44,13 @@ SITE = {
 }
 
 
-def _crawl(settings: Dict[str, Any], urls: List[str]) -> Dict[str, Any]:
+def _crawl(settings: Dict[str, Any], urls: List[str], priority: int = 950) -> Dict[str, Any]:
     base = {"ROBOTSTXT_OBEY": True, "USER_AGENT": "ExampleBot/1.0", "LOG_LEVEL": "WARNING",
             "TELNETCONSOLE_ENABLED": False, "DOWNLOAD_TIMEOUT": 10, "RETRY_TIMES": 0,
             "DOWNLOADER_MIDDLEWARES": {
                 "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
                 "robotsrules.scrapy.RobotsTxtMiddleware": 100,
-                "robotsrules.scrapy.PageSignalsMiddleware": 950},
+                "robotsrules.scrapy.PageSignalsMiddleware": priority},
             "SPIDER_MIDDLEWARES": {"robotsrules.scrapy.NofollowMiddleware": 100}}
     base.update(settings)
     done = subprocess.run([sys.executable, SCRIPT, json.dumps(base), json.dumps(urls)],
@@ -104,3 +104,44 @@ def test_scrapy_admits_every_body_form_by_the_one_rule() -> None:
     refused = [number not in seen for number in range(len(names))]
     assert refused == [BODY_FORMS[name][2] is False for name in names]
     assert stats["robotsrules/page/refused/ai-train/noai"] == sum(refused)
+
+
+NOAI_PAGE = b'<html><head><meta name="robots" content="noai"></head><body>x</body></html>'
+
+
+def _coded(coding: str, data: bytes) -> Any:
+    def scenario(exchange: Exchange) -> None:
+        exchange.send(head(200, [("Content-Type", "text/html"), ("Content-Encoding", coding),
+                                 ("Content-Length", str(len(data)))]) + data)
+    return scenario
+
+
+@pytest.mark.parametrize("priority", [950, 580])
+def test_scrapy_reads_compressed_pages_at_any_priority(priority: int) -> None:
+    # Issue 33 review: at 950 the middleware's process_response runs before Scrapy's
+    # HttpCompressionMiddleware (590) decompresses the body; at 580 (the documented
+    # PAGE_SIGNALS_PRIORITY) after. Either way a compressed page saying noai is refused, and
+    # a body whose coding cannot be decoded is "not known" (head_cut), not "nothing stated".
+    import gzip
+    import zlib
+
+    from robotsrules.scrapy import PAGE_SIGNALS_PRIORITY
+
+    assert PAGE_SIGNALS_PRIORITY < 590
+    big = NOAI_PAGE.replace(b"<body>", b"<body>" + b" " * (2 << 20))  # 2 MiB decoded
+    site = {"/robots.txt": respond(200, b"User-agent: *\nAllow: /\n"),
+            "/gzip": _coded("gzip", gzip.compress(NOAI_PAGE)),
+            "/deflate": _coded("deflate", zlib.compress(NOAI_PAGE)),
+            "/big": _coded("gzip", gzip.compress(big)),
+            "/plain": _html(200, "<html><head></head><body>x</body></html>"),
+            "/odd": _coded("x-unheard-of", NOAI_PAGE.replace(b"noai", b"none"))}
+    with RawHTTPServer(site) as server:
+        stats = _crawl({"ROBOTSRULES_PURPOSES": ["ai-train"]},
+                       [server.url(p) for p in ("/gzip", "/deflate", "/big", "/plain", "/odd")],
+                       priority)
+    assert stats["robotsrules/page/refused/ai-train/noai"] == 3
+    seen = {url.rsplit("/", 1)[1]: stats["signals"][url] for url in stats["seen"]}
+    assert sorted(seen) == ["odd", "plain"]
+    assert seen["plain"] == {"index": True, "follow": True, "ai-train": None}
+    # Scrapy cannot decode it either and leaves its Content-Encoding: not known.
+    assert seen["odd"] == {"index": True, "follow": True, "ai-train": None, "head_cut": True}

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+import shutil
 from pathlib import Path
 from typing import List, Tuple
 
@@ -109,18 +110,48 @@ def test_duckdb_page_functions() -> None:
 
     con = engine.register(duckdb.connect())
     con.sql("CREATE TABLE pages (headers VARCHAR, html BLOB)")
-    con.execute("INSERT INTO pages VALUES (?, ?), (?, ?), (NULL, NULL)", [
+    long_head = (b"<html><head><title>" + b"x" * 600_000
+                 + b'</title><meta name="robots" content="noai, noindex"></head><body>')
+    con.execute("INSERT INTO pages VALUES (?, ?), (?, ?), (NULL, NULL), (?, ?)", [
         "HTTP/1.1 200 OK\r\nX-Robots-Tag: gptbot: noindex\r\ntdm-reservation: 1\r\n", b"",
-        "Content-Type: text/html", b'<head><meta name="robots" content="noai, nofollow">'])
+        "Content-Type: text/html", b'<head><meta name="robots" content="noai, nofollow">',
+        "Content-Type: text/html", long_head])
     rows = con.sql("SELECT robots_page(headers, html, 'GPTBot') AS p, "
                    "robots_page_allows(headers, html, 'GPTBot', 'ai-train') AS train, "
                    "robots_page_allows(headers, html, 'Other', 'search') AS search "
                    "FROM pages").fetchall()
-    assert rows[0] == ({"index": False, "follow": True, "noai": False, "tdm_reservation": 1},
-                       False, None)
-    assert rows[1] == ({"index": True, "follow": False, "noai": True, "tdm_reservation": None},
-                       False, None)
-    assert rows[2] == ({"index": True, "follow": True, "noai": False, "tdm_reservation": None},
-                       None, None)
+    assert rows[0] == ({"index": False, "follow": True, "noai": False, "tdm_reservation": 1,
+                        "head_cut": False}, False, None)
+    assert rows[1] == ({"index": True, "follow": False, "noai": True, "tdm_reservation": None,
+                        "head_cut": False}, False, None)
+    assert rows[2] == ({"index": True, "follow": True, "noai": False, "tdm_reservation": None,
+                        "head_cut": False}, None, None)
+    # Issue 33 review: a head running past the 512 KiB read says so; its answers are "not
+    # known" (null), and the struct tells them from "nothing stated".
+    assert rows[3] == ({"index": True, "follow": True, "noai": False, "tdm_reservation": None,
+                        "head_cut": True}, None, None)
     with pytest.raises(duckdb.Error):
         con.sql("SELECT robots_page_allows(NULL, NULL, 'x', 'ai_train')").fetchall()
+
+
+@pytest.mark.slow  # a Spark session of its own
+@pytest.mark.skipif(shutil.which("java") is None, reason="Spark needs Java 17+")
+def test_spark_robots_page_says_when_the_head_was_cut() -> None:
+    pytest.importorskip("pyspark")
+    from robotsrules import spark as engine
+
+    long_head = (b"<html><head><title>" + b"x" * 600_000
+                 + b'</title><meta name="robots" content="noai"></head><body>')
+    session = engine.local_session("local[1]", **{"spark.sql.shuffle.partitions": "1"})
+    try:
+        frame = session.createDataFrame(
+            [("short", "Content-Type: text/html", b'<meta name="robots" content="noai">'),
+             ("long", "Content-Type: text/html", long_head)],
+            "name string, headers string, html binary")
+        found = {r["name"]: (r["p"]["noai"], r["p"]["head_cut"], r["train"]) for r in frame.select(
+            "name", engine.robots_page("headers", "html", "GPTBot").alias("p"),
+            engine.robots_page_allows("headers", "html", "GPTBot", "ai-train").alias("train"),
+        ).collect()}
+    finally:
+        session.stop()
+    assert found == {"short": (True, False, False), "long": (False, True, None)}

@@ -33,7 +33,15 @@ only the standard library and the core. Every decision and its source is written
 ``docs/guides/page-signals.md``.
 """
 
-from ._admit import PageAdmission, Refusal, admit_page, check_purposes, reads_body
+from ._admit import (
+    HeadReader,
+    PageAdmission,
+    Refusal,
+    admit_page,
+    check_purposes,
+    reads_body,
+    reads_body_of,
+)
 from ._combine import Answer, Combined, combine
 from ._headers import Field, Headers, header_block, is_html, read_headers
 from ._html import DEFAULT_HEAD_BYTES, Head, InlineScript, Link, Meta, read_head, read_head_meta
@@ -63,6 +71,7 @@ __all__ = [
     "Directive",
     "Field",
     "Head",
+    "HeadReader",
     "Headers",
     "InlineScript",
     "LicenseLink",
@@ -90,6 +99,7 @@ __all__ = [
     "read_headers",
     "read_response",
     "reads_body",
+    "reads_body_of",
     "signals_of",
     "tdmrep_from",
 ]

@@ -13,20 +13,23 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
-from typing import Callable, Iterable, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Callable, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from .._agents import Agent
+from .._decoder import BodyDecoder
 from .._purposes import Purpose, check_purpose
 from .._usage import Usage
 from ..errors import InvalidArgument, InvalidPurpose, PagePriced, PageRefused
 from ._combine import Answer, combine
-from ._headers import Headers
+from ._headers import Headers, read_headers
+from ._headers import content_type as _joined_type
 from ._html import DEFAULT_HEAD_BYTES, html_type
 from ._pricing import Pricing
 from ._signals import PageSignals, page_facts, read_response, signals_of
 from ._tdmrep import TdmRepFile
 
-__all__ = ["PageAdmission", "Refusal", "admit_page", "check_purposes", "reads_body"]
+__all__ = ["HeadReader", "PageAdmission", "Refusal", "admit_page", "check_purposes", "reads_body",
+           "reads_body_of"]
 
 
 def check_purposes(purposes: Union[str, Iterable[str]], *,
@@ -68,6 +71,58 @@ def reads_body(content_type: Optional[Union[str, bytes]]) -> bool:
     if isinstance(content_type, bytes):
         content_type = content_type.decode("latin-1")
     return html_type(content_type) is not False
+
+
+def reads_body_of(headers: Headers) -> bool:
+    """:func:`reads_body` of a response's header fields in any form
+    :func:`robotsrules.page_signals` takes: every ``Content-Type`` field is read (Fetch's
+    "extract a MIME type" over their joined values: the last valid one decides,
+    :func:`._headers.content_type`), as :func:`admit_page` reads them.
+
+    >>> reads_body_of([("Content-Type", "image/png"), ("Content-Type", "text/html")])
+    True
+    """
+    return reads_body(_joined_type(read_headers(headers, strict=False)))
+
+
+class HeadReader:
+    """The head of a response body as it arrives, for the client integrations: raw chunks
+    are fed (:meth:`feed`) and decoded by ``Content-Encoding`` with the bounded
+    :class:`robotsrules._decoder.BodyDecoder` until ``max_head_bytes`` and one more octet
+    are decoded (a compression bomb never inflates past that). :attr:`chunks` keeps the raw
+    chunks fed, to hand the caller a body that is still whole.
+
+    >>> import gzip
+    >>> reader = HeadReader("gzip", 4)
+    >>> reader.feed(gzip.compress(b"<html><head>")), reader.body, reader.cut
+    (True, b'<html', False)
+    """
+
+    def __init__(self, content_encoding: Optional[str],
+                 max_head_bytes: int = DEFAULT_HEAD_BYTES) -> None:
+        self.decoder = BodyDecoder(content_encoding, max_head_bytes)
+        self.chunks: List[bytes] = []
+
+    def feed(self, chunk: bytes) -> bool:
+        """Add a raw chunk of the body; True when no more is wanted."""
+        self.chunks.append(chunk)
+        return self.decoder.feed(chunk)
+
+    def finish(self) -> None:
+        """The body ended: a compressed stream without its end makes the head cut."""
+        self.decoder.finish()
+
+    @property
+    def body(self) -> bytes:
+        """The decoded head: at most ``max_head_bytes`` and one more octet (which tells
+        :func:`admit_page` that the body went on)."""
+        return b"".join(self.decoder.parts)
+
+    @property
+    def cut(self) -> bool:
+        """The body could not be decoded (an unknown coding, bad or cut compressed data): what
+        was decoded is only a start, so what it does not state is not known."""
+        return self.decoder.error is not None
 
 
 class Refusal(NamedTuple):
@@ -142,7 +197,7 @@ def admit_page(headers: Headers, html: Union[str, bytes, None], *,
                now: Optional[datetime.datetime] = None,
                max_head_bytes: int = DEFAULT_HEAD_BYTES, strict: bool = True,
                tdmrep: Optional[TdmRepFile] = None,
-               status: Optional[int] = None) -> PageAdmission:
+               status: Optional[int] = None, cut: bool = False) -> PageAdmission:
     """Read a response once and answer every purpose for every agent.
 
     ``agents`` is a list of agents (each as :func:`robotsrules.page_signals` takes it);
@@ -152,13 +207,16 @@ def admit_page(headers: Headers, html: Union[str, bytes, None], *,
     is the response's HTTP status (402: :attr:`PageAdmission.priced`). ``html`` is read as
     HTML only when the response is HTML by its ``Content-Type`` or, having none usable,
     sniffs as HTML (WHATWG MIME Sniffing §7.1; :func:`reads_body`); given without any
-    header field, it is a document and read as HTML.
+    header field, it is a document and read as HTML. ``cut``: ``html`` is only the start of
+    the body (a capture or a reader kept its first bytes, or the rest could not be decoded):
+    a head running to its end is cut, and what it does not state is "not known"
+    (:attr:`~robotsrules.PageSignals.head_cut`), never "nothing stated".
     """
     wanted = check_purposes(purposes)
     if isinstance(agents, str):
         raise InvalidArgument("agents must be a list of agents, e.g. [agent]")
     response = read_response(headers, html, max_head_bytes=max_head_bytes, strict=strict,
-                             status=status, sniff=True)
+                             status=status, sniff=True, cut=bool(cut))
     facts = page_facts(response, url)  # the same for every agent: read once
     every = []
     answers = []

@@ -50,11 +50,11 @@ import re
 import sys
 from typing import Dict, Final, List, NamedTuple, Optional, Tuple, Union
 
-from ._encoding import decode_html, decode_prefix, prefix_encoding
+from ._encoding import decode_html, decode_prefix, extract_mime_type, prefix_encoding
 
 __all__ = ["DEFAULT_HEAD_BYTES", "MAX_HEAD_LINKS", "RSL_MEDIA_TYPE", "Head", "InlineScript",
            "Link", "Meta", "html_type", "is_rsl_type", "read_head", "read_head_meta",
-           "reads_as_html", "sniffs_html"]
+           "reads_as_html", "sniffs_html", "starts_as_markup"]
 
 DEFAULT_HEAD_BYTES = 512 * 1024
 """How much of an HTML body is read for its head (inline styles and scripts make heads of
@@ -978,21 +978,32 @@ _HTML_SIGNATURES: Final = (
 _UNKNOWN_TYPES: Final = frozenset({"", "unknown/unknown", "application/unknown", "*/*"})
 
 
+_RESOURCE_HEADER: Final = 1445  # MIME Sniffing §5.2 "reading the resource header"
+_WS_SNIFF: Final = b"\t\n\x0c\r "
+_BOMS: Final = ((b"\xef\xbb\xbf", ""), (b"\xfe\xff", "utf-16-be"), (b"\xff\xfe", "utf-16-le"))
+
+
+def _resource_header(data: Union[str, bytes, bytearray, memoryview]) -> bytes:
+    """The first 1445 octets of a body, its leading blanks skipped (MIME Sniffing §5.2 and
+    the pattern matching algorithm's leading whitespace)."""
+    if isinstance(data, str):
+        raw = data[:_RESOURCE_HEADER].encode("utf-8", "replace")[:_RESOURCE_HEADER]
+    else:
+        raw = bytes(data[:_RESOURCE_HEADER])
+    return raw.lstrip(_WS_SNIFF)
+
+
 def sniffs_html(data: Union[str, bytes, bytearray, memoryview]) -> bool:
     """Whether a body of unknown type starts as HTML (WHATWG MIME Sniffing, as of 2026-11,
-    §7.1 "identifying a resource with an unknown MIME type": blanks skipped, then one of
-    the HTML signatures followed by a space or ``>``). Leniency: a UTF-8 byte-order mark
-    before the signature is skipped too (the standard reads it as text/plain; the page is
-    still HTML to its author).
+    §7.1 "identifying a resource with an unknown MIME type": the resource header, its first
+    1445 octets, with its leading blanks skipped, then one of the HTML signatures followed by
+    a space or ``>``). Leniency: a UTF-8 byte-order mark before the signature is skipped too
+    (the standard reads it as text/plain; the page is still HTML to its author).
 
     >>> sniffs_html(b"\\n  <!DOCTYPE html><title>x</title>"), sniffs_html(b"%PDF-1.7")
     (True, False)
     """
-    if isinstance(data, str):
-        raw = data[:512].encode("utf-8", "replace")
-    else:
-        raw = bytes(data[:512])
-    start = raw.lstrip(b"\t\n\x0c\r ")
+    start = _resource_header(data)
     start = start[3:] if start.startswith(b"\xef\xbb\xbf") else start
     lower = start[:16].lower()
     for signature in _HTML_SIGNATURES:
@@ -1002,27 +1013,65 @@ def sniffs_html(data: Union[str, bytes, bytearray, memoryview]) -> bool:
     return False
 
 
+def starts_as_markup(data: Union[str, bytes, bytearray, memoryview]) -> bool:
+    """Whether an untyped body is read for its ``<meta>`` elements: it sniffs as HTML
+    (:func:`sniffs_html`) or, after its leading blanks and a byte-order mark (UTF-8 or
+    UTF-16), starts with ``<`` and a letter, ``!`` or ``?``. Deviation (the page layer's,
+    deliberate): the standard's sniff reads ``<meta name=robots content=noai>`` alone as
+    text/plain; reading it here can only add restrictions, and "nothing stated" where the
+    page says no is the worse mistake.
+
+    >>> starts_as_markup(b"  <meta name=robots content=noai>"), starts_as_markup(b"< 1")
+    (True, False)
+    """
+    if sniffs_html(data):
+        return True
+    start = _resource_header(data)
+    for bom, codec in _BOMS:
+        if start.startswith(bom):
+            start = start[len(bom):]
+            if codec:
+                start = start[:64].decode(codec, "replace").encode("utf-8", "replace")
+            start = start.lstrip(_WS_SNIFF)
+            break
+    if len(start) < 2 or start[0] != 0x3C:  # "<"
+        return False
+    second = start[1]
+    return second in (0x21, 0x3F) or 0x41 <= second <= 0x5A or 0x61 <= second <= 0x7A
+
+
 def html_type(content_type: Optional[str]) -> Optional[bool]:
     """What a ``Content-Type`` says of the body: ``True`` HTML (or XHTML) by its type,
-    ``None`` no usable type (absent, empty, ``unknown/unknown``, ``application/unknown``,
-    ``*/*``: sniff the body, :func:`sniffs_html`), ``False`` another type (WHATWG MIME
-    Sniffing §7.1: a supplied type that is not unknown is kept, so ``text/plain`` and
-    ``application/octet-stream`` are never HTML, whatever they hold)."""
-    essence = (content_type or "").split(";", 1)[0].strip(" \t\r\n").lower()
-    if essence in _UNKNOWN_TYPES:
+    ``None`` no usable type (sniff the body, :func:`starts_as_markup`), ``False`` another
+    type. ``content_type`` is every ``Content-Type`` value joined with ``", "``
+    (:func:`._headers.content_type`); its type is the Fetch Standard's "extract a MIME type"
+    (read 2026-11; :func:`._encoding.extract_mime_type`: the last value that parses). No
+    type is usable when the field is absent, no value is a MIME type (``charset=UTF-8``,
+    ``text``, ``text/``: MIME Sniffing §7.1 calls such a supplied type undefined, and
+    sniffs), or the type is ``unknown/unknown``, ``application/unknown`` or ``*/*``. A
+    supplied type that is not unknown is kept, so ``text/plain`` and
+    ``application/octet-stream`` are never HTML, whatever they hold.
+
+    >>> html_type("text/html; charset=utf-8"), html_type("charset=UTF-8"), html_type("text/plain")
+    (True, None, False)
+    """
+    if content_type is None:
         return None
-    return "html" in content_type.lower() if content_type is not None else None
+    found = extract_mime_type(content_type)
+    if found is None or found[0] in _UNKNOWN_TYPES:
+        return None
+    return "html" in found[0]
 
 
 def reads_as_html(content_type: Optional[str],
                   body: Union[str, bytes, bytearray, memoryview, None]) -> bool:
     """Whether a response's body is read as HTML: by its type, else sniffed
-    (:func:`html_type`, :func:`sniffs_html`). The one rule of the page admission step
+    (:func:`html_type`, :func:`starts_as_markup`). The one rule of the page admission step
     and of the WARC path."""
     kind = html_type(content_type)
     if kind is not None:
         return kind
-    return body is not None and sniffs_html(body)
+    return body is not None and starts_as_markup(body)
 
 
 def read_head_meta(document: Union[str, bytes, bytearray, memoryview, None], *,

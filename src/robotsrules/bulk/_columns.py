@@ -70,7 +70,8 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
     ``robots_page(headers, html, agent)``       the page-level signals of a response
                                                 (:data:`~robotsrules.bulk.PAGE_SIGNALS_TYPE`;
                                                 ``headers``: the raw ``Name: value`` lines;
-                                                ``html``: the body or its head)
+                                                ``html``: the body or its head; ``head_cut``:
+                                                the head ran past the bytes read)
     ``robots_page_allows(headers, html,         the page's answer for ``purpose`` (null: not
     agent, purpose)``                           stated)
     ``robots_page_license_urls(headers, html,   the RSL licences the response names (``Link``
@@ -110,7 +111,8 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
                             STANCE_TYPE)
 
     def page(headers: pa.Array, html: pa.Array, agent: pa.Array) -> pa.Array:
-        rows = [None if s is None else (s.index, s.follow, s.noai, s.tdm_reservation)
+        rows = [None if s is None else (s.index, s.follow, s.noai, s.tdm_reservation,
+                                        s.head_cut)
                 for s in _signals(headers, html, agent)]
         return struct_array(rows, PAGE_SIGNALS_TYPE)
 

@@ -166,8 +166,11 @@ PAGE_SIGNALS_TYPE = pa.struct([
     pa.field("follow", pa.bool_()),
     pa.field("noai", pa.bool_()),
     pa.field("tdm_reservation", pa.int32()),
+    pa.field("head_cut", pa.bool_()),
 ])
-"""The page-level signals of one response as the engines' ``robots_page`` gives them."""
+"""The page-level signals of one response as the engines' ``robots_page`` gives them;
+``head_cut``: the HTML head ran past the bytes read before its ``<body>``, so what it does not
+state is not known (:attr:`robotsrules.PageSignals.head_cut`)."""
 
 PAGE_SCHEMA_VERSION = 2
 """The version of the page table's columns (:data:`PAGE_SCHEMA`), in its Arrow metadata as

@@ -70,7 +70,9 @@ def _read_saved(data: bytes) -> Tuple[List[Tuple[str, str]], bytes, Optional[int
     return headers, data[body:] if end < len(text) else b"", block_status(head)
 
 
-_Loaded = Tuple[List[Tuple[str, str]], bytes, str, Optional[int]]
+_Loaded = Tuple[List[Tuple[str, str]], bytes, str, Optional[int], bool]
+"""Headers, body, the source's description, status, and whether the body read is only a
+start that does not show it (a saved file read up to its bound: ``got.cut``)."""
 
 
 def _fetch(url: str, args: argparse.Namespace) -> _Loaded:
@@ -84,7 +86,8 @@ def _fetch(url: str, args: argparse.Namespace) -> _Loaded:
                       max_bytes=args.max_head_bytes + 1, timeout=args.timeout)
     if page.error is not None:
         raise RobotsError(f"{url}: {page.error}")
-    return list(page.headers), page.body, f"{page.url}: HTTP {page.status}", page.status
+    return list(page.headers), page.body, f"{page.url}: HTTP {page.status}", page.status, \
+        False  # a longer body shows by its length
 
 
 def _load(source: str, args: argparse.Namespace) -> _Loaded:
@@ -98,8 +101,11 @@ def _load(source: str, args: argparse.Namespace) -> _Loaded:
     got = read_input(source, _HEADER_BYTES + args.max_head_bytes + 1)
     headers, body, status = _read_saved(got.data)
     # +1: the page layer tells a cut head from one that ends at the bound
+    # Not known, never "nothing stated": the file went on past what was read, or its
+    # headers ran past their bound (no body read at all).
+    cut = got.cut or (not body and len(got.data) > _HEADER_BYTES)
     return headers, _decoded(headers, body, args.max_head_bytes + 1, got.cut, got.name), \
-        got.name, status
+        got.name, status, cut
 
 
 def _decoded(headers: List[Tuple[str, str]], body: bytes, limit: int, cut: bool, name: str
@@ -165,7 +171,8 @@ def _yes(value: bool) -> str:
     return "yes" if value else "no"
 
 
-def _print_text(signals: PageSignals, source: str, purposes: List[str], out: TextIO) -> None:
+def _print_text(signals: PageSignals, source: str, purposes: List[str], out: TextIO,
+                heading: str = "purposes:") -> None:
     out.write(f"{visible(source)} (agent {visible(', '.join(signals.agent))})\n")
     if signals.head_cut:
         out.write("note: the head was cut at --max-head-bytes before its <body> tag: a "
@@ -195,7 +202,7 @@ def _print_text(signals: PageSignals, source: str, purposes: List[str], out: Tex
     if signals.tdm_reservation is not None:
         policy = f", policy {signals.tdm_policy}" if signals.tdm_policy else ""
         out.write(f"  tdm-reservation: {visible(f'{signals.tdm_reservation}{policy}')}\n")
-    out.write("purposes:\n")
+    out.write(heading + "\n")
     for purpose in purposes:
         answer, directive = signals.decide(purpose)
         text = {True: "allowed", False: "refused",
@@ -239,7 +246,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     agents = command_agents(args)  # --agent and --agent-category tokens
     args.agent = agents[0] if len(agents) == 1 else None  # the User-Agent header's token
     purposes = _purposes(args)
-    headers, body, note, status = _load(args.source, args)
+    headers, body, note, status, cut = _load(args.source, args)
     url = args.url or (args.source if is_url(args.source) else "/")
     robots = _site(args)
 
@@ -248,7 +255,8 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
 
     # The response read once for every agent and purpose (the page admission step).
     admission = admit_page(headers, body, agents=agents, purposes=purposes, url=url,
-                           usage=usage, max_head_bytes=args.max_head_bytes, status=status)
+                           usage=usage, max_head_bytes=args.max_head_bytes, status=status,
+                           cut=cut)
     documents: List[Dict[str, Any]] = []
     for number, (agent, signals) in enumerate(zip(agents, admission.signals)):
         # one agent: the output of before --agent-category
@@ -256,19 +264,28 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         if args.json:
             data = _report(signals, note, purposes)
             if robots is not None:
+                # With --robots the answers are the combined ones (page and robots.txt, a
+                # URL the agent may not fetch refused); the page's alone are page_purposes.
+                data["page_purposes"] = data["purposes"]
                 data["combined"] = {
                     a.purpose: {"allowed": a.answer.allowed, "level": a.answer.level,
                                 "why": a.answer.describe()} for a in answers}
+                data["purposes"] = {
+                    a.purpose: {"allowed": a.answer.allowed, "level": a.answer.level,
+                                "why": a.answer.describe(),
+                                "decided_by": None if a.answer.directive is None
+                                else a.answer.directive._asdict()} for a in answers}
                 data["crawl_allowed"] = usage(agent).crawl_allowed  # type: ignore[union-attr]
             documents.append(data)
             continue
         if len(agents) > 1:
             out.write(f"{'' if agent == agents[0] else chr(10)}agent {visible(agent)}\n")
-        _print_text(signals, note, purposes, out)
+        _print_text(signals, note, purposes, out, "purposes:" if robots is None else
+                    "the page alone (without robots.txt):")
         if robots is not None:
             site = usage(agent)
             crawl = "allowed" if site is not None and site.crawl_allowed else "disallowed"
-            out.write(f"with the site's robots.txt (crawl {crawl}):\n")
+            out.write(f"purposes, with the site's robots.txt (crawl {crawl}):\n")
             for a in answers:
                 out.write(f"  {a.purpose}: {visible(a.answer.describe())}\n")
     if args.json:
