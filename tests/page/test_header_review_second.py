@@ -69,3 +69,51 @@ def test_x_robots_tag_crawler_word_without_colon_scopes_what_follows(
     if also is not None:
         assert page_signals({"X-Robots-Tag": value}, agent=also).noai is True
     assert page_signals({"X-Robots-Tag": value}, agent="ThirdBot").noai is not True
+
+
+_HTML = '<html><head><meta name="robots" content="noindex, noai"></head><body>x</body></html>'
+
+
+# UTF-16 without a byte order mark under every label the Encoding Standard gives it.
+@pytest.mark.parametrize(("label", "codec"), [
+    ("utf-16", "utf-16-le"), ("unicode", "utf-16-le"), ("ucs-2", "utf-16-le"),
+    ("csUnicode", "utf-16-le"), ("iso-10646-ucs-2", "utf-16-le"),
+    ("unicodefeff", "utf-16-le"), ("unicodeFFFE", "utf-16-be"), ('"utf-16"', "utf-16-le"),
+])
+def test_utf16_body_without_bom_is_read_under_every_label(label: str, codec: str) -> None:
+    body = _HTML.encode(codec)
+    for content_type in (f"text/html; charset={label}",
+                         f"text/html; charset=utf-8, text/html; charset={label}"):
+        signals = page_signals({"Content-Type": content_type}, body, agent="GPTBot")
+        assert signals.index is False and signals.noai is True
+    raw = f"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset={label}\r\n\r\n".encode()
+    assert page_signals(raw, body, agent="GPTBot").noai is True
+
+
+# An ASCII page whose label or BOM says UTF-16 or a replacement encoding: the reading as
+# autodetection reads the bytes counts for its restrictions only.
+@pytest.mark.parametrize("content_type", [
+    "text/html; charset=utf-16", "text/html; charset=utf-16be", "text/html; charset=iso-2022-kr",
+    "text/html; charset=hz-gb-2312", "text/html; charset=iso-2022-cn", "text/html",
+])
+@pytest.mark.parametrize("prefix", [b"", b"\xff\xfe", b"\xfe\xff"])
+def test_ascii_page_under_a_contrary_label_restricts(content_type: str, prefix: bytes) -> None:
+    if content_type == "text/html" and not prefix:
+        body = _HTML.replace("<head>", '<head><meta charset="iso-2022-kr">').encode()
+    else:
+        body = prefix + _HTML.encode()
+    signals = page_signals({"Content-Type": content_type}, body, agent="GPTBot")
+    assert signals.index is False and signals.noai is True
+    assert all(not d.in_head for d in signals.directives if d.source == "meta")
+
+
+def test_the_second_reading_never_permits() -> None:
+    # An ASCII "index, max-snippet:-1" under a UTF-16 label: read, but only to restrict.
+    body = b'<meta name="robots" content="max-snippet:-1"><meta name="GPTBot" content="all">'
+    signals = page_signals({"Content-Type": "text/html; charset=utf-16"}, body, agent="GPTBot")
+    assert all(not d.in_head for d in signals.directives if d.source == "meta")
+    # A true UTF-16 page is read as it is, once.
+    real = '<meta name="robots" content="noai">'.encode("utf-16-le")
+    signals = page_signals({"Content-Type": "text/html; charset=utf-16"}, real, agent="GPTBot")
+    assert signals.noai is True
+    assert [d.in_head for d in signals.directives if d.source == "meta"] == [True]
