@@ -36,6 +36,11 @@ def test_robots_tag_member_named_by_a_rule_is_read_as_rules_for_everyone(
         assert {(rule, "*") for rule in rules} <= _applied(signals)
     raw = f"HTTP/1.1 200 OK\r\nRobots-Tag: {value}\r\n\r\n".encode()
     assert {(rule, "*") for rule in rules} <= _applied(page_signals(raw, agent="GPTBot"))
+    if "=" in value:
+        return  # "rule=value" is Robots-Tag's syntax only
+    # The same value in X-Robots-Tag: the same rules.
+    legacy = page_signals({"X-Robots-Tag": value}, agent="GPTBot")
+    assert {(rule, "*") for rule in rules} <= _applied(legacy)
 
 
 # Members that are valid Tokens holding a colon: the X-Robots-Tag syntax.

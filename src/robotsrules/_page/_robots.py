@@ -239,7 +239,8 @@ def robots_rules(text: str, *, scope: str = "*", prefixes: bool) -> List[RobotsR
 
     Rules are separated by commas; a piece that is no rule is read again split at ``;`` and
     blanks (:func:`_parts`: ``nofollow noindex`` is two rules, each restricting; a word
-    there that is no rule is reported, never a crawler name), so no separator hides a rule.
+    there that is no rule is reported; in a header, one naming a registry crawler scopes
+    what follows to it as well as to the scope before it), so no separator hides a rule.
 
     >>> [(r.scope, r.rule) for r in robots_rules("noarchive, AI2Bot: noindex, nofollow",
     ...                                          prefixes=True)]
