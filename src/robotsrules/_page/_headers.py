@@ -292,18 +292,11 @@ def final_block(text: str) -> Tuple[int, int, int]:
     or a ``CONNECT`` answer (:func:`_continued`); otherwise the body starts after the blank
     line. Without a blank line the block runs to the end (no body). Linear in the text.
 
-    >>> dump = ("HTTP/1.1 301 Moved
-Location: /b
-
-"
-    ...         "HTTP/2 200
-x-robots-tag: noindex
-
-<p>")
+    >>> dump = ("HTTP/1.1 301 Moved\r\nLocation: /b\r\n\r\n"
+    ...         "HTTP/2 200\r\nx-robots-tag: noindex\r\n\r\n<p>")
     >>> start, end, body = final_block(dump)
     >>> dump[start:end], dump[body:]
-    ('HTTP/2 200
-x-robots-tag: noindex', '<p>')
+    ('HTTP/2 200\r\nx-robots-tag: noindex', '<p>')
     """
     size = len(text)
     start = _start(text)
@@ -403,9 +396,7 @@ def block_status(headers: Any) -> Optional[int]:
     Required``; of a dump of several responses, the final one's: :func:`final_block`), or
     ``None`` (not a raw block, or no status line first).
 
-    >>> block_status(b"HTTP/2 402
-crawler-price: USD 0.01
-")
+    >>> block_status(b"HTTP/2 402\r\ncrawler-price: USD 0.01\r\n")
     402
     """
     if isinstance(headers, (str, bytes, bytearray, memoryview)):
