@@ -76,7 +76,6 @@ _NAME = re.compile(r"[^\s:]+")
 # Controls a field value may not hold (RFC 9110 §5.5: CR, LF and NUL replaced by SP; the
 # other C0 controls and DEL too, so that no control joins two words). HTAB stays.
 _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
-_BLOCK_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # line ends kept
 _LINE_ENDS = "\r\n"
 _BLANKS = "\r\n \t"  # what may come before a dump's first status line
 _BOMS = ("\ufeff", "\xef\xbb\xbf")  # a UTF-8 byte order mark, as text or as latin-1 octets
@@ -151,7 +150,7 @@ def _bad_value(value: Any) -> List[str]:
 
 
 def _unfold(value: str) -> str:
-    if _CONTROL.search(value) is not None:
+    if not value.isprintable() and _CONTROL.search(value) is not None:
         value = _CONTROL.sub(" ", _FOLD.sub(" ", value))
     return value.strip(" \t")
 
@@ -355,12 +354,13 @@ def header_pairs(text: Union[str, bytes, bytearray, memoryview]
     only to be taken apart); :func:`header_block` reads a dump's final block."""
     if not isinstance(text, str):
         text = bytes(text).decode("latin-1")
-    if "\r" in text and "\n" in text and _BARE_CR.search(text) is not None:
+    # One test for the common block (line ends, then printable characters only); another
+    # holds a bare CR, a control, a tab or a non-ASCII octet, and its values are cleaned.
+    odd = not text.replace("\r\n", "").replace("\n", "").isprintable()
+    if odd and "\n" in text:
         text = _BARE_CR.sub(" ", text)  # RFC 9112 §2.2: a bare CR is a space
-    if _BLOCK_CONTROL.search(text) is not None:
-        text = _BLOCK_CONTROL.sub(" ", text)  # RFC 9110 §5.5
-    names: List[str] = []
-    values: List[List[str]] = []  # each value's pieces, joined once (folding is linear)
+    fields: List[List[str]] = []
+    folded: Dict[int, List[str]] = {}  # a folded value's pieces, joined once (linear)
     started = False
     for line in _LINE_END.split(text):
         if not line:
@@ -368,8 +368,11 @@ def header_pairs(text: Union[str, bytes, bytearray, memoryview]
                 break
             continue
         if line[0] in " \t":
-            if values:
-                values[-1].append(line.strip(" \t"))
+            if fields:
+                pieces = folded.get(len(fields) - 1)
+                if pieces is None:
+                    folded[len(fields) - 1] = pieces = [fields[-1][1]]
+                pieces.append(line.strip(" \t"))
             continue
         if not started and line.startswith(_BOMS):
             line = line[1:] if line[0] == "\ufeff" else line[3:]
@@ -380,15 +383,17 @@ def header_pairs(text: Union[str, bytes, bytearray, memoryview]
         name, colon, value = line.partition(":")
         name = name.strip(" \t")
         if colon and _key(name) is not None:
-            names.append(name)
-            values.append([value.strip(" \t")])
-        elif values:
+            fields.append([name, value.strip(" \t")])
+        elif fields:
             # Not a field: it ends the previous one, so a later blank-led line is no
             # continuation of it.
-            names.append("")
-            values.append([])
-    return tuple((name, (" ".join(pieces) if len(pieces) > 1 else pieces[0]).strip(" \t"))
-                 for name, pieces in zip(names, values) if name)
+            fields.append(["", ""])
+    for number, pieces in folded.items():
+        fields[number][1] = " ".join(pieces)
+    if odd:  # RFC 9110 §5.5: controls in a value are spaces
+        return tuple((name, _CONTROL.sub(" ", value).strip(" \t"))
+                     for name, value in fields if name)
+    return tuple((name, value.strip(" \t")) for name, value in fields if name)
 
 
 def block_status(headers: Any) -> Optional[int]:
