@@ -38,6 +38,10 @@ def _whole(raw: bytes, content_type: Optional[str], max_bytes: int) -> _html.Hea
                                                          and "utf-16" in content_type):
         return _html.Head((), "", 0)
     text, encoding = decode_html(data, content_type, cut=cut)
+    if encoding in ("utf-16le", "utf-16be", "replacement"):
+        # Never windowed: decoded at once, with the restrict-only second reading of bytes
+        # the label contradicts (tests/page/test_header_review_second.py).
+        return _html._unreadable_head(data, text, encoding, cut)
     if not cut and _html._nothing_to_read(text):
         return _html.Head((), encoding, 0)
     extras: List[_html._Extra] = []

@@ -78,9 +78,13 @@ def test_separators_in_meta_content_too() -> None:
 
 
 def test_what_is_not_a_rule_is_still_reported() -> None:
+    found = robots_rules("foobot noindex", prefixes=True)
+    assert [(r.scope, r.rule, r.valid) for r in found] == [
+        ("*", "foobot", False), ("*", "noindex", True)]
+    # A registry crawler's name scopes what follows to it and to the scope before it.
     found = robots_rules("gptbot noindex", prefixes=True)
     assert [(r.scope, r.rule, r.valid) for r in found] == [
-        ("*", "gptbot", False), ("*", "noindex", True)]
+        ("gptbot", "noindex", True), ("*", "noindex", True)]
     assert [(r.rule, r.valid) for r in robots_rules("foo bar", prefixes=True)] == [
         ("foo bar", False)]
     date = robots_rules("unavailable_after: 25 Jun 2010 15:00:00 PST", prefixes=True)

@@ -109,7 +109,7 @@ def test_the_command_line_reports_the_price(tmp_path: Path) -> None:
     from robotsrules.cli import main
 
     saved = tmp_path / "paid.http"
-    saved.write_bytes(b"HTTP/1.1 200 OK\r\nLocation: x\r\n\r\n"  # a redirect chain (curl -iL)
+    saved.write_bytes(b"HTTP/1.1 302 Found\r\nLocation: x\r\n\r\n"  # a redirect chain (curl -iL)
                       b"HTTP/1.1 402 Payment Required\r\ncrawler-price: USD\x1b[2J 0.01\r\n"
                       b"crawler-error: Bad\x1b[31mCode\r\n"
                       b"Link: <https://example.com/terms>; rel=terms-of-service\r\n\r\n")

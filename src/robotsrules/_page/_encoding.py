@@ -31,7 +31,8 @@ import re
 from typing import Dict, List, Optional, Tuple
 
 __all__ = ["decode_html", "decode_prefix", "encoding_for_label", "extract_mime_type",
-           "parse_mime_type", "prefix_encoding", "prescan", "transport_encoding"]
+           "parse_mime_type", "prefix_encoding", "prescan", "transport_encoding",
+           "utf8_or_1252"]
 
 # WHATWG encoding name -> (Python codec, its labels). Where the Python codec differs from
 # the WHATWG decoder: gbk is decoded by gb18030 as the Encoding Standard says; big5 by
@@ -471,7 +472,8 @@ def _decode(data: bytes, encoding: str) -> str:
     return data.decode(_ENCODINGS[encoding][0], "replace")
 
 
-def _utf8_or_1252(data: bytes, cut: bool) -> Tuple[str, str]:
+def utf8_or_1252(data: bytes, cut: bool) -> Tuple[str, str]:
+    """Autodetection's reading of bytes no label decides: UTF-8, else windows-1252."""
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError as error:
@@ -547,5 +549,5 @@ def decode_html(data: bytes, transport: Optional[str] = None, *, cut: bool = Fal
     """
     encoding, skip = sniff(data, transport)
     if not encoding:
-        return _utf8_or_1252(data, cut)
+        return utf8_or_1252(data, cut)
     return _decode(data[skip:] if skip else data, encoding), encoding

@@ -53,8 +53,8 @@ from typing import (
     Union,
 )
 
-__all__ = ["Field", "Headers", "block_status", "content_type", "final_block", "header_block",
-           "is_html", "joined", "read_headers"]
+__all__ = ["MAX_HEADER_BLOCK", "Field", "Headers", "block_status", "content_type", "final_block",
+           "header_block", "is_html", "joined", "read_headers", "response_start"]
 
 Headers = Union[Mapping[Any, Any], Iterable[Any], str, bytes, None]
 """Response headers in any of the forms :func:`read_headers` reads."""
@@ -62,13 +62,26 @@ Headers = Union[Mapping[Any, Any], Iterable[Any], str, bytes, None]
 _TEXT_TYPES = (bytes, bytearray, memoryview)
 _FOLD = re.compile(r"[\r\n]+[ \t]*")
 _LINE_END = re.compile(r"\r\n|\n|\r")
-_STATUS_LINE = re.compile(r"HTTP/\d(?:\.\d)?[ \t]")
-_STATUS_CODE = re.compile(r"[\r\n]*HTTP/\d(?:\.\d)?[ \t]+([1-9][0-9]{2})(?![0-9])")
-_NAME = re.compile(r"[^\s:]+")
+# A status line (RFC 9112 §4, June 2022): HTTP-version SP 3DIGIT [SP reason-phrase], to the
+# line's end (a tab for the space, "HTTP/2" without a minor version and "http" in lower
+# case are read too: a block they start is still a response's).
+_STATUS_LINE = re.compile(r"(?i:HTTP)/\d(?:\.\d)?[ \t]+([0-9]{3})(?:[ \t][^\r\n]*)?(?=[\r\n]|\Z)")
 # A blank line: two line ends in a row (CRLF, LF or a CR not followed by LF, as
-# :data:`_LINE_END` splits lines).
+# :data:`_LINE_END` splits lines), and in text holding a LF (where a bare CR is a space,
+# RFC 9112 §2.2), two LF line ends in a row.
 _BLANK_LINE = re.compile(r"(?:\r\n|\n|\r(?!\n))(?:\r\n|\n|\r)")
+_BLANK_LINE_LF = re.compile(r"\r?\n\r?\n")
+_BARE_CR = re.compile(r"\r(?!\n)")
+_NAME = re.compile(r"[^\s:]+")
+# Controls a field value may not hold (RFC 9110 §5.5: CR, LF and NUL replaced by SP; the
+# other C0 controls and DEL too, so that no control joins two words). HTAB stays.
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _LINE_ENDS = "\r\n"
+_BLANKS = "\r\n \t"  # what may come before a dump's first status line
+_BOMS = ("\ufeff", "\xef\xbb\xbf")  # a UTF-8 byte order mark, as text or as latin-1 octets
+MAX_HEADER_BLOCK: Final = 1 << 20
+"""Characters (octets) of a raw header block or dump read (a raw ``str`` or ``bytes`` given
+as headers): 1 MiB, far past any server's own limit; what follows is not read."""
 _KEYS: Final[Dict[str, str]] = {}
 _MAX_KEYS: Final = 512  # field names remembered (the few dozen a crawl's responses use recur)
 _MAX_KEY_LENGTH: Final = 64  # longer names are checked each time, never kept (a bound on memory)
@@ -137,8 +150,8 @@ def _bad_value(value: Any) -> List[str]:
 
 
 def _unfold(value: str) -> str:
-    if "\n" in value or "\r" in value:
-        value = _FOLD.sub(" ", value)
+    if not value.isprintable() and _CONTROL.search(value) is not None:
+        value = _CONTROL.sub(" ", _FOLD.sub(" ", value))
     return value.strip(" \t")
 
 
@@ -166,9 +179,8 @@ def read_headers(headers: Headers, *, strict: bool = True) -> Tuple[Field, ...]:
         done = _str_pairs(headers)
         if done is not None:
             return done
-    raw = _text(headers)
-    if raw is not None:
-        return header_block(raw)
+    if isinstance(headers, (str, bytes, bytearray, memoryview)):
+        return header_block(headers)
     if isinstance(headers, (int, float)) or (not hasattr(headers, "__iter__") and \
             not callable(getattr(headers, "items", None))):
         if not strict:
@@ -224,16 +236,60 @@ def _str_pairs(headers: Tuple[Any, ...]) -> Optional[Tuple[Field, ...]]:
     return tuple(fields)
 
 
+def _start(text: str) -> int:
+    """Where a dump's first block starts: after a byte-order mark and blank lines (and the
+    blanks before a status line)."""
+    start = 0
+    if text.startswith(_BOMS):
+        start = 1 if text[0] == "\ufeff" else 3
+    size = len(text)
+    first = start
+    while start < size and text[start] in _BLANKS:
+        start += 1
+    if start == first or _STATUS_LINE.match(text, start) is not None:
+        return start
+    start = first  # no status line: the block starts at the first line that is not blank
+    while start < size and text[start] in _LINE_ENDS:
+        start += 1
+    return start
+
+
+def response_start(text: str) -> Optional[int]:
+    """Where the status line of a saved response starts (after a byte-order mark and blank
+    lines), or ``None`` when the text does not start with one: whether a file is a saved
+    response or a bare body (one rule with :func:`final_block`)."""
+    start = _start(text[:4096])
+    return start if _STATUS_LINE.match(text, start) is not None else None
+
+
+def _continued(text: str, start: int, end: int) -> bool:
+    """Whether the block ``text[start:end]`` is an earlier response of the exchange that a
+    later block may follow: an interim (1xx), a redirect (3xx), an authentication or proxy
+    authentication challenge (401, 407), or the answer to a ``CONNECT`` (a 2xx with no
+    field, or saying "Connection established")."""
+    status = _STATUS_LINE.match(text, start, end)
+    if status is None:
+        return False
+    code = int(status.group(1))
+    if 100 <= code < 200 or 300 <= code < 400 or code in (401, 407):
+        return True
+    if 200 <= code < 300:
+        return (not text[status.end():end].strip(" \t\r\n")
+                or "connection established" in status.group(0).lower())
+    return False
+
+
 def final_block(text: str) -> Tuple[int, int, int]:
     r"""Where the final response's header block of a raw dump lies: ``(start, end, body)``,
     the block being ``text[start:end]`` and its body starting at ``body``.
 
-    Blank lines before the first block are skipped. A block ends at the first blank line
-    (CRLF, LF or CR line ends); when the next line that is not blank is a status line
-    (``HTTP/1.1 200``, ``HTTP/2 200``), the block belonged to an earlier response of the
-    same exchange (a redirect, a ``100 Continue``) and that next block is read instead;
-    otherwise the body starts after the blank line. Without a blank line the block runs to
-    the end (no body). Linear in the text.
+    A byte-order mark and blank lines before the first block are skipped. A block ends at
+    the first blank line (CRLF, LF or CR line ends; in text holding a LF a bare CR is no
+    line end, RFC 9112 §2.2). A later block is the final response's only when the next
+    line that is not blank is a status line (RFC 9112 §4: ``HTTP/1.1 200 OK``, ``HTTP/2
+    200``) and the block before it is an interim response, a redirect, a 401/407 challenge
+    or a ``CONNECT`` answer (:func:`_continued`); otherwise the body starts after the blank
+    line. Without a blank line the block runs to the end (no body). Linear in the text.
 
     >>> dump = ("HTTP/1.1 301 Moved\r\nLocation: /b\r\n\r\n"
     ...         "HTTP/2 200\r\nx-robots-tag: noindex\r\n\r\n<p>")
@@ -242,43 +298,53 @@ def final_block(text: str) -> Tuple[int, int, int]:
     ('HTTP/2 200\r\nx-robots-tag: noindex', '<p>')
     """
     size = len(text)
-    start = 0
-    while start < size and text[start] in _LINE_ENDS:
-        start += 1
+    start = _start(text)
+    blank_line = _BLANK_LINE_LF if "\n" in text else _BLANK_LINE
     while True:
-        blank = _BLANK_LINE.search(text, start)
+        blank = blank_line.search(text, start)
         if blank is None:
             return start, size, size
         after = blank.end()
         while after < size and text[after] in _LINE_ENDS:
             after += 1
-        if _STATUS_LINE.match(text, after) is None:
+        if _STATUS_LINE.match(text, after) is None or \
+                not _continued(text, start, blank.start()):
             return start, blank.start(), blank.end()
         start = after
 
 
 def _final_text(text: str) -> str:
     """The final block of a raw dump (:func:`final_block`), without copying a single one."""
+    if len(text) > MAX_HEADER_BLOCK:
+        text = text[:MAX_HEADER_BLOCK]
     if "\n" not in text and "\r" not in text:
         return text
     start, end, _ = final_block(text)
     return text if start == 0 and end == len(text) else text[start:end]
 
 
+def _decoded(text: Union[str, bytes, bytearray, memoryview]) -> str:
+    """A raw block as text (latin-1: one character per octet), at most
+    :data:`MAX_HEADER_BLOCK` of it."""
+    if isinstance(text, str):
+        return text
+    return bytes(text[:MAX_HEADER_BLOCK]).decode("latin-1")
+
+
 def header_block(text: Union[str, bytes, bytearray, memoryview]) -> Tuple[Field, ...]:
     """The fields of a raw header block: ``Name: value`` lines ending in CRLF, LF or CR.
 
     Of a dump of several responses only the final one's block is read
-    (:func:`final_block`). A status line (``HTTP/1.1 200 OK``) is skipped, a line starting
-    with a space or tab continues the previous field (obsolete folding, RFC 9112 §5.2:
-    replaced by one space), a line without a colon or with a blank inside its name is not a
-    field, and the block ends at the first empty line after a field (what follows is a
-    body).
+    (:func:`final_block`); at most :data:`MAX_HEADER_BLOCK` characters are read. A status
+    line (``HTTP/1.1 200 OK``) is skipped, a line starting with a space or tab continues the
+    previous field (obsolete folding, RFC 9112 §5.2: replaced by one space), a line without
+    a colon or with a blank inside its name is not a field, and the block ends at the first
+    empty line after a field (what follows is a body). Control characters in a value are
+    spaces (RFC 9110 §5.5), and so is a bare CR in a block holding a LF (RFC 9112 §2.2).
     """
-    if not isinstance(text, str):
-        text = bytes(text).decode("latin-1")
     return tuple(Field(name, name.lower(), value, number)
-                 for number, (name, value) in enumerate(header_pairs(_final_text(text))))
+                 for number, (name, value) in enumerate(header_pairs(_final_text(
+                     _decoded(text)))))
 
 
 def header_pairs(text: Union[str, bytes, bytearray, memoryview]
@@ -288,7 +354,13 @@ def header_pairs(text: Union[str, bytes, bytearray, memoryview]
     only to be taken apart); :func:`header_block` reads a dump's final block."""
     if not isinstance(text, str):
         text = bytes(text).decode("latin-1")
+    # One test for the common block (line ends, then printable characters only); another
+    # holds a bare CR, a control, a tab or a non-ASCII octet, and its values are cleaned.
+    odd = not text.replace("\r\n", "").replace("\n", "").isprintable()
+    if odd and "\n" in text:
+        text = _BARE_CR.sub(" ", text)  # RFC 9112 §2.2: a bare CR is a space
     fields: List[List[str]] = []
+    folded: Dict[int, List[str]] = {}  # a folded value's pieces, joined once (linear)
     started = False
     for line in _LINE_END.split(text):
         if not line:
@@ -297,8 +369,13 @@ def header_pairs(text: Union[str, bytes, bytearray, memoryview]
             continue
         if line[0] in " \t":
             if fields:
-                fields[-1][1] += " " + line.strip(" \t")
+                pieces = folded.get(len(fields) - 1)
+                if pieces is None:
+                    folded[len(fields) - 1] = pieces = [fields[-1][1]]
+                pieces.append(line.strip(" \t"))
             continue
+        if not started and line.startswith(_BOMS):
+            line = line[1:] if line[0] == "\ufeff" else line[3:]
         if not started and _STATUS_LINE.match(line):
             started = True
             continue
@@ -311,6 +388,11 @@ def header_pairs(text: Union[str, bytes, bytearray, memoryview]
             # Not a field: it ends the previous one, so a later blank-led line is no
             # continuation of it.
             fields.append(["", ""])
+    for number, pieces in folded.items():
+        fields[number][1] = " ".join(pieces)
+    if odd:  # RFC 9110 §5.5: controls in a value are spaces
+        return tuple((name, _CONTROL.sub(" ", value).strip(" \t"))
+                     for name, value in fields if name)
     return tuple((name, value.strip(" \t")) for name, value in fields if name)
 
 
@@ -322,13 +404,11 @@ def block_status(headers: Any) -> Optional[int]:
     >>> block_status(b"HTTP/2 402\r\ncrawler-price: USD 0.01\r\n")
     402
     """
-    if isinstance(headers, str):
-        text = headers
-    elif isinstance(headers, _TEXT_TYPES):
-        text = bytes(headers).decode("latin-1")
+    if isinstance(headers, (str, bytes, bytearray, memoryview)):
+        text = _final_text(_decoded(headers))
     else:
         return None
-    found = _STATUS_CODE.match(_final_text(text)[:64])
+    found = _STATUS_LINE.match(text, _start(text))
     return None if found is None else int(found.group(1))
 
 

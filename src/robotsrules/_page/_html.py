@@ -50,7 +50,14 @@ import re
 import sys
 from typing import Dict, Final, List, NamedTuple, Optional, Tuple, Union
 
-from ._encoding import decode_html, decode_prefix, extract_mime_type, prefix_encoding
+from ._encoding import (
+    decode_html,
+    decode_prefix,
+    extract_mime_type,
+    prefix_encoding,
+    transport_encoding,
+    utf8_or_1252,
+)
 
 __all__ = ["DEFAULT_HEAD_BYTES", "MAX_HEAD_LINKS", "RSL_MEDIA_TYPE", "Head", "InlineScript",
            "Link", "Meta", "html_type", "is_rsl_type", "read_head", "read_head_meta",
@@ -851,18 +858,20 @@ def read_head(document: Union[str, bytes, bytearray, memoryview, None], *,
         else:
             raw = bytes(document[:max_bytes])
         utf16 = raw[:2] in (b"\xfe\xff", b"\xff\xfe") or raw[:6] in (
-            b"<\x00?\x00x\x00", b"\x00<\x00?\x00x") or (
-            content_type is not None and "utf-16" in content_type.lower())
-        if not utf16 and not cut and _nothing_to_read(raw):
-            return Head((), "", 0)
+            b"<\x00?\x00x\x00", b"\x00<\x00?\x00x")
+        if not utf16 and _nothing_to_read(raw):
+            if transport_encoding(content_type) in _UTF16:
+                utf16 = True  # UTF-16 without a BOM: no ASCII tag in its bytes
+            elif not cut:
+                return Head((), "", 0)
         encoding, skip = ("", 0) if utf16 else prefix_encoding(raw, content_type)
         if encoding:
             window = _scan_prefixes(raw, encoding, skip)
             return _head(window[0], window[1], window[2], window[3], encoding,
                          cut and window[4] >= len(window[0]))
         text, encoding = decode_html(raw, content_type, cut=cut)
-        if utf16 and not cut and _nothing_to_read(text):
-            return Head((), encoding, 0)
+        if encoding in _UTF16 or encoding == "replacement":
+            return _unreadable_head(raw, text, encoding, cut)
     elif isinstance(document, str):
         cut = cut or len(document) > max_bytes
         text = document[:max_bytes]
@@ -874,6 +883,36 @@ def read_head(document: Union[str, bytes, bytearray, memoryview, None], *,
     found, end = _scan(text, extras)
     found, reach = _scripted(text, found, end)
     return _head(text, found, end, extras, encoding, cut and reach >= len(text))
+
+
+_UTF16: Final = ("utf-16le", "utf-16be")
+
+
+def _unreadable_head(raw: bytes, text: str, encoding: str, cut: bool) -> Head:
+    """The head of a body decoded as UTF-16 or as the replacement encoding (the encodings
+    whose text shows no tag where ASCII bytes do). When that text holds no ``<meta`` while
+    the bytes read as autodetection reads them (UTF-8, else windows-1252, a byte-order mark
+    left out) hold metas, a label or BOM contradicts the markup (``charset=utf-16`` on an
+    ASCII page, ``iso-2022-kr``, ``FF FE`` before ASCII): that reading's metas are added
+    marked ``in_head=False``, so they restrict and never permit (the ``<noscript>`` rule of
+    the signal layer). Only these rare bodies pay for the second reading."""
+    if not cut and _nothing_to_read(text):
+        head = Head((), encoding, 0)
+    else:
+        extras: List[_Extra] = []
+        found, end = _scan(text, extras)
+        found, reach = _scripted(text, found, end)
+        head = _head(text, found, end, extras, encoding, cut and reach >= len(text))
+    if head.metas or _META_PROBE.search(raw) is None:
+        return head
+    start = 2 if raw[:2] in (b"\xfe\xff", b"\xff\xfe") else 0
+    other, _ = utf8_or_1252(raw[start:], cut)
+    extras = []
+    found, end = _scan(other, extras)
+    found, _reach = _scripted(other, found, end)
+    ascii_head = _head(other, found, end, extras, encoding)
+    metas = tuple(meta._replace(in_head=False) for meta in ascii_head.metas)
+    return head._replace(metas=head.metas + metas)
 
 
 _WINDOW_SLACK = 4096  # not Final: a test sets it

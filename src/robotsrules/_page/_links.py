@@ -32,6 +32,7 @@ the file's host. Pure: standard library only.
 from __future__ import annotations
 
 import re
+import unicodedata
 import urllib.parse
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -97,7 +98,11 @@ def _skip(text: str, pos: int) -> int:
 
 
 _COMMA_STOPS = re.compile(r'[",<]')
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# Characters no valid target holds: C0 controls, DEL, C1 controls, and a space inside (a
+# URI-Reference holds none, RFC 3986; a control in a header value is read as a space, RFC
+# 9110 §5.5); format characters (Cf: U+202E turns text around, U+00AD hides) and line and
+# paragraph separators (Zl, Zp) are refused too.
+_CONTROL = re.compile("[\x00-\x20\x7f-\x9f\u2028\u2029]")
 _QUOTE_STOPS = re.compile(r'["\\]')
 
 
@@ -242,7 +247,8 @@ def resolve(target: str, base: Optional[str]) -> Tuple[str, bool]:
     obey them) is never a valid URL.
     """
     cleaned = _clean(target)
-    if _CONTROL.search(cleaned) is not None:
+    if _CONTROL.search(cleaned) is not None or (not cleaned.isascii() and any(
+            unicodedata.category(char) in ("Cf", "Zl", "Zp") for char in cleaned)):
         return cleaned, False  # a control character inside: no URL to hand to a caller
     try:
         url = urllib.parse.urljoin(base, cleaned) if base else cleaned
@@ -260,6 +266,18 @@ def same_document(anchor: str, url: Optional[str]) -> bool:
     return valid and urllib.parse.urldefrag(found)[0] == urllib.parse.urldefrag(url)[0]
 
 
+def _octets_as_utf8(target: str) -> str:
+    """A header's target as UTF-8 when its characters are octets (a field given as bytes is
+    read as latin-1, RFC 9110 §5.5) that decode as UTF-8: the same URL whether a client
+    gave the field as ``str`` or as ``bytes``."""
+    if target.isascii() or max(target) > "\xff":
+        return target
+    try:
+        return target.encode("latin-1").decode("utf-8")
+    except UnicodeDecodeError:
+        return target
+
+
 def license_links(reading: LinkReading, first: int, url: Optional[str]) -> List[LicenseLink]:
     """The ``rel=license`` links of a ``Link`` field read (``first``: the number of its
     first line), resolved against ``url``."""
@@ -267,7 +285,7 @@ def license_links(reading: LinkReading, first: int, url: Optional[str]) -> List[
     for link in reading.links:
         if "license" not in link.rel:
             continue
-        resolved, valid = resolve(link.target, url)
+        resolved, valid = resolve(_octets_as_utf8(link.target), url)
         if link.anchor is not None and not same_document(link.anchor, url):
             valid = False
         rsl = link.type is not None and is_rsl_type(link.type)

@@ -45,7 +45,10 @@ IMAGE_PREVIEWS = ("none", "standard", "large")
 
 # "name: rest": a crawler name or a rule name (a crawler's with an optional "/version",
 # which is dropped: "GPTBot/1.0: noindex" is GPTBot's), a colon, the rest.
-_PREFIX = re.compile(r"\s*([A-Za-z0-9._\-]+)(?:/[^\s:,;]*)?\s*:\s*(.*)\Z", re.DOTALL)
+# "*:" is a prefix for every crawler; a "(...)" comment after the name is skipped, as in a
+# User-Agent ("GPTBot/1.0 (+https://openai.com/gptbot): noai").
+_PREFIX = re.compile(r"\s*(\*|[A-Za-z0-9._\-]+)(?:/[^\s:,;()]*)?(?:\s*\([^()]*\))?\s*:\s*(.*)\Z",
+                     re.DOTALL)
 _CRAWLER_NAME = re.compile(r"\s*([A-Za-z0-9._\-]+)(?:/[^\s:,;]*)?\s*\Z")
 _SEPARATORS = re.compile(r"[;\s]+")
 _MAX_DEPTH = 2  # a piece split again at ";" or blanks, and its parts once more
@@ -118,6 +121,23 @@ def crawler_name(text: str) -> Optional[str]:
     """
     match = _CRAWLER_NAME.match(text)
     return None if match is None else match.group(1).lower()
+
+
+_KNOWN: List[FrozenSet[str]] = []
+
+
+def _known_crawler(word: str) -> Optional[str]:
+    """The lower-cased name of a crawler of the registry that ``word`` (``GPTBot``,
+    ``GPTBot/1.0``) names, else ``None``."""
+    name = crawler_name(word)
+    if name is None or name in _RULES:
+        return None
+    if not _KNOWN:
+        from .._crawlers import known_crawlers
+
+        _KNOWN.append(frozenset(c.token.lower() for c in known_crawlers() if c.token)
+                      | {"googlebot", "googlebot-news", "bingbot"})
+    return name if name in _KNOWN[0] else None
 
 
 def _is_rule_start(piece: str) -> bool:
@@ -220,7 +240,8 @@ def robots_rules(text: str, *, scope: str = "*", prefixes: bool) -> List[RobotsR
 
     Rules are separated by commas; a piece that is no rule is read again split at ``;`` and
     blanks (:func:`_parts`: ``nofollow noindex`` is two rules, each restricting; a word
-    there that is no rule is reported, never a crawler name), so no separator hides a rule.
+    there that is no rule is reported; in a header, one naming a registry crawler scopes
+    what follows to it as well as to the scope before it), so no separator hides a rule.
 
     >>> [(r.scope, r.rule) for r in robots_rules("noarchive, AI2Bot: noindex, nofollow",
     ...                                          prefixes=True)]
@@ -237,16 +258,24 @@ def robots_rules(text: str, *, scope: str = "*", prefixes: bool) -> List[RobotsR
 
 def _piece_rules(piece: str, current: List[str], prefixes: bool, out: List[RobotsRule],
                  depth: int) -> None:
-    """The rules of one piece appended to ``out`` (``current[0]``: the scope in force,
-    changed by a ``name:`` prefix)."""
+    """The rules of one piece appended to ``out``, once for every scope in ``current``
+    (the scopes in force: a ``name:`` prefix replaces them; in a header, a word naming a
+    registry crawler inside a piece read again, ``googlebot: nofollow, GPTBot noai``, adds
+    its crawler in front of them: what follows restricts both, the restrictive reading of
+    a missing colon)."""
     if not piece.strip():
         return
     if prefixes:
         match = _PREFIX.match(piece)
         if match is not None and match.group(1).lower() not in _RULES:
-            current[0] = match.group(1).lower()
+            current[:] = [match.group(1).lower()]
             piece = match.group(2)
             if not piece.strip():
+                return
+        elif depth > 0:
+            known = _known_crawler(piece)
+            if known is not None:
+                current[:] = [known] + [name for name in current if name != known]
                 return
     rule, value = _read(piece)
     valid = rule_valid(rule, value)
@@ -256,4 +285,5 @@ def _piece_rules(piece: str, current: List[str], prefixes: bool, out: List[Robot
             for part in parts:
                 _piece_rules(part, current, prefixes, out, depth + 1)
             return
-    out.append(RobotsRule(current[0], rule, value, valid))
+    for name in current:
+        out.append(RobotsRule(name, rule, value, valid))

@@ -32,10 +32,12 @@ Where the field is not what the draft describes, nothing is silently dropped:
   member that parses on its own is read as the draft says, and the whole value is read as an
   ``X-Robots-Tag`` value (``Robots-Tag: googlebot: noindex`` is the old syntax under the new
   name); all robots rules restrict, so reading both never permits anything;
-* a member with no parameters whose name is a robots rule (``Robots-Tag: noindex``: a valid
-  List naming a crawler called ``noindex``) is read as that rule for every crawler, the
-  ``X-Robots-Tag`` form: no crawler has a rule's name, and dropping it would be a wrong
-  "nothing stated";
+* a member whose name is a robots rule (``Robots-Tag: noindex`` or ``noindex;noai``: a valid
+  List naming a crawler called ``noindex``) is read as that rule, and its parameters as
+  rules, for every crawler, the ``X-Robots-Tag`` form: no crawler has a rule's name, and
+  dropping them would be a wrong "nothing stated";
+* a member that is a Token holding a colon (``gptbot:noai``, ``*:noai``) is the
+  ``X-Robots-Tag`` syntax and is read that way;
 * a member that only fails because of upper-case letters (``ExampleBot;NoIndex``: RFC 9651
   keys are lower-case, the draft's rule names "case insensitive") is read lower-cased;
 * a parameter that is not a rule, a rule with a value of the wrong kind and a rule set to
@@ -104,13 +106,22 @@ def _member_rules(member: Any) -> List[RobotsRule]:
     item, params = member
     if isinstance(item, list):  # an inner list names no crawler
         return [RobotsRule("*", "robots-tag", "(an inner list names no crawler)", False)]
+    if isinstance(item, str) and not isinstance(item, sfv.DisplayString) and ":" in item:
+        return _colon_member(item, params)
     scope = _scope(item)
     if scope is None:
         return [RobotsRule("*", "robots-tag", f"(not a product token: {item!r})"[:200],
                            False)]
+    if scope in _RULES:
+        # "Robots-Tag: noindex" or "noindex;noai": a List naming a crawler called
+        # "noindex"; no crawler has a rule's name, so the X-Robots-Tag form (leniency): the
+        # name and every parameter are rules for every crawler.
+        out = [RobotsRule("*", scope, None, scope in BARE_RULES)]
+        for name, raw in params.items():
+            text, stated = _value(raw)
+            out.append(RobotsRule("*", name, text, stated and rule_valid(name, text)))
+        return out
     if not params:
-        if scope in _RULES:  # "Robots-Tag: noindex": the X-Robots-Tag form (leniency)
-            return [RobotsRule("*", scope, None, scope in BARE_RULES)]
         return []  # a crawler named with no rule: nothing stated
     out = []
     for name, raw in params.items():
@@ -118,6 +129,18 @@ def _member_rules(member: Any) -> List[RobotsRule]:
         valid = stated and rule_valid(name, text)
         out.append(RobotsRule(scope, name, text, valid))
     return out
+
+
+def _colon_member(item: str, params: Dict[str, Any]) -> List[RobotsRule]:
+    """A member whose Token holds a colon (``gptbot:noai``, ``*:noai``: valid RFC 9651
+    Tokens, the X-Robots-Tag syntax under the new name) read the X-Robots-Tag way, its
+    parameters as rules after it (so for the crawler its prefix names); the rules it does
+    not understand are reported, the others restrict."""
+    pieces = [item]
+    for name, raw in params.items():
+        text, stated = _value(raw)
+        pieces.append(name if raw is True else f"{name}: {text}" if stated else name + "=?")
+    return robots_rules(", ".join(pieces), prefixes=True)
 
 
 def _lenient_member(text: str) -> Optional[List[Any]]:

@@ -30,7 +30,6 @@ from ._output import warn
 _HEADER_BYTES = 1 << 20
 """Octets of a saved response read before its body (the header blocks of a redirect chain
 saved by ``curl -iL``): with ``--max-head-bytes``, all that is read of a file or stdin."""
-_STATUS_LINE = re.compile(rb"HTTP/\d(?:\.\d)? +\d{3}")
 
 # Which rules make each indexing property "no" (the rules are Google's).
 _WHY = {
@@ -58,11 +57,11 @@ def _read_saved(data: bytes) -> Tuple[List[Tuple[str, str]], bytes, Optional[int
     """:func:`read_response` and the last response's status (``None``: no status line).
     The final response's block is found by the page layer's one rule
     (:func:`robotsrules._page._headers.final_block`) within :data:`_HEADER_BYTES`."""
-    from .._page._headers import block_status, final_block, header_block
+    from .._page._headers import block_status, final_block, header_block, response_start
 
-    if not _STATUS_LINE.match(data):
-        return [], data, None
     text = data[:_HEADER_BYTES].decode("latin-1")  # one character per octet: same offsets
+    if response_start(text) is None:  # the page layer's rule (a BOM, blank lines skipped)
+        return [], data, None
     start, end, body = final_block(text)
     head = text[start:end]
     headers = [(f.name, f.value) for f in header_block(head)]
@@ -108,29 +107,66 @@ def _load(source: str, args: argparse.Namespace) -> _Loaded:
         got.name, status, cut
 
 
+_MARKUP_START = b"\t\n\x0c\r \xef\xbb\xbf"
+_CHUNK_SIZE_LINE = re.compile(rb"[0-9A-Fa-f]{1,16}[ \t]*(?:;[^\r\n]*)?\r?\n")
+
+
+def _markup(body: bytes) -> bool:
+    """Whether a body starts as markup (blanks and a UTF-8 BOM aside) or as UTF-16 text: a
+    body that tools saved decoded, whatever its header says."""
+    return body.lstrip(_MARKUP_START).startswith(b"<") or body.startswith(
+        (b"\xff\xfe", b"\xfe\xff"))  # or a UTF-16 text, by its byte order mark
+
+
+def _dechunked(headers: List[Tuple[str, str]], body: bytes, cut: bool, name: str) -> bytes:
+    """A saved body whose ``Transfer-Encoding`` names ``chunked`` and that is still chunked
+    (RFC 9112 §7.1: it starts with a chunk-size line) de-chunked by the one bounded
+    de-chunker (:class:`robotsrules._decoder.Dechunker`: never more octets than the saved
+    ones); a body that tools saved de-chunked is read as it stands."""
+    from .._decoder import Dechunker
+
+    coding = ",".join(value for key, value in headers if key.lower() == "transfer-encoding")
+    if "chunked" not in coding.lower() or _CHUNK_SIZE_LINE.match(body) is None:
+        return body
+    chunks = Dechunker()
+    data = chunks.feed(body)
+    if chunks.error is not None or not (chunks.done or cut):
+        if _markup(body):
+            return body
+        raise RobotsError(f"{name}: the body could not be read: chunked transfer coding: "
+                          f"{chunks.error or 'the last chunk never arrives'}")
+    return data
+
+
 def _decoded(headers: List[Tuple[str, str]], body: bytes, limit: int, cut: bool, name: str
              ) -> bytes:
-    """At most ``limit`` octets of a saved body, decoded as its ``Content-Encoding`` says by
-    the one bounded body decoder (:class:`robotsrules._decoder.BodyDecoder`: a bomb never
-    inflates past ``limit``). Tools that decode a body as they save it (``curl -i
-    --compressed``) keep the header: a ``gzip`` body without the gzip magic, or a
-    ``deflate``/``br`` body that does not decode but starts as markup, is read as it stands.
-    A body that cannot be decoded otherwise is an error, never "no signal". ``cut``: the
-    read stopped at its bound, so a stream without its end is no damage."""
+    """At most ``limit`` octets of a saved body, de-chunked when it is still chunked
+    (:func:`_dechunked`) and decoded as its ``Content-Encoding`` says by the one bounded body
+    decoder (:class:`robotsrules._decoder.BodyDecoder`: a bomb never inflates past
+    ``limit``); a body starting with the gzip magic and no ``Content-Encoding`` is gzip.
+    Tools that decode a body as they save it (``curl -i --compressed``) keep the header: a
+    coded body that does not decode but starts as markup is read as it stands. A body that
+    cannot be decoded otherwise is an error, never "no signal". ``cut``: the read stopped at
+    its bound, so a stream without its end is no damage."""
     from .._decoder import BodyDecoder
 
+    body = _dechunked(headers, body, cut, name)
     coding = ", ".join(value for key, value in headers if key.lower() == "content-encoding")
     decoder = BodyDecoder(coding, limit)
     if not decoder.kind and decoder.error is None:
-        return body[:limit]  # identity
+        if not body.startswith(b"\x1f\x8b"):
+            return body[:limit]  # identity
+        decoder = BodyDecoder("gzip", limit)  # the gzip magic, and no header says so
     if decoder.kind == "gzip" and not body.startswith(b"\x1f\x8b"):
-        return body[:limit]  # saved decoded under the header it came with
+        if _markup(body):
+            return body[:limit]  # saved decoded under the header it came with
+        raise RobotsError(f"{name}: the body could not be read: Content-Encoding says gzip, "
+                          "but the body is neither gzip data nor markup")
     decoder.feed(body)
     if not cut:
         decoder.finish()
     if decoder.error is not None:
-        if decoder.kind in ("deflate", "br") and body.lstrip(b"\t\n\x0c\r \xef\xbb\xbf"
-                                                             ).startswith(b"<"):
+        if decoder.kind in ("deflate", "br") and _markup(body):
             return body[:limit]  # markup, not a compressed stream: saved decoded
         raise RobotsError(f"{name}: the body could not be read: {decoder.error}")
     return decoder.body
