@@ -16,12 +16,17 @@ fraction digits, ISO 28500 §5.4) and ``unavailable_after`` page rules (the page
   X-Robots-Tag specifications"): ``June 25, 2010``, ``Jun 25 2010``, ``Friday, June 25,
   2010``, ``25 June 2010``, ``25-Jun-2010``, ``25-Jun-10`` (RFC 850's two-digit year: 69-99
   are 19xx, 00-68 20xx), each optionally followed by ``hh:mm[:ss]``, ``AM``/``PM`` and a
-  zone (``Z``, ``UT``, ``GMT``, ``UTC``, the US zones of RFC 822 §5, ``±hhmm``,
-  ``±hh:mm``; another zone name is read as UTC+14, the earliest time the text can mean).
-  Read strictly: the whole text must be one of these, with a real month name and a valid
-  day and hour (``3:00 PM`` is 15:00, never 03:00);
-* anything else is tried as an RFC 5322 date (``Sun, 06 Nov 1994 08:49:37 GMT``; RFC 850
-  and asctime forms as :func:`email.utils.parsedate_to_datetime` reads them);
+  zone (``Z``, ``UT``, ``GMT``, ``UTC``, the US zones of RFC 822 §5, ``±hh`` in hours,
+  ``±hhmm``, ``±hh:mm``, optionally followed by a name; any other zone name, ``AEST``,
+  ``CEST``, ``GMT+10``, ``EST5EDT`` included, is read as UTC+14, the earliest time the text
+  can mean). Read strictly: the whole text must be one of these, with a real month name
+  and a valid day and hour (``3:00 PM`` is 15:00, never 03:00). RFC 5322
+  (``Sun, 06 Nov 1994 08:49:37 GMT``) and RFC 850 dates are among these forms;
+* the asctime form (``Sun Nov  6 08:49:37 1994``, UTC; a zone name after it is read as
+  above) is read by :func:`email.utils.parsedate_to_datetime`, and nothing else is: its
+  lenient reading dropped ``AM``/``PM``, read unknown zones as UTC and ``+10`` as ten
+  minutes, all later than written;
+* a leap second (``23:59:60``, RFC 3339 (July 2002) §5.6) is read as ``:59``;
 * text longer than 100 characters, or that none of these read, is no date (``None``):
   nothing here raises.
 """
@@ -63,7 +68,14 @@ _WRITTEN = re.compile(
     r"(?P<year2>\d{4}|\d{2}))"
     r"(?:,?[ 	]+(?P<hour>\d{1,2}):(?P<minute>\d{2})(?::(?P<second>\d{2}))?"
     r"(?:[ 	]*(?P<half>[ap])\.?m\.?)?)?"
-    r"(?:[ 	]*(?P<zone>[a-z]{1,3}|[+-]\d{2}:?\d{2}))?\Z",
+    r"(?:[ 	]*(?:(?P<zone>[a-z][a-z0-9+:-]*)"
+    r"|(?P<offset>[+-]\d{2}(?::?\d{2})?)(?:[ 	]*\(?[a-z]+\)?)?))?\Z",
+    re.IGNORECASE)
+# What email.utils still reads: asctime (``Thu Jun 24 15:00:00 2010``, UTC) and nothing
+# else; every other form with a month name is the written reader's.
+_ASCTIME = re.compile(
+    r"(?P<date>(?:mon|tue|wed|thu|fri|sat|sun)[ 	]+[a-z]{3}[ 	]+\d{1,2}[ 	]+\d{2}:\d{2}:\d{2}"
+    r"[ 	]+\d{4})(?:[ 	]+(?P<zone>[a-z][a-z0-9+:-]*))?\Z",
     re.IGNORECASE)
 
 
@@ -85,16 +97,24 @@ def _written(text: str) -> Optional[datetime.datetime]:
     zone = found["zone"]
     if month is None:
         return None
-    if zone and zone[0] not in "+-":
-        # A zone name RFC 822 does not define (CET, IST...): the earliest time the text can
-        # mean (UTC+14), so an unavailable_after is never read later than its author meant.
+    if zone:
+        # A zone name RFC 822 does not define (CET, AEST, GMT+10, EST5EDT...): the earliest
+        # time the text can mean (UTC+14), so an unavailable_after is never read later than
+        # its author meant.
         hours = _ZONES.get(zone.lower(), 14)
         offset: datetime.tzinfo = datetime.timezone(datetime.timedelta(hours=hours))
     else:
-        offset = _zone(zone)
+        offset = _zone(found["offset"])  # ±hh (hours), ±hhmm, ±hh:mm
     return datetime.datetime(year, month, int(found["day"] or found["day2"]), hour,
-                             int(found["minute"] or 0), int(found["second"] or 0),
+                             int(found["minute"] or 0), _second(found["second"]),
                              tzinfo=offset)
+
+
+def _second(text: Optional[str]) -> int:
+    """Seconds as written; a leap second ``60`` is read as ``59`` (RFC 3339 (July 2002)
+    §5.6 allows it, Python's datetime does not): the instant it names, less a second."""
+    second = int(text or 0)
+    return 59 if second == 60 else second
 
 
 def _zone(text: Optional[str]) -> datetime.tzinfo:
@@ -116,7 +136,7 @@ def _text(text: str) -> Optional[datetime.datetime]:
             year, month, day, hour, minute, second, fraction, zone = match.groups()
             micro = int((fraction + "000000")[:6]) if fraction else 0
             return datetime.datetime(int(year), int(month), int(day), int(hour or 0),
-                                     int(minute or 0), int(second or 0), micro,
+                                     int(minute or 0), _second(second), micro,
                                      tzinfo=_zone(zone))
         try:
             return datetime.datetime.fromisoformat(text)
@@ -124,7 +144,16 @@ def _text(text: str) -> Optional[datetime.datetime]:
             pass
         if _WRITTEN.match(text) is not None:
             return _written(text)
-        return email.utils.parsedate_to_datetime(text)
+        asctime = _ASCTIME.match(text)
+        if asctime is not None:
+            written = asctime.group("date")
+            if written.endswith(":60", 0, len(written) - 5):  # a leap second: read as :59
+                written = written[:-8] + ":59" + written[-5:]
+            when = email.utils.parsedate_to_datetime(written)
+            zone = asctime.group("zone")
+            hours = _ZONES.get(zone.lower(), 14) if zone else 0  # as for written dates
+            return when.replace(tzinfo=datetime.timezone(datetime.timedelta(hours=hours)))
+        return None
     except (TypeError, ValueError, IndexError, OverflowError):
         return None
 

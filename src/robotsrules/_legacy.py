@@ -53,7 +53,8 @@ fed ``body.decode("utf-8").splitlines()`` as its ``read()`` does, then ``can_fet
    rejects (``Disallow: http://[x/``: "Invalid IPv6 URL") is ignored (the line still counts as
    a rule line for grouping); urllib's ``parse()`` raises ``ValueError``. Likewise a
    ``Crawl-delay``/``Request-rate`` value of digits ``int()`` rejects (``²``) is ignored where
-   urllib raises.
+   urllib raises; a value of more than 4,300 digits, which ``int()`` refuses too, is read as a
+   very large number (so capped at 365 days, difference 9) where urllib raises.
 5. **Caller mistakes** raise :class:`~robotsrules.InvalidAgent` or
    :class:`~robotsrules.InvalidURL` (SPEC D5/D6), in every mode: the agent must be a product
    token, ``Token/version``, ``*`` or a list of them (urllib takes any string and cuts it at
@@ -124,8 +125,17 @@ def _rule_path(value: str) -> Optional[str]:
 
 
 def _number(text: str) -> Optional[int]:
-    if not text.strip().isdigit():
+    digits = text.strip()
+    if not digits.isdigit():
         return None
+    if len(digits) > 64 and digits.isdecimal():
+        # int() refuses more than 4,300 digits: a number this long is read as 10**64 unless
+        # its leading digits are zeros (read as what follows them).
+        start = 0
+        while start < len(digits) and int(digits[start]) == 0:  # zeros of any script
+            start += 1
+        significant = digits[start:]
+        return 10 ** 64 if len(significant) > 64 else int(significant or "0")
     try:
         return int(text)
     except ValueError:  # digits int() does not take ("²"): urllib raises

@@ -43,7 +43,6 @@ typos; see :data:`KEY_PREFIXES`.
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Dict, Final, Iterator, List, NamedTuple, Optional, Tuple, Union
 
@@ -98,7 +97,20 @@ EXTRA_KEYS: Final[Dict[str, str]] = {
 }
 
 _BOM: Final = "\xef\xbb\xbf"
-_REQUEST_RATE: Final = re.compile(r"(\d+)\s*/\s*(\d+(?:\.\d+)?)\s*([smhd]?)\b", re.IGNORECASE)
+_REQUEST_RATE: Final = re.compile(r"(\d+)\s*/\s*(\d+(?:\.\d+)?)\s*([smhd]?)\b",
+                                  re.IGNORECASE | re.ASCII)
+# A Crawl-delay value: a number (a decimal point or comma, an exponent), then optionally a
+# unit, attached or as the next word; anything after a blank is not read (as before).
+_CRAWL_DELAY: Final = re.compile(
+    r"([+-]?)([0-9]+(?:([.,])([0-9]*))?|[.,][0-9]+)([eE][+-]?[0-9]+)?(?:([ \t]*)([A-Za-z]+))?"
+    r"(?:\s|$)",
+    re.ASCII)
+_DELAY_UNIT: Final = {
+    "": 1, "s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1,
+    "m": 60, "min": 60, "mins": 60, "minute": 60, "minutes": 60,
+    "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600,
+    "d": 86400, "day": 86400, "days": 86400, "w": 604800, "week": 604800, "weeks": 604800,
+}
 # One match per line (text with LF line ends only): either a well-formed "key: value" line
 # (key of letters and "-"; the value stops at "#" or NUL), or a blank or comment line, or
 # anything else, flagged by its first character in the third group ("odd": read_line reads it).
@@ -282,22 +294,41 @@ RequestRate(requests=2, seconds=10.0))
 
 
 def crawl_delay_value(value: str) -> Tuple[Optional[float], bool]:
-    """A ``Crawl-delay`` value read (``None`` if it is not a non-negative number of seconds,
-    optionally followed by ``s``), and whether it was capped at :data:`MAX_DELAY`.
+    """A ``Crawl-delay`` value read (``None`` if it is not a non-negative number of seconds),
+    and whether it was capped at :data:`MAX_DELAY`.
+
+    The number may have a decimal point or a decimal comma (``1,5`` is 1.5 seconds; ``1,500``,
+    which may be a thousands separator, is read as the longer 1500) and an exponent, and be
+    followed by a unit, attached or as the next word: ``s``/``sec``/``second(s)``,
+    ``m``/``min``/``minute(s)``, ``h``/``hr``/``hour(s)``, ``d``/``day(s)``,
+    ``w``/``week(s)``, so that no delay is read shorter than written. A word that is no unit
+    is not read (``10 fish`` is 10 seconds, as before units were read); letters attached
+    that are no unit (``5x``, ``500ms``) make the value invalid. A value of 5,000 digits is
+    read as :data:`MAX_DELAY` (``float()`` has no digit limit; counts, which ``int()``
+    reads, are bounded first).
 
     >>> crawl_delay_value("10s"), crawl_delay_value("1e309"), crawl_delay_value("inf")
     ((10.0, False), (31536000.0, True), (None, False))
+    >>> crawl_delay_value("1,5"), crawl_delay_value("2m"), crawl_delay_value("5 sec")
+    ((1.5, False), (120.0, False), (5.0, False))
     """
-    words = value.split()
-    number = words[0].rstrip("sS") if words else ""
-    if not any("0" <= char <= "9" for char in number):  # "inf", "nan": not numbers of seconds
+    match = _CRAWL_DELAY.match(value.strip(SPACE))
+    if match is None:
         return None, False
-    try:
-        delay = float(number)
-    except ValueError:
+    sign, number, comma, fraction, exponent, blank, unit = match.groups()
+    scale = _DELAY_UNIT.get((unit or "").lower(), 0)
+    if not scale:
+        if not blank:  # "5x", "500ms": not a number of seconds
+            return None, False
+        scale = 1  # "10 fish": the number, in seconds, as before units were read
+    written = number.replace(",", ".") + (exponent or "")
+    delay = float(written)  # ASCII digits only: float() has no digit limit, and is linear
+    if comma == "," and fraction is not None and len(fraction) == 3:
+        # "1,500": a decimal comma or a thousands separator; the longer reading wins.
+        delay = max(delay, float(number.replace(",", "") + (exponent or "")))
+    if sign == "-" and delay:  # "-0" is zero; any other negative number is invalid
         return None, False
-    if math.isnan(delay) or delay < 0:
-        return None, False
+    delay = abs(delay) * scale
     capped = capped_delay(delay)
     return capped, capped != delay
 
@@ -315,7 +346,10 @@ def request_rate_value(value: str) -> Tuple[Optional[RequestRate], bool]:
     if match is None:
         return None, False
     requests, span, unit = match.groups()
-    count = int(requests)
+    digits = requests.lstrip("0")
+    # Bounded before int() (which refuses more than 4,300 digits): any count above
+    # MAX_REQUESTS reads as MAX_REQUESTS + 1, which capped_rate caps.
+    count = int(digits or "0") if len(digits) <= 12 else MAX_REQUESTS + 1
     seconds = float(span) * _UNIT[unit.lower()]
     if count <= 0 or seconds <= 0:
         return None, False

@@ -250,7 +250,8 @@ class RobotsCache(_Base):
         if isinstance(step, Fetch):
             with self._slots:
                 return fetch(origin, user_agent=self.user_agent, timeout=self.timeout,
-                             policy=self.policy, client=self._client, now=step.now,
+                             policy=self.policy, max_bytes=self.policy.max_bytes,
+                             client=self._client, now=step.now,
                              resource=_resource(origin), credentials=_credentials(origin))
         try:  # a store outage must not stop a crawl: the flow logs and goes on
             if isinstance(step, Load):
@@ -425,7 +426,8 @@ class AsyncRobotsCache(_Base):
                     min(self.max_concurrency, FTP_THREADS), thread_name_prefix="robotsrules-ftp")
             async with self._slots:
                 return await afetch(origin, user_agent=self.user_agent, timeout=self.timeout,
-                                    policy=self.policy, client=self._client, now=step.now,
+                                    policy=self.policy, max_bytes=self.policy.max_bytes,
+                                    client=self._client, now=step.now,
                                     ftp_executor=self._ftp_pool,
                                     resource=_resource(origin),
                                     credentials=_credentials(origin))

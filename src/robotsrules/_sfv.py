@@ -40,6 +40,7 @@ __all__ = [
     "parse_dictionary",
     "parse_list",
     "split_members",
+    "split_members_closed",
 ]
 
 
@@ -366,6 +367,16 @@ def split_members(text: str) -> List[str]:
     >>> split_members('a=1, b="x,y", c=(d e)')
     ['a=1', ' b="x,y"', ' c=(d e)']
     """
+    return split_members_closed(text)[0]
+
+
+def split_members_closed(text: str) -> Tuple[List[str], bool]:
+    """:func:`split_members`, and whether the text ends outside any string and inner list
+    (``False`` for ``foo="x, train-ai=n``: the split swallowed the rest into one member).
+
+    >>> split_members_closed('a=1, b="x, c=n')
+    (['a=1', ' b="x, c=n'], False)
+    """
     out: List[str] = []
     start = 0
     depth = 0
@@ -390,4 +401,4 @@ def split_members(text: str) -> List[str]:
             start = index + 1
         index += 1
     out.append(text[start:])
-    return out
+    return out, not quoted and not depth

@@ -25,6 +25,15 @@ restrictive first (attach draft: identical paths with conflicting preferences co
 the vocabulary's rule). Every ``Content-Signal`` line of the groups applies, combined the
 same way. When the agent may not fetch the URL, no preference applies (attach draft:
 "paths that cannot be crawled have no associated usage preferences").
+
+A ``Content-Usage`` line whose value does not parse (``/a/ train-ai=n,``, a bare ``/a/``)
+is read as the ``Content-Usage`` header is (:func:`refusals`): only its refusals count, and
+it takes part in the longest match only with them. It never decides alone: the longest
+valid lines decide, and a broken line at least as long adds its refusals to theirs, so a
+broader refusal (``/ train-ai=n``) is never erased by a broken narrower line, and a broken
+line with no refusal changes nothing. The attach draft (draft-ietf-aipref-attach-05,
+2026-08-18) and the vocabulary (draft-ietf-aipref-vocab-07, 2026-08-19) say a value that
+does not parse states nothing; this is our deliberate, restrictive reading of that case.
 """
 
 from __future__ import annotations
@@ -43,13 +52,13 @@ from ._purposes import (
     statements,
     superseded,
 )
-from ._sfv import InnerList, Item, Token, parse_dictionary, split_members
+from ._sfv import InnerList, Item, Token, parse_dictionary, split_members, split_members_closed
 from ._urls import normalize_escapes, rfc_pattern
 from .model import Group, UsageDirective, UsageLine
 
 __all__ = [
     "STATES_NOTHING", "Reading", "Usage", "UsageRules", "dictionary_statements", "evaluate",
-    "read_value", "usage_line",
+    "read_value", "refusals", "usage_line",
 ]
 
 CONTENT_SIGNAL: Final[UsageDirective] = "content-signal"
@@ -120,7 +129,10 @@ def _signal_reading(value: str) -> Reading:
 def _usage_reading(value: str) -> Reading:
     text = value.strip(_WS)
     path: Optional[str] = None
-    if text[:1] in ("/", "*"):
+    if text[:1] == "/" or (text[:1] == "*" and not _is_dictionary(text)):
+        # attach: a path starts with "/"; a value starting with "*" is a Dictionary (a key
+        # may start with "*") when it parses as one, else its first word is a pattern, the
+        # restrictive reading of "*/private/ train-ai=n" (see docs/guides/usage-preferences.md)
         cut = len(text)
         for char in _WS:
             at = text.find(char)
@@ -132,7 +144,7 @@ def _usage_reading(value: str) -> Reading:
     try:
         parsed = parse_dictionary(text)
     except ValueError as error:
-        return Reading((), (), (), (), str(error), path)
+        return Reading(refusals(text), (), (), (), str(error), path)
     said, unknown, bad = dictionary_statements(parsed)
     # RFC 9651 keeps the last value of a repeated key, so the dictionary cannot tell:
     # count keys in the text (a cheap scan; only the linter reads this field).
@@ -141,6 +153,14 @@ def _usage_reading(value: str) -> Reading:
         if name in _CATEGORY_SET and _count_key(text, name) > 1
     )
     return Reading(said, unknown, bad, repeated, None, path)
+
+
+def _is_dictionary(text: str) -> bool:
+    try:
+        parse_dictionary(text)
+    except ValueError:
+        return False
+    return True
 
 
 def dictionary_statements(parsed: Mapping[str, Union[Item, InnerList]]) -> Tuple[
@@ -175,6 +195,47 @@ def dictionary_statements(parsed: Mapping[str, Union[Item, InnerList]]) -> Tuple
             continue
         said.append((name, stated))
     return tuple(said), tuple(unknown), tuple(bad)
+
+
+def _member_refusal(member: str) -> Optional[str]:
+    """The label a member refuses (``train-ai=n``): blanks around ``=`` and ``;`` trimmed;
+    failing that, each blank-separated word before any ``;`` (parameters carry nothing)."""
+    text = member.strip(_WS)
+    for mark in ("=", ";"):
+        text = mark.join(part.strip(_WS) for part in text.split(mark))
+    for candidate in [text, *text.split(";", 1)[0].split()]:
+        try:
+            parsed = parse_dictionary(candidate, max_length=len(candidate) + 1)
+        except ValueError:
+            continue
+        for name, (item, _params) in parsed.items():
+            if name in _CATEGORY_SET and isinstance(item, Token) and item == "n":
+                return name
+    return None
+
+
+def refusals(text: str) -> Tuple[Tuple[str, bool], ...]:
+    """The refusals (``label=n``) of a ``Content-Usage`` value that does not parse as an
+    RFC 9651 Dictionary, read member by member: the one rule for the header and for
+    robots.txt's lines (docs/guides/usage-preferences.md). The vocabulary
+    (draft-ietf-aipref-vocab-07, 2026-08-19) says such a value states nothing; we keep what
+    restricts from it, never what permits. Members are split at top-level commas, or at
+    every comma when that split ends inside a string or an inner list (``foo="x,
+    train-ai=n``); blanks around ``=`` and ``;`` are trimmed (``train-ai =n``,
+    ``train-ai=n ; x``).
+
+    >>> refusals('foo="x, train-ai=n'), refusals("train-ai =n, search=y, bad=(")
+    ((('train-ai', False),), (('train-ai', False),))
+    """
+    members, closed = split_members_closed(text)
+    if not closed:
+        members = text.split(",")
+    found: Dict[str, bool] = {}
+    for member in members:
+        name = _member_refusal(member)
+        if name is not None:
+            found[name] = False
+    return tuple(found.items())
 
 
 def _written(item: object) -> str:
@@ -222,9 +283,11 @@ def usage_line(directive: UsageDirective, value: str, line: int, shown: str) -> 
     value as displayed)."""
     reading = read_value(directive, value)
     pattern = ""
+    valid = True
     if directive == CONTENT_USAGE:
         pattern = normalize_escapes(reading.path) if reading.path else "/"
-    return UsageLine(directive, pattern, shown, line, reading.statements)
+        valid = reading.error is None
+    return UsageLine(directive, pattern, shown, line, reading.statements, valid)
 
 
 class Usage(NamedTuple):
@@ -324,13 +387,20 @@ class UsageRules:
         """The :class:`Usage` for a match target (see :mod:`robotsrules._urls`)."""
         best = -1
         deciding: List[UsageLine] = []
+        broken: List[Tuple[int, UsageLine]] = []
         for line, pattern in zip(self._rules, self._patterns):
             if pattern.match(target):
                 length = len(pattern.text)
-                if length > best:
+                if not line.valid:  # a line that does not parse: only its refusals count
+                    if line.statements:
+                        broken.append((length, line))
+                elif length > best:
                     best, deciding = length, [line]
                 elif length == best:
                     deciding.append(line)
+        # A broken line never takes the decision from a broader valid line; its refusals
+        # join the decision when it is at least as specific (module docstring).
+        deciding.extend(line for length, line in broken if length >= best)
         lines = tuple(sorted(self._signal_lines + tuple(deciding), key=lambda ln: ln.line))
         if not crawl_allowed:
             return Usage(False, _EMPTY, _EMPTY, (), lines)

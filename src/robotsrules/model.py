@@ -61,7 +61,9 @@ class UsageLine(NamedTuple):
     values other than yes/no (y/n) are left out. ``pattern`` is the normalised path pattern
     of a ``Content-Usage`` rule (matched like an allow/disallow pattern), ``""`` for a
     ``Content-Signal`` line, which covers every path of its group. ``value`` is the value
-    as written.
+    as written. ``valid`` is ``False`` for a ``Content-Usage`` line whose value does not
+    parse: its ``statements`` are then only the refusals read from it, and it never decides
+    alone which lines apply (see :mod:`robotsrules._usage`).
     """
 
     directive: UsageDirective
@@ -70,6 +72,7 @@ class UsageLine(NamedTuple):
     value: str
     line: int
     statements: Tuple[Tuple[str, bool], ...]
+    valid: bool = True
 
     def __str__(self) -> str:
         name = "Content-Signal" if self.directive == "content-signal" else "Content-Usage"

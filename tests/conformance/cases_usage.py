@@ -133,8 +133,14 @@ CASES: List[UsageCase] = [
               b"User-agent: *\nContent-Usage: / train-ai;allow=n, train-ai=y\n",
               "a", "/", T, {"train-ai": T}),
     UsageCase("vocab-uppercase-fails", VOCAB,
-              b"User-agent: *\nContent-Usage: / Train-AI=n, search=n\n",
+              b"User-agent: *\nContent-Usage: / Train-AI=n, search=y\n",
               "a", "/", T, {"train-ai": N, "search": N}),
+    # Conflict with the vocab, which has a value that fails to parse state nothing: we keep
+    # its refusals, read member by member, as for the header (issue 33 review; the upper-case
+    # label still states nothing, no permission is read).
+    UsageCase("ours-unparsed-value-keeps-refusals", OURS,
+              b"User-agent: *\nContent-Usage: / Train-AI=n, search=n\n",
+              "a", "/", T, {"train-ai": N, "search": F}),
     UsageCase("vocab-unknown-label-ignored", VOCAB,
               b"User-agent: *\nContent-Usage: / foo=n, ai-use=n\n",
               "a", "/", T, {"ai-use": F, "ai-input": N, "foo": N}),

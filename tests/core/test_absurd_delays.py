@@ -104,3 +104,71 @@ def test_lint_names_each_capped_line(tmp_path: Path) -> None:
     main(["lint", "--json", str(path)], out=out)
     codes = [d["code"] for d in json.loads(out.getvalue())["diagnostics"]]
     assert codes.count("R407") == 3 and "R401" not in codes
+
+
+# -- issue 33 review: values past int()'s 4,300-digit limit, and written units ------------
+
+OVER_INT_LIMIT = "9" * 5000  # int() refuses more than 4,300 digits
+
+
+@pytest.mark.parametrize("mode", ["google", "rfc", "legacy"])
+def test_a_count_past_ints_digit_limit_is_capped_not_a_crash(mode: str) -> None:
+    body = (f"User-agent: *\nDisallow: /private\nRequest-rate: {OVER_INT_LIMIT}/1\n"
+            f"Crawl-delay: {OVER_INT_LIMIT}\n").encode()
+    robots = robotsrules.parse(body, mode=mode)
+    assert robots.request_rate("bot") == RequestRate(1_000_000_000, 1.0)
+    assert robots.crawl_delay("bot") == CAP
+    assert robots.allowed("/private", agent="bot") is False
+    legacy_rate = robotsrules.parse(f"User-agent: *\nRequest-rate: 1/{OVER_INT_LIMIT}\n",
+                                    mode=mode).request_rate("bot")
+    assert legacy_rate == RequestRate(1, CAP)
+
+
+def test_a_count_past_ints_digit_limit_through_lint_and_the_cli(tmp_path: Path) -> None:
+    body = (f"User-agent: *\nDisallow: /private\nRequest-rate: {OVER_INT_LIMIT}/1\n"
+            f"Content-Usage: train-ai=n\n").encode()
+    assert [d.code for d in robotsrules.lint(body) if d.code == "R407"] == ["R407"]
+    path = tmp_path / "robots.txt"
+    path.write_bytes(body)
+    out = io.StringIO()
+    assert main(["check", str(path), "https://ex.com/private", "--agent", "bot"], out=out) == 1
+    out = io.StringIO()
+    main(["lint", "--json", str(path)], out=out)
+    assert "R407" in [d["code"] for d in json.loads(out.getvalue())["diagnostics"]]
+    out = io.StringIO()
+    assert main(["usage", "--json", str(path), "--agent", "bot", "/x"], out=out) == 0
+    assert "train-ai" in out.getvalue()
+
+
+def test_a_count_past_ints_digit_limit_through_bulk(tmp_path: Path) -> None:
+    pytest.importorskip("duckdb")
+    pacsv = pytest.importorskip("pyarrow.csv")
+    robots = tmp_path / "robots.csv"
+    robots.write_text('url,body\nhttps://ex.com/robots.txt,"User-agent: *\nDisallow: /private\n'
+                      f'Request-rate: {OVER_INT_LIMIT}/1\n"\n')
+    urls = tmp_path / "urls.txt"
+    urls.write_text("https://ex.com/private\nhttps://ex.com/open\n")
+    out = tmp_path / "v.csv"
+    assert main(["bulk", "--robots", str(robots), "--urls", str(urls), "--out", str(out),
+                 "--agent", "bot"], out=io.StringIO()) == 0
+    rows = {row["url"]: row["allowed"] for row in pacsv.read_csv(out).to_pylist()}
+    assert rows == {"https://ex.com/private": False, "https://ex.com/open": True}
+
+
+@pytest.mark.parametrize("mode", ["google", "rfc"])
+@pytest.mark.parametrize(("value", "seconds"), [
+    ("1,5", 1.5), ("2m", 120.0), ("5sec", 5.0), ("5 seconds", 5.0), ("1.5h", 5400.0),
+    ("1d", DAY), ("2 min", 120.0), ("+5", 5.0), ("1,500", 1500.0), ("10 fish", 10.0),
+    ("3 weeks", 21 * DAY), ("10", 10.0), ("-0", 0.0),
+])
+def test_decimal_commas_and_units_are_read_never_shorter(mode: str, value: str,
+                                                        seconds: float) -> None:
+    robots = robotsrules.parse(f"User-agent: *\nCrawl-delay: {value}\n".encode(), mode=mode)
+    assert robots.crawl_delay("bot") == seconds
+
+
+@pytest.mark.parametrize("value", ["5x", "500ms", "1_0", "0x10", "1.5.5", "-5m", "5s0"])
+def test_other_crawl_delay_forms_stay_invalid(value: str) -> None:
+    body = f"User-agent: *\nCrawl-delay: {value}\n".encode()
+    assert robotsrules.parse(body).crawl_delay("bot") is None
+    assert "R401" in [d.code for d in robotsrules.lint(body)]

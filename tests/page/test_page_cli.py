@@ -28,7 +28,7 @@ def test_page_url_text_output_names_what_decides() -> None:
     with RawHTTPServer({"/start": redirect("/page"), "/page": _serve}) as server:
         out = io.StringIO()
         assert main(["page", server.url("/start"), "--agent", "GPTBot"], out=out) == 0
-        request = server.requests[-1]
+        request = next(r for r in server.requests if r.path == "/page")
     text = out.getvalue()
     assert request.path == "/page" and "GPTBot (robotsrules/" in request.headers["user-agent"]
     assert "[googlebot]: noindex  [other crawler]" in text
@@ -161,3 +161,23 @@ def test_page_whose_headers_run_past_their_bound_is_not_known(tmp_path: Path) ->
     assert main(["page", str(saved), "--agent", "GPTBot", "--purpose", "ai-train"],
                 out=out) == 0
     assert "ai-train: not known (head cut)" in out.getvalue()
+
+
+def test_page_url_reads_the_sites_tdmrep_file() -> None:
+    # Issue 33 review: the help promised TDMRep, but a URL's site file was never fetched.
+    from robotsrules._page import TDMREP_PATH
+    from tests.network.servers import respond
+
+    site = b'[{"location": "/open/", "tdm-reservation": 0}, {"location": "/", "tdm-reservation": 1}]'
+    with RawHTTPServer({"/page": _serve, "/open/page": _serve,
+                        TDMREP_PATH: respond(200, site)}) as server, \
+            RawHTTPServer({"/page": _serve, TDMREP_PATH: respond(200, b"[{,]")}) as broken:
+        answers = {}
+        for name, url in (("reserved", server.url("/page")), ("open", server.url("/open/page")),
+                          ("broken", broken.url("/page"))):
+            out = io.StringIO()
+            assert main(["page", url, "--agent", "CCBot", "--json"], out=out) == 0
+            data = json.loads(out.getvalue())
+            answers[name] = (data["tdm_reservation"], data["tdm_invalid"])
+        assert server.count(TDMREP_PATH) == 2 and broken.count(TDMREP_PATH) == 1
+    assert answers == {"reserved": (1, False), "open": (0, False), "broken": (1, True)}

@@ -46,11 +46,19 @@ def test_tdmrep_first_match_wins_and_unreserved_escapes_decode() -> None:
     assert case.reservation("https://x.org/open/") is None  # case-sensitive
 
 
-@pytest.mark.parametrize("body", [b"", b"<!doctype html><p>not found", b"{}", b"[1, 2]",
-                                  b'[{"location": 5, "tdm-reservation": 1}]',
-                                  b'[{"tdm-reservation": 1}]', b"\xff\xfe", b"[" * 100_000])
-def test_tdmrep_garbage_states_nothing(body: bytes) -> None:
+@pytest.mark.parametrize("body", [b"[1, 2]", b'[{"location": 5, "tdm-reservation": 1}]',
+                                  b'[{"tdm-reservation": 1}]', b"[]"])
+def test_tdmrep_rules_that_match_no_url_state_nothing(body: bytes) -> None:
     assert parse_tdmrep(body).reservation("https://x.org/a") is None
+
+
+@pytest.mark.parametrize("body", [b"", b"<!doctype html><p>not found", b"{}", b"null",
+                                  b"\xff\xfe", b"[" * 100_000])
+def test_tdmrep_garbage_is_an_invalid_file_read_as_reserved(body: bytes) -> None:
+    # Issue 33 review: one rule with duplicate keys (test_tdmrep_keys_and_star.py): a file
+    # that cannot be read is invalid and reserves every URL, never "unset".
+    site = parse_tdmrep(body)
+    assert site.valid is False and site.reservation("https://x.org/a") == 1
 
 
 @pytest.mark.parametrize(("written", "valid"), [

@@ -66,3 +66,54 @@ def test_fetched_through_the_cache() -> None:
         site = cache.tdmrep(twice.url("/p"))
         assert site.valid is False and site.reservation(twice.url("/p")) == 1
         assert cache.tdmrep(starred.url("/x/y")).reservation(starred.url("/x/y")) == 1
+
+
+# -- issue 33 review: a file that cannot be read whole is invalid, as with duplicate keys --
+
+BROKEN = [
+    b'[{"location": "/", "tdm-reservation": 0},]',  # a trailing comma: not JSON
+    b'{"location": "/", "tdm-reservation": 0}',  # an object, not an array of rules
+    b'[{"location": "/", "tdm-reservation": 0}] trailing',
+    b"\xef\xbb\xbf" + b"[" + b'{"location": "/a/", "tdm-reservation": 0},' * 10_000
+    + b'{"location": "/", "tdm-reservation": 1}]',  # past the 10,000 rules read
+]
+
+
+@pytest.mark.parametrize("body", BROKEN)
+def test_an_unreadable_file_is_invalid_and_reserved(body: bytes) -> None:
+    site = parse_tdmrep(body)
+    assert site.valid is False and site.reservation("https://x.org/a/b") == 1
+    signals = page_signals({}, agent="x", url="https://x.org/a/b", tdmrep=site)
+    assert signals.tdm_reservation == 1 and signals.tdm_invalid is True
+    assert signals.allows("ai-train") is False
+
+
+@pytest.mark.parametrize(("written", "reservation", "valid"), [
+    ("1e-400", 1, False), ("0.0000000000000000000001", 1, False), ("-0.0", 0, True),
+    ("0e5", 0, True), ("1.000", 1, True), ("9" * 5000, 1, False), ("1" + "0" * 5000, 1, False),
+])
+def test_numbers_are_read_exactly(written: str, reservation: int, valid: bool) -> None:
+    site = parse_tdmrep(f'[{{"location": "/", "tdm-reservation": {written}}}]'.encode())
+    rule = site.match("https://x.org/a")
+    assert rule is not None and (rule.reservation, rule.valid) == (reservation, valid)
+    signals = page_signals({}, agent="x", url="https://x.org/a", tdmrep=site)
+    assert signals.tdm_invalid is (not valid)
+
+
+def test_a_file_cut_at_the_size_limit_is_invalid_through_the_cache() -> None:
+    from robotsrules.policy import Policy
+
+    head = b'[{"location": "/open/", "tdm-reservation": 0},'
+    body = head + b'{"location": "/x", "tdm-reservation": 0},' * 100 + b'{"location": "/", ' \
+        b'"tdm-reservation": 1}]'
+    with RawHTTPServer({TDMREP_PATH: respond(200, body)}) as cut, \
+            RawHTTPServer({TDMREP_PATH: respond(200, BROKEN[0])}) as broken, \
+            RobotsCache(user_agent="ExampleBot/1.0", policy=Policy(max_bytes=1000)) as cache:
+        site = cache.tdmrep(cut.url("/open/a"))
+        assert site.valid is False
+        assert site.reservation(cut.url("/open/a")) == 1
+        assert site.reservation(cut.url("/elsewhere")) == 1
+        broken_site = cache.tdmrep(broken.url("/a"))
+        assert broken_site.valid is False and broken_site.reservation(broken.url("/a")) == 1
+        signals = page_signals({}, agent="x", url=cut.url("/elsewhere"), tdmrep=site)
+        assert signals.tdm_invalid is True and signals.allows("ai-train") is False

@@ -126,3 +126,41 @@ def test_warc_rows_judged_at_the_capture_date(tmp_path: Path) -> None:
     table = page_table([str(path)], agents=["Googlebot"], purposes=["search"])
     rows = {r["url"].rsplit("/", 1)[1]: (r["index"], r["search"]) for r in table.to_pylist()}
     assert rows == {"before": (True, None), "after": (False, False)}
+
+
+# -- issue 33 review: email.utils only for asctime; unknown zones, ±hh and leap seconds ----
+
+EARLIER_FORMS = [
+    # email.utils read these as UTC (later than written): any other zone name is UTC+14.
+    ("June 25, 2010 15:00 AEST", _at(2010, 6, 25, 15, hours=14)),
+    ("25 Jun 2010 15:00:00 CEST", _at(2010, 6, 25, 15, hours=14)),
+    ("Fri, 25 Jun 2010 15:00:00 NZDT", _at(2010, 6, 25, 15, hours=14)),
+    ("Fri, 25 Jun 2010 15:00:00 GMT+10", _at(2010, 6, 25, 15, hours=14)),
+    ("25 Jun 2010 15:00 EST5EDT", _at(2010, 6, 25, 15, hours=14)),
+    ("Thu Jun 24 15:00:00 2010 CEST", _at(2010, 6, 24, 15, hours=14)),
+    # "+10" is hours (email.utils: ten minutes).
+    ("Jun 25 2010 15:00 +10", _at(2010, 6, 25, 15, hours=10)),
+    ("Fri, 25 Jun 2010 15:00:00 +1000 (AEST)", _at(2010, 6, 25, 15, hours=10)),
+    # A leap second (RFC 3339 (July 2002) §5.6) is read as :59, no longer "no date".
+    ("2016-12-31T23:59:60Z", _at(2016, 12, 31, 23, 59, 59)),
+    ("December 31, 2016 23:59:60 GMT", _at(2016, 12, 31, 23, 59, 59)),
+    ("Sat Dec 31 23:59:60 2016", _at(2016, 12, 31, 23, 59, 59)),
+    # Unchanged.
+    ("Sun, 06 Nov 1994 08:49:37 GMT", _at(1994, 11, 6, 8, 49, 37)),
+    ("Sun Nov  6 08:49:37 1994", _at(1994, 11, 6, 8, 49, 37)),
+]
+
+
+@pytest.mark.parametrize("text, expected", EARLIER_FORMS)
+def test_never_read_later_than_written(text: str, expected: datetime.datetime) -> None:
+    assert read_date(text) == expected
+    now = expected + datetime.timedelta(seconds=1)
+    signals = page_signals({"X-Robots-Tag": f"unavailable_after: {text}"}, None,
+                           agent="Googlebot", now=now)
+    assert signals.unavailable_after == expected and signals.expired is True
+
+
+def test_am_pm_outside_the_written_forms_is_no_date() -> None:
+    # email.utils dropped the PM: 3:00 read as 03:00.
+    assert read_date("Thu Jun 24 3:00:00 PM 2010") is None
+    assert read_date("June 25, 2010 3:00 PM CEST") == _at(2010, 6, 25, 15, hours=14)

@@ -11,12 +11,14 @@
   value; draft-ietf-aipref-vocab-07 (2026-08-19) "Multiple Preferences"): the rule of
   :func:`robotsrules._usage.dictionary_statements`, shared with robots.txt's
   ``Content-Usage`` lines. A field that does not parse is reported invalid and its
-  members are read one by one, each refusal (``=n``) among them still counting: the vocab
-  says an unparsable field states nothing, and we read only what restricts from it, never
-  what permits. RFC 9651 §3.2 requires parsers to support Dictionaries of 1,024 members
-  with 64-character keys; the field is read up to :data:`MAX_USAGE_LENGTH` characters and,
-  past that, reported as too large and read as refusing every category, never as
-  "nothing stated".
+  members are read one by one, each refusal (``=n``) among them still counting
+  (:func:`robotsrules._usage.refusals`, shared with robots.txt's lines; a split that ends
+  inside a string or an inner list falls back to every comma, and blanks around ``=`` and
+  ``;`` are trimmed): the vocab says an unparsable field states nothing, and we read only
+  what restricts from it, never what permits. RFC 9651 §3.2 requires parsers to support
+  Dictionaries of 1,024 members with 64-character keys; the field is read up to
+  :data:`MAX_USAGE_LENGTH` characters and, past that, reported as too large and read as
+  refusing every category, never as "nothing stated".
 * ``Content-Signal`` (Cloudflare, "Content Signals Policy", contentsignals.org, and the
   header Cloudflare's Markdown conversion for agents sends, 2025-2026): the same
   ``search=yes, ai-train=no`` list as robots.txt's line, read by
@@ -25,11 +27,11 @@
 
 from __future__ import annotations
 
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Dict, List, NamedTuple, Tuple
 
 from .. import _purposes as purposes
 from .. import _sfv as sfv
-from .._usage import dictionary_statements, read_value
+from .._usage import dictionary_statements, read_value, refusals
 
 __all__ = ["MAX_USAGE_LENGTH", "Preferences", "content_signal", "content_usage"]
 
@@ -45,17 +47,6 @@ class Preferences(NamedTuple):
     statements: Tuple[Tuple[str, bool], ...]
     valid: bool
     too_large: bool = False
-
-
-def _statement(member: str) -> Optional[Tuple[str, bool]]:
-    try:
-        parsed = sfv.parse_dictionary(member.strip(" \t"), max_length=len(member) + 1)
-    except ValueError:
-        return None
-    for key, (item, _params) in parsed.items():
-        if key in purposes.CATEGORIES and isinstance(item, sfv.Token) and item in ("y", "n"):
-            return key, item == "y"
-    return None
 
 
 def _fold(statements: List[Tuple[str, bool]]) -> Tuple[Tuple[str, bool], ...]:
@@ -79,9 +70,7 @@ def content_usage(text: str) -> Preferences:
     try:
         parsed = sfv.parse_dictionary(text, max_length=MAX_USAGE_LENGTH)
     except ValueError:
-        refusals = [found for found in map(_statement, sfv.split_members(text))
-                    if found is not None and not found[1]]
-        return Preferences(_fold(refusals), False)
+        return Preferences(refusals(text), False)
     said, _unknown, _bad = dictionary_statements(parsed)
     return Preferences(said, True)
 

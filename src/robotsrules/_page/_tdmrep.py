@@ -27,19 +27,26 @@ A ``location`` is a robots.txt pattern, so ``*`` ("0 or more instances of any ch
 matches every path, as in Google's reading, which the report asks TDM Agents to follow; a
 location that starts with neither ``/`` nor ``*`` matches nothing.
 
-A key given twice in one JSON object (``"tdm-reservation": 1, "tdm-reservation": 0``) makes
-the file invalid, never "last wins": ``valid=False`` and every URL reads as reserved (one
-rule, index ``-1``, location ``*``, ``valid=False``), the reading of an invalid value.
+One rule for a file that cannot be read whole: a body that is not JSON (or not UTF-8), whose
+top level is not an array, that has more than 10,000 rules (``_MAX_RULES``), that was cut
+at the fetch's size limit, or where a key is given twice in one JSON object
+(``"tdm-reservation": 1, "tdm-reservation": 0``, never "last wins") is invalid:
+``valid=False`` and every URL reads as reserved (one rule, index ``-1``, location ``*``,
+``valid=False``, ``written`` saying why), the reading of an invalid value. Reading such a
+file as "unset" would let a broken or hostile file say less than it was meant to.
 
-Pure and lenient: any bytes give a :class:`TdmRepFile`; a body that is not a JSON array is
-``valid=False`` with no rules. Fetching goes through :meth:`robotsrules.RobotsCache.tdmrep`
-(the same fetch policy and store as robots.txt).
+Numbers are read exactly (as :class:`decimal.Decimal`, which has no digit limit): ``1e-400``
+is not 0, so it is an invalid value (reserved); ``1.0`` and ``1e0`` are exactly 1.
+
+Pure and lenient: any bytes give a :class:`TdmRepFile`. Fetching goes through
+:meth:`robotsrules.RobotsCache.tdmrep` (the same fetch policy and store as robots.txt).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from .._pattern import rfc_location
@@ -118,8 +125,8 @@ def _reservation(value: Any) -> Optional[int]:
     # "0"/"1" are accepted too. Leniency: some files quote the number.
     if isinstance(value, bool):
         return None
-    if isinstance(value, (int, float)) and value in (0, 1):
-        return int(value)
+    if isinstance(value, Decimal) and value.is_finite() and (value == 0 or value == 1):
+        return int(value)  # exactly 0 or 1 (numbers are read as Decimal: 1e-400 is not 0)
     if isinstance(value, str) and value.strip() in ("0", "1"):
         return int(value.strip())
     return None
@@ -128,7 +135,10 @@ def _reservation(value: Any) -> Optional[int]:
 def _shown(value: Any) -> str:
     if value is None:
         return "(missing)"
-    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    if isinstance(value, Decimal):
+        text = str(value)
+    else:
+        text = json.dumps(value, default=str) if not isinstance(value, str) else repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -165,8 +175,13 @@ def tdm_value(text: str) -> Tuple[int, bool]:
     return 1, False
 
 
-def parse_tdmrep(body: bytes) -> TdmRepFile:
-    """Read a ``tdmrep.json`` body. Never raises.
+def _invalid(why: str) -> TdmRepFile:
+    """A file read as invalid: every URL reserved (module docstring)."""
+    return TdmRepFile((TdmRule(-1, "*", 1, None, False, why),), valid=False)
+
+
+def parse_tdmrep(body: bytes, *, truncated: bool = False) -> TdmRepFile:
+    """Read a ``tdmrep.json`` body (``truncated``: it was cut at a size limit). Never raises.
 
     >>> rules = parse_tdmrep(b'[{"location": "/", "tdm-reservation": 1}]')
     >>> rules.reservation("https://example.com/any/page")
@@ -176,20 +191,30 @@ def parse_tdmrep(body: bytes) -> TdmRepFile:
     >>> twice = parse_tdmrep(b'[{"location": "/", "tdm-reservation": 1, "tdm-reservation": 0}]')
     >>> twice.valid, twice.reservation("/x")
     (False, 1)
+    >>> broken = parse_tdmrep(b'[{"location": "/", "tdm-reservation": 0},]')
+    >>> broken.valid, broken.reservation("/x")
+    (False, 1)
     """
+    if truncated:
+        return _invalid("(the file was cut at the size limit)")
     try:
-        data = json.loads(body.decode("utf-8-sig"), object_pairs_hook=_unique_keys)
+        # Numbers exactly: Decimal for both (int() would refuse more than 4,300 digits, and a
+        # float reads 1e-400 as 0).
+        data = json.loads(body.decode("utf-8-sig"), object_pairs_hook=_unique_keys,
+                          parse_float=Decimal, parse_int=Decimal)
     except _DuplicateKey as duplicate:
         # RFC 8259 §4: with a name given twice "the behavior of software that receives such
         # an object is unpredictable" (Python keeps the last); the site meant a tdmrep.json,
         # so it is invalid and read as reserved everywhere, as an invalid value is (our choice).
-        return TdmRepFile((TdmRule(-1, "*", 1, None, False, duplicate.shown),), valid=False)
+        return _invalid(duplicate.shown)
     except (UnicodeDecodeError, ValueError, RecursionError):
-        return TdmRepFile(valid=False)
+        return _invalid("(not UTF-8 JSON)")
     if not isinstance(data, list):
-        return TdmRepFile(valid=False)
+        return _invalid("(not a JSON array of rules)")
+    if len(data) > _MAX_RULES:
+        return _invalid(f"(more than {_MAX_RULES:,} rules)")
     rules: List[TdmRule] = []
-    for index, item in enumerate(data[:_MAX_RULES]):
+    for index, item in enumerate(data):
         if not isinstance(item, dict):
             continue
         location = item.get("location")
@@ -210,7 +235,8 @@ def tdmrep_from(served: Served) -> TdmRepFile:
     """What a cache serves for a ``tdmrep.json`` fetch, as a :class:`TdmRepFile`.
 
     The fetch policy's outcomes keep their robots.txt meaning: a file (or the last good
-    copy while the site is unreachable) is parsed; "unavailable" (4xx, bad redirects, the
+    copy while the site is unreachable) is parsed (a body cut at the size limit is invalid:
+    every URL reserved); "unavailable" (4xx, bad redirects, the
     30-day rule) is ``state="absent"``; "unreachable" with no copy is
     ``state="unreachable"``.
     """
@@ -219,4 +245,6 @@ def tdmrep_from(served: Served) -> TdmRepFile:
         return TdmRepFile(state="unreachable")
     if synthetic == "allow-all":
         return TdmRepFile(state="absent")
-    return parse_tdmrep(served.robots.source)
+    truncated = served.robots.truncated or (served.reason != "last-good-copy"
+                                            and served.result.truncated)
+    return parse_tdmrep(served.robots.source, truncated=truncated)

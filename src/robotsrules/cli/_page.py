@@ -265,6 +265,18 @@ def _print_licences(signals: PageSignals, out: TextIO) -> None:
         out.write(visible(f"payment: {signals.pricing.describe()}") + "\n")
 
 
+def _site_tdmrep(url: str, args: argparse.Namespace) -> Optional[Any]:
+    """The TDMRep site file (``/.well-known/tdmrep.json``) of a fetched page's origin,
+    through :meth:`robotsrules.RobotsCache.tdmrep` (the robots.txt fetch policy: a 4xx is
+    absent, an unreachable site reserved); ``None`` for a page read from a file."""
+    if not is_url(args.source):
+        return None
+    from .._robotscache import RobotsCache
+
+    with RobotsCache(user_agent=user_agent(args, args.agent), timeout=args.timeout) as cache:
+        return cache.tdmrep(url)
+
+
 def _site(args: argparse.Namespace) -> Optional[Any]:
     """The site's robots.txt (``--robots``), or ``None``."""
     if not args.robots:
@@ -285,6 +297,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     headers, body, note, status, cut = _load(args.source, args)
     url = args.url or (args.source if is_url(args.source) else "/")
     robots = _site(args)
+    tdmrep = _site_tdmrep(url, args)
 
     def usage(agent: Any) -> Optional[Usage]:
         return None if robots is None else robots.usage(url, agent=agent)
@@ -292,7 +305,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     # The response read once for every agent and purpose (the page admission step).
     admission = admit_page(headers, body, agents=agents, purposes=purposes, url=url,
                            usage=usage, max_head_bytes=args.max_head_bytes, status=status,
-                           cut=cut)
+                           cut=cut, tdmrep=tdmrep)
     documents: List[Dict[str, Any]] = []
     for number, (agent, signals) in enumerate(zip(agents, admission.signals)):
         # one agent: the output of before --agent-category
@@ -344,8 +357,9 @@ def add_command(commands: Any) -> None:
                     "noai/noimageai, TDMRep and Content-Usage signals and say what they mean "
                     "for each AGENT and which one decides; list the RSL licences it names and "
                     "what a pay-per-crawl 402 asks. URL_OR_FILE: an http(s) URL "
-                    "(fetched), a saved HTTP response (curl -i), an HTML file, or '-'; at "
-                    "most the headers and --max-head-bytes of the body are read.",
+                    "(fetched, with its site's /.well-known/tdmrep.json), a saved HTTP "
+                    "response (curl -i), an HTML file, or '-' (the TDMRep header and meta "
+                    "only); at most the headers and --max-head-bytes of the body are read.",
         exits="0 done, 2 usage or I/O error.",
         examples=["robotsrules page https://example.com/article --agent GPTBot",
                   "curl -si https://example.com/ | robotsrules page - --agent GPTBot "

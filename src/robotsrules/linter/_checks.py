@@ -597,10 +597,13 @@ class _Linter:
             else:
                 advice = ("write `Content-Usage: /path label=y` or `label=n` (lower-case "
                           "labels, no spaces around `=`, `,` between entries)")
+            kept = ", ".join(f"`{name}=n`" for name, _ in reading.statements)
+            said = ("that part states no preference" if signal
+                    else f"only its refusals count ({kept}), and it never decides alone"
+                    if kept else "the line states no preference")
             self.emit("R601", number, column,
                       f"{_q(line.value)} cannot be read as a `{canon}` value "
-                      f"({reading.error}): {'that part' if signal else 'the line'} states "
-                      "no preference",
+                      f"({reading.error}): {said}",
                       advice=advice)
         elif not signal and reading.path is None:
             self.emit("R601", number, column,

@@ -340,7 +340,8 @@ CODES: Dict[str, Code] = {
         "usage-invalid-value", "warning",
         "A `Content-Usage` value that is not a path then a structured-field dictionary "
         "(RFC 9651: lower-case labels, `label=y`, `,` between entries), or a "
-        "`Content-Signal` value with an empty entry: what cannot be read states nothing.",
+        "`Content-Signal` value with an empty entry: what cannot be read states nothing, "
+        "except the refusals (`label=n`) of a `Content-Usage` value, which still count.",
         "{advice}",
     ),
     "R602": Code(
