@@ -117,3 +117,39 @@ def test_a_file_cut_at_the_size_limit_is_invalid_through_the_cache() -> None:
         assert broken_site.valid is False and broken_site.reservation(broken.url("/a")) == 1
         signals = page_signals({}, agent="x", url=cut.url("/elsewhere"), tdmrep=site)
         assert signals.tdm_invalid is True and signals.allows("ai-train") is False
+
+
+# -- a soft 404: a page of markup served with 200 in the file's place states nothing --
+
+SOFT_404 = [b"<!doctype html><title>Not found</title><p>no such page",
+            b"\xef\xbb\xbf\r\n  <HTML><body>404", b"<?xml version='1.0'?><error/>",
+            b"\n<html>" + b"x" * 5000]
+
+
+@pytest.mark.parametrize("body", SOFT_404)
+def test_a_page_of_markup_is_no_file(body: bytes) -> None:
+    site = parse_tdmrep(body)
+    assert site.state == "absent" and site.reservation("https://x.org/a") is None
+    # cut at the size limit too: still a page, not a tdmrep.json
+    assert parse_tdmrep(body, truncated=True).state == "absent"
+
+
+def test_a_soft_404_through_the_cache_and_the_command_line() -> None:
+    import io
+    import json
+
+    from robotsrules.cli import main
+    from robotsrules.policy import Policy
+
+    page = respond(200, b"<html><head></head><body>x</body></html>", content_type="text/html")
+    with RawHTTPServer({TDMREP_PATH: respond(200, SOFT_404[-1], content_type="text/html"),
+                        "/page": page}) as soft, \
+            RobotsCache(user_agent="ExampleBot/1.0", policy=Policy(max_bytes=1000)) as cache:
+        site = cache.tdmrep(soft.url("/a"))
+        assert site.state == "absent" and site.reservation(soft.url("/a")) is None
+        signals = page_signals({}, agent="x", url=soft.url("/a"), tdmrep=site)
+        assert signals.tdm_invalid is False and signals.tdm_reservation is None
+        out = io.StringIO()
+        assert main(["page", soft.url("/page"), "--agent", "CCBot", "--json"], out=out) == 0
+        data = json.loads(out.getvalue())
+        assert data["tdm_reservation"] is None and data["tdm_invalid"] is False

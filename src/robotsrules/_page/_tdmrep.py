@@ -35,6 +35,11 @@ at the fetch's size limit, or where a key is given twice in one JSON object
 ``valid=False``, ``written`` saying why), the reading of an invalid value. Reading such a
 file as "unset" would let a broken or hostile file say less than it was meant to.
 
+A body that starts as markup (``<!doctype html>``, ``<html>``, after a byte-order mark and
+blanks) is a page served in the file's place: many sites answer every unknown path with 200
+and an HTML page (a soft 404). It is read as no file (``state="absent"``), as a 404 is:
+reading it as an invalid file would mark every page of those sites reserved.
+
 Numbers are read exactly (as :class:`decimal.Decimal`, which has no digit limit): ``1e-400``
 is not 0, so it is an invalid value (reserved); ``1.0`` and ``1e0`` are exactly 1.
 
@@ -45,6 +50,7 @@ Pure and lenient: any bytes give a :class:`TdmRepFile`. Fetching goes through
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
@@ -175,6 +181,11 @@ def tdm_value(text: str) -> Tuple[int, bool]:
     return 1, False
 
 
+_MARKUP = re.compile(rb"(?:\xef\xbb\xbf)?[ \t\r\n\x0c]*<[!?A-Za-z]")
+"""A body that starts as markup (after a UTF-8 byte-order mark and blanks): a page, not a
+JSON document."""
+
+
 def _invalid(why: str) -> TdmRepFile:
     """A file read as invalid: every URL reserved (module docstring)."""
     return TdmRepFile((TdmRule(-1, "*", 1, None, False, why),), valid=False)
@@ -195,6 +206,11 @@ def parse_tdmrep(body: bytes, *, truncated: bool = False) -> TdmRepFile:
     >>> broken.valid, broken.reservation("/x")
     (False, 1)
     """
+    if _MARKUP.match(body) is not None:
+        # A page of markup served in the file's place: many sites answer every unknown path
+        # with 200 and an HTML page (a soft 404). It is no attempt at a tdmrep.json, so the
+        # site states nothing there, as with a 404 (module docstring).
+        return TdmRepFile(state="absent")
     if truncated:
         return _invalid("(the file was cut at the size limit)")
     try:
