@@ -7,9 +7,8 @@ fails with a message naming the extra to install. Exit codes: 0 done, 2 usage or
 on SIGTERM: the run stops, its temporary file is removed and nothing is written under the
 ``--out`` name.
 
-Output is written to a temporary file created with ``O_EXCL`` (:func:`tempfile.mkstemp`) in
-the destination's directory, then renamed over ``--out``; so a pre-existing file or symlink
-named like the temporary is never followed. The job runs in a worker thread while the main
+The output file is written beside ``--out`` and renamed into place only when the job
+finished (:mod:`robotsrules.cli._writer`). The job runs in a worker thread while the main
 thread waits and handles signals: the handler asks the engine to stop
 (``DuckDBPyConnection.interrupt()``, Spark's ``cancelAllJobs()``) instead of raising
 ``KeyboardInterrupt`` wherever Python happens to be; see ``docs/explanations/bulk-safety.md``.
@@ -18,13 +17,11 @@ thread waits and handles signals: the handler asks the engine to stop
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gc
 import json
 import os
 import shutil
 import sys
-import tempfile
 import threading
 import time
 from typing import Any, Callable, Dict, Iterator, List, Optional, TextIO, Tuple
@@ -40,6 +37,7 @@ from ._interrupt import JobStop as _Stop
 from ._interrupt import current
 from ._options import count, days, json_option
 from ._output import note, warn
+from ._writer import Writer, out_format, settle, verdict_table_schema
 
 # robotsrules.bulk's MISSING and DEFAULT_CACHE_SIZE, repeated so that building the parser
 # (every robotsrules command) does not import pyarrow; a test keeps them equal.
@@ -188,140 +186,6 @@ def add_commands(commands: Any) -> None:
     report.set_defaults(run=_report)
 
 
-def _out_format(args: argparse.Namespace) -> str:
-    if args.format:
-        return str(args.format)
-    name = args.out.lower()
-    if name.endswith((".parquet", ".pq")):
-        return "parquet"
-    if name.endswith(".csv"):
-        return "csv"
-    raise RobotsError(f"{args.out}: cannot tell the output format; name it .parquet or .csv, "
-                      "or pass --format")
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def _settle(stop: _Stop, writer: _Writer, close: Callable[[], None], ok: bool) -> bool:
-    """The end of a job that writes ``--out``, finished or not: release the engine, then
-    rename the output into place when the job finished and no stop signal came, else remove
-    it. True when renamed. The caller raises :class:`_Interrupted` when it was not (and no
-    other exception is on its way)."""
-    try:
-        close()
-    finally:
-        stop.interrupt = None
-        with stop.lock:  # a hard stop never removes a renamed file, nor races a rename
-            renamed = ok and stop.signum is None
-            writer.close(renamed)
-            stop.partial = None
-            if renamed:
-                stop.settled()  # a signal from now on does not undo the run
-    return renamed
-
-
-class _Writer:
-    """Verdict (or page-signal) batches to a Parquet or CSV file: written to a new temporary
-    file beside it (``O_EXCL``, a random name), then renamed; no half file under the final
-    name when a run fails or is interrupted. Created before any work, so a bad ``--out``
-    fails at once."""
-
-    def __init__(self, path: str, form: str, purposes: Any = (), schema: Any = None) -> None:
-        import pyarrow as pa
-        import pyarrow.csv as pacsv
-        import pyarrow.parquet as pq
-
-        from ..bulk import with_provenance
-
-        schema = _schema(purposes) if schema is None else schema
-        self._any = "disallowed" in schema.names  # an any-agent table: one row per URL
-        self._pages = "index" in schema.names  # a page-signal table: counts index yes/no
-        self._kinds = "kind" in schema.names  # a stance table: one row per site and agent
-        self._csv_lists = [i for i, f in enumerate(schema) if form == "csv"
-                           and isinstance(f.type, pa.ListType)]
-        if self._csv_lists:  # CSV has no lists: such columns are written as JSON text
-            schema = pa.schema([pa.field(f.name, pa.string()) if i in self._csv_lists else f
-                                for i, f in enumerate(schema)])
-        self._schema = schema
-        self.path = path
-        if os.path.isdir(path):
-            raise RobotsError(f"{path}: is a directory; --out names the output file")
-        if os.path.exists(path) and not os.path.isfile(path):
-            raise RobotsError(f"{path}: not a regular file; --out names the output file")
-        directory = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(directory):
-            raise RobotsError(f"{os.path.dirname(path) or directory}: no such directory")
-        try:
-            handle, self.partial = tempfile.mkstemp(
-                prefix="." + os.path.basename(path) + ".", suffix=".partial", dir=directory)
-        except OSError as error:
-            raise RobotsError(f"{path}: cannot write there: {error.strerror or error}"
-                              ) from None
-        self.counts = {True: 0, False: 0, None: 0}
-        self.kinds: Dict[Optional[str], int] = {"all": 0, "some": 0, "none": 0, None: 0}
-        """Rows per stance kind (a stance table)."""
-        self._file: Any = None
-        self._writer: Any = None
-        try:
-            os.fchmod(handle, 0o666 & ~_umask())  # mkstemp's 0600 would stick to the output
-            self._file = os.fdopen(handle, "wb")
-            self._writer = (pq.ParquetWriter(self._file, with_provenance(schema),
-                                             compression="zstd")
-                            if form == "parquet" else pacsv.CSVWriter(self._file, schema))
-        except BaseException:
-            if self._file is None:
-                os.close(handle)
-            self.close(False)
-            raise
-
-    def write(self, batch: Any) -> None:
-        import pyarrow.compute as pc
-
-        if self._kinds:
-            for kind in batch.column("kind").to_pylist():
-                self.kinds[kind if kind in self.kinds else None] += 1
-            if self._csv_lists:
-                batch = _json_lists(batch, self._csv_lists, self._schema)
-            self._writer.write_batch(batch)
-            return
-        self._writer.write_batch(_json_lists(batch, self._csv_lists, self._schema)
-                                 if self._csv_lists else batch)
-        allowed = (pc.invert(batch.column("disallowed")) if self._any
-                   else batch.column("index") if self._pages else batch.column("allowed"))
-        yes = pc.sum(allowed.cast("int64")).as_py() or 0
-        nulls = allowed.null_count
-        self.counts[True] += yes
-        self.counts[None] += nulls
-        self.counts[False] += batch.num_rows - yes - nulls
-
-    def close(self, ok: bool) -> None:
-        """Finish the file and rename it to the final name (``ok``), or remove it."""
-        try:
-            if self._writer is not None:
-                writer, self._writer = self._writer, None
-                writer.close()
-            if self._file is not None and not self._file.closed:
-                self._file.flush()
-                if ok:
-                    os.fsync(self._file.fileno())
-                self._file.close()
-            if ok:
-                try:
-                    os.replace(self.partial, self.path)
-                except OSError as error:
-                    raise RobotsError(f"{self.path}: cannot write: "
-                                      f"{error.strerror or error}") from None
-                ok = False  # renamed: nothing left to remove
-        finally:
-            if not ok:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(self.partial)
-
-
 def _bulk(args: argparse.Namespace, out: TextIO) -> int:
     return _stoppable(args, out, _bulk_run)
 
@@ -348,11 +212,11 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     import pyarrow as pa
 
     pa.array([""], pa.string())  # imports pandas if installed (seconds): before any work
-    form = _out_format(args)
+    form = out_format(args)
     from ._agent_options import command_agents
 
     args.agent = command_agents(args)  # a caller mistake: said before any work
-    _schema(args.purpose)  # an unknown purpose: InvalidPurpose, before any work
+    verdict_table_schema(args.purpose)  # an unknown purpose: InvalidPurpose, before any work
     if args.any_agent and args.purpose:
         raise RobotsError("--purpose is not available with --any-agent (its one row per URL "
                           "names no agent to answer for); drop --any-agent for the columns")
@@ -390,7 +254,7 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
         schema = page_schema(args)
     if licensing:
         schema = _license_schema(args)
-    writer = _Writer(args.out, form, args.purpose, schema)  # the destination is checked first
+    writer = Writer(args.out, form, args.purpose, schema)  # the destination is checked first
     stop.partial = writer.partial
     ok = renamed = False
     close: Callable[[], None] = _nothing
@@ -436,7 +300,7 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     finally:
         if progress is not None:
             progress.done()
-        renamed = _settle(stop, writer, close, ok)
+        renamed = settle(stop, writer, close, ok)
     if not renamed:  # done, but a signal came before the rename: the output was dropped
         raise _Interrupted
     if manifest is not None:
@@ -530,7 +394,7 @@ def _license_schema(args: argparse.Namespace) -> Any:
 
     from .._purposes import column_name
 
-    schema = _schema(args.purpose).append(pa.field("license_url", pa.string()))
+    schema = verdict_table_schema(args.purpose).append(pa.field("license_url", pa.string()))
     if args.licenses:
         for purpose in dict.fromkeys(args.purpose):
             schema = schema.append(pa.field("rsl_" + column_name(purpose), pa.string()))
@@ -762,7 +626,8 @@ def _spark_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
         job.write.parquet(target)  # in parallel on the workers; then streamed into --out
         total = urls_df.count()
         dataset = ds.dataset(target, format="parquet")
-        batches = (batch.cast(_schema(args.purpose)) for batch in dataset.to_batches())
+        schema = verdict_table_schema(args.purpose)
+        batches = (batch.cast(schema) for batch in dataset.to_batches())
     except RobotsError:
         close()
         raise
@@ -770,12 +635,6 @@ def _spark_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
         close()
         raise EngineError(f"spark job failed: {first_line(error)}") from None
     return batches, total, close
-
-
-def _schema(purposes: Any = ()) -> Any:
-    from ..bulk import verdict_schema
-
-    return verdict_schema(tuple(dict.fromkeys(purposes)))
 
 
 def _report(args: argparse.Namespace, out: TextIO) -> int:
@@ -809,17 +668,6 @@ def _report(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # -- stance --robots: one row per site and agent (issue 17) ----------------------------------
-
-def _json_lists(batch: Any, positions: List[int], schema: Any) -> Any:
-    """``batch`` with its list columns as JSON text (for CSV)."""
-    import pyarrow as pa
-
-    columns = list(batch.columns)
-    for i in positions:
-        columns[i] = pa.array([None if v is None else json.dumps(v, ensure_ascii=False)
-                               for v in columns[i].to_pylist()], pa.string())
-    return pa.RecordBatch.from_arrays(columns, schema=schema)
-
 
 def add_stance_table_options(stance: argparse.ArgumentParser) -> None:
     """The table form of ``robotsrules stance``: ``--robots``/``--robots-warc`` with
@@ -870,13 +718,13 @@ def _stance_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     from ..bulk import STANCE_SCHEMA, check_stance_mode
     from ._agent_options import command_agents
 
-    form = _out_format(args)
+    form = out_format(args)
     agents = command_agents(args)  # a caller mistake: said before any work
     check_stance_mode(args.mode)
     if args.engine == "spark" and args.key != "origin":
         raise RobotsError("--key host needs --engine duckdb")
     started = time.monotonic()
-    writer = _Writer(args.out, form, schema=STANCE_SCHEMA)  # the destination first
+    writer = Writer(args.out, form, schema=STANCE_SCHEMA)  # the destination first
     stop.partial = writer.partial
     ok = renamed = False
     close: Callable[[], None] = _nothing
@@ -894,7 +742,7 @@ def _stance_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
         stop.check()
         ok = True
     finally:
-        renamed = _settle(stop, writer, close, ok)
+        renamed = settle(stop, writer, close, ok)
     if not renamed:
         raise _Interrupted
     kinds = writer.kinds
