@@ -41,7 +41,7 @@ OPTIONAL = {
     # UTS-46 host names: a runtime dependency, imported on the first non-ASCII host only, so
     # the scope functions are part of the core and `import robotsrules` stays light.
     "idna": {"robotsrules._scope"},
-    "duckdb": {"robotsrules.duckdb", "robotsrules._report", "robotsrules.cli._bulk",
+    "duckdb": {"robotsrules.duckdb", "robotsrules._report", "robotsrules.cli._jobs",
                "robotsrules.datatrove",
                "robotsrules.cli._page"},
     "pyspark": {"robotsrules.spark"},

@@ -20,41 +20,41 @@ import argparse
 import gc
 import json
 import os
-import shutil
 import sys
 import threading
 import time
-from typing import Any, Callable, Dict, Iterator, List, Optional, TextIO, Tuple
+from typing import Any, Callable, Optional, TextIO
 
-from .._terminal import first_line
-from ..errors import EngineError, MissingExtra, RobotsError
+from ..errors import RobotsError
 
 __all__ = ["add_commands", "add_stance_table_options"]
 
-from ._common import EXIT_OK, spark_session
+from ._common import EXIT_OK
 from ._interrupt import Interrupted as _Interrupted
 from ._interrupt import JobStop as _Stop
 from ._interrupt import current
+from ._jobs import (
+    as_of_job,
+    bulk_manifest,
+    check_dates,
+    duckdb_job,
+    duckdb_stances,
+    license_schema,
+    need,
+    nothing,
+    spark_job,
+    spark_stances,
+    stance_crawlers,
+    warc_table,
+    with_licenses,
+)
 from ._options import count, days, json_option
-from ._output import note, warn
 from ._writer import Writer, out_format, settle, verdict_table_schema
 
 # robotsrules.bulk's MISSING and DEFAULT_CACHE_SIZE, repeated so that building the parser
 # (every robotsrules command) does not import pyarrow; a test keeps them equal.
 MISSING = ("null", "allow", "disallow")
 DEFAULT_CACHE_SIZE = 4096
-
-_EXTRAS = {"duckdb": "bulk", "pyarrow": "bulk", "pyspark": "spark", "warcio": "warc",
-           "matplotlib": "report", "pandas": "spark"}
-
-
-def _need(module: str) -> None:
-    """Fail with the extra to install when an optional package is missing."""
-    import importlib.util
-
-    if importlib.util.find_spec(module) is None:
-        raise MissingExtra("this command", _EXTRAS.get(module, "bulk"), module)
-
 
 def add_commands(commands: Any) -> None:
     """Add ``bulk`` and ``report`` to the ``robotsrules`` subcommands (an argparse
@@ -207,8 +207,8 @@ def _stoppable(args: argparse.Namespace, out: TextIO,
 
 
 def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
-    _need("pyarrow")
-    _need("duckdb")
+    need("pyarrow")
+    need("duckdb")
     import pyarrow as pa
 
     pa.array([""], pa.string())  # imports pandas if installed (seconds): before any work
@@ -253,25 +253,25 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
 
         schema = page_schema(args)
     if licensing:
-        schema = _license_schema(args)
+        schema = license_schema(args)
     writer = Writer(args.out, form, args.purpose, schema)  # the destination is checked first
     stop.partial = writer.partial
     ok = renamed = False
-    close: Callable[[], None] = _nothing
+    close: Callable[[], None] = nothing
     progress: Optional[Progress] = None
     manifest: Any = None
     try:
         stop.check()
         if not pages:
-            _check_dates(args)  # dates that are numbers: refused, never read as "no date"
+            check_dates(args)  # dates that are numbers: refused, never read as "no date"
         robots: Any = args.robots
         if args.robots_warc:
-            robots = _warc_table(args.robots_warc, every=bool(args.as_of))
+            robots = warc_table(args.robots_warc, every=bool(args.as_of))
         stop.check()
-        job = _spark_job if args.engine == "spark" else _duckdb_job
+        job = spark_job if args.engine == "spark" else duckdb_job
         if args.as_of:
-            job = _as_of_job
-        manifest = _manifest(args, robots) if args.manifest else None  # issue 26
+            job = as_of_job
+        manifest = bulk_manifest(args, robots) if args.manifest else None  # issue 26
         if pages:
             import functools
 
@@ -280,8 +280,8 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
             job = functools.partial(pages_job, manifest=manifest)
         batches, total, close = job(args, robots, stop)
         if licensing:  # issue 26
-            batches = _with_licenses(args, robots, batches)
-        if args.any_agent and job is not _duckdb_job:  # DuckDB's job answers it directly
+            batches = with_licenses(args, robots, batches)
+        if args.any_agent and job is not duckdb_job:  # DuckDB's job answers it directly
             from ..bulk import any_agent
 
             batches = any_agent(batches, args.agent)
@@ -319,326 +319,8 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     return EXIT_OK
 
 
-def _nothing() -> None:
-    pass
-
-
-_NUMBERS = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
-            "UINTEGER", "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL")
-
-
-def _check_dates(args: argparse.Namespace) -> None:
-    """The date columns a run reads (``--as-of COLUMN`` of the URL table, ``date`` of the
-    robots table) hold dates: numbers (seconds since 1970?) are refused with what to do,
-    since read as dates they would be no date at all, and every URL "no-robots"."""
-    if not (args.as_of or args.robots):
-        return
-    import duckdb
-
-    from .. import duckdb as engine
-
-    with duckdb.connect() as con:
-        if args.as_of and args.urls:
-            _date_column(engine.read(con, args.urls), args.as_of,
-                         f"--as-of {args.as_of} (in {args.urls})")
-        if args.robots:
-            _date_column(engine.read(con, args.robots), "date",
-                         f"the date column of {args.robots}")
-
-
-def _date_column(relation: Any, name: str, where: str) -> None:
-    if name not in relation.columns:
-        return  # the engine says so, with the columns there are
-    kind = str(relation.types[relation.columns.index(name)]).upper()
-    numbers = kind.startswith(_NUMBERS)
-    if kind == "VARCHAR":  # text: numbers written as text are numbers too
-        column = '"' + name.replace('"', '""') + '"'
-        sample = [value for (value,) in relation.select(column).filter(
-            f"{column} IS NOT NULL").limit(1000).fetchall()]
-        numbers = bool(sample) and all(str(v).strip().lstrip("-").replace(".", "", 1).isdigit()
-                                       for v in sample)
-    if numbers:
-        raise RobotsError(f"{where} holds numbers ({kind}), not dates: give ISO 8601 text "
-                          "(2024-05-01T12:00:00Z), DATE or TIMESTAMP values; for seconds "
-                          "since 1970, convert them first (in DuckDB: to_timestamp(column))")
-
-
-def _robots_rows(args: argparse.Namespace, robots: Any) -> Tuple[List[str], Any]:
-    """The robots table's columns, and origin -> its governing ``(body, status, date)`` row
-    (None without one): the table read once more into an index, for what a bulk run adds
-    beside its verdicts (the manifest, the licence columns; issue 26)."""
-    import duckdb
-
-    from .. import duckdb as engine
-    from ..bulk import host_key
-
-    con = duckdb.connect()
-    try:
-        columns = list(engine.read(con, robots).columns)
-        index = engine.load_index(con, robots, args.key)
-    finally:
-        con.close()
-
-    def lookup(origin: str) -> Any:
-        key = origin if args.key == "origin" else host_key(origin)
-        if key is None:
-            return None
-        row = index.get(key)
-        return None if row is None else (row[0], row[1], index.date(key))
-
-    return columns, lookup
-
-
-def _license_schema(args: argparse.Namespace) -> Any:
-    import pyarrow as pa
-
-    from .._purposes import column_name
-
-    schema = verdict_table_schema(args.purpose).append(pa.field("license_url", pa.string()))
-    if args.licenses:
-        for purpose in dict.fromkeys(args.purpose):
-            schema = schema.append(pa.field("rsl_" + column_name(purpose), pa.string()))
-    return schema
-
-
-def _with_licenses(args: argparse.Namespace, robots: Any, batches: Any) -> Iterator[Any]:
-    """Verdict batches with ``license_url`` (and ``rsl_<purpose>`` with ``--licenses``)."""
-    import duckdb
-    import pyarrow as pa
-
-    from .. import duckdb as engine
-    from .._rsl import LicenseDocument, LicenseTerms, parse_license
-    from ..bulk import robots_for
-
-    _, lookup = _robots_rows(args, robots)
-    given: Dict[str, Any] = {}
-    if args.licenses:
-        con = duckdb.connect()
-        try:
-            rows = engine.read(con, args.licenses).select("url, body").fetchall()
-        finally:
-            con.close()
-        for url, body in rows:
-            if isinstance(url, str) and body is not None:
-                given[url.strip()] = body
-    purposes = list(dict.fromkeys(args.purpose)) if args.licenses else []
-    links: Dict[Tuple[str, str], Optional[Tuple[str, ...]]] = {}
-    documents: Dict[Tuple[str, str], LicenseDocument] = {}
-
-    def urls_of(origin: Optional[str], agent: str) -> Optional[Tuple[str, ...]]:
-        if origin is None:
-            return None
-        key = (origin, agent)
-        if key not in links:
-            row = lookup(origin)
-            links[key] = (None if row is None
-                          else robots_for(row[0], row[1]).license_urls(agent))
-        return links[key]
-
-    def document(url: str, origin: str) -> LicenseDocument:
-        key = (url, origin)
-        if key not in documents:
-            body = given.get(url)
-            documents[key] = (parse_license(body, url=url, origin=origin) if body is not None
-                              else LicenseDocument(url=url, origin=origin, state="unavailable",
-                                                   error="not in the --licenses table"))
-        return documents[key]
-
-    for batch in batches:
-        found = [urls_of(o, a) for o, a in zip(batch.column("origin").to_pylist(),
-                                               batch.column("agent").to_pylist())]
-        columns = [*batch.columns,
-                   pa.array([None if f is None else " ".join(f) for f in found], pa.string())]
-        if purposes:
-            answers: List[List[Optional[str]]] = [[] for _ in purposes]
-            for url, origin, links_found in zip(batch.column("url").to_pylist(),
-                                                batch.column("origin").to_pylist(), found):
-                if links_found is None or origin is None:
-                    for column in answers:
-                        column.append(None)
-                    continue
-                terms = LicenseTerms(url, tuple(document(u, origin) for u in links_found))
-                for column, purpose in zip(answers, purposes):
-                    column.append(terms.status(purpose))
-            columns += [pa.array(column, pa.string()) for column in answers]
-        yield pa.RecordBatch.from_arrays(columns, schema=_license_schema(args))
-
-
-def _manifest(args: argparse.Namespace, robots: Any) -> Any:
-    """The evidence manifest of a bulk run (issue 26): each origin's record names the
-    capture it was judged by (:func:`_robots_rows`)."""
-    from .._manifest import PAGE_PROTOCOLS, Manifest
-
-    columns, lookup = (["date", "status"], None) if robots is None else _robots_rows(args,
-                                                                                    robots)
-    protocols = ["robots.txt"] + (["content-signal", "content-usage"] if args.purpose else [])
-    if args.licenses:
-        protocols.append("rsl")
-    if args.pages_warc:  # every page-level protocol is read in every response
-        protocols = (["robots.txt"] if robots is not None else []) + list(PAGE_PROTOCOLS)
-    source = args.robots or (f"{len(args.robots_warc)} WARC file(s)" if args.robots_warc
-                             else "")
-    if args.pages_warc:
-        source = (f"{len(args.pages_warc)} page WARC file(s)"
-                  + (f", robots.txt from {source}" if source else ""))
-    return Manifest(mode=args.mode, agents=args.agent, purposes=args.purpose,
-                    source=source, has_dates="date" in columns,
-                    has_statuses="status" in columns, protocols=protocols,
-                    producer="robotsrules bulk", lookup=lookup)
-
-
-def _warc_table(paths: List[str], every: bool = False) -> Any:
-    _need("warcio")
-    from ..warc import WarcStats, read_warc_captures, read_warcs
-
-    if every:  # --as-of: every capture, not the newest per site
-        read_warcs = read_warc_captures
-
-    for path in paths:
-        if not os.path.isfile(path):
-            raise RobotsError(f"{path}: no such file")
-    stats = WarcStats()
-    table = read_warcs(paths, stats=stats)
-    for problem in stats.warnings():
-        warn(problem)
-    note(f"{stats.captures:,} robots.txt captures in {stats.files} WARC files -> "
-         f"{table.num_rows:,} sites")
-    return table
-
-
-_Job = Tuple[Iterator[Any], Optional[int], Any]
-
-
-def _duckdb_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
-    import duckdb
-
-    from .. import duckdb as engine
-
-    con = duckdb.connect()
-    reader: Any = None
-
-    def close() -> None:
-        stop.interrupt = None
-        try:
-            if reader is not None:
-                reader.close()  # release DuckDB's stream before its connection
-        finally:
-            con.close()
-
-    try:
-        stop.interrupt = con.interrupt  # a signal now stops DuckDB (from the main thread)
-        stop.check()
-        index = engine.load_index(con, robots, args.key)
-        stop.check()
-        if index.skipped:
-            warn(f"{index.skipped:,} robots rows without a usable URL ignored")
-        total = engine.count_rows(con, args.urls)
-        stop.check()
-        if args.any_agent:
-            reader = engine.any_agent_verdicts(index, args.urls, args.agent, connection=con,
-                                               missing=args.missing,
-                                               cache_size=args.cache_size, mode=args.mode)
-        else:
-            reader = engine.verdicts(index, args.urls, args.agent, connection=con,
-                                     missing=args.missing, cache_size=args.cache_size,
-                                     mode=args.mode, check=stop.check, purposes=args.purpose)
-        stop.check()
-    except BaseException:
-        close()
-        raise
-    return iter(reader), total, close
-
-
-def _as_of_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
-    """``--as-of``: DuckDB reads both tables, the core judges each URL by the capture in
-    force at its date (:func:`robotsrules.bulk.as_of_verdicts`)."""
-    if args.purpose:  # which capture's usage lines would answer is not defined (--strictest)
-        raise RobotsError("--purpose is not available with --as-of")
-    if args.engine == "spark":  # the same rows: robotsrules.spark.as_of_verdicts
-        return _spark_job(args, robots, stop)
-    import datetime
-
-    import duckdb
-
-    from .. import duckdb as engine
-    from ..bulk import as_of_verdicts
-
-    con = duckdb.connect()
-    try:
-        stop.interrupt = con.interrupt
-        history = engine.load_history(con, robots, args.key)
-        total = engine.count_rows(con, args.urls)
-        reader = engine.as_of_reader(con, args.urls, args.as_of)
-        window = (None if args.strictest is None
-                  else datetime.timedelta(days=args.strictest))
-        urls = engine.guarded_batches(reader, "reading the URL table")
-        batches = as_of_verdicts(history, urls, args.agent, args.as_of, strictest=window,
-                                 missing=args.missing, cache_size=args.cache_size,
-                                 mode=args.mode)
-    except BaseException:
-        stop.interrupt = None
-        con.close()
-        raise
-
-    def close() -> None:
-        stop.interrupt = None
-        con.close()
-
-    return batches, total, close
-
-
-def _spark_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
-    _need("pyspark")
-    _need("pandas")  # pyspark's Arrow entry points insist on it
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        raise RobotsError("--engine spark needs Java 17 or later (java not found)")
-    import pyarrow as pa
-    import pyarrow.dataset as ds
-
-    from .. import spark as engine
-
-    if args.key != "origin" and not args.as_of:
-        raise RobotsError("--key host needs --engine duckdb (or --as-of)")
-
-    for path in ([args.robots] if args.robots else []) + [args.urls]:
-        if not os.path.exists(path):
-            raise RobotsError(f"{path}: no such file")
-    session, scratch, close = spark_session(args, stop)
-
-    try:
-        robots_df = (session.createDataFrame(robots) if isinstance(robots, pa.Table)
-                     else engine.read(session, robots))
-        urls_df = engine.read(session, args.urls)
-        if args.as_of:
-            import datetime
-
-            window = (None if args.strictest is None
-                      else datetime.timedelta(days=args.strictest))
-            job = engine.as_of_verdicts(robots_df, urls_df, args.agent, args.as_of,
-                                        strictest=window, key=args.key, missing=args.missing,
-                                        partitions=args.partitions, mode=args.mode,
-                                        cache_size=args.cache_size)
-        else:
-            job = engine.verdicts(robots_df, urls_df, args.agent, missing=args.missing,
-                                  partitions=args.partitions, mode=args.mode,
-                                  purposes=args.purpose)
-        target = os.path.join(scratch, "verdicts")
-        job.write.parquet(target)  # in parallel on the workers; then streamed into --out
-        total = urls_df.count()
-        dataset = ds.dataset(target, format="parquet")
-        schema = verdict_table_schema(args.purpose)
-        batches = (batch.cast(schema) for batch in dataset.to_batches())
-    except RobotsError:
-        close()
-        raise
-    except Exception as error:  # Spark reports JVM and worker failures as exceptions
-        close()
-        raise EngineError(f"spark job failed: {first_line(error)}") from None
-    return batches, total, close
-
-
 def _report(args: argparse.Namespace, out: TextIO) -> int:
-    _need("duckdb")
+    need("duckdb")
     from .._report import audit, chart, to_json, to_text
 
     if not os.path.exists(args.verdicts):
@@ -653,7 +335,7 @@ def _report(args: argparse.Namespace, out: TextIO) -> int:
 
         if args.robots and not os.path.exists(args.robots):
             raise RobotsError(f"{args.robots}: no such file")
-        robots = _warc_table(args.robots_warc) if args.robots_warc else args.robots
+        robots = warc_table(args.robots_warc) if args.robots_warc else args.robots
         stances = stance_table(args.verdicts, robots, mode=args.mode)
     result = audit(args.verdicts, top=args.top, stances=stances)
     if args.chart:
@@ -713,8 +395,8 @@ def _stance_table(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _stance_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
-    _need("pyarrow")
-    _need("duckdb")
+    need("pyarrow")
+    need("duckdb")
     from ..bulk import STANCE_SCHEMA, check_stance_mode
     from ._agent_options import command_agents
 
@@ -727,14 +409,14 @@ def _stance_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     writer = Writer(args.out, form, schema=STANCE_SCHEMA)  # the destination first
     stop.partial = writer.partial
     ok = renamed = False
-    close: Callable[[], None] = _nothing
+    close: Callable[[], None] = nothing
     try:
         stop.check()
         robots: Any = args.robots
         if args.robots_warc:
-            robots = _warc_table(args.robots_warc)
+            robots = warc_table(args.robots_warc)
         stop.check()
-        job = _spark_stances if args.engine == "spark" else _duckdb_stances
+        job = spark_stances if args.engine == "spark" else duckdb_stances
         batches, close = job(args, robots, agents, stop)
         for batch in batches:
             stop.check()
@@ -753,70 +435,10 @@ def _stance_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
               f"-> {args.out} in {seconds:.1f} s [{args.engine}]\n")
     from ..bulk import agent_stoppable
 
-    crawlers = _stance_crawlers(args)
+    crawlers = stance_crawlers(args)
     cannot = [agent for agent in agents if agent_stoppable(agent, crawlers) is False]
     if cannot:
         out.write(f"robots.txt cannot stop {', '.join(cannot)}, by the crawler registry "
                   "(column stoppable)\n")
     return EXIT_OK
 
-
-def _stance_crawlers(args: argparse.Namespace) -> Any:
-    """The crawler table the ``stoppable`` column reads: ``--crawlers`` when given, else
-    ``None`` (the shipped registry, the one the output's metadata names)."""
-    from ._agent_options import crawler_table
-
-    return crawler_table(args) if getattr(args, "crawlers", None) else None
-
-
-def _duckdb_stances(args: argparse.Namespace, robots: Any, agents: List[str],
-                    stop: _Stop) -> Tuple[Iterator[Any], Callable[[], None]]:
-    import duckdb
-
-    from .. import duckdb as engine
-    from ..bulk import stances
-
-    con = duckdb.connect()
-    try:
-        stop.interrupt = con.interrupt
-        index = engine.load_index(con, robots, args.key)
-    finally:
-        stop.interrupt = None
-        con.close()  # the index is in memory: the rest is pure Python
-    stop.check()
-    if index.skipped:
-        warn(f"{index.skipped:,} robots rows without a usable URL ignored")
-    return stances(index, agents, mode=args.mode, crawlers=_stance_crawlers(args)), _nothing
-
-
-def _spark_stances(args: argparse.Namespace, robots: Any, agents: List[str],
-                   stop: _Stop) -> Tuple[Iterator[Any], Callable[[], None]]:
-    _need("pyspark")
-    _need("pandas")
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        raise RobotsError("--engine spark needs Java 17 or later (java not found)")
-    import pyarrow as pa
-    import pyarrow.dataset as ds
-
-    from .. import spark as engine
-    from ..bulk import STANCE_SCHEMA
-
-    if args.robots and not os.path.exists(args.robots):
-        raise RobotsError(f"{args.robots}: no such file")
-    session, scratch, close = spark_session(args, stop)
-
-    try:
-        frame = (session.createDataFrame(robots) if isinstance(robots, pa.Table)
-                 else engine.read(session, robots))
-        target = os.path.join(scratch, "stances")
-        engine.stances(frame, agents, partitions=args.partitions, mode=args.mode,
-                       crawlers=_stance_crawlers(args)).write.parquet(target)
-        batches = (batch.cast(STANCE_SCHEMA)
-                   for batch in ds.dataset(target, format="parquet").to_batches())
-    except RobotsError:
-        close()
-        raise
-    except Exception as error:  # Spark reports JVM and worker failures as exceptions
-        close()
-        raise EngineError(f"spark job failed: {first_line(error)}") from None
-    return batches, close
