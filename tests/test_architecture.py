@@ -42,8 +42,7 @@ OPTIONAL = {
     # the scope functions are part of the core and `import robotsrules` stays light.
     "idna": {"robotsrules._scope"},
     "duckdb": {"robotsrules.duckdb", "robotsrules._report", "robotsrules.cli._jobs",
-               "robotsrules.datatrove",
-               "robotsrules.cli._page"},
+               "robotsrules.datatrove"},
     "pyspark": {"robotsrules.spark"},
     "scrapy": {"robotsrules.scrapy"},
     "aiohttp": {"robotsrules.aiohttp"},

@@ -37,11 +37,14 @@ from ._jobs import (
     as_of_job,
     bulk_manifest,
     check_dates,
+    check_pages_args,
     duckdb_job,
     duckdb_stances,
     license_schema,
     need,
     nothing,
+    pages_job,
+    pages_schema,
     spark_job,
     spark_stances,
     stance_crawlers,
@@ -224,8 +227,6 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
         raise RobotsError("--as-of names the URL table's date column, not its url column")
     pages = bool(args.pages_warc)
     if pages:
-        from ._page import check_pages_args
-
         check_pages_args(args)
     elif not (args.robots or args.robots_warc) or not args.urls:
         raise RobotsError("bulk needs --urls and one of --robots, --robots-warc "
@@ -249,9 +250,7 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
 
         schema = ANY_AGENT_SCHEMA
     if pages:  # one row per page and agent
-        from ._page import page_schema
-
-        schema = page_schema(args)
+        schema = pages_schema(args)
     if licensing:
         schema = license_schema(args)
     writer = Writer(args.out, form, args.purpose, schema)  # the destination is checked first
@@ -274,8 +273,6 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
         manifest = bulk_manifest(args, robots) if args.manifest else None  # issue 26
         if pages:
             import functools
-
-            from ._page import pages_job
 
             job = functools.partial(pages_job, manifest=manifest)
         batches, total, close = job(args, robots, stop)

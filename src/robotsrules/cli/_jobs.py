@@ -17,12 +17,14 @@ import os
 import shutil
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
+from .._page import check_purposes
 from .._terminal import first_line
 from ..errors import EngineError, MissingExtra, RobotsError
 
-__all__ = ["Job", "as_of_job", "bulk_manifest", "check_dates", "duckdb_job", "duckdb_stances",
-           "license_schema", "need", "nothing", "spark_job", "spark_stances",
-           "stance_crawlers", "warc_table", "with_licenses"]
+__all__ = ["Job", "as_of_job", "bulk_manifest", "check_dates", "check_pages_args", "duckdb_job",
+           "duckdb_stances", "license_schema", "need", "nothing", "page_observer", "pages_job",
+           "pages_schema", "spark_job", "spark_stances", "stance_crawlers", "warc_table",
+           "with_licenses"]
 
 from ._common import spark_session
 from ._interrupt import JobStop
@@ -428,3 +430,137 @@ def spark_stances(args: argparse.Namespace, robots: Any, agents: List[str],
         close()
         raise EngineError(f"spark job failed: {first_line(error)}") from None
     return batches, close
+
+
+# -- bulk --pages-warc: page signals per URL and agent ----------------------------------------
+
+def check_pages_args(args: argparse.Namespace) -> None:
+    """``bulk --pages-warc``: refuse the options that belong to the verdict job (before any
+    work), and drop repeated purposes."""
+    for flag, given in (("--urls", args.urls), ("--any-agent", args.any_agent),
+                        ("--as-of", args.as_of), ("--strictest", args.strictest)):
+        if given:
+            raise RobotsError(f"--pages-warc cannot be combined with {flag}")
+    args.purpose = list(check_purposes(args.purpose))
+    for path in args.pages_warc:
+        if os.path.isdir(path):
+            raise RobotsError(f"{path}: is a directory; --pages-warc takes WARC files "
+                              f"(e.g. {os.path.join(path, '*.warc.gz')})")
+        if not os.path.isfile(path):
+            raise RobotsError(f"{path}: no such file")
+
+
+def pages_schema(args: argparse.Namespace) -> Any:
+    """The Arrow schema of the ``bulk --pages-warc`` output."""
+    need("warcio")
+    from ..warc import page_table_schema
+
+    return page_table_schema(args.purpose)
+
+
+def pages_job(args: argparse.Namespace, robots: Any, stop: Any, manifest: Any = None
+              ) -> Tuple[Iterator[Any], Optional[int], Callable[[], None]]:
+    """The ``bulk --pages-warc`` job for :mod:`robotsrules.cli._bulk`: ``(batches, total,
+    close)``, the batches of the page table streamed (``total`` is unknown: ``None``).
+
+    ``robots`` is ``None``, a robots table (``pa.Table``, read from ``--robots-warc``) or
+    the ``--robots`` file name. ``stop.check()`` raises once a stop signal has arrived; it is
+    called before every WARC record (the DuckDB engine) and between batches. ``manifest``
+    (a :class:`robotsrules._manifest.Manifest`, DuckDB engine only) records every page read
+    (:func:`page_observer`)."""
+    if args.engine == "spark":
+        return _spark_pages(args, robots, stop)
+    import pyarrow as pa
+
+    from ..bulk import RobotsIndex
+    from ..warc import WarcStats, page_batches
+
+    index = None
+    if isinstance(robots, pa.Table):
+        index = RobotsIndex.from_arrow(robots, args.key)
+    elif robots is not None:
+        import duckdb
+
+        from .. import duckdb as engine
+
+        if not os.path.exists(robots):
+            raise RobotsError(f"{robots}: no such file")
+        with duckdb.connect() as con:
+            stop.interrupt = con.interrupt
+            try:
+                index = engine.load_index(con, robots, args.key)
+            finally:
+                stop.interrupt = None
+    stop.check()
+    stats = WarcStats()
+
+    def batches() -> Iterator[Any]:
+        yield from page_batches(args.pages_warc, agents=args.agent, purposes=args.purpose,
+                                robots=index, stats=stats, mode=args.mode, check=stop.check,
+                                observe=None if manifest is None
+                                else page_observer(manifest, args.purpose))
+        for problem in stats.warnings():
+            warn(problem)
+
+    return batches(), None, nothing
+
+
+def page_observer(manifest: Any, purposes: List[str]) -> Callable[..., None]:
+    """The :func:`robotsrules.bulk.page_batches` hook that records a page run in an evidence
+    manifest: the robots.txt verdict (with its deciding line when it refuses) and the page's
+    refusals with their deciding directives."""
+    from ..bulk import verdict_of
+
+    def observe(page: Any, agent: str, site: Any, signals: Any, both: Any) -> None:
+        origin = page.origin
+        if origin is None:
+            return
+        if site is not None:
+            manifest.judged(origin, 1, protocols=("robots.txt",))
+            if both.crawl_allowed is False:
+                _, line, reason = verdict_of(site, page.url, agent)
+                manifest.refusal(origin, agent, line, reason)
+        manifest.page(origin, agent, page.url, signals,
+                      [(purpose, both.decide(purpose)) for purpose in purposes])
+
+    return observe
+
+
+def _spark_pages(args: argparse.Namespace, robots: Any, stop: Any
+                 ) -> Tuple[Iterator[Any], Optional[int], Callable[[], None]]:
+    """``--engine spark``: one Spark task per WARC file (:func:`robotsrules.spark.page_verdicts`),
+    written in parallel to a scratch directory, then streamed into ``--out``."""
+    need("pyspark")
+    need("pandas")  # pyspark's Arrow entry points insist on it
+    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
+        raise RobotsError("--engine spark needs Java 17 or later (java not found)")
+    if args.key != "origin":
+        raise RobotsError("--key host needs --engine duckdb")
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    from .. import spark as engine
+
+    if isinstance(robots, str) and not os.path.exists(robots):
+        raise RobotsError(f"{robots}: no such file")
+    session, scratch, close = spark_session(args, stop)
+
+    try:
+        robots_df = (None if robots is None
+                     else session.createDataFrame(robots) if isinstance(robots, pa.Table)
+                     else engine.read(session, robots))
+        frame = engine.page_verdicts(session, [os.path.abspath(p) for p in args.pages_warc],
+                                     args.agent, args.purpose, robots=robots_df,
+                                     mode=args.mode)
+        target = os.path.join(scratch, "pages")
+        frame.write.parquet(target)  # one task per WARC file; then streamed into --out
+        schema = pages_schema(args)
+        dataset = ds.dataset(target, format="parquet")
+        batches = (batch.cast(schema) for batch in dataset.to_batches())
+    except RobotsError:
+        close()
+        raise
+    except Exception as error:  # Spark reports JVM and worker failures as exceptions
+        close()
+        raise EngineError(f"spark job failed: {first_line(error)}") from None
+    return batches, None, close
