@@ -13,6 +13,7 @@ a missing one fails with a message naming the extra to install (:func:`need`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
@@ -26,7 +27,6 @@ __all__ = ["Job", "as_of_job", "bulk_manifest", "check_dates", "check_pages_args
            "pages_schema", "spark_job", "spark_stances", "stance_crawlers", "warc_table",
            "with_licenses"]
 
-from ._common import spark_session
 from ._interrupt import JobStop
 from ._output import note, warn
 from ._writer import verdict_table_schema
@@ -316,13 +316,54 @@ def as_of_job(args: argparse.Namespace, robots: Any, stop: JobStop) -> Job:
     return batches, total, close
 
 
-def spark_job(args: argparse.Namespace, robots: Any, stop: JobStop) -> Job:
-    """The verdicts on Spark (``--as-of`` too), written in parallel to a scratch folder,
-    then streamed: ``(batches, total URLs, close)``."""
+def _spark_needs() -> None:
+    """What ``--engine spark`` needs before any work: pyspark, pandas and Java."""
     need("pyspark")
     need("pandas")  # pyspark's Arrow entry points insist on it
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
         raise RobotsError("--engine spark needs Java 17 or later (java not found)")
+
+
+def _spark_session(args: argparse.Namespace, stop: Any) -> Tuple[Any, str, Callable[[], None]]:
+    """A Spark session for a command-line job (``--spark-master``), a scratch folder that
+    the stop handling removes (``stop.scratch``), a stop signal that cancels the running
+    Spark jobs (``stop.interrupt``), and the ``close`` that ends both."""
+    import tempfile
+
+    from .. import spark as engine
+
+    session = engine.local_session(args.spark_master)
+    scratch = tempfile.mkdtemp(prefix="robotsrules-spark-")
+    stop.scratch.append(scratch)
+    stop.interrupt = session.sparkContext.cancelAllJobs  # a signal cancels the Spark job
+
+    def close() -> None:
+        stop.interrupt = None
+        shutil.rmtree(scratch, ignore_errors=True)
+        session.stop()
+
+    return session, scratch, close
+
+
+@contextlib.contextmanager
+def _spark_failures(close: Callable[[], None]) -> Iterator[None]:
+    """Around a Spark job: on a failure the session is closed (``close``) and, but for a
+    :class:`RobotsError`, the failure is said in one line (Spark reports JVM and worker
+    failures as exceptions whose messages run to pages)."""
+    try:
+        yield
+    except RobotsError:
+        close()
+        raise
+    except Exception as error:
+        close()
+        raise EngineError(f"spark job failed: {first_line(error)}") from None
+
+
+def spark_job(args: argparse.Namespace, robots: Any, stop: JobStop) -> Job:
+    """The verdicts on Spark (``--as-of`` too), written in parallel to a scratch folder,
+    then streamed: ``(batches, total URLs, close)``."""
+    _spark_needs()
     import pyarrow as pa
     import pyarrow.dataset as ds
 
@@ -334,9 +375,9 @@ def spark_job(args: argparse.Namespace, robots: Any, stop: JobStop) -> Job:
     for path in ([args.robots] if args.robots else []) + [args.urls]:
         if not os.path.exists(path):
             raise RobotsError(f"{path}: no such file")
-    session, scratch, close = spark_session(args, stop)
+    session, scratch, close = _spark_session(args, stop)
 
-    try:
+    with _spark_failures(close):
         robots_df = (session.createDataFrame(robots) if isinstance(robots, pa.Table)
                      else engine.read(session, robots))
         urls_df = engine.read(session, args.urls)
@@ -359,12 +400,6 @@ def spark_job(args: argparse.Namespace, robots: Any, stop: JobStop) -> Job:
         dataset = ds.dataset(target, format="parquet")
         schema = verdict_table_schema(args.purpose)
         batches = (batch.cast(schema) for batch in dataset.to_batches())
-    except RobotsError:
-        close()
-        raise
-    except Exception as error:  # Spark reports JVM and worker failures as exceptions
-        close()
-        raise EngineError(f"spark job failed: {first_line(error)}") from None
     return batches, total, close
 
 
@@ -401,10 +436,7 @@ def duckdb_stances(args: argparse.Namespace, robots: Any, agents: List[str],
 def spark_stances(args: argparse.Namespace, robots: Any, agents: List[str],
                   stop: JobStop) -> Tuple[Iterator[Any], Callable[[], None]]:
     """One stance row per site and agent on Spark: ``(batches, close)``."""
-    need("pyspark")
-    need("pandas")
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        raise RobotsError("--engine spark needs Java 17 or later (java not found)")
+    _spark_needs()
     import pyarrow as pa
     import pyarrow.dataset as ds
 
@@ -413,9 +445,9 @@ def spark_stances(args: argparse.Namespace, robots: Any, agents: List[str],
 
     if args.robots and not os.path.exists(args.robots):
         raise RobotsError(f"{args.robots}: no such file")
-    session, scratch, close = spark_session(args, stop)
+    session, scratch, close = _spark_session(args, stop)
 
-    try:
+    with _spark_failures(close):
         frame = (session.createDataFrame(robots) if isinstance(robots, pa.Table)
                  else engine.read(session, robots))
         target = os.path.join(scratch, "stances")
@@ -423,12 +455,6 @@ def spark_stances(args: argparse.Namespace, robots: Any, agents: List[str],
                        crawlers=stance_crawlers(args)).write.parquet(target)
         batches = (batch.cast(STANCE_SCHEMA)
                    for batch in ds.dataset(target, format="parquet").to_batches())
-    except RobotsError:
-        close()
-        raise
-    except Exception as error:  # Spark reports JVM and worker failures as exceptions
-        close()
-        raise EngineError(f"spark job failed: {first_line(error)}") from None
     return batches, close
 
 
@@ -530,10 +556,7 @@ def _spark_pages(args: argparse.Namespace, robots: Any, stop: Any
                  ) -> Tuple[Iterator[Any], Optional[int], Callable[[], None]]:
     """``--engine spark``: one Spark task per WARC file (:func:`robotsrules.spark.page_verdicts`),
     written in parallel to a scratch directory, then streamed into ``--out``."""
-    need("pyspark")
-    need("pandas")  # pyspark's Arrow entry points insist on it
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        raise RobotsError("--engine spark needs Java 17 or later (java not found)")
+    _spark_needs()
     if args.key != "origin":
         raise RobotsError("--key host needs --engine duckdb")
     import pyarrow as pa
@@ -543,9 +566,9 @@ def _spark_pages(args: argparse.Namespace, robots: Any, stop: Any
 
     if isinstance(robots, str) and not os.path.exists(robots):
         raise RobotsError(f"{robots}: no such file")
-    session, scratch, close = spark_session(args, stop)
+    session, scratch, close = _spark_session(args, stop)
 
-    try:
+    with _spark_failures(close):
         robots_df = (None if robots is None
                      else session.createDataFrame(robots) if isinstance(robots, pa.Table)
                      else engine.read(session, robots))
@@ -557,10 +580,4 @@ def _spark_pages(args: argparse.Namespace, robots: Any, stop: Any
         schema = pages_schema(args)
         dataset = ds.dataset(target, format="parquet")
         batches = (batch.cast(schema) for batch in dataset.to_batches())
-    except RobotsError:
-        close()
-        raise
-    except Exception as error:  # Spark reports JVM and worker failures as exceptions
-        close()
-        raise EngineError(f"spark job failed: {first_line(error)}") from None
     return batches, None, close
