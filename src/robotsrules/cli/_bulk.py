@@ -23,7 +23,7 @@ import os
 import sys
 import threading
 import time
-from typing import Any, Callable, Optional, TextIO
+from typing import Any, Callable, Optional, Sequence, TextIO
 
 from ..errors import RobotsError
 
@@ -218,7 +218,7 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     form = out_format(args)
     from ._agent_options import command_agents
 
-    args.agent = command_agents(args)  # a caller mistake: said before any work
+    agents = command_agents(args)  # a caller mistake: said before any work
     verdict_table_schema(args.purpose)  # an unknown purpose: InvalidPurpose, before any work
     if args.any_agent and args.purpose:
         raise RobotsError("--purpose is not available with --any-agent (its one row per URL "
@@ -270,21 +270,21 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
         job = spark_job if args.engine == "spark" else duckdb_job
         if args.as_of:
             job = as_of_job
-        manifest = bulk_manifest(args, robots) if args.manifest else None  # issue 26
+        manifest = bulk_manifest(args, robots, agents) if args.manifest else None  # issue 26
         if pages:
             import functools
 
             job = functools.partial(pages_job, manifest=manifest)
-        batches, total, close = job(args, robots, stop)
+        batches, total, close = job(args, robots, agents, stop)
         if licensing:  # issue 26
             batches = with_licenses(args, robots, batches)
         if args.any_agent and job is not duckdb_job:  # DuckDB's job answers it directly
             from ..bulk import any_agent
 
-            batches = any_agent(batches, args.agent)
+            batches = any_agent(batches, agents)
         stop.check()
         progress = Progress(None if total is None
-                            else total * (1 if args.any_agent else len(args.agent)))
+                            else total * (1 if args.any_agent else len(agents)))
         for batch in batches:
             stop.check()
             writer.write(batch)
@@ -377,7 +377,9 @@ def add_stance_table_options(stance: argparse.ArgumentParser) -> None:
     stance.set_defaults(run_table=_stance_table)
 
 
-def _stance_table(args: argparse.Namespace, out: TextIO) -> int:
+def _stance_table(args: argparse.Namespace, out: TextIO, more: Sequence[str] = ()) -> int:
+    """The table form of ``stance``; ``more``: agents named after ``--agent`` (the form of
+    before, read by the ``stance`` command)."""
     if not args.out:
         raise RobotsError("the table form needs --out FILE (with --robots or --robots-warc)")
     if not (args.robots or args.robots_warc):
@@ -388,17 +390,18 @@ def _stance_table(args: argparse.Namespace, out: TextIO) -> int:
                           "not both")
     if args.json:
         raise RobotsError("--json is for the FILE_OR_URL form; the table form writes --out")
-    return _stoppable(args, out, _stance_run)
+    return _stoppable(args, out, lambda args, out, stop: _stance_run(args, out, stop, more))
 
 
-def _stance_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
+def _stance_run(args: argparse.Namespace, out: TextIO, stop: _Stop, more: Sequence[str]
+                ) -> int:
     need("pyarrow")
     need("duckdb")
     from ..bulk import STANCE_SCHEMA, check_stance_mode
     from ._agent_options import command_agents
 
     form = out_format(args)
-    agents = command_agents(args)  # a caller mistake: said before any work
+    agents = command_agents(args, more)  # a caller mistake: said before any work
     check_stance_mode(args.mode)
     if args.engine == "spark" and args.key != "origin":
         raise RobotsError("--key host needs --engine duckdb")

@@ -190,7 +190,7 @@ def with_licenses(args: argparse.Namespace, robots: Any, batches: Any) -> Iterat
         yield pa.RecordBatch.from_arrays(columns, schema=license_schema(args))
 
 
-def bulk_manifest(args: argparse.Namespace, robots: Any) -> Any:
+def bulk_manifest(args: argparse.Namespace, robots: Any, agents: List[str]) -> Any:
     """The evidence manifest of a bulk run (issue 26): each origin's record names the
     capture it was judged by (:func:`_robots_rows`)."""
     from .._manifest import PAGE_PROTOCOLS, Manifest
@@ -207,7 +207,7 @@ def bulk_manifest(args: argparse.Namespace, robots: Any) -> Any:
     if args.pages_warc:
         source = (f"{len(args.pages_warc)} page WARC file(s)"
                   + (f", robots.txt from {source}" if source else ""))
-    return Manifest(mode=args.mode, agents=args.agent, purposes=args.purpose,
+    return Manifest(mode=args.mode, agents=agents, purposes=args.purpose,
                     source=source, has_dates="date" in columns,
                     has_statuses="status" in columns, protocols=protocols,
                     producer="robotsrules bulk", lookup=lookup)
@@ -237,7 +237,7 @@ def warc_table(paths: List[str], every: bool = False) -> Any:
 Job = Tuple[Iterator[Any], Optional[int], Any]
 
 
-def duckdb_job(args: argparse.Namespace, robots: Any, stop: JobStop) -> Job:
+def duckdb_job(args: argparse.Namespace, robots: Any, agents: List[str], stop: JobStop) -> Job:
     """The verdicts (or ``--any-agent`` rows) on DuckDB: ``(batches, total URLs, close)``."""
     import duckdb
 
@@ -264,11 +264,11 @@ def duckdb_job(args: argparse.Namespace, robots: Any, stop: JobStop) -> Job:
         total = engine.count_rows(con, args.urls)
         stop.check()
         if args.any_agent:
-            reader = engine.any_agent_verdicts(index, args.urls, args.agent, connection=con,
+            reader = engine.any_agent_verdicts(index, args.urls, agents, connection=con,
                                                missing=args.missing,
                                                cache_size=args.cache_size, mode=args.mode)
         else:
-            reader = engine.verdicts(index, args.urls, args.agent, connection=con,
+            reader = engine.verdicts(index, args.urls, agents, connection=con,
                                      missing=args.missing, cache_size=args.cache_size,
                                      mode=args.mode, check=stop.check, purposes=args.purpose)
         stop.check()
@@ -278,13 +278,13 @@ def duckdb_job(args: argparse.Namespace, robots: Any, stop: JobStop) -> Job:
     return iter(reader), total, close
 
 
-def as_of_job(args: argparse.Namespace, robots: Any, stop: JobStop) -> Job:
+def as_of_job(args: argparse.Namespace, robots: Any, agents: List[str], stop: JobStop) -> Job:
     """``--as-of``: DuckDB reads both tables, the core judges each URL by the capture in
     force at its date (:func:`robotsrules.bulk.as_of_verdicts`)."""
     if args.purpose:  # which capture's usage lines would answer is not defined (--strictest)
         raise RobotsError("--purpose is not available with --as-of")
     if args.engine == "spark":  # the same rows: robotsrules.spark.as_of_verdicts
-        return spark_job(args, robots, stop)
+        return spark_job(args, robots, agents, stop)
     import datetime
 
     import duckdb
@@ -301,7 +301,7 @@ def as_of_job(args: argparse.Namespace, robots: Any, stop: JobStop) -> Job:
         window = (None if args.strictest is None
                   else datetime.timedelta(days=args.strictest))
         urls = engine.guarded_batches(reader, "reading the URL table")
-        batches = as_of_verdicts(history, urls, args.agent, args.as_of, strictest=window,
+        batches = as_of_verdicts(history, urls, agents, args.as_of, strictest=window,
                                  missing=args.missing, cache_size=args.cache_size,
                                  mode=args.mode)
     except BaseException:
@@ -360,7 +360,7 @@ def _spark_failures(close: Callable[[], None]) -> Iterator[None]:
         raise EngineError(f"spark job failed: {first_line(error)}") from None
 
 
-def spark_job(args: argparse.Namespace, robots: Any, stop: JobStop) -> Job:
+def spark_job(args: argparse.Namespace, robots: Any, agents: List[str], stop: JobStop) -> Job:
     """The verdicts on Spark (``--as-of`` too), written in parallel to a scratch folder,
     then streamed: ``(batches, total URLs, close)``."""
     _spark_needs()
@@ -386,12 +386,12 @@ def spark_job(args: argparse.Namespace, robots: Any, stop: JobStop) -> Job:
 
             window = (None if args.strictest is None
                       else datetime.timedelta(days=args.strictest))
-            job = engine.as_of_verdicts(robots_df, urls_df, args.agent, args.as_of,
+            job = engine.as_of_verdicts(robots_df, urls_df, agents, args.as_of,
                                         strictest=window, key=args.key, missing=args.missing,
                                         partitions=args.partitions, mode=args.mode,
                                         cache_size=args.cache_size)
         else:
-            job = engine.verdicts(robots_df, urls_df, args.agent, missing=args.missing,
+            job = engine.verdicts(robots_df, urls_df, agents, missing=args.missing,
                                   partitions=args.partitions, mode=args.mode,
                                   purposes=args.purpose)
         target = os.path.join(scratch, "verdicts")
@@ -484,8 +484,8 @@ def pages_schema(args: argparse.Namespace) -> Any:
     return page_table_schema(args.purpose)
 
 
-def pages_job(args: argparse.Namespace, robots: Any, stop: Any, manifest: Any = None
-              ) -> Tuple[Iterator[Any], Optional[int], Callable[[], None]]:
+def pages_job(args: argparse.Namespace, robots: Any, agents: List[str], stop: Any,
+              manifest: Any = None) -> Tuple[Iterator[Any], Optional[int], Callable[[], None]]:
     """The ``bulk --pages-warc`` job for :mod:`robotsrules.cli._bulk`: ``(batches, total,
     close)``, the batches of the page table streamed (``total`` is unknown: ``None``).
 
@@ -495,7 +495,7 @@ def pages_job(args: argparse.Namespace, robots: Any, stop: Any, manifest: Any = 
     (a :class:`robotsrules._manifest.Manifest`, DuckDB engine only) records every page read
     (:func:`page_observer`)."""
     if args.engine == "spark":
-        return _spark_pages(args, robots, stop)
+        return _spark_pages(args, robots, agents, stop)
     import pyarrow as pa
 
     from ..bulk import RobotsIndex
@@ -521,7 +521,7 @@ def pages_job(args: argparse.Namespace, robots: Any, stop: Any, manifest: Any = 
     stats = WarcStats()
 
     def batches() -> Iterator[Any]:
-        yield from page_batches(args.pages_warc, agents=args.agent, purposes=args.purpose,
+        yield from page_batches(args.pages_warc, agents=agents, purposes=args.purpose,
                                 robots=index, stats=stats, mode=args.mode, check=stop.check,
                                 observe=None if manifest is None
                                 else page_observer(manifest, args.purpose))
@@ -552,7 +552,7 @@ def page_observer(manifest: Any, purposes: List[str]) -> Callable[..., None]:
     return observe
 
 
-def _spark_pages(args: argparse.Namespace, robots: Any, stop: Any
+def _spark_pages(args: argparse.Namespace, robots: Any, agents: List[str], stop: Any
                  ) -> Tuple[Iterator[Any], Optional[int], Callable[[], None]]:
     """``--engine spark``: one Spark task per WARC file (:func:`robotsrules.spark.page_verdicts`),
     written in parallel to a scratch directory, then streamed into ``--out``."""
@@ -573,7 +573,7 @@ def _spark_pages(args: argparse.Namespace, robots: Any, stop: Any
                      else session.createDataFrame(robots) if isinstance(robots, pa.Table)
                      else engine.read(session, robots))
         frame = engine.page_verdicts(session, [os.path.abspath(p) for p in args.pages_warc],
-                                     args.agent, args.purpose, robots=robots_df,
+                                     agents, args.purpose, robots=robots_df,
                                      mode=args.mode)
         target = os.path.join(scratch, "pages")
         frame.write.parquet(target)  # one task per WARC file; then streamed into --out

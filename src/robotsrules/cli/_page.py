@@ -70,28 +70,28 @@ def _read_saved(data: bytes) -> Tuple[List[Tuple[str, str]], bytes, Optional[int
 _Loaded = Tuple[List[Tuple[str, str]], bytes, str, Optional[int]]
 
 
-def _fetch(url: str, args: argparse.Namespace) -> _Loaded:
+def _fetch(url: str, args: argparse.Namespace, agents: List[str]) -> _Loaded:
     """The page at ``url`` by the project's fetch (:func:`robotsrules._fetcher.fetch_page`:
     its time-outs, whole-fetch deadline and bounded body decoder)."""
     from .._fetcher import fetch_page
 
     source_url(url, ("http", "https"))
     # One octet past the bound: a longer body shows as cut (PageSignals.head_cut).
-    page = fetch_page(url, user_agent=user_agent(args, args.agent),
+    page = fetch_page(url, user_agent=user_agent(args, agents=agents),
                       max_bytes=args.max_head_bytes + 1, timeout=args.timeout)
     if page.error is not None:
         raise RobotsError(f"{url}: {page.error}")
     return list(page.headers), page.body, f"{page.url}: HTTP {page.status}", page.status
 
 
-def _load(source: str, args: argparse.Namespace) -> _Loaded:
+def _load(source: str, args: argparse.Namespace, agents: List[str]) -> _Loaded:
     """The page: fetched (a URL), or read from a saved response or HTML file ('-': stdin),
     its header blocks and the first ``--max-head-bytes`` of its body, never more; with the
     last response's status (``None``: a file without a status line)."""
     from ._input import read_input
 
     if is_url(source):
-        return _fetch(source, args)
+        return _fetch(source, args, agents)
     got = read_input(source, _HEADER_BYTES + args.max_head_bytes + 1)
     headers, body, status = _read_saved(got.data)
     # +1: the page layer tells a cut head from one that ends at the bound
@@ -219,13 +219,13 @@ def _print_licences(signals: PageSignals, out: TextIO) -> None:
         out.write(visible(f"payment: {signals.pricing.describe()}") + "\n")
 
 
-def _site(args: argparse.Namespace) -> Optional[Any]:
+def _site(args: argparse.Namespace, agents: List[str]) -> Optional[Any]:
     """The site's robots.txt (``--robots``), or ``None``."""
     if not args.robots:
         return None
     from ._input import load_source
 
-    return load_source(args.robots, args).robots
+    return load_source(args.robots, args, agents).robots
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
@@ -233,12 +233,12 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
 
     if args.source == "-" and args.robots == "-":
         raise RobotsError("the page and --robots cannot both read standard input")
-    agents = command_agents(args)  # --agent and --agent-category tokens
-    args.agent = agents[0] if len(agents) == 1 else None  # the User-Agent header's token
+    agents = command_agents(args)  # --agent and --agent-category tokens (the User-Agent
+    # header names the one agent, if one)
     purposes = _purposes(args)
-    headers, body, note, status = _load(args.source, args)
+    headers, body, note, status = _load(args.source, args, agents)
     url = args.url or (args.source if is_url(args.source) else "/")
-    robots = _site(args)
+    robots = _site(args, agents)
 
     def usage(agent: Any) -> Optional[Usage]:
         return None if robots is None else robots.usage(url, agent=agent)
