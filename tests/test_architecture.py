@@ -42,9 +42,8 @@ OPTIONAL = {
     # UTS-46 host names: a runtime dependency, imported on the first non-ASCII host only, so
     # the scope functions are part of the core and `import robotsrules` stays light.
     "idna": {"robotsrules._scope"},
-    "duckdb": {"robotsrules.duckdb", "robotsrules._report", "robotsrules.cli._bulk",
-               "robotsrules.datatrove",
-               "robotsrules.cli._page"},
+    "duckdb": {"robotsrules.duckdb", "robotsrules._report", "robotsrules.cli._jobs",
+               "robotsrules.datatrove"},
     "pyspark": {"robotsrules.spark"},
     "scrapy": {"robotsrules.scrapy"},
     "aiohttp": {"robotsrules.aiohttp"},

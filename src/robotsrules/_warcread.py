@@ -1,12 +1,13 @@
-"""The lean WARC reader and the reading of one ``response`` record (issue 27): the part of
-:mod:`robotsrules.warc` that needs neither pyarrow nor warcio, in its own module so that the
-compiled build compiles it (``setup.py``); :mod:`robotsrules.warc` imports it and keeps the
-public surface, the warcio fallback (ARC files) and the tables.
+"""WARC reading in one room (issues 27 and 34): the lean WARC reader, the records it gives
+(:class:`Capture`, :class:`PageCapture`) and the reading of one ``response`` record, with
+neither pyarrow nor warcio, so that the compiled build compiles it (``setup.py``);
+:mod:`robotsrules.warc` is the public face, the warcio fallback (ARC files) and the tables.
 
 :class:`WarcReader` frames WARC files over :class:`Octets` (plain, or gzip members inflated in
-bounded steps) as warcio frames them; :func:`read_response` reads a record's HTTP head and
-bounded payload (from the lean reader's records or warcio's alike), and :func:`page_capture`
-makes a page of it. Pure: no network, no files but the handle given.
+bounded steps) as warcio frames them; :func:`read_response_record` reads a record's HTTP head
+and bounded payload (from the lean reader's records or warcio's alike), and the two record
+readers make a capture of it: :func:`robots_capture` (a robots.txt) and :func:`page_capture`
+(a page). Pure: no network, no files but the handle given.
 """
 
 from __future__ import annotations
@@ -14,17 +15,7 @@ from __future__ import annotations
 import datetime
 import re
 import zlib
-from typing import (
-    Any,
-    Callable,
-    Dict,
-    Iterator,
-    List,
-    Optional,
-    Sequence,
-    Tuple,
-    TypeVar,
-)
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 from urllib.parse import urlsplit
 
 from ._dates import utc
@@ -33,7 +24,10 @@ from ._page._headers import header_pairs
 from ._page._html import html_type, starts_as_markup
 from ._scope import origin_of
 
-T = TypeVar("T")
+__all__ = ["DRAIN_SIZE", "GZIP", "INFLATE_SIZE", "MAX_HTTP_HEAD", "MAX_WARC_HEAD", "READ_SIZE",
+           "Block", "Capture", "Octets", "PageCapture", "ResponseRecord", "WarcReader", "drain",
+           "header_value", "is_robots", "page_capture", "page_kind", "read_response_record",
+           "robots_capture", "status_code", "target_uri", "url_origin"]
 
 MAX_HTTP_HEAD = 64 * 1024
 """Octets of a record's HTTP status line and headers read; a longer head is damage."""
@@ -41,6 +35,42 @@ MAX_WARC_HEAD = 1 << 20
 """Octets of a record's WARC header block read; a longer one ends the file (a problem)."""
 DRAIN_SIZE = 1 << 16
 """Octets read at a time where a payload is read in parts."""
+
+
+class Capture(NamedTuple):
+    """One robots.txt capture: what the crawler asked, got, and when."""
+
+    url: str
+    origin: str
+    status: Optional[int]
+    date: Optional[datetime.datetime]
+    body: bytes
+    truncated: bool
+    location: Optional[str]
+    """The ``Location`` header of a redirect answer."""
+    damaged: Optional[str] = None
+    """Why this capture is not a complete answer (``None``: it is). A damaged capture's
+    ``status`` is ``None`` when no valid status could be read, and its ``body`` is empty."""
+
+
+class PageCapture(NamedTuple):
+    """One captured response: its URL, status, date, every header and the head of its body."""
+
+    url: str
+    origin: str
+    status: Optional[int]
+    date: Optional[datetime.datetime]
+    headers: Tuple[Tuple[str, str], ...]
+    head: Optional[bytes]
+    """The first bytes of an HTML body (``None`` for other content types)."""
+    damaged: Optional[str] = None
+    """Why the record is not a whole response (``None``: it is): its signals are unknown,
+    never "nothing stated" (a cut record may have lost the header or tag that says no)."""
+    record_id: Optional[str] = None
+    """The record's ``WARC-Record-ID``."""
+    truncated: bool = False
+    """The body went on past ``head`` (only its first ``max_head_bytes`` were kept): a head
+    that runs to the end of ``head`` is cut (:attr:`robotsrules.PageSignals.head_cut`)."""
 
 
 def is_robots(url: str) -> bool:
@@ -487,7 +517,7 @@ def status_code(text: Any) -> Optional[int]:
 _STATUS_LINE = re.compile(rb"HTTP/[0-9]+(?:\.[0-9]+)?[ \t]+(\S*)")
 
 
-class Response:
+class ResponseRecord:
     """One ``response`` record read: its target, the HTTP head, the decoded body (or its
     first ``limit`` octets) and why it is not whole, if it is not; for a page, ``kind``
     (:func:`page_kind`: True HTML by its type, None no usable type, False another type)."""
@@ -635,8 +665,8 @@ dropped when full: a bound, not an LRU)."""
     return origin
 
 
-def read_response(record: Any, url: str, limit: int, page: bool = False) -> Response:
-    """Read one response record (see :class:`Response`); with ``page``, the payload of a
+def read_response_record(record: Any, url: str, limit: int, page: bool = False) -> ResponseRecord:
+    """Read one response record (see :class:`ResponseRecord`); with ``page``, the payload of a
     response whose type is not HTML (:func:`page_kind`) is left unread (only the record's
     completeness is checked)."""
     raw = record.raw_stream
@@ -666,8 +696,8 @@ def read_response(record: Any, url: str, limit: int, page: bool = False) -> Resp
         damage = (f"WARC-Truncated: {cut.strip()[:40]} with only {len(data):,} octets kept "
                   f"(fewer than the {limit:,} read)")
     if damage is not None:
-        return Response(url, origin, date, status, headers, b"", False, damage, kind)
-    return Response(url, origin, date, status, headers, data, truncated or bool(cut), None,
+        return ResponseRecord(url, origin, date, status, headers, b"", False, damage, kind)
+    return ResponseRecord(url, origin, date, status, headers, data, truncated or bool(cut), None,
                     kind)
 
 
@@ -679,22 +709,41 @@ def page_kind(headers: Sequence[Tuple[str, str]]) -> Optional[bool]:
     return html_type(", ".join(values) if values else None)  # the page layer's one rule
 
 
-def page_capture(record: Any, max_bytes: int, make: Callable[..., T]) -> Optional[T]:
-    """The page a ``response`` record holds, made by ``make`` with the fields of
-    :class:`robotsrules.warc.PageCapture` (None for other records and robots.txt)."""
+def page_capture(record: Any, max_bytes: int) -> Optional[PageCapture]:
+    """The page a ``response`` record holds (None for other records and robots.txt), the
+    first ``max_bytes`` of an HTML body kept."""
     url = target_uri(record)
     if url is None or is_robots(url):
         return None
-    found = read_response(record, url, max_bytes, True)
+    found = read_response_record(record, url, max_bytes, True)
     status = status_code(found.status_text)
     damage = found.damaged
     if damage is None and status is None:
         damage = f"impossible HTTP status {str(found.status_text)[:20]!r}"
     record_id = record.rec_headers.get_header("WARC-Record-ID")
     if damage is not None:
-        return make(url, found.origin, status, found.date, found.headers, None, damage,
-                    record_id)
+        return PageCapture(url, found.origin, status, found.date, found.headers, None, damage,
+                           record_id)
     kind = found.kind
     html = kind or (kind is None and starts_as_markup(found.body))
-    return make(url, found.origin, status, found.date, found.headers,
-                found.body if html else None, None, record_id, bool(html and found.truncated))
+    return PageCapture(url, found.origin, status, found.date, found.headers,
+                       found.body if html else None, None, record_id,
+                       bool(html and found.truncated))
+
+
+def robots_capture(record: Any, max_bytes: int, all_paths: bool = False) -> Optional[Capture]:
+    """The robots.txt capture a ``response`` record holds (with ``all_paths``: of any URL),
+    or None for other records; ``max_bytes`` of its body kept."""
+    url = target_uri(record)
+    if url is None or not (all_paths or is_robots(url)):
+        return None
+    found = read_response_record(record, url, max_bytes)
+    status = status_code(found.status_text)
+    damage = found.damaged
+    if damage is None and status is None:
+        damage = f"impossible HTTP status {str(found.status_text)[:20]!r}"
+    if damage is not None:
+        return Capture(url, found.origin, status, found.date, b"", False, None, damage)
+    location = header_value(found.headers, "location")
+    return Capture(url, found.origin, status, found.date, found.body, found.truncated,
+                   location.strip() if location else None)

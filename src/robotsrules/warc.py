@@ -44,10 +44,8 @@ from typing import (
     Iterable,
     Iterator,
     List,
-    NamedTuple,
     Optional,
     Sequence,
-    Tuple,
     Union,
 )
 
@@ -57,17 +55,13 @@ from warcio.archiveiterator import ArchiveIterator
 from ._page._html import sniffs_html
 from ._scope import join_url
 from ._warcread import GZIP as _GZIP
-from ._warcread import MAX_HTTP_HEAD, MAX_WARC_HEAD
+from ._warcread import MAX_HTTP_HEAD, MAX_WARC_HEAD, Capture, PageCapture
 from ._warcread import READ_SIZE as _READ
 from ._warcread import Octets as _Octets
 from ._warcread import WarcReader as _WarcReader
 from ._warcread import drain as _drain
-from ._warcread import header_value as _header
-from ._warcread import is_robots as _is_robots
-from ._warcread import page_capture as _read_page
-from ._warcread import read_response as _response
-from ._warcread import status_code as _status
-from ._warcread import target_uri as _target
+from ._warcread import page_capture as _page_capture
+from ._warcread import robots_capture as _robots_capture
 from .bulk import DEFAULT_PAGE_BATCH_ROWS, Rank, page_schema, rank
 from .robotstxt import DEFAULT_MAX_BYTES
 
@@ -103,22 +97,6 @@ MAX_NOTES = 100
 _READER = "lean"
 """Which reader frames WARC files: ``"lean"`` (:class:`_WarcReader`) or ``"warcio"`` (the
 differential tests set it to compare the two)."""
-
-
-class Capture(NamedTuple):
-    """One robots.txt capture: what the crawler asked, got, and when."""
-
-    url: str
-    origin: str
-    status: Optional[int]
-    date: Optional[datetime.datetime]
-    body: bytes
-    truncated: bool
-    location: Optional[str]
-    """The ``Location`` header of a redirect answer."""
-    damaged: Optional[str] = None
-    """Why this capture is not a complete answer (``None``: it is). A damaged capture's
-    ``status`` is ``None`` when no valid status could be read, and its ``body`` is empty."""
 
 
 @dataclass
@@ -169,7 +147,7 @@ def iter_captures(source: Union[str, os.PathLike[str], BinaryIO], *,
     stats = stats if stats is not None else WarcStats()
 
     def read(record: Any, limit: int) -> Optional[Capture]:
-        return _capture(record, limit, all_paths)
+        return _robots_capture(record, limit, all_paths)
 
     yield from _open_and_read(source, stats, max_bytes, read)
 
@@ -344,22 +322,6 @@ def _records(handle: BinaryIO, label: str, limit: int, stats: WarcStats,
                    f"{stats.records} is lost")
 
 
-def _capture(record: Any, max_bytes: int, all_paths: bool) -> Optional[Capture]:
-    url = _target(record)
-    if url is None or not (all_paths or _is_robots(url)):
-        return None
-    found = _response(record, url, max_bytes)
-    status = _status(found.status_text)
-    damage = found.damaged
-    if damage is None and status is None:
-        damage = f"impossible HTTP status {str(found.status_text)[:20]!r}"
-    if damage is not None:
-        return Capture(url, found.origin, status, found.date, b"", False, None, damage)
-    location = _header(found.headers, "location")
-    return Capture(url, found.origin, status, found.date, found.body, found.truncated,
-                   location.strip() if location else None)
-
-
 def _better(a: Capture, b: Optional[Capture]) -> bool:
     """Whether capture ``a`` should answer instead of ``b`` (:func:`robotsrules.bulk.rank`:
     an intact capture beats a damaged one, then the newer one, the larger body, the larger
@@ -431,26 +393,6 @@ def _follow(capture: Capture, by_url: Dict[str, Capture], stats: WarcStats) -> C
 
 # -- page-level signals of response records (issue 16) ------------------------------------
 
-class PageCapture(NamedTuple):
-    """One captured response: its URL, status, date, every header and the head of its body."""
-
-    url: str
-    origin: str
-    status: Optional[int]
-    date: Optional[datetime.datetime]
-    headers: Tuple[Tuple[str, str], ...]
-    head: Optional[bytes]
-    """The first bytes of an HTML body (``None`` for other content types)."""
-    damaged: Optional[str] = None
-    """Why the record is not a whole response (``None``: it is): its signals are unknown,
-    never "nothing stated" (a cut record may have lost the header or tag that says no)."""
-    record_id: Optional[str] = None
-    """The record's ``WARC-Record-ID``."""
-    truncated: bool = False
-    """The body went on past ``head`` (only its first ``max_head_bytes`` were kept): a head
-    that runs to the end of ``head`` is cut (:attr:`robotsrules.PageSignals.head_cut`)."""
-
-
 # The WHATWG MIME Sniffing Standard (Living Standard, as of 2024), §7.1 "Identifying a
 # resource with an unknown MIME type": the HTML signatures, case-insensitive, after leading
 # whitespace, each followed by a space or ">"; read only when the type is missing or says
@@ -473,10 +415,6 @@ def iter_pages(source: Union[str, os.PathLike[str], BinaryIO], *,
     stats = stats if stats is not None else WarcStats()
     limit = DEFAULT_HEAD_BYTES if max_head_bytes is None else max_head_bytes
     yield from _open_and_read(source, stats, limit, _page_capture)
-
-
-def _page_capture(record: Any, max_bytes: int) -> Optional[PageCapture]:
-    return _read_page(record, max_bytes, PageCapture)
 
 
 def page_table_schema(purposes: Sequence[str] = ()) -> pa.Schema:

@@ -54,7 +54,7 @@ def main() -> None:
 
     import robotsrules.cli as cli
     from robotsrules import bulk
-    from robotsrules.cli import _bulk, _interrupt
+    from robotsrules.cli import _bulk, _interrupt, _writer
 
     if grace is not None:
         _interrupt.GRACE_ENGINE = _interrupt.GRACE_PYTHON = grace
@@ -63,13 +63,13 @@ def main() -> None:
         os.write(fd, (text + "\n").encode())
 
     for one in spec.split(","):
-        _install(one, say, cli, bulk, _bulk, _interrupt)
+        _install(one, say, cli, bulk, _bulk, _writer, _interrupt)
     sys.argv = ["robotsrules", *args]
     cli.entry()
 
 
 def _install(spec: str, say: Callable[[str], None], cli: Any, bulk: Any, _bulk: Any,
-             _interrupt: Any) -> None:
+             _writer: Any, _interrupt: Any) -> None:
     name, _, count = spec.partition(":")
     wanted = int(count or 1)
     name, _, nth = name.partition("@")
@@ -121,13 +121,13 @@ def _install(spec: str, say: Callable[[str], None], cli: Any, bulk: Any, _bulk: 
 
     points: Dict[str, Callable[[], None]] = {
         "parse": lambda: before(cli, "_parser"),
-        "writer": lambda: after(_bulk._Writer, "__init__"),
+        "writer": lambda: after(_writer.Writer, "__init__"),
         "check": lambda: before(_interrupt.JobStop, "check"),
         "judge": lambda: before(bulk.Judge, "verdict_batch"),
         "udf": lambda: before(bulk.Judge, "any_batch"),
-        "write": lambda: after(_bulk._Writer, "write"),
-        "settle": lambda: before(_bulk, "_settle"),
-        "renamed": lambda: after(_bulk, "_settle", bool),
+        "write": lambda: after(_writer.Writer, "write"),
+        "settle": lambda: before(_bulk, "settle"),
+        "renamed": lambda: after(_bulk, "settle", bool),
         "stopped": lambda: before(_interrupt.JobStop, "message"),
         "exit": lambda: after(_interrupt.Gate, "settle"),
         "atexit": lambda: atexit.register(hold),  # runs after the gate's own atexit step

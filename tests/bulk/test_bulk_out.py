@@ -135,11 +135,11 @@ def test_the_writer_adds_the_data_versions_to_any_schema(inputs: Path) -> None:
     was built without the metadata (the writer adds it, whatever table it is handed)."""
     import pyarrow as pa
 
-    from robotsrules.cli import _bulk
+    from robotsrules.cli import _writer
 
     out = inputs / "bare.parquet"
     schema = pa.schema([pa.field("url", pa.string()), pa.field("allowed", pa.bool_())])
-    writer = _bulk._Writer(str(out), "parquet", schema=schema)
+    writer = _writer.Writer(str(out), "parquet", schema=schema)
     writer.write(pa.record_batch([["https://a.example/"], [True]], schema=schema))
     writer.close(True)
     metadata = pq.read_schema(out).metadata

@@ -348,7 +348,7 @@ def test_in_process_a_signal_around_the_rename(tmp_path: Path, capsys: Any, monk
     from robotsrules.cli import _bulk as cli_bulk
     from robotsrules.cli import _interrupt, main
 
-    settle = cli_bulk._settle
+    settle = cli_bulk.settle
     sent: List[bool] = []
 
     def signalled(stop: Any, *args: Any) -> bool:
@@ -366,7 +366,7 @@ def test_in_process_a_signal_around_the_rename(tmp_path: Path, capsys: Any, monk
             kill()
         return done
 
-    monkeypatch.setattr(cli_bulk, "_settle", signalled)
+    monkeypatch.setattr(cli_bulk, "settle", signalled)
     before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     code = main(_small_job(tmp_path))
     err = capsys.readouterr().err

@@ -10,7 +10,7 @@ once. An agent that is no product token is a usage error (exit 2) before any wor
 from __future__ import annotations
 
 import argparse
-from typing import Dict, List, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 from .._crawlers import Crawler
 from ..errors import InvalidAgent, RobotsError
@@ -58,12 +58,14 @@ def crawler_table(args: argparse.Namespace) -> Tuple[Crawler, ...]:
     return known_crawlers(table, replace=replace)
 
 
-def expand_agents(args: argparse.Namespace) -> List[str]:
-    """``--agent`` values then the tokens of every ``--agent-category``, without repeats."""
+def expand_agents(args: argparse.Namespace, more: Sequence[str] = ()) -> List[str]:
+    """``--agent`` values, then ``more`` (names the command read elsewhere), then the tokens
+    of every ``--agent-category``, without repeats."""
     from .._crawlers import category_tokens
 
     given = getattr(args, "agent", None)
     agents: List[str] = [given] if isinstance(given, str) else list(given or [])
+    agents.extend(more)
     categories = getattr(args, "agent_category", None)
     if categories:
         agents.extend(category_tokens(categories, crawler_table(args)))
@@ -72,10 +74,10 @@ def expand_agents(args: argparse.Namespace) -> List[str]:
     return list(dict.fromkeys(agents))
 
 
-def command_agents(args: argparse.Namespace) -> List[str]:
+def command_agents(args: argparse.Namespace, more: Sequence[str] = ()) -> List[str]:
     """:func:`expand_agents` for a command that needs at least one agent: each checked as a
     product token, a ``RobotsError`` (exit 2, one line) when none is given."""
-    agents = expand_agents(args)
+    agents = expand_agents(args, more)
     if not agents:
         raise RobotsError("no agent given: pass --agent NAME or --agent-category CATEGORY")
     check_agents(agents, args)

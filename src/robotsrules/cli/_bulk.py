@@ -7,9 +7,8 @@ fails with a message naming the extra to install. Exit codes: 0 done, 2 usage or
 on SIGTERM: the run stops, its temporary file is removed and nothing is written under the
 ``--out`` name.
 
-Output is written to a temporary file created with ``O_EXCL`` (:func:`tempfile.mkstemp`) in
-the destination's directory, then renamed over ``--out``; so a pre-existing file or symlink
-named like the temporary is never followed. The job runs in a worker thread while the main
+The output file is written beside ``--out`` and renamed into place only when the job
+finished (:mod:`robotsrules.cli._writer`). The job runs in a worker thread while the main
 thread waits and handles signals: the handler asks the engine to stop
 (``DuckDBPyConnection.interrupt()``, Spark's ``cancelAllJobs()``) instead of raising
 ``KeyboardInterrupt`` wherever Python happens to be; see ``docs/explanations/bulk-safety.md``.
@@ -18,45 +17,47 @@ thread waits and handles signals: the handler asks the engine to stop
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gc
 import json
 import os
-import shutil
 import sys
-import tempfile
 import threading
 import time
-from typing import Any, Callable, Dict, Iterator, List, Optional, TextIO, Tuple
+from typing import Any, Callable, Optional, Sequence, TextIO
 
-from .._terminal import first_line
-from ..errors import EngineError, MissingExtra, RobotsError
+from ..errors import RobotsError
 
 __all__ = ["add_commands", "add_stance_table_options"]
 
-from ._common import EXIT_OK, spark_session
+from ._common import EXIT_OK
 from ._interrupt import Interrupted as _Interrupted
 from ._interrupt import JobStop as _Stop
 from ._interrupt import current
+from ._jobs import (
+    as_of_job,
+    bulk_manifest,
+    check_dates,
+    check_pages_args,
+    duckdb_job,
+    duckdb_stances,
+    license_schema,
+    need,
+    nothing,
+    pages_job,
+    pages_schema,
+    spark_job,
+    spark_stances,
+    stance_crawlers,
+    warc_table,
+    with_licenses,
+)
 from ._options import count, days, json_option
-from ._output import note, warn
+from ._writer import Writer, out_format, settle, verdict_table_schema
 
 # robotsrules.bulk's MISSING and DEFAULT_CACHE_SIZE, repeated so that building the parser
 # (every robotsrules command) does not import pyarrow; a test keeps them equal.
 MISSING = ("null", "allow", "disallow")
 DEFAULT_CACHE_SIZE = 4096
-
-_EXTRAS = {"duckdb": "bulk", "pyarrow": "bulk", "pyspark": "spark", "warcio": "warc",
-           "matplotlib": "report", "pandas": "spark"}
-
-
-def _need(module: str) -> None:
-    """Fail with the extra to install when an optional package is missing."""
-    import importlib.util
-
-    if importlib.util.find_spec(module) is None:
-        raise MissingExtra("this command", _EXTRAS.get(module, "bulk"), module)
-
 
 def add_commands(commands: Any) -> None:
     """Add ``bulk`` and ``report`` to the ``robotsrules`` subcommands (an argparse
@@ -188,140 +189,6 @@ def add_commands(commands: Any) -> None:
     report.set_defaults(run=_report)
 
 
-def _out_format(args: argparse.Namespace) -> str:
-    if args.format:
-        return str(args.format)
-    name = args.out.lower()
-    if name.endswith((".parquet", ".pq")):
-        return "parquet"
-    if name.endswith(".csv"):
-        return "csv"
-    raise RobotsError(f"{args.out}: cannot tell the output format; name it .parquet or .csv, "
-                      "or pass --format")
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def _settle(stop: _Stop, writer: _Writer, close: Callable[[], None], ok: bool) -> bool:
-    """The end of a job that writes ``--out``, finished or not: release the engine, then
-    rename the output into place when the job finished and no stop signal came, else remove
-    it. True when renamed. The caller raises :class:`_Interrupted` when it was not (and no
-    other exception is on its way)."""
-    try:
-        close()
-    finally:
-        stop.interrupt = None
-        with stop.lock:  # a hard stop never removes a renamed file, nor races a rename
-            renamed = ok and stop.signum is None
-            writer.close(renamed)
-            stop.partial = None
-            if renamed:
-                stop.settled()  # a signal from now on does not undo the run
-    return renamed
-
-
-class _Writer:
-    """Verdict (or page-signal) batches to a Parquet or CSV file: written to a new temporary
-    file beside it (``O_EXCL``, a random name), then renamed; no half file under the final
-    name when a run fails or is interrupted. Created before any work, so a bad ``--out``
-    fails at once."""
-
-    def __init__(self, path: str, form: str, purposes: Any = (), schema: Any = None) -> None:
-        import pyarrow as pa
-        import pyarrow.csv as pacsv
-        import pyarrow.parquet as pq
-
-        from ..bulk import with_provenance
-
-        schema = _schema(purposes) if schema is None else schema
-        self._any = "disallowed" in schema.names  # an any-agent table: one row per URL
-        self._pages = "index" in schema.names  # a page-signal table: counts index yes/no
-        self._kinds = "kind" in schema.names  # a stance table: one row per site and agent
-        self._csv_lists = [i for i, f in enumerate(schema) if form == "csv"
-                           and isinstance(f.type, pa.ListType)]
-        if self._csv_lists:  # CSV has no lists: such columns are written as JSON text
-            schema = pa.schema([pa.field(f.name, pa.string()) if i in self._csv_lists else f
-                                for i, f in enumerate(schema)])
-        self._schema = schema
-        self.path = path
-        if os.path.isdir(path):
-            raise RobotsError(f"{path}: is a directory; --out names the output file")
-        if os.path.exists(path) and not os.path.isfile(path):
-            raise RobotsError(f"{path}: not a regular file; --out names the output file")
-        directory = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(directory):
-            raise RobotsError(f"{os.path.dirname(path) or directory}: no such directory")
-        try:
-            handle, self.partial = tempfile.mkstemp(
-                prefix="." + os.path.basename(path) + ".", suffix=".partial", dir=directory)
-        except OSError as error:
-            raise RobotsError(f"{path}: cannot write there: {error.strerror or error}"
-                              ) from None
-        self.counts = {True: 0, False: 0, None: 0}
-        self.kinds: Dict[Optional[str], int] = {"all": 0, "some": 0, "none": 0, None: 0}
-        """Rows per stance kind (a stance table)."""
-        self._file: Any = None
-        self._writer: Any = None
-        try:
-            os.fchmod(handle, 0o666 & ~_umask())  # mkstemp's 0600 would stick to the output
-            self._file = os.fdopen(handle, "wb")
-            self._writer = (pq.ParquetWriter(self._file, with_provenance(schema),
-                                             compression="zstd")
-                            if form == "parquet" else pacsv.CSVWriter(self._file, schema))
-        except BaseException:
-            if self._file is None:
-                os.close(handle)
-            self.close(False)
-            raise
-
-    def write(self, batch: Any) -> None:
-        import pyarrow.compute as pc
-
-        if self._kinds:
-            for kind in batch.column("kind").to_pylist():
-                self.kinds[kind if kind in self.kinds else None] += 1
-            if self._csv_lists:
-                batch = _json_lists(batch, self._csv_lists, self._schema)
-            self._writer.write_batch(batch)
-            return
-        self._writer.write_batch(_json_lists(batch, self._csv_lists, self._schema)
-                                 if self._csv_lists else batch)
-        allowed = (pc.invert(batch.column("disallowed")) if self._any
-                   else batch.column("index") if self._pages else batch.column("allowed"))
-        yes = pc.sum(allowed.cast("int64")).as_py() or 0
-        nulls = allowed.null_count
-        self.counts[True] += yes
-        self.counts[None] += nulls
-        self.counts[False] += batch.num_rows - yes - nulls
-
-    def close(self, ok: bool) -> None:
-        """Finish the file and rename it to the final name (``ok``), or remove it."""
-        try:
-            if self._writer is not None:
-                writer, self._writer = self._writer, None
-                writer.close()
-            if self._file is not None and not self._file.closed:
-                self._file.flush()
-                if ok:
-                    os.fsync(self._file.fileno())
-                self._file.close()
-            if ok:
-                try:
-                    os.replace(self.partial, self.path)
-                except OSError as error:
-                    raise RobotsError(f"{self.path}: cannot write: "
-                                      f"{error.strerror or error}") from None
-                ok = False  # renamed: nothing left to remove
-        finally:
-            if not ok:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(self.partial)
-
-
 def _bulk(args: argparse.Namespace, out: TextIO) -> int:
     return _stoppable(args, out, _bulk_run)
 
@@ -343,16 +210,16 @@ def _stoppable(args: argparse.Namespace, out: TextIO,
 
 
 def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
-    _need("pyarrow")
-    _need("duckdb")
+    need("pyarrow")
+    need("duckdb")
     import pyarrow as pa
 
     pa.array([""], pa.string())  # imports pandas if installed (seconds): before any work
-    form = _out_format(args)
+    form = out_format(args)
     from ._agent_options import command_agents
 
-    args.agent = command_agents(args)  # a caller mistake: said before any work
-    _schema(args.purpose)  # an unknown purpose: InvalidPurpose, before any work
+    agents = command_agents(args)  # a caller mistake: said before any work
+    verdict_table_schema(args.purpose)  # an unknown purpose: InvalidPurpose, before any work
     if args.any_agent and args.purpose:
         raise RobotsError("--purpose is not available with --any-agent (its one row per URL "
                           "names no agent to answer for); drop --any-agent for the columns")
@@ -360,8 +227,6 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
         raise RobotsError("--as-of names the URL table's date column, not its url column")
     pages = bool(args.pages_warc)
     if pages:
-        from ._page import check_pages_args
-
         check_pages_args(args)
     elif not (args.robots or args.robots_warc) or not args.urls:
         raise RobotsError("bulk needs --urls and one of --robots, --robots-warc "
@@ -385,45 +250,41 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
 
         schema = ANY_AGENT_SCHEMA
     if pages:  # one row per page and agent
-        from ._page import page_schema
-
-        schema = page_schema(args)
+        schema = pages_schema(args)
     if licensing:
-        schema = _license_schema(args)
-    writer = _Writer(args.out, form, args.purpose, schema)  # the destination is checked first
+        schema = license_schema(args)
+    writer = Writer(args.out, form, args.purpose, schema)  # the destination is checked first
     stop.partial = writer.partial
     ok = renamed = False
-    close: Callable[[], None] = _nothing
+    close: Callable[[], None] = nothing
     progress: Optional[Progress] = None
     manifest: Any = None
     try:
         stop.check()
         if not pages:
-            _check_dates(args)  # dates that are numbers: refused, never read as "no date"
+            check_dates(args)  # dates that are numbers: refused, never read as "no date"
         robots: Any = args.robots
         if args.robots_warc:
-            robots = _warc_table(args.robots_warc, every=bool(args.as_of))
+            robots = warc_table(args.robots_warc, every=bool(args.as_of))
         stop.check()
-        job = _spark_job if args.engine == "spark" else _duckdb_job
+        job = spark_job if args.engine == "spark" else duckdb_job
         if args.as_of:
-            job = _as_of_job
-        manifest = _manifest(args, robots) if args.manifest else None  # issue 26
+            job = as_of_job
+        manifest = bulk_manifest(args, robots, agents) if args.manifest else None  # issue 26
         if pages:
             import functools
 
-            from ._page import pages_job
-
             job = functools.partial(pages_job, manifest=manifest)
-        batches, total, close = job(args, robots, stop)
+        batches, total, close = job(args, robots, agents, stop)
         if licensing:  # issue 26
-            batches = _with_licenses(args, robots, batches)
-        if args.any_agent and job is not _duckdb_job:  # DuckDB's job answers it directly
+            batches = with_licenses(args, robots, batches)
+        if args.any_agent and job is not duckdb_job:  # DuckDB's job answers it directly
             from ..bulk import any_agent
 
-            batches = any_agent(batches, args.agent)
+            batches = any_agent(batches, agents)
         stop.check()
         progress = Progress(None if total is None
-                            else total * (1 if args.any_agent else len(args.agent)))
+                            else total * (1 if args.any_agent else len(agents)))
         for batch in batches:
             stop.check()
             writer.write(batch)
@@ -436,7 +297,7 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     finally:
         if progress is not None:
             progress.done()
-        renamed = _settle(stop, writer, close, ok)
+        renamed = settle(stop, writer, close, ok)
     if not renamed:  # done, but a signal came before the rename: the output was dropped
         raise _Interrupted
     if manifest is not None:
@@ -455,331 +316,8 @@ def _bulk_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     return EXIT_OK
 
 
-def _nothing() -> None:
-    pass
-
-
-_NUMBERS = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
-            "UINTEGER", "UBIGINT", "UHUGEINT", "FLOAT", "DOUBLE", "DECIMAL")
-
-
-def _check_dates(args: argparse.Namespace) -> None:
-    """The date columns a run reads (``--as-of COLUMN`` of the URL table, ``date`` of the
-    robots table) hold dates: numbers (seconds since 1970?) are refused with what to do,
-    since read as dates they would be no date at all, and every URL "no-robots"."""
-    if not (args.as_of or args.robots):
-        return
-    import duckdb
-
-    from .. import duckdb as engine
-
-    with duckdb.connect() as con:
-        if args.as_of and args.urls:
-            _date_column(engine.read(con, args.urls), args.as_of,
-                         f"--as-of {args.as_of} (in {args.urls})")
-        if args.robots:
-            _date_column(engine.read(con, args.robots), "date",
-                         f"the date column of {args.robots}")
-
-
-def _date_column(relation: Any, name: str, where: str) -> None:
-    if name not in relation.columns:
-        return  # the engine says so, with the columns there are
-    kind = str(relation.types[relation.columns.index(name)]).upper()
-    numbers = kind.startswith(_NUMBERS)
-    if kind == "VARCHAR":  # text: numbers written as text are numbers too
-        column = '"' + name.replace('"', '""') + '"'
-        sample = [value for (value,) in relation.select(column).filter(
-            f"{column} IS NOT NULL").limit(1000).fetchall()]
-        numbers = bool(sample) and all(str(v).strip().lstrip("-").replace(".", "", 1).isdigit()
-                                       for v in sample)
-    if numbers:
-        raise RobotsError(f"{where} holds numbers ({kind}), not dates: give ISO 8601 text "
-                          "(2024-05-01T12:00:00Z), DATE or TIMESTAMP values; for seconds "
-                          "since 1970, convert them first (in DuckDB: to_timestamp(column))")
-
-
-def _robots_rows(args: argparse.Namespace, robots: Any) -> Tuple[List[str], Any]:
-    """The robots table's columns, and origin -> its governing ``(body, status, date)`` row
-    (None without one): the table read once more into an index, for what a bulk run adds
-    beside its verdicts (the manifest, the licence columns; issue 26)."""
-    import duckdb
-
-    from .. import duckdb as engine
-    from ..bulk import host_key
-
-    con = duckdb.connect()
-    try:
-        columns = list(engine.read(con, robots).columns)
-        index = engine.load_index(con, robots, args.key)
-    finally:
-        con.close()
-
-    def lookup(origin: str) -> Any:
-        key = origin if args.key == "origin" else host_key(origin)
-        if key is None:
-            return None
-        row = index.get(key)
-        return None if row is None else (row[0], row[1], index.date(key))
-
-    return columns, lookup
-
-
-def _license_schema(args: argparse.Namespace) -> Any:
-    import pyarrow as pa
-
-    from .._purposes import column_name
-
-    schema = _schema(args.purpose).append(pa.field("license_url", pa.string()))
-    if args.licenses:
-        for purpose in dict.fromkeys(args.purpose):
-            schema = schema.append(pa.field("rsl_" + column_name(purpose), pa.string()))
-    return schema
-
-
-def _with_licenses(args: argparse.Namespace, robots: Any, batches: Any) -> Iterator[Any]:
-    """Verdict batches with ``license_url`` (and ``rsl_<purpose>`` with ``--licenses``)."""
-    import duckdb
-    import pyarrow as pa
-
-    from .. import duckdb as engine
-    from .._rsl import LicenseDocument, LicenseTerms, parse_license
-    from ..bulk import robots_for
-
-    _, lookup = _robots_rows(args, robots)
-    given: Dict[str, Any] = {}
-    if args.licenses:
-        con = duckdb.connect()
-        try:
-            rows = engine.read(con, args.licenses).select("url, body").fetchall()
-        finally:
-            con.close()
-        for url, body in rows:
-            if isinstance(url, str) and body is not None:
-                given[url.strip()] = body
-    purposes = list(dict.fromkeys(args.purpose)) if args.licenses else []
-    links: Dict[Tuple[str, str], Optional[Tuple[str, ...]]] = {}
-    documents: Dict[Tuple[str, str], LicenseDocument] = {}
-
-    def urls_of(origin: Optional[str], agent: str) -> Optional[Tuple[str, ...]]:
-        if origin is None:
-            return None
-        key = (origin, agent)
-        if key not in links:
-            row = lookup(origin)
-            links[key] = (None if row is None
-                          else robots_for(row[0], row[1]).license_urls(agent))
-        return links[key]
-
-    def document(url: str, origin: str) -> LicenseDocument:
-        key = (url, origin)
-        if key not in documents:
-            body = given.get(url)
-            documents[key] = (parse_license(body, url=url, origin=origin) if body is not None
-                              else LicenseDocument(url=url, origin=origin, state="unavailable",
-                                                   error="not in the --licenses table"))
-        return documents[key]
-
-    for batch in batches:
-        found = [urls_of(o, a) for o, a in zip(batch.column("origin").to_pylist(),
-                                               batch.column("agent").to_pylist())]
-        columns = [*batch.columns,
-                   pa.array([None if f is None else " ".join(f) for f in found], pa.string())]
-        if purposes:
-            answers: List[List[Optional[str]]] = [[] for _ in purposes]
-            for url, origin, links_found in zip(batch.column("url").to_pylist(),
-                                                batch.column("origin").to_pylist(), found):
-                if links_found is None or origin is None:
-                    for column in answers:
-                        column.append(None)
-                    continue
-                terms = LicenseTerms(url, tuple(document(u, origin) for u in links_found))
-                for column, purpose in zip(answers, purposes):
-                    column.append(terms.status(purpose))
-            columns += [pa.array(column, pa.string()) for column in answers]
-        yield pa.RecordBatch.from_arrays(columns, schema=_license_schema(args))
-
-
-def _manifest(args: argparse.Namespace, robots: Any) -> Any:
-    """The evidence manifest of a bulk run (issue 26): each origin's record names the
-    capture it was judged by (:func:`_robots_rows`)."""
-    from .._manifest import PAGE_PROTOCOLS, Manifest
-
-    columns, lookup = (["date", "status"], None) if robots is None else _robots_rows(args,
-                                                                                    robots)
-    protocols = ["robots.txt"] + (["content-signal", "content-usage"] if args.purpose else [])
-    if args.licenses:
-        protocols.append("rsl")
-    if args.pages_warc:  # every page-level protocol is read in every response
-        protocols = (["robots.txt"] if robots is not None else []) + list(PAGE_PROTOCOLS)
-    source = args.robots or (f"{len(args.robots_warc)} WARC file(s)" if args.robots_warc
-                             else "")
-    if args.pages_warc:
-        source = (f"{len(args.pages_warc)} page WARC file(s)"
-                  + (f", robots.txt from {source}" if source else ""))
-    return Manifest(mode=args.mode, agents=args.agent, purposes=args.purpose,
-                    source=source, has_dates="date" in columns,
-                    has_statuses="status" in columns, protocols=protocols,
-                    producer="robotsrules bulk", lookup=lookup)
-
-
-def _warc_table(paths: List[str], every: bool = False) -> Any:
-    _need("warcio")
-    from ..warc import WarcStats, read_warc_captures, read_warcs
-
-    if every:  # --as-of: every capture, not the newest per site
-        read_warcs = read_warc_captures
-
-    for path in paths:
-        if not os.path.isfile(path):
-            raise RobotsError(f"{path}: no such file")
-    stats = WarcStats()
-    table = read_warcs(paths, stats=stats)
-    for problem in stats.warnings():
-        warn(problem)
-    note(f"{stats.captures:,} robots.txt captures in {stats.files} WARC files -> "
-         f"{table.num_rows:,} sites")
-    return table
-
-
-_Job = Tuple[Iterator[Any], Optional[int], Any]
-
-
-def _duckdb_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
-    import duckdb
-
-    from .. import duckdb as engine
-
-    con = duckdb.connect()
-    reader: Any = None
-
-    def close() -> None:
-        stop.interrupt = None
-        try:
-            if reader is not None:
-                reader.close()  # release DuckDB's stream before its connection
-        finally:
-            con.close()
-
-    try:
-        stop.interrupt = con.interrupt  # a signal now stops DuckDB (from the main thread)
-        stop.check()
-        index = engine.load_index(con, robots, args.key)
-        stop.check()
-        if index.skipped:
-            warn(f"{index.skipped:,} robots rows without a usable URL ignored")
-        total = engine.count_rows(con, args.urls)
-        stop.check()
-        if args.any_agent:
-            reader = engine.any_agent_verdicts(index, args.urls, args.agent, connection=con,
-                                               missing=args.missing,
-                                               cache_size=args.cache_size, mode=args.mode)
-        else:
-            reader = engine.verdicts(index, args.urls, args.agent, connection=con,
-                                     missing=args.missing, cache_size=args.cache_size,
-                                     mode=args.mode, check=stop.check, purposes=args.purpose)
-        stop.check()
-    except BaseException:
-        close()
-        raise
-    return iter(reader), total, close
-
-
-def _as_of_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
-    """``--as-of``: DuckDB reads both tables, the core judges each URL by the capture in
-    force at its date (:func:`robotsrules.bulk.as_of_verdicts`)."""
-    if args.purpose:  # which capture's usage lines would answer is not defined (--strictest)
-        raise RobotsError("--purpose is not available with --as-of")
-    if args.engine == "spark":  # the same rows: robotsrules.spark.as_of_verdicts
-        return _spark_job(args, robots, stop)
-    import datetime
-
-    import duckdb
-
-    from .. import duckdb as engine
-    from ..bulk import as_of_verdicts
-
-    con = duckdb.connect()
-    try:
-        stop.interrupt = con.interrupt
-        history = engine.load_history(con, robots, args.key)
-        total = engine.count_rows(con, args.urls)
-        reader = engine.as_of_reader(con, args.urls, args.as_of)
-        window = (None if args.strictest is None
-                  else datetime.timedelta(days=args.strictest))
-        urls = engine.guarded_batches(reader, "reading the URL table")
-        batches = as_of_verdicts(history, urls, args.agent, args.as_of, strictest=window,
-                                 missing=args.missing, cache_size=args.cache_size,
-                                 mode=args.mode)
-    except BaseException:
-        stop.interrupt = None
-        con.close()
-        raise
-
-    def close() -> None:
-        stop.interrupt = None
-        con.close()
-
-    return batches, total, close
-
-
-def _spark_job(args: argparse.Namespace, robots: Any, stop: _Stop) -> _Job:
-    _need("pyspark")
-    _need("pandas")  # pyspark's Arrow entry points insist on it
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        raise RobotsError("--engine spark needs Java 17 or later (java not found)")
-    import pyarrow as pa
-    import pyarrow.dataset as ds
-
-    from .. import spark as engine
-
-    if args.key != "origin" and not args.as_of:
-        raise RobotsError("--key host needs --engine duckdb (or --as-of)")
-
-    for path in ([args.robots] if args.robots else []) + [args.urls]:
-        if not os.path.exists(path):
-            raise RobotsError(f"{path}: no such file")
-    session, scratch, close = spark_session(args, stop)
-
-    try:
-        robots_df = (session.createDataFrame(robots) if isinstance(robots, pa.Table)
-                     else engine.read(session, robots))
-        urls_df = engine.read(session, args.urls)
-        if args.as_of:
-            import datetime
-
-            window = (None if args.strictest is None
-                      else datetime.timedelta(days=args.strictest))
-            job = engine.as_of_verdicts(robots_df, urls_df, args.agent, args.as_of,
-                                        strictest=window, key=args.key, missing=args.missing,
-                                        partitions=args.partitions, mode=args.mode,
-                                        cache_size=args.cache_size)
-        else:
-            job = engine.verdicts(robots_df, urls_df, args.agent, missing=args.missing,
-                                  partitions=args.partitions, mode=args.mode,
-                                  purposes=args.purpose)
-        target = os.path.join(scratch, "verdicts")
-        job.write.parquet(target)  # in parallel on the workers; then streamed into --out
-        total = urls_df.count()
-        dataset = ds.dataset(target, format="parquet")
-        batches = (batch.cast(_schema(args.purpose)) for batch in dataset.to_batches())
-    except RobotsError:
-        close()
-        raise
-    except Exception as error:  # Spark reports JVM and worker failures as exceptions
-        close()
-        raise EngineError(f"spark job failed: {first_line(error)}") from None
-    return batches, total, close
-
-
-def _schema(purposes: Any = ()) -> Any:
-    from ..bulk import verdict_schema
-
-    return verdict_schema(tuple(dict.fromkeys(purposes)))
-
-
 def _report(args: argparse.Namespace, out: TextIO) -> int:
-    _need("duckdb")
+    need("duckdb")
     from .._report import audit, chart, to_json, to_text
 
     if not os.path.exists(args.verdicts):
@@ -794,7 +332,7 @@ def _report(args: argparse.Namespace, out: TextIO) -> int:
 
         if args.robots and not os.path.exists(args.robots):
             raise RobotsError(f"{args.robots}: no such file")
-        robots = _warc_table(args.robots_warc) if args.robots_warc else args.robots
+        robots = warc_table(args.robots_warc) if args.robots_warc else args.robots
         stances = stance_table(args.verdicts, robots, mode=args.mode)
     result = audit(args.verdicts, top=args.top, stances=stances)
     if args.chart:
@@ -809,17 +347,6 @@ def _report(args: argparse.Namespace, out: TextIO) -> int:
 
 
 # -- stance --robots: one row per site and agent (issue 17) ----------------------------------
-
-def _json_lists(batch: Any, positions: List[int], schema: Any) -> Any:
-    """``batch`` with its list columns as JSON text (for CSV)."""
-    import pyarrow as pa
-
-    columns = list(batch.columns)
-    for i in positions:
-        columns[i] = pa.array([None if v is None else json.dumps(v, ensure_ascii=False)
-                               for v in columns[i].to_pylist()], pa.string())
-    return pa.RecordBatch.from_arrays(columns, schema=schema)
-
 
 def add_stance_table_options(stance: argparse.ArgumentParser) -> None:
     """The table form of ``robotsrules stance``: ``--robots``/``--robots-warc`` with
@@ -850,7 +377,9 @@ def add_stance_table_options(stance: argparse.ArgumentParser) -> None:
     stance.set_defaults(run_table=_stance_table)
 
 
-def _stance_table(args: argparse.Namespace, out: TextIO) -> int:
+def _stance_table(args: argparse.Namespace, out: TextIO, more: Sequence[str] = ()) -> int:
+    """The table form of ``stance``; ``more``: agents named after ``--agent`` (the form of
+    before, read by the ``stance`` command)."""
     if not args.out:
         raise RobotsError("the table form needs --out FILE (with --robots or --robots-warc)")
     if not (args.robots or args.robots_warc):
@@ -861,32 +390,33 @@ def _stance_table(args: argparse.Namespace, out: TextIO) -> int:
                           "not both")
     if args.json:
         raise RobotsError("--json is for the FILE_OR_URL form; the table form writes --out")
-    return _stoppable(args, out, _stance_run)
+    return _stoppable(args, out, lambda args, out, stop: _stance_run(args, out, stop, more))
 
 
-def _stance_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
-    _need("pyarrow")
-    _need("duckdb")
+def _stance_run(args: argparse.Namespace, out: TextIO, stop: _Stop, more: Sequence[str]
+                ) -> int:
+    need("pyarrow")
+    need("duckdb")
     from ..bulk import STANCE_SCHEMA, check_stance_mode
     from ._agent_options import command_agents
 
-    form = _out_format(args)
-    agents = command_agents(args)  # a caller mistake: said before any work
+    form = out_format(args)
+    agents = command_agents(args, more)  # a caller mistake: said before any work
     check_stance_mode(args.mode)
     if args.engine == "spark" and args.key != "origin":
         raise RobotsError("--key host needs --engine duckdb")
     started = time.monotonic()
-    writer = _Writer(args.out, form, schema=STANCE_SCHEMA)  # the destination first
+    writer = Writer(args.out, form, schema=STANCE_SCHEMA)  # the destination first
     stop.partial = writer.partial
     ok = renamed = False
-    close: Callable[[], None] = _nothing
+    close: Callable[[], None] = nothing
     try:
         stop.check()
         robots: Any = args.robots
         if args.robots_warc:
-            robots = _warc_table(args.robots_warc)
+            robots = warc_table(args.robots_warc)
         stop.check()
-        job = _spark_stances if args.engine == "spark" else _duckdb_stances
+        job = spark_stances if args.engine == "spark" else duckdb_stances
         batches, close = job(args, robots, agents, stop)
         for batch in batches:
             stop.check()
@@ -894,7 +424,7 @@ def _stance_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
         stop.check()
         ok = True
     finally:
-        renamed = _settle(stop, writer, close, ok)
+        renamed = settle(stop, writer, close, ok)
     if not renamed:
         raise _Interrupted
     kinds = writer.kinds
@@ -905,70 +435,10 @@ def _stance_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
               f"-> {args.out} in {seconds:.1f} s [{args.engine}]\n")
     from ..bulk import agent_stoppable
 
-    crawlers = _stance_crawlers(args)
+    crawlers = stance_crawlers(args)
     cannot = [agent for agent in agents if agent_stoppable(agent, crawlers) is False]
     if cannot:
         out.write(f"robots.txt cannot stop {', '.join(cannot)}, by the crawler registry "
                   "(column stoppable)\n")
     return EXIT_OK
 
-
-def _stance_crawlers(args: argparse.Namespace) -> Any:
-    """The crawler table the ``stoppable`` column reads: ``--crawlers`` when given, else
-    ``None`` (the shipped registry, the one the output's metadata names)."""
-    from ._agent_options import crawler_table
-
-    return crawler_table(args) if getattr(args, "crawlers", None) else None
-
-
-def _duckdb_stances(args: argparse.Namespace, robots: Any, agents: List[str],
-                    stop: _Stop) -> Tuple[Iterator[Any], Callable[[], None]]:
-    import duckdb
-
-    from .. import duckdb as engine
-    from ..bulk import stances
-
-    con = duckdb.connect()
-    try:
-        stop.interrupt = con.interrupt
-        index = engine.load_index(con, robots, args.key)
-    finally:
-        stop.interrupt = None
-        con.close()  # the index is in memory: the rest is pure Python
-    stop.check()
-    if index.skipped:
-        warn(f"{index.skipped:,} robots rows without a usable URL ignored")
-    return stances(index, agents, mode=args.mode, crawlers=_stance_crawlers(args)), _nothing
-
-
-def _spark_stances(args: argparse.Namespace, robots: Any, agents: List[str],
-                   stop: _Stop) -> Tuple[Iterator[Any], Callable[[], None]]:
-    _need("pyspark")
-    _need("pandas")
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        raise RobotsError("--engine spark needs Java 17 or later (java not found)")
-    import pyarrow as pa
-    import pyarrow.dataset as ds
-
-    from .. import spark as engine
-    from ..bulk import STANCE_SCHEMA
-
-    if args.robots and not os.path.exists(args.robots):
-        raise RobotsError(f"{args.robots}: no such file")
-    session, scratch, close = spark_session(args, stop)
-
-    try:
-        frame = (session.createDataFrame(robots) if isinstance(robots, pa.Table)
-                 else engine.read(session, robots))
-        target = os.path.join(scratch, "stances")
-        engine.stances(frame, agents, partitions=args.partitions, mode=args.mode,
-                       crawlers=_stance_crawlers(args)).write.parquet(target)
-        batches = (batch.cast(STANCE_SCHEMA)
-                   for batch in ds.dataset(target, format="parquet").to_batches())
-    except RobotsError:
-        close()
-        raise
-    except Exception as error:  # Spark reports JVM and worker failures as exceptions
-        close()
-        raise EngineError(f"spark job failed: {first_line(error)}") from None
-    return batches, close

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from .._terminal import visible
 from .._typing import assert_never
@@ -26,7 +25,6 @@ __all__ = [
     "outcome_meaning",
     "plural",
     "served_note",
-    "spark_session",
     "usage_lines_json",
     "verdict_json",
     "when",
@@ -188,25 +186,3 @@ def when(seconds: float) -> str:
             timespec="seconds")
     except (OverflowError, OSError, ValueError):  # a clock or cache row out of range
         return "-"
-
-
-def spark_session(args: argparse.Namespace, stop: Any) -> Tuple[Any, str, Callable[[], None]]:
-    """A Spark session for a command-line job (``--spark-master``), a scratch folder that
-    the stop handling removes (``stop.scratch``), a stop signal that cancels the running
-    Spark jobs (``stop.interrupt``), and the ``close`` that ends both."""
-    import shutil
-    import tempfile
-
-    from .. import spark as engine
-
-    session = engine.local_session(args.spark_master)
-    scratch = tempfile.mkdtemp(prefix="robotsrules-spark-")
-    stop.scratch.append(scratch)
-    stop.interrupt = session.sparkContext.cancelAllJobs  # a signal cancels the Spark job
-
-    def close() -> None:
-        stop.interrupt = None
-        shutil.rmtree(scratch, ignore_errors=True)
-        session.stop()
-
-    return session, scratch, close

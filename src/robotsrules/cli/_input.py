@@ -20,7 +20,7 @@ import contextlib
 import os
 import stat
 import sys
-from typing import Any, BinaryIO, Callable, Iterator, NamedTuple, Optional, Tuple
+from typing import Any, BinaryIO, Callable, Iterator, NamedTuple, Optional, Sequence, Tuple
 
 from ..errors import RobotsError
 from ..robotstxt import DEFAULT_MAX_BYTES, Mode, RobotsTxt, parse
@@ -146,17 +146,19 @@ def load(source: str, args: argparse.Namespace) -> Tuple[RobotsTxt, str]:
     return loaded.robots, loaded.origin
 
 
-def load_source(source: str, args: argparse.Namespace) -> Loaded:
+def load_source(source: str, args: argparse.Namespace,
+                agents: Optional[Sequence[str]] = None) -> Loaded:
     """:func:`load` with the fetch's result; a fetch that found no file, or none that
     could be read, is said on standard error with what it means (the answer on standard
-    output is the status rules' answer)."""
+    output is the status rules' answer). ``agents``: the command's agents, for the
+    User-Agent header (:func:`robotsrules.cli._options.user_agent`)."""
     mode: Mode = getattr(args, "mode", "google")
     if not is_url(source):
         return Loaded(read_robots(source, mode), source, None)
     from .._fetcher import fetch
 
     source_url(source)
-    result = fetch(source, user_agent=user_agent(args), timeout=args.timeout)
+    result = fetch(source, user_agent=user_agent(args, agents=agents), timeout=args.timeout)
     where = f"{result.url}: HTTP {result.status}" if result.status else result.url
     if result.outcome != "ok":
         where += f", {result.outcome}: {result.error} -> {outcome_meaning(result.outcome)}"

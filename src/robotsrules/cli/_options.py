@@ -150,18 +150,20 @@ def source_url(text: str, schemes: Sequence[str] = ("http", "https", "ftp")) -> 
     return text
 
 
-def user_agent(args: argparse.Namespace, agent: Optional[str] = None) -> str:
-    """The User-Agent header: ``--user-agent``, else built from ``agent`` (or the one
-    ``--agent`` given), else ``robotsrules/VERSION``."""
+def user_agent(args: argparse.Namespace, agent: Optional[str] = None,
+               agents: Optional[Sequence[str]] = None) -> str:
+    """The User-Agent header: ``--user-agent``, else built from ``agent``, or from the one
+    agent of ``agents`` (the command's agents; by default the ``--agent`` values given),
+    else ``robotsrules/VERSION``."""
     given = getattr(args, "user_agent", None)
     if given:
         return str(given)
     if agent is None:
-        agents = getattr(args, "agents", None) or getattr(args, "agent", None)
-        if isinstance(agents, str):
-            agent = agents
-        elif agents and len(agents) == 1:
-            agent = agents[0]
+        named = getattr(args, "agent", None) if agents is None else agents
+        if isinstance(named, str):
+            agent = named
+        elif named and len(named) == 1:
+            agent = named[0]
     if agent is None:
         return f"robotsrules/{__version__}"
     token = agent.split("/", 1)[0].strip()

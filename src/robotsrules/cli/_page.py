@@ -11,21 +11,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
-from typing import Any, Callable, Dict, Iterator, List, Optional, TextIO, Tuple
+from typing import Any, Dict, List, Optional, TextIO, Tuple
 
 from .._page import DEFAULT_HEAD_BYTES, Directive, PageSignals, admit_page, check_purposes
 from .._terminal import visible
 from .._usage import Usage
-from ..errors import MissingExtra, RobotsError
+from ..errors import RobotsError
 
-__all__ = ["add_command", "check_pages_args", "page_observer", "page_schema", "pages_job",
-           "read_response"]
+__all__ = ["add_command", "read_response"]
 
-from ._common import EXIT_OK, spark_session
+from ._common import EXIT_OK
 from ._options import is_url, source_url, user_agent
-from ._output import warn
 
 _HEADER_BYTES = 1 << 20
 """Octets of a saved response read before its body (the header blocks of a redirect chain
@@ -74,14 +71,14 @@ _Loaded = Tuple[List[Tuple[str, str]], bytes, str, Optional[int], bool]
 start that does not show it (a saved file read up to its bound: ``got.cut``)."""
 
 
-def _fetch(url: str, args: argparse.Namespace) -> _Loaded:
+def _fetch(url: str, args: argparse.Namespace, agents: List[str]) -> _Loaded:
     """The page at ``url`` by the project's fetch (:func:`robotsrules._fetcher.fetch_page`:
     its time-outs, whole-fetch deadline and bounded body decoder)."""
     from .._fetcher import fetch_page
 
     source_url(url, ("http", "https"))
     # One octet past the bound: a longer body shows as cut (PageSignals.head_cut).
-    page = fetch_page(url, user_agent=user_agent(args, args.agent),
+    page = fetch_page(url, user_agent=user_agent(args, agents=agents),
                       max_bytes=args.max_head_bytes + 1, timeout=args.timeout)
     if page.error is not None:
         raise RobotsError(f"{url}: {page.error}")
@@ -89,14 +86,14 @@ def _fetch(url: str, args: argparse.Namespace) -> _Loaded:
         False  # a longer body shows by its length
 
 
-def _load(source: str, args: argparse.Namespace) -> _Loaded:
+def _load(source: str, args: argparse.Namespace, agents: List[str]) -> _Loaded:
     """The page: fetched (a URL), or read from a saved response or HTML file ('-': stdin),
     its header blocks and the first ``--max-head-bytes`` of its body, never more; with the
     last response's status (``None``: a file without a status line)."""
     from ._input import read_input
 
     if is_url(source):
-        return _fetch(source, args)
+        return _fetch(source, args, agents)
     got = read_input(source, _HEADER_BYTES + args.max_head_bytes + 1)
     headers, body, status = _read_saved(got.data)
     # +1: the page layer tells a cut head from one that ends at the bound
@@ -265,7 +262,7 @@ def _print_licences(signals: PageSignals, out: TextIO) -> None:
         out.write(visible(f"payment: {signals.pricing.describe()}") + "\n")
 
 
-def _site_tdmrep(url: str, args: argparse.Namespace) -> Optional[Any]:
+def _site_tdmrep(url: str, args: argparse.Namespace, agents: List[str]) -> Optional[Any]:
     """The TDMRep site file (``/.well-known/tdmrep.json``) of a fetched page's origin,
     through :meth:`robotsrules.RobotsCache.tdmrep` (the robots.txt fetch policy: a 4xx is
     absent, an unreachable site reserved); ``None`` for a page read from a file."""
@@ -273,17 +270,17 @@ def _site_tdmrep(url: str, args: argparse.Namespace) -> Optional[Any]:
         return None
     from .._robotscache import RobotsCache
 
-    with RobotsCache(user_agent=user_agent(args, args.agent), timeout=args.timeout) as cache:
+    with RobotsCache(user_agent=user_agent(args, agents=agents), timeout=args.timeout) as cache:
         return cache.tdmrep(url)
 
 
-def _site(args: argparse.Namespace) -> Optional[Any]:
+def _site(args: argparse.Namespace, agents: List[str]) -> Optional[Any]:
     """The site's robots.txt (``--robots``), or ``None``."""
     if not args.robots:
         return None
     from ._input import load_source
 
-    return load_source(args.robots, args).robots
+    return load_source(args.robots, args, agents).robots
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
@@ -291,13 +288,13 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
 
     if args.source == "-" and args.robots == "-":
         raise RobotsError("the page and --robots cannot both read standard input")
-    agents = command_agents(args)  # --agent and --agent-category tokens
-    args.agent = agents[0] if len(agents) == 1 else None  # the User-Agent header's token
+    agents = command_agents(args)  # --agent and --agent-category tokens (the User-Agent
+    # header names the one agent, if one)
     purposes = _purposes(args)
-    headers, body, note, status, cut = _load(args.source, args)
+    headers, body, note, status, cut = _load(args.source, args, agents)
     url = args.url or (args.source if is_url(args.source) else "/")
-    robots = _site(args)
-    tdmrep = _site_tdmrep(url, args)
+    robots = _site(args, agents)
+    tdmrep = _site_tdmrep(url, args, agents)
 
     def usage(agent: Any) -> Optional[Usage]:
         return None if robots is None else robots.usage(url, agent=agent)
@@ -383,151 +380,3 @@ def add_command(commands: Any) -> None:
                                         f"{DEFAULT_HEAD_BYTES:,}; at most 64 MiB)")
     fetch_options(page)
     page.set_defaults(run=_run)
-
-
-def check_pages_args(args: argparse.Namespace) -> None:
-    """``bulk --pages-warc``: refuse the options that belong to the verdict job (before any
-    work), and drop repeated purposes."""
-    for flag, given in (("--urls", args.urls), ("--any-agent", args.any_agent),
-                        ("--as-of", args.as_of), ("--strictest", args.strictest)):
-        if given:
-            raise RobotsError(f"--pages-warc cannot be combined with {flag}")
-    args.purpose = list(check_purposes(args.purpose))
-    for path in args.pages_warc:
-        if os.path.isdir(path):
-            raise RobotsError(f"{path}: is a directory; --pages-warc takes WARC files "
-                              f"(e.g. {os.path.join(path, '*.warc.gz')})")
-        if not os.path.isfile(path):
-            raise RobotsError(f"{path}: no such file")
-
-
-def page_schema(args: argparse.Namespace) -> Any:
-    """The Arrow schema of the ``bulk --pages-warc`` output."""
-    _need("warcio", "warc")
-    from ..warc import page_table_schema
-
-    return page_table_schema(args.purpose)
-
-
-def _need(module: str, extra: str) -> None:
-    import importlib.util
-
-    if importlib.util.find_spec(module) is None:
-        raise MissingExtra("this command", extra, module)
-
-
-def pages_job(args: argparse.Namespace, robots: Any, stop: Any, manifest: Any = None
-              ) -> Tuple[Iterator[Any], Optional[int], Callable[[], None]]:
-    """The ``bulk --pages-warc`` job for :mod:`robotsrules.cli._bulk`: ``(batches, total,
-    close)``, the batches of the page table streamed (``total`` is unknown: ``None``).
-
-    ``robots`` is ``None``, a robots table (``pa.Table``, read from ``--robots-warc``) or
-    the ``--robots`` file name. ``stop.check()`` raises once a stop signal has arrived; it is
-    called before every WARC record (the DuckDB engine) and between batches. ``manifest``
-    (a :class:`robotsrules._manifest.Manifest`, DuckDB engine only) records every page read
-    (:func:`page_observer`)."""
-    if args.engine == "spark":
-        return _spark_pages(args, robots, stop)
-    import pyarrow as pa
-
-    from ..bulk import RobotsIndex
-    from ..warc import WarcStats, page_batches
-
-    index = None
-    if isinstance(robots, pa.Table):
-        index = RobotsIndex.from_arrow(robots, args.key)
-    elif robots is not None:
-        import duckdb
-
-        from .. import duckdb as engine
-
-        if not os.path.exists(robots):
-            raise RobotsError(f"{robots}: no such file")
-        with duckdb.connect() as con:
-            stop.interrupt = con.interrupt
-            try:
-                index = engine.load_index(con, robots, args.key)
-            finally:
-                stop.interrupt = None
-    stop.check()
-    stats = WarcStats()
-
-    def batches() -> Iterator[Any]:
-        yield from page_batches(args.pages_warc, agents=args.agent, purposes=args.purpose,
-                                robots=index, stats=stats, mode=args.mode, check=stop.check,
-                                observe=None if manifest is None
-                                else page_observer(manifest, args.purpose))
-        for problem in stats.warnings():
-            warn(problem)
-
-    return batches(), None, _nothing
-
-
-def page_observer(manifest: Any, purposes: List[str]) -> Callable[..., None]:
-    """The :func:`robotsrules.bulk.page_batches` hook that records a page run in an evidence
-    manifest: the robots.txt verdict (with its deciding line when it refuses) and the page's
-    refusals with their deciding directives."""
-    from ..bulk import verdict_of
-
-    def observe(page: Any, agent: str, site: Any, signals: Any, both: Any) -> None:
-        origin = page.origin
-        if origin is None:
-            return
-        if site is not None:
-            manifest.judged(origin, 1, protocols=("robots.txt",))
-            if both.crawl_allowed is False:
-                _, line, reason = verdict_of(site, page.url, agent)
-                manifest.refusal(origin, agent, line, reason)
-        manifest.page(origin, agent, page.url, signals,
-                      [(purpose, both.decide(purpose)) for purpose in purposes])
-
-    return observe
-
-
-def _nothing() -> None:
-    pass
-
-
-def _spark_pages(args: argparse.Namespace, robots: Any, stop: Any
-                 ) -> Tuple[Iterator[Any], Optional[int], Callable[[], None]]:
-    """``--engine spark``: one Spark task per WARC file (:func:`robotsrules.spark.page_verdicts`),
-    written in parallel to a scratch directory, then streamed into ``--out``."""
-    import shutil
-
-    _need("pyspark", "spark")
-    _need("pandas", "spark")  # pyspark's Arrow entry points insist on it
-    if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
-        raise RobotsError("--engine spark needs Java 17 or later (java not found)")
-    if args.key != "origin":
-        raise RobotsError("--key host needs --engine duckdb")
-    import pyarrow as pa
-    import pyarrow.dataset as ds
-
-    from .. import spark as engine
-    from ..errors import EngineError
-
-    if isinstance(robots, str) and not os.path.exists(robots):
-        raise RobotsError(f"{robots}: no such file")
-    session, scratch, close = spark_session(args, stop)
-
-    try:
-        robots_df = (None if robots is None
-                     else session.createDataFrame(robots) if isinstance(robots, pa.Table)
-                     else engine.read(session, robots))
-        frame = engine.page_verdicts(session, [os.path.abspath(p) for p in args.pages_warc],
-                                     args.agent, args.purpose, robots=robots_df,
-                                     mode=args.mode)
-        target = os.path.join(scratch, "pages")
-        frame.write.parquet(target)  # one task per WARC file; then streamed into --out
-        schema = page_schema(args)
-        dataset = ds.dataset(target, format="parquet")
-        batches = (batch.cast(schema) for batch in dataset.to_batches())
-    except RobotsError:
-        close()
-        raise
-    except Exception as error:  # Spark reports JVM and worker failures as exceptions
-        close()
-        text = str(error).strip()
-        raise EngineError("spark job failed: "
-                          + (text.splitlines()[0] if text else type(error).__name__)) from None
-    return batches, None, close

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from typing import Any, Dict, TextIO, cast
+from typing import Any, Dict, List, TextIO, cast
 
 from .._crawlers import Crawler
 from .._stance import Stance
@@ -87,10 +87,11 @@ def _table_form(args: argparse.Namespace) -> bool:
     return False
 
 
-def _agents_after(args: argparse.Namespace) -> None:
+def _agents_after(args: argparse.Namespace) -> List[str]:
     """``stance --agent GPTBot CCBot FILE`` (several names after one ``--agent``, the
     form of before): the robots.txt is the positional argument that is a URL, '-' or an
-    existing path (else the first); the others are agents, accepted with a hint."""
+    existing path (else the first); the others are agents, accepted with a hint and
+    returned (they follow the ``--agent`` values)."""
     given = list(args.source or [])
     table = bool(getattr(args, "robots", None) or getattr(args, "robots_warc", None)
                  or getattr(args, "out", None))
@@ -101,19 +102,20 @@ def _agents_after(args: argparse.Namespace) -> None:
     if given:
         note(f"{' '.join(given)} read as --agent {' --agent '.join(given)} (--agent takes one "
              "name; repeat it)")
-        args.agent = [*(args.agent or []), *given]
     args.source = source
+    return given
 
 
 def _stance_cmd(args: argparse.Namespace, out: TextIO) -> int:
-    _agents_after(args)
+    more = _agents_after(args)
     table_run = getattr(args, "run_table", None)
     if table_run is not None and _table_form(args):
-        return int(table_run(args, out))  # the bulk form: one row per site and agent
+        return int(table_run(args, out, more))  # the bulk form: one row per site and agent
     if args.source is None:
         return fail("stance needs FILE_OR_URL, or --robots/--robots-warc with --out")
-    agents = command_agents(args)  # a name that is no product token: exit 2, with a hint
-    loaded = load_source(args.source, args)
+    agents = command_agents(args, more)  # a name that is no product token: exit 2, with a hint
+    # the User-Agent header names the one agent named, if one (categories aside)
+    loaded = load_source(args.source, args, [*(args.agent or []), *more])
     robots, origin = loaded.robots, loaded.origin
     stances = [(agent, robots.stance(agent)) for agent in agents]
     code = EXIT_DISALLOWED if any(s.kind != "none" for _, s in stances) else EXIT_ALLOWED

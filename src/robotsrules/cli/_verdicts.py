@@ -92,7 +92,7 @@ class _Refreshing:
 
 
 @contextlib.contextmanager
-def _judge_from_cache(args: argparse.Namespace) -> Iterator[_Judge]:
+def _judge_from_cache(args: argparse.Namespace, agents: List[str]) -> Iterator[_Judge]:
     from .._robotscache import RobotsCache
     from ..cache import MemoryStore, SQLiteStore, Store
 
@@ -100,7 +100,7 @@ def _judge_from_cache(args: argparse.Namespace) -> Iterator[_Judge]:
     used: Store = _Refreshing(store) if args.refresh else store
     started = time.time()
     told: Set[str] = set()  # origins whose failed fetch was explained on stderr
-    with RobotsCache(used, user_agent=user_agent(args), agent=args.agents[0],
+    with RobotsCache(used, user_agent=user_agent(args, agents=agents), agent=agents[0],
                      timeout=args.timeout) as cache:
         reread: Dict[int, RobotsTxt] = {}  # --mode: each fetched file re-read once
 
@@ -141,9 +141,9 @@ def _explain_for(robots: RobotsTxt, url: str, agent: str) -> Verdict:
 
 
 @contextlib.contextmanager
-def _judge_from_source(args: argparse.Namespace) -> Iterator[_Judge]:
+def _judge_from_source(args: argparse.Namespace, agents: List[str]) -> Iterator[_Judge]:
     """``--robots FILE_OR_URL``: one robots.txt for every URL (a URL is fetched once)."""
-    loaded = load_source(args.robots, args)
+    loaded = load_source(args.robots, args, agents)
     robots = loaded.robots
     result = loaded.fetched
     if result is None:
@@ -194,15 +194,15 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
         return fail("--robots - and --urls-file - cannot both read standard input")
     if not args.urls and not args.urls_file:
         return fail("no URL given: pass URLs as arguments or --urls-file FILE ('-': stdin)")
-    args.agents = agents = command_agents(args)  # --agent and --agent-category tokens
+    agents = command_agents(args)  # --agent and --agent-category tokens
     several = len(agents) > 1
     width = max(len(visible(agent)) for agent in agents)
     status, bad, judged = EXIT_ALLOWED, 0, 0
     flush = args.urls_file == "-"  # in a pipeline: each answer as soon as it is known
     progress = Progress(None if args.urls_file else len(args.urls))
     with contextlib.ExitStack() as stack:
-        judge = stack.enter_context(_judge_from_source(args) if args.robots is not None
-                                    else _judge_from_cache(args))
+        judge = stack.enter_context(_judge_from_source(args, agents) if args.robots is not None
+                                    else _judge_from_cache(args, agents))
         for where, url, problem in _check_items(args):
             if url is not None:
                 try:

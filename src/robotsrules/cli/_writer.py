@@ -1,0 +1,175 @@
+"""The output file of ``robotsrules bulk`` and ``stance --out``: the format from the name,
+the verdict schema, and :class:`Writer`, which writes batches to a temporary file beside
+``--out`` (created with ``O_EXCL`` by :func:`tempfile.mkstemp`, so a pre-existing file or
+symlink named like it is never followed) and renames it into place only when the job
+finished and no stop signal came (:func:`settle`); the file's mode follows the umask, not
+``mkstemp``'s 0600. See ``docs/explanations/bulk-safety.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import tempfile
+from typing import Any, Callable, Dict, List, Optional
+
+from ..errors import RobotsError
+
+__all__ = ["Writer", "out_format", "settle", "verdict_table_schema"]
+
+from ._interrupt import JobStop
+
+
+def out_format(args: argparse.Namespace) -> str:
+    """``--format``, else the format the ``--out`` name ends with."""
+    if args.format:
+        return str(args.format)
+    name = args.out.lower()
+    if name.endswith((".parquet", ".pq")):
+        return "parquet"
+    if name.endswith(".csv"):
+        return "csv"
+    raise RobotsError(f"{args.out}: cannot tell the output format; name it .parquet or .csv, "
+                      "or pass --format")
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def settle(stop: JobStop, writer: Writer, close: Callable[[], None], ok: bool) -> bool:
+    """The end of a job that writes ``--out``, finished or not: release the engine, then
+    rename the output into place when the job finished and no stop signal came, else remove
+    it. True when renamed. The caller raises :class:`_Interrupted` when it was not (and no
+    other exception is on its way)."""
+    try:
+        close()
+    finally:
+        stop.interrupt = None
+        with stop.lock:  # a hard stop never removes a renamed file, nor races a rename
+            renamed = ok and stop.signum is None
+            writer.close(renamed)
+            stop.partial = None
+            if renamed:
+                stop.settled()  # a signal from now on does not undo the run
+    return renamed
+
+
+class Writer:
+    """Verdict (or page-signal) batches to a Parquet or CSV file: written to a new temporary
+    file beside it (``O_EXCL``, a random name), then renamed; no half file under the final
+    name when a run fails or is interrupted. Created before any work, so a bad ``--out``
+    fails at once."""
+
+    def __init__(self, path: str, form: str, purposes: Any = (), schema: Any = None) -> None:
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+        import pyarrow.parquet as pq
+
+        from ..bulk import with_provenance
+
+        schema = verdict_table_schema(purposes) if schema is None else schema
+        self._any = "disallowed" in schema.names  # an any-agent table: one row per URL
+        self._pages = "index" in schema.names  # a page-signal table: counts index yes/no
+        self._kinds = "kind" in schema.names  # a stance table: one row per site and agent
+        self._csv_lists = [i for i, f in enumerate(schema) if form == "csv"
+                           and isinstance(f.type, pa.ListType)]
+        if self._csv_lists:  # CSV has no lists: such columns are written as JSON text
+            schema = pa.schema([pa.field(f.name, pa.string()) if i in self._csv_lists else f
+                                for i, f in enumerate(schema)])
+        self.verdict_table_schema = schema
+        self.path = path
+        if os.path.isdir(path):
+            raise RobotsError(f"{path}: is a directory; --out names the output file")
+        if os.path.exists(path) and not os.path.isfile(path):
+            raise RobotsError(f"{path}: not a regular file; --out names the output file")
+        directory = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(directory):
+            raise RobotsError(f"{os.path.dirname(path) or directory}: no such directory")
+        try:
+            handle, self.partial = tempfile.mkstemp(
+                prefix="." + os.path.basename(path) + ".", suffix=".partial", dir=directory)
+        except OSError as error:
+            raise RobotsError(f"{path}: cannot write there: {error.strerror or error}"
+                              ) from None
+        self.counts = {True: 0, False: 0, None: 0}
+        self.kinds: Dict[Optional[str], int] = {"all": 0, "some": 0, "none": 0, None: 0}
+        """Rows per stance kind (a stance table)."""
+        self._file: Any = None
+        self._writer: Any = None
+        try:
+            os.fchmod(handle, 0o666 & ~_umask())  # mkstemp's 0600 would stick to the output
+            self._file = os.fdopen(handle, "wb")
+            self._writer = (pq.ParquetWriter(self._file, with_provenance(schema),
+                                             compression="zstd")
+                            if form == "parquet" else pacsv.CSVWriter(self._file, schema))
+        except BaseException:
+            if self._file is None:
+                os.close(handle)
+            self.close(False)
+            raise
+
+    def write(self, batch: Any) -> None:
+        import pyarrow.compute as pc
+
+        if self._kinds:
+            for kind in batch.column("kind").to_pylist():
+                self.kinds[kind if kind in self.kinds else None] += 1
+            if self._csv_lists:
+                batch = _json_lists(batch, self._csv_lists, self.verdict_table_schema)
+            self._writer.write_batch(batch)
+            return
+        self._writer.write_batch(_json_lists(batch, self._csv_lists, self.verdict_table_schema)
+                                 if self._csv_lists else batch)
+        allowed = (pc.invert(batch.column("disallowed")) if self._any
+                   else batch.column("index") if self._pages else batch.column("allowed"))
+        yes = pc.sum(allowed.cast("int64")).as_py() or 0
+        nulls = allowed.null_count
+        self.counts[True] += yes
+        self.counts[None] += nulls
+        self.counts[False] += batch.num_rows - yes - nulls
+
+    def close(self, ok: bool) -> None:
+        """Finish the file and rename it to the final name (``ok``), or remove it."""
+        try:
+            if self._writer is not None:
+                writer, self._writer = self._writer, None
+                writer.close()
+            if self._file is not None and not self._file.closed:
+                self._file.flush()
+                if ok:
+                    os.fsync(self._file.fileno())
+                self._file.close()
+            if ok:
+                try:
+                    os.replace(self.partial, self.path)
+                except OSError as error:
+                    raise RobotsError(f"{self.path}: cannot write: "
+                                      f"{error.strerror or error}") from None
+                ok = False  # renamed: nothing left to remove
+        finally:
+            if not ok:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(self.partial)
+
+
+def verdict_table_schema(purposes: Any = ()) -> Any:
+    """The verdict table's Arrow schema with a column per purpose (repeats dropped)."""
+    from ..bulk import verdict_schema
+
+    return verdict_schema(tuple(dict.fromkeys(purposes)))
+
+
+def _json_lists(batch: Any, positions: List[int], schema: Any) -> Any:
+    """``batch`` with its list columns as JSON text (for CSV)."""
+    import pyarrow as pa
+
+    columns = list(batch.columns)
+    for i in positions:
+        columns[i] = pa.array([None if v is None else json.dumps(v, ensure_ascii=False)
+                               for v in columns[i].to_pylist()], pa.string())
+    return pa.RecordBatch.from_arrays(columns, schema=schema)
