@@ -86,3 +86,25 @@ def test_redis_keys_written_before_read_the_same(loaded: redis.Redis) -> None:
     store = RedisStore(loaded)
     for key in EXPECTED:
         _check(key, store.get(key))
+
+
+def test_a_checker_finds_every_kind_of_entry_under_its_old_name(tmp_path: Path) -> None:
+    """The typed keys of RobotsCache name the entries as the string keys did: every answer
+    comes from the store written before, and nothing is fetched."""
+    from robotsrules import RobotsCache
+
+    path = tmp_path / "entries.sqlite3"
+    shutil.copyfile(DATA / "entries.sqlite3", path)
+    with RobotsCache(SQLiteStore(path), user_agent="ExampleBot/1.0",
+                     clock=lambda: MAKER.NOW) as cache:
+        assert not cache.allowed("https://b.test/private/p")
+        assert cache.lookup("https://a.test/").reason == "last-good-copy"
+        assert not cache.allowed("https://d.test/")
+        assert cache.tdmrep("https://a.test/private/p").reservation(
+            "https://a.test/private/p") == 1
+        assert cache.tdmrep("https://c.test/").state == "absent"
+        document = cache.license_document("https://l.test/terms.xml", origin="https://a.test")
+        assert document.state == "ok"
+        assert document.license_for("https://a.test/x").status("search") == "permitted"
+        assert cache.license_document("https://l.test/down.xml").state == "unreachable"
+        assert cache.fetches == 0

@@ -214,9 +214,9 @@ def tdmrep_from(served: Served) -> TdmRepFile:
     30-day rule) is ``state="absent"``; "unreachable" with no copy is
     ``state="unreachable"``.
     """
-    synthetic = served.robots.synthetic
+    synthetic = served.synthetic
     if synthetic == "disallow-all":
         return TdmRepFile(state="unreachable")
     if synthetic == "allow-all":
         return TdmRepFile(state="absent")
-    return parse_tdmrep(served.robots.source)
+    return parse_tdmrep(served.body)
