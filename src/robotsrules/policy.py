@@ -36,7 +36,19 @@ from __future__ import annotations
 import email.utils
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Dict, Generator, List, Literal, Mapping, Optional, Tuple
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Generator,
+    List,
+    Literal,
+    Mapping,
+    Optional,
+    Tuple,
+    Union,
+    overload,
+)
 from urllib.parse import unquote, urlsplit
 
 from ._agents import Agent
@@ -145,6 +157,27 @@ class Answer:
     """A redirect whose target the client could not even represent (``javascript:...``)."""
 
 
+class _ReadOnce:
+    """:attr:`FetchResult.robots`: the rules read from the result's body on first use and
+    kept in its ``__dict__`` under the same name, where every later read finds them without
+    calling this (a descriptor without ``__set__``, as :class:`functools.cached_property`,
+    without its lock: threads that race read the body twice and all get the first object
+    kept). The warm path of a cache reads them on every question."""
+
+    @overload
+    def __get__(self, result: None, owner: Any = None) -> _ReadOnce: ...
+
+    @overload
+    def __get__(self, result: FetchResult, owner: Any = None) -> RobotsTxt: ...
+
+    def __get__(self, result: Optional[FetchResult], owner: Any = None
+                ) -> Union[_ReadOnce, RobotsTxt]:
+        if result is None:
+            return self
+        kept: RobotsTxt = result.__dict__.setdefault("robots", result._read())
+        return kept
+
+
 @dataclass(frozen=True)
 class FetchResult:
     """The outcome of fetching one robots.txt, with the rules to apply until ``expires_at``.
@@ -191,13 +224,8 @@ class FetchResult:
         if self.synthetic is not None and self.synthetic not in _SYNTHETIC:
             raise InvalidArgument(f"unknown synthetic rules {self.synthetic!r}")
 
-    @property
-    def robots(self) -> RobotsTxt:
-        """The rules, read from :attr:`body` on first use and kept."""
-        found: Optional[RobotsTxt] = self.__dict__.get("_robots")
-        if found is None:  # setdefault: threads that race all get the first object kept
-            found = self.__dict__.setdefault("_robots", self._read())
-        return found
+    robots = _ReadOnce()
+    """The rules, read from :attr:`body` on first use and kept."""
 
     def _read(self) -> RobotsTxt:
         if self.synthetic is not None and not self.body:
@@ -212,12 +240,12 @@ class FetchResult:
         made = replace(self, body=b"" if plain else robots.source,
                        cut=False if plain else robots.truncated, synthetic=synthetic,
                        mode="google" if plain else robots.mode)
-        made.__dict__["_robots"] = robots
+        made.__dict__["robots"] = robots
         return made
 
     def __getstate__(self) -> Dict[str, Any]:
         state = dict(self.__dict__)
-        state.pop("_robots", None)  # read again from the body when first used
+        state.pop("robots", None)  # read again from the body when first used
         return state
 
     @property

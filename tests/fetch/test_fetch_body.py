@@ -37,7 +37,7 @@ def fetched(body: bytes, status: Optional[int] = 200, *, url: str = "https://a.t
 
 def parsed(result: FetchResult) -> bool:
     """Whether the result's rules have been read (kept once read; see FetchResult.robots)."""
-    return "_robots" in result.__dict__
+    return "robots" in result.__dict__
 
 
 @pytest.mark.parametrize("max_bytes", [10, 30, 50, 80, 10_000])
