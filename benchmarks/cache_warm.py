@@ -23,7 +23,7 @@ import time
 import timeit
 from typing import Callable, Tuple
 
-from robotsrules import RobotsCache, parse
+from robotsrules import RobotsCache
 from robotsrules.cache import MemoryStore
 from robotsrules.policy import OK, Entry, FetchResult
 
@@ -35,7 +35,7 @@ URL = ORIGIN + "/private/x"
 def _warm_cache() -> RobotsCache:
     now = time.time()
     result = FetchResult(url=ORIGIN + "/robots.txt", final_url=ORIGIN + "/robots.txt",
-                         outcome=OK, status=200, robots=parse(BODY), redirects=(),
+                         outcome=OK, status=200, body=BODY, redirects=(),
                          fetched_at=now, expires_at=now + 86_400)
     store = MemoryStore()
     store.put(ORIGIN, Entry.first(result))

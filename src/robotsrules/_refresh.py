@@ -33,7 +33,7 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generator, Optional, Union
+from typing import TYPE_CHECKING, Generator, Hashable, Optional, Union
 
 from .cache import merge
 from .policy import Entry, FetchResult
@@ -82,8 +82,9 @@ class Refresher:
     """
 
     def __init__(self, memo_limit: int = MEMO_LIMIT, logger: logging.Logger = log) -> None:
-        self.memo: OrderedDict[str, Entry] = OrderedDict()
-        """Entries by key (an origin, or a TDMRep file's URL), least recently used first."""
+        self.memo: OrderedDict[Hashable, Entry] = OrderedDict()
+        """Entries by key (an origin; a checker's typed key of a robots.txt, a TDMRep file
+        or a licence document), least recently used first."""
         self.memo_limit = memo_limit
         self.logger = logger
         self.store_errors = 0
@@ -92,14 +93,14 @@ class Refresher:
         """Files fetched by the flow."""
         self._store_down = False
 
-    def fresh(self, key: str, now: float) -> Optional[Entry]:
+    def fresh(self, key: Hashable, now: float) -> Optional[Entry]:
         """The remembered entry of ``key`` if its latest result is fresh at ``now``."""
         entry = self.memo.get(key)
         if entry is not None and entry.latest.is_fresh(now):
             return entry
         return None
 
-    def remember(self, key: str, entry: Entry) -> None:
+    def remember(self, key: Hashable, entry: Entry) -> None:
         """Keep ``entry`` as the newest of ``key`` (dropping the least recently used)."""
         memo = self.memo
         memo[key] = entry
@@ -107,7 +108,7 @@ class Refresher:
         if len(memo) > self.memo_limit:
             memo.popitem(last=False)
 
-    def store_failed(self, action: str, key: str, error: Exception) -> None:
+    def store_failed(self, action: str, key: Hashable, error: Exception) -> None:
         """Count and log a failed store operation (``action`` is ``get`` or ``put``)."""
         # One warning per outage (the first failure, and the first after a success), not
         # one per URL of a crawl: the rest are counted and logged at debug level.
@@ -117,7 +118,7 @@ class Refresher:
         self.logger.log(level, "robots cache store %s failed for %s: %r (store_errors=%d)",
                         action, key, error, self.store_errors)
 
-    def flow(self, key: str, now: float) -> Generator[RefreshStep, RefreshReply, Entry]:
+    def flow(self, key: Hashable, now: float) -> Generator[RefreshStep, RefreshReply, Entry]:
         """Refresh ``key`` as of ``now``: yields :class:`Load`, :class:`Fetch` and
         :class:`Save` steps, returns the entry to serve (also remembered)."""
         entry = self.fresh(key, now)

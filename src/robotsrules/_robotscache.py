@@ -28,7 +28,18 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Dict, Optional, Tuple, TypeVar, Union, overload
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Literal,
+    NamedTuple,
+    Optional,
+    Tuple,
+    TypeVar,
+    Union,
+    overload,
+)
 
 import httpx
 
@@ -84,19 +95,35 @@ class _AsyncFlight:
     users: int = 0
 
 
-def _resource(key: str) -> Optional[str]:
-    # Entries are keyed by origin; a TDMRep entry by its file's URL (origin + TDMREP_PATH),
-    # an RSL licence document's by LICENSE_KEY + its URL: that URL is then what is fetched,
-    # under the same policy.
-    if key.startswith(LICENSE_KEY):
-        return key[len(LICENSE_KEY):]
-    return key if key.endswith(TDMREP_PATH) else None
+class _Key(NamedTuple):
+    """What a checker keeps an entry under: the kind of file and its URL, fetched under the
+    same policy. Its :attr:`stored` name in the store is what it always was (a robots.txt
+    by its origin, a TDMRep file by its URL, a licence document by ``LICENSE_KEY`` + its
+    URL), so that stores written before read the same."""
 
+    kind: Literal["robots", "tdmrep", "license"]
+    url: str
+    """The origin (``robots``); the file's URL (``tdmrep``: origin + ``TDMREP_PATH``;
+    ``license``: the licence document's URL)."""
 
-def _credentials(key: str) -> bool:
-    # A licence document may live on any origin (RSL 1.0 §4.4): the caller's credentials,
-    # meant for the sites crawled, are never sent for one.
-    return not key.startswith(LICENSE_KEY)
+    @property
+    def stored(self) -> str:
+        """The name of the entry in the store."""
+        return LICENSE_KEY + self.url if self.kind == "license" else self.url
+
+    @property
+    def resource(self) -> Optional[str]:
+        """The URL fetched instead of the origin's robots.txt (``None``: robots.txt)."""
+        return None if self.kind == "robots" else self.url
+
+    @property
+    def credentials(self) -> bool:
+        """Whether the caller's credentials may be sent: a licence document may live on any
+        origin (RSL 1.0 §4.4), and the credentials are meant for the sites crawled."""
+        return self.kind != "license"
+
+    def __str__(self) -> str:  # as the refresher logs it
+        return self.stored
 
 
 def _default_agent(user_agent: str) -> Optional[Agent]:
@@ -180,9 +207,11 @@ class _Base:
         good = capped if entry.good is latest else entry.good
         return document, replace(entry, latest=capped, good=good)
 
-    def _fresh(self, key: str) -> Optional[Entry]:
+    def _fresh(self, key: Tuple[str, str]) -> Optional[Entry]:
         # The warm path of every question: the memo's entry while it is fresh. Refresher.fresh
-        # written out here, so that a warm lookup makes no more calls than it did.
+        # written out here, so that a warm lookup makes no more calls than it did. A _Key
+        # equals and hashes as the plain tuple of its fields, which lookup passes: making a
+        # NamedTuple costs a Python call.
         entry = self._memo.get(key)
         if entry is not None and entry.latest.is_fresh(self.clock()):
             return entry
@@ -220,43 +249,43 @@ class RobotsCache(_Base):
         self._client = client
         self._slots = threading.BoundedSemaphore(max_concurrency)
         self._guard = threading.Lock()
-        self._flights: Dict[str, _Flight] = {}
+        self._flights: Dict[_Key, _Flight] = {}
 
     def lookup(self, url: str) -> Served:
         """The rules that apply to ``url``'s origin now, fetching them if needed."""
         origin = origin_of(url)
-        entry = self._fresh(origin)
+        entry = self._fresh(("robots", origin))
         if entry is None:
-            entry = self._refresh(origin)
+            entry = self._refresh(_Key("robots", origin))
         return effective(entry, self.clock(), self.policy)
 
-    def _refresh(self, origin: str) -> Entry:
+    def _refresh(self, key: _Key) -> Entry:
         with self._guard:
-            flight = self._flights.get(origin)
+            flight = self._flights.get(key)
             if flight is None:
-                flight = self._flights[origin] = _Flight()
+                flight = self._flights[key] = _Flight()
             flight.users += 1
         try:
-            with flight.lock:  # one fetch per origin at a time; the others wait for it
-                return run(self._refresher.flow(origin, self.clock()),
-                           lambda step: self._do(origin, step))
+            with flight.lock:  # one fetch per key at a time; the others wait for it
+                return run(self._refresher.flow(key, self.clock()),
+                           lambda step: self._do(key, step))
         finally:
             with self._guard:
                 flight.users -= 1
                 if flight.users == 0:
-                    del self._flights[origin]
+                    del self._flights[key]
 
-    def _do(self, origin: str, step: RefreshStep) -> RefreshReply:
+    def _do(self, key: _Key, step: RefreshStep) -> RefreshReply:
         if isinstance(step, Fetch):
             with self._slots:
-                return fetch(origin, user_agent=self.user_agent, timeout=self.timeout,
+                return fetch(key.url, user_agent=self.user_agent, timeout=self.timeout,
                              policy=self.policy, max_bytes=self.policy.max_bytes,
                              client=self._client, now=step.now,
-                             resource=_resource(origin), credentials=_credentials(origin))
+                             resource=key.resource, credentials=key.credentials)
         try:  # a store outage must not stop a crawl: the flow logs and goes on
             if isinstance(step, Load):
-                return self.store.get(origin)
-            return self.store.put(origin, step.entry)
+                return self.store.get(key.stored)
+            return self.store.put(key.stored, step.entry)
         except Exception as error:
             return error
 
@@ -279,7 +308,7 @@ class RobotsCache(_Base):
         ``.reservation(url)`` / ``.match(url)`` answer for a URL (see
         :mod:`robotsrules._page._tdmrep`).
         """
-        key = origin_of(url) + TDMREP_PATH
+        key = _Key("tdmrep", origin_of(url) + TDMREP_PATH)
         entry = self._fresh(key) or self._refresh(key)
         return tdmrep_from(effective(entry, self.clock(), self.policy))
 
@@ -294,7 +323,7 @@ class RobotsCache(_Base):
         problem = license_url_problem(license_url)
         if problem is not None:
             return unread(license_url, origin, problem)
-        key = LICENSE_KEY + license_url
+        key = _Key("license", license_url)
         entry = self._fresh(key) or self._refresh(key)
         for _ in range(2):  # a copy fresher than its max-age allows is capped, then fetched
             document, capped = self._license_read(entry, license_url, origin)
@@ -382,7 +411,7 @@ class AsyncRobotsCache(_Base):
     ) -> None:
         super().__init__(store, user_agent, agent, timeout, policy, clock, max_concurrency)
         self._client = client
-        self._flights: Dict[str, _AsyncFlight] = {}
+        self._flights: Dict[_Key, _AsyncFlight] = {}
         # Made on first use, inside the running loop (on Python 3.9 a Semaphore binds to
         # the loop current when it is made).
         self._slots: Optional[asyncio.Semaphore] = None
@@ -398,26 +427,26 @@ class AsyncRobotsCache(_Base):
     async def lookup(self, url: str) -> Served:
         """The rules that apply to ``url``'s origin now, fetching them if needed."""
         origin = origin_of(url)
-        entry = self._fresh(origin)
+        entry = self._fresh(("robots", origin))
         if entry is None:
-            entry = await self._refresh(origin)
+            entry = await self._refresh(_Key("robots", origin))
         return effective(entry, self.clock(), self.policy)
 
-    async def _refresh(self, origin: str) -> Entry:
-        flight = self._flights.get(origin)
+    async def _refresh(self, key: _Key) -> Entry:
+        flight = self._flights.get(key)
         if flight is None:
-            flight = self._flights[origin] = _AsyncFlight()
+            flight = self._flights[key] = _AsyncFlight()
         flight.users += 1
         try:
             async with flight.lock:
-                return await arun(self._refresher.flow(origin, self.clock()),
-                                  lambda step: self._do(origin, step))
+                return await arun(self._refresher.flow(key, self.clock()),
+                                  lambda step: self._do(key, step))
         finally:
             flight.users -= 1
             if flight.users == 0:
-                del self._flights[origin]
+                del self._flights[key]
 
-    async def _do(self, origin: str, step: RefreshStep) -> RefreshReply:
+    async def _do(self, key: _Key, step: RefreshStep) -> RefreshReply:
         if isinstance(step, Fetch):
             if self._slots is None:
                 self._slots = asyncio.Semaphore(self.max_concurrency)
@@ -425,16 +454,15 @@ class AsyncRobotsCache(_Base):
                 self._ftp_pool = ThreadPoolExecutor(
                     min(self.max_concurrency, FTP_THREADS), thread_name_prefix="robotsrules-ftp")
             async with self._slots:
-                return await afetch(origin, user_agent=self.user_agent, timeout=self.timeout,
+                return await afetch(key.url, user_agent=self.user_agent, timeout=self.timeout,
                                     policy=self.policy, max_bytes=self.policy.max_bytes,
                                     client=self._client, now=step.now,
-                                    ftp_executor=self._ftp_pool,
-                                    resource=_resource(origin),
-                                    credentials=_credentials(origin))
+                                    ftp_executor=self._ftp_pool, resource=key.resource,
+                                    credentials=key.credentials)
         try:
             if isinstance(step, Load):
-                return await self._call(self.store.get, origin)
-            return await self._call(self.store.put, origin, step.entry)
+                return await self._call(self.store.get, key.stored)
+            return await self._call(self.store.put, key.stored, step.entry)
         except Exception as error:
             return error
 
@@ -452,7 +480,7 @@ class AsyncRobotsCache(_Base):
 
     async def tdmrep(self, url: str) -> TdmRepFile:
         """The TDMRep site policy of ``url``'s origin (see :meth:`RobotsCache.tdmrep`)."""
-        key = origin_of(url) + TDMREP_PATH
+        key = _Key("tdmrep", origin_of(url) + TDMREP_PATH)
         entry = self._fresh(key) or await self._refresh(key)
         return tdmrep_from(effective(entry, self.clock(), self.policy))
 
@@ -463,7 +491,7 @@ class AsyncRobotsCache(_Base):
         problem = license_url_problem(license_url)
         if problem is not None:
             return unread(license_url, origin, problem)
-        key = LICENSE_KEY + license_url
+        key = _Key("license", license_url)
         entry = self._fresh(key) or await self._refresh(key)
         for _ in range(2):  # see RobotsCache.license_document
             document, capped = self._license_read(entry, license_url, origin)

@@ -1352,16 +1352,15 @@ def license_from(served: Served, url: str, *, origin: Optional[str] = None,
     network errors), with the fetch's error.
     """
     result = served.result
-    synthetic = served.robots.synthetic
+    synthetic = served.synthetic
     if synthetic is not None:
         state: LicenseState = "unreachable" if synthetic == "disallow-all" else "unavailable"
         if served.reason == "30-days":
             state = "unreachable"
         return LicenseDocument(url=url, origin=origin and origin_of(origin), state=state,
                                error=result.error or result.outcome, status=result.status)
-    good = served.robots.source
-    truncated = served.robots.truncated or (served.reason != "last-good-copy"
-                                            and result.truncated)
+    good = served.body
+    truncated = served.cut or (served.reason != "last-good-copy" and result.truncated)
     if truncated:
         return LicenseDocument(url=url, origin=origin and origin_of(origin), state="invalid",
                                error=f"larger than {max_bytes:,} bytes: refused, not cut",

@@ -36,14 +36,26 @@ from __future__ import annotations
 import email.utils
 import re
 from dataclasses import dataclass, field, replace
-from typing import Dict, Generator, List, Literal, Mapping, Optional, Tuple
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Generator,
+    List,
+    Literal,
+    Mapping,
+    Optional,
+    Tuple,
+    Union,
+    overload,
+)
 from urllib.parse import unquote, urlsplit
 
 from ._agents import Agent
 from ._scope import host_problem, join_url, origin_of, split_origin
 from ._usage import Usage
-from .errors import InvalidURL
-from .robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse
+from .errors import InvalidArgument, InvalidURL
+from .robotstxt import DEFAULT_MAX_BYTES, MODES, Mode, RobotsTxt, Synthetic, reparse
 
 __all__ = [
     "FORBIDDEN",
@@ -52,10 +64,12 @@ __all__ = [
     "UNAVAILABLE",
     "UNREACHABLE",
     "Answer",
+    "Entry",
     "FetchResult",
     "Outcome",
     "Policy",
     "Request",
+    "Served",
     "ServedReason",
     "effective",
     "fetch_flow",
@@ -143,18 +157,43 @@ class Answer:
     """A redirect whose target the client could not even represent (``javascript:...``)."""
 
 
+class _ReadOnce:
+    """:attr:`FetchResult.robots`: the rules read from the result's body on first use and
+    kept in its ``__dict__`` under the same name, where every later read finds them without
+    calling this (a descriptor without ``__set__``, as :class:`functools.cached_property`,
+    without its lock: threads that race read the body twice and all get the first object
+    kept). The warm path of a cache reads them on every question."""
+
+    @overload
+    def __get__(self, result: None, owner: Any = None) -> _ReadOnce: ...
+
+    @overload
+    def __get__(self, result: FetchResult, owner: Any = None) -> RobotsTxt: ...
+
+    def __get__(self, result: Optional[FetchResult], owner: Any = None
+                ) -> Union[_ReadOnce, RobotsTxt]:
+        if result is None:
+            return self
+        kept: RobotsTxt = result.__dict__.setdefault("robots", result._read())
+        return kept
+
+
 @dataclass(frozen=True)
 class FetchResult:
     """The outcome of fetching one robots.txt, with the rules to apply until ``expires_at``.
 
-    ``robots`` is the parsed file for ``ok``; :meth:`RobotsTxt.allow_all` for
+    The result keeps the file's octets (:attr:`body`) and reads its rules, :attr:`robots`,
+    on first use only: the parsed file for ``ok``; :meth:`RobotsTxt.allow_all` for
     ``unavailable``; :meth:`RobotsTxt.disallow_all` for ``unreachable`` and ``forbidden``.
+    A fetch of another file under the same policy (a ``tdmrep.json``, an RSL licence
+    document) is read from :attr:`body` by its own reader, and never as a robots.txt.
+    Immutable, picklable and safe to share between threads (the first use of
+    :attr:`robots` by two threads at once may read the body twice; both get one object).
     Times are seconds since the epoch.
     """
 
     url: str
     """The robots.txt URL asked for; its rules govern that origin only (redirects or not)."""
-    robots: RobotsTxt
     outcome: Outcome
     status: Optional[int]
     final_url: str
@@ -166,6 +205,48 @@ class FetchResult:
     """Octets of the body read (at most ``max_bytes``)."""
     truncated: bool = False
     """The body was longer than ``max_bytes``; the rest was not read."""
+    body: bytes = field(default=b"", repr=False)
+    """The octets the rules are read from (:attr:`RobotsTxt.source`): for ``ok``, the body
+    as read, cut at ``max_bytes``; empty when the rules come from no file (:attr:`synthetic`)."""
+    cut: bool = False
+    """The body given to the parser was longer than ``max_bytes`` and was cut to
+    :attr:`body` (:attr:`RobotsTxt.truncated`)."""
+    synthetic: Optional[Synthetic] = None
+    """``"allow-all"`` (``unavailable``) or ``"disallow-all"`` (``unreachable``,
+    ``forbidden``): with an empty :attr:`body`, the rules are
+    :meth:`RobotsTxt.allow_all` or :meth:`RobotsTxt.disallow_all`; ``None`` for a file read."""
+    mode: Mode = "google"
+    """How :attr:`body` is read (:func:`~robotsrules.robotstxt.parse`'s ``mode``)."""
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise InvalidArgument(f"unknown mode {self.mode!r}")
+        if self.synthetic is not None and self.synthetic not in _SYNTHETIC:
+            raise InvalidArgument(f"unknown synthetic rules {self.synthetic!r}")
+
+    robots = _ReadOnce()
+    """The rules, read from :attr:`body` on first use and kept."""
+
+    def _read(self) -> RobotsTxt:
+        if self.synthetic is not None and not self.body:
+            return _SYNTHETIC[self.synthetic]()
+        return reparse(self.body, self.cut, self.synthetic, self.mode)
+
+    def with_robots(self, robots: RobotsTxt) -> FetchResult:
+        """This result with the rules ``robots`` (their source, flags and mode) instead."""
+        synthetic = robots.synthetic
+        constructor = _SYNTHETIC.get(synthetic) if synthetic is not None else None
+        plain = constructor is not None and robots == constructor()
+        made = replace(self, body=b"" if plain else robots.source,
+                       cut=False if plain else robots.truncated, synthetic=synthetic,
+                       mode="google" if plain else robots.mode)
+        made.__dict__["robots"] = robots
+        return made
+
+    def __getstate__(self) -> Dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("robots", None)  # read again from the body when first used
+        return state
 
     @property
     def origin(self) -> str:
@@ -184,6 +265,12 @@ class FetchResult:
         preference applies (nothing may be fetched, so nothing is there to use).
         """
         return self.robots.usage(url, agent=agent)
+
+
+_SYNTHETIC: Dict[Synthetic, Callable[[], RobotsTxt]] = {
+    "allow-all": RobotsTxt.allow_all,
+    "disallow-all": RobotsTxt.disallow_all,
+}
 
 
 def outcome_for_status(status: int, policy: Policy = Policy()) -> Outcome:
@@ -329,15 +416,19 @@ def fetch_flow(
 
 def _result(url: str, final: str, redirects: List[str], outcome: Outcome, answer: Answer,
             now: float, policy: Policy, error: Optional[str]) -> FetchResult:
-    if outcome == OK:
-        robots = parse(answer.body, max_bytes=policy.max_bytes)
-    elif outcome == UNAVAILABLE:
-        robots = RobotsTxt.allow_all()
+    body = b""
+    cut = False
+    synthetic: Optional[Synthetic] = None
+    if outcome == OK:  # read as parse(answer.body, max_bytes=...) reads it, when first used
+        body = bytes(answer.body)
+        limit = policy.max_bytes
+        cut = limit is not None and len(body) > limit
+        if cut:
+            body = body[:max(limit, 0)]
     else:
-        robots = RobotsTxt.disallow_all()
+        synthetic = "allow-all" if outcome == UNAVAILABLE else "disallow-all"
     return FetchResult(
         url=url,
-        robots=robots,
         outcome=outcome,
         status=answer.status,
         final_url=final,
@@ -347,20 +438,56 @@ def _result(url: str, final: str, redirects: List[str], outcome: Outcome, answer
         error=error,
         size=len(answer.body),
         truncated=answer.truncated,
+        body=body,
+        cut=cut,
+        synthetic=synthetic,
     )
 
 
 @dataclass(frozen=True)
 class Served:
-    """What a cache serves for an origin at a moment: the rules and why these ones."""
+    """What a cache serves for an origin at a moment: the rules and why these ones.
 
-    robots: RobotsTxt
+    The rules come from :attr:`copy` (read on first use of :attr:`robots`); a reader of
+    another file fetched under the policy (TDMRep, an RSL licence document) reads
+    :attr:`body`, :attr:`synthetic` and :attr:`cut` instead, and never parses a robots.txt.
+    """
+
+    copy: Optional[FetchResult]
+    """The result whose rules are served (the latest, or the last good copy); ``None`` when
+    the 30-day rule serves allow all."""
     result: FetchResult
     """The latest fetch result (possibly unreachable)."""
     reason: ServedReason
     """``"fresh"``, ``"stale"`` (a refresh is due), ``"last-good-copy"`` (unreachable, an
     older good copy is served), ``"unreachable"`` (disallow all), ``"30-days"`` (unreachable
     for longer than the limit with no copy: allow all)."""
+
+    @property
+    def robots(self) -> RobotsTxt:
+        """The rules served (read on first use)."""
+        if self.copy is not None:
+            return self.copy.robots
+        found: Optional[RobotsTxt] = self.__dict__.get("_robots")
+        if found is None:
+            found = self.__dict__.setdefault("_robots", RobotsTxt.allow_all())
+        return found
+
+    @property
+    def body(self) -> bytes:
+        """The octets of the file served (:attr:`FetchResult.body`); empty for none."""
+        return self.copy.body if self.copy is not None else b""
+
+    @property
+    def synthetic(self) -> Optional[Synthetic]:
+        """``"allow-all"`` or ``"disallow-all"`` when the rules served come from no file
+        (:attr:`FetchResult.synthetic`; ``"allow-all"`` for the 30-day rule)."""
+        return self.copy.synthetic if self.copy is not None else "allow-all"
+
+    @property
+    def cut(self) -> bool:
+        """The file served was cut at the size limit when read (:attr:`FetchResult.cut`)."""
+        return self.copy.cut if self.copy is not None else False
 
 
 @dataclass(frozen=True)
@@ -393,11 +520,11 @@ def effective(entry: Entry, now: float, policy: Policy = Policy()) -> Served:
     latest = entry.latest
     freshness: ServedReason = "fresh" if latest.is_fresh(now) else "stale"
     if latest.outcome != UNREACHABLE:
-        return Served(latest.robots, latest, freshness)
+        return Served(latest, latest, freshness)
     if entry.good is not None:
-        return Served(entry.good.robots, latest, "last-good-copy")
+        return Served(entry.good, latest, "last-good-copy")
     since = entry.unreachable_since if entry.unreachable_since is not None else (
         latest.fetched_at)
     if now - since > policy.unreachable_limit:
-        return Served(RobotsTxt.allow_all(), latest, "30-days")
-    return Served(latest.robots, latest, "unreachable")
+        return Served(None, latest, "30-days")
+    return Served(latest, latest, "unreachable")

@@ -256,11 +256,11 @@ def tdmrep_from(served: Served) -> TdmRepFile:
     30-day rule) is ``state="absent"``; "unreachable" with no copy is
     ``state="unreachable"``.
     """
-    synthetic = served.robots.synthetic
+    synthetic = served.synthetic
     if synthetic == "disallow-all":
         return TdmRepFile(state="unreachable")
     if synthetic == "allow-all":
         return TdmRepFile(state="absent")
-    truncated = served.robots.truncated or (served.reason != "last-good-copy"
-                                            and served.result.truncated)
-    return parse_tdmrep(served.robots.source, truncated=truncated)
+    copy = served.copy  # the file served: cut by the parser, or not read to its end
+    truncated = served.cut or (copy is not None and copy.truncated)
+    return parse_tdmrep(served.body, truncated=truncated)

@@ -12,13 +12,16 @@ field of the :class:`~robotsrules.policy.FetchResult` plus how to rebuild its ru
 
     "robots": {"kind": "allow-all"}             RobotsTxt.allow_all(), no body
     "robots": {"kind": "disallow-all"}          RobotsTxt.disallow_all(), no body
-    "robots": {"kind": "parsed", "length": n,   the next n octets, re-parsed with
-               "truncated": b, "synthetic": s,  parse(body, max_bytes=None, mode=m)
+    "robots": {"kind": "parsed", "length": n,   the next n octets: FetchResult.body, with
+               "truncated": b, "synthetic": s,  cut=b, synthetic=s, mode=m
                "mode": m}                       ("mode" only when not "google")
 
-The stored body is :attr:`RobotsTxt.source`, already cut at the ``max_bytes`` in force when it
-was fetched, so it is re-parsed without a limit and ``truncated`` is carried over. Bodies are
-stored raw (not as JSON text) so any octets, UTF-8 or not, round-trip unchanged.
+The stored body is :attr:`FetchResult.body <robotsrules.policy.FetchResult.body>` (the
+:attr:`RobotsTxt.source` of its rules), already cut at the ``max_bytes`` in force when it was
+fetched: nothing is parsed when an entry is read, the result reads its rules without a limit
+when they are first used, and ``truncated`` (``cut``) is carried over. A ``tdmrep.json`` or a
+licence document is stored the same way and read by its own reader, never as a robots.txt.
+Bodies are stored raw (not as JSON text) so any octets, UTF-8 or not, round-trip unchanged.
 
 :func:`decode` raises :class:`ValueError` for anything it cannot vouch for: a damaged header,
 a wrong type, missing or extra octets, an unknown format or version. Stores treat that as a
@@ -40,7 +43,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ..errors import CorruptEntry
 from ..policy import FORBIDDEN, OK, UNAVAILABLE, UNREACHABLE, Entry, FetchResult
-from ..robotstxt import MODES, RobotsTxt, reparse
+from ..robotstxt import MODES
 
 __all__ = ["FORMAT", "MAX_DEPTH", "MAX_HEADER", "VERSION", "decode", "encode"]
 
@@ -60,10 +63,7 @@ _LONG_NUMBER = re.compile(rb"[0-9]{20}")
 _BRACKET = re.compile(rb"[][{}]")
 
 # Rules that have no file behind them: rebuilt from their constructor, nothing stored.
-_SYNTHETIC: Dict[str, Callable[[], RobotsTxt]] = {
-    "allow-all": RobotsTxt.allow_all,
-    "disallow-all": RobotsTxt.disallow_all,
-}
+_SYNTHETIC = frozenset({"allow-all", "disallow-all"})
 
 
 def _check_str(value: Any) -> str:
@@ -108,8 +108,9 @@ def _optional(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return lambda value: None if value is None else check(value)
 
 
-# Every FetchResult field but ``robots`` (stored apart, see the module docstring), with the
-# check its JSON value must pass. A test guards that this table names every field.
+# Every FetchResult field but those of its rules (``body``, ``cut``, ``synthetic``, ``mode``:
+# stored apart, see the module docstring), with the check its JSON value must pass. A test
+# guards that this table names every field.
 _FIELDS: Dict[str, Callable[[Any], Any]] = {
     "url": _check_str,
     "outcome": _check_outcome,
@@ -127,16 +128,15 @@ _FIELDS: Dict[str, Callable[[Any], Any]] = {
 def _result_header(result: FetchResult, bodies: List[bytes]) -> Dict[str, Any]:
     header: Dict[str, Any] = {name: getattr(result, name) for name in _FIELDS}
     header["redirects"] = list(result.redirects)
-    robots = result.robots
-    kind = robots.synthetic
-    if kind is not None and kind in _SYNTHETIC and robots == _SYNTHETIC[kind]():
+    kind = result.synthetic
+    if kind is not None and not result.body:  # rules from no file: nothing to store
         header["robots"] = {"kind": kind}
     else:
-        header["robots"] = {"kind": "parsed", "length": len(robots.source),
-                            "truncated": robots.truncated, "synthetic": robots.synthetic}
-        if robots.mode != "google":
-            header["robots"]["mode"] = robots.mode
-        bodies.append(robots.source)
+        header["robots"] = {"kind": "parsed", "length": len(result.body),
+                            "truncated": result.cut, "synthetic": kind}
+        if result.mode != "google":
+            header["robots"]["mode"] = result.mode
+        bodies.append(result.body)
     return header
 
 
@@ -194,6 +194,8 @@ def _check_robots(spec: Any, reader: _Reader) -> Tuple[Any, ...]:
     body = reader.take(_check_int(spec.get("length")))
     truncated = _check_bool(spec.get("truncated"))
     synthetic = _optional(_check_str)(spec.get("synthetic"))
+    if synthetic is not None and synthetic not in _SYNTHETIC:
+        raise ValueError(f"robots: unknown synthetic rules {synthetic!r}")
     mode = spec.get("mode", "google")
     if not isinstance(mode, str) or mode not in MODES:
         raise ValueError(f"robots: unknown mode {mode!r}")
@@ -216,11 +218,10 @@ def _check_result(spec: Any, reader: _Reader) -> _Checked:
 
 def _build(checked: _Checked) -> FetchResult:
     values, robots = checked
-    if len(robots) == 1:
-        rules = _SYNTHETIC[robots[0]]()
-    else:  # already cut when fetched: re-parsed without a limit, in the mode it was read in
-        rules = reparse(*robots)
-    return FetchResult(robots=rules, **values)
+    if len(robots) == 1:  # the rules of no file (FetchResult reads them when first used)
+        return FetchResult(synthetic=robots[0], **values)
+    body, cut, synthetic, mode = robots  # already cut when fetched: read again uncut
+    return FetchResult(body=body, cut=cut, synthetic=synthetic, mode=mode, **values)
 
 
 def _header(line: bytes) -> Any:
