@@ -260,7 +260,7 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
         status_key: str = "http_status",
         manifest: Optional[str] = None,
     ) -> None:
-        from ._page import check_purposes
+        from ._purposes import check_purposes
 
         super().__init__(exclusion_writer)
         self.status_key = status_key

@@ -426,7 +426,7 @@ def page_verdicts(
     no rows: their notes stay in the executors (check the paths first, as
     ``robotsrules bulk`` does).
     """
-    from ._page import check_purposes
+    from ._purposes import check_purposes
 
     names = check_agents(agents)
     wanted = check_purposes(purposes)

@@ -33,7 +33,7 @@ only the standard library and the core. Every decision and its source is written
 ``docs/guides/page-signals.md``.
 """
 
-from ._admit import PageAdmission, Refusal, admit_page, check_purposes, reads_body
+from ._admit import PageAdmission, Refusal, admit_page, reads_body
 from ._combine import Answer, Combined, combine
 from ._headers import Field, Headers, header_block, is_html, read_headers
 from ._html import DEFAULT_HEAD_BYTES, Head, InlineScript, Link, Meta, read_head, read_head_meta
@@ -76,7 +76,6 @@ __all__ = [
     "TdmRepFile",
     "TdmRule",
     "admit_page",
-    "check_purposes",
     "combine",
     "header_block",
     "is_html",

@@ -11,9 +11,11 @@ from typing import Dict, Literal, Optional, Sequence, Tuple
 
 import pyarrow as pa
 
-from .._page import check_purposes  # the one purpose validator (re-exported here)
 from .._provenance import metadata
-from .._purposes import column_name
+from .._purposes import (
+    check_purposes,  # the one purpose validator (re-exported here)
+    column_name,
+)
 from ..errors import InvalidArgument
 
 __all__ = [
