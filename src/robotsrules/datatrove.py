@@ -44,18 +44,9 @@ from datatrove.pipeline.writers.disk_base import DiskWriter
 
 from ._crawlers import category_tokens
 from ._usage import Usage
-from .bulk import (
-    DEFAULT_CACHE_SIZE,
-    INVALID_URL,
-    NO_ROBOTS,
-    Key,
-    ParsedCache,
-    RobotsHistory,
-    check_agents,
-    fast_origin,
-    first_disallowed,
-    verdict_of,
-)
+from .bulk import DEFAULT_CACHE_SIZE, INVALID_URL, NO_ROBOTS, Key, RobotsHistory
+from .bulk._any import first_disallowed
+from .bulk._rows import ParsedCache, check_agents, fast_origin, verdict_of
 from .errors import InvalidArgument, InvalidURL
 from .robotstxt import RobotsTxt
 

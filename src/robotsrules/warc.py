@@ -68,7 +68,8 @@ from ._warcread import page_capture as _read_page
 from ._warcread import read_response as _response
 from ._warcread import status_code as _status
 from ._warcread import target_uri as _target
-from .bulk import DEFAULT_PAGE_BATCH_ROWS, Rank, page_schema, rank
+from .bulk import DEFAULT_PAGE_BATCH_ROWS, page_schema, rank
+from .bulk._rows import Rank
 from .robotstxt import DEFAULT_MAX_BYTES
 
 __all__ = ["DAMAGED_STATUS", "DEFAULT_PAGE_BATCH_ROWS", "MAX_HTTP_HEAD", "MAX_NOTES",

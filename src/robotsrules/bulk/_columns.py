@@ -68,7 +68,7 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
                                                 STANCE_TYPE`; null: null agent, or a null body
                                                 with a null or 2xx status)
     ``robots_page(headers, html, agent)``       the page-level signals of a response
-                                                (:data:`~robotsrules.bulk.PAGE_SIGNALS_TYPE`;
+                                                (:data:`~robotsrules.bulk._schemas.PAGE_SIGNALS_TYPE`;
                                                 ``headers``: the raw ``Name: value`` lines;
                                                 ``html``: the body or its head)
     ``robots_page_allows(headers, html,         the page's answer for ``purpose`` (null: not

@@ -211,9 +211,9 @@ def page_schema(purposes: Sequence[str] = ()) -> pa.Schema:
 
 
 SORTED_COLUMNS = ("origin", "kind", "url", "body", "status")
-"""Columns of the stream :func:`~robotsrules.bulk.judge_sorted` reads."""
+"""Columns of the stream :func:`~robotsrules.bulk._judge.judge_sorted` reads."""
 STANCE_SORTED_COLUMNS = ("origin", "body", "status")
-"""Columns of the stream :func:`~robotsrules.bulk.stances_sorted` reads."""
+"""Columns of the stream :func:`~robotsrules.bulk._stances.stances_sorted` reads."""
 
 FileFormat = Literal["parquet", "csv", "json", "text"]
 """The table file formats the engines read (:func:`file_format`)."""

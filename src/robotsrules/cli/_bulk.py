@@ -506,7 +506,7 @@ def _robots_rows(args: argparse.Namespace, robots: Any) -> Tuple[List[str], Any]
     import duckdb
 
     from .. import duckdb as engine
-    from ..bulk import host_key
+    from ..bulk._rows import host_key
 
     con = duckdb.connect()
     try:
@@ -544,7 +544,7 @@ def _with_licenses(args: argparse.Namespace, robots: Any, batches: Any) -> Itera
 
     from .. import duckdb as engine
     from .._rsl import LicenseDocument, LicenseTerms, parse_license
-    from ..bulk import robots_for
+    from ..bulk._rows import robots_for
 
     _, lookup = _robots_rows(args, robots)
     given: Dict[str, Any] = {}
@@ -867,7 +867,8 @@ def _stance_table(args: argparse.Namespace, out: TextIO) -> int:
 def _stance_run(args: argparse.Namespace, out: TextIO, stop: _Stop) -> int:
     _need("pyarrow")
     _need("duckdb")
-    from ..bulk import STANCE_SCHEMA, check_stance_mode
+    from ..bulk import STANCE_SCHEMA
+    from ..bulk._stances import check_stance_mode
     from ._agent_options import command_agents
 
     form = _out_format(args)

@@ -401,7 +401,7 @@ def page_observer(manifest: Any, purposes: List[str]) -> Callable[..., None]:
     """The :func:`robotsrules.bulk.page_batches` hook that records a page run in an evidence
     manifest: the robots.txt verdict (with its deciding line when it refuses) and the page's
     refusals with their deciding directives."""
-    from ..bulk import verdict_of
+    from ..bulk._rows import verdict_of
 
     def observe(page: Any, agent: str, site: Any, signals: Any, both: Any) -> None:
         origin = page.origin
