@@ -70,7 +70,9 @@ _NAME = re.compile(r"[^\s:]+")
 _BLANK_LINE = re.compile(r"(?:\r\n|\n|\r(?!\n))(?:\r\n|\n|\r)")
 _LINE_ENDS = "\r\n"
 _KEYS: Final[Dict[str, str]] = {}
-_MAX_KEYS: Final = 512  # field names remembered (the few dozen a crawl's responses use recur)
+# Field names remembered (the few dozen a crawl's responses use recur): a plain dict, not
+# _lru.LRU, on the compiled per-header-line path (the figure is in _lru's docstring).
+_MAX_KEYS: Final = 512
 _MAX_KEY_LENGTH: Final = 64  # longer names are checked each time, never kept (a bound on memory)
 
 
