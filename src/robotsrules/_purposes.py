@@ -308,7 +308,7 @@ def check_purposes(purposes: Union[str, Iterable[str]], *,
     """
     names = [purposes] if isinstance(purposes, str) else purposes
     try:
-        items = list(names)
+        items: List[object] = list(names)  # any type: a caller's values are checked below
     except TypeError:
         raise InvalidArgument(f"purposes must be a purpose name or a list of them, not "
                               f"{type(purposes).__name__}") from None
