@@ -5,6 +5,9 @@ port only (RFC 9309 §2.3; Google). Scheme and host compare case-insensitively; 
 port of the scheme (http 80, https 443, ftp 21) equals no port; an internationalised host
 name equals its punycode form (UTS-46, through the ``idna`` package); an IP literal is its
 own scope; userinfo, query and fragment play no part.
+
+The compiled build compiles this module with the core (``setup.py``): the WARC reader, itself
+compiled, calls :func:`memo_origin` once per record.
 """
 
 from __future__ import annotations
