@@ -74,7 +74,7 @@ def bench_stance(every: int) -> None:
 def with_protego(robots: List[Dict[str, Any]], urls: List[str]) -> int:
     from protego import Protego
 
-    from robotsrules.bulk import fast_origin
+    from robotsrules.bulk._rows import fast_origin
 
     parsed = {fast_origin(r["url"]): Protego.parse(r["body"].decode("utf-8", "replace"))
               for r in robots}
@@ -155,7 +155,7 @@ def stances_duckdb(robots_table: Any) -> int:
 
 def stances_loop(robots: List[Dict[str, Any]]) -> int:
     import robotsrules
-    from robotsrules.bulk import robots_for
+    from robotsrules.bulk._rows import robots_for
 
     rows = 0
     for row in robots:

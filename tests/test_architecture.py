@@ -1,6 +1,7 @@
 """The house shows its architecture: the import graph is checked, not hoped for.
 
 * no import circle, at module level or deferred inside functions;
+* no module inside the package imports the package root (``robotsrules/__init__.py``);
 * no module imports a name with a leading underscore from another module;
 * nothing imports the command line (``robotsrules.cli``) but ``__main__``;
 * the core (parsing, matching, the fetch policy) imports only the standard library and
@@ -94,11 +95,14 @@ def _imports(path: Path) -> List[Tuple[str, List[str], bool]]:
             else:
                 module = node.module or ""
             names = [alias.name for alias in node.names]
-            found.append((module, names, id(node) in top_level))
-            # `from . import x` imports the submodule x
             if node.module is None:
-                for name in names:
-                    found.append((f"{module}.{name}", [], id(node) in top_level))
+                # `from . import x` imports the submodule x, not the package's own names
+                found += [(f"{module}.{name}", [], id(node) in top_level)
+                          for name in names if _is_module(f"{module}.{name}")]
+                names = [name for name in names if not _is_module(f"{module}.{name}")]
+                if not names:
+                    continue
+            found.append((module, names, id(node) in top_level))
     return found
 
 
@@ -114,10 +118,6 @@ def _graph() -> Dict[str, Set[str]]:
 
 def test_no_import_circle() -> None:
     graph = _graph()
-    # The package's __init__ re-exports its modules; a module importing the package
-    # (`from . import __version__`) is not a circle of layers: leave those edges out.
-    for name in graph:
-        graph[name].discard("robotsrules")
     state: Dict[str, int] = {}
     stack: List[str] = []
 
@@ -136,6 +136,16 @@ def test_no_import_circle() -> None:
     for node in sorted(graph):
         if node not in state:
             visit(node)
+
+
+def test_no_module_imports_the_package_root() -> None:
+    # The root (`robotsrules/__init__.py`) is the face: it imports the house, never the
+    # other way round. A module wanting the version or the build reads `_version` or
+    # `_compiled`; one wanting a public name imports it from the module that defines it.
+    offences = [f"{_module_name(path)} imports {', '.join(names) or 'robotsrules'} from the root"
+                for path in PACKAGE.rglob("*.py") if _module_name(path) != "robotsrules"
+                for module, names, _top in _imports(path) if module == "robotsrules"]
+    assert not offences, "\n".join(offences)
 
 
 def test_no_private_name_crosses_a_module_boundary() -> None:

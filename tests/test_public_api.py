@@ -109,3 +109,45 @@ def test_pickles_of_the_first_release_still_load() -> None:
     robots = pickle.loads(data)
     assert robots.allowed("/x", agent="Bot") is False
     assert robots.allowed("/y", agent="Bot") is True
+
+
+# bulk's API before issue 34 cut it to the user's functions: every name stays importable for
+# one release, the plumbing ones with a DeprecationWarning (the CHANGELOG says so).
+BULK_BEFORE_ISSUE_34 = [
+    "ALLOWED", "ANY_AGENT_SCHEMA", "DEFAULT_CACHE_SIZE", "DEFAULT_PAGE_BATCH_ROWS",
+    "DEFAULT_POLICY", "FILE_FORMATS", "INVALID_URL", "KEYS", "MISSING", "NO_ROBOTS",
+    "PAGE_SCHEMA", "PAGE_SIGNALS_TYPE", "RANKING", "SORTED_COLUMNS", "STANCE_SCHEMA",
+    "STANCE_SORTED_COLUMNS", "STANCE_TYPE", "TOO_COMPLEX", "VERDICT_SCHEMA", "VERDICT_TYPE",
+    "AnyRow", "BodyCache", "ColumnFunction", "FileFormat", "Judge", "Key", "Missing",
+    "ParsedCache", "Rank", "RobotsHistory", "RobotsIndex", "RobotsRow", "Row", "StanceRow",
+    "agent_stoppable", "any_agent", "any_agent_verdicts", "any_verdict", "as_of_verdicts",
+    "check_agents", "check_purposes", "check_stance_mode", "column_functions", "fast_origin",
+    "file_format", "first_disallowed", "host_key", "judge_sorted", "judge_sorted_any",
+    "missing_any", "missing_verdict", "page_batches", "page_schema", "provenance", "rank",
+    "robots_for", "spark_ddl", "spark_type", "sql_type", "stance_row", "stances",
+    "stances_sorted", "struct_array", "usage_of", "verdict_of", "verdict_schema", "verdicts",
+    "with_provenance",
+]
+
+
+def test_bulk_names_cut_from_the_api_still_import_with_a_warning() -> None:
+    pytest.importorskip("pyarrow")
+    import warnings
+
+    from robotsrules import bulk
+
+    assert bulk.__all__ == sorted(bulk.__all__, key=lambda n: (not n.isupper(), n))
+    for name in bulk.__all__:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert getattr(bulk, name) is not None  # the user's API: no warning
+    removed = [name for name in BULK_BEFORE_ISSUE_34 if name not in bulk.__all__]
+    assert "fast_origin" in removed and "verdicts" not in removed
+    for name in removed:
+        with pytest.warns(DeprecationWarning, match=f"robotsrules.bulk.{name} is deprecated"):
+            value = getattr(bulk, name)
+        assert value is not None
+    with pytest.warns(DeprecationWarning):
+        from robotsrules.bulk import judge_sorted  # noqa: F401  (the import statement too)
+    with pytest.raises(AttributeError):
+        bulk.no_such_name  # noqa: B018

@@ -24,7 +24,8 @@ _CALLER_AGENT: Final = re.compile(r"([A-Za-z_\-]+)(?:/\S*)?|\*")
 SPACE: Final = " \t\n\v\f\r"  # C isspace(): what Google's reader strips around keys and values
 # A caller's agent str -> its tokens: a crawler names itself the same way for every file,
 # and reading the name costs more than a check. Bounded: only valid names are kept, and no
-# more than _KNOWN_LIMIT of them.
+# more than _KNOWN_LIMIT of them (the first ones read: a process runs as a few crawlers). A
+# plain dict, not _lru.LRU: a hot path of the compiled group (figure in _lru's docstring).
 _KNOWN: Final[Dict[str, Tuple[str, ...]]] = {}
 _KNOWN_LIMIT: Final = 256
 

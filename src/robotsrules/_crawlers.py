@@ -14,13 +14,14 @@ metadata); its categories and their aliases are read from the data, never restat
 ``scripts/crawler_registry.py`` rebuilds it from the public sources and prints the
 differences.
 
-:func:`crawler_verdicts` says, for a parsed file, whether each crawler may fetch a URL and
-which group decides; :func:`category_tokens` expands a category (``"ai-training"``, or an
-alias such as ``"training"``) to its tokens; :func:`unstoppable` names the crawlers whose
-operator states robots.txt does not bind them. The registry can be extended or replaced from
-a JSON file (:func:`load_crawlers`: the registry's shape, or the older ``token``/``category``
-shape, or a bare list); a file that is not one is a :class:`~robotsrules.RobotsError`
-naming the entry and the field, never another exception. Nothing is fetched.
+:func:`category_tokens` expands a category (``"ai-training"``, or an alias such as
+``"training"``) to its tokens; :func:`unstoppable` names the crawlers whose operator states
+robots.txt does not bind them. This module reads the registry only and imports no robots.txt
+reader: what a parsed file says to each crawler is :mod:`robotsrules._optout`'s business.
+The registry can be extended or replaced from a JSON file (:func:`load_crawlers`: the
+registry's shape, or the older ``token``/``category`` shape, or a bare list); a file that is
+not one is a :class:`~robotsrules.RobotsError` naming the entry and the field, never another
+exception. Nothing is fetched.
 """
 
 from __future__ import annotations
@@ -45,19 +46,15 @@ from typing import (
 
 from ._datafile import parse_json, shipped_text
 from .errors import RobotsError
-from .model import Verdict
-from .robotstxt import RobotsTxt
 
 __all__ = [
     "Crawler",
-    "CrawlerVerdict",
     "Registry",
     "Statement",
     "Verification",
     "categories",
     "category_tokens",
     "crawler_for",
-    "crawler_verdicts",
     "known_crawlers",
     "load_crawlers",
     "load_registry",
@@ -172,18 +169,6 @@ class Crawler(NamedTuple):
         if said.obeys == "yes":
             return f"obeys robots.txt, says {who} ({when})"
         return f"whether it obeys robots.txt is unknown ({when})"
-
-
-class CrawlerVerdict(NamedTuple):
-    """A crawler's verdict for one URL, and which group decided it."""
-
-    crawler: Crawler
-    verdict: Verdict
-
-    @property
-    def group_line(self) -> Optional[int]:
-        """Line of the first group that applied (``None`` when no group applies)."""
-        return self.verdict.groups[0].line if self.verdict.groups else None
 
 
 class Registry(NamedTuple):
@@ -465,12 +450,3 @@ def unstoppable(crawlers: Optional[Sequence[Crawler]] = None) -> Tuple[Crawler, 
     table = known_crawlers() if crawlers is None else crawlers
     return tuple(c for c in table
                  if c.stoppable is False and c.trigger != "control-token")
-
-
-def crawler_verdicts(robots: RobotsTxt, url: str = "/",
-                     crawlers: Optional[Sequence[Crawler]] = None) -> List[CrawlerVerdict]:
-    """For each crawler of the registry that a group can name: may it fetch ``url`` under
-    ``robots``, and why."""
-    table = known_crawlers() if crawlers is None else crawlers
-    return [CrawlerVerdict(c, robots.explain(url, agent=c.token)) for c in table
-            if c.token is not None]

@@ -40,7 +40,7 @@ import tempfile
 from importlib import resources
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import __version__
+from ._version import __version__
 from .policy import outcome_for_status
 from .robotstxt import RobotsTxt, parse
 

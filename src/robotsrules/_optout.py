@@ -1,9 +1,12 @@
 """Opt-out summaries by crawler category: which kinds of crawlers a robots.txt turns away.
 
-:func:`by_category` asks :meth:`RobotsTxt.stance` for every token of the crawler registry
-(:mod:`robotsrules._crawlers`) and counts, per category, the tokens fully blocked, partly
-blocked and allowed. :func:`warnings` points out the opt-out mistakes that need the registry
-to be seen; each is a lint code (the linter reports them too, ``robotsrules lint``):
+:func:`crawler_verdicts` says, for a parsed file, whether each crawler of the registry may
+fetch a URL and which group decides. :func:`by_category` asks :meth:`RobotsTxt.stance` for
+every token of the crawler registry (:mod:`robotsrules._crawlers`) and counts, per category,
+the tokens fully blocked, partly blocked and allowed. :func:`warnings` points out the
+opt-out mistakes that need the registry to be seen; each is a lint code (the linter reports
+them too, ``robotsrules lint``):
+
 
 * R210 ``catch-all-blocks-retrieval``: a file blocks training crawlers by name and its
   ``*`` group disallows everything, so search and retrieval crawlers that no group names are
@@ -29,11 +32,11 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tu
 
 from ._crawlers import Crawler, categories, known_crawlers
 from ._stance import Stance, StanceTooComplex
-from .model import Group
+from .model import Group, Verdict
 from .robotstxt import RobotsTxt
 
-__all__ = ["CODES", "CategorySummary", "OptOutWarning", "by_category", "file_warnings",
-           "warnings"]
+__all__ = ["CODES", "CategorySummary", "CrawlerVerdict", "OptOutWarning", "by_category",
+           "crawler_verdicts", "file_warnings", "warnings"]
 
 CODES: Dict[str, str] = {
     "R210": "catch-all-blocks-retrieval",
@@ -42,6 +45,18 @@ CODES: Dict[str, str] = {
     "R213": "group-cannot-stop-agent",
 }
 """The lint codes of these warnings and their names (the linter's table holds the rest)."""
+
+
+class CrawlerVerdict(NamedTuple):
+    """A crawler's verdict for one URL, and which group decided it."""
+
+    crawler: Crawler
+    verdict: Verdict
+
+    @property
+    def group_line(self) -> Optional[int]:
+        """Line of the first group that applied (``None`` when no group applies)."""
+        return self.verdict.groups[0].line if self.verdict.groups else None
 
 
 class CategorySummary(NamedTuple):
@@ -278,3 +293,12 @@ def _group_warnings(group: Group, by_token: Dict[str, Crawler]) -> List[OptOutWa
                     f"robots.txt does not bind it ({said.statement or said.obeys}; "
                     f"{said.source}, checked {said.checked})"))
     return found
+
+
+def crawler_verdicts(robots: RobotsTxt, url: str = "/",
+                     crawlers: Optional[Sequence[Crawler]] = None) -> List[CrawlerVerdict]:
+    """For each crawler of the registry that a group can name: may it fetch ``url`` under
+    ``robots``, and why."""
+    table = known_crawlers() if crawlers is None else crawlers
+    return [CrawlerVerdict(c, robots.explain(url, agent=c.token)) for c in table
+            if c.token is not None]

@@ -21,7 +21,7 @@ def metadata() -> Dict[str, str]:
     >>> metadata()["robotsrules.aipref_revision"]
     'draft-ietf-aipref-vocab-07'
     """
-    from . import COMPILED
+    from ._compiled import COMPILED
     from ._crawlers import registry_info
     from ._extensions import extensions_info
     from ._purposes import vocabulary_info

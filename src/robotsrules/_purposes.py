@@ -45,6 +45,7 @@ from typing import (
     Optional,
     Set,
     Tuple,
+    Union,
 )
 
 from ._datafile import parse_json, shipped_text
@@ -62,6 +63,7 @@ __all__ = [
     "Revision",
     "Signal",
     "check_purpose",
+    "check_purposes",
     "column_name",
     "combine",
     "explain",
@@ -291,6 +293,33 @@ def check_purpose(purpose: object) -> Purpose:
     if found is not None:
         return found
     raise InvalidPurpose(f"unknown purpose {purpose!r}; expected one of: {', '.join(PURPOSES)}")
+
+
+def check_purposes(purposes: Union[str, Iterable[str]], *,
+                   at_least_one: bool = False) -> Tuple[Purpose, ...]:
+    """``purposes`` checked against the vocabulary, repeats dropped, order kept.
+
+    A single name may be given as a ``str``. An unknown name raises
+    :class:`~robotsrules.InvalidPurpose`; ``at_least_one`` makes an empty list an
+    :class:`~robotsrules.InvalidArgument`.
+
+    >>> check_purposes(["ai-train", "search", "ai-train"])
+    ('ai-train', 'search')
+    """
+    names = [purposes] if isinstance(purposes, str) else purposes
+    try:
+        items: List[object] = list(names)  # any type: a caller's values are checked below
+    except TypeError:
+        raise InvalidArgument(f"purposes must be a purpose name or a list of them, not "
+                              f"{type(purposes).__name__}") from None
+    out = []
+    for item in items:
+        if not isinstance(item, str):
+            raise InvalidPurpose(f"a purpose is a str such as 'ai-train', not {item!r}")
+        out.append(check_purpose(item))
+    if at_least_one and not out:
+        raise InvalidArgument("purposes must name at least one purpose (e.g. 'ai-train')")
+    return tuple(dict.fromkeys(out))
 
 
 def column_name(purpose: str) -> str:

@@ -101,7 +101,6 @@ from ._purposes import PURPOSES
 from ._scope import origin_of
 from ._urls import rfc_target
 from .errors import InvalidPurpose, InvalidURL
-from .robotstxt import DEFAULT_MAX_BYTES
 
 if TYPE_CHECKING:
     from .policy import Served
@@ -110,6 +109,7 @@ __all__ = [
     "LICENSE_KEY",
     "MAX_CONTENTS",
     "MAX_DEPTH",
+    "MAX_DOCUMENT_BYTES",
     "MAX_ELEMENTS",
     "MEDIA_TYPE",
     "NAMESPACE",
@@ -146,6 +146,12 @@ MAX_DEPTH = 32
 """Elements nested deeper than this refuse the document (RSL needs five levels)."""
 MAX_ELEMENTS = 100_000
 """Elements in one document, at most; more refuse it."""
+MAX_DOCUMENT_BYTES = 512_000
+"""Octets of one licence document, at most; a longer one is refused whole, never cut. RSL 1.0
+(RSL-SPEC-1.0, 2025-11-06) names no size limit. A licence document is a few KiB of XML; the
+bound keeps a stranger's document bounded in memory before the XML parser sees it, with the
+same 500 KiB RFC 9309 (2022-09) gives robots.txt, so the fetch policy's one ``max_bytes``
+fits both."""
 MAX_CONTENTS = 10_000
 """``<content>`` elements in one document, at most; more refuse it (none is dropped)."""
 
@@ -1175,7 +1181,7 @@ class _Reader:
 
 
 def parse_license(content: Union[bytes, str], *, url: Optional[str] = None,
-                  origin: Optional[str] = None, max_bytes: int = DEFAULT_MAX_BYTES
+                  origin: Optional[str] = None, max_bytes: int = MAX_DOCUMENT_BYTES
                   ) -> LicenseDocument:
     """Read an RSL 1.0 document. Never raises for content: a document that cannot be read
     is ``state="invalid"`` with the reason in ``error``.
@@ -1343,7 +1349,7 @@ def too_old(document: LicenseDocument, age: float) -> LicenseDocument:
 
 
 def license_from(served: Served, url: str, *, origin: Optional[str] = None,
-                 max_bytes: int = DEFAULT_MAX_BYTES) -> LicenseDocument:
+                 max_bytes: int = MAX_DOCUMENT_BYTES) -> LicenseDocument:
     """What a cache serves for a licence document's fetch, as a :class:`LicenseDocument`.
 
     An ``ok`` fetch (or the last good copy while the server is unreachable, with a

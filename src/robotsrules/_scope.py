@@ -5,19 +5,22 @@ port only (RFC 9309 §2.3; Google). Scheme and host compare case-insensitively; 
 port of the scheme (http 80, https 443, ftp 21) equals no port; an internationalised host
 name equals its punycode form (UTS-46, through the ``idna`` package); an IP literal is its
 own scope; userinfo, query and fragment play no part.
+
+The compiled build compiles this module with the core (``setup.py``): the WARC reader, itself
+compiled, calls :func:`memo_origin` once per record.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import re
-from typing import Optional, Tuple
+from typing import Dict, Optional, Tuple
 from urllib.parse import unquote_to_bytes, urljoin, urlsplit
 
 from .errors import InvalidURL
 
-__all__ = ["DEFAULT_PORTS", "SCHEMES", "host_problem", "join_url", "origin_of", "robots_url",
-           "split_origin"]
+__all__ = ["DEFAULT_PORTS", "SCHEMES", "host_problem", "join_url", "memo_origin", "origin_of",
+           "robots_url", "split_origin"]
 
 DEFAULT_PORTS = {"http": 80, "https": 443, "ftp": 21}
 SCHEMES = frozenset(DEFAULT_PORTS)
@@ -117,6 +120,42 @@ def origin_of(url: str) -> str:
     """
     scheme, host, port = split_origin(url)
     return f"{scheme}://{host}" if port is None else f"{scheme}://{host}:{port}"
+
+
+_ORIGINS: Dict[str, str] = {}
+"""``scheme://authority`` as written -> its origin (``""``: not a robots.txt origin)."""
+_MAX_ORIGINS = 200_000  # all dropped when full: a bound on memory (some 50 MB at most)
+# (a plain dict, not _lru.LRU: a hit per URL of a bulk column; the figure is in _lru)
+_AUTHORITY_END = re.compile(r"[/?#]")  # where urlsplit ends the netloc
+
+
+def memo_origin(url: str) -> str:
+    """:func:`origin_of` ``url``, remembered by the URL's ``scheme://authority`` as written,
+    the only part it reads (the URLs of a bulk column or a WARC file share a few). The one
+    memoised origin splitter: the bulk row readers and the WARC reader call it per URL.
+
+    A URL with TAB, CR or LF (which ``urlsplit`` drops) or an unusual scheme is not
+    remembered, only read; a key that is no origin raises :class:`~robotsrules.InvalidURL`
+    each time, with the message :func:`origin_of` gives for that URL.
+
+    >>> memo_origin("HTTPS://Example.COM:443/a?b")
+    'https://example.com'
+    """
+    text = url.strip()
+    scheme = text.find("://")
+    if scheme <= 0 or not text[:scheme].isalnum() or any(c in text for c in "\t\r\n"):
+        return origin_of(url)
+    found = _AUTHORITY_END.search(text, scheme + 3)
+    key = text if found is None else text[:found.start()]
+    origin = _ORIGINS.get(key)
+    if origin is None:
+        if len(_ORIGINS) >= _MAX_ORIGINS:
+            _ORIGINS.clear()
+        _ORIGINS[key] = ""  # until origin_of returns: a key that raises stays ""
+        origin = _ORIGINS[key] = origin_of(url)
+    elif not origin:
+        return origin_of(url)  # raises, with this URL's own message
+    return origin
 
 
 def robots_url(url: str) -> str:

@@ -22,12 +22,12 @@ from ._dates import utc
 from ._decoder import BodyDecoder, Dechunker
 from ._page._headers import header_pairs
 from ._page._html import html_type, starts_as_markup
-from ._scope import origin_of
+from ._scope import memo_origin
 
 __all__ = ["DRAIN_SIZE", "GZIP", "INFLATE_SIZE", "MAX_HTTP_HEAD", "MAX_WARC_HEAD", "READ_SIZE",
            "Block", "Capture", "Octets", "PageCapture", "ResponseRecord", "WarcReader", "drain",
            "header_value", "is_robots", "page_capture", "page_kind", "read_response_record",
-           "robots_capture", "status_code", "target_uri", "url_origin"]
+           "robots_capture", "status_code", "target_uri"]
 
 MAX_HTTP_HEAD = 64 * 1024
 """Octets of a record's HTTP status line and headers read; a longer head is damage."""
@@ -641,36 +641,12 @@ def _read_body(raw: Any, headers: Sequence[Tuple[str, str]], limit: int, start: 
     return decoder.body, decoder.truncated, None, read
 
 
-_ORIGINS: Dict[str, str] = {}
-_MAX_ORIGINS = 256  # a site's records come together; a few hundred keys cost some 40 KB
-_AUTHORITY_END = re.compile(r"[/?#]")  # where urlsplit ends the netloc
-
-
-def url_origin(url: str) -> str:
-    """:func:`origin_of` ``url``, remembered by the URL's scheme and authority (the part it
-    depends on: a site's records come together); at most :data:`_MAX_ORIGINS` kept (all are
-dropped when full: a bound, not an LRU)."""
-    text = url.strip()
-    scheme = text.find("://")
-    if scheme <= 0 or not text[:scheme].isalnum() or any(c in text for c in "\t\r\n"):
-        return origin_of(url)
-    found = _AUTHORITY_END.search(text, scheme + 3)
-    key = text if found is None else text[:found.start()]
-    origin = _ORIGINS.get(key)
-    if origin is None:
-        origin = origin_of(url)
-        if len(_ORIGINS) >= _MAX_ORIGINS:
-            _ORIGINS.clear()
-        _ORIGINS[key] = origin
-    return origin
-
-
 def read_response_record(record: Any, url: str, limit: int, page: bool = False) -> ResponseRecord:
     """Read one response record (see :class:`ResponseRecord`); with ``page``, the payload of a
     response whose type is not HTML (:func:`page_kind`) is left unread (only the record's
     completeness is checked)."""
     raw = record.raw_stream
-    origin = url_origin(url)  # InvalidURL: counted as a bad record by the caller
+    origin = memo_origin(url)  # InvalidURL: counted as a bad record by the caller
     date = utc(record.rec_headers.get_header("WARC-Date"))
     status, headers, damage, start = _http_head(raw)
     data, truncated, read = b"", False, 0

@@ -44,18 +44,9 @@ from datatrove.pipeline.writers.disk_base import DiskWriter
 
 from ._crawlers import category_tokens
 from ._usage import Usage
-from .bulk import (
-    DEFAULT_CACHE_SIZE,
-    INVALID_URL,
-    NO_ROBOTS,
-    Key,
-    ParsedCache,
-    RobotsHistory,
-    check_agents,
-    fast_origin,
-    first_disallowed,
-    verdict_of,
-)
+from .bulk import DEFAULT_CACHE_SIZE, INVALID_URL, NO_ROBOTS, Key, RobotsHistory
+from .bulk._any import first_disallowed
+from .bulk._rows import ParsedCache, check_agents, fast_origin, verdict_of
 from .errors import InvalidArgument, InvalidURL
 from .robotstxt import RobotsTxt
 
@@ -263,7 +254,7 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
         status_key: str = "http_status",
         manifest: Optional[str] = None,
     ) -> None:
-        from ._page import check_purposes
+        from ._purposes import check_purposes
 
         super().__init__(exclusion_writer)
         self.status_key = status_key

@@ -93,21 +93,18 @@ from .bulk import (
     ANY_AGENT_SCHEMA,
     DEFAULT_CACHE_SIZE,
     DEFAULT_POLICY,
-    FILE_FORMATS,
     STANCE_SCHEMA,
     VERDICT_SCHEMA,
-    BodyCache,
-    FileFormat,
-    Judge,
     Key,
     Missing,
     RobotsHistory,
     RobotsIndex,
-    column_functions,
-    file_format,
-    sql_type,
     verdict_schema,
 )
+from .bulk._bodies import BodyCache
+from .bulk._columns import column_functions
+from .bulk._judge import Judge
+from .bulk._schemas import FILE_FORMATS, FileFormat, file_format, sql_type
 from .errors import EngineError, InvalidArgument
 from .policy import Policy
 from .robotstxt import Mode
@@ -130,7 +127,7 @@ __all__ = [
 
 FORMATS = FILE_FORMATS
 """File name endings read by :func:`read` (also with ``.gz`` or ``.zst`` after them):
-:data:`robotsrules.bulk.FILE_FORMATS`."""
+:data:`robotsrules.bulk._schemas.FILE_FORMATS`."""
 
 _READERS = {
     "parquet": "read_parquet(?)",
@@ -229,7 +226,7 @@ def register(
     policy: Policy = DEFAULT_POLICY,
 ) -> duckdb.DuckDBPyConnection:
     """Add the ``robots_*`` SQL functions (table in the module docstring;
-    :func:`robotsrules.bulk.column_functions`) to ``connection``.
+    :func:`robotsrules.bulk._columns.column_functions`) to ``connection``.
 
     ``cache_size`` bounds the parsed bodies kept per thread; ``mode`` and ``policy`` are the
     core's reading mode and fetch policy. Returns the connection.

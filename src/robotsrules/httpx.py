@@ -58,7 +58,8 @@ import httpx
 from ._agents import Agent
 from ._fetcher import DEFAULT_TIMEOUT
 from ._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit, delay_for, resolve_agent
-from ._page import HeadReader, admit_page, check_purposes, reads_body_of
+from ._page import HeadReader, admit_page, reads_body_of
+from ._purposes import check_purposes
 from ._robotscache import AsyncRobotsCache, RobotsCache
 from ._scope import SCHEMES, origin_of
 from .cache import Store

@@ -17,7 +17,7 @@ The plan: both tables get an ``origin`` column (the robots.txt scope,
 :func:`robotsrules._scope.origin_of`), are unioned, hash-partitioned by origin and sorted
 within partitions so that each origin's winning robots row comes just before its URLs; a
 ``mapInArrow`` pass then parses each origin once and streams its URLs
-(:func:`robotsrules.bulk.judge_sorted`). No body is copied onto URL rows, no site is gathered
+(:func:`robotsrules.bulk._judge.judge_sorted`). No body is copied onto URL rows, no site is gathered
 in memory, and a site with a billion URLs costs only the sort Spark spills anyway. The rows
 equal :mod:`robotsrules.bulk`'s (and the core's), see there for ``line`` and ``reason``.
 
@@ -26,7 +26,7 @@ functions :func:`robots_allowed`, :func:`robots_line`, :func:`robots_verdict`,
 :func:`robots_origin`, :func:`robots_usage`, :func:`robots_stance`, :func:`robots_page`,
 :func:`robots_page_allows` and :func:`robots_page_license_urls` are Arrow UDFs with a
 per-worker parse cache: the column functions
-DuckDB registers as SQL functions (:func:`robotsrules.bulk.column_functions`).
+DuckDB registers as SQL functions (:func:`robotsrules.bulk._columns.column_functions`).
 :func:`stances` is the stance job: one row per site and agent, no URL table
 (``robotsrules stance --robots ... --out --engine spark``).
 """
@@ -50,22 +50,17 @@ from ._crawlers import Crawler
 from .bulk import (
     ANY_AGENT_SCHEMA,
     DEFAULT_POLICY,
-    RANKING,
-    SORTED_COLUMNS,
     STANCE_SCHEMA,
     VERDICT_SCHEMA,
-    BodyCache,
     Missing,
-    check_agents,
-    column_functions,
-    file_format,
-    judge_sorted,
-    judge_sorted_any,
     page_schema,
-    spark_ddl,
-    spark_type,
     verdict_schema,
 )
+from .bulk._bodies import BodyCache
+from .bulk._columns import column_functions
+from .bulk._judge import judge_sorted, judge_sorted_any
+from .bulk._rows import RANKING, check_agents
+from .bulk._schemas import SORTED_COLUMNS, file_format, spark_ddl, spark_type
 from .errors import InvalidArgument
 from .policy import Policy
 from .robotstxt import Mode
@@ -298,7 +293,7 @@ def robots_page(headers: ColumnOrName, html: ColumnOrName, agent: Union[Column, 
                 ) -> Column:
     """The page-level signals of a response as a struct (``index``, ``follow``, ``noai``,
     ``tdm_reservation``, ``head_cut``: the head ran past the bytes read, so what it does not
-    state is not known; :data:`robotsrules.bulk.PAGE_SIGNALS_TYPE`): ``headers`` holds the
+    state is not known; :data:`robotsrules.bulk._schemas.PAGE_SIGNALS_TYPE`): ``headers`` holds the
     raw ``Name: value`` lines, ``html`` the body or its head (read when the ``Content-Type``
     is HTML or, without one, when it sniffs as HTML, as the page admission step reads it);
     ``agent`` is a column or a str literal. Null for a null agent."""
@@ -354,7 +349,7 @@ def any_agent_verdicts(
     """The any-agent job: one row per URL (:data:`ANY_AGENT_DDL`) saying whether any of
     ``agents`` is disallowed, which one first, and the deciding line; the plan of
     :func:`verdicts` with each partition's URLs answered by
-    :func:`~robotsrules.bulk.judge_sorted_any`."""
+    :func:`~robotsrules.bulk._judge.judge_sorted_any`."""
     return verdicts(robots, urls, agents, missing=missing, partitions=partitions, mode=mode,
                     policy=policy, any_agent=True)
 
@@ -427,7 +422,7 @@ def page_verdicts(
     no rows: their notes stay in the executors (check the paths first, as
     ``robotsrules bulk`` does).
     """
-    from ._page import check_purposes
+    from ._purposes import check_purposes
 
     names = check_agents(agents)
     wanted = check_purposes(purposes)
@@ -466,7 +461,7 @@ _AS_OF_CHUNK = 8192  # URL rows judged per call, and rows per output batch
 
 
 def _hosts(url: pa.Array) -> pa.Array:
-    from .bulk import host_key
+    from .bulk._rows import host_key
 
     return pa.array([host_key(u) for u in url.to_pylist()], pa.string())
 
@@ -570,7 +565,8 @@ def as_of_verdicts(
     """
     import datetime
 
-    from .bulk import KEYS, MISSING
+    from .bulk import MISSING
+    from .bulk._schemas import KEYS
 
     names = check_agents(agents)
     if key not in KEYS:
@@ -634,7 +630,7 @@ def robots_stance(body: ColumnOrName, status: ColumnOrName, agent: Union[Column,
 def _stance_partition(agents: Sequence[str], mode: Mode, policy: Policy,
                       crawlers: Optional[Sequence[Crawler]],
                       batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-    from .bulk import stances_sorted
+    from .bulk._stances import stances_sorted
 
     return stances_sorted(batches, agents, mode=mode, policy=policy, crawlers=crawlers)
 
@@ -651,9 +647,10 @@ def stances(
     """The bulk stance job: a DataFrame of stance rows (:data:`STANCE_DDL`), one per origin
     of ``robots`` (columns ``url``, ``body``, optional ``status`` and ``date``) and agent;
     the row that governs each origin is picked as in :func:`verdicts`, and each is parsed
-    once for all agents (:func:`robotsrules.bulk.stances_sorted`; ``crawlers``: the
+    once for all agents (:func:`robotsrules.bulk._stances.stances_sorted`; ``crawlers``: the
     crawler table the ``stoppable`` column reads, the shipped registry by default)."""
-    from .bulk import STANCE_SORTED_COLUMNS, check_stance_mode
+    from .bulk._schemas import STANCE_SORTED_COLUMNS
+    from .bulk._stances import check_stance_mode
 
     names = check_agents(agents)
     check_stance_mode(mode)

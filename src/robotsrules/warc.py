@@ -62,7 +62,8 @@ from ._warcread import WarcReader as _WarcReader
 from ._warcread import drain as _drain
 from ._warcread import page_capture as _page_capture
 from ._warcread import robots_capture as _robots_capture
-from .bulk import DEFAULT_PAGE_BATCH_ROWS, Rank, page_schema, rank
+from .bulk import DEFAULT_PAGE_BATCH_ROWS, page_schema, rank
+from .bulk._rows import Rank
 from .robotstxt import DEFAULT_MAX_BYTES
 
 __all__ = ["DAMAGED_STATUS", "DEFAULT_PAGE_BATCH_ROWS", "MAX_HTTP_HEAD", "MAX_NOTES",
@@ -520,7 +521,7 @@ def page_table(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
     (``crawl_allowed`` is then its verdict, else null). ``now`` decides
     ``unavailable_after`` (default: each record's ``WARC-Date``, when the page was served).
     """
-    from .bulk import check_purposes
+    from ._purposes import check_purposes
 
     schema = page_table_schema(check_purposes(purposes))
     batches = list(page_batches(sources, agents=agents, purposes=purposes, robots=robots,

@@ -15,6 +15,8 @@ import pyarrow.parquet as pq  # noqa: E402
 
 from robotsrules import bulk  # noqa: E402
 from robotsrules import duckdb as embedded  # noqa: E402
+from robotsrules.bulk import _any, _judge, _schemas  # noqa: E402
+from robotsrules.bulk import _rows as bulk_rows  # noqa: E402
 from robotsrules.cli import main  # noqa: E402
 from tests.bulk.conftest import AGENTS, Sample, plain_rows  # noqa: E402
 
@@ -75,13 +77,13 @@ def test_direct_any_agent_equals_the_fold(robots_table: Any, urls_table: Any,
         body, status = index.get(origin) or (None, None)
         rows.append((origin, 0, None, body, status))
     for url in urls_table.column("url").to_pylist():
-        rows.append((bulk.fast_origin(url), 1, url, None, None))
+        rows.append((bulk_rows.fast_origin(url), 1, url, None, None))
     rows.sort(key=lambda r: ((r[0] is not None, r[0] or ""), r[1]))
     stream = pa.RecordBatch.from_pylist(
-        [dict(zip(bulk.SORTED_COLUMNS, r)) for r in rows],
+        [dict(zip(_schemas.SORTED_COLUMNS, r)) for r in rows],
         schema=pa.schema([("origin", pa.string()), ("kind", pa.int32()), ("url", pa.string()),
                           ("body", pa.binary()), ("status", pa.int32())]))
-    sorted_any = [r for b in bulk.judge_sorted_any([stream], AGENTS, missing=missing)
+    sorted_any = [r for b in _judge.judge_sorted_any([stream], AGENTS, missing=missing)
                   for r in b.to_pylist()]
     key = lambda r: (r["url"] or "", repr(r))  # noqa: E731
     assert sorted(sorted_any, key=key) == sorted(folded, key=key)
@@ -134,8 +136,8 @@ def test_key_host_shares_one_file_across_schemes_and_ports() -> None:
     assert run("host") == [False, True, False, None]
     with pytest.raises(ValueError, match="key must be"):
         bulk.RobotsIndex("domain")  # type: ignore[arg-type]
-    assert bulk.host_key("http://[::1]:8080/x") == "[::1]"
-    assert bulk.host_key("https://[::1]/x") == "[::1]"
+    assert bulk_rows.host_key("http://[::1]:8080/x") == "[::1]"
+    assert bulk_rows.host_key("https://[::1]/x") == "[::1]"
 
 
 @pytest.mark.slow  # a JVM start and two jobs: minutes on a busy 2-core machine
@@ -159,11 +161,11 @@ def test_any_verdict_asks_every_distinct_rule_set() -> None:
 
     robots = robotsrules.parse(b"User-agent: CCBot\nDisallow: /a\n\nUser-agent: *\nDisallow: /b\n")
     agents = ["GPTBot", "ClaudeBot", "CCBot"]  # the first two share the '*' rules
-    assert bulk.any_verdict(robots, "https://x.example/a", agents) == (
+    assert _any.any_verdict(robots, "https://x.example/a", agents) == (
         True, "CCBot", 2, "longest-match")
-    assert bulk.any_verdict(robots, "https://x.example/b", agents) == (
+    assert _any.any_verdict(robots, "https://x.example/b", agents) == (
         True, "GPTBot", 5, "longest-match")
-    assert bulk.any_verdict(robots, "https://x.example/c", agents) == (
+    assert _any.any_verdict(robots, "https://x.example/c", agents) == (
         False, None, None, "allowed")
-    assert bulk.any_verdict(robots, "mailto:x", agents)[3] == "invalid-url"
-    assert bulk.any_verdict(robots, None, agents)[3] == "invalid-url"
+    assert _any.any_verdict(robots, "mailto:x", agents)[3] == "invalid-url"
+    assert _any.any_verdict(robots, None, agents)[3] == "invalid-url"

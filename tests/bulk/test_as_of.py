@@ -14,6 +14,7 @@ import pyarrow.parquet as pq  # noqa: E402
 
 import robotsrules  # noqa: E402
 from robotsrules import bulk  # noqa: E402
+from robotsrules.bulk import _rows  # noqa: E402
 from robotsrules.cli import main  # noqa: E402
 
 UTC = datetime.timezone.utc
@@ -77,7 +78,7 @@ def test_same_capture_as_duckdb_asof_join() -> None:
     history = bulk.RobotsHistory.from_arrow(ROBOTS)
     assert rows
     for url, crawled, body in rows:
-        capture = history.as_of(bulk.fast_origin(url) or "", crawled)
+        capture = history.as_of(_rows.fast_origin(url) or "", crawled)
         assert (capture[2][0] if capture else None) == body, (url, crawled)
 
 

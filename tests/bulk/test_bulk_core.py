@@ -13,6 +13,7 @@ pa = pytest.importorskip("pyarrow")
 
 from robotsrules import bulk  # noqa: E402
 from robotsrules._scope import origin_of  # noqa: E402
+from robotsrules.bulk import _bodies, _judge, _rows, _schemas  # noqa: E402
 from robotsrules.errors import InvalidAgent, InvalidURL  # noqa: E402
 from tests.bulk.conftest import AGENTS, Sample, as_rows, plain_rows  # noqa: E402
 
@@ -45,18 +46,18 @@ def test_missing_option_gives_a_verdict_but_keeps_the_reason(sample: Sample,
                 for r in b.to_pylist()]
         assert as_rows(rows) == plain_rows(sample, AGENTS, missing=value)
     with pytest.raises(ValueError, match="missing must be one of"):
-        bulk.Judge(bulk.RobotsIndex(), AGENTS, missing="maybe")  # type: ignore[arg-type]
+        _judge.Judge(bulk.RobotsIndex(), AGENTS, missing="maybe")  # type: ignore[arg-type]
 
 
 def test_each_origin_is_parsed_once_per_worker(robots_table: Any, urls_table: Any) -> None:
     index = bulk.RobotsIndex.from_arrow(robots_table)
-    judge = bulk.Judge(index, AGENTS)
+    judge = _judge.Judge(index, AGENTS)
     shuffled = sorted(urls_table.column("url").to_pylist(), key=lambda u: u[::-1])
     for start in range(0, len(shuffled), 97):  # many small batches, sites interleaved
         judge.verdict_batch(shuffled[start:start + 97])
     assert judge.parses == len(index)
     # A cache of one file re-parses whenever the site changes, and still answers right.
-    small = bulk.Judge(index, AGENTS, cache_size=1)
+    small = _judge.Judge(index, AGENTS, cache_size=1)
     assert small.verdict_batch(shuffled).to_pylist() == judge.verdict_batch(shuffled).to_pylist()
     assert small.parses > len(index)
 
@@ -80,13 +81,13 @@ def test_newest_row_of_an_origin_wins_with_a_deterministic_tie_break() -> None:
 
 def test_status_mapping_follows_the_fetch_policy() -> None:
     body = b"User-agent: *\nAllow: /\n"
-    assert bulk.robots_for(body, 200).allowed("/x", agent="a")
-    assert bulk.robots_for(body, None).allowed("/x", agent="a")
-    assert bulk.robots_for(body, 404).synthetic == "allow-all"
-    assert bulk.robots_for(body, 301).synthetic == "allow-all"  # a redirect nobody followed
-    assert bulk.robots_for(body, 429).synthetic == "disallow-all"
-    assert bulk.robots_for(body, 500).synthetic == "disallow-all"
-    assert bulk.robots_for(None, None).allowed("/x", agent="a")  # no body: empty file
+    assert _rows.robots_for(body, 200).allowed("/x", agent="a")
+    assert _rows.robots_for(body, None).allowed("/x", agent="a")
+    assert _rows.robots_for(body, 404).synthetic == "allow-all"
+    assert _rows.robots_for(body, 301).synthetic == "allow-all"  # a redirect nobody followed
+    assert _rows.robots_for(body, 429).synthetic == "disallow-all"
+    assert _rows.robots_for(body, 500).synthetic == "disallow-all"
+    assert _rows.robots_for(None, None).allowed("/x", agent="a")  # no body: empty file
 
 
 def test_fast_origin_equals_origin_of(sample: Sample) -> None:
@@ -100,21 +101,21 @@ def test_fast_origin_equals_origin_of(sample: Sample) -> None:
             want = origin_of(url)
         except InvalidURL:
             want = None
-        assert bulk.fast_origin(url) == want, url
-    assert bulk.fast_origin(None) is None
+        assert _rows.fast_origin(url) == want, url
+    assert _rows.fast_origin(None) is None
 
 
 def test_invalid_agent_raises_before_any_work() -> None:
     with pytest.raises(InvalidAgent):
-        bulk.Judge(bulk.RobotsIndex(), ["GPTBot", "not a token"])
+        _judge.Judge(bulk.RobotsIndex(), ["GPTBot", "not a token"])
     with pytest.raises(ValueError, match="no agent"):
-        bulk.Judge(bulk.RobotsIndex(), [])
+        _judge.Judge(bulk.RobotsIndex(), [])
 
 
 def test_missing_columns_are_named() -> None:
     with pytest.raises(ValueError, match="no 'body' column"):
         bulk.RobotsIndex.from_arrow(pa.table({"url": ["https://a.example/"]}))
-    judge = bulk.Judge(bulk.RobotsIndex(), "GPTBot")
+    judge = _judge.Judge(bulk.RobotsIndex(), "GPTBot")
     with pytest.raises(ValueError, match="no 'url' column"):
         list(judge.verdicts(pa.table({"link": ["https://a.example/"]})))
 
@@ -124,20 +125,20 @@ def test_judge_sorted_equals_the_index_judge(robots_table: Any, urls_table: Any,
     """The distributed plan's partition function, fed the stream Spark would sort."""
     rows = []
     for row in robots_table.to_pylist():
-        rows.append((bulk.fast_origin(row["url"]), 0, row["url"], row["body"], row["status"]))
+        rows.append((_rows.fast_origin(row["url"]), 0, row["url"], row["body"], row["status"]))
     for url in urls_table.column("url").to_pylist():
-        rows.append((bulk.fast_origin(url), 1, url, None, None))
+        rows.append((_rows.fast_origin(url), 1, url, None, None))
     rows.sort(key=lambda r: ("" if r[0] is None else "~" + r[0], r[1]))
     columns = list(zip(*rows))
     table = pa.table({name: pa.array(values) for name, values in
-                      zip(bulk.SORTED_COLUMNS, columns)})
-    out = [r for b in bulk.judge_sorted(table.to_batches(max_chunksize=333), AGENTS)
+                      zip(_schemas.SORTED_COLUMNS, columns)})
+    out = [r for b in _judge.judge_sorted(table.to_batches(max_chunksize=333), AGENTS)
            for r in b.to_pylist()]
     assert as_rows(out) == expected
 
 
 def test_body_cache_rows_for_sql_and_dataframe_functions() -> None:
-    cache = bulk.BodyCache(2)
+    cache = _bodies.BodyCache(2)
     body = "User-agent: *\nDisallow: /p\n"
     rows = cache.rows([body, body, None, None, body], [None, 200, 404, None, 503],
                       ["/p", "https://x.example/q", "/p", "/p", "/p"],

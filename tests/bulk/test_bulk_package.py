@@ -15,6 +15,7 @@ duckdb = pytest.importorskip("duckdb")
 
 from robotsrules import bulk  # noqa: E402
 from robotsrules._dates import read_date, utc  # noqa: E402
+from robotsrules.bulk import _any, _bodies, _columns, _schemas  # noqa: E402
 
 UTC = datetime.timezone.utc
 
@@ -123,15 +124,15 @@ def test_one_ranking_picks_the_same_capture_everywhere() -> None:
 
 
 def test_one_any_agent_fold() -> None:
-    fold = bulk.first_disallowed
+    fold = _any.first_disallowed
     assert fold([("A", (True, 1, "longest-match")), ("B", (False, 3, "longest-match")),
                  ("C", (False, 4, "longest-match"))]) == (True, "B", 3, "longest-match")
     assert fold([("A", (None, None, "no-robots")), ("B", (True, None, "no-match"))]) == \
         (None, None, None, "no-robots")
     assert fold([("A", (True, None, "no-match"))]) == (False, None, None, "allowed")
-    assert bulk.missing_any(False, ["A", "B"]) == (True, "A", None, "no-robots")
-    assert bulk.missing_any(True, ["A", "B"]) == (False, None, None, "allowed")
-    assert bulk.missing_any(None, ["A"]) == (None, None, None, "no-robots")
+    assert _any.missing_any(False, ["A", "B"]) == (True, "A", None, "no-robots")
+    assert _any.missing_any(True, ["A", "B"]) == (False, None, None, "allowed")
+    assert _any.missing_any(None, ["A"]) == (None, None, None, "no-robots")
 
 
 ROW = {"body": b"License: https://a.example/license.xml\nUser-agent: *\nDisallow: /p\n"
@@ -147,7 +148,7 @@ def call_all(connection: Any) -> List[Any]:
     """Every column function on ROW in DuckDB: its value, and its Arrow type."""
     connection.register("t", pa.table({k: [v] for k, v in ROW.items()}))
     out = []
-    for function in bulk.column_functions(bulk.BodyCache):
+    for function in _columns.column_functions(_bodies.BodyCache):
         result = connection.sql(f"SELECT {function.name}({', '.join(function.arguments)}) "
                                 "AS v FROM t").to_arrow_table()
         out.append((function, result.column("v").type, result.column("v").to_pylist()[0]))
@@ -160,11 +161,11 @@ def test_duckdb_registers_every_column_function_with_its_generated_type() -> Non
     con = engine.register(duckdb.connect())
     names = {row[0] for row in con.sql("SELECT function_name FROM duckdb_functions() "
                                        "WHERE function_name LIKE 'robots_%'").fetchall()}
-    assert names == {f.name for f in bulk.column_functions(bulk.BodyCache)}
+    assert names == {f.name for f in _columns.column_functions(_bodies.BodyCache)}
     for function, kind, value in call_all(con):
         assert kind == function.returns, function.name
         assert value is not None or function.name == "robots_line", function.name
-    assert bulk.sql_type(bulk.STANCE_TYPE).startswith('STRUCT("kind" VARCHAR')
-    assert bulk.spark_ddl(bulk.VERDICT_SCHEMA) == (
+    assert _schemas.sql_type(_schemas.STANCE_TYPE).startswith('STRUCT("kind" VARCHAR')
+    assert _schemas.spark_ddl(bulk.VERDICT_SCHEMA) == (
         "`url` string, `agent` string, `allowed` boolean, `line` int, `reason` string, "
         "`origin` string")

@@ -15,6 +15,7 @@ import pyarrow.parquet as pq  # noqa: E402
 import robotsrules  # noqa: E402
 from robotsrules import InvalidPurpose, bulk  # noqa: E402
 from robotsrules import duckdb as embedded  # noqa: E402
+from robotsrules.bulk import _bodies, _judge, _rows  # noqa: E402
 from robotsrules.cli import main  # noqa: E402
 
 BODY_A = (b"User-agent: *\nContent-Signal: search=yes, ai-train=no\nDisallow: /private\n"
@@ -40,12 +41,12 @@ def _expected() -> List[Any]:
     rows = []
     for url in URLS.column("url").to_pylist():
         for agent in AGENTS:
-            origin = bulk.fast_origin(url)
+            origin = _rows.fast_origin(url)
             found = bodies.get(origin) if origin else None
             if found is None:
                 rows.append([None] * len(PURPOSES))
                 continue
-            usage = bulk.robots_for(found[0], found[1]).usage(url, agent=agent)
+            usage = _rows.robots_for(found[0], found[1]).usage(url, agent=agent)
             rows.append([usage.allows(p) for p in PURPOSES])  # type: ignore[arg-type]
     return rows
 
@@ -74,16 +75,16 @@ def test_judge_sorted_columns() -> None:
     rows = []
     for url, body, status in zip(*(ROBOTS.column(c).to_pylist() for c in ("url", "body",
                                                                             "status"))):
-        rows.append({"origin": bulk.fast_origin(url), "kind": 0, "url": url, "body": body,
+        rows.append({"origin": _rows.fast_origin(url), "kind": 0, "url": url, "body": body,
                      "status": status})
     for url in URLS.column("url").to_pylist():
-        rows.append({"origin": bulk.fast_origin(url), "kind": 1, "url": url, "body": None,
+        rows.append({"origin": _rows.fast_origin(url), "kind": 1, "url": url, "body": None,
                      "status": None})
     rows.sort(key=lambda r: (r["origin"] is not None, r["origin"] or "", r["kind"]))
     stream = pa.Table.from_pylist(rows, schema=pa.schema([
         ("origin", pa.string()), ("kind", pa.int8()), ("url", pa.string()),
         ("body", pa.binary()), ("status", pa.int32())]))
-    table = pa.Table.from_batches(list(bulk.judge_sorted(stream.to_batches(), AGENTS,
+    table = pa.Table.from_batches(list(_judge.judge_sorted(stream.to_batches(), AGENTS,
                                                          purposes=PURPOSES)))
     by_key = {(r["url"], r["agent"]): [r[c] for c in COLUMNS] for r in table.to_pylist()}
     expected = iter(_expected())
@@ -125,7 +126,7 @@ def test_cli_purpose_columns(tmp_path: Any, capsys: Any) -> None:
 
 
 def test_body_cache_usage_rows() -> None:
-    cache = bulk.BodyCache()
+    cache = _bodies.BodyCache()
     got = cache.usage([BODY_A, BODY_A, None], ["/", "/private/x", "/"],
                       ["a", "a", "a"], ["ai-train", "ai-train", "ai-train"])
     assert got == [False, None, None]

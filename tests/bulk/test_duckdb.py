@@ -89,7 +89,7 @@ def test_sql_functions_equal_the_core(con: Any, sample: Sample) -> None:
         core = robotsrules.parse(body).explain(url, agent="GPTBot")
         assert allowed == core.allowed
         assert line == (core.rule.line if core.rule else None)
-        want = robotsrules.bulk.verdict_of(robotsrules.bulk.robots_for(body, status), url,
+        want = robotsrules.bulk._rows.verdict_of(robotsrules.bulk._rows.robots_for(body, status), url,
                                            "GPTBot")
         assert (verdict["allowed"], verdict["line"], verdict["reason"]) == want
 

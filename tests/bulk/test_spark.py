@@ -131,14 +131,14 @@ def test_every_column_function_on_spark_equals_duckdb(spark: Any) -> None:
     import duckdb
 
     import robotsrules.duckdb as duck
-    from robotsrules import bulk
+    from robotsrules.bulk import _bodies, _columns, _schemas
     from tests.bulk.test_bulk_package import ROW, call_all
 
     on_duckdb = {f.name: value for f, _, value in call_all(duck.register(duckdb.connect()))}
     frame = spark.createDataFrame(pa.table({k: [v] for k, v in ROW.items()}))
     from pyspark.sql import functions as F
 
-    functions = bulk.column_functions(bulk.BodyCache)
+    functions = _columns.column_functions(_bodies.BodyCache)
 
     def call(function: Any) -> Any:
         return getattr(engine, function.name)(*[F.col(a) for a in function.arguments])
@@ -149,7 +149,7 @@ def test_every_column_function_on_spark_equals_duckdb(spark: Any) -> None:
         value = value.asDict() if hasattr(value, "asDict") else value
         assert value == on_duckdb[function.name], function.name
         kind = frame.select(call(function).alias("v")).schema["v"].dataType
-        assert kind.simpleString() == bulk.spark_type(function.returns).replace("`", ""), \
+        assert kind.simpleString() == _schemas.spark_type(function.returns).replace("`", ""), \
             function.name
 
 

@@ -28,7 +28,7 @@ pytest.importorskip("warcio")
 pytest.importorskip("brotli")
 
 from robotsrules import _warcread, warc
-from robotsrules._scope import origin_of
+from robotsrules._scope import memo_origin, origin_of
 from robotsrules.errors import InvalidURL
 from tests.hostile import warcs
 
@@ -230,9 +230,11 @@ URLS = ["https://a.example/x", "HTTPS://A.EXAMPLE:443/p?q", "http://u:p@h.exampl
 
 @pytest.mark.parametrize("url", URLS)
 def test_remembered_origins(url: str) -> None:
+    """The one memoised origin splitter (the WARC reader's and the bulk rows') answers as
+    origin_of does, the first time and from what it remembered."""
     def answer(url: str) -> str:
         try:
-            return _warcread.url_origin(url)
+            return memo_origin(url)
         except InvalidURL:
             return "InvalidURL"
 
@@ -242,6 +244,19 @@ def test_remembered_origins(url: str) -> None:
         want = "InvalidURL"
     assert answer(url) == want
     assert answer(url) == want  # and again, from what was remembered
+
+
+@pytest.mark.parametrize("url", URLS)
+def test_bulk_rows_read_origins_through_the_same_splitter(url: str) -> None:
+    """The bulk rows' reading: the origin, or None for what is no origin or has no ``://``."""
+    fast_origin = pytest.importorskip("robotsrules.bulk._rows").fast_origin
+    try:
+        want = origin_of(url)
+    except InvalidURL:
+        want = None
+    want = want if "://" in url.strip() else None
+    assert fast_origin(url) == want
+    assert fast_origin(url) == want
 
 
 def test_the_inflater_chosen_is_the_one_used(inflater: str) -> None:

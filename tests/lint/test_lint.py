@@ -506,3 +506,26 @@ def test_r403_says_who_is_asked_a_value_before_any_user_agent() -> None:
     assert robotsrules.parse(b"Crawl-delay: 5\nUser-agent: *\nDisallow: /\n").crawl_delay(
         "any") == 5.0
     assert _messages(b"Crawl-delay: x\nUser-agent: *\n", "R403") == []  # R401 says it
+
+
+def test_the_docstrings_name_the_passes_lint_runs() -> None:
+    """The package docstring numbers one item per pass and the checks module names the pass
+    methods in the order :func:`lint` calls them: a pass added or moved is documented."""
+    import ast
+    import inspect
+
+    import robotsrules.linter as package
+    from robotsrules.linter import _checks
+
+    body = ast.parse(inspect.getsource(_checks.lint)).body[0]
+    calls = [node.func.attr for node in ast.walk(body)
+             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+             and node.func.attr.endswith("_checks")]
+    source = inspect.getsource(_checks.lint)
+    calls.sort(key=lambda name: source.index(f".{name}("))
+    assert len(calls) == 7
+    numbered = re.findall(r"^(\d)\. ", package.__doc__ or "", re.M)
+    assert numbered == [str(n) for n in range(1, len(calls) + 1)]
+    assert "walks them in seven passes" in " ".join((package.__doc__ or "").split())
+    named = re.findall(r":meth:`~_Linter\.(\w+)`", _checks.__doc__ or "")
+    assert named == calls

@@ -38,7 +38,6 @@ from ._admit import (
     PageAdmission,
     Refusal,
     admit_page,
-    check_purposes,
     reads_body,
     reads_body_of,
 )
@@ -85,7 +84,6 @@ __all__ = [
     "TdmRepFile",
     "TdmRule",
     "admit_page",
-    "check_purposes",
     "combine",
     "header_block",
     "is_html",

@@ -5,8 +5,8 @@ The page counterpart of :func:`robotsrules._pacing.admit`. The client integratio
 datatrove filter and ``robotsrules page`` all call :func:`admit_page` and then only act:
 raise :class:`~robotsrules.PageRefused` (or :class:`~robotsrules.PagePriced` for a response
 that asks to be paid for), drop and count, mark, or print. The purposes they
-take are checked by :func:`check_purposes`, the page layer's one purpose validator (over
-the vocabulary of :mod:`robotsrules._purposes`).
+take are checked by :func:`robotsrules._purposes.check_purposes`, the one validator of a
+list of purposes.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from typing import Callable, Iterable, List, NamedTuple, Optional, Sequence, Tup
 
 from .._agents import Agent
 from .._decoder import BodyDecoder
-from .._purposes import Purpose, check_purpose
+from .._purposes import check_purposes
 from .._usage import Usage
-from ..errors import InvalidArgument, InvalidPurpose, PagePriced, PageRefused
+from ..errors import InvalidArgument, PagePriced, PageRefused
 from ._combine import Answer, combine
 from ._headers import Headers, read_headers
 from ._headers import content_type as _joined_type
@@ -28,35 +28,7 @@ from ._pricing import Pricing
 from ._signals import PageSignals, page_facts, read_response, signals_of
 from ._tdmrep import TdmRepFile
 
-__all__ = ["HeadReader", "PageAdmission", "Refusal", "admit_page", "check_purposes", "reads_body",
-           "reads_body_of"]
-
-
-def check_purposes(purposes: Union[str, Iterable[str]], *,
-                   at_least_one: bool = False) -> Tuple[Purpose, ...]:
-    """``purposes`` checked against the vocabulary, repeats dropped, order kept.
-
-    A single name may be given as a ``str``. An unknown name raises
-    :class:`~robotsrules.InvalidPurpose`; ``at_least_one`` makes an empty list an
-    :class:`~robotsrules.InvalidArgument`.
-
-    >>> check_purposes(["ai-train", "search", "ai-train"])
-    ('ai-train', 'search')
-    """
-    names = [purposes] if isinstance(purposes, str) else purposes
-    try:
-        items = list(names)
-    except TypeError:
-        raise InvalidArgument(f"purposes must be a purpose name or a list of them, not "
-                              f"{type(purposes).__name__}") from None
-    out = []
-    for item in items:
-        if not isinstance(item, str):
-            raise InvalidPurpose(f"a purpose is a str such as 'ai-train', not {item!r}")
-        out.append(check_purpose(item))
-    if at_least_one and not out:
-        raise InvalidArgument("purposes must name at least one purpose (e.g. 'ai-train')")
-    return tuple(dict.fromkeys(out))
+__all__ = ["HeadReader", "PageAdmission", "Refusal", "admit_page", "reads_body", "reads_body_of"]
 
 
 def reads_body(content_type: Optional[Union[str, bytes]]) -> bool:

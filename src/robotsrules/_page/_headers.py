@@ -83,7 +83,9 @@ MAX_HEADER_BLOCK: Final = 1 << 20
 """Characters (octets) of a raw header block or dump read (a raw ``str`` or ``bytes`` given
 as headers): 1 MiB, far past any server's own limit; what follows is not read."""
 _KEYS: Final[Dict[str, str]] = {}
-_MAX_KEYS: Final = 512  # field names remembered (the few dozen a crawl's responses use recur)
+# Field names remembered (the few dozen a crawl's responses use recur): a plain dict, not
+# _lru.LRU, on the compiled per-header-line path (the figure is in _lru's docstring).
+_MAX_KEYS: Final = 512
 _MAX_KEY_LENGTH: Final = 64  # longer names are checked each time, never kept (a bound on memory)
 
 

@@ -77,6 +77,10 @@ cache of body-per-row functions (``_bodies``) and the column functions both engi
 
 from __future__ import annotations
 
+import importlib
+import warnings
+from typing import Any
+
 try:
     import pyarrow  # noqa: F401
 except ImportError as exc:  # pragma: no cover - the extra is installed for the tests
@@ -84,141 +88,112 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 
     raise MissingExtra("robotsrules.bulk", "bulk", (exc.name or "").partition(".")[0]) from exc
 
-from ._any import ALLOWED, AnyRow, any_agent, any_verdict, first_disallowed, missing_any
+from ._any import any_agent
 from ._asof import RobotsHistory, as_of_verdicts
-from ._bodies import BodyCache
-from ._columns import ColumnFunction, column_functions, struct_array
 from ._index import RobotsIndex
-from ._judge import (
-    Judge,
-    any_agent_verdicts,
-    judge_sorted,
-    judge_sorted_any,
-    verdicts,
-)
+from ._judge import any_agent_verdicts, verdicts
 from ._pages import DEFAULT_PAGE_BATCH_ROWS, page_batches
-from ._rows import (
-    DEFAULT_CACHE_SIZE,
-    DEFAULT_POLICY,
-    RANKING,
-    ParsedCache,
-    Rank,
-    RobotsRow,
-    Row,
-    check_agents,
-    fast_origin,
-    host_key,
-    rank,
-    robots_for,
-    usage_of,
-    verdict_of,
-)
+from ._rows import DEFAULT_CACHE_SIZE, DEFAULT_POLICY, rank
 from ._schemas import (
     ANY_AGENT_SCHEMA,
-    FILE_FORMATS,
     INVALID_URL,
-    KEYS,
     MISSING,
     NO_ROBOTS,
     PAGE_SCHEMA,
-    PAGE_SIGNALS_TYPE,
-    SORTED_COLUMNS,
     STANCE_SCHEMA,
-    STANCE_SORTED_COLUMNS,
-    STANCE_TYPE,
     TOO_COMPLEX,
     VERDICT_SCHEMA,
-    VERDICT_TYPE,
-    FileFormat,
     Key,
     Missing,
-    check_purposes,
-    file_format,
-    missing_verdict,
     page_schema,
     provenance,
-    spark_ddl,
-    spark_type,
-    sql_type,
     verdict_schema,
     with_provenance,
 )
-from ._stances import (
-    StanceRow,
-    agent_stoppable,
-    check_stance_mode,
-    stance_row,
-    stances,
-    stances_sorted,
-)
+from ._stances import agent_stoppable, stances
 
 __all__ = [
-    "ALLOWED",
     "ANY_AGENT_SCHEMA",
     "DEFAULT_CACHE_SIZE",
     "DEFAULT_PAGE_BATCH_ROWS",
     "DEFAULT_POLICY",
-    "FILE_FORMATS",
     "INVALID_URL",
-    "KEYS",
     "MISSING",
     "NO_ROBOTS",
     "PAGE_SCHEMA",
-    "PAGE_SIGNALS_TYPE",
-    "RANKING",
-    "SORTED_COLUMNS",
     "STANCE_SCHEMA",
-    "STANCE_SORTED_COLUMNS",
-    "STANCE_TYPE",
     "TOO_COMPLEX",
     "VERDICT_SCHEMA",
-    "VERDICT_TYPE",
-    "AnyRow",
-    "BodyCache",
-    "ColumnFunction",
-    "FileFormat",
-    "Judge",
     "Key",
     "Missing",
-    "ParsedCache",
-    "Rank",
     "RobotsHistory",
     "RobotsIndex",
-    "RobotsRow",
-    "Row",
-    "StanceRow",
     "agent_stoppable",
     "any_agent",
     "any_agent_verdicts",
-    "any_verdict",
     "as_of_verdicts",
-    "check_agents",
-    "check_purposes",
-    "check_stance_mode",
-    "column_functions",
-    "fast_origin",
-    "file_format",
-    "first_disallowed",
-    "host_key",
-    "judge_sorted",
-    "judge_sorted_any",
-    "missing_any",
-    "missing_verdict",
     "page_batches",
     "page_schema",
     "provenance",
     "rank",
-    "robots_for",
-    "spark_ddl",
-    "spark_type",
-    "sql_type",
-    "stance_row",
     "stances",
-    "stances_sorted",
-    "struct_array",
-    "usage_of",
-    "verdict_of",
     "verdict_schema",
     "verdicts",
     "with_provenance",
 ]
+
+_MOVED = {
+    "ALLOWED": "._any",
+    "FILE_FORMATS": "._schemas",
+    "KEYS": "._schemas",
+    "PAGE_SIGNALS_TYPE": "._schemas",
+    "RANKING": "._rows",
+    "SORTED_COLUMNS": "._schemas",
+    "STANCE_SORTED_COLUMNS": "._schemas",
+    "STANCE_TYPE": "._schemas",
+    "VERDICT_TYPE": "._schemas",
+    "AnyRow": "._any",
+    "BodyCache": "._bodies",
+    "ColumnFunction": "._columns",
+    "FileFormat": "._schemas",
+    "Judge": "._judge",
+    "ParsedCache": "._rows",
+    "Rank": "._rows",
+    "RobotsRow": "._rows",
+    "Row": "._rows",
+    "StanceRow": "._stances",
+    "any_verdict": "._any",
+    "check_agents": "._rows",
+    "check_purposes": ".._purposes",
+    "check_stance_mode": "._stances",
+    "column_functions": "._columns",
+    "fast_origin": "._rows",
+    "file_format": "._schemas",
+    "first_disallowed": "._any",
+    "host_key": "._rows",
+    "judge_sorted": "._judge",
+    "judge_sorted_any": "._judge",
+    "missing_any": "._any",
+    "missing_verdict": "._schemas",
+    "robots_for": "._rows",
+    "spark_ddl": "._schemas",
+    "spark_type": "._schemas",
+    "sql_type": "._schemas",
+    "stance_row": "._stances",
+    "stances_sorted": "._stances",
+    "struct_array": "._columns",
+    "usage_of": "._rows",
+    "verdict_of": "._rows",
+}
+"""Names this module exported before :data:`__all__` was cut to the user's API (the engines'
+plumbing, now imported from the private modules named): still importable here, with a
+:class:`DeprecationWarning`, for one release."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _MOVED.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(f"robotsrules.bulk.{name} is deprecated: it is no longer part of the bulk "
+                  f"API and goes in the next release", DeprecationWarning, stacklevel=2)
+    return getattr(importlib.import_module(module, __name__), name)

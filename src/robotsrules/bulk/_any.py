@@ -44,7 +44,8 @@ def first_disallowed(answers: Iterable[Tuple[str, Row]]) -> AnyRow:
 
 def missing_any(verdict: Optional[bool], agents: Sequence[str]) -> AnyRow:
     """The any-agent answer for a site without a robots row, each agent's verdict being
-    ``verdict`` (from :func:`~robotsrules.bulk.missing_verdict`) with reason ``no-robots``."""
+    ``verdict`` (from :func:`~robotsrules.bulk._schemas.missing_verdict`) with reason
+    ``no-robots``."""
     return first_disallowed((agent, (verdict, None, NO_ROBOTS)) for agent in agents)
 
 
@@ -107,8 +108,8 @@ def any_agent(
 ) -> Iterator[pa.RecordBatch]:
     """One row per URL (:data:`~robotsrules.bulk.ANY_AGENT_SCHEMA`) from verdict batches
     that hold, for each URL, one row per agent in the order of ``agents``, one after the
-    other (what :class:`~robotsrules.bulk.Judge`, :func:`~robotsrules.bulk.verdicts` and
-    :func:`~robotsrules.bulk.judge_sorted` write). A URL's rows may be split across
+    other (what :class:`~robotsrules.bulk._judge.Judge`, :func:`~robotsrules.bulk.verdicts` and
+    :func:`~robotsrules.bulk._judge.judge_sorted` write). A URL's rows may be split across
     batches; rows out of that order raise ``ValueError``.
 
     >>> import pyarrow as pa

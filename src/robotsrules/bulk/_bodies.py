@@ -96,7 +96,7 @@ class BodyCache:
 
     def stances(self, bodies: Sequence[Any], statuses: Optional[Sequence[Any]],
                 agents: Sequence[Any]) -> List[Optional[StanceRow]]:
-        """The stance row (:func:`~robotsrules.bulk.stance_row`) per row of three equally
+        """The stance row (:func:`~robotsrules.bulk._stances.stance_row`) per row of three equally
         long columns; ``None`` for a ``null`` agent, or a ``null`` body with no 4xx/5xx
         status (nothing known). An invalid agent raises :class:`~robotsrules.InvalidAgent`;
         legacy mode raises :class:`~robotsrules.InvalidArgument` (the query's mistakes)."""

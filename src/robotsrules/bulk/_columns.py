@@ -12,7 +12,7 @@ from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 import pyarrow as pa
 
-from .._page import check_purposes
+from .._purposes import check_purposes
 from ._bodies import BodyCache
 from ._rows import fast_origin
 from ._schemas import PAGE_SIGNALS_TYPE, STANCE_TYPE, VERDICT_TYPE
@@ -68,7 +68,7 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
                                                 STANCE_TYPE`; null: null agent, or a null body
                                                 with a null or 2xx status)
     ``robots_page(headers, html, agent)``       the page-level signals of a response
-                                                (:data:`~robotsrules.bulk.PAGE_SIGNALS_TYPE`;
+                                                (:data:`~robotsrules.bulk._schemas.PAGE_SIGNALS_TYPE`;
                                                 ``headers``: the raw ``Name: value`` lines;
                                                 ``html``: the body or its head; ``head_cut``:
                                                 the head ran past the bytes read)

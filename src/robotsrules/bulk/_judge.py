@@ -7,6 +7,7 @@ from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, 
 
 import pyarrow as pa
 
+from .._purposes import check_purposes
 from ..errors import InvalidArgument
 from ..policy import Policy
 from ..robotstxt import Mode, RobotsTxt
@@ -33,7 +34,6 @@ from ._schemas import (
     NO_ROBOTS,
     SORTED_COLUMNS,
     Missing,
-    check_purposes,
     missing_verdict,
     verdict_schema,
 )

@@ -9,14 +9,14 @@ a mode) raise.
 from __future__ import annotations
 
 import datetime
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 import pyarrow as pa
 
 from .._agents import agent_tokens
 from .._dates import EARLIEST, utc
 from .._lru import LRU
-from .._scope import origin_of
+from .._scope import memo_origin
 from ..errors import InvalidArgument, InvalidURL
 from ..policy import OK, UNAVAILABLE, Policy, outcome_for_status
 from ..robotstxt import Mode, RobotsTxt, parse
@@ -59,10 +59,6 @@ Row = Tuple[Optional[bool], Optional[int], str]
 RobotsRow = Tuple[Optional[bytes], Optional[int]]
 """One robots row as kept: ``(body, status)``."""
 
-_ORIGIN_CACHE_LIMIT = 200_000
-_SPLIT_CHARS = "/?#"
-
-
 def batches(data: Data) -> Iterator[pa.RecordBatch]:
     """The record batches of ``data``."""
     if isinstance(data, pa.RecordBatch):
@@ -92,27 +88,10 @@ def robots_columns(batch: pa.RecordBatch) -> Iterator[Tuple[Any, Any, Any, Any]]
     return zip(*columns)
 
 
-def _origin_prefix(url: str) -> Optional[str]:
-    """``scheme://authority`` of ``url`` as written (what ``urlsplit`` sees as netloc)."""
-    start = url.find("://")
-    if start < 0:
-        return None
-    end = len(url)
-    for char in _SPLIT_CHARS:
-        found = url.find(char, start + 3, end)
-        if found >= 0:
-            end = found
-    return url[:end]
-
-
-_origins: Dict[str, Optional[str]] = {}
-
-
 def fast_origin(url: Any) -> Optional[str]:
-    """:func:`~robotsrules._scope.origin_of` of ``url``, or ``None`` where it would raise.
-
-    Memoised on the ``scheme://authority`` part (most URLs share a few), which is all
-    ``origin_of`` reads. Process-wide and bounded.
+    """:func:`~robotsrules._scope.origin_of` of ``url``, or ``None`` where it would raise or
+    ``url`` has no ``://``. Memoised on the ``scheme://authority`` part
+    (:func:`~robotsrules._scope.memo_origin`, the one memoised splitter).
 
     >>> fast_origin("HTTPS://Example.COM:443/a?b"), fast_origin("mailto:x@y")
     ('https://example.com', None)
@@ -120,21 +99,12 @@ def fast_origin(url: Any) -> Optional[str]:
     if not isinstance(url, str):
         return None
     url = url.strip()
-    prefix = _origin_prefix(url)
-    if prefix is None:
+    if "://" not in url:
         return None
     try:
-        return _origins[prefix]
-    except KeyError:
-        pass
-    try:
-        origin: Optional[str] = origin_of(prefix)
+        return memo_origin(url)
     except InvalidURL:
-        origin = None
-    if len(_origins) >= _ORIGIN_CACHE_LIMIT:
-        _origins.clear()
-    _origins[prefix] = origin
-    return origin
+        return None
 
 
 def host_key(url: Any) -> Optional[str]:

@@ -11,9 +11,11 @@ from typing import Dict, Literal, Optional, Sequence, Tuple
 
 import pyarrow as pa
 
-from .._page import check_purposes  # the one purpose validator (re-exported here)
 from .._provenance import metadata
-from .._purposes import column_name
+from .._purposes import (
+    check_purposes,  # the one purpose validator (re-exported here)
+    column_name,
+)
 from ..errors import InvalidArgument
 
 __all__ = [
@@ -212,9 +214,9 @@ def page_schema(purposes: Sequence[str] = ()) -> pa.Schema:
 
 
 SORTED_COLUMNS = ("origin", "kind", "url", "body", "status")
-"""Columns of the stream :func:`~robotsrules.bulk.judge_sorted` reads."""
+"""Columns of the stream :func:`~robotsrules.bulk._judge.judge_sorted` reads."""
 STANCE_SORTED_COLUMNS = ("origin", "body", "status")
-"""Columns of the stream :func:`~robotsrules.bulk.stances_sorted` reads."""
+"""Columns of the stream :func:`~robotsrules.bulk._stances.stances_sorted` reads."""
 
 FileFormat = Literal["parquet", "csv", "json", "text"]
 """The table file formats the engines read (:func:`file_format`)."""

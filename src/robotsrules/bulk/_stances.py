@@ -73,7 +73,7 @@ def group_stance(robots: RobotsTxt, rules: AgentRules) -> GroupStance:
 
 def stance_row(robots: RobotsTxt, agent: str,
                crawlers: Optional[Sequence[Crawler]] = None) -> StanceRow:
-    """The stance of ``agent`` under ``robots`` (from :func:`~robotsrules.bulk.robots_for`)
+    """The stance of ``agent`` under ``robots`` (from :func:`~robotsrules.bulk._rows.robots_for`)
     as a row of :data:`~robotsrules.bulk.STANCE_SCHEMA` (without site and agent), its
     ``stoppable`` from the crawler registry (:func:`agent_stoppable`); never raises for
     data."""
@@ -180,8 +180,8 @@ def stances_sorted(
     crawlers: Optional[Sequence[Crawler]] = None,
 ) -> Iterator[pa.RecordBatch]:
     """Stance batches from robots rows sorted by ``origin``, each site's best row first
-    (the order :func:`~robotsrules.bulk.judge_sorted` expects; columns
-    :data:`~robotsrules.bulk.STANCE_SORTED_COLUMNS`): the distributed form of
+    (the order :func:`~robotsrules.bulk._judge.judge_sorted` expects; columns
+    :data:`~robotsrules.bulk._schemas.STANCE_SORTED_COLUMNS`): the distributed form of
     :func:`stances` (see :mod:`robotsrules.spark`). Rows with a ``null`` origin are
     skipped."""
     names = check_agents(agents)

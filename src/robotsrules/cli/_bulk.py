@@ -397,7 +397,8 @@ def _stance_run(args: argparse.Namespace, out: TextIO, stop: _Stop, more: Sequen
                 ) -> int:
     need("pyarrow")
     need("duckdb")
-    from ..bulk import STANCE_SCHEMA, check_stance_mode
+    from ..bulk import STANCE_SCHEMA
+    from ..bulk._stances import check_stance_mode
     from ._agent_options import command_agents
 
     form = out_format(args)

@@ -18,7 +18,7 @@ import os
 import shutil
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
-from .._page import check_purposes
+from .._purposes import check_purposes
 from .._terminal import first_line
 from ..errors import EngineError, MissingExtra, RobotsError
 
@@ -94,7 +94,7 @@ def _robots_rows(args: argparse.Namespace, robots: Any) -> Tuple[List[str], Any]
     import duckdb
 
     from .. import duckdb as engine
-    from ..bulk import host_key
+    from ..bulk._rows import host_key
 
     con = duckdb.connect()
     try:
@@ -134,7 +134,7 @@ def with_licenses(args: argparse.Namespace, robots: Any, batches: Any) -> Iterat
 
     from .. import duckdb as engine
     from .._rsl import LicenseDocument, LicenseTerms, parse_license
-    from ..bulk import robots_for
+    from ..bulk._rows import robots_for
 
     _, lookup = _robots_rows(args, robots)
     given: Dict[str, Any] = {}
@@ -535,7 +535,7 @@ def page_observer(manifest: Any, purposes: List[str]) -> Callable[..., None]:
     """The :func:`robotsrules.bulk.page_batches` hook that records a page run in an evidence
     manifest: the robots.txt verdict (with its deciding line when it refuses) and the page's
     refusals with their deciding directives."""
-    from ..bulk import verdict_of
+    from ..bulk._rows import verdict_of
 
     def observe(page: Any, agent: str, site: Any, signals: Any, both: Any) -> None:
         origin = page.origin

@@ -14,7 +14,8 @@ import json
 import re
 from typing import Any, Dict, List, Optional, TextIO, Tuple
 
-from .._page import DEFAULT_HEAD_BYTES, Directive, PageSignals, admit_page, check_purposes
+from .._page import DEFAULT_HEAD_BYTES, Directive, PageSignals, admit_page
+from .._purposes import check_purposes
 from .._terminal import visible
 from .._usage import Usage
 from ..errors import RobotsError

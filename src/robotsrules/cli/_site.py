@@ -106,7 +106,8 @@ def _fetch_text(result: Any, out: TextIO) -> None:
 
 
 def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
-    from .._crawlers import CrawlerVerdict, crawler_verdicts, registry_info, unstoppable
+    from .._crawlers import registry_info, unstoppable
+    from .._optout import CrawlerVerdict, crawler_verdicts
 
     robots_source(args, "agents")
     check_agents(expand_agents(args), args)

@@ -4,14 +4,15 @@ Theory of operation. The lint is a second consumer of the records the matcher is
 from (google/robotstxt's ``reporting_robots.cc`` idea): :func:`lint` cuts and decodes the
 content exactly as :func:`robotsrules.parse` does (:func:`~robotsrules._parser.decode`),
 asks :func:`~robotsrules._parser.build` for the groups *and* the per-line report, and
-walks them in five passes:
+walks them in seven passes, in this order:
 
 1. the file as a whole: byte-order mark, bytes that are not UTF-8, content past the size
    limit, an HTML page served as robots.txt, no group at all;
 2. every line the parser dropped or read leniently (the flags and ``reason`` of each
    :class:`~robotsrules.Line`): missing colon, key typo, key read by prefix, unknown key,
    invalid line, line cut at 16,663 bytes or at a NUL byte, rules before any user-agent,
-   bad extras;
+   bad extras; each ``Content-Signal``/``Content-Usage`` line's own syntax and names
+   (R601-R604, superseded labels R609);
 3. groups and agents: user-agent values Google cuts short or that name nobody, agents
    named by several groups, lines that silently join two groups, groups without rules
    that hide the ``*`` rules;
@@ -22,7 +23,12 @@ walks them in five passes:
 5. reading modes (``parse(..., mode=...)``): rules that Google, RFC 9309 and legacy
    (1994/1996, ``urllib.robotparser``) readers take differently — wildcards, ``%XX``
    escapes, Google's index.html rule, and first-match order in the legacy records
-   (:func:`robotsrules._legacy.build`).
+   (:func:`robotsrules._legacy.build`);
+6. usage preferences, group by group (only when a group states any): a purpose stated
+   both ways, a preference on paths the group's agents may not fetch, ``search=yes`` for
+   agents disallowed from ``/``, preferences in the ``*`` group only (R605-R608);
+7. opt-out mistakes judged with the crawler registry (R210-R213, the same warnings
+   :mod:`robotsrules._optout` gives ``robotsrules site``).
 
 Every diagnostic has a code from :data:`CODES`, the one table that the documentation,
 the SARIF output (``tool.driver.rules``) and the tests read. Codes never change meaning;

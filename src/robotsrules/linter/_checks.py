@@ -1,5 +1,8 @@
-"""The checks of :func:`robotsrules.linter.lint`: five passes over the parser's records
-(see the package docstring)."""
+"""The checks of :func:`robotsrules.linter.lint`: seven passes over the parser's records,
+one method of :class:`_Linter` each, run in this order (the package docstring says what
+each checks): :meth:`~_Linter.file_checks`, :meth:`~_Linter.line_checks`,
+:meth:`~_Linter.agent_checks`, :meth:`~_Linter.rule_checks`, :meth:`~_Linter.mode_checks`,
+:meth:`~_Linter.usage_checks`, :meth:`~_Linter.registry_checks`."""
 
 from __future__ import annotations
 
@@ -647,6 +650,7 @@ class _Linter:
                       "nesting), readers that follow the current revision ignore it",
                       advice=_superseded_advice(label, current.labels))
 
+    # -- pass 6: usage preferences ----------------------------------------------------------
     def usage_checks(self) -> None:
         """R605 (conflicts across lines), R606 and R607, group by group; then R608."""
         if not any(group.usage for group in self.groups):
@@ -723,6 +727,7 @@ class _Linter:
                               f"`{name}={kept}` applies",
                               name=name)
 
+    # -- pass 7: the crawler registry -------------------------------------------------------
     def registry_checks(self) -> None:
         """R210-R213: opt-out mistakes judged with the crawler registry (robotsrules._optout)."""
         if not self.groups:
