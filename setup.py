@@ -16,8 +16,8 @@ from typing import Any, List
 from setuptools import setup
 
 COMPILED_MODULES = [
-    "_agents", "_compiled", "_legacy", "_matcher", "_outline", "_parser", "_pattern",
-    "_precedence", "_purposes", "_stance", "_terminal", "_urls", "_usage", "model",
+    "_rules._agents", "_compiled", "_rules._legacy", "_rules._matcher", "_rules._outline", "_rules._parser", "_rules._pattern",
+    "_rules._precedence", "_purposes", "_rules._stance", "_terminal", "_rules._urls", "_rules._usage", "model",
     "robotstxt", "useragent",
     # The WARC page path (issue 27): the head scan, encoding sniffing, the header reader;
     # the lean WARC reader and a record's reading, the body decoder, the date reader; the

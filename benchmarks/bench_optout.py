@@ -45,7 +45,7 @@ AGENTS = ["GPTBot", "ChatGPT-User", "OAI-SearchBot", "ClaudeBot", "anthropic-ai"
 
 def bench_stance(every: int) -> None:
     import robotsrules
-    from robotsrules._stance import StanceTooComplex
+    from robotsrules._rules._stance import StanceTooComplex
 
     names = sorted(os.listdir(os.path.join(CORPUS, "robots")))[::every]
     parsed = []

@@ -61,17 +61,17 @@ if atheris is not None and __name__ == "__main__" and "--plain" not in sys.argv:
     # importing this module from the test suite leaves robotsrules untouched).
     with atheris.instrument_imports(include=["robotsrules"]):
         import robotsrules
-        from robotsrules import _legacy as legacy
-        from robotsrules import _parser as parser
-        from robotsrules import _urls as urls
         from robotsrules import linter
+        from robotsrules._rules import _legacy as legacy
+        from robotsrules._rules import _parser as parser
+        from robotsrules._rules import _urls as urls
         from robotsrules.linter import _output as report
 else:
     import robotsrules
-    from robotsrules import _legacy as legacy
-    from robotsrules import _parser as parser
-    from robotsrules import _urls as urls
     from robotsrules import linter
+    from robotsrules._rules import _legacy as legacy
+    from robotsrules._rules import _parser as parser
+    from robotsrules._rules import _urls as urls
     from robotsrules.linter import _output as report
 
 from robotsrules import InvalidAgent, InvalidURL, RobotsError  # noqa: E402

@@ -18,21 +18,21 @@ from typing import Dict, List, Set, Tuple
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "robotsrules"
 
-CORE = {"robotsrules", "robotsrules.errors", "robotsrules.model", "robotsrules._urls",
-        "robotsrules._agents", "robotsrules._pattern", "robotsrules._parser",
-        "robotsrules._outline", "robotsrules._precedence", "robotsrules._matcher",
-        "robotsrules._legacy", "robotsrules._compiled",
+CORE = {"robotsrules", "robotsrules.errors", "robotsrules.model", "robotsrules._rules._urls",
+        "robotsrules._rules._agents", "robotsrules._rules._pattern", "robotsrules._rules._parser",
+        "robotsrules._rules._outline", "robotsrules._rules._precedence", "robotsrules._rules._matcher",
+        "robotsrules._rules._legacy", "robotsrules._compiled",
         "robotsrules.robotstxt", "robotsrules.policy", "robotsrules._scope",
         "robotsrules.useragent", "robotsrules.linter", "robotsrules.linter._codes",
         "robotsrules.linter._checks", "robotsrules._terminal",
-        "robotsrules._usage", "robotsrules._purposes", "robotsrules._sfv",
+        "robotsrules._rules._usage", "robotsrules._purposes", "robotsrules._sfv",
         "robotsrules._extensions", "robotsrules._datafile",
         "robotsrules._page", "robotsrules._page._headers", "robotsrules._page._encoding",
         "robotsrules._page._html", "robotsrules._page._robots", "robotsrules._page._tdmrep",
         "robotsrules._page._prefs", "robotsrules._page._signals", "robotsrules._page._fold",
         "robotsrules._page._combine",
         "robotsrules._page._admit", "robotsrules._page._robotstag",
-        "robotsrules._page._links", "robotsrules._page._pricing", "robotsrules._stance",
+        "robotsrules._page._links", "robotsrules._page._pricing", "robotsrules._rules._stance",
         "robotsrules._drive", "robotsrules._lru", "robotsrules._typing", "robotsrules._dates",
         "robotsrules._decoder"}  # the one body decoder: zlib, and brotli behind its extra
 

@@ -14,7 +14,7 @@ import pytest
 
 import robotsrules
 from robotsrules._lru import LRU
-from robotsrules._precedence import index_html_folder, rule_key, rule_rank
+from robotsrules._rules._precedence import index_html_folder, rule_key, rule_rank
 from robotsrules.cli._common import brief, outcome_meaning, served_note, why
 from robotsrules.linter import CODES, SEVERITIES, Severity
 from robotsrules.linter._output import _colour, _sarif_level

@@ -13,11 +13,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import _compiled, _version
-from ._agents import Agent, agent_tokens
-from ._matcher import AgentRules
-from ._stance import Stance, StanceTooComplex
-from ._urls import match_target
-from ._usage import Usage
+from ._rules._agents import Agent, agent_tokens
+from ._rules._matcher import AgentRules
+from ._rules._stance import Stance, StanceTooComplex
+from ._rules._urls import match_target
+from ._rules._usage import Usage
 from .errors import (
     CorruptEntry,
     EngineError,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Iterable, List, NamedTuple, Optional, Sequence
 
-from ._agents import agent_tokens
+from ._rules._agents import agent_tokens
 from .errors import InvalidAgent
 from .model import Verdict
 from .robotstxt import RobotsTxt

@@ -31,7 +31,7 @@ from __future__ import annotations
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from ._crawlers import Crawler, categories, known_crawlers
-from ._stance import Stance, StanceTooComplex
+from ._rules._stance import Stance, StanceTooComplex
 from .model import Group, Verdict
 from .robotstxt import RobotsTxt
 

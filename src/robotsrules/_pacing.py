@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import Dict, Optional
 
-from ._agents import Agent
+from ._rules._agents import Agent
 from .errors import RobotsDisallowed
 from .model import Verdict
 from .policy import Served

@@ -43,7 +43,6 @@ from typing import (
 
 import httpx
 
-from ._agents import Agent, agent_tokens
 from ._drive import arun, run
 from ._fetcher import DEFAULT_TIMEOUT, afetch, fetch
 from ._page import TDMREP_PATH, TdmRepFile, tdmrep_from
@@ -60,8 +59,9 @@ from ._rsl import (
     too_old,
     unread,
 )
+from ._rules._agents import Agent, agent_tokens
+from ._rules._usage import Usage
 from ._scope import origin_of
-from ._usage import Usage
 from .cache import MemoryStore, Store
 from .errors import InvalidAgent, InvalidArgument
 from .model import Verdict

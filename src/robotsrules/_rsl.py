@@ -46,7 +46,7 @@ or one of the library's purposes, read as the token the data table ``data/rsl.js
 names for it (``train-ai`` is ``ai-train``, ``bots`` is ``all``...). For a URL:
 
 1. the ``<content>`` elements whose ``url`` matches it apply (RFC 9309 patterns, §3.3,
-   matched in RFC 9309 mode's normal form: :func:`robotsrules._pattern.rfc_location`,
+   matched in RFC 9309 mode's normal form: :func:`robotsrules._rules._pattern.rfc_location`,
    with the ASCII characters a URI cannot hold percent-encoded on both sides);
    the most specific (the longest pattern, in octets, ``**`` read ``*`` and a final ``*``
    dropped) decide, as a narrower scope takes precedence over a broader one (§3.1.1);
@@ -96,10 +96,10 @@ from typing import (
 )
 from urllib.parse import urlsplit
 
-from ._pattern import Pattern, rfc_location
 from ._purposes import PURPOSES
+from ._rules._pattern import Pattern, rfc_location
+from ._rules._urls import rfc_target
 from ._scope import origin_of
-from ._urls import rfc_target
 from .errors import InvalidPurpose, InvalidURL
 
 if TYPE_CHECKING:

@@ -43,7 +43,7 @@ from datatrove.pipeline.readers.warc import WarcReader
 from datatrove.pipeline.writers.disk_base import DiskWriter
 
 from ._crawlers import category_tokens
-from ._usage import Usage
+from ._rules._usage import Usage
 from .bulk import DEFAULT_CACHE_SIZE, INVALID_URL, NO_ROBOTS, Key, RobotsHistory
 from .bulk._any import first_disallowed
 from .bulk._rows import ParsedCache, check_agents, fast_origin, verdict_of

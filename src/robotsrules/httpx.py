@@ -55,12 +55,12 @@ from typing import AsyncIterator, Iterator, List, Optional, Sequence, Tuple, cas
 
 import httpx
 
-from ._agents import Agent
 from ._fetcher import DEFAULT_TIMEOUT
 from ._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit, delay_for, resolve_agent
 from ._page import HeadReader, admit_page, reads_body_of
 from ._purposes import check_purposes
 from ._robotscache import AsyncRobotsCache, RobotsCache
+from ._rules._agents import Agent
 from ._scope import SCHEMES, origin_of
 from .cache import Store
 from .errors import PageRefused

@@ -56,14 +56,14 @@ class UsageLine(NamedTuple):
     """One ``Content-Signal`` or ``Content-Usage`` line of a group: AI usage preferences.
 
     ``statements`` are the ``(name, allowed)`` pairs the line states, after the format's
-    rules (see :mod:`robotsrules._usage`): content-signal names for ``Content-Signal``,
+    rules (see :mod:`robotsrules._rules._usage`): content-signal names for ``Content-Signal``,
     IETF category labels for ``Content-Usage``; names the vocabularies do not define and
     values other than yes/no (y/n) are left out. ``pattern`` is the normalised path pattern
     of a ``Content-Usage`` rule (matched like an allow/disallow pattern), ``""`` for a
     ``Content-Signal`` line, which covers every path of its group. ``value`` is the value
     as written. ``valid`` is ``False`` for a ``Content-Usage`` line whose value does not
     parse: its ``statements`` are then only the refusals read from it, and it never decides
-    alone which lines apply (see :mod:`robotsrules._usage`).
+    alone which lines apply (see :mod:`robotsrules._rules._usage`).
     """
 
     directive: UsageDirective

@@ -51,9 +51,9 @@ from typing import (
 )
 from urllib.parse import unquote, urlsplit
 
-from ._agents import Agent
+from ._rules._agents import Agent
+from ._rules._usage import Usage
 from ._scope import host_problem, join_url, origin_of, split_origin
-from ._usage import Usage
 from .errors import InvalidArgument, InvalidURL
 from .robotstxt import DEFAULT_MAX_BYTES, MODES, Mode, RobotsTxt, Synthetic, reparse
 

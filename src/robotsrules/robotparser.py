@@ -94,7 +94,7 @@ from typing import AnyStr, Iterable, List, Optional, Union, cast
 from urllib.parse import urlsplit
 
 from ._fetcher import DEFAULT_TIMEOUT, fetch
-from ._urls import text_octets
+from ._rules._urls import text_octets
 from ._version import __version__
 from .model import RequestRate, Verdict
 from .policy import OK, UNAVAILABLE, FetchResult, Policy

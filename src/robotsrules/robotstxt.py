@@ -4,10 +4,10 @@ Interpretation modes (``parse(..., mode=...)``), kept on the object as :attr:`Ro
 
 * ``"google"`` (default): Google's library, with SPEC §0's deviations D1-D6.
 * ``"rfc"``: RFC 9309 where Google's library differs: unreserved ``%XX`` decoded on both
-  sides, ``%2A``/``%24`` never special, no index.html rule (see :mod:`robotsrules._urls`).
+  sides, ``%2A``/``%24`` never special, no index.html rule (see :mod:`robotsrules._rules._urls`).
 * ``"legacy"``: the 1994/1996 reading of Python's ``urllib.robotparser``: records end at
   blank lines, first match wins, agents by substring, no wildcards (see
-  :mod:`robotsrules._legacy`).
+  :mod:`robotsrules._rules._legacy`).
 """
 
 from __future__ import annotations
@@ -15,15 +15,15 @@ from __future__ import annotations
 import re
 from typing import Any, Dict, Final, Iterator, List, Literal, Optional, Tuple, Union
 
-from . import _legacy as legacy
-from ._agents import Agent, agent_tokens
-from ._matcher import AgentRules, GroupsSource, RfcRules
-from ._outline import Span, normalise, outline, read_rules
-from ._parser import Parsed, build, decode, slower_delay, slower_rate
-from ._precedence import Row, rows_of
-from ._stance import Stance, stance_of
-from ._urls import match_target, rfc_pattern, rfc_target
-from ._usage import STATES_NOTHING, Usage, UsageRules
+from ._rules import _legacy as legacy
+from ._rules._agents import Agent, agent_tokens
+from ._rules._matcher import AgentRules, GroupsSource, RfcRules
+from ._rules._outline import Span, normalise, outline, read_rules
+from ._rules._parser import Parsed, build, decode, slower_delay, slower_rate
+from ._rules._precedence import Row, rows_of
+from ._rules._stance import Stance, stance_of
+from ._rules._urls import match_target, rfc_pattern, rfc_target
+from ._rules._usage import STATES_NOTHING, Usage, UsageRules
 from .errors import InvalidArgument
 from .model import Group, Line, Pace, RequestRate, Scope, Verdict
 
@@ -45,7 +45,7 @@ _GLOBAL: Final = ("*",)
 _NO_AGENT: Final = object()
 _NO_PACE: Final = Pace((), (), None, None)
 _CACHE_LIMIT: Final = 64  # compiled AgentRules kept per file (one per distinct agent set)
-# A line the reader may take for Content-Signal/Content-Usage (robotsrules._usage) starts
+# A line the reader may take for Content-Signal/Content-Usage (robotsrules._rules._usage) starts
 # with optional blanks (after a line break or a byte-order mark) then one of these spellings
 # (matched on the lower-cased text). Looked for once per file, on the first usage question
 # (_may_state_usage): a file without any pays nothing else.
@@ -121,7 +121,7 @@ class RobotsTxt:
 
     :attr:`mode` (``"google"``, ``"rfc"`` or ``"legacy"``, see :func:`parse`) is how the file
     is interpreted; it is kept when pickled and compared by ``==``. In ``"legacy"`` mode
-    :attr:`groups` holds the records as :mod:`robotsrules._legacy` reads them.
+    :attr:`groups` holds the records as :mod:`robotsrules._rules._legacy` reads them.
 
     Work is done when first needed: parsing (default mode) finds the groups and the agents
     they name; an agent's rules are read and compiled when that agent first asks;
@@ -230,7 +230,7 @@ class RobotsTxt:
     ) -> RobotsTxt:
         """A default-mode file from its outline: rules and the rest are read when asked.
 
-        ``text`` is ``source`` as :func:`~robotsrules._parser.decode` returns it.
+        ``text`` is ``source`` as :func:`~robotsrules._rules._parser.decode` returns it.
         """
         # The text is the source past its BOM, octet for character: spans map to it. If
         # every line ends in CRLF, an offset of the LF text maps back by adding the line
@@ -335,7 +335,7 @@ class RobotsTxt:
         tokens for a crawler that obeys several names: all groups naming any of them apply
         (RFC 9309 §2.2.1). Only when no group names the agent do the ``*`` groups apply.
         In ``"legacy"`` mode the first record that applies is used alone (a
-        :class:`~robotsrules._legacy.LegacyRules`; see :mod:`robotsrules._legacy`).
+        :class:`~robotsrules._rules._legacy.LegacyRules`; see :mod:`robotsrules._rules._legacy`).
         """
         try:
             rules = self._compiled.get(agent)
@@ -480,7 +480,7 @@ class RobotsTxt:
         selection as the rules (the groups naming ``agent``, else ``*``); a
         ``Content-Usage`` rule applies by longest match like an allow/disallow rule.
         ``usage(...).allows("ai-train")`` is ``True``, ``False`` or ``None`` (nothing
-        stated); :attr:`~robotsrules._usage.Usage.crawl_allowed` is :meth:`allowed`'s answer,
+        stated); :attr:`~robotsrules._rules._usage.Usage.crawl_allowed` is :meth:`allowed`'s answer,
         and when it is ``False`` no preference applies. Legacy mode reads no usage lines.
 
         >>> robots = parse(b"User-agent: *\\nContent-Signal: search=yes, ai-train=no\\n")
@@ -523,7 +523,7 @@ class RobotsTxt:
     def stance(self, agent: Agent) -> Stance:
         """Whether ``agent`` may fetch all, none or some of the site, decided from the rules
         alone (no URL list), exactly as :meth:`allowed` would answer for every URL; with
-        the deciding lines and example paths. See :mod:`robotsrules._stance`."""
+        the deciding lines and example paths. See :mod:`robotsrules._rules._stance`."""
         return stance_of(self.for_agent(agent))
 
     def crawl_delay(self, agent: Agent) -> Optional[float]:
@@ -693,10 +693,10 @@ def parse(
     * ``"rfc"``: RFC 9309 where Google's library differs: ``%XX`` escapes of unreserved
       characters are decoded in rules and URLs, ``%2A``/``%24`` match a literal ``*``/``$``,
       and ``allow: /d/index.html`` does not also allow ``/d/``. Rule patterns are kept in
-      that normal form (:func:`~robotsrules._urls.rfc_pattern`).
+      that normal form (:func:`~robotsrules._rules._urls.rfc_pattern`).
     * ``"legacy"``: as Python's ``urllib.robotparser`` (1994/1996): blank lines end records,
       the first matching rule wins, agents match by substring, no wildcards; see
-      :mod:`robotsrules._legacy` for the details and its few deliberate differences.
+      :mod:`robotsrules._rules._legacy` for the details and its few deliberate differences.
 
     Raises ``ValueError`` for an unknown ``mode``.
 

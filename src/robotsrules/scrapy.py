@@ -94,9 +94,9 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 from ._drive import arun
 from ._pacing import admit
 from ._refresh import Fetch, Load, Refresher, RefreshReply, RefreshStep
+from ._rules._usage import Usage
 from ._scope import origin_of
 from ._terminal import visible
-from ._usage import Usage
 from .cache import MemoryStore, SQLiteStore, Store
 from .errors import InvalidURL
 from .model import Verdict

@@ -15,9 +15,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import robotsrules
-from robotsrules import _outline, _urls
-from robotsrules._parser import MAX_LINE_BYTES, decode
-from robotsrules._precedence import Row
+from robotsrules._rules import _outline, _urls
+from robotsrules._rules._parser import MAX_LINE_BYTES, decode
+from robotsrules._rules._precedence import Row
 from tests.oracle import CORPUS
 from tests.property.test_properties import SETTINGS, robots_lines
 

@@ -326,8 +326,8 @@ def test_the_subclass_check_finds(package: Dict[str, Module], compiled: Set[str]
     ("import robotsrules\ndef t(monkeypatch):\n"
      "    monkeypatch.setattr(robotsrules.RobotsTxt, 'allowed', None)\n",
      "snippet:3: sets allowed on compiled class robotsrules.robotstxt.RobotsTxt"),
-    ("from robotsrules import _stance as solver\nsolver._Search.compatible = None\n",
-     "snippet:2: sets compatible on compiled class robotsrules._stance._Search"),
+    ("from robotsrules._rules import _stance as solver\nsolver._Search.compatible = None\n",
+     "snippet:2: sets compatible on compiled class robotsrules._rules._stance._Search"),
     ("from robotsrules._page import _html\nsetattr(_html, 'read_head', None)\n",
      "snippet:2: replaces read_head of compiled module robotsrules._page._html"),
     ("def t(monkeypatch):\n    monkeypatch.setattr('robotsrules._decoder.accept_encoding', 1)\n",

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import robotsrules
 from robotsrules import RequestRate
-from robotsrules._agents import file_agent_token
+from robotsrules._rules._agents import file_agent_token
 from robotsrules.model import Pace
 
 ISSUE_EXAMPLE = (b"User-agent: a\nCrawl-delay: 1\nUser-agent: b\nCrawl-delay: 12\n\n"

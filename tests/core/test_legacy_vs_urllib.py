@@ -2,7 +2,7 @@
 
 The corpus test feeds ``RobotFileParser.parse`` the lines its ``read()`` would make of the
 body (``decode("utf-8").splitlines()``), after the three input preparations that
-:mod:`robotsrules._legacy` documents as deliberate differences (BOM skipped, undecodable
+:mod:`robotsrules._rules._legacy` documents as deliberate differences (BOM skipped, undecodable
 bytes as U+FFFD, content past 500 KiB ignored), then compares ``can_fetch(agent, url)``
 with ``parse(body, mode="legacy").explain(url, agent=agent)`` for every file of the
 corpus, every URL listed for its host and three agents: zero disagreements. Each

@@ -8,7 +8,7 @@ import threading
 import pytest
 
 import robotsrules
-from robotsrules._pattern import Pattern, matches
+from robotsrules._rules._pattern import Pattern, matches
 
 
 @pytest.mark.parametrize(
@@ -194,7 +194,7 @@ def test_a_rule_is_filed_under_its_own_head_after_one_it_starts_with() -> None:
 
 
 def test_a_crawlers_name_is_read_once_and_the_table_stays_bounded() -> None:
-    from robotsrules import _agents
+    from robotsrules._rules import _agents
 
     _agents._KNOWN.clear()  # a cache: emptied, it is filled again as names are read
     assert robotsrules.agent_tokens("FirstReadBot/1.2") == ("firstreadbot",)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import robotsrules
 from robotsrules import MODES, RobotsTxt
-from robotsrules._urls import rfc_pattern, rfc_target
+from robotsrules._rules._urls import rfc_pattern, rfc_target
 
 
 def allowed(body: str, url: str, mode: str, agent: str = "ExampleBot") -> bool:

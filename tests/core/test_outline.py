@@ -1,4 +1,4 @@
-"""The outline reader (robotsrules._outline) against the full reader (parser.build).
+"""The outline reader (robotsrules._rules._outline) against the full reader (parser.build).
 
 ``parse`` (default mode) keeps only the outline of a file — each group's agent tokens and
 the stretch of text holding its rules — and reads an agent's rules from that stretch when
@@ -17,9 +17,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import robotsrules
-from robotsrules._outline import normalise, outline, read_rules
-from robotsrules._parser import MAX_LINE_BYTES, build, decode
-from robotsrules._precedence import Row, rows_of, rule_key
+from robotsrules._rules._outline import normalise, outline, read_rules
+from robotsrules._rules._parser import MAX_LINE_BYTES, build, decode
+from robotsrules._rules._precedence import Row, rows_of, rule_key
 from tests.oracle import CORPUS
 from tests.property.test_properties import SETTINGS, robots_lines
 
@@ -176,7 +176,7 @@ def test_lazy_file_answers_as_an_eagerly_built_one(body: bytes, tails: List[str]
 def test_the_user_search_crosses_chunk_boundaries() -> None:
     """Large texts are lower-cased a chunk at a time: a key split across two chunks, or
     starting exactly at a chunk's start, must still be found, in any case."""
-    from robotsrules._outline import _CHUNK
+    from robotsrules._rules._outline import _CHUNK
 
     for shift in range(-6, 3):
         pad = b"#" * (_CHUNK + shift) + b"\n"

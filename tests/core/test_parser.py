@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import robotsrules
-from robotsrules._parser import MAX_LINE_BYTES, build, decode, read_line, scan
+from robotsrules._rules._parser import MAX_LINE_BYTES, build, decode, read_line, scan
 
 
 def groups_of(body: bytes):  # type: ignore[no-untyped-def]

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import robotsrules
-from robotsrules._urls import match_target, text_octets, url_octets
+from robotsrules._rules._urls import match_target, text_octets, url_octets
 from robotsrules.errors import InvalidURL
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import robotsrules
-from robotsrules._urls import url_text
+from robotsrules._rules._urls import url_text
 
 
 def test_latin1_sitemap_is_percent_encoded_as_the_rules_are() -> None:

@@ -233,7 +233,7 @@ def test_the_rival_scan_counts_against_the_stance_limit(monkeypatch: pytest.Monk
     file stay within FILE_WORK x MAX_WORK rules however many rules share a leading ``/``."""
     import robotsrules
     from robotsrules import StanceTooComplex
-    from robotsrules import _stance as solver
+    from robotsrules._rules import _stance as solver
 
     scanned = [0]
     compatible = solver._Search.compatible
@@ -262,7 +262,7 @@ def test_the_rival_scan_counts_against_the_stance_limit(monkeypatch: pytest.Monk
 
 def test_repeated_rules_are_searched_once() -> None:
     import robotsrules
-    from robotsrules import _stance as solver
+    from robotsrules._rules import _stance as solver
 
     once = "User-agent: *\nDisallow: /*a\nAllow: /*a*b\nDisallow: /x$\n"
     many = "User-agent: *\n" + "Disallow: /*a\nAllow: /*a*b\nDisallow: /x$\n" * 5000

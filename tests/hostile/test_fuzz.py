@@ -51,7 +51,7 @@ except ImportError:
 
 
 def test_the_dictionary_holds_every_directive_and_typo() -> None:
-    from robotsrules._parser import EXTRA_KEYS, KEY_PREFIXES
+    from robotsrules._rules._parser import EXTRA_KEYS, KEY_PREFIXES
 
     text = b"\n".join(TOKENS).lower()
     for prefix, _, _ in KEY_PREFIXES:

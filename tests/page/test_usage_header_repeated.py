@@ -2,7 +2,7 @@
 §4.2.2 keeps the last value (several fields are joined into one Dictionary first, §4.2), and
 a last value that is not the Token ``y``/``n`` states nothing for that key even when an
 earlier member gave a valid one (draft-ietf-aipref-vocab-07, 2026-08-19, "Multiple Preferences"). The rule
-is :func:`robotsrules._usage.dictionary_statements`, shared with robots.txt lines
+is :func:`robotsrules._rules._usage.dictionary_statements`, shared with robots.txt lines
 (``tests/usage/test_usage_repeated_label.py``). Library, ``robotsrules page`` (a saved
 response and a loopback URL) and the WARC page rows.
 """

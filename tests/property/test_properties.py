@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import robotsrules
-from robotsrules._parser import build, decode
+from robotsrules._rules._parser import build, decode
 from tests.oracle import oracle, requires_oracle
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -117,7 +117,7 @@ def test_a_source_that_is_not_robots_json(script: ModuleType, text: str,
     ("iaskspider/2.0", "iaskspider"), ("GPTBot", "GPTBot"), ("2bot", None), (".x", None),
 ])
 def test_token_for_reads_as_google_does(script: ModuleType, name: str, token: Any) -> None:
-    from robotsrules._agents import file_agent_token
+    from robotsrules._rules._agents import file_agent_token
 
     assert script.token_for(name) == token
     assert file_agent_token(name) == (token.lower() if token else "")

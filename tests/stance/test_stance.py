@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import robotsrules
-from robotsrules._pattern import Pattern
-from robotsrules._precedence import LINE_MASK
-from robotsrules._stance import (
+from robotsrules._rules._pattern import Pattern
+from robotsrules._rules._precedence import LINE_MASK
+from robotsrules._rules._stance import (
     _DEAD,
     _DONE,
     Stance,
@@ -31,7 +31,7 @@ from robotsrules._stance import (
     stance_of,
     stance_rows,
 )
-from robotsrules._urls import match_target, rfc_target
+from robotsrules._rules._urls import match_target, rfc_target
 from robotsrules.errors import RobotsError
 from tests.corpus import urls_by_host
 

@@ -20,7 +20,7 @@ import pytest
 
 import robotsrules
 from robotsrules._page._prefs import content_usage
-from robotsrules._usage import read_value
+from robotsrules._rules._usage import read_value
 from robotsrules.cli import main
 from robotsrules.linter import lint
 

@@ -15,10 +15,10 @@ import datetime
 from dataclasses import dataclass
 from typing import Callable, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
-from .._agents import Agent
 from .._decoder import BodyDecoder
 from .._purposes import check_purposes
-from .._usage import Usage
+from .._rules._agents import Agent
+from .._rules._usage import Usage
 from ..errors import InvalidArgument, PagePriced, PageRefused
 from ._combine import Answer, combine
 from ._headers import Headers, read_headers

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, Optional, Tuple
 
 from .._purposes import Purpose, check_purpose
-from .._usage import Usage
+from .._rules._usage import Usage
 from ..model import UsageLine
 from ._signals import Decision, Directive, PageSignals
 

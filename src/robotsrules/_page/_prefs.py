@@ -9,10 +9,10 @@
   the last value counts, and a last value that is not ``y``/``n`` states nothing for that
   key even when an earlier one was valid (RFC 9651 (September 2024) §4.2.2 keeps the last
   value; draft-ietf-aipref-vocab-07 (2026-08-19) "Multiple Preferences"): the rule of
-  :func:`robotsrules._usage.dictionary_statements`, shared with robots.txt's
+  :func:`robotsrules._rules._usage.dictionary_statements`, shared with robots.txt's
   ``Content-Usage`` lines. A field that does not parse is reported invalid and its
   members are read one by one, each refusal (``=n``) among them still counting
-  (:func:`robotsrules._usage.refusals`, shared with robots.txt's lines; a split that ends
+  (:func:`robotsrules._rules._usage.refusals`, shared with robots.txt's lines; a split that ends
   inside a string or an inner list falls back to every comma, and blanks around ``=`` and
   ``;`` are trimmed): the vocab says an unparsable field states nothing, and we read only
   what restricts from it, never what permits. RFC 9651 §3.2 requires parsers to support
@@ -22,7 +22,7 @@
 * ``Content-Signal`` (Cloudflare, "Content Signals Policy", contentsignals.org, and the
   header Cloudflare's Markdown conversion for agents sends, 2025-2026): the same
   ``search=yes, ai-train=no`` list as robots.txt's line, read by
-  :func:`robotsrules._usage.read_value`, the one reader of that syntax.
+  :func:`robotsrules._rules._usage.read_value`, the one reader of that syntax.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import Dict, List, NamedTuple, Tuple
 
 from .. import _purposes as purposes
 from .. import _sfv as sfv
-from .._usage import dictionary_statements, read_value, refusals
+from .._rules._usage import dictionary_statements, read_value, refusals
 
 __all__ = ["MAX_USAGE_LENGTH", "Preferences", "content_signal", "content_usage"]
 

@@ -22,8 +22,8 @@ import datetime
 import re
 from typing import FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
 
-from .._agents import Agent, agent_tokens
 from .._dates import read_date
+from .._rules._agents import Agent, agent_tokens
 from ..errors import InvalidAgent
 
 __all__ = ["BARE_RULES", "IMAGE_PREVIEW", "IMAGE_PREVIEWS", "VALUE_RULES", "RobotsRule",

@@ -18,7 +18,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .. import _purposes as purposes
-from .._agents import Agent
+from .._rules._agents import Agent
 from ..errors import InvalidArgument
 from ._fold import TDM_SIGNALS, Directive, Facts, Maker, Response, facts_of, signals
 from ._headers import Headers, block_status, content_type, read_headers

@@ -9,7 +9,7 @@ first rule whose location matches decides; "If no match is found, a TDM Agent MU
 that tdm-reservation is unset". Locations use robots.txt's pattern syntax (``*``, a final
 ``$``), and percent-encoded unreserved characters are decoded before comparison, as the
 report asks — which is this library's RFC 9309 mode normal form
-(:func:`robotsrules._urls.rfc_pattern`, :func:`~robotsrules._urls.rfc_target`).
+(:func:`robotsrules._rules._urls.rfc_pattern`, :func:`~robotsrules._rules._urls.rfc_target`).
 
 The first matching rule decides, whatever it says: a rule whose ``tdm-reservation`` is not
 ``0`` or ``1`` (``"yes"``, ``2``, missing) is kept with ``valid=False`` and read as reserved
@@ -55,8 +55,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
-from .._pattern import rfc_location
-from .._urls import rfc_target
+from .._rules._pattern import rfc_location
+from .._rules._urls import rfc_target
 
 if TYPE_CHECKING:
     from ..policy import Served

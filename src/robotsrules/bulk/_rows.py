@@ -13,9 +13,9 @@ from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple, Uni
 
 import pyarrow as pa
 
-from .._agents import agent_tokens
 from .._dates import EARLIEST, utc
 from .._lru import LRU
+from .._rules._agents import agent_tokens
 from .._scope import memo_origin
 from ..errors import InvalidArgument, InvalidURL
 from ..policy import OK, UNAVAILABLE, Policy, outcome_for_status

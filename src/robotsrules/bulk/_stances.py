@@ -7,7 +7,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 import pyarrow as pa
 
 from .._crawlers import Crawler, crawler_for
-from .._matcher import AgentRules
+from .._rules._matcher import AgentRules
 from ..errors import InvalidArgument
 from ..policy import Policy
 from ..robotstxt import Mode, RobotsTxt
@@ -59,7 +59,7 @@ class Stoppable:
 def group_stance(robots: RobotsTxt, rules: AgentRules) -> GroupStance:
     """The stance of the group ``rules`` (``robots.for_agent(...)``) under ``robots``,
     without the agent's own column; never raises for data."""
-    from .._stance import StanceTooComplex, stance_of
+    from .._rules._stance import StanceTooComplex, stance_of
 
     reason = robots.synthetic or "rules"
     try:

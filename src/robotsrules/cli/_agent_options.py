@@ -86,7 +86,7 @@ def command_agents(args: argparse.Namespace, more: Sequence[str] = ()) -> List[s
 
 def check_agents(agents: List[str], args: argparse.Namespace) -> None:
     """Each agent checked as a product token (a caller mistake: said before any work)."""
-    from .._agents import agent_tokens
+    from .._rules._agents import agent_tokens
 
     for agent in agents:
         try:

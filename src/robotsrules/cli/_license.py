@@ -36,9 +36,9 @@ from .._rsl import (
     usage_token,
     user_class,
 )
+from .._rules._urls import match_target
 from .._scope import origin_of
 from .._terminal import CONTROL_ESCAPES, visible
-from .._urls import match_target
 from ..errors import InvalidURL, RobotsError
 from ..linter import Diagnostic, diagnostic
 from ..robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse

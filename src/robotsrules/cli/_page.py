@@ -16,8 +16,8 @@ from typing import Any, Dict, List, Optional, TextIO, Tuple
 
 from .._page import DEFAULT_HEAD_BYTES, Directive, PageSignals, admit_page
 from .._purposes import check_purposes
+from .._rules._usage import Usage
 from .._terminal import visible
-from .._usage import Usage
 from ..errors import RobotsError
 
 __all__ = ["add_command", "read_response"]

@@ -13,7 +13,7 @@ import os
 from typing import Any, Dict, List, TextIO, cast
 
 from .._crawlers import Crawler
-from .._stance import Stance
+from .._rules._stance import Stance
 from .._terminal import visible
 from ._agent_options import add_agent_options, command_agents, crawler_table
 from ._common import EXIT_ALLOWED, EXIT_DISALLOWED

@@ -14,8 +14,8 @@ import json
 from typing import Any, Dict, List, Optional, TextIO
 
 from .._purposes import PURPOSES, revision
+from .._rules._usage import Usage
 from .._terminal import visible
-from .._usage import Usage
 
 __all__ = ["add_command", "usage_json"]
 
@@ -25,7 +25,7 @@ _WORD = {True: "yes", False: "no", None: "-"}
 
 
 def usage_json(usage: Usage, reading: Optional[str] = None) -> Dict[str, Any]:
-    """One URL's :class:`~robotsrules._usage.Usage` as a JSON object, answered in the
+    """One URL's :class:`~robotsrules._rules._usage.Usage` as a JSON object, answered in the
     reading of draft-ietf-aipref-vocab revision ``reading`` (``None``: the current one)."""
     return {
         "crawl_allowed": usage.crawl_allowed,

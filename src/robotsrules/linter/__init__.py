@@ -2,8 +2,8 @@
 
 Theory of operation. The lint is a second consumer of the records the matcher is built
 from (google/robotstxt's ``reporting_robots.cc`` idea): :func:`lint` cuts and decodes the
-content exactly as :func:`robotsrules.parse` does (:func:`~robotsrules._parser.decode`),
-asks :func:`~robotsrules._parser.build` for the groups *and* the per-line report, and
+content exactly as :func:`robotsrules.parse` does (:func:`~robotsrules._rules._parser.decode`),
+asks :func:`~robotsrules._rules._parser.build` for the groups *and* the per-line report, and
 walks them in seven passes, in this order:
 
 1. the file as a whole: byte-order mark, bytes that are not UTF-8, content past the size
@@ -23,7 +23,7 @@ walks them in seven passes, in this order:
 5. reading modes (``parse(..., mode=...)``): rules that Google, RFC 9309 and legacy
    (1994/1996, ``urllib.robotparser``) readers take differently — wildcards, ``%XX``
    escapes, Google's index.html rule, and first-match order in the legacy records
-   (:func:`robotsrules._legacy.build`);
+   (:func:`robotsrules._rules._legacy.build`);
 6. usage preferences, group by group (only when a group states any): a purpose stated
    both ways, a preference on paths the group's agents may not fetch, ``search=yes`` for
    agents disallowed from ``/``, preferences in the ``*`` group only (R605-R608);

@@ -21,13 +21,14 @@ from typing import (
     Tuple,
 )
 
-from .. import _legacy as legacy
-from .._agents import SPACE, file_agent_token
 from .._extensions import Extension, extensions
 from .._extensions import check_value as check_extension_value
 from .._extensions import find as find_extension
-from .._matcher import AgentRules
-from .._parser import (
+from .._purposes import CATEGORIES, CONTENT_SIGNALS, revision, superseded
+from .._rules import _legacy as legacy
+from .._rules._agents import SPACE, file_agent_token
+from .._rules._matcher import AgentRules
+from .._rules._parser import (
     MAX_LINE_BYTES,
     build,
     crawl_delay_value,
@@ -36,11 +37,10 @@ from .._parser import (
     request_rate_value,
     split_lines,
 )
-from .._precedence import index_html_folder, rule_rank
-from .._purposes import CATEGORIES, CONTENT_SIGNALS, revision, superseded
+from .._rules._precedence import index_html_folder, rule_rank
+from .._rules._urls import text_octets
+from .._rules._usage import Reading, read_value
 from .._terminal import CONTROL_ESCAPES
-from .._urls import text_octets
-from .._usage import Reading, read_value
 from ..model import Group, Line, RequestRate, Rule
 from ..robotstxt import DEFAULT_MAX_BYTES, RobotsTxt
 from ._codes import MAX_PER_CODE, Diagnostic, cut_message, diagnostic
@@ -575,7 +575,8 @@ class _Linter:
                       form=_FORM_EXAMPLES.get(extension.format or "", "its readers expect"))
 
     def _usage_line(self, line: Line, canon: str) -> None:
-        """R601-R605 and R604 for one Content-Signal/Content-Usage line (robotsrules._usage)."""
+        """R601-R605 and R604 for one Content-Signal/Content-Usage line
+        (robotsrules._rules._usage)."""
         number = line.number
         key_column = _key_column(line)
         if line.key_text.lower() != line.key:

@@ -20,7 +20,7 @@ rule that matches.
   only for the heads those URLs visit (that first check sorts the head's rules: O(k log k)
   for k rules; every later check is a lookup).
 
-No pattern becomes a regular expression: :class:`~robotsrules._pattern.Pattern` matches
+No pattern becomes a regular expression: :class:`~robotsrules._rules._pattern.Pattern` matches
 with ``str.find`` and never backtracks.
 
 An empty pattern matches everything with priority 0, which never decides (Google), so it
@@ -28,8 +28,8 @@ is dropped here. Google-specific: ``allow: /d/index.html`` (or ``index.htm*``) a
 exactly ``/d/``, as an extra rule ``/d/$`` of its own priority.
 
 :class:`RfcRules` is the same machinery for ``mode="rfc"``: its rules arrive with RFC 9309
-patterns (:func:`~robotsrules._urls.rfc_pattern`), URLs become targets with
-:func:`~robotsrules._urls.rfc_target`, and there is no index.html rule.
+patterns (:func:`~robotsrules._rules._urls.rfc_pattern`), URLs become targets with
+:func:`~robotsrules._rules._urls.rfc_target`, and there is no index.html rule.
 """
 
 from __future__ import annotations
@@ -50,10 +50,10 @@ from typing import (
     cast,
 )
 
+from ..model import Group, Reason, Rule, Scope, Verdict
 from ._pattern import Pattern
 from ._precedence import ALLOW_BIT, LINE_MASK, PRIORITY_SHIFT, Row, index_html_rows, rows_of
 from ._urls import match_target, rfc_target
-from .model import Group, Reason, Rule, Scope, Verdict
 
 __all__ = [
     "ROBOTS_TXT_TARGET",
@@ -75,7 +75,7 @@ GRAM_INDEX_MIN_RULES: Final = 16
 ROBOTS_TXT_TARGET: Final = "/robots.txt"
 """RFC 9309 §2.2.2: the robots.txt URL itself is implicitly allowed (SPEC D3)."""
 
-# Rules are compared by their precedence key (robotsrules._precedence).
+# Rules are compared by their precedence key (robotsrules._rules._precedence).
 _Key = int
 _HEAD: Final = 3
 _FEW_LENGTHS: Final = 8  # up to this many distinct literal lengths, probing each is fastest
@@ -469,7 +469,7 @@ class RfcRules(AgentRules):
 
     The rules' patterns are already in RFC 9309 normal form; URLs are normalised the same way
     (unreserved ``%XX`` decoded, literal ``*``/``$`` as ``%2A``/``%24``: see
-    :func:`~robotsrules._urls.rfc_target`), and Google's index.html rule does not apply.
+    :func:`~robotsrules._rules._urls.rfc_target`), and Google's index.html rule does not apply.
     """
 
     __slots__ = ()

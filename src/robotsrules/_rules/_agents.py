@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Dict, Final, Sequence, Tuple, Union
 
-from .errors import InvalidAgent
+from ..errors import InvalidAgent
 
 __all__ = ["Agent", "agent_tokens", "file_agent_token"]
 

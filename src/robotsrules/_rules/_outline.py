@@ -7,8 +7,8 @@ will never ask. :func:`outline` finds only what choosing groups needs — each g
 :func:`read_rules` reads the rules of a chosen stretch when an agent first asks.
 
 Both lean on C-speed string searches and hand every candidate line to the exact line reader
-(:func:`robotsrules._parser.read_line`), so they cannot read a line differently from
-:func:`robotsrules._parser.build`; the tests check that outlines and rules equal ``build``'s
+(:func:`robotsrules._rules._parser.read_line`), so they cannot read a line differently from
+:func:`robotsrules._rules._parser.build`; the tests check that outlines and rules equal ``build``'s
 on the conformance tables, the corpus and random files.
 
 * ``user-agent`` lines: every key Google reads as ``user-agent`` (``user-agent``,
@@ -31,8 +31,8 @@ from __future__ import annotations
 import re
 from typing import Dict, Final, List, NamedTuple, Optional, Tuple
 
+from .._compiled import COMPILED
 from ._agents import SPACE, file_agent_token
-from ._compiled import COMPILED
 from ._parser import ALLOW, DISALLOW, KEYS, MAX_LINE_BYTES, USER_AGENT, read_line
 from ._precedence import ALLOW_BASE, LINE_MASK, PRIORITY_SHIFT, Row
 from ._urls import normalize_escapes
@@ -315,7 +315,7 @@ def _rules_by_search(chunk: str, line: int, rows: List[Row]) -> None:
 def _add_rule(rows: List[Row], allow: bool, value: str, line: int, plain: bool) -> None:
     """Add a rule's row: its value (not empty) normalised as a pattern unless ``plain``
     (the group holds no ``%`` and no octet outside US-ASCII), and its precedence key
-    (:func:`~robotsrules._precedence.rule_key`, inlined: one call per rule)."""
+    (:func:`~robotsrules._rules._precedence.rule_key`, inlined: one call per rule)."""
     if not plain and ("%" in value or not value.isascii()):
         value = normalize_escapes(value)
     rows.append(((len(value) << PRIORITY_SHIFT) | ((ALLOW_BASE if allow else LINE_MASK) - line),

@@ -11,9 +11,9 @@ Google-specific (not in RFC 9309): an allow whose last path segment starts with
 extra rule ``/d/$`` with the extra pattern's own priority, the same line and the allow bit.
 
 Every reader and checker of this package ranks rules through this module: the outline
-reader builds keys (:mod:`robotsrules._outline`), the matcher compares them and adds the
-index.html rows (:mod:`robotsrules._matcher`), the stance solver reads them
-(:mod:`robotsrules._stance`), and the linter ranks rules and explains the index.html rule
+reader builds keys (:mod:`robotsrules._rules._outline`), the matcher compares them and adds the
+index.html rows (:mod:`robotsrules._rules._matcher`), the stance solver reads them
+(:mod:`robotsrules._rules._stance`), and the linter ranks rules and explains the index.html rule
 with :func:`rule_rank` and :func:`index_html_folder` (:mod:`robotsrules.linter`). The legacy
 reader (``mode="legacy"``) is first-match by design and has no precedence.
 """
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Final, Iterable, List, Optional, Tuple
 
-from .model import Group, Rule
+from ..model import Group, Rule
 
 __all__ = [
     "ALLOW_BIT",

@@ -13,7 +13,7 @@ a ``user-agent`` line opens a group unless the current group has no rule yet, in
 case the agent joins it; ``allow``/``disallow`` lines before any ``user-agent`` belong to
 no group and are ignored; no other line ends a group. The per-line report (lint,
 explain) and :attr:`RobotsTxt.groups` come from :func:`build`; :func:`robotsrules.parse`
-itself reads only an *outline* (:mod:`robotsrules._outline`: groups, agents and where their
+itself reads only an *outline* (:mod:`robotsrules._rules._outline`: groups, agents and where their
 rules are) and reads an agent's rules when it first asks, handing every line it is not
 sure of to :func:`read_line` — so all readers share one line reader and cannot disagree.
 
@@ -21,12 +21,12 @@ Three group builders, each for a stated reason:
 
 * :func:`build` is *the* grouping of RFC 9309 and Google, with every field and, on request,
   the per-line report; it is what lint, explain and :attr:`RobotsTxt.groups` read.
-* :func:`robotsrules._outline.outline` applies the same grouping rule but records only the
+* :func:`robotsrules._rules._outline.outline` applies the same grouping rule but records only the
   agents and the span of text each group's rules sit in, so that a parse costs one pass of
   ``str.find`` over the user-agent lines; it exists for speed alone
   (``tests/core/test_outline.py`` checks on generated files and the corpus that its groups are
   exactly :func:`build`'s).
-* :func:`robotsrules._legacy.build` groups as the 1994 standard and ``urllib.robotparser``
+* :func:`robotsrules._rules._legacy.build` groups as the 1994 standard and ``urllib.robotparser``
   do, which is a different rule (a blank line ends a record, only exact keys count); it
   shares the line reader and :class:`OpenGroup` with :func:`build`.
 
@@ -46,10 +46,10 @@ from __future__ import annotations
 import re
 from typing import Dict, Final, Iterator, List, NamedTuple, Optional, Tuple, Union
 
+from ..model import Group, Line, Pace, RequestRate, Rule, UsageLine
 from ._agents import SPACE, file_agent_token
 from ._urls import normalize_escapes, text_octets, url_text
 from ._usage import CONTENT_SIGNAL, CONTENT_USAGE, usage_line
-from .model import Group, Line, Pace, RequestRate, Rule, UsageLine
 
 __all__ = [
     "EXTRA_KEYS", "KEYS", "KEY_PREFIXES", "MAX_DELAY", "MAX_LINE_BYTES", "MAX_REQUESTS",
@@ -133,7 +133,7 @@ class _KeyTable(Dict[str, str]):
 
 
 KEYS: Final = _KeyTable()
-"""The key table shared by every reader (:func:`build`, :mod:`robotsrules._outline`)."""
+"""The key table shared by every reader (:func:`build`, :mod:`robotsrules._rules._outline`)."""
 _UNIT: Final = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
 
@@ -189,7 +189,7 @@ def classify_key(key: str) -> Tuple[str, bool]:
     folded = key.lower().replace("_", "-").replace(" ", "-")
     extra = EXTRA_KEYS.get(folded)
     if extra is None and folded[:7] == "content":
-        # AI usage preferences (robotsrules._usage), read by prefix like Google's own keys:
+        # AI usage preferences (robotsrules._rules._usage), read by prefix like Google's own keys:
         # "Content-Signals:" is a content-signal line (the linter says how to spell it).
         if folded.startswith(("content-signal", "contentsignal")):
             extra = CONTENT_SIGNAL
@@ -392,7 +392,7 @@ def slower_rate(old: Optional[RequestRate], new: RequestRate) -> RequestRate:
 
 class OpenGroup:
     """The group being assembled, by :func:`build` and by the legacy reader
-    (:func:`robotsrules._legacy.build`, whose records are closed the same way).
+    (:func:`robotsrules._rules._legacy.build`, whose records are closed the same way).
 
     Besides Google's group it follows the *runs* of ``user-agent`` lines that
     ``Crawl-delay`` and ``Request-rate`` belong to (:class:`~robotsrules.model.Pace`): a run

@@ -9,14 +9,14 @@ Theory of operation. Each rule is a small deterministic automaton over the match
 * its first literal piece must be a prefix of the target;
 * every later piece is searched for, leftmost first, with a Knuth-Morris-Pratt automaton
   (greedy leftmost placement is optimal for ``*`` globs, as in
-  :class:`~robotsrules._pattern.Pattern`); an unanchored rule *matches* for good once its
+  :class:`~robotsrules._rules._pattern.Pattern`); an unanchored rule *matches* for good once its
   last piece is found;
 * an anchored rule (``...$``) keeps a KMP state for its last piece after the others are
   found, and matches a target exactly when that state is "complete" at the end.
 
 A rule *decides* a target when it matches and no rule with a larger key
-(:data:`~robotsrules._precedence.Row`: longer pattern; allow over disallow at equal length;
-earlier line) matches it, exactly as :class:`~robotsrules._matcher.AgentRules` chooses
+(:data:`~robotsrules._rules._precedence.Row`: longer pattern; allow over disallow at equal length;
+earlier line) matches it, exactly as :class:`~robotsrules._rules._matcher.AgentRules` chooses
 (Google's index.html rule is an extra ``/d/$`` allow). "No rule" decides the targets no
 rule matches (allowed). So, over every rule and "no rule":
 
@@ -37,7 +37,7 @@ components make the answer exact for *targets the matcher can actually receive*:
 the string so far is ``/robots.txt`` (always allowed, RFC 9309 §2.2.2; excluded from the
 stance) and whether it is a canonical target (hex digits of ``%XX`` escapes upper-case; in
 RFC mode no bare ``*``/``$`` and no escaped unreserved character: see
-:mod:`robotsrules._urls`).
+:mod:`robotsrules._rules._urls`).
 
 Rules repeated with the same pattern and verdict are dropped first (only the earliest can
 decide). Each search takes at most ``max_work`` steps, counting both the automaton steps and
@@ -58,12 +58,12 @@ from bisect import bisect_left
 from collections import deque
 from typing import Callable, Deque, Dict, Final, List, NamedTuple, Optional, Sequence, Set, Tuple
 
+from ..errors import RobotsError
+from ..model import Rule
 from ._legacy import LegacyRules
 from ._matcher import AgentRules, RfcRules
 from ._precedence import ALLOW_BIT, LINE_MASK, Row, index_html_rows, rows_of
 from ._urls import match_target, rfc_target
-from .errors import RobotsError
-from .model import Rule
 
 __all__ = ["MAX_WORK", "Stance", "StanceTooComplex", "stance_of"]
 

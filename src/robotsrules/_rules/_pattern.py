@@ -93,8 +93,8 @@ def rfc_location(location: str) -> Pattern:
 
     For the formats that borrow robots.txt's pattern syntax for their own locations (a
     TDMRep ``location``, an RSL ``<content url>``): the text is taken as UTF-8, its escapes
-    normalised and unreserved ones decoded (:func:`~robotsrules._urls.rfc_pattern`); match
-    it against :func:`~robotsrules._urls.rfc_target` of a URL.
+    normalised and unreserved ones decoded (:func:`~robotsrules._rules._urls.rfc_pattern`); match
+    it against :func:`~robotsrules._rules._urls.rfc_target` of a URL.
 
     >>> rfc_location("/%7Ejoe/*.html$").match("/~joe/a.html")
     True

@@ -40,8 +40,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from ._compiled import COMPILED
-from .errors import InvalidURL
+from .._compiled import COMPILED
+from ..errors import InvalidURL
 
 __all__ = ["match_target", "normalize_escapes", "rfc_pattern", "rfc_target", "text_octets",
            "url_octets", "url_text"]

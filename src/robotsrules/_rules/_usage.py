@@ -14,7 +14,7 @@ its source, is in docs/guides/usage-preferences.md):
   Known labels with the Token ``y``/``n`` state a preference; anything else states nothing.
   A value with no path (``Content-Usage: train-ai=n``) is read as covering every path.
 
-Both belong to the group they stand in (:func:`robotsrules._parser.build` keeps them on
+Both belong to the group they stand in (:func:`robotsrules._rules._parser.build` keeps them on
 :attr:`Group.usage`), are chosen with the same group selection as the allow/disallow rules
 (the groups naming the agent, else ``*``), and never change a crawl verdict.
 
@@ -41,8 +41,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Dict, Final, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
-from ._pattern import Pattern
-from ._purposes import (
+from .._purposes import (
     CATEGORIES,
     CONTENT_SIGNALS,
     PURPOSES,
@@ -52,9 +51,10 @@ from ._purposes import (
     statements,
     superseded,
 )
-from ._sfv import InnerList, Item, Token, parse_dictionary, split_members, split_members_closed
+from .._sfv import InnerList, Item, Token, parse_dictionary, split_members, split_members_closed
+from ..model import Group, UsageDirective, UsageLine
+from ._pattern import Pattern
 from ._urls import normalize_escapes, rfc_pattern
-from .model import Group, UsageDirective, UsageLine
 
 __all__ = [
     "STATES_NOTHING", "Reading", "Usage", "UsageRules", "dictionary_statements", "evaluate",
@@ -384,7 +384,7 @@ class UsageRules:
         return not self._rules and not self._signal_lines
 
     def evaluate(self, target: str, crawl_allowed: bool) -> Usage:
-        """The :class:`Usage` for a match target (see :mod:`robotsrules._urls`)."""
+        """The :class:`Usage` for a match target (see :mod:`robotsrules._rules._urls`)."""
         best = -1
         deciding: List[UsageLine] = []
         broken: List[Tuple[int, UsageLine]] = []

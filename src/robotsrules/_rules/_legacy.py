@@ -6,7 +6,7 @@
 with the 1996 draft's ``Allow`` lines. Old crawlers read files this way.
 
 Theory of operation. Lines come from the shared per-line reader
-(:func:`robotsrules._parser.read_line`, its Google line limits switched off), and this module
+(:func:`robotsrules._rules._parser.read_line`, its Google line limits switched off), and this module
 groups and matches them as ``RobotFileParser.parse`` and ``can_fetch`` do:
 
 * **Records** [1994 "The Format"]: a record is one or more ``User-agent`` lines and the lines
@@ -75,7 +75,7 @@ fed ``body.decode("utf-8").splitlines()`` as its ``read()`` does, then ``can_fet
    the last, which may ask for less than the owner wrote.
 9. **Absurd values** (no verdicts): a ``Crawl-delay`` above 365 days is read as 365 days, a
    ``Request-rate`` slower than one request in 365 days as ``1/31536000`` and more than 10**9
-   requests as 10**9, as in every mode (:data:`robotsrules._parser.MAX_DELAY`); urllib
+   requests as 10**9, as in every mode (:data:`robotsrules._rules._parser.MAX_DELAY`); urllib
    keeps any integer.
 
 None of these changes a verdict on the shared corpus once the input is prepared the same way
@@ -88,6 +88,8 @@ import re
 from typing import Any, Final, List, Optional, Tuple
 from urllib.parse import quote, unquote, urlparse, urlunparse
 
+from ..errors import InvalidURL
+from ..model import Group, Reason, Rule, Scope, Verdict
 from ._matcher import AgentRules
 from ._parser import (
     OpenGroup,
@@ -100,8 +102,6 @@ from ._parser import (
     split_lines,
 )
 from ._urls import url_octets
-from .errors import InvalidURL
-from .model import Group, Reason, Rule, Scope, Verdict
 
 __all__ = ["LegacyRules", "build", "legacy_target", "select"]
 
@@ -143,7 +143,7 @@ def _number(text: str) -> Optional[int]:
 
 
 def build(text: str) -> Tuple[Group, ...]:
-    """The records of octet text (see :func:`robotsrules._parser.decode`), in file order.
+    """The records of octet text (see :func:`robotsrules._rules._parser.decode`), in file order.
 
     Each record is a :class:`~robotsrules.Group` whose ``agents`` are the user-agent values
     as urllib compares them (``%xx``-decoded, lower-cased; ``"*"`` for the default record)
