@@ -10,9 +10,11 @@ Parse once, check many::
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 from . import _compiled, _version
+from ._rules import _stance
 from ._rules._agents import Agent, agent_tokens
 from ._rules._matcher import AgentRules
 from ._rules._stance import Stance, StanceTooComplex
@@ -35,6 +37,11 @@ from .linter import Diagnostic, lint
 from .model import Group, Line, Pace, RequestRate, Rule, UsageLine, Verdict
 from .robotstxt import DEFAULT_MAX_BYTES, MODES, Mode, RobotsTxt, parse
 from .useragent import product_token
+
+# Pickles made before issue 34 name Stance's module by its old path; the module moved into
+# _rules/ (already imported above, so the alias costs nothing). Only Stance needs one: the
+# other public objects pickle by public paths (robotsrules.AgentRules, robotsrules.model, ...).
+sys.modules.setdefault(f"{__name__}._stance", _stance)
 
 if TYPE_CHECKING:  # the lazy names below, for type checkers
     from ._fetcher import afetch, fetch
