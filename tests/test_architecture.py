@@ -33,12 +33,12 @@ CORE = {"robotsrules", "robotsrules.errors", "robotsrules.model", "robotsrules._
         "robotsrules._page._combine",
         "robotsrules._page._admit", "robotsrules._page._robotstag",
         "robotsrules._page._links", "robotsrules._page._pricing", "robotsrules._rules._stance",
-        "robotsrules._drive", "robotsrules._lru", "robotsrules._typing", "robotsrules._dates",
+        "robotsrules._fetch._drive", "robotsrules._lru", "robotsrules._typing", "robotsrules._dates",
         "robotsrules._decoder"}  # the one body decoder: zlib, and brotli behind its extra
 
 # Optional packages and the modules allowed to import them (each behind its extra).
 OPTIONAL = {
-    "httpx": {"robotsrules._fetcher", "robotsrules.httpx", "robotsrules._robotscache",
+    "httpx": {"robotsrules._fetch._fetcher", "robotsrules.httpx", "robotsrules._fetch._robotscache",
               "robotsrules.robotparser", "robotsrules.aiohttp", "robotsrules.cli._page"},
     # UTS-46 host names: a runtime dependency, imported on the first non-ASCII host only, so
     # the scope functions are part of the core and `import robotsrules` stays light.

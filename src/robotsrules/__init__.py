@@ -44,7 +44,8 @@ from .useragent import product_token
 sys.modules.setdefault(f"{__name__}._stance", _stance)
 
 if TYPE_CHECKING:  # the lazy names below, for type checkers
-    from ._fetcher import afetch, fetch
+    from ._fetch._fetcher import afetch, fetch
+    from ._fetch._robotscache import AsyncRobotsCache, RobotsCache
     from ._page import (
         Answer,
         Combined,
@@ -57,7 +58,6 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers
         combine,
         page_signals,
     )
-    from ._robotscache import AsyncRobotsCache, RobotsCache
     from ._rsl import LicenseAnswer, LicenseDocument, LicenseTerms, parse_license
     from ._scope import origin_of, robots_url
     from .policy import FetchResult, Policy
@@ -65,10 +65,10 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers
 # The fetch layer (httpx) is imported on first use, so that the core stays importable and
 # fast to import without it.
 _LAZY = {
-    "AsyncRobotsCache": "_robotscache",
-    "RobotsCache": "_robotscache",
-    "afetch": "_fetcher",
-    "fetch": "_fetcher",
+    "AsyncRobotsCache": "_fetch._robotscache",
+    "RobotsCache": "_fetch._robotscache",
+    "afetch": "_fetch._fetcher",
+    "fetch": "_fetch._fetcher",
     "FetchResult": "policy",
     "Policy": "policy",
     "robots_url": "_scope",

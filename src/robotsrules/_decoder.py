@@ -1,7 +1,7 @@
 """The one body decoder: HTTP content codings (gzip, deflate, br) and chunked transfer coding,
 incremental and bounded, for every body robotsrules reads from strangers.
 
-Used by the robots.txt fetch (:mod:`robotsrules._fetcher`, hence the client integrations
+Used by the robots.txt fetch (:mod:`robotsrules._fetch._fetcher`, hence the client integrations
 built on it), ``robotsrules page URL``, and the WARC readers (:mod:`robotsrules.warc`,
 :mod:`robotsrules.datatrove`). Nothing here performs I/O: octets are fed in as they come.
 

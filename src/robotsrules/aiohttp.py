@@ -58,11 +58,11 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
     raise MissingExtra("robotsrules.aiohttp", "aiohttp",
                        (exc.name or "").partition(".")[0]) from exc
 
-from ._fetcher import DEFAULT_TIMEOUT
-from ._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit, resolve_agent
+from ._fetch._fetcher import DEFAULT_TIMEOUT
+from ._fetch._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit, resolve_agent
+from ._fetch._robotscache import AsyncRobotsCache
 from ._page import HeadReader, PageSignals, admit_page, reads_body_of
 from ._purposes import check_purposes
-from ._robotscache import AsyncRobotsCache
 from ._rules._agents import Agent
 from ._scope import SCHEMES, origin_of
 from .cache import Store

@@ -21,7 +21,7 @@ origin before it is sent::
   sent. ``/robots.txt`` itself is always allowed (RFC 9309 §2.2.2).
 * Requests to one origin are spaced by its ``Crawl-delay`` (or ``Request-rate``, whichever
   asks for more), capped at ``max_crawl_delay`` seconds, counted from when the previous
-  request really started (see :class:`~robotsrules._pacing.Spacing`); ``crawl_delay=False``
+  request really started (see :class:`~robotsrules._fetch._pacing.Spacing`); ``crawl_delay=False``
   turns the spacing off. The spacing is per transport (share one transport between clients to share
   it).
 * A request with ``extensions={"robotsrules.obey": False}`` skips all of this.
@@ -55,11 +55,11 @@ from typing import AsyncIterator, Iterator, List, Optional, Sequence, Tuple, cas
 
 import httpx
 
-from ._fetcher import DEFAULT_TIMEOUT
-from ._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit, delay_for, resolve_agent
+from ._fetch._fetcher import DEFAULT_TIMEOUT
+from ._fetch._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit, delay_for, resolve_agent
+from ._fetch._robotscache import AsyncRobotsCache, RobotsCache
 from ._page import HeadReader, admit_page, reads_body_of
 from ._purposes import check_purposes
-from ._robotscache import AsyncRobotsCache, RobotsCache
 from ._rules._agents import Agent
 from ._scope import SCHEMES, origin_of
 from .cache import Store

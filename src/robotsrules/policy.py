@@ -1,7 +1,7 @@
 """The fetch policy, sans I/O: what each answer to a robots.txt request means, and for how long.
 
 Nothing here touches the network, a disk or the clock: time is always passed in (``now``,
-seconds since the epoch). The drivers (:mod:`robotsrules._fetcher`) perform the requests that
+seconds since the epoch). The drivers (:mod:`robotsrules._fetch._fetcher`) perform the requests that
 :func:`fetch_flow` asks for and send back what came; caches call :func:`lifetime` and
 :func:`effective` to decide what to serve.
 
@@ -373,7 +373,7 @@ def fetch_flow(
     the :class:`FetchResult`. ``url`` is a robots.txt URL (see :func:`robots_url`).
 
     Drive it with ``send`` (the library's one sync and one async driver are
-    ``robotsrules._drive.run`` and ``arun``: ``run(fetch_flow(url, now), perform)`` where
+    ``robotsrules._fetch._drive.run`` and ``arun``: ``run(fetch_flow(url, now), perform)`` where
     ``perform`` turns each :class:`Request` into an :class:`Answer`).
     """
     current = url

@@ -93,7 +93,7 @@ from itertools import repeat
 from typing import AnyStr, Iterable, List, Optional, Union, cast
 from urllib.parse import urlsplit
 
-from ._fetcher import DEFAULT_TIMEOUT, fetch
+from ._fetch._fetcher import DEFAULT_TIMEOUT, fetch
 from ._rules._urls import text_octets
 from ._version import __version__
 from .model import RequestRate, Verdict

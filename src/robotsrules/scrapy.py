@@ -91,9 +91,9 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 
     raise MissingExtra("robotsrules.scrapy", "scrapy", (exc.name or "").partition(".")[0]) from exc
 
-from ._drive import arun
-from ._pacing import admit
-from ._refresh import Fetch, Load, Refresher, RefreshReply, RefreshStep
+from ._fetch._drive import arun
+from ._fetch._pacing import admit
+from ._fetch._refresh import Fetch, Load, Refresher, RefreshReply, RefreshStep
 from ._rules._usage import Usage
 from ._scope import origin_of
 from ._terminal import visible
@@ -115,9 +115,9 @@ __all__ = ["DEFAULT_MAX_CRAWL_DELAY", "PAGE_SIGNALS_PRIORITY", "ForbiddenByRobot
 logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_CRAWL_DELAY = 60.0
-"""Default of ``ROBOTSRULES_MAX_CRAWL_DELAY``: the longest slot delay a site can impose. Longer
-than the HTTP clients' (``robotsrules._pacing.DEFAULT_MAX_CRAWL_DELAY``, 30 s) because here it
-delays only that site's download slot, not the caller."""
+"""Default of ``ROBOTSRULES_MAX_CRAWL_DELAY``: the longest slot delay a site can impose.
+Longer than the HTTP clients' (``robotsrules._fetch._pacing.DEFAULT_MAX_CRAWL_DELAY``, 30 s)
+because here it delays only that site's download slot, not the caller."""
 
 _MEMO_LIMIT = 100_000
 _T = TypeVar("_T")
@@ -251,7 +251,7 @@ class RobotsTxtMiddleware:
                                                  DEFAULT_MAX_CRAWL_DELAY)
         self.retry = settings.getbool("ROBOTSRULES_RETRY", True)
         self.clock: Callable[[], float] = time.time
-        # The memo, counters and refresh flow RobotsCache has (robotsrules._refresh).
+        # The memo, counters and refresh flow RobotsCache has (robotsrules._fetch._refresh).
         self._refresher = Refresher(_MEMO_LIMIT, logger)
         self._flights: Dict[str, List[Deferred[Entry]]] = {}
         self._slowed: Dict[str, float] = {}

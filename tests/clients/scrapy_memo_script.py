@@ -24,7 +24,7 @@ from typing import Any, ClassVar, List
 from scrapy.utils.test import get_crawler
 from twisted.internet import defer, task
 
-from robotsrules._drive import run
+from robotsrules._fetch._drive import run
 from robotsrules.cache import SQLiteStore
 from robotsrules.policy import Answer, Entry, FetchResult, Policy, fetch_flow
 from robotsrules.scrapy import RobotsTxtMiddleware

@@ -1,4 +1,4 @@
-"""The Scrapy middleware refreshes through the checker's flow (robotsrules._refresh): a
+"""The Scrapy middleware refreshes through the checker's flow (robotsrules._fetch._refresh): a
 store holding an older copy than the one the middleware remembers does not lose the newer
 one (the merge the middleware used to lack), and a store outage is counted and warned
 once. Real SQLite and Redis stores (a refused connection), Twisted's real thread pool, in

@@ -26,7 +26,7 @@ import pytest
 
 import robotsrules
 from robotsrules import fetch
-from robotsrules._robotscache import AsyncRobotsCache, RobotsCache
+from robotsrules._fetch._robotscache import AsyncRobotsCache, RobotsCache
 from robotsrules.policy import DAY, Policy
 from tests.network.servers import ServerPool, respond
 from tests.timing import HEALTHY

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import robotsrules
-from robotsrules._pacing import delay_for
+from robotsrules._fetch._pacing import delay_for
 from robotsrules.cli import main
 from robotsrules.model import RequestRate
 from robotsrules.robotparser import RobotFileParser

@@ -1,4 +1,4 @@
-"""robotsrules._pacing.Spacing: request starts to one origin are spaced by the delay,
+"""robotsrules._fetch._pacing.Spacing: request starts to one origin are spaced by the delay,
 measured from when each request was let go, whatever the callers' sleeps do."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from typing import List
 
 import pytest
 
-from robotsrules._drive import run
-from robotsrules._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit
+from robotsrules._fetch._drive import run
+from robotsrules._fetch._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit
 from robotsrules.errors import RobotsDisallowed
 from robotsrules.policy import Answer, Entry, Served, effective, fetch_flow
 from tests.timing import HANG
@@ -147,7 +147,7 @@ def test_admit_refuses_an_unreachable_site_and_says_why() -> None:
 
 def test_delay_for_reads_per_agent_and_takes_the_slower_of_delay_and_rate() -> None:
     import robotsrules
-    from robotsrules._pacing import delay_for
+    from robotsrules._fetch._pacing import delay_for
 
     robots = robotsrules.parse(b"User-agent: a\nCrawl-delay: 2\nUser-agent: b\n"
                                b"Request-rate: 1/10\nCrawl-delay: 4\n")

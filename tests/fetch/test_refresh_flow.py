@@ -1,4 +1,4 @@
-"""robotsrules._drive and robotsrules._refresh: the two drivers every flow goes through, and
+"""robotsrules._fetch._drive and robotsrules._fetch._refresh: the two drivers every flow goes through, and
 the one refresh flow both caches and the Scrapy middleware share (typed Load/Fetch/Save
 steps; memo, store merge, store-failure counting and logging). No I/O here: a flow is
 sans-I/O, so each test answers its steps itself, with real stores where a store answers."""
@@ -13,8 +13,8 @@ from typing import Generator, List, Optional
 
 import pytest
 
-from robotsrules._drive import arun, run
-from robotsrules._refresh import Fetch, Load, Refresher, RefreshReply, RefreshStep, Save
+from robotsrules._fetch._drive import arun, run
+from robotsrules._fetch._refresh import Fetch, Load, Refresher, RefreshReply, RefreshStep, Save
 from robotsrules.cache import MemoryStore, SQLiteStore, Store
 from robotsrules.policy import OK, UNREACHABLE, Answer, Entry, FetchResult, Request, fetch_flow
 

@@ -104,7 +104,7 @@ def test_robots_fetch_against_a_br_bomb() -> None:
     pytest.importorskip("brotli")
     with RawHTTPServer(serve_bytes(br_bomb(256), {"Content-Encoding": "br"})) as server:
         code, peak, err = child(
-            "from robotsrules._fetcher import fetch\n"
+            "from robotsrules._fetch._fetcher import fetch\n"
             f"result = fetch({server.url('/robots.txt')!r}, user_agent='t')\n"
             "assert result.outcome == 'ok' and result.truncated, result\n")
     assert code == 0, err[-2000:]

@@ -29,7 +29,7 @@ import httpx
 import pytest
 
 from robotsrules import AsyncRobotsCache, RobotsCache, RobotsDisallowed
-from robotsrules._fetcher import afetch, fetch
+from robotsrules._fetch._fetcher import afetch, fetch
 from robotsrules.httpx import AsyncRobotsTransport, RobotsTransport
 from tests.network.servers import (
     ScriptedFTPServer,

@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from robotsrules import AsyncRobotsCache, RobotsCache
-from robotsrules._fetcher import afetch, fetch
+from robotsrules._fetch._fetcher import afetch, fetch
 from robotsrules.cache import SQLiteStore
 from robotsrules.httpx import RobotsTransport
 from robotsrules.policy import DAY, Policy, lifetime, target_problem
@@ -354,7 +354,7 @@ def test_regression_dripping_ftp_origins_do_not_starve_the_others(
     they hold every thread the cache gives FTP (more than the default pool has), the healthy
     origin must be answered while they still drip (the hang guard is a minute). With the FTP
     jobs in the default pool, its store read would wait for an FTP deadline."""
-    from robotsrules._robotscache import FTP_THREADS
+    from robotsrules._fetch._robotscache import FTP_THREADS
 
     healthy = servers.http(respond(200, b"User-agent: *\nDisallow: /no\n"))
     ftps: List[ScriptedFTPServer] = []

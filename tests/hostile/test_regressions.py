@@ -24,14 +24,14 @@ def test_regression_public_fetch_stays_the_function_after_the_cache_is_imported(
     """``from robotsrules import RobotsCache, fetch`` must give the function ``fetch``.
 
     The fetch layer's module was once ``robotsrules/fetch.py``: importing it (as
-    ``robotsrules._robotscache`` does) bound the package attribute ``fetch`` to the module. The
-    module is now ``robotsrules._fetcher``.
+    ``robotsrules._fetch._robotscache`` does) bound the package attribute ``fetch`` to the module. The
+    module is now ``robotsrules._fetch._fetcher``.
     """
     script = ("from robotsrules import RobotsCache, fetch\n"
               "import robotsrules\n"
               "assert callable(fetch), fetch\n"
               "assert callable(robotsrules.fetch), robotsrules.fetch\n"
-              "import robotsrules._fetcher, robotsrules._robotscache, robotsrules.httpx\n"
+              "import robotsrules._fetch._fetcher, robotsrules._fetch._robotscache, robotsrules.httpx\n"
               "for name in robotsrules.__all__:\n"
               "    value = getattr(robotsrules, name)\n"
               "    assert not isinstance(value, type(robotsrules)), name\n")

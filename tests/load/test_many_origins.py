@@ -27,8 +27,8 @@ from typing import Any, Dict, List, Optional, Tuple
 import pytest
 
 import robotsrules
-from robotsrules import _robotscache as checker
-from robotsrules._fetcher import afetch, fetch
+from robotsrules._fetch import _robotscache as checker
+from robotsrules._fetch._fetcher import afetch, fetch
 from tests.load.origins import (
     Behaviour,
     ManyOrigins,

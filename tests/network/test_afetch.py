@@ -12,7 +12,7 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
-from robotsrules._fetcher import afetch
+from robotsrules._fetch._fetcher import afetch
 from robotsrules.policy import Policy
 from tests.network.servers import (
     ServerPool,

@@ -10,7 +10,7 @@ from typing import Iterator, List
 
 import pytest
 
-from robotsrules._robotscache import AsyncRobotsCache, RobotsCache
+from robotsrules._fetch._robotscache import AsyncRobotsCache, RobotsCache
 from robotsrules.cache import MemoryStore
 from robotsrules.errors import InvalidURL
 from robotsrules.policy import DAY, Policy
@@ -386,7 +386,7 @@ ISSUE_EXAMPLE = (b"User-agent: a\nCrawl-delay: 1\nUser-agent: b\nCrawl-delay: 12
 
 def test_cache_paces_each_agent_as_the_owner_wrote(servers: ServerPool,
                                                    clock: List[float]) -> None:
-    from robotsrules._pacing import admit
+    from robotsrules._fetch._pacing import admit
 
     server = servers.http(respond(200, ISSUE_EXAMPLE))
     cache = checker(clock)

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from robotsrules import parse
-from robotsrules._fetcher import fetch
+from robotsrules._fetch._fetcher import fetch
 from robotsrules.policy import DAY, Policy
 from tests.network.servers import (
     ServerPool,

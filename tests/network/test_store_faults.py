@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterator, List, Optional, Tuple
 import pytest
 import redis
 
-from robotsrules._robotscache import AsyncRobotsCache, RobotsCache
+from robotsrules._fetch._robotscache import AsyncRobotsCache, RobotsCache
 from robotsrules.cache import SQLiteStore
 from robotsrules.cache.codec import encode
 from robotsrules.cache.redis import RedisStore
@@ -474,7 +474,7 @@ def test_a_crawl_over_a_write_locked_store_answers_promptly(
 # named by its first argument ("sqlite:PATH" or "redis:URL").
 CRAWLER = r"""
 import sys
-from robotsrules._robotscache import AsyncRobotsCache, RobotsCache
+from robotsrules._fetch._robotscache import AsyncRobotsCache, RobotsCache
 spec, url = sys.argv[1], sys.argv[2]
 if spec.startswith("sqlite:"):
     from robotsrules.cache import SQLiteStore

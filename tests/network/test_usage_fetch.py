@@ -9,7 +9,7 @@ from typing import Iterator, List
 import pytest
 
 from robotsrules import InvalidPurpose, fetch
-from robotsrules._robotscache import AsyncRobotsCache, RobotsCache
+from robotsrules._fetch._robotscache import AsyncRobotsCache, RobotsCache
 from robotsrules.policy import DAY
 from tests.network.servers import RawHTTPServer, ServerPool, respond
 from tests.timing import HEALTHY

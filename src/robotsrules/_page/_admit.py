@@ -1,6 +1,6 @@
 """Page admission: read a response once, for every agent and purpose, and say what refuses.
 
-The page counterpart of :func:`robotsrules._pacing.admit`. The client integrations
+The page counterpart of :func:`robotsrules._fetch._pacing.admit`. The client integrations
 (:mod:`robotsrules.httpx`, :mod:`robotsrules.aiohttp`, :mod:`robotsrules.scrapy`), the
 datatrove filter and ``robotsrules page`` all call :func:`admit_page` and then only act:
 raise :class:`~robotsrules.PageRefused` (or :class:`~robotsrules.PagePriced` for a response

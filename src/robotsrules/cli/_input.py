@@ -155,7 +155,7 @@ def load_source(source: str, args: argparse.Namespace,
     mode: Mode = getattr(args, "mode", "google")
     if not is_url(source):
         return Loaded(read_robots(source, mode), source, None)
-    from .._fetcher import fetch
+    from .._fetch._fetcher import fetch
 
     source_url(source)
     result = fetch(source, user_agent=user_agent(args, agents=agents), timeout=args.timeout)

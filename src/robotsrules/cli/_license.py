@@ -53,7 +53,7 @@ _COLOURS = {"permitted": "32", "licensed": "33", "prohibited": "31", "unstated":
 
 
 def _checker(args: argparse.Namespace) -> Any:
-    from .._robotscache import RobotsCache
+    from .._fetch._robotscache import RobotsCache
     from ._options import user_agent
 
     return RobotsCache(user_agent=user_agent(args), agent="*", timeout=args.timeout)

@@ -55,7 +55,7 @@ def _read(source: str, agent: Optional[str], args: argparse.Namespace
             note(f"{got.name} {size_words(got, _LINT_BYTES)}: the lint reads its first "
                  f"{_LINT_BYTES:,} (a crawler reads {DEFAULT_MAX_BYTES:,})")
         return got.data, source, None
-    from .._fetcher import fetch
+    from .._fetch._fetcher import fetch
 
     source_url(source)
     # Read past the 500 KiB limit so that the lint can say the file is over it.

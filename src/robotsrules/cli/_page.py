@@ -73,9 +73,9 @@ start that does not show it (a saved file read up to its bound: ``got.cut``)."""
 
 
 def _fetch(url: str, args: argparse.Namespace, agents: List[str]) -> _Loaded:
-    """The page at ``url`` by the project's fetch (:func:`robotsrules._fetcher.fetch_page`:
+    """The page at ``url`` by the project's fetch (:func:`robotsrules._fetch._fetcher.fetch_page`:
     its time-outs, whole-fetch deadline and bounded body decoder)."""
-    from .._fetcher import fetch_page
+    from .._fetch._fetcher import fetch_page
 
     source_url(url, ("http", "https"))
     # One octet past the bound: a longer body shows as cut (PageSignals.head_cut).
@@ -269,7 +269,7 @@ def _site_tdmrep(url: str, args: argparse.Namespace, agents: List[str]) -> Optio
     absent, an unreachable site reserved); ``None`` for a page read from a file."""
     if not is_url(args.source):
         return None
-    from .._robotscache import RobotsCache
+    from .._fetch._robotscache import RobotsCache
 
     with RobotsCache(user_agent=user_agent(args, agents=agents), timeout=args.timeout) as cache:
         return cache.tdmrep(url)

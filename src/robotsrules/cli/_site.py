@@ -43,7 +43,7 @@ __all__ = ["add_commands"]
 
 
 def _fetch(args: argparse.Namespace, out: TextIO) -> int:
-    from .._fetcher import fetch
+    from .._fetch._fetcher import fetch
 
     source_url(args.url)
     agents = expand_agents(args)

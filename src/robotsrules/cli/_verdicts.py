@@ -93,7 +93,7 @@ class _Refreshing:
 
 @contextlib.contextmanager
 def _judge_from_cache(args: argparse.Namespace, agents: List[str]) -> Iterator[_Judge]:
-    from .._robotscache import RobotsCache
+    from .._fetch._robotscache import RobotsCache
     from ..cache import MemoryStore, SQLiteStore, Store
 
     store = MemoryStore() if args.no_cache else SQLiteStore(args.cache)

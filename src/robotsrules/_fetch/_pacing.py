@@ -15,12 +15,12 @@ import time
 from dataclasses import dataclass
 from typing import Dict, Optional
 
-from ._rules._agents import Agent
-from .errors import RobotsDisallowed
-from .model import Verdict
-from .policy import Served
-from .robotstxt import RobotsTxt
-from .useragent import product_token
+from .._rules._agents import Agent
+from ..errors import RobotsDisallowed
+from ..model import Verdict
+from ..policy import Served
+from ..robotstxt import RobotsTxt
+from ..useragent import product_token
 
 __all__ = ["DEFAULT_MAX_CRAWL_DELAY", "Admission", "Spacing", "admit", "agent_name",
            "delay_for", "resolve_agent"]

@@ -3,7 +3,7 @@
 A *flow* is a generator that yields the I/O it needs (a step), receives the outcome of
 each step, and returns its result: :func:`robotsrules.policy.fetch_flow` (steps
 :class:`~robotsrules.policy.Request`, replies :class:`~robotsrules.policy.Answer`) and the
-refresh flow of the caches (:mod:`robotsrules._refresh`: ``Load``, ``Fetch``, ``Save``).
+refresh flow of the caches (:mod:`robotsrules._fetch._refresh`: ``Load``, ``Fetch``, ``Save``).
 A driver owns the loop; the caller only says how to do one step (``do``)::
 
     result = run(fetch_flow(url, now, policy), perform)          # perform(Request) -> Answer

@@ -43,12 +43,9 @@ from typing import (
 
 import httpx
 
-from ._drive import arun, run
-from ._fetcher import DEFAULT_TIMEOUT, afetch, fetch
-from ._page import TDMREP_PATH, TdmRepFile, tdmrep_from
-from ._purposes import Purpose, check_purpose
-from ._refresh import Fetch, Load, Refresher, RefreshReply, RefreshStep, Save
-from ._rsl import (
+from .._page import TDMREP_PATH, TdmRepFile, tdmrep_from
+from .._purposes import Purpose, check_purpose
+from .._rsl import (
     LICENSE_KEY,
     LicenseDocument,
     LicenseTerms,
@@ -59,13 +56,16 @@ from ._rsl import (
     too_old,
     unread,
 )
-from ._rules._agents import Agent, agent_tokens
-from ._rules._usage import Usage
-from ._scope import origin_of
-from .cache import MemoryStore, Store
-from .errors import InvalidAgent, InvalidArgument
-from .model import Verdict
-from .policy import DAY, Entry, Policy, Served, effective
+from .._rules._agents import Agent, agent_tokens
+from .._rules._usage import Usage
+from .._scope import origin_of
+from ..cache import MemoryStore, Store
+from ..errors import InvalidAgent, InvalidArgument
+from ..model import Verdict
+from ..policy import DAY, Entry, Policy, Served, effective
+from ._drive import arun, run
+from ._fetcher import DEFAULT_TIMEOUT, afetch, fetch
+from ._refresh import Fetch, Load, Refresher, RefreshReply, RefreshStep, Save
 
 __all__ = ["AsyncRobotsCache", "RobotsCache"]
 
@@ -136,7 +136,7 @@ def _default_agent(user_agent: str) -> Optional[Agent]:
 
 class _Base:
     """What both checkers share: configuration, the refresher (memo, counters, refresh
-    flow: :mod:`robotsrules._refresh`) and the agent default."""
+    flow: :mod:`robotsrules._fetch._refresh`) and the agent default."""
 
     def __init__(
         self,

@@ -41,12 +41,12 @@ from urllib.parse import unquote, urlsplit
 
 import httpx
 
-from ._decoder import BodyDecoder, accept_encoding
+from .._decoder import BodyDecoder, accept_encoding
+from .._scope import DEFAULT_PORTS, join_url, robots_url, split_origin
+from ..errors import InvalidURL
+from ..policy import Answer, FetchResult, Policy, Request, fetch_flow, target_problem
+from ..robotstxt import DEFAULT_MAX_BYTES
 from ._drive import arun, run
-from ._scope import DEFAULT_PORTS, join_url, robots_url, split_origin
-from .errors import InvalidURL
-from .policy import Answer, FetchResult, Policy, Request, fetch_flow, target_problem
-from .robotstxt import DEFAULT_MAX_BYTES
 
 __all__ = ["DEFAULT_TIMEOUT", "PageResponse", "afetch", "fetch", "fetch_page"]
 

@@ -12,8 +12,8 @@ receives each step's outcome:
 * :class:`Save`: it calls ``store.put(key, entry)`` and replies with what ``put`` returned
   (``None``, or the entry merged with another process's; the exception, if it failed).
 
-It is driven by :func:`robotsrules._drive.run` (:class:`robotsrules.RobotsCache`) or
-:func:`robotsrules._drive.arun` (:class:`robotsrules.AsyncRobotsCache`, the Scrapy
+It is driven by :func:`robotsrules._fetch._drive.run` (:class:`robotsrules.RobotsCache`) or
+:func:`robotsrules._fetch._drive.arun` (:class:`robotsrules.AsyncRobotsCache`, the Scrapy
 middleware), each with its own way of doing the steps (a thread, a worker thread, Twisted's
 thread pool, Scrapy's downloader). A caller without a store answers ``Load`` and ``Save``
 with ``None``.
@@ -35,8 +35,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generator, Hashable, Optional, Union
 
-from .cache import merge
-from .policy import Entry, FetchResult
+from ..cache import merge
+from ..policy import Entry, FetchResult
 
 if TYPE_CHECKING:
     from typing import TypeAlias
