@@ -17,7 +17,7 @@ from setuptools import setup
 
 COMPILED_MODULES = [
     "_rules._agents", "_compiled", "_rules._legacy", "_rules._matcher", "_rules._outline", "_rules._parser", "_rules._pattern",
-    "_rules._precedence", "_purposes", "_rules._stance", "_terminal", "_rules._urls", "_rules._usage", "model",
+    "_rules._precedence", "_tables._purposes", "_rules._stance", "_terminal", "_rules._urls", "_rules._usage", "model",
     "robotstxt", "useragent",
     # The WARC page path (issue 27): the head scan, encoding sniffing, the header reader;
     # the lean WARC reader and a record's reading, the body decoder, the date reader; the

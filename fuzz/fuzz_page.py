@@ -35,7 +35,7 @@ from typing import List, Tuple
 
 from robotsrules import page_signals
 from robotsrules._page import header_block
-from robotsrules._purposes import PURPOSES
+from robotsrules._tables._purposes import PURPOSES
 
 SEP = b"\n\x00\xff\n"
 AGENTS = ("Googlebot", "GPTBot", "*", ("googlebot-news", "otherbot"))

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from robotsrules._crawlers import registry_info
-from robotsrules._extensions import extensions
-from robotsrules._purposes import revision, revisions
+from robotsrules._tables._crawlers import registry_info
+from robotsrules._tables._extensions import extensions
+from robotsrules._tables._purposes import revision, revisions
 
 PAGE = (Path(__file__).resolve().parent.parent / "docs" / "reference" /
         "standards.md").read_text(encoding="utf-8")

@@ -2,7 +2,7 @@
 
 :func:`crawler_verdicts` says, for a parsed file, whether each crawler of the registry may
 fetch a URL and which group decides. :func:`by_category` asks :meth:`RobotsTxt.stance` for
-every token of the crawler registry (:mod:`robotsrules._crawlers`) and counts, per category,
+every token of the crawler registry (:mod:`robotsrules._tables._crawlers`) and counts, per category,
 the tokens fully blocked, partly blocked and allowed. :func:`warnings` points out the
 opt-out mistakes that need the registry to be seen; each is a lint code (the linter reports
 them too, ``robotsrules lint``):
@@ -30,8 +30,8 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
-from ._crawlers import Crawler, categories, known_crawlers
 from ._rules._stance import Stance, StanceTooComplex
+from ._tables._crawlers import Crawler, categories, known_crawlers
 from .model import Group, Verdict
 from .robotstxt import RobotsTxt
 

@@ -285,7 +285,7 @@ def stance_table(verdicts: Union[str, os.PathLike[str], pa.Table], robots: Any, 
 def _preferences(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation,
                  summaries: List[AgentSummary]) -> List[AgentSummary]:
     """The summaries with the sites stating each purpose column's preference."""
-    from ._purposes import PURPOSES, column_name
+    from ._tables._purposes import PURPOSES, column_name
 
     columns = [column_name(p) for p in PURPOSES if column_name(p) in relation.columns]
     if not columns:
@@ -424,7 +424,7 @@ def _stoppable_note(summary: AgentSummary) -> str:
     stance table's word."""
     if summary.stoppable_from == "stances":
         return "the stance table's stoppable column says false"
-    from ._crawlers import crawler_for, registry_info
+    from ._tables._crawlers import crawler_for, registry_info
 
     crawler = crawler_for(summary.agent)
     info = registry_info()

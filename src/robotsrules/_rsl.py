@@ -96,10 +96,10 @@ from typing import (
 )
 from urllib.parse import urlsplit
 
-from ._purposes import PURPOSES
 from ._rules._pattern import Pattern, rfc_location
 from ._rules._urls import rfc_target
 from ._scope import origin_of
+from ._tables._purposes import PURPOSES
 from .errors import InvalidPurpose, InvalidURL
 
 if TYPE_CHECKING:

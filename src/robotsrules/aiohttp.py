@@ -62,9 +62,9 @@ from ._fetch._fetcher import DEFAULT_TIMEOUT
 from ._fetch._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit, resolve_agent
 from ._fetch._robotscache import AsyncRobotsCache
 from ._page import HeadReader, PageSignals, admit_page, reads_body_of
-from ._purposes import check_purposes
 from ._rules._agents import Agent
 from ._scope import SCHEMES, origin_of
+from ._tables._purposes import check_purposes
 from .cache import Store
 from .policy import Policy
 

@@ -14,7 +14,7 @@ pipelines dataset builders run (``pip install robotsrules[datatrove]``)::
     ]
 
 Each document's ``metadata["url"]`` is judged, for every agent (``agents`` plus the tokens
-of ``categories``, see :mod:`robotsrules._crawlers`), exactly as :meth:`RobotsTxt.explain`
+of ``categories``, see :mod:`robotsrules._tables._crawlers`), exactly as :meth:`RobotsTxt.explain`
 does, against the robots.txt of its origin (or host, ``key="host"``) from a robots table
 (Parquet/CSV/JSONL read with DuckDB, or an Arrow table) or from WARC captures. With
 ``date_key`` (e.g. ``"date"``, which datatrove's WARC reader fills) the file in force at the
@@ -42,8 +42,8 @@ from datatrove.pipeline.filters.base_filter import BaseFilter
 from datatrove.pipeline.readers.warc import WarcReader
 from datatrove.pipeline.writers.disk_base import DiskWriter
 
-from ._crawlers import category_tokens
 from ._rules._usage import Usage
+from ._tables._crawlers import category_tokens
 from .bulk import DEFAULT_CACHE_SIZE, INVALID_URL, NO_ROBOTS, Key, RobotsHistory
 from .bulk._any import first_disallowed
 from .bulk._rows import ParsedCache, check_agents, fast_origin, verdict_of
@@ -254,7 +254,7 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
         status_key: str = "http_status",
         manifest: Optional[str] = None,
     ) -> None:
-        from ._purposes import check_purposes
+        from ._tables._purposes import check_purposes
 
         super().__init__(exclusion_writer)
         self.status_key = status_key

@@ -87,7 +87,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 
     raise MissingExtra("robotsrules.duckdb", "bulk", (exc.name or "").partition(".")[0]) from exc
 
-from ._crawlers import Crawler
+from ._tables._crawlers import Crawler
 from ._terminal import first_line
 from .bulk import (
     ANY_AGENT_SCHEMA,

@@ -56,7 +56,8 @@ class InvalidAgent(RobotsError, ValueError):
 
 
 class InvalidPurpose(RobotsError, ValueError):
-    """The purpose is none of :data:`robotsrules._purposes.PURPOSES` (``"ai-train"``, ...)."""
+    """The purpose is none of :data:`robotsrules._tables._purposes.PURPOSES`
+    (``"ai-train"``, ...)."""
 
 
 class InvalidURL(RobotsError, ValueError):

@@ -513,7 +513,7 @@ class PageSignalsMiddleware:
     """
 
     def __init__(self, crawler: Crawler) -> None:
-        from ._purposes import check_purposes
+        from ._tables._purposes import check_purposes
 
         self.crawler = crawler
         self.stats = crawler.stats

@@ -46,7 +46,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 
     raise MissingExtra("robotsrules.spark", "spark", (exc.name or "").partition(".")[0]) from exc
 
-from ._crawlers import Crawler
+from ._tables._crawlers import Crawler
 from .bulk import (
     ANY_AGENT_SCHEMA,
     DEFAULT_POLICY,
@@ -422,7 +422,7 @@ def page_verdicts(
     no rows: their notes stay in the executors (check the paths first, as
     ``robotsrules bulk`` does).
     """
-    from ._purposes import check_purposes
+    from ._tables._purposes import check_purposes
 
     names = check_agents(agents)
     wanted = check_purposes(purposes)

@@ -521,7 +521,7 @@ def page_table(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
     (``crawl_allowed`` is then its verdict, else null). ``now`` decides
     ``unavailable_after`` (default: each record's ``WARC-Date``, when the page was served).
     """
-    from ._purposes import check_purposes
+    from ._tables._purposes import check_purposes
 
     schema = page_table_schema(check_purposes(purposes))
     batches = list(page_batches(sources, agents=agents, purposes=purposes, robots=robots,

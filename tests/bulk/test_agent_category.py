@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("duckdb")
 pq = pytest.importorskip("pyarrow.parquet")
 
-from robotsrules._crawlers import category_tokens  # noqa: E402
+from robotsrules._tables._crawlers import category_tokens  # noqa: E402
 from robotsrules.cli import main  # noqa: E402
 
 

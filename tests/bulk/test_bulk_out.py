@@ -117,7 +117,7 @@ def test_output_mode_follows_the_umask(inputs: Path) -> None:
 
 
 def test_parquet_output_records_the_data_versions(inputs: Path) -> None:
-    from robotsrules._crawlers import registry_info
+    from robotsrules._tables._crawlers import registry_info
 
     out = inputs / "v.parquet"
     assert _run(inputs, str(out)) == 0

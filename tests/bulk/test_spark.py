@@ -270,7 +270,7 @@ def test_spark_stances_equal_the_bulk_table(spark: Any, robots_table: Any) -> No
             assert by_site[row[0]] == (row[2], row[3], list(row[5]), row[9]), row[0]
     assert {r[1]: r[9] for r in found} == {"GPTBot": True, "Googlebot": True,
                                            "ChatGPT-User": False, "QuuxCrawler": None}
-    from robotsrules._crawlers import known_crawlers
+    from robotsrules._tables._crawlers import known_crawlers
 
     quux = next(c for c in known_crawlers() if c.token == "CCBot")._replace(
         name="QuuxCrawler", token="QuuxCrawler")  # another table (--crawlers) decides

@@ -30,7 +30,7 @@ AGENTS = ["GPTBot", "CCBot", "Googlebot", "QuuxCrawler", "ChatGPT-User"]
 
 
 def _registry_data() -> Dict[str, Any]:
-    """The shipped crawler registry, read as data (not through robotsrules._crawlers)."""
+    """The shipped crawler registry, read as data (not through robotsrules._tables._crawlers)."""
     from importlib import resources
 
     text = resources.files("robotsrules").joinpath("data/crawlers.json").read_text("utf-8")
@@ -265,7 +265,7 @@ def test_stoppable_column_says_what_robots_txt_can_stop() -> None:
 
 def test_stoppable_reads_the_crawler_table_given(tmp_path: Any, capsys: Any) -> None:
     """``crawlers=``: another table (``--crawlers``) decides the column, not the shipped one."""
-    from robotsrules._crawlers import known_crawlers
+    from robotsrules._tables._crawlers import known_crawlers
 
     extra = tmp_path / "crawlers.json"
     extra.write_text(json.dumps([{

@@ -9,7 +9,7 @@ from typing import Tuple
 
 import pytest
 
-from robotsrules._crawlers import known_crawlers
+from robotsrules._tables._crawlers import known_crawlers
 from robotsrules.cli import main
 
 EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "robots.txt")

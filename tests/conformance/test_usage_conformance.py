@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import robotsrules
-import robotsrules._purposes
+import robotsrules._tables._purposes
 from tests.oracle import AVAILABLE, REASON, oracle
 
 from .cases_usage import CASES, UsageCase
@@ -24,7 +24,7 @@ def test_usage_case(case: UsageCase) -> None:
     assert usage.crawl_allowed is case.crawl
     assert robots.allowed(case.url, agent=case.agent) is case.crawl
     for purpose, expected in case.answers.items():
-        if purpose not in robotsrules._purposes.PURPOSES:  # a name no vocabulary defines
+        if purpose not in robotsrules._tables._purposes.PURPOSES:  # a name no vocabulary defines
             assert purpose not in usage.preferences
             continue
         assert usage.allows(purpose, case.revision) is expected, purpose  # type: ignore[arg-type]

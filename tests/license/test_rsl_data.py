@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 from typing import get_args
 
-from robotsrules._purposes import PURPOSES
 from robotsrules._rsl import STATUSES, USAGE_TOKENS, LicenseStatus, rsl_data, usage_token
+from robotsrules._tables._purposes import PURPOSES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,7 +32,7 @@ def test_usage_tokens_and_what_they_cover() -> None:
 
 def test_every_library_purpose_has_an_rsl_token() -> None:
     purposes = rsl_data()["purposes"]
-    assert set(purposes) == set(PURPOSES), "data/rsl.json and robotsrules._purposes drifted"
+    assert set(purposes) == set(PURPOSES), "data/rsl.json and robotsrules._tables._purposes drifted"
     for name, entry in purposes.items():
         assert entry["token"] in USAGE_TOKENS and entry["why"], name
         assert usage_token(name) == entry["token"]

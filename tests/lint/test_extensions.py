@@ -1,4 +1,4 @@
-"""Known extensions, not errors (data/extensions.json, robotsrules._extensions).
+"""Known extensions, not errors (data/extensions.json, robotsrules._tables._extensions).
 
 Sources compared: crawler-commons' RobotsExtension enum (commit 8e14e27, 2026-07-27:
 llm-policy, clean-param, content-signal/content-signals, host, no-index/noindex,
@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from robotsrules import RobotsError, lint
-from robotsrules._extensions import (
+from robotsrules._tables._extensions import (
     FORMATS,
     check_value,
     extensions,

@@ -527,7 +527,7 @@ def test_decision_crawler_names_with_digits_and_dots() -> None:
 
 def test_admission_reads_once_for_every_agent_and_purpose() -> None:
     from robotsrules._page import admit_page
-    from robotsrules._purposes import check_purposes
+    from robotsrules._tables._purposes import check_purposes
 
     headers = [("X-Robots-Tag", "GPTBot: noai"), ("Content-Signal", "search=yes")]
     admission = admit_page(headers, None, agents=["CCBot", "GPTBot"],

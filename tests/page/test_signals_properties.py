@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from robotsrules import PageSignals, page_signals
 from robotsrules._page._fold import made
 from robotsrules._page._signals import _FACTORIES, _MAKER
-from robotsrules._purposes import PURPOSES
+from robotsrules._tables._purposes import PURPOSES
 
 NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
 

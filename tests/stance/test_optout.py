@@ -11,7 +11,8 @@ from typing import Tuple
 import pytest
 
 import robotsrules
-from robotsrules._crawlers import (
+from robotsrules._optout import by_category, warnings
+from robotsrules._tables._crawlers import (
     categories,
     category_tokens,
     crawler_for,
@@ -19,7 +20,6 @@ from robotsrules._crawlers import (
     load_crawlers,
     resolve_category,
 )
-from robotsrules._optout import by_category, warnings
 from robotsrules.cli import main
 from robotsrules.errors import RobotsError
 

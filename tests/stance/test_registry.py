@@ -14,7 +14,7 @@ import pytest
 
 import robotsrules
 from robotsrules import RobotsError
-from robotsrules._crawlers import (
+from robotsrules._tables._crawlers import (
     crawler_for,
     known_crawlers,
     load_crawlers,

@@ -11,7 +11,7 @@ from typing import Any, Dict
 
 import pytest
 
-from robotsrules._crawlers import load_registry, registry
+from robotsrules._tables._crawlers import load_registry, registry
 from tests.scripts_loader import load_script
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""The purpose vocabulary (robotsrules._purposes) and the RFC 9651 dictionary parser (sfv)."""
+"""The purpose vocabulary (robotsrules._tables._purposes) and the RFC 9651 dictionary parser (sfv)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from robotsrules import InvalidArgument, InvalidPurpose
-from robotsrules._purposes import (
+from robotsrules._sfv import Date, DisplayString, Token, parse_dictionary
+from robotsrules._tables._purposes import (
     CATEGORIES,
     CONTENT_SIGNALS,
     CURRENT_CATEGORIES,
@@ -26,7 +27,6 @@ from robotsrules._purposes import (
     statements,
     superseded,
 )
-from robotsrules._sfv import Date, DisplayString, Token, parse_dictionary
 
 
 def test_vocabularies_are_disjoint_but_for_search() -> None:

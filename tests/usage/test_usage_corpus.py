@@ -20,8 +20,8 @@ import pytest
 
 import robotsrules
 from robotsrules import lint
-from robotsrules._crawlers import known_crawlers
-from robotsrules._purposes import PURPOSES
+from robotsrules._tables._crawlers import known_crawlers
+from robotsrules._tables._purposes import PURPOSES
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 FILES = sorted(CORPUS.glob("*.txt"))

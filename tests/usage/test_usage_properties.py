@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import robotsrules
-from robotsrules._purposes import PURPOSES
+from robotsrules._tables._purposes import PURPOSES
 from tests.oracle import AVAILABLE, oracle
 from tests.property.test_properties import robots_lines
 

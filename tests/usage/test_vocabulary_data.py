@@ -1,5 +1,5 @@
 """The vocabularies are data (src/robotsrules/data/vocabularies.json): the generated names
-of robotsrules._purposes match it, the table is checked when read, and a damaged table is a
+of robotsrules._tables._purposes match it, the table is checked when read, and a damaged table is a
 clear RobotsError, never a traceback of another kind."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 
 import robotsrules
 from robotsrules import RobotsError
-from robotsrules import _purposes as purposes
+from robotsrules._tables import _purposes as purposes
 from tests.scripts_loader import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +30,7 @@ def _data() -> Dict[str, Any]:
 
 def test_generated_names_are_current() -> None:
     script = _script()
-    text = (ROOT / "src" / "robotsrules" / "_purposes.py").read_text(encoding="utf-8")
+    text = (ROOT / "src" / "robotsrules" / "_tables" / "_purposes.py").read_text(encoding="utf-8")
     assert script.updated(text, _data()) == text, "run python scripts/vocabularies.py"
     assert script.main(["--check"]) == 0
 
@@ -42,7 +42,7 @@ def test_a_data_change_shows_as_drift() -> None:
     current = next(r for r in data["aipref"]["revisions"]
                    if r["revision"] == data["aipref"]["current"])
     current["labels"]["ai-input"] = "AI Input"
-    text = (ROOT / "src" / "robotsrules" / "_purposes.py").read_text(encoding="utf-8")
+    text = (ROOT / "src" / "robotsrules" / "_tables" / "_purposes.py").read_text(encoding="utf-8")
     changed = script.updated(text, data)
     assert changed != text
     assert '"train-ai", "search", "ai-input"' in changed

@@ -44,7 +44,6 @@ from typing import (
 import httpx
 
 from .._page import TDMREP_PATH, TdmRepFile, tdmrep_from
-from .._purposes import Purpose, check_purpose
 from .._rsl import (
     LICENSE_KEY,
     LicenseDocument,
@@ -59,6 +58,7 @@ from .._rsl import (
 from .._rules._agents import Agent, agent_tokens
 from .._rules._usage import Usage
 from .._scope import origin_of
+from .._tables._purposes import Purpose, check_purpose
 from ..cache import MemoryStore, Store
 from ..errors import InvalidAgent, InvalidArgument
 from ..model import Verdict

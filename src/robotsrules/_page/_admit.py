@@ -5,7 +5,7 @@ The page counterpart of :func:`robotsrules._fetch._pacing.admit`. The client int
 datatrove filter and ``robotsrules page`` all call :func:`admit_page` and then only act:
 raise :class:`~robotsrules.PageRefused` (or :class:`~robotsrules.PagePriced` for a response
 that asks to be paid for), drop and count, mark, or print. The purposes they
-take are checked by :func:`robotsrules._purposes.check_purposes`, the one validator of a
+take are checked by :func:`robotsrules._tables._purposes.check_purposes`, the one validator of a
 list of purposes.
 """
 
@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from .._decoder import BodyDecoder
-from .._purposes import check_purposes
 from .._rules._agents import Agent
 from .._rules._usage import Usage
+from .._tables._purposes import check_purposes
 from ..errors import InvalidArgument, PagePriced, PageRefused
 from ._combine import Answer, combine
 from ._headers import Headers, read_headers

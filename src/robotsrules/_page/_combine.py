@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple, Optional, Tuple
 
-from .._purposes import Purpose, check_purpose
 from .._rules._usage import Usage
+from .._tables._purposes import Purpose, check_purpose
 from ..model import UsageLine
 from ._signals import Decision, Directive, PageSignals
 

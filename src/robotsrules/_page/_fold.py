@@ -114,7 +114,7 @@ class Response(NamedTuple):
 
 
 def _known_tokens() -> FrozenSet[str]:
-    from .._crawlers import known_crawlers
+    from .._tables._crawlers import known_crawlers
 
     return frozenset(c.token.lower() for c in known_crawlers() if c.token)
 

@@ -2,7 +2,7 @@
 ``Content-Signal``.
 
 * ``Content-Usage`` (draft-ietf-aipref-attach §2, 2026 revisions): an RFC 9651 Dictionary
-  read with the vocabulary of :mod:`robotsrules._purposes` (values the tokens ``y``/``n``;
+  read with the vocabulary of :mod:`robotsrules._tables._purposes` (values the tokens ``y``/``n``;
   keys it does not define are ignored). Several fields are one field: RFC 9651 §4.2 has a
   parser join every line of a field with ``", "`` before parsing, so a client that folded
   them and one that kept them apart give the same text. Where a key is given several times
@@ -29,9 +29,9 @@ from __future__ import annotations
 
 from typing import Dict, List, NamedTuple, Tuple
 
-from .. import _purposes as purposes
 from .. import _sfv as sfv
 from .._rules._usage import dictionary_statements, read_value, refusals
+from .._tables import _purposes as purposes
 
 __all__ = ["MAX_USAGE_LENGTH", "Preferences", "content_signal", "content_usage"]
 

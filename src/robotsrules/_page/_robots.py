@@ -133,7 +133,7 @@ def _known_crawler(word: str) -> Optional[str]:
     if name is None or name in _RULES:
         return None
     if not _KNOWN:
-        from .._crawlers import known_crawlers
+        from .._tables._crawlers import known_crawlers
 
         _KNOWN.append(frozenset(c.token.lower() for c in known_crawlers() if c.token)
                       | {"googlebot", "googlebot-news", "bingbot"})

@@ -17,8 +17,8 @@ import datetime
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from .. import _purposes as purposes
 from .._rules._agents import Agent
+from .._tables import _purposes as purposes
 from ..errors import InvalidArgument
 from ._fold import TDM_SIGNALS, Directive, Facts, Maker, Response, facts_of, signals
 from ._headers import Headers, block_status, content_type, read_headers
@@ -175,7 +175,7 @@ frozen dataclass's ``__init__``, which sets each of its 25 fields through
 def decide(purpose: str, signals: _Stated, categories: _Stated) -> Decision:
     """Answer ``purpose`` from stated signals and categories, with the deciding directive.
 
-    The answer is :func:`robotsrules._purposes.explain`'s (the two vocabularies mapped onto
+    The answer is :func:`robotsrules._tables._purposes.explain`'s (the two vocabularies mapped onto
     each other as the current revision reads them, most restrictive first); the decider is
     the statement that gave that answer.
     """

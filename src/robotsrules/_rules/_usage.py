@@ -1,7 +1,7 @@
 """AI usage preferences in robots.txt: ``Content-Signal`` and ``Content-Usage`` lines.
 
 Theory of operation. Two kinds of line state what a crawler's operator may do with what it
-fetched (the vocabularies are in :mod:`robotsrules._purposes`; every decision below, with
+fetched (the vocabularies are in :mod:`robotsrules._tables._purposes`; every decision below, with
 its source, is in docs/guides/usage-preferences.md):
 
 * ``Content-Signal: search=yes, ai-input=yes, ai-train=no`` (Content Signals Policy,
@@ -41,7 +41,8 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Dict, Final, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
-from .._purposes import (
+from .._sfv import InnerList, Item, Token, parse_dictionary, split_members, split_members_closed
+from .._tables._purposes import (
     CATEGORIES,
     CONTENT_SIGNALS,
     PURPOSES,
@@ -51,7 +52,6 @@ from .._purposes import (
     statements,
     superseded,
 )
-from .._sfv import InnerList, Item, Token, parse_dictionary, split_members, split_members_closed
 from ..model import Group, UsageDirective, UsageLine
 from ._pattern import Pattern
 from ._urls import normalize_escapes, rfc_pattern
@@ -294,7 +294,7 @@ class Usage(NamedTuple):
     """The usage preferences for one URL and agent (:meth:`RobotsTxt.usage`).
 
     ``allows(purpose)`` answers ``True`` (stated yes), ``False`` (stated no) or ``None``
-    (nothing stated) for every purpose of :data:`robotsrules._purposes.PURPOSES`.
+    (nothing stated) for every purpose of :data:`robotsrules._tables._purposes.PURPOSES`.
     ``signals`` and ``categories`` are what the lines stated, per vocabulary (combined per
     name, most restrictive first); ``lines`` the lines that stated them. ``crawl_allowed``
     is the crawl verdict: when it is ``False``, no preference applies (the attach draft:
@@ -313,8 +313,9 @@ class Usage(NamedTuple):
 
         Read as the current revision of draft-ietf-aipref-vocab reads it (no nesting);
         ``revision="03"`` (for example) asks for that revision's reading, nesting included
-        (:func:`robotsrules._purposes.revision`). Raises :class:`~robotsrules.InvalidPurpose`
-        for a name outside :data:`~robotsrules._purposes.PURPOSES` and
+        (:func:`robotsrules._tables._purposes.revision`). Raises
+        :class:`~robotsrules.InvalidPurpose` for a name outside
+        :data:`~robotsrules._tables._purposes.PURPOSES` and
         :class:`~robotsrules.InvalidArgument` for a revision without a reading.
         """
         return resolve(purpose, self.signals, self.categories, revision)

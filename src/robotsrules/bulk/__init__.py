@@ -30,7 +30,7 @@ reason      string  the core's :attr:`Verdict.reason <robotsrules.Verdict.reason
 origin      string  ``scheme://host[:port]`` of the URL; ``null`` for an invalid URL
 ==========  ======  ============================================================================
 
-With ``purposes`` (``("ai-train", ...)``, names of :data:`robotsrules._purposes.PURPOSES`),
+With ``purposes`` (``("ai-train", ...)``, names of :data:`robotsrules._tables._purposes.PURPOSES`),
 one nullable boolean column per purpose follows, named with ``-`` as ``_`` (``ai_train``):
 ``robots.usage(url, agent=agent).allows(purpose)`` from the same parsed file (``null``: nothing
 stated, no robots row, an invalid URL, or a URL the agent may not fetch; see

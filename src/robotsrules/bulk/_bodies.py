@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from .._purposes import check_purpose
 from .._rules._agents import agent_tokens
+from .._tables._purposes import check_purpose
 from ..policy import OK, Policy, outcome_for_status
 from ..robotstxt import Mode, RobotsTxt
 from ._rows import (

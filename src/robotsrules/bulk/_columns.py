@@ -12,7 +12,7 @@ from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 import pyarrow as pa
 
-from .._purposes import check_purposes
+from .._tables._purposes import check_purposes
 from ._bodies import BodyCache
 from ._rows import fast_origin
 from ._schemas import PAGE_SIGNALS_TYPE, STANCE_TYPE, VERDICT_TYPE

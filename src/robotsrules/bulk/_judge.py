@@ -7,7 +7,7 @@ from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, 
 
 import pyarrow as pa
 
-from .._purposes import check_purposes
+from .._tables._purposes import check_purposes
 from ..errors import InvalidArgument
 from ..policy import Policy
 from ..robotstxt import Mode, RobotsTxt

@@ -8,7 +8,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequ
 
 import pyarrow as pa
 
-from .._purposes import check_purposes
+from .._tables._purposes import check_purposes
 from ..errors import InvalidArgument
 from ..robotstxt import Mode, RobotsTxt
 from ._bodies import BodyCache

@@ -11,8 +11,8 @@ from typing import Dict, Literal, Optional, Sequence, Tuple
 
 import pyarrow as pa
 
-from .._provenance import metadata
-from .._purposes import (
+from .._tables._provenance import metadata
+from .._tables._purposes import (
     check_purposes,  # the one purpose validator (re-exported here)
     column_name,
 )
@@ -148,7 +148,7 @@ disallowed  list<string>  a few example disallowed paths (``some`` has one at le
 allowed     list<string>  a few example allowed paths
 complete    bool          False when ``lines`` may miss rules (``kind`` stays exact)
 stoppable   bool          can robots.txt stop the agent at all, by its operator's word in the
-                          crawler registry (:attr:`Crawler.stoppable <robotsrules._crawlers.
+                          crawler registry (:attr:`Crawler.stoppable <robotsrules._tables._crawlers.
                           Crawler.stoppable>`, the ``stoppable`` of ``robotsrules stance
                           --json``): ``true`` the operator states it obeys robots.txt;
                           ``false`` it states robots.txt does not bind the agent, or no

@@ -6,8 +6,8 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 
 import pyarrow as pa
 
-from .._crawlers import Crawler, crawler_for
 from .._rules._matcher import AgentRules
+from .._tables._crawlers import Crawler, crawler_for
 from ..errors import InvalidArgument
 from ..policy import Policy
 from ..robotstxt import Mode, RobotsTxt
@@ -28,7 +28,7 @@ StanceRow = Tuple[Optional[str], str, Optional[str], List[int], List[str], List[
 
 def agent_stoppable(agent: str, crawlers: Optional[Sequence[Crawler]] = None) -> Optional[bool]:
     """The ``stoppable`` column of ``agent``: :attr:`Crawler.stoppable
-    <robotsrules._crawlers.Crawler.stoppable>` of the crawler registry's entry for it (a
+    <robotsrules._tables._crawlers.Crawler.stoppable>` of the crawler registry's entry for it (a
     published name or a product token, case-insensitive: the entry ``robotsrules stance
     --json`` shows), ``None`` when the registry does not list it. ``crawlers``: another
     table than the shipped registry (``--crawlers``). The one place the stance tables

@@ -55,7 +55,7 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: Optional[str] = None) -> None:
-        from .._provenance import version_text
+        from .._tables._provenance import version_text
 
         sys.stdout.write(version_text())  # where argparse's own --version writes
         parser.exit(0)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Dict, List, Sequence, Tuple
 
-from .._crawlers import Crawler
+from .._tables._crawlers import Crawler
 from ..errors import InvalidAgent, RobotsError
 
 __all__ = ["add_agent_options", "command_agents", "crawler_table", "expand_agents"]
@@ -28,7 +28,7 @@ def add_agent_options(parser: argparse.ArgumentParser, agent_help: str = "",
                         help=(agent_help or "a crawler's product token, e.g. GPTBot") + _REPEAT)
     if not categories:
         return
-    from .._crawlers import registry
+    from .._tables._crawlers import registry
 
     shipped = registry()
     aliases: Dict[str, List[str]] = {}
@@ -49,7 +49,7 @@ def add_agent_options(parser: argparse.ArgumentParser, agent_help: str = "",
 
 def crawler_table(args: argparse.Namespace) -> Tuple[Crawler, ...]:
     """The crawler table the command line asked for (shipped, extended or replaced)."""
-    from .._crawlers import known_crawlers
+    from .._tables._crawlers import known_crawlers
 
     table = getattr(args, "crawlers", None)
     replace = bool(getattr(args, "crawlers_replace", False))
@@ -61,7 +61,7 @@ def crawler_table(args: argparse.Namespace) -> Tuple[Crawler, ...]:
 def expand_agents(args: argparse.Namespace, more: Sequence[str] = ()) -> List[str]:
     """``--agent`` values, then ``more`` (names the command read elsewhere), then the tokens
     of every ``--agent-category``, without repeats."""
-    from .._crawlers import category_tokens
+    from .._tables._crawlers import category_tokens
 
     given = getattr(args, "agent", None)
     agents: List[str] = [given] if isinstance(given, str) else list(given or [])
@@ -97,7 +97,7 @@ def check_agents(agents: List[str], args: argparse.Namespace) -> None:
 
 def _published_hint(agent: str, args: argparse.Namespace) -> str:
     """For a name the registry lists as published but robots.txt reads otherwise."""
-    from .._crawlers import crawler_for
+    from .._tables._crawlers import crawler_for
 
     try:
         crawler = crawler_for(agent, crawler_table(args))

@@ -18,7 +18,7 @@ import os
 import shutil
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
-from .._purposes import check_purposes
+from .._tables._purposes import check_purposes
 from .._terminal import first_line
 from ..errors import EngineError, MissingExtra, RobotsError
 
@@ -118,7 +118,7 @@ def license_schema(args: argparse.Namespace) -> Any:
     ``rsl_<purpose>`` per purpose."""
     import pyarrow as pa
 
-    from .._purposes import column_name
+    from .._tables._purposes import column_name
 
     schema = verdict_table_schema(args.purpose).append(pa.field("license_url", pa.string()))
     if args.licenses:

@@ -15,8 +15,8 @@ import re
 from typing import Any, Dict, List, Optional, TextIO, Tuple
 
 from .._page import DEFAULT_HEAD_BYTES, Directive, PageSignals, admit_page
-from .._purposes import check_purposes
 from .._rules._usage import Usage
+from .._tables._purposes import check_purposes
 from .._terminal import visible
 from ..errors import RobotsError
 
@@ -182,7 +182,7 @@ def _why(signals: PageSignals, name: str) -> Optional[Directive]:
 
 
 def _purposes(args: argparse.Namespace) -> List[str]:
-    from .._purposes import CONTENT_SIGNALS
+    from .._tables._purposes import CONTENT_SIGNALS
 
     return list(check_purposes(args.purpose)) if args.purpose else list(CONTENT_SIGNALS)
 

@@ -106,8 +106,8 @@ def _fetch_text(result: Any, out: TextIO) -> None:
 
 
 def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
-    from .._crawlers import registry_info, unstoppable
     from .._optout import CrawlerVerdict, crawler_verdicts
+    from .._tables._crawlers import registry_info, unstoppable
 
     robots_source(args, "agents")
     check_agents(expand_agents(args), args)
@@ -191,7 +191,7 @@ def _agents_cmd(args: argparse.Namespace, out: TextIO) -> int:
 
 def _unlisted(token: str) -> Any:
     """A registry entry for an agent the registry does not list (``agents --agent X``)."""
-    from .._crawlers import Crawler
+    from .._tables._crawlers import Crawler
 
     return Crawler(token=token, operator="unknown", purpose="not in the crawler registry",
                    source="")

@@ -12,8 +12,8 @@ import json
 import os
 from typing import Any, Dict, List, TextIO, cast
 
-from .._crawlers import Crawler
 from .._rules._stance import Stance
+from .._tables._crawlers import Crawler
 from .._terminal import visible
 from ._agent_options import add_agent_options, command_agents, crawler_table
 from ._common import EXIT_ALLOWED, EXIT_DISALLOWED
@@ -119,7 +119,7 @@ def _stance_cmd(args: argparse.Namespace, out: TextIO) -> int:
     robots, origin = loaded.robots, loaded.origin
     stances = [(agent, robots.stance(agent)) for agent in agents]
     code = EXIT_DISALLOWED if any(s.kind != "none" for _, s in stances) else EXIT_ALLOWED
-    from .._crawlers import crawler_for
+    from .._tables._crawlers import crawler_for
 
     table = crawler_table(args)
     known = {agent: crawler_for(agent, table) for agent in agents}

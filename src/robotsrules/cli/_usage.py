@@ -1,7 +1,7 @@
 """``robotsrules usage``: what a robots.txt says about using what a crawler fetches.
 
 Hooked into :mod:`robotsrules.cli` by :func:`add_command`. For each URL it prints the crawl
-verdict and, for every purpose of :data:`robotsrules._purposes.PURPOSES`, the answer (yes,
+verdict and, for every purpose of :data:`robotsrules._tables._purposes.PURPOSES`, the answer (yes,
 no, or ``-`` when nothing is stated) with the ``Content-Signal``/``Content-Usage`` lines
 that state it. Exit codes (as ``check``): 0 every URL may be crawled, 1 at least one may
 not, 2 usage or I/O error.
@@ -13,8 +13,8 @@ import argparse
 import json
 from typing import Any, Dict, List, Optional, TextIO
 
-from .._purposes import PURPOSES, revision
 from .._rules._usage import Usage
+from .._tables._purposes import PURPOSES, revision
 from .._terminal import visible
 
 __all__ = ["add_command", "usage_json"]

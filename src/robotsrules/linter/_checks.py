@@ -21,10 +21,6 @@ from typing import (
     Tuple,
 )
 
-from .._extensions import Extension, extensions
-from .._extensions import check_value as check_extension_value
-from .._extensions import find as find_extension
-from .._purposes import CATEGORIES, CONTENT_SIGNALS, revision, superseded
 from .._rules import _legacy as legacy
 from .._rules._agents import SPACE, file_agent_token
 from .._rules._matcher import AgentRules
@@ -40,6 +36,10 @@ from .._rules._parser import (
 from .._rules._precedence import index_html_folder, rule_rank
 from .._rules._urls import text_octets
 from .._rules._usage import Reading, read_value
+from .._tables._extensions import Extension, extensions
+from .._tables._extensions import check_value as check_extension_value
+from .._tables._extensions import find as find_extension
+from .._tables._purposes import CATEGORIES, CONTENT_SIGNALS, revision, superseded
 from .._terminal import CONTROL_ESCAPES
 from ..model import Group, Line, RequestRate, Rule
 from ..robotstxt import DEFAULT_MAX_BYTES, RobotsTxt
@@ -551,7 +551,7 @@ class _Linter:
                   suggestion=suggestion)
 
     def _extension(self, line: Line, extension: Extension) -> None:
-        """R105, R109 or R110 for a key of the extension table (robotsrules._extensions):
+        """R105, R109 or R110 for a key of the extension table (robotsrules._tables._extensions):
         recognised, so never R104."""
         key_text = line.key_text
         number = line.number

@@ -48,8 +48,8 @@ from typing import (
     Union,
 )
 
+from ..errors import InvalidArgument, InvalidPurpose, RobotsError
 from ._datafile import parse_json, shipped_text
-from .errors import InvalidArgument, InvalidPurpose, RobotsError
 
 __all__ = [
     "AIPREF_REVISION",

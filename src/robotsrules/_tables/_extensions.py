@@ -20,8 +20,8 @@ import re
 from typing import Any, Dict, List, Literal, Mapping, NamedTuple, Optional, Tuple, cast
 from urllib.parse import urlsplit
 
+from ..errors import RobotsError
 from ._datafile import parse_json, shipped_text
-from .errors import RobotsError
 
 __all__ = ["FORMATS", "Extension", "check_value", "extensions", "extensions_info", "find",
            "load_extensions"]

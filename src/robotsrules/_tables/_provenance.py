@@ -21,11 +21,11 @@ def metadata() -> Dict[str, str]:
     >>> metadata()["robotsrules.aipref_revision"]
     'draft-ietf-aipref-vocab-07'
     """
-    from ._compiled import COMPILED
+    from .._compiled import COMPILED
+    from .._version import __version__
     from ._crawlers import registry_info
     from ._extensions import extensions_info
     from ._purposes import vocabulary_info
-    from ._version import __version__
 
     crawlers = registry_info()
     vocabulary = vocabulary_info()

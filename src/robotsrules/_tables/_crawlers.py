@@ -44,8 +44,8 @@ from typing import (
     cast,
 )
 
+from ..errors import RobotsError
 from ._datafile import parse_json, shipped_text
-from .errors import RobotsError
 
 __all__ = [
     "Crawler",

@@ -9,7 +9,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from .errors import RobotsError
+from ..errors import RobotsError
 
 __all__ = ["parse_json", "shipped_text"]
 
