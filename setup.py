@@ -1,9 +1,9 @@
 """The optional compiled build (see build_backend/robotsrules_build.py); everything else
 about the package is in pyproject.toml.
 
-With ``ROBOTSRULES_COMPILE=1`` the core modules below (parse, match, check: one mypyc group,
-since a pure subclass of a compiled class is refused at run time) are compiled with mypyc
-from the same source the pure package runs. ``_sfv`` (subclasses of ``str`` and ``int``)
+With ``ROBOTSRULES_COMPILE=1`` the modules marked with :data:`MARKER` (one mypyc group, since
+a pure subclass of a compiled class is refused at run time) are compiled with mypyc from the
+same source the pure package runs. ``_sfv`` (subclasses of ``str`` and ``int``)
 and ``errors`` (a subclass of ``ImportError``) stay pure, as does everything else.
 """
 
@@ -15,19 +15,36 @@ from typing import Any, List
 
 from setuptools import setup
 
-COMPILED_MODULES = [
-    "_rules._agents", "_compiled", "_rules._legacy", "_rules._matcher", "_rules._outline", "_rules._parser", "_rules._pattern",
-    "_rules._precedence", "_tables._purposes", "_rules._stance", "_terminal", "_rules._urls", "_rules._usage", "model",
-    "robotstxt", "useragent",
-    # The WARC page path (issue 27): the head scan, encoding sniffing, the header reader;
-    # the lean WARC reader and a record's reading, the body decoder, the date reader; the
-    # fold of a page's directives for an agent (its public boundary, _page._signals, stays
-    # pure: it reads a stranger's values of any type as pure Python does).
-    "_page._encoding", "_page._headers", "_page._html", "_page._fold", "_warcread",
-    "_decoder", "_dates",
-    # The one memoised origin splitter, called per WARC record by _warcread (issue 34).
-    "_scope",
-]
+MARKER = ("# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled "
+          "read this line)")
+"""The line that puts a module in the compiled group: the set is declared beside the modules
+(one marker line each, above ``from __future__``), read here and by ``tests/compiled``.
+
+Today's group: the core (parse, match, check; one group, since a pure subclass of a compiled
+class is refused at run time) and the WARC page path (issue 27: the head scan, encoding
+sniffing, the header reader; the lean WARC reader, the body decoder, the date reader; the fold
+of a page's directives, whose public boundary ``_page._signals`` stays pure: it reads a
+stranger's values of any type as pure Python does)."""
+
+
+def compiled_modules(root: str) -> List[str]:
+    """The modules of ``src/robotsrules`` holding :data:`MARKER` (``_rules._parser``)."""
+    package = os.path.join(root, "src", "robotsrules")
+    found = []
+    for folder, _dirs, files in os.walk(package):
+        for name in files:
+            if not name.endswith(".py"):
+                continue
+            path = os.path.join(folder, name)
+            with open(path, encoding="utf-8") as handle:
+                if MARKER not in handle.read().splitlines():
+                    continue
+            relative = os.path.relpath(path, package)[:-len(".py")]
+            found.append(relative.replace(os.sep, "."))
+    return sorted(found)
+
+
+COMPILED_MODULES = compiled_modules(os.path.dirname(os.path.abspath(__file__)))
 """The modules of ``src/robotsrules`` the compiled build compiles."""
 
 ext_modules: List[Any] = []

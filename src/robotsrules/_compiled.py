@@ -9,6 +9,7 @@ expression); both ways give the same answers, and the differential test in
 ``tests/compiled`` compares the builds.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 from typing import Final

@@ -31,6 +31,7 @@ fraction digits, ISO 28500 §5.4) and ``unavailable_after`` page rules (the page
   nothing here raises.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import datetime

@@ -26,6 +26,7 @@ and keeps at most ``limit`` decoded octets, plus one more to tell that the body 
   without the ``brotli`` package 1.2+) is an error: the body is not used.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import zlib

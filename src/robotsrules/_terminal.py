@@ -7,6 +7,7 @@ program itself goes through :func:`visible`: control characters are shown as esc
 (``\\x1b``, ``\\x9b``, ``\\u202e``), everything else is left as it is.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 from typing import Dict, Final

@@ -10,6 +10,7 @@ readers make a capture of it: :func:`robots_capture` (a robots.txt) and :func:`p
 (a page). Pure: no network, no files but the handle given.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import datetime

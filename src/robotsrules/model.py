@@ -4,6 +4,7 @@ Every record is a :class:`typing.NamedTuple`: frozen, compact, hashable, picklab
 safe to share between threads and processes.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import math

@@ -10,6 +10,7 @@ Interpretation modes (``parse(..., mode=...)``), kept on the object as :attr:`Ro
   :mod:`robotsrules._rules._legacy`).
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import re

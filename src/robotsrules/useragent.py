@@ -34,6 +34,7 @@ first other character, as Google cuts a file's ``user-agent`` values (``Bot2000/
 raises ``ValueError``: there is nothing to obey.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import re

@@ -24,6 +24,7 @@ Python codec closest to it (noted where they differ). Decoding never raises: byt
 encoding cannot map become U+FFFD.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import codecs

@@ -8,6 +8,7 @@ the values that come from a caller unchecked (a response, a URL, a time, a TDMRe
 facts) are typed ``Any`` here so that both builds treat a wrong one the same way.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import datetime

@@ -36,6 +36,7 @@ engine rows, WARC records: ``strict=False``) an entry that cannot be read is ski
 others are read. Nothing here performs I/O.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import re

@@ -42,6 +42,7 @@ Every step moves forward with ``str.find`` and anchored or forward-searching reg
 expressions, so the cost is linear in the characters read, whatever the input.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import html

@@ -7,6 +7,7 @@ both mean ``googlebot``; ``Bot2000`` means ``bot``). A value that is ``*``, or `
 followed by whitespace, names the global group. Comparison is case-insensitive.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import re

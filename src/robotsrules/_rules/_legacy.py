@@ -82,6 +82,7 @@ None of these changes a verdict on the shared corpus once the input is prepared 
 (1-3): ``tests/core/test_legacy_vs_urllib.py`` checks that, and asserts each class by name.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import re

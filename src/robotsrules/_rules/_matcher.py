@@ -32,6 +32,7 @@ patterns (:func:`~robotsrules._rules._urls.rfc_pattern`), URLs become targets wi
 :func:`~robotsrules._rules._urls.rfc_target`, and there is no index.html rule.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 from bisect import bisect_right

@@ -26,6 +26,7 @@ on the conformance tables, the corpus and random files.
 The text given to both functions has LF line ends only (see :func:`normalise`).
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import re

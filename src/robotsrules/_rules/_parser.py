@@ -41,6 +41,7 @@ case-insensitively by *prefix* (``Disallowed:`` is a disallow), with a table of 
 typos; see :data:`KEY_PREFIXES`.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import re

@@ -15,6 +15,7 @@ found with ``str.find``, so a match costs at most O(len(pattern) x len(target)) 
 practice O(len(target)) — ``/*a*a*a*a*a*a*b`` against an 8 KB path is linear.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 from typing import Tuple, Type

@@ -18,6 +18,7 @@ with :func:`rule_rank` and :func:`index_html_folder` (:mod:`robotsrules.linter`)
 reader (``mode="legacy"``) is first-match by design and has no precedence.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 from typing import Final, Iterable, List, Optional, Tuple

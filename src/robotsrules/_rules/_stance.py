@@ -52,6 +52,7 @@ exact if both an allowed and a disallowed target were found (``kind="some"``,
 rather than a guess.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 from bisect import bisect_left

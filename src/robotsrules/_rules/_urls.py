@@ -35,6 +35,7 @@ above: see :func:`rfc_target` and :func:`rfc_pattern`. The exact normalisation c
   pattern: ``/%62%61%7A`` ranks as ``/baz``).
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import re

@@ -36,6 +36,7 @@ line with no refusal changes nothing. The attach draft (draft-ietf-aipref-attach
 does not parse states nothing; this is our deliberate, restrictive reading of that case.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 from types import MappingProxyType

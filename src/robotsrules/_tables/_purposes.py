@@ -30,6 +30,7 @@ from the data file; ``tests/usage/test_vocabulary_data.py`` fails when they drif
 module is pure: it reads its data file through :mod:`importlib.resources` on first use.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 from types import MappingProxyType
