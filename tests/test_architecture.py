@@ -18,23 +18,25 @@ from typing import Dict, List, Set, Tuple
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "robotsrules"
 
-CORE = {"robotsrules", "robotsrules.errors", "robotsrules.model", "robotsrules._rules._urls",
-        "robotsrules._rules._agents", "robotsrules._rules._pattern", "robotsrules._rules._parser",
-        "robotsrules._rules._outline", "robotsrules._rules._precedence", "robotsrules._rules._matcher",
-        "robotsrules._rules._legacy", "robotsrules._compiled",
-        "robotsrules.robotstxt", "robotsrules.policy", "robotsrules._scope",
-        "robotsrules.useragent", "robotsrules.linter", "robotsrules.linter._codes",
-        "robotsrules.linter._checks", "robotsrules._terminal",
-        "robotsrules._rules._usage", "robotsrules._tables._purposes", "robotsrules._sfv",
-        "robotsrules._tables._extensions", "robotsrules._tables._datafile",
-        "robotsrules._page", "robotsrules._page._headers", "robotsrules._page._encoding",
-        "robotsrules._page._html", "robotsrules._page._robots", "robotsrules._page._tdmrep",
-        "robotsrules._page._prefs", "robotsrules._page._signals", "robotsrules._page._fold",
-        "robotsrules._page._combine",
-        "robotsrules._page._admit", "robotsrules._page._robotstag",
-        "robotsrules._page._links", "robotsrules._page._pricing", "robotsrules._rules._stance",
-        "robotsrules._fetch._drive", "robotsrules._lru", "robotsrules._typing", "robotsrules._dates",
-        "robotsrules._decoder"}  # the one body decoder: zlib, and brotli behind its extra
+# The core, read from the folders: every module of the core packages, and the few modules
+# of the root (and of other packages) that are core too.
+CORE_PACKAGES = ("_rules", "_tables", "_page")
+CORE_MODULES = {"robotsrules", "robotsrules.errors", "robotsrules.model", "robotsrules._compiled",
+                "robotsrules.robotstxt", "robotsrules.policy", "robotsrules._scope",
+                "robotsrules.useragent", "robotsrules.linter", "robotsrules.linter._codes",
+                "robotsrules.linter._checks", "robotsrules._terminal", "robotsrules._sfv",
+                "robotsrules._fetch._drive", "robotsrules._lru", "robotsrules._typing",
+                "robotsrules._dates",
+                "robotsrules._decoder"}  # the one body decoder: zlib, and brotli behind its extra
+CORE = CORE_MODULES | {
+    ".".join(("robotsrules", *path.relative_to(PACKAGE).with_suffix("").parts)).removesuffix(
+        ".__init__")
+    for folder in CORE_PACKAGES for path in (PACKAGE / folder).rglob("*.py")}
+
+# Packages that must never import others (read from the folders): the fetch layer is given
+# a signing callable and never imports the identity package, which fetches through it.
+NEVER = {"_fetch": ("_identity", "_web"), "_rules": ("_fetch", "_identity", "_web"),
+         "_tables": ("_fetch", "_identity", "_web", "_rules")}
 
 # Optional packages and the modules allowed to import them (each behind its extra).
 OPTIONAL = {
@@ -199,3 +201,38 @@ def test_optional_packages_are_imported_only_where_listed() -> None:
             root = module.split(".")[0]
             if root in OPTIONAL:
                 assert me in OPTIONAL[root], f"{me} imports {root}"
+
+
+def _package_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and (PACKAGE / parts[1]).is_dir() else module
+
+
+def test_the_packages_import_no_package_above_them() -> None:
+    for path in PACKAGE.rglob("*.py"):
+        me = _module_name(path)
+        for module, _names, _top in _imports(path):
+            if module.startswith("robotsrules."):
+                assert _package_of(module) not in NEVER.get(_package_of(me), ()), \
+                    f"{me} imports {module}"
+
+
+def test_no_import_circle_between_packages() -> None:
+    graph: Dict[str, Set[str]] = {}
+    for name, targets in _graph().items():
+        for target in targets:
+            if target != "robotsrules" and _package_of(name) != _package_of(target):
+                graph.setdefault(_package_of(name), set()).add(_package_of(target))
+    state: Dict[str, int] = {}
+
+    def visit(node: str, stack: List[str]) -> None:
+        state[node] = 1
+        for target in sorted(graph.get(node, ())):
+            assert state.get(target) != 1, "circle: " + " -> ".join([*stack, node, target])
+            if target not in state:
+                visit(target, [*stack, node])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [])

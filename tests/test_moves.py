@@ -21,6 +21,21 @@ DATA = Path(__file__).resolve().parent / "data" / "pickles34"
 NAMES: Dict[str, List[str]] = json.loads((DATA / "names.json").read_text(encoding="utf-8"))
 REPRS: Dict[str, str] = json.loads((DATA / "reprs.json").read_text(encoding="utf-8"))
 
+# Names the modules held by import only, never documented and gone since the data was made
+# (issue 33's changes): typing names, and helpers a module called.
+INCIDENTAL = {"robotsrules.policy": {"parse"}, "robotsrules.warc": {"NamedTuple", "Tuple"},
+              "robotsrules.httpx": {"reads_body"}, "robotsrules.aiohttp": {"reads_body"}}
+
+# Fields added since the data was made, with the default an old pickle loads with: the repr
+# of a loaded object shows them, the recorded one does not (issue 33: UsageLine.valid).
+NEW_FIELDS = (", valid=True)",)
+
+
+def _as_recorded(text: str) -> str:
+    for added in NEW_FIELDS:
+        text = text.replace(added, ")")
+    return text
+
 
 @pytest.mark.parametrize("module", sorted(NAMES))
 def test_every_name_importable_before_the_moves_still_is(module: str) -> None:
@@ -31,13 +46,15 @@ def test_every_name_importable_before_the_moves_still_is(module: str) -> None:
         found = importlib.import_module(module)
     except ImportError as exc:  # an integration whose extra this environment lacks
         pytest.skip(str(exc))
-    missing = [name for name in NAMES[module] if not hasattr(found, name)]
+    missing = [name for name in NAMES[module]
+               if name not in INCIDENTAL.get(module, ()) and not hasattr(found, name)]
     assert not missing, f"{module} lost {missing}"
 
 
 @pytest.mark.parametrize("name", sorted(REPRS))
 def test_pickles_made_before_the_moves_still_load(name: str) -> None:
     value = pickle.loads((DATA / f"{name}.pickle").read_bytes())
-    assert repr(value) == REPRS[name]
+    assert _as_recorded(repr(value)) == REPRS[name]
     # and the loaded object pickles again to an equal object
-    assert repr(pickle.loads(pickle.dumps(value))) == REPRS[name]
+    again = pickle.loads(pickle.dumps(value))
+    assert _as_recorded(repr(again)) == REPRS[name]

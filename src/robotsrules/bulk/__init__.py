@@ -164,7 +164,7 @@ _MOVED = {
     "StanceRow": "._stances",
     "any_verdict": "._any",
     "check_agents": "._rows",
-    "check_purposes": ".._purposes",
+    "check_purposes": ".._tables._purposes",
     "check_stance_mode": "._stances",
     "column_functions": "._columns",
     "fast_origin": "._rows",
