@@ -236,3 +236,9 @@ def test_no_import_circle_between_packages() -> None:
     for node in sorted(graph):
         if node not in state:
             visit(node, [])
+
+
+def test_the_package_root_stays_small() -> None:
+    # a new capability gets a package (docs/development.md, "The layout"), not root files
+    root = sorted(path.name for path in PACKAGE.glob("*.py"))
+    assert len(root) <= 32, root
