@@ -46,10 +46,22 @@ def test_tdmrep_first_match_wins_and_unreserved_escapes_decode() -> None:
     assert case.reservation("https://x.org/open/") is None  # case-sensitive
 
 
-@pytest.mark.parametrize("body", [b"[1, 2]", b'[{"location": 5, "tdm-reservation": 1}]',
-                                  b'[{"tdm-reservation": 1}]', b"[]"])
-def test_tdmrep_rules_that_match_no_url_state_nothing(body: bytes) -> None:
-    assert parse_tdmrep(body).reservation("https://x.org/a") is None
+def test_tdmrep_without_rules_states_nothing() -> None:
+    assert parse_tdmrep(b"[]").reservation("https://x.org/a") is None
+
+
+@pytest.mark.parametrize("body", [
+    b"[1, 2]", b'[{"location": 5, "tdm-reservation": 1}]', b'[{"tdm-reservation": 1}]',
+    b'[{"Location": "/", "tdm-reservation": 1}]', b'[{"location": " /", "tdm-reservation": 1}]',
+    b'[{"location": "https://x.org/", "tdm-reservation": 1}]',
+    b'[[{"location": "/", "tdm-reservation": 1}]]',
+    b'["{\\"location\\": \\"/\\", \\"tdm-reservation\\": 1}"]',
+    b'[{"location": "/open/", "tdm-reservation": 0}, {"location": "x", "tdm-reservation": 1}]'])
+def test_tdmrep_rules_that_cannot_be_read_make_the_file_invalid(body: bytes) -> None:
+    # Second review of issue 33: a rule skipped for its shape could drop the reservation it
+    # was meant to make; the file is invalid and every URL reserved.
+    site = parse_tdmrep(body)
+    assert site.valid is False and site.reservation("https://x.org/a") == 1
 
 
 @pytest.mark.parametrize("body", [b"", b"{}", b"null", b"\xff\xfe", b"[" * 100_000,

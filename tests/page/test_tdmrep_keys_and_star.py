@@ -47,7 +47,9 @@ def test_the_same_key_in_different_objects_is_fine() -> None:
 @pytest.mark.parametrize("location, path, expected", [
     ("*", "/", 1), ("*", "/any/page?q=1", 1), ("*.pdf", "/doc/a.pdf", 1),
     ("*.pdf", "/doc/a.html", 0), ("*.pdf$", "/a.pdf?x", 0), ("/*/img/", "/a/img/x", 1),
-    ("images/", "/images/a", 0),  # starts with neither / nor *: matches nothing
+    # starts with neither / nor *: no path, so the file cannot be read whole and reserves
+    # every URL (issue 33's second review; it was skipped, leaving the "/" rule's 0)
+    ("images/", "/images/a", 1), ("images/", "/other", 1),
 ])
 def test_star_locations(location: str, path: str, expected: int) -> None:
     body = (f'[{{"location": "{location}", "tdm-reservation": 1}},'

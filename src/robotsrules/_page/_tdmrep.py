@@ -25,15 +25,17 @@ disagrees, or any other value, is invalid and read as reserved.
 
 A ``location`` is a robots.txt pattern, so ``*`` ("0 or more instances of any character")
 matches every path, as in Google's reading, which the report asks TDM Agents to follow; a
-location that starts with neither ``/`` nor ``*`` matches nothing.
+location that starts with neither ``/`` nor ``*`` is no path: the rule cannot be read.
 
 One rule for a file that cannot be read whole: a body that is not JSON (or not UTF-8), whose
-top level is not an array, that has more than 10,000 rules (``_MAX_RULES``), that was cut
-at the fetch's size limit, or where a key is given twice in one JSON object
-(``"tdm-reservation": 1, "tdm-reservation": 0``, never "last wins") is invalid:
-``valid=False`` and every URL reads as reserved (one rule, index ``-1``, location ``*``,
-``valid=False``, ``written`` saying why), the reading of an invalid value. Reading such a
-file as "unset" would let a broken or hostile file say less than it was meant to.
+top level is not an array, with a rule that is not an object or has no ``location`` path
+(one starting with ``/`` or ``*``; ``"Location"``, ``" /"`` and full URLs are none), that
+has more than 10,000 rules (``_MAX_RULES``), that was cut at the fetch's size limit, or
+where a key is given twice in one JSON object (``"tdm-reservation": 1, "tdm-reservation":
+0``, never "last wins") is invalid: ``valid=False`` and every URL reads as reserved (one
+rule, index ``-1``, location ``*``, ``valid=False``, ``written`` saying why), the reading of
+an invalid value. Reading such a file as "unset" would let a broken or hostile file say
+less than it was meant to.
 
 A body that starts as markup (``<!doctype html>``, ``<html>``, after a byte-order mark and
 blanks) is a page served in the file's place: many sites answer every unknown path with 200
@@ -231,11 +233,14 @@ def parse_tdmrep(body: bytes, *, truncated: bool = False) -> TdmRepFile:
         return _invalid(f"(more than {_MAX_RULES:,} rules)")
     rules: List[TdmRule] = []
     for index, item in enumerate(data):
+        # A rule that cannot be read (not an object; no location, or one that is no path:
+        # "Location", " /", a full URL) is part of a file that cannot be read whole: skipping
+        # it could drop the reservation it was meant to make.
         if not isinstance(item, dict):
-            continue
+            return _invalid(f"(rule #{index} is not a JSON object)")
         location = item.get("location")
         if not isinstance(location, str) or not location.startswith(("/", "*")):
-            continue  # matches no URL (Google's reading of a path that starts otherwise)
+            return _invalid(f"(rule #{index} has no location path starting with / or *)")
         written = item.get("tdm-reservation")
         reservation = _reservation(written)
         valid = reservation is not None
