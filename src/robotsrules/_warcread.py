@@ -652,6 +652,12 @@ def read_response_record(record: Any, url: str, limit: int, page: bool = False) 
     status, headers, damage, start = _http_head(raw)
     data, truncated, read = b"", False, 0
     kind: Optional[bool] = None
+    if page and damage is None and status is not None and status[:1] == "1":
+        # An interim response (100 Continue, 103 Early Hints) stored before the final one:
+        # the final response's headers, which may say no, are not read, so the page is
+        # damage ("not known"), never a page that states nothing (RFC 9110 §15.2).
+        damage = (f"an interim {status[:20]!r} response heads the record: the final one is "
+                  "not read")
     if page and damage is None:
         kind = page_kind(headers)
     wanted = damage is None and kind is not False

@@ -155,3 +155,34 @@ def test_spark_robots_page_says_when_the_head_was_cut() -> None:
     finally:
         session.stop()
     assert found == {"short": (True, False, False), "long": (False, True, None)}
+
+
+def _raw_response(url: str, payload: bytes) -> bytes:
+    """One uncompressed WARC response record holding ``payload`` exactly as sent."""
+    head = ("WARC/1.0\r\nWARC-Type: response\r\n"
+            f"WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-{len(url):012d}>\r\n"
+            "WARC-Date: 2026-01-01T00:00:00Z\r\n"
+            f"WARC-Target-URI: {url}\r\n"
+            "Content-Type: application/http; msgtype=response\r\n"
+            f"Content-Length: {len(payload)}\r\n\r\n").encode()
+    return head + payload + b"\r\n\r\n"
+
+
+@pytest.mark.parametrize("interim", [
+    b"HTTP/1.1 103 Early Hints\r\nLink: </s.css>; rel=preload\r\n\r\n",
+    b"HTTP/1.1 100 Continue\r\n\r\n"])
+def test_an_interim_response_before_the_final_one_is_never_nothing_stated(
+        tmp_path: Path, interim: bytes) -> None:
+    # Issue 33, second review: a raw-socket capture keeps a 1xx response before the final
+    # one; reading the 1xx head alone hid the final X-Robots-Tag (noai read as nothing
+    # stated). The record is damage now: not known, never "nothing stated".
+    final = (b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-Robots-Tag: noai\r\n\r\n"
+             b"<html><head><title>x</title></head><body>x</body></html>")
+    path = tmp_path / "interim.warc"
+    path.write_bytes(_raw_response("http://a.example/page", interim + final)
+                     + _raw_response("http://a.example/plain", final))
+    rows = page_table([str(path)], agents=["GPTBot"], purposes=["ai-train"]).to_pylist()
+    by_url = {row["url"]: row for row in rows}
+    interim_row, plain_row = by_url["http://a.example/page"], by_url["http://a.example/plain"]
+    assert interim_row["damaged"] and interim_row["ai_train"] is None
+    assert plain_row["damaged"] is None and plain_row["ai_train"] is False
