@@ -162,6 +162,16 @@ async def _aread_head(response: httpx.Response) -> Optional[HeadReader]:
     return reader
 
 
+def _judge(gate: Gate, request: httpx.Request, response: httpx.Response,
+           reader: Optional[HeadReader], served: Optional[Served]) -> Optional[PageRefused]:
+    """Put the response's page signals in its extensions; the refusal to raise, if any
+    (:meth:`Gate.judge_page <robotsrules._fetch._gate.Gate.judge_page>`)."""
+    signals, refused = gate.judge_page(response.headers.raw, reader, str(request.url),
+                                       response.status_code, served)
+    response.extensions[PAGE_EXTENSION] = signals
+    return refused
+
+
 def _obeyed(request: httpx.Request) -> bool:
     return (request.extensions.get(OBEY_EXTENSION, True) is not False
             and request.url.scheme in SCHEMES)
@@ -215,11 +225,7 @@ class RobotsTransport(GateOptions, httpx.BaseTransport):
                 time.sleep(wait)
         response = self.transport.handle_request(request)
         if self.page_signals and _obeyed(request):
-            reader = _read_head(response)
-            signals, refused = self._gate.judge_page(response.headers.raw, reader,
-                                                     str(request.url), response.status_code,
-                                                     served)
-            response.extensions[PAGE_EXTENSION] = signals
+            refused = _judge(self._gate, request, response, _read_head(response), served)
             if refused is not None:
                 response.close()
                 raise refused
@@ -271,11 +277,7 @@ class AsyncRobotsTransport(GateOptions, httpx.AsyncBaseTransport):
                 await asyncio.sleep(wait)
         response = await self.transport.handle_async_request(request)
         if self.page_signals and _obeyed(request):
-            reader = await _aread_head(response)
-            signals, refused = self._gate.judge_page(response.headers.raw, reader,
-                                                     str(request.url), response.status_code,
-                                                     served)
-            response.extensions[PAGE_EXTENSION] = signals
+            refused = _judge(self._gate, request, response, await _aread_head(response), served)
             if refused is not None:
                 await response.aclose()
                 raise refused
