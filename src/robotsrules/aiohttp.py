@@ -61,7 +61,7 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
 # The ``name as name`` imports keep importable from here the names this module held before
 # its shared step moved to ``_fetch._gate`` (issue 34; tests/test_moves.py).
 from ._fetch._fetcher import DEFAULT_TIMEOUT
-from ._fetch._gate import Gate, GateOptions
+from ._fetch._gate import Gate
 from ._fetch._pacing import DEFAULT_MAX_CRAWL_DELAY
 from ._fetch._pacing import Spacing as Spacing
 from ._fetch._pacing import admit as admit
@@ -115,7 +115,7 @@ async def _read_head(response: aiohttp.ClientResponse) -> HeadReader:
     return reader
 
 
-class RobotsMiddleware(GateOptions):
+class RobotsMiddleware(Gate):
     """An aiohttp client middleware (``ClientSession(middlewares=(this,))``).
 
     ``user_agent`` is the User-Agent header of the robots.txt fetches; ``agent`` the product
@@ -139,9 +139,9 @@ class RobotsMiddleware(GateOptions):
         page_signals: bool = False,
         purposes: Sequence[str] = (),
     ) -> None:
-        self._gate = Gate(user_agent=user_agent, agent=agent, crawl_delay=crawl_delay,
-                          max_crawl_delay=max_crawl_delay, page_signals=page_signals,
-                          purposes=purposes)
+        super().__init__(user_agent=user_agent, agent=agent, crawl_delay=crawl_delay,
+                         max_crawl_delay=max_crawl_delay, page_signals=page_signals,
+                         purposes=purposes)
         self.cache = cache if cache is not None else AsyncRobotsCache(
             store, user_agent=user_agent, agent=self.agent, timeout=timeout, policy=policy)
 
@@ -151,14 +151,14 @@ class RobotsMiddleware(GateOptions):
         if request.url.scheme in SCHEMES:
             url = str(request.url)
             served = await self.cache.lookup(url)
-            delay = self._gate.admit(served, url)
-            while (wait := self._gate.turn(url, delay)) > 0:
+            delay = self._admit(served, url)
+            while (wait := self._turn(url, delay)) > 0:
                 await asyncio.sleep(wait)
         response = await handler(request)
         if self.page_signals and request.url.scheme in SCHEMES:
             reader = await _read_head(response) if reads_body_of(response.raw_headers) \
                 else None
-            signals, refused = self._gate.judge_page(response.raw_headers, reader,
+            signals, refused = self._judge_page(response.raw_headers, reader,
                                                      str(request.url), response.status,
                                                      served)
             _PAGES[response] = signals

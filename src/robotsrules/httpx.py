@@ -59,7 +59,7 @@ from typing import Tuple as Tuple
 import httpx
 
 from ._fetch._fetcher import DEFAULT_TIMEOUT
-from ._fetch._gate import Gate, GateOptions
+from ._fetch._gate import Gate
 from ._fetch._pacing import DEFAULT_MAX_CRAWL_DELAY, delay_for
 from ._fetch._pacing import Spacing as Spacing
 from ._fetch._pacing import admit as admit
@@ -165,8 +165,8 @@ async def _aread_head(response: httpx.Response) -> Optional[HeadReader]:
 def _judge(gate: Gate, request: httpx.Request, response: httpx.Response,
            reader: Optional[HeadReader], served: Optional[Served]) -> Optional[PageRefused]:
     """Put the response's page signals in its extensions; the refusal to raise, if any
-    (:meth:`Gate.judge_page <robotsrules._fetch._gate.Gate.judge_page>`)."""
-    signals, refused = gate.judge_page(response.headers.raw, reader, str(request.url),
+    (:meth:`Gate._judge_page <robotsrules._fetch._gate.Gate._judge_page>`)."""
+    signals, refused = gate._judge_page(response.headers.raw, reader, str(request.url),
                                        response.status_code, served)
     response.extensions[PAGE_EXTENSION] = signals
     return refused
@@ -177,7 +177,7 @@ def _obeyed(request: httpx.Request) -> bool:
             and request.url.scheme in SCHEMES)
 
 
-class RobotsTransport(GateOptions, httpx.BaseTransport):
+class RobotsTransport(Gate, httpx.BaseTransport):
     """A sync httpx transport that checks robots.txt before each request (module docstring).
 
     ``transport`` is the transport to wrap (default ``httpx.HTTPTransport()``); it also
@@ -202,9 +202,9 @@ class RobotsTransport(GateOptions, httpx.BaseTransport):
         page_signals: bool = False,
         purposes: Sequence[str] = (),
     ) -> None:
-        self._gate = Gate(user_agent=user_agent, agent=agent, crawl_delay=crawl_delay,
-                          max_crawl_delay=max_crawl_delay, page_signals=page_signals,
-                          purposes=purposes)
+        super().__init__(user_agent=user_agent, agent=agent, crawl_delay=crawl_delay,
+                         max_crawl_delay=max_crawl_delay, page_signals=page_signals,
+                         purposes=purposes)
         self.transport = transport if transport is not None else httpx.HTTPTransport()
         if cache is None:
             # The robots.txt requests go through the wrapped transport; this client is never
@@ -220,12 +220,12 @@ class RobotsTransport(GateOptions, httpx.BaseTransport):
         if _obeyed(request):
             url = str(request.url)
             served = self.cache.lookup(url)
-            delay = self._gate.admit(served, url)
-            while (wait := self._gate.turn(url, delay)) > 0:
+            delay = self._admit(served, url)
+            while (wait := self._turn(url, delay)) > 0:
                 time.sleep(wait)
         response = self.transport.handle_request(request)
         if self.page_signals and _obeyed(request):
-            refused = _judge(self._gate, request, response, _read_head(response), served)
+            refused = _judge(self, request, response, _read_head(response), served)
             if refused is not None:
                 response.close()
                 raise refused
@@ -237,7 +237,7 @@ class RobotsTransport(GateOptions, httpx.BaseTransport):
         self.transport.close()
 
 
-class AsyncRobotsTransport(GateOptions, httpx.AsyncBaseTransport):
+class AsyncRobotsTransport(Gate, httpx.AsyncBaseTransport):
     """The async twin of :class:`RobotsTransport` (wraps ``httpx.AsyncHTTPTransport()`` by
     default, and uses an :class:`~robotsrules.AsyncRobotsCache`)."""
 
@@ -256,9 +256,9 @@ class AsyncRobotsTransport(GateOptions, httpx.AsyncBaseTransport):
         page_signals: bool = False,
         purposes: Sequence[str] = (),
     ) -> None:
-        self._gate = Gate(user_agent=user_agent, agent=agent, crawl_delay=crawl_delay,
-                          max_crawl_delay=max_crawl_delay, page_signals=page_signals,
-                          purposes=purposes)
+        super().__init__(user_agent=user_agent, agent=agent, crawl_delay=crawl_delay,
+                         max_crawl_delay=max_crawl_delay, page_signals=page_signals,
+                         purposes=purposes)
         self.transport = transport if transport is not None else httpx.AsyncHTTPTransport()
         if cache is None:
             client = httpx.AsyncClient(transport=self.transport, follow_redirects=False)
@@ -272,12 +272,12 @@ class AsyncRobotsTransport(GateOptions, httpx.AsyncBaseTransport):
         if _obeyed(request):
             url = str(request.url)
             served = await self.cache.lookup(url)
-            delay = self._gate.admit(served, url)
-            while (wait := self._gate.turn(url, delay)) > 0:
+            delay = self._admit(served, url)
+            while (wait := self._turn(url, delay)) > 0:
                 await asyncio.sleep(wait)
         response = await self.transport.handle_async_request(request)
         if self.page_signals and _obeyed(request):
-            refused = _judge(self._gate, request, response, await _aread_head(response), served)
+            refused = _judge(self, request, response, await _aread_head(response), served)
             if refused is not None:
                 await response.aclose()
                 raise refused

@@ -1,12 +1,13 @@
 """The one gate of the HTTP client drop-ins (:mod:`robotsrules.httpx`'s two transports and
 :mod:`robotsrules.aiohttp`'s middleware), without their I/O.
 
-A :class:`Gate` holds the options they all take (the agent, ``crawl_delay``,
-``max_crawl_delay``, ``page_signals``, ``purposes``, checked once here), the decision before
-a request (:meth:`Gate.admit`: robots.txt's verdict, else the refusal to raise, and the delay
-to keep), the per-origin spacing (:meth:`Gate.turn`: the caller sleeps what it answers) and
-the decision after the response (:meth:`Gate.judge_page`: the page admission step). Each
-drop-in keeps only how it looks up robots.txt, sleeps, and reads a response's head.
+:class:`Gate` is their base class: it holds the options they all take (the agent,
+``crawl_delay``, ``max_crawl_delay``, ``page_signals``, ``purposes``, checked once here, and
+kept as their attributes), the decision before a request (:meth:`Gate._admit`: robots.txt's
+verdict, else the refusal to raise, and the delay to keep), the per-origin spacing
+(:meth:`Gate._turn`: the caller sleeps what it answers) and the decision after the response
+(:meth:`Gate._judge_page`: the page admission step). Each drop-in keeps only how it looks up
+robots.txt, sleeps, and reads a response's head.
 """
 
 from __future__ import annotations
@@ -22,11 +23,12 @@ from ..errors import PageRefused
 from ..policy import Served
 from ._pacing import Spacing, admit, resolve_agent
 
-__all__ = ["Gate", "GateOptions"]
+__all__ = ["Gate"]
 
 
 class Gate:
-    """The options, decisions and spacing shared by the HTTP client drop-ins.
+    """The options, decisions and spacing shared by the HTTP client drop-ins: their base
+    class (its options are their attributes; its steps are private methods).
 
     ``agent`` is the product token(s) to obey (default: :func:`robotsrules.product_token` of
     ``user_agent``); ``purposes`` are checked (:class:`ValueError` for an unknown one) and
@@ -42,7 +44,7 @@ class Gate:
         self.max_crawl_delay = max_crawl_delay
         self._spacing = Spacing()
 
-    def admit(self, served: Served, url: str) -> float:
+    def _admit(self, served: Served, url: str) -> float:
         """The delay (seconds) to keep before sending ``url`` under the rules ``served``;
         raises :class:`robotsrules.RobotsDisallowed` when they forbid it (send nothing)."""
         admission = admit(served, url, self.agent, crawl_delay=self.crawl_delay,
@@ -51,7 +53,7 @@ class Gate:
             raise admission.refusal(self.agent)
         return admission.delay
 
-    def turn(self, url: str, delay: float) -> float:
+    def _turn(self, url: str, delay: float) -> float:
         """0 when a request to ``url`` may start now (it is recorded as started), else the
         seconds to sleep before asking again (:meth:`Spacing.turn
         <robotsrules._fetch._pacing.Spacing.turn>` for its origin); always 0, nothing
@@ -60,7 +62,7 @@ class Gate:
             return 0.0
         return self._spacing.turn(origin_of(url), delay)
 
-    def judge_page(self, headers: Headers, reader: Optional[HeadReader], url: str,
+    def _judge_page(self, headers: Headers, reader: Optional[HeadReader], url: str,
                    status: int, served: Optional[Served]
                    ) -> Tuple[PageSignals, Optional[PageRefused]]:
         """The response's page signals, and the refusal to raise (after releasing the
@@ -78,34 +80,3 @@ class Gate:
         if self.purposes and admission.priced:  # a 402: the content was not served
             return signals, admission.price_error()
         return signals, None if admission.refused is None else admission.error()
-
-
-class GateOptions:
-    """The options of a drop-in's :class:`Gate` (``self._gate``), as read-only attributes."""
-
-    _gate: Gate
-
-    @property
-    def agent(self) -> Agent:
-        """The product token(s) obeyed."""
-        return self._gate.agent
-
-    @property
-    def purposes(self) -> Tuple[str, ...]:
-        """The purposes a response's signals are checked against."""
-        return self._gate.purposes
-
-    @property
-    def page_signals(self) -> bool:
-        """True when each response's page signals are read."""
-        return self._gate.page_signals
-
-    @property
-    def crawl_delay(self) -> bool:
-        """True when requests to one origin are spaced."""
-        return self._gate.crawl_delay
-
-    @property
-    def max_crawl_delay(self) -> float:
-        """The longest spacing applied, in seconds."""
-        return self._gate.max_crawl_delay
