@@ -58,13 +58,21 @@ except ImportError as exc:  # pragma: no cover - the extra is installed for the 
     raise MissingExtra("robotsrules.aiohttp", "aiohttp",
                        (exc.name or "").partition(".")[0]) from exc
 
+# The ``name as name`` imports keep importable from here the names this module held before
+# its shared step moved to ``_fetch._gate`` (issue 34; tests/test_moves.py).
 from ._fetch._fetcher import DEFAULT_TIMEOUT
-from ._fetch._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit, resolve_agent
+from ._fetch._gate import Gate
+from ._fetch._pacing import DEFAULT_MAX_CRAWL_DELAY
+from ._fetch._pacing import Spacing as Spacing
+from ._fetch._pacing import admit as admit
+from ._fetch._pacing import resolve_agent as resolve_agent
 from ._fetch._robotscache import AsyncRobotsCache
-from ._page import HeadReader, PageSignals, admit_page, reads_body_of
+from ._page import HeadReader, PageSignals, reads_body_of
+from ._page import admit_page as admit_page
 from ._rules._agents import Agent
-from ._scope import SCHEMES, origin_of
-from ._tables._purposes import check_purposes
+from ._scope import SCHEMES
+from ._scope import origin_of as origin_of
+from ._tables._purposes import check_purposes as check_purposes
 from .cache import Store
 from .policy import Policy
 
@@ -107,7 +115,7 @@ async def _read_head(response: aiohttp.ClientResponse) -> HeadReader:
     return reader
 
 
-class RobotsMiddleware:
+class RobotsMiddleware(Gate):
     """An aiohttp client middleware (``ClientSession(middlewares=(this,))``).
 
     ``user_agent`` is the User-Agent header of the robots.txt fetches; ``agent`` the product
@@ -131,14 +139,11 @@ class RobotsMiddleware:
         page_signals: bool = False,
         purposes: Sequence[str] = (),
     ) -> None:
-        self.purposes = check_purposes(purposes)
-        self.page_signals = page_signals or bool(self.purposes)
-        self.agent = resolve_agent(user_agent, agent)
+        super().__init__(user_agent=user_agent, agent=agent, crawl_delay=crawl_delay,
+                         max_crawl_delay=max_crawl_delay, page_signals=page_signals,
+                         purposes=purposes)
         self.cache = cache if cache is not None else AsyncRobotsCache(
             store, user_agent=user_agent, agent=self.agent, timeout=timeout, policy=policy)
-        self.crawl_delay = crawl_delay
-        self.max_crawl_delay = max_crawl_delay
-        self._spacing = Spacing()
 
     async def __call__(self, request: aiohttp.ClientRequest,
                        handler: aiohttp.ClientHandlerType) -> aiohttp.ClientResponse:
@@ -146,31 +151,20 @@ class RobotsMiddleware:
         if request.url.scheme in SCHEMES:
             url = str(request.url)
             served = await self.cache.lookup(url)
-            admission = admit(served, url, self.agent, crawl_delay=self.crawl_delay,
-                              max_crawl_delay=self.max_crawl_delay)
-            if not admission.allowed:
-                raise admission.refusal(self.agent)
-            if self.crawl_delay:
-                origin = origin_of(url)
-                while (wait := self._spacing.turn(origin, admission.delay)) > 0:
-                    await asyncio.sleep(wait)
+            delay = self._admit(served, url)
+            while (wait := self._turn(url, delay)) > 0:
+                await asyncio.sleep(wait)
         response = await handler(request)
         if self.page_signals and request.url.scheme in SCHEMES:
             reader = await _read_head(response) if reads_body_of(response.raw_headers) \
                 else None
-            url = str(request.url)
-            robots = served.robots
-            page = admit_page(response.raw_headers, None if reader is None else reader.body,
-                              agents=[self.agent], purposes=self.purposes, url=url,
-                              usage=lambda a: robots.usage(url, agent=a),
-                              status=response.status, cut=reader is not None and reader.cut)
-            _PAGES[response] = page.signals[0]
-            if self.purposes and page.priced:  # a 402: not served, never paid, not retried
+            signals, refused = self._judge_page(response.raw_headers, reader,
+                                                     str(request.url), response.status,
+                                                     served)
+            _PAGES[response] = signals
+            if refused is not None:  # a 402 is not served, never paid, not retried
                 response.release()
-                raise page.price_error()
-            if page.refused is not None:
-                response.release()
-                raise page.error()
+                raise refused
         return response
 
     async def aclose(self) -> None:

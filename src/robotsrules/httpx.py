@@ -49,21 +49,30 @@ Only this module imports httpx for these integrations; the fetch layer uses http
 
 from __future__ import annotations
 
+# The ``name as name`` imports keep importable from here the names this module held before
+# its shared step moved to ``_fetch._gate`` (issue 34; tests/test_moves.py).
 import asyncio
 import time
-from typing import AsyncIterator, Iterator, List, Optional, Sequence, Tuple, cast
+from typing import AsyncIterator, Iterator, List, Optional, Sequence, cast
+from typing import Tuple as Tuple
 
 import httpx
 
 from ._fetch._fetcher import DEFAULT_TIMEOUT
-from ._fetch._pacing import DEFAULT_MAX_CRAWL_DELAY, Spacing, admit, delay_for, resolve_agent
+from ._fetch._gate import Gate
+from ._fetch._pacing import DEFAULT_MAX_CRAWL_DELAY, delay_for
+from ._fetch._pacing import Spacing as Spacing
+from ._fetch._pacing import admit as admit
+from ._fetch._pacing import resolve_agent as resolve_agent
 from ._fetch._robotscache import AsyncRobotsCache, RobotsCache
-from ._page import HeadReader, admit_page, reads_body_of
+from ._page import HeadReader, reads_body_of
+from ._page import admit_page as admit_page
 from ._rules._agents import Agent
-from ._scope import SCHEMES, origin_of
-from ._tables._purposes import check_purposes
+from ._scope import SCHEMES
+from ._scope import origin_of as origin_of
+from ._tables._purposes import check_purposes as check_purposes
 from .cache import Store
-from .errors import PageRefused
+from .errors import PageRefused as PageRefused
 from .policy import Policy, Served
 
 __all__ = ["DEFAULT_MAX_CRAWL_DELAY", "OBEY_EXTENSION", "PAGE_EXTENSION",
@@ -76,25 +85,6 @@ OBEY_EXTENSION = "robotsrules.obey"
 
 PAGE_EXTENSION = "robotsrules.page"
 """Response extension holding the :class:`robotsrules.PageSignals` (``page_signals=True``)."""
-
-
-def _read_page(request: httpx.Request, response: httpx.Response, reader: Optional[HeadReader],
-               agent: Agent, purposes: Tuple[str, ...], served: Optional[Served]
-               ) -> Optional[PageRefused]:
-    """Put the response's signals in its extensions; the refusal to raise, if any (the
-    page's signals and the robots.txt usage preferences combined: :func:`admit_page`)."""
-    url = str(request.url)
-    robots = served.robots if served is not None else None
-    admission = admit_page(response.headers.raw, None if reader is None else reader.body,
-                           agents=[agent], purposes=purposes, url=url,
-                           usage=None if robots is None else
-                           (lambda a: robots.usage(url, agent=a)),
-                           status=response.status_code,
-                           cut=reader is not None and reader.cut)
-    response.extensions[PAGE_EXTENSION] = admission.signals[0]
-    if purposes and admission.priced:  # a 402: the content was not served; never paid
-        return admission.price_error()
-    return None if admission.refused is None else admission.error()
 
 
 def _reader(response: httpx.Response) -> Optional[HeadReader]:
@@ -172,12 +162,22 @@ async def _aread_head(response: httpx.Response) -> Optional[HeadReader]:
     return reader
 
 
+def _judge(gate: Gate, request: httpx.Request, response: httpx.Response,
+           reader: Optional[HeadReader], served: Optional[Served]) -> Optional[PageRefused]:
+    """Put the response's page signals in its extensions; the refusal to raise, if any
+    (:meth:`Gate._judge_page <robotsrules._fetch._gate.Gate._judge_page>`)."""
+    signals, refused = gate._judge_page(response.headers.raw, reader, str(request.url),
+                                       response.status_code, served)
+    response.extensions[PAGE_EXTENSION] = signals
+    return refused
+
+
 def _obeyed(request: httpx.Request) -> bool:
     return (request.extensions.get(OBEY_EXTENSION, True) is not False
             and request.url.scheme in SCHEMES)
 
 
-class RobotsTransport(httpx.BaseTransport):
+class RobotsTransport(Gate, httpx.BaseTransport):
     """A sync httpx transport that checks robots.txt before each request (module docstring).
 
     ``transport`` is the transport to wrap (default ``httpx.HTTPTransport()``); it also
@@ -202,10 +202,10 @@ class RobotsTransport(httpx.BaseTransport):
         page_signals: bool = False,
         purposes: Sequence[str] = (),
     ) -> None:
-        self.purposes = check_purposes(purposes)
-        self.page_signals = page_signals or bool(self.purposes)
+        super().__init__(user_agent=user_agent, agent=agent, crawl_delay=crawl_delay,
+                         max_crawl_delay=max_crawl_delay, page_signals=page_signals,
+                         purposes=purposes)
         self.transport = transport if transport is not None else httpx.HTTPTransport()
-        self.agent = resolve_agent(user_agent, agent)
         if cache is None:
             # The robots.txt requests go through the wrapped transport; this client is never
             # closed (closing it would close the transport, which close() does once).
@@ -213,9 +213,6 @@ class RobotsTransport(httpx.BaseTransport):
             cache = RobotsCache(store, user_agent=user_agent, agent=self.agent,
                                 timeout=timeout, policy=policy, client=client)
         self.cache = cache
-        self.crawl_delay = crawl_delay
-        self.max_crawl_delay = max_crawl_delay
-        self._spacing = Spacing()
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         """Check ``request`` against its origin's robots.txt, wait its turn, then send it."""
@@ -223,18 +220,12 @@ class RobotsTransport(httpx.BaseTransport):
         if _obeyed(request):
             url = str(request.url)
             served = self.cache.lookup(url)
-            admission = admit(served, url, self.agent, crawl_delay=self.crawl_delay,
-                              max_crawl_delay=self.max_crawl_delay)
-            if not admission.allowed:
-                raise admission.refusal(self.agent)
-            if self.crawl_delay:
-                origin = origin_of(url)
-                while (wait := self._spacing.turn(origin, admission.delay)) > 0:
-                    time.sleep(wait)
+            delay = self._admit(served, url)
+            while (wait := self._turn(url, delay)) > 0:
+                time.sleep(wait)
         response = self.transport.handle_request(request)
         if self.page_signals and _obeyed(request):
-            reader = _read_head(response)
-            refused = _read_page(request, response, reader, self.agent, self.purposes, served)
+            refused = _judge(self, request, response, _read_head(response), served)
             if refused is not None:
                 response.close()
                 raise refused
@@ -246,7 +237,7 @@ class RobotsTransport(httpx.BaseTransport):
         self.transport.close()
 
 
-class AsyncRobotsTransport(httpx.AsyncBaseTransport):
+class AsyncRobotsTransport(Gate, httpx.AsyncBaseTransport):
     """The async twin of :class:`RobotsTransport` (wraps ``httpx.AsyncHTTPTransport()`` by
     default, and uses an :class:`~robotsrules.AsyncRobotsCache`)."""
 
@@ -265,18 +256,15 @@ class AsyncRobotsTransport(httpx.AsyncBaseTransport):
         page_signals: bool = False,
         purposes: Sequence[str] = (),
     ) -> None:
-        self.purposes = check_purposes(purposes)
-        self.page_signals = page_signals or bool(self.purposes)
+        super().__init__(user_agent=user_agent, agent=agent, crawl_delay=crawl_delay,
+                         max_crawl_delay=max_crawl_delay, page_signals=page_signals,
+                         purposes=purposes)
         self.transport = transport if transport is not None else httpx.AsyncHTTPTransport()
-        self.agent = resolve_agent(user_agent, agent)
         if cache is None:
             client = httpx.AsyncClient(transport=self.transport, follow_redirects=False)
             cache = AsyncRobotsCache(store, user_agent=user_agent, agent=self.agent,
                                      timeout=timeout, policy=policy, client=client)
         self.cache = cache
-        self.crawl_delay = crawl_delay
-        self.max_crawl_delay = max_crawl_delay
-        self._spacing = Spacing()
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         """Check ``request`` against its origin's robots.txt, wait its turn, then send it."""
@@ -284,18 +272,12 @@ class AsyncRobotsTransport(httpx.AsyncBaseTransport):
         if _obeyed(request):
             url = str(request.url)
             served = await self.cache.lookup(url)
-            admission = admit(served, url, self.agent, crawl_delay=self.crawl_delay,
-                              max_crawl_delay=self.max_crawl_delay)
-            if not admission.allowed:
-                raise admission.refusal(self.agent)
-            if self.crawl_delay:
-                origin = origin_of(url)
-                while (wait := self._spacing.turn(origin, admission.delay)) > 0:
-                    await asyncio.sleep(wait)
+            delay = self._admit(served, url)
+            while (wait := self._turn(url, delay)) > 0:
+                await asyncio.sleep(wait)
         response = await self.transport.handle_async_request(request)
         if self.page_signals and _obeyed(request):
-            reader = await _aread_head(response)
-            refused = _read_page(request, response, reader, self.agent, self.purposes, served)
+            refused = _judge(self, request, response, await _aread_head(response), served)
             if refused is not None:
                 await response.aclose()
                 raise refused
