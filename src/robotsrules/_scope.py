@@ -130,10 +130,15 @@ _MAX_ORIGINS = 200_000  # all dropped when full: a bound on memory (some 50 MB a
 _AUTHORITY_END = re.compile(r"[/?#]")  # where urlsplit ends the netloc
 
 
-def memo_origin(url: str) -> str:
+def memo_origin(url: str, memo: Optional[Dict[str, str]] = None,
+                bound: int = _MAX_ORIGINS) -> str:
     """:func:`origin_of` ``url``, remembered by the URL's ``scheme://authority`` as written,
     the only part it reads (the URLs of a bulk column or a WARC file share a few). The one
     memoised origin splitter: the bulk row readers and the WARC reader call it per URL.
+
+    ``memo`` and ``bound``: a caller's own memo and its size (all keys dropped when full),
+    where the shared one's bound is too large for what it promises (the WARC reader keeps a
+    few hundred: its memory per record is bounded, and a site's records come together).
 
     A URL with TAB, CR or LF (which ``urlsplit`` drops) or an unusual scheme is not
     remembered, only read; a key that is no origin raises :class:`~robotsrules.InvalidURL`
@@ -148,12 +153,13 @@ def memo_origin(url: str) -> str:
         return origin_of(url)
     found = _AUTHORITY_END.search(text, scheme + 3)
     key = text if found is None else text[:found.start()]
-    origin = _ORIGINS.get(key)
+    origins = _ORIGINS if memo is None else memo
+    origin = origins.get(key)
     if origin is None:
-        if len(_ORIGINS) >= _MAX_ORIGINS:
-            _ORIGINS.clear()
-        _ORIGINS[key] = ""  # until origin_of returns: a key that raises stays ""
-        origin = _ORIGINS[key] = origin_of(url)
+        if len(origins) >= bound:
+            origins.clear()
+        origins[key] = ""  # until origin_of returns: a key that raises stays ""
+        origin = origins[key] = origin_of(url)
     elif not origin:
         return origin_of(url)  # raises, with this URL's own message
     return origin

@@ -642,12 +642,17 @@ def _read_body(raw: Any, headers: Sequence[Tuple[str, str]], limit: int, start: 
     return decoder.body, decoder.truncated, None, read
 
 
+_ORIGINS: Dict[str, str] = {}
+_MAX_ORIGINS = 256  # a site's records come together; a few hundred keys cost some 40 KB, so
+# the memory a record leaves behind stays bounded (tests/hostile/test_bounds.py)
+
+
 def read_response_record(record: Any, url: str, limit: int, page: bool = False) -> ResponseRecord:
     """Read one response record (see :class:`ResponseRecord`); with ``page``, the payload of a
     response whose type is not HTML (:func:`page_kind`) is left unread (only the record's
     completeness is checked)."""
     raw = record.raw_stream
-    origin = memo_origin(url)  # InvalidURL: counted as a bad record by the caller
+    origin = memo_origin(url, _ORIGINS, _MAX_ORIGINS)  # InvalidURL: a bad record
     date = utc(record.rec_headers.get_header("WARC-Date"))
     status, headers, damage, start = _http_head(raw)
     data, truncated, read = b"", False, 0
