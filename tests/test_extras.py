@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 import venv
 from pathlib import Path
 from typing import List
@@ -85,3 +86,34 @@ def test_the_guides_sql_examples_run_with_the_bulk_extra_only(bulk_venv: Path) -
     installed = {line.split("==")[0].lower() for line in listed.splitlines()}
     assert {"duckdb", "pyarrow", "numpy", "robotsrules"} <= installed
     assert not installed & {"pandas", "pytest", "matplotlib", "pyspark", "defusedxml"}
+
+
+# Each optional module, the package its extra installs that is hidden here, and the extra.
+_GUARDED = [
+    ("robotsrules.duckdb", "duckdb", "bulk"),
+    ("robotsrules.duckdb", "pyarrow", "bulk"),
+    ("robotsrules.bulk", "pyarrow", "bulk"),
+    ("robotsrules.spark", "pyspark", "spark"),
+    ("robotsrules.scrapy", "twisted", "scrapy"),
+    ("robotsrules.aiohttp", "aiohttp", "aiohttp"),
+    ("robotsrules.cache.redis", "redis", "redis"),
+]
+
+
+@pytest.mark.parametrize(("module", "hidden", "extra"), _GUARDED)
+def test_a_missing_extra_names_the_pip_install(module: str, hidden: str, extra: str) -> None:
+    # A child where ``hidden`` cannot be imported (``sys.modules[name] = None`` makes every
+    # import of it fail): importing the module raises MissingExtra (an ImportError) naming
+    # the missing package and the extra, not a bare ImportError from deep inside.
+    script = (f"import sys; sys.modules[{hidden!r}] = None\n"
+              "from robotsrules.errors import MissingExtra\n"
+              "try:\n"
+              f"    import {module}\n"
+              "except MissingExtra as error:\n"
+              "    print(error.name, error.extra, error, sep='|')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    name, said_extra, message = done.stdout.strip().split("|")
+    assert (name, said_extra) == (hidden, extra)
+    assert message == f"{module} needs the {hidden!r} package: pip install 'robotsrules[{extra}]'"

@@ -50,13 +50,10 @@ import warnings
 import weakref
 from typing import Optional, Sequence
 
-try:
-    import aiohttp
-except ImportError as exc:  # pragma: no cover - the extra is installed for the tests
-    from .errors import MissingExtra
+from .errors import MissingExtra
 
-    raise MissingExtra("robotsrules.aiohttp", "aiohttp",
-                       (exc.name or "").partition(".")[0]) from exc
+with MissingExtra.guard("robotsrules.aiohttp", "aiohttp"):
+    import aiohttp
 
 # The ``name as name`` imports keep importable from here the names this module held before
 # its shared step moved to ``_fetch._gate`` (issue 34; tests/test_moves.py).

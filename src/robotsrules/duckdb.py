@@ -79,13 +79,11 @@ from typing import (
     cast,
 )
 
-try:
+from .errors import MissingExtra
+
+with MissingExtra.guard("robotsrules.duckdb", "bulk"):
     import duckdb
     import pyarrow as pa
-except ImportError as exc:  # pragma: no cover - the extra is installed for the tests
-    from .errors import MissingExtra
-
-    raise MissingExtra("robotsrules.duckdb", "bulk", (exc.name or "").partition(".")[0]) from exc
 
 from ._tables._crawlers import Crawler
 from ._terminal import first_line

@@ -92,6 +92,32 @@ class MissingExtra(RobotsError, ImportError):
     def __reduce__(self) -> tuple[object, ...]:
         return (type(self), (self.feature, self.extra, self.name))
 
+    @staticmethod
+    def guard(feature: str, extra: str) -> _ImportGuard:
+        """A block of imports that need ``extra``: ``with MissingExtra.guard(
+        "robotsrules.duckdb", "bulk"): import duckdb`` raises this error, naming the
+        missing package and the ``pip install``, when an import in the block fails."""
+        return _ImportGuard(feature, extra)
+
+
+class _ImportGuard:
+    """What :meth:`MissingExtra.guard` returns: a failed import in its block becomes a
+    :class:`MissingExtra` naming the top-level package that was missing."""
+
+    __slots__ = ("extra", "feature")
+
+    def __init__(self, feature: str, extra: str) -> None:
+        self.feature = feature
+        self.extra = extra
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, error: Optional[BaseException], trace: object) -> None:
+        if isinstance(error, ImportError) and not isinstance(error, MissingExtra):
+            module = (error.name or "").partition(".")[0]
+            raise MissingExtra(self.feature, self.extra, module) from error
+
 
 class RobotsDisallowed(RobotsError):
     """A request that the robots.txt of its origin forbids (raised instead of sending it).

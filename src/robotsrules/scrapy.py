@@ -76,7 +76,9 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, TypeVar, Union
 
-try:
+from .errors import MissingExtra
+
+with MissingExtra.guard("robotsrules.scrapy", "scrapy"):
     from scrapy import signals
     from scrapy.core.downloader import Slot
     from scrapy.exceptions import IgnoreRequest, NotConfigured
@@ -86,10 +88,6 @@ try:
     from scrapy.utils.defer import maybe_deferred_to_future
     from twisted.internet.defer import Deferred
     from twisted.internet.threads import deferToThread
-except ImportError as exc:  # pragma: no cover - the extra is installed for the tests
-    from .errors import MissingExtra
-
-    raise MissingExtra("robotsrules.scrapy", "scrapy", (exc.name or "").partition(".")[0]) from exc
 
 from ._fetch._drive import arun
 from ._fetch._pacing import admit

@@ -36,15 +36,13 @@ from __future__ import annotations
 import functools
 from typing import Any, Iterator, List, Optional, Sequence, Union, cast
 
-try:
+from .errors import MissingExtra
+
+with MissingExtra.guard("robotsrules.spark", "spark"):
     import pyarrow as pa
     from pyspark.sql import Column, DataFrame
     from pyspark.sql import functions as F
     from pyspark.sql.types import BinaryType
-except ImportError as exc:  # pragma: no cover - the extra is installed for the tests
-    from .errors import MissingExtra
-
-    raise MissingExtra("robotsrules.spark", "spark", (exc.name or "").partition(".")[0]) from exc
 
 from ._tables._crawlers import Crawler
 from .bulk import (

@@ -81,12 +81,10 @@ import importlib
 import warnings
 from typing import Any
 
-try:
-    import pyarrow  # noqa: F401
-except ImportError as exc:  # pragma: no cover - the extra is installed for the tests
-    from ..errors import MissingExtra
+from ..errors import MissingExtra
 
-    raise MissingExtra("robotsrules.bulk", "bulk", (exc.name or "").partition(".")[0]) from exc
+with MissingExtra.guard("robotsrules.bulk", "bulk"):
+    import pyarrow  # noqa: F401
 
 from ._any import any_agent
 from ._asof import RobotsHistory, as_of_verdicts

@@ -39,15 +39,12 @@ import threading
 import time
 from typing import Any, Callable, Optional
 
-try:
+from ..errors import MissingExtra
+
+with MissingExtra.guard("robotsrules.cache.redis", "redis"):
     import redis
     from redis.backoff import NoBackoff
     from redis.retry import Retry
-except ImportError as exc:  # pragma: no cover - the extra is installed for the tests
-    from ..errors import MissingExtra
-
-    raise MissingExtra("robotsrules.cache.redis", "redis",
-                       (exc.name or "").partition(".")[0]) from exc
 
 from ..errors import InvalidArgument
 from ..policy import DAY, Entry
