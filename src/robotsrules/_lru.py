@@ -1,7 +1,8 @@
 """A bounded least-recently-used map: the one LRU of the package (standard library only).
 
 Used for the parse caches of the bulk engines (:mod:`robotsrules.bulk`), the in-process
-store (:class:`robotsrules.cache.MemoryStore`) and the checkers' memo of recent origins.
+store (:class:`robotsrules.cache.MemoryStore`), the parsed licence documents and the memo of
+the robots caches' refresh flow (:class:`robotsrules._fetch._refresh.Refresher`).
 Not thread-safe by itself: a caller shared between threads holds its own lock around it.
 
 Three memos on hot paths keep a plain bounded ``dict`` instead: the origin splitter
@@ -17,7 +18,7 @@ hit is a C call and an ``LRU`` hit would be a call into Python.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Generic, Hashable, Optional, TypeVar
+from typing import Generic, Hashable, Iterator, Optional, TypeVar
 
 __all__ = ["LRU"]
 
@@ -57,6 +58,11 @@ class LRU(Generic[K, V]):
         if len(data) > self.limit:
             data.popitem(last=False)
 
+    def peek(self, key: K) -> Optional[V]:
+        """The value for ``key`` without making it the most recently used (a plain ``dict``
+        read: safe beside writers in other threads), or ``None``."""
+        return self._data.get(key)
+
     def pop(self, key: K) -> Optional[V]:
         """Forget ``key`` and return its value (``None`` if absent)."""
         return self._data.pop(key, None)
@@ -67,3 +73,7 @@ class LRU(Generic[K, V]):
 
     def __len__(self) -> int:
         return len(self._data)
+
+    def __iter__(self) -> Iterator[K]:
+        """The keys, least recently used first."""
+        return iter(list(self._data))

@@ -568,7 +568,7 @@ class PageSignalsMiddleware:
         if not isinstance(robots, RobotsTxtMiddleware):
             return None
         try:
-            entry = robots._refresher.memo.get(origin_of(url))
+            entry = robots._refresher.memo.peek(origin_of(url))
         except InvalidURL:
             return None
         if entry is None:

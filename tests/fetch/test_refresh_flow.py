@@ -152,7 +152,7 @@ def test_a_miss_loads_fetches_saves_and_remembers() -> None:
     entry = run(refresher.flow(KEY, 10.0), doer)
     assert [type(step) for step in doer.steps] == [Load, Fetch, Save]
     assert doer.steps[1] == Fetch(10.0)
-    assert store.get(KEY) == entry and refresher.memo[KEY] is entry
+    assert store.get(KEY) == entry and refresher.memo.peek(KEY) is entry
     assert (refresher.fetches, refresher.store_errors) == (1, 0)
 
 
@@ -184,7 +184,7 @@ def test_a_store_failing_on_save_still_remembers_and_serves_the_entry() -> None:
     refresher = Refresher()
     doer = Doer(MemoryStore(), [ok(10.0)], fail_save=True)
     entry = run(refresher.flow(KEY, 10.0), doer)
-    assert refresher.store_errors == 1 and refresher.memo[KEY] is entry
+    assert refresher.store_errors == 1 and refresher.memo.peek(KEY) is entry
     assert entry.latest.fetched_at == 10.0
     assert doer.store is not None and doer.store.get(KEY) is None
 
@@ -231,7 +231,7 @@ def test_the_entry_a_shared_store_merged_is_the_one_served() -> None:
         return merged if isinstance(step, Save) else None
 
     assert run(refresher.flow(KEY, 250.0), doer) is merged
-    assert refresher.memo[KEY] is merged
+    assert refresher.memo.peek(KEY) is merged
 
 
 def test_a_driver_answering_the_wrong_type_is_a_type_error() -> None:

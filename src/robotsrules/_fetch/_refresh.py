@@ -31,10 +31,10 @@ from memory.
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generator, Hashable, Optional, Union
 
+from .._lru import LRU
 from ..cache import merge
 from ..policy import Entry, FetchResult
 
@@ -82,10 +82,10 @@ class Refresher:
     """
 
     def __init__(self, memo_limit: int = MEMO_LIMIT, logger: logging.Logger = log) -> None:
-        self.memo: OrderedDict[Hashable, Entry] = OrderedDict()
+        self.memo: LRU[Hashable, Entry] = LRU(memo_limit)
         """Entries by key (an origin; a checker's typed key of a robots.txt, a TDMRep file
-        or a licence document), least recently used first."""
-        self.memo_limit = memo_limit
+        or a licence document): the last ``memo_limit`` remembered. Read with ``peek`` (a
+        read from any thread changes nothing), written by :meth:`remember`."""
         self.logger = logger
         self.store_errors = 0
         """Store operations that failed."""
@@ -95,18 +95,14 @@ class Refresher:
 
     def fresh(self, key: Hashable, now: float) -> Optional[Entry]:
         """The remembered entry of ``key`` if its latest result is fresh at ``now``."""
-        entry = self.memo.get(key)
+        entry = self.memo.peek(key)
         if entry is not None and entry.latest.is_fresh(now):
             return entry
         return None
 
     def remember(self, key: Hashable, entry: Entry) -> None:
         """Keep ``entry`` as the newest of ``key`` (dropping the least recently used)."""
-        memo = self.memo
-        memo[key] = entry
-        memo.move_to_end(key)
-        if len(memo) > self.memo_limit:
-            memo.popitem(last=False)
+        self.memo.put(key, entry)
 
     def store_failed(self, action: str, key: Hashable, error: Exception) -> None:
         """Count and log a failed store operation (``action`` is ``get`` or ``put``)."""
@@ -134,7 +130,7 @@ class Refresher:
             raise TypeError(f"a Load step is answered with an Entry or None, not {stored!r}")
         # A miss or an older entry in the store (a failed read, a dropped write) must not
         # lose what this process still remembers.
-        remembered = self.memo.get(key)
+        remembered = self.memo.peek(key)
         entry = stored if remembered is None else merge(stored, remembered)
         if entry is None or not entry.latest.is_fresh(now):
             result = yield Fetch(now)

@@ -212,7 +212,7 @@ class _Base:
         # written out here, so that a warm lookup makes no more calls than it did. A _Key
         # equals and hashes as the plain tuple of its fields, which lookup passes: making a
         # NamedTuple costs a Python call.
-        entry = self._memo.get(key)
+        entry = self._memo.peek(key)
         if entry is not None and entry.latest.is_fresh(self.clock()):
             return entry
         return None

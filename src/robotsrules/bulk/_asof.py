@@ -26,7 +26,7 @@ from ._rows import (
     check_agents,
     fast_origin,
     rank,
-    robots_columns,
+    robots_rows,
     site_key,
     verdict_of,
 )
@@ -79,9 +79,8 @@ class RobotsHistory:
         """A history of a robots table (columns ``url``, ``body``, optional ``status``,
         ``date``): every row kept."""
         history = cls(key)
-        for batch in batches(data):
-            for url, body, status, date in robots_columns(batch):
-                history.add(url, body, status, date)
+        for url, body, status, date in robots_rows(data):
+            history.add(url, body, status, date)
         return history
 
     def _sorted(self, site: str) -> List[Capture]:

@@ -11,9 +11,8 @@ from ._rows import (
     RobotsRow,
     as_bytes,
     as_status,
-    batches,
     rank,
-    robots_columns,
+    robots_rows,
     site_key,
 )
 from ._schemas import Key, check_key
@@ -63,9 +62,8 @@ class RobotsIndex:
     def from_arrow(cls, data: Data, key: Key = "origin") -> RobotsIndex:
         """An index of a robots table (columns ``url``, ``body``, optional ``status``, ``date``)."""
         index = cls(key)
-        for batch in batches(data):
-            for url, body, status, date in robots_columns(batch):
-                index.add(url, body, status, date)
+        for url, body, status, date in robots_rows(data):
+            index.add(url, body, status, date)
         return index
 
     def get(self, site: str) -> Optional[RobotsRow]:

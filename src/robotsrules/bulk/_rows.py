@@ -38,8 +38,8 @@ __all__ = [
     "fast_origin",
     "host_key",
     "rank",
-    "robots_columns",
     "robots_for",
+    "robots_rows",
     "site_key",
     "usage_of",
     "verdict_of",
@@ -73,19 +73,20 @@ def batches(data: Data) -> Iterator[pa.RecordBatch]:
                 yield item
 
 
-def robots_columns(batch: pa.RecordBatch) -> Iterator[Tuple[Any, Any, Any, Any]]:
-    """``(url, body, status, date)`` of each row of a robots table's batch (``status`` and
-    ``date`` are optional columns: ``None`` without them). A table without ``url`` or
-    ``body`` raises :class:`~robotsrules.InvalidArgument`, naming its columns."""
-    names = batch.schema.names
-    for column in ("url", "body"):
-        if column not in names:
-            raise InvalidArgument(f"the robots table has no {column!r} column "
-                                  f"(columns: {', '.join(names)})")
-    size = batch.num_rows
-    columns = [batch.column(n).to_pylist() if n in names else [None] * size
-               for n in ("url", "body", "status", "date")]
-    return zip(*columns)
+def robots_rows(data: Data) -> Iterator[Tuple[Any, Any, Any, Any]]:
+    """``(url, body, status, date)`` of each row of a robots table (``status`` and ``date``
+    are optional columns: ``None`` without them). A batch without ``url`` or ``body`` raises
+    :class:`~robotsrules.InvalidArgument`, naming its columns."""
+    for batch in batches(data):
+        names = batch.schema.names
+        for column in ("url", "body"):
+            if column not in names:
+                raise InvalidArgument(f"the robots table has no {column!r} column "
+                                      f"(columns: {', '.join(names)})")
+        size = batch.num_rows
+        columns = [batch.column(n).to_pylist() if n in names else [None] * size
+                   for n in ("url", "body", "status", "date")]
+        yield from zip(*columns)
 
 
 def fast_origin(url: Any) -> Optional[str]:
