@@ -48,9 +48,14 @@ def _without_compiling(hook: Any, *args: Any) -> Any:
             os.environ["ROBOTSRULES_COMPILE"] = wanted
 
 
+COMPILE_REQUIRES = [MYPY, "idna>=3"]
+"""What the compiled build needs beyond setuptools: mypy, and ``idna`` for the types of
+``_scope`` (the origin splitter of the WARC path, compiled with the core), which imports it."""
+
+
 def _requires(hook: Any, settings: _Settings) -> List[str]:
     found: List[str] = _without_compiling(hook, _plain(settings))
-    return found + ([MYPY] if _compile(settings) else [])
+    return found + (COMPILE_REQUIRES if _compile(settings) else [])
 
 
 def prepare_metadata_for_build_wheel(metadata_directory: str,

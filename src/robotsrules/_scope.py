@@ -10,6 +10,7 @@ The compiled build compiles this module with the core (``setup.py``): the WARC r
 compiled, calls :func:`memo_origin` once per record.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import ipaddress
