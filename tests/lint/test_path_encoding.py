@@ -65,6 +65,7 @@ def test_library_lint_names_the_characters_and_the_encoded_fix(line: str, fix: s
     UA + b"Disallow: /%E3%83%84\nAllow: /my%20page\nDisallow: /a%09b\n",  # already encoded
     UA + b"Disallow: /\xe7a\n",  # not UTF-8: R002's, not R307's too
     UA + b"Content-Usage: train-ai=n\nContent-Signal: search=yes\n",  # no path
+    UA + b"Content-Usage:\nContent-Usage: \xc3\xa9=y\n",  # no path, nothing to encode
     UA + b"Disallow: /x   \n",  # trailing space is not part of the path
 ])
 def test_quiet_where_nothing_should_be_encoded(body: bytes) -> None:

@@ -879,10 +879,11 @@ class _Linter:
                 self._rule_encoding(_CANON[rule.directive], rule.line, rule.value,
                                     rule.pattern, "")
             for usage in group.usage:  # a Content-Usage rule's path is a rule path too
-                if usage.directive == "content-usage" and usage.pattern:
-                    path, *rest = usage.value.split(None, 1)
-                    self._rule_encoding("Content-Usage", usage.line, path, usage.pattern,
-                                        "".join(" " + r for r in rest))
+                parts = usage.value.split(None, 1)
+                if (usage.directive == "content-usage" and usage.pattern and parts
+                        and parts[0][0] in "/*"):  # a value without a path has none to encode
+                    self._rule_encoding("Content-Usage", usage.line, parts[0], usage.pattern,
+                                        "".join(" " + r for r in parts[1:]))
         if self.non_ascii_paths:
             self._non_ascii_paths(sorted(self.non_ascii_paths, key=lambda p: p[1]))
         # Merged rules of each agent: analyse each distinct set of groups once. A rule
