@@ -202,3 +202,12 @@ def test_cli_lint_text_json_and_sarif(written: str) -> None:
     assert {r["level"] for r in results} == {"warning"}
     rules = {r["id"]: r for r in run_log["tool"]["driver"]["rules"]}
     assert rules["R307"]["name"] == "path-not-encoded"
+
+
+def test_cli_explain_path_line_by_mode(written: str) -> None:
+    url = "https://e.example/my%20page"
+    line = ("  path:    line 3: Disallow: /my page: does not match this target as written; "
+            "written /my%20page it would (lint R307)")
+    assert line in run("explain", written, "--agent", "x", url, "--mode", "rfc")[1].splitlines()
+    # the legacy reading compares urllib's way (it unquotes): no path line is shown there
+    assert "path:" not in run("explain", written, "--agent", "x", url, "--mode", "legacy")[1]
