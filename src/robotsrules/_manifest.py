@@ -9,9 +9,11 @@ run judged an origin by several), in the shape of ``data/manifest.schema.json``.
 
 * the header: ``manifest_version``, the library and its version, the crawler registry's
   ``version`` and ``compiled`` date when ``data/crawlers.json`` carries them (else null,
-  said in ``notes``), the reading mode, the agents and purposes, the time the manifest was
-  written, the protocols consulted, and ``null_fields``: each field the input could not
-  fill and why (a robots table without ``date`` gives no fetch time);
+  said in ``notes``), the draft-ietf-aipref-vocab revision the usage categories were read
+  as and its date (``aipref_revision``, ``aipref_revision_date``), the reading mode, the
+  agents and purposes, the time the manifest was written, the protocols consulted, and
+  ``null_fields``: each field the input could not fill and why (a robots table without
+  ``date`` gives no fetch time);
 * an origin record: the robots.txt octets' SHA-256 and size, its fetch time and HTTP
   status (null when the input does not carry them), the fetch policy's outcome, the
   protocols consulted for it, the verdicts given (URL and agent pairs), and every refusal
@@ -40,6 +42,7 @@ import tempfile
 from importlib import resources
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from ._tables._purposes import vocabulary_info
 from ._version import __version__
 from .policy import outcome_for_status
 from .robotstxt import RobotsTxt, parse
@@ -264,6 +267,7 @@ class Manifest:
         """The header record (``records``: the origin records, whose null fields it
         explains)."""
         version, compiled, note = registry_version()
+        vocabulary = vocabulary_info()
         notes: List[str] = []
         if note:
             notes.append(note)
@@ -291,6 +295,9 @@ class Manifest:
             "library_version": __version__,
             "registry_version": version,
             "registry_compiled": compiled,
+            # the reading of the IETF categories behind every usage answer of the run
+            "aipref_revision": vocabulary["aipref"],
+            "aipref_revision_date": vocabulary["aipref_date"],
             "reading_mode": self.mode,
             "created": when.isoformat(timespec="seconds"),
             "producer": self.producer,

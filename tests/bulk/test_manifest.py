@@ -58,6 +58,9 @@ def test_bulk_manifest_with_dates_and_statuses(tmp_path: Path) -> None:
     version, compiled, _ = registry_version()
     assert header["record"] == "header" and header["library"] == "robotsrules"
     assert (header["registry_version"], header["registry_compiled"]) == (version, compiled)
+    # the reading of the IETF categories is recorded: -07, since -08 was not read (issue 35 §2)
+    assert (header["aipref_revision"], header["aipref_revision_date"]) == (
+        "draft-ietf-aipref-vocab-07", "2026-08-19")
     assert header["agents"] == ["GPTBot", "CCBot"] and header["purposes"] == ["ai-train"]
     assert header["protocols"] == ["robots.txt", "content-signal", "content-usage"]
     assert header["null_fields"] == {"robots": "1 origins have no robots.txt in the input "

@@ -72,6 +72,7 @@ FIRES: Dict[str, Case] = {
     "R304": Case(UA + b"Allow: /a*\nDisallow: /a\n", 3, 11),
     "R305": Case(UA + b"Disallow:\nDisallow: /x\n", 2, 10),
     "R306": Case(UA + b"Disallow: $\n", 2, 11),
+    "R307": Case(UA + "Disallow: /caf\u00e9\n".encode(), 2, 11),
     "R401": Case(UA + b"Crawl-delay: fast\n", 2, 14),
     "R402": Case(UA + b"Request-rate: often\n", 2, 15),
     "R403": Case(b"Crawl-delay: 5\nUser-agent: *\nDisallow: /\n", 1, 1),
@@ -151,6 +152,7 @@ QUIET: Dict[str, List[Tuple[bytes, Dict[str, Any]]]] = {
              (UA + b"Allow: /d/index.html\nDisallow: /d/index.html*\n", {})],
     "R305": [(UA + b"Disallow:\n", {}), (UA + b"Disallow: /x\n", {})],
     "R306": [(UA + b"Disallow: /$\n", {})],
+    "R307": [(UA + b"Disallow: /caf%C3%A9\nDisallow: /a%20b\n", {})],
     "R401": [(UA + b"Crawl-delay: 1.5\n", {})],
     "R402": [(UA + b"Request-rate: 1/5s\n", {})],
     "R403": [(UA + b"Crawl-delay: 5\n", {})],
@@ -309,7 +311,9 @@ def test_over_size_says_how_much_is_ignored() -> None:
 
 def test_non_utf8_points_at_the_first_bad_byte() -> None:
     body = UA + "Disallow: /ça\n".encode() + b"Disallow: /\xe7a/\xe9\nDisallow: /\xff\n"
-    (bad,) = lint(body)
+    # line 2 is UTF-8 (R307 asks to percent-encode it); lines 3-4 only get R002, not both
+    encode, bad = lint(body)
+    assert (encode.code, encode.line, bad.code) == ("R307", 2, "R002")
     assert (bad.line, bad.column) == (3, 12) and "0xE7" in bad.message
     assert "2 lines" in bad.message and "%E7" in bad.hint
 

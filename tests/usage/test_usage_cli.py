@@ -120,4 +120,23 @@ def test_usage_refuses_a_revision_without_reading(tmp_path: Path,
     path.write_bytes(b"User-agent: *\n")
     code, out = run("usage", str(path), "--agent", "x", "--aipref-revision", "08")
     assert code == 2 and out == ""
-    assert "no reading of draft-ietf-aipref-vocab revision '08'" in capsys.readouterr().err
+    # -08 (2026-09-14) is recorded, but only its first page was read: refused with that reason
+    err = capsys.readouterr().err
+    assert "no reading of draft-ietf-aipref-vocab-08 (2026-09-14): its text was not read" in err
+    code, out = run("usage", str(path), "--agent", "x", "--aipref-revision", "09")
+    assert code == 2 and out == ""
+    assert "no reading of draft-ietf-aipref-vocab revision '09'" in capsys.readouterr().err
+
+
+def test_usage_default_reading_stays_07_for_an_ai_use_line(tmp_path: Path) -> None:
+    # Issue 35 §2: secondary reports say -08 adds `ai-use`; until its text is read, `ai-use`
+    # answers for itself only and `ai-input` stays unstated (the default reading is -07).
+    path = tmp_path / "robots.txt"
+    path.write_bytes(b"User-agent: *\nContent-Usage: / ai-use=n\n")
+    code, out = run("usage", str(path), "--agent", "x", "--json")
+    assert code == 0
+    report = json.loads(out)["urls"][0]
+    assert report["aipref_revision"] == "draft-ietf-aipref-vocab-07"
+    assert report["purposes"]["ai-use"] == {"answer": False, "lines": [2]}
+    assert report["purposes"]["ai-input"] == {"answer": None, "lines": []}
+    assert report["superseded"] == {"ai-use": "draft-ietf-aipref-vocab-02 (2025-07-21)"}

@@ -68,6 +68,12 @@ def test_revisions_are_dated_and_sourced() -> None:
         if row["labels"] is not None:
             assert row["commit"] and len(row["commit"]) == 40, row
     assert [r.revision for r in purposes.revisions()] == ["02", "03", "04", "05", "06", "07"]
+    # -08 is recorded with what was read of it and both of its dates, and no reading
+    eight = next(r for r in _data()["aipref"]["revisions"] if r["revision"] == "08")
+    assert eight["labels"] is eight["broader"] is eight["signals"] is None
+    assert eight["date"] == "2026-09-14" and "13 September 2026" in eight["date_note"]
+    assert eight["read"].startswith("First page only") and "DO NOT REFLECT CONSENSUS" in eight["read"]
+    assert "not followed" in eight["reported"]
     assert purposes.revision("07").date == "2026-08-19"
     assert purposes.revision("05").date == "2025-12-01"
     assert set(purposes.revision("05").labels) == set(purposes.revision("07").labels)
@@ -108,6 +114,27 @@ def test_usage_reports_superseded_labels_and_reads_revisions() -> None:
     assert usage.allows("search", revision="draft-ietf-aipref-vocab-03") is True
     assert [u.line for u in usage.deciding("train-ai")] == []
     assert [u.line for u in usage.deciding("train-ai", "03")] == [2]
-    with pytest.raises(robotsrules.InvalidArgument):
+    with pytest.raises(robotsrules.InvalidArgument, match=r"vocab-08 \(2026-09-14\): its text"):
         usage.allows("train-ai", revision="08")
+    with pytest.raises(robotsrules.InvalidArgument, match="not read in full"):
+        usage.deciding("train-ai", "draft-ietf-aipref-vocab-08")
+    with pytest.raises(robotsrules.InvalidArgument, match="revision '09'; known: 02, "):
+        usage.allows("train-ai", revision="09")
     assert robots.usage("/", agent="a").preferences == {"search": True, "bots": False}
+
+
+def test_a_read_08_made_current_would_show_as_drift() -> None:
+    # When -08's text is read: its labels go into its row, 'current' points at it, and the
+    # generated names change until scripts/vocabularies.py is run (the drift this test sees).
+    script = _script()
+    data = _data()
+    eight = next(r for r in data["aipref"]["revisions"] if r["revision"] == "08")
+    eight.update(labels={"train-ai": "AI Training", "ai-use": "AI Use", "search": "Search"},
+                 broader={}, signals={"search": "search", "ai-train": "train-ai"},
+                 commit="0" * 40)
+    data["aipref"]["current"] = "08"
+    text = (ROOT / "src" / "robotsrules" / "_tables" / "_purposes.py").read_text(encoding="utf-8")
+    changed = script.updated(text, data)
+    assert 'AIPREF_REVISION: Final = "08"' in changed
+    assert '("train-ai", "ai-use", "search")' in changed
+    assert purposes.load_vocabulary(json.dumps(data)).current == "08"

@@ -39,13 +39,13 @@ above: see :func:`rfc_target` and :func:`rfc_pattern`. The exact normalisation c
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import Final, List, Tuple
 
 from .._compiled import COMPILED
 from ..errors import InvalidURL
 
-__all__ = ["match_target", "normalize_escapes", "rfc_pattern", "rfc_target", "text_octets",
-           "url_octets", "url_text"]
+__all__ = ["encoded_pattern", "match_target", "normalize_escapes", "rfc_pattern", "rfc_target",
+           "text_octets", "unencoded", "url_octets", "url_text"]
 
 # An escape that has a lower-case hex digit (Google upper-cases them in patterns).
 _LOWER_ESCAPE: Final = re.compile(r"%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])")
@@ -149,6 +149,43 @@ def normalize_escapes(octets: str) -> str:
     if not octets.isascii() or "\x00" in octets:
         octets = octets.translate(_ESCAPE)
     return octets
+
+
+# Octets a written rule path should hold percent-encoded (RFC 9309 §2.2.2 and the
+# path-pattern grammar of §2.2, which excludes controls and space; Google's documentation
+# recommends encoding them, its library encodes only the octets >= 0x80 itself).
+_WRITE_ENCODED: Final = {code: f"%{code:02X}" for code in [*range(0x20), 0x20, 0x7F]}
+
+
+def unencoded(value: str) -> Tuple[str, ...]:
+    """What a rule path as written (``value``, decoded as UTF-8) holds that should be
+    percent-encoded: ``"non-ascii"``, ``"space"``, ``"control"`` (in that order; empty
+    when nothing). U+FFFD, which stands for octets that are not UTF-8 (lint R002), is not
+    counted.
+
+    >>> unencoded("/caf\\u00e9 menu"), unencoded("/a%20b")
+    (('non-ascii', 'space'), ())
+    """
+    if value.isprintable() and value.isascii() and " " not in value:
+        return ()
+    kinds: List[str] = []
+    if any(ord(c) > 0x7F and c != "\ufffd" for c in value):
+        kinds.append("non-ascii")
+    if " " in value:
+        kinds.append("space")
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in value):
+        kinds.append("control")
+    return tuple(kinds)
+
+
+def encoded_pattern(pattern: str) -> str:
+    """A pattern as matched (octets >= 0x80 already encoded, see :func:`normalize_escapes`)
+    with space and control characters percent-encoded too: the form to write.
+
+    >>> encoded_pattern("/my page/%E3%83%84\\x7f")
+    '/my%20page/%E3%83%84%7F'
+    """
+    return pattern.translate(_WRITE_ENCODED)
 
 
 def _has_lower_escape(octets: str) -> bool:

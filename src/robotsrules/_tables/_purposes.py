@@ -142,6 +142,8 @@ class _Vocabulary(NamedTuple):
     revisions: Tuple[Revision, ...]
     current: str
     info: Mapping[str, Any]
+    unread: Mapping[str, str]
+    """Revision -> why no reading follows it (a revision seen but not read in full)."""
 
 
 _LOADED: Final[List[_Vocabulary]] = []
@@ -172,11 +174,13 @@ def load_vocabulary(text: str) -> _Vocabulary:
     if not isinstance(rows, list):
         raise _fail("no aipref.revisions list")
     found: List[Revision] = []
+    unread: Dict[str, str] = {}
     for number, row in enumerate(rows, 1):
         if not isinstance(row, dict) or not isinstance(row.get("revision"), str):
             raise _fail(f"aipref revision {number} has no 'revision'")
-        if row.get("labels") is None:
-            continue  # seen but not read in full: no reading follows it
+        if row.get("labels") is None:  # seen but not read in full: no reading follows it
+            unread[row["revision"]] = f"{_REVISION_PREFIX}{row['revision']} ({row.get('date')})"
+            continue
         where = f"revision {row['revision']}"
         labels = _str_map(row.get("labels"), f"{where} labels")
         broader = _str_map(row.get("broader"), f"{where} broader")
@@ -194,7 +198,8 @@ def load_vocabulary(text: str) -> _Vocabulary:
     current = aipref.get("current") if isinstance(aipref, dict) else None
     if not any(r.revision == current for r in found):
         raise _fail(f"the current revision {current!r} is not one that was read")
-    return _Vocabulary(tuple(found), str(current), MappingProxyType(data))
+    return _Vocabulary(tuple(found), str(current), MappingProxyType(data),
+                       MappingProxyType(unread))
 
 
 def _has_cycle(broader: Mapping[str, str]) -> bool:
@@ -223,7 +228,8 @@ def revisions() -> Tuple[Revision, ...]:
 def revision(name: Optional[str] = None) -> Revision:
     """The reading of revision ``name`` (``"03"``, ``"-03"`` or ``"draft-ietf-aipref-vocab-03"``;
     ``None``: the current one). Raises :class:`~robotsrules.InvalidArgument` for a revision
-    without a reading.
+    without a reading; for one the data records but whose text was not read in full (-08),
+    the message says so.
 
     >>> revision().name, revision("03").broader["train-genai"]
     ('draft-ietf-aipref-vocab-07', 'train-ai')
@@ -234,6 +240,11 @@ def revision(name: Optional[str] = None) -> Revision:
         if found.revision == wanted:
             return found
     known = ", ".join(r.revision for r in vocabulary.revisions)
+    seen = vocabulary.unread.get(wanted)
+    if seen is not None:  # recorded, but its categories were not read: nothing is guessed
+        raise InvalidArgument(
+            f"no reading of {seen}: its text was not read in full here, so robotsrules "
+            f"does not follow it (data/vocabularies.json says what was read); known: {known}")
     raise InvalidArgument(
         f"no reading of draft-ietf-aipref-vocab revision {name!r}; known: {known}")
 

@@ -18,6 +18,8 @@ import os
 import time
 from typing import Any, Callable, Dict, Iterator, List, Optional, Set, TextIO, Tuple
 
+from .._rules._pattern import matches
+from .._rules._urls import encoded_pattern, rfc_pattern, unencoded
 from .._terminal import visible
 from ..errors import RobotsError
 from ..model import Verdict
@@ -292,6 +294,8 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
         out.write(text + "\n")
     for agent, verdict in verdicts:
         _explain_verdict(args.url, agent, verdict, out, paint, several)
+        if robots.mode != "legacy":  # legacy reading compares its own way (urllib's)
+            _explain_encoding(verdict, robots.mode == "rfc", out)
     return code
 
 
@@ -320,6 +324,33 @@ def _explain_verdict(url: str, agent: str, verdict: Verdict, out: TextIO,
     out.write(f"  why:     {why(verdict.reason)}\n")
     for usage in verdict.usage:  # AI usage preferences (robotsrules usage)
         out.write(f"  usage:   line {visible(str(usage))}\n")
+
+
+def _explain_encoding(verdict: Verdict, rfc: bool, out: TextIO) -> None:
+    """How the applicable rules whose paths should be percent-encoded (lint R307) are
+    matched: as written and encoded, where the two read this target differently. Shown
+    only; matching is not changed (Google's library encodes octets >= 0x80 of a pattern,
+    nothing else)."""
+    for group in verdict.groups:
+        for rule in group.rules:
+            if not rule.pattern or not unencoded(rule.value):
+                continue
+            encoded = encoded_pattern(rule.pattern)
+            written = matches(rule.pattern, verdict.target)
+            either = matches(rfc_pattern(encoded) if rfc else encoded, verdict.target)
+            deciding = verdict.rule is not None and verdict.rule.line == rule.line
+            if written == either and not deciding:
+                continue
+            head = f"line {visible(str(rule))}"
+            if encoded == rule.pattern:  # only octets >= 0x80: matched encoded already
+                said = f"matched as {encoded}, the form to write (the same URLs)"
+            elif written == either:
+                said = (f"matched as written; written {encoded} it would match this "
+                        "target too")
+            else:
+                said = (f"{'matches' if written else 'does not match'} this target as "
+                        f"written; written {encoded} it {'would' if either else 'would not'}")
+            out.write(f"  path:    {head}: {said} (lint R307)\n")
 
 
 def add_commands(commands: Any) -> None:

@@ -34,7 +34,7 @@ from .._rules._parser import (
     split_lines,
 )
 from .._rules._precedence import index_html_folder, rule_rank
-from .._rules._urls import text_octets
+from .._rules._urls import encoded_pattern, text_octets, unencoded
 from .._rules._usage import Reading, read_value
 from .._tables._extensions import Extension, extensions
 from .._tables._extensions import check_value as check_extension_value
@@ -138,6 +138,12 @@ def _key_column(line: Line) -> int:
     return len(raw) - len(raw.lstrip(SPACE)) + 1
 
 
+def _line_list(numbers: Sequence[int], shown: int = 5) -> str:
+    """``3, 4, 9`` or ``3, 4, 9, 12, 15 and 40 others``."""
+    head = ", ".join(str(n) for n in numbers[:shown])
+    return head if len(numbers) <= shown else f"{head} and {len(numbers) - shown} others"
+
+
 def _value_column(line: Line) -> int:
     raw = line.raw
     start = _key_column(line) - 1 + len(line.key_text)
@@ -214,6 +220,9 @@ class _Linter:
         self.dead_lines: Set[int] = set()  # lines of rules Google never matches (R301-R306)
         self.utf16 = False
         self._octet_lines: Optional[List[str]] = None
+        # Paths whose only unencoded characters are outside US-ASCII read the same for
+        # Google and RFC 9309 readers: one R307 per file for them (counted), not one a line.
+        self.non_ascii_paths: List[Tuple[str, int, str, str, str]] = []
 
     # -- output ---------------------------------------------------------------------------
     def emit(self, code: str, line: int, column: int, message: str, **fields: object) -> None:
@@ -862,10 +871,21 @@ class _Linter:
 
     # -- pass 4: rules ----------------------------------------------------------------------
     def rule_checks(self) -> None:
+        self.non_ascii_paths.clear()
         for group in self.groups:
             decides = [r for r in group.rules if r.pattern]
             for rule in group.rules:
                 self._rule_text(rule, decides)
+                self._rule_encoding(_CANON[rule.directive], rule.line, rule.value,
+                                    rule.pattern, "")
+            for usage in group.usage:  # a Content-Usage rule's path is a rule path too
+                parts = usage.value.split(None, 1)
+                if (usage.directive == "content-usage" and usage.pattern and parts
+                        and parts[0][0] in "/*"):  # a value without a path has none to encode
+                    self._rule_encoding("Content-Usage", usage.line, parts[0], usage.pattern,
+                                        "".join(" " + r for r in parts[1:]))
+        if self.non_ascii_paths:
+            self._non_ascii_paths(sorted(self.non_ascii_paths, key=lambda p: p[1]))
         # Merged rules of each agent: analyse each distinct set of groups once. A rule
         # never decides only if it never decides in *every* set that holds it (a rule of a
         # group for "a" and "b" may be outranked in a's merged rules but not in b's).
@@ -924,6 +944,37 @@ class _Linter:
             self.emit("R301", rule.line, column,
                       f"`{directive}: {value}` never matches: {why}",
                       fix=f"{directive}: {fix}")
+
+    def _rule_encoding(self, directive: str, number: int, value: str, pattern: str,
+                       tail: str) -> None:
+        """R307: a rule path written with characters that should be percent-encoded."""
+        kinds = unencoded(value)
+        if not kinds:
+            return
+        if kinds == ("non-ascii",):  # reported once per file, below
+            self.non_ascii_paths.append((directive, number, value, pattern, tail))
+            return
+        encoded = encoded_pattern(pattern)
+        what = {"non-ascii": "characters outside US-ASCII", "space": "a space",
+                "control": "control characters"}
+        held = " and ".join(what[kind] for kind in kinds)
+        self.emit("R307", number, _value_column(self.line(number)),
+                  f"`{directive}: {value}` holds {held}: a space or control character is "
+                  "matched as written (as Google's library does), so URLs sent "
+                  f"percent-encoded (`{encoded}`) do not match it",
+                  fix=f"{directive}: {encoded}{tail}")
+
+    def _non_ascii_paths(self, found: Sequence[Tuple[str, int, str, str, str]]) -> None:
+        """The one R307 of a file for paths with characters outside US-ASCII only."""
+        directive, number, value, pattern, tail = found[0]
+        encoded = encoded_pattern(pattern)
+        others = (f"; {len(found) - 1} more rule paths hold such characters (lines "
+                  f"{_line_list([f[1] for f in found[1:]])})" if len(found) > 1 else "")
+        self.emit("R307", number, _value_column(self.line(number)),
+                  f"`{directive}: {value}` holds characters outside US-ASCII{others}: they "
+                  f"are matched percent-encoded (`{encoded}`, the same URLs), as Google's "
+                  "library encodes rule paths; other parsers may compare the raw text",
+                  fix=f"{directive}: {encoded}{tail}")
 
     def _never_decides(self, indexes: Sequence[int], token: str
                        ) -> Iterable[Tuple[int, int, Tuple[str, str, int]]]:

@@ -286,6 +286,13 @@ CODES: Dict[str, Code] = {
         "never matches.",
         "write `/$` to match the home page only, or remove the line",
     ),
+    "R307": Code(
+        "path-not-encoded", "warning",
+        "A rule path holds characters that should be percent-encoded (outside US-ASCII, "
+        "space, control characters; RFC 9309 §2.2.2): Google encodes only those outside "
+        "US-ASCII itself, and other parsers may compare the raw text.",
+        "write `{fix}`",
+    ),
     "R401": Code(
         "crawl-delay-invalid", "warning",
         "A `Crawl-delay` value that is not a non-negative number of seconds: ignored.",
