@@ -20,8 +20,9 @@ derived or read:
   ``/crawling/ipranges/`` on 2026-03-31, Perplexity's under perplexity.ai); its provenance
   says so. Every prefix is checked as the library checks it (bounded, refused when hostile).
 
-A refresh from the operators' URLs is ``robotsrules crawlers refresh`` (it writes the user's
-copy, never this file). The output is canonical JSON (one space indent, keys in a fixed
+A refresh from the operators' URLs is ``robotsrules crawlers refresh``, which ``--refresh``
+runs (it writes the user's copy, or ``--user-copy FILE``, never this file): review its
+output, then bring what it read into this file by hand or with a future import step. The output is canonical JSON (one space indent, keys in a fixed
 order), so a rebuild from the same inputs reproduces it byte for byte.
 """
 
@@ -157,7 +158,18 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--tokens", action="store_true", help="derive tokens from the registry")
     parser.add_argument("--compiled", help="the snapshot's date (default: now, UTC)")
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--refresh", action="store_true",
+                        help="run `robotsrules crawlers refresh`: fetch every list and write "
+                             "the user's copy (or --user-copy FILE), never this snapshot")
+    parser.add_argument("--user-copy", metavar="FILE", help="with --refresh: the copy to write")
+    parser.add_argument("--timeout", default="10", help="with --refresh: seconds per request")
     args = parser.parse_args(list(argv) or None)
+    if args.refresh:
+        _library()
+        from robotsrules.cli import main as cli
+
+        extra = ["--snapshot", args.user_copy] if args.user_copy else []
+        return cli(["crawlers", "refresh", "--timeout", args.timeout, *extra])
     old = json.loads(args.snapshot.read_text("utf-8"))
     new = json.loads(json.dumps(old))
     if args.import_acv:

@@ -331,3 +331,14 @@ def test_a_list_not_captured_carries_no_prefixes() -> None:
         read_snapshot(json.dumps(document), "t")
     document["lists"][0]["prefixes"] = []
     assert read_snapshot(json.dumps(document), "t").index.lookup("45.76.10.7") == ()
+
+
+def test_the_standards_page_lists_the_snapshot_and_every_list() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "reference" /
+            "standards.md").read_text(encoding="utf-8")
+    snapshot = load_snapshot(DATA / "crawler-addresses.json")
+    assert f"compiled {snapshot.compiled:%Y-%m-%d}" in page
+    assert f"{snapshot.index.size:,} prefixes" in page
+    for item in snapshot.lists:
+        count = str(len(item.prefixes)) if item.captured else "not captured"
+        assert f"| `{item.name}` | {item.operator} | <{item.url}> | {count} |" in page, item.name

@@ -40,17 +40,22 @@ is several times faster.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import ipaddress
+import json
 import os
 import re
 import socket
 import sys
+import tempfile
 from bisect import bisect_right
 from dataclasses import dataclass, replace
+from importlib import resources
 from pathlib import Path
 from typing import (
     Any,
+    Callable,
     Dict,
     Iterable,
     List,
@@ -74,10 +79,13 @@ __all__ = [
     "MAX_PREFIXES_PER_LIST",
     "MIN_PREFIX_V4",
     "MIN_PREFIX_V6",
+    "POLL_INTERVAL",
     "STALE_AFTER",
     "AddressIndex",
     "AddressList",
     "Hit",
+    "ListAnswer",
+    "ListChange",
     "NamePattern",
     "Origin",
     "Snapshot",
@@ -86,7 +94,9 @@ __all__ = [
     "load_snapshot",
     "read_jafar",
     "read_snapshot",
+    "refresh_lists",
     "snapshot_document",
+    "write_atomically",
 ]
 
 Origin = Literal["bundled", "refreshed", "file"]
@@ -96,6 +106,9 @@ PathLike = Union[str, "os.PathLike[str]"]
 SHIPPED = "crawler-addresses.json"
 FILE_NAME = "robotsrules/crawler-addresses.json"
 ENV_VAR = "ROBOTSRULES_ADDRESSES"
+POLL_INTERVAL = datetime.timedelta(hours=1)
+"""JAFAR: poll a list about daily and never more than hourly."""
+MAX_LIST_BYTES = 4 << 20
 STALE_AFTER = datetime.timedelta(days=7)
 """A list read longer ago than this still answers, flagged stale with its age (JAFAR asks
 consumers to poll about daily)."""
@@ -150,6 +163,9 @@ class AddressList(NamedTuple):
     """The URL actually read, when not :attr:`url` (an earlier URL of the same list)."""
     etag: Optional[str] = None
     """The ETag of the response read, for the next conditional request."""
+    polled_at: Optional[datetime.datetime] = None
+    """When a refresh last asked for it (successfully or not): never again within
+    :data:`POLL_INTERVAL`."""
 
     def __repr__(self) -> str:
         read = self.read_at.strftime("%Y-%m-%d") if self.read_at is not None else "not captured"
@@ -519,6 +535,9 @@ def _address_list(entry: Any, where: str) -> AddressList:
         prefixes.append(_prefix(text, version, f"{where}: prefixes[{number}]"))
     read_at_text = entry.get("read_at")
     read_at = _timestamp(read_at_text, f"{where}: read_at") if read_at_text is not None else None
+    polled_text = entry.get("polled_at")
+    polled_at = (_timestamp(polled_text, f"{where}: polled_at") if polled_text is not None
+                 else None)
     if captured and read_at is None:
         raise RobotsError(f"{where}: a captured list says when it was read ('read_at')")
     return AddressList(
@@ -528,7 +547,7 @@ def _address_list(entry: Any, where: str) -> AddressList:
         synctoken=_field(entry, "synctoken", str, where, optional=True),
         captured=captured, source=_field(entry, "source", str, where),
         prefixes=_check_span(prefixes, where), read_url=read_url,
-        etag=_field(entry, "etag", str, where, optional=True))
+        etag=_field(entry, "etag", str, where, optional=True), polled_at=polled_at)
 
 
 def _name_pattern(entry: Any, where: str) -> NamePattern:
@@ -586,17 +605,22 @@ def snapshot_document(snapshot: Snapshot, compiled: datetime.datetime) -> Dict[s
     return {
         "schema": "crawler-addresses.schema.json",
         "version": snapshot.version,
-        "compiled": compiled.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "compiled": _stamp(compiled),
         "lists": [_list_document(item) for item in snapshot.lists],
     }
 
 
+def _stamp(value: Optional[datetime.datetime]) -> Optional[str]:
+    if value is None:
+        return None
+    return value.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def _list_document(item: AddressList) -> Dict[str, Any]:
-    read_at = (item.read_at.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-               if item.read_at is not None else None)
     return {"name": item.name, "operator": item.operator, "url": item.url,
             "read_url": item.read_url or None, "tokens": list(item.tokens),
-            "captured": item.captured, "read_at": read_at,
+            "captured": item.captured, "read_at": _stamp(item.read_at),
+            "polled_at": _stamp(item.polled_at),
             "creation_time": item.creation_time, "synctoken": item.synctoken,
             "etag": item.etag, "source": item.source, "prefixes": list(item.prefixes)}
 
@@ -671,3 +695,133 @@ def load_snapshot(path: Optional[PathLike] = None) -> Snapshot:
     except RobotsError as error:
         return replace(bundled, note=f"the refreshed copy was passed over: {error}")
     return refreshed if refreshed.compiled > bundled.compiled else bundled
+
+
+# --- refreshing ------------------------------------------------------------------------
+
+
+class ListAnswer(NamedTuple):
+    """What fetching one list gave (the fetch itself is the caller's: this layer never
+    fetches)."""
+
+    status: Optional[int]
+    body: bytes = b""
+    etag: Optional[str] = None
+    error: Optional[str] = None
+    """Why no whole answer came (time-out, connection refused, too large...)."""
+    url: str = ""
+    """The URL that answered, after redirects."""
+
+
+ListFetcher = Callable[[str, Optional[str]], ListAnswer]
+"""``fetch(url, etag)``: GET ``url``, conditionally (``If-None-Match``) when ``etag`` is given."""
+
+
+class ListChange(NamedTuple):
+    """What a refresh did with one list."""
+
+    name: str
+    outcome: Literal["updated", "unchanged", "not-modified", "failed", "skipped"]
+    added: Tuple[str, ...] = ()
+    removed: Tuple[str, ...] = ()
+    message: str = ""
+
+
+def _refreshed(item: AddressList, answer: ListAnswer, now: datetime.datetime
+               ) -> Tuple[AddressList, ListChange]:
+    polled = item._replace(polled_at=now)
+    if answer.error is not None or answer.status is None:
+        return polled, ListChange(item.name, "failed", message=answer.error or "no answer")
+    if answer.status == 304:
+        if not item.captured:
+            return polled, ListChange(item.name, "failed",
+                                      message="304 Not Modified for a list never captured")
+        return polled._replace(read_at=now), ListChange(item.name, "not-modified")
+    if answer.status != 200:
+        return polled, ListChange(item.name, "failed", message=f"HTTP status {answer.status}")
+    where = f"{item.name} ({item.url})"
+    try:
+        if len(answer.body) > MAX_LIST_BYTES:
+            raise RobotsError(f"{where}: larger than {MAX_LIST_BYTES >> 20} MiB")
+        try:
+            text = answer.body.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise RobotsError(f"{where}: not UTF-8") from None
+        document = parse_json(text, where, MAX_LIST_BYTES)
+        cloud = cloud_list(answer.url or item.url, document)
+        if cloud is not None:
+            raise RobotsError(f"{where}: {cloud} is a cloud provider's list, never evidence "
+                              "that a request came from a crawler; refused")
+        prefixes, creation, synctoken = read_jafar(document, where)
+    except RobotsError as error:
+        return polled, ListChange(item.name, "failed", message=str(error))
+    stamp = _stamp(now)
+    new = polled._replace(
+        prefixes=prefixes, creation_time=creation, synctoken=synctoken,
+        etag=answer.etag[:200] if answer.etag else None, read_at=now, captured=True,
+        read_url="", source=f"read at {item.url} on {stamp} by robotsrules crawlers refresh")
+    was, now_set = set(item.prefixes), set(prefixes)
+    added = tuple(text for text in prefixes if text not in was)
+    removed = tuple(text for text in item.prefixes if text not in now_set)
+    return new, ListChange(item.name, "updated" if added or removed else "unchanged",
+                           added, removed)
+
+
+def refresh_lists(snapshot: Snapshot, fetch: ListFetcher,
+                  now: Optional[datetime.datetime] = None) -> Tuple[str, List[ListChange]]:
+    """The text of a refreshed copy of ``snapshot``'s lists, and what happened to each.
+
+    Each list is fetched from its current URL (conditionally, with the ETag last seen),
+    unless it was polled less than :data:`POLL_INTERVAL` ago (``skipped``). A list whose
+    answer is anything but a whole, valid JAFAR document of an allowed size (a failure, a
+    time-out, a status other than 200 and 304, wrong JSON, a hostile or cloud list) keeps
+    its old content (``failed``, with why); a 304 confirms it (``not-modified``). The text
+    is read back with :func:`read_snapshot` before it is returned, so nothing that cannot
+    be read is ever written."""
+    moment = _now(now)
+    lists: List[AddressList] = []
+    changes: List[ListChange] = []
+    for item in snapshot.lists:
+        if item.polled_at is not None and moment - item.polled_at < POLL_INTERVAL:
+            lists.append(item)
+            changes.append(ListChange(item.name, "skipped",
+                                      message="polled less than an hour ago"))
+            continue
+        try:
+            answer = fetch(item.url, item.etag if item.captured else None)
+        except Exception as error:  # a fetcher that raises fails one list, not the refresh
+            answer = ListAnswer(None, error=f"{type(error).__name__}: {error}"[:300])
+        new, change = _refreshed(item, answer, moment)
+        lists.append(new)
+        changes.append(change)
+    document = {
+        "schema": "crawler-addresses.schema.json", "version": snapshot.version,
+        "compiled": _stamp(moment), "lists": [_list_document(item) for item in lists]}
+    text = json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+    read_snapshot(text, "the refreshed copy")
+    return text, changes
+
+
+def write_atomically(path: PathLike, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same directory and a
+    rename: a reader sees the old copy or the new one, never part of one; on any failure
+    the old copy stays. The bundled snapshot is never written."""
+    target = Path(os.fspath(path))
+    bundled = Path(str(resources.files("robotsrules").joinpath(f"data/{SHIPPED}")))
+    with contextlib.suppress(OSError):
+        if target.resolve() == bundled.resolve():
+            raise RobotsError(f"{target}: the bundled snapshot is never written; "
+                              "refresh writes the user's copy")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=".crawler-addresses.", suffix=".tmp",
+                                         dir=str(target.parent))
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
