@@ -56,6 +56,7 @@ def _conditional(etag: str) -> Any:
             exchange.send(head(304, [("ETag", etag)]))
         else:
             exchange.send(head(200, [("ETag", etag), ("Content-Type", "application/json"),
+                                     ("Cache-Control", "public, max-age=7200"),
                                      ("Content-Length", str(len(body)))]) + body)
 
     return scenario
@@ -107,6 +108,7 @@ def test_refresh_reads_good_lists_and_keeps_the_old_copy_of_every_failed_one(
         snapshot = load_snapshot(target)
         good = snapshot.named("good")
         assert good is not None and good.etag == '"v1"' and good.synctoken == "17"
+        assert good.max_age == 7200 and snapshot.named("huge").max_age is None  # type: ignore[union-attr]
         assert good.prefixes == ("20.171.206.0/24", "74.7.175.128/25", "2600:1f28:365:8000::/56")
         assert good.creation_time == "2026-11-27T06:00:00.000000"
         assert "good: updated, +2 -1" in text and "  + 74.7.175.128/25" in text
@@ -138,7 +140,7 @@ def test_refresh_is_conditional_with_the_etag_kept(tmp_path: Path) -> None:
         _snapshot(server, target)
         assert _run("crawlers", "refresh", "--snapshot", str(target), "--timeout", "1")[0] == 1
         first = load_snapshot(target)
-        later = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=2)
+        later = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=2, seconds=5)
         from robotsrules.cli._crawlers import _fetcher  # the command's own fetcher
 
         class Args:
@@ -211,3 +213,28 @@ def test_the_maintainer_script_runs_the_command(tmp_path: Path) -> None:
         assert good is not None and good.etag == '"v2"'
         lists: List[str] = [item.name for item in load_snapshot(target).lists]
         assert lists[0] == "good"
+
+
+def test_no_list_is_asked_for_within_the_hour_nor_within_its_max_age() -> None:
+    snapshot = load_snapshot(DATA / "crawler-addresses.json")
+    asked: List[str] = []
+
+    def fetch(url: str, etag: Any) -> ListAnswer:
+        asked.append(url)
+        max_age = "max-age=86400" if "gptbot" in url else "max-age=60"
+        return ListAnswer(None, error="offline", cache_control=max_age)
+
+    start = datetime.datetime(2026, 12, 1, tzinfo=datetime.timezone.utc)
+    text, _ = refresh_lists(snapshot, fetch, start)
+    assert len(asked) == len(snapshot.lists)
+    for minutes, expected in ((59, 0), (61, len(snapshot.lists) - 1),
+                              (24 * 60 + 1, len(snapshot.lists))):
+        asked.clear()
+        from robotsrules._tables._addresses import read_snapshot
+
+        again = read_snapshot(text, "t")
+        _, changes = refresh_lists(again, fetch, start + datetime.timedelta(minutes=minutes))
+        assert len(asked) == expected, minutes
+        if minutes == 61:
+            gptbot = next(change for change in changes if change.name == "openai-gptbot")
+            assert gptbot.outcome == "skipped" and "max-age of 86400" in gptbot.message

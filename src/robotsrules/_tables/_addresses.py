@@ -15,11 +15,16 @@ with its source. ``scripts/crawler_addresses.py`` rebuilds the file and prints t
 added and removed per list; ``robotsrules crawlers refresh`` writes a refreshed copy to the
 user's data directory (:func:`default_data_path`), never into the package.
 
-The lists are read in the JAFAR format as written in draft-illyes-webbotauth-jafar-00
-(2026-04-21; it replaces draft-illyes-aipref-jafar-01 of 2026-04-09): an object with
-``creationTime``, ``prefixes`` (objects with ``ipv4Prefix`` or ``ipv6Prefix``), optional
-``formatVersion`` and ``synctoken``; every other member, and a prefix's ``service``, is
-ignored (:func:`read_jafar`).
+The lists are read in the JAFAR format (:func:`read_jafar`). The text read is the draft's
+source in github.com/garyillyes/jafar (commit 1d4dd4c, 2025-09-30: draft-illyes-aipref-jafar-00);
+of its successor draft-illyes-webbotauth-jafar-00 (2026-04-21, which replaces
+draft-illyes-aipref-jafar-01 of 2026-04-09) only the front matter and abstract were read,
+and issue 36 quotes its members. An object with ``creationTime``, ``prefixes`` (objects with
+exactly one of ``ipv4Prefix`` and ``ipv6Prefix``; others are ignored, as the draft says),
+``formatVersion`` (a major version above 1 is not read) and ``synctoken`` (both may be
+absent: Google's lists have neither); every other member, and a prefix's ``service``, is
+ignored. A list is never polled more than hourly, nor before its ``Cache-Control: max-age``
+has run out, and its ETag is sent back (``If-None-Match``).
 
 What is never evidence that a request came from a crawler is refused, not bounded: a cloud
 provider's address list (AWS ``ip-ranges.json``, Google Cloud's ``cloud.json`` and
@@ -92,6 +97,7 @@ __all__ = [
     "cloud_list",
     "default_data_path",
     "load_snapshot",
+    "max_age",
     "read_jafar",
     "read_snapshot",
     "refresh_lists",
@@ -165,7 +171,10 @@ class AddressList(NamedTuple):
     """The ETag of the response read, for the next conditional request."""
     polled_at: Optional[datetime.datetime] = None
     """When a refresh last asked for it (successfully or not): never again within
-    :data:`POLL_INTERVAL`."""
+    :data:`POLL_INTERVAL`, nor within :attr:`max_age`."""
+    max_age: Optional[int] = None
+    """Seconds the last response's ``Cache-Control: max-age`` asked it be kept (at most
+    :data:`STALE_AFTER`)."""
 
     def __repr__(self) -> str:
         read = self.read_at.strftime("%Y-%m-%d") if self.read_at is not None else "not captured"
@@ -391,10 +400,13 @@ def _order(text: str) -> Tuple[int, int, int]:
 
 def read_jafar(document: Any,
                where: str = "list") -> Tuple[Tuple[str, ...], Optional[str], Optional[str]]:
-    """The prefixes, ``creationTime`` and ``synctoken`` of a JAFAR document
-    (draft-illyes-webbotauth-jafar-00, 2026-04-21), unknown members ignored; a document that
-    is not one, a cloud provider's list, or a list with a refused prefix is a
-    :class:`RobotsError` naming ``where``.
+    """The prefixes, ``creationTime`` and ``synctoken`` of a JAFAR document, unknown members
+    ignored. As the draft says (draft-illyes-aipref-jafar-00 §2.3, §3.2): a prefix object
+    with both or neither of ``ipv4Prefix`` and ``ipv6Prefix`` is ignored, and a
+    ``formatVersion`` of a major version above 1 is not read (an error: the caller keeps its
+    last valid list); ``formatVersion`` and ``synctoken`` may be absent (Google's lists
+    have neither). A document that is not one, a cloud provider's list, or a list with a
+    refused prefix is a :class:`RobotsError` naming ``where``.
 
     >>> read_jafar({"creationTime": "2026-11-27T00:00:00", "prefixes": [
     ...     {"ipv4Prefix": "66.249.64.0/27"}, {"ipv6Prefix": "2001:4860:4801:10::/64"}]})
@@ -406,6 +418,12 @@ def read_jafar(document: Any,
                           "that a request came from a crawler; refused")
     if not isinstance(document, dict):
         raise RobotsError(f"{where}: not a JSON object")
+    version = document.get("formatVersion")
+    if isinstance(version, str):
+        major = version.split(".", 1)[0].strip()
+        if not major.isdigit() or int(major[:6]) != 1:
+            raise RobotsError(f"{where}: formatVersion {visible(version[:20])!r} is not 1.x: "
+                              "not read (draft-illyes-aipref-jafar-00 §3.2)")
     items = document.get("prefixes")
     if not isinstance(items, list):
         raise RobotsError(f"{where}: no 'prefixes' array")
@@ -418,7 +436,7 @@ def read_jafar(document: Any,
             raise RobotsError(f"{at}: not an object")
         has4, has6 = "ipv4Prefix" in item, "ipv6Prefix" in item
         if has4 == has6:
-            raise RobotsError(f"{at}: needs exactly one of ipv4Prefix and ipv6Prefix")
+            continue  # the draft: an object with both or neither MUST be ignored
         if has4:
             prefixes.append(_prefix(item["ipv4Prefix"], 4, at))
         else:
@@ -547,7 +565,8 @@ def _address_list(entry: Any, where: str) -> AddressList:
         synctoken=_field(entry, "synctoken", str, where, optional=True),
         captured=captured, source=_field(entry, "source", str, where),
         prefixes=_check_span(prefixes, where), read_url=read_url,
-        etag=_field(entry, "etag", str, where, optional=True), polled_at=polled_at)
+        etag=_field(entry, "etag", str, where, optional=True), polled_at=polled_at,
+        max_age=_field(entry, "max_age", int, where, optional=True))
 
 
 def _name_pattern(entry: Any, where: str) -> NamePattern:
@@ -622,7 +641,8 @@ def _list_document(item: AddressList) -> Dict[str, Any]:
             "captured": item.captured, "read_at": _stamp(item.read_at),
             "polled_at": _stamp(item.polled_at),
             "creation_time": item.creation_time, "synctoken": item.synctoken,
-            "etag": item.etag, "source": item.source, "prefixes": list(item.prefixes)}
+            "etag": item.etag, "max_age": item.max_age, "source": item.source,
+            "prefixes": list(item.prefixes)}
 
 
 def default_data_path() -> Path:
@@ -711,6 +731,8 @@ class ListAnswer(NamedTuple):
     """Why no whole answer came (time-out, connection refused, too large...)."""
     url: str = ""
     """The URL that answered, after redirects."""
+    cache_control: str = ""
+    """The response's ``Cache-Control`` header."""
 
 
 ListFetcher = Callable[[str, Optional[str]], ListAnswer]
@@ -727,9 +749,37 @@ class ListChange(NamedTuple):
     message: str = ""
 
 
+_MAX_AGE = re.compile(r"(?:^|[,\s])max-age\s*=\s*\"?(\d{1,12})", re.IGNORECASE)
+
+
+def max_age(cache_control: str) -> Optional[int]:
+    """The seconds of a ``Cache-Control`` header's ``max-age`` (capped at
+    :data:`STALE_AFTER`), ``None`` when it has none or forbids keeping the answer.
+
+    >>> max_age("public, max-age=86400"), max_age("no-store, max-age=600"), max_age("")
+    (86400, None, None)
+    """
+    lowered = cache_control.lower()
+    if "no-store" in lowered or "no-cache" in lowered:
+        return None
+    found = _MAX_AGE.search(cache_control)
+    if found is None:
+        return None
+    return min(int(found.group(1)), int(STALE_AFTER.total_seconds()))
+
+
+def _due(item: AddressList, moment: datetime.datetime) -> bool:
+    """May the list be asked for again: an hour after the last poll at the earliest, and
+    not before its ``max-age`` has run out."""
+    if item.polled_at is None:
+        return True
+    wait = max(POLL_INTERVAL, datetime.timedelta(seconds=item.max_age or 0))
+    return moment - item.polled_at >= wait
+
+
 def _refreshed(item: AddressList, answer: ListAnswer, now: datetime.datetime
                ) -> Tuple[AddressList, ListChange]:
-    polled = item._replace(polled_at=now)
+    polled = item._replace(polled_at=now, max_age=max_age(answer.cache_control))
     if answer.error is not None or answer.status is None:
         return polled, ListChange(item.name, "failed", message=answer.error or "no answer")
     if answer.status == 304:
@@ -782,10 +832,11 @@ def refresh_lists(snapshot: Snapshot, fetch: ListFetcher,
     lists: List[AddressList] = []
     changes: List[ListChange] = []
     for item in snapshot.lists:
-        if item.polled_at is not None and moment - item.polled_at < POLL_INTERVAL:
+        if not _due(item, moment):
             lists.append(item)
-            changes.append(ListChange(item.name, "skipped",
-                                      message="polled less than an hour ago"))
+            changes.append(ListChange(item.name, "skipped", message=(
+                "polled less than an hour ago" if not item.max_age or item.max_age <= 3600
+                else f"polled within its Cache-Control max-age of {item.max_age} s")))
             continue
         try:
             answer = fetch(item.url, item.etag if item.captured else None)

@@ -51,7 +51,10 @@ def _fetcher(args: argparse.Namespace) -> Any:
             return ListAnswer(page.status, error=f"larger than {MAX_LIST_BYTES >> 20} MiB",
                               url=page.url)
         etags = [value for name, value in page.headers if name.lower() == "etag"]
-        return ListAnswer(page.status, page.body, etags[-1] if etags else None, url=page.url)
+        caching = ", ".join(value for name, value in page.headers
+                            if name.lower() == "cache-control")
+        return ListAnswer(page.status, page.body, etags[-1] if etags else None, url=page.url,
+                          cache_control=caching[:1000])
 
     return fetch
 
@@ -116,8 +119,9 @@ def add_command(commands: Any) -> None:
         description="Fetch every operator-published address list of the snapshot in force "
                     "from its current URL (with If-None-Match when an ETag was kept; at "
                     "most 4 MiB and --timeout per list; no list asked for twice within an "
-                    "hour), check each (JAFAR format; hostile and cloud providers' lists "
-                    "refused), show the prefixes added and removed per list, and write the "
+                    "hour or within its Cache-Control max-age), check each (JAFAR "
+                    "format; hostile and cloud providers' lists refused), show the "
+                    "prefixes added and removed per list, and write the "
                     "copy atomically to the user's data directory ($ROBOTSRULES_ADDRESSES, "
                     "else $XDG_DATA_HOME/robotsrules/crawler-addresses.json) or to "
                     "--snapshot FILE. A list that fails keeps its old content. The bundled "
