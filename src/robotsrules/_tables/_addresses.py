@@ -278,10 +278,10 @@ class AddressIndex:
         for address_list in lists:
             kept.append(address_list)
             for text in address_list.prefixes:
-                network = ipaddress.ip_network(text)
-                start = int(network.network_address)
-                entry = (start, start + network.num_addresses, Hit(address_list, str(network)))
-                (entries4 if network.version == 4 else entries6).append(entry)
+                version, start, length = _spec(text)
+                size = 1 << ((32 if version == 4 else 128) - length)
+                entry = (start, start + size, Hit(address_list, text))
+                (entries4 if version == 4 else entries6).append(entry)
         self._lists = tuple(kept)
         self.size = len(entries4) + len(entries6)
         """How many prefixes the index holds."""
@@ -372,7 +372,30 @@ def _prefix(text: Any, version: int, where: str) -> str:
                           "crawlers span that much; the list is refused")
     if not network.is_global:
         raise RobotsError(f"{where}: {text!r} is not global unicast space; the list is refused")
-    return str(network)
+    canonical = str(network)
+    _remember(canonical, (version, int(network.network_address), network.prefixlen))
+    return canonical
+
+
+# Prefixes already read: (version, first address, length), so that checking a list,
+# ordering it and indexing it parse each prefix once. Bounded: cleared when full.
+_PARSED: Dict[str, Tuple[int, int, int]] = {}
+
+
+def _remember(text: str, spec: Tuple[int, int, int]) -> None:
+    if len(_PARSED) >= 2 * MAX_PREFIXES:
+        _PARSED.clear()
+    _PARSED[text] = spec
+
+
+def _spec(text: str) -> Tuple[int, int, int]:
+    """(version, first address, prefix length) of a canonical prefix."""
+    spec = _PARSED.get(text)
+    if spec is None:
+        network = ipaddress.ip_network(text)
+        spec = (network.version, int(network.network_address), network.prefixlen)
+        _remember(text, spec)
+    return spec
 
 
 def _check_span(prefixes: Sequence[str], where: str) -> Tuple[str, ...]:
@@ -381,21 +404,16 @@ def _check_span(prefixes: Sequence[str], where: str) -> Tuple[str, ...]:
     span4 = span6 = 0
     unique: Dict[str, None] = {}
     for text in prefixes:
-        network = ipaddress.ip_network(text)
-        if network.version == 4:
-            span4 += network.num_addresses
+        version, _, length = _spec(text)
+        if version == 4:
+            span4 += 1 << (32 - length)
         else:
-            span6 += network.num_addresses
+            span6 += 1 << (128 - length)
         unique[text] = None
     if span4 > MAX_SPAN_V4 or span6 > MAX_SPAN_V6:
         raise RobotsError(f"{where}: its prefixes cover more addresses than any operator's "
                           "crawlers use; the list is refused")
-    return tuple(sorted(unique, key=_order))
-
-
-def _order(text: str) -> Tuple[int, int, int]:
-    network = ipaddress.ip_network(text)
-    return network.version, int(network.network_address), network.prefixlen
+    return tuple(sorted(unique, key=_spec))
 
 
 def read_jafar(document: Any,
