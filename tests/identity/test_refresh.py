@@ -213,6 +213,15 @@ def test_the_maintainer_script_runs_the_command(tmp_path: Path) -> None:
         assert good is not None and good.etag == '"v2"'
         lists: List[str] = [item.name for item in load_snapshot(target).lists]
         assert lists[0] == "good"
+        # the maintainer takes what the copy read into a snapshot of the same lists
+        bundled = tmp_path / "bundled.json"
+        _snapshot(server, bundled)
+        assert finishes(script.main, ["--snapshot", str(bundled), "--import-copy", str(target),
+                                      "--compiled", "2026-12-01T00:00:00Z", "--write"]) == 0
+        imported = load_snapshot(bundled)
+        assert imported.named("good").prefixes == good.prefixes  # type: ignore[union-attr]
+        assert imported.named("good").etag == '"v2"'  # type: ignore[union-attr]
+        assert imported.named("huge").prefixes == ("20.171.206.0/24", "45.76.10.0/24")  # type: ignore[union-attr]
 
 
 def test_no_list_is_asked_for_within_the_hour_nor_within_its_max_age() -> None:
