@@ -181,11 +181,21 @@ def test_a_304_for_a_list_never_captured_is_a_failure() -> None:
     assert outcome["anthropic-bots"] == "failed" and outcome["openai-gptbot"] == "not-modified"
 
 
-def test_the_bundled_snapshot_is_never_written() -> None:
-    before = (DATA / "crawler-addresses.json").read_bytes()
+def test_the_bundled_snapshot_is_never_written(tmp_path: Path) -> None:
+    from importlib import resources
+
+    installed = Path(str(resources.files("robotsrules").joinpath("data/crawler-addresses.json")))
+    for bundled in {installed, DATA / "crawler-addresses.json"}:  # the build's, the tree's
+        before = bundled.read_bytes()
+        with pytest.raises(RobotsError, match="never written"):
+            write_atomically(bundled, "{}")
+        assert bundled.read_bytes() == before
+    package = tmp_path / "pkg"  # any package's data/ copy, e.g. another checkout
+    (package / "data").mkdir(parents=True)
+    (package / "__init__.py").write_text("", "utf-8")
     with pytest.raises(RobotsError, match="never written"):
-        write_atomically(DATA / "crawler-addresses.json", "{}")
-    assert (DATA / "crawler-addresses.json").read_bytes() == before
+        write_atomically(package / "data" / "crawler-addresses.json", "{}")
+    assert not (package / "data" / "crawler-addresses.json").exists()
 
 
 def test_a_failed_write_keeps_the_old_copy_and_leaves_nothing_behind(tmp_path: Path) -> None:

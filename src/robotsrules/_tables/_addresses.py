@@ -878,7 +878,11 @@ def write_atomically(path: PathLike, text: str) -> None:
     target = Path(os.fspath(path))
     bundled = Path(str(resources.files("robotsrules").joinpath(f"data/{SHIPPED}")))
     with contextlib.suppress(OSError):
-        if target.resolve() == bundled.resolve():
+        place = target.resolve()
+        # the installed package's copy, or any package's (a source checkout's) data/ file
+        if place == bundled.resolve() or (
+                place.name == SHIPPED and place.parent.name == "data"
+                and (place.parent.parent / "__init__.py").exists()):
             raise RobotsError(f"{target}: the bundled snapshot is never written; "
                               "refresh writes the user's copy")
     target.parent.mkdir(parents=True, exist_ok=True)
