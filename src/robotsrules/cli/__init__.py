@@ -87,6 +87,9 @@ def _parser() -> argparse.ArgumentParser:
     _usage.add_command(commands)
     _license.add_command(commands)
     _lint.add_commands(commands)
+    from . import _crawlers
+
+    _crawlers.add_command(commands)  # crawlers refresh
     return parser
 
 
