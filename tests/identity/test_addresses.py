@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 import ipaddress
 import json
+import sys
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
@@ -350,3 +351,27 @@ def test_the_standards_page_lists_the_snapshot_and_every_list() -> None:
     for item in snapshot.lists:
         count = str(len(item.prefixes)) if item.captured else "not captured"
         assert f"| `{item.name}` | {item.operator} | <{item.url}> | {count} |" in page, item.name
+
+
+def test_the_refreshed_copy_lives_in_the_user_data_directory(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from robotsrules._tables._addresses import default_data_path
+
+    monkeypatch.delenv("ROBOTSRULES_ADDRESSES", raising=False)
+    monkeypatch.setenv("HOME", "/home/u")
+    tail = Path("robotsrules", "crawler-addresses.json")
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setenv("XDG_DATA_HOME", "/xdg")
+    assert default_data_path() == Path("/xdg") / tail
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/ignored")
+    assert default_data_path() == Path("/home/u/.local/share") / tail
+    monkeypatch.setenv("XDG_CACHE_HOME", "/cache-is-not-data")
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert default_data_path() == Path("/home/u/.local/share") / tail
+    monkeypatch.setattr(sys, "platform", "darwin")
+    assert default_data_path() == Path("/home/u/Library/Application Support") / tail
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.setenv("LOCALAPPDATA", "/appdata/local")
+    assert default_data_path() == Path("/appdata/local") / tail
+    monkeypatch.setenv("ROBOTSRULES_ADDRESSES", "~/mine.json")
+    assert default_data_path() == Path("/home/u/mine.json")

@@ -52,7 +52,6 @@ import json
 import os
 import re
 import socket
-import sys
 import tempfile
 from bisect import bisect_right
 from dataclasses import dataclass, replace
@@ -76,7 +75,7 @@ from urllib.parse import urlsplit
 
 from .._terminal import visible
 from ..errors import RobotsError
-from ._datafile import parse_json, shipped_text
+from ._datafile import parse_json, shipped_text, user_path
 
 __all__ = [
     "ENV_VAR",
@@ -668,19 +667,7 @@ def default_data_path() -> Path:
     set, else ``robotsrules/crawler-addresses.json`` in the user's data directory:
     ``$XDG_DATA_HOME`` or ``~/.local/share`` (Linux and other Unixes), ``~/Library/Application
     Support`` (macOS), ``%LOCALAPPDATA%`` (Windows)."""
-    override = os.environ.get(ENV_VAR)
-    if override:
-        return Path(override).expanduser()
-    if sys.platform == "win32":
-        local = os.environ.get("LOCALAPPDATA")
-        base = Path(local) if local else Path.home() / "AppData" / "Local"
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        xdg = os.environ.get("XDG_DATA_HOME")
-        # XDG Base Directory spec: a relative path is invalid and must be ignored.
-        base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "share"
-    return base / FILE_NAME
+    return user_path("data", ENV_VAR, FILE_NAME)
 
 
 _BUNDLED: List[Snapshot] = []

@@ -6,12 +6,15 @@ from a hostile file)."""
 from __future__ import annotations
 
 import json
+import os
+import sys
 from importlib import resources
-from typing import Any
+from pathlib import Path
+from typing import Any, Literal, Union
 
 from ..errors import RobotsError
 
-__all__ = ["parse_json", "shipped_text"]
+__all__ = ["parse_json", "shipped_text", "user_path"]
 
 
 def shipped_text(name: str) -> str:
@@ -28,3 +31,25 @@ def parse_json(text: str, where: str, limit: int, hint: str = "") -> Any:
         return json.loads(text)
     except (ValueError, RecursionError) as error:
         raise RobotsError(f"{where}: not JSON ({str(error)[:200]}){hint}") from None
+
+
+def user_path(kind: Literal["cache", "data"], env_var: str,
+              name: Union[str, os.PathLike[str]]) -> Path:
+    """Where a file of robotsrules lives for this user: ``$env_var`` if set, else ``name``
+    in the user's cache or data directory: ``$XDG_CACHE_HOME``/``$XDG_DATA_HOME`` or
+    ``~/.cache``/``~/.local/share`` (Linux and other Unixes; a relative XDG path is ignored,
+    as the XDG Base Directory specification says), ``~/Library/Caches``/``~/Library/Application
+    Support`` (macOS), ``%LOCALAPPDATA%`` (Windows, both kinds)."""
+    override = os.environ.get(env_var)
+    if override:
+        return Path(override).expanduser()
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA")
+        base = Path(local) if local else Path.home() / "AppData" / "Local"
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / ("Caches" if kind == "cache" else "Application Support")
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME" if kind == "cache" else "XDG_DATA_HOME")
+        fallback = Path.home() / (".cache" if kind == "cache" else ".local/share")
+        base = Path(xdg) if xdg and os.path.isabs(xdg) else fallback
+    return base / name

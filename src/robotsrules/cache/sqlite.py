@@ -47,12 +47,12 @@ import datetime
 import logging
 import os
 import sqlite3
-import sys
 import threading
 import time
 from pathlib import Path
 from typing import Any, Optional, Tuple, Union
 
+from .._tables._datafile import user_path
 from ..errors import InvalidArgument
 from ..policy import DAY, Entry
 from ._merge import merge
@@ -86,19 +86,7 @@ def default_cache_path() -> Path:
     ``robotsrules/robots.sqlite3`` in the user's cache directory: ``$XDG_CACHE_HOME`` or
     ``~/.cache`` (Linux and other Unixes), ``~/Library/Caches`` (macOS), ``%LOCALAPPDATA%``
     (Windows)."""
-    override = os.environ.get(ENV_VAR)
-    if override:
-        return Path(override).expanduser()
-    if sys.platform == "win32":
-        local = os.environ.get("LOCALAPPDATA")
-        base = Path(local) if local else Path.home() / "AppData" / "Local"
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    else:
-        xdg = os.environ.get("XDG_CACHE_HOME")
-        # XDG Base Directory spec: a relative path is invalid and must be ignored.
-        base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
-    return base / FILE_NAME
+    return user_path("cache", ENV_VAR, FILE_NAME)
 
 
 def _code(error: BaseException) -> Optional[int]:
