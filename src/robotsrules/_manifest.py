@@ -9,7 +9,9 @@ run judged an origin by several), in the shape of ``data/manifest.schema.json``.
 
 * the header: ``manifest_version``, the library and its version, the crawler registry's
   ``version`` and ``compiled`` date when ``data/crawlers.json`` carries them (else null,
-  said in ``notes``), the reading mode, the agents and purposes, the time the manifest was
+  said in ``notes``), the usage vocabularies read (``vocabularies``: the table's version,
+  the draft-ietf-aipref-vocab revision and the purpose-group draft's revision, how much of
+  it was read and its tokens), the reading mode, the agents and purposes, the time the manifest was
   written, the protocols consulted, and ``null_fields``: each field the input could not
   fill and why (a robots table without ``date`` gives no fetch time);
 * an origin record: the robots.txt octets' SHA-256 and size, its fetch time and HTTP
@@ -40,6 +42,7 @@ import tempfile
 from importlib import resources
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from ._tables._purposes import vocabulary_info
 from ._version import __version__
 from .policy import outcome_for_status
 from .robotstxt import RobotsTxt, parse
@@ -291,6 +294,7 @@ class Manifest:
             "library_version": __version__,
             "registry_version": version,
             "registry_compiled": compiled,
+            "vocabularies": vocabulary_info(),
             "reading_mode": self.mode,
             "created": when.isoformat(timespec="seconds"),
             "producer": self.producer,

@@ -13,13 +13,14 @@ caller): ``example-token`` below is this test's own name, not a token of the dra
 
 from __future__ import annotations
 
-from typing import Dict, Optional
+from typing import Dict, List, Optional, Tuple
 
 import pytest
 
 import robotsrules
 from robotsrules._rules._usage import PURPOSE_GROUP
 from robotsrules._tables._purposes import Purpose, purpose_group_draft
+from robotsrules.linter import Diagnostic
 
 TABLE: Dict[str, Purpose] = {"example-token": "train-ai"}
 
@@ -134,3 +135,57 @@ def test_a_star_verdict_is_never_a_purpose_statement() -> None:
     verdict = robots.for_agent("example-token").explain("/x")
     assert verdict.scope == "global" and verdict.rule is not None
     assert purpose_group_line("example-token", "train-ai", verdict) is None
+
+
+# -- lint: R610 and R611 (only for recorded tokens; none is recorded yet) ------------------
+
+def _lint(body: bytes) -> List[Diagnostic]:
+    # The purpose-group pass alone, with this test's table (lint() runs it with the shipped
+    # table, inside its usage pass).
+    from robotsrules.linter._checks import _Linter
+
+    linter = _Linter(body, None)
+    linter.purpose_group_checks(TABLE)
+    return list(linter.found)
+
+
+def _codes(body: bytes) -> List[Tuple[str, int, int]]:
+    return [(d.code, d.line, d.column) for d in _lint(body)]
+
+
+def test_lint_notes_a_purpose_group_that_only_allows() -> None:
+    assert _codes(b"User-agent: *\nDisallow: /x\n\nUser-agent: example-token\nAllow: /\n") == [
+        ("R610", 4, 13)]
+    assert _codes(b"User-agent: example-token\nDisallow:\n") == [("R610", 1, 13)]
+    assert _codes(FILE) == []  # it refuses /private/
+
+
+def test_lint_warns_when_a_purpose_group_and_a_usage_line_disagree() -> None:
+    body = (b"User-agent: *\nContent-Usage: /private/ train-ai=y\nAllow: /\n\n"
+            b"User-agent: example-token\nDisallow: /private/\n")
+    assert _codes(body) == [("R611", 2, 16)]
+    (found,) = _lint(body)
+    assert "line 6" in found.message and "line 2 and line 6" in found.hint
+    # A Content-Signal line covers every path; ai-train speaks of train-ai.
+    body = (b"User-agent: *\nContent-Signal: ai-train=no\nAllow: /\n\n"
+            b"User-agent: example-token\nAllow: /public/\nDisallow: /\n")
+    assert _codes(body) == [("R611", 2, 17)]
+    # Agreeing statements, or statements about other purposes, are quiet.
+    quiet = [
+        b"User-agent: *\nContent-Usage: /private/ train-ai=n\n\n"
+        b"User-agent: example-token\nDisallow: /private/\n",
+        b"User-agent: *\nContent-Usage: /private/ search=y\n\n"
+        b"User-agent: example-token\nDisallow: /private/\n",
+        b"User-agent: *\nContent-Usage: /other/ train-ai=y\n\n"
+        b"User-agent: example-token\nDisallow: /private/\n",
+    ]
+    for body in quiet:
+        assert _codes(body) == [], body
+
+
+def test_lint_with_the_shipped_table_says_nothing_of_purpose_groups() -> None:
+    from robotsrules.linter import PURPOSE_GROUP_CODES, lint
+
+    body = (b"User-agent: *\nContent-Usage: /private/ train-ai=y\nAllow: /\n\n"
+            b"User-agent: example-token\nAllow: /\n")
+    assert not [d for d in lint(body) if d.code in PURPOSE_GROUP_CODES]
