@@ -31,7 +31,7 @@ from ._rules._usage import (
     purpose_group_line,
     with_purpose_groups,
 )
-from ._tables._purposes import Purpose, purpose_group_draft
+from ._tables._purposes import PURPOSE_GROUP_TOKENS, Purpose, purpose_group_draft
 from .errors import InvalidArgument
 from .model import Group, Line, Pace, RequestRate, Scope, Verdict
 
@@ -473,7 +473,7 @@ class RobotsTxt:
         :attr:`Verdict.usage` holds the ``Content-Signal``/``Content-Usage`` lines that
         apply to the URL (see :meth:`usage`).
         """
-        return self._explain_of(self.for_agent(agent), url, purpose_group_draft().tokens)
+        return self._explain_of(self.for_agent(agent), url, _purpose_tokens())
 
     def _explain_of(self, rules: AgentRules, url: str, tokens: Mapping[str, Purpose]) -> Verdict:
         """:meth:`explain` with the purpose-group token table given (as :meth:`_usage_of`)."""
@@ -506,7 +506,7 @@ class RobotsTxt:
             if type(agent) is str:
                 object.__setattr__(self, "_last", (agent, rules))
         crawl = rules.allowed(url)
-        return self._usage_of(rules, url, crawl, purpose_group_draft().tokens)
+        return self._usage_of(rules, url, crawl, _purpose_tokens())
 
     def _usage_of(self, rules: AgentRules, url: str, crawl: bool,
                   tokens: Mapping[str, Purpose]) -> Usage:
@@ -656,6 +656,15 @@ class RobotsTxt:
     def agents(self) -> Tuple[str, ...]:
         """The product tokens named by the file's groups (lower-cased, file order)."""
         return tuple(self._by_agent)
+
+
+_NO_TOKENS: Final[Mapping[str, Purpose]] = {}
+
+
+def _purpose_tokens() -> Mapping[str, Purpose]:
+    """The purpose-group tokens of the shipped table; the generated tuple (kept equal to the
+    data by tests/usage/test_vocabulary_data.py) answers without a lookup while it is empty."""
+    return purpose_group_draft().tokens if PURPOSE_GROUP_TOKENS else _NO_TOKENS
 
 
 def _may_state_usage(source: bytes) -> bool:
