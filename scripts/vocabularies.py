@@ -37,6 +37,8 @@ def _literal(name: str, values: Sequence[str]) -> str:
 
 def _tuple(name: str, kind: str, values: Sequence[str]) -> str:
     head = f"{name}: Final[Tuple[{kind}, ...]] = ("  # Final: a static for mypyc
+    if not values:
+        return head + ")"
     return _wrapped(head, [json.dumps(v) for v in values], ")")
 
 
@@ -71,6 +73,21 @@ def _labels(data: Dict[str, Any]) -> Dict[str, List[str]]:
             "date": [current["date"]]}
 
 
+def _purpose_group_names(block: Dict[str, Any]) -> List[str]:
+    """The names of the purpose-group draft (draft-kelley-aipref-training-preference-signal)."""
+    name = f"{block['document']}-{block['revision']}"
+    return [
+        "",
+        f"PURPOSE_GROUP_DRAFT: Final = {json.dumps(name)}",
+        f'"""The purpose-group draft the table records ({block["date"]}; read: '
+        f'{block["read"]})."""',
+        "",
+        _tuple("PURPOSE_GROUP_TOKENS", "str", sorted(block["tokens"])),
+        '"""Its policy tokens, each a User-agent value that names a purpose, not a crawler\n'
+        '(empty while the text defining them is unread)."""',
+    ]
+
+
 def render(data: Dict[str, Any]) -> str:
     """The generated block for ``data`` (the parsed vocabularies.json)."""
     names = _labels(data)
@@ -96,6 +113,7 @@ def render(data: Dict[str, Any]) -> str:
         "",
         f"AIPREF_REVISION: Final = {json.dumps(revision)}",
         '"""The draft-ietf-aipref-vocab revision the current reading follows."""',
+        *_purpose_group_names(data["training_preference_signal"]),
     ]
     return BEGIN + "\n".join(parts) + "\n" + END
 

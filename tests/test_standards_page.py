@@ -8,7 +8,7 @@ from pathlib import Path
 
 from robotsrules._tables._crawlers import registry_info
 from robotsrules._tables._extensions import extensions
-from robotsrules._tables._purposes import revision, revisions
+from robotsrules._tables._purposes import purpose_group_draft, revision, revisions
 
 PAGE = (Path(__file__).resolve().parent.parent / "docs" / "reference" /
         "standards.md").read_text(encoding="utf-8")
@@ -42,3 +42,11 @@ def test_every_extension_is_listed() -> None:
 def test_registry_version_and_date() -> None:
     info = registry_info()
     assert f"version {info['version']}, compiled {info['compiled']}" in PAGE
+
+
+def test_the_purpose_group_draft_is_listed_with_what_was_read() -> None:
+    draft = purpose_group_draft()
+    assert f"| **-{draft.revision}, {draft.date}** |" in PAGE
+    assert draft.url in PAGE and draft.document in PAGE
+    assert (draft.read == "abstract") is ("**abstract only read**" in PAGE)
+    assert (not draft.tokens) is ("none is recorded" in PAGE)

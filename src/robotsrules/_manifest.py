@@ -9,11 +9,12 @@ run judged an origin by several), in the shape of ``data/manifest.schema.json``.
 
 * the header: ``manifest_version``, the library and its version, the crawler registry's
   ``version`` and ``compiled`` date when ``data/crawlers.json`` carries them (else null,
-  said in ``notes``), the draft-ietf-aipref-vocab revision the usage categories were read
-  as and its date (``aipref_revision``, ``aipref_revision_date``), the reading mode, the
-  agents and purposes, the time the manifest was written, the protocols consulted, and
-  ``null_fields``: each field the input could not fill and why (a robots table without
-  ``date`` gives no fetch time);
+  said in ``notes``), the usage vocabularies read (``vocabularies``: the table's version,
+  the draft-ietf-aipref-vocab revision and the purpose-group draft's revision, how much of
+  it was read and its tokens; the aipref revision and its date also as ``aipref_revision``
+  and ``aipref_revision_date``), the reading mode, the agents and purposes, the time the
+  manifest was written, the protocols consulted, and ``null_fields``: each field the input
+  could not fill and why (a robots table without ``date`` gives no fetch time);
 * an origin record: the robots.txt octets' SHA-256 and size, its fetch time and HTTP
   status (null when the input does not carry them), the fetch policy's outcome, the
   protocols consulted for it, the verdicts given (URL and agent pairs), and every refusal
@@ -298,6 +299,7 @@ class Manifest:
             # the reading of the IETF categories behind every usage answer of the run
             "aipref_revision": vocabulary["aipref"],
             "aipref_revision_date": vocabulary["aipref_date"],
+            "vocabularies": vocabulary_info(),
             "reading_mode": self.mode,
             "created": when.isoformat(timespec="seconds"),
             "producer": self.producer,

@@ -15,7 +15,7 @@ __all__ = ["Group", "Line", "Pace", "Reason", "RequestRate", "Rule", "RuleDirect
 
 RuleDirective = Literal["allow", "disallow"]
 """The directive of a :class:`Rule`."""
-UsageDirective = Literal["content-signal", "content-usage"]
+UsageDirective = Literal["content-signal", "content-usage", "purpose-group"]
 """The directive of a :class:`UsageLine`."""
 Scope = Literal["specific", "global", "none"]
 """Which groups a :class:`Verdict` consulted: those naming the agent, the ``*`` groups, or
@@ -68,7 +68,12 @@ class UsageLine(NamedTuple):
     """
 
     directive: UsageDirective
-    """``"content-signal"`` or ``"content-usage"``."""
+    """``"content-signal"``, ``"content-usage"``, or ``"purpose-group"``: the deciding
+    allow/disallow rule of a group whose ``User-agent`` value is a policy token of
+    draft-kelley-aipref-training-preference-signal (a purpose, not a crawler; ``value``
+    reads ``[User-agent: token] Disallow: /path``). Such lines are made for one URL by
+    :meth:`RobotsTxt.usage <robotsrules.RobotsTxt.usage>`, never kept on a :class:`Group`;
+    no token is in the shipped table yet (see :mod:`robotsrules._rules._usage`)."""
     pattern: str
     value: str
     line: int
@@ -76,6 +81,8 @@ class UsageLine(NamedTuple):
     valid: bool = True
 
     def __str__(self) -> str:
+        if self.directive == "purpose-group":
+            return f"{self.line}: {self.value}"
         name = "Content-Signal" if self.directive == "content-signal" else "Content-Usage"
         return f"{self.line}: {name}: {self.value}"
 

@@ -14,7 +14,7 @@ Interpretation modes (``parse(..., mode=...)``), kept on the object as :attr:`Ro
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, Final, Iterator, List, Literal, Optional, Tuple, Union
+from typing import Any, Dict, Final, Iterator, List, Literal, Mapping, Optional, Tuple, Union
 
 from ._rules import _legacy as legacy
 from ._rules._agents import Agent, agent_tokens
@@ -24,7 +24,14 @@ from ._rules._parser import Parsed, build, decode, slower_delay, slower_rate
 from ._rules._precedence import Row, rows_of
 from ._rules._stance import Stance, stance_of
 from ._rules._urls import match_target, rfc_pattern, rfc_target
-from ._rules._usage import STATES_NOTHING, Usage, UsageRules
+from ._rules._usage import (
+    STATES_NOTHING,
+    Usage,
+    UsageRules,
+    purpose_group_line,
+    with_purpose_groups,
+)
+from ._tables._purposes import PURPOSE_GROUP_TOKENS, Purpose, purpose_group_draft
 from .errors import InvalidArgument
 from .model import Group, Line, Pace, RequestRate, Scope, Verdict
 
@@ -466,12 +473,17 @@ class RobotsTxt:
         :attr:`Verdict.usage` holds the ``Content-Signal``/``Content-Usage`` lines that
         apply to the URL (see :meth:`usage`).
         """
-        rules = self.for_agent(agent)
+        return self._explain_of(self.for_agent(agent), url, _purpose_tokens())
+
+    def _explain_of(self, rules: AgentRules, url: str, tokens: Mapping[str, Purpose]) -> Verdict:
+        """:meth:`explain` with the purpose-group token table given (as :meth:`_usage_of`)."""
         verdict = rules.explain(url)
         usage_rules = self._usage_rules(rules)
-        if usage_rules is None:
+        if usage_rules is None and not self._purpose_tokens(tokens):
             return verdict
-        lines = usage_rules.evaluate(verdict.target, verdict.allowed).lines
+        usage = (STATES_NOTHING[verdict.allowed] if usage_rules is None
+                 else usage_rules.evaluate(verdict.target, verdict.allowed))
+        lines = self._with_purpose_groups(usage, url, tokens).lines
         return verdict._replace(usage=lines) if lines else verdict
 
     def usage(self, url: str, *, agent: Agent) -> Usage:
@@ -494,13 +506,45 @@ class RobotsTxt:
             if type(agent) is str:
                 object.__setattr__(self, "_last", (agent, rules))
         crawl = rules.allowed(url)
-        if self._usage is False:  # the file holds no usage line: nothing stated, anywhere
+        return self._usage_of(rules, url, crawl, _purpose_tokens())
+
+    def _usage_of(self, rules: AgentRules, url: str, crawl: bool,
+                  tokens: Mapping[str, Purpose]) -> Usage:
+        """:meth:`usage` with the purpose-group token table given (the shipped one, or a
+        test's: the table holds no token until the draft's text defining them is read)."""
+        purpose = self._purpose_tokens(tokens)
+        if self._usage is False and not purpose:  # no usage line, no purpose group
             return STATES_NOTHING[crawl]
         usage_rules = self._usage_rules(rules)
         if usage_rules is None:
-            return STATES_NOTHING[crawl]
-        target = rfc_target(url) if self.mode == "rfc" else match_target(url)
-        return usage_rules.evaluate(target, crawl)
+            usage = STATES_NOTHING[crawl]
+        else:
+            target = rfc_target(url) if self.mode == "rfc" else match_target(url)
+            usage = usage_rules.evaluate(target, crawl)
+        return self._with_purpose_groups(usage, url, tokens) if purpose else usage
+
+    def _purpose_tokens(self, tokens: Mapping[str, Purpose]) -> bool:
+        """Whether a group of this file is keyed by one of ``tokens`` (legacy mode: never;
+        the 1994/1996 readers know no usage preference)."""
+        if not tokens or self.mode == "legacy":
+            return False
+        by_agent = self._by_agent
+        return any(token in by_agent for token in tokens)
+
+    def _with_purpose_groups(self, usage: Usage, url: str,
+                             tokens: Mapping[str, Purpose]) -> Usage:
+        """``usage`` combined with what each purpose group of the file states for ``url``
+        (:func:`robotsrules._rules._usage.with_purpose_groups`): every crawler is asked, its
+        own group or ``*`` notwithstanding."""
+        if not self._purpose_tokens(tokens):
+            return usage
+        lines = []
+        for token, purpose in tokens.items():
+            if token in self._by_agent:
+                line = purpose_group_line(token, purpose, self.for_agent(token).explain(url))
+                if line is not None:
+                    lines.append(line)
+        return with_purpose_groups(usage, lines)
 
     def _usage_rules(self, rules: AgentRules) -> Optional[UsageRules]:
         """The usage lines of the groups ``rules`` were chosen from, or None if none."""
@@ -612,6 +656,15 @@ class RobotsTxt:
     def agents(self) -> Tuple[str, ...]:
         """The product tokens named by the file's groups (lower-cased, file order)."""
         return tuple(self._by_agent)
+
+
+_NO_TOKENS: Final[Mapping[str, Purpose]] = {}
+
+
+def _purpose_tokens() -> Mapping[str, Purpose]:
+    """The purpose-group tokens of the shipped table; the generated tuple (kept equal to the
+    data by tests/usage/test_vocabulary_data.py) answers without a lookup while it is empty."""
+    return purpose_group_draft().tokens if PURPOSE_GROUP_TOKENS else _NO_TOKENS
 
 
 def _may_state_usage(source: bytes) -> bool:

@@ -61,6 +61,12 @@ def test_bulk_manifest_with_dates_and_statuses(tmp_path: Path) -> None:
     # the reading of the IETF categories is recorded: -07, since -08 was not read (issue 35 §2)
     assert (header["aipref_revision"], header["aipref_revision_date"]) == (
         "draft-ietf-aipref-vocab-07", "2026-08-19")
+    # The vocabularies read, with the purpose-group draft's revision (issue 35 §1).
+    assert header["vocabularies"]["aipref"] == "draft-ietf-aipref-vocab-07"
+    assert header["vocabularies"]["purpose_groups"] == (
+        "draft-kelley-aipref-training-preference-signal-00")
+    assert header["vocabularies"]["purpose_groups_read"] == "abstract"
+    assert header["vocabularies"]["purpose_groups_tokens"] == "none"
     assert header["agents"] == ["GPTBot", "CCBot"] and header["purposes"] == ["ai-train"]
     assert header["protocols"] == ["robots.txt", "content-signal", "content-usage"]
     assert header["null_fields"] == {"robots": "1 origins have no robots.txt in the input "

@@ -138,3 +138,68 @@ def test_a_read_08_made_current_would_show_as_drift() -> None:
     assert 'AIPREF_REVISION: Final = "08"' in changed
     assert '("train-ai", "ai-use", "search")' in changed
     assert purposes.load_vocabulary(json.dumps(data)).current == "08"
+
+
+# --- draft-kelley-aipref-training-preference-signal (issue 35 §1) ---
+
+def test_purpose_group_draft_is_recorded_with_revision_date_and_how_much_was_read() -> None:
+    # Only the first page of -00 (2026-10-30) could be read: the table records the draft,
+    # says so, and records no token (nothing is guessed).
+    block = _data()["training_preference_signal"]
+    draft = purposes.purpose_group_draft()
+    assert draft.name == purposes.PURPOSE_GROUP_DRAFT == (
+        "draft-kelley-aipref-training-preference-signal-00")
+    assert (draft.revision, draft.date, draft.read) == ("00", "2026-10-30", "abstract")
+    assert draft.url == block["url"] == (
+        "https://www.ietf.org/archive/id/draft-kelley-aipref-training-preference-signal-00.html")
+    assert "not read" in block["read_note"] and block["google"]["date"] == "2026-10-30"
+    assert dict(draft.tokens) == block["tokens"] == {}
+    assert purposes.PURPOSE_GROUP_TOKENS == tuple(sorted(draft.tokens)) == ()
+    info = purposes.vocabulary_info()
+    assert info["purpose_groups"] == draft.name and info["purpose_groups_tokens"] == "none"
+
+
+def test_purpose_group_tokens_show_as_drift() -> None:
+    # The day the draft's tokens are read and entered, the generated tuple must follow.
+    script = _script()
+    data = _data()
+    data["training_preference_signal"]["tokens"]["example-token"] = "train-ai"
+    text = (ROOT / "src" / "robotsrules" / "_tables" / "_purposes.py").read_text(encoding="utf-8")
+    changed = script.updated(text, data)
+    assert changed != text
+    assert 'PURPOSE_GROUP_TOKENS: Final[Tuple[str, ...]] = ("example-token")' in changed
+    read = purposes.load_vocabulary(json.dumps(data)).purpose_groups
+    assert dict(read.tokens) == {"example-token": "train-ai"}
+
+
+@pytest.mark.parametrize("mutate, problem", [
+    (lambda d: d.pop("training_preference_signal"), "no training_preference_signal block"),
+    (lambda d: d["training_preference_signal"].pop("revision"), "has no 'revision'"),
+    (lambda d: d["training_preference_signal"].__setitem__("date", "30 Oct 2026"),
+     "is not YYYY-MM-DD"),
+    (lambda d: d["training_preference_signal"].__setitem__("tokens", ["x"]),
+     "is not a mapping"),
+    (lambda d: d["training_preference_signal"]["tokens"].__setitem__("*", "train-ai"),
+     "is not a lower-case"),
+    (lambda d: d["training_preference_signal"]["tokens"].__setitem__("Bot2000", "train-ai"),
+     "is not a lower-case"),
+    (lambda d: d["training_preference_signal"]["tokens"].__setitem__("x-train", "training"),
+     "unknown purpose"),
+])
+def test_damaged_purpose_group_block_is_a_clear_error(mutate: Any, problem: str) -> None:
+    data = _data()
+    mutate(data)
+    with pytest.raises(RobotsError, match=problem):
+        purposes.load_vocabulary(json.dumps(data))
+
+
+def test_provenance_records_the_purpose_group_draft() -> None:
+    from robotsrules._tables._provenance import metadata, version_text
+
+    data = metadata()
+    assert data["robotsrules.purpose_groups_draft"] == purposes.PURPOSE_GROUP_DRAFT
+    assert data["robotsrules.purpose_groups_draft_date"] == "2026-10-30"
+    assert data["robotsrules.purpose_groups_read"] == "abstract"
+    assert data["robotsrules.purpose_groups_tokens"] == "none"
+    assert ("purpose groups: draft-kelley-aipref-training-preference-signal-00, 2026-10-30, "
+            "read: abstract, tokens: none") in version_text()

@@ -26,6 +26,21 @@ the vocabulary's rule). Every ``Content-Signal`` line of the groups applies, com
 same way. When the agent may not fetch the URL, no preference applies (attach draft:
 "paths that cannot be crawled have no associated usage preferences").
 
+Purpose groups (draft-kelley-aipref-training-preference-signal-00, 2026-10-30). The draft
+binds a usage preference to paths with an ordinary group whose ``User-agent`` value is a
+per-purpose policy token, with no new directive and no new grammar (its abstract: the
+only part of it read here). Such a group is a statement for its purpose, for every crawler,
+over the paths it allows or disallows: :func:`purpose_group_line` turns the group's own
+verdict for a URL (the same matcher and longest-match precedence as any group,
+:mod:`robotsrules._rules._precedence`) into a ``purpose-group`` :class:`UsageLine`: its
+deciding ``Disallow`` states the purpose refused, its deciding ``Allow`` permitted, and a
+URL no rule of the group matches gets no statement. A crawler's own group does not hide it,
+and :func:`with_purpose_groups` combines it with the ``Content-Signal``/``Content-Usage``
+answer most restrictively (the draft's rule for combining was not read: the restrictive
+reading). The tokens are data (:func:`robotsrules._tables._purposes.purpose_group_draft`);
+the shipped table holds none yet, because the sections defining them were not read, so no
+file is read this way until they are.
+
 A ``Content-Usage`` line whose value does not parse (``/a/ train-ai=n,``, a bare ``/a/``)
 is read as the ``Content-Usage`` header is (:func:`refusals`): only its refusals count, and
 it takes part in the longest match only with them. It never decides alone: the longest
@@ -53,17 +68,19 @@ from .._tables._purposes import (
     statements,
     superseded,
 )
-from ..model import Group, UsageDirective, UsageLine
+from ..model import Group, UsageDirective, UsageLine, Verdict
 from ._pattern import Pattern
 from ._urls import normalize_escapes, rfc_pattern
 
 __all__ = [
-    "STATES_NOTHING", "Reading", "Usage", "UsageRules", "dictionary_statements", "evaluate",
-    "read_value", "refusals", "usage_line",
+    "PURPOSE_GROUP", "STATES_NOTHING", "Reading", "Usage", "UsageRules", "dictionary_statements",
+    "evaluate", "purpose_group_line", "read_value", "refusals", "usage_line",
+    "with_purpose_groups",
 ]
 
 CONTENT_SIGNAL: Final[UsageDirective] = "content-signal"
 CONTENT_USAGE: Final[UsageDirective] = "content-usage"
+PURPOSE_GROUP: Final[UsageDirective] = "purpose-group"
 _SIGNAL_VALUES: Final = {"yes": True, "no": False}
 _CATEGORY_VALUES: Final = {"y": True, "n": False}
 _SIGNAL_SET: Final = frozenset(CONTENT_SIGNALS)
@@ -408,6 +425,48 @@ class UsageRules:
             return Usage(False, _EMPTY, _EMPTY, (), lines)
         categories = MappingProxyType(statements(s for line in deciding for s in line.statements))
         return Usage(True, self._signals, categories, lines)
+
+
+def purpose_group_line(token: str, purpose: Purpose, verdict: Verdict) -> Optional[UsageLine]:
+    """What the purpose group of ``token`` states for one URL, from that group's own verdict
+    (``verdict``: :meth:`AgentRules.explain` of the token, whose groups must be the token's
+    own, never ``*``): its deciding rule as a ``purpose-group`` line stating ``purpose``
+    refused (``Disallow``) or permitted (``Allow``); ``None`` when no rule of the group
+    decided (no rule matches: the group states nothing for the URL).
+
+    >>> from robotsrules import parse
+    >>> robots = parse(b"User-agent: example-token\\nDisallow: /private/\\n")
+    >>> line = purpose_group_line("example-token", "train-ai",
+    ...                           robots.for_agent("example-token").explain("/private/a"))
+    >>> str(line), line.statements
+    ('2: [User-agent: example-token] Disallow: /private/', (('train-ai', False),))
+    """
+    rule = verdict.rule
+    if rule is None or verdict.scope != "specific":
+        return None
+    written = f"[User-agent: {token}] {rule.directive.capitalize()}: {rule.value}"
+    return UsageLine(PURPOSE_GROUP, rule.pattern, written, rule.line,
+                     ((purpose, verdict.allowed),))
+
+
+def with_purpose_groups(usage: Usage, lines: Sequence[UsageLine]) -> Usage:
+    """``usage`` with the statements of purpose-group ``lines`` joined to it, most
+    restrictive first (a refusal from either side wins). When the crawl is not allowed, no
+    preference applies: the lines join ``ignored``, as the other usage lines do."""
+    if not lines:
+        return usage
+    if not usage.crawl_allowed:
+        ignored = tuple(sorted(usage.ignored + tuple(lines), key=lambda ln: ln.line))
+        return usage._replace(ignored=ignored)
+    signals = dict(usage.signals)
+    categories = dict(usage.categories)
+    for line in lines:
+        for name, value in line.statements:
+            side = signals if name in _SIGNAL_SET else categories
+            side[name] = side.get(name, True) and value
+    merged = tuple(sorted(usage.lines + tuple(lines), key=lambda ln: ln.line))
+    return Usage(True, MappingProxyType(signals), MappingProxyType(categories), merged,
+                 usage.ignored)
 
 
 def evaluate(groups: Sequence[Group], target: str, crawl_allowed: bool) -> Usage:

@@ -39,6 +39,10 @@ def metadata() -> Dict[str, str]:
         "robotsrules.vocabularies_compiled": vocabulary["compiled"],
         "robotsrules.aipref_revision": vocabulary["aipref"],
         "robotsrules.aipref_revision_date": vocabulary["aipref_date"],
+        "robotsrules.purpose_groups_draft": vocabulary["purpose_groups"],
+        "robotsrules.purpose_groups_draft_date": vocabulary["purpose_groups_date"],
+        "robotsrules.purpose_groups_read": vocabulary["purpose_groups_read"],
+        "robotsrules.purpose_groups_tokens": vocabulary["purpose_groups_tokens"],
         "robotsrules.extensions_version": extensions["version"],
         "robotsrules.extensions_compiled": extensions["compiled"],
     }
@@ -56,6 +60,10 @@ def version_text() -> str:
             f"{registry_info()['entries']} entries)\n"
             f"usage vocabularies {data['robotsrules.vocabularies_version']} (compiled "
             f"{data['robotsrules.vocabularies_compiled']}; IETF categories read as "
-            f"{data['robotsrules.aipref_revision']}, {data['robotsrules.aipref_revision_date']})\n"
+            f"{data['robotsrules.aipref_revision']}, {data['robotsrules.aipref_revision_date']}; "
+            f"purpose groups: {data['robotsrules.purpose_groups_draft']}, "
+            f"{data['robotsrules.purpose_groups_draft_date']}, read: "
+            f"{data['robotsrules.purpose_groups_read']}, tokens: "
+            f"{data['robotsrules.purpose_groups_tokens']})\n"
             f"robots.txt extensions {data['robotsrules.extensions_version']} (compiled "
             f"{data['robotsrules.extensions_compiled']})\n")

@@ -58,9 +58,12 @@ __all__ = [
     "CONTENT_SIGNALS",
     "CURRENT_CATEGORIES",
     "PURPOSES",
+    "PURPOSE_GROUP_DRAFT",
+    "PURPOSE_GROUP_TOKENS",
     "SUPERSEDED_CATEGORIES",
     "Category",
     "Purpose",
+    "PurposeGroupDraft",
     "Revision",
     "Signal",
     "check_purpose",
@@ -68,6 +71,7 @@ __all__ = [
     "column_name",
     "combine",
     "explain",
+    "purpose_group_draft",
     "related",
     "resolve",
     "revision",
@@ -100,6 +104,13 @@ SUPERSEDED_CATEGORIES: Final[Tuple[Category, ...]] = ("all", "train-genai", "ai-
 
 AIPREF_REVISION: Final = "07"
 """The draft-ietf-aipref-vocab revision the current reading follows."""
+
+PURPOSE_GROUP_DRAFT: Final = "draft-kelley-aipref-training-preference-signal-00"
+"""The purpose-group draft the table records (2026-10-30; read: abstract)."""
+
+PURPOSE_GROUP_TOKENS: Final[Tuple[str, ...]] = ()
+"""Its policy tokens, each a User-agent value that names a purpose, not a crawler
+(empty while the text defining them is unread)."""
 # --- END GENERATED ---
 
 CATEGORIES: Final[Tuple[Category, ...]] = CURRENT_CATEGORIES + SUPERSEDED_CATEGORIES
@@ -138,12 +149,36 @@ class Revision(NamedTuple):
         return _REVISION_PREFIX + self.revision
 
 
+class PurposeGroupDraft(NamedTuple):
+    """The draft that binds a purpose to paths with robots.txt groups keyed by a policy
+    token (draft-kelley-aipref-training-preference-signal), as far as it was read.
+
+    ``tokens`` maps each policy token (as Google's matcher reads a ``User-agent`` value:
+    lower case, ``[a-z_-]``) to the purpose it speaks of; it is empty while the text that
+    defines the tokens has not been read (``read`` says how much was: ``"abstract"`` for
+    revision -00 of 2026-10-30), and then no group is read as a purpose group.
+    """
+
+    document: str
+    revision: str
+    date: str
+    url: str
+    read: str
+    tokens: Mapping[str, Purpose]
+
+    @property
+    def name(self) -> str:
+        """``draft-kelley-aipref-training-preference-signal-00``."""
+        return f"{self.document}-{self.revision}"
+
+
 class _Vocabulary(NamedTuple):
     revisions: Tuple[Revision, ...]
     current: str
     info: Mapping[str, Any]
     unread: Mapping[str, str]
     """Revision -> why no reading follows it (a revision seen but not read in full)."""
+    purpose_groups: PurposeGroupDraft
 
 
 _LOADED: Final[List[_Vocabulary]] = []
@@ -199,7 +234,38 @@ def load_vocabulary(text: str) -> _Vocabulary:
     if not any(r.revision == current for r in found):
         raise _fail(f"the current revision {current!r} is not one that was read")
     return _Vocabulary(tuple(found), str(current), MappingProxyType(data),
-                       MappingProxyType(unread))
+                       MappingProxyType(unread),
+                       _purpose_groups(data.get("training_preference_signal")))
+
+
+_TOKEN_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyz_-")
+
+
+def _purpose_groups(block: Any) -> PurposeGroupDraft:
+    """The ``training_preference_signal`` block, every field checked."""
+    where = "training_preference_signal"
+    if not isinstance(block, dict):
+        raise _fail(f"no {where} block")
+    fields: Dict[str, str] = {}
+    for key in ("document", "revision", "date", "url", "read"):
+        value = block.get(key)
+        if not isinstance(value, str) or not value:
+            raise _fail(f"{where} has no '{key}'")
+        fields[key] = value
+    if not (len(fields["date"]) == 10 and fields["date"][4] == "-"):
+        raise _fail(f"{where} date {fields['date']!r} is not YYYY-MM-DD")
+    tokens: Dict[str, Purpose] = {}
+    for token, purpose in _str_map(block.get("tokens"), f"{where} tokens").items():
+        # A token is an agent name: Google's matcher cuts a User-agent value at the first
+        # character outside [A-Za-z_-] and compares case-insensitively (SPEC 6.2).
+        if not token or token == "*" or not set(token) <= _TOKEN_CHARS:
+            raise _fail(f"{where} token {token!r} is not a lower-case [a-z_-] agent name")
+        found = _BY_NAME.get(purpose)
+        if found is None:
+            raise _fail(f"{where} token {token!r} names the unknown purpose {purpose!r}")
+        tokens[token] = found
+    return PurposeGroupDraft(fields["document"], fields["revision"], fields["date"],
+                             fields["url"], fields["read"], MappingProxyType(tokens))
 
 
 def _has_cycle(broader: Mapping[str, str]) -> bool:
@@ -218,6 +284,17 @@ def _vocabulary() -> _Vocabulary:
     if not _LOADED:
         _LOADED.append(load_vocabulary(shipped_text("vocabularies.json")))
     return _LOADED[0]
+
+
+def purpose_group_draft() -> PurposeGroupDraft:
+    """What the shipped table holds of the purpose-group draft (its revision, date, how much
+    of it was read, and its tokens: none yet, see :class:`PurposeGroupDraft`).
+
+    >>> draft = purpose_group_draft()
+    >>> draft.name, draft.date, draft.read, dict(draft.tokens)
+    ('draft-kelley-aipref-training-preference-signal-00', '2026-10-30', 'abstract', {})
+    """
+    return _vocabulary().purpose_groups
 
 
 def revisions() -> Tuple[Revision, ...]:
@@ -281,9 +358,13 @@ def vocabulary_info() -> Dict[str, str]:
     """Version and dates of the vocabulary table (for ``--version`` and output metadata)."""
     vocabulary = _vocabulary()
     current = revision()
+    groups = vocabulary.purpose_groups
     return {"version": str(vocabulary.info.get("version", "")),
             "compiled": str(vocabulary.info.get("compiled", "")),
-            "aipref": current.name, "aipref_date": current.date}
+            "aipref": current.name, "aipref_date": current.date,
+            "purpose_groups": groups.name, "purpose_groups_date": groups.date,
+            "purpose_groups_read": groups.read,
+            "purpose_groups_tokens": ", ".join(sorted(groups.tokens)) or "none"}
 
 
 def check_purpose(purpose: object) -> Purpose:

@@ -26,7 +26,10 @@ walks them in seven passes, in this order:
    (:func:`robotsrules._rules._legacy.build`);
 6. usage preferences, group by group (only when a group states any): a purpose stated
    both ways, a preference on paths the group's agents may not fetch, ``search=yes`` for
-   agents disallowed from ``/``, preferences in the ``*`` group only (R605-R608);
+   agents disallowed from ``/``, preferences in the ``*`` group only (R605-R608); and
+   purpose groups (draft-kelley-aipref-training-preference-signal) that only allow or that
+   a usage line contradicts (R610, R611: for the tokens the shipped table records, none
+   yet);
 7. opt-out mistakes judged with the crawler registry (R210-R213, the same warnings
    :mod:`robotsrules._optout` gives ``robotsrules site``).
 
@@ -47,6 +50,7 @@ from ._checks import lint
 from ._codes import (
     CODES,
     FETCH_CODES,
+    PURPOSE_GROUP_CODES,
     SEVERITIES,
     Code,
     Diagnostic,
@@ -59,6 +63,7 @@ from ._codes import (
 __all__ = [
     "CODES",
     "FETCH_CODES",
+    "PURPOSE_GROUP_CODES",
     "SEVERITIES",
     "Code",
     "Diagnostic",

@@ -33,13 +33,22 @@ from .._rules._parser import (
     request_rate_value,
     split_lines,
 )
+from .._rules._pattern import Pattern
 from .._rules._precedence import index_html_folder, rule_rank
 from .._rules._urls import encoded_pattern, text_octets, unencoded
-from .._rules._usage import Reading, read_value
+from .._rules._usage import CONTENT_SIGNAL, Reading, purpose_group_line, read_value
 from .._tables._extensions import Extension, extensions
 from .._tables._extensions import check_value as check_extension_value
 from .._tables._extensions import find as find_extension
-from .._tables._purposes import CATEGORIES, CONTENT_SIGNALS, revision, superseded
+from .._tables._purposes import (
+    CATEGORIES,
+    CONTENT_SIGNALS,
+    Purpose,
+    purpose_group_draft,
+    related,
+    revision,
+    superseded,
+)
 from .._terminal import CONTROL_ESCAPES
 from ..model import Group, Line, RequestRate, Rule
 from ..robotstxt import DEFAULT_MAX_BYTES, RobotsTxt
@@ -660,9 +669,61 @@ class _Linter:
                       "nesting), readers that follow the current revision ignore it",
                       advice=_superseded_advice(label, current.labels))
 
+    # -- pass 6b: purpose groups ------------------------------------------------------------
+    def purpose_group_checks(self, tokens: Mapping[str, Purpose]) -> None:
+        """R610 and R611 for the groups keyed by a token of ``tokens`` (the purpose-group
+        draft's tokens the shipped table records: none yet, see
+        :func:`robotsrules._tables._purposes.purpose_group_draft`)."""
+        keyed = [(token, purpose) for token, purpose in tokens.items()
+                 if any(token in group.agents for group in self.groups)]
+        if not keyed:
+            return
+        robots = RobotsTxt._outlined(self.kept, self.text, False, None)
+        for token, purpose in keyed:
+            groups = [group for group in self.groups if token in group.agents]
+            rules = [rule for group in groups for rule in group.rules]
+            if all(rule.directive == "allow" or not rule.pattern for rule in rules):
+                number = groups[0].agent_lines[groups[0].agents.index(token)]
+                self.emit("R610", number, _value_column(self.line(number)),
+                          f"the purpose group `{token}` ({purpose}) only allows: it refuses "
+                          f"{purpose} nowhere", token=token)
+            self._purpose_disagreements(robots.for_agent(token), token, purpose, rules)
+
+    def _purpose_disagreements(self, rules: AgentRules, token: str, purpose: Purpose,
+                               group_rules: List[Rule]) -> None:
+        """R611: a usage line speaking of ``purpose`` that the purpose group contradicts on
+        a path both cover (the line's own path, or a plain path of the group's rules)."""
+        names = set(related(purpose))
+        plain = [r.pattern for r in group_rules if r.pattern and not set(r.pattern) & {"*", "$"}]
+        for group in self.groups:
+            for line in group.usage:
+                said = [value for name, value in line.statements if name in names]
+                if not said:
+                    continue
+                value = min(said)  # most restrictive of the line
+                if line.directive == CONTENT_SIGNAL:
+                    paths = ["/", *plain]
+                else:
+                    pattern = Pattern(line.pattern)
+                    paths = [p for p in [line.pattern, *plain]
+                             if not set(p) & {"*", "$"} and pattern.match(p)]
+                for path in dict.fromkeys(paths):
+                    stated = purpose_group_line(token, purpose, rules.explain(path))
+                    if stated is None or stated.statements[0][1] == value:
+                        continue
+                    word = "refuses" if value is False else "permits"
+                    self.emit("R611", line.line, _value_column(self.line(line.line)),
+                              f"line {line.line} {word} {purpose} on `{path}`, where the "
+                              f"purpose group `{token}` (line {stated.line}) "
+                              f"{'permits' if stated.statements[0][1] else 'refuses'} it",
+                              usage=line.line, other=stated.line)
+                    break
+
     # -- pass 6: usage preferences ----------------------------------------------------------
     def usage_checks(self) -> None:
-        """R605 (conflicts across lines), R606 and R607, group by group; then R608."""
+        """R610 and R611 (purpose groups, for the tokens the shipped table records); R605
+        (conflicts across lines), R606 and R607, group by group; then R608."""
+        self.purpose_group_checks(purpose_group_draft().tokens)
         if not any(group.usage for group in self.groups):
             return
         robots = RobotsTxt._outlined(self.kept, self.text, False, None)

@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 from typing import Dict, Iterable, Literal, NamedTuple, Tuple
 
-__all__ = ["CODES", "FETCH_CODES", "MAX_PER_CODE", "SEVERITIES", "Code", "Diagnostic",
-           "Severity", "counts", "cut_counts", "cut_message", "diagnostic", "help_text"]
+__all__ = ["CODES", "FETCH_CODES", "MAX_PER_CODE", "PURPOSE_GROUP_CODES", "SEVERITIES", "Code",
+           "Diagnostic", "Severity", "counts", "cut_counts", "cut_message", "diagnostic",
+           "help_text"]
 
 Severity = Literal["error", "warning", "info"]
 """How much a diagnostic matters (see :data:`SEVERITIES`)."""
@@ -405,6 +406,23 @@ CODES: Dict[str, Code] = {
         "robotsrules reads it for itself, readers that follow the current revision ignore it.",
         "{advice}",
     ),
+    # Purpose groups (draft-kelley-aipref-training-preference-signal-00, 2026-10-30; issue 35
+    # §1): only for the tokens data/vocabularies.json records, none until the draft is read.
+    "R610": Code(
+        "purpose-group-allows-all", "info",
+        "A group keyed by a purpose-group policy token (draft-kelley-aipref-training-"
+        "preference-signal) whose rules only allow: it states its purpose permitted where "
+        "they match and refuses it nowhere.",
+        "add `Disallow:` lines for the paths where the purpose is refused, or remove the "
+        "group if nothing is",
+    ),
+    "R611": Code(
+        "purpose-group-disagrees", "warning",
+        "A purpose group and a `Content-Usage`/`Content-Signal` line state different "
+        "preferences for the same purpose on the same path: robotsrules applies the more "
+        "restrictive one; a reader that knows only one of the two ways reads the other answer.",
+        "state the preference one way, or make line {usage} and line {other} agree",
+    ),
     "R701": Code(
         "license-not-absolute", "warning",
         "A `License` value that is not an absolute http(s) URL: RSL 1.0 (RSL-SPEC-1.0, "
@@ -444,6 +462,12 @@ CODES: Dict[str, Code] = {
 FETCH_CODES: Tuple[str, ...] = ("R702", "R703", "R704")
 """Codes that only ``robotsrules lint --fetch`` emits: they judge the licence documents a
 file's ``License`` lines name, which :func:`lint` (no network) never fetches."""
+
+PURPOSE_GROUP_CODES: Tuple[str, ...] = ("R610", "R611")
+"""Codes about purpose groups (draft-kelley-aipref-training-preference-signal-00,
+2026-10-30): emitted only for the policy tokens ``data/vocabularies.json`` records, and it
+records none until the draft's text defining them is read, so :func:`lint` does not emit
+them yet."""
 
 
 def diagnostic(code: str, line: int, column: int, message: str, escapes: Dict[int, str],
