@@ -64,7 +64,7 @@ def test_json_is_one_object(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and out.count("\n") == 1
     answer = json.loads(out)
     assert answer["address"] == "66.249.66.1" and answer["verdict"] == "verified"
-    assert [item["kind"] for item in answer["evidence"]] == ["address-list", "reverse-dns",
+    assert [item["kind"] for item in answer["evidence"]] == ["address-list", "name-pattern",
                                                              "web-bot-auth"]
 
 
@@ -123,7 +123,7 @@ def test_dns_through_a_named_server() -> None:
                          "--dns-server", server.address])
         assert server.count("1.2.0.192.in-addr.arpa", "PTR") == 1
     assert code == 0, out
-    assert "reverse-dns   confirmed" in out and "spider-192-0-2-1.yandex.com" in out
+    assert "name-pattern  confirmed" in out and "spider-192-0-2-1.yandex.com" in out
 
 
 def test_dns_failure_is_unknown_exit_1() -> None:

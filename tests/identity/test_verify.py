@@ -81,7 +81,7 @@ def test_verified_by_the_list_for_the_claimed_agent() -> None:
     assert (held.list, held.prefix, held.read, held.stale) == (
         "openai-gptbot", "198.51.100.0/28", "2026-11-26", False)
     assert not answer.operator_only
-    assert kinds(answer) == (("address-list", "confirmed"), ("reverse-dns", "not-published"),
+    assert kinds(answer) == (("address-list", "confirmed"), ("name-pattern", "not-published"),
                              ("web-bot-auth", "not-published"))
 
 
@@ -116,7 +116,7 @@ def test_not_in_the_list_with_dns_off() -> None:
                                 snapshot=LISTS)
     assert answer.verdict == "not-verified"
     assert "DNS not checked" in answer.reason
-    assert kinds(answer)[1] == ("reverse-dns", "not-checked")
+    assert kinds(answer)[1] == ("name-pattern", "not-checked")
 
 
 def test_list_not_captured_is_unknown() -> None:
@@ -160,7 +160,7 @@ def test_verified_by_forward_confirmed_dns() -> None:
             "192.0.2.200", GOOGLEBOT_UA, now=NOW, dns=server.address, snapshot=LISTS))
     assert answer.verdict == "verified"
     assert kinds(answer)[:2] == (("address-list", "not-confirmed"),
-                                 ("reverse-dns", "confirmed"))
+                                 ("name-pattern", "confirmed"))
     assert answer.evidence[1].name == "crawl-192-0-2-200.googlebot.com"
     assert answer.operator_only  # googlebot.com names are shared by Google's agents
 
@@ -192,7 +192,7 @@ def test_list_hit_needs_no_dns() -> None:
         answer = robotsrules.verify("192.0.2.1", GOOGLEBOT_UA, now=NOW, dns=server.address,
                                     snapshot=LISTS)
         assert not server.queries
-    assert answer.verdict == "verified" and kinds(answer)[1] == ("reverse-dns", "not-checked")
+    assert answer.verdict == "verified" and kinds(answer)[1] == ("name-pattern", "not-checked")
 
 
 def test_no_claim_whose_list_holds_it() -> None:

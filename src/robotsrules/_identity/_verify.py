@@ -10,7 +10,7 @@ kind               how
 =================  ===========================================================================
 ``address-list``   the operator's published lists that cover the token (the address snapshot,
                    :mod:`robotsrules._tables._addresses`): the address in one of them
-``reverse-dns``    forward-confirmed reverse DNS (:mod:`._dns`): a PTR name under the
+``name-pattern``   forward-confirmed reverse DNS (:mod:`._dns`): a PTR name under the
                    operator's documented suffixes whose A/AAAA records hold the address
 ``web-bot-auth``   signed requests (HTTP message signatures): needs the request itself; the
                    signing work adds it, here it is ``not-checked`` when published
@@ -78,10 +78,10 @@ __all__ = [
 ]
 
 VerdictName = Literal["verified", "not-verified", "unverifiable", "unknown"]
-EvidenceKind = Literal["address-list", "reverse-dns", "web-bot-auth"]
+EvidenceKind = Literal["address-list", "name-pattern", "web-bot-auth"]
 EvidenceOutcome = Literal["confirmed", "not-confirmed", "unknown", "not-checked",
                           "not-published"]
-EVIDENCE_KINDS: Tuple[EvidenceKind, ...] = ("address-list", "reverse-dns", "web-bot-auth")
+EVIDENCE_KINDS: Tuple[EvidenceKind, ...] = ("address-list", "name-pattern", "web-bot-auth")
 """Every kind of evidence, in the order an answer lists them."""
 
 Address = Union[ipaddress.IPv4Address, ipaddress.IPv6Address]
@@ -221,19 +221,21 @@ def _list_evidence(address: Address, token: str, crawler: Crawler,
                    snapshot: Optional[Snapshot], problem: Optional[str],
                    now: datetime.datetime) -> Tuple[Evidence, bool, Optional[str]]:
     """(the evidence, operator only?, a note on another list of the operator holding it)."""
-    published = bool(crawler.verify.ip_ranges)
+    published = "address-list" in crawler.verify.evidence
     if snapshot is None:
         if not published:
             return Evidence("address-list", "not-published", "the operator publishes no "
                             "address list for it"), False, None
         return Evidence("address-list", "unknown", f"no address snapshot: {problem}",
-                        crawler.verify.ip_ranges[0]), False, None
-    lists = snapshot.lists_for(token)
+                        (crawler.verify.ip_ranges or (None,))[0]), False, None
+    lists = snapshot.lists_for(token) + tuple(
+        found for found in map(snapshot.named, crawler.verify.address_lists)
+        if found is not None and token not in found.tokens)
     if not lists:
         if published:
             return Evidence("address-list", "unknown", "the registry names an address list "
-                            "the snapshot does not hold", crawler.verify.ip_ranges[0]), \
-                False, None
+                            "the snapshot does not hold",
+                            (crawler.verify.ip_ranges or (None,))[0]), False, None
         return Evidence("address-list", "not-published", "the operator publishes no address "
                         "list for it"), False, None
     hits = snapshot.index.lookup(address)
@@ -300,14 +302,14 @@ def _dns_evidence(address: Address, suffixes: Tuple[str, ...], source: Optional[
                   crawler: Optional[Crawler], dns: Union[bool, str], deadline: float,
                   needed: bool) -> Evidence:
     if not suffixes:
-        return Evidence("reverse-dns", "not-published", "the operator documents no reverse "
+        return Evidence("name-pattern", "not-published", "the operator documents no reverse "
                         "DNS names for it")
     wanted = ", ".join(suffixes)
     if not needed:
-        return Evidence("reverse-dns", "not-checked", f"not needed (names under {wanted})",
+        return Evidence("name-pattern", "not-checked", f"not needed (names under {wanted})",
                         source)
     if dns is False:
-        return Evidence("reverse-dns", "not-checked", f"DNS turned off (names under {wanted})",
+        return Evidence("name-pattern", "not-checked", f"DNS turned off (names under {wanted})",
                         source)
     checker = _checker(dns if isinstance(dns, str) else None, deadline)
     found = checker.check(address, suffixes, operator=crawler.operator if crawler else "",
@@ -315,7 +317,7 @@ def _dns_evidence(address: Address, suffixes: Tuple[str, ...], source: Optional[
                           and crawler.trigger == "user-triggered")
     outcome: EvidenceOutcome = {"confirmed": "confirmed", "not-confirmed": "not-confirmed",
                                 "failed": "unknown"}[found.outcome]  # type: ignore[assignment]
-    return Evidence("reverse-dns", outcome, found.detail, source, name=found.name)
+    return Evidence("name-pattern", outcome, found.detail, source, name=found.name)
 
 
 def _signature_evidence(crawler: Crawler) -> Evidence:
@@ -463,7 +465,7 @@ def _whose(base: Verification, address: Address, snapshot: Optional[Snapshot],
                              f"in {held.operator}'s list {held.name} (prefix {first.prefix})",
                              held.url, held.name, first.prefix, _date(held.read_at),
                              held.stale(now), age.days if age is not None else None),
-                    Evidence("reverse-dns", "not-checked", "not needed"),
+                    Evidence("name-pattern", "not-checked", "not needed"),
                     Evidence("web-bot-auth", "not-checked", "needs the request itself"))
         agents = _agents(held.tokens) or "agents the registry does not name"
         return base._replace(
@@ -475,14 +477,14 @@ def _whose(base: Verification, address: Address, snapshot: Optional[Snapshot],
     patterns = snapshot.name_patterns
     suffixes = tuple(dict.fromkeys(s for pattern in patterns for s in pattern.suffixes))
     if dns is False or not suffixes:
-        dns_found = Evidence("reverse-dns", "not-checked", "DNS turned off")
+        dns_found = Evidence("name-pattern", "not-checked", "DNS turned off")
     else:
         checked = _checker(dns if isinstance(dns, str) else None, deadline).check(
             address, suffixes)
         outcome: EvidenceOutcome = {"confirmed": "confirmed", "not-confirmed":
                                     "not-confirmed", "failed": "unknown"}[
             checked.outcome]  # type: ignore[assignment]
-        dns_found = Evidence("reverse-dns", outcome, checked.detail, name=checked.name)
+        dns_found = Evidence("name-pattern", outcome, checked.detail, name=checked.name)
     evidence = (Evidence("address-list", "not-confirmed", "in no published list"), dns_found,
                 Evidence("web-bot-auth", "not-checked", "needs the request itself"))
     if dns_found.outcome == "confirmed" and dns_found.name is not None:
