@@ -8,14 +8,16 @@ purpose is the query's mistake and raises.
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple
+import threading
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import pyarrow as pa
 
+from .._lru import LRU
 from .._tables._purposes import check_purposes
 from ._bodies import BodyCache
 from ._rows import fast_origin
-from ._schemas import PAGE_SIGNALS_TYPE, STANCE_TYPE, VERDICT_TYPE
+from ._schemas import PAGE_SIGNALS_TYPE, STANCE_TYPE, VERDICT_TYPE, VERIFICATION_TYPE
 
 __all__ = ["ColumnFunction", "column_functions", "struct_array"]
 
@@ -84,6 +86,12 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
                                                 unstated or unknown
     ``robots_license_allows(xml, url,           the same as a boolean (permitted: true;
     purpose)``                                  licensed or prohibited: false; else null)
+    ``robots_verify(address, user_agent)``      is the visitor the crawler its User-Agent
+                                                header claims? (:data:`~robotsrules.bulk.
+                                                _schemas.VERIFICATION_TYPE`; the address lists
+                                                only, no DNS; null: a null address or one that
+                                                is no IP address; a null header: whose list
+                                                holds the address)
     ==========================================  ===================================================
     """
 
@@ -155,6 +163,12 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
         return pa.array([_LICENSE_MEANING.get(s) if s is not None else None for s in found],
                         pa.bool_())
 
+    def verify(address: pa.Array, user_agent: pa.Array) -> pa.Array:
+        visitors = _visitors()  # one per process: Spark pickles this function, not the memo
+        return struct_array([visitors.row(a, u) for a, u in zip(_values(address),
+                                                                 _values(user_agent))],
+                            VERIFICATION_TYPE)
+
     return [
         ColumnFunction("robots_allowed", ("body", "url", "agent"), pa.bool_(), allowed),
         ColumnFunction("robots_line", ("body", "url", "agent"), pa.int32(), line),
@@ -173,7 +187,62 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
         ColumnFunction("robots_license", ("xml", "url", "purpose"), pa.string(), license),
         ColumnFunction("robots_license_allows", ("xml", "url", "purpose"), pa.bool_(),
                        license_allows),
+        ColumnFunction("robots_verify", ("address", "user_agent"), VERIFICATION_TYPE, verify),
     ]
+
+
+_VISITORS: List[_Visitors] = []
+_VISITORS_LOCK = threading.Lock()
+
+
+def _visitors() -> _Visitors:
+    with _VISITORS_LOCK:
+        if not _VISITORS:
+            _VISITORS.append(_Visitors())
+        return _VISITORS[0]
+
+
+class _Visitors:
+    """``robots_verify``'s rows: the address snapshot read once, each (address, header)
+    answered once (a log repeats its visitors: a bounded memo), offline (no DNS: a column
+    function must not wait on the network for each row). Thread-safe."""
+
+    def __init__(self, size: int = 65_536) -> None:
+        self._memo: LRU[Tuple[str, Optional[str]], Tuple[Any, ...]] = LRU(size)
+        self._lock = threading.Lock()
+        self._snapshot: Dict[str, Any] = {}
+
+    def row(self, address: Any, user_agent: Any) -> Optional[Tuple[Any, ...]]:
+        from .._identity import verify
+        from ..errors import InvalidArgument
+
+        if isinstance(address, bytes):
+            address = address.decode("latin-1")
+        if isinstance(user_agent, bytes):
+            user_agent = user_agent.decode("latin-1")
+        if not isinstance(address, str) or not (user_agent is None
+                                                or isinstance(user_agent, str)):
+            return None
+        key = (address, user_agent)
+        with self._lock:
+            found = self._memo.get(key)
+            if found is not None:
+                return found
+            if "lists" not in self._snapshot:
+                from .._tables._addresses import load_snapshot
+
+                self._snapshot["lists"] = load_snapshot()
+            lists = self._snapshot["lists"]
+        try:
+            answer = verify(address, user_agent, dns=False, snapshot=lists)
+        except InvalidArgument:  # not an address: a stranger's row, never an error
+            return None
+        held = answer.evidence[0]
+        found = (answer.verdict, answer.token, answer.operator, answer.operator_only,
+                 held.list, held.prefix, answer.stale, answer.reason)
+        with self._lock:
+            self._memo.put(key, found)
+        return found
 
 
 def _signals(headers: Any, html: Any, agent: Any) -> List[Any]:
