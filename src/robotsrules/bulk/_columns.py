@@ -13,7 +13,6 @@ from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tu
 
 import pyarrow as pa
 
-from .._lru import LRU
 from .._tables._purposes import check_purposes
 from ._bodies import BodyCache
 from ._rows import fast_origin
@@ -165,9 +164,13 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
 
     def verify(address: pa.Array, user_agent: pa.Array) -> pa.Array:
         visitors = _visitors()  # one per process: Spark pickles this function, not the memo
-        return struct_array([visitors.row(a, u) for a, u in zip(_values(address),
-                                                                 _values(user_agent))],
-                            VERIFICATION_TYPE)
+        # A log repeats its visitors: each distinct pair of the batch is answered once, and
+        # the rows are taken from those answers (no Python object per row but the pair).
+        first: Dict[Tuple[Any, Any], int] = {}
+        picks = [first.setdefault(pair, len(first))
+                 for pair in zip(_values(address), _values(user_agent))]
+        answers = struct_array([visitors.row(a, u) for a, u in first], VERIFICATION_TYPE)
+        return answers.take(pa.array(picks, pa.int32()))
 
     return [
         ColumnFunction("robots_allowed", ("body", "url", "agent"), pa.bool_(), allowed),
@@ -204,44 +207,44 @@ def _visitors() -> _Visitors:
 
 class _Visitors:
     """``robots_verify``'s rows: the address snapshot read once, each (address, header)
-    answered once (a log repeats its visitors: a bounded memo), offline (no DNS: a column
-    function must not wait on the network for each row). Thread-safe."""
+    answered once (a log repeats its visitors: a memo of at most ``size`` pairs, dropped
+    whole when full, as the package's other hot-path memos are), offline (no DNS: a column
+    function must not wait on the network for each row). Thread-safe: a ``dict`` read or
+    written once is atomic, and two threads answering one pair at once give the same row."""
 
     def __init__(self, size: int = 65_536) -> None:
-        self._memo: LRU[Tuple[str, Optional[str]], Tuple[Any, ...]] = LRU(size)
-        self._lock = threading.Lock()
-        self._snapshot: Dict[str, Any] = {}
-
-    def row(self, address: Any, user_agent: Any) -> Optional[Tuple[Any, ...]]:
         from .._identity import verify
+        from .._tables._addresses import load_snapshot
         from ..errors import InvalidArgument
 
+        self._verify = verify
+        self._invalid = InvalidArgument
+        self._lists = load_snapshot()
+        self._memo: Dict[Tuple[Any, Any], Optional[Tuple[Any, ...]]] = {}
+        self._size = size
+
+    def row(self, address: Any, user_agent: Any) -> Optional[Tuple[Any, ...]]:
+        key = (address, user_agent)
+        memo = self._memo
+        if key in memo:
+            return memo[key]
         if isinstance(address, bytes):
             address = address.decode("latin-1")
         if isinstance(user_agent, bytes):
             user_agent = user_agent.decode("latin-1")
-        if not isinstance(address, str) or not (user_agent is None
-                                                or isinstance(user_agent, str)):
-            return None
-        key = (address, user_agent)
-        with self._lock:
-            found = self._memo.get(key)
-            if found is not None:
-                return found
-            if "lists" not in self._snapshot:
-                from .._tables._addresses import load_snapshot
-
-                self._snapshot["lists"] = load_snapshot()
-            lists = self._snapshot["lists"]
-        try:
-            answer = verify(address, user_agent, dns=False, snapshot=lists)
-        except InvalidArgument:  # not an address: a stranger's row, never an error
-            return None
-        held = answer.evidence[0]
-        found = (answer.verdict, answer.token, answer.operator, answer.operator_only,
-                 held.list, held.prefix, answer.stale, answer.reason)
-        with self._lock:
-            self._memo.put(key, found)
+        found: Optional[Tuple[Any, ...]] = None
+        if isinstance(address, str) and (user_agent is None or isinstance(user_agent, str)):
+            try:
+                answer = self._verify(address, user_agent, dns=False, snapshot=self._lists)
+            except self._invalid:  # not an address: a stranger's row, never an error
+                answer = None
+            if answer is not None:
+                held = answer.evidence[0]
+                found = (answer.verdict, answer.token, answer.operator, answer.operator_only,
+                         held.list, held.prefix, answer.stale, answer.reason)
+        if len(memo) >= self._size:
+            memo.clear()
+        memo[key] = found
         return found
 
 
