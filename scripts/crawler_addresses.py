@@ -20,9 +20,12 @@ derived or read:
   ``/crawling/ipranges/`` on 2026-03-31, Perplexity's under perplexity.ai); its provenance
   says so. Every prefix is checked as the library checks it (bounded, refused when hostile).
 
-A refresh from the operators' URLs is ``robotsrules crawlers refresh`` (it writes the user's
-copy, never this file). The output is canonical JSON (one space indent, keys in a fixed
-order), so a rebuild from the same inputs reproduces it byte for byte.
+A refresh from the operators' URLs is ``robotsrules crawlers refresh``, which ``--refresh``
+runs (it writes the user's copy, or ``--user-copy FILE``, never this file); review its
+output, then ``--import-copy FILE`` takes into this file every list the copy read later
+than this file did (prefixes, dates, creationTime, synctoken, ETag, provenance). The output
+is canonical JSON (one space indent, keys in a fixed order), so a rebuild from the same
+inputs reproduces it byte for byte.
 """
 
 from __future__ import annotations
@@ -57,7 +60,10 @@ LIST_KEYS = ("name", "operator", "url", "read_url", "tokens", "captured", "read_
 
 
 def _library() -> Any:
-    sys.path.insert(0, str(ROOT / "src"))
+    try:
+        import robotsrules  # noqa: F401 - the installed package (or the test run's) first
+    except ImportError:
+        sys.path.insert(0, str(ROOT / "src"))
     from robotsrules._tables import _addresses
 
     return _addresses
@@ -118,6 +124,25 @@ def import_acv(document: Dict[str, Any], capture: Dict[str, Any]) -> List[str]:
     return taken
 
 
+def import_copy(document: Dict[str, Any], copy: Dict[str, Any]) -> List[str]:
+    """Take from ``copy`` (a refreshed copy) every captured list read later than
+    ``document``'s; the names taken."""
+    newer = {item["name"]: item for item in copy.get("lists", []) if item.get("captured")}
+    taken: List[str] = []
+    for item in document["lists"]:
+        fresh = newer.get(item["name"])
+        if fresh is None or fresh.get("url") != item["url"]:
+            continue
+        if item.get("read_at") and _stamp(fresh["read_at"]) <= _stamp(item["read_at"]):
+            continue
+        item.update({key: fresh.get(key) for key in (
+            "captured", "prefixes", "read_at", "read_url", "creation_time", "synctoken",
+            "etag", "source")})
+        item["read_at"] = _stamp(fresh["read_at"])
+        taken.append(item["name"])
+    return taken
+
+
 def canonical(document: Dict[str, Any]) -> str:
     """The snapshot as the file holds it."""
     ordered = dict(document)
@@ -154,15 +179,31 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--snapshot", type=Path, default=SNAPSHOT)
     parser.add_argument("--registry", type=Path, default=REGISTRY)
     parser.add_argument("--import-acv", type=Path, metavar="FILE")
+    parser.add_argument("--import-copy", type=Path, metavar="FILE",
+                        help="take the lists a refreshed copy read later than this file")
     parser.add_argument("--tokens", action="store_true", help="derive tokens from the registry")
     parser.add_argument("--compiled", help="the snapshot's date (default: now, UTC)")
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--refresh", action="store_true",
+                        help="run `robotsrules crawlers refresh`: fetch every list and write "
+                             "the user's copy (or --user-copy FILE), never this snapshot")
+    parser.add_argument("--user-copy", metavar="FILE", help="with --refresh: the copy to write")
+    parser.add_argument("--timeout", default="10", help="with --refresh: seconds per request")
     args = parser.parse_args(list(argv) or None)
+    if args.refresh:
+        _library()
+        from robotsrules.cli import main as cli
+
+        extra = ["--snapshot", args.user_copy] if args.user_copy else []
+        return cli(["crawlers", "refresh", "--timeout", args.timeout, *extra])
     old = json.loads(args.snapshot.read_text("utf-8"))
     new = json.loads(json.dumps(old))
     if args.import_acv:
         taken = import_acv(new, json.loads(args.import_acv.read_text("utf-8")))
         print(f"from {ACV}: {', '.join(taken) or 'nothing'}")
+    if args.import_copy:
+        taken = import_copy(new, json.loads(args.import_copy.read_text("utf-8")))
+        print(f"from {args.import_copy}: {', '.join(taken) or 'nothing'}")
     if args.tokens:
         derive_tokens(new, json.loads(args.registry.read_text("utf-8")))
     if new != old:

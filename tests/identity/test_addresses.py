@@ -202,6 +202,14 @@ def test_jafar_reads_as_written_with_unknown_members_ignored() -> None:
     assert creation == "2026-11-27T10:00:00.000000" and synctoken == "1764237600"
 
 
+def test_jafar_prefix_objects_with_both_or_neither_are_ignored() -> None:
+    # draft-illyes-aipref-jafar-00 §2.3: "invalid and MUST be ignored by consumers"
+    prefixes, _, _ = read_jafar({"formatVersion": "1.10", "prefixes": [
+        {"ipv4Prefix": "66.249.64.0/27", "ipv6Prefix": "2001:4860::/32"}, {},
+        {"service": "x"}, {"ipv4Prefix": "66.249.64.32/27"}]})
+    assert prefixes == ("66.249.64.32/27",)
+
+
 @pytest.mark.parametrize("document, why", [
     ({"prefixes": [{"ipv4Prefix": "0.0.0.0/0"}]}, "shorter than /12"),
     ({"prefixes": [{"ipv6Prefix": "::/0"}]}, "shorter than /28"),
@@ -212,8 +220,8 @@ def test_jafar_reads_as_written_with_unknown_members_ignored() -> None:
     ({"prefixes": [{"ipv6Prefix": "::ffff:0:0/96"}]}, "not global"),
     ({"prefixes": [{"ipv4Prefix": "66.249.66.1/27"}]}, "not a prefix"),
     ({"prefixes": [{"ipv4Prefix": "2001:4860::/32"}]}, "not an IPv4 prefix"),
-    ({"prefixes": [{"ipv4Prefix": "66.249.64.0/27", "ipv6Prefix": "2001:4860::/32"}]}, "exactly one"),
-    ({"prefixes": [{}]}, "exactly one"),
+    ({"formatVersion": "2.0", "prefixes": [{"ipv4Prefix": "66.249.64.0/27"}]}, "not 1.x"),
+    ({"formatVersion": "x", "prefixes": []}, "not 1.x"),
     ({"prefixes": [{"ipv4Prefix": 1}]}, "not text"),
     ({"prefixes": ["66.249.64.0/27"]}, "not an object"),
     ({"prefixes": {}}, "no 'prefixes'"),
@@ -331,3 +339,14 @@ def test_a_list_not_captured_carries_no_prefixes() -> None:
         read_snapshot(json.dumps(document), "t")
     document["lists"][0]["prefixes"] = []
     assert read_snapshot(json.dumps(document), "t").index.lookup("45.76.10.7") == ()
+
+
+def test_the_standards_page_lists_the_snapshot_and_every_list() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "reference" /
+            "standards.md").read_text(encoding="utf-8")
+    snapshot = load_snapshot(DATA / "crawler-addresses.json")
+    assert f"compiled {snapshot.compiled:%Y-%m-%d}" in page
+    assert f"{snapshot.index.size:,} prefixes" in page
+    for item in snapshot.lists:
+        count = str(len(item.prefixes)) if item.captured else "not captured"
+        assert f"| `{item.name}` | {item.operator} | <{item.url}> | {count} |" in page, item.name

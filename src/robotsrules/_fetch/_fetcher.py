@@ -500,16 +500,19 @@ class PageResponse(NamedTuple):
 
 def fetch_page(url: str, *, user_agent: str, max_bytes: int, timeout: float = DEFAULT_TIMEOUT,
                total_timeout: Optional[float] = None,
-               accept: str = "text/html, application/xhtml+xml, */*;q=0.8") -> PageResponse:
+               accept: str = "text/html, application/xhtml+xml, */*;q=0.8",
+               extra_headers: Optional[dict[str, str]] = None) -> PageResponse:
     """GET a page (``robotsrules page URL``) with the robots.txt fetch's bounds: redirects
     followed here (at most five, http and https only, loops detected), connect and read
     time-outs of ``timeout``, the whole fetch within ``total_timeout`` (default
     ``3 * timeout``) however slowly the server drips, and the body decoded by the one
     bounded decoder (gzip, deflate, br; :mod:`robotsrules._decoder`) up to ``max_bytes``
     (a longer body is cut there: ``truncated``). A body that did not arrive whole, a time-out
-    or a network failure is an ``error``; nothing raises for what a server does."""
+    or a network failure is an ``error``; nothing raises for what a server does.
+    ``extra_headers`` are added to the request (``If-None-Match`` for a list refresh)."""
     deadline = time.monotonic() + (total_timeout or 3 * timeout)
     headers = _headers(user_agent, accept, accept_encoding())
+    headers.update(extra_headers or {})
     current = url
     seen = {url}
     with httpx.Client(timeout=_timeouts(timeout), follow_redirects=False) as client:

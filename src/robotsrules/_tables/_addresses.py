@@ -15,11 +15,16 @@ with its source. ``scripts/crawler_addresses.py`` rebuilds the file and prints t
 added and removed per list; ``robotsrules crawlers refresh`` writes a refreshed copy to the
 user's data directory (:func:`default_data_path`), never into the package.
 
-The lists are read in the JAFAR format as written in draft-illyes-webbotauth-jafar-00
-(2026-04-21; it replaces draft-illyes-aipref-jafar-01 of 2026-04-09): an object with
-``creationTime``, ``prefixes`` (objects with ``ipv4Prefix`` or ``ipv6Prefix``), optional
-``formatVersion`` and ``synctoken``; every other member, and a prefix's ``service``, is
-ignored (:func:`read_jafar`).
+The lists are read in the JAFAR format (:func:`read_jafar`). The text read is the draft's
+source in github.com/garyillyes/jafar (commit 1d4dd4c, 2025-09-30: draft-illyes-aipref-jafar-00);
+of its successor draft-illyes-webbotauth-jafar-00 (2026-04-21, which replaces
+draft-illyes-aipref-jafar-01 of 2026-04-09) only the front matter and abstract were read,
+and issue 36 quotes its members. An object with ``creationTime``, ``prefixes`` (objects with
+exactly one of ``ipv4Prefix`` and ``ipv6Prefix``; others are ignored, as the draft says),
+``formatVersion`` (a major version above 1 is not read) and ``synctoken`` (both may be
+absent: Google's lists have neither); every other member, and a prefix's ``service``, is
+ignored. A list is never polled more than hourly, nor before its ``Cache-Control: max-age``
+has run out, and its ETag is sent back (``If-None-Match``).
 
 What is never evidence that a request came from a crawler is refused, not bounded: a cloud
 provider's address list (AWS ``ip-ranges.json``, Google Cloud's ``cloud.json`` and
@@ -40,17 +45,22 @@ is several times faster.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import ipaddress
+import json
 import os
 import re
 import socket
 import sys
+import tempfile
 from bisect import bisect_right
 from dataclasses import dataclass, replace
+from importlib import resources
 from pathlib import Path
 from typing import (
     Any,
+    Callable,
     Dict,
     Iterable,
     List,
@@ -74,19 +84,25 @@ __all__ = [
     "MAX_PREFIXES_PER_LIST",
     "MIN_PREFIX_V4",
     "MIN_PREFIX_V6",
+    "POLL_INTERVAL",
     "STALE_AFTER",
     "AddressIndex",
     "AddressList",
     "Hit",
+    "ListAnswer",
+    "ListChange",
     "NamePattern",
     "Origin",
     "Snapshot",
     "cloud_list",
     "default_data_path",
     "load_snapshot",
+    "max_age",
     "read_jafar",
     "read_snapshot",
+    "refresh_lists",
     "snapshot_document",
+    "write_atomically",
 ]
 
 Origin = Literal["bundled", "refreshed", "file"]
@@ -96,6 +112,9 @@ PathLike = Union[str, "os.PathLike[str]"]
 SHIPPED = "crawler-addresses.json"
 FILE_NAME = "robotsrules/crawler-addresses.json"
 ENV_VAR = "ROBOTSRULES_ADDRESSES"
+POLL_INTERVAL = datetime.timedelta(hours=1)
+"""JAFAR: poll a list about daily and never more than hourly."""
+MAX_LIST_BYTES = 4 << 20
 STALE_AFTER = datetime.timedelta(days=7)
 """A list read longer ago than this still answers, flagged stale with its age (JAFAR asks
 consumers to poll about daily)."""
@@ -150,6 +169,12 @@ class AddressList(NamedTuple):
     """The URL actually read, when not :attr:`url` (an earlier URL of the same list)."""
     etag: Optional[str] = None
     """The ETag of the response read, for the next conditional request."""
+    polled_at: Optional[datetime.datetime] = None
+    """When a refresh last asked for it (successfully or not): never again within
+    :data:`POLL_INTERVAL`, nor within :attr:`max_age`."""
+    max_age: Optional[int] = None
+    """Seconds the last response's ``Cache-Control: max-age`` asked it be kept (at most
+    :data:`STALE_AFTER`)."""
 
     def __repr__(self) -> str:
         read = self.read_at.strftime("%Y-%m-%d") if self.read_at is not None else "not captured"
@@ -253,10 +278,10 @@ class AddressIndex:
         for address_list in lists:
             kept.append(address_list)
             for text in address_list.prefixes:
-                network = ipaddress.ip_network(text)
-                start = int(network.network_address)
-                entry = (start, start + network.num_addresses, Hit(address_list, str(network)))
-                (entries4 if network.version == 4 else entries6).append(entry)
+                version, start, length = _spec(text)
+                size = 1 << ((32 if version == 4 else 128) - length)
+                entry = (start, start + size, Hit(address_list, text))
+                (entries4 if version == 4 else entries6).append(entry)
         self._lists = tuple(kept)
         self.size = len(entries4) + len(entries6)
         """How many prefixes the index holds."""
@@ -347,7 +372,30 @@ def _prefix(text: Any, version: int, where: str) -> str:
                           "crawlers span that much; the list is refused")
     if not network.is_global:
         raise RobotsError(f"{where}: {text!r} is not global unicast space; the list is refused")
-    return str(network)
+    canonical = str(network)
+    _remember(canonical, (version, int(network.network_address), network.prefixlen))
+    return canonical
+
+
+# Prefixes already read: (version, first address, length), so that checking a list,
+# ordering it and indexing it parse each prefix once. Bounded: cleared when full.
+_PARSED: Dict[str, Tuple[int, int, int]] = {}
+
+
+def _remember(text: str, spec: Tuple[int, int, int]) -> None:
+    if len(_PARSED) >= 2 * MAX_PREFIXES:
+        _PARSED.clear()
+    _PARSED[text] = spec
+
+
+def _spec(text: str) -> Tuple[int, int, int]:
+    """(version, first address, prefix length) of a canonical prefix."""
+    spec = _PARSED.get(text)
+    if spec is None:
+        network = ipaddress.ip_network(text)
+        spec = (network.version, int(network.network_address), network.prefixlen)
+        _remember(text, spec)
+    return spec
 
 
 def _check_span(prefixes: Sequence[str], where: str) -> Tuple[str, ...]:
@@ -356,29 +404,27 @@ def _check_span(prefixes: Sequence[str], where: str) -> Tuple[str, ...]:
     span4 = span6 = 0
     unique: Dict[str, None] = {}
     for text in prefixes:
-        network = ipaddress.ip_network(text)
-        if network.version == 4:
-            span4 += network.num_addresses
+        version, _, length = _spec(text)
+        if version == 4:
+            span4 += 1 << (32 - length)
         else:
-            span6 += network.num_addresses
+            span6 += 1 << (128 - length)
         unique[text] = None
     if span4 > MAX_SPAN_V4 or span6 > MAX_SPAN_V6:
         raise RobotsError(f"{where}: its prefixes cover more addresses than any operator's "
                           "crawlers use; the list is refused")
-    return tuple(sorted(unique, key=_order))
-
-
-def _order(text: str) -> Tuple[int, int, int]:
-    network = ipaddress.ip_network(text)
-    return network.version, int(network.network_address), network.prefixlen
+    return tuple(sorted(unique, key=_spec))
 
 
 def read_jafar(document: Any,
                where: str = "list") -> Tuple[Tuple[str, ...], Optional[str], Optional[str]]:
-    """The prefixes, ``creationTime`` and ``synctoken`` of a JAFAR document
-    (draft-illyes-webbotauth-jafar-00, 2026-04-21), unknown members ignored; a document that
-    is not one, a cloud provider's list, or a list with a refused prefix is a
-    :class:`RobotsError` naming ``where``.
+    """The prefixes, ``creationTime`` and ``synctoken`` of a JAFAR document, unknown members
+    ignored. As the draft says (draft-illyes-aipref-jafar-00 §2.3, §3.2): a prefix object
+    with both or neither of ``ipv4Prefix`` and ``ipv6Prefix`` is ignored, and a
+    ``formatVersion`` of a major version above 1 is not read (an error: the caller keeps its
+    last valid list); ``formatVersion`` and ``synctoken`` may be absent (Google's lists
+    have neither). A document that is not one, a cloud provider's list, or a list with a
+    refused prefix is a :class:`RobotsError` naming ``where``.
 
     >>> read_jafar({"creationTime": "2026-11-27T00:00:00", "prefixes": [
     ...     {"ipv4Prefix": "66.249.64.0/27"}, {"ipv6Prefix": "2001:4860:4801:10::/64"}]})
@@ -390,6 +436,12 @@ def read_jafar(document: Any,
                           "that a request came from a crawler; refused")
     if not isinstance(document, dict):
         raise RobotsError(f"{where}: not a JSON object")
+    version = document.get("formatVersion")
+    if isinstance(version, str):
+        major = version.split(".", 1)[0].strip()
+        if not major.isdigit() or int(major[:6]) != 1:
+            raise RobotsError(f"{where}: formatVersion {visible(version[:20])!r} is not 1.x: "
+                              "not read (draft-illyes-aipref-jafar-00 §3.2)")
     items = document.get("prefixes")
     if not isinstance(items, list):
         raise RobotsError(f"{where}: no 'prefixes' array")
@@ -402,7 +454,7 @@ def read_jafar(document: Any,
             raise RobotsError(f"{at}: not an object")
         has4, has6 = "ipv4Prefix" in item, "ipv6Prefix" in item
         if has4 == has6:
-            raise RobotsError(f"{at}: needs exactly one of ipv4Prefix and ipv6Prefix")
+            continue  # the draft: an object with both or neither MUST be ignored
         if has4:
             prefixes.append(_prefix(item["ipv4Prefix"], 4, at))
         else:
@@ -519,6 +571,9 @@ def _address_list(entry: Any, where: str) -> AddressList:
         prefixes.append(_prefix(text, version, f"{where}: prefixes[{number}]"))
     read_at_text = entry.get("read_at")
     read_at = _timestamp(read_at_text, f"{where}: read_at") if read_at_text is not None else None
+    polled_text = entry.get("polled_at")
+    polled_at = (_timestamp(polled_text, f"{where}: polled_at") if polled_text is not None
+                 else None)
     if captured and read_at is None:
         raise RobotsError(f"{where}: a captured list says when it was read ('read_at')")
     return AddressList(
@@ -528,7 +583,8 @@ def _address_list(entry: Any, where: str) -> AddressList:
         synctoken=_field(entry, "synctoken", str, where, optional=True),
         captured=captured, source=_field(entry, "source", str, where),
         prefixes=_check_span(prefixes, where), read_url=read_url,
-        etag=_field(entry, "etag", str, where, optional=True))
+        etag=_field(entry, "etag", str, where, optional=True), polled_at=polled_at,
+        max_age=_field(entry, "max_age", int, where, optional=True))
 
 
 def _name_pattern(entry: Any, where: str) -> NamePattern:
@@ -586,19 +642,25 @@ def snapshot_document(snapshot: Snapshot, compiled: datetime.datetime) -> Dict[s
     return {
         "schema": "crawler-addresses.schema.json",
         "version": snapshot.version,
-        "compiled": compiled.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "compiled": _stamp(compiled),
         "lists": [_list_document(item) for item in snapshot.lists],
     }
 
 
+def _stamp(value: Optional[datetime.datetime]) -> Optional[str]:
+    if value is None:
+        return None
+    return value.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def _list_document(item: AddressList) -> Dict[str, Any]:
-    read_at = (item.read_at.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-               if item.read_at is not None else None)
     return {"name": item.name, "operator": item.operator, "url": item.url,
             "read_url": item.read_url or None, "tokens": list(item.tokens),
-            "captured": item.captured, "read_at": read_at,
+            "captured": item.captured, "read_at": _stamp(item.read_at),
+            "polled_at": _stamp(item.polled_at),
             "creation_time": item.creation_time, "synctoken": item.synctoken,
-            "etag": item.etag, "source": item.source, "prefixes": list(item.prefixes)}
+            "etag": item.etag, "max_age": item.max_age, "source": item.source,
+            "prefixes": list(item.prefixes)}
 
 
 def default_data_path() -> Path:
@@ -671,3 +733,168 @@ def load_snapshot(path: Optional[PathLike] = None) -> Snapshot:
     except RobotsError as error:
         return replace(bundled, note=f"the refreshed copy was passed over: {error}")
     return refreshed if refreshed.compiled > bundled.compiled else bundled
+
+
+# --- refreshing ------------------------------------------------------------------------
+
+
+class ListAnswer(NamedTuple):
+    """What fetching one list gave (the fetch itself is the caller's: this layer never
+    fetches)."""
+
+    status: Optional[int]
+    body: bytes = b""
+    etag: Optional[str] = None
+    error: Optional[str] = None
+    """Why no whole answer came (time-out, connection refused, too large...)."""
+    url: str = ""
+    """The URL that answered, after redirects."""
+    cache_control: str = ""
+    """The response's ``Cache-Control`` header."""
+
+
+ListFetcher = Callable[[str, Optional[str]], ListAnswer]
+"""``fetch(url, etag)``: GET ``url``, conditionally (``If-None-Match``) when ``etag`` is given."""
+
+
+class ListChange(NamedTuple):
+    """What a refresh did with one list."""
+
+    name: str
+    outcome: Literal["updated", "unchanged", "not-modified", "failed", "skipped"]
+    added: Tuple[str, ...] = ()
+    removed: Tuple[str, ...] = ()
+    message: str = ""
+
+
+_MAX_AGE = re.compile(r"(?:^|[,\s])max-age\s*=\s*\"?(\d{1,12})", re.IGNORECASE)
+
+
+def max_age(cache_control: str) -> Optional[int]:
+    """The seconds of a ``Cache-Control`` header's ``max-age`` (capped at
+    :data:`STALE_AFTER`), ``None`` when it has none or forbids keeping the answer.
+
+    >>> max_age("public, max-age=86400"), max_age("no-store, max-age=600"), max_age("")
+    (86400, None, None)
+    """
+    lowered = cache_control.lower()
+    if "no-store" in lowered or "no-cache" in lowered:
+        return None
+    found = _MAX_AGE.search(cache_control)
+    if found is None:
+        return None
+    return min(int(found.group(1)), int(STALE_AFTER.total_seconds()))
+
+
+def _due(item: AddressList, moment: datetime.datetime) -> bool:
+    """May the list be asked for again: an hour after the last poll at the earliest, and
+    not before its ``max-age`` has run out."""
+    if item.polled_at is None:
+        return True
+    wait = max(POLL_INTERVAL, datetime.timedelta(seconds=item.max_age or 0))
+    return moment - item.polled_at >= wait
+
+
+def _refreshed(item: AddressList, answer: ListAnswer, now: datetime.datetime
+               ) -> Tuple[AddressList, ListChange]:
+    polled = item._replace(polled_at=now, max_age=max_age(answer.cache_control))
+    if answer.error is not None or answer.status is None:
+        return polled, ListChange(item.name, "failed", message=answer.error or "no answer")
+    if answer.status == 304:
+        if not item.captured:
+            return polled, ListChange(item.name, "failed",
+                                      message="304 Not Modified for a list never captured")
+        return polled._replace(read_at=now), ListChange(item.name, "not-modified")
+    if answer.status != 200:
+        return polled, ListChange(item.name, "failed", message=f"HTTP status {answer.status}")
+    where = f"{item.name} ({item.url})"
+    try:
+        if len(answer.body) > MAX_LIST_BYTES:
+            raise RobotsError(f"{where}: larger than {MAX_LIST_BYTES >> 20} MiB")
+        try:
+            text = answer.body.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise RobotsError(f"{where}: not UTF-8") from None
+        document = parse_json(text, where, MAX_LIST_BYTES)
+        cloud = cloud_list(answer.url or item.url, document)
+        if cloud is not None:
+            raise RobotsError(f"{where}: {cloud} is a cloud provider's list, never evidence "
+                              "that a request came from a crawler; refused")
+        prefixes, creation, synctoken = read_jafar(document, where)
+    except RobotsError as error:
+        return polled, ListChange(item.name, "failed", message=str(error))
+    stamp = _stamp(now)
+    new = polled._replace(
+        prefixes=prefixes, creation_time=creation, synctoken=synctoken,
+        etag=answer.etag[:200] if answer.etag else None, read_at=now, captured=True,
+        read_url="", source=f"read at {item.url} on {stamp} by robotsrules crawlers refresh")
+    was, now_set = set(item.prefixes), set(prefixes)
+    added = tuple(text for text in prefixes if text not in was)
+    removed = tuple(text for text in item.prefixes if text not in now_set)
+    return new, ListChange(item.name, "updated" if added or removed else "unchanged",
+                           added, removed)
+
+
+def refresh_lists(snapshot: Snapshot, fetch: ListFetcher,
+                  now: Optional[datetime.datetime] = None) -> Tuple[str, List[ListChange]]:
+    """The text of a refreshed copy of ``snapshot``'s lists, and what happened to each.
+
+    Each list is fetched from its current URL (conditionally, with the ETag last seen),
+    unless it was polled less than :data:`POLL_INTERVAL` ago (``skipped``). A list whose
+    answer is anything but a whole, valid JAFAR document of an allowed size (a failure, a
+    time-out, a status other than 200 and 304, wrong JSON, a hostile or cloud list) keeps
+    its old content (``failed``, with why); a 304 confirms it (``not-modified``). The text
+    is read back with :func:`read_snapshot` before it is returned, so nothing that cannot
+    be read is ever written."""
+    moment = _now(now)
+    lists: List[AddressList] = []
+    changes: List[ListChange] = []
+    for item in snapshot.lists:
+        if not _due(item, moment):
+            lists.append(item)
+            changes.append(ListChange(item.name, "skipped", message=(
+                "polled less than an hour ago" if not item.max_age or item.max_age <= 3600
+                else f"polled within its Cache-Control max-age of {item.max_age} s")))
+            continue
+        try:
+            answer = fetch(item.url, item.etag if item.captured else None)
+        except Exception as error:  # a fetcher that raises fails one list, not the refresh
+            answer = ListAnswer(None, error=f"{type(error).__name__}: {error}"[:300])
+        new, change = _refreshed(item, answer, moment)
+        lists.append(new)
+        changes.append(change)
+    document = {
+        "schema": "crawler-addresses.schema.json", "version": snapshot.version,
+        "compiled": _stamp(moment), "lists": [_list_document(item) for item in lists]}
+    text = json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+    read_snapshot(text, "the refreshed copy")
+    return text, changes
+
+
+def write_atomically(path: PathLike, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same directory and a
+    rename: a reader sees the old copy or the new one, never part of one; on any failure
+    the old copy stays. The bundled snapshot is never written."""
+    target = Path(os.fspath(path))
+    bundled = Path(str(resources.files("robotsrules").joinpath(f"data/{SHIPPED}")))
+    with contextlib.suppress(OSError):
+        place = target.resolve()
+        # the installed package's copy, or any package's (a source checkout's) data/ file
+        if place == bundled.resolve() or (
+                place.name == SHIPPED and place.parent.name == "data"
+                and (place.parent.parent / "__init__.py").exists()):
+            raise RobotsError(f"{target}: the bundled snapshot is never written; "
+                              "refresh writes the user's copy")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=".crawler-addresses.", suffix=".tmp",
+                                         dir=str(target.parent))
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise

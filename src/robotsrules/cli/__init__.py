@@ -89,6 +89,9 @@ def _parser() -> argparse.ArgumentParser:
     _license.add_command(commands)
     _lint.add_commands(commands)
     _verify.add_command(commands)
+    from . import _crawlers
+
+    _crawlers.add_command(commands)  # crawlers refresh
     return parser
 
 
