@@ -136,3 +136,14 @@ def test_dns_failure_is_unknown_exit_1() -> None:
 def test_help_says_whose_user_agent(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["verify", "--help"])[0] == 0
     assert "header the VISITOR sent" in " ".join(capsys.readouterr().out.split())
+
+
+def test_unreadable_snapshot_is_an_error(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    damaged = tmp_path / "lists.json"
+    damaged.write_text('{"version": 1, "lists": [')
+    for name in (str(damaged), str(tmp_path / "absent.json")):
+        code, out = run(["verify", "66.249.66.1", "--agent", "Googlebot", "--no-dns",
+                         "--snapshot", name])
+        err = capsys.readouterr().err
+        assert code == 2 and out == "" and len(err.splitlines()) == 1, err

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime
 import ipaddress
-from typing import Iterator, Sequence, Tuple
+from typing import Any, Iterator, Sequence, Tuple
 
 import pytest
 
@@ -261,3 +261,29 @@ def test_ipv6_list_hit() -> None:
     answer = robotsrules.verify(ipaddress.ip_address("2001:db8::9"), agent="Googlebot",
                                 dns=False, snapshot=LISTS)
     assert answer.verdict == "verified"
+
+
+def test_refreshed_copy_read_again_only_when_it_changes(tmp_path: Any,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from robotsrules._tables._addresses import snapshot_document
+
+    copy = tmp_path / "crawler-addresses.json"
+    monkeypatch.setenv("ROBOTSRULES_ADDRESSES", str(copy))
+    written = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=1)
+
+    def write(prefix: str) -> None:
+        lists = snapshot(a_list("openai-gptbot", "OpenAI", ["GPTBot"], [prefix]))
+        copy.write_text(json.dumps(snapshot_document(lists, written)), encoding="utf-8")
+
+    write("11.22.33.0/28")  # global space: the reader refuses documentation prefixes
+    first = robotsrules.verify("11.22.33.7", agent="GPTBot", dns=False)
+    assert first.verdict == "verified" and first.snapshot.startswith("refreshed")
+    assert robotsrules.verify("11.22.33.7", agent="GPTBot", dns=False).verified
+    write("11.22.33.128/25")  # a refresh: the next answer reads it
+    again = robotsrules.verify("11.22.33.7", agent="GPTBot", dns=False)
+    assert again.verdict == "not-verified"
+    copy.unlink()  # gone: the bundled copy answers
+    assert robotsrules.verify("11.22.33.7", agent="GPTBot",
+                              dns=False).snapshot.startswith("bundled")

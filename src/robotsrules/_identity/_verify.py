@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import datetime
 import ipaddress
+import os
 import threading
 from typing import (
     Any,
@@ -59,7 +60,7 @@ from typing import (
     Union,
 )
 
-from .._tables._addresses import AddressList, Snapshot, load_snapshot
+from .._tables._addresses import AddressList, Snapshot, default_data_path, load_snapshot
 from .._tables._crawlers import Crawler, crawler_for, known_crawlers
 from .._terminal import visible
 from ..errors import InvalidAgent, InvalidArgument, RobotsError
@@ -194,6 +195,31 @@ def _checker(server: Optional[str], deadline: float) -> Any:
                                timeout=min(deadline, 2.0))
             _CHECKERS[key] = found
         return found
+
+
+_LOADED: Dict[Tuple[str, int, int], Snapshot] = {}
+_LOADED_LOCK = threading.Lock()
+
+
+def _load(path: Optional[str]) -> Snapshot:
+    """The snapshot in force (see :func:`load_snapshot`), read again only when the file it
+    would read changed (its path, modification time and size): a log's every line is
+    verified against one reading, not one each."""
+    where = os.fspath(path) if path is not None else str(default_data_path())
+    try:
+        status = os.stat(where)
+        key = (where, status.st_mtime_ns, status.st_size)
+    except OSError:
+        key = (where, -1, -1)  # absent: the bundled copy answers (or, named, an error)
+    with _LOADED_LOCK:
+        found = _LOADED.get(key)
+    if found is None:
+        found = load_snapshot(path)
+        with _LOADED_LOCK:
+            if len(_LOADED) >= 8:
+                _LOADED.clear()
+            _LOADED[key] = found
+    return found
 
 
 def _date(moment: Optional[datetime.datetime]) -> Optional[str]:
@@ -389,7 +415,7 @@ def verify(address: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address],
         lists = snapshot
     else:
         try:
-            lists = load_snapshot(snapshot)
+            lists = _load(snapshot)
         except RobotsError as error:
             lists, problem = None, str(error)
     label = _snapshot_label(lists) if lists is not None else f"none ({problem})"

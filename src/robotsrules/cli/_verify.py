@@ -72,6 +72,10 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     if (args.address is None) == (args.file is None):
         raise RobotsError("give one ADDRESS or --file FILE (or --file - for standard input)")
     options = _options(args)
+    if args.snapshot is not None:  # a snapshot that cannot be read: an error, before any work
+        from .._tables._addresses import load_snapshot
+
+        options["snapshot"] = load_snapshot(args.snapshot)
     paint = painter(out, args)
     if args.address is not None:
         parse_address(args.address)  # a usage error (exit 2) before any work
