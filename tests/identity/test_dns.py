@@ -329,3 +329,9 @@ def test_names() -> None:
     assert under("agooglebot.com", GOOGLE) is None
     assert host_name([b"Crawl", b"GoogleBot", b"com", b""]) == ("crawl.googlebot.com", True)
     assert host_name([b"-x", b"com"])[1] is False
+
+
+def test_no_system_resolver_is_a_failure(tmp_path: object) -> None:
+    dns = DnsChecker(None, resolv_conf=f"{tmp_path}/absent-resolv.conf")
+    found = dns.check(ADDRESS, GOOGLE)
+    assert found.outcome == "failed" and "no system resolver" in found.detail

@@ -153,17 +153,25 @@ def _dns() -> Any:
 class DnsChecker:
     """Forward-confirmed reverse DNS with time-outs, a deadline and a bounded cache.
 
-    ``server``: ``None`` for the system's resolver, else ``"ip[:port]"``. ``clock``: the
-    monotonic clock of the deadline and the cache (tests pass their own). Thread-safe.
+    ``server``: ``None`` for the system's resolver (``resolv_conf``, read on POSIX systems;
+    when it cannot be read, every check fails: the verdict is "unknown"), else
+    ``"ip[:port]"``. ``clock``: the monotonic clock of the deadline and the cache (tests
+    pass their own). Thread-safe.
     """
 
     def __init__(self, server: Optional[str] = None, *, timeout: float = DEFAULT_TIMEOUT,
                  deadline: float = DEFAULT_DEADLINE, cache_size: int = 4096,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 resolv_conf: str = "/etc/resolv.conf") -> None:
         if not timeout > 0 or not deadline > 0:
             raise InvalidArgument("DNS time-out and deadline must be positive seconds")
         dns = _dns()
-        resolver = dns.resolver.Resolver(configure=server is None)
+        self._broken: Optional[str] = None
+        try:
+            resolver = dns.resolver.Resolver(resolv_conf, configure=server is None)
+        except dns.exception.DNSException as error:  # no /etc/resolv.conf, say
+            resolver = dns.resolver.Resolver(configure=False)
+            self._broken = f"no system resolver: {type(error).__name__}"
         if server is not None:
             host, port = parse_server(server)
             resolver.nameservers = [host]
@@ -189,6 +197,8 @@ class DnsChecker:
               user_triggered: bool = False) -> DnsCheck:
         """Whether a PTR name of ``address`` under one of ``suffixes`` resolves back to it
         (see the module docstring). Never raises for what the DNS answers."""
+        if self._broken is not None:
+            return DnsCheck("failed", self._broken)
         until = self._clock() + self.deadline
         read = self._reverse(address, until)
         shown = tuple(text for text, _ in read.names)
