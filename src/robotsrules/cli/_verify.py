@@ -14,15 +14,29 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Dict, Optional, TextIO
+from typing import TYPE_CHECKING, Any, Dict, Optional, TextIO, Tuple
 
 from .._terminal import visible
+from .._typing import assert_never
 
-__all__ = ["add_command"]
+if TYPE_CHECKING:
+    from .._identity import VerdictName
 
-_WORDS = {"verified": "VERIFIED", "not-verified": "NOT VERIFIED",
-          "unverifiable": "UNVERIFIABLE", "unknown": "UNKNOWN"}
-_COLOURS = {"verified": "32", "not-verified": "31", "unverifiable": "33", "unknown": "33"}
+__all__ = ["add_command", "shown"]
+
+
+
+def shown(verdict: VerdictName) -> Tuple[str, str]:
+    """A verdict as the text output shows it, and its colour (an SGR code)."""
+    if verdict == "verified":
+        return "VERIFIED", "32"
+    if verdict == "not-verified":
+        return "NOT VERIFIED", "31"
+    if verdict == "unverifiable":
+        return "UNVERIFIABLE", "33"
+    if verdict == "unknown":
+        return "UNKNOWN", "33"
+    assert_never(verdict)
 
 
 def _claim(answer: Any) -> str:
@@ -33,7 +47,8 @@ def _claim(answer: Any) -> str:
 
 
 def _text(answer: Any, out: TextIO, paint: Any) -> None:
-    word = paint(_WORDS[answer.verdict], _COLOURS[answer.verdict], bold=True)
+    text, colour = shown(answer.verdict)
+    word = paint(text, colour, bold=True)
     out.write(f"{answer.address}  {visible(_claim(answer))}: {word}\n")
     out.write(f"  {visible(answer.reason)}\n")
     for item in answer.evidence:
