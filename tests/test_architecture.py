@@ -59,6 +59,8 @@ OPTIONAL = {
     "brotli": {"robotsrules._decoder"},
     # RSL licence documents (issue 26): XML read with DTDs and entities forbidden.
     "defusedxml": {"robotsrules._rsl"},
+    # Forward-confirmed reverse DNS (issue 36), behind the 'verify' extra.
+    "dns": {"robotsrules._identity._dns"},
 }
 
 

@@ -24,6 +24,7 @@ PUBLIC = {
     "COMPILED",
     "LicenseAnswer", "LicenseDocument", "LicenseTerms", "parse_license",
     "LicenseLink", "PagePriced", "Pricing",
+    "Evidence", "Verification", "verify",
 }
 
 

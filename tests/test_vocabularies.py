@@ -13,6 +13,7 @@ from typing import get_args
 import pytest
 
 import robotsrules
+from robotsrules._identity import EvidenceOutcome, VerdictName
 from robotsrules._lru import LRU
 from robotsrules._rules._precedence import index_html_folder, rule_key, rule_rank
 from robotsrules.cli._common import brief, outcome_meaning, served_note, why
@@ -111,3 +112,21 @@ def test_lru_bound_and_order() -> None:
     cache.clear()
     assert len(cache) == 0
     assert LRU(0).limit == 1
+
+
+@pytest.mark.parametrize("verdict", get_args(VerdictName))
+def test_every_visitor_verdict_is_presented(verdict: str) -> None:
+    from robotsrules.cli._verify import shown
+
+    text, colour = shown(verdict)  # type: ignore[arg-type]
+    assert text == verdict.replace("-", " ").upper() and colour.isdigit()
+
+
+def test_evidence_uses_its_vocabulary() -> None:
+    from robotsrules._identity import EVIDENCE_KINDS, EvidenceKind
+
+    assert set(EVIDENCE_KINDS) == set(get_args(EvidenceKind))
+    answer = robotsrules.verify("192.0.2.1", agent="Googlebot", dns=False)
+    assert answer.verdict in get_args(VerdictName)
+    assert {e.outcome for e in answer.evidence} <= set(
+        get_args(EvidenceOutcome))

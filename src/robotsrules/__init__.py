@@ -46,6 +46,7 @@ sys.modules.setdefault(f"{__name__}._stance", _stance)
 if TYPE_CHECKING:  # the lazy names below, for type checkers
     from ._fetch._fetcher import afetch, fetch
     from ._fetch._robotscache import AsyncRobotsCache, RobotsCache
+    from ._identity import Evidence, Verification, verify
     from ._page import (
         Answer,
         Combined,
@@ -90,6 +91,11 @@ _LAZY = {
     "LicenseDocument": "_rsl",
     "LicenseTerms": "_rsl",
     "parse_license": "_rsl",
+    # Visitor verification (issue 36): the address lists, and dnspython (the 'verify'
+    # extra) only when DNS is on.
+    "Evidence": "_identity",
+    "Verification": "_identity",
+    "verify": "_identity",
 }
 
 
@@ -122,6 +128,7 @@ __all__ = [
     "Diagnostic",
     "Directive",
     "EngineError",
+    "Evidence",
     "FetchResult",
     "Group",
     "InvalidAgent",
@@ -154,6 +161,7 @@ __all__ = [
     "Usage",
     "UsageLine",
     "Verdict",
+    "Verification",
     "afetch",
     "agent_tokens",
     "combine",
@@ -166,6 +174,7 @@ __all__ = [
     "parse_license",
     "product_token",
     "robots_url",
+    "verify",
 ]
 
 __version__ = _version.__version__

@@ -45,6 +45,11 @@ url)``                                      names (``Link: <...>; rel="license";
                                             (:mod:`robotsrules._rsl`)
 ``robots_license_allows(license, url,       BOOLEAN: the same as ``LicenseTerms.allows``
 purpose)``                                  (NULL: unstated or unknown)
+``robots_verify(address, user_agent)``      STRUCT(verdict, token, operator, operator_only,
+                                            list, prefix, stale, reason): is the visitor the
+                                            crawler its header claims, by the published
+                                            address lists (:func:`robotsrules.verify`
+                                            offline, no DNS; NULL: no IP address)
 ``robots_stance(body, status, agent)``      STRUCT(kind, reason, scope, lines, disallowed,
                                             allowed, complete, stoppable): the site's stance for
                                             ``agent`` (:data:`robotsrules.bulk.STANCE_SCHEMA`;

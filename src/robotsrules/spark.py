@@ -85,6 +85,7 @@ __all__ = [
     "robots_stance",
     "robots_usage",
     "robots_verdict",
+    "robots_verify",
     "stances",
     "verdicts",
 ]
@@ -323,6 +324,17 @@ def robots_license_allows(xml: ColumnOrName, url: ColumnOrName, purpose: Union[C
     terms) or prohibited, null otherwise."""
     return cast(Column, _udfs()["robots_license_allows"](_body(xml), _col(url),
                                                          _col(purpose, literal=True)))
+
+
+def robots_verify(address: ColumnOrName, user_agent: Union[Column, str, None] = None
+                  ) -> Column:
+    """Is the visitor at ``address`` the crawler its ``user_agent`` header claims?
+    (:func:`robotsrules.verify` offline: the address lists only, no DNS), as a struct
+    (:data:`robotsrules.bulk._schemas.VERIFICATION_TYPE`); null for a null address or one
+    that is no IP address. A null header asks whose published list holds the address."""
+    return cast(Column, _udfs()["robots_verify"](
+        _col(address), F.lit(None).cast("string") if user_agent is None
+        else _col(user_agent)))
 
 
 ANY_AGENT_DDL = spark_ddl(ANY_AGENT_SCHEMA)

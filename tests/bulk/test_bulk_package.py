@@ -141,7 +141,8 @@ ROW = {"body": b"License: https://a.example/license.xml\nUser-agent: *\nDisallow
        "headers": "X-Robots-Tag: noai\r\ntdm-reservation: 1",
        "html": b"<html><head><meta name=robots content=noindex></head>",
        "xml": b'<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license>'
-              b'<prohibits type="usage">ai-train</prohibits></license></content></rsl>'}
+              b'<prohibits type="usage">ai-train</prohibits></license></content></rsl>',
+       "address": "66.249.66.1", "user_agent": "Googlebot/2.1"}
 
 
 def call_all(connection: Any) -> List[Any]:

@@ -341,3 +341,14 @@ def test_cli_stance_table_on_spark_equals_duckdb(tmp_path: Any, robots_table: An
     assert len(outputs["spark"]) == 3 * 40  # one row per site and agent
     assert {(r["agent"], r["stoppable"]) for r in outputs["spark"]} == {
         ("GPTBot", True), ("ChatGPT-User", False), ("QuuxCrawler", None)}
+
+
+def test_spark_verify_column_equals_duckdb(spark: Any) -> None:
+    # robots_verify (issue 36 §4): the same rows from both engines and the plain API.
+    from tests.bulk.test_verify_column import duckdb_rows, expected, visitors_table
+
+    frame = spark.createDataFrame(visitors_table())
+    got = frame.select("n", engine.robots_verify("address", "ua").alias("v")).collect()
+    rows = [None if r["v"] is None else r["v"].asDict()
+            for r in sorted(got, key=lambda r: r["n"])]
+    assert rows == duckdb_rows() == expected()

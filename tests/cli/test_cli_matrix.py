@@ -52,7 +52,7 @@ RAW = {chr(c) for c in CONTROL_ESCAPES} - {"\n"}
 EXITS: Dict[str, Tuple[int, ...]] = {
     "check": (0, 1, 2), "explain": (0, 1, 2), "diff": (0, 1, 2), "lint": (0, 1, 2, 3),
     "agents": (0, 2), "fetch": (0, 2), "report": (0, 2), "bulk": (0, 2), "usage": (0, 1, 2),
-    "page": (0, 2), "stance": (0, 1, 2), "license": (0, 1, 2),
+    "page": (0, 2), "stance": (0, 1, 2), "license": (0, 1, 2), "verify": (0, 1, 2),
 }
 # Where each command takes a FILE_OR_URL (or a file) and the rest of a valid command line.
 COMMANDS: Dict[str, Sequence[str]] = {
@@ -93,6 +93,10 @@ COMMANDS: Dict[str, Sequence[str]] = {
                        "a", "--purpose", "ai-train", "--purpose", "search", "--out", "{out}"),
     "bulk --pages-warc": ("bulk", "--pages-warc", "{}", "--agent", "a", "--out", "{out}"),
     "stance --robots": ("stance", "--robots", "{}", "--agent", "a", "--out", "{out}"),
+    # verify reads a list of visitors (never the DNS here: --no-dns, nothing leaves the box)
+    "verify --file": ("verify", "--file", "{}", "--no-dns", "--agent", "GPTBot"),
+    "verify --file --json": ("verify", "--file", "{}", "--no-dns", "--json"),
+    "verify ADDRESS": ("verify", "{}", "--no-dns", "--user-agent", "GPTBot/1.0"),
 }
 FORMS = ("file", "stdin", "http", "http-hostile", "http-500", "closed-port", "missing",
          "directory", "binary", "latin1", "hostile", "empty", "odd-url", "huge")
@@ -184,7 +188,8 @@ def check_run(argv: List[str], code: int, out: str, err: str, usage: bool = Fals
     assert not RAW & set(out), (argv, [c for c in out if c in RAW][:5])  # JSON too
     assert not RAW & set(err.replace("\r", "")), (argv, err)
     if ("--json" in argv or "sarif" in argv) and out:
-        json.loads(out) if "check" not in argv else [json.loads(x) for x in out.splitlines()]
+        json.loads(out) if "check" not in argv and "verify" not in argv else [
+            json.loads(x) for x in out.splitlines()]
 
 
 def _argv(command: str, source: str, files: Dict[str, str], out: str) -> List[str]:
@@ -446,3 +451,23 @@ def test_a_stuck_clean_up_is_cut_short(signals: int, grace: str) -> None:
         proc.kill()
         proc.wait()
     assert proc.returncode == 130 and err == b"", (proc.returncode, err.decode())
+
+
+# verify's own options (its --user-agent is the visitor's header, so a non-ASCII one is
+# valid there): each is a one-line usage error before any work.
+VERIFY_BAD: Sequence[Sequence[str]] = (
+    ("192.0.2.1", "--dns-deadline", "nan"), ("192.0.2.1", "--dns-deadline", "0"),
+    ("192.0.2.1", "--dns-deadline", "-1"), ("192.0.2.1", "--dns-server", "dns.example"),
+    ("192.0.2.1", "--dns-server", "192.0.2.53:99999"), ("192.0.2.1", "--agent"),
+    ("192.0.2.1", "--no-such-option"), ("192.0.2.1", "--json=yes"),
+    ("192.0.2.1", "--user-agent", "a\r\nb: c"), ("192.0.2.1", "--agent", "a", "--user-agent", "b"),
+    ("fe80::1%eth0",), ("192.0.2.1/32",), ("192.0.2.01",), ("1.2.3.4\x1b[2J",), ("",),
+    ("::ffff:1.2.3.4.5",), ("192.0.2.1", "--file", "-"), (), ("192.0.2.1", "--dns", "x"),
+)
+
+
+@pytest.mark.parametrize("bad", VERIFY_BAD, ids=lambda bad: " ".join(bad) or "nothing")
+def test_verify_with_bad_options(bad: Sequence[str], capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["verify", "--no-dns", *bad]
+    code, out = run(argv, b"")
+    check_run(argv, code, out, capsys.readouterr().err, usage=True)

@@ -8,14 +8,15 @@ purpose is the query's mistake and raises.
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple
+import threading
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import pyarrow as pa
 
 from .._tables._purposes import check_purposes
 from ._bodies import BodyCache
 from ._rows import fast_origin
-from ._schemas import PAGE_SIGNALS_TYPE, STANCE_TYPE, VERDICT_TYPE
+from ._schemas import PAGE_SIGNALS_TYPE, STANCE_TYPE, VERDICT_TYPE, VERIFICATION_TYPE
 
 __all__ = ["ColumnFunction", "column_functions", "struct_array"]
 
@@ -84,6 +85,12 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
                                                 unstated or unknown
     ``robots_license_allows(xml, url,           the same as a boolean (permitted: true;
     purpose)``                                  licensed or prohibited: false; else null)
+    ``robots_verify(address, user_agent)``      is the visitor the crawler its User-Agent
+                                                header claims? (:data:`~robotsrules.bulk.
+                                                _schemas.VERIFICATION_TYPE`; the address lists
+                                                only, no DNS; null: a null address or one that
+                                                is no IP address; a null header: whose list
+                                                holds the address)
     ==========================================  ===================================================
     """
 
@@ -155,6 +162,16 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
         return pa.array([_LICENSE_MEANING.get(s) if s is not None else None for s in found],
                         pa.bool_())
 
+    def verify(address: pa.Array, user_agent: pa.Array) -> pa.Array:
+        visitors = _visitors()  # one per process: Spark pickles this function, not the memo
+        # A log repeats its visitors: each distinct pair of the batch is answered once, and
+        # the rows are taken from those answers (no Python object per row but the pair).
+        first: Dict[Tuple[Any, Any], int] = {}
+        picks = [first.setdefault(pair, len(first))
+                 for pair in zip(_values(address), _values(user_agent))]
+        answers = struct_array([visitors.row(a, u) for a, u in first], VERIFICATION_TYPE)
+        return answers.take(pa.array(picks, pa.int32()))
+
     return [
         ColumnFunction("robots_allowed", ("body", "url", "agent"), pa.bool_(), allowed),
         ColumnFunction("robots_line", ("body", "url", "agent"), pa.int32(), line),
@@ -173,7 +190,62 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
         ColumnFunction("robots_license", ("xml", "url", "purpose"), pa.string(), license),
         ColumnFunction("robots_license_allows", ("xml", "url", "purpose"), pa.bool_(),
                        license_allows),
+        ColumnFunction("robots_verify", ("address", "user_agent"), VERIFICATION_TYPE, verify),
     ]
+
+
+_VISITORS: List[_Visitors] = []
+_VISITORS_LOCK = threading.Lock()
+
+
+def _visitors() -> _Visitors:
+    with _VISITORS_LOCK:
+        if not _VISITORS:
+            _VISITORS.append(_Visitors())
+        return _VISITORS[0]
+
+
+class _Visitors:
+    """``robots_verify``'s rows: the address snapshot read once, each (address, header)
+    answered once (a log repeats its visitors: a memo of at most ``size`` pairs, dropped
+    whole when full, as the package's other hot-path memos are), offline (no DNS: a column
+    function must not wait on the network for each row). Thread-safe: a ``dict`` read or
+    written once is atomic, and two threads answering one pair at once give the same row."""
+
+    def __init__(self, size: int = 65_536) -> None:
+        from .._identity import verify
+        from .._tables._addresses import load_snapshot
+        from ..errors import InvalidArgument
+
+        self._verify = verify
+        self._invalid = InvalidArgument
+        self._lists = load_snapshot()
+        self._memo: Dict[Tuple[Any, Any], Optional[Tuple[Any, ...]]] = {}
+        self._size = size
+
+    def row(self, address: Any, user_agent: Any) -> Optional[Tuple[Any, ...]]:
+        key = (address, user_agent)
+        memo = self._memo
+        if key in memo:
+            return memo[key]
+        if isinstance(address, bytes):
+            address = address.decode("latin-1")
+        if isinstance(user_agent, bytes):
+            user_agent = user_agent.decode("latin-1")
+        found: Optional[Tuple[Any, ...]] = None
+        if isinstance(address, str) and (user_agent is None or isinstance(user_agent, str)):
+            try:
+                answer = self._verify(address, user_agent, dns=False, snapshot=self._lists)
+            except self._invalid:  # not an address: a stranger's row, never an error
+                answer = None
+            if answer is not None:
+                held = answer.evidence[0]
+                found = (answer.verdict, answer.token, answer.operator, answer.operator_only,
+                         held.list, held.prefix, answer.stale, answer.reason)
+        if len(memo) >= self._size:
+            memo.clear()
+        memo[key] = found
+        return found
 
 
 def _signals(headers: Any, html: Any, agent: Any) -> List[Any]:

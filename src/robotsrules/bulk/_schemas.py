@@ -34,6 +34,7 @@ __all__ = [
     "TOO_COMPLEX",
     "VERDICT_SCHEMA",
     "VERDICT_TYPE",
+    "VERIFICATION_TYPE",
     "FileFormat",
     "Key",
     "Missing",
@@ -173,6 +174,22 @@ PAGE_SIGNALS_TYPE = pa.struct([
 """The page-level signals of one response as the engines' ``robots_page`` gives them;
 ``head_cut``: the HTML head ran past the bytes read before its ``<body>``, so what it does not
 state is not known (:attr:`robotsrules.PageSignals.head_cut`)."""
+
+VERIFICATION_TYPE = pa.struct([
+    pa.field("verdict", pa.string()),
+    pa.field("token", pa.string()),
+    pa.field("operator", pa.string()),
+    pa.field("operator_only", pa.bool_()),
+    pa.field("list", pa.string()),
+    pa.field("prefix", pa.string()),
+    pa.field("stale", pa.bool_()),
+    pa.field("reason", pa.string()),
+])
+"""One visitor's verification (:func:`robotsrules.verify`, offline: the address lists only) as
+the engines' ``robots_verify`` gives it: the verdict (``verified``, ``not-verified``,
+``unverifiable``, ``unknown``), the claimed token, the operator, whether the evidence verifies
+only the operator (a shared list), the list and prefix that hold the address, whether that
+list is stale, and the reason."""
 
 PAGE_SCHEMA_VERSION = 2
 """The version of the page table's columns (:data:`PAGE_SCHEMA`), in its Arrow metadata as

@@ -4,7 +4,8 @@ This module only builds the parser, one module per command group, and runs a com
 
 * ``_verdicts``: ``check``, ``explain``; ``_site``: ``fetch``, ``agents``, ``diff``;
   ``_lint``: ``lint``; ``_usage``, ``_page``, ``_stance``, ``_license``: the AI layer;
-  ``_bulk``: ``bulk``, ``report`` and the table form of ``stance``;
+  ``_bulk``: ``bulk``, ``report`` and the table form of ``stance``; ``_verify``:
+  ``verify`` (who is really asking);
 * the homes they share: ``_agent_options`` (``--agent``, repeatable everywhere, and
   ``--agent-category``), ``_input`` (every file, ``-`` and URL read through one bounded
   reader), ``_options`` (option values and URLs validated in one place), ``_output``
@@ -76,7 +77,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="show the version and the dates of the shipped data, then exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND",
                                      parser_class=_Parser)
-    from . import _bulk, _license, _lint, _page, _site, _stance, _usage, _verdicts
+    from . import _bulk, _license, _lint, _page, _site, _stance, _usage, _verdicts, _verify
 
     _verdicts.add_commands(commands)  # check, explain
     _site.add_commands(commands)  # fetch, agents, diff
@@ -87,6 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     _usage.add_command(commands)
     _license.add_command(commands)
     _lint.add_commands(commands)
+    _verify.add_command(commands)
     from . import _crawlers
 
     _crawlers.add_command(commands)  # crawlers refresh

@@ -35,6 +35,7 @@ __all__ = [
     "Loaded",
     "explain_fetch",
     "in_mode",
+    "list_lines",
     "load",
     "load_source",
     "read_input",
@@ -215,6 +216,15 @@ def url_lines(name: str, max_octets: Optional[int] = None
     a line longer than :data:`MAX_LIST_LINE` or not UTF-8 is a problem. ``max_octets``:
     a list longer than that (read, not held) is a :class:`~robotsrules.RobotsError`; without
     it a list is a stream, read for as long as it lasts (in constant memory)."""
+    for where, line, problem in list_lines(name, max_octets):
+        yield where, None if line is None else line.rsplit("\t", 1)[-1].strip(), problem
+
+
+def list_lines(name: str, max_octets: Optional[int] = None
+               ) -> Iterator[Tuple[str, Optional[str], Optional[str]]]:
+    """The lines of a list file ('-': stdin), streamed as :func:`url_lines` reads them
+    (comments, blank lines and a BOM skipped, ``.gz`` decompressed, over-long or non-UTF-8
+    lines a problem), each whole and stripped: ``(where, line, problem)``."""
     import gzip
     import zlib
 
@@ -246,7 +256,7 @@ def url_lines(name: str, max_octets: Optional[int] = None
                     continue
                 line = text.lstrip("\ufeff").strip() if number == 1 else text.strip()
                 if line and not line.startswith("#"):
-                    yield where, line.rsplit("\t", 1)[-1].strip(), None
+                    yield where, line, None
         except (EOFError, zlib.error, gzip.BadGzipFile) as error:
             raise RobotsError(f"{label}: cannot read past line {number}: {error}") from None
 

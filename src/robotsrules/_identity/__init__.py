@@ -1,0 +1,22 @@
+"""Who is really asking: visitor verification by the operators' published address lists and
+forward-confirmed reverse DNS (issue 36).
+
+:func:`verify` (``robotsrules.verify``) gives a :class:`Verification`; :mod:`._dns` is the
+one user of dnspython, :mod:`._names` reads host names and suffix patterns. When this
+package fetches (list refreshes), it does so through the fetch layer; the fetch layer never
+imports it.
+"""
+
+from ._verify import (
+    EVIDENCE_KINDS,
+    Evidence,
+    EvidenceKind,
+    EvidenceOutcome,
+    VerdictName,
+    Verification,
+    parse_address,
+    verify,
+)
+
+__all__ = ["EVIDENCE_KINDS", "Evidence", "EvidenceKind", "EvidenceOutcome", "VerdictName",
+           "Verification", "parse_address", "verify"]

@@ -1,0 +1,368 @@
+"""Forward-confirmed reverse DNS, real and bounded (dnspython, the ``verify`` extra).
+
+Theory of operation. A request claims to come from a crawler; its address's PTR names are
+read (whoever controls the reverse zone writes them, so they prove nothing alone), the
+names under the operator's patterns are kept (:mod:`._names`: label by label, odd names
+refused, generic cloud names refused), and each kept name's A or AAAA records (the
+address's family; CNAME chains followed, at most :data:`MAX_CHAIN` links, a loop is a
+failure) must hold the address. Only then is the answer ``"confirmed"``:
+
+============================  ================================================================
+outcome                       when
+============================  ================================================================
+``"confirmed"``               a PTR name under a pattern resolves forward to the address
+``"not-confirmed"``           the DNS answered and nothing confirmed: no PTR (NXDOMAIN or no
+                              record), no PTR name under a pattern, or the names' addresses
+                              do not hold this one (NXDOMAIN forward too)
+``"failed"``                  an answer could not be had: time-out, the deadline, SERVFAIL,
+                              a refusal, a broken or looping chain, a damaged message
+============================  ================================================================
+
+A failure is never read as either of the others (the verdict it gives is "unknown").
+
+Bounds. Each query has its own time-out (``timeout``) and the whole check a deadline
+(``deadline``, 10 s by default): every query gets what is left of it, and a check that runs
+out says so ("the deadline of 10 s passed"). A check reads at most :data:`MAX_PTR` PTR
+records and forward-checks at most :data:`MAX_CANDIDATES` names. A message is at most
+64 KiB by the protocol (UDP first with a 1,232-byte EDNS buffer, TCP when the answer comes
+truncated). Answers are cached by :class:`DnsChecker` (PTR names per address, addresses
+per name; negative answers too, each for its TTL, capped at :data:`MAX_TTL` and
+:data:`MAX_NEGATIVE_TTL`; failures for :data:`FAILURE_TTL`), at most ``cache_size``
+entries each, least recently used dropped first.
+
+The resolver is the system's (``/etc/resolv.conf``) or a named server (``"192.0.2.53"``,
+``"192.0.2.53:5353"``, ``"[2001:db8::53]:53"``). dnspython is imported here only.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import threading
+import time
+from typing import (
+    Any,
+    Callable,
+    FrozenSet,
+    List,
+    Literal,
+    NamedTuple,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
+
+from .._lru import LRU
+from ..errors import InvalidArgument, MissingExtra
+from ._names import cloud_refused, host_name, under
+
+__all__ = [
+    "DEFAULT_DEADLINE",
+    "DEFAULT_TIMEOUT",
+    "DnsCheck",
+    "DnsChecker",
+    "DnsOutcome",
+    "parse_server",
+]
+
+Address = Union[ipaddress.IPv4Address, ipaddress.IPv6Address]
+DnsOutcome = Literal["confirmed", "not-confirmed", "failed"]
+
+DEFAULT_TIMEOUT = 2.0
+"""Seconds one query may take."""
+DEFAULT_DEADLINE = 10.0
+"""Seconds one whole check may take."""
+MAX_CHAIN = 8
+"""CNAME links followed from a forward name (across queries)."""
+MAX_PTR = 16
+MAX_CANDIDATES = 4
+MAX_TTL = 86_400
+MAX_NEGATIVE_TTL = 3_600
+FAILURE_TTL = 30
+_EDNS_PAYLOAD = 1232  # the DNS flag day 2020 size: no fragmentation on ordinary paths
+
+
+class DnsCheck(NamedTuple):
+    """What forward-confirmed reverse DNS found for one address."""
+
+    outcome: DnsOutcome
+    detail: str
+    """One line, for people (names shown with control characters made visible)."""
+    names: Tuple[str, ...] = ()
+    """The PTR names read (at most :data:`MAX_PTR`)."""
+    name: Optional[str] = None
+    """The name that confirmed the address (or, when none did, the first name checked)."""
+
+
+class _Failure(Exception):
+    """An answer could not be had (the message says why)."""
+
+
+class _Names(NamedTuple):
+    names: Tuple[Tuple[str, bool], ...]  # (text, usable)
+    failure: Optional[str]
+
+
+class _Addresses(NamedTuple):
+    addresses: FrozenSet[str]
+    failure: Optional[str]
+    nxdomain: bool
+
+
+def parse_server(server: str) -> Tuple[str, int]:
+    """``ip``, ``ip:port`` or ``[ipv6]:port`` → (ip, port); :class:`InvalidArgument` else."""
+    text = server.strip()
+    host, port = text, 53
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        if rest:
+            if not rest.startswith(":"):
+                raise InvalidArgument(f"DNS server {server!r}: expected [address]:port")
+            port = _port(rest[1:], server)
+    elif text.count(":") == 1:
+        host, _, rest = text.partition(":")
+        port = _port(rest, server)
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        raise InvalidArgument(f"DNS server {server!r} is not an IP address (with an optional "
+                              "port: 192.0.2.53:5353, [2001:db8::53]:53)") from None
+    return host, port
+
+
+def _port(text: str, server: str) -> int:
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        raise InvalidArgument(f"DNS server {server!r}: the port is not 1-65535")
+    return int(text)
+
+
+def _dns() -> Any:
+    try:
+        import dns.exception
+        import dns.flags
+        import dns.message
+        import dns.name
+        import dns.rdatatype
+        import dns.resolver
+        import dns.reversename
+    except ImportError:
+        raise MissingExtra("reverse DNS verification", "verify", "dnspython") from None
+    return dns
+
+
+class DnsChecker:
+    """Forward-confirmed reverse DNS with time-outs, a deadline and a bounded cache.
+
+    ``server``: ``None`` for the system's resolver (``resolv_conf``, read on POSIX systems;
+    when it cannot be read, every check fails: the verdict is "unknown"), else
+    ``"ip[:port]"``. ``clock``: the monotonic clock of the deadline and the cache (tests
+    pass their own). Thread-safe.
+    """
+
+    def __init__(self, server: Optional[str] = None, *, timeout: float = DEFAULT_TIMEOUT,
+                 deadline: float = DEFAULT_DEADLINE, cache_size: int = 4096,
+                 clock: Callable[[], float] = time.monotonic,
+                 resolv_conf: str = "/etc/resolv.conf") -> None:
+        if not timeout > 0 or not deadline > 0:
+            raise InvalidArgument("DNS time-out and deadline must be positive seconds")
+        dns = _dns()
+        self._broken: Optional[str] = None
+        try:
+            resolver = dns.resolver.Resolver(resolv_conf, configure=server is None)
+        except dns.exception.DNSException as error:  # no /etc/resolv.conf, say
+            resolver = dns.resolver.Resolver(configure=False)
+            self._broken = f"no system resolver: {type(error).__name__}"
+        if server is not None:
+            host, port = parse_server(server)
+            resolver.nameservers = [host]
+            resolver.port = port
+        resolver.timeout = timeout
+        resolver.lifetime = deadline
+        resolver.cache = None
+        resolver.retry_servfail = False
+        resolver.use_edns(0, 0, _EDNS_PAYLOAD)
+        self._dns = dns
+        self._resolver = resolver
+        self.server = server
+        self.timeout = timeout
+        self.deadline = deadline
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._ptr: LRU[str, Tuple[float, _Names]] = LRU(cache_size)
+        self._forward: LRU[Tuple[str, int], Tuple[float, _Addresses]] = LRU(cache_size)
+
+    # -- the check -------------------------------------------------------------------
+
+    def check(self, address: Address, suffixes: Sequence[str], *, operator: str = "",
+              user_triggered: bool = False) -> DnsCheck:
+        """Whether a PTR name of ``address`` under one of ``suffixes`` resolves back to it
+        (see the module docstring). Never raises for what the DNS answers."""
+        if self._broken is not None:
+            return DnsCheck("failed", self._broken)
+        until = self._clock() + self.deadline
+        read = self._reverse(address, until)
+        shown = tuple(text for text, _ in read.names)
+        if read.failure is not None:
+            return DnsCheck("failed", f"reverse lookup failed: {read.failure}", shown)
+        if not read.names:
+            return DnsCheck("not-confirmed", f"no PTR record for {address}")
+        candidates: List[str] = []
+        refused: List[str] = []
+        for text, usable in read.names:
+            if not usable:
+                refused.append(f"{text} (not a plain host name)")
+            elif under(text, suffixes) is None:
+                refused.append(text)
+            else:
+                cloud = cloud_refused(text, operator, user_triggered)
+                if cloud is not None:
+                    refused.append(f"{text} (generic cloud name under {cloud})")
+                else:
+                    candidates.append(text)
+        if not candidates:
+            wanted = ", ".join(suffixes) or "no pattern"
+            return DnsCheck("not-confirmed", f"PTR {', '.join(refused)}: not under {wanted}",
+                            shown)
+        failures: List[str] = []
+        for name in candidates[:MAX_CANDIDATES]:
+            found = self._addresses(name, address.version, until)
+            if found.failure is not None:
+                failures.append(f"{name}: {found.failure}")
+            elif address.compressed in found.addresses:
+                return DnsCheck("confirmed", f"PTR {name}, whose "
+                                f"{'A' if address.version == 4 else 'AAAA'} records hold "
+                                f"{address}", shown, name)
+        if failures:
+            return DnsCheck("failed", "forward lookup failed: " + "; ".join(failures), shown,
+                            candidates[0])
+        return DnsCheck("not-confirmed", f"PTR {candidates[0]} does not resolve back to "
+                        f"{address}", shown, candidates[0])
+
+    # -- cached lookups ----------------------------------------------------------------
+
+    def _cached(self, cache: LRU[Any, Tuple[float, Any]], key: Any) -> Any:
+        with self._lock:
+            hit = cache.get(key)
+            if hit is not None and hit[0] > self._clock():
+                return hit[1]
+            if hit is not None:
+                cache.pop(key)
+        return None
+
+    def _store(self, cache: LRU[Any, Tuple[float, Any]], key: Any, ttl: float,
+               value: Any) -> None:
+        if ttl > 0:
+            with self._lock:
+                cache.put(key, (self._clock() + ttl, value))
+
+    def _reverse(self, address: Address, until: float) -> _Names:
+        key = address.compressed
+        hit: Optional[_Names] = self._cached(self._ptr, key)
+        if hit is not None:
+            return hit
+        dns = self._dns
+        qname = dns.reversename.from_address(key)
+        try:
+            answer, ttl, nxdomain, _ = self._query(qname, "PTR", until)
+        except _Failure as failure:
+            value = _Names((), str(failure))
+            self._store(self._ptr, key, FAILURE_TTL, value)
+            return value
+        names: List[Tuple[str, bool]] = []
+        if answer is not None and not nxdomain:
+            for record in list(answer)[:MAX_PTR]:
+                names.append(host_name(record.target.labels))
+        value = _Names(tuple(names), None)
+        self._store(self._ptr, key, min(ttl, MAX_TTL if names else MAX_NEGATIVE_TTL), value)
+        return value
+
+    def _addresses(self, name: str, version: int, until: float) -> _Addresses:
+        key = (name, version)
+        hit: Optional[_Addresses] = self._cached(self._forward, key)
+        if hit is not None:
+            return hit
+        dns = self._dns
+        rdtype = "A" if version == 4 else "AAAA"
+        qname = dns.name.from_text(name)
+        seen = {qname}
+        value: Optional[_Addresses] = None
+        ttl = float(MAX_TTL)
+        for _ in range(MAX_CHAIN + 1):
+            try:
+                answer, step_ttl, nxdomain, canonical = self._query(qname, rdtype, until)
+            except _Failure as failure:
+                value, ttl = _Addresses(frozenset(), str(failure), False), FAILURE_TTL
+                break
+            ttl = min(ttl, step_ttl)
+            if nxdomain or answer is not None:
+                found = frozenset() if answer is None else frozenset(
+                    ipaddress.ip_address(record.address).compressed for record in answer)
+                value = _Addresses(found, None, nxdomain)
+                if not found:
+                    ttl = min(ttl, MAX_NEGATIVE_TTL)
+                break
+            # NOERROR without the records: a chain that ends in a name this answer did not
+            # resolve (the server is not recursive for it), or no record of this type.
+            if canonical is None or canonical == qname:
+                value = _Addresses(frozenset(), None, False)
+                ttl = min(ttl, MAX_NEGATIVE_TTL)
+                break
+            if canonical in seen:
+                value, ttl = _Addresses(frozenset(), "CNAME loop", False), FAILURE_TTL
+                break
+            seen.add(canonical)
+            qname = canonical
+        if value is None:
+            value, ttl = _Addresses(frozenset(), f"CNAME chain longer than {MAX_CHAIN}",
+                                    False), FAILURE_TTL
+        self._store(self._forward, key, ttl, value)
+        return value
+
+    def _query(self, qname: Any, rdtype: str, until: float) -> Tuple[Any, float, bool, Any]:
+        """(the answer's records or ``None``, its TTL, NXDOMAIN?, the end of its CNAME
+        chain) for one question;
+        :class:`_Failure` when no answer could be had before ``until``."""
+        dns = self._dns
+        left = until - self._clock()
+        if left <= 0:
+            raise _Failure(f"the deadline of {self.deadline:g} s passed")
+        try:
+            answer = self._resolver.resolve(qname, rdtype, search=False, lifetime=left,
+                                            raise_on_no_answer=False)
+        except dns.resolver.NXDOMAIN as error:
+            return None, _negative_ttl(error), True, None
+        except dns.resolver.LifetimeTimeout:
+            if self._clock() >= until:
+                raise _Failure(f"the deadline of {self.deadline:g} s passed") from None
+            raise _Failure("time-out") from None
+        except dns.message.ChainTooLong:
+            raise _Failure("CNAME chain too long (or a loop)") from None
+        except dns.resolver.NoNameservers as error:
+            raise _Failure(_rcode_text(error)) from None
+        except dns.exception.DNSException as error:
+            raise _Failure(f"{type(error).__name__}: {str(error)[:120]}") from None
+        except (OSError, ValueError) as error:
+            raise _Failure(f"{type(error).__name__}: {str(error)[:120]}") from None
+        ttl = float(answer.chaining_result.minimum_ttl)
+        return answer.rrset, ttl, False, answer.canonical_name
+
+
+def _negative_ttl(error: Any) -> float:
+    try:
+        responses = error.responses()
+        for response in responses.values():
+            return float(response.resolve_chaining().minimum_ttl)
+    except Exception:  # a damaged NXDOMAIN answer: the short default
+        pass
+    return 60.0
+
+
+def _rcode_text(error: Any) -> str:
+    for problem in (error.kwargs or {}).get("errors", ()):
+        if len(problem) > 3 and type(problem[3]).__name__ == "ChainTooLong":
+            return "CNAME chain too long (or a loop)"
+    text = str(error)
+    for code in ("SERVFAIL", "REFUSED", "NOTIMP", "FORMERR"):
+        if code in text:
+            return f"the server answered {code}"
+    return "no server gave an answer"

@@ -1,0 +1,77 @@
+"""``robots_verify``, the visitor column function (issue 36 §4): the same rows as
+:func:`robotsrules.verify` with DNS off, from DuckDB here (and from Spark in
+``test_spark.py``, against these very rows)."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+import pytest
+
+pytest.importorskip("pyarrow")
+duckdb = pytest.importorskip("duckdb")
+
+import pyarrow as pa  # noqa: E402
+
+import robotsrules  # noqa: E402
+from robotsrules import duckdb as embedded  # noqa: E402
+
+GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+VISITORS: List[Tuple[Optional[str], Optional[str]]] = [
+    ("66.249.66.1", GOOGLEBOT),          # in Google's list: verified
+    ("66.249.66.1", "GPTBot/1.2"),       # Google's address, OpenAI's name: not verified
+    ("192.0.2.1", GOOGLEBOT),            # documentation space: not verified
+    ("::ffff:66.249.66.1", GOOGLEBOT),   # IPv4-mapped
+    ("66.249.66.1", None),               # no claim: whose list?
+    ("192.0.2.1", "FooBot/1.0"),         # not in the registry: unverifiable
+    ("192.0.2.1", "YandexBot/3.0"),      # DNS only, and DNS is off: unknown
+    ("not an address", GOOGLEBOT),       # a stranger's row: null
+    ("fe80::1%eth0", GOOGLEBOT),         # a zone id: null
+    (None, GOOGLEBOT),                   # null in, null out
+    ("66.249.66.1", "\x1b]0;x\x07"),     # control characters: no crawler named
+]
+FIELDS = ("verdict", "token", "operator", "operator_only", "list", "prefix", "stale", "reason")
+
+
+def expected() -> List[Optional[Dict[str, Any]]]:
+    rows: List[Optional[Dict[str, Any]]] = []
+    for address, header in VISITORS:
+        try:
+            answer = robotsrules.verify(address, header, dns=False)  # type: ignore[arg-type]
+        except (robotsrules.InvalidArgument, TypeError):
+            rows.append(None)
+            continue
+        held = answer.evidence[0]
+        rows.append(dict(zip(FIELDS, (answer.verdict, answer.token, answer.operator,
+                                      answer.operator_only, held.list, held.prefix,
+                                      answer.stale, answer.reason))))
+    return rows
+
+
+def visitors_table() -> pa.Table:
+    return pa.table({"n": list(range(len(VISITORS))), "address": [a for a, _ in VISITORS],
+                     "ua": [u for _, u in VISITORS]})
+
+
+def duckdb_rows() -> List[Optional[Dict[str, Any]]]:
+    connection = embedded.register(duckdb.connect())
+    visitors = visitors_table()  # noqa: F841 - read by the query below
+    got = connection.execute("SELECT robots_verify(address, ua) FROM visitors "
+                             "ORDER BY n").fetchall()
+    return [row[0] for row in got]
+
+
+def test_duckdb_rows_equal_the_plain_api() -> None:
+    rows = duckdb_rows()
+    assert rows == expected()
+    verdicts = [None if row is None else row["verdict"] for row in rows]
+    assert verdicts == ["verified", "not-verified", "not-verified", "verified", "verified",
+                        "unverifiable", "unknown", None, None, None, "verified"]
+
+
+def test_duckdb_many_rows_answered_once_each() -> None:
+    connection = embedded.register(duckdb.connect())
+    got = connection.execute(
+        "SELECT count(*) FILTER (WHERE robots_verify(a, 'Googlebot/2.1').verdict = 'verified') "
+        "FROM (SELECT '66.249.66.' || (i % 20) AS a FROM range(20000) t(i))").fetchone()
+    assert got is not None and got[0] == 20000
