@@ -354,11 +354,63 @@ def cloud_list(url: str, document: Any = None) -> Optional[str]:
     return None
 
 
+def _block(text: str) -> Tuple[int, int]:
+    network = ipaddress.ip_network(text)
+    first = int(network.network_address)
+    return first, first + network.num_addresses
+
+
+# Where a crawler's address may be, as an explicit allow-list (``ipaddress``'s ``is_global``
+# accepted ``::/96``, ``4000::/28`` and ``224.0.0.0/12``: issue 36, review of i36-data).
+# IPv4: everything but the IANA IPv4 Special-Purpose Address Registry's blocks that are not
+# globally reachable (RFC 6890 §2.2.2 and its updates), plus 224.0.0.0/4 (multicast, RFC 5771)
+# and 240.0.0.0/4 (reserved, RFC 1112 §4) whole, 192.0.0.0/24 whole (its two global /32s
+# are anycast services, never a crawler). IPv6: only 2000::/3, the global unicast space (RFC
+# 4291 §2.4), less the registry's blocks inside it that are not globally reachable; of
+# 2001::/23 (IETF protocol assignments, RFC 2928) only the sub-blocks the registry marks
+# globally reachable. The registry itself was not read for this change: the blocks are the
+# ones issue 36's review lists, checked against the table of CPython 3.13's ipaddress module
+# (which follows the registry as of 2024). A prefix that overlaps a refused block is refused
+# whole, with its list.
+_REFUSED_V4: Tuple[Tuple[int, int, str], ...] = tuple(
+    (*_block(text), text) for text in (
+        "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16",
+        "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16",
+        "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4"))
+_GLOBAL_V6 = _block("2000::/3")
+_REFUSED_V6: Tuple[Tuple[int, int, str], ...] = tuple(
+    (*_block(text), text) for text in ("2001::/23", "2001:db8::/32", "2002::/16", "3fff::/20"))
+_GLOBAL_IN_REFUSED_V6: Tuple[Tuple[int, int], ...] = tuple(
+    _block(text) for text in (
+        "2001:1::1/128", "2001:1::2/128", "2001:1::3/128", "2001:3::/32", "2001:4:112::/48",
+        "2001:20::/28", "2001:30::/28"))
+
+
+def _special_purpose(version: int, first: int, end: int) -> Optional[str]:
+    """The refused block that the addresses ``first`` to ``end - 1`` overlap (or, for IPv6,
+    ``"outside 2000::/3"``), else ``None``."""
+    if version == 4:
+        for low, high, text in _REFUSED_V4:
+            if first < high and low < end:
+                return text
+        return None
+    if first < _GLOBAL_V6[0] or end > _GLOBAL_V6[1]:
+        return "the space outside 2000::/3"
+    for low, high, text in _REFUSED_V6:
+        if first < high and low < end and not any(
+                inner_low <= first and end <= inner_high
+                for inner_low, inner_high in _GLOBAL_IN_REFUSED_V6):
+            return text
+    return None
+
+
 def _prefix(text: Any, version: int, where: str) -> str:
     """``text`` as a canonical prefix of ``version``, or a :class:`RobotsError` saying why
     it is refused."""
     if not isinstance(text, str) or len(text) > 60:
         raise RobotsError(f"{where}: a prefix is not text of at most 60 characters")
+    if "%" in text:  # a zone id: no published list can hold a scoped address
+        raise RobotsError(f"{where}: a prefix with a zone id: {visible(text)!r}; refused")
     try:
         network = ipaddress.ip_network(text.strip(), strict=True)
     except ValueError:
@@ -369,8 +421,11 @@ def _prefix(text: Any, version: int, where: str) -> str:
     if network.prefixlen < shortest:
         raise RobotsError(f"{where}: {text!r} is shorter than /{shortest}: no operator's "
                           "crawlers span that much; the list is refused")
-    if not network.is_global:
-        raise RobotsError(f"{where}: {text!r} is not global unicast space; the list is refused")
+    first = int(network.network_address)
+    refused = _special_purpose(version, first, first + network.num_addresses)
+    if refused is not None:
+        raise RobotsError(f"{where}: {text!r} is not global unicast space (it overlaps "
+                          f"{refused}); the list is refused")
     canonical = str(network)
     _remember(canonical, (version, int(network.network_address), network.prefixlen))
     return canonical

@@ -1,0 +1,93 @@
+"""The findings of the adversarial review of the address lists (issue 36 §1/§4, branch
+i36-data; the reviewer's probes were /tmp/review-i36data/p1-p11): special-purpose space
+never matches, a refresh never follows a list to another host, a refreshed copy never
+reassigns tokens or name patterns nor wins by its date, strangers' numbers and dates are
+bounded, and the index is built in time linear in its prefixes."""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+from typing import Any, List
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from robotsrules import RobotsError
+from robotsrules._tables._addresses import read_jafar, read_snapshot
+
+# --- special-purpose space (finding 1) ----------------------------------------------------
+
+REFUSED_V4 = ["0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16",
+              "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24",
+              "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24",
+              "224.0.0.0/4", "240.0.0.0/4"]
+# outside 2000::/3, or inside it and refused (2001::/23 less its global sub-blocks)
+REFUSED_V6 = ["::/3", "4000::/2", "8000::/1", "2001::/32", "2001:2::/48", "2001:10::/28",
+              "2001:db8::/32", "2002::/16", "3fff::/20"]
+GLOBAL_SUB_BLOCKS = ["2001:3::/32", "2001:4:112::/48", "2001:20::/28", "2001:30::/28",
+                     "2001:1::1/128"]
+
+
+@pytest.mark.parametrize("prefix", [
+    "::/96", "::/28", "::ffff:0:0:0/96", "::ffff:0:0/96", "4000::/28", "3fff::/28", "5f00::/28",
+    "64:ff9b::/96", "100::/64", "fc00::/28", "fe80::/64", "2002:4000::/28", "2001:db8::/32",
+    "2001:2::/48", "2001::/32", "224.0.0.0/12", "192.0.0.0/24", "10.0.0.0/12", "127.0.0.0/16",
+    "100.64.0.0/12", "172.16.0.0/12", "198.18.0.0/15", "203.0.113.0/24", "255.255.255.255/32",
+    "0.0.0.0/12", "169.254.169.254/32", "2001:4860:4801:10::%eth0/64"])
+def test_special_purpose_prefixes_refuse_their_list(prefix: str) -> None:
+    key = "ipv6Prefix" if ":" in prefix else "ipv4Prefix"
+    with pytest.raises(RobotsError, match=r"not global unicast|zone id"):
+        read_jafar({"prefixes": [{"ipv4Prefix": "66.249.64.0/27"}, {key: prefix}]}, "t")
+
+
+@pytest.mark.parametrize("prefix", ["66.249.64.0/27", "16.0.0.0/12", "2001:4860:4801:10::/64",
+                                    "2600:1f28:365:8000::/56", *GLOBAL_SUB_BLOCKS,
+                                    "192.31.196.0/24", "9.0.0.0/12", "223.255.255.0/24"])
+def test_global_unicast_prefixes_are_read(prefix: str) -> None:
+    key = "ipv6Prefix" if ":" in prefix else "ipv4Prefix"
+    assert read_jafar({"prefixes": [{key: prefix}]}, "t")[0] == (
+        str(ipaddress.ip_network(prefix)),)
+
+
+def _inside(block: str, offset: int) -> ipaddress._BaseAddress:
+    network = ipaddress.ip_network(block)
+    return network.network_address + offset % network.num_addresses
+
+
+@settings(max_examples=300)
+@given(st.lists(st.one_of(
+    st.tuples(st.integers(0, 2**32 - 1), st.integers(12, 32)).map(
+        lambda v: ("ipv4Prefix", str(ipaddress.IPv4Network(v, strict=False)))),
+    st.tuples(st.integers(0, 2**128 - 1), st.integers(28, 128)).map(
+        lambda v: ("ipv6Prefix", str(ipaddress.IPv6Network(v, strict=False)))),
+    st.tuples(st.sampled_from(REFUSED_V4 + REFUSED_V6), st.integers(0, 2**128),
+              st.integers(0, 128)).map(lambda v: (
+                  "ipv6Prefix" if ":" in v[0] else "ipv4Prefix",
+                  str(ipaddress.ip_network((_inside(v[0], v[1]), v[2] % (
+                      33 if ":" not in v[0] else 129)), strict=False))))), max_size=8),
+    st.sampled_from(REFUSED_V4 + REFUSED_V6), st.integers(0, 2**128))
+def test_no_address_in_special_purpose_space_ever_hits(prefixes: List[Any], block: str,
+                                                       offset: int) -> None:
+    """Whatever prefixes a list offers, each is read alone (so that one refused prefix does
+    not hide the others), and the lists that are read never hold an address of a refused
+    block, in any form the index reads (text, IPv4-mapped IPv6)."""
+    kept = []
+    for key, text in prefixes:
+        try:
+            kept.extend(read_jafar({"prefixes": [{key: text}]}, "t")[0])
+        except RobotsError:
+            continue
+    document = {"version": 1, "compiled": "2026-11-01T00:00:00Z", "lists": [
+        {"name": "l", "operator": "Example", "url": "https://example.com/l.json",
+         "tokens": [], "captured": True, "read_at": "2026-11-01T00:00:00Z", "source": "t",
+         "prefixes": sorted(set(kept))}]}
+    try:
+        index = read_snapshot(json.dumps(document), "t").index
+    except RobotsError:
+        return  # too much in all: refused whole, nothing hits
+    address = _inside(block, offset)
+    assert index.lookup(address) == () and index.lookup(str(address)) == ()
+    if address.version == 4:
+        assert index.lookup(f"::ffff:{address}") == ()
