@@ -6,16 +6,27 @@ bounded, and the index is built in time linear in its prefixes."""
 
 from __future__ import annotations
 
+import io
 import ipaddress
 import json
-from typing import Any, List
+from pathlib import Path
+from typing import Any, Dict, List
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from robotsrules import RobotsError
-from robotsrules._tables._addresses import read_jafar, read_snapshot
+from robotsrules._tables._addresses import (
+    ListAnswer,
+    load_snapshot,
+    read_jafar,
+    read_snapshot,
+    refresh_lists,
+)
+from robotsrules.cli import main
+from tests.network.servers import RawHTTPServer, redirect, respond
+from tests.timing import finishes
 
 # --- special-purpose space (finding 1) ----------------------------------------------------
 
@@ -91,3 +102,69 @@ def test_no_address_in_special_purpose_space_ever_hits(prefixes: List[Any], bloc
     assert index.lookup(address) == () and index.lookup(str(address)) == ()
     if address.version == 4:
         assert index.lookup(f"::ffff:{address}") == ()
+
+
+# --- a refresh stays on the list's host (finding 2) ------------------------------------------
+
+GOOD_LIST = {"creationTime": "2026-11-27T06:00:00Z", "prefixes": [
+    {"ipv4Prefix": "20.171.206.0/24"}]}
+STRANGER = {"creationTime": "2026-11-27T06:00:00Z", "prefixes": [
+    {"ipv4Prefix": "93.184.216.0/24"}]}
+OLD_PREFIXES = ["45.76.10.0/24"]
+
+
+def _lists_file(path: Path, urls: Dict[str, str]) -> None:
+    path.write_text(json.dumps({"version": 1, "compiled": "2026-09-02T15:00:00Z", "lists": [
+        {"name": name, "operator": "Example", "url": url, "tokens": ["ExampleBot"],
+         "captured": True, "read_at": "2026-09-02T14:41:05Z", "source": "a test",
+         "prefixes": OLD_PREFIXES} for name, url in urls.items()]}), "utf-8")
+
+
+def test_refresh_never_follows_a_list_to_another_host(tmp_path: Path) -> None:
+    target = tmp_path / "lists.json"
+    with RawHTTPServer({"/evil.json": respond(200, json.dumps(STRANGER).encode(), None,
+                                              "application/json")}) as other, \
+            RawHTTPServer({
+                "/away.json": redirect(f"http://localhost:{other.port}/evil.json", 302),
+                "/old.json": redirect("/new.json", 301),
+                "/new.json": respond(200, json.dumps(GOOD_LIST).encode(), None,
+                                     "application/json")}) as server:
+        _lists_file(target, {"away": server.url("/away.json"), "moved": server.url("/old.json")})
+        out = io.StringIO()
+        code = finishes(main, ["crawlers", "refresh", "--snapshot", str(target),
+                               "--timeout", "5"], out)
+        assert code == 1, out.getvalue()
+        assert "away: failed" in out.getvalue() and "another host" in out.getvalue()
+        snapshot = load_snapshot(target)
+        away, moved = snapshot.named("away"), snapshot.named("moved")
+        assert away is not None and away.prefixes == tuple(OLD_PREFIXES)
+        assert away.read_url == "" and snapshot.index.lookup("93.184.216.34") == ()
+        # on the list's own host a moved list is read, and the URL read is recorded
+        assert moved is not None and moved.prefixes == ("20.171.206.0/24",)
+        assert moved.read_url == server.url("/new.json") and server.url("/new.json") in moved.source
+
+
+@pytest.mark.parametrize(("url", "final", "read"), [
+    ("https://openai.com/gptbot.json", "http://openai.com/gptbot.json", False),
+    ("https://openai.com/gptbot.json", "https://openai.com.evil.net/gptbot.json", False),
+    ("https://openai.com/gptbot.json", "https://cdn.openai.com/gptbot.json", False),
+    ("https://openai.com/gptbot.json", "ftp://openai.com/gptbot.json", False),
+    ("https://openai.com/gptbot.json", "https://OpenAI.com./v2/gptbot.json", True),
+    ("http://example.com/bot.json", "https://example.com/bot.json", True),
+    ("http://example.com/bot.json", "http://example.org/bot.json", False),
+])
+def test_the_final_url_is_https_on_the_lists_own_host(url: str, final: str, read: bool) -> None:
+    """The command's fetcher is tested above against a real server; here the final URL a
+    fetcher reports, for the schemes a loopback server cannot serve."""
+    document = {"version": 1, "compiled": "2026-09-02T15:00:00Z", "lists": [
+        {"name": "l", "operator": "Example", "url": url, "tokens": ["ExampleBot"],
+         "captured": True, "read_at": "2026-09-02T14:41:05Z", "source": "a test",
+         "prefixes": OLD_PREFIXES}]}
+    snapshot = read_snapshot(json.dumps(document), "t")
+    body = json.dumps(GOOD_LIST).encode()
+    text, changes = refresh_lists(snapshot, lambda u, etag: ListAnswer(200, body, url=final))
+    assert (changes[0].outcome == "updated") is read, changes[0]
+    kept = read_snapshot(text, "t").named("l")
+    assert kept is not None
+    assert kept.prefixes == (("20.171.206.0/24",) if read else tuple(OLD_PREFIXES))
+    assert kept.read_url == (final if read else "")

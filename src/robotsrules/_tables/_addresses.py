@@ -837,6 +837,31 @@ def _due(item: AddressList, moment: datetime.datetime) -> bool:
     return moment - item.polled_at >= wait
 
 
+def _host(url: str) -> Tuple[str, str]:
+    try:
+        parts = urlsplit(url)
+        return parts.scheme.lower(), (parts.hostname or "").lower().rstrip(".")
+    except ValueError:
+        return "", ""
+
+
+def _moved_away(url: str, final: str) -> Optional[str]:
+    """Why the answer that ``final`` gave (after redirects) is not ``url``'s list, else
+    ``None``. The list's operator publishes it on its host: a redirect to another host
+    hands the list to whoever runs that host, and one from https to http hands it to anyone
+    on the path (issue 36, review of i36-data: refresh took a stranger's prefixes). An https
+    list stays https on its own host; an http list (none is bundled) stays on its own host,
+    over http or https: it was open to anyone on the path from the start, and an upgrade to
+    https only narrows that."""
+    scheme, host = _host(url)
+    final_scheme, final_host = _host(final)
+    if not final_host or final_host != host:
+        return f"redirected to another host ({visible(final[:200])})"
+    if final_scheme not in ("http", "https") or (scheme == "https" and final_scheme != "https"):
+        return f"redirected from {scheme} to {visible(final_scheme[:20])}"
+    return None
+
+
 def _refreshed(item: AddressList, answer: ListAnswer, now: datetime.datetime
                ) -> Tuple[AddressList, ListChange]:
     polled = item._replace(polled_at=now, max_age=max_age(answer.cache_control))
@@ -850,6 +875,10 @@ def _refreshed(item: AddressList, answer: ListAnswer, now: datetime.datetime
     if answer.status != 200:
         return polled, ListChange(item.name, "failed", message=f"HTTP status {answer.status}")
     where = f"{item.name} ({item.url})"
+    final = answer.url or item.url
+    moved = _moved_away(item.url, final)
+    if moved is not None:
+        return polled, ListChange(item.name, "failed", message=f"{where}: {moved}; not read")
     try:
         if len(answer.body) > MAX_LIST_BYTES:
             raise RobotsError(f"{where}: larger than {MAX_LIST_BYTES >> 20} MiB")
@@ -858,7 +887,7 @@ def _refreshed(item: AddressList, answer: ListAnswer, now: datetime.datetime
         except UnicodeDecodeError:
             raise RobotsError(f"{where}: not UTF-8") from None
         document = parse_json(text, where, MAX_LIST_BYTES)
-        cloud = cloud_list(answer.url or item.url, document)
+        cloud = cloud_list(final, document)
         if cloud is not None:
             raise RobotsError(f"{where}: {cloud} is a cloud provider's list, never evidence "
                               "that a request came from a crawler; refused")
@@ -869,7 +898,8 @@ def _refreshed(item: AddressList, answer: ListAnswer, now: datetime.datetime
     new = polled._replace(
         prefixes=prefixes, creation_time=creation, synctoken=synctoken,
         etag=answer.etag[:200] if answer.etag else None, read_at=now, captured=True,
-        read_url="", source=f"read at {item.url} on {stamp} by robotsrules crawlers refresh")
+        read_url="" if final == item.url else final,
+        source=f"read at {final} on {stamp} by robotsrules crawlers refresh")
     was, now_set = set(item.prefixes), set(prefixes)
     added = tuple(text for text in prefixes if text not in was)
     removed = tuple(text for text in item.prefixes if text not in now_set)
@@ -884,7 +914,8 @@ def refresh_lists(snapshot: Snapshot, fetch: ListFetcher,
     Each list is fetched from its current URL (conditionally, with the ETag last seen),
     unless it was polled less than :data:`POLL_INTERVAL` ago (``skipped``). A list whose
     answer is anything but a whole, valid JAFAR document of an allowed size (a failure, a
-    time-out, a status other than 200 and 304, wrong JSON, a hostile or cloud list) keeps
+    time-out, a status other than 200 and 304, wrong JSON, a hostile or cloud list, a
+    redirect to another host or from https to http: :func:`_moved_away`) keeps
     its old content (``failed``, with why); a 304 confirms it (``not-modified``). The text
     is read back with :func:`read_snapshot` before it is returned, so nothing that cannot
     be read is ever written."""
