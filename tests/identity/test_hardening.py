@@ -6,9 +6,12 @@ bounded, and the index is built in time linear in its prefixes."""
 
 from __future__ import annotations
 
+import copy
+import datetime
 import io
 import ipaddress
 import json
+import os
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -18,6 +21,7 @@ from hypothesis import strategies as st
 
 from robotsrules import RobotsError
 from robotsrules._tables._addresses import (
+    ENV_VAR,
     ListAnswer,
     load_snapshot,
     read_jafar,
@@ -27,6 +31,8 @@ from robotsrules._tables._addresses import (
 from robotsrules.cli import main
 from tests.network.servers import RawHTTPServer, redirect, respond
 from tests.timing import finishes
+
+DATA = Path(__file__).resolve().parents[2] / "src" / "robotsrules" / "data"
 
 # --- special-purpose space (finding 1) ----------------------------------------------------
 
@@ -168,3 +174,124 @@ def test_the_final_url_is_https_on_the_lists_own_host(url: str, final: str, read
     assert kept is not None
     assert kept.prefixes == (("20.171.206.0/24",) if read else tuple(OLD_PREFIXES))
     assert kept.read_url == (final if read else "")
+
+
+# --- the refreshed copy is data, never the catalogue (findings 4, 5, 6, 9) -------------------
+
+BUNDLED = json.loads((DATA / "crawler-addresses.json").read_text("utf-8"))
+UTC = datetime.timezone.utc
+
+
+def _ago(**delta: float) -> str:
+    return (datetime.datetime.now(UTC) - datetime.timedelta(**delta)).strftime(
+        "%Y-%m-%dT%H:%M:%SZ")
+
+
+def _copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, document: Dict[str, Any]) -> None:
+    path = tmp_path / "addresses.json"
+    path.write_text(json.dumps(document), "utf-8")
+    monkeypatch.setenv(ENV_VAR, str(path))
+
+
+def _named(document: Dict[str, Any], name: str) -> Dict[str, Any]:
+    return next(item for item in document["lists"] if item["name"] == name)
+
+
+def test_a_tampered_refreshed_copy_reassigns_no_token_and_adds_no_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    document = copy.deepcopy(BUNDLED)
+    document["compiled"] = "2099-01-01T00:00:00Z"
+    gptbot = _named(document, "openai-gptbot")
+    gptbot.update(tokens=["Googlebot"], prefixes=["93.184.216.0/24"],
+                  read_at="2099-01-01T00:00:00Z")
+    document["name_patterns"].append({"operator": "Google", "suffixes": ["attacker.net"],
+                                      "tokens": ["Googlebot"], "source": "https://x.example/"})
+    _copy(tmp_path, monkeypatch, document)
+    snapshot = load_snapshot()  # compiled in the future: the whole copy is passed over
+    assert snapshot.origin == "bundled" and "future" in snapshot.note
+    assert snapshot.index.lookup("93.184.216.34") == ()
+
+    document["compiled"] = _ago(hours=1)
+    _copy(tmp_path, monkeypatch, document)
+    snapshot = load_snapshot()
+    assert snapshot.index.lookup("93.184.216.34") == ()  # its tokens differ: passed over
+    assert "openai-gptbot" in snapshot.note
+    assert all("attacker.net" not in item.suffixes for item in snapshot.name_patterns)
+    assert [item.name for item in snapshot.lists_for("Googlebot")] == [
+        item["name"] for item in BUNDLED["lists"] if "Googlebot" in item["tokens"]]
+
+    gptbot["tokens"] = _named(BUNDLED, "openai-gptbot")["tokens"]  # the same list...
+    _copy(tmp_path, monkeypatch, document)  # ...read in the future: passed over
+    snapshot = load_snapshot()
+    assert snapshot.index.lookup("93.184.216.34") == () and "future" in snapshot.note
+
+    document["lists"].append(dict(gptbot, name="evil", tokens=["Googlebot"],
+                                  read_at=_ago(hours=1)))
+    _copy(tmp_path, monkeypatch, document)  # a list the catalogue does not name
+    snapshot = load_snapshot()
+    assert snapshot.named("evil") is None and snapshot.index.lookup("93.184.216.34") == ()
+    assert "evil (not in the bundled catalogue)" in snapshot.note
+
+    gptbot["read_at"] = _ago(hours=1)  # the honest case: newer content of the same list
+    _copy(tmp_path, monkeypatch, document)
+    snapshot = load_snapshot()
+    assert [hit.list.tokens for hit in snapshot.index.lookup("93.184.216.34")] == [("GPTBot",)]
+
+
+def test_the_newer_read_wins_list_by_list(tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    document = copy.deepcopy(BUNDLED)
+    del document["name_patterns"]
+    document["compiled"] = _ago(hours=1)
+    _named(document, "openai-gptbot").update(prefixes=["45.76.10.0/24"],
+                                             read_at="2020-01-01T00:00:00Z")
+    _named(document, "openai-searchbot").update(prefixes=["45.76.11.0/24"], read_at=_ago(hours=1))
+    _copy(tmp_path, monkeypatch, document)
+    snapshot = load_snapshot()
+    assert snapshot.origin == "refreshed"
+    assert snapshot.index.lookup("45.76.10.7") == ()  # read before the bundled list
+    assert [hit.list.name for hit in snapshot.index.lookup("45.76.11.7")] == ["openai-searchbot"]
+    bundled = load_snapshot(DATA / "crawler-addresses.json")
+    assert snapshot.named("openai-gptbot") == bundled.named("openai-gptbot")
+
+
+def test_a_refresh_that_read_nothing_keeps_the_compiled_date() -> None:
+    snapshot = load_snapshot(DATA / "crawler-addresses.json")
+    text, _ = refresh_lists(snapshot, lambda url, etag: ListAnswer(None, error="offline"))
+    assert json.loads(text)["compiled"] == BUNDLED["compiled"]
+
+
+def test_strangers_numbers_and_dates_are_bounded_when_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    document = copy.deepcopy(BUNDLED)
+    document["compiled"] = _ago(hours=1)
+    for item in document["lists"]:
+        item.update(polled_at="2099-01-01T00:00:00Z", max_age=10**20)
+    _named(document, "openai-gptbot")["polled_at"] = _ago(minutes=30)
+    _named(document, "openai-searchbot").update(polled_at=_ago(hours=2), max_age=-5)
+    snapshot = read_snapshot(json.dumps(document), "t")
+    assert {item.max_age for item in snapshot.lists} == {604800, 0}
+    asked: List[str] = []
+
+    def fetch(url: str, etag: Any) -> ListAnswer:
+        asked.append(url)
+        return ListAnswer(None, error="offline")
+
+    _, changes = refresh_lists(snapshot, fetch)  # no OverflowError
+    skipped = [change.name for change in changes if change.outcome == "skipped"]
+    assert skipped == ["openai-gptbot"]  # polled 30 minutes ago; the future polls are due
+    assert len(asked) == len(snapshot.lists) - 1
+    _copy(tmp_path, monkeypatch, document)
+    assert load_snapshot().named("bing-bingbot").polled_at is None  # type: ignore[union-attr]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_at_the_refreshed_copy_is_passed_over(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "addresses.json"
+    os.mkfifo(path)
+    monkeypatch.setenv(ENV_VAR, str(path))
+    snapshot = finishes(load_snapshot)  # no writer ever comes: it must not wait for one
+    assert snapshot.origin == "bundled" and "not a regular file" in snapshot.note
+    with pytest.raises(RobotsError, match="not a regular file"):
+        finishes(load_snapshot, path)

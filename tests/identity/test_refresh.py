@@ -241,9 +241,11 @@ def test_no_list_is_asked_for_within_the_hour_nor_within_its_max_age() -> None:
     def fetch(url: str, etag: Any) -> ListAnswer:
         asked.append(url)
         max_age = "max-age=86400" if "gptbot" in url else "max-age=60"
-        return ListAnswer(None, error="offline", cache_control=max_age)
+        return ListAnswer(200, json.dumps(GOOD).encode(), cache_control=max_age)
 
-    start = datetime.datetime(2026, 12, 1, tzinfo=datetime.timezone.utc)
+    # in the past: a poll later than the clock is read as no poll (a refreshed copy
+    # cannot put a list off forever)
+    start = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(days=3)
     text, _ = refresh_lists(snapshot, fetch, start)
     assert len(asked) == len(snapshot.lists)
     for minutes, expected in ((59, 0), (61, len(snapshot.lists) - 1),

@@ -52,6 +52,7 @@ import json
 import os
 import re
 import socket
+import stat
 import tempfile
 from bisect import bisect_right
 from dataclasses import dataclass, replace
@@ -84,6 +85,7 @@ __all__ = [
     "MIN_PREFIX_V4",
     "MIN_PREFIX_V6",
     "POLL_INTERVAL",
+    "SKEW",
     "STALE_AFTER",
     "AddressIndex",
     "AddressList",
@@ -630,6 +632,11 @@ def _address_list(entry: Any, where: str) -> AddressList:
                  else None)
     if captured and read_at is None:
         raise RobotsError(f"{where}: a captured list says when it was read ('read_at')")
+    if polled_at is not None and polled_at > _now(None) + SKEW:
+        polled_at = None  # a poll in the future would skip the list forever: due now
+    seconds = _field(entry, "max_age", int, where, optional=True)
+    if seconds is not None:  # never more than a week, so never past STALE_AFTER
+        seconds = min(max(seconds, 0), int(STALE_AFTER.total_seconds()))
     return AddressList(
         name=name, url=url, operator=_field(entry, "operator", str, where),
         tokens=_strings(entry, "tokens", where, _TOKEN), read_at=read_at,
@@ -638,7 +645,7 @@ def _address_list(entry: Any, where: str) -> AddressList:
         captured=captured, source=_field(entry, "source", str, where),
         prefixes=_check_span(prefixes, where), read_url=read_url,
         etag=_field(entry, "etag", str, where, optional=True), polled_at=polled_at,
-        max_age=_field(entry, "max_age", int, where, optional=True))
+        max_age=seconds)
 
 
 def _name_pattern(entry: Any, where: str) -> NamePattern:
@@ -739,7 +746,13 @@ def _bundled() -> Snapshot:
 
 
 def _read_file(path: Path, where: str) -> str:
-    with open(path, "rb") as handle:
+    # O_NONBLOCK: opening a FIFO (or a device) placed at the path must not wait for a
+    # writer forever; only a regular file is read (issue 36, review of i36-data).
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                         | getattr(os, "O_BINARY", 0))
+    with open(descriptor, "rb", closefd=True) as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise RobotsError(f"{where}: not a regular file")
         data = handle.read(MAX_SNAPSHOT_CHARS + 1)
     if len(data) > MAX_SNAPSHOT_CHARS:
         raise RobotsError(f"{where}: larger than {MAX_SNAPSHOT_CHARS >> 20} MiB")
@@ -774,7 +787,73 @@ def load_snapshot(path: Optional[PathLike] = None) -> Snapshot:
         refreshed = read_snapshot(text, str(refreshed_path), "refreshed", bundled.name_patterns)
     except RobotsError as error:
         return replace(bundled, note=f"the refreshed copy was passed over: {error}")
-    return refreshed if refreshed.compiled > bundled.compiled else bundled
+    return _merged(bundled, refreshed, _now(None))
+
+
+SKEW = datetime.timedelta(minutes=10)
+"""How far in the future a date of the refreshed copy may lie (clocks differ a little);
+a later one passes the copy or its list over."""
+
+
+def _merged(bundled: Snapshot, refreshed: Snapshot, now: datetime.datetime) -> Snapshot:
+    """The bundled catalogue with, list by list, the newer content of the refreshed copy.
+
+    The refreshed copy sits in the user's data directory, which anything running as the
+    user can write: it is data, never the catalogue (issue 36, review of i36-data). So its
+    name patterns are never read (the bundled ones answer), a list it holds that the bundled
+    catalogue does not name, or names with another URL, operator or tokens, is passed over,
+    and of a list it may give only what a refresh writes: the prefixes and the dates, ETag
+    and max-age of the read, where its ``read_at`` is later than the bundled list's (so a
+    newer package's lists win over an older refresh, list by list). A date in the future
+    (beyond :data:`SKEW`) passes the list, or for ``compiled`` the copy, over."""
+    limit = now + SKEW
+    where = f"the refreshed copy {refreshed.path}"
+    if refreshed.compiled > limit:
+        return replace(bundled, note=f"{where} was passed over: it says it was compiled in "
+                                     "the future")
+    fresh = {item.name: item for item in refreshed.lists}
+    lists: List[AddressList] = []
+    passed: List[str] = []
+    taken = 0
+    for item in bundled.lists:
+        other = fresh.pop(item.name, None)
+        if other is None:
+            lists.append(item)
+            continue
+        if (other.url, other.operator, other.tokens) != (item.url, item.operator, item.tokens):
+            passed.append(f"{item.name} (its URL, operator or tokens differ from the "
+                          "bundled catalogue's)")
+            lists.append(item)
+            continue
+        if other.read_url and other.read_url != item.read_url and _moved_away(
+                item.url, other.read_url) is not None:
+            passed.append(f"{item.name} (read from another host)")
+            lists.append(item)
+            continue
+        if other.read_at is not None and other.read_at > limit:
+            passed.append(f"{item.name} (read in the future)")
+            lists.append(item)
+            continue
+        newer = other.captured and other.read_at is not None and (
+            item.read_at is None or other.read_at > item.read_at)
+        if not newer:
+            lists.append(item._replace(polled_at=other.polled_at, max_age=other.max_age))
+            continue
+        taken += 1
+        lists.append(item._replace(
+            prefixes=other.prefixes, read_at=other.read_at, captured=True,
+            creation_time=other.creation_time, synctoken=other.synctoken,
+            source=other.source, read_url=other.read_url, etag=other.etag,
+            polled_at=other.polled_at, max_age=other.max_age))
+    passed.extend(f"{name} (not in the bundled catalogue)" for name in fresh)
+    note = f"{where}: passed over for {'; '.join(passed)}"[:2000] if passed else ""
+    kept = tuple(lists)
+    if not taken:
+        return Snapshot(AddressIndex(kept), kept, bundled.name_patterns, "bundled",
+                        bundled.path, bundled.compiled, bundled.version, note)
+    return Snapshot(AddressIndex(kept), kept, bundled.name_patterns, "refreshed",
+                    refreshed.path, max(refreshed.compiled, bundled.compiled),
+                    bundled.version, note)
 
 
 # --- refreshing ------------------------------------------------------------------------
@@ -936,9 +1015,12 @@ def refresh_lists(snapshot: Snapshot, fetch: ListFetcher,
         new, change = _refreshed(item, answer, moment)
         lists.append(new)
         changes.append(change)
+    read = any(change.outcome in ("updated", "unchanged", "not-modified")
+               for change in changes)
     document = {
         "schema": "crawler-addresses.schema.json", "version": snapshot.version,
-        "compiled": _stamp(moment), "lists": [_list_document(item) for item in lists]}
+        "compiled": _stamp(moment if read else snapshot.compiled),
+        "lists": [_list_document(item) for item in lists]}
     text = json.dumps(document, indent=1, ensure_ascii=False) + "\n"
     read_snapshot(text, "the refreshed copy")
     return text, changes
