@@ -22,6 +22,8 @@ from hypothesis import strategies as st
 from robotsrules import RobotsError
 from robotsrules._tables._addresses import (
     ENV_VAR,
+    AddressIndex,
+    AddressList,
     ListAnswer,
     load_snapshot,
     read_jafar,
@@ -30,7 +32,7 @@ from robotsrules._tables._addresses import (
 )
 from robotsrules.cli import main
 from tests.network.servers import RawHTTPServer, redirect, respond
-from tests.timing import finishes
+from tests.timing import finishes, thread_cpu
 
 DATA = Path(__file__).resolve().parents[2] / "src" / "robotsrules" / "data"
 
@@ -295,3 +297,31 @@ def test_a_fifo_at_the_refreshed_copy_is_passed_over(tmp_path: Path,
     assert snapshot.origin == "bundled" and "not a regular file" in snapshot.note
     with pytest.raises(RobotsError, match="not a regular file"):
         finishes(load_snapshot, path)
+
+
+# --- the index is built without hashing the lists (finding 3) ----------------------------------
+
+HASHED: List[int] = []
+
+
+class _Counted(AddressList):
+    """An address list that counts how often it is hashed (the index's cost per segment
+    was a hash of the whole list)."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        HASHED.append(1)
+        return super().__hash__()
+
+
+def test_the_index_never_hashes_a_list() -> None:
+    prefixes = tuple(f"{20 + (i >> 16)}.{(i >> 8) & 255}.{i & 255}.0/27" for i in range(50_000))
+    lists = [_Counted(f"big{k}", "https://example.com/big.json", "Example", ("ExampleBot",),
+                      datetime.datetime(2026, 11, 1, tzinfo=UTC), None, None, True, "t",
+                      prefixes) for k in range(2)]
+    HASHED.clear()
+    index, cpu = thread_cpu(AddressIndex, lists)
+    assert HASHED == []  # before: one hash of 50,000 prefixes per segment
+    assert [hit.list.name for hit in index.lookup("20.0.1.5")] == ["big0", "big1"]
+    assert cpu < 20  # a loose bound on the work: a quadratic build took minutes of CPU

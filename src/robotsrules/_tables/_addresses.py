@@ -250,7 +250,10 @@ def _segments(entries: List[Tuple[int, int, Hit]]) -> Tuple[List[int], List[Tupl
         opening.setdefault(start, []).append((number, hit))
         closing.setdefault(end, []).append(number)
     active: Dict[int, Hit] = {}
-    shared: Dict[Tuple[Hit, ...], Tuple[Hit, ...]] = {(): ()}
+    # Keyed by the entries' numbers, never by the hits: a Hit hashes its whole AddressList,
+    # prefixes and all, so keying by hits cost a list's size per segment (50,000 /27s in one
+    # list took 17.7 s: issue 36, review of i36-data).
+    shared: Dict[Tuple[int, ...], Tuple[Hit, ...]] = {(): ()}
     starts: List[int] = []
     hits: List[Tuple[Hit, ...]] = []
     for point in points:
@@ -258,8 +261,10 @@ def _segments(entries: List[Tuple[int, int, Hit]]) -> Tuple[List[int], List[Tupl
             del active[number]
         for number, hit in opening.get(point, ()):
             active[number] = hit
-        here = tuple(active[number] for number in sorted(active))
-        here = shared.setdefault(here, here)
+        key = tuple(sorted(active))
+        here = shared.get(key)
+        if here is None:
+            here = shared[key] = tuple(active[number] for number in key)
         if hits and hits[-1] is here:
             continue  # the same hits go on: no new segment
         starts.append(point)
