@@ -31,7 +31,7 @@ from robotsrules._tables._addresses import (
     refresh_lists,
 )
 from robotsrules.cli import main
-from tests.network.servers import RawHTTPServer, redirect, respond
+from tests.network.servers import Exchange, RawHTTPServer, head, raw, redirect, respond
 from tests.timing import finishes, thread_cpu
 
 DATA = Path(__file__).resolve().parents[2] / "src" / "robotsrules" / "data"
@@ -325,3 +325,80 @@ def test_the_index_never_hashes_a_list() -> None:
     assert HASHED == []  # before: one hash of 50,000 prefixes per segment
     assert [hit.list.name for hit in index.lookup("20.0.1.5")] == ["big0", "big1"]
     assert cpu < 20  # a loose bound on the work: a quadratic build took minutes of CPU
+
+
+# --- what a status and its headers may say (findings 7, 8) -------------------------------------
+
+
+def _conditional_304(exchange: Exchange) -> None:
+    if exchange.request.headers.get("if-none-match") == '"v1"':
+        exchange.send(head(304, [("ETag", '"v1"'), ("Cache-Control", "max-age=7200")]))
+    else:
+        body = json.dumps(GOOD_LIST).encode()
+        exchange.send(head(200, [("ETag", '"v1"'), ("Content-Length", str(len(body)))]) + body)
+
+
+def test_a_304_counts_only_for_a_conditional_request_and_a_failure_sets_no_max_age(
+        tmp_path: Path) -> None:
+    target = tmp_path / "lists.json"
+    with RawHTTPServer({
+            "/always-304.json": raw(head(304, [("Cache-Control", "max-age=604800")])),
+            "/error.json": raw(head(500, [("Cache-Control", "max-age=604800"),
+                                          ("Content-Length", "0")])),
+            "/etag.json": _conditional_304}) as server:
+        _lists_file(target, {name: server.url(f"/{name}.json")
+                             for name in ("always-304", "error", "etag")})
+        out = io.StringIO()
+        assert finishes(main, ["crawlers", "refresh", "--snapshot", str(target),
+                               "--timeout", "5"], out) == 1
+        first = load_snapshot(target)
+        always = first.named("always-304")
+        assert always is not None and always.read_at is not None
+        assert always.read_at.year == 2026 and always.read_at.month == 9  # not confirmed
+        assert always.max_age is None and first.named("error").max_age is None  # type: ignore[union-attr]
+        assert "not conditional" in out.getvalue()
+        etag = first.named("etag")
+        assert etag is not None and etag.etag == '"v1"'
+        from robotsrules.cli._crawlers import _fetcher
+
+        class Args:
+            timeout = 5.0
+            user_agent = None
+            agent = None
+
+        later = datetime.datetime.now(UTC) + datetime.timedelta(hours=2)
+        text, changes = refresh_lists(first, _fetcher(Args()), later)
+        outcome = {change.name: change.outcome for change in changes}
+        assert outcome == {"always-304": "failed", "error": "failed", "etag": "not-modified"}
+        again = read_snapshot(text, "t")
+        assert again.named("etag").max_age == 7200  # type: ignore[union-attr]
+        assert again.named("error").max_age is None  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("content_type", "document", "read"), [
+    ("application/jafar+json; version=2.0", GOOD_LIST, False),
+    ('application/jafar+json;version="2"', GOOD_LIST, False),
+    ("Application/JAFAR+json; charset=utf-8; version=10.1", GOOD_LIST, False),
+    ("application/jafar+json; version=1.0", GOOD_LIST, True),
+    ("application/jafar+json", GOOD_LIST, True),
+    ("application/json; version=2.0", GOOD_LIST, True),  # not the JAFAR type: not its version
+    ("application/json", dict(GOOD_LIST, formatVersion=2), False),
+    ("application/json", dict(GOOD_LIST, formatVersion=1), False),  # not text: unknown
+    ("application/json", dict(GOOD_LIST, formatVersion=1.0), False),
+    ("application/json", dict(GOOD_LIST, formatVersion=True), False),
+    ("application/json", dict(GOOD_LIST, formatVersion="\u0661.0"), False),
+    ("application/json", dict(GOOD_LIST, formatVersion="01.5"), False),
+    ("application/json", dict(GOOD_LIST, formatVersion="1.2"), True),
+])
+def test_jafar_versions_we_do_not_know_are_not_read(tmp_path: Path, content_type: str,
+                                                    document: Any, read: bool) -> None:
+    target = tmp_path / "lists.json"
+    with RawHTTPServer({"/l.json": respond(200, json.dumps(document).encode(),
+                                           {"Content-Type": content_type})}) as server:
+        _lists_file(target, {"l": server.url("/l.json")})
+        out = io.StringIO()
+        code = finishes(main, ["crawlers", "refresh", "--snapshot", str(target),
+                               "--timeout", "5"], out)
+        assert (code == 0) is read, out.getvalue()
+        assert (load_snapshot(target).named("l").prefixes  # type: ignore[union-attr]
+                == (("20.171.206.0/24",) if read else tuple(OLD_PREFIXES)))

@@ -477,6 +477,26 @@ def _check_span(prefixes: Sequence[str], where: str) -> Tuple[str, ...]:
     return tuple(sorted(unique, key=_spec))
 
 
+_MAJOR = re.compile(r"1(?:\.[0-9]{1,9}){0,2}")
+_JAFAR_TYPE = re.compile(r"\s*application/jafar\+json\s*(;.*)?", re.IGNORECASE | re.DOTALL)
+_VERSION_PARAMETER = re.compile(r";\s*version\s*=\s*(\"[^\"]*\"|[^;\s]*)", re.IGNORECASE)
+
+
+def _major_one(version: str) -> bool:
+    """A version of major 1 (``1``, ``1.0``, ``1.2.3``), in ASCII digits only."""
+    return _MAJOR.fullmatch(version) is not None
+
+
+def _media_version(content_type: str) -> Optional[str]:
+    """The ``version`` parameter of an ``application/jafar+json`` content type, else
+    ``None`` (another type, or none given)."""
+    found = _JAFAR_TYPE.fullmatch(content_type[:1000])
+    if found is None or not found.group(1):
+        return None
+    parameter = _VERSION_PARAMETER.search(found.group(1))
+    return parameter.group(1).strip('"') if parameter is not None else None
+
+
 def read_jafar(document: Any,
                where: str = "list") -> Tuple[Tuple[str, ...], Optional[str], Optional[str]]:
     """The prefixes, ``creationTime`` and ``synctoken`` of a JAFAR document, unknown members
@@ -498,11 +518,10 @@ def read_jafar(document: Any,
     if not isinstance(document, dict):
         raise RobotsError(f"{where}: not a JSON object")
     version = document.get("formatVersion")
-    if isinstance(version, str):
-        major = version.split(".", 1)[0].strip()
-        if not major.isdigit() or int(major[:6]) != 1:
-            raise RobotsError(f"{where}: formatVersion {visible(version[:20])!r} is not 1.x: "
-                              "not read (draft-illyes-aipref-jafar-00 §3.2)")
+    if version is not None and not (isinstance(version, str) and _major_one(version)):
+        shown = visible(version[:20]) if isinstance(version, str) else type(version).__name__
+        raise RobotsError(f"{where}: formatVersion {shown!r} is not 1.x: not read "
+                          "(draft-illyes-aipref-jafar-00 §3.2; the draft writes it as text)")
     items = document.get("prefixes")
     if not isinstance(items, list):
         raise RobotsError(f"{where}: no 'prefixes' array")
@@ -877,6 +896,9 @@ class ListAnswer(NamedTuple):
     """The URL that answered, after redirects."""
     cache_control: str = ""
     """The response's ``Cache-Control`` header."""
+    content_type: str = ""
+    """The response's ``Content-Type`` header (its ``version`` parameter is read for
+    ``application/jafar+json``)."""
 
 
 ListFetcher = Callable[[str, Optional[str]], ListAnswer]
@@ -946,23 +968,34 @@ def _moved_away(url: str, final: str) -> Optional[str]:
     return None
 
 
-def _refreshed(item: AddressList, answer: ListAnswer, now: datetime.datetime
-               ) -> Tuple[AddressList, ListChange]:
-    polled = item._replace(polled_at=now, max_age=max_age(answer.cache_control))
+def _refreshed(item: AddressList, answer: ListAnswer, now: datetime.datetime,
+               sent_etag: Optional[str] = None) -> Tuple[AddressList, ListChange]:
+    # A failed answer's Cache-Control never delays the next poll (a 500 with max-age of a
+    # week put the retry off a week): max-age is taken from a 200 read or a 304 accepted.
+    polled = item._replace(polled_at=now, max_age=None)
+    kept = polled._replace(max_age=max_age(answer.cache_control))
     if answer.error is not None or answer.status is None:
         return polled, ListChange(item.name, "failed", message=answer.error or "no answer")
-    if answer.status == 304:
-        if not item.captured:
-            return polled, ListChange(item.name, "failed",
-                                      message="304 Not Modified for a list never captured")
-        return polled._replace(read_at=now), ListChange(item.name, "not-modified")
-    if answer.status != 200:
-        return polled, ListChange(item.name, "failed", message=f"HTTP status {answer.status}")
     where = f"{item.name} ({item.url})"
     final = answer.url or item.url
     moved = _moved_away(item.url, final)
     if moved is not None:
         return polled, ListChange(item.name, "failed", message=f"{where}: {moved}; not read")
+    if answer.status == 304:
+        # Only an answer to If-None-Match: a 304 to an unconditional GET confirms nothing
+        # (RFC 9110 §15.4.5), and taking it would hide that the list went stale.
+        if sent_etag is None or not item.captured:
+            return polled, ListChange(item.name, "failed", message=(
+                "304 Not Modified for a list never captured" if not item.captured
+                else "304 Not Modified to a request that was not conditional"))
+        return kept._replace(read_at=now), ListChange(item.name, "not-modified")
+    if answer.status != 200:
+        return polled, ListChange(item.name, "failed", message=f"HTTP status {answer.status}")
+    version = _media_version(answer.content_type)
+    if version is not None and not _major_one(version):
+        return polled, ListChange(item.name, "failed", message=(
+            f"{where}: application/jafar+json version {visible(version[:20])!r} is not 1.x: "
+            "not read (draft-illyes-webbotauth-jafar-00 §3.2)"))
     try:
         if len(answer.body) > MAX_LIST_BYTES:
             raise RobotsError(f"{where}: larger than {MAX_LIST_BYTES >> 20} MiB")
@@ -979,7 +1012,7 @@ def _refreshed(item: AddressList, answer: ListAnswer, now: datetime.datetime
     except RobotsError as error:
         return polled, ListChange(item.name, "failed", message=str(error))
     stamp = _stamp(now)
-    new = polled._replace(
+    new = kept._replace(
         prefixes=prefixes, creation_time=creation, synctoken=synctoken,
         etag=answer.etag[:200] if answer.etag else None, read_at=now, captured=True,
         read_url="" if final == item.url else final,
@@ -1013,11 +1046,12 @@ def refresh_lists(snapshot: Snapshot, fetch: ListFetcher,
                 "polled less than an hour ago" if not item.max_age or item.max_age <= 3600
                 else f"polled within its Cache-Control max-age of {item.max_age} s")))
             continue
+        sent = item.etag if item.captured else None
         try:
-            answer = fetch(item.url, item.etag if item.captured else None)
+            answer = fetch(item.url, sent)
         except Exception as error:  # a fetcher that raises fails one list, not the refresh
             answer = ListAnswer(None, error=f"{type(error).__name__}: {error}"[:300])
-        new, change = _refreshed(item, answer, moment)
+        new, change = _refreshed(item, answer, moment, sent)
         lists.append(new)
         changes.append(change)
     read = any(change.outcome in ("updated", "unchanged", "not-modified")

@@ -53,8 +53,10 @@ def _fetcher(args: argparse.Namespace) -> Any:
         etags = [value for name, value in page.headers if name.lower() == "etag"]
         caching = ", ".join(value for name, value in page.headers
                             if name.lower() == "cache-control")
+        types = [value for name, value in page.headers if name.lower() == "content-type"]
         return ListAnswer(page.status, page.body, etags[-1] if etags else None, url=page.url,
-                          cache_control=caching[:1000])
+                          cache_control=caching[:1000],
+                          content_type=types[-1][:1000] if types else "")
 
     return fetch
 
