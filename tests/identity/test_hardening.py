@@ -281,8 +281,8 @@ def test_strangers_numbers_and_dates_are_bounded_when_read(
 
     _, changes = refresh_lists(snapshot, fetch)  # no OverflowError
     skipped = [change.name for change in changes if change.outcome == "skipped"]
-    assert skipped == ["openai-gptbot"]  # polled 30 minutes ago; the future polls are due
-    assert len(asked) == len(snapshot.lists) - 1
+    assert skipped == ["openai-gptbot", "amazon-amazonbot"]  # Amazon's: no list to read  # polled 30 minutes ago; the future polls are due
+    assert len(asked) == len([item for item in snapshot.lists if item.refreshable]) - 1
     _copy(tmp_path, monkeypatch, document)
     assert load_snapshot().named("bing-bingbot").polled_at is None  # type: ignore[union-attr]
 
@@ -402,3 +402,58 @@ def test_jafar_versions_we_do_not_know_are_not_read(tmp_path: Path, content_type
         assert (code == 0) is read, out.getvalue()
         assert (load_snapshot(target).named("l").prefixes  # type: ignore[union-attr]
                 == (("20.171.206.0/24",) if read else tuple(OLD_PREFIXES)))
+
+
+# --- the low ones (finding 10) -----------------------------------------------------------------
+
+
+def test_an_unknown_member_is_ignored_and_google_cloud_still_refused() -> None:
+    # "scope" is no JAFAR member: ignored, as every unknown member (it once refused the list)
+    assert read_jafar({"prefixes": [{"ipv4Prefix": "66.249.64.0/27", "scope": "us",
+                                     "service": "crawl"}]}, "t")[0] == ("66.249.64.0/27",)
+    with pytest.raises(RobotsError, match="cloud provider"):
+        read_jafar({"prefixes": [{"ipv4Prefix": "34.1.208.0/20", "service": "Google Cloud"}]},
+                   "t")
+
+
+def test_zone_ids_are_refused_in_every_form() -> None:
+    index = load_snapshot(DATA / "crawler-addresses.json").index
+    assert index.lookup("2001:4860:4801:10::1")  # a Googlebot address
+    with pytest.raises(ValueError, match="zone id"):
+        index.lookup(ipaddress.IPv6Address("2001:4860:4801:10::1%eth0"))
+    with pytest.raises(ValueError, match="not an IP address"):
+        index.lookup("2001:4860:4801:10::1%eth0")
+
+
+@pytest.mark.parametrize("name", ["x\\.googlebot.com", "x..googlebot.com", "x.googlebot.com..",
+                                  "x\\ y.googlebot.com",
+                                  "x.googlebot.com\x00", "x.googlebot.com ", ".googlebot.com",
+                                  "x.googlebot\u3002com", "\u0445.googlebot.com"])
+def test_names_that_are_not_host_names_match_no_pattern(name: str) -> None:
+    for pattern in load_snapshot(DATA / "crawler-addresses.json").name_patterns:
+        assert pattern.matches(name) is None, (pattern.operator, name)
+
+
+def test_ordinary_names_still_match() -> None:
+    google = load_snapshot(DATA / "crawler-addresses.json").patterns_for("Googlebot")[0]
+    for name in ("crawl-66-249-66-1.googlebot.com", "X.GOOGLEBOT.COM.",
+                 "geo-crawl-1-2-3-4.geo.googlebot.com", "a_b.googlebot.com"):
+        assert google.matches(name), name
+
+
+def test_a_list_that_is_not_refreshable_is_skipped_with_why() -> None:
+    snapshot = load_snapshot(DATA / "crawler-addresses.json")
+    amazon = snapshot.named("amazon-amazonbot")
+    assert amazon is not None and not amazon.refreshable and "HTML" in amazon.note
+    asked: List[str] = []
+
+    def fetch(url: str, etag: Any) -> ListAnswer:
+        asked.append(url)
+        return ListAnswer(None, error="offline")
+
+    text, changes = refresh_lists(snapshot, fetch)
+    change = next(item for item in changes if item.name == "amazon-amazonbot")
+    assert change.outcome == "skipped" and "HTML" in change.message
+    assert amazon.url not in asked
+    again = read_snapshot(text, "t").named("amazon-amazonbot")
+    assert again is not None and not again.refreshable  # the copy keeps saying so

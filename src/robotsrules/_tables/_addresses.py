@@ -130,6 +130,8 @@ _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 _SUFFIX = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}")
 _TOKEN = re.compile(r"[A-Za-z_-]{1,100}")
 _URL = re.compile(r"https?://\S{1,2000}")
+_HOST_NAME = re.compile(r"(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?\.)*"
+                        r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?")
 _MAPPED = 0xFFFF
 _LOW32 = 0xFFFFFFFF
 
@@ -176,6 +178,10 @@ class AddressList(NamedTuple):
     max_age: Optional[int] = None
     """Seconds the last response's ``Cache-Control: max-age`` asked it be kept (at most
     :data:`STALE_AFTER`)."""
+    refreshable: bool = True
+    """False: :attr:`url` is no list a refresh can read (a page in HTML, say); the bundled
+    catalogue says so and :attr:`note` says why."""
+    note: str = ""
 
     def __repr__(self) -> str:
         read = self.read_at.strftime("%Y-%m-%d") if self.read_at is not None else "not captured"
@@ -219,10 +225,14 @@ class NamePattern(NamedTuple):
         'googlebot.com'
         >>> NamePattern("Google", ("googlebot.com",), (), "").matches("evilgooglebot.com") is None
         True
+        >>> NamePattern("Google", ("googlebot.com",), (), "").matches("x\\\\.googlebot.com") is None
+        True
         """
         name = host.lower()
         if name.endswith("."):
             name = name[:-1]
+        if not _HOST_NAME.fullmatch(name):
+            return None  # an escaped dot (x\.googlebot.com): one label; an empty label; other bytes
         for suffix in self.suffixes:
             if name.endswith("." + suffix):
                 return suffix
@@ -318,6 +328,9 @@ class AddressIndex:
             number = int(address)
             return self._hits4[bisect_right(self._starts4, number) - 1]
         elif isinstance(address, ipaddress.IPv6Address):
+            if address.scope_id is not None:  # as text: no published list holds a zone
+                raise ValueError(f"not an IP address: {visible(str(address)[:100])!r} "
+                                 "(a zone id)")
             number = int(address)
         else:
             raise TypeError("an address is text or an ipaddress address, "
@@ -356,7 +369,9 @@ def cloud_list(url: str, document: Any = None) -> Optional[str]:
             for item in prefixes[:1000]:
                 if isinstance(item, dict) and ("ip_prefix" in item or "ipv6_prefix" in item):
                     return "AWS ip-ranges.json"
-                if isinstance(item, dict) and "scope" in item:
+                # by the value Google Cloud's cloud.json gives, never by an extra member
+                # such as "scope": a JAFAR reader ignores members it does not know
+                if isinstance(item, dict) and item.get("service") == "Google Cloud":
                     return "Google Cloud's cloud.json"
     return None
 
@@ -669,7 +684,9 @@ def _address_list(entry: Any, where: str) -> AddressList:
         captured=captured, source=_field(entry, "source", str, where),
         prefixes=_check_span(prefixes, where), read_url=read_url,
         etag=_field(entry, "etag", str, where, optional=True), polled_at=polled_at,
-        max_age=seconds)
+        max_age=seconds, refreshable=_field(entry, "refreshable", bool, where,
+                                            optional=True) is not False,
+        note=_field(entry, "note", str, where, optional=True) or "")
 
 
 def _name_pattern(entry: Any, where: str) -> NamePattern:
@@ -745,7 +762,9 @@ def _list_document(item: AddressList) -> Dict[str, Any]:
             "polled_at": _stamp(item.polled_at),
             "creation_time": item.creation_time, "synctoken": item.synctoken,
             "etag": item.etag, "max_age": item.max_age, "source": item.source,
-            "prefixes": list(item.prefixes)}
+            "prefixes": list(item.prefixes),
+            **({"refreshable": False} if not item.refreshable else {}),
+            **({"note": item.note} if item.note else {})}
 
 
 def default_data_path() -> Path:
@@ -1040,6 +1059,11 @@ def refresh_lists(snapshot: Snapshot, fetch: ListFetcher,
     lists: List[AddressList] = []
     changes: List[ListChange] = []
     for item in snapshot.lists:
+        if not item.refreshable:
+            lists.append(item)
+            changes.append(ListChange(item.name, "skipped", message=(
+                f"not refreshable: {item.note}" if item.note else "not refreshable")[:300]))
+            continue
         if not _due(item, moment):
             lists.append(item)
             changes.append(ListChange(item.name, "skipped", message=(
