@@ -30,7 +30,8 @@ What is never evidence that a request came from a crawler is refused, not bounde
 provider's address list (AWS ``ip-ranges.json``, Google Cloud's ``cloud.json`` and
 ``goog.json``, Azure's service tags) by its URL or its shape, and an operator-wide address
 space. A list that could make a large part of the Internet match is refused whole (a prefix
-shorter than /12 in IPv4 or /28 in IPv6, one outside the global unicast space, more than
+shorter than /12 in IPv4 or /28 in IPv6, one outside the global unicast space (an
+explicit allow-list: :func:`_special_purpose`), more than
 50,000 prefixes, or more than 2^24 IPv4 addresses in all): one bad prefix refuses its list,
 since a partly read list is not the operator's list.
 
@@ -806,10 +807,13 @@ def _read_file(path: Path, where: str) -> str:
 
 
 def load_snapshot(path: Optional[PathLike] = None) -> Snapshot:
-    """The address lists in force. With ``path``: that file (``origin="file"``; an error if it
-    cannot be read). Without: the newer of the bundled copy and the refreshed copy in
-    :func:`default_data_path` (``origin`` says which); a refreshed copy that cannot be read
-    is passed over, the bundled copy answers, and :attr:`Snapshot.note` says why."""
+    """The address lists in force. With ``path``: that file, as the caller's own choice
+    (``origin="file"``; an error if it cannot be read, or is not a regular file). Without:
+    the bundled catalogue with, list by list, the newer reads of the refreshed copy in
+    :func:`default_data_path` (``origin="refreshed"`` when some list comes from it; see
+    :func:`_merged` for what it may and may not change); a refreshed copy that cannot be
+    read (a FIFO is not waited for) is passed over, the bundled copy answers, and
+    :attr:`Snapshot.note` says why, as it names every list of the copy passed over."""
     bundled = _bundled()
     if path is not None:
         where = os.fspath(path)
