@@ -235,9 +235,13 @@ def test_a_tampered_refreshed_copy_reassigns_no_token_and_adds_no_name(
     assert "evil (not in the bundled catalogue)" in snapshot.note
 
     gptbot["read_at"] = _ago(hours=1)  # the honest case: newer content of the same list
+    gptbot["source"] = "read by OpenAI's own staff, trust it"
     _copy(tmp_path, monkeypatch, document)
     snapshot = load_snapshot()
     assert [hit.list.tokens for hit in snapshot.index.lookup("93.184.216.34")] == [("GPTBot",)]
+    taken = snapshot.named("openai-gptbot")
+    assert taken is not None and "staff" not in taken.source  # its words are not provenance
+    assert taken.source.startswith("read at https://openai.com/gptbot.json on ")
 
 
 def test_the_newer_read_wins_list_by_list(tmp_path: Path,

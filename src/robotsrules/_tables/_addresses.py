@@ -849,8 +849,9 @@ def _merged(bundled: Snapshot, refreshed: Snapshot, now: datetime.datetime) -> S
     user can write: it is data, never the catalogue (issue 36, review of i36-data). So its
     name patterns are never read (the bundled ones answer), a list it holds that the bundled
     catalogue does not name, or names with another URL, operator or tokens, is passed over,
-    and of a list it may give only what a refresh writes: the prefixes and the dates, ETag
-    and max-age of the read, where its ``read_at`` is later than the bundled list's (so a
+    and of a list it may give only what a refresh writes: the prefixes, the dates, ETag
+    and max-age of the read and the URL read (on the list's host; its provenance is said
+    anew, never its words), where its ``read_at`` is later than the bundled list's (so a
     newer package's lists win over an older refresh, list by list). A date in the future
     (beyond :data:`SKEW`) passes the list, or for ``compiled`` the copy, over."""
     limit = now + SKEW
@@ -890,7 +891,10 @@ def _merged(bundled: Snapshot, refreshed: Snapshot, now: datetime.datetime) -> S
         lists.append(item._replace(
             prefixes=other.prefixes, read_at=other.read_at, captured=True,
             creation_time=other.creation_time, synctoken=other.synctoken,
-            source=other.source, read_url=other.read_url, etag=other.etag,
+            # the copy's own words are not provenance: say what is known
+            source=(f"read at {other.read_url or other.url} on {_stamp(other.read_at)}, "
+                    f"as the refreshed copy {refreshed.path} says"),
+            read_url=other.read_url, etag=other.etag,
             polled_at=other.polled_at, max_age=other.max_age))
     passed.extend(f"{name} (not in the bundled catalogue)" for name in fresh)
     note = f"{where}: passed over for {'; '.join(passed)}"[:2000] if passed else ""
