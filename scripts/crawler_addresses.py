@@ -57,6 +57,7 @@ EARLIER = {
 }
 LIST_KEYS = ("name", "operator", "url", "read_url", "tokens", "captured", "read_at",
              "creation_time", "synctoken", "etag", "source", "prefixes")
+OPTIONAL_KEYS = ("refreshable", "note")  # written only where the catalogue sets them
 
 
 def _library() -> Any:
@@ -146,7 +147,9 @@ def import_copy(document: Dict[str, Any], copy: Dict[str, Any]) -> List[str]:
 def canonical(document: Dict[str, Any]) -> str:
     """The snapshot as the file holds it."""
     ordered = dict(document)
-    ordered["lists"] = [{key: item.get(key) for key in LIST_KEYS} for item in document["lists"]]
+    ordered["lists"] = [{**{key: item.get(key) for key in LIST_KEYS},
+                         **{key: item[key] for key in OPTIONAL_KEYS if key in item}}
+                        for item in document["lists"]]
     return json.dumps(ordered, indent=1, ensure_ascii=False) + "\n"
 
 

@@ -287,15 +287,22 @@ def test_newer_refreshed_copy_answers_and_says_so(tmp_path: Path,
     refreshed = tmp_path / "addresses.json"
     monkeypatch.setenv(ENV_VAR, str(refreshed))
     assert load_snapshot().origin == "bundled"  # no refreshed copy yet
-    refreshed.write_text(json.dumps(_document(mine=["45.76.10.0/24"])), "utf-8")
+    hour_ago = (datetime.datetime.now(UTC) - datetime.timedelta(hours=1)).strftime(
+        "%Y-%m-%dT%H:%M:%SZ")
+    document = json.loads(TEXT)
+    del document["name_patterns"]  # a refreshed copy holds lists only
+    document["compiled"] = hour_ago
+    gptbot = next(item for item in document["lists"] if item["name"] == "openai-gptbot")
+    gptbot.update(prefixes=["45.76.10.0/24"], read_at=hour_ago)
+    refreshed.write_text(json.dumps(document), "utf-8")
     snapshot = load_snapshot()
     assert snapshot.origin == "refreshed" and snapshot.path == str(refreshed)
-    assert [hit.list.name for hit in snapshot.index.lookup("45.76.10.7")] == ["mine"]
+    assert [hit.list.name for hit in snapshot.index.lookup("45.76.10.7")] == ["openai-gptbot"]
     assert snapshot.name_patterns == load_snapshot(DATA / "crawler-addresses.json").name_patterns
-    older = _document(mine=["45.76.10.0/24"])
-    older["compiled"] = "2020-01-01T00:00:00Z"
-    refreshed.write_text(json.dumps(older), "utf-8")
+    gptbot["read_at"] = "2020-01-01T00:00:00Z"  # read before the bundled list: not taken
+    refreshed.write_text(json.dumps(document), "utf-8")
     assert load_snapshot().origin == "bundled"
+    assert load_snapshot().index.lookup("45.76.10.7") == ()
 
 
 def test_damaged_refreshed_copy_is_passed_over(tmp_path: Path,

@@ -30,7 +30,8 @@ What is never evidence that a request came from a crawler is refused, not bounde
 provider's address list (AWS ``ip-ranges.json``, Google Cloud's ``cloud.json`` and
 ``goog.json``, Azure's service tags) by its URL or its shape, and an operator-wide address
 space. A list that could make a large part of the Internet match is refused whole (a prefix
-shorter than /12 in IPv4 or /28 in IPv6, one outside the global unicast space, more than
+shorter than /12 in IPv4 or /28 in IPv6, one outside the global unicast space (an
+explicit allow-list: :func:`_special_purpose`), more than
 50,000 prefixes, or more than 2^24 IPv4 addresses in all): one bad prefix refuses its list,
 since a partly read list is not the operator's list.
 
@@ -52,6 +53,7 @@ import json
 import os
 import re
 import socket
+import stat
 import tempfile
 from bisect import bisect_right
 from dataclasses import dataclass, replace
@@ -84,6 +86,7 @@ __all__ = [
     "MIN_PREFIX_V4",
     "MIN_PREFIX_V6",
     "POLL_INTERVAL",
+    "SKEW",
     "STALE_AFTER",
     "AddressIndex",
     "AddressList",
@@ -128,6 +131,8 @@ _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 _SUFFIX = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}")
 _TOKEN = re.compile(r"[A-Za-z_-]{1,100}")
 _URL = re.compile(r"https?://\S{1,2000}")
+_HOST_NAME = re.compile(r"(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?\.)*"
+                        r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?")
 _MAPPED = 0xFFFF
 _LOW32 = 0xFFFFFFFF
 
@@ -174,6 +179,10 @@ class AddressList(NamedTuple):
     max_age: Optional[int] = None
     """Seconds the last response's ``Cache-Control: max-age`` asked it be kept (at most
     :data:`STALE_AFTER`)."""
+    refreshable: bool = True
+    """False: :attr:`url` is no list a refresh can read (a page in HTML, say); the bundled
+    catalogue says so and :attr:`note` says why."""
+    note: str = ""
 
     def __repr__(self) -> str:
         read = self.read_at.strftime("%Y-%m-%d") if self.read_at is not None else "not captured"
@@ -217,10 +226,14 @@ class NamePattern(NamedTuple):
         'googlebot.com'
         >>> NamePattern("Google", ("googlebot.com",), (), "").matches("evilgooglebot.com") is None
         True
+        >>> NamePattern("Google", ("googlebot.com",), (), "").matches("x\\\\.googlebot.com") is None
+        True
         """
         name = host.lower()
         if name.endswith("."):
             name = name[:-1]
+        if not _HOST_NAME.fullmatch(name):
+            return None  # an escaped dot (x\.googlebot.com): one label; an empty label; other bytes
         for suffix in self.suffixes:
             if name.endswith("." + suffix):
                 return suffix
@@ -248,7 +261,10 @@ def _segments(entries: List[Tuple[int, int, Hit]]) -> Tuple[List[int], List[Tupl
         opening.setdefault(start, []).append((number, hit))
         closing.setdefault(end, []).append(number)
     active: Dict[int, Hit] = {}
-    shared: Dict[Tuple[Hit, ...], Tuple[Hit, ...]] = {(): ()}
+    # Keyed by the entries' numbers, never by the hits: a Hit hashes its whole AddressList,
+    # prefixes and all, so keying by hits cost a list's size per segment (50,000 /27s in one
+    # list took 17.7 s: issue 36, review of i36-data).
+    shared: Dict[Tuple[int, ...], Tuple[Hit, ...]] = {(): ()}
     starts: List[int] = []
     hits: List[Tuple[Hit, ...]] = []
     for point in points:
@@ -256,8 +272,10 @@ def _segments(entries: List[Tuple[int, int, Hit]]) -> Tuple[List[int], List[Tupl
             del active[number]
         for number, hit in opening.get(point, ()):
             active[number] = hit
-        here = tuple(active[number] for number in sorted(active))
-        here = shared.setdefault(here, here)
+        key = tuple(sorted(active))
+        here = shared.get(key)
+        if here is None:
+            here = shared[key] = tuple(active[number] for number in key)
         if hits and hits[-1] is here:
             continue  # the same hits go on: no new segment
         starts.append(point)
@@ -311,6 +329,9 @@ class AddressIndex:
             number = int(address)
             return self._hits4[bisect_right(self._starts4, number) - 1]
         elif isinstance(address, ipaddress.IPv6Address):
+            if address.scope_id is not None:  # as text: no published list holds a zone
+                raise ValueError(f"not an IP address: {visible(str(address)[:100])!r} "
+                                 "(a zone id)")
             number = int(address)
         else:
             raise TypeError("an address is text or an ipaddress address, "
@@ -349,8 +370,60 @@ def cloud_list(url: str, document: Any = None) -> Optional[str]:
             for item in prefixes[:1000]:
                 if isinstance(item, dict) and ("ip_prefix" in item or "ipv6_prefix" in item):
                     return "AWS ip-ranges.json"
-                if isinstance(item, dict) and "scope" in item:
+                # by the value Google Cloud's cloud.json gives, never by an extra member
+                # such as "scope": a JAFAR reader ignores members it does not know
+                if isinstance(item, dict) and item.get("service") == "Google Cloud":
                     return "Google Cloud's cloud.json"
+    return None
+
+
+def _block(text: str) -> Tuple[int, int]:
+    network = ipaddress.ip_network(text)
+    first = int(network.network_address)
+    return first, first + network.num_addresses
+
+
+# Where a crawler's address may be, as an explicit allow-list (``ipaddress``'s ``is_global``
+# accepted ``::/96``, ``4000::/28`` and ``224.0.0.0/12``: issue 36, review of i36-data).
+# IPv4: everything but the IANA IPv4 Special-Purpose Address Registry's blocks that are not
+# globally reachable (RFC 6890 §2.2.2 and its updates), plus 224.0.0.0/4 (multicast, RFC 5771)
+# and 240.0.0.0/4 (reserved, RFC 1112 §4) whole, 192.0.0.0/24 whole (its two global /32s
+# are anycast services, never a crawler). IPv6: only 2000::/3, the global unicast space (RFC
+# 4291 §2.4), less the registry's blocks inside it that are not globally reachable; of
+# 2001::/23 (IETF protocol assignments, RFC 2928) only the sub-blocks the registry marks
+# globally reachable. The registry itself was not read for this change: the blocks are the
+# ones issue 36's review lists, checked against the table of CPython 3.13's ipaddress module
+# (which follows the registry as of 2024). A prefix that overlaps a refused block is refused
+# whole, with its list.
+_REFUSED_V4: Tuple[Tuple[int, int, str], ...] = tuple(
+    (*_block(text), text) for text in (
+        "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16",
+        "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16",
+        "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4"))
+_GLOBAL_V6 = _block("2000::/3")
+_REFUSED_V6: Tuple[Tuple[int, int, str], ...] = tuple(
+    (*_block(text), text) for text in ("2001::/23", "2001:db8::/32", "2002::/16", "3fff::/20"))
+_GLOBAL_IN_REFUSED_V6: Tuple[Tuple[int, int], ...] = tuple(
+    _block(text) for text in (
+        "2001:1::1/128", "2001:1::2/128", "2001:1::3/128", "2001:3::/32", "2001:4:112::/48",
+        "2001:20::/28", "2001:30::/28"))
+
+
+def _special_purpose(version: int, first: int, end: int) -> Optional[str]:
+    """The refused block that the addresses ``first`` to ``end - 1`` overlap (or, for IPv6,
+    ``"outside 2000::/3"``), else ``None``."""
+    if version == 4:
+        for low, high, text in _REFUSED_V4:
+            if first < high and low < end:
+                return text
+        return None
+    if first < _GLOBAL_V6[0] or end > _GLOBAL_V6[1]:
+        return "the space outside 2000::/3"
+    for low, high, text in _REFUSED_V6:
+        if first < high and low < end and not any(
+                inner_low <= first and end <= inner_high
+                for inner_low, inner_high in _GLOBAL_IN_REFUSED_V6):
+            return text
     return None
 
 
@@ -359,6 +432,8 @@ def _prefix(text: Any, version: int, where: str) -> str:
     it is refused."""
     if not isinstance(text, str) or len(text) > 60:
         raise RobotsError(f"{where}: a prefix is not text of at most 60 characters")
+    if "%" in text:  # a zone id: no published list can hold a scoped address
+        raise RobotsError(f"{where}: a prefix with a zone id: {visible(text)!r}; refused")
     try:
         network = ipaddress.ip_network(text.strip(), strict=True)
     except ValueError:
@@ -369,8 +444,11 @@ def _prefix(text: Any, version: int, where: str) -> str:
     if network.prefixlen < shortest:
         raise RobotsError(f"{where}: {text!r} is shorter than /{shortest}: no operator's "
                           "crawlers span that much; the list is refused")
-    if not network.is_global:
-        raise RobotsError(f"{where}: {text!r} is not global unicast space; the list is refused")
+    first = int(network.network_address)
+    refused = _special_purpose(version, first, first + network.num_addresses)
+    if refused is not None:
+        raise RobotsError(f"{where}: {text!r} is not global unicast space (it overlaps "
+                          f"{refused}); the list is refused")
     canonical = str(network)
     _remember(canonical, (version, int(network.network_address), network.prefixlen))
     return canonical
@@ -415,6 +493,26 @@ def _check_span(prefixes: Sequence[str], where: str) -> Tuple[str, ...]:
     return tuple(sorted(unique, key=_spec))
 
 
+_MAJOR = re.compile(r"1(?:\.[0-9]{1,9}){0,2}")
+_JAFAR_TYPE = re.compile(r"\s*application/jafar\+json\s*(;.*)?", re.IGNORECASE | re.DOTALL)
+_VERSION_PARAMETER = re.compile(r";\s*version\s*=\s*(\"[^\"]*\"|[^;\s]*)", re.IGNORECASE)
+
+
+def _major_one(version: str) -> bool:
+    """A version of major 1 (``1``, ``1.0``, ``1.2.3``), in ASCII digits only."""
+    return _MAJOR.fullmatch(version) is not None
+
+
+def _media_version(content_type: str) -> Optional[str]:
+    """The ``version`` parameter of an ``application/jafar+json`` content type, else
+    ``None`` (another type, or none given)."""
+    found = _JAFAR_TYPE.fullmatch(content_type[:1000])
+    if found is None or not found.group(1):
+        return None
+    parameter = _VERSION_PARAMETER.search(found.group(1))
+    return parameter.group(1).strip('"') if parameter is not None else None
+
+
 def read_jafar(document: Any,
                where: str = "list") -> Tuple[Tuple[str, ...], Optional[str], Optional[str]]:
     """The prefixes, ``creationTime`` and ``synctoken`` of a JAFAR document, unknown members
@@ -436,11 +534,10 @@ def read_jafar(document: Any,
     if not isinstance(document, dict):
         raise RobotsError(f"{where}: not a JSON object")
     version = document.get("formatVersion")
-    if isinstance(version, str):
-        major = version.split(".", 1)[0].strip()
-        if not major.isdigit() or int(major[:6]) != 1:
-            raise RobotsError(f"{where}: formatVersion {visible(version[:20])!r} is not 1.x: "
-                              "not read (draft-illyes-aipref-jafar-00 §3.2)")
+    if version is not None and not (isinstance(version, str) and _major_one(version)):
+        shown = visible(version[:20]) if isinstance(version, str) else type(version).__name__
+        raise RobotsError(f"{where}: formatVersion {shown!r} is not 1.x: not read "
+                          "(draft-illyes-aipref-jafar-00 §3.2; the draft writes it as text)")
     items = document.get("prefixes")
     if not isinstance(items, list):
         raise RobotsError(f"{where}: no 'prefixes' array")
@@ -575,6 +672,11 @@ def _address_list(entry: Any, where: str) -> AddressList:
                  else None)
     if captured and read_at is None:
         raise RobotsError(f"{where}: a captured list says when it was read ('read_at')")
+    if polled_at is not None and polled_at > _now(None) + SKEW:
+        polled_at = None  # a poll in the future would skip the list forever: due now
+    seconds = _field(entry, "max_age", int, where, optional=True)
+    if seconds is not None:  # never more than a week, so never past STALE_AFTER
+        seconds = min(max(seconds, 0), int(STALE_AFTER.total_seconds()))
     return AddressList(
         name=name, url=url, operator=_field(entry, "operator", str, where),
         tokens=_strings(entry, "tokens", where, _TOKEN), read_at=read_at,
@@ -583,7 +685,9 @@ def _address_list(entry: Any, where: str) -> AddressList:
         captured=captured, source=_field(entry, "source", str, where),
         prefixes=_check_span(prefixes, where), read_url=read_url,
         etag=_field(entry, "etag", str, where, optional=True), polled_at=polled_at,
-        max_age=_field(entry, "max_age", int, where, optional=True))
+        max_age=seconds, refreshable=_field(entry, "refreshable", bool, where,
+                                            optional=True) is not False,
+        note=_field(entry, "note", str, where, optional=True) or "")
 
 
 def _name_pattern(entry: Any, where: str) -> NamePattern:
@@ -659,7 +763,9 @@ def _list_document(item: AddressList) -> Dict[str, Any]:
             "polled_at": _stamp(item.polled_at),
             "creation_time": item.creation_time, "synctoken": item.synctoken,
             "etag": item.etag, "max_age": item.max_age, "source": item.source,
-            "prefixes": list(item.prefixes)}
+            "prefixes": list(item.prefixes),
+            **({"refreshable": False} if not item.refreshable else {}),
+            **({"note": item.note} if item.note else {})}
 
 
 def default_data_path() -> Path:
@@ -684,7 +790,13 @@ def _bundled() -> Snapshot:
 
 
 def _read_file(path: Path, where: str) -> str:
-    with open(path, "rb") as handle:
+    # O_NONBLOCK: opening a FIFO (or a device) placed at the path must not wait for a
+    # writer forever; only a regular file is read (issue 36, review of i36-data).
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                         | getattr(os, "O_BINARY", 0))
+    with open(descriptor, "rb", closefd=True) as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise RobotsError(f"{where}: not a regular file")
         data = handle.read(MAX_SNAPSHOT_CHARS + 1)
     if len(data) > MAX_SNAPSHOT_CHARS:
         raise RobotsError(f"{where}: larger than {MAX_SNAPSHOT_CHARS >> 20} MiB")
@@ -695,10 +807,13 @@ def _read_file(path: Path, where: str) -> str:
 
 
 def load_snapshot(path: Optional[PathLike] = None) -> Snapshot:
-    """The address lists in force. With ``path``: that file (``origin="file"``; an error if it
-    cannot be read). Without: the newer of the bundled copy and the refreshed copy in
-    :func:`default_data_path` (``origin`` says which); a refreshed copy that cannot be read
-    is passed over, the bundled copy answers, and :attr:`Snapshot.note` says why."""
+    """The address lists in force. With ``path``: that file, as the caller's own choice
+    (``origin="file"``; an error if it cannot be read, or is not a regular file). Without:
+    the bundled catalogue with, list by list, the newer reads of the refreshed copy in
+    :func:`default_data_path` (``origin="refreshed"`` when some list comes from it; see
+    :func:`_merged` for what it may and may not change); a refreshed copy that cannot be
+    read (a FIFO is not waited for) is passed over, the bundled copy answers, and
+    :attr:`Snapshot.note` says why, as it names every list of the copy passed over."""
     bundled = _bundled()
     if path is not None:
         where = os.fspath(path)
@@ -719,7 +834,77 @@ def load_snapshot(path: Optional[PathLike] = None) -> Snapshot:
         refreshed = read_snapshot(text, str(refreshed_path), "refreshed", bundled.name_patterns)
     except RobotsError as error:
         return replace(bundled, note=f"the refreshed copy was passed over: {error}")
-    return refreshed if refreshed.compiled > bundled.compiled else bundled
+    return _merged(bundled, refreshed, _now(None))
+
+
+SKEW = datetime.timedelta(minutes=10)
+"""How far in the future a date of the refreshed copy may lie (clocks differ a little);
+a later one passes the copy or its list over."""
+
+
+def _merged(bundled: Snapshot, refreshed: Snapshot, now: datetime.datetime) -> Snapshot:
+    """The bundled catalogue with, list by list, the newer content of the refreshed copy.
+
+    The refreshed copy sits in the user's data directory, which anything running as the
+    user can write: it is data, never the catalogue (issue 36, review of i36-data). So its
+    name patterns are never read (the bundled ones answer), a list it holds that the bundled
+    catalogue does not name, or names with another URL, operator or tokens, is passed over,
+    and of a list it may give only what a refresh writes: the prefixes, the dates, ETag
+    and max-age of the read and the URL read (on the list's host; its provenance is said
+    anew, never its words), where its ``read_at`` is later than the bundled list's (so a
+    newer package's lists win over an older refresh, list by list). A date in the future
+    (beyond :data:`SKEW`) passes the list, or for ``compiled`` the copy, over."""
+    limit = now + SKEW
+    where = f"the refreshed copy {refreshed.path}"
+    if refreshed.compiled > limit:
+        return replace(bundled, note=f"{where} was passed over: it says it was compiled in "
+                                     "the future")
+    fresh = {item.name: item for item in refreshed.lists}
+    lists: List[AddressList] = []
+    passed: List[str] = []
+    taken = 0
+    for item in bundled.lists:
+        other = fresh.pop(item.name, None)
+        if other is None:
+            lists.append(item)
+            continue
+        if (other.url, other.operator, other.tokens) != (item.url, item.operator, item.tokens):
+            passed.append(f"{item.name} (its URL, operator or tokens differ from the "
+                          "bundled catalogue's)")
+            lists.append(item)
+            continue
+        if other.read_url and other.read_url != item.read_url and _moved_away(
+                item.url, other.read_url) is not None:
+            passed.append(f"{item.name} (read from another host)")
+            lists.append(item)
+            continue
+        if other.read_at is not None and other.read_at > limit:
+            passed.append(f"{item.name} (read in the future)")
+            lists.append(item)
+            continue
+        newer = other.captured and other.read_at is not None and (
+            item.read_at is None or other.read_at > item.read_at)
+        if not newer:
+            lists.append(item._replace(polled_at=other.polled_at, max_age=other.max_age))
+            continue
+        taken += 1
+        lists.append(item._replace(
+            prefixes=other.prefixes, read_at=other.read_at, captured=True,
+            creation_time=other.creation_time, synctoken=other.synctoken,
+            # the copy's own words are not provenance: say what is known
+            source=(f"read at {other.read_url or other.url} on {_stamp(other.read_at)}, "
+                    f"as the refreshed copy {refreshed.path} says"),
+            read_url=other.read_url, etag=other.etag,
+            polled_at=other.polled_at, max_age=other.max_age))
+    passed.extend(f"{name} (not in the bundled catalogue)" for name in fresh)
+    note = f"{where}: passed over for {'; '.join(passed)}"[:2000] if passed else ""
+    kept = tuple(lists)
+    if not taken:
+        return Snapshot(AddressIndex(kept), kept, bundled.name_patterns, "bundled",
+                        bundled.path, bundled.compiled, bundled.version, note)
+    return Snapshot(AddressIndex(kept), kept, bundled.name_patterns, "refreshed",
+                    refreshed.path, max(refreshed.compiled, bundled.compiled),
+                    bundled.version, note)
 
 
 # --- refreshing ------------------------------------------------------------------------
@@ -738,6 +923,9 @@ class ListAnswer(NamedTuple):
     """The URL that answered, after redirects."""
     cache_control: str = ""
     """The response's ``Cache-Control`` header."""
+    content_type: str = ""
+    """The response's ``Content-Type`` header (its ``version`` parameter is read for
+    ``application/jafar+json``)."""
 
 
 ListFetcher = Callable[[str, Optional[str]], ListAnswer]
@@ -782,19 +970,59 @@ def _due(item: AddressList, moment: datetime.datetime) -> bool:
     return moment - item.polled_at >= wait
 
 
-def _refreshed(item: AddressList, answer: ListAnswer, now: datetime.datetime
-               ) -> Tuple[AddressList, ListChange]:
-    polled = item._replace(polled_at=now, max_age=max_age(answer.cache_control))
+def _host(url: str) -> Tuple[str, str]:
+    try:
+        parts = urlsplit(url)
+        return parts.scheme.lower(), (parts.hostname or "").lower().rstrip(".")
+    except ValueError:
+        return "", ""
+
+
+def _moved_away(url: str, final: str) -> Optional[str]:
+    """Why the answer that ``final`` gave (after redirects) is not ``url``'s list, else
+    ``None``. The list's operator publishes it on its host: a redirect to another host
+    hands the list to whoever runs that host, and one from https to http hands it to anyone
+    on the path (issue 36, review of i36-data: refresh took a stranger's prefixes). An https
+    list stays https on its own host; an http list (none is bundled) stays on its own host,
+    over http or https: it was open to anyone on the path from the start, and an upgrade to
+    https only narrows that."""
+    scheme, host = _host(url)
+    final_scheme, final_host = _host(final)
+    if not final_host or final_host != host:
+        return f"redirected to another host ({visible(final[:200])})"
+    if final_scheme not in ("http", "https") or (scheme == "https" and final_scheme != "https"):
+        return f"redirected from {scheme} to {visible(final_scheme[:20])}"
+    return None
+
+
+def _refreshed(item: AddressList, answer: ListAnswer, now: datetime.datetime,
+               sent_etag: Optional[str] = None) -> Tuple[AddressList, ListChange]:
+    # A failed answer's Cache-Control never delays the next poll (a 500 with max-age of a
+    # week put the retry off a week): max-age is taken from a 200 read or a 304 accepted.
+    polled = item._replace(polled_at=now, max_age=None)
+    kept = polled._replace(max_age=max_age(answer.cache_control))
     if answer.error is not None or answer.status is None:
         return polled, ListChange(item.name, "failed", message=answer.error or "no answer")
+    where = f"{item.name} ({item.url})"
+    final = answer.url or item.url
+    moved = _moved_away(item.url, final)
+    if moved is not None:
+        return polled, ListChange(item.name, "failed", message=f"{where}: {moved}; not read")
     if answer.status == 304:
-        if not item.captured:
-            return polled, ListChange(item.name, "failed",
-                                      message="304 Not Modified for a list never captured")
-        return polled._replace(read_at=now), ListChange(item.name, "not-modified")
+        # Only an answer to If-None-Match: a 304 to an unconditional GET confirms nothing
+        # (RFC 9110 §15.4.5), and taking it would hide that the list went stale.
+        if sent_etag is None or not item.captured:
+            return polled, ListChange(item.name, "failed", message=(
+                "304 Not Modified for a list never captured" if not item.captured
+                else "304 Not Modified to a request that was not conditional"))
+        return kept._replace(read_at=now), ListChange(item.name, "not-modified")
     if answer.status != 200:
         return polled, ListChange(item.name, "failed", message=f"HTTP status {answer.status}")
-    where = f"{item.name} ({item.url})"
+    version = _media_version(answer.content_type)
+    if version is not None and not _major_one(version):
+        return polled, ListChange(item.name, "failed", message=(
+            f"{where}: application/jafar+json version {visible(version[:20])!r} is not 1.x: "
+            "not read (draft-illyes-webbotauth-jafar-00 §3.2)"))
     try:
         if len(answer.body) > MAX_LIST_BYTES:
             raise RobotsError(f"{where}: larger than {MAX_LIST_BYTES >> 20} MiB")
@@ -803,7 +1031,7 @@ def _refreshed(item: AddressList, answer: ListAnswer, now: datetime.datetime
         except UnicodeDecodeError:
             raise RobotsError(f"{where}: not UTF-8") from None
         document = parse_json(text, where, MAX_LIST_BYTES)
-        cloud = cloud_list(answer.url or item.url, document)
+        cloud = cloud_list(final, document)
         if cloud is not None:
             raise RobotsError(f"{where}: {cloud} is a cloud provider's list, never evidence "
                               "that a request came from a crawler; refused")
@@ -811,10 +1039,11 @@ def _refreshed(item: AddressList, answer: ListAnswer, now: datetime.datetime
     except RobotsError as error:
         return polled, ListChange(item.name, "failed", message=str(error))
     stamp = _stamp(now)
-    new = polled._replace(
+    new = kept._replace(
         prefixes=prefixes, creation_time=creation, synctoken=synctoken,
         etag=answer.etag[:200] if answer.etag else None, read_at=now, captured=True,
-        read_url="", source=f"read at {item.url} on {stamp} by robotsrules crawlers refresh")
+        read_url="" if final == item.url else final,
+        source=f"read at {final} on {stamp} by robotsrules crawlers refresh")
     was, now_set = set(item.prefixes), set(prefixes)
     added = tuple(text for text in prefixes if text not in was)
     removed = tuple(text for text in item.prefixes if text not in now_set)
@@ -829,7 +1058,8 @@ def refresh_lists(snapshot: Snapshot, fetch: ListFetcher,
     Each list is fetched from its current URL (conditionally, with the ETag last seen),
     unless it was polled less than :data:`POLL_INTERVAL` ago (``skipped``). A list whose
     answer is anything but a whole, valid JAFAR document of an allowed size (a failure, a
-    time-out, a status other than 200 and 304, wrong JSON, a hostile or cloud list) keeps
+    time-out, a status other than 200 and 304, wrong JSON, a hostile or cloud list, a
+    redirect to another host or from https to http: :func:`_moved_away`) keeps
     its old content (``failed``, with why); a 304 confirms it (``not-modified``). The text
     is read back with :func:`read_snapshot` before it is returned, so nothing that cannot
     be read is ever written."""
@@ -837,22 +1067,31 @@ def refresh_lists(snapshot: Snapshot, fetch: ListFetcher,
     lists: List[AddressList] = []
     changes: List[ListChange] = []
     for item in snapshot.lists:
+        if not item.refreshable:
+            lists.append(item)
+            changes.append(ListChange(item.name, "skipped", message=(
+                f"not refreshable: {item.note}" if item.note else "not refreshable")[:300]))
+            continue
         if not _due(item, moment):
             lists.append(item)
             changes.append(ListChange(item.name, "skipped", message=(
                 "polled less than an hour ago" if not item.max_age or item.max_age <= 3600
                 else f"polled within its Cache-Control max-age of {item.max_age} s")))
             continue
+        sent = item.etag if item.captured else None
         try:
-            answer = fetch(item.url, item.etag if item.captured else None)
+            answer = fetch(item.url, sent)
         except Exception as error:  # a fetcher that raises fails one list, not the refresh
             answer = ListAnswer(None, error=f"{type(error).__name__}: {error}"[:300])
-        new, change = _refreshed(item, answer, moment)
+        new, change = _refreshed(item, answer, moment, sent)
         lists.append(new)
         changes.append(change)
+    read = any(change.outcome in ("updated", "unchanged", "not-modified")
+               for change in changes)
     document = {
         "schema": "crawler-addresses.schema.json", "version": snapshot.version,
-        "compiled": _stamp(moment), "lists": [_list_document(item) for item in lists]}
+        "compiled": _stamp(moment if read else snapshot.compiled),
+        "lists": [_list_document(item) for item in lists]}
     text = json.dumps(document, indent=1, ensure_ascii=False) + "\n"
     read_snapshot(text, "the refreshed copy")
     return text, changes

@@ -1,8 +1,9 @@
 """``robotsrules crawlers refresh``: fetch the operators' crawler address lists again and
 write the user's copy of the address snapshot (issue 36 §1).
 
-Every list of the snapshot in force (the newer of the bundled copy and the user's refreshed
-copy, or ``--snapshot FILE`` when it exists) is fetched from its current URL through the
+Every list of the snapshot in force (the bundled catalogue with, list by list, the newer
+reads of the user's refreshed copy, or ``--snapshot FILE`` when it exists) is fetched from
+its current URL through the
 project's fetch (:func:`robotsrules._fetch._fetcher.fetch_page`: size and time bounds,
 redirects vetted, no credentials) with ``If-None-Match`` when an ETag was kept, validated
 (:func:`robotsrules._tables._addresses.refresh_lists`), and the copy is written atomically
@@ -53,8 +54,10 @@ def _fetcher(args: argparse.Namespace) -> Any:
         etags = [value for name, value in page.headers if name.lower() == "etag"]
         caching = ", ".join(value for name, value in page.headers
                             if name.lower() == "cache-control")
+        types = [value for name, value in page.headers if name.lower() == "content-type"]
         return ListAnswer(page.status, page.body, etags[-1] if etags else None, url=page.url,
-                          cache_control=caching[:1000])
+                          cache_control=caching[:1000],
+                          content_type=types[-1][:1000] if types else "")
 
     return fetch
 
@@ -120,13 +123,14 @@ def add_command(commands: Any) -> None:
                     "from its current URL (with If-None-Match when an ETag was kept; at "
                     "most 4 MiB and --timeout per list; no list asked for twice within an "
                     "hour or within its Cache-Control max-age), check each (JAFAR "
-                    "format; hostile and cloud providers' lists refused), show the "
+                    "format; hostile and cloud providers' lists refused; a list "
+                    "redirected to another host, or from https to http, fails), show the "
                     "prefixes added and removed per list, and write the "
                     "copy atomically to the user's data directory ($ROBOTSRULES_ADDRESSES, "
                     "else $XDG_DATA_HOME/robotsrules/crawler-addresses.json) or to "
                     "--snapshot FILE. A list that fails keeps its old content. The bundled "
-                    "snapshot in the package is never written; answers use the newer of it "
-                    "and the refreshed copy.",
+                    "snapshot in the package is never written; answers take, list by list, "
+                    "the newer read of it and of the refreshed copy.",
         exits="0 every list read or kept current, 1 some list failed (its old content "
               "kept), 2 usage or I/O error.",
         examples=["robotsrules crawlers refresh",
