@@ -271,10 +271,14 @@ def test_refreshed_copy_read_again_only_when_it_changes(tmp_path: Any,
 
     copy = tmp_path / "crawler-addresses.json"
     monkeypatch.setenv("ROBOTSRULES_ADDRESSES", str(copy))
-    written = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=1)
+    # A refreshed copy is read list by list into the bundled catalogue: the list keeps the
+    # catalogue's name, URL, operator and tokens, and was read after the bundled capture (and
+    # not in the future).
+    written = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(minutes=1)
 
     def write(prefix: str) -> None:
-        lists = snapshot(a_list("openai-gptbot", "OpenAI", ["GPTBot"], [prefix]))
+        gptbot = a_list("openai-gptbot", "OpenAI", ["GPTBot"], [prefix], read=written)
+        lists = snapshot(gptbot._replace(url="https://openai.com/gptbot.json"))
         copy.write_text(json.dumps(snapshot_document(lists, written)), encoding="utf-8")
 
     write("11.22.33.0/28")  # global space: the reader refuses documentation prefixes
