@@ -59,6 +59,8 @@ OPTIONAL = {
     "brotli": {"robotsrules._decoder"},
     # RSL licence documents (issue 26): XML read with DTDs and entities forbidden.
     "defusedxml": {"robotsrules._rsl"},
+    # zstd-compressed access logs (issue 37) before Python 3.14's compression.zstd.
+    "backports": {"robotsrules._audit._logs"},
 }
 
 

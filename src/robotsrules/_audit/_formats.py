@@ -1,0 +1,564 @@
+"""One access-log line of each format the audit reads, to one :class:`Request` (sans-I/O).
+
+Each format has a parser object with one method, ``parse(line)``: the line's text (one
+line, its end removed) in, and out a :class:`Request`, ``None`` for a line that is the
+file's own header or comment (CloudFront's ``#Version:`` and ``#Fields:``), or the
+:data:`Problem` that kept the line from being a request. Nothing here raises on content,
+reads a file or keeps more than one line; :mod:`._logs` does the streaming. The formats, as
+their documentation describes them (read on 2026-11-27):
+
+* ``common``, ``combined`` (Apache HTTP Server 2.4, mod_log_config, "Common Log Format" and
+  "Combined Log Format": ``%h %l %u %t "%r" %>s %b`` and the same followed by
+  ``"%{Referer}i" "%{User-agent}i"``; nginx's ``combined`` ``log_format``, ngx_http_log_module,
+  is the same line, and its sample ``main`` format adds ``"$http_x_forwarded_for"``, read
+  here as the forwarded address). Apache escapes ``"`` and ``\\`` with a backslash,
+  whitespace as ``\\n``/``\\t`` and other non-printable bytes as ``\\xhh`` (mod_log_config,
+  "Security Considerations"); nginx writes ``"``, ``\\``, controls and bytes from 0x7F up as
+  ``\\xXX`` (nginx 1.1.6 changes, 17 Oct 2011). Both are undone: fields are read as sent.
+* ``vhost_common``, ``vhost_combined``: the same lines after one more field, Apache's
+  ``%v:%p`` (Debian's ``vhost_combined``) or nginx's ``$host``; read as the request's host.
+* ``nginx_json``: a JSON object per line written with ``log_format ... escape=json``
+  (ngx_http_log_module, ``escape`` parameter, nginx 1.11.8): the keys are the site's own
+  choice, so a field mapping (:data:`NGINX_JSON_FIELDS` by default, the names of the
+  variables) says which key holds the time, the address, the request and so on. nginx
+  writes bytes from 0x80 up raw in this mode: they are read as UTF-8, invalid bytes as
+  ``\\xhh`` text.
+* ``caddy``: Caddy 2's JSON access log (caddyserver.com, "log" directive and its JSON
+  encoder): ``ts`` (seconds since the epoch as a float by default, or ISO 8601 text), a
+  ``request`` object with ``remote_ip`` (``remote_addr`` ``ip:port`` before Caddy 2.5),
+  ``client_ip`` (the client behind trusted proxies, Caddy 2.7), ``method``, ``host``,
+  ``uri`` and ``headers``, each header a list of values, and ``status`` and ``size``.
+* ``cloudflare``: Cloudflare Logpush ``http_requests`` as NDJSON (developers.cloudflare.com,
+  "Log fields", HTTP requests, and "Log output options"): ``ClientIP``,
+  ``ClientRequestHost``, ``ClientRequestMethod``, ``ClientRequestURI`` (path and query),
+  ``ClientRequestUserAgent``, ``ClientRequestReferer``, ``EdgeStartTimestamp`` in the job's
+  ``timestamp_format`` (``unixnano``, the default, ``unix``, ``rfc3339``; milliseconds are
+  read too, told apart by size), ``EdgeResponseStatus``, ``EdgeResponseBytes``.
+* ``cloudfront``: Amazon CloudFront standard logs (AWS docs, "Standard logging reference",
+  "Log file fields"): W3C extended log lines, tab-separated, after ``#Version:`` and
+  ``#Fields:`` header lines that name the columns (the 33 documented fields in their
+  documented order when a file has no header); ``date`` and ``time`` in UTC, ``c-ip``,
+  ``cs-method``, ``cs-uri-stem`` and ``cs-uri-query``, ``x-host-header``, ``sc-status``,
+  ``sc-bytes``, ``cs(Referer)``, ``cs(User-Agent)`` (URL-encoded: decoded here) and
+  ``x-forwarded-for``; ``-`` is no value.
+* ``alb``: AWS Application Load Balancer access logs (AWS docs, "Access log entries"):
+  space-separated, some fields in double quotes: ``type time elb client:port target:port``
+  three durations, ``elb_status_code target_status_code received_bytes sent_bytes
+  "request" "user_agent"`` and more, among them ``"domain_name"`` and
+  ``request_creation_time`` (ISO 8601 in UTC; the request's time where present, else
+  ``time``, when the response was sent). ``"request"`` holds the full URL
+  (``GET https://host:443/path?query HTTP/1.1``).
+
+Times are read to aware UTC datetimes from every form these write: ``[10/Oct/2000:13:55:36
+-0700]``, ISO 8601 with ``Z`` or an offset (zone-less ISO text is UTC, as CloudFront's and
+ALB's are documented to be), and seconds, milliseconds or nanoseconds since the epoch.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Final,
+    List,
+    Literal,
+    Mapping,
+    NamedTuple,
+    Optional,
+    Tuple,
+    Union,
+)
+from urllib.parse import unquote, urlsplit
+
+from .._dates import read_date
+from ..errors import InvalidArgument
+
+__all__ = ["CLOUDFRONT_FIELDS", "FORMATS", "NGINX_JSON_FIELDS", "FormatName", "Outcome",
+           "Parser", "Problem", "Request", "is_binary", "make_parser", "read_time"]
+
+FormatName = Literal["common", "combined", "vhost_common", "vhost_combined", "nginx_json",
+                     "caddy", "cloudflare", "cloudfront", "alb"]
+FORMATS: Final[Tuple[FormatName, ...]] = (
+    "vhost_combined", "combined", "vhost_common", "common", "caddy", "cloudflare",
+    "nginx_json", "cloudfront", "alb")
+"""Every format, in the order detection tries them (the richer reading of a line first)."""
+
+Problem = Literal["malformed", "unknown_format", "too_long", "binary", "clock_backwards",
+                  "unparsable_time", "missing_user_agent", "damaged"]
+"""Why a line is not a request, or what is wrong with one that is: ``malformed`` (not the
+format's shape), ``unknown_format`` (a file no format reads), ``too_long`` (over the line
+bound), ``binary`` (NUL or other control bytes no server writes raw), ``unparsable_time``,
+``damaged`` (a compressed file cut short or corrupt, or a read error: its unfinished last
+line). Two are notes on requests that are still read: ``clock_backwards`` (earlier than a
+line before it in the same file, by more than the allowed skew) and ``missing_user_agent``
+(the format has the field, the line has no value)."""
+
+
+class Request(NamedTuple):
+    """One request as the log wrote it. ``time`` is aware, in UTC; ``client`` is the address
+    the server saw (the peer of the connection); ``forwarded`` the client address a proxy
+    or CDN named, where the log has one (``X-Forwarded-For``'s first address, Caddy's
+    ``client_ip``, Cloudflare's ``ClientIP``); ``target`` the path and query as sent;
+    ``None`` where the format has no such field or the line has no value (``-``)."""
+
+    time: datetime.datetime
+    client: Optional[str]
+    method: Optional[str]
+    target: Optional[str]
+    host: Optional[str]
+    status: Optional[int]
+    bytes: Optional[int]
+    referer: Optional[str]
+    user_agent: Optional[str]
+    forwarded: Optional[str] = None
+
+
+Outcome = Union[Request, Problem, None]
+"""What a parser makes of a line: a request, the problem that kept it from being one, or
+``None`` for the file's own header and comment lines."""
+
+
+class _TimeError(ValueError):
+    pass
+
+
+# ---------------------------------------------------------------------------- times
+
+_UTC: Final = datetime.timezone.utc
+_MONTHS: Final = {name: number for number, name in enumerate(
+    ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)}
+_ZONES: Dict[str, datetime.tzinfo] = {}
+_EPOCH: Final = datetime.datetime(1970, 1, 1, tzinfo=_UTC)
+
+
+def _clf_time(text: str) -> datetime.datetime:
+    """``10/Oct/2000:13:55:36 -0700`` (strftime's ``%d/%b/%Y:%H:%M:%S %z``), exactly."""
+    if len(text) != 26 or text[2] != "/" or text[6] != "/" or text[11] != ":" \
+            or text[14] != ":" or text[17] != ":" or text[20] != " " or text[21] not in "+-":
+        raise _TimeError(text)
+    month = _MONTHS.get(text[3:6])
+    digits = text[0:2] + text[7:11] + text[12:14] + text[15:17] + text[18:20] + text[22:26]
+    if month is None or not digits.isdigit() or not digits.isascii():
+        raise _TimeError(text)
+    zone = _ZONES.get(text[21:])
+    if zone is None:
+        hours, minutes = int(text[22:24]), int(text[24:26])
+        if minutes > 59 or hours > 23:
+            raise _TimeError(text)
+        offset = datetime.timedelta(hours=hours, minutes=minutes)
+        zone = _ZONES.setdefault(text[21:], datetime.timezone(
+            -offset if text[21] == "-" else offset))
+    second = min(int(text[18:20]), 59)  # a leap second (:60) is read as :59
+    try:
+        local = datetime.datetime(int(text[7:11]), month, int(text[0:2]), int(text[12:14]),
+                                  int(text[15:17]), second, tzinfo=zone)
+    except ValueError as error:
+        raise _TimeError(text) from error
+    return local.astimezone(_UTC)
+
+
+def _epoch(value: Union[int, float]) -> datetime.datetime:
+    """Seconds, milliseconds or nanoseconds since the epoch, told apart by size (seconds
+    up to 10^11, year 5138; milliseconds up to 10^14; microseconds up to 10^17)."""
+    if value != value or value < 0 or value >= 10 ** 20:  # NaN, before 1970, nonsense
+        raise _TimeError(str(value))
+    if isinstance(value, int):
+        for scale in (1, 1_000, 1_000_000, 1_000_000_000):
+            if value < 10 ** 11 * scale or scale == 1_000_000_000:
+                seconds, rest = divmod(value, scale)
+                return _EPOCH + datetime.timedelta(
+                    seconds=seconds, microseconds=rest * 1_000_000 // scale)
+    for scale in (1, 1_000, 1_000_000, 1_000_000_000):
+        if value < 10 ** 11 * scale or scale == 1_000_000_000:
+            return _EPOCH + datetime.timedelta(seconds=value / scale)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def read_time(value: Any) -> datetime.datetime:
+    """A log's time, in any of the forms the formats write, to an aware UTC datetime;
+    :class:`ValueError` when it is none of them.
+
+    >>> read_time("10/Oct/2000:13:55:36 -0700").isoformat()
+    '2000-10-10T20:55:36+00:00'
+    >>> read_time(1526810289280000000).isoformat()
+    '2018-05-20T09:58:09.280000+00:00'
+    """
+    if isinstance(value, bool):
+        raise _TimeError(str(value))
+    if isinstance(value, (int, float)):
+        return _epoch(value)
+    if not isinstance(value, str) or not value or len(value) > 64:
+        raise _TimeError(repr(value)[:80])
+    if value[0].isdigit() and value[2:3] == "/":
+        return _clf_time(value)
+    if value.isdigit() and value.isascii():
+        return _epoch(int(value))
+    if value.count(".") == 1 and value.replace(".", "", 1).isdigit() and value.isascii():
+        return _epoch(float(value))
+    found = read_date(value) if value[:4].isdigit() else None
+    if found is None:
+        raise _TimeError(value)
+    return found
+
+
+# ----------------------------------------------------------------------- text helpers
+
+_BINARY: Final = re.compile(r"[\x00-\x08\x0a-\x1f]")
+_ESCAPES: Final = re.compile(r"\\(x[0-9A-Fa-f]{2}|[\"\\ntrvfb])")
+_C_ESCAPES: Final = {"n": b"\n", "t": b"\t", "r": b"\r", "v": b"\v", "f": b"\f", "b": b"\b",
+                     '"': b'"', "\\": b"\\"}
+
+
+def is_binary(text: str) -> bool:
+    """Whether a line holds bytes no access log writes raw: NUL and the other C0 controls
+    but tab (every server here escapes them; a line with them is junk, not a request)."""
+    return _BINARY.search(text) is not None
+
+
+def _unescape(text: str) -> str:
+    """Apache's and nginx's escapes (``\\"``, ``\\\\``, ``\\n``..., ``\\xhh``) undone, the
+    bytes read as UTF-8 (invalid bytes kept as ``\\xhh`` text)."""
+    if "\\" not in text:
+        return text
+    out = bytearray()
+    position = 0
+    for match in _ESCAPES.finditer(text):
+        out += text[position:match.start()].encode("utf-8", "surrogateescape")
+        code = match.group(1)
+        out += bytes((int(code[1:], 16),)) if code[0] == "x" else _C_ESCAPES[code]
+        position = match.end()
+    out += text[position:].encode("utf-8", "surrogateescape")
+    return out.decode("utf-8", "backslashreplace")
+
+
+def _dash(text: Optional[str]) -> Optional[str]:
+    return None if text is None or text in ("", "-") else text
+
+
+def _number(text: Any) -> Optional[int]:
+    if isinstance(text, bool):
+        return None
+    if isinstance(text, int):
+        return text if text >= 0 else None
+    if isinstance(text, str) and 0 < len(text) <= 19 and text.isdigit() and text.isascii():
+        return int(text)
+    return None
+
+
+def _first_address(header: Optional[str]) -> Optional[str]:
+    """The first address of an ``X-Forwarded-For`` value (the client, as the first proxy
+    saw it), or ``None``."""
+    if header is None:
+        return None
+    first = header.split(",", 1)[0].strip()
+    return _dash(first)
+
+
+def _request_line(text: str) -> Tuple[Optional[str], Optional[str]]:
+    """``GET /path?q HTTP/1.1`` (or HTTP/0.9's ``GET /path``) to method and target;
+    ``(None, None)`` for anything else (``-``, a TLS handshake sent to a plain port)."""
+    parts = text.split(" ")
+    if len(parts) in (2, 3) and parts[0].isalpha() and parts[0].isascii() and parts[1] \
+            and (len(parts) == 2 or parts[2].startswith("HTTP/")):
+        return parts[0], parts[1]
+    return None, None
+
+
+# ----------------------------------------------------------------- the parsers
+
+_QUOTED = r'"((?:[^"\\]|\\.)*)"'
+_CLF_HEAD = r"(\S+) (\S+) (\S+) \[([^\]]*)\] " + _QUOTED + r" (\d{3}|-) (\d+|-)"
+_CLF_TAIL = r" " + _QUOTED + r" " + _QUOTED + r"(?: " + _QUOTED + r")?"
+
+
+class _Clf:
+    """The common and combined lines, optionally after a virtual host field."""
+
+    def __init__(self, vhost: bool, combined: bool) -> None:
+        self.vhost = vhost
+        self.combined = combined
+        pattern = (r"(\S+) " if vhost else r"()") + _CLF_HEAD + (_CLF_TAIL if combined else "")
+        # a common line may go on (combinedio's byte counts, a combined line read as common)
+        self.pattern = re.compile(pattern + r"(?:\s.*)?\Z")
+
+    def parse(self, line: str) -> Outcome:
+        match = self.pattern.match(line)
+        if match is None:
+            return "malformed"
+        groups = match.groups()
+        try:
+            when = _clf_time(groups[4])
+        except _TimeError:
+            return "unparsable_time"
+        method, target = _request_line(_unescape(groups[5]))
+        host = None
+        if self.vhost:
+            host = groups[0]
+            if ":" in host and not host.startswith("["):
+                host = host.rpartition(":")[0]
+            host = _dash(host)
+        referer = agent = forwarded = None
+        if self.combined:
+            referer = _dash(_unescape(groups[8]))
+            agent = _dash(_unescape(groups[9]))
+            forwarded = _first_address(_unescape(groups[10]) if groups[10] is not None else None)
+        return Request(when, _dash(groups[1]), method, target, host, _number(groups[6]),
+                       _number(groups[7]), referer, agent, forwarded)
+
+
+def _json_object(line: str) -> Optional[Dict[str, Any]]:
+    if not line.startswith("{"):
+        return None
+    try:
+        value = json.loads(line)
+    except ValueError:  # JSONDecodeError, and RecursionError's kin for deep nesting
+        return None
+    except RecursionError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+NGINX_JSON_FIELDS: Final[Mapping[str, Tuple[str, ...]]] = {
+    "time": ("time_iso8601", "time_local", "msec", "@timestamp", "timestamp", "time"),
+    "client": ("remote_addr", "client", "clientip", "client_ip"),
+    "request": ("request",),
+    "method": ("request_method", "method"),
+    "target": ("request_uri", "uri_with_args", "url"),
+    "host": ("host", "http_host", "server_name"),
+    "status": ("status",),
+    "bytes": ("body_bytes_sent", "bytes_sent", "bytes"),
+    "referer": ("http_referer", "http_referrer", "referer", "referrer"),
+    "user_agent": ("http_user_agent", "user_agent", "agent"),
+    "forwarded": ("http_x_forwarded_for", "x_forwarded_for", "xff"),
+}
+"""nginx JSON keys tried for each field, in order, by default: the names of nginx's own
+variables and the commonest spellings. A mapping given to :func:`make_parser` names one
+key per field instead (``{"time": "ts", "user_agent": "ua"}``); fields it leaves out keep
+these."""
+
+
+class _NginxJson:
+    def __init__(self, fields: Optional[Mapping[str, str]]) -> None:
+        self.keys: Dict[str, Tuple[str, ...]] = dict(NGINX_JSON_FIELDS)
+        for name, key in (fields or {}).items():
+            if name not in NGINX_JSON_FIELDS:
+                raise InvalidArgument(f"no nginx JSON field {name!r}: one of "
+                                 f"{', '.join(NGINX_JSON_FIELDS)}")
+            self.keys[name] = (key,)
+
+    def _get(self, record: Mapping[str, Any], name: str) -> Optional[str]:
+        for key in self.keys[name]:
+            value = record.get(key)
+            if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                return value if isinstance(value, str) else str(value)
+        return None
+
+    def parse(self, line: str) -> Outcome:
+        record = _json_object(line)
+        if record is None:
+            return "malformed"
+        if self._get(record, "time") is None or (
+                self._get(record, "request") is None and self._get(record, "target") is None):
+            return "malformed"
+        raw_time: Any = next((record[key] for key in self.keys["time"] if key in record), None)
+        try:
+            when = read_time(raw_time)
+        except ValueError:
+            return "unparsable_time"
+        request = self._get(record, "request")
+        method, target = _request_line(request) if request is not None else (None, None)
+        method = self._get(record, "method") or method
+        target = self._get(record, "target") or target
+        return Request(when, _dash(self._get(record, "client")), _dash(method), _dash(target),
+                       _dash(self._get(record, "host")), _number(self._get(record, "status")),
+                       _number(self._get(record, "bytes")), _dash(self._get(record, "referer")),
+                       _dash(self._get(record, "user_agent")),
+                       _first_address(self._get(record, "forwarded")))
+
+
+def _header(headers: Any, name: str) -> Optional[str]:
+    """The first value of a header in Caddy's ``{"Name": ["value", ...]}`` map, any case."""
+    if not isinstance(headers, dict):
+        return None
+    lowered = name.lower()
+    for key, values in headers.items():
+        if isinstance(key, str) and key.lower() == lowered:
+            if isinstance(values, list) and values and isinstance(values[0], str):
+                return values[0]
+            if isinstance(values, str):
+                return values
+    return None
+
+
+def _string(value: Any) -> Optional[str]:
+    return value if isinstance(value, str) and value else None
+
+
+class _Caddy:
+    def parse(self, line: str) -> Outcome:
+        record = _json_object(line)
+        request = record.get("request") if record is not None else None
+        if record is None or not isinstance(request, dict) or "ts" not in record:
+            return "malformed"
+        try:
+            when = read_time(record["ts"])
+        except ValueError:
+            return "unparsable_time"
+        remote = _string(request.get("remote_ip"))
+        if remote is None and _string(request.get("remote_addr")) is not None:
+            address = request["remote_addr"]  # before Caddy 2.5: "ip:port", "[v6]:port"
+            remote = address.rpartition(":")[0].strip("[]") or address
+        client = _string(request.get("client_ip"))
+        forwarded = client if client is not None and client != remote else None
+        if forwarded is None:
+            forwarded = _first_address(_header(request.get("headers"), "X-Forwarded-For"))
+        status = record.get("status")
+        return Request(when, remote, _string(request.get("method")),
+                       _string(request.get("uri")), _string(request.get("host")),
+                       _number(status) if status != 0 else None, _number(record.get("size")),
+                       _dash(_header(request.get("headers"), "Referer")),
+                       _dash(_header(request.get("headers"), "User-Agent")), forwarded)
+
+
+class _Cloudflare:
+    def parse(self, line: str) -> Outcome:
+        record = _json_object(line)
+        if record is None or "EdgeStartTimestamp" not in record or not (
+                "ClientRequestURI" in record or "ClientRequestPath" in record):
+            return "malformed"
+        try:
+            when = read_time(record["EdgeStartTimestamp"])
+        except ValueError:
+            return "unparsable_time"
+        address = _string(record.get("ClientIP"))
+        target = _string(record.get("ClientRequestURI")) or _string(record.get("ClientRequestPath"))
+        return Request(when, address, _string(record.get("ClientRequestMethod")), target,
+                       _string(record.get("ClientRequestHost")),
+                       _number(record.get("EdgeResponseStatus")),
+                       _number(record.get("EdgeResponseBytes")),
+                       _dash(_string(record.get("ClientRequestReferer"))),
+                       _dash(_string(record.get("ClientRequestUserAgent"))), address)
+
+
+CLOUDFRONT_FIELDS: Final[Tuple[str, ...]] = (
+    "date", "time", "x-edge-location", "sc-bytes", "c-ip", "cs-method", "cs(Host)",
+    "cs-uri-stem", "sc-status", "cs(Referer)", "cs(User-Agent)", "cs-uri-query", "cs(Cookie)",
+    "x-edge-result-type", "x-edge-request-id", "x-host-header", "cs-protocol", "cs-bytes",
+    "time-taken", "x-forwarded-for", "ssl-protocol", "ssl-cipher",
+    "x-edge-response-result-type", "cs-protocol-version", "fle-status",
+    "fle-encrypted-fields", "c-port", "time-to-first-byte", "x-edge-detailed-result-type",
+    "sc-content-type", "sc-content-len", "sc-range-start", "sc-range-end")
+"""The 33 fields of a CloudFront standard log, in the documented order: the columns of a
+file whose ``#Fields:`` header is missing."""
+
+
+class _CloudFront:
+    """W3C extended lines: the columns are what the last ``#Fields:`` line said."""
+
+    def __init__(self) -> None:
+        self.columns: Dict[str, int] = {name: i for i, name in enumerate(CLOUDFRONT_FIELDS)}
+
+    def parse(self, line: str) -> Outcome:
+        if line.startswith("#"):
+            if line.startswith("#Fields:"):
+                names = line[len("#Fields:"):].split()
+                if "date" in names and "time" in names:
+                    self.columns = {name: i for i, name in enumerate(names)}
+            return None
+        values = line.split("\t")
+        if len(values) < len(self.columns) or len(values) < 2:
+            return "malformed"
+
+        def get(name: str) -> Optional[str]:
+            index = self.columns.get(name)
+            return _dash(values[index]) if index is not None else None
+
+        date, clock = get("date"), get("time")
+        if date is None or clock is None:
+            return "malformed"
+        try:
+            when = read_time(f"{date}T{clock}Z")
+        except ValueError:
+            return "unparsable_time"
+        stem, query = get("cs-uri-stem"), get("cs-uri-query")
+        target = None if stem is None else stem if query is None else f"{stem}?{query}"
+        agent, referer = get("cs(User-Agent)"), get("cs(Referer)")
+        return Request(when, get("c-ip"), get("cs-method"), target,
+                       get("x-host-header") or get("cs(Host)"), _number(get("sc-status")),
+                       _number(get("sc-bytes")), referer,
+                       _dash(unquote(agent, errors="backslashreplace")) if agent else None,
+                       _first_address(get("x-forwarded-for")))
+
+
+_ALB_TOKEN: Final = re.compile(r'"((?:[^"\\]|\\.)*)"|(\S+)')
+_ALB_TYPES: Final = frozenset(("http", "https", "h2", "grpcs", "ws", "wss"))
+
+
+class _Alb:
+    def parse(self, line: str) -> Outcome:
+        tokens: List[str] = []
+        quoted: List[bool] = []
+        position = 0
+        for match in _ALB_TOKEN.finditer(line):
+            if line[position:match.start()].strip(" "):
+                return "malformed"
+            position = match.end()
+            tokens.append(match.group(1) if match.group(1) is not None else match.group(2))
+            quoted.append(match.group(1) is not None)
+            if len(tokens) > 40:
+                break
+        if len(tokens) < 14 or tokens[0] not in _ALB_TYPES or not quoted[12] or not quoted[13]:
+            return "malformed"
+        stamp = tokens[21] if len(tokens) > 21 and tokens[21] != "-" else tokens[1]
+        try:
+            when = read_time(stamp)
+        except ValueError:
+            return "unparsable_time"
+        address = tokens[3].rpartition(":")[0] if tokens[3] != "-" else None
+        method, url = _request_line(_unescape(tokens[12]))
+        target = host = None
+        if url is not None:
+            try:
+                parts = urlsplit(url)
+                host = parts.hostname
+            except ValueError:
+                parts = None
+            if parts is not None:
+                target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        if len(tokens) > 18 and quoted[18] and _dash(tokens[18]):
+            host = tokens[18]
+        return Request(when, _dash(address.strip("[]") if address else None), method, target,
+                       host, _number(tokens[8]), _number(tokens[11]), None,
+                       _dash(_unescape(tokens[13])))
+
+
+Parser = Union[_Clf, _NginxJson, _Caddy, _Cloudflare, _CloudFront, _Alb]
+
+_MAKERS: Final[Dict[str, Callable[[Optional[Mapping[str, str]]], Parser]]] = {
+    "common": lambda _fields: _Clf(vhost=False, combined=False),
+    "combined": lambda _fields: _Clf(vhost=False, combined=True),
+    "vhost_common": lambda _fields: _Clf(vhost=True, combined=False),
+    "vhost_combined": lambda _fields: _Clf(vhost=True, combined=True),
+    "nginx_json": _NginxJson,
+    "caddy": lambda _fields: _Caddy(),
+    "cloudflare": lambda _fields: _Cloudflare(),
+    "cloudfront": lambda _fields: _CloudFront(),
+    "alb": lambda _fields: _Alb(),
+}
+
+
+def make_parser(name: FormatName, fields: Optional[Mapping[str, str]] = None) -> Parser:
+    """A fresh parser for one file of the format ``name`` (CloudFront's keeps the file's
+    ``#Fields:`` line); ``fields`` maps nginx JSON fields to the site's keys.
+
+    >>> make_parser("combined").parse('192.0.2.1 - - [10/Oct/2000:13:55:36 -0700] '
+    ...     '"GET /a?b HTTP/1.1" 200 2326 "-" "Googlebot/2.1"').target
+    '/a?b'
+    """
+    if name not in _MAKERS:
+        raise InvalidArgument(f"unknown log format {name!r}: one of {', '.join(FORMATS)}")
+    return _MAKERS[name](fields)
