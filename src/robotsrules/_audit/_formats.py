@@ -152,7 +152,9 @@ def _clf_time(text: str) -> datetime.datetime:
         offset = datetime.timedelta(hours=hours, minutes=minutes)
         zone = _ZONES.setdefault(text[21:], datetime.timezone(
             -offset if text[21] == "-" else offset))
-    second = min(int(text[18:20]), 59)  # a leap second (:60) is read as :59
+    second = int(text[18:20])
+    if second == 60:  # a leap second is read as :59
+        second = 59
     try:
         local = datetime.datetime(int(text[7:11]), month, int(text[0:2]), int(text[12:14]),
                                   int(text[15:17]), second, tzinfo=zone)
@@ -202,7 +204,7 @@ def read_time(value: Any) -> datetime.datetime:
     found = read_date(value) if value[:4].isdigit() else None
     if found is None:
         raise _TimeError(value)
-    return found
+    return found.astimezone(_UTC)
 
 
 # ----------------------------------------------------------------------- text helpers
@@ -260,11 +262,17 @@ def _first_address(header: Optional[str]) -> Optional[str]:
 
 def _request_line(text: str) -> Tuple[Optional[str], Optional[str]]:
     """``GET /path?q HTTP/1.1`` (or HTTP/0.9's ``GET /path``) to method and target;
-    ``(None, None)`` for anything else (``-``, a TLS handshake sent to a plain port)."""
-    parts = text.split(" ")
-    if len(parts) in (2, 3) and parts[0].isalpha() and parts[0].isascii() and parts[1] \
-            and (len(parts) == 2 or parts[2].startswith("HTTP/")):
-        return parts[0], parts[1]
+    ``(None, None)`` for anything else (``-``, a TLS handshake sent to a plain port). A
+    target with raw spaces (a hostile client's; servers log the line as received) is kept
+    whole when the line ends with the protocol."""
+    method, _, rest = text.partition(" ")
+    if not rest or not method.isalpha() or not method.isascii():
+        return None, None
+    target, _, protocol = rest.rpartition(" ")
+    if protocol.startswith("HTTP/") and target:
+        return method, target
+    if " " not in rest:  # HTTP/0.9: no protocol
+        return method, rest
     return None, None
 
 

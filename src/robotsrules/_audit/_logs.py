@@ -266,8 +266,8 @@ class LogReader:
                  fields: Optional[Mapping[str, str]] = None, max_line: int = MAX_LINE,
                  examples: int = EXAMPLES,
                  skew: datetime.timedelta = datetime.timedelta(minutes=1)) -> None:
-        if format is not None:
-            make_parser(format, fields)  # an unknown name or field fails here, not later
+        # an unknown format or nginx JSON field fails here, not in the middle of a log
+        make_parser(format or "nginx_json", fields)
         if max_line < 1:
             raise InvalidArgument(f"max_line must be positive, not {max_line}")
         self.format = format
