@@ -381,7 +381,7 @@ class _NginxJson:
         method, target = _request_line(request) if request is not None else (None, None)
         method = self._get(record, "method") or method
         target = self._get(record, "target") or target
-        return Request(when, _dash(self._get(record, "client")), _dash(method), _dash(target),
+        return Request(when, _dash(self._get(record, "client")), method or None, target or None,
                        _dash(self._get(record, "host")), _number(self._get(record, "status")),
                        _number(self._get(record, "bytes")), _dash(self._get(record, "referer")),
                        _dash(self._get(record, "user_agent")),
