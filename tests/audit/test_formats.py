@@ -5,6 +5,7 @@ the streaming reader with the format detected, and the time forms each writes.""
 from __future__ import annotations
 
 import datetime
+import io
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
@@ -203,3 +204,24 @@ def test_an_unparsable_time_is_counted_not_guessed() -> None:
     assert make_parser("combined").parse("hello world") == "malformed"
     with pytest.raises(InvalidArgument):
         make_parser("w3c")  # type: ignore[arg-type]
+
+
+def test_caddy_without_trusted_proxies_takes_x_forwarded_for() -> None:
+    # client_ip equals remote_ip when Caddy trusts no proxy: the header names the client
+    line = ('{"ts": 1793600724.0, "request": {"remote_ip": "198.51.100.1", "client_ip": '
+            '"198.51.100.1", "method": "GET", "host": "example.org", "uri": "/", "headers": '
+            '{"X-Forwarded-For": ["203.0.113.8, 198.51.100.1"], "User-Agent": ["Bot/1"]}}, '
+            '"size": 5, "status": 200}')
+    request = make_parser("caddy").parse(line)
+    assert isinstance(request, Request)
+    assert (request.client, request.forwarded) == ("198.51.100.1", "203.0.113.8")
+
+
+def test_detection_takes_the_format_that_reads_the_most_lines() -> None:
+    # one combined line, then common ones: "common" reads them all, "combined" one
+    common = '192.0.2.{n} - - [02/Nov/2026:06:25:{n:02d} +0000] "GET /{n} HTTP/1.1" 200 {n}\n'
+    data = ('192.0.2.1 - - [02/Nov/2026:06:25:00 +0000] "GET / HTTP/1.1" 200 1 "-" "Bot/1"\n'
+            + "".join(common.format(n=n) for n in range(1, 20))).encode()
+    reader = LogReader()
+    requests = list(reader.read([io.BytesIO(data)]))
+    assert reader.tally.formats == {"<stream>": "common"} and len(requests) == 20
