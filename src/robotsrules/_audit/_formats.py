@@ -278,8 +278,9 @@ def _request_line(text: str) -> Tuple[Optional[str], Optional[str]]:
 
 # ----------------------------------------------------------------- the parsers
 
-_QUOTED = r'"((?:[^"\\]|\\.)*)"'
-_CLF_HEAD = r"(\S+) (\S+) (\S+) \[([^\]]*)\] " + _QUOTED + r" (\d{3}|-) (\d+|-)"
+# "...", with backslash escapes inside: the unrolled loop (no alternation per character)
+_QUOTED = r'"([^"\\]*(?:\\.[^"\\]*)*)"'
+_CLF_HEAD = r"(\S+) (\S+) (\S+) \[([^\]]*)\] " + _QUOTED + r" ([0-9]{3}|-) ([0-9]{1,19}|-)"
 _CLF_TAIL = r" " + _QUOTED + r" " + _QUOTED + r"(?: " + _QUOTED + r")?"
 
 
@@ -292,16 +293,21 @@ class _Clf:
         pattern = (r"(\S+) " if vhost else r"()") + _CLF_HEAD + (_CLF_TAIL if combined else "")
         # a common line may go on (combinedio's byte counts, a combined line read as common)
         self.pattern = re.compile(pattern + r"(?:\s.*)?\Z")
+        self._last: Tuple[str, datetime.datetime] = ("", _EPOCH)
 
     def parse(self, line: str) -> Outcome:
         match = self.pattern.match(line)
         if match is None:
             return "malformed"
         groups = match.groups()
-        try:
-            when = _clf_time(groups[4])
-        except _TimeError:
-            return "unparsable_time"
+        if groups[4] == self._last[0]:  # consecutive lines mostly share their second
+            when = self._last[1]
+        else:
+            try:
+                when = _clf_time(groups[4])
+            except _TimeError:
+                return "unparsable_time"
+            self._last = (groups[4], when)
         method, target = _request_line(_unescape(groups[5]))
         host = None
         if self.vhost:
@@ -314,8 +320,10 @@ class _Clf:
             referer = _dash(_unescape(groups[8]))
             agent = _dash(_unescape(groups[9]))
             forwarded = _first_address(_unescape(groups[10]) if groups[10] is not None else None)
-        return Request(when, _dash(groups[1]), method, target, host, _number(groups[6]),
-                       _number(groups[7]), referer, agent, forwarded)
+        status, size = groups[6], groups[7]  # ASCII digits or "-", by the pattern
+        return Request(when, _dash(groups[1]), method, target, host,
+                       None if status == "-" else int(status),
+                       None if size == "-" else int(size), referer, agent, forwarded)
 
 
 def _json_object(line: str) -> Optional[Dict[str, Any]]:

@@ -45,6 +45,7 @@ from typing import (
     IO,
     Any,
     BinaryIO,
+    Callable,
     Dict,
     Final,
     Iterable,
@@ -192,11 +193,14 @@ class Tally:
         self.problems: Dict[Problem, int] = {}
         self.examples: Dict[Problem, List[str]] = {}
 
-    def count(self, kind: Problem, where: str, text: str) -> None:
+    def count(self, kind: Problem, where: str, text: Union[str, Callable[[], str]]) -> None:
+        """One more ``kind``; ``text`` (or what it makes, called only when an example is
+        still wanted) kept as an example while fewer than ``examples`` are."""
         self.problems[kind] = self.problems.get(kind, 0) + 1
         kept = self.examples.setdefault(kind, [])
         if len(kept) < self.examples_kept:
-            kept.append(visible(f"{where}: {text[:EXAMPLE_CHARS]}"))
+            shown = text if isinstance(text, str) else text()
+            kept.append(visible(f"{where}: {shown[:EXAMPLE_CHARS]}"))
 
     @property
     def dropped(self) -> int:
@@ -444,8 +448,9 @@ class _Source:
         if self.latest is None or outcome.time > self.latest:
             self.latest = outcome.time
         elif outcome.time < self.latest - self.reader.skew:
+            latest = self.latest
             tally.count("clock_backwards", where,
-                        f"{outcome.time.isoformat()} after {self.latest.isoformat()}: {text}")
+                        lambda: f"{outcome.time.isoformat()} after {latest.isoformat()}: {text}")
         if self.has_agent and outcome.user_agent is None:
             tally.count("missing_user_agent", where, text)
         yield outcome
