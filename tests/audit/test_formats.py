@@ -169,6 +169,7 @@ def test_alb_access_log() -> None:
     ("31/Dec/2026:23:59:60 +0000", at(2026, 12, 31, 23, 59, 59)),  # a leap second
     ("2026-11-02T06:25:24Z", at(2026, 11, 2, 6, 25, 24)),
     ("2026-11-02T06:25:24.123456Z", at(2026, 11, 2, 6, 25, 24, 123456)),
+    ("2026-11-02T06:25:24.123456789Z", at(2026, 11, 2, 6, 25, 24, 123456)),  # rfc3339 in ns
     ("2026-11-02T08:25:24+02:00", at(2026, 11, 2, 6, 25, 24)),
     ("2026-11-02T01:25:24-05:00", at(2026, 11, 2, 6, 25, 24)),
     ("2026-11-02T06:25:24", at(2026, 11, 2, 6, 25, 24)),  # CloudFront, ALB: UTC
@@ -225,3 +226,20 @@ def test_detection_takes_the_format_that_reads_the_most_lines() -> None:
     reader = LogReader()
     requests = list(reader.read([io.BytesIO(data)]))
     assert reader.tally.formats == {"<stream>": "common"} and len(requests) == 20
+
+
+def test_hostile_json_lines_are_counted_or_made_writable() -> None:
+    deep = '{"ts": 1, "request": ' + "[" * 30000 + "]" * 30000 + "}"
+    assert make_parser("caddy").parse(deep) == "malformed"
+    lone = ('{"ts": 1793600724, "request": {"remote_ip": "192.0.2.1", "method": "GET", '
+            '"uri": "/\\udc80", "headers": {"User-Agent": ["Bot \\ud800 \\ud83d\\ude00"]}}, '
+            '"status": 200}')
+    request = make_parser("caddy").parse(lone)
+    assert isinstance(request, Request)
+    assert request.user_agent == "Bot \\xed\\xa0\\x80 \U0001f600"  # a pair stays one character
+    assert request.target == "/\\xed\\xb2\\x80"
+    assert request.user_agent.encode("utf-8") and request.target.encode("utf-8")
+    assert make_parser("caddy").parse('{"ts": 1, "request": {"headers": [1, {"x": null}]}}') \
+        == Request(read_time(1), None, None, None, None, None, None, None, None)
+    assert make_parser("cloudflare").parse(
+        '{"ClientRequestURI": ["/"], "EdgeStartTimestamp": 1e400}') == "unparsable_time"

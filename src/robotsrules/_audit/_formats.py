@@ -326,14 +326,29 @@ class _Clf:
                        None if size == "-" else int(size), referer, agent, forwarded)
 
 
+_LONE_SURROGATE: Final = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _no_surrogates(value: Any) -> Any:
+    """``value`` with every lone surrogate (JSON's ``\\ud800`` unpaired: not text, and
+    unwritable as UTF-8 later) turned into the ``\\xhh`` text of its bytes."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogatepass").decode("utf-8", "backslashreplace")
+    if isinstance(value, dict):
+        return {_no_surrogates(key): _no_surrogates(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_no_surrogates(item) for item in value]
+    return value
+
+
 def _json_object(line: str) -> Optional[Dict[str, Any]]:
     if not line.startswith("{"):
         return None
     try:
         value = json.loads(line)
-    except ValueError:  # JSONDecodeError, and RecursionError's kin for deep nesting
-        return None
-    except RecursionError:
+        if _LONE_SURROGATE.search(line) is not None:
+            value = _no_surrogates(value)
+    except (ValueError, RecursionError):  # not JSON; nested past the interpreter's depth
         return None
     return value if isinstance(value, dict) else None
 
