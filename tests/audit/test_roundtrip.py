@@ -104,3 +104,26 @@ def test_nginx_json_lines_read_back_equal(drawn: List[tuple]) -> None:  # type: 
     data = "".join(write_nginx_json(request, when) for request, when in drawn).encode()
     reader = LogReader("nginx_json", skew=datetime.timedelta(days=100_000))
     assert list(reader.read([io.BytesIO(data)])) == [request for request, _when in drawn]
+
+
+# Bytes near the formats' shapes: pieces of real lines, quotes, escapes, controls, JSON.
+PIECES = ['192.0.2.1 ', '- - ', '[10/Oct/2000:13:55:36 -0700] ', '"GET / HTTP/1.1" ', '200 ', '12 ',
+          '"-" ', '"Bot/1 \\"x\\""', '\\x41', '\\', '"', '{', '}', '"ts": 1e999', '"request": {',
+          '"uri": "/"', '"EdgeStartTimestamp": "2026-13-45T99:99:99Z"', ', ', '\t', '#Fields: date time',
+          '2026-11-02\t06:25:24', 'http 2026-11-02T06:25:24Z ', '\x00', '\r', '\n', '\xff', '\ud800', '"\\udc80"']
+noise = st.lists(st.sampled_from(PIECES) | st.text(max_size=5), max_size=40).map(
+    lambda parts: "".join(parts).encode("utf-8", "surrogatepass"))
+
+
+@given(st.lists(noise, max_size=30), st.sampled_from([None, "combined", "vhost_common", "caddy",
+                                                      "cloudflare", "nginx_json", "cloudfront", "alb"]))
+def test_any_bytes_are_requests_comments_or_counted(lines: List[bytes], name: object) -> None:
+    reader = LogReader(name, max_line=200)  # type: ignore[arg-type]
+    requests = list(reader.read([io.BytesIO(b"\n".join(lines))]))
+    tally = reader.tally
+    assert tally.lines == len(requests) + tally.comments + tally.dropped
+    for request in requests:
+        assert request.time.utcoffset() == datetime.timedelta(0)
+        for value in request:
+            if isinstance(value, str):
+                value.encode("utf-8")  # writable text, never a lone surrogate
