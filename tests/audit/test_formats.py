@@ -243,3 +243,12 @@ def test_hostile_json_lines_are_counted_or_made_writable() -> None:
         == Request(read_time(1), None, None, None, None, None, None, None, None)
     assert make_parser("cloudflare").parse(
         '{"ClientRequestURI": ["/"], "EdgeStartTimestamp": 1e400}') == "unparsable_time"
+
+
+def test_alb_without_the_later_fields_takes_the_response_time() -> None:
+    line = ('https 2026-11-02T06:25:24.5Z app/lb/1 - 10.0.0.1:80 -1 -1 -1 460 - 34 0 '
+            '"GET https://www.example.com:443/a HTTP/1.1" "-"')
+    request = make_parser("alb").parse(line)
+    assert request == Request(at(2026, 11, 2, 6, 25, 24, 500000), None, "GET", "/a",
+                              "www.example.com", 460, 0, None, None)
+    assert make_parser("alb").parse("tcp " + line[6:]) == "malformed"

@@ -64,7 +64,6 @@ from typing import (
     Callable,
     Dict,
     Final,
-    List,
     Literal,
     Mapping,
     NamedTuple,
@@ -525,32 +524,28 @@ class _CloudFront:
                        _first_address(get("x-forwarded-for")))
 
 
-_ALB_TOKEN: Final = re.compile(r'"((?:[^"\\]|\\.)*)"|(\S+)')
-_ALB_TYPES: Final = frozenset(("http", "https", "h2", "grpcs", "ws", "wss"))
+# type time elb client:port target:port (3 durations) elb_status target_status received sent
+# "request" "user_agent", then (optionally) ssl_cipher ssl_protocol target_group_arn
+# "trace_id" "domain_name" "chosen_cert_arn" matched_rule_priority request_creation_time ...
+_ALB: Final = re.compile(
+    r"(http|https|h2|grpcs|ws|wss) (\S+) \S+ (\S+) \S+ \S+ \S+ \S+ (\S+) \S+ \S+ (\S+) "
+    + _QUOTED + " " + _QUOTED
+    + r"(?: \S+ \S+ \S+ " + _QUOTED + " " + _QUOTED + " " + _QUOTED + r" \S+ (\S+))?(?: .*)?\Z")
 
 
 class _Alb:
     def parse(self, line: str) -> Outcome:
-        tokens: List[str] = []
-        quoted: List[bool] = []
-        position = 0
-        for match in _ALB_TOKEN.finditer(line):
-            if line[position:match.start()].strip(" "):
-                return "malformed"
-            position = match.end()
-            tokens.append(match.group(1) if match.group(1) is not None else match.group(2))
-            quoted.append(match.group(1) is not None)
-            if len(tokens) > 40:
-                break
-        if len(tokens) < 14 or tokens[0] not in _ALB_TYPES or not quoted[12] or not quoted[13]:
+        match = _ALB.match(line)
+        if match is None:
             return "malformed"
-        stamp = tokens[21] if len(tokens) > 21 and tokens[21] != "-" else tokens[1]
+        (_type, response_time, client, status, size, request, agent,
+         _trace, domain, _cert, created) = match.groups()
         try:
-            when = read_time(stamp)
+            when = read_time(created if created not in (None, "-") else response_time)
         except ValueError:
             return "unparsable_time"
-        address = tokens[3].rpartition(":")[0] if tokens[3] != "-" else None
-        method, url = _request_line(_unescape(tokens[12]))
+        address = client.rpartition(":")[0].strip("[]") if client != "-" else None
+        method, url = _request_line(_unescape(request))
         target = host = None
         if url is not None:
             try:
@@ -560,11 +555,10 @@ class _Alb:
                 parts = None
             if parts is not None:
                 target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        if len(tokens) > 18 and quoted[18] and _dash(tokens[18]):
-            host = tokens[18]
-        return Request(when, _dash(address.strip("[]") if address else None), method, target,
-                       host, _number(tokens[8]), _number(tokens[11]), None,
-                       _dash(_unescape(tokens[13])))
+        if _dash(domain):
+            host = domain
+        return Request(when, _dash(address), method, target, host, _number(status),
+                       _number(size), None, _dash(_unescape(agent)))
 
 
 Parser = Union[_Clf, _NginxJson, _Caddy, _Cloudflare, _CloudFront, _Alb]
