@@ -271,3 +271,13 @@ def test_every_line_is_a_request_a_comment_or_counted() -> None:
     assert tally.lines == len(requests) + tally.comments + tally.dropped
     assert tally.problems == {"malformed": 1, "binary": 1, "too_long": 1}
     assert all(isinstance(r, Request) for r in requests)
+
+
+def test_examples_name_the_line_as_an_editor_numbers_it() -> None:
+    # a CR LF split between two chunks is one line end; blank lines keep their numbers
+    chunks = [line(1).replace(b"\n", b"\r"), b"\n" + line(2).replace(b"\n", b"\r\n"),
+              b"\r\n\n", b"not a request\r", b"\n"]
+    reader = LogReader("combined")
+    assert [r.target for r in reader.read_chunks(chunks, "log")] == ["/p/1", "/p/2"]
+    assert reader.tally.examples["malformed"] == ["log:5: not a request"]
+    assert reader.tally.blank == 2 and reader.tally.lines == 3

@@ -12,12 +12,14 @@ a time, so a compression bomb of one endless line inflates one chunk at a time a
 past the line bound.
 
 :class:`LineSplitter` (sans-I/O: bytes in, lines out) cuts the chunks into lines at LF, CR
-LF and a lone CR (CR-only files exist), drops blank lines and turns a line longer than the
-bound (:data:`MAX_LINE`, 64 KiB) into one :class:`TooLong` marker without keeping it: its
-bytes are skipped as they arrive. The first :data:`SNIFF_LINES` lines of a source choose
-its format (the one that reads the most of them as requests; a named format skips this),
-then every line goes through that format's parser (:mod:`._formats`). Memory is one chunk,
-one line and the sniffing window, whatever the number of lines.
+LF and a lone CR (CR-only files exist; a CR LF split between two chunks is still one line
+end), and turns a line longer than the bound (:data:`MAX_LINE`, 64 KiB) into one
+:class:`TooLong` marker without keeping it: its bytes are skipped as they arrive. Lines are
+numbered as an editor shows them (for the examples); blank lines are counted, not read.
+The first :data:`SNIFF_LINES` lines of a source choose its format (the one that reads the
+most of them as requests; a named format skips this), then every line goes through that
+format's parser (:mod:`._formats`). Memory is one chunk, one line and the sniffing window,
+whatever the number of lines.
 
 Each line ends as exactly one of: a request (yielded), a header or comment line of the
 format, or a counted :data:`~._formats.Problem` with a few examples (control characters
@@ -120,14 +122,14 @@ class TooLong:
 
 class LineSplitter:
     """Byte chunks in, lines out (sans-I/O): ``feed`` returns the lines a chunk completes,
-    ``close`` the unterminated last one. A line is ``bytes`` without its end, or a
-    :class:`TooLong` marker; blank lines are counted in :attr:`blank`, not returned."""
+    ``close`` the unterminated last one. A line is ``bytes`` without its end (``b""`` for
+    a blank line), or a :class:`TooLong` marker."""
 
     def __init__(self, max_line: int = MAX_LINE) -> None:
         self.max_line = max_line
-        self.blank = 0
         self._buffer = bytearray()
         self._skipping: Optional[bytes] = None  # the head of the line being skipped
+        self._after_cr = False  # the last chunk ended with CR: a LF first is its CR LF
 
     def _line(self, piece: bytes, out: List[Union[bytes, TooLong]]) -> None:
         if self._skipping is not None:
@@ -138,16 +140,16 @@ class LineSplitter:
         elif self._buffer:
             self._buffer += piece
             out.append(bytes(self._buffer))
-        elif piece:
-            out.append(piece)
         else:
-            self.blank += 1
+            out.append(piece)
         self._buffer.clear()
 
     def feed(self, chunk: bytes) -> List[Union[bytes, TooLong]]:
         """The lines ``chunk`` ends (the rest is kept, up to the bound)."""
-        if b"\r" in chunk:
-            # CR LF and lone CR end lines too; a CR LF split between chunks leaves a blank
+        if self._after_cr and chunk[:1] == b"\n":
+            chunk = chunk[1:]
+        self._after_cr = chunk[-1:] == b"\r"
+        if b"\r" in chunk:  # CR LF and a lone CR end lines too (CR-only files exist)
             chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         out: List[Union[bytes, TooLong]] = []
         start = 0
@@ -292,10 +294,12 @@ class LogReader:
                     yield from self.read_stream(sys.stdin.buffer, "<stdin>")
                     continue
                 path = Path(source)
-                if path.is_dir():
-                    files = sorted(p for p in path.rglob("*") if p.is_file())
-                else:
-                    files = [path]
+                try:
+                    files = sorted(p for p in path.rglob("*") if p.is_file()) \
+                        if path.is_dir() else [path]
+                except OSError as error:
+                    raise InvalidArgument(f"cannot list logs in {path}: {error.strerror}") \
+                        from error
                 for file in files:
                     try:
                         handle = open(file, "rb")  # noqa: SIM115 (closed below, lazily)
@@ -346,7 +350,7 @@ class LogReader:
         tally = self.tally
         tally.sources += 1
         splitter = LineSplitter(self.max_line)
-        lines = _lines(chunks, splitter, failure)
+        lines = _lines(chunks, splitter, failure, tally)
         state = _Source(self, name)
         window: List[Tuple[int, Union[bytes, TooLong]]] = []
         if self.format is not None:
@@ -371,20 +375,23 @@ class LogReader:
             state.choose(window)
             for number, line in window:
                 yield from state.take(number, line)
-        tally.blank += splitter.blank
         if failure:
             tally.count("damaged", f"{name}:{state.last + 1}", failure[0])
 
 
-def _lines(chunks: Iterable[bytes], splitter: LineSplitter,
-           failure: Optional[List[str]]) -> Iterator[Tuple[int, Union[bytes, TooLong]]]:
-    """Numbered lines (1-based, blank lines counted in the numbering) of a chunk stream;
-    the unterminated tail of a damaged stream is withheld (it is the damage)."""
+def _lines(chunks: Iterable[bytes], splitter: LineSplitter, failure: Optional[List[str]],
+           tally: Tally) -> Iterator[Tuple[int, Union[bytes, TooLong]]]:
+    """Numbered lines (1-based, numbered as an editor shows them) of a chunk stream,
+    blank lines counted in the tally and not yielded; the unterminated tail of a
+    damaged stream is withheld (it is the damage)."""
     number = 0
     for chunk in chunks:
         for line in splitter.feed(chunk):
             number += 1
-            yield number, line
+            if line == b"":
+                tally.blank += 1
+            else:
+                yield number, line
     tail = splitter.close()
     if tail is not None and not failure:
         yield number + 1, tail
