@@ -4,50 +4,63 @@ Each format has a parser object with one method, ``parse(line)``: the line's tex
 line, its end removed) in, and out a :class:`Request`, ``None`` for a line that is the
 file's own header or comment (CloudFront's ``#Version:`` and ``#Fields:``), or the
 :data:`Problem` that kept the line from being a request. Nothing here raises on content,
-reads a file or keeps more than one line; :mod:`._logs` does the streaming. The formats, as
-their documentation describes them (read on 2026-11-27):
+reads a file or keeps more than one line; :mod:`._logs` does the streaming.
 
-* ``common``, ``combined`` (Apache HTTP Server 2.4, mod_log_config, "Common Log Format" and
-  "Combined Log Format": ``%h %l %u %t "%r" %>s %b`` and the same followed by
-  ``"%{Referer}i" "%{User-agent}i"``; nginx's ``combined`` ``log_format``, ngx_http_log_module,
-  is the same line, and its sample ``main`` format adds ``"$http_x_forwarded_for"``, read
-  here as the forwarded address). Apache escapes ``"`` and ``\\`` with a backslash,
-  whitespace as ``\\n``/``\\t`` and other non-printable bytes as ``\\xhh`` (mod_log_config,
-  "Security Considerations"); nginx writes ``"``, ``\\``, controls and bytes from 0x7F up as
-  ``\\xXX`` (nginx 1.1.6 changes, 17 Oct 2011). Both are undone: fields are read as sent.
+The formats, as their documentation describes them. Sources, read on 2026-11-27 (whole
+pages or the excerpts the project's search holds; where only secondary copies were read,
+it says so):
+
+* ``common``, ``combined``: Apache HTTP Server, mod_log_config, "Common Log Format" and
+  "Combined Log Format" (``%h %l %u %t "%r" %>s %b``, then ``"%{Referer}i"
+  "%{User-agent}i"``; read through copies of the page and of distributions' configuration
+  files); nginx's predefined ``combined`` ``log_format`` (ngx_http_log_module) is the same
+  line, and the sample ``main`` format of its shipped nginx.conf adds
+  ``"$http_x_forwarded_for"``, read here as the forwarded address. Apache's "Format Notes"
+  (since 2.0.46): non-printable and special characters in ``%r``, ``%i`` and ``%o`` are
+  written as ``\\xhh``, except ``"`` and ``\\`` (a backslash before them) and whitespace
+  (``\\n``, ``\\t``...). nginx's CHANGES: 0.7.0 (19 May 2008) escapes 0x00-0x1F, ``"`` and
+  ``\\`` as ``\\xXX``; 1.1.6 (17 Oct 2011) extends it ("the 0x7F-0x1F characters", as
+  written; both entries read as quoted in a public gist's comments).
+  Both are undone: fields are read as the client sent them.
 * ``vhost_common``, ``vhost_combined``: the same lines after one more field, Apache's
-  ``%v:%p`` (Debian's ``vhost_combined``) or nginx's ``$host``; read as the request's host.
-* ``nginx_json``: a JSON object per line written with ``log_format ... escape=json``
-  (ngx_http_log_module, ``escape`` parameter, nginx 1.11.8): the keys are the site's own
-  choice, so a field mapping (:data:`NGINX_JSON_FIELDS` by default, the names of the
-  variables) says which key holds the time, the address, the request and so on. nginx
-  writes bytes from 0x80 up raw in this mode: they are read as UTF-8, invalid bytes as
-  ``\\xhh`` text.
-* ``caddy``: Caddy 2's JSON access log (caddyserver.com, "log" directive and its JSON
-  encoder): ``ts`` (seconds since the epoch as a float by default, or ISO 8601 text), a
-  ``request`` object with ``remote_ip`` (``remote_addr`` ``ip:port`` before Caddy 2.5),
-  ``client_ip`` (the client behind trusted proxies, Caddy 2.7), ``method``, ``host``,
-  ``uri`` and ``headers``, each header a list of values, and ``status`` and ``size``.
+  ``%v:%p`` (the ``vhost_combined`` nickname of Debian's and SUSE's configurations) or a
+  ``$host`` an nginx site puts first; read as the request's host, the port dropped.
+* ``nginx_json``: a JSON object per line, ``log_format ... escape=json`` (ngx_http_log_module,
+  "The escape parameter (1.11.8)"): the keys are the site's own choice, so a field mapping
+  (:data:`NGINX_JSON_FIELDS` by default, nginx's variable names and common spellings) says
+  which key holds the time, the address, the request and so on. nginx writes bytes from
+  0x80 up raw in this mode: invalid UTF-8 is kept as ``\\xhh`` text.
+* ``caddy``: Caddy 2's JSON access log (caddyserver.com, "log" directive, and a field-by-field
+  note on its JSON): ``ts`` (seconds since the epoch as a float by default, or ISO 8601
+  text when configured), a ``request`` object with ``remote_ip`` (older releases wrote
+  ``remote_addr`` as ``ip:port``; release not checked here), ``client_ip`` (the client Caddy
+  believes, behind trusted proxies), ``method``, ``host``, ``uri`` and ``headers`` (each
+  header a list of values, names in any case), ``status`` (0: closed before an answer,
+  read as none) and ``size``.
 * ``cloudflare``: Cloudflare Logpush ``http_requests`` as NDJSON (developers.cloudflare.com,
-  "Log fields", HTTP requests, and "Log output options"): ``ClientIP``,
-  ``ClientRequestHost``, ``ClientRequestMethod``, ``ClientRequestURI`` (path and query),
-  ``ClientRequestUserAgent``, ``ClientRequestReferer``, ``EdgeStartTimestamp`` in the job's
-  ``timestamp_format`` (``unixnano``, the default, ``unix``, ``rfc3339``; milliseconds are
-  read too, told apart by size), ``EdgeResponseStatus``, ``EdgeResponseBytes``.
-* ``cloudfront``: Amazon CloudFront standard logs (AWS docs, "Standard logging reference",
-  "Log file fields"): W3C extended log lines, tab-separated, after ``#Version:`` and
-  ``#Fields:`` header lines that name the columns (the 33 documented fields in their
-  documented order when a file has no header); ``date`` and ``time`` in UTC, ``c-ip``,
-  ``cs-method``, ``cs-uri-stem`` and ``cs-uri-query``, ``x-host-header``, ``sc-status``,
+  "Log output options": NDJSON by default, ``timestamp_format`` ``unixnano``, ``unix`` or
+  ``rfc3339``; the field list from a copy of "Log fields"): ``ClientIP``,
+  ``ClientRequestHost``, ``ClientRequestMethod``, ``ClientRequestURI`` (path and query; else
+  ``ClientRequestPath``), ``ClientRequestUserAgent``, ``ClientRequestReferer``,
+  ``EdgeStartTimestamp`` (milliseconds read too, told apart by size),
+  ``EdgeResponseStatus``, ``EdgeResponseBytes``.
+* ``cloudfront``: Amazon CloudFront standard logs (AWS, CloudFront Developer Guide,
+  "Standard logging reference", "Log file fields", 33 fields): W3C extended lines,
+  tab-separated, after ``#Version:`` and ``#Fields:`` header lines that name the columns
+  (the 33 fields in the documented order when a file has no header); ``date`` and
+  ``time`` in UTC, ``c-ip``, ``cs-method``, ``cs-uri-stem`` and ``cs-uri-query``,
+  ``x-host-header`` (else ``cs(Host)``, the distribution's name), ``sc-status``,
   ``sc-bytes``, ``cs(Referer)``, ``cs(User-Agent)`` (URL-encoded: decoded here) and
   ``x-forwarded-for``; ``-`` is no value.
-* ``alb``: AWS Application Load Balancer access logs (AWS docs, "Access log entries"):
-  space-separated, some fields in double quotes: ``type time elb client:port target:port``
-  three durations, ``elb_status_code target_status_code received_bytes sent_bytes
-  "request" "user_agent"`` and more, among them ``"domain_name"`` and
-  ``request_creation_time`` (ISO 8601 in UTC; the request's time where present, else
-  ``time``, when the response was sent). ``"request"`` holds the full URL
-  (``GET https://host:443/path?query HTTP/1.1``).
+* ``alb``: AWS Application Load Balancer access logs (AWS, "Access logs for your
+  Application Load Balancer", "Access log entries"; the field order checked against a
+  copy of the entry syntax): space-separated, some fields in double quotes: ``type time
+  elb client:port target:port``, three durations, ``elb_status_code target_status_code
+  received_bytes sent_bytes "request" "user_agent" ssl_cipher ssl_protocol
+  target_group_arn "trace_id" "domain_name" "chosen_cert_arn" matched_rule_priority
+  request_creation_time`` and more. ``time`` is when the response was sent,
+  ``request_creation_time`` when the request came (read first, where present); both ISO
+  8601 in UTC. ``"request"`` holds the full URL (``GET https://host:443/path?q HTTP/1.1``).
 
 Times are read to aware UTC datetimes from every form these write: ``[10/Oct/2000:13:55:36
 -0700]``, ISO 8601 with ``Z`` or an offset (zone-less ISO text is UTC, as CloudFront's and
