@@ -281,3 +281,19 @@ def test_examples_name_the_line_as_an_editor_numbers_it() -> None:
     assert [r.target for r in reader.read_chunks(chunks, "log")] == ["/p/1", "/p/2"]
     assert reader.tally.examples["malformed"] == ["log:5: not a request"]
     assert reader.tally.blank == 2 and reader.tally.lines == 3
+
+
+def test_a_zstd_file_without_a_zstd_module_is_counted_not_guessed(tmp_path: Path) -> None:
+    path = tmp_path / "log.zst"
+    path.write_bytes(_zstd().compress(body(3)))
+    # a child where neither zstd module can be imported (as on a machine without them)
+    script = ("import sys\nsys.modules['backports.zstd'] = None\n"
+              "sys.modules['compression.zstd'] = None\n"
+              "from robotsrules._audit._logs import LogReader\n"
+              "r = LogReader()\nprint(len(list(r.read([sys.argv[1]]))), r.tally.problems)\n"
+              "print(r.tally.examples['unknown_format'][0])\n")
+    done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True,
+                          check=True, text=True)
+    counts, example = done.stdout.splitlines()
+    assert counts == "0 {'unknown_format': 1}"
+    assert "zstd-compressed, and no zstd module" in example
