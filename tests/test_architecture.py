@@ -61,6 +61,8 @@ OPTIONAL = {
     "defusedxml": {"robotsrules._rsl"},
     # Forward-confirmed reverse DNS (issue 36), behind the 'verify' extra.
     "dns": {"robotsrules._identity._dns"},
+    # zstd-compressed access logs (issue 37) before Python 3.14's compression.zstd.
+    "backports": {"robotsrules._audit._logs"},
 }
 
 

@@ -1,0 +1,602 @@
+"""One access-log line of each format the audit reads, to one :class:`Request` (sans-I/O).
+
+Each format has a parser object with one method, ``parse(line)``: the line's text (one
+line, its end removed) in, and out a :class:`Request`, ``None`` for a line that is the
+file's own header or comment (CloudFront's ``#Version:`` and ``#Fields:``), or the
+:data:`Problem` that kept the line from being a request. Nothing here raises on content,
+reads a file or keeps more than one line; :mod:`._logs` does the streaming.
+
+The formats, as their documentation describes them. Sources, read on 2026-11-27 (whole
+pages or the excerpts the project's search holds; where only secondary copies were read,
+it says so):
+
+* ``common``, ``combined``: Apache HTTP Server, mod_log_config, "Common Log Format" and
+  "Combined Log Format" (``%h %l %u %t "%r" %>s %b``, then ``"%{Referer}i"
+  "%{User-agent}i"``; read through copies of the page and of distributions' configuration
+  files); nginx's predefined ``combined`` ``log_format`` (ngx_http_log_module) is the same
+  line, and the sample ``main`` format of its shipped nginx.conf adds
+  ``"$http_x_forwarded_for"``, read here as the forwarded address. Apache's "Format Notes"
+  (since 2.0.46): non-printable and special characters in ``%r``, ``%i`` and ``%o`` are
+  written as ``\\xhh``, except ``"`` and ``\\`` (a backslash before them) and whitespace
+  (``\\n``, ``\\t``...). nginx's CHANGES: 0.7.0 (19 May 2008) escapes 0x00-0x1F, ``"`` and
+  ``\\`` as ``\\xXX``; 1.1.6 (17 Oct 2011) extends it ("the 0x7F-0x1F characters", as
+  written; both entries read as quoted in a public gist's comments).
+  Both are undone: fields are read as the client sent them.
+* ``vhost_common``, ``vhost_combined``: the same lines after one more field, Apache's
+  ``%v:%p`` (the ``vhost_combined`` nickname of Debian's and SUSE's configurations) or a
+  ``$host`` an nginx site puts first; read as the request's host, the port dropped.
+* ``nginx_json``: a JSON object per line, ``log_format ... escape=json`` (ngx_http_log_module,
+  "The escape parameter (1.11.8)"): the keys are the site's own choice, so a field mapping
+  (:data:`NGINX_JSON_FIELDS` by default, nginx's variable names and common spellings) says
+  which key holds the time, the address, the request and so on. nginx writes bytes from
+  0x80 up raw in this mode: invalid UTF-8 is kept as ``\\xhh`` text.
+* ``caddy``: Caddy 2's JSON access log (caddyserver.com, "log" directive, and a field-by-field
+  note on its JSON): ``ts`` (seconds since the epoch as a float by default, or ISO 8601
+  text when configured), a ``request`` object with ``remote_ip`` (older releases wrote
+  ``remote_addr`` as ``ip:port``; release not checked here), ``client_ip`` (the client Caddy
+  believes, behind trusted proxies), ``method``, ``host``, ``uri`` and ``headers`` (each
+  header a list of values, names in any case), ``status`` (0: closed before an answer,
+  read as none) and ``size``.
+* ``cloudflare``: Cloudflare Logpush ``http_requests`` as NDJSON (developers.cloudflare.com,
+  "Log output options": NDJSON by default, ``timestamp_format`` ``unixnano``, ``unix`` or
+  ``rfc3339``; the field list from a copy of "Log fields"): ``ClientIP``,
+  ``ClientRequestHost``, ``ClientRequestMethod``, ``ClientRequestURI`` (path and query; else
+  ``ClientRequestPath``), ``ClientRequestUserAgent``, ``ClientRequestReferer``,
+  ``EdgeStartTimestamp`` (milliseconds read too, told apart by size),
+  ``EdgeResponseStatus``, ``EdgeResponseBytes``.
+* ``cloudfront``: Amazon CloudFront standard logs (AWS, CloudFront Developer Guide,
+  "Standard logging reference", "Log file fields", 33 fields): W3C extended lines,
+  tab-separated, after ``#Version:`` and ``#Fields:`` header lines that name the columns
+  (the 33 fields in the documented order when a file has no header); ``date`` and
+  ``time`` in UTC, ``c-ip``, ``cs-method``, ``cs-uri-stem`` and ``cs-uri-query``,
+  ``x-host-header`` (else ``cs(Host)``, the distribution's name), ``sc-status``,
+  ``sc-bytes``, ``cs(Referer)``, ``cs(User-Agent)`` (URL-encoded: decoded here) and
+  ``x-forwarded-for``; ``-`` is no value.
+* ``alb``: AWS Application Load Balancer access logs (AWS, "Access logs for your
+  Application Load Balancer", "Access log entries"; the field order checked against a
+  copy of the entry syntax): space-separated, some fields in double quotes: ``type time
+  elb client:port target:port``, three durations, ``elb_status_code target_status_code
+  received_bytes sent_bytes "request" "user_agent" ssl_cipher ssl_protocol
+  target_group_arn "trace_id" "domain_name" "chosen_cert_arn" matched_rule_priority
+  request_creation_time`` and more. ``time`` is when the response was sent,
+  ``request_creation_time`` when the request came (read first, where present); both ISO
+  8601 in UTC. ``"request"`` holds the full URL (``GET https://host:443/path?q HTTP/1.1``).
+
+Times are read to aware UTC datetimes from every form these write: ``[10/Oct/2000:13:55:36
+-0700]``, ISO 8601 with ``Z`` or an offset (zone-less ISO text is UTC, as CloudFront's and
+ALB's are documented to be), and seconds, milliseconds or nanoseconds since the epoch.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Final,
+    Literal,
+    Mapping,
+    NamedTuple,
+    Optional,
+    Tuple,
+    Union,
+)
+from urllib.parse import unquote, urlsplit
+
+from .._dates import read_date
+from ..errors import InvalidArgument
+
+__all__ = ["CLOUDFRONT_FIELDS", "FORMATS", "NGINX_JSON_FIELDS", "FormatName", "Outcome",
+           "Parser", "Problem", "Request", "is_binary", "make_parser", "read_time"]
+
+FormatName = Literal["common", "combined", "vhost_common", "vhost_combined", "nginx_json",
+                     "caddy", "cloudflare", "cloudfront", "alb"]
+FORMATS: Final[Tuple[FormatName, ...]] = (
+    "vhost_combined", "combined", "vhost_common", "common", "caddy", "cloudflare",
+    "nginx_json", "cloudfront", "alb")
+"""Every format, in the order detection tries them (the richer reading of a line first)."""
+
+Problem = Literal["malformed", "unknown_format", "too_long", "binary", "clock_backwards",
+                  "unparsable_time", "missing_user_agent", "damaged"]
+"""Why a line is not a request, or what is wrong with one that is: ``malformed`` (not the
+format's shape), ``unknown_format`` (a file no format reads), ``too_long`` (over the line
+bound), ``binary`` (NUL or other control bytes no server writes raw), ``unparsable_time``,
+``damaged`` (a compressed file cut short or corrupt, or a read error: its unfinished last
+line). Two are notes on requests that are still read: ``clock_backwards`` (earlier than a
+line before it in the same file, by more than the allowed skew) and ``missing_user_agent``
+(the format has the field, the line has no value)."""
+
+
+class Request(NamedTuple):
+    """One request as the log wrote it. ``time`` is aware, in UTC; ``client`` is the address
+    the server saw (the peer of the connection); ``forwarded`` the client address a proxy
+    or CDN named, where the log has one (``X-Forwarded-For``'s first address, Caddy's
+    ``client_ip``, Cloudflare's ``ClientIP``); ``target`` the path and query as sent;
+    ``None`` where the format has no such field or the line has no value (``-``)."""
+
+    time: datetime.datetime
+    client: Optional[str]
+    method: Optional[str]
+    target: Optional[str]
+    host: Optional[str]
+    status: Optional[int]
+    bytes: Optional[int]
+    referer: Optional[str]
+    user_agent: Optional[str]
+    forwarded: Optional[str] = None
+
+
+Outcome = Union[Request, Problem, None]
+"""What a parser makes of a line: a request, the problem that kept it from being one, or
+``None`` for the file's own header and comment lines."""
+
+
+class _TimeError(ValueError):
+    pass
+
+
+# ---------------------------------------------------------------------------- times
+
+_UTC: Final = datetime.timezone.utc
+_MONTHS: Final = {name: number for number, name in enumerate(
+    ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)}
+_ZONES: Dict[str, datetime.tzinfo] = {}
+_EPOCH: Final = datetime.datetime(1970, 1, 1, tzinfo=_UTC)
+
+
+def _clf_time(text: str) -> datetime.datetime:
+    """``10/Oct/2000:13:55:36 -0700`` (strftime's ``%d/%b/%Y:%H:%M:%S %z``), exactly."""
+    if len(text) != 26 or text[2] != "/" or text[6] != "/" or text[11] != ":" \
+            or text[14] != ":" or text[17] != ":" or text[20] != " " or text[21] not in "+-":
+        raise _TimeError(text)
+    month = _MONTHS.get(text[3:6])
+    digits = text[0:2] + text[7:11] + text[12:14] + text[15:17] + text[18:20] + text[22:26]
+    if month is None or not digits.isdigit() or not digits.isascii():
+        raise _TimeError(text)
+    zone = _ZONES.get(text[21:])
+    if zone is None:
+        hours, minutes = int(text[22:24]), int(text[24:26])
+        if minutes > 59 or hours > 23:
+            raise _TimeError(text)
+        offset = datetime.timedelta(hours=hours, minutes=minutes)
+        zone = _ZONES.setdefault(text[21:], datetime.timezone(
+            -offset if text[21] == "-" else offset))
+    second = int(text[18:20])
+    if second == 60:  # a leap second is read as :59
+        second = 59
+    try:
+        local = datetime.datetime(int(text[7:11]), month, int(text[0:2]), int(text[12:14]),
+                                  int(text[15:17]), second, tzinfo=zone)
+    except ValueError as error:
+        raise _TimeError(text) from error
+    return local.astimezone(_UTC)
+
+
+def _epoch(value: Union[int, float]) -> datetime.datetime:
+    """Seconds, milliseconds or nanoseconds since the epoch, told apart by size (seconds
+    up to 10^11, year 5138; milliseconds up to 10^14; microseconds up to 10^17)."""
+    if value != value or value < 0 or value >= 10 ** 20:  # NaN, before 1970, nonsense
+        raise _TimeError(str(value))
+    if isinstance(value, int):
+        for scale in (1, 1_000, 1_000_000, 1_000_000_000):
+            if value < 10 ** 11 * scale or scale == 1_000_000_000:
+                seconds, rest = divmod(value, scale)
+                return _EPOCH + datetime.timedelta(
+                    seconds=seconds, microseconds=rest * 1_000_000 // scale)
+    for scale in (1, 1_000, 1_000_000, 1_000_000_000):
+        if value < 10 ** 11 * scale or scale == 1_000_000_000:
+            return _EPOCH + datetime.timedelta(seconds=value / scale)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def read_time(value: Any) -> datetime.datetime:
+    """A log's time, in any of the forms the formats write, to an aware UTC datetime;
+    :class:`ValueError` when it is none of them.
+
+    >>> read_time("10/Oct/2000:13:55:36 -0700").isoformat()
+    '2000-10-10T20:55:36+00:00'
+    >>> read_time(1526810289280000000).isoformat()
+    '2018-05-20T09:58:09.280000+00:00'
+    """
+    if isinstance(value, bool):
+        raise _TimeError(str(value))
+    if isinstance(value, (int, float)):
+        return _epoch(value)
+    if not isinstance(value, str) or not value or len(value) > 64:
+        raise _TimeError(repr(value)[:80])
+    if value[0].isdigit() and value[2:3] == "/":
+        return _clf_time(value)
+    if value.isdigit() and value.isascii():
+        return _epoch(int(value))
+    if value.count(".") == 1 and value.replace(".", "", 1).isdigit() and value.isascii():
+        return _epoch(float(value))
+    found = read_date(value) if value[:4].isdigit() else None
+    if found is None:
+        raise _TimeError(value)
+    return found.astimezone(_UTC)
+
+
+# ----------------------------------------------------------------------- text helpers
+
+_BINARY: Final = re.compile(r"[\x00-\x08\x0a-\x1f]")
+_ESCAPES: Final = re.compile(r"\\(x[0-9A-Fa-f]{2}|[\"\\ntrvfb])")
+_C_ESCAPES: Final = {"n": b"\n", "t": b"\t", "r": b"\r", "v": b"\v", "f": b"\f", "b": b"\b",
+                     '"': b'"', "\\": b"\\"}
+
+
+def is_binary(text: str) -> bool:
+    """Whether a line holds bytes no access log writes raw: NUL and the other C0 controls
+    but tab (every server here escapes them; a line with them is junk, not a request)."""
+    return _BINARY.search(text) is not None
+
+
+def _unescape(text: str) -> str:
+    """Apache's and nginx's escapes (``\\"``, ``\\\\``, ``\\n``..., ``\\xhh``) undone, the
+    bytes read as UTF-8 (invalid bytes kept as ``\\xhh`` text)."""
+    if "\\" not in text:
+        return text
+    out = bytearray()
+    position = 0
+    for match in _ESCAPES.finditer(text):
+        out += text[position:match.start()].encode("utf-8", "surrogateescape")
+        code = match.group(1)
+        out += bytes((int(code[1:], 16),)) if code[0] == "x" else _C_ESCAPES[code]
+        position = match.end()
+    out += text[position:].encode("utf-8", "surrogateescape")
+    return out.decode("utf-8", "backslashreplace")
+
+
+def _dash(text: Optional[str]) -> Optional[str]:
+    return None if text is None or text in ("", "-") else text
+
+
+def _number(text: Any) -> Optional[int]:
+    if isinstance(text, bool):
+        return None
+    if isinstance(text, int):
+        return text if text >= 0 else None
+    if isinstance(text, str) and 0 < len(text) <= 19 and text.isdigit() and text.isascii():
+        return int(text)
+    return None
+
+
+def _first_address(header: Optional[str]) -> Optional[str]:
+    """The first address of an ``X-Forwarded-For`` value (the client, as the first proxy
+    saw it), or ``None``."""
+    if header is None:
+        return None
+    first = header.split(",", 1)[0].strip()
+    return _dash(first)
+
+
+def _request_line(text: str) -> Tuple[Optional[str], Optional[str]]:
+    """``GET /path?q HTTP/1.1`` (or HTTP/0.9's ``GET /path``) to method and target;
+    ``(None, None)`` for anything else (``-``, a TLS handshake sent to a plain port). A
+    target with raw spaces (a hostile client's; servers log the line as received) is kept
+    whole when the line ends with the protocol."""
+    method, _, rest = text.partition(" ")
+    if not rest or not method.isalpha() or not method.isascii():
+        return None, None
+    target, _, protocol = rest.rpartition(" ")
+    if protocol.startswith("HTTP/") and target:
+        return method, target
+    if " " not in rest:  # HTTP/0.9: no protocol
+        return method, rest
+    return None, None
+
+
+# ----------------------------------------------------------------- the parsers
+
+# "...", with backslash escapes inside: the unrolled loop (no alternation per character)
+_QUOTED = r'"([^"\\]*(?:\\.[^"\\]*)*)"'
+_CLF_HEAD = r"(\S+) (\S+) (\S+) \[([^\]]*)\] " + _QUOTED + r" ([0-9]{3}|-) ([0-9]{1,19}|-)"
+_CLF_TAIL = r" " + _QUOTED + r" " + _QUOTED + r"(?: " + _QUOTED + r")?"
+
+
+class _Clf:
+    """The common and combined lines, optionally after a virtual host field."""
+
+    def __init__(self, vhost: bool, combined: bool) -> None:
+        self.vhost = vhost
+        self.combined = combined
+        pattern = (r"(\S+) " if vhost else r"()") + _CLF_HEAD + (_CLF_TAIL if combined else "")
+        # a common line may go on (combinedio's byte counts, a combined line read as common)
+        self.pattern = re.compile(pattern + r"(?:\s.*)?\Z")
+        self._last: Tuple[str, datetime.datetime] = ("", _EPOCH)
+
+    def parse(self, line: str) -> Outcome:
+        match = self.pattern.match(line)
+        if match is None:
+            return "malformed"
+        groups = match.groups()
+        if groups[4] == self._last[0]:  # consecutive lines mostly share their second
+            when = self._last[1]
+        else:
+            try:
+                when = _clf_time(groups[4])
+            except _TimeError:
+                return "unparsable_time"
+            self._last = (groups[4], when)
+        method, target = _request_line(_unescape(groups[5]))
+        host = None
+        if self.vhost:
+            host = groups[0]
+            if ":" in host and not host.startswith("["):
+                host = host.rpartition(":")[0]
+            host = _dash(host)
+        referer = agent = forwarded = None
+        if self.combined:
+            referer = _dash(_unescape(groups[8]))
+            agent = _dash(_unescape(groups[9]))
+            forwarded = _first_address(_unescape(groups[10]) if groups[10] is not None else None)
+        status, size = groups[6], groups[7]  # ASCII digits or "-", by the pattern
+        return Request(when, _dash(groups[1]), method, target, host,
+                       None if status == "-" else int(status),
+                       None if size == "-" else int(size), referer, agent, forwarded)
+
+
+_LONE_SURROGATE: Final = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _no_surrogates(value: Any) -> Any:
+    """``value`` with every lone surrogate (JSON's ``\\ud800`` unpaired: not text, and
+    unwritable as UTF-8 later) turned into the ``\\xhh`` text of its bytes."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogatepass").decode("utf-8", "backslashreplace")
+    if isinstance(value, dict):
+        return {_no_surrogates(key): _no_surrogates(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_no_surrogates(item) for item in value]
+    return value
+
+
+def _json_object(line: str) -> Optional[Dict[str, Any]]:
+    if not line.startswith("{"):
+        return None
+    try:
+        value = json.loads(line)
+        if _LONE_SURROGATE.search(line) is not None:
+            value = _no_surrogates(value)
+    except (ValueError, RecursionError):  # not JSON; nested past the interpreter's depth
+        return None
+    return value if isinstance(value, dict) else None
+
+
+NGINX_JSON_FIELDS: Final[Mapping[str, Tuple[str, ...]]] = {
+    "time": ("time_iso8601", "time_local", "msec", "@timestamp", "timestamp", "time"),
+    "client": ("remote_addr", "client", "clientip", "client_ip"),
+    "request": ("request",),
+    "method": ("request_method", "method"),
+    "target": ("request_uri", "uri_with_args", "url"),
+    "host": ("host", "http_host", "server_name"),
+    "status": ("status",),
+    "bytes": ("body_bytes_sent", "bytes_sent", "bytes"),
+    "referer": ("http_referer", "http_referrer", "referer", "referrer"),
+    "user_agent": ("http_user_agent", "user_agent", "agent"),
+    "forwarded": ("http_x_forwarded_for", "x_forwarded_for", "xff"),
+}
+"""nginx JSON keys tried for each field, in order, by default: the names of nginx's own
+variables and the commonest spellings. A mapping given to :func:`make_parser` names one
+key per field instead (``{"time": "ts", "user_agent": "ua"}``); fields it leaves out keep
+these."""
+
+
+class _NginxJson:
+    def __init__(self, fields: Optional[Mapping[str, str]]) -> None:
+        self.keys: Dict[str, Tuple[str, ...]] = dict(NGINX_JSON_FIELDS)
+        for name, key in (fields or {}).items():
+            if name not in NGINX_JSON_FIELDS:
+                raise InvalidArgument(f"no nginx JSON field {name!r}: one of "
+                                 f"{', '.join(NGINX_JSON_FIELDS)}")
+            self.keys[name] = (key,)
+
+    def _get(self, record: Mapping[str, Any], name: str) -> Optional[str]:
+        for key in self.keys[name]:
+            value = record.get(key)
+            if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                return value if isinstance(value, str) else str(value)
+        return None
+
+    def parse(self, line: str) -> Outcome:
+        record = _json_object(line)
+        if record is None:
+            return "malformed"
+        if self._get(record, "time") is None or (
+                self._get(record, "request") is None and self._get(record, "target") is None):
+            return "malformed"
+        raw_time: Any = next((record[key] for key in self.keys["time"] if key in record), None)
+        try:
+            when = read_time(raw_time)
+        except ValueError:
+            return "unparsable_time"
+        request = self._get(record, "request")
+        method, target = _request_line(request) if request is not None else (None, None)
+        method = self._get(record, "method") or method
+        target = self._get(record, "target") or target
+        return Request(when, _dash(self._get(record, "client")), method or None, target or None,
+                       _dash(self._get(record, "host")), _number(self._get(record, "status")),
+                       _number(self._get(record, "bytes")), _dash(self._get(record, "referer")),
+                       _dash(self._get(record, "user_agent")),
+                       _first_address(self._get(record, "forwarded")))
+
+
+def _header(headers: Any, name: str) -> Optional[str]:
+    """The first value of a header in Caddy's ``{"Name": ["value", ...]}`` map, any case."""
+    if not isinstance(headers, dict):
+        return None
+    lowered = name.lower()
+    for key, values in headers.items():
+        if isinstance(key, str) and key.lower() == lowered:
+            if isinstance(values, list) and values and isinstance(values[0], str):
+                return values[0]
+            if isinstance(values, str):
+                return values
+    return None
+
+
+def _string(value: Any) -> Optional[str]:
+    return value if isinstance(value, str) and value else None
+
+
+class _Caddy:
+    def parse(self, line: str) -> Outcome:
+        record = _json_object(line)
+        request = record.get("request") if record is not None else None
+        if record is None or not isinstance(request, dict) or "ts" not in record:
+            return "malformed"
+        try:
+            when = read_time(record["ts"])
+        except ValueError:
+            return "unparsable_time"
+        remote = _string(request.get("remote_ip"))
+        if remote is None and _string(request.get("remote_addr")) is not None:
+            address = request["remote_addr"]  # before Caddy 2.5: "ip:port", "[v6]:port"
+            remote = address.rpartition(":")[0].strip("[]") or address
+        client = _string(request.get("client_ip"))
+        forwarded = client if client is not None and client != remote else None
+        if forwarded is None:
+            forwarded = _first_address(_header(request.get("headers"), "X-Forwarded-For"))
+        status = record.get("status")
+        return Request(when, remote, _string(request.get("method")),
+                       _string(request.get("uri")), _string(request.get("host")),
+                       _number(status) if status != 0 else None, _number(record.get("size")),
+                       _dash(_header(request.get("headers"), "Referer")),
+                       _dash(_header(request.get("headers"), "User-Agent")), forwarded)
+
+
+class _Cloudflare:
+    def parse(self, line: str) -> Outcome:
+        record = _json_object(line)
+        if record is None or "EdgeStartTimestamp" not in record or not (
+                "ClientRequestURI" in record or "ClientRequestPath" in record):
+            return "malformed"
+        try:
+            when = read_time(record["EdgeStartTimestamp"])
+        except ValueError:
+            return "unparsable_time"
+        address = _string(record.get("ClientIP"))
+        target = _string(record.get("ClientRequestURI")) or _string(record.get("ClientRequestPath"))
+        return Request(when, address, _string(record.get("ClientRequestMethod")), target,
+                       _string(record.get("ClientRequestHost")),
+                       _number(record.get("EdgeResponseStatus")),
+                       _number(record.get("EdgeResponseBytes")),
+                       _dash(_string(record.get("ClientRequestReferer"))),
+                       _dash(_string(record.get("ClientRequestUserAgent"))), address)
+
+
+CLOUDFRONT_FIELDS: Final[Tuple[str, ...]] = (
+    "date", "time", "x-edge-location", "sc-bytes", "c-ip", "cs-method", "cs(Host)",
+    "cs-uri-stem", "sc-status", "cs(Referer)", "cs(User-Agent)", "cs-uri-query", "cs(Cookie)",
+    "x-edge-result-type", "x-edge-request-id", "x-host-header", "cs-protocol", "cs-bytes",
+    "time-taken", "x-forwarded-for", "ssl-protocol", "ssl-cipher",
+    "x-edge-response-result-type", "cs-protocol-version", "fle-status",
+    "fle-encrypted-fields", "c-port", "time-to-first-byte", "x-edge-detailed-result-type",
+    "sc-content-type", "sc-content-len", "sc-range-start", "sc-range-end")
+"""The 33 fields of a CloudFront standard log, in the documented order: the columns of a
+file whose ``#Fields:`` header is missing."""
+
+
+class _CloudFront:
+    """W3C extended lines: the columns are what the last ``#Fields:`` line said."""
+
+    def __init__(self) -> None:
+        self.columns: Dict[str, int] = {name: i for i, name in enumerate(CLOUDFRONT_FIELDS)}
+
+    def parse(self, line: str) -> Outcome:
+        if line.startswith("#"):
+            if line.startswith("#Fields:"):
+                names = line[len("#Fields:"):].split()
+                if "date" in names and "time" in names:
+                    self.columns = {name: i for i, name in enumerate(names)}
+            return None
+        values = line.split("\t")
+        if len(values) < len(self.columns) or len(values) < 2:
+            return "malformed"
+
+        def get(name: str) -> Optional[str]:
+            index = self.columns.get(name)
+            return _dash(values[index]) if index is not None else None
+
+        date, clock = get("date"), get("time")
+        if date is None or clock is None:
+            return "malformed"
+        try:
+            when = read_time(f"{date}T{clock}Z")
+        except ValueError:
+            return "unparsable_time"
+        stem, query = get("cs-uri-stem"), get("cs-uri-query")
+        target = None if stem is None else stem if query is None else f"{stem}?{query}"
+        agent, referer = get("cs(User-Agent)"), get("cs(Referer)")
+        return Request(when, get("c-ip"), get("cs-method"), target,
+                       get("x-host-header") or get("cs(Host)"), _number(get("sc-status")),
+                       _number(get("sc-bytes")), referer,
+                       _dash(unquote(agent, errors="backslashreplace")) if agent else None,
+                       _first_address(get("x-forwarded-for")))
+
+
+# type time elb client:port target:port (3 durations) elb_status target_status received sent
+# "request" "user_agent", then (optionally) ssl_cipher ssl_protocol target_group_arn
+# "trace_id" "domain_name" "chosen_cert_arn" matched_rule_priority request_creation_time ...
+_ALB: Final = re.compile(
+    r"(http|https|h2|grpcs|ws|wss) (\S+) \S+ (\S+) \S+ \S+ \S+ \S+ (\S+) \S+ \S+ (\S+) "
+    + _QUOTED + " " + _QUOTED
+    + r"(?: \S+ \S+ \S+ " + _QUOTED + " " + _QUOTED + " " + _QUOTED + r" \S+ (\S+))?(?: .*)?\Z")
+
+
+class _Alb:
+    def parse(self, line: str) -> Outcome:
+        match = _ALB.match(line)
+        if match is None:
+            return "malformed"
+        (_type, response_time, client, status, size, request, agent,
+         _trace, domain, _cert, created) = match.groups()
+        try:
+            when = read_time(created if created not in (None, "-") else response_time)
+        except ValueError:
+            return "unparsable_time"
+        address = client.rpartition(":")[0].strip("[]") if client != "-" else None
+        method, url = _request_line(_unescape(request))
+        target = host = None
+        if url is not None:
+            try:
+                parts = urlsplit(url)
+                host = parts.hostname
+            except ValueError:
+                parts = None
+            if parts is not None:
+                target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        if _dash(domain):
+            host = domain
+        return Request(when, _dash(address), method, target, host, _number(status),
+                       _number(size), None, _dash(_unescape(agent)))
+
+
+Parser = Union[_Clf, _NginxJson, _Caddy, _Cloudflare, _CloudFront, _Alb]
+
+_MAKERS: Final[Dict[str, Callable[[Optional[Mapping[str, str]]], Parser]]] = {
+    "common": lambda _fields: _Clf(vhost=False, combined=False),
+    "combined": lambda _fields: _Clf(vhost=False, combined=True),
+    "vhost_common": lambda _fields: _Clf(vhost=True, combined=False),
+    "vhost_combined": lambda _fields: _Clf(vhost=True, combined=True),
+    "nginx_json": _NginxJson,
+    "caddy": lambda _fields: _Caddy(),
+    "cloudflare": lambda _fields: _Cloudflare(),
+    "cloudfront": lambda _fields: _CloudFront(),
+    "alb": lambda _fields: _Alb(),
+}
+
+
+def make_parser(name: FormatName, fields: Optional[Mapping[str, str]] = None) -> Parser:
+    """A fresh parser for one file of the format ``name`` (CloudFront's keeps the file's
+    ``#Fields:`` line); ``fields`` maps nginx JSON fields to the site's keys.
+
+    >>> make_parser("combined").parse('192.0.2.1 - - [10/Oct/2000:13:55:36 -0700] '
+    ...     '"GET /a?b HTTP/1.1" 200 2326 "-" "Googlebot/2.1"').target
+    '/a?b'
+    """
+    if name not in _MAKERS:
+        raise InvalidArgument(f"unknown log format {name!r}: one of {', '.join(FORMATS)}")
+    return _MAKERS[name](fields)

@@ -1,0 +1,474 @@
+"""Access logs streamed to requests: files, directories and standard input, plain or
+compressed, never read whole, every line a request or counted.
+
+Theory of operation. A *source* (a file, each file of a directory in name order, or ``-``
+for standard input) is opened and its first bytes tell its compression by their magic
+number: gzip (``1f 8b``, RFC 1952 §2.3.1), bzip2 (``BZh``), zstd (``28 b5 2f fd``, RFC 8878
+§3.1.1), else plain. zstd is read with Python 3.14's ``compression.zstd`` or, before it,
+its backport ``backports.zstd`` (the same module, PEP 784; the ``test`` extra installs it):
+neither is a dependency of the core, and without them a zstd file is counted as an
+unknown format, never guessed at. The decompressed bytes are pulled :data:`CHUNK` bytes at
+a time, so a compression bomb of one endless line inflates one chunk at a time and never
+past the line bound.
+
+:class:`LineSplitter` (sans-I/O: bytes in, lines out) cuts the chunks into lines at LF, CR
+LF and a lone CR (CR-only files exist; a CR LF split between two chunks is still one line
+end), and turns a line longer than the bound (:data:`MAX_LINE`, 64 KiB) into one
+:class:`TooLong` marker without keeping it: its bytes are skipped as they arrive. Lines are
+numbered as an editor shows them (for the examples); blank lines are counted, not read.
+The first :data:`SNIFF_LINES` lines of a source choose its format (the one that reads the
+most of them as requests; a named format skips this), then every line goes through that
+format's parser (:mod:`._formats`). Memory is one chunk, one line and the sniffing window,
+whatever the number of lines.
+
+Each line ends as exactly one of: a request (yielded), a header or comment line of the
+format, or a counted :data:`~._formats.Problem` with a few examples (control characters
+made visible). Two problems are notes on requests that are still yielded: a time earlier
+than the latest one before it in the same source by more than ``skew`` (servers write a
+line when a request ends, so a slow request's line comes after quicker ones that started
+later: Apache's ``%t`` is the request's start), and a missing user agent in a format that
+has the field. Nothing here raises on content; a source that cannot be opened raises
+:class:`~robotsrules.errors.InvalidArgument`, and one that fails while being read (a cut or
+corrupt compressed file) is counted ``damaged``, the requests before the damage kept.
+"""
+
+from __future__ import annotations
+
+import bz2
+import codecs
+import datetime
+import gzip
+import io
+import os
+import sys
+import zlib
+from pathlib import Path
+from typing import (
+    IO,
+    Any,
+    BinaryIO,
+    Callable,
+    Dict,
+    Final,
+    Iterable,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Protocol,
+    Tuple,
+    Type,
+    Union,
+)
+
+from .._terminal import visible
+from ..errors import InvalidArgument
+from ._formats import FORMATS, FormatName, Parser, Problem, Request, is_binary, make_parser
+
+if sys.version_info >= (3, 14):
+    from compression import zstd as _zstd
+else:
+    try:
+        from backports import zstd as _zstd
+    except ImportError:  # not installed: zstd files are counted, not read
+        _zstd = None  # type: ignore[assignment]
+
+__all__ = [
+    "CHUNK",
+    "MAX_LINE",
+    "SNIFF_LINES",
+    "LineSplitter",
+    "LogReader",
+    "Readable",
+    "Tally",
+    "TooLong",
+    "open_log",
+]
+
+CHUNK: Final = 64 * 1024
+"""Bytes read (decompressed) at a time."""
+MAX_LINE: Final = 64 * 1024
+"""The longest line read, in bytes; longer lines are counted ``too_long`` and skipped."""
+SNIFF_LINES: Final = 16
+"""Lines of a source read before its format is chosen."""
+EXAMPLES: Final = 3
+EXAMPLE_CHARS: Final = 200
+
+Source = Union[str, "os.PathLike[str]", BinaryIO]
+
+
+# A JSON log with bytes that are not UTF-8 (nginx's escape=json writes bytes from 0x80 up
+# raw): each such byte becomes the JSON text \\xhh, read back as the four characters \xhh,
+# as the other formats' escapes and the backslashreplace reading of other lines give them.
+def _json_escape(error: UnicodeError) -> Tuple[str, int]:
+    if not isinstance(error, UnicodeDecodeError):
+        raise error
+    bad = error.object[error.start:error.end]
+    return "".join(f"\\\\x{byte:02x}" for byte in bad), error.end
+
+
+_JSON_ERRORS: Final = "robotsrules-json-backslash"
+codecs.register_error(_JSON_ERRORS, _json_escape)
+
+
+class TooLong:
+    """A line over the bound, of which only the first bytes were kept (for the example)."""
+
+    __slots__ = ("head",)
+
+    def __init__(self, head: bytes) -> None:
+        self.head = head
+
+
+class LineSplitter:
+    """Byte chunks in, lines out (sans-I/O): ``feed`` returns the lines a chunk completes,
+    ``close`` the unterminated last one. A line is ``bytes`` without its end (``b""`` for
+    a blank line), or a :class:`TooLong` marker."""
+
+    def __init__(self, max_line: int = MAX_LINE) -> None:
+        self.max_line = max_line
+        self._buffer = bytearray()
+        self._skipping: Optional[bytes] = None  # the head of the line being skipped
+        self._after_cr = False  # the last chunk ended with CR: a LF first is its CR LF
+
+    def _line(self, piece: bytes, out: List[Union[bytes, TooLong]]) -> None:
+        if self._skipping is not None:
+            out.append(TooLong(self._skipping))
+            self._skipping = None
+        elif len(self._buffer) + len(piece) > self.max_line:
+            out.append(TooLong(bytes(self._buffer[:EXAMPLE_CHARS]) or piece[:EXAMPLE_CHARS]))
+        elif self._buffer:
+            self._buffer += piece
+            out.append(bytes(self._buffer))
+        else:
+            out.append(piece)
+        self._buffer.clear()
+
+    def feed(self, chunk: bytes) -> List[Union[bytes, TooLong]]:
+        """The lines ``chunk`` ends (the rest is kept, up to the bound)."""
+        if self._after_cr and chunk[:1] == b"\n":
+            chunk = chunk[1:]
+        self._after_cr = chunk[-1:] == b"\r"
+        if b"\r" in chunk:  # CR LF and a lone CR end lines too (CR-only files exist)
+            chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        out: List[Union[bytes, TooLong]] = []
+        start = 0
+        while True:
+            end = chunk.find(b"\n", start)
+            if end < 0:
+                break
+            self._line(chunk[start:end], out)
+            start = end + 1
+        rest = chunk[start:]
+        if self._skipping is None and len(self._buffer) + len(rest) > self.max_line:
+            self._skipping = (bytes(self._buffer) + rest[:EXAMPLE_CHARS])[:EXAMPLE_CHARS]
+            self._buffer.clear()
+        elif self._skipping is None:
+            self._buffer += rest
+        return out
+
+    def close(self) -> Optional[Union[bytes, TooLong]]:
+        """The last line if the input did not end with a line end, else ``None``."""
+        if self._skipping is not None:
+            head, self._skipping = self._skipping, None
+            return TooLong(head)
+        if not self._buffer:
+            return None
+        line = bytes(self._buffer)
+        self._buffer.clear()
+        return line
+
+
+class Tally:
+    """What the reader counted: lines, requests, header lines, blank lines, and problems by
+    kind, with up to ``examples`` examples each (``source:line: text``, control characters
+    made visible, cut to 200 characters)."""
+
+    def __init__(self, examples: int = EXAMPLES) -> None:
+        self.examples_kept = examples
+        self.lines = 0
+        self.requests = 0
+        self.comments = 0
+        self.blank = 0
+        self.sources = 0
+        self.formats: Dict[str, str] = {}
+        self.problems: Dict[Problem, int] = {}
+        self.examples: Dict[Problem, List[str]] = {}
+
+    def count(self, kind: Problem, where: str, text: Union[str, Callable[[], str]]) -> None:
+        """One more ``kind``; ``text`` (or what it makes, called only when an example is
+        still wanted) kept as an example while fewer than ``examples`` are."""
+        self.problems[kind] = self.problems.get(kind, 0) + 1
+        kept = self.examples.setdefault(kind, [])
+        if len(kept) < self.examples_kept:
+            shown = text if isinstance(text, str) else text()
+            kept.append(visible(f"{where}: {shown[:EXAMPLE_CHARS]}"))
+
+    @property
+    def dropped(self) -> int:
+        """Lines that gave no request (every problem but the two notes)."""
+        return sum(n for kind, n in self.problems.items()
+                   if kind not in ("clock_backwards", "missing_user_agent"))
+
+
+class _Prefixed(io.RawIOBase):
+    """A stream whose first bytes were read already (to see the magic number)."""
+
+    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
+        self._head = head
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        if self._head:
+            n = min(len(view), len(self._head))
+            view[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        data = self._rest.read(len(view))
+        view[:len(data)] = data
+        return len(data)
+
+
+_ERRORS: Tuple[Type[BaseException], ...] = (EOFError, OSError, zlib.error, ValueError) + (
+    (_zstd.ZstdError,) if _zstd is not None else ())
+
+
+class Readable(Protocol):
+    """What the reader needs of a (decompressing) stream."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+
+
+def open_log(stream: IO[bytes]) -> Tuple[str, Readable]:
+    """The compression of ``stream`` by its magic number, and a stream of its decompressed
+    bytes: ``("plain" | "gzip" | "bzip2" | "zstd" | "zstd-unreadable", stream)``."""
+    head = stream.read(4)
+    raw = io.BufferedReader(_Prefixed(head, stream), CHUNK)
+    if head[:2] == b"\x1f\x8b":
+        return "gzip", gzip.GzipFile(fileobj=raw, mode="rb")
+    if head[:3] == b"BZh":
+        return "bzip2", bz2.BZ2File(raw)
+    if head == b"\x28\xb5\x2f\xfd":
+        if _zstd is None:
+            return "zstd-unreadable", raw
+        return "zstd", _zstd.ZstdFile(raw)
+    return "plain", raw
+
+
+class LogReader:
+    """Requests from access logs, streamed; what could not be read is in :attr:`tally`.
+
+    ``format`` names the format of every source (else each source's first lines choose
+    it); ``fields`` maps nginx JSON fields to the site's keys; ``max_line`` bounds a line
+    in bytes; ``skew`` is how far back a line's time may go before it is counted
+    ``clock_backwards``.
+    """
+
+    def __init__(self, format: Optional[FormatName] = None, *,
+                 fields: Optional[Mapping[str, str]] = None, max_line: int = MAX_LINE,
+                 examples: int = EXAMPLES,
+                 skew: datetime.timedelta = datetime.timedelta(minutes=1)) -> None:
+        # an unknown format or nginx JSON field fails here, not in the middle of a log
+        make_parser(format or "nginx_json", fields)
+        if max_line < 1:
+            raise InvalidArgument(f"max_line must be positive, not {max_line}")
+        self.format = format
+        self.fields = fields
+        self.max_line = max_line
+        self.skew = skew
+        self.tally = Tally(examples)
+
+    # -- sources ------------------------------------------------------------------------
+
+    def read(self, sources: Iterable[Source]) -> Iterator[Request]:
+        """The requests of every source in turn: a path to a file or a directory (its
+        files, recursively, in name order), ``"-"`` for standard input, or a binary
+        stream."""
+        for source in sources:
+            if isinstance(source, (str, os.PathLike)):
+                if str(source) == "-":
+                    yield from self.read_stream(sys.stdin.buffer, "<stdin>")
+                    continue
+                path = Path(source)
+                try:
+                    files = sorted(p for p in path.rglob("*") if p.is_file()) \
+                        if path.is_dir() else [path]
+                except OSError as error:
+                    raise InvalidArgument(f"cannot list logs in {path}: {error.strerror}") \
+                        from error
+                for file in files:
+                    try:
+                        handle = open(file, "rb")  # noqa: SIM115 (closed below, lazily)
+                    except OSError as error:
+                        raise InvalidArgument(f"cannot read log {file}: {error.strerror}") \
+                            from error
+                    with handle:
+                        yield from self.read_stream(handle, str(file))
+            else:
+                yield from self.read_stream(source, getattr(source, "name", "<stream>"))
+
+    def read_stream(self, stream: IO[bytes], name: str) -> Iterator[Request]:
+        """The requests of one binary stream, plain or compressed."""
+        try:
+            compression, data = open_log(stream)
+        except _ERRORS as error:
+            self.tally.sources += 1
+            self.tally.count("damaged", name, f"unreadable: {error}")
+            return
+        if compression == "zstd-unreadable":
+            self.tally.sources += 1
+            self.tally.count("unknown_format", name, "zstd-compressed, and no zstd module "
+                             "(Python 3.14's compression.zstd or backports.zstd) is installed")
+            return
+        failure: List[str] = []
+
+        def chunks() -> Iterator[bytes]:
+            while True:
+                try:
+                    chunk = data.read(CHUNK)
+                except _ERRORS as error:
+                    failure.append(f"{compression} stream damaged: {error}")
+                    return
+                if not chunk:
+                    return
+                yield chunk
+
+        yield from self.read_chunks(chunks(), name, failure)
+
+    # -- the sans-I/O core --------------------------------------------------------------
+
+    def read_chunks(self, chunks: Iterable[bytes], name: str,
+                    failure: Optional[List[str]] = None) -> Iterator[Request]:
+        """The requests of one source given as byte chunks of any size (a lazy iterable is
+        pulled only as far as the requests taken need, plus the sniffing window).
+        ``failure``, filled by the chunks' producer when it stopped on an error, turns the
+        unfinished last line into a ``damaged`` count."""
+        tally = self.tally
+        tally.sources += 1
+        splitter = LineSplitter(self.max_line)
+        lines = _lines(chunks, splitter, failure, tally)
+        state = _Source(self, name)
+        window: List[Tuple[int, Union[bytes, TooLong]]] = []
+        if self.format is not None:
+            state.parser = make_parser(self.format, self.fields)
+            state.has_agent = self.format not in ("common", "vhost_common")
+        decided = self.format is not None
+        texts = 0
+        for item in lines:
+            if not decided:
+                window.append(item)
+                texts += isinstance(item[1], bytes)
+                if texts < SNIFF_LINES:
+                    continue
+                state.choose(window)
+                decided = True
+                for number, line in window:
+                    yield from state.take(number, line)
+                window = []
+                continue
+            yield from state.take(*item)
+        if window:
+            state.choose(window)
+            for number, line in window:
+                yield from state.take(number, line)
+        if failure:
+            tally.count("damaged", f"{name}:{state.last + 1}", failure[0])
+
+
+def _lines(chunks: Iterable[bytes], splitter: LineSplitter, failure: Optional[List[str]],
+           tally: Tally) -> Iterator[Tuple[int, Union[bytes, TooLong]]]:
+    """Numbered lines (1-based, numbered as an editor shows them) of a chunk stream,
+    blank lines counted in the tally and not yielded; the unterminated tail of a
+    damaged stream is withheld (it is the damage)."""
+    number = 0
+    for chunk in chunks:
+        for line in splitter.feed(chunk):
+            number += 1
+            if line == b"":
+                tally.blank += 1
+            else:
+                yield number, line
+    tail = splitter.close()
+    if tail is not None and not failure:
+        yield number + 1, tail
+
+
+class _Source:
+    """One source's reading: its parser, the latest time seen, the line count."""
+
+    def __init__(self, reader: LogReader, name: str) -> None:
+        self.reader = reader
+        self.tally = reader.tally
+        self.name = name
+        self.parser: Optional[Parser] = None
+        self.has_agent = True
+        self.unknown = False
+        self.latest: Optional[datetime.datetime] = None
+        self.last = 0
+
+    def choose(self, window: List[Tuple[int, Union[bytes, TooLong]]]) -> None:
+        """The format that reads the most of the window's lines as requests (the first
+        in :data:`FORMATS` order on a tie); none reading any line: an unknown format."""
+        texts = [_decode(line) for _n, line in window
+                 if isinstance(line, bytes) and not is_binary(_decode(line))]
+        best: Optional[FormatName] = None
+        best_score = 0
+        for name in FORMATS:
+            parser = make_parser(name, self.reader.fields)
+            score = sum(1 for text in texts if isinstance(parser.parse(text), Request))
+            if score > best_score:
+                best, best_score = name, score
+        if best is None:
+            self.unknown = True
+            return
+        self.parser = make_parser(best, self.reader.fields)
+        self.has_agent = best not in ("common", "vhost_common")
+        self.tally.formats[self.name] = best
+
+    def take(self, number: int, line: Union[bytes, TooLong]) -> Iterator[Request]:
+        tally = self.tally
+        tally.lines += 1
+        self.last = number
+        where = f"{self.name}:{number}"
+        if isinstance(line, TooLong):
+            tally.count("too_long", where, _decode(line.head) + "...")
+            return
+        text = _decode(line)
+        if is_binary(text):
+            tally.count("binary", where, text)
+            return
+        if self.unknown or self.parser is None:
+            tally.count("unknown_format", where, text)
+            return
+        outcome = self.parser.parse(text)
+        if outcome is None:
+            tally.comments += 1
+            return
+        if not isinstance(outcome, Request):
+            tally.count(outcome, where, text)
+            return
+        tally.requests += 1
+        if self.latest is None or outcome.time > self.latest:
+            self.latest = outcome.time
+        elif outcome.time < self.latest - self.reader.skew:
+            latest = self.latest
+            tally.count("clock_backwards", where,
+                        lambda: f"{outcome.time.isoformat()} after {latest.isoformat()}: {text}")
+        if self.has_agent and outcome.user_agent is None:
+            tally.count("missing_user_agent", where, text)
+        yield outcome
+
+
+def _decode(line: bytes) -> str:
+    """A line's text: UTF-8, bytes that are not UTF-8 as ``\\xhh`` text (inside a JSON
+    object, as JSON text reading back as the same four characters)."""
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        if line[:1] == b"{":
+            return line.decode("utf-8", _JSON_ERRORS)
+        return line.decode("utf-8", "backslashreplace")
