@@ -235,7 +235,7 @@ def test_no_fix_when_the_encoded_line_passes_googles_line_limit(path: str, url: 
     (found,) = r307(written)
     assert found.line == 3 and "`" not in advice_of(found).split("(")[0]
     assert advice_of(found).startswith("shorten the path") and "*" in advice_of(found)
-    assert "past the 16,663 Google's library reads of a line" in found.message
+    assert "past the 16,663 octets Google's library reads of a line" in found.message
     assert "the same URLs" not in found.message
     # the fix as it was (the whole encoded path) would have allowed a disallowed URL
     old_fix = UA + b"Disallow: /p/\nAllow: " + encoded_pattern(

@@ -1058,7 +1058,7 @@ class _Linter:
                 number, _value_column(self.line(number)),
                 f"`{directive}: {value}` holds {' and '.join(held)}, but written "
                 f"percent-encoded the line would be {octets:,} octets, past the "
-                f"{MAX_LINE_BYTES:,} Google's library reads of a line: the rest would be "
+                f"{MAX_LINE_BYTES:,} octets Google's library reads of a line: the rest would be "
                 "cut off, leaving a shorter prefix that matches other URLs",
                 "shorten the path before encoding it (for example, end it with `*` or "
                 "match a long run with `*`)"))
