@@ -15,6 +15,7 @@ import json
 import re
 from pathlib import Path
 from typing import List, Tuple
+from urllib.parse import quote
 
 import pytest
 
@@ -211,3 +212,240 @@ def test_cli_explain_path_line_by_mode(written: str) -> None:
     assert line in run("explain", written, "--agent", "x", url, "--mode", "rfc")[1].splitlines()
     # the legacy reading compares urllib's way (it unquotes): no path line is shown there
     assert "path:" not in run("explain", written, "--agent", "x", url, "--mode", "legacy")[1]
+
+
+# -- review findings (issue 35 §3 review; probes of /tmp/review-i35vocab) -------------------
+
+
+def advice_of(found: Diagnostic) -> str:
+    return found.hint
+
+
+# 1. the fix never passes Google's line limit (kMaxLineLen 2083 x 8, less one: 16,663 octets)
+
+@pytest.mark.parametrize("path, url", [
+    ("/p/" + "é" * 2800 + "x", "/p/" + "%C3%A9" * 2800 + "y"),  # 5,611 octets -> 16,811
+    ("/p/" + "ツ" * 1900 + "x", "/p/" + "%E3%83%84" * 1900 + "y"),
+    ("/p/" + " " * 5560 + "x", "/p/" + "%20" * 5560 + "y"),  # a space grows 3 times too
+    ("/p/" + "\x0b" * 5560 + "x", "/p/" + "%0B" * 5560 + "y"),
+])
+def test_no_fix_when_the_encoded_line_passes_googles_line_limit(path: str, url: str) -> None:
+    written = UA + b"Disallow: /p/\nAllow: " + path.encode() + b"\n"
+    assert len(b"Allow: " + path.encode()) <= 16663  # read whole as written
+    (found,) = r307(written)
+    assert found.line == 3 and "`" not in advice_of(found).split("(")[0]
+    assert advice_of(found).startswith("shorten the path") and "*" in advice_of(found)
+    assert "past the 16,663 octets Google's library reads of a line" in found.message
+    assert "the same URLs" not in found.message
+    # the fix as it was (the whole encoded path) would have allowed a disallowed URL
+    old_fix = UA + b"Disallow: /p/\nAllow: " + encoded_pattern(
+        robotsrules.parse(written).groups[0].rules[1].pattern).encode() + b"\n"
+    assert robotsrules.parse(written).allowed("http://h" + url, agent="x") is False
+    assert robotsrules.parse(old_fix).allowed("http://h" + url, agent="x") is True
+
+
+@requires_oracle
+def test_the_line_limit_boundary_is_googles() -> None:
+    # "Allow: /p/" + "a" * k + "%20x": 14 + k octets once encoded
+    for k, fixed in [(16649, True), (16650, False)]:
+        written = UA + b"Disallow: /p/\nAllow: /p/" + b"a" * k + b" x\n"
+        (found,) = r307(written)
+        if not fixed:
+            assert found.hint.startswith("shorten the path")
+            continue
+        fix = fix_of(found)
+        assert len(fix) == 16663
+        body = UA + b"Disallow: /p/\n" + fix.encode() + b"\n"
+        base = "http://h/p/" + "a" * k
+        assert raw_oracle(body, "x", base + "%20x") is True  # read whole by Google
+        assert raw_oracle(body, "x", base + "%20y") is False
+        assert robotsrules.parse(body).allowed(base + "%20y", agent="x") is False
+
+
+def test_explain_gives_no_form_to_write_past_the_line_limit(tmp_path: Path) -> None:
+    path = tmp_path / "robots.txt"
+    path.write_bytes(UA + b"Disallow: /p/\nAllow: /p/" + "é".encode() * 2800 + b"x\n")
+    for mode in ("google", "rfc"):
+        _, out = run("explain", str(path), "--agent", "x", "--mode", mode,
+                     "https://e.example/p/" + "%C3%A9" * 2800 + "x", "--color", "never")
+        (line,) = [x for x in out.splitlines() if x.startswith("  path:")]
+        assert "the form to write" not in line and "the same URLs" not in line
+        assert "would pass the 16,663 octets Google's library reads of a line" in line
+        assert "shorten the path (for example with `*`)" in line
+
+
+# 2. explain's form to write is lint's fix in every mode, never RFC 9309 mode's normal form
+
+FORM = re.compile(r"the form to write is (\S+) |matched as (\S+), the form to write"
+                  r"|written (\S+) it would")
+MODE_CASES = ["Disallow: /café$menu", "Disallow: /%7Ejoé", "Disallow: /%7ejo é",
+              "Disallow: /ü*.pdf$", "Disallow: /a%62 é", "Disallow: /100% off",
+              "Disallow: /é%zz", "Disallow: /a\tb$c"]
+
+
+def client_urls(fix: str) -> List[str]:
+    """URLs as a client sends them, near the fixed path (ASCII, percent-encoded)."""
+    base = fix.split(": ", 1)[1].replace("*", "").rstrip("$")
+    rfc = robotsrules._rules._urls.rfc_pattern(base)
+    return [base, base + "x", base + "/y", rfc, rfc + "x", base.replace("$", "%24"),
+            base[:-1], "/"]
+
+
+def explain_forms(path: Path, url: str) -> List[Tuple[str, str]]:
+    """(mode, form to write) of every path line explain shows for ``url``."""
+    forms = []
+    for mode in ("google", "rfc"):
+        _, out = run("explain", str(path), "--agent", "x", "--mode", mode,
+                     "https://e.example" + url, "--color", "never")
+        for shown in (x for x in out.splitlines() if x.startswith("  path:")):
+            match = FORM.search(shown)
+            assert match is not None, shown
+            forms.append((mode, next(g for g in match.groups() if g)))
+    return forms
+
+
+@pytest.mark.parametrize("line", MODE_CASES)
+def test_explain_form_to_write_is_lints_fix_in_every_mode(tmp_path: Path, line: str) -> None:
+    written = UA + line.encode() + b"\n"
+    (found,) = r307(written)
+    path = tmp_path / "robots.txt"
+    path.write_bytes(written)
+    shown = [form for url in client_urls(fix_of(found)) for form in explain_forms(path, url)]
+    assert {mode for mode, _ in shown} == {"google", "rfc"}
+    for mode, form in shown:
+        assert "Disallow: " + form == fix_of(found), (mode, form)
+
+
+@requires_oracle
+@pytest.mark.parametrize("line", MODE_CASES)
+def test_applying_the_form_to_write_never_turns_googles_disallowed_into_allowed(
+        tmp_path: Path, line: str) -> None:
+    written = UA + line.encode() + b"\n"
+    (found,) = r307(written)
+    path = tmp_path / "robots.txt"
+    path.write_bytes(written)
+    urls = client_urls(fix_of(found))
+    forms = {("lint", fix_of(found).split(": ", 1)[1])} | {
+        form for url in urls for form in explain_forms(path, url)}
+    for where, form in forms:
+        fixed = UA + b"Disallow: " + form.encode() + b"\n"
+        for url in urls:
+            if raw_oracle(written, "x", "http://h" + url) is False:
+                assert raw_oracle(fixed, "x", "http://h" + url) is False, (where, form, url)
+
+
+def test_explain_rfc_mode_names_its_normal_form_only_as_how_it_matches(tmp_path: Path) -> None:
+    path = tmp_path / "robots.txt"
+    path.write_bytes(UA + "Disallow: /café$menu\n".encode())
+    _, out = run("explain", str(path), "--agent", "x", "--mode", "rfc",
+                 "https://e.example/caf%C3%A9$menu", "--color", "never")
+    assert ("  path:    line 2: Disallow: /café$menu: matched as /caf%C3%A9%24menu (RFC 9309 "
+            "mode's normal form, which Google's library reads differently); the form to write "
+            "is /caf%C3%A9$menu (the same URLs) (lint R307)") in out.splitlines()
+
+
+# 3. a Content-Usage path ends where the reader says (space or tab), not at any blank
+
+@pytest.mark.parametrize("line, fix", [
+    ("Content-Usage: /é\u3000z train-ai=y", "Content-Usage: /%C3%A9%E3%80%80z train-ai=y"),
+    ("Content-Usage: /a\x1fb train-ai=n", "Content-Usage: /a%1Fb train-ai=n"),
+    ("Content-Usage: /a\x0bb train-ai=n", "Content-Usage: /a%0Bb train-ai=n"),
+    ("Content-Usage: /a\u3000b train-ai=n", "Content-Usage: /a%E3%80%80b train-ai=n"),
+    ("Content-Usage: /a b\ttrain-ai=n", ""),  # the path is "/a" (a space ends it): no finding
+])
+def test_content_usage_paths_are_the_readers(line: str, fix: str) -> None:
+    written = UA + b"Allow: /\n" + line.encode() + b"\n"
+    robots = robotsrules.parse(written)
+    (usage,) = robots.groups[0].usage
+    found = r307(written)
+    if not fix:
+        assert found == []
+        return
+    (one,) = found
+    assert fix_of(one) == fix
+    fixed = UA + b"Allow: /\n" + fix.encode() + b"\n"
+    (again,) = robotsrules.parse(fixed).groups[0].usage
+    assert (again.pattern, again.statements, again.valid) == (
+        encoded_pattern(usage.pattern), usage.statements, True)
+    assert [d.code for d in lint(fixed) if d.code.startswith("R6")] == []
+    url = "http://h" + encoded_pattern(usage.pattern)
+    name = usage.statements[0][0]
+    if "\u3000" in line:  # outside US-ASCII only: the same URLs, the same answer
+        assert robotsrules.parse(fixed).usage(url, agent="x").allows(name) is \
+            robots.usage(url, agent="x").allows(name) is usage.statements[0][1]
+
+
+# 4. format characters (Bidi_Control and every Cf) never reach the output raw
+
+def test_control_escapes_hold_every_format_character() -> None:
+    import unicodedata
+
+    from robotsrules._terminal import CONTROL_ESCAPES, visible
+    bidi = [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+    cf = [c for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf"]
+    assert not set(bidi + cf) - set(CONTROL_ESCAPES)
+    assert visible("a\u061cb\u200bc\U000e0041") == "a\\u061cb\\u200bc\\U000e0041"
+
+
+FORMAT_CHARS = "\u061c\u200e\u200f\u200b\ufeff\u00ad\u202e\u2066"
+
+
+def test_format_characters_are_escaped_in_lint_and_explain(tmp_path: Path) -> None:
+    path = tmp_path / "robots.txt"
+    path.write_bytes(UA + f"Disallow: /a{FORMAT_CHARS}b c\n".encode())
+    url = "https://e.example" + quote(f"/a{FORMAT_CHARS}b c")  # as a client sends it
+    outputs = [run("lint", str(path), "--color", "never")[1],
+               run("lint", "--json", str(path))[1],
+               run("lint", "--format", "sarif", str(path))[1],
+               run("explain", str(path), "--agent", "x", "--color", "never", url)[1],
+               run("explain", str(path), "--agent", "x", "--json", url)[1]]
+    for out in outputs:
+        assert not set(FORMAT_CHARS) & set(out), out
+    assert "\\u061c\\u200e\\u200f\\u200b\\ufeff\\u00ad" in outputs[0]
+    message = next(d for d in json.loads(outputs[1])["diagnostics"] if d["code"] == "R307")
+    assert "\\u200e" in message["message"] and "\u200e" not in message["message"]
+    assert "path:    line 2: Disallow: /a\\u061c" in outputs[3]
+    # JSON escapes of characters past U+FFFF are surrogate pairs (RFC 8259 §7)
+    path.write_bytes(UA + "Disallow: /\U000e0041\n".encode())
+    _, out = run("explain", str(path), "--agent", "x", "--json", "https://e.example/%F3%A0%81%81")
+    assert "\U000e0041" not in out and "\\udb40\\udc41" in out
+    assert "\U000e0041" in json.dumps(json.loads(out)["rule"], ensure_ascii=False)
+
+
+# 5. the once-per-file finding survives the cap on findings per code
+
+def test_the_non_ascii_finding_comes_before_the_capped_per_line_ones() -> None:
+    body = UA + "Disallow: /é\n".encode() + "".join(
+        f"Disallow: /a b{i}\n" for i in range(300)).encode()
+    found = lint(body)
+    first = [d for d in found if d.code == "R307" and d.line == 2]
+    assert len(first) == 1 and "outside US-ASCII" in first[0].message
+    assert any(d.code == "R007" and "R307" in d.message for d in found)
+
+
+# 6. a "%" used as data is written "%25" (RFC 3986 §2.4, January 2005)
+
+@pytest.mark.parametrize("line, fix", [
+    ("Disallow: /100% off", "Disallow: /100%25%20off"),
+    ("Disallow: /a%zz b", "Disallow: /a%25zz%20b"),
+    ("Disallow: /a%2 b", "Disallow: /a%252%20b"),
+    ("Disallow: /é%zz", "Disallow: /%C3%A9%25zz"),  # no longer "the same URLs": one a line
+    ("Disallow: /a b/%", "Disallow: /a%20b/%"),  # a URL may complete it (%41): kept
+    ("Disallow: /a b/%4*", "Disallow: /a%20b/%4*"),
+    ("Disallow: /a b%41", "Disallow: /a%20b%41"),  # an escape already
+])
+def test_a_stray_percent_is_encoded_in_the_fix(line: str, fix: str) -> None:
+    (found,) = r307(UA + line.encode() + b"\n")
+    assert fix_of(found) == fix
+    assert ("a `%` that starts no escape" in found.message) is ("%25" in fix)
+    assert "the same URLs" not in found.message
+
+
+@requires_oracle
+def test_the_fixed_stray_percent_matches_the_url_a_client_sends() -> None:
+    written = UA + b"Disallow: /100% off\n"
+    fixed = UA + fix_of(r307(written)[0]).encode() + b"\n"
+    url = "http://h/100%25%20off"  # what a client sends for the path "/100% off"
+    assert raw_oracle(written, "x", url) is True
+    assert raw_oracle(fixed, "x", url) is False
+    assert robotsrules.parse(fixed).allowed(url, agent="x") is False

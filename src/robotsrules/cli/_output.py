@@ -10,7 +10,7 @@ whether or not that command remembered :func:`~robotsrules._terminal.visible`:
   ``--color`` on, the colour sequences the program itself adds (SGR, ``ESC [ ... m``: they
   change colours only, never titles, the clipboard or the cursor) are kept;
 * JSON output (``--json``, ``--format json|sarif``): the characters JSON leaves raw (C1
-  controls, DEL, the bidirectional overrides, U+2028/2029) are written as ``\\uXXXX``
+  controls, DEL, Unicode's format characters, U+2028/2029) are written as ``\\uXXXX``
   escapes, which mean the same string to every JSON reader.
 
 Standard error gets one line per message, starting ``robotsrules``: :func:`fail` (errors),
@@ -30,8 +30,17 @@ from ._common import EXIT_ERROR
 
 __all__ = ["Screen", "colour_on", "fail", "note", "painter", "screen", "warn"]
 
+
+def _json_escape(code: int) -> str:
+    """The JSON escape of one character (RFC 8259 §7: a UTF-16 surrogate pair above U+FFFF)."""
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
 _TEXT = {code: escape for code, escape in CONTROL_ESCAPES.items() if code != 0x0A}
-_JSON: Dict[int, str] = {code: f"\\u{code:04x}" for code in CONTROL_ESCAPES if code >= 0x7F}
+_JSON: Dict[int, str] = {code: _json_escape(code) for code in CONTROL_ESCAPES if code >= 0x7F}
 _SGR = re.compile(r"(\x1b\[[0-9;]*m)")
 
 

@@ -18,12 +18,14 @@ import os
 import time
 from typing import Any, Callable, Dict, Iterator, List, Optional, Set, TextIO, Tuple
 
+from .._rules._parser import MAX_LINE_BYTES
 from .._rules._pattern import matches
-from .._rules._urls import encoded_pattern, rfc_pattern, unencoded
+from .._rules._urls import rfc_pattern, unencoded
 from .._terminal import visible
 from ..errors import RobotsError
+from ..linter._checks import path_fix
 from ..model import Verdict
-from ..robotstxt import RobotsTxt
+from ..robotstxt import RobotsTxt, parse
 from ._agent_options import add_agent_options, command_agents
 from ._common import (
     EXIT_ALLOWED,
@@ -292,10 +294,14 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
         elif line.number not in group_lines:
             text = paint(text, "2")
         out.write(text + "\n")
+    rfc: Optional[Dict[int, str]] = None
+    if robots.mode == "rfc":  # the Google reading of each rule line: the form to write
+        rfc = {rule.line: rule.pattern for group in parse(robots.source).groups
+               for rule in group.rules}
     for agent, verdict in verdicts:
         _explain_verdict(args.url, agent, verdict, out, paint, several)
         if robots.mode != "legacy":  # legacy reading compares its own way (urllib's)
-            _explain_encoding(verdict, robots.mode == "rfc", out)
+            _explain_encoding(verdict, rfc, out)
     return code
 
 
@@ -326,30 +332,47 @@ def _explain_verdict(url: str, agent: str, verdict: Verdict, out: TextIO,
         out.write(f"  usage:   line {visible(str(usage))}\n")
 
 
-def _explain_encoding(verdict: Verdict, rfc: bool, out: TextIO) -> None:
+def _explain_encoding(verdict: Verdict, rfc: Optional[Dict[int, str]], out: TextIO) -> None:
     """How the applicable rules whose paths should be percent-encoded (lint R307) are
     matched: as written and encoded, where the two read this target differently. Shown
     only; matching is not changed (Google's library encodes octets >= 0x80 of a pattern,
-    nothing else)."""
+    nothing else). The form to write is lint's fix in every mode (:func:`path_fix`, from
+    the Google reading of the line: ``rfc`` maps a line to it in RFC 9309 mode), never
+    RFC 9309 mode's normal form, which Google's library reads differently (``%24``)."""
     for group in verdict.groups:
         for rule in group.rules:
             if not rule.pattern or not unencoded(rule.value):
                 continue
-            encoded = encoded_pattern(rule.pattern)
+            google = rule.pattern if rfc is None else rfc.get(rule.line, "")
+            if not google:
+                continue
+            directive = "Allow" if rule.directive == "allow" else "Disallow"
+            form = path_fix(directive, google)
             written = matches(rule.pattern, verdict.target)
-            either = matches(rfc_pattern(encoded) if rfc else encoded, verdict.target)
             deciding = verdict.rule is not None and verdict.rule.line == rule.line
+            head = f"line {visible(str(rule))}"
+            if form is None:
+                said = (f"{'matches' if written else 'does not match'} this target as "
+                        "written; written percent-encoded the line would pass the "
+                        f"{MAX_LINE_BYTES:,} octets Google's library reads of a line (the "
+                        "rest cut off): shorten the path (for example with `*`)")
+                out.write(f"  path:    {head}: {said} (lint R307)\n")
+                continue
+            either = matches(rfc_pattern(form) if rfc is not None else form, verdict.target)
             if written == either and not deciding:
                 continue
-            head = f"line {visible(str(rule))}"
-            if encoded == rule.pattern:  # only octets >= 0x80: matched encoded already
-                said = f"matched as {encoded}, the form to write (the same URLs)"
+            if form == google and rule.pattern == form:  # only octets >= 0x80
+                said = f"matched as {form}, the form to write (the same URLs)"
+            elif form == google:  # RFC 9309 mode's normal form differs from the form to write
+                said = (f"matched as {rule.pattern} (RFC 9309 mode's normal form, which "
+                        f"Google's library reads differently); the form to write is {form} "
+                        "(the same URLs)")
             elif written == either:
-                said = (f"matched as written; written {encoded} it would match this "
+                said = (f"matched as written; written {form} it would match this "
                         "target too")
             else:
                 said = (f"{'matches' if written else 'does not match'} this target as "
-                        f"written; written {encoded} it {'would' if either else 'would not'}")
+                        f"written; written {form} it {'would' if either else 'would not'}")
             out.write(f"  path:    {head}: {said} (lint R307)\n")
 
 

@@ -54,7 +54,7 @@ from ..model import Group, Line, RequestRate, Rule
 from ..robotstxt import DEFAULT_MAX_BYTES, RobotsTxt
 from ._codes import MAX_PER_CODE, Diagnostic, cut_message, diagnostic
 
-__all__ = ["lint"]
+__all__ = ["lint", "path_fix"]
 
 
 
@@ -153,6 +153,24 @@ def _line_list(numbers: Sequence[int], shown: int = 5) -> str:
     return head if len(numbers) <= shown else f"{head} and {len(numbers) - shown} others"
 
 
+def path_fix(directive: str, pattern: str, tail: str = "") -> Optional[str]:
+    """The form to write of a rule path (lint R307's fix, and what ``explain`` calls the
+    form to write, in every mode): ``pattern`` as Google's library matches it (octets
+    >= 0x80 encoded, the reading of ``google`` mode) with space, control characters and a
+    stray ``%`` encoded too (:func:`~robotsrules._rules._urls.encoded_pattern`). ``None``
+    when the line written that way (``directive: path`` then ``tail``) would be longer
+    than Google's library reads of a line (:data:`MAX_LINE_BYTES`): the rest would be cut
+    off, leaving a shorter prefix that matches other URLs, so no such form is offered.
+
+    >>> path_fix("Disallow", "/my page"), path_fix("Allow", "/%C3%A9" * 2800 + "x")
+    ('/my%20page', None)
+    """
+    encoded = encoded_pattern(pattern)
+    if len(text_octets(f"{directive}: {encoded}{tail}")) > MAX_LINE_BYTES:
+        return None
+    return encoded
+
+
 def _value_column(line: Line) -> int:
     raw = line.raw
     start = _key_column(line) - 1 + len(line.key_text)
@@ -232,6 +250,8 @@ class _Linter:
         # Paths whose only unencoded characters are outside US-ASCII read the same for
         # Google and RFC 9309 readers: one R307 per file for them (counted), not one a line.
         self.non_ascii_paths: List[Tuple[str, int, str, str, str]] = []
+        # The other R307 findings (line, column, message, advice), emitted after that one.
+        self.line_encodings: List[Tuple[int, int, str, str]] = []
 
     # -- output ---------------------------------------------------------------------------
     def emit(self, code: str, line: int, column: int, message: str, **fields: object) -> None:
@@ -933,20 +953,30 @@ class _Linter:
     # -- pass 4: rules ----------------------------------------------------------------------
     def rule_checks(self) -> None:
         self.non_ascii_paths.clear()
+        self.line_encodings.clear()
+        paths: List[Tuple[str, int, str, str, str]] = []
         for group in self.groups:
             decides = [r for r in group.rules if r.pattern]
             for rule in group.rules:
                 self._rule_text(rule, decides)
-                self._rule_encoding(_CANON[rule.directive], rule.line, rule.value,
-                                    rule.pattern, "")
+                paths.append((_CANON[rule.directive], rule.line, rule.value, rule.pattern, ""))
             for usage in group.usage:  # a Content-Usage rule's path is a rule path too
-                parts = usage.value.split(None, 1)
-                if (usage.directive == "content-usage" and usage.pattern and parts
-                        and parts[0][0] in "/*"):  # a value without a path has none to encode
-                    self._rule_encoding("Content-Usage", usage.line, parts[0], usage.pattern,
-                                        "".join(" " + r for r in parts[1:]))
+                if usage.directive != "content-usage":
+                    continue
+                # The reader's own reading of the value (one home for where a path ends).
+                path = read_value("content-usage", usage.value).path
+                if path:  # a value without a path has none to encode
+                    tail = usage.value.strip(" \t")[len(path):]
+                    paths.append(("Content-Usage", usage.line, path, usage.pattern, tail))
+        # R307: the one finding for paths whose only unencoded characters are outside
+        # US-ASCII comes first, so that the per-line findings (counted past MAX_PER_CODE)
+        # never push it out.
+        for directive, number, value, pattern, tail in paths:
+            self._rule_encoding(directive, number, value, pattern, tail)
         if self.non_ascii_paths:
             self._non_ascii_paths(sorted(self.non_ascii_paths, key=lambda p: p[1]))
+        for number, column, message, advice in self.line_encodings:
+            self.emit("R307", number, column, message, advice=advice)
         # Merged rules of each agent: analyse each distinct set of groups once. A rule
         # never decides only if it never decides in *every* set that holds it (a rule of a
         # group for "a" and "b" may be outranked in a's merged rules but not in b's).
@@ -1008,22 +1038,43 @@ class _Linter:
 
     def _rule_encoding(self, directive: str, number: int, value: str, pattern: str,
                        tail: str) -> None:
-        """R307: a rule path written with characters that should be percent-encoded."""
+        """R307: a rule path written with characters that should be percent-encoded. Paths
+        with only characters outside US-ASCII to encode are gathered for one finding per
+        file (:meth:`_non_ascii_paths`); the others are kept for one finding a line."""
         kinds = unencoded(value)
         if not kinds:
             return
-        if kinds == ("non-ascii",):  # reported once per file, below
+        fix = path_fix(directive, pattern, tail)
+        if kinds == ("non-ascii",) and fix == pattern:  # the same URLs: once per file
             self.non_ascii_paths.append((directive, number, value, pattern, tail))
             return
-        encoded = encoded_pattern(pattern)
         what = {"non-ascii": "characters outside US-ASCII", "space": "a space",
                 "control": "control characters"}
-        held = " and ".join(what[kind] for kind in kinds)
-        self.emit("R307", number, _value_column(self.line(number)),
-                  f"`{directive}: {value}` holds {held}: a space or control character is "
-                  "matched as written (as Google's library does), so URLs sent "
-                  f"percent-encoded (`{encoded}`) do not match it",
-                  fix=f"{directive}: {encoded}{tail}")
+        held = [what[kind] for kind in kinds]
+        encoded = encoded_pattern(pattern)
+        if fix is None:
+            octets = len(text_octets(f"{directive}: {encoded}{tail}"))
+            self.line_encodings.append((
+                number, _value_column(self.line(number)),
+                f"`{directive}: {value}` holds {' and '.join(held)}, but written "
+                f"percent-encoded the line would be {octets:,} octets, past the "
+                f"{MAX_LINE_BYTES:,} octets Google's library reads of a line: the rest would be "
+                "cut off, leaving a shorter prefix that matches other URLs",
+                "shorten the path before encoding it (for example, end it with `*` or "
+                "match a long run with `*`)"))
+            return
+        # Encoding spaces and controls adds no "%25": more of them is a stray "%" encoded.
+        stray = encoded.count("%25") > pattern.count("%25")
+        if stray:
+            held.append("a `%` that starts no escape")
+        as_written = [w for w in ("a space or control character" if set(kinds) - {"non-ascii"}
+                                  else "", "a `%` that starts no escape" if stray else "") if w]
+        self.line_encodings.append((
+            number, _value_column(self.line(number)),
+            f"`{directive}: {value}` holds {' and '.join(held)}: "
+            f"{' or '.join(as_written)} is matched as written (as Google's library does), so "
+            f"URLs sent percent-encoded (`{encoded}`) do not match it",
+            f"write `{directive}: {fix}{tail}`"))
 
     def _non_ascii_paths(self, found: Sequence[Tuple[str, int, str, str, str]]) -> None:
         """The one R307 of a file for paths with characters outside US-ASCII only."""
@@ -1035,7 +1086,7 @@ class _Linter:
                   f"`{directive}: {value}` holds characters outside US-ASCII{others}: they "
                   f"are matched percent-encoded (`{encoded}`, the same URLs), as Google's "
                   "library encodes rule paths; other parsers may compare the raw text",
-                  fix=f"{directive}: {encoded}{tail}")
+                  advice=f"write `{directive}: {encoded}{tail}`")
 
     def _never_decides(self, indexes: Sequence[int], token: str
                        ) -> Iterable[Tuple[int, int, Tuple[str, str, int]]]:

@@ -291,8 +291,10 @@ CODES: Dict[str, Code] = {
         "path-not-encoded", "warning",
         "A rule path holds characters that should be percent-encoded (outside US-ASCII, "
         "space, control characters; RFC 9309 §2.2.2): Google encodes only those outside "
-        "US-ASCII itself, and other parsers may compare the raw text.",
-        "write `{fix}`",
+        "US-ASCII itself, and other parsers may compare the raw text. The fix writes a "
+        "`%` that starts no escape as `%25` (RFC 3986 §2.4); none is offered when the "
+        "encoded line would pass the 16,663 octets Google's library reads of a line.",
+        "{advice}",
     ),
     "R401": Code(
         "crawl-delay-invalid", "warning",
