@@ -180,26 +180,16 @@ def unencoded(value: str) -> Tuple[str, ...]:
 
 def encoded_pattern(pattern: str) -> str:
     """A pattern as matched (octets >= 0x80 already encoded, see :func:`normalize_escapes`)
-    with space and control characters percent-encoded too, and a ``%`` that starts no
-    escape written ``%25`` (RFC 3986 §2.4, January 2005: a ``%`` used as data is encoded):
-    the form to write.
+    with space and control characters percent-encoded too: the form to write.
 
-    A ``%`` that a matched URL may still complete into an escape (it ends the pattern or
-    comes before a ``*``, alone or with one hex digit: ``/a%``, ``/a%4*``) is kept: written
-    ``%25`` it would match fewer URLs (``/a%41`` no longer).
+    A ``%`` that starts no escape is kept as written: browsers send it raw (the WHATWG URL
+    Standard's path state leaves such a ``%`` as it is), so writing it ``%25`` would stop a
+    Disallow from matching the URLs they send.
 
     >>> encoded_pattern("/my page/%E3%83%84\\x7f"), encoded_pattern("/100% off/%4*")
-    ('/my%20page/%E3%83%84%7F', '/100%25%20off/%4*')
+    ('/my%20page/%E3%83%84%7F', '/100%%20off/%4*')
     """
-    if "%" in pattern:
-        pattern = _STRAY_PERCENT.sub("%25", pattern)
     return pattern.translate(_WRITE_ENCODED)
-
-
-# A "%" that starts no escape and that no URL can complete into one: not followed by two
-# hex digits, nor by the pattern's end or a "*" (alone or after one hex digit).
-_STRAY_PERCENT: Final = re.compile(
-    r"%(?![0-9A-Fa-f]{2})(?!(?:[0-9A-Fa-f])?(?:\*|$))")
 
 
 def _has_lower_escape(octets: str) -> bool:

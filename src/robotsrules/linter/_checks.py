@@ -964,10 +964,19 @@ class _Linter:
                 if usage.directive != "content-usage":
                     continue
                 # The reader's own reading of the value (one home for where a path ends).
-                path = read_value("content-usage", usage.value).path
-                if path:  # a value without a path has none to encode
-                    tail = usage.value.strip(" \t")[len(path):]
-                    paths.append(("Content-Usage", usage.line, path, usage.pattern, tail))
+                reading = read_value("content-usage", usage.value)
+                path = reading.path
+                if not path:  # a value without a path has none to encode
+                    continue
+                tail = usage.value.strip(" \t")[len(path):]
+                # The encoded form must read back as the same path and statements: a value
+                # read as a path only because it failed to be a Dictionary (`*a="é", ...`)
+                # may read, encoded, as a Dictionary for every path.
+                encoded = encoded_pattern(usage.pattern)
+                again = read_value("content-usage", encoded + tail)
+                if again.path != encoded or again.statements != reading.statements:
+                    continue
+                paths.append(("Content-Usage", usage.line, path, usage.pattern, tail))
         # R307: the one finding for paths whose only unencoded characters are outside
         # US-ASCII comes first, so that the per-line findings (counted past MAX_PER_CODE)
         # never push it out.
@@ -1063,17 +1072,11 @@ class _Linter:
                 "shorten the path before encoding it (for example, end it with `*` or "
                 "match a long run with `*`)"))
             return
-        # Encoding spaces and controls adds no "%25": more of them is a stray "%" encoded.
-        stray = encoded.count("%25") > pattern.count("%25")
-        if stray:
-            held.append("a `%` that starts no escape")
-        as_written = [w for w in ("a space or control character" if set(kinds) - {"non-ascii"}
-                                  else "", "a `%` that starts no escape" if stray else "") if w]
         self.line_encodings.append((
             number, _value_column(self.line(number)),
-            f"`{directive}: {value}` holds {' and '.join(held)}: "
-            f"{' or '.join(as_written)} is matched as written (as Google's library does), so "
-            f"URLs sent percent-encoded (`{encoded}`) do not match it",
+            f"`{directive}: {value}` holds {' and '.join(held)}: a space or control "
+            "character is matched as written (as Google's library does), so URLs sent "
+            f"percent-encoded (`{encoded}`) do not match it",
             f"write `{directive}: {fix}{tail}`"))
 
     def _non_ascii_paths(self, found: Sequence[Tuple[str, int, str, str, str]]) -> None:
