@@ -375,7 +375,9 @@ from robotsrules.policy import Answer, Entry, fetch_flow
 
 path, name, count, pad = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 # These tests are about integrity, not time bounds: wait for the lock rather than drop.
-store = SQLiteStore(path, busy_timeout=120)
+# Time-outs far past any healthy wait: under load, opening the file (the schema and WAL set-up
+# that four writers race for) may wait longer than the 2 s default, which is not what is tested.
+store = SQLiteStore(path, busy_timeout=120, open_timeout=120, read_timeout=120)
 print("ready", flush=True)
 sys.stdin.readline()
 until = count[len("until:"):] if count.startswith("until:") else None
