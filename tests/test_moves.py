@@ -40,7 +40,9 @@ def _as_recorded(text: str) -> str:
 @pytest.mark.parametrize("module", sorted(NAMES))
 def test_every_name_importable_before_the_moves_still_is(module: str) -> None:
     if module == "robotsrules.__all__":
-        assert sorted(robotsrules.__all__) == NAMES[module]
+        # Every name public before the moves still is (names added since are the public-API
+        # test's to list: tests/test_public_api.py).
+        assert not set(NAMES[module]) - set(robotsrules.__all__)
         return
     try:
         found = importlib.import_module(module)
