@@ -338,9 +338,7 @@ def _dns_evidence(address: Address, suffixes: Tuple[str, ...], source: Optional[
         return Evidence("name-pattern", "not-checked", f"DNS turned off (names under {wanted})",
                         source)
     checker = _checker(dns if isinstance(dns, str) else None, deadline)
-    found = checker.check(address, suffixes, operator=crawler.operator if crawler else "",
-                          user_triggered=crawler is not None
-                          and crawler.trigger == "user-triggered")
+    found = checker.check(address, suffixes)
     outcome: EvidenceOutcome = {"confirmed": "confirmed", "not-confirmed": "not-confirmed",
                                 "failed": "unknown"}[found.outcome]  # type: ignore[assignment]
     return Evidence("name-pattern", outcome, found.detail, source, name=found.name)
