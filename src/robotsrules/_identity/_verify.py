@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import datetime
 import ipaddress
+import math
 import os
 import threading
 from typing import (
@@ -65,7 +66,8 @@ from .._tables._crawlers import Crawler, crawler_for, known_crawlers
 from .._terminal import visible
 from ..errors import InvalidAgent, InvalidArgument, RobotsError
 from ..useragent import product_token
-from ._names import suffix_of
+from ._dns import MAX_DEADLINE
+from ._names import cloud_refused, shaped, suffix_of
 
 __all__ = [
     "EVIDENCE_KINDS",
@@ -74,6 +76,7 @@ __all__ = [
     "EvidenceOutcome",
     "VerdictName",
     "Verification",
+    "current_snapshot",
     "parse_address",
     "verify",
 ]
@@ -160,13 +163,13 @@ def parse_address(text: Union[str, Address]) -> Address:
     else:
         shown = visible(text[:80])
         if "%" in text:
-            raise InvalidArgument(f"address {shown!r} has a zone id: a link-local address "
+            raise InvalidArgument(f"address '{shown}' has a zone id: a link-local address "
                                   "with a zone names a link, never a crawler; give the address "
                                   "alone")
         try:
             address = ipaddress.ip_address(text)
         except ValueError:
-            raise InvalidArgument(f"{shown!r} is not an IPv4 or IPv6 address") from None
+            raise InvalidArgument(f"'{shown}' is not an IPv4 or IPv6 address") from None
     if isinstance(address, ipaddress.IPv6Address):
         if address.scope_id:
             raise InvalidArgument(f"address {str(address)!r} has a zone id; give the address "
@@ -201,7 +204,7 @@ _LOADED: Dict[Tuple[str, int, int], Snapshot] = {}
 _LOADED_LOCK = threading.Lock()
 
 
-def _load(path: Optional[str]) -> Snapshot:
+def current_snapshot(path: Optional[str] = None) -> Snapshot:
     """The snapshot in force (see :func:`load_snapshot`), read again only when the file it
     would read changed (its path, modification time and size): a log's every line is
     verified against one reading, not one each."""
@@ -254,9 +257,9 @@ def _list_evidence(address: Address, token: str, crawler: Crawler,
                             "address list for it"), False, None
         return Evidence("address-list", "unknown", f"no address snapshot: {problem}",
                         (crawler.verify.ip_ranges or (None,))[0]), False, None
-    lists = snapshot.lists_for(token) + tuple(
+    lists = tuple(item for item in snapshot.lists_for(token) + tuple(
         found for found in map(snapshot.named, crawler.verify.address_lists)
-        if found is not None and token not in found.tokens)
+        if found is not None and token not in found.tokens) if item.role == "operator")
     if not lists:
         if published:
             return Evidence("address-list", "unknown", "the registry names an address list "
@@ -281,6 +284,9 @@ def _list_evidence(address: Address, token: str, crawler: Crawler,
                             age.days if age is not None else None), shared, None
     other: Optional[str] = None
     for hit in hits:
+        if hit.list.role == "cloud-customers":
+            other = f"the address is {_customers(hit.list)}"
+            break
         if hit.list.operator == crawler.operator:
             other = f"the address is in {hit.list.operator}'s list {hit.list.name} " \
                     f"({_agents(hit.list.tokens) or 'other agents'}), not {token}'s"
@@ -301,31 +307,72 @@ def _list_evidence(address: Address, token: str, crawler: Crawler,
                     read=_date(lists[0].read_at)), False, other
 
 
+def _customers(held: AddressList) -> str:
+    """What an address in a ``cloud-customers`` list is (Google's user-triggered-fetchers)."""
+    return (f"a {held.operator} Cloud customer's fetcher ({held.operator}'s list {held.name}),"
+            f" not {held.operator}")
+
+
+def _masks(suffix: str, token: Optional[str]) -> Tuple[str, ...]:
+    """The registry's masks with a documented shape under ``suffix`` (``token``'s own when
+    it has some, else every crawler's): a name must match one, not only end in the suffix
+    (``rate-limited-proxy-***-***-***-***.google.com`` never lets ``x.corp.google.com``
+    in). None: the suffix alone (``*.search.msn.com``)."""
+    mine: Dict[str, None] = {}
+    every: Dict[str, None] = {}
+    for crawler in known_crawlers():
+        for written in crawler.verify.reverse_dns:
+            if shaped(written) and suffix_of(written) == suffix:
+                every[written] = None
+                if token is not None and (crawler.token or "").lower() == token.lower():
+                    mine[written] = None
+    return tuple(mine or every)
+
+
+def _patterns(suffixes: Sequence[str], token: Optional[str]) -> Tuple[str, ...]:
+    """The suffixes as the DNS check takes them: each narrowed to its masks (:func:`_masks`),
+    generic cloud names left out (they never confirm)."""
+    found: Dict[str, None] = {}
+    for suffix in suffixes:
+        if cloud_refused(f"name.{suffix}") is None:
+            found.update(dict.fromkeys(_masks(suffix, token) or (suffix,)))
+    return tuple(found)
+
+
 def _suffixes(token: str, crawler: Crawler,
-              snapshot: Optional[Snapshot]) -> Tuple[Tuple[str, ...], Optional[str], bool]:
-    """(the DNS suffixes documented for the token, their source, shared by several agents?)"""
+              snapshot: Optional[Snapshot]) -> Tuple[Tuple[str, ...], Optional[str]]:
+    """(the DNS name patterns documented for the token, their source). A name verifies the
+    operator only: operators publish their names per operator (Bing's ``search.msn.com``
+    serves Bingbot, BingPreview and AdIdxBot alike), and none of the snapshot's documents
+    names for one agent alone."""
     found: Dict[str, None] = {}
     source: Optional[str] = None
-    shared = False
     if snapshot is not None:
         for pattern in snapshot.patterns_for(token):
-            found.update(dict.fromkeys(pattern.suffixes))
-            source = source or pattern.source
-            shared = shared or len(pattern.tokens) > 1
+            if pattern.role == "operator":
+                found.update(dict.fromkeys(pattern.suffixes))
+                source = source or pattern.source
     for written in crawler.verify.reverse_dns:
         suffix = suffix_of(written)
         if suffix is not None:
             found.setdefault(suffix, None)
-    if found and not shared:
-        # The registry's patterns: shared when another entry documents the same suffixes.
-        mine = set(found)
-        shared = any(c.token and c.token.lower() != token.lower() and mine.intersection(
-            s for s in map(suffix_of, c.verify.reverse_dns) if s) for c in known_crawlers())
-    return tuple(found), source or (crawler.source or None), shared
+    return _patterns(tuple(found), token), source or (crawler.source or None)
+
+
+def _lent_names(names: Sequence[str], snapshot: Optional[Snapshot]) -> str:
+    """A note when a PTR name is under a ``cloud-customers`` pattern (Google's
+    ``gae.googleusercontent.com``): a cloud customer's machine, named as such."""
+    for pattern in snapshot.name_patterns if snapshot is not None else ():
+        if pattern.role == "cloud-customers":
+            for name in names:
+                if pattern.matches(name):
+                    return f"; {name} is a {pattern.operator} Cloud customer's machine, " \
+                           f"not {pattern.operator}"
+    return ""
 
 
 def _dns_evidence(address: Address, suffixes: Tuple[str, ...], source: Optional[str],
-                  crawler: Optional[Crawler], dns: Union[bool, str], deadline: float,
+                  snapshot: Optional[Snapshot], dns: Union[bool, str], deadline: float,
                   needed: bool) -> Evidence:
     if not suffixes:
         return Evidence("name-pattern", "not-published", "the operator documents no reverse "
@@ -341,7 +388,10 @@ def _dns_evidence(address: Address, suffixes: Tuple[str, ...], source: Optional[
     found = checker.check(address, suffixes)
     outcome: EvidenceOutcome = {"confirmed": "confirmed", "not-confirmed": "not-confirmed",
                                 "failed": "unknown"}[found.outcome]  # type: ignore[assignment]
-    return Evidence("name-pattern", outcome, found.detail, source, name=found.name)
+    detail = found.detail
+    if outcome != "confirmed":
+        detail += _lent_names(found.names, snapshot)
+    return Evidence("name-pattern", outcome, detail, source, name=found.name)
 
 
 def _signature_evidence(crawler: Crawler) -> Evidence:
@@ -403,8 +453,10 @@ def verify(address: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address],
         from ._dns import parse_server
 
         parse_server(dns)
-    if not dns_deadline > 0:
-        raise InvalidArgument("dns_deadline must be positive seconds")
+    if not (isinstance(dns_deadline, (int, float)) and math.isfinite(dns_deadline)
+            and 0 < dns_deadline <= MAX_DEADLINE):
+        raise InvalidArgument(f"dns_deadline must be finite seconds above 0 and at most "
+                              f"{MAX_DEADLINE:g}")
     read = parse_address(address)
     moment = _now(now)
     problem: Optional[str] = None
@@ -413,7 +465,7 @@ def verify(address: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address],
         lists = snapshot
     else:
         try:
-            lists = _load(snapshot)
+            lists = current_snapshot(snapshot)
         except RobotsError as error:
             lists, problem = None, str(error)
     label = _snapshot_label(lists) if lists is not None else f"none ({problem})"
@@ -436,29 +488,34 @@ def verify(address: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address],
                         listed_by=listed_by, snapshot=label)
     if claimed is None:
         if user_agent is not None:
-            return _whose(base._replace(reason=""), read, lists, dns, dns_deadline, moment,
-                          f"the user agent {shown_ua!r} names no crawler")
+            # A header naming no registry crawler claims nothing there is to verify: never
+            # "verified" (a browser from Google's addresses is not Googlebot), whoever's list
+            # holds the address (said, offline: no DNS for every browser of a log).
+            whose = _whose(base, read, lists, False, dns_deadline, moment,
+                           f"the header '{shown_ua}' names no known crawler: nothing to "
+                           "verify")
+            return whose._replace(verdict="unverifiable", operator_only=False)
         return _whose(base, read, lists, dns, dns_deadline, moment, "")
     crawler = crawler_for(claimed)
     if crawler is None:
         others = f"; the address is in {', '.join(listed_by)}" if listed_by else ""
         return base._replace(
             verdict="unverifiable",
-            reason=f"{visible(claimed)!r} is not in the crawler registry: nothing to verify "
+            reason=f"'{visible(claimed)}' is not in the crawler registry: nothing to verify "
                    f"it by{others}",
             evidence=tuple(Evidence(kind, "not-published", "unknown crawler")
                            for kind in EVIDENCE_KINDS))
     token = crawler.token or claimed
     list_found, list_shared, other = _list_evidence(read, token, crawler, lists, problem,
                                                     moment)
-    suffixes, source, dns_shared = _suffixes(token, crawler, lists)
-    dns_found = _dns_evidence(read, suffixes, source, crawler, dns, dns_deadline,
+    suffixes, source = _suffixes(token, crawler, lists)
+    dns_found = _dns_evidence(read, suffixes, source, lists, dns, dns_deadline,
                               needed=list_found.outcome != "confirmed")
     evidence = (list_found, dns_found, _signature_evidence(crawler))
     verdict, reason = _verdict(evidence)
     operator_only = False
     if verdict == "verified":
-        operator_only = list_shared if list_found.outcome == "confirmed" else dns_shared
+        operator_only = list_shared if list_found.outcome == "confirmed" else True
         if operator_only:
             reason += f"; this evidence is shared by several of {crawler.operator}'s agents: " \
                       f"it verifies {crawler.operator}, not that the agent is {token}"
@@ -479,7 +536,12 @@ def _whose(base: Verification, address: Address, snapshot: Optional[Snapshot],
     lead = f"{prefix}; " if prefix else ""
     if snapshot is None:
         return base._replace(verdict="unknown", reason=f"{lead}no address snapshot")
-    hits = snapshot.index.lookup(address)
+    every = snapshot.index.lookup(address)
+    hits = tuple(hit for hit in every if hit.list.role == "operator")
+    lent = next((hit for hit in every if hit.list.role == "cloud-customers"), None)
+    if lent is not None and not hits:
+        # An operator's cloud customers' addresses: named, never the operator's verdict.
+        lead += f"{_customers(lent.list)} (prefix {lent.prefix}); "
     if hits:
         first = hits[0]
         held: AddressList = first.list
@@ -498,8 +560,8 @@ def _whose(base: Verification, address: Address, snapshot: Optional[Snapshot],
             reason=f"{lead}{held.operator}'s published list {held.name} holds it "
                    f"(prefix {first.prefix}; for {agents}): this verifies the operator, "
                    "not any claimed agent")
-    patterns = snapshot.name_patterns
-    suffixes = tuple(dict.fromkeys(s for pattern in patterns for s in pattern.suffixes))
+    patterns = tuple(p for p in snapshot.name_patterns if p.role == "operator")
+    suffixes = _patterns(tuple(dict.fromkeys(s for p in patterns for s in p.suffixes)), None)
     if dns is False or not suffixes:
         dns_found = Evidence("name-pattern", "not-checked", "DNS turned off")
     else:
@@ -508,8 +570,15 @@ def _whose(base: Verification, address: Address, snapshot: Optional[Snapshot],
         outcome: EvidenceOutcome = {"confirmed": "confirmed", "not-confirmed":
                                     "not-confirmed", "failed": "unknown"}[
             checked.outcome]  # type: ignore[assignment]
-        dns_found = Evidence("name-pattern", outcome, checked.detail, name=checked.name)
-    evidence = (Evidence("address-list", "not-confirmed", "in no published list"), dns_found,
+        detail = checked.detail
+        if outcome != "confirmed":
+            detail += _lent_names(checked.names, snapshot)
+        dns_found = Evidence("name-pattern", outcome, detail, name=checked.name)
+    listed = Evidence("address-list", "not-confirmed", "in no published list")
+    if lent is not None:
+        listed = Evidence("address-list", "not-confirmed", _customers(lent.list), lent.list.url,
+                          lent.list.name, lent.prefix, _date(lent.list.read_at))
+    evidence = (listed, dns_found,
                 Evidence("web-bot-auth", "not-checked", "needs the request itself"))
     if dns_found.outcome == "confirmed" and dns_found.name is not None:
         owner = next((p for p in patterns if p.matches(dns_found.name)), None)
@@ -522,5 +591,5 @@ def _whose(base: Verification, address: Address, snapshot: Optional[Snapshot],
             reason=f"{lead}{dns_found.detail}: {operator}'s documented names")
     verdict: VerdictName = "unknown" if dns_found.outcome == "unknown" else "not-verified"
     why = dns_found.detail if dns_found.outcome != "not-checked" else "DNS not checked"
-    return base._replace(verdict=verdict, evidence=evidence,
-                         reason=f"{lead}in no published list; {why}")
+    where = "in no other published list" if lent is not None else "in no published list"
+    return base._replace(verdict=verdict, evidence=evidence, reason=f"{lead}{where}; {why}")

@@ -127,6 +127,8 @@ MAX_SNAPSHOT_CHARS = 32 << 20
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 _SUFFIX = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}")
 _TOKEN = re.compile(r"[A-Za-z_-]{1,100}")
+ROLES = ("operator", "cloud-customers")
+"""What a list or a name pattern is evidence of (see :attr:`AddressList.role`)."""
 _URL = re.compile(r"https?://\S{1,2000}")
 _MAPPED = 0xFFFF
 _LOW32 = 0xFFFFFFFF
@@ -174,6 +176,11 @@ class AddressList(NamedTuple):
     max_age: Optional[int] = None
     """Seconds the last response's ``Cache-Control: max-age`` asked it be kept (at most
     :data:`STALE_AFTER`)."""
+    role: str = "operator"
+    """:data:`ROLES`: ``"operator"``, the operator's own crawlers' addresses (evidence);
+    ``"cloud-customers"``, addresses the operator lends its cloud customers (Google's
+    ``user-triggered-fetchers.json``): a request from one is a customer's, never the
+    operator's, so such a list never verifies and says so."""
 
     def __repr__(self) -> str:
         read = self.read_at.strftime("%Y-%m-%d") if self.read_at is not None else "not captured"
@@ -209,6 +216,8 @@ class NamePattern(NamedTuple):
     """The registry tokens the operator documents these names for."""
     source: str
     note: str = ""
+    role: str = "operator"
+    """As :attr:`AddressList.role`: ``"cloud-customers"`` names never verify."""
 
     def matches(self, host: str) -> Optional[str]:
         """The suffix ``host`` ends with, at a label boundary, else ``None``.
@@ -583,7 +592,14 @@ def _address_list(entry: Any, where: str) -> AddressList:
         captured=captured, source=_field(entry, "source", str, where),
         prefixes=_check_span(prefixes, where), read_url=read_url,
         etag=_field(entry, "etag", str, where, optional=True), polled_at=polled_at,
-        max_age=_field(entry, "max_age", int, where, optional=True))
+        max_age=_field(entry, "max_age", int, where, optional=True), role=_role(entry, where))
+
+
+def _role(entry: Mapping[str, Any], where: str) -> str:
+    role = _field(entry, "role", str, where, optional=True) or "operator"
+    if role not in ROLES:
+        raise RobotsError(f"{where}: 'role' is not one of {', '.join(ROLES)}")
+    return role
 
 
 def _name_pattern(entry: Any, where: str) -> NamePattern:
@@ -598,7 +614,8 @@ def _name_pattern(entry: Any, where: str) -> NamePattern:
     if not _URL.fullmatch(source):
         raise RobotsError(f"{where}: 'source' is not an http(s) URL")
     return NamePattern(operator, suffixes, _strings(entry, "tokens", where, _TOKEN), source,
-                       _field(entry, "note", str, where, optional=True) or "")
+                       _field(entry, "note", str, where, optional=True) or "",
+                       _role(entry, where))
 
 
 def read_snapshot(text: str, where: str, origin: Origin = "file",
@@ -659,7 +676,7 @@ def _list_document(item: AddressList) -> Dict[str, Any]:
             "polled_at": _stamp(item.polled_at),
             "creation_time": item.creation_time, "synctoken": item.synctoken,
             "etag": item.etag, "max_age": item.max_age, "source": item.source,
-            "prefixes": list(item.prefixes)}
+            "role": item.role, "prefixes": list(item.prefixes)}
 
 
 def default_data_path() -> Path:
@@ -706,7 +723,7 @@ def load_snapshot(path: Optional[PathLike] = None) -> Snapshot:
             text = _read_file(Path(where), where)
         except OSError as error:
             raise RobotsError(f"{where}: cannot read ({error.strerror or error})") from None
-        return read_snapshot(text, where, "file", bundled.name_patterns)
+        return _roles(read_snapshot(text, where, "file", bundled.name_patterns), bundled)
     refreshed_path = default_data_path()
     try:
         text = _read_file(refreshed_path, str(refreshed_path))
@@ -719,7 +736,19 @@ def load_snapshot(path: Optional[PathLike] = None) -> Snapshot:
         refreshed = read_snapshot(text, str(refreshed_path), "refreshed", bundled.name_patterns)
     except RobotsError as error:
         return replace(bundled, note=f"the refreshed copy was passed over: {error}")
-    return refreshed if refreshed.compiled > bundled.compiled else bundled
+    return _roles(refreshed, bundled) if refreshed.compiled > bundled.compiled else bundled
+
+
+def _roles(snapshot: Snapshot, bundled: Snapshot) -> Snapshot:
+    """A copy's lists with the bundled roles where the bundled copy names a list's role and
+    the copy does not (a copy written before roles existed): a role is curated, never read
+    from the operator, and a cloud-customers list must not verify again from an old copy."""
+    curated = {item.name: item.role for item in bundled.lists if item.role != "operator"}
+    if all(curated.get(item.name, item.role) == item.role for item in snapshot.lists):
+        return snapshot
+    lists = tuple(item._replace(role=curated.get(item.name, item.role))
+                  for item in snapshot.lists)
+    return replace(snapshot, index=AddressIndex(lists), lists=lists)
 
 
 # --- refreshing ------------------------------------------------------------------------
