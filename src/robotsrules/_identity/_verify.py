@@ -21,8 +21,9 @@ DNS failure, a list the snapshot could not capture, no snapshot), ``not-checked`
 turned off, or not needed once a list confirmed), ``not-published``. The verdict, in order:
 
 * ``verified``: some evidence is ``confirmed``. Only positive evidence verifies;
-* ``unverifiable``: the operator publishes no evidence (or the claim names no crawler the
-  registry knows);
+* ``unverifiable``: the operator publishes no evidence, or the claim names no crawler the
+  registry knows, or a User-Agent header was given that names none (a browser, ``*``, an
+  empty header: nothing to verify; never "verified" because the address is in some list);
 * ``unknown``: some evidence is ``unknown``, or every published kind went unchecked (only
   DNS, turned off; only signatures, no request). A DNS failure is never "verified" nor
   "not verified";
@@ -30,17 +31,32 @@ turned off, or not needed once a list confirmed), ``not-published``. The verdict
   turned off, the lists alone decide for an operator that publishes lists (the answer says
   DNS was not checked).
 
-A list or a name pattern shared by several agents (Anthropic's one list for three agents,
-``googlebot.com`` for nine) verifies the operator, not which of its agents asked:
-:attr:`Verification.operator_only` says so and the reason names the agents. An address in
+A list shared by several agents (Anthropic's one list for three agents) verifies the
+operator, not which of its agents asked: :attr:`Verification.operator_only` says so and the
+reason names the agents. A DNS name always verifies the operator only: operators publish
+their names per operator (Bing's ``search.msn.com`` serves Bingbot, BingPreview and
+AdIdxBot alike), and no pattern of the snapshot documents names for one agent alone. A
+registry mask (``rate-limited-proxy-***-***-***-***.google.com``) is matched whole, its
+first labels' shape too, never reduced to its bare domain.
+
+A list or a name pattern whose ``role`` is ``cloud-customers`` never verifies. Google's
+"Verifying Googlebot and other Google crawlers" says addresses of its
+``user-triggered-fetchers.json`` "resolve to gae.googleusercontent.com hostnames" and serve
+Google Cloud customers' features (a site on Google Cloud fetching feeds for its users),
+while Google's own fetchers come from ``user-triggered-fetchers-google.json`` with
+``google.com`` names: such an address is answered "a Google Cloud customer's fetcher
+(Google's list google-user-triggered-fetchers), not Google", ``not-verified`` (the list is
+positive evidence that the requester is not Google, which ``unverifiable``, "nothing to
+check", would hide). An address in
 another list of the same operator (GPTBot claimed from ChatGPT-User's addresses) does not
 verify the claim: the reason names the list. A stale list (read longer ago than
 :data:`~robotsrules._tables._addresses.STALE_AFTER`) still answers, flagged with its age;
 staleness never makes a verdict "unknown".
 
-Without a claim the question is "whose published list holds this address?": every list
-holding it is named, and with DNS on, a PTR name under any operator's documented suffixes is
-forward-confirmed; the verdict is ``verified`` (for that operator) when either finds it.
+Without a claim (no header, no agent) the question is "whose published list holds this
+address?": every list holding it is named, and with DNS on, a PTR name under any operator's
+documented suffixes is forward-confirmed; the verdict is ``verified`` (for that operator)
+when either finds it.
 """
 
 from __future__ import annotations
@@ -434,12 +450,15 @@ def verify(address: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address],
     says whose published list (or documented DNS names) holds the address. ``now`` dates
     the staleness of the lists (default: the current time). ``dns``: ``True`` uses the
     system's resolver, ``"ip[:port]"`` a named server, ``False`` turns reverse DNS off;
-    ``dns_deadline`` bounds each verification's DNS work (seconds). ``snapshot``: the
-    address lists to read (a path, or a loaded snapshot; default: the newer of the bundled
-    and the refreshed copy). Raises :class:`~robotsrules.InvalidArgument` for an address
-    that is not one, and :class:`~robotsrules.MissingExtra` when DNS is on without
-    dnspython (the ``verify`` extra). Everything the DNS or the lists say is data: a failure
-    to get it is the verdict ``"unknown"``, never an exception.
+    ``dns_deadline`` bounds each verification's DNS work (finite seconds, at most 86,400;
+    each query gets at most 2 s or what is left). ``snapshot``: the address lists to read
+    (a path, or a loaded snapshot; default: the newer of the bundled and the refreshed
+    copy). Raises :class:`~robotsrules.InvalidArgument` for an address that is not one or a
+    ``dns_deadline`` out of range, and :class:`~robotsrules.MissingExtra` when DNS is on
+    without dnspython (the ``verify`` extra). Everything the DNS or the lists say is data: a
+    failure to get it is the verdict ``"unknown"``, never an exception. A User-Agent header
+    that names no registry crawler is ``"unverifiable"``; an address in a list whose role is
+    ``cloud-customers`` (Google's user-triggered-fetchers) is never ``"verified"``.
 
     >>> answer = verify("192.0.2.1", agent="GPTBot", dns=False)
     >>> answer.verdict, answer.operator
