@@ -400,6 +400,11 @@ def test_masks_match_the_documented_first_label(name: str, held: bool) -> None:
     # Issue 36 review, finding 6: a mask is not reduced to its bare domain.
     assert (under(name, ("rate-limited-proxy-***-***-***-***.google.com",)) is not None) is held
     assert under("msnbot-1-2-3-4.search.msn.com", ("*.search.msn.com",)) is not None
+    # An IPv6 address written in a name has more groups than the mask's IPv4 form.
+    assert under("crawl-2001-4860-4801-10--1.googlebot.com",
+                 ("crawl-***-***-***-***.googlebot.com",)) is not None
+    assert under("evil-crawl-1-2-3-4.googlebot.com",
+                 ("crawl-***-***-***-***.googlebot.com",)) is None
 
 
 def test_names() -> None:

@@ -16,7 +16,7 @@ ignored. The registry writes its patterns as the operators publish them, as mask
 (``crawl-***-***-***-***.googlebot.com``, ``*.search.msn.com``): :func:`suffix_of` keeps
 the labels after the last one holding a ``*``. A mask is also a pattern of its own: its
 labels left of the suffix must match the name's one for one, each run of ``*`` standing for
-one or more letters or digits (``rate-limited-proxy-***-***-***-***.google.com`` holds
+letters and digits, hyphens inside (``rate-limited-proxy-***-***-***-***.google.com`` holds
 ``rate-limited-proxy-66-249-90-1.google.com``, not ``x.corp.google.com``); a label that is
 ``*`` alone stands for any labels (``*.search.msn.com`` is the suffix ``search.msn.com``).
 
@@ -39,6 +39,10 @@ __all__ = ["CLOUD_SUFFIXES", "cloud_refused", "host_name", "shaped", "suffix_of"
 
 _LDH = re.compile(rb"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
 _MAX_NAME = 253
+# A run of ``*`` in a mask: letters and digits, hyphens inside (an IPv6 address written in
+# a name has more groups than the mask's IPv4 form). The mask's literal parts and its label
+# count are what narrow it; forward confirmation does the rest.
+_RUN = "[a-z0-9](?:[a-z0-9-]*[a-z0-9])?"
 
 CLOUD_SUFFIXES: Tuple[str, ...] = (
     "compute.amazonaws.com",
@@ -87,7 +91,7 @@ def _shape(pattern: str) -> Tuple[Optional[Tuple[re.Pattern[str], ...]], str]:
     head, suffix = labels[:stars[-1] + 1], ".".join(labels[stars[-1] + 1:])
     if all(label == "*" for label in head):
         return None, suffix
-    return tuple(re.compile("[a-z0-9]+".join(re.escape(piece)
+    return tuple(re.compile(_RUN.join(re.escape(piece)
                                              for piece in re.split(r"\*+", label)))
                  for label in head), suffix
 
