@@ -329,20 +329,32 @@ def _customers(held: AddressList) -> str:
             f" not {held.operator}")
 
 
+_MASKS: Dict[Tuple[int, str, Optional[str]], Tuple[str, ...]] = {}
+
+
 def _masks(suffix: str, token: Optional[str]) -> Tuple[str, ...]:
     """The registry's masks with a documented shape under ``suffix`` (``token``'s own when
     it has some, else every crawler's): a name must match one, not only end in the suffix
     (``rate-limited-proxy-***-***-***-***.google.com`` never lets ``x.corp.google.com``
     in). None: the suffix alone (``*.search.msn.com``)."""
+    crawlers = known_crawlers()
+    key = (id(crawlers), suffix, token.lower() if token is not None else None)
+    found = _MASKS.get(key)
+    if found is not None:
+        return found
     mine: Dict[str, None] = {}
     every: Dict[str, None] = {}
-    for crawler in known_crawlers():
+    for crawler in crawlers:
         for written in crawler.verify.reverse_dns:
             if shaped(written) and suffix_of(written) == suffix:
                 every[written] = None
                 if token is not None and (crawler.token or "").lower() == token.lower():
                     mine[written] = None
-    return tuple(mine or every)
+    found = tuple(mine or every)
+    if len(_MASKS) >= 4096:  # a bounded memo: the registry is read once a process
+        _MASKS.clear()
+    _MASKS[key] = found
+    return found
 
 
 def _patterns(suffixes: Sequence[str], token: Optional[str]) -> Tuple[str, ...]:
