@@ -546,10 +546,12 @@ def verify(address: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address],
     verdict, reason = _verdict(evidence)
     operator_only = False
     if verdict == "verified":
-        operator_only = list_shared if list_found.outcome == "confirmed" else True
+        by_list = list_found.outcome == "confirmed"
+        operator_only = list_shared if by_list else True
         if operator_only:
-            reason += f"; this evidence is shared by several of {crawler.operator}'s agents: " \
-                      f"it verifies {crawler.operator}, not that the agent is {token}"
+            what = f"this list is shared by several of {crawler.operator}'s agents" if by_list \
+                else f"a host name is {crawler.operator}'s, not one agent's"
+            reason += f"; {what}: it verifies {crawler.operator}, not that the agent is {token}"
     elif other is not None:
         reason += f"; {other}"
     if verdict == "not-verified" and dns_found.outcome == "not-checked" and suffixes:
