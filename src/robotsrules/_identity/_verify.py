@@ -34,10 +34,11 @@ turned off, or not needed once a list confirmed), ``not-published``. The verdict
 A list shared by several agents (Anthropic's one list for three agents) verifies the
 operator, not which of its agents asked: :attr:`Verification.operator_only` says so and the
 reason names the agents. A DNS name always verifies the operator only: operators publish
-their names per operator (Bing's ``search.msn.com`` serves Bingbot, BingPreview and
-AdIdxBot alike), and no pattern of the snapshot documents names for one agent alone. A
-registry mask (``rate-limited-proxy-***-***-***-***.google.com``) is matched whole, its
-first labels' shape too, never reduced to its bare domain.
+their names per operator (Bing's "Verifying Bingbot" page, undated, read 2026-11-27, calls a
+confirmed ``search.msn.com`` name "a Bing crawler", not Bingbot), and no pattern of the
+snapshot documents names for one agent alone. A registry mask
+(``rate-limited-proxy-***-***-***-***.google.com``) is matched whole, its first labels'
+shape too, never reduced to its bare domain.
 
 A list or a name pattern whose ``role`` is ``cloud-customers`` never verifies. Google's
 "Verifying Googlebot and other Google crawlers" says addresses of its
@@ -371,7 +372,7 @@ def _suffixes(token: str, crawler: Crawler,
               snapshot: Optional[Snapshot]) -> Tuple[Tuple[str, ...], Optional[str]]:
     """(the DNS name patterns documented for the token, their source). A name verifies the
     operator only: operators publish their names per operator (Bing's ``search.msn.com``
-    serves Bingbot, BingPreview and AdIdxBot alike), and none of the snapshot's documents
+    is "a Bing crawler", not Bingbot alone), and none of the snapshot's documents
     names for one agent alone."""
     found: Dict[str, None] = {}
     source: Optional[str] = None
