@@ -56,7 +56,7 @@ EARLIER = {
     "https://www.perplexity.com/perplexity-user.json": "https://www.perplexity.ai/perplexity-user.json",
 }
 LIST_KEYS = ("name", "operator", "url", "read_url", "tokens", "captured", "read_at",
-             "creation_time", "synctoken", "etag", "source", "prefixes")
+             "creation_time", "synctoken", "etag", "source", "role", "prefixes")
 OPTIONAL_KEYS = ("refreshable", "note")  # written only where the catalogue sets them
 
 
@@ -147,7 +147,8 @@ def import_copy(document: Dict[str, Any], copy: Dict[str, Any]) -> List[str]:
 def canonical(document: Dict[str, Any]) -> str:
     """The snapshot as the file holds it."""
     ordered = dict(document)
-    ordered["lists"] = [{**{key: item.get(key) for key in LIST_KEYS},
+    ordered["lists"] = [{**{key: item.get(key) for key in LIST_KEYS
+                            if key != "role" or item.get(key) is not None},  # "operator" unsaid
                          **{key: item[key] for key in OPTIONAL_KEYS if key in item}}
                         for item in document["lists"]]
     return json.dumps(ordered, indent=1, ensure_ascii=False) + "\n"

@@ -66,7 +66,7 @@ def test_duckdb_rows_equal_the_plain_api() -> None:
     assert rows == expected()
     verdicts = [None if row is None else row["verdict"] for row in rows]
     assert verdicts == ["verified", "not-verified", "not-verified", "verified", "verified",
-                        "unverifiable", "unknown", None, None, None, "verified"]
+                        "unverifiable", "unknown", None, None, None, "unverifiable"]
 
 
 def test_duckdb_many_rows_answered_once_each() -> None:
@@ -75,3 +75,39 @@ def test_duckdb_many_rows_answered_once_each() -> None:
         "SELECT count(*) FILTER (WHERE robots_verify(a, 'Googlebot/2.1').verdict = 'verified') "
         "FROM (SELECT '66.249.66.' || (i % 20) AS a FROM range(20000) t(i))").fetchone()
     assert got is not None and got[0] == 20000
+
+
+def test_a_refreshed_snapshot_is_read_by_the_next_batch(tmp_path: Any,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 36 review, finding 7: the column function follows verify()'s reload rule.
+    import datetime
+    import json
+
+    from robotsrules._tables._addresses import (
+        AddressIndex,
+        AddressList,
+        Snapshot,
+        snapshot_document,
+    )
+    from robotsrules.bulk import _columns
+
+    copy = tmp_path / "crawler-addresses.json"
+    monkeypatch.setenv("ROBOTSRULES_ADDRESSES", str(copy))
+    monkeypatch.setattr(_columns, "_VISITORS", [])
+    now = datetime.datetime.now(datetime.timezone.utc)
+
+    # As a refresh writes it: the catalogue's URL, operator and tokens, read a minute ago.
+    now -= datetime.timedelta(minutes=1)
+
+    def write(prefix: str) -> None:
+        held = AddressList("openai-gptbot", "https://openai.com/gptbot.json", "OpenAI",
+                           ("GPTBot",), now, None, None, True, "test", (prefix,))
+        lists = Snapshot(AddressIndex([held]), (held,), (), "file", "test", now, 1)
+        copy.write_text(json.dumps(snapshot_document(lists, now)), encoding="utf-8")
+
+    connection = embedded.register(duckdb.connect())
+    query = "SELECT robots_verify('11.22.33.7', 'GPTBot/1.2').verdict"
+    write("11.22.33.0/28")
+    assert connection.execute(query).fetchone() == ("verified",)
+    write("11.22.33.128/25")
+    assert connection.execute(query).fetchone() == ("not-verified",)

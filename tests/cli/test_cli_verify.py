@@ -147,3 +147,21 @@ def test_unreadable_snapshot_is_an_error(tmp_path: Path,
                          "--snapshot", name])
         err = capsys.readouterr().err
         assert code == 2 and out == "" and len(err.splitlines()) == 1, err
+
+
+def test_browser_from_googles_addresses_is_not_verified() -> None:
+    # Issue 36 review, finding 5: a header naming no crawler is not "no claim".
+    code, out = run(["verify", "66.249.66.1", "--user-agent",
+                     "Mozilla/5.0 (Windows NT 10.0) Chrome/120 Safari/537.36", "--no-dns"])
+    assert code == 1 and "VERIFIED" not in out.replace("UNVERIFIABLE", "")
+    assert "google-common-crawlers" in out
+
+
+def test_google_cloud_customer_is_not_google() -> None:
+    # Issue 36 review, finding 1: Google's user-triggered-fetchers list (34.64.6.0/27 in the
+    # bundled snapshot) holds Google Cloud customers' fetchers.
+    code, out = run(["verify", "34.64.6.1", "--user-agent",
+                     "FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)",
+                     "--no-dns"])
+    assert code == 1 and "NOT VERIFIED" in out
+    assert "a Google Cloud customer's fetcher" in out and ", not Google" in out

@@ -20,6 +20,7 @@ from dnslib import PTR, QTYPE, RR, DNSLabel
 
 from robotsrules._identity._dns import (
     FAILURE_TTL,
+    MAX_ATTEMPTS,
     MAX_CHAIN,
     DnsChecker,
     parse_server,
@@ -195,11 +196,30 @@ def test_servfail_is_a_failure(question: tuple) -> None:
 
 
 def test_server_that_never_answers_hits_the_deadline() -> None:
+    # Time-outs of 0.1 s against a deadline of 0.25 s: the third attempt gets only what is
+    # left, so the deadline (not a fourth attempt, nor dnspython's back-off) ends the check.
     with DnsServer([], behaviour={("*", "*"): "drop"}) as server:
-        found = finishes(checker(server, timeout=0.1, deadline=0.4).check, ADDRESS, GOOGLE)
-        assert server.count(REV_NAME, "PTR") >= 1
+        found = finishes(checker(server, timeout=0.1, deadline=0.25).check, ADDRESS, GOOGLE)
+        assert 1 <= server.count(REV_NAME, "PTR") <= MAX_ATTEMPTS
     assert found.outcome == "failed"
-    assert "deadline of 0.4 s passed" in found.detail
+    assert "deadline of 0.25 s passed" in found.detail
+
+
+def test_deadline_shorter_than_the_time_out_is_one_query() -> None:
+    # Issue 36 review, finding 4: one attempt, its lifetime the deadline's rest.
+    with DnsServer([], behaviour={("*", "*"): "drop"}) as server:
+        found = finishes(checker(server, timeout=HEALTHY, deadline=0.3).check, ADDRESS, GOOGLE)
+        assert server.count(REV_NAME, "PTR") == 1
+    assert found.outcome == "failed" and "deadline of 0.3 s passed" in found.detail
+
+
+@pytest.mark.parametrize("bad", [float("inf"), float("nan"), 0.0, -1.0, 86_401.0])
+def test_deadline_and_time_out_must_be_finite_and_bounded(bad: float) -> None:
+    # Issue 36 review, finding 4: an infinite deadline hung against a silent server.
+    with pytest.raises(InvalidArgument, match="finite"):
+        DnsChecker("127.0.0.1:53", deadline=bad)
+    with pytest.raises(InvalidArgument, match="finite"):
+        DnsChecker("127.0.0.1:53", timeout=bad)
 
 
 def test_slow_answer_got_by_a_retry() -> None:
@@ -231,18 +251,37 @@ def test_generic_cloud_name_never_confirms() -> None:
         assert google.outcome == "not-confirmed"
 
 
-def test_google_user_triggered_fetchers_may_use_googleusercontent() -> None:
+def test_googleusercontent_never_confirms_even_for_google() -> None:
+    # Issue 36 review, finding 1: gae.googleusercontent.com names are Google Cloud
+    # customers' machines (Google's "Verifying Googlebot and other Google crawlers"), never
+    # Google's own fetchers, whoever asks.
     name = "1-2-0-192.gae.googleusercontent.com."
     zone = [ptr(name), f"{name} 300 A 192.0.2.1"]
     with DnsServer(zone) as server:
         dns = checker(server)
-        mine = dns.check(ADDRESS, ("gae.googleusercontent.com",), operator="Google",
-                         user_triggered=True)
-        other = dns.check(ADDRESS, ("gae.googleusercontent.com",), operator="Google")
-        stranger = dns.check(ADDRESS, ("gae.googleusercontent.com",), operator="Example",
-                             user_triggered=True)
-    assert (mine.outcome, other.outcome, stranger.outcome) == (
-        "confirmed", "not-confirmed", "not-confirmed")
+        found = dns.check(ADDRESS, ("gae.googleusercontent.com",))
+    assert found.outcome == "not-confirmed" and "generic cloud name" in found.detail
+
+
+def test_cname_ptr_from_a_non_recursive_server_is_followed() -> None:
+    # Issue 36 review, finding 7: RFC 2317 delegates a reverse zone by CNAME; a server that
+    # does not hold the target answers the first link only: the checker asks for the next.
+    delegated = "1.0-25.2.0.192.in-addr.arpa"
+    zone = [cname(REV_NAME, delegated), ptr("crawl.googlebot.com.", delegated + "."),
+            "crawl.googlebot.com. 300 A 192.0.2.1"]
+    with DnsServer(zone, follow_cnames=False) as server:
+        found = finishes(checker(server).check, ADDRESS, GOOGLE)
+        assert server.count(delegated, "PTR") == 1
+    assert found.outcome == "confirmed"
+
+
+def test_cname_ptr_whose_target_cannot_be_had_is_a_failure() -> None:
+    delegated = "1.0-25.2.0.192.in-addr.arpa"
+    zone = [cname(REV_NAME, delegated), ptr("crawl.googlebot.com.", delegated + ".")]
+    with DnsServer(zone, follow_cnames=False,
+                   behaviour={(delegated, "PTR"): "servfail"}) as server:
+        found = finishes(checker(server).check, ADDRESS, GOOGLE)
+    assert found.outcome == "failed" and "SERVFAIL" in found.detail
 
 
 class Clock:
@@ -292,6 +331,35 @@ def test_failures_are_cached_briefly() -> None:
         assert server.count(REV_NAME, "PTR") == 2
 
 
+class JumpingClock:
+    """A clock that jumps past the deadline once a given question has been asked: a slow
+    answer, without waiting for one."""
+
+    def __init__(self, server: DnsServer, question: tuple, jump: float) -> None:
+        self.server, self.question, self.jump = server, question, jump
+
+    def __call__(self) -> float:
+        return 1000.0 + (self.jump if self.server.count(*self.question) else 0.0)
+
+
+def test_own_deadline_is_never_cached() -> None:
+    # Issue 36 review, finding 3: an attacker's address whose PTR names a genuine crawler's
+    # name, answered slowly, must not leave that name's forward lookup failed for the next
+    # (genuine) visitor.
+    name = "crawl-66-249-66-1.googlebot.com"
+    attacker = ipaddress.ip_address("198.51.100.7")
+    genuine = ipaddress.ip_address("66.249.66.1")
+    zone = [ptr(name + ".", attacker.reverse_pointer + "."),
+            ptr(name + ".", genuine.reverse_pointer + "."), f"{name}. 300 A 66.249.66.1"]
+    with DnsServer(zone) as server:
+        clock = JumpingClock(server, (attacker.reverse_pointer, "PTR"), HEALTHY + 1)
+        dns = DnsChecker(server.address, timeout=HEALTHY, deadline=HEALTHY, clock=clock)
+        first = dns.check(attacker, GOOGLE)
+        assert first.outcome == "failed" and "deadline" in first.detail
+        assert dns.check(genuine, GOOGLE).outcome == "confirmed"
+        assert server.count(name, "A") == 1  # asked only by the genuine visitor's check
+
+
 def test_cache_is_bounded() -> None:
     addresses = [ipaddress.ip_address(f"192.0.2.{i}") for i in (1, 2, 3)]
     zone = [ptr(f"n{a.packed[-1]}.googlebot.com.", a.reverse_pointer + ".")
@@ -319,6 +387,24 @@ def test_parse_server(text: str, expected: tuple) -> None:
 def test_parse_server_refuses(text: str) -> None:
     with pytest.raises(InvalidArgument):
         parse_server(text)
+
+
+@pytest.mark.parametrize(("name", "held"), [
+    ("rate-limited-proxy-66-249-90-1.google.com", True),
+    ("google-proxy-66-249-90-1.google.com", False),
+    ("x.corp.google.com", False),
+    ("rate-limited-proxy-66-249-90-1.x.google.com", False),
+    ("rate-limited-proxy--.google.com", False),
+])
+def test_masks_match_the_documented_first_label(name: str, held: bool) -> None:
+    # Issue 36 review, finding 6: a mask is not reduced to its bare domain.
+    assert (under(name, ("rate-limited-proxy-***-***-***-***.google.com",)) is not None) is held
+    assert under("msnbot-1-2-3-4.search.msn.com", ("*.search.msn.com",)) is not None
+    # An IPv6 address written in a name has more groups than the mask's IPv4 form.
+    assert under("crawl-2001-4860-4801-10--1.googlebot.com",
+                 ("crawl-***-***-***-***.googlebot.com",)) is not None
+    assert under("evil-crawl-1-2-3-4.googlebot.com",
+                 ("crawl-***-***-***-***.googlebot.com",)) is None
 
 
 def test_names() -> None:

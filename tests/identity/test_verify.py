@@ -216,7 +216,8 @@ def test_no_claim_nowhere() -> None:
     browser = robotsrules.verify("192.0.2.200", "Mozilla/5.0 (X11; Linux x86_64) "
                                  "AppleWebKit/537.36 (KHTML, like Gecko)", dns=False,
                                  snapshot=LISTS)
-    assert browser.token is None and "names no crawler" in browser.reason
+    assert browser.token is None and browser.verdict == "unverifiable"
+    assert "names no known crawler" in browser.reason
 
 
 @pytest.mark.parametrize("text,read", [
@@ -291,3 +292,159 @@ def test_refreshed_copy_read_again_only_when_it_changes(tmp_path: Any,
     copy.unlink()  # gone: the bundled copy answers
     assert robotsrules.verify("11.22.33.7", agent="GPTBot",
                               dns=False).snapshot.startswith("bundled")
+
+
+# -- issue 36 review findings -----------------------------------------------------------------
+
+FETCHERS = ("FeedFetcher-Google", "Google-NotebookLM", "Google-Read-Aloud",
+            "Google-Site-Verification")
+CLOUD = a_list("google-user-triggered-fetchers", "Google", FETCHERS,
+               ["198.51.100.32/28"])._replace(role="cloud-customers")
+GOOGLES_OWN = a_list("google-user-triggered-fetchers-google", "Google", FETCHERS,
+                     ["198.51.100.48/28"])
+GOOGLE_DOT_COM = NamePattern("Google", ("google.com",),
+                             ("AdsBot-Google", "Google-Agent", *FETCHERS),
+                             "https://names.example/google-com")
+CLOUD_NAMES = NamePattern("Google", ("gae.googleusercontent.com",), FETCHERS,
+                          "https://names.example/gae", role="cloud-customers")
+BING_NAMES = NamePattern("Microsoft", ("search.msn.com",), ("Bingbot",),
+                         "https://names.example/bing")
+REVIEW = snapshot(CLOUD, GOOGLES_OWN, *LISTS.lists,
+                  patterns=[GOOGLE_NAMES, GOOGLE_DOT_COM, CLOUD_NAMES, BING_NAMES])
+
+
+@pytest.mark.parametrize("header", [
+    "FeedFetcher-Google; (+http://www.google.com/feedfetcher.html)",
+    "Mozilla/5.0 (compatible; Google-Read-Aloud; +https://support.google.com/webmasters/"
+    "answer/1061943)",
+    "Google-Site-Verification/1.0", None])
+def test_google_cloud_customers_list_never_verifies(header: Any) -> None:
+    # Google's "Verifying Googlebot and other Google crawlers": user-triggered-fetchers.json
+    # addresses serve Google Cloud customers (a site on GCP fetching feeds for its users).
+    answer = robotsrules.verify("198.51.100.33", header, now=NOW, dns=False, snapshot=REVIEW)
+    assert answer.verdict == "not-verified"
+    assert "a Google Cloud customer's fetcher (Google's list google-user-triggered-fetchers)" \
+           ", not Google" in answer.reason
+    by_agent = robotsrules.verify("198.51.100.33", agent="Google-NotebookLM", now=NOW,
+                                  dns=False, snapshot=REVIEW)
+    assert by_agent.verdict == "not-verified"
+    own = robotsrules.verify("198.51.100.49", header, now=NOW, dns=False, snapshot=REVIEW)
+    assert own.verdict == "verified" and "google-user-triggered-fetchers-google" in own.reason
+
+
+def test_shipped_google_cloud_customers_list_never_verifies() -> None:
+    # The role is in the bundled data, not a special case in the code.
+    from robotsrules._tables._addresses import load_snapshot
+
+    held = load_snapshot().named("google-user-triggered-fetchers")
+    assert held is not None and held.role == "cloud-customers"
+    address = str(ipaddress.ip_network(held.prefixes[0])[1])
+    for header in ("FeedFetcher-Google", None):
+        answer = robotsrules.verify(address, header, dns=False)
+        assert answer.verdict == "not-verified" and "Cloud customer" in answer.reason
+
+
+def _zone(address: str, name: str) -> list:
+    reverse = ipaddress.ip_address(address).reverse_pointer
+    return [f"{reverse}. 300 PTR {name}.", f"{name}. 300 A {address}"]
+
+
+@pytest.mark.parametrize("header", ["FeedFetcher-Google", "Google-Site-Verification/1.0",
+                                    None])
+def test_gae_googleusercontent_name_never_verifies(header: Any) -> None:
+    name = "192-0-2-203.gae.googleusercontent.com"
+    with DnsServer(_zone("192.0.2.203", name)) as server:
+        answer = finishes(lambda: robotsrules.verify(
+            "192.0.2.203", header, now=NOW, dns=server.address, snapshot=REVIEW))
+    assert answer.verdict == "not-verified"
+    assert f"{name} is a Google Cloud customer's machine, not Google" in answer.reason
+
+
+def test_bing_names_verify_the_operator_only() -> None:
+    # Bing's page verifies "a Bing crawler": search.msn.com serves BingPreview and AdIdxBot
+    # too.
+    with DnsServer(_zone("192.0.2.204", "msnbot-192-0-2-204.search.msn.com")) as server:
+        answer = finishes(lambda: robotsrules.verify(
+            "192.0.2.204", "Mozilla/5.0 (compatible; bingbot/2.0)", now=NOW,
+            dns=server.address, snapshot=REVIEW))
+    assert answer.verdict == "verified" and answer.operator_only
+    assert "it verifies Microsoft, not that the agent is Bingbot" in answer.reason
+
+
+@pytest.mark.parametrize(("agent", "name", "outcome"), [
+    ("Google-Agent", "192-0-2-205.corp.google.com", "not-confirmed"),
+    ("Google-Agent", "google-proxy-192-0-2-205.google.com", "confirmed"),
+    ("AdsBot-Google", "google-proxy-192-0-2-205.google.com", "not-confirmed"),
+    ("AdsBot-Google", "rate-limited-proxy-192-0-2-205.google.com", "confirmed"),
+])
+def test_registry_masks_shape_the_first_label(agent: str, name: str, outcome: str) -> None:
+    # The registry's masks (rate-limited-proxy-***-***-***-***.google.com) are matched
+    # whole, never reduced to google.com. (The verdict is "unknown" where the outcome is
+    # not-confirmed: this snapshot lacks the agents' own address lists.)
+    with DnsServer(_zone("192.0.2.205", name)) as server:
+        answer = finishes(lambda: robotsrules.verify(
+            "192.0.2.205", agent=agent, now=NOW, dns=server.address, snapshot=REVIEW))
+    assert answer.evidence[1].outcome == outcome
+    assert answer.verified is (outcome == "confirmed")
+
+
+@pytest.mark.parametrize("header", [
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/120.0 Safari/537.36", "Mozilla/5.0", "", "*", "\x1b]0;pwn\x07Googlebot"])
+def test_header_naming_no_crawler_is_unverifiable(header: str) -> None:
+    answer = robotsrules.verify("192.0.2.1", header, now=NOW, dns=False, snapshot=LISTS)
+    assert answer.verdict == "unverifiable" and not answer.verified
+    assert "names no known crawler" in answer.reason or "not in the crawler registry" \
+        in answer.reason
+    assert "google-common" in answer.reason  # whose list holds it, still said
+
+
+def test_control_characters_escaped_once() -> None:
+    answer = robotsrules.verify("192.0.2.1", "\x1b]0;pwn\x07Googlebot", now=NOW, dns=False,
+                                snapshot=LISTS)
+    assert "'\\x1b]0;pwn\\x07Googlebot'" in answer.reason
+    assert "\\\\x1b" not in answer.reason
+    unknown = robotsrules.verify("192.0.2.1", "Evil\x1bBot/1.0", now=NOW, dns=False,
+                                 snapshot=LISTS)
+    assert "'Evil\\x1bBot'" in unknown.reason or "'Evil'" in unknown.reason
+    assert "\\\\x1b" not in unknown.reason
+
+
+@pytest.mark.parametrize("bad", [float("inf"), float("nan"), 86_401.0])
+def test_dns_deadline_finite_and_bounded(bad: float) -> None:
+    # An infinite deadline against a silent server hung; now refused before any query.
+    with DnsServer([], behaviour={("*", "*"): "drop"}) as server:
+        with pytest.raises(InvalidArgument, match="finite"):
+            finishes(lambda: robotsrules.verify("192.0.2.1", agent="YandexBot",
+                                                dns=server.address, dns_deadline=bad,
+                                                snapshot=LISTS), guard=5.0)
+        assert not server.queries
+
+
+def test_a_copy_without_roles_keeps_the_bundled_role(tmp_path: Any,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # A refreshed copy written before roles existed must not make Google's cloud customers'
+    # list verify again: the role is curated data, taken from the bundled copy.
+    import json
+
+    from robotsrules._tables._addresses import snapshot_document
+
+    copy = tmp_path / "crawler-addresses.json"
+    monkeypatch.setenv("ROBOTSRULES_ADDRESSES", str(copy))
+    from robotsrules._tables._addresses import _bundled
+
+    # As a refresh writes it: the catalogue's URL, operator and tokens, read a minute ago.
+    written = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(minutes=1)
+    catalogue = {item.name: item for item in _bundled().lists}
+    lists = [catalogue[name]._replace(prefixes=(prefix,), read_at=written, role="operator")
+             for name, prefix in (
+                 ("google-user-triggered-fetchers", "34.64.6.0/27"),
+                 ("google-user-triggered-fetchers-google", "34.64.7.0/27"),
+                 ("google-user-triggered-agents", "34.64.8.0/27"))]
+    document = snapshot_document(snapshot(*lists), written)
+    for item in document["lists"]:
+        del item["role"]
+    copy.write_text(json.dumps(document), encoding="utf-8")
+    answer = robotsrules.verify("34.64.6.1", "FeedFetcher-Google", dns=False)
+    assert answer.snapshot.startswith("refreshed")
+    assert answer.verdict == "not-verified" and "Cloud customer" in answer.reason

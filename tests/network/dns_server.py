@@ -58,12 +58,8 @@ class DnsServer:
         self._seen_udp: set[Tuple[str, str]] = set()
         self._stop = threading.Event()
         self._lock = threading.Lock()
-        self._udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self._udp.bind((HOST, 0))
+        self._udp, self._tcp = _bind_both()
         self.port = self._udp.getsockname()[1]
-        self._tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self._tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self._tcp.bind((HOST, self.port))
         self._tcp.listen(16)
         self._threads = [threading.Thread(target=self._serve_udp, daemon=True),
                          threading.Thread(target=self._serve_tcp, daemon=True)]
@@ -208,6 +204,24 @@ class DnsServer:
                         conn.sendall(framed)
                 except OSError:
                     return
+
+
+def _bind_both() -> Tuple[socket.socket, socket.socket]:
+    """A UDP and a TCP socket on one free port (a port free for UDP may be taken for TCP by
+    another process: try another)."""
+    for _ in range(50):
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        udp.bind((HOST, 0))
+        tcp = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            tcp.bind((HOST, udp.getsockname()[1]))
+        except OSError:
+            udp.close()
+            tcp.close()
+            continue
+        return udp, tcp
+    raise OSError("no port free for both UDP and TCP on loopback")
 
 
 def _exactly(conn: socket.socket, size: int) -> Optional[bytes]:

@@ -14,9 +14,10 @@ from ._verify import (
     EvidenceOutcome,
     VerdictName,
     Verification,
+    current_snapshot,
     parse_address,
     verify,
 )
 
 __all__ = ["EVIDENCE_KINDS", "Evidence", "EvidenceKind", "EvidenceOutcome", "VerdictName",
-           "Verification", "parse_address", "verify"]
+           "Verification", "current_snapshot", "parse_address", "verify"]

@@ -21,14 +21,19 @@ outcome                       when
 A failure is never read as either of the others (the verdict it gives is "unknown").
 
 Bounds. Each query has its own time-out (``timeout``) and the whole check a deadline
-(``deadline``, 10 s by default): every query gets what is left of it, and a check that runs
-out says so ("the deadline of 10 s passed"). A check reads at most :data:`MAX_PTR` PTR
-records and forward-checks at most :data:`MAX_CANDIDATES` names. A message is at most
-64 KiB by the protocol (UDP first with a 1,232-byte EDNS buffer, TCP when the answer comes
-truncated). Answers are cached by :class:`DnsChecker` (PTR names per address, addresses
-per name; negative answers too, each for its TTL, capped at :data:`MAX_TTL` and
-:data:`MAX_NEGATIVE_TTL`; failures for :data:`FAILURE_TTL`), at most ``cache_size``
-entries each, least recently used dropped first.
+(``deadline``, 10 s by default; both finite, at most :data:`MAX_DEADLINE`): every attempt
+is one query given the time-out or what is left of the deadline, whichever is less (a
+time-out is tried again, at most :data:`MAX_ATTEMPTS` times, never past the deadline), and a
+check that runs out says so ("the deadline of 10 s passed"). A check reads at most
+:data:`MAX_PTR` PTR records and forward-checks at most :data:`MAX_CANDIDATES` names; CNAME
+chains (a PTR's too: RFC 2317 delegates reverse zones by CNAME) are followed across answers,
+at most :data:`MAX_CHAIN` links. A message is at most 64 KiB by the protocol (UDP first with
+a 1,232-byte EDNS buffer, TCP when the answer comes truncated). Answers are cached by
+:class:`DnsChecker` (PTR names per address, addresses per name; negative answers too, each
+for its TTL, capped at :data:`MAX_TTL` and :data:`MAX_NEGATIVE_TTL`; a failure a server
+answered, SERVFAIL or REFUSED, for :data:`FAILURE_TTL`; our own time-out or deadline never:
+one address's slow answer must not decide another's), at most ``cache_size`` entries each,
+least recently used dropped first.
 
 The resolver is the system's (``/etc/resolv.conf``) or a named server (``"192.0.2.53"``,
 ``"192.0.2.53:5353"``, ``"[2001:db8::53]:53"``). dnspython is imported here only.
@@ -37,6 +42,7 @@ The resolver is the system's (``/etc/resolv.conf``) or a named server (``"192.0.
 from __future__ import annotations
 
 import ipaddress
+import math
 import threading
 import time
 from typing import (
@@ -79,6 +85,10 @@ MAX_CANDIDATES = 4
 MAX_TTL = 86_400
 MAX_NEGATIVE_TTL = 3_600
 FAILURE_TTL = 30
+MAX_ATTEMPTS = 3
+"""Attempts per question (each its own time-out), all within the deadline."""
+MAX_DEADLINE = 86_400.0
+"""The longest deadline (and time-out) accepted, as the CLI's ``--timeout``."""
 _EDNS_PAYLOAD = 1232  # the DNS flag day 2020 size: no fragmentation on ordinary paths
 
 
@@ -95,7 +105,25 @@ class DnsCheck(NamedTuple):
 
 
 class _Failure(Exception):
-    """An answer could not be had (the message says why)."""
+    """An answer could not be had (the message says why). ``answered``: a server said so
+    (SERVFAIL, REFUSED, a looping chain): cached for :data:`FAILURE_TTL`. Our own time-out
+    or deadline is never cached: one address's slow answer must not decide another's."""
+
+    def __init__(self, message: str, *, answered: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.answered = answered
+
+
+class _TimedOut(Exception):
+    """One attempt got no answer within its lifetime."""
+
+
+class _Chased(NamedTuple):
+    records: Tuple[Any, ...]
+    ttl: float
+    nxdomain: bool
+    failure: Optional[_Failure]
 
 
 class _Names(NamedTuple):
@@ -163,8 +191,10 @@ class DnsChecker:
                  deadline: float = DEFAULT_DEADLINE, cache_size: int = 4096,
                  clock: Callable[[], float] = time.monotonic,
                  resolv_conf: str = "/etc/resolv.conf") -> None:
-        if not timeout > 0 or not deadline > 0:
-            raise InvalidArgument("DNS time-out and deadline must be positive seconds")
+        if not (math.isfinite(timeout) and math.isfinite(deadline)
+                and 0 < timeout <= MAX_DEADLINE and 0 < deadline <= MAX_DEADLINE):
+            raise InvalidArgument(f"DNS time-out and deadline must be finite seconds above 0 "
+                                  f"and at most {MAX_DEADLINE:g}")
         dns = _dns()
         self._broken: Optional[str] = None
         try:
@@ -193,10 +223,10 @@ class DnsChecker:
 
     # -- the check -------------------------------------------------------------------
 
-    def check(self, address: Address, suffixes: Sequence[str], *, operator: str = "",
-              user_triggered: bool = False) -> DnsCheck:
-        """Whether a PTR name of ``address`` under one of ``suffixes`` resolves back to it
-        (see the module docstring). Never raises for what the DNS answers."""
+    def check(self, address: Address, suffixes: Sequence[str]) -> DnsCheck:
+        """Whether a PTR name of ``address`` under one of ``suffixes`` (plain suffixes or
+        registry masks: :func:`._names.under`) resolves back to it (see the module
+        docstring). Never raises for what the DNS answers."""
         if self._broken is not None:
             return DnsCheck("failed", self._broken)
         until = self._clock() + self.deadline
@@ -214,7 +244,7 @@ class DnsChecker:
             elif under(text, suffixes) is None:
                 refused.append(text)
             else:
-                cloud = cloud_refused(text, operator, user_triggered)
+                cloud = cloud_refused(text)
                 if cloud is not None:
                     refused.append(f"{text} (generic cloud name under {cloud})")
                 else:
@@ -260,20 +290,18 @@ class DnsChecker:
         hit: Optional[_Names] = self._cached(self._ptr, key)
         if hit is not None:
             return hit
-        dns = self._dns
-        qname = dns.reversename.from_address(key)
-        try:
-            answer, ttl, nxdomain, _ = self._query(qname, "PTR", until)
-        except _Failure as failure:
-            value = _Names((), str(failure))
-            self._store(self._ptr, key, FAILURE_TTL, value)
+        found = self._chase(self._dns.reversename.from_address(key), "PTR", until)
+        if found.failure is not None:
+            value = _Names((), found.failure.message)
+            if found.failure.answered:
+                self._store(self._ptr, key, FAILURE_TTL, value)
             return value
         names: List[Tuple[str, bool]] = []
-        if answer is not None and not nxdomain:
-            for record in list(answer)[:MAX_PTR]:
-                names.append(host_name(record.target.labels))
+        for record in found.records[:MAX_PTR]:
+            names.append(host_name(record.target.labels))
         value = _Names(tuple(names), None)
-        self._store(self._ptr, key, min(ttl, MAX_TTL if names else MAX_NEGATIVE_TTL), value)
+        self._store(self._ptr, key, min(found.ttl, MAX_TTL if names else MAX_NEGATIVE_TTL),
+                    value)
         return value
 
     def _addresses(self, name: str, version: int, until: float) -> _Addresses:
@@ -281,64 +309,77 @@ class DnsChecker:
         hit: Optional[_Addresses] = self._cached(self._forward, key)
         if hit is not None:
             return hit
-        dns = self._dns
-        rdtype = "A" if version == 4 else "AAAA"
-        qname = dns.name.from_text(name)
+        found = self._chase(self._dns.name.from_text(name), "A" if version == 4 else "AAAA",
+                            until)
+        if found.failure is not None:
+            value = _Addresses(frozenset(), found.failure.message, False)
+            if found.failure.answered:
+                self._store(self._forward, key, FAILURE_TTL, value)
+            return value
+        value = _Addresses(frozenset(ipaddress.ip_address(record.address).compressed
+                                     for record in found.records), None, found.nxdomain)
+        self._store(self._forward, key,
+                    found.ttl if value.addresses else min(found.ttl, MAX_NEGATIVE_TTL), value)
+        return value
+
+    def _chase(self, qname: Any, rdtype: str, until: float) -> _Chased:
+        """One question's records, its CNAME chain followed across answers (a server that
+        is not recursive for the chain's target answers the first links only: RFC 2317's
+        delegated reverse zones do this for PTR), at most :data:`MAX_CHAIN` links."""
         seen = {qname}
-        value: Optional[_Addresses] = None
         ttl = float(MAX_TTL)
         for _ in range(MAX_CHAIN + 1):
             try:
                 answer, step_ttl, nxdomain, canonical = self._query(qname, rdtype, until)
             except _Failure as failure:
-                value, ttl = _Addresses(frozenset(), str(failure), False), FAILURE_TTL
-                break
+                return _Chased((), 0.0, False, failure)
             ttl = min(ttl, step_ttl)
             if nxdomain or answer is not None:
-                found = frozenset() if answer is None else frozenset(
-                    ipaddress.ip_address(record.address).compressed for record in answer)
-                value = _Addresses(found, None, nxdomain)
-                if not found:
-                    ttl = min(ttl, MAX_NEGATIVE_TTL)
-                break
-            # NOERROR without the records: a chain that ends in a name this answer did not
-            # resolve (the server is not recursive for it), or no record of this type.
+                return _Chased(() if answer is None else tuple(answer), ttl, nxdomain, None)
+            # NOERROR without the records: no record of this type, or a chain that ends in a
+            # name this answer did not resolve (then the next link is asked for).
             if canonical is None or canonical == qname:
-                value = _Addresses(frozenset(), None, False)
-                ttl = min(ttl, MAX_NEGATIVE_TTL)
-                break
+                return _Chased((), ttl, False, None)
             if canonical in seen:
-                value, ttl = _Addresses(frozenset(), "CNAME loop", False), FAILURE_TTL
-                break
+                return _Chased((), 0.0, False, _Failure("CNAME loop", answered=True))
             seen.add(canonical)
             qname = canonical
-        if value is None:
-            value, ttl = _Addresses(frozenset(), f"CNAME chain longer than {MAX_CHAIN}",
-                                    False), FAILURE_TTL
-        self._store(self._forward, key, ttl, value)
-        return value
+        return _Chased((), 0.0, False, _Failure(f"CNAME chain longer than {MAX_CHAIN}",
+                                                answered=True))
 
     def _query(self, qname: Any, rdtype: str, until: float) -> Tuple[Any, float, bool, Any]:
         """(the answer's records or ``None``, its TTL, NXDOMAIN?, the end of its CNAME
-        chain) for one question;
-        :class:`_Failure` when no answer could be had before ``until``."""
+        chain) for one question; :class:`_Failure` when no answer could be had before
+        ``until``. Each attempt is one query (``lifetime`` = the time-out, or what is left
+        of the deadline when less: dnspython's own retries and back-off never outlive it);
+        a time-out is tried again, at most :data:`MAX_ATTEMPTS` times, while time is left."""
+        for _ in range(MAX_ATTEMPTS):
+            left = until - self._clock()
+            if left <= 0:
+                raise _Failure(f"the deadline of {self.deadline:g} s passed")
+            lifetime = min(self.timeout, left)
+            try:
+                return self._attempt(qname, rdtype, lifetime)
+            except _TimedOut:
+                if lifetime < self.timeout:  # this attempt had the deadline's rest
+                    raise _Failure(f"the deadline of {self.deadline:g} s passed") from None
+        raise _Failure(f"time-out ({MAX_ATTEMPTS} attempts of {self.timeout:g} s)")
+
+    def _attempt(self, qname: Any, rdtype: str,
+                 lifetime: float) -> Tuple[Any, float, bool, Any]:
         dns = self._dns
-        left = until - self._clock()
-        if left <= 0:
-            raise _Failure(f"the deadline of {self.deadline:g} s passed")
         try:
-            answer = self._resolver.resolve(qname, rdtype, search=False, lifetime=left,
+            answer = self._resolver.resolve(qname, rdtype, search=False, lifetime=lifetime,
                                             raise_on_no_answer=False)
         except dns.resolver.NXDOMAIN as error:
             return None, _negative_ttl(error), True, None
         except dns.resolver.LifetimeTimeout:
-            if self._clock() >= until:
-                raise _Failure(f"the deadline of {self.deadline:g} s passed") from None
-            raise _Failure("time-out") from None
+            raise _TimedOut() from None
         except dns.message.ChainTooLong:
-            raise _Failure("CNAME chain too long (or a loop)") from None
+            raise _Failure("CNAME chain too long (or a loop)", answered=True) from None
         except dns.resolver.NoNameservers as error:
-            raise _Failure(_rcode_text(error)) from None
+            text, answered = _rcode_text(error)
+            raise _Failure(text, answered=answered) from None
         except dns.exception.DNSException as error:
             raise _Failure(f"{type(error).__name__}: {str(error)[:120]}") from None
         except (OSError, ValueError) as error:
@@ -357,12 +398,14 @@ def _negative_ttl(error: Any) -> float:
     return 60.0
 
 
-def _rcode_text(error: Any) -> str:
+def _rcode_text(error: Any) -> Tuple[str, bool]:
+    """(why no server answered, whether a server did answer: an answer is cached briefly,
+    our own failure to get one never is)."""
     for problem in (error.kwargs or {}).get("errors", ()):
         if len(problem) > 3 and type(problem[3]).__name__ == "ChainTooLong":
-            return "CNAME chain too long (or a loop)"
+            return "CNAME chain too long (or a loop)", True
     text = str(error)
     for code in ("SERVFAIL", "REFUSED", "NOTIMP", "FORMERR"):
         if code in text:
-            return f"the server answered {code}"
-    return "no server gave an answer"
+            return f"the server answered {code}", True
+    return "no server gave an answer", False

@@ -12,14 +12,20 @@ characters made visible) and never matches a pattern.
 A pattern is a DNS suffix (``googlebot.com``): a name is under it when it ends with the
 suffix on a label boundary and has at least one label more (``crawl-1.googlebot.com``, not
 ``googlebot.com`` itself nor ``evilgooglebot.com``), case-insensitive, the final dot
-ignored. The registry writes its patterns as the operators publish them
+ignored. The registry writes its patterns as the operators publish them, as masks
 (``crawl-***-***-***-***.googlebot.com``, ``*.search.msn.com``): :func:`suffix_of` keeps
-the labels after the last one holding a ``*``.
+the labels after the last one holding a ``*``. A mask is also a pattern of its own: its
+labels left of the suffix must match the name's one for one, each run of ``*`` standing for
+letters and digits, hyphens inside (``rate-limited-proxy-***-***-***-***.google.com`` holds
+``rate-limited-proxy-66-249-90-1.google.com``, not ``x.corp.google.com``); a label that is
+``*`` alone stands for any labels (``*.search.msn.com`` is the suffix ``search.msn.com``).
 
 Generic cloud names (:data:`CLOUD_SUFFIXES`: a virtual machine anybody can rent has one)
-never verify a crawler, whatever pattern a registry file gives, except where an operator
-documents its own use of one (``googleusercontent.com`` for Google's user-triggered
-fetchers, the only such case here): :func:`cloud_refused`.
+never verify a crawler, whatever pattern a registry file gives: :func:`cloud_refused`.
+Google's own page ("Verifying Googlebot and other Google crawlers") says addresses of its
+``user-triggered-fetchers.json`` list "resolve to gae.googleusercontent.com hostnames" and
+serve Google Cloud customers' features: such a name is a Google Cloud customer's machine,
+never evidence that Google sent the request.
 """
 
 from __future__ import annotations
@@ -29,19 +35,22 @@ from typing import Iterable, Optional, Sequence, Tuple
 
 from .._terminal import visible
 
-__all__ = ["CLOUD_SUFFIXES", "cloud_refused", "host_name", "suffix_of", "under"]
+__all__ = ["CLOUD_SUFFIXES", "cloud_refused", "host_name", "shaped", "suffix_of", "under"]
 
 _LDH = re.compile(rb"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
 _MAX_NAME = 253
+# A run of ``*`` in a mask: letters and digits, hyphens inside (an IPv6 address written in
+# a name has more groups than the mask's IPv4 form). The mask's literal parts and its label
+# count are what narrow it; forward confirmation does the rest.
+_RUN = "[a-z0-9](?:[a-z0-9-]*[a-z0-9])?"
 
-CLOUD_SUFFIXES: Tuple[Tuple[str, Optional[str]], ...] = (
-    # (suffix, the operator allowed to use it for its own user-triggered fetchers)
-    ("compute.amazonaws.com", None),
-    ("compute.internal", None),
-    ("amazonaws.com", None),
-    ("googleusercontent.com", "Google"),
-    ("cloudapp.azure.com", None),
-    ("cloudapp.net", None),
+CLOUD_SUFFIXES: Tuple[str, ...] = (
+    "compute.amazonaws.com",
+    "compute.internal",
+    "amazonaws.com",
+    "googleusercontent.com",
+    "cloudapp.azure.com",
+    "cloudapp.net",
 )
 """Reverse names of rented machines: never evidence that a request came from a crawler."""
 
@@ -72,23 +81,47 @@ def suffix_of(pattern: str) -> Optional[str]:
     return ".".join(rest)
 
 
-def under(name: str, suffixes: Iterable[str]) -> Optional[str]:
-    """The first suffix ``name`` lies strictly under (on a label boundary), or ``None``.
-    ``name`` must be a usable name as :func:`host_name` gives it."""
+def _shape(pattern: str) -> Tuple[Optional[Tuple[re.Pattern[str], ...]], str]:
+    """(the regular expressions of a mask's labels left of its suffix, or ``None`` for a
+    plain suffix; the suffix)."""
+    labels = pattern.strip().strip(".").lower().split(".")
+    stars = [i for i, label in enumerate(labels) if "*" in label]
+    if not stars:
+        return None, ".".join(labels)
+    head, suffix = labels[:stars[-1] + 1], ".".join(labels[stars[-1] + 1:])
+    if all(label == "*" for label in head):
+        return None, suffix
+    return tuple(re.compile(_RUN.join(re.escape(piece)
+                                             for piece in re.split(r"\*+", label)))
+                 for label in head), suffix
+
+
+def shaped(pattern: str) -> bool:
+    """Whether a registry pattern is a mask with a documented shape (not ``*.`` alone)."""
+    return _shape(pattern)[0] is not None
+
+
+def under(name: str, patterns: Iterable[str]) -> Optional[str]:
+    """The first pattern (a suffix, or a mask: see the module docstring) ``name`` lies
+    strictly under, or ``None``. ``name`` must be a usable name as :func:`host_name` gives
+    it."""
     lowered = name.lower().rstrip(".")
-    for suffix in suffixes:
-        cut = suffix.lower().strip(".")
-        if cut and lowered.endswith("." + cut):
-            return cut
+    for pattern in patterns:
+        head, cut = _shape(pattern)
+        if not cut or not lowered.endswith("." + cut):
+            continue
+        if head is None:
+            return pattern
+        labels = lowered[:-len(cut) - 1].split(".")
+        if len(labels) == len(head) and all(shape.fullmatch(label)
+                                            for shape, label in zip(head, labels)):
+            return pattern
     return None
 
 
-def cloud_refused(name: str, operator: str, user_triggered: bool) -> Optional[str]:
-    """The generic cloud suffix ``name`` lies under (so it never verifies), or ``None``;
-    an operator's own documented use of one for its user-triggered fetchers is allowed."""
-    for suffix, allowed in CLOUD_SUFFIXES:
+def cloud_refused(name: str) -> Optional[str]:
+    """The generic cloud suffix ``name`` lies under (so it never verifies), or ``None``."""
+    for suffix in CLOUD_SUFFIXES:
         if under(name, (suffix,)):
-            if allowed is not None and allowed == operator and user_triggered:
-                return None
             return suffix
     return None

@@ -21,8 +21,9 @@ DNS failure, a list the snapshot could not capture, no snapshot), ``not-checked`
 turned off, or not needed once a list confirmed), ``not-published``. The verdict, in order:
 
 * ``verified``: some evidence is ``confirmed``. Only positive evidence verifies;
-* ``unverifiable``: the operator publishes no evidence (or the claim names no crawler the
-  registry knows);
+* ``unverifiable``: the operator publishes no evidence, or the claim names no crawler the
+  registry knows, or a User-Agent header was given that names none (a browser, ``*``, an
+  empty header: nothing to verify; never "verified" because the address is in some list);
 * ``unknown``: some evidence is ``unknown``, or every published kind went unchecked (only
   DNS, turned off; only signatures, no request). A DNS failure is never "verified" nor
   "not verified";
@@ -30,23 +31,40 @@ turned off, or not needed once a list confirmed), ``not-published``. The verdict
   turned off, the lists alone decide for an operator that publishes lists (the answer says
   DNS was not checked).
 
-A list or a name pattern shared by several agents (Anthropic's one list for three agents,
-``googlebot.com`` for nine) verifies the operator, not which of its agents asked:
-:attr:`Verification.operator_only` says so and the reason names the agents. An address in
+A list shared by several agents (Anthropic's one list for three agents) verifies the
+operator, not which of its agents asked: :attr:`Verification.operator_only` says so and the
+reason names the agents. A DNS name always verifies the operator only: operators publish
+their names per operator (Bing's "Verifying Bingbot" page, undated, read 2026-11-27, calls a
+confirmed ``search.msn.com`` name "a Bing crawler", not Bingbot), and no pattern of the
+snapshot documents names for one agent alone. A registry mask
+(``rate-limited-proxy-***-***-***-***.google.com``) is matched whole, its first labels'
+shape too, never reduced to its bare domain.
+
+A list or a name pattern whose ``role`` is ``cloud-customers`` never verifies. Google's
+"Verifying Googlebot and other Google crawlers" says addresses of its
+``user-triggered-fetchers.json`` "resolve to gae.googleusercontent.com hostnames" and serve
+Google Cloud customers' features (a site on Google Cloud fetching feeds for its users),
+while Google's own fetchers come from ``user-triggered-fetchers-google.json`` with
+``google.com`` names: such an address is answered "a Google Cloud customer's fetcher
+(Google's list google-user-triggered-fetchers), not Google", ``not-verified`` (the list is
+positive evidence that the requester is not Google, which ``unverifiable``, "nothing to
+check", would hide). An address in
 another list of the same operator (GPTBot claimed from ChatGPT-User's addresses) does not
 verify the claim: the reason names the list. A stale list (read longer ago than
 :data:`~robotsrules._tables._addresses.STALE_AFTER`) still answers, flagged with its age;
 staleness never makes a verdict "unknown".
 
-Without a claim the question is "whose published list holds this address?": every list
-holding it is named, and with DNS on, a PTR name under any operator's documented suffixes is
-forward-confirmed; the verdict is ``verified`` (for that operator) when either finds it.
+Without a claim (no header, no agent) the question is "whose published list holds this
+address?": every list holding it is named, and with DNS on, a PTR name under any operator's
+documented suffixes is forward-confirmed; the verdict is ``verified`` (for that operator)
+when either finds it.
 """
 
 from __future__ import annotations
 
 import datetime
 import ipaddress
+import math
 import os
 import threading
 from typing import (
@@ -65,7 +83,8 @@ from .._tables._crawlers import Crawler, crawler_for, known_crawlers
 from .._terminal import visible
 from ..errors import InvalidAgent, InvalidArgument, RobotsError
 from ..useragent import product_token
-from ._names import suffix_of
+from ._dns import MAX_DEADLINE
+from ._names import cloud_refused, shaped, suffix_of
 
 __all__ = [
     "EVIDENCE_KINDS",
@@ -74,6 +93,7 @@ __all__ = [
     "EvidenceOutcome",
     "VerdictName",
     "Verification",
+    "current_snapshot",
     "parse_address",
     "verify",
 ]
@@ -160,13 +180,13 @@ def parse_address(text: Union[str, Address]) -> Address:
     else:
         shown = visible(text[:80])
         if "%" in text:
-            raise InvalidArgument(f"address {shown!r} has a zone id: a link-local address "
+            raise InvalidArgument(f"address '{shown}' has a zone id: a link-local address "
                                   "with a zone names a link, never a crawler; give the address "
                                   "alone")
         try:
             address = ipaddress.ip_address(text)
         except ValueError:
-            raise InvalidArgument(f"{shown!r} is not an IPv4 or IPv6 address") from None
+            raise InvalidArgument(f"'{shown}' is not an IPv4 or IPv6 address") from None
     if isinstance(address, ipaddress.IPv6Address):
         if address.scope_id:
             raise InvalidArgument(f"address {str(address)!r} has a zone id; give the address "
@@ -201,7 +221,7 @@ _LOADED: Dict[Tuple[str, int, int], Snapshot] = {}
 _LOADED_LOCK = threading.Lock()
 
 
-def _load(path: Optional[str]) -> Snapshot:
+def current_snapshot(path: Optional[str] = None) -> Snapshot:
     """The snapshot in force (see :func:`load_snapshot`), read again only when the file it
     would read changed (its path, modification time and size): a log's every line is
     verified against one reading, not one each."""
@@ -254,9 +274,9 @@ def _list_evidence(address: Address, token: str, crawler: Crawler,
                             "address list for it"), False, None
         return Evidence("address-list", "unknown", f"no address snapshot: {problem}",
                         (crawler.verify.ip_ranges or (None,))[0]), False, None
-    lists = snapshot.lists_for(token) + tuple(
+    lists = tuple(item for item in snapshot.lists_for(token) + tuple(
         found for found in map(snapshot.named, crawler.verify.address_lists)
-        if found is not None and token not in found.tokens)
+        if found is not None and token not in found.tokens) if item.role == "operator")
     if not lists:
         if published:
             return Evidence("address-list", "unknown", "the registry names an address list "
@@ -281,6 +301,9 @@ def _list_evidence(address: Address, token: str, crawler: Crawler,
                             age.days if age is not None else None), shared, None
     other: Optional[str] = None
     for hit in hits:
+        if hit.list.role == "cloud-customers":
+            other = f"the address is {_customers(hit.list)}"
+            break
         if hit.list.operator == crawler.operator:
             other = f"the address is in {hit.list.operator}'s list {hit.list.name} " \
                     f"({_agents(hit.list.tokens) or 'other agents'}), not {token}'s"
@@ -301,31 +324,84 @@ def _list_evidence(address: Address, token: str, crawler: Crawler,
                     read=_date(lists[0].read_at)), False, other
 
 
+def _customers(held: AddressList) -> str:
+    """What an address in a ``cloud-customers`` list is (Google's user-triggered-fetchers)."""
+    return (f"a {held.operator} Cloud customer's fetcher ({held.operator}'s list {held.name}),"
+            f" not {held.operator}")
+
+
+_MASKS: Dict[Tuple[int, str, Optional[str]], Tuple[str, ...]] = {}
+
+
+def _masks(suffix: str, token: Optional[str]) -> Tuple[str, ...]:
+    """The registry's masks with a documented shape under ``suffix`` (``token``'s own when
+    it has some, else every crawler's): a name must match one, not only end in the suffix
+    (``rate-limited-proxy-***-***-***-***.google.com`` never lets ``x.corp.google.com``
+    in). None: the suffix alone (``*.search.msn.com``)."""
+    crawlers = known_crawlers()
+    key = (id(crawlers), suffix, token.lower() if token is not None else None)
+    found = _MASKS.get(key)
+    if found is not None:
+        return found
+    mine: Dict[str, None] = {}
+    every: Dict[str, None] = {}
+    for crawler in crawlers:
+        for written in crawler.verify.reverse_dns:
+            if shaped(written) and suffix_of(written) == suffix:
+                every[written] = None
+                if token is not None and (crawler.token or "").lower() == token.lower():
+                    mine[written] = None
+    found = tuple(mine or every)
+    if len(_MASKS) >= 4096:  # a bounded memo: the registry is read once a process
+        _MASKS.clear()
+    _MASKS[key] = found
+    return found
+
+
+def _patterns(suffixes: Sequence[str], token: Optional[str]) -> Tuple[str, ...]:
+    """The suffixes as the DNS check takes them: each narrowed to its masks (:func:`_masks`),
+    generic cloud names left out (they never confirm)."""
+    found: Dict[str, None] = {}
+    for suffix in suffixes:
+        if cloud_refused(f"name.{suffix}") is None:
+            found.update(dict.fromkeys(_masks(suffix, token) or (suffix,)))
+    return tuple(found)
+
+
 def _suffixes(token: str, crawler: Crawler,
-              snapshot: Optional[Snapshot]) -> Tuple[Tuple[str, ...], Optional[str], bool]:
-    """(the DNS suffixes documented for the token, their source, shared by several agents?)"""
+              snapshot: Optional[Snapshot]) -> Tuple[Tuple[str, ...], Optional[str]]:
+    """(the DNS name patterns documented for the token, their source). A name verifies the
+    operator only: operators publish their names per operator (Bing's ``search.msn.com``
+    is "a Bing crawler", not Bingbot alone), and none of the snapshot's documents
+    names for one agent alone."""
     found: Dict[str, None] = {}
     source: Optional[str] = None
-    shared = False
     if snapshot is not None:
         for pattern in snapshot.patterns_for(token):
-            found.update(dict.fromkeys(pattern.suffixes))
-            source = source or pattern.source
-            shared = shared or len(pattern.tokens) > 1
+            if pattern.role == "operator":
+                found.update(dict.fromkeys(pattern.suffixes))
+                source = source or pattern.source
     for written in crawler.verify.reverse_dns:
         suffix = suffix_of(written)
         if suffix is not None:
             found.setdefault(suffix, None)
-    if found and not shared:
-        # The registry's patterns: shared when another entry documents the same suffixes.
-        mine = set(found)
-        shared = any(c.token and c.token.lower() != token.lower() and mine.intersection(
-            s for s in map(suffix_of, c.verify.reverse_dns) if s) for c in known_crawlers())
-    return tuple(found), source or (crawler.source or None), shared
+    return _patterns(tuple(found), token), source or (crawler.source or None)
+
+
+def _lent_names(names: Sequence[str], snapshot: Optional[Snapshot]) -> str:
+    """A note when a PTR name is under a ``cloud-customers`` pattern (Google's
+    ``gae.googleusercontent.com``): a cloud customer's machine, named as such."""
+    for pattern in snapshot.name_patterns if snapshot is not None else ():
+        if pattern.role == "cloud-customers":
+            for name in names:
+                if pattern.matches(name):
+                    return f"; {name} is a {pattern.operator} Cloud customer's machine, " \
+                           f"not {pattern.operator}"
+    return ""
 
 
 def _dns_evidence(address: Address, suffixes: Tuple[str, ...], source: Optional[str],
-                  crawler: Optional[Crawler], dns: Union[bool, str], deadline: float,
+                  snapshot: Optional[Snapshot], dns: Union[bool, str], deadline: float,
                   needed: bool) -> Evidence:
     if not suffixes:
         return Evidence("name-pattern", "not-published", "the operator documents no reverse "
@@ -338,12 +414,13 @@ def _dns_evidence(address: Address, suffixes: Tuple[str, ...], source: Optional[
         return Evidence("name-pattern", "not-checked", f"DNS turned off (names under {wanted})",
                         source)
     checker = _checker(dns if isinstance(dns, str) else None, deadline)
-    found = checker.check(address, suffixes, operator=crawler.operator if crawler else "",
-                          user_triggered=crawler is not None
-                          and crawler.trigger == "user-triggered")
+    found = checker.check(address, suffixes)
     outcome: EvidenceOutcome = {"confirmed": "confirmed", "not-confirmed": "not-confirmed",
                                 "failed": "unknown"}[found.outcome]  # type: ignore[assignment]
-    return Evidence("name-pattern", outcome, found.detail, source, name=found.name)
+    detail = found.detail
+    if outcome != "confirmed":
+        detail += _lent_names(found.names, snapshot)
+    return Evidence("name-pattern", outcome, detail, source, name=found.name)
 
 
 def _signature_evidence(crawler: Crawler) -> Evidence:
@@ -386,12 +463,15 @@ def verify(address: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address],
     says whose published list (or documented DNS names) holds the address. ``now`` dates
     the staleness of the lists (default: the current time). ``dns``: ``True`` uses the
     system's resolver, ``"ip[:port]"`` a named server, ``False`` turns reverse DNS off;
-    ``dns_deadline`` bounds each verification's DNS work (seconds). ``snapshot``: the
-    address lists to read (a path, or a loaded snapshot; default: the newer of the bundled
-    and the refreshed copy). Raises :class:`~robotsrules.InvalidArgument` for an address
-    that is not one, and :class:`~robotsrules.MissingExtra` when DNS is on without
-    dnspython (the ``verify`` extra). Everything the DNS or the lists say is data: a failure
-    to get it is the verdict ``"unknown"``, never an exception.
+    ``dns_deadline`` bounds each verification's DNS work (finite seconds, at most 86,400;
+    each query gets at most 2 s or what is left). ``snapshot``: the address lists to read
+    (a path, or a loaded snapshot; default: the newer of the bundled and the refreshed
+    copy). Raises :class:`~robotsrules.InvalidArgument` for an address that is not one or a
+    ``dns_deadline`` out of range, and :class:`~robotsrules.MissingExtra` when DNS is on
+    without dnspython (the ``verify`` extra). Everything the DNS or the lists say is data: a
+    failure to get it is the verdict ``"unknown"``, never an exception. A User-Agent header
+    that names no registry crawler is ``"unverifiable"``; an address in a list whose role is
+    ``cloud-customers`` (Google's user-triggered-fetchers) is never ``"verified"``.
 
     >>> answer = verify("192.0.2.1", agent="GPTBot", dns=False)
     >>> answer.verdict, answer.operator
@@ -405,8 +485,10 @@ def verify(address: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address],
         from ._dns import parse_server
 
         parse_server(dns)
-    if not dns_deadline > 0:
-        raise InvalidArgument("dns_deadline must be positive seconds")
+    if not (isinstance(dns_deadline, (int, float)) and math.isfinite(dns_deadline)
+            and 0 < dns_deadline <= MAX_DEADLINE):
+        raise InvalidArgument(f"dns_deadline must be finite seconds above 0 and at most "
+                              f"{MAX_DEADLINE:g}")
     read = parse_address(address)
     moment = _now(now)
     problem: Optional[str] = None
@@ -415,7 +497,7 @@ def verify(address: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address],
         lists = snapshot
     else:
         try:
-            lists = _load(snapshot)
+            lists = current_snapshot(snapshot)
         except RobotsError as error:
             lists, problem = None, str(error)
     label = _snapshot_label(lists) if lists is not None else f"none ({problem})"
@@ -438,32 +520,39 @@ def verify(address: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address],
                         listed_by=listed_by, snapshot=label)
     if claimed is None:
         if user_agent is not None:
-            return _whose(base._replace(reason=""), read, lists, dns, dns_deadline, moment,
-                          f"the user agent {shown_ua!r} names no crawler")
+            # A header naming no registry crawler claims nothing there is to verify: never
+            # "verified" (a browser from Google's addresses is not Googlebot), whoever's list
+            # holds the address (said, offline: no DNS for every browser of a log).
+            whose = _whose(base, read, lists, False, dns_deadline, moment,
+                           f"the header '{shown_ua}' names no known crawler: nothing to "
+                           "verify")
+            return whose._replace(verdict="unverifiable", operator_only=False)
         return _whose(base, read, lists, dns, dns_deadline, moment, "")
     crawler = crawler_for(claimed)
     if crawler is None:
         others = f"; the address is in {', '.join(listed_by)}" if listed_by else ""
         return base._replace(
             verdict="unverifiable",
-            reason=f"{visible(claimed)!r} is not in the crawler registry: nothing to verify "
+            reason=f"'{visible(claimed)}' is not in the crawler registry: nothing to verify "
                    f"it by{others}",
             evidence=tuple(Evidence(kind, "not-published", "unknown crawler")
                            for kind in EVIDENCE_KINDS))
     token = crawler.token or claimed
     list_found, list_shared, other = _list_evidence(read, token, crawler, lists, problem,
                                                     moment)
-    suffixes, source, dns_shared = _suffixes(token, crawler, lists)
-    dns_found = _dns_evidence(read, suffixes, source, crawler, dns, dns_deadline,
+    suffixes, source = _suffixes(token, crawler, lists)
+    dns_found = _dns_evidence(read, suffixes, source, lists, dns, dns_deadline,
                               needed=list_found.outcome != "confirmed")
     evidence = (list_found, dns_found, _signature_evidence(crawler))
     verdict, reason = _verdict(evidence)
     operator_only = False
     if verdict == "verified":
-        operator_only = list_shared if list_found.outcome == "confirmed" else dns_shared
+        by_list = list_found.outcome == "confirmed"
+        operator_only = list_shared if by_list else True
         if operator_only:
-            reason += f"; this evidence is shared by several of {crawler.operator}'s agents: " \
-                      f"it verifies {crawler.operator}, not that the agent is {token}"
+            what = f"this list is shared by several of {crawler.operator}'s agents" if by_list \
+                else f"a host name is {crawler.operator}'s, not one agent's"
+            reason += f"; {what}: it verifies {crawler.operator}, not that the agent is {token}"
     elif other is not None:
         reason += f"; {other}"
     if verdict == "not-verified" and dns_found.outcome == "not-checked" and suffixes:
@@ -481,7 +570,12 @@ def _whose(base: Verification, address: Address, snapshot: Optional[Snapshot],
     lead = f"{prefix}; " if prefix else ""
     if snapshot is None:
         return base._replace(verdict="unknown", reason=f"{lead}no address snapshot")
-    hits = snapshot.index.lookup(address)
+    every = snapshot.index.lookup(address)
+    hits = tuple(hit for hit in every if hit.list.role == "operator")
+    lent = next((hit for hit in every if hit.list.role == "cloud-customers"), None)
+    if lent is not None and not hits:
+        # An operator's cloud customers' addresses: named, never the operator's verdict.
+        lead += f"{_customers(lent.list)} (prefix {lent.prefix}); "
     if hits:
         first = hits[0]
         held: AddressList = first.list
@@ -500,8 +594,8 @@ def _whose(base: Verification, address: Address, snapshot: Optional[Snapshot],
             reason=f"{lead}{held.operator}'s published list {held.name} holds it "
                    f"(prefix {first.prefix}; for {agents}): this verifies the operator, "
                    "not any claimed agent")
-    patterns = snapshot.name_patterns
-    suffixes = tuple(dict.fromkeys(s for pattern in patterns for s in pattern.suffixes))
+    patterns = tuple(p for p in snapshot.name_patterns if p.role == "operator")
+    suffixes = _patterns(tuple(dict.fromkeys(s for p in patterns for s in p.suffixes)), None)
     if dns is False or not suffixes:
         dns_found = Evidence("name-pattern", "not-checked", "DNS turned off")
     else:
@@ -510,8 +604,15 @@ def _whose(base: Verification, address: Address, snapshot: Optional[Snapshot],
         outcome: EvidenceOutcome = {"confirmed": "confirmed", "not-confirmed":
                                     "not-confirmed", "failed": "unknown"}[
             checked.outcome]  # type: ignore[assignment]
-        dns_found = Evidence("name-pattern", outcome, checked.detail, name=checked.name)
-    evidence = (Evidence("address-list", "not-confirmed", "in no published list"), dns_found,
+        detail = checked.detail
+        if outcome != "confirmed":
+            detail += _lent_names(checked.names, snapshot)
+        dns_found = Evidence("name-pattern", outcome, detail, name=checked.name)
+    listed = Evidence("address-list", "not-confirmed", "in no published list")
+    if lent is not None:
+        listed = Evidence("address-list", "not-confirmed", _customers(lent.list), lent.list.url,
+                          lent.list.name, lent.prefix, _date(lent.list.read_at))
+    evidence = (listed, dns_found,
                 Evidence("web-bot-auth", "not-checked", "needs the request itself"))
     if dns_found.outcome == "confirmed" and dns_found.name is not None:
         owner = next((p for p in patterns if p.matches(dns_found.name)), None)
@@ -524,5 +625,5 @@ def _whose(base: Verification, address: Address, snapshot: Optional[Snapshot],
             reason=f"{lead}{dns_found.detail}: {operator}'s documented names")
     verdict: VerdictName = "unknown" if dns_found.outcome == "unknown" else "not-verified"
     why = dns_found.detail if dns_found.outcome != "not-checked" else "DNS not checked"
-    return base._replace(verdict=verdict, evidence=evidence,
-                         reason=f"{lead}in no published list; {why}")
+    where = "in no other published list" if lent is not None else "in no published list"
+    return base._replace(verdict=verdict, evidence=evidence, reason=f"{lead}{where}; {why}")

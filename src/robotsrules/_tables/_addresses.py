@@ -130,6 +130,8 @@ MAX_SNAPSHOT_CHARS = 32 << 20
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 _SUFFIX = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}")
 _TOKEN = re.compile(r"[A-Za-z_-]{1,100}")
+ROLES = ("operator", "cloud-customers")
+"""What a list or a name pattern is evidence of (see :attr:`AddressList.role`)."""
 _URL = re.compile(r"https?://\S{1,2000}")
 _HOST_NAME = re.compile(r"(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?\.)*"
                         r"[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?")
@@ -183,6 +185,11 @@ class AddressList(NamedTuple):
     """False: :attr:`url` is no list a refresh can read (a page in HTML, say); the bundled
     catalogue says so and :attr:`note` says why."""
     note: str = ""
+    role: str = "operator"
+    """:data:`ROLES`: ``"operator"``, the operator's own crawlers' addresses (evidence);
+    ``"cloud-customers"``, addresses the operator lends its cloud customers (Google's
+    ``user-triggered-fetchers.json``): a request from one is a customer's, never the
+    operator's, so such a list never verifies and says so."""
 
     def __repr__(self) -> str:
         read = self.read_at.strftime("%Y-%m-%d") if self.read_at is not None else "not captured"
@@ -218,6 +225,8 @@ class NamePattern(NamedTuple):
     """The registry tokens the operator documents these names for."""
     source: str
     note: str = ""
+    role: str = "operator"
+    """As :attr:`AddressList.role`: ``"cloud-customers"`` names never verify."""
 
     def matches(self, host: str) -> Optional[str]:
         """The suffix ``host`` ends with, at a label boundary, else ``None``.
@@ -687,7 +696,14 @@ def _address_list(entry: Any, where: str) -> AddressList:
         etag=_field(entry, "etag", str, where, optional=True), polled_at=polled_at,
         max_age=seconds, refreshable=_field(entry, "refreshable", bool, where,
                                             optional=True) is not False,
-        note=_field(entry, "note", str, where, optional=True) or "")
+        note=_field(entry, "note", str, where, optional=True) or "", role=_role(entry, where))
+
+
+def _role(entry: Mapping[str, Any], where: str) -> str:
+    role = _field(entry, "role", str, where, optional=True) or "operator"
+    if role not in ROLES:
+        raise RobotsError(f"{where}: 'role' is not one of {', '.join(ROLES)}")
+    return role
 
 
 def _name_pattern(entry: Any, where: str) -> NamePattern:
@@ -702,7 +718,8 @@ def _name_pattern(entry: Any, where: str) -> NamePattern:
     if not _URL.fullmatch(source):
         raise RobotsError(f"{where}: 'source' is not an http(s) URL")
     return NamePattern(operator, suffixes, _strings(entry, "tokens", where, _TOKEN), source,
-                       _field(entry, "note", str, where, optional=True) or "")
+                       _field(entry, "note", str, where, optional=True) or "",
+                       _role(entry, where))
 
 
 def read_snapshot(text: str, where: str, origin: Origin = "file",
@@ -763,7 +780,7 @@ def _list_document(item: AddressList) -> Dict[str, Any]:
             "polled_at": _stamp(item.polled_at),
             "creation_time": item.creation_time, "synctoken": item.synctoken,
             "etag": item.etag, "max_age": item.max_age, "source": item.source,
-            "prefixes": list(item.prefixes),
+            "role": item.role, "prefixes": list(item.prefixes),
             **({"refreshable": False} if not item.refreshable else {}),
             **({"note": item.note} if item.note else {})}
 
@@ -821,7 +838,7 @@ def load_snapshot(path: Optional[PathLike] = None) -> Snapshot:
             text = _read_file(Path(where), where)
         except OSError as error:
             raise RobotsError(f"{where}: cannot read ({error.strerror or error})") from None
-        return read_snapshot(text, where, "file", bundled.name_patterns)
+        return _roles(read_snapshot(text, where, "file", bundled.name_patterns), bundled)
     refreshed_path = default_data_path()
     try:
         text = _read_file(refreshed_path, str(refreshed_path))
@@ -905,6 +922,18 @@ def _merged(bundled: Snapshot, refreshed: Snapshot, now: datetime.datetime) -> S
     return Snapshot(AddressIndex(kept), kept, bundled.name_patterns, "refreshed",
                     refreshed.path, max(refreshed.compiled, bundled.compiled),
                     bundled.version, note)
+
+
+def _roles(snapshot: Snapshot, bundled: Snapshot) -> Snapshot:
+    """A copy's lists with the bundled roles where the bundled copy names a list's role and
+    the copy does not (a copy written before roles existed): a role is curated, never read
+    from the operator, and a cloud-customers list must not verify again from an old copy."""
+    curated = {item.name: item.role for item in bundled.lists if item.role != "operator"}
+    if all(curated.get(item.name, item.role) == item.role for item in snapshot.lists):
+        return snapshot
+    lists = tuple(item._replace(role=curated.get(item.name, item.role))
+                  for item in snapshot.lists)
+    return replace(snapshot, index=AddressIndex(lists), lists=lists)
 
 
 # --- refreshing ------------------------------------------------------------------------

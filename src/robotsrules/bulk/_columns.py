@@ -164,6 +164,7 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
 
     def verify(address: pa.Array, user_agent: pa.Array) -> pa.Array:
         visitors = _visitors()  # one per process: Spark pickles this function, not the memo
+        visitors.batch()
         # A log repeats its visitors: each distinct pair of the batch is answered once, and
         # the rows are taken from those answers (no Python object per row but the pair).
         first: Dict[Tuple[Any, Any], int] = {}
@@ -206,22 +207,32 @@ def _visitors() -> _Visitors:
 
 
 class _Visitors:
-    """``robots_verify``'s rows: the address snapshot read once, each (address, header)
-    answered once (a log repeats its visitors: a memo of at most ``size`` pairs, dropped
-    whole when full, as the package's other hot-path memos are), offline (no DNS: a column
-    function must not wait on the network for each row). Thread-safe: a ``dict`` read or
-    written once is atomic, and two threads answering one pair at once give the same row."""
+    """``robots_verify``'s rows: the address snapshot in force (see :meth:`batch`), each
+    (address, header) answered once (a log repeats its visitors: a memo of at most ``size``
+    pairs, dropped whole when full, as the package's other hot-path memos are), offline (no
+    DNS: a column function must not wait on the network for each row). Thread-safe: a
+    ``dict`` read or written once is atomic, and two threads answering one pair at once give
+    the same row."""
 
     def __init__(self, size: int = 65_536) -> None:
-        from .._identity import verify
-        from .._tables._addresses import load_snapshot
+        from .._identity import current_snapshot, verify
         from ..errors import InvalidArgument
 
         self._verify = verify
+        self._current = current_snapshot
         self._invalid = InvalidArgument
-        self._lists = load_snapshot()
+        self._lists = current_snapshot()
         self._memo: Dict[Tuple[Any, Any], Optional[Tuple[Any, ...]]] = {}
         self._size = size
+
+    def batch(self) -> None:
+        """Before each batch: the snapshot in force, read again when its file changed (the
+        rule of :func:`robotsrules.verify`: a refreshed copy answers from the next batch);
+        the memo dropped with the old snapshot."""
+        lists = self._current()
+        if lists is not self._lists:
+            self._memo = {}
+            self._lists = lists
 
     def row(self, address: Any, user_agent: Any) -> Optional[Tuple[Any, ...]]:
         key = (address, user_agent)

@@ -159,11 +159,14 @@ def add_command(commands: Any) -> None:
                     "of the crawler its User-Agent header claims, or does its reverse DNS "
                     "name lie under the operator's documented names and resolve back to "
                     "it? Answers verified, not-verified, unverifiable (the operator "
-                    "publishes no evidence) or unknown (the evidence could not be had: a "
-                    "DNS failure, a list not captured), with every kind of evidence and its "
-                    "outcome. Without --user-agent or --agent: whose published list holds "
-                    "the address. Here --user-agent is the header the VISITOR sent (in the "
-                    "commands that fetch, it is the header robotsrules sends).",
+                    "publishes no evidence, or the header names no known crawler) or "
+                    "unknown (the evidence could not be had: a DNS failure, a list not "
+                    "captured), with every kind of evidence and its outcome. Google's "
+                    "user-triggered-fetchers list and gae.googleusercontent.com names are "
+                    "Google Cloud customers', never Google. Without --user-agent or "
+                    "--agent: whose published list holds the address. Here --user-agent is "
+                    "the header the VISITOR sent (in the commands that fetch, it is the "
+                    "header robotsrules sends).",
         exits="0 verified (every address, with --file), 1 any other verdict, 2 usage or "
               "I/O error.",
         examples=["robotsrules verify 66.249.66.1 --user-agent 'Mozilla/5.0 (compatible; "
