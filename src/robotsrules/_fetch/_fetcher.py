@@ -501,7 +501,8 @@ class PageResponse(NamedTuple):
 def fetch_page(url: str, *, user_agent: str, max_bytes: int, timeout: float = DEFAULT_TIMEOUT,
                total_timeout: Optional[float] = None,
                accept: str = "text/html, application/xhtml+xml, */*;q=0.8",
-               extra_headers: Optional[dict[str, str]] = None) -> PageResponse:
+               extra_headers: Optional[dict[str, str]] = None,
+               follow_redirects: bool = True) -> PageResponse:
     """GET a page (``robotsrules page URL``) with the robots.txt fetch's bounds: redirects
     followed here (at most five, http and https only, loops detected), connect and read
     time-outs of ``timeout``, the whole fetch within ``total_timeout`` (default
@@ -509,7 +510,9 @@ def fetch_page(url: str, *, user_agent: str, max_bytes: int, timeout: float = DE
     bounded decoder (gzip, deflate, br; :mod:`robotsrules._decoder`) up to ``max_bytes``
     (a longer body is cut there: ``truncated``). A body that did not arrive whole, a time-out
     or a network failure is an ``error``; nothing raises for what a server does.
-    ``extra_headers`` are added to the request (``If-None-Match`` for a list refresh)."""
+    ``extra_headers`` are added to the request (``If-None-Match`` for a list refresh).
+    ``follow_redirects=False`` returns a redirect as it came (its ``Location`` in
+    ``headers``): the caller vets each hop before it is requested (a list refresh)."""
     deadline = time.monotonic() + (total_timeout or 3 * timeout)
     headers = _headers(user_agent, accept, accept_encoding())
     headers.update(extra_headers or {})
@@ -529,7 +532,8 @@ def fetch_page(url: str, *, user_agent: str, max_bytes: int, timeout: float = DE
                 return PageResponse(current, answer.status, tuple(pairs), b"", False,
                                     answer.error or "no answer")
             location = answer.headers.get("location")
-            if not 300 <= answer.status < 400 or answer.status == 304 or not location:
+            if (not follow_redirects or not 300 <= answer.status < 400
+                    or answer.status == 304 or not location):
                 return PageResponse(current, answer.status, tuple(pairs), answer.body,
                                     answer.truncated)
             target = join_url(current, location.strip())

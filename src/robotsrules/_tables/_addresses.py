@@ -19,7 +19,9 @@ The lists are read in the JAFAR format (:func:`read_jafar`). The text read is th
 source in github.com/garyillyes/jafar (commit 1d4dd4c, 2025-09-30: draft-illyes-aipref-jafar-00);
 of its successor draft-illyes-webbotauth-jafar-00 (2026-04-21, which replaces
 draft-illyes-aipref-jafar-01 of 2026-04-09) only the front matter and abstract were read,
-and issue 36 quotes its members. An object with ``creationTime``, ``prefixes`` (objects with
+and issue 36 quotes its members. Every section number this module cites is of the text read
+(:data:`JAFAR`): §2.3 the prefix object, §3.2 the media type's ``version`` parameter. An
+object with ``creationTime``, ``prefixes`` (objects with
 exactly one of ``ipv4Prefix`` and ``ipv6Prefix``; others are ignored, as the draft says),
 ``formatVersion`` (a major version above 1 is not read) and ``synctoken`` (both may be
 absent: Google's lists have neither); every other member, and a prefix's ``service``, is
@@ -42,6 +44,18 @@ looked up as IPv4) and allocates nothing. Text addresses are read with ``socket.
 which accepts the forms the ``ipaddress`` module accepts (no leading zeros in IPv4) except a
 zone id (``fe80::1%eth0``: refused, since no published list can hold a scoped address), and
 is several times faster.
+
+Bounds of the index (issue 36, second review of the address lists). Building it costs, and
+it stores, the sum over the boundaries of its prefixes of the hits in force at each: a
+prefix nested in many others (``2600::/29`` ... ``/112``, then /128s inside) counts once per
+enclosing prefix at each boundary. That sum is capped at :data:`MAX_INDEX_ENTRIES` (counted
+before any work per boundary, so a hostile file costs at most that many steps before it is
+refused), the boundaries at ``2 * MAX_PREFIXES + 1``, the lists of a file at
+:data:`MAX_LISTS`. The user's refreshed copy is read without an index: it is merged into the
+bundled catalogue first (which drops every list the catalogue does not name, and a copy of
+more than :data:`COPY_LISTS_FACTOR` times the catalogue's lists is passed over before its
+lists are read), and the one index is built after the merge, so at most the catalogue's
+lists are ever indexed; a merged index past the cap passes the copy over.
 """
 
 from __future__ import annotations
@@ -75,6 +89,7 @@ from typing import (
 )
 from urllib.parse import urlsplit
 
+from .._scope import join_url
 from .._terminal import visible
 from ..errors import RobotsError
 from ._datafile import parse_json, shipped_text, user_path
@@ -82,6 +97,9 @@ from ._datafile import parse_json, shipped_text, user_path
 __all__ = [
     "ENV_VAR",
     "FILE_NAME",
+    "JAFAR",
+    "MAX_INDEX_ENTRIES",
+    "MAX_LISTS",
     "MAX_PREFIXES_PER_LIST",
     "MIN_PREFIX_V4",
     "MIN_PREFIX_V6",
@@ -124,6 +142,13 @@ MIN_PREFIX_V4 = 12
 MIN_PREFIX_V6 = 28
 MAX_PREFIXES_PER_LIST = 50_000
 MAX_PREFIXES = 200_000
+MAX_LISTS = 1000
+"""Lists a snapshot file may hold; a refreshed copy may hold at most
+:data:`COPY_LISTS_FACTOR` times the bundled catalogue's count."""
+COPY_LISTS_FACTOR = 2
+MAX_INDEX_ENTRIES = 1_000_000
+"""What an :class:`AddressIndex` may store: the sum over the boundaries of its prefixes of
+the hits in force there (segments x active entries); more refuses the lists."""
 MAX_SPAN_V4 = 1 << 24
 MAX_SPAN_V6 = 1 << 100
 MAX_SNAPSHOT_CHARS = 32 << 20
@@ -276,11 +301,16 @@ def _segments(entries: List[Tuple[int, int, Hit]]) -> Tuple[List[int], List[Tupl
     shared: Dict[Tuple[int, ...], Tuple[Hit, ...]] = {(): ()}
     starts: List[int] = []
     hits: List[Tuple[Hit, ...]] = []
+    stored = 0
     for point in points:
         for number in closing.get(point, ()):
             del active[number]
         for number, hit in opening.get(point, ()):
             active[number] = hit
+        stored += len(active)
+        if stored > MAX_INDEX_ENTRIES:  # checked before the work of this boundary
+            raise RobotsError(f"the address lists nest too deeply to index (more than "
+                              f"{MAX_INDEX_ENTRIES} hits over their segments); refused")
         key = tuple(sorted(active))
         here = shared.get(key)
         if here is None:
@@ -503,8 +533,15 @@ def _check_span(prefixes: Sequence[str], where: str) -> Tuple[str, ...]:
 
 
 _MAJOR = re.compile(r"1(?:\.[0-9]{1,9}){0,2}")
-_JAFAR_TYPE = re.compile(r"\s*application/jafar\+json\s*(;.*)?", re.IGNORECASE | re.DOTALL)
-_VERSION_PARAMETER = re.compile(r";\s*version\s*=\s*(\"[^\"]*\"|[^;\s]*)", re.IGNORECASE)
+JAFAR = "draft-illyes-aipref-jafar-00"
+"""The JAFAR text read (its source in github.com/garyillyes/jafar, 2025-09-30); the messages
+cite it, with its section numbers."""
+# RFC 9110 §5.6.2 token, §5.6.4 quoted-string, §5.6.6 parameters (no space around "=")
+_RFC_TOKEN = r"[!#$%&'*+.^_`|~0-9A-Za-z-]+"
+_QUOTED = r'"(?:[\t \x21\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t \x21-\x7e\x80-\xff])*"'
+_MEDIA_TYPE = re.compile(rf"[ \t]*({_RFC_TOKEN})/({_RFC_TOKEN})")
+_PARAMETER = re.compile(rf"[ \t]*;[ \t]*(?:({_RFC_TOKEN})=({_RFC_TOKEN}|{_QUOTED}))?")
+_TRAILING = re.compile(r"[ \t]*")
 
 
 def _major_one(version: str) -> bool:
@@ -514,20 +551,48 @@ def _major_one(version: str) -> bool:
 
 def _media_version(content_type: str) -> Optional[str]:
     """The ``version`` parameter of an ``application/jafar+json`` content type, else
-    ``None`` (another type, or none given)."""
-    found = _JAFAR_TYPE.fullmatch(content_type[:1000])
-    if found is None or not found.group(1):
+    ``None`` (another type, or none given). Its parameters are read as RFC 9110 §5.6.6
+    writes them (``;`` then a token, ``=`` and a token or quoted-string, no space around
+    ``=``); parameters that are not, or a ``version`` given twice, are a
+    :class:`RobotsError`: the version cannot be known, so the list is not read.
+
+    >>> _media_version('application/jafar+json; foo="a;version=1"; version="1.0"')
+    '1.0'
+    """
+    text = content_type[:1000]
+    found = _MEDIA_TYPE.match(text)
+    if found is None or (found.group(1).lower(), found.group(2).lower()) != (
+            "application", "jafar+json"):
         return None
-    parameter = _VERSION_PARAMETER.search(found.group(1))
-    return parameter.group(1).strip('"') if parameter is not None else None
+    version: Optional[str] = None
+    position = found.end()
+    while True:
+        parameter = _PARAMETER.match(text, position)
+        if parameter is None or parameter.end() == position:
+            break
+        position = parameter.end()
+        name, value = parameter.group(1), parameter.group(2)
+        if name is None or name.lower() != "version":
+            continue
+        if version is not None:
+            raise RobotsError("application/jafar+json with 'version' twice: not read")
+        version = (re.sub(r"\\(.)", r"\1", value[1:-1], flags=re.DOTALL)
+                   if value.startswith('"') else value)
+    if _TRAILING.fullmatch(text, position) is None:
+        raise RobotsError("application/jafar+json with parameters that are not RFC 9110 "
+                          f"§5.6.6 parameters ({visible(text[position:position + 40])!r}): "
+                          "not read")
+    return version
 
 
 def read_jafar(document: Any,
                where: str = "list") -> Tuple[Tuple[str, ...], Optional[str], Optional[str]]:
     """The prefixes, ``creationTime`` and ``synctoken`` of a JAFAR document, unknown members
-    ignored. As the draft says (draft-illyes-aipref-jafar-00 §2.3, §3.2): a prefix object
-    with both or neither of ``ipv4Prefix`` and ``ipv6Prefix`` is ignored, and a
-    ``formatVersion`` of a major version above 1 is not read (an error: the caller keeps its
+    ignored. As the draft says (draft-illyes-aipref-jafar-00 §2.3): a prefix object
+    with both or neither of ``ipv4Prefix`` and ``ipv6Prefix`` is ignored; a
+    ``formatVersion`` member (which the text read does not have: issue 36 quotes it from
+    draft-illyes-webbotauth-jafar-00, not read) of a major version above 1 is not read, as
+    §3.2 of the text read says of the media type's ``version`` (an error: the caller keeps its
     last valid list); ``formatVersion`` and ``synctoken`` may be absent (Google's lists
     have neither). A document that is not one, a cloud provider's list, or a list with a
     refused prefix is a :class:`RobotsError` naming ``where``.
@@ -546,7 +611,7 @@ def read_jafar(document: Any,
     if version is not None and not (isinstance(version, str) and _major_one(version)):
         shown = visible(version[:20]) if isinstance(version, str) else type(version).__name__
         raise RobotsError(f"{where}: formatVersion {shown!r} is not 1.x: not read "
-                          "(draft-illyes-aipref-jafar-00 §3.2; the draft writes it as text)")
+                          f"({JAFAR} §3.2, by the media type's rule; the version is text)")
     items = document.get("prefixes")
     if not isinstance(items, list):
         raise RobotsError(f"{where}: no 'prefixes' array")
@@ -693,7 +758,8 @@ def _address_list(entry: Any, where: str) -> AddressList:
         synctoken=_field(entry, "synctoken", str, where, optional=True),
         captured=captured, source=_field(entry, "source", str, where),
         prefixes=_check_span(prefixes, where), read_url=read_url,
-        etag=_field(entry, "etag", str, where, optional=True), polled_at=polled_at,
+        etag=_entity_tag(_field(entry, "etag", str, where, optional=True)),
+        polled_at=polled_at,
         max_age=seconds, refreshable=_field(entry, "refreshable", bool, where,
                                             optional=True) is not False,
         note=_field(entry, "note", str, where, optional=True) or "", role=_role(entry, where))
@@ -722,17 +788,38 @@ def _name_pattern(entry: Any, where: str) -> NamePattern:
                        _role(entry, where))
 
 
+class _Copy(NamedTuple):
+    """A snapshot file read but not indexed."""
+
+    lists: Tuple[AddressList, ...]
+    patterns: Tuple[NamePattern, ...]
+    path: str
+    compiled: datetime.datetime
+    version: int
+
+
 def read_snapshot(text: str, where: str, origin: Origin = "file",
                   patterns: Optional[Tuple[NamePattern, ...]] = None) -> Snapshot:
     """A snapshot from its JSON ``text``; anything wrong is a :class:`RobotsError` naming
     ``where`` and the list. ``patterns`` stand in when the file holds no name patterns (a
-    refreshed copy holds lists only)."""
+    refreshed copy holds lists only). At most :data:`MAX_LISTS` lists, and an index of at
+    most :data:`MAX_INDEX_ENTRIES` entries."""
+    copy = _read_copy(text, where, patterns, MAX_LISTS)
+    return Snapshot(AddressIndex(copy.lists), copy.lists, copy.patterns, origin, where,
+                    copy.compiled, copy.version)
+
+
+def _read_copy(text: str, where: str, patterns: Optional[Tuple[NamePattern, ...]],
+               max_lists: int) -> _Copy:
+    """The lists and patterns of a snapshot file, checked but not indexed."""
     document = parse_json(text, where, MAX_SNAPSHOT_CHARS)
     if not isinstance(document, dict):
         raise RobotsError(f"{where}: not a JSON object")
     version = _field(document, "version", int, where)
     compiled = _timestamp(document.get("compiled"), f"{where}: compiled")
     entries = _field(document, "lists", list, where)
+    if len(entries) > max_lists:
+        raise RobotsError(f"{where}: more than {max_lists} lists; refused")
     lists: List[AddressList] = []
     names: Dict[str, None] = {}
     total = 0
@@ -753,8 +840,7 @@ def read_snapshot(text: str, where: str, origin: Origin = "file",
             raise RobotsError(f"{where}: 'name_patterns' is not a list")
         found = tuple(_name_pattern(entry, f"{where}: name_patterns[{number}]")
                       for number, entry in enumerate(raw_patterns))
-    kept = tuple(lists)
-    return Snapshot(AddressIndex(kept), kept, found, origin, where, compiled, version)
+    return _Copy(tuple(lists), found, where, compiled, version)
 
 
 def snapshot_document(snapshot: Snapshot, compiled: datetime.datetime) -> Dict[str, Any]:
@@ -848,10 +934,12 @@ def load_snapshot(path: Optional[PathLike] = None) -> Snapshot:
         return replace(bundled, note=f"the refreshed copy {refreshed_path} was passed over: "
                                      f"{getattr(error, 'strerror', None) or error}")
     try:
-        refreshed = read_snapshot(text, str(refreshed_path), "refreshed", bundled.name_patterns)
+        # never indexed: merged first (only the catalogue's lists survive), indexed once
+        refreshed = _read_copy(text, str(refreshed_path), bundled.name_patterns,
+                               COPY_LISTS_FACTOR * len(bundled.lists))
+        return _merged(bundled, refreshed, _now(None))
     except RobotsError as error:
         return replace(bundled, note=f"the refreshed copy was passed over: {error}")
-    return _merged(bundled, refreshed, _now(None))
 
 
 SKEW = datetime.timedelta(minutes=10)
@@ -859,7 +947,7 @@ SKEW = datetime.timedelta(minutes=10)
 a later one passes the copy or its list over."""
 
 
-def _merged(bundled: Snapshot, refreshed: Snapshot, now: datetime.datetime) -> Snapshot:
+def _merged(bundled: Snapshot, refreshed: _Copy, now: datetime.datetime) -> Snapshot:
     """The bundled catalogue with, list by list, the newer content of the refreshed copy.
 
     The refreshed copy sits in the user's data directory, which anything running as the
@@ -869,7 +957,9 @@ def _merged(bundled: Snapshot, refreshed: Snapshot, now: datetime.datetime) -> S
     and of a list it may give only what a refresh writes: the prefixes, the dates, ETag
     and max-age of the read and the URL read (on the list's host; its provenance is said
     anew, never its words), where its ``read_at`` is later than the bundled list's (so a
-    newer package's lists win over an older refresh, list by list). A date in the future
+    newer package's lists win over an older refresh, list by list); of a list that is not
+    newer nothing passes, its poll date and max-age included, and a list the catalogue
+    marks ``refreshable: false`` is never taken from it. A date in the future
     (beyond :data:`SKEW`) passes the list, or for ``compiled`` the copy, over."""
     limit = now + SKEW
     where = f"the refreshed copy {refreshed.path}"
@@ -883,6 +973,10 @@ def _merged(bundled: Snapshot, refreshed: Snapshot, now: datetime.datetime) -> S
     for item in bundled.lists:
         other = fresh.pop(item.name, None)
         if other is None:
+            lists.append(item)
+            continue
+        if not item.refreshable:  # the catalogue's own word: no refresh reads this list
+            passed.append(f"{item.name} (the bundled catalogue marks it not refreshable)")
             lists.append(item)
             continue
         if (other.url, other.operator, other.tokens) != (item.url, item.operator, item.tokens):
@@ -901,8 +995,8 @@ def _merged(bundled: Snapshot, refreshed: Snapshot, now: datetime.datetime) -> S
             continue
         newer = other.captured and other.read_at is not None and (
             item.read_at is None or other.read_at > item.read_at)
-        if not newer:
-            lists.append(item._replace(polled_at=other.polled_at, max_age=other.max_age))
+        if not newer:  # nothing of it passes, its poll dates included
+            lists.append(item)
             continue
         taken += 1
         lists.append(item._replace(
@@ -955,10 +1049,58 @@ class ListAnswer(NamedTuple):
     content_type: str = ""
     """The response's ``Content-Type`` header (its ``version`` parameter is read for
     ``application/jafar+json``)."""
+    location: str = ""
+    """The ``Location`` of a redirect the fetcher did not follow: :func:`refresh_lists`
+    follows it itself, hop by hop, when it stays on the list's host."""
 
 
 ListFetcher = Callable[[str, Optional[str]], ListAnswer]
-"""``fetch(url, etag)``: GET ``url``, conditionally (``If-None-Match``) when ``etag`` is given."""
+"""``fetch(url, etag)``: GET ``url``, conditionally (``If-None-Match``) when ``etag`` is given;
+a fetcher should not follow redirects (it gives the status and ``location``), so that a
+hop to another host is never requested."""
+
+MAX_HOPS = 5
+_REDIRECTS = frozenset((301, 302, 303, 307, 308))
+
+
+def _without_userinfo(url: str) -> str:
+    """``url`` with any ``user:password@`` taken out (never sent, never recorded)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    if "@" not in parts.netloc:
+        return url
+    return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
+
+
+def _fetch_hops(item: AddressList, fetch: ListFetcher, sent: Optional[str]) -> ListAnswer:
+    """The answer for ``item``'s URL, its redirects followed here, hop by hop: a hop that
+    leaves the list's host or goes from https to http (:func:`_moved_away`) is never
+    requested; userinfo in a ``Location`` is taken out before the hop is requested."""
+    current = item.url
+    seen = {current}
+    for _ in range(MAX_HOPS + 1):
+        try:
+            answer = fetch(current, sent)
+        except Exception as error:  # a fetcher that raises fails one list, not the refresh
+            return ListAnswer(None, error=f"{type(error).__name__}: {error}"[:300])
+        answer = answer._replace(url=_without_userinfo(answer.url or current))
+        if answer.error is not None or answer.status not in _REDIRECTS or not answer.location:
+            return answer
+        target = join_url(current, answer.location.strip())
+        if target is None:
+            return ListAnswer(None, error=(f"redirect to an unusable URL: "
+                                           f"{visible(answer.location[:200])!r}"))
+        target = _without_userinfo(target)
+        moved = _moved_away(item.url, target)
+        if moved is not None:
+            return ListAnswer(None, error=f"{item.name} ({item.url}): {moved}; not requested")
+        if target in seen:
+            return ListAnswer(None, error=f"redirect loop at {visible(target[:200])}")
+        seen.add(target)
+        current = target
+    return ListAnswer(None, error=f"more than {MAX_HOPS} redirects")
 
 
 class ListChange(NamedTuple):
@@ -988,6 +1130,18 @@ def max_age(cache_control: str) -> Optional[int]:
     if found is None:
         return None
     return min(int(found.group(1)), int(STALE_AFTER.total_seconds()))
+
+
+_ENTITY_TAG = re.compile(r'(?:W/)?"[\x21\x23-\x7e\x80-\xff]{0,198}"')
+
+
+def _entity_tag(value: Optional[str]) -> Optional[str]:
+    """``value`` if it is an entity-tag (RFC 9110 §8.8.3: ``[W/] DQUOTE *etagc DQUOTE``)
+    of at most 200 characters, else ``None``: an empty or malformed one is never sent back,
+    so a 304 to a request without a real one is refused."""
+    if value is None or _ENTITY_TAG.fullmatch(value) is None:
+        return None
+    return value
 
 
 def _due(item: AddressList, moment: datetime.datetime) -> bool:
@@ -1047,11 +1201,14 @@ def _refreshed(item: AddressList, answer: ListAnswer, now: datetime.datetime,
         return kept._replace(read_at=now), ListChange(item.name, "not-modified")
     if answer.status != 200:
         return polled, ListChange(item.name, "failed", message=f"HTTP status {answer.status}")
-    version = _media_version(answer.content_type)
+    try:
+        version = _media_version(answer.content_type)
+    except RobotsError as error:
+        return polled, ListChange(item.name, "failed", message=f"{where}: {error}")
     if version is not None and not _major_one(version):
         return polled, ListChange(item.name, "failed", message=(
             f"{where}: application/jafar+json version {visible(version[:20])!r} is not 1.x: "
-            "not read (draft-illyes-webbotauth-jafar-00 §3.2)"))
+            f"not read ({JAFAR} §3.2)"))
     try:
         if len(answer.body) > MAX_LIST_BYTES:
             raise RobotsError(f"{where}: larger than {MAX_LIST_BYTES >> 20} MiB")
@@ -1070,7 +1227,7 @@ def _refreshed(item: AddressList, answer: ListAnswer, now: datetime.datetime,
     stamp = _stamp(now)
     new = kept._replace(
         prefixes=prefixes, creation_time=creation, synctoken=synctoken,
-        etag=answer.etag[:200] if answer.etag else None, read_at=now, captured=True,
+        etag=_entity_tag(answer.etag), read_at=now, captured=True,
         read_url="" if final == item.url else final,
         source=f"read at {final} on {stamp} by robotsrules crawlers refresh")
     was, now_set = set(item.prefixes), set(prefixes)
@@ -1095,6 +1252,7 @@ def refresh_lists(snapshot: Snapshot, fetch: ListFetcher,
     moment = _now(now)
     lists: List[AddressList] = []
     changes: List[ListChange] = []
+    total = sum(len(item.prefixes) for item in snapshot.lists)
     for item in snapshot.lists:
         if not item.refreshable:
             lists.append(item)
@@ -1107,12 +1265,17 @@ def refresh_lists(snapshot: Snapshot, fetch: ListFetcher,
                 "polled less than an hour ago" if not item.max_age or item.max_age <= 3600
                 else f"polled within its Cache-Control max-age of {item.max_age} s")))
             continue
-        sent = item.etag if item.captured else None
-        try:
-            answer = fetch(item.url, sent)
-        except Exception as error:  # a fetcher that raises fails one list, not the refresh
-            answer = ListAnswer(None, error=f"{type(error).__name__}: {error}"[:300])
+        sent = (item.etag or None) if item.captured else None
+        answer = _fetch_hops(item, fetch, sent)
         new, change = _refreshed(item, answer, moment, sent)
+        grown = total - len(item.prefixes) + len(new.prefixes)
+        if grown > MAX_PREFIXES:  # this list fails and keeps its old content; others go on
+            change = ListChange(item.name, "failed", message=(
+                f"{item.name}: its {len(new.prefixes)} prefixes would take the copy past "
+                f"{MAX_PREFIXES} prefixes in all; not read"))
+            new = item._replace(polled_at=moment, max_age=None)
+            grown = total
+        total = grown
         lists.append(new)
         changes.append(change)
     read = any(change.outcome in ("updated", "unchanged", "not-modified")
@@ -1122,7 +1285,7 @@ def refresh_lists(snapshot: Snapshot, fetch: ListFetcher,
         "compiled": _stamp(moment if read else snapshot.compiled),
         "lists": [_list_document(item) for item in lists]}
     text = json.dumps(document, indent=1, ensure_ascii=False) + "\n"
-    read_snapshot(text, "the refreshed copy")
+    _read_copy(text, "the refreshed copy", None, MAX_LISTS)
     return text, changes
 
 

@@ -5,7 +5,9 @@ Every list of the snapshot in force (the bundled catalogue with, list by list, t
 reads of the user's refreshed copy, or ``--snapshot FILE`` when it exists) is fetched from
 its current URL through the
 project's fetch (:func:`robotsrules._fetch._fetcher.fetch_page`: size and time bounds,
-redirects vetted, no credentials) with ``If-None-Match`` when an ETag was kept, validated
+no credentials; redirects are not followed there but by ``refresh_lists``, hop by hop, and
+a hop off the list's host or from https to http is never requested) with
+``If-None-Match`` when an ETag was kept, validated
 (:func:`robotsrules._tables._addresses.refresh_lists`), and the copy is written atomically
 to the user's data directory or to ``--snapshot FILE``; the bundled snapshot in the package
 is never written. A list that fails keeps its old content; no list is asked for twice
@@ -45,7 +47,8 @@ def _fetcher(args: argparse.Namespace) -> Any:
     def fetch(url: str, etag: Optional[str]) -> ListAnswer:
         page = fetch_page(url, user_agent=agent, max_bytes=MAX_LIST_BYTES + 1, timeout=timeout,
                           accept="application/json, */*;q=0.5",
-                          extra_headers={"If-None-Match": etag} if etag else None)
+                          extra_headers={"If-None-Match": etag} if etag else None,
+                          follow_redirects=False)  # refresh_lists vets and follows each hop
         if page.error is not None:
             return ListAnswer(page.status, error=page.error, url=page.url)
         if page.truncated:
@@ -55,9 +58,11 @@ def _fetcher(args: argparse.Namespace) -> Any:
         caching = ", ".join(value for name, value in page.headers
                             if name.lower() == "cache-control")
         types = [value for name, value in page.headers if name.lower() == "content-type"]
+        locations = [value for name, value in page.headers if name.lower() == "location"]
         return ListAnswer(page.status, page.body, etags[-1] if etags else None, url=page.url,
                           cache_control=caching[:1000],
-                          content_type=types[-1][:1000] if types else "")
+                          content_type=types[-1][:1000] if types else "",
+                          location=locations[-1][:4000] if locations else "")
 
     return fetch
 
