@@ -165,3 +165,15 @@ def test_google_cloud_customer_is_not_google() -> None:
                      "--no-dns"])
     assert code == 1 and "NOT VERIFIED" in out
     assert "a Google Cloud customer's fetcher" in out and ", not Google" in out
+
+
+def test_many_an_empty_header_field_names_no_crawler() -> None:
+    # A log line's empty User-Agent is a header that names no crawler (unverifiable), never
+    # the no-claim question "whose list holds it" (second review): in Google's list or not,
+    # it is not verified.
+    for line in (b"66.249.66.1\t\n", b"66.249.66.1 \n", b"66.249.66.1\t \n"):
+        code, out = run(["verify", "--file", "-", "--no-dns", "--json"], stdin=line)
+        (answer,) = [json.loads(row) for row in out.splitlines()]
+        assert code == 1 and answer["verdict"] == "unverifiable", (line, answer)
+    code, out = run(["verify", "--file", "-", "--no-dns", "--json"], stdin=b"66.249.66.1\n")
+    assert json.loads(out)["verdict"] == "verified"  # an address alone: whose list holds it

@@ -995,8 +995,12 @@ def _merged(bundled: Snapshot, refreshed: _Copy, now: datetime.datetime) -> Snap
             continue
         newer = other.captured and other.read_at is not None and (
             item.read_at is None or other.read_at > item.read_at)
-        if not newer:  # nothing of it passes, its poll dates included
-            lists.append(item)
+        if not newer:
+            # Nothing of its content passes; its poll date does (a failed refresh keeps the
+            # old content and must still not poll again within the hour): the reader already
+            # refused a poll date in the future, so a stranger's date delays a refresh by at
+            # most POLL_INTERVAL. Its max-age does not pass (that could delay it a week).
+            lists.append(item._replace(polled_at=other.polled_at))
             continue
         taken += 1
         lists.append(item._replace(

@@ -220,11 +220,13 @@ def url_lines(name: str, max_octets: Optional[int] = None
         yield where, None if line is None else line.rsplit("\t", 1)[-1].strip(), problem
 
 
-def list_lines(name: str, max_octets: Optional[int] = None
+def list_lines(name: str, max_octets: Optional[int] = None, *, fields: bool = False
                ) -> Iterator[Tuple[str, Optional[str], Optional[str]]]:
     """The lines of a list file ('-': stdin), streamed as :func:`url_lines` reads them
     (comments, blank lines and a BOM skipped, ``.gz`` decompressed, over-long or non-UTF-8
-    lines a problem), each whole and stripped: ``(where, line, problem)``."""
+    lines a problem), each whole and stripped: ``(where, line, problem)``. With ``fields``
+    only the line end and leading white space are stripped: a trailing tab or space still
+    says an (empty) field follows."""
     import gzip
     import zlib
 
@@ -254,7 +256,9 @@ def list_lines(name: str, max_octets: Optional[int] = None
                                         f"{error.start + 1}); percent-encode it (%"
                                         f"{raw[error.start]:02X})")
                     continue
-                line = text.lstrip("\ufeff").strip() if number == 1 else text.strip()
+                if number == 1:
+                    text = text.lstrip("\ufeff")
+                line = text.rstrip("\r\n").lstrip() if fields else text.strip()
                 if line and not line.startswith("#"):
                     yield where, line, None
         except (EOFError, zlib.error, gzip.BadGzipFile) as error:

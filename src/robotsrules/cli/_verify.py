@@ -111,15 +111,17 @@ def _many(args: argparse.Namespace, out: TextIO, options: Dict[str, Any], verify
 
     code = EXIT_ALLOWED
     seen = 0
-    for where, line, problem in list_lines(args.file):
+    for where, line, problem in list_lines(args.file, fields=True):
         seen += 1
         address = ""
         answer: Optional[Any] = None
         if line is not None:
-            address, _, rest = line.replace("\t", " ").partition(" ")
-            # The line's own header, else the command's --user-agent or --agent.
-            user_agent, agent = (rest.strip(), None) if rest.strip() else (args.user_agent,
-                                                                          args.agent)
+            address, separator, rest = line.replace("\t", " ").partition(" ")
+            # A header field after the address is the visitor's header, even empty (a log's
+            # "-" or "" names no crawler: never the no-claim question); an address alone
+            # takes the command's --user-agent or --agent, or asks whose list holds it.
+            user_agent, agent = ((rest.strip(), None) if separator
+                                 else (args.user_agent, args.agent))
             try:
                 parse_address(address)
             except InvalidArgument as error:
