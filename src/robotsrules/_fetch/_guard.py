@@ -15,8 +15,13 @@ below (the reason names the range), when it embeds an IPv4 address that is refus
 (IPv4-mapped ``::ffff:0:0/96``, IPv4-compatible ``::/96``, SIIT ``::ffff:0:0:0/96``,
 NAT64 ``64:ff9b::/96``, 6to4 ``2002::/16``, Teredo's client), or when Python's
 :mod:`ipaddress` does not hold it globally reachable (the IANA special-purpose registries:
-documentation, benchmarking, discard-only, ...). When unsure the restrictive reading wins:
-a name with one refused address among several is refused whole.
+the rest of the IANA special-purpose registries). The special-purpose blocks a web server
+could be mistaken for are named in the tables below (IANA's IPv6 Special-Purpose Address
+Registry, last updated 2024-10-22, was found but its table not re-read entry by entry on
+2026-11-27; the IPv4 registry was not read: the blocks are those of RFC 6890, April 2013,
+and later RFCs as the author knows them). When unsure the restrictive reading wins: a name
+with one refused address among several is refused whole, and a block the tables do not
+name is refused when ``ipaddress`` holds it not global.
 """
 
 from __future__ import annotations
@@ -53,6 +58,14 @@ _V4_RANGES: Tuple[Tuple[_V4, str], ...] = (
     (_V4("224.0.0.0/4"), "multicast"),
     (_V4("255.255.255.255/32"), "broadcast"),
     (_V4("240.0.0.0/4"), "reserved (240.0.0.0/4)"),
+    # IANA special-purpose blocks, named here rather than left to ``ipaddress.is_global``,
+    # whose table differs between Python releases (192.0.0.0/24 changed in 3.12.4).
+    (_V4("192.0.0.0/24"), "reserved (IANA special-purpose: IETF protocol assignments)"),
+    (_V4("192.0.2.0/24"), "reserved (IANA special-purpose: documentation)"),
+    (_V4("198.51.100.0/24"), "reserved (IANA special-purpose: documentation)"),
+    (_V4("203.0.113.0/24"), "reserved (IANA special-purpose: documentation)"),
+    (_V4("198.18.0.0/15"), "reserved (IANA special-purpose: benchmarking)"),
+    (_V4("192.88.99.0/24"), "reserved (IANA special-purpose: 6to4 relay anycast, deprecated)"),
 )
 
 _V6_RANGES: Tuple[Tuple[_V6, str], ...] = (
@@ -63,6 +76,12 @@ _V6_RANGES: Tuple[Tuple[_V6, str], ...] = (
     (_V6("fec0::/10"), "site-local (deprecated, RFC 3879)"),
     (_V6("ff00::/8"), "multicast"),
     (_V6("64:ff9b:1::/48"), "local-use NAT64 (RFC 8215)"),
+    (_V6("100::/64"), "reserved (IANA special-purpose: discard-only)"),
+    (_V6("2001:db8::/32"), "reserved (IANA special-purpose: documentation)"),
+    (_V6("3fff::/20"), "reserved (IANA special-purpose: documentation)"),
+    (_V6("2001:2::/48"), "reserved (IANA special-purpose: benchmarking)"),
+    (_V6("2001:10::/28"), "reserved (IANA special-purpose: ORCHID, deprecated)"),
+    (_V6("5f00::/16"), "reserved (IANA special-purpose: segment routing SIDs)"),
 )
 
 # IPv6 ranges that carry an IPv4 address in their low 32 bits.

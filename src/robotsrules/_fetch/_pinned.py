@@ -115,11 +115,12 @@ def _vetted(host: str, port: int, guard: Guard) -> List[IPAddress]:
 
 def _check_peer(stream: Union[httpcore.NetworkStream, httpcore.AsyncNetworkStream],
                 host: str, port: int, guard: Guard) -> None:
-    """The address actually connected to is vetted again (the socket's own peer)."""
-    sock = stream.get_extra_info("socket")
-    if not isinstance(sock, socket.socket):
-        raise AddressRefused(f"{_REFUSED}: no socket to check for {host}")
-    peer = str(sock.getpeername()[0])
+    """The address actually connected to is vetted again (the socket's own peer, as
+    httpcore's ``server_addr`` reports it for both backends)."""
+    address = stream.get_extra_info("server_addr")
+    if not isinstance(address, tuple) or not address:
+        raise AddressRefused(f"{_REFUSED}: no peer address to check for {host}")
+    peer = str(address[0])
     why = guard.why(ipaddress.ip_address(peer), port)
     if why is not None:
         raise AddressRefused(f"{_REFUSED}: {host} connected to {peer}: {why}")
