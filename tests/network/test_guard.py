@@ -87,6 +87,17 @@ def test_an_exempt_pair_is_reached_and_no_other_port(servers: ServerPool) -> Non
     assert (mine.count("/"), other.count("/")) == (1, 0)
 
 
+def test_no_proxy_from_the_environment_connects_in_its_place(
+        servers: ServerPool, monkeypatch: pytest.MonkeyPatch) -> None:
+    proxy, target = servers.http(respond(200, b"proxied")), servers.http(respond(200, b"ok"))
+    for name in ("HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.setenv(name, proxy.origin)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    assert page(target.url("/"), exempt(target)) is None
+    assert (target.count("/"), len(proxy.requests)) == (1, 0)
+
+
 # -- every redirect hop ------------------------------------------------------------------
 
 TARGETS = ["http://127.0.0.1:{port}/in", "http://2130706433:{port}/in",
@@ -219,6 +230,13 @@ def test_a_name_with_one_refused_address_is_refused_whole(servers: ServerPool) -
         error = page(f"http://mixed.test:{inside.port}/", guard)
     assert error is not None and REFUSED in error and "mixed.test resolves to 127.0.0.1" in error
     assert inside.count("/") == 0
+
+
+def test_a_failed_lookup_is_a_dns_error(servers: ServerPool) -> None:
+    with RebindingDns("known.test", [[HOST]]) as dns:
+        error = page("http://unknown.test/", Guard(resolve=resolver_of(dns)))
+        assert dns.count("unknown.test", "A") == 1
+    assert error is not None and error.startswith("DNS lookup failed"), error
 
 
 def test_the_name_stays_in_the_host_header(servers: ServerPool) -> None:

@@ -87,13 +87,20 @@ class AddressRefused(httpcore.ConnectError):
 
 def _vetted(host: str, port: int, guard: Guard) -> List[IPAddress]:
     """The addresses to connect to for ``host``; raises :class:`AddressRefused` (a refused
-    address, or none) or :class:`OSError` (resolution failed)."""
+    address, or none) or :class:`socket.gaierror` (resolution failed, whatever the
+    resolver raised: the fetch layer reports "DNS lookup failed")."""
     literal = host_address(host)
     if literal is not None:
         addresses: List[IPAddress] = [literal]
     else:
         addresses = []
-        for text in list((guard.resolve or system_resolve)(host))[:_MAX_ADDRESSES]:
+        try:
+            found = list((guard.resolve or system_resolve)(host))[:_MAX_ADDRESSES]
+        except Exception as error:  # any resolver's failure is a failed look-up
+            if isinstance(error, socket.gaierror):
+                raise
+            raise socket.gaierror(f"{host}: {type(error).__name__}: {error}") from error
+        for text in found:
             try:
                 addresses.append(ipaddress.ip_address(text))
             except ValueError:
