@@ -211,9 +211,12 @@ class AsyncGuardedBackend(httpcore.AsyncNetworkBackend):
 
 
 def _pool_settings(verify: Union[ssl.SSLContext, str, bool]) -> dict[str, object]:
+    """The settings httpx gives its own pool, with one TLS context (made once: loading the
+    CA bundle is most of a client's set-up cost)."""
     limits = httpx.Limits()
-    return {"ssl_context": httpx.create_ssl_context(verify=verify),
-            "max_connections": limits.max_connections,
+    context = verify if isinstance(verify, ssl.SSLContext) else httpx.create_ssl_context(
+        verify=verify)
+    return {"ssl_context": context, "max_connections": limits.max_connections,
             "max_keepalive_connections": limits.max_keepalive_connections,
             "keepalive_expiry": limits.keepalive_expiry}
 
@@ -224,19 +227,21 @@ class _Transport(httpx.HTTPTransport):
     if a new httpx stops using it)."""
 
     def __init__(self, guard: Guard, verify: Union[ssl.SSLContext, str, bool]) -> None:
-        super().__init__(verify=verify)
+        settings = _pool_settings(verify)
+        super().__init__(verify=settings["ssl_context"])  # type: ignore[arg-type]
         self._pool = httpcore.ConnectionPool(network_backend=GuardedBackend(guard),
-                                             **_pool_settings(verify))  # type: ignore[arg-type]
+                                             **settings)  # type: ignore[arg-type]
 
 
 class _AsyncTransport(httpx.AsyncHTTPTransport):
     """The async twin of :class:`_Transport`."""
 
     def __init__(self, guard: Guard, verify: Union[ssl.SSLContext, str, bool]) -> None:
-        super().__init__(verify=verify)
+        settings = _pool_settings(verify)
+        super().__init__(verify=settings["ssl_context"])  # type: ignore[arg-type]
         self._pool = httpcore.AsyncConnectionPool(
             network_backend=AsyncGuardedBackend(guard),
-            **_pool_settings(verify))  # type: ignore[arg-type]
+            **settings)  # type: ignore[arg-type]
 
 
 class GuardedClient(httpx.Client):
