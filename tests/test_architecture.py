@@ -41,7 +41,8 @@ NEVER = {"_fetch": ("_identity", "_web"), "_rules": ("_fetch", "_identity", "_we
 # Optional packages and the modules allowed to import them (each behind its extra).
 OPTIONAL = {
     "httpx": {"robotsrules._fetch._fetcher", "robotsrules.httpx", "robotsrules._fetch._robotscache",
-              "robotsrules.robotparser", "robotsrules.aiohttp", "robotsrules.cli._page"},
+              "robotsrules.robotparser", "robotsrules.aiohttp", "robotsrules.cli._page",
+              "robotsrules._fetch._pinned"},  # the address guard's pinned connections
     # UTS-46 host names: a runtime dependency, imported on the first non-ASCII host only, so
     # the scope functions are part of the core and `import robotsrules` stays light.
     "idna": {"robotsrules._scope"},

@@ -14,6 +14,10 @@ these bounds:
 * a body is used only when it arrived whole: one cut by the deadline, shorter than its
   ``Content-Length``, without its last chunk, or whose gzip/deflate/br stream has no end is
   ``unreachable``, never a (shorter, hence more permissive) file;
+* a fetch through a guarded client (:class:`~robotsrules._fetch._pinned.GuardedClient`,
+  or ``fetch_page(guard=...)``) connects only to vetted addresses, on every hop
+  (:mod:`robotsrules._fetch._guard`); its FTP hops are refused, as ftplib connects by
+  itself;
 * redirects are followed by the policy (at most five, loops detected, http/https/ftp only,
   unusable targets ``unavailable``), never by httpx; credentials of a caller's client
   (``auth``, an ``Authorization`` header, cookies) are sent only while the hops stay on the
@@ -47,6 +51,7 @@ from ..errors import InvalidURL
 from ..policy import Answer, FetchResult, Policy, Request, fetch_flow, target_problem
 from ..robotstxt import DEFAULT_MAX_BYTES
 from ._drive import arun, run
+from ._pinned import AddressRefused, AsyncGuardedClient, Guard, GuardedClient
 
 __all__ = ["DEFAULT_TIMEOUT", "PageResponse", "afetch", "fetch", "fetch_page"]
 
@@ -55,6 +60,8 @@ DEFAULT_TIMEOUT = 10.0
 
 _ACCEPT = "text/plain, text/*;q=0.9, */*;q=0.5"
 _TIMED_OUT = "timed out (total time limit)"
+_GUARDED_FTP = ("refused by the address guard (server-side request forgery): ftp:// is not "
+                "fetched under the guard")
 
 log = logging.getLogger("robotsrules")
 
@@ -82,7 +89,8 @@ def _root_cause(error: BaseException) -> BaseException:
     seen = 0
     current: Optional[BaseException] = error
     while current is not None and seen < 10:
-        if isinstance(current, (ConnectionRefusedError, ConnectionResetError, socket.gaierror)):
+        if isinstance(current, (AddressRefused, ConnectionRefusedError, ConnectionResetError,
+                                socket.gaierror)):
             return current
         current = current.__cause__ or current.__context__
         seen += 1
@@ -94,6 +102,8 @@ def _describe(error: BaseException) -> str:
     if isinstance(error, (httpx.TimeoutException, TimeoutError, socket.timeout)):
         return "timed out"
     root = _root_cause(error)
+    if isinstance(root, AddressRefused):  # the guard's refusal, named as such
+        return str(root)
     if isinstance(root, ConnectionRefusedError):
         return "connection refused"
     if isinstance(root, socket.gaierror):
@@ -481,6 +491,8 @@ def _perform(http: httpx.Client, url: str, user_agent: str, timeout: float, poli
     if time.monotonic() > deadline:
         return Answer(error=_TIMED_OUT)
     if url.lower().startswith("ftp:"):
+        if isinstance(http, GuardedClient) and http.guard.active:
+            return Answer(error=_GUARDED_FTP)
         return _ftp_answer(url, user_agent, timeout, policy.max_bytes, deadline)
     return _get(http, url, user_agent, policy.max_bytes, deadline, credentials)
 
@@ -502,7 +514,8 @@ def fetch_page(url: str, *, user_agent: str, max_bytes: int, timeout: float = DE
                total_timeout: Optional[float] = None,
                accept: str = "text/html, application/xhtml+xml, */*;q=0.8",
                extra_headers: Optional[dict[str, str]] = None,
-               follow_redirects: bool = True) -> PageResponse:
+               follow_redirects: bool = True,
+               guard: Optional[Guard] = None) -> PageResponse:
     """GET a page (``robotsrules page URL``) with the robots.txt fetch's bounds: redirects
     followed here (at most five, http and https only, loops detected), connect and read
     time-outs of ``timeout``, the whole fetch within ``total_timeout`` (default
@@ -512,13 +525,17 @@ def fetch_page(url: str, *, user_agent: str, max_bytes: int, timeout: float = DE
     or a network failure is an ``error``; nothing raises for what a server does.
     ``extra_headers`` are added to the request (``If-None-Match`` for a list refresh).
     ``follow_redirects=False`` returns a redirect as it came (its ``Location`` in
-    ``headers``): the caller vets each hop before it is requested (a list refresh)."""
+    ``headers``): the caller vets each hop before it is requested (a list refresh).
+    ``guard``: for a URL from a stranger, connect only to addresses the guard vets, on
+    every hop (a refusal is an ``error`` that says so); default: no guard."""
     deadline = time.monotonic() + (total_timeout or 3 * timeout)
     headers = _headers(user_agent, accept, accept_encoding())
     headers.update(extra_headers or {})
     current = url
     seen = {url}
-    with httpx.Client(timeout=_timeouts(timeout), follow_redirects=False) as client:
+    client = (GuardedClient(guard, timeout=_timeouts(timeout)) if guard is not None
+              else httpx.Client(timeout=_timeouts(timeout), follow_redirects=False))
+    with client:
         for _ in range(Policy().max_redirects + 1):
             if time.monotonic() > deadline:
                 return PageResponse(current, None, (), b"", False, _TIMED_OUT)
@@ -583,6 +600,8 @@ async def afetch(
         if remaining <= 0:
             return Answer(error=_TIMED_OUT)
         if request.url.lower().startswith("ftp:"):
+            if isinstance(http, AsyncGuardedClient) and http.guard.active:
+                return Answer(error=_GUARDED_FTP)
             job = functools.partial(_ftp_answer, request.url, user_agent, timeout,
                                     policy.max_bytes, time.monotonic() + remaining)
             try:

@@ -1,0 +1,268 @@
+"""The I/O half of the address guard: connections pinned to a vetted address (httpcore).
+
+A check before the request and a connection made later would each resolve the name, and a
+stranger's DNS can answer differently the second time (DNS rebinding). Here there is one
+resolution, inside the connect itself: httpcore asks the network backend to connect to
+``(host, port)``; :class:`GuardedBackend` resolves ``host`` once (or reads it as an address
+in any numeric form, :func:`~robotsrules._fetch._guard.host_address`), refuses the whole
+name if any of its addresses is refused (:func:`~robotsrules._fetch._guard.refusal`),
+connects to the vetted addresses in turn, and checks the peer of the socket it got. The
+connection keeps the name for everything else: httpx sends ``Host`` from the URL and
+httpcore starts TLS with the URL's host as SNI and for certificate verification.
+
+Every request of a guarded client goes through its transport, redirect hops included
+(the fetch layer follows redirects itself, one request per hop); a kept-alive connection
+in its pool was vetted when made. The client reads no proxy from the environment (a proxy
+would make the connection in our place).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import ipaddress
+import socket
+import ssl
+from typing import Callable, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Union
+
+import anyio.to_thread
+import httpcore
+import httpx
+
+from ._guard import IPAddress, host_address, refusal
+
+__all__ = ["AddressRefused", "AsyncGuardedBackend", "AsyncGuardedClient", "Guard",
+           "GuardedBackend", "GuardedClient", "system_resolve"]
+
+Resolve = Callable[[str], Sequence[str]]
+"""A resolver: a host name to its addresses, as text (raises :class:`OSError` on failure)."""
+
+_MAX_ADDRESSES = 64  # a stranger's DNS answer is bounded too
+_REFUSED = "refused by the address guard (server-side request forgery)"
+_SocketOption = Union[Tuple[int, int, int], Tuple[int, int, Union[bytes, bytearray]],
+                      Tuple[int, int, None, int]]  # httpcore's SOCKET_OPTION
+
+
+def system_resolve(host: str) -> List[str]:
+    """The host's addresses by the system resolver (``getaddrinfo``), in its order."""
+    found: List[str] = []
+    for *_, sockaddr in socket.getaddrinfo(host, None, type=socket.SOCK_STREAM):
+        address = str(sockaddr[0])
+        if address not in found:
+            found.append(address)
+    return found
+
+
+@dataclasses.dataclass(frozen=True)
+class Guard:
+    """The guard's settings: ``allow_private_addresses=True`` lifts it (every address is
+    reachable, as for URLs the caller names); ``resolve`` replaces the system resolver;
+    ``exempt`` names ``(address, port)`` pairs reachable despite the guard (one known
+    service, such as a key directory on the operator's own network; the tests' loopback
+    servers), every other port of those addresses staying refused."""
+
+    allow_private_addresses: bool = False
+    resolve: Optional[Resolve] = None
+    exempt: FrozenSet[Tuple[str, int]] = frozenset()
+
+    @property
+    def active(self) -> bool:
+        """True when the guard refuses anything."""
+        return not self.allow_private_addresses
+
+    def why(self, address: IPAddress, port: int) -> Optional[str]:
+        """Why a connection to ``address:port`` is refused, or None."""
+        if (str(address), port) in self._exempt:
+            return None
+        return refusal(address)
+
+    @functools.cached_property
+    def _exempt(self) -> FrozenSet[Tuple[str, int]]:
+        return frozenset((str(ipaddress.ip_address(a)), p) for a, p in self.exempt)
+
+
+class AddressRefused(httpcore.ConnectError):
+    """The guard refused every way to a host; the message names the address and range."""
+
+
+def _vetted(host: str, port: int, guard: Guard) -> List[IPAddress]:
+    """The addresses to connect to for ``host``; raises :class:`AddressRefused` (a refused
+    address, or none) or :class:`socket.gaierror` (resolution failed, whatever the
+    resolver raised: the fetch layer reports "DNS lookup failed")."""
+    literal = host_address(host)
+    if literal is not None:
+        addresses: List[IPAddress] = [literal]
+    else:
+        addresses = []
+        try:
+            found = list((guard.resolve or system_resolve)(host))[:_MAX_ADDRESSES]
+        except Exception as error:  # any resolver's failure is a failed look-up
+            if isinstance(error, socket.gaierror):
+                raise
+            raise socket.gaierror(f"{host}: {type(error).__name__}: {error}") from error
+        for text in found:
+            try:
+                addresses.append(ipaddress.ip_address(text))
+            except ValueError:
+                raise AddressRefused(f"{_REFUSED}: {host} resolved to {text!r}, which is "
+                                     "no address") from None
+    if not addresses:
+        raise AddressRefused(f"{_REFUSED}: {host} has no address")
+    for address in addresses:
+        why = guard.why(address, port)
+        if why is not None:
+            if literal is None:
+                named = f"{host} resolves to {address}"
+            else:
+                named = str(address) if host.strip("[]") == str(address) else (
+                    f"{host} ({address})")
+            raise AddressRefused(f"{_REFUSED}: {named}: {why}")
+    return addresses
+
+
+def _check_peer(stream: Union[httpcore.NetworkStream, httpcore.AsyncNetworkStream],
+                host: str, port: int, guard: Guard) -> None:
+    """The address actually connected to is vetted again (the socket's own peer, as
+    httpcore's ``server_addr`` reports it for both backends)."""
+    address = stream.get_extra_info("server_addr")
+    if not isinstance(address, tuple) or not address:
+        raise AddressRefused(f"{_REFUSED}: no peer address to check for {host}")
+    peer = str(address[0])
+    why = guard.why(ipaddress.ip_address(peer), port)
+    if why is not None:
+        raise AddressRefused(f"{_REFUSED}: {host} connected to {peer}: {why}")
+
+
+class GuardedBackend(httpcore.NetworkBackend):
+    """httpcore's sync network backend, connecting only to vetted addresses."""
+
+    def __init__(self, guard: Guard) -> None:
+        self._guard = guard
+        self._inner = httpcore.SyncBackend()
+
+    def connect_tcp(self, host: str, port: int, timeout: Optional[float] = None,
+                    local_address: Optional[str] = None,
+                    socket_options: Optional[Iterable[_SocketOption]] = None
+                    ) -> httpcore.NetworkStream:
+        addresses = _vetted(host, port, self._guard)
+        error: Optional[BaseException] = None
+        for address in addresses:
+            try:
+                stream = self._inner.connect_tcp(str(address), port, timeout, local_address,
+                                                 socket_options)
+            except (httpcore.ConnectError, httpcore.ConnectTimeout) as failed:
+                error = failed
+                continue
+            try:
+                _check_peer(stream, host, port, self._guard)
+            except BaseException:
+                stream.close()
+                raise
+            return stream
+        assert error is not None
+        raise error
+
+    def connect_unix_socket(self, path: str, timeout: Optional[float] = None,
+                            socket_options: Optional[Iterable[_SocketOption]] = None
+                            ) -> httpcore.NetworkStream:
+        raise AddressRefused(f"{_REFUSED}: a Unix socket")
+
+    def sleep(self, seconds: float) -> None:
+        self._inner.sleep(seconds)
+
+
+class AsyncGuardedBackend(httpcore.AsyncNetworkBackend):
+    """The async twin of :class:`GuardedBackend` (anyio); resolution runs in a thread."""
+
+    def __init__(self, guard: Guard) -> None:
+        self._guard = guard
+        self._inner = httpcore.AnyIOBackend()
+
+    async def connect_tcp(self, host: str, port: int, timeout: Optional[float] = None,
+                          local_address: Optional[str] = None,
+                          socket_options: Optional[Iterable[_SocketOption]] = None
+                          ) -> httpcore.AsyncNetworkStream:
+        addresses = await anyio.to_thread.run_sync(_vetted, host, port, self._guard)
+        error: Optional[BaseException] = None
+        for address in addresses:
+            try:
+                stream = await self._inner.connect_tcp(str(address), port, timeout,
+                                                       local_address, socket_options)
+            except (httpcore.ConnectError, httpcore.ConnectTimeout) as failed:
+                error = failed
+                continue
+            try:
+                _check_peer(stream, host, port, self._guard)
+            except BaseException:
+                await stream.aclose()
+                raise
+            return stream
+        assert error is not None
+        raise error
+
+    async def connect_unix_socket(self, path: str, timeout: Optional[float] = None,
+                                  socket_options: Optional[Iterable[_SocketOption]] = None
+                                  ) -> httpcore.AsyncNetworkStream:
+        raise AddressRefused(f"{_REFUSED}: a Unix socket")
+
+    async def sleep(self, seconds: float) -> None:
+        await self._inner.sleep(seconds)
+
+
+
+def _pool_settings(verify: Union[ssl.SSLContext, str, bool]) -> dict[str, object]:
+    """The settings httpx gives its own pool, with one TLS context (made once: loading the
+    CA bundle is most of a client's set-up cost)."""
+    limits = httpx.Limits()
+    context = verify if isinstance(verify, ssl.SSLContext) else httpx.create_ssl_context(
+        verify=verify)
+    return {"ssl_context": context, "max_connections": limits.max_connections,
+            "max_keepalive_connections": limits.max_keepalive_connections,
+            "keepalive_expiry": limits.keepalive_expiry}
+
+
+class _Transport(httpx.HTTPTransport):
+    """httpx's transport over a pool whose network backend is guarded (httpx exposes no
+    backend setting: its pool, ``_pool``, is replaced; tests/network/test_guard.py fails
+    if a new httpx stops using it)."""
+
+    def __init__(self, guard: Guard, verify: Union[ssl.SSLContext, str, bool]) -> None:
+        settings = _pool_settings(verify)
+        super().__init__(verify=settings["ssl_context"])  # type: ignore[arg-type]
+        self._pool = httpcore.ConnectionPool(network_backend=GuardedBackend(guard),
+                                             **settings)  # type: ignore[arg-type]
+
+
+class _AsyncTransport(httpx.AsyncHTTPTransport):
+    """The async twin of :class:`_Transport`."""
+
+    def __init__(self, guard: Guard, verify: Union[ssl.SSLContext, str, bool]) -> None:
+        settings = _pool_settings(verify)
+        super().__init__(verify=settings["ssl_context"])  # type: ignore[arg-type]
+        self._pool = httpcore.AsyncConnectionPool(
+            network_backend=AsyncGuardedBackend(guard),
+            **settings)  # type: ignore[arg-type]
+
+
+class GuardedClient(httpx.Client):
+    """An :class:`httpx.Client` whose every connection is vetted by ``guard`` (when the
+    guard is lifted, an ordinary client); the fetch layer reads :attr:`guard` to refuse
+    what the client does not carry (FTP)."""
+
+    def __init__(self, guard: Guard, *, timeout: httpx.Timeout,
+                 verify: Union[ssl.SSLContext, str, bool] = True) -> None:
+        self.guard = guard
+        transport = _Transport(guard, verify) if guard.active else httpx.HTTPTransport(
+            verify=verify)
+        super().__init__(timeout=timeout, follow_redirects=False, transport=transport)
+
+
+class AsyncGuardedClient(httpx.AsyncClient):
+    """The async twin of :class:`GuardedClient`."""
+
+    def __init__(self, guard: Guard, *, timeout: httpx.Timeout,
+                 verify: Union[ssl.SSLContext, str, bool] = True) -> None:
+        self.guard = guard
+        transport = _AsyncTransport(guard, verify) if guard.active else (
+            httpx.AsyncHTTPTransport(verify=verify))
+        super().__init__(timeout=timeout, follow_redirects=False, transport=transport)
