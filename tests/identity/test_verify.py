@@ -397,6 +397,11 @@ def test_header_naming_no_crawler_is_unverifiable(header: str) -> None:
     assert "names no known crawler" in answer.reason or "not in the crawler registry" \
         in answer.reason
     assert "google-common" in answer.reason  # whose list holds it, still said
+    if "names no known crawler" in answer.reason:
+        # ... but as no claim's evidence: nothing "confirmed", no operator named as the
+        # answer's (JSON and the column functions read these; second review of verify)
+        assert all(item.outcome != "confirmed" for item in answer.evidence)
+        assert answer.operator is None and not answer.operator_only
 
 
 def test_control_characters_escaped_once() -> None:

@@ -523,10 +523,16 @@ def verify(address: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address],
             # A header naming no registry crawler claims nothing there is to verify: never
             # "verified" (a browser from Google's addresses is not Googlebot), whoever's list
             # holds the address (said, offline: no DNS for every browser of a log).
-            whose = _whose(base, read, lists, False, dns_deadline, moment,
-                           f"the header '{shown_ua}' names no known crawler: nothing to "
-                           "verify")
-            return whose._replace(verdict="unverifiable", operator_only=False)
+            said = f"the header '{shown_ua}' names no known crawler: nothing to verify"
+            whose = _whose(base, read, lists, False, dns_deadline, moment, said)
+            # Whose list holds the address is said (listed_by), but as no claim's evidence:
+            # nothing here is "confirmed", and no operator is named as the answer's.
+            evidence = tuple(
+                item._replace(outcome="not-checked", detail=f"no claim to check: {item.detail}")
+                if item.outcome == "confirmed" else item for item in whose.evidence)
+            held = f"; the address is in {', '.join(whose.listed_by)}" if whose.listed_by else ""
+            return whose._replace(verdict="unverifiable", operator_only=False, operator=None,
+                                  evidence=evidence, reason=said + held)
         return _whose(base, read, lists, dns, dns_deadline, moment, "")
     crawler = crawler_for(claimed)
     if crawler is None:
