@@ -335,3 +335,23 @@ def test_optional_modules_name_the_extra_to_install() -> None:
         "robotsrules.scrapy needs the 'scrapy' package: pip install 'robotsrules[scrapy]'",
         "robotsrules.spark needs the 'pyspark' package: pip install 'robotsrules[spark]'",
     ], proc.stderr
+
+
+@pytest.mark.parametrize("argv", [
+    ["check", "--robots", "{robots}", "--agent", "x", "http://h/p\udc9b31m", "--json"],
+    ["check", "--robots", "{robots}", "--agent", "x", "http://h/p\udc9b31m"],
+    ["explain", "{robots}", "--agent", "x", "http://h/\udce9"],
+    ["usage", "{robots}", "http://h/\udce9"],
+])
+def test_a_url_argument_that_is_not_utf8_is_one_usage_error(
+        argv: List[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The shell passes octets that are not UTF-8 as lone surrogates: a URL argument holding
+    # one is refused before any work, the octet named and escaped; nothing reaches stdout
+    # raw (second review of issue 35: a raw 0x9b, an 8-bit CSI, reached the terminal).
+    robots = tmp_path / "robots.txt"
+    robots.write_bytes(b"User-agent: *\nDisallow: /p\n")
+    code = main([arg.replace("{robots}", str(robots)) for arg in argv])
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == ""
+    assert "not UTF-8 (octet 0x" in captured.err and "percent-encode it" in captured.err
+    assert not any("\udc80" <= char <= "\udcff" for char in captured.err)

@@ -125,7 +125,27 @@ def _guarded(argv: Optional[Sequence[str]], out: Optional[TextIO], gate: Gate) -
         return gate.exit_code()
 
 
+def _undecodable_url(argv: Sequence[str]) -> Optional[str]:
+    """Why a URL on the command line cannot be used: the shell passed octets that are not
+    UTF-8 (Python holds them as lone surrogates), which no URL may hold and which would
+    reach the output raw; the same words as a ``--urls-file`` line's."""
+    for text in argv:
+        if "://" not in text:
+            continue  # a file name may be in any encoding the file system takes
+        for column, char in enumerate(text, 1):
+            if "\udc80" <= char <= "\udcff":
+                octet = ord(char) - 0xDC00
+                shown = visible(text.encode("utf-8", "surrogateescape")
+                                .decode("utf-8", "backslashreplace"))
+                return (f"{shown}: not UTF-8 (octet 0x{octet:02x} at column {column}); "
+                        f"percent-encode it (%{octet:02X})")
+    return None
+
+
 def _main(argv: Optional[Sequence[str]], out: Optional[TextIO]) -> int:
+    problem = _undecodable_url(sys.argv[1:] if argv is None else argv)
+    if problem is not None:
+        return fail(problem)
     parser = _parser()
     try:
         args = parser.parse_args(argv)
