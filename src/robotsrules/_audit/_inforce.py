@@ -1,0 +1,276 @@
+"""The robots.txt in force at each request of a log, and the audit's verdict (issue 37).
+
+Theory of operation. A :class:`History` is the site's robots.txt over time: versions, each
+in force from its instant (inclusive) until the next one's (exclusive); before the first
+there is no file known. :class:`Judge` answers (agent, URL, time):
+
+* the version in force at the time and its verdict (``RobotsTxt.explain``: the deciding
+  line) -- ``allowed`` when it allows;
+* when it disallows, the caching allowance of RFC 9309 (September 2022) §2.4 ("crawlers
+  SHOULD NOT use the cached version for more than 24 hours") is applied: the request is a
+  ``violation`` only if every version in force at some instant of the closed window
+  ``[time - window, time]`` disallows it. If one of them allows it, or the window reaches
+  back before the first known version (what was in force then is not known), the answer
+  is ``caching-allowance``: a crawler with a copy no older than the window may have read
+  the URL as allowed. An accusation is made only on evidence;
+* before the first version: ``no-file``.
+
+Each distinct (version, agent, URL) is judged once, in a bounded memo.
+
+:func:`read_folder` is the one I/O here: a folder of files named by ISO 8601 date or UTC
+timestamp (``2026-11-02.txt`` at midnight UTC, ``2026-11-02T06:00:00Z.txt``, or the basic
+form ``20261102T060000Z.txt``), bounded in entries, versions, bytes per file and bytes in
+all; whatever it does not use is counted by kind with examples. Git histories, WARC
+captures and the robots caches' stored copies as sources of versions come later.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime
+import os
+import re
+import stat
+from typing import Dict, Iterable, List, Literal, NamedTuple, Optional, Tuple, Union
+
+from robotsrules._lru import LRU
+from robotsrules._terminal import visible
+from robotsrules.model import Verdict
+from robotsrules.robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse
+
+__all__ = [
+    "DAY",
+    "Finding",
+    "Findings",
+    "History",
+    "Judge",
+    "Judgement",
+    "Version",
+    "instant_of",
+    "read_folder",
+]
+
+DAY = datetime.timedelta(hours=24)
+"""RFC 9309 §2.4's caching allowance: the default window."""
+MAX_ENTRIES = 100_000
+"""Directory entries looked at, at most (names only)."""
+MAX_VERSIONS = 1_000
+"""Versions read, at most (the newest are kept)."""
+MAX_TOTAL_BYTES = 64 * 1024 * 1024
+"""Octets read from all files of a history together."""
+MEMO = 65_536
+"""Distinct (version, agent, URL) verdicts remembered."""
+EXAMPLES = 5
+
+_UTC = datetime.timezone.utc
+_NAME = re.compile(
+    r"(?P<y>[0-9]{4})-?(?P<mo>[0-9]{2})-?(?P<d>[0-9]{2})"
+    r"(?:T(?P<h>[0-9]{2}):?(?P<mi>[0-9]{2}):?(?P<s>[0-9]{2})Z)?\.txt", re.ASCII)
+
+Status = Literal["allowed", "violation", "caching-allowance", "no-file"]
+Finding = Literal["not_a_date", "duplicate_instant", "not_a_file", "unreadable", "over_bound",
+                  "too_many_versions", "too_many_entries", "over_total_bytes"]
+"""What :func:`read_folder` counted: a ``.txt`` name (or any name) that is no date or
+timestamp, a second file for the same instant (the first by name is kept), an entry that is
+no regular file, a read error, a file over the per-file bound (read up to it: parsed as
+Google's library does, truncated), versions past :data:`MAX_VERSIONS` (the oldest left out),
+entries past :data:`MAX_ENTRIES` (not looked at), files past :data:`MAX_TOTAL_BYTES`
+(the oldest left out)."""
+
+
+class Version(NamedTuple):
+    """One robots.txt, in force from ``since`` (aware, UTC) until the next version's."""
+
+    since: datetime.datetime
+    robots: RobotsTxt
+    source: str
+
+
+class Judgement(NamedTuple):
+    """The answer for one request. ``version`` is the file in force at its time and
+    ``verdict`` that file's (both ``None`` for ``no-file``); ``allowing`` is, for
+    ``caching-allowance``, the version in the window that allowed the URL (``None`` when
+    the window reaches back before the first version)."""
+
+    status: Status
+    version: Optional[Version]
+    verdict: Optional[Verdict]
+    allowing: Optional[Version] = None
+
+
+class History:
+    """Versions ordered by instant (two at one instant: the first given is kept)."""
+
+    __slots__ = ("_sinces", "versions")
+
+    def __init__(self, versions: Iterable[Version]) -> None:
+        by_instant: Dict[datetime.datetime, Version] = {}
+        for version in versions:
+            if version.since.tzinfo is None:
+                raise ValueError("a version's instant must be aware (UTC)")
+            by_instant.setdefault(version.since, version)
+        self.versions: Tuple[Version, ...] = tuple(
+            by_instant[since] for since in sorted(by_instant))
+        self._sinces = [version.since for version in self.versions]
+
+    def index_at(self, time: datetime.datetime) -> int:
+        """The index of the version in force at ``time``, or -1 before the first."""
+        return bisect.bisect_right(self._sinces, time) - 1
+
+    def at(self, time: datetime.datetime) -> Optional[Version]:
+        """The version in force at ``time`` (its own instant included), or ``None``."""
+        index = self.index_at(time)
+        return self.versions[index] if index >= 0 else None
+
+
+class Judge:
+    """Verdicts against a :class:`History` with a caching ``window`` (24 hours by default)."""
+
+    __slots__ = ("_memo", "history", "window")
+
+    def __init__(self, history: History, *, window: datetime.timedelta = DAY,
+                 memo: int = MEMO) -> None:
+        if window < datetime.timedelta(0):
+            raise ValueError("the caching window cannot be negative")
+        self.history = history
+        self.window = window
+        self._memo: LRU[Tuple[int, str, str], Verdict] = LRU(memo)
+
+    def _verdict(self, index: int, agent: str, url: str) -> Verdict:
+        key = (index, agent, url)
+        verdict = self._memo.get(key)
+        if verdict is None:
+            verdict = self.history.versions[index].robots.explain(url, agent=agent)
+            self._memo.put(key, verdict)
+        return verdict
+
+    def judge(self, agent: str, url: str, time: datetime.datetime) -> Judgement:
+        """The :class:`Judgement` of ``agent`` fetching ``url`` (a path or absolute URL of
+        the site) at ``time`` (aware)."""
+        history = self.history
+        last = history.index_at(time)
+        if last < 0:
+            return Judgement("no-file", None, None)
+        version = history.versions[last]
+        verdict = self._verdict(last, agent, url)
+        if verdict.allowed:
+            return Judgement("allowed", version, verdict)
+        first = history.index_at(time - self.window)
+        if first < 0:
+            return Judgement("caching-allowance", version, verdict)
+        for index in range(last - 1, first - 1, -1):  # newest first: most often the one
+            if self._verdict(index, agent, url).allowed:
+                return Judgement("caching-allowance", version, verdict, history.versions[index])
+        return Judgement("violation", version, verdict)
+
+
+# ------------------------------------------------------------------- the folder reader
+
+def instant_of(name: str) -> Optional[datetime.datetime]:
+    """The instant a history file's name gives (UTC), or ``None`` for no valid one."""
+    match = _NAME.fullmatch(name)
+    if match is None:
+        return None
+    try:
+        return datetime.datetime(
+            int(match["y"]), int(match["mo"]), int(match["d"]), int(match["h"] or 0),
+            int(match["mi"] or 0), int(match["s"] or 0), tzinfo=_UTC)
+    except ValueError:  # 2026-02-30, hour 24 and the like
+        return None
+
+
+class Findings:
+    """Counts of :data:`Finding` kinds with up to :data:`EXAMPLES` examples each (control
+    characters made visible)."""
+
+    def __init__(self) -> None:
+        self.counts: Dict[Finding, int] = {}
+        self.examples: Dict[Finding, List[str]] = {}
+
+    def count(self, kind: Finding, example: str, number: int = 1) -> None:
+        self.counts[kind] = self.counts.get(kind, 0) + number
+        kept = self.examples.setdefault(kind, [])
+        if len(kept) < EXAMPLES:
+            kept.append(visible(example[:200]))
+
+
+def read_folder(
+    path: Union[str, os.PathLike[str]], *,
+    max_versions: int = MAX_VERSIONS,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_total_bytes: int = MAX_TOTAL_BYTES,
+    max_entries: int = MAX_ENTRIES,
+) -> Tuple[History, Findings]:
+    """The history a folder holds, and what was not used of it, counted.
+
+    Raises ``OSError`` only when the folder itself cannot be listed.
+    """
+    findings = Findings()
+    named: List[Tuple[datetime.datetime, str, str]] = []
+    seen = 0
+    with os.scandir(path) as entries:
+        for entry in entries:
+            seen += 1
+            if seen > max_entries:
+                findings.count("too_many_entries", entry.name)
+                break
+            since = instant_of(entry.name)
+            if since is None:
+                findings.count("not_a_date", entry.name)
+                continue
+            named.append((since, entry.name, entry.path))
+    named.sort()
+    chosen: List[Tuple[datetime.datetime, str, str]] = []
+    for since, name, where in named:
+        if chosen and chosen[-1][0] == since:
+            findings.count("duplicate_instant", name)
+        else:
+            chosen.append((since, name, where))
+    versions: List[Version] = []
+    total = 0
+    for number, (since, name, where) in enumerate(reversed(chosen)):  # newest first
+        if len(versions) >= max_versions:
+            findings.count("too_many_versions", name, len(chosen) - number)
+            break
+        body = _read(where, name, max_bytes, findings)
+        if body is None:
+            continue
+        if total + len(body) > max_total_bytes:
+            findings.count("over_total_bytes", name, len(chosen) - number)
+            break
+        total += len(body)
+        versions.append(Version(since, parse(body, max_bytes=max_bytes), name))
+    return History(versions), findings
+
+
+def _read(where: str, name: str, max_bytes: int, findings: Findings) -> Optional[bytes]:
+    """Up to ``max_bytes + 1`` octets of a regular file (``None``, counted, otherwise):
+    opened without blocking (a FIFO), checked on the open descriptor (no race with a
+    rename), never read past the bound (``/dev/zero``, a sparse gigabyte)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        descriptor = os.open(where, flags)
+    except OSError as error:
+        findings.count("unreadable", f"{name}: {error.strerror or error}")
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            findings.count("not_a_file", name)
+            return None
+        pieces: List[bytes] = []
+        wanted = max_bytes + 1
+        while wanted > 0:
+            piece = os.read(descriptor, min(wanted, 1 << 16))
+            if not piece:
+                break
+            pieces.append(piece)
+            wanted -= len(piece)
+    except OSError as error:
+        findings.count("unreadable", f"{name}: {error.strerror or error}")
+        return None
+    finally:
+        os.close(descriptor)
+    body = b"".join(pieces)
+    if len(body) > max_bytes:  # kept one octet over: parse marks the file truncated
+        findings.count("over_bound", name)
+    return body

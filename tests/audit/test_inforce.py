@@ -1,0 +1,268 @@
+"""The robots.txt in force at each request, and the audit's verdict (issue 37): the file in
+force at a time, the violation rule with RFC 9309 §2.4's caching window (a property test
+against a plain reference written here), its edges, the memo, and hostile history folders
+(names that are no date, a huge file, a FIFO, thousands of versions): bounded, counted,
+never a traceback."""
+
+from __future__ import annotations
+
+import datetime
+import os
+from pathlib import Path
+from typing import List, Optional, Sequence, Tuple
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from robotsrules import parse
+from robotsrules._audit._inforce import (
+    DAY,
+    History,
+    Judge,
+    Version,
+    instant_of,
+    read_folder,
+)
+
+UTC = datetime.timezone.utc
+T0 = datetime.datetime(2026, 11, 2, tzinfo=UTC)
+HOUR = datetime.timedelta(hours=1)
+SECOND = datetime.timedelta(seconds=1)
+
+
+def version(since: datetime.datetime, body: str, name: str = "v") -> Version:
+    return Version(since, parse(body), name)
+
+
+# ------------------------------------------------------------------ the plain reference
+
+def reference(versions: Sequence[Version], agent: str, url: str, time: datetime.datetime,
+              window: datetime.timedelta) -> Tuple[str, Optional[Version]]:
+    """The rule as the issue states it, written without bisect or memo."""
+    def at(moment: datetime.datetime) -> Optional[Version]:
+        earlier = [v for v in versions if v.since <= moment]
+        return max(earlier, key=lambda v: v.since) if earlier else None
+
+    now = at(time)
+    if now is None:
+        return "no-file", None
+    if now.robots.allowed(url, agent=agent):
+        return "allowed", now
+    start = time - window
+    first = at(start)
+    if first is None:  # the window reaches back before any known file
+        return "caching-allowance", now
+    during = [first] + [v for v in versions if start < v.since <= time]
+    if all(not v.robots.allowed(url, agent=agent) for v in during):
+        return "violation", now
+    return "caching-allowance", now
+
+
+PATTERNS = ["/", "/a", "/a/", "/a/b", "/b", "/a*", "/*.x", "/a$", "/b/c$", ""]
+URLS = ["/", "/a", "/a/", "/a/b", "/a/b.x", "/b", "/b/c", "/c.x", "/ab"]
+AGENTS = ["FooBot", "BarBot", "Other"]
+
+rule = st.tuples(st.sampled_from(["Allow", "Disallow"]), st.sampled_from(PATTERNS))
+group = st.tuples(st.sampled_from(["*", "foobot", "barbot"]), st.lists(rule, max_size=4))
+body = st.lists(group, max_size=3).map(
+    lambda groups: "".join(f"User-agent: {agent}\n" + "".join(f"{k}: {p}\n" for k, p in rules)
+                           for agent, rules in groups))
+
+
+@st.composite
+def scenario(draw: st.DrawFn) -> Tuple[List[Version], datetime.timedelta,
+                                       List[Tuple[str, str, datetime.datetime]]]:
+    hours = draw(st.lists(st.integers(0, 96), min_size=1, max_size=5, unique=True))
+    versions = [version(T0 + number * HOUR, draw(body), f"v{number}") for number in hours]
+    window = draw(st.sampled_from([DAY, DAY, 6 * HOUR, datetime.timedelta(0)]))
+    edges = [T0 + h * HOUR + window + d * SECOND for h in hours for d in (-1, 0, 1)]
+    edges += [T0 + h * HOUR + d * SECOND for h in hours for d in (-1, 0)]
+    moment = st.one_of(st.sampled_from(edges),
+                       st.integers(-3600, 130 * 3600).map(lambda s: T0 + s * SECOND))
+    requests = draw(st.lists(st.tuples(st.sampled_from(AGENTS), st.sampled_from(URLS), moment),
+                             min_size=1, max_size=20))
+    return versions, window, requests
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenario())
+def test_verdicts_equal_the_file_in_force_and_the_plain_rule(
+        case: Tuple[List[Version], datetime.timedelta,
+                    List[Tuple[str, str, datetime.datetime]]]) -> None:
+    versions, window, requests = case
+    judge = Judge(History(reversed(versions)), window=window)  # order given does not matter
+    for agent, url, time in requests:
+        status, now = reference(versions, agent, url, time, window)
+        got = judge.judge(agent, url, time)
+        assert got.status == status, (agent, url, time)
+        assert got.version == now
+        if now is None:
+            assert got.verdict is None
+        else:
+            assert got.verdict is not None
+            assert got.verdict.allowed == now.robots.allowed(url, agent=agent)
+            assert got.verdict == now.robots.explain(url, agent=agent)
+        if got.allowing is not None:
+            assert got.status == "caching-allowance"
+            assert got.allowing.robots.allowed(url, agent=agent)
+            later = [v.since for v in versions if v.since > got.allowing.since]
+            assert got.allowing.since <= time  # in force at some instant of the window:
+            assert not later or min(later) > time - window  # not replaced before it opened
+
+
+# ------------------------------------------------------------------------ the edges
+
+ALLOW = "User-agent: *\nAllow: /\n"
+DENY = "User-agent: *\nDisallow: /x\n"
+T1 = T0 + 48 * HOUR
+
+
+def test_before_the_first_version_no_file_is_known() -> None:
+    judge = Judge(History([version(T0, DENY)]))
+    assert judge.judge("FooBot", "/x", T0 - SECOND).status == "no-file"
+    assert judge.judge("FooBot", "/x", T0 - SECOND).verdict is None
+
+
+def test_a_version_is_in_force_from_its_own_instant() -> None:
+    allow, deny = version(T0, ALLOW), version(T1, DENY)
+    judge = Judge(History([allow, deny]))
+    before = judge.judge("FooBot", "/x", T1 - SECOND)
+    assert (before.status, before.version) == ("allowed", allow)
+    at = judge.judge("FooBot", "/x", T1)
+    assert (at.status, at.version, at.allowing) == ("caching-allowance", deny, allow)
+    assert at.verdict is not None and at.verdict.rule is not None
+    assert at.verdict.rule.pattern == "/x"  # the deciding line of the file in force
+
+
+def test_violation_exactly_at_the_window_edge() -> None:
+    allow, deny = version(T0, ALLOW), version(T1, DENY)
+    judge = Judge(History([allow, deny]))
+    assert judge.judge("FooBot", "/x", T1 + DAY - SECOND).status == "caching-allowance"
+    assert judge.judge("FooBot", "/x", T1 + DAY).status == "violation"
+    assert judge.judge("FooBot", "/y", T1 + DAY).status == "allowed"
+
+
+def test_a_first_file_younger_than_the_window_is_no_evidence() -> None:
+    judge = Judge(History([version(T1, DENY)]))
+    young = judge.judge("FooBot", "/x", T1 + HOUR)
+    assert (young.status, young.allowing) == ("caching-allowance", None)
+    assert judge.judge("FooBot", "/x", T1 + DAY).status == "violation"
+
+
+def test_the_window_is_an_option() -> None:
+    history = History([version(T0, ALLOW), version(T1, DENY)])
+    assert Judge(history, window=datetime.timedelta(0)).judge("A", "/x", T1).status == "violation"
+    assert Judge(history, window=HOUR).judge("A", "/x", T1 + HOUR).status == "violation"
+    assert Judge(history, window=HOUR).judge("A", "/x", T1 + HOUR - SECOND).status \
+        == "caching-allowance"
+    with pytest.raises(ValueError):
+        Judge(history, window=-HOUR)
+
+
+def test_every_version_in_the_window_must_disallow() -> None:
+    # deny, allow for one hour, deny again: within a day of the allowing hour, no violation
+    history = History([version(T0, DENY), version(T1, ALLOW), version(T1 + HOUR, DENY)])
+    judge = Judge(history)
+    assert judge.judge("A", "/x", T1 - SECOND).status == "violation"
+    assert judge.judge("A", "/x", T1 + HOUR + DAY - SECOND).status == "caching-allowance"
+    assert judge.judge("A", "/x", T1 + HOUR + DAY).status == "violation"
+
+
+def test_each_version_agent_url_is_judged_once_in_a_bounded_memo() -> None:
+    judge = Judge(History([version(T0, ALLOW), version(T1, DENY)]), memo=3)
+    for _ in range(3):
+        judge.judge("A", "/x", T1 + HOUR)
+    assert len(judge._memo) == 2  # (deny, /x) and (allow, /x), not one per request
+    for number in range(50):
+        judge.judge("A", f"/x/{number}", T1 + HOUR)
+    assert len(judge._memo) == 3
+
+
+def test_naive_instants_are_refused() -> None:
+    with pytest.raises(ValueError):
+        History([Version(datetime.datetime(2026, 11, 2), parse(ALLOW), "naive")])
+
+
+# ------------------------------------------------------------------- the folder reader
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("2026-11-02.txt", T0),
+    ("2026-11-02T06:00:00Z.txt", T0 + 6 * HOUR),
+    ("20261102T060000Z.txt", T0 + 6 * HOUR),
+    ("2026-11-02T06:00:00+01:00.txt", None),  # UTC only: Z
+    ("2026-11-02T06:00:00.txt", None),
+    ("2026-02-30.txt", None),
+    ("2026-11-02T24:00:00Z.txt", None),
+    ("2026-11-02.txt.bak", None),
+    ("2026-11-02", None),
+    ("robots.txt", None),
+    ("\uff12\uff10\uff12\uff16-11-02.txt", None),  # fullwidth digits are no date
+])
+def test_file_names(name: str, expected: Optional[datetime.datetime]) -> None:
+    assert instant_of(name) == expected
+
+
+def test_a_folder_history(tmp_path: Path) -> None:
+    (tmp_path / "2026-11-02.txt").write_text(ALLOW)
+    (tmp_path / "2026-11-04T06:00:00Z.txt").write_text(DENY)
+    history, findings = read_folder(tmp_path)
+    assert [(v.since, v.source) for v in history.versions] == [
+        (T0, "2026-11-02.txt"), (T0 + 54 * HOUR, "2026-11-04T06:00:00Z.txt")]
+    assert findings.counts == {}
+    judge = Judge(history)
+    assert judge.judge("A", "/x", T0 + 54 * HOUR + DAY).status == "violation"
+
+
+def test_hostile_names_and_entries_are_counted(tmp_path: Path) -> None:
+    (tmp_path / "2026-11-02.txt").write_text(ALLOW)
+    (tmp_path / "2026-11-02T00:00:00Z.txt").write_text(DENY)  # the same instant
+    (tmp_path / "notes.txt").write_text("x")
+    (tmp_path / "2026-13-01.txt").write_text("x")
+    (tmp_path / "evil\x1b[31m.txt").write_text("x")
+    (tmp_path / "2026-11-03.txt").mkdir()
+    os.mkfifo(tmp_path / "2026-11-04.txt")  # would block a plain open
+    (tmp_path / "2026-11-05.txt").symlink_to("/dev/zero")  # endless
+    (tmp_path / "2026-11-06.txt").symlink_to(tmp_path / "missing")
+    history, findings = read_folder(tmp_path)
+    assert [v.source for v in history.versions] == ["2026-11-02.txt"]
+    assert history.versions[0].robots.allowed("/x", agent="A")  # the first by name kept
+    assert findings.counts == {"not_a_date": 3, "duplicate_instant": 1, "not_a_file": 3,
+                               "unreadable": 1}
+    assert all("\x1b" not in example for examples in findings.examples.values()
+               for example in examples)
+    assert any("\\x1b" in example for example in findings.examples["not_a_date"])
+
+
+def test_a_huge_file_is_read_up_to_the_bound(tmp_path: Path) -> None:
+    with open(tmp_path / "2026-11-02.txt", "wb") as out:
+        out.write(b"User-agent: *\nDisallow: /x\n")
+        out.write(b"# " + b"a" * 1000 + b"\n")
+        out.truncate(1 << 30)  # a sparse gigabyte
+    history, findings = read_folder(tmp_path, max_bytes=4096)
+    assert findings.counts == {"over_bound": 1}
+    robots = history.versions[0].robots
+    assert robots.truncated and len(robots.source) <= 4097
+    assert not robots.allowed("/x", agent="A")
+
+
+def test_thousands_of_versions_keep_the_newest(tmp_path: Path) -> None:
+    for number in range(3000):
+        (tmp_path / f"{(T0 + number * HOUR):%Y-%m-%dT%H:%M:%SZ}.txt").write_text(
+            f"User-agent: *\nDisallow: /{number}\n")
+    history, findings = read_folder(tmp_path, max_versions=1000)
+    assert len(history.versions) == 1000
+    assert history.versions[0].since == T0 + 2000 * HOUR
+    assert findings.counts == {"too_many_versions": 2000}
+    assert Judge(history).judge("A", "/x", T0 + 1999 * HOUR).status == "no-file"
+    history, findings = read_folder(tmp_path, max_entries=10)
+    assert findings.counts["too_many_entries"] == 1 and len(history.versions) <= 10
+    history, findings = read_folder(tmp_path, max_total_bytes=100 * 30)
+    assert 50 < len(history.versions) < 150
+    assert findings.counts["over_total_bytes"] == 3000 - len(history.versions)
+    assert history.versions[-1].since == T0 + 2999 * HOUR
+
+
+def test_a_folder_that_cannot_be_listed_raises_oserror(tmp_path: Path) -> None:
+    with pytest.raises(OSError):
+        read_folder(tmp_path / "missing")
