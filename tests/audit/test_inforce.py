@@ -23,6 +23,7 @@ from robotsrules._audit._inforce import (
     Version,
     instant_of,
     read_folder,
+    with_fetches,
 )
 
 UTC = datetime.timezone.utc
@@ -45,8 +46,8 @@ def reference(versions: Sequence[Version], agent: str, url: str, time: datetime.
         return max(earlier, key=lambda v: v.since) if earlier else None
 
     now = at(time)
-    if now is None:
-        return "no-file", None
+    if now is None or now.robots is None:
+        return "no-file", now
     if now.robots.allowed(url, agent=agent):
         return "allowed", now
     start = time - window
@@ -54,7 +55,7 @@ def reference(versions: Sequence[Version], agent: str, url: str, time: datetime.
     if first is None:  # the window reaches back before any known file
         return "caching-allowance", now
     during = [first] + [v for v in versions if start < v.since <= time]
-    if all(not v.robots.allowed(url, agent=agent) for v in during):
+    if all(v.robots is not None and not v.robots.allowed(url, agent=agent) for v in during):
         return "violation", now
     return "caching-allowance", now
 
@@ -266,3 +267,127 @@ def test_thousands_of_versions_keep_the_newest(tmp_path: Path) -> None:
 def test_a_folder_that_cannot_be_listed_raises_oserror(tmp_path: Path) -> None:
     with pytest.raises(OSError):
         read_folder(tmp_path / "missing")
+
+
+def test_two_versions_at_one_instant_keep_the_first_given() -> None:
+    first, second = version(T0, ALLOW, "first"), version(T0, DENY, "second")
+    assert History([first, second]).versions == (first,)
+
+
+# ------------------------------------------------- the log's own robots.txt fetches
+
+def test_a_4xx_allows_everything_from_then_on() -> None:
+    history, left_out = with_fetches(History([version(T0, DENY)]), [(T1, 404)])
+    judge = Judge(history)
+    assert judge.judge("A", "/x", T1 - SECOND).status == "violation"
+    after = judge.judge("A", "/x", T1)
+    assert after.status == "allowed" and after.version is not None
+    assert after.version.robots is not None and after.version.robots.synthetic == "allow-all"
+    assert left_out == 0
+
+
+def test_a_5xx_keeps_the_previous_copy_and_a_2xx_brings_the_file_back() -> None:
+    deny = version(T0, DENY)
+    history, _ = with_fetches(History([deny]), [(T1, 503), (T1 + HOUR, 429)])
+    assert history.versions == (deny,)
+    history, _ = with_fetches(History([deny]), [(T1, 410), (T1 + HOUR, 503), (T1 + 2 * HOUR, 200)])
+    judge = Judge(history)
+    assert judge.judge("A", "/x", T1 + HOUR).status == "allowed"  # 503: the 410 stays
+    back = judge.judge("A", "/x", T1 + 2 * HOUR)
+    assert back.status == "caching-allowance" and back.version is not None
+    assert back.version.robots is deny.robots and back.version.since == T1 + 2 * HOUR
+    assert judge.judge("A", "/x", T1 + 2 * HOUR + DAY).status == "violation"
+
+
+def test_a_5xx_with_no_copy_before_disallows_everything() -> None:
+    history, _ = with_fetches(History([]), [(T0, 500)])
+    judge = Judge(history)
+    assert judge.judge("A", "/anything", T0 - SECOND).status == "no-file"
+    assert judge.judge("A", "/anything", T0 + HOUR).status == "caching-allowance"
+    assert judge.judge("A", "/anything", T0 + DAY).status == "violation"
+
+
+def test_a_2xx_with_no_version_known_is_no_file_and_no_evidence() -> None:
+    history, _ = with_fetches(History([version(T1, DENY)]), [(T0, 200)])
+    judge = Judge(history)
+    unknown = judge.judge("A", "/x", T0 + HOUR)
+    assert unknown.status == "no-file" and unknown.version is not None
+    assert unknown.version.robots is None
+    young = judge.judge("A", "/x", T1 + HOUR)  # the unknown file is in the window
+    assert young.status == "caching-allowance" and young.allowing == unknown.version
+    assert judge.judge("A", "/x", T1 + DAY).status == "violation"
+
+
+def test_redirects_change_nothing_and_304_keeps_the_file() -> None:
+    deny = version(T0, DENY)
+    for status in (301, 302, 303, 307, 308, 304, 200):
+        history, _ = with_fetches(History([deny]), [(T1, status)])
+        assert history.versions == (deny,), status
+    history, _ = with_fetches(History([deny]), [(T1, 300)])  # a final 3xx: unavailable
+    assert Judge(history).judge("A", "/x", T1).status == "allowed"
+
+
+def test_changes_of_state_are_bounded_and_counted() -> None:
+    fetches = [(T1 + number * SECOND, 404 if number % 2 else 200) for number in range(1000)]
+    history, left_out = with_fetches(History([version(T0, DENY)]), fetches, max_changes=10)
+    assert len(history.versions) == 11 and left_out == 990  # the 200 at +10 s on
+    last = history.versions[-1]
+    assert last.robots is None and last.since == T1 + 10 * SECOND
+    assert Judge(history).judge("A", "/x", T1 + DAY).status == "no-file"  # not a stale file
+    with pytest.raises(ValueError):
+        with_fetches(History([]), [(datetime.datetime(2026, 11, 2), 200)])
+
+
+STATUSES = [100, 200, 204, 300, 301, 304, 308, 401, 403, 404, 410, 429, 500, 503, 599]
+NONE, UNKNOWN = object(), object()
+
+
+def plain_state(versions: Sequence[Version], fetches: Sequence[Tuple[datetime.datetime, int]],
+                time: datetime.datetime) -> object:
+    """The state in force at ``time``, folded plainly from every event until then."""
+    events = sorted([(v.since, 0, number) for number, v in enumerate(versions)]
+                    + [(moment, 1, status) for moment, status in fetches])
+    published: Optional[Version] = None
+    state: object = NONE
+    for moment, kind, value in events:
+        if moment > time:
+            break
+        if kind == 0:
+            published = versions[value]
+            state = published.robots
+        elif value in (301, 302, 303, 307, 308):
+            continue
+        elif 200 <= value < 300 or value == 304:
+            state = UNKNOWN if published is None else published.robots
+        elif value < 200 or value == 429 or value >= 500:
+            state = "disallow-all" if state is NONE else state
+        else:
+            state = "allow-all"
+    return state
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scenario(), st.lists(st.tuples(st.integers(-2, 100).map(lambda h: T0 + h * HOUR),
+                                      st.sampled_from(STATUSES)), max_size=8))
+def test_the_logs_fetches_move_the_state_as_a_plain_fold(
+        case: Tuple[List[Version], datetime.timedelta,
+                    List[Tuple[str, str, datetime.datetime]]],
+        fetches: List[Tuple[datetime.datetime, int]]) -> None:
+    versions, window, requests = case
+    history, _ = with_fetches(History(versions), fetches)
+    judge = Judge(history, window=window)
+    for agent, url, time in requests:
+        expected = plain_state(sorted(versions), fetches, time)
+        got = history.at(time)
+        if expected is NONE:
+            assert got is None
+            continue
+        assert got is not None
+        if expected is UNKNOWN:
+            assert got.robots is None
+        elif isinstance(expected, str):
+            assert got.robots is not None and got.robots.synthetic == expected
+        else:
+            assert got.robots is expected
+        status, _ = reference(history.versions, agent, url, time, window)
+        assert judge.judge(agent, url, time).status == status

@@ -13,7 +13,19 @@ there is no file known. :class:`Judge` answers (agent, URL, time):
   back before the first known version (what was in force then is not known), the answer
   is ``caching-allowance``: a crawler with a copy no older than the window may have read
   the URL as allowed. An accusation is made only on evidence;
-* before the first version: ``no-file``.
+* before the first version, or while the file's content is not known (see below):
+  ``no-file``.
+
+:func:`with_fetches` moves the state in force by the log's own ``/robots.txt`` responses,
+read as the fetch policy reads statuses (:func:`robotsrules.policy.outcome_for_status`,
+RFC 9309 §2.3.1.3 and §2.3.1.4): a 4xx makes everything allowed from then on; a 5xx (or
+429) leaves the previous state in force, and with none before it everything is
+disallowed; a 2xx brings back the history's file in force then (not known when the
+history has none then: the log does not hold the body), and so does a 304 (the copy
+the crawler holds is still the file); a new version of the history is in force from its
+instant whatever the log said before. A logged redirect (301, 302, 303, 307, 308) says
+nothing of the final answer and changes nothing; the other 1xx and 3xx are read as the
+policy reads them.
 
 Each distinct (version, agent, URL) is judged once, in a bounded memo.
 
@@ -36,6 +48,7 @@ from typing import Dict, Iterable, List, Literal, NamedTuple, Optional, Tuple, U
 from robotsrules._lru import LRU
 from robotsrules._terminal import visible
 from robotsrules.model import Verdict
+from robotsrules.policy import OK, REDIRECT_STATUSES, UNREACHABLE, outcome_for_status
 from robotsrules.robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse
 
 __all__ = [
@@ -48,6 +61,7 @@ __all__ = [
     "Version",
     "instant_of",
     "read_folder",
+    "with_fetches",
 ]
 
 DAY = datetime.timedelta(hours=24)
@@ -79,18 +93,20 @@ entries past :data:`MAX_ENTRIES` (not looked at), files past :data:`MAX_TOTAL_BY
 
 
 class Version(NamedTuple):
-    """One robots.txt, in force from ``since`` (aware, UTC) until the next version's."""
+    """One robots.txt, in force from ``since`` (aware, UTC) until the next version's;
+    ``robots`` is ``None`` when the file then is not known (a 2xx in the log with no
+    version of the history in force)."""
 
     since: datetime.datetime
-    robots: RobotsTxt
+    robots: Optional[RobotsTxt]
     source: str
 
 
 class Judgement(NamedTuple):
     """The answer for one request. ``version`` is the file in force at its time and
     ``verdict`` that file's (both ``None`` for ``no-file``); ``allowing`` is, for
-    ``caching-allowance``, the version in the window that allowed the URL (``None`` when
-    the window reaches back before the first version)."""
+    ``caching-allowance``, the version in the window that allowed the URL or whose content
+    is not known (``None`` when the window reaches back before the first version)."""
 
     status: Status
     version: Optional[Version]
@@ -136,11 +152,14 @@ class Judge:
         self.window = window
         self._memo: LRU[Tuple[int, str, str], Verdict] = LRU(memo)
 
-    def _verdict(self, index: int, agent: str, url: str) -> Verdict:
+    def _verdict(self, index: int, agent: str, url: str) -> Optional[Verdict]:
+        robots = self.history.versions[index].robots
+        if robots is None:
+            return None
         key = (index, agent, url)
         verdict = self._memo.get(key)
         if verdict is None:
-            verdict = self.history.versions[index].robots.explain(url, agent=agent)
+            verdict = robots.explain(url, agent=agent)
             self._memo.put(key, verdict)
         return verdict
 
@@ -153,15 +172,75 @@ class Judge:
             return Judgement("no-file", None, None)
         version = history.versions[last]
         verdict = self._verdict(last, agent, url)
+        if verdict is None:
+            return Judgement("no-file", version, None)
         if verdict.allowed:
             return Judgement("allowed", version, verdict)
         first = history.index_at(time - self.window)
         if first < 0:
             return Judgement("caching-allowance", version, verdict)
         for index in range(last - 1, first - 1, -1):  # newest first: most often the one
-            if self._verdict(index, agent, url).allowed:
+            earlier = self._verdict(index, agent, url)
+            if earlier is None or earlier.allowed:
                 return Judgement("caching-allowance", version, verdict, history.versions[index])
         return Judgement("violation", version, verdict)
+
+
+# ------------------------------------------------------- the log's own robots.txt fetches
+
+MAX_CHANGES = 100_000
+"""Changes of state made by the log's robots.txt fetches, at most."""
+NOT_MODIFIED = 304
+_ALLOW_ALL = RobotsTxt.allow_all()
+_DISALLOW_ALL = RobotsTxt.disallow_all()
+
+
+def with_fetches(history: History, fetches: Iterable[Tuple[datetime.datetime, int]], *,
+                 max_changes: int = MAX_CHANGES) -> Tuple[History, int]:
+    """``history`` with the state moved by the log's ``/robots.txt`` responses (aware
+    time, status), in any order; and how many fetches were left out (0 normally): past
+    ``max_changes`` changes of state, the file is not known from the next change on (its
+    requests are ``no-file``, never judged against a stale state). A fetch at a version's
+    instant is read after it."""
+    events: List[Tuple[datetime.datetime, int, int]] = [
+        (version.since, 0, number) for number, version in enumerate(history.versions)]
+    for time, status in fetches:
+        if time.tzinfo is None:
+            raise ValueError("a fetch's time must be aware (UTC)")
+        if status in REDIRECT_STATUSES:
+            continue
+        events.append((time, 1, status))
+    events.sort()
+    states: List[Version] = []
+    current: Optional[Version] = None  # the history's file, as last published
+    state: Optional[Version] = None  # what is in force
+    left_out = 0
+    for position, (time, kind, value) in enumerate(events):
+        if kind == 0:
+            current = history.versions[value]
+            new: Optional[Version] = current
+        else:
+            outcome = OK if value == NOT_MODIFIED else outcome_for_status(value)
+            if outcome == OK:
+                new = (Version(time, None, f"log: {value}, no version known") if current is None
+                       else current)
+            elif outcome == UNREACHABLE:
+                new = state if state is not None else Version(
+                    time, _DISALLOW_ALL, f"log: {value}, no earlier copy: all disallowed")
+            else:  # unavailable (4xx), or forbidden under a legacy policy: never here
+                new = Version(time, _ALLOW_ALL, f"log: {value}, all allowed")
+        if new is None or (state is not None and new.robots is state.robots):
+            continue
+        if len(states) >= max_changes:  # from here on, not known: judged as no file
+            states.append(Version(time, None, "log: too many changes of state"))
+            left_out = sum(1 for event in events[position:] if event[1] == 1)
+            break
+        state = new
+        states.append(new._replace(since=time))
+    latest: Dict[datetime.datetime, Version] = {}
+    for version in states:  # the last state at an instant is the one in force
+        latest[version.since] = version
+    return History(latest.values()), left_out
 
 
 # ------------------------------------------------------------------- the folder reader
