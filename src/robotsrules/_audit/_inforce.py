@@ -6,8 +6,8 @@ there is no file known. :class:`Judge` answers (agent, URL, time):
 
 * the version in force at the time and its verdict (``RobotsTxt.explain``: the deciding
   line) -- ``allowed`` when it allows;
-* when it disallows, the caching allowance of RFC 9309 (September 2022) §2.4 ("crawlers
-  SHOULD NOT use the cached version for more than 24 hours") is applied: the request is a
+* when it disallows, the caching allowance of RFC 9309 (September 2022) §2.4 (a crawler
+  should not use a cached copy for more than 24 hours) is applied: the request is a
   ``violation`` only if every version in force at some instant of the closed window
   ``[time - window, time]`` disallows it. If one of them allows it, or the window reaches
   back before the first known version (what was in force then is not known), the answer
@@ -17,15 +17,16 @@ there is no file known. :class:`Judge` answers (agent, URL, time):
   ``no-file``.
 
 :func:`with_fetches` moves the state in force by the log's own ``/robots.txt`` responses,
-read as the fetch policy reads statuses (:func:`robotsrules.policy.outcome_for_status`,
-RFC 9309 §2.3.1.3 and §2.3.1.4): a 4xx makes everything allowed from then on; a 5xx (or
-429) leaves the previous state in force, and with none before it everything is
-disallowed; a 2xx brings back the history's file in force then (not known when the
-history has none then: the log does not hold the body), and so does a 304 (the copy
-the crawler holds is still the file); a new version of the history is in force from its
-instant whatever the log said before. A logged redirect (301, 302, 303, 307, 308) says
-nothing of the final answer and changes nothing; the other 1xx and 3xx are read as the
-policy reads them.
+read as the fetch policy reads statuses (:func:`robotsrules.policy.outcome_for_status`;
+RFC 9309 of September 2022, §2.3.1.3 and §2.3.1.4): a 4xx makes everything allowed from
+then on; a 5xx, or a 429 (read as a 5xx, as the policy reads it after Google), leaves the
+previous state in force, and with none before it everything is disallowed; a 2xx brings
+back the history's file in force then (not known when the history has none then: the log
+does not hold the body), and so does a 304 (the copy the crawler holds is still the file);
+a new version of the history is in force from its instant whatever the log said before.
+A logged redirect (301, 302, 303, 307, 308) says nothing of the final answer and changes
+nothing; the other 1xx and 3xx are read as the policy reads them. The statuses move the
+state for every crawler alike (the server's answer, whoever asked).
 
 Each distinct (version, agent, URL) is judged once, in a bounded memo.
 
