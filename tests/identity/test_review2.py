@@ -8,7 +8,6 @@ fails alone."""
 from __future__ import annotations
 
 import copy
-import datetime
 import io
 import ipaddress
 import json
@@ -21,7 +20,6 @@ import pytest
 from robotsrules import RobotsError
 from robotsrules._tables._addresses import (
     COPY_LISTS_FACTOR,
-    ENV_VAR,
     MAX_INDEX_ENTRIES,
     MAX_PREFIXES,
     AddressIndex,
@@ -33,29 +31,12 @@ from robotsrules._tables._addresses import (
     refresh_lists,
 )
 from robotsrules.cli import main
+from tests.identity.test_hardening import BUNDLED, _ago, _copy, _named  # shared helpers
 from tests.network.servers import Exchange, RawHTTPServer, redirect, respond
 from tests.timing import finishes
 
-DATA = Path(__file__).resolve().parents[2] / "src" / "robotsrules" / "data"
-BUNDLED = json.loads((DATA / "crawler-addresses.json").read_text("utf-8"))
-UTC = datetime.timezone.utc
 GOOD_LIST = {"creationTime": "2026-11-27T06:00:00Z", "prefixes": [
     {"ipv4Prefix": "20.171.206.0/24"}]}
-
-
-def _ago(**delta: float) -> str:
-    return (datetime.datetime.now(UTC) - datetime.timedelta(**delta)).strftime(
-        "%Y-%m-%dT%H:%M:%SZ")
-
-
-def _copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, document: Dict[str, Any]) -> None:
-    path = tmp_path / "addresses.json"
-    path.write_text(json.dumps(document), "utf-8")
-    monkeypatch.setenv(ENV_VAR, str(path))
-
-
-def _named(document: Dict[str, Any], name: str) -> Dict[str, Any]:
-    return next(item for item in document["lists"] if item["name"] == name)
 
 
 def _stranger(name: str, prefixes: List[str]) -> Dict[str, Any]:
