@@ -7,29 +7,22 @@ loopback. Nothing reaches the internet.
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 from pathlib import Path
 from typing import Iterator, List, Tuple
 
 import pytest
 
 from robotsrules._identity import _verify
-from robotsrules.cli import main
+from tests.cli.test_cli_matrix import run as matrix_run
 from tests.network.dns_server import DnsServer
 
 GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
 
 
 def run(argv: List[str], stdin: bytes = b"") -> Tuple[int, str]:
-    out = io.StringIO()
-    saved = sys.stdin
-    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
-    try:
-        return main(argv, out=out), out.getvalue()
-    finally:
-        sys.stdin = saved
+    """The CLI matrix's in-process runner (exit code, standard output), stdin empty unless given."""
+    return matrix_run(argv, stdin)
 
 
 @pytest.fixture(autouse=True)

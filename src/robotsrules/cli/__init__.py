@@ -28,6 +28,7 @@ from typing import Any, NoReturn, Optional, Sequence, TextIO, cast
 from .._terminal import visible
 from ..errors import RobotsError
 from ._common import EXIT_ERROR
+from ._input import not_utf8
 from ._interrupt import Gate
 from ._options import HelpLayout
 from ._output import fail, screen
@@ -137,8 +138,7 @@ def _undecodable_url(argv: Sequence[str]) -> Optional[str]:
                 octet = ord(char) - 0xDC00
                 shown = visible(text.encode("utf-8", "surrogateescape")
                                 .decode("utf-8", "backslashreplace"))
-                return (f"{shown}: not UTF-8 (octet 0x{octet:02x} at column {column}); "
-                        f"percent-encode it (%{octet:02X})")
+                return f"{shown}: {not_utf8(octet, column)}"
     return None
 
 

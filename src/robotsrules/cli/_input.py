@@ -38,6 +38,7 @@ __all__ = [
     "list_lines",
     "load",
     "load_source",
+    "not_utf8",
     "read_input",
     "read_robots",
     "robots_source",
@@ -220,6 +221,12 @@ def url_lines(name: str, max_octets: Optional[int] = None
         yield where, None if line is None else line.rsplit("\t", 1)[-1].strip(), problem
 
 
+def not_utf8(octet: int, column: int) -> str:
+    """What is wrong with a URL holding ``octet`` (not UTF-8) at ``column``: the one wording of
+    a list line's and of a command-line argument's problem."""
+    return f"not UTF-8 (octet 0x{octet:02x} at column {column}); percent-encode it (%{octet:02X})"
+
+
 def list_lines(name: str, max_octets: Optional[int] = None, *, fields: bool = False
                ) -> Iterator[Tuple[str, Optional[str], Optional[str]]]:
     """The lines of a list file ('-': stdin), streamed as :func:`url_lines` reads them
@@ -252,9 +259,7 @@ def list_lines(name: str, max_octets: Optional[int] = None, *, fields: bool = Fa
                 try:
                     text = raw.decode("utf-8")
                 except UnicodeDecodeError as error:
-                    yield where, None, (f"not UTF-8 (octet 0x{raw[error.start]:02x} at column "
-                                        f"{error.start + 1}); percent-encode it (%"
-                                        f"{raw[error.start]:02X})")
+                    yield where, None, not_utf8(raw[error.start], error.start + 1)
                     continue
                 if number == 1:
                     text = text.lstrip("\ufeff")
