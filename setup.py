@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, List
+from typing import Any
 
 from setuptools import setup
 
@@ -27,7 +27,7 @@ of a page's directives, whose public boundary ``_page._signals`` stays pure: it 
 stranger's values of any type as pure Python does)."""
 
 
-def compiled_modules(root: str) -> List[str]:
+def compiled_modules(root: str) -> list[str]:
     """The modules of ``src/robotsrules`` holding :data:`MARKER` (``_rules._parser``)."""
     package = os.path.join(root, "src", "robotsrules")
     found = []
@@ -47,7 +47,7 @@ def compiled_modules(root: str) -> List[str]:
 COMPILED_MODULES = compiled_modules(os.path.dirname(os.path.abspath(__file__)))
 """The modules of ``src/robotsrules`` the compiled build compiles."""
 
-ext_modules: List[Any] = []
+ext_modules: list[Any] = []
 if os.environ.get("ROBOTSRULES_COMPILE", "").lower() in ("1", "true", "yes"):
     if sys.version_info < (3, 10):
         raise SystemExit("the compiled build of robotsrules needs CPython 3.10 or later; "

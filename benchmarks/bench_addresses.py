@@ -24,8 +24,9 @@ import ipaddress
 import random
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Callable, List, Sequence, Tuple
+from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
@@ -46,12 +47,12 @@ def best(repeat: int, run: Callable[[], Any]) -> float:
     return min(times)
 
 
-def mix(index: AddressIndex, count: int, rng: random.Random) -> List[str]:
+def mix(index: AddressIndex, count: int, rng: random.Random) -> list[str]:
     """``count`` addresses as text: half hits, half misses, four in five IPv4."""
     networks = [ipaddress.ip_network(text) for item in index.lists for text in item.prefixes]
     v4 = [net for net in networks if net.version == 4]
     v6 = [net for net in networks if net.version == 6]
-    out: List[str] = []
+    out: list[str] = []
     while len(out) < count:
         ipv4 = rng.random() < 0.8
         if len(out) % 2 == 0:
@@ -67,7 +68,7 @@ def mix(index: AddressIndex, count: int, rng: random.Random) -> List[str]:
     return out
 
 
-def naive(index: AddressIndex) -> Callable[[str], List[Tuple[str, str]]]:
+def naive(index: AddressIndex) -> Callable[[str], list[tuple[str, str]]]:
     ranges = []
     for item in index.lists:
         for text in item.prefixes:
@@ -75,7 +76,7 @@ def naive(index: AddressIndex) -> Callable[[str], List[Tuple[str, str]]]:
             ranges.append((net.version, int(net.network_address), int(net.broadcast_address),
                            item.name, text))
 
-    def scan(text: str) -> List[Tuple[str, str]]:
+    def scan(text: str) -> list[tuple[str, str]]:
         address = ipaddress.ip_address(text)
         number, version = int(address), address.version
         return [(name, prefix) for v, first, last, name, prefix in ranges
@@ -84,11 +85,11 @@ def naive(index: AddressIndex) -> Callable[[str], List[Tuple[str, str]]]:
     return scan
 
 
-def with_ipaddress(index: AddressIndex) -> Callable[[str], List[Tuple[str, str]]]:
+def with_ipaddress(index: AddressIndex) -> Callable[[str], list[tuple[str, str]]]:
     networks = [(ipaddress.ip_network(text), item.name, text)
                 for item in index.lists for text in item.prefixes]
 
-    def scan(text: str) -> List[Tuple[str, str]]:
+    def scan(text: str) -> list[tuple[str, str]]:
         address = ipaddress.ip_address(text)
         return [(name, prefix) for net, name, prefix in networks
                 if net.version == address.version and address in net]

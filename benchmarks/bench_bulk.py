@@ -21,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.environ.get("ROBOTSRULES_CORPUS",
@@ -29,8 +29,8 @@ CORPUS = os.environ.get("ROBOTSRULES_CORPUS",
 AGENTS = ["GPTBot", "CCBot", "Googlebot"]
 
 
-def load(every: int) -> Tuple[List[Dict[str, Any]], List[str]]:
-    by_host: Dict[str, List[str]] = {}
+def load(every: int) -> tuple[list[dict[str, Any]], list[str]]:
+    by_host: dict[str, list[str]] = {}
     with open(os.path.join(CORPUS, "urls.txt"), encoding="utf-8") as handle:
         for line in handle:
             host, _, url = line.rstrip("\n").partition("\t")
@@ -47,13 +47,13 @@ def load(every: int) -> Tuple[List[Dict[str, Any]], List[str]]:
     return robots, urls
 
 
-def timed(function: Callable[[], int]) -> Tuple[float, int]:
+def timed(function: Callable[[], int]) -> tuple[float, int]:
     start = time.perf_counter()
     count = function()
     return time.perf_counter() - start, count
 
 
-def plain(robots: List[Dict[str, Any]], urls: List[str]) -> int:
+def plain(robots: list[dict[str, Any]], urls: list[str]) -> int:
     import robotsrules
     from robotsrules.errors import InvalidURL
 
@@ -92,7 +92,7 @@ def on_duckdb(robots_table: Any, urls_table: Any) -> int:
         con.close()
 
 
-def on_spark(master: str, robots_path: str, urls_path: str) -> Tuple[float, int]:
+def on_spark(master: str, robots_path: str, urls_path: str) -> tuple[float, int]:
     from robotsrules import spark as engine
 
     session = engine.local_session(master, **{"spark.sql.shuffle.partitions": "8"})
@@ -138,7 +138,7 @@ def main() -> None:
     print(f"sample: {len(robots):,} sites, {len(urls):,} URLs x {len(AGENTS)} agents = "
           f"{rows:,} verdicts (python {sys.version.split()[0]}, {os.cpu_count()} cores)")
     print("\none core, verdicts per second:")
-    results: Dict[str, float] = {}
+    results: dict[str, float] = {}
     for name, function in (("plain per-URL API", lambda: plain(robots, urls)),
                            ("Arrow helper (robotsrules.bulk)",
                             lambda: helper(robots_table, urls_table)),

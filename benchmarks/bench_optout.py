@@ -30,7 +30,7 @@ import statistics
 import sys
 import tempfile
 import time
-from typing import Any, Dict, List, Tuple
+from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -52,8 +52,8 @@ def bench_stance(every: int) -> None:
     for name in names:
         with open(os.path.join(CORPUS, "robots", name), "rb") as handle:
             parsed.append(robotsrules.parse(handle.read()))
-    times: List[float] = []
-    kinds: Dict[str, int] = {}
+    times: list[float] = []
+    kinds: dict[str, int] = {}
     for robots in parsed:
         start = time.perf_counter()
         try:
@@ -71,7 +71,7 @@ def bench_stance(every: int) -> None:
           + ", ".join(f"{k}: {v}" for k, v in sorted(kinds.items())))
 
 
-def with_protego(robots: List[Dict[str, Any]], urls: List[str]) -> int:
+def with_protego(robots: list[dict[str, Any]], urls: list[str]) -> int:
     from protego import Protego
 
     from robotsrules.bulk._rows import fast_origin
@@ -122,7 +122,7 @@ def with_duckdb(robots_table: Any, urls_table: Any) -> int:
         con.close()
 
 
-def with_spark(robots_path: str, urls_path: str) -> Tuple[float, int]:
+def with_spark(robots_path: str, urls_path: str) -> tuple[float, int]:
     from robotsrules import spark as engine
 
     session = engine.local_session("local[2]", **{"spark.sql.shuffle.partitions": "8"})
@@ -153,7 +153,7 @@ def stances_duckdb(robots_table: Any) -> int:
         con.close()
 
 
-def stances_loop(robots: List[Dict[str, Any]]) -> int:
+def stances_loop(robots: list[dict[str, Any]]) -> int:
     import robotsrules
     from robotsrules.bulk._rows import robots_for
 
@@ -167,7 +167,7 @@ def stances_loop(robots: List[Dict[str, Any]]) -> int:
     return rows
 
 
-def bench_stance_table(robots: List[Dict[str, Any]], robots_table: Any) -> None:
+def bench_stance_table(robots: list[dict[str, Any]], robots_table: Any) -> None:
     print(f"bulk stance job: {len(robots):,} sites x {len(AGENTS)} agents")
     for name, job in (("plain loop (parse, stance/agent)", lambda: stances_loop(robots)),
                       ("robotsrules DuckDB (threads=1)", lambda: stances_duckdb(robots_table))):

@@ -78,11 +78,12 @@ import shlex
 import sys
 import time
 import tracemalloc
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Optional
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpus"
@@ -117,15 +118,15 @@ class Site:
     host: str
     body: bytes
     text: str
-    urls: List[str]
+    urls: list[str]
 
 
 def decode(body: bytes) -> str:
     return body.decode("utf-8", errors="replace")
 
 
-def read_urls(path: Path) -> Dict[str, List[str]]:
-    urls: Dict[str, List[str]] = {}
+def read_urls(path: Path) -> dict[str, list[str]]:
+    urls: dict[str, list[str]] = {}
     with open(path, encoding="utf-8", errors="surrogateescape", newline="\n") as handle:
         for line in handle:
             host, sep, url = line.rstrip("\n").partition("\t")
@@ -134,7 +135,7 @@ def read_urls(path: Path) -> Dict[str, List[str]]:
     return urls
 
 
-def read_corpus(corpus: Path) -> Tuple[Dict[str, bytes], Dict[str, List[str]]]:
+def read_corpus(corpus: Path) -> tuple[dict[str, bytes], dict[str, list[str]]]:
     robots_dir, urls_file = corpus / "robots", corpus / "urls.txt"
     if not robots_dir.is_dir() or not urls_file.is_file():
         sys.exit(
@@ -193,8 +194,8 @@ def progress(message: str) -> None:
 # Each library has single-call parse()/check() (validation, memory) and tight timing loops
 # written out per library, so no adapter call sits inside a timed loop.
 
-Pair = Tuple[Any, str]
-Work = List[Tuple[Any, List[str]]]
+Pair = tuple[Any, str]
+Work = list[tuple[Any, list[str]]]
 
 
 class Library:
@@ -223,7 +224,7 @@ class Library:
     def check(self, parsed: Any, url: str) -> bool:
         raise NotImplementedError
 
-    def time_parse(self, inputs: Sequence[Any]) -> Tuple[float, List[Any]]:
+    def time_parse(self, inputs: Sequence[Any]) -> tuple[float, list[Any]]:
         raise NotImplementedError
 
     def time_check(self, pairs: Sequence[Pair]) -> float:
@@ -254,7 +255,7 @@ class RobotsRulesLib(Library):
     def check(self, parsed: Any, url: str) -> bool:
         return bool(parsed.allowed(url, agent=self.agent))
 
-    def time_parse(self, inputs: Sequence[bytes]) -> Tuple[float, List[Any]]:
+    def time_parse(self, inputs: Sequence[bytes]) -> tuple[float, list[Any]]:
         parse, out = self._parse, []
         with timed() as watch:
             for body in inputs:
@@ -293,7 +294,7 @@ class ProtegoLib(Library):
     def check(self, parsed: Any, url: str) -> bool:
         return bool(parsed.can_fetch(url, self.agent))
 
-    def time_parse(self, inputs: Sequence[str]) -> Tuple[float, List[Any]]:
+    def time_parse(self, inputs: Sequence[str]) -> tuple[float, list[Any]]:
         parse, out = self._parse, []
         with timed() as watch:
             for text in inputs:
@@ -335,7 +336,7 @@ class UrllibLib(Library):
     def check(self, parsed: Any, url: str) -> bool:
         return bool(parsed.can_fetch(self.agent, url))
 
-    def time_parse(self, inputs: Sequence[str]) -> Tuple[float, List[Any]]:
+    def time_parse(self, inputs: Sequence[str]) -> tuple[float, list[Any]]:
         new, out = self._new, []
         with timed() as watch:
             for text in inputs:
@@ -378,7 +379,7 @@ class RobotspyLib(Library):
     def check(self, parsed: Any, url: str) -> bool:
         return bool(parsed.can_fetch(self.agent, url))
 
-    def time_parse(self, inputs: Sequence[str]) -> Tuple[float, List[Any]]:
+    def time_parse(self, inputs: Sequence[str]) -> tuple[float, list[Any]]:
         parse, out = self._parse, []
         with timed() as watch:
             for text in inputs:
@@ -443,9 +444,9 @@ LIBRARIES = (RobotsRulesLib, ProtegoLib, UrllibLib, RobotspyLib, GoogleLib)
 
 
 def load_libraries(agent: str, peers: Optional[Sequence[str]] = None
-                   ) -> Tuple[List[Library], List[str]]:
-    libs: List[Library] = []
-    skipped: List[str] = []
+                   ) -> tuple[list[Library], list[str]]:
+    libs: list[Library] = []
+    skipped: list[str] = []
     for cls in LIBRARIES:
         if peers is not None and cls is not RobotsRulesLib and cls.key not in peers:
             continue
@@ -461,16 +462,16 @@ def load_libraries(agent: str, peers: Optional[Sequence[str]] = None
 # -- validation ---------------------------------------------------------------------------
 
 
-def validate(libs: Sequence[Library], sites: Sequence[Site]) -> Dict[str, Any]:
+def validate(libs: Sequence[Library], sites: Sequence[Site]) -> dict[str, Any]:
     """Parse and check everything once per library; find what must be left out."""
     bad_files: set = set()
     bad_urls: set = set()
-    errors: Dict[str, Dict[str, int]] = {}
-    verdicts: Dict[str, List[Optional[List[Optional[bool]]]]] = {}
+    errors: dict[str, dict[str, int]] = {}
+    verdicts: dict[str, list[Optional[list[Optional[bool]]]]] = {}
     for lib in libs:
         start = time.perf_counter()
         counts = {"parse": 0, "check": 0}
-        mine: List[Optional[List[Optional[bool]]]] = []
+        mine: list[Optional[list[Optional[bool]]]] = []
         for i, site in enumerate(sites):
             try:
                 parsed = lib.parse(lib.input(site))
@@ -479,7 +480,7 @@ def validate(libs: Sequence[Library], sites: Sequence[Site]) -> Dict[str, Any]:
                 bad_files.add(i)
                 mine.append(None)
                 continue
-            answers: List[Optional[bool]] = []
+            answers: list[Optional[bool]] = []
             for j, url in enumerate(site.urls):
                 try:
                     answers.append(lib.check(parsed, url))
@@ -492,8 +493,8 @@ def validate(libs: Sequence[Library], sites: Sequence[Site]) -> Dict[str, Any]:
         verdicts[lib.key] = mine
         progress(f"validated {lib.label} in {time.perf_counter() - start:.1f} s: {counts}")
 
-    kept_sites: List[Site] = []
-    agree: Dict[str, Optional[float]] = {lib.key: None for lib in libs}
+    kept_sites: list[Site] = []
+    agree: dict[str, Optional[float]] = {lib.key: None for lib in libs}
     same = {lib.key: 0 for lib in libs}
     total = 0
     google = verdicts.get(GOOGLE)
@@ -528,11 +529,11 @@ def validate(libs: Sequence[Library], sites: Sequence[Site]) -> Dict[str, Any]:
 
 def run_timings(
     libs: Sequence[Library], sites: Sequence[Site], repeat: int, seed: int
-) -> Dict[str, Dict[str, Optional[float]]]:
+) -> dict[str, dict[str, Optional[float]]]:
     order = [(i, j) for i, site in enumerate(sites) for j in range(len(site.urls))]
     random.Random(seed).shuffle(order)
     n_files, n_urls = len(sites), len(order)
-    best: Dict[str, Dict[str, float]] = {
+    best: dict[str, dict[str, float]] = {
         lib.key: {"parse": math.inf, "check": math.inf, "warm": math.inf, "bulk": math.inf}
         for lib in libs
     }
@@ -555,7 +556,7 @@ def run_timings(
             mine["bulk"] = min(mine["bulk"], lib.time_bulk(work))
             del work, inputs
             progress(f"repeat {r + 1}/{repeat} {lib.label}: {time.perf_counter() - start:.1f} s")
-    results: Dict[str, Dict[str, Optional[float]]] = {}
+    results: dict[str, dict[str, Optional[float]]] = {}
     for lib in libs:
         mine = best[lib.key]
         results[lib.key] = {
@@ -569,9 +570,9 @@ def run_timings(
     return results
 
 
-def measure_memory(lib: Library, sites: Sequence[Site]) -> Dict[str, float]:
+def measure_memory(lib: Library, sites: Sequence[Site]) -> dict[str, float]:
     """KiB per file held by parsed objects: after parsing, and after checking the URLs."""
-    kept: List[Any] = [None] * len(sites)
+    kept: list[Any] = [None] * len(sites)
     parse, check, fresh = lib.parse, lib.check, lib.fresh_input
     gc.collect()
     tracemalloc.start()
@@ -593,7 +594,7 @@ def measure_memory(lib: Library, sites: Sequence[Site]) -> Dict[str, float]:
     return {"parsed_kib": parsed_bytes / n / 1024, "in_use_kib": in_use_bytes / n / 1024}
 
 
-def largest_urls(site: Site, seed: int) -> List[str]:
+def largest_urls(site: Site, seed: int) -> list[str]:
     """The host's URLs from urls.txt plus synthetic ones, LARGE_URLS in all."""
     rng = random.Random(seed)
     base = f"https://{site.host}"
@@ -616,18 +617,18 @@ def largest_urls(site: Site, seed: int) -> List[str]:
 
 def run_largest(
     libs: Sequence[Library],
-    bodies: Dict[str, bytes],
-    urls_by_host: Dict[str, List[str]],
+    bodies: dict[str, bytes],
+    urls_by_host: dict[str, list[str]],
     repeat: int,
     seed: int,
-) -> Optional[Dict[str, Any]]:
+) -> Optional[dict[str, Any]]:
     lines, host = max((len(body.splitlines()), host) for host, body in bodies.items())
     if lines <= LARGE_MIN_LINES:
         return None
     body = bodies[host]
     site = Site(host, body, decode(body), urls_by_host.get(host, []))
     urls = largest_urls(site, seed)
-    info: Dict[str, Any] = {
+    info: dict[str, Any] = {
         "file": f"{host}.txt",
         "lines": lines,
         "bytes": len(body),
@@ -723,12 +724,12 @@ def command_line() -> str:
 
 
 def evaluate_targets(
-    timings: Dict[str, Dict[str, Optional[float]]],
-    memory: Dict[str, Dict[str, float]],
-    largest: Optional[Dict[str, Any]],
-) -> List[Dict[str, Any]]:
+    timings: dict[str, dict[str, Optional[float]]],
+    memory: dict[str, dict[str, float]],
+    largest: Optional[dict[str, Any]],
+) -> list[dict[str, Any]]:
     ours, protego, google = timings[OURS], timings.get(PROTEGO), timings.get(GOOGLE)
-    values: Dict[str, Optional[float]] = {
+    values: dict[str, Optional[float]] = {
         "parse_protego": ratio(protego["parse_us"], ours["parse_us"]) if protego else None,
         "check_protego": ratio(protego["check_us"], ours["check_us"]) if protego else None,
         "warm_check_protego": ratio(protego["warm_check_us"], ours["warm_check_us"])
@@ -820,7 +821,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     mem_sites = sites
     if args.mem_sample is not None and 0 < args.mem_sample < len(sites):
         mem_sites = random.Random(args.seed + 1).sample(sites, args.mem_sample)
-    memory: Dict[str, Dict[str, float]] = {}
+    memory: dict[str, dict[str, float]] = {}
     for lib in libs:
         if lib.has_parse and not args.no_memory:
             memory[lib.key] = measure_memory(lib, mem_sites)
@@ -857,7 +858,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     print()
     rows = []
     ours_t, ours_m = timings[OURS], memory.get(OURS, {})
-    ratios: Dict[str, Dict[str, Optional[float]]] = {}
+    ratios: dict[str, dict[str, Optional[float]]] = {}
     for lib in libs:
         if lib.key == OURS:
             continue

@@ -21,7 +21,7 @@ import argparse
 import random
 import sys
 from pathlib import Path
-from typing import Callable, Dict, List, Tuple
+from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -50,10 +50,10 @@ def main() -> None:
     rng = random.Random(args.seed)
     hosts = sorted(h for h in bodies if urls.get(h))
     hosts = rng.sample(hosts, min(args.sample, len(hosts)))
-    pairs: List[Tuple[str, str]] = [(h, u) for h in hosts for u in urls[h]]
+    pairs: list[tuple[str, str]] = [(h, u) for h in hosts for u in urls[h]]
     rng.shuffle(pairs)
     agent = args.agent
-    variants: Dict[str, Tuple[Callable[[bytes], bytes], str]] = {
+    variants: dict[str, tuple[Callable[[bytes], bytes], str]] = {
         "allowed": (lambda b: b, "allowed"),
         "usage (files as they are)": (lambda b: b, "usage"),
         "usage (usage lines added)": (_with_usage, "usage"),

@@ -21,15 +21,14 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import List
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
 
 
-def addresses(count: int) -> List[str]:
-    found: List[str] = []
+def addresses(count: int) -> list[str]:
+    found: list[str] = []
     for i in range(count):
         if i % 2:
             found.append(f"66.249.{64 + (i // 2) // 256 % 32}.{(i // 2) % 256}")

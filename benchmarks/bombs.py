@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -43,8 +43,8 @@ CHILD = (
 )
 
 
-def run(url: str, extra: List[str], tree: Optional[str], kill_after: float = 60.0
-        ) -> Tuple[str, float]:
+def run(url: str, extra: list[str], tree: Optional[str], kill_after: float = 60.0
+        ) -> tuple[str, float]:
     """(peak RSS in MiB or "killed", seconds) of ``robotsrules page URL`` in a new process."""
     env = dict(os.environ)
     if tree:

@@ -23,8 +23,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Optional
 
 HERE = Path(__file__).resolve().parent
 RATIOS = (("parse", "protego", "parse"), ("check", "protego", "check"),
@@ -36,7 +37,7 @@ GOALS = {  # build -> ratio -> (median at least, every run at least)
 
 
 def one_run(python: str, build: str, sample: int, repeat: int, seed: int,
-            corpus: Optional[str]) -> Dict[str, Dict[str, Optional[float]]]:
+            corpus: Optional[str]) -> dict[str, dict[str, Optional[float]]]:
     with tempfile.TemporaryDirectory() as scratch:
         out = Path(scratch) / "run.json"
         command = [python, str(HERE / "bench_peers.py"), "--sample", str(sample),
@@ -50,7 +51,7 @@ def one_run(python: str, build: str, sample: int, repeat: int, seed: int,
     print(f"  {version}", file=sys.stderr)
     if (build == "compiled") != version.endswith("(compiled)"):
         raise SystemExit(f"{python} runs robotsrules {version}, not the {build} build")
-    ratios: Dict[str, Dict[str, Optional[float]]] = document["ratios_peer_over_ours"]
+    ratios: dict[str, dict[str, Optional[float]]] = document["ratios_peer_over_ours"]
     return ratios
 
 
@@ -66,7 +67,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--seed", type=int, default=9309)
     parser.add_argument("--corpus", default=None)
     args = parser.parse_args(argv)
-    found: Dict[str, Dict[str, List[float]]] = {"pure": {}, "compiled": {}}
+    found: dict[str, dict[str, list[float]]] = {"pure": {}, "compiled": {}}
     for run in range(args.runs):
         for build, python in (("pure", args.pure), ("compiled", args.compiled)):
             print(f"run {run + 1}/{args.runs}: {build}", file=sys.stderr)

@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 import timeit
-from typing import Callable, Tuple
+from typing import Callable
 
 from robotsrules import RobotsCache
 from robotsrules.cache import MemoryStore
@@ -45,7 +45,7 @@ def _warm_cache() -> RobotsCache:
     return cache
 
 
-def _calls(cache: RobotsCache) -> Tuple[Tuple[str, Callable[[], object]], ...]:
+def _calls(cache: RobotsCache) -> tuple[tuple[str, Callable[[], object]], ...]:
     return (("allowed", lambda: cache.allowed(URL)), ("lookup", lambda: cache.lookup(URL)))
 
 

@@ -62,9 +62,10 @@ import sys
 import time
 import timeit
 import tracemalloc
+from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Optional
 
 import robotsrules
 
@@ -174,7 +175,7 @@ def command_line() -> str:
 # -- experiments --------------------------------------------------------------------------
 
 
-def pattern_growth(agent: str, repeat: int) -> List[Dict[str, Any]]:
+def pattern_growth(agent: str, repeat: int) -> list[dict[str, Any]]:
     out = []
     for pattern in (PATTERN, PATTERN + "$"):
         rules = robotsrules.parse(f"User-agent: *\nDisallow: {pattern}\n".encode()).for_agent(
@@ -212,7 +213,7 @@ def rule_file(count: int) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
-def rules_growth(agent: str, repeat: int) -> Dict[str, Any]:
+def rules_growth(agent: str, repeat: int) -> dict[str, Any]:
     rows = []
     for count in RULE_COUNTS:
         body = rule_file(count)
@@ -256,11 +257,11 @@ def long_path(size: int, escapes: bool) -> str:
     return path[:size]
 
 
-def url_growth(agent: str, repeat: int) -> Dict[str, Any]:
+def url_growth(agent: str, repeat: int) -> dict[str, Any]:
     rules = robotsrules.parse(TYPICAL_FILE).for_agent(agent)
     rows = []
     for kib in URL_SIZES_KIB:
-        row: Dict[str, Any] = {"size_kib": kib}
+        row: dict[str, Any] = {"size_kib": kib}
         for escapes in (False, True):
             url = "https://example.com" + long_path(kib * KIB, escapes)
             expect(rules.allowed(url), True, f"{kib} KiB URL (escapes={escapes})")
@@ -273,10 +274,10 @@ def url_growth(agent: str, repeat: int) -> Dict[str, Any]:
     return {"rows": rows, "exponents": fitted}
 
 
-def pattern_length_growth(agent: str, repeat: int, pieces: Sequence[int]) -> Dict[str, Any]:
+def pattern_length_growth(agent: str, repeat: int, pieces: Sequence[int]) -> dict[str, Any]:
     rows = []
     for count in pieces:
-        row: Dict[str, Any] = {"pieces": count, "pattern_kib": (2 * count + 3) / KIB}
+        row: dict[str, Any] = {"pieces": count, "pattern_kib": (2 * count + 3) / KIB}
         for anchored in (False, True):
             # Anchored: the last piece 'd' is found at the end, so the middle pieces are
             # all searched for in the room before it, and 'c' never is.
@@ -295,7 +296,7 @@ def pattern_length_growth(agent: str, repeat: int, pieces: Sequence[int]) -> Dic
 
 def robots_like(size: int) -> bytes:
     """A robots-like file of about ``size`` octets (see experiment 5)."""
-    out: List[bytes] = []
+    out: list[bytes] = []
     total = i = 0
     while total < size:
         agent = "*" if i % 4 == 0 else f"bot{i}x"
@@ -309,7 +310,7 @@ def robots_like(size: int) -> bytes:
     return b"".join(out)
 
 
-def retained(fn: Callable[[], Any]) -> Tuple[int, Any]:
+def retained(fn: Callable[[], Any]) -> tuple[int, Any]:
     """Octets still allocated (tracemalloc) after ``fn`` returns, while its result is kept."""
     gc.collect()
     tracemalloc.start()
@@ -322,7 +323,7 @@ def retained(fn: Callable[[], Any]) -> Tuple[int, Any]:
     return current, kept
 
 
-def file_size_growth(agent: str, repeat: int, sizes_kib: Sequence[int]) -> Dict[str, Any]:
+def file_size_growth(agent: str, repeat: int, sizes_kib: Sequence[int]) -> dict[str, Any]:
     rows = []
     for kib in sizes_kib:
         body = robots_like(kib * KIB)
@@ -361,12 +362,12 @@ def rss_kib() -> int:
         return 0
 
 
-def corpus_memory(folder: Path, agent: str) -> Dict[str, Any]:
+def corpus_memory(folder: Path, agent: str) -> dict[str, Any]:
     """Experiment 6 (run in a fresh process by :func:`corpus_experiment`)."""
     paths = sorted(folder.iterdir())
     largest = max(paths, key=lambda p: p.stat().st_size)
     data = largest.read_bytes()
-    out: Dict[str, Any] = {"files": len(paths), "largest": largest.name,
+    out: dict[str, Any] = {"files": len(paths), "largest": largest.name,
                            "largest_bytes": len(data)}
     for label, limit in (("default", robotsrules.DEFAULT_MAX_BYTES), ("whole", None)):
         gc.collect()
@@ -414,13 +415,13 @@ def corpus_memory(folder: Path, agent: str) -> Dict[str, Any]:
     return out
 
 
-def corpus_experiment(agent: str) -> Optional[Dict[str, Any]]:
+def corpus_experiment(agent: str) -> Optional[dict[str, Any]]:
     folder = corpus_dir()
     if folder is None:
         return None
     done = subprocess.run([sys.executable, __file__, "--corpus-child", str(folder),
                            "--agent", agent], capture_output=True, text=True, check=True)
-    result: Dict[str, Any] = json.loads(done.stdout)
+    result: dict[str, Any] = json.loads(done.stdout)
     return result
 
 

@@ -44,9 +44,10 @@ import platform
 import sys
 import time
 import tracemalloc
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 if TYPE_CHECKING:
     from robotsrules import Mode
@@ -72,9 +73,9 @@ class Input:
     name: str
     description: str
     body: bytes
-    urls: Tuple[str, ...] = ("https://example.com/", "/a/b?c=d")
-    agents: Tuple[str, ...] = ("ExampleBot", "*")
-    notes: Dict[str, object] = field(default_factory=dict)
+    urls: tuple[str, ...] = ("https://example.com/", "/a/b?c=d")
+    agents: tuple[str, ...] = ("ExampleBot", "*")
+    notes: dict[str, object] = field(default_factory=dict)
 
 
 def _n(count: int, scale: float, floor: int = 1) -> int:
@@ -260,7 +261,7 @@ def one_line(scale: float = 1.0) -> Input:
                  urls=("/p", "/x"), agents=("a", "b", "ExampleBot"))
 
 
-INPUTS: Dict[str, Callable[[float], Input]] = {
+INPUTS: dict[str, Callable[[float], Input]] = {
     "stars": stars,
     "agents": agents,
     "rules": rules,
@@ -282,13 +283,13 @@ INPUTS: Dict[str, Callable[[float], Input]] = {
 }
 """Every generator by name: ``INPUTS[name](scale)`` builds the input."""
 
-MODES: Tuple[Mode, ...] = ("google", "rfc", "legacy")
+MODES: tuple[Mode, ...] = ("google", "rfc", "legacy")
 
 
 # -- running one input -------------------------------------------------------------------
 
 
-def exercise(case: Input, max_bytes: Optional[int] = 512_000) -> Dict[str, int]:
+def exercise(case: Input, max_bytes: Optional[int] = 512_000) -> dict[str, int]:
     """Everything a caller may do with a hostile file: parse in every mode, the line report,
     lint, then allowed/explain for each agent and URL. Returns a few counts (so that the
     work cannot be optimised away and tests can check the result is sane). The only
@@ -320,7 +321,7 @@ def exercise(case: Input, max_bytes: Optional[int] = 512_000) -> Dict[str, int]:
     return counts
 
 
-def measure(step: Callable[[], object]) -> Tuple[float, int]:
+def measure(step: Callable[[], object]) -> tuple[float, int]:
     """Seconds and peak traced memory (octets) of one call of ``step``."""
     gc.collect()
     tracemalloc.start()
@@ -343,7 +344,7 @@ def timed(fn: Callable[[], object]) -> float:
 
 
 def rss_peak_of(case: Input, max_bytes: Optional[int] = 512_000,
-                timeout: float = 300.0) -> Dict[str, float]:
+                timeout: float = 300.0) -> dict[str, float]:
     """Peak resident memory of :func:`exercise` on ``case``, measured in a fresh process.
 
     The body is handed over in a file, so that generating it costs the child nothing; the
@@ -395,20 +396,20 @@ def rss_peak_of(case: Input, max_bytes: Optional[int] = 512_000,
 
 
 def run(names: Sequence[str], scale: float, max_bytes: Optional[int] = 512_000
-        ) -> List[Dict[str, Any]]:
+        ) -> list[dict[str, Any]]:
     """Time and peak memory of each input, step by step (time untraced, memory traced)."""
     import robotsrules
 
-    rows: List[Dict[str, Any]] = []
+    rows: list[dict[str, Any]] = []
     for name in names:
         case = INPUTS[name](scale)
-        row: Dict[str, Any] = {"name": name, "description": case.description,
+        row: dict[str, Any] = {"name": name, "description": case.description,
                                   "bytes": len(case.body)}
         body = case.body
-        def all_modes(body: bytes = body) -> List[robotsrules.RobotsTxt]:
+        def all_modes(body: bytes = body) -> list[robotsrules.RobotsTxt]:
             return [robotsrules.parse(body, max_bytes=max_bytes, mode=m) for m in MODES]
 
-        steps: Dict[str, Callable[[], object]] = {
+        steps: dict[str, Callable[[], object]] = {
             "parse": partial(robotsrules.parse, body, max_bytes=max_bytes),
             "parse_all_modes": all_modes,
             "lint": partial(robotsrules.lint, body, max_bytes=max_bytes),

@@ -42,13 +42,12 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import List, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_peers import DEFAULT_CORPUS, decode, read_corpus
 
-Sample = List[Tuple[bytes, List[str]]]
+Sample = list[tuple[bytes, list[str]]]
 
 
 def choose(corpus: Path, size: int, seed: int) -> Sample:

@@ -22,7 +22,6 @@ import re
 import statistics
 import subprocess
 import sys
-from typing import Dict, List, Tuple
 
 _SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "page_signals.py")
 _CASES = [("real, 1 agent", ["--agents", "1"]), ("real, 3 agents", ["--agents", "3"]),
@@ -31,7 +30,7 @@ _CASES = [("real, 1 agent", ["--agents", "1"]), ("real, 3 agents", ["--agents", 
 _RATE = re.compile(r"WARC path \(warc\.page_batches\)\s+([\d,]+) records/s")
 
 
-def _build(spec: str) -> Tuple[str, str, str]:
+def _build(spec: str) -> tuple[str, str, str]:
     label, _, rest = spec.partition("=")
     python, _, path = rest.partition(":")
     if not label or not python:
@@ -39,7 +38,7 @@ def _build(spec: str) -> Tuple[str, str, str]:
     return label, python, path
 
 
-def _rate(python: str, path: str, case: List[str], records: int, repeat: int) -> int:
+def _rate(python: str, path: str, case: list[str], records: int, repeat: int) -> int:
     env = dict(os.environ)
     if path:
         env["PYTHONPATH"] = path
@@ -60,7 +59,7 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    rates: Dict[Tuple[str, str], List[int]] = {}
+    rates: dict[tuple[str, str], list[int]] = {}
     for round_ in range(1, args.rounds + 1):
         for case, flags in _CASES:
             for label, python, path in args.build:

@@ -43,7 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, Callable, List, Tuple
+from typing import Any, Callable
 
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
@@ -55,7 +55,7 @@ _ROBOTS = ["noindex", "nofollow", "noai, noimageai", "max-snippet:-1, max-image-
            "index, follow", "noarchive", "unavailable_after: 2030-01-01"]
 
 
-def _page(rng: random.Random, i: int) -> Tuple[List[Tuple[str, str]], bytes]:
+def _page(rng: random.Random, i: int) -> tuple[list[tuple[str, str]], bytes]:
     metas = [f'<meta name="description" content="Article {i} about {"x" * rng.randint(40, 160)}">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">']
     for k in range(rng.randint(8, 28)):
@@ -139,7 +139,7 @@ _HEADER_SETS = [
 ]
 
 
-def real_pages(directory: str = PAGES_DIR) -> List[Tuple[str, bytes]]:
+def real_pages(directory: str = PAGES_DIR) -> list[tuple[str, bytes]]:
     """The stored heads: ``(file name, bytes)``, sorted by name."""
     names = sorted(n for n in os.listdir(directory) if n.endswith(".html"))
     out = []
@@ -168,7 +168,7 @@ def make_real_warc(path: str, count: int, directory: str = PAGES_DIR) -> None:
                 http_headers=http, warc_headers_dict={"WARC-Date": "2026-01-01T00:00:00Z"}))
 
 
-def _best(repeat: int, run: Callable[[], int]) -> Tuple[float, int]:
+def _best(repeat: int, run: Callable[[], int]) -> tuple[float, int]:
     best, count = float("inf"), 0
     for _ in range(repeat):
         start = time.perf_counter()
@@ -177,14 +177,14 @@ def _best(repeat: int, run: Callable[[], int]) -> Tuple[float, int]:
     return best, count
 
 
-def _child(path: str, agents: List[str], passes: int) -> None:
+def _child(path: str, agents: list[str], passes: int) -> None:
     """What runs under callgrind: ``passes`` runs of the whole WARC path over ``path``."""
     for _ in range(passes):
         for _batch in page_batches([path], agents=agents):
             pass
 
 
-def _instructions(path: str, agents: List[str], passes: int) -> int:
+def _instructions(path: str, agents: list[str], passes: int) -> int:
     """Instructions executed by :func:`_child` under callgrind."""
     with tempfile.TemporaryDirectory() as scratch:
         out = os.path.join(scratch, "callgrind.out")
@@ -235,7 +235,7 @@ def main() -> None:
             print(f"{records:,} records; agents: {', '.join(agents)}: "
                   f"{(two - one) / records:,.0f} instructions per record (WARC path)")
             return
-        pages: List[Any] = list(iter_pages(path))
+        pages: list[Any] = list(iter_pages(path))
         heads = sum(len(p.head or b"") for p in pages)
         source = ("generated pages" if args.generated else
                   f"real page heads of {PAGES_DIR}" if args.warc is None else path)

@@ -10,7 +10,7 @@ build needs CPython 3.10 or later.
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Optional
+from typing import Any, Optional
 
 from setuptools import build_meta as _setuptools
 from setuptools.build_meta import (  # noqa: F401 - the hooks this backend does not change
@@ -21,7 +21,7 @@ from setuptools.build_meta import (  # noqa: F401 - the hooks this backend does 
 MYPY = "mypy==2.4.1"
 """The mypy (and mypyc) the compiled build is made and tested with."""
 
-_Settings = Optional[Dict[str, Any]]
+_Settings = Optional[dict[str, Any]]
 
 
 def _compile(settings: _Settings) -> bool:
@@ -53,8 +53,8 @@ COMPILE_REQUIRES = [MYPY, "idna>=3"]
 ``_scope`` (the origin splitter of the WARC path, compiled with the core), which imports it."""
 
 
-def _requires(hook: Any, settings: _Settings) -> List[str]:
-    found: List[str] = _without_compiling(hook, _plain(settings))
+def _requires(hook: Any, settings: _Settings) -> list[str]:
+    found: list[str] = _without_compiling(hook, _plain(settings))
     return found + (COMPILE_REQUIRES if _compile(settings) else [])
 
 
@@ -72,12 +72,12 @@ def prepare_metadata_for_build_editable(metadata_directory: str,
                                   metadata_directory, _plain(config_settings)))
 
 
-def get_requires_for_build_wheel(config_settings: _Settings = None) -> List[str]:
+def get_requires_for_build_wheel(config_settings: _Settings = None) -> list[str]:
     """setuptools' requirements, and the pinned mypy for the compiled build."""
     return _requires(_setuptools.get_requires_for_build_wheel, config_settings)
 
 
-def get_requires_for_build_editable(config_settings: _Settings = None) -> List[str]:
+def get_requires_for_build_editable(config_settings: _Settings = None) -> list[str]:
     """As :func:`get_requires_for_build_wheel`, for ``pip install -e``."""
     return _requires(_setuptools.get_requires_for_build_editable, config_settings)
 

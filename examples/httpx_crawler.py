@@ -17,7 +17,6 @@ import argparse
 import sys
 from collections import deque
 from html.parser import HTMLParser
-from typing import List
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 import httpx
@@ -31,9 +30,9 @@ class Links(HTMLParser):
 
     def __init__(self) -> None:
         super().__init__()
-        self.found: List[str] = []
+        self.found: list[str] = []
 
-    def handle_starttag(self, tag: str, attrs: List[tuple[str, str | None]]) -> None:
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "a":
             self.found += [value for name, value in attrs if name == "href" and value]
 
@@ -70,7 +69,7 @@ def crawl(start: str, agent: str, max_pages: int) -> int:
     return refused
 
 
-def main(argv: List[str] | None = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("start", help="the URL to start from")
     parser.add_argument("--agent", default="ExampleBot", help="the crawler's product token")

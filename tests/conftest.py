@@ -4,11 +4,11 @@ its per-example deadline."""
 from __future__ import annotations
 
 import os
-from typing import List
 
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.browser import _chromium, browser  # noqa: F401  (fixtures for every test)
 from tests.oracle import CORPUS
 
 # Hypothesis fails an example that runs longer than 200 ms by default, and a test whose data
@@ -24,7 +24,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--run-slow", action="store_true", help="run long fuzz and stress tests")
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if config.getoption("--run-slow"):
         return
     skip = pytest.mark.skip(reason="long run: opt in with --run-slow")

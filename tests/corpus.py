@@ -13,14 +13,13 @@ from __future__ import annotations
 import os
 import re
 from collections import defaultdict
-from typing import Dict, List
 
 SAMPLE_EVERY = 8
 LARGEST = 2
 _RARE = re.compile(rb"^\xef\xbb\xbf|\r(?!\n)")
 
 
-def names(corpus_dir: str) -> List[str]:
+def names(corpus_dir: str) -> list[str]:
     """Every file name of the corpus, sorted."""
     return sorted(os.listdir(os.path.join(corpus_dir, "robots")))
 
@@ -33,7 +32,7 @@ def _rare(body: bytes) -> bool:
     return _RARE.search(body) is not None
 
 
-def sample(corpus_dir: str) -> List[str]:
+def sample(corpus_dir: str) -> list[str]:
     """The fixed stratified sample (see the module docstring), sorted by name."""
     folder = os.path.join(corpus_dir, "robots")
     by_size = sorted(names(corpus_dir), key=lambda n: (os.path.getsize(os.path.join(folder, n)), n))
@@ -46,9 +45,9 @@ def sample(corpus_dir: str) -> List[str]:
     return sorted(chosen)
 
 
-def urls_by_host(corpus_dir: str) -> Dict[str, List[str]]:
+def urls_by_host(corpus_dir: str) -> dict[str, list[str]]:
     """The corpus URLs by host (the file name without ``.txt``)."""
-    by_host: Dict[str, List[str]] = defaultdict(list)
+    by_host: dict[str, list[str]] = defaultdict(list)
     with open(os.path.join(corpus_dir, "urls.txt"), encoding="utf-8",
               errors="surrogateescape") as handle:
         for line in handle:

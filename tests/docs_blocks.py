@@ -13,18 +13,17 @@ import re
 import sys
 import traceback
 from pathlib import Path
-from typing import Dict, List
 
 BLOCK = re.compile(
     r"(?:<!-- not run: (?P<why>[^>]*?) -->\s*\n)?^```python[^\n]*\n(?P<code>.*?)^```\s*$",
     re.MULTILINE | re.DOTALL)
 
 
-def run_page(page: Path) -> List[str]:
+def run_page(page: Path) -> list[str]:
     """The failures of one page's blocks (empty if every block ran)."""
     text = page.read_text(encoding="utf-8")
-    namespace: Dict[str, object] = {"__name__": "__docs__"}
-    failures: List[str] = []
+    namespace: dict[str, object] = {"__name__": "__docs__"}
+    failures: list[str] = []
     for match in BLOCK.finditer(text):
         line = text.count("\n", 0, match.start("code")) + 1
         code, where = match.group("code"), f"{page}:{line}"
@@ -47,7 +46,7 @@ def run_page(page: Path) -> List[str]:
     return failures
 
 
-def main(pages: List[str]) -> int:
+def main(pages: list[str]) -> int:
     failures = [failure for page in pages for failure in run_page(Path(page))]
     for failure in failures:
         print(failure, file=sys.stderr)

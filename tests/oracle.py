@@ -7,7 +7,8 @@ except that ``/robots.txt`` is always allowed (D3).
 from __future__ import annotations
 
 import os
-from typing import Optional, Sequence, Tuple, Union
+from collections.abc import Sequence
+from typing import Optional, Union
 
 import pytest
 
@@ -31,7 +32,7 @@ CORPUS = os.environ.get(
 )
 
 
-def oracle(body: bytes, agent: Union[str, Sequence[str]], url: str) -> Tuple[bool, int]:
+def oracle(body: bytes, agent: Union[str, Sequence[str]], url: str) -> tuple[bool, int]:
     """(allowed, matching line) by Google's library under SPEC §0's identity."""
     assert _googlebot is not None, REASON
     tokens = list(agent_tokens(agent))

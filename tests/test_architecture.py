@@ -14,7 +14,6 @@ from __future__ import annotations
 import ast
 import sys
 from pathlib import Path
-from typing import Dict, List, Set, Tuple
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "robotsrules"
 
@@ -74,7 +73,7 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def _imports(path: Path) -> List[Tuple[str, List[str], bool]]:
+def _imports(path: Path) -> list[tuple[str, list[str], bool]]:
     """(module imported, names taken, at module level?) for each import in a file."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     me = _module_name(path)
@@ -113,9 +112,9 @@ def _imports(path: Path) -> List[Tuple[str, List[str], bool]]:
     return found
 
 
-def _graph() -> Dict[str, Set[str]]:
+def _graph() -> dict[str, set[str]]:
     modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
-    graph: Dict[str, Set[str]] = {name: set() for name in modules}
+    graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         for module, _names, _top in _imports(path):
             if module in modules and module != name:
@@ -125,8 +124,8 @@ def _graph() -> Dict[str, Set[str]]:
 
 def test_no_import_circle() -> None:
     graph = _graph()
-    state: Dict[str, int] = {}
-    stack: List[str] = []
+    state: dict[str, int] = {}
+    stack: list[str] = []
 
     def visit(node: str) -> None:
         state[node] = 1
@@ -223,14 +222,14 @@ def test_the_packages_import_no_package_above_them() -> None:
 
 
 def test_no_import_circle_between_packages() -> None:
-    graph: Dict[str, Set[str]] = {}
+    graph: dict[str, set[str]] = {}
     for name, targets in _graph().items():
         for target in targets:
             if target != "robotsrules" and _package_of(name) != _package_of(target):
                 graph.setdefault(_package_of(name), set()).add(_package_of(target))
-    state: Dict[str, int] = {}
+    state: dict[str, int] = {}
 
-    def visit(node: str, stack: List[str]) -> None:
+    def visit(node: str, stack: list[str]) -> None:
         state[node] = 1
         for target in sorted(graph.get(node, ())):
             assert state.get(target) != 1, "circle: " + " -> ".join([*stack, node, target])

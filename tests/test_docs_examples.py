@@ -17,7 +17,6 @@ import doctest
 import os
 import re
 from pathlib import Path
-from typing import Dict, List, Tuple
 
 import pytest
 
@@ -29,7 +28,7 @@ _BLOCK = re.compile(
     re.MULTILINE | re.DOTALL)
 
 
-def _blocks(page: Path) -> List[Tuple[int, str, str]]:
+def _blocks(page: Path) -> list[tuple[int, str, str]]:
     """(line number, code, reason it is not run or '') for each python block of a page."""
     text = page.read_text(encoding="utf-8")
     found = []
@@ -39,7 +38,7 @@ def _blocks(page: Path) -> List[Tuple[int, str, str]]:
     return found
 
 
-def _pages_with_blocks() -> List[Path]:
+def _pages_with_blocks() -> list[Path]:
     return [page for page in PAGES if _blocks(page)]
 
 
@@ -55,7 +54,7 @@ def test_page_examples_run(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     # Keep examples that use the CLI's default cache away from the user's cache.
     monkeypatch.setenv("ROBOTSRULES_CACHE", os.devnull)
-    namespace: Dict[str, object] = {"__name__": "__docs__"}
+    namespace: dict[str, object] = {"__name__": "__docs__"}
     for line, code, why in _blocks(page):
         where = f"{page.relative_to(ROOT)}:{line}"
         flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
@@ -89,7 +88,7 @@ def test_every_skipped_block_says_why() -> None:
 _NOT_RUN = re.compile(r"<!-- not run: (?P<why>[^>]*?) -->\s*$")
 
 
-def _transcripts(page: Path) -> List[Tuple[int, str, List[str], str]]:
+def _transcripts(page: Path) -> list[tuple[int, str, list[str], str]]:
     """(line, command, shown output lines, reason it is not run or '') of a page: the
     `$ robotsrules` lines of its fenced blocks other than Python ones."""
     lines = page.read_text(encoding="utf-8").splitlines()
@@ -111,7 +110,7 @@ def _transcripts(page: Path) -> List[Tuple[int, str, List[str], str]]:
             for index, line in enumerate(body):
                 if not line.startswith("$ robotsrules "):
                     continue
-                shown: List[str] = []
+                shown: list[str] = []
                 for following in body[index + 1:]:
                     if following.startswith("$ "):
                         break
@@ -121,7 +120,7 @@ def _transcripts(page: Path) -> List[Tuple[int, str, List[str], str]]:
     return found
 
 
-def _fetches(argv: List[str]) -> List[str]:
+def _fetches(argv: list[str]) -> list[str]:
     """The URLs a command line would fetch: its robots.txt (or page, or licence) source,
     every URL of ``check`` without ``--robots``, and a ``--robots`` URL."""
     url = re.compile(r"(?i)(https?|ftp)://")

@@ -10,8 +10,9 @@ import shlex
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator, List
+from typing import Any
 
 import pytest
 
@@ -38,7 +39,7 @@ def site() -> Iterator[str]:
     server.server_close()
 
 
-def _run(args: List[str], cwd: Path = ROOT, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def _run(args: list[str], cwd: Path = ROOT, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=timeout,
                           check=False, env={**os.environ, "ROBOTSRULES_CACHE": os.devnull})
 
@@ -95,7 +96,7 @@ def test_duckdb_report_reads_parquet_files(tmp_path: Path) -> None:
     assert "│ GPTBot          │       0 │          1 │       0 │" in result.stdout
 
 
-def _workflow_commands() -> List[str]:
+def _workflow_commands() -> list[str]:
     import yaml
 
     workflow = yaml.safe_load((EXAMPLES / "lint-in-ci" / "robots-lint.yml").read_text())

@@ -18,7 +18,6 @@ import subprocess
 import sys
 import venv
 from pathlib import Path
-from typing import List
 
 import pytest
 
@@ -29,14 +28,14 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
 
-def _duckdb_pages() -> List[Path]:
+def _duckdb_pages() -> list[Path]:
     """The pages with a runnable Python block that uses DuckDB."""
     return [page for page in PAGES
             if any("duckdb" in m.group("code") and not m.group("why")
                    for m in BLOCK.finditer(page.read_text(encoding="utf-8")))]
 
 
-def _names(extra: List[str]) -> List[str]:
+def _names(extra: list[str]) -> list[str]:
     return [re.split(r"[<>=;\[ ~!]", requirement, maxsplit=1)[0].lower() for requirement in extra]
 
 

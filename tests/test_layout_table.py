@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Dict, Set
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "robotsrules"
@@ -14,7 +13,7 @@ PACKAGE = ROOT / "src" / "robotsrules"
 UNLISTED = {"__init__", "__main__", "_version"}
 
 
-def _table() -> Dict[str, Set[str]]:
+def _table() -> dict[str, set[str]]:
     """Module or package named in the first column -> the submodules named with it."""
     text = (ROOT / "docs" / "development.md").read_text(encoding="utf-8")
     start = text.index("| module | what it holds |")
@@ -23,7 +22,7 @@ def _table() -> Dict[str, Set[str]]:
         if not line.startswith("|"):
             break
         rows.append(line.split("|")[1])
-    named: Dict[str, Set[str]] = {}
+    named: dict[str, set[str]] = {}
     for cell in rows:
         outside = re.sub(r"\([^)]*\)", "", cell)
         inside = re.findall(r"`(\w+)`\s*\(([^)]*)\)", cell)
@@ -34,7 +33,7 @@ def _table() -> Dict[str, Set[str]]:
     return named
 
 
-def _modules(folder: Path) -> Set[str]:
+def _modules(folder: Path) -> set[str]:
     return {p.stem for p in folder.glob("*.py")} | {
         p.name for p in folder.iterdir() if (p / "__init__.py").exists()}
 

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Any, Callable, List, Optional, Tuple, TypeVar
+from typing import Any, Callable, Optional, TypeVar
 
 HANG = 120.0
 """Seconds before a test calls a wait that should end at once a hang."""
@@ -49,8 +49,8 @@ def finishes(call: Callable[..., _T], *args: Any, guard: float = HANG) -> _T:
     """``call(*args)`` run in a thread: its value (or its exception, raised here); the test
     fails if it has not returned within ``guard`` seconds (the thread is left behind, a
     daemon, stuck where the code under test hung)."""
-    box: List[Any] = []
-    failure: List[BaseException] = []
+    box: list[Any] = []
+    failure: list[BaseException] = []
 
     def run() -> None:
         try:
@@ -69,7 +69,7 @@ def finishes(call: Callable[..., _T], *args: Any, guard: float = HANG) -> _T:
     return result
 
 
-def thread_cpu(call: Callable[..., _T], *args: Any, **kwargs: Any) -> Tuple[_T, float]:
+def thread_cpu(call: Callable[..., _T], *args: Any, **kwargs: Any) -> tuple[_T, float]:
     """``call(*args, **kwargs)`` and the CPU seconds this thread spent in it (Linux's
     per-thread clock): the work done, which other jobs on the machine do not inflate."""
     before = resource.getrusage(resource.RUSAGE_THREAD)

@@ -10,7 +10,7 @@ roles become inline code, double back-quotes single ones. The source is not touc
 from __future__ import annotations
 
 import re
-from typing import Any, List
+from typing import Any
 
 import griffe
 
@@ -18,7 +18,7 @@ _ROLE = re.compile(r":(?:class|meth|func|attr|data|mod|exc|obj|ref|rfc|pep):`~?(
 
 
 def _fence_doctests(text: str) -> str:
-    out: List[str] = []
+    out: list[str] = []
     lines = text.split("\n")
     i = 0
     while i < len(lines):

@@ -30,7 +30,7 @@ and keeps at most ``limit`` decoded octets, plus one more to tell that the body 
 from __future__ import annotations
 
 import zlib
-from typing import Any, List, Optional
+from typing import Any, Optional
 
 __all__ = ["BodyDecoder", "Dechunker", "accept_encoding", "brotli_problem"]
 
@@ -79,7 +79,7 @@ class BodyDecoder:
 
     def __init__(self, encoding: Optional[str], limit: int) -> None:
         self.limit = limit
-        self.parts: List[bytes] = []
+        self.parts: list[bytes] = []
         self.size = 0
         """Decoded octets kept (at most ``limit + 1``)."""
         self.truncated = False
@@ -247,7 +247,7 @@ class Dechunker:
 
     def feed(self, raw: bytes) -> bytes:
         """The chunk data in ``raw`` (to be given to a :class:`BodyDecoder`)."""
-        out: List[bytes] = []
+        out: list[bytes] = []
         view = memoryview(raw)
         while view and not self.done and self.error is None:
             if self._left > 0:

@@ -9,7 +9,8 @@ tokens (legacy mode keeps whole values such as ``MJ12bot``) are left out.
 
 from __future__ import annotations
 
-from typing import Iterable, List, NamedTuple, Optional, Sequence
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple, Optional
 
 from ._rules._agents import agent_tokens
 from .errors import InvalidAgent
@@ -28,7 +29,7 @@ class Change(NamedTuple):
     new: Verdict
 
 
-def sample_urls(*files: RobotsTxt) -> List[str]:
+def sample_urls(*files: RobotsTxt) -> list[str]:
     """Paths that exercise every rule of ``files`` (see the module docstring)."""
     paths = {"/"}
     for robots in files:
@@ -46,7 +47,7 @@ def sample_urls(*files: RobotsTxt) -> List[str]:
     return sorted(paths)
 
 
-def _agents(*files: RobotsTxt) -> List[str]:
+def _agents(*files: RobotsTxt) -> list[str]:
     names = set()
     for robots in files:
         for name in robots.agents:
@@ -63,7 +64,7 @@ def diff(
     new: RobotsTxt,
     urls: Optional[Iterable[str]] = None,
     agents: Optional[Sequence[str]] = None,
-) -> List[Change]:
+) -> list[Change]:
     """The verdicts that change from ``old`` to ``new``, agent by agent, URL by URL."""
     url_list = list(urls) if urls is not None else sample_urls(old, new)
     changes = []

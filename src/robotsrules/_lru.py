@@ -18,7 +18,8 @@ hit is a C call and an ``LRU`` hit would be a call into Python.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Generic, Hashable, Iterator, Optional, TypeVar
+from collections.abc import Hashable, Iterator
+from typing import Generic, Optional, TypeVar
 
 __all__ = ["LRU"]
 

@@ -40,8 +40,9 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Mapping, Sequence
 from importlib import resources
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Optional
 
 from ._tables._purposes import vocabulary_info
 from ._version import __version__
@@ -55,12 +56,12 @@ MANIFEST_VERSION = 2
 """The manifest format's version (``manifest_version`` of the header): 2 added the page
 fields of origin records (version 1 records are version 2 records without them)."""
 
-PROTOCOLS: Tuple[str, ...] = ("robots.txt", "content-signal", "content-usage",
+PROTOCOLS: tuple[str, ...] = ("robots.txt", "content-signal", "content-usage",
                               "x-robots-tag", "robots-tag", "robots-meta", "tdmrep", "rsl",
                               "pay-per-crawl")
 """The protocols a record can say were consulted."""
 
-PAGE_PROTOCOLS: Tuple[str, ...] = ("content-signal", "content-usage", "x-robots-tag",
+PAGE_PROTOCOLS: tuple[str, ...] = ("content-signal", "content-usage", "x-robots-tag",
                                    "robots-tag", "robots-meta", "tdmrep", "rsl",
                                    "pay-per-crawl")
 """The protocols the page layer reads in every response (``rsl``: its licence links)."""
@@ -69,7 +70,7 @@ MAX_LICENSE_URLS = 100
 """Distinct licence URLs kept per origin record (the count of all is kept too)."""
 _MAX_TEXT = 300
 
-_Key = Tuple[str, Optional[str]]  # (origin, robots.txt SHA-256 or None)
+_Key = tuple[str, Optional[str]]  # (origin, robots.txt SHA-256 or None)
 
 
 def _page_key(agent: str, purpose: str, answer: Any) -> _PageKey:
@@ -87,7 +88,7 @@ def _page_key(agent: str, purpose: str, answer: Any) -> _PageKey:
             lines[0].line if lines else None)
 
 
-def registry_version() -> Tuple[Optional[int], Optional[str], Optional[str]]:
+def registry_version() -> tuple[Optional[int], Optional[str], Optional[str]]:
     """(``version``, ``compiled``, a note when missing) of the shipped crawler registry."""
     try:
         text = resources.files("robotsrules").joinpath("data/crawlers.json").read_text("utf-8")
@@ -128,7 +129,7 @@ def _short(text: Optional[str]) -> Optional[str]:
     return text[:_MAX_TEXT - 3] + "..."
 
 
-_PageKey = Tuple[str, str, Optional[str], Optional[str], Optional[str], Optional[str],
+_PageKey = tuple[str, str, Optional[str], Optional[str], Optional[str], Optional[str],
                  Optional[str], Optional[int]]
 
 
@@ -141,13 +142,13 @@ class _Origin:
         self.status = status
         self.fetched_at = fetched_at
         self.urls = 0
-        self.refusals: Dict[Tuple[str, Optional[int], str], int] = {}
+        self.refusals: dict[tuple[str, Optional[int], str], int] = {}
         self.protocols: set[str] = set()
         self.robots: Optional[RobotsTxt] = None
         self.pages: Optional[int] = None  # None: the run read no page of this origin
-        self.page_refusals: Dict[_PageKey, List[Any]] = {}  # key -> [urls, first url, reason]
+        self.page_refusals: dict[_PageKey, list[Any]] = {}  # key -> [urls, first url, reason]
         self.priced = 0
-        self.licenses: Dict[str, None] = {}
+        self.licenses: dict[str, None] = {}
 
 
 class Manifest:
@@ -163,7 +164,7 @@ class Manifest:
     def __init__(self, *, mode: str, agents: Sequence[str], purposes: Sequence[str] = (),
                  source: str = "", has_dates: bool = True, has_statuses: bool = True,
                  protocols: Sequence[str] = ("robots.txt",), producer: str = "",
-                 lookup: Optional[Callable[[str], Optional[Tuple[Any, Any, Any]]]] = None
+                 lookup: Optional[Callable[[str], Optional[tuple[Any, Any, Any]]]] = None
                  ) -> None:
         self.lookup = lookup
         """origin -> its robots row ``(body, status, date)`` or None: the capture of an
@@ -176,8 +177,8 @@ class Manifest:
         self.has_dates = has_dates
         self.has_statuses = has_statuses
         self.protocols = [p for p in PROTOCOLS if p in protocols]
-        self._origins: Dict[_Key, _Origin] = {}
-        self._current: Dict[str, _Key] = {}
+        self._origins: dict[_Key, _Origin] = {}
+        self._current: dict[str, _Key] = {}
 
     # -- gathering ----------------------------------------------------------------------------
 
@@ -206,7 +207,7 @@ class Manifest:
         entry.refusals[slot] = entry.refusals.get(slot, 0) + urls
 
     def page(self, origin: str, agent: str, url: Optional[str], signals: Any,
-             answers: Sequence[Tuple[str, Any]] = (), key: Optional[_Key] = None) -> None:
+             answers: Sequence[tuple[str, Any]] = (), key: Optional[_Key] = None) -> None:
         """Record that ``agent``'s page signals (a :class:`robotsrules.PageSignals`) were
         read for a page of ``origin`` at ``url``, with ``answers``: ``(purpose,``
         :class:`robotsrules.Answer```)`` pairs, of which each refusal is kept with its
@@ -251,7 +252,7 @@ class Manifest:
             refused = [a is False for a in batch.column("allowed").to_pylist()]
         else:
             refused = [d is True for d in batch.column("disallowed").to_pylist()]
-        seen: Dict[str, int] = {}
+        seen: dict[str, int] = {}
         for origin, agent, line, reason, no in zip(origins, agents, lines, reasons, refused):
             if origin is None:
                 continue
@@ -264,15 +265,15 @@ class Manifest:
     # -- writing ---------------------------------------------------------------------------------
 
     def header(self, created: Optional[datetime.datetime] = None,
-               records: Sequence[Mapping[str, Any]] = ()) -> Dict[str, Any]:
+               records: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
         """The header record (``records``: the origin records, whose null fields it
         explains)."""
         version, compiled, note = registry_version()
         vocabulary = vocabulary_info()
-        notes: List[str] = []
+        notes: list[str] = []
         if note:
             notes.append(note)
-        null_fields: Dict[str, str] = {}
+        null_fields: dict[str, str] = {}
         if not self.has_dates:
             null_fields["robots.fetched_at"] = ("the robots input has no date column: when "
                                                "each robots.txt was fetched is not known")
@@ -311,14 +312,14 @@ class Manifest:
             "notes": notes,
         }
 
-    def records(self) -> List[Dict[str, Any]]:
+    def records(self) -> list[dict[str, Any]]:
         """The origin records, sorted by origin (then capture)."""
         out = []
         for key in sorted(self._origins, key=lambda k: (k[0], k[1] or "")):
             out.append(self._record(key[0], self._origins[key]))
         return out
 
-    def _record(self, origin: str, entry: _Origin) -> Dict[str, Any]:
+    def _record(self, origin: str, entry: _Origin) -> dict[str, Any]:
         body = entry.body
         status = entry.status
         if body is None and status is None:
@@ -334,7 +335,7 @@ class Manifest:
                 "status": status if self.has_statuses else None,
                 "outcome": outcome,
             }
-        record: Dict[str, Any] = {
+        record: dict[str, Any] = {
             "record": "origin",
             "origin": origin,
             "robots": robots,
@@ -351,7 +352,7 @@ class Manifest:
             record["license_urls"] = list(entry.licenses)
         return record
 
-    def _page_refusals(self, entry: _Origin) -> List[Dict[str, Any]]:
+    def _page_refusals(self, entry: _Origin) -> list[dict[str, Any]]:
         found = []
         for slot, (count, first, reason) in sorted(
                 entry.page_refusals.items(),
@@ -362,7 +363,7 @@ class Manifest:
                           "line": line, "reason": reason, "urls": count, "first_url": first})
         return found
 
-    def _refusals(self, entry: _Origin) -> List[Dict[str, Any]]:
+    def _refusals(self, entry: _Origin) -> list[dict[str, Any]]:
         found = []
         for (agent, line, reason), count in sorted(
                 entry.refusals.items(), key=lambda i: (i[0][0], i[0][1] or 0, i[0][2])):

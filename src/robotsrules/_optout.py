@@ -28,7 +28,8 @@ all read the ``*`` groups), so a file costs a handful of stances, not one per re
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
+from collections.abc import Sequence
+from typing import Callable, NamedTuple, Optional
 
 from ._rules._stance import Stance, StanceTooComplex
 from ._tables._crawlers import Crawler, categories, known_crawlers
@@ -38,7 +39,7 @@ from .robotstxt import RobotsTxt
 __all__ = ["CODES", "CategorySummary", "CrawlerVerdict", "OptOutWarning", "by_category",
            "crawler_verdicts", "file_warnings", "warnings"]
 
-CODES: Dict[str, str] = {
+CODES: dict[str, str] = {
     "R210": "catch-all-blocks-retrieval",
     "R211": "control-token-crawl-delay",
     "R212": "control-token-shares-group",
@@ -63,15 +64,15 @@ class CategorySummary(NamedTuple):
     """How one category of crawlers fares under a file."""
 
     category: str
-    blocked: Tuple[str, ...]
+    blocked: tuple[str, ...]
     """Tokens for which every path is disallowed."""
-    partly: Tuple[str, ...]
+    partly: tuple[str, ...]
     """Tokens for which some paths are disallowed."""
-    allowed: Tuple[str, ...]
+    allowed: tuple[str, ...]
     """Tokens for which nothing is disallowed."""
-    named: Tuple[str, ...]
+    named: tuple[str, ...]
     """Tokens a group names (the others get the ``*`` groups)."""
-    unstoppable: Tuple[str, ...] = ()
+    unstoppable: tuple[str, ...] = ()
     """Names of the category robots.txt cannot stop, by their operators' word."""
 
     @property
@@ -115,9 +116,9 @@ class _Stances:
 
     def __init__(self, groups: Sequence[Group], robots: Callable[[], RobotsTxt]) -> None:
         self.robots = robots
-        self.named: Set[str] = {t for g in groups for t in g.agents if t and t != "*"}
-        self.cache: Dict[str, Optional[Stance]] = {}
-        self.unnamed: List[Optional[Stance]] = []
+        self.named: set[str] = {t for g in groups for t in g.agents if t and t != "*"}
+        self.cache: dict[str, Optional[Stance]] = {}
+        self.unnamed: list[Optional[Stance]] = []
 
     def get(self, token: str) -> Optional[Stance]:
         """The stance of ``token`` (``None`` when the rules are too complex to decide)."""
@@ -141,9 +142,9 @@ class _Stances:
             return None
 
 
-def _tokens(table: Sequence[Crawler], category: str) -> List[str]:
+def _tokens(table: Sequence[Crawler], category: str) -> list[str]:
     """Tokens of the category, each once, registry order (entries without a token left out)."""
-    found: Dict[str, str] = {}
+    found: dict[str, str] = {}
     for crawler in table:
         if crawler.token and category in (crawler.categories or (crawler.category,)):
             found.setdefault(crawler.token.lower(), crawler.token)
@@ -152,14 +153,14 @@ def _tokens(table: Sequence[Crawler], category: str) -> List[str]:
 
 def by_category(
     robots: RobotsTxt, crawlers: Optional[Sequence[Crawler]] = None
-) -> List[CategorySummary]:
+) -> list[CategorySummary]:
     """Per category (in the registry's order, empty ones left out): which tokens are
     blocked, partly blocked, allowed, named by a group, and which entries robots.txt
     cannot stop. Raises :class:`~robotsrules.StanceTooComplex` if a stance cannot be
     decided within its bound."""
     table = known_crawlers() if crawlers is None else crawlers
-    stances: Dict[str, Stance] = {}
-    found: List[CategorySummary] = []
+    stances: dict[str, Stance] = {}
+    found: list[CategorySummary] = []
     listed = list(categories())
     listed += [c for crawler in table for c in crawler.categories if c not in listed]
     for category in listed:
@@ -187,18 +188,18 @@ _RETRIEVAL = ("search", "ai-search", "user-triggered")
 class _Index(NamedTuple):
     """What the warnings need of a registry, computed once per registry."""
 
-    tokens: Dict[str, List[str]]  # category -> tokens
-    by_token: Dict[str, Crawler]  # lower-cased token -> the first entry reading it
+    tokens: dict[str, list[str]]  # category -> tokens
+    by_token: dict[str, Crawler]  # lower-cased token -> the first entry reading it
 
 
-_INDEXES: Dict[int, Tuple[Sequence[Crawler], _Index]] = {}
+_INDEXES: dict[int, tuple[Sequence[Crawler], _Index]] = {}
 
 
 def _index(table: Sequence[Crawler]) -> _Index:
     cached = _INDEXES.get(id(table))
     if cached is not None and cached[0] is table:
         return cached[1]
-    by_token: Dict[str, Crawler] = {}
+    by_token: dict[str, Crawler] = {}
     for crawler in table:
         if crawler.token:
             by_token.setdefault(crawler.token.lower(), crawler)
@@ -212,19 +213,19 @@ def _index(table: Sequence[Crawler]) -> _Index:
 
 def warnings(
     robots: RobotsTxt, crawlers: Optional[Sequence[Crawler]] = None
-) -> List[OptOutWarning]:
+) -> list[OptOutWarning]:
     """Likely opt-out mistakes in ``robots`` (see the module docstring), file order.
     Never raises for content: a stance too complex to decide gives no warning."""
     return file_warnings(robots.groups, lambda: robots, crawlers)
 
 
 def file_warnings(groups: Sequence[Group], robots: Callable[[], RobotsTxt],
-                  crawlers: Optional[Sequence[Crawler]] = None) -> List[OptOutWarning]:
+                  crawlers: Optional[Sequence[Crawler]] = None) -> list[OptOutWarning]:
     """:func:`warnings` for a file's ``groups`` (the linter's), reading the file through
     ``robots`` only when a stance is needed (a file naming training crawlers)."""
     table = known_crawlers() if crawlers is None else crawlers
     index = _index(table)
-    found: List[OptOutWarning] = []
+    found: list[OptOutWarning] = []
     found.extend(_catch_all(index, _Stances(groups, robots)))
     for group in groups:
         found.extend(_group_warnings(group, index.by_token))
@@ -232,7 +233,7 @@ def file_warnings(groups: Sequence[Group], robots: Callable[[], RobotsTxt],
     return found
 
 
-def _catch_all(index: _Index, stances: _Stances) -> List[OptOutWarning]:
+def _catch_all(index: _Index, stances: _Stances) -> list[OptOutWarning]:
     # Only when the file names training crawlers (the author opting out of AI training, not
     # of everything) can the catch-all be a mistake; tokens no group names read the '*'
     # groups and share one stance, so the check costs one stance plus the named ones.
@@ -261,8 +262,8 @@ def _catch_all(index: _Index, stances: _Stances) -> List[OptOutWarning]:
 _NONE = Stance("none", (), "none", (), (), ())
 
 
-def _group_warnings(group: Group, by_token: Dict[str, Crawler]) -> List[OptOutWarning]:
-    found: List[OptOutWarning] = []
+def _group_warnings(group: Group, by_token: dict[str, Crawler]) -> list[OptOutWarning]:
+    found: list[OptOutWarning] = []
     pairs = [(value, token, by_token.get(token)) for value, token
              in zip(group.agent_values, group.agents) if token]
     controls = [(v, c) for v, _, c in pairs if c is not None and c.trigger == "control-token"]
@@ -296,7 +297,7 @@ def _group_warnings(group: Group, by_token: Dict[str, Crawler]) -> List[OptOutWa
 
 
 def crawler_verdicts(robots: RobotsTxt, url: str = "/",
-                     crawlers: Optional[Sequence[Crawler]] = None) -> List[CrawlerVerdict]:
+                     crawlers: Optional[Sequence[Crawler]] = None) -> list[CrawlerVerdict]:
     """For each crawler of the registry that a group can name: may it fetch ``url`` under
     ``robots``, and why."""
     table = known_crawlers() if crawlers is None else crawlers

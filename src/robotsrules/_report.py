@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Optional, Union
 
 import duckdb
 import pyarrow as pa
@@ -62,16 +62,16 @@ class AgentSummary:
     sites_partly: int
     """Of :attr:`sites`, those partly disallowed: stance ``some``, else estimated: some but
     not all judged URLs disallowed."""
-    top_sites: List[Dict[str, Any]] = field(default_factory=list)
+    top_sites: list[dict[str, Any]] = field(default_factory=list)
     """``{"origin", "disallowed", "judged"}``, most disallowed URLs first."""
-    preferences: Dict[str, Dict[str, int]] = field(default_factory=dict)
+    preferences: dict[str, dict[str, int]] = field(default_factory=dict)
     """Per purpose column (``ai_train``): ``{"no": sites, "yes": sites}`` (see the module
     docstring); empty when the table has no purpose column."""
     basis: str = "urls"
     """Where :attr:`sites_fully` and :attr:`sites_partly` come from: ``"stance"`` (the
     robots.txt rules, :meth:`RobotsTxt.stance <robotsrules.RobotsTxt.stance>`) or ``"urls"``
     (estimated from the judged URLs: no stance table was given)."""
-    stances: Dict[str, int] = field(default_factory=dict)
+    stances: dict[str, int] = field(default_factory=dict)
     """With a stance table: of :attr:`sites`, how many have each stance kind
     (``{"all", "some", "none", "unknown"}``); empty otherwise."""
     stoppable: Optional[bool] = None
@@ -105,7 +105,7 @@ class Differential:
     """URLs disallowed for ``blocked`` and allowed for ``allowed``."""
     sites: int
     """Sites disallowing every URL of ``blocked`` and allowing every URL of ``allowed``."""
-    examples: List[str] = field(default_factory=list)
+    examples: list[str] = field(default_factory=list)
     """A few such sites, largest first."""
 
 
@@ -116,8 +116,8 @@ class Audit:
     source: str
     rows: int
     sites: int
-    agents: List[AgentSummary]
-    differentials: List[Differential]
+    agents: list[AgentSummary]
+    differentials: list[Differential]
 
 
 def _relation(con: duckdb.DuckDBPyConnection, source: Union[str, os.PathLike[str], pa.Table]
@@ -159,7 +159,7 @@ def audit(source: Union[str, os.PathLike[str], pa.Table], *, top: int = 10,
                    count(*) FILTER (WHERE judged > 0 AND disallowed = judged),
                    count(*) FILTER (WHERE disallowed > 0 AND disallowed < judged)
             FROM s GROUP BY agent""").fetchall()}
-        tops: Dict[str, List[Dict[str, Any]]] = {}
+        tops: dict[str, list[dict[str, Any]]] = {}
         for agent, origin, disallowed, judged in con.execute("""
                 SELECT agent, origin, disallowed, judged FROM s WHERE disallowed > 0
                 QUALIFY row_number() OVER (PARTITION BY agent
@@ -195,7 +195,7 @@ def audit(source: Union[str, os.PathLike[str], pa.Table], *, top: int = 10,
 
 def _stance_kinds(con: duckdb.DuckDBPyConnection,
                   stances: Union[str, os.PathLike[str], pa.Table]
-                  ) -> Tuple[Dict[str, Dict[str, int]], Dict[str, Optional[bool]]]:
+                  ) -> tuple[dict[str, dict[str, int]], dict[str, Optional[bool]]]:
     """Per agent, how many sites with a judged URL (table ``s``) have each stance kind,
     and the ``stoppable`` value the table records for the agent (when it has the column).
 
@@ -211,7 +211,7 @@ def _stance_kinds(con: duckdb.DuckDBPyConnection,
                               "column " + ", ".join(sorted(missing)))
     relation.select("CAST(site AS VARCHAR) AS site, CAST(agent AS VARCHAR) AS agent, "
                     "CAST(kind AS VARCHAR) AS kind").create_view("k_raw", replace=True)
-    found: Dict[str, Dict[str, int]] = {}
+    found: dict[str, dict[str, int]] = {}
     for agent, every, some, none, unknown in con.sql("""
             WITH k AS (SELECT site, agent,
                               CASE WHEN count(DISTINCT kind) = 1 AND count(kind) = count(*)
@@ -225,7 +225,7 @@ def _stance_kinds(con: duckdb.DuckDBPyConnection,
             WHERE s.judged > 0 GROUP BY s.agent""").fetchall():
         found[agent] = {"all": int(every), "some": int(some), "none": int(none),
                         "unknown": int(unknown)}
-    recorded: Dict[str, Optional[bool]] = {}
+    recorded: dict[str, Optional[bool]] = {}
     if "stoppable" in relation.columns:
         relation.create_view("k_stop", replace=True)
         for agent, values, value in con.sql("""
@@ -238,8 +238,8 @@ def _stance_kinds(con: duckdb.DuckDBPyConnection,
     return found, recorded
 
 
-def _stoppable(summaries: List[AgentSummary],
-               recorded: Dict[str, Optional[bool]]) -> List[AgentSummary]:
+def _stoppable(summaries: list[AgentSummary],
+               recorded: dict[str, Optional[bool]]) -> list[AgentSummary]:
     """The summaries with :attr:`AgentSummary.stoppable`: as the stance table recorded it,
     else from the crawler registry."""
     from .bulk import agent_stoppable
@@ -283,14 +283,14 @@ def stance_table(verdicts: Union[str, os.PathLike[str], pa.Table], robots: Any, 
 
 
 def _preferences(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelation,
-                 summaries: List[AgentSummary]) -> List[AgentSummary]:
+                 summaries: list[AgentSummary]) -> list[AgentSummary]:
     """The summaries with the sites stating each purpose column's preference."""
     from ._tables._purposes import PURPOSES, column_name
 
     columns = [column_name(p) for p in PURPOSES if column_name(p) in relation.columns]
     if not columns:
         return summaries
-    found: Dict[str, Dict[str, Dict[str, int]]] = {}
+    found: dict[str, dict[str, dict[str, int]]] = {}
     for column in columns:
         relation.select(f"CAST(agent AS VARCHAR) AS agent, CAST(origin AS VARCHAR) AS origin, "
                         f"CAST(allowed AS BOOLEAN) AS allowed, "
@@ -308,13 +308,13 @@ def _preferences(con: duckdb.DuckDBPyConnection, relation: duckdb.DuckDBPyRelati
                                     for c in columns}) for s in summaries]
 
 
-def _differentials(con: duckdb.DuckDBPyConnection, examples: int) -> List[Differential]:
+def _differentials(con: duckdb.DuckDBPyConnection, examples: int) -> list[Differential]:
     url_pairs = {(a, b): n for a, b, n in con.sql("""
         WITH u AS (SELECT DISTINCT url, agent, allowed FROM v WHERE allowed IS NOT NULL)
         SELECT x.agent, y.agent, count(*) FROM u x JOIN u y
           ON x.url = y.url AND x.agent <> y.agent
         WHERE NOT x.allowed AND y.allowed GROUP BY ALL""").fetchall()}
-    site_pairs: Dict[tuple[str, str], List[Any]] = {}
+    site_pairs: dict[tuple[str, str], list[Any]] = {}
     for a, b, origin, judged in con.execute("""
             SELECT x.agent, y.agent, x.origin, x.judged FROM s x JOIN s y
               ON x.origin = y.origin AND x.agent <> y.agent
@@ -338,7 +338,7 @@ def _percent(part: int, whole: int) -> str:
     return f"{100.0 * part / whole:5.1f}%" if whole else "    -"
 
 
-def _table(rows: List[List[str]]) -> List[str]:
+def _table(rows: list[list[str]]) -> list[str]:
     """Rows of cells as aligned lines: the first column left, the others right."""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
@@ -432,7 +432,7 @@ def _stoppable_note(summary: AgentSummary) -> str:
     return f"{crawler.robots_txt_note()} ({where})" if crawler is not None else where
 
 
-def to_json(report: Audit) -> Dict[str, Any]:
+def to_json(report: Audit) -> dict[str, Any]:
     """The report as JSON-ready data (shares included)."""
     data = asdict(report)
     for item, summary in zip(data["agents"], report.agents):

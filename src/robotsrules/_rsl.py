@@ -77,6 +77,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from importlib import resources
@@ -84,14 +85,9 @@ from typing import (
     TYPE_CHECKING,
     Any,
     Callable,
-    Dict,
-    FrozenSet,
-    List,
     Literal,
-    Mapping,
     NamedTuple,
     Optional,
-    Tuple,
     Union,
 )
 from urllib.parse import urlsplit
@@ -162,7 +158,7 @@ LicenseState = Literal["ok", "invalid", "unavailable", "unreachable"]
 not there (``"unavailable"``: a 4xx answer, a bad redirect) or could not be fetched
 (``"unreachable"``: 5xx, 429, a network error)."""
 
-STATUSES: Tuple[LicenseStatus, ...] = ("prohibited", "unknown", "licensed", "permitted",
+STATUSES: tuple[LicenseStatus, ...] = ("prohibited", "unknown", "licensed", "permitted",
                                        "unstated")
 """The statuses, most restrictive first: the order in which several answers combine."""
 _RANK = {status: rank for rank, status in enumerate(STATUSES)}
@@ -172,7 +168,7 @@ _ELEMENTS = frozenset({
     "amount", "accepts", "reporting", "legal", "alternate", "schema", "copyright", "terms",
 })
 _LIST_TYPES = ("usage", "user", "geo")
-_CHILDREN: Mapping[str, FrozenSet[str]] = {
+_CHILDREN: Mapping[str, frozenset[str]] = {
     "rsl": frozenset({"content"}),
     "content": frozenset({"license", "alternate", "schema", "copyright", "terms"}),
     "license": frozenset({"permits", "prohibits", "payment", "reporting", "legal"}),
@@ -182,7 +178,7 @@ _CHILDREN: Mapping[str, FrozenSet[str]] = {
 Every other RSL element is a leaf: no RSL element (nor one that spells an RSL name) in it."""
 _TEXT_ONLY = frozenset({"permits", "prohibits", "amount"})
 """Leaves whose text is read as values: no element at all inside them."""
-_ATTRIBUTES: Mapping[str, FrozenSet[str]] = {
+_ATTRIBUTES: Mapping[str, frozenset[str]] = {
     "rsl": frozenset({"max-age"}),
     "content": frozenset({"url", "server", "encrypted", "lastmod"}),
     "license": frozenset(),
@@ -226,12 +222,12 @@ def _usage() -> Mapping[str, Any]:
     return usage
 
 
-USAGE_TOKENS: Tuple[str, ...] = tuple(_usage())
+USAGE_TOKENS: tuple[str, ...] = tuple(_usage())
 """The RSL 1.0 usage tokens (§3.4.1.1), from the data table."""
 
 
 @cache
-def _covered(token: str) -> FrozenSet[str]:
+def _covered(token: str) -> frozenset[str]:
     """``token`` and every usage token it covers, directly or not (``all`` covers all)."""
     found = {token}
     todo = [token]
@@ -263,17 +259,17 @@ def usage_token(name: str) -> str:
 
 
 @cache
-def _user_classes() -> FrozenSet[str]:
+def _user_classes() -> frozenset[str]:
     return frozenset(rsl_data()["user"]["tokens"])
 
 
 @cache
-def _countries() -> FrozenSet[str]:
+def _countries() -> frozenset[str]:
     return frozenset(rsl_data()["geo"]["countries"]["codes"])
 
 
 @cache
-def _regions() -> Mapping[str, FrozenSet[str]]:
+def _regions() -> Mapping[str, frozenset[str]]:
     regions: Mapping[str, Any] = rsl_data()["geo"]["regions"]
     return {code: frozenset(entry["members"]) for code, entry in regions.items()}
 
@@ -291,7 +287,7 @@ def _geo_token(text: str) -> Optional[str]:
     return token if token in _countries() or token in _regions() else None
 
 
-def _places(code: str) -> FrozenSet[str]:
+def _places(code: str) -> frozenset[str]:
     """The countries a geo code stands for: a region its members, a country itself."""
     return _regions().get(code, frozenset((code,)))
 
@@ -405,18 +401,18 @@ class License:
     """1-based position in its ``<content>``."""
     line: int
     """The line of the ``<license>`` start tag."""
-    permits: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
+    permits: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """``(type, tokens)`` of each ``<permits>``: ``usage``, ``user`` or ``geo``."""
-    prohibits: Tuple[Tuple[str, Tuple[str, ...]], ...] = ()
+    prohibits: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """``(type, tokens)`` of each ``<prohibits>``."""
     payment: Optional[Payment] = None
     """``None``: no ``<payment>``, the licence is free (§3.7)."""
-    reporting: Tuple[Reporting, ...] = ()
-    legal: Tuple[Tuple[str, str], ...] = ()
+    reporting: tuple[Reporting, ...] = ()
+    legal: tuple[tuple[str, str], ...] = ()
     """``(type, text)`` of each ``<legal>`` (warranties, disclaimers...), as written."""
 
     def listed(self, which: Literal["permits", "prohibits"], kind: str
-               ) -> Optional[Tuple[str, ...]]:
+               ) -> Optional[tuple[str, ...]]:
         """The tokens of the ``permits``/``prohibits`` element of ``kind``, or ``None``."""
         for name, tokens in (self.permits if which == "permits" else self.prohibits):
             if name == kind:
@@ -443,7 +439,7 @@ class Content:
     """The pattern matched against URL paths; ``None`` when :attr:`url` is on another
     origin than the document's site (the content is ignored)."""
     line: int
-    licenses: Tuple[License, ...]
+    licenses: tuple[License, ...]
     server: Optional[str] = None
     """An RSL licence server: a licence token is needed before access, even when free."""
     encrypted: bool = False
@@ -470,7 +466,7 @@ class LicenseAnswer(NamedTuple):
     source: Optional[str]
     """The URL of the licence document that decides (``None``: none does, or read from a
     file)."""
-    licenses: Tuple[License, ...] = ()
+    licenses: tuple[License, ...] = ()
     """The licences that decide: those that prohibit, or those that grant (with their
     terms)."""
 
@@ -481,7 +477,7 @@ class LicenseAnswer(NamedTuple):
         return _ALLOWED[self.status]
 
 
-_ALLOWED: Dict[str, Optional[bool]] = {
+_ALLOWED: dict[str, Optional[bool]] = {
     "permitted": True, "licensed": False, "prohibited": False, "unstated": None,
     "unknown": None,
 }
@@ -505,8 +501,8 @@ class LicenseDocument:
     state: LicenseState = "ok"
     error: Optional[str] = None
     """Why the document is not ``"ok"`` (the reading error or the fetch outcome)."""
-    contents: Tuple[Content, ...] = ()
-    ignored: Tuple[Content, ...] = ()
+    contents: tuple[Content, ...] = ()
+    ignored: tuple[Content, ...] = ()
     """``<content>`` elements on another origin than :attr:`origin` (RSL: not this site's)."""
     max_age: int = 30
     """Days the document may be relied on (``<rsl max-age>``, §3.2; default 30).
@@ -514,13 +510,13 @@ class LicenseDocument:
     policy's lifetime (24 hours by default, ``Cache-Control`` honoured up to 7 days), but
     never longer than max-age, and relies on a last good copy (while the server is
     unreachable) only until it is max-age days old."""
-    warnings: Tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
     """What was read leniently (a root without namespace, comma-separated tokens...)."""
     status: Optional[int] = None
     """The HTTP status of the fetch, when fetched."""
-    _patterns: Tuple[Pattern, ...] = field(default=(), compare=False, repr=False)
+    _patterns: tuple[Pattern, ...] = field(default=(), compare=False, repr=False)
 
-    def __reduce__(self) -> Tuple[Any, ...]:
+    def __reduce__(self) -> tuple[Any, ...]:
         # The compiled patterns are not pickled: the compiled build's Pattern cannot be
         # rebuilt by pickle, and they follow from the contents.
         return (_unpickled, (self.url, self.origin, self.state, self.error, self.contents,
@@ -539,7 +535,7 @@ class LicenseDocument:
         say who asks and where, for the licences that restrict them."""
         return LicenseTerms(url, (self,), user=user, geo=geo)
 
-    def _matching(self, url: str) -> Tuple[Tuple[int, Content], ...]:
+    def _matching(self, url: str) -> tuple[tuple[int, Content], ...]:
         """The contents whose pattern matches ``url``, with the pattern's length."""
         try:
             site = origin_of(url) if _ABSOLUTE.match(url) else self.origin
@@ -577,8 +573,8 @@ def _specificity(text: str) -> int:
 
 
 def _unpickled(url: Optional[str], origin: Optional[str], state: LicenseState,
-               error: Optional[str], contents: Tuple[Content, ...],
-               ignored: Tuple[Content, ...], max_age: int, warnings: Tuple[str, ...],
+               error: Optional[str], contents: tuple[Content, ...],
+               ignored: tuple[Content, ...], max_age: int, warnings: tuple[str, ...],
                status: Optional[int]) -> LicenseDocument:
     return LicenseDocument(url=url, origin=origin, state=state, error=error,
                            contents=contents, ignored=ignored, max_age=max_age,
@@ -603,7 +599,7 @@ class LicenseTerms:
     """
 
     url: str
-    documents: Tuple[LicenseDocument, ...]
+    documents: tuple[LicenseDocument, ...]
     user: Optional[str] = None
     geo: Optional[str] = None
 
@@ -649,7 +645,7 @@ class LicenseTerms:
         return self.answer(name).allowed
 
 
-def unmatchable(url: str, documents: Tuple[LicenseDocument, ...]) -> Optional[str]:
+def unmatchable(url: str, documents: tuple[LicenseDocument, ...]) -> Optional[str]:
     """Why the path ``url`` cannot be matched against ``documents`` (one line), or
     ``None``: a document without a site (:attr:`LicenseDocument.origin`) whose contents
     name full URLs cannot say whether a path is theirs."""
@@ -685,10 +681,10 @@ def _document_answer(document: LicenseDocument, url: str, name: str, token: str,
 
 def _content_answer(content: Content, name: str, token: str, user: Optional[str],
                     geo: Optional[str], source: Optional[str]) -> LicenseAnswer:
-    prohibiting: List[Tuple[License, str]] = []
-    free: List[Tuple[License, str]] = []
-    on_terms: List[Tuple[License, List[str]]] = []
-    refused: List[Tuple[License, str]] = []
+    prohibiting: list[tuple[License, str]] = []
+    free: list[tuple[License, str]] = []
+    on_terms: list[tuple[License, list[str]]] = []
+    refused: list[tuple[License, str]] = []
     for license in content.licenses:
         verdict, why = _usage_verdict(license, token)
         if verdict == "prohibited":
@@ -724,7 +720,7 @@ def _content_answer(content: Content, name: str, token: str, user: Optional[str]
                          tuple(lic for lic, _ in refused))
 
 
-def _usage_verdict(license: License, token: str) -> Tuple[str, str]:
+def _usage_verdict(license: License, token: str) -> tuple[str, str]:
     """``("prohibited" | "not-granted" | "granted", why)`` for a usage token."""
     asked = _covered(token)
     prohibited = license.listed("prohibits", "usage") or ()
@@ -741,9 +737,9 @@ def _usage_verdict(license: License, token: str) -> Tuple[str, str]:
 
 
 def _conditions(content: Content, license: License, user: Optional[str],
-                geo: Optional[str]) -> Optional[List[str]]:
+                geo: Optional[str]) -> Optional[list[str]]:
     """What a granting licence asks: ``[]`` nothing, ``None`` it excludes the caller."""
-    found: List[str] = []
+    found: list[str] = []
     for kind, value in (("user", user), ("geo", geo)):
         allowed = license.listed("permits", kind)
         refused = license.listed("prohibits", kind)
@@ -781,16 +777,16 @@ def _conditions(content: Content, license: License, user: Optional[str],
 class _Node:
     __slots__ = ("attrib", "children", "line", "ns", "parent", "tag", "text")
 
-    def __init__(self, tag: str, attrib: Dict[str, str], line: int,
-                 parent: Optional[_Node], ns: Optional[Dict[str, str]]) -> None:
+    def __init__(self, tag: str, attrib: dict[str, str], line: int,
+                 parent: Optional[_Node], ns: Optional[dict[str, str]]) -> None:
         self.tag = tag
         self.attrib = attrib
         self.line = line
         self.parent = parent
         self.ns = ns
         """The namespace prefixes this element declares (prefix to URI), or ``None``."""
-        self.children: List[_Node] = []
-        self.text: List[str] = []
+        self.children: list[_Node] = []
+        self.text: list[str] = []
 
 
 def _prefix(node: _Node, prefix: str) -> Optional[str]:
@@ -812,11 +808,11 @@ class _Builder:
     """The parser's target: a bounded tree of :class:`_Node` (depth and count limits)."""
 
     def __init__(self) -> None:
-        self.stack: List[_Node] = []
+        self.stack: list[_Node] = []
         self.root: Optional[_Node] = None
         self.count = 0
         self.line: Callable[[], int] = lambda: 0
-        self.declared: List[Tuple[str, str]] = []
+        self.declared: list[tuple[str, str]] = []
 
     def start_ns(self, prefix: str, uri: str) -> None:
         self.declared.append((prefix or "", uri or ""))
@@ -824,7 +820,7 @@ class _Builder:
     def end_ns(self, prefix: str) -> None:
         pass
 
-    def start(self, tag: str, attrib: Dict[str, str]) -> None:
+    def start(self, tag: str, attrib: dict[str, str]) -> None:
         self.count += 1
         if self.count > MAX_ELEMENTS:
             raise _Refused(f"more than {MAX_ELEMENTS:,} elements")
@@ -890,7 +886,7 @@ def _tree(data: bytes) -> _Node:
     return root
 
 
-def _split(tag: str) -> Tuple[Optional[str], str]:
+def _split(tag: str) -> tuple[Optional[str], str]:
     if tag.startswith("{"):
         namespace, _, local = tag[1:].partition("}")
         return namespace, local
@@ -904,10 +900,10 @@ class _Reader:
     def __init__(self, namespace: Optional[str], origin: Optional[str]) -> None:
         self.namespace = namespace
         self.origin = origin
-        self.warnings: List[str] = []
+        self.warnings: list[str] = []
         self.commas = False
 
-    def rsl(self, node: _Node) -> List[_Node]:
+    def rsl(self, node: _Node) -> list[_Node]:
         """The RSL children of ``node``; an unknown RSL element refuses the document."""
         found = []
         for child in node.children:
@@ -1021,7 +1017,7 @@ class _Reader:
                                "skipped with it (§3)")
             todo.extend(child.children)
 
-    def tokens(self, node: _Node, kind: str) -> Tuple[str, ...]:
+    def tokens(self, node: _Node, kind: str) -> tuple[str, ...]:
         text = "".join(node.text).strip(_SPACE)
         if "," in text:
             self.commas = True
@@ -1036,7 +1032,7 @@ class _Reader:
                                      f"§{rsl_data()['geo']['section']}: ISO 3166-1 alpha-2 "
                                      "country codes, or " + ", ".join(sorted(_regions())))
                          for token in tokens)
-        read: List[str] = []
+        read: list[str] = []
         aliases: Mapping[str, Any] = rsl_data()["aliases"]
         for token in tokens:
             alias = aliases.get(token)
@@ -1082,11 +1078,11 @@ class _Reader:
         return read
 
     def license(self, node: _Node, index: int) -> License:
-        permits: List[Tuple[str, Tuple[str, ...]]] = []
-        prohibits: List[Tuple[str, Tuple[str, ...]]] = []
+        permits: list[tuple[str, tuple[str, ...]]] = []
+        prohibits: list[tuple[str, tuple[str, ...]]] = []
         payment: Optional[Payment] = None
-        reporting: List[Reporting] = []
-        legal: List[Tuple[str, str]] = []
+        reporting: list[Reporting] = []
+        legal: list[tuple[str, str]] = []
         for child in self.rsl(node):
             local = _split(child.tag)[1]
             if local in ("permits", "prohibits"):
@@ -1125,7 +1121,7 @@ class _Reader:
             if _free_payment(kind) is None:
                 self.warnings.append(f"line {node.line}: payment type {kind!r} is not one of "
                                      "RSL 1.0's (§3.7): read as a payment asked")
-        values: Dict[str, str] = {}
+        values: dict[str, str] = {}
         amount: Optional[Amount] = None
         for child in self.rsl(node):
             local = _split(child.tag)[1]
@@ -1149,7 +1145,7 @@ class _Reader:
         if url is None:
             raise _Invalid(f"line {node.line}: <content> has no url attribute (§3.3)")
         url = url.strip(_SPACE)
-        licenses: List[License] = []
+        licenses: list[License] = []
         for child in self.rsl(node):
             if _split(child.tag)[1] == "license":
                 licenses.append(self.license(child, len(licenses) + 1))
@@ -1218,7 +1214,7 @@ def parse_license(content: Union[bytes, str], *, url: Optional[str] = None,
         if namespace is None:
             reader.warnings.append(f"the <rsl> root has no namespace (RSL 1.0 §2.2 asks for "
                                    f"xmlns=\"{NAMESPACE}\"): read leniently")
-        contents: List[Content] = []
+        contents: list[Content] = []
         for child in reader.rsl(root):
             local = _split(child.tag)[1]
             if local != "content":
@@ -1276,12 +1272,12 @@ class DocumentCache:
             self._cache.put(data, document)
         return document
 
-    def statuses(self, xmls: List[Any], urls: List[Any], purposes: List[Any]
-                 ) -> List[Optional[str]]:
+    def statuses(self, xmls: list[Any], urls: list[Any], purposes: list[Any]
+                 ) -> list[Optional[str]]:
         """The status per row of three equally long columns (``None`` where a value is
         ``None``, or the URL is one the core rejects); an unknown purpose raises
         :class:`~robotsrules.InvalidPurpose` (the query's mistake)."""
-        out: List[Optional[str]] = []
+        out: list[Optional[str]] = []
         for xml, url, purpose in zip(xmls, urls, purposes):
             if xml is None or url is None or purpose is None:
                 out.append(None)
@@ -1372,7 +1368,7 @@ def license_from(served: Served, url: str, *, origin: Optional[str] = None,
                                error=f"larger than {max_bytes:,} bytes: refused, not cut",
                                status=result.status)
     document = parse_license(good, url=url, origin=origin, max_bytes=max_bytes)
-    extra: Tuple[str, ...] = ()
+    extra: tuple[str, ...] = ()
     if served.reason == "last-good-copy":
         extra = (f"the server is unreachable now ({result.error}): the last good copy is "
                  "read",)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from typing import Dict, Optional, Tuple
+from typing import Optional
 from urllib.parse import unquote_to_bytes, urljoin, urlsplit
 
 from .errors import InvalidURL
@@ -84,7 +84,7 @@ def _percent_decoded(raw: str, url: str) -> str:
     return decoded
 
 
-def split_origin(url: str) -> Tuple[str, str, Optional[int]]:
+def split_origin(url: str) -> tuple[str, str, Optional[int]]:
     """``(scheme, host, port)`` of ``url`` in canonical form (port ``None`` when default).
 
     Raises :class:`~robotsrules.InvalidURL` for schemes other than http, https and ftp, and
@@ -123,14 +123,14 @@ def origin_of(url: str) -> str:
     return f"{scheme}://{host}" if port is None else f"{scheme}://{host}:{port}"
 
 
-_ORIGINS: Dict[str, str] = {}
+_ORIGINS: dict[str, str] = {}
 """``scheme://authority`` as written -> its origin (``""``: not a robots.txt origin)."""
 _MAX_ORIGINS = 200_000  # all dropped when full: a bound on memory (some 50 MB at most)
 # (a plain dict, not _lru.LRU: a hit per URL of a bulk column; the figure is in _lru)
 _AUTHORITY_END = re.compile(r"[/?#]")  # where urlsplit ends the netloc
 
 
-def memo_origin(url: str, memo: Optional[Dict[str, str]] = None,
+def memo_origin(url: str, memo: Optional[dict[str, str]] = None,
                 bound: int = _MAX_ORIGINS) -> str:
     """:func:`origin_of` ``url``, remembered by the URL's ``scheme://authority`` as written,
     the only part it reads (the URLs of a bulk column or a WARC file share a few). The one

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from typing import Dict, List, Tuple, Union
+from typing import Union
 
 __all__ = [
     "BareItem",
@@ -68,9 +68,9 @@ class Date(int):
 BareItem = Union[int, float, str, bytes, bool]
 """int (Integer, :class:`Date`), float (Decimal), str (String, :class:`Token`,
 :class:`DisplayString`), bytes (Byte Sequence), bool (Boolean)."""
-Parameters = Dict[str, BareItem]
-Item = Tuple[BareItem, Parameters]
-InnerList = Tuple[List[Item], Parameters]
+Parameters = dict[str, BareItem]
+Item = tuple[BareItem, Parameters]
+InnerList = tuple[list[Item], Parameters]
 
 _LCALPHA = frozenset("abcdefghijklmnopqrstuvwxyz")
 _DIGIT = frozenset("0123456789")
@@ -149,7 +149,7 @@ class _Parser:
         if self.peek() != "(":
             return self.item()
         self.pos += 1
-        items: List[Item] = []
+        items: list[Item] = []
         while True:
             self.skip(" ")
             char = self.peek()
@@ -219,7 +219,7 @@ class _Parser:
 
     def string(self) -> str:
         self.pos += 1
-        out: List[str] = []
+        out: list[str] = []
         text = self.text
         while self.pos < len(text):
             char = text[self.pos]
@@ -295,7 +295,7 @@ class _Parser:
 
 
 def parse_dictionary(text: str, *,
-                     max_length: int = DEFAULT_MAX_LENGTH) -> Dict[str, Union[Item, InnerList]]:
+                     max_length: int = DEFAULT_MAX_LENGTH) -> dict[str, Union[Item, InnerList]]:
     """Parse an RFC 9651 Dictionary; raise ``ValueError`` if ``text`` is not one.
 
     Values are ``(bare_item, parameters)`` or, for an inner list, ``([items], parameters)``.
@@ -314,7 +314,7 @@ def parse_dictionary(text: str, *,
     if len(text) > max_length:
         raise ValueError(f"not a structured-field dictionary: longer than {max_length} characters")
     parser = _Parser(text.strip(" "))
-    result: Dict[str, Union[Item, InnerList]] = {}
+    result: dict[str, Union[Item, InnerList]] = {}
     if not parser.text:
         return result
     while True:
@@ -329,7 +329,7 @@ def parse_dictionary(text: str, *,
 
 
 def parse_list(text: str, *, max_length: int = DEFAULT_MAX_LENGTH
-               ) -> List[Union[Item, InnerList]]:
+               ) -> list[Union[Item, InnerList]]:
     """Parse an RFC 9651 List (§4.2.1); raise ``ValueError`` if ``text`` is not one.
 
     Members are ``(bare_item, parameters)`` or, for an inner list, ``([items],
@@ -346,7 +346,7 @@ def parse_list(text: str, *, max_length: int = DEFAULT_MAX_LENGTH
     if len(text) > max_length:
         raise ValueError(f"not a structured-field list: longer than {max_length} characters")
     parser = _Parser(text.strip(" "))
-    result: List[Union[Item, InnerList]] = []
+    result: list[Union[Item, InnerList]] = []
     if not parser.text:
         return result
     try:
@@ -359,7 +359,7 @@ def parse_list(text: str, *, max_length: int = DEFAULT_MAX_LENGTH
                                             "structured-field list")) from None
 
 
-def split_members(text: str) -> List[str]:
+def split_members(text: str) -> list[str]:
     """The top-level comma-separated members of a Dictionary's or a List's text (commas
     inside strings and inner lists are not separators), as written; linear in the text.
     A field that does not parse is read member by member from these.
@@ -370,14 +370,14 @@ def split_members(text: str) -> List[str]:
     return split_members_closed(text)[0]
 
 
-def split_members_closed(text: str) -> Tuple[List[str], bool]:
+def split_members_closed(text: str) -> tuple[list[str], bool]:
     """:func:`split_members`, and whether the text ends outside any string and inner list
     (``False`` for ``foo="x, train-ai=n``: the split swallowed the rest into one member).
 
     >>> split_members_closed('a=1, b="x, c=n')
     (['a=1', ' b="x, c=n'], False)
     """
-    out: List[str] = []
+    out: list[str] = []
     start = 0
     depth = 0
     quoted = False

@@ -10,7 +10,7 @@ program itself goes through :func:`visible`: control characters are shown as esc
 # robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
-from typing import Dict, Final
+from typing import Final
 
 __all__ = ["CONTROL_ESCAPES", "first_line", "visible"]
 
@@ -28,7 +28,7 @@ _FORMAT: Final = (
     (0xE0001, 0xE0001), (0xE0020, 0xE007F),
 )
 _FORMAT_CODES: Final = [code for first, last in _FORMAT for code in range(first, last + 1)]
-CONTROL_ESCAPES: Final[Dict[int, str]] = {
+CONTROL_ESCAPES: Final[dict[int, str]] = {
     **{i: f"\\x{i:02x}" for i in (*range(0x20), *range(0x7F, 0xA0))},
     **{i: f"\\u{i:04x}" if i <= 0xFFFF else f"\\U{i:08x}"
        for i in (*_FORMAT_CODES, 0x2028, 0x2029)},

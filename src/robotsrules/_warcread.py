@@ -16,7 +16,8 @@ from __future__ import annotations
 import datetime
 import re
 import zlib
-from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple, Optional
 from urllib.parse import urlsplit
 
 from ._dates import utc
@@ -61,7 +62,7 @@ class PageCapture(NamedTuple):
     origin: str
     status: Optional[int]
     date: Optional[datetime.datetime]
-    headers: Tuple[Tuple[str, str], ...]
+    headers: tuple[tuple[str, str], ...]
     head: Optional[bytes]
     """The first bytes of an HTML body (``None`` for other content types)."""
     damaged: Optional[str] = None
@@ -312,9 +313,9 @@ class _WarcHeaders:
 
     __slots__ = ("_first", "headers")
 
-    def __init__(self, headers: List[Tuple[str, str]]) -> None:
+    def __init__(self, headers: list[tuple[str, str]]) -> None:
         self.headers = headers
-        first: Dict[str, str] = {}
+        first: dict[str, str] = {}
         for key, value in reversed(headers):
             first[key.lower()] = value
         self._first = first
@@ -362,7 +363,7 @@ class WarcReader:
             raise ValueError(f"a WARC record header longer than {MAX_WARC_HEAD:,} octets")
         return line
 
-    def _fields(self) -> Optional[Tuple[str, List[Tuple[str, str]]]]:
+    def _fields(self) -> Optional[tuple[str, list[tuple[str, str]]]]:
         """The common case at once: a header block already at hand, UTF-8, one field a line,
         no continuation or blank line before its end (``None``: read it line by line)."""
         octets = self.octets
@@ -378,7 +379,7 @@ class WarcReader:
             octets.unread(block)
             return None
         status = lines[0].rstrip()
-        fields: List[Tuple[str, str]] = []
+        fields: list[tuple[str, str]] = []
         for line in lines[1:]:
             line = line.rstrip()
             if not line or line[0] in " \t":
@@ -405,7 +406,7 @@ class WarcReader:
         status = _text(first).rstrip()
         if status and not status.upper().startswith(_WARC_VERSIONS):
             raise ValueError(f"not a WARC record, first line: {status[:100]!r}")
-        fields: List[Tuple[str, str]] = []
+        fields: list[tuple[str, str]] = []
         if status:  # warcio reads a blank first line as a record without fields
             line = self._line(budget)
             budget -= len(line)
@@ -425,7 +426,7 @@ class WarcReader:
                 text = following
         return self._record(status, fields)
 
-    def _record(self, status: str, fields: List[Tuple[str, str]]) -> _Record:
+    def _record(self, status: str, fields: list[tuple[str, str]]) -> _Record:
         headers = _WarcHeaders(fields)
         uri = headers.get_header("WARC-Target-URI")
         if uri is not None and ((uri.startswith("<") and uri.endswith(">")) or " " in uri):
@@ -485,7 +486,7 @@ class WarcReader:
         self.cut = self.octets.cut
 
 
-def drain(record: Any) -> Tuple[Optional[str], int]:
+def drain(record: Any) -> tuple[Optional[str], int]:
     """Read the rest of a record's block: (why it is short of its Content-Length, or None;
     the octets read)."""
     raw = record.raw_stream
@@ -527,7 +528,7 @@ class ResponseRecord:
                  "truncated", "url")
 
     def __init__(self, url: str, origin: str, date: Optional[datetime.datetime],
-                 status_text: Optional[str], headers: Tuple[Tuple[str, str], ...], body: bytes,
+                 status_text: Optional[str], headers: tuple[tuple[str, str], ...], body: bytes,
                  truncated: bool, damaged: Optional[str], kind: Optional[bool]) -> None:
         self.url = url
         self.origin = origin
@@ -540,7 +541,7 @@ class ResponseRecord:
         self.kind = kind
 
 
-def header_value(headers: Sequence[Tuple[str, str]], name: str) -> Optional[str]:
+def header_value(headers: Sequence[tuple[str, str]], name: str) -> Optional[str]:
     for key, value in headers:
         if key.lower() == name:
             return value
@@ -562,7 +563,7 @@ _BLANK_LINE = re.compile(rb"\n\r*\n")
 _HTTP_PEEK = 4096  # octets of a record block looked at first for its HTTP head (< MAX_HTTP_HEAD)
 
 
-def _http_head(raw: Any) -> Tuple[Optional[str], Tuple[Tuple[str, str], ...], Optional[str],
+def _http_head(raw: Any) -> tuple[Optional[str], tuple[tuple[str, str], ...], Optional[str],
                                   bytes]:
     """(status code text, header pairs, damage, the payload octets read after the head) of
     the HTTP head at the start of a record block. The head ends at its blank line; a block
@@ -600,8 +601,8 @@ def _http_head(raw: Any) -> Tuple[Optional[str], Tuple[Tuple[str, str], ...], Op
             data[blank.end():])
 
 
-def _read_body(raw: Any, headers: Sequence[Tuple[str, str]], limit: int, start: bytes = b""
-               ) -> Tuple[bytes, bool, Optional[str], int]:
+def _read_body(raw: Any, headers: Sequence[tuple[str, str]], limit: int, start: bytes = b""
+               ) -> tuple[bytes, bool, Optional[str], int]:
     """(body, truncated, damage, payload octets read) of the payload after the HTTP head
     (``start``: its first octets, already read): de-chunked and decoded by the one bounded
     decoder (:mod:`robotsrules._decoder`), at most ``limit`` octets kept; a payload that does
@@ -642,7 +643,7 @@ def _read_body(raw: Any, headers: Sequence[Tuple[str, str]], limit: int, start: 
     return decoder.body, decoder.truncated, None, read
 
 
-_ORIGINS: Dict[str, str] = {}
+_ORIGINS: dict[str, str] = {}
 _MAX_ORIGINS = 256  # a site's records come together; a few hundred keys cost some 40 KB, so
 # the memory a record leaves behind stays bounded (tests/hostile/test_bounds.py)
 
@@ -689,7 +690,7 @@ def read_response_record(record: Any, url: str, limit: int, page: bool = False) 
                     kind)
 
 
-def page_kind(headers: Sequence[Tuple[str, str]]) -> Optional[bool]:
+def page_kind(headers: Sequence[tuple[str, str]]) -> Optional[bool]:
     """True: HTML by its type; None: no usable type (sniff the body); False: another type.
     Every ``Content-Type`` field is read, joined (Fetch's "extract a MIME type": the last
     valid one decides), as :func:`._headers.content_type` reads them."""

@@ -48,7 +48,8 @@ from __future__ import annotations
 import asyncio
 import warnings
 import weakref
-from typing import Optional, Sequence
+from collections.abc import Sequence
+from typing import Optional
 
 from .errors import MissingExtra
 

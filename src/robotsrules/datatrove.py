@@ -35,7 +35,8 @@ it pickles to datatrove's worker processes cheaply).
 from __future__ import annotations
 
 import datetime
-from typing import Any, Dict, Iterator, Literal, Optional, Sequence, Tuple, Union
+from collections.abc import Iterator, Sequence
+from typing import Any, Literal, Optional, Union
 
 from datatrove.data import Document
 from datatrove.pipeline.filters.base_filter import BaseFilter
@@ -56,7 +57,7 @@ Action = Literal["drop", "mark"]
 
 
 def _agent_names(agents: Union[str, Sequence[str]],
-                 categories: Union[str, Sequence[str]]) -> Tuple[str, ...]:
+                 categories: Union[str, Sequence[str]]) -> tuple[str, ...]:
     """The agents a filter judges for: those given, then the tokens of the categories,
     without repeats (a caller mistake raises :class:`~robotsrules.InvalidAgent`)."""
     names = [agents] if isinstance(agents, str) else list(agents)
@@ -109,7 +110,7 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
         self._history: Optional[RobotsHistory] = None
         self._cache: Optional[ParsedCache] = None
 
-    def __getstate__(self) -> Dict[str, Any]:
+    def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["_history"] = None  # rebuilt in each worker
         state["_cache"] = None
@@ -140,7 +141,7 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
                 self._history = RobotsHistory.from_arrow(self.robots, self.key)
         return self._history
 
-    def _rules(self, capture: Tuple[int, Any, Any]) -> RobotsTxt:
+    def _rules(self, capture: tuple[int, Any, Any]) -> RobotsTxt:
         cache = self._cache
         assert cache is not None
         return cache.rules(capture[0], capture[2])
@@ -151,14 +152,14 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
         capture = self._capture(url, date)
         return None if capture is None else self._rules(capture)
 
-    def _capture(self, url: Any, date: Any) -> Optional[Tuple[int, Any, Any]]:
+    def _capture(self, url: Any, date: Any) -> Optional[tuple[int, Any, Any]]:
         history = self._load()
         site = history.site(url) if fast_origin(url) is not None else None
         when: Any = date if self.date_key is not None else datetime.datetime.max.replace(
             tzinfo=datetime.timezone.utc)
         return history.as_of(site, when) if site is not None else None
 
-    def verdict(self, url: Any, date: Any = None) -> Dict[str, Any]:
+    def verdict(self, url: Any, date: Any = None) -> dict[str, Any]:
         """The metadata written for a document at ``url`` (crawled at ``date``)."""
         origin = fast_origin(url)
         if origin is None:
@@ -198,7 +199,7 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
         os.makedirs(self.manifest, exist_ok=True)
         self._manifest.write(os.path.join(self.manifest, f"manifest-{rank:05d}.jsonl"))
 
-    def filter(self, doc: Document) -> Union[bool, Tuple[bool, str]]:
+    def filter(self, doc: Document) -> Union[bool, tuple[bool, str]]:
         """Keep the document unless robots.txt disallows it (``action="drop"``)."""
         metadata = doc.metadata
         date = metadata.get(self.date_key) if self.date_key is not None else None
@@ -272,13 +273,13 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
         self.url_key = url_key
         self.metadata_key = metadata_key
 
-    def __getstate__(self) -> Dict[str, Any]:
+    def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["_manifest"] = None  # one per task, made in run()
         return state
 
     def decide(self, url: Any, html: Any, headers: Any = None, date: Any = None,
-               status: Any = None, cut: Any = False) -> Dict[str, Any]:
+               status: Any = None, cut: Any = False) -> dict[str, Any]:
         """The metadata written for a document: ``refused`` (True, False, or None when
         nothing is stated, or when the page's head was cut before its ``<body>``, ``cut``
         telling that ``html`` is only the start of the body: then
@@ -364,7 +365,7 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
         os.makedirs(self.manifest, exist_ok=True)
         self._manifest.write(os.path.join(self.manifest, f"manifest-pages-{rank:05d}.jsonl"))
 
-    def filter(self, doc: Document) -> Union[bool, Tuple[bool, str]]:
+    def filter(self, doc: Document) -> Union[bool, tuple[bool, str]]:
         """Keep the document unless its signals refuse a purpose (``action="drop"``)."""
         metadata = doc.metadata
         robots = self.robots

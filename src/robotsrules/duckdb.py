@@ -72,14 +72,11 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterable, Iterator, Sequence
 from typing import (
     Any,
     Callable,
-    Iterable,
-    Iterator,
-    List,
     Optional,
-    Sequence,
     Union,
     cast,
 )
@@ -191,7 +188,7 @@ def text_batches(path: str, batch_size: int = 65_536) -> pa.RecordBatchReader:
     schema = pa.schema([pa.field("url", pa.string())])
 
     def batches() -> Iterator[pa.RecordBatch]:
-        chunk: List[str] = []
+        chunk: list[str] = []
         for url in _text_lines(path):
             chunk.append(url)
             if len(chunk) >= batch_size:

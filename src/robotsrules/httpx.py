@@ -53,8 +53,9 @@ from __future__ import annotations
 # its shared step moved to ``_fetch._gate`` (issue 34; tests/test_moves.py).
 import asyncio
 import time
-from typing import AsyncIterator, Iterator, List, Optional, Sequence, cast
-from typing import Tuple as Tuple
+from collections.abc import AsyncIterator, Iterator, Sequence
+from typing import Optional, cast
+from typing import Tuple as Tuple  # noqa: UP035 (importable from here before issue 34)
 
 import httpx
 
@@ -98,7 +99,7 @@ def _reader(response: httpx.Response) -> Optional[HeadReader]:
 class _Replay(httpx.SyncByteStream):
     """The raw chunks already read, then the rest of the original stream."""
 
-    def __init__(self, chunks: List[bytes], rest: Iterator[bytes],
+    def __init__(self, chunks: list[bytes], rest: Iterator[bytes],
                  source: httpx.SyncByteStream) -> None:
         self._chunks, self._rest, self._source = chunks, rest, source
 
@@ -114,7 +115,7 @@ class _Replay(httpx.SyncByteStream):
 class _AsyncReplay(httpx.AsyncByteStream):
     """The async twin of :class:`_Replay`."""
 
-    def __init__(self, chunks: List[bytes], rest: AsyncIterator[bytes],
+    def __init__(self, chunks: list[bytes], rest: AsyncIterator[bytes],
                  source: httpx.AsyncByteStream) -> None:
         self._chunks, self._rest, self._source = chunks, rest, source
 

@@ -8,7 +8,7 @@ safe to share between threads and processes.
 from __future__ import annotations
 
 import math
-from typing import Literal, NamedTuple, Optional, Tuple
+from typing import Literal, NamedTuple, Optional
 
 __all__ = ["Group", "Line", "Pace", "Reason", "RequestRate", "Rule", "RuleDirective", "Scope",
            "UsageDirective", "UsageLine", "Verdict"]
@@ -77,7 +77,7 @@ class UsageLine(NamedTuple):
     pattern: str
     value: str
     line: int
-    statements: Tuple[Tuple[str, bool], ...]
+    statements: tuple[tuple[str, bool], ...]
     valid: bool = True
 
     def __str__(self) -> str:
@@ -112,9 +112,9 @@ class Pace(NamedTuple):
     lines, the slowest counts: the longest delay, the rate with the most seconds per request.
     """
 
-    agents: Tuple[str, ...]
+    agents: tuple[str, ...]
     """The product tokens of the run's ``user-agent`` lines (as :attr:`Group.agents`)."""
-    agent_lines: Tuple[int, ...]
+    agent_lines: tuple[int, ...]
     crawl_delay: Optional[float]
     request_rate: Optional[RequestRate]
 
@@ -135,18 +135,18 @@ class Group(NamedTuple):
 
     line: int
     """Line number of the group's first ``user-agent`` line."""
-    agent_lines: Tuple[int, ...]
-    agents: Tuple[str, ...]
-    agent_values: Tuple[str, ...]
-    rules: Tuple[Rule, ...]
+    agent_lines: tuple[int, ...]
+    agents: tuple[str, ...]
+    agent_values: tuple[str, ...]
+    rules: tuple[Rule, ...]
     crawl_delay: Optional[float] = None
     """The slowest ``Crawl-delay`` written anywhere in the group (Google's grouping); what a
     crawler the group names is asked is per agent: see ``paces``."""
     request_rate: Optional[RequestRate] = None
     """The slowest ``Request-rate`` written anywhere in the group (as ``crawl_delay``)."""
-    usage: Tuple[UsageLine, ...] = ()
+    usage: tuple[UsageLine, ...] = ()
     """The group's ``Content-Signal`` and ``Content-Usage`` lines, in file order."""
-    paces: Tuple[Pace, ...] = ()
+    paces: tuple[Pace, ...] = ()
     """Per run of ``user-agent`` lines that has any, the ``Crawl-delay`` and ``Request-rate``
     written for it (the reading crawlers use), in file order."""
 
@@ -192,12 +192,12 @@ class Verdict(NamedTuple):
 
     allowed: bool
     rule: Optional[Rule]
-    groups: Tuple[Group, ...]
+    groups: tuple[Group, ...]
     scope: Scope
     reason: Reason
     target: str
     """The match target (path, params and query, normalised) the rules were compared with."""
-    usage: Tuple[UsageLine, ...] = ()
+    usage: tuple[UsageLine, ...] = ()
     """From :meth:`RobotsTxt.explain`: the usage-preference lines that apply to the target
     (the deciding ``Content-Usage`` rules and every ``Content-Signal`` line of the groups
     used); empty when the agent may not fetch the target (no preference applies then)."""

@@ -35,17 +35,13 @@ from __future__ import annotations
 
 import email.utils
 import re
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import (
     Any,
     Callable,
-    Dict,
-    Generator,
-    List,
     Literal,
-    Mapping,
     Optional,
-    Tuple,
     Union,
     overload,
 )
@@ -92,10 +88,10 @@ DAY = 86_400.0
 
 # Status classes -> outcome (RFC 9309 §2.3.1; Google: 429 is treated like 5xx). Checked after
 # the exact codes of _EXACT_STATUS; redirects (3xx) are followed before this table is used.
-STATUS_OUTCOMES: Dict[int, Outcome] = {1: UNREACHABLE, 2: OK, 3: UNAVAILABLE, 4: UNAVAILABLE,
+STATUS_OUTCOMES: dict[int, Outcome] = {1: UNREACHABLE, 2: OK, 3: UNAVAILABLE, 4: UNAVAILABLE,
                                    5: UNREACHABLE}
-_EXACT_STATUS: Dict[int, Outcome] = {429: UNREACHABLE}
-_LEGACY_AUTH: Dict[int, Outcome] = {401: FORBIDDEN, 403: FORBIDDEN}  # 1996 draft §3.1
+_EXACT_STATUS: dict[int, Outcome] = {429: UNREACHABLE}
+_LEGACY_AUTH: dict[int, Outcome] = {401: FORBIDDEN, 403: FORBIDDEN}  # 1996 draft §3.1
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 
 _MAX_AGE = re.compile(r"(?:^|,)\s*(?:s-maxage|max-age)\s*=\s*\"?([0-9]+)", re.IGNORECASE)
@@ -197,7 +193,7 @@ class FetchResult:
     outcome: Outcome
     status: Optional[int]
     final_url: str
-    redirects: Tuple[str, ...]
+    redirects: tuple[str, ...]
     fetched_at: float
     expires_at: float
     error: Optional[str] = None
@@ -243,7 +239,7 @@ class FetchResult:
         made.__dict__["robots"] = robots
         return made
 
-    def __getstate__(self) -> Dict[str, Any]:
+    def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state.pop("robots", None)  # read again from the body when first used
         return state
@@ -267,7 +263,7 @@ class FetchResult:
         return self.robots.usage(url, agent=agent)
 
 
-_SYNTHETIC: Dict[Synthetic, Callable[[], RobotsTxt]] = {
+_SYNTHETIC: dict[Synthetic, Callable[[], RobotsTxt]] = {
     "allow-all": RobotsTxt.allow_all,
     "disallow-all": RobotsTxt.disallow_all,
 }
@@ -378,7 +374,7 @@ def fetch_flow(
     """
     current = url
     seen = {url}
-    redirects: List[str] = []
+    redirects: list[str] = []
     while True:
         answer = yield Request(current)
         if answer.bad_redirect is not None:
@@ -414,7 +410,7 @@ def fetch_flow(
         return _result(url, current, redirects, outcome, answer, now, policy, error)
 
 
-def _result(url: str, final: str, redirects: List[str], outcome: Outcome, answer: Answer,
+def _result(url: str, final: str, redirects: list[str], outcome: Outcome, answer: Answer,
             now: float, policy: Policy, error: Optional[str]) -> FetchResult:
     body = b""
     cut = False

@@ -89,8 +89,9 @@ when the file lists none; ``crawl_delay``/``request_rate`` are ``None`` before a
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from itertools import repeat
-from typing import AnyStr, Iterable, List, Optional, Union, cast
+from typing import AnyStr, Optional, Union, cast
 from urllib.parse import urlsplit
 
 from ._fetch._fetcher import DEFAULT_TIMEOUT, fetch
@@ -113,7 +114,7 @@ def _body(lines: Iterable[Union[str, bytes]]) -> Union[str, bytes]:
     joined by ``\\n``. Text stays text (the parser encodes it once); bytes among the items
     make the body bytes."""
     items = list(lines)
-    texts = cast(List[str], items)
+    texts = cast(list[str], items)
     try:
         joined = "".join(texts)
     except TypeError:  # bytes (or something else) among the items
@@ -230,7 +231,7 @@ class RobotFileParser:
             return None
         return self.robots.request_rate(product_token(useragent))
 
-    def site_maps(self) -> Optional[List[str]]:
+    def site_maps(self) -> Optional[list[str]]:
         """The ``Sitemap`` URLs in file order, or ``None`` when there are none."""
         if self.robots is None or not self.robots.sitemaps:
             return None

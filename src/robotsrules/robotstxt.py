@@ -14,7 +14,8 @@ Interpretation modes (``parse(..., mode=...)``), kept on the object as :attr:`Ro
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, Final, Iterator, List, Literal, Mapping, Optional, Tuple, Union
+from collections.abc import Iterator, Mapping
+from typing import Any, Final, Literal, Optional, Union
 
 from ._rules import _legacy as legacy
 from ._rules._agents import Agent, agent_tokens
@@ -43,7 +44,7 @@ Synthetic = Literal["allow-all", "disallow-all"]
 """What a rule set made for a fetch outcome stands for (:meth:`RobotsTxt.allow_all`,
 :meth:`RobotsTxt.disallow_all`); its verdicts carry it as their reason."""
 
-MODES: Final[Tuple[Mode, ...]] = ("google", "rfc", "legacy")
+MODES: Final[tuple[Mode, ...]] = ("google", "rfc", "legacy")
 """The valid values of ``mode``."""
 
 DEFAULT_MAX_BYTES: Final = 512_000
@@ -89,7 +90,7 @@ class _Full:
             self._parsed = parsed
         return parsed
 
-    def groups_at(self, indices: Tuple[int, ...], spans: Tuple[Span, ...]) -> Tuple[Group, ...]:
+    def groups_at(self, indices: tuple[int, ...], spans: tuple[Span, ...]) -> tuple[Group, ...]:
         """The groups at ``indices``: from the full reading if done, else each read alone
         from its span of the text (``build`` numbering lines from the span's first)."""
         if self._parsed is not None or not indices:
@@ -107,12 +108,12 @@ class _GroupsOf:
 
     __slots__ = ("_full", "_indices", "_spans")
 
-    def __init__(self, full: _Full, indices: Tuple[int, ...], spans: Tuple[Span, ...]) -> None:
+    def __init__(self, full: _Full, indices: tuple[int, ...], spans: tuple[Span, ...]) -> None:
         self._full = full
         self._indices = indices
         self._spans = spans
 
-    def __call__(self) -> Tuple[Group, ...]:
+    def __call__(self) -> tuple[Group, ...]:
         return self._full.groups_at(self._indices, self._spans)
 
 
@@ -157,19 +158,19 @@ class RobotsTxt:
     truncated: bool
     synthetic: Optional[Synthetic]
     mode: Mode
-    _by_agent: Dict[str, Tuple[int, ...]]
-    _global: Tuple[int, ...]
-    _compiled: Dict[object, AgentRules]
+    _by_agent: dict[str, tuple[int, ...]]
+    _global: tuple[int, ...]
+    _compiled: dict[object, AgentRules]
     _full: _Full
-    _spans: Optional[Tuple[Span, ...]]
+    _spans: Optional[tuple[Span, ...]]
     # How spans map to source: (where the text starts past the BOM, True if every line ends
     # in CRLF, False if none has a CR, None if not yet worked out), or None if they do not.
-    _octets: Optional[Tuple[int, Optional[bool]]]
-    _last: Tuple[object, Optional[AgentRules]]
+    _octets: Optional[tuple[int, Optional[bool]]]
+    _last: tuple[object, Optional[AgentRules]]
     _lead_pace: Optional[Pace]  # what _lead() found, once asked
     # None until the first usage question; False when the file holds no usage line; else
     # the compiled usage lines by the agent tokens of the AgentRules they go with.
-    _usage: Union[bool, Dict[Tuple[str, ...], UsageRules], None]
+    _usage: Union[bool, dict[tuple[str, ...], UsageRules], None]
 
     def __new__(cls, *args: Any, **kwargs: Any) -> RobotsTxt:
         # Defined so that _outlined can make an object without __init__ in the compiled
@@ -179,13 +180,13 @@ class RobotsTxt:
     def __init__(
         self,
         source: bytes,
-        groups: Tuple[Group, ...],
-        sitemaps: Tuple[str, ...],
-        hosts: Tuple[str, ...] = (),
+        groups: tuple[Group, ...],
+        sitemaps: tuple[str, ...],
+        hosts: tuple[str, ...] = (),
         truncated: bool = False,
         synthetic: Optional[Synthetic] = None,
         mode: Mode = "google",
-        licenses: Tuple[Tuple[int, str], ...] = (),
+        licenses: tuple[tuple[int, str], ...] = (),
     ) -> None:
         if mode not in MODES:
             raise InvalidArgument(_bad_mode(mode))
@@ -200,8 +201,8 @@ class RobotsTxt:
         synthetic: Optional[Synthetic],
         mode: Mode,
         parsed: Optional[Parsed],
-        agents: Tuple[Tuple[str, ...], ...],
-        spans: Optional[Tuple[Span, ...]],
+        agents: tuple[tuple[str, ...], ...],
+        spans: Optional[tuple[Span, ...]],
     ) -> None:
         object.__setattr__(self, "source", source)
         object.__setattr__(self, "truncated", truncated)
@@ -210,8 +211,8 @@ class RobotsTxt:
         object.__setattr__(self, "_full", _Full(source, parsed))
         object.__setattr__(self, "_spans", spans)
         object.__setattr__(self, "_octets", None)
-        by_agent: Dict[str, List[int]] = {}
-        global_groups: List[int] = []
+        by_agent: dict[str, list[int]] = {}
+        global_groups: list[int] = []
         for index, tokens in enumerate(agents):
             seen = set()
             for token in tokens:
@@ -267,29 +268,29 @@ class RobotsTxt:
 
     # -- the file read in full --------------------------------------------------------
     @property
-    def groups(self) -> Tuple[Group, ...]:
+    def groups(self) -> tuple[Group, ...]:
         """The groups, in file order, with their rules (RFC 9309 §2.1)."""
         return self._full.parsed().groups
 
     @property
-    def sitemaps(self) -> Tuple[str, ...]:
+    def sitemaps(self) -> tuple[str, ...]:
         """The ``sitemap`` URLs, in file order, as written."""
         return self._full.parsed().sitemaps
 
     @property
-    def hosts(self) -> Tuple[str, ...]:
+    def hosts(self) -> tuple[str, ...]:
         """The values of ``host`` lines (a Yandex extra; never used for verdicts)."""
         return self._full.parsed().hosts
 
     @property
-    def licenses(self) -> Tuple[str, ...]:
+    def licenses(self) -> tuple[str, ...]:
         """The ``License`` URLs (RSL 1.0, RSL-SPEC-1.0 of 2025-11-06, §4.4), in file order,
         as written, wherever they stand (every one applies to every agent:
         :meth:`license_urls`).
         Never used for verdicts: a licence does not change what may be fetched."""
         return tuple(url for _, url in self._full.parsed().licenses)
 
-    def license_urls(self, agent: Agent) -> Tuple[str, ...]:
+    def license_urls(self, agent: Agent) -> tuple[str, ...]:
         """The ``License`` URLs that apply to ``agent``: every one in the file, wherever
         it stands (RSL 1.0, RSL-SPEC-1.0 of 2025-11-06, §4.4: the directive is global, as
         rslstandard.org's robots.txt guide says; it is also the restrictive reading, since
@@ -312,7 +313,7 @@ class RobotsTxt:
     def __delattr__(self, name: str) -> None:
         raise AttributeError("RobotsTxt is immutable")
 
-    def __reduce__(self) -> Tuple[Any, ...]:
+    def __reduce__(self) -> tuple[Any, ...]:
         if self.synthetic == "allow-all":
             return (RobotsTxt.allow_all, ())
         return (reparse, (self.source, self.truncated, self.synthetic, self.mode))
@@ -366,14 +367,14 @@ class RobotsTxt:
         except TypeError:  # an unhashable sequence is not remembered
             return  # (not contextlib.suppress: its object costs more than the rest here)
 
-    def _compile(self, tokens: Tuple[str, ...]) -> AgentRules:
+    def _compile(self, tokens: tuple[str, ...]) -> AgentRules:
         if self.mode == "legacy":
             rules: AgentRules = legacy.select(self.groups, tokens, self.synthetic)
             self._remember(tokens, rules)
             return rules
         by_agent = self._by_agent
         if len(tokens) == 1:
-            indices: Tuple[int, ...] = by_agent.get(tokens[0], ())
+            indices: tuple[int, ...] = by_agent.get(tokens[0], ())
         else:
             indices = tuple(sorted({i for t in tokens for i in by_agent.get(t, ())}))
         if indices:
@@ -389,9 +390,9 @@ class RobotsTxt:
         self._remember(tokens, rules)
         return rules
 
-    def _make(self, tokens: Tuple[str, ...], indices: Tuple[int, ...], scope: Scope
+    def _make(self, tokens: tuple[str, ...], indices: tuple[int, ...], scope: Scope
               ) -> AgentRules:
-        rows: List[Row] = []
+        rows: list[Row] = []
         groups: GroupsSource
         if self._spans is not None:  # read the chosen groups' rules from the text now
             index_pages = False  # whether a pattern may hold "/index.htm" (see AgentRules)
@@ -412,8 +413,8 @@ class RobotsTxt:
         return AgentRules(tokens, scope, rows, groups, self.synthetic, index_pages)
 
     def _rule_chunks(
-        self, indices: Tuple[int, ...], spans: Tuple[Span, ...]
-    ) -> Iterator[Tuple[str, int]]:
+        self, indices: tuple[int, ...], spans: tuple[Span, ...]
+    ) -> Iterator[tuple[str, int]]:
         """The rule text of the groups at ``indices`` (LF line ends), each with the number
         of its first line: sliced from the source octets when the spans map to them, else
         from the whole text decoded again."""
@@ -443,7 +444,7 @@ class RobotsTxt:
             chunk = source[offset + start : offset + end].decode("latin-1")
             yield chunk.replace("\r\n", "\n"), line
 
-    def _work_out_line_ends(self, offset: int) -> Optional[Tuple[int, Optional[bool]]]:
+    def _work_out_line_ends(self, offset: int) -> Optional[tuple[int, Optional[bool]]]:
         """Whether every line of a file with CRs ends in CRLF (then spans map to its
         octets), remembered; a lone CR or LF anywhere means they do not (None)."""
         source = self.source
@@ -640,7 +641,7 @@ class RobotsTxt:
         return lead
 
     @property
-    def lines(self) -> Tuple[Line, ...]:
+    def lines(self) -> tuple[Line, ...]:
         """The per-line report: what the parser made of every physical line.
 
         Recomputed from :attr:`source` on each access (it is not kept in memory). It is the
@@ -653,7 +654,7 @@ class RobotsTxt:
         return lines
 
     @property
-    def agents(self) -> Tuple[str, ...]:
+    def agents(self) -> tuple[str, ...]:
         """The product tokens named by the file's groups (lower-cased, file order)."""
         return tuple(self._by_agent)
 
@@ -701,9 +702,9 @@ def reparse(source: bytes, truncated: bool, synthetic: Optional[Synthetic], mode
 
 def _restore(
     source: bytes,
-    groups: Tuple[Group, ...],
-    sitemaps: Tuple[str, ...],
-    hosts: Tuple[str, ...],
+    groups: tuple[Group, ...],
+    sitemaps: tuple[str, ...],
+    hosts: tuple[str, ...],
     truncated: bool,
     synthetic: Optional[Synthetic],
     mode: Mode = "google",
@@ -716,7 +717,7 @@ def _bad_mode(mode: object) -> str:
     return f"unknown mode {mode!r}; valid modes are " + ", ".join(repr(m) for m in MODES)
 
 
-def _rfc_groups(groups: Tuple[Group, ...]) -> Tuple[Group, ...]:
+def _rfc_groups(groups: tuple[Group, ...]) -> tuple[Group, ...]:
     """The groups with every pattern in RFC 9309 normal form (:func:`rfc_pattern`)."""
     return tuple(
         group._replace(

@@ -74,7 +74,7 @@ from __future__ import annotations
 import inspect
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar, Union
 
 from .errors import MissingExtra
 
@@ -251,8 +251,8 @@ class RobotsTxtMiddleware:
         self.clock: Callable[[], float] = time.time
         # The memo, counters and refresh flow RobotsCache has (robotsrules._fetch._refresh).
         self._refresher = Refresher(_MEMO_LIMIT, logger)
-        self._flights: Dict[str, List[Deferred[Entry]]] = {}
-        self._slowed: Dict[str, float] = {}
+        self._flights: dict[str, list[Deferred[Entry]]] = {}
+        self._slowed: dict[str, float] = {}
         crawler.signals.connect(self._close, signal=signals.spider_closed)
 
     @classmethod
@@ -457,7 +457,7 @@ Scrapy's ``HttpCompressionMiddleware`` (590), so that its ``process_response`` s
 decompressed."""
 
 
-def _page_body(response: Response) -> Tuple[Optional[bytes], bool]:
+def _page_body(response: Response) -> tuple[Optional[bytes], bool]:
     """The body :func:`robotsrules._page.admit_page` reads (``None`` when the response is
     not HTML by its ``Content-Type`` fields, all of them read, nor untyped) and whether it is
     only a start. A body still coded (a ``Content-Encoding`` left: the middleware runs

@@ -34,7 +34,8 @@ DuckDB registers as SQL functions (:func:`robotsrules.bulk._columns.column_funct
 from __future__ import annotations
 
 import functools
-from typing import Any, Iterator, List, Optional, Sequence, Union, cast
+from collections.abc import Iterator, Sequence
+from typing import Any, Optional, Union, cast
 
 from .errors import MissingExtra
 
@@ -220,7 +221,7 @@ def verdicts(
     return ordered.select(*SORTED_COLUMNS).mapInArrow(job, ddl)
 
 
-def _best_first() -> List[Column]:
+def _best_first() -> list[Column]:
     """The sort that puts each site's governing robots row first: :data:`robotsrules.bulk.
     RANKING`, the order :func:`robotsrules.bulk.rank` compares (larger first, nulls last)."""
     return [F.col(name).desc_nulls_last() for name in RANKING]

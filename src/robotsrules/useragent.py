@@ -38,7 +38,8 @@ raises ``ValueError``: there is nothing to obey.
 from __future__ import annotations
 
 import re
-from typing import Final, Iterator, List, Optional, Tuple, Union
+from collections.abc import Iterator
+from typing import Final, Optional, Union
 
 from .errors import InvalidAgent
 
@@ -63,7 +64,7 @@ _NAME: Final = re.compile(r"[A-Za-z_\-]+")
 _CRAWLER_WORDS: Final = ("bot", "crawl", "spider", "slurp", "fetch", "scrap", "archiver")
 
 
-def _split(header: str) -> Iterator[Tuple[str, str]]:
+def _split(header: str) -> Iterator[tuple[str, str]]:
     """Yield ``("product", text)`` for top-level words and ``("comment", text)`` for the
     inside of each parenthesised comment (nested parentheses kept inside it)."""
     i, size = 0, len(header)
@@ -119,8 +120,8 @@ def product_token(user_agent_header: Union[str, bytes]) -> str:
     header = user_agent_header.strip()
     if header == "*" or _TOKEN_OR_VERSIONED.fullmatch(header):  # step 1
         return header
-    top: List[str] = []
-    comments: List[str] = []  # the items of the comments, in order
+    top: list[str] = []
+    comments: list[str] = []  # the items of the comments, in order
     compatible: Optional[str] = None
     for kind, text in _split(header):
         if kind == "product":

@@ -35,17 +35,13 @@ from __future__ import annotations
 import datetime
 import os
 import zlib
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import (
     Any,
     BinaryIO,
     Callable,
-    Dict,
-    Iterable,
-    Iterator,
-    List,
     Optional,
-    Sequence,
     Union,
 )
 
@@ -115,7 +111,7 @@ class WarcStats:
     problem."""
     problems: int = 0
     """Every problem met: damaged captures, bad records, files that could not be read."""
-    errors: List[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
     """A note for each of the first :data:`MAX_NOTES` problems (the rest are only counted
     in :attr:`problems`, so that memory stays bounded whatever a file holds)."""
 
@@ -125,7 +121,7 @@ class WarcStats:
         if len(self.errors) < MAX_NOTES:
             self.errors.append(message)
 
-    def warnings(self, shown: int = 10) -> List[str]:
+    def warnings(self, shown: int = 10) -> list[str]:
         """The first ``shown`` notes, then how many problems more there were (one line each,
         control characters made visible: the notes quote strangers' files)."""
         from ._terminal import visible
@@ -344,8 +340,8 @@ def read_warcs(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
     as an *unreachable* row (:data:`DAMAGED_STATUS`) when its origin has no intact one.
     """
     stats = stats if stats is not None else WarcStats()
-    newest: Dict[str, Capture] = {}  # by origin
-    by_url: Dict[str, Capture] = {}  # newest capture of each exact URL (redirect targets)
+    newest: dict[str, Capture] = {}  # by origin
+    by_url: dict[str, Capture] = {}  # newest capture of each exact URL (redirect targets)
     for source in sources:
         for capture in iter_captures(source, max_bytes=max_bytes, stats=stats):
             if _better(capture, newest.get(capture.origin)):
@@ -356,11 +352,11 @@ def read_warcs(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]], *,
                   follow_redirects)
 
 
-def _table(captures: Iterable[Capture], by_url: Dict[str, Capture], stats: WarcStats,
+def _table(captures: Iterable[Capture], by_url: dict[str, Capture], stats: WarcStats,
            follow_redirects: bool) -> pa.Table:
     """A robots table with one row per capture, each redirect followed within ``by_url``;
     a damaged capture (or redirect target) becomes an unreachable row, never a file."""
-    columns: Dict[str, List[Any]] = {name: [] for name in ROBOTS_SCHEMA.names}
+    columns: dict[str, list[Any]] = {name: [] for name in ROBOTS_SCHEMA.names}
     for capture in captures:
         final = _follow(capture, by_url, stats) if follow_redirects else capture
         columns["url"].append(capture.url)
@@ -375,7 +371,7 @@ def _table(captures: Iterable[Capture], by_url: Dict[str, Capture], stats: WarcS
     return pa.table(columns, schema=ROBOTS_SCHEMA)
 
 
-def _follow(capture: Capture, by_url: Dict[str, Capture], stats: WarcStats) -> Capture:
+def _follow(capture: Capture, by_url: dict[str, Capture], stats: WarcStats) -> Capture:
     current = capture
     seen = {capture.url}
     for _ in range(MAX_REDIRECTS):
@@ -485,7 +481,7 @@ def _read_ahead(pages: Iterable[PageCapture], *, most: int = _READ_AHEAD_PAGES,
     source = iter(pages)
     ended = False
     while not ended:
-        run: List[PageCapture] = []
+        run: list[PageCapture] = []
         size = 0
         failure: Optional[Exception] = None
         while len(run) < most and size < octets:
@@ -537,8 +533,8 @@ def read_warc_captures(sources: Iterable[Union[str, os.PathLike[str], BinaryIO]]
     several Common Crawl robots.txt dumps. A redirect is followed to the newest capture of
     its target among those read."""
     stats = stats if stats is not None else WarcStats()
-    every: List[Capture] = []
-    by_url: Dict[str, Capture] = {}
+    every: list[Capture] = []
+    by_url: dict[str, Capture] = {}
     for source in sources:
         for capture in iter_captures(source, max_bytes=max_bytes, stats=stats):
             every.append(capture)

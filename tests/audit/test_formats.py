@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime
 import io
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Optional
 
 import pytest
 
@@ -24,7 +24,7 @@ def at(*parts: int) -> datetime.datetime:
     return datetime.datetime(*parts, tzinfo=UTC)
 
 
-def read(name: str, fields: Optional[Dict[str, str]] = None) -> Tuple[List[Request], LogReader]:
+def read(name: str, fields: Optional[dict[str, str]] = None) -> tuple[list[Request], LogReader]:
     reader = LogReader(fields=fields)
     return list(reader.read([DATA / name])), reader
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import datetime
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import Optional
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -39,7 +40,7 @@ def version(since: datetime.datetime, body: str, name: str = "v") -> Version:
 # ------------------------------------------------------------------ the plain reference
 
 def reference(versions: Sequence[Version], agent: str, url: str, time: datetime.datetime,
-              window: datetime.timedelta) -> Tuple[str, Optional[Version]]:
+              window: datetime.timedelta) -> tuple[str, Optional[Version]]:
     """The rule as the issue states it, written without bisect or memo."""
     def at(moment: datetime.datetime) -> Optional[Version]:
         earlier = [v for v in versions if v.since <= moment]
@@ -72,8 +73,8 @@ body = st.lists(group, max_size=3).map(
 
 
 @st.composite
-def scenario(draw: st.DrawFn) -> Tuple[List[Version], datetime.timedelta,
-                                       List[Tuple[str, str, datetime.datetime]]]:
+def scenario(draw: st.DrawFn) -> tuple[list[Version], datetime.timedelta,
+                                       list[tuple[str, str, datetime.datetime]]]:
     hours = draw(st.lists(st.integers(0, 96), min_size=1, max_size=5, unique=True))
     versions = [version(T0 + number * HOUR, draw(body), f"v{number}") for number in hours]
     window = draw(st.sampled_from([DAY, DAY, 6 * HOUR, datetime.timedelta(0)]))
@@ -89,8 +90,8 @@ def scenario(draw: st.DrawFn) -> Tuple[List[Version], datetime.timedelta,
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(scenario())
 def test_verdicts_equal_the_file_in_force_and_the_plain_rule(
-        case: Tuple[List[Version], datetime.timedelta,
-                    List[Tuple[str, str, datetime.datetime]]]) -> None:
+        case: tuple[list[Version], datetime.timedelta,
+                    list[tuple[str, str, datetime.datetime]]]) -> None:
     versions, window, requests = case
     judge = Judge(History(reversed(versions)), window=window)  # order given does not matter
     for agent, url, time in requests:
@@ -342,7 +343,7 @@ STATUSES = [100, 200, 204, 300, 301, 304, 308, 401, 403, 404, 410, 429, 500, 503
 NONE, UNKNOWN = object(), object()
 
 
-def plain_state(versions: Sequence[Version], fetches: Sequence[Tuple[datetime.datetime, int]],
+def plain_state(versions: Sequence[Version], fetches: Sequence[tuple[datetime.datetime, int]],
                 time: datetime.datetime) -> object:
     """The state in force at ``time``, folded plainly from every event until then."""
     events = sorted([(v.since, 0, number) for number, v in enumerate(versions)]
@@ -370,9 +371,9 @@ def plain_state(versions: Sequence[Version], fetches: Sequence[Tuple[datetime.da
 @given(scenario(), st.lists(st.tuples(st.integers(-2, 100).map(lambda h: T0 + h * HOUR),
                                       st.sampled_from(STATUSES)), max_size=8))
 def test_the_logs_fetches_move_the_state_as_a_plain_fold(
-        case: Tuple[List[Version], datetime.timedelta,
-                    List[Tuple[str, str, datetime.datetime]]],
-        fetches: List[Tuple[datetime.datetime, int]]) -> None:
+        case: tuple[list[Version], datetime.timedelta,
+                    list[tuple[str, str, datetime.datetime]]],
+        fetches: list[tuple[datetime.datetime, int]]) -> None:
     versions, window, requests = case
     history, _ = with_fetches(History(versions), fetches)
     judge = Judge(history, window=window)

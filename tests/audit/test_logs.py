@@ -13,8 +13,8 @@ import subprocess
 import sys
 import tracemalloc
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, List
 
 import pytest
 
@@ -185,7 +185,7 @@ def test_a_line_over_the_bound_is_counted_and_skipped() -> None:
 
 def test_the_splitter_never_holds_more_than_the_bound() -> None:
     splitter = LineSplitter(max_line=100)
-    out: List[object] = []
+    out: list[object] = []
     for _ in range(1000):
         out += splitter.feed(b"x" * 37)
         assert len(splitter._buffer) <= 100

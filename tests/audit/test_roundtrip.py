@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime
 import io
 import json
-from typing import List
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -83,7 +82,7 @@ def requests(draw: st.DrawFn, host: bool) -> tuple:  # type: ignore[type-arg]
 
 
 @given(st.lists(requests(host=False), min_size=1, max_size=20))
-def test_combined_lines_read_back_equal(drawn: List[tuple]) -> None:  # type: ignore[type-arg]
+def test_combined_lines_read_back_equal(drawn: list[tuple]) -> None:  # type: ignore[type-arg]
     data = "".join(write_combined(request, when) for request, when in drawn).encode()
     reader = LogReader(skew=datetime.timedelta(days=100_000))
     assert list(reader.read([io.BytesIO(data)])) == [request for request, _when in drawn]
@@ -91,7 +90,7 @@ def test_combined_lines_read_back_equal(drawn: List[tuple]) -> None:  # type: ig
 
 
 @given(st.lists(requests(host=True), min_size=1, max_size=20))
-def test_vhost_combined_lines_read_back_equal(drawn: List[tuple]) -> None:  # type: ignore[type-arg]
+def test_vhost_combined_lines_read_back_equal(drawn: list[tuple]) -> None:  # type: ignore[type-arg]
     data = "".join(write_combined(request, when) for request, when in drawn).encode()
     reader = LogReader(skew=datetime.timedelta(days=100_000))
     assert list(reader.read([io.BytesIO(data)])) == [request for request, _when in drawn]
@@ -100,7 +99,7 @@ def test_vhost_combined_lines_read_back_equal(drawn: List[tuple]) -> None:  # ty
 
 
 @given(st.lists(requests(host=True), min_size=1, max_size=20))
-def test_nginx_json_lines_read_back_equal(drawn: List[tuple]) -> None:  # type: ignore[type-arg]
+def test_nginx_json_lines_read_back_equal(drawn: list[tuple]) -> None:  # type: ignore[type-arg]
     data = "".join(write_nginx_json(request, when) for request, when in drawn).encode()
     reader = LogReader("nginx_json", skew=datetime.timedelta(days=100_000))
     assert list(reader.read([io.BytesIO(data)])) == [request for request, _when in drawn]
@@ -117,7 +116,7 @@ noise = st.lists(st.sampled_from(PIECES) | st.text(max_size=5), max_size=40).map
 
 @given(st.lists(noise, max_size=30), st.sampled_from([None, "combined", "vhost_common", "caddy",
                                                       "cloudflare", "nginx_json", "cloudfront", "alb"]))
-def test_any_bytes_are_requests_comments_or_counted(lines: List[bytes], name: object) -> None:
+def test_any_bytes_are_requests_comments_or_counted(lines: list[bytes], name: object) -> None:
     reader = LogReader(name, max_line=200)  # type: ignore[arg-type]
     requests = list(reader.read([io.BytesIO(b"\n".join(lines))]))
     tally = reader.tally

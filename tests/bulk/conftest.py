@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime
 import os
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, NamedTuple, Optional
 
 import pytest
 
@@ -27,21 +27,21 @@ EXTRA_URLS = ["not a url", "mailto:someone@example.com", "https://", "/relative/
 
 
 class Sample(NamedTuple):
-    robots: List[Dict[str, Any]]  # url, body, status, date
-    urls: List[str]
+    robots: list[dict[str, Any]]  # url, body, status, date
+    urls: list[str]
 
 
 @pytest.fixture(scope="session")
 def sample(corpus_dir: str) -> Sample:
-    by_host: Dict[str, List[str]] = {}
+    by_host: dict[str, list[str]] = {}
     with open(os.path.join(corpus_dir, "urls.txt"), encoding="utf-8") as handle:
         for line in handle:
             host, _, url = line.rstrip("\n").partition("\t")
             by_host.setdefault(host, []).append(url)
     hosts = sorted(h for h in by_host
                    if os.path.exists(os.path.join(corpus_dir, "robots", h + ".txt")))[::90]
-    robots: List[Dict[str, Any]] = []
-    urls: List[str] = []
+    robots: list[dict[str, Any]] = []
+    urls: list[str] = []
     when = datetime.datetime(2024, 5, 1, tzinfo=datetime.timezone.utc)
     for position, host in enumerate(hosts):
         urls += by_host[host]
@@ -55,10 +55,10 @@ def sample(corpus_dir: str) -> Sample:
     return Sample(robots, urls + EXTRA_URLS)
 
 
-def plain_rows(sample: Sample, agents: List[str], missing: Optional[bool] = None
-               ) -> List[Tuple[Any, ...]]:
+def plain_rows(sample: Sample, agents: list[str], missing: Optional[bool] = None
+               ) -> list[tuple[Any, ...]]:
     """(url, agent, allowed, line, reason) by the plain per-URL API: parse + explain."""
-    parsed: Dict[str, robotsrules.RobotsTxt] = {}
+    parsed: dict[str, robotsrules.RobotsTxt] = {}
     for row in sample.robots:
         status = row["status"]
         outcome = OK if status is None else outcome_for_status(status)
@@ -86,11 +86,11 @@ def plain_rows(sample: Sample, agents: List[str], missing: Optional[bool] = None
     return sorted(out, key=_key)
 
 
-def _key(row: Tuple[Any, ...]) -> Tuple[str, str]:
+def _key(row: tuple[Any, ...]) -> tuple[str, str]:
     return (row[0], row[1])
 
 
-def as_rows(records: List[Dict[str, Any]]) -> List[Tuple[Any, ...]]:
+def as_rows(records: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     """Verdict records (dicts) as sorted (url, agent, allowed, line, reason) tuples."""
     return sorted(((r["url"], r["agent"], r["allowed"], r["line"], r["reason"])
                    for r in records), key=_key)
@@ -113,5 +113,5 @@ def urls_table(sample: Sample) -> Any:
 
 
 @pytest.fixture(scope="session")
-def expected(sample: Sample) -> List[Tuple[Any, ...]]:
+def expected(sample: Sample) -> list[tuple[Any, ...]]:
     return plain_rows(sample, AGENTS)

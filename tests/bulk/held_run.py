@@ -37,7 +37,7 @@ import atexit
 import functools
 import os
 import sys
-from typing import Any, Callable, Dict
+from typing import Any, Callable
 
 WAIT = 120.0  # a hang guard only: the test sends its signal as soon as it reads "held"
 
@@ -119,7 +119,7 @@ def _install(spec: str, say: Callable[[str], None], cli: Any, bulk: Any, _bulk: 
 
         setattr(owner, attr, wrapped)
 
-    points: Dict[str, Callable[[], None]] = {
+    points: dict[str, Callable[[], None]] = {
         "parse": lambda: before(cli, "_parser"),
         "writer": lambda: after(_writer.Writer, "__init__"),
         "check": lambda: before(_interrupt.JobStop, "check"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime
 import shutil
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 import pytest
 
@@ -20,15 +20,15 @@ from robotsrules.bulk import _rows as bulk_rows  # noqa: E402
 from robotsrules.cli import main  # noqa: E402
 from tests.bulk.conftest import AGENTS, Sample, plain_rows  # noqa: E402
 
-AnyRow = Tuple[Any, Optional[bool], Optional[str], Optional[int], str]
+AnyRow = tuple[Any, Optional[bool], Optional[str], Optional[int], str]
 
 
-def _expected_any(sample: Sample) -> List[AnyRow]:
+def _expected_any(sample: Sample) -> list[AnyRow]:
     """The any-agent rows worked out from the plain per-URL API's verdicts."""
-    by_url: Dict[Any, Dict[str, Tuple[Any, ...]]] = {}
+    by_url: dict[Any, dict[str, tuple[Any, ...]]] = {}
     for url, agent, allowed, line, reason in plain_rows(sample, AGENTS):
         by_url.setdefault(url, {})[agent] = (allowed, line, reason)
-    rows: List[AnyRow] = []
+    rows: list[AnyRow] = []
     for url in sample.urls:
         verdicts = [by_url[url][agent] for agent in AGENTS]
         hit = next((a for a, v in zip(AGENTS, verdicts) if v[0] is False), None)
@@ -42,7 +42,7 @@ def _expected_any(sample: Sample) -> List[AnyRow]:
     return sorted(rows, key=repr)
 
 
-def _rows(records: List[Dict[str, Any]]) -> List[AnyRow]:
+def _rows(records: list[dict[str, Any]]) -> list[AnyRow]:
     return sorted(((r["url"], r["disallowed"], r["agent"], r["line"], r["reason"])
                    for r in records), key=repr)
 
@@ -126,7 +126,7 @@ def test_key_host_shares_one_file_across_schemes_and_ports() -> None:
     urls = pa.table({"url": ["http://example.com/new", "https://example.com/old",
                              "http://EXAMPLE.com:8080/new", "mailto:x@example.com"]})
 
-    def run(key: bulk.Key) -> List[Any]:
+    def run(key: bulk.Key) -> list[Any]:
         index = bulk.RobotsIndex.from_arrow(robots, key)
         return [r["allowed"] for b in bulk.verdicts(index, urls, ["x"]) for r in b.to_pylist()]
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any, List, Optional, Tuple
+from typing import Any, Optional
 
 import pytest
 
@@ -40,12 +40,12 @@ URLS = pa.table({
                          None, day("2022-01-01")], pa.timestamp("us", tz="UTC")),
 })
 # (allowed, line) per URL row above, for the newest capture not after the date.
-AS_OF: List[Tuple[Optional[bool], Optional[int]]] = [
+AS_OF: list[tuple[Optional[bool], Optional[int]]] = [
     (True, None), (False, 2), (True, None), (False, 2), (None, None), (False, 2),
     (None, None), (None, None)]
 
 
-def _judge(strictest: Optional[datetime.timedelta] = None) -> List[Tuple[Any, Any]]:
+def _judge(strictest: Optional[datetime.timedelta] = None) -> list[tuple[Any, Any]]:
     history = bulk.RobotsHistory.from_arrow(ROBOTS)
     return [(r["allowed"], r["line"]) for b in bulk.as_of_verdicts(
         history, URLS, ["GPTBot"], "crawled", strictest=strictest) for r in b.to_pylist()]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import subprocess
 import sys
-from typing import Any, List
+from typing import Any
 
 import pytest
 
@@ -19,7 +19,7 @@ from tests.bulk.conftest import AGENTS, Sample, as_rows, plain_rows  # noqa: E40
 
 
 def test_verdicts_equal_the_plain_api_row_for_row(robots_table: Any, urls_table: Any,
-                                                  expected: List[Any]) -> None:
+                                                  expected: list[Any]) -> None:
     batches = list(bulk.verdicts(robots_table, urls_table.to_batches(max_chunksize=500),
                                  AGENTS))
     assert all(b.schema == bulk.VERDICT_SCHEMA for b in batches)
@@ -121,7 +121,7 @@ def test_missing_columns_are_named() -> None:
 
 
 def test_judge_sorted_equals_the_index_judge(robots_table: Any, urls_table: Any,
-                                             expected: List[Any]) -> None:
+                                             expected: list[Any]) -> None:
     """The distributed plan's partition function, fed the stream Spark would sort."""
     rows = []
     for row in robots_table.to_pylist():

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, List
+from typing import Any
 
 import pytest
 
@@ -33,7 +33,7 @@ def _run(inputs: Path, out: str, *extra: str) -> int:
                  str(inputs / "urls.txt"), "--agent", "GPTBot", "--out", out, *extra])
 
 
-def _leftovers(directory: Path) -> List[str]:
+def _leftovers(directory: Path) -> list[str]:
     return sorted(name for name in os.listdir(directory) if "partial" in name)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 import io
 import itertools
-from typing import Any, List, Optional, Tuple
+from typing import Any, Optional
 
 import pytest
 
@@ -72,7 +72,7 @@ def test_text_dates_rank_by_time_not_as_text() -> None:
     assert capture is not None and capture[2][0] == b"User-agent: *\nDisallow: /zz-earlier"
 
 
-CAPTURES: List[Tuple[Optional[datetime.datetime], bytes, int]] = [
+CAPTURES: list[tuple[Optional[datetime.datetime], bytes, int]] = [
     (None, b"User-agent: *\nDisallow: /undated-long-body", 200),
     (datetime.datetime(2024, 1, 1, tzinfo=UTC), b"User-agent: *\nDisallow: /a", 200),
     (datetime.datetime(2024, 1, 1, tzinfo=UTC), b"User-agent: *\nDisallow: /b", 200),
@@ -82,7 +82,7 @@ CAPTURES: List[Tuple[Optional[datetime.datetime], bytes, int]] = [
 ]
 
 
-def _warc(order: Tuple[int, ...]) -> bytes:
+def _warc(order: tuple[int, ...]) -> bytes:
     from warcio.statusandheaders import StatusAndHeaders
     from warcio.warcwriter import WARCWriter
 
@@ -145,7 +145,7 @@ ROW = {"body": b"License: https://a.example/license.xml\nUser-agent: *\nDisallow
        "address": "66.249.66.1", "user_agent": "Googlebot/2.1"}
 
 
-def call_all(connection: Any) -> List[Any]:
+def call_all(connection: Any) -> list[Any]:
     """Every column function on ROW in DuckDB: its value, and its Arrow type."""
     connection.register("t", pa.table({k: [v] for k, v in ROW.items()}))
     out = []

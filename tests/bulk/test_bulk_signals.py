@@ -24,8 +24,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, List, Optional, Sequence, Tuple, Union
+from typing import Any, Optional, Union
 
 import pytest
 
@@ -58,7 +59,7 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _temporaries(directory: Path) -> List[str]:
+def _temporaries(directory: Path) -> list[str]:
     return [name for name in os.listdir(directory) if name.endswith(".partial")]
 
 
@@ -100,7 +101,7 @@ class Held:
             _, err = self.finish()
             raise AssertionError(f"expected {wanted!r} from the child, got {line!r}: {err}")
 
-    def finish(self) -> Tuple[str, str]:
+    def finish(self) -> tuple[str, str]:
         if self._read < 0:
             return "", ""
         try:
@@ -114,13 +115,13 @@ class Held:
         return out.decode(errors="replace"), err.decode(errors="replace")
 
 
-Step = Tuple[Optional[str], Union[int, str, None]]
+Step = tuple[Optional[str], Union[int, str, None]]
 """Wait for this line from the child (None: do not wait), then send this signal, write
 ``go`` on its standard input ("go") or do nothing (None)."""
 
 
 def _run(tmp_path: Path, hold: str, steps: Sequence[Step], argv: Sequence[str],
-         grace: Optional[float] = None) -> Tuple[int, str, str]:
+         grace: Optional[float] = None) -> tuple[int, str, str]:
     """Run ``argv`` held at ``hold`` and play ``steps``; the exit code, stdout, stderr."""
     child = Held(hold, argv, grace)
     try:
@@ -140,7 +141,7 @@ def _run(tmp_path: Path, hold: str, steps: Sequence[Step], argv: Sequence[str],
     return child.proc.returncode, out, err
 
 
-def _verdict_job(inputs: Path, out: Path, urls: str = "urls.txt") -> List[str]:
+def _verdict_job(inputs: Path, out: Path, urls: str = "urls.txt") -> list[str]:
     return ["bulk", "--robots", str(inputs / "robots.parquet"), "--urls", str(inputs / urls),
             *AGENTS, "--out", str(out)]
 
@@ -196,7 +197,7 @@ def test_a_signal_after_the_output_is_complete_exits_0(inputs: Path, tmp_path: P
     removes the file nor changes the exit code, and never kills the process."""
     out = tmp_path / "v.parquet"
     name = hold.split("@")[0]
-    steps: List[Step] = [(f"held {name}", signum)]
+    steps: list[Step] = [(f"held {name}", signum)]
     if hold == "atexit":  # both signals are ignored there (discarded when sent): go on
         steps.append((None, "go"))
         steps.append(("went", None))
@@ -329,7 +330,7 @@ def _in_main_thread() -> None:
         pytest.skip("the command line handles signals only when run from the main thread")
 
 
-def _small_job(tmp_path: Path) -> List[str]:
+def _small_job(tmp_path: Path) -> list[str]:
     pq.write_table(pa.table({"url": ["https://a.example/robots.txt"],
                              "body": [b"User-agent: *\nDisallow: /p\n"]}),
                    tmp_path / "robots.parquet")
@@ -349,7 +350,7 @@ def test_in_process_a_signal_around_the_rename(tmp_path: Path, capsys: Any, monk
     from robotsrules.cli import _interrupt, main
 
     settle = cli_bulk.settle
-    sent: List[bool] = []
+    sent: list[bool] = []
 
     def signalled(stop: Any, *args: Any) -> bool:
         def kill() -> None:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, List
+from typing import Any
 
 import pytest
 
@@ -35,7 +35,7 @@ PURPOSES = ["ai-train", "search", "ai-input", "train-ai"]
 COLUMNS = ["ai_train", "search", "ai_input", "train_ai"]
 
 
-def _expected() -> List[Any]:
+def _expected() -> list[Any]:
     bodies = {"https://a.example": (BODY_A, 200), "https://b.example": (BODY_B, 200),
               "https://c.example": (BODY_A, 503)}
     rows = []
@@ -51,7 +51,7 @@ def _expected() -> List[Any]:
     return rows
 
 
-def _answers(table: Any) -> List[Any]:
+def _answers(table: Any) -> list[Any]:
     data = table.to_pydict()
     return [list(row) for row in zip(*(data[c] for c in COLUMNS))]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, List
+from typing import Any
 
 import pytest
 
@@ -33,7 +33,7 @@ def _bulk(files: Any, out: str, *extra: str) -> int:
 
 
 @pytest.mark.parametrize("ending", ["parquet", "csv"])
-def test_bulk_writes_the_plain_api_rows(files: Any, ending: str, expected: List[Any],
+def test_bulk_writes_the_plain_api_rows(files: Any, ending: str, expected: list[Any],
                                         capsys: Any) -> None:
     out = str(files / f"v.{ending}")
     assert _bulk(files, out) == 0
@@ -64,7 +64,7 @@ def test_report_text_json_and_chart(files: Any, capsys: Any) -> None:
         assert summary["judged"] == len(judged)
         assert summary["disallowed"] == sum(1 for r in judged if not r["allowed"])
         assert summary["unknown"] == len(rows) - len(judged)
-        by_site: dict[str, List[bool]] = {}
+        by_site: dict[str, list[bool]] = {}
         for r in judged:
             by_site.setdefault(r["origin"], []).append(r["allowed"])
         assert summary["sites"] == len(by_site)
@@ -108,7 +108,7 @@ def test_report_on_a_handmade_table(tmp_path: Any, capsys: Any) -> None:
     (["--robots", "robots.json"], "no such file"),
     (["--cache-size", "0"], "argument --cache-size: expected a whole number from 1"),
 ])
-def test_bulk_errors_exit_2_without_traceback(files: Any, args: List[str], message: str,
+def test_bulk_errors_exit_2_without_traceback(files: Any, args: list[str], message: str,
                                               capsys: Any, monkeypatch: Any) -> None:
     monkeypatch.chdir(files)
     base = {"--robots": "robots.parquet", "--urls": "urls.parquet", "--out": "v.parquet",

@@ -8,7 +8,7 @@ import gzip
 import io
 import json
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 
@@ -48,13 +48,13 @@ def data(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _run(data: Path, step: RobotsFilter, name: str) -> Dict[str, Dict[str, Any]]:
+def _run(data: Path, step: RobotsFilter, name: str) -> dict[str, dict[str, Any]]:
     out = data / name
     LocalPipelineExecutor(
         pipeline=[JsonlReader(str(data / "docs")), step, JsonlWriter(str(out))],
         tasks=1, workers=1, logging_dir=str(data / f"logs-{name}"),
     ).run()
-    kept: List[Dict[str, Any]] = []
+    kept: list[dict[str, Any]] = []
     for path in sorted(out.glob("*.jsonl.gz")):
         with gzip.open(path, "rt", encoding="utf-8") as handle:
             kept.extend(json.loads(line) for line in handle)
@@ -171,7 +171,7 @@ def test_page_signals_pipeline_on_a_warc(tmp_path: Path) -> None:
                   PageSignalsFilter(["GPTBot"], purposes=["ai-train"], robots=site),
                   JsonlWriter(str(out))],
         tasks=1, workers=1, logging_dir=str(tmp_path / "logs")).run()
-    kept: Dict[str, Dict[str, Any]] = {}
+    kept: dict[str, dict[str, Any]] = {}
     for path in sorted(out.glob("*.jsonl.gz")):
         with gzip.open(path, "rt", encoding="utf-8") as handle:
             for line in handle:
@@ -246,7 +246,7 @@ def test_page_signals_filter_reads_a_truncated_document_as_cut(tmp_path: Path) -
                                           protocol="HTTP/1.1"),
             warc_headers_dict={"WARC-Date": "2024-05-01T00:00:00Z"}))
 
-    def run(name: str, **reader: Any) -> Dict[str, Any]:
+    def run(name: str, **reader: Any) -> dict[str, Any]:
         out = tmp_path / name
         LocalPipelineExecutor(
             pipeline=[WarcHeadersReader(str(tmp_path / "pages"), **reader),
@@ -256,7 +256,7 @@ def test_page_signals_filter_reads_a_truncated_document_as_cut(tmp_path: Path) -
         (path,) = sorted(out.glob("*.jsonl.gz"))
         with gzip.open(path, "rt", encoding="utf-8") as handle:
             (line,) = handle.readlines()
-        metadata: Dict[str, Any] = json.loads(line)["metadata"]
+        metadata: dict[str, Any] = json.loads(line)["metadata"]
         return metadata
 
     cut = run("cut", max_body_bytes=1000)

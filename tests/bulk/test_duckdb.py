@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, List
+from typing import Any
 
 import pytest
 
@@ -28,7 +28,7 @@ def con() -> Any:
 
 
 def test_bulk_job_equals_the_plain_api(robots_table: Any, urls_table: Any,
-                                       expected: List[Any]) -> None:
+                                       expected: list[Any]) -> None:
     reader = engine.verdicts(robots_table, urls_table, AGENTS, batch_size=1000)
     table = reader.read_all()
     assert table.schema == robotsrules.bulk.VERDICT_SCHEMA
@@ -40,7 +40,7 @@ def test_bulk_job_equals_the_plain_api(robots_table: Any, urls_table: Any,
 @pytest.mark.parametrize("form", ["parquet", "csv", "jsonl", "txt"])
 def test_bulk_job_reads_every_input_format(tmp_path: Any, form: str, sample: Sample,
                                            robots_table: Any, urls_table: Any,
-                                           expected: List[Any]) -> None:
+                                           expected: list[Any]) -> None:
     robots_path = tmp_path / f"robots.{'txt' if form == 'txt' else form}"
     urls_path = tmp_path / f"urls.{form}"
     text_robots = robots_table.set_column(

@@ -10,7 +10,7 @@ import io
 import json
 from importlib import resources
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 
@@ -27,7 +27,7 @@ SCHEMA = json.loads(resources.files("robotsrules").joinpath("data/manifest.schem
 A_BODY = b"User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nDisallow: /\n"
 
 
-def records(path: Path) -> List[Dict[str, Any]]:
+def records(path: Path) -> list[dict[str, Any]]:
     found = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
     for record in found:
         jsonschema.validate(record, SCHEMA)

@@ -9,8 +9,9 @@ expected values are read from the registry's data file, not restated here.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import pytest
 

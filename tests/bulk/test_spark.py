@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime
 import shutil
-from typing import Any, List
+from typing import Any
 
 import pytest
 
@@ -28,14 +28,14 @@ from tests.bulk.conftest import AGENTS, Sample, as_rows
 
 @pytest.fixture(scope="module")
 def _sessions() -> Any:
-    held: List[Any] = []
+    held: list[Any] = []
     yield held
     if held:
         held[-1].stop()
 
 
 @pytest.fixture
-def spark(_sessions: List[Any]) -> Any:
+def spark(_sessions: list[Any]) -> Any:
     """The module's session, started again when something stopped it: a command-line run
     with ``--engine spark`` stops the process's SparkContext when it ends, in this module or
     in another that ran before on the same xdist worker."""
@@ -49,7 +49,7 @@ def spark(_sessions: List[Any]) -> Any:
 
 def test_spark_job_equals_duckdb_and_the_plain_api(spark: Any, robots_table: Any,
                                                    urls_table: Any,
-                                                   expected: List[Any]) -> None:
+                                                   expected: list[Any]) -> None:
     from robotsrules import duckdb as embedded
 
     robots = spark.createDataFrame(robots_table)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 import pytest
 
@@ -29,7 +29,7 @@ from robotsrules.policy import OK, UNAVAILABLE, outcome_for_status  # noqa: E402
 AGENTS = ["GPTBot", "CCBot", "Googlebot", "QuuxCrawler", "ChatGPT-User"]
 
 
-def _registry_data() -> Dict[str, Any]:
+def _registry_data() -> dict[str, Any]:
     """The shipped crawler registry, read as data (not through robotsrules._tables._crawlers)."""
     from importlib import resources
 
@@ -72,7 +72,7 @@ HAND = [
 ]
 
 
-def _table(rows: List[Tuple[Any, ...]]) -> Any:
+def _table(rows: list[tuple[Any, ...]]) -> Any:
     import datetime
 
     return pa.table({
@@ -84,7 +84,7 @@ def _table(rows: List[Tuple[Any, ...]]) -> Any:
     })
 
 
-def _core(body: Optional[bytes], status: Optional[int], agent: str) -> Dict[str, Any]:
+def _core(body: Optional[bytes], status: Optional[int], agent: str) -> dict[str, Any]:
     """The expected row from the plain API: parse (or the policy's stand-in) + stance."""
     outcome = OK if status is None else outcome_for_status(status)
     if outcome == OK:
@@ -101,7 +101,7 @@ def _core(body: Optional[bytes], status: Optional[int], agent: str) -> Dict[str,
             "complete": stance.complete, "stoppable": _stoppable(agent)}
 
 
-def _expected(rows: List[Tuple[Any, ...]], agents: List[str]) -> Dict[Tuple[str, str], Any]:
+def _expected(rows: list[tuple[Any, ...]], agents: list[str]) -> dict[tuple[str, str], Any]:
     """(site, agent) -> expected row; the governing row per origin as the index picks it."""
     index = bulk.RobotsIndex.from_arrow(_table(rows))
     out = {}
@@ -112,8 +112,8 @@ def _expected(rows: List[Tuple[Any, ...]], agents: List[str]) -> Dict[Tuple[str,
     return out
 
 
-def _by_site(batches: Any) -> Dict[Tuple[str, str], Any]:
-    found: Dict[Tuple[str, str], Any] = {}
+def _by_site(batches: Any) -> dict[tuple[str, str], Any]:
+    found: dict[tuple[str, str], Any] = {}
     for batch in batches:
         assert batch.schema.equals(bulk.STANCE_SCHEMA)
         for row in batch.to_pylist():
@@ -237,7 +237,7 @@ def test_corpus_sample_equals_the_core_stance(corpus_dir: str) -> None:
     assert {row["kind"] for row in found.values()} == {"all", "none", "some"}
 
 
-def assert_registry_metadata(metadata: Optional[Dict[bytes, bytes]]) -> None:
+def assert_registry_metadata(metadata: Optional[dict[bytes, bytes]]) -> None:
     """The metadata names the shipped registry's version and date, and the library's."""
     data = _registry_data()
     assert metadata is not None
@@ -297,7 +297,7 @@ def test_python_tables_carry_the_registry_metadata() -> None:
     assert_registry_metadata(reader.read_all().schema.metadata)
 
 
-def _write_robots(tmp_path: Any, rows: List[Tuple[Any, ...]]) -> str:
+def _write_robots(tmp_path: Any, rows: list[tuple[Any, ...]]) -> str:
     path = str(tmp_path / "robots.parquet")
     pq.write_table(_table(rows), path)
     return path
@@ -356,7 +356,7 @@ def test_cli_table_form_agent_category_and_host_key(tmp_path: Any, capsys: Any) 
     (["--robots", "{robots}", "--agent", "GPTBot", "--out", "{tmp}/x.csv", "--engine",
       "spark", "--key", "host"], "--key host"),
 ])
-def test_cli_table_form_mistakes(tmp_path: Any, capsys: Any, argv: List[str],
+def test_cli_table_form_mistakes(tmp_path: Any, capsys: Any, argv: list[str],
                                  message: str) -> None:
     robots = _write_robots(tmp_path, HAND)
     args = [a.format(tmp=tmp_path, robots=robots) for a in argv]
@@ -392,7 +392,7 @@ REPORT_URLS = ["https://a.example/private/1", "https://a.example/private/2",
                "https://b.example/y", "https://c.example/", "https://d.example/"]
 
 
-def _report_inputs(tmp_path: Any) -> Tuple[str, str]:
+def _report_inputs(tmp_path: Any) -> tuple[str, str]:
     robots = _write_robots(tmp_path, REPORT_ROBOTS)
     urls = tmp_path / "urls.txt"
     urls.write_text("\n".join(REPORT_URLS) + "\n")
@@ -452,7 +452,7 @@ def test_report_stance_rows_missing_or_contradictory_are_unknown(tmp_path: Any) 
     (["--robots", "{tmp}/none.parquet"], "none.parquet: no such file"),
     (["--stances", "{verdicts}"], "not a stance table"),
 ])
-def test_report_stance_mistakes(tmp_path: Any, capsys: Any, argv: List[str],
+def test_report_stance_mistakes(tmp_path: Any, capsys: Any, argv: list[str],
                                 message: str) -> None:
     _, verdicts = _report_inputs(tmp_path)
     capsys.readouterr()

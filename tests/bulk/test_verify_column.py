@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 import pytest
 
@@ -17,7 +17,7 @@ import robotsrules  # noqa: E402
 from robotsrules import duckdb as embedded  # noqa: E402
 
 GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
-VISITORS: List[Tuple[Optional[str], Optional[str]]] = [
+VISITORS: list[tuple[Optional[str], Optional[str]]] = [
     ("66.249.66.1", GOOGLEBOT),          # in Google's list: verified
     ("66.249.66.1", "GPTBot/1.2"),       # Google's address, OpenAI's name: not verified
     ("192.0.2.1", GOOGLEBOT),            # documentation space: not verified
@@ -33,8 +33,8 @@ VISITORS: List[Tuple[Optional[str], Optional[str]]] = [
 FIELDS = ("verdict", "token", "operator", "operator_only", "list", "prefix", "stale", "reason")
 
 
-def expected() -> List[Optional[Dict[str, Any]]]:
-    rows: List[Optional[Dict[str, Any]]] = []
+def expected() -> list[Optional[dict[str, Any]]]:
+    rows: list[Optional[dict[str, Any]]] = []
     for address, header in VISITORS:
         try:
             answer = robotsrules.verify(address, header, dns=False)  # type: ignore[arg-type]
@@ -53,7 +53,7 @@ def visitors_table() -> pa.Table:
                      "ua": [u for _, u in VISITORS]})
 
 
-def duckdb_rows() -> List[Optional[Dict[str, Any]]]:
+def duckdb_rows() -> list[Optional[dict[str, Any]]]:
     connection = embedded.register(duckdb.connect())
     visitors = visitors_table()  # noqa: F841 - read by the query below
     got = connection.execute("SELECT robots_verify(address, ua) FROM visitors "

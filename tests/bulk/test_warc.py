@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import os
-from typing import Any, List, Optional, Tuple
+from typing import Any, Optional
 
 import pytest
 
@@ -18,7 +18,7 @@ from robotsrules import warc
 from robotsrules.cli import main
 
 # (url, status, date, body, extra headers)
-CAPTURES: List[Tuple[str, int, str, bytes, List[Tuple[str, str]]]] = [
+CAPTURES: list[tuple[str, int, str, bytes, list[tuple[str, str]]]] = [
     ("https://ok.example/robots.txt", 200, "2024-03-01T10:00:00Z",
      b"User-agent: GPTBot\nDisallow: /\n", []),
     ("https://gone.example/robots.txt", 404, "2024-03-01T10:00:01Z", b"<h1>Not found</h1>", []),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import io
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 import pytest
 
@@ -29,7 +29,7 @@ BODIES = {f"https://h{i}.example/robots.txt":
 
 
 def _record(writer: Any, url: str, body: bytes, status_line: str = "200 OK",
-            date: str = "2024-03-01T00:00:00Z", warc_headers: Optional[Dict[str, str]] = None
+            date: str = "2024-03-01T00:00:00Z", warc_headers: Optional[dict[str, str]] = None
             ) -> Any:
     headers = StatusAndHeaders(status_line, [("Content-Type", "text/plain")],
                                protocol="HTTP/1.1")
@@ -39,7 +39,7 @@ def _record(writer: Any, url: str, body: bytes, status_line: str = "200 OK",
                                                         **(warc_headers or {})})
 
 
-def _archive(gzip: bool) -> Tuple[bytes, List[Tuple[int, str]]]:
+def _archive(gzip: bool) -> tuple[bytes, list[tuple[int, str]]]:
     """Three robots.txt responses, each followed by its request; (data, [(start, url)])."""
     handle = io.BytesIO()
     writer = WARCWriter(handle, gzip=gzip)
@@ -52,7 +52,7 @@ def _archive(gzip: bool) -> Tuple[bytes, List[Tuple[int, str]]]:
     return handle.getvalue(), starts
 
 
-def _read(data: bytes) -> Tuple[List[Dict[str, Any]], warc.WarcStats]:
+def _read(data: bytes) -> tuple[list[dict[str, Any]], warc.WarcStats]:
     stats = warc.WarcStats()
     with contextlib.redirect_stderr(io.StringIO()):  # warcio prints its own notes
         table = warc.read_warcs([io.BytesIO(data)], stats=stats)
@@ -118,7 +118,7 @@ def test_a_cut_gzip_warc_says_so(tmp_path: Any) -> None:
 
 
 def _single(status_line: str, *, gzip: bool = False, older: bool = False,
-            warc_headers: Optional[Dict[str, str]] = None,
+            warc_headers: Optional[dict[str, str]] = None,
             body: bytes = b"User-agent: *\nDisallow: /x\n") -> bytes:
     handle = io.BytesIO()
     writer = WARCWriter(handle, gzip=gzip)

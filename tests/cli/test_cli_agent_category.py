@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, List, Tuple
+from typing import Any
 
 import pytest
 
@@ -22,20 +22,20 @@ PAGE = (b"HTTP/1.1 200 OK\r\nX-Robots-Tag: Google-Extended: noai\r\n"
 
 
 @pytest.fixture()
-def files(tmp_path: Path) -> Tuple[str, str, str]:
+def files(tmp_path: Path) -> tuple[str, str, str]:
     (tmp_path / "robots.txt").write_bytes(ROBOTS)
     (tmp_path / "older.txt").write_bytes(OLDER)
     (tmp_path / "page.http").write_bytes(PAGE)
     return str(tmp_path / "robots.txt"), str(tmp_path / "older.txt"), str(tmp_path / "page.http")
 
 
-def run(argv: List[str], capsys: Any) -> Tuple[int, str, str]:
+def run(argv: list[str], capsys: Any) -> tuple[int, str, str]:
     code = main(argv)
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 
 
-def test_check_one_line_per_url_and_token(files: Tuple[str, str, str], capsys: Any) -> None:
+def test_check_one_line_per_url_and_token(files: tuple[str, str, str], capsys: Any) -> None:
     robots = files[0]
     code, out, _ = run(["check", "--robots", robots, "--agent-category", "control", "/a"],
                        capsys)
@@ -58,7 +58,7 @@ def test_check_one_line_per_url_and_token(files: Tuple[str, str, str], capsys: A
 
 
 def test_explain_marks_the_file_once_then_one_verdict_per_agent(
-        files: Tuple[str, str, str], capsys: Any) -> None:
+        files: tuple[str, str, str], capsys: Any) -> None:
     robots = files[0]
     code, out, _ = run(["explain", robots, "--agent", "Googlebot", "--agent-category",
                         "control", "/private/x"], capsys)
@@ -77,7 +77,7 @@ def test_explain_marks_the_file_once_then_one_verdict_per_agent(
     assert " for " not in run(["explain", robots, "--agent", "Googlebot", "/x"], capsys)[1]
 
 
-def test_diff_compares_the_category(files: Tuple[str, str, str], capsys: Any) -> None:
+def test_diff_compares_the_category(files: tuple[str, str, str], capsys: Any) -> None:
     robots, older, _ = files
     code, out, _ = run(["diff", older, robots, "--agent-category", "control", "--json"],
                        capsys)
@@ -89,7 +89,7 @@ def test_diff_compares_the_category(files: Tuple[str, str, str], capsys: Any) ->
     assert code == 0 and json.loads(out)["changes"] == []
 
 
-def test_usage_and_page_answer_per_agent(files: Tuple[str, str, str], capsys: Any) -> None:
+def test_usage_and_page_answer_per_agent(files: tuple[str, str, str], capsys: Any) -> None:
     robots, _, page = files
     code, out, _ = run(["usage", robots, "--agent-category", "control", "/x", "--json"],
                        capsys)
@@ -118,7 +118,7 @@ def test_usage_and_page_answer_per_agent(files: Tuple[str, str, str], capsys: An
     ["usage", "{robots}", "/a"],
     ["page", "{page}"],
 ])
-def test_unknown_category_is_one_line_exit_2(argv: List[str], files: Tuple[str, str, str],
+def test_unknown_category_is_one_line_exit_2(argv: list[str], files: tuple[str, str, str],
                                               capsys: Any) -> None:
     robots, _, page = files
     argv = [a.format(robots=robots, page=page) for a in argv]
@@ -132,7 +132,7 @@ def test_unknown_category_is_one_line_exit_2(argv: List[str], files: Tuple[str, 
         assert code == 2 and "no agent given" in err and len(err.splitlines()) == 1
 
 
-def test_agents_lists_only_the_asked_categories(files: Tuple[str, str, str],
+def test_agents_lists_only_the_asked_categories(files: tuple[str, str, str],
                                                 capsys: Any) -> None:
     robots = files[0]
     code, out, _ = run(["agents", robots, "--agent-category", "control", "--json"], capsys)

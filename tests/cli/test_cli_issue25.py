@@ -8,8 +8,8 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, List
 
 import pytest
 
@@ -37,7 +37,7 @@ def site() -> Iterator[RawHTTPServer]:
         yield server
 
 
-def err_lines(capsys: pytest.CaptureFixture[str]) -> List[str]:
+def err_lines(capsys: pytest.CaptureFixture[str]) -> list[str]:
     err = capsys.readouterr().err
     assert "Traceback" not in err and "internal error" not in err, err
     return err.splitlines()
@@ -84,7 +84,7 @@ def test_stance_agent_takes_one_name_and_never_swallows_the_file(
     ["license", EXAMPLE, "/private/x", "--json"],
 ])
 def test_every_command_takes_several_agents(
-    argv: List[str], capsys: pytest.CaptureFixture[str]
+    argv: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out = run(*argv, "--agent", "GPTBot", "--agent", "ExampleBot")
     assert code in (0, 1), err_lines(capsys)
@@ -168,7 +168,7 @@ def test_a_long_robots_file_reads_as_the_parser_reads_the_whole(tmp_path: Path) 
     ["--timeout", "0"], ["--user-agent", "a\r\nX-Injected: 1"], ["--max-head-bytes", "-5"],
     ["--max-head-bytes", "1e3"], ["--max-head-bytes", "99999999999"],
 ])
-def test_page_options_are_validated(bad: List[str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_page_options_are_validated(bad: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run("page", f"http://127.0.0.1:{free_port()}/", "--agent", "a", *bad)
     lines = err_lines(capsys)
     assert code == 2 and out == "" and len(lines) == 1, lines
@@ -200,7 +200,7 @@ def test_page_urls_are_checked_never_opened_as_files(
     ["agents", "{robots}"],
 ])
 def test_text_from_files_is_printed_with_control_characters_visible(
-    argv: List[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     robots, page = tmp_path / "robots.txt", tmp_path / "page.http"
     robots.write_bytes(HOSTILE)
@@ -269,7 +269,7 @@ def tables(tmp_path: Path) -> Path:
     (["--pages-warc", "warcs"], "warcs: is a directory; --pages-warc takes WARC files"),
 ])
 def test_bulk_refuses_what_it_would_silently_get_wrong(
-    argv: List[str], said: str, tables: Path, monkeypatch: pytest.MonkeyPatch,
+    argv: list[str], said: str, tables: Path, monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.chdir(tables)
@@ -333,7 +333,7 @@ def test_readme_first_command_offline_explains_itself(tmp_path: Path) -> None:
                                   ["stance", "{url}", "--agent", "a"],
                                   ["agents", "{url}", "--json"]])
 def test_no_line_of_an_absent_file_is_described(
-    argv: List[str], capsys: pytest.CaptureFixture[str]
+    argv: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     url = f"http://127.0.0.1:{free_port()}/"
     code, out = run(*[a.format(url=url) for a in argv])

@@ -28,8 +28,9 @@ import signal
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Sequence, Tuple
+from typing import Any
 
 import pytest
 
@@ -49,13 +50,13 @@ HUGE = 64 << 20  # a sparse file far past every limit (500 KiB, 1 MiB + --max-he
 RAW = {chr(c) for c in CONTROL_ESCAPES} - {"\n"}
 
 # The documented exit codes of each command (its --help, "Exit codes").
-EXITS: Dict[str, Tuple[int, ...]] = {
+EXITS: dict[str, tuple[int, ...]] = {
     "check": (0, 1, 2), "explain": (0, 1, 2), "diff": (0, 1, 2), "lint": (0, 1, 2, 3),
     "agents": (0, 2), "fetch": (0, 2), "report": (0, 2), "bulk": (0, 2), "usage": (0, 1, 2),
     "page": (0, 2), "stance": (0, 1, 2), "license": (0, 1, 2), "verify": (0, 1, 2),
 }
 # Where each command takes a FILE_OR_URL (or a file) and the rest of a valid command line.
-COMMANDS: Dict[str, Sequence[str]] = {
+COMMANDS: dict[str, Sequence[str]] = {
     "check --robots": ("check", "--robots", "{}", "--agent", "a", "/x", "/private/y"),
     "check URL": ("check", "--agent", "a", "--no-cache", "--timeout", "2", "{}", "/x"),
     "check --urls-file": ("check", "--agent", "a", "--no-cache", "--timeout", "2",
@@ -120,7 +121,7 @@ HOSTILE_FIELDS: Sequence[Sequence[str]] = (
 
 
 @pytest.fixture(scope="module")
-def servers() -> Iterator[Dict[str, str]]:
+def servers() -> Iterator[dict[str, str]]:
     with RawHTTPServer(respond(200, ROBOTS)) as good, \
             RawHTTPServer(respond(200, HOSTILE)) as hostile, \
             RawHTTPServer(respond(500, b"oops")) as failing:
@@ -128,7 +129,7 @@ def servers() -> Iterator[Dict[str, str]]:
 
 
 @pytest.fixture(scope="module")
-def files(tmp_path_factory: pytest.TempPathFactory) -> Dict[str, str]:
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     root = tmp_path_factory.mktemp("forms")
     made = {}
     for name, data in {"file": ROBOTS, "binary": BINARY, "latin1": LATIN1,
@@ -152,7 +153,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Dict[str, str]:
     return made
 
 
-def _source(form: str, files: Dict[str, str], servers: Dict[str, str]) -> Tuple[str, bytes]:
+def _source(form: str, files: dict[str, str], servers: dict[str, str]) -> tuple[str, bytes]:
     """The FILE_OR_URL argument for ``form``, and what standard input holds."""
     if form == "stdin":
         return "-", HOSTILE
@@ -165,7 +166,7 @@ def _source(form: str, files: Dict[str, str], servers: Dict[str, str]) -> Tuple[
     return files[form], b""
 
 
-def run(argv: List[str], stdin: bytes) -> Tuple[int, str]:
+def run(argv: list[str], stdin: bytes) -> tuple[int, str]:
     out = io.StringIO()
     saved = sys.stdin
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
@@ -175,7 +176,7 @@ def run(argv: List[str], stdin: bytes) -> Tuple[int, str]:
         sys.stdin = saved
 
 
-def check_run(argv: List[str], code: int, out: str, err: str, usage: bool = False) -> None:
+def check_run(argv: list[str], code: int, out: str, err: str, usage: bool = False) -> None:
     command = argv[0]
     assert code in EXITS[command], (argv, code, err)
     assert "Traceback" not in err and "internal error" not in err, (argv, err)
@@ -192,7 +193,7 @@ def check_run(argv: List[str], code: int, out: str, err: str, usage: bool = Fals
             json.loads(x) for x in out.splitlines()]
 
 
-def _argv(command: str, source: str, files: Dict[str, str], out: str) -> List[str]:
+def _argv(command: str, source: str, files: dict[str, str], out: str) -> list[str]:
     return [part.replace("{}", source).replace("{out}", out).replace("{page}", files["page"])
             .replace("{tables}", files["tables"]) for part in COMMANDS[command]]
 
@@ -205,7 +206,7 @@ def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("form", FORMS)
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_every_command_with_every_input_form(
-    command: str, form: str, files: Dict[str, str], servers: Dict[str, str],
+    command: str, form: str, files: dict[str, str], servers: dict[str, str],
     tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
     if command.startswith(("report", "bulk", "stance --robots")):
@@ -229,7 +230,7 @@ def test_every_command_with_every_input_form(
                                      "lint", "fetch", "report", "bulk --urls", "usage", "page",
                                      "stance", "license", "bulk --any-agent"])
 def test_every_command_with_bad_options(
-    command: str, bad: Sequence[str], files: Dict[str, str], servers: Dict[str, str],
+    command: str, bad: Sequence[str], files: dict[str, str], servers: dict[str, str],
     tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
     if command in ("report", "bulk --urls", "bulk --any-agent"):
@@ -245,7 +246,7 @@ def test_every_command_with_bad_options(
 @pytest.mark.parametrize("command", ["check --robots", "explain", "agents", "usage", "page",
                                      "stance", "license", "diff --urls", "fetch"])
 def test_control_characters_in_every_field(
-    command: str, field: Sequence[str], files: Dict[str, str], servers: Dict[str, str],
+    command: str, field: Sequence[str], files: dict[str, str], servers: dict[str, str],
     tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
     source = servers["http-hostile"] if command == "fetch" else files["hostile"]
@@ -263,7 +264,7 @@ def test_no_arguments_help_and_version(capsys: pytest.CaptureFixture[str]) -> No
 
 
 # Inputs that never end: a pipe fed forever, and /dev/zero as a file.
-ENDLESS: Dict[str, Sequence[str]] = {
+ENDLESS: dict[str, Sequence[str]] = {
     "check --robots": ("check", "--robots", "{}", "--agent", "a", "/x"),
     "explain": ("explain", "{}", "--agent", "a", "/x"),
     "agents": ("agents", "{}"),
@@ -293,7 +294,7 @@ def test_an_endless_input_ends_while_it_is_still_fed(
     proc = subprocess.Popen(_command() + argv, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE,
                             stdin=subprocess.PIPE if form == "pipe" else subprocess.DEVNULL)
-    fed: Dict[str, Any] = {"octets": 0, "ended": ""}
+    fed: dict[str, Any] = {"octets": 0, "ended": ""}
 
     def feed() -> None:
         assert proc.stdin is not None
@@ -305,7 +306,7 @@ def test_an_endless_input_ends_while_it_is_still_fed(
         except OSError as error:  # EPIPE
             fed["ended"] = type(error).__name__
 
-    outputs: Dict[str, bytes] = {}
+    outputs: dict[str, bytes] = {}
 
     def drain(name: str, stream: Any) -> None:
         outputs[name] = stream.read()
@@ -335,7 +336,7 @@ def test_an_endless_input_ends_while_it_is_still_fed(
 
 
 # Subprocesses: the installed entry point, and signals.
-def _command() -> List[str]:
+def _command() -> list[str]:
     script = shutil.which("robotsrules", path=os.path.dirname(sys.executable))
     return [script] if script else [sys.executable, "-m", "robotsrules"]
 

@@ -10,8 +10,8 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, List, Tuple
 
 import pytest
 
@@ -25,7 +25,7 @@ EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "robot
 ROBOTS = b"User-agent: *\nDisallow: /private/\n"
 
 
-def run(*argv: str, stdin: bytes = b"") -> Tuple[int, str]:
+def run(*argv: str, stdin: bytes = b"") -> tuple[int, str]:
     out = io.StringIO()
     saved = sys.stdin
     sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
@@ -46,7 +46,7 @@ def _no_user_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ROBOTSRULES_CACHE", str(tmp_path / "cache.sqlite3"))
 
 
-def err_lines(capsys: pytest.CaptureFixture[str]) -> List[str]:
+def err_lines(capsys: pytest.CaptureFixture[str]) -> list[str]:
     err = capsys.readouterr().err
     assert "Traceback" not in err
     return err.splitlines()
@@ -344,7 +344,7 @@ def test_optional_modules_name_the_extra_to_install() -> None:
     ["usage", "{robots}", "http://h/\udce9"],
 ])
 def test_a_url_argument_that_is_not_utf8_is_one_usage_error(
-        argv: List[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # The shell passes octets that are not UTF-8 as lone surrogates: a URL argument holding
     # one is refused before any work, the octet named and escaped; nothing reaches stdout
     # raw (second review of issue 35: a raw 0x9b, an 8-bit CSI, reached the terminal).

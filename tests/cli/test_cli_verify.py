@@ -8,8 +8,8 @@ loopback. Nothing reaches the internet.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, List, Tuple
 
 import pytest
 
@@ -20,7 +20,7 @@ from tests.network.dns_server import DnsServer
 GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
 
 
-def run(argv: List[str], stdin: bytes = b"") -> Tuple[int, str]:
+def run(argv: list[str], stdin: bytes = b"") -> tuple[int, str]:
     """The CLI matrix's in-process runner (exit code, standard output), stdin empty unless given."""
     return matrix_run(argv, stdin)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import os
-from typing import Tuple
 
 import pytest
 
@@ -15,7 +14,7 @@ from robotsrules.cli import main
 EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "robots.txt")
 
 
-def run(*argv: str) -> Tuple[int, str]:
+def run(*argv: str) -> tuple[int, str]:
     out = io.StringIO()
     return main(list(argv), out=out), out.getvalue()
 

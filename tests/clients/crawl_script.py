@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Dict, Iterator, List
+from collections.abc import Iterator
+from typing import Any
 
 import scrapy
 from scrapy.crawler import CrawlerProcess
@@ -19,12 +20,12 @@ class ListSpider(scrapy.Spider):
 
     name = "list"
 
-    def __init__(self, urls: List[str], **kwargs: Any) -> None:
+    def __init__(self, urls: list[str], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.start_urls = urls
-        self.seen: List[str] = []
+        self.seen: list[str] = []
 
-    def parse(self, response: scrapy.http.Response) -> Iterator[Dict[str, str]]:
+    def parse(self, response: scrapy.http.Response) -> Iterator[dict[str, str]]:
         self.seen.append(response.url)
         yield {"url": response.url}
 

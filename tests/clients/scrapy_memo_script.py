@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from typing import Any, ClassVar, List
+from typing import Any, ClassVar
 
 from scrapy.utils.test import get_crawler
 from twisted.internet import defer, task
@@ -44,7 +44,7 @@ def ok(now: float, body: bytes) -> FetchResult:
 class Middleware(RobotsTxtMiddleware):
     """The middleware with its downloader replaced by answers given in turn."""
 
-    answers: ClassVar[List[FetchResult]] = []
+    answers: ClassVar[list[FetchResult]] = []
 
     async def fetch(self, robots_url: str, now: float) -> FetchResult:
         return self.answers.pop(0)
@@ -81,7 +81,7 @@ async def scenario(database: str) -> Any:
 class Levels(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.DEBUG)
-        self.levels: List[str] = []
+        self.levels: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
         if "store" in record.getMessage():

@@ -5,7 +5,8 @@ switch, one robots.txt fetch per origin under concurrency, redirect hops checked
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Dict, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -50,7 +51,7 @@ async def _status(session: Any, url: str) -> int:
 def test_aiohttp_allowed_disallowed_and_single_fetch(pool: ServerPool) -> None:
     site = _site(pool, robots_delay=0.3)
 
-    async def calls(session: Any) -> Dict[str, Any]:
+    async def calls(session: Any) -> dict[str, Any]:
         codes = await asyncio.gather(*(_status(session, site.url(f"/p{i}")) for i in range(8)))
         with pytest.raises(RobotsDisallowed) as caught:
             await _status(session, site.url("/private/x"))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import types
 import unittest
 import urllib.robotparser
-from typing import Dict, List, Optional, Tuple
+from typing import Optional
 
 import pytest
 
@@ -33,12 +33,12 @@ except ImportError:  # a Python built without its test package (Debian's python3
 SKIP_REASON = ("this interpreter has no test package (Lib/test/test_robotparser.py): "
                "install the full CPython (e.g. pyenv, or Debian's libpython3-testsuite)")
 
-Key = Tuple[str, str, Tuple[Tuple[str, str], ...]]
+Key = tuple[str, str, tuple[tuple[str, str], ...]]
 """(test class, test method, the subtest's parameters) of one assertion of the suite."""
 
 # The assertions of CPython's suite the drop-in answers otherwise, on purpose, with the
 # number of the difference in the robotparser module's docstring.
-DIFFERENCES: Dict[Key, str] = {
+DIFFERENCES: dict[Key, str] = {
     # /%7ejoe/... is not /~joe/...: escapes are compared as written, never decoded.
     ("CrawlDelayAndRequestRateTest", "test_bad_urls",
      (("agent", "figtree"), ("url", "/~joe/index.html"))): "5",
@@ -62,10 +62,10 @@ class _Outcomes(unittest.TestResult):
 
     def __init__(self) -> None:
         super().__init__()
-        self.ran: Dict[Key, Optional[str]] = {}
+        self.ran: dict[Key, Optional[str]] = {}
 
     @staticmethod
-    def _key(test: unittest.TestCase, params: Optional[Dict[str, object]] = None) -> Key:
+    def _key(test: unittest.TestCase, params: Optional[dict[str, object]] = None) -> Key:
         cls, method = test.id().split(".")[-2:]
         return cls, method, tuple(sorted((k, str(v)) for k, v in (params or {}).items()))
 
@@ -92,7 +92,7 @@ class _Outcomes(unittest.TestResult):
         return f"{kind.__name__}: {str(value).splitlines()[0] if str(value) else ''}"
 
 
-def _test_classes() -> List[str]:
+def _test_classes() -> list[str]:
     if suite is None:
         return []
     return sorted(
@@ -106,7 +106,7 @@ def _test_classes() -> List[str]:
 CLASSES = _test_classes()
 
 
-def _run(name: str, monkeypatch: pytest.MonkeyPatch) -> Dict[Key, Optional[str]]:
+def _run(name: str, monkeypatch: pytest.MonkeyPatch) -> dict[Key, Optional[str]]:
     assert suite is not None
     monkeypatch.setattr(urllib.robotparser, "RobotFileParser", robotparser.RobotFileParser)
     monkeypatch.setattr(urllib.robotparser, "RequestRate", robotparser.RequestRate)

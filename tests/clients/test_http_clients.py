@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import pickle
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, Iterator, List
+from typing import Any
 
 import httpx
 import pytest
@@ -39,7 +40,7 @@ def _site(pool: ServerPool, robots: bytes = RULES, status: int = 200,
                       "/go": redirect("/private/x", 302), **pages})
 
 
-def _arrivals(server: RawHTTPServer) -> List[float]:
+def _arrivals(server: RawHTTPServer) -> list[float]:
     """When the pages (not the robots.txt) reached the server, in order (CLOCK_REALTIME)."""
     return sorted(r.at for r in server.requests if r.path != "/robots.txt")
 
@@ -118,7 +119,7 @@ def test_httpx_missing_robots_allows(pool: ServerPool) -> None:
 
 def test_httpx_robots_fetched_through_the_wrapped_transport(pool: ServerPool) -> None:
     site = _site(pool)
-    seen: List[str] = []
+    seen: list[str] = []
 
     class Counting(httpx.HTTPTransport):
         def handle_request(self, request: httpx.Request) -> httpx.Response:
@@ -183,7 +184,7 @@ def _aclient(**kwargs: Any) -> httpx.AsyncClient:
 def test_async_httpx_allowed_disallowed_and_single_fetch(pool: ServerPool) -> None:
     site = _site(pool, robots_delay=0.3)
 
-    async def run() -> Dict[str, Any]:
+    async def run() -> dict[str, Any]:
         async with _aclient() as client:
             responses = await asyncio.gather(*(client.get(site.url(f"/p{i}"))
                                                for i in range(8)))

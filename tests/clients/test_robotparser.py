@@ -16,7 +16,8 @@ import os
 import re
 import urllib.error
 import urllib.robotparser
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from collections.abc import Iterator
+from typing import Optional
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -38,24 +39,24 @@ _RULE_KEYS = {"allow", "disallow", "crawl-delay", "request-rate"}
 _KEYS = _RULE_KEYS | {"user-agent", "sitemap"}
 
 
-def _stdlib(lines: List[str]) -> urllib.robotparser.RobotFileParser:
+def _stdlib(lines: list[str]) -> urllib.robotparser.RobotFileParser:
     parser = urllib.robotparser.RobotFileParser()
     parser.parse(lines)
     return parser
 
 
-def _ours(lines: List[str]) -> RobotFileParser:
+def _ours(lines: list[str]) -> RobotFileParser:
     parser = RobotFileParser()
     parser.parse(lines)
     return parser
 
 
-def _records(text: str, robots: robotsrules.RobotsTxt) -> Optional[List[List[Tuple[str, str]]]]:
+def _records(text: str, robots: robotsrules.RobotsTxt) -> Optional[list[list[tuple[str, str]]]]:
     """The blank-line records as (key, value) lists of the directives both readers know;
     None when any line is read differently by the two (a Google-only leniency)."""
     lines = text.splitlines()
     report = robots.lines
-    records: List[List[Tuple[str, str]]] = [[]]
+    records: list[list[tuple[str, str]]] = [[]]
     for index, raw in enumerate(lines):
         if raw == "":
             records.append([])
@@ -72,7 +73,7 @@ def _records(text: str, robots: robotsrules.RobotsTxt) -> Optional[List[List[Tup
     return [record for record in records if record]
 
 
-def _comparable(body: bytes) -> Optional[Dict[str, object]]:
+def _comparable(body: bytes) -> Optional[dict[str, object]]:
     """What makes a file comparable, or None. Returns its records' agents and rules."""
     if len(body) > robotsrules.DEFAULT_MAX_BYTES or body.startswith(b"\xef\xbb\xbf"[:1]):
         return None
@@ -85,8 +86,8 @@ def _comparable(body: bytes) -> Optional[Dict[str, object]]:
     records = _records(text, robotsrules.parse(body))
     if records is None:
         return None
-    seen: Set[str] = set()
-    agents: List[str] = []
+    seen: set[str] = set()
+    agents: list[str] = []
     groups = [r for r in records if any(key == "user-agent" for key, _ in r)]
     for record in groups[:-1]:
         # Google closes a group only at a user-agent line after an allow/disallow line: a
@@ -129,7 +130,7 @@ def _comparable(body: bytes) -> Optional[Dict[str, object]]:
     return {"agents": agents}
 
 
-def _agent_comparable(agent: str, agents: List[str]) -> bool:
+def _agent_comparable(agent: str, agents: list[str]) -> bool:
     """urllib applies a record when its name is a *substring* of the agent's."""
     lowered = agent.lower()
     return all(name == "*" or name not in lowered or name == lowered for name in agents)
@@ -146,7 +147,7 @@ def test_parity_with_stdlib_on_corpus(corpus_dir: str) -> None:
     urls = _urls(corpus_dir)
     names = sorted(os.listdir(os.path.join(corpus_dir, "robots")))
     files = checks = delays = 0
-    problems: List[str] = []
+    problems: list[str] = []
     for name in names:
         with open(os.path.join(corpus_dir, "robots", name), "rb") as handle:
             body = handle.read()
@@ -184,7 +185,7 @@ def test_parity_with_stdlib_on_corpus(corpus_dir: str) -> None:
 
 # -- the documented differences, one test each (numbers as in the module docstring) ------------
 
-def _both(body: str) -> Tuple[urllib.robotparser.RobotFileParser, RobotFileParser]:
+def _both(body: str) -> tuple[urllib.robotparser.RobotFileParser, RobotFileParser]:
     lines = body.splitlines()
     return _stdlib(lines), _ours(lines)
 
@@ -330,7 +331,7 @@ TEXT = "User-agent: *\nDisallow: /a\n\nUser-agent: Bot\nDisallow: /b\nSitemap: h
     TEXT.splitlines(),                                              # no line ends
     io.BytesIO(TEXT.encode()).readlines(),                          # bytes, as from open("rb")
 ], ids=["lf", "crlf", "cr", "none", "bytes"])
-def test_parse_lines_keeping_their_line_ends(lines: List[str]) -> None:
+def test_parse_lines_keeping_their_line_ends(lines: list[str]) -> None:
     ours = _ours(lines)
     verdict = ours.explain("Bot", "/b")
     assert verdict is not None and verdict.rule is not None
@@ -361,10 +362,10 @@ def _strip_one_line_end(line: str) -> str:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.text("ab\r\n", max_size=5), max_size=8), st.booleans())
 @example(lines=["\n", ""], as_bytes=False)  # found by hypothesis: the LF fast path's last item
-def test_parse_lines_is_one_line_end_off_each_item_joined_by_lf(lines: List[str],
+def test_parse_lines_is_one_line_end_off_each_item_joined_by_lf(lines: list[str],
                                                                   as_bytes: bool) -> None:
     expected = "\n".join(_strip_one_line_end(line) for line in lines)
-    items: List[object] = [line.encode() if as_bytes and i % 2 else line
+    items: list[object] = [line.encode() if as_bytes and i % 2 else line
                            for i, line in enumerate(lines)]
     ours = RobotFileParser()
     ours.parse(iter(items))  # type: ignore[arg-type]
@@ -446,7 +447,7 @@ def test_difference_9_network_error_does_not_raise(pool: ServerPool) -> None:
 
 
 def test_difference_9_redirect_limit(pool: ServerPool) -> None:
-    hops: Dict[str, object] = {f"/r{i}": redirect(f"/r{i + 1}") for i in range(7)}
+    hops: dict[str, object] = {f"/r{i}": redirect(f"/r{i + 1}") for i in range(7)}
     site = pool.http({"/robots.txt": redirect("/r0"), **hops,  # type: ignore[dict-item]
                       "/r7": respond(200, b"User-agent: *\nDisallow: /\n")})
     assert _stdlib_read(site.url()).can_fetch("a", "/x") is False  # followed 8 hops

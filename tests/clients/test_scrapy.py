@@ -13,8 +13,9 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Dict, Iterator, List
+from typing import Any
 
 import pytest
 
@@ -35,7 +36,7 @@ OURS = {"scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
         "robotsrules.scrapy.RobotsTxtMiddleware": 100}
 
 
-def _settings(**more: Any) -> Dict[str, Any]:
+def _settings(**more: Any) -> dict[str, Any]:
     settings = {
         "ROBOTSTXT_OBEY": True,
         "USER_AGENT": HEADER,
@@ -50,7 +51,7 @@ def _settings(**more: Any) -> Dict[str, Any]:
     return settings
 
 
-def _crawl(settings: Dict[str, Any], urls: List[str]) -> Dict[str, Any]:
+def _crawl(settings: dict[str, Any], urls: list[str]) -> dict[str, Any]:
     done = subprocess.run(
         [sys.executable, SCRIPT, json.dumps(settings), json.dumps(urls)],
         capture_output=True, text=True, timeout=2 * HANG, cwd=ROOT,
@@ -58,17 +59,17 @@ def _crawl(settings: Dict[str, Any], urls: List[str]) -> Dict[str, Any]:
     assert done.returncode == 0, done.stderr[-3000:]
     lines = done.stdout.strip().splitlines()
     assert lines, f"no stats printed; stderr:\n{done.stderr[-3000:]}"
-    stats: Dict[str, Any] = json.loads(lines[-1])
+    stats: dict[str, Any] = json.loads(lines[-1])
     stats["stderr"] = done.stderr
     return stats
 
 
-def _pages(server: RawHTTPServer) -> List[str]:
+def _pages(server: RawHTTPServer) -> list[str]:
     return [path for path in server.paths if not path.endswith(".txt")]
 
 
 @pytest.fixture(scope="module")
-def sites() -> Iterator[Dict[str, RawHTTPServer]]:
+def sites() -> Iterator[dict[str, RawHTTPServer]]:
     with ServerPool() as pool:
         yield {
             # robots.txt redirected to the real file; ExampleBot has its own group.
@@ -86,15 +87,15 @@ def sites() -> Iterator[Dict[str, RawHTTPServer]]:
 
 
 @pytest.fixture(scope="module")
-def crawls(sites: Dict[str, RawHTTPServer], tmp_path_factory: pytest.TempPathFactory
-           ) -> Dict[str, Any]:
+def crawls(sites: dict[str, RawHTTPServer], tmp_path_factory: pytest.TempPathFactory
+           ) -> dict[str, Any]:
     """Every crawl of this module, run once: the first alone, the next three in parallel."""
     store = f"sqlite:///{tmp_path_factory.mktemp('store')}/robots.sqlite3"
     rules, missing = sites["rules"], sites["missing"]
     main_urls = [rules.url(p) for p in ("/", "/a", "/b", "/private/x", "/private/y",
                                          "/private/press/z")]
     main_urls += [missing.url("/"), missing.url("/private/x")]
-    out: Dict[str, Any] = {}
+    out: dict[str, Any] = {}
     out["main"] = _crawl(_settings(DOWNLOADER_MIDDLEWARES=OURS, ROBOTSRULES_STORE=store),
                          main_urls)
     out["main_log"] = {name: list(server.requests) for name, server in sites.items()}
@@ -111,7 +112,7 @@ def crawls(sites: Dict[str, RawHTTPServer], tmp_path_factory: pytest.TempPathFac
     return out
 
 
-def test_scrapy_disallowed_pages_never_requested(crawls: Dict[str, Any]) -> None:
+def test_scrapy_disallowed_pages_never_requested(crawls: dict[str, Any]) -> None:
     log = crawls["main_log"]
     rules = [r.path for r in log["rules"]]
     assert rules[:2] == ["/robots.txt", "/rules.txt"]  # the redirect followed, once
@@ -127,7 +128,7 @@ def test_scrapy_disallowed_pages_never_requested(crawls: Dict[str, Any]) -> None
     assert len(stats["seen"]) == 6
 
 
-def test_scrapy_crawl_delay_spaces_requests(crawls: Dict[str, Any]) -> None:
+def test_scrapy_crawl_delay_spaces_requests(crawls: dict[str, Any]) -> None:
     # Crawl-delay: 0.5 (jitter switched off). No page goes before the rules have arrived at
     # the server, and each goes at least 0.5 s after the one before: the k-th page arrives
     # at least k x 0.5 s after the rules did (server times both; late, never early).
@@ -140,8 +141,8 @@ def test_scrapy_crawl_delay_spaces_requests(crawls: Dict[str, Any]) -> None:
     assert crawls["main"]["robotstxt/crawl_delay/slots"] == 1
 
 
-def test_scrapy_unreachable_robots_stops_the_site(sites: Dict[str, RawHTTPServer],
-                                                   crawls: Dict[str, Any]) -> None:
+def test_scrapy_unreachable_robots_stops_the_site(sites: dict[str, RawHTTPServer],
+                                                   crawls: dict[str, Any]) -> None:
     # Ours: nothing but robots.txt (tried twice: RETRY_TIMES=1 applies to it too).
     paths = sites["down"].paths
     assert set(paths) == {"/robots.txt"} and len(paths) == 2
@@ -152,15 +153,15 @@ def test_scrapy_unreachable_robots_stops_the_site(sites: Dict[str, RawHTTPServer
     assert stats["seen"] == []
 
 
-def test_scrapy_own_middleware_crawls_everything_on_503(sites: Dict[str, RawHTTPServer],
-                                                        crawls: Dict[str, Any]) -> None:
+def test_scrapy_own_middleware_crawls_everything_on_503(sites: dict[str, RawHTTPServer],
+                                                        crawls: dict[str, Any]) -> None:
     # The contrast that makes the previous test meaningful: Scrapy parses the 503 page.
     assert sorted(_pages(sites["down_scrapy"])) == ["/", "/a", "/b"]
     assert len(crawls["down_scrapy"]["seen"]) == 3
 
 
-def test_scrapy_shared_store_spares_the_next_run(sites: Dict[str, RawHTTPServer],
-                                                 crawls: Dict[str, Any]) -> None:
+def test_scrapy_shared_store_spares_the_next_run(sites: dict[str, RawHTTPServer],
+                                                 crawls: dict[str, Any]) -> None:
     first = crawls["main_log"]
     assert sites["rules"].count("/robots.txt") == 1 == len(
         [r for r in first["rules"] if r.path == "/robots.txt"])

@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Dict, List
+from typing import Any
 
 
-def answers(cases: Dict[str, Any]) -> List[Any]:
+def answers(cases: dict[str, Any]) -> list[Any]:
     import robotsrules
 
-    out: List[Any] = [robotsrules.COMPILED]
+    out: list[Any] = [robotsrules.COMPILED]
     for item in cases["files"]:
         body = item["body"].encode("latin-1")
-        row: List[Any] = []
+        row: list[Any] = []
         try:
             robots = robotsrules.parse(body)
         except Exception as error:  # a build that raises where the other does not differs

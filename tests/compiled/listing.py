@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import List
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,7 +20,7 @@ def marker() -> str:
     raise AssertionError("setup.py assigns no MARKER")
 
 
-def compiled_modules() -> List[str]:
+def compiled_modules() -> list[str]:
     """The marked modules, names relative to ``robotsrules`` (``_page._html``), sorted."""
     package = ROOT / "src" / "robotsrules"
     line = marker()

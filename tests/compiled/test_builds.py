@@ -20,7 +20,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 
@@ -49,7 +49,7 @@ VALUES = ["*", "/", "/a", "/a*", "/a$", "/*.php$", "/%61", "/é", "/a?b=1", "", 
 BREAKS = ["\n", "\r\n", "\r", "\n\n"]
 
 
-def _generated(count: int, seed: int) -> List[Dict[str, Any]]:
+def _generated(count: int, seed: int) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     files = []
     for _ in range(count):
@@ -69,7 +69,7 @@ def _generated(count: int, seed: int) -> List[Dict[str, Any]]:
 
 @pytest.mark.skipif(not EXPECT_COMPILED, reason="the compiled run compares with the pure one")
 def test_pure_and_compiled_give_the_same_answers(tmp_path: Path, corpus_dir: str) -> None:
-    cases: Dict[str, Any] = {"files": _generated(400, seed=27), "agents": AGENTS}
+    cases: dict[str, Any] = {"files": _generated(400, seed=27), "agents": AGENTS}
     urls = corpus.urls_by_host(corpus_dir)
     for name in corpus.sample(corpus_dir)[::6]:
         body = (Path(corpus_dir) / "robots" / name).read_bytes()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import pickle
-from typing import List
 
 import pytest
 from hypothesis import example, given
@@ -138,11 +137,11 @@ def test_subclassing_the_parsed_file_is_pure_python_only() -> None:
             == [False, True, True]
 
 
-def _both_ways(text: str, line: int = 1) -> List[Row]:
+def _both_ways(text: str, line: int = 1) -> list[Row]:
     """The rules of ``text`` read both ways (the lines split up front, pure Python's; the
     lines found by search, the compiled build's), which must agree."""
-    by_split: List[Row] = []
-    by_search: List[Row] = []
+    by_split: list[Row] = []
+    by_search: list[Row] = []
     _outline._rules_by_split(text, line, by_split)
     _outline._rules_by_search(text, line, by_search)
     assert by_search == by_split, text[:300]
@@ -167,7 +166,7 @@ _RULE_LINES = st.sampled_from([
 @example(["Disallow: /a", "Allow: /b"], "", 1)
 @example(["Disallow: /r\x00s", "Disallow: /a"], "\n", 3)
 @example(["Allow: /" + "y" * (MAX_LINE_BYTES - 7)], "", 1)
-def test_the_rule_search_reads_as_the_rule_split(lines: List[str], end: str, line: int) -> None:
+def test_the_rule_search_reads_as_the_rule_split(lines: list[str], end: str, line: int) -> None:
     _both_ways("\n".join(lines) + end, line)
 
 

@@ -19,8 +19,8 @@ import gzip
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, List
 
 import pytest
 
@@ -45,7 +45,7 @@ def servers() -> Iterator[ServerPool]:
 
 def test_the_cache_fetches_and_never_turns_a_disallow_into_allowed(servers: ServerPool) -> None:
     server = servers.http(respond(200, RULES))
-    clock: List[float] = [START]
+    clock: list[float] = [START]
     cache = RobotsCache(user_agent=UA, clock=lambda: clock[0], timeout=HEALTHY)
     served = cache.lookup(server.url("/private"))
     assert (served.result.outcome, served.result.error) == ("ok", None)
@@ -66,7 +66,7 @@ def test_the_cache_fetches_and_never_turns_a_disallow_into_allowed(servers: Serv
 def test_the_async_cache_fetches(servers: ServerPool) -> None:
     server = servers.http(respond(200, RULES))
 
-    async def main() -> List[bool]:
+    async def main() -> list[bool]:
         cache = AsyncRobotsCache(user_agent=UA, timeout=HEALTHY)
         served = await cache.lookup(server.url("/"))
         assert served.result.outcome == "ok", served.result.error

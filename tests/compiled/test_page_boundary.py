@@ -13,7 +13,7 @@ where pure Python answers. Each case below runs in the pure run and in the compi
 from __future__ import annotations
 
 import datetime
-from typing import Any, Callable, Tuple
+from typing import Any, Callable
 
 import pytest
 
@@ -34,7 +34,7 @@ def _read() -> Any:
     return read_response(LINK, HEAD)
 
 
-def _outcome(call: Callable[[], Any]) -> Tuple[str, Any]:
+def _outcome(call: Callable[[], Any]) -> tuple[str, Any]:
     try:
         return ("value", call())
     except Exception as error:  # the error's type is the outcome compared

@@ -31,9 +31,10 @@ covers them.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Set, Tuple, Union
+from typing import Optional, Union
 
 import pytest
 
@@ -49,11 +50,11 @@ PYTHON_CLASSES = {"NamedTuple", "Enum", "IntEnum", "Flag", "IntFlag", "TypedDict
 class Module:
     name: str
     tree: ast.Module
-    lines: List[str]
-    classes: Dict[str, ast.ClassDef] = field(default_factory=dict)
-    functions: Set[str] = field(default_factory=set)
-    finals: Set[str] = field(default_factory=set)
-    imports: Dict[str, Tuple[str, Optional[str]]] = field(default_factory=dict)
+    lines: list[str]
+    classes: dict[str, ast.ClassDef] = field(default_factory=dict)
+    functions: set[str] = field(default_factory=set)
+    finals: set[str] = field(default_factory=set)
+    imports: dict[str, tuple[str, Optional[str]]] = field(default_factory=dict)
     """A local name -> (module, attribute) for ``from m import a``, (module, None) for a module."""
 
 
@@ -103,19 +104,19 @@ def _parse(text: str, name: str, package: bool = False) -> Module:
     return found
 
 
-def _package() -> Dict[str, Module]:
+def _package() -> dict[str, Module]:
     return {_module_name(path): _read(path, _module_name(path))
             for path in sorted(PACKAGE.rglob("*.py"))}
 
 
-Target = Union[Tuple[str, None], Tuple[str, str]]
+Target = Union[tuple[str, None], tuple[str, str]]
 """A module (name, None) or a name defined in a module (module, name)."""
 
 
 class Resolver:
     """Follows a name through imports to the module that defines it."""
 
-    def __init__(self, modules: Dict[str, Module]) -> None:
+    def __init__(self, modules: dict[str, Module]) -> None:
         self.modules = modules
 
     def member(self, module: str, name: str, depth: int = 0) -> Optional[Target]:
@@ -162,11 +163,11 @@ class Resolver:
         return None
 
 
-def _names(nodes: List[ast.expr]) -> Set[str]:
+def _names(nodes: list[ast.expr]) -> set[str]:
     return {ast.unparse(node).split(".")[-1].split("[")[0] for node in nodes}
 
 
-def _python_class(modules: Dict[str, Module], resolver: Resolver, module: str, name: str,
+def _python_class(modules: dict[str, Module], resolver: Resolver, module: str, name: str,
                   depth: int = 0) -> bool:
     """True for a class that mypyc compiles as a Python class, not a native one."""
     node = modules[module].classes[name]
@@ -185,7 +186,7 @@ def _python_class(modules: Dict[str, Module], resolver: Resolver, module: str, n
     return False
 
 
-def _native_class(modules: Dict[str, Module], resolver: Resolver, compiled: Set[str],
+def _native_class(modules: dict[str, Module], resolver: Resolver, compiled: set[str],
                   target: Optional[Target]) -> bool:
     if target is None or target[1] is None or target[0] not in compiled:
         return False
@@ -194,7 +195,7 @@ def _native_class(modules: Dict[str, Module], resolver: Resolver, compiled: Set[
             and not _python_class(modules, resolver, module, name))
 
 
-def _sources(modules: Dict[str, Module]) -> List[Tuple[str, Module]]:
+def _sources(modules: dict[str, Module]) -> list[tuple[str, Module]]:
     """Every module of the package and every test module, by its path."""
     found = [(f"src/{name.replace('.', '/')}.py", module) for name, module in modules.items()]
     for path in sorted(TESTS.rglob("*.py")):
@@ -203,8 +204,8 @@ def _sources(modules: Dict[str, Module]) -> List[Tuple[str, Module]]:
     return found
 
 
-def subclass_offences(modules: Dict[str, Module], compiled: Set[str],
-                      sources: List[Tuple[str, Module]]) -> List[str]:
+def subclass_offences(modules: dict[str, Module], compiled: set[str],
+                      sources: list[tuple[str, Module]]) -> list[str]:
     """Classes outside the compiled modules whose base is a native compiled class."""
     resolver = Resolver(modules)
     found = []
@@ -224,7 +225,7 @@ def subclass_offences(modules: Dict[str, Module], compiled: Set[str],
     return found
 
 
-def _assigned(module: Module) -> Iterator[Tuple[int, ast.expr, str]]:
+def _assigned(module: Module) -> Iterator[tuple[int, ast.expr, str]]:
     """(line, owner expression or a string constant, attribute) of each attribute set."""
     for node in ast.walk(module.tree):
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
@@ -244,8 +245,8 @@ def _assigned(module: Module) -> Iterator[Tuple[int, ast.expr, str]]:
                 yield node.lineno, first, str(node.args[1].value)
 
 
-def patch_offences(modules: Dict[str, Module], compiled: Set[str],
-                   sources: List[Tuple[str, Module]]) -> List[str]:
+def patch_offences(modules: dict[str, Module], compiled: set[str],
+                   sources: list[tuple[str, Module]]) -> list[str]:
     """Attributes set on a compiled native class, or a compiled module's functions, classes
     and ``Final`` constants replaced."""
     resolver = Resolver(modules)
@@ -276,34 +277,34 @@ def patch_offences(modules: Dict[str, Module], compiled: Set[str],
 
 
 @pytest.fixture(scope="module")
-def package() -> Dict[str, Module]:
+def package() -> dict[str, Module]:
     return _package()
 
 
 @pytest.fixture(scope="module")
-def compiled(package: Dict[str, Module]) -> Set[str]:
+def compiled(package: dict[str, Module]) -> set[str]:
     names = {f"robotsrules.{name}" for name in compiled_modules()}
     assert names <= set(package), names - set(package)
     return names
 
 
 @pytest.fixture(scope="module")
-def sources(package: Dict[str, Module]) -> List[Tuple[str, Module]]:
+def sources(package: dict[str, Module]) -> list[tuple[str, Module]]:
     return _sources(package)
 
 
-def test_no_pure_class_subclasses_a_compiled_one(package: Dict[str, Module], compiled: Set[str],
-                                                 sources: List[Tuple[str, Module]]) -> None:
+def test_no_pure_class_subclasses_a_compiled_one(package: dict[str, Module], compiled: set[str],
+                                                 sources: list[tuple[str, Module]]) -> None:
     assert subclass_offences(package, compiled, sources) == []
 
 
 def test_nothing_patches_a_compiled_class_or_function(
-        package: Dict[str, Module], compiled: Set[str],
-        sources: List[Tuple[str, Module]]) -> None:
+        package: dict[str, Module], compiled: set[str],
+        sources: list[tuple[str, Module]]) -> None:
     assert patch_offences(package, compiled, sources) == []
 
 
-def _snippet(text: str) -> List[Tuple[str, Module]]:
+def _snippet(text: str) -> list[tuple[str, Module]]:
     return [("snippet", _parse(text, "tests.snippet"))]
 
 
@@ -316,7 +317,7 @@ def _snippet(text: str) -> List[Tuple[str, Module]]:
     ("import robotsrules\nclass R(robotsrules.RobotsTxt): pass\n",
      "class R subclasses compiled robotsrules.robotstxt.RobotsTxt"),
 ])
-def test_the_subclass_check_finds(package: Dict[str, Module], compiled: Set[str],
+def test_the_subclass_check_finds(package: dict[str, Module], compiled: set[str],
                                   text: str, expected: str) -> None:
     assert subclass_offences(package, compiled, _snippet(text)) == [
         f"snippet:{text.count(chr(10))}: {expected}"]
@@ -333,7 +334,7 @@ def test_the_subclass_check_finds(package: Dict[str, Module], compiled: Set[str]
     ("def t(monkeypatch):\n    monkeypatch.setattr('robotsrules._decoder.accept_encoding', 1)\n",
      "snippet:2: replaces accept_encoding of compiled module robotsrules._decoder"),
 ])
-def test_the_patch_check_finds(package: Dict[str, Module], compiled: Set[str],
+def test_the_patch_check_finds(package: dict[str, Module], compiled: set[str],
                                text: str, expected: str) -> None:
     assert patch_offences(package, compiled, _snippet(text)) == [expected]
 
@@ -347,7 +348,7 @@ def test_the_patch_check_finds(package: Dict[str, Module], compiled: Set[str],
     "import robotsrules\nclass R(robotsrules.RobotsTxt):  # compiled build: on purpose\n"
     "    pass\n",
 ])
-def test_the_checks_let_pass(package: Dict[str, Module], compiled: Set[str], text: str) -> None:
+def test_the_checks_let_pass(package: dict[str, Module], compiled: set[str], text: str) -> None:
     snippet = _snippet(text)
     assert patch_offences(package, compiled, snippet) == []
     assert subclass_offences(package, compiled, snippet) == []

@@ -7,8 +7,6 @@ oracle (tests/oracle.py) applies the same preparation, so these cases still agre
 
 from __future__ import annotations
 
-from typing import List
-
 from .case import Case
 
 S = b"User-agent: *\n"
@@ -39,7 +37,7 @@ BEFORE_LINE = BEFORE[:MAX].count(b"\n")
 AGENT_PAST = (b"User-agent: a\nDisallow: /a\n" + b"#" * (MAX - 26 - 1)
               + b"\nUser-agent: *\nDisallow: /\n")
 
-CASES: List[Case] = [
+CASES: list[Case] = [
     # --- D1: non-ASCII characters of the URL are percent-encoded as UTF-8 ----------------------
     Case("dev_d1_utf8_path", "SPEC D1", S + b"Disallow: /caf\xc3\xa9\n", BOT, EX + "/caf\u00e9",
          False, 2, note="raw Google library: the URL's raw octets never match the escaped rule"),

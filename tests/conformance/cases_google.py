@@ -8,7 +8,8 @@ rule-only examples are put under ``user-agent: *``.
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence
+from collections.abc import Sequence
+from typing import Optional
 
 from .case import Case
 
@@ -97,7 +98,7 @@ SITEMAP_GROUP_READ_AS = b"user-agent: a\nuser-agent: b\ndisallow: /\n"
 
 
 def _table(name: str, pattern: bytes, matching: Sequence[str], not_matching: Sequence[str],
-           notes: Optional[Dict[str, str]] = None) -> List[Case]:
+           notes: Optional[dict[str, str]] = None) -> list[Case]:
     """One row of the doc's path-matching table, as ``disallow: pattern`` under ``*``."""
     notes = notes or {}
     body = b"user-agent: *\ndisallow: " + pattern + b"\n"
@@ -115,7 +116,7 @@ FISH = ["/fish", "/fish.html", "/fish/salmon.html", "/fishheads", "/fishheads/yu
         "/fish.php?id=anything"]
 NOT_FISH = ["/Fish.asp", "/catfish", "/?id=fish", "/desert/fish"]
 
-PATH_TABLE: List[Case] = [
+PATH_TABLE: list[Case] = [
     *_table("root", b"/", ["/", "/page", "/a/b/c.html?x=1"], []),
     *_table("root_star", b"/*", ["/", "/page", "/a/b/c.html?x=1"], []),
     *_table("root_dollar", b"/$", ["/"], ["/page", "/a/", "/?x=1"],
@@ -140,7 +141,7 @@ def _prec(name: str, rules: bytes, url: str, allowed: bool, line: int, note: str
                 "Googlebot", EX + url, allowed, line, note=note)
 
 
-PRECEDENCE_EXAMPLES: List[Case] = [
+PRECEDENCE_EXAMPLES: list[Case] = [
     _prec("page", b"allow: /p\ndisallow: /\n", "/page", True, 2, "allow: /p is more specific"),
     _prec("folder", b"allow: /folder\ndisallow: /folder\n", "/folder/page", True, 2,
           "conflict: the least restrictive rule (allow) wins"),
@@ -163,7 +164,7 @@ PRECEDENCE_EXAMPLES: List[Case] = [
           "order-independent"),
 ]
 
-CASES: List[Case] = [
+CASES: list[Case] = [
     # --- the introduction's example ------------------------------------------------------
     Case("google_doc_intro_googlebot_includes", G, INTRO, "Googlebot",
          EX + "/includes/main.css", True, 9),

@@ -7,8 +7,6 @@ and Google's library (SPEC §6.2-6.4: value cut at ``[A-Za-z_-]``, ``*bot`` vs `
 
 from __future__ import annotations
 
-from typing import List
-
 from .case import Case
 
 R = "RFC 9309 §2.2.1"
@@ -41,7 +39,7 @@ TWO_BOTS = (
     b"Disallow: /c\n"  # 10
 )
 
-CASES: List[Case] = [
+CASES: list[Case] = [
     # --- building groups ---------------------------------------------------------------------
     Case("groups_agents_share_rules_1", R21, b"User-agent: a\nUser-agent: b\nDisallow: /x\n", "a",
          "/x", False, 3),

@@ -7,8 +7,6 @@ the old reading differs (substring agent match, blank lines ending records, firs
 
 from __future__ import annotations
 
-from typing import List
-
 from .case import Case
 
 S94 = "1994 standard"
@@ -76,7 +74,7 @@ GOOGLE_DIFFERS = {
 HEX_CASE = "escape hex case is insensitive: rule normalised by Google, URL by SPEC D2"
 
 
-def _table96() -> List[Case]:
+def _table96() -> list[Case]:
     cases = []
     for i, (record, path, matches) in enumerate(TABLE96, 1):
         google = matches and i not in GOOGLE_DIFFERS
@@ -88,7 +86,7 @@ def _table96() -> List[Case]:
     return cases
 
 
-CASES: List[Case] = [
+CASES: list[Case] = [
     # --- 1994: first example ----------------------------------------------------------------
     Case("legacy_1994_example1_map", S94, EX1, "anybot", SITE + "/cyberworld/map/index.html",
          False, 4),

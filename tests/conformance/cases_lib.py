@@ -6,15 +6,13 @@ Each group of cases is labelled with the item of SPEC §6 it pins down.
 
 from __future__ import annotations
 
-from typing import List
-
 from .case import Case
 
 L = "Google lib"
 S = b"User-agent: *\n"
 BOT = "ExampleBot"
 
-CASES: List[Case] = [
+CASES: list[Case] = [
     # --- §6.1 keys by case-insensitive prefix; accepted typos --------------------------------
     Case("lib_prefix_key_disallowed", L + " §6.1", S + b"Disallowed: /p\n", BOT, "/p/x", False, 2),
     Case("lib_prefix_key_disallow_anything", L + " §6.1", S + b"disallow-path: /p\n", BOT, "/p",

@@ -8,7 +8,7 @@ wildcards and escapes, escapes never decoded, ``index.htm*``, plain path slicing
 
 from __future__ import annotations
 
-from typing import List, Sequence
+from collections.abc import Sequence
 
 from .case import Case
 
@@ -26,7 +26,7 @@ def _d(rule: bytes) -> bytes:
 
 
 def _allow_table(name: str, pattern: bytes, matching: Sequence[str],
-                 not_matching: Sequence[str]) -> List[Case]:
+                 not_matching: Sequence[str]) -> list[Case]:
     """A row of the doc's path-matching table read as ``allow`` under ``disallow: /``."""
     body = S + b"Disallow: /\nAllow: " + pattern + b"\n"
     cases = [Case(f"match_allow_table_{name}_{i}", G + " path matching", body, BOT, EX + path,
@@ -36,7 +36,7 @@ def _allow_table(name: str, pattern: bytes, matching: Sequence[str],
     return cases
 
 
-ALLOW_TABLE: List[Case] = [
+ALLOW_TABLE: list[Case] = [
     *_allow_table("fish", b"/fish", ["/fish", "/fish.php?id=anything", "/fishheads/yummy.html"],
                   ["/Fish.asp", "/catfish", "/?id=fish"]),
     *_allow_table("fish_slash", b"/fish/", ["/fish/", "/fish/salmon.htm"], ["/fish", "/Fish/"]),
@@ -48,7 +48,7 @@ ALLOW_TABLE: List[Case] = [
                   ["/Fish.PHP"]),
 ]
 
-CASES: List[Case] = [
+CASES: list[Case] = [
     # --- * wildcard ------------------------------------------------------------------------
     Case("match_star_middle_empty", R3, _d(b"/a*b"), BOT, "/ab", False, 2),
     Case("match_star_middle_run", R3, _d(b"/a*b"), BOT, "/axxb", False, 2),

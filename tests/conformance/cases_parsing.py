@@ -7,8 +7,6 @@ ignored, HTML bodies, non-UTF-8 characters, 500 KiB), and Google's library for t
 
 from __future__ import annotations
 
-from typing import List
-
 from .case import Case
 
 R = "RFC 9309 §2.2"
@@ -45,7 +43,7 @@ LONG_COMMENT = S + b"# " + b"c" * 40_000 + b"\nDisallow: /z\n"
 BIG_FIRST = S + b"Disallow: /x\n" + (b"#" + b"p" * 98 + b"\n") * 6_000  # 600,027 octets
 BIG_LATE = S + (b"#" + b"p" * 98 + b"\n") * 6_000 + b"Disallow: /x\n"
 
-CASES: List[Case] = [
+CASES: list[Case] = [
     # --- line ends -------------------------------------------------------------------------
     Case("parse_eol_lf", R, b"User-agent: *\nDisallow: /x\n", BOT, "/x", False, 2),
     Case("parse_eol_cr", R, b"User-agent: *\rDisallow: /x\r", BOT, "/x", False, 2),

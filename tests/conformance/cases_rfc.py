@@ -6,8 +6,6 @@ merges every ``*`` group), the case follows Google and the note quotes the RFC.
 
 from __future__ import annotations
 
-from typing import List
-
 from .case import Case
 
 D = "2019 draft"  # draft-koster-rep-00, the seed; section numbers are the draft's
@@ -65,7 +63,7 @@ MERGE_9309 = (
 STAR = b"User-agent: *\n"
 EX = "https://www.example.com"
 
-CASES: List[Case] = [
+CASES: list[Case] = [
     # --- draft §3.1 simple example -------------------------------------------------------
     Case("rfc_3_1_simple_foobot_page", D + " §3.1", SIMPLE_DRAFT, "foobot",
          EX + "/example/page.html", False, 2),

@@ -13,7 +13,7 @@ never change it) and the answer for some purposes (``None``: nothing stated).
 
 from __future__ import annotations
 
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import NamedTuple, Optional
 
 
 class UsageCase(NamedTuple):
@@ -25,8 +25,8 @@ class UsageCase(NamedTuple):
     agent: str
     url: str
     crawl: bool
-    answers: Dict[str, Optional[bool]]
-    lines: Optional[Tuple[int, ...]] = None
+    answers: dict[str, Optional[bool]]
+    lines: Optional[tuple[int, ...]] = None
     """The line numbers of ``Usage.lines`` (None: unchecked)."""
     revision: Optional[str] = None
     """The draft-ietf-aipref-vocab revision whose reading the answers follow (None: the
@@ -70,7 +70,7 @@ T = True
 F = False
 N = None
 
-CASES: List[UsageCase] = [
+CASES: list[UsageCase] = [
     # draft-ietf-aipref-attach §3.4 table: path, crawl, usage preference.
     UsageCase("attach-example-test", ATTACH, ATTACH_EXAMPLE, "OtherBot", "/test", T,
               {"train-ai": F, "ai-train": F, "search": N, "ai-use": N}, (4,)),

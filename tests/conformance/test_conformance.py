@@ -8,8 +8,6 @@ table can drift neither from the sources nor from Google.
 
 from __future__ import annotations
 
-from typing import List
-
 import pytest
 
 import robotsrules
@@ -38,7 +36,7 @@ MODULES = (
     cases_matching,
 )
 
-ALL_CASES: List[Case] = [case for module in MODULES for case in module.CASES]
+ALL_CASES: list[Case] = [case for module in MODULES for case in module.CASES]
 _IDS = [case.id for case in ALL_CASES]
 _EXCEPTIONS = {"InvalidAgent", "InvalidURL"}
 

@@ -11,7 +11,6 @@ test workers.
 from __future__ import annotations
 
 import os
-from typing import List
 
 import pytest
 
@@ -30,7 +29,7 @@ SHARDED = [pytest.param(False, shard, id=f"sample-{shard}") for shard in range(S
 """(whole corpus?, shard) for the corpus tests: the sample by default, all with --run-slow."""
 
 
-def files(corpus_dir: str, full: bool, shard: int) -> List[str]:
+def files(corpus_dir: str, full: bool, shard: int) -> list[str]:
     """The file names of one shard of the sample or of the whole corpus."""
     if full:
         return corpus.names(corpus_dir)[shard::FULL_SHARDS]

@@ -10,7 +10,7 @@ Allow/disallow keep Google's grouping: the verdicts asserted here are Google's.
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
+from typing import Optional
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -26,7 +26,7 @@ ISSUE_EXAMPLE = (b"User-agent: a\nCrawl-delay: 1\nUser-agent: b\nCrawl-delay: 12
                  b"Disallow: /private\n")
 
 
-def delays(body: bytes, agents: List[str], mode: str = "google") -> Dict[str, Optional[float]]:
+def delays(body: bytes, agents: list[str], mode: str = "google") -> dict[str, Optional[float]]:
     robots = robotsrules.parse(body, mode=mode)  # type: ignore[arg-type]
     return {agent: robots.crawl_delay(agent) for agent in agents}
 
@@ -287,12 +287,12 @@ def test_answers_do_not_depend_on_what_was_read_first() -> None:
 
 # -- a plain second reading, line by line, as the property's reference ----------------------
 
-def reference(body: bytes, agent: str) -> Tuple[Optional[float], Optional[RequestRate]]:
+def reference(body: bytes, agent: str) -> tuple[Optional[float], Optional[RequestRate]]:
     """The rule of SPEC §5 written the simplest way: walk the per-line report, keep the
     run of user-agent lines each value belongs to."""
     robots = robotsrules.parse(body)
-    runs: List[Tuple[List[str], List[float], List[RequestRate]]] = []
-    lead: Tuple[List[float], List[RequestRate]] = ([], [])
+    runs: list[tuple[list[str], list[float], list[RequestRate]]] = []
+    lead: tuple[list[float], list[RequestRate]] = ([], [])
     open_run = False
     for line in robots.lines:
         if line.key == "user-agent":
@@ -339,7 +339,7 @@ LINES = ["User-agent: a", "User-agent: b", "User-agent: *", "User-agent: A/1", "
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(LINES), max_size=14), st.sampled_from(["\n", "\r\n"]))
-def test_crawl_delay_and_request_rate_agree_with_a_plain_line_walk(lines: List[str],
+def test_crawl_delay_and_request_rate_agree_with_a_plain_line_walk(lines: list[str],
                                                                    end: str) -> None:
     body = end.join(lines).encode()
     robots = robotsrules.parse(body)

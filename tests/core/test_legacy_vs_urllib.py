@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 import urllib.robotparser
-from typing import List, Optional, Union
+from typing import Optional, Union
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -35,13 +35,13 @@ requires_old_robotparser = pytest.mark.skipif(
 )
 
 
-def _urllib(lines: List[str]) -> urllib.robotparser.RobotFileParser:
+def _urllib(lines: list[str]) -> urllib.robotparser.RobotFileParser:
     parser = urllib.robotparser.RobotFileParser()
     parser.parse(lines)
     return parser
 
 
-def _prepared_lines(body: bytes, max_bytes: Optional[int] = DEFAULT_MAX_BYTES) -> List[str]:
+def _prepared_lines(body: bytes, max_bytes: Optional[int] = DEFAULT_MAX_BYTES) -> list[str]:
     """The body as legacy mode reads it, as lines for urllib (differences 1-3 applied)."""
     if max_bytes is not None:
         body = body[:max_bytes]
@@ -51,7 +51,7 @@ def _prepared_lines(body: bytes, max_bytes: Optional[int] = DEFAULT_MAX_BYTES) -
     return body[skip:].decode("utf-8", "replace").splitlines()
 
 
-def _raw_lines(body: bytes) -> List[str]:
+def _raw_lines(body: bytes) -> list[str]:
     """The lines ``RobotFileParser.read()`` makes of a body (strict UTF-8)."""
     return body.decode("utf-8").splitlines()
 
@@ -105,7 +105,7 @@ SEPARATORS = ["\n", "\r\n", "\r", "\n\n", "\x0c", "\n \n", "\n#c\n", "\u2028", "
 
 @st.composite
 def robots_files(draw: st.DrawFn) -> bytes:
-    parts: List[str] = []
+    parts: list[str] = []
     for _ in range(draw(st.integers(0, 10))):
         key = draw(st.sampled_from(LINE_KEYS))
         if key.lower().startswith("user"):
@@ -123,7 +123,7 @@ PATHS = st.text("/ab*$%27eEfF.?;=#~\u00e9", max_size=10).map(lambda p: "http://h
 @requires_old_robotparser
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(robots_files(), st.lists(PATHS, min_size=1, max_size=5))
-def test_random_files_agree_with_urllib(body: bytes, urls: List[str]) -> None:
+def test_random_files_agree_with_urllib(body: bytes, urls: list[str]) -> None:
     robots = robotsrules.parse(body, mode="legacy")
     reference = _urllib(_prepared_lines(body))
     for url in urls:

@@ -9,7 +9,6 @@ text and examples: its §2.2.2/§2.2.3 are RFC 9309's, its §3.1/§3.2 are RFC 9
 from __future__ import annotations
 
 import pickle
-from typing import List, Tuple
 
 import pytest
 from hypothesis import given, settings
@@ -77,7 +76,7 @@ def test_unknown_mode_raises_naming_the_valid_ones(bad: object) -> None:
 # -- rfc: percent-encoding (RFC 9309 §2.2.2) -------------------------------------------------
 
 # RFC 9309 §2.2.2 table: (path as written, encoded path, path to match).
-RFC_2_2_2_TABLE: List[Tuple[str, str, str]] = [
+RFC_2_2_2_TABLE: list[tuple[str, str, str]] = [
     ("/foo/bar?baz=quz", "/foo/bar?baz=quz", "/foo/bar?baz=quz"),
     ("/foo/bar?baz=https://foo.bar", "/foo/bar?baz=https%3A%2F%2Ffoo.bar",
      "/foo/bar?baz=https%3A%2F%2Ffoo.bar"),
@@ -159,7 +158,7 @@ def test_rfc_priority_counts_octets_after_decoding() -> None:
 
 
 @st.composite
-def _spelled(draw: st.DrawFn, text: str) -> Tuple[str, str]:
+def _spelled(draw: st.DrawFn, text: str) -> tuple[str, str]:
     """``text`` spelled twice, each unreserved character bare or as %xx (either case)."""
     rule, url = [], []
     for char in text:
@@ -178,7 +177,7 @@ def _spelled(draw: st.DrawFn, text: str) -> Tuple[str, str]:
 
 @settings(max_examples=300, deadline=None)
 @given(st.text("/abZ09-._~*$?=&;:@!", max_size=12).flatmap(lambda t: _spelled("/" + t)))
-def test_rfc_any_spelling_of_a_path_matches_itself(spellings: Tuple[str, str]) -> None:
+def test_rfc_any_spelling_of_a_path_matches_itself(spellings: tuple[str, str]) -> None:
     # RFC 9309 §2.2.2 and §2.2.3: only the spelling differs, so the rule matches the URL.
     rule, url = spellings
     assert rule_matches(rule, "http://h" + url, "rfc"), spellings
@@ -190,7 +189,7 @@ def test_rfc_any_spelling_of_a_path_matches_itself(spellings: Tuple[str, str]) -
                           st.text("/abc?=;", max_size=6)), max_size=6),
        st.text("/abc?=;", max_size=8))
 def test_rfc_is_google_without_escapes_wildcards_or_index_html(
-        rules: List[Tuple[str, str]], path: str) -> None:
+        rules: list[tuple[str, str]], path: str) -> None:
     body = "User-agent: *\n" + "".join(f"{key}: {value}\n" for key, value in rules)
     url = "http://h/" + path
     google = robotsrules.parse(body).explain(url, agent="a")

@@ -10,7 +10,6 @@ hand-picked traps, on random robots-like files, on arbitrary bytes and on the wh
 from __future__ import annotations
 
 import os
-from typing import List, Tuple
 
 import pytest
 from hypothesis import example, given
@@ -23,7 +22,7 @@ from robotsrules._rules._precedence import Row, rows_of, rule_key
 from tests.oracle import CORPUS
 from tests.property.test_properties import SETTINGS, robots_lines
 
-Structure = List[Tuple[Tuple[str, ...], List[Row]]]
+Structure = list[tuple[tuple[str, ...], list[Row]]]
 
 
 def by_outline(body: bytes) -> Structure:
@@ -133,7 +132,7 @@ def test_outline_equals_build_on_arbitrary_bytes(body: bytes) -> None:
     "Disallow: /u", "disallow /user", "Allow: /x", "Disalow: /t", "Sitemap: /s", "# user",
     "", "  ", "Crawl-delay: 2", "Userfoo: x", "Disallowed: /q", "diasllow: /r", "\x00",
 ]), max_size=30), st.lists(st.sampled_from(["\n", "\r", "\r\n"]), min_size=30, max_size=30))
-def test_outline_equals_build_on_shuffled_directives(lines: List[str], ends: List[str]) -> None:
+def test_outline_equals_build_on_shuffled_directives(lines: list[str], ends: list[str]) -> None:
     same("".join(line + end for line, end in zip(lines, ends)).encode())
 
 
@@ -153,7 +152,7 @@ def test_outline_equals_build_on_the_corpus() -> None:
 
 @SETTINGS
 @given(robots_lines(), st.lists(st.text("/ab*$%?=A\u00e9", max_size=10), min_size=1, max_size=6))
-def test_lazy_file_answers_as_an_eagerly_built_one(body: bytes, tails: List[str]) -> None:
+def test_lazy_file_answers_as_an_eagerly_built_one(body: bytes, tails: list[str]) -> None:
     """parse() reads rules from the source octets (or the LF text, with CRs) when asked;
     a RobotsTxt built from build()'s groups must answer every question the same way."""
     lazy = robotsrules.parse(body)
@@ -200,7 +199,7 @@ _CRLF_LINES = [
 @example(["User-agent: a", "Disallow: /a", "Allow: /a/b"], "\n", 0, "\r\n", "")  # mixed
 @example(["User-agent: a", "Disallow: /a", "User-agent: b", "Allow: /"], "\r\n", 0, "", "\ufeff")
 def test_crlf_files_are_read_from_their_octets(
-    lines: List[str], odd_end: str, odd_at: int, last: str, bom: str
+    lines: list[str], odd_end: str, odd_at: int, last: str, bom: str
 ) -> None:
     """A file whose every line ends in CRLF has its rules read from the source octets
     (offsets shifted by one CR per line); one other line end anywhere (a lone LF or CR)

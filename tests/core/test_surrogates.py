@@ -10,7 +10,6 @@ U+FFFD and never raise; in a URL they are the caller's mistake and raise ``Inval
 from __future__ import annotations
 
 import os
-from typing import List
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -129,7 +128,7 @@ def test_url_octets() -> None:
         url_octets("/\ud800")
 
 
-BODIES: List[bytes] = [
+BODIES: list[bytes] = [
     b"User-agent: *\nDisallow: /caf\xe9\nAllow: /caf\xc3\xa9/\n",
     b"\xef\xbb\xbfUser-agent: b\xf6t\nDisallow: /\xff\xfe\n",
     b"User-agent: *\r\nDisallow: /a\x80b*$\r\nSitemap: https://e.com/\xe4.xml\r\n",
@@ -154,7 +153,7 @@ def test_text_decoded_with_surrogateescape_reads_as_its_bytes() -> None:
 @given(st.lists(st.sampled_from([b"User-agent: *", b"User-agent: \xe9t\xe9", b"Disallow: /\xf0",
                                  b"Allow: /\xc3\xa9\x80", b"Disallow: /a\xff*", b"Sitemap: \xfe",
                                  b"#\xe9", b""]), max_size=8))
-def test_random_files_read_alike_as_text(lines: List[bytes]) -> None:
+def test_random_files_read_alike_as_text(lines: list[bytes]) -> None:
     _same_reading(b"\n".join(lines))
 
 

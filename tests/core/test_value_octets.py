@@ -9,7 +9,6 @@ may show U+FFFD.
 from __future__ import annotations
 
 import re
-from typing import List
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -49,7 +48,7 @@ def test_text_given_with_surrogateescape_reads_as_its_bytes() -> None:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from([b"a", b"/", b"\xe9", b"\xc3\xa9", b"\xe2\x82\xac", b"\xff",
                                  b"\xed\xa0\x80", b"\xf0\x9f\x98", b"%"]), max_size=12))
-def test_no_replacement_character_and_nothing_lost(pieces: List[bytes]) -> None:
+def test_no_replacement_character_and_nothing_lost(pieces: list[bytes]) -> None:
     value = b"https://x.example/" + b"".join(pieces)
     (sitemap,) = robotsrules.parse(b"Sitemap: " + value + b"\n").sitemaps
     assert "\ufffd" not in sitemap

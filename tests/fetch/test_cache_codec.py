@@ -6,7 +6,8 @@ import dataclasses
 import json
 import pickle
 import random
-from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional
 
 import pytest
 
@@ -191,9 +192,9 @@ def sample() -> bytes:
     return encode(Entry.first(good).after(drive([answer(503)], now=2.0)))
 
 
-def header_and_body(data: bytes) -> Tuple[Dict[str, Any], bytes]:
+def header_and_body(data: bytes) -> tuple[dict[str, Any], bytes]:
     head, _, rest = data.partition(b"\n")
-    header: Dict[str, Any] = json.loads(head)
+    header: dict[str, Any] = json.loads(head)
     return header, rest
 
 
@@ -247,7 +248,7 @@ def test_every_cut_and_any_extra_octet_is_a_value_error() -> None:
     (("good", "robots", "truncated"), "no"),
     (("unreachable_since",), "then"),
 ])
-def test_wrong_types_are_value_errors(path: Tuple[str, ...], value: object) -> None:
+def test_wrong_types_are_value_errors(path: tuple[str, ...], value: object) -> None:
     header, body = header_and_body(sample())
     node: Any = header
     for key in path[:-1]:

@@ -5,7 +5,7 @@ failure."""
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
+from typing import Optional
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -29,7 +29,7 @@ def result(status: int, at: float) -> FetchResult:
     raise AssertionError("unexpected redirect")
 
 
-def history(results: List[FetchResult]) -> Optional[Entry]:
+def history(results: list[FetchResult]) -> Optional[Entry]:
     """The entry one process holds after seeing ``results`` in order."""
     entry: Optional[Entry] = None
     for item in results:
@@ -86,7 +86,7 @@ fetches = st.lists(st.tuples(st.sampled_from([200, 404, 503, 500]),
 @settings(max_examples=300, deadline=None)
 @given(fetches, fetches)
 def test_merge_is_what_one_process_seeing_both_would_hold(
-        a: List[Tuple[int, int]], b: List[Tuple[int, int]]) -> None:
+        a: list[tuple[int, int]], b: list[tuple[int, int]]) -> None:
     times = {at for _, at in a}
     b = [(status, at) for status, at in b if at not in times]
     if not b:

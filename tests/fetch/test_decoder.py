@@ -13,7 +13,7 @@ from __future__ import annotations
 import gzip
 import tracemalloc
 import zlib
-from typing import Callable, List, NamedTuple, Optional, Tuple
+from typing import Callable, NamedTuple, Optional
 
 import pytest
 
@@ -45,7 +45,7 @@ class Case(NamedTuple):
     junk: bool = False
 
 
-CASES: List[Case] = [
+CASES: list[Case] = [
     Case("identity", "", lambda: RULES, "whole", RULES),
     Case("identity-named", "identity", lambda: RULES, "whole", RULES),
     Case("gzip", "gzip", lambda: gzip.compress(RULES, mtime=0), "whole", RULES),
@@ -178,7 +178,7 @@ CHUNKED = b"19\r\nUser-agent: *\nDisallow: /\r\n5;ext=1\r\nAllow\r\n0\r\nX-Trail
 
 @pytest.mark.parametrize("chunk", [1, 3, 1000])
 def test_chunked_whole_and_cut(chunk: int) -> None:
-    def run(data: bytes) -> Tuple[Dechunker, bytes]:
+    def run(data: bytes) -> tuple[Dechunker, bytes]:
         dechunker = Dechunker()
         out = b"".join(dechunker.feed(data[i:i + chunk]) for i in range(0, len(data), chunk))
         return dechunker, out  # (a compiled Dechunker takes no attribute of ours)

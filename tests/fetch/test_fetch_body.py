@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import pickle
 import threading
-from typing import List, Optional
+from typing import Optional
 
 import pytest
 
@@ -108,7 +108,7 @@ def test_a_result_is_immutable_and_pickles_without_its_parsed_rules() -> None:
 def test_threads_reading_the_rules_at_once_get_one_object() -> None:
     result = fetched(ROBOTS * 500)
     barrier = threading.Barrier(8)
-    seen: List[RobotsTxt] = []
+    seen: list[RobotsTxt] = []
 
     def read() -> None:
         barrier.wait()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import List
 
 import pytest
 
@@ -68,7 +67,7 @@ class Recording(Spacing):
 
     def __init__(self) -> None:
         super().__init__()
-        self.granted: List[float] = []
+        self.granted: list[float] = []
         self._guard = threading.Lock()
 
     def turn(self, origin: str, delay: float) -> float:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import Optional
 
 import pytest
 
@@ -30,7 +30,7 @@ BODY = b"User-agent: *\nDisallow: /private\n"
 DEFAULT = Policy()
 
 
-def run(answers: List[Answer], now: float = NOW, policy: Policy = DEFAULT) -> FetchResult:
+def run(answers: list[Answer], now: float = NOW, policy: Policy = DEFAULT) -> FetchResult:
     """Drive fetch_flow with canned answers; check it asked for what we expect."""
     flow = fetch_flow(ROBOTS, now, policy)
     request = next(flow)
@@ -109,7 +109,7 @@ def test_redirect_loops_bad_targets_and_missing_location() -> None:
     assert ftp.outcome == OK
 
 
-def headers(**items: str) -> Dict[str, str]:
+def headers(**items: str) -> dict[str, str]:
     return {k.replace("_", "-"): v for k, v in items.items()}
 
 

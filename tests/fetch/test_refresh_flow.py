@@ -8,8 +8,9 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+from collections.abc import Generator
 from pathlib import Path
-from typing import Generator, List, Optional
+from typing import Optional
 
 import pytest
 
@@ -41,7 +42,7 @@ HOPS = {URL: Answer(status=301, headers={"Location": "/real.txt"}),
 
 
 def test_run_drives_the_fetch_flow_through_a_redirect() -> None:
-    asked: List[str] = []
+    asked: list[str] = []
 
     def perform(request: Request) -> Answer:
         asked.append(request.url)
@@ -54,7 +55,7 @@ def test_run_drives_the_fetch_flow_through_a_redirect() -> None:
 
 
 def test_arun_drives_the_fetch_flow_awaiting_each_step() -> None:
-    asked: List[str] = []
+    asked: list[str] = []
 
     async def perform(request: Request) -> Answer:
         await asyncio.sleep(0)
@@ -66,7 +67,7 @@ def test_arun_drives_the_fetch_flow_awaiting_each_step() -> None:
     assert found.outcome == OK and found.final_url == "http://site.test/real.txt"
 
 
-def _counting(log: List[str]) -> Generator[int, str, str]:
+def _counting(log: list[str]) -> Generator[int, str, str]:
     try:
         log.append((yield 1))
         log.append((yield 2))
@@ -85,14 +86,14 @@ def test_a_flow_that_needs_no_step_returns_at_once() -> None:
 
 
 def test_the_driver_sends_each_reply_and_returns_the_result() -> None:
-    log: List[str] = []
+    log: list[str] = []
     assert run(_counting(log), lambda step: f"reply {step}") == "done"
     assert log == ["reply 1", "reply 2", "closed"]
 
 
 def test_a_failing_step_propagates_and_closes_the_flow() -> None:
     for driver in ("sync", "async"):
-        log: List[str] = []
+        log: list[str] = []
 
         def boom(step: int) -> str:
             if step == 2:
@@ -118,11 +119,11 @@ class Doer:
     """Does a refresh flow's steps: a real store (or a failure given per step), and fetch
     results given in turn. Records the steps."""
 
-    def __init__(self, store: Optional[Store], results: List[FetchResult],
+    def __init__(self, store: Optional[Store], results: list[FetchResult],
                  fail_load: bool = False, fail_save: bool = False) -> None:
         self.store, self.results = store, results
         self.fail_load, self.fail_save = fail_load, fail_save
-        self.steps: List[RefreshStep] = []
+        self.steps: list[RefreshStep] = []
 
     def __call__(self, step: RefreshStep) -> RefreshReply:
         self.steps.append(step)

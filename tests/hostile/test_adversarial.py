@@ -21,7 +21,7 @@ import os
 import re
 import tracemalloc
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Dict, List, Optional, Tuple, TypeVar
+from typing import Callable, Optional, TypeVar
 
 import pytest
 from benchmarks import hostile
@@ -44,7 +44,7 @@ CPU_EVERYTHING = 30.0
 JOBS = max(1, int(os.environ.get("ROBOTSRULES_HOSTILE_JOBS", "2")))
 
 
-def traced(fn: Callable[[], T]) -> Tuple[T, int, int]:
+def traced(fn: Callable[[], T]) -> tuple[T, int, int]:
     """(result, peak traced octets during the call, octets still held by the result)."""
     gc.collect()
     tracemalloc.start()
@@ -57,17 +57,17 @@ def traced(fn: Callable[[], T]) -> Tuple[T, int, int]:
 
 
 @pytest.fixture(scope="module")
-def rss() -> Dict[Tuple[str, Optional[int]], Tuple[int, Dict[str, float]]]:
+def rss() -> dict[tuple[str, Optional[int]], tuple[int, dict[str, float]]]:
     """(input, max_bytes) -> (input size, peak RSS figures in MiB and CPU seconds), every
     input measured in a fresh process, ``JOBS`` at a time (the machine has two cores)."""
     if not os.path.exists("/proc/self/clear_refs"):
         pytest.skip("peak RSS is read from /proc/self/status (VmHWM), reset via clear_refs: Linux")
-    jobs: List[Tuple[str, Optional[int], float]] = [
+    jobs: list[tuple[str, Optional[int], float]] = [
         *((name, robotsrules.DEFAULT_MAX_BYTES, 1.0) for name in hostile.INPUTS),
         *((name, None, NO_LIMIT_SCALE) for name in NO_LIMIT),
     ]
 
-    def one(job: Tuple[str, Optional[int], float]) -> Tuple[int, Dict[str, float]]:
+    def one(job: tuple[str, Optional[int], float]) -> tuple[int, dict[str, float]]:
         name, limit, scale = job
         case = hostile.INPUTS[name](scale)
         return len(case.body), hostile.rss_peak_of(case, limit)
@@ -79,7 +79,7 @@ def rss() -> Dict[Tuple[str, Optional[int]], Tuple[int, Dict[str, float]]]:
 
 @pytest.mark.parametrize("name", list(hostile.INPUTS))
 def test_hostile_input_is_read_within_the_memory_bound(
-        name: str, rss: Dict[Tuple[str, Optional[int]], Tuple[int, Dict[str, float]]]) -> None:
+        name: str, rss: dict[tuple[str, Optional[int]], tuple[int, dict[str, float]]]) -> None:
     """Full size, default limit: parse in every mode, lint, explain... in a fresh process
     (``hostile.exercise``, which also checks that explain and allowed agree)."""
     _, figures = rss[(name, robotsrules.DEFAULT_MAX_BYTES)]
@@ -88,14 +88,14 @@ def test_hostile_input_is_read_within_the_memory_bound(
 
 @pytest.mark.parametrize("name", list(hostile.INPUTS))
 def test_hostile_input_is_read_within_the_time_bound(
-        name: str, rss: Dict[Tuple[str, Optional[int]], Tuple[int, Dict[str, float]]]) -> None:
+        name: str, rss: dict[tuple[str, Optional[int]], tuple[int, dict[str, float]]]) -> None:
     """The same run as above, in CPU seconds: no input may stall the reader."""
     _, figures = rss[(name, robotsrules.DEFAULT_MAX_BYTES)]
     assert 0 < figures["cpu_s"] <= CPU_EVERYTHING, f"{name}: {figures}"
 
 
 def test_the_memory_measurement_sees_memory(
-        rss: Dict[Tuple[str, Optional[int]], Tuple[int, Dict[str, float]]]) -> None:
+        rss: dict[tuple[str, Optional[int]], tuple[int, dict[str, float]]]) -> None:
     """Guard against a vacuous bound: reading 100,000 rules must show in the peak (a
     measurement that inherits the parent's peak, like ru_maxrss after spawn, reads 0)."""
     _, figures = rss[("rules", robotsrules.DEFAULT_MAX_BYTES)]
@@ -106,7 +106,7 @@ def test_the_memory_measurement_sees_memory(
 
 @pytest.mark.parametrize("name", NO_LIMIT)
 def test_without_the_size_limit_memory_grows_with_the_input(
-        name: str, rss: Dict[Tuple[str, Optional[int]], Tuple[int, Dict[str, float]]]) -> None:
+        name: str, rss: dict[tuple[str, Optional[int]], tuple[int, dict[str, float]]]) -> None:
     """``max_bytes=None`` reads everything: memory must stay proportional to the input."""
     size, figures = rss[(name, None)]
     assert figures["growth"] * MIB <= RSS_PER_OCTET * size, (

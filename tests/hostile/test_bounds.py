@@ -18,7 +18,7 @@ import subprocess
 import sys
 import tracemalloc
 from pathlib import Path
-from typing import Any, Tuple
+from typing import Any
 
 import pytest
 
@@ -52,7 +52,7 @@ sys.exit(exit_code)
 """
 
 
-def child(code: str, cwd: str = ".") -> Tuple[int, float, str]:
+def child(code: str, cwd: str = ".") -> tuple[int, float, str]:
     """(exit code, peak RSS in MiB, stderr) of ``code`` in a fresh, CPU-limited Python."""
     done = subprocess.run(
         [sys.executable, "-c", CHILD.format(cpu=CPU_SECONDS, root=str(ROOT), code=code)],
@@ -173,7 +173,7 @@ def test_many_bad_warc_records_leave_a_bounded_trace() -> None:
     from robotsrules import warc
     from tests.hostile.warcs import HTML, PLAIN_PAGE, http, record
 
-    def peak_for(count: int) -> Tuple[int, Any]:
+    def peak_for(count: int) -> tuple[int, Any]:
         data = b"".join(record(f"https://bad-{i}.example/page",
                                http(PLAIN_PAGE, HTML, b"2OO OK"), number=i)
                         for i in range(count))
@@ -199,7 +199,7 @@ def test_300000_bad_records(tmp_path: Path) -> None:  # pragma: no cover - opt-i
     ``bulk --pages-warc``; the notes kept stay at :data:`robotsrules.warc.MAX_NOTES`."""
     from tests.hostile.warcs import HTML, PLAIN_PAGE, http, record
 
-    def run(count: int) -> Tuple[float, str]:
+    def run(count: int) -> tuple[float, str]:
         path = tmp_path / f"bad-{count}.warc"
         with open(path, "wb") as handle:
             for i in range(count):

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterator, Optional, Tuple
+from typing import Any, Callable, Optional
 
 import httpx
 import pytest
@@ -58,7 +59,7 @@ RULES = (b"User-agent: *\nDisallow: /private\n" + b"# filler\n" * 300
 
 # -- entry points: (robots origin, probe URL, client to warm or None) -> (outcome, allowed) ----
 
-Outcome = Tuple[str, bool, Optional[str]]
+Outcome = tuple[str, bool, Optional[str]]
 
 
 # The page requests (a warm-up, the page behind an "allow") are healthy exchanges: they get
@@ -188,7 +189,7 @@ def via_aiohttp(probe: str, warm: Optional[str], timeout: float) -> Outcome:
     return asyncio.run(main())
 
 
-ENTRY_POINTS: Dict[str, Callable[[str, Optional[str], float], Outcome]] = {
+ENTRY_POINTS: dict[str, Callable[[str, Optional[str], float], Outcome]] = {
     "fetch": via_fetch, "afetch": via_afetch, "RobotsCache": via_cache,
     "AsyncRobotsCache": via_async_cache, "RobotsTransport": via_transport,
     "AsyncRobotsTransport": via_async_transport, "aiohttp": via_aiohttp,
@@ -243,7 +244,7 @@ class Case:
     needs_client: bool = False
 
 
-CASES: Dict[str, Case] = {
+CASES: dict[str, Case] = {
     "drip-head": Case(_http(drip_head(0.05, give_up=LONG)), "unreachable", slow=True),
     "drip-body-with-length": Case(_http(drip(RULES * 5, 0.05)), "unreachable", slow=True),
     "drip-body-no-length": Case(_http(drip_unframed(RULES * 5, 0.05)), "unreachable",

@@ -14,7 +14,8 @@ import gzip
 import logging
 import time
 import zlib
-from typing import Any, Iterator, List
+from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -339,7 +340,7 @@ def test_ftp_whole_file_needs_the_servers_226(get: Any) -> None:
 
 # -- 6. AsyncRobotsCache: FTP in its own bounded pool, with the deadline ------------------------
 
-def _retrieving(servers: List[ScriptedFTPServer]) -> int:
+def _retrieving(servers: list[ScriptedFTPServer]) -> int:
     """How many of ``servers`` have been asked for the file (and are dripping it)."""
     return sum(any(c.upper().startswith("RETR") for c in list(s.commands)) for s in servers)
 
@@ -357,7 +358,7 @@ def test_regression_dripping_ftp_origins_do_not_starve_the_others(
     from robotsrules._fetch._robotscache import FTP_THREADS
 
     healthy = servers.http(respond(200, b"User-agent: *\nDisallow: /no\n"))
-    ftps: List[ScriptedFTPServer] = []
+    ftps: list[ScriptedFTPServer] = []
 
     async def main() -> None:
         cache = AsyncRobotsCache(SQLiteStore(str(tmp_path / "c.db")), user_agent=UA,
@@ -392,7 +393,7 @@ def test_dripping_ftp_origins_all_end_by_their_deadline() -> None:
     ends by its deadline (a time-out), those that waited for a thread included."""
     ftps = [ScriptedFTPServer(FULL * 10, data_interval=0.05) for _ in range(10)]
 
-    async def main() -> List[Any]:
+    async def main() -> list[Any]:
         cache = AsyncRobotsCache(user_agent=UA, timeout=0.3)  # deadlines of 0.9 s
         try:
             return list(await asyncio.gather(*(cache.lookup(s.url("/x")) for s in ftps)))

@@ -20,7 +20,6 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import List
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -39,7 +38,7 @@ def _load() -> ModuleType:
 
 
 target = _load()
-TOKENS: List[bytes] = target.dictionary()
+TOKENS: list[bytes] = target.dictionary()
 SMOKE_RUNS = int(os.environ.get("ROBOTSRULES_FUZZ_RUNS", "1500"))
 
 try:

@@ -22,7 +22,8 @@ import json
 import os
 import subprocess
 import sys
-from typing import Any, Dict, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -49,7 +50,7 @@ DOWNLOAD_TIMEOUT = 10
 DRIP = 5 * HANG  # the dripping files would take longer than the crawl's hang guard
 
 # name -> (robots.txt scenario, is the page requested?)
-CASES: Dict[str, Any] = {
+CASES: dict[str, Any] = {
     "drip-head": (drip_head(0.05, give_up=DRIP), False),
     "drip-body-no-length": (drip_unframed(RULES * 5, 0.05), False),
     "short-length": (raw(head(200, [("Content-Length", str(len(RULES)))]) + RULES[:60]),
@@ -67,9 +68,9 @@ CASES: Dict[str, Any] = {
 
 
 @pytest.fixture(scope="module")
-def crawl() -> Iterator[Dict[str, Any]]:
+def crawl() -> Iterator[dict[str, Any]]:
     with ServerPool() as pool:
-        servers: Dict[str, RawHTTPServer] = {
+        servers: dict[str, RawHTTPServer] = {
             name: pool.http({"/robots.txt": scenario, "/page": PAGE})
             for name, (scenario, _) in CASES.items()}
         settings = {
@@ -90,14 +91,14 @@ def crawl() -> Iterator[Dict[str, Any]]:
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_scrapy_hostile(crawl: Dict[str, Any], case: str) -> None:
+def test_scrapy_hostile(crawl: dict[str, Any], case: str) -> None:
     server = crawl["servers"][case]
     requested = "/page" in server.paths
     assert requested is CASES[case][1], (case, server.paths)
     assert server.count("/robots.txt") == 1
 
 
-def test_scrapy_hostile_crawl_raises_nothing_and_ends(crawl: Dict[str, Any]) -> None:
+def test_scrapy_hostile_crawl_raises_nothing_and_ends(crawl: dict[str, Any]) -> None:
     assert "Traceback" not in crawl["stderr"], crawl["stderr"][-3000:]
     stats = crawl["stats"]
     assert stats.get("robotstxt/outcome/unavailable") == 4

@@ -19,7 +19,7 @@ import io
 import sys
 import zlib
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any
 
 import pytest
 
@@ -53,14 +53,14 @@ def inflater(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
     return str(request.param)
 
 
-def _read(data: bytes, reader: str, monkeypatch: pytest.MonkeyPatch) -> Tuple[Any, ...]:
+def _read(data: bytes, reader: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, ...]:
     monkeypatch.setattr(warc, "_READER", reader)
     pages_stats, captures_stats = warc.WarcStats(), warc.WarcStats()
     pages = list(warc.iter_pages(io.BytesIO(data), stats=pages_stats))
     captures = list(warc.iter_captures(io.BytesIO(data), stats=captures_stats,
                                        all_paths=True))
 
-    def counts(stats: warc.WarcStats) -> Tuple[int, ...]:
+    def counts(stats: warc.WarcStats) -> tuple[int, ...]:
         return (stats.files, stats.records, stats.captures, stats.skipped, stats.damaged,
                 stats.problems)
 
@@ -120,7 +120,7 @@ def _record(i: int, length: bytes = b"", blank: bytes = b"\r\n\r\n") -> bytes:
     return head + b"\r\n\r\n" + block + blank
 
 
-def _damaged() -> Dict[str, bytes]:
+def _damaged() -> dict[str, bytes]:
     size = len(_block())
     return {
         "content-length short": _record(0) + _record(1, b"%d" % (size - 5)) + _record(2),
@@ -190,7 +190,7 @@ def test_which_reader(monkeypatch: pytest.MonkeyPatch) -> None:
     assert warc._is_warc(b"warc/1.1\r\n")
     assert not warc._is_warc(b"filedesc://x.arc 0.0.0.0 20240101000000 text/plain 10\n")
     assert not warc._is_warc(b"\x1f\x8b\x08\x00 not gzip")
-    made: List[str] = []
+    made: list[str] = []
     lean, archive = warc._WarcReader, warc._Archive
 
     # Wrapped, not subclassed: the compiled build refuses a pure subclass of its class.
@@ -272,7 +272,7 @@ def test_the_inflater_chosen_is_the_one_used(inflater: str) -> None:
 def test_the_reader_is_given_warcs_inflater(monkeypatch: pytest.MonkeyPatch) -> None:
     """``warc`` hands its ``_ZLIB`` to the lean reader (which lives in ``_warcread``, compiled
     in the compiled build) for the first member and every member after it."""
-    made: List[int] = []
+    made: list[int] = []
     real = warc._ZLIB
 
     class Counting:

@@ -15,7 +15,7 @@ import io
 import os
 import shutil
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Optional
 
 import pytest
 
@@ -33,7 +33,7 @@ AGENT = "GPTBot"
 
 
 @pytest.fixture(scope="module")
-def paths(tmp_path_factory: pytest.TempPathFactory) -> List[str]:
+def paths(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     folder = tmp_path_factory.mktemp("hostile-warcs")
     return warcs.write(str(folder))
 
@@ -44,24 +44,24 @@ def _urls(tmp_path: Path) -> str:
     return str(path)
 
 
-def _run(args: List[str], capsys: pytest.CaptureFixture[str]) -> str:
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     code = main(args)
     err = capsys.readouterr().err
     assert code == 0, err
     return err
 
 
-def _robots_rows(path: str) -> List[Tuple[str, Optional[bool], str]]:
+def _robots_rows(path: str) -> list[tuple[str, Optional[bool], str]]:
     rows = pq.read_table(path).to_pylist()
     return sorted((r["url"], r["allowed"], r["reason"]) for r in rows)
 
 
-def _page_rows(path: str) -> Dict[str, Tuple[Optional[bool], Optional[bool], bool]]:
+def _page_rows(path: str) -> dict[str, tuple[Optional[bool], Optional[bool], bool]]:
     return {r["url"]: (r["noai"], r["index"], r["damaged"] is not None)
             for r in pq.read_table(path).to_pylist()}
 
 
-def test_bulk_robots_warc_duckdb(paths: List[str], tmp_path: Path,
+def test_bulk_robots_warc_duckdb(paths: list[str], tmp_path: Path,
                                  capsys: pytest.CaptureFixture[str]) -> None:
     out = str(tmp_path / "v.parquet")
     err = _run(["bulk", "--robots-warc", *paths, "--urls", _urls(tmp_path), "--agent", AGENT,
@@ -71,7 +71,7 @@ def test_bulk_robots_warc_duckdb(paths: List[str], tmp_path: Path,
     assert len(err.splitlines()) <= 12
 
 
-def test_bulk_pages_warc_duckdb(paths: List[str], tmp_path: Path,
+def test_bulk_pages_warc_duckdb(paths: list[str], tmp_path: Path,
                                 capsys: pytest.CaptureFixture[str]) -> None:
     out = str(tmp_path / "p.parquet")
     err = _run(["bulk", "--pages-warc", *paths, "--agent", AGENT, "--purpose", "ai-train",
@@ -83,7 +83,7 @@ def test_bulk_pages_warc_duckdb(paths: List[str], tmp_path: Path,
     assert "more problems" in err and len(err.splitlines()) <= 12  # ten notes, then a count
 
 
-def test_the_python_readers(paths: List[str]) -> None:
+def test_the_python_readers(paths: list[str]) -> None:
     stats = warc.WarcStats()
     table = warc.read_warcs(paths, stats=stats)
     by_site = {r["origin"]: r for r in table.to_pylist()}
@@ -101,7 +101,7 @@ def test_the_python_readers(paths: List[str]) -> None:
     assert pages.damaged >= warcs.BAD_RECORDS
 
 
-def test_datatrove(paths: List[str], tmp_path: Path) -> None:
+def test_datatrove(paths: list[str], tmp_path: Path) -> None:
     pytest.importorskip("datatrove")
     from datatrove.executor import LocalPipelineExecutor
     from datatrove.pipeline.writers import JsonlWriter
@@ -140,7 +140,7 @@ def test_datatrove(paths: List[str], tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(shutil.which("java") is None, reason="Spark needs Java 17+ (not found)")
-def test_spark_engine(paths: List[str], tmp_path: Path,
+def test_spark_engine(paths: list[str], tmp_path: Path,
                       capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("pyspark")
     spark = ["--engine", "spark", "--spark-master", "local[2]"]
@@ -153,7 +153,7 @@ def test_spark_engine(paths: List[str], tmp_path: Path,
     assert _page_rows(pages) == warcs.PAGES
 
 
-def test_any_reader_answers_the_set(paths: List[str]) -> None:
+def test_any_reader_answers_the_set(paths: list[str]) -> None:
     """The set itself: each file is what its description says (so a later reader is judged
     on the same octets)."""
     data = {os.path.basename(p): Path(p).read_bytes() for p in paths}

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import gzip
 import os
-from typing import Dict, List, Optional, Tuple
+from typing import Optional
 
 BAD_RECORDS = 2000
 DISALLOW_ALL = b"User-agent: *\nDisallow: /\n"
@@ -51,7 +51,7 @@ def record(uri: str, block: bytes, date: str = "2024-05-01T00:00:00Z",
     return b"\r\n".join(head) + b"\r\n\r\n" + block + b"\r\n\r\n"
 
 
-def http(body: bytes, headers: List[Tuple[str, str]], status: bytes = b"200 OK",
+def http(body: bytes, headers: list[tuple[str, str]], status: bytes = b"200 OK",
          length: bool = True) -> bytes:
     """An HTTP/1.1 response: status line, headers (and Content-Length), blank line, body."""
     lines = [b"HTTP/1.1 " + status] + [f"{k}: {v}".encode() for k, v in headers]
@@ -76,9 +76,9 @@ TEXT = [("Content-Type", "text/plain")]
 HTML = [("Content-Type", "text/html; charset=utf-8")]
 
 
-def files() -> Dict[str, bytes]:
+def files() -> dict[str, bytes]:
     """File name -> content of every hostile WARC file."""
-    plain: List[bytes] = []
+    plain: list[bytes] = []
     n = iter(range(1, 1_000_000))
     add = plain.append
     add(record("https://cut.example/robots.txt", b"HTTP/1.1 200 OK\r\n", number=next(n)))
@@ -128,7 +128,7 @@ def files() -> Dict[str, bytes]:
             "cut-file.warc": whole[: whole.index(b"HTTP/1.1") + 12]}
 
 
-def write(folder: str) -> List[str]:
+def write(folder: str) -> list[str]:
     """Write the set into ``folder``; the paths, in a fixed order."""
     paths = []
     for name, data in sorted(files().items()):
@@ -140,7 +140,7 @@ def write(folder: str) -> List[str]:
 
 
 # The answers: (url, allowed, reason) for GPTBot, from every robots.txt entry point.
-ROBOTS: List[Tuple[str, Optional[bool], str]] = [
+ROBOTS: list[tuple[str, Optional[bool], str]] = [
     ("https://cut.example/x", False, "disallow-all"),           # damaged: 599
     ("https://br.example/x", False, "longest-match"),           # the newer br capture
     ("https://sniff.example/x", False, "longest-match"),
@@ -156,7 +156,7 @@ ROBOTS: List[Tuple[str, Optional[bool], str]] = [
 ]
 
 # The page rows: url -> (noai, index, damaged?) for GPTBot.
-PAGES: Dict[str, Tuple[Optional[bool], Optional[bool], bool]] = {
+PAGES: dict[str, tuple[Optional[bool], Optional[bool], bool]] = {
     "https://cut.example/page": (None, None, True),
     "https://br.example/page": (True, False, False),
     "https://sniff.example/page": (True, False, False),

@@ -10,7 +10,7 @@ import ipaddress
 import json
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -34,13 +34,13 @@ TEXT = (DATA / "crawler-addresses.json").read_text(encoding="utf-8")
 UTC = datetime.timezone.utc
 
 
-def _list(name: str, prefixes: Tuple[str, ...], tokens: Tuple[str, ...] = ()) -> AddressList:
+def _list(name: str, prefixes: tuple[str, ...], tokens: tuple[str, ...] = ()) -> AddressList:
     return AddressList(name, f"https://example.com/{name}.json", "Example", tokens,
                        datetime.datetime(2026, 11, 1, tzinfo=UTC), None, None, True, "test",
                        prefixes)
 
 
-def _document(**lists: List[str]) -> Dict[str, Any]:
+def _document(**lists: list[str]) -> dict[str, Any]:
     return {"version": 1, "compiled": "2026-12-01T00:00:00Z", "lists": [
         {"name": name, "operator": "Example", "url": f"https://example.com/{name}.json",
          "tokens": ["ExampleBot"], "captured": True, "read_at": "2026-11-30T00:00:00Z",
@@ -149,7 +149,7 @@ _V4 = st.tuples(st.integers(0, 2**32 - 1), st.integers(0, 32))
 _V6 = st.tuples(st.integers(0, 2**128 - 1), st.integers(0, 128))
 
 
-def _net(value: Tuple[int, int], version: int) -> str:
+def _net(value: tuple[int, int], version: int) -> str:
     number, length = value
     if version == 4:
         return str(ipaddress.IPv4Network((number, length), strict=False))
@@ -161,13 +161,13 @@ def _net(value: Tuple[int, int], version: int) -> str:
                          max_size=12), min_size=1, max_size=4),
        st.lists(st.one_of(st.integers(0, 2**32 - 1).map(ipaddress.IPv4Address),
                           st.integers(0, 2**128 - 1).map(ipaddress.IPv6Address)), max_size=20))
-def test_lookup_equals_a_scan_with_ipaddress(prefix_lists: List[List[str]],
-                                             extra: List[Any]) -> None:
+def test_lookup_equals_a_scan_with_ipaddress(prefix_lists: list[list[str]],
+                                             extra: list[Any]) -> None:
     lists = [_list(f"l{number}", tuple(dict.fromkeys(prefixes)))
              for number, prefixes in enumerate(prefix_lists)]
     index = AddressIndex(lists)
     networks = [(item, ipaddress.ip_network(text)) for item in lists for text in item.prefixes]
-    probes: List[Any] = list(extra)
+    probes: list[Any] = list(extra)
     for _, network in networks:  # every edge: first, last, one before, one after
         top = 2**network.max_prefixlen - 1
         first, last = int(network.network_address), int(network.broadcast_address)

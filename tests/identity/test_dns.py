@@ -9,7 +9,6 @@ the short deadlines a test wants to fire).
 from __future__ import annotations
 
 import ipaddress
-from typing import List
 
 import pytest
 
@@ -96,7 +95,7 @@ def test_ptr_outside_the_pattern_is_not_confirmed(target: str) -> None:
     [b"crawl_1", b"googlebot", b"com"],      # not a host name
     [b"crawl 1", b"googlebot", b"com"],
 ])
-def test_odd_ptr_names_are_refused(labels: List[bytes]) -> None:
+def test_odd_ptr_names_are_refused(labels: list[bytes]) -> None:
     record = RR(REV, QTYPE.PTR, ttl=300, rdata=PTR(DNSLabel(labels)))
     forward = ".".join(label.decode("latin-1") for label in labels) + "."
     zone = [str(record)]

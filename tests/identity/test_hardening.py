@@ -13,7 +13,7 @@ import ipaddress
 import json
 import os
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -87,7 +87,7 @@ def _inside(block: str, offset: int) -> ipaddress._BaseAddress:
                   str(ipaddress.ip_network((_inside(v[0], v[1]), v[2] % (
                       33 if ":" not in v[0] else 129)), strict=False))))), max_size=8),
     st.sampled_from(REFUSED_V4 + REFUSED_V6), st.integers(0, 2**128))
-def test_no_address_in_special_purpose_space_ever_hits(prefixes: List[Any], block: str,
+def test_no_address_in_special_purpose_space_ever_hits(prefixes: list[Any], block: str,
                                                        offset: int) -> None:
     """Whatever prefixes a list offers, each is read alone (so that one refused prefix does
     not hide the others), and the lists that are read never hold an address of a refused
@@ -121,7 +121,7 @@ STRANGER = {"creationTime": "2026-11-27T06:00:00Z", "prefixes": [
 OLD_PREFIXES = ["45.76.10.0/24"]
 
 
-def _lists_file(path: Path, urls: Dict[str, str]) -> None:
+def _lists_file(path: Path, urls: dict[str, str]) -> None:
     path.write_text(json.dumps({"version": 1, "compiled": "2026-09-02T15:00:00Z", "lists": [
         {"name": name, "operator": "Example", "url": url, "tokens": ["ExampleBot"],
          "captured": True, "read_at": "2026-09-02T14:41:05Z", "source": "a test",
@@ -189,13 +189,13 @@ def _ago(**delta: float) -> str:
         "%Y-%m-%dT%H:%M:%SZ")
 
 
-def _copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, document: Dict[str, Any]) -> None:
+def _copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, document: dict[str, Any]) -> None:
     path = tmp_path / "addresses.json"
     path.write_text(json.dumps(document), "utf-8")
     monkeypatch.setenv(ENV_VAR, str(path))
 
 
-def _named(document: Dict[str, Any], name: str) -> Dict[str, Any]:
+def _named(document: dict[str, Any], name: str) -> dict[str, Any]:
     return next(item for item in document["lists"] if item["name"] == name)
 
 
@@ -277,7 +277,7 @@ def test_strangers_numbers_and_dates_are_bounded_when_read(
     _named(document, "openai-searchbot").update(polled_at=_ago(hours=2), max_age=-5)
     snapshot = read_snapshot(json.dumps(document), "t")
     assert {item.max_age for item in snapshot.lists} == {604800, 0}
-    asked: List[str] = []
+    asked: list[str] = []
 
     def fetch(url: str, etag: Any) -> ListAnswer:
         asked.append(url)
@@ -305,7 +305,7 @@ def test_a_fifo_at_the_refreshed_copy_is_passed_over(tmp_path: Path,
 
 # --- the index is built without hashing the lists (finding 3) ----------------------------------
 
-HASHED: List[int] = []
+HASHED: list[int] = []
 
 
 class _Counted(AddressList):
@@ -449,7 +449,7 @@ def test_a_list_that_is_not_refreshable_is_skipped_with_why() -> None:
     snapshot = load_snapshot(DATA / "crawler-addresses.json")
     amazon = snapshot.named("amazon-amazonbot")
     assert amazon is not None and not amazon.refreshable and "HTML" in amazon.note
-    asked: List[str] = []
+    asked: list[str] = []
 
     def fetch(url: str, etag: Any) -> ListAnswer:
         asked.append(url)

@@ -10,7 +10,7 @@ import datetime
 import io
 import json
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any
 
 import pytest
 
@@ -62,7 +62,7 @@ def _conditional(etag: str) -> Any:
     return scenario
 
 
-HOSTILE: Dict[str, Any] = {
+HOSTILE: dict[str, Any] = {
     "/huge.json": serve_bytes(b'{"prefixes": [' + b" " * (5 << 20) + b"]}",
                               content_type="application/json"),
     "/slow.json": slow_headers(),
@@ -91,7 +91,7 @@ def _snapshot(server: RawHTTPServer, path: Path) -> None:
                                 "lists": lists}), "utf-8")
 
 
-def _run(*argv: str) -> Tuple[int, str]:
+def _run(*argv: str) -> tuple[int, str]:
     out = io.StringIO()
     code = finishes(main, list(argv), out)
     return code, out.getvalue()
@@ -224,7 +224,7 @@ def test_the_maintainer_script_runs_the_command(tmp_path: Path) -> None:
         assert code == 1
         good = load_snapshot(target).named("good")
         assert good is not None and good.etag == '"v2"'
-        lists: List[str] = [item.name for item in load_snapshot(target).lists]
+        lists: list[str] = [item.name for item in load_snapshot(target).lists]
         assert lists[0] == "good"
         # the maintainer takes what the copy read into a snapshot of the same lists
         bundled = tmp_path / "bundled.json"
@@ -239,7 +239,7 @@ def test_the_maintainer_script_runs_the_command(tmp_path: Path) -> None:
 
 def test_no_list_is_asked_for_within_the_hour_nor_within_its_max_age() -> None:
     snapshot = load_snapshot(DATA / "crawler-addresses.json")
-    asked: List[str] = []
+    asked: list[str] = []
 
     def fetch(url: str, etag: Any) -> ListAnswer:
         asked.append(url)

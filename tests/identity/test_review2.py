@@ -13,7 +13,7 @@ import ipaddress
 import json
 import tracemalloc
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Optional
 
 import pytest
 
@@ -39,7 +39,7 @@ GOOD_LIST = {"creationTime": "2026-11-27T06:00:00Z", "prefixes": [
     {"ipv4Prefix": "20.171.206.0/24"}]}
 
 
-def _stranger(name: str, prefixes: List[str]) -> Dict[str, Any]:
+def _stranger(name: str, prefixes: list[str]) -> dict[str, Any]:
     return {"name": name, "operator": "Example", "url": "https://example.com/l.json",
             "tokens": ["ExampleBot"], "captured": True, "read_at": _ago(hours=1),
             "source": "a test", "prefixes": prefixes}
@@ -89,7 +89,7 @@ def test_lists_the_catalogue_does_not_name_are_never_indexed(
     assert f"more than {COPY_LISTS_FACTOR * len(BUNDLED['lists'])} lists" in snapshot.note
 
 
-def _nested(names: List[str], leaves: int) -> Dict[str, Any]:
+def _nested(names: list[str], leaves: int) -> dict[str, Any]:
     """The reviewer's F1b copy: each named catalogue list holds the chain 2600::/29 ...
     2600::/112 and /128s inside it, within the catalogue's own bounds."""
     chain = [f"2600::/{length}" for length in range(29, 113)]
@@ -198,7 +198,7 @@ def test_a_copy_with_an_etag_that_is_not_one_makes_no_conditional_request(etag: 
     item.update(etag=etag, read_at="2026-09-02T14:41:05Z")
     snapshot = read_snapshot(json.dumps({"version": 1, "compiled": "2026-09-02T15:00:00Z",
                                          "lists": [item]}), "t")
-    sent: List[Optional[str]] = []
+    sent: list[Optional[str]] = []
 
     def fetch(url: str, tag: Optional[str]) -> ListAnswer:
         sent.append(tag)
@@ -214,7 +214,7 @@ def test_a_copy_with_an_etag_that_is_not_one_makes_no_conditional_request(etag: 
 # --- F5: redirects vetted hop by hop, before they are requested ---------------------------------
 
 
-def _lists_file(path: Path, urls: Dict[str, str]) -> None:
+def _lists_file(path: Path, urls: dict[str, str]) -> None:
     path.write_text(json.dumps({"version": 1, "compiled": "2026-09-02T15:00:00Z", "lists": [
         dict(_stranger(name, ["45.76.10.0/24"]), url=url, read_at="2026-09-02T14:41:05Z")
         for name, url in urls.items()]}), "utf-8")
@@ -266,7 +266,7 @@ def test_a_fetcher_that_follows_redirects_still_has_its_final_url_vetted() -> No
 # --- F6: the list that crosses the total fails alone ---------------------------------------------
 
 
-def _block(first: str, count: int) -> List[str]:
+def _block(first: str, count: int) -> list[str]:
     start = int(ipaddress.IPv4Address(first))
     return [f"{ipaddress.IPv4Address(start + i)}/32" for i in range(count)]
 

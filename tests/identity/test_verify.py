@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import datetime
 import ipaddress
-from typing import Any, Iterator, Sequence, Tuple
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import pytest
 
@@ -61,7 +62,7 @@ def fresh_checkers() -> Iterator[None]:
     _verify._CHECKERS.clear()
 
 
-def kinds(answer: robotsrules.Verification) -> Tuple[Tuple[str, str], ...]:
+def kinds(answer: robotsrules.Verification) -> tuple[tuple[str, str], ...]:
     return tuple((item.kind, item.outcome) for item in answer.evidence)
 
 

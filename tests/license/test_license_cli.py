@@ -6,8 +6,8 @@ import io
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, Tuple
 
 import pytest
 
@@ -22,7 +22,7 @@ PROHIBIT = (b'<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license
             b'<prohibits type="usage">ai-train</prohibits></license></content></rsl>')
 
 
-def run(*argv: str) -> Tuple[int, str]:
+def run(*argv: str) -> tuple[int, str]:
     out = io.StringIO()
     code = main(list(argv), out=out)
     return code, out.getvalue()

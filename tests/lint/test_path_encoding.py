@@ -14,7 +14,6 @@ import io
 import json
 import re
 from pathlib import Path
-from typing import List, Tuple
 from urllib.parse import quote
 
 import pytest
@@ -29,7 +28,7 @@ from tests.oracle import raw_oracle, requires_oracle
 UA = b"User-agent: *\n"
 
 
-def r307(body: bytes) -> List[Diagnostic]:
+def r307(body: bytes) -> list[Diagnostic]:
     return [d for d in lint(body) if d.code == "R307"]
 
 
@@ -39,7 +38,7 @@ def fix_of(found: Diagnostic) -> str:
     return match.group(1)
 
 
-def run(*argv: str) -> Tuple[int, str]:
+def run(*argv: str) -> tuple[int, str]:
     out = io.StringIO()
     return main(list(argv), out=out), out.getvalue()
 
@@ -113,7 +112,7 @@ CASES = [
 @requires_oracle
 @pytest.mark.parametrize("line, urls", CASES)
 def test_written_and_encoded_forms_decide_as_googles_library(line: str,
-                                                             urls: List[str]) -> None:
+                                                             urls: list[str]) -> None:
     written = UA + line.encode() + b"\n"
     (found,) = r307(written)
     fixed = UA + fix_of(found).encode() + b"\n"
@@ -283,7 +282,7 @@ MODE_CASES = ["Disallow: /café$menu", "Disallow: /%7Ejoé", "Disallow: /%7ejo �
               "Disallow: /é%zz", "Disallow: /a\tb$c"]
 
 
-def client_urls(fix: str) -> List[str]:
+def client_urls(fix: str) -> list[str]:
     """URLs as a client sends them, near the fixed path (ASCII, percent-encoded)."""
     base = fix.split(": ", 1)[1].replace("*", "").rstrip("$")
     rfc = robotsrules._rules._urls.rfc_pattern(base)
@@ -291,7 +290,7 @@ def client_urls(fix: str) -> List[str]:
             base[:-1], "/"]
 
 
-def explain_forms(path: Path, url: str) -> List[Tuple[str, str]]:
+def explain_forms(path: Path, url: str) -> list[tuple[str, str]]:
     """(mode, form to write) of every path line explain shows for ``url``."""
     forms = []
     for mode in ("google", "rfc"):

@@ -16,8 +16,9 @@ import asyncio
 import contextlib
 import threading
 from collections import Counter
+from collections.abc import Awaitable, Iterator
 from dataclasses import dataclass
-from typing import Awaitable, Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Callable, Optional
 
 from tests.timing import HANG
 
@@ -39,7 +40,7 @@ class Request:
         await self.writer.drain()
 
 
-def head(status: int, length: Optional[int], extra: Tuple[Tuple[str, str], ...] = ()) -> bytes:
+def head(status: int, length: Optional[int], extra: tuple[tuple[str, str], ...] = ()) -> bytes:
     lines = [f"HTTP/1.1 {status} Status", "Content-Type: text/plain", "Connection: close"]
     if length is not None:
         lines.append(f"Content-Length: {length}")
@@ -103,15 +104,15 @@ class ManyOrigins:
     """``origins`` maps a host address (``127.0.x.y``) to ``{path: behaviour}``; all listen
     on one port chosen at start. Use as a context manager."""
 
-    def __init__(self, origins: Dict[str, Dict[str, Behaviour]]) -> None:
+    def __init__(self, origins: dict[str, dict[str, Behaviour]]) -> None:
         self.origins = origins
         self.port = 0
-        self.hits: Counter[Tuple[str, str]] = Counter()
+        self.hits: Counter[tuple[str, str]] = Counter()
         self.open_now = 0
         self.open_peak = 0
-        self.errors: List[BaseException] = []
+        self.errors: list[BaseException] = []
         self._loop = asyncio.new_event_loop()
-        self._servers: List[asyncio.base_events.Server] = []
+        self._servers: list[asyncio.base_events.Server] = []
         self._tasks: set[asyncio.Task[None]] = set()
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._loop.run_forever, name="many-origins",

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 import pytest
 
@@ -67,14 +67,14 @@ def kind_of(n: int) -> str:
     return kind
 
 
-def build() -> Tuple[Dict[str, Dict[str, Behaviour]], List[str], str]:
+def build() -> tuple[dict[str, dict[str, Behaviour]], list[str], str]:
     """The server's table, the origin hosts in order, and the hub host."""
     hosts = list(loopback_hosts(ORIGINS + 1))
     hub, hosts = hosts[-1], hosts[:-1]
-    table: Dict[str, Dict[str, Behaviour]] = {hub: {}}
+    table: dict[str, dict[str, Behaviour]] = {hub: {}}
     for n, host in enumerate(hosts):
         kind = kind_of(n)
-        paths: Dict[str, Behaviour]
+        paths: dict[str, Behaviour]
         if kind == "ok":
             paths = {"/robots.txt": respond(200, body(n))}
         elif kind == "slow":
@@ -99,7 +99,7 @@ def build() -> Tuple[Dict[str, Dict[str, Behaviour]], List[str], str]:
     return table, hosts, hub
 
 
-def socket_fds() -> Tuple[int, int]:
+def socket_fds() -> tuple[int, int]:
     """(open descriptors, of which sockets) of this process."""
     total = sockets = 0
     for name in os.listdir("/proc/self/fd"):
@@ -112,15 +112,15 @@ def socket_fds() -> Tuple[int, int]:
     return total, sockets
 
 
-async def crawl(hosts: List[str], port: int, in_flight: Dict[str, int]
-                ) -> Tuple[List[Any], Dict[str, Any]]:
+async def crawl(hosts: list[str], port: int, in_flight: dict[str, int]
+                ) -> tuple[list[Any], dict[str, Any]]:
     """Five concurrent questions per origin, all origins at once; then ask again."""
     cache = robotsrules.AsyncRobotsCache(user_agent="LoadBot/1.0", timeout=TIMEOUT,
                                          max_concurrency=LIMIT)
     stalls = robotsrules.AsyncRobotsCache(user_agent="LoadBot/1.0", timeout=STALL_TIMEOUT,
                                           max_concurrency=LIMIT)
     async with cache, stalls:
-        async def ask(n: int, host: str) -> Tuple[int, bool, bool, bool, Optional[float], str]:
+        async def ask(n: int, host: str) -> tuple[int, bool, bool, bool, Optional[float], str]:
             origin = f"http://{host}:{port}"
             other = (n + 1) % ORIGINS
             checker = stalls if kind_of(n) == "stall" else cache
@@ -140,7 +140,7 @@ async def crawl(hosts: List[str], port: int, in_flight: Dict[str, int]
     return first, stats
 
 
-def expected(n: int) -> Tuple[bool, bool, bool, Optional[float], str]:
+def expected(n: int) -> tuple[bool, bool, bool, Optional[float], str]:
     """(secret allowed, open allowed, other's secret allowed, crawl-delay, outcome)."""
     kind = kind_of(n)
     if kind in ("failing", "hang-up", "stall"):

@@ -30,7 +30,8 @@ import contextlib
 import socket
 import struct
 import threading
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from collections.abc import Mapping, Sequence
+from typing import Optional
 
 from dnslib import CNAME, QTYPE, RCODE, RR, SOA, DNSRecord
 
@@ -42,9 +43,9 @@ class DnsServer:
     """See the module docstring. Use as a context manager; :attr:`address` is ``ip:port``."""
 
     def __init__(self, zone: Sequence[str] = (), *, follow_cnames: bool = True,
-                 behaviour: Optional[Mapping[Tuple[str, str], str]] = None,
+                 behaviour: Optional[Mapping[tuple[str, str], str]] = None,
                  drip_every: float = 0.05) -> None:
-        self.records: Dict[Tuple[str, str], List[RR]] = {}
+        self.records: dict[tuple[str, str], list[RR]] = {}
         self.names: set[str] = set()
         for line in zone:
             for record in RR.fromZone(line):
@@ -54,8 +55,8 @@ class DnsServer:
         self.follow_cnames = follow_cnames
         self.behaviour = dict(behaviour or {})
         self.drip_every = drip_every
-        self.queries: List[Tuple[str, str, str]] = []
-        self._seen_udp: set[Tuple[str, str]] = set()
+        self.queries: list[tuple[str, str, str]] = []
+        self._seen_udp: set[tuple[str, str]] = set()
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._udp, self._tcp = _bind_both()
@@ -124,7 +125,7 @@ class DnsServer:
         reply.add_auth(RR(apex + ".", QTYPE.SOA, ttl=300, rdata=_SOA))
         return reply
 
-    def _read(self, data: bytes, transport: str) -> Tuple[Optional[DNSRecord], str, str]:
+    def _read(self, data: bytes, transport: str) -> tuple[Optional[DNSRecord], str, str]:
         try:
             query = DNSRecord.parse(data)
         except Exception:
@@ -206,7 +207,7 @@ class DnsServer:
                     return
 
 
-def _bind_both() -> Tuple[socket.socket, socket.socket]:
+def _bind_both() -> tuple[socket.socket, socket.socket]:
     """A UDP and a TCP socket on one free port (a port free for UDP may be taken for TCP by
     another process: try another)."""
     for _ in range(50):

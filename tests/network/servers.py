@@ -35,8 +35,9 @@ import sys
 import threading
 import time
 import zlib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Union
+from typing import Callable, Optional, Union
 
 HOST = "127.0.0.1"
 
@@ -54,7 +55,7 @@ class RecordedRequest:
 
     method: str
     path: str
-    headers: Dict[str, str]
+    headers: dict[str, str]
     at: float
     """When the request's first octets reached the server's socket (the kernel's receive
     time, CLOCK_REALTIME; see ``_receive``): compare it only with other ``at`` values."""
@@ -97,7 +98,7 @@ def free_port() -> int:
     return port
 
 
-def head(status: int, headers: Iterable[Tuple[str, str]] = (), reason: Optional[str] = None,
+def head(status: int, headers: Iterable[tuple[str, str]] = (), reason: Optional[str] = None,
          close: bool = True) -> bytes:
     """A raw response head, with ``Connection: close`` (unless ``close`` is false)."""
     lines = [f"HTTP/1.1 {status} {reason or _REASONS.get(status, 'Status')}"]
@@ -107,7 +108,7 @@ def head(status: int, headers: Iterable[Tuple[str, str]] = (), reason: Optional[
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
-def _pairs(headers: Optional[Mapping[str, str]]) -> List[Tuple[str, str]]:
+def _pairs(headers: Optional[Mapping[str, str]]) -> list[tuple[str, str]]:
     return list((headers or {}).items())
 
 
@@ -287,7 +288,7 @@ def _enable_timestamps(sock: socket.socket) -> bool:
     return True
 
 
-def _receive(conn: socket.socket) -> Tuple[bytes, float]:
+def _receive(conn: socket.socket) -> tuple[bytes, float]:
     """Octets from ``conn`` and when the first of them arrived: the kernel's receive time
     (CLOCK_REALTIME) when the socket has timestamps on, else ``time.time()`` now (the same
     clock, so that gaps between requests stay comparable)."""
@@ -313,11 +314,11 @@ class RawHTTPServer:
         self.keep_alive = keep_alive
         """Serve further requests on a connection whose scenario set ``Exchange.keep``."""
         self.stopping = threading.Event()
-        self.errors: List[BaseException] = []
-        self._requests: List[RecordedRequest] = []
+        self.errors: list[BaseException] = []
+        self._requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
-        self._threads: List[threading.Thread] = []
-        self._conns: List[socket.socket] = []
+        self._threads: list[threading.Thread] = []
+        self._conns: list[socket.socket] = []
         self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._listener.bind((HOST, 0))
@@ -339,12 +340,12 @@ class RawHTTPServer:
         return self.origin + path
 
     @property
-    def requests(self) -> List[RecordedRequest]:
+    def requests(self) -> list[RecordedRequest]:
         with self._lock:
             return list(self._requests)
 
     @property
-    def paths(self) -> List[str]:
+    def paths(self) -> list[str]:
         return [request.path for request in self.requests]
 
     def count(self, path: str = "/robots.txt") -> int:
@@ -385,7 +386,7 @@ class RawHTTPServer:
                 self._threads.append(thread)
             thread.start()
 
-    def _read_head(self, conn: socket.socket) -> Optional[Tuple[bytes, float]]:
+    def _read_head(self, conn: socket.socket) -> Optional[tuple[bytes, float]]:
         """The request head and when its first octets reached the socket."""
         conn.settimeout(self.read_timeout)
         data = b""
@@ -428,7 +429,7 @@ class RawHTTPServer:
         raw, arrived = read
         lines = raw.decode("latin-1").split("\r\n")
         method, target, _ = ([*lines[0].split(" ", 2), "", ""])[:3]
-        headers: Dict[str, str] = {}
+        headers: dict[str, str] = {}
         for line in lines[1:]:
             name, _, value = line.partition(":")
             headers[name.strip().lower()] = value.strip()
@@ -450,7 +451,7 @@ class ServerPool:
     """Starts servers on demand and stops them all at the end (for fixtures)."""
 
     def __init__(self) -> None:
-        self._servers: List[Union[RawHTTPServer, FTPServerThread]] = []
+        self._servers: list[Union[RawHTTPServer, FTPServerThread]] = []
 
     def http(self, handler: Handler = not_found, keep_alive: bool = False) -> RawHTTPServer:
         server = RawHTTPServer(handler, keep_alive=keep_alive)
@@ -615,9 +616,9 @@ class ScriptedFTPServer:
         self.data_interval = data_interval
         self.final_reply = final_reply
         self.stopping = threading.Event()
-        self.commands: List[str] = []
-        self._socks: List[socket.socket] = []
-        self._threads: List[threading.Thread] = []
+        self.commands: list[str] = []
+        self._socks: list[socket.socket] = []
+        self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
         self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._listener.bind((HOST, 0))

@@ -7,7 +7,8 @@ import asyncio
 import threading
 import time
 import tracemalloc
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import Iterator, List
+from collections.abc import Iterator
 
 import pytest
 
@@ -30,16 +30,16 @@ def servers() -> Iterator[ServerPool]:
 
 
 @pytest.fixture
-def clock() -> List[float]:
+def clock() -> list[float]:
     return [START]
 
 
-def checker(clock: List[float], **kwargs) -> RobotsCache:
+def checker(clock: list[float], **kwargs) -> RobotsCache:
     kwargs.setdefault("timeout", HEALTHY)
     return RobotsCache(user_agent=UA, clock=lambda: clock[0], **kwargs)
 
 
-def async_checker(clock: List[float], **kwargs) -> AsyncRobotsCache:
+def async_checker(clock: list[float], **kwargs) -> AsyncRobotsCache:
     kwargs.setdefault("timeout", HEALTHY)
     return AsyncRobotsCache(user_agent=UA, clock=lambda: clock[0], **kwargs)
 
@@ -51,7 +51,7 @@ def test_default_store_is_memory() -> None:
     assert isinstance(AsyncRobotsCache(user_agent=UA).store, MemoryStore)
 
 
-def test_first_call_fetches_second_is_cached(servers: ServerPool, clock: List[float]) -> None:
+def test_first_call_fetches_second_is_cached(servers: ServerPool, clock: list[float]) -> None:
     server = servers.http(respond(200, RULES))
     cache = checker(clock)
     assert cache.allowed(server.url("/private/x")) is False
@@ -71,7 +71,7 @@ def test_first_call_fetches_second_is_cached(servers: ServerPool, clock: List[fl
     assert server.paths == ["/robots.txt"]
 
 
-def test_each_origin_is_fetched_once(servers: ServerPool, clock: List[float]) -> None:
+def test_each_origin_is_fetched_once(servers: ServerPool, clock: list[float]) -> None:
     first = servers.http(respond(200, RULES))
     second = servers.http(respond(200, NEW_RULES))
     cache = checker(clock)
@@ -84,8 +84,8 @@ def test_each_origin_is_fetched_once(servers: ServerPool, clock: List[float]) ->
     assert cache.fetches == 2
 
 
-def test_twenty_threads_one_request(servers: ServerPool, clock: List[float]) -> None:
-    asking: List[int] = []
+def test_twenty_threads_one_request(servers: ServerPool, clock: list[float]) -> None:
+    asking: list[int] = []
 
     def when_all_ask(exchange) -> None:  # the answer waits until all twenty have asked
         wait_until(lambda: len(asking) == 20, "the threads never all asked")
@@ -94,8 +94,8 @@ def test_twenty_threads_one_request(servers: ServerPool, clock: List[float]) -> 
     server = servers.http(when_all_ask)
     cache = checker(clock)
     barrier = threading.Barrier(20)
-    answers: List[bool] = []
-    errors: List[BaseException] = []
+    answers: list[bool] = []
+    errors: list[BaseException] = []
     lock = threading.Lock()
 
     def ask(index: int) -> None:
@@ -121,7 +121,7 @@ def test_twenty_threads_one_request(servers: ServerPool, clock: List[float]) -> 
     assert cache.fetches == 1
 
 
-def test_expiry_refetches(servers: ServerPool, clock: List[float]) -> None:
+def test_expiry_refetches(servers: ServerPool, clock: list[float]) -> None:
     server = servers.http(respond(200, RULES))
     cache = checker(clock)
     assert cache.allowed(server.url("/private")) is False
@@ -137,7 +137,7 @@ def test_expiry_refetches(servers: ServerPool, clock: List[float]) -> None:
     assert cache.lookup(server.url("/")).result.fetched_at == START + DAY + 1
 
 
-def test_max_age_sets_when_to_refetch(servers: ServerPool, clock: List[float]) -> None:
+def test_max_age_sets_when_to_refetch(servers: ServerPool, clock: list[float]) -> None:
     server = servers.http(respond(200, RULES, {"Cache-Control": "max-age=300"}))
     cache = checker(clock)
     cache.lookup(server.url())
@@ -149,7 +149,7 @@ def test_max_age_sets_when_to_refetch(servers: ServerPool, clock: List[float]) -
     assert server.count() == 2
 
 
-def test_failed_refresh_serves_last_good_copy(servers: ServerPool, clock: List[float]) -> None:
+def test_failed_refresh_serves_last_good_copy(servers: ServerPool, clock: list[float]) -> None:
     server = servers.http(respond(200, RULES))
     cache = checker(clock)
     assert cache.lookup(server.url()).reason == "fresh"
@@ -183,7 +183,7 @@ def test_failed_refresh_serves_last_good_copy(servers: ServerPool, clock: List[f
 
 
 def test_failed_refresh_by_network_error_serves_last_good_copy(
-        servers: ServerPool, clock: List[float]) -> None:
+        servers: ServerPool, clock: list[float]) -> None:
     server = servers.http(respond(200, RULES))
     cache = checker(clock)
     cache.lookup(server.url())
@@ -196,7 +196,7 @@ def test_failed_refresh_by_network_error_serves_last_good_copy(
     assert cache.allowed(server.url("/public")) is True
 
 
-def test_no_good_copy_and_503_disallows(servers: ServerPool, clock: List[float]) -> None:
+def test_no_good_copy_and_503_disallows(servers: ServerPool, clock: list[float]) -> None:
     server = servers.http(respond(503, b"busy"))
     cache = checker(clock)
     served = cache.lookup(server.url("/page"))
@@ -207,7 +207,7 @@ def test_no_good_copy_and_503_disallows(servers: ServerPool, clock: List[float])
     assert server.count() == 1
 
 
-def test_thirty_day_rule(servers: ServerPool, clock: List[float]) -> None:
+def test_thirty_day_rule(servers: ServerPool, clock: list[float]) -> None:
     server = servers.http(respond(503, b"busy"))
     cache = checker(clock)
     assert cache.lookup(server.url()).reason == "unreachable"
@@ -225,7 +225,7 @@ def test_thirty_day_rule(servers: ServerPool, clock: List[float]) -> None:
     assert cache.allowed(server.url("/")) is True
 
 
-def test_thirty_day_rule_connection_refused(clock: List[float]) -> None:
+def test_thirty_day_rule_connection_refused(clock: list[float]) -> None:
     origin = f"http://127.0.0.1:{free_port()}"
     cache = checker(clock)
     assert cache.allowed(origin + "/page") is False
@@ -236,14 +236,14 @@ def test_thirty_day_rule_connection_refused(clock: List[float]) -> None:
     assert cache.fetches == 2
 
 
-def test_404_allows_all(servers: ServerPool, clock: List[float]) -> None:
+def test_404_allows_all(servers: ServerPool, clock: list[float]) -> None:
     server = servers.http(respond(404, b"nope"))
     cache = checker(clock)
     assert cache.allowed(server.url("/private")) is True
     assert cache.lookup(server.url()).result.outcome == "unavailable"
 
 
-def test_shared_store_between_checkers(servers: ServerPool, clock: List[float]) -> None:
+def test_shared_store_between_checkers(servers: ServerPool, clock: list[float]) -> None:
     server = servers.http(respond(200, RULES))
     store = MemoryStore()
     first = checker(clock, store=store)
@@ -257,7 +257,7 @@ def test_shared_store_between_checkers(servers: ServerPool, clock: List[float]) 
 # -- async --------------------------------------------------------------------------------
 
 def test_async_first_call_fetches_second_is_cached(servers: ServerPool,
-                                                    clock: List[float]) -> None:
+                                                    clock: list[float]) -> None:
     server = servers.http(respond(200, RULES))
 
     async def main() -> None:
@@ -273,10 +273,10 @@ def test_async_first_call_fetches_second_is_cached(servers: ServerPool,
     assert server.count() == 1
 
 
-def test_async_fifty_coroutines_one_request(servers: ServerPool, clock: List[float]) -> None:
+def test_async_fifty_coroutines_one_request(servers: ServerPool, clock: list[float]) -> None:
     server = servers.http(delayed(0.3, respond(200, RULES)))
 
-    async def main() -> List[bool]:
+    async def main() -> list[bool]:
         cache = async_checker(clock)
         answers = await asyncio.gather(
             *(cache.allowed(server.url(f"/private/{index}")) for index in range(50)))
@@ -287,7 +287,7 @@ def test_async_fifty_coroutines_one_request(servers: ServerPool, clock: List[flo
     assert server.count() == 1
 
 
-def test_async_ten_origins_ten_requests(servers: ServerPool, clock: List[float]) -> None:
+def test_async_ten_origins_ten_requests(servers: ServerPool, clock: list[float]) -> None:
     # No site answers before all ten requests have come in: fetches that did not overlap
     # would leave the first waiting for the others (the barrier breaks after the hang guard,
     # and that site hangs up without an answer).
@@ -299,9 +299,9 @@ def test_async_ten_origins_ten_requests(servers: ServerPool, clock: List[float])
             respond(200, b"User-agent: *\nDisallow: /site%d\n" % index)(exchange)
         return scenario
 
-    sites: List[RawHTTPServer] = [servers.http(after_all(index)) for index in range(10)]
+    sites: list[RawHTTPServer] = [servers.http(after_all(index)) for index in range(10)]
 
-    async def main() -> List[bool]:
+    async def main() -> list[bool]:
         cache = async_checker(clock)
         calls = [cache.allowed(site.url(f"/site{index}/page"))
                  for _ in range(3) for index, site in enumerate(sites)]
@@ -317,7 +317,7 @@ def test_async_ten_origins_ten_requests(servers: ServerPool, clock: List[float])
     assert [site.count() for site in sites] == [1] * 10
 
 
-def test_async_failed_refresh_and_thirty_days(servers: ServerPool, clock: List[float]) -> None:
+def test_async_failed_refresh_and_thirty_days(servers: ServerPool, clock: list[float]) -> None:
     good = servers.http(respond(200, RULES))
     bad = servers.http(respond(503, b"busy"))
 
@@ -356,7 +356,7 @@ class BrokenStore:
         pass
 
 
-def test_a_failing_store_does_not_stop_the_crawl(servers: ServerPool, clock: List[float]) -> None:
+def test_a_failing_store_does_not_stop_the_crawl(servers: ServerPool, clock: list[float]) -> None:
     server = servers.http(respond(200, RULES))
     cache = checker(clock, store=BrokenStore())
     assert cache.allowed(server.url("/private/x")) is False
@@ -365,7 +365,7 @@ def test_a_failing_store_does_not_stop_the_crawl(servers: ServerPool, clock: Lis
     assert cache.store_errors == 2  # one get, one put
 
 
-def test_a_failing_store_async(servers: ServerPool, clock: List[float]) -> None:
+def test_a_failing_store_async(servers: ServerPool, clock: list[float]) -> None:
     server = servers.http(respond(200, RULES))
 
     async def main() -> int:
@@ -385,7 +385,7 @@ ISSUE_EXAMPLE = (b"User-agent: a\nCrawl-delay: 1\nUser-agent: b\nCrawl-delay: 12
 
 
 def test_cache_paces_each_agent_as_the_owner_wrote(servers: ServerPool,
-                                                   clock: List[float]) -> None:
+                                                   clock: list[float]) -> None:
     from robotsrules._fetch._pacing import admit
 
     server = servers.http(respond(200, ISSUE_EXAMPLE))
@@ -402,7 +402,7 @@ def test_cache_paces_each_agent_as_the_owner_wrote(servers: ServerPool,
     assert server.count() == 1
 
 
-def test_cache_takes_a_percent_encoded_host(servers: ServerPool, clock: List[float]) -> None:
+def test_cache_takes_a_percent_encoded_host(servers: ServerPool, clock: list[float]) -> None:
     server = servers.http(respond(200, RULES))
     cache = checker(clock)
     encoded = f"http://%31%32%37.0.0.1:{server.port}"  # 127.0.0.1, as a browser reads it

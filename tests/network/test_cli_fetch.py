@@ -8,7 +8,7 @@ import json
 import os
 import socket
 import threading
-from typing import Iterator, List, Tuple
+from collections.abc import Iterator
 
 import pytest
 
@@ -18,9 +18,9 @@ EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "robot
 
 
 @pytest.fixture()
-def site() -> Iterator[Tuple[str, List[str]]]:
+def site() -> Iterator[tuple[str, list[str]]]:
     """A loopback site serving examples/robots.txt; yields its origin and the paths asked."""
-    seen: List[str] = []
+    seen: list[str] = []
     with open(EXAMPLE, "rb") as handle:
         body = handle.read()
 
@@ -55,13 +55,13 @@ def closed_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def run(*argv: str) -> Tuple[int, str]:
+def run(*argv: str) -> tuple[int, str]:
     out = io.StringIO()
     return main(list(argv), out=out), out.getvalue()
 
 
 def test_check_fetches_through_the_sqlite_cache(
-    site: Tuple[str, List[str]], tmp_path: os.PathLike[str]
+    site: tuple[str, list[str]], tmp_path: os.PathLike[str]
 ) -> None:
     origin, seen = site
     cache = os.path.join(str(tmp_path), "cache.sqlite3")
@@ -87,7 +87,7 @@ def test_check_reports_an_unreachable_robots_txt() -> None:
         f"disallowed  {url}  unreachable: connection refused -> all disallowed")
 
 
-def test_fetch_shows_status_outcome_expiry_and_groups(site: Tuple[str, List[str]]) -> None:
+def test_fetch_shows_status_outcome_expiry_and_groups(site: tuple[str, list[str]]) -> None:
     origin, _ = site
     code, out = run("fetch", f"{origin}/anything")
     assert code == 0
@@ -105,7 +105,7 @@ def test_fetch_of_an_unreachable_site_says_all_disallowed() -> None:
     assert "error       connection refused" in out and "rules       none" in out
 
 
-def test_fetch_json(site: Tuple[str, List[str]]) -> None:
+def test_fetch_json(site: tuple[str, list[str]]) -> None:
     origin, _ = site
     code, out = run("fetch", "--json", f"{origin}/anything")
     report = json.loads(out)
@@ -119,7 +119,7 @@ def test_fetch_json(site: Tuple[str, List[str]]) -> None:
     assert report["groups"] == [] and report["error"] == "connection refused"
 
 
-def test_check_takes_a_percent_encoded_host(site: Tuple[str, List[str]]) -> None:
+def test_check_takes_a_percent_encoded_host(site: tuple[str, list[str]]) -> None:
     """Issue 22: the WHATWG URL standard percent-decodes a host before IDNA; browsers
     fetch 127.0.0.1 for %31%32%37.0.0.1."""
     origin, seen = site
@@ -131,7 +131,7 @@ def test_check_takes_a_percent_encoded_host(site: Tuple[str, List[str]]) -> None
 
 
 def test_check_refuses_a_host_that_decodes_to_a_forbidden_code_point(
-        site: Tuple[str, List[str]], capsys: pytest.CaptureFixture[str]) -> None:
+        site: tuple[str, list[str]], capsys: pytest.CaptureFixture[str]) -> None:
     origin, seen = site
     bad = origin.replace("127.0.0.1", "127.0.0.1%2F")
     code, out = run("check", "--agent", "ExampleBot", "--no-cache", f"{bad}/x")

@@ -15,8 +15,9 @@ import datetime
 import socket
 import ssl
 import threading
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Callable, Iterator, List, Sequence
+from typing import Callable
 
 import httpx
 import pytest
@@ -194,7 +195,7 @@ class RebindingDns(DnsServer):
         return super()._answer(query)
 
 
-def resolver_of(dns: DnsServer) -> Callable[[str], List[str]]:
+def resolver_of(dns: DnsServer) -> Callable[[str], list[str]]:
     """A real resolver (dnspython) asking only the loopback server, A records only."""
     resolver = dns_resolver.Resolver(configure=False)
     resolver.nameservers = [HOST]
@@ -202,7 +203,7 @@ def resolver_of(dns: DnsServer) -> Callable[[str], List[str]]:
     resolver.lifetime = HANG
     resolver.cache = None
 
-    def resolve(host: str) -> List[str]:
+    def resolve(host: str) -> list[str]:
         return [record.address for record in resolver.resolve(host, "A")]
 
     return resolve
@@ -277,7 +278,7 @@ def test_tls_keeps_the_name_for_sni_and_verification(tmp_path: Path) -> None:
     cert, key = _certificate(tmp_path, "site.test")
     server_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     server_context.load_cert_chain(cert, key)
-    names: List[str | None] = []
+    names: list[str | None] = []
     server_context.sni_callback = lambda _s, name, _c: names.append(name)  # type: ignore[assignment,misc,return-value]
     listener = socket.create_server((HOST, 0))
     listener.settimeout(HANG)

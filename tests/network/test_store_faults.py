@@ -27,8 +27,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Optional
 
 import pytest
 import redis
@@ -52,13 +53,13 @@ UA = "FaultBot/1.0"
 REPO = Path(__file__).resolve().parents[2]
 
 
-def warnings_of(caplog: pytest.LogCaptureFixture) -> List[str]:
+def warnings_of(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [r.getMessage() for r in caplog.records
             if r.name == "robotsrules" and r.levelno >= logging.WARNING]
 
 
-def run(args: List[str], env: Optional[dict] = None, timeout: float = HANG,
-        prefix: Optional[List[str]] = None) -> subprocess.CompletedProcess[str]:
+def run(args: list[str], env: Optional[dict] = None, timeout: float = HANG,
+        prefix: Optional[list[str]] = None) -> subprocess.CompletedProcess[str]:
     """A real robotsrules command line in a fresh process."""
     return subprocess.run([*(prefix or []), sys.executable, "-m", "robotsrules", *args],
                           capture_output=True, text=True, timeout=timeout, cwd=REPO,
@@ -138,7 +139,7 @@ def _foreign_table(path: Path) -> None:
     conn.close()
 
 
-BAD_FILES: List[Tuple[str, Callable[[Path], None], str]] = [
+BAD_FILES: list[tuple[str, Callable[[Path], None], str]] = [
     ("random-bytes", _random_bytes, "cache.sqlite3"),
     ("directory", _directory, "cache.sqlite3"),
     ("parent-is-a-file", lambda p: None, "afile/cache.sqlite3"),
@@ -230,7 +231,7 @@ def test_threads_finding_one_damaged_file_move_it_aside_once(
         handle.seek(4096 * 2)
         handle.write(os.urandom(size - 4096 * 2))
     caplog.set_level(logging.WARNING, logger="robotsrules")
-    errors: List[BaseException] = []
+    errors: list[BaseException] = []
     start = threading.Barrier(8)
 
     def read(n: int) -> None:
@@ -290,7 +291,7 @@ def test_a_vanished_file_is_opened_again_at_the_next_write(tmp_path: Path) -> No
     store.close()
 
 
-def _unprivileged() -> List[str]:
+def _unprivileged() -> list[str]:
     """A command prefix that runs without the power to ignore file permissions."""
     if os.geteuid() != 0:
         return []
@@ -422,7 +423,7 @@ def test_one_bound_per_put_however_many_threads_write(tmp_path: Path,
     store = SQLiteStore(path, busy_timeout=5 * HANG)
     real, ahead = time.monotonic, [0.0]
     began = threading.Event()
-    putter: List[threading.Thread] = []
+    putter: list[threading.Thread] = []
 
     def clock() -> float:
         now = real() + ahead[0]
@@ -431,7 +432,7 @@ def test_one_bound_per_put_however_many_threads_write(tmp_path: Path,
         return now
 
     monkeypatch.setattr(time, "monotonic", clock)
-    results: List[Optional[Entry]] = []
+    results: list[Optional[Entry]] = []
     with Holder(path, "write"):
         with store._write_lock:
             putter.append(threading.Thread(target=lambda: results.append(store.put(
@@ -452,7 +453,7 @@ def test_a_crawl_over_a_write_locked_store_answers_promptly(
     caplog.set_level(logging.WARNING, logger="robotsrules")
     servers = [RawHTTPServer(respond(200, RULES)) for _ in range(4)]
 
-    def crawl(cache: RobotsCache) -> List[bool]:
+    def crawl(cache: RobotsCache) -> list[bool]:
         return [cache.allowed(origin.url(path)) for origin in servers
                 for path in ("/private/x", "/public")]  # the second one from memory
 
@@ -487,7 +488,7 @@ with RobotsCache(store, user_agent="RaceBot/1.0", timeout=120) as cache:
 """
 
 
-def answers_in_turn(plan: List[Tuple[threading.Event, int]]) -> Callable[[Exchange], None]:
+def answers_in_turn(plan: list[tuple[threading.Event, int]]) -> Callable[[Exchange], None]:
     """The n-th request waits for the n-th event (a hang guard at most), then gets that
     status: the rules for a 200, "busy" for anything else."""
     lock = threading.Lock()
@@ -611,7 +612,7 @@ def _header_with(**changes: Any) -> bytes:
     return json.dumps(header).encode() + b"\n" + body
 
 
-TAMPERED: List[Tuple[str, Any]] = [
+TAMPERED: list[tuple[str, Any]] = [
     ("text", "this is TEXT, not a BLOB"),
     ("integer", 10**18),  # bytes(10**18) would try to allocate an exabyte
     ("real", 1.5),
@@ -778,7 +779,7 @@ def test_every_call_to_a_frozen_redis_is_bounded(own_redis: RedisServer) -> None
     try:
         fresh = RedisStore(url=own_redis.url, prefix="bound:", timeout=0.5,
                            connect_timeout=0.5)  # must open a new connection first
-        calls: List[Callable[[], object]] = [
+        calls: list[Callable[[], object]] = [
             lambda: store.put("https://a.example", stored),  # WATCH, GET, MULTI/EXEC
             lambda: store.get("https://a.example"),
             lambda: store.delete("https://a.example"),
@@ -801,7 +802,7 @@ def test_a_crawl_over_a_frozen_redis_goes_on(own_redis: RedisServer,
     origins = [RawHTTPServer(respond(200, RULES)) for _ in range(5)]
     caplog.set_level(logging.WARNING, logger="robotsrules")
 
-    def crawl(cache: RobotsCache) -> List[bool]:
+    def crawl(cache: RobotsCache) -> list[bool]:
         return [cache.allowed(origin.url(path)) for origin in origins
                 for path in ("/private/x", "/public")]
 
@@ -928,7 +929,7 @@ def test_the_async_checker_over_a_write_locked_store(tmp_path: Path) -> None:
     path = tmp_path / "cache.sqlite3"
     store = SQLiteStore(path, busy_timeout=0.2)
 
-    async def crawl(origins: List[RawHTTPServer]) -> List[bool]:
+    async def crawl(origins: list[RawHTTPServer]) -> list[bool]:
         cache = AsyncRobotsCache(store, user_agent=UA, timeout=HEALTHY)
         return list(await asyncio.gather(
             *(cache.allowed(origin.url(p)) for origin in origins

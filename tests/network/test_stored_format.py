@@ -9,9 +9,10 @@ import base64
 import importlib.util
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Dict, Iterator
+from typing import Any
 
 import pytest
 import redis
@@ -35,7 +36,7 @@ def _maker() -> ModuleType:
 
 
 MAKER = _maker()
-EXPECTED: Dict[str, Any] = json.loads((DATA / "expected.json").read_text())
+EXPECTED: dict[str, Any] = json.loads((DATA / "expected.json").read_text())
 
 
 def _check(key: str, entry: Any) -> None:

@@ -17,8 +17,9 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Callable, Iterator, List, Optional
+from typing import Callable, Optional
 
 import pytest
 import redis
@@ -228,7 +229,7 @@ def test_undecodable_data_is_a_miss_and_is_deleted(case: Case, damage: bytes) ->
 
 
 def test_threads_share_one_store(case: Case) -> None:
-    errors: List[BaseException] = []
+    errors: list[BaseException] = []
 
     def work(n: int) -> None:
         try:

@@ -4,7 +4,7 @@ FetchResult.usage and RobotsCache/AsyncRobotsCache.usage for every fetch outcome
 from __future__ import annotations
 
 import asyncio
-from typing import Iterator, List
+from collections.abc import Iterator
 
 import pytest
 
@@ -26,7 +26,7 @@ def servers() -> Iterator[ServerPool]:
         yield pool
 
 
-def cache(clock: List[float]) -> RobotsCache:
+def cache(clock: list[float]) -> RobotsCache:
     return RobotsCache(user_agent=UA, clock=lambda: clock[0], timeout=HEALTHY)
 
 

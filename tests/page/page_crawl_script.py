@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Dict, Iterator, List
+from collections.abc import Iterator
+from typing import Any
 
 import scrapy
 from scrapy.crawler import CrawlerProcess
@@ -22,11 +23,11 @@ class FollowSpider(scrapy.Spider):
 
     name = "follow"
 
-    def __init__(self, urls: List[str], **kwargs: Any) -> None:
+    def __init__(self, urls: list[str], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.start_urls = urls
-        self.seen: List[str] = []
-        self.signals_seen: Dict[str, Any] = {}
+        self.seen: list[str] = []
+        self.signals_seen: dict[str, Any] = {}
 
     def parse(self, response: scrapy.http.Response) -> Iterator[Any]:
         self.seen.append(response.url)

@@ -12,7 +12,7 @@ import io
 import json
 import shutil
 from pathlib import Path
-from typing import Any, List
+from typing import Any
 
 import pytest
 
@@ -31,7 +31,7 @@ PRIVATE = "https://site.example/private/page"
 OPEN = "https://site.example/open/page"
 
 
-def _answers(url: str, agent: str) -> List[Any]:
+def _answers(url: str, agent: str) -> list[Any]:
     robots = parse(ROBOTS)
     both = combine(robots.usage(url, agent=agent),
                    page_signals(PAGE_HEADERS, PAGE, agent=agent, url=url))
@@ -100,7 +100,7 @@ def _warc(path: Path) -> None:
                 warc_headers_dict={"WARC-Date": "2026-01-01T00:00:00Z"}))
 
 
-def _check_rows(rows: List[Any]) -> None:
+def _check_rows(rows: list[Any]) -> None:
     got = {(r["url"], r["agent"]): (r["crawl_allowed"], r["ai_train"], r["search"])
            for r in rows}
     assert got == {(PRIVATE, "GPTBot"): (False, False, False),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import List, Optional
+from typing import Optional
 
 import pytest
 from hypothesis import given, settings
@@ -44,14 +44,14 @@ def _whole(raw: bytes, content_type: Optional[str], max_bytes: int) -> _html.Hea
         return _html._unreadable_head(data, text, encoding, cut)
     if not cut and _html._nothing_to_read(text):
         return _html.Head((), encoding, 0)
-    extras: List[_html._Extra] = []
+    extras: list[_html._Extra] = []
     found, end = _html._scan(text, extras)
     found, reach = _html._scripted(text, found, end)
     return _html._head(text, found, end, extras, encoding, cut and reach >= len(text))
 
 
-def _check(raw: bytes, monkeypatch: pytest.MonkeyPatch, slacks: List[int],
-           content_types: List[Optional[str]] = _CONTENT_TYPES,
+def _check(raw: bytes, monkeypatch: pytest.MonkeyPatch, slacks: list[int],
+           content_types: list[Optional[str]] = _CONTENT_TYPES,
            max_bytes: int = _html.DEFAULT_HEAD_BYTES) -> None:
     for content_type in content_types:
         expected = _whole(raw, content_type, max_bytes)
@@ -145,7 +145,7 @@ _BITS = ["<head>", "</head>", "<body>", "<BODY x=1>", "<body", "<meta name=robot
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(_BITS), max_size=40), st.integers(1, 400),
        st.sampled_from([None, "text/html; charset=utf-8", "text/html; charset=windows-1252"]))
-def test_any_document(bits: List[str], slack: int, content_type: Optional[str]) -> None:
+def test_any_document(bits: list[str], slack: int, content_type: Optional[str]) -> None:
     raw = "".join(bits).encode()
     expected = _whole(raw, content_type, _html.DEFAULT_HEAD_BYTES)
     saved = _html._WINDOW_SLACK
@@ -165,7 +165,7 @@ _TEXT_BITS = ["<", "/", "<!--", "</style", "</STYLE", "</title ", "</script>", "
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.sampled_from(_TEXT_BITS), max_size=30), st.integers(0, 10),
        st.sampled_from(range(len(_SEARCHED))))
-def test_find_at_is_the_regex_search(bits: List[str], here: int, which: int) -> None:
+def test_find_at_is_the_regex_search(bits: list[str], here: int, which: int) -> None:
     text = "".join(bits)
     pattern: re.Pattern[str] = _SEARCHED[which]
     expected = pattern.search(text, here)

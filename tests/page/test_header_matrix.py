@@ -22,7 +22,7 @@ import io
 import json
 import shutil
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Optional, Union
 
 import pytest
 
@@ -32,9 +32,9 @@ PURPOSES = ("search", "ai-train", "ai-input", "train-ai")
 AGENT = "GPTBot"
 HTML = b'<html><head><meta name="robots" content="max-snippet:10"></head><body>x</body>'
 
-Line = Tuple[str, str, Tuple[str, ...]]  # name, value, continuation lines (folded)
+Line = tuple[str, str, tuple[str, ...]]  # name, value, continuation lines (folded)
 
-CASES: Dict[str, List[Line]] = {
+CASES: dict[str, list[Line]] = {
     # Item 5: a folded X-Robots-Tag (the raw-block readers dropped the continuation).
     "folded x-robots-tag": [("X-Robots-Tag", "noarchive,", ("noindex",))],
     "folded noai for the agent": [("X-Robots-Tag", "noarchive,", ("GPTBot: noai",))],
@@ -73,11 +73,11 @@ def _value(line: Line) -> str:
     return " ".join((value, *more))
 
 
-def _pairs(case: List[Line]) -> List[Tuple[str, str]]:
+def _pairs(case: list[Line]) -> list[tuple[str, str]]:
     return [(line[0], _value(line)) for line in case]
 
 
-def _block(case: List[Line], folded: bool, status: int = 200) -> str:
+def _block(case: list[Line], folded: bool, status: int = 200) -> str:
     out = [f"HTTP/1.1 {status} Status", "Content-Type: text/html; charset=utf-8"]
     for name, value, more in case:
         if folded:
@@ -88,8 +88,8 @@ def _block(case: List[Line], folded: bool, status: int = 200) -> str:
     return "\r\n".join(out) + "\r\n\r\n"
 
 
-def _grouped(case: List[Line]) -> Dict[str, List[str]]:
-    grouped: Dict[str, List[str]] = {}
+def _grouped(case: list[Line]) -> dict[str, list[str]]:
+    grouped: dict[str, list[str]] = {}
     for name, value in _pairs(case):
         grouped.setdefault(name, []).append(value)
     return grouped
@@ -99,7 +99,7 @@ def _case_block(name: str, folded: bool = True) -> str:
     return _block(CASES[name], folded, STATUS.get(name, 200))
 
 
-def _forms(case: List[Line], status: int = 200) -> Dict[str, Any]:
+def _forms(case: list[Line], status: int = 200) -> dict[str, Any]:
     multidict = pytest.importorskip("multidict")
     grouped = _grouped(case)
     return {
@@ -116,11 +116,11 @@ def _forms(case: List[Line], status: int = 200) -> Dict[str, Any]:
     }
 
 
-def _answers(signals: Any) -> Tuple[Optional[bool], ...]:
+def _answers(signals: Any) -> tuple[Optional[bool], ...]:
     return tuple(signals.allows(p) for p in PURPOSES)
 
 
-def _expected(case: List[Line]) -> Tuple[Optional[bool], ...]:
+def _expected(case: list[Line]) -> tuple[Optional[bool], ...]:
     return _answers(page_signals(_pairs(case), HTML, agent=AGENT))
 
 
@@ -130,7 +130,7 @@ def _reference(name: str) -> Any:
     return page_signals(_pairs(CASES[name]), HTML, agent=AGENT, url=URL)
 
 
-def _licences(name: str) -> Tuple[str, ...]:
+def _licences(name: str) -> tuple[str, ...]:
     return _reference(name).license_urls
 
 
@@ -189,7 +189,7 @@ def test_the_command_line_reads_a_saved_response_alike(case: str, tmp_path: Path
     assert (data["pricing"] is not None and data["pricing"]["asked"]) == _priced(case)
 
 
-def _warc(path: Path, cases: List[str]) -> None:
+def _warc(path: Path, cases: list[str]) -> None:
     pytest.importorskip("warcio")
     from warcio.warcwriter import WARCWriter
 
@@ -310,7 +310,7 @@ def test_spark_rows_read_every_case_alike() -> None:
 # too, so a lone <meta name=robots content=noai> says no. Every form carries another header
 # ("Server"): a body given with no header field at all is a document, read as HTML.
 NOAI = b'<html><head><meta name="robots" content="noai"></head><body>x</body></html>'
-BODY_FORMS: Dict[str, Tuple[Union[str, Tuple[str, ...], None], bytes, Optional[bool]]] = {
+BODY_FORMS: dict[str, tuple[Union[str, tuple[str, ...], None], bytes, Optional[bool]]] = {
     # name: (Content-Type (several: a tuple) or None, body, ai-train answer for GPTBot)
     "typed html": ("text/html; charset=utf-8", NOAI, False),
     "typed xhtml": ("application/xhtml+xml", NOAI, False),
@@ -348,7 +348,7 @@ BODY_FORMS: Dict[str, Tuple[Union[str, Tuple[str, ...], None], bytes, Optional[b
 FORM_URL = "https://site.example/form"
 
 
-def _form_pairs(name: str) -> List[Tuple[str, str]]:
+def _form_pairs(name: str) -> list[tuple[str, str]]:
     kind = BODY_FORMS[name][0]
     kinds = () if kind is None else (kind,) if isinstance(kind, str) else kind
     return [("Server", "loopback")] + [("Content-Type", each) for each in kinds]

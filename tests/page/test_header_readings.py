@@ -16,7 +16,7 @@ import io
 import json
 import zlib
 from pathlib import Path
-from typing import Any, List, Set, Tuple
+from typing import Any
 
 import pytest
 
@@ -26,12 +26,12 @@ from robotsrules.cli import main
 from robotsrules.cli._page import read_response
 
 
-def _applied(signals: Any) -> Set[Tuple[str, str]]:
+def _applied(signals: Any) -> set[tuple[str, str]]:
     return {(d.rule, d.scope) for d in signals.directives if d.applies and d.valid}
 
 
 # (header name, value, agent): each must make the page noindex for that agent.
-NOINDEX: List[Tuple[str, str, str]] = [
+NOINDEX: list[tuple[str, str, str]] = [
     ("Robots-Tag", "gptbot;noindex;", "GPTBot"),
     ("Robots-Tag", "gptbot ;noindex", "GPTBot"),
     ("Robots-Tag", "* ; noindex", "GPTBot"),

@@ -8,7 +8,7 @@ import gzip
 import io
 import json
 from pathlib import Path
-from typing import Any, Dict, List, Set, Tuple
+from typing import Any
 
 import pytest
 
@@ -17,7 +17,7 @@ from robotsrules.cli import main
 from robotsrules.cli._page import read_response
 
 
-def _applied(signals: Any) -> Set[Tuple[str, str]]:
+def _applied(signals: Any) -> set[tuple[str, str]]:
     return {(d.rule, d.scope) for d in signals.directives if d.applies and d.valid}
 
 
@@ -30,7 +30,7 @@ def _applied(signals: Any) -> Set[Tuple[str, str]]:
     ("noai;max-snippet=0", {"noai", "max-snippet"}),
 ])
 def test_robots_tag_member_named_by_a_rule_is_read_as_rules_for_everyone(
-        value: str, rules: Set[str]) -> None:
+        value: str, rules: set[str]) -> None:
     for agent in ("GPTBot", "OtherBot"):
         signals = page_signals({"Robots-Tag": value}, agent=agent)
         assert {(rule, "*") for rule in rules} <= _applied(signals)
@@ -130,7 +130,7 @@ def test_the_second_reading_never_permits() -> None:
     assert [d.in_head for d in signals.directives if d.source == "meta"] == [True]
 
 
-def _cli(tmp_path: Path, data: bytes, *extra: str) -> Tuple[int, Dict[str, Any]]:
+def _cli(tmp_path: Path, data: bytes, *extra: str) -> tuple[int, dict[str, Any]]:
     saved = tmp_path / "saved.http"
     saved.write_bytes(data)
     out = io.StringIO()
@@ -138,7 +138,7 @@ def _cli(tmp_path: Path, data: bytes, *extra: str) -> Tuple[int, Dict[str, Any]]
     return code, json.loads(out.getvalue()) if code == 0 else {}
 
 
-def _warc_rows(tmp_path: Path, http: bytes) -> List[Dict[str, Any]]:
+def _warc_rows(tmp_path: Path, http: bytes) -> list[dict[str, Any]]:
     """The ``bulk --pages-warc`` rows of one response record holding ``http`` as it is (a
     WARC written by hand: a writer would re-serialise the HTTP head)."""
     from robotsrules.warc import page_batches
@@ -250,7 +250,7 @@ def test_cli_refuses_a_body_it_cannot_read(headers: bytes, body: bytes, tmp_path
     ("noindex\x00", {"noindex"}), ("\x00noindex", {"noindex"}), ("noindex\x00noai", {"noindex", "noai"}),
     ("GPTBot:\x00noai", {"noai"}), ("noindex\x7f", {"noindex"}), ("noindex\x1bnoai", {"noindex", "noai"}),
 ])
-def test_controls_in_a_value_are_spaces(value: str, rules: Set[str], tmp_path: Path) -> None:
+def test_controls_in_a_value_are_spaces(value: str, rules: set[str], tmp_path: Path) -> None:
     raw = b"HTTP/1.1 200 OK\r\nX-Robots-Tag: " + value.encode("latin-1") + b"\r\n\r\n<p>"
     for headers in ({"X-Robots-Tag": value}, [("X-Robots-Tag", value.encode("latin-1"))],
                     (("X-Robots-Tag", value),), raw):
@@ -282,7 +282,7 @@ _LINK = '</licencja-\u015b.xml>; rel="license"; type="application/rsl+xml"'
 
 def test_a_link_licence_url_is_the_same_from_str_and_from_octets() -> None:
     octets = _LINK.encode("utf-8")
-    forms: List[Any] = [{"Link": _LINK}, {"Link": octets}, [(b"Link", octets)],
+    forms: list[Any] = [{"Link": _LINK}, {"Link": octets}, [(b"Link", octets)],
                         b"HTTP/1.1 200 OK\r\nLink: " + octets + b"\r\n\r\n"]
     for headers in forms:
         signals = page_signals(headers, agent="GPTBot", url="https://example.pl/a")

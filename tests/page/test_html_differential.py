@@ -32,7 +32,7 @@ they restrict and never permit).
 from __future__ import annotations
 
 import random
-from typing import List, Optional, Tuple
+from typing import Optional
 
 import pytest
 
@@ -41,7 +41,7 @@ from robotsrules._page import read_head
 html5lib = pytest.importorskip("html5lib")
 lexbor = pytest.importorskip("selectolax.lexbor")
 
-Metas = List[Tuple[str, str]]
+Metas = list[tuple[str, str]]
 
 _FRAGMENTS = [
     "<!DOCTYPE html>", "<html>", "<html lang=en>", "<head>", "</head>", "<HEAD>", "</html>",
@@ -77,7 +77,7 @@ _HTML5LIB_LAGS = ("<template", "<svg", "<math", "</br>")
 
 
 def _document(rng: random.Random) -> str:
-    parts: List[str] = []
+    parts: list[str] = []
     metas = 0
     for _ in range(rng.randint(1, 28)):
         if rng.random() < 0.3:
@@ -88,12 +88,12 @@ def _document(rng: random.Random) -> str:
     return "".join(parts)
 
 
-def _named(nodes: List[Tuple[Optional[str], Optional[str]]]) -> Metas:
+def _named(nodes: list[tuple[Optional[str], Optional[str]]]) -> Metas:
     return [((name or "").strip("\t\n\f\r "), content or "") for name, content in nodes
             if name is not None]
 
 
-def _lexbor(document: str) -> Optional[Tuple[Metas, Metas, bool]]:
+def _lexbor(document: str) -> Optional[tuple[Metas, Metas, bool]]:
     """(head metas, body metas, whether a body start tag was processed)."""
     tree = lexbor.LexborHTMLParser(document)
     head = [] if tree.head is None else [(m.attributes.get("name"), m.attributes.get("content"))
@@ -104,7 +104,7 @@ def _lexbor(document: str) -> Optional[Tuple[Metas, Metas, bool]]:
     return _named(head), _named(body), tagged
 
 
-def _html5lib(document: str, scripting: bool = False) -> Optional[Tuple[Metas, Metas, bool]]:
+def _html5lib(document: str, scripting: bool = False) -> Optional[tuple[Metas, Metas, bool]]:
     try:
         tree = html5lib.HTMLParser(namespaceHTMLElements=False).parse(document,
                                                                       scripting=scripting)

@@ -9,7 +9,8 @@ import asyncio
 import gzip
 import tracemalloc
 import zlib
-from typing import Any, Awaitable, Callable, Iterator, TypeVar
+from collections.abc import Awaitable, Iterator
+from typing import Any, Callable, TypeVar
 
 import httpx
 import pytest

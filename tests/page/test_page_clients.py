@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import gzip
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest

@@ -10,7 +10,8 @@ import json
 import os
 import subprocess
 import sys
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest

@@ -6,7 +6,7 @@ import json
 import os
 import subprocess
 import sys
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 
@@ -44,7 +44,7 @@ SITE = {
 }
 
 
-def _crawl(settings: Dict[str, Any], urls: List[str], priority: int = 950) -> Dict[str, Any]:
+def _crawl(settings: dict[str, Any], urls: list[str], priority: int = 950) -> dict[str, Any]:
     base = {"ROBOTSTXT_OBEY": True, "USER_AGENT": "ExampleBot/1.0", "LOG_LEVEL": "WARNING",
             "TELNETCONSOLE_ENABLED": False, "DOWNLOAD_TIMEOUT": 10, "RETRY_TIMES": 0,
             "DOWNLOADER_MIDDLEWARES": {
@@ -56,7 +56,7 @@ def _crawl(settings: Dict[str, Any], urls: List[str], priority: int = 950) -> Di
     done = subprocess.run([sys.executable, SCRIPT, json.dumps(base), json.dumps(urls)],
                           capture_output=True, text=True, timeout=2 * HANG, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-3000:]
-    result: Dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
 

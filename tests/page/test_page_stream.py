@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Iterator, List
+from typing import Any
 
 import pytest
 
@@ -53,8 +54,8 @@ def test_page_batches_are_small_and_many_and_add_up_to_the_table(tmp_path: Path)
     many_pages(path, 300)
     agents = ["GPTBot", "CCBot", "ExampleBot"]
     robots = {f"https://site{k}.example": parse(ROBOTS) for k in range(7)}
-    sizes: List[int] = []
-    rows: List[Any] = []
+    sizes: list[int] = []
+    rows: list[Any] = []
     for batch in page_batches([str(path)], agents=agents, purposes=["ai-train"],
                               robots=robots, batch_rows=32):
         sizes.append(batch.num_rows)
@@ -89,7 +90,7 @@ def test_a_stop_check_runs_before_every_record_is_read(tmp_path: Path) -> None:
     # stop reads nothing more (and the pages of the run are not scanned).
     path = tmp_path / "many.warc"
     many_pages(path, 50, gzip=False)
-    calls: List[int] = []
+    calls: list[int] = []
 
     class Stop(Exception):
         pass
@@ -107,7 +108,7 @@ def test_a_stop_check_runs_before_every_record_is_read(tmp_path: Path) -> None:
     assert stats.records == 6
 
 
-def _pulled(heads: List[int], log: List[str], fail_after: int = -1) -> Iterator[Any]:
+def _pulled(heads: list[int], log: list[str], fail_after: int = -1) -> Iterator[Any]:
     """Pages with heads of the given sizes (None for a negative size), each logged as it is
     read; an error after ``fail_after`` of them."""
     for number, size in enumerate(heads):
@@ -117,9 +118,9 @@ def _pulled(heads: List[int], log: List[str], fail_after: int = -1) -> Iterator[
         yield SimpleNamespace(number=number, head=None if size < 0 else b"x" * size)
 
 
-def _reads_before_each(heads: List[int], **bounds: Any) -> List[int]:
+def _reads_before_each(heads: list[int], **bounds: Any) -> list[int]:
     """For each page handed on, how many pages had been read by then."""
-    log: List[str] = []
+    log: list[str] = []
     seen = []
     for page in _read_ahead(_pulled(heads, log), **bounds):
         seen.append(page.number)
@@ -153,7 +154,7 @@ def test_read_ahead_reads_until_the_heads_hold_4_mib() -> None:
 
 
 def test_read_ahead_hands_on_the_pages_read_before_an_error() -> None:
-    log: List[str] = []
+    log: list[str] = []
     got = []
     with pytest.raises(ValueError, match="a broken record"):
         for page in _read_ahead(_pulled([1] * 10, log, fail_after=3)):
@@ -165,8 +166,8 @@ def test_read_ahead_raises_a_stop_at_once() -> None:
     class Stop(Exception):
         pass
 
-    log: List[str] = []
-    calls: List[int] = []
+    log: list[str] = []
+    calls: list[int] = []
 
     def check() -> None:
         calls.append(1)
@@ -183,7 +184,7 @@ def test_the_warc_page_path_reads_records_ahead(tmp_path: Path) -> None:
     path = tmp_path / "many.warc.gz"
     many_pages(path, 80)
     stats = WarcStats()
-    read_at: List[int] = []
+    read_at: list[int] = []
 
     def observe(*_: Any) -> None:
         read_at.append(stats.records)
@@ -199,7 +200,7 @@ def _bulk(warc: Path, out: str, *extra: str) -> int:
                  *extra])
 
 
-def _leftovers(directory: Path) -> List[str]:
+def _leftovers(directory: Path) -> list[str]:
     return sorted(name for name in os.listdir(directory) if "partial" in name)
 
 
@@ -234,7 +235,7 @@ def test_a_failed_run_leaves_no_temporary_file(tmp_path: Path, capsys: Any) -> N
 
 
 @pytest.mark.parametrize("flag", [["--urls", "u.txt"], ["--any-agent"], ["--as-of", "date"]])
-def test_verdict_options_are_refused(tmp_path: Path, capsys: Any, flag: List[str]) -> None:
+def test_verdict_options_are_refused(tmp_path: Path, capsys: Any, flag: list[str]) -> None:
     warc = tmp_path / "pages.warc.gz"
     write_warc(warc)
     assert _bulk(warc, str(tmp_path / "v.csv"), *flag) == 2

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import shutil
 from pathlib import Path
-from typing import List, Tuple
 
 import pytest
 
@@ -20,8 +19,8 @@ from robotsrules import parse
 from robotsrules.cli import main
 from robotsrules.warc import WarcStats, iter_pages, page_table
 
-Record = Tuple[str, str, List[Tuple[str, str]], bytes]
-PAGES: List[Record] = [
+Record = tuple[str, str, list[tuple[str, str]], bytes]
+PAGES: list[Record] = [
     ("https://a.example/robots.txt", "2024-03-01T00:00:00Z", [("Content-Type", "text/plain")],
      b"User-agent: *\nContent-Signal: search=yes, ai-train=yes\nDisallow: /private\n"),
     ("https://a.example/open", "2024-03-01T00:00:01Z", [("Content-Type", "text/html")],
@@ -38,7 +37,7 @@ PAGES: List[Record] = [
 ]
 
 
-def write_warc(path: Path, records: List[Record] = PAGES) -> None:
+def write_warc(path: Path, records: list[Record] = PAGES) -> None:
     with open(path, "wb") as handle:
         writer = WARCWriter(handle, gzip=True)
         for url, date, headers, body in records:

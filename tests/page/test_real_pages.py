@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Dict
 
 import pytest
 
@@ -16,7 +15,7 @@ PAGES = os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks", "data"
 BODY_TAG = re.compile(rb"(?i)<body(?:[\s/][^>]*)?>")
 
 
-def _heads() -> Dict[str, bytes]:
+def _heads() -> dict[str, bytes]:
     heads = {}
     for name in sorted(os.listdir(PAGES)):
         if name.endswith(".html"):

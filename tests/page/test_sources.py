@@ -24,22 +24,22 @@ Sources (read 2026-11 unless said otherwise):
 from __future__ import annotations
 
 import datetime
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 import pytest
 
 from robotsrules import page_signals
 
 NOW = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
-Headers = Optional[List[Tuple[str, str]]]
-Row = Tuple[str, Headers, Optional[str], str, Dict[str, Any]]
+Headers = Optional[list[tuple[str, str]]]
+Row = tuple[str, Headers, Optional[str], str, dict[str, Any]]
 
 
 def _head(*metas: str) -> str:
     return "<!DOCTYPE html>\n<html><head>\n  " + "\n  ".join(metas) + "\n  (…)\n</head>\n<body>(…)</body>\n</html>"
 
 
-GOOGLE: List[Row] = [
+GOOGLE: list[Row] = [
     ("google: robots noindex applies to all crawlers", None,
      _head('<meta name="robots" content="noindex">'), "Googlebot", {"index": False}),
     ("google: robots noindex, any crawler", None,
@@ -128,7 +128,7 @@ GOOGLE: List[Row] = [
      _head('<META NAME="ROBOTS" CONTENT="NOINDEX">'), "Googlebot", {"index": False}),
 ]
 
-MDN: List[Row] = [
+MDN: list[Row] = [
     ("mdn: X-Robots-Tag noindex, nofollow", [("X-Robots-Tag", "noindex, nofollow")], None,
      "AnyBot", {"index": False, "follow": False}),
     ("mdn: <bot-name>: <rule> for another bot",
@@ -158,7 +158,7 @@ MDN: List[Row] = [
      {"index": False, "follow": False}),
 ]
 
-BING: List[Row] = [
+BING: list[Row] = [
     ("bing: nocache is noarchive", None, _head('<meta name="robots" content="nocache">'),
      "bingbot", {"archive": False}),
     ("bing: bingbot addressed by name", None, _head('<meta name="bingbot" content="noindex">'),
@@ -169,7 +169,7 @@ BING: List[Row] = [
      {"archive": False}),
 ]
 
-TDMREP: List[Row] = [
+TDMREP: list[Row] = [
     ("tdmrep: header 1", [("Content-type", "image/jpg"), ("tdm-reservation", "1")], None,
      "AnyBot", {"tdm_reservation": 1, "allows:ai-train": False}),
     ("tdmrep: header 1 with a policy", [("tdm-reservation", "1"),
@@ -189,7 +189,7 @@ TDMREP: List[Row] = [
      [("tdm-reservation", "2")], None, "AnyBot", {"tdm_reservation": 1, "tdm_invalid": True}),
 ]
 
-AIPREF: List[Row] = [
+AIPREF: list[Row] = [
     ("aipref: Content-Usage train-ai=n", [("Content-Usage", "train-ai=n")], None, "AnyBot",
      {"allows:train-ai": False, "allows:search": None}),
     ("aipref: train-ai=n, search=y", [("Content-Usage", "train-ai=n, search=y")], None,
@@ -205,14 +205,14 @@ AIPREF: List[Row] = [
      None, "AnyBot", {"allows:train-ai": False, "allows:search": True}),
 ]
 
-CLOUDFLARE: List[Row] = [
+CLOUDFLARE: list[Row] = [
     ("cloudflare: Content-Signal header", [("Content-Signal", "ai-train=yes, search=yes, ai-input=yes")],
      None, "AnyBot", {"allows:ai-train": True, "allows:search": True, "allows:ai-input": True}),
     ("cloudflare: Content-Signal ai-train=no", [("Content-Signal", "search=yes, ai-train=no")],
      None, "AnyBot", {"allows:ai-train": False, "allows:train-ai": False}),
 ]
 
-NUTCH: List[Row] = [
+NUTCH: list[Row] = [
     # Nutch also reads <meta http-equiv="pragma" content="no-cache"> as nocache; no robots
     # source documents that, so it is not read here (archive stays True).
     ("nutch: NONE", None, "<html><head><title>test page</title><META NAME=\"ROBOTS\" "
@@ -238,7 +238,7 @@ NUTCH: List[Row] = [
      {"index": True, "follow": True}),
 ]
 
-STORMCRAWLER: List[Row] = [
+STORMCRAWLER: list[Row] = [
     # StormCrawler also sets nocache for "none"; Google defines none as "noindex, nofollow".
     ("stormcrawler: X-Robots-Tag none", [("X-Robots-Tag", "none")], None, "StormCrawler",
      {"index": False, "follow": False, "archive": True}),
@@ -257,7 +257,7 @@ TABLES = GOOGLE + MDN + BING + TDMREP + AIPREF + CLOUDFLARE + NUTCH + STORMCRAWL
 @pytest.mark.parametrize(("source", "headers", "html", "agent", "expected"), TABLES,
                          ids=[row[0] for row in TABLES])
 def test_source_examples(source: str, headers: Headers, html: Optional[str], agent: str,
-                         expected: Dict[str, Any]) -> None:
+                         expected: dict[str, Any]) -> None:
     signals = page_signals(headers, html, agent=agent, now=NOW)
     for key, value in expected.items():
         if key.startswith("allows:"):

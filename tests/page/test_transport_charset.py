@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import Optional
 
 import pytest
 
@@ -33,7 +33,7 @@ PAGE = (b'<html><head><meta name="robots" content="noindex, noai"></head>'
 TRICK = "text/html; xcharset=utf-16; charset=utf-8"
 
 # (Content-Type value, the encoding its charset names, or None: no charset is read)
-PARSE_CASES: List[Tuple[str, Optional[str]]] = [
+PARSE_CASES: list[tuple[str, Optional[str]]] = [
     ("text/html;charset=gbk", "gbk"),
     ("TEXT/HTML;CHARSET=GBK", "gbk"),  # names case-insensitive
     ("text/html; charset=gbk", "gbk"),
@@ -90,7 +90,7 @@ def test_parse_mime_type_records() -> None:
 
 # Several Content-Type fields (joined with ", " as Fetch's header list "get" does):
 # (the values, the essence extracted or None, its charset's encoding)
-EXTRACT_CASES: List[Tuple[List[str], Optional[str], Optional[str]]] = [
+EXTRACT_CASES: list[tuple[list[str], Optional[str], Optional[str]]] = [
     (["", "text/plain"], "text/plain", None),
     (["text/plain", ""], "text/plain", None),
     (["text/html", "text/plain"], "text/plain", None),
@@ -111,7 +111,7 @@ EXTRACT_CASES: List[Tuple[List[str], Optional[str], Optional[str]]] = [
 
 
 @pytest.mark.parametrize(("values", "essence", "encoding"), EXTRACT_CASES)
-def test_extract_mime_type_table(values: List[str], essence: Optional[str],
+def test_extract_mime_type_table(values: list[str], essence: Optional[str],
                                  encoding: Optional[str]) -> None:
     joined = ", ".join(values)
     found = extract_mime_type(joined)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import Optional
 
 import pytest
 
@@ -21,8 +21,8 @@ from robotsrules._page._prefs import content_usage
 from robotsrules.cli import main
 from tests.network.servers import Exchange, RawHTTPServer
 
-Fields = List[Tuple[str, str]]
-CASES: List[Tuple[Fields, Optional[bool], Optional[bool]]] = [
+Fields = list[tuple[str, str]]
+CASES: list[tuple[Fields, Optional[bool], Optional[bool]]] = [
     ([("Content-Usage", "train-ai=y, train-ai")], None, None),
     ([("Content-Usage", 'search=n, search="n"')], None, None),
     ([("Content-Usage", "train-ai=y"), ("Content-Usage", "train-ai")], None, None),
@@ -54,7 +54,7 @@ RESPONSE = (b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
             b"<html><head></head><body>x</body></html>")
 
 
-def _page_json(argv: List[str]) -> dict:  # type: ignore[type-arg]
+def _page_json(argv: list[str]) -> dict:  # type: ignore[type-arg]
     out = io.StringIO()
     assert main(["page", *argv, "--agent", "ExampleBot", "--json", "--purpose", "train-ai",
                  "--purpose", "search"], out=out) == 0

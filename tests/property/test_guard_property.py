@@ -7,7 +7,7 @@ them). The ranges are written here from the RFCs, not read from the module under
 from __future__ import annotations
 
 import ipaddress
-from typing import Callable, List
+from typing import Callable
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -38,7 +38,7 @@ def _v6(value: int) -> ipaddress.IPv6Address:
 
 
 # Each IPv6 form that carries an IPv4 address, as a function of the address and 80 free bits.
-FORMS: List[Callable[[ipaddress.IPv4Address, int], ipaddress.IPv6Address]] = [
+FORMS: list[Callable[[ipaddress.IPv4Address, int], ipaddress.IPv6Address]] = [
     lambda v4, _: _v6(0xFFFF << 32 | int(v4)),                      # ::ffff:a.b.c.d
     lambda v4, _: _v6(0xFFFF << 48 | int(v4)),                      # ::ffff:0:a.b.c.d
     lambda v4, _: _v6(int(v4)),                                     # ::a.b.c.d
@@ -78,7 +78,7 @@ def _spell(value: int, base: str) -> str:
                                                min_size=4, max_size=4),
        st.booleans())
 def test_every_numeric_url_host_of_a_refused_ipv4_is_refused(
-        address: ipaddress.IPv4Address, parts: int, bases: List[str], dot: bool) -> None:
+        address: ipaddress.IPv4Address, parts: int, bases: list[str], dot: bool) -> None:
     octets = list(address.packed)
     values = [*octets[:parts - 1], int.from_bytes(bytes(octets[parts - 1:]), "big")]
     host = ".".join(_spell(v, b) for v, b in zip(values, bases)) + ("." if dot else "")

@@ -8,8 +8,6 @@
 
 from __future__ import annotations
 
-from typing import List, Tuple
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,7 +29,7 @@ PATH_ALPHABET = "/ab$*%.?;=A"
 @st.composite
 def robots_lines(draw: st.DrawFn) -> bytes:
     """Robots-like files: known keys, odd spacing, comments, junk and all line ends."""
-    lines: List[str] = []
+    lines: list[str] = []
     for _ in range(draw(st.integers(0, 12))):
         key = draw(st.sampled_from(KEYS))
         if key.lower().startswith("user"):
@@ -87,7 +85,7 @@ def reference_match(pattern: str, path: str) -> bool:
     return len(path) in positions if anchored else True
 
 
-def reference_allowed(rules: List[Tuple[str, str]], path: str) -> bool:
+def reference_allowed(rules: list[tuple[str, str]], path: str) -> bool:
     best = (0, True)  # (priority, allowed): priority 0 never decides
     for directive, pattern in rules:
         candidates = [pattern]
@@ -108,7 +106,7 @@ RULE = st.tuples(st.sampled_from(["allow", "disallow"]),
 
 @SETTINGS
 @given(st.lists(RULE, max_size=12), st.text(PATH_ALPHABET, max_size=14))
-def test_allowed_agrees_with_a_reference_matcher(rules: List[Tuple[str, str]], tail: str) -> None:
+def test_allowed_agrees_with_a_reference_matcher(rules: list[tuple[str, str]], tail: str) -> None:
     body = "User-agent: *\n" + "".join(f"{d}: {p}\n" for d, p in rules)
     path = "/" + tail
     robots = robotsrules.parse(body)
@@ -138,7 +136,7 @@ def test_random_files_agree_with_google(body: bytes, agent: str, tail: str) -> N
         assert verdict.rule.line == line
 
 
-def rules_under(head: str, low: int, high: int) -> st.SearchStrategy[List[Tuple[str, str]]]:
+def rules_under(head: str, low: int, high: int) -> st.SearchStrategy[list[tuple[str, str]]]:
     """Between ``low`` and ``high`` allow/disallow rules whose patterns start with ``head``."""
     return st.lists(
         st.tuples(
@@ -150,7 +148,7 @@ def rules_under(head: str, low: int, high: int) -> st.SearchStrategy[List[Tuple[
     )
 
 
-def agrees_with_reference(rules: List[Tuple[str, str]], paths: List[str]) -> None:
+def agrees_with_reference(rules: list[tuple[str, str]], paths: list[str]) -> None:
     body = "User-agent: *\n" + "".join(f"{d}: {p}\n" for d, p in rules)
     robots = robotsrules.parse(body)
     compiled = robots.for_agent("bot")
@@ -168,7 +166,7 @@ TAILS = st.lists(st.text("/abc$*", max_size=12), min_size=1, max_size=10)
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules_under("/", 40, 90), TAILS)
 def test_large_rule_sets_use_the_indexes_and_agree(
-    rules: List[Tuple[str, str]], tails: List[str]
+    rules: list[tuple[str, str]], tails: list[str]
 ) -> None:
     """Many rules engage the heads, the short-headed rules and the 3-gram index."""
     agrees_with_reference(rules, ["/" + tail for tail in tails])
@@ -176,7 +174,7 @@ def test_large_rule_sets_use_the_indexes_and_agree(
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules_under("/ab", 20, 60), TAILS)
-def test_crowded_heads_agree(rules: List[Tuple[str, str]], tails: List[str]) -> None:
+def test_crowded_heads_agree(rules: list[tuple[str, str]], tails: list[str]) -> None:
     """Rules that all share one head go through the crowded-head bucket."""
     agrees_with_reference(rules, ["/ab" + tail for tail in tails])
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import datetime
 import ipaddress
-from typing import Any, Iterator, List, Optional, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any, Optional
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -119,7 +120,7 @@ odd_labels = st.binary(min_size=1, max_size=12)
 
 
 @st.composite
-def ptr_names(draw: Any) -> List[bytes]:
+def ptr_names(draw: Any) -> list[bytes]:
     head = draw(st.lists(st.one_of(labels.map(str.encode), odd_labels), min_size=1,
                          max_size=3))
     tail = draw(st.one_of(st.sampled_from(SUFFIXES), labels.map(lambda x: x + ".example")))
@@ -133,7 +134,7 @@ def ptr_names(draw: Any) -> List[bytes]:
        failure=st.sampled_from([None, None, None, "servfail", "servfail-forward"]))
 def test_never_verified_without_a_confirming_dns_answer(
     server: DnsServer, snapshot: Snapshot, address: Any, data: Any,
-    names: Sequence[List[bytes]], others: Sequence[Any], failure: Optional[str],
+    names: Sequence[list[bytes]], others: Sequence[Any], failure: Optional[str],
 ) -> None:
     assume(outside(address, snapshot))
     claim = data.draw(listed_claims(snapshot))

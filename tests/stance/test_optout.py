@@ -6,7 +6,6 @@ import io
 import json
 import re
 from pathlib import Path
-from typing import Tuple
 
 import pytest
 
@@ -24,7 +23,7 @@ from robotsrules.cli import main
 from robotsrules.errors import RobotsError
 
 
-def run(*argv: str) -> Tuple[int, str]:
+def run(*argv: str) -> tuple[int, str]:
     out = io.StringIO()
     code = main(list(argv), out=out)
     return code, out.getvalue()

@@ -8,7 +8,7 @@ import io
 import json
 import re
 from pathlib import Path
-from typing import Any, Tuple
+from typing import Any
 
 import pytest
 
@@ -30,7 +30,7 @@ TEXT = (DATA / "crawlers.json").read_text(encoding="utf-8")
 _GOOGLE_CUT = re.compile(r"[A-Za-z_-]*")
 
 
-def run(*argv: str) -> Tuple[int, str]:
+def run(*argv: str) -> tuple[int, str]:
     out = io.StringIO()
     code = main(list(argv), out=out)
     return code, out.getvalue()

@@ -7,7 +7,7 @@ import io
 import json
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Dict
+from typing import Any
 
 import pytest
 
@@ -25,7 +25,7 @@ def script() -> ModuleType:
     return load_script("crawler_registry")
 
 
-def _source(script: ModuleType, entries: Dict[str, Any]) -> Dict[str, Any]:
+def _source(script: ModuleType, entries: dict[str, Any]) -> dict[str, Any]:
     return {"url": script.SOURCE_REPOSITORY, "file": "robots.json", "commit": COMMIT,
             "date": "2026-08-22", "entries": len(entries)}
 

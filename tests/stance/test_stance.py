@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import os
-from typing import List, Set, Tuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -36,13 +35,13 @@ from robotsrules.errors import RobotsError
 from tests.corpus import urls_by_host
 
 _PATH_CHARS = "ab/x%A."
-_BRUTE: List[str] = ["/" + "".join(t) for n in range(5) for t in itertools.product(_PATH_CHARS, repeat=n)]
+_BRUTE: list[str] = ["/" + "".join(t) for n in range(5) for t in itertools.product(_PATH_CHARS, repeat=n)]
 
 
 _ORIGIN = "http://example.com"  # targets are checked as absolute URLs ("//a" is a target)
 
 
-def _check(body: str, agent: str, mode: str, extra: Tuple[str, ...] = ()) -> Stance:
+def _check(body: str, agent: str, mode: str, extra: tuple[str, ...] = ()) -> Stance:
     parsed = robotsrules.parse(body, mode=mode)  # type: ignore[arg-type]
     robots = _Absolute(parsed)
     stance = parsed.stance(agent)
@@ -113,7 +112,7 @@ _rule = st.tuples(st.sampled_from(["Allow", "Disallow"]), _pattern)
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=st.lists(_rule, max_size=6), mode=st.sampled_from(["google", "rfc"]))
-def test_stance_matches_brute_force(rules: List[Tuple[str, str]], mode: str) -> None:
+def test_stance_matches_brute_force(rules: list[tuple[str, str]], mode: str) -> None:
     body = "User-agent: *\n" + "".join(f"{d}: {p}\n" for d, p in rules)
     _check(body, "ExampleBot", mode)
 
@@ -143,7 +142,7 @@ def test_stance_matches_brute_force(rules: List[Tuple[str, str]], mode: str) -> 
         ("User-agent: *\nDisallow: /$\nDisallow: /?*\nDisallow: /*\n", "all", [2, 3, 4]),
     ],
 )
-def test_stance_cases(body: str, kind: str, lines: List[int]) -> None:
+def test_stance_cases(body: str, kind: str, lines: list[int]) -> None:
     stance = _check(body, "ExampleBot", "google", ("/robots.txt", "/a$b", "/%2A"))
     assert stance.kind == kind
     assert [rule.line for rule in stance.lines] == lines
@@ -196,9 +195,9 @@ def test_stance_bounded_on_hostile_rules() -> None:
     assert (partial.kind, partial.complete, partial.disallowed) == ("some", False, ("/private",))
 
 
-def _corpus_check(corpus_dir: str, names: List[str]) -> Set[str]:
+def _corpus_check(corpus_dir: str, names: list[str]) -> set[str]:
     urls = urls_by_host(corpus_dir)
-    kinds: Set[str] = set()
+    kinds: set[str] = set()
     checked = 0
     for name in names:
         with open(os.path.join(corpus_dir, "robots", name), "rb") as handle:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
-from typing import Tuple
 
 import pytest
 
@@ -15,7 +14,7 @@ from tests.network.servers import RawHTTPServer, respond
 BODY = b"User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /admin\nAllow: /admin/public\n"
 
 
-def run(*argv: str) -> Tuple[int, str]:
+def run(*argv: str) -> tuple[int, str]:
     out = io.StringIO()
     code = main(list(argv), out=out)
     return code, out.getvalue()
@@ -98,7 +97,7 @@ def test_url_source_fetched_from_a_local_server() -> None:
     ],
 )
 def test_errors_exit_2_without_traceback(
-    argv: Tuple[str, ...], robots_file: str, capsys: pytest.CaptureFixture[str]
+    argv: tuple[str, ...], robots_file: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out = run(*(a.replace("{file}", robots_file) for a in argv))
     assert code == 2 and out == ""

@@ -13,7 +13,7 @@ caller): ``example-token`` below is this test's own name, not a token of the dra
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
+from typing import Optional
 
 import pytest
 
@@ -22,7 +22,7 @@ from robotsrules._rules._usage import PURPOSE_GROUP
 from robotsrules._tables._purposes import Purpose, purpose_group_draft
 from robotsrules.linter import Diagnostic
 
-TABLE: Dict[str, Purpose] = {"example-token": "train-ai"}
+TABLE: dict[str, Purpose] = {"example-token": "train-ai"}
 
 FILE = b"""User-agent: *
 Allow: /
@@ -139,7 +139,7 @@ def test_a_star_verdict_is_never_a_purpose_statement() -> None:
 
 # -- lint: R610 and R611 (only for recorded tokens; none is recorded yet) ------------------
 
-def _lint(body: bytes) -> List[Diagnostic]:
+def _lint(body: bytes) -> list[Diagnostic]:
     # The purpose-group pass alone, with this test's table (lint() runs it with the shipped
     # table, inside its usage pass).
     from robotsrules.linter._checks import _Linter
@@ -149,7 +149,7 @@ def _lint(body: bytes) -> List[Diagnostic]:
     return list(linter.found)
 
 
-def _codes(body: bytes) -> List[Tuple[str, int, int]]:
+def _codes(body: bytes) -> list[tuple[str, int, int]]:
     return [(d.code, d.line, d.column) for d in _lint(body)]
 
 

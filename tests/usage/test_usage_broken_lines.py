@@ -13,7 +13,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Optional
 
 import pytest
 
@@ -26,7 +26,7 @@ BROAD = "User-agent: *\nContent-Usage: / train-ai=n\n"
 NARROW_BROKEN = ["/a/ train-ai=n,", "/a/", "/a/ train-ai=y, x=(", "/a/ search=n,"]
 
 
-def _usage(body: str, path: str = "/a/b") -> Dict[str, bool]:
+def _usage(body: str, path: str = "/a/b") -> dict[str, bool]:
     usage = robotsrules.parse(body).usage("https://ex.com" + path, agent="bot")
     return dict(usage.categories)
 
@@ -56,7 +56,7 @@ def test_a_broken_line_adds_refusals_but_never_decides_alone() -> None:
     ("*/private/ train-ai=n", "/x/private/a", {"train-ai": False}),  # a pattern, as before
     ("*/private/ train-ai=n", "/b", {}),
 ])
-def test_a_leading_star(value: str, path: str, expected: Dict[str, bool]) -> None:
+def test_a_leading_star(value: str, path: str, expected: dict[str, bool]) -> None:
     assert _usage(f"User-agent: *\nContent-Usage: {value}\n", path) == expected
 
 
@@ -107,5 +107,5 @@ def test_bulk_usage_columns() -> None:
     urls = pa.table({"url": ["https://a.example/a/b", "https://b.example/a/b"]})
     table = pa.Table.from_batches(list(bulk.verdicts(robots, urls, ["bot"],
                                                      purposes=["train-ai"])))
-    rows: Dict[str, Optional[bool]] = {r["url"]: r["train_ai"] for r in table.to_pylist()}
+    rows: dict[str, Optional[bool]] = {r["url"]: r["train_ai"] for r in table.to_pylist()}
     assert rows == {"https://a.example/a/b": False, "https://b.example/a/b": False}

@@ -14,7 +14,7 @@ import os
 import pickle
 import re
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any
 
 import pytest
 
@@ -35,9 +35,9 @@ _USAGE_KEYS = (b"content-signal", b"content-usage")
 _DISALLOW = re.compile(rb"^\s*disallow\s*:\s*(/[^\s#]*)", re.IGNORECASE | re.MULTILINE)
 
 
-def _urls(body: bytes) -> Tuple[str, ...]:
+def _urls(body: bytes) -> tuple[str, ...]:
     """The fixed URLs and up to three paths the file disallows (wildcards made literal)."""
-    found: List[str] = []
+    found: list[str] = []
     for match in _DISALLOW.finditer(body):
         path = match.group(1).decode("utf-8", "replace").replace("*", "x").rstrip("$")
         path = path or "/"
@@ -56,15 +56,15 @@ def _without_usage_lines(body: bytes) -> bytes:
     return b"".join(raw for raw in body.splitlines(keepends=True) if not _is_usage_line(raw))
 
 
-def _shape(robots: robotsrules.RobotsTxt) -> List[Tuple[Any, ...]]:
+def _shape(robots: robotsrules.RobotsTxt) -> list[tuple[Any, ...]]:
     """The groups without line numbers or usage lines: agents, rules, crawl-delay."""
     return [(group.agents, tuple((rule.directive, rule.pattern) for rule in group.rules),
              group.crawl_delay, group.request_rate) for group in robots.groups]
 
 
-def _answers(robots: robotsrules.RobotsTxt, body: bytes) -> Dict[str, Dict[str, Any]]:
+def _answers(robots: robotsrules.RobotsTxt, body: bytes) -> dict[str, dict[str, Any]]:
     """{agent: {url: {"crawl": bool, "preferences": {purpose: bool}}}} for one file."""
-    table: Dict[str, Dict[str, Any]] = {}
+    table: dict[str, dict[str, Any]] = {}
     for agent in AGENTS:
         table[agent] = {}
         for url in _urls(body):

@@ -8,8 +8,6 @@ unchanged; the usage answers are stable (the same file gives the same answers) a
 
 from __future__ import annotations
 
-from typing import List
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -38,9 +36,9 @@ def usage_line(draw: st.DrawFn) -> str:
     return key + sep + draw(st.sampled_from(USAGE_VALUES))
 
 
-def _verdicts(body: bytes) -> List[object]:
+def _verdicts(body: bytes) -> list[object]:
     robots = robotsrules.parse(body)
-    out: List[object] = []
+    out: list[object] = []
     for agent in AGENTS:
         for url in URLS:
             verdict = robots.explain(url, agent=agent)
@@ -49,7 +47,7 @@ def _verdicts(body: bytes) -> List[object]:
     return out
 
 
-def _insert(body: bytes, extra: List[str], positions: List[int]) -> bytes:
+def _insert(body: bytes, extra: list[str], positions: list[int]) -> bytes:
     lines = body.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
     for text, at in zip(extra, positions):
         lines.insert(at % (len(lines) + 1), text.encode("utf-8"))
@@ -60,7 +58,7 @@ def _insert(body: bytes, extra: List[str], positions: List[int]) -> bytes:
 @given(robots_lines(), st.lists(usage_line(), min_size=1, max_size=5),
        st.lists(st.integers(0, 40), min_size=5, max_size=5))
 def test_adding_usage_lines_never_changes_a_verdict(
-        body: bytes, extra: List[str], positions: List[int]) -> None:
+        body: bytes, extra: list[str], positions: list[int]) -> None:
     plain = body.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     if plain.startswith(b"\xef\xbb\xbf"):
         plain = plain[3:]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import Optional
 
 import pytest
 
@@ -25,7 +25,7 @@ from robotsrules.cli import main
 from robotsrules.linter import lint
 
 # (value after the path, train-ai answer, search answer)
-CASES: List[Tuple[str, Optional[bool], Optional[bool]]] = [
+CASES: list[tuple[str, Optional[bool], Optional[bool]]] = [
     ("train-ai=y, train-ai", None, None),
     ('search=n, search="n"', None, None),
     ("train-ai=y, train-ai=yes", None, None),
@@ -64,7 +64,7 @@ def test_repeated_label_counted_by_members_not_commas_in_strings() -> None:
     assert reading.statements == (("train-ai", False),) and reading.repeated == ()
 
 
-def run(*argv: str) -> Tuple[int, str]:
+def run(*argv: str) -> tuple[int, str]:
     out = io.StringIO()
     return main(list(argv), out=out), out.getvalue()
 

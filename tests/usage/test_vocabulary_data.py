@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Dict, get_args
+from typing import Any, get_args
 
 import pytest
 
@@ -24,7 +24,7 @@ def _script() -> ModuleType:
     return load_script("vocabularies")
 
 
-def _data() -> Dict[str, Any]:
+def _data() -> dict[str, Any]:
     return json.loads(DATA.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
@@ -167,7 +167,7 @@ def test_purpose_group_tokens_show_as_drift() -> None:
     text = (ROOT / "src" / "robotsrules" / "_tables" / "_purposes.py").read_text(encoding="utf-8")
     changed = script.updated(text, data)
     assert changed != text
-    assert 'PURPOSE_GROUP_TOKENS: Final[Tuple[str, ...]] = ("example-token")' in changed
+    assert 'PURPOSE_GROUP_TOKENS: Final[tuple[str, ...]] = ("example-token")' in changed
     read = purposes.load_vocabulary(json.dumps(data)).purpose_groups
     assert dict(read.tokens) == {"example-token": "train-ai"}
 

@@ -72,16 +72,14 @@ from __future__ import annotations
 import datetime
 import json
 import re
+from collections.abc import Mapping
 from typing import (
     Any,
     Callable,
-    Dict,
     Final,
     Literal,
-    Mapping,
     NamedTuple,
     Optional,
-    Tuple,
     Union,
 )
 from urllib.parse import unquote, urlsplit
@@ -94,7 +92,7 @@ __all__ = ["CLOUDFRONT_FIELDS", "FORMATS", "NGINX_JSON_FIELDS", "FormatName", "O
 
 FormatName = Literal["common", "combined", "vhost_common", "vhost_combined", "nginx_json",
                      "caddy", "cloudflare", "cloudfront", "alb"]
-FORMATS: Final[Tuple[FormatName, ...]] = (
+FORMATS: Final[tuple[FormatName, ...]] = (
     "vhost_combined", "combined", "vhost_common", "common", "caddy", "cloudflare",
     "nginx_json", "cloudfront", "alb")
 """Every format, in the order detection tries them (the richer reading of a line first)."""
@@ -143,7 +141,7 @@ class _TimeError(ValueError):
 _UTC: Final = datetime.timezone.utc
 _MONTHS: Final = {name: number for number, name in enumerate(
     ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)}
-_ZONES: Dict[str, datetime.tzinfo] = {}
+_ZONES: dict[str, datetime.tzinfo] = {}
 _EPOCH: Final = datetime.datetime(1970, 1, 1, tzinfo=_UTC)
 
 
@@ -272,7 +270,7 @@ def _first_address(header: Optional[str]) -> Optional[str]:
     return _dash(first)
 
 
-def _request_line(text: str) -> Tuple[Optional[str], Optional[str]]:
+def _request_line(text: str) -> tuple[Optional[str], Optional[str]]:
     """``GET /path?q HTTP/1.1`` (or HTTP/0.9's ``GET /path``) to method and target;
     ``(None, None)`` for anything else (``-``, a TLS handshake sent to a plain port). A
     target with raw spaces (a hostile client's; servers log the line as received) is kept
@@ -305,7 +303,7 @@ class _Clf:
         pattern = (r"(\S+) " if vhost else r"()") + _CLF_HEAD + (_CLF_TAIL if combined else "")
         # a common line may go on (combinedio's byte counts, a combined line read as common)
         self.pattern = re.compile(pattern + r"(?:\s.*)?\Z")
-        self._last: Tuple[str, datetime.datetime] = ("", _EPOCH)
+        self._last: tuple[str, datetime.datetime] = ("", _EPOCH)
 
     def parse(self, line: str) -> Outcome:
         match = self.pattern.match(line)
@@ -353,7 +351,7 @@ def _no_surrogates(value: Any) -> Any:
     return value
 
 
-def _json_object(line: str) -> Optional[Dict[str, Any]]:
+def _json_object(line: str) -> Optional[dict[str, Any]]:
     if not line.startswith("{"):
         return None
     try:
@@ -365,7 +363,7 @@ def _json_object(line: str) -> Optional[Dict[str, Any]]:
     return value if isinstance(value, dict) else None
 
 
-NGINX_JSON_FIELDS: Final[Mapping[str, Tuple[str, ...]]] = {
+NGINX_JSON_FIELDS: Final[Mapping[str, tuple[str, ...]]] = {
     "time": ("time_iso8601", "time_local", "msec", "@timestamp", "timestamp", "time"),
     "client": ("remote_addr", "client", "clientip", "client_ip"),
     "request": ("request",),
@@ -386,7 +384,7 @@ these."""
 
 class _NginxJson:
     def __init__(self, fields: Optional[Mapping[str, str]]) -> None:
-        self.keys: Dict[str, Tuple[str, ...]] = dict(NGINX_JSON_FIELDS)
+        self.keys: dict[str, tuple[str, ...]] = dict(NGINX_JSON_FIELDS)
         for name, key in (fields or {}).items():
             if name not in NGINX_JSON_FIELDS:
                 raise InvalidArgument(f"no nginx JSON field {name!r}: one of "
@@ -487,7 +485,7 @@ class _Cloudflare:
                        _dash(_string(record.get("ClientRequestUserAgent"))), address)
 
 
-CLOUDFRONT_FIELDS: Final[Tuple[str, ...]] = (
+CLOUDFRONT_FIELDS: Final[tuple[str, ...]] = (
     "date", "time", "x-edge-location", "sc-bytes", "c-ip", "cs-method", "cs(Host)",
     "cs-uri-stem", "sc-status", "cs(Referer)", "cs(User-Agent)", "cs-uri-query", "cs(Cookie)",
     "x-edge-result-type", "x-edge-request-id", "x-host-header", "cs-protocol", "cs-bytes",
@@ -503,7 +501,7 @@ class _CloudFront:
     """W3C extended lines: the columns are what the last ``#Fields:`` line said."""
 
     def __init__(self) -> None:
-        self.columns: Dict[str, int] = {name: i for i, name in enumerate(CLOUDFRONT_FIELDS)}
+        self.columns: dict[str, int] = {name: i for i, name in enumerate(CLOUDFRONT_FIELDS)}
 
     def parse(self, line: str) -> Outcome:
         if line.startswith("#"):
@@ -576,7 +574,7 @@ class _Alb:
 
 Parser = Union[_Clf, _NginxJson, _Caddy, _Cloudflare, _CloudFront, _Alb]
 
-_MAKERS: Final[Dict[str, Callable[[Optional[Mapping[str, str]]], Parser]]] = {
+_MAKERS: Final[dict[str, Callable[[Optional[Mapping[str, str]]], Parser]]] = {
     "common": lambda _fields: _Clf(vhost=False, combined=False),
     "combined": lambda _fields: _Clf(vhost=False, combined=True),
     "vhost_common": lambda _fields: _Clf(vhost=True, combined=False),

@@ -44,7 +44,8 @@ import datetime
 import os
 import re
 import stat
-from typing import Dict, Iterable, List, Literal, NamedTuple, Optional, Tuple, Union
+from collections.abc import Iterable
+from typing import Literal, NamedTuple, Optional, Union
 
 from robotsrules._lru import LRU
 from robotsrules._terminal import visible
@@ -121,12 +122,12 @@ class History:
     __slots__ = ("_sinces", "versions")
 
     def __init__(self, versions: Iterable[Version]) -> None:
-        by_instant: Dict[datetime.datetime, Version] = {}
+        by_instant: dict[datetime.datetime, Version] = {}
         for version in versions:
             if version.since.tzinfo is None:
                 raise ValueError("a version's instant must be aware (UTC)")
             by_instant.setdefault(version.since, version)
-        self.versions: Tuple[Version, ...] = tuple(
+        self.versions: tuple[Version, ...] = tuple(
             by_instant[since] for since in sorted(by_instant))
         self._sinces = [version.since for version in self.versions]
 
@@ -151,7 +152,7 @@ class Judge:
             raise ValueError("the caching window cannot be negative")
         self.history = history
         self.window = window
-        self._memo: LRU[Tuple[int, str, str], Verdict] = LRU(memo)
+        self._memo: LRU[tuple[int, str, str], Verdict] = LRU(memo)
 
     def _verdict(self, index: int, agent: str, url: str) -> Optional[Verdict]:
         robots = self.history.versions[index].robots
@@ -196,14 +197,14 @@ _ALLOW_ALL = RobotsTxt.allow_all()
 _DISALLOW_ALL = RobotsTxt.disallow_all()
 
 
-def with_fetches(history: History, fetches: Iterable[Tuple[datetime.datetime, int]], *,
-                 max_changes: int = MAX_CHANGES) -> Tuple[History, int]:
+def with_fetches(history: History, fetches: Iterable[tuple[datetime.datetime, int]], *,
+                 max_changes: int = MAX_CHANGES) -> tuple[History, int]:
     """``history`` with the state moved by the log's ``/robots.txt`` responses (aware
     time, status), in any order; and how many fetches were left out (0 normally): past
     ``max_changes`` changes of state, the file is not known from the next change on (its
     requests are ``no-file``, never judged against a stale state). A fetch at a version's
     instant is read after it."""
-    events: List[Tuple[datetime.datetime, int, int]] = [
+    events: list[tuple[datetime.datetime, int, int]] = [
         (version.since, 0, number) for number, version in enumerate(history.versions)]
     for time, status in fetches:
         if time.tzinfo is None:
@@ -212,7 +213,7 @@ def with_fetches(history: History, fetches: Iterable[Tuple[datetime.datetime, in
             continue
         events.append((time, 1, status))
     events.sort()
-    states: List[Version] = []
+    states: list[Version] = []
     current: Optional[Version] = None  # the history's file, as last published
     state: Optional[Version] = None  # what is in force
     left_out = 0
@@ -238,7 +239,7 @@ def with_fetches(history: History, fetches: Iterable[Tuple[datetime.datetime, in
             break
         state = new
         states.append(new._replace(since=time))
-    latest: Dict[datetime.datetime, Version] = {}
+    latest: dict[datetime.datetime, Version] = {}
     for version in states:  # the last state at an instant is the one in force
         latest[version.since] = version
     return History(latest.values()), left_out
@@ -264,8 +265,8 @@ class Findings:
     characters made visible)."""
 
     def __init__(self) -> None:
-        self.counts: Dict[Finding, int] = {}
-        self.examples: Dict[Finding, List[str]] = {}
+        self.counts: dict[Finding, int] = {}
+        self.examples: dict[Finding, list[str]] = {}
 
     def count(self, kind: Finding, example: str, number: int = 1) -> None:
         self.counts[kind] = self.counts.get(kind, 0) + number
@@ -280,13 +281,13 @@ def read_folder(
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_total_bytes: int = MAX_TOTAL_BYTES,
     max_entries: int = MAX_ENTRIES,
-) -> Tuple[History, Findings]:
+) -> tuple[History, Findings]:
     """The history a folder holds, and what was not used of it, counted.
 
     Raises ``OSError`` only when the folder itself cannot be listed.
     """
     findings = Findings()
-    named: List[Tuple[datetime.datetime, str, str]] = []
+    named: list[tuple[datetime.datetime, str, str]] = []
     seen = 0
     with os.scandir(path) as entries:
         for entry in entries:
@@ -300,13 +301,13 @@ def read_folder(
                 continue
             named.append((since, entry.name, entry.path))
     named.sort()
-    chosen: List[Tuple[datetime.datetime, str, str]] = []
+    chosen: list[tuple[datetime.datetime, str, str]] = []
     for since, name, where in named:
         if chosen and chosen[-1][0] == since:
             findings.count("duplicate_instant", name)
         else:
             chosen.append((since, name, where))
-    versions: List[Version] = []
+    versions: list[Version] = []
     total = 0
     for number, (since, name, where) in enumerate(reversed(chosen)):  # newest first
         if len(versions) >= max_versions:
@@ -337,7 +338,7 @@ def _read(where: str, name: str, max_bytes: int, findings: Findings) -> Optional
         if not stat.S_ISREG(os.fstat(descriptor).st_mode):
             findings.count("not_a_file", name)
             return None
-        pieces: List[bytes] = []
+        pieces: list[bytes] = []
         wanted = max_bytes + 1
         while wanted > 0:
             piece = os.read(descriptor, min(wanted, 1 << 16))

@@ -42,22 +42,16 @@ import io
 import os
 import sys
 import zlib
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import (
     IO,
     Any,
     BinaryIO,
     Callable,
-    Dict,
     Final,
-    Iterable,
-    Iterator,
-    List,
-    Mapping,
     Optional,
     Protocol,
-    Tuple,
-    Type,
     Union,
 )
 
@@ -100,7 +94,7 @@ Source = Union[str, "os.PathLike[str]", BinaryIO]
 # A JSON log with bytes that are not UTF-8 (nginx's escape=json writes bytes from 0x80 up
 # raw): each such byte becomes the JSON text \\xhh, read back as the four characters \xhh,
 # as the other formats' escapes and the backslashreplace reading of other lines give them.
-def _json_escape(error: UnicodeError) -> Tuple[str, int]:
+def _json_escape(error: UnicodeError) -> tuple[str, int]:
     if not isinstance(error, UnicodeDecodeError):
         raise error
     bad = error.object[error.start:error.end]
@@ -131,7 +125,7 @@ class LineSplitter:
         self._skipping: Optional[bytes] = None  # the head of the line being skipped
         self._after_cr = False  # the last chunk ended with CR: a LF first is its CR LF
 
-    def _line(self, piece: bytes, out: List[Union[bytes, TooLong]]) -> None:
+    def _line(self, piece: bytes, out: list[Union[bytes, TooLong]]) -> None:
         if self._skipping is not None:
             out.append(TooLong(self._skipping))
             self._skipping = None
@@ -144,14 +138,14 @@ class LineSplitter:
             out.append(piece)
         self._buffer.clear()
 
-    def feed(self, chunk: bytes) -> List[Union[bytes, TooLong]]:
+    def feed(self, chunk: bytes) -> list[Union[bytes, TooLong]]:
         """The lines ``chunk`` ends (the rest is kept, up to the bound)."""
         if self._after_cr and chunk[:1] == b"\n":
             chunk = chunk[1:]
         self._after_cr = chunk[-1:] == b"\r"
         if b"\r" in chunk:  # CR LF and a lone CR end lines too (CR-only files exist)
             chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        out: List[Union[bytes, TooLong]] = []
+        out: list[Union[bytes, TooLong]] = []
         start = 0
         while True:
             end = chunk.find(b"\n", start)
@@ -191,9 +185,9 @@ class Tally:
         self.comments = 0
         self.blank = 0
         self.sources = 0
-        self.formats: Dict[str, str] = {}
-        self.problems: Dict[Problem, int] = {}
-        self.examples: Dict[Problem, List[str]] = {}
+        self.formats: dict[str, str] = {}
+        self.problems: dict[Problem, int] = {}
+        self.examples: dict[Problem, list[str]] = {}
 
     def count(self, kind: Problem, where: str, text: Union[str, Callable[[], str]]) -> None:
         """One more ``kind``; ``text`` (or what it makes, called only when an example is
@@ -233,7 +227,7 @@ class _Prefixed(io.RawIOBase):
         return len(data)
 
 
-_ERRORS: Tuple[Type[BaseException], ...] = (EOFError, OSError, zlib.error, ValueError) + (
+_ERRORS: tuple[type[BaseException], ...] = (EOFError, OSError, zlib.error, ValueError) + (
     (_zstd.ZstdError,) if _zstd is not None else ())
 
 
@@ -243,7 +237,7 @@ class Readable(Protocol):
     def read(self, size: int = -1, /) -> bytes: ...
 
 
-def open_log(stream: IO[bytes]) -> Tuple[str, Readable]:
+def open_log(stream: IO[bytes]) -> tuple[str, Readable]:
     """The compression of ``stream`` by its magic number, and a stream of its decompressed
     bytes: ``("plain" | "gzip" | "bzip2" | "zstd" | "zstd-unreadable", stream)``."""
     head = stream.read(4)
@@ -324,7 +318,7 @@ class LogReader:
             self.tally.count("unknown_format", name, "zstd-compressed, and no zstd module "
                              "(Python 3.14's compression.zstd or backports.zstd) is installed")
             return
-        failure: List[str] = []
+        failure: list[str] = []
 
         def chunks() -> Iterator[bytes]:
             while True:
@@ -342,7 +336,7 @@ class LogReader:
     # -- the sans-I/O core --------------------------------------------------------------
 
     def read_chunks(self, chunks: Iterable[bytes], name: str,
-                    failure: Optional[List[str]] = None) -> Iterator[Request]:
+                    failure: Optional[list[str]] = None) -> Iterator[Request]:
         """The requests of one source given as byte chunks of any size (a lazy iterable is
         pulled only as far as the requests taken need, plus the sniffing window).
         ``failure``, filled by the chunks' producer when it stopped on an error, turns the
@@ -352,7 +346,7 @@ class LogReader:
         splitter = LineSplitter(self.max_line)
         lines = _lines(chunks, splitter, failure, tally)
         state = _Source(self, name)
-        window: List[Tuple[int, Union[bytes, TooLong]]] = []
+        window: list[tuple[int, Union[bytes, TooLong]]] = []
         if self.format is not None:
             state.parser = make_parser(self.format, self.fields)
             state.has_agent = self.format not in ("common", "vhost_common")
@@ -379,8 +373,8 @@ class LogReader:
             tally.count("damaged", f"{name}:{state.last + 1}", failure[0])
 
 
-def _lines(chunks: Iterable[bytes], splitter: LineSplitter, failure: Optional[List[str]],
-           tally: Tally) -> Iterator[Tuple[int, Union[bytes, TooLong]]]:
+def _lines(chunks: Iterable[bytes], splitter: LineSplitter, failure: Optional[list[str]],
+           tally: Tally) -> Iterator[tuple[int, Union[bytes, TooLong]]]:
     """Numbered lines (1-based, numbered as an editor shows them) of a chunk stream,
     blank lines counted in the tally and not yielded; the unterminated tail of a
     damaged stream is withheld (it is the damage)."""
@@ -410,7 +404,7 @@ class _Source:
         self.latest: Optional[datetime.datetime] = None
         self.last = 0
 
-    def choose(self, window: List[Tuple[int, Union[bytes, TooLong]]]) -> None:
+    def choose(self, window: list[tuple[int, Union[bytes, TooLong]]]) -> None:
         """The format that reads the most of the window's lines as requests (the first
         in :data:`FORMATS` order on a tie); none reading any line: an unknown format."""
         texts = [_decode(line) for _n, line in window

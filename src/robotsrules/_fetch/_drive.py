@@ -17,7 +17,8 @@ store's exception as the reply).
 
 from __future__ import annotations
 
-from typing import Awaitable, Callable, Generator, TypeVar
+from collections.abc import Awaitable, Generator
+from typing import Callable, TypeVar
 
 __all__ = ["arun", "run"]
 

@@ -38,9 +38,10 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Generator
 from concurrent.futures import Executor
 from types import FrameType
-from typing import Any, Generator, List, NamedTuple, Optional, Tuple
+from typing import Any, NamedTuple, Optional
 from urllib.parse import unquote, urlsplit
 
 import httpx
@@ -162,7 +163,7 @@ class _Watchdog:
     def __init__(self, deadline: float) -> None:
         self.fired = False
         self._done = False
-        self._sockets: List[socket.socket] = []
+        self._sockets: list[socket.socket] = []
         self._lock = threading.Lock()
         self._timer = threading.Timer(max(deadline - time.monotonic(), 0.0), self._fire)
         self._timer.daemon = True
@@ -343,7 +344,7 @@ def _ftp_answer(url: str, user_agent: str, timeout: float, limit: int,
 
 def _get(client: httpx.Client, url: str, user_agent: str, limit: int, deadline: float,
          credentials: bool = True, headers: Optional[dict[str, str]] = None,
-         raw_headers: Optional[List[tuple[str, str]]] = None) -> Answer:
+         raw_headers: Optional[list[tuple[str, str]]] = None) -> Answer:
     """One GET within ``deadline``; ``headers`` replace the robots.txt request's own, and
     ``raw_headers`` (when given) receives the response's header lines as sent."""
     problem = target_problem(url)
@@ -503,7 +504,7 @@ class PageResponse(NamedTuple):
 
     url: str
     status: Optional[int]
-    headers: Tuple[Tuple[str, str], ...]
+    headers: tuple[tuple[str, str], ...]
     body: bytes
     truncated: bool
     """The body was longer than ``max_bytes``; the rest was not read."""
@@ -539,7 +540,7 @@ def fetch_page(url: str, *, user_agent: str, max_bytes: int, timeout: float = DE
         for _ in range(Policy().max_redirects + 1):
             if time.monotonic() > deadline:
                 return PageResponse(current, None, (), b"", False, _TIMED_OUT)
-            pairs: List[tuple[str, str]] = []
+            pairs: list[tuple[str, str]] = []
             answer = _get(client, current, user_agent, max_bytes, deadline, False, headers,
                           pairs)
             if answer.bad_redirect is not None:

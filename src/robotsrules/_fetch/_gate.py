@@ -12,7 +12,8 @@ robots.txt, sleeps, and reads a response's head.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Optional
 
 from .._page import HeadReader, PageSignals, admit_page
 from .._page._headers import Headers
@@ -64,7 +65,7 @@ class Gate:
 
     def _judge_page(self, headers: Headers, reader: Optional[HeadReader], url: str,
                    status: int, served: Optional[Served]
-                   ) -> Tuple[PageSignals, Optional[PageRefused]]:
+                   ) -> tuple[PageSignals, Optional[PageRefused]]:
         """The response's page signals, and the refusal to raise (after releasing the
         response), if any: a 402 asking to be paid when ``purposes`` are given (never paid),
         else the page's signals and its robots.txt's usage preferences combined

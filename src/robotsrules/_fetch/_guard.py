@@ -27,7 +27,7 @@ name is refused when ``ipaddress`` holds it not global.
 from __future__ import annotations
 
 import ipaddress
-from typing import Optional, Tuple, Union
+from typing import Optional, Union
 
 __all__ = ["IPAddress", "host_address", "ipv4_literal", "refusal"]
 
@@ -43,11 +43,11 @@ _V6 = ipaddress.IPv6Network
 # Azure's host endpoint (a globally routed address, refused all the same). Vendors'
 # pages not re-read for this table (2026-11-27): the addresses are the ones widely
 # documented by the vendors and by SSRF guides.
-_METADATA: Tuple[IPAddress, ...] = tuple(ipaddress.ip_address(a) for a in (
+_METADATA: tuple[IPAddress, ...] = tuple(ipaddress.ip_address(a) for a in (
     "169.254.169.254", "fd00:ec2::254", "fd20:ce::254", "100.100.100.200", "192.0.0.192",
     "168.63.129.16"))
 
-_V4_RANGES: Tuple[Tuple[_V4, str], ...] = (
+_V4_RANGES: tuple[tuple[_V4, str], ...] = (
     (_V4("0.0.0.0/8"), "unspecified (\"this network\", RFC 791)"),
     (_V4("127.0.0.0/8"), "loopback"),
     (_V4("10.0.0.0/8"), "private (RFC 1918)"),
@@ -68,7 +68,7 @@ _V4_RANGES: Tuple[Tuple[_V4, str], ...] = (
     (_V4("192.88.99.0/24"), "reserved (IANA special-purpose: 6to4 relay anycast, deprecated)"),
 )
 
-_V6_RANGES: Tuple[Tuple[_V6, str], ...] = (
+_V6_RANGES: tuple[tuple[_V6, str], ...] = (
     (_V6("::/128"), "unspecified"),
     (_V6("::1/128"), "loopback"),
     (_V6("fc00::/7"), "private (unique local, RFC 4193)"),
@@ -85,7 +85,7 @@ _V6_RANGES: Tuple[Tuple[_V6, str], ...] = (
 )
 
 # IPv6 ranges that carry an IPv4 address in their low 32 bits.
-_EMBEDDING: Tuple[Tuple[_V6, str], ...] = (
+_EMBEDDING: tuple[tuple[_V6, str], ...] = (
     (_V6("::ffff:0:0/96"), "IPv4-mapped"),
     (_V6("::ffff:0:0:0/96"), "IPv4-translated (SIIT)"),
     (_V6("64:ff9b::/96"), "NAT64"),
@@ -93,7 +93,7 @@ _EMBEDDING: Tuple[Tuple[_V6, str], ...] = (
 )
 
 
-def _embedded(address: ipaddress.IPv6Address) -> Optional[Tuple[ipaddress.IPv4Address, str]]:
+def _embedded(address: ipaddress.IPv6Address) -> Optional[tuple[ipaddress.IPv4Address, str]]:
     """The IPv4 address an IPv6 address carries, and the form's name, or None."""
     for network, name in _EMBEDDING:
         if address in network:

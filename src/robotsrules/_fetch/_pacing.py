@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Dict, Optional
+from typing import Optional
 
 from .._rules._agents import Agent
 from ..errors import RobotsDisallowed
@@ -106,7 +106,7 @@ class Spacing:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._last: Dict[str, float] = {}
+        self._last: dict[str, float] = {}
 
     def turn(self, origin: str, delay: float) -> float:
         """0 if a request to ``origin`` may start now (and it is recorded as started), else

@@ -23,7 +23,8 @@ import functools
 import ipaddress
 import socket
 import ssl
-from typing import Callable, FrozenSet, Iterable, List, Optional, Sequence, Tuple, Union
+from collections.abc import Iterable, Sequence
+from typing import Callable, Optional, Union
 
 import anyio.to_thread
 import httpcore
@@ -39,13 +40,13 @@ Resolve = Callable[[str], Sequence[str]]
 
 _MAX_ADDRESSES = 64  # a stranger's DNS answer is bounded too
 _REFUSED = "refused by the address guard (server-side request forgery)"
-_SocketOption = Union[Tuple[int, int, int], Tuple[int, int, Union[bytes, bytearray]],
-                      Tuple[int, int, None, int]]  # httpcore's SOCKET_OPTION
+_SocketOption = Union[tuple[int, int, int], tuple[int, int, Union[bytes, bytearray]],
+                      tuple[int, int, None, int]]  # httpcore's SOCKET_OPTION
 
 
-def system_resolve(host: str) -> List[str]:
+def system_resolve(host: str) -> list[str]:
     """The host's addresses by the system resolver (``getaddrinfo``), in its order."""
-    found: List[str] = []
+    found: list[str] = []
     for *_, sockaddr in socket.getaddrinfo(host, None, type=socket.SOCK_STREAM):
         address = str(sockaddr[0])
         if address not in found:
@@ -63,7 +64,7 @@ class Guard:
 
     allow_private_addresses: bool = False
     resolve: Optional[Resolve] = None
-    exempt: FrozenSet[Tuple[str, int]] = frozenset()
+    exempt: frozenset[tuple[str, int]] = frozenset()
 
     @property
     def active(self) -> bool:
@@ -77,7 +78,7 @@ class Guard:
         return refusal(address)
 
     @functools.cached_property
-    def _exempt(self) -> FrozenSet[Tuple[str, int]]:
+    def _exempt(self) -> frozenset[tuple[str, int]]:
         return frozenset((str(ipaddress.ip_address(a)), p) for a, p in self.exempt)
 
 
@@ -85,13 +86,13 @@ class AddressRefused(httpcore.ConnectError):
     """The guard refused every way to a host; the message names the address and range."""
 
 
-def _vetted(host: str, port: int, guard: Guard) -> List[IPAddress]:
+def _vetted(host: str, port: int, guard: Guard) -> list[IPAddress]:
     """The addresses to connect to for ``host``; raises :class:`AddressRefused` (a refused
     address, or none) or :class:`socket.gaierror` (resolution failed, whatever the
     resolver raised: the fetch layer reports "DNS lookup failed")."""
     literal = host_address(host)
     if literal is not None:
-        addresses: List[IPAddress] = [literal]
+        addresses: list[IPAddress] = [literal]
     else:
         addresses = []
         try:

@@ -31,8 +31,9 @@ from memory.
 from __future__ import annotations
 
 import logging
+from collections.abc import Generator, Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generator, Hashable, Optional, Union
+from typing import TYPE_CHECKING, Optional, Union
 
 from .._lru import LRU
 from ..cache import merge

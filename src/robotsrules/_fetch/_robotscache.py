@@ -31,11 +31,9 @@ from dataclasses import dataclass, field, replace
 from typing import (
     Any,
     Callable,
-    Dict,
     Literal,
     NamedTuple,
     Optional,
-    Tuple,
     TypeVar,
     Union,
     overload,
@@ -183,7 +181,7 @@ class _Base:
         return chosen
 
     def _license_read(self, entry: Entry, url: str, origin: Optional[str]
-                      ) -> Tuple[LicenseDocument, Optional[Entry]]:
+                      ) -> tuple[LicenseDocument, Optional[Entry]]:
         """The licence document ``entry`` serves, and the entry to keep instead when the
         document's ``<rsl max-age>`` (days, RSL 1.0 §3.2) ends its copy's freshness sooner
         than the fetch policy did (``None``: keep it). A last good copy older than max-age
@@ -207,7 +205,7 @@ class _Base:
         good = capped if entry.good is latest else entry.good
         return document, replace(entry, latest=capped, good=good)
 
-    def _fresh(self, key: Tuple[str, str]) -> Optional[Entry]:
+    def _fresh(self, key: tuple[str, str]) -> Optional[Entry]:
         # The warm path of every question: the memo's entry while it is fresh. Refresher.fresh
         # written out here, so that a warm lookup makes no more calls than it did. A _Key
         # equals and hashes as the plain tuple of its fields, which lookup passes: making a
@@ -249,7 +247,7 @@ class RobotsCache(_Base):
         self._client = client
         self._slots = threading.BoundedSemaphore(max_concurrency)
         self._guard = threading.Lock()
-        self._flights: Dict[_Key, _Flight] = {}
+        self._flights: dict[_Key, _Flight] = {}
 
     def lookup(self, url: str) -> Served:
         """The rules that apply to ``url``'s origin now, fetching them if needed."""
@@ -411,7 +409,7 @@ class AsyncRobotsCache(_Base):
     ) -> None:
         super().__init__(store, user_agent, agent, timeout, policy, clock, max_concurrency)
         self._client = client
-        self._flights: Dict[_Key, _AsyncFlight] = {}
+        self._flights: dict[_Key, _AsyncFlight] = {}
         # Made on first use, inside the running loop (on Python 3.9 a Semaphore binds to
         # the loop current when it is made).
         self._slots: Optional[asyncio.Semaphore] = None

@@ -45,16 +45,13 @@ import ipaddress
 import math
 import threading
 import time
+from collections.abc import Sequence
 from typing import (
     Any,
     Callable,
-    FrozenSet,
-    List,
     Literal,
     NamedTuple,
     Optional,
-    Sequence,
-    Tuple,
     Union,
 )
 
@@ -98,7 +95,7 @@ class DnsCheck(NamedTuple):
     outcome: DnsOutcome
     detail: str
     """One line, for people (names shown with control characters made visible)."""
-    names: Tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
     """The PTR names read (at most :data:`MAX_PTR`)."""
     name: Optional[str] = None
     """The name that confirmed the address (or, when none did, the first name checked)."""
@@ -120,24 +117,24 @@ class _TimedOut(Exception):
 
 
 class _Chased(NamedTuple):
-    records: Tuple[Any, ...]
+    records: tuple[Any, ...]
     ttl: float
     nxdomain: bool
     failure: Optional[_Failure]
 
 
 class _Names(NamedTuple):
-    names: Tuple[Tuple[str, bool], ...]  # (text, usable)
+    names: tuple[tuple[str, bool], ...]  # (text, usable)
     failure: Optional[str]
 
 
 class _Addresses(NamedTuple):
-    addresses: FrozenSet[str]
+    addresses: frozenset[str]
     failure: Optional[str]
     nxdomain: bool
 
 
-def parse_server(server: str) -> Tuple[str, int]:
+def parse_server(server: str) -> tuple[str, int]:
     """``ip``, ``ip:port`` or ``[ipv6]:port`` → (ip, port); :class:`InvalidArgument` else."""
     text = server.strip()
     host, port = text, 53
@@ -218,8 +215,8 @@ class DnsChecker:
         self.deadline = deadline
         self._clock = clock
         self._lock = threading.Lock()
-        self._ptr: LRU[str, Tuple[float, _Names]] = LRU(cache_size)
-        self._forward: LRU[Tuple[str, int], Tuple[float, _Addresses]] = LRU(cache_size)
+        self._ptr: LRU[str, tuple[float, _Names]] = LRU(cache_size)
+        self._forward: LRU[tuple[str, int], tuple[float, _Addresses]] = LRU(cache_size)
 
     # -- the check -------------------------------------------------------------------
 
@@ -236,8 +233,8 @@ class DnsChecker:
             return DnsCheck("failed", f"reverse lookup failed: {read.failure}", shown)
         if not read.names:
             return DnsCheck("not-confirmed", f"no PTR record for {address}")
-        candidates: List[str] = []
-        refused: List[str] = []
+        candidates: list[str] = []
+        refused: list[str] = []
         for text, usable in read.names:
             if not usable:
                 refused.append(f"{text} (not a plain host name)")
@@ -253,7 +250,7 @@ class DnsChecker:
             wanted = ", ".join(suffixes) or "no pattern"
             return DnsCheck("not-confirmed", f"PTR {', '.join(refused)}: not under {wanted}",
                             shown)
-        failures: List[str] = []
+        failures: list[str] = []
         for name in candidates[:MAX_CANDIDATES]:
             found = self._addresses(name, address.version, until)
             if found.failure is not None:
@@ -270,7 +267,7 @@ class DnsChecker:
 
     # -- cached lookups ----------------------------------------------------------------
 
-    def _cached(self, cache: LRU[Any, Tuple[float, Any]], key: Any) -> Any:
+    def _cached(self, cache: LRU[Any, tuple[float, Any]], key: Any) -> Any:
         with self._lock:
             hit = cache.get(key)
             if hit is not None and hit[0] > self._clock():
@@ -279,7 +276,7 @@ class DnsChecker:
                 cache.pop(key)
         return None
 
-    def _store(self, cache: LRU[Any, Tuple[float, Any]], key: Any, ttl: float,
+    def _store(self, cache: LRU[Any, tuple[float, Any]], key: Any, ttl: float,
                value: Any) -> None:
         if ttl > 0:
             with self._lock:
@@ -296,7 +293,7 @@ class DnsChecker:
             if found.failure.answered:
                 self._store(self._ptr, key, FAILURE_TTL, value)
             return value
-        names: List[Tuple[str, bool]] = []
+        names: list[tuple[str, bool]] = []
         for record in found.records[:MAX_PTR]:
             names.append(host_name(record.target.labels))
         value = _Names(tuple(names), None)
@@ -347,7 +344,7 @@ class DnsChecker:
         return _Chased((), 0.0, False, _Failure(f"CNAME chain longer than {MAX_CHAIN}",
                                                 answered=True))
 
-    def _query(self, qname: Any, rdtype: str, until: float) -> Tuple[Any, float, bool, Any]:
+    def _query(self, qname: Any, rdtype: str, until: float) -> tuple[Any, float, bool, Any]:
         """(the answer's records or ``None``, its TTL, NXDOMAIN?, the end of its CNAME
         chain) for one question; :class:`_Failure` when no answer could be had before
         ``until``. Each attempt is one query (``lifetime`` = the time-out, or what is left
@@ -366,7 +363,7 @@ class DnsChecker:
         raise _Failure(f"time-out ({MAX_ATTEMPTS} attempts of {self.timeout:g} s)")
 
     def _attempt(self, qname: Any, rdtype: str,
-                 lifetime: float) -> Tuple[Any, float, bool, Any]:
+                 lifetime: float) -> tuple[Any, float, bool, Any]:
         dns = self._dns
         try:
             answer = self._resolver.resolve(qname, rdtype, search=False, lifetime=lifetime,
@@ -398,7 +395,7 @@ def _negative_ttl(error: Any) -> float:
     return 60.0
 
 
-def _rcode_text(error: Any) -> Tuple[str, bool]:
+def _rcode_text(error: Any) -> tuple[str, bool]:
     """(why no server answered, whether a server did answer: an answer is cached briefly,
     our own failure to get one never is)."""
     for problem in (error.kwargs or {}).get("errors", ()):

@@ -31,7 +31,8 @@ never evidence that Google sent the request.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Optional, Sequence, Tuple
+from collections.abc import Iterable, Sequence
+from typing import Optional
 
 from .._terminal import visible
 
@@ -44,7 +45,7 @@ _MAX_NAME = 253
 # count are what narrow it; forward confirmation does the rest.
 _RUN = "[a-z0-9](?:[a-z0-9-]*[a-z0-9])?"
 
-CLOUD_SUFFIXES: Tuple[str, ...] = (
+CLOUD_SUFFIXES: tuple[str, ...] = (
     "compute.amazonaws.com",
     "compute.internal",
     "amazonaws.com",
@@ -55,7 +56,7 @@ CLOUD_SUFFIXES: Tuple[str, ...] = (
 """Reverse names of rented machines: never evidence that a request came from a crawler."""
 
 
-def host_name(labels: Sequence[bytes]) -> Tuple[str, bool]:
+def host_name(labels: Sequence[bytes]) -> tuple[str, bool]:
     """A name's text (lower case, no final dot, control characters made visible) and
     whether it is usable (see the module docstring). ``labels`` are the wire labels, the
     empty root label last or absent."""
@@ -81,7 +82,7 @@ def suffix_of(pattern: str) -> Optional[str]:
     return ".".join(rest)
 
 
-def _shape(pattern: str) -> Tuple[Optional[Tuple[re.Pattern[str], ...]], str]:
+def _shape(pattern: str) -> tuple[Optional[tuple[re.Pattern[str], ...]], str]:
     """(the regular expressions of a mask's labels left of its suffix, or ``None`` for a
     plain suffix; the suffix)."""
     labels = pattern.strip().strip(".").lower().split(".")

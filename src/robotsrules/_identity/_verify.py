@@ -67,14 +67,12 @@ import ipaddress
 import math
 import os
 import threading
+from collections.abc import Sequence
 from typing import (
     Any,
-    Dict,
     Literal,
     NamedTuple,
     Optional,
-    Sequence,
-    Tuple,
     Union,
 )
 
@@ -102,7 +100,7 @@ VerdictName = Literal["verified", "not-verified", "unverifiable", "unknown"]
 EvidenceKind = Literal["address-list", "name-pattern", "web-bot-auth"]
 EvidenceOutcome = Literal["confirmed", "not-confirmed", "unknown", "not-checked",
                           "not-published"]
-EVIDENCE_KINDS: Tuple[EvidenceKind, ...] = ("address-list", "name-pattern", "web-bot-auth")
+EVIDENCE_KINDS: tuple[EvidenceKind, ...] = ("address-list", "name-pattern", "web-bot-auth")
 """Every kind of evidence, in the order an answer lists them."""
 
 Address = Union[ipaddress.IPv4Address, ipaddress.IPv6Address]
@@ -144,13 +142,13 @@ class Verification(NamedTuple):
     """The registry's name of the claimed crawler (``None``: not in the registry)."""
     operator: Optional[str] = None
     category: Optional[str] = None
-    evidence: Tuple[Evidence, ...] = ()
+    evidence: tuple[Evidence, ...] = ()
     """Every kind of evidence (:data:`EVIDENCE_KINDS`), each with its outcome."""
     operator_only: bool = False
     """The evidence verifies the operator, not which of its agents (a shared list)."""
     stale: bool = False
     """A list that answered is stale (see :attr:`Evidence.stale`)."""
-    listed_by: Tuple[str, ...] = ()
+    listed_by: tuple[str, ...] = ()
     """Every list of the snapshot holding the address (its operators and names)."""
     user_agent: Optional[str] = None
     snapshot: str = ""
@@ -161,7 +159,7 @@ class Verification(NamedTuple):
         """``verdict == "verified"``."""
         return self.verdict == "verified"
 
-    def as_dict(self) -> Dict[str, Any]:
+    def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (the ``--json`` line of ``robotsrules verify``)."""
         found = self._asdict()
         found["evidence"] = [item._asdict() for item in self.evidence]
@@ -198,7 +196,7 @@ def parse_address(text: Union[str, Address]) -> Address:
 
 # -- the DNS checkers, one per configuration, shared by every call (their caches too) ------
 
-_CHECKERS: Dict[Tuple[Optional[str], float], Any] = {}
+_CHECKERS: dict[tuple[Optional[str], float], Any] = {}
 _CHECKERS_LOCK = threading.Lock()
 
 
@@ -217,7 +215,7 @@ def _checker(server: Optional[str], deadline: float) -> Any:
         return found
 
 
-_LOADED: Dict[Tuple[str, int, int], Snapshot] = {}
+_LOADED: dict[tuple[str, int, int], Snapshot] = {}
 _LOADED_LOCK = threading.Lock()
 
 
@@ -265,7 +263,7 @@ def _agents(tokens: Sequence[str]) -> str:
 
 def _list_evidence(address: Address, token: str, crawler: Crawler,
                    snapshot: Optional[Snapshot], problem: Optional[str],
-                   now: datetime.datetime) -> Tuple[Evidence, bool, Optional[str]]:
+                   now: datetime.datetime) -> tuple[Evidence, bool, Optional[str]]:
     """(the evidence, operator only?, a note on another list of the operator holding it)."""
     published = "address-list" in crawler.verify.evidence
     if snapshot is None:
@@ -330,10 +328,10 @@ def _customers(held: AddressList) -> str:
             f" not {held.operator}")
 
 
-_MASKS: Dict[Tuple[int, str, Optional[str]], Tuple[str, ...]] = {}
+_MASKS: dict[tuple[int, str, Optional[str]], tuple[str, ...]] = {}
 
 
-def _masks(suffix: str, token: Optional[str]) -> Tuple[str, ...]:
+def _masks(suffix: str, token: Optional[str]) -> tuple[str, ...]:
     """The registry's masks with a documented shape under ``suffix`` (``token``'s own when
     it has some, else every crawler's): a name must match one, not only end in the suffix
     (``rate-limited-proxy-***-***-***-***.google.com`` never lets ``x.corp.google.com``
@@ -343,8 +341,8 @@ def _masks(suffix: str, token: Optional[str]) -> Tuple[str, ...]:
     found = _MASKS.get(key)
     if found is not None:
         return found
-    mine: Dict[str, None] = {}
-    every: Dict[str, None] = {}
+    mine: dict[str, None] = {}
+    every: dict[str, None] = {}
     for crawler in crawlers:
         for written in crawler.verify.reverse_dns:
             if shaped(written) and suffix_of(written) == suffix:
@@ -358,10 +356,10 @@ def _masks(suffix: str, token: Optional[str]) -> Tuple[str, ...]:
     return found
 
 
-def _patterns(suffixes: Sequence[str], token: Optional[str]) -> Tuple[str, ...]:
+def _patterns(suffixes: Sequence[str], token: Optional[str]) -> tuple[str, ...]:
     """The suffixes as the DNS check takes them: each narrowed to its masks (:func:`_masks`),
     generic cloud names left out (they never confirm)."""
-    found: Dict[str, None] = {}
+    found: dict[str, None] = {}
     for suffix in suffixes:
         if cloud_refused(f"name.{suffix}") is None:
             found.update(dict.fromkeys(_masks(suffix, token) or (suffix,)))
@@ -369,12 +367,12 @@ def _patterns(suffixes: Sequence[str], token: Optional[str]) -> Tuple[str, ...]:
 
 
 def _suffixes(token: str, crawler: Crawler,
-              snapshot: Optional[Snapshot]) -> Tuple[Tuple[str, ...], Optional[str]]:
+              snapshot: Optional[Snapshot]) -> tuple[tuple[str, ...], Optional[str]]:
     """(the DNS name patterns documented for the token, their source). A name verifies the
     operator only: operators publish their names per operator (Bing's ``search.msn.com``
     is "a Bing crawler", not Bingbot alone), and none of the snapshot's documents
     names for one agent alone."""
-    found: Dict[str, None] = {}
+    found: dict[str, None] = {}
     source: Optional[str] = None
     if snapshot is not None:
         for pattern in snapshot.patterns_for(token):
@@ -400,7 +398,7 @@ def _lent_names(names: Sequence[str], snapshot: Optional[Snapshot]) -> str:
     return ""
 
 
-def _dns_evidence(address: Address, suffixes: Tuple[str, ...], source: Optional[str],
+def _dns_evidence(address: Address, suffixes: tuple[str, ...], source: Optional[str],
                   snapshot: Optional[Snapshot], dns: Union[bool, str], deadline: float,
                   needed: bool) -> Evidence:
     if not suffixes:
@@ -431,7 +429,7 @@ def _signature_evidence(crawler: Crawler) -> Evidence:
                     "request itself", crawler.verify.web_bot_auth)
 
 
-def _verdict(evidence: Sequence[Evidence]) -> Tuple[VerdictName, str]:
+def _verdict(evidence: Sequence[Evidence]) -> tuple[VerdictName, str]:
     outcomes = [item.outcome for item in evidence]
     if "confirmed" in outcomes:
         first = next(item for item in evidence if item.outcome == "confirmed")
@@ -501,7 +499,7 @@ def verify(address: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address],
         except RobotsError as error:
             lists, problem = None, str(error)
     label = _snapshot_label(lists) if lists is not None else f"none ({problem})"
-    listed_by: Tuple[str, ...] = ()
+    listed_by: tuple[str, ...] = ()
     if lists is not None:
         listed_by = tuple(dict.fromkeys(f"{hit.list.operator}: {hit.list.name}"
                                         for hit in lists.index.lookup(read)))

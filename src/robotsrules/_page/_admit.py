@@ -12,8 +12,9 @@ list of purposes.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Callable, NamedTuple, Optional, Union
 
 from .._decoder import BodyDecoder
 from .._rules._agents import Agent
@@ -73,7 +74,7 @@ class HeadReader:
     def __init__(self, content_encoding: Optional[str],
                  max_head_bytes: int = DEFAULT_HEAD_BYTES) -> None:
         self.decoder = BodyDecoder(content_encoding, max_head_bytes)
-        self.chunks: List[bytes] = []
+        self.chunks: list[bytes] = []
 
     def feed(self, chunk: bytes) -> bool:
         """Add a raw chunk of the body; True when no more is wanted."""
@@ -111,8 +112,8 @@ class PageAdmission:
     agent's answer for every purpose (agent by agent, purposes in order)."""
 
     url: Optional[str]
-    signals: Tuple[PageSignals, ...]
-    answers: Tuple[Refusal, ...]
+    signals: tuple[PageSignals, ...]
+    answers: tuple[Refusal, ...]
 
     @property
     def pricing(self) -> Optional[Pricing]:
@@ -150,7 +151,7 @@ class PageAdmission:
         return PageRefused(self.url or "", refused.purpose, refused.answer.describe(),
                            self.signals[index])
 
-    def _agents(self) -> Tuple[str, ...]:
+    def _agents(self) -> tuple[str, ...]:
         seen = []
         for a in self.answers:
             if a.agent not in seen:

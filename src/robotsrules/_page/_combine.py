@@ -11,7 +11,7 @@ page's ``train-ai=y`` does not override the site's ``Disallow`` for that crawler
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple, Optional, Tuple
+from typing import NamedTuple, Optional
 
 from .._rules._usage import Usage
 from .._tables._purposes import Purpose, check_purpose
@@ -35,7 +35,7 @@ class Answer(NamedTuple):
     allowed: Optional[bool]
     level: Optional[str]
     directive: Optional[Directive]
-    lines: Tuple[UsageLine, ...] = ()
+    lines: tuple[UsageLine, ...] = ()
 
     def describe(self) -> str:
         """``refused by page: header X-Robots-Tag (header #2): noai``, or similar."""
@@ -97,7 +97,7 @@ class Combined:
             return Answer(True, "robots.txt", None, self._lines(name, True))
         return Answer(None, None, None)
 
-    def _lines(self, purpose: Purpose, value: bool) -> Tuple[UsageLine, ...]:
+    def _lines(self, purpose: Purpose, value: bool) -> tuple[UsageLine, ...]:
         assert self.usage is not None
         lines = self.usage.deciding(purpose)
         stating = tuple(u for u in lines if any(v is value for _, v in u.statements))

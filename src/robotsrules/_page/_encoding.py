@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from typing import Dict, List, Optional, Tuple
+from typing import Optional
 
 __all__ = ["decode_html", "decode_prefix", "encoding_for_label", "extract_mime_type",
            "parse_mime_type", "prefix_encoding", "prescan", "transport_encoding",
@@ -39,7 +39,7 @@ __all__ = ["decode_html", "decode_prefix", "encoding_for_label", "extract_mime_t
 # the WHATWG decoder: gbk is decoded by gb18030 as the Encoding Standard says; big5 by
 # big5hkscs (the standard's Big5 is Big5-HKSCS); shift_jis by cp932 (Windows-31J, which the
 # standard's index follows); euc-kr by cp949 (the standard's EUC-KR is windows-949).
-_ENCODINGS: Dict[str, Tuple[str, str]] = {
+_ENCODINGS: dict[str, tuple[str, str]] = {
     "utf-8": ("utf-8", "unicode-1-1-utf-8 unicode11utf8 unicode20utf8 utf-8 utf8 x-unicode20utf8"),
     "ibm866": ("cp866", "866 cp866 csibm866 ibm866"),
     "iso-8859-2": ("iso8859_2", "csisolatin2 iso-8859-2 iso-ir-101 iso8859-2 iso88592 "
@@ -101,7 +101,7 @@ _ENCODINGS: Dict[str, Tuple[str, str]] = {
                               "utf-16le"),
     "x-user-defined": ("", "x-user-defined"),
 }
-_BY_LABEL: Dict[str, str] = {label: name for name, (_, labels) in _ENCODINGS.items()
+_BY_LABEL: dict[str, str] = {label: name for name, (_, labels) in _ENCODINGS.items()
                              for label in labels.split()}
 _ASCII_WS = "\t\n\f\r "
 _X_USER_DEFINED = {byte: 0xF700 + byte for byte in range(0x80, 0x100)}
@@ -164,16 +164,16 @@ _SIMPLE_TYPE = re.compile(
     r"[\t\n\r ]*([!#$%&'*+\-.^_`|~0-9A-Za-z]+/[!#$%&'*+\-.^_`|~0-9A-Za-z]+)[\t\n\r ]*;"
     r"[\t\n\r ]*[Cc][Hh][Aa][Rr][Ss][Ee][Tt]=([!#$%&'*+\-.^_`|~0-9A-Za-z]+)[\t\n\r ]*\Z")
 
-MimeType = Tuple[str, Dict[str, str]]
+MimeType = tuple[str, dict[str, str]]
 """A parsed MIME type: its essence (``type/subtype``, lower-cased) and its parameters
 (names lower-cased, values as written, the first of a repeated name kept)."""
 
 
-def _quoted_string(text: str, pos: int, extract: bool) -> Tuple[str, int]:
+def _quoted_string(text: str, pos: int, extract: bool) -> tuple[str, int]:
     """Fetch's "collect an HTTP quoted string" from the ``"`` at ``pos``: ``(value, end)``
     (``extract``: the value unquoted and unescaped, else the text as written)."""
     start = pos
-    parts: List[str] = []
+    parts: list[str] = []
     pos += 1
     size = len(text)
     while True:
@@ -217,7 +217,7 @@ def parse_mime_type(text: str) -> Optional[MimeType]:
     if not kind or not subtype or _TOKEN.match(kind) is None \
             or _TOKEN.match(subtype) is None:
         return None
-    params: Dict[str, str] = {}
+    params: dict[str, str] = {}
     pos, size = end, len(text)
     while pos < size:
         pos += 1  # past ";"
@@ -251,10 +251,10 @@ def parse_mime_type(text: str) -> Optional[MimeType]:
     return (kind + "/" + subtype).lower(), params
 
 
-def _split_values(text: str) -> List[str]:
+def _split_values(text: str) -> list[str]:
     """Fetch's "get, decode, and split" of a field value (the values joined by ``", "``):
     split at commas outside quoted strings, blanks around each value removed."""
-    values: List[str] = []
+    values: list[str] = []
     pos, size = 0, len(text)
     value = ""
     while True:
@@ -340,11 +340,11 @@ _PRESCAN_ATTRIBUTE = re.compile(
 _PRESCAN_TAG_END = re.compile(rb"[\t\n\f\r /]*>")
 
 
-def _attributes(data: bytes, pos: int) -> Tuple[Optional[List[Tuple[bytes, bytes]]], int]:
+def _attributes(data: bytes, pos: int) -> tuple[Optional[list[tuple[bytes, bytes]]], int]:
     """Every attribute up to the tag's ``>`` (``(attributes, position of ">")``), or
     ``(None, end)`` when the data ends inside the tag."""
     size = len(data)
-    found: List[Tuple[bytes, bytes]] = []
+    found: list[tuple[bytes, bytes]] = []
     while True:
         end = _PRESCAN_TAG_END.match(data, pos)
         if end is not None:
@@ -473,7 +473,7 @@ def _decode(data: bytes, encoding: str) -> str:
     return data.decode(_ENCODINGS[encoding][0], "replace")
 
 
-def utf8_or_1252(data: bytes, cut: bool) -> Tuple[str, str]:
+def utf8_or_1252(data: bytes, cut: bool) -> tuple[str, str]:
     """Autodetection's reading of bytes no label decides: UTF-8, else windows-1252."""
     try:
         return data.decode("utf-8"), "utf-8"
@@ -484,7 +484,7 @@ def utf8_or_1252(data: bytes, cut: bool) -> Tuple[str, str]:
         return data.decode("cp1252", "replace"), "windows-1252"
 
 
-def sniff(data: bytes, transport: Optional[str] = None) -> Tuple[str, int]:
+def sniff(data: bytes, transport: Optional[str] = None) -> tuple[str, int]:
     """``(encoding, bytes to skip)``: the BOM, the transport charset (a ``Content-Type``
     value), the prescan, or ``""`` when the standard leaves it to autodetection."""
     if data[:3] == b"\xef\xbb\xbf":
@@ -508,7 +508,7 @@ _SINGLE_BYTE = frozenset(
     if codec.startswith(("cp", "iso8859_", "koi8_", "mac_")) and codec not in ("cp932", "cp949"))
 
 
-def prefix_encoding(data: bytes, transport: Optional[str] = None) -> Tuple[str, int]:
+def prefix_encoding(data: bytes, transport: Optional[str] = None) -> tuple[str, int]:
     """``(encoding, bytes to skip)`` when :func:`decode_prefix` can give the text of
     :func:`decode_html` a prefix at a time (UTF-8, by a BOM, the transport, the prescan or
     because every byte is ASCII, or a single-byte encoding); ``("", 0)`` otherwise (the
@@ -522,7 +522,7 @@ def prefix_encoding(data: bytes, transport: Optional[str] = None) -> Tuple[str, 
     return "", 0
 
 
-def decode_prefix(data: bytes, encoding: str, skip: int, size: int) -> Tuple[str, bool]:
+def decode_prefix(data: bytes, encoding: str, skip: int, size: int) -> tuple[str, bool]:
     """``(text, whole)``: the text of the first ``size`` bytes of ``data`` after ``skip``,
     decoded as ``encoding`` (from :func:`prefix_encoding`), and whether that is all of
     ``data``. The text is exactly the start of :func:`decode_html`'s: a UTF-8 character
@@ -539,7 +539,7 @@ def decode_prefix(data: bytes, encoding: str, skip: int, size: int) -> Tuple[str
 
 
 def decode_html(data: bytes, transport: Optional[str] = None, *, cut: bool = False
-                ) -> Tuple[str, str]:
+                ) -> tuple[str, str]:
     """``(text, encoding)`` of an HTML body's bytes, sniffed as the module docstring says;
     ``cut`` tells that ``data`` is a window cut from a longer body.
 

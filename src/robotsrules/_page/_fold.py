@@ -13,16 +13,12 @@ from __future__ import annotations
 
 import datetime
 import functools
+from collections.abc import Sequence
 from typing import (
     Any,
     Callable,
-    Dict,
-    FrozenSet,
-    List,
     NamedTuple,
     Optional,
-    Sequence,
-    Tuple,
 )
 
 from ..errors import InvalidArgument
@@ -109,21 +105,21 @@ class Response(NamedTuple):
     """A response read once: its header ``fields``, its HTML ``head`` and its HTTP
     ``status`` (``None`` when not known)."""
 
-    fields: Tuple[Field, ...]
+    fields: tuple[Field, ...]
     head: Head
     status: Optional[int] = None
 
 
-def _known_tokens() -> FrozenSet[str]:
+def _known_tokens() -> frozenset[str]:
     from .._tables._crawlers import known_crawlers
 
     return frozenset(c.token.lower() for c in known_crawlers() if c.token)
 
 
-_KNOWN: List[FrozenSet[str]] = []
+_KNOWN: list[frozenset[str]] = []
 
 
-def _crawler_names() -> FrozenSet[str]:
+def _crawler_names() -> frozenset[str]:
     if not _KNOWN:
         try:
             _KNOWN.append(_known_tokens() | {"googlebot-news", "googlebot", "bingbot"})
@@ -133,14 +129,14 @@ def _crawler_names() -> FrozenSet[str]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _rules(text: str, scope: str, prefixes: bool) -> Tuple[RobotsRule, ...]:
+def _rules(text: str, scope: str, prefixes: bool) -> tuple[RobotsRule, ...]:
     # The same values recur across agents of one response and across responses.
     return tuple(robots_rules(text, scope=scope, prefixes=prefixes))
 
 
 def _robots_directives(text: str, source: str, fld: str, offset: int, line: Optional[int],
-                       scope: str, names: FrozenSet[str], prefixes: bool,
-                       in_head: bool = True) -> List[Directive]:
+                       scope: str, names: frozenset[str], prefixes: bool,
+                       in_head: bool = True) -> list[Directive]:
     rules = (_rules(text, scope, prefixes) if len(text) <= 1024
              else robots_rules(text, scope=scope, prefixes=prefixes))
     return [_directive(source, fld, offset, line, r.scope,
@@ -149,7 +145,7 @@ def _robots_directives(text: str, source: str, fld: str, offset: int, line: Opti
 
 
 def _preference(fields: Sequence[Field], key: str, read: Callable[[str], Preferences],
-                directives: List[Directive]) -> Optional[Tuple[Directive, Preferences]]:
+                directives: list[Directive]) -> Optional[tuple[Directive, Preferences]]:
     found = joined(fields, key)
     if found is None:
         return None
@@ -173,11 +169,11 @@ class Facts(NamedTuple):
     its pricing, the directives reporting fields not read as written, and its
     ``Robots-Tag`` reading (the field's first line and the rules), read once."""
 
-    licenses: Tuple[LicenseLink, ...]
-    inline: Tuple[InlineScript, ...]
+    licenses: tuple[LicenseLink, ...]
+    inline: tuple[InlineScript, ...]
     pricing: Optional[Pricing]
-    reports: Tuple[Directive, ...]
-    robots_tag: Optional[Tuple[Field, str, RobotsTag]] = None
+    reports: tuple[Directive, ...]
+    robots_tag: Optional[tuple[Field, str, RobotsTag]] = None
 
 
 _FACT_KEYS = frozenset({"link", ROBOTS_TAG, CRAWLER_PRICE, CRAWLER_ERROR})
@@ -190,9 +186,9 @@ def facts_of(response: Any, url: Any) -> Facts:
     head = response.head
     if not fields and not head.links and not head.scripts and response.status != 402:
         return _NO_FACTS
-    licenses: List[LicenseLink] = []
-    reports: List[Directive] = []
-    terms: List[str] = []
+    licenses: list[LicenseLink] = []
+    reports: list[Directive] = []
+    terms: list[str] = []
     found = joined(fields, "link")
     if found is not None:
         text, first = found
@@ -237,7 +233,7 @@ def _robots_tag(text: str) -> RobotsTag:
     return robots_tag(text)
 
 
-def _robots_tag_directives(facts: Any, names: FrozenSet[str]) -> List[Directive]:
+def _robots_tag_directives(facts: Any, names: frozenset[str]) -> list[Directive]:
     """The directives of the ``Robots-Tag`` field (every line joined, RFC 9651 §4.2) for an
     agent called ``names``."""
     if facts.robots_tag is None:
@@ -254,7 +250,7 @@ def _robots_tag_directives(facts: Any, names: FrozenSet[str]) -> List[Directive]
     return out
 
 
-def signals(names: FrozenSet[str], response: Any, url: Any, now: Any, tdmrep: Any,
+def signals(names: frozenset[str], response: Any, url: Any, now: Any, tdmrep: Any,
             given: Any, make: Maker) -> Any:
     """The signals for one agent (its lower-cased names) from a response already read, made
     by :func:`made` from ``make`` (:class:`._signals.PageSignals`' :data:`Maker`). ``response``,
@@ -263,7 +259,7 @@ def signals(names: FrozenSet[str], response: Any, url: Any, now: Any, tdmrep: An
     # Any: facts a caller gave are used as given (what is not Facts fails as in pure
     # Python, at its first missing attribute, not at a compiled type check).
     facts: Any = facts_of(response, url) if given is None else given
-    directives: List[Directive] = []
+    directives: list[Directive] = []
     if tdmrep is not None:
         if not isinstance(tdmrep, TdmRepFile):
             raise TypeError(f"tdmrep must be a TdmRepFile (RobotsCache.tdmrep), not "
@@ -311,7 +307,7 @@ def signals(names: FrozenSet[str], response: Any, url: Any, now: Any, tdmrep: An
 
 
 def _tdm(directives: Sequence[Directive]
-         ) -> Tuple[Optional[int], bool, Optional[str], Optional[Directive]]:
+         ) -> tuple[Optional[int], bool, Optional[str], Optional[Directive]]:
     """TDMRep's processing order, field by field: ``(reservation, invalid, policy,
     deciding directive)``.
 
@@ -346,21 +342,21 @@ def _tdm(directives: Sequence[Directive]
     return reservation, invalid, policy, decider
 
 
-def _fold(agent: Tuple[str, ...], directives: List[Directive],
-          usage: Optional[Tuple[Directive, Preferences]],
-          signal: Optional[Tuple[Directive, Preferences]],
+def _fold(agent: tuple[str, ...], directives: list[Directive],
+          usage: Optional[tuple[Directive, Preferences]],
+          signal: Optional[tuple[Directive, Preferences]],
           now: Any, facts: Any, make: Maker, cut: bool = False) -> Any:
-    values: Dict[str, Any] = {}
-    signals: Dict[str, Tuple[bool, Directive]] = {}
-    categories: Dict[str, Tuple[bool, Directive]] = {}
+    values: dict[str, Any] = {}
+    signals: dict[str, tuple[bool, Directive]] = {}
+    categories: dict[str, tuple[bool, Directive]] = {}
 
     when = now if now is not None else datetime.datetime.now(datetime.timezone.utc)
     if when.tzinfo is None:
         when = when.replace(tzinfo=datetime.timezone.utc)
-    snippet_limits: List[int] = []
-    video_limits: List[int] = []
-    previews: List[int] = []
-    dates: List[Tuple[datetime.datetime, Directive]] = []
+    snippet_limits: list[int] = []
+    video_limits: list[int] = []
+    previews: list[int] = []
+    dates: list[tuple[datetime.datetime, Directive]] = []
     for d in directives:
         if not d.applies or not d.valid:
             continue
@@ -436,12 +432,12 @@ def _fold(agent: Tuple[str, ...], directives: List[Directive],
     return made(make, values)
 
 
-Maker = Tuple[type, Dict[str, Any], Tuple[Tuple[str, Callable[[], Any]], ...]]
+Maker = tuple[type, dict[str, Any], tuple[tuple[str, Callable[[], Any]], ...]]
 """How :func:`made` makes a frozen dataclass: the class, each field's default in the fields'
 order, and the fields made by a factory with their factories."""
 
 
-def made(maker: Maker, values: Dict[str, Any]) -> Any:
+def made(maker: Maker, values: dict[str, Any]) -> Any:
     """The instance of the frozen dataclass ``maker`` describes whose fields are ``values``
     and, for the others, their defaults (a fresh object from each factory), made without
     the dataclass's ``__init__``, which sets each field through ``object.__setattr__`` (the
@@ -458,7 +454,7 @@ def made(maker: Maker, values: Dict[str, Any]) -> Any:
     return out
 
 
-def _state(table: Dict[str, Tuple[bool, Directive]], name: str, value: bool,
+def _state(table: dict[str, tuple[bool, Directive]], name: str, value: bool,
            directive: Directive) -> None:
     # Most restrictive wins; among equal values the first directive read is kept.
     if name not in table or (table[name][0] and not value):

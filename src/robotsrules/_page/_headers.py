@@ -40,17 +40,12 @@ others are read. Nothing here performs I/O.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from typing import (
     Any,
-    Dict,
     Final,
-    Iterable,
-    List,
-    Mapping,
     NamedTuple,
     Optional,
-    Sequence,
-    Tuple,
     Union,
 )
 
@@ -83,7 +78,7 @@ _BOMS = ("\ufeff", "\xef\xbb\xbf")  # a UTF-8 byte order mark, as text or as lat
 MAX_HEADER_BLOCK: Final = 1 << 20
 """Characters (octets) of a raw header block or dump read (a raw ``str`` or ``bytes`` given
 as headers): 1 MiB, far past any server's own limit; what follows is not read."""
-_KEYS: Final[Dict[str, str]] = {}
+_KEYS: Final[dict[str, str]] = {}
 # Field names remembered (the few dozen a crawl's responses use recur): a plain dict, not
 # _lru.LRU, on the compiled per-header-line path (the figure is in _lru's docstring).
 _MAX_KEYS: Final = 512
@@ -127,12 +122,12 @@ def _text(value: Any) -> Optional[str]:
     return None
 
 
-def _value_texts(value: Any, strict: bool) -> List[str]:
+def _value_texts(value: Any, strict: bool) -> list[str]:
     """The field values one mapping entry or pair carries (a list is several lines)."""
     if value is None:
         return []
     if isinstance(value, (list, tuple)):
-        out: List[str] = []
+        out: list[str] = []
         for item in value:
             out.extend(_value_texts(item, strict) if not isinstance(item, (list, tuple))
                        else ([] if strict is False else _bad_value(item)))
@@ -147,7 +142,7 @@ def _value_texts(value: Any, strict: bool) -> List[str]:
     return []
 
 
-def _bad_value(value: Any) -> List[str]:
+def _bad_value(value: Any) -> list[str]:
     raise TypeError(f"header values must be str or bytes (or a list of them), not "
                     f"{type(value).__name__}")
 
@@ -167,7 +162,7 @@ def _pairs(headers: Any) -> Iterable[Any]:
     return headers  # type: ignore[no-any-return]
 
 
-def read_headers(headers: Headers, *, strict: bool = True) -> Tuple[Field, ...]:
+def read_headers(headers: Headers, *, strict: bool = True) -> tuple[Field, ...]:
     """Every field line of ``headers``, in order, whatever its form (module docstring).
 
     >>> [(f.key, f.value) for f in read_headers({"X-Robots-Tag": ["noindex", b"noai"]})]
@@ -190,7 +185,7 @@ def read_headers(headers: Headers, *, strict: bool = True) -> Tuple[Field, ...]:
             return ()  # a stranger's data that holds no headers
         raise TypeError("headers must be a mapping, an iterable of (name, value) pairs or a "
                         f"raw header block, not {type(headers).__name__}")
-    fields: List[Field] = []
+    fields: list[Field] = []
     for pair in _pairs(headers):
         name: Any
         value: Any
@@ -221,10 +216,10 @@ def read_headers(headers: Headers, *, strict: bool = True) -> Tuple[Field, ...]:
     return tuple(fields)
 
 
-def _str_pairs(headers: Tuple[Any, ...]) -> Optional[Tuple[Field, ...]]:
+def _str_pairs(headers: tuple[Any, ...]) -> Optional[tuple[Field, ...]]:
     """:func:`read_headers` of a tuple of ``(str, str)`` tuples, read as the general path
     reads them (``None``: another item is among them, read them the general way)."""
-    fields: List[Field] = []
+    fields: list[Field] = []
     for pair in headers:
         if type(pair) is not tuple or len(pair) != 2:
             return None
@@ -282,7 +277,7 @@ def _continued(text: str, start: int, end: int) -> bool:
     return False
 
 
-def final_block(text: str) -> Tuple[int, int, int]:
+def final_block(text: str) -> tuple[int, int, int]:
     r"""Where the final response's header block of a raw dump lies: ``(start, end, body)``,
     the block being ``text[start:end]`` and its body starting at ``body``.
 
@@ -334,7 +329,7 @@ def _decoded(text: Union[str, bytes, bytearray, memoryview]) -> str:
     return bytes(text[:MAX_HEADER_BLOCK]).decode("latin-1")
 
 
-def header_block(text: Union[str, bytes, bytearray, memoryview]) -> Tuple[Field, ...]:
+def header_block(text: Union[str, bytes, bytearray, memoryview]) -> tuple[Field, ...]:
     """The fields of a raw header block: ``Name: value`` lines ending in CRLF, LF or CR.
 
     Of a dump of several responses only the final one's block is read
@@ -351,7 +346,7 @@ def header_block(text: Union[str, bytes, bytearray, memoryview]) -> Tuple[Field,
 
 
 def header_pairs(text: Union[str, bytes, bytearray, memoryview]
-                 ) -> Tuple[Tuple[str, str], ...]:
+                 ) -> tuple[tuple[str, str], ...]:
     """The fields of the **first** header block of ``text`` as ``(name, value)`` pairs (the
     WARC reader's record headers, which hand over exactly one block: no :class:`Field` made
     only to be taken apart); :func:`header_block` reads a dump's final block."""
@@ -362,8 +357,8 @@ def header_pairs(text: Union[str, bytes, bytearray, memoryview]
     odd = not text.replace("\r\n", "").replace("\n", "").isprintable()
     if odd and "\n" in text:
         text = _BARE_CR.sub(" ", text)  # RFC 9112 §2.2: a bare CR is a space
-    fields: List[List[str]] = []
-    folded: Dict[int, List[str]] = {}  # a folded value's pieces, joined once (linear)
+    fields: list[list[str]] = []
+    folded: dict[int, list[str]] = {}  # a folded value's pieces, joined once (linear)
     started = False
     for line in _LINE_END.split(text):
         if not line:
@@ -415,7 +410,7 @@ def block_status(headers: Any) -> Optional[int]:
     return None if found is None else int(found.group(1))
 
 
-def joined(fields: Sequence[Field], key: str) -> Optional[Tuple[str, Field]]:
+def joined(fields: Sequence[Field], key: str) -> Optional[tuple[str, Field]]:
     """The values of every ``key`` field joined with ``", "`` (RFC 9110 §5.3: what a
     recipient may do with a list-valued field sent several times), and the first such field;
     ``None`` when there is none."""

@@ -49,7 +49,7 @@ import html
 import html.entities
 import re
 import sys
-from typing import Dict, Final, List, NamedTuple, Optional, Tuple, Union
+from typing import Final, NamedTuple, Optional, Union
 
 from ._encoding import (
     decode_html,
@@ -88,7 +88,7 @@ class Link(NamedTuple):
     (as written, ``None`` without one), its ``offset``, ``line`` and ``in_head`` as for
     :class:`Meta`."""
 
-    rel: Tuple[str, ...]
+    rel: tuple[str, ...]
     type: Optional[str]
     href: Optional[str]
     offset: int
@@ -116,12 +116,12 @@ class Head(NamedTuple):
     went on past what was read and reading had not yet reached the ``<body>`` tag (nor a
     ``<frameset>`` or ``<plaintext>``), so the head may hold metas that were not read."""
 
-    metas: Tuple[Meta, ...]
+    metas: tuple[Meta, ...]
     encoding: str
     end: int
-    links: Tuple[Link, ...] = ()
+    links: tuple[Link, ...] = ()
     base: Optional[str] = None
-    scripts: Tuple[InlineScript, ...] = ()
+    scripts: tuple[InlineScript, ...] = ()
     cut: bool = False
 
 
@@ -192,7 +192,7 @@ _TAG: Final = re.compile(rf"(/?)([A-Za-z][^\t\n\f\r />]*)({_PLAIN_TAG})?")
 _NEXT_TAG: Final = re.compile(rf"[\t\n\f\r ]*<{_TAG.pattern}")
 # The start tags whose attributes matter here.
 _READ_ATTRIBUTES: Final = frozenset({"meta", "annotation-xml", "font", "input"})
-_NO_ATTRIBUTES: Final[Dict[str, str]] = {}
+_NO_ATTRIBUTES: Final[dict[str, str]] = {}
 _COMMENT_END: Final = re.compile(r"--!?>")
 # Tag names are compared ASCII case-insensitively (the tokenizer lowers A-Z only): with
 # re.ASCII, "(?i)s" does not match U+017F (long s), nor "i" U+0130/U+0131, nor "k" U+212A
@@ -264,7 +264,7 @@ on memory, whatever the nesting; every end tag costs the same at any depth)."""
 
 # The names this reader compares against, each mapped to itself: a tag name found here, as
 # written, is its own lower-case form (no A-Z in it), so the lowering is skipped.
-_NAMES: Final[Dict[str, str]] = {name: name for name in (
+_NAMES: Final[dict[str, str]] = {name: name for name in (
     _VOID | _HEAD_VOID | _BREAKOUT | _MATH_TEXT | _SPECIAL | _NOT_FRAMESET | _RAW
     | _READ_ATTRIBUTES | _EXTRA_TAGS
     | {"html", "head", "body", "noscript", "template", "svg", "math", "mglyph", "malignmark",
@@ -285,7 +285,7 @@ class _Open:
         self.special = special
 
 
-def _open(ns: str, name: str, attributes: Dict[str, str]) -> _Open:
+def _open(ns: str, name: str, attributes: dict[str, str]) -> _Open:
     if ns == "html":
         return _Open(ns, name, "", name in _SPECIAL)
     kind = ""
@@ -329,15 +329,15 @@ def _attribute_value(value: str) -> str:
 
 
 # The attribute names read here (and common others), each mapped to itself, as _NAMES.
-_ATTRIBUTE_NAMES: Final[Dict[str, str]] = {name: name for name in (
+_ATTRIBUTE_NAMES: Final[dict[str, str]] = {name: name for name in (
     "name", "content", "http-equiv", "charset", "property", "itemprop", "encoding", "color",
     "face", "size", "type", "rel", "href", "src", "id", "class", "lang", "media", "as")}
 
 
-def _attributes(text: str, here: int) -> Tuple[Optional[Dict[str, str]], bool, int]:
+def _attributes(text: str, here: int) -> tuple[Optional[dict[str, str]], bool, int]:
     """``(attributes, self_closing, end)`` of a tag whose name ends at ``here``;
     ``attributes`` is ``None`` when the input ends inside the tag (HTML drops it)."""
-    attributes: Dict[str, str] = {}
+    attributes: dict[str, str] = {}
     step = _STEP.match
     while True:
         found = step(text, here)
@@ -355,10 +355,10 @@ def _attributes(text: str, here: int) -> Tuple[Optional[Dict[str, str]], bool, i
             attributes[key] = value or ""
 
 
-def _plain_attributes(text: str, start: int, end: int) -> Dict[str, str]:
+def _plain_attributes(text: str, start: int, end: int) -> dict[str, str]:
     """The attributes of a tag whose rest ``text[start:end]`` is in the plain form
     (:data:`_PLAIN_TAG`), as :func:`_attributes` reads them, taken at once."""
-    attributes: Dict[str, str] = {}
+    attributes: dict[str, str] = {}
     for key, double, single, bare in _PLAIN_ATTRIBUTE.findall(text, start, end):
         key = _ATTRIBUTE_NAMES.get(key, "") or _ascii_lower(key)
         if key not in attributes:  # the first of repeated attributes wins
@@ -439,7 +439,7 @@ def _has_text(text: str, start: int, end: int) -> bool:
     return True
 
 
-_Extra = Tuple[str, Dict[str, str], int, bool, str]
+_Extra = tuple[str, dict[str, str], int, bool, str]
 
 
 def _spells(text: str, start: int, end: int, word: str) -> bool:
@@ -448,7 +448,7 @@ def _spells(text: str, start: int, end: int, word: str) -> bool:
     return text[start:end].lower().find(word) >= 0
 
 
-def _may_keep(extras: Optional[List[_Extra]], name: str, text: str, at: int, end: int
+def _may_keep(extras: Optional[list[_Extra]], name: str, text: str, at: int, end: int
               ) -> bool:
     """Whether the tag ``text[at:end]`` (``name``: ``link``, ``base`` or ``script``) may be a
     licence link, a base or an RSL script to keep in ``extras`` (not when ``None``, nor when
@@ -466,25 +466,25 @@ def _may_keep(extras: Optional[List[_Extra]], name: str, text: str, at: int, end
                                                     "licen" if name == "link" else "rsl")
 
 
-def _scan(text: str, extras: Optional[List[_Extra]] = None, scripting: bool = False
-          ) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
+def _scan(text: str, extras: Optional[list[_Extra]] = None, scripting: bool = False
+          ) -> tuple[list[tuple[dict[str, str], int, bool]], int]:
     """``(attributes, offset, in_head)`` of every ``<meta>`` read, and where reading
     stopped (module docstring). With ``extras``, the licence links, base elements and RSL
     scripts are appended to it as ``(tag name, attributes, offset, in_head, script text)``.
     ``scripting``: the parse with the scripting flag enabled (``<noscript>`` holds raw
     text; :func:`_scripted`)."""
-    metas: List[Tuple[Dict[str, str], int, bool]] = []
+    metas: list[tuple[dict[str, str], int, bool]] = []
     size = len(text)
     pos = 0
     mode = _PRE
     depth = 0  # open <template> elements
     back = _HEAD  # the mode the outermost template returns to
-    stack: List[_Open] = []  # the open elements of the implied body and of templates
+    stack: list[_Open] = []  # the open elements of the implied body and of templates
     # Indexes into the stack, so that no end tag walks it: per (is HTML, name), of the
     # special elements, of the HTML elements (each in increasing order).
-    named: Dict[Tuple[bool, str], List[int]] = {}
-    specials: List[int] = []
-    htmls: List[int] = []
+    named: dict[tuple[bool, str], list[int]] = {}
+    specials: list[int] = []
+    htmls: list[int] = []
     frameset_ok = True
 
     def in_foreign() -> bool:
@@ -531,7 +531,7 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None, scripting: bool = Fa
         while stack and stack[-1].ns != "html" and stack[-1].kind == "":
             cut(len(stack) - 1)
 
-    def body_start(name: str, attributes: Dict[str, str], closing: bool, end: int,
+    def body_start(name: str, attributes: dict[str, str], closing: bool, end: int,
                    at: int, name_end: int) -> int:
         """A start tag in the (implied) body or in template contents: the next position,
         or _STOP."""
@@ -778,8 +778,8 @@ def _scan(text: str, extras: Optional[List[_Extra]] = None, scripting: bool = Fa
 _NOSCRIPT_PROBE: Final = re.compile("<noscript", re.IGNORECASE)
 
 
-def _scripted(text: str, found: List[Tuple[Dict[str, str], int, bool]], end: int
-              ) -> Tuple[List[Tuple[Dict[str, str], int, bool]], int]:
+def _scripted(text: str, found: list[tuple[dict[str, str], int, bool]], end: int
+              ) -> tuple[list[tuple[dict[str, str], int, bool]], int]:
     """The metas of both of the HTML standard's parses (issue 33's decision).
 
     The standard parses ``<noscript>`` one way with scripting disabled (its content is
@@ -803,7 +803,7 @@ def _scripted(text: str, found: List[Tuple[Dict[str, str], int, bool]], end: int
     return found, max(end, other_end)
 
 
-def _offset(meta: Tuple[Dict[str, str], int, bool]) -> int:
+def _offset(meta: tuple[dict[str, str], int, bool]) -> int:
     return meta[1]
 
 
@@ -880,7 +880,7 @@ def read_head(document: Union[str, bytes, bytearray, memoryview, None], *,
             return Head((), "", 0)
     else:
         raise TypeError(f"html must be str or bytes, not {type(document).__name__}")
-    extras: List[_Extra] = []
+    extras: list[_Extra] = []
     found, end = _scan(text, extras)
     found, reach = _scripted(text, found, end)
     return _head(text, found, end, extras, encoding, cut and reach >= len(text))
@@ -900,7 +900,7 @@ def _unreadable_head(raw: bytes, text: str, encoding: str, cut: bool) -> Head:
     if not cut and _nothing_to_read(text):
         head = Head((), encoding, 0)
     else:
-        extras: List[_Extra] = []
+        extras: list[_Extra] = []
         found, end = _scan(text, extras)
         found, reach = _scripted(text, found, end)
         head = _head(text, found, end, extras, encoding, cut and reach >= len(text))
@@ -924,7 +924,7 @@ The window's size decides only the work, never the answer."""
 
 
 def _scan_prefixes(raw: bytes, encoding: str, skip: int
-                   ) -> Tuple[str, List[Tuple[Dict[str, str], int, bool]], int, List[_Extra],
+                   ) -> tuple[str, list[tuple[dict[str, str], int, bool]], int, list[_Extra],
                             int]:
     """:func:`_scan` of the text of ``raw`` (``encoding``, ``skip``: from
     :func:`._encoding.prefix_encoding`), decoded a window at a time: the text of a window is
@@ -939,7 +939,7 @@ def _scan_prefixes(raw: bytes, encoding: str, skip: int
     size = _WINDOW_SLACK + (body - skip if body >= 0 else len(raw))
     while True:
         text, whole = decode_prefix(raw, encoding, skip, size)
-        extras: List[_Extra] = []
+        extras: list[_Extra] = []
         found, end = _scan(text, extras)
         if whole or end < len(text):
             found, reach = _scripted(text, found, end)
@@ -967,13 +967,13 @@ class _Lines:
         return self.line
 
 
-def _head(text: str, found: List[Tuple[Dict[str, str], int, bool]], end: int,
-          extras: List[_Extra], encoding: str, cut: bool = False) -> Head:
+def _head(text: str, found: list[tuple[dict[str, str], int, bool]], end: int,
+          extras: list[_Extra], encoding: str, cut: bool = False) -> Head:
     # cut: the body went on past the text read, and reading ran to the end of that text
     """The :class:`Head` of what :func:`_scan` read of ``text``. (The named tuples are made
     with ``tuple.__new__``: their own ``__new__`` is Python code, slow to call from the
     compiled build.)"""
-    out: List[Meta] = []
+    out: list[Meta] = []
     lines = _Lines(text)
     for attributes, offset, in_head in found:
         name = attributes.get("name")
@@ -984,8 +984,8 @@ def _head(text: str, found: List[Tuple[Dict[str, str], int, bool]], end: int,
             offset, lines.of(offset), in_head)))
     if not extras:
         return tuple.__new__(Head, (tuple(out), encoding, end, (), None, (), cut))
-    links: List[Link] = []
-    scripts: List[InlineScript] = []
+    links: list[Link] = []
+    scripts: list[InlineScript] = []
     base: Optional[str] = None
     for name, attributes, offset, in_head, content in extras:
         if name == "base":
@@ -1115,6 +1115,6 @@ def reads_as_html(content_type: Optional[str],
 
 
 def read_head_meta(document: Union[str, bytes, bytearray, memoryview, None], *,
-                   max_bytes: int = DEFAULT_HEAD_BYTES) -> Tuple[Meta, ...]:
+                   max_bytes: int = DEFAULT_HEAD_BYTES) -> tuple[Meta, ...]:
     """The named ``<meta>`` elements :func:`read_head` reads (the benchmark's entry)."""
     return read_head(document, max_bytes=max_bytes).metas

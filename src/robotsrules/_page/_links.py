@@ -34,7 +34,8 @@ from __future__ import annotations
 import re
 import unicodedata
 import urllib.parse
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import NamedTuple, Optional
 
 from ._html import is_rsl_type
 
@@ -58,7 +59,7 @@ class WebLink(NamedTuple):
     ``type`` (``None``: not given) and ``anchor`` (``None``: the response itself)."""
 
     target: str
-    rel: Tuple[str, ...]
+    rel: tuple[str, ...]
     type: Optional[str]
     anchor: Optional[str]
 
@@ -67,7 +68,7 @@ class LinkReading(NamedTuple):
     """What :func:`read_links` read: the ``links`` and how many link-values were
     ``malformed``; ``too_large`` when the field was cut at :data:`MAX_LINK_LENGTH`."""
 
-    links: Tuple[WebLink, ...]
+    links: tuple[WebLink, ...]
     malformed: int
     too_large: bool
 
@@ -131,10 +132,10 @@ def _token(text: str, pos: int, stops: str) -> int:
     return pos
 
 
-def _quoted(text: str, pos: int) -> Tuple[Optional[str], int]:
+def _quoted(text: str, pos: int) -> tuple[Optional[str], int]:
     """A quoted-string starting at ``pos`` (its ``"``): ``(value, end)``; ``None`` when it
     does not end."""
-    out: List[str] = []
+    out: list[str] = []
     size = len(text)
     pos += 1
     while pos < size:
@@ -150,7 +151,7 @@ def _quoted(text: str, pos: int) -> Tuple[Optional[str], int]:
     return None, size
 
 
-def _link_value(text: str, pos: int) -> Tuple[Optional[WebLink], int]:
+def _link_value(text: str, pos: int) -> tuple[Optional[WebLink], int]:
     """One link-value starting at ``pos`` (after blanks): ``(link or None, end)``."""
     if pos >= len(text) or text[pos] != "<":
         return None, _next_comma(text, pos)
@@ -158,7 +159,7 @@ def _link_value(text: str, pos: int) -> Tuple[Optional[WebLink], int]:
     if close < 0:
         return None, len(text)
     target = text[pos + 1:close]
-    params: Dict[str, str] = {}
+    params: dict[str, str] = {}
     pos = close + 1
     while True:
         pos = _skip(text, pos)
@@ -197,7 +198,7 @@ def read_links(text: str) -> LinkReading:
     too_large = len(text) > MAX_LINK_LENGTH
     if too_large:
         text = text[:MAX_LINK_LENGTH]
-    links: List[WebLink] = []
+    links: list[WebLink] = []
     malformed = 0
     pos = 0
     size = len(text)
@@ -229,7 +230,7 @@ def _clean(target: str) -> str:
     return target
 
 
-def resolve(target: str, base: Optional[str]) -> Tuple[str, bool]:
+def resolve(target: str, base: Optional[str]) -> tuple[str, bool]:
     """``target`` resolved against ``base`` (RFC 3986 §5) and whether the result is an
     ``http(s)`` URL with a host. Without ``base`` the target is kept as written (valid only
     when it is such a URL already).
@@ -278,7 +279,7 @@ def _octets_as_utf8(target: str) -> str:
         return target
 
 
-def license_links(reading: LinkReading, first: int, url: Optional[str]) -> List[LicenseLink]:
+def license_links(reading: LinkReading, first: int, url: Optional[str]) -> list[LicenseLink]:
     """The ``rel=license`` links of a ``Link`` field read (``first``: the number of its
     first line), resolved against ``url``."""
     out = []
@@ -293,7 +294,7 @@ def license_links(reading: LinkReading, first: int, url: Optional[str]) -> List[
     return out
 
 
-def license_urls(licenses: Sequence[LicenseLink]) -> Tuple[str, ...]:
+def license_urls(licenses: Sequence[LicenseLink]) -> tuple[str, ...]:
     """The RSL licence URLs among ``licenses``, each once, in order: links typed
     ``application/rsl+xml`` whose URL is ``http(s)`` and about the response."""
     return tuple(dict.fromkeys(link.url for link in licenses if link.rsl and link.valid))

@@ -27,7 +27,7 @@
 
 from __future__ import annotations
 
-from typing import Dict, List, NamedTuple, Tuple
+from typing import NamedTuple
 
 from .. import _sfv as sfv
 from .._rules._usage import dictionary_statements, read_value, refusals
@@ -44,12 +44,12 @@ class Preferences(NamedTuple):
     """What one preference header stated: ``statements`` (``(name, allowed)`` pairs, one per
     name), whether the field was ``valid``, and ``too_large``."""
 
-    statements: Tuple[Tuple[str, bool], ...]
+    statements: tuple[tuple[str, bool], ...]
     valid: bool
     too_large: bool = False
 
 
-def _fold(statements: List[Tuple[str, bool]]) -> Tuple[Tuple[str, bool], ...]:
+def _fold(statements: list[tuple[str, bool]]) -> tuple[tuple[str, bool], ...]:
     return tuple(purposes.statements(statements).items())
 
 
@@ -86,6 +86,6 @@ def content_signal(text: str) -> Preferences:
     return Preferences(_fold(list(reading.statements)), valid)
 
 
-def stated(preferences: Preferences) -> Dict[str, bool]:
+def stated(preferences: Preferences) -> dict[str, bool]:
     """The statements as a mapping."""
     return dict(preferences.statements)

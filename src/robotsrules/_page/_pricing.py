@@ -24,7 +24,8 @@ shown to a terminal). Pure: standard library only.
 from __future__ import annotations
 
 import re
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import NamedTuple, Optional
 
 from ._headers import Field
 
@@ -59,7 +60,7 @@ class Pricing(NamedTuple):
     currency: Optional[str]
     amount: Optional[str]
     error: Optional[str]
-    terms: Tuple[str, ...]
+    terms: tuple[str, ...]
     asked: bool
     valid: bool
 
@@ -111,5 +112,5 @@ def pricing(fields: Sequence[Field], status: Optional[int],
                                           for p in prices)
     error = _kept(", ".join(errors)) if errors else None
     asked = status == PAYMENT_REQUIRED or (status is None and bool(prices))
-    kept: List[str] = list(dict.fromkeys(terms))[:MAX_TERMS]
+    kept: list[str] = list(dict.fromkeys(terms))[:MAX_TERMS]
     return Pricing(status, price, currency, amount, error, tuple(kept), asked, valid)

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import datetime
 import re
-from typing import FrozenSet, List, NamedTuple, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import NamedTuple, Optional
 
 from .._dates import read_date
 from .._rules._agents import Agent, agent_tokens
@@ -57,7 +58,7 @@ _INTEGER = re.compile(r"[+-]?[0-9]{1,18}\Z")
 _MAX_DATE = 100  # the date reader's own bound on a date's text (robotsrules._dates)
 
 
-def page_agents(agent: Agent) -> FrozenSet[str]:
+def page_agents(agent: Agent) -> frozenset[str]:
     """The lower-cased names a caller's ``agent`` answers to in page signals.
 
     Product tokens and ``Token/version`` as everywhere (:func:`robotsrules.agent_tokens`),
@@ -123,7 +124,7 @@ def crawler_name(text: str) -> Optional[str]:
     return None if match is None else match.group(1).lower()
 
 
-_KNOWN: List[FrozenSet[str]] = []
+_KNOWN: list[frozenset[str]] = []
 
 
 def _known_crawler(word: str) -> Optional[str]:
@@ -162,13 +163,13 @@ def _date_rule_value(piece: str) -> Optional[str]:
     return None
 
 
-def _split(text: str) -> List[str]:
+def _split(text: str) -> list[str]:
     """Comma-separated pieces; a date's own commas stay with ``unavailable_after``.
 
     ``unavailable_after: Friday, 25-Jun-10 15:00:00 GMT`` splits at the comma; a piece
     that follows an unparsed date and does not start a rule is glued back to it.
     """
-    out: List[str] = []
+    out: list[str] = []
     for piece in text.split(","):
         if out:
             last = out[-1]
@@ -182,7 +183,7 @@ def _split(text: str) -> List[str]:
     return out
 
 
-def _read(piece: str) -> Tuple[str, Optional[str]]:
+def _read(piece: str) -> tuple[str, Optional[str]]:
     match = _PREFIX.match(piece)
     if match is not None and match.group(1).lower() in _RULES:
         return match.group(1).lower(), match.group(2).strip()
@@ -206,13 +207,13 @@ def rule_valid(rule: str, value: Optional[str]) -> bool:
     return False
 
 
-def _parts(piece: str) -> Optional[List[str]]:
+def _parts(piece: str) -> Optional[list[str]]:
     """A piece that is no rule split where a writer used another separator than the comma
     (``noindex;``, ``nofollow; noindex``, ``nofollow noindex``): at ``;``, then a part that
     does not start a rule at blanks (a token ending in ``:`` kept with the next one, so
     ``googlebot: noindex`` stays whole). ``None`` when no part is a rule or a prefix (the
     piece is reported as it stands)."""
-    parts: List[str] = []
+    parts: list[str] = []
     for part in piece.split(";"):
         if not part.strip():
             continue
@@ -220,7 +221,7 @@ def _parts(piece: str) -> Optional[List[str]]:
             parts.append(part)
             continue
         words = [word for word in _SEPARATORS.split(part) if word]
-        glued: List[str] = []
+        glued: list[str] = []
         for word in words:
             if glued and glued[-1].endswith(":"):
                 glued[-1] += " " + word
@@ -234,7 +235,7 @@ def _parts(piece: str) -> Optional[List[str]]:
     return parts
 
 
-def robots_rules(text: str, *, scope: str = "*", prefixes: bool) -> List[RobotsRule]:
+def robots_rules(text: str, *, scope: str = "*", prefixes: bool) -> list[RobotsRule]:
     """The rules of one ``X-Robots-Tag`` value (``prefixes=True``: ``name:`` scopes the
     rules after it) or one robots meta ``content`` (its scope is the meta's name).
 
@@ -249,14 +250,14 @@ def robots_rules(text: str, *, scope: str = "*", prefixes: bool) -> List[RobotsR
     >>> [(r.scope, r.rule) for r in robots_rules("nofollow noindex;", prefixes=True)]
     [('*', 'nofollow'), ('*', 'noindex')]
     """
-    out: List[RobotsRule] = []
+    out: list[RobotsRule] = []
     current = [scope]
     for piece in _split(text):
         _piece_rules(piece, current, prefixes, out, 0)
     return out
 
 
-def _piece_rules(piece: str, current: List[str], prefixes: bool, out: List[RobotsRule],
+def _piece_rules(piece: str, current: list[str], prefixes: bool, out: list[RobotsRule],
                  depth: int) -> None:
     """The rules of one piece appended to ``out``, once for every scope in ``current``
     (the scopes in force: a ``name:`` prefix replaces them; in a header, a word naming a

@@ -49,7 +49,7 @@ Pure: standard library and the core only.
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, NamedTuple, Optional
 
 from .. import _sfv as sfv
 from ._robots import BARE_RULES, VALUE_RULES, RobotsRule, crawler_name, robots_rules, rule_valid
@@ -72,7 +72,7 @@ class RobotsTag(NamedTuple):
     :class:`._robots.RobotsRule`), whether it parsed as a List (``valid``), whether it was
     cut at :data:`MAX_ROBOTS_TAG_LENGTH` (``too_large``) and the parse ``error``."""
 
-    rules: Tuple[RobotsRule, ...]
+    rules: tuple[RobotsRule, ...]
     valid: bool
     too_large: bool = False
     error: Optional[str] = None
@@ -88,7 +88,7 @@ def _scope(item: Any) -> Optional[str]:
     return crawler_name(item)  # the X-Robots-Tag prefix's reading of a name
 
 
-def _value(value: Any) -> Tuple[Optional[str], bool]:
+def _value(value: Any) -> tuple[Optional[str], bool]:
     """A parameter value as a rule value: ``(text, stated)``; ``True`` is a bare rule."""
     if value is True:
         return None, True
@@ -101,7 +101,7 @@ def _value(value: Any) -> Tuple[Optional[str], bool]:
     return str(value), True
 
 
-def _member_rules(member: Any) -> List[RobotsRule]:
+def _member_rules(member: Any) -> list[RobotsRule]:
     """The rules one List member states (a malformed member states only reports)."""
     item, params = member
     if isinstance(item, list):  # an inner list names no crawler
@@ -131,7 +131,7 @@ def _member_rules(member: Any) -> List[RobotsRule]:
     return out
 
 
-def _colon_member(item: str, params: Dict[str, Any]) -> List[RobotsRule]:
+def _colon_member(item: str, params: dict[str, Any]) -> list[RobotsRule]:
     """A member whose Token holds a colon (``gptbot:noai``, ``*:noai``: valid RFC 9651
     Tokens, the X-Robots-Tag syntax under the new name) read the X-Robots-Tag way, its
     parameters as rules after it (so for the crawler its prefix names); the rules it does
@@ -143,7 +143,7 @@ def _colon_member(item: str, params: Dict[str, Any]) -> List[RobotsRule]:
     return robots_rules(", ".join(pieces), prefixes=True)
 
 
-def _lenient_member(text: str) -> Optional[List[Any]]:
+def _lenient_member(text: str) -> Optional[list[Any]]:
     """A member the List grammar refuses only for its blanks and semicolons
     (``gptbot;noindex;``, ``gptbot ;noindex``, ``* ; noindex``): the name before the first
     ``;`` and every non-empty ``;``-separated part after it as a parameter (``rule`` or
@@ -153,7 +153,7 @@ def _lenient_member(text: str) -> Optional[List[Any]]:
     name = pieces[0].strip(" \t")
     if name != "*" and crawler_name(name) is None:
         return None
-    params: Dict[str, Any] = {}
+    params: dict[str, Any] = {}
     for part in pieces[1:]:
         key, equals, value = part.partition("=")
         key = key.strip(" \t").lower()
@@ -171,7 +171,7 @@ def _lenient_member(text: str) -> Optional[List[Any]]:
     return [(name, params)] if params else None
 
 
-def _parse_member(piece: str) -> Tuple[Optional[List[Any]], Optional[str]]:
+def _parse_member(piece: str) -> tuple[Optional[list[Any]], Optional[str]]:
     """One member's text parsed as a List: ``(members or None, error)``; a member that only
     fails for its upper-case letters is read lower-cased (``ExampleBot;NoIndex``: the
     draft's rule names are case-insensitive), one that fails for its blanks or semicolons
@@ -186,12 +186,12 @@ def _parse_member(piece: str) -> Tuple[Optional[List[Any]], Optional[str]]:
             return _lenient_member(text), str(failed)
 
 
-def _read_members(text: str) -> Tuple[List[RobotsRule], Optional[str]]:
+def _read_members(text: str) -> tuple[list[RobotsRule], Optional[str]]:
     """The rules of a List's text, member by member: ``(rules, error)``; ``error`` is the
     first parse failure (its members are skipped, the others read). A piece that does not
     parse is split again at every comma (an unclosed ``(`` or ``"`` would otherwise hide the
     members after it) and each part tried once more."""
-    rules: List[RobotsRule] = []
+    rules: list[RobotsRule] = []
     error: Optional[str] = None
     for piece in sfv.split_members(text):
         if not piece.strip(" \t"):
@@ -234,7 +234,7 @@ def robots_tag(text: str) -> RobotsTag:
         # The whole value read as X-Robots-Tag: only the rules it understood (all restrict).
         legacy = [r for r in robots_rules(text, prefixes=True) if r.valid]
         return RobotsTag(tuple(rules + legacy), False, False, str(failed))
-    out: List[RobotsRule] = []
+    out: list[RobotsRule] = []
     for member in parsed:
         out.extend(_member_rules(member))
     return RobotsTag(tuple(out), True)

@@ -14,8 +14,9 @@ moves out of the head (``Directive.in_head`` false) restrict and never permit.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Optional, Union
 
 from .._rules._agents import Agent
 from .._tables import _purposes as purposes
@@ -32,10 +33,10 @@ __all__ = ["TDM_SIGNALS", "Decision", "Directive", "Facts", "PageSignals", "Resp
            "decide", "page_facts", "page_signals", "page_signals_for", "read_response",
            "signals_of"]
 
-Decision = Tuple[Optional[bool], Optional[Directive]]
+Decision = tuple[Optional[bool], Optional[Directive]]
 """An answer for a purpose and the directive that decided it (``None`` when none did)."""
 
-_Stated = Mapping[str, Tuple[bool, Directive]]
+_Stated = Mapping[str, tuple[bool, Directive]]
 
 
 @dataclass(frozen=True)
@@ -69,8 +70,8 @@ class PageSignals:
     ``None`` rather than ``True`` for every purpose the page would otherwise permit).
     """
 
-    agent: Tuple[str, ...]
-    directives: Tuple[Directive, ...]
+    agent: tuple[str, ...]
+    directives: tuple[Directive, ...]
     index: bool = True
     follow: bool = True
     archive: bool = True
@@ -95,13 +96,13 @@ class PageSignals:
     made it."""
     categories: _Stated = field(default_factory=dict, repr=False)
     """Statements in IETF category labels, from the Content-Usage header."""
-    licenses: Tuple[LicenseLink, ...] = ()
-    inline_licenses: Tuple[InlineScript, ...] = ()
+    licenses: tuple[LicenseLink, ...] = ()
+    inline_licenses: tuple[InlineScript, ...] = ()
     pricing: Optional[Pricing] = None
     head_cut: bool = False
 
     @property
-    def license_urls(self) -> Tuple[str, ...]:
+    def license_urls(self) -> tuple[str, ...]:
         """The RSL licence URLs the response names (``Link`` header first, then the HTML
         head), each once: links typed ``application/rsl+xml`` whose URL is ``http(s)``.
         Without a page ``url`` a relative link stays as written and is not listed."""
@@ -131,11 +132,11 @@ class PageSignals:
         return answer
 
     @property
-    def applying(self) -> Tuple[Directive, ...]:
+    def applying(self) -> tuple[Directive, ...]:
         """The directives that apply to the agent."""
         return tuple(d for d in self.directives if d.applies)
 
-    def as_dict(self) -> Dict[str, Any]:
+    def as_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (the CLI's ``--json`` shape)."""
         return {
             "agent": list(self.agent),
@@ -271,7 +272,7 @@ def page_signals_for(headers: Headers, html: Union[str, bytes, None],
                      max_head_bytes: int = DEFAULT_HEAD_BYTES,
                      strict: bool = True,
                      status: Optional[int] = None, cut: bool = False,
-                     sniff: bool = False) -> List[PageSignals]:
+                     sniff: bool = False) -> list[PageSignals]:
     """:func:`page_signals` for each of ``agents``, the response read once (the bulk paths
     judge every page for several agents). ``cut``: ``html`` is only the first bytes of the
     body (a WARC capture's), so a head running to its end is cut

@@ -55,7 +55,7 @@ import json
 import re
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Optional
 
 from .._rules._pattern import rfc_location
 from .._rules._urls import rfc_target
@@ -108,7 +108,7 @@ class TdmRepFile:
     disallowed — RFC 9309 §2.3.1.4; see docs/guides/page-signals.md).
     """
 
-    rules: Tuple[TdmRule, ...] = ()
+    rules: tuple[TdmRule, ...] = ()
     valid: bool = True
     state: str = "ok"
 
@@ -156,9 +156,9 @@ class _DuplicateKey(ValueError):
         self.shown = f"(key {_shown(name)} given twice in one object)"
 
 
-def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """``json`` object hook: a key given twice in one object makes the file invalid."""
-    found: Dict[str, Any] = {}
+    found: dict[str, Any] = {}
     for name, value in pairs:
         if name in found:
             raise _DuplicateKey(name)
@@ -166,7 +166,7 @@ def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
     return found
 
 
-def tdm_value(text: str) -> Tuple[int, bool]:
+def tdm_value(text: str) -> tuple[int, bool]:
     """``(reservation, valid)`` of a ``tdm-reservation`` header or meta value, or of several
     joined with ``", "``: ``0`` or ``1`` when every element says it; otherwise ``(1, False)``
     (module docstring).
@@ -231,7 +231,7 @@ def parse_tdmrep(body: bytes, *, truncated: bool = False) -> TdmRepFile:
         return _invalid("(not a JSON array of rules)")
     if len(data) > _MAX_RULES:
         return _invalid(f"(more than {_MAX_RULES:,} rules)")
-    rules: List[TdmRule] = []
+    rules: list[TdmRule] = []
     for index, item in enumerate(data):
         # A rule that cannot be read (not an object; no location, or one that is no path:
         # "Location", " /", a full URL) is part of a file that cannot be read whole: skipping

@@ -11,7 +11,8 @@ followed by whitespace, names the global group. Comparison is case-insensitive.
 from __future__ import annotations
 
 import re
-from typing import Dict, Final, Sequence, Tuple, Union
+from collections.abc import Sequence
+from typing import Final, Union
 
 from ..errors import InvalidAgent
 
@@ -27,7 +28,7 @@ SPACE: Final = " \t\n\v\f\r"  # C isspace(): what Google's reader strips around 
 # and reading the name costs more than a check. Bounded: only valid names are kept, and no
 # more than _KNOWN_LIMIT of them (the first ones read: a process runs as a few crawlers). A
 # plain dict, not _lru.LRU: a hot path of the compiled group (figure in _lru's docstring).
-_KNOWN: Final[Dict[str, Tuple[str, ...]]] = {}
+_KNOWN: Final[dict[str, tuple[str, ...]]] = {}
 _KNOWN_LIMIT: Final = 256
 
 
@@ -59,7 +60,7 @@ def _one(agent: str) -> str:
     return token.lower() if token else "*"
 
 
-def agent_tokens(agent: Agent) -> Tuple[str, ...]:
+def agent_tokens(agent: Agent) -> tuple[str, ...]:
     """Normalise what a caller passes as ``agent`` to a sorted tuple of lower-cased tokens.
 
     Raises :class:`~robotsrules.InvalidAgent` (a ``ValueError``) for anything that is not a

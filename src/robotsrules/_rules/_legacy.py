@@ -86,7 +86,7 @@ None of these changes a verdict on the shared corpus once the input is prepared 
 from __future__ import annotations
 
 import re
-from typing import Any, Final, List, Optional, Tuple
+from typing import Any, Final, Optional
 from urllib.parse import quote, unquote, urlparse, urlunparse
 
 from ..errors import InvalidURL
@@ -143,14 +143,14 @@ def _number(text: str) -> Optional[int]:
         return None
 
 
-def build(text: str) -> Tuple[Group, ...]:
+def build(text: str) -> tuple[Group, ...]:
     """The records of octet text (see :func:`robotsrules._rules._parser.decode`), in file order.
 
     Each record is a :class:`~robotsrules.Group` whose ``agents`` are the user-agent values
     as urllib compares them (``%xx``-decoded, lower-cased; ``"*"`` for the default record)
     and whose rules' ``pattern`` is the path urllib compares (unquoted, re-quoted).
     """
-    groups: List[Group] = []
+    groups: list[Group] = []
     record = OpenGroup()
     state = 0  # urllib's: 0 start, 1 after a user-agent line, 2 after a rule line
     for number, physical in enumerate(split_lines(display(text)), 1):
@@ -249,14 +249,14 @@ class LegacyRules(AgentRules):
 
     def __init__(
         self,
-        agents: Tuple[str, ...],
-        groups: Tuple[Group, ...],
+        agents: tuple[str, ...],
+        groups: tuple[Group, ...],
         scope: Scope,
         origin: Optional[Reason] = None,
     ) -> None:
         super().__init__(agents, scope, (), groups, origin)
         # (path, allows, rule) in file order; an empty Disallow allows (1994, urllib).
-        self._first: Tuple[Tuple[str, bool, Rule], ...] = tuple(
+        self._first: tuple[tuple[str, bool, Rule], ...] = tuple(
             (rule.pattern, rule.directive == "allow" or not rule.value, rule)
             for group in groups
             for rule in group.rules
@@ -287,12 +287,12 @@ class LegacyRules(AgentRules):
         return (f"<LegacyRules {'/'.join(self.agents)} scope={self.scope} "
                 f"rules={len(self._first)}>")
 
-    def __reduce__(self) -> Tuple[Any, ...]:
+    def __reduce__(self) -> tuple[Any, ...]:
         return (LegacyRules, (self.agents, self.groups, self.scope, self._origin))
 
 
 def select(
-    groups: Tuple[Group, ...], tokens: Tuple[str, ...], origin: Optional[Reason] = None
+    groups: tuple[Group, ...], tokens: tuple[str, ...], origin: Optional[Reason] = None
 ) -> LegacyRules:
     """The record urllib's ``can_fetch`` uses for a crawler named by ``tokens``.
 

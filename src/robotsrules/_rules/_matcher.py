@@ -36,17 +36,13 @@ patterns (:func:`~robotsrules._rules._urls.rfc_pattern`), URLs become targets wi
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterable, Sequence
 from typing import (
     Any,
     Callable,
     ClassVar,
-    Dict,
     Final,
-    Iterable,
-    List,
     Optional,
-    Sequence,
-    Tuple,
     Union,
     cast,
 )
@@ -63,7 +59,7 @@ __all__ = [
     "RfcRules",
 ]
 
-GroupsSource = Union[Tuple[Group, ...], Callable[[], Tuple[Group, ...]]]
+GroupsSource = Union[tuple[Group, ...], Callable[[], tuple[Group, ...]]]
 """The groups an :class:`AgentRules` reports, or a function that reads them when asked."""
 
 SMALL_RULES: Final = 12
@@ -81,11 +77,11 @@ _Key = int
 _HEAD: Final = 3
 _FEW_LENGTHS: Final = 8  # up to this many distinct literal lengths, probing each is fastest
 
-Entry = Tuple[int, str, Optional[Pattern]]
+Entry = tuple[int, str, Optional[Pattern]]
 """(key, pattern as written, compiled pattern or None for a plain literal prefix)."""
 
 
-def _entries(keyed: List[Tuple[int, str]]) -> Tuple[Entry, ...]:
+def _entries(keyed: list[tuple[int, str]]) -> tuple[Entry, ...]:
     """Rules sorted by key, largest first, each compiled if it has ``*`` or ``$``."""
     keyed.sort()  # then read backwards (no keyword argument: a plain call when compiled)
     return tuple(
@@ -94,7 +90,7 @@ def _entries(keyed: List[Tuple[int, str]]) -> Tuple[Entry, ...]:
     )
 
 
-def _first_match(entries: Tuple[Entry, ...], target: str) -> Optional[int]:
+def _first_match(entries: tuple[Entry, ...], target: str) -> Optional[int]:
     """The key of the first rule of ``entries`` (sorted by key) that matches ``target``."""
     for key, text, pattern in entries:
         if pattern is None:
@@ -112,13 +108,13 @@ class _Bucket:
 
     __slots__ = ("exact", "extra", "lengths", "literal", "ordered", "wild")
 
-    def __init__(self, keyed: List[Tuple[int, str]]) -> None:
-        literal: Dict[str, int] = {}
-        exact: Dict[str, int] = {}
-        wild: Dict[str, int] = {}
+    def __init__(self, keyed: list[tuple[int, str]]) -> None:
+        literal: dict[str, int] = {}
+        exact: dict[str, int] = {}
+        wild: dict[str, int] = {}
         extra = 0  # most trailing '*'s on a literal pattern: its rank over its length
         # The rows as the objects they are (see AgentRules.__init__): keys stay boxed.
-        for item in cast(List[Tuple[Any, ...]], keyed):
+        for item in cast(list[tuple[Any, ...]], keyed):
             pattern: str = item[1]
             text = pattern.rstrip("*")
             if "*" in text:
@@ -140,9 +136,9 @@ class _Bucket:
         self.extra = extra
         lengths = sorted({len(p) for p in literal}, reverse=True)
         many = len(lengths) > _FEW_LENGTHS
-        self.ordered: Tuple[str, ...] = tuple(sorted(literal)) if many else ()
-        self.lengths: Tuple[int, ...] = () if self.ordered else tuple(lengths)
-        self.wild: Tuple[Tuple[int, Pattern], ...] = tuple(
+        self.ordered: tuple[str, ...] = tuple(sorted(literal)) if many else ()
+        self.lengths: tuple[int, ...] = () if self.ordered else tuple(lengths)
+        self.wild: tuple[tuple[int, Pattern], ...] = tuple(
             sorted(((key, Pattern(text)) for text, key in wild.items()), reverse=True)
         )
 
@@ -200,7 +196,7 @@ class _Bucket:
             target = target[:low]
 
 
-_HeadRules = Union[List[Tuple[int, str]], Tuple[Entry, ...], _Bucket]
+_HeadRules = Union[list[tuple[int, str]], tuple[Entry, ...], _Bucket]
 # one head's rules: as filed (a list), or compiled on first use (sorted tuple or bucket)
 
 
@@ -230,7 +226,7 @@ class AgentRules:
 
     def __init__(
         self,
-        agents: Tuple[str, ...],
+        agents: tuple[str, ...],
         scope: Scope,
         rows: Iterable[Row],  # (key, pattern); patterns not empty
         groups: GroupsSource,
@@ -245,25 +241,25 @@ class AgentRules:
         """``"specific"``, ``"global"`` or ``"none"`` (see :class:`~robotsrules.Verdict`)."""
         self._groups = groups
         self._origin = origin
-        self._by_line: Optional[Dict[int, Rule]] = None
-        keyed: List[Row] = rows if isinstance(rows, list) else list(rows)
+        self._by_line: Optional[dict[int, Rule]] = None
+        keyed: list[Row] = rows if isinstance(rows, list) else list(rows)
         if self._INDEX_HTML and index_pages:
             extra = index_html_rows(keyed)
             if extra:
                 keyed = keyed + extra
         if len(keyed) <= SMALL_RULES:
             small = _entries(keyed)
-            self._small: Optional[Tuple[Entry, ...]] = small
-            self._firsts: Tuple[str, ...] = tuple(
+            self._small: Optional[tuple[Entry, ...]] = small
+            self._firsts: tuple[str, ...] = tuple(
                 text if pattern is None else pattern.first for _, text, pattern in small
             )
             return
         self._small = None
         # The rows as the objects they are: a Row loop variable would be unboxed by the
         # compiled build and boxed again by every append.
-        boxed = cast(List[Tuple[Any, ...]], keyed)
-        heads: Dict[str, List[Tuple[Any, ...]]] = {}
-        short: List[Tuple[Any, ...]] = []
+        boxed = cast(list[tuple[Any, ...]], keyed)
+        heads: dict[str, list[tuple[Any, ...]]] = {}
+        short: list[tuple[Any, ...]] = []
         head = ""  # the head of the last rule filed under one, and its list
         same = short
         for item in boxed:
@@ -288,18 +284,18 @@ class AgentRules:
                 same = found
                 found.append(item)
         # Each head is compiled when a target first needs it (_settle).
-        self._heads: Dict[str, _HeadRules] = cast(Dict[str, _HeadRules], heads)
-        entries = _entries(cast(List[Row], short))
-        self._short: Tuple[Tuple[int, str, Optional[Pattern], str], ...] = tuple(
+        self._heads: dict[str, _HeadRules] = cast(dict[str, _HeadRules], heads)
+        entries = _entries(cast(list[Row], short))
+        self._short: tuple[tuple[int, str, Optional[Pattern], str], ...] = tuple(
             (key, text, pattern, _piece(pattern)) for key, text, pattern in entries
         )
-        self._grams: Optional[Dict[str, List[int]]] = None
-        self._gramless: Tuple[int, ...] = ()
+        self._grams: Optional[dict[str, list[int]]] = None
+        self._gramless: tuple[int, ...] = ()
         if len(entries) >= GRAM_INDEX_MIN_RULES:
             self._index_grams()
 
     @property
-    def groups(self) -> Tuple[Group, ...]:
+    def groups(self) -> tuple[Group, ...]:
         """The groups that apply, in file order (read from the file on first access)."""
         groups = self._groups
         if not isinstance(groups, tuple):
@@ -308,8 +304,8 @@ class AgentRules:
         return groups
 
     def _index_grams(self) -> None:
-        grams: Dict[str, List[int]] = {}
-        gramless: List[int] = []
+        grams: dict[str, list[int]] = {}
+        gramless: list[int] = []
         for index, (_, _, _, piece) in enumerate(self._short):
             if len(piece) < 3:
                 gramless.append(index)
@@ -330,7 +326,7 @@ class AgentRules:
         self._grams = grams
         self._gramless = tuple(gramless)
 
-    def _candidates(self, target: str, grams: Dict[str, List[int]]) -> List[int]:
+    def _candidates(self, target: str, grams: dict[str, list[int]]) -> list[int]:
         """Indexes (ascending = best key first) of the short-headed rules that may match."""
         found = set(self._gramless)
         if len(grams) < len(target):
@@ -344,7 +340,7 @@ class AgentRules:
                     found.update(bucket)
         return sorted(found)
 
-    def _settle(self, head: str, keyed: List[Tuple[int, str]]) -> _HeadRules:
+    def _settle(self, head: str, keyed: list[tuple[int, str]]) -> _HeadRules:
         """Compile one head's rules on first use: sorted, or a bucket if crowded (from a
         copy, or nothing: other threads may be reading the list)."""
         settled: _HeadRules = _Bucket(keyed) if len(keyed) > CROWDED else _entries(list(keyed))
@@ -457,7 +453,7 @@ class AgentRules:
     def __repr__(self) -> str:
         return f"<AgentRules {'/'.join(self.agents)} scope={self.scope} rules={len(self.rules)}>"
 
-    def __reduce__(self) -> Tuple[Any, ...]:
+    def __reduce__(self) -> tuple[Any, ...]:
         # Pickled as the rules' source, compiled again when loaded (the same answers): the
         # compiled build's objects have no slots to copy, and the heads compiled so far
         # need not travel.

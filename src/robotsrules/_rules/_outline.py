@@ -30,7 +30,7 @@ The text given to both functions has LF line ends only (see :func:`normalise`).
 from __future__ import annotations
 
 import re
-from typing import Dict, Final, List, NamedTuple, Optional, Tuple
+from typing import Final, NamedTuple, Optional
 
 from .._compiled import COMPILED
 from ._agents import SPACE, file_agent_token
@@ -65,8 +65,8 @@ class Span(NamedTuple):
 class Outline(NamedTuple):
     """What :func:`outline` finds: per group (file order) its agent tokens and rule span."""
 
-    agents: Tuple[Tuple[str, ...], ...]
-    spans: Tuple[Span, ...]
+    agents: tuple[tuple[str, ...], ...]
+    spans: tuple[Span, ...]
 
 
 def normalise(text: str) -> str:
@@ -76,7 +76,7 @@ def normalise(text: str) -> str:
     return text
 
 
-def _line_at(text: str, start: int) -> Tuple[int, str]:
+def _line_at(text: str, start: int) -> tuple[int, str]:
     """The end offset and the text of the line starting at ``start``."""
     end = text.find("\n", start)
     if end < 0:
@@ -84,7 +84,7 @@ def _line_at(text: str, start: int) -> Tuple[int, str]:
     return end, text[start:end]
 
 
-def _read_key(line: str) -> Tuple[Optional[str], str]:
+def _read_key(line: str) -> tuple[Optional[str], str]:
     """The field and value of one line, as :func:`read_line` reads them (fast path first)."""
     key_text, colon, value = line.partition(":")
     if colon and "#" not in key_text and "\x00" not in line and len(line) <= MAX_LINE_BYTES:
@@ -95,7 +95,7 @@ def _read_key(line: str) -> Tuple[Optional[str], str]:
     return record.key, record.value
 
 
-class _Tokens(Dict[str, str]):
+class _Tokens(dict[str, str]):
     """``user-agent`` value as written -> product token (bounded; values repeat a lot)."""
 
     def __missing__(self, value: str) -> str:
@@ -162,9 +162,9 @@ class _Caseless:
 def outline(text: str) -> Outline:
     """Find the groups of ``text`` (octet text with LF line ends): agents and rule spans."""
     size = len(text)
-    groups: List[List[str]] = []  # the agent tokens of each group
-    heads: List[Tuple[int, int]] = []  # offset and number of each group's first line
-    spans: List[Span] = []
+    groups: list[list[str]] = []  # the agent tokens of each group
+    heads: list[tuple[int, int]] = []  # offset and number of each group's first line
+    spans: list[Span] = []
     lines_to = 0  # offset up to which line breaks are counted
     number = 1  # the line number at lines_to
     last_end = -1  # end offset of the previous user-agent line
@@ -202,14 +202,14 @@ def outline(text: str) -> Outline:
     return Outline(tuple(tuple(tokens) for tokens in groups), tuple(spans))
 
 
-def read_rules(chunk: str, line: int, out: Optional[List[Row]] = None) -> List[Row]:
+def read_rules(chunk: str, line: int, out: Optional[list[Row]] = None) -> list[Row]:
     """The allow/disallow rules in ``chunk``, a group's span of text starting at line
     number ``line``, as :func:`build` reads them.
 
     Rules with an empty pattern are left out: they match everything with priority 0, so
     they never decide (Google).
     """
-    rows: List[Row] = [] if out is None else out
+    rows: list[Row] = [] if out is None else out
     if chunk:
         # The same reading two ways: each the faster in its build (tests/compiled compares
         # them in both).
@@ -220,7 +220,7 @@ def read_rules(chunk: str, line: int, out: Optional[List[Row]] = None) -> List[R
     return rows
 
 
-def _rules_by_split(chunk: str, line: int, rows: List[Row]) -> None:
+def _rules_by_split(chunk: str, line: int, rows: list[Row]) -> None:
     """:func:`read_rules` over the lines split up front, each read after a split at its
     first colon (pure Python's way: the fewest steps in the interpreter)."""
     nul = "\x00" in chunk
@@ -253,7 +253,7 @@ def _rules_by_split(chunk: str, line: int, rows: List[Row]) -> None:
             _add_rule(rows, key is ALLOW, value, number, plain)
 
 
-def _rules_by_search(chunk: str, line: int, rows: List[Row]) -> None:
+def _rules_by_search(chunk: str, line: int, rows: list[Row]) -> None:
     """:func:`read_rules` finding each line end with ``str.find`` and cutting out only the
     lines that may be rules, the common spellings read without a key lookup (the compiled
     build's way: no list of every line, fewer objects per rule, characters compared by
@@ -313,7 +313,7 @@ def _rules_by_search(chunk: str, line: int, rows: List[Row]) -> None:
             _add_rule(rows, key is ALLOW, value, number, plain)
 
 
-def _add_rule(rows: List[Row], allow: bool, value: str, line: int, plain: bool) -> None:
+def _add_rule(rows: list[Row], allow: bool, value: str, line: int, plain: bool) -> None:
     """Add a rule's row: its value (not empty) normalised as a pattern unless ``plain``
     (the group holds no ``%`` and no octet outside US-ASCII), and its precedence key
     (:func:`~robotsrules._rules._precedence.rule_key`, inlined: one call per rule)."""

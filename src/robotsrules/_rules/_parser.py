@@ -45,7 +45,8 @@ typos; see :data:`KEY_PREFIXES`.
 from __future__ import annotations
 
 import re
-from typing import Dict, Final, Iterator, List, NamedTuple, Optional, Tuple, Union
+from collections.abc import Iterator
+from typing import Final, NamedTuple, Optional, Union
 
 from ..model import Group, Line, Pace, RequestRate, Rule, UsageLine
 from ._agents import SPACE, file_agent_token
@@ -70,7 +71,7 @@ LICENSE: Final = "license"
 
 # Leniency: keys are recognised by case-insensitive prefix; the second column marks the
 # typos Google accepts. Checked in this order (user-agent first, as Google does).
-KEY_PREFIXES: Final[Tuple[Tuple[str, str, bool], ...]] = (
+KEY_PREFIXES: Final[tuple[tuple[str, str, bool], ...]] = (
     ("user-agent", USER_AGENT, False),
     ("useragent", USER_AGENT, True),
     ("user agent", USER_AGENT, True),
@@ -86,7 +87,7 @@ KEY_PREFIXES: Final[Tuple[Tuple[str, str, bool], ...]] = (
 )
 
 # Non-standard extras, matched case-insensitively and whole ("_" or " " may stand for "-").
-EXTRA_KEYS: Final[Dict[str, str]] = {
+EXTRA_KEYS: Final[dict[str, str]] = {
     "crawl-delay": "crawl-delay",
     "crawldelay": "crawl-delay",
     "request-rate": "request-rate",
@@ -122,7 +123,7 @@ _EACH_LINE: Final = re.compile(
 )
 
 
-class _KeyTable(Dict[str, str]):
+class _KeyTable(dict[str, str]):
     """Key text as written before the colon (blanks around it and any case) -> field name,
     filled on first sight; bounded, so that a hostile file's spellings are not all kept."""
 
@@ -160,7 +161,7 @@ class Record(NamedTuple):
     """For a line without a key: ``"blank"``, ``"comment"`` or ``"invalid"``; else ``""``."""
 
 
-def decode(content: bytes | str, max_bytes: Optional[int]) -> Tuple[str, bytes, bool]:
+def decode(content: bytes | str, max_bytes: Optional[int]) -> tuple[str, bytes, bool]:
     """Cut ``content`` at ``max_bytes``, skip a BOM; return (octet text, kept bytes, was cut)."""
     data = text_octets(content) if isinstance(content, str) else bytes(content)
     cut = max_bytes is not None and len(data) > max_bytes
@@ -181,7 +182,7 @@ def display(octets: str) -> str:
     return octets.encode("latin-1").decode("utf-8", "replace")
 
 
-def classify_key(key: str) -> Tuple[str, bool]:
+def classify_key(key: str) -> tuple[str, bool]:
     """The field a key (stripped) names, and whether Google accepted it as a typo."""
     head = key[:10].lower()
     for prefix, name, typo in KEY_PREFIXES:
@@ -199,7 +200,7 @@ def classify_key(key: str) -> Tuple[str, bool]:
     return (extra or "unknown"), False
 
 
-def split_lines(text: str) -> List[str]:
+def split_lines(text: str) -> list[str]:
     """Physical lines: LF, CR and CRLF each end a line (RFC 9309 §2.2; 1996 draft)."""
     return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
@@ -294,7 +295,7 @@ RequestRate(requests=2, seconds=10.0))
     return RequestRate(requests, float(seconds))
 
 
-def crawl_delay_value(value: str) -> Tuple[Optional[float], bool]:
+def crawl_delay_value(value: str) -> tuple[Optional[float], bool]:
     """A ``Crawl-delay`` value read (``None`` if it is not a non-negative number of seconds),
     and whether it was capped at :data:`MAX_DELAY`.
 
@@ -334,7 +335,7 @@ def crawl_delay_value(value: str) -> Tuple[Optional[float], bool]:
     return capped, capped != delay
 
 
-def request_rate_value(value: str) -> Tuple[Optional[RequestRate], bool]:
+def request_rate_value(value: str) -> tuple[Optional[RequestRate], bool]:
     """A ``Request-rate`` value read (``None`` if it is not ``N/T[s|m|h|d]`` with ``N`` and
     ``T`` above zero), and whether :func:`capped_rate` changed it.
 
@@ -365,14 +366,14 @@ _NO_LEAD: Final = Pace((), (), None, None)
 class Parsed(NamedTuple):
     """What :func:`build` returns."""
 
-    groups: Tuple[Group, ...]
-    sitemaps: Tuple[str, ...]
-    hosts: Tuple[str, ...]
-    lines: Optional[Tuple[Line, ...]]
+    groups: tuple[Group, ...]
+    sitemaps: tuple[str, ...]
+    hosts: tuple[str, ...]
+    lines: Optional[tuple[Line, ...]]
     lead: Pace = _NO_LEAD
     """``Crawl-delay``/``Request-rate`` written before the first ``user-agent`` line: what
     every crawler given no value of its own is asked (see :func:`build`)."""
-    licenses: Tuple[Tuple[int, str], ...] = ()
+    licenses: tuple[tuple[int, str], ...] = ()
     """``License`` lines (RSL 1.0 §4.4): (line number, URL as written), in file order."""
 
 
@@ -406,14 +407,14 @@ class OpenGroup:
                  "run_delay", "run_ended", "run_rate", "run_start", "usage", "values")
 
     def __init__(self) -> None:
-        self.agent_lines: List[int] = []
-        self.agents: List[str] = []
-        self.values: List[str] = []
-        self.rules: List[Rule] = []
+        self.agent_lines: list[int] = []
+        self.agents: list[str] = []
+        self.values: list[str] = []
+        self.rules: list[Rule] = []
         self.crawl_delay: Optional[float] = None
         self.request_rate: Optional[RequestRate] = None
-        self.usage: List[UsageLine] = []
-        self.paces: List[Pace] = []
+        self.usage: list[UsageLine] = []
+        self.paces: list[Pace] = []
         self.run_start = 0  # index in agents of the current run's first user-agent line
         self.run_ended = False  # an extra line since the run's last user-agent line
         self.run_delay: Optional[float] = None
@@ -462,23 +463,23 @@ def build(text: str, want_lines: bool = False, first_line: int = 1) -> Parsed:
 
     ``first_line`` is the number of the text's first line (a part of a file may be read).
     """
-    groups: List[Group] = []
-    sitemaps: List[str] = []
-    hosts: List[str] = []
-    licenses: List[Tuple[int, str]] = []
-    report: Optional[List[Line]] = [] if want_lines else None
+    groups: list[Group] = []
+    sitemaps: list[str] = []
+    hosts: list[str] = []
+    licenses: list[tuple[int, str]] = []
+    report: Optional[list[Line]] = [] if want_lines else None
     group: Optional[OpenGroup] = None
     lead: Optional[OpenGroup] = None  # Crawl-delay/Request-rate before any user-agent line
-    rules: Optional[List[Rule]] = None  # the open group's rule list
+    rules: Optional[list[Rule]] = None  # the open group's rule list
     new_row = tuple.__new__
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # as split_lines does
-    raw_lines: Optional[List[str]] = None
+    raw_lines: Optional[list[str]] = None
     exact = want_lines
     if len(text) > MAX_LINE_BYTES and not exact:
         raw_lines = text.split("\n")
         exact = max(map(len, raw_lines)) > MAX_LINE_BYTES
     # One (key text, value, odd) tuple per line. "odd" flags a line that read_line must read.
-    found: List[Tuple[str, str, str]]
+    found: list[tuple[str, str, str]]
     if exact:
         if raw_lines is None:
             raw_lines = text.split("\n")
@@ -556,8 +557,8 @@ def _other(
     key: Optional[str],
     value: str,
     group: Optional[OpenGroup],
-    sitemaps: List[str],
-    hosts: List[str],
+    sitemaps: list[str],
+    hosts: list[str],
     rec: Optional[Record],
     number: int = 0,
     lead: Optional[OpenGroup] = None,

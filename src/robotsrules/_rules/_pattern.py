@@ -18,8 +18,6 @@ practice O(len(target)) — ``/*a*a*a*a*a*a*b`` against an 8 KB path is linear.
 # robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
-from typing import Tuple, Type
-
 from ._urls import normalize_escapes, rfc_pattern
 
 __all__ = ["Pattern", "matches", "rfc_location"]
@@ -43,7 +41,7 @@ class Pattern:
             self.last = ""
         # The pieces between, empty ones (from "**") dropped. (A comprehension, not
         # filter(): a plain loop when compiled.)
-        self.middle: Tuple[str, ...] = tuple([piece for piece in pieces[1:] if piece])
+        self.middle: tuple[str, ...] = tuple([piece for piece in pieces[1:] if piece])
 
     def match(self, target: str) -> bool:
         """True when the pattern matches a prefix of ``target`` (or all of it, if anchored)."""
@@ -72,7 +70,7 @@ class Pattern:
     def __repr__(self) -> str:
         return f"Pattern({self.text!r})"
 
-    def __reduce__(self) -> Tuple[Type[Pattern], Tuple[str]]:
+    def __reduce__(self) -> tuple[type[Pattern], tuple[str]]:
         """Pickled as its text, rebuilt by ``Pattern(text)``: the compiled build's class
         (mypyc) cannot be rebuilt from its slots without ``text`` (issue 33)."""
         return (Pattern, (self.text,))

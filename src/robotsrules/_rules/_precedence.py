@@ -21,7 +21,8 @@ reader (``mode="legacy"``) is first-match by design and has no precedence.
 # robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
-from typing import Final, Iterable, List, Optional, Tuple
+from collections.abc import Iterable
+from typing import Final, Optional
 
 from ..model import Group, Rule
 
@@ -37,7 +38,7 @@ __all__ = [
     "rule_rank",
 ]
 
-Row = Tuple[int, str]
+Row = tuple[int, str]
 """One allow/disallow rule as the matcher takes it: (precedence key, normalised pattern)."""
 
 PRIORITY_SHIFT: Final = 33
@@ -67,7 +68,7 @@ def rule_rank(rule: Rule) -> int:
     return rule_key(rule.directive == "allow", len(rule.pattern), rule.line)
 
 
-def rows_of(groups: Iterable[Group]) -> List[Row]:
+def rows_of(groups: Iterable[Group]) -> list[Row]:
     """The rules of ``groups`` as matcher rows (rules with an empty pattern left out: it
     matches everything with priority 0, which never decides)."""
     return [(rule_rank(rule), rule.pattern)
@@ -83,7 +84,7 @@ def index_html_folder(pattern: str) -> Optional[str]:
     return None
 
 
-def index_html_rows(keyed: Iterable[Row]) -> List[Row]:
+def index_html_rows(keyed: Iterable[Row]) -> list[Row]:
     """The extra rows Google's index.html rule adds to ``keyed``: for each allow
     ``/d/index.htm*``, a rule ``/d/$`` with its own priority, the same line and allow bit."""
     return [

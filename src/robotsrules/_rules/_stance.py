@@ -57,7 +57,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import deque
-from typing import Callable, Deque, Dict, Final, List, NamedTuple, Optional, Sequence, Set, Tuple
+from collections.abc import Sequence
+from typing import Callable, Final, NamedTuple, Optional
 
 from ..errors import RobotsError
 from ..model import Rule
@@ -107,11 +108,11 @@ class Stance(NamedTuple):
     """
 
     kind: str
-    agents: Tuple[str, ...]
+    agents: tuple[str, ...]
     scope: str
-    lines: Tuple[Rule, ...]
-    disallowed: Tuple[str, ...]
-    allowed: Tuple[str, ...]
+    lines: tuple[Rule, ...]
+    disallowed: tuple[str, ...]
+    allowed: tuple[str, ...]
     complete: bool = True
 
     @property
@@ -128,12 +129,12 @@ class _Automaton:
     __slots__ = ("final", "other", "start", "step")
 
     def __init__(self) -> None:
-        self.step: List[Dict[str, int]] = []
-        self.other: List[int] = []
-        self.final: List[bool] = []
+        self.step: list[dict[str, int]] = []
+        self.other: list[int] = []
+        self.final: list[bool] = []
         self.start = _DEAD
 
-    def _add(self, step: Dict[str, int], other: int, final: bool) -> int:
+    def _add(self, step: dict[str, int], other: int, final: bool) -> int:
         self.step.append(step)
         self.other.append(other)
         self.final.append(final)
@@ -157,7 +158,7 @@ class _Automaton:
             if piece[i] == piece[k]:
                 k += 1
             fail[i] = k
-        rows: List[Dict[str, int]] = []
+        rows: list[dict[str, int]] = []
         for q in range(count):
             row = dict(rows[fail[q - 1]]) if q else {}
             if q < size:
@@ -219,13 +220,13 @@ def _escape_step(v: int, char: str, rfc: bool) -> int:
     return 0
 
 
-_State = Tuple[int, int, int, Tuple[Tuple[int, int], ...]]
+_State = tuple[int, int, int, tuple[tuple[int, int], ...]]
 # (escape state, characters of "/robots.txt" matched or -1, the candidate rule's state,
 #  (rule index, automaton state) of the rivals still alive)
 
 
 class _Found(NamedTuple):
-    verdicts: Dict[int, str]  # deciding key (-1: no rule) -> shortest target it decides
+    verdicts: dict[int, str]  # deciding key (-1: no rule) -> shortest target it decides
     complete: bool  # False: some rule's search hit the bound (its verdict unknown)
 
 
@@ -237,16 +238,16 @@ class _Search:
         self.keys = [key for key, _ in rows]
         self.patterns = [pattern for _, pattern in rows]
         self.firsts = [_first_piece(pattern) for _, pattern in rows]
-        self.by_first: Dict[str, List[int]] = {}
+        self.by_first: dict[str, list[int]] = {}
         for index, first in enumerate(self.firsts):
             self.by_first.setdefault(first, []).append(index)
         self.ordered = sorted((first, index) for index, first in enumerate(self.firsts))
         # The rules that may cover another at once (see _covers), by what they cover: the
         # same pattern; the same stem (``/a*`` and ``/a``); a literal stem (``/a*``: every
         # target starting ``/a``).
-        self.by_pattern: Dict[str, List[int]] = {}
-        self.by_stem: Dict[str, List[int]] = {}
-        self.literal_stems: Dict[str, List[int]] = {}
+        self.by_pattern: dict[str, list[int]] = {}
+        self.by_stem: dict[str, list[int]] = {}
+        self.literal_stems: dict[str, list[int]] = {}
         for index, pattern in enumerate(self.patterns):
             self.by_pattern.setdefault(pattern, []).append(index)
             if not pattern.endswith("$"):
@@ -267,7 +268,7 @@ class _Search:
             (c for c in _PREFERRED if c in self.allowed_chars and c not in mentioned), None
         ) or next((c for c in chars if c not in mentioned), None)
 
-    def covered(self, candidate: int) -> Tuple[bool, int]:
+    def covered(self, candidate: int) -> tuple[bool, int]:
         """Whether a rule that outranks ``candidate`` matches every target it matches, by
         the shortcuts of :func:`_covers` looked up rather than searched; and the work."""
         keys = self.keys
@@ -282,14 +283,14 @@ class _Search:
         work += len(near)
         return any(keys[index] > key for index in near), work
 
-    def rivals(self, candidate: int) -> Tuple[Optional[Tuple[Tuple[int, int], ...]], int]:
+    def rivals(self, candidate: int) -> tuple[Optional[tuple[tuple[int, int], ...]], int]:
         """(index, start state) of the rules that outrank ``candidate`` and may match a
         target it matches (None if one of them matches every target), and the work it took:
         the rules looked at, counted against the search's limit."""
         keys = self.keys
         key = keys[candidate] if candidate >= 0 else -1
         first = self.firsts[candidate] if candidate >= 0 else ""
-        found: List[Tuple[int, int]] = []
+        found: list[tuple[int, int]] = []
         mine = self.patterns[candidate] if candidate >= 0 else None
         work = 0
         if mine is not None:
@@ -309,10 +310,10 @@ class _Search:
         found.sort()
         return tuple(found), work
 
-    def compatible(self, first: str) -> List[int]:
+    def compatible(self, first: str) -> list[int]:
         """The rules whose first literal piece is a prefix of ``first`` or extends it."""
         by_first = self.by_first
-        found: List[int] = []
+        found: list[int] = []
         for end in range(len(first)):
             found.extend(by_first.get(first[:end], ()))
         ordered = self.ordered
@@ -322,7 +323,7 @@ class _Search:
             i += 1
         return found
 
-    def decides(self, candidate: int, rivals: Tuple[Tuple[int, int], ...], text: str) -> bool:
+    def decides(self, candidate: int, rivals: tuple[tuple[int, int], ...], text: str) -> bool:
         """Whether ``candidate`` decides the target ``text`` (one walk, no search)."""
         if not text.startswith("/") or text == ROBOTS_TXT:
             return False
@@ -347,7 +348,7 @@ class _Search:
         autos = self.autos
         return not any(autos[index].final[where] for index, where in live)
 
-    def guesses(self, candidate: int) -> List[str]:
+    def guesses(self, candidate: int) -> list[str]:
         """Targets a rule most likely decides: its pattern with ``*`` filled in."""
         if candidate < 0:
             bodies = ["/"]
@@ -363,7 +364,7 @@ class _Search:
             found.append(body if body.startswith("/") else "/" + body)
         return found
 
-    def witness(self, candidate: int) -> Tuple[Optional[str], bool, int]:
+    def witness(self, candidate: int) -> tuple[Optional[str], bool, int]:
         """The shortest target that ``candidate`` (a rule index, or -1 for "no rule")
         decides, or None; whether the search settled that (False: it hit the bound); the
         work it took."""
@@ -380,13 +381,13 @@ class _Search:
             return None, True, work
         robots_end = len(ROBOTS_TXT)
         seen = {root}
-        queue: Deque[Tuple[_State, str]] = deque([(root, "/")])
+        queue: deque[tuple[_State, str]] = deque([(root, "/")])
         while queue:
             state, text = queue.popleft()
             v, rpos, at, live = state
             if self._accepts(state, mine):
                 return text, True, work
-            relevant: Set[str] = set()
+            relevant: set[str] = set()
             if mine is not None and at != _DONE:
                 relevant.update(mine.step[at])
             for index, where in live:
@@ -424,7 +425,7 @@ class _Search:
             if at == _DEAD:
                 return None
         rpos = rpos + 1 if 0 <= rpos < len(ROBOTS_TXT) and ROBOTS_TXT[rpos] == char else -1
-        moved: List[Tuple[int, int]] = []
+        moved: list[tuple[int, int]] = []
         autos = self.autos
         for index, where in live:
             automaton = autos[index]
@@ -458,8 +459,8 @@ def _explore(
     rules it does not settle are searched."""
     search = _Search(rows, rfc, max_work)
     canonical = rfc_target if rfc else match_target
-    verdicts: Dict[int, str] = {}
-    hard: List[int] = []
+    verdicts: dict[int, str] = {}
+    hard: list[int] = []
     for candidate in range(-1, len(rows)):
         key = search.keys[candidate] if candidate >= 0 else -1
         found = None
@@ -488,7 +489,7 @@ def _explore(
     return _Found(verdicts, complete)
 
 
-def stance_rows(rules: AgentRules) -> List[Row]:
+def stance_rows(rules: AgentRules) -> list[Row]:
     """The matcher rows of ``rules`` (index.html extras included in Google mode), each
     pattern once per verdict: of rules with the same pattern and verdict only the earliest
     can decide (it outranks the others on every target), so the others are dropped before
@@ -496,7 +497,7 @@ def stance_rows(rules: AgentRules) -> List[Row]:
     rows = rows_of(rules.groups)
     if not isinstance(rules, RfcRules):
         rows = rows + index_html_rows(rows)
-    best: Dict[Tuple[str, int], int] = {}
+    best: dict[tuple[str, int], int] = {}
     for key, pattern in rows:
         twin = (pattern, key & ALLOW_BIT)
         if key > best.get(twin, -1):
@@ -524,7 +525,7 @@ def stance_of(rules: AgentRules, max_work: int = MAX_WORK) -> Stance:
     by_line = {rule.line: rule for rule in rules.rules}
     lines = sorted({LINE_MASK - (key & LINE_MASK) for key in found.verdicts if key >= 0})
 
-    def examples(keys: List[int]) -> Tuple[str, ...]:
+    def examples(keys: list[int]) -> tuple[str, ...]:
         texts = sorted((found.verdicts[key] for key in keys), key=lambda t: (len(t), t))
         return tuple(texts[:EXAMPLES])
 

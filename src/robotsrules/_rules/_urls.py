@@ -39,7 +39,7 @@ above: see :func:`rfc_target` and :func:`rfc_pattern`. The exact normalisation c
 from __future__ import annotations
 
 import re
-from typing import Final, List, Tuple
+from typing import Final
 
 from .._compiled import COMPILED
 from ..errors import InvalidURL
@@ -157,7 +157,7 @@ def normalize_escapes(octets: str) -> str:
 _WRITE_ENCODED: Final = {code: f"%{code:02X}" for code in [*range(0x20), 0x20, 0x7F]}
 
 
-def unencoded(value: str) -> Tuple[str, ...]:
+def unencoded(value: str) -> tuple[str, ...]:
     """What a rule path as written (``value``, decoded as UTF-8) holds that should be
     percent-encoded: ``"non-ascii"``, ``"space"``, ``"control"`` (in that order; empty
     when nothing). U+FFFD, which stands for octets that are not UTF-8 (lint R002), is not
@@ -168,7 +168,7 @@ def unencoded(value: str) -> Tuple[str, ...]:
     """
     if value.isprintable() and value.isascii() and " " not in value:
         return ()
-    kinds: List[str] = []
+    kinds: list[str] = []
     if any(ord(c) > 0x7F and c != "\ufffd" for c in value):
         kinds.append("non-ascii")
     if " " in value:

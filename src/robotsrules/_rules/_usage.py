@@ -54,8 +54,9 @@ does not parse states nothing; this is our deliberate, restrictive reading of th
 # robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Dict, Final, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Final, NamedTuple, Optional, Union
 
 from .._sfv import InnerList, Item, Token, parse_dictionary, split_members, split_members_closed
 from .._tables._purposes import (
@@ -103,19 +104,19 @@ class Reading(NamedTuple):
     there is none).
     """
 
-    statements: Tuple[Tuple[str, bool], ...]
-    unknown: Tuple[str, ...]
-    bad_values: Tuple[Tuple[str, str], ...]
-    repeated: Tuple[str, ...]
+    statements: tuple[tuple[str, bool], ...]
+    unknown: tuple[str, ...]
+    bad_values: tuple[tuple[str, str], ...]
+    repeated: tuple[str, ...]
     error: Optional[str]
     path: Optional[str]
 
 
 def _signal_reading(value: str) -> Reading:
-    said: List[Tuple[str, bool]] = []
-    unknown: List[str] = []
-    bad: List[Tuple[str, str]] = []
-    seen: Dict[str, int] = {}
+    said: list[tuple[str, bool]] = []
+    unknown: list[str] = []
+    bad: list[tuple[str, str]] = []
+    seen: dict[str, int] = {}
     empty = False
     for part in value.split(","):
         entry = part.split(";", 1)[0].strip(_WS)  # parameters carry nothing (as in RFC 9651)
@@ -181,8 +182,8 @@ def _is_dictionary(text: str) -> bool:
     return True
 
 
-def dictionary_statements(parsed: Mapping[str, Union[Item, InnerList]]) -> Tuple[
-        Tuple[Tuple[str, bool], ...], Tuple[str, ...], Tuple[Tuple[str, str], ...]]:
+def dictionary_statements(parsed: Mapping[str, Union[Item, InnerList]]) -> tuple[
+        tuple[tuple[str, bool], ...], tuple[str, ...], tuple[tuple[str, str], ...]]:
     """The preferences an RFC 9651 Dictionary states, for a robots.txt ``Content-Usage``
     line and the ``Content-Usage`` header alike (the one home of this rule): ``(statements,
     unknown labels, (label, bad value) pairs)``.
@@ -200,9 +201,9 @@ def dictionary_statements(parsed: Mapping[str, Union[Item, InnerList]]) -> Tuple
     >>> dictionary_statements(parse_dictionary("train-ai=y, foo=n, train-ai=n"))
     ((('train-ai', False),), ('foo',), ())
     """
-    said: List[Tuple[str, bool]] = []
-    unknown: List[str] = []
-    bad: List[Tuple[str, str]] = []
+    said: list[tuple[str, bool]] = []
+    unknown: list[str] = []
+    bad: list[tuple[str, str]] = []
     for name, (item, _params) in parsed.items():
         if name not in _CATEGORY_SET:
             unknown.append(name)
@@ -232,7 +233,7 @@ def _member_refusal(member: str) -> Optional[str]:
     return None
 
 
-def refusals(text: str) -> Tuple[Tuple[str, bool], ...]:
+def refusals(text: str) -> tuple[tuple[str, bool], ...]:
     """The refusals (``label=n``) of a ``Content-Usage`` value that does not parse as an
     RFC 9651 Dictionary, read member by member: the one rule for the header and for
     robots.txt's lines (docs/guides/usage-preferences.md). The vocabulary
@@ -248,7 +249,7 @@ def refusals(text: str) -> Tuple[Tuple[str, bool], ...]:
     members, closed = split_members_closed(text)
     if not closed:
         members = text.split(",")
-    found: Dict[str, bool] = {}
+    found: dict[str, bool] = {}
     for member in members:
         name = _member_refusal(member)
         if name is not None:
@@ -323,8 +324,8 @@ class Usage(NamedTuple):
     crawl_allowed: bool
     signals: Mapping[str, bool]
     categories: Mapping[str, bool]
-    lines: Tuple[UsageLine, ...]
-    ignored: Tuple[UsageLine, ...] = ()
+    lines: tuple[UsageLine, ...]
+    ignored: tuple[UsageLine, ...] = ()
 
     def allows(self, purpose: Purpose, revision: Optional[str] = None) -> Optional[bool]:
         """``True``/``False`` when a preference for ``purpose`` is stated, else ``None``.
@@ -339,10 +340,10 @@ class Usage(NamedTuple):
         return resolve(purpose, self.signals, self.categories, revision)
 
     @property
-    def preferences(self) -> Dict[str, bool]:
+    def preferences(self) -> dict[str, bool]:
         """Every purpose with a stated answer (directly or through the other vocabulary),
         mapped to that answer, in :data:`PURPOSES` order, as the current revision reads."""
-        found: Dict[str, bool] = {}
+        found: dict[str, bool] = {}
         for purpose in PURPOSES:
             answer = resolve(purpose, self.signals, self.categories)
             if answer is not None:
@@ -350,11 +351,11 @@ class Usage(NamedTuple):
         return found
 
     @property
-    def superseded(self) -> Dict[str, str]:
+    def superseded(self) -> dict[str, str]:
         """The stated IETF labels that the current revision no longer defines, each with the
         revisions that did (``{"bots": "draft-ietf-aipref-vocab-03 to -04"}``). They are
         read and answer for themselves; lint R609 reports them."""
-        found: Dict[str, str] = {}
+        found: dict[str, str] = {}
         for label in self.categories:
             defined = superseded(label)
             if defined is not None:
@@ -362,7 +363,7 @@ class Usage(NamedTuple):
         return found
 
     def deciding(self, purpose: Purpose, revision: Optional[str] = None
-                 ) -> Tuple[UsageLine, ...]:
+                 ) -> tuple[UsageLine, ...]:
         """The lines that speak of ``purpose`` (or its counterpart in the other vocabulary,
         or, in a revision with nesting, a broader category)."""
         names = related(purpose, revision)
@@ -384,8 +385,8 @@ class UsageRules:
     __slots__ = ("_patterns", "_rules", "_signal_lines", "_signals")
 
     def __init__(self, groups: Sequence[Group], rfc: bool = False) -> None:
-        signal_lines: List[UsageLine] = []
-        rules: List[UsageLine] = []
+        signal_lines: list[UsageLine] = []
+        rules: list[UsageLine] = []
         for group in groups:
             for line in group.usage:
                 (signal_lines if line.directive == CONTENT_SIGNAL else rules).append(line)
@@ -405,8 +406,8 @@ class UsageRules:
     def evaluate(self, target: str, crawl_allowed: bool) -> Usage:
         """The :class:`Usage` for a match target (see :mod:`robotsrules._rules._urls`)."""
         best = -1
-        deciding: List[UsageLine] = []
-        broken: List[Tuple[int, UsageLine]] = []
+        deciding: list[UsageLine] = []
+        broken: list[tuple[int, UsageLine]] = []
         for line, pattern in zip(self._rules, self._patterns):
             if pattern.match(target):
                 length = len(pattern.text)

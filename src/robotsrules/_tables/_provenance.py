@@ -10,12 +10,10 @@ it used (:func:`metadata`); ``robotsrules --version`` prints them (:func:`versio
 
 from __future__ import annotations
 
-from typing import Dict
-
 __all__ = ["metadata", "version_text"]
 
 
-def metadata() -> Dict[str, str]:
+def metadata() -> dict[str, str]:
     """Flat ``robotsrules.*`` keys, for Parquet key-value metadata and JSON headers.
 
     >>> metadata()["robotsrules.aipref_revision"]

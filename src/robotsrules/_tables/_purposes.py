@@ -33,19 +33,14 @@ module is pure: it reads its data file through :mod:`importlib.resources` on fir
 # robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import (
     Any,
-    Dict,
     Final,
-    Iterable,
-    List,
     Literal,
-    Mapping,
     NamedTuple,
     Optional,
-    Set,
-    Tuple,
     Union,
 )
 
@@ -92,13 +87,13 @@ Purpose = Literal["search", "ai-input", "ai-train", "train-ai", "all", "train-ge
                   "bots", "ai-output"]
 """A name from either vocabulary: what :meth:`Usage.allows` and ``--purpose`` accept."""
 
-CONTENT_SIGNALS: Final[Tuple[Signal, ...]] = ("search", "ai-input", "ai-train")
+CONTENT_SIGNALS: Final[tuple[Signal, ...]] = ("search", "ai-input", "ai-train")
 """The Content Signals Policy's names, in the policy's order."""
 
-CURRENT_CATEGORIES: Final[Tuple[Category, ...]] = ("train-ai", "search")
+CURRENT_CATEGORIES: Final[tuple[Category, ...]] = ("train-ai", "search")
 """The labels of the current reading (draft-ietf-aipref-vocab-07, 2026-08-19)."""
 
-SUPERSEDED_CATEGORIES: Final[Tuple[Category, ...]] = ("all", "train-genai", "ai-use", "bots",
+SUPERSEDED_CATEGORIES: Final[tuple[Category, ...]] = ("all", "train-genai", "ai-use", "bots",
                                                       "ai-output")
 """Labels of earlier revisions only, in the order they first appeared: still read."""
 
@@ -108,19 +103,19 @@ AIPREF_REVISION: Final = "07"
 PURPOSE_GROUP_DRAFT: Final = "draft-kelley-aipref-training-preference-signal-00"
 """The purpose-group draft the table records (2026-10-30; read: abstract)."""
 
-PURPOSE_GROUP_TOKENS: Final[Tuple[str, ...]] = ()
+PURPOSE_GROUP_TOKENS: Final[tuple[str, ...]] = ()
 """Its policy tokens, each a User-agent value that names a purpose, not a crawler
 (empty while the text defining them is unread)."""
 # --- END GENERATED ---
 
-CATEGORIES: Final[Tuple[Category, ...]] = CURRENT_CATEGORIES + SUPERSEDED_CATEGORIES
+CATEGORIES: Final[tuple[Category, ...]] = CURRENT_CATEGORIES + SUPERSEDED_CATEGORIES
 """Every IETF label this library reads: the current ones, then the superseded ones."""
 
-PURPOSES: Final[Tuple[Purpose, ...]] = (
+PURPOSES: Final[tuple[Purpose, ...]] = (
     *CONTENT_SIGNALS, *(c for c in CATEGORIES if c not in CONTENT_SIGNALS))
 """Every purpose name, Content Signals first."""
 
-_BY_NAME: Final[Dict[str, Purpose]] = {name: name for name in PURPOSES}
+_BY_NAME: Final[dict[str, Purpose]] = {name: name for name in PURPOSES}
 _SIGNAL_SET: Final = frozenset(CONTENT_SIGNALS)
 _DATA: Final = "data/vocabularies.json"
 _REVISION_PREFIX: Final = "draft-ietf-aipref-vocab-"
@@ -173,7 +168,7 @@ class PurposeGroupDraft(NamedTuple):
 
 
 class _Vocabulary(NamedTuple):
-    revisions: Tuple[Revision, ...]
+    revisions: tuple[Revision, ...]
     current: str
     info: Mapping[str, Any]
     unread: Mapping[str, str]
@@ -181,7 +176,7 @@ class _Vocabulary(NamedTuple):
     purpose_groups: PurposeGroupDraft
 
 
-_LOADED: Final[List[_Vocabulary]] = []
+_LOADED: Final[list[_Vocabulary]] = []
 
 
 _DAMAGED: Final = " (the installed data is damaged: reinstall robotsrules)"
@@ -208,8 +203,8 @@ def load_vocabulary(text: str) -> _Vocabulary:
     rows = aipref.get("revisions") if isinstance(aipref, dict) else None
     if not isinstance(rows, list):
         raise _fail("no aipref.revisions list")
-    found: List[Revision] = []
-    unread: Dict[str, str] = {}
+    found: list[Revision] = []
+    unread: dict[str, str] = {}
     for number, row in enumerate(rows, 1):
         if not isinstance(row, dict) or not isinstance(row.get("revision"), str):
             raise _fail(f"aipref revision {number} has no 'revision'")
@@ -246,7 +241,7 @@ def _purpose_groups(block: Any) -> PurposeGroupDraft:
     where = "training_preference_signal"
     if not isinstance(block, dict):
         raise _fail(f"no {where} block")
-    fields: Dict[str, str] = {}
+    fields: dict[str, str] = {}
     for key in ("document", "revision", "date", "url", "read"):
         value = block.get(key)
         if not isinstance(value, str) or not value:
@@ -254,7 +249,7 @@ def _purpose_groups(block: Any) -> PurposeGroupDraft:
         fields[key] = value
     if not (len(fields["date"]) == 10 and fields["date"][4] == "-"):
         raise _fail(f"{where} date {fields['date']!r} is not YYYY-MM-DD")
-    tokens: Dict[str, Purpose] = {}
+    tokens: dict[str, Purpose] = {}
     for token, purpose in _str_map(block.get("tokens"), f"{where} tokens").items():
         # A token is an agent name: Google's matcher cuts a User-agent value at the first
         # character outside [A-Za-z_-] and compares case-insensitively (SPEC 6.2).
@@ -297,7 +292,7 @@ def purpose_group_draft() -> PurposeGroupDraft:
     return _vocabulary().purpose_groups
 
 
-def revisions() -> Tuple[Revision, ...]:
+def revisions() -> tuple[Revision, ...]:
     """Every revision with a reading, oldest first."""
     return _vocabulary().revisions
 
@@ -354,7 +349,7 @@ def superseded(label: str) -> Optional[str]:
     return f"{first.name} to -{last.revision}"
 
 
-def vocabulary_info() -> Dict[str, str]:
+def vocabulary_info() -> dict[str, str]:
     """Version and dates of the vocabulary table (for ``--version`` and output metadata)."""
     vocabulary = _vocabulary()
     current = revision()
@@ -389,7 +384,7 @@ def check_purpose(purpose: object) -> Purpose:
 
 
 def check_purposes(purposes: Union[str, Iterable[str]], *,
-                   at_least_one: bool = False) -> Tuple[Purpose, ...]:
+                   at_least_one: bool = False) -> tuple[Purpose, ...]:
     """``purposes`` checked against the vocabulary, repeats dropped, order kept.
 
     A single name may be given as a ``str``. An unknown name raises
@@ -401,7 +396,7 @@ def check_purposes(purposes: Union[str, Iterable[str]], *,
     """
     names = [purposes] if isinstance(purposes, str) else purposes
     try:
-        items: List[object] = list(names)  # any type: a caller's values are checked below
+        items: list[object] = list(names)  # any type: a caller's values are checked below
     except TypeError:
         raise InvalidArgument(f"purposes must be a purpose name or a list of them, not "
                               f"{type(purposes).__name__}") from None
@@ -439,21 +434,21 @@ def combine(answers: Iterable[Optional[bool]]) -> Optional[bool]:
     return result
 
 
-def _chain(label: Optional[str], reading: Revision) -> Tuple[str, ...]:
+def _chain(label: Optional[str], reading: Revision) -> tuple[str, ...]:
     """``label`` and the labels it is nested in, narrowest first (empty for ``None``)."""
-    chain: List[str] = []
+    chain: list[str] = []
     while label is not None and label not in chain:
         chain.append(label)
         label = reading.broader.get(label)
     return tuple(chain)
 
 
-def _speakers(category: str, reading: Revision) -> Tuple[str, ...]:
+def _speakers(category: str, reading: Revision) -> tuple[str, ...]:
     """The content signals that speak of ``category`` in ``reading``."""
     return tuple(s for s in CONTENT_SIGNALS if reading.signals.get(s) == category)
 
 
-def related(purpose: str, revision_name: Optional[str] = None) -> Tuple[str, ...]:
+def related(purpose: str, revision_name: Optional[str] = None) -> tuple[str, ...]:
     """Every name whose statement can decide ``purpose`` in a reading: the purpose, the
     category it maps to, the categories it is nested in, and the signals of those.
 
@@ -462,7 +457,7 @@ def related(purpose: str, revision_name: Optional[str] = None) -> Tuple[str, ...
     """
     name = check_purpose(purpose)
     reading = revision(revision_name)
-    names: Set[str] = {name}
+    names: set[str] = {name}
     start = reading.signals.get(name) if name in _SIGNAL_SET else (
         name if name in reading.labels else None)
     for category in _chain(start, reading):
@@ -473,7 +468,7 @@ def related(purpose: str, revision_name: Optional[str] = None) -> Tuple[str, ...
 
 def explain(purpose: str, signals: Mapping[str, bool], categories: Mapping[str, bool],
             revision_name: Optional[str] = None
-            ) -> Tuple[Optional[bool], Tuple[Tuple[str, str], ...]]:
+            ) -> tuple[Optional[bool], tuple[tuple[str, str], ...]]:
     """The answer for ``purpose`` and the statements that gave it.
 
     ``signals`` maps content-signal names, ``categories`` IETF labels, to the stated value
@@ -499,7 +494,7 @@ def explain(purpose: str, signals: Mapping[str, bool], categories: Mapping[str, 
             return categories[name], (("category", name),)
         return None, ()
     for category in _chain(start, reading):
-        level: List[Tuple[str, str]] = []
+        level: list[tuple[str, str]] = []
         if category in categories:
             level.append(("category", category))
         level.extend(("signal", s) for s in _speakers(category, reading) if s in signals)
@@ -527,13 +522,13 @@ def resolve(purpose: str, signals: Mapping[str, bool], categories: Mapping[str, 
     return explain(purpose, signals, categories, revision_name)[0]
 
 
-def statements(values: Iterable[Tuple[str, bool]]) -> Dict[str, bool]:
+def statements(values: Iterable[tuple[str, bool]]) -> dict[str, bool]:
     """Fold ``(name, value)`` statements into one value per name, most restrictive winning.
 
     >>> statements([("search", True), ("ai-train", True), ("ai-train", False)])
     {'search': True, 'ai-train': False}
     """
-    folded: Dict[str, bool] = {}
+    folded: dict[str, bool] = {}
     for name, value in values:
         folded[name] = folded.get(name, True) and value
     return folded

@@ -7,7 +7,8 @@ robots row (:func:`missing_any`), and in datatrove's filter.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Optional, Union
 
 import pyarrow as pa
 
@@ -19,14 +20,14 @@ from ._schemas import ANY_AGENT_SCHEMA, INVALID_URL, NO_ROBOTS
 __all__ = ["ALLOWED", "AnyColumns", "AnyRow", "any_agent", "any_verdict", "first_disallowed",
            "missing_any"]
 
-AnyRow = Tuple[Optional[bool], Optional[str], Optional[int], str]
+AnyRow = tuple[Optional[bool], Optional[str], Optional[int], str]
 """(disallowed, first disallowed agent, its line, its reason): one any-agent answer."""
 
 ALLOWED = "allowed"
 """Reason of an any-agent row whose agents are all allowed."""
 
 
-def first_disallowed(answers: Iterable[Tuple[str, Row]]) -> AnyRow:
+def first_disallowed(answers: Iterable[tuple[str, Row]]) -> AnyRow:
     """The any-agent answer from ``(agent, (allowed, line, reason))`` pairs in the agents'
     order: the first disallowed agent with its line and reason; else, when some verdict is
     unknown (``None``), unknown with the first such reason; else allowed. The pairs are
@@ -56,7 +57,7 @@ def any_verdict(robots: RobotsTxt, url: Any, agents: Sequence[str]) -> AnyRow:
     if not isinstance(url, str):
         return None, None, None, INVALID_URL
 
-    def answers() -> Iterator[Tuple[str, Row]]:
+    def answers() -> Iterator[tuple[str, Row]]:
         seen = set()
         for agent in agents:
             rules = robots.for_agent(agent)
@@ -83,7 +84,7 @@ class AnyColumns:
     __slots__ = ("columns",)
 
     def __init__(self) -> None:
-        self.columns: Dict[str, List[Any]] = {name: [] for name in ANY_AGENT_SCHEMA.names}
+        self.columns: dict[str, list[Any]] = {name: [] for name in ANY_AGENT_SCHEMA.names}
 
     def add(self, url: Any, origin: Optional[str], row: AnyRow) -> None:
         """One URL's row."""
@@ -124,7 +125,7 @@ def any_agent(
     """
     names = check_agents(agents)
     size = len(names)
-    carry: List[Tuple[Any, ...]] = []
+    carry: list[tuple[Any, ...]] = []
     for batch in batches:
         columns = [batch.column(n).to_pylist()
                    for n in ("url", "agent", "allowed", "line", "reason", "origin")]

@@ -4,7 +4,8 @@ capture in force at its date."""
 from __future__ import annotations
 
 import datetime
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
+from collections.abc import Iterator, Sequence
+from typing import Any, Optional, Union
 
 import pyarrow as pa
 
@@ -34,7 +35,7 @@ from ._schemas import INVALID_URL, NO_ROBOTS, Key, Missing, check_key, missing_v
 
 __all__ = ["Capture", "RobotsHistory", "as_of_verdicts"]
 
-Capture = Tuple[int, datetime.datetime, RobotsRow]
+Capture = tuple[int, datetime.datetime, RobotsRow]
 """(capture id, date (undated: the earliest possible), (body, status))."""
 
 
@@ -54,8 +55,8 @@ class RobotsHistory:
 
     def __init__(self, key: Key = "origin") -> None:
         self.key: Key = check_key(key)
-        self._captures: Dict[str, List[Capture]] = {}
-        self._unsorted: Set[str] = set()
+        self._captures: dict[str, list[Capture]] = {}
+        self._unsorted: set[str] = set()
         self._count = 0
         self.skipped = 0
         """Rows ignored because their ``url`` has no robots.txt scope (or a bad date)."""
@@ -83,7 +84,7 @@ class RobotsHistory:
             history.add(url, body, status, date)
         return history
 
-    def _sorted(self, site: str) -> List[Capture]:
+    def _sorted(self, site: str) -> list[Capture]:
         captures = self._captures.get(site, [])
         if site in self._unsorted:  # oldest first; of one date, the preferred last
             captures.sort(key=_rank)
@@ -107,7 +108,7 @@ class RobotsHistory:
             found = capture
         return found
 
-    def window(self, site: str, start: Any, end: Any) -> List[Capture]:
+    def window(self, site: str, start: Any, end: Any) -> list[Capture]:
         """The captures in force at some time in ``[start, end]``, newest first."""
         first = self.as_of(site, start)
         low, high = utc(start), utc(end)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from collections.abc import Sequence
+from typing import Any, Optional, Union
 
 from .._rules._agents import agent_tokens
 from .._tables._purposes import check_purpose
@@ -35,7 +36,7 @@ class BodyCache:
         self._parsed = ParsedCache(size, mode=mode, policy=policy)
         self._mode: Mode = mode
         self._policy = policy
-        self._last: Optional[Tuple[Any, RobotsTxt]] = None
+        self._last: Optional[tuple[Any, RobotsTxt]] = None
         self._documents: Any = None
 
     def documents(self) -> Any:
@@ -69,15 +70,15 @@ class BodyCache:
                                     and outcome_for_status(code, self._policy) != OK)
 
     def rows(self, bodies: Sequence[Any], statuses: Optional[Sequence[Any]],
-             urls: Sequence[Any], agents: Sequence[Any]) -> List[Row]:
+             urls: Sequence[Any], agents: Sequence[Any]) -> list[Row]:
         """``(allowed, line, reason)`` per row of four equally long columns.
 
         A row with a ``null`` body and no 4xx/5xx status, a ``null`` URL or a ``null`` agent
         gives ``(None, None, reason)``; an invalid agent raises
         :class:`~robotsrules.InvalidAgent` (it is the query's mistake, not data).
         """
-        out: List[Row] = []
-        checked: Dict[str, bool] = {}
+        out: list[Row] = []
+        checked: dict[str, bool] = {}
         if statuses is None:
             statuses = [None] * len(urls)
         for body, status, url, agent in zip(bodies, statuses, urls, agents):
@@ -95,17 +96,17 @@ class BodyCache:
         return out
 
     def stances(self, bodies: Sequence[Any], statuses: Optional[Sequence[Any]],
-                agents: Sequence[Any]) -> List[Optional[StanceRow]]:
+                agents: Sequence[Any]) -> list[Optional[StanceRow]]:
         """The stance row (:func:`~robotsrules.bulk._stances.stance_row`) per row of three equally
         long columns; ``None`` for a ``null`` agent, or a ``null`` body with no 4xx/5xx
         status (nothing known). An invalid agent raises :class:`~robotsrules.InvalidAgent`;
         legacy mode raises :class:`~robotsrules.InvalidArgument` (the query's mistakes)."""
         check_stance_mode(self._mode)
-        out: List[Optional[StanceRow]] = []
-        checked: Dict[str, bool] = {}
+        out: list[Optional[StanceRow]] = []
+        checked: dict[str, bool] = {}
         stoppable = Stoppable()
         # Keyed by identity; the value keeps both objects alive, so no id is reused.
-        seen: Dict[Tuple[int, int], Tuple[Any, GroupStance]] = {}
+        seen: dict[tuple[int, int], tuple[Any, GroupStance]] = {}
         if statuses is None:
             statuses = [None] * len(agents)
         for body, status, agent in zip(bodies, statuses, agents):
@@ -126,13 +127,13 @@ class BodyCache:
         return out
 
     def usage(self, bodies: Sequence[Any], urls: Sequence[Any], agents: Sequence[Any],
-              purposes: Sequence[Any]) -> List[Optional[bool]]:
+              purposes: Sequence[Any]) -> list[Optional[bool]]:
         """The answer for ``purpose`` per row of four equally long columns (a status-less
         body: the body decides). ``None`` for a ``null`` in any column, nothing stated, or a
         URL the agent may not fetch; an invalid agent or purpose raises (the query's
         mistake)."""
-        out: List[Optional[bool]] = []
-        checked: Dict[Any, bool] = {}
+        out: list[Optional[bool]] = []
+        checked: dict[Any, bool] = {}
         for body, url, agent, purpose in zip(bodies, urls, agents, purposes):
             if body is None or url is None or agent is None or purpose is None:
                 out.append(None)

@@ -9,7 +9,8 @@ purpose is the query's mistake and raises.
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Any, Callable, NamedTuple, Optional
 
 import pyarrow as pa
 
@@ -25,7 +26,7 @@ class ColumnFunction(NamedTuple):
     """One column function: its SQL name, its arguments, what it returns, and the code."""
 
     name: str
-    arguments: Tuple[str, ...]
+    arguments: tuple[str, ...]
     returns: pa.DataType
     function: Callable[..., pa.Array]
 
@@ -44,11 +45,11 @@ LICENSE_URLS_TYPE = pa.list_(pa.string())
 _LICENSE_MEANING = {"permitted": True, "licensed": False, "prohibited": False}
 
 
-def _values(column: Any) -> List[Any]:
+def _values(column: Any) -> list[Any]:
     return list(column.to_pylist())
 
 
-def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
+def column_functions(cache: Callable[[], BodyCache]) -> list[ColumnFunction]:
     """The ``robots_*`` column functions, reading parsed files through ``cache()`` (each
     engine gives its own: one per thread, or per worker process).
 
@@ -132,7 +133,7 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
     def page_license_urls(headers: pa.Array, html: pa.Array, url: pa.Array) -> pa.Array:
         from .._page import license_urls, page_facts, read_response
 
-        rows: List[Optional[List[str]]] = []
+        rows: list[Optional[list[str]]] = []
         for head, body, where in zip(_values(headers), _values(html), _values(url)):
             if head is None and body is None:
                 rows.append(None)
@@ -144,7 +145,7 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
 
     def license_urls(body: pa.Array, agent: pa.Array) -> pa.Array:
         bodies = cache()
-        rows: List[Optional[List[str]]] = []
+        rows: list[Optional[list[str]]] = []
         for text, name in zip(_values(body), _values(agent)):
             if text is None:
                 rows.append(None)
@@ -167,7 +168,7 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
         visitors.batch()
         # A log repeats its visitors: each distinct pair of the batch is answered once, and
         # the rows are taken from those answers (no Python object per row but the pair).
-        first: Dict[Tuple[Any, Any], int] = {}
+        first: dict[tuple[Any, Any], int] = {}
         picks = [first.setdefault(pair, len(first))
                  for pair in zip(_values(address), _values(user_agent))]
         answers = struct_array([visitors.row(a, u) for a, u in first], VERIFICATION_TYPE)
@@ -195,7 +196,7 @@ def column_functions(cache: Callable[[], BodyCache]) -> List[ColumnFunction]:
     ]
 
 
-_VISITORS: List[_Visitors] = []
+_VISITORS: list[_Visitors] = []
 _VISITORS_LOCK = threading.Lock()
 
 
@@ -222,7 +223,7 @@ class _Visitors:
         self._current = current_snapshot
         self._invalid = InvalidArgument
         self._lists = current_snapshot()
-        self._memo: Dict[Tuple[Any, Any], Optional[Tuple[Any, ...]]] = {}
+        self._memo: dict[tuple[Any, Any], Optional[tuple[Any, ...]]] = {}
         self._size = size
 
     def batch(self) -> None:
@@ -234,7 +235,7 @@ class _Visitors:
             self._memo = {}
             self._lists = lists
 
-    def row(self, address: Any, user_agent: Any) -> Optional[Tuple[Any, ...]]:
+    def row(self, address: Any, user_agent: Any) -> Optional[tuple[Any, ...]]:
         key = (address, user_agent)
         memo = self._memo
         if key in memo:
@@ -243,7 +244,7 @@ class _Visitors:
             address = address.decode("latin-1")
         if isinstance(user_agent, bytes):
             user_agent = user_agent.decode("latin-1")
-        found: Optional[Tuple[Any, ...]] = None
+        found: Optional[tuple[Any, ...]] = None
         if isinstance(address, str) and (user_agent is None or isinstance(user_agent, str)):
             try:
                 answer = self._verify(address, user_agent, dns=False, snapshot=self._lists)
@@ -259,7 +260,7 @@ class _Visitors:
         return found
 
 
-def _signals(headers: Any, html: Any, agent: Any) -> List[Any]:
+def _signals(headers: Any, html: Any, agent: Any) -> list[Any]:
     """The page signals of each row (``None`` for a ``null`` agent): the page layer's one
     reader takes a raw block (folded lines too), bytes, a MAP or a LIST of name/value
     structs alike, and a stranger's rows never raise. The body is read as the admission step

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any, Dict, Iterator, Optional, Union
+from collections.abc import Iterator
+from typing import Any, Optional, Union
 
 from ._rows import (
     Data,
@@ -33,8 +34,8 @@ class RobotsIndex:
     def __init__(self, key: Key = "origin") -> None:
         self.key: Key = check_key(key)
         """``"origin"`` (default) or ``"host"``: what rows and URLs are matched by."""
-        self._rows: Dict[str, RobotsRow] = {}
-        self._ranks: Dict[str, Rank] = {}
+        self._rows: dict[str, RobotsRow] = {}
+        self._ranks: dict[str, Rank] = {}
         self.skipped = 0
         """Rows ignored because their ``url`` has no robots.txt scope."""
 

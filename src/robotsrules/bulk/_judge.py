@@ -3,7 +3,8 @@ agent (or per URL, for the any-agent answer)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Callable, Optional, Union
 
 import pyarrow as pa
 
@@ -105,7 +106,7 @@ class Judge:
     def _site(self, url: Any, origin: str) -> Optional[RobotsTxt]:
         return self.robots(host_key(url) if self._by_host else origin)  # type: ignore[arg-type]
 
-    def rows(self, url: Any) -> Tuple[Optional[str], List[Row]]:
+    def rows(self, url: Any) -> tuple[Optional[str], list[Row]]:
         """``(origin, [(allowed, line, reason) per agent])`` for one URL."""
         origin = fast_origin(url)
         if origin is None:
@@ -115,7 +116,7 @@ class Judge:
             return origin, [(self._missing, None, NO_ROBOTS)] * len(self.agents)
         return origin, [verdict_of(robots, url, agent) for agent in self.agents]
 
-    def any_row(self, url: Any) -> Tuple[Optional[str], AnyRow]:
+    def any_row(self, url: Any) -> tuple[Optional[str], AnyRow]:
         """``(origin, (disallowed, agent, line, reason))`` for one URL: the any-agent answer
         (:func:`~robotsrules.bulk.any_agent`) worked out directly, each distinct set of
         rules asked once."""
@@ -167,13 +168,13 @@ class VerdictColumns:
 
     def __init__(self, purposes: Sequence[str] = ()) -> None:
         self.purposes = tuple(purposes)
-        self.usage: List[List[Optional[bool]]] = [[] for _ in self.purposes]
-        self.url: List[Any] = []
-        self.agent: List[str] = []
-        self.allowed: List[Optional[bool]] = []
-        self.line: List[Optional[int]] = []
-        self.reason: List[str] = []
-        self.origin: List[Optional[str]] = []
+        self.usage: list[list[Optional[bool]]] = [[] for _ in self.purposes]
+        self.url: list[Any] = []
+        self.agent: list[str] = []
+        self.allowed: list[Optional[bool]] = []
+        self.line: list[Optional[int]] = []
+        self.reason: list[str] = []
+        self.origin: list[Optional[str]] = []
 
     def add(self, url: Any, agent: str, allowed: Optional[bool], line: Optional[int],
             reason: str, origin: Optional[str]) -> None:
@@ -259,7 +260,7 @@ def any_agent_verdicts(
 
 
 def _sorted_sites(batches: Iterable[pa.RecordBatch], mode: Mode, policy: Policy
-                  ) -> Iterator[Tuple[Tuple[Any, ...], Optional[RobotsTxt]]]:
+                  ) -> Iterator[tuple[tuple[Any, ...], Optional[RobotsTxt]]]:
     """The URL rows of a sorted stream (see :func:`judge_sorted`), each with the parsed
     rules of its origin (``None``: no robots row) and the end of each input batch
     (``((), None)``)."""

@@ -4,7 +4,8 @@ headers and HTML head, combined with its site's robots.txt usage lines."""
 from __future__ import annotations
 
 import datetime
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Callable, Optional
 
 import pyarrow as pa
 
@@ -64,7 +65,7 @@ def page_batches(pages: Iterable[Any], *, agents: Sequence[str], purposes: Seque
         row = index.get(page.origin if index.key == "origin" else (index.site(page.url) or ""))
         return None if row is None else parsed.get(row[0], row[1])
 
-    columns: Dict[str, List[Any]] = {name: [] for name in columns_of}
+    columns: dict[str, list[Any]] = {name: [] for name in columns_of}
     width = len(names)
     nulls = [None] * width
     signal_names = columns_of[5:9] + columns_of[10:]

@@ -9,7 +9,8 @@ a mode) raise.
 from __future__ import annotations
 
 import datetime
-from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Optional, Union
 
 import pyarrow as pa
 
@@ -54,9 +55,9 @@ DEFAULT_CACHE_SIZE = 4096
 Data = Union[pa.Table, pa.RecordBatch, Iterable[pa.RecordBatch]]
 """A table, one record batch, or a stream of batches (tables in the stream are split)."""
 
-Row = Tuple[Optional[bool], Optional[int], str]
+Row = tuple[Optional[bool], Optional[int], str]
 """One verdict: ``(allowed, line, reason)``."""
-RobotsRow = Tuple[Optional[bytes], Optional[int]]
+RobotsRow = tuple[Optional[bytes], Optional[int]]
 """One robots row as kept: ``(body, status)``."""
 
 def batches(data: Data) -> Iterator[pa.RecordBatch]:
@@ -73,7 +74,7 @@ def batches(data: Data) -> Iterator[pa.RecordBatch]:
                 yield item
 
 
-def robots_rows(data: Data) -> Iterator[Tuple[Any, Any, Any, Any]]:
+def robots_rows(data: Data) -> Iterator[tuple[Any, Any, Any, Any]]:
     """``(url, body, status, date)`` of each row of a robots table (``status`` and ``date``
     are optional columns: ``None`` without them). A batch without ``url`` or ``body`` raises
     :class:`~robotsrules.InvalidArgument`, naming its columns."""
@@ -149,7 +150,7 @@ def as_status(status: Any) -> Optional[int]:
 
 # -- which capture wins ---------------------------------------------------------------------
 
-Rank = Tuple[bool, bool, datetime.datetime, bool, bytes, int]
+Rank = tuple[bool, bool, datetime.datetime, bool, bytes, int]
 
 RANKING = ("date", "body", "status")
 """The columns that rank the robots rows of one site, most important first, each larger
@@ -233,7 +234,7 @@ def verdict_of(robots: RobotsTxt, url: Any, agent: str) -> Row:
 
 
 def usage_of(robots: Optional[RobotsTxt], url: Any, agent: str,
-             purposes: Sequence[str]) -> List[Optional[bool]]:
+             purposes: Sequence[str]) -> list[Optional[bool]]:
     """The answer per purpose (``True``/``False``/``None``) for ``url`` and ``agent``;
     all ``None`` without rules or for a URL the core rejects (never raises for data)."""
     if robots is None or not isinstance(url, str):
@@ -245,7 +246,7 @@ def usage_of(robots: Optional[RobotsTxt], url: Any, agent: str,
     return [usage.allows(p) for p in purposes]  # type: ignore[arg-type]
 
 
-def check_agents(agents: Union[str, Sequence[str]]) -> Tuple[str, ...]:
+def check_agents(agents: Union[str, Sequence[str]]) -> tuple[str, ...]:
     """The agents as a tuple; none, or an invalid one, raises (the caller's mistake)."""
     names = (agents,) if isinstance(agents, str) else tuple(agents)
     if not names:

@@ -7,7 +7,8 @@ from these declarations, never written out again, so an engine cannot drift from
 
 from __future__ import annotations
 
-from typing import Dict, Literal, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Literal, Optional
 
 import pyarrow as pa
 
@@ -52,7 +53,7 @@ __all__ = [
 ]
 
 
-def provenance() -> Dict[str, str]:
+def provenance() -> dict[str, str]:
     """What judged a bulk table: the versions of robotsrules and of its data tables (the
     crawler registry's ``version`` and ``compiled`` date, the usage vocabularies and the
     aipref revision they read, the robots.txt extensions), as flat ``robotsrules.*`` keys.
@@ -237,7 +238,7 @@ STANCE_SORTED_COLUMNS = ("origin", "body", "status")
 
 FileFormat = Literal["parquet", "csv", "json", "text"]
 """The table file formats the engines read (:func:`file_format`)."""
-FILE_FORMATS: Dict[str, FileFormat] = {
+FILE_FORMATS: dict[str, FileFormat] = {
     ".parquet": "parquet", ".pq": "parquet",
     ".csv": "csv", ".tsv": "csv",
     ".jsonl": "json", ".ndjson": "json", ".json": "json",
@@ -263,7 +264,7 @@ def file_format(path: str) -> Optional[FileFormat]:
 
 Key = Literal["origin", "host"]
 """How URLs find their robots row: by origin (RFC 9309, the default) or by host name."""
-KEYS: Tuple[Key, ...] = ("origin", "host")
+KEYS: tuple[Key, ...] = ("origin", "host")
 
 
 def check_key(key: str) -> Key:
@@ -282,8 +283,8 @@ TOO_COMPLEX = "too-complex"
 
 Missing = Literal["null", "allow", "disallow"]
 """What an origin without a robots row gets: ``null`` (unknown, the default), or a verdict."""
-MISSING: Tuple[Missing, ...] = ("null", "allow", "disallow")
-_MISSING_VERDICT: Dict[str, Optional[bool]] = {"null": None, "allow": True, "disallow": False}
+MISSING: tuple[Missing, ...] = ("null", "allow", "disallow")
+_MISSING_VERDICT: dict[str, Optional[bool]] = {"null": None, "allow": True, "disallow": False}
 
 
 def missing_verdict(missing: str) -> Optional[bool]:

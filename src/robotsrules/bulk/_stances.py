@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Optional, Union
 
 import pyarrow as pa
 
@@ -18,10 +19,10 @@ from ._schemas import STANCE_SCHEMA, STANCE_SORTED_COLUMNS, TOO_COMPLEX, Key
 __all__ = ["GroupStance", "StanceColumns", "StanceRow", "Stoppable", "agent_stoppable",
            "check_stance_mode", "group_stance", "stance_row", "stances", "stances_sorted"]
 
-GroupStance = Tuple[Optional[str], str, Optional[str], List[int], List[str], List[str], bool]
+GroupStance = tuple[Optional[str], str, Optional[str], list[int], list[str], list[str], bool]
 """(kind, reason, scope, lines, disallowed, allowed, complete): what the rules say, shared
 by every agent the same group governs."""
-StanceRow = Tuple[Optional[str], str, Optional[str], List[int], List[str], List[str], bool,
+StanceRow = tuple[Optional[str], str, Optional[str], list[int], list[str], list[str], bool,
                   Optional[bool]]
 """(kind, reason, scope, lines, disallowed, allowed, complete, stoppable): one stance answer."""
 
@@ -48,7 +49,7 @@ class Stoppable:
 
     def __init__(self, crawlers: Optional[Sequence[Crawler]] = None) -> None:
         self._crawlers = crawlers
-        self._found: Dict[str, Optional[bool]] = {}
+        self._found: dict[str, Optional[bool]] = {}
 
     def __call__(self, agent: str) -> Optional[bool]:
         if agent not in self._found:
@@ -96,12 +97,12 @@ class StanceColumns:
     __slots__ = ("columns", "stoppable")
 
     def __init__(self, stoppable: Optional[Stoppable] = None) -> None:
-        self.columns: List[List[Any]] = [[] for _ in STANCE_SCHEMA.names]
+        self.columns: list[list[Any]] = [[] for _ in STANCE_SCHEMA.names]
         self.stoppable = Stoppable() if stoppable is None else stoppable
 
     def add_site(self, site: str, robots: RobotsTxt, agents: Sequence[str]) -> None:
         """One row per agent; agents that share a group share one exploration."""
-        seen: Dict[int, Tuple[Any, GroupStance]] = {}  # the value keeps the rules alive
+        seen: dict[int, tuple[Any, GroupStance]] = {}  # the value keeps the rules alive
         for agent in agents:
             rules = robots.for_agent(agent)
             found = seen.get(id(rules))

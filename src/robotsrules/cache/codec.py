@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Optional
 
 from ..errors import CorruptEntry
 from ..policy import FORBIDDEN, OK, UNAVAILABLE, UNREACHABLE, Entry, FetchResult
@@ -98,7 +98,7 @@ def _check_bool(value: Any) -> bool:
     return value
 
 
-def _check_strs(value: Any) -> Tuple[str, ...]:
+def _check_strs(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise ValueError(f"expected a list, got {type(value).__name__}")
     return tuple(_check_str(item) for item in value)
@@ -111,7 +111,7 @@ def _optional(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
 # Every FetchResult field but those of its rules (``body``, ``cut``, ``synthetic``, ``mode``:
 # stored apart, see the module docstring), with the check its JSON value must pass. A test
 # guards that this table names every field.
-_FIELDS: Dict[str, Callable[[Any], Any]] = {
+_FIELDS: dict[str, Callable[[Any], Any]] = {
     "url": _check_str,
     "outcome": _check_outcome,
     "status": _optional(_check_int),
@@ -125,8 +125,8 @@ _FIELDS: Dict[str, Callable[[Any], Any]] = {
 }
 
 
-def _result_header(result: FetchResult, bodies: List[bytes]) -> Dict[str, Any]:
-    header: Dict[str, Any] = {name: getattr(result, name) for name in _FIELDS}
+def _result_header(result: FetchResult, bodies: list[bytes]) -> dict[str, Any]:
+    header: dict[str, Any] = {name: getattr(result, name) for name in _FIELDS}
     header["redirects"] = list(result.redirects)
     kind = result.synthetic
     if kind is not None and not result.body:  # rules from no file: nothing to store
@@ -142,7 +142,7 @@ def _result_header(result: FetchResult, bodies: List[bytes]) -> Dict[str, Any]:
 
 def encode(entry: Entry) -> bytes:
     """The bytes that :func:`decode` turns back into an entry equal to ``entry``."""
-    bodies: List[bytes] = []
+    bodies: list[bytes] = []
     good: Any = None
     latest = _result_header(entry.latest, bodies)
     if entry.good is not None:
@@ -180,10 +180,10 @@ class _Reader:
 # What a header says about one result, checked but not built: the FetchResult fields but
 # ``robots``, and how to rebuild the rules (a synthetic kind, or body, truncated, synthetic,
 # mode).
-_Checked = Tuple[Dict[str, Any], Tuple[Any, ...]]
+_Checked = tuple[dict[str, Any], tuple[Any, ...]]
 
 
-def _check_robots(spec: Any, reader: _Reader) -> Tuple[Any, ...]:
+def _check_robots(spec: Any, reader: _Reader) -> tuple[Any, ...]:
     if not isinstance(spec, dict):
         raise ValueError("robots: expected an object")
     kind = spec.get("kind")
@@ -205,7 +205,7 @@ def _check_robots(spec: Any, reader: _Reader) -> Tuple[Any, ...]:
 def _check_result(spec: Any, reader: _Reader) -> _Checked:
     if not isinstance(spec, dict):
         raise ValueError("result: expected an object")
-    values: Dict[str, Any] = {}
+    values: dict[str, Any] = {}
     for name, check in _FIELDS.items():
         if name not in spec:
             raise ValueError(f"result: missing field {name!r}")

@@ -50,7 +50,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Any, Optional, Tuple, Union
+from typing import Any, Optional, Union
 
 from .._tables._datafile import user_path
 from ..errors import InvalidArgument
@@ -166,7 +166,7 @@ class SQLiteStore:
         self._read_lock = self._write_lock if self.path == ":memory:" else threading.Lock()
         self._writer: Optional[sqlite3.Connection] = None
         self._reader: Optional[sqlite3.Connection] = None
-        self._identity: Optional[Tuple[int, int]] = None
+        self._identity: Optional[tuple[int, int]] = None
         self._generation = 0  # connections opened so far: a recovery happens once per file
         self._closed = False
         self._warned_drop = False
@@ -229,7 +229,7 @@ class SQLiteStore:
         self._identity = before if before is not None else self._file_identity()
         self._generation += 1
 
-    def _file_identity(self) -> Optional[Tuple[int, int]]:
+    def _file_identity(self) -> Optional[tuple[int, int]]:
         if self.path == ":memory:":
             return None
         try:
@@ -316,7 +316,7 @@ class SQLiteStore:
         except ValueError:  # damaged, or written by another version
             return None
 
-    def _read(self, origin: str) -> Tuple[bool, Any]:
+    def _read(self, origin: str) -> tuple[bool, Any]:
         """(False, None) once in memory; else (True, the raw data of ``origin`` or None)."""
         with self._read_lock:
             conn = self._live(self._reader)

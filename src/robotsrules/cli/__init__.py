@@ -23,7 +23,8 @@ import argparse
 import contextlib
 import os
 import sys
-from typing import Any, NoReturn, Optional, Sequence, TextIO, cast
+from collections.abc import Sequence
+from typing import Any, NoReturn, Optional, TextIO, cast
 
 from .._terminal import visible
 from ..errors import RobotsError

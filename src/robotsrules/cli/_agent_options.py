@@ -10,7 +10,7 @@ once. An agent that is no product token is a usage error (exit 2) before any wor
 from __future__ import annotations
 
 import argparse
-from typing import Dict, List, Sequence, Tuple
+from collections.abc import Sequence
 
 from .._tables._crawlers import Crawler
 from ..errors import InvalidAgent, RobotsError
@@ -31,7 +31,7 @@ def add_agent_options(parser: argparse.ArgumentParser, agent_help: str = "",
     from .._tables._crawlers import registry
 
     shipped = registry()
-    aliases: Dict[str, List[str]] = {}
+    aliases: dict[str, list[str]] = {}
     for alias, category in shipped.aliases.items():
         aliases.setdefault(category, []).append(alias)
     listed = ", ".join(name + (f" ({', '.join(aliases[name])})" if name in aliases else "")
@@ -47,7 +47,7 @@ def add_agent_options(parser: argparse.ArgumentParser, agent_help: str = "",
                         help="use only the --crawlers file, not the shipped table")
 
 
-def crawler_table(args: argparse.Namespace) -> Tuple[Crawler, ...]:
+def crawler_table(args: argparse.Namespace) -> tuple[Crawler, ...]:
     """The crawler table the command line asked for (shipped, extended or replaced)."""
     from .._tables._crawlers import known_crawlers
 
@@ -58,13 +58,13 @@ def crawler_table(args: argparse.Namespace) -> Tuple[Crawler, ...]:
     return known_crawlers(table, replace=replace)
 
 
-def expand_agents(args: argparse.Namespace, more: Sequence[str] = ()) -> List[str]:
+def expand_agents(args: argparse.Namespace, more: Sequence[str] = ()) -> list[str]:
     """``--agent`` values, then ``more`` (names the command read elsewhere), then the tokens
     of every ``--agent-category``, without repeats."""
     from .._tables._crawlers import category_tokens
 
     given = getattr(args, "agent", None)
-    agents: List[str] = [given] if isinstance(given, str) else list(given or [])
+    agents: list[str] = [given] if isinstance(given, str) else list(given or [])
     agents.extend(more)
     categories = getattr(args, "agent_category", None)
     if categories:
@@ -74,7 +74,7 @@ def expand_agents(args: argparse.Namespace, more: Sequence[str] = ()) -> List[st
     return list(dict.fromkeys(agents))
 
 
-def command_agents(args: argparse.Namespace, more: Sequence[str] = ()) -> List[str]:
+def command_agents(args: argparse.Namespace, more: Sequence[str] = ()) -> list[str]:
     """:func:`expand_agents` for a command that needs at least one agent: each checked as a
     product token, a ``RobotsError`` (exit 2, one line) when none is given."""
     agents = expand_agents(args, more)
@@ -84,7 +84,7 @@ def command_agents(args: argparse.Namespace, more: Sequence[str] = ()) -> List[s
     return agents
 
 
-def check_agents(agents: List[str], args: argparse.Namespace) -> None:
+def check_agents(agents: list[str], args: argparse.Namespace) -> None:
     """Each agent checked as a product token (a caller mistake: said before any work)."""
     from .._rules._agents import agent_tokens
 

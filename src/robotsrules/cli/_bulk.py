@@ -23,7 +23,8 @@ import os
 import sys
 import threading
 import time
-from typing import Any, Callable, Optional, Sequence, TextIO
+from collections.abc import Sequence
+from typing import Any, Callable, Optional, TextIO
 
 from ..errors import RobotsError
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 from .._terminal import visible
 from .._typing import assert_never
@@ -147,14 +147,14 @@ def served_note(reason: ServedReason) -> Optional[str]:
     assert_never(reason)
 
 
-def usage_lines_json(lines: Tuple[UsageLine, ...]) -> List[Dict[str, Any]]:
+def usage_lines_json(lines: tuple[UsageLine, ...]) -> list[dict[str, Any]]:
     """Usage lines as JSON objects (``usage --json``, and in every verdict's JSON)."""
     return [{"line": u.line, "directive": u.directive, "value": u.value,
              "pattern": u.pattern or None,
              "states": {name: value for name, value in u.statements}} for u in lines]
 
 
-def verdict_json(verdict: Verdict) -> Dict[str, Any]:
+def verdict_json(verdict: Verdict) -> dict[str, Any]:
     """A verdict as the JSON outputs show it (``check``, ``explain``, ``agents``, ``diff``);
     an absent file (the status rules decided) has no group lines."""
     rule = verdict.rule

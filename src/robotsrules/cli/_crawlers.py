@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any, Dict, List, Optional, TextIO
+from typing import Any, Optional, TextIO
 
 from .._tables._addresses import (
     MAX_LIST_BYTES,
@@ -92,7 +92,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
                           "the old copy is kept") from None
     failed = [change for change in changes if change.outcome == "failed"]
     if args.json:
-        document: Dict[str, Any] = {
+        document: dict[str, Any] = {
             "written": str(target), "from": current.origin,
             "lists": [{"name": change.name, "outcome": change.outcome,
                        "added": list(change.added), "removed": list(change.removed),
@@ -100,7 +100,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         json.dump(document, out, indent=2)
         out.write("\n")
     else:
-        lines: List[str] = [_line(change) for change in changes]
+        lines: list[str] = [_line(change) for change in changes]
         out.write("\n".join(lines) + "\n")
         out.write(f"wrote {target} (from the {current.origin} copy; "
                   f"{len(changes) - len(failed)} of {len(changes)} lists read or kept current)\n")

@@ -20,7 +20,8 @@ import contextlib
 import os
 import stat
 import sys
-from typing import Any, BinaryIO, Callable, Iterator, NamedTuple, Optional, Sequence, Tuple
+from collections.abc import Iterator, Sequence
+from typing import Any, BinaryIO, Callable, NamedTuple, Optional
 
 from ..errors import RobotsError
 from ..robotstxt import DEFAULT_MAX_BYTES, Mode, RobotsTxt, parse
@@ -142,7 +143,7 @@ class Loaded(NamedTuple):
     fetched: Any
 
 
-def load(source: str, args: argparse.Namespace) -> Tuple[RobotsTxt, str]:
+def load(source: str, args: argparse.Namespace) -> tuple[RobotsTxt, str]:
     """A robots.txt from a file path, '-' (stdin) or a URL (fetched); with a note on how."""
     loaded = load_source(source, args)
     return loaded.robots, loaded.origin
@@ -210,7 +211,7 @@ def robots_source(args: argparse.Namespace, command: str, urls: str = "") -> str
 
 
 def url_lines(name: str, max_octets: Optional[int] = None
-              ) -> Iterator[Tuple[str, Optional[str], Optional[str]]]:
+              ) -> Iterator[tuple[str, Optional[str], Optional[str]]]:
     """The URLs of a list file ('-': stdin), streamed: ``(where, URL, problem)`` with one
     of URL and problem set. One URL a line, blank lines and '#' comments skipped, of
     ``host<TAB>url`` the last field, a UTF-8 BOM skipped; a ``.gz`` file is decompressed;
@@ -228,7 +229,7 @@ def not_utf8(octet: int, column: int) -> str:
 
 
 def list_lines(name: str, max_octets: Optional[int] = None, *, fields: bool = False
-               ) -> Iterator[Tuple[str, Optional[str], Optional[str]]]:
+               ) -> Iterator[tuple[str, Optional[str], Optional[str]]]:
     """The lines of a list file ('-': stdin), streamed as :func:`url_lines` reads them
     (comments, blank lines and a BOM skipped, ``.gz`` decompressed, over-long or non-UTF-8
     lines a problem), each whole and stripped: ``(where, line, problem)``. With ``fields``
@@ -271,7 +272,7 @@ def list_lines(name: str, max_octets: Optional[int] = None, *, fields: bool = Fa
 
 
 def _lines(readline: Callable[[int], bytes], label: str = "",
-           max_octets: Optional[int] = None) -> Iterator[Tuple[bytes, bool]]:
+           max_octets: Optional[int] = None) -> Iterator[tuple[bytes, bool]]:
     """The lines of a binary stream, each with True when it was longer than
     :data:`MAX_LIST_LINE` (then only its start is kept; the rest is read and dropped);
     past ``max_octets`` read, a :class:`~robotsrules.RobotsError`."""

@@ -43,8 +43,9 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from types import FrameType
-from typing import Any, Callable, Iterator, List, Optional
+from typing import Any, Callable, Optional
 
 __all__ = ["GRACE", "GRACE_ENGINE", "GRACE_PYTHON", "Gate", "Interrupted", "JobStop",
            "Terminated", "current"]
@@ -69,7 +70,7 @@ class Interrupted(Exception):
     """Raised by :meth:`JobStop.check` at a safe point once a stop signal has arrived."""
 
 
-_current: List[Gate] = []
+_current: list[Gate] = []
 
 
 def current() -> Optional[Gate]:
@@ -105,7 +106,7 @@ class JobStop:
         """The running engine's interrupt (None: pure Python work)."""
         self.partial: Optional[str] = None
         """The temporary output file to remove on a hard stop."""
-        self.scratch: List[str] = []
+        self.scratch: list[str] = []
         """Directories to remove on a hard stop."""
         self.lock = threading.Lock()
         """Held while the output is renamed to its final name."""

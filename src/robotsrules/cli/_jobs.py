@@ -16,7 +16,8 @@ import argparse
 import contextlib
 import os
 import shutil
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
+from collections.abc import Iterator
+from typing import Any, Callable, Optional
 
 from .._tables._purposes import check_purposes
 from .._terminal import first_line
@@ -87,7 +88,7 @@ def _date_column(relation: Any, name: str, where: str) -> None:
                           "since 1970, convert them first (in DuckDB: to_timestamp(column))")
 
 
-def _robots_rows(args: argparse.Namespace, robots: Any) -> Tuple[List[str], Any]:
+def _robots_rows(args: argparse.Namespace, robots: Any) -> tuple[list[str], Any]:
     """The robots table's columns, and origin -> its governing ``(body, status, date)`` row
     (None without one): the table read once more into an index, for what a bulk run adds
     beside its verdicts (the manifest, the licence columns; issue 26)."""
@@ -137,7 +138,7 @@ def with_licenses(args: argparse.Namespace, robots: Any, batches: Any) -> Iterat
     from ..bulk._rows import robots_for
 
     _, lookup = _robots_rows(args, robots)
-    given: Dict[str, Any] = {}
+    given: dict[str, Any] = {}
     if args.licenses:
         con = duckdb.connect()
         try:
@@ -148,10 +149,10 @@ def with_licenses(args: argparse.Namespace, robots: Any, batches: Any) -> Iterat
             if isinstance(url, str) and body is not None:
                 given[url.strip()] = body
     purposes = list(dict.fromkeys(args.purpose)) if args.licenses else []
-    links: Dict[Tuple[str, str], Optional[Tuple[str, ...]]] = {}
-    documents: Dict[Tuple[str, str], LicenseDocument] = {}
+    links: dict[tuple[str, str], Optional[tuple[str, ...]]] = {}
+    documents: dict[tuple[str, str], LicenseDocument] = {}
 
-    def urls_of(origin: Optional[str], agent: str) -> Optional[Tuple[str, ...]]:
+    def urls_of(origin: Optional[str], agent: str) -> Optional[tuple[str, ...]]:
         if origin is None:
             return None
         key = (origin, agent)
@@ -176,7 +177,7 @@ def with_licenses(args: argparse.Namespace, robots: Any, batches: Any) -> Iterat
         columns = [*batch.columns,
                    pa.array([None if f is None else " ".join(f) for f in found], pa.string())]
         if purposes:
-            answers: List[List[Optional[str]]] = [[] for _ in purposes]
+            answers: list[list[Optional[str]]] = [[] for _ in purposes]
             for url, origin, links_found in zip(batch.column("url").to_pylist(),
                                                 batch.column("origin").to_pylist(), found):
                 if links_found is None or origin is None:
@@ -190,7 +191,7 @@ def with_licenses(args: argparse.Namespace, robots: Any, batches: Any) -> Iterat
         yield pa.RecordBatch.from_arrays(columns, schema=license_schema(args))
 
 
-def bulk_manifest(args: argparse.Namespace, robots: Any, agents: List[str]) -> Any:
+def bulk_manifest(args: argparse.Namespace, robots: Any, agents: list[str]) -> Any:
     """The evidence manifest of a bulk run (issue 26): each origin's record names the
     capture it was judged by (:func:`_robots_rows`)."""
     from .._manifest import PAGE_PROTOCOLS, Manifest
@@ -213,7 +214,7 @@ def bulk_manifest(args: argparse.Namespace, robots: Any, agents: List[str]) -> A
                     producer="robotsrules bulk", lookup=lookup)
 
 
-def warc_table(paths: List[str], every: bool = False) -> Any:
+def warc_table(paths: list[str], every: bool = False) -> Any:
     """The robots table of ``--robots-warc`` (the newest capture per site; ``every``: all
     captures, for ``--as-of``), its problems and counts said on standard error."""
     need("warcio")
@@ -234,10 +235,10 @@ def warc_table(paths: List[str], every: bool = False) -> Any:
     return table
 
 
-Job = Tuple[Iterator[Any], Optional[int], Any]
+Job = tuple[Iterator[Any], Optional[int], Any]
 
 
-def duckdb_job(args: argparse.Namespace, robots: Any, agents: List[str], stop: JobStop) -> Job:
+def duckdb_job(args: argparse.Namespace, robots: Any, agents: list[str], stop: JobStop) -> Job:
     """The verdicts (or ``--any-agent`` rows) on DuckDB: ``(batches, total URLs, close)``."""
     import duckdb
 
@@ -278,7 +279,7 @@ def duckdb_job(args: argparse.Namespace, robots: Any, agents: List[str], stop: J
     return iter(reader), total, close
 
 
-def as_of_job(args: argparse.Namespace, robots: Any, agents: List[str], stop: JobStop) -> Job:
+def as_of_job(args: argparse.Namespace, robots: Any, agents: list[str], stop: JobStop) -> Job:
     """``--as-of``: DuckDB reads both tables, the core judges each URL by the capture in
     force at its date (:func:`robotsrules.bulk.as_of_verdicts`)."""
     if args.purpose:  # which capture's usage lines would answer is not defined (--strictest)
@@ -324,7 +325,7 @@ def _spark_needs() -> None:
         raise RobotsError("--engine spark needs Java 17 or later (java not found)")
 
 
-def _spark_session(args: argparse.Namespace, stop: Any) -> Tuple[Any, str, Callable[[], None]]:
+def _spark_session(args: argparse.Namespace, stop: Any) -> tuple[Any, str, Callable[[], None]]:
     """A Spark session for a command-line job (``--spark-master``), a scratch folder that
     the stop handling removes (``stop.scratch``), a stop signal that cancels the running
     Spark jobs (``stop.interrupt``), and the ``close`` that ends both."""
@@ -360,7 +361,7 @@ def _spark_failures(close: Callable[[], None]) -> Iterator[None]:
         raise EngineError(f"spark job failed: {first_line(error)}") from None
 
 
-def spark_job(args: argparse.Namespace, robots: Any, agents: List[str], stop: JobStop) -> Job:
+def spark_job(args: argparse.Namespace, robots: Any, agents: list[str], stop: JobStop) -> Job:
     """The verdicts on Spark (``--as-of`` too), written in parallel to a scratch folder,
     then streamed: ``(batches, total URLs, close)``."""
     _spark_needs()
@@ -411,8 +412,8 @@ def stance_crawlers(args: argparse.Namespace) -> Any:
     return crawler_table(args) if getattr(args, "crawlers", None) else None
 
 
-def duckdb_stances(args: argparse.Namespace, robots: Any, agents: List[str],
-                   stop: JobStop) -> Tuple[Iterator[Any], Callable[[], None]]:
+def duckdb_stances(args: argparse.Namespace, robots: Any, agents: list[str],
+                   stop: JobStop) -> tuple[Iterator[Any], Callable[[], None]]:
     """One stance row per site and agent, the robots table indexed by DuckDB then read in
     Python: ``(batches, close)``."""
     import duckdb
@@ -433,8 +434,8 @@ def duckdb_stances(args: argparse.Namespace, robots: Any, agents: List[str],
     return stances(index, agents, mode=args.mode, crawlers=stance_crawlers(args)), nothing
 
 
-def spark_stances(args: argparse.Namespace, robots: Any, agents: List[str],
-                  stop: JobStop) -> Tuple[Iterator[Any], Callable[[], None]]:
+def spark_stances(args: argparse.Namespace, robots: Any, agents: list[str],
+                  stop: JobStop) -> tuple[Iterator[Any], Callable[[], None]]:
     """One stance row per site and agent on Spark: ``(batches, close)``."""
     _spark_needs()
     import pyarrow as pa
@@ -484,8 +485,8 @@ def pages_schema(args: argparse.Namespace) -> Any:
     return page_table_schema(args.purpose)
 
 
-def pages_job(args: argparse.Namespace, robots: Any, agents: List[str], stop: Any,
-              manifest: Any = None) -> Tuple[Iterator[Any], Optional[int], Callable[[], None]]:
+def pages_job(args: argparse.Namespace, robots: Any, agents: list[str], stop: Any,
+              manifest: Any = None) -> tuple[Iterator[Any], Optional[int], Callable[[], None]]:
     """The ``bulk --pages-warc`` job for :mod:`robotsrules.cli._bulk`: ``(batches, total,
     close)``, the batches of the page table streamed (``total`` is unknown: ``None``).
 
@@ -531,7 +532,7 @@ def pages_job(args: argparse.Namespace, robots: Any, agents: List[str], stop: An
     return batches(), None, nothing
 
 
-def page_observer(manifest: Any, purposes: List[str]) -> Callable[..., None]:
+def page_observer(manifest: Any, purposes: list[str]) -> Callable[..., None]:
     """The :func:`robotsrules.bulk.page_batches` hook that records a page run in an evidence
     manifest: the robots.txt verdict (with its deciding line when it refuses) and the page's
     refusals with their deciding directives."""
@@ -552,8 +553,8 @@ def page_observer(manifest: Any, purposes: List[str]) -> Callable[..., None]:
     return observe
 
 
-def _spark_pages(args: argparse.Namespace, robots: Any, agents: List[str], stop: Any
-                 ) -> Tuple[Iterator[Any], Optional[int], Callable[[], None]]:
+def _spark_pages(args: argparse.Namespace, robots: Any, agents: list[str], stop: Any
+                 ) -> tuple[Iterator[Any], Optional[int], Callable[[], None]]:
     """``--engine spark``: one Spark task per WARC file (:func:`robotsrules.spark.page_verdicts`),
     written in parallel to a scratch directory, then streamed into ``--out``."""
     _spark_needs()

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Dict, List, Optional, TextIO
+from typing import Any, Optional, TextIO
 
 from .._rsl import (
     USAGE_TOKENS,
@@ -112,7 +112,7 @@ class _Source:
             self.robots = parse(got.data)  # past 500 KiB: cut there, as a crawler does
             self.where = f"robots.txt {source}"
 
-    def documents(self, agent: str, cache: Any) -> List[LicenseDocument]:
+    def documents(self, agent: str, cache: Any) -> list[LicenseDocument]:
         """The licence documents for ``agent``."""
         if self.document is not None:
             return [self.document]
@@ -123,14 +123,14 @@ class _Source:
         return [cache.license_document(link, origin=self.site) for link in links]
 
 
-def _names(args: argparse.Namespace) -> List[str]:
+def _names(args: argparse.Namespace) -> list[str]:
     names = list(dict.fromkeys(args.purpose)) or list(USAGE_TOKENS)
     for name in names:
         usage_token(name)  # InvalidPurpose (a RobotsError): exit 2 before any fetch
     return names
 
 
-def document_json(document: LicenseDocument) -> Dict[str, Any]:
+def document_json(document: LicenseDocument) -> dict[str, Any]:
     """A licence document as a JSON object (``license --json``)."""
     return {
         "url": document.url, "origin": document.origin, "state": document.state,
@@ -141,7 +141,7 @@ def document_json(document: LicenseDocument) -> Dict[str, Any]:
     }
 
 
-def _content_json(content: Content) -> Dict[str, Any]:
+def _content_json(content: Content) -> dict[str, Any]:
     return {
         "url": content.url, "line": content.line, "server": content.server,
         "encrypted": content.encrypted,
@@ -161,7 +161,7 @@ def _content_json(content: Content) -> Dict[str, Any]:
     }
 
 
-def _answer_json(answer: LicenseAnswer) -> Dict[str, Any]:
+def _answer_json(answer: LicenseAnswer) -> dict[str, Any]:
     return {"token": answer.token, "status": answer.status, "allowed": answer.allowed,
             "reason": answer.reason, "source": answer.source}
 
@@ -195,7 +195,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         code = EXIT_ERROR
     results = []
     for agent, documents in found:
-        reports: List[Dict[str, Any]] = []
+        reports: list[dict[str, Any]] = []
         for url in args.urls:
             terms = LicenseTerms(url, tuple(documents), user=args.user, geo=args.geo)
             answers = [terms.answer(name) for name in names]
@@ -231,7 +231,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     return _said(code, broken)
 
 
-def _said(code: int, broken: List[str]) -> int:
+def _said(code: int, broken: list[str]) -> int:
     """``code``; exit 2 for documents that could not be had says so on standard error."""
     if broken:
         from ._output import fail
@@ -267,14 +267,14 @@ def _document_text(document: LicenseDocument, out: TextIO, show_contents: bool) 
 # -- lint --fetch ---------------------------------------------------------------------------------
 
 def fetched_diagnostics(content: bytes, origin: Optional[str], args: argparse.Namespace
-                        ) -> List[Diagnostic]:
+                        ) -> list[Diagnostic]:
     """R702-R704 for the ``License`` lines of ``content``: each document is fetched (the
     robots.txt fetch policy; no credentials) and judged. ``origin``: the site the file is
     for (None: a local file, whose ``<content url>`` origins cannot be checked)."""
     robots = parse(content)
     lines = [line for line in robots.lines if line.key == "license" and line.value]
-    found: List[Diagnostic] = []
-    documents: Dict[str, LicenseDocument] = {}
+    found: list[Diagnostic] = []
+    documents: dict[str, LicenseDocument] = {}
     with _checker(args) as cache:
         for line in lines:
             url = line.value
@@ -292,7 +292,7 @@ def _column(raw: str, value: str) -> int:
 
 
 def _judged(document: LicenseDocument, number: int, column: int, url: str
-            ) -> List[Diagnostic]:
+            ) -> list[Diagnostic]:
     escapes = CONTROL_ESCAPES
     if document.state in ("unreachable", "unavailable"):
         status = f" (HTTP {document.status})" if document.status is not None else ""

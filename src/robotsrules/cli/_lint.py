@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, List, Optional, TextIO, Tuple
+from typing import Any, Optional, TextIO
 
 from .._scope import origin_of
 from .._terminal import visible
@@ -40,14 +40,14 @@ _LINT_BYTES = 2 * DEFAULT_MAX_BYTES
 class _Linted:
     """One source's findings (``content`` None: there was no file to lint)."""
 
-    def __init__(self, name: str, diagnostics: List[Any], absent: Optional[str]) -> None:
+    def __init__(self, name: str, diagnostics: list[Any], absent: Optional[str]) -> None:
         self.name = name
         self.diagnostics = diagnostics
         self.absent = absent
 
 
 def _read(source: str, agent: Optional[str], args: argparse.Namespace
-          ) -> Tuple[Optional[bytes], str, Optional[str]]:
+          ) -> tuple[Optional[bytes], str, Optional[str]]:
     """The octets to lint, the name to report them under, and why there are none."""
     if not is_url(source):
         got = read_input(source, _LINT_BYTES)
@@ -92,10 +92,10 @@ def _lint_cmd(args: argparse.Namespace, out: TextIO) -> int:
     check_agents(agents, args)
     form = "json" if args.json else args.format
     failing = set(SEVERITIES[:_FAIL_ON[args.fail_on]])
-    found: List[_Linted] = []
+    found: list[_Linted] = []
     for source in args.sources:
         # a URL is fetched as each agent (a server may answer each differently); a file once
-        asked: List[Optional[str]] = list(agents) if agents and is_url(source) else [None]
+        asked: list[Optional[str]] = list(agents) if agents and is_url(source) else [None]
         for agent in asked:
             content, name, absent = _read(source, agent, args)
             if agent is not None and len(agents) > 1:

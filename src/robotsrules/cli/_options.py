@@ -12,7 +12,8 @@ from __future__ import annotations
 import argparse
 import math
 import re
-from typing import Any, Callable, List, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any, Callable, Optional
 
 from .._terminal import visible
 from .._version import __version__
@@ -238,7 +239,7 @@ class _Intermixed:
         self.parser = parser
         self.inside = False
 
-    def __call__(self, args: Optional[List[str]] = None,
+    def __call__(self, args: Optional[list[str]] = None,
                  namespace: Optional[argparse.Namespace] = None) -> Any:
         if self.inside:  # parse_known_intermixed_args calls parse_known_args itself
             return argparse.ArgumentParser.parse_known_args(self.parser, args, namespace)

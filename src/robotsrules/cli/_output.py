@@ -23,7 +23,7 @@ import argparse
 import os
 import re
 import sys
-from typing import Any, Callable, Dict, TextIO
+from typing import Any, Callable, TextIO
 
 from .._terminal import CONTROL_ESCAPES, visible
 from ._common import EXIT_ERROR
@@ -40,7 +40,7 @@ def _json_escape(code: int) -> str:
 
 
 _TEXT = {code: escape for code, escape in CONTROL_ESCAPES.items() if code != 0x0A}
-_JSON: Dict[int, str] = {code: _json_escape(code) for code in CONTROL_ESCAPES if code >= 0x7F}
+_JSON: dict[int, str] = {code: _json_escape(code) for code in CONTROL_ESCAPES if code >= 0x7F}
 _SGR = re.compile(r"(\x1b\[[0-9;]*m)")
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
-from typing import Any, Dict, List, Optional, TextIO, Tuple
+from typing import Any, Optional, TextIO
 
 from .._page import DEFAULT_HEAD_BYTES, Directive, PageSignals, admit_page
 from .._rules._usage import Usage
@@ -40,7 +40,7 @@ _WHY = {
 }
 
 
-def read_response(data: bytes) -> Tuple[List[Tuple[str, str]], bytes]:
+def read_response(data: bytes) -> tuple[list[tuple[str, str]], bytes]:
     """Split a saved HTTP response into its header pairs and body.
 
     Data that does not start with an HTTP status line is a body without headers. Every
@@ -51,7 +51,7 @@ def read_response(data: bytes) -> Tuple[List[Tuple[str, str]], bytes]:
     return headers, body
 
 
-def _read_saved(data: bytes) -> Tuple[List[Tuple[str, str]], bytes, Optional[int]]:
+def _read_saved(data: bytes) -> tuple[list[tuple[str, str]], bytes, Optional[int]]:
     """:func:`read_response` and the last response's status (``None``: no status line).
     The final response's block is found by the page layer's one rule
     (:func:`robotsrules._page._headers.final_block`) within :data:`_HEADER_BYTES`."""
@@ -67,12 +67,12 @@ def _read_saved(data: bytes) -> Tuple[List[Tuple[str, str]], bytes, Optional[int
     return headers, data[body:] if end < len(text) else b"", block_status(head)
 
 
-_Loaded = Tuple[List[Tuple[str, str]], bytes, str, Optional[int], bool]
+_Loaded = tuple[list[tuple[str, str]], bytes, str, Optional[int], bool]
 """Headers, body, the source's description, status, and whether the body read is only a
 start that does not show it (a saved file read up to its bound: ``got.cut``)."""
 
 
-def _fetch(url: str, args: argparse.Namespace, agents: List[str]) -> _Loaded:
+def _fetch(url: str, args: argparse.Namespace, agents: list[str]) -> _Loaded:
     """The page at ``url`` by the project's fetch (:func:`robotsrules._fetch._fetcher.fetch_page`:
     its time-outs, whole-fetch deadline and bounded body decoder)."""
     from .._fetch._fetcher import fetch_page
@@ -87,7 +87,7 @@ def _fetch(url: str, args: argparse.Namespace, agents: List[str]) -> _Loaded:
         False  # a longer body shows by its length
 
 
-def _load(source: str, args: argparse.Namespace, agents: List[str]) -> _Loaded:
+def _load(source: str, args: argparse.Namespace, agents: list[str]) -> _Loaded:
     """The page: fetched (a URL), or read from a saved response or HTML file ('-': stdin),
     its header blocks and the first ``--max-head-bytes`` of its body, never more; with the
     last response's status (``None``: a file without a status line)."""
@@ -116,7 +116,7 @@ def _markup(body: bytes) -> bool:
         (b"\xff\xfe", b"\xfe\xff"))  # or a UTF-16 text, by its byte order mark
 
 
-def _dechunked(headers: List[Tuple[str, str]], body: bytes, cut: bool, name: str) -> bytes:
+def _dechunked(headers: list[tuple[str, str]], body: bytes, cut: bool, name: str) -> bytes:
     """A saved body whose ``Transfer-Encoding`` names ``chunked`` and that is still chunked
     (RFC 9112 §7.1: it starts with a chunk-size line) de-chunked by the one bounded
     de-chunker (:class:`robotsrules._decoder.Dechunker`: never more octets than the saved
@@ -136,7 +136,7 @@ def _dechunked(headers: List[Tuple[str, str]], body: bytes, cut: bool, name: str
     return data
 
 
-def _decoded(headers: List[Tuple[str, str]], body: bytes, limit: int, cut: bool, name: str
+def _decoded(headers: list[tuple[str, str]], body: bytes, limit: int, cut: bool, name: str
              ) -> bytes:
     """At most ``limit`` octets of a saved body, de-chunked when it is still chunked
     (:func:`_dechunked`) and decoded as its ``Content-Encoding`` says by the one bounded body
@@ -181,13 +181,13 @@ def _why(signals: PageSignals, name: str) -> Optional[Directive]:
     return None
 
 
-def _purposes(args: argparse.Namespace) -> List[str]:
+def _purposes(args: argparse.Namespace) -> list[str]:
     from .._tables._purposes import CONTENT_SIGNALS
 
     return list(check_purposes(args.purpose)) if args.purpose else list(CONTENT_SIGNALS)
 
 
-def _report(signals: PageSignals, source: str, purposes: List[str]) -> Dict[str, Any]:
+def _report(signals: PageSignals, source: str, purposes: list[str]) -> dict[str, Any]:
     data = signals.as_dict()
     data["source"] = source
     data["decided_by"] = {name: (d._asdict() if (d := _why(signals, name)) else None)
@@ -205,7 +205,7 @@ def _yes(value: bool) -> str:
     return "yes" if value else "no"
 
 
-def _print_text(signals: PageSignals, source: str, purposes: List[str], out: TextIO,
+def _print_text(signals: PageSignals, source: str, purposes: list[str], out: TextIO,
                 heading: str = "purposes:") -> None:
     out.write(f"{visible(source)} (agent {visible(', '.join(signals.agent))})\n")
     if signals.head_cut:
@@ -263,7 +263,7 @@ def _print_licences(signals: PageSignals, out: TextIO) -> None:
         out.write(visible(f"payment: {signals.pricing.describe()}") + "\n")
 
 
-def _site_tdmrep(url: str, args: argparse.Namespace, agents: List[str]) -> Optional[Any]:
+def _site_tdmrep(url: str, args: argparse.Namespace, agents: list[str]) -> Optional[Any]:
     """The TDMRep site file (``/.well-known/tdmrep.json``) of a fetched page's origin,
     through :meth:`robotsrules.RobotsCache.tdmrep` (the robots.txt fetch policy: a 4xx is
     absent, an unreachable site reserved); ``None`` for a page read from a file."""
@@ -275,7 +275,7 @@ def _site_tdmrep(url: str, args: argparse.Namespace, agents: List[str]) -> Optio
         return cache.tdmrep(url)
 
 
-def _site(args: argparse.Namespace, agents: List[str]) -> Optional[Any]:
+def _site(args: argparse.Namespace, agents: list[str]) -> Optional[Any]:
     """The site's robots.txt (``--robots``), or ``None``."""
     if not args.robots:
         return None
@@ -304,7 +304,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     admission = admit_page(headers, body, agents=agents, purposes=purposes, url=url,
                            usage=usage, max_head_bytes=args.max_head_bytes, status=status,
                            cut=cut, tdmrep=tdmrep)
-    documents: List[Dict[str, Any]] = []
+    documents: list[dict[str, Any]] = []
     for number, (agent, signals) in enumerate(zip(agents, admission.signals)):
         # one agent: the output of before --agent-category
         answers = admission.answers[number * len(purposes):(number + 1) * len(purposes)]

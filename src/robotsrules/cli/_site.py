@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Dict, List, Optional, TextIO
+from typing import Any, Optional, TextIO
 
 from .._terminal import visible
 from ..errors import RobotsError
@@ -63,7 +63,7 @@ def _fetch(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_ALLOWED
 
 
-def _fetch_json(result: Any, agent: Optional[str]) -> Dict[str, Any]:
+def _fetch_json(result: Any, agent: Optional[str]) -> dict[str, Any]:
     robots = result.robots
     report = {
         "url": result.url, "outcome": result.outcome, "status": result.status,
@@ -197,7 +197,7 @@ def _unlisted(token: str) -> Any:
                    source="")
 
 
-def _crawler_json(crawler: Any) -> Dict[str, Any]:
+def _crawler_json(crawler: Any) -> dict[str, Any]:
     from ._stance import crawler_json
 
     return crawler_json(crawler)
@@ -248,7 +248,7 @@ def _diff_cmd(args: argparse.Namespace, out: TextIO) -> int:
     check_agents(agents, args)  # a caller mistake: say so before any work
     old, old_name = load(args.old, args)
     new, new_name = load(args.new, args)
-    urls: Optional[List[str]] = None
+    urls: Optional[list[str]] = None
     bad = 0
     if args.urls:
         urls = []
@@ -301,8 +301,8 @@ def _diff_cmd(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_DISALLOWED if changes else EXIT_ALLOWED
 
 
-def _diff_summary(changes: List[Any]) -> Dict[str, Any]:
-    agents: Dict[str, int] = {}
+def _diff_summary(changes: list[Any]) -> dict[str, Any]:
+    agents: dict[str, int] = {}
     for change in changes:
         agents[change.agent] = agents.get(change.agent, 0) + 1
     newly = sum(1 for c in changes if c.old.allowed and not c.new.allowed)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from typing import Any, Dict, List, TextIO, cast
+from typing import Any, TextIO, cast
 
 from .._rules._stance import Stance
 from .._tables._crawlers import Crawler
@@ -34,7 +34,7 @@ _SAYS = {
 }
 
 
-def stance_json(agent: str, stance: Stance) -> Dict[str, Any]:
+def stance_json(agent: str, stance: Stance) -> dict[str, Any]:
     """One agent's stance as a JSON-ready dict (the ``--json`` form)."""
     return {
         "agent": agent,
@@ -51,7 +51,7 @@ def stance_json(agent: str, stance: Stance) -> Dict[str, Any]:
     }
 
 
-def crawler_json(crawler: Crawler) -> Dict[str, Any]:
+def crawler_json(crawler: Crawler) -> dict[str, Any]:
     """One registry entry as a JSON object (``agents --json``, ``stance --json``)."""
     said = crawler.robots_txt
     return {
@@ -87,7 +87,7 @@ def _table_form(args: argparse.Namespace) -> bool:
     return False
 
 
-def _agents_after(args: argparse.Namespace) -> List[str]:
+def _agents_after(args: argparse.Namespace) -> list[str]:
     """``stance --agent GPTBot CCBot FILE`` (several names after one ``--agent``, the
     form of before): the robots.txt is the positional argument that is a URL, '-' or an
     existing path (else the first); the others are agents, accepted with a hint and

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Dict, List, Optional, TextIO
+from typing import Any, Optional, TextIO
 
 from .._rules._usage import Usage
 from .._tables._purposes import PURPOSES, revision
@@ -24,7 +24,7 @@ from ._common import EXIT_ALLOWED, EXIT_DISALLOWED, usage_lines_json
 _WORD = {True: "yes", False: "no", None: "-"}
 
 
-def usage_json(usage: Usage, reading: Optional[str] = None) -> Dict[str, Any]:
+def usage_json(usage: Usage, reading: Optional[str] = None) -> dict[str, Any]:
     """One URL's :class:`~robotsrules._rules._usage.Usage` as a JSON object, answered in the
     reading of draft-ietf-aipref-vocab revision ``reading`` (``None``: the current one)."""
     return {
@@ -49,9 +49,9 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     agents = command_agents(args)  # --agent and --agent-category tokens
     reading = revision(args.aipref_revision)  # a revision without a reading: exit 2 first
     robots, origin = load(args.source, args)
-    urls: List[str] = args.urls or ["/"]
+    urls: list[str] = args.urls or ["/"]
     code = EXIT_ALLOWED
-    documents: List[Dict[str, Any]] = []
+    documents: list[dict[str, Any]] = []
     paint = painter(out, args)
     if not args.json:
         out.write(f"{visible(origin)}\n(IETF categories read as {reading.name}, {reading.date}"
@@ -59,7 +59,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     for agent in agents:  # one answer per agent, labelled when there are several
         if len(agents) > 1 and not args.json:
             out.write(f"\nagent {visible(agent)}\n")
-        reports: List[Dict[str, Any]] = []
+        reports: list[dict[str, Any]] = []
         documents.append({"source": origin, "agent": agent, "urls": reports})
         if _one_agent(robots, agent, urls, reports, out, paint, describe, args.json,
                       args.aipref_revision):
@@ -70,7 +70,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     return code
 
 
-def _one_agent(robots: Any, agent: str, urls: List[str], reports: List[Dict[str, Any]],
+def _one_agent(robots: Any, agent: str, urls: list[str], reports: list[dict[str, Any]],
                out: TextIO, paint: Any, describe: Any, as_json: bool,
                reading: Optional[str] = None) -> bool:
     """``usage`` for one agent (text written, or JSON reports gathered); True when some

@@ -16,7 +16,8 @@ import functools
 import json
 import os
 import time
-from typing import Any, Callable, Dict, Iterator, List, Optional, Set, TextIO, Tuple
+from collections.abc import Iterator
+from typing import Any, Callable, Optional, TextIO
 
 from .._rules._parser import MAX_LINE_BYTES
 from .._rules._pattern import matches
@@ -65,7 +66,7 @@ def _outcome_note(served: Any) -> str:
     return f"{result.outcome}: {result.error} -> {outcome_meaning(result.outcome)}"
 
 
-_Judge = Callable[[str], Tuple[Callable[[str], Verdict], str, Dict[str, Any]]]
+_Judge = Callable[[str], tuple[Callable[[str], Verdict], str, dict[str, Any]]]
 """A URL -> (its verdict for an agent, a note on the fetch, the fetch as JSON)."""
 
 
@@ -75,7 +76,7 @@ class _Refreshing:
 
     def __init__(self, store: Any) -> None:
         self.store = store
-        self._done: Set[str] = set()
+        self._done: set[str] = set()
 
     def get(self, origin: str) -> Any:
         entry = self.store.get(origin)
@@ -96,19 +97,19 @@ class _Refreshing:
 
 
 @contextlib.contextmanager
-def _judge_from_cache(args: argparse.Namespace, agents: List[str]) -> Iterator[_Judge]:
+def _judge_from_cache(args: argparse.Namespace, agents: list[str]) -> Iterator[_Judge]:
     from .._fetch._robotscache import RobotsCache
     from ..cache import MemoryStore, SQLiteStore, Store
 
     store = MemoryStore() if args.no_cache else SQLiteStore(args.cache)
     used: Store = _Refreshing(store) if args.refresh else store
     started = time.time()
-    told: Set[str] = set()  # origins whose failed fetch was explained on stderr
+    told: set[str] = set()  # origins whose failed fetch was explained on stderr
     with RobotsCache(used, user_agent=user_agent(args, agents=agents), agent=agents[0],
                      timeout=args.timeout) as cache:
-        reread: Dict[int, RobotsTxt] = {}  # --mode: each fetched file re-read once
+        reread: dict[int, RobotsTxt] = {}  # --mode: each fetched file re-read once
 
-        def judge(url: str) -> Tuple[Callable[[str], Verdict], str, Dict[str, Any]]:
+        def judge(url: str) -> tuple[Callable[[str], Verdict], str, dict[str, Any]]:
             if is_url(url):
                 source_url(url)
             served = cache.lookup(url)
@@ -145,13 +146,13 @@ def _explain_for(robots: RobotsTxt, url: str, agent: str) -> Verdict:
 
 
 @contextlib.contextmanager
-def _judge_from_source(args: argparse.Namespace, agents: List[str]) -> Iterator[_Judge]:
+def _judge_from_source(args: argparse.Namespace, agents: list[str]) -> Iterator[_Judge]:
     """``--robots FILE_OR_URL``: one robots.txt for every URL (a URL is fetched once)."""
     loaded = load_source(args.robots, args, agents)
     robots = loaded.robots
     result = loaded.fetched
     if result is None:
-        fetch: Dict[str, Any] = {
+        fetch: dict[str, Any] = {
             "source": args.robots, "outcome": "ok", "status": None, "error": None,
             "served": "file", "cached": False, "fetched_at": None, "expires_at": None}
         said = ""
@@ -162,14 +163,14 @@ def _judge_from_source(args: argparse.Namespace, agents: List[str]) -> Iterator[
         said = ("" if result.outcome == "ok" else
                 f"{result.outcome}: {result.error} -> {outcome_meaning(result.outcome)}")
 
-    def judge(url: str) -> Tuple[Callable[[str], Verdict], str, Dict[str, Any]]:
+    def judge(url: str) -> tuple[Callable[[str], Verdict], str, dict[str, Any]]:
         # the whole explain (not the compiled rules alone): --json lists the usage lines
         return functools.partial(_explain_for, robots, url), said, fetch
 
     yield judge
 
 
-_Item = Tuple[str, Optional[str], Optional[str]]  # where, URL, what is wrong with the line
+_Item = tuple[str, Optional[str], Optional[str]]  # where, URL, what is wrong with the line
 
 
 def _check_items(args: argparse.Namespace) -> Iterator[_Item]:
@@ -249,7 +250,7 @@ def _check(args: argparse.Namespace, out: TextIO) -> int:
     return status
 
 
-def _at_lines(numbers: List[int]) -> str:
+def _at_lines(numbers: list[int]) -> str:
     """``"at line 2"``, ``"at lines 2, 9"``."""
     return ("at line " if len(numbers) == 1 else "at lines ") + ", ".join(map(str, numbers))
 
@@ -271,8 +272,8 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
                              ensure_ascii=False) + "\n")
         return code
     paint = painter(out, args)
-    group_lines: Set[int] = set()
-    decides: Dict[int, bool] = {}  # deciding line -> allowed (the first agent's, if several)
+    group_lines: set[int] = set()
+    decides: dict[int, bool] = {}  # deciding line -> allowed (the first agent's, if several)
     for _, verdict in verdicts:
         for group in verdict.groups:
             group_lines.update(group.agent_lines)
@@ -294,7 +295,7 @@ def _explain(args: argparse.Namespace, out: TextIO) -> int:
         elif line.number not in group_lines:
             text = paint(text, "2")
         out.write(text + "\n")
-    rfc: Optional[Dict[int, str]] = None
+    rfc: Optional[dict[int, str]] = None
     if robots.mode == "rfc":  # the Google reading of each rule line: the form to write
         rfc = {rule.line: rule.pattern for group in parse(robots.source).groups
                for rule in group.rules}
@@ -332,7 +333,7 @@ def _explain_verdict(url: str, agent: str, verdict: Verdict, out: TextIO,
         out.write(f"  usage:   line {visible(str(usage))}\n")
 
 
-def _explain_encoding(verdict: Verdict, rfc: Optional[Dict[int, str]], out: TextIO) -> None:
+def _explain_encoding(verdict: Verdict, rfc: Optional[dict[int, str]], out: TextIO) -> None:
     """How the applicable rules whose paths should be percent-encoded (lint R307) are
     matched: as written and encoded, where the two read this target differently. Shown
     only; matching is not changed (Google's library encodes octets >= 0x80 of a pattern,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TYPE_CHECKING, Any, Dict, Optional, TextIO, Tuple
+from typing import TYPE_CHECKING, Any, Optional, TextIO
 
 from .._terminal import visible
 from .._typing import assert_never
@@ -26,7 +26,7 @@ __all__ = ["add_command", "shown"]
 
 
 
-def shown(verdict: VerdictName) -> Tuple[str, str]:
+def shown(verdict: VerdictName) -> tuple[str, str]:
     """A verdict as the text output shows it, and its colour (an SGR code)."""
     if verdict == "verified":
         return "VERIFIED", "32"
@@ -63,7 +63,7 @@ def _line(answer: Any) -> str:
                       visible(answer.reason)))
 
 
-def _options(args: argparse.Namespace) -> Dict[str, Any]:
+def _options(args: argparse.Namespace) -> dict[str, Any]:
     dns: Any = False
     if args.dns:
         dns = args.dns_server if args.dns_server else True
@@ -103,7 +103,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     return _many(args, out, options, verify, parse_address)
 
 
-def _many(args: argparse.Namespace, out: TextIO, options: Dict[str, Any], verify: Any,
+def _many(args: argparse.Namespace, out: TextIO, options: dict[str, Any], verify: Any,
           parse_address: Any) -> int:
     from ..errors import InvalidArgument
     from ._common import EXIT_ALLOWED, EXIT_DISALLOWED

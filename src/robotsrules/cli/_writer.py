@@ -13,7 +13,7 @@ import contextlib
 import json
 import os
 import tempfile
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Optional
 
 from ..errors import RobotsError
 
@@ -97,7 +97,7 @@ class Writer:
             raise RobotsError(f"{path}: cannot write there: {error.strerror or error}"
                               ) from None
         self.counts = {True: 0, False: 0, None: 0}
-        self.kinds: Dict[Optional[str], int] = {"all": 0, "some": 0, "none": 0, None: 0}
+        self.kinds: dict[Optional[str], int] = {"all": 0, "some": 0, "none": 0, None: 0}
         """Rows per stance kind (a stance table)."""
         self._file: Any = None
         self._writer: Any = None
@@ -164,7 +164,7 @@ def verdict_table_schema(purposes: Any = ()) -> Any:
     return verdict_schema(tuple(dict.fromkeys(purposes)))
 
 
-def _json_lists(batch: Any, positions: List[int], schema: Any) -> Any:
+def _json_lists(batch: Any, positions: list[int], schema: Any) -> Any:
     """``batch`` with its list columns as JSON text (for CSV)."""
     import pyarrow as pa
 

@@ -10,15 +10,9 @@ import bisect
 import difflib
 import re
 import string
+from collections.abc import Iterable, Mapping, Sequence
 from typing import (
-    Dict,
-    Iterable,
-    List,
-    Mapping,
     Optional,
-    Sequence,
-    Set,
-    Tuple,
 )
 
 from .._rules import _legacy as legacy
@@ -112,7 +106,7 @@ _FORM_EXAMPLES = {
 }
 
 
-def _known_keys() -> List[str]:
+def _known_keys() -> list[str]:
     """Keys a misspelt key may have meant: the ones robotsrules reads and the active
     extensions of the table (a typo is never pointed at a key that does nothing)."""
     active = [e.name for e in extensions() if e.status == "active"]
@@ -129,7 +123,7 @@ def _q(text: str, limit: int = 60) -> str:
 _EXTRAS = ("crawl-delay", "request-rate")
 
 
-def _agent_list(tokens: List[str]) -> str:
+def _agent_list(tokens: list[str]) -> str:
     """Agent tokens for a message: ```a`, `b``` (at most three named)."""
     names = [f"`{token}`" if token else "a user-agent line that names no crawler"
              for token in dict.fromkeys(tokens)]
@@ -182,13 +176,13 @@ def _value_column(line: Line) -> int:
     return colon + 2 if colon >= 0 else start + 1
 
 
-def _position(text: str) -> Tuple[int, int]:
+def _position(text: str) -> tuple[int, int]:
     """(line, column) of the end of ``text``, a prefix of the octet text."""
     lines = split_lines(text)
     return len(lines), _column(lines[-1])
 
 
-def _canonical(pattern: str) -> Tuple[str, bool]:
+def _canonical(pattern: str) -> tuple[str, bool]:
     """A key equal only for normalised patterns that match the same URLs: (body, anchored).
 
     Conservative: ``**`` is ``*``; trailing ``*``s (and a ``$`` right after them) change
@@ -205,7 +199,7 @@ def _canonical(pattern: str) -> Tuple[str, bool]:
     return body, anchored
 
 
-def _escape_difference(pattern: str) -> Optional[Tuple[str, str]]:
+def _escape_difference(pattern: str) -> Optional[tuple[str, str]]:
     """The first ``%XX`` escape that RFC 9309 mode reads differently from Google's, if any.
 
     RFC 9309 mode decodes escapes of unreserved characters and reads ``%2A``/``%24`` as a
@@ -236,22 +230,22 @@ class _Linter:
         self.skip = len(kept) - len(text)  # octets of byte-order mark skipped
         parsed = build(text, want_lines=True)
         assert parsed.lines is not None
-        self.lines: Tuple[Line, ...] = parsed.lines
-        self.groups: Tuple[Group, ...] = parsed.groups
+        self.lines: tuple[Line, ...] = parsed.lines
+        self.groups: tuple[Group, ...] = parsed.groups
         self.starts = [g.line for g in self.groups]
         # A License line before the first group (RSL 1.0 §4.4.2: site-wide)?
         self.site_license = any(self.group_of(number) is None for number, _ in parsed.licenses)
-        self.found: List[Diagnostic] = []
-        self.listed: Dict[str, int] = {}  # diagnostics kept per code (at most MAX_PER_CODE)
-        self.unlisted: Dict[str, List[int]] = {}  # code -> [count, first, last line] not kept
-        self.dead_lines: Set[int] = set()  # lines of rules Google never matches (R301-R306)
+        self.found: list[Diagnostic] = []
+        self.listed: dict[str, int] = {}  # diagnostics kept per code (at most MAX_PER_CODE)
+        self.unlisted: dict[str, list[int]] = {}  # code -> [count, first, last line] not kept
+        self.dead_lines: set[int] = set()  # lines of rules Google never matches (R301-R306)
         self.utf16 = False
-        self._octet_lines: Optional[List[str]] = None
+        self._octet_lines: Optional[list[str]] = None
         # Paths whose only unencoded characters are outside US-ASCII read the same for
         # Google and RFC 9309 readers: one R307 per file for them (counted), not one a line.
-        self.non_ascii_paths: List[Tuple[str, int, str, str, str]] = []
+        self.non_ascii_paths: list[tuple[str, int, str, str, str]] = []
         # The other R307 findings (line, column, message, advice), emitted after that one.
-        self.line_encodings: List[Tuple[int, int, str, str]] = []
+        self.line_encodings: list[tuple[int, int, str, str]] = []
 
     # -- output ---------------------------------------------------------------------------
     def emit(self, code: str, line: int, column: int, message: str, **fields: object) -> None:
@@ -279,7 +273,7 @@ class _Linter:
                                          _CONTROL, which=code, count=count))
 
     @property
-    def octet_lines(self) -> List[str]:
+    def octet_lines(self) -> list[str]:
         if self._octet_lines is None:
             self._octet_lines = split_lines(self.text)
         return self._octet_lines
@@ -391,9 +385,9 @@ class _Linter:
     def line_checks(self) -> None:
         # Crawl-delay/Request-rate are read per agent (model.Pace): the run of user-agent
         # lines each value belongs to, and the first line that gave each agent a value.
-        run: List[str] = []  # the tokens of the current run ("" before any user-agent line)
+        run: list[str] = []  # the tokens of the current run ("" before any user-agent line)
         run_open = False
-        first_extra: Dict[Tuple[str, str], int] = {}  # (token, key) -> line of first value
+        first_extra: dict[tuple[str, str], int] = {}  # (token, key) -> line of first value
         nul = "\x00" in self.text and not self.utf16
         for line in self.lines:
             number = line.number
@@ -471,8 +465,8 @@ class _Linter:
         if extension is not None and extension.status != "active":
             self._extension(line, extension)
 
-    def _extra(self, line: Line, canon: str, run: List[str],
-               first_extra: Dict[Tuple[str, str], int]) -> None:
+    def _extra(self, line: Line, canon: str, run: list[str],
+               first_extra: dict[tuple[str, str], int]) -> None:
         """A valid ``Crawl-delay``/``Request-rate`` line, read for the agents of ``run``
         (the user-agent lines directly above it; none before the first one)."""
         number, key = line.number, line.key or ""
@@ -710,7 +704,7 @@ class _Linter:
             self._purpose_disagreements(robots.for_agent(token), token, purpose, rules)
 
     def _purpose_disagreements(self, rules: AgentRules, token: str, purpose: Purpose,
-                               group_rules: List[Rule]) -> None:
+                               group_rules: list[Rule]) -> None:
         """R611: a usage line speaking of ``purpose`` that the purpose group contradicts on
         a path both cover (the line's own path, or a plain path of the group's rules)."""
         names = set(related(purpose))
@@ -781,8 +775,8 @@ class _Linter:
                       for usage in group.usage), None)
         if first is None:
             return
-        stated: Dict[str, bool] = {}  # token -> some group naming it states a preference
-        written: Dict[str, str] = {}  # token -> its first spelling, for the message
+        stated: dict[str, bool] = {}  # token -> some group naming it states a preference
+        written: dict[str, str] = {}  # token -> its first spelling, for the message
         for group in self.groups:
             if group.is_global:
                 continue
@@ -802,7 +796,7 @@ class _Linter:
                       agents=", ".join(bare[:3]))
 
     def _usage_conflicts(self, group: Group) -> None:
-        stated: Dict[Tuple[str, str], Tuple[bool, int]] = {}
+        stated: dict[tuple[str, str], tuple[bool, int]] = {}
         for usage in group.usage:
             for name, value in dict(usage.statements).items():
                 where = (usage.pattern, name)
@@ -834,7 +828,7 @@ class _Linter:
 
     # -- pass 3: groups and agents ----------------------------------------------------------
     def agent_checks(self) -> None:
-        first_group: Dict[str, Tuple[int, int]] = {}  # token -> (group index, line)
+        first_group: dict[str, tuple[int, int]] = {}  # token -> (group index, line)
         for index, group in enumerate(self.groups):
             named = set()
             for number, token in zip(group.agent_lines, group.agents):
@@ -929,7 +923,7 @@ class _Linter:
         global_rules = [r for g in self.groups if g.is_global for r in g.rules if r.pattern]
         if not global_rules:
             return
-        has_rules: Dict[str, bool] = {}
+        has_rules: dict[str, bool] = {}
         for group in self.groups:
             for token in group.agents:
                 has_rules[token] = has_rules.get(token, False) or bool(group.rules)
@@ -954,7 +948,7 @@ class _Linter:
     def rule_checks(self) -> None:
         self.non_ascii_paths.clear()
         self.line_encodings.clear()
-        paths: List[Tuple[str, int, str, str, str]] = []
+        paths: list[tuple[str, int, str, str, str]] = []
         for group in self.groups:
             decides = [r for r in group.rules if r.pattern]
             for rule in group.rules:
@@ -989,20 +983,20 @@ class _Linter:
         # Merged rules of each agent: analyse each distinct set of groups once. A rule
         # never decides only if it never decides in *every* set that holds it (a rule of a
         # group for "a" and "b" may be outranked in a's merged rules but not in b's).
-        sets: Dict[Tuple[int, ...], str] = {}
-        by_token: Dict[str, List[int]] = {}
+        sets: dict[tuple[int, ...], str] = {}
+        by_token: dict[str, list[int]] = {}
         for index, group in enumerate(self.groups):
             for token in dict.fromkeys(group.agents):
                 if token:
                     by_token.setdefault(token, []).append(index)
         for token in sorted(by_token):
             sets.setdefault(tuple(by_token[token]), token)
-        holding: Dict[int, int] = {}  # group index -> number of sets that hold it
+        holding: dict[int, int] = {}  # group index -> number of sets that hold it
         for indexes in sets:
             for index in indexes:
                 holding[index] = holding.get(index, 0) + 1
-        findings: Dict[int, List[Tuple[str, str, int]]] = {}  # line -> (code, message, other)
-        where: Dict[int, int] = {}  # line -> group index
+        findings: dict[int, list[tuple[str, str, int]]] = {}  # line -> (code, message, other)
+        where: dict[int, int] = {}  # line -> group index
         for indexes, token in sets.items():
             for line, index, finding in self._never_decides(indexes, token):
                 findings.setdefault(line, []).append(finding)
@@ -1079,7 +1073,7 @@ class _Linter:
             f"percent-encoded (`{encoded}`) do not match it",
             f"write `{directive}: {fix}{tail}`"))
 
-    def _non_ascii_paths(self, found: Sequence[Tuple[str, int, str, str, str]]) -> None:
+    def _non_ascii_paths(self, found: Sequence[tuple[str, int, str, str, str]]) -> None:
         """The one R307 of a file for paths with characters outside US-ASCII only."""
         directive, number, value, pattern, tail = found[0]
         encoded = encoded_pattern(pattern)
@@ -1092,10 +1086,10 @@ class _Linter:
                   advice=f"write `{directive}: {encoded}{tail}`")
 
     def _never_decides(self, indexes: Sequence[int], token: str
-                       ) -> Iterable[Tuple[int, int, Tuple[str, str, int]]]:
+                       ) -> Iterable[tuple[int, int, tuple[str, str, int]]]:
         """(line, group index, finding) for each rule of these merged groups that never
         decides because a rule matching exactly the same URLs always outranks it."""
-        classes: Dict[Tuple[str, bool], List[Tuple[Rule, int]]] = {}
+        classes: dict[tuple[str, bool], list[tuple[Rule, int]]] = {}
         for index in indexes:
             for rule in self.groups[index].rules:
                 pattern = rule.pattern
@@ -1140,7 +1134,7 @@ class _Linter:
 
     # -- pass 5: google, rfc and legacy modes ------------------------------------------------
     def mode_checks(self) -> None:
-        wildcards: List[Rule] = []
+        wildcards: list[Rule] = []
         for group in self.groups:
             if not any(group.agents):
                 continue  # names no crawler (R202/R205)
@@ -1197,8 +1191,8 @@ class _Linter:
         dead = self.dead_lines
         used = {r.line for g in self.groups if any(g.agents) for r in g.rules}
         for record in legacy.build(self.text):
-            earlier: Dict[str, Rule] = {}
-            hidden: Dict[Rule, List[Rule]] = {}  # an empty rule -> the rules it hides
+            earlier: dict[str, Rule] = {}
+            hidden: dict[Rule, list[Rule]] = {}  # an empty rule -> the rules it hides
             for rule in record.rules:
                 path = rule.pattern
                 if (rule.value and rule.line in used and rule.line not in dead
@@ -1294,7 +1288,7 @@ def _fully_disallowed(rules: AgentRules, path: str) -> bool:
 
 
 def lint(content: bytes | str, *, max_bytes: Optional[int] = DEFAULT_MAX_BYTES
-         ) -> List[Diagnostic]:
+         ) -> list[Diagnostic]:
     """Check a robots.txt and return its diagnostics, sorted by position.
 
     ``content`` and ``max_bytes`` mean what they mean for :func:`robotsrules.parse`: the
@@ -1323,7 +1317,7 @@ def lint(content: bytes | str, *, max_bytes: Optional[int] = DEFAULT_MAX_BYTES
     return sorted(linter.found, key=_order)
 
 
-def _order(diagnostic: Diagnostic) -> Tuple[int, int, str]:
+def _order(diagnostic: Diagnostic) -> tuple[int, int, str]:
     return (diagnostic.line, diagnostic.column, diagnostic.code)
 
 

@@ -4,7 +4,8 @@ documentation, the SARIF output and the tests read), and the diagnostic record."
 from __future__ import annotations
 
 import re
-from typing import Dict, Iterable, Literal, NamedTuple, Tuple
+from collections.abc import Iterable
+from typing import Literal, NamedTuple
 
 __all__ = ["CODES", "FETCH_CODES", "MAX_PER_CODE", "PURPOSE_GROUP_CODES", "SEVERITIES", "Code",
            "Diagnostic", "Severity", "counts", "cut_counts", "cut_message", "diagnostic",
@@ -13,7 +14,7 @@ __all__ = ["CODES", "FETCH_CODES", "MAX_PER_CODE", "PURPOSE_GROUP_CODES", "SEVER
 Severity = Literal["error", "warning", "info"]
 """How much a diagnostic matters (see :data:`SEVERITIES`)."""
 
-SEVERITIES: Tuple[Severity, ...] = ("error", "warning", "info")
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 """Severities, most severe first.
 
 ``error``: the file does not do what its text says for Google and RFC 9309 readers (a line
@@ -62,7 +63,7 @@ class Diagnostic(NamedTuple):
 # R1xx: lines; R2xx: groups and user-agents; R3xx: allow/disallow rules; R4xx: extras
 # (sitemap, crawl-delay, request-rate, host); R5xx: differences between reading modes;
 # R6xx: AI usage preferences; R7xx: RSL licences (the `License` line and its document).
-CODES: Dict[str, Code] = {
+CODES: dict[str, Code] = {
     "R001": Code(
         "utf8-bom", "warning",
         "The file starts with a UTF-8 byte-order mark: Google skips it, older parsers read "
@@ -461,18 +462,18 @@ CODES: Dict[str, Code] = {
     ),
 }
 
-FETCH_CODES: Tuple[str, ...] = ("R702", "R703", "R704")
+FETCH_CODES: tuple[str, ...] = ("R702", "R703", "R704")
 """Codes that only ``robotsrules lint --fetch`` emits: they judge the licence documents a
 file's ``License`` lines name, which :func:`lint` (no network) never fetches."""
 
-PURPOSE_GROUP_CODES: Tuple[str, ...] = ("R610", "R611")
+PURPOSE_GROUP_CODES: tuple[str, ...] = ("R610", "R611")
 """Codes about purpose groups (draft-kelley-aipref-training-preference-signal-00,
 2026-10-30): emitted only for the policy tokens ``data/vocabularies.json`` records, and it
 records none until the draft's text defining them is read, so :func:`lint` does not emit
 them yet."""
 
 
-def diagnostic(code: str, line: int, column: int, message: str, escapes: Dict[int, str],
+def diagnostic(code: str, line: int, column: int, message: str, escapes: dict[int, str],
                **fields: object) -> Diagnostic:
     """The :class:`Diagnostic` of ``code`` at ``line``:``column``: the hint's ``{field}``
     placeholders filled from ``fields`` (``line`` by default), and ``escapes`` (a
@@ -483,7 +484,7 @@ def diagnostic(code: str, line: int, column: int, message: str, escapes: Dict[in
                       message.translate(escapes), entry.hint.format(**fields).translate(escapes))
 
 
-class _Blank(Dict[str, str]):
+class _Blank(dict[str, str]):
     def __missing__(self, key: str) -> str:
         return f"<{key}>"
 
@@ -511,7 +512,7 @@ def cut_message(code: str, count: int, first: int, last: int) -> str:
             f"{last} are not listed: lint lists {MAX_PER_CODE} of each code")
 
 
-def cut_counts(diagnostics: Iterable[Diagnostic]) -> Dict[str, int]:
+def cut_counts(diagnostics: Iterable[Diagnostic]) -> dict[str, int]:
     """The findings not listed, per code, from the ``R007`` diagnostics (empty when every
     finding is listed).
 
@@ -519,7 +520,7 @@ def cut_counts(diagnostics: Iterable[Diagnostic]) -> Dict[str, int]:
     >>> cut_counts([diagnostic("R007", 9, 1, message, {}, which="R106", count=5)])
     {'R106': 5}
     """
-    found: Dict[str, int] = {}
+    found: dict[str, int] = {}
     for diagnostic_ in diagnostics:
         if diagnostic_.code == "R007":
             match = _CUT.match(diagnostic_.message)
@@ -528,9 +529,9 @@ def cut_counts(diagnostics: Iterable[Diagnostic]) -> Dict[str, int]:
     return found
 
 
-def counts(diagnostics: Iterable[Diagnostic]) -> Dict[str, int]:
+def counts(diagnostics: Iterable[Diagnostic]) -> dict[str, int]:
     """Diagnostics per severity, every severity present (for summaries)."""
-    totals: Dict[str, int] = dict.fromkeys(SEVERITIES, 0)
+    totals: dict[str, int] = dict.fromkeys(SEVERITIES, 0)
     for diagnostic in diagnostics:
         totals[diagnostic.severity] = totals.get(diagnostic.severity, 0) + 1
     return totals

@@ -37,9 +37,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Sequence
 from importlib import resources
 from pathlib import PurePath, PurePosixPath, PureWindowsPath
-from typing import Any, Dict, Iterable, List, Sequence, Tuple
+from typing import Any
 from urllib.parse import quote
 
 from .._terminal import visible
@@ -111,7 +112,7 @@ def to_text(diagnostics: Iterable[Diagnostic], path: str = "robots.txt", *,
     robots.txt:2:10: error R301 path-not-slash: `Disallow: fish` never matches: it is compared literally with paths, which start with `/` (write `Disallow: /fish`)
     """  # noqa: E501
     where = _clean(path)
-    out: List[str] = []
+    out: list[str] = []
     for d in diagnostics:
         if color:
             out.append(
@@ -139,13 +140,13 @@ def summary_line(diagnostics: Iterable[Diagnostic]) -> str:
     return line + (f" ({unlisted} more not listed, see R007)" if unlisted else "")
 
 
-def to_json(diagnostics: Iterable[Diagnostic], path: str = "robots.txt") -> Dict[str, Any]:
+def to_json(diagnostics: Iterable[Diagnostic], path: str = "robots.txt") -> dict[str, Any]:
     """The versioned JSON object for one file (see the module docstring and
     :func:`json_schema`)."""
     found = list(diagnostics)
     summary = counts(found)
     summary["total"] = len(found)
-    document: Dict[str, Any] = {
+    document: dict[str, Any] = {
         "version": JSON_VERSION,
         "file": path,
         "diagnostics": [d._asdict() for d in found],
@@ -157,11 +158,11 @@ def to_json(diagnostics: Iterable[Diagnostic], path: str = "robots.txt") -> Dict
     return document
 
 
-def json_schema() -> Dict[str, Any]:
+def json_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of :func:`to_json`'s output."""
     text = resources.files("robotsrules").joinpath("data/lint.schema.json").read_text(
         encoding="utf-8")
-    schema: Dict[str, Any] = json.loads(text)
+    schema: dict[str, Any] = json.loads(text)
     return schema
 
 
@@ -176,9 +177,9 @@ def _artifact_uri(path: str) -> str:
     return quote(pure.as_posix(), safe="/")
 
 
-def _rules() -> Tuple[List[Dict[str, Any]], Dict[str, int]]:
-    rules: List[Dict[str, Any]] = []
-    index: Dict[str, int] = {}
+def _rules() -> tuple[list[dict[str, Any]], dict[str, int]]:
+    rules: list[dict[str, Any]] = []
+    index: dict[str, int] = {}
     for code, entry in CODES.items():
         index[code] = len(rules)
         rules.append({
@@ -192,13 +193,13 @@ def _rules() -> Tuple[List[Dict[str, Any]], Dict[str, int]]:
     return rules, index
 
 
-def to_sarif_many(files: Iterable[Tuple[str, Sequence[Diagnostic]]]) -> Dict[str, Any]:
+def to_sarif_many(files: Iterable[tuple[str, Sequence[Diagnostic]]]) -> dict[str, Any]:
     """A SARIF 2.1.0 log with one run covering several files: ``(path, diagnostics)`` pairs."""
     from .._version import __version__
 
     rules, index = _rules()
-    artifacts: List[Dict[str, Any]] = []
-    results: List[Dict[str, Any]] = []
+    artifacts: list[dict[str, Any]] = []
+    results: list[dict[str, Any]] = []
     for path, diagnostics in files:
         unlisted = cut_counts(diagnostics)
         uri = _artifact_uri(path)
@@ -238,7 +239,7 @@ def to_sarif_many(files: Iterable[Tuple[str, Sequence[Diagnostic]]]) -> Dict[str
     }
 
 
-def to_sarif(diagnostics: Iterable[Diagnostic], path: str = "robots.txt") -> Dict[str, Any]:
+def to_sarif(diagnostics: Iterable[Diagnostic], path: str = "robots.txt") -> dict[str, Any]:
     """A SARIF 2.1.0 log for one file."""
     return to_sarif_many([(path, list(diagnostics))])
 

@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 import redis
 
@@ -62,7 +62,7 @@ def result(url: str, status: Optional[int], body: bytes = b"", *, at: float = NO
     raise AssertionError("a redirect")
 
 
-def entries() -> Dict[str, Entry]:
+def entries() -> dict[str, Entry]:
     robots = b"User-agent: *\nDisallow: /private\nLicense: https://l.test/terms.xml\n"
     good = result("https://a.test/robots.txt", 200, robots, at=NOW - 7200)
     legacy = result("https://e.test/robots.txt", 200, b"User-agent: *\nDisallow: /x\n")
@@ -110,14 +110,14 @@ def fields(found: Optional[FetchResult]) -> Any:
     }
 
 
-def expected(key: str, entry: Entry) -> Dict[str, Any]:
+def expected(key: str, entry: Entry) -> dict[str, Any]:
     """What this robotsrules reads from ``entry``: its fields, and for every moment a
     reader of the cache serves it, the verdicts and what each reader makes of it."""
-    out: Dict[str, Any] = {"unreachable_since": entry.unreachable_since,
+    out: dict[str, Any] = {"unreachable_since": entry.unreachable_since,
                            "latest": fields(entry.latest), "good": fields(entry.good)}
     for moment, at in (("now", NOW), ("stale", NOW + 40 * 86_400.0)):
         served = effective(entry, at)
-        seen: Dict[str, Any] = {"reason": served.reason}
+        seen: dict[str, Any] = {"reason": served.reason}
         if key.startswith("rsl:"):
             document = license_from(served, key[4:], origin="https://a.test")
             seen["license"] = [document.state, document.error,
@@ -134,7 +134,7 @@ def expected(key: str, entry: Entry) -> Dict[str, Any]:
     return out
 
 
-def redis_values(made: Dict[str, Entry]) -> Dict[str, str]:
+def redis_values(made: dict[str, Entry]) -> dict[str, str]:
     binary = shutil.which("redis-server")
     if binary is None:
         sys.exit("redis-server is needed")
