@@ -475,7 +475,7 @@ def fetch(
     policy (``/.well-known/tdmrep.json``, an RSL licence document); ``credentials=False``:
     never send the client's credentials (a licence document on another origin than the
     site asking for it). ``sign``: a signer (Web Bot Auth,
-    :class:`robotsrules.Signer`) called afresh for every HTTP(S) request, redirect hops
+    ``robotsrules.Signer``) called afresh for every HTTP(S) request, redirect hops
     included, each signed for its own authority (or left unsigned when the signer refuses
     its origin); FTP requests carry no headers and are never signed. Default: unsigned.
     """
