@@ -635,7 +635,8 @@ class Signer:
     ``nonce``; ``{}`` when ``origins`` (``None``: any) does not hold the URL's origin.
 
     ``signature_agent`` is where verifiers find the public key: by default (``form=
-    "origin"``) the Dictionary member names the origin, whose well-known directory holds
+    "origin"``, the default that ``data/webbotauth.json`` names) the Dictionary member names
+    the origin, whose well-known directory holds
     the keys (``sig1="https://bot.example"``); ``form="jwks"`` sends the JWK Set URL itself
     (draft-ietf-webbotauth-httpsig-protocol-01). ``components`` are covered in order;
     ``"signature-agent"`` stands for the member this signer sends
@@ -648,7 +649,7 @@ class Signer:
                  "_validity")
 
     def __init__(self, key: SigningKey, signature_agent: str, *,
-                 form: Literal["origin", "jwks"] = "origin",
+                 form: Optional[Literal["origin", "jwks"]] = None,
                  components: Sequence[str] = ("@authority", "signature-agent"),
                  validity: datetime.timedelta = datetime.timedelta(minutes=5),
                  label: str = "sig1",
@@ -664,6 +665,7 @@ class Signer:
             agent = _agent(label, signature_agent, {})
         except ValueError as error:
             raise InvalidArgument(f"signature_agent: {error}") from None
+        form = form or standard().default_signature_agent_form
         if form == "origin":
             if agent.form != "origin":
                 raise InvalidArgument("signature_agent: form='origin' sends an origin "

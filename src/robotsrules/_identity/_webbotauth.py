@@ -21,14 +21,14 @@ _DAMAGED = " (the installed data is damaged: reinstall robotsrules)"
 
 @dataclass(frozen=True)
 class Revision:
-    """One text read: its name, revision, date (ISO 8601), source URL, whether its text
-    was read for this table, and what robotsrules takes from it."""
+    """One text read: its name, revision, date (ISO 8601), source URL, how much of its
+    text was read for this table, and what robotsrules takes from it."""
 
     name: str
     revision: str
     date: str
     source: str
-    read: bool
+    read: str
     takes: str
 
 
@@ -78,12 +78,11 @@ def load_standard(text: str) -> Standard:
     revisions = []
     for index, row in enumerate(rows):
         where = f"revisions[{index}]"
-        if not isinstance(row, dict) or not isinstance(row.get("read"), bool):
-            raise RobotsError(f"{_DATA}: {where} must be an object with a boolean 'read'"
-                              f"{_DAMAGED}")
+        if not isinstance(row, dict):
+            raise RobotsError(f"{_DATA}: {where} must be an object{_DAMAGED}")
         revisions.append(Revision(_text(row, "name", where), _text(row, "revision", where),
                                   _text(row, "date", where), _text(row, "source", where),
-                                  row["read"], _text(row, "takes", where)))
+                                  _text(row, "read", where), _text(row, "takes", where)))
     version = data.get("version")
     if not isinstance(version, int):
         raise RobotsError(f"{_DATA}: 'version' must be an integer{_DAMAGED}")
