@@ -581,3 +581,25 @@ def test_signing_options_incomplete_or_wrong(
         check_run(argv, code, out, err)
         assert code == 2 and not server.requests, (code, err)
     assert not any(line in out + err for line in _secret_lines(signing_key[1]))
+
+
+def test_crawlers_refresh_signs_its_list_fetches(signing_key: tuple[str, str],
+                                                 tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    listed = {"creationTime": "2026-11-27T06:00:00.000000", "prefixes": [
+        {"ipv4Prefix": "20.171.206.0/24"}]}
+    with RawHTTPServer({"/list.json": respond(200, json.dumps(listed).encode(), None,
+                                              "application/json")}) as server:
+        snapshot = tmp_path / "lists.json"
+        snapshot.write_text(json.dumps({"version": 1, "compiled": "2026-09-02T15:00:00Z",
+                                        "lists": [{
+            "name": "bot", "operator": "Example", "url": server.url("/list.json"),
+            "tokens": ["ExampleBot"], "captured": True, "read_at": "2026-09-02T14:41:05Z",
+            "source": "a test", "prefixes": ["45.76.10.0/24"]}]}), "utf-8")
+        argv = ["crawlers", "refresh", "--snapshot", str(snapshot), "--signing-key",
+                signing_key[0], "--signature-agent", SIGNATURE_AGENT, "--json"]
+        code, out = run(argv, b"")
+        err = capsys.readouterr().err
+        assert code == 0, err
+        _verified(server, signing_key[0])
+    assert not any(line in out + err for line in _secret_lines(signing_key[1]))
