@@ -262,3 +262,30 @@ def test_parser_is_a_scrapy_robot_parser() -> None:
     from scrapy.robotstxt import RobotParser as ScrapyRobotParser
 
     assert issubclass(RobotParser, ScrapyRobotParser)
+
+
+# -- SigningMiddleware's settings (issue 38), in process --------------------------------------
+
+def test_signing_middleware_settings(tmp_path: Any) -> None:
+    from scrapy.exceptions import NotConfigured
+    from scrapy.utils.test import get_crawler
+
+    from robotsrules import InvalidArgument
+    from robotsrules._identity._httpsig import SigningKey
+    from robotsrules.scrapy import SigningMiddleware
+
+    key = tmp_path / "key.pem"
+    SigningKey.generate().write(key)
+    with pytest.raises(NotConfigured):  # off unless configured
+        SigningMiddleware.from_crawler(get_crawler(settings_dict={}))
+    for half in ({"ROBOTSRULES_SIGNING_KEY": str(key)},
+                 {"ROBOTSRULES_SIGNATURE_AGENT": SIGNATURE_AGENT}):
+        with pytest.raises(InvalidArgument, match="go together"):
+            SigningMiddleware.from_crawler(get_crawler(settings_dict=half))
+    both = {"ROBOTSRULES_SIGNING_KEY": str(key), "ROBOTSRULES_SIGNATURE_AGENT": SIGNATURE_AGENT}
+    assert SigningMiddleware.from_crawler(get_crawler(settings_dict=both)).sign is not None
+    key.chmod(0o640)
+    with pytest.raises(InvalidArgument, match="chmod 600"):
+        SigningMiddleware.from_crawler(get_crawler(settings_dict=both))
+    with pytest.raises(InvalidArgument, match="callable"):
+        SigningMiddleware.from_crawler(get_crawler(settings_dict={"ROBOTSRULES_SIGNER": "x"}))
