@@ -722,7 +722,7 @@ class Signer:
             "keyid": self._key.thumbprint,
             "alg": "ed25519",
             "expires": created + self._validity,
-            "nonce": base64.b64encode(os.urandom(32)).decode("ascii"),
+            "nonce": base64.b64encode(os.urandom(64)).decode("ascii"),
             "tag": standard().request_tag,
         }
         covered: list[Item] = [
