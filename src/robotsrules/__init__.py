@@ -97,8 +97,8 @@ _LAZY = {
     "Evidence": "_identity",
     "Verification": "_identity",
     "verify": "_identity",
-    # Web Bot Auth signing (issue 38; cryptography, the 'sign' extra, loaded when used):
-    # the signer every fetch path takes as ``sign=``.
+    # Web Bot Auth signing (issue 38): cryptography (the 'sign' extra) is imported only when
+    # a key is made or read, not by these names.
     "Signer": "_identity._httpsig",
     "SigningKey": "_identity._httpsig",
 }
