@@ -12,7 +12,14 @@ without a signer, nothing is signed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import datetime
+import ipaddress
+import socket
+import ssl
+import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Callable, Optional
 
 import httpx
@@ -26,7 +33,7 @@ from robotsrules._identity._httpsig import Signer, SigningKey, verify_signature
 from robotsrules.httpx import AsyncRobotsTransport, RobotsTransport
 from robotsrules.robotparser import RobotFileParser
 from tests.network.servers import RawHTTPServer, ServerPool, redirect, respond
-from tests.timing import HEALTHY
+from tests.timing import HANG, HEALTHY
 
 pytest.importorskip("cryptography", reason="the 'sign' extra (cryptography) is not installed")
 
@@ -232,3 +239,89 @@ def test_unsigned_unless_configured(entry: str, sites: tuple[RawHTTPServer, RawH
     a, b = sites
     ENTRY_POINTS[entry](a, b, None)
     assert_unsigned(b)
+
+
+# -- https: signed like http (the scheme is the operator's choice, not ours) ------------------
+
+def _tls_context(tmp: Path) -> tuple[ssl.SSLContext, ssl.SSLContext]:
+    """A server context for 127.0.0.1 (a self-signed certificate) and a client trusting it."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
+            .public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(days=1))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName(
+                [x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .sign(key, hashes.SHA256()))
+    cert_file, key_file = tmp / "cert.pem", tmp / "key.pem"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                           serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server.load_cert_chain(cert_file, key_file)
+    return server, ssl.create_default_context(cafile=str(cert_file))
+
+
+class _TLSServer:
+    """One https origin on 127.0.0.1 answering every request with an allow-all robots.txt
+    and recording the request heads (names lower-cased), one connection at a time."""
+
+    def __init__(self, context: ssl.SSLContext) -> None:
+        self.heads: list[tuple[str, dict[str, str]]] = []
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self._listener.settimeout(HANG)
+        self.port = self._listener.getsockname()[1]
+        self._context = context
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def url(self, path: str) -> str:
+        return f"https://127.0.0.1:{self.port}{path}"
+
+    def _serve(self) -> None:
+        with contextlib.suppress(OSError), self._listener:
+            conn, _ = self._listener.accept()
+            with self._context.wrap_socket(conn, server_side=True) as tls:
+                data = b""
+                while b"\r\n\r\n" not in data:
+                    chunk = tls.recv(4096)
+                    if not chunk:
+                        return
+                    data += chunk
+                lines = data.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
+                fields = (line.partition(":") for line in lines[1:])
+                self.heads.append((lines[0].split(" ")[1],
+                                   {k.strip().lower(): v.strip() for k, _, v in fields}))
+                body = b"User-agent: *\nAllow: /\n"
+                tls.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n"
+                            b"\r\n%s" % (len(body), body))
+
+    def join(self) -> None:
+        self._thread.join(HANG)
+
+
+def test_https_is_signed_like_http_and_a_hop_to_it_is_signed_anew(
+        tmp_path: Path, key: SigningKey) -> None:
+    server_context, client_context = _tls_context(tmp_path)
+    secure = _TLSServer(server_context)
+    with ServerPool() as pool:
+        plain = pool.http({"/robots.txt": redirect(secure.url("/robots.txt"), 301)})
+        with httpx.Client(verify=client_context) as client:
+            result = fetch(plain.url("/x"), user_agent=UA, timeout=HEALTHY, client=client,
+                           sign=_signer(key))
+        secure.join()
+        assert (result.outcome, result.error) == ("ok", None)
+        assert_verified(plain, key)  # http: signed
+    [(path, headers)] = secure.heads  # https: signed anew for its own authority
+    check = verify_signature("GET", secure.url(path), headers, key_for=_key_for(key))
+    assert check.verified, check
+    assert headers["signature"] != plain.requests[0].headers["signature"]
