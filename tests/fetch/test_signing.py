@@ -325,3 +325,10 @@ def test_https_is_signed_like_http_and_a_hop_to_it_is_signed_anew(
     check = verify_signature("GET", secure.url(path), headers, key_for=_key_for(key))
     assert check.verified, check
     assert headers["signature"] != plain.requests[0].headers["signature"]
+
+
+def test_the_signing_matrix_covers_every_entry_point_of_the_fetch_matrix() -> None:
+    """Joined to the hostile-server matrix: an entry point added there must sign here too."""
+    from tests.hostile.test_fetch_matrix import ENTRY_POINTS as HOSTILE_ENTRY_POINTS
+
+    assert set(HOSTILE_ENTRY_POINTS) <= set(ENTRY_POINTS)
