@@ -47,6 +47,7 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers
     from ._fetch._fetcher import afetch, fetch
     from ._fetch._robotscache import AsyncRobotsCache, RobotsCache
     from ._identity import Evidence, Verification, verify
+    from ._identity._httpsig import Signer, SigningKey
     from ._page import (
         Answer,
         Combined,
@@ -96,6 +97,10 @@ _LAZY = {
     "Evidence": "_identity",
     "Verification": "_identity",
     "verify": "_identity",
+    # Web Bot Auth signing (issue 38): cryptography (the 'sign' extra) is imported only when
+    # a key is made or read, not by these names.
+    "Signer": "_identity._httpsig",
+    "SigningKey": "_identity._httpsig",
 }
 
 
@@ -154,6 +159,8 @@ __all__ = [
     "RobotsError",
     "RobotsTxt",
     "Rule",
+    "Signer",
+    "SigningKey",
     "Stance",
     "StanceTooComplex",
     "TdmRepFile",

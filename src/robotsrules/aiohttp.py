@@ -37,6 +37,10 @@ A response that asks to be paid for (HTTP 402 with ``crawler-price``, pay-per-cr
 :class:`robotsrules.Pricing` in the signals; with ``purposes`` it raises
 :class:`robotsrules.PagePriced`. Nothing is ever paid and a 402 is never retried.
 
+``sign=`` a Web Bot Auth signer (``robotsrules.Signer``) signs every request of the
+session, each redirect hop afresh (aiohttp runs the middleware per hop), and the robots.txt
+fetches of the cache built here. Off by default.
+
 The robots.txt files are fetched by the fetch layer of robotsrules (httpx, through an
 :class:`~robotsrules.AsyncRobotsCache`), not by the session: its bounded, decompression-safe
 reader and redirect policy are the ones tested. To route those fetches through a proxy,
@@ -65,6 +69,7 @@ from ._fetch._pacing import Spacing as Spacing
 from ._fetch._pacing import admit as admit
 from ._fetch._pacing import resolve_agent as resolve_agent
 from ._fetch._robotscache import AsyncRobotsCache
+from ._fetch._sign import Sign
 from ._page import HeadReader, PageSignals, reads_body_of
 from ._page import admit_page as admit_page
 from ._rules._agents import Agent
@@ -120,7 +125,8 @@ class RobotsMiddleware(Gate):
     token(s) to obey (default: :func:`robotsrules.product_token` of ``user_agent``).
     ``store``, ``policy`` and ``timeout`` configure the :class:`~robotsrules.AsyncRobotsCache`
     built here, or pass your own ``cache``. One middleware may serve several sessions; it
-    then spaces their requests together. Close it with :meth:`aclose`.
+    then spaces their requests together. Close it with :meth:`aclose`. ``sign``: the
+    signer of every request (module docstring) and of the cache built here.
     """
 
     def __init__(
@@ -136,12 +142,14 @@ class RobotsMiddleware(Gate):
         max_crawl_delay: float = DEFAULT_MAX_CRAWL_DELAY,
         page_signals: bool = False,
         purposes: Sequence[str] = (),
+        sign: Optional[Sign] = None,
     ) -> None:
         super().__init__(user_agent=user_agent, agent=agent, crawl_delay=crawl_delay,
                          max_crawl_delay=max_crawl_delay, page_signals=page_signals,
-                         purposes=purposes)
+                         purposes=purposes, sign=sign)
         self.cache = cache if cache is not None else AsyncRobotsCache(
-            store, user_agent=user_agent, agent=self.agent, timeout=timeout, policy=policy)
+            store, user_agent=user_agent, agent=self.agent, timeout=timeout, policy=policy,
+            sign=sign)
 
     async def __call__(self, request: aiohttp.ClientRequest,
                        handler: aiohttp.ClientHandlerType) -> aiohttp.ClientResponse:
@@ -152,6 +160,7 @@ class RobotsMiddleware(Gate):
             delay = self._admit(served, url)
             while (wait := self._turn(url, delay)) > 0:
                 await asyncio.sleep(wait)
+        self._sign(request.method, str(request.url), request.headers)
         response = await handler(request)
         if self.page_signals and request.url.scheme in SCHEMES:
             reader = await _read_head(response) if reads_body_of(response.raw_headers) \

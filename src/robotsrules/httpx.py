@@ -25,6 +25,11 @@ origin before it is sent::
   turns the spacing off. The spacing is per transport (share one transport between clients to share
   it).
 * A request with ``extensions={"robotsrules.obey": False}`` skips all of this.
+* ``sign=`` a Web Bot Auth signer (``robotsrules.Signer``) signs every request sent through
+  the transport, robots.txt fetches included (``robotsrules.obey: False`` ones too: signing
+  says who is asking, not whether robots.txt was read), afresh for each redirect hop (httpx
+  sends each hop through the transport); the signer's ``origins`` may leave some origins
+  unsigned. Off by default.
 * ``page_signals=True`` reads each response's page-level signals (``X-Robots-Tag``, robots
   meta tags of an HTML body, TDMRep, ``Content-Usage``; :func:`robotsrules.page_signals`)
   and puts them in ``response.extensions["robotsrules.page"]``; ``purposes=["ai-train"]``
@@ -66,6 +71,7 @@ from ._fetch._pacing import Spacing as Spacing
 from ._fetch._pacing import admit as admit
 from ._fetch._pacing import resolve_agent as resolve_agent
 from ._fetch._robotscache import AsyncRobotsCache, RobotsCache
+from ._fetch._sign import Sign
 from ._page import HeadReader, reads_body_of
 from ._page import admit_page as admit_page
 from ._rules._agents import Agent
@@ -186,6 +192,9 @@ class RobotsTransport(Gate, httpx.BaseTransport):
     ``agent`` the product token(s) to obey (default: :func:`robotsrules.product_token` of
     ``user_agent``). ``store``, ``policy`` and ``timeout`` configure the
     :class:`~robotsrules.RobotsCache` built here; or pass your own ``cache`` instead.
+    ``sign``: the signer of every request sent through the transport (module docstring) and
+    of the robots.txt fetches of the cache built here (a ``cache`` of your own keeps its
+    own ``sign``).
     """
 
     def __init__(
@@ -202,17 +211,18 @@ class RobotsTransport(Gate, httpx.BaseTransport):
         max_crawl_delay: float = DEFAULT_MAX_CRAWL_DELAY,
         page_signals: bool = False,
         purposes: Sequence[str] = (),
+        sign: Optional[Sign] = None,
     ) -> None:
         super().__init__(user_agent=user_agent, agent=agent, crawl_delay=crawl_delay,
                          max_crawl_delay=max_crawl_delay, page_signals=page_signals,
-                         purposes=purposes)
+                         purposes=purposes, sign=sign)
         self.transport = transport if transport is not None else httpx.HTTPTransport()
         if cache is None:
             # The robots.txt requests go through the wrapped transport; this client is never
             # closed (closing it would close the transport, which close() does once).
             client = httpx.Client(transport=self.transport, follow_redirects=False)
             cache = RobotsCache(store, user_agent=user_agent, agent=self.agent,
-                                timeout=timeout, policy=policy, client=client)
+                                timeout=timeout, policy=policy, client=client, sign=sign)
         self.cache = cache
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
@@ -224,6 +234,7 @@ class RobotsTransport(Gate, httpx.BaseTransport):
             delay = self._admit(served, url)
             while (wait := self._turn(url, delay)) > 0:
                 time.sleep(wait)
+        self._sign(request.method, str(request.url), request.headers)
         response = self.transport.handle_request(request)
         if self.page_signals and _obeyed(request):
             refused = _judge(self, request, response, _read_head(response), served)
@@ -256,15 +267,16 @@ class AsyncRobotsTransport(Gate, httpx.AsyncBaseTransport):
         max_crawl_delay: float = DEFAULT_MAX_CRAWL_DELAY,
         page_signals: bool = False,
         purposes: Sequence[str] = (),
+        sign: Optional[Sign] = None,
     ) -> None:
         super().__init__(user_agent=user_agent, agent=agent, crawl_delay=crawl_delay,
                          max_crawl_delay=max_crawl_delay, page_signals=page_signals,
-                         purposes=purposes)
+                         purposes=purposes, sign=sign)
         self.transport = transport if transport is not None else httpx.AsyncHTTPTransport()
         if cache is None:
             client = httpx.AsyncClient(transport=self.transport, follow_redirects=False)
             cache = AsyncRobotsCache(store, user_agent=user_agent, agent=self.agent,
-                                     timeout=timeout, policy=policy, client=client)
+                                     timeout=timeout, policy=policy, client=client, sign=sign)
         self.cache = cache
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
@@ -276,6 +288,7 @@ class AsyncRobotsTransport(Gate, httpx.AsyncBaseTransport):
             delay = self._admit(served, url)
             while (wait := self._turn(url, delay)) > 0:
                 await asyncio.sleep(wait)
+        self._sign(request.method, str(request.url), request.headers)
         response = await self.transport.handle_async_request(request)
         if self.page_signals and _obeyed(request):
             refused = _judge(self, request, response, await _aread_head(response), served)

@@ -95,6 +95,7 @@ from typing import AnyStr, Optional, Union, cast
 from urllib.parse import urlsplit
 
 from ._fetch._fetcher import DEFAULT_TIMEOUT, fetch
+from ._fetch._sign import Sign
 from ._rules._urls import text_octets
 from ._version import __version__
 from .model import RequestRate, Verdict
@@ -151,11 +152,14 @@ class RobotFileParser:
     origin is fetched). ``user_agent`` is the User-Agent header :meth:`read` sends (your
     crawler's); ``timeout`` the connect/read time-out in seconds; ``policy`` a
     :class:`robotsrules.Policy` for the fetch rules (e.g. ``Policy.legacy()`` for the 1996
-    draft's 401/403 meaning).
+    draft's 401/403 meaning); ``sign`` a Web Bot Auth signer (``robotsrules.Signer``)
+    for :meth:`read`'s requests, each redirect hop signed afresh (default unsigned).
     """
 
     def __init__(self, url: str = "", *, user_agent: str = DEFAULT_USER_AGENT,
-                 timeout: float = DEFAULT_TIMEOUT, policy: Optional[Policy] = None) -> None:
+                 timeout: float = DEFAULT_TIMEOUT, policy: Optional[Policy] = None,
+                 sign: Optional[Sign] = None) -> None:
+        self.sign = sign
         self.user_agent = user_agent
         self.timeout = timeout
         self.policy = policy
@@ -190,7 +194,7 @@ class RobotFileParser:
         """Fetch the robots.txt and apply the status rules (difference 9); never raises for
         network trouble: see :attr:`result` for what happened."""
         result = fetch(self.url, user_agent=self.user_agent, timeout=self.timeout,
-                       policy=self.policy)
+                       policy=self.policy, sign=self.sign)
         self.result = result
         self.robots = result.robots
         self.allow_all = result.outcome == UNAVAILABLE

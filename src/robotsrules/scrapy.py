@@ -52,6 +52,20 @@ Settings (all optional besides ``ROBOTSTXT_OBEY``):
                                 request before the policy sees it (default ``True``)
 ==============================  ==========================================================
 
+**Signing** (Web Bot Auth, issue 38; ``pip install 'robotsrules[scrapy,sign]'``): add
+:class:`SigningMiddleware` and name the key and the Signature-Agent::
+
+    DOWNLOADER_MIDDLEWARES = {..., "robotsrules.scrapy.SigningMiddleware": 800}
+    ROBOTSRULES_SIGNING_KEY = "/etc/mycrawler/signing-key.pem"    # mode 0600
+    ROBOTSRULES_SIGNATURE_AGENT = "https://bot.example"
+
+Every request the downloader sends is signed (the robots.txt requests of
+:class:`RobotsTxtMiddleware` too), afresh for each redirect hop and retry, since Scrapy
+sends each through the middlewares again; earlier signature headers are dropped first.
+``ROBOTSRULES_SIGNING_ORIGINS`` (a list of origins) limits signing to those origins;
+``ROBOTSRULES_SIGNER`` (any callable ``sign(method, url, headers) -> headers``, such as a
+``robotsrules.Signer``) replaces the two settings.
+
 ``ROBOTSTXT_PARSER`` is not used: the middleware always matches with robotsrules.
 Request meta ``dont_obey_robotstxt`` skips the check. Stats: Scrapy's
 ``robotstxt/request_count``, ``robotstxt/response_count``,
@@ -92,11 +106,12 @@ with MissingExtra.guard("robotsrules.scrapy", "scrapy"):
 from ._fetch._drive import arun
 from ._fetch._pacing import admit
 from ._fetch._refresh import Fetch, Load, Refresher, RefreshReply, RefreshStep
+from ._fetch._sign import Sign, sign_headers
 from ._rules._usage import Usage
 from ._scope import origin_of
 from ._terminal import visible
 from .cache import MemoryStore, SQLiteStore, Store
-from .errors import InvalidURL
+from .errors import InvalidArgument, InvalidURL
 from .model import Verdict
 from .policy import UNREACHABLE, Answer, Entry, FetchResult, Policy, Served, effective, fetch_flow
 from .policy import Request as PolicyRequest
@@ -108,7 +123,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_MAX_CRAWL_DELAY", "PAGE_SIGNALS_PRIORITY", "ForbiddenByRobots",
            "NofollowMiddleware", "PageSignalsMiddleware", "PricedByPage", "RefusedByPage",
-           "RobotParser", "RobotsTxtMiddleware", "make_store"]
+           "RobotParser", "RobotsTxtMiddleware", "SigningMiddleware", "make_store"]
 
 logger = logging.getLogger(__name__)
 
@@ -427,6 +442,46 @@ class RobotsTxtMiddleware:
     def _close(self, spider: Any = None) -> None:
         if self.store is not None:
             self.store.close()
+
+
+# -- request signing (issue 38) ------------------------------------------------------------
+
+class SigningMiddleware:
+    """A downloader middleware signing every request with Web Bot Auth (module docstring:
+    ``ROBOTSRULES_SIGNING_KEY`` and ``ROBOTSRULES_SIGNATURE_AGENT``, or
+    ``ROBOTSRULES_SIGNER``; ``ROBOTSRULES_SIGNING_ORIGINS``). Without them it is not
+    configured (Scrapy leaves it out); one of the two settings without the other is an
+    :class:`~robotsrules.InvalidArgument`, as is a key file others may read."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        signer = settings.get("ROBOTSRULES_SIGNER")
+        key = settings.get("ROBOTSRULES_SIGNING_KEY")
+        agent = settings.get("ROBOTSRULES_SIGNATURE_AGENT")
+        if signer is None and not key and not agent:
+            raise NotConfigured("no ROBOTSRULES_SIGNING_KEY: requests are not signed")
+        if signer is None:
+            if not key or not agent:
+                raise InvalidArgument("ROBOTSRULES_SIGNING_KEY and ROBOTSRULES_SIGNATURE_AGENT "
+                                      "go together")
+            from ._identity._httpsig import Signer, SigningKey
+
+            origins = settings.getlist("ROBOTSRULES_SIGNING_ORIGINS") or None
+            signer = Signer(SigningKey.load(key), agent, origins=origins)
+        if not callable(signer):
+            raise InvalidArgument("ROBOTSRULES_SIGNER must be callable (a robotsrules.Signer)")
+        self.sign: Sign = signer
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> SigningMiddleware:
+        """Scrapy's constructor."""
+        return cls(crawler)
+
+    def process_request(self, request: Request, spider: Any = None) -> None:
+        """Sign ``request`` in place (its earlier signature headers dropped)."""
+        sign_headers(self.sign, request.method, request.url, request.headers,
+                     lambda: {_text(k): _text(v)
+                              for k, v in request.headers.to_unicode_dict().items()})
 
 
 # -- page-level signals (issue 16) ---------------------------------------------------------

@@ -54,6 +54,7 @@ EXITS: dict[str, tuple[int, ...]] = {
     "check": (0, 1, 2), "explain": (0, 1, 2), "diff": (0, 1, 2), "lint": (0, 1, 2, 3),
     "agents": (0, 2), "fetch": (0, 2), "report": (0, 2), "bulk": (0, 2), "usage": (0, 1, 2),
     "page": (0, 2), "stance": (0, 1, 2), "license": (0, 1, 2), "verify": (0, 1, 2),
+    "keys": (0, 2),
 }
 # Where each command takes a FILE_OR_URL (or a file) and the rest of a valid command line.
 COMMANDS: dict[str, Sequence[str]] = {
@@ -98,6 +99,8 @@ COMMANDS: dict[str, Sequence[str]] = {
     "verify --file": ("verify", "--file", "{}", "--no-dns", "--agent", "GPTBot"),
     "verify --file --json": ("verify", "--file", "{}", "--no-dns", "--json"),
     "verify ADDRESS": ("verify", "{}", "--no-dns", "--user-agent", "GPTBot/1.0"),
+    # a signing key read from every input form: never a key, never echoed (issue 38)
+    "keys directory": ("keys", "directory", "--signing-key", "{}"),
 }
 FORMS = ("file", "stdin", "http", "http-hostile", "http-500", "closed-port", "missing",
          "directory", "binary", "latin1", "hostile", "empty", "odd-url", "huge")
@@ -472,3 +475,131 @@ def test_verify_with_bad_options(bad: Sequence[str], capsys: pytest.CaptureFixtu
     argv = ["verify", "--no-dns", *bad]
     code, out = run(argv, b"")
     check_run(argv, code, out, capsys.readouterr().err, usage=True)
+
+
+# -- Web Bot Auth (issue 38): every command that fetches signs with --signing-key ----------
+
+FETCHING = ("check", "explain", "agents --json", "diff old", "lint", "fetch", "usage --json",
+            "page --json", "page --robots", "stance --json", "license")
+SIGNATURE_AGENT = "https://bot.example"
+
+
+@pytest.fixture(scope="module")
+def signing_key(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """A key file (mode 0600) and its PEM text, which no output may contain."""
+    httpsig = pytest.importorskip("robotsrules._identity._httpsig")
+    path = tmp_path_factory.mktemp("key") / "signing-key.pem"
+    httpsig.SigningKey.generate().write(path)
+    return str(path), path.read_text()
+
+
+def _fetching_argv(command: str, server: RawHTTPServer, files: dict[str, str],
+                   out: str) -> list[str]:
+    if command == "check":  # URLs to check, each of whose robots.txt is fetched
+        return ["check", "--agent", "a", "--no-cache", server.url("/x"), server.url("/y")]
+    return _argv(command, server.url(), files, out)
+
+
+def _secret_lines(pem: str) -> list[str]:
+    return [line for line in pem.splitlines() if line and not line.startswith("-----")]
+
+
+def _verified(server: RawHTTPServer, key_file: str) -> None:
+    from robotsrules._identity._httpsig import SigningKey, verify_signature
+
+    key = SigningKey.load(key_file)
+    directory = SIGNATURE_AGENT + "/.well-known/http-message-signatures-directory"
+    assert server.requests
+    for request in server.requests:
+        check = verify_signature(
+            "GET", server.url(request.path), request.headers,
+            key_for=lambda url, keyid: key.public_key if (url, keyid) == (
+                directory, key.thumbprint) else None)
+        assert check.verified, (request.path, check)
+
+
+# The environment is read by the one builder all commands share: two commands suffice.
+@pytest.mark.parametrize(("command", "how"), [*((command, "options") for command in FETCHING),
+                                              ("check", "environment"),
+                                              ("page --json", "environment")])
+def test_every_fetching_command_signs_its_requests(
+    command: str, how: str, files: dict[str, str], signing_key: tuple[str, str],
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    key_file, pem = signing_key
+    with RawHTTPServer(respond(200, ROBOTS)) as server:
+        argv = _fetching_argv(command, server, files, str(tmp_path / "out.parquet"))
+        if how == "options":  # the options win over the environment
+            monkeypatch.setenv("ROBOTSRULES_SIGNING_KEY", str(tmp_path / "no-such-key"))
+            monkeypatch.setenv("ROBOTSRULES_SIGNATURE_AGENT", "https://wrong.example")
+            argv += ["--signing-key", key_file, "--signature-agent", SIGNATURE_AGENT]
+        else:
+            monkeypatch.setenv("ROBOTSRULES_SIGNING_KEY", key_file)
+            monkeypatch.setenv("ROBOTSRULES_SIGNATURE_AGENT", SIGNATURE_AGENT)
+        code, out = run(argv, b"")
+        err = capsys.readouterr().err
+        check_run(argv, code, out, err)
+        assert code != 2, err
+        _verified(server, key_file)
+    assert not any(line in out + err for line in _secret_lines(pem))
+
+
+@pytest.mark.parametrize("command", FETCHING)
+def test_a_key_others_may_read_is_refused(
+    command: str, files: dict[str, str], signing_key: tuple[str, str], tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pem = signing_key[1]
+    shared = tmp_path / "shared-key.pem"
+    shared.write_text(pem)
+    shared.chmod(0o644)
+    with RawHTTPServer(respond(200, ROBOTS)) as server:
+        argv = _fetching_argv(command, server, files, str(tmp_path / "out.parquet"))
+        argv += ["--signing-key", str(shared), "--signature-agent", SIGNATURE_AGENT]
+        code, out = run(argv, b"")
+        err = capsys.readouterr().err
+        check_run(argv, code, out, err)
+        assert code == 2 and "chmod 600" in err, (code, err)
+        assert not server.requests  # nothing sent unsigned instead
+    assert not any(line in out + err for line in _secret_lines(pem))
+
+
+@pytest.mark.parametrize("given", [("--signing-key", "{key}"),
+                                   ("--signature-agent", SIGNATURE_AGENT),
+                                   ("--signing-key", "{key}", "--signature-agent", "http://x/")])
+def test_signing_options_incomplete_or_wrong(
+    given: Sequence[str], signing_key: tuple[str, str], files: dict[str, str],
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("ROBOTSRULES_SIGNING_KEY", raising=False)
+    monkeypatch.delenv("ROBOTSRULES_SIGNATURE_AGENT", raising=False)
+    with RawHTTPServer(respond(200, ROBOTS)) as server:
+        argv = ["fetch", server.url(), *(part.replace("{key}", signing_key[0])
+                                         for part in given)]
+        code, out = run(argv, b"")
+        err = capsys.readouterr().err
+        check_run(argv, code, out, err)
+        assert code == 2 and not server.requests, (code, err)
+    assert not any(line in out + err for line in _secret_lines(signing_key[1]))
+
+
+def test_crawlers_refresh_signs_its_list_fetches(signing_key: tuple[str, str],
+                                                 tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    listed = {"creationTime": "2026-11-27T06:00:00.000000", "prefixes": [
+        {"ipv4Prefix": "20.171.206.0/24"}]}
+    with RawHTTPServer({"/list.json": respond(200, json.dumps(listed).encode(), None,
+                                              "application/json")}) as server:
+        snapshot = tmp_path / "lists.json"
+        snapshot.write_text(json.dumps({"version": 1, "compiled": "2026-09-02T15:00:00Z",
+                                        "lists": [{
+            "name": "bot", "operator": "Example", "url": server.url("/list.json"),
+            "tokens": ["ExampleBot"], "captured": True, "read_at": "2026-09-02T14:41:05Z",
+            "source": "a test", "prefixes": ["45.76.10.0/24"]}]}), "utf-8")
+        argv = ["crawlers", "refresh", "--snapshot", str(snapshot), "--signing-key",
+                signing_key[0], "--signature-agent", SIGNATURE_AGENT, "--json"]
+        code, out = run(argv, b"")
+        err = capsys.readouterr().err
+        assert code == 0, err
+        _verified(server, signing_key[0])
+    assert not any(line in out + err for line in _secret_lines(signing_key[1]))

@@ -71,7 +71,13 @@ def _pages(server: RawHTTPServer) -> list[str]:
 @pytest.fixture(scope="module")
 def sites() -> Iterator[dict[str, RawHTTPServer]]:
     with ServerPool() as pool:
-        yield {
+        # Web Bot Auth (issue 38): a -> b signed on both; c -> d with d not a signing origin.
+        to = {name: pool.http({"/robots.txt": respond(200, b"User-agent: *\nAllow: /\n"),
+                               "/page": PAGE}) for name in ("signed_b", "refused_d")}
+        signed = {name: pool.http({path: redirect(to[target].url(path), 302)
+                                   for path in ("/robots.txt", "/page")})
+                  for name, target in (("signed_a", "signed_b"), ("signed_c", "refused_d"))}
+        yield {**to, **signed,
             # robots.txt redirected to the real file; ExampleBot has its own group.
             "rules": pool.http({"/robots.txt": redirect("/rules.txt"),
                                 "/rules.txt": respond(200, RULES),
@@ -105,11 +111,56 @@ def crawls(sites: dict[str, RawHTTPServer], tmp_path_factory: pytest.TempPathFac
         "down_scrapy": (_settings(), [down_scrapy.url(p) for p in ("/", "/a", "/b")]),
         "again": (_settings(DOWNLOADER_MIDDLEWARES=OURS, ROBOTSRULES_STORE=store,
                             ROBOTSRULES_CRAWL_DELAY=False), main_urls),
+        "signed": _signed_crawl(sites, tmp_path_factory),
     }
     with ThreadPoolExecutor(len(jobs)) as pool:
         futures = {name: pool.submit(_crawl, *job) for name, job in jobs.items()}
         out.update({name: future.result() for name, future in futures.items()})
+    out["signed_key"] = jobs["signed"][0]["ROBOTSRULES_SIGNING_KEY"]
     return out
+
+
+SIGNATURE_AGENT = "https://bot.example"
+
+
+def _signed_crawl(sites: dict[str, RawHTTPServer], tmp_path_factory: pytest.TempPathFactory
+                  ) -> tuple[dict[str, Any], list[str]]:
+    """The signing crawl's settings (a key written mode 0600) and URLs."""
+    from robotsrules._identity._httpsig import SigningKey
+
+    path = tmp_path_factory.mktemp("key") / "signing-key.pem"
+    SigningKey.generate().write(path)
+    settings = _settings(
+        DOWNLOADER_MIDDLEWARES={**OURS, "robotsrules.scrapy.SigningMiddleware": 800},
+        ROBOTSRULES_SIGNING_KEY=str(path), ROBOTSRULES_SIGNATURE_AGENT=SIGNATURE_AGENT,
+        ROBOTSRULES_SIGNING_ORIGINS=[sites[name].origin for name in
+                                     ("signed_a", "signed_b", "signed_c")],
+        ROBOTSRULES_CRAWL_DELAY=False)
+    return settings, [sites["signed_a"].url("/page"), sites["signed_c"].url("/page")]
+
+
+def test_scrapy_signing_middleware_signs_every_hop_anew(sites: dict[str, RawHTTPServer],
+                                                         crawls: dict[str, Any]) -> None:
+    from robotsrules._identity._httpsig import SigningKey, verify_signature
+
+    stats = crawls["signed"]
+    assert len(stats["seen"]) == 2
+    key = SigningKey.load(crawls["signed_key"])
+    directory = SIGNATURE_AGENT + "/.well-known/http-message-signatures-directory"
+
+    def key_for(url: str, keyid: str) -> object:
+        return key.public_key if (url, keyid) == (directory, key.thumbprint) else None
+
+    for name in ("signed_a", "signed_b", "signed_c"):  # robots.txt requests and pages
+        assert set(sites[name].paths) == {"/page", "/robots.txt"}, name
+        for request in sites[name].requests:
+            check = verify_signature("GET", sites[name].url(request.path), request.headers,
+                                     key_for=key_for)
+            assert check.verified, (name, request.path, check)
+    # d is not a signing origin: c's signature (copied by Scrapy's redirect) was dropped
+    assert set(sites["refused_d"].paths) == {"/page", "/robots.txt"}
+    for request in sites["refused_d"].requests:
+        assert not {"signature", "signature-input", "signature-agent"} & set(request.headers)
 
 
 def test_scrapy_disallowed_pages_never_requested(crawls: dict[str, Any]) -> None:
@@ -211,3 +262,30 @@ def test_parser_is_a_scrapy_robot_parser() -> None:
     from scrapy.robotstxt import RobotParser as ScrapyRobotParser
 
     assert issubclass(RobotParser, ScrapyRobotParser)
+
+
+# -- SigningMiddleware's settings (issue 38), in process --------------------------------------
+
+def test_signing_middleware_settings(tmp_path: Any) -> None:
+    from scrapy.exceptions import NotConfigured
+    from scrapy.utils.test import get_crawler
+
+    from robotsrules import InvalidArgument
+    from robotsrules._identity._httpsig import SigningKey
+    from robotsrules.scrapy import SigningMiddleware
+
+    key = tmp_path / "key.pem"
+    SigningKey.generate().write(key)
+    with pytest.raises(NotConfigured):  # off unless configured
+        SigningMiddleware.from_crawler(get_crawler(settings_dict={}))
+    for half in ({"ROBOTSRULES_SIGNING_KEY": str(key)},
+                 {"ROBOTSRULES_SIGNATURE_AGENT": SIGNATURE_AGENT}):
+        with pytest.raises(InvalidArgument, match="go together"):
+            SigningMiddleware.from_crawler(get_crawler(settings_dict=half))
+    both = {"ROBOTSRULES_SIGNING_KEY": str(key), "ROBOTSRULES_SIGNATURE_AGENT": SIGNATURE_AGENT}
+    assert SigningMiddleware.from_crawler(get_crawler(settings_dict=both)).sign is not None
+    key.chmod(0o640)
+    with pytest.raises(InvalidArgument, match="chmod 600"):
+        SigningMiddleware.from_crawler(get_crawler(settings_dict=both))
+    with pytest.raises(InvalidArgument, match="callable"):
+        SigningMiddleware.from_crawler(get_crawler(settings_dict={"ROBOTSRULES_SIGNER": "x"}))

@@ -53,6 +53,7 @@ from ..policy import Answer, FetchResult, Policy, Request, fetch_flow, target_pr
 from ..robotstxt import DEFAULT_MAX_BYTES
 from ._drive import arun, run
 from ._pinned import AddressRefused, AsyncGuardedClient, Guard, GuardedClient
+from ._sign import Sign, sign_headers
 
 __all__ = ["DEFAULT_TIMEOUT", "PageResponse", "afetch", "fetch", "fetch_page"]
 
@@ -235,13 +236,16 @@ def _keeps_credentials(start: str, url: str) -> bool:
 
 def _request(client: httpx.Client | httpx.AsyncClient, url: str, user_agent: str,
              credentials: bool, extensions: Optional[dict[str, Any]] = None,
-             headers: Optional[dict[str, str]] = None) -> httpx.Request:
+             headers: Optional[dict[str, str]] = None,
+             sign: Optional[Sign] = None) -> httpx.Request:
     request = client.build_request("GET", url, headers=headers or _headers(user_agent),
                                    extensions=extensions)
     if not credentials:  # another origin: none of the caller's Authorization or cookies
         for name in ("authorization", "cookie"):
             if name in request.headers:
                 del request.headers[name]
+    # Every hop is a request built here: signed afresh for its own authority (_sign).
+    sign_headers(sign, "GET", str(request.url), request.headers)
     return request
 
 
@@ -344,7 +348,8 @@ def _ftp_answer(url: str, user_agent: str, timeout: float, limit: int,
 
 def _get(client: httpx.Client, url: str, user_agent: str, limit: int, deadline: float,
          credentials: bool = True, headers: Optional[dict[str, str]] = None,
-         raw_headers: Optional[list[tuple[str, str]]] = None) -> Answer:
+         raw_headers: Optional[list[tuple[str, str]]] = None,
+         sign: Optional[Sign] = None) -> Answer:
     """One GET within ``deadline``; ``headers`` replace the robots.txt request's own, and
     ``raw_headers`` (when given) receives the response's header lines as sent."""
     problem = target_problem(url)
@@ -353,7 +358,7 @@ def _get(client: httpx.Client, url: str, user_agent: str, limit: int, deadline: 
     with _Watchdog(deadline) as watchdog:
         try:
             request = _request(client, url, user_agent, credentials,
-                               {"trace": watchdog.trace}, headers)
+                               {"trace": watchdog.trace}, headers, sign)
             response = client.send(request, stream=True, follow_redirects=False,
                                    auth=httpx.USE_CLIENT_DEFAULT if credentials else None)
             if raw_headers is not None:
@@ -396,12 +401,12 @@ def _get(client: httpx.Client, url: str, user_agent: str, limit: int, deadline: 
 
 
 async def _aget(client: httpx.AsyncClient, url: str, user_agent: str, limit: int,
-                credentials: bool = True) -> Answer:
+                credentials: bool = True, sign: Optional[Sign] = None) -> Answer:
     problem = target_problem(url)
     if problem is not None:  # as in _get
         return Answer(error=f"cannot request {url!r}: {problem}")
     try:
-        request = _request(client, url, user_agent, credentials)
+        request = _request(client, url, user_agent, credentials, sign=sign)
         response = await client.send(request, stream=True, follow_redirects=False,
                                      auth=httpx.USE_CLIENT_DEFAULT if credentials else None)
         try:
@@ -455,6 +460,7 @@ def fetch(
     now: Optional[float] = None,
     resource: Optional[str] = None,
     credentials: bool = True,
+    sign: Optional[Sign] = None,
 ) -> FetchResult:
     """Fetch the robots.txt that governs ``url`` (any URL of the site) and say what it means.
 
@@ -468,7 +474,10 @@ def fetch(
     ftp, or no host). ``resource``: fetch this URL instead of the robots.txt, under the same
     policy (``/.well-known/tdmrep.json``, an RSL licence document); ``credentials=False``:
     never send the client's credentials (a licence document on another origin than the
-    site asking for it).
+    site asking for it). ``sign``: a signer (Web Bot Auth,
+    ``robotsrules.Signer``) called afresh for every HTTP(S) request, redirect hops
+    included, each signed for its own authority (or left unsigned when the signer refuses
+    its origin); FTP requests carry no headers and are never signed. Default: unsigned.
     """
     flow, start, policy = _start(url, now, policy, max_bytes, resource)
     deadline = time.monotonic() + (total_timeout or 3 * timeout)
@@ -478,7 +487,8 @@ def fetch(
     def perform(request: Request) -> Answer:
         nonlocal credentials
         credentials = credentials and _keeps_credentials(start, request.url)
-        return _perform(http, request.url, user_agent, timeout, policy, deadline, credentials)
+        return _perform(http, request.url, user_agent, timeout, policy, deadline, credentials,
+                        sign)
 
     try:
         return run(flow, perform)
@@ -488,14 +498,15 @@ def fetch(
 
 
 def _perform(http: httpx.Client, url: str, user_agent: str, timeout: float, policy: Policy,
-             deadline: float, credentials: bool = True) -> Answer:
+             deadline: float, credentials: bool = True, sign: Optional[Sign] = None
+             ) -> Answer:
     if time.monotonic() > deadline:
         return Answer(error=_TIMED_OUT)
     if url.lower().startswith("ftp:"):
         if isinstance(http, GuardedClient) and http.guard.active:
             return Answer(error=_GUARDED_FTP)
         return _ftp_answer(url, user_agent, timeout, policy.max_bytes, deadline)
-    return _get(http, url, user_agent, policy.max_bytes, deadline, credentials)
+    return _get(http, url, user_agent, policy.max_bytes, deadline, credentials, sign=sign)
 
 
 class PageResponse(NamedTuple):
@@ -516,7 +527,8 @@ def fetch_page(url: str, *, user_agent: str, max_bytes: int, timeout: float = DE
                accept: str = "text/html, application/xhtml+xml, */*;q=0.8",
                extra_headers: Optional[dict[str, str]] = None,
                follow_redirects: bool = True,
-               guard: Optional[Guard] = None) -> PageResponse:
+               guard: Optional[Guard] = None,
+               sign: Optional[Sign] = None) -> PageResponse:
     """GET a page (``robotsrules page URL``) with the robots.txt fetch's bounds: redirects
     followed here (at most five, http and https only, loops detected), connect and read
     time-outs of ``timeout``, the whole fetch within ``total_timeout`` (default
@@ -528,7 +540,8 @@ def fetch_page(url: str, *, user_agent: str, max_bytes: int, timeout: float = DE
     ``follow_redirects=False`` returns a redirect as it came (its ``Location`` in
     ``headers``): the caller vets each hop before it is requested (a list refresh).
     ``guard``: for a URL from a stranger, connect only to addresses the guard vets, on
-    every hop (a refusal is an ``error`` that says so); default: no guard."""
+    every hop (a refusal is an ``error`` that says so); default: no guard. ``sign``: a
+    signer called afresh for every hop, as for :func:`fetch`; default: unsigned."""
     deadline = time.monotonic() + (total_timeout or 3 * timeout)
     headers = _headers(user_agent, accept, accept_encoding())
     headers.update(extra_headers or {})
@@ -542,7 +555,7 @@ def fetch_page(url: str, *, user_agent: str, max_bytes: int, timeout: float = DE
                 return PageResponse(current, None, (), b"", False, _TIMED_OUT)
             pairs: list[tuple[str, str]] = []
             answer = _get(client, current, user_agent, max_bytes, deadline, False, headers,
-                          pairs)
+                          pairs, sign)
             if answer.bad_redirect is not None:
                 return PageResponse(current, answer.status, tuple(pairs), b"", False,
                                     f"redirect to an unusable URL: {answer.bad_redirect}")
@@ -580,8 +593,10 @@ async def afetch(
     ftp_executor: Optional[Executor] = None,
     resource: Optional[str] = None,
     credentials: bool = True,
+    sign: Optional[Sign] = None,
 ) -> FetchResult:
-    """The async twin of :func:`fetch`, with the same deadline and credential rules.
+    """The async twin of :func:`fetch`, with the same deadline, credential and signing
+    rules.
 
     FTP runs in a worker thread: of ``ftp_executor`` if given (a bounded pool keeps slow
     FTP servers from taking the threads that others need), else of the loop's default
@@ -613,7 +628,8 @@ async def afetch(
                 return Answer(error=f"no thread for the FTP fetch: {error}")
         try:
             return await asyncio.wait_for(
-                _aget(http, request.url, user_agent, policy.max_bytes, credentials), remaining)
+                _aget(http, request.url, user_agent, policy.max_bytes, credentials, sign),
+                remaining)
         except asyncio.TimeoutError:
             return Answer(error=_TIMED_OUT)
 

@@ -6,14 +6,15 @@
 kept as their attributes), the decision before a request (:meth:`Gate._admit`: robots.txt's
 verdict, else the refusal to raise, and the delay to keep), the per-origin spacing
 (:meth:`Gate._turn`: the caller sleeps what it answers) and the decision after the response
-(:meth:`Gate._judge_page`: the page admission step). Each drop-in keeps only how it looks up
-robots.txt, sleeps, and reads a response's head.
+(:meth:`Gate._judge_page`: the page admission step), and the signer of their requests
+(:meth:`Gate._sign`, the fetch layer's one signing step). Each drop-in keeps only how it
+looks up robots.txt, sleeps, and reads a response's head.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Optional
+from collections.abc import MutableMapping, Sequence
+from typing import Any, Optional
 
 from .._page import HeadReader, PageSignals, admit_page
 from .._page._headers import Headers
@@ -23,6 +24,7 @@ from .._tables._purposes import check_purposes
 from ..errors import PageRefused
 from ..policy import Served
 from ._pacing import Spacing, admit, resolve_agent
+from ._sign import Sign, sign_headers
 
 __all__ = ["Gate"]
 
@@ -33,17 +35,27 @@ class Gate:
 
     ``agent`` is the product token(s) to obey (default: :func:`robotsrules.product_token` of
     ``user_agent``); ``purposes`` are checked (:class:`ValueError` for an unknown one) and
-    imply ``page_signals``. The spacing is per gate: one drop-in, one gate.
+    imply ``page_signals``. The spacing is per gate: one drop-in, one gate. ``sign``: the
+    signer of every request the drop-in sends and of its robots.txt fetches (None: the
+    requests are left as they are).
     """
 
     def __init__(self, *, user_agent: str, agent: Optional[Agent], crawl_delay: bool,
-                 max_crawl_delay: float, page_signals: bool, purposes: Sequence[str]) -> None:
+                 max_crawl_delay: float, page_signals: bool, purposes: Sequence[str],
+                 sign: Optional[Sign] = None) -> None:
         self.purposes = check_purposes(purposes)
         self.page_signals = page_signals or bool(self.purposes)
         self.agent = resolve_agent(user_agent, agent)
         self.crawl_delay = crawl_delay
         self.max_crawl_delay = max_crawl_delay
         self._spacing = Spacing()
+        self.sign = sign
+
+    def _sign(self, method: str, url: str, headers: MutableMapping[Any, Any]) -> None:
+        """Sign one outgoing request in place (its earlier signature headers dropped), when
+        a signer is configured; the client runs this for each redirect hop anew."""
+        if self.sign is not None:
+            sign_headers(self.sign, method, url, headers)
 
     def _admit(self, served: Served, url: str) -> float:
         """The delay (seconds) to keep before sending ``url`` under the rules ``served``;

@@ -24,13 +24,14 @@ import ipaddress
 import socket
 import ssl
 from collections.abc import Iterable, Sequence
-from typing import Callable, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 import anyio.to_thread
 import httpcore
 import httpx
 
 from ._guard import IPAddress, host_address, refusal
+from ._sign import Sign, sign_headers
 
 __all__ = ["AddressRefused", "AsyncGuardedBackend", "AsyncGuardedClient", "Guard",
            "GuardedBackend", "GuardedClient", "system_resolve"]
@@ -245,25 +246,50 @@ class _AsyncTransport(httpx.AsyncHTTPTransport):
             **settings)  # type: ignore[arg-type]
 
 
+def _signing_hook(sign: Sign) -> Callable[[httpx.Request], None]:
+    """An httpx request hook signing each request the client sends (redirect hops
+    included: httpx runs the hook per request) with the fetch layer's one step."""
+
+    def hook(request: httpx.Request) -> None:
+        sign_headers(sign, request.method, str(request.url), request.headers)
+
+    return hook
+
+
 class GuardedClient(httpx.Client):
     """An :class:`httpx.Client` whose every connection is vetted by ``guard`` (when the
     guard is lifted, an ordinary client); the fetch layer reads :attr:`guard` to refuse
-    what the client does not carry (FTP)."""
+    what the client does not carry (FTP). ``sign``: a signer every request of the client
+    is signed with, afresh per request (:mod:`robotsrules._fetch._sign`); default
+    unsigned."""
 
     def __init__(self, guard: Guard, *, timeout: httpx.Timeout,
-                 verify: Union[ssl.SSLContext, str, bool] = True) -> None:
+                 verify: Union[ssl.SSLContext, str, bool] = True,
+                 sign: Optional[Sign] = None) -> None:
         self.guard = guard
         transport = _Transport(guard, verify) if guard.active else httpx.HTTPTransport(
             verify=verify)
-        super().__init__(timeout=timeout, follow_redirects=False, transport=transport)
+        hooks = {"request": [_signing_hook(sign)]} if sign is not None else {}
+        super().__init__(timeout=timeout, follow_redirects=False, transport=transport,
+                         event_hooks=hooks)
 
 
 class AsyncGuardedClient(httpx.AsyncClient):
     """The async twin of :class:`GuardedClient`."""
 
     def __init__(self, guard: Guard, *, timeout: httpx.Timeout,
-                 verify: Union[ssl.SSLContext, str, bool] = True) -> None:
+                 verify: Union[ssl.SSLContext, str, bool] = True,
+                 sign: Optional[Sign] = None) -> None:
         self.guard = guard
         transport = _AsyncTransport(guard, verify) if guard.active else (
             httpx.AsyncHTTPTransport(verify=verify))
-        super().__init__(timeout=timeout, follow_redirects=False, transport=transport)
+        hooks: dict[str, list[Callable[[httpx.Request], Any]]] = {}
+        if sign is not None:
+            hook = _signing_hook(sign)
+
+            async def ahook(request: httpx.Request) -> None:
+                hook(request)
+
+            hooks["request"] = [ahook]
+        super().__init__(timeout=timeout, follow_redirects=False, transport=transport,
+                         event_hooks=hooks)

@@ -64,6 +64,7 @@ from ..policy import DAY, Entry, Policy, Served, effective
 from ._drive import arun, run
 from ._fetcher import DEFAULT_TIMEOUT, afetch, fetch
 from ._refresh import Fetch, Load, Refresher, RefreshReply, RefreshStep, Save
+from ._sign import Sign
 
 __all__ = ["AsyncRobotsCache", "RobotsCache"]
 
@@ -145,6 +146,7 @@ class _Base:
         policy: Optional[Policy],
         clock: Callable[[], float],
         max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
+        sign: Optional[Sign] = None,
     ) -> None:
         if (not isinstance(max_concurrency, int) or isinstance(max_concurrency, bool)
                 or max_concurrency < 1):
@@ -158,6 +160,8 @@ class _Base:
         self.timeout = timeout
         self.policy = policy or Policy()
         self.clock = clock
+        self.sign = sign
+        """The signer of every fetch (robots.txt, TDMRep, licence documents), or None."""
         self._refresher = Refresher()
         self._memo = self._refresher.memo
 
@@ -229,6 +233,9 @@ class RobotsCache(_Base):
     header sent; ``agent`` the product token(s) to obey (default: ``user_agent`` when it is
     a token or ``Token/version``). ``clock`` returns the time in seconds since the epoch.
     ``max_concurrency`` bounds the fetches running at once (threads beyond it wait).
+    ``sign``: a signer (Web Bot Auth) for every fetch this checker makes, robots.txt,
+    TDMRep and licence documents alike, afresh on every redirect hop (see :func:`fetch`);
+    default unsigned.
     """
 
     def __init__(
@@ -242,8 +249,10 @@ class RobotsCache(_Base):
         client: Optional[httpx.Client] = None,
         clock: Callable[[], float] = time.time,
         max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
+        sign: Optional[Sign] = None,
     ) -> None:
-        super().__init__(store, user_agent, agent, timeout, policy, clock, max_concurrency)
+        super().__init__(store, user_agent, agent, timeout, policy, clock, max_concurrency,
+                         sign)
         self._client = client
         self._slots = threading.BoundedSemaphore(max_concurrency)
         self._guard = threading.Lock()
@@ -279,7 +288,8 @@ class RobotsCache(_Base):
                 return fetch(key.url, user_agent=self.user_agent, timeout=self.timeout,
                              policy=self.policy, max_bytes=self.policy.max_bytes,
                              client=self._client, now=step.now,
-                             resource=key.resource, credentials=key.credentials)
+                             resource=key.resource, credentials=key.credentials,
+                             sign=self.sign)
         try:  # a store outage must not stop a crawl: the flow logs and goes on
             if isinstance(step, Load):
                 return self.store.get(key.stored)
@@ -406,8 +416,10 @@ class AsyncRobotsCache(_Base):
         client: Optional[httpx.AsyncClient] = None,
         clock: Callable[[], float] = time.time,
         max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
+        sign: Optional[Sign] = None,
     ) -> None:
-        super().__init__(store, user_agent, agent, timeout, policy, clock, max_concurrency)
+        super().__init__(store, user_agent, agent, timeout, policy, clock, max_concurrency,
+                         sign)
         self._client = client
         self._flights: dict[_Key, _AsyncFlight] = {}
         # Made on first use, inside the running loop (on Python 3.9 a Semaphore binds to
@@ -456,7 +468,7 @@ class AsyncRobotsCache(_Base):
                                     policy=self.policy, max_bytes=self.policy.max_bytes,
                                     client=self._client, now=step.now,
                                     ftp_executor=self._ftp_pool, resource=key.resource,
-                                    credentials=key.credentials)
+                                    credentials=key.credentials, sign=self.sign)
         try:
             if isinstance(step, Load):
                 return await self._call(self.store.get, key.stored)

@@ -39,16 +39,18 @@ __all__ = ["add_command"]
 
 def _fetcher(args: argparse.Namespace) -> Any:
     from .._fetch._fetcher import fetch_page
-    from ._options import user_agent
+    from ._options import signer, user_agent
 
     agent = user_agent(args)
     timeout = float(args.timeout)
+    sign = signer(args)
 
     def fetch(url: str, etag: Optional[str]) -> ListAnswer:
         page = fetch_page(url, user_agent=agent, max_bytes=MAX_LIST_BYTES + 1, timeout=timeout,
                           accept="application/json, */*;q=0.5",
                           extra_headers={"If-None-Match": etag} if etag else None,
-                          follow_redirects=False)  # refresh_lists vets and follows each hop
+                          follow_redirects=False,  # refresh_lists vets and follows each hop
+                          sign=sign)
         if page.error is not None:
             return ListAnswer(page.status, error=page.error, url=page.url)
         if page.truncated:

@@ -26,7 +26,7 @@ from typing import Any, BinaryIO, Callable, NamedTuple, Optional
 from ..errors import RobotsError
 from ..robotstxt import DEFAULT_MAX_BYTES, Mode, RobotsTxt, parse
 from ._common import outcome_meaning
-from ._options import is_url, source_url, user_agent
+from ._options import is_url, signer, source_url, user_agent
 from ._output import note
 
 __all__ = [
@@ -161,7 +161,8 @@ def load_source(source: str, args: argparse.Namespace,
     from .._fetch._fetcher import fetch
 
     source_url(source)
-    result = fetch(source, user_agent=user_agent(args, agents=agents), timeout=args.timeout)
+    result = fetch(source, user_agent=user_agent(args, agents=agents), timeout=args.timeout,
+                   sign=signer(args))
     where = f"{result.url}: HTTP {result.status}" if result.status else result.url
     if result.outcome != "ok":
         where += f", {result.outcome}: {result.error} -> {outcome_meaning(result.outcome)}"

@@ -54,9 +54,10 @@ _COLOURS = {"permitted": "32", "licensed": "33", "prohibited": "31", "unstated":
 
 def _checker(args: argparse.Namespace) -> Any:
     from .._fetch._robotscache import RobotsCache
-    from ._options import user_agent
+    from ._options import signer, user_agent
 
-    return RobotsCache(user_agent=user_agent(args), agent="*", timeout=args.timeout)
+    return RobotsCache(user_agent=user_agent(args), agent="*", timeout=args.timeout,
+                       sign=signer(args))
 
 
 def _looks_like_xml(data: bytes) -> bool:

@@ -25,6 +25,7 @@ from ._options import (
     fetch_options,
     is_url,
     json_option,
+    signer,
     source_url,
     user_agent,
 )
@@ -60,7 +61,7 @@ def _read(source: str, agent: Optional[str], args: argparse.Namespace
     source_url(source)
     # Read past the 500 KiB limit so that the lint can say the file is over it.
     result = fetch(source, user_agent=user_agent(args, agent), timeout=args.timeout,
-                   max_bytes=_LINT_BYTES)
+                   max_bytes=_LINT_BYTES, sign=signer(args))
     if result.outcome == "ok":
         return result.robots.source, result.url, None
     meaning = outcome_meaning(result.outcome)

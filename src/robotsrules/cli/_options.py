@@ -11,18 +11,24 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 from collections.abc import Sequence
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .._terminal import visible
 from .._version import __version__
 from ..errors import InvalidURL, RobotsError
 from ..robotstxt import MODES
 
+if TYPE_CHECKING:
+    from .._fetch._sign import Sign
+
 __all__ = [
     "MAX_COUNT",
     "MAX_TIMEOUT",
+    "SIGNATURE_AGENT_ENV",
+    "SIGNING_KEY_ENV",
     "URL_SOURCE",
     "HelpLayout",
     "add_command",
@@ -38,9 +44,15 @@ __all__ = [
     "json_option",
     "mode_option",
     "positive_seconds",
+    "signer",
     "source_url",
     "user_agent",
 ]
+
+SIGNING_KEY_ENV = "ROBOTSRULES_SIGNING_KEY"
+"""The environment variable naming the signing key file (``--signing-key`` wins)."""
+SIGNATURE_AGENT_ENV = "ROBOTSRULES_SIGNATURE_AGENT"
+"""The environment variable holding the Signature-Agent URL (``--signature-agent`` wins)."""
 
 MAX_TIMEOUT = 86_400.0
 """Seconds: beyond a day, sockets and waits overflow."""
@@ -176,12 +188,55 @@ def user_agent(args: argparse.Namespace, agent: Optional[str] = None,
 
 
 def fetch_options(parser: argparse.ArgumentParser) -> None:
-    """``--timeout`` and ``--user-agent``, for every command that may fetch."""
+    """``--timeout``, ``--user-agent`` and the signing pair (``--signing-key``,
+    ``--signature-agent``: :func:`signer`), for every command that may fetch."""
     parser.add_argument("--timeout", type=positive_seconds, default=10.0, metavar="SECONDS",
                         help="connect and read time-out (default 10; above 0, at most a day)")
     parser.add_argument("--user-agent", metavar="HEADER", type=header_value,
                         help="User-Agent header to send (default: 'NAME (robotsrules/VERSION)' "
                              "for one --agent NAME, else 'robotsrules/VERSION')")
+    parser.add_argument("--signing-key", metavar="FILE",
+                        help="sign every request with this Ed25519 key (Web Bot Auth; PKCS#8 "
+                             f"PEM readable by its owner only; default ${SIGNING_KEY_ENV}); "
+                             "needs --signature-agent")
+    parser.add_argument("--signature-agent", metavar="URL",
+                        help="the https origin (or JWK Set URL) where verifiers find the "
+                             f"signing key's directory (default ${SIGNATURE_AGENT_ENV})")
+
+
+def signer(args: argparse.Namespace) -> Optional[Sign]:
+    """The signer of the command's requests, or None (signing off): ``--signing-key`` and
+    ``--signature-agent``, each else its environment variable; one without the other, an
+    unreadable key or a key file others may read is a usage error (exit 2). Built once per
+    command; the key itself is never shown (the messages name the file)."""
+    if "_signer" in vars(args):
+        made: Optional[Sign] = vars(args)["_signer"]
+        return made
+    key = getattr(args, "signing_key", None) or os.environ.get(SIGNING_KEY_ENV) or None
+    agent = (getattr(args, "signature_agent", None) or os.environ.get(SIGNATURE_AGENT_ENV)
+             or None)
+    sign: Optional[Sign] = None
+    if key is None and agent is not None:
+        raise RobotsError(f"--signature-agent needs --signing-key (or ${SIGNING_KEY_ENV})")
+    if key is not None:
+        if agent is None:
+            raise RobotsError(f"--signing-key needs --signature-agent (or "
+                              f"${SIGNATURE_AGENT_ENV}): the URL where verifiers find the key")
+        if not agent.lower().startswith("https://"):  # verifiers refuse any other
+            raise RobotsError(f"--signature-agent {visible(agent)!r}: an https URL, where "
+                              "verifiers fetch the key directory")
+        from .._identity._httpsig import Signer, SigningKey
+
+        sign = Signer(SigningKey.load(key), agent,
+                      form="origin" if _is_origin(agent) else "jwks")
+    vars(args)["_signer"] = sign
+    return sign
+
+
+def _is_origin(url: str) -> bool:
+    """True for a URL with no path beyond ``/`` (the Signature-Agent's origin form)."""
+    rest = _SCHEME.sub("", url, count=1)
+    return "/" not in rest.rstrip("/")
 
 
 def mode_option(parser: argparse.ArgumentParser) -> None:

@@ -23,7 +23,7 @@ from ..errors import RobotsError
 __all__ = ["add_command", "read_response"]
 
 from ._common import EXIT_OK
-from ._options import is_url, source_url, user_agent
+from ._options import is_url, signer, source_url, user_agent
 
 _HEADER_BYTES = 1 << 20
 """Octets of a saved response read before its body (the header blocks of a redirect chain
@@ -80,7 +80,8 @@ def _fetch(url: str, args: argparse.Namespace, agents: list[str]) -> _Loaded:
     source_url(url, ("http", "https"))
     # One octet past the bound: a longer body shows as cut (PageSignals.head_cut).
     page = fetch_page(url, user_agent=user_agent(args, agents=agents),
-                      max_bytes=args.max_head_bytes + 1, timeout=args.timeout)
+                      max_bytes=args.max_head_bytes + 1, timeout=args.timeout,
+                      sign=signer(args))
     if page.error is not None:
         raise RobotsError(f"{url}: {page.error}")
     return list(page.headers), page.body, f"{page.url}: HTTP {page.status}", page.status, \
@@ -271,7 +272,8 @@ def _site_tdmrep(url: str, args: argparse.Namespace, agents: list[str]) -> Optio
         return None
     from .._fetch._robotscache import RobotsCache
 
-    with RobotsCache(user_agent=user_agent(args, agents=agents), timeout=args.timeout) as cache:
+    with RobotsCache(user_agent=user_agent(args, agents=agents), timeout=args.timeout,
+                     sign=signer(args)) as cache:
         return cache.tdmrep(url)
 
 

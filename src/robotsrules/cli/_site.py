@@ -34,6 +34,7 @@ from ._options import (
     intermixed,
     json_option,
     mode_option,
+    signer,
     source_url,
     user_agent,
 )
@@ -50,7 +51,8 @@ def _fetch(args: argparse.Namespace, out: TextIO) -> int:
     check_agents(agents, args)
     reports = []
     for number, agent in enumerate(agents or [None]):
-        result = fetch(args.url, user_agent=user_agent(args, agent), timeout=args.timeout)
+        result = fetch(args.url, user_agent=user_agent(args, agent), timeout=args.timeout,
+                       sign=signer(args))
         if args.json:
             reports.append(_fetch_json(result, agent))
             continue

@@ -48,6 +48,7 @@ from ._options import (
     is_url,
     json_option,
     mode_option,
+    signer,
     source_url,
     user_agent,
 )
@@ -106,7 +107,7 @@ def _judge_from_cache(args: argparse.Namespace, agents: list[str]) -> Iterator[_
     started = time.time()
     told: set[str] = set()  # origins whose failed fetch was explained on stderr
     with RobotsCache(used, user_agent=user_agent(args, agents=agents), agent=agents[0],
-                     timeout=args.timeout) as cache:
+                     timeout=args.timeout, sign=signer(args)) as cache:
         reread: dict[int, RobotsTxt] = {}  # --mode: each fetched file re-read once
 
         def judge(url: str) -> tuple[Callable[[str], Verdict], str, dict[str, Any]]:

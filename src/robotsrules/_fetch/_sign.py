@@ -1,0 +1,61 @@
+"""Request signing in the fetch layer: the one step every outgoing request takes.
+
+The fetch layer does not know how to sign (Web Bot Auth lives in ``_identity``, which this
+layer never imports): it is given a *signer*, any callable of the :data:`Sign` shape
+(:class:`robotsrules._identity._httpsig.Signer` is one), and calls it through
+:func:`sign_headers` for every request it sends. That one step:
+
+1. drops the signature headers the request already carries (``Signature``,
+   ``Signature-Input``, ``Signature-Agent``): a redirect hop copies the previous hop's
+   headers, and a signature made for one authority must never reach another;
+2. asks the signer for this request's own headers (method, URL, the headers as they are);
+3. adds what it answered. An empty answer (the signer's ``origins`` refuse this URL's
+   origin) leaves the request unsigned.
+
+It runs afresh on every request, redirect hops and retries included, so each signature is
+made for the authority it is sent to. With no signer (``sign=None``, the default) step 1
+still runs on the requests this layer builds, and nothing is added: signing is off unless
+configured. ``http://`` and ``https://`` are signed alike: draft-ietf-webbotauth-httpsig-
+protocol-00 (2026-09-01) recommends TLS; whether to sign over plain HTTP is the operator's
+choice (the signer's ``origins`` can leave it out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, MutableMapping
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+__all__ = ["SIGNATURE_HEADERS", "Sign", "sign_headers"]
+
+Sign: TypeAlias = Callable[[str, str, Mapping[str, str]], Mapping[str, str]]
+"""A signer: ``sign(method, url, headers)`` returns the headers to add to that one request
+(``{}``: leave it unsigned). Called once per request sent, redirect hops included."""
+
+SIGNATURE_HEADERS = frozenset({"signature", "signature-input", "signature-agent"})
+"""The headers a signature consists of (lower case), dropped before each request is signed."""
+
+
+def _text(value: Union[str, bytes]) -> str:
+    return value.decode("latin-1") if isinstance(value, bytes) else value
+
+
+def sign_headers(sign: Optional[Sign], method: str, url: str,
+                 headers: MutableMapping[Any, Any],
+                 view: Optional[Callable[[], Mapping[str, str]]] = None) -> None:
+    """Sign one request in place: drop its earlier signature headers, then add what
+    ``sign`` answers for ``method`` and ``url`` (nothing when ``sign`` is None).
+
+    ``headers`` is the request's own mutable header mapping (httpx, aiohttp, Scrapy or a
+    ``dict``; names may be ``bytes``); ``view`` gives the headers as text for the signer
+    when the mapping's values are not plain strings (Scrapy keeps lists of octets)."""
+    # dict.fromkeys: a multi-dict (aiohttp) lists a repeated name once per value
+    for name in dict.fromkeys(n for n in headers if _text(n).lower() in SIGNATURE_HEADERS):
+        del headers[name]
+    if sign is None:
+        return
+    current = view() if view is not None else {_text(k): _text(v) for k, v in headers.items()}
+    for name, value in sign(method.upper(), url, current).items():
+        headers[name] = value
