@@ -63,6 +63,8 @@ OPTIONAL = {
     "dns": {"robotsrules._identity._dns"},
     # zstd-compressed access logs (issue 37) before Python 3.14's compression.zstd.
     "backports": {"robotsrules._audit._logs"},
+    # Web Bot Auth (issue 38): Ed25519 and PKCS#8, behind the 'sign' extra.
+    "cryptography": {"robotsrules._identity._httpsig"},
 }
 
 

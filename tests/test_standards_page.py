@@ -50,3 +50,17 @@ def test_the_purpose_group_draft_is_listed_with_what_was_read() -> None:
     assert draft.url in PAGE and draft.document in PAGE
     assert (draft.read == "abstract") is ("**abstract only read**" in PAGE)
     assert (not draft.tokens) is ("none is recorded" in PAGE)
+
+
+def test_web_bot_auth_revisions_and_values_match_the_data() -> None:
+    from robotsrules._identity._webbotauth import standard
+
+    table = standard()
+    assert f"version {table.version}, compiled\n{table.compiled}" in PAGE
+    for value in (table.request_tag, table.directory_tag, table.media_type,
+                  table.well_known_path, f"{table.max_validity_seconds} seconds"):
+        assert f"{value}" in PAGE, value
+    for reading in table.revisions:
+        row = (f"| [{reading.name}]({reading.source}) | {reading.revision} | {reading.date} "
+               f"| {reading.read} | {reading.takes} |")
+        assert row in PAGE, reading.revision
