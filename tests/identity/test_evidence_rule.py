@@ -10,7 +10,7 @@ import datetime
 import pytest
 
 import robotsrules
-from robotsrules._identity._verify import Evidence, _verdict
+from robotsrules._identity._verify import Evidence, combined_verdict
 from tests.identity.test_verify import a_list, snapshot
 
 NOW = datetime.datetime(2026, 11, 27, 12, 0, tzinfo=datetime.timezone.utc)
@@ -41,7 +41,7 @@ NONE = (Evidence("address-list", "not-published", "-"), Evidence("name-pattern",
     (NONE, "unverifiable"),
 ])
 def test_the_combined_rule(evidence: tuple[Evidence, ...], verdict: str) -> None:
-    assert _verdict(evidence)[0] == verdict
+    assert combined_verdict(evidence)[0] == verdict
 
 
 def test_an_operator_that_also_signs_is_unknown_by_address_alone() -> None:

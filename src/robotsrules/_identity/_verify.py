@@ -32,7 +32,7 @@ turned off, or not needed once a list confirmed), ``not-published``. The verdict
   off (DNS, :attr:`Evidence.turned_off`) is left out: with DNS turned off, the lists alone
   decide for an operator that publishes lists (the answer says DNS was not checked).
 
-This is the one rule of issue 38 for the three kinds (:func:`_verdict`);
+This is the one rule of issue 38 for the three kinds (:func:`combined_verdict`);
 :func:`~robotsrules._identity._request.verify_request` answers by it too.
 
 A list shared by several agents (Anthropic's one list for three agents) verifies the
@@ -95,6 +95,7 @@ __all__ = [
     "EvidenceOutcome",
     "VerdictName",
     "Verification",
+    "combined_verdict",
     "current_snapshot",
     "parse_address",
     "verify",
@@ -160,6 +161,11 @@ class Verification(NamedTuple):
     user_agent: Optional[str] = None
     snapshot: str = ""
     """Which address snapshot answered (``bundled 2026-11-27``, ``refreshed ...``)."""
+    signature: Optional[str] = None
+    """A signed request's check (:func:`~robotsrules.verify_request`): ``verified``, or why
+    not (``expired``, ``key-not-in-directory``, ``replayed``, ...); ``None`` for an address."""
+    directory: Optional[str] = None
+    """The signer's key directory URL (:func:`~robotsrules.verify_request`), where read."""
 
     @property
     def verified(self) -> bool:
@@ -436,7 +442,7 @@ def _signature_evidence(crawler: Crawler) -> Evidence:
                     "request itself", crawler.verify.web_bot_auth)
 
 
-def _verdict(evidence: Sequence[Evidence]) -> tuple[VerdictName, str]:
+def combined_verdict(evidence: Sequence[Evidence]) -> tuple[VerdictName, str]:
     """The one rule that combines the kinds of evidence (issue 38): ``verified`` if any
     kind confirms the claim; ``unverifiable`` if the operator publishes none; ``unknown`` if
     some published kind could not be had or could not be checked (a signature without the
@@ -566,7 +572,7 @@ def verify(address: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address],
     dns_found = _dns_evidence(read, suffixes, source, lists, dns, dns_deadline,
                               needed=list_found.outcome != "confirmed")
     evidence = (list_found, dns_found, _signature_evidence(crawler))
-    verdict, reason = _verdict(evidence)
+    verdict, reason = combined_verdict(evidence)
     operator_only = False
     if verdict == "verified":
         by_list = list_found.outcome == "confirmed"
