@@ -34,13 +34,14 @@ from __future__ import annotations
 
 import datetime
 import heapq
+import os
 import threading
 import time
-from collections.abc import Mapping
-from typing import Callable, Optional
+from collections.abc import Mapping, Sequence
+from typing import Callable, Optional, Union
 
 from .._scope import origin_of
-from .._tables._crawlers import Crawler, crawler_for, crawlers_signing_from
+from .._tables._crawlers import Crawler, crawler_for, crawlers_signing_from, known_crawlers
 from .._terminal import visible
 from ..errors import InvalidAgent, InvalidArgument, InvalidURL
 from ..useragent import product_token
@@ -129,8 +130,8 @@ def _header(headers: Mapping[str, str], name: str) -> Optional[str]:
     return None
 
 
-def _claimed(headers: Mapping[str, str], check: SignatureCheck
-             ) -> tuple[Optional[str], tuple[Crawler, ...]]:
+def _claimed(headers: Mapping[str, str], check: SignatureCheck,
+             table: Optional[Sequence[Crawler]]) -> tuple[Optional[str], tuple[Crawler, ...]]:
     """(the User-Agent's product token, or None; the crawlers claimed)."""
     user_agent = _header(headers, "user-agent")
     token: Optional[str] = None
@@ -139,11 +140,11 @@ def _claimed(headers: Mapping[str, str], check: SignatureCheck
             token = product_token(user_agent[:1000]).split("/", 1)[0]
         except (InvalidAgent, ValueError):
             token = None
-        named = crawler_for(token) if token and token != "*" else None
+        named = crawler_for(token, table) if token and token != "*" else None
         if named is not None:
             return named.token or token, (named,)
     if check.directory_url is not None:
-        return None, crawlers_signing_from(check.directory_url)
+        return None, crawlers_signing_from(check.directory_url, table)
     return None, ()
 
 
@@ -221,7 +222,8 @@ def verify_request(method: str, url: str, headers: Mapping[str, str], *,
                    fetch: Optional[Fetch] = None,
                    allow_private_addresses: bool = False,
                    ca_bundle: Optional[str] = None,
-                   seen: Optional[SeenSignatures] = None) -> Verification:
+                   seen: Optional[SeenSignatures] = None,
+                   crawlers: Union[str, os.PathLike[str], None] = None) -> Verification:
     """Is this signed request (Web Bot Auth: HTTP message signatures, RFC 9421) from the
     crawler it claims to be?
 
@@ -234,7 +236,10 @@ def verify_request(method: str, url: str, headers: Mapping[str, str], *,
     ``fetch`` replaces that fetching (a :class:`~robotsrules._identity._directory.KeyDirectories`
     of your own settings, or any callable of a directory URL). ``now`` is the time to check
     ``created`` and ``expires`` against (default: now). ``seen`` remembers verified
-    signatures against replays (default: one shared memory of the process).
+    signatures against replays (default: one shared memory of the process). ``crawlers``:
+    a crawler registry file of your own (the shape of ``data/crawlers.json``) added to the
+    shipped one, as ``--crawlers`` does on the command line: the signers you know (their
+    ``verify.web_bot_auth`` directories) beside the registry's.
 
     The answer is a :class:`~robotsrules.Verification` (``address`` empty): ``verdict``
     ``verified`` only when the signature verifies with a key of the directory the crawler
@@ -258,6 +263,7 @@ def verify_request(method: str, url: str, headers: Mapping[str, str], *,
     if len(headers) > MAX_HEADERS:
         raise InvalidArgument(f"more than {MAX_HEADERS} header fields")
     moment = _epoch(now)
+    table = known_crawlers(crawlers) if crawlers is not None else None
     directories: Fetch = fetch if fetch is not None else _directories(
         allow_private_addresses, ca_bundle)
     memory = _SEEN if seen is None else seen
@@ -281,7 +287,7 @@ def verify_request(method: str, url: str, headers: Mapping[str, str], *,
     base = Verification("", "unknown", "", user_agent=visible(user_agent[:500])
                         if user_agent is not None else None, signature=signature,
                         directory=check.directory_url)
-    token, claimed = _claimed(headers, check)
+    token, claimed = _claimed(headers, check, table)
     if not claimed:
         answer = _unclaimed(base, check)
         if replayed:
