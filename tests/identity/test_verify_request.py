@@ -16,7 +16,7 @@ import robotsrules
 from robotsrules import KeyDirectories, SeenSignatures, verify_request
 from robotsrules._identity._httpsig import Signer, SigningKey
 from tests.identity.directories import WELL_KNOWN, Authority, TLSServer, authority, directory
-from tests.network.servers import redirect, respond
+from tests.network.servers import head, redirect, respond
 from tests.timing import HEALTHY
 
 NOW = datetime.datetime(2026, 11, 27, 12, 0, tzinfo=datetime.timezone.utc)
@@ -175,7 +175,7 @@ def tampered(headers: dict[str, str], name: str, old: str, new: str) -> dict[str
     return {**headers, name: headers[name].replace(old, new)}
 
 
-@pytest.mark.parametrize(("change", "verdict", "reason"), [
+FAULTS: list[tuple[Any, str, str]] = [
     (lambda h, o: tampered(h, "Signature-Input", 'tag="web-bot-auth"', 'tag="other"'),
      "not-verified", "wrong-tag"),
     (lambda h, o: {k: v for k, v in h.items() if k != "Signature"},
@@ -198,7 +198,12 @@ def tampered(headers: dict[str, str], name: str, old: str, new: str) -> dict[str
      "not-verified", "signature-agent-unparsable"),
     (lambda h, o: {**h, "Signature": "sig1=:" + "A" * 86 + "==:"},
      "not-verified", "signature-mismatch"),
-])
+]
+"""Each fault of a signed request (headers changed after signing), its verdict and the
+signature check's reason: the negative cases of issue 38, written by us."""
+
+
+@pytest.mark.parametrize(("change", "verdict", "reason"), FAULTS)
 def test_each_fault(ca: Authority, key: SigningKey, server: Any, tmp_path: Path,
                     change: Any, verdict: str, reason: str) -> None:
     mine = registry_file(tmp_path, server.url(WELL_KNOWN))
@@ -267,3 +272,17 @@ def test_control_characters_in_headers_are_shown_visibly(ca: Authority, tmp_path
                                                          ) -> None:
     answer = ask(ca, {"User-Agent": "Evil\x1b[31mBot"}, tmp_path)
     assert "\x1b" not in (answer.user_agent or "") and "\x1b" not in answer.reason
+
+
+def test_a_directorys_text_is_made_visible_in_the_answer(ca: Authority, key: SigningKey,
+                                                         tmp_path: Path) -> None:
+    # a media type with a C1 control (CSI, which HTTP lets through as obs-text) is quoted
+    # in the reason: made visible there, for every caller, not only the terminal's
+    def hostile(exchange: Any) -> None:
+        exchange.send(head(200, [("Content-Type", "text/owned\x9b2J"),
+                                 ("Content-Length", "0")]))
+
+    with TLSServer(ca.server, {WELL_KNOWN: hostile}) as server:
+        answer = ask(ca, signed(key, server.origin), tmp_path)
+    assert "owned" in answer.reason and "\x9b" not in answer.reason, answer
+    assert all("\x9b" not in item.detail for item in answer.evidence)
