@@ -320,6 +320,11 @@ def add_command(commands: Any) -> None:
                   "robotsrules verify 66.249.66.1",
                   "robotsrules verify --file visitors.txt --json",
                   "robotsrules verify --request request.txt"])
+    # One synopsis for the three forms (argparse would list every option flat)
+    indent = "\n" + " " * len("usage: robotsrules verify ")
+    verify.usage = ("%(prog)s (ADDRESS [--user-agent UA | --agent TOKEN] | --file FILE |"
+                    f"{indent}--request FILE) [--dns | --no-dns] [--allow-private-addresses]"
+                    f"{indent}[--ca-bundle FILE] [--json] [options]")
     verify.add_argument("address", metavar="ADDRESS", nargs="?",
                         help="the visitor's IPv4 or IPv6 address")
     claim = verify.add_mutually_exclusive_group()
