@@ -348,20 +348,25 @@ def add_command(commands: Any) -> None:
     verify.add_argument("--snapshot", metavar="FILE",
                         help="read the address lists from this snapshot (default: the newer "
                              "of the bundled and the refreshed copy)")
-    verify.add_argument("--request", metavar="FILE",
-                        help="a signed request as received: a raw HTTP request (request line "
-                             "and headers) or its headers as JSON; '-' reads standard input")
-    verify.add_argument("--allow-private-addresses", action="store_true",
-                        help="with --request: fetch a key directory on a loopback or private "
-                             "address too (refused by default: the URL comes from the "
-                             "request)")
-    verify.add_argument("--ca-bundle", metavar="FILE",
-                        help="with --request: trust these PEM certificates for key "
-                             "directories instead of the system's store (SSL_CERT_FILE is "
-                             "honoured without it)")
-    verify.add_argument("--crawlers", metavar="FILE",
-                        help="with --request: a crawler registry file of your own added to "
-                             "the shipped one (signers you know: verify.web_bot_auth)")
+    # The signed-request form's options: (flag, metavar or None for a switch, help)
+    signed = (
+        ("--request", "FILE", "a signed request as received: a raw HTTP request (request "
+                              "line and headers) or its headers as JSON; '-' reads standard "
+                              "input"),
+        ("--allow-private-addresses", None, "with --request: fetch a key directory on a "
+                                            "loopback or private address too (refused by "
+                                            "default: the URL comes from the request)"),
+        ("--ca-bundle", "FILE", "with --request: trust these PEM certificates for key "
+                                "directories instead of the system's store (SSL_CERT_FILE "
+                                "is honoured without it)"),
+        ("--crawlers", "FILE", "with --request: a crawler registry file of your own added "
+                               "to the shipped one (signers you know: verify.web_bot_auth)"),
+    )
+    for flag, metavar, text in signed:
+        if metavar is None:
+            verify.add_argument(flag, action="store_true", help=text)
+        else:
+            verify.add_argument(flag, metavar=metavar, help=text)
     json_option(verify, "print JSON (one object a line)")
     color_option(verify)
     verify.set_defaults(run=_run)
