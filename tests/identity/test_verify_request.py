@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -198,6 +199,13 @@ FAULTS: list[tuple[Any, str, str]] = [
      "not-verified", "signature-agent-unparsable"),
     (lambda h, o: {**h, "Signature": "sig1=:" + "A" * 86 + "==:"},
      "not-verified", "signature-mismatch"),
+    (lambda h, o: {**h, "Signature-Input": re.sub(r"expires=\d+", "expires=9999999999",
+                                                  h["Signature-Input"])},
+     "not-verified", "validity-too-long"),
+    (lambda h, o: tampered(h, "Signature-Input", '("@authority"', '("@authority" "@unheard-of"'),
+     "unknown", "unsupported-component"),
+    (lambda h, o: {**h, "Signature-Agent": h["Signature-Agent"] + ";type=cimd"},
+     "unknown", "signature-agent-unsupported"),
 ]
 """Each fault of a signed request (headers changed after signing), its verdict and the
 signature check's reason: the negative cases of issue 38, written by us."""
