@@ -26,6 +26,16 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+# The Web Bot Auth interop partner (issue 38): Cloudflare's reference package web-bot-auth
+# from the npm registry, pinned by tests/interop/package-lock.json, run with the installed
+# Node.js. Without node and npm the interop tests skip, saying so.
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+    echo "== npm ci (tests/interop)"
+    (cd tests/interop && npm ci --no-audit --no-fund --loglevel=error) \
+        || echo "note: npm ci failed in tests/interop; the interop tests will skip"
+else
+    echo "note: node and npm not found: the Web Bot Auth interop tests (tests/interop) will skip"
+fi
 echo "== ruff"
 .venv/bin/ruff check src tests benchmarks fuzz scripts docs/_ext examples build_backend setup.py
 echo "== mypy --strict (src)"

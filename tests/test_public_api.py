@@ -26,6 +26,7 @@ PUBLIC = {
     "LicenseLink", "PagePriced", "Pricing",
     "Evidence", "Verification", "verify",
     "KeyDirectories", "SeenSignatures", "verify_request",
+    "Signer", "SigningKey",
 }
 
 
@@ -153,3 +154,16 @@ def test_bulk_names_cut_from_the_api_still_import_with_a_warning() -> None:
         from robotsrules.bulk import judge_sorted  # noqa: F401  (the import statement too)
     with pytest.raises(AttributeError):
         bulk.no_such_name  # noqa: B018
+
+
+def test_signing_names_do_not_import_cryptography() -> None:
+    """`import robotsrules` and its signing names stay light: cryptography (the 'sign'
+    extra) is imported when a key is first made or read (issue 38)."""
+    import subprocess
+    import sys
+    code = ("import sys, robotsrules; robotsrules.Signer; robotsrules.SigningKey; "
+            "before = 'cryptography' in sys.modules; robotsrules.SigningKey.generate(); "
+            "print(before, 'cryptography' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["False", "True"]

@@ -54,6 +54,7 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers
         verify,
         verify_request,
     )
+    from ._identity._httpsig import Signer, SigningKey
     from ._page import (
         Answer,
         Combined,
@@ -107,6 +108,10 @@ _LAZY = {
     "KeyDirectories": "_identity",
     "SeenSignatures": "_identity",
     "verify_request": "_identity",
+    # Web Bot Auth signing (issue 38): cryptography (the 'sign' extra) is imported only when
+    # a key is made or read, not by these names.
+    "Signer": "_identity._httpsig",
+    "SigningKey": "_identity._httpsig",
 }
 
 
@@ -167,6 +172,8 @@ __all__ = [
     "RobotsTxt",
     "Rule",
     "SeenSignatures",
+    "Signer",
+    "SigningKey",
     "Stance",
     "StanceTooComplex",
     "TdmRepFile",

@@ -54,6 +54,7 @@ EXITS: dict[str, tuple[int, ...]] = {
     "check": (0, 1, 2), "explain": (0, 1, 2), "diff": (0, 1, 2), "lint": (0, 1, 2, 3),
     "agents": (0, 2), "fetch": (0, 2), "report": (0, 2), "bulk": (0, 2), "usage": (0, 1, 2),
     "page": (0, 2), "stance": (0, 1, 2), "license": (0, 1, 2), "verify": (0, 1, 2),
+    "keys": (0, 2),
 }
 # Where each command takes a FILE_OR_URL (or a file) and the rest of a valid command line.
 COMMANDS: dict[str, Sequence[str]] = {
@@ -101,6 +102,8 @@ COMMANDS: dict[str, Sequence[str]] = {
     # a signed request (issue 38): never fetched here, whatever the input holds
     "verify --request": ("verify", "--request", "{}"),
     "verify --request --json": ("verify", "--request", "{}", "--json"),
+    # a signing key read from every input form: never a key, never echoed (issue 38)
+    "keys directory": ("keys", "directory", "--signing-key", "{}"),
 }
 FORMS = ("file", "stdin", "http", "http-hostile", "http-500", "closed-port", "missing",
          "directory", "binary", "latin1", "hostile", "empty", "odd-url", "huge")

@@ -42,3 +42,13 @@ def test_a_revision_without_its_date_is_refused() -> None:
     del data["revisions"][0]["date"]
     with pytest.raises(RobotsError, match=r"revisions\[0\]\.date"):
         load_standard(json.dumps(data))
+
+
+def test_the_shipped_table_matches_its_schema() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads(shipped_text("webbotauth.schema.json"))
+    data = json.loads(shipped_text("webbotauth.json"))
+    jsonschema.validate(data, schema)
+    data["values"]["max_validity_seconds"] = 90000
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(data, schema)

@@ -33,7 +33,7 @@ import stat
 import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal, Optional, Union
+from typing import Any, Callable, Literal, Optional, Union, cast, get_args
 from urllib.parse import urlsplit
 
 from .._sfv import Date, DisplayString, InnerList, Item, Token, parse_dictionary, parse_list
@@ -90,42 +90,42 @@ Reason = Literal[
     "signature-mismatch",
 ]
 
-REASONS: Mapping[Reason, tuple[Outcome, str]] = {
-    "verified": ("verified", "the signature verifies with a key of the signer's directory"),
-    "no-signature": ("unknown", "the request carries no Signature-Input or Signature"),
-    "wrong-tag": ("not-verified", "no signature is tagged for Web Bot Auth"),
-    "malformed": ("not-verified", "Signature-Input or Signature is not well formed"),
-    "fields-missing": ("not-verified",
-                       "a required parameter (created, expires, keyid) or the Signature "
-                       "for the label is missing"),
-    "expired": ("not-verified", "the signature's expiry has passed"),
-    "validity-too-long": ("not-verified",
-                          "the signature is valid for longer than the protocol allows"),
-    "created-in-future": ("not-verified",
-                          "the signature was created in the future beyond the allowed skew"),
-    "target-not-covered": ("not-verified",
-                           "neither @authority nor @target-uri is covered"),
-    "duplicate-component": ("not-verified", "a component is covered twice"),
-    "unsupported-component": ("unknown", "a covered component is one this reader does not "
-                                         "build"),
-    "unsupported-algorithm": ("unknown", "the algorithm is not ed25519 or rsa-pss-sha512"),
-    "signature-agent-missing": ("unknown", "no Signature-Agent says where the keys are"),
-    "signature-agent-not-covered": ("not-verified",
-                                    "the Signature-Agent member is not covered by the "
-                                    "signature"),
-    "signature-agent-ambiguous": ("not-verified",
-                                  "the covered Signature-Agent does not name one member"),
-    "signature-agent-not-https": ("not-verified", "the Signature-Agent URL is not https"),
-    "signature-agent-unparsable": ("not-verified",
-                                   "Signature-Agent is not a structured field this reads"),
-    "signature-agent-unsupported": ("unknown",
-                                    "the Signature-Agent names a kind of document this "
-                                    "does not read (an agent card)"),
-    "key-not-in-directory": ("not-verified", "the key is not in the signer's directory"),
-    "directory-unreachable": ("unknown", "the signer's key directory could not be had"),
-    "signature-mismatch": ("not-verified",
-                           "the signature does not verify over the signature base"),
-}
+_REASON_TABLE = """
+verified                     verified      the signature verifies with a key of the signer's directory
+no-signature                 unknown       the request carries no Signature-Input or Signature
+wrong-tag                    not-verified  no signature is tagged for Web Bot Auth
+malformed                    not-verified  Signature-Input or Signature is not well formed
+fields-missing               not-verified  a required parameter (created, expires, keyid) or the Signature for the label is missing
+expired                      not-verified  the signature's expiry has passed
+validity-too-long            not-verified  the signature is valid for longer than the protocol allows
+created-in-future            not-verified  the signature was created in the future beyond the allowed skew
+target-not-covered           not-verified  neither @authority nor @target-uri is covered
+duplicate-component          not-verified  a component is covered twice
+unsupported-component        unknown       a covered component is one this reader does not build
+unsupported-algorithm        unknown       the algorithm is not ed25519 or rsa-pss-sha512
+signature-agent-missing      unknown       no Signature-Agent says where the keys are
+signature-agent-not-covered  not-verified  the Signature-Agent member is not covered by the signature
+signature-agent-ambiguous    not-verified  the covered Signature-Agent does not name one member
+signature-agent-not-https    not-verified  the Signature-Agent URL is not https
+signature-agent-unparsable   not-verified  Signature-Agent is not a structured field this reads
+signature-agent-unsupported  unknown       the Signature-Agent names a kind of document this does not read (an agent card)
+key-not-in-directory         not-verified  the key is not in the signer's directory
+directory-unreachable        unknown       the signer's key directory could not be had
+signature-mismatch           not-verified  the signature does not verify over the signature base
+"""  # noqa: E501 - one reason a line: reason, outcome, meaning
+
+
+def _reasons() -> dict[Reason, tuple[Outcome, str]]:
+    table: dict[Reason, tuple[Outcome, str]] = {}
+    for line in _REASON_TABLE.strip().splitlines():
+        reason, outcome, meaning = line.split(None, 2)
+        assert reason in get_args(Reason) and outcome in get_args(Outcome), line
+        table[cast(Reason, reason)] = (cast(Outcome, outcome), meaning)
+    assert set(table) == set(get_args(Reason)), "every reason has one line"
+    return table
+
+
+REASONS: Mapping[Reason, tuple[Outcome, str]] = _reasons()
 """Each reason's outcome and meaning (a reason is given with every answer)."""
 
 MAX_FIELD = 8192
@@ -722,7 +722,7 @@ class Signer:
             "keyid": self._key.thumbprint,
             "alg": "ed25519",
             "expires": created + self._validity,
-            "nonce": base64.b64encode(os.urandom(32)).decode("ascii"),
+            "nonce": base64.b64encode(os.urandom(64)).decode("ascii"),
             "tag": standard().request_tag,
         }
         covered: list[Item] = [

@@ -5,7 +5,7 @@ This module only builds the parser, one module per command group, and runs a com
 * ``_verdicts``: ``check``, ``explain``; ``_site``: ``fetch``, ``agents``, ``diff``;
   ``_lint``: ``lint``; ``_usage``, ``_page``, ``_stance``, ``_license``: the AI layer;
   ``_bulk``: ``bulk``, ``report`` and the table form of ``stance``; ``_verify``:
-  ``verify`` (who is really asking);
+  ``verify`` (who is really asking); ``_keys``: ``keys`` (the Web Bot Auth signing key);
 * the homes they share: ``_agent_options`` (``--agent``, repeatable everywhere, and
   ``--agent-category``), ``_input`` (every file, ``-`` and URL read through one bounded
   reader), ``_options`` (option values and URLs validated in one place), ``_output``
@@ -94,6 +94,9 @@ def _parser() -> argparse.ArgumentParser:
     from . import _crawlers
 
     _crawlers.add_command(commands)  # crawlers refresh
+    from . import _keys
+
+    _keys.add_command(commands)  # keys generate, keys directory
     return parser
 
 
