@@ -16,6 +16,7 @@ from robotsrules._identity._httpsig import (
     sign_directory_response,
 )
 from robotsrules._identity._webbotauth import standard
+from robotsrules.errors import InvalidArgument
 from tests.identity.directories import WELL_KNOWN, Authority, TLSServer, authority, directory
 from tests.network.servers import Exchange, head, redirect, respond
 from tests.timing import HANG, HEALTHY, finishes
@@ -156,3 +157,10 @@ def test_the_cache_lives_as_long_as_max_age(ca: Authority, keys: tuple[SigningKe
         clock[0] += 2
         directories(server.url(WELL_KNOWN))
         assert server.count(WELL_KNOWN) == 2
+
+
+@pytest.mark.parametrize("bad", [{"timeout": float("nan")}, {"total_timeout": 0},
+                                 {"timeout": float("inf")}, {"cache_size": 0}])
+def test_settings_are_checked(bad: dict[str, object]) -> None:
+    with pytest.raises(InvalidArgument):
+        KeyDirectories(**bad)  # type: ignore[arg-type]

@@ -5,6 +5,7 @@ origin, the one rule, and replays."""
 
 from __future__ import annotations
 
+import base64
 import datetime
 import json
 import re
@@ -15,7 +16,7 @@ import pytest
 
 import robotsrules
 from robotsrules import KeyDirectories, SeenSignatures, verify_request
-from robotsrules._identity._httpsig import Signer, SigningKey
+from robotsrules._identity._httpsig import Signer, SigningKey, signature_base
 from tests.identity.directories import WELL_KNOWN, Authority, TLSServer, authority, directory
 from tests.network.servers import head, redirect, respond
 from tests.timing import HEALTHY
@@ -120,7 +121,12 @@ def test_seen_signatures_honour_the_nonce_and_expire_and_stay_bounded() -> None:
     assert memory.first_time(("d", "k", "nonce", "n1"), 300.0, 201.0)  # expired: new again
     assert memory.first_time(("d", "k", "nonce", "n2"), 400.0, 202.0)
     assert memory.first_time(("d", "k", "nonce", "n3"), 500.0, 203.0)
-    assert len(memory) <= 2
+    assert len(memory) == 2  # full: the one nearest its expiry (n1) was dropped
+    assert memory.first_time(("d", "k", "nonce", "n1"), 300.0, 204.0)
+    assert not memory.first_time(("d", "k", "nonce", "n3"), 500.0, 205.0)
+    for number in range(1000):  # never more than the limit, however many arrive
+        memory.first_time(("d", "k", "nonce", str(number)), 10_000.0 + number, 206.0)
+        assert len(memory) <= 2
 
 
 @pytest.mark.parametrize(("now", "reason"), [
@@ -294,3 +300,27 @@ def test_a_directorys_text_is_made_visible_in_the_answer(ca: Authority, key: Sig
         answer = ask(ca, signed(key, server.origin), tmp_path)
     assert "owned" in answer.reason and "\x9b" not in answer.reason, answer
     assert all("\x9b" not in item.detail for item in answer.evidence)
+
+
+def legacy_signed(key: SigningKey, agent: str) -> dict[str, str]:
+    """A request signed as OpenAI's agent signs today: ``Signature-Agent`` a bare String,
+    the whole field covered (``"signature-agent"`` without ``;key``)."""
+    created = int(NOW.timestamp())
+    fields = {"User-Agent": BROWSER, "Signature-Agent": f'"{agent}"'}
+    params = (f'("@authority" "signature-agent");created={created};keyid="{key.thumbprint}";'
+              f'alg="ed25519";expires={created + 60};nonce="n-legacy";tag="web-bot-auth"')
+    base = signature_base("GET", URL, fields, f"sig1={params}", "sig1")
+    signature = base64.b64encode(key.sign(base)).decode("ascii")
+    return {**fields, "Signature-Input": f"sig1={params}", "Signature": f"sig1=:{signature}:"}
+
+
+def test_the_legacy_bare_string_form(ca: Authority, key: SigningKey, server: Any,
+                                     tmp_path: Path) -> None:
+    directories = KeyDirectories(allow_private_addresses=True, ca_bundle=str(ca.ca_file),
+                                 timeout=HEALTHY, total_timeout=HEALTHY)
+    answer = ask(ca, legacy_signed(key, "https://chatgpt.com"), tmp_path,
+                 fetch=lambda url: directories(url.replace("https://chatgpt.com",
+                                                           server.origin)))
+    assert (answer.verdict, answer.crawler) == ("verified", "ChatGPT Agent"), answer
+    assert answer.directory == ("https://chatgpt.com/.well-known/"
+                                "http-message-signatures-directory")

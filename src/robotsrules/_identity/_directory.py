@@ -39,6 +39,7 @@ never by ``keyid`` alone: a key that one directory lists proves nothing for anot
 from __future__ import annotations
 
 import datetime
+import math
 import re
 import ssl
 import threading
@@ -49,6 +50,7 @@ from typing import Callable, NamedTuple, Optional
 from .._lru import LRU
 from .._terminal import visible
 from .._version import __version__
+from ..errors import InvalidArgument
 from ._httpsig import MAX_DIRECTORY_BYTES, DirectoryUnavailable, PublicKey
 from ._webbotauth import standard
 
@@ -114,7 +116,9 @@ class KeyDirectories:
     (a directory on loopback, a private network, ...); ``ca_bundle`` replaces the system's
     certificate store with one PEM file; ``timeout`` bounds connecting and each read,
     ``total_timeout`` the whole fetch; ``cache_size`` bounds the directories kept; ``clock``
-    (monotonic seconds) dates their lifetimes. Safe to share between threads."""
+    (monotonic seconds) dates their lifetimes. Safe to share between threads. Raises
+    :class:`~robotsrules.InvalidArgument` for time-outs that are not finite seconds, and
+    :class:`OSError` or :class:`ssl.SSLError` for a ``ca_bundle`` that cannot be read."""
 
     def __init__(self, *, allow_private_addresses: bool = False,
                  ca_bundle: Optional[str] = None, timeout: float = 5.0,
@@ -123,6 +127,13 @@ class KeyDirectories:
                  clock: Callable[[], float] = time.monotonic) -> None:
         from .._fetch._pinned import Guard
 
+        for name, seconds in (("timeout", timeout), ("total_timeout", total_timeout)):
+            if not (isinstance(seconds, (int, float)) and math.isfinite(seconds)
+                    and 0 < seconds <= MAX_TTL):
+                raise InvalidArgument(f"{name} must be finite seconds above 0 and at most "
+                                      f"{MAX_TTL:g}")
+        if not isinstance(cache_size, int) or cache_size < 1:
+            raise InvalidArgument("cache_size is a whole number of at least 1")
         self.allow_private_addresses = allow_private_addresses
         self.ca_bundle = ca_bundle
         self._guard = Guard(allow_private_addresses=allow_private_addresses)

@@ -80,9 +80,11 @@ class SeenSignatures:
         """Record ``key`` until ``expires`` (seconds since the epoch); False when it was
         already recorded and has not expired at ``now`` (a replay)."""
         with self._lock:
-            while self._heap and (self._heap[0][0] < now or len(self._heap) > 2 * self.limit):
+            # One heap entry per key kept (a key is recorded again only once expired, by
+            # then popped here): the heap and the map stay the same size.
+            while self._heap and self._heap[0][0] < now:
                 when, old = heapq.heappop(self._heap)
-                if self._expiry.get(old) == when and when < now:
+                if self._expiry.get(old) == when:
                     del self._expiry[old]
             seen = self._expiry.get(key)
             if seen is not None and seen >= now:
