@@ -187,3 +187,10 @@ def test_what_is_no_request_is_a_usage_error(tmp_path: Path, ca: Authority, craw
     code, _ = verify(tmp_path, body, ca, crawlers)
     err = capsys.readouterr().err
     assert code == 2 and said in err and err.count("\n") == 1, err
+
+
+def test_an_absolute_form_target(tmp_path: Path, ca: Authority, key: SigningKey, server: Any,
+                                 crawlers: str) -> None:
+    fields = {k: v for k, v in headers(key, server.origin).items() if k != "Host"}
+    code, out = verify(tmp_path, raw(fields, target=PAGE), ca, crawlers, "--json")
+    assert code == 0 and json.loads(out)["request"]["url"] == PAGE, out
