@@ -46,7 +46,14 @@ sys.modules.setdefault(f"{__name__}._stance", _stance)
 if TYPE_CHECKING:  # the lazy names below, for type checkers
     from ._fetch._fetcher import afetch, fetch
     from ._fetch._robotscache import AsyncRobotsCache, RobotsCache
-    from ._identity import Evidence, Verification, verify
+    from ._identity import (
+        Evidence,
+        KeyDirectories,
+        SeenSignatures,
+        Verification,
+        verify,
+        verify_request,
+    )
     from ._identity._httpsig import Signer, SigningKey
     from ._page import (
         Answer,
@@ -97,6 +104,10 @@ _LAZY = {
     "Evidence": "_identity",
     "Verification": "_identity",
     "verify": "_identity",
+    # Signed requests (issue 38, Web Bot Auth): cryptography (the 'sign' extra) on first use.
+    "KeyDirectories": "_identity",
+    "SeenSignatures": "_identity",
+    "verify_request": "_identity",
     # Web Bot Auth signing (issue 38): cryptography (the 'sign' extra) is imported only when
     # a key is made or read, not by these names.
     "Signer": "_identity._httpsig",
@@ -140,6 +151,7 @@ __all__ = [
     "InvalidArgument",
     "InvalidPurpose",
     "InvalidURL",
+    "KeyDirectories",
     "LicenseAnswer",
     "LicenseDocument",
     "LicenseLink",
@@ -159,6 +171,7 @@ __all__ = [
     "RobotsError",
     "RobotsTxt",
     "Rule",
+    "SeenSignatures",
     "Signer",
     "SigningKey",
     "Stance",
@@ -182,6 +195,7 @@ __all__ = [
     "product_token",
     "robots_url",
     "verify",
+    "verify_request",
 ]
 
 __version__ = _version.__version__

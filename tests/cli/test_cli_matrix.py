@@ -99,6 +99,9 @@ COMMANDS: dict[str, Sequence[str]] = {
     "verify --file": ("verify", "--file", "{}", "--no-dns", "--agent", "GPTBot"),
     "verify --file --json": ("verify", "--file", "{}", "--no-dns", "--json"),
     "verify ADDRESS": ("verify", "{}", "--no-dns", "--user-agent", "GPTBot/1.0"),
+    # a signed request (issue 38): never fetched here, whatever the input holds
+    "verify --request": ("verify", "--request", "{}"),
+    "verify --request --json": ("verify", "--request", "{}", "--json"),
     # a signing key read from every input form: never a key, never echoed (issue 38)
     "keys directory": ("keys", "directory", "--signing-key", "{}"),
 }
@@ -467,6 +470,9 @@ VERIFY_BAD: Sequence[Sequence[str]] = (
     ("192.0.2.1", "--user-agent", "a\r\nb: c"), ("192.0.2.1", "--agent", "a", "--user-agent", "b"),
     ("fe80::1%eth0",), ("192.0.2.1/32",), ("192.0.2.01",), ("1.2.3.4\x1b[2J",), ("",),
     ("::ffff:1.2.3.4.5",), ("192.0.2.1", "--file", "-"), (), ("192.0.2.1", "--dns", "x"),
+    ("192.0.2.1", "--request", "-"), ("--request", "-", "--agent", "GPTBot"),
+    ("--request", "-", "--file", "-"), ("192.0.2.1", "--crawlers", "c.json"),
+    ("--request", "/nonexistent/\x1b[2J"), ("--request", "-", "--ca-bundle", "/nonexistent"),
 )
 
 

@@ -30,6 +30,7 @@ import functools
 import logging
 import os
 import socket
+import ssl
 import struct
 import sys
 import threading
@@ -292,7 +293,7 @@ def _receive(conn: socket.socket) -> tuple[bytes, float]:
     """Octets from ``conn`` and when the first of them arrived: the kernel's receive time
     (CLOCK_REALTIME) when the socket has timestamps on, else ``time.time()`` now (the same
     clock, so that gaps between requests stay comparable)."""
-    if _TIMESTAMPNS is None:
+    if _TIMESTAMPNS is None or isinstance(conn, ssl.SSLSocket):  # TLS has no recvmsg
         return conn.recv(65536), time.time()
     data, ancillary, _, _ = conn.recvmsg(65536, socket.CMSG_SPACE(16))
     for level, kind, payload in ancillary:

@@ -35,13 +35,14 @@ import ftplib
 import functools
 import logging
 import socket
+import ssl
 import sys
 import threading
 import time
 from collections.abc import Generator
 from concurrent.futures import Executor
 from types import FrameType
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple, Optional, Union
 from urllib.parse import unquote, urlsplit
 
 import httpx
@@ -528,7 +529,8 @@ def fetch_page(url: str, *, user_agent: str, max_bytes: int, timeout: float = DE
                extra_headers: Optional[dict[str, str]] = None,
                follow_redirects: bool = True,
                guard: Optional[Guard] = None,
-               sign: Optional[Sign] = None) -> PageResponse:
+               sign: Optional[Sign] = None,
+               verify: Union[ssl.SSLContext, str, bool] = True) -> PageResponse:
     """GET a page (``robotsrules page URL``) with the robots.txt fetch's bounds: redirects
     followed here (at most five, http and https only, loops detected), connect and read
     time-outs of ``timeout``, the whole fetch within ``total_timeout`` (default
@@ -541,14 +543,16 @@ def fetch_page(url: str, *, user_agent: str, max_bytes: int, timeout: float = DE
     ``headers``): the caller vets each hop before it is requested (a list refresh).
     ``guard``: for a URL from a stranger, connect only to addresses the guard vets, on
     every hop (a refusal is an ``error`` that says so); default: no guard. ``sign``: a
-    signer called afresh for every hop, as for :func:`fetch`; default: unsigned."""
+    signer called afresh for every hop, as for :func:`fetch`; default: unsigned. ``verify``:
+    the TLS settings, as httpx reads them (a key directory's own trust store)."""
     deadline = time.monotonic() + (total_timeout or 3 * timeout)
     headers = _headers(user_agent, accept, accept_encoding())
     headers.update(extra_headers or {})
     current = url
     seen = {url}
-    client = (GuardedClient(guard, timeout=_timeouts(timeout)) if guard is not None
-              else httpx.Client(timeout=_timeouts(timeout), follow_redirects=False))
+    client = (GuardedClient(guard, timeout=_timeouts(timeout), verify=verify)
+              if guard is not None else
+              httpx.Client(timeout=_timeouts(timeout), follow_redirects=False, verify=verify))
     with client:
         for _ in range(Policy().max_redirects + 1):
             if time.monotonic() > deadline:

@@ -24,12 +24,16 @@ turned off, or not needed once a list confirmed), ``not-published``. The verdict
 * ``unverifiable``: the operator publishes no evidence, or the claim names no crawler the
   registry knows, or a User-Agent header was given that names none (a browser, ``*``, an
   empty header: nothing to verify; never "verified" because the address is in some list);
-* ``unknown``: some evidence is ``unknown``, or every published kind went unchecked (only
-  DNS, turned off; only signatures, no request). A DNS failure is never "verified" nor
-  "not verified";
-* ``not-verified``: every published kind that was checked failed, none is unknown. With DNS
-  turned off, the lists alone decide for an operator that publishes lists (the answer says
-  DNS was not checked).
+* ``unknown``: some evidence is ``unknown``, or some published kind could not be checked
+  (signatures without the request: Google-Agent's address outside its list is ``unknown``,
+  as a signed request could still verify it), or every published kind went unchecked (only
+  DNS, turned off). A DNS failure is never "verified" nor "not verified";
+* ``not-verified``: every published kind was checked and failed. A kind the caller turned
+  off (DNS, :attr:`Evidence.turned_off`) is left out: with DNS turned off, the lists alone
+  decide for an operator that publishes lists (the answer says DNS was not checked).
+
+This is the one rule of issue 38 for the three kinds (:func:`combined_verdict`);
+:func:`~robotsrules._identity._request.verify_request` answers by it too.
 
 A list shared by several agents (Anthropic's one list for three agents) verifies the
 operator, not which of its agents asked: :attr:`Verification.operator_only` says so and the
@@ -91,6 +95,7 @@ __all__ = [
     "EvidenceOutcome",
     "VerdictName",
     "Verification",
+    "combined_verdict",
     "current_snapshot",
     "parse_address",
     "verify",
@@ -126,6 +131,9 @@ class Evidence(NamedTuple):
     age_days: Optional[int] = None
     name: Optional[str] = None
     """The PTR name that confirmed (or was checked)."""
+    turned_off: bool = False
+    """``not-checked`` because the caller turned this kind off (DNS): the combined rule
+    leaves it out, and the answer says it was not checked."""
 
 
 class Verification(NamedTuple):
@@ -153,6 +161,11 @@ class Verification(NamedTuple):
     user_agent: Optional[str] = None
     snapshot: str = ""
     """Which address snapshot answered (``bundled 2026-11-27``, ``refreshed ...``)."""
+    signature: Optional[str] = None
+    """A signed request's check (:func:`~robotsrules.verify_request`): ``verified``, or why
+    not (``expired``, ``key-not-in-directory``, ``replayed``, ...); ``None`` for an address."""
+    directory: Optional[str] = None
+    """The signer's key directory URL (:func:`~robotsrules.verify_request`), where read."""
 
     @property
     def verified(self) -> bool:
@@ -410,7 +423,7 @@ def _dns_evidence(address: Address, suffixes: tuple[str, ...], source: Optional[
                         source)
     if dns is False:
         return Evidence("name-pattern", "not-checked", f"DNS turned off (names under {wanted})",
-                        source)
+                        source, turned_off=True)
     checker = _checker(dns if isinstance(dns, str) else None, deadline)
     found = checker.check(address, suffixes)
     outcome: EvidenceOutcome = {"confirmed": "confirmed", "not-confirmed": "not-confirmed",
@@ -429,21 +442,32 @@ def _signature_evidence(crawler: Crawler) -> Evidence:
                     "request itself", crawler.verify.web_bot_auth)
 
 
-def _verdict(evidence: Sequence[Evidence]) -> tuple[VerdictName, str]:
-    outcomes = [item.outcome for item in evidence]
-    if "confirmed" in outcomes:
-        first = next(item for item in evidence if item.outcome == "confirmed")
-        return "verified", first.detail
+def combined_verdict(evidence: Sequence[Evidence]) -> tuple[VerdictName, str]:
+    """The one rule that combines the kinds of evidence (issue 38): ``verified`` if any
+    kind confirms the claim; ``unverifiable`` if the operator publishes none; ``unknown`` if
+    some published kind could not be had or could not be checked (a signature without the
+    request, an address without it) and none confirmed; ``not-verified`` only when every
+    kind the operator publishes was checked and failed. A kind the caller turned off (DNS:
+    :attr:`Evidence.turned_off`) is left out: the others decide, and the answer says so."""
+    confirmed = next((item for item in evidence if item.outcome == "confirmed"), None)
+    if confirmed is not None:
+        return "verified", confirmed.detail
     published = [item for item in evidence if item.outcome != "not-published"]
     if not published:
         return "unverifiable", "the operator publishes no way to verify it"
     unknown = [item for item in published if item.outcome == "unknown"]
     if unknown:
         return "unknown", unknown[0].detail
-    checked = [item for item in published if item.outcome == "not-confirmed"]
-    if not checked:
+    failed = [item for item in published if item.outcome == "not-confirmed"]
+    unchecked = [item for item in published
+                 if item.outcome == "not-checked" and not item.turned_off]
+    if unchecked:
+        said = "; ".join(item.detail for item in failed)
+        open_ = "; ".join(f"{item.kind} not checked: {item.detail}" for item in unchecked)
+        return "unknown", f"{said}; {open_}" if said else open_
+    if not failed:  # every published kind turned off: nothing was checked
         return "unknown", "; ".join(item.detail for item in published)
-    return "not-verified", "; ".join(item.detail for item in checked)
+    return "not-verified", "; ".join(item.detail for item in failed)
 
 
 # -- the answer -----------------------------------------------------------------------------
@@ -548,7 +572,7 @@ def verify(address: Union[str, ipaddress.IPv4Address, ipaddress.IPv6Address],
     dns_found = _dns_evidence(read, suffixes, source, lists, dns, dns_deadline,
                               needed=list_found.outcome != "confirmed")
     evidence = (list_found, dns_found, _signature_evidence(crawler))
-    verdict, reason = _verdict(evidence)
+    verdict, reason = combined_verdict(evidence)
     operator_only = False
     if verdict == "verified":
         by_list = list_found.outcome == "confirmed"

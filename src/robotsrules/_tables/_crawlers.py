@@ -39,7 +39,8 @@ from typing import (
     cast,
 )
 
-from ..errors import RobotsError
+from .._scope import origin_of
+from ..errors import InvalidURL, RobotsError
 from ._datafile import parse_json, shipped_text
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "categories",
     "category_tokens",
     "crawler_for",
+    "crawlers_signing_from",
     "known_crawlers",
     "load_crawlers",
     "load_registry",
@@ -476,6 +478,32 @@ def crawler_for(name: str, crawlers: Optional[Sequence[Crawler]] = None) -> Opti
         if by_token is None and crawler.token is not None and crawler.token.lower() == key:
             by_token = crawler
     return by_token
+
+
+def crawlers_signing_from(directory_url: str,
+                          crawlers: Optional[Sequence[Crawler]] = None) -> tuple[Crawler, ...]:
+    """The registry's crawlers whose Web Bot Auth key directory (``verify.web_bot_auth``) is
+    on the origin of ``directory_url`` (the operator's origin signs for them, whichever path
+    its directory takes: the well-known one, or a JWK Set URL of protocol -01), registry
+    order; none for a URL that is no origin.
+
+    >>> [c.operator for c in crawlers_signing_from("https://chatgpt.com/.well-known/x")]
+    ['OpenAI']
+    """
+    try:
+        wanted = origin_of(directory_url)
+    except InvalidURL:
+        return ()
+    table = known_crawlers() if crawlers is None else crawlers
+    found = []
+    for crawler in table:
+        published = crawler.verify.web_bot_auth
+        try:
+            if published and origin_of(published) == wanted:
+                found.append(crawler)
+        except InvalidURL:
+            continue
+    return tuple(found)
 
 
 def unstoppable(crawlers: Optional[Sequence[Crawler]] = None) -> tuple[Crawler, ...]:
