@@ -367,3 +367,55 @@ def test_negative_vector(name: str, run: Callable[[], SignatureCheck], outcome: 
 def test_every_reason_has_a_negative_vector() -> None:
     from robotsrules._identity._httpsig import REASONS
     assert {case[3] for case in NEGATIVE} == set(REASONS)
+
+
+# --- the draft's own examples (draft_examples.json) ----------------------------------------
+
+DRAFT = json.loads((DATA / "draft_examples.json").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("case", DRAFT["cases"][:2], ids=lambda case: case["name"])
+def test_the_drafts_request_examples(case: dict[str, Any]) -> None:
+    headers = case["headers"]
+    label = headers["Signature"].split("=", 1)[0]
+    assert label == "sig2"  # the label the draft uses, whatever member it covers
+    base = signature_base(case["method"], case["target_url"], headers,
+                          headers["Signature-Input"], label)
+    assert base.decode() == case["signature_base"]  # the draft's printed base, to the byte
+    key = public_key_from_jwk(DRAFT["key"])
+    key.verify(base64.b64decode(headers["Signature"].split("=:", 1)[1].rstrip(":")), base)
+    check = verify_signature(case["method"], case["target_url"], headers, now=1_735_689_600,
+                             key_for=lambda url, keyid: key if url == (
+                                 "https://signature-agent.test/.well-known/"
+                                 "http-message-signatures-directory") else None)
+    if "agent2" in headers["Signature-Agent"]:
+        # expires in 2124: "It is RECOMMENDED that expiry be no more than 24 hours"; this
+        # verifier refuses longer (the restrictive reading), after the bytes checked above
+        assert check.reason == "validity-too-long"
+    else:
+        assert check.verified, check
+
+
+def test_the_drafts_signed_directory_response() -> None:
+    case = DRAFT["cases"][2]
+    assert verify_directory_response(case["target_url"], case["response_headers"],
+                                     case["body"].encode(), now=1_735_689_600).verified
+
+
+def test_a_signed_directory_is_valid_for_long() -> None:
+    """The draft's editor's copy (2026-08-20) advises a long validity for directory
+    response signatures: 30 days by default here, at most a year."""
+    import datetime
+
+    from robotsrules._identity._httpsig import sign_directory_response
+    body = directory_document([KEY])
+    headers = sign_directory_response([KEY], "bot.example", body, clock=lambda: NOW)
+    assert f"created={NOW};" in headers["Signature-Input"]
+    assert f"expires={NOW + 30 * 86400};" in headers["Signature-Input"]
+    url = "https://bot.example/.well-known/http-message-signatures-directory"
+    assert verify_directory_response(url, headers, body, now=NOW + 29 * 86400).verified
+    assert verify_directory_response(url, headers, body,
+                                     now=NOW + 31 * 86400).reason == "expired"
+    with pytest.raises(ValueError, match="366 days"):
+        sign_directory_response([KEY], "bot.example", body,
+                                validity=datetime.timedelta(days=367))

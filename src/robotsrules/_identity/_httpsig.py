@@ -616,12 +616,19 @@ def parse_signature_agent(value: str) -> SignatureAgents:
 
 # --- signing -------------------------------------------------------------------------------
 
-def _check_validity(validity: datetime.timedelta) -> int:
+def _check_validity(validity: datetime.timedelta, limit: Optional[int] = None) -> int:
+    limit = standard().max_validity_seconds if limit is None else limit
     seconds = validity.total_seconds()
-    if not 0 < seconds <= standard().max_validity_seconds:
-        raise InvalidArgument(f"the validity must be more than 0 and at most "
-                              f"{standard().max_validity_seconds // 3600} hours")
+    if not 0 < seconds <= limit:
+        shown = f"{limit // 86400} days" if limit > 86400 else f"{limit // 3600} hours"
+        raise InvalidArgument(f"the validity must be more than 0 and at most {shown}")
     return math.ceil(seconds)
+
+
+MAX_DIRECTORY_VALIDITY = 366 * 86400
+"""Longest validity of a signed directory response made here (the draft's editor's copy
+of 2026-08-20 advises a long one: "a short expires ... buys nothing and costs
+availability")."""
 
 
 def _params_text(params: Mapping[str, Any]) -> str:
@@ -1029,14 +1036,16 @@ def _content_digest(body: bytes) -> str:
 
 
 def sign_directory_response(keys: Sequence[SigningKey], authority: str, body: bytes, *,
-                            validity: datetime.timedelta = datetime.timedelta(hours=24),
+                            validity: datetime.timedelta = datetime.timedelta(days=30),
                             clock: Optional[Callable[[], float]] = None) -> dict[str, str]:
     """The response headers of a signed key directory served at ``authority``
     (``bot.example``): ``Content-Type``, ``Content-Digest`` (RFC 9530, SHA-256) and one
     signature per key (labels ``binding0``, ``binding1``...), each covering
-    ``"@authority";req`` and ``content-digest`` with ``tag="http-message-signatures-directory"``."""
+    ``"@authority";req`` and ``content-digest`` with ``tag="http-message-signatures-directory"``,
+    valid for ``validity`` (30 days by default, at most a year: a short one makes every
+    verifier drop the keys at once when it lapses)."""
     created = int((clock or time.time)())
-    expires = created + _check_validity(validity)
+    expires = created + _check_validity(validity, MAX_DIRECTORY_VALIDITY)
     request = _Message("GET", f"https://{authority}{standard().well_known_path}", {})
     headers = {"Content-Type": standard().media_type, "Content-Digest": _content_digest(body)}
     response = _Message("GET", request.url, headers, status=200, request=request)
