@@ -137,8 +137,9 @@ def test_write_overwrite_makes_the_file_private(tmp_path: Path, key: SigningKey)
     assert SigningKey.load(target) == key
     link = tmp_path / "link.pem"
     link.symlink_to(tmp_path / "elsewhere.pem")
-    with pytest.raises(ValueError):
-        key.write(link)  # a link is not followed: the key is not written through it
+    for overwrite in (False, True):
+        with pytest.raises(ValueError):
+            key.write(link, overwrite=overwrite)  # never written through a link
     assert not (tmp_path / "elsewhere.pem").exists()
 
 
