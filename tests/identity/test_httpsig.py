@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -122,3 +123,33 @@ def test_validity_is_at_most_a_day(key: SigningKey) -> None:
 def test_every_reason_has_an_outcome() -> None:
     assert {outcome for outcome, _ in REASONS.values()} == {"verified", "not-verified",
                                                           "unknown"}
+
+
+def test_write_overwrite_makes_the_file_private(tmp_path: Path, key: SigningKey) -> None:
+    import stat
+    target = tmp_path / "k.pem"
+    target.write_text("old")
+    target.chmod(0o644)
+    with pytest.raises(ValueError, match="exists"):
+        key.write(target)
+    key.write(target, overwrite=True)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert SigningKey.load(target) == key
+    link = tmp_path / "link.pem"
+    link.symlink_to(tmp_path / "elsewhere.pem")
+    for overwrite in (False, True):
+        with pytest.raises(ValueError):
+            key.write(link, overwrite=overwrite)  # never written through a link
+    assert not (tmp_path / "elsewhere.pem").exists()
+
+
+def test_only_ed25519_keys_sign() -> None:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    other = ec.generate_private_key(ec.SECP256R1()).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption())
+    with pytest.raises(ValueError, match="Ed25519"):
+        SigningKey.from_pem(other)
+    with pytest.raises(ValueError, match="PKCS#8"):
+        SigningKey.from_pem(b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n")

@@ -96,7 +96,8 @@ def test_verify_signature_answers_each_published_vector(
     now = vector["created_ms"] // 1000 + 1
     check = verify_signature("GET", vector["target_url"], request_headers(vector), now=now,
                              key_for=lambda url, keyid: key if (url, keyid) == (
-                                 directory, jwk_thumbprint(jwk)) else None)
+                                 directory, jwk_thumbprint(jwk)) else None,
+                             allow_test_keys=True)
     if name.endswith("v2"):
         # v2's signatures expire in 2124: longer than the 24 hours the protocol allows
         # (data/webbotauth.json); their bytes verify (test above), the answer refuses them.
@@ -149,19 +150,23 @@ def test_the_signed_directory_response_vector() -> None:
     url = vector["request"]["target_url"]
     headers = vector["response"]["headers"]
     body = vector["response"]["body"].encode("utf-8")
-    check = verify_directory_response(url, headers, body, now=1_735_689_600)
+    check = verify_directory_response(url, headers, body, now=1_735_689_600,
+                                      allow_test_keys=True)
     assert check.verified, check
+    # RFC 9421's test key: anyone can sign with it, so it is refused unless asked
+    assert verify_directory_response(url, headers, body, now=1_735_689_600
+                                     ).reason == "test-key"
     assert list(parse_directory(body)) == [vector["public_key"]["kid"]]
     tampered = body.replace(b'"use":"sig"', b'"use":"enc"')
-    assert verify_directory_response(url, headers, tampered,
-                                     now=1_735_689_600).reason == "signature-mismatch"
+    assert verify_directory_response(url, headers, tampered, now=1_735_689_600,
+                                     allow_test_keys=True).reason == "signature-mismatch"
     # a proof created in the future is refused
-    assert verify_directory_response(url, headers, body, now=1_735_689_600 - 3600
-                                     ).reason == "created-in-future"
+    assert verify_directory_response(url, headers, body, now=1_735_689_600 - 3600,
+                                     allow_test_keys=True).reason == "created-in-future"
     # served at another authority: the signature covers "@authority";req
     other = url.replace("signature-agent.test", "other.test")
-    assert verify_directory_response(other, headers, body,
-                                     now=1_735_689_600).reason == "signature-mismatch"
+    assert verify_directory_response(other, headers, body, now=1_735_689_600,
+                                     allow_test_keys=True).reason == "signature-mismatch"
 
 
 # --- our signed directory responses, and rotation ------------------------------------------
@@ -364,6 +369,77 @@ def test_negative_vector(name: str, run: Callable[[], SignatureCheck], outcome: 
     assert (answer.outcome, answer.reason) == (outcome, reason), answer
 
 
+def test_a_published_test_key_is_refused() -> None:
+    """The draft's legacy example verifies with RFC 9421's test key only when test keys are
+    allowed: by default its keyid is refused before any directory is asked."""
+    case = json.loads((DATA / "draft_examples.json").read_text("utf-8"))["cases"][1]
+    key = public_key_from_jwk(json.loads((DATA / "draft_examples.json").read_text(
+        "utf-8"))["key"])
+    asked: list[str] = []
+
+    def key_for(url: str, keyid: str) -> Any:
+        asked.append(keyid)
+        return key
+    check = verify_signature(case["method"], case["target_url"], case["headers"],
+                             key_for=key_for, now=1_735_689_600)
+    assert (check.outcome, check.reason, asked) == ("not-verified", "test-key", [])
+
+
 def test_every_reason_has_a_negative_vector() -> None:
     from robotsrules._identity._httpsig import REASONS
-    assert {case[3] for case in NEGATIVE} == set(REASONS)
+    # test-key: test_a_published_test_key_is_refused (it needs RFC 9421's test key)
+    assert {case[3] for case in NEGATIVE} | {"test-key"} == set(REASONS)
+
+
+# --- the draft's own examples (draft_examples.json) ----------------------------------------
+
+DRAFT = json.loads((DATA / "draft_examples.json").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("case", DRAFT["cases"][:2], ids=lambda case: case["name"])
+def test_the_drafts_request_examples(case: dict[str, Any]) -> None:
+    headers = case["headers"]
+    label = headers["Signature"].split("=", 1)[0]
+    assert label == "sig2"  # the label the draft uses, whatever member it covers
+    base = signature_base(case["method"], case["target_url"], headers,
+                          headers["Signature-Input"], label)
+    assert base.decode() == case["signature_base"]  # the draft's printed base, to the byte
+    key = public_key_from_jwk(DRAFT["key"])
+    key.verify(base64.b64decode(headers["Signature"].split("=:", 1)[1].rstrip(":")), base)
+    check = verify_signature(case["method"], case["target_url"], headers, now=1_735_689_600,
+                             key_for=lambda url, keyid: key if url == (
+                                 "https://signature-agent.test/.well-known/"
+                                 "http-message-signatures-directory") else None,
+                             allow_test_keys=True)
+    if "agent2" in headers["Signature-Agent"]:
+        # expires in 2124: "It is RECOMMENDED that expiry be no more than 24 hours"; this
+        # verifier refuses longer (the restrictive reading), after the bytes checked above
+        assert check.reason == "validity-too-long"
+    else:
+        assert check.verified, check
+
+
+def test_the_drafts_signed_directory_response() -> None:
+    case = DRAFT["cases"][2]
+    assert verify_directory_response(case["target_url"], case["response_headers"],
+                                     case["body"].encode(), now=1_735_689_600,
+                                     allow_test_keys=True).verified
+
+
+def test_a_signed_directory_is_valid_for_long() -> None:
+    """The draft's editor's copy (2026-08-20) advises a long validity for directory
+    response signatures: 30 days by default here, at most a year."""
+    import datetime
+
+    from robotsrules._identity._httpsig import sign_directory_response
+    body = directory_document([KEY])
+    headers = sign_directory_response([KEY], "bot.example", body, clock=lambda: NOW)
+    assert f"created={NOW};" in headers["Signature-Input"]
+    assert f"expires={NOW + 30 * 86400};" in headers["Signature-Input"]
+    url = "https://bot.example/.well-known/http-message-signatures-directory"
+    assert verify_directory_response(url, headers, body, now=NOW + 29 * 86400).verified
+    assert verify_directory_response(url, headers, body,
+                                     now=NOW + 31 * 86400).reason == "expired"
+    with pytest.raises(ValueError, match="366 days"):
+        sign_directory_response([KEY], "bot.example", body,
+                                validity=datetime.timedelta(days=367))

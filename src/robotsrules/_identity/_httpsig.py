@@ -86,6 +86,7 @@ Reason = Literal[
     "signature-agent-unparsable",
     "signature-agent-unsupported",
     "key-not-in-directory",
+    "test-key",
     "directory-unreachable",
     "signature-mismatch",
 ]
@@ -110,6 +111,7 @@ signature-agent-not-https    not-verified  the Signature-Agent URL is not https
 signature-agent-unparsable   not-verified  Signature-Agent is not a structured field this reads
 signature-agent-unsupported  unknown       the Signature-Agent names a kind of document this does not read (an agent card)
 key-not-in-directory         not-verified  the key is not in the signer's directory
+test-key                     not-verified  the key is a published test key (RFC 9421's), which anyone can sign with
 directory-unreachable        unknown       the signer's key directory could not be had
 signature-mismatch           not-verified  the signature does not verify over the signature base
 """  # noqa: E501 - one reason a line: reason, outcome, meaning
@@ -616,12 +618,19 @@ def parse_signature_agent(value: str) -> SignatureAgents:
 
 # --- signing -------------------------------------------------------------------------------
 
-def _check_validity(validity: datetime.timedelta) -> int:
+def _check_validity(validity: datetime.timedelta, limit: Optional[int] = None) -> int:
+    limit = standard().max_validity_seconds if limit is None else limit
     seconds = validity.total_seconds()
-    if not 0 < seconds <= standard().max_validity_seconds:
-        raise InvalidArgument(f"the validity must be more than 0 and at most "
-                              f"{standard().max_validity_seconds // 3600} hours")
+    if not 0 < seconds <= limit:
+        shown = f"{limit // 86400} days" if limit > 86400 else f"{limit // 3600} hours"
+        raise InvalidArgument(f"the validity must be more than 0 and at most {shown}")
     return math.ceil(seconds)
+
+
+MAX_DIRECTORY_VALIDITY = 366 * 86400
+"""Longest validity of a signed directory response made here (the draft's editor's copy
+of 2026-08-20 advises a long one: "a short expires ... buys nothing and costs
+availability")."""
 
 
 def _params_text(params: Mapping[str, Any]) -> str:
@@ -840,7 +849,7 @@ def _check_one(message: _Message, label: str, components: list[Item],
                params: Mapping[str, Any], signature: bytes,
                key_for: Callable[[str, str], Optional[PublicKey]], now: float,
                max_skew: datetime.timedelta, tag: str,
-               need_agent: bool) -> SignatureCheck:
+               need_agent: bool, allow_test_keys: bool = False) -> SignatureCheck:
     keyid = params.get("keyid")
     nonce = params.get("nonce")
     read: dict[str, Any] = {
@@ -880,6 +889,8 @@ def _check_one(message: _Message, label: str, components: list[Item],
         return _answer("unsupported-component", str(error), **read)
     except ValueError as error:
         return _answer("malformed", str(error), **read)
+    if keyid in standard().test_key_thumbprints and not allow_test_keys:
+        return _answer("test-key", **read)
     try:
         key = key_for(directory, keyid)
     except (DirectoryUnavailable, OSError) as error:
@@ -937,14 +948,16 @@ def _covered_agent(headers: Mapping[str, str], names: list[tuple[Any, dict[str, 
 def verify_signature(method: str, url: str, headers: Mapping[str, str], *,
                      key_for: Callable[[str, str], Optional[PublicKey]],
                      now: Optional[float] = None,
-                     max_skew: datetime.timedelta = DEFAULT_SKEW) -> SignatureCheck:
+                     max_skew: datetime.timedelta = DEFAULT_SKEW,
+                     allow_test_keys: bool = False) -> SignatureCheck:
     """Check the Web Bot Auth signature of a request: ``verified`` only when a signature
     tagged ``web-bot-auth`` covers ``@authority`` (or ``@target-uri``) and its own
     ``Signature-Agent`` member (an ``https`` URL), is within its validity (at most 24
     hours; ``created`` no further than ``max_skew`` ahead of ``now``) and verifies with the
     key ``key_for(directory_url, keyid)`` gives (``None``: not in that directory; raising
-    :class:`DirectoryUnavailable`: the answer is ``unknown``). With several tagged
-    signatures the first that verifies answers, else the first's failure.
+    :class:`DirectoryUnavailable`: the answer is ``unknown``). A ``keyid`` of a published
+    test key (RFC 9421's) is refused unless ``allow_test_keys`` (for test vectors). With
+    several tagged signatures the first that verifies answers, else the first's failure.
     """
     now = time.time() if now is None else now
     fields = _read_fields(headers)
@@ -967,7 +980,8 @@ def verify_signature(method: str, url: str, headers: Mapping[str, str], *,
             check = _answer("fields-missing", f"no Signature for {label}", label=label)
         else:
             check = _check_one(message, label, components, params, sent[0], key_for, now,
-                               max_skew, tag, need_agent=True)
+                               max_skew, tag, need_agent=True,
+                               allow_test_keys=allow_test_keys)
         if check.verified:
             return check
         first = first or check
@@ -1029,14 +1043,16 @@ def _content_digest(body: bytes) -> str:
 
 
 def sign_directory_response(keys: Sequence[SigningKey], authority: str, body: bytes, *,
-                            validity: datetime.timedelta = datetime.timedelta(hours=24),
+                            validity: datetime.timedelta = datetime.timedelta(days=30),
                             clock: Optional[Callable[[], float]] = None) -> dict[str, str]:
     """The response headers of a signed key directory served at ``authority``
     (``bot.example``): ``Content-Type``, ``Content-Digest`` (RFC 9530, SHA-256) and one
     signature per key (labels ``binding0``, ``binding1``...), each covering
-    ``"@authority";req`` and ``content-digest`` with ``tag="http-message-signatures-directory"``."""
+    ``"@authority";req`` and ``content-digest`` with ``tag="http-message-signatures-directory"``,
+    valid for ``validity`` (30 days by default, at most a year: a short one makes every
+    verifier drop the keys at once when it lapses)."""
     created = int((clock or time.time)())
-    expires = created + _check_validity(validity)
+    expires = created + _check_validity(validity, MAX_DIRECTORY_VALIDITY)
     request = _Message("GET", f"https://{authority}{standard().well_known_path}", {})
     headers = {"Content-Type": standard().media_type, "Content-Digest": _content_digest(body)}
     response = _Message("GET", request.url, headers, status=200, request=request)
@@ -1056,7 +1072,8 @@ def sign_directory_response(keys: Sequence[SigningKey], authority: str, body: by
 
 def verify_directory_response(url: str, headers: Mapping[str, str], body: bytes, *,
                               now: Optional[float] = None,
-                              max_skew: datetime.timedelta = DEFAULT_SKEW) -> SignatureCheck:
+                              max_skew: datetime.timedelta = DEFAULT_SKEW,
+                              allow_test_keys: bool = False) -> SignatureCheck:
     """Check a signed key directory response fetched from ``url``: the ``Content-Digest``
     must be the body's SHA-256 and a signature tagged ``http-message-signatures-directory``
     must verify with a key of the body itself (``created`` in the future beyond
@@ -1090,7 +1107,7 @@ def verify_directory_response(url: str, headers: Mapping[str, str], body: bytes,
             else:
                 check = _check_one(response, label, components, params, sent[0],
                                    lambda _url, keyid: keys.get(keyid), now, max_skew, tag,
-                                   need_agent=False)
+                                   need_agent=False, allow_test_keys=allow_test_keys)
         if check.verified:
             return check
         first = first or check

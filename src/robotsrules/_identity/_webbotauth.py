@@ -46,6 +46,7 @@ class Standard:
     algorithm: str
     default_signature_agent_form: Literal["origin", "jwks"]
     revisions: tuple[Revision, ...]
+    test_key_thumbprints: frozenset[str] = frozenset()
 
 
 def _text(row: Mapping[str, Any], name: str, where: str) -> str:
@@ -83,6 +84,10 @@ def load_standard(text: str) -> Standard:
         revisions.append(Revision(_text(row, "name", where), _text(row, "revision", where),
                                   _text(row, "date", where), _text(row, "source", where),
                                   _text(row, "read", where), _text(row, "takes", where)))
+    tests = values.get("test_key_thumbprints")
+    if not isinstance(tests, list) or not all(isinstance(t, str) and t for t in tests):
+        raise RobotsError(f"{_DATA}: values.test_key_thumbprints must be a list of strings"
+                          f"{_DAMAGED}")
     version = data.get("version")
     if not isinstance(version, int):
         raise RobotsError(f"{_DATA}: 'version' must be an integer{_DAMAGED}")
@@ -90,7 +95,8 @@ def load_standard(text: str) -> Standard:
                     _text(values, "request_tag", "values"),
                     _text(values, "directory_tag", "values"),
                     _text(values, "media_type", "values"), path, seconds,
-                    _text(values, "algorithm", "values"), form, tuple(revisions))
+                    _text(values, "algorithm", "values"), form, tuple(revisions),
+                    frozenset(tests))
 
 
 @functools.lru_cache(maxsize=1)

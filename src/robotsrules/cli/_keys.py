@@ -12,7 +12,7 @@ directory to publish at ``/.well-known/http-message-signatures-directory``: a JW
 public keys, each with ``kid`` = its thumbprint; two keys during a rotation. With
 ``--signed-headers --authority HOST`` it prints the response's headers too
 (``Content-Type``, ``Content-Digest`` and one signature per key, ``tag=
-"http-message-signatures-directory"``), valid for 24 hours.
+"http-message-signatures-directory"``), valid for 30 days.
 """
 
 from __future__ import annotations
@@ -111,8 +111,8 @@ _DIRECTORY: dict[str, Any] = {
                    "application/http-message-signatures-directory+json, each key's kid its "
                    "thumbprint. A key file readable by group or others is refused. With "
                    "--signed-headers --authority HOST, first the response headers "
-                   "(Content-Type, Content-Digest and one signature per key, valid for 24 "
-                   "hours: make them again daily), a blank line, then the document.",
+                   "(Content-Type, Content-Digest and one signature per key, valid for 30 "
+                   "days: make them again before then), a blank line, then the document.",
     "exits": "0 printed or written, 2 usage or I/O error (a key unreadable, not Ed25519 or "
              "readable by others).",
     "examples": ["robotsrules keys directory --signing-key bot-key.pem --out directory.json",
