@@ -22,7 +22,7 @@ from typing import Any, Literal, NamedTuple, Optional, cast
 from urllib.parse import urlsplit
 
 from ..errors import RobotsError
-from ._datafile import parse_json, shipped_text
+from ._datafile import list_at, parse_json, shipped_text
 
 __all__ = ["FORMATS", "Extension", "check_value", "extensions", "extensions_info", "find",
            "load_extensions"]
@@ -92,9 +92,7 @@ def load_extensions(text: str) -> tuple[tuple[Extension, ...], Mapping[str, Any]
     Raises :class:`~robotsrules.RobotsError` saying what is wrong; never anything else.
     """
     data = parse_json(text, f"robotsrules/{_DATA}", _MAX_DATA_BYTES, _DAMAGED)
-    rows = data.get("extensions") if isinstance(data, dict) else None
-    if not isinstance(rows, list):
-        raise _fail("no 'extensions' list")
+    rows = list_at(data, ("extensions",), _fail, "no 'extensions' list")
     found: list[Extension] = []
     seen: dict[str, str] = {}
     for number, row in enumerate(rows, 1):
