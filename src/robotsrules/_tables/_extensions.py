@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import Any, Literal, NamedTuple, Optional, cast
 from urllib.parse import urlsplit
 
+from .._scope import LDH_LABEL
 from ..errors import RobotsError
 from ._datafile import list_at, parse_json, shipped_text
 
@@ -174,8 +175,7 @@ _CLEAN_PARAM = re.compile(r"[A-Za-z0-9_.\-\[\]]+(?:&[A-Za-z0-9_.\-\[\]]+)*")
 _CLEAN_PATH = re.compile(r"[A-Za-z0-9.\-/*_]+")
 _VISIT_TIME = re.compile(r"([01]\d|2[0-3])([0-5]\d)-([01]\d|2[0-3])([0-5]\d)")
 _VERSION = re.compile(r"\d{1,3}(?:\.\d{1,3}){0,3}")
-_HOST = re.compile(r"(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*"
-                   r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?::\d{1,5})?")
+_HOST = re.compile(rf"(?=.{{1,253}}$)(?:(?ai:{LDH_LABEL})\.)*(?ai:{LDH_LABEL})(?::\d{{1,5}})?")
 
 
 def _absolute_url(value: str) -> Optional[str]:
