@@ -87,15 +87,18 @@ VERDICT_TYPE = pa.struct(list(VERDICT_SCHEMA)[2:5])
 """``struct(allowed, line, reason)``: one verdict, as the engines' verdict functions give it."""
 
 
+def _with_purposes(schema: pa.Schema, purposes: Sequence[str]) -> pa.Schema:
+    """``schema`` and one nullable bool column per purpose at the end (``ai_train``...)."""
+    return pa.schema([*schema, *(pa.field(column_name(p), pa.bool_()) for p in purposes)],
+                     metadata=schema.metadata)
+
+
 def verdict_schema(purposes: Sequence[str] = ()) -> pa.Schema:
     """:data:`VERDICT_SCHEMA` and one nullable bool column per purpose (``ai_train``...).
 
     Raises :class:`~robotsrules.InvalidPurpose` for an unknown purpose.
     """
-    schema = VERDICT_SCHEMA
-    for purpose in purposes:
-        schema = schema.append(pa.field(column_name(purpose), pa.bool_()))
-    return schema
+    return _with_purposes(VERDICT_SCHEMA, purposes)
 
 
 ANY_AGENT_SCHEMA = with_provenance(pa.schema([
@@ -225,10 +228,7 @@ never a clean "nothing stated" row."""
 
 def page_schema(purposes: Sequence[str] = ()) -> pa.Schema:
     """:data:`PAGE_SCHEMA` and one nullable boolean per purpose at the end (``ai_train``)."""
-    schema = PAGE_SCHEMA
-    for purpose in purposes:
-        schema = schema.append(pa.field(column_name(purpose), pa.bool_()))
-    return schema
+    return _with_purposes(PAGE_SCHEMA, purposes)
 
 
 SORTED_COLUMNS = ("origin", "kind", "url", "body", "status")
