@@ -175,7 +175,6 @@ _CLEAN_PARAM = re.compile(r"[A-Za-z0-9_.\-\[\]]+(?:&[A-Za-z0-9_.\-\[\]]+)*")
 _CLEAN_PATH = re.compile(r"[A-Za-z0-9.\-/*_]+")
 _VISIT_TIME = re.compile(r"([01]\d|2[0-3])([0-5]\d)-([01]\d|2[0-3])([0-5]\d)")
 _VERSION = re.compile(r"\d{1,3}(?:\.\d{1,3}){0,3}")
-_HOST = re.compile(rf"(?=.{{1,253}}$)(?:(?ai:{LDH_LABEL})\.)*(?ai:{LDH_LABEL})(?::\d{{1,5}})?")
 
 
 def _absolute_url(value: str) -> Optional[str]:
@@ -192,6 +191,8 @@ def _absolute_url(value: str) -> Optional[str]:
     return None
 
 
+# A host name, [port]: LDH labels in either case (ASCII letters only), at most 253 in all.
+_HOST = re.compile(rf"(?=.{{1,253}}$)(?:(?ai:{LDH_LABEL})\.)*(?ai:{LDH_LABEL})(?::\d{{1,5}})?")
 _SCHEMED_HOST = re.compile(r"(?i:https?)://([^/?#]*)/?")
 
 
