@@ -18,7 +18,7 @@ from robotsrules._lru import LRU
 from robotsrules._rules._precedence import index_html_folder, rule_key, rule_rank
 from robotsrules.cli._common import brief, outcome_meaning, served_note, why
 from robotsrules.linter import CODES, SEVERITIES, Severity
-from robotsrules.linter._output import _colour, _sarif_level
+from robotsrules.linter._output import _levels
 from robotsrules.model import Reason, Rule, Scope
 from robotsrules.policy import STATUS_OUTCOMES, Outcome, ServedReason
 from tests.oracle import CORPUS
@@ -47,8 +47,9 @@ def test_served_notes() -> None:
 
 @pytest.mark.parametrize("severity", get_args(Severity))
 def test_every_severity_is_presented(severity: Severity) -> None:
-    assert _sarif_level(severity) in ("error", "warning", "note")
-    assert _colour(severity).startswith("\x1b[")
+    level, colour = _levels(severity)
+    assert level in ("error", "warning", "note")
+    assert colour.startswith("\x1b[")
 
 
 def test_severities_and_codes_use_the_vocabulary() -> None:

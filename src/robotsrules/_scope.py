@@ -20,11 +20,16 @@ from urllib.parse import unquote_to_bytes, urljoin, urlsplit
 
 from .errors import InvalidURL
 
-__all__ = ["DEFAULT_PORTS", "SCHEMES", "host_problem", "join_url", "memo_origin", "origin_of",
-           "robots_url", "split_origin"]
+__all__ = ["DEFAULT_PORTS", "LDH_LABEL", "SCHEMES", "host_problem", "join_url", "memo_origin",
+           "origin_of", "robots_url", "split_origin"]
 
 DEFAULT_PORTS = {"http": 80, "https": 443, "ftp": 21}
 SCHEMES = frozenset(DEFAULT_PORTS)
+LDH_LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+"""One host-name label as regular-expression text: letters, digits and hyphens inside, 1 to
+63 characters (RFC 1123 §2.1), lower case. The readers of host names (the extension table,
+the address lists, reverse DNS names) build their patterns from it; one in mixed case wraps
+it in ``(?ai:...)`` (ASCII letters only, either case)."""
 
 _HOST_CHARS = re.compile(r"[A-Za-z0-9.\-_]+")
 # WHATWG URL Standard (living standard; the host parser has percent-decoded hosts before

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterator, Sequence
-from typing import Any, Literal, Optional, Union
+from typing import TYPE_CHECKING, Any, Literal, Optional, Union
 
 from datatrove.data import Document
 from datatrove.pipeline.filters.base_filter import BaseFilter
@@ -50,6 +50,9 @@ from .bulk._any import first_disallowed
 from .bulk._rows import ParsedCache, check_agents, fast_origin, verdict_of
 from .errors import InvalidArgument, InvalidURL
 from .robotstxt import RobotsTxt
+
+if TYPE_CHECKING:
+    from ._manifest import Manifest
 
 __all__ = ["PageSignalsFilter", "RobotsFilter", "WarcHeadersReader"]
 
@@ -66,7 +69,34 @@ def _agent_names(agents: Union[str, Sequence[str]],
     return check_agents(tuple(dict.fromkeys(names)))
 
 
-class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type hints
+class _ManifestFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type hints
+    """What both filters do with ``manifest``, a folder for evidence manifests (issue 26):
+    each task makes its manifest (:meth:`_new_manifest`) as it starts and writes it there
+    as ``<_MANIFEST_NAME>-<rank>.jsonl`` once its documents are all through."""
+
+    _MANIFEST_NAME = "manifest"
+    manifest: Optional[str]
+    _manifest: Any
+
+    def _new_manifest(self) -> Manifest:
+        raise NotImplementedError
+
+    def run(self, data: Any, rank: int = 0, world_size: int = 1) -> Iterator[Document]:
+        """datatrove's filter loop; with ``manifest``, the task's manifest is written once
+        its documents are all through (a task that fails writes none)."""
+        if self.manifest is None:
+            yield from super().run(data, rank, world_size)
+            return
+        import os
+
+        self._manifest = self._new_manifest()
+        yield from super().run(data, rank, world_size)
+        os.makedirs(self.manifest, exist_ok=True)
+        self._manifest.write(os.path.join(self.manifest,
+                                          f"{self._MANIFEST_NAME}-{rank:05d}.jsonl"))
+
+
+class RobotsFilter(_ManifestFilter):
     """Drop or mark documents that robots.txt disallows for any of the given agents."""
 
     name = "🤖 robots.txt"
@@ -180,24 +210,13 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
             manifest.refusal(origin, found[1], found[2], found[3], key=key)
         return dict(zip(("disallowed", "agent", "line", "reason"), found))
 
-    def run(self, data: Any, rank: int = 0, world_size: int = 1) -> Iterator[Document]:
-        """datatrove's filter loop; with ``manifest``, the task's manifest is written once
-        its documents are all through (a task that fails writes none)."""
-        if self.manifest is None:
-            yield from super().run(data, rank, world_size)
-            return
-        import os
-
+    def _new_manifest(self) -> Manifest:
         from ._manifest import Manifest
 
         source = (f"{len(self.robots_warc)} WARC file(s)" if self.robots_warc is not None
                   else self.robots if isinstance(self.robots, str) else "a robots table")
-        self._manifest = Manifest(mode="google", agents=self.agents, source=source,
-                                  has_dates=True, has_statuses=True,
-                                  producer="robotsrules.datatrove.RobotsFilter")
-        yield from super().run(data, rank, world_size)
-        os.makedirs(self.manifest, exist_ok=True)
-        self._manifest.write(os.path.join(self.manifest, f"manifest-{rank:05d}.jsonl"))
+        return Manifest(mode="google", agents=self.agents, source=source, has_dates=True,
+                        has_statuses=True, producer="robotsrules.datatrove.RobotsFilter")
 
     def filter(self, doc: Document) -> Union[bool, tuple[bool, str]]:
         """Keep the document unless robots.txt disallows it (``action="drop"``)."""
@@ -214,7 +233,7 @@ class RobotsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type
         return True
 
 
-class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no type hints
+class PageSignalsFilter(_ManifestFilter):
     """Drop or mark documents whose page signals (and, with ``robots``, whose site's
     robots.txt usage preferences) refuse one of ``purposes`` to one of the agents.
 
@@ -239,6 +258,8 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
     """
 
     name = "🤖 page signals"
+
+    _MANIFEST_NAME = "manifest-pages"
 
     def __init__(
         self,
@@ -341,14 +362,7 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
             manifest.page(origin, agent, url, signals,
                           [(a.purpose, a.answer) for a in answers], key=key)
 
-    def run(self, data: Any, rank: int = 0, world_size: int = 1) -> Iterator[Document]:
-        """datatrove's filter loop; with ``manifest``, the task's manifest is written once
-        its documents are all through (a task that fails writes none)."""
-        if self.manifest is None:
-            yield from super().run(data, rank, world_size)
-            return
-        import os
-
+    def _new_manifest(self) -> Manifest:
         from ._manifest import PAGE_PROTOCOLS, Manifest
 
         robots = self.robots
@@ -358,12 +372,9 @@ class PageSignalsFilter(BaseFilter):  # type: ignore[misc]  # datatrove ships no
                              else robots.robots if isinstance(robots.robots, str)
                              else "a robots table"))
         protocols = (["robots.txt"] if robots is not None else []) + list(PAGE_PROTOCOLS)
-        self._manifest = Manifest(mode="google", agents=self.agents, purposes=self.purposes,
-                                  source=source, protocols=protocols,
-                                  producer="robotsrules.datatrove.PageSignalsFilter")
-        yield from super().run(data, rank, world_size)
-        os.makedirs(self.manifest, exist_ok=True)
-        self._manifest.write(os.path.join(self.manifest, f"manifest-pages-{rank:05d}.jsonl"))
+        return Manifest(mode="google", agents=self.agents, purposes=self.purposes,
+                        source=source, protocols=protocols,
+                        producer="robotsrules.datatrove.PageSignalsFilter")
 
     def filter(self, doc: Document) -> Union[bool, tuple[bool, str]]:
         """Keep the document unless its signals refuse a purpose (``action="drop"``)."""

@@ -18,7 +18,7 @@ store's exception as the reply).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Generator
-from typing import Callable, TypeVar
+from typing import Callable, Generic, Optional, TypeVar, Union, cast
 
 __all__ = ["arun", "run"]
 
@@ -30,18 +30,10 @@ ResultT = TypeVar("ResultT")
 def run(flow: Generator[StepT, ReplyT, ResultT], do: Callable[[StepT], ReplyT]) -> ResultT:
     """Drive ``flow`` to its end, doing each step it yields with ``do``; its result."""
     try:
-        try:
-            step = next(flow)
-        except StopIteration as stop:
-            first: ResultT = stop.value
-            return first
-        while True:
-            reply = do(step)
-            try:
-                step = flow.send(reply)
-            except StopIteration as stop:
-                result: ResultT = stop.value
-                return result
+        step = _send(flow, None)
+        while not isinstance(step, _End):
+            step = _send(flow, do(step))
+        return step.value
     finally:
         flow.close()
 
@@ -50,17 +42,27 @@ async def arun(flow: Generator[StepT, ReplyT, ResultT],
                do: Callable[[StepT], Awaitable[ReplyT]]) -> ResultT:
     """:func:`run` with a step done by awaiting ``do(step)``."""
     try:
-        try:
-            step = next(flow)
-        except StopIteration as stop:
-            first: ResultT = stop.value
-            return first
-        while True:
-            reply = await do(step)
-            try:
-                step = flow.send(reply)
-            except StopIteration as stop:
-                result: ResultT = stop.value
-                return result
+        step = _send(flow, None)
+        while not isinstance(step, _End):
+            step = _send(flow, await do(step))
+        return step.value
     finally:
         flow.close()
+
+
+class _End(Generic[ResultT]):
+    """What a flow returned (a value of its own type, never mistaken for a step)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: ResultT) -> None:
+        self.value = value
+
+
+def _send(flow: Generator[StepT, ReplyT, ResultT],
+          reply: Optional[ReplyT]) -> Union[StepT, _End[ResultT]]:
+    """The flow's next step after ``reply`` (``None`` starts it), or its end."""
+    try:
+        return flow.send(cast(ReplyT, reply))
+    except StopIteration as stop:
+        return _End(stop.value)

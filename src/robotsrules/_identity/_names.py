@@ -34,11 +34,12 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Optional
 
+from .._scope import LDH_LABEL
 from .._terminal import visible
 
 __all__ = ["CLOUD_SUFFIXES", "cloud_refused", "host_name", "shaped", "suffix_of", "under"]
 
-_LDH = re.compile(rb"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
+_LDH = re.compile(LDH_LABEL.encode("ascii"))
 _MAX_NAME = 253
 # A run of ``*`` in a mask: letters and digits, hyphens inside (an IPv6 address written in
 # a name has more groups than the mask's IPv4 form). The mask's literal parts and its label

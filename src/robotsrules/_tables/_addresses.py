@@ -84,7 +84,7 @@ from typing import (
 )
 from urllib.parse import urlsplit
 
-from .._scope import join_url
+from .._scope import LDH_LABEL, join_url
 from .._terminal import visible
 from ..errors import RobotsError
 from ._datafile import parse_json, shipped_text, user_path
@@ -148,7 +148,7 @@ MAX_SPAN_V4 = 1 << 24
 MAX_SPAN_V6 = 1 << 100
 MAX_SNAPSHOT_CHARS = 32 << 20
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
-_SUFFIX = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}")
+_SUFFIX = re.compile(rf"(?:{LDH_LABEL}\.)+[a-z][a-z0-9-]{{0,62}}")
 _TOKEN = re.compile(r"[A-Za-z_-]{1,100}")
 ROLES = ("operator", "cloud-customers")
 """What a list or a name pattern is evidence of (see :attr:`AddressList.role`)."""

@@ -8,13 +8,14 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, Union
 
 from ..errors import RobotsError
 
-__all__ = ["parse_json", "shipped_text", "user_path"]
+__all__ = ["list_at", "parse_json", "shipped_text", "user_path"]
 
 
 def shipped_text(name: str) -> str:
@@ -31,6 +32,18 @@ def parse_json(text: str, where: str, limit: int, hint: str = "") -> Any:
         return json.loads(text)
     except (ValueError, RecursionError) as error:
         raise RobotsError(f"{where}: not JSON ({str(error)[:200]}){hint}") from None
+
+
+def list_at(data: Any, keys: Sequence[str], refuse: Callable[[str], RobotsError],
+            missing: str) -> list[Any]:
+    """The list at ``data[keys[0]][keys[1]]...`` of a parsed JSON document (a table's
+    rows); where a step is no object or the end is no list, ``refuse(missing)`` is raised
+    (the table's own error, saying which list it lacks)."""
+    for key in keys:
+        data = data.get(key) if isinstance(data, dict) else None
+    if not isinstance(data, list):
+        raise refuse(missing)
+    return data
 
 
 def user_path(kind: Literal["cache", "data"], env_var: str,

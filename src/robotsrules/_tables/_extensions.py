@@ -21,8 +21,9 @@ from collections.abc import Mapping
 from typing import Any, Literal, NamedTuple, Optional, cast
 from urllib.parse import urlsplit
 
+from .._scope import LDH_LABEL
 from ..errors import RobotsError
-from ._datafile import parse_json, shipped_text
+from ._datafile import list_at, parse_json, shipped_text
 
 __all__ = ["FORMATS", "Extension", "check_value", "extensions", "extensions_info", "find",
            "load_extensions"]
@@ -92,9 +93,7 @@ def load_extensions(text: str) -> tuple[tuple[Extension, ...], Mapping[str, Any]
     Raises :class:`~robotsrules.RobotsError` saying what is wrong; never anything else.
     """
     data = parse_json(text, f"robotsrules/{_DATA}", _MAX_DATA_BYTES, _DAMAGED)
-    rows = data.get("extensions") if isinstance(data, dict) else None
-    if not isinstance(rows, list):
-        raise _fail("no 'extensions' list")
+    rows = list_at(data, ("extensions",), _fail, "no 'extensions' list")
     found: list[Extension] = []
     seen: dict[str, str] = {}
     for number, row in enumerate(rows, 1):
@@ -176,8 +175,6 @@ _CLEAN_PARAM = re.compile(r"[A-Za-z0-9_.\-\[\]]+(?:&[A-Za-z0-9_.\-\[\]]+)*")
 _CLEAN_PATH = re.compile(r"[A-Za-z0-9.\-/*_]+")
 _VISIT_TIME = re.compile(r"([01]\d|2[0-3])([0-5]\d)-([01]\d|2[0-3])([0-5]\d)")
 _VERSION = re.compile(r"\d{1,3}(?:\.\d{1,3}){0,3}")
-_HOST = re.compile(r"(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)*"
-                   r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?::\d{1,5})?")
 
 
 def _absolute_url(value: str) -> Optional[str]:
@@ -194,6 +191,8 @@ def _absolute_url(value: str) -> Optional[str]:
     return None
 
 
+# A host name, [port]: LDH labels in either case (ASCII letters only), at most 253 in all.
+_HOST = re.compile(rf"(?=.{{1,253}}$)(?:(?ai:{LDH_LABEL})\.)*(?ai:{LDH_LABEL})(?::\d{{1,5}})?")
 _SCHEMED_HOST = re.compile(r"(?i:https?)://([^/?#]*)/?")
 
 

@@ -45,7 +45,7 @@ from typing import (
 )
 
 from ..errors import InvalidArgument, InvalidPurpose, RobotsError
-from ._datafile import parse_json, shipped_text
+from ._datafile import list_at, parse_json, shipped_text
 
 __all__ = [
     "AIPREF_REVISION",
@@ -199,10 +199,8 @@ def load_vocabulary(text: str) -> _Vocabulary:
     Raises :class:`~robotsrules.RobotsError` saying what is wrong; never anything else.
     """
     data = parse_json(text, f"robotsrules/{_DATA}", _MAX_DATA_BYTES, _DAMAGED)
-    aipref = data.get("aipref") if isinstance(data, dict) else None
-    rows = aipref.get("revisions") if isinstance(aipref, dict) else None
-    if not isinstance(rows, list):
-        raise _fail("no aipref.revisions list")
+    rows = list_at(data, ("aipref", "revisions"), _fail, "no aipref.revisions list")
+    aipref = data["aipref"]  # an object: it holds the revisions
     found: list[Revision] = []
     unread: dict[str, str] = {}
     for number, row in enumerate(rows, 1):
@@ -225,7 +223,7 @@ def load_vocabulary(text: str) -> _Vocabulary:
                 raise _fail(f"{where}: signal mapping {signal} -> {label} is not valid")
         found.append(Revision(row["revision"], str(row.get("date", "")), labels, broader,
                               signals, str(row.get("note", ""))))
-    current = aipref.get("current") if isinstance(aipref, dict) else None
+    current = aipref.get("current")
     if not any(r.revision == current for r in found):
         raise _fail(f"the current revision {current!r} is not one that was read")
     return _Vocabulary(tuple(found), str(current), MappingProxyType(data),

@@ -7,8 +7,8 @@ from these declarations, never written out again, so an engine cannot drift from
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal, Optional
+from collections.abc import Callable, Sequence
+from typing import Literal, NamedTuple, Optional
 
 import pyarrow as pa
 
@@ -87,15 +87,18 @@ VERDICT_TYPE = pa.struct(list(VERDICT_SCHEMA)[2:5])
 """``struct(allowed, line, reason)``: one verdict, as the engines' verdict functions give it."""
 
 
+def _with_purposes(schema: pa.Schema, purposes: Sequence[str]) -> pa.Schema:
+    """``schema`` and one nullable bool column per purpose at the end (``ai_train``...)."""
+    return pa.schema([*schema, *(pa.field(column_name(p), pa.bool_()) for p in purposes)],
+                     metadata=schema.metadata)
+
+
 def verdict_schema(purposes: Sequence[str] = ()) -> pa.Schema:
     """:data:`VERDICT_SCHEMA` and one nullable bool column per purpose (``ai_train``...).
 
     Raises :class:`~robotsrules.InvalidPurpose` for an unknown purpose.
     """
-    schema = VERDICT_SCHEMA
-    for purpose in purposes:
-        schema = schema.append(pa.field(column_name(purpose), pa.bool_()))
-    return schema
+    return _with_purposes(VERDICT_SCHEMA, purposes)
 
 
 ANY_AGENT_SCHEMA = with_provenance(pa.schema([
@@ -225,10 +228,7 @@ never a clean "nothing stated" row."""
 
 def page_schema(purposes: Sequence[str] = ()) -> pa.Schema:
     """:data:`PAGE_SCHEMA` and one nullable boolean per purpose at the end (``ai_train``)."""
-    schema = PAGE_SCHEMA
-    for purpose in purposes:
-        schema = schema.append(pa.field(column_name(purpose), pa.bool_()))
-    return schema
+    return _with_purposes(PAGE_SCHEMA, purposes)
 
 
 SORTED_COLUMNS = ("origin", "kind", "url", "body", "status")
@@ -297,12 +297,43 @@ def missing_verdict(missing: str) -> Optional[bool]:
 
 # -- the engines' types, generated --------------------------------------------------------------
 
-_SQL = {pa.bool_(): "BOOLEAN", pa.int8(): "TINYINT", pa.int16(): "SMALLINT",
-        pa.int32(): "INTEGER", pa.int64(): "BIGINT", pa.string(): "VARCHAR",
-        pa.binary(): "BLOB"}
-_SPARK = {pa.bool_(): "boolean", pa.int8(): "tinyint", pa.int16(): "smallint",
-          pa.int32(): "int", pa.int64(): "bigint", pa.string(): "string",
-          pa.binary(): "binary"}
+class _Dialect(NamedTuple):
+    """How one engine spells the Arrow types the bulk schemas use: the one walk over a type
+    (:func:`_engine_type`) serves DuckDB and Spark alike."""
+
+    engine: str
+    scalars: dict[pa.DataType, str]
+    timestamp: Callable[[pa.DataType], str]
+    array: str  # the element type's spelling goes in at {0}
+    struct: Callable[[list[tuple[str, str]]], str]
+
+
+_DUCKDB = _Dialect(
+    "DuckDB",
+    {pa.bool_(): "BOOLEAN", pa.int8(): "TINYINT", pa.int16(): "SMALLINT",
+     pa.int32(): "INTEGER", pa.int64(): "BIGINT", pa.string(): "VARCHAR", pa.binary(): "BLOB"},
+    lambda kind: "TIMESTAMPTZ" if kind.tz else "TIMESTAMP",
+    "{0}[]",
+    lambda fields: "STRUCT(" + ", ".join(f'"{name}" {type_}' for name, type_ in fields) + ")")
+_SPARK = _Dialect(
+    "Spark",
+    {pa.bool_(): "boolean", pa.int8(): "tinyint", pa.int16(): "smallint",
+     pa.int32(): "int", pa.int64(): "bigint", pa.string(): "string", pa.binary(): "binary"},
+    lambda kind: "timestamp",
+    "array<{0}>",
+    lambda fields: "struct<" + ",".join(f"`{name}`:{type_}" for name, type_ in fields) + ">")
+
+
+def _engine_type(kind: pa.DataType, dialect: _Dialect) -> str:
+    if kind in dialect.scalars:
+        return dialect.scalars[kind]
+    if pa.types.is_timestamp(kind):
+        return dialect.timestamp(kind)
+    if pa.types.is_list(kind):
+        return dialect.array.format(_engine_type(kind.value_type, dialect))
+    if pa.types.is_struct(kind):
+        return dialect.struct([(f.name, _engine_type(f.type, dialect)) for f in kind])
+    raise TypeError(f"no {dialect.engine} type for {kind}")  # pragma: no cover - a new type
 
 
 def sql_type(kind: pa.DataType) -> str:
@@ -311,16 +342,7 @@ def sql_type(kind: pa.DataType) -> str:
     >>> sql_type(VERDICT_TYPE)
     'STRUCT("allowed" BOOLEAN, "line" INTEGER, "reason" VARCHAR)'
     """
-    if kind in _SQL:
-        return _SQL[kind]
-    if pa.types.is_timestamp(kind):
-        return "TIMESTAMPTZ" if kind.tz else "TIMESTAMP"
-    if pa.types.is_list(kind):
-        return sql_type(kind.value_type) + "[]"
-    if pa.types.is_struct(kind):
-        fields = ", ".join(f'"{f.name}" {sql_type(f.type)}' for f in kind)
-        return f"STRUCT({fields})"
-    raise TypeError(f"no DuckDB type for {kind}")  # pragma: no cover - a new schema's type
+    return _engine_type(kind, _DUCKDB)
 
 
 def spark_type(kind: pa.DataType) -> str:
@@ -329,15 +351,7 @@ def spark_type(kind: pa.DataType) -> str:
     >>> spark_type(VERDICT_TYPE)
     'struct<`allowed`:boolean,`line`:int,`reason`:string>'
     """
-    if kind in _SPARK:
-        return _SPARK[kind]
-    if pa.types.is_timestamp(kind):
-        return "timestamp"
-    if pa.types.is_list(kind):
-        return f"array<{spark_type(kind.value_type)}>"
-    if pa.types.is_struct(kind):
-        return "struct<" + ",".join(f"`{f.name}`:{spark_type(f.type)}" for f in kind) + ">"
-    raise TypeError(f"no Spark type for {kind}")  # pragma: no cover - a new schema's type
+    return _engine_type(kind, _SPARK)
 
 
 def spark_ddl(schema: pa.Schema) -> str:

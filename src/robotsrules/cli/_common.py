@@ -69,50 +69,46 @@ class Progress:
 # Literal and forgotten here is a mypy error (assert_never), not a KeyError at run time.
 
 
+def _reason_words(reason: Reason) -> tuple[str, str]:
+    """A verdict's reason in a few words (:func:`brief`) and in a sentence (:func:`why`)."""
+    if reason == "longest-match":
+        return ("the longest matching rule decides",
+                "the longest matching rule decides (RFC 9309 \u00a72.2.2)")
+    if reason == "tie-allow":
+        return ("ties with a disallow; allow wins",
+                "an allow and a disallow of equal length match; allow wins the tie")
+    if reason == "index-html":
+        return ("also allows the directory itself",
+                "an Allow of .../index.html also allows the directory itself (Google)")
+    if reason == "first-match":
+        return ("the first matching rule decides",
+                "legacy reading: the first matching rule of the record decides")
+    if reason == "no-match":
+        return ("no rule matches",
+                "no rule of the applicable groups matches, so the URL is allowed")
+    if reason == "no-group":
+        return ("no group for this agent and no '*' group",
+                "no group names this agent and there is no '*' group, so all is allowed")
+    if reason == "robots-txt":
+        return ("/robots.txt is always allowed",
+                "/robots.txt itself is always allowed (RFC 9309 \u00a72.2.2)")
+    if reason == "allow-all":
+        return ("no robots.txt: everything allowed",
+                "there is no robots.txt (4xx), so everything is allowed")
+    if reason == "disallow-all":
+        return ("robots.txt unreachable: everything disallowed",
+                "the robots.txt is unreachable, so everything is disallowed for now")
+    assert_never(reason)
+
+
 def brief(reason: Reason) -> str:
     """A verdict's reason in a few words (``check``, ``usage``)."""
-    if reason == "longest-match":
-        return "the longest matching rule decides"
-    if reason == "tie-allow":
-        return "ties with a disallow; allow wins"
-    if reason == "index-html":
-        return "also allows the directory itself"
-    if reason == "first-match":
-        return "the first matching rule decides"
-    if reason == "no-match":
-        return "no rule matches"
-    if reason == "no-group":
-        return "no group for this agent and no '*' group"
-    if reason == "robots-txt":
-        return "/robots.txt is always allowed"
-    if reason == "allow-all":
-        return "no robots.txt: everything allowed"
-    if reason == "disallow-all":
-        return "robots.txt unreachable: everything disallowed"
-    assert_never(reason)
+    return _reason_words(reason)[0]
 
 
 def why(reason: Reason) -> str:
     """A verdict's reason in a sentence (``explain``, ``diff``)."""
-    if reason == "longest-match":
-        return "the longest matching rule decides (RFC 9309 \u00a72.2.2)"
-    if reason == "tie-allow":
-        return "an allow and a disallow of equal length match; allow wins the tie"
-    if reason == "index-html":
-        return "an Allow of .../index.html also allows the directory itself (Google)"
-    if reason == "first-match":
-        return "legacy reading: the first matching rule of the record decides"
-    if reason == "no-match":
-        return "no rule of the applicable groups matches, so the URL is allowed"
-    if reason == "no-group":
-        return "no group names this agent and there is no '*' group, so all is allowed"
-    if reason == "robots-txt":
-        return "/robots.txt itself is always allowed (RFC 9309 \u00a72.2.2)"
-    if reason == "allow-all":
-        return "there is no robots.txt (4xx), so everything is allowed"
-    if reason == "disallow-all":
-        return "the robots.txt is unreachable, so everything is disallowed for now"
-    assert_never(reason)
+    return _reason_words(reason)[1]
 
 
 def describe(verdict: Verdict) -> str:

@@ -272,7 +272,12 @@ class HelpLayout(argparse.HelpFormatter):
 
 def add_command(commands: Any, name: str, *, help: str, description: str, exits: str,
                 examples: Sequence[str]) -> argparse.ArgumentParser:
-    """A subcommand whose ``--help`` ends with its exit codes, then its examples."""
+    """A subcommand whose ``--help`` ends with its exit codes, then its examples: how every
+    command is made (``commands`` is the subparsers object a module's ``add_command(s)``
+    is given). The options every command shares come from this module too
+    (:func:`json_option`, :func:`color_option`, :func:`mode_option`, :func:`fetch_options`,
+    :func:`intermixed`; the agent options from ``cli._agent_options``); the command's own
+    options follow, then ``parser.set_defaults(run=...)``."""
     lines = "\n".join(f"  {example}" for example in examples)
     parser: argparse.ArgumentParser = commands.add_parser(
         name, help=help, description=description, formatter_class=HelpLayout,

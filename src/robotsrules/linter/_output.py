@@ -69,25 +69,15 @@ SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
-def _sarif_level(severity: Severity) -> str:
-    """SARIF's ``level`` for a severity (SARIF 2.1.0 §3.27.10: ``note`` for information)."""
+def _levels(severity: Severity) -> tuple[str, str]:
+    """How a severity is shown: SARIF's ``level`` (SARIF 2.1.0 §3.27.10: ``note`` for
+    information) and the ANSI colour of the text output (red, yellow, cyan)."""
     if severity == "error":
-        return "error"
+        return "error", "\x1b[1;31m"
     if severity == "warning":
-        return "warning"
+        return "warning", "\x1b[1;33m"
     if severity == "info":
-        return "note"
-    assert_never(severity)
-
-
-def _colour(severity: Severity) -> str:
-    """The ANSI colour of a severity in text output: red, yellow, cyan."""
-    if severity == "error":
-        return "\x1b[1;31m"
-    if severity == "warning":
-        return "\x1b[1;33m"
-    if severity == "info":
-        return "\x1b[1;36m"
+        return "note", "\x1b[1;36m"
     assert_never(severity)
 
 _BOLD, _DIM, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
@@ -117,7 +107,7 @@ def to_text(diagnostics: Iterable[Diagnostic], path: str = "robots.txt", *,
         if color:
             out.append(
                 f"{_BOLD}{where}:{d.line}:{d.column}:{_RESET} "
-                f"{_colour(d.severity)}{d.severity}{_RESET} "
+                f"{_levels(d.severity)[1]}{d.severity}{_RESET} "
                 f"{_BOLD}{d.code}{_RESET} {d.name}: {_clean(d.message)} "
                 f"{_DIM}({_clean(d.hint)}){_RESET}\n"
             )
@@ -187,7 +177,7 @@ def _rules() -> tuple[list[dict[str, Any]], dict[str, int]]:
             "name": entry.name,
             "shortDescription": {"text": entry.summary},
             "help": {"text": help_text(code)},
-            "defaultConfiguration": {"level": _sarif_level(entry.severity)},
+            "defaultConfiguration": {"level": _levels(entry.severity)[0]},
             "properties": {"severity": entry.severity},
         })
     return rules, index
@@ -211,7 +201,7 @@ def to_sarif_many(files: Iterable[tuple[str, Sequence[Diagnostic]]]) -> dict[str
             results.append({
                 "ruleId": d.code,
                 "ruleIndex": index[d.code],
-                "level": _sarif_level(d.severity),
+                "level": _levels(d.severity)[0],
                 "message": {"text": d.message},
                 "locations": [{
                     "physicalLocation": {
