@@ -94,6 +94,9 @@ def _parser() -> argparse.ArgumentParser:
     from . import _crawlers
 
     _crawlers.add_command(commands)  # crawlers refresh
+    from . import _serve
+
+    _serve.add_command(commands)  # serve: the workbench page
     return parser
 
 

@@ -1,0 +1,196 @@
+"""The tester's answers, without the web: a robots.txt, URLs and agents in, records out.
+
+Every answer comes from the library's own functions (:func:`robotsrules.parse`,
+:meth:`~robotsrules.RobotsTxt.explain` in each reading mode, :func:`robotsrules.linter.lint`,
+the crawler registry's categories and :func:`robotsrules.useragent.product_token`); this
+module only bounds the input, expands the agents and puts the answers in the shape the
+templates show. Nothing here reads robots.txt a second way.
+
+Bounds (strangers' data): at most :data:`MAX_URLS` URLs, :data:`MAX_AGENTS` agents as
+typed and :data:`MAX_CELLS` answers (URLs x agents after categories are expanded); each
+URL and agent line at most :data:`MAX_LINE` characters. Past a bound the request is
+refused with a message saying which bound, never cut silently.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shlex
+from collections.abc import Sequence
+from typing import Optional
+
+from .._rules._agents import agent_tokens
+from .._tables._crawlers import category_tokens, resolve_category
+from .._tables._words import describe, why
+from .._terminal import visible
+from ..errors import RobotsError
+from ..linter import Diagnostic, lint
+from ..model import Verdict
+from ..robotstxt import DEFAULT_MAX_BYTES, Mode, RobotsTxt, parse
+from ..useragent import product_token
+
+__all__ = ["MAX_AGENTS", "MAX_CELLS", "MAX_LINE", "MAX_URLS", "Answer", "FileLine",
+           "Reading", "Tested", "TooMuch", "agents_of", "judge_file"]
+
+MAX_URLS = 100
+MAX_AGENTS = 50
+MAX_CELLS = 1_000
+MAX_LINE = 2_048
+
+_MODES: tuple[tuple[Mode, str], ...] = (
+    ("google", "Google"), ("rfc", "RFC 9309"), ("legacy", "legacy (urllib.robotparser)"))
+
+
+class TooMuch(RobotsError):
+    """A request over one of the tester's bounds (the message names the bound)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Reading:
+    """One reading mode's verdict for one URL and agent."""
+
+    mode: str
+    allowed: bool
+    line: Optional[int]
+    decides: str
+    """The deciding line (control characters made visible) or the reason in a few words."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Answer:
+    """One URL for one agent: the verdict in words as ``check`` prints it."""
+
+    url: str
+    agent: str
+    verdict: str
+    """``"allowed"`` or ``"disallowed"``."""
+    line: Optional[int]
+    decides: str
+    reason: str
+    """The reason in a sentence (``explain``'s words)."""
+    readings: tuple[Reading, ...]
+    """Every reading mode's verdict when they differ on whether the URL may be fetched;
+    empty when all three agree."""
+    command: str
+    """The same answer on the command line."""
+    problem: Optional[str] = None
+    """Why this URL could not be judged (an invalid URL), instead of a verdict."""
+
+
+@dataclasses.dataclass(frozen=True)
+class FileLine:
+    """One line of the file view: its text, the answers it decides and its lint findings."""
+
+    number: int
+    text: str
+    decides: tuple[str, ...]
+    """``"allowed"``/``"disallowed"`` per answer this line decides (each once)."""
+    findings: tuple[Diagnostic, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Tested:
+    """Everything the tester shows for one file."""
+
+    answers: tuple[Answer, ...]
+    lines: tuple[FileLine, ...]
+    findings: tuple[Diagnostic, ...]
+    """Every lint finding (those of line 0 or past the shown lines too)."""
+    agents: tuple[str, ...]
+    cut: bool
+    """The file is over the 500 KiB a crawler reads: the rest is ignored."""
+
+
+def _line_list(text: str, what: str, limit: int) -> list[str]:
+    items = [line.strip() for line in text.splitlines()]
+    items = [line for line in items if line and not line.startswith("#")]
+    if len(items) > limit:
+        raise TooMuch(f"{len(items):,} {what} given; the page takes at most {limit:,} at once "
+                      f"(use robotsrules check --urls-file for more)")
+    for item in items:
+        if len(item) > MAX_LINE:
+            raise TooMuch(f"a {what[:-1]} of {len(item):,} characters; the page takes at most "
+                          f"{MAX_LINE:,} per line")
+    return list(dict.fromkeys(items))
+
+
+def agents_of(text: str) -> tuple[str, ...]:
+    """The agents of the agents box: one a line, each a product token, a full User-Agent
+    string (its product token, as :func:`robotsrules.useragent.product_token` reads it) or
+    a registry category such as ``ai-training`` (its crawlers' tokens); each once, in order.
+    Raises :class:`~robotsrules.RobotsError` for a line that is none of these."""
+    agents: list[str] = []
+    for item in _line_list(text, "agents", MAX_AGENTS):
+        try:
+            category: Optional[str] = resolve_category(item)
+        except RobotsError:
+            category = None
+        if category is not None:
+            agents.extend(category_tokens(category))
+            continue
+        token = product_token(item) if (" " in item or "(" in item) else item
+        try:
+            agent_tokens(token)
+        except RobotsError as error:
+            raise RobotsError(f"agent {visible(item)!r}: {error}") from None
+        agents.append(token)
+    return tuple(dict.fromkeys(agents))
+
+
+def _reading(robots: RobotsTxt, url: str, agent: str, label: str) -> Reading:
+    verdict = robots.explain(url, agent=agent)
+    return Reading(label, verdict.allowed, verdict.rule.line if verdict.rule else None,
+                   describe(verdict))
+
+
+def _command(url: str, agent: str) -> str:
+    return visible(f"robotsrules explain robots.txt --agent {shlex.quote(agent)} "
+                   f"{shlex.quote(url)}")
+
+
+def _answer(readings: Sequence[RobotsTxt], url: str, agent: str) -> Answer:
+    try:
+        verdict: Verdict = readings[0].explain(url, agent=agent)
+        others = [_reading(robots, url, agent, label)
+                  for robots, (_, label) in zip(readings[1:], _MODES[1:])]
+    except RobotsError as error:
+        return Answer(visible(url), visible(agent), "", None, "", "", (),
+                      _command(url, agent), problem=visible(str(error)))
+    first = Reading(_MODES[0][1], verdict.allowed,
+                    verdict.rule.line if verdict.rule else None, describe(verdict))
+    differ = any(other.allowed != verdict.allowed for other in others)
+    return Answer(visible(url), visible(agent), "allowed" if verdict.allowed else "disallowed",
+                  first.line,
+                  first.decides, why(verdict.reason), (first, *others) if differ else (),
+                  _command(url, agent))
+
+
+def judge_file(content: bytes | str, urls_text: str, agents_text: str) -> Tested:
+    """Judge every URL (one a line) for every agent (:func:`agents_of`) by ``content``, in
+    the Google reading (the verdict) and the RFC 9309 and legacy readings (shown where they
+    differ), and lint the file. Raises :class:`TooMuch` past a bound."""
+    urls = _line_list(urls_text, "URLs", MAX_URLS)
+    agents = agents_of(agents_text)
+    if len(urls) * len(agents) > MAX_CELLS:
+        raise TooMuch(f"{len(urls):,} URLs x {len(agents):,} agents = "
+                      f"{len(urls) * len(agents):,} answers; the page gives at most "
+                      f"{MAX_CELLS:,} at once")
+    readings = [parse(content, mode=mode) for mode, _ in _MODES]
+    answers = tuple(_answer(readings, url, agent) for url in urls for agent in agents)
+    findings = tuple(lint(content))
+    decided: dict[int, dict[str, None]] = {}
+    for answer in answers:
+        if answer.line is not None:
+            decided.setdefault(answer.line, {})[answer.verdict] = None
+    by_line: dict[int, list[Diagnostic]] = {}
+    for finding in findings:
+        by_line.setdefault(finding.line, []).append(finding)
+    google = readings[0]
+    shown = google.lines
+    if shown and shown[-1].raw == "" and len(shown) > 1:
+        shown = shown[:-1]  # the empty "line" after the final line break (as explain)
+    lines = tuple(FileLine(line.number, visible(line.raw), tuple(decided.get(line.number, ())),
+                           tuple(by_line.get(line.number, ()))) for line in shown)
+    size = len(content.encode("utf-8", "surrogateescape") if isinstance(content, str)
+               else content)
+    return Tested(answers, lines, findings, agents, size > DEFAULT_MAX_BYTES)

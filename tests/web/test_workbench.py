@@ -1,0 +1,207 @@
+"""The workbench page (``robotsrules serve``, issue 39) in a real browser: Debian's Chromium
+driven by Playwright, against the application served by uvicorn on loopback (conftest.py).
+
+A test types a file, URLs and agents and reads the verdicts, the deciding line and the
+lint findings; follows the permalink; walks the keyboard focus order; fetches through the
+address guard; and feeds hostile content everywhere the page shows strangers' text,
+asserting that no script ran (``window.__pwned``) and that the text shows as text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from tests.web.conftest import HOSTILE_ROBOTS, Served, Site
+
+FILE = ("User-agent: *\n"
+        "Disallow: /private/\n"
+        "Allow: /private/press/\n"
+        "Disallow: /*.pdf$\n"
+        "Disalow: /typo\n")
+
+
+def _test(page: Any, base: str, robots: str, urls: str, agents: str) -> None:
+    page.goto(base + "/")
+    page.fill("#robots", robots)
+    page.fill("#urls", urls)
+    page.fill("#agents", agents)
+    page.click("#test")
+    page.wait_for_selector("#verdicts, #problem")
+
+
+def _in(element: Any, selector: str) -> str:
+    return str(element.query_selector(selector).inner_text())
+
+
+def _rows(page: Any) -> list[tuple[str, str, str]]:
+    return [(_in(row, ".verdict"), _in(row, ".agent"), _in(row, ".url"))
+            for row in page.query_selector_all("tr.answer")]
+
+
+def test_a_typed_file_gives_verdicts_deciding_lines_and_lint(browser: Any, served: Served) -> None:
+    page = browser.new_page()
+    _test(page, served.guarded, FILE, "/private/x.html\n/private/press/a.html\n/a.pdf\n/",
+          "GPTBot\nMozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)")
+    assert _rows(page) == [
+        ("disallowed", "GPTBot", "/private/x.html"), ("disallowed", "Googlebot", "/private/x.html"),
+        ("allowed", "GPTBot", "/private/press/a.html"), ("allowed", "Googlebot", "/private/press/a.html"),
+        ("disallowed", "GPTBot", "/a.pdf"), ("disallowed", "Googlebot", "/a.pdf"),
+        ("allowed", "GPTBot", "/"), ("allowed", "Googlebot", "/")]
+    first = page.query_selector("tr.answer")
+    assert "2: Disallow: /private/" in _in(first, ".why")
+    assert "the longest matching rule decides" in _in(first, ".why")
+    # the deciding lines are marked in the file view, in words (not only in colour)
+    marked = {item.get_attribute("id"): _in(item, ".marker")
+              for item in page.query_selector_all("li.decides")}
+    assert marked == {"line-2": "\u25b6 decides: disallowed", "line-3": "\u25b6 decides: allowed",
+                      "line-4": "\u25b6 decides: disallowed"}
+    assert page.query_selector("li.line:not(.decides)#line-1") is not None
+    # where Google's and the legacy reading differ (a wildcard), both are shown
+    pdf = _in(page.query_selector_all("tr.answer")[4], ".readings")
+    assert "Google: disallowed" in pdf and "legacy (urllib.robotparser): allowed" in pdf
+    # the lint finding beside its line, its code linking to the code's explanation
+    finding = page.query_selector("#line-5 .finding")
+    assert "R102" in finding.inner_text() and "misspelling" in finding.inner_text()
+    finding.query_selector("a").click()
+    page.wait_for_url("**/codes#R102")
+    assert "key-typo" in page.inner_text("#R102")
+
+
+def test_the_permalink_gives_the_same_answers(browser: Any, served: Served) -> None:
+    page = browser.new_page()
+    _test(page, served.guarded, FILE, "/private/x\n/", "GPTBot")
+    before = _rows(page)
+    assert before == [("disallowed", "GPTBot", "/private/x"), ("allowed", "GPTBot", "/")]
+    page.click("#permalink")
+    page.wait_for_load_state()
+    assert "?robots=" in page.url
+    again = browser.new_page()
+    again.goto(page.url)
+    assert _rows(again) == before
+    assert again.input_value("#robots") == FILE
+    assert again.query_selector("#line-2.decides") is not None
+
+
+def test_the_keyboard_reaches_every_control_in_reading_order(browser: Any, served: Served) -> None:
+    page = browser.new_page()
+    page.goto(served.guarded + "/")
+    order = []
+    for _ in range(9):
+        page.keyboard.press("Tab")
+        order.append(page.evaluate("document.activeElement.id || document.activeElement.className"))
+    assert order == ["skip", "robots", "urls", "agents", "test", "fetch_url", "fetch", "upload",
+                     "upload-button"]
+
+
+def test_too_many_answers_are_refused_with_a_message(browser: Any, served: Served) -> None:
+    page = browser.new_page()
+    _test(page, served.guarded, FILE, "\n".join(f"/{n}" for n in range(101)), "GPTBot")
+    assert "101 URLs given; the page takes at most 100" in page.inner_text("#problem")
+    assert page.query_selector("#verdicts") is None
+
+
+def test_hostile_file_urls_and_agents_show_as_text_and_run_nothing(browser: Any,
+                                                                    served: Served) -> None:
+    page = browser.new_page()
+    _test(page, served.guarded, HOSTILE_ROBOTS,
+          "/<script>window.__pwned=1</script>\njavascript:window.__pwned=1\n/a\u202egnp.exe",
+          "GPTBot")
+    assert page.evaluate("window.__pwned") is None
+    assert page.query_selector_all("img") == []
+    assert page.query_selector_all("a[href^='javascript']") == []
+    assert [s.get_attribute("src") for s in page.query_selector_all("script")] == [
+        "/static/workbench.js"]
+    text = page.inner_text("#file")
+    assert "Disallow: /<script>window.__pwned=1</script>" in text
+    assert "<a href=\"javascript:window.__pwned=1\">click</a>" in text
+    assert "\\x1b]0;owned\\x07\\u202egnp.exe" in text  # controls and bidi made visible
+    urls = [row[2] for row in _rows(page)]
+    assert urls[0] == "/<script>window.__pwned=1</script>"
+    assert urls[2] == "/a\\u202egnp.exe"
+    # an agent that is no product token: refused, quoted as text
+    _test(page, served.guarded, HOSTILE_ROBOTS, "/", "<script>window.__pwned=1</script>")
+    assert "agent '<script>window.__pwned=1</script>'" in page.inner_text("#problem")
+    assert page.evaluate("window.__pwned") is None
+    assert page.query_selector_all("img") == []
+
+
+def test_a_fetch_of_a_loopback_url_is_refused_by_the_address_guard(browser: Any, served: Served,
+                                                                   site: Site) -> None:
+    page = browser.new_page()
+    page.goto(served.guarded + "/")
+    hits = len(site.hits)
+    page.fill("#fetch_url", site.base + "/")
+    page.click("#fetch")
+    page.wait_for_selector("#fetched")
+    shown = page.inner_text("#fetched")
+    assert "unreachable" in shown and "refused by the address guard" in shown
+    assert len(site.hits) == hits  # nothing reached the site
+    assert page.input_value("#robots") == ""
+
+
+def test_the_allowance_fetches_and_hostile_headers_show_as_text(browser: Any, served: Served,
+                                                                site: Site) -> None:
+    page = browser.new_page()
+    page.goto(served.open + "/")
+    page.fill("#fetch_url", site.base + "/any/page")
+    page.click("#fetch")
+    page.wait_for_selector("#fetched")
+    assert "outcome\nok" in page.inner_text("#fetched").replace("\t", "\n")
+    assert page.input_value("#robots") == "User-agent: *\nDisallow: /from-the-site/\n"
+    # a redirect whose Location holds HTML, to a hostile file
+    page.fill("#fetch_url", site.hostile + "/")
+    page.click("#fetch")
+    page.wait_for_selector("#fetched")
+    assert "<script>window.__pwned=1</script>" in page.inner_text("#fetched")
+    assert page.input_value("#robots") == HOSTILE_ROBOTS
+    assert page.evaluate("window.__pwned") is None
+
+
+def test_every_response_carries_a_strict_policy_and_no_cors(browser: Any, served: Served) -> None:
+    page = browser.new_page()
+    for path in ("/", "/codes", "/static/workbench.css", "/nowhere"):
+        response = page.goto(served.guarded + path)
+        headers = response.headers
+        assert "script-src 'self'" in headers["content-security-policy"]
+        assert "default-src 'none'" in headers["content-security-policy"]
+        assert "unsafe-inline" not in headers["content-security-policy"]
+        assert headers["x-content-type-options"] == "nosniff"
+        assert not any(name.startswith("access-control-") for name in headers)
+
+
+def _token(client: httpx.Client) -> str:
+    page = client.get("/").text
+    return page.split('name="token" value="', 1)[1].split('"', 1)[0]
+
+
+def test_requests_from_elsewhere_are_refused(served: Served) -> None:
+    with httpx.Client(base_url=served.guarded) as client:
+        form = {"token": _token(client), "robots": "User-agent: *\nDisallow: /\n",
+                "urls": "/x", "agents": "GPTBot", "action": "test"}
+        assert "disallowed" in client.post("/", data=form).text  # the page's own form
+        refused = client.post("/", data=form, headers={"Origin": "http://evil.example"})
+        assert refused.status_code == 403 and "another origin" in refused.text
+        refused = client.post("/", data=form, headers={"Sec-Fetch-Site": "cross-site"})
+        assert refused.status_code == 403 and "another site" in refused.text
+        refused = client.post("/", data={**form, "token": "guess"})
+        assert refused.status_code == 403 and "form token" in refused.text
+        # DNS rebinding: a name pointing at 127.0.0.1 does not make its pages ours
+        refused = client.get("/", headers={"Host": "rebind.example"})
+        assert refused.status_code == 421 and "Host header" in refused.text
+        refused = client.get("/", headers={"Host": "rebind.example:80"})
+        assert refused.status_code == 421
+        assert client.get("/", headers={"Host": "localhost"}).status_code == 200
+        too_big = client.post("/", content=b"x" * (1024 * 1024 + 1),
+                              headers={"Content-Type": "application/x-www-form-urlencoded"})
+        assert too_big.status_code == 413 and "at most 1,048,576 bytes" in too_big.text
+
+
+def test_a_phone_width_window_needs_no_sideways_scroll(browser: Any, served: Served,
+                                                       tmp_path: Any) -> None:
+    page = browser.new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
+    _test(page, served.guarded, FILE, "/private/x.html\n/", "GPTBot")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
