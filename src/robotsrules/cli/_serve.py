@@ -50,28 +50,34 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+_HELP: dict[str, Any] = {
+    "help": "the workbench page: test a robots.txt in the browser",
+    "description": "Serve the site owner's workbench on this computer: paste, upload or fetch "
+                   "a robots.txt, test many URLs for many agents and see the deciding lines "
+                   "and lint findings. Needs pip install 'robotsrules[web]'.",
+    "exits": "0 stopped, 2 usage error or the address cannot be bound, 130 interrupted "
+             "(Ctrl-C), 143 terminated",
+    "examples": ["robotsrules serve --open", "robotsrules serve --port 8080"],
+}
+_OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("--host", {"default": "127.0.0.1", "metavar": "ADDRESS",
+                "help": "the address to listen on (default 127.0.0.1: this computer only; "
+                        "another address is served with a warning)"}),
+    ("--port", {"type": int, "default": 8339, "metavar": "N",
+                "help": "the port to listen on (default 8339; 0: any free port)"}),
+    ("--open", {"action": "store_true", "help": "open the page in the default web browser"}),
+    ("--allow-private-addresses", {
+        "action": "store_true",
+        "help": "let fetch-by-URL reach loopback, private and link-local addresses (refused "
+                "by default: server-side request forgery)"}),
+)
+
+
 def add_command(commands: Any) -> None:
     """Add ``serve`` to the ``robotsrules`` subcommands."""
     from ._options import add_command as new_command
 
-    serve = new_command(
-        commands, "serve",
-        help="the workbench page: test a robots.txt in the browser",
-        description="Serve the site owner's workbench on this computer: paste, upload or "
-                    "fetch a robots.txt, test many URLs for many agents and see the "
-                    "deciding lines and lint findings. Needs pip install "
-                    "'robotsrules[web]'.",
-        exits="0 stopped, 2 usage error or the address cannot be bound, 130 interrupted "
-              "(Ctrl-C), 143 terminated",
-        examples=["robotsrules serve --open", "robotsrules serve --port 8080"])
-    serve.add_argument("--host", default="127.0.0.1", metavar="ADDRESS",
-                       help="the address to listen on (default 127.0.0.1: this computer "
-                            "only; another address is served with a warning)")
-    serve.add_argument("--port", type=int, default=8339, metavar="N",
-                       help="the port to listen on (default 8339; 0: any free port)")
-    serve.add_argument("--open", action="store_true",
-                       help="open the page in the default web browser")
-    serve.add_argument("--allow-private-addresses", action="store_true",
-                       help="let fetch-by-URL reach loopback, private and link-local "
-                            "addresses (refused by default: server-side request forgery)")
+    serve = new_command(commands, "serve", **_HELP)
+    for flag, settings in _OPTIONS:
+        serve.add_argument(flag, **settings)
     serve.set_defaults(run=_run)
