@@ -205,3 +205,22 @@ def test_a_phone_width_window_needs_no_sideways_scroll(browser: Any, served: Ser
     _test(page, served.guarded, FILE, "/private/x.html\n/", "GPTBot")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
+
+
+def test_the_crawler_table_lists_every_registry_crawler(browser: Any, served: Served) -> None:
+    page = browser.new_page()
+    _test(page, served.guarded,
+          "User-agent: *\nContent-Signal: search=yes, ai-train=no\nDisallow: /private/\n\n"
+          "User-agent: GPTBot\nDisallow: /\n", "/private/x\n/public", "GPTBot")
+    page.click("#crawlers summary")
+    header = [cell.inner_text() for cell in page.query_selector_all(".crawlers thead th")]
+    assert header[4:7] == ["/", "/private/x", "/public"]
+    rows = dict(page.evaluate(  # one round trip for the whole table
+        "[...document.querySelectorAll('tr.crawler')].map(row => [row.querySelector('th')"
+        ".innerText, [...row.querySelectorAll('td')].map(cell => cell.innerText)])"))
+    assert len(rows) > 100  # the whole registry
+    assert rows["GPTBot"][3:10] == ["disallowed", "disallowed", "disallowed", "-", "-", "-", "all"]
+    assert rows["Googlebot"][3:10] == ["allowed", "disallowed", "allowed", "yes", "-", "no", "some"]
+    assert rows["Googlebot"][10].startswith("yes: obeys robots.txt")
+    assert any(cells[10].startswith("no or unknown: NOT bound by robots.txt")
+               for cells in rows.values())

@@ -20,7 +20,9 @@ from collections.abc import Sequence
 from typing import Optional
 
 from .._rules._agents import agent_tokens
-from .._tables._crawlers import category_tokens, resolve_category
+from .._rules._stance import StanceTooComplex
+from .._tables._crawlers import category_tokens, known_crawlers, resolve_category
+from .._tables._purposes import Purpose
 from .._tables._words import describe, why
 from .._terminal import visible
 from ..errors import RobotsError
@@ -29,13 +31,17 @@ from ..model import Verdict
 from ..robotstxt import DEFAULT_MAX_BYTES, Mode, RobotsTxt, parse
 from ..useragent import product_token
 
-__all__ = ["MAX_AGENTS", "MAX_CELLS", "MAX_LINE", "MAX_URLS", "Answer", "FileLine",
-           "Reading", "Tested", "TooMuch", "agents_of", "judge_file"]
+__all__ = ["CRAWLER_URLS", "MAX_AGENTS", "MAX_CELLS", "MAX_LINE", "MAX_URLS", "Answer",
+           "CrawlerRow", "FileLine", "Reading", "Tested", "TooMuch", "agents_of", "crawler_rows",
+           "judge_file"]
 
 MAX_URLS = 100
 MAX_AGENTS = 50
 MAX_CELLS = 1_000
 MAX_LINE = 2_048
+CRAWLER_URLS = 5
+"""The crawler table's columns: ``/`` and at most this many of the tested URLs."""
+_PURPOSES: tuple[Purpose, ...] = ("search", "ai-input", "ai-train")
 
 _MODES: tuple[tuple[Mode, str], ...] = (
     ("google", "Google"), ("rfc", "RFC 9309"), ("legacy", "legacy (urllib.robotparser)"))
@@ -97,8 +103,70 @@ class Tested:
     findings: tuple[Diagnostic, ...]
     """Every lint finding (those of line 0 or past the shown lines too)."""
     agents: tuple[str, ...]
+    crawlers: tuple[CrawlerRow, ...]
+    crawler_urls: tuple[str, ...]
+    """The crawler table's URL columns: ``/`` and the first tested URLs."""
     cut: bool
     """The file is over the 500 KiB a crawler reads: the rest is ignored."""
+
+
+@dataclasses.dataclass(frozen=True)
+class CrawlerRow:
+    """One crawler of the registry under this file (the ``agents`` command's row)."""
+
+    name: str
+    token: str
+    """Its product token, or ``""`` when no group can name it."""
+    operator: str
+    categories: str
+    verdicts: tuple[str, ...]
+    """``"allowed"``/``"disallowed"`` for each URL column (``"-"``: no token)."""
+    preferences: tuple[str, ...]
+    """``yes``/``no``/``-`` (nothing stated) for search, ai-input and ai-train at ``/``."""
+    stance: str
+    """What the file disallows it: ``all``, ``some``, ``none``, or ``unknown`` (too complex
+    to settle, or no token)."""
+    bound: str
+    """What its operator says robots.txt does for it."""
+    stoppable: bool
+    """Whether robots.txt can stop it, by its operator's word (``False``: it cannot or is
+    only partly bound, or the word is unknown)."""
+
+
+def crawler_rows(robots: RobotsTxt, columns: Sequence[str]) -> tuple[CrawlerRow, ...]:
+    """Every crawler of the shipped registry under ``robots``: may it fetch each URL of
+    ``columns``, its usage preferences at ``/``, its stance and whether robots.txt can stop
+    it (:meth:`~robotsrules.RobotsTxt.allowed`, :meth:`~robotsrules.RobotsTxt.usage`,
+    :meth:`~robotsrules.RobotsTxt.stance`)."""
+    rows = []
+    for crawler in known_crawlers():
+        token = crawler.token
+        if token is None:
+            verdicts: tuple[str, ...] = ("-",) * len(columns)
+            preferences: tuple[str, ...] = ("-",) * len(_PURPOSES)
+            stance = "unknown"
+        else:
+            verdicts = tuple(_verdict_word(robots, url, token) for url in columns)
+            usage = robots.usage("/", agent=token)
+            preferences = tuple({True: "yes", False: "no", None: "-"}[usage.allows(purpose)]
+                                for purpose in _PURPOSES)
+            try:
+                stance = robots.stance(token).kind
+            except StanceTooComplex:
+                stance = "unknown"
+        rows.append(CrawlerRow(visible(crawler.label), visible(token or ""),
+                               visible(crawler.operator),
+                               ", ".join(crawler.categories or (crawler.category,)),
+                               verdicts, preferences, stance,
+                               visible(crawler.robots_txt_note()), crawler.stoppable is True))
+    return tuple(rows)
+
+
+def _verdict_word(robots: RobotsTxt, url: str, token: str) -> str:
+    try:
+        return "allowed" if robots.allowed(url, agent=token) else "disallowed"
+    except RobotsError:
+        return "not judged"
 
 
 def _line_list(text: str, what: str, limit: int) -> list[str]:
@@ -193,4 +261,6 @@ def judge_file(content: bytes | str, urls_text: str, agents_text: str) -> Tested
                            tuple(by_line.get(line.number, ()))) for line in shown)
     size = len(content.encode("utf-8", "surrogateescape") if isinstance(content, str)
                else content)
-    return Tested(answers, lines, findings, agents, size > DEFAULT_MAX_BYTES)
+    columns = ("/", *[url for url in urls if url != "/"][:CRAWLER_URLS])
+    return Tested(answers, lines, findings, agents, crawler_rows(google, columns),
+                  tuple(visible(url) for url in columns), size > DEFAULT_MAX_BYTES)
