@@ -22,9 +22,10 @@ FILE = ("User-agent: *\n"
         "Disalow: /typo\n")
 
 
-def _test(page: Any, base: str, robots: str, urls: str, agents: str) -> None:
+def _test(page: Any, base: str, robots: str, urls: str, agents: str, compared: str = "") -> None:
     page.goto(base + "/")
     page.fill("#robots", robots)
+    page.fill("#base", compared)
     page.fill("#urls", urls)
     page.fill("#agents", agents)
     page.click("#test")
@@ -107,7 +108,7 @@ def test_hostile_file_urls_and_agents_show_as_text_and_run_nothing(browser: Any,
     page = browser.new_page()
     _test(page, served.guarded, HOSTILE_ROBOTS,
           "/<script>window.__pwned=1</script>\njavascript:window.__pwned=1\n/a\u202egnp.exe",
-          "GPTBot")
+          "GPTBot", compared="User-agent: *\nAllow: /\n")
     assert page.evaluate("window.__pwned") is None
     assert page.query_selector_all("img") == []
     assert page.query_selector_all("a[href^='javascript']") == []
@@ -117,6 +118,9 @@ def test_hostile_file_urls_and_agents_show_as_text_and_run_nothing(browser: Any,
     assert "Disallow: /<script>window.__pwned=1</script>" in text
     assert "<a href=\"javascript:window.__pwned=1\">click</a>" in text
     assert "\\x1b]0;owned\\x07\\u202egnp.exe" in text  # controls and bidi made visible
+    changed = page.inner_text("#diff")  # the hostile paths, compared: text too
+    assert "/<script>window.__pwned=1</script>\tGPTBot" not in changed
+    assert "/<script>window.__pwned=1</script>" in changed
     urls = [row[2] for row in _rows(page)]
     assert urls[0] == "/<script>window.__pwned=1</script>"
     assert urls[2] == "/a\\u202egnp.exe"
@@ -224,3 +228,29 @@ def test_the_crawler_table_lists_every_registry_crawler(browser: Any, served: Se
     assert rows["Googlebot"][10].startswith("yes: obeys robots.txt")
     assert any(cells[10].startswith("no or unknown: NOT bound by robots.txt")
                for cells in rows.values())
+
+
+def test_the_diff_lists_the_verdicts_an_edit_of_the_live_file_changes(
+        browser: Any, served: Served, site: Site) -> None:
+    page = browser.new_page()
+    page.goto(served.open + "/")
+    page.fill("#fetch_url", site.base + "/")
+    page.click("#fetch")
+    page.wait_for_selector("#fetched")
+    live = "User-agent: *\nDisallow: /from-the-site/\n"
+    assert page.input_value("#base") == live  # the live file, kept to compare with
+    page.fill("#robots", "User-agent: *\nDisallow: /from-the-site/\n\nUser-agent: GPTBot\n"
+                         "Disallow: /\n")
+    page.fill("#urls", "/news/today")
+    page.fill("#agents", "ClaudeBot")
+    page.click("#test")
+    page.wait_for_selector("#diff")
+    assert page.inner_text("#diff-summary").startswith("2 verdict changes: 2 newly disallowed")
+    rows = page.evaluate("[...document.querySelectorAll('tr.change')].map(row => "
+                         "[...row.querySelectorAll('td')].map(cell => cell.innerText))")
+    assert sorted(rows) == [
+        ["gptbot", "/", "allowed", "disallowed", "no rule matches", "5: Disallow: /"],
+        ["gptbot", "/news/today", "allowed", "disallowed", "no rule matches", "5: Disallow: /"]]
+    page.click("#permalink")  # the compared file is in the permalink too
+    page.wait_for_selector("#diff")
+    assert page.input_value("#base") == live

@@ -79,6 +79,9 @@ _HEADERS = [(b"content-security-policy", _CSP.encode()),
             (b"cross-origin-resource-policy", b"same-origin"),
             (b"cache-control", b"no-store")]
 _LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
+_STATE = ("robots", "urls", "agents", "base")
+"""The form's state: the file, the URLs, the agents, the file compared with (the permalink's
+query parameters)."""
 
 _Scope = MutableMapping[str, Any]
 _Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -186,7 +189,7 @@ class _Workbench:
         self.fetch_timeout = fetch_timeout
 
     def page(self, **values: Any) -> HTMLResponse:
-        state = {"robots": "", "urls": "", "agents": "", "fetch_url": "", **values}
+        state = {"robots": "", "urls": "", "agents": "", "fetch_url": "", "base": "", **values}
         context = {"token": self.token, "tested": None, "problem": None, "fetched": None,
                    "permalink": None, "version": __version__, "limits": {
                        "urls": MAX_URLS, "agents": MAX_AGENTS, "cells": MAX_CELLS,
@@ -202,12 +205,12 @@ class _Workbench:
                 "Give at least one URL (or path) and one agent to test the file.")
             return
         try:
-            context["tested"] = judge_file(state["robots"], state["urls"], state["agents"])
+            context["tested"] = judge_file(state["robots"], state["urls"], state["agents"],
+                                           state["base"] or None)
         except RobotsError as error:
             context["problem"] = visible(str(error))
             return
-        query = urllib.parse.urlencode({name: state[name]
-                                        for name in ("robots", "urls", "agents")})
+        query = urllib.parse.urlencode({name: state[name] for name in _STATE if state[name]})
         if len(query) < MAX_PERMALINK:
             context["permalink"] = f"/?{query}"
 
@@ -262,13 +265,11 @@ def create_app(*, host: str = "127.0.0.1", allow_private_addresses: bool = False
     async def index(request: Request) -> Response:
         if request.method == "GET":
             query = request.query_params
-            return bench.page(**{name: query.get(name, "")
-                                          for name in ("robots", "urls", "agents")})
+            return bench.page(**{name: query.get(name, "") for name in _STATE})
         form = await _form_checked(request, bench.token)
         if isinstance(form, Response):
             return form
-        state = {name: _field(form, name) for name in ("robots", "urls", "agents",
-                                                       "fetch_url")}
+        state = {name: _field(form, name) for name in (*_STATE, "fetch_url")}
         action = _field(form, "action")
         extra: dict[str, Any] = {}
         if action == "fetch":
@@ -278,7 +279,7 @@ def create_app(*, host: str = "127.0.0.1", allow_private_addresses: bool = False
             except RobotsError as error:
                 extra["problem"] = f"Not fetched: {visible(str(error))}"
             else:
-                state["robots"] = extra["fetched"]["text"]
+                state["robots"] = state["base"] = extra["fetched"]["text"]
         elif action == "upload":
             upload = form.get("upload")
             if isinstance(upload, UploadFile):

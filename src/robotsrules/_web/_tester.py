@@ -19,6 +19,7 @@ import shlex
 from collections.abc import Sequence
 from typing import Optional
 
+from .._diff import diff, sample_urls
 from .._rules._agents import agent_tokens
 from .._rules._stance import StanceTooComplex
 from .._tables._crawlers import category_tokens, known_crawlers, resolve_category
@@ -31,15 +32,33 @@ from ..model import Verdict
 from ..robotstxt import DEFAULT_MAX_BYTES, Mode, RobotsTxt, parse
 from ..useragent import product_token
 
-__all__ = ["CRAWLER_URLS", "MAX_AGENTS", "MAX_CELLS", "MAX_LINE", "MAX_URLS", "Answer",
-           "CrawlerRow", "FileLine", "Reading", "Tested", "TooMuch", "agents_of", "crawler_rows",
-           "judge_file"]
+__all__ = [
+    "CRAWLER_URLS",
+    "MAX_AGENTS",
+    "MAX_CELLS",
+    "MAX_DIFF_CHECKS",
+    "MAX_LINE",
+    "MAX_URLS",
+    "Answer",
+    "Change",
+    "CrawlerRow",
+    "FileLine",
+    "Reading",
+    "Tested",
+    "TooMuch",
+    "agents_of",
+    "changes_of",
+    "crawler_rows",
+    "judge_file",
+]
 
 MAX_URLS = 100
 MAX_AGENTS = 50
 MAX_CELLS = 1_000
 MAX_LINE = 2_048
 CRAWLER_URLS = 5
+MAX_DIFF_CHECKS = 50_000
+"""The most (agent, URL) pairs the diff compares (``robotsrules diff`` for more)."""
 """The crawler table's columns: ``/`` and at most this many of the tested URLs."""
 _PURPOSES: tuple[Purpose, ...] = ("search", "ai-input", "ai-train")
 
@@ -106,6 +125,8 @@ class Tested:
     crawlers: tuple[CrawlerRow, ...]
     crawler_urls: tuple[str, ...]
     """The crawler table's URL columns: ``/`` and the first tested URLs."""
+    changes: Optional[tuple[Change, ...]]
+    """The verdicts the edit changes against the compared file; ``None``: none given."""
     cut: bool
     """The file is over the 500 KiB a crawler reads: the rest is ignored."""
 
@@ -160,6 +181,50 @@ def crawler_rows(robots: RobotsTxt, columns: Sequence[str]) -> tuple[CrawlerRow,
                                verdicts, preferences, stance,
                                visible(crawler.robots_txt_note()), crawler.stoppable is True))
     return tuple(rows)
+
+
+@dataclasses.dataclass(frozen=True)
+class Change:
+    """One (agent, URL) whose verdict the edit changes (:func:`robotsrules._diff.diff`)."""
+
+    agent: str
+    url: str
+    before: str
+    after: str
+    """``"allowed"`` or ``"disallowed"``."""
+    old: str
+    new: str
+    """The deciding line (or the reason) in the compared file and in the edited one."""
+
+
+def changes_of(base: bytes | str, content: bytes | str, urls: Sequence[str],
+               agents: Sequence[str]) -> tuple[Change, ...]:
+    """The verdicts that change from ``base`` (the live file, or another version) to
+    ``content``, as ``robotsrules diff`` finds them: for every agent either file names
+    (and ``*``) and the given ``agents``, on the given ``urls`` and a path for every rule of
+    both files. Raises :class:`TooMuch` past :data:`MAX_DIFF_CHECKS` pairs."""
+    old, new = parse(base), parse(content)
+    paths = [path for path in dict.fromkeys([*urls, *sample_urls(old, new)])
+             if _readable(path, old)]  # a URL no file can read has its answer's problem
+    named = len(set(old.agents) | set(new.agents)) + 1 + len(agents)
+    if named * len(paths) > MAX_DIFF_CHECKS:
+        raise TooMuch(f"comparing the files takes {named * len(paths):,} verdicts; the page "
+                      f"compares at most {MAX_DIFF_CHECKS:,} (use robotsrules diff)")
+    found = {(c.agent, c.url): c for c in diff(old, new, paths)}
+    if agents:
+        found.update({(c.agent, c.url): c for c in diff(old, new, paths, agents)})
+    return tuple(Change(visible(c.agent), visible(c.url),
+                        "allowed" if c.old.allowed else "disallowed",
+                        "allowed" if c.new.allowed else "disallowed",
+                        describe(c.old), describe(c.new)) for c in found.values())
+
+
+def _readable(url: str, robots: RobotsTxt) -> bool:
+    try:
+        robots.explain(url, agent="*")
+    except RobotsError:
+        return False
+    return True
 
 
 def _verdict_word(robots: RobotsTxt, url: str, token: str) -> str:
@@ -233,10 +298,12 @@ def _answer(readings: Sequence[RobotsTxt], url: str, agent: str) -> Answer:
                   _command(url, agent))
 
 
-def judge_file(content: bytes | str, urls_text: str, agents_text: str) -> Tested:
+def judge_file(content: bytes | str, urls_text: str, agents_text: str,
+               base: Optional[str] = None) -> Tested:
     """Judge every URL (one a line) for every agent (:func:`agents_of`) by ``content``, in
     the Google reading (the verdict) and the RFC 9309 and legacy readings (shown where they
-    differ), and lint the file. Raises :class:`TooMuch` past a bound."""
+    differ), and lint the file; with ``base``, the verdicts that change from it to
+    ``content`` (:func:`changes_of`). Raises :class:`TooMuch` past a bound."""
     urls = _line_list(urls_text, "URLs", MAX_URLS)
     agents = agents_of(agents_text)
     if len(urls) * len(agents) > MAX_CELLS:
@@ -262,5 +329,6 @@ def judge_file(content: bytes | str, urls_text: str, agents_text: str) -> Tested
     size = len(content.encode("utf-8", "surrogateescape") if isinstance(content, str)
                else content)
     columns = ("/", *[url for url in urls if url != "/"][:CRAWLER_URLS])
+    changes = None if base is None else changes_of(base, content, urls, agents)
     return Tested(answers, lines, findings, agents, crawler_rows(google, columns),
-                  tuple(visible(url) for url in columns), size > DEFAULT_MAX_BYTES)
+                  tuple(visible(url) for url in columns), changes, size > DEFAULT_MAX_BYTES)
