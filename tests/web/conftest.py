@@ -41,6 +41,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                         b"User-agent: *\nDisallow: /from-the-site/\n"),
         "hostile/robots.txt": (301, {"Location": "/<script>window.__pwned=1</script>/robots.txt"},
                                 b""),
+        "/article": (200, {"Content-Type": "text/html",
+                           "X-Robots-Tag": "noai, <script>window.__pwned=1</script>"},
+                     b"<html><head><meta name='robots' content='noindex'>"
+                     b"<title>x</title></head><body>x</body></html>"),
         "/<script>window.__pwned=1</script>/robots.txt": (
             200, {"Content-Type": "text/plain"}, HOSTILE_ROBOTS.encode()),
     }

@@ -89,11 +89,11 @@ def test_the_keyboard_reaches_every_control_in_reading_order(browser: Any, serve
     page = browser.new_page()
     page.goto(served.guarded + "/")
     order = []
-    for _ in range(9):
+    for _ in range(12):
         page.keyboard.press("Tab")
         order.append(page.evaluate("document.activeElement.id || document.activeElement.className"))
     assert order == ["skip", "robots", "urls", "agents", "test", "fetch_url", "fetch", "upload",
-                     "upload-button"]
+                     "upload-button", "page_url", "page", "base"]
 
 
 def test_too_many_answers_are_refused_with_a_message(browser: Any, served: Served) -> None:
@@ -143,6 +143,12 @@ def test_a_fetch_of_a_loopback_url_is_refused_by_the_address_guard(browser: Any,
     assert "unreachable" in shown and "refused by the address guard" in shown
     assert len(site.hits) == hits  # nothing reached the site
     assert page.input_value("#robots") == ""
+    page.fill("#agents", "GPTBot")  # the page signals' fetch: the same guard
+    page.fill("#page_url", site.base + "/article")
+    page.click("#page")
+    page.wait_for_selector("#problem")
+    assert "refused by the address guard" in page.inner_text("#problem")
+    assert len(site.hits) == hits
 
 
 def test_the_allowance_fetches_and_hostile_headers_show_as_text(browser: Any, served: Served,
@@ -254,3 +260,36 @@ def test_the_diff_lists_the_verdicts_an_edit_of_the_live_file_changes(
     page.click("#permalink")  # the compared file is in the permalink too
     page.wait_for_selector("#diff")
     assert page.input_value("#base") == live
+
+
+def test_page_signals_are_read_and_combined_with_the_file(browser: Any, served: Served,
+                                                         site: Site) -> None:
+    page = browser.new_page()
+    page.goto(served.open + "/")
+    page.fill("#robots", "User-agent: *\nContent-Signal: search=yes, ai-train=yes\n"
+                         "Disallow: /private/\n")
+    page.fill("#agents", "GPTBot")
+    page.fill("#page_url", site.base + "/article")
+    page.click("#page")
+    page.wait_for_selector("#signals")
+    shown = page.inner_text("#signals")
+    assert "meta robots (line 1): noindex [applies]" in shown
+    assert ("X-Robots-Tag (header #3): <script>window.__pwned=1</script> [applies, ignored: "
+            "value not understood]") in shown  # a hostile header: text, and no script ran
+    assert page.evaluate("window.__pwned") is None
+    assert page.query_selector_all("#signals script") == []
+
+    def purposes() -> list[list[str]]:
+        return page.evaluate("[...document.querySelectorAll('tr.purpose')].map(row => "
+                             "[...row.querySelectorAll('th, td')].map(cell => cell.innerText))")
+
+    assert purposes() == [
+        ["search", "refused", "refused by page: meta robots (line 1): noindex"],
+        ["ai-input", "not stated", "nothing stated"],
+        ["ai-train", "refused", "refused by page: header X-Robots-Tag (header #3): noai"]]
+    # a URL the file disallows: refused by robots.txt, whatever the page says
+    page.fill("#page_url", site.base + "/private/article")
+    page.click("#page")
+    page.wait_for_selector("#signals")
+    assert {row[1] for row in purposes()} == {"refused"}
+    assert "refused by robots.txt" in purposes()[0][2]

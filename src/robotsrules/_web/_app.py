@@ -39,12 +39,16 @@ from typing import Any, Callable
 
 import httpx
 
-from .._fetch._fetcher import fetch
+from .._fetch._fetcher import fetch, fetch_page
 from .._fetch._pinned import Guard, GuardedClient
+from .._page import DEFAULT_HEAD_BYTES
 from .._tables._words import outcome_meaning
 from .._terminal import visible
 from .._version import __version__
 from ..errors import MissingExtra, RobotsError
+from ..linter import CODES
+from ..robotstxt import DEFAULT_MAX_BYTES
+from ._tester import MAX_AGENTS, MAX_CELLS, MAX_URLS, agents_of, judge_file, page_answers
 
 with MissingExtra.guard("robotsrules serve", "web"):
     import jinja2
@@ -55,9 +59,6 @@ with MissingExtra.guard("robotsrules serve", "web"):
     from starlette.responses import HTMLResponse, PlainTextResponse, Response
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
-from ..linter import CODES
-from ..robotstxt import DEFAULT_MAX_BYTES
-from ._tester import MAX_AGENTS, MAX_CELLS, MAX_URLS, judge_file
 
 __all__ = ["MAX_BODY", "MAX_PERMALINK", "create_app"]
 
@@ -189,8 +190,10 @@ class _Workbench:
         self.fetch_timeout = fetch_timeout
 
     def page(self, **values: Any) -> HTMLResponse:
-        state = {"robots": "", "urls": "", "agents": "", "fetch_url": "", "base": "", **values}
+        state = {"robots": "", "urls": "", "agents": "", "fetch_url": "", "base": "",
+                 "page_url": "", **values}
         context = {"token": self.token, "tested": None, "problem": None, "fetched": None,
+                   "signals": None,
                    "permalink": None, "version": __version__, "limits": {
                        "urls": MAX_URLS, "agents": MAX_AGENTS, "cells": MAX_CELLS,
                        "robots": DEFAULT_MAX_BYTES}, **state}
@@ -213,6 +216,20 @@ class _Workbench:
         query = urllib.parse.urlencode({name: state[name] for name in _STATE if state[name]})
         if len(query) < MAX_PERMALINK:
             context["permalink"] = f"/?{query}"
+
+    def signals(self, url: str, robots: str, agents_text: str) -> dict[str, Any]:
+        """A page fetched through the address guard, read as ``robotsrules page`` reads it,
+        for the agents of the agents box, combined with the file being edited."""
+        agents = agents_of(agents_text)
+        if not agents:
+            raise RobotsError("give at least one agent to read the page's signals for")
+        page = fetch_page(url, user_agent=f"robotsrules/{__version__} (workbench)",
+                          max_bytes=DEFAULT_HEAD_BYTES + 1, timeout=self.fetch_timeout,
+                          guard=self.guard)
+        if page.error is not None:
+            raise RobotsError(f"{url}: {page.error}")
+        answers = page_answers(page.headers, page.body, page.status, url, robots, agents)
+        return {"url": visible(page.url), "status": page.status, "answers": answers}
 
     def fetched(self, url: str) -> dict[str, Any]:
         """A robots.txt fetched by URL through the address guard, as ``fetch`` shows it."""
@@ -269,7 +286,7 @@ def create_app(*, host: str = "127.0.0.1", allow_private_addresses: bool = False
         form = await _form_checked(request, bench.token)
         if isinstance(form, Response):
             return form
-        state = {name: _field(form, name) for name in (*_STATE, "fetch_url")}
+        state = {name: _field(form, name) for name in (*_STATE, "fetch_url", "page_url")}
         action = _field(form, "action")
         extra: dict[str, Any] = {}
         if action == "fetch":
@@ -280,6 +297,12 @@ def create_app(*, host: str = "127.0.0.1", allow_private_addresses: bool = False
                 extra["problem"] = f"Not fetched: {visible(str(error))}"
             else:
                 state["robots"] = state["base"] = extra["fetched"]["text"]
+        elif action == "page":
+            try:
+                extra["signals"] = await run_in_threadpool(
+                    bench.signals, state["page_url"].strip(), state["robots"], state["agents"])
+            except RobotsError as error:
+                extra["problem"] = f"Page not read: {visible(str(error))}"
         elif action == "upload":
             upload = form.get("upload")
             if isinstance(upload, UploadFile):

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import Optional
 
 from .._diff import diff, sample_urls
+from .._page import admit_page
 from .._rules._agents import agent_tokens
 from .._rules._stance import StanceTooComplex
 from .._tables._crawlers import category_tokens, known_crawlers, resolve_category
@@ -43,6 +44,7 @@ __all__ = [
     "Change",
     "CrawlerRow",
     "FileLine",
+    "PageAnswer",
     "Reading",
     "Tested",
     "TooMuch",
@@ -50,6 +52,7 @@ __all__ = [
     "changes_of",
     "crawler_rows",
     "judge_file",
+    "page_answers",
 ]
 
 MAX_URLS = 100
@@ -217,6 +220,42 @@ def changes_of(base: bytes | str, content: bytes | str, urls: Sequence[str],
                         "allowed" if c.old.allowed else "disallowed",
                         "allowed" if c.new.allowed else "disallowed",
                         describe(c.old), describe(c.new)) for c in found.values())
+
+
+@dataclasses.dataclass(frozen=True)
+class PageAnswer:
+    """What a page's headers and HTML head say to one agent, and with the file's answer
+    (``robotsrules page --robots``)."""
+
+    agent: str
+    signals: tuple[str, ...]
+    """Every signal read, described, with whether it applies to this agent."""
+    purposes: tuple[tuple[str, str, str], ...]
+    """(purpose, ``allowed``/``refused``/``not stated``, why) for search, ai-input and
+    ai-train: the page's signals combined with the robots.txt (a URL the agent may not
+    fetch is refused)."""
+
+
+def page_answers(headers: Sequence[tuple[str, str]], body: bytes, status: Optional[int],
+                 url: str, content: bytes | str, agents: Sequence[str]
+                 ) -> tuple[PageAnswer, ...]:
+    """A fetched page's signals for each agent, combined with ``content`` (the robots.txt
+    being edited) by :func:`robotsrules._page.admit_page`, the step ``robotsrules page``
+    takes. Strangers' data: read with ``strict=False``."""
+    robots = parse(content)
+    admission = admit_page(list(headers), body, agents=list(agents), purposes=_PURPOSES,
+                           url=url, usage=lambda agent: robots.usage(url, agent=agent),
+                           status=status, strict=False)
+    found = []
+    for number, (agent, signals) in enumerate(zip(agents, admission.signals)):
+        answers = admission.answers[number * len(_PURPOSES):(number + 1) * len(_PURPOSES)]
+        read = tuple(visible(f"{d.describe()} [{'applies' if d.applies else 'other crawler'}"
+                             f"{'' if d.valid else ', ignored: value not understood'}]")
+                     for d in signals.directives)
+        found.append(PageAnswer(visible(agent), read, tuple(
+            (a.purpose, {True: "allowed", False: "refused", None: "not stated"}[a.answer.allowed],
+             visible(a.answer.describe())) for a in answers)))
+    return tuple(found)
 
 
 def _readable(url: str, robots: RobotsTxt) -> bool:
