@@ -42,7 +42,7 @@ def main() -> int:
     try:
         with sync_playwright() as driver:
             browser = driver.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-            for name, width, height in (("serve.png", 1100, 1300), ("serve-phone.png", 390, 1600)):
+            for name, width, height in (("serve.png", 1000, 1000), ("serve-phone.png", 390, 1600)):
                 page = browser.new_page(viewport={"width": width, "height": height})
                 page.goto(base)
                 page.fill("#robots", robots)
