@@ -219,6 +219,8 @@ def test_a_phone_width_window_needs_no_sideways_scroll(browser: Any, served: Ser
     page.set_viewport_size({"width": 390, "height": 844})
     _test(page, served.guarded, FILE, "/private/x.html\n/", "GPTBot")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.set_viewport_size({"width": 640, "height": 800})  # a 1280 px window at 200 % zoom
+    assert page.evaluate("document.documentElement.scrollWidth") <= 640
     page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
 
 
@@ -298,3 +300,20 @@ def test_page_signals_are_read_and_combined_with_the_file(browser: Any, served: 
     page.wait_for_selector("#signals")
     assert {row[1] for row in purposes()} == {"refused"}
     assert "refused by robots.txt" in purposes()[0][2]
+
+
+def test_an_uploaded_file_is_read_to_the_size_a_crawler_reads(browser: Any, served: Served) -> None:
+    page = browser.new_page()
+    page.goto(served.guarded + "/")
+    page.set_input_files("#upload", {"name": "robots.txt", "mimeType": "text/plain",
+                                     "buffer": FILE.encode()})
+    page.click("#upload-button")
+    page.wait_for_load_state()
+    assert page.input_value("#robots") == FILE
+    big = b"User-agent: *\n" + b"Disallow: /x\n" * 45_000  # 600 KB, under the body bound
+    page.set_input_files("#upload", {"name": "robots.txt", "mimeType": "text/plain",
+                                     "buffer": big})
+    page.click("#upload-button")
+    page.wait_for_selector("#problem")
+    assert "only that much is read" in page.inner_text("#problem")
+    assert len(page.input_value("#robots")) == 500 * 1024
