@@ -57,6 +57,9 @@ def test_a_typed_file_gives_verdicts_deciding_lines_and_lint(browser: Any, serve
     assert _in(first, "code.command") == "robotsrules explain robots.txt --agent GPTBot /private/x.html"
     assert "2: Disallow: /private/" in _in(first, ".why")
     assert "the longest matching rule decides" in _in(first, ".why")
+    assert page.inner_text("#check-command") == (
+        "robotsrules check --robots robots.txt --agent GPTBot --agent Googlebot "
+        "/private/x.html /private/press/a.html /a.pdf /")
     # the deciding lines are marked in the file view, in words (not only in colour)
     marked = {item.get_attribute("id"): _in(item, ".marker")
               for item in page.query_selector_all("li.decides")}

@@ -128,6 +128,8 @@ class Tested:
     crawlers: tuple[CrawlerRow, ...]
     crawler_urls: tuple[str, ...]
     """The crawler table's URL columns: ``/`` and the first tested URLs."""
+    command: str
+    """The whole test on the command line (``robotsrules check``)."""
     changes: Optional[tuple[Change, ...]]
     """The verdicts the edit changes against the compared file; ``None``: none given."""
     cut: bool
@@ -369,5 +371,9 @@ def judge_file(content: bytes | str, urls_text: str, agents_text: str,
                else content)
     columns = ("/", *[url for url in urls if url != "/"][:CRAWLER_URLS])
     changes = None if base is None else changes_of(base, content, urls, agents)
+    named = " ".join(f"--agent {shlex.quote(agent)}" for agent in agents)
+    command = visible(f"robotsrules check --robots robots.txt {named} "
+                      f"{' '.join(shlex.quote(url) for url in urls)}")
     return Tested(answers, lines, findings, agents, crawler_rows(google, columns),
-                  tuple(visible(url) for url in columns), changes, size > DEFAULT_MAX_BYTES)
+                  tuple(visible(url) for url in columns), command, changes,
+                  size > DEFAULT_MAX_BYTES)
