@@ -320,3 +320,19 @@ def test_an_uploaded_file_is_read_to_the_size_a_crawler_reads(browser: Any, serv
     page.wait_for_selector("#problem")
     assert "only that much is read" in page.inner_text("#problem")
     assert len(page.input_value("#robots")) == 500 * 1024
+
+
+def test_the_answers_follow_the_edits(browser: Any, served: Served) -> None:
+    page = browser.new_page()
+    _test(page, served.guarded, FILE, "/private/x.html", "GPTBot")
+    assert _rows(page) == [("disallowed", "GPTBot", "/private/x.html")]
+    page.fill("#robots", FILE.replace("Disallow: /private/\n", "Disallow: /secret/\n"))
+    page.wait_for_function(  # the results replaced by the server's new answer, no reload
+        "() => document.querySelector('tr.answer .verdict').innerText === 'allowed'")
+    assert _rows(page) == [("allowed", "GPTBot", "/private/x.html")]
+    assert _in(page, "#line-2").endswith("Disallow: /secret/")
+    assert page.query_selector("tr.answer button.copy").is_visible()
+    page.fill("#agents", "<b>not-a-token</b>")
+    page.wait_for_selector("#problem")
+    assert "agent '<b>not-a-token</b>'" in page.inner_text("#problem")
+    assert page.query_selector_all("#results b") == []

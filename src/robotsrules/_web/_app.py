@@ -71,6 +71,7 @@ FETCH_TIMEOUT = 10.0
 
 _HERE = Path(__file__).parent
 _CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        "connect-src 'self'; "
         "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 _HEADERS = [(b"content-security-policy", _CSP.encode()),
             (b"x-content-type-options", b"nosniff"),
