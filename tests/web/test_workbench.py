@@ -231,7 +231,8 @@ def test_the_crawler_table_lists_every_registry_crawler(browser: Any, served: Se
     page = browser.new_page()
     _test(page, served.guarded,
           "User-agent: *\nContent-Signal: search=yes, ai-train=no\nDisallow: /private/\n\n"
-          "User-agent: GPTBot\nDisallow: /\n", "/private/x\n/public", "GPTBot")
+          "User-agent: GPTBot\nDisallow: /\n\nLicense: https://example.com/license.xml\n",
+          "/private/x\n/public", "GPTBot")
     page.click("#crawlers summary")
     header = [cell.inner_text() for cell in page.query_selector_all(".crawlers thead th")]
     assert header[4:7] == ["/", "/private/x", "/public"]
@@ -242,6 +243,7 @@ def test_the_crawler_table_lists_every_registry_crawler(browser: Any, served: Se
     assert rows["GPTBot"][3:10] == ["disallowed", "disallowed", "disallowed", "-", "-", "-", "all"]
     assert rows["Googlebot"][3:10] == ["allowed", "disallowed", "allowed", "yes", "-", "no", "some"]
     assert rows["Googlebot"][10].startswith("yes: obeys robots.txt")
+    assert rows["Googlebot"][11] == "https://example.com/license.xml"
     assert any(cells[10].startswith("no or unknown: NOT bound by robots.txt")
                for cells in rows.values())
 

@@ -157,6 +157,9 @@ class CrawlerRow:
     stoppable: bool
     """Whether robots.txt can stop it, by its operator's word (``False``: it cannot or is
     only partly bound, or the word is unknown)."""
+    licences: tuple[str, ...] = ()
+    """The RSL licence documents the file names for it (``License:`` lines); their terms
+    are in the documents, not read here."""
 
 
 def crawler_rows(robots: RobotsTxt, columns: Sequence[str]) -> tuple[CrawlerRow, ...]:
@@ -184,7 +187,8 @@ def crawler_rows(robots: RobotsTxt, columns: Sequence[str]) -> tuple[CrawlerRow,
                                visible(crawler.operator),
                                ", ".join(crawler.categories or (crawler.category,)),
                                verdicts, preferences, stance,
-                               visible(crawler.robots_txt_note()), crawler.stoppable is True))
+                               visible(crawler.robots_txt_note()), crawler.stoppable is True,
+                               tuple(map(visible, robots.license_urls(token) if token else ()))))
     return tuple(rows)
 
 
