@@ -41,7 +41,7 @@ NEVER = {"_fetch": ("_identity", "_web"), "_rules": ("_fetch", "_identity", "_we
 OPTIONAL = {
     "httpx": {"robotsrules._fetch._fetcher", "robotsrules.httpx", "robotsrules._fetch._robotscache",
               "robotsrules.robotparser", "robotsrules.aiohttp", "robotsrules.cli._page",
-              "robotsrules._fetch._pinned"},  # the address guard's pinned connections
+              "robotsrules._fetch._pinned", "robotsrules._web._app"},  # the address guard's pinned connections
     # UTS-46 host names: a runtime dependency, imported on the first non-ASCII host only, so
     # the scope functions are part of the core and `import robotsrules` stays light.
     "idna": {"robotsrules._scope"},
@@ -54,6 +54,10 @@ OPTIONAL = {
     # robotsrules.datatrove.WarcHeadersReader iterates WARC records as datatrove's reader does.
     "warcio": {"robotsrules.warc", "robotsrules.datatrove"},
     "matplotlib": {"robotsrules._report"},
+    # The workbench page (issue 39): the web extra, behind MissingExtra.guard.
+    "starlette": {"robotsrules._web._app"},
+    "jinja2": {"robotsrules._web._app"},
+    "uvicorn": {"robotsrules._web._server"},
     "datatrove": {"robotsrules.datatrove"},
     # br bodies, decoded within a bound by the one body decoder (issue 24).
     "brotli": {"robotsrules._decoder"},

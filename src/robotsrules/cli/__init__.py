@@ -97,6 +97,9 @@ def _parser() -> argparse.ArgumentParser:
     from . import _keys
 
     _keys.add_command(commands)  # keys generate, keys directory
+    from . import _serve
+
+    _serve.add_command(commands)  # serve: the workbench page
     return parser
 
 

@@ -1,0 +1,327 @@
+"""The workbench page as a Starlette application (``robotsrules serve``).
+
+Theory of operation. The page is server-rendered HTML (Jinja2 templates with autoescaping,
+one template per panel) and one small same-origin script of our own for the copy buttons;
+the page works without it. One form carries the whole state (the file, the URLs, the
+agents): a ``POST`` answers it, and a ``GET`` with the same fields as query parameters (the
+permalink) answers the same way. Fetching a robots.txt by URL and uploading one are
+``POST`` only.
+
+The page faces strangers' content, and a stranger's page may try to drive it, so every
+response and request passes these checks, in this order:
+
+1. the ``Host`` header names the address the server is bound to (DNS rebinding: a name
+   that resolves to 127.0.0.1 does not make another site's pages same-origin with ours);
+2. the request body is read to :data:`MAX_BODY` octets, no more (a refusal says so);
+3. a ``POST`` carries this server's form token and, when the browser says where it comes
+   from (``Origin``, ``Sec-Fetch-Site``), comes from this page (CSRF); no CORS header is
+   ever sent, so no other origin reads an answer;
+4. every response carries a strict Content-Security-Policy (no inline script or style,
+   nothing from another origin), ``nosniff``, no referrer sent to other sites (``same-origin``: with
+   ``no-referrer`` browsers send ``Origin: null`` on our own forms) and no framing.
+
+A robots.txt fetched by URL goes through the fetch layer's one address guard
+(:class:`~robotsrules._fetch._pinned.GuardedClient`: loopback, private, link-local and
+metadata addresses refused, on every redirect hop) unless the server was started with
+``allow_private_addresses``; the fetch is bounded in time and size by the fetch policy.
+Nothing is written to disk.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import secrets
+import urllib.parse
+from collections.abc import Awaitable, MutableMapping
+from pathlib import Path
+from typing import Any, Callable
+
+import httpx
+
+from .._fetch._fetcher import fetch, fetch_page
+from .._fetch._pinned import Guard, GuardedClient
+from .._page import DEFAULT_HEAD_BYTES
+from .._tables._words import outcome_meaning
+from .._terminal import visible
+from .._version import __version__
+from ..errors import MissingExtra, RobotsError
+from ..linter import CODES
+from ..robotstxt import DEFAULT_MAX_BYTES
+from ._tester import MAX_AGENTS, MAX_CELLS, MAX_URLS, agents_of, judge_file, page_answers
+
+with MissingExtra.guard("robotsrules serve", "web"):
+    import jinja2
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.datastructures import UploadFile
+    from starlette.requests import Request
+    from starlette.responses import HTMLResponse, PlainTextResponse, Response
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
+
+__all__ = ["MAX_BODY", "MAX_PERMALINK", "create_app"]
+
+MAX_BODY = 1024 * 1024
+"""The largest request body read (a 500 KiB robots.txt, percent-encoded, fits)."""
+MAX_PERMALINK = 8_000
+"""The longest permalink offered (browsers and servers refuse much longer URLs)."""
+FETCH_TIMEOUT = 10.0
+"""Seconds per network step of a fetch by URL (the whole fetch: three times as long)."""
+
+_HERE = Path(__file__).parent
+_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        "connect-src 'self'; "
+        "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+_HEADERS = [(b"content-security-policy", _CSP.encode()),
+            (b"x-content-type-options", b"nosniff"),
+            (b"referrer-policy", b"same-origin"),
+            (b"x-frame-options", b"DENY"),
+            (b"cross-origin-opener-policy", b"same-origin"),
+            (b"cross-origin-resource-policy", b"same-origin"),
+            (b"cache-control", b"no-store")]
+_LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
+_STATE = ("robots", "urls", "agents", "base")
+"""The form's state: the file, the URLs, the agents, the file compared with (the permalink's
+query parameters)."""
+
+_Scope = MutableMapping[str, Any]
+_Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+_Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+_ASGI = Callable[[_Scope, _Receive, _Send], Awaitable[None]]
+
+
+def _hostname(header: str) -> str:
+    """The host of a ``Host`` header value, without the port (IPv6 without brackets)."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].split("]", 1)[0]
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+def _host_allowed(bound: str) -> Callable[[str], bool]:
+    """Which ``Host`` headers name the bound address: the address itself (and ``localhost``
+    for a loopback address); for a wildcard address (every interface) any address literal or
+    ``localhost``, never a name that a stranger's DNS could point at us."""
+    bound = _hostname(bound) if bound.startswith("[") else bound.lower()
+    try:
+        address = ipaddress.ip_address(bound)
+    except ValueError:
+        address = None
+    if address is not None and address.is_unspecified:
+        def any_literal(host: str) -> bool:
+            if host == "localhost":
+                return True
+            try:
+                ipaddress.ip_address(host)
+            except ValueError:
+                return False
+            return True
+        return any_literal
+    names = {bound} | (_LOOPBACK_NAMES if (address is not None and address.is_loopback)
+                       or bound == "localhost" else set())
+    return names.__contains__
+
+
+def _refuse(status: int, message: str) -> Response:
+    return PlainTextResponse(f"{status} refused: {message}\n", status_code=status)
+
+
+class _Guarded:
+    """The ASGI middleware of checks 1, 2 and 4 (see the module docstring)."""
+
+    def __init__(self, app: _ASGI, bound: str) -> None:
+        self.app = app
+        self.allowed = _host_allowed(bound)
+
+    async def __call__(self, scope: _Scope, receive: _Receive, send: _Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: MutableMapping[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *_HEADERS]
+            await send(message)
+
+        headers = dict(scope.get("headers", []))
+        host = headers.get(b"host", b"").decode("latin-1")
+        if not self.allowed(_hostname(host)):
+            await _refuse(421, f"the Host header {visible(host)!r} does not name this "
+                               "server's address (a page of another site may not drive "
+                               "it)")(scope, receive, send_with_headers)
+            return
+        length = headers.get(b"content-length", b"0")
+        if not length.isdigit() or int(length) > MAX_BODY:
+            await _refuse(413, f"a request body of at most {MAX_BODY:,} bytes is read"
+                          )(scope, receive, send_with_headers)
+            return
+        body, more = bytearray(), True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            body += message.get("body", b"")
+            more = bool(message.get("more_body"))
+            if len(body) > MAX_BODY:
+                await _refuse(413, f"a request body of at most {MAX_BODY:,} bytes is read"
+                              )(scope, receive, send_with_headers)
+                return
+        replayed = False
+
+        async def replay() -> MutableMapping[str, Any]:
+            nonlocal replayed
+            if replayed:
+                return await receive()  # the disconnect, when it comes
+            replayed = True
+            return {"type": "http.request", "body": bytes(body), "more_body": False}
+
+        await self.app(scope, replay, send_with_headers)
+
+
+class _Workbench:
+    """The routes' state: templates, the form token, how to fetch."""
+
+    def __init__(self, allow_private_addresses: bool, fetch_timeout: float) -> None:
+        self.environment = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(_HERE / "templates"), autoescape=True,
+            undefined=jinja2.StrictUndefined)
+        self.token = secrets.token_urlsafe(32)
+        self.guard = Guard(allow_private_addresses=allow_private_addresses)
+        self.fetch_timeout = fetch_timeout
+
+    def page(self, **values: Any) -> HTMLResponse:
+        state = {"robots": "", "urls": "", "agents": "", "fetch_url": "", "base": "",
+                 "page_url": "", **values}
+        context = {"token": self.token, "tested": None, "problem": None, "fetched": None,
+                   "signals": None,
+                   "permalink": None, "version": __version__, "limits": {
+                       "urls": MAX_URLS, "agents": MAX_AGENTS, "cells": MAX_CELLS,
+                       "robots": DEFAULT_MAX_BYTES}, **state}
+        if state["robots"] or state["urls"] or state["agents"]:
+            self._answer(context, state)
+        html = self.environment.get_template("page.html").render(context)
+        return HTMLResponse(html)
+
+    def _answer(self, context: dict[str, Any], state: dict[str, Any]) -> None:
+        if not (state["urls"].strip() and state["agents"].strip()):
+            context["problem"] = context["problem"] or (
+                "Give at least one URL (or path) and one agent to test the file.")
+            return
+        try:
+            context["tested"] = judge_file(state["robots"], state["urls"], state["agents"],
+                                           state["base"] or None)
+        except RobotsError as error:
+            context["problem"] = visible(str(error))
+            return
+        query = urllib.parse.urlencode({name: state[name] for name in _STATE if state[name]})
+        if len(query) < MAX_PERMALINK:
+            context["permalink"] = f"/?{query}"
+
+    def signals(self, url: str, robots: str, agents_text: str) -> dict[str, Any]:
+        """A page fetched through the address guard, read as ``robotsrules page`` reads it,
+        for the agents of the agents box, combined with the file being edited."""
+        agents = agents_of(agents_text)
+        if not agents:
+            raise RobotsError("give at least one agent to read the page's signals for")
+        page = fetch_page(url, user_agent=f"robotsrules/{__version__} (workbench)",
+                          max_bytes=DEFAULT_HEAD_BYTES + 1, timeout=self.fetch_timeout,
+                          guard=self.guard)
+        if page.error is not None:
+            raise RobotsError(f"{url}: {page.error}")
+        answers = page_answers(page.headers, page.body, page.status, url, robots, agents)
+        return {"url": visible(page.url), "status": page.status, "answers": answers}
+
+    def fetched(self, url: str) -> dict[str, Any]:
+        """A robots.txt fetched by URL through the address guard, as ``fetch`` shows it."""
+        client = GuardedClient(self.guard, timeout=httpx.Timeout(self.fetch_timeout))
+        with client:
+            result = fetch(url, user_agent=f"robotsrules/{__version__} (workbench)",
+                           timeout=self.fetch_timeout, client=client)
+        robots = result.robots
+        return {"url": visible(result.url), "outcome": result.outcome,
+                "status": result.status, "meaning": outcome_meaning(result.outcome),
+                "error": visible(result.error or ""),
+                "redirects": [visible(hop) for hop in result.redirects],
+                "size": result.size, "truncated": result.truncated,
+                "groups": robots.groups, "synthetic": robots.synthetic,
+                "sitemaps": [visible(sitemap) for sitemap in robots.sitemaps],
+                "text": (robots.source.decode("utf-8", "replace")
+                         if robots.synthetic is None else "")}
+
+
+async def _form_checked(request: Request, token: str) -> Any:
+    """The form of a ``POST`` from this page, or a refusal (check 3)."""
+    fetch_site = request.headers.get("sec-fetch-site")
+    if fetch_site is not None and fetch_site not in ("same-origin", "none"):
+        return _refuse(403, f"a request from another site ({visible(fetch_site)})")
+    origin = request.headers.get("origin")
+    if origin is not None and origin != f"{request.url.scheme}://{request.headers['host']}":
+        return _refuse(403, f"a request from another origin ({visible(origin)})")
+    form = await request.form(max_files=1, max_fields=10, max_part_size=MAX_BODY)
+    given = form.get("token")
+    if not isinstance(given, str) or not hmac.compare_digest(given, token):
+        return _refuse(403, "the form token is missing or wrong (reload the page)")
+    return form
+
+
+def _field(form: Any, name: str) -> str:
+    value = form.get(name)
+    return value if isinstance(value, str) else ""
+
+
+def create_app(*, host: str = "127.0.0.1", allow_private_addresses: bool = False,
+               fetch_timeout: float = FETCH_TIMEOUT) -> _ASGI:
+    """The workbench as an ASGI application, for a server bound to ``host``.
+
+    ``host`` is the address the server listens on: requests whose ``Host`` header names
+    anything else are refused. ``allow_private_addresses`` lets fetch-by-URL reach
+    loopback, private and link-local addresses (refused by default: server-side request
+    forgery). ``fetch_timeout`` bounds each network step of a fetch (seconds)."""
+    bench = _Workbench(allow_private_addresses, fetch_timeout)
+
+    async def index(request: Request) -> Response:
+        if request.method == "GET":
+            query = request.query_params
+            return bench.page(**{name: query.get(name, "") for name in _STATE})
+        form = await _form_checked(request, bench.token)
+        if isinstance(form, Response):
+            return form
+        state = {name: _field(form, name) for name in (*_STATE, "fetch_url", "page_url")}
+        action = _field(form, "action")
+        extra: dict[str, Any] = {}
+        if action == "fetch":
+            url = state["fetch_url"].strip()
+            try:
+                extra["fetched"] = await run_in_threadpool(bench.fetched, url)
+            except RobotsError as error:
+                extra["problem"] = f"Not fetched: {visible(str(error))}"
+            else:
+                state["robots"] = state["base"] = extra["fetched"]["text"]
+        elif action == "page":
+            try:
+                extra["signals"] = await run_in_threadpool(
+                    bench.signals, state["page_url"].strip(), state["robots"], state["agents"])
+            except RobotsError as error:
+                extra["problem"] = f"Page not read: {visible(str(error))}"
+        elif action == "upload":
+            upload = form.get("upload")
+            if isinstance(upload, UploadFile):
+                data = await upload.read(DEFAULT_MAX_BYTES + 1)
+                state["robots"] = data[:DEFAULT_MAX_BYTES].decode("utf-8", "replace")
+                if len(data) > DEFAULT_MAX_BYTES:
+                    extra["problem"] = (f"The file is over {DEFAULT_MAX_BYTES:,} bytes: only "
+                                        "that much is read, as Google's crawler reads it.")
+        return bench.page(**state, **extra)
+
+    async def codes(request: Request) -> Response:
+        html = bench.environment.get_template("codes.html").render(
+            codes=sorted(CODES.items()), version=__version__)
+        return HTMLResponse(html)
+
+    app = Starlette(routes=[
+        Route("/", index, methods=["GET", "POST"]),
+        Route("/codes", codes, methods=["GET"]),
+        Mount("/static", StaticFiles(directory=_HERE / "static"), name="static"),
+    ])
+    return _Guarded(app, host)

@@ -1,0 +1,110 @@
+"""The workbench served for real on loopback: uvicorn in a thread on a socket bound before
+it starts (so a browser may connect at once; no wait for readiness), and a plain HTTP
+server on loopback holding robots.txt files to fetch (hostile ones included)."""
+
+from __future__ import annotations
+
+import http.server
+import threading
+from collections.abc import Iterator
+from typing import Any, ClassVar, NamedTuple
+
+import pytest
+
+from tests.timing import HANG
+
+pytest.importorskip("starlette", reason="pip install 'robotsrules[web]'")
+
+from robotsrules._web._app import create_app
+from robotsrules._web._server import listen, server
+
+HOSTILE_ROBOTS = (
+    "User-agent: *\n"
+    "Disallow: /<script>window.__pwned=1</script>\n"
+    "Disallow: /\"><img src=x onerror=\"window.__pwned=1\">\n"
+    "Allow: /a\x1b]0;owned\x07\u202egnp.exe\n"
+    "<a href=\"javascript:window.__pwned=1\">click</a>\n"
+)
+
+
+class Site(NamedTuple):
+    base: str
+    """The origin of the loopback site, e.g. ``http://127.0.0.1:4711``."""
+    hostile: str
+    """The same server named ``localhost``: its robots.txt redirects to a hostile file."""
+    hits: list[str]
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    files: ClassVar[dict[str, tuple[int, dict[str, str], bytes]]] = {
+        "/robots.txt": (200, {"Content-Type": "text/plain"},
+                        b"User-agent: *\nDisallow: /from-the-site/\n"),
+        "hostile/robots.txt": (301, {"Location": "/<script>window.__pwned=1</script>/robots.txt"},
+                                b""),
+        "/article": (200, {"Content-Type": "text/html",
+                           "X-Robots-Tag": "noai, <script>window.__pwned=1</script>"},
+                     b"<html><head><meta name='robots' content='noindex'>"
+                     b"<title>x</title></head><body>x</body></html>"),
+        "/<script>window.__pwned=1</script>/robots.txt": (
+            200, {"Content-Type": "text/plain"}, HOSTILE_ROBOTS.encode()),
+    }
+    hits: ClassVar[list[str]] = []
+
+    def do_GET(self) -> None:
+        self.hits.append(self.path)
+        path = self.path.replace("%3C", "<").replace("%3E", ">")
+        if self.headers.get("Host", "").startswith("localhost") and path == "/robots.txt":
+            path = "hostile/robots.txt"  # the same server by another name: the hostile site
+        status, headers, body = self.files.get(path, (404, {}, b""))
+        self.send_response(status)
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[Site]:
+    """A loopback site with a robots.txt (and a redirect to a hostile one)."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        port = httpd.server_address[1]
+        yield Site(f"http://127.0.0.1:{port}", f"http://localhost:{port}", _Handler.hits)
+    finally:
+        httpd.shutdown()
+        thread.join(HANG)
+        httpd.server_close()
+
+
+class Served(NamedTuple):
+    guarded: str
+    """The base URL of the workbench started without --allow-private-addresses."""
+    open: str
+    """The base URL of one started with it."""
+
+
+def _start(allow: bool) -> tuple[str, Any, threading.Thread, Any]:
+    sock = listen("127.0.0.1", 0)
+    running = server(create_app(host="127.0.0.1", allow_private_addresses=allow))
+    thread = threading.Thread(target=running.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    return f"http://127.0.0.1:{sock.getsockname()[1]}", running, thread, sock
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[Served]:
+    """Two workbenches on loopback, with and without the private-address allowance."""
+    started = [_start(False), _start(True)]
+    try:
+        yield Served(started[0][0], started[1][0])
+    finally:
+        for _, running, thread, sock in started:
+            running.should_exit = True
+            thread.join(HANG)
+            sock.close()
