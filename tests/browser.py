@@ -4,7 +4,7 @@ Debian's Chromium driven by Playwright for Python. No browser is downloaded: the
 ``ROBOTSRULES_CHROMIUM`` names; without either the tests that need it skip, saying why.
 
 Ask for the ``browser`` fixture (tests/conftest.py offers it to every test: one browser per
-test process, a fresh context per test)::
+test module, a fresh context per test)::
 
     def test_page(browser):
         page = browser.new_page()
@@ -34,8 +34,11 @@ def chromium_path() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def _chromium() -> Iterator[Any]:
+    # One browser per test module, not per session: while Playwright's sync API is running it
+    # holds an asyncio event loop in this thread, and any later test in the same process that
+    # calls asyncio.run() would fail with "cannot be called from a running event loop".
     path = chromium_path()
     if path is None:
         pytest.skip("no system Chromium: apt-get install chromium (scripts/test.sh does, as root)")
