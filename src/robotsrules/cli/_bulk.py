@@ -66,24 +66,7 @@ def add_commands(commands: Any) -> None:
     from ._agent_options import add_agent_options
     from ._options import add_command, mode_option
 
-    bulk = add_command(
-        commands, "bulk",
-        help="verdicts for many URLs and agents from a table of robots.txt bodies",
-        description="Judge every URL of --urls for every --agent against the robots.txt of "
-                    "its origin, from a robots table (--robots: columns url, body, optional "
-                    "status and date) or WARC captures (--robots-warc). Reads Parquet, CSV, "
-                    "JSON Lines or text (one URL a line); writes Parquet or CSV with columns "
-                    "url, agent, allowed, line, reason, origin. allowed is empty (null) when "
-                    "nothing is known: the origin has no robots row (see --missing) or the "
-                    "URL has no robots.txt scope.",
-        exits="0 done, 2 usage or I/O error, 130 interrupted, 143 terminated (nothing is "
-              "written under the --out name then).",
-        examples=["robotsrules bulk --robots robots.parquet --urls urls.parquet --agent GPTBot "
-                  "--agent CCBot --out verdicts.parquet",
-                  "robotsrules bulk --robots-warc crawl/*.warc.gz --urls urls.txt "
-                  "--agent-category ai-training --purpose ai-train --out v.parquet",
-                  "robotsrules bulk --robots robots.parquet --urls urls.parquet --agent GPTBot "
-                  "--as-of fetch_date --out then.parquet"])
+    bulk = add_command(commands, "bulk")
     source = bulk.add_mutually_exclusive_group()  # one is required unless --pages-warc
     source.add_argument("--robots", metavar="FILE",
                         help="robots table: url (any URL of the site), body, optional status "
@@ -156,19 +139,7 @@ def add_commands(commands: Any) -> None:
     mode_option(bulk)
     bulk.set_defaults(run=_bulk)
 
-    report = add_command(
-        commands, "report",
-        help="who is blocked where: shares of URLs and sites, top sites, pairs",
-        description="Summarise a verdict table written by 'robotsrules bulk': for each agent "
-                    "the share of URLs and of sites disallowed (with --stances or --robots: "
-                    "sites whose robots.txt stance is all or some, and the count of each "
-                    "stance), the sites that block the most URLs, and which agents are "
-                    "blocked where others are not.",
-        exits="0 done, 2 usage or I/O error.",
-        examples=["robotsrules report verdicts.parquet",
-                  "robotsrules report verdicts.parquet --robots robots.parquet --chart "
-                  "report.png",
-                  "robotsrules report verdicts.parquet --top 20 --json"])
+    report = add_command(commands, "report")
     report.add_argument("verdicts", metavar="VERDICTS", help="Parquet, CSV or JSON Lines")
     json_option(report)
     report.add_argument("--chart", metavar="FILE.png", help="also draw a PNG chart")

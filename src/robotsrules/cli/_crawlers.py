@@ -114,34 +114,10 @@ def add_command(commands: Any) -> None:
     from ._options import add_command as new_command
     from ._options import fetch_options, json_option
 
-    crawlers = new_command(
-        commands, "crawlers",
-        help="the crawlers' published address lists: refresh them",
-        description="The operators' published address lists of their crawlers, as the "
-                    "address snapshot holds them.",
-        exits="as its subcommand's.",
-        examples=["robotsrules crawlers refresh"])
+    crawlers = new_command(commands, "crawlers")
     group = crawlers.add_subparsers(dest="crawlers_command", metavar="SUBCOMMAND",
                                     required=True)
-    refresh = new_command(
-        group, "refresh",
-        help="fetch every address list again and write the user's copy",
-        description="Fetch every operator-published address list of the snapshot in force "
-                    "from its current URL (with If-None-Match when an ETag was kept; at "
-                    "most 4 MiB and --timeout per list; no list asked for twice within an "
-                    "hour or within its Cache-Control max-age), check each (JAFAR "
-                    "format; hostile and cloud providers' lists refused; a list "
-                    "redirected to another host, or from https to http, fails), show the "
-                    "prefixes added and removed per list, and write the "
-                    "copy atomically to the user's data directory ($ROBOTSRULES_ADDRESSES, "
-                    "else $XDG_DATA_HOME/robotsrules/crawler-addresses.json) or to "
-                    "--snapshot FILE. A list that fails keeps its old content. The bundled "
-                    "snapshot in the package is never written; answers take, list by list, "
-                    "the newer read of it and of the refreshed copy.",
-        exits="0 every list read or kept current, 1 some list failed (its old content "
-              "kept), 2 usage or I/O error.",
-        examples=["robotsrules crawlers refresh",
-                  "robotsrules crawlers refresh --snapshot lists.json --json"])
+    refresh = new_command(group, "refresh", texts="crawlers refresh")
     refresh.add_argument("--snapshot", metavar="FILE",
                          help="read (when it exists) and write this copy instead of the "
                               "user's data directory's")

@@ -93,33 +93,6 @@ def _directory(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-_GENERATE: dict[str, Any] = {
-    "help": "write a new Ed25519 signing key (never printed)",
-    "description": "Write a new Ed25519 private key, PKCS#8 PEM, with file mode 0600, to --out "
-                   f"FILE or, without it, to ${KEY_ENV} or signing-key.pem in the user's "
-                   "robotsrules data directory ($XDG_DATA_HOME/robotsrules/). The key is never "
-                   "printed, and an existing file is never overwritten. Prints the path and the "
-                   "key's keyid (its RFC 7638 thumbprint).",
-    "exits": "0 written, 2 usage or I/O error (the file exists, or cannot be written).",
-    "examples": ["robotsrules keys generate --out bot-key.pem"],
-}
-_DIRECTORY: dict[str, Any] = {
-    "help": "print the key directory (JWK Set) to publish, optionally its signed headers",
-    "description": "Print the key directory of the public keys of --signing-key (repeat it to "
-                   "publish two keys while rotating): a JWK Set to serve at "
-                   "/.well-known/http-message-signatures-directory with media type "
-                   "application/http-message-signatures-directory+json, each key's kid its "
-                   "thumbprint. A key file readable by group or others is refused. With "
-                   "--signed-headers --authority HOST, first the response headers "
-                   "(Content-Type, Content-Digest and one signature per key, valid for 30 "
-                   "days: make them again before then), a blank line, then the document.",
-    "exits": "0 printed or written, 2 usage or I/O error (a key unreadable, not Ed25519 or "
-             "readable by others).",
-    "examples": ["robotsrules keys directory --signing-key bot-key.pem --out directory.json",
-                 "robotsrules keys directory --signing-key new.pem --signing-key old.pem",
-                 "robotsrules keys directory --signing-key bot-key.pem --signed-headers "
-                 "--authority bot.example"],
-}
 # (flags, settings) of each subcommand's options, in --help order
 _OPTIONS: dict[str, list[tuple[tuple[str, ...], dict[str, Any]]]] = {
     "generate": [(("--out",), {"metavar": "FILE", "help": "write the key here (mode 0600)"})],
@@ -142,17 +115,10 @@ def add_command(commands: Any) -> None:
     """Add the ``keys`` command group (``keys generate``, ``keys directory``)."""
     from ._options import add_command as new_command
 
-    group = new_command(
-        commands, "keys", exits="as its subcommand's.",
-        help="Web Bot Auth: make a signing key and the key directory to publish",
-        description="The Ed25519 key that signs robotsrules' requests (Web Bot Auth, HTTP "
-                    "message signatures) and the key directory that lets sites check them.",
-        examples=["robotsrules keys generate --out bot-key.pem",
-                  "robotsrules keys directory --signing-key bot-key.pem"],
-    ).add_subparsers(dest="keys_command", metavar="SUBCOMMAND", required=True)
-    for name, texts, run in (("generate", _GENERATE, _generate),
-                             ("directory", _DIRECTORY, _directory)):
-        parser = new_command(group, name, **texts)
+    group = new_command(commands, "keys").add_subparsers(
+        dest="keys_command", metavar="SUBCOMMAND", required=True)
+    for name, run in (("generate", _generate), ("directory", _directory)):
+        parser = new_command(group, name, texts=f"keys {name}")
         for flags, settings in _OPTIONS[name]:
             parser.add_argument(*flags, **settings)
         parser.set_defaults(run=run)

@@ -327,25 +327,7 @@ def add_command(commands: Any) -> None:
     from ._options import add_command as new_command
     from ._options import color_option, fetch_options, intermixed, json_option
 
-    parser = new_command(
-        commands, "license",
-        help="what RSL 1.0 licence documents say about URLs (permits, prohibits, payment)",
-        description="Read SOURCE, an RSL 1.0 licence document (a file, '-' or a URL) or a "
-                    "robots.txt (a file, a URL ending in /robots.txt, or a site's URL such "
-                    "as https://example.com/) whose License lines are followed, and say "
-                    "for each URL whether each use (--purpose; default the RSL usage "
-                    "tokens) is permitted, licensed on terms, prohibited, unstated, or "
-                    "unknown (the document could not be fetched or read, or robots.txt "
-                    "was unreachable with no earlier copy), with the deciding element. "
-                    "Without URL: the documents' contents and licences.",
-        exits="0 every answer permitted or unstated, 1 some use prohibited or offered only "
-              "on terms, 2 usage or I/O error, or a licence document that could not be "
-              "fetched or read, or a robots.txt unreachable with no earlier copy.",
-        examples=["robotsrules license https://example.com/robots.txt --agent GPTBot "
-                  "https://example.com/a",
-                  "robotsrules license license.xml --origin https://example.com/ "
-                  "https://example.com/docs/x --purpose ai-train",
-                  "robotsrules license robots.txt --origin https://example.com/ --json"])
+    parser = new_command(commands, "license")
     parser.add_argument("source", metavar="FILE_OR_URL")
     parser.add_argument("urls", nargs="*", metavar="URL",
                         help="URLs (or /paths) to answer for")

@@ -135,18 +135,7 @@ def _lint_cmd(args: argparse.Namespace, out: TextIO) -> int:
 
 def add_commands(commands: Any) -> None:
     """Add ``lint`` to the ``robotsrules`` subcommands."""
-    linter = add_command(
-        commands, "lint",
-        help="find what is wrong with a robots.txt: codes, lines, fixes",
-        description="Check each FILE_OR_URL (a path, '-' for stdin, or a URL to fetch) and "
-                    "print diagnostics with a stable code, severity, line, column, message "
-                    "and fix hint. '--list-codes' prints the table of codes.",
-        exits="0 no finding at or above --fail-on, 1 some finding at or above it, 2 usage "
-              "or I/O error (or the URL could not be fetched), 3 a URL has no robots.txt "
-              "(HTTP 4xx: nothing to lint; said on stdout too).",
-        examples=["robotsrules lint robots.txt",
-                  "robotsrules lint https://example.com/robots.txt --fail-on warning",
-                  "robotsrules lint --format sarif robots.txt > lint.sarif"])
+    linter = add_command(commands, "lint")
     linter.add_argument("sources", nargs="*", metavar="FILE_OR_URL")
     linter.add_argument("--robots", metavar="FILE_OR_URL", help=argparse.SUPPRESS)
     linter.add_argument("--format", choices=["text", "json", "sarif"], default="text",

@@ -270,18 +270,23 @@ class HelpLayout(argparse.HelpFormatter):
             else fill(paragraph, width, indent) for paragraph in text.split("\n\n"))
 
 
-def add_command(commands: Any, name: str, *, help: str, description: str, exits: str,
-                examples: Sequence[str]) -> argparse.ArgumentParser:
-    """A subcommand whose ``--help`` ends with its exit codes, then its examples: how every
-    command is made (``commands`` is the subparsers object a module's ``add_command(s)``
-    is given). The options every command shares come from this module too
-    (:func:`json_option`, :func:`color_option`, :func:`mode_option`, :func:`fetch_options`,
-    :func:`intermixed`; the agent options from ``cli._agent_options``); the command's own
-    options follow, then ``parser.set_defaults(run=...)``."""
-    lines = "\n".join(f"  {example}" for example in examples)
+def add_command(commands: Any, name: str, *,
+                texts: Optional[str] = None) -> argparse.ArgumentParser:
+    """A subcommand with its words from the one table of them (:mod:`._texts`: its help line,
+    description, exit codes and examples, by ``texts`` or else by ``name``), whose
+    ``--help`` ends with its exit codes, then its examples: how every command is made
+    (``commands`` is the subparsers object a module's ``add_command(s)`` is given). The
+    options every command shares come from this module too (:func:`json_option`,
+    :func:`color_option`, :func:`mode_option`, :func:`fetch_options`, :func:`intermixed`;
+    the agent options from ``cli._agent_options``); the command's own options follow, then
+    ``parser.set_defaults(run=...)``."""
+    from ._texts import TEXTS
+
+    words = TEXTS[texts or name]
+    lines = "\n".join(f"  {example}" for example in words.examples)
     parser: argparse.ArgumentParser = commands.add_parser(
-        name, help=help, description=description, formatter_class=HelpLayout,
-        epilog=f"Exit codes: {exits}\n\nExamples:\n{lines}")
+        name, help=words.help, description=words.description, formatter_class=HelpLayout,
+        epilog=f"Exit codes: {words.exits}\n\nExamples:\n{lines}")
     return parser
 
 

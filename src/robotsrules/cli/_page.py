@@ -350,22 +350,7 @@ def add_command(commands: Any) -> None:
     from ._options import add_command as new_command
     from ._options import byte_count, fetch_options, json_option
 
-    page = new_command(
-        commands, "page",
-        help="page-level signals of a response: X-Robots-Tag, meta robots, TDMRep...",
-        description="Read a page's X-Robots-Tag and Robots-Tag, robots meta tags, "
-                    "noai/noimageai, TDMRep and Content-Usage signals and say what they mean "
-                    "for each AGENT and which one decides; list the RSL licences it names and "
-                    "what a pay-per-crawl 402 asks. URL_OR_FILE: an http(s) URL "
-                    "(fetched, with its site's /.well-known/tdmrep.json), a saved HTTP "
-                    "response (curl -i), an HTML file, or '-' (the TDMRep header and meta "
-                    "only); at most the headers and --max-head-bytes of the body are read.",
-        exits="0 done, 2 usage or I/O error.",
-        examples=["robotsrules page https://example.com/article --agent GPTBot",
-                  "curl -si https://example.com/ | robotsrules page - --agent GPTBot "
-                  "--agent Googlebot",
-                  "robotsrules page saved.http --url https://example.com/a --robots "
-                  "robots.txt --agent CCBot --purpose ai-train --json"])
+    page = new_command(commands, "page")
     page.add_argument("source", metavar="URL_OR_FILE")
     add_agent_options(page, "the crawler's product token, e.g. GPTBot")
     page.add_argument("--purpose", action="append", metavar="PURPOSE",

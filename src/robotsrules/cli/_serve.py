@@ -50,15 +50,6 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-_HELP: dict[str, Any] = {
-    "help": "the workbench page: test a robots.txt in the browser",
-    "description": "Serve the site owner's workbench on this computer: paste, upload or fetch "
-                   "a robots.txt, test many URLs for many agents and see the deciding lines "
-                   "and lint findings. Needs pip install 'robotsrules[web]'.",
-    "exits": "0 stopped, 2 usage error or the address cannot be bound, 130 interrupted "
-             "(Ctrl-C), 143 terminated",
-    "examples": ["robotsrules serve --open", "robotsrules serve --port 8080"],
-}
 _OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("--host", {"default": "127.0.0.1", "metavar": "ADDRESS",
                 "help": "the address to listen on (default 127.0.0.1: this computer only; "
@@ -77,7 +68,7 @@ def add_command(commands: Any) -> None:
     """Add ``serve`` to the ``robotsrules`` subcommands."""
     from ._options import add_command as new_command
 
-    serve = new_command(commands, "serve", **_HELP)
+    serve = new_command(commands, "serve")
     for flag, settings in _OPTIONS:
         serve.add_argument(flag, **settings)
     serve.set_defaults(run=_run)

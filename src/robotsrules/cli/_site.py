@@ -314,16 +314,7 @@ def _diff_summary(changes: list[Any]) -> dict[str, Any]:
 
 def add_commands(commands: Any) -> None:
     """Add ``fetch``, ``agents`` and ``diff`` to the ``robotsrules`` subcommands."""
-    fetch = add_command(
-        commands, "fetch",
-        help="fetch the robots.txt that governs URL and show what it means",
-        description="Fetch the robots.txt of URL's origin (no cache): status, outcome, "
-                    "redirects, expiry, size and a summary of the groups; once per --agent "
-                    "(a server may answer each User-Agent differently).",
-        exits="0 fetched (whatever the outcome), 2 usage error.",
-        examples=["robotsrules fetch https://www.python.org/",
-                  "robotsrules fetch --agent GPTBot --agent Googlebot https://example.com/ "
-                  "--json"])
+    fetch = add_command(commands, "fetch")
     add_agent_options(fetch, "product token for the User-Agent header (fetched once per "
                              "agent)")
     json_option(fetch)
@@ -331,19 +322,7 @@ def add_commands(commands: Any) -> None:
     fetch.add_argument("url", metavar="URL", help="any URL of the site")
     fetch.set_defaults(run=_fetch)
 
-    agents = add_command(
-        commands, "agents",
-        help="groups and their agents; may well-known crawlers fetch a URL?",
-        description="List the groups of FILE_OR_URL with their agents and rule counts, then, "
-                    "for a shipped table of well-known crawler tokens (search engines and AI "
-                    "crawlers), what the file says to each (may it fetch URL, which group "
-                    "decides) and, beside it, what the crawler's operator says it does with "
-                    "robots.txt.",
-        exits="0 done, 2 usage or I/O error.",
-        examples=["robotsrules agents examples/robots.txt",
-                  "robotsrules agents https://example.com/ --url /private/x",
-                  "robotsrules agents examples/robots.txt --agent-category ai-training "
-                  "--by-category"])
+    agents = add_command(commands, "agents")
     agents.add_argument("source", metavar="FILE_OR_URL", nargs="?")
     agents.add_argument("--robots", metavar="FILE_OR_URL", help=argparse.SUPPRESS)
     agents.add_argument("--url", default="/", help="the URL or path to ask about (default /)")
@@ -358,17 +337,7 @@ def add_commands(commands: Any) -> None:
     intermixed(agents)
     agents.set_defaults(run=_agents_cmd)
 
-    differ = add_command(
-        commands, "diff",
-        help="the (agent, URL) verdicts that change between two files",
-        description="Compare two versions of a robots.txt: a summary, then every (agent, "
-                    "URL) whose verdict changes, with the lines responsible. Without --urls, "
-                    "URLs are derived from the rules of both files; without --agent, every "
-                    "agent either file names is compared, and '*'.",
-        exits="0 no change, 1 some verdict changes, 2 usage or I/O error.",
-        examples=["robotsrules diff old/robots.txt robots.txt",
-                  "robotsrules diff https://example.com/robots.txt robots.txt --agent GPTBot",
-                  "robotsrules diff old.txt new.txt --urls urls.txt --json"])
+    differ = add_command(commands, "diff")
     differ.add_argument("old", metavar="OLD")
     differ.add_argument("new", metavar="NEW")
     differ.add_argument("--urls", metavar="FILE",

@@ -158,20 +158,7 @@ def _stance_cmd(args: argparse.Namespace, out: TextIO) -> int:
 
 def add_command(commands: Any) -> argparse.ArgumentParser:
     """Add ``stance`` to the CLI's subcommands; returns its parser."""
-    stance = new_command(
-        commands, "stance", help="does the file disallow all, none or some paths for each agent?",
-        description="For each AGENT, whether FILE_OR_URL (a file, '-' or a URL) disallows "
-                    "every path ('all'), none ('none') or some ('some'), decided from the rules "
-                    "alone and exactly as 'check' would answer for every URL; with the lines "
-                    "that decide and example paths.",
-        exits="0 nothing disallowed for any agent, 1 some path disallowed for some agent, 2 "
-              "usage or I/O error. The table form (--robots TABLE or --robots-warc with "
-              "--out): 0 done, 2 usage or I/O error, 130/143 interrupted.",
-        examples=["robotsrules stance examples/robots.txt --agent GPTBot --agent ExampleBot",
-                  "robotsrules stance https://example.com/robots.txt --agent-category "
-                  "ai-training --json",
-                  "robotsrules stance --robots robots.parquet --agent GPTBot --out "
-                  "stances.parquet"])
+    stance = new_command(commands, "stance")
     stance.add_argument("source", metavar="FILE_OR_URL", nargs="*",
                         help="a robots.txt file, '-' or a URL (or --robots TABLE --out FILE "
                              "for a table)")

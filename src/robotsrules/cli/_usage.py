@@ -119,18 +119,7 @@ def add_command(commands: Any) -> None:
     from ._options import add_command as new_command
     from ._options import color_option, fetch_options, intermixed, json_option, mode_option
 
-    usage = new_command(
-        commands, "usage", help="AI usage preferences (Content-Signal, Content-Usage) for URLs",
-        description="For each URL (default /) and each AGENT: may AGENT crawl it, and what "
-                    "does FILE_OR_URL (a file, '-' or a URL) say about using it for search, "
-                    "as AI input, for AI training (Content-Signal names and the IETF aipref "
-                    "categories), with the lines that say so. '-' means nothing is stated.",
-        exits="0 every URL may be crawled by every agent, 1 at least one may not, 2 usage "
-              "or I/O error.",
-        examples=["robotsrules usage examples/robots.txt --agent ExampleBot /",
-                  "robotsrules usage https://example.com/robots.txt --agent GPTBot "
-                  "--agent CCBot / /blog/",
-                  "robotsrules usage robots.txt --agent-category ai-training --json"])
+    usage = new_command(commands, "usage")
     usage.add_argument("source", metavar="FILE_OR_URL", nargs="?")
     usage.add_argument("--robots", metavar="FILE_OR_URL", help=argparse.SUPPRESS)
     add_agent_options(usage, "the crawler's product token")

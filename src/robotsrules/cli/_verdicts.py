@@ -382,20 +382,7 @@ def add_commands(commands: Any) -> None:
     """Add ``check`` and ``explain`` to the ``robotsrules`` subcommands."""
     from ._options import add_command
 
-    check = add_command(
-        commands, "check",
-        help="may AGENT fetch each URL? prints the verdict and the deciding line",
-        description="Print, for each URL and each AGENT, whether AGENT may fetch it and "
-                    "which line decides. Each URL's robots.txt is fetched (and cached) "
-                    "unless --robots names one for all of them.",
-        exits="0 every URL allowed for every agent, 1 some URL disallowed (for any agent), "
-              "2 usage or I/O error (or a bad URL line). A robots.txt that could not be "
-              "fetched means 'disallowed' (RFC 9309 §2.3.1.4); a note on stderr says so.",
-        examples=["robotsrules check --agent ExampleBot https://www.python.org/downloads/",
-                  "robotsrules check --robots examples/robots.txt --agent GPTBot "
-                  "--agent ExampleBot /private/x /a.pdf",
-                  "robotsrules check --robots robots.txt --agent-category ai-training "
-                  "--urls-file urls.txt --json"])
+    check = add_command(commands, "check")
     check.add_argument("--robots", metavar="FILE_OR_URL",
                        help="read this robots.txt (a file, '-' for stdin, or a URL fetched "
                             "once) for every URL instead of fetching each URL's own")
@@ -422,19 +409,7 @@ def add_commands(commands: Any) -> None:
     intermixed(check)  # URLs before and after options
     check.set_defaults(run=_check)
 
-    explain = add_command(
-        commands, "explain",
-        help="show the file with the groups that apply and the line that decides",
-        description="Show FILE_OR_URL (a file, '-' or a URL) with line numbers: '|' marks "
-                    "the groups that apply to AGENT, '>' the deciding line; then the "
-                    "reason, one block per agent.",
-        exits="0 allowed, 1 disallowed (for any agent), 2 usage or I/O error.",
-        examples=["robotsrules explain examples/robots.txt --agent ExampleBot "
-                  "https://example.com/a.pdf",
-                  "robotsrules explain https://example.com/robots.txt --agent GPTBot "
-                  "--agent CCBot /",
-                  "robotsrules explain examples/robots.txt --agent-category ai-training / "
-                  "--json"])
+    explain = add_command(commands, "explain")
     explain.add_argument("source", metavar="FILE_OR_URL", nargs="?")
     explain.add_argument("url", metavar="URL", nargs="?", help="the URL (or /path) to explain")
     explain.add_argument("--robots", metavar="FILE_OR_URL", help=argparse.SUPPRESS)

@@ -297,29 +297,7 @@ def add_command(commands: Any) -> None:
     from ._options import add_command as new_command
     from ._options import color_option, json_option, positive_seconds
 
-    verify = new_command(
-        commands, "verify", help="is a visitor the crawler it claims to be? (address lists, "
-                                 "reverse DNS, signed requests)",
-        description="Verify a visitor by its address: is it in the published address list "
-                    "of the crawler its User-Agent header claims, or does its reverse DNS "
-                    "name lie under the operator's documented names and resolve back to "
-                    "it? Answers verified, not-verified, unverifiable (the operator "
-                    "publishes no evidence, or the header names no known crawler) or "
-                    "unknown (the evidence could not be had: a DNS failure, a list not "
-                    "captured), with every kind of evidence and its outcome. Google's "
-                    "user-triggered-fetchers list and gae.googleusercontent.com names are "
-                    "Google Cloud customers', never Google. Without --user-agent or "
-                    "--agent: whose published list holds the address. Here --user-agent is "
-                    "the header the VISITOR sent (in the commands that fetch, it is the "
-                    "header robotsrules sends).",
-        exits="0 verified (every address, with --file), 1 any other verdict, 2 usage or "
-              "I/O error.",
-        examples=["robotsrules verify 66.249.66.1 --user-agent 'Mozilla/5.0 (compatible; "
-                  "Googlebot/2.1; +http://www.google.com/bot.html)'",
-                  "robotsrules verify 20.171.207.2 --agent GPTBot --no-dns",
-                  "robotsrules verify 66.249.66.1",
-                  "robotsrules verify --file visitors.txt --json",
-                  "robotsrules verify --request request.txt"])
+    verify = new_command(commands, "verify")
     # One synopsis for the three forms (argparse would list every option flat)
     indent = "\n" + " " * len("usage: robotsrules verify ")
     verify.usage = ("%(prog)s (ADDRESS [--user-agent UA | --agent TOKEN] | --file FILE |"
