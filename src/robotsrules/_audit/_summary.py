@@ -157,7 +157,8 @@ def engine_tables(path: str, engine: str = "duckdb", spark: Any = None
     else:
         from ..spark import local_session
 
-        session = spark if spark is not None else local_session("local[1]")
+        session = spark if spark is not None else local_session(
+            "local[1]", **{"spark.sql.shuffle.partitions": "4"})
         session.read.parquet(path).createOrReplaceTempView("requests")
         found = {name: [tuple(row) for row in session.sql(sql).collect()]
                  for name, sql in texts.items()}
