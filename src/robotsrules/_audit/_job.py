@@ -41,7 +41,7 @@ from ._logs import LogReader, Source
 if TYPE_CHECKING:
     import pyarrow as pa
 
-__all__ = ["BATCH_ROWS", "CLIENT_FIELDS", "LogAudit", "audit_logs", "request_schema"]
+__all__ = ["BATCH_ROWS", "CLIENT_FIELDS", "COLUMNS", "LogAudit", "audit_logs", "request_schema"]
 
 BATCH_ROWS = 65_536
 """Rows written at a time."""
@@ -62,39 +62,25 @@ client address a proxy or CDN named (``X-Forwarded-For``'s first address, Cloudf
 ``ClientIP``, Caddy's ``client_ip``), as each format reads it."""
 
 
+COLUMNS = ("time", "day", "client", "host", "method", "url", "status", "bytes", "user_agent",
+           "token", "crawler", "operator", "category", "robots_fetch", "verification",
+           "verdict", "allowed", "line", "rule", "version", "crawl_delay", "reads_crawl_delay",
+           "content_signal", "content_usage", "paid")
+"""The request table's columns, in order (their types: :func:`request_schema`)."""
+
+
 def request_schema() -> pa.Schema:
     """The request table's columns, with the bulk tables' provenance metadata."""
     import pyarrow as pa
 
     from ..bulk import with_provenance
 
-    return with_provenance(pa.schema([
-        pa.field("time", pa.timestamp("us", tz="UTC")),
-        pa.field("day", pa.string()),
-        pa.field("client", pa.string()),
-        pa.field("host", pa.string()),
-        pa.field("method", pa.string()),
-        pa.field("url", pa.string()),
-        pa.field("status", pa.int32()),
-        pa.field("bytes", pa.int64()),
-        pa.field("user_agent", pa.string()),
-        pa.field("token", pa.string()),
-        pa.field("crawler", pa.string()),
-        pa.field("operator", pa.string()),
-        pa.field("category", pa.string()),
-        pa.field("robots_fetch", pa.bool_()),
-        pa.field("verification", pa.string()),
-        pa.field("verdict", pa.string()),
-        pa.field("allowed", pa.bool_()),
-        pa.field("line", pa.int32()),
-        pa.field("rule", pa.string()),
-        pa.field("version", pa.string()),
-        pa.field("crawl_delay", pa.float64()),
-        pa.field("reads_crawl_delay", pa.string()),
-        pa.field("content_signal", pa.string()),
-        pa.field("content_usage", pa.string()),
-        pa.field("paid", pa.bool_()),
-    ]))
+    text, number, flag = pa.string(), pa.int32(), pa.bool_()
+    types = {"time": pa.timestamp("us", tz="UTC"), "status": number, "bytes": pa.int64(),
+             "robots_fetch": flag, "allowed": flag, "line": number,
+             "crawl_delay": pa.float64(), "paid": flag}
+    return with_provenance(pa.schema([pa.field(name, types.get(name, text))
+                                      for name in COLUMNS]))
 
 
 _RAW = ("time", "day", "client", "host", "method", "url", "status", "bytes", "user_agent",
