@@ -171,3 +171,23 @@ def test_the_client_address_behind_a_proxy_and_the_four_answers(tmp_path: Path) 
     with audit_logs(log, site=SITE, robots=ROBOTS.encode()) as audit:  # the proxy's address
         assert {r["verification"] for r in audit.table().to_pylist()} == \
             {"not-verified", "unverifiable"}
+
+
+def test_progress_only_on_a_terminal(tmp_path: Path, robots: str,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    import os
+    import pty
+
+    from robotsrules.cli._logs import _Progress
+
+    log = logs(tmp_path, entry("192.0.2.1", "02/Nov/2026:10:00:00", "/ok", GOOGLEBOT))
+    code, _ = run(["logs", log, "--site", SITE, "--robots", robots, "--no-verify"], b"")
+    assert code == 0 and capsys.readouterr().err == ""  # captured: no progress line
+    main, side = pty.openpty()  # a real terminal
+    with os.fdopen(side, "w") as terminal:
+        progress = _Progress(terminal)
+        assert progress.on
+        progress(1000, 250, 1000)
+    shown = os.read(main, 4096).decode()
+    os.close(main)
+    assert "read 1,000 lines" in shown and "lines/s" in shown and "left" in shown

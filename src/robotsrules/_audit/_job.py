@@ -329,7 +329,9 @@ def audit_logs(
     ``engine``: ``"duckdb"`` (the ``bulk`` extra) or ``"spark"`` (``spark``: a session;
     default: a local one) aggregates the summary. ``directory``: where the request table
     is written (default: a temporary folder, removed by :meth:`LogAudit.close`).
-    ``progress``: called as ``progress(lines_read)`` now and then.
+    ``progress``: called now and then as ``progress(lines, octets, total)``: the lines
+    read, the octets of the files read so far (compressed ones as stored) and their total
+    (``None`` when not known: standard input, a stream).
 
     Raises :class:`~robotsrules.InvalidArgument` for a log or history that cannot be
     opened and for bad options; nothing in a log's content raises: what cannot be read is
@@ -365,16 +367,17 @@ def audit_logs(
         verifier = _Verifier(verify, dns, snapshot)
         claims: LRU[str, _Claim] = LRU(MEMO)
         fetches: list[tuple[datetime.datetime, int]] = []
+        total = _octets(sources) if progress is not None else None
         counts = {"other_requests": 0, "other_hosts": 0, "fetches_left_out": 0}
         with pq.ParquetWriter(raw_path, schema) as writer:
             rows = _Rows(writer, schema, _RAW)
             for number, request in enumerate(reader.read(sources), 1):
                 if progress is not None and number % 65_536 == 0:
-                    progress(reader.tally.lines)
+                    progress(reader.tally.lines, reader.tally.octets, total)
                 _first_pass(request, rows, claims, verifier, fetches, counts, host, side)
             rows.flush()
         if progress is not None:
-            progress(reader.tally.lines)
+            progress(reader.tally.lines, reader.tally.octets, total)
         inforce, left_out = with_fetches(base, fetches)
         counts["fetches_left_out"] += left_out
         judge = Judge(inforce, window=span)
@@ -389,6 +392,23 @@ def audit_logs(
             shutil.rmtree(owned, ignore_errors=True)
         raise
     return LogAudit(table_path, summary, owned)
+
+
+def _octets(sources: list[Source]) -> Optional[int]:
+    """The size of the files to read, or ``None`` when it is not known (a stream, standard
+    input, a file that cannot be looked at: the reader says why)."""
+    total = 0
+    for source in sources:
+        if not isinstance(source, (str, os.PathLike)) or os.fspath(source) == "-":
+            return None
+        try:
+            path = os.fspath(source)
+            total += (sum(os.path.getsize(os.path.join(root, name))
+                          for root, _dirs, names in os.walk(path) for name in names)
+                      if os.path.isdir(path) else os.path.getsize(path))
+        except OSError:
+            return None
+    return total
 
 
 def _sources(logs: Any) -> list[Source]:

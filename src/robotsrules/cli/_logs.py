@@ -6,8 +6,8 @@ Hooked into :mod:`robotsrules.cli` by :func:`add_command`. The job is
 table, one row per crawler request and per robots.txt fetch; the format from the name:
 ``.csv``, ``.json``, ``.jsonl``, ``.parquet``) atomically through :mod:`._writer`, and shows
 the summary as text (every string from the log with its control characters made visible)
-or as JSON (``--json``). A progress line (lines read, lines per second) is shown on
-standard error only when it is a terminal. Exit codes: 0 no violation found, 1 some, 2
+or as JSON (``--json``). A progress line (lines read, lines per second, time left) is
+shown on standard error only when it is a terminal. Exit codes: 0 no violation found, 1 some, 2
 usage or I/O error.
 """
 
@@ -49,18 +49,23 @@ def _out_format(name: str) -> str:
 
 
 class _Progress:
-    """``read N lines, R lines/s`` on standard error, on a terminal only."""
+    """``read N lines, R lines/s, T left`` on standard error, on a terminal only (the time
+    left from the octets read of the files' total: none for standard input)."""
 
     def __init__(self, stream: Optional[TextIO] = None) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.on = self.stream.isatty()
         self.started = time.monotonic()
 
-    def __call__(self, lines: int) -> None:
+    def __call__(self, lines: int, octets: int = 0, total: Optional[int] = None) -> None:
         if not self.on:
             return
         seconds = max(time.monotonic() - self.started, 1e-6)
-        self.stream.write(f"\rread {lines:,} lines, {lines / seconds:,.0f} lines/s")
+        left = ""
+        if total and octets:
+            rest = int(seconds * max(total - octets, 0) / octets)
+            left = f", {rest // 60} min {rest % 60:02d} s left"
+        self.stream.write(f"\rread {lines:,} lines, {lines / seconds:,.0f} lines/s{left}  ")
         self.stream.flush()
 
     def done(self) -> None:
