@@ -191,3 +191,24 @@ def test_progress_only_on_a_terminal(tmp_path: Path, robots: str,
     shown = os.read(main, 4096).decode()
     os.close(main)
     assert "read 1,000 lines" in shown and "lines/s" in shown and "left" in shown
+
+
+def test_dns_verification_once_per_address(tmp_path: Path) -> None:
+    """With DNS on, an address no list holds is verified by forward-confirmed reverse DNS
+    (a real DNS server on loopback), asked once however many requests it made."""
+    pytest.importorskip("dns.resolver")
+    pytest.importorskip("dnslib")
+    from tests.network.dns_server import DnsServer
+
+    zone = ["1.2.0.192.in-addr.arpa. 300 PTR crawl-192-0-2-1.googlebot.com.",
+            "crawl-192-0-2-1.googlebot.com. 300 A 192.0.2.1"]
+    log = logs(tmp_path, *[entry("192.0.2.1", f"02/Nov/2026:10:00:0{s}", f"/p{s}", GOOGLEBOT)
+                           for s in range(5)])
+    with DnsServer(zone) as server:
+        with audit_logs(log, site=SITE, robots=ROBOTS.encode(), dns=server.address) as audit:
+            assert audit.summary["bots"][0]["verification"]["verified"] == 5
+            assert audit.summary["verification"] == "dns"
+            assert audit.summary["totals"]["addresses_checked"] == 1
+        assert server.count("1.2.0.192.in-addr.arpa", "PTR") == 1
+    with audit_logs(log, site=SITE, robots=ROBOTS.encode()) as audit:  # lists only
+        assert audit.summary["bots"][0]["verification"]["not-verified"] == 5

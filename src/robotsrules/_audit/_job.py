@@ -368,7 +368,8 @@ def audit_logs(
         claims: LRU[str, _Claim] = LRU(MEMO)
         fetches: list[tuple[datetime.datetime, int]] = []
         total = _octets(sources) if progress is not None else None
-        counts = {"other_requests": 0, "other_hosts": 0, "fetches_left_out": 0}
+        counts = {"other_requests": 0, "other_hosts": 0, "fetches_left_out": 0,
+                  "addresses_checked": 0}
         with pq.ParquetWriter(raw_path, schema) as writer:
             rows = _Rows(writer, schema, _RAW)
             for number, request in enumerate(reader.read(sources), 1):
@@ -378,6 +379,7 @@ def audit_logs(
             rows.flush()
         if progress is not None:
             progress(reader.tally.lines, reader.tally.octets, total)
+        counts["addresses_checked"] = verifier.asked
         inforce, left_out = with_fetches(base, fetches)
         counts["fetches_left_out"] += left_out
         judge = Judge(inforce, window=span)

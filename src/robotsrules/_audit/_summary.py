@@ -35,7 +35,8 @@ The summary, field by field (``schema`` names this layout; fields are added, nev
     ``violations``, ``caching_allowance``, ``no_file``, ``paid`` (status 402), ``bytes``,
     ``robots_fetches`` (by anyone), ``other_requests`` (lines of no crawler, not
     robots.txt: browsers and the like, counted only), ``other_hosts`` (crawler requests for
-    another host than the site's: verdict ``no-file``).
+    another host than the site's: verdict ``no-file``), ``addresses_checked`` (distinct
+    (address, token) pairs verified: each once, however many requests it made).
 ``days``
     ``[{"day", ...counts}]`` over every crawler, by UTC day.
 ``bots``
@@ -334,6 +335,7 @@ def summarise(path: str, *, engine: str, spark: Any, reader: Any, history: Any, 
     folded = fold(engine_tables(path, engine, spark))
     folded["totals"]["other_requests"] = counts["other_requests"]
     folded["totals"]["other_hosts"] = counts.get("other_hosts", 0)
+    folded["totals"]["addresses_checked"] = counts.get("addresses_checked", 0)
     first = datetime.datetime(1, 1, 1, tzinfo=datetime.timezone.utc)
     return {
         "schema": SCHEMA,
