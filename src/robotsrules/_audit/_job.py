@@ -217,6 +217,37 @@ def _history_of(robots: Any, history: Any, findings: dict[str, Any]) -> History:
     return History([Version(_EPOCH, parse(body), os.path.basename(os.fspath(robots)))])
 
 
+class _Fetches:
+    """The site's own ``/robots.txt`` answers, kept only where they may move the state in
+    force: an answer later than every one kept and read as the last one kept (the fetch
+    policy's outcome), with no version of the history published between them, changes
+    nothing and is not kept; at most :data:`MAX_FETCHES` are kept (the rest counted, left out)."""
+
+    def __init__(self, history: History) -> None:
+        self.history = history
+        self.kept: list[tuple[datetime.datetime, int]] = []
+        self._last: Optional[tuple[datetime.datetime, str]] = None
+        self._latest = _EPOCH  # the latest time of a kept answer
+
+    def add(self, time: datetime.datetime, status: int) -> bool:
+        """Note one answer; ``False`` when it had to be left out (past the bound)."""
+        from ..policy import REDIRECT_STATUSES, outcome_for_status
+
+        if status in REDIRECT_STATUSES:
+            return True  # changes nothing (with_fetches skips it too)
+        outcome = "ok" if status == 304 else outcome_for_status(status)
+        last = self._last
+        if last is not None and last[1] == outcome and time >= last[0] >= self._latest \
+                and self.history.index_at(time) == self.history.index_at(last[0]):
+            return True  # the latest kept answer, read alike, the same version in force
+        if len(self.kept) >= MAX_FETCHES:
+            return False
+        self.kept.append((time, status))
+        self._last = (time, outcome)
+        self._latest = max(self._latest, time)
+        return True
+
+
 class LogAudit:
     """What :func:`audit_logs` found: :attr:`summary` (a JSON-able ``dict``, documented
     field by field in :mod:`robotsrules._audit._summary`) and the request table (one row
@@ -366,7 +397,7 @@ def audit_logs(
         schema = request_schema()
         verifier = _Verifier(verify, dns, snapshot)
         claims: LRU[str, _Claim] = LRU(MEMO)
-        fetches: list[tuple[datetime.datetime, int]] = []
+        fetches = _Fetches(base)
         total = _octets(sources) if progress is not None else None
         counts = {"other_requests": 0, "other_hosts": 0, "fetches_left_out": 0,
                   "addresses_checked": 0}
@@ -380,7 +411,7 @@ def audit_logs(
         if progress is not None:
             progress(reader.tally.lines, reader.tally.octets, total)
         counts["addresses_checked"] = verifier.asked
-        inforce, left_out = with_fetches(base, fetches)
+        inforce, left_out = with_fetches(base, fetches.kept)
         counts["fetches_left_out"] += left_out
         judge = Judge(inforce, window=span)
         table_path = os.path.join(folder, "requests.parquet")
@@ -430,7 +461,7 @@ def _hours(value: Any) -> float:
 
 
 def _first_pass(request: Request, rows: _Rows, claims: LRU[str, _Claim], verifier: _Verifier,
-                fetches: list[tuple[datetime.datetime, int]], counts: dict[str, int],
+                fetches: _Fetches, counts: dict[str, int],
                 host: str, side: str) -> None:
     path = _path_of(request.target)
     robots_fetch = path == "/robots.txt"
@@ -440,9 +471,7 @@ def _first_pass(request: Request, rows: _Rows, claims: LRU[str, _Claim], verifie
         return
     ours = _same_host(request.host, host)
     if robots_fetch and ours and request.status is not None:
-        if len(fetches) < MAX_FETCHES:
-            fetches.append((request.time, request.status))
-        else:
+        if not fetches.add(request.time, request.status):
             counts["fetches_left_out"] += 1
     if claim is not None and not ours:
         counts["other_hosts"] += 1
