@@ -470,9 +470,9 @@ def _first_pass(request: Request, rows: _Rows, claims: LRU[str, _Claim], verifie
         counts["other_requests"] += 1
         return
     ours = _same_host(request.host, host)
-    if robots_fetch and ours and request.status is not None:
-        if not fetches.add(request.time, request.status):
-            counts["fetches_left_out"] += 1
+    if robots_fetch and ours and request.status is not None \
+            and not fetches.add(request.time, request.status):
+        counts["fetches_left_out"] += 1
     if claim is not None and not ours:
         counts["other_hosts"] += 1
     address = request.client if side == "client" else request.forwarded
