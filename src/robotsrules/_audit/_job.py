@@ -218,34 +218,56 @@ def _history_of(robots: Any, history: Any, findings: dict[str, Any]) -> History:
 
 
 class _Fetches:
-    """The site's own ``/robots.txt`` answers, kept only where they may move the state in
-    force: an answer later than every one kept and read as the last one kept (the fetch
-    policy's outcome), with no version of the history published between them, changes
-    nothing and is not kept; at most :data:`MAX_FETCHES` are kept (the rest counted, left out)."""
+    """The site's own ``/robots.txt`` answers, written to a Parquet file as they come, then
+    read back in time order (DuckDB sorts on disk) and kept only where they may move the
+    state in force: an answer read as the one before it (the fetch policy's outcome), with
+    no version of the history published between them, changes nothing and is left out. At
+    most :data:`MAX_FETCHES` are kept (the rest counted, left out)."""
 
-    def __init__(self, history: History) -> None:
+    def __init__(self, history: History, path: str, writer: Any) -> None:
+        import pyarrow as pa
+
         self.history = history
-        self.kept: list[tuple[datetime.datetime, int]] = []
-        self._last: Optional[tuple[datetime.datetime, str]] = None
-        self._latest = _EPOCH  # the latest time of a kept answer
+        self.path = path
+        schema = pa.schema([pa.field("time", pa.timestamp("us", tz="UTC")),
+                            pa.field("status", pa.int32())])
+        self.rows = _Rows(writer(path, schema), schema, ("time", "status"))
 
-    def add(self, time: datetime.datetime, status: int) -> bool:
-        """Note one answer; ``False`` when it had to be left out (past the bound)."""
+    def add(self, time: datetime.datetime, status: int) -> None:
+        self.rows.add({"time": time, "status": status})
+
+    def kept(self) -> tuple[list[tuple[datetime.datetime, int]], int]:
+        """The answers that may move the state, in time order, and how many were left out
+        past the bound."""
+        import duckdb
+
         from ..policy import REDIRECT_STATUSES, outcome_for_status
 
-        if status in REDIRECT_STATUSES:
-            return True  # changes nothing (with_fetches skips it too)
-        outcome = "ok" if status == 304 else outcome_for_status(status)
-        last = self._last
-        if last is not None and last[1] == outcome and time >= last[0] >= self._latest \
-                and self.history.index_at(time) == self.history.index_at(last[0]):
-            return True  # the latest kept answer, read alike, the same version in force
-        if len(self.kept) >= MAX_FETCHES:
-            return False
-        self.kept.append((time, status))
-        self._last = (time, outcome)
-        self._latest = max(self._latest, time)
-        return True
+        self.rows.flush()
+        self.rows.writer.close()
+        kept: list[tuple[datetime.datetime, int]] = []
+        left_out = 0
+        last: Optional[tuple[datetime.datetime, str]] = None
+        with duckdb.connect() as con:
+            con.execute("SET TimeZone = 'UTC'")
+            ordered = con.read_parquet(self.path).order("time, status")  # with_fetches' order
+            method = getattr(ordered, "to_arrow_reader", None) or ordered.fetch_record_batch
+            reader = method(BATCH_ROWS)
+            for batch in reader:
+                for time, status in zip(batch.column("time").to_pylist(),
+                                        batch.column("status").to_pylist()):
+                    if status in REDIRECT_STATUSES:
+                        continue  # changes nothing (with_fetches skips it too)
+                    outcome = "ok" if status == 304 else outcome_for_status(status)
+                    if last is not None and last[1] == outcome and \
+                            self.history.index_at(time) == self.history.index_at(last[0]):
+                        continue
+                    if len(kept) >= MAX_FETCHES:
+                        left_out += 1
+                        continue
+                    kept.append((time, status))
+                    last = (time, outcome)
+        return kept, left_out
 
 
 class LogAudit:
@@ -397,7 +419,7 @@ def audit_logs(
         schema = request_schema()
         verifier = _Verifier(verify, dns, snapshot)
         claims: LRU[str, _Claim] = LRU(MEMO)
-        fetches = _Fetches(base)
+        fetches = _Fetches(base, os.path.join(folder, "fetches.parquet"), pq.ParquetWriter)
         total = _octets(sources) if progress is not None else None
         counts = {"other_requests": 0, "other_hosts": 0, "fetches_left_out": 0,
                   "addresses_checked": 0}
@@ -411,7 +433,9 @@ def audit_logs(
         if progress is not None:
             progress(reader.tally.lines, reader.tally.octets, total)
         counts["addresses_checked"] = verifier.asked
-        inforce, left_out = with_fetches(base, fetches.kept)
+        answers, left_out = fetches.kept()
+        counts["fetches_left_out"] += left_out
+        inforce, left_out = with_fetches(base, answers)
         counts["fetches_left_out"] += left_out
         judge = Judge(inforce, window=span)
         table_path = os.path.join(folder, "requests.parquet")
@@ -470,9 +494,8 @@ def _first_pass(request: Request, rows: _Rows, claims: LRU[str, _Claim], verifie
         counts["other_requests"] += 1
         return
     ours = _same_host(request.host, host)
-    if robots_fetch and ours and request.status is not None \
-            and not fetches.add(request.time, request.status):
-        counts["fetches_left_out"] += 1
+    if robots_fetch and ours and request.status is not None:
+        fetches.add(request.time, request.status)
     if claim is not None and not ours:
         counts["other_hosts"] += 1
     address = request.client if side == "client" else request.forwarded
