@@ -239,34 +239,28 @@ class _Fetches:
     def kept(self) -> tuple[list[tuple[datetime.datetime, int]], int]:
         """The answers that may move the state, in time order, and how many were left out
         past the bound."""
-        import duckdb
-
         from ..policy import REDIRECT_STATUSES, outcome_for_status
+        from ._summary import in_order
 
         self.rows.flush()
         self.rows.writer.close()
         kept: list[tuple[datetime.datetime, int]] = []
         left_out = 0
         last: Optional[tuple[datetime.datetime, str]] = None
-        with duckdb.connect() as con:
-            con.execute("SET TimeZone = 'UTC'")
-            ordered = con.read_parquet(self.path).order("time, status")  # with_fetches' order
-            method = getattr(ordered, "to_arrow_reader", None) or ordered.fetch_record_batch
-            reader = method(BATCH_ROWS)
-            for batch in reader:
-                for time, status in zip(batch.column("time").to_pylist(),
-                                        batch.column("status").to_pylist()):
-                    if status in REDIRECT_STATUSES:
-                        continue  # changes nothing (with_fetches skips it too)
-                    outcome = "ok" if status == 304 else outcome_for_status(status)
-                    if last is not None and last[1] == outcome and \
-                            self.history.index_at(time) == self.history.index_at(last[0]):
-                        continue
-                    if len(kept) >= MAX_FETCHES:
-                        left_out += 1
-                        continue
-                    kept.append((time, status))
-                    last = (time, outcome)
+        for batch in in_order(self.path, "time, status", BATCH_ROWS):  # with_fetches' order
+            for time, status in zip(batch.column("time").to_pylist(),
+                                    batch.column("status").to_pylist()):
+                if status in REDIRECT_STATUSES:
+                    continue  # changes nothing (with_fetches skips it too)
+                outcome = "ok" if status == 304 else outcome_for_status(status)
+                if last is not None and last[1] == outcome and \
+                        self.history.index_at(time) == self.history.index_at(last[0]):
+                    continue
+                if len(kept) >= MAX_FETCHES:
+                    left_out += 1
+                    continue
+                kept.append((time, status))
+                last = (time, outcome)
         return kept, left_out
 
 

@@ -78,10 +78,11 @@ of it).
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Optional
 
-__all__ = ["DIALECTS", "MAX_BOTS", "QUERIES", "SCHEMA", "engine_tables", "fold", "summarise"]
+__all__ = ["DIALECTS", "MAX_BOTS", "QUERIES", "SCHEMA", "engine_tables", "fold", "in_order",
+           "summarise"]
 
 SCHEMA = "robotsrules-log-audit/1"
 MAX_BOTS = 1000
@@ -165,6 +166,19 @@ def engine_tables(path: str, engine: str = "duckdb", spark: Any = None
                  for name, sql in texts.items()}
     return {name: sorted((_plain(row) for row in rows), key=_key)
             for name, rows in found.items()}
+
+
+def in_order(path: str, order: str, rows: int) -> Iterator[Any]:
+    """The Parquet file at ``path`` in record batches of ``rows``, sorted by ``order`` (SQL),
+    by DuckDB: on disk past its memory limit, never whole in Python."""
+    import duckdb
+
+    with duckdb.connect() as con:
+        con.execute("SET TimeZone = 'UTC'")
+        ordered = con.read_parquet(path).order(order)
+        # DuckDB 2 renamed fetch_record_batch (1.x) to to_arrow_reader.
+        method = getattr(ordered, "to_arrow_reader", None) or ordered.fetch_record_batch
+        yield from method(rows)
 
 
 def _plain(row: tuple[Any, ...]) -> tuple[Any, ...]:
