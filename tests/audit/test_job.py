@@ -125,3 +125,14 @@ def test_crawl_delay_is_judged_only_for_crawlers_that_read_it(tmp_path: Path) ->
                                "too_fast": 2, "kept": False}
     assert bots["Googlebot"]["reads"] == "no"
     assert bots["Googlebot"]["judged"] is False and bots["Googlebot"]["kept"] is None
+
+
+def test_a_strangers_long_token_and_url_are_cut_in_the_summary(tmp_path: Path) -> None:
+    token = "Evil" + "x" * 20_000
+    log = write(tmp_path, [line("192.0.2.1", "02/Nov/2026:10:00:00", "/private/" + "y" * 30_000,
+                                200, token)])
+    with audit_logs(log, site="https://example.com", robots=ROBOTS, verify=False) as audit:
+        [bot] = audit.summary["bots"]
+        assert bot["token"] == token[:200]
+        assert len(bot["violations"][0]["examples"][0]["url"]) == 1000
+        assert len(audit.table().column("url")[0].as_py()) == 30_009  # the table keeps it

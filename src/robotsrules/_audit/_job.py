@@ -49,6 +49,8 @@ MEMO = 65_536
 """Distinct User-Agent headers, and distinct (address, token) pairs, remembered."""
 MAX_FETCHES = 1_000_000
 """The site's own ``/robots.txt`` answers noted, at most (later ones: counted, not used)."""
+MAX_TOKEN = 200
+"""A product token's characters kept (a stranger's header may hold a token of 60 KiB)."""
 _EPOCH = datetime.datetime(1, 1, 1, tzinfo=datetime.timezone.utc)
 
 Engine = Literal["duckdb", "spark"]
@@ -113,7 +115,7 @@ def _claim_of(user_agent: Optional[str], memo: LRU[str, _Claim]) -> Optional[_Cl
             token = product_token(user_agent)
         except (ValueError, TypeError):
             token = "*"
-        token = token.split("/", 1)[0]
+        token = token.split("/", 1)[0][:MAX_TOKEN]
         if token == "*" or not token:
             claim = _NO_CLAIM
         else:

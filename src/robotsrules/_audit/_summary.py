@@ -64,7 +64,8 @@ count), ``paid`` (402 answers, counted apart), ``robots_fetches``.
 
 A violation entry: ``status`` (``violation``, or ``caching-allowance``: disallowed by a
 file younger than the window, reported apart), ``line`` and ``rule`` (the deciding line of
-the file in force), ``count``, ``examples`` (``[{"time", "url"}]``, the first three).
+the file in force), ``count``, ``examples`` (``[{"time", "url"}]``, the first three; a URL
+cut to :data:`MAX_URL` characters). A token is cut to 200 characters.
 
 ``crawl_delay``: ``reads`` (the registry's "reads crawl-delay": ``yes``, ``no``,
 ``unknown``), ``delay`` (the longest Crawl-delay, in seconds, a file in force asked of it;
@@ -89,6 +90,8 @@ MAX_BOTS = 1000
 MAX_VIOLATIONS = 20
 MAX_USAGE = 10
 EXAMPLES = 3
+MAX_URL = 1000
+"""Characters of an example URL kept in the summary (the table keeps it whole)."""
 VERIFICATIONS = ("verified", "not-verified", "unverifiable", "unknown", "not-checked")
 VERDICTS = ("allowed", "violation", "caching-allowance", "no-file")
 
@@ -274,7 +277,8 @@ def fold(tables: Mapping[str, list[tuple[Any, ...]]]) -> dict[str, Any]:
     totals["bots"] = len(bots)
     examples: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for token, verdict, line, us, url in tables["examples"]:
-        examples.setdefault((token, verdict, line), []).append({"time": _time(us), "url": url})
+        examples.setdefault((token, verdict, line), []).append(
+            {"time": _time(us), "url": url[:MAX_URL] if url else url})
     violations: dict[str, list[dict[str, Any]]] = {}
     for token, verdict, line, rule, n in tables["violations"]:
         violations.setdefault(token, []).append({
