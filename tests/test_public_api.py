@@ -27,6 +27,7 @@ PUBLIC = {
     "Evidence", "Verification", "verify",
     "KeyDirectories", "SeenSignatures", "verify_request",
     "Signer", "SigningKey",
+    "LogAudit", "audit_logs",
 }
 
 

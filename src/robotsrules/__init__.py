@@ -44,6 +44,7 @@ from .useragent import product_token
 sys.modules.setdefault(f"{__name__}._stance", _stance)
 
 if TYPE_CHECKING:  # the lazy names below, for type checkers
+    from ._audit import LogAudit, audit_logs
     from ._fetch._fetcher import afetch, fetch
     from ._fetch._robotscache import AsyncRobotsCache, RobotsCache
     from ._identity import (
@@ -112,6 +113,9 @@ _LAZY = {
     # a key is made or read, not by these names.
     "Signer": "_identity._httpsig",
     "SigningKey": "_identity._httpsig",
+    # The log audit (issue 37): pyarrow and DuckDB (the 'bulk' extra) when it runs.
+    "LogAudit": "_audit",
+    "audit_logs": "_audit",
 }
 
 
@@ -157,6 +161,7 @@ __all__ = [
     "LicenseLink",
     "LicenseTerms",
     "Line",
+    "LogAudit",
     "MissingExtra",
     "Mode",
     "Pace",
@@ -184,6 +189,7 @@ __all__ = [
     "Verification",
     "afetch",
     "agent_tokens",
+    "audit_logs",
     "combine",
     "fetch",
     "lint",

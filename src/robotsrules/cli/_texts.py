@@ -217,6 +217,25 @@ TEXTS: Final[dict[str, Texts]] = {
                   "robotsrules verify --file visitors.txt --json",
                   "robotsrules verify --request request.txt"),
     ),
+    "logs": Texts(
+        help="audit access logs: which crawlers came, were they who they claimed, did they "
+             "obey the robots.txt in force?",
+        description="Read access logs (Apache and nginx common/combined and their vhost "
+                    "variants, nginx JSON, Caddy, Cloudflare Logpush, CloudFront, ALB; plain, "
+                    "gzip, bzip2, zstd; files, folders, '-' for standard input) and judge "
+                    "every crawler request against the robots.txt in force at its time: a "
+                    "violation only if every version in force during the window before it "
+                    "(RFC 9309 §2.4: 24 hours) disallows it; one disallowed only by a younger "
+                    "file is 'within the caching allowance'. Addresses are verified against "
+                    "the operators' published lists (--dns adds reverse DNS). Crawl-delay is "
+                    "judged only for crawlers whose operator says they read it.",
+        exits="0 no violation found, 1 some, 2 usage or I/O error.",
+        examples=("robotsrules logs access.log --site https://example.com --robots robots.txt",
+                  "robotsrules logs /var/log/nginx/ --site https://example.com "
+                  "--robots-history robots-history/ --out requests.parquet",
+                  "zcat access.log.gz | robotsrules logs - --site https://example.com "
+                  "--robots https://example.com/robots.txt --json"),
+    ),
     "crawlers": Texts(
         help="the crawlers' published address lists: refresh them",
         description="The operators' published address lists of their crawlers, as the "
