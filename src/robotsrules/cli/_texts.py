@@ -233,7 +233,7 @@ TEXTS: Final[dict[str, Texts]] = {
         examples=("robotsrules logs access.log --site https://example.com --robots robots.txt",
                   "robotsrules logs /var/log/nginx/ --site https://example.com "
                   "--robots-history robots-history/ --out requests.parquet",
-                  "zcat access.log.gz | robotsrules logs - --site https://example.com "
+                  "robotsrules logs access.log.gz --site https://example.com "
                   "--robots https://example.com/robots.txt --json"),
     ),
     "crawlers": Texts(
