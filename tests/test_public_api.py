@@ -25,6 +25,7 @@ PUBLIC = {
     "LicenseAnswer", "LicenseDocument", "LicenseTerms", "parse_license",
     "LicenseLink", "PagePriced", "Pricing",
     "Evidence", "Verification", "verify",
+    "AgentChoice", "GenerateError", "GeneratePolicy", "Generated", "generate",
 }
 
 
