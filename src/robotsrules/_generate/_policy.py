@@ -63,6 +63,12 @@ def canonical_path(path: str) -> str:
     if not path.startswith("/"):
         raise GenerateError(f"path {path!r} does not start with '/': robots.txt rules are "
                             "URL paths (write '/' + the path)")
+    if path.startswith("//"):
+        raise GenerateError(f"path {path[:40]!r} starts with '//', which URL readers such as "
+                            "urllib.robotparser take for a host name: write it with one '/'")
+    if "#" in path or "%23" in path.upper():
+        raise GenerateError(f"path {path[:40]!r} holds '#': urllib.robotparser decodes '%23' "
+                            "and cuts the path there, so no rule can name it for every reader")
     octets = path.encode("utf-8", "surrogateescape")
     out: list[str] = []
     index = 0

@@ -44,6 +44,7 @@ READINGS: Final[Mapping[Mode, str]] = {"google": "Google's reading",
 """The readings every generated file is proven under, with the words a refusal uses."""
 
 _MARK: Final = "# [robotsrules generate] "
+_ORIGIN: Final = "https://example.com"  # the sample paths are asked of a site
 _RULE_KEYS: Final = frozenset({"user-agent", "allow", "disallow", "crawl-delay", "request-rate",
                                "content-signal", "content-usage"})
 
@@ -354,7 +355,8 @@ def _samples(resolved: _Resolved, old: Optional[RobotsTxt]) -> list[str]:
     every = [*resolved.site_wide, *(p for _, c in resolved.tokens.values() for p in c.paths),
              *(resolved.star.paths if resolved.star else ())]
     for path in every:
-        paths.update({path, path + "x", path[:-1] or "/", path.rsplit("/", 1)[0] + "/"})
+        shorter = path[:-3] if path[-3:-2] == "%" else path[:-1]  # never half an escape
+        paths.update({path, path + "x", shorter or "/", path.rsplit("/", 1)[0] + "/"})
     if old is not None:
         paths.update(sample_urls(old))
     paths.discard("/robots.txt")  # always allowed (RFC 9309 §2.2.2)
@@ -382,8 +384,9 @@ def _prove(resolved: _Resolved, source: str, text: str, agents: Sequence[str],
         for agent in agents:
             was, now = old.for_agent(agent), new.for_agent(agent)
             for url in urls:
-                before, verdict = was.allowed(url), now.explain(url)
-                want = _expected(resolved, agent, match_target(url), before)
+                full = _ORIGIN + url  # a path alone starting '//' would name a host
+                before, verdict = was.allowed(full), now.explain(full)
+                want = _expected(resolved, agent, match_target(full), before)
                 if verdict.allowed != want:
                     cause = f" (line {verdict.rule})" if verdict.rule else ""
                     raise GenerateError(
@@ -393,7 +396,7 @@ def _prove(resolved: _Resolved, source: str, text: str, agents: Sequence[str],
                 if mode == "google":
                     rows.append(Row(agent, url, before, verdict.allowed))
                     if want and (resolved.signals or resolved.labels):
-                        _prove_usage(resolved, new, agent, url)
+                        _prove_usage(resolved, new, agent, full)
     google = parse(text)
     for agent, seconds in resolved.delays.items():
         if google.crawl_delay(agent) != seconds:
