@@ -63,6 +63,8 @@ OPTIONAL = {
     "dns": {"robotsrules._identity._dns"},
     # zstd-compressed access logs (issue 37) before Python 3.14's compression.zstd.
     "backports": {"robotsrules._audit._logs"},
+    # TOML policy files of `generate` before Python 3.11's tomllib (issue 40).
+    "tomli": {"robotsrules.cli._generate"},
 }
 
 
