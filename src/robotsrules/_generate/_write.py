@@ -28,7 +28,7 @@ from typing import Final, NamedTuple, Optional
 
 from .._diff import sample_urls
 from .._rules._urls import match_target
-from .._tables._crawlers import category_tokens, resolve_category
+from .._tables._crawlers import category_tokens, crawler_for, resolve_category
 from .._tables._purposes import AIPREF_REVISION, CONTENT_SIGNALS, CURRENT_CATEGORIES, revision
 from ..errors import GenerateError, RobotsError
 from ..linter import Diagnostic, lint
@@ -165,6 +165,7 @@ def _resolve(policy: GeneratePolicy) -> _Resolved:
             from_category.setdefault(key, category)
     star: Optional[AgentChoice] = None
     named: dict[str, AgentChoice] = {}
+    named_first: dict[str, str] = {}
     for raw, choice in policy.agents:
         token = check_token(raw)
         checked = choice.checked()
@@ -174,8 +175,9 @@ def _resolve(policy: GeneratePolicy) -> _Resolved:
         named[key] = checked
         if token == "*":
             star = checked
-        else:
-            tokens[key] = (token, checked)
+        else:  # the first spelling given is the one written
+            tokens[key] = (named_first.get(key, token), checked)
+            named_first.setdefault(key, token)
     delays: dict[str, float] = {}
     for raw, seconds in policy.crawl_delays:
         token = check_token(raw)
@@ -237,32 +239,36 @@ def _records(resolved: _Resolved) -> list[list[str]]:
     """Tokens with the same lines share a record; a record whose token is inside another
     record's token comes after it (the legacy reading takes the first record whose token
     is a substring of the crawler's name)."""
-    by_lines: dict[tuple[tuple[str, ...], Optional[float]], list[str]] = {}
+    by_lines: dict[tuple[tuple[str, ...], Optional[float], str], list[str]] = {}
     order = {"block": 0, "block-paths": 1, "allow-paths": 2, "allow": 3}
     for key, (token, choice) in sorted(resolved.tokens.items(),
                                        key=lambda item: (order[item[1][1].action], item[0])):
         lines = tuple(_rules(choice, resolved.site_wide))
-        by_lines.setdefault((lines, resolved.delays.get(key)), []).append(token)
+        # a usage-control token (Google-Extended) never shares a group with a crawler: its
+        # rules would then stop the crawler's fetching too (lint R212)
+        entry = crawler_for(token)
+        alone = key if entry is not None and entry.trigger == "control-token" else ""
+        by_lines.setdefault((lines, resolved.delays.get(key), alone), []).append(token)
     records = list(by_lines.items())
 
     def captures(later: list[str], earlier: list[str]) -> bool:
         return any(a.lower() in b.lower() and a.lower() != b.lower()
                    for a in later for b in earlier)
 
-    ordered: list[tuple[tuple[tuple[str, ...], Optional[float]], list[str]]] = []
+    ordered: list[tuple[tuple[tuple[str, ...], Optional[float], str], list[str]]] = []
     pending = records[:]
     while pending:
         ready = [r for r in pending if not any(captures(r[1], other[1])
                                                for other in pending if other is not r)]
         if not ready:  # a circle between merged records: one record per token, longest first
-            ordered = [((lines, delay), [token]) for (lines, delay), tokens in records
-                       for token in tokens]
+            ordered = [((lines, delay, token), [token])
+                       for (lines, delay, _alone), tokens in records for token in tokens]
             ordered.sort(key=lambda r: -len(r[1][0]))
             break
         ordered.append(ready[0])
         pending.remove(ready[0])
     result = []
-    for (_lines, delay), tokens in ordered:
+    for (_lines, delay, _alone), tokens in ordered:
         choice = resolved.tokens[tokens[0].lower()][1]
         result.append(_group(tokens, choice, delay, resolved))
     return result
