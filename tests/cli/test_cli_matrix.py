@@ -54,6 +54,7 @@ EXITS: dict[str, tuple[int, ...]] = {
     "check": (0, 1, 2), "explain": (0, 1, 2), "diff": (0, 1, 2), "lint": (0, 1, 2, 3),
     "agents": (0, 2), "fetch": (0, 2), "report": (0, 2), "bulk": (0, 2), "usage": (0, 1, 2),
     "page": (0, 2), "stance": (0, 1, 2), "license": (0, 1, 2), "verify": (0, 1, 2),
+    "generate": (0, 2),
 }
 # Where each command takes a FILE_OR_URL (or a file) and the rest of a valid command line.
 COMMANDS: dict[str, Sequence[str]] = {
@@ -98,6 +99,11 @@ COMMANDS: dict[str, Sequence[str]] = {
     "verify --file": ("verify", "--file", "{}", "--no-dns", "--agent", "GPTBot"),
     "verify --file --json": ("verify", "--file", "{}", "--no-dns", "--json"),
     "verify ADDRESS": ("verify", "{}", "--no-dns", "--user-agent", "GPTBot/1.0"),
+    # generate merges into an owner's file and reads a JSON or TOML policy (issue 40)
+    "generate --from": ("generate", "--from", "{}", "--block", "GPTBot", "--disallow-path",
+                        "/private/"),
+    "generate --from --json": ("generate", "--from", "{}", "--usage", "ai-train=n", "--json"),
+    "generate --policy": ("generate", "--policy", "{}", "--block", "GPTBot"),
 }
 FORMS = ("file", "stdin", "http", "http-hostile", "http-500", "closed-port", "missing",
          "directory", "binary", "latin1", "hostile", "empty", "odd-url", "huge")
@@ -275,6 +281,8 @@ ENDLESS: dict[str, Sequence[str]] = {
     "diff": ("diff", "{}", EXAMPLE),
     "diff --urls": ("diff", EXAMPLE, EXAMPLE, "--urls", "{}"),
     "license": ("license", "{}", "/x"),
+    "generate --from": ("generate", "--from", "{}", "--block", "GPTBot"),
+    "generate --policy": ("generate", "--policy", "{}"),
 }
 FEED = {"pipe": HOSTILE.replace(b"\n\n", b"\n") + b"\n/x\n", "file": b""}
 

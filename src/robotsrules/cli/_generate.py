@@ -8,14 +8,16 @@ proves it; the file goes to standard output, or to ``--out FILE`` (written besid
 renamed, so a refused or failed run leaves the old file whole). The proof (the verdict
 table in Google's reading, the lint findings, the notes, and with ``--from`` the verdict
 changes as ``diff`` shows them) goes to standard output with ``--out``, else to standard
-error; ``--json`` prints all of it as one object on standard output. Exit codes: 0 written,
-2 usage or I/O error, or a choice no file can express (one line says why).
+error, each line starting ``robotsrules:``; ``--json`` prints all of it as one object on
+standard output. Exit codes: 0 written, 2 usage or I/O error, or a choice no file can
+express (one line says why).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import os
 import re
@@ -221,14 +223,16 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             report["diff"] = changes_json(changes)
         out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         return 0
-    proof = out if args.out else sys.stderr
-    if not args.out:
-        out.write(made.text)
-        out.flush()
+    proof = out if args.out else io.StringIO()
     _table(made, proof)
     if changes is not None:
         proof.write("\nwhat the merge changes:\n")
         changes_table(changes, proof)
+    if not args.out:  # the file on standard output, its proof on standard error
+        out.write(made.text)
+        out.flush()
+        for line in proof.getvalue().splitlines():  # each error line names the program
+            sys.stderr.write(f"robotsrules: {line}\n")
     return 0
 
 
