@@ -223,12 +223,14 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             report["diff"] = changes_json(changes)
         out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         return 0
-    proof = out if args.out else io.StringIO()
+    proof = io.StringIO()
     _table(made, proof)
     if changes is not None:
         proof.write("\nwhat the merge changes:\n")
         changes_table(changes, proof)
-    if not args.out:  # the file on standard output, its proof on standard error
+    if args.out:
+        out.write(proof.getvalue())
+    else:  # the file on standard output, its proof on standard error
         out.write(made.text)
         out.flush()
         for line in proof.getvalue().splitlines():  # each error line names the program
