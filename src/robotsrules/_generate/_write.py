@@ -322,6 +322,7 @@ def _merged(resolved: _Resolved, policy: GeneratePolicy, old: RobotsTxt, text: s
     after: dict[int, list[str]] = {}
     starts = sorted(group.line for group in old.groups)
     kept_star = False
+    have: dict[str, set[str]] = {}
     for group in old.groups:
         gone = [n for n, agent in zip(group.agent_lines, group.agents) if agent in chosen]
         if len(gone) == len(group.agent_lines):
@@ -331,10 +332,18 @@ def _merged(resolved: _Resolved, policy: GeneratePolicy, old: RobotsTxt, text: s
             continue
         commented.update(gone)
         kept_star = kept_star or "*" in group.agents
-        have = {rule.pattern for rule in group.rules if rule.directive == "disallow"}
-        extra = [f"Disallow: {p}" for p in resolved.site_wide if p not in have]
+        # Google merges the groups naming one agent: a line one of them has (or was given)
+        # is not written again (lint R302); the legacy reading reads only the first.
+        agents = [a for a in group.agents if a not in chosen]
+        for agent in agents:
+            have.setdefault(agent, set()).update(
+                f"Disallow: {r.pattern}" for r in group.rules if r.directive == "disallow")
+        wanted = [f"Disallow: {p}" for p in resolved.site_wide]
         if not _closed(group):  # where nothing may be fetched no preference applies (R606)
-            extra += _usage_lines(resolved)
+            wanted += _usage_lines(resolved)
+        extra = [line for line in wanted if not all(line in have[a] for a in agents)]
+        for agent in agents:
+            have[agent].update(extra)
         if "*" in group.agents and resolved.delays.get("*") is not None:
             extra.append(f"Crawl-delay: {_seconds(resolved.delays['*'])}")
         if extra:
