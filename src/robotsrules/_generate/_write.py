@@ -353,7 +353,7 @@ def _merged(resolved: _Resolved, policy: GeneratePolicy, old: RobotsTxt, text: s
     for number, line in enumerate(lines, 1):
         out.append(_MARK + line if number in commented else line)
         out.extend(after.get(number, ()))
-    blocks = [[f"{_MARK}the groups below were added; lines marked above were moved here."]]
+    blocks = [[f"{_MARK}the groups below were added (a token marked above has its own)."]]
     if not kept_star:
         blocks.append(_star_group(resolved))
     blocks += _records(resolved)
