@@ -238,61 +238,64 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+_DESCRIPTION = (
+    "Write a robots.txt from your choices: block or allow crawlers by token or by registry "
+    "category, close paths to every crawler, state AI usage preferences, crawl delays, "
+    "sitemaps and an RSL licence. Each group repeats what it needs of the * group; the file "
+    "is read back in Google's reading, RFC 9309's and the legacy reading and every verdict "
+    "compared with the choices. A choice no file can express so is refused with one line "
+    "saying why.")
+_EXAMPLES = (
+    "robotsrules generate --block-category ai-training --usage ai-train=n",
+    "robotsrules generate --block GPTBot --disallow-path /private/ "
+    "--sitemap https://example.com/sitemap.xml --out robots.txt",
+    "robotsrules generate --from robots.txt --block-category ai-training --out robots.txt",
+    "robotsrules generate --policy policy.toml --json")
+_REPEAT = " (repeatable)"
+# The options, as a table: (flag, metavar, value type or None, repeatable, help).
+_OPTIONS: tuple[tuple[str, str, Any, bool, str], ...] = (
+    ("--block", "TOKEN", None, True, "a crawler token that may fetch nothing"),
+    ("--allow", "TOKEN", None, True,
+     "a crawler token that may fetch everything, the --disallow-path paths too"),
+    ("--block-category", "NAME", None, True, "block every token of a crawler registry "
+     "category: ai-training, search, ai-search, user-triggered, ..."),
+    ("--allow-category", "NAME", None, True, "allow every token of a registry category (a "
+     "token in a blocked category too stays blocked)"),
+    ("--disallow-path", "PATH", None, True, "a path prefix no crawler may fetch but the "
+     "--allow ones ('$', '*', spaces and non-ASCII are percent-encoded)"),
+    ("--usage", "PURPOSE=y|n", _usage, True, "a usage preference (search, ai-input, "
+     "ai-train, train-ai), written as Content-Signal and Content-Usage lines in every group"),
+    ("--crawl-delay", "TOKEN=SECONDS", _delay, True, "seconds between requests asked of a "
+     "token ('*' for the rest); Google's crawlers ignore it"),
+    ("--sitemap", "URL", None, True, "a Sitemap line"),
+    ("--license", "URL", None, False, "an RSL licence document's URL (a License line)"),
+    ("--policy", "FILE", None, False, "read the choices from a JSON or TOML policy file "
+     "('-': standard input); the options add to it and win over it"),
+    ("--write-policy", "FILE", None, False,
+     "write the choices as a policy file (TOML when FILE ends in .toml, else JSON)"),
+    ("--from", "EXISTING", None, False, "merge into this robots.txt ('-': standard input), "
+     "keeping its groups, comments and order; the verdict changes are shown as diff shows "
+     "them"),
+    ("--out", "FILE", None, False, "write the file here instead of standard output"),
+)
+
+
 def add_command(commands: Any) -> None:
     """Add ``generate`` to the ``robotsrules`` subcommands (an argparse subparsers object)."""
     from ._options import add_command as new_command
     from ._options import json_option
 
-    parser = new_command(
-        commands, "generate",
-        help="write a robots.txt that does exactly what you choose, proven",
-        description="Write a robots.txt from your choices: block or allow crawlers by "
-                    "token or by registry category, close paths to every crawler, state AI "
-                    "usage preferences, crawl delays, sitemaps and an RSL licence. Each "
-                    "group repeats what it needs of the * group; the file is read back "
-                    "in Google's reading, RFC 9309's and the legacy reading and every "
-                    "verdict compared with the choices. A choice no file can express so is "
-                    "refused with one line saying why.",
-        exits="0 written, 2 usage or I/O error, or a choice that cannot be expressed",
-        examples=["robotsrules generate --block-category ai-training --usage ai-train=n",
-                  "robotsrules generate --block GPTBot --disallow-path /private/ "
-                  "--sitemap https://example.com/sitemap.xml --out robots.txt",
-                  "robotsrules generate --from robots.txt --block-category ai-training "
-                  "--out robots.txt",
-                  "robotsrules generate --policy policy.toml --json"])
-    add = parser.add_argument
-    add("--block", action="append", default=[], metavar="TOKEN",
-        help="a crawler token that may fetch nothing (repeatable)")
-    add("--allow", action="append", default=[], metavar="TOKEN",
-        help="a crawler token that may fetch everything, the --disallow-path paths too "
-             "(repeatable)")
-    add("--block-category", action="append", default=[], metavar="NAME",
-        help="block every token of a crawler registry category: ai-training, search, "
-             "ai-search, user-triggered, ... (repeatable)")
-    add("--allow-category", action="append", default=[], metavar="NAME",
-        help="allow every token of a registry category (repeatable; a token in a blocked "
-             "category too stays blocked)")
-    add("--disallow-path", action="append", default=[], metavar="PATH",
-        help="a path prefix no crawler may fetch but the --allow ones (repeatable; '$', "
-             "'*', spaces and non-ASCII are percent-encoded)")
-    add("--usage", action="append", default=[], type=_usage, metavar="PURPOSE=y|n",
-        help="a usage preference (search, ai-input, ai-train, train-ai), written as "
-             "Content-Signal and Content-Usage lines in every group (repeatable)")
-    add("--crawl-delay", action="append", default=[], type=_delay, metavar="TOKEN=SECONDS",
-        help="seconds between requests asked of a token ('*' for the rest); Google's "
-             "crawlers ignore it (repeatable)")
-    add("--sitemap", action="append", default=[], metavar="URL",
-        help="a Sitemap line (repeatable)")
-    add("--license", metavar="URL", help="an RSL licence document's URL (a License line)")
-    add("--policy", metavar="FILE",
-        help="read the choices from a JSON or TOML policy file ('-': standard input); "
-             "the options add to it and win over it")
-    add("--write-policy", metavar="FILE",
-        help="write the choices as a policy file (TOML when FILE ends in .toml, else JSON)")
-    add("--from", dest="existing", metavar="EXISTING",
-        help="merge into this robots.txt ('-': standard input), keeping its groups, "
-             "comments and order; the verdict changes are shown as diff shows them")
-    add("--out", metavar="FILE", help="write the file here instead of standard output")
+    parser = new_command(commands, "generate", description=_DESCRIPTION, examples=_EXAMPLES,
+                         help="write a robots.txt that does exactly what you choose, proven",
+                         exits="0 written, 2 usage or I/O error, or a choice that cannot "
+                               "be expressed")
+    for flag, metavar, kind, repeatable, words in _OPTIONS:
+        extra: dict[str, Any] = {"type": kind} if kind is not None else {}
+        if repeatable:
+            extra.update(action="append", default=[])
+        dest = "existing" if flag == "--from" else flag[2:].replace("-", "_")
+        parser.add_argument(flag, dest=dest, metavar=metavar, **extra,
+                            help=words + (_REPEAT if repeatable else ""))
     json_option(parser, "print the file, the verdict table, the lint findings and the "
                         "changes as one JSON object")
     parser.set_defaults(run=_run)
