@@ -32,7 +32,7 @@ from .._tables._crawlers import category_tokens, crawler_for, resolve_category
 from .._tables._purposes import AIPREF_REVISION, CONTENT_SIGNALS, CURRENT_CATEGORIES, revision
 from ..errors import GenerateError, RobotsError
 from ..linter import Diagnostic, lint
-from ..model import Group
+from ..model import Group, Rule
 from ..robotstxt import DEFAULT_MAX_BYTES, Mode, RobotsTxt, parse
 from ._policy import USAGE_PURPOSES, AgentChoice, GeneratePolicy, check_token
 
@@ -307,9 +307,10 @@ def _group_end(group: Group) -> int:
                 *(u.line for u in group.usage)))
 
 
-def _closed(group: Group) -> bool:
-    return not any(r.directive == "allow" for r in group.rules) and any(
-        r.pattern == "/" for r in group.rules)
+def _closed(rules: Sequence[Rule]) -> bool:
+    """Whether rules let nothing be fetched (a ``Disallow: /`` and no ``Allow``)."""
+    return not any(r.directive == "allow" for r in rules) and any(
+        r.pattern == "/" for r in rules)
 
 
 def _merged(resolved: _Resolved, policy: GeneratePolicy, old: RobotsTxt, text: str) -> str:
@@ -339,7 +340,10 @@ def _merged(resolved: _Resolved, policy: GeneratePolicy, old: RobotsTxt, text: s
             have.setdefault(agent, set()).update(
                 f"Disallow: {r.pattern}" for r in group.rules if r.directive == "disallow")
         wanted = [f"Disallow: {p}" for p in resolved.site_wide]
-        if not _closed(group):  # where nothing may be fetched no preference applies (R606)
+        # where nothing may be fetched no preference applies (lint R606); Google reads the
+        # rules of every group naming the agent
+        if not all(_closed([r for g in old.groups if a in g.agents for r in g.rules])
+                   for a in agents):
             wanted += _usage_lines(resolved)
         extra = [line for line in wanted if not all(line in have[a] for a in agents)]
         for agent in agents:
@@ -372,8 +376,10 @@ def _samples(resolved: _Resolved, old: Optional[RobotsTxt]) -> list[str]:
     for path in every:
         shorter = path[:-3] if path[-3:-2] == "%" else path[:-1]  # never half an escape
         paths.update({path, path + "x", shorter or "/", path.rsplit("/", 1)[0] + "/"})
-    if old is not None:
+    if old is not None:  # the owner's rules: paths they match, and each pattern as written
         paths.update(sample_urls(old))
+        paths.update(rule.pattern for group in old.groups for rule in group.rules
+                     if rule.pattern.startswith("/"))
     paths.discard("/robots.txt")  # always allowed (RFC 9309 §2.2.2)
     return sorted(paths)
 
