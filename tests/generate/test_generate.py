@@ -230,7 +230,7 @@ def test_cli_json_is_the_library_answer(tmp_path: Path) -> None:
     made = generate(GeneratePolicy(agents=(("GPTBot", AgentChoice("allow")),),
                                    categories=(("ai-training", AgentChoice("block")),)))
     assert code == 0 and report["text"] == made.text == target.read_text(encoding="utf-8")
-    assert report["rows"] == [row._asdict() for row in made.rows]
+    assert report["rows"] == made.to_data()["rows"] == [row._asdict() for row in made.rows]
     assert {(r["agent"], r["after"]) for r in report["rows"] if r["url"] == "/"} >= {
         ("GPTBot", True), ("CCBot", False)}
 

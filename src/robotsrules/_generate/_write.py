@@ -24,7 +24,7 @@ reading: a file is never written silently wrong.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Final, NamedTuple, Optional
+from typing import Any, Final, NamedTuple, Optional
 
 from .._diff import sample_urls
 from .._rules._urls import match_target
@@ -84,6 +84,14 @@ class Generated(NamedTuple):
     def changes(self) -> tuple[Row, ...]:
         """The rows whose verdict changed."""
         return tuple(row for row in self.rows if row.before != row.after)
+
+    def to_data(self) -> dict[str, Any]:
+        """Plain data for JSON (``generate --json``, a web page): the text, the agents, the
+        sample URLs, every row, the findings and the notes."""
+        return {"text": self.text, "agents": list(self.agents), "urls": list(self.urls),
+                "rows": [row._asdict() for row in self.rows],
+                "findings": [finding._asdict() for finding in self.findings],
+                "notes": list(self.notes)}
 
 
 class _Resolved(NamedTuple):

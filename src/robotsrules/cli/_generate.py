@@ -213,12 +213,8 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     changes = diff(parse(existing or b""), parse(made.text), made.urls, made.agents) \
         if existing is not None else None
     if args.json:
-        report: dict[str, Any] = {
-            "text": made.text, "out": args.out, "policy": policy.to_data(),
-            "agents": list(made.agents), "urls": list(made.urls),
-            "rows": [row._asdict() for row in made.rows],
-            "findings": [finding._asdict() for finding in made.findings],
-            "notes": list(made.notes)}
+        report: dict[str, Any] = {**made.to_data(), "out": args.out,
+                                  "policy": policy.to_data()}
         if changes is not None:
             report["diff"] = changes_json(changes)
         out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
