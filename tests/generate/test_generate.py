@@ -103,6 +103,7 @@ def test_special_characters_are_percent_encoded(path: str, written: str) -> None
     (GeneratePolicy(usage=(("bogus", False),)), "unknown usage purpose"),
     (GeneratePolicy(categories=(("nope", AgentChoice("block")),)), "unknown crawler category"),
     (GeneratePolicy(sitemaps=("ftp://x/s.xml",)), "not an absolute http(s) URL"),
+    (GeneratePolicy(crawl_delays=(("Bingbot", float("nan")),)), "at most 86400 seconds"),
     (GeneratePolicy(license="https://x/l.xml\nUser-agent: *"), "not an absolute http(s) URL"),
 ])
 def test_a_choice_that_cannot_be_expressed_is_refused_in_one_line(
@@ -153,7 +154,12 @@ def test_a_category_expands_to_its_registry_tokens_and_blocking_wins_a_conflict(
                                                ("training", AgentChoice("block")))))
     for token in category_tokens("ai-training"):
         assert _reads(made.text, token, "/") == {False}
-    assert len(made.notes) == len(both)
+    assert len(made.notes) == len(both) > 0
+    named = sorted(both)[0]  # choosing it by name decides it, and its note goes
+    made = generate(GeneratePolicy(agents=((named, AgentChoice("allow")),),
+                                   categories=(("ai-search", AgentChoice("allow")),
+                                               ("training", AgentChoice("block")))))
+    assert _reads(made.text, named, "/") == {True} and len(made.notes) == len(both) - 1
 
 
 def test_the_policy_is_frozen_picklable_and_round_trips_as_data() -> None:

@@ -28,7 +28,7 @@ from .._tables._purposes import CONTENT_SIGNALS, CURRENT_CATEGORIES
 from ..errors import GenerateError, InvalidAgent
 
 __all__ = ["ACTIONS", "MAX_ITEMS", "MAX_PATH", "USAGE_PURPOSES", "Action", "AgentChoice",
-           "GeneratePolicy", "canonical_path", "check_token"]
+           "GeneratePolicy", "canonical_path", "check_seconds", "check_token"]
 
 Action = Literal["block", "block-paths", "allow", "allow-paths"]
 """What a crawler may fetch: nothing, all but some paths, everything, only some paths."""
@@ -199,7 +199,7 @@ class GeneratePolicy(NamedTuple):
             disallow_paths=_strings(data.get("disallow_paths", []), "disallow_paths"),
             usage=tuple((name, _yes_no(value, name))
                         for name, value in _table(data.get("usage", {}), "usage")),
-            crawl_delays=tuple((name, _seconds(value, name))
+            crawl_delays=tuple((name, check_seconds(value, name))
                                for name, value in _table(data.get("crawl_delay", {}),
                                                          "crawl_delay")),
             sitemaps=_strings(data.get("sitemaps", []), "sitemaps"),
@@ -277,7 +277,9 @@ def _yes_no(value: Any, name: str) -> bool:
     raise GenerateError(f"usage {name!r}: the value is y or n (or true/false)")
 
 
-def _seconds(value: Any, name: str) -> float:
+def check_seconds(value: Any, name: str) -> float:
+    """A crawl delay for ``name``: a finite number of seconds, more than 0 and at most a
+    day; raises :class:`~robotsrules.GenerateError` otherwise."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise GenerateError(f"crawl delay for {name!r}: a number of seconds")
     seconds = float(value)

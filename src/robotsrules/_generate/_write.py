@@ -34,7 +34,7 @@ from ..errors import GenerateError, RobotsError
 from ..linter import Diagnostic, lint
 from ..model import Group, Rule
 from ..robotstxt import DEFAULT_MAX_BYTES, Mode, RobotsTxt, parse
-from ._policy import USAGE_PURPOSES, AgentChoice, GeneratePolicy, check_token
+from ._policy import USAGE_PURPOSES, AgentChoice, GeneratePolicy, check_seconds, check_token
 
 __all__ = ["READINGS", "Generated", "Row", "generate"]
 
@@ -147,7 +147,7 @@ def _resolve(policy: GeneratePolicy) -> _Resolved:
     if not isinstance(policy, GeneratePolicy):
         raise TypeError(f"policy must be a robotsrules.GeneratePolicy, not {type(policy).__name__}")
     site_wide = AgentChoice("block-paths", tuple(policy.disallow_paths)).checked().paths
-    notes: list[str] = []
+    notes: list[tuple[str, str]] = []
     tokens: dict[str, tuple[str, AgentChoice]] = {}
     from_category: dict[str, str] = {}
     for name, choice in policy.categories:
@@ -161,9 +161,9 @@ def _resolve(policy: GeneratePolicy) -> _Resolved:
             key = token.lower()
             if key in tokens and tokens[key][1] != checked:
                 if "block" in (checked.action, tokens[key][1].action):
-                    notes.append(f"{token} is in categories {from_category[key]} and "
-                                 f"{category} with different choices: blocked (choose it "
-                                 "by name to decide otherwise)")
+                    notes.append((key, f"{token} is in categories {from_category[key]} and "
+                                       f"{category} with different choices: blocked (choose "
+                                       "it by name to decide otherwise)"))
                     tokens[key] = (token, AgentChoice("block"))
                     continue
                 raise GenerateError(
@@ -189,12 +189,12 @@ def _resolve(policy: GeneratePolicy) -> _Resolved:
     delays: dict[str, float] = {}
     for raw, seconds in policy.crawl_delays:
         token = check_token(raw)
-        delays[token.lower()] = GeneratePolicy.from_data({"crawl_delay": {token: seconds}}
-                                                 ).crawl_delays[0][1]
+        delays[token.lower()] = check_seconds(seconds, token)
         if token != "*" and token.lower() not in tokens:  # a group of its own, like '*'
             tokens[token.lower()] = (token, star or AgentChoice("block-paths"))
     signals, labels = _usage(policy)
-    return _Resolved(site_wide, star, tokens, signals, labels, delays, tuple(notes))
+    kept = tuple(words for key, words in notes if key not in named)  # a name decided it
+    return _Resolved(site_wide, star, tokens, signals, labels, delays, kept)
 
 
 def _rules(choice: Optional[AgentChoice], site_wide: Sequence[str]) -> list[str]:
