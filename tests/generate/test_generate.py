@@ -149,15 +149,15 @@ def test_a_category_expands_to_its_registry_tokens_and_blocking_wins_a_conflict(
     from robotsrules._tables._crawlers import category_tokens
 
     both = set(map(str.lower, category_tokens("ai-training"))) & set(
-        map(str.lower, category_tokens("ai-search")))
-    made = generate(GeneratePolicy(categories=(("ai-search", AgentChoice("allow")),
+        map(str.lower, category_tokens("other")))
+    made = generate(GeneratePolicy(categories=(("other", AgentChoice("allow")),
                                                ("training", AgentChoice("block")))))
     for token in category_tokens("ai-training"):
         assert _reads(made.text, token, "/") == {False}
     assert len(made.notes) == len(both) > 0
     named = sorted(both)[0]  # choosing it by name decides it, and its note goes
     made = generate(GeneratePolicy(agents=((named, AgentChoice("allow")),),
-                                   categories=(("ai-search", AgentChoice("allow")),
+                                   categories=(("other", AgentChoice("allow")),
                                                ("training", AgentChoice("block")))))
     assert _reads(made.text, named, "/") == {True} and len(made.notes) == len(both) - 1
 
