@@ -109,7 +109,9 @@ def _expected(policy: GeneratePolicy, token: str, url: str, before: bool) -> boo
 
 def _urls(policy: GeneratePolicy) -> list[str]:
     every = [*policy.disallow_paths, *(p for _, c in policy.agents for p in c.paths)]
-    found = {"/", "/zz", "/a", "/ab/c", "/private/x", "/x$", "/d.pdf"}
+    # URLs as a crawler requests them: '$' and '*' percent-encoded, as the paths are written
+    # (a crawler sending them raw is matched by RFC 9309's and the legacy reading only)
+    found = {"/", "/zz", "/a", "/ab/c", "/private/x", "/x", "/x%24", "/d.pdf"}
     for path in map(_canonical, every):
         found.update({path, path + "z", (path[:-3] if path[-3:-2] == "%" else path[:-1]) or "/"})
     return sorted(found)
