@@ -19,13 +19,13 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "robotsrules"
 
 # The core, read from the folders: every module of the core packages, and the few modules
 # of the root (and of other packages) that are core too.
-CORE_PACKAGES = ("_rules", "_tables", "_page")
+CORE_PACKAGES = ("_rules", "_tables", "_page", "_generate")
 CORE_MODULES = {"robotsrules", "robotsrules.errors", "robotsrules.model", "robotsrules._compiled",
                 "robotsrules.robotstxt", "robotsrules.policy", "robotsrules._scope",
                 "robotsrules.useragent", "robotsrules.linter", "robotsrules.linter._codes",
                 "robotsrules.linter._checks", "robotsrules._terminal", "robotsrules._sfv",
                 "robotsrules._fetch._drive", "robotsrules._lru", "robotsrules._typing",
-                "robotsrules._dates",
+                "robotsrules._dates", "robotsrules._diff",
                 "robotsrules._decoder"}  # the one body decoder: zlib, and brotli behind its extra
 CORE = CORE_MODULES | {
     ".".join(("robotsrules", *path.relative_to(PACKAGE).with_suffix("").parts)).removesuffix(
@@ -70,6 +70,8 @@ OPTIONAL = {
     "backports": {"robotsrules._audit._logs"},
     # Web Bot Auth (issue 38): Ed25519 and PKCS#8, behind the 'sign' extra.
     "cryptography": {"robotsrules._identity._httpsig"},
+    # TOML policy files of `generate` before Python 3.11's tomllib (issue 40).
+    "tomli": {"robotsrules.cli._generate"},
 }
 
 

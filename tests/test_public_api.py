@@ -28,6 +28,7 @@ PUBLIC = {
     "KeyDirectories", "SeenSignatures", "verify_request",
     "Signer", "SigningKey",
     "LogAudit", "audit_logs",
+    "AgentChoice", "GenerateError", "GeneratePolicy", "Generated", "generate",
 }
 
 

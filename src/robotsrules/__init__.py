@@ -23,6 +23,7 @@ from ._rules._usage import Usage
 from .errors import (
     CorruptEntry,
     EngineError,
+    GenerateError,
     InvalidAgent,
     InvalidArgument,
     InvalidPurpose,
@@ -47,6 +48,7 @@ if TYPE_CHECKING:  # the lazy names below, for type checkers
     from ._audit import LogAudit, audit_logs
     from ._fetch._fetcher import afetch, fetch
     from ._fetch._robotscache import AsyncRobotsCache, RobotsCache
+    from ._generate import AgentChoice, Generated, GeneratePolicy, generate
     from ._identity import (
         Evidence,
         KeyDirectories,
@@ -102,6 +104,11 @@ _LAZY = {
     "parse_license": "_rsl",
     # Visitor verification (issue 36): the address lists, and dnspython (the 'verify'
     # extra) only when DNS is on.
+    # Writing a robots.txt from an owner's choices (issue 40): stdlib only, on first use.
+    "AgentChoice": "_generate",
+    "GeneratePolicy": "_generate",
+    "Generated": "_generate",
+    "generate": "_generate",
     "Evidence": "_identity",
     "Verification": "_identity",
     "verify": "_identity",
@@ -140,6 +147,7 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "MODES",
     "Agent",
+    "AgentChoice",
     "AgentRules",
     "Answer",
     "AsyncRobotsCache",
@@ -150,6 +158,9 @@ __all__ = [
     "EngineError",
     "Evidence",
     "FetchResult",
+    "GenerateError",
+    "GeneratePolicy",
+    "Generated",
     "Group",
     "InvalidAgent",
     "InvalidArgument",
@@ -192,6 +203,7 @@ __all__ = [
     "audit_logs",
     "combine",
     "fetch",
+    "generate",
     "lint",
     "match_target",
     "origin_of",

@@ -15,6 +15,9 @@ exceptions. What is left::
           ├── InvalidArgument        caller: any other bad argument: an unknown mode or format,
           │                          an option out of range, a table without a needed column
           │                                                                   (also ValueError)
+          ├── GenerateError          caller: a choice given to robotsrules.generate that no
+          │                          robots.txt can express so that every reading agrees
+          │                                                                   (also ValueError)
           ├── EngineError            not the caller: the bulk engine (DuckDB, Spark) failed, or
           │                          an input it was given cannot be read
           ├── CorruptEntry           input: bytes given to robotsrules.cache.codec.decode are not
@@ -42,9 +45,9 @@ from typing import TYPE_CHECKING, Optional
 if TYPE_CHECKING:
     from .model import Verdict
 
-__all__ = ["CorruptEntry", "EngineError", "InvalidAgent", "InvalidArgument", "InvalidPurpose",
-           "InvalidURL", "MissingExtra", "PagePriced", "PageRefused", "RobotsDisallowed",
-           "RobotsError"]
+__all__ = ["CorruptEntry", "EngineError", "GenerateError", "InvalidAgent", "InvalidArgument",
+           "InvalidPurpose", "InvalidURL", "MissingExtra", "PagePriced", "PageRefused",
+           "RobotsDisallowed", "RobotsError"]
 
 
 class RobotsError(Exception):
@@ -66,6 +69,12 @@ class InvalidURL(RobotsError, ValueError):
 
 class InvalidArgument(RobotsError, ValueError):
     """Any other argument the caller got wrong (a mode, a format, a table's columns)."""
+
+
+class GenerateError(RobotsError, ValueError):
+    """A choice given to :func:`robotsrules.generate` cannot be written so that Google's
+    reading, RFC 9309's and the legacy reading all give exactly what was chosen; the message
+    is one line saying why (nothing is written)."""
 
 
 class CorruptEntry(RobotsError, ValueError):

@@ -56,6 +56,7 @@ EXITS: dict[str, tuple[int, ...]] = {
     "page": (0, 2), "stance": (0, 1, 2), "license": (0, 1, 2), "verify": (0, 1, 2),
     "keys": (0, 2),
     "logs": (0, 1, 2),
+    "generate": (0, 2),
 }
 # Where each command takes a FILE_OR_URL (or a file) and the rest of a valid command line.
 COMMANDS: dict[str, Sequence[str]] = {
@@ -110,6 +111,11 @@ COMMANDS: dict[str, Sequence[str]] = {
              "--no-verify"),
     "logs --robots": ("logs", "{log}", "--site", "https://example.com", "--robots", "{}",
                       "--json", "--out", "{out}.jsonl", "--timeout", "2"),
+    # generate merges into an owner's file and reads a JSON or TOML policy (issue 40)
+    "generate --from": ("generate", "--from", "{}", "--block", "GPTBot", "--disallow-path",
+                        "/private/"),
+    "generate --from --json": ("generate", "--from", "{}", "--usage", "ai-train=n", "--json"),
+    "generate --policy": ("generate", "--policy", "{}", "--block", "GPTBot"),
 }
 FORMS = ("file", "stdin", "http", "http-hostile", "http-500", "closed-port", "missing",
          "directory", "binary", "latin1", "hostile", "empty", "odd-url", "huge")
@@ -292,6 +298,8 @@ ENDLESS: dict[str, Sequence[str]] = {
     "diff": ("diff", "{}", EXAMPLE),
     "diff --urls": ("diff", EXAMPLE, EXAMPLE, "--urls", "{}"),
     "license": ("license", "{}", "/x"),
+    "generate --from": ("generate", "--from", "{}", "--block", "GPTBot"),
+    "generate --policy": ("generate", "--policy", "{}"),
 }
 FEED = {"pipe": HOSTILE.replace(b"\n\n", b"\n") + b"\n/x\n", "file": b""}
 

@@ -7,6 +7,7 @@ This module only builds the parser, one module per command group, and runs a com
   ``_bulk``: ``bulk``, ``report`` and the table form of ``stance``; ``_verify``:
   ``verify`` (who is really asking); ``_keys``: ``keys`` (the Web Bot Auth signing key);
   ``verify`` (who is really asking); ``_logs``: ``logs`` (the log audit);
+  ``verify`` (who is really asking); ``_generate``: ``generate`` (write the file);
 * the homes they share: ``_agent_options`` (``--agent``, repeatable everywhere, and
   ``--agent-category``), ``_input`` (every file, ``-`` and URL read through one bounded
   reader), ``_options`` (option values and URLs validated in one place), ``_output``
@@ -95,6 +96,9 @@ def _parser() -> argparse.ArgumentParser:
     from . import _logs
 
     _logs.add_command(commands)  # logs (issue 37)
+    from . import _generate
+
+    _generate.add_command(commands)  # generate (issue 40)
     from . import _crawlers
 
     _crawlers.add_command(commands)  # crawlers refresh

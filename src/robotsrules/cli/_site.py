@@ -40,7 +40,7 @@ from ._options import (
 )
 from ._output import fail
 
-__all__ = ["add_commands"]
+__all__ = ["add_commands", "changes_json", "changes_table"]
 
 
 def _fetch(args: argparse.Namespace, out: TextIO) -> int:
@@ -277,27 +277,11 @@ def _diff_cmd(args: argparse.Namespace, out: TextIO) -> int:
                                   "robotsrules bulk on both files")
             urls.append(url)
     changes = diff(old, new, urls, agents or None)
-    summary = _diff_summary(changes)
     if args.json:
-        report = {"old": old_name, "new": new_name, "summary": summary, "changes": [
-            {"agent": c.agent, "url": c.url, "old": verdict_json(c.old),
-             "new": verdict_json(c.new)} for c in changes]}
+        report = {"old": old_name, "new": new_name, **changes_json(changes)}
         out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-    elif changes:
-        per_agent = ", ".join(f"{visible(agent)}: {count}"
-                              for agent, count in summary["agents"].items())
-        out.write(f"{plural(len(changes), 'verdict change')}: "
-                  f"{summary['newly_disallowed']} newly disallowed, "
-                  f"{summary['newly_allowed']} newly allowed ({per_agent})\n\n")
-        for c in changes:
-            before = "allowed" if c.old.allowed else "disallowed"
-            after = "allowed" if c.new.allowed else "disallowed"
-            why_old = str(c.old.rule) if c.old.rule else why(c.old.reason)
-            why_new = str(c.new.rule) if c.new.rule else why(c.new.reason)
-            out.write(f"{visible(c.agent):<16} {visible(c.url)}  {before} -> {after}\n"
-                      f"    old: {visible(why_old)}\n    new: {visible(why_new)}\n")
     else:
-        out.write("no verdict changes\n")
+        changes_table(changes, out)
     if bad:
         return EXIT_ERROR
     return EXIT_DISALLOWED if changes else EXIT_ALLOWED
@@ -310,6 +294,33 @@ def _diff_summary(changes: list[Any]) -> dict[str, Any]:
     newly = sum(1 for c in changes if c.old.allowed and not c.new.allowed)
     return {"changes": len(changes), "newly_disallowed": newly,
             "newly_allowed": len(changes) - newly, "agents": agents}
+
+
+def changes_json(changes: list[Any]) -> dict[str, Any]:
+    """The verdict changes as ``diff --json`` gives them: the summary and every change."""
+    return {"summary": _diff_summary(changes), "changes": [
+        {"agent": c.agent, "url": c.url, "old": verdict_json(c.old),
+         "new": verdict_json(c.new)} for c in changes]}
+
+
+def changes_table(changes: list[Any], out: TextIO) -> None:
+    """The verdict changes as ``diff`` prints them (also ``generate --from``)."""
+    if not changes:
+        out.write("no verdict changes\n")
+        return
+    summary = _diff_summary(changes)
+    per_agent = ", ".join(f"{visible(agent)}: {count}"
+                          for agent, count in summary["agents"].items())
+    out.write(f"{plural(len(changes), 'verdict change')}: "
+              f"{summary['newly_disallowed']} newly disallowed, "
+              f"{summary['newly_allowed']} newly allowed ({per_agent})\n\n")
+    for c in changes:
+        before = "allowed" if c.old.allowed else "disallowed"
+        after = "allowed" if c.new.allowed else "disallowed"
+        why_old = str(c.old.rule) if c.old.rule else why(c.old.reason)
+        why_new = str(c.new.rule) if c.new.rule else why(c.new.reason)
+        out.write(f"{visible(c.agent):<16} {visible(c.url)}  {before} -> {after}\n"
+                  f"    old: {visible(why_old)}\n    new: {visible(why_new)}\n")
 
 
 def add_commands(commands: Any) -> None:

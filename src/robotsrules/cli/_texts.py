@@ -236,6 +236,23 @@ TEXTS: Final[dict[str, Texts]] = {
                   "robotsrules logs access.log.gz --site https://example.com "
                   "--robots https://example.com/robots.txt --json"),
     ),
+    "generate": Texts(
+        help="write a robots.txt that does exactly what you choose, proven",
+        description="Write a robots.txt from your choices: block or allow crawlers by token or "
+                    "by registry category, close paths to every crawler, state AI usage "
+                    "preferences, crawl delays, sitemaps and an RSL licence. Each group repeats "
+                    "what it needs of the * group; the file is read back in Google's reading, "
+                    "RFC 9309's and the legacy reading and every verdict compared with the "
+                    "choices. A choice no file can express so is refused with one line saying "
+                    "why.",
+        exits="0 written, 2 usage or I/O error, or a choice that cannot be expressed",
+        examples=("robotsrules generate --block-category ai-training --usage ai-train=n",
+                  "robotsrules generate --block GPTBot --disallow-path /private/ "
+                  "--sitemap https://example.com/sitemap.xml --out robots.txt",
+                  "robotsrules generate --from robots.txt --block-category ai-training "
+                  "--out robots.txt",
+                  "robotsrules generate --policy policy.toml --json"),
+    ),
     "crawlers": Texts(
         help="the crawlers' published address lists: refresh them",
         description="The operators' published address lists of their crawlers, as the "

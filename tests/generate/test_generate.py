@@ -1,0 +1,286 @@
+"""robotsrules.generate and `robotsrules generate`: cases named after the trap they avoid.
+
+Each trap of the format (issue 40): a named group inherits nothing from ``*``; groups with
+one token merge; ``$``, ``*`` and non-ASCII in paths; the legacy reading's first match and
+substring agents; a choice that cannot be expressed is refused in one line; an owner's file
+keeps its groups, comments and order.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import pickle
+from pathlib import Path
+
+import pytest
+
+from robotsrules import AgentChoice, GenerateError, GeneratePolicy, generate, parse
+from robotsrules._generate._policy import canonical_path
+from robotsrules.cli import main
+from tests.oracle import AVAILABLE, oracle
+
+MODES = ("google", "rfc", "legacy")
+SITE = "https://example.com"
+
+
+def _run(*argv: str, stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("sys.stderr", err)
+        patch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+        code = main(list(argv), out=out)
+    return code, out.getvalue(), err.getvalue()
+
+
+def _reads(text: str, agent: str, path: str) -> set[bool]:
+    """Every reading's verdict (and Google's library's, where it is installed)."""
+    found = {parse(text, mode=mode).allowed(SITE + path, agent=agent) for mode in MODES}
+    if AVAILABLE and agent != "*":
+        found.add(oracle(text.encode(), agent, SITE + path)[0])
+    return found
+
+
+def test_a_named_group_repeats_the_site_wide_paths_it_would_not_inherit() -> None:
+    made = generate(GeneratePolicy(agents=(("Bingbot", AgentChoice("block-paths", ("/b/",))),),
+                                   disallow_paths=("/private/",)))
+    assert _reads(made.text, "Bingbot", "/private/x") == {False}  # written twice: in * and its own
+    assert _reads(made.text, "Bingbot", "/b/") == {False}
+    assert _reads(made.text, "OtherBot", "/private/x") == {False}
+    assert _reads(made.text, "OtherBot", "/b/") == {True}
+
+
+def test_tokens_with_the_same_lines_share_one_group_and_no_token_is_written_twice() -> None:
+    made = generate(GeneratePolicy(agents=(("GPTBot", AgentChoice("block")),
+                                           ("CCBot", AgentChoice("block")),
+                                           ("gptbot", AgentChoice("block")))))
+    agents = [line for line in made.text.splitlines() if line.startswith("User-agent")]
+    assert agents == ["User-agent: *", "User-agent: CCBot", "User-agent: GPTBot"]
+    assert len(parse(made.text).groups) == 2
+
+
+def test_an_allow_paths_group_lists_its_allows_before_the_disallow_for_the_legacy_reading(
+) -> None:
+    made = generate(GeneratePolicy(agents=(("GPTBot", AgentChoice("allow-paths", ("/blog/",))),)))
+    body = made.text.split("User-agent: GPTBot\n", 1)[1]
+    assert body.index("Allow: /blog/") < body.index("Disallow: /")
+    assert _reads(made.text, "GPTBot", "/blog/a") == {True}
+    assert _reads(made.text, "GPTBot", "/shop/") == {False}
+
+
+def test_a_token_inside_another_is_written_after_it_for_the_legacy_reading() -> None:
+    # urllib.robotparser gives Googlebot-News the first record whose token is inside its name
+    made = generate(GeneratePolicy(agents=(("Googlebot", AgentChoice("allow")),
+                                           ("Googlebot-News", AgentChoice("block")))))
+    assert made.text.index("Googlebot-News") < made.text.index("User-agent: Googlebot\n")
+    assert _reads(made.text, "Googlebot-News", "/") == {False}
+    assert _reads(made.text, "Googlebot", "/") == {True}
+
+
+@pytest.mark.parametrize(("path", "written"), [
+    ("/a b", "/a%20b"), ("/café", "/caf%C3%A9"), ("/price$", "/price%24"),
+    ("/a*b", "/a%2Ab"), ("/x%2fy", "/x%2Fy"), ("/100%", "/100%25"),
+])
+def test_special_characters_are_percent_encoded(path: str, written: str) -> None:
+    assert canonical_path(path) == written
+    made = generate(GeneratePolicy(disallow_paths=(path,)))
+    assert f"Disallow: {written}\n" in made.text
+    assert _reads(made.text, "AnyBot", written) == {False}
+    assert _reads(made.text, "AnyBot", written + "/more") == {False}
+    assert _reads(made.text, "AnyBot", "/elsewhere") == {True}
+
+
+@pytest.mark.parametrize(("policy", "words"), [
+    (GeneratePolicy(disallow_paths=("private",)), "does not start with '/'"),
+    (GeneratePolicy(disallow_paths=("//host/x",)), "starts with '//'"),
+    (GeneratePolicy(disallow_paths=("/a#b",)), "holds '#'"),
+    (GeneratePolicy(agents=(("Googlebot/2.1 (+x)", AgentChoice("block")),)), "product token"),
+    (GeneratePolicy(agents=(("GPTBot", AgentChoice("block", ("/a",))),)), "takes no paths"),
+    (GeneratePolicy(agents=(("GPTBot", AgentChoice("allow-paths")),)), "needs at least one"),
+    (GeneratePolicy(agents=(("GPTBot", AgentChoice("allow-paths", ("/d/index.html",))),)),
+     "Google's reading"),  # Google's index.html rule would also allow /d/
+    (GeneratePolicy(usage=(("ai-train", False), ("train-ai", True))), "contradicts"),
+    (GeneratePolicy(usage=(("bogus", False),)), "unknown usage purpose"),
+    (GeneratePolicy(categories=(("nope", AgentChoice("block")),)), "unknown crawler category"),
+    (GeneratePolicy(sitemaps=("ftp://x/s.xml",)), "not an absolute http(s) URL"),
+    (GeneratePolicy(crawl_delays=(("Bingbot", float("nan")),)), "at most 86400 seconds"),
+    (GeneratePolicy(license="https://x/l.xml\nUser-agent: *"), "not an absolute http(s) URL"),
+])
+def test_a_choice_that_cannot_be_expressed_is_refused_in_one_line(
+        policy: GeneratePolicy, words: str) -> None:
+    with pytest.raises(GenerateError, match=r"^[^\n]*$") as caught:
+        generate(policy)
+    assert words in str(caught.value)
+
+
+def test_usage_lines_stand_in_every_group_that_may_fetch_and_read_as_chosen() -> None:
+    made = generate(GeneratePolicy(agents=(("GPTBot", AgentChoice("block")),
+                                           ("Googlebot", AgentChoice("allow"))),
+                                   usage=(("ai-train", False), ("search", True))))
+    robots = parse(made.text)
+    for agent in ("Googlebot", "OtherBot"):
+        usage = robots.usage(SITE + "/a", agent=agent)
+        assert usage.allows("ai-train") is False and usage.allows("train-ai") is False
+        assert usage.allows("search") is True
+    assert "Content-Usage: / train-ai=n, search=y" in made.text
+    assert "Content-Signal: search=yes, ai-train=no" in made.text
+    assert made.text.count("Content-Signal") == 2  # not in GPTBot's group: it may fetch nothing
+    assert not [d for d in made.findings if d.severity != "info"]
+
+
+def test_crawl_delay_is_written_for_its_token_with_googles_note() -> None:
+    made = generate(GeneratePolicy(crawl_delays=(("Bingbot", 7.5), ("*", 2))))
+    robots = parse(made.text)
+    assert robots.crawl_delay("Bingbot") == 7.5 and robots.crawl_delay("OtherBot") == 2
+    assert "Google's crawlers ignore it" in made.text
+
+
+def test_sitemaps_and_the_licence_are_site_wide_lines() -> None:
+    made = generate(GeneratePolicy(sitemaps=("https://example.com/s.xml",),
+                                   license="https://example.com/license.xml"))
+    robots = parse(made.text)
+    assert robots.sitemaps == ("https://example.com/s.xml",)
+    assert robots.licenses == ("https://example.com/license.xml",)
+    assert made.text.index("License:") < made.text.index("User-agent")  # lint R705
+    assert not [d for d in made.findings if d.severity != "info"]
+
+
+def test_a_category_expands_to_its_registry_tokens_and_blocking_wins_a_conflict() -> None:
+    from robotsrules._tables._crawlers import category_tokens
+
+    both = set(map(str.lower, category_tokens("ai-training"))) & set(
+        map(str.lower, category_tokens("other")))
+    made = generate(GeneratePolicy(categories=(("other", AgentChoice("allow")),
+                                               ("training", AgentChoice("block")))))
+    for token in category_tokens("ai-training"):
+        assert _reads(made.text, token, "/") == {False}
+    assert len(made.notes) == len(both) > 0
+    named = sorted(both)[0]  # choosing it by name decides it, and its note goes
+    made = generate(GeneratePolicy(agents=((named, AgentChoice("allow")),),
+                                   categories=(("other", AgentChoice("allow")),
+                                               ("training", AgentChoice("block")))))
+    assert _reads(made.text, named, "/") == {True} and len(made.notes) == len(both) - 1
+
+
+def test_the_policy_is_frozen_picklable_and_round_trips_as_data() -> None:
+    policy = GeneratePolicy(agents=(("GPTBot", AgentChoice("allow-paths", ("/a",))),),
+                            categories=(("search", AgentChoice("allow")),),
+                            disallow_paths=("/p",), usage=(("ai-train", False),),
+                            crawl_delays=(("Bingbot", 5.0),),
+                            sitemaps=("https://e.com/s.xml",), license="https://e.com/l")
+    assert pickle.loads(pickle.dumps(policy)) == policy
+    assert GeneratePolicy.from_data(json.loads(json.dumps(policy.to_data()))) == policy
+    with pytest.raises(AttributeError):
+        policy.sitemaps = ()  # type: ignore[misc]
+    made = generate(policy)
+    assert pickle.loads(pickle.dumps(made)) == made
+
+
+OWNER = """# Example Corp's robots.txt: edit with care
+User-agent: *
+Disallow: /admin/
+
+# our friends
+User-agent: GPTBot
+User-agent: Slurp
+Disallow: /drafts/
+
+Sitemap: https://example.com/old.xml
+"""
+
+
+def test_a_merge_keeps_the_owners_groups_comments_and_order() -> None:
+    made = generate(GeneratePolicy(agents=(("GPTBot", AgentChoice("block")),),
+                                   disallow_paths=("/tmp/",)), OWNER)
+    lines = made.text.splitlines()
+    for line in OWNER.splitlines():
+        if line and "GPTBot" not in line:
+            assert line in lines, line
+    kept = [lines.index(line) for line in OWNER.splitlines() if line and "GPTBot" not in line]
+    assert kept == sorted(kept)  # same order
+    assert "# [robotsrules generate] User-agent: GPTBot" in lines
+    assert _reads(made.text, "GPTBot", "/") == {False}
+    assert _reads(made.text, "Slurp", "/drafts/x") == {False}
+    assert _reads(made.text, "Slurp", "/tmp/x") == {False}  # repeated in the owner's group
+    assert _reads(made.text, "Other", "/admin/") == {False}
+    assert _reads(made.text, "Other", "/tmp/") == {False}
+    assert _reads(made.text, "Other", "/drafts/") == {True}
+    changed = {(row.agent, row.url) for row in made.changes}
+    assert ("GPTBot", "/") in changed and ("slurp", "/tmp/") in changed
+
+
+def test_a_merge_the_owners_kept_line_contradicts_is_refused() -> None:
+    owner = "User-agent: *\nAllow: /tmp/keep/\nDisallow: /x\n"
+    with pytest.raises(GenerateError, match=r"every reading agrees.*/tmp/keep/"):
+        generate(GeneratePolicy(disallow_paths=("/tmp/",)), owner)
+    owner = "User-agent: *\nContent-Signal: ai-train=no\nDisallow: /x\n"
+    with pytest.raises(GenerateError, match="cannot state ai-train=y"):
+        generate(GeneratePolicy(usage=(("ai-train", True),)), owner)
+
+
+def test_cli_writes_the_file_on_stdout_and_the_proof_on_stderr() -> None:
+    code, out, err = _run("generate", "--block", "GPTBot", "--disallow-path", "/private/",
+                          "--usage", "ai-train=n", "--crawl-delay", "Bingbot=3",
+                          "--sitemap", "https://example.com/s.xml")
+    assert code == 0
+    assert _reads(out, "GPTBot", "/") == {False}
+    assert parse(out).crawl_delay("Bingbot") == 3
+    assert "verdicts of" in err and "GPTBot" in err and "lint:" in err
+
+
+def test_cli_json_is_the_library_answer(tmp_path: Path) -> None:
+    target = tmp_path / "robots.txt"
+    code, out, _ = _run("generate", "--block-category", "ai-training", "--allow", "GPTBot",
+                        "--out", str(target), "--json")
+    report = json.loads(out)
+    made = generate(GeneratePolicy(agents=(("GPTBot", AgentChoice("allow")),),
+                                   categories=(("ai-training", AgentChoice("block")),)))
+    assert code == 0 and report["text"] == made.text == target.read_text(encoding="utf-8")
+    assert report["rows"] == made.to_data()["rows"] == [row._asdict() for row in made.rows]
+    assert {(r["agent"], r["after"]) for r in report["rows"] if r["url"] == "/"} >= {
+        ("GPTBot", True), ("CCBot", False)}
+
+
+@pytest.mark.parametrize("suffix", [".json", ".toml"])
+def test_cli_write_policy_then_policy_gives_the_same_file(tmp_path: Path, suffix: str) -> None:
+    saved = tmp_path / f"policy{suffix}"
+    argv = ["generate", "--block", "GPTBot", "--block-category", "ai-training",
+            "--disallow-path", "/a b/", "--usage", "search=y", "--crawl-delay", "Bingbot=2",
+            "--license", "https://example.com/l.xml", "--write-policy", str(saved)]
+    code, first, _ = _run(*argv)
+    assert code == 0
+    code, again, _ = _run("generate", "--policy", str(saved))
+    assert code == 0 and again == first
+
+
+def test_cli_from_merges_and_shows_the_diff_table(tmp_path: Path) -> None:
+    owner = tmp_path / "robots.txt"
+    owner.write_text(OWNER, encoding="utf-8")
+    code, out, _ = _run("generate", "--from", str(owner), "--block", "GPTBot",
+                        "--out", str(owner))
+    assert code == 0
+    assert "what the merge changes:" in out and "GPTBot" in out and "-> disallowed" in out
+    assert "# Example Corp's robots.txt: edit with care" in owner.read_text(encoding="utf-8")
+
+
+def test_cli_refusal_is_one_line_and_leaves_the_out_file_alone(tmp_path: Path) -> None:
+    target = tmp_path / "robots.txt"
+    target.write_text("old\n", encoding="utf-8")
+    code, out, err = _run("generate", "--allow-category", "nope", "--out", str(target))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("robotsrules")
+    assert target.read_text(encoding="utf-8") == "old\n"
+
+
+@pytest.mark.parametrize(("content", "words"), [
+    (b"{\"agents\": ", "not JSON"), (b"agents = [", "neither JSON nor TOML"),
+    (b"{\"agents\": {\"GPTBot\": \"maybe\"}}", "unknown choice"),
+    (b"{\"color\": 1}", "unknown policy field"), (b"\xff\xfe", "not UTF-8"),
+    (b" " * (2 << 20), "at most"),
+])
+def test_cli_policy_files_are_bounded_and_checked(tmp_path: Path, content: bytes,
+                                                  words: str) -> None:
+    policy = tmp_path / "policy"
+    policy.write_bytes(content)
+    code, _, err = _run("generate", "--policy", str(policy))
+    assert code == 2 and words in err and err.count("\n") == 1
