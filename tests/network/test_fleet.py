@@ -10,6 +10,7 @@ killed-holder test only decides how soon the other process takes over, not wheth
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -21,8 +22,9 @@ import pytest
 import redis
 
 import robotsrules
+from robotsrules import RobotsCache
 from robotsrules.cache.redis import RedisStore
-from tests.network.servers import Exchange, RawHTTPServer, head
+from tests.network.servers import Exchange, RawHTTPServer, head, respond
 from tests.network.test_store_faults import RedisServer
 from tests.timing import HANG, HEALTHY, wait_until
 
@@ -32,6 +34,7 @@ ANSWERS = [False, True]  # /private/x, /public under RULES
 CHILD = r"""
 import asyncio, json, sys
 from robotsrules import AsyncRobotsCache, RobotsCache
+from robotsrules import RobotsCache
 from robotsrules.cache.redis import RedisStore
 
 mode, url, bound, origin, timeout = sys.argv[1:]
@@ -237,3 +240,31 @@ def test_fleet_lock_can_be_turned_off_and_bounded(server: RedisServer) -> None:
     assert RedisStore(url=server.url, fleet_lock=False).fleet is None
     with pytest.raises(robotsrules.InvalidArgument):
         RedisStore(url=server.url, lock_bound=0)
+
+
+def test_a_refused_release_script_is_counted_said_once_and_the_lock_expires(
+        server: RedisServer, caplog: pytest.LogCaptureFixture) -> None:
+    admin = redis.Redis.from_url(server.url, socket_timeout=HANG)
+    # A real server that refuses scripts to this user: taking the lock works, releasing
+    # it (a Lua script) fails every time.
+    admin.acl_setuser("crawler", enabled=True, nopass=True, keys=["*"], channels=["*"],
+                      commands=["+@all", "-eval", "-evalsha"])
+    store = RedisStore(url=f"redis://crawler@127.0.0.1:{server.port}/0", prefix="acl:")
+    origins = [RawHTTPServer(respond(200, RULES)) for _ in range(3)]
+    caplog.set_level(logging.DEBUG, logger="robotsrules")
+    try:
+        cache = RobotsCache(store, user_agent="FleetBot/1.0", timeout=HEALTHY)
+        assert [cache.allowed(o.url("/private/x")) for o in origins] == [False] * 3
+        assert [cache.allowed(o.url("/public")) for o in origins] == [True] * 3
+        assert [o.count() for o in origins] == [1, 1, 1]  # the crawl went on
+        assert cache.store_errors == 3  # one refused release per refresh, counted
+        said = [r for r in caplog.records if "fleet lock failed" in r.getMessage()]
+        assert [r.levelno for r in said] == [logging.WARNING] + [logging.DEBUG] * 2
+        for o in origins:  # left to its bound, which it has
+            assert admin.pttl("acl:lock:" + o.origin) > 0
+        assert store.get(origins[0].origin) is not None  # the store itself still works
+    finally:
+        for o in origins:
+            o.stop()
+        store.close()
+        admin.close()

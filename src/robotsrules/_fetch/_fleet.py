@@ -141,7 +141,10 @@ class Fleet:
         self.lock = lock
         self.refresher = refresher
         self.deadline = deadline
-        self._down = False
+        # The steps failing now (Take, Wait, Refresh for the release): one warning each
+        # until that step works again, so that a server refusing the release script every
+        # time (while taking the lock works) is said once, not once per refresh.
+        self._down: set[type[FleetStep]] = set()
 
     @classmethod
     def of(cls, store: object, refresher: Refresher, deadline: float) -> Optional[Fleet]:
@@ -149,10 +152,10 @@ class Fleet:
         lock = getattr(store, "fleet", None)
         return cls(lock, refresher, deadline) if isinstance(lock, FleetLock) else None
 
-    def _failed(self, name: str, error: Exception) -> Exception:
+    def _failed(self, name: str, step: FleetStep, error: Exception) -> Exception:
         self.refresher.store_errors += 1
-        level = logging.DEBUG if self._down else logging.WARNING
-        self._down = True
+        level = logging.DEBUG if type(step) in self._down else logging.WARNING
+        self._down.add(type(step))
         log.log(level, "robots cache fleet lock failed for %s: %r; fetching per process "
                 "(store_errors=%d)", name, error, self.refresher.store_errors)
         return error
@@ -169,8 +172,8 @@ class Fleet:
                 assert isinstance(step, Refresh) and step.token is not None
                 reply = self.lock.release(name, step.token)
         except Exception as error:
-            return self._failed(name, error)
-        self._down = False
+            return self._failed(name, step, error)
+        self._down.discard(type(step))
         return reply
 
     def run(self, name: str, now: float, load: Callable[[], RefreshReply],
