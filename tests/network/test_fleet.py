@@ -9,12 +9,14 @@ killed-holder test only decides how soon the other process takes over, not wheth
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,8 +24,9 @@ import pytest
 import redis
 
 import robotsrules
-from robotsrules import RobotsCache
+from robotsrules import AsyncRobotsCache, RobotsCache
 from robotsrules.cache.redis import RedisStore
+from robotsrules.policy import Answer, Entry, fetch_flow
 from tests.network.servers import Exchange, RawHTTPServer, head, respond
 from tests.network.test_store_faults import RedisServer
 from tests.timing import HANG, HEALTHY, wait_until
@@ -34,8 +37,9 @@ ANSWERS = [False, True]  # /private/x, /public under RULES
 CHILD = r"""
 import asyncio, json, sys
 from robotsrules import AsyncRobotsCache, RobotsCache
-from robotsrules import RobotsCache
+from robotsrules import AsyncRobotsCache, RobotsCache
 from robotsrules.cache.redis import RedisStore
+from robotsrules.policy import Answer, Entry, fetch_flow
 
 mode, url, bound, origin, timeout = sys.argv[1:]
 store = RedisStore(url=url, prefix="fleet:", retry_after=600,
@@ -268,3 +272,44 @@ def test_a_refused_release_script_is_counted_said_once_and_the_lock_expires(
             o.stop()
         store.close()
         admin.close()
+
+
+def test_async_waits_never_take_the_threads_the_store_needs(
+        server: RedisServer) -> None:
+    # Another process (a second store) holds the locks of more origins than the default
+    # thread pool has threads; this process's async cache waits for all of them, and must
+    # still refresh an origin no one holds: its store calls are not queued behind waits.
+    other = RedisStore(url=server.url, prefix="pool:", lock_bound=2 * HANG)
+    store = RedisStore(url=server.url, prefix="pool:")
+    assert other.fleet is not None
+    held = [f"http://held-{i}.invalid" for i in range(40)]
+    tokens = [other.fleet.take(name, 1.0) for name in held]
+    assert all(tokens)
+    allow_all = fresh_entry(b"User-agent: *\nAllow: /\n")
+
+    async def scenario(http: RawHTTPServer) -> tuple[bool, list[bool]]:
+        cache = AsyncRobotsCache(store, user_agent="FleetBot/1.0", timeout=HEALTHY)
+        waiting = [asyncio.create_task(cache.allowed(name + "/private/x")) for name in held]
+        free = await asyncio.wait_for(cache.allowed(http.url("/private/x")), HANG)
+        for name, token in zip(held, tokens):  # the other process stores, then releases
+            other.put(name, allow_all)
+            assert token is not None and other.fleet is not None
+            other.fleet.release(name, token)
+        answers = await asyncio.wait_for(asyncio.gather(*waiting), HANG)
+        await cache.aclose()
+        return free, answers
+
+    with RawHTTPServer(respond(200, RULES)) as http:
+        free, answers = asyncio.run(scenario(http))
+        assert http.count() == 1
+    assert free is False and answers == [True] * len(held)  # read from the other's copies
+    other.close()
+
+
+def fresh_entry(body: bytes) -> Entry:
+    """An entry fetched now with ``body``."""
+    flow = fetch_flow("http://held.invalid/robots.txt", time.time())
+    next(flow)
+    with pytest.raises(StopIteration) as stop:
+        flow.send(Answer(status=200, body=body))
+    return Entry.first(stop.value.value)

@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Generator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Optional, Protocol, Union, runtime_checkable
 
@@ -50,6 +51,11 @@ log = logging.getLogger("robotsrules")
 
 FLEET_ROUNDS = 3
 """Times a process waits for another's fetch of one key before it fetches by itself."""
+WAIT_THREADS = 8
+"""Threads of an async cache's :class:`Fleet` that wait for releases, at most: a pool of
+their own, so that waits (each up to a lock's bound) never take the threads the store's
+reads and writes run in (a holder that cannot save while its threads wait for others'
+locks would hold the fleet up until the bounds expire)."""
 
 
 @runtime_checkable
@@ -145,6 +151,7 @@ class Fleet:
         # until that step works again, so that a server refusing the release script every
         # time (while taking the lock works) is said once, not once per refresh.
         self._down: set[type[FleetStep]] = set()
+        self._waits: Optional[ThreadPoolExecutor] = None  # made on an async cache's first wait
 
     @classmethod
     def of(cls, store: object, refresher: Refresher, deadline: float) -> Optional[Fleet]:
@@ -196,7 +203,8 @@ class Fleet:
 
     async def arun(self, name: str, now: float, load: Callable[[], Awaitable[RefreshReply]],
                    refresh: Callable[[Refresh], Awaitable[Entry]]) -> Entry:
-        """:meth:`run` for an async cache: the lock's calls run in a worker thread."""
+        """:meth:`run` for an async cache: the lock's calls run in worker threads, the
+        waits in a pool of their own (at most :data:`WAIT_THREADS`)."""
 
         async def do(step: FleetStep) -> object:
             if isinstance(step, Read):
@@ -207,6 +215,18 @@ class Fleet:
                 finally:
                     if step.token is not None:
                         await asyncio.to_thread(self._locked, name, step)
+            if isinstance(step, Wait):
+                if self._waits is None:
+                    self._waits = ThreadPoolExecutor(
+                        WAIT_THREADS, thread_name_prefix="robotsrules-fleet")
+                return await asyncio.get_running_loop().run_in_executor(
+                    self._waits, self._locked, name, step)
             return await asyncio.to_thread(self._locked, name, step)
 
         return await arun(fleet_flow(now), do)
+
+    def close(self) -> None:
+        """Stop the waiting threads of :meth:`arun` (a wait under way ends by its bound)."""
+        if self._waits is not None:
+            self._waits.shutdown(wait=False, cancel_futures=True)
+            self._waits = None

@@ -575,10 +575,12 @@ class AsyncRobotsCache(_Base):
         return found if purpose is None else found.allows(purpose)
 
     async def aclose(self) -> None:
-        """Close the store (and stop the FTP threads)."""
+        """Close the store (and stop the FTP threads and the fleet lock's waiting threads)."""
         if self._ftp_pool is not None:
             self._ftp_pool.shutdown(wait=False, cancel_futures=True)
             self._ftp_pool = None
+        if self._fleet is not None:
+            self._fleet.close()
         await self._call(self.store.close)
 
     async def __aenter__(self) -> AsyncRobotsCache:
