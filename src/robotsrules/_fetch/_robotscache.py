@@ -6,12 +6,16 @@ lifetime, and answers with the rules :func:`robotsrules.policy.effective` says t
 (last good copy while a site is unreachable, the 30-day rule).
 
 Each origin is fetched at most once at a time: concurrent callers asking about one origin
-wait for that one fetch (single flight, per process). At most ``max_concurrency``
-robots.txt fetches (64 by default) are in flight at once per checker, whatever the number
-of origins asked about together: the others wait for a slot, so a crawler that starts
-thousands of tasks does not open thousands of sockets. A small in-process memo of entries
-spares the store a round trip while an entry is fresh; when it goes stale the store is
-read again first, since another process sharing it may have refreshed it already.
+wait for that one fetch (single flight, per process). A store with a fleet lock
+(:class:`~robotsrules.cache.redis.RedisStore`) makes it one fetch per fleet: the processes
+sharing the store wait for one holder's fetch and read its copy
+(:mod:`robotsrules._fetch._fleet`; when the lock fails, per process again). At most
+``max_concurrency`` robots.txt fetches (64 by default) are in flight at once per checker,
+whatever the number of origins asked about together: the others wait for a slot, so a
+crawler that starts thousands of tasks does not open thousands of sockets. A small
+in-process memo of entries spares the store a round trip while an entry is fresh; when it
+goes stale the store is read again first, since another process sharing it may have
+refreshed it already.
 
 A store that fails (a Redis outage, a locked database) does not stop a crawl: the error is
 counted in :attr:`RobotsCache.store_errors` and logged (one warning per outage, the rest at
@@ -63,6 +67,7 @@ from ..model import Verdict
 from ..policy import DAY, Entry, Policy, Served, effective
 from ._drive import arun, run
 from ._fetcher import DEFAULT_TIMEOUT, afetch, fetch
+from ._fleet import Fleet, Refresh
 from ._refresh import Fetch, Load, Refresher, RefreshReply, RefreshStep, Save
 from ._sign import Sign
 
@@ -164,6 +169,8 @@ class _Base:
         """The signer of every fetch (robots.txt, TDMRep, licence documents), or None."""
         self._refresher = Refresher()
         self._memo = self._refresher.memo
+        # A fetch ends by its total deadline (3 * timeout, see fetch()): the fleet lock's.
+        self._fleet = Fleet.of(self.store, self._refresher, 3 * timeout)
 
     @property
     def store_errors(self) -> int:
@@ -274,13 +281,23 @@ class RobotsCache(_Base):
             flight.users += 1
         try:
             with flight.lock:  # one fetch per key at a time; the others wait for it
-                return run(self._refresher.flow(key, self.clock()),
-                           lambda step: self._do(key, step))
+                fresh = self._fresh(key)
+                if self._fleet is None or fresh is not None:
+                    return fresh or self._flow(key, Refresh(False))
+                return self._fleet.run(key.stored, self.clock(),
+                                       lambda: self._do(key, Load()),
+                                       lambda step: self._flow(key, step))
         finally:
             with self._guard:
                 flight.users -= 1
                 if flight.users == 0:
                     del self._flights[key]
+
+    def _flow(self, key: _Key, how: Refresh) -> Entry:
+        """The refresh flow of ``key`` (its ``Load`` answered as ``how`` says)."""
+        return run(self._refresher.flow(key, self.clock()),
+                   lambda step: how.loaded if how.preloaded and isinstance(step, Load)
+                   else self._do(key, step))
 
     def _do(self, key: _Key, step: RefreshStep) -> RefreshReply:
         if isinstance(step, Fetch):
@@ -449,12 +466,26 @@ class AsyncRobotsCache(_Base):
         flight.users += 1
         try:
             async with flight.lock:
-                return await arun(self._refresher.flow(key, self.clock()),
-                                  lambda step: self._do(key, step))
+                fresh = self._fresh(key)
+                if self._fleet is None or fresh is not None:
+                    return fresh or await self._flow(key, Refresh(False))
+                return await self._fleet.arun(key.stored, self.clock(),
+                                              lambda: self._do(key, Load()),
+                                              lambda step: self._flow(key, step))
         finally:
             flight.users -= 1
             if flight.users == 0:
                 del self._flights[key]
+
+    async def _flow(self, key: _Key, how: Refresh) -> Entry:
+        """:meth:`RobotsCache._flow`, awaited."""
+
+        async def do(step: RefreshStep) -> RefreshReply:
+            if how.preloaded and isinstance(step, Load):
+                return how.loaded
+            return await self._do(key, step)
+
+        return await arun(self._refresher.flow(key, self.clock()), do)
 
     async def _do(self, key: _Key, step: RefreshStep) -> RefreshReply:
         if isinstance(step, Fetch):
@@ -544,10 +575,12 @@ class AsyncRobotsCache(_Base):
         return found if purpose is None else found.allows(purpose)
 
     async def aclose(self) -> None:
-        """Close the store (and stop the FTP threads)."""
+        """Close the store (and stop the FTP threads and the fleet lock's waiting threads)."""
         if self._ftp_pool is not None:
             self._ftp_pool.shutdown(wait=False, cancel_futures=True)
             self._ftp_pool = None
+        if self._fleet is not None:
+            self._fleet.close()
         await self._call(self.store.close)
 
     async def __aenter__(self) -> AsyncRobotsCache:

@@ -25,6 +25,17 @@ server for ``retry_after`` seconds (5 by default): calls raise
 per ``retry_after``, not one per URL. :class:`~robotsrules.RobotsCache` counts these
 errors and goes on from memory.
 
+One fetch per fleet. The store offers a fleet lock (its :attr:`RedisStore.fleet`, on by
+default, ``fleet_lock=False`` turns it off): :class:`~robotsrules.RobotsCache` and
+:class:`~robotsrules.AsyncRobotsCache` take it before fetching a file the store has no
+fresh copy of, so that of the processes and machines sharing the server one fetches and
+the others read its copy. The lock of a key is ``prefix + "lock:" + key``, taken with
+``SET key token NX PX bound`` (``bound``: the fetch's deadline plus
+:data:`LOCK_MARGIN`, or ``lock_bound``), released only by its holder (a Lua script
+compares the token and deletes it, then publishes on ``prefix + "released:" + key``);
+a waiter subscribes to that channel, then waits for the message at most the lock's
+remaining lifetime (``PTTL``), so a holder that died blocks nobody past its bound.
+
 A client passed in is used as it is: its own ``socket_timeout`` and
 ``socket_connect_timeout`` (and retries) bound each call, and only the pause after a
 failure is added. redis-py 4's default ``socket_timeout=None`` lets a call to a frozen
@@ -35,8 +46,10 @@ from __future__ import annotations
 
 import logging
 import math
+import secrets
 import threading
 import time
+from functools import partial
 from typing import Any, Callable, Optional
 
 from ..errors import MissingExtra
@@ -55,6 +68,20 @@ __all__ = ["RedisStore"]
 
 log = logging.getLogger("robotsrules")
 
+LOCK_MARGIN = 5.0
+"""Seconds a fleet lock outlives the fetch's deadline: the store's read and write around it."""
+
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  redis.call('del', KEYS[1])
+  redis.call('publish', KEYS[2], ARGV[1])
+  return 1
+end
+return 0
+"""
+"""The holder's release: delete the lock only if it still holds the token, and wake the
+waiters (compare and delete, atomic in the server)."""
+
 _CAS_ATTEMPTS = 3
 """Check-and-set attempts of one put before it is dropped (each lost to a concurrent write
 of the same key)."""
@@ -68,7 +95,10 @@ class RedisStore:
     time-outs ``connect_timeout`` and ``timeout`` (seconds) and no retries, and closed by
     :meth:`close`. ``retry_after`` is how long the store leaves the server alone after a
     connection failure or time-out (see the module docstring). ``clock`` gives the current
-    time (seconds since the epoch) for key TTLs.
+    time (seconds since the epoch) for key TTLs. ``fleet_lock``: offer the fleet lock
+    (:attr:`fleet`) to the caches, so that one process of a fleet fetches a file at a time;
+    ``lock_bound``: the lock's lifetime in seconds (default: the fetch's deadline plus
+    :data:`LOCK_MARGIN`).
     """
 
     def __init__(
@@ -82,6 +112,8 @@ class RedisStore:
         connect_timeout: float = 2.0,
         retry_after: float = 5.0,
         clock: Callable[[], float] = time.time,
+        fleet_lock: bool = True,
+        lock_bound: Optional[float] = None,
     ) -> None:
         if ttl_grace < 0:
             raise InvalidArgument(f"ttl_grace must not be negative, not {ttl_grace}")
@@ -90,6 +122,9 @@ class RedisStore:
                 raise InvalidArgument(f"{name} must be a positive finite number, not {value!r}")
         if not 0 <= retry_after < math.inf:
             raise InvalidArgument(f"retry_after must be a finite number >= 0, not {retry_after!r}")
+        if lock_bound is not None and not 0 < lock_bound < math.inf:
+            raise InvalidArgument(
+                f"lock_bound must be a positive finite number, not {lock_bound!r}")
         self._owned = client is None
         if client is None:
             client = redis.Redis.from_url(
@@ -110,6 +145,9 @@ class RedisStore:
         self._clock = clock
         self._down_until = 0.0  # time.monotonic() before which the server is left alone
         self._guard = threading.Lock()
+        self.fleet: Optional[RedisFleetLock] = (
+            RedisFleetLock(self, lock_bound) if fleet_lock else None)
+        """The fleet lock the caches take (``None``: ``fleet_lock=False``)."""
 
     def key(self, origin: str) -> str:
         """The Redis key of ``origin``."""
@@ -202,3 +240,59 @@ class RedisStore:
         """Close the client if this store made it; a client passed in is left open."""
         if self._owned:
             self.client.close()
+
+
+class RedisFleetLock:
+    """The fleet lock of a :class:`RedisStore` (see the module docstring); its calls go
+    through the store's pause after a failure, and raise what the client raises."""
+
+    def __init__(self, store: RedisStore, bound: Optional[float]) -> None:
+        self.store = store
+        self.bound = bound
+        """The lock's lifetime in seconds (``None``: the fetch's deadline plus
+        :data:`LOCK_MARGIN`)."""
+
+    def names(self, name: str) -> tuple[str, str]:
+        """The lock's key and its release channel."""
+        return self.store.prefix + "lock:" + name, self.store.prefix + "released:" + name
+
+    def take(self, name: str, deadline: float) -> Optional[str]:
+        """The token of the lock of ``name``, now taken for ``deadline`` seconds plus the
+        margin (or :attr:`bound`), or ``None`` if another holder has it."""
+        key, _ = self.names(name)
+        token = secrets.token_hex(16)
+        bound = self.bound if self.bound is not None else deadline + LOCK_MARGIN
+        milliseconds = max(math.ceil(bound * 1000), 1)
+        client = self.store.client
+        taken = self.store._call(lambda: client.set(key, token, nx=True, px=milliseconds))
+        return token if taken else None
+
+    def release(self, name: str, token: str) -> bool:
+        """Delete the lock of ``name`` if ``token`` holds it, and wake its waiters."""
+        key, channel = self.names(name)
+        client = self.store.client
+        done = self.store._call(lambda: client.eval(_RELEASE, 2, key, channel, token))
+        return bool(done)
+
+    def wait(self, name: str) -> None:
+        """Until the lock of ``name`` is released (its channel's message) or expires (its
+        ``PTTL``, read after subscribing so that no release is missed)."""
+        key, channel = self.names(name)
+        client = self.store.client
+        pubsub: Any = client.pubsub(  # type: ignore[no-untyped-call]
+            ignore_subscribe_messages=True)
+        try:
+            self.store._call(lambda: pubsub.subscribe(channel))
+            left: Any = self.store._call(lambda: client.pttl(key))
+            if not isinstance(left, int) or left < 0:  # free (-2), or with no expiry (-1)
+                return
+            end = time.monotonic() + left / 1000
+            while True:
+                remaining = end - time.monotonic()
+                if remaining <= 0:
+                    return
+                message: Any = self.store._call(partial(pubsub.get_message, timeout=remaining))
+                if isinstance(message, dict) and message.get("type") == "message":
+                    return
+        finally:
+            pubsub.close()
