@@ -46,7 +46,8 @@ OPTIONAL = {
     # the scope functions are part of the core and `import robotsrules` stays light.
     "idna": {"robotsrules._scope"},
     "duckdb": {"robotsrules.duckdb", "robotsrules._report", "robotsrules.cli._jobs",
-               "robotsrules.datatrove"},
+               "robotsrules.datatrove",
+               "robotsrules._audit._summary"},  # the log audit's aggregation (issue 37)
     "pyspark": {"robotsrules.spark"},
     "scrapy": {"robotsrules.scrapy"},
     "aiohttp": {"robotsrules.aiohttp"},

@@ -25,6 +25,7 @@ PUBLIC = {
     "LicenseAnswer", "LicenseDocument", "LicenseTerms", "parse_license",
     "LicenseLink", "PagePriced", "Pricing",
     "Evidence", "Verification", "verify",
+    "LogAudit", "audit_logs",
 }
 
 

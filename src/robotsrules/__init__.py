@@ -44,6 +44,7 @@ from .useragent import product_token
 sys.modules.setdefault(f"{__name__}._stance", _stance)
 
 if TYPE_CHECKING:  # the lazy names below, for type checkers
+    from ._audit import LogAudit, audit_logs
     from ._fetch._fetcher import afetch, fetch
     from ._fetch._robotscache import AsyncRobotsCache, RobotsCache
     from ._identity import Evidence, Verification, verify
@@ -96,6 +97,9 @@ _LAZY = {
     "Evidence": "_identity",
     "Verification": "_identity",
     "verify": "_identity",
+    # The log audit (issue 37): pyarrow and DuckDB (the 'bulk' extra) when it runs.
+    "LogAudit": "_audit",
+    "audit_logs": "_audit",
 }
 
 
@@ -140,6 +144,7 @@ __all__ = [
     "LicenseLink",
     "LicenseTerms",
     "Line",
+    "LogAudit",
     "MissingExtra",
     "Mode",
     "Pace",
@@ -164,6 +169,7 @@ __all__ = [
     "Verification",
     "afetch",
     "agent_tokens",
+    "audit_logs",
     "combine",
     "fetch",
     "lint",

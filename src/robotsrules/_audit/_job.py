@@ -1,0 +1,512 @@
+"""The audit job (issue 37): access logs in, the per-request table and its summary out.
+
+Theory of operation. Two streaming passes, memory bounded by the batch size and the memos,
+never by the number of lines:
+
+1. the logs are read (:class:`~._logs.LogReader`); a request is kept when its User-Agent
+   names a crawler (:func:`robotsrules.product_token` then the registry's
+   :func:`~robotsrules._tables._crawlers.crawler_for`, once per distinct header, in a
+   bounded memo; a product that is not a browser's and that the registry does not know is
+   kept too, category ``unregistered``: never a silently dropped bot) or when it fetches
+   ``/robots.txt`` (whoever asks). Its address is verified once per distinct (address,
+   token) (:func:`robotsrules._identity.verify`, offline lists by default). Rows go to a
+   Parquet file in batches; the site's own ``/robots.txt`` statuses are noted;
+2. those statuses move the history in force (:func:`~._inforce.with_fetches`), then each
+   row is judged (:class:`~._inforce.Judge`: the file in force at its time, RFC 9309
+   §2.4's caching window) and written to the request table, again in batches.
+
+The summary (:mod:`._summary`) is aggregated from that table by the engine (DuckDB, or
+Spark for fleets) with one set of queries, the same for both.
+"""
+
+from __future__ import annotations
+
+import datetime
+import ipaddress
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Literal, Optional, Union
+
+from .._lru import LRU
+from .._tables._crawlers import Crawler, crawler_for
+from ..errors import InvalidArgument
+from ..robotstxt import RobotsTxt, parse
+from ..useragent import product_token
+from ._formats import FormatName, Request
+from ._inforce import DAY, History, Judge, Version, with_fetches
+from ._logs import LogReader, Source
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+__all__ = ["BATCH_ROWS", "CLIENT_FIELDS", "LogAudit", "audit_logs", "request_schema"]
+
+BATCH_ROWS = 65_536
+"""Rows written at a time."""
+MEMO = 65_536
+"""Distinct User-Agent headers, and distinct (address, token) pairs, remembered."""
+MAX_FETCHES = 1_000_000
+"""The site's own ``/robots.txt`` answers noted, at most (later ones: counted, not used)."""
+_EPOCH = datetime.datetime(1, 1, 1, tzinfo=datetime.timezone.utc)
+
+Engine = Literal["duckdb", "spark"]
+CLIENT_FIELDS: Mapping[str, str] = {
+    "client": "client", "remote_addr": "client", "remote_ip": "client", "c-ip": "client",
+    "x-forwarded-for": "forwarded", "forwarded": "forwarded", "clientip": "forwarded",
+    "client_ip": "forwarded", "true-client-ip": "forwarded", "cf-connecting-ip": "forwarded",
+}
+"""``client_ip_field`` names, case-insensitive: the connection's peer (the default), or the
+client address a proxy or CDN named (``X-Forwarded-For``'s first address, Cloudflare's
+``ClientIP``, Caddy's ``client_ip``), as each format reads it."""
+
+
+def request_schema() -> pa.Schema:
+    """The request table's columns, with the bulk tables' provenance metadata."""
+    import pyarrow as pa
+
+    from ..bulk import with_provenance
+
+    return with_provenance(pa.schema([
+        pa.field("time", pa.timestamp("us", tz="UTC")),
+        pa.field("day", pa.string()),
+        pa.field("client", pa.string()),
+        pa.field("host", pa.string()),
+        pa.field("method", pa.string()),
+        pa.field("url", pa.string()),
+        pa.field("status", pa.int32()),
+        pa.field("bytes", pa.int64()),
+        pa.field("user_agent", pa.string()),
+        pa.field("token", pa.string()),
+        pa.field("crawler", pa.string()),
+        pa.field("operator", pa.string()),
+        pa.field("category", pa.string()),
+        pa.field("robots_fetch", pa.bool_()),
+        pa.field("verification", pa.string()),
+        pa.field("verdict", pa.string()),
+        pa.field("allowed", pa.bool_()),
+        pa.field("line", pa.int32()),
+        pa.field("rule", pa.string()),
+        pa.field("version", pa.string()),
+        pa.field("crawl_delay", pa.float64()),
+        pa.field("reads_crawl_delay", pa.string()),
+        pa.field("content_signal", pa.string()),
+        pa.field("content_usage", pa.string()),
+        pa.field("paid", pa.bool_()),
+    ]))
+
+
+_RAW = ("time", "day", "client", "host", "method", "url", "status", "bytes", "user_agent",
+        "token", "crawler", "operator", "category", "robots_fetch", "verification",
+        "reads_crawl_delay", "paid")
+
+
+class _Claim:
+    """What a User-Agent header claims, read once per distinct header."""
+
+    __slots__ = ("category", "crawler", "operator", "reads_delay", "token")
+
+    def __init__(self, token: str, crawler: Optional[Crawler]) -> None:
+        self.token = crawler.token if crawler is not None and crawler.token else token
+        self.crawler = crawler.label if crawler is not None else None
+        self.operator = crawler.operator if crawler is not None else None
+        self.category = crawler.category if crawler is not None else "unregistered"
+        self.reads_delay: str = (getattr(crawler, "crawl_delay", "unknown")
+                                 if crawler is not None else "unknown")
+
+
+_NO_CLAIM = _Claim("", None)
+
+
+def _claim_of(user_agent: Optional[str], memo: LRU[str, _Claim]) -> Optional[_Claim]:
+    if not user_agent:
+        return None
+    claim = memo.get(user_agent)
+    if claim is None:
+        try:
+            token = product_token(user_agent)
+        except (ValueError, TypeError):
+            token = "*"
+        token = token.split("/", 1)[0]
+        if token == "*" or not token:
+            claim = _NO_CLAIM
+        else:
+            claim = _Claim(token, crawler_for(token))
+        memo.put(user_agent, claim)
+    return None if claim is _NO_CLAIM else claim
+
+
+def _path_of(target: Optional[str]) -> str:
+    """The path of a request target (origin form or absolute form)."""
+    if not target:
+        return ""
+    if "://" in target[:12]:
+        rest = target.split("://", 1)[1]
+        slash = rest.find("/")
+        target = rest[slash:] if slash >= 0 else "/"
+    return target.split("?", 1)[0].split("#", 1)[0]
+
+
+def _site_host(site: str) -> str:
+    from .._scope import origin_of
+
+    try:
+        origin = origin_of(site)
+    except Exception as error:  # InvalidURL and what a bad URL raises
+        raise InvalidArgument(f"--site: {error}") from None
+    return origin.split("://", 1)[1].split(":", 1)[0].lower()
+
+
+def _same_host(host: Optional[str], site: str) -> bool:
+    if host is None:
+        return True
+    host = host.lower().rstrip(".")
+    if host.startswith("["):
+        host = host[1:].split("]", 1)[0]
+    else:
+        host = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    return host == site
+
+
+class _Verifier:
+    """Address verification once per distinct (address, token)."""
+
+    def __init__(self, enabled: bool, dns: Union[bool, str], snapshot: Any) -> None:
+        self.enabled = enabled
+        self.dns = dns
+        self.snapshot = snapshot
+        self.memo: LRU[tuple[str, str], str] = LRU(MEMO)
+        self.asked = 0
+
+    def __call__(self, address: Optional[str], token: str) -> Optional[str]:
+        if not self.enabled:
+            return None
+        if not address:
+            return "unknown"
+        key = (address, token)
+        answer = self.memo.get(key)
+        if answer is None:
+            from .._identity import verify
+
+            self.asked += 1
+            try:
+                ipaddress.ip_address(address.strip("[]"))
+                answer = verify(address.strip("[]"), agent=token, dns=self.dns,
+                                snapshot=self.snapshot).verdict
+            except (ValueError, InvalidArgument):
+                answer = "unknown"  # no address to check: not verified, not accused
+            self.memo.put(key, answer)
+        return answer
+
+
+def _history_of(robots: Any, history: Any, findings: dict[str, Any]) -> History:
+    """The history in force: one file (bytes, text, a path, a ``RobotsTxt``) in force
+    always, or a history (a :class:`History`, or a folder read by ``read_folder``)."""
+    if (robots is None) == (history is None):
+        raise InvalidArgument("give robots (one file) or history (dated versions), not both")
+    if history is not None:
+        if isinstance(history, History):
+            return history
+        from ._inforce import read_folder
+
+        try:
+            read, found = read_folder(history)
+        except OSError as error:
+            raise InvalidArgument(f"cannot read the history {history}: "
+                                  f"{error.strerror or error}") from None
+        findings.update({kind: {"count": count, "examples": found.examples.get(kind, [])}
+                         for kind, count in found.counts.items()})
+        return read
+    if isinstance(robots, RobotsTxt):
+        return History([Version(_EPOCH, robots, "robots.txt")])
+    if isinstance(robots, (bytes, bytearray)):
+        return History([Version(_EPOCH, parse(bytes(robots)), "robots.txt")])
+    try:
+        with open(robots, "rb") as handle:
+            from ..robotstxt import DEFAULT_MAX_BYTES
+
+            body = handle.read(DEFAULT_MAX_BYTES + 1)
+    except OSError as error:
+        raise InvalidArgument(f"cannot read {robots}: {error.strerror or error}") from None
+    return History([Version(_EPOCH, parse(body), os.path.basename(os.fspath(robots)))])
+
+
+class LogAudit:
+    """What :func:`audit_logs` found: :attr:`summary` (a JSON-able ``dict``, documented
+    field by field in :mod:`robotsrules._audit._summary`) and the request table (one row
+    per crawler request and per ``/robots.txt`` fetch; columns: :func:`request_schema`),
+    kept in a Parquet file (:attr:`path`) read on demand with :meth:`table` or
+    :meth:`batches`. :meth:`close` (or leaving a ``with`` block) removes the file when the
+    audit made it in a temporary folder."""
+
+    def __init__(self, path: str, summary: dict[str, Any], owned: Optional[str]) -> None:
+        self.path = path
+        self.summary = summary
+        self._owned = owned
+
+    @property
+    def violations(self) -> int:
+        """Requests judged violations (disallowed under every version in the window)."""
+        return int(self.summary["totals"]["violations"])
+
+    def table(self) -> pa.Table:
+        """The whole request table (memory-mapped from the Parquet file)."""
+        import pyarrow.parquet as pq
+
+        return pq.read_table(self.path, memory_map=True)
+
+    def batches(self, rows: int = BATCH_ROWS) -> Iterator[pa.RecordBatch]:
+        """The request table in record batches, read as they are taken."""
+        import pyarrow.parquet as pq
+
+        with pq.ParquetFile(self.path) as handle:
+            yield from handle.iter_batches(batch_size=rows)
+
+    def close(self) -> None:
+        """Remove the request table's temporary folder (if the audit made one)."""
+        if self._owned is not None:
+            shutil.rmtree(self._owned, ignore_errors=True)
+            self._owned = None
+
+    def __enter__(self) -> LogAudit:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class _Rows:
+    """Column lists flushed to a Parquet writer every :data:`BATCH_ROWS` rows."""
+
+    def __init__(self, writer: Any, schema: pa.Schema, names: Iterable[str]) -> None:
+        self.writer = writer
+        self.schema = schema
+        self.names = tuple(names)
+        self.columns: dict[str, list[Any]] = {name: [] for name in self.names}
+        self.count = 0
+
+    def add(self, values: Mapping[str, Any]) -> None:
+        for name in self.names:
+            self.columns[name].append(values.get(name))
+        self.count += 1
+        if len(self.columns[self.names[0]]) >= BATCH_ROWS:
+            self.flush()
+
+    def flush(self) -> None:
+        import pyarrow as pa
+
+        if not self.columns[self.names[0]]:
+            return
+        batch = pa.RecordBatch.from_arrays(
+            [pa.array(self.columns[field.name], field.type) if field.name in self.columns
+             else pa.nulls(len(self.columns[self.names[0]]), field.type)
+             for field in self.schema], schema=self.schema)
+        self.writer.write_batch(batch)
+        for values in self.columns.values():
+            values.clear()
+
+
+def audit_logs(
+    logs: Union[Source, Iterable[Source]],
+    *,
+    site: str,
+    robots: Union[bytes, str, os.PathLike[str], RobotsTxt, None] = None,
+    history: Union[str, os.PathLike[str], History, None] = None,
+    format: Optional[FormatName] = None,
+    fields: Optional[Mapping[str, str]] = None,
+    verify: bool = True,
+    dns: Union[bool, str] = False,
+    snapshot: Any = None,
+    client_ip_field: Optional[str] = None,
+    window: Union[float, datetime.timedelta] = DAY,
+    engine: Engine = "duckdb",
+    spark: Any = None,
+    directory: Union[str, os.PathLike[str], None] = None,
+    progress: Any = None,
+) -> LogAudit:
+    """Audit access logs of ``site``: which crawlers visited, were they who they claimed,
+    and did they obey the robots.txt in force at each request?
+
+    ``logs``: a path (a file or a folder of logs), ``"-"`` for standard input, a binary
+    stream, or several of them; plain, gzip, bzip2 or zstd; ``format`` names their format
+    (else each file's first lines choose it; see ``robotsrules logs --help``) and
+    ``fields`` maps nginx JSON keys. ``site``: the site's URL (its host: requests the log
+    gives another host are not judged: ``no-file``). The robots.txt: ``robots``, one file
+    in force at every time (bytes, a path or a parsed :class:`~robotsrules.RobotsTxt`), or
+    ``history``, dated versions (a folder of files named by ISO 8601 date or UTC
+    timestamp, or a ``History``). ``window`` (hours, or a ``timedelta``; default 24, RFC
+    9309 §2.4): a request is a violation only if every version in force during the window
+    before it disallows it. ``verify``: check each distinct address against the
+    operators' published lists (``dns=True`` or ``"ip[:port]"`` adds forward-confirmed
+    reverse DNS; ``snapshot`` chooses the address lists); ``client_ip_field``: the client
+    address is the one a proxy or CDN logged (:data:`CLIENT_FIELDS`).
+    ``engine``: ``"duckdb"`` (the ``bulk`` extra) or ``"spark"`` (``spark``: a session;
+    default: a local one) aggregates the summary. ``directory``: where the request table
+    is written (default: a temporary folder, removed by :meth:`LogAudit.close`).
+    ``progress``: called as ``progress(lines_read)`` now and then.
+
+    Raises :class:`~robotsrules.InvalidArgument` for a log or history that cannot be
+    opened and for bad options; nothing in a log's content raises: what cannot be read is
+    counted by kind in ``summary["input"]``.
+    """
+    import pyarrow.parquet as pq
+
+    from ._summary import summarise
+
+    if engine not in ("duckdb", "spark"):
+        raise InvalidArgument(f"engine must be 'duckdb' or 'spark', not {engine!r}")
+    span = window if isinstance(window, datetime.timedelta) else \
+        datetime.timedelta(hours=_hours(window))
+    if span < datetime.timedelta(0):
+        raise InvalidArgument("the window cannot be negative")
+    side = "client"
+    if client_ip_field is not None:
+        side = CLIENT_FIELDS.get(client_ip_field.lower(), "")
+        if not side:
+            raise InvalidArgument(
+                f"client_ip_field: {client_ip_field!r} is not one of "
+                f"{', '.join(sorted(CLIENT_FIELDS))}")
+    host = _site_host(site)
+    robots_findings: dict[str, Any] = {}
+    base = _history_of(robots, history, robots_findings)
+    reader = LogReader(format, fields=fields)
+    owned = None if directory is not None else tempfile.mkdtemp(prefix="robotsrules-audit-")
+    folder = os.fspath(directory) if directory is not None else str(owned)
+    try:
+        sources: list[Source] = _sources(logs)
+        raw_path = os.path.join(folder, "raw.parquet")
+        schema = request_schema()
+        verifier = _Verifier(verify, dns, snapshot)
+        claims: LRU[str, _Claim] = LRU(MEMO)
+        fetches: list[tuple[datetime.datetime, int]] = []
+        counts = {"other_requests": 0, "other_hosts": 0, "fetches_left_out": 0}
+        with pq.ParquetWriter(raw_path, schema) as writer:
+            rows = _Rows(writer, schema, _RAW)
+            for number, request in enumerate(reader.read(sources), 1):
+                if progress is not None and number % 65_536 == 0:
+                    progress(reader.tally.lines)
+                _first_pass(request, rows, claims, verifier, fetches, counts, host, side)
+            rows.flush()
+        if progress is not None:
+            progress(reader.tally.lines)
+        inforce, left_out = with_fetches(base, fetches)
+        counts["fetches_left_out"] += left_out
+        judge = Judge(inforce, window=span)
+        table_path = os.path.join(folder, "requests.parquet")
+        _second_pass(raw_path, table_path, schema, judge, host)
+        os.unlink(raw_path)
+        summary = summarise(table_path, engine=engine, spark=spark, reader=reader,
+                            history=base, site=site, window=span, counts=counts,
+                            robots_findings=robots_findings, verified=verify, dns=dns)
+    except BaseException:
+        if owned is not None:
+            shutil.rmtree(owned, ignore_errors=True)
+        raise
+    return LogAudit(table_path, summary, owned)
+
+
+def _sources(logs: Any) -> list[Source]:
+    """One source or several, as a list."""
+    if isinstance(logs, (str, os.PathLike)) or hasattr(logs, "read"):
+        return [logs]
+    return list(logs)
+
+
+def _hours(value: Any) -> float:
+    import math
+
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or not math.isfinite(value):
+        raise InvalidArgument(f"the window is a number of hours, not {value!r}")
+    return float(value)
+
+
+def _first_pass(request: Request, rows: _Rows, claims: LRU[str, _Claim], verifier: _Verifier,
+                fetches: list[tuple[datetime.datetime, int]], counts: dict[str, int],
+                host: str, side: str) -> None:
+    path = _path_of(request.target)
+    robots_fetch = path == "/robots.txt"
+    claim = _claim_of(request.user_agent, claims)
+    if claim is None and not robots_fetch:
+        counts["other_requests"] += 1
+        return
+    ours = _same_host(request.host, host)
+    if robots_fetch and ours and request.status is not None:
+        if len(fetches) < MAX_FETCHES:
+            fetches.append((request.time, request.status))
+        else:
+            counts["fetches_left_out"] += 1
+    if claim is not None and not ours:
+        counts["other_hosts"] += 1
+    address = request.client if side == "client" else request.forwarded
+    rows.add({
+        "time": request.time, "day": request.time.date().isoformat(), "client": address,
+        "host": request.host, "method": request.method, "url": request.target,
+        "status": request.status, "bytes": request.bytes, "user_agent": request.user_agent,
+        "token": claim.token if claim else None, "crawler": claim.crawler if claim else None,
+        "operator": claim.operator if claim else None,
+        "category": claim.category if claim else None, "robots_fetch": robots_fetch,
+        "verification": verifier(address, claim.token) if claim else None,
+        "reads_crawl_delay": claim.reads_delay if claim else None,
+        "paid": request.status == 402,
+    })
+
+
+def _second_pass(raw_path: str, table_path: str, schema: pa.Schema, judge: Judge,
+                 host: str) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    delays: LRU[tuple[int, str], tuple[Optional[float]]] = LRU(MEMO)
+    with pq.ParquetFile(raw_path) as raw, pq.ParquetWriter(table_path, schema) as writer:
+        for batch in raw.iter_batches(batch_size=BATCH_ROWS):
+            columns = batch.to_pydict()
+            size = batch.num_rows
+            judged: dict[str, list[Any]] = {name: [None] * size for name in (
+                "verdict", "allowed", "line", "rule", "version", "crawl_delay",
+                "content_signal", "content_usage")}
+            for i in range(size):
+                token = columns["token"][i]
+                if token is None:
+                    continue
+                target = columns["url"][i]
+                if not _same_host(columns["host"][i], host) or not target:
+                    judged["verdict"][i] = "no-file"
+                    continue
+                _judge_row(judge, delays, token, target, columns["time"][i], judged, i)
+            arrays = [pa.array(judged[f.name], f.type) if f.name in judged
+                      else batch.column(f.name) for f in schema]
+            writer.write_batch(pa.RecordBatch.from_arrays(arrays, schema=schema))
+
+
+def _judge_row(judge: Judge, delays: LRU[tuple[int, str], tuple[Optional[float]]], token: str,
+               target: str, time: datetime.datetime, judged: dict[str, list[Any]],
+               i: int) -> None:
+    try:
+        answer = judge.judge(token, target, time)
+    except (ValueError, InvalidArgument):  # a target no rule can read: not judged
+        judged["verdict"][i] = "no-file"
+        return
+    judged["verdict"][i] = answer.status
+    if answer.version is not None:
+        judged["version"][i] = answer.version.source
+    verdict = answer.verdict
+    if verdict is None:
+        return
+    judged["allowed"][i] = verdict.allowed
+    if verdict.rule is not None:
+        judged["line"][i] = verdict.rule.line
+        judged["rule"][i] = f"{verdict.rule.directive.capitalize()}: {verdict.rule.value}"
+    signals = [u.value for u in verdict.usage if u.directive == "content-signal"]
+    usages = [u.value for u in verdict.usage if u.directive == "content-usage"]
+    judged["content_signal"][i] = "; ".join(signals) if signals else None
+    judged["content_usage"][i] = "; ".join(usages) if usages else None
+    robots = answer.version.robots if answer.version is not None else None
+    if robots is not None:
+        key = (id(robots), token)
+        delay = delays.get(key)
+        if delay is None:
+            delay = (robots.crawl_delay(token),)
+            delays.put(key, delay)
+        judged["crawl_delay"][i] = delay[0]

@@ -1,0 +1,107 @@
+"""The audit job (issue 37): ``robotsrules.audit_logs`` over real log files on disk, the
+request table (rows, provenance) and the summary's counts, read back from both."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("duckdb")
+
+import robotsrules
+from robotsrules import InvalidArgument, audit_logs
+
+GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+GPTBOT = ("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; "
+          "+https://openai.com/gptbot)")
+BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120"
+ROBOTS = b"User-agent: *\nDisallow: /private/\nContent-Signal: ai-train=no\n"
+
+
+def line(address: str, when: str, target: str, status: int, agent: str, size: int = 10) -> str:
+    return (f'{address} - - [{when} +0000] "GET {target} HTTP/1.1" {status} {size} "-" '
+            f'"{agent}"\n')
+
+
+def write(tmp_path: Path, lines: list[str], name: str = "access.log") -> Path:
+    path = tmp_path / name
+    path.write_text("".join(lines), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def log(tmp_path: Path) -> Path:
+    return write(tmp_path, [
+        line("66.249.66.1", "02/Nov/2026:10:00:00", "/robots.txt", 200, GOOGLEBOT),
+        line("66.249.66.1", "02/Nov/2026:10:00:01", "/private/a", 200, GOOGLEBOT, 500),
+        line("192.0.2.9", "02/Nov/2026:10:00:02", "/private/b?q=1", 200, GPTBOT, 700),
+        line("192.0.2.9", "03/Nov/2026:10:00:02", "/open", 402, GPTBOT, 0),
+        line("192.0.2.10", "03/Nov/2026:10:00:03", "/private/c", 200, BROWSER),
+        line("192.0.2.10", "03/Nov/2026:10:00:04", "/robots.txt", 404, BROWSER),
+    ])
+
+
+def test_the_table_has_a_row_per_crawler_request_and_robots_fetch(log: Path) -> None:
+    with audit_logs(log, site="https://example.com", robots=ROBOTS) as audit:
+        table = audit.table()
+        rows = table.to_pylist()
+        assert [(r["token"], r["url"], r["verdict"]) for r in rows] == [
+            ("Googlebot", "/robots.txt", "allowed"),
+            ("Googlebot", "/private/a", "violation"),
+            ("GPTBot", "/private/b?q=1", "violation"),
+            ("GPTBot", "/open", "allowed"),
+            (None, "/robots.txt", None),  # a browser's robots.txt fetch: kept, not judged
+        ]
+        assert rows[1]["line"] == 2 and rows[1]["rule"] == "Disallow: /private/"
+        assert rows[1]["time"] == datetime.datetime(2026, 11, 2, 10, 0, 1,
+                                                    tzinfo=datetime.timezone.utc)
+        assert rows[3]["paid"] is True and rows[3]["content_signal"] == "ai-train=no"
+        metadata = table.schema.metadata
+        assert b"robotsrules.crawler_registry_compiled" in metadata
+        assert sum(batch.num_rows for batch in audit.batches(rows=2)) == 5
+
+
+def test_the_summary_counts(log: Path) -> None:
+    with audit_logs([log], site="https://example.com", robots=ROBOTS) as audit:
+        summary = audit.summary
+    json.dumps(summary)  # plain JSON
+    assert audit.violations == 2
+    totals = summary["totals"]
+    assert (totals["requests"], totals["bots"], totals["violations"], totals["paid"],
+            totals["robots_fetches"], totals["other_requests"]) == (4, 2, 2, 1, 2, 1)
+    openai, google = summary["bots"]  # two requests each: by token
+    assert (google["token"], google["operator"], google["category"]) == \
+        ("Googlebot", "Google", "search")
+    assert google["verification"]["verified"] == 2  # Google's published list holds it
+    assert openai["verification"]["not-verified"] == 2
+    assert google["robots_txt"]["fetched"] and google["robots_txt"]["statuses"] == {"200": 1}
+    assert not openai["robots_txt"]["fetched"]
+    [violation] = openai["violations"]
+    assert violation["line"] == 2 and violation["examples"] == [
+        {"time": "2026-11-02T10:00:02Z", "url": "/private/b?q=1"}]
+    assert [day["day"] for day in openai["days"]] == ["2026-11-02", "2026-11-03"]
+    assert summary["robots_fetches"]["statuses"] == {"200": 1, "404": 1}
+    assert summary["robots_fetches"]["by_others"] == 1
+    assert {c["category"] for c in summary["categories"]} == {"search", "ai-training"}
+
+
+def test_no_verify_counts_not_checked(log: Path) -> None:
+    with audit_logs(log, site="https://example.com", robots=ROBOTS, verify=False) as audit:
+        assert audit.summary["totals"]["requests"] == 4
+        assert audit.summary["days"][0]["verification"]["not-checked"] == 3
+
+
+def test_bad_options_are_usage_errors(log: Path, tmp_path: Path) -> None:
+    with pytest.raises(InvalidArgument):
+        audit_logs(log, site="https://example.com")
+    with pytest.raises(InvalidArgument):
+        audit_logs(log, site="https://example.com", robots=ROBOTS, engine="pandas")  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgument):
+        audit_logs(log, site="https://example.com", robots=ROBOTS, client_ip_field="Nope")
+    with pytest.raises(InvalidArgument):
+        audit_logs(tmp_path / "missing.log", site="https://example.com", robots=ROBOTS)
+    assert robotsrules.LogAudit is type(audit_logs(log, site="https://example.com",
+                                                   robots=ROBOTS))
