@@ -13,6 +13,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from robotsrules._audit._html import render_report
 
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "guides" / "img" / (
@@ -155,3 +157,23 @@ def test_an_empty_or_odd_summary_renders() -> None:
                     {"bots": [{"token": None, "days": [{"day": None}], "verdicts": []}]}):
         page = render_report(summary)
         assert page.startswith("<!DOCTYPE html>") and "No crawler" in page
+
+
+def test_the_jobs_own_summary_renders(tmp_path: Path) -> None:
+    pytest.importorskip("duckdb")
+    from robotsrules import audit_logs
+
+    log = tmp_path / "access.log"
+    log.write_text(
+        '66.249.66.1 - - [02/Nov/2026:10:00:00 +0000] "GET /private/a HTTP/1.1" 200 512 "-" '
+        '"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"\n'
+        '203.0.113.9 - - [03/Nov/2026:10:00:00 +0000] "GET /private/<b>x</b> HTTP/1.1" 200 9 '
+        '"-" "EvilBot/1.0 (<script>x</script>)"\n', encoding="utf-8")
+    with audit_logs(log, site="https://www.example.com",
+                    robots=b"User-agent: *\nDisallow: /private/\n") as audit:
+        page = render_report(audit.summary)
+        tokens = [bot["token"] for bot in audit.summary["bots"]]
+    assert sorted(tokens) == ["EvilBot", "Googlebot"]
+    assert "Googlebot" in page and "Disallow: /private/" in page
+    assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
+    assert page.count("<script>") == 1

@@ -67,7 +67,7 @@ h1{font-size:1.6rem;margin:1.2rem 0 .2rem}h2{font-size:1.25rem;margin-top:2rem}
 table{border-collapse:collapse;font-size:.9rem;min-width:100%}
 th,td{border-bottom:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
-td code,li code{overflow-wrap:anywhere;word-break:break-all;white-space:pre-wrap}
+td code,li code{overflow-wrap:anywhere;white-space:pre-wrap}
 th button{all:inherit;cursor:pointer;text-decoration:underline dotted}
 th[aria-sort=ascending] button::after{content:" \\2191"}
 th[aria-sort=descending] button::after{content:" \\2193"}
