@@ -123,8 +123,13 @@ def test_git_bounds_versions_bytes_and_a_folder_in_a_repository_is_no_repository
     inner = repo / "dated"  # a folder of dated files inside a repository: a folder
     inner.mkdir()
     (inner / "2026-11-02.txt").write_bytes(b"User-agent: *\nDisallow: /f\n")
-    assert bodies(read_history(inner, findings=Findings())) == [
+    (inner / "notes.md").write_bytes(b"x")
+    (inner / "README").write_bytes(b"x")
+    findings = Findings()
+    assert bodies(read_history(inner, findings=findings)) == [
         (T0, b"User-agent: *\nDisallow: /f\n")]
+    assert findings.counts == {"not_a_date": 2}
+    assert sorted(findings.examples["not_a_date"]) == ["README", "notes.md"]
 
 
 @needs_git

@@ -50,6 +50,7 @@ from robotsrules.policy import OK, UNREACHABLE, FetchResult
 from robotsrules.robotstxt import DEFAULT_MAX_BYTES, parse
 
 from ._inforce import (
+    EXAMPLES,
     MAX_ENTRIES,
     MAX_TOTAL_BYTES,
     MAX_VERSIONS,
@@ -102,9 +103,10 @@ def read_history(source: Union[str, os.PathLike[str]], *, findings: Findings,
                                      max_bytes=bounds.max_bytes,
                                      max_total_bytes=bounds.max_total_bytes,
                                      max_entries=bounds.max_entries)
-        for kind, number in found.counts.items():
-            for example in found.examples.get(kind, [])[:1]:
-                findings.count(kind, example, number)
+        for kind, number in found.counts.items():  # into the caller's, examples and all
+            findings.counts[kind] = findings.counts.get(kind, 0) + number
+            kept = findings.examples.setdefault(kind, [])
+            kept += found.examples.get(kind, [])[:EXAMPLES - len(kept)]
         return history
     with open(path, "rb") as handle:  # OSError: the caller's mistake, not a finding
         start = handle.read(16)
