@@ -6,9 +6,10 @@ Writes to ``--out`` (a directory; never committed):
   ``--days`` days: browsers (most lines; a few real browser User-Agents from many
   addresses), crawlers of the bundled registry (their tokens in the ``compatible; Token/v``
   form most crawlers send, real published strings for the best known), from addresses in
-  their operators' published ranges (the bundled address lists) so that they verify, and
-  spoofed ones (a crawler's User-Agent from an address of no operator), with robots.txt
-  fetches now and then (mostly 200, some 404 and 503), 404s and 304s, and bytes;
+  their operators' published ranges (the bundled address lists) so that they verify, or
+  from a few addresses of their own when the operator publishes none, and spoofed ones
+  (one crawler request in ten: its User-Agent from one of 2,000 other addresses), with
+  robots.txt fetches now and then (mostly 200, some 404 and 503), 404s and 304s, and bytes;
 * ``history/``: the site's robots.txt over the period, three dated versions that change
   what is disallowed (``/private/`` always; ``/drafts/`` and all of GPTBot from the first
   third; GPTBot back and ``/api/`` disallowed from the second third; a Crawl-delay for
@@ -76,7 +77,8 @@ VERSIONS = [
 
 
 def crawlers(rnd: random.Random) -> list[tuple[str, list[str], int]]:
-    """(User-Agent, addresses that verify or [] when the operator publishes none, weight)."""
+    """(User-Agent, its addresses, weight): in the operator's published ranges (they verify),
+    or, for an operator that publishes none, a few of its own (unverifiable)."""
     registry = json.loads((DATA / "crawlers.json").read_text(encoding="utf-8"))
     lists = json.loads((DATA / "crawler-addresses.json").read_text(encoding="utf-8"))
     by_token: dict[str, list[str]] = {}
@@ -95,6 +97,8 @@ def crawlers(rnd: random.Random) -> list[tuple[str, list[str], int]]:
             network = ipaddress.ip_network(prefix, strict=False)
             addresses += [str(network[rnd.randrange(network.num_addresses)])
                           for _ in range(4)]
+        if not addresses:
+            addresses = [random_address(rnd) for _ in range(16)]
         agent = PUBLISHED.get(token, f"Mozilla/5.0 (compatible; {token}/1.0; "
                                      f"+https://example.org/{token.lower()})")
         found.append((agent, addresses, HEAVY.get(token, 1)))
@@ -136,8 +140,7 @@ def generate(out: Path, lines: int, days: int, seed: int) -> None:
                 address, agent = rnd.choice(browsers)
             else:
                 agent, addresses, _ = rnd.choices(bots, bot_weights)[0]
-                address = (rnd.choice(spoofers) if draw > 0.97 or not addresses
-                           else rnd.choice(addresses))
+                address = rnd.choice(spoofers) if draw > 0.97 else rnd.choice(addresses)
                 if rnd.random() < 0.004:
                     path = "/robots.txt"
                     status = 200 if rnd.random() < 0.97 else rnd.choice((404, 503))
