@@ -54,7 +54,8 @@ TABLE_URL = SOURCE_REPOSITORY + "/blob/main/table-of-bot-metrics.md"
 MAX_SOURCE_BYTES = 8 << 20
 FETCH_TIMEOUT = 30.0
 ENTRY_KEYS = ("name", "token", "token_note", "operator", "categories", "trigger", "purpose",
-              "source", "robots_txt", "verify", "listed_by", "curated", "note")
+              "source", "robots_txt", "crawl_delay", "verify", "listed_by", "curated", "note")
+DELAY_KEYS = ("reads", "statement", "source", "checked")
 STATEMENT_KEYS = ("obeys", "statement", "source", "checked", "stated", "via")
 _TOKEN = re.compile(r"[A-Za-z_-]*")
 _LINK = re.compile(r"\[([^\]]*)\]\((https?://[^)\s]+)\)")
@@ -212,6 +213,8 @@ def _canonical(entry: dict[str, Any]) -> dict[str, Any]:
     out = {key: entry.get(key) for key in ENTRY_KEYS}
     statement = entry.get("robots_txt") or {}
     out["robots_txt"] = {key: statement.get(key) for key in STATEMENT_KEYS}
+    delay = entry.get("crawl_delay")  # curated only: no source lists it
+    out["crawl_delay"] = None if delay is None else {key: delay.get(key) for key in DELAY_KEYS}
     return out
 
 

@@ -105,3 +105,23 @@ def test_bad_options_are_usage_errors(log: Path, tmp_path: Path) -> None:
         audit_logs(tmp_path / "missing.log", site="https://example.com", robots=ROBOTS)
     assert robotsrules.LogAudit is type(audit_logs(log, site="https://example.com",
                                                    robots=ROBOTS))
+
+
+BINGBOT = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"
+
+
+def test_crawl_delay_is_judged_only_for_crawlers_that_read_it(tmp_path: Path) -> None:
+    lines = []
+    for second in (0, 2, 4, 20):  # a gap of 2 s, 2 s, then 16 s against a delay of 10 s
+        lines.append(line("192.0.2.1", f"02/Nov/2026:10:00:{second:02d}", f"/p{second}", 200,
+                          BINGBOT))
+        lines.append(line("66.249.66.1", f"02/Nov/2026:10:00:{second:02d}", f"/p{second}",
+                          200, GOOGLEBOT))
+    log = write(tmp_path, lines)
+    robots = b"User-agent: *\nCrawl-delay: 10\n"
+    with audit_logs(log, site="https://example.com", robots=robots, verify=False) as audit:
+        bots = {bot["token"]: bot["crawl_delay"] for bot in audit.summary["bots"]}
+    assert bots["Bingbot"] == {"reads": "yes", "delay": 10.0, "judged": True, "intervals": 3,
+                               "too_fast": 2, "kept": False}
+    assert bots["Googlebot"]["reads"] == "no"
+    assert bots["Googlebot"]["judged"] is False and bots["Googlebot"]["kept"] is None

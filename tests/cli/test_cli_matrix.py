@@ -54,6 +54,7 @@ EXITS: dict[str, tuple[int, ...]] = {
     "check": (0, 1, 2), "explain": (0, 1, 2), "diff": (0, 1, 2), "lint": (0, 1, 2, 3),
     "agents": (0, 2), "fetch": (0, 2), "report": (0, 2), "bulk": (0, 2), "usage": (0, 1, 2),
     "page": (0, 2), "stance": (0, 1, 2), "license": (0, 1, 2), "verify": (0, 1, 2),
+    "logs": (0, 1, 2),
 }
 # Where each command takes a FILE_OR_URL (or a file) and the rest of a valid command line.
 COMMANDS: dict[str, Sequence[str]] = {
@@ -98,6 +99,11 @@ COMMANDS: dict[str, Sequence[str]] = {
     "verify --file": ("verify", "--file", "{}", "--no-dns", "--agent", "GPTBot"),
     "verify --file --json": ("verify", "--file", "{}", "--no-dns", "--json"),
     "verify ADDRESS": ("verify", "{}", "--no-dns", "--user-agent", "GPTBot/1.0"),
+    # logs: the log in every form, then the robots.txt in every form (the log a file)
+    "logs": ("logs", "{}", "--site", "https://example.com", "--robots", EXAMPLE,
+             "--no-verify"),
+    "logs --robots": ("logs", "{log}", "--site", "https://example.com", "--robots", "{}",
+                      "--json", "--out", "{out}.jsonl", "--timeout", "2"),
 }
 FORMS = ("file", "stdin", "http", "http-hostile", "http-500", "closed-port", "missing",
          "directory", "binary", "latin1", "hostile", "empty", "odd-url", "huge")
@@ -150,6 +156,10 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "2024-01-01T00:00:00Z\n")
     (tables / "urls.csv").write_text("url,date\nhttps://a.example/x,2024-06-01\n")
     made["tables"] = str(tables)
+    (root / "access.log").write_bytes(
+        b'192.0.2.1 - - [02/Nov/2026:10:00:00 +0000] "GET /private/\x1b[2J HTTP/1.1" 200 1 '
+        b'"-" "Mozilla/5.0 (compatible; GPTBot/1.2\x1b]0;t\x07)"\n' + HOSTILE)
+    made["log"] = str(root / "access.log")
     return made
 
 
@@ -195,7 +205,8 @@ def check_run(argv: list[str], code: int, out: str, err: str, usage: bool = Fals
 
 def _argv(command: str, source: str, files: dict[str, str], out: str) -> list[str]:
     return [part.replace("{}", source).replace("{out}", out).replace("{page}", files["page"])
-            .replace("{tables}", files["tables"]) for part in COMMANDS[command]]
+            .replace("{tables}", files["tables"]).replace("{log}", files["log"])
+            for part in COMMANDS[command]]
 
 
 @pytest.fixture(autouse=True)
@@ -209,9 +220,9 @@ def test_every_command_with_every_input_form(
     command: str, form: str, files: dict[str, str], servers: dict[str, str],
     tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    if command.startswith(("report", "bulk", "stance --robots")):
+    if command.startswith(("report", "bulk", "stance --robots", "logs")):
         pytest.importorskip("duckdb")
-        if form == "huge":
+        if form == "huge" and not command.startswith("logs"):  # a log: bounded lines
             pytest.skip("tables are read by DuckDB, in batches: their size is the job's")
     if command == "bulk --pages-warc":
         pytest.importorskip("warcio")
@@ -228,12 +239,12 @@ def test_every_command_with_every_input_form(
 @pytest.mark.parametrize("bad", BAD_OPTIONS, ids=lambda bad: " ".join(bad))
 @pytest.mark.parametrize("command", ["check --robots", "explain", "agents", "diff old",
                                      "lint", "fetch", "report", "bulk --urls", "usage", "page",
-                                     "stance", "license", "bulk --any-agent"])
+                                     "stance", "license", "bulk --any-agent", "logs"])
 def test_every_command_with_bad_options(
     command: str, bad: Sequence[str], files: dict[str, str], servers: dict[str, str],
     tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    if command in ("report", "bulk --urls", "bulk --any-agent"):
+    if command in ("report", "bulk --urls", "bulk --any-agent", "logs"):
         pytest.importorskip("duckdb")
     source = servers["http"] if command == "fetch" else files["file"]
     argv = _argv(command, source, files, str(tmp_path / "verdicts.parquet")) + list(bad)

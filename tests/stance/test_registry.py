@@ -159,6 +159,9 @@ BASE = {"name": "ExampleBot", "token": "ExampleBot", "operator": "Example",
     ({"verify": {"ip_ranges": "x"}}, "'verify.ip_ranges' is not a list"),
     ({"verify": []}, "'verify' is not an object"),
     ({"operator": ["x"]}, "'operator' is not a string"),
+    ({"crawl_delay": {"reads": "partly", "checked": "2026-11-27"}}, "'reads' is not one of"),
+    ({"crawl_delay": {"reads": "yes", "checked": "2026-11-27"}}, "without a 'source' URL"),
+    ({"crawl_delay": "no"}, "'crawl_delay' is not an object"),
 ])
 def test_bad_entries_are_named(tmp_path: Path, change: Any, problem: str) -> None:
     path = tmp_path / "mine.json"
@@ -220,3 +223,16 @@ def test_the_older_table_shape_still_reads(tmp_path: Path) -> None:
     assert (crawler.label, crawler.token, crawler.categories, crawler.trigger) == (
         "OldBot", "OldBot", ("ai-training",), "crawler")
     assert crawler.robots_txt.obeys == "unknown" and crawler.stoppable is None
+
+
+def test_who_reads_crawl_delay() -> None:
+    """Issue 37: Google's crawlers do not read Crawl-delay (Google's note of 2019), Bingbot
+    does (Bing's Crawl Control help); the rest is unknown until a source is read."""
+    table = registry().crawlers
+    google = [c for c in table if c.operator == "Google"]
+    assert google and all(c.reads_crawl_delay == "no" for c in google)
+    assert all(c.crawl_delay.source and c.crawl_delay.checked for c in google)
+    [bing] = [c for c in table if c.label == "Bingbot"]
+    assert bing.reads_crawl_delay == "yes" and bing.crawl_delay.source
+    others = [c for c in table if c.operator != "Google" and c.label != "Bingbot"]
+    assert {c.reads_crawl_delay for c in others} == {"unknown"}

@@ -112,8 +112,7 @@ class _Claim:
         self.crawler = crawler.label if crawler is not None else None
         self.operator = crawler.operator if crawler is not None else None
         self.category = crawler.category if crawler is not None else "unregistered"
-        self.reads_delay: str = (getattr(crawler, "crawl_delay", "unknown")
-                                 if crawler is not None else "unknown")
+        self.reads_delay = crawler.reads_crawl_delay if crawler is not None else "unknown"
 
 
 _NO_CLAIM = _Claim("", None)

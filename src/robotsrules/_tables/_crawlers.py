@@ -65,6 +65,7 @@ Trigger = Literal["crawler", "user-triggered", "control-token"]
 PathLike = Union[str, "os.PathLike[str]"]
 
 _OBEYS = ("yes", "no", "partly", "unknown")
+_READS = ("yes", "no", "unknown")
 _TRIGGERS = ("crawler", "user-triggered", "control-token")
 _TOKEN = re.compile(r"[A-Za-z_-]{1,100}")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -157,6 +158,15 @@ class Crawler(NamedTuple):
     token_note: Optional[str] = None
     """Why the token differs from the name, or why there is none."""
     note: Optional[str] = None
+    crawl_delay: Statement = _UNKNOWN
+    """Whether its operator says it reads ``Crawl-delay`` (``obeys`` here is ``"yes"``,
+    ``"no"`` or ``"unknown"``), with the source and the date it was read."""
+
+    @property
+    def reads_crawl_delay(self) -> str:
+        """``"yes"``, ``"no"`` or ``"unknown"``: does it read ``Crawl-delay``, by its
+        operator's word (the log audit judges request rates only on ``"yes"``)."""
+        return self.crawl_delay.obeys
 
     @property
     def label(self) -> str:
@@ -229,23 +239,26 @@ def _match(pattern: re.Pattern[str], value: Any, where: str, field: str,
     return value
 
 
-def _statement(value: Any, where: str) -> Statement:
+def _statement(value: Any, where: str, field: str = "robots_txt", key: str = "obeys",
+               values: tuple[str, ...] = _OBEYS) -> Statement:
+    """An operator's statement: ``robots_txt`` (``obeys``), or ``crawl_delay``
+    (``reads``, without ``stated`` or ``via``)."""
     if value is None:
         return _UNKNOWN
     if not isinstance(value, dict):
-        raise _fail(where, "'robots_txt' is not an object")
-    obeys = value.get("obeys")
-    if obeys not in _OBEYS:
-        raise _fail(where, f"robots_txt 'obeys' is not one of {', '.join(_OBEYS)}")
-    source = _match(_URL, value.get("source"), where, "robots_txt.source", optional=True)
+        raise _fail(where, f"'{field}' is not an object")
+    obeys = value.get(key)
+    if obeys not in values:
+        raise _fail(where, f"{field} '{key}' is not one of {', '.join(values)}")
+    source = _match(_URL, value.get("source"), where, f"{field}.source", optional=True)
     if obeys != "unknown" and source is None:
-        raise _fail(where, f"robots_txt says {obeys!r} without a 'source' URL")
-    checked = _match(_DATE, value.get("checked"), where, "robots_txt.checked")
+        raise _fail(where, f"{field} says {obeys!r} without a 'source' URL")
+    checked = _match(_DATE, value.get("checked"), where, f"{field}.checked")
     return Statement(cast(Obeys, obeys),
-                     _text(value.get("statement"), where, "robots_txt.statement", True),
+                     _text(value.get("statement"), where, f"{field}.statement", True),
                      source, cast(str, checked),
-                     _match(_MONTH, value.get("stated"), where, "robots_txt.stated", True),
-                     _text(value.get("via"), where, "robots_txt.via", True))
+                     _match(_MONTH, value.get("stated"), where, f"{field}.stated", True),
+                     _text(value.get("via"), where, f"{field}.via", True))
 
 
 def _strings(value: Any, pattern: re.Pattern[str], where: str, field: str) -> tuple[str, ...]:
@@ -321,7 +334,8 @@ def _entry(row: Any, number: int, where: str, known: Mapping[str, str],
         found[0], name or "", tuple(found), cast(Trigger, trigger),
         _statement(row.get("robots_txt"), place), _verification(row.get("verify"), place),
         _text(row.get("token_note"), place, "token_note", True),
-        _text(row.get("note"), place, "note", True))
+        _text(row.get("note"), place, "note", True),
+        _statement(row.get("crawl_delay"), place, "crawl_delay", "reads", _READS))
 
 
 def _categories(data: Any, where: str) -> tuple[dict[str, str], dict[str, str]]:

@@ -5,7 +5,7 @@ This module only builds the parser, one module per command group, and runs a com
 * ``_verdicts``: ``check``, ``explain``; ``_site``: ``fetch``, ``agents``, ``diff``;
   ``_lint``: ``lint``; ``_usage``, ``_page``, ``_stance``, ``_license``: the AI layer;
   ``_bulk``: ``bulk``, ``report`` and the table form of ``stance``; ``_verify``:
-  ``verify`` (who is really asking);
+  ``verify`` (who is really asking); ``_logs``: ``logs`` (the log audit);
 * the homes they share: ``_agent_options`` (``--agent``, repeatable everywhere, and
   ``--agent-category``), ``_input`` (every file, ``-`` and URL read through one bounded
   reader), ``_options`` (option values and URLs validated in one place), ``_output``
@@ -91,6 +91,9 @@ def _parser() -> argparse.ArgumentParser:
     _license.add_command(commands)
     _lint.add_commands(commands)
     _verify.add_command(commands)
+    from . import _logs
+
+    _logs.add_command(commands)  # logs (issue 37)
     from . import _crawlers
 
     _crawlers.add_command(commands)  # crawlers refresh

@@ -1,4 +1,5 @@
-"""The output file of ``robotsrules bulk`` and ``stance --out``: the format from the name,
+"""The output file of ``robotsrules bulk``, ``stance --out`` and ``logs --out``: the format
+from the name (``logs`` also writes JSON and JSON Lines),
 the verdict schema, and :class:`Writer`, which writes batches to a temporary file beside
 ``--out`` (created with ``O_EXCL`` by :func:`tempfile.mkstemp`, so a pre-existing file or
 symlink named like it is never followed) and renames it into place only when the job
@@ -106,7 +107,8 @@ class Writer:
             self._file = os.fdopen(handle, "wb")
             self._writer = (pq.ParquetWriter(self._file, with_provenance(schema),
                                              compression="zstd")
-                            if form == "parquet" else pacsv.CSVWriter(self._file, schema))
+                            if form == "parquet" else _JsonRows(self._file, form)
+                            if form in ("json", "jsonl") else pacsv.CSVWriter(self._file, schema))
         except BaseException:
             if self._file is None:
                 os.close(handle)
@@ -155,6 +157,39 @@ class Writer:
             if not ok:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(self.partial)
+
+
+class _JsonRows:
+    """Rows as JSON Lines (``jsonl``) or one JSON array (``json``); times as ISO 8601."""
+
+    def __init__(self, file: Any, form: str) -> None:
+        self._file = file
+        self._array = form == "json"
+        self._first = True
+        if self._array:
+            file.write(b"[")
+
+    def write_batch(self, batch: Any) -> None:
+        for row in batch.to_pylist():
+            text = json.dumps(row, default=_iso, ensure_ascii=True)
+            if self._array:
+                text = ("\n" if self._first else ",\n") + text
+            else:
+                text += "\n"
+            self._first = False
+            self._file.write(text.encode("ascii"))
+
+    def close(self) -> None:
+        if self._array:
+            self._file.write(b"\n]\n" if not self._first else b"]\n")
+
+
+def _iso(value: Any) -> Any:
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "backslashreplace")
+    raise TypeError(f"not JSON: {type(value).__name__}")
 
 
 def verdict_table_schema(purposes: Any = ()) -> Any:

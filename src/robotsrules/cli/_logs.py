@@ -1,0 +1,247 @@
+"""``robotsrules logs``: which crawlers visited a site, were they who they claimed, and did
+they obey the robots.txt in force at each request? (issue 37)
+
+Hooked into :mod:`robotsrules.cli` by :func:`add_command`. The job is
+:func:`robotsrules.audit_logs`; this module reads the options, writes ``--out`` (the request
+table, one row per crawler request and per robots.txt fetch; the format from the name:
+``.csv``, ``.json``, ``.jsonl``, ``.parquet``) atomically through :mod:`._writer`, and shows
+the summary as text (every string from the log with its control characters made visible)
+or as JSON (``--json``). A progress line (lines read, lines per second) is shown on
+standard error only when it is a terminal. Exit codes: 0 no violation found, 1 some, 2
+usage or I/O error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from typing import Any, Optional, TextIO
+
+from .._terminal import visible
+
+__all__ = ["OUT_FORMATS", "add_command"]
+
+OUT_FORMATS = {".csv": "csv", ".json": "json", ".jsonl": "jsonl", ".parquet": "parquet"}
+"""``--out`` formats, by the name's extension."""
+
+
+def _hours(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of hours") from None
+    if not math.isfinite(value) or value < 0 or value > 24 * 366:
+        raise argparse.ArgumentTypeError("--window is hours from 0 to a year")
+    return value
+
+
+def _out_format(name: str) -> str:
+    from ..errors import RobotsError
+
+    for suffix, form in OUT_FORMATS.items():
+        if name.lower().endswith(suffix):
+            return form
+    raise RobotsError(f"{visible(name)}: cannot tell the output format; name it "
+                      f"{', '.join(OUT_FORMATS)}")
+
+
+class _Progress:
+    """``read N lines, R lines/s`` on standard error, on a terminal only."""
+
+    def __init__(self, stream: Optional[TextIO] = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.on = self.stream.isatty()
+        self.started = time.monotonic()
+
+    def __call__(self, lines: int) -> None:
+        if not self.on:
+            return
+        seconds = max(time.monotonic() - self.started, 1e-6)
+        self.stream.write(f"\rread {lines:,} lines, {lines / seconds:,.0f} lines/s")
+        self.stream.flush()
+
+    def done(self) -> None:
+        if self.on:
+            self.stream.write("\r" + " " * 60 + "\r")
+            self.stream.flush()
+
+
+def _robots(args: argparse.Namespace) -> Any:
+    """The robots.txt: a file or a fetched URL (``--robots``), or ``None`` (a history)."""
+    if args.robots is None:
+        return None
+    from ._input import load_source
+
+    return load_source(args.robots, args).robots
+
+
+def _run(args: argparse.Namespace, out: TextIO) -> int:
+    from .._audit import audit_logs
+    from ..errors import RobotsError
+    from ._common import EXIT_ALLOWED, EXIT_DISALLOWED
+    from ._interrupt import JobStop
+    from ._jobs import need, nothing
+    from ._writer import Writer, settle
+
+    if (args.robots is None) == (args.robots_history is None):
+        raise RobotsError("give the robots.txt: --robots FILE_OR_URL or --robots-history PATH")
+    if args.no_verify and args.dns:
+        raise RobotsError("--dns verifies addresses: it cannot go with --no-verify")
+    need("duckdb" if args.engine == "duckdb" else "pyspark")
+    need("pyarrow")
+    form = _out_format(args.out) if args.out else None
+    robots = _robots(args)
+    writer = Writer(args.out, form, schema=_schema()) if args.out and form else None
+    stop = JobStop(args.out or "")
+    progress = _Progress()
+    ok = False
+    audit: Any = None
+    try:
+        audit = audit_logs(
+            args.logs, site=args.site, robots=robots, history=args.robots_history,
+            format=args.format, verify=not args.no_verify, dns=bool(args.dns),
+            client_ip_field=args.client_ip_field, window=args.window, engine=args.engine,
+            progress=progress)
+        if writer is not None:
+            for batch in audit.batches():
+                writer.write(batch)
+        ok = True
+    finally:
+        progress.done()
+        if writer is not None:
+            settle(stop, writer, nothing, ok)
+        if audit is not None and not ok:
+            audit.close()
+    with audit:
+        summary = audit.summary
+        if args.json:
+            out.write(json.dumps(summary, ensure_ascii=True, indent=1) + "\n")
+        else:
+            _text(summary, out, args)
+        return EXIT_DISALLOWED if audit.violations else EXIT_ALLOWED
+
+
+def _schema() -> Any:
+    from .._audit._job import request_schema
+
+    return request_schema()
+
+
+def _share(counts: dict[str, Any]) -> str:
+    shares = counts["verification_shares"]
+    return (f"{shares['verified']:.0%} verified, {shares['not-verified']:.0%} not, "
+            f"{shares['unverifiable']:.0%} unverifiable, {shares['unknown']:.0%} unknown")
+
+
+def _text(summary: dict[str, Any], out: TextIO, args: argparse.Namespace) -> None:
+    from ._common import plural
+
+    totals = summary["totals"]
+    read = summary["input"]
+    out.write(f"{visible(summary['site'])}: {read['lines']:,} lines read, "
+              f"{plural(totals['requests'], 'crawler request')} by "
+              f"{plural(totals['bots'], 'bot')}, "
+              f"{plural(totals['violations'], 'violation')} "
+              f"({totals['caching_allowance']:,} within the caching allowance of "
+              f"{summary['window_hours']:g} h), {totals['paid']:,} answered 402, "
+              f"{totals['robots_fetches']:,} robots.txt fetches\n")
+    for bot in summary["bots"]:
+        who = ", ".join(visible(part) for part in (bot["operator"], bot["category"]) if part)
+        delay = bot["crawl_delay"]
+        kept = ("" if not delay["judged"] else
+                f"; crawl-delay {delay['delay']:g} s {'kept' if delay['kept'] else 'NOT kept'}"
+                f" ({delay['too_fast']:,}/{delay['intervals']:,} too fast)")
+        fetched = bot["robots_txt"]
+        robots = (f"robots.txt fetched {fetched['count']:,}x" if fetched["fetched"]
+                  else "robots.txt never fetched")
+        out.write(f"\n{visible(bot['token'])} ({who}): {bot['requests']:,} requests, "
+                  f"{bot['bytes']:,} bytes; {_share(bot)}; "
+                  f"{bot['verdicts']['violation']:,} violations, "
+                  f"{bot['verdicts']['caching-allowance']:,} within the caching allowance; "
+                  f"{robots}{kept}; {bot['paid']:,} answered 402\n")
+        for violation in bot["violations"]:
+            word = "violated" if violation["status"] == "violation" else \
+                "within the caching allowance"
+            out.write(f"  {word}: line {violation['line']}: {visible(violation['rule'] or '')}"
+                      f" ({violation['count']:,}x)\n")
+            for example in violation["examples"]:
+                out.write(f"    {example['time']}  {visible(example['url'] or '')}\n")
+    if summary["other_bots"]["bots"]:
+        other = summary["other_bots"]
+        out.write(f"\n{other['bots']:,} more bots: {other['requests']:,} requests\n")
+    problems = read["problems"]
+    if problems:
+        out.write("\ninput problems:\n")
+        for kind, found in problems.items():
+            out.write(f"  {kind}: {found['count']:,}\n")
+            for example in found["examples"]:
+                out.write(f"    {visible(example)}\n")
+    findings = summary["robots"]["findings"]
+    if findings:
+        out.write("\nrobots.txt history:\n")
+        for kind, found in findings.items():
+            out.write(f"  {kind}: {found['count']:,}\n")
+
+
+def add_command(commands: Any) -> None:
+    """Add ``logs`` to the ``robotsrules`` subcommands (an argparse subparsers object)."""
+    from .._audit._formats import FORMATS
+    from ._options import add_command as new_command
+    from ._options import color_option, fetch_options, json_option
+
+    logs = new_command(
+        commands, "logs", help="audit access logs: which crawlers came, were they who they "
+                               "claimed, did they obey the robots.txt in force?",
+        description="Read access logs (Apache and nginx common/combined and their vhost "
+                    "variants, nginx JSON, Caddy, Cloudflare Logpush, CloudFront, ALB; "
+                    "plain, gzip, bzip2, zstd; files, folders, '-' for standard input) and "
+                    "judge every crawler request against the robots.txt in force at its "
+                    "time: a violation only if every version in force during the window "
+                    "before it (RFC 9309 §2.4: 24 hours) disallows it; one disallowed only "
+                    "by a younger file is 'within the caching allowance'. Addresses are "
+                    "verified against the operators' published lists (--dns adds reverse "
+                    "DNS). Crawl-delay is judged only for crawlers whose operator says "
+                    "they read it.",
+        exits="0 no violation found, 1 some, 2 usage or I/O error.",
+        examples=["robotsrules logs access.log --site https://example.com --robots robots.txt",
+                  "robotsrules logs /var/log/nginx/ --site https://example.com "
+                  "--robots-history robots-history/ --out requests.parquet",
+                  "zcat access.log.gz | robotsrules logs - --site https://example.com "
+                  "--robots https://example.com/robots.txt --json"])
+    logs.add_argument("logs", metavar="LOG", nargs="+",
+                      help="an access log, a folder of them, or '-' for standard input")
+    logs.add_argument("--site", required=True, metavar="URL",
+                      help="the site the logs are of (requests for another host are not "
+                           "judged)")
+    given = logs.add_mutually_exclusive_group()
+    given.add_argument("--robots", metavar="FILE_OR_URL",
+                       help="the robots.txt, in force at every time (a URL is fetched)")
+    given.add_argument("--robots-history", metavar="PATH",
+                       help="a folder of robots.txt versions named by ISO 8601 date or UTC "
+                            "timestamp (2026-11-02.txt, 2026-11-02T06:00:00Z.txt), each in "
+                            "force from then")
+    logs.add_argument("--format", choices=FORMATS,
+                      help="the logs' format (default: detected from each file's first lines)")
+    logs.add_argument("--dns", action=argparse.BooleanOptionalAction, default=False,
+                      help="verify addresses with forward-confirmed reverse DNS too "
+                           "(default: off; the published address lists only)")
+    logs.add_argument("--no-verify", action="store_true",
+                      help="do not verify addresses (every request 'not-checked')")
+    logs.add_argument("--client-ip-field", metavar="NAME",
+                      help="the client address is this field's (behind a CDN or proxy): "
+                           "X-Forwarded-For (its first address), ClientIP, client_ip")
+    logs.add_argument("--window", type=_hours, default=24.0, metavar="HOURS",
+                      help="the caching allowance (default 24, RFC 9309 §2.4)")
+    logs.add_argument("--engine", choices=["duckdb", "spark"], default="duckdb",
+                      help="the engine that aggregates the summary (default duckdb; spark "
+                           "needs 'robotsrules[spark]')")
+    logs.add_argument("--out", metavar="FILE",
+                      help="write the request table (one row per crawler request and per "
+                           "robots.txt fetch): .csv, .json, .jsonl or .parquet")
+    fetch_options(logs)
+    json_option(logs, "print the summary as JSON")
+    color_option(logs)
+    logs.set_defaults(run=_run, mode="google")
