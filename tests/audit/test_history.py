@@ -187,6 +187,9 @@ def test_warc_captures_read_as_the_fetch_policy_reads_statuses(tmp_path: Path) -
     judge = Judge(history)  # the 500 at 06:00 left /a disallowed
     assert judge.judge("bot", "https://example.com/a", T0 + 10 * HOUR).version.robots is file_a
     assert findings.counts == {"redirect": 1, "other_origin": 1}
+    findings = Findings()  # a deadline already past: nothing read, said so
+    assert read_history(path, findings=findings, bounds=Bounds(timeout=-1.0)).versions == ()
+    assert findings.counts == {"timeout": 1}
 
 
 def test_warc_undated_damaged_and_no_site(tmp_path: Path) -> None:

@@ -27,8 +27,8 @@
   unreachable latest fetch leaves the good copy in force, as the cache serves it.
 
 Everything read is a stranger's data: bounded in versions, octets per file, octets in all
-and time; whatever is not used is counted in the caller's :class:`Findings` by kind, with
-examples, and never raises. Only a path that cannot be read at all, or that is none of the
+and time (:class:`Bounds`); whatever is not used is counted in the caller's
+:class:`Findings` by kind, with examples, and never raises. Only a path that cannot be read at all, or that is none of the
 four, raises (``OSError``, :class:`robotsrules.errors.InvalidArgument`): the caller's
 mistake.
 """
@@ -40,6 +40,7 @@ import os
 import sqlite3
 import subprocess
 import threading
+import time
 from collections.abc import Generator
 from pathlib import Path
 from typing import IO, NamedTuple, Optional, Union
@@ -83,7 +84,8 @@ class Bounds(NamedTuple):
     max_entries: int = MAX_ENTRIES
     """Folder entries or WARC captures looked at."""
     timeout: float = TIMEOUT
-    """Seconds for the whole read (git only: the other readers are bounded by octets)."""
+    """Seconds for the whole read: the git runs together; a WARC file's reading (checked at
+    each robots.txt capture); a cache store's lock wait."""
 
 
 def read_history(source: Union[str, os.PathLike[str]], *, findings: Findings,
@@ -337,9 +339,13 @@ def _warc(path: Path, wanted: Optional[str], bounds: Bounds, findings: Findings)
     versions: list[Version] = []
     fetches: list[tuple[datetime.datetime, int]] = []
     captures = iter_captures(path, max_bytes=bounds.max_bytes + 1, stats=stats)
+    deadline = time.monotonic() + bounds.timeout
     for seen, capture in enumerate(captures, 1):
         if seen > bounds.max_entries:
             findings.count("too_many_entries", capture.url)
+            break
+        if time.monotonic() > deadline:  # checked at each capture: a WARC of pages is long
+            findings.count("timeout", f"WARC: over {bounds.timeout:g} s, at {capture.url}")
             break
         wanted = wanted if wanted is not None else capture.origin
         label = f"WARC {capture.date:%Y-%m-%dT%H:%M:%SZ} {capture.url}" if capture.date else (
