@@ -28,9 +28,9 @@
 
 Everything read is a stranger's data: bounded in versions, octets per file, octets in all
 and time (:class:`Bounds`); whatever is not used is counted in the caller's
-:class:`Findings` by kind, with examples, and never raises. Only a path that cannot be read at all, or that is none of the
-four, raises (``OSError``, :class:`robotsrules.errors.InvalidArgument`): the caller's
-mistake.
+:class:`Findings` by kind, with examples, and never raises. Only a path that cannot be
+read at all, or that is none of the four, raises (``OSError``,
+:class:`robotsrules.errors.InvalidArgument`): the caller's mistake.
 """
 
 from __future__ import annotations
