@@ -317,10 +317,8 @@ def _bots(summary: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 
 
 def _bot_rows(bots: list[Mapping[str, Any]]) -> Iterable[list[_Cell]]:
-    for bot in bots:
+    for bot, verdicts, verification in _counted(bots):
         requests = bot.get("requests")
-        verdicts = _mapping(bot.get("verdicts"))
-        verification = _mapping(bot.get("verification"))
         robots = _mapping(bot.get("robots_txt"))
         delay = _mapping(bot.get("crawl_delay"))
         kept = delay.get("kept")
@@ -365,12 +363,16 @@ def _violation_rows(bots: list[Mapping[str, Any]]) -> Iterable[list[_Cell]]:
             ]
 
 
+def _counted(value: Any) -> Iterable[tuple[Mapping[str, Any], Mapping[str, Any],
+                                            Mapping[str, Any]]]:
+    """(entry, its verdicts, its verification answers) for each entry of a summary's list."""
+    for entry in _list(value):
+        if isinstance(entry, Mapping):
+            yield entry, _mapping(entry.get("verdicts")), _mapping(entry.get("verification"))
+
+
 def _category_rows(summary: Mapping[str, Any]) -> Iterable[list[_Cell]]:
-    for category in _list(summary.get("categories")):
-        if not isinstance(category, Mapping):
-            continue
-        verdicts = _mapping(category.get("verdicts"))
-        verification = _mapping(category.get("verification"))
+    for category, verdicts, verification in _counted(summary.get("categories")):
         requests = category.get("requests")
         yield [_Cell(_text(category.get("category"))), _num(category.get("bots")),
                _num(requests),
@@ -381,11 +383,7 @@ def _category_rows(summary: Mapping[str, Any]) -> Iterable[list[_Cell]]:
 
 
 def _day_rows(summary: Mapping[str, Any]) -> Iterable[list[_Cell]]:
-    for day in _list(summary.get("days")):
-        if not isinstance(day, Mapping):
-            continue
-        verdicts = _mapping(day.get("verdicts"))
-        verification = _mapping(day.get("verification"))
+    for day, verdicts, verification in _counted(summary.get("days")):
         yield [_Cell(_text(day.get("day"))), _num(day.get("requests")),
                _num(verification.get("verified")), _num(verification.get("not-verified")),
                _num(verdicts.get("violation")), _num(verdicts.get("caching-allowance")),
