@@ -454,7 +454,7 @@ def render_report(summary: Mapping[str, Any], *, title: str = "Who crawls me, an
     window = _number(summary.get("window_hours"))
     meta = (f"Site <code>{_text(summary.get('site'))}</code>"
             f"{f' · {_text(days[0])} to {_text(days[-1])} (UTC)' if days else ''}"
-            f" · caching window {_count(window)} h (RFC 9309 §2.4)"
+            f" · caching window {_count(window)} h (RFC 9309 of September 2022, §2.4)"
             f" · addresses checked: {_text(summary.get('verification') or 'unknown')}"
             f" · engine {_text(summary.get('engine') or 'unknown')}")
     provenance = _mapping(summary.get("provenance"))
@@ -473,7 +473,8 @@ def render_report(summary: Mapping[str, Any], *, title: str = "Who crawls me, an
         "<p>A <strong>violation</strong> is a request for a URL that every robots.txt in "
         "force during the caching window before it disallowed. A request disallowed only by "
         "a file younger than the window is counted apart, <strong>within the caching "
-        "allowance</strong>: a crawler may use a copy up to 24 hours old (RFC 9309 §2.4).</p>",
+        "allowance</strong>: a crawler may use a copy up to 24 hours old (RFC 9309 of "
+        "September 2022, §2.4).</p>",
         _bar_chart(bad[:TOP_BOTS], "Violations and requests within the caching allowance, "
                                    "per crawler"),
         "<h2>Are they who they claim?</h2>",
