@@ -145,7 +145,8 @@ def test_readable_at_phone_width_and_the_screenshot(browser: Any, tmp_path: Path
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page, _ = open_report(browser, tmp_path, width=900)
     shot = tmp_path / "report.png"
-    page.screenshot(path=str(shot), clip={"x": 0, "y": 0, "width": 900, "height": 1100})
+    page.screenshot(path=str(shot), full_page=True,
+                    clip={"x": 0, "y": 0, "width": 900, "height": 1500})
     assert shot.stat().st_size > 10_000  # something was drawn; nothing compared pixel-wise
     if os.environ.get("ROBOTSRULES_WRITE_SCREENSHOTS") == "1":
         SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)

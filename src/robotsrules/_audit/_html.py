@@ -60,7 +60,7 @@ _STYLE = """
 body{margin:0 auto;max-width:72rem;padding:0 1rem 3rem;line-height:1.45;color:#1a1a1a}
 h1{font-size:1.6rem;margin:1.2rem 0 .2rem}h2{font-size:1.25rem;margin-top:2rem}
 .meta{color:#444;margin:0 0 1rem;overflow-wrap:anywhere}
-.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(9.5rem,1fr));gap:.6rem}
+.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(8rem,1fr));gap:.6rem}
 .card{border:1px solid #bbb;border-radius:.4rem;padding:.5rem .7rem}
 .card b{display:block;font-size:1.35rem}.card.bad{border:2px solid #b2182b}
 .scroll{overflow-x:auto;max-width:100%}
