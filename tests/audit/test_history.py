@@ -133,6 +133,19 @@ def test_git_bounds_versions_bytes_and_a_folder_in_a_repository_is_no_repository
 
 
 @needs_git
+def test_git_symbolic_link_is_no_file(repo: Path) -> None:
+    commit(repo, "robots.txt", b"User-agent: *\nDisallow: /a\n", T0)
+    git(repo, "rm", "-q", "robots.txt")
+    (repo / "robots.txt").symlink_to("/etc/passwd")  # the blob holds the target's name
+    git(repo, "add", "robots.txt")
+    git(repo, "commit", "-q", "-m", "link", when=T0 + HOUR)
+    findings = Findings()
+    assert bodies(read_history(repo, findings=findings)) == [
+        (T0, b"User-agent: *\nDisallow: /a\n"), (T0 + HOUR, None)]
+    assert findings.counts == {"not_a_file": 1}
+
+
+@needs_git
 def test_git_failure_is_a_finding(repo: Path) -> None:
     findings = Findings()
     assert read_history(repo, findings=findings).versions == ()  # no commit yet

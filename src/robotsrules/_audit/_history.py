@@ -70,6 +70,7 @@ _SQLITE = b"SQLite format 3\x00"
 _GZIP = b"\x1f\x8b"
 _UTC = datetime.timezone.utc
 _NO_OBJECT = "0" * 40
+_FILE_MODES = ("100644", "100755")  # regular files; 120000 is a symbolic link, 160000 a submodule
 
 
 class Bounds(NamedTuple):
@@ -219,11 +220,15 @@ def _commits(runner: _Runner, path_in_repo: str, bounds: Bounds,
     for chunk in output.decode("utf-8", "replace").split("\0")[1:]:
         head, _, rest = chunk.partition("\n")
         commit, _, seconds = head.partition(" ")
-        blob = next((line.split()[3] for line in rest.splitlines()
-                     if line.startswith(":") and len(line.split()) >= 5), None)
-        if blob is None or not seconds.isdigit():
+        raw = next((line.split() for line in rest.splitlines()
+                    if line.startswith(":") and len(line.split()) >= 5), None)
+        if raw is None or not seconds.isdigit():
             continue  # a commit that left the file as it was (a merge's first parent)
         when = datetime.datetime.fromtimestamp(int(seconds), _UTC)
+        blob = raw[3]
+        if raw[1] not in _FILE_MODES and blob != _NO_OBJECT:  # a symbolic link, a submodule
+            findings.count("not_a_file", f"git {commit[:12]} {path_in_repo}: mode {raw[1]}")
+            blob = _NO_OBJECT  # its content is a link's target, not the file: not known
         found.append((when, commit, blob))
     if len(found) > bounds.max_versions:
         findings.count("too_many_versions", f"git: commits before {found[-1][1][:12]}")
@@ -311,7 +316,7 @@ def _git(repository: Path, path_in_repo: str, bounds: Bounds, findings: Findings
     for when, commit, blob in commits:
         label = f"git {commit[:12]} {path_in_repo}"
         if blob == _NO_OBJECT:
-            versions.append(Version(when, None, f"{label}: deleted, not known"))
+            versions.append(Version(when, None, f"{label}: deleted or no file, not known"))
             continue
         kept = bodies.get(blob)
         if kept is None:  # over the total bound (counted), or not given by git
