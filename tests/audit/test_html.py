@@ -143,6 +143,8 @@ def test_tables_sort_under_the_pages_own_policy(browser: Any, tmp_path: Path) ->
 def test_readable_at_phone_width_and_the_screenshot(browser: Any, tmp_path: Path) -> None:
     page, _ = open_report(browser, tmp_path, width=360)
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    label = page.locator("svg[role=img] text").first.bounding_box()  # charts scroll, not shrink
+    assert label is not None and label["height"] >= 10
     page, _ = open_report(browser, tmp_path, width=900)
     shot = tmp_path / "report.png"
     page.screenshot(path=str(shot), full_page=True,

@@ -63,7 +63,7 @@ h1{font-size:1.6rem;margin:1.2rem 0 .2rem}h2{font-size:1.25rem;margin-top:2rem}
 .cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(8rem,1fr));gap:.6rem}
 .card{border:1px solid #bbb;border-radius:.4rem;padding:.5rem .7rem}
 .card b{display:block;font-size:1.35rem}.card.bad{border:2px solid #b2182b}
-.scroll{overflow-x:auto;max-width:100%}
+.scroll{overflow-x:auto;max-width:100%}.chart svg{min-width:34rem}
 table{border-collapse:collapse;font-size:.9rem;min-width:100%}
 th,td{border-bottom:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
@@ -214,9 +214,11 @@ stroke-width="1.2"/></pattern>
 
 
 def _svg(width: int, height: int, label: str, inner: str) -> str:
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-            f'width="{width}" height="{height}" role="img" aria-label="{label}">'
-            f"{inner}</svg>")
+    """A chart, in a box that scrolls sideways on a narrow screen rather than shrink its
+    text below legibility."""
+    return (f'<div class="scroll chart"><svg xmlns="http://www.w3.org/2000/svg" '
+            f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
+            f'aria-label="{label}">{inner}</svg></div>')
 
 
 def _day_chart(days_by_bot: Sequence[tuple[str, Mapping[str, float]]], days: list[str]) -> str:
