@@ -276,3 +276,24 @@ def test_not_a_history_is_the_callers_mistake(tmp_path: Path) -> None:
         read_history(plain, findings=Findings())
     with pytest.raises(OSError):
         read_history(tmp_path / "missing", findings=Findings())
+
+
+@needs_git
+def test_a_git_history_judges_the_audit(repo: Path, tmp_path: Path) -> None:
+    pytest.importorskip("duckdb")
+    from robotsrules import audit_logs
+
+    commit(repo, "robots.txt", b"User-agent: *\nDisallow: /a/\n", T0)
+    commit(repo, "robots.txt", b"User-agent: *\nDisallow: /a/\nDisallow: /b/\n", T0 + 48 * HOUR)
+    agent = '"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"'
+    log = tmp_path / "access.log"
+    log.write_text("".join(
+        f'66.249.66.1 - - [{when}] "GET {path} HTTP/1.1" 200 5 "-" {agent}\n' for when, path in (
+            ("03/Nov/2026:00:00:00 +0000", "/a/1"),  # disallowed since T0, 24 h before
+            ("03/Nov/2026:00:00:00 +0000", "/b/1"),  # before /b/ was disallowed
+            ("04/Nov/2026:12:00:00 +0000", "/b/2"),  # 12 h after: the caching allowance
+            ("05/Nov/2026:12:00:00 +0000", "/b/3"))))  # 36 h after: a violation
+    with audit_logs(log, site="https://www.example.com",
+                    history=read_history(repo, findings=Findings())) as audit:
+        verdicts = audit.summary["bots"][0]["verdicts"]
+    assert verdicts == {"allowed": 1, "violation": 2, "caching-allowance": 1, "no-file": 0}
