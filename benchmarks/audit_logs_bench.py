@@ -96,7 +96,7 @@ def goaccess() -> str:
     return found
 
 
-def profile(python: str, log: Path, history: Path, out: Path) -> None:
+def profile(python: str, log: Path, history: Path, out: Path, core: int) -> None:
     script = ("import cProfile, pstats, sys\n"
               "from robotsrules import audit_logs\n"
               "profiler = cProfile.Profile()\nprofiler.enable()\n"
@@ -105,7 +105,7 @@ def profile(python: str, log: Path, history: Path, out: Path) -> None:
               "profiler.disable()\nstats = pstats.Stats(profiler)\n"
               "stats.sort_stats('cumulative').print_stats(15)\n"
               "stats.sort_stats('tottime').print_stats(15)\n")
-    subprocess.run(["taskset", "-c", "0", python, "-c", script, str(log), SITE, str(history),
+    subprocess.run(["taskset", "-c", str(core), python, "-c", script, str(log), SITE, str(history),
                     str(out)], check=True)
 
 
@@ -155,7 +155,7 @@ def main(argv: list[str]) -> int:
     if args.profile:
         smallest = work / f"log-{min(args.sizes)}"
         profile(args.pure, smallest / "access.log", smallest / "history",
-                smallest / "out-profile")
+                smallest / "out-profile", args.core)
     print(f"logs kept in {work}")
     return 0
 
