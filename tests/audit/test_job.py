@@ -125,3 +125,39 @@ def test_crawl_delay_is_judged_only_for_crawlers_that_read_it(tmp_path: Path) ->
                                "too_fast": 2, "kept": False}
     assert bots["Googlebot"]["reads"] == "no"
     assert bots["Googlebot"]["judged"] is False and bots["Googlebot"]["kept"] is None
+
+
+def test_a_strangers_long_token_and_url_are_cut_in_the_summary(tmp_path: Path) -> None:
+    token = "Evil" + "x" * 20_000
+    log = write(tmp_path, [line("192.0.2.1", "02/Nov/2026:10:00:00", "/private/" + "y" * 30_000,
+                                200, token)])
+    with audit_logs(log, site="https://example.com", robots=ROBOTS, verify=False) as audit:
+        [bot] = audit.summary["bots"]
+        assert bot["token"] == token[:200]
+        assert len(bot["violations"][0]["examples"][0]["url"]) == 1000
+        assert len(audit.table().column("url")[0].as_py()) == 30_009  # the table keeps it
+
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.mark.parametrize(("sample", "site", "bots"), [
+    ("alb.log", "https://www.example.com", 2), ("apache_combined.log", "https://x.example", 3),
+    ("caddy.json", "https://example.org", 2), ("cloudflare.ndjson", "https://example.org", 3),
+    ("cloudfront.log", "https://www.example.com", 2), ("nginx.json", "https://example.org", 2),
+    ("nginx_combined.log", "https://x.example", 2),
+    ("vhost_combined.log", "https://www.example.com", 2),
+])
+def test_every_format_through_the_job(sample: str, site: str, bots: int) -> None:
+    """The formats' real-shaped samples (test_formats) audited whole: every crawler of the
+    sample has its bot, every request of the site's host is judged."""
+    with audit_logs(DATA / sample, site=site, robots=ROBOTS, verify=False) as audit:
+        summary = audit.summary
+        assert summary["totals"]["bots"] == bots, summary["bots"]
+        rows = audit.table().to_pylist()
+    for row in rows:
+        if row["token"] is None:
+            continue
+        host = (row["host"] or site.split("://")[1]).lower()
+        judged = row["verdict"] in ("allowed", "violation")
+        assert judged == (host == site.split("://")[1]), row

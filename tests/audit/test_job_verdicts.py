@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 pytest.importorskip("duckdb")
@@ -107,3 +107,39 @@ def test_a_request_for_another_host_is_not_judged(tmp_path: Path) -> None:
         [row] = audit.table().to_pylist()
         assert row["verdict"] == "no-file" and audit.summary["totals"]["other_hosts"] == 1
         assert audit.violations == 0
+
+
+STATUSES = [200, 304, 404, 403, 500, 503, 429, 301]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 48), max_size=3, unique=True),
+       st.lists(st.tuples(st.integers(-5, 60), st.sampled_from(STATUSES)), max_size=25))
+@example([1], [(0, 404), (2, 404)])  # a version between two alike answers: both count
+@example([], [(0, 200), (1, 200), (0, 404)])  # the log's order is not time order
+def test_the_answers_left_out_change_no_state(hours: list[int],
+                                               answers: list[tuple[int, int]]) -> None:
+    """The job keeps only the log's robots.txt answers that may move the state: the state in
+    force at every instant is the one all answers give (given in the log's order)."""
+    import pyarrow.parquet as pq
+
+    from robotsrules._audit._inforce import History, with_fetches
+    from robotsrules._audit._job import _Fetches
+
+    history = History([Version(T0 + h * HOUR, parse(f"User-agent: *\nDisallow: /{h}\n"),
+                               f"v{h}") for h in hours])
+    every = [(T0 + h * HOUR, status) for h, status in answers]
+    with tempfile.TemporaryDirectory() as folder:
+        fetches = _Fetches(history, f"{folder}/fetches.parquet", pq.ParquetWriter)
+        for time, status in every:
+            fetches.add(time, status)
+        kept, left_out = fetches.kept()
+    assert left_out == 0 and len(kept) <= len(every)
+    full, _ = with_fetches(history, every)
+    lean, _ = with_fetches(history, kept)
+    moments = {T0 + h * HOUR + d * SECOND for h in range(-6, 62) for d in (-1, 0, 1)}
+    for moment in sorted(moments):
+        a, b = full.at(moment), lean.at(moment)
+        assert (a is None) == (b is None), moment
+        if a is not None and b is not None:
+            assert a.robots is b.robots or (a.robots is None and b.robots is None), moment

@@ -352,3 +352,26 @@ def test_spark_verify_column_equals_duckdb(spark: Any) -> None:
     rows = [None if r["v"] is None else r["v"].asDict()
             for r in sorted(got, key=lambda r: r["n"])]
     assert rows == duckdb_rows() == expected()
+
+
+def test_the_log_audit_aggregates_the_same_on_spark_and_duckdb(spark: Any,
+                                                                tmp_path: Any) -> None:
+    """Issue 37: the audit's summary queries give the same tables on both engines (the
+    module's session: a Spark session costs minutes on a loaded machine)."""
+    from robotsrules import audit_logs
+    from robotsrules._audit._summary import engine_tables
+    from tests.audit.test_cli_logs import GOOGLEBOT, SITE, entry, logs
+
+    bing = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"
+    log = logs(tmp_path, *[entry("192.0.2.1", f"0{day}/Nov/2026:10:00:{s:02d}", path, agent,
+                                 status)
+                           for day in (2, 3) for s, path, agent, status in (
+                               (0, "/robots.txt", bing, 200), (1, "/private/a", bing, 200),
+                               (3, "/x", bing, 402), (4, "/private/b", GOOGLEBOT, 404),
+                               (5, "/robots.txt", "curl/8", 503))])
+    robots = b"User-agent: *\nDisallow: /private/\nCrawl-delay: 5\nContent-Signal: search=yes\n"
+    with audit_logs(log, site=SITE, robots=robots, verify=False) as audit:
+        embedded = engine_tables(audit.path, "duckdb")
+        fleet = engine_tables(audit.path, "spark", spark)
+    assert all(embedded[name] for name in embedded), embedded  # every query has rows
+    assert fleet == embedded

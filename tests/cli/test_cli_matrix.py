@@ -368,19 +368,22 @@ LONG_RUNNING = {
     "fetch": ["fetch", "--timeout", "60", "{}/"],
     "lint": ["lint", "--timeout", "60", "{}/robots.txt"],
     "explain": ["explain", "--timeout", "60", "{}/robots.txt", "--agent", "a", "/"],
+    "logs": ["logs", os.devnull, "--site", "https://example.com", "--robots",
+             "{}/robots.txt", "--timeout", "60", "--out", "{out}"],
 }
 
 
 @pytest.mark.parametrize(("command", "signum", "expected"), [
     ("check", signal.SIGINT, 130), ("fetch", signal.SIGINT, 130),
     ("lint", signal.SIGINT, 130), ("explain", signal.SIGINT, 130),
-    ("check", signal.SIGTERM, 143), ("fetch", signal.SIGTERM, 143),
+    ("logs", signal.SIGTERM, 143), ("check", signal.SIGTERM, 143), ("fetch", signal.SIGTERM, 143),
 ])
 def test_a_signal_stops_a_waiting_command_quietly(
     command: str, signum: int, expected: int, tmp_path: Path
 ) -> None:
     with RawHTTPServer(slow_headers(30)) as server:
-        argv = [part.replace("{}", server.origin) for part in LONG_RUNNING[command]]
+        argv = [part.replace("{}", server.origin).replace("{out}", str(tmp_path / "o.csv"))
+                for part in LONG_RUNNING[command]]
         env = {**os.environ, "ROBOTSRULES_CACHE": str(tmp_path / "c.sqlite3")}
         proc = subprocess.Popen(_command() + argv, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, env=env)

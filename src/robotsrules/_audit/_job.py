@@ -41,7 +41,7 @@ from ._logs import LogReader, Source
 if TYPE_CHECKING:
     import pyarrow as pa
 
-__all__ = ["BATCH_ROWS", "CLIENT_FIELDS", "LogAudit", "audit_logs", "request_schema"]
+__all__ = ["BATCH_ROWS", "CLIENT_FIELDS", "COLUMNS", "LogAudit", "audit_logs", "request_schema"]
 
 BATCH_ROWS = 65_536
 """Rows written at a time."""
@@ -49,6 +49,8 @@ MEMO = 65_536
 """Distinct User-Agent headers, and distinct (address, token) pairs, remembered."""
 MAX_FETCHES = 1_000_000
 """The site's own ``/robots.txt`` answers noted, at most (later ones: counted, not used)."""
+MAX_TOKEN = 200
+"""A product token's characters kept (a stranger's header may hold a token of 60 KiB)."""
 _EPOCH = datetime.datetime(1, 1, 1, tzinfo=datetime.timezone.utc)
 
 Engine = Literal["duckdb", "spark"]
@@ -62,39 +64,25 @@ client address a proxy or CDN named (``X-Forwarded-For``'s first address, Cloudf
 ``ClientIP``, Caddy's ``client_ip``), as each format reads it."""
 
 
+COLUMNS = ("time", "day", "client", "host", "method", "url", "status", "bytes", "user_agent",
+           "token", "crawler", "operator", "category", "robots_fetch", "verification",
+           "verdict", "allowed", "line", "rule", "version", "crawl_delay", "reads_crawl_delay",
+           "content_signal", "content_usage", "paid")
+"""The request table's columns, in order (their types: :func:`request_schema`)."""
+
+
 def request_schema() -> pa.Schema:
     """The request table's columns, with the bulk tables' provenance metadata."""
     import pyarrow as pa
 
     from ..bulk import with_provenance
 
-    return with_provenance(pa.schema([
-        pa.field("time", pa.timestamp("us", tz="UTC")),
-        pa.field("day", pa.string()),
-        pa.field("client", pa.string()),
-        pa.field("host", pa.string()),
-        pa.field("method", pa.string()),
-        pa.field("url", pa.string()),
-        pa.field("status", pa.int32()),
-        pa.field("bytes", pa.int64()),
-        pa.field("user_agent", pa.string()),
-        pa.field("token", pa.string()),
-        pa.field("crawler", pa.string()),
-        pa.field("operator", pa.string()),
-        pa.field("category", pa.string()),
-        pa.field("robots_fetch", pa.bool_()),
-        pa.field("verification", pa.string()),
-        pa.field("verdict", pa.string()),
-        pa.field("allowed", pa.bool_()),
-        pa.field("line", pa.int32()),
-        pa.field("rule", pa.string()),
-        pa.field("version", pa.string()),
-        pa.field("crawl_delay", pa.float64()),
-        pa.field("reads_crawl_delay", pa.string()),
-        pa.field("content_signal", pa.string()),
-        pa.field("content_usage", pa.string()),
-        pa.field("paid", pa.bool_()),
-    ]))
+    text, number, flag = pa.string(), pa.int32(), pa.bool_()
+    types = {"time": pa.timestamp("us", tz="UTC"), "status": number, "bytes": pa.int64(),
+             "robots_fetch": flag, "allowed": flag, "line": number,
+             "crawl_delay": pa.float64(), "paid": flag}
+    return with_provenance(pa.schema([pa.field(name, types.get(name, text))
+                                      for name in COLUMNS]))
 
 
 _RAW = ("time", "day", "client", "host", "method", "url", "status", "bytes", "user_agent",
@@ -127,7 +115,7 @@ def _claim_of(user_agent: Optional[str], memo: LRU[str, _Claim]) -> Optional[_Cl
             token = product_token(user_agent)
         except (ValueError, TypeError):
             token = "*"
-        token = token.split("/", 1)[0]
+        token = token.split("/", 1)[0][:MAX_TOKEN]
         if token == "*" or not token:
             claim = _NO_CLAIM
         else:
@@ -231,6 +219,53 @@ def _history_of(robots: Any, history: Any, findings: dict[str, Any]) -> History:
     return History([Version(_EPOCH, parse(body), os.path.basename(os.fspath(robots)))])
 
 
+class _Fetches:
+    """The site's own ``/robots.txt`` answers, written to a Parquet file as they come, then
+    read back in time order (DuckDB sorts on disk) and kept only where they may move the
+    state in force: an answer read as the one before it (the fetch policy's outcome), with
+    no version of the history published between them, changes nothing and is left out. At
+    most :data:`MAX_FETCHES` are kept (the rest counted, left out)."""
+
+    def __init__(self, history: History, path: str, writer: Any) -> None:
+        import pyarrow as pa
+
+        self.history = history
+        self.path = path
+        schema = pa.schema([pa.field("time", pa.timestamp("us", tz="UTC")),
+                            pa.field("status", pa.int32())])
+        self.rows = _Rows(writer(path, schema), schema, ("time", "status"))
+
+    def add(self, time: datetime.datetime, status: int) -> None:
+        self.rows.add((time, status))
+
+    def kept(self) -> tuple[list[tuple[datetime.datetime, int]], int]:
+        """The answers that may move the state, in time order, and how many were left out
+        past the bound."""
+        from ..policy import REDIRECT_STATUSES, outcome_for_status
+        from ._summary import in_order
+
+        self.rows.flush()
+        self.rows.writer.close()
+        kept: list[tuple[datetime.datetime, int]] = []
+        left_out = 0
+        last: Optional[tuple[datetime.datetime, str]] = None
+        for batch in in_order(self.path, "time, status", BATCH_ROWS):  # with_fetches' order
+            for time, status in zip(batch.column("time").to_pylist(),
+                                    batch.column("status").to_pylist()):
+                if status in REDIRECT_STATUSES:
+                    continue  # changes nothing (with_fetches skips it too)
+                outcome = "ok" if status == 304 else outcome_for_status(status)
+                if last is not None and last[1] == outcome and \
+                        self.history.index_at(time) == self.history.index_at(last[0]):
+                    continue
+                if len(kept) >= MAX_FETCHES:
+                    left_out += 1
+                    continue
+                kept.append((time, status))
+                last = (time, outcome)
+        return kept, left_out
+
+
 class LogAudit:
     """What :func:`audit_logs` found: :attr:`summary` (a JSON-able ``dict``, documented
     field by field in :mod:`robotsrules._audit._summary`) and the request table (one row
@@ -283,13 +318,15 @@ class _Rows:
         self.schema = schema
         self.names = tuple(names)
         self.columns: dict[str, list[Any]] = {name: [] for name in self.names}
+        self._lists = [self.columns[name] for name in self.names]
         self.count = 0
 
-    def add(self, values: Mapping[str, Any]) -> None:
-        for name in self.names:
-            self.columns[name].append(values.get(name))
+    def add(self, values: tuple[Any, ...]) -> None:
+        """One row: a value per name, in the order of the names."""
+        for column, value in zip(self._lists, values):
+            column.append(value)
         self.count += 1
-        if len(self.columns[self.names[0]]) >= BATCH_ROWS:
+        if self.count % BATCH_ROWS == 0:
             self.flush()
 
     def flush(self) -> None:
@@ -343,7 +380,9 @@ def audit_logs(
     ``engine``: ``"duckdb"`` (the ``bulk`` extra) or ``"spark"`` (``spark``: a session;
     default: a local one) aggregates the summary. ``directory``: where the request table
     is written (default: a temporary folder, removed by :meth:`LogAudit.close`).
-    ``progress``: called as ``progress(lines_read)`` now and then.
+    ``progress``: called now and then as ``progress(lines, octets, total)``: the lines
+    read, the octets of the files read so far (compressed ones as stored) and their total
+    (``None`` when not known: standard input, a stream).
 
     Raises :class:`~robotsrules.InvalidArgument` for a log or history that cannot be
     opened and for bad options; nothing in a log's content raises: what cannot be read is
@@ -378,18 +417,23 @@ def audit_logs(
         schema = request_schema()
         verifier = _Verifier(verify, dns, snapshot)
         claims: LRU[str, _Claim] = LRU(MEMO)
-        fetches: list[tuple[datetime.datetime, int]] = []
-        counts = {"other_requests": 0, "other_hosts": 0, "fetches_left_out": 0}
+        fetches = _Fetches(base, os.path.join(folder, "fetches.parquet"), pq.ParquetWriter)
+        total = _octets(sources) if progress is not None else None
+        counts = {"other_requests": 0, "other_hosts": 0, "fetches_left_out": 0,
+                  "addresses_checked": 0}
         with pq.ParquetWriter(raw_path, schema) as writer:
             rows = _Rows(writer, schema, _RAW)
             for number, request in enumerate(reader.read(sources), 1):
                 if progress is not None and number % 65_536 == 0:
-                    progress(reader.tally.lines)
+                    progress(reader.tally.lines, reader.tally.octets, total)
                 _first_pass(request, rows, claims, verifier, fetches, counts, host, side)
             rows.flush()
         if progress is not None:
-            progress(reader.tally.lines)
-        inforce, left_out = with_fetches(base, fetches)
+            progress(reader.tally.lines, reader.tally.octets, total)
+        counts["addresses_checked"] = verifier.asked
+        answers, left_out = fetches.kept()
+        counts["fetches_left_out"] += left_out
+        inforce, left_out = with_fetches(base, answers)
         counts["fetches_left_out"] += left_out
         judge = Judge(inforce, window=span)
         table_path = os.path.join(folder, "requests.parquet")
@@ -403,6 +447,23 @@ def audit_logs(
             shutil.rmtree(owned, ignore_errors=True)
         raise
     return LogAudit(table_path, summary, owned)
+
+
+def _octets(sources: list[Source]) -> Optional[int]:
+    """The size of the files to read, or ``None`` when it is not known (a stream, standard
+    input, a file that cannot be looked at: the reader says why)."""
+    total = 0
+    for source in sources:
+        if not isinstance(source, (str, os.PathLike)) or os.fspath(source) == "-":
+            return None
+        try:
+            path = os.fspath(source)
+            total += (sum(os.path.getsize(os.path.join(root, name))
+                          for root, _dirs, names in os.walk(path) for name in names)
+                      if os.path.isdir(path) else os.path.getsize(path))
+        except OSError:
+            return None
+    return total
 
 
 def _sources(logs: Any) -> list[Source]:
@@ -422,7 +483,7 @@ def _hours(value: Any) -> float:
 
 
 def _first_pass(request: Request, rows: _Rows, claims: LRU[str, _Claim], verifier: _Verifier,
-                fetches: list[tuple[datetime.datetime, int]], counts: dict[str, int],
+                fetches: _Fetches, counts: dict[str, int],
                 host: str, side: str) -> None:
     path = _path_of(request.target)
     robots_fetch = path == "/robots.txt"
@@ -432,25 +493,21 @@ def _first_pass(request: Request, rows: _Rows, claims: LRU[str, _Claim], verifie
         return
     ours = _same_host(request.host, host)
     if robots_fetch and ours and request.status is not None:
-        if len(fetches) < MAX_FETCHES:
-            fetches.append((request.time, request.status))
-        else:
-            counts["fetches_left_out"] += 1
+        fetches.add(request.time, request.status)
     if claim is not None and not ours:
         counts["other_hosts"] += 1
     address = request.client if side == "client" else request.forwarded
-    rows.add({
-        "time": request.time, "day": request.time.date().isoformat(), "client": address,
-        "host": request.host, "method": request.method, "url": request.target,
-        "status": request.status, "bytes": request.bytes, "user_agent": request.user_agent,
-        "token": claim.token if claim else None, "crawler": claim.crawler if claim else None,
-        "operator": claim.operator if claim else None,
-        "category": claim.category if claim else None, "robots_fetch": robots_fetch,
-        "verification": verifier(address, claim.token) if claim else None,
-        "reads_crawl_delay": claim.reads_delay if claim else None,
-        "paid": request.status == 402,
-    })
-
+    if claim is None:
+        rows.add((request.time, request.time.date().isoformat(), address, request.host,
+                  request.method, request.target, request.status, request.bytes,
+                  request.user_agent, None, None, None, None, robots_fetch, None, None,
+                  request.status == 402))
+        return
+    rows.add((request.time, request.time.date().isoformat(), address, request.host,
+              request.method, request.target, request.status, request.bytes,
+              request.user_agent, claim.token, claim.crawler, claim.operator, claim.category,
+              robots_fetch, verifier(address, claim.token), claim.reads_delay,
+              request.status == 402))
 
 def _second_pass(raw_path: str, table_path: str, schema: pa.Schema, judge: Judge,
                  host: str) -> None:

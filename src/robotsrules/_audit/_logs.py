@@ -53,6 +53,7 @@ from typing import (
     Optional,
     Protocol,
     Union,
+    cast,
 )
 
 from .._terminal import visible
@@ -181,6 +182,8 @@ class Tally:
     def __init__(self, examples: int = EXAMPLES) -> None:
         self.examples_kept = examples
         self.lines = 0
+        self.octets = 0
+        """Octets read from the files (as stored: compressed ones before decompression)."""
         self.requests = 0
         self.comments = 0
         self.blank = 0
@@ -229,6 +232,20 @@ class _Prefixed(io.RawIOBase):
 
 _ERRORS: tuple[type[BaseException], ...] = (EOFError, OSError, zlib.error, ValueError) + (
     (_zstd.ZstdError,) if _zstd is not None else ())
+
+
+class _Counted:
+    """A file whose octets read are counted in a :class:`Tally` (for progress)."""
+
+    def __init__(self, handle: IO[bytes], tally: Tally) -> None:
+        self._handle = handle
+        self._tally = tally
+        self.name = handle.name
+
+    def read(self, size: int = -1, /) -> bytes:
+        data = self._handle.read(size)
+        self._tally.octets += len(data)
+        return data
 
 
 class Readable(Protocol):
@@ -301,7 +318,8 @@ class LogReader:
                         raise InvalidArgument(f"cannot read log {file}: {error.strerror}") \
                             from error
                     with handle:
-                        yield from self.read_stream(handle, str(file))
+                        yield from self.read_stream(
+                            cast(IO[bytes], _Counted(handle, self.tally)), str(file))
             else:
                 yield from self.read_stream(source, getattr(source, "name", "<stream>"))
 

@@ -35,7 +35,8 @@ The summary, field by field (``schema`` names this layout; fields are added, nev
     ``violations``, ``caching_allowance``, ``no_file``, ``paid`` (status 402), ``bytes``,
     ``robots_fetches`` (by anyone), ``other_requests`` (lines of no crawler, not
     robots.txt: browsers and the like, counted only), ``other_hosts`` (crawler requests for
-    another host than the site's: verdict ``no-file``).
+    another host than the site's: verdict ``no-file``), ``addresses_checked`` (distinct
+    (address, token) pairs verified: each once, however many requests it made).
 ``days``
     ``[{"day", ...counts}]`` over every crawler, by UTC day.
 ``bots``
@@ -63,7 +64,8 @@ count), ``paid`` (402 answers, counted apart), ``robots_fetches``.
 
 A violation entry: ``status`` (``violation``, or ``caching-allowance``: disallowed by a
 file younger than the window, reported apart), ``line`` and ``rule`` (the deciding line of
-the file in force), ``count``, ``examples`` (``[{"time", "url"}]``, the first three).
+the file in force), ``count``, ``examples`` (``[{"time", "url"}]``, the first three; a URL
+cut to :data:`MAX_URL` characters). A token is cut to 200 characters.
 
 ``crawl_delay``: ``reads`` (the registry's "reads crawl-delay": ``yes``, ``no``,
 ``unknown``), ``delay`` (the longest Crawl-delay, in seconds, a file in force asked of it;
@@ -77,16 +79,19 @@ of it).
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Optional
 
-__all__ = ["DIALECTS", "MAX_BOTS", "QUERIES", "SCHEMA", "engine_tables", "fold", "summarise"]
+__all__ = ["DIALECTS", "MAX_BOTS", "QUERIES", "SCHEMA", "engine_tables", "fold", "in_order",
+           "summarise"]
 
 SCHEMA = "robotsrules-log-audit/1"
 MAX_BOTS = 1000
 MAX_VIOLATIONS = 20
 MAX_USAGE = 10
 EXAMPLES = 3
+MAX_URL = 1000
+"""Characters of an example URL kept in the summary (the table keeps it whole)."""
 VERIFICATIONS = ("verified", "not-verified", "unverifiable", "unknown", "not-checked")
 VERDICTS = ("allowed", "violation", "caching-allowance", "no-file")
 
@@ -157,12 +162,26 @@ def engine_tables(path: str, engine: str = "duckdb", spark: Any = None
     else:
         from ..spark import local_session
 
-        session = spark if spark is not None else local_session("local[1]")
+        session = spark if spark is not None else local_session(
+            "local[1]", **{"spark.sql.shuffle.partitions": "4"})
         session.read.parquet(path).createOrReplaceTempView("requests")
         found = {name: [tuple(row) for row in session.sql(sql).collect()]
                  for name, sql in texts.items()}
     return {name: sorted((_plain(row) for row in rows), key=_key)
             for name, rows in found.items()}
+
+
+def in_order(path: str, order: str, rows: int) -> Iterator[Any]:
+    """The Parquet file at ``path`` in record batches of ``rows``, sorted by ``order`` (SQL),
+    by DuckDB: on disk past its memory limit, never whole in Python."""
+    import duckdb
+
+    with duckdb.connect() as con:
+        con.execute("SET TimeZone = 'UTC'")
+        ordered = con.read_parquet(path).order(order)
+        # DuckDB 2 renamed fetch_record_batch (1.x) to to_arrow_reader.
+        method = getattr(ordered, "to_arrow_reader", None) or ordered.fetch_record_batch
+        yield from method(rows)
 
 
 def _plain(row: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -258,7 +277,8 @@ def fold(tables: Mapping[str, list[tuple[Any, ...]]]) -> dict[str, Any]:
     totals["bots"] = len(bots)
     examples: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for token, verdict, line, us, url in tables["examples"]:
-        examples.setdefault((token, verdict, line), []).append({"time": _time(us), "url": url})
+        examples.setdefault((token, verdict, line), []).append(
+            {"time": _time(us), "url": url[:MAX_URL] if url else url})
     violations: dict[str, list[dict[str, Any]]] = {}
     for token, verdict, line, rule, n in tables["violations"]:
         violations.setdefault(token, []).append({
@@ -333,6 +353,7 @@ def summarise(path: str, *, engine: str, spark: Any, reader: Any, history: Any, 
     folded = fold(engine_tables(path, engine, spark))
     folded["totals"]["other_requests"] = counts["other_requests"]
     folded["totals"]["other_hosts"] = counts.get("other_hosts", 0)
+    folded["totals"]["addresses_checked"] = counts.get("addresses_checked", 0)
     first = datetime.datetime(1, 1, 1, tzinfo=datetime.timezone.utc)
     return {
         "schema": SCHEMA,

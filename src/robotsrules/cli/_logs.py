@@ -6,8 +6,8 @@ Hooked into :mod:`robotsrules.cli` by :func:`add_command`. The job is
 table, one row per crawler request and per robots.txt fetch; the format from the name:
 ``.csv``, ``.json``, ``.jsonl``, ``.parquet``) atomically through :mod:`._writer`, and shows
 the summary as text (every string from the log with its control characters made visible)
-or as JSON (``--json``). A progress line (lines read, lines per second) is shown on
-standard error only when it is a terminal. Exit codes: 0 no violation found, 1 some, 2
+or as JSON (``--json``). A progress line (lines read, lines per second, time left) is
+shown on standard error only when it is a terminal. Exit codes: 0 no violation found, 1 some, 2
 usage or I/O error.
 """
 
@@ -49,18 +49,23 @@ def _out_format(name: str) -> str:
 
 
 class _Progress:
-    """``read N lines, R lines/s`` on standard error, on a terminal only."""
+    """``read N lines, R lines/s, T left`` on standard error, on a terminal only (the time
+    left from the octets read of the files' total: none for standard input)."""
 
     def __init__(self, stream: Optional[TextIO] = None) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.on = self.stream.isatty()
         self.started = time.monotonic()
 
-    def __call__(self, lines: int) -> None:
+    def __call__(self, lines: int, octets: int = 0, total: Optional[int] = None) -> None:
         if not self.on:
             return
         seconds = max(time.monotonic() - self.started, 1e-6)
-        self.stream.write(f"\rread {lines:,} lines, {lines / seconds:,.0f} lines/s")
+        left = ""
+        if total and octets:
+            rest = int(seconds * max(total - octets, 0) / octets)
+            left = f", {rest // 60} min {rest % 60:02d} s left"
+        self.stream.write(f"\rread {lines:,} lines, {lines / seconds:,.0f} lines/s{left}  ")
         self.stream.flush()
 
     def done(self) -> None:
@@ -186,61 +191,73 @@ def _text(summary: dict[str, Any], out: TextIO, args: argparse.Namespace) -> Non
             out.write(f"  {kind}: {found['count']:,}\n")
 
 
+_HELP = ("audit access logs: which crawlers came, were they who they claimed, did they obey "
+         "the robots.txt in force?")
+_DESCRIPTION = (
+    "Read access logs (Apache and nginx common/combined and their vhost variants, nginx "
+    "JSON, Caddy, Cloudflare Logpush, CloudFront, ALB; plain, gzip, bzip2, zstd; files, "
+    "folders, '-' for standard input) and judge every crawler request against the "
+    "robots.txt in force at its time: a violation only if every version in force during "
+    "the window before it (RFC 9309 §2.4: 24 hours) disallows it; one disallowed only by a "
+    "younger file is 'within the caching allowance'. Addresses are verified against the "
+    "operators' published lists (--dns adds reverse DNS). Crawl-delay is judged only for "
+    "crawlers whose operator says they read it.")
+_EXAMPLES = (
+    "robotsrules logs access.log --site https://example.com --robots robots.txt",
+    "robotsrules logs /var/log/nginx/ --site https://example.com --robots-history "
+    "robots-history/ --out requests.parquet",
+    "zcat access.log.gz | robotsrules logs - --site https://example.com --robots "
+    "https://example.com/robots.txt --json")
+
+
+_OPTION_HELP = {
+    "logs": "an access log, a folder of them, or '-' for standard input",
+    "--site": "the site the logs are of (requests for another host are not judged)",
+    "--robots": "the robots.txt, in force at every time (a URL is fetched)",
+    "--robots-history": "a folder of robots.txt versions named by ISO 8601 date or UTC "
+                        "timestamp (2026-11-02.txt, 2026-11-02T06:00:00Z.txt), each in force "
+                        "from then",
+    "--format": "the logs' format (default: detected from each file's first lines)",
+    "--dns": "verify addresses with forward-confirmed reverse DNS too (default: off; the "
+             "published address lists only)",
+    "--no-verify": "do not verify addresses (every request 'not-checked')",
+    "--client-ip-field": "the client address is this field's (behind a CDN or proxy): "
+                         "X-Forwarded-For (its first address), ClientIP, client_ip",
+    "--window": "the caching allowance (default 24, RFC 9309 §2.4)",
+    "--engine": "the engine that aggregates the summary (default duckdb; spark needs "
+                "'robotsrules[spark]')",
+    "--out": "write the request table (one row per crawler request and per robots.txt "
+             "fetch): .csv, .json, .jsonl or .parquet",
+}
+
+
+def _options(formats: Any) -> dict[str, dict[str, Any]]:
+    """The command's own options: what ``add_argument`` is given besides the help."""
+    return {"logs": {"metavar": "LOG", "nargs": "+"},
+            "--site": {"required": True, "metavar": "URL"},
+            "--robots": {"metavar": "FILE_OR_URL"}, "--robots-history": {"metavar": "PATH"},
+            "--format": {"choices": formats},
+            "--dns": {"action": argparse.BooleanOptionalAction, "default": False},
+            "--no-verify": {"action": "store_true"},
+            "--client-ip-field": {"metavar": "NAME"},
+            "--window": {"type": _hours, "default": 24.0, "metavar": "HOURS"},
+            "--engine": {"choices": ["duckdb", "spark"], "default": "duckdb"},
+            "--out": {"metavar": "FILE"}}
+
+
 def add_command(commands: Any) -> None:
     """Add ``logs`` to the ``robotsrules`` subcommands (an argparse subparsers object)."""
     from .._audit._formats import FORMATS
     from ._options import add_command as new_command
     from ._options import color_option, fetch_options, json_option
 
-    logs = new_command(
-        commands, "logs", help="audit access logs: which crawlers came, were they who they "
-                               "claimed, did they obey the robots.txt in force?",
-        description="Read access logs (Apache and nginx common/combined and their vhost "
-                    "variants, nginx JSON, Caddy, Cloudflare Logpush, CloudFront, ALB; "
-                    "plain, gzip, bzip2, zstd; files, folders, '-' for standard input) and "
-                    "judge every crawler request against the robots.txt in force at its "
-                    "time: a violation only if every version in force during the window "
-                    "before it (RFC 9309 §2.4: 24 hours) disallows it; one disallowed only "
-                    "by a younger file is 'within the caching allowance'. Addresses are "
-                    "verified against the operators' published lists (--dns adds reverse "
-                    "DNS). Crawl-delay is judged only for crawlers whose operator says "
-                    "they read it.",
-        exits="0 no violation found, 1 some, 2 usage or I/O error.",
-        examples=["robotsrules logs access.log --site https://example.com --robots robots.txt",
-                  "robotsrules logs /var/log/nginx/ --site https://example.com "
-                  "--robots-history robots-history/ --out requests.parquet",
-                  "zcat access.log.gz | robotsrules logs - --site https://example.com "
-                  "--robots https://example.com/robots.txt --json"])
-    logs.add_argument("logs", metavar="LOG", nargs="+",
-                      help="an access log, a folder of them, or '-' for standard input")
-    logs.add_argument("--site", required=True, metavar="URL",
-                      help="the site the logs are of (requests for another host are not "
-                           "judged)")
+    logs = new_command(commands, "logs", help=_HELP, description=_DESCRIPTION,
+                       exits="0 no violation found, 1 some, 2 usage or I/O error.",
+                       examples=_EXAMPLES)
     given = logs.add_mutually_exclusive_group()
-    given.add_argument("--robots", metavar="FILE_OR_URL",
-                       help="the robots.txt, in force at every time (a URL is fetched)")
-    given.add_argument("--robots-history", metavar="PATH",
-                       help="a folder of robots.txt versions named by ISO 8601 date or UTC "
-                            "timestamp (2026-11-02.txt, 2026-11-02T06:00:00Z.txt), each in "
-                            "force from then")
-    logs.add_argument("--format", choices=FORMATS,
-                      help="the logs' format (default: detected from each file's first lines)")
-    logs.add_argument("--dns", action=argparse.BooleanOptionalAction, default=False,
-                      help="verify addresses with forward-confirmed reverse DNS too "
-                           "(default: off; the published address lists only)")
-    logs.add_argument("--no-verify", action="store_true",
-                      help="do not verify addresses (every request 'not-checked')")
-    logs.add_argument("--client-ip-field", metavar="NAME",
-                      help="the client address is this field's (behind a CDN or proxy): "
-                           "X-Forwarded-For (its first address), ClientIP, client_ip")
-    logs.add_argument("--window", type=_hours, default=24.0, metavar="HOURS",
-                      help="the caching allowance (default 24, RFC 9309 §2.4)")
-    logs.add_argument("--engine", choices=["duckdb", "spark"], default="duckdb",
-                      help="the engine that aggregates the summary (default duckdb; spark "
-                           "needs 'robotsrules[spark]')")
-    logs.add_argument("--out", metavar="FILE",
-                      help="write the request table (one row per crawler request and per "
-                           "robots.txt fetch): .csv, .json, .jsonl or .parquet")
+    for name, spec in _options(FORMATS).items():
+        target = given if name.startswith("--robots") else logs
+        target.add_argument(name, help=_OPTION_HELP[name], **spec)
     fetch_options(logs)
     json_option(logs, "print the summary as JSON")
     color_option(logs)
