@@ -85,13 +85,17 @@ _NAME = re.compile(
 
 Status = Literal["allowed", "violation", "caching-allowance", "no-file"]
 Finding = Literal["not_a_date", "duplicate_instant", "not_a_file", "unreadable", "over_bound",
-                  "too_many_versions", "too_many_entries", "over_total_bytes"]
+                  "too_many_versions", "too_many_entries", "over_total_bytes",
+                  # the other sources of versions (``_history``)
+                  "timeout", "git_error", "other_origin", "undated", "damaged", "redirect"]
 """What :func:`read_folder` counted: a ``.txt`` name (or any name) that is no date or
 timestamp, a second file for the same instant (the first by name is kept), an entry that is
 no regular file, a read error, a file over the per-file bound (read up to it: parsed as
 Google's library does, truncated), versions past :data:`MAX_VERSIONS` (the oldest left out),
 entries past :data:`MAX_ENTRIES` (not looked at), files past :data:`MAX_TOTAL_BYTES`
-(the oldest left out)."""
+(the oldest left out). :func:`robotsrules._audit._history.read_history` adds: a git run over
+its time bound or failing, a WARC capture or cache entry of another origin, a capture with no
+date, damaged, or a redirect (none of them changes the version in force)."""
 
 
 class Version(NamedTuple):
