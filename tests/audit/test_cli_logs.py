@@ -212,3 +212,43 @@ def test_dns_verification_once_per_address(tmp_path: Path) -> None:
         assert server.count("1.2.0.192.in-addr.arpa", "PTR") == 1
     with audit_logs(log, site=SITE, robots=ROBOTS.encode()) as audit:  # lists only
         assert audit.summary["bots"][0]["verification"]["not-verified"] == 5
+
+
+def test_logs_reads_a_git_history_at_its_path_and_writes_the_html_report(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The command reads ``--robots-history`` as ``read_history`` does (here a git
+    repository whose commits of ``--history-path`` give the times) and ``--report`` writes
+    the HTML report with the log's strings escaped."""
+    import datetime
+
+    from tests.audit.test_history import commit, git, needs_git
+
+    if needs_git.args[0]:
+        pytest.skip("no git executable")
+    repo = tmp_path / "site"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    day = datetime.datetime(2026, 11, 1, tzinfo=datetime.timezone.utc)
+    commit(repo, "public/robots.txt", b"User-agent: *\nAllow: /\n", day)
+    commit(repo, "public/robots.txt", b"User-agent: *\nDisallow: /private/\n",
+           day + datetime.timedelta(days=2))
+    hostile = "Googlebot/2.1 <script>window.__pwned=1</script>"
+    log = logs(tmp_path,
+               entry("192.0.2.1", "02/Nov/2026:10:00:00", "/private/a", GOOGLEBOT),
+               entry("192.0.2.1", "05/Nov/2026:10:00:00", "/private/<b>x</b>", hostile))
+    report = tmp_path / "report.html"
+    from robotsrules.cli import main
+
+    code = main(["logs", log, "--site", SITE, "--robots-history", str(repo),
+                 "--history-path", "public/robots.txt", "--no-verify", "--json",
+                 "--report", str(report)])
+    summary = json.loads(capsys.readouterr().out)
+    # 2 Nov: the file of 1 Nov allows; 5 Nov: the file of 3 Nov disallows (older than 24 h)
+    assert code == 1 and summary["totals"]["violations"] == 1
+    page = report.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") or page.lstrip().lower().startswith("<!doctype")
+    assert "<script>window.__pwned" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
+    # without --history-path the repository has no robots.txt at its root: nothing known
+    code = main(["logs", log, "--site", SITE, "--robots-history", str(repo), "--no-verify",
+                 "--json"])
+    assert code == 0 and json.loads(capsys.readouterr().out)["totals"]["violations"] == 0

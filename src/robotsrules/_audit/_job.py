@@ -187,18 +187,22 @@ class _Verifier:
         return answer
 
 
-def _history_of(robots: Any, history: Any, findings: dict[str, Any]) -> History:
+def _history_of(robots: Any, history: Any, findings: dict[str, Any], site: str,
+                history_path: str) -> History:
     """The history in force: one file (bytes, text, a path, a ``RobotsTxt``) in force
-    always, or a history (a :class:`History`, or a folder read by ``read_folder``)."""
+    always, or a history (a :class:`History`, or what ``read_history`` reads: a folder of
+    dated files, a git repository, WARC captures, a robots cache's SQLite store)."""
     if (robots is None) == (history is None):
         raise InvalidArgument("give robots (one file) or history (dated versions), not both")
     if history is not None:
         if isinstance(history, History):
             return history
-        from ._inforce import read_folder
+        from ._history import read_history
+        from ._inforce import Findings
 
+        found = Findings()
         try:
-            read, found = read_folder(history)
+            read = read_history(history, findings=found, site=site, path_in_repo=history_path)
         except OSError as error:
             raise InvalidArgument(f"cannot read the history {history}: "
                                   f"{error.strerror or error}") from None
@@ -349,6 +353,7 @@ def audit_logs(
     site: str,
     robots: Union[bytes, str, os.PathLike[str], RobotsTxt, None] = None,
     history: Union[str, os.PathLike[str], History, None] = None,
+    history_path: str = "robots.txt",
     format: Optional[FormatName] = None,
     fields: Optional[Mapping[str, str]] = None,
     verify: bool = True,
@@ -370,10 +375,13 @@ def audit_logs(
     ``fields`` maps nginx JSON keys. ``site``: the site's URL (its host: requests the log
     gives another host are not judged: ``no-file``). The robots.txt: ``robots``, one file
     in force at every time (bytes, a path or a parsed :class:`~robotsrules.RobotsTxt`), or
-    ``history``, dated versions (a folder of files named by ISO 8601 date or UTC
-    timestamp, or a ``History``). ``window`` (hours, or a ``timedelta``; default 24, RFC
-    9309 §2.4): a request is a violation only if every version in force during the window
-    before it disallows it. ``verify``: check each distinct address against the
+    ``history``, dated versions: a folder of files named by ISO 8601 date or UTC
+    timestamp, a git repository whose commits of ``history_path`` (default
+    ``robots.txt``) give the times, a WARC file of robots.txt captures, a robots cache's
+    SQLite store (``site`` chooses the origin in the last two), or a ``History``.
+    ``window`` (hours, or a ``timedelta``; default 24, RFC 9309 §2.4): a request is a violation
+    only if every version in force during the window before it disallows it. ``verify``: check
+    each distinct address against the
     operators' published lists (``dns=True`` or ``"ip[:port]"`` adds forward-confirmed
     reverse DNS; ``snapshot`` chooses the address lists); ``client_ip_field``: the client
     address is the one a proxy or CDN logged (:data:`CLIENT_FIELDS`).
@@ -407,7 +415,7 @@ def audit_logs(
                 f"{', '.join(sorted(CLIENT_FIELDS))}")
     host = _site_host(site)
     robots_findings: dict[str, Any] = {}
-    base = _history_of(robots, history, robots_findings)
+    base = _history_of(robots, history, robots_findings, site, history_path)
     reader = LogReader(format, fields=fields)
     owned = None if directory is not None else tempfile.mkdtemp(prefix="robotsrules-audit-")
     folder = os.fspath(directory) if directory is not None else str(owned)

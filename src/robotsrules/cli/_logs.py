@@ -14,9 +14,12 @@ usage or I/O error.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
+import os
 import sys
+import tempfile
 import time
 from typing import Any, Optional, TextIO
 
@@ -83,6 +86,23 @@ def _robots(args: argparse.Namespace) -> Any:
     return load_source(args.robots, args).robots
 
 
+def _report(path: str, summary: Any, site: str) -> None:
+    """Write the HTML report beside ``path`` and rename it into place (never half a page)."""
+    from .._audit._html import render_report
+
+    page = render_report(summary, title=f"Who crawls {visible(site)}, and did they obey?")
+    folder = os.path.dirname(os.path.abspath(path))
+    handle, temporary = tempfile.mkstemp(prefix=".report-", suffix=".html", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as written:
+            written.write(page)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
 def _run(args: argparse.Namespace, out: TextIO) -> int:
     from .._audit import audit_logs
     from ..errors import RobotsError
@@ -107,6 +127,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     try:
         audit = audit_logs(
             args.logs, site=args.site, robots=robots, history=args.robots_history,
+            history_path=args.history_path,
             format=args.format, verify=not args.no_verify, dns=bool(args.dns),
             client_ip_field=args.client_ip_field, window=args.window, engine=args.engine,
             progress=progress)
@@ -122,6 +143,8 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             audit.close()
     with audit:
         summary = audit.summary
+        if args.report:
+            _report(args.report, summary, args.site)
         if args.json:
             out.write(json.dumps(summary, ensure_ascii=True, indent=1) + "\n")
         else:
@@ -195,9 +218,12 @@ _OPTION_HELP = {
     "logs": "an access log, a folder of them, or '-' for standard input",
     "--site": "the site the logs are of (requests for another host are not judged)",
     "--robots": "the robots.txt, in force at every time (a URL is fetched)",
-    "--robots-history": "a folder of robots.txt versions named by ISO 8601 date or UTC "
-                        "timestamp (2026-11-02.txt, 2026-11-02T06:00:00Z.txt), each in force "
-                        "from then",
+    "--robots-history": "the robots.txt's versions, each in force from its time: a folder of "
+                        "files named by ISO 8601 date or UTC timestamp (2026-11-02.txt, "
+                        "2026-11-02T06:00:00Z.txt), a git repository (its commits of "
+                        "--history-path), a WARC file of robots.txt captures, or a robots "
+                        "cache's SQLite store",
+    "--history-path": "the robots.txt's path inside a git repository (default robots.txt)",
     "--format": "the logs' format (default: detected from each file's first lines)",
     "--dns": "verify addresses with forward-confirmed reverse DNS too (default: off; the "
              "published address lists only)",
@@ -209,6 +235,8 @@ _OPTION_HELP = {
                 "'robotsrules[spark]')",
     "--out": "write the request table (one row per crawler request and per robots.txt "
              "fetch): .csv, .json, .jsonl or .parquet",
+    "--report": "also write the HTML report a site owner reads (one standalone page: charts, "
+                "tables that sort, nothing fetched)",
 }
 
 
@@ -217,13 +245,14 @@ def _options(formats: Any) -> dict[str, dict[str, Any]]:
     return {"logs": {"metavar": "LOG", "nargs": "+"},
             "--site": {"required": True, "metavar": "URL"},
             "--robots": {"metavar": "FILE_OR_URL"}, "--robots-history": {"metavar": "PATH"},
+            "--history-path": {"metavar": "PATH", "default": "robots.txt"},
             "--format": {"choices": formats},
             "--dns": {"action": argparse.BooleanOptionalAction, "default": False},
             "--no-verify": {"action": "store_true"},
             "--client-ip-field": {"metavar": "NAME"},
             "--window": {"type": _hours, "default": 24.0, "metavar": "HOURS"},
             "--engine": {"choices": ["duckdb", "spark"], "default": "duckdb"},
-            "--out": {"metavar": "FILE"}}
+            "--out": {"metavar": "FILE"}, "--report": {"metavar": "FILE"}}
 
 
 def add_command(commands: Any) -> None:
