@@ -10,7 +10,8 @@ layer never imports): it is given a *signer*, any callable of the :data:`Sign` s
    headers, and a signature made for one authority must never reach another;
 2. asks the signer for this request's own headers (method, URL, the headers as they are);
 3. adds what it answered. An empty answer (the signer's ``origins`` refuse this URL's
-   origin) leaves the request unsigned.
+   origin) leaves the request unsigned; a signer that raises stops the request
+   (:class:`SigningFailed`: the robots.txt fetch reads it as ``unreachable``).
 
 It runs afresh on every request, redirect hops and retries included, so each signature is
 made for the authority it is sent to. With no signer (``sign=None``, the default) step 1
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 if TYPE_CHECKING:
     from typing import TypeAlias
 
-__all__ = ["SIGNATURE_HEADERS", "Sign", "sign_headers"]
+__all__ = ["SIGNATURE_HEADERS", "Sign", "SigningFailed", "sign_headers"]
 
 Sign: TypeAlias = Callable[[str, str, Mapping[str, str]], Mapping[str, str]]
 """A signer: ``sign(method, url, headers)`` returns the headers to add to that one request
@@ -36,6 +37,13 @@ Sign: TypeAlias = Callable[[str, str, Mapping[str, str]], Mapping[str, str]]
 
 SIGNATURE_HEADERS = frozenset({"signature", "signature-input", "signature-agent"})
 """The headers a signature consists of (lower case), dropped before each request is signed."""
+
+
+class SigningFailed(RuntimeError):
+    """The signer raised: the request is not sent. Deliberately not a :class:`ValueError`,
+    which the fetch layer reads as a redirect to an unusable URL (``unavailable``, rules
+    allowing all): a request that could not be sent is ``unreachable`` (RFC 9309 (September
+    2022) §2.3.1.4: a complete disallow), never a server's answer."""
 
 
 def _text(value: Union[str, bytes]) -> str:
@@ -57,5 +65,9 @@ def sign_headers(sign: Optional[Sign], method: str, url: str,
     if sign is None:
         return
     current = view() if view is not None else {_text(k): _text(v) for k, v in headers.items()}
-    for name, value in sign(method.upper(), url, current).items():
+    try:
+        added = dict(sign(method.upper(), url, current))
+    except Exception as error:  # any signer, ours or the caller's: never "unavailable"
+        raise SigningFailed(f"cannot sign the request to {url}: {error}") from error
+    for name, value in added.items():
         headers[name] = value

@@ -641,7 +641,9 @@ class Signer:
     """Signs outgoing requests for Web Bot Auth: ``signer(method, url, headers)`` returns the
     headers to add to that request (``Signature-Agent``, ``Signature-Input``,
     ``Signature``), made for its own authority with a fresh ``created``, ``expires`` and
-    ``nonce``; ``{}`` when ``origins`` (``None``: any) does not hold the URL's origin.
+    ``nonce``; ``{}`` when ``origins`` (``None``: any; empty: none) does not hold the URL's
+    origin. It raises when the request cannot be signed (a covered field it lacks); the
+    fetch layer then sends nothing.
 
     ``signature_agent`` is where verifiers find the public key: by default (``form=
     "origin"``, the default that ``data/webbotauth.json`` names) the Dictionary member names
@@ -703,8 +705,17 @@ class Signer:
                     raise InvalidArgument(f"the component {name} is not signed here") from None
             elif name in ("signature", "signature-input"):
                 raise InvalidArgument(f"{name} cannot be covered")
+        agent_value = f"{label}={_serialise_bare(value)}"
+        try:  # RFC 9651 (September 2024) §3.3.3: an sf-string is printable ASCII only
+            parse_dictionary(agent_value)
+        except ValueError:
+            raise InvalidArgument("signature_agent: not a structured-field string (printable "
+                                  "ASCII only: write a host in its xn-- A-label form)") from None
+        if isinstance(origins, (str, bytes)):
+            raise InvalidArgument("origins is a collection of origins, not one string: "
+                                  "origins=[\"https://a.example\"]")
         self._key = key
-        self._agent_value = f"{label}={_serialise_bare(value)}"
+        self._agent_value = agent_value
         self._components = tuple(names)
         self._validity = _check_validity(validity)
         self._label = label

@@ -1,0 +1,87 @@
+"""What a signer that cannot sign does to the robots.txt verdict (review of issue 38).
+
+A request that could not be signed is not sent; the robots.txt fetch reads that as
+``unreachable`` (RFC 9309 (September 2022) §2.3.1.4: a complete disallow), never as
+``unavailable`` (allow all), which is for a server that answered 4xx. Each case runs against
+a loopback server whose robots.txt disallows everything, and checks it received nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator, Mapping
+
+import pytest
+
+from robotsrules import AsyncRobotsCache, InvalidArgument, RobotsCache
+from robotsrules._fetch._fetcher import afetch, fetch
+from robotsrules._fetch._sign import Sign
+from robotsrules._identity._httpsig import Signer, SigningKey
+from robotsrules.robotparser import RobotFileParser
+from tests.network.servers import RawHTTPServer, ServerPool, respond
+from tests.timing import HEALTHY
+
+pytest.importorskip("cryptography", reason="the 'sign' extra (cryptography) is not installed")
+
+UA = "SignBot/1.0"
+
+
+@pytest.fixture(scope="module")
+def key() -> SigningKey:
+    return SigningKey.generate()
+
+
+@pytest.fixture()
+def site() -> Iterator[RawHTTPServer]:
+    with ServerPool() as pool:
+        yield pool.http({"/robots.txt": respond(200, b"User-agent: *\nDisallow: /\n")})
+
+
+def _value_error(method: str, url: str, headers: Mapping[str, str]) -> Mapping[str, str]:
+    raise ValueError("this signer cannot sign")
+
+
+def _runtime_error(method: str, url: str, headers: Mapping[str, str]) -> Mapping[str, str]:
+    raise RuntimeError("this signer cannot sign")
+
+
+def _signers(key: SigningKey) -> dict[str, Sign]:
+    # A Date it covers but the request lacks: the library's own Signer raises per request.
+    return {"ValueError": _value_error, "RuntimeError": _runtime_error,
+            "uncovered date": Signer(key, "https://bot.example",
+                                     components=("@authority", "signature-agent", "date"))}
+
+
+@pytest.mark.parametrize("name", ["ValueError", "RuntimeError", "uncovered date"])
+def test_a_signer_that_raises_makes_robots_txt_unreachable(
+        name: str, site: RawHTTPServer, key: SigningKey) -> None:
+    sign = _signers(key)[name]
+    result = fetch(site.url(), user_agent=UA, timeout=HEALTHY, sign=sign)
+    assert result.outcome == "unreachable", result
+    assert "cannot sign" in (result.error or "")
+    assert asyncio.run(afetch(site.url(), user_agent=UA, timeout=HEALTHY,
+                              sign=sign)).outcome == "unreachable"
+    with RobotsCache(user_agent=UA, timeout=HEALTHY, sign=sign) as cache:
+        assert cache.allowed(site.url("/page")) is False
+
+    async def cached() -> bool:
+        async with AsyncRobotsCache(user_agent=UA, timeout=HEALTHY, sign=sign) as cache:
+            return await cache.allowed(site.url("/page"))
+
+    assert asyncio.run(cached()) is False
+    parser = RobotFileParser(site.url(), user_agent=UA, timeout=HEALTHY, sign=sign)
+    parser.read()
+    assert parser.can_fetch(UA, site.url("/page")) is False
+    assert site.requests == []  # nothing was sent unsigned
+
+
+def test_signer_refuses_a_signature_agent_it_cannot_send(key: SigningKey) -> None:
+    with pytest.raises(InvalidArgument, match="printable ASCII"):
+        Signer(key, "https://bücher.example")
+    Signer(key, "https://xn--bcher-kva.example")  # its A-label form is fine
+
+
+def test_signer_refuses_one_string_as_origins(key: SigningKey) -> None:
+    with pytest.raises(InvalidArgument, match="not one string"):
+        Signer(key, "https://bot.example", origins="https://a.example")
+    assert Signer(key, "https://bot.example", origins=[])("GET", "https://a.example/", {}) == {}
