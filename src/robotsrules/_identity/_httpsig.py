@@ -233,6 +233,22 @@ def _ed25519_jwk(public_key: Any) -> dict[str, str]:
 
 # --- the private key -----------------------------------------------------------------------
 
+def _check_key_file(name: str, status: os.stat_result) -> None:
+    """Refuse a key file that is not a regular file, or (POSIX) that someone else owns or
+    that group or others may read or write."""
+    if not stat.S_ISREG(status.st_mode):
+        raise InvalidArgument(f"{name!s}: not a regular file (a signing key is read from one)")
+    if os.name != "posix":
+        return
+    if status.st_uid not in (os.geteuid(), 0):
+        raise InvalidArgument(f"{name!s}: the signing key belongs to another user (uid "
+                              f"{status.st_uid}); it must be the reader's own")
+    if status.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise InvalidArgument(
+            f"{name!s}: the signing key is readable by others (mode "
+            f"{stat.S_IMODE(status.st_mode):04o}); run: chmod 600 {name!s}")
+
+
 class SigningKey:
     """An Ed25519 private key for signing requests (and key directories).
 
@@ -267,25 +283,30 @@ class SigningKey:
 
     @classmethod
     def load(cls, path: Union[str, os.PathLike[str]]) -> SigningKey:
-        """Read the key at ``path``; a file readable or writable by group or others is
-        refused (``chmod 600`` it), as is a file larger than :data:`MAX_KEY_FILE`."""
+        """Read the key at ``path``: a regular file (a FIFO or device is refused, so a read
+        never blocks), owned by the user reading it (or root), that group and others may not
+        read or write (``chmod 600`` it), of at most :data:`MAX_KEY_FILE` bytes. A symbolic
+        link is followed; these checks apply to the file it names."""
+        name = os.fspath(path)
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
         try:
-            with open(path, "rb") as file:
-                mode = os.fstat(file.fileno()).st_mode
-                if os.name == "posix" and mode & (stat.S_IRWXG | stat.S_IRWXO):
-                    raise InvalidArgument(
-                        f"{os.fspath(path)!s}: the signing key is readable by others (mode "
-                        f"{stat.S_IMODE(mode):04o}); run: chmod 600 {os.fspath(path)!s}")
-                data = file.read(MAX_KEY_FILE + 1)
+            descriptor = os.open(path, flags | getattr(os, "O_BINARY", 0))
         except OSError as error:
-            raise InvalidArgument(f"{os.fspath(path)!s}: cannot read the signing key "
+            raise InvalidArgument(f"{name!s}: cannot read the signing key "
                                   f"({error.strerror or error})") from None
+        with os.fdopen(descriptor, "rb") as file:
+            _check_key_file(name, os.fstat(descriptor))
+            try:
+                data = file.read(MAX_KEY_FILE + 1)
+            except OSError as error:
+                raise InvalidArgument(f"{name!s}: cannot read the signing key "
+                                      f"({error.strerror or error})") from None
         if len(data) > MAX_KEY_FILE:
-            raise InvalidArgument(f"{os.fspath(path)!s}: not a signing key (too large)")
+            raise InvalidArgument(f"{name!s}: not a signing key (too large)")
         try:
             return cls.from_pem(data)
         except InvalidArgument as error:
-            raise InvalidArgument(f"{os.fspath(path)!s}: {error}") from None
+            raise InvalidArgument(f"{name!s}: {error}") from None
 
     def write(self, path: Union[str, os.PathLike[str]], *, overwrite: bool = False) -> None:
         """Write the key to ``path`` as PKCS#8 PEM with mode 0600; an existing file is
