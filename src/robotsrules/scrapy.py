@@ -492,9 +492,7 @@ class SigningMiddleware:
 
     def process_request(self, request: Request, spider: Any = None) -> None:
         """Sign ``request`` in place (its earlier signature headers dropped)."""
-        sign_headers(self.sign, request.method, request.url, request.headers,
-                     lambda: {_text(k): _text(v)
-                              for k, v in request.headers.to_unicode_dict().items()})
+        sign_headers(self.sign, request.method, request.url, request.headers)
 
 
 # -- page-level signals (issue 16) ---------------------------------------------------------

@@ -16,7 +16,7 @@ import pytest
 from robotsrules import AsyncRobotsCache, InvalidArgument, RobotsCache
 from robotsrules._fetch._fetcher import afetch, fetch
 from robotsrules._fetch._sign import Sign
-from robotsrules._identity._httpsig import Signer, SigningKey
+from robotsrules._identity._httpsig import Signer, SigningKey, verify_signature
 from robotsrules.robotparser import RobotFileParser
 from tests.network.servers import RawHTTPServer, ServerPool, respond
 from tests.timing import HEALTHY
@@ -85,3 +85,70 @@ def test_signer_refuses_one_string_as_origins(key: SigningKey) -> None:
     with pytest.raises(InvalidArgument, match="not one string"):
         Signer(key, "https://bot.example", origins="https://a.example")
     assert Signer(key, "https://bot.example", origins=[])("GET", "https://a.example/", {}) == {}
+
+
+# -- a repeated covered field is signed as a verifier reads it (RFC 9421 §2.1) -------------
+
+COVERS_X_A = ("@authority", "signature-agent", "x-a")
+
+
+def _verifies_with_x_a(key: SigningKey, url: str, headers: Mapping[str, str],
+                       x_a: str) -> bool:
+    seen = {**headers, "x-a": x_a}
+    directory = "https://bot.example/.well-known/http-message-signatures-directory"
+    check = verify_signature("GET", url, seen, key_for=lambda u, kid: key.public_key
+                             if (u, kid) == (directory, key.thumbprint) else None)
+    return check.verified
+
+
+def test_aiohttp_signs_every_value_of_a_repeated_field(key: SigningKey) -> None:
+    aiohttp = pytest.importorskip("aiohttp")
+    from multidict import CIMultiDict
+
+    from robotsrules.aiohttp import RobotsMiddleware
+
+    plain, covering = Signer(key, "https://bot.example"), Signer(
+        key, "https://bot.example", components=COVERS_X_A)
+
+    def sign(method: str, url: str, headers: Mapping[str, str]) -> Mapping[str, str]:
+        # the robots.txt fetch carries no X-A: covering it there would (rightly) fail
+        return (covering if any(k.lower() == "x-a" for k in headers) else plain)(
+            method, url, headers)
+
+    with ServerPool() as pool:
+        site = pool.http({"/robots.txt": respond(200, b"User-agent: *\nAllow: /\n"),
+                          "/page": respond(200, b"ok")})
+
+        async def main() -> None:
+            robots = RobotsMiddleware(user_agent=UA, timeout=HEALTHY, crawl_delay=False,
+                                      sign=sign)
+            headers = CIMultiDict([("X-A", "one"), ("X-A", "two")])
+            try:
+                async with aiohttp.ClientSession(middlewares=(robots,)) as session, \
+                        session.get(site.url("/page"), headers=headers) as response:
+                    assert response.status == 200
+            finally:
+                await robots.aclose()
+
+        asyncio.run(main())
+        page = next(r for r in site.requests if r.path == "/page")
+    assert page.headers["x-a"] == "two"  # the server kept the last of the two lines
+    assert _verifies_with_x_a(key, site.url("/page"), page.headers, "one, two")
+    assert not _verifies_with_x_a(key, site.url("/page"), page.headers, "two")
+
+
+def test_scrapy_signs_every_value_of_a_repeated_field(key: SigningKey) -> None:
+    pytest.importorskip("scrapy")
+    from scrapy import Request
+    from scrapy.utils.test import get_crawler
+
+    from robotsrules.scrapy import SigningMiddleware
+
+    sign = Signer(key, "https://bot.example", components=COVERS_X_A)
+    middleware = SigningMiddleware(get_crawler(settings_dict={"ROBOTSRULES_SIGNER": sign}))
+    request = Request("https://a.example/page", headers={"X-A": ["one", "two"]})
+    middleware.process_request(request)
+    sent = {name.decode().lower(): b", ".join(values).decode()
+            for name, values in request.headers.items()}
+    assert _verifies_with_x_a(key, request.url, sent, "one, two")
+    assert not _verifies_with_x_a(key, request.url, sent, "one,two")

@@ -50,21 +50,32 @@ def _text(value: Union[str, bytes]) -> str:
     return value.decode("latin-1") if isinstance(value, bytes) else value
 
 
+def _combined(headers: Mapping[Any, Any]) -> dict[str, str]:
+    """The headers as text, one entry per name: the values of a repeated field (a multi-dict
+    lists each; Scrapy keeps a list) in order, each stripped, joined with ", " (RFC 9421
+    (February 2024) §2.1: what a verifier reads for that field)."""
+    fields: dict[str, tuple[str, list[str]]] = {}
+    for name, value in headers.items():
+        values = value if isinstance(value, (list, tuple)) else [value]
+        text = _text(name)
+        fields.setdefault(text.lower(), (text, []))[1].extend(_text(v).strip() for v in values)
+    return {name: ", ".join(values) for name, values in fields.values()}
+
+
 def sign_headers(sign: Optional[Sign], method: str, url: str,
-                 headers: MutableMapping[Any, Any],
-                 view: Optional[Callable[[], Mapping[str, str]]] = None) -> None:
+                 headers: MutableMapping[Any, Any]) -> None:
     """Sign one request in place: drop its earlier signature headers, then add what
     ``sign`` answers for ``method`` and ``url`` (nothing when ``sign`` is None).
 
     ``headers`` is the request's own mutable header mapping (httpx, aiohttp, Scrapy or a
-    ``dict``; names may be ``bytes``); ``view`` gives the headers as text for the signer
-    when the mapping's values are not plain strings (Scrapy keeps lists of octets)."""
+    ``dict``; names may be ``bytes``, Scrapy's values lists of octets); the signer sees
+    each field once, repeated values combined as a verifier reads them."""
     # dict.fromkeys: a multi-dict (aiohttp) lists a repeated name once per value
     for name in dict.fromkeys(n for n in headers if _text(n).lower() in SIGNATURE_HEADERS):
         del headers[name]
     if sign is None:
         return
-    current = view() if view is not None else {_text(k): _text(v) for k, v in headers.items()}
+    current = _combined(headers)
     try:
         added = dict(sign(method.upper(), url, current))
     except Exception as error:  # any signer, ours or the caller's: never "unavailable"

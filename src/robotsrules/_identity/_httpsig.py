@@ -254,7 +254,8 @@ class SigningKey:
 
     Made by :meth:`generate` or read by :meth:`load` (PKCS#8 PEM, unencrypted, from a file
     no one but its owner may read); written by :meth:`write` (mode 0600). Its ``repr`` shows
-    the thumbprint only; it refuses to be pickled (load it from its file instead).
+    the thumbprint only; it refuses to be pickled (load it from its file instead); a copy
+    is the key itself.
     """
 
     __slots__ = ("_private", "_public_jwk")
@@ -357,6 +358,12 @@ class SigningKey:
 
     def __reduce__(self) -> Any:
         raise TypeError("a SigningKey is not pickled: load it from its file in each process")
+
+    def __copy__(self) -> SigningKey:
+        return self  # immutable: a copy is the key itself (Scrapy deep-copies its settings)
+
+    def __deepcopy__(self, memo: Any) -> SigningKey:
+        return self
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SigningKey) and other.thumbprint == self.thumbprint
