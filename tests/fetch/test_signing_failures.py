@@ -152,3 +152,65 @@ def test_scrapy_signs_every_value_of_a_repeated_field(key: SigningKey) -> None:
             for name, values in request.headers.items()}
     assert _verifies_with_x_a(key, request.url, sent, "one, two")
     assert not _verifies_with_x_a(key, request.url, sent, "one,two")
+
+
+# -- a Host header naming another authority is not signed (RFC 9421 §2.2.3) ---------------
+
+@pytest.mark.parametrize("host", ["victim.example", "127.0.0.1:1", "127.0.0.1@victim.example"])
+def test_a_host_header_for_another_authority_stops_the_request(
+        host: str, key: SigningKey) -> None:
+    import httpx
+
+    from robotsrules._fetch._sign import SigningFailed
+    from robotsrules.httpx import AsyncRobotsTransport, RobotsTransport
+
+    sign = Signer(key, "https://bot.example")
+    with ServerPool() as pool:
+        site = pool.http({"/robots.txt": respond(200, b"User-agent: *\nAllow: /\n"),
+                          "/page": respond(200, b"ok")})
+        transport = RobotsTransport(user_agent=UA, timeout=HEALTHY, crawl_delay=False,
+                                    sign=sign)
+        with httpx.Client(transport=transport, timeout=HEALTHY) as client, \
+                pytest.raises(SigningFailed, match="another authority"):
+            client.get(site.url("/page"), headers={"Host": host})
+
+        async def main() -> None:
+            transport = AsyncRobotsTransport(user_agent=UA, timeout=HEALTHY,
+                                             crawl_delay=False, sign=sign)
+            async with httpx.AsyncClient(transport=transport, timeout=HEALTHY) as client:
+                with pytest.raises(SigningFailed, match="another authority"):
+                    await client.get(site.url("/page"), headers={"Host": host})
+
+        asyncio.run(main())
+        assert "/page" not in site.paths  # nothing was sent
+        # the URL's own authority, spelt another way, is signed as usual
+        again = RobotsTransport(user_agent=UA, timeout=HEALTHY, crawl_delay=False, sign=sign)
+        with httpx.Client(transport=again, timeout=HEALTHY) as client:
+            own = f"127.0.0.1:{site.port}"
+            assert client.get(site.url("/page"), headers={"Host": own}).status_code == 200
+        assert "signature" in next(r for r in site.requests if r.path == "/page").headers
+
+
+def test_aiohttp_refuses_to_sign_for_another_host(key: SigningKey) -> None:
+    aiohttp = pytest.importorskip("aiohttp")
+    from robotsrules._fetch._sign import SigningFailed
+    from robotsrules.aiohttp import RobotsMiddleware
+
+    with ServerPool() as pool:
+        site = pool.http({"/robots.txt": respond(200, b"User-agent: *\nAllow: /\n"),
+                          "/page": respond(200, b"ok")})
+
+        async def main() -> None:
+            robots = RobotsMiddleware(user_agent=UA, timeout=HEALTHY, crawl_delay=False,
+                                      sign=Signer(key, "https://bot.example"))
+            try:
+                async with aiohttp.ClientSession(middlewares=(robots,)) as session:
+                    with pytest.raises(SigningFailed, match="another authority"):
+                        async with session.get(site.url("/page"),
+                                               headers={"Host": "victim.example"}):
+                            pass
+            finally:
+                await robots.aclose()
+
+        asyncio.run(main())
+        assert "/page" not in site.paths

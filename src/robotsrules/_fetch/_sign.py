@@ -11,7 +11,8 @@ layer never imports): it is given a *signer*, any callable of the :data:`Sign` s
 2. asks the signer for this request's own headers (method, URL, the headers as they are);
 3. adds what it answered. An empty answer (the signer's ``origins`` refuse this URL's
    origin) leaves the request unsigned; a signer that raises stops the request
-   (:class:`SigningFailed`: the robots.txt fetch reads it as ``unreachable``).
+   (:class:`SigningFailed`: the robots.txt fetch reads it as ``unreachable``), as does a
+   ``Host`` header naming another authority than the URL (whose authority is signed).
 
 It runs afresh on every request, redirect hops and retries included, so each signature is
 made for the authority it is sent to. With no signer (``sign=None``, the default) step 1
@@ -25,6 +26,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+
+from .._scope import split_origin
+from ..errors import InvalidURL
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -62,6 +66,22 @@ def _combined(headers: Mapping[Any, Any]) -> dict[str, str]:
     return {name: ", ".join(values) for name, values in fields.values()}
 
 
+def _host_differs(url: str, headers: Mapping[str, str]) -> Optional[str]:
+    """The request's ``Host`` header when it names another authority than ``url`` (whose
+    authority a signature covers: RFC 9421 (February 2024) §2.2.3), else ``None``."""
+    host = next((value for name, value in headers.items() if name.lower() == "host"), None)
+    if host is None:
+        return None
+    try:
+        scheme = split_origin(url)[0]
+        if not any(c in host for c in "/\\@?#") and (
+                split_origin(f"{scheme}://{host.strip()}/") == split_origin(url)):
+            return None
+    except InvalidURL:
+        pass
+    return host
+
+
 def sign_headers(sign: Optional[Sign], method: str, url: str,
                  headers: MutableMapping[Any, Any]) -> None:
     """Sign one request in place: drop its earlier signature headers, then add what
@@ -76,6 +96,10 @@ def sign_headers(sign: Optional[Sign], method: str, url: str,
     if sign is None:
         return
     current = _combined(headers)
+    host = _host_differs(url, current)
+    if host is not None:  # the signature would vouch for the URL's authority, not this one
+        raise SigningFailed(f"cannot sign the request to {url}: its Host header {host!r} "
+                            "names another authority")
     try:
         added = dict(sign(method.upper(), url, current))
     except Exception as error:  # any signer, ours or the caller's: never "unavailable"
