@@ -32,6 +32,7 @@ from .errors import (
     PageRefused,
     RobotsDisallowed,
     RobotsError,
+    SigningFailed,
 )
 from .linter import Diagnostic, lint
 from .model import Group, Line, Pace, RequestRate, Rule, UsageLine, Verdict
@@ -173,6 +174,7 @@ __all__ = [
     "Rule",
     "SeenSignatures",
     "Signer",
+    "SigningFailed",
     "SigningKey",
     "Stance",
     "StanceTooComplex",

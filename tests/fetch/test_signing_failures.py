@@ -161,7 +161,7 @@ def test_a_host_header_for_another_authority_stops_the_request(
         host: str, key: SigningKey) -> None:
     import httpx
 
-    from robotsrules._fetch._sign import SigningFailed
+    from robotsrules import SigningFailed
     from robotsrules.httpx import AsyncRobotsTransport, RobotsTransport
 
     sign = Signer(key, "https://bot.example")
@@ -193,7 +193,7 @@ def test_a_host_header_for_another_authority_stops_the_request(
 
 def test_aiohttp_refuses_to_sign_for_another_host(key: SigningKey) -> None:
     aiohttp = pytest.importorskip("aiohttp")
-    from robotsrules._fetch._sign import SigningFailed
+    from robotsrules import SigningFailed
     from robotsrules.aiohttp import RobotsMiddleware
 
     with ServerPool() as pool:

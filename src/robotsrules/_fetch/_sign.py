@@ -28,7 +28,7 @@ from collections.abc import Mapping, MutableMapping
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from .._scope import split_origin
-from ..errors import InvalidURL
+from ..errors import InvalidURL, SigningFailed
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -41,13 +41,6 @@ Sign: TypeAlias = Callable[[str, str, Mapping[str, str]], Mapping[str, str]]
 
 SIGNATURE_HEADERS = frozenset({"signature", "signature-input", "signature-agent"})
 """The headers a signature consists of (lower case), dropped before each request is signed."""
-
-
-class SigningFailed(RuntimeError):
-    """The signer raised: the request is not sent. Deliberately not a :class:`ValueError`,
-    which the fetch layer reads as a redirect to an unusable URL (``unavailable``, rules
-    allowing all): a request that could not be sent is ``unreachable`` (RFC 9309 (September
-    2022) §2.3.1.4: a complete disallow), never a server's answer."""
 
 
 def _text(value: Union[str, bytes]) -> str:
