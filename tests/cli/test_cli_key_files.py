@@ -39,6 +39,11 @@ def test_a_fifo_as_the_key_is_refused_without_blocking(
         os.close(descriptor)
 
 
+def test_a_directory_as_the_key_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(InvalidArgument, match="not a regular file"):
+        SigningKey.load(tmp_path)
+
+
 def test_a_device_as_the_key_is_refused() -> None:
     if not os.path.exists("/dev/zero"):
         pytest.skip("no /dev/zero")

@@ -295,13 +295,15 @@ class SigningKey:
         except OSError as error:
             raise InvalidArgument(f"{name!s}: cannot read the signing key "
                                   f"({error.strerror or error})") from None
-        with os.fdopen(descriptor, "rb") as file:
-            _check_key_file(name, os.fstat(descriptor))
-            try:
+        try:
+            _check_key_file(name, os.fstat(descriptor))  # before any read: a FIFO would block
+            with os.fdopen(descriptor, "rb", closefd=False) as file:
                 data = file.read(MAX_KEY_FILE + 1)
-            except OSError as error:
-                raise InvalidArgument(f"{name!s}: cannot read the signing key "
-                                      f"({error.strerror or error})") from None
+        except OSError as error:
+            raise InvalidArgument(f"{name!s}: cannot read the signing key "
+                                  f"({error.strerror or error})") from None
+        finally:
+            os.close(descriptor)
         if len(data) > MAX_KEY_FILE:
             raise InvalidArgument(f"{name!s}: not a signing key (too large)")
         try:
