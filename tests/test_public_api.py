@@ -15,6 +15,7 @@ PUBLIC = {
     "DEFAULT_MAX_BYTES", "MODES", "Agent", "AgentRules", "AsyncRobotsCache", "Diagnostic",
     "CorruptEntry", "EngineError", "FetchResult", "Group", "InvalidAgent", "InvalidArgument", "InvalidURL",
     "Line", "MissingExtra", "Mode", "Pace", "Policy", "RequestRate", "RobotsCache", "RobotsDisallowed",
+    "SigningFailed",
     "RobotsError", "RobotsTxt", "Rule", "Verdict", "afetch", "agent_tokens", "fetch", "lint",
     "match_target", "origin_of", "parse", "product_token", "robots_url",
     "InvalidPurpose", "Usage", "UsageLine",
@@ -71,7 +72,7 @@ def test_caller_mistakes_are_value_errors_and_failures_are_not() -> None:
                 errors.CorruptEntry):
         assert issubclass(cls, ValueError)
     for cls in (errors.RobotsError, errors.EngineError, errors.RobotsDisallowed,
-                errors.MissingExtra):
+                errors.MissingExtra, errors.SigningFailed):
         assert not issubclass(cls, ValueError)
     assert issubclass(errors.MissingExtra, ImportError)
 

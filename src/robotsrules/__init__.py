@@ -33,6 +33,7 @@ from .errors import (
     PageRefused,
     RobotsDisallowed,
     RobotsError,
+    SigningFailed,
 )
 from .linter import Diagnostic, lint
 from .model import Group, Line, Pace, RequestRate, Rule, UsageLine, Verdict
@@ -189,6 +190,7 @@ __all__ = [
     "Rule",
     "SeenSignatures",
     "Signer",
+    "SigningFailed",
     "SigningKey",
     "Stance",
     "StanceTooComplex",

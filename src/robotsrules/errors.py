@@ -27,6 +27,8 @@ exceptions. What is left::
           │                          message says what to pip install        (also ImportError)
           ├── RobotsDisallowed       the HTTP client integrations refuse a request robots.txt
           │                          forbids (robotsrules.httpx, .aiohttp, .scrapy)
+          ├── SigningFailed          a request could not be signed (the signer raised, or its
+          │                          Host names another authority): not sent (also RuntimeError)
           └── PageRefused            the same integrations refuse a response whose own signals
                │                     (X-Robots-Tag, meta robots, TDMRep...) refuse a purpose
                └── PagePriced        ... or that asks to be paid for (HTTP 402 pay-per-crawl:
@@ -47,7 +49,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CorruptEntry", "EngineError", "GenerateError", "InvalidAgent", "InvalidArgument",
            "InvalidPurpose", "InvalidURL", "MissingExtra", "PagePriced", "PageRefused",
-           "RobotsDisallowed", "RobotsError"]
+           "RobotsDisallowed", "RobotsError", "SigningFailed"]
 
 
 class RobotsError(Exception):
@@ -126,6 +128,13 @@ class _ImportGuard:
         if isinstance(error, ImportError) and not isinstance(error, MissingExtra):
             module = (error.name or "").partition(".")[0]
             raise MissingExtra(self.feature, self.extra, module) from error
+
+
+class SigningFailed(RobotsError, RuntimeError):
+    """A request could not be signed (Web Bot Auth): the signer raised, or the request's
+    ``Host`` names another authority than its URL. The request is not sent. Not a
+    :class:`ValueError`: a robots.txt fetch that could not be sent is ``unreachable`` (RFC
+    9309 (September 2022) §2.3.1.4: a complete disallow), never ``unavailable``."""
 
 
 class RobotsDisallowed(RobotsError):

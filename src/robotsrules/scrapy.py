@@ -62,7 +62,8 @@ Settings (all optional besides ``ROBOTSTXT_OBEY``):
 Every request the downloader sends is signed (the robots.txt requests of
 :class:`RobotsTxtMiddleware` too), afresh for each redirect hop and retry, since Scrapy
 sends each through the middlewares again; earlier signature headers are dropped first.
-``ROBOTSRULES_SIGNING_ORIGINS`` (a list of origins) limits signing to those origins;
+``ROBOTSRULES_SIGNING_ORIGINS`` (a list of origins) limits signing to those origins (set
+but empty, it is refused);
 ``ROBOTSRULES_SIGNER`` (any callable ``sign(method, url, headers) -> headers``, such as a
 ``robotsrules.Signer``) replaces the two settings.
 
@@ -446,6 +447,19 @@ class RobotsTxtMiddleware:
 
 # -- request signing (issue 38) ------------------------------------------------------------
 
+def _signing_origins(settings: Any) -> Optional[list[str]]:
+    """``ROBOTSRULES_SIGNING_ORIGINS`` as a list (``"a, b"`` or a list), ``None`` when unset;
+    set but empty is refused: read as "any origin" it would sign everywhere."""
+    if settings.get("ROBOTSRULES_SIGNING_ORIGINS") is None:
+        return None
+    origins = [origin.strip() for origin in settings.getlist("ROBOTSRULES_SIGNING_ORIGINS")
+               if origin.strip()]
+    if not origins:
+        raise InvalidArgument("ROBOTSRULES_SIGNING_ORIGINS is set but names no origin: name "
+                              "the origins to sign for, or remove the setting to sign for all")
+    return origins
+
+
 class SigningMiddleware:
     """A downloader middleware signing every request with Web Bot Auth (module docstring:
     ``ROBOTSRULES_SIGNING_KEY`` and ``ROBOTSRULES_SIGNATURE_AGENT``, or
@@ -466,8 +480,7 @@ class SigningMiddleware:
                                       "go together")
             from ._identity._httpsig import Signer, SigningKey
 
-            origins = settings.getlist("ROBOTSRULES_SIGNING_ORIGINS") or None
-            signer = Signer(SigningKey.load(key), agent, origins=origins)
+            signer = Signer(SigningKey.load(key), agent, origins=_signing_origins(settings))
         if not callable(signer):
             raise InvalidArgument("ROBOTSRULES_SIGNER must be callable (a robotsrules.Signer)")
         self.sign: Sign = signer
@@ -479,9 +492,7 @@ class SigningMiddleware:
 
     def process_request(self, request: Request, spider: Any = None) -> None:
         """Sign ``request`` in place (its earlier signature headers dropped)."""
-        sign_headers(self.sign, request.method, request.url, request.headers,
-                     lambda: {_text(k): _text(v)
-                              for k, v in request.headers.to_unicode_dict().items()})
+        sign_headers(self.sign, request.method, request.url, request.headers)
 
 
 # -- page-level signals (issue 16) ---------------------------------------------------------

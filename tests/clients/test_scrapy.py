@@ -289,3 +289,11 @@ def test_signing_middleware_settings(tmp_path: Any) -> None:
         SigningMiddleware.from_crawler(get_crawler(settings_dict=both))
     with pytest.raises(InvalidArgument, match="callable"):
         SigningMiddleware.from_crawler(get_crawler(settings_dict={"ROBOTSRULES_SIGNER": "x"}))
+    key.chmod(0o600)
+    for empty in ([], "", " , "):  # set but naming no origin: refused, never "sign anywhere"
+        with pytest.raises(InvalidArgument, match="names no origin"):
+            SigningMiddleware.from_crawler(get_crawler(
+                settings_dict={**both, "ROBOTSRULES_SIGNING_ORIGINS": empty}))
+    listed = {**both, "ROBOTSRULES_SIGNING_ORIGINS": "https://a.example, https://b.example"}
+    sign = SigningMiddleware.from_crawler(get_crawler(settings_dict=listed)).sign
+    assert sign("GET", "https://b.example/", {}) and not sign("GET", "https://c.example/", {})

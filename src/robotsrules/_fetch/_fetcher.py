@@ -54,7 +54,7 @@ from ..policy import Answer, FetchResult, Policy, Request, fetch_flow, target_pr
 from ..robotstxt import DEFAULT_MAX_BYTES
 from ._drive import arun, run
 from ._pinned import AddressRefused, AsyncGuardedClient, Guard, GuardedClient
-from ._sign import Sign, sign_headers
+from ._sign import Sign, SigningFailed, sign_headers
 
 __all__ = ["DEFAULT_TIMEOUT", "PageResponse", "afetch", "fetch", "fetch_page"]
 
@@ -381,6 +381,8 @@ def _get(client: httpx.Client, url: str, user_agent: str, limit: int, deadline: 
                 return _answer(body, response.status_code, response.headers, url)
             finally:
                 response.close()
+        except SigningFailed as error:  # nothing sent: unreachable, never "unavailable"
+            return Answer(error=str(error))
         except httpx.InvalidURL as error:  # httpx could not build the redirect's request
             return Answer(bad_redirect=str(error))
         except (httpx.HTTPError, OSError) as error:
@@ -422,6 +424,8 @@ async def _aget(client: httpx.AsyncClient, url: str, user_agent: str, limit: int
             return _answer(body, response.status_code, response.headers, url)
         finally:
             await response.aclose()
+    except SigningFailed as error:  # as in _get
+        return Answer(error=str(error))
     except httpx.InvalidURL as error:  # httpx could not build the redirect's request
         return Answer(bad_redirect=str(error))
     except (httpx.HTTPError, OSError) as error:

@@ -233,12 +233,29 @@ def _ed25519_jwk(public_key: Any) -> dict[str, str]:
 
 # --- the private key -----------------------------------------------------------------------
 
+def _check_key_file(name: str, status: os.stat_result) -> None:
+    """Refuse a key file that is not a regular file, or (POSIX) that someone else owns or
+    that group or others may read or write."""
+    if not stat.S_ISREG(status.st_mode):
+        raise InvalidArgument(f"{name!s}: not a regular file (a signing key is read from one)")
+    if os.name != "posix":
+        return
+    if status.st_uid not in (os.geteuid(), 0):
+        raise InvalidArgument(f"{name!s}: the signing key belongs to another user (uid "
+                              f"{status.st_uid}); it must be the reader's own")
+    if status.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise InvalidArgument(
+            f"{name!s}: the signing key is readable by others (mode "
+            f"{stat.S_IMODE(status.st_mode):04o}); run: chmod 600 {name!s}")
+
+
 class SigningKey:
     """An Ed25519 private key for signing requests (and key directories).
 
     Made by :meth:`generate` or read by :meth:`load` (PKCS#8 PEM, unencrypted, from a file
     no one but its owner may read); written by :meth:`write` (mode 0600). Its ``repr`` shows
-    the thumbprint only; it refuses to be pickled (load it from its file instead).
+    the thumbprint only; it refuses to be pickled (load it from its file instead); a copy
+    is the key itself.
     """
 
     __slots__ = ("_private", "_public_jwk")
@@ -267,25 +284,32 @@ class SigningKey:
 
     @classmethod
     def load(cls, path: Union[str, os.PathLike[str]]) -> SigningKey:
-        """Read the key at ``path``; a file readable or writable by group or others is
-        refused (``chmod 600`` it), as is a file larger than :data:`MAX_KEY_FILE`."""
+        """Read the key at ``path``: a regular file (a FIFO or device is refused, so a read
+        never blocks), owned by the user reading it (or root), that group and others may not
+        read or write (``chmod 600`` it), of at most :data:`MAX_KEY_FILE` bytes. A symbolic
+        link is followed; these checks apply to the file it names."""
+        name = os.fspath(path)
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
         try:
-            with open(path, "rb") as file:
-                mode = os.fstat(file.fileno()).st_mode
-                if os.name == "posix" and mode & (stat.S_IRWXG | stat.S_IRWXO):
-                    raise InvalidArgument(
-                        f"{os.fspath(path)!s}: the signing key is readable by others (mode "
-                        f"{stat.S_IMODE(mode):04o}); run: chmod 600 {os.fspath(path)!s}")
+            descriptor = os.open(path, flags | getattr(os, "O_BINARY", 0))
+        except OSError as error:
+            raise InvalidArgument(f"{name!s}: cannot read the signing key "
+                                  f"({error.strerror or error})") from None
+        try:
+            _check_key_file(name, os.fstat(descriptor))  # before any read: a FIFO would block
+            with os.fdopen(descriptor, "rb", closefd=False) as file:
                 data = file.read(MAX_KEY_FILE + 1)
         except OSError as error:
-            raise InvalidArgument(f"{os.fspath(path)!s}: cannot read the signing key "
+            raise InvalidArgument(f"{name!s}: cannot read the signing key "
                                   f"({error.strerror or error})") from None
+        finally:
+            os.close(descriptor)
         if len(data) > MAX_KEY_FILE:
-            raise InvalidArgument(f"{os.fspath(path)!s}: not a signing key (too large)")
+            raise InvalidArgument(f"{name!s}: not a signing key (too large)")
         try:
             return cls.from_pem(data)
         except InvalidArgument as error:
-            raise InvalidArgument(f"{os.fspath(path)!s}: {error}") from None
+            raise InvalidArgument(f"{name!s}: {error}") from None
 
     def write(self, path: Union[str, os.PathLike[str]], *, overwrite: bool = False) -> None:
         """Write the key to ``path`` as PKCS#8 PEM with mode 0600; an existing file is
@@ -336,6 +360,12 @@ class SigningKey:
 
     def __reduce__(self) -> Any:
         raise TypeError("a SigningKey is not pickled: load it from its file in each process")
+
+    def __copy__(self) -> SigningKey:
+        return self  # immutable: a copy is the key itself (Scrapy deep-copies its settings)
+
+    def __deepcopy__(self, memo: Any) -> SigningKey:
+        return self
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, SigningKey) and other.thumbprint == self.thumbprint
@@ -641,7 +671,9 @@ class Signer:
     """Signs outgoing requests for Web Bot Auth: ``signer(method, url, headers)`` returns the
     headers to add to that request (``Signature-Agent``, ``Signature-Input``,
     ``Signature``), made for its own authority with a fresh ``created``, ``expires`` and
-    ``nonce``; ``{}`` when ``origins`` (``None``: any) does not hold the URL's origin.
+    ``nonce``; ``{}`` when ``origins`` (``None``: any; empty: none) does not hold the URL's
+    origin. It raises when the request cannot be signed (a covered field it lacks); the
+    fetch layer then sends nothing.
 
     ``signature_agent`` is where verifiers find the public key: by default (``form=
     "origin"``, the default that ``data/webbotauth.json`` names) the Dictionary member names
@@ -703,8 +735,17 @@ class Signer:
                     raise InvalidArgument(f"the component {name} is not signed here") from None
             elif name in ("signature", "signature-input"):
                 raise InvalidArgument(f"{name} cannot be covered")
+        agent_value = f"{label}={_serialise_bare(value)}"
+        try:  # RFC 9651 (September 2024) §3.3.3: an sf-string is printable ASCII only
+            parse_dictionary(agent_value)
+        except ValueError:
+            raise InvalidArgument("signature_agent: not a structured-field string (printable "
+                                  "ASCII only: write a host in its xn-- A-label form)") from None
+        if isinstance(origins, (str, bytes)):
+            raise InvalidArgument("origins is a collection of origins, not one string: "
+                                  "origins=[\"https://a.example\"]")
         self._key = key
-        self._agent_value = f"{label}={_serialise_bare(value)}"
+        self._agent_value = agent_value
         self._components = tuple(names)
         self._validity = _check_validity(validity)
         self._label = label

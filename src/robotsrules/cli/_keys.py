@@ -18,6 +18,7 @@ public keys, each with ``kid`` = its thumbprint; two keys during a rotation. Wit
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any, TextIO
 from urllib.parse import urlsplit
@@ -83,7 +84,9 @@ def _directory(args: argparse.Namespace, out: TextIO) -> int:
         head = "".join(f"{name}: {value}\n" for name, value in headers.items())
     if args.out:
         try:
-            with open(args.out, "wb") as file:
+            # never through a symbolic link (it could name a file the user did not mean)
+            flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+            with os.fdopen(os.open(args.out, flags, 0o644), "wb") as file:
                 file.write(body)
         except OSError as error:
             raise RobotsError(f"{args.out}: cannot write ({error.strerror or error})") from None
