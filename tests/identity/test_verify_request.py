@@ -9,6 +9,7 @@ import base64
 import datetime
 import json
 import re
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -120,13 +121,58 @@ def test_seen_signatures_honour_the_nonce_and_expire_and_stay_bounded() -> None:
     assert not memory.first_time(("d", "k", "nonce", "n1"), 200.0, 150.0)
     assert memory.first_time(("d", "k", "nonce", "n1"), 300.0, 201.0)  # expired: new again
     assert memory.first_time(("d", "k", "nonce", "n2"), 400.0, 202.0)
-    assert memory.first_time(("d", "k", "nonce", "n3"), 500.0, 203.0)
-    assert len(memory) == 2  # full: the one nearest its expiry (n1) was dropped
-    assert memory.first_time(("d", "k", "nonce", "n1"), 300.0, 204.0)
-    assert not memory.first_time(("d", "k", "nonce", "n3"), 500.0, 205.0)
+    # full: nothing unexpired is dropped, the newcomer is refused (review of issue 38)
+    assert memory.remember(("d", "k", "nonce", "n3"), 500.0, 203.0) == "full"
+    assert memory.remember(("d", "k", "nonce", "n1"), 300.0, 204.0) == "replayed"
+    assert memory.remember(("d", "k", "nonce", "n3"), 500.0, 301.0) == "new"  # n1 expired
     for number in range(1000):  # never more than the limit, however many arrive
-        memory.first_time(("d", "k", "nonce", str(number)), 10_000.0 + number, 206.0)
+        memory.first_time(("d", "k", "nonce", str(number)), 10_000.0 + number, 302.0)
         assert len(memory) <= 2
+
+
+def test_seen_signatures_keep_a_digest_not_the_strangers_text() -> None:
+    # review of issue 38: an 8 KB nonce and directory URL per entry made 100,000 entries
+    # cost gigabytes; each entry now costs the same whatever its size
+    memory = SeenSignatures(limit=500)
+    long = "n" * 8000
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for number in range(300):
+            memory.remember((f"https://e.example/{long}", "k", "nonce", f"{number}{long}"),
+                            1e9, 1.0)
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(memory) == 300 and grown < 300 * 1000, grown
+
+
+def test_a_flood_of_strangers_signatures_cannot_push_a_genuine_one_out(
+        ca: Authority, key: SigningKey, server: Any, tmp_path: Path) -> None:
+    # review of issue 38: a full memory dropped the entries nearest expiry, so 4 long-lived
+    # signatures of the attacker's own directory let a genuine 5-minute one replay
+    mine = registry_file(tmp_path, server.url(WELL_KNOWN))
+    memory = SeenSignatures(limit=4)
+    genuine = signed(key, server.origin)
+    assert ask(ca, genuine, tmp_path, mine, seen=memory).verified
+    with TLSServer(ca.server, {WELL_KNOWN: directory([key])}) as elsewhere:
+        for _ in range(4):
+            flood = ask(ca, signed(key, elsewhere.origin, validity=datetime.timedelta(hours=24)),
+                        tmp_path, mine, seen=memory)
+            assert flood.verdict == "unverifiable", flood
+    again = ask(ca, genuine, tmp_path, mine, seen=memory)
+    assert (again.verdict, again.signature) == ("not-verified", "replayed"), again
+
+
+def test_a_full_replay_memory_answers_unknown(ca: Authority, key: SigningKey, server: Any,
+                                             tmp_path: Path) -> None:
+    mine = registry_file(tmp_path, server.url(WELL_KNOWN))
+    memory = SeenSignatures(limit=2)
+    for _ in range(2):
+        assert ask(ca, signed(key, server.origin), tmp_path, mine, seen=memory).verified
+    full = ask(ca, signed(key, server.origin), tmp_path, mine, seen=memory)
+    assert (full.verdict, full.signature) == ("unknown", "replay-memory-full"), full
+    assert full.evidence[2].outcome == "unknown"
 
 
 @pytest.mark.parametrize(("now", "reason"), [
