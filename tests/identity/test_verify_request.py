@@ -288,6 +288,46 @@ def test_a_signer_the_registry_does_not_know_is_unverifiable(
     assert not answer.verified
 
 
+def test_another_directory_on_the_registered_origin_is_not_the_crawler(
+        ca: Authority, key: SigningKey, tmp_path: Path) -> None:
+    # review of issue 38: the registry's directory was matched by origin only, so any JWK
+    # Set on a shared host (a storage bucket) signed as the registered crawler
+    attacker = SigningKey.generate()
+    with TLSServer(ca.server, {"/examplebot/jwks.json": directory([key]),
+                               "/attacker/jwks.json": directory([attacker])}) as shared:
+        mine = registry_file(tmp_path, shared.url("/examplebot/jwks.json"))
+        genuine = ask(ca, signed(key, shared.url("/examplebot/jwks.json"), form="jwks",
+                                 user_agent="ExampleBot/1.0"), tmp_path, mine)
+        assert genuine.verdict == "verified", genuine
+        claimed = ask(ca, signed(attacker, shared.url("/attacker/jwks.json"), form="jwks",
+                                 user_agent="ExampleBot/1.0"), tmp_path, mine)
+        unclaimed = ask(ca, signed(attacker, shared.url("/attacker/jwks.json"), form="jwks"),
+                        tmp_path, mine)
+    assert (claimed.verdict, claimed.signature) == ("not-verified", "verified"), claimed
+    assert (unclaimed.verdict, unclaimed.operator) == ("unverifiable", None), unclaimed
+
+
+def test_the_shipped_signers_are_their_exact_directories() -> None:
+    from robotsrules._tables._crawlers import crawlers_signing_from
+
+    assert [c.operator for c in crawlers_signing_from(
+        "https://ChatGPT.com:443/.well-known/http-message-signatures-directory")] == ["OpenAI"]
+    for url in ("https://chatgpt.com/attacker/jwks.json", "https://chatgpt.com",
+                "https://%EF%BD%83hatgpt.com/.well-known/http-message-signatures-directory",
+                "https://\uff43hatgpt.com/.well-known/http-message-signatures-directory"):
+        assert crawlers_signing_from(url) == (), url
+
+
+def test_a_percent_escaped_signature_agent_host_is_refused(ca: Authority, key: SigningKey,
+                                                           tmp_path: Path) -> None:
+    headers = signed(key, "https://chatgpt.com")
+    for host in ("%EF%BD%83hatgpt.com", "\uff43hatgpt.com"):
+        headers["Signature-Agent"] = f'sig1="https://{host}"'
+        answer = ask(ca, headers, tmp_path, fetch=lambda url: pytest.fail(url))
+        assert answer.signature == "signature-agent-unparsable", answer
+        assert answer.verdict == "not-verified" and answer.operator is None
+
+
 def test_a_claim_signed_from_another_directory_is_not_verified(
         ca: Authority, key: SigningKey, server: Any, tmp_path: Path) -> None:
     mine = registry_file(tmp_path, server.url(WELL_KNOWN))

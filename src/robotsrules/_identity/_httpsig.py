@@ -565,6 +565,11 @@ def _agent(member: Optional[str], url: object, params: Mapping[str, Any]) -> Sig
         raise ValueError("the Signature-Agent URL is not an absolute http(s) URL")
     if parts.username is not None or parts.password is not None or parts.fragment:
         raise ValueError("the Signature-Agent URL holds credentials or a fragment")
+    if "%" in parts.netloc or not parts.netloc.isascii():
+        # A percent-escape or a non-ASCII letter in a host reads differently to different
+        # URL parsers (one decodes %EF%BD%83 to "c", another connects to it as written).
+        raise ValueError("the Signature-Agent host holds a percent-escape or a non-ASCII "
+                         "letter")
     kind = params.get("type")
     empty_path = parts.path in ("", "/") and not parts.query
     form: AgentForm

@@ -7,13 +7,15 @@ forgery, bounded, cached, keys by the pair (directory URL, ``keyid``)). Then the
 
 * the crawler the request's ``User-Agent`` names (the one product-token reading of
   :func:`robotsrules.product_token`, then the registry), else
-* the registry's crawlers whose key directory is on the signer's directory's origin
-  (:func:`~robotsrules._tables._crawlers.crawlers_signing_from`: ``https://chatgpt.com`` is
-  OpenAI's ChatGPT agent, which sends a browser's User-Agent).
+* the registry's crawlers whose key directory is exactly the signer's directory
+  (:func:`~robotsrules._tables._crawlers.crawlers_signing_from`: ``https://chatgpt.com``,
+  whose well-known directory the registry names, is OpenAI's ChatGPT agent, which sends a
+  browser's User-Agent; another JWK Set on the same origin is not).
 
 With a claim, the answer is :func:`robotsrules.verify`'s, by the same one rule over the
 three kinds of evidence (:func:`._verify.combined_verdict`): the signature is ``confirmed`` only
-when it verifies with a key of a directory on the claimed crawler's published origin; the
+when it verifies with a key of the claimed crawler's published directory, that very URL
+(:func:`~robotsrules._tables._crawlers.directory_key`: not its origin, never percent-decoded); the
 address list and the DNS names, which need the visitor's address, are ``not-checked`` (so
 an operator that also publishes those is ``unknown`` on a failed signature, never "not
 verified" by half its evidence). Without a claim there is nothing in the registry to verify
@@ -44,10 +46,15 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Callable, Literal, Optional, Union
 
-from .._scope import origin_of
-from .._tables._crawlers import Crawler, crawler_for, crawlers_signing_from, known_crawlers
+from .._tables._crawlers import (
+    Crawler,
+    crawler_for,
+    crawlers_signing_from,
+    directory_key,
+    known_crawlers,
+)
 from .._terminal import visible
-from ..errors import InvalidAgent, InvalidArgument, InvalidURL
+from ..errors import InvalidAgent, InvalidArgument
 from ..useragent import product_token
 from ._directory import KeyDirectories, KeyDirectory
 from ._httpsig import DirectoryUnavailable, PublicKey, SignatureCheck, verify_signature
@@ -174,11 +181,9 @@ def _claimed(headers: Mapping[str, str], check: SignatureCheck,
     return None, ()
 
 
-def _same_origin(first: str, second: str) -> bool:
-    try:
-        return origin_of(first) == origin_of(second)
-    except InvalidURL:
-        return False
+def _same_directory(first: str, second: str) -> bool:
+    key = directory_key(first)
+    return key is not None and key == directory_key(second)
 
 
 def _signature_evidence(check: SignatureCheck, crawler: Crawler,
@@ -192,7 +197,7 @@ def _signature_evidence(check: SignatureCheck, crawler: Crawler,
         return Evidence("web-bot-auth", "not-published",
                         "the operator publishes no signing keys for it" + said, directory)
     outcome: EvidenceOutcome
-    if check.verified and directory is not None and not _same_origin(directory, published):
+    if check.verified and directory is not None and not _same_directory(directory, published):
         outcome = "not-confirmed"
         detail = f"signed with a key of {shown}, not of {crawler.operator}'s directory " \
                  f"{published}"
@@ -310,7 +315,7 @@ def verify_request(method: str, url: str, headers: Mapping[str, str], *,
     replay: Optional[Seen] = None
     if (claimed and check.verified and check.directory_url is not None
             and check.expires is not None and claimed[0].verify.web_bot_auth is not None
-            and _same_origin(check.directory_url, claimed[0].verify.web_bot_auth)):
+            and _same_directory(check.directory_url, claimed[0].verify.web_bot_auth)):
         # Only a signature that would confirm a registry crawler is remembered: a stranger's
         # own directory cannot fill the memory (and an unclaimed one is never "verified").
         marker = ("nonce", check.nonce) if check.nonce else (
