@@ -164,3 +164,20 @@ def test_the_cache_lives_as_long_as_max_age(ca: Authority, keys: tuple[SigningKe
 def test_settings_are_checked(bad: dict[str, object]) -> None:
     with pytest.raises(InvalidArgument):
         KeyDirectories(**bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("cache_control", ["no-store", "no-cache", "max-age=0",
+                                           "public, max-age=3600, no-store",
+                                           "No-Cache, max-age=600"])
+def test_a_directory_that_says_not_to_keep_it_is_fetched_again(
+        ca: Authority, keys: tuple[SigningKey, SigningKey], cache_control: str) -> None:
+    # review of issue 38 (RFC 9111 §5.2.2.4-5): no-store was kept 3600 s and max-age=0 60 s,
+    # so a withdrawn (compromised) key kept verifying
+    with TLSServer(ca.server, {WELL_KNOWN: directory([keys[0]], {"Cache-Control":
+                                                                 cache_control})}) as server:
+        directories = local(ca, clock=lambda: 1000.0)
+        assert directories(server.url(WELL_KNOWN)).reachable
+        server.handler = {WELL_KNOWN: directory([keys[1]])}
+        again = directories(server.url(WELL_KNOWN))
+        assert server.count(WELL_KNOWN) == 2
+        assert list(again.keys) == [keys[1].thumbprint]

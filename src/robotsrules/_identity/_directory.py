@@ -30,7 +30,8 @@ trusts the system's certificate store (OpenSSL's default paths, so ``SSL_CERT_FI
 
 Directories are cached by URL (:class:`KeyDirectories`, at most ``cache_size`` of them, least
 recently used dropped first): a directory for its ``Cache-Control: max-age`` kept within
-:data:`MIN_TTL` and :data:`MAX_TTL` (:data:`DEFAULT_TTL` without one), a failure for
+:data:`MIN_TTL` and :data:`MAX_TTL` (:data:`DEFAULT_TTL` without one; never kept when it
+says ``no-store``, ``no-cache`` or ``max-age=0``, RFC 9111 §5.2.2), a failure for
 :data:`FAILURE_TTL` (so that a stream of requests naming a dead directory does not fetch it
 for each), our own deadline never. Keys are looked up by the pair (directory URL, ``keyid``),
 never by ``keyid`` alone: a key that one directory lists proves nothing for another.
@@ -67,6 +68,7 @@ FAILURE_TTL = 60.0
 USER_AGENT = f"robotsrules/{__version__} (+https://pypi.org/project/robotsrules/)"
 
 _MAX_AGE = re.compile(r"(?:^|[,\s])max-age\s*=\s*\"?(\d{1,10})\"?", re.IGNORECASE)
+_NO_CACHE = re.compile(r"(?:^|[,\s])no-(?:store|cache)\b", re.IGNORECASE)
 _TIMED_OUT = "timed out"
 
 
@@ -102,9 +104,18 @@ def _media_type(value: Optional[str]) -> str:
 
 
 def _ttl(cache_control: Optional[str]) -> float:
-    found = _MAX_AGE.search(cache_control or "")
+    """Seconds to keep a directory: 0 (fetched again next time) for ``no-store``,
+    ``no-cache`` or ``max-age=0`` (RFC 9111 §5.2.2.4, §5.2.2.5: an operator withdrawing a
+    compromised key says so), else its ``max-age`` within :data:`MIN_TTL` and
+    :data:`MAX_TTL`."""
+    text = cache_control or ""
+    if _NO_CACHE.search(text):
+        return 0.0
+    found = _MAX_AGE.search(text)
     if found is None:
         return DEFAULT_TTL
+    if int(found.group(1)) == 0:
+        return 0.0
     return min(MAX_TTL, max(MIN_TTL, float(found.group(1))))
 
 
