@@ -328,6 +328,23 @@ def test_a_percent_escaped_signature_agent_host_is_refused(ca: Authority, key: S
         assert answer.verdict == "not-verified" and answer.operator is None
 
 
+def test_one_request_fetches_at_most_two_directories(ca: Authority, tmp_path: Path) -> None:
+    # review of issue 38: eight tagged signatures naming eight silent directories held one
+    # request 40-80 s, each fetched in turn
+    now = int(NOW.timestamp())
+    with TLSServer(ca.server) as server:
+        members = ", ".join(f'm{i}="{server.url(f"/k{i}")}"' for i in range(8))
+        inputs = ", ".join(f's{i}=("@authority" "signature-agent";key="m{i}");created={now};'
+                           f'expires={now + 60};keyid="k";tag="web-bot-auth"'
+                           for i in range(8))
+        junk = ", ".join(f"s{i}=:{base64.b64encode(bytes(64)).decode()}:" for i in range(8))
+        answer = ask(ca, {"Signature-Agent": members, "Signature-Input": inputs,
+                          "Signature": junk}, tmp_path)
+        fetched = sum(server.count(f"/k{i}") for i in range(8))
+    assert fetched == 2, fetched
+    assert (answer.verdict, answer.signature) == ("unknown", "directory-unreachable"), answer
+
+
 def test_a_claim_signed_from_another_directory_is_not_verified(
         ca: Authority, key: SigningKey, server: Any, tmp_path: Path) -> None:
     mine = registry_file(tmp_path, server.url(WELL_KNOWN))

@@ -60,12 +60,16 @@ from ._directory import KeyDirectories, KeyDirectory
 from ._httpsig import DirectoryUnavailable, PublicKey, SignatureCheck, verify_signature
 from ._verify import Evidence, EvidenceOutcome, VerdictName, Verification, combined_verdict
 
-__all__ = ["DEFAULT_SEEN", "SeenSignatures", "verify_request"]
+__all__ = ["DEFAULT_SEEN", "MAX_DIRECTORIES", "SeenSignatures", "verify_request"]
 
 DEFAULT_SEEN = 100_000
 """Signatures remembered against replays by default (each until it expires)."""
 MAX_HEADERS = 200
 """Header fields read from one request (a stranger's request is bounded)."""
+MAX_DIRECTORIES = 2
+"""Distinct key directories fetched for one request: the rest of its signatures are
+``directory-unreachable`` (a request naming eight silent directories would otherwise wait
+for each in turn)."""
 
 Fetch = Callable[[str], KeyDirectory]
 """What ``fetch`` is: a directory URL to its :class:`~._directory.KeyDirectory`."""
@@ -267,7 +271,9 @@ def verify_request(method: str, url: str, headers: Mapping[str, str], *,
     the request as received. The signer's key directory, named by its ``Signature-Agent``,
     is fetched through the guard against server-side request forgery
     (``allow_private_addresses=True`` lifts it), trusting the system's certificate store
-    (``SSL_CERT_FILE`` honoured) or ``ca_bundle``, bounded in size and time, and cached;
+    (``SSL_CERT_FILE`` honoured) or ``ca_bundle``, bounded in size and time (at most
+    :data:`MAX_DIRECTORIES` directories per request, each within the fetch's deadline, so
+    a request waits at most twice that), and cached (a failure or time-out too, a minute);
     ``fetch`` replaces that fetching (a :class:`~robotsrules._identity._directory.KeyDirectories`
     of your own settings, or any callable of a directory URL). ``now`` is the time to check
     ``created`` and ``expires`` against (default: now). ``seen`` remembers verified
@@ -303,7 +309,13 @@ def verify_request(method: str, url: str, headers: Mapping[str, str], *,
         allow_private_addresses, ca_bundle)
     memory = _SEEN if seen is None else seen
 
+    asked: set[str] = set()
+
     def key_for(directory_url: str, keyid: str) -> Optional[PublicKey]:
+        if directory_url not in asked and len(asked) >= MAX_DIRECTORIES:
+            raise DirectoryUnavailable(f"not fetched: one request names more than "
+                                       f"{MAX_DIRECTORIES} key directories")
+        asked.add(directory_url)
         found = directories(directory_url)
         if found.error is not None:
             raise DirectoryUnavailable(found.error)
