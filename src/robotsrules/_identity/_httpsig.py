@@ -833,12 +833,24 @@ def _read_fields(headers: Mapping[str, str]) -> Union[SignatureCheck, tuple[dict
     return inputs, signatures
 
 
+def _string(value: object) -> bool:
+    """An RFC 9651 String: not a Token, a Display String or anything else (RFC 9421 §2.3
+    types ``keyid``, ``nonce``, ``tag`` and ``alg`` as Strings)."""
+    return type(value) is str
+
+
+def _integer(value: object) -> bool:
+    """An RFC 9651 Integer: not a Date, a Boolean or a Decimal (RFC 9421 §2.3 types
+    ``created`` and ``expires`` as Integers)."""
+    return type(value) is int
+
+
 def _timing(params: Mapping[str, Any], now: float, max_skew: datetime.timedelta,
             limited: bool) -> Optional[SignatureCheck]:
     created, expires = params.get("created"), params.get("expires")
-    if (not isinstance(created, int) or isinstance(created, bool)
-            or not isinstance(expires, int) or isinstance(expires, bool)):
-        return _answer("fields-missing", "created and expires must both be integers")
+    if not _integer(created) or not _integer(expires):
+        return _answer("fields-missing", "created and expires must both be Integers")
+    assert isinstance(created, int) and isinstance(expires, int)
     if expires <= created:
         return _answer("malformed", "expires is not after created")
     if limited and expires - created > standard().max_validity_seconds:
@@ -858,12 +870,16 @@ def _check_one(message: _Message, label: str, components: list[Item],
     keyid = params.get("keyid")
     nonce = params.get("nonce")
     read: dict[str, Any] = {
-        "label": label, "keyid": keyid if isinstance(keyid, str) else None,
-        "created": params.get("created") if isinstance(params.get("created"), int) else None,
-        "expires": params.get("expires") if isinstance(params.get("expires"), int) else None,
-        "nonce": nonce if isinstance(nonce, str) else None, "signature": signature}
-    if not isinstance(keyid, str) or isinstance(keyid, Token):
-        return _answer("fields-missing", "keyid is missing", **read)
+        "label": label, "keyid": keyid if _string(keyid) else None,
+        "created": params.get("created") if _integer(params.get("created")) else None,
+        "expires": params.get("expires") if _integer(params.get("expires")) else None,
+        "nonce": nonce if _string(nonce) else None, "signature": signature}
+    if not _string(keyid):
+        return _answer("fields-missing", "keyid is missing (or not a String)", **read)
+    assert isinstance(keyid, str)
+    if (nonce is not None and not _string(nonce)) or (
+            "alg" in params and not _string(params["alg"])):
+        return _answer("malformed", "nonce and alg are Strings", **read)
     timing = _timing(params, now, max_skew, limited=need_agent)
     if timing is not None:
         return _answer(timing.reason, timing.detail, **read)
@@ -977,7 +993,7 @@ def verify_signature(method: str, url: str, headers: Mapping[str, str], *,
         if not isinstance(components, list):
             first = first or _answer("malformed", f"{label} is not an inner list", label=label)
             continue
-        if params.get("tag") != tag or isinstance(params.get("tag"), Token):
+        if params.get("tag") != tag or not _string(params.get("tag")):
             continue
         tagged += 1
         sent = signatures.get(label)
@@ -1101,7 +1117,8 @@ def verify_directory_response(url: str, headers: Mapping[str, str], body: bytes,
     response = _Message("GET", url, headers, status=200, request=request)
     first: Optional[SignatureCheck] = None
     for label, (components, params) in list(inputs.items())[:MAX_SIGNATURES]:
-        if not isinstance(components, list) or params.get("tag") != tag:
+        if not isinstance(components, list) or params.get("tag") != tag \
+                or not _string(params.get("tag")):
             continue
         sent = signatures.get(label)
         if sent is None or not isinstance(sent[0], bytes):
