@@ -427,3 +427,16 @@ def test_the_legacy_bare_string_form(ca: Authority, key: SigningKey, server: Any
     assert (answer.verdict, answer.crawler) == ("verified", "ChatGPT Agent"), answer
     assert answer.directory == ("https://chatgpt.com/.well-known/"
                                 "http-message-signatures-directory")
+
+
+def test_too_many_header_fields_is_an_answer_not_an_exception(
+        ca: Authority, key: SigningKey, server: Any, tmp_path: Path) -> None:
+    # review of issue 38: 201 fields raised InvalidArgument, though nothing a stranger sends
+    # may raise
+    mine = registry_file(tmp_path, server.url(WELL_KNOWN))
+    headers = signed(key, server.origin, user_agent="ExampleBot/1.0")
+    headers.update({f"X-Filler-{number}": "x" for number in range(201)})
+    answer = ask(ca, headers, tmp_path, mine)
+    assert (answer.verdict, answer.signature) == ("not-verified", "malformed"), answer
+    assert "more than 200 header fields" in answer.reason
+    assert server.count(WELL_KNOWN) == 0

@@ -301,9 +301,12 @@ def verify_request(method: str, url: str, headers: Mapping[str, str], *,
         raise TypeError("method and url are str")
     if not isinstance(headers, Mapping):
         raise TypeError("headers is a mapping of names to values")
-    if len(headers) > MAX_HEADERS:
-        raise InvalidArgument(f"more than {MAX_HEADERS} header fields")
     moment = _epoch(now)
+    if len(headers) > MAX_HEADERS:
+        # A stranger's request: answered (malformed, never read further), never raised.
+        refused = SignatureCheck("not-verified", "malformed",
+                                 f"more than {MAX_HEADERS} header fields: not read")
+        return _unclaimed(Verification("", "unknown", "", signature="malformed"), refused)
     table = known_crawlers(crawlers) if crawlers is not None else None
     directories: Fetch = fetch if fetch is not None else _directories(
         allow_private_addresses, ca_bundle)
