@@ -187,3 +187,29 @@ def test_a_directory_that_says_not_to_keep_it_is_fetched_again(
         again = directories(server.url(WELL_KNOWN))
         assert server.count(WELL_KNOWN) == 2
         assert list(again.keys) == [keys[1].thumbprint]
+
+
+def _respelled(x: str) -> str:
+    """The same 32 bytes spelled with non-zero unused bits in the last letter."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    return x[:-1] + alphabet[alphabet.index(x[-1]) | 1]
+
+
+def test_a_keys_x_is_read_only_in_its_one_spelling(
+        ca: Authority, keys: tuple[SigningKey, SigningKey]) -> None:
+    # review of issue 38 (RFC 8037 §2, RFC 7515 §2): 'A'*43 + '=*' decoded, and one key
+    # was listed under two thumbprints by spelling its x two ways
+    import json
+
+    from robotsrules._identity._httpsig import jwk_thumbprint
+
+    x = keys[0].public_jwk()["x"]
+    jwks = []
+    for spelled in (_respelled(x), x + "=", "A" * 43 + "=*", x[:20] + "+" + x[21:]):
+        jwk = {"kty": "OKP", "crv": "Ed25519", "x": spelled}
+        jwks.append({**jwk, "kid": jwk_thumbprint(jwk)})
+    body = json.dumps({"keys": jwks}).encode()
+    with TLSServer(ca.server, {WELL_KNOWN: respond(200, body, None,
+                                                   standard().media_type)}) as server:
+        found = local(ca)(server.url(WELL_KNOWN))
+    assert found.reachable and dict(found.keys) == {}, found

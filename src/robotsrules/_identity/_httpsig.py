@@ -29,6 +29,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import stat
 import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -171,10 +172,20 @@ def _b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
 
+_B64URL = re.compile(r"[A-Za-z0-9_-]*")
+
+
 def _unb64url(text: str) -> bytes:
-    if not isinstance(text, str) or len(text) > 4096:
+    """Strict base64url without padding (RFC 7515 §2, as RFC 8037 §2 and RFC 7518 §6.3
+    use it): any other letter, padding, or unused bits that are not zero is refused, so
+    one key has one spelling (and one thumbprint)."""
+    if not isinstance(text, str) or len(text) > 4096 or not _B64URL.fullmatch(text) \
+            or len(text) % 4 == 1:
         raise ValueError("not a base64url string")
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    if _b64url(data) != text:
+        raise ValueError("not a canonical base64url string")
+    return data
 
 
 # --- RFC 7638 thumbprints and JWKs ---------------------------------------------------------
