@@ -156,12 +156,13 @@ def test_only_ed25519_keys_sign() -> None:
         SigningKey.from_pem(b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n")
 
 
-def hand_signed(key: SigningKey, params: str) -> dict[str, str]:
+def hand_signed(key: SigningKey, params: str, agent: str = f'sig1="{AGENT}"'
+                ) -> dict[str, str]:
     """A request signed over a Signature-Input of the test's own parameters."""
     from robotsrules._identity._httpsig import signature_base
 
     text = f'sig1=("@authority" "signature-agent";key="sig1"){params}'
-    headers = {"Signature-Agent": f'sig1="{AGENT}"', "Signature-Input": text}
+    headers = {"Signature-Agent": agent, "Signature-Input": text}
     signature = key.sign(signature_base("GET", URL, headers, text, "sig1"))
     return {**headers, "Signature": f"sig1=:{base64.b64encode(signature).decode()}:"}
 
@@ -184,3 +185,21 @@ def test_parameters_have_their_exact_types(key: SigningKey, params: str, reason:
     check = verify_signature("GET", URL, headers, key_for=lookup(key), now=NOW + 10)
     assert check.reason == reason, check
     assert check.verified == (reason == "verified")
+
+
+@pytest.mark.parametrize("value", ['sig1="https://bot.example";type=jwks_uri',
+                                   'sig1="https://bot.example/";type=jwks_uri',
+                                   'sig1="https://bot.example";type=directory',
+                                   'sig1="https://bot.example"', '"https://bot.example"'])
+def test_an_empty_path_always_names_the_well_known_directory(key: SigningKey,
+                                                             value: str) -> None:
+    # review of issue 38: with ;type=jwks_uri the origin's root page was fetched instead
+    agent = parse_signature_agent(value).agents[0]
+    assert agent.directory_url == DIRECTORY, agent
+    if value.startswith("sig1"):
+        params = f';created={NOW};expires={NOW + 300};keyid="{key.thumbprint}";' \
+                 'tag="web-bot-auth"'
+        headers = hand_signed(key, params, value)
+        check = verify_signature("GET", URL, headers, key_for=lookup(key), now=NOW + 10)
+        assert check.verified and check.directory_url == DIRECTORY, check
+

@@ -535,8 +535,8 @@ AgentForm = Literal["legacy", "origin", "jwks", "card"]
 @dataclass(frozen=True)
 class SignatureAgent:
     """One signer named by ``Signature-Agent``: the dictionary member (``None`` for the
-    legacy bare String), the URL as sent, the form, and the key directory it names (for the
-    ``origin`` and ``legacy`` forms with an empty path, the origin's well-known directory;
+    legacy bare String), the URL as sent, the form, and the key directory it names (for an
+    empty path, the origin's well-known directory, whatever the form but ``card``;
     else the URL itself, a JWK Set URL as in draft-ietf-webbotauth-httpsig-protocol-01).
     ``https`` is False when the URL is not ``https://`` (a verifier refuses it)."""
 
@@ -594,7 +594,9 @@ def _agent(member: Optional[str], url: object, params: Mapping[str, Any]) -> Sig
         form = "card"
     else:
         raise ValueError("the Signature-Agent type is not directory, jwks_uri or cimd")
-    if form in ("origin", "legacy") and empty_path:
+    if form != "card" and empty_path:
+        # An empty path names the well-known directory whatever the type says (issue 38):
+        # never the origin's root page.
         directory = _origin(url) + standard().well_known_path
     else:
         directory = url
