@@ -213,3 +213,29 @@ def test_a_keys_x_is_read_only_in_its_one_spelling(
                                                    standard().media_type)}) as server:
         found = local(ca)(server.url(WELL_KNOWN))
     assert found.reachable and dict(found.keys) == {}, found
+
+
+def test_an_rsa_key_with_a_huge_exponent_is_not_read(ca: Authority) -> None:
+    # review of issue 38: a 3070-bit exponent made 8 checks of one request cost ~150 ms CPU
+    import base64
+    import json
+
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    from robotsrules._identity._httpsig import jwk_thumbprint, public_key_from_jwk
+
+    def b64(number: int) -> str:
+        raw = number.to_bytes((number.bit_length() + 7) // 8, "big")
+        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+    modulus = rsa.generate_private_key(65537, 2048).public_key().public_numbers().n
+    usual = {"kty": "RSA", "n": b64(modulus), "e": b64(65537)}
+    huge = {**usual, "e": b64((1 << 3070) | 1)}
+    assert public_key_from_jwk(usual) is not None
+    with pytest.raises(ValueError, match="65537"):
+        public_key_from_jwk(huge)
+    body = json.dumps({"keys": [{**huge, "kid": jwk_thumbprint(huge)}]}).encode()
+    with TLSServer(ca.server, {WELL_KNOWN: respond(200, body, None,
+                                                   standard().media_type)}) as server:
+        found = local(ca)(server.url(WELL_KNOWN))
+    assert found.reachable and dict(found.keys) == {}, found

@@ -216,7 +216,8 @@ def jwk_thumbprint(jwk: Mapping[str, Any]) -> str:
 
 
 def public_key_from_jwk(jwk: Mapping[str, Any]) -> PublicKey:
-    """The public key of an OKP Ed25519 or RSA JWK; ``ValueError`` for anything else."""
+    """The public key of an OKP Ed25519 or RSA JWK (2048 to 8192 bits, exponent 65537);
+    ``ValueError`` for anything else."""
     crypto = _crypto()
     kty = jwk.get("kty")
     if kty == "OKP" and jwk.get("crv") == "Ed25519":
@@ -229,6 +230,10 @@ def public_key_from_jwk(jwk: Mapping[str, Any]) -> PublicKey:
         e = int.from_bytes(_unb64url(jwk.get("e")), "big")  # type: ignore[arg-type]
         if n.bit_length() < 2048 or n.bit_length() > 8192:
             raise ValueError("an RSA key of 2048 to 8192 bits is read")
+        if e != 65537:
+            # A stranger's huge exponent makes every check cost it as much CPU as it likes
+            # (a 3070-bit one: 20 ms a signature); RFC 9421's RSA-PSS test key uses 65537.
+            raise ValueError("an RSA key is read with the exponent 65537 only")
         return crypto.rsa.RSAPublicNumbers(e, n).public_key()
     raise ValueError("only OKP Ed25519 and RSA keys are read")
 
