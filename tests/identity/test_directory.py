@@ -96,11 +96,17 @@ def test_a_slow_directory_is_bounded_by_the_deadline(ca: Authority) -> None:
         release.wait(HANG)  # the rest never comes while the fetch waits
 
     with TLSServer(ca.server, {WELL_KNOWN: stall}) as server:
+        directories = local(ca, total_timeout=1.0, clock=lambda: 1000.0)
         try:
-            found = finishes(local(ca, total_timeout=1.0), server.url(WELL_KNOWN))
+            found = finishes(directories, server.url(WELL_KNOWN))
+            # the time-out is remembered (review of issue 38): the next request naming it
+            # does not wait for it again
+            again = finishes(directories, server.url(WELL_KNOWN))
         finally:
             release.set()
+        assert server.count(WELL_KNOWN) == 1
     assert not found.reachable and "timed out" in (found.error or ""), found
+    assert again == found
 
 
 def test_a_private_address_is_refused_without_the_allowance(
@@ -164,3 +170,72 @@ def test_the_cache_lives_as_long_as_max_age(ca: Authority, keys: tuple[SigningKe
 def test_settings_are_checked(bad: dict[str, object]) -> None:
     with pytest.raises(InvalidArgument):
         KeyDirectories(**bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("cache_control", ["no-store", "no-cache", "max-age=0",
+                                           "public, max-age=3600, no-store",
+                                           "No-Cache, max-age=600"])
+def test_a_directory_that_says_not_to_keep_it_is_fetched_again(
+        ca: Authority, keys: tuple[SigningKey, SigningKey], cache_control: str) -> None:
+    # review of issue 38 (RFC 9111 §5.2.2.4-5): no-store was kept 3600 s and max-age=0 60 s,
+    # so a withdrawn (compromised) key kept verifying
+    with TLSServer(ca.server, {WELL_KNOWN: directory([keys[0]], {"Cache-Control":
+                                                                 cache_control})}) as server:
+        directories = local(ca, clock=lambda: 1000.0)
+        assert directories(server.url(WELL_KNOWN)).reachable
+        server.handler = {WELL_KNOWN: directory([keys[1]])}
+        again = directories(server.url(WELL_KNOWN))
+        assert server.count(WELL_KNOWN) == 2
+        assert list(again.keys) == [keys[1].thumbprint]
+
+
+def _respelled(x: str) -> str:
+    """The same 32 bytes spelled with non-zero unused bits in the last letter."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    return x[:-1] + alphabet[alphabet.index(x[-1]) | 1]
+
+
+def test_a_keys_x_is_read_only_in_its_one_spelling(
+        ca: Authority, keys: tuple[SigningKey, SigningKey]) -> None:
+    # review of issue 38 (RFC 8037 §2, RFC 7515 §2): 'A'*43 + '=*' decoded, and one key
+    # was listed under two thumbprints by spelling its x two ways
+    import json
+
+    from robotsrules._identity._httpsig import jwk_thumbprint
+
+    x = keys[0].public_jwk()["x"]
+    jwks = []
+    for spelled in (_respelled(x), x + "=", "A" * 43 + "=*", x[:20] + "+" + x[21:]):
+        jwk = {"kty": "OKP", "crv": "Ed25519", "x": spelled}
+        jwks.append({**jwk, "kid": jwk_thumbprint(jwk)})
+    body = json.dumps({"keys": jwks}).encode()
+    with TLSServer(ca.server, {WELL_KNOWN: respond(200, body, None,
+                                                   standard().media_type)}) as server:
+        found = local(ca)(server.url(WELL_KNOWN))
+    assert found.reachable and dict(found.keys) == {}, found
+
+
+def test_an_rsa_key_with_a_huge_exponent_is_not_read(ca: Authority) -> None:
+    # review of issue 38: a 3070-bit exponent made 8 checks of one request cost ~150 ms CPU
+    import base64
+    import json
+
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    from robotsrules._identity._httpsig import jwk_thumbprint, public_key_from_jwk
+
+    def b64(number: int) -> str:
+        raw = number.to_bytes((number.bit_length() + 7) // 8, "big")
+        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+    modulus = rsa.generate_private_key(65537, 2048).public_key().public_numbers().n
+    usual = {"kty": "RSA", "n": b64(modulus), "e": b64(65537)}
+    huge = {**usual, "e": b64((1 << 3070) | 1)}
+    assert public_key_from_jwk(usual) is not None
+    with pytest.raises(ValueError, match="65537"):
+        public_key_from_jwk(huge)
+    body = json.dumps({"keys": [{**huge, "kid": jwk_thumbprint(huge)}]}).encode()
+    with TLSServer(ca.server, {WELL_KNOWN: respond(200, body, None,
+                                                   standard().media_type)}) as server:
+        found = local(ca)(server.url(WELL_KNOWN))
+    assert found.reachable and dict(found.keys) == {}, found

@@ -5,6 +5,7 @@ clock so that created/expires are known."""
 
 from __future__ import annotations
 
+import base64
 import datetime
 import pickle
 from pathlib import Path
@@ -153,3 +154,52 @@ def test_only_ed25519_keys_sign() -> None:
         SigningKey.from_pem(other)
     with pytest.raises(ValueError, match="PKCS#8"):
         SigningKey.from_pem(b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n")
+
+
+def hand_signed(key: SigningKey, params: str, agent: str = f'sig1="{AGENT}"'
+                ) -> dict[str, str]:
+    """A request signed over a Signature-Input of the test's own parameters."""
+    from robotsrules._identity._httpsig import signature_base
+
+    text = f'sig1=("@authority" "signature-agent";key="sig1"){params}'
+    headers = {"Signature-Agent": agent, "Signature-Input": text}
+    signature = key.sign(signature_base("GET", URL, headers, text, "sig1"))
+    return {**headers, "Signature": f"sig1=:{base64.b64encode(signature).decode()}:"}
+
+
+@pytest.mark.parametrize(("params", "reason"), [
+    # review of issue 38 (RFC 9421 §2.3): created/expires are Integers; keyid, nonce, tag
+    # and alg Strings; a Date, a Display String or a Token is none of them
+    (";created=@{c};expires=@{e};keyid=\"{k}\";tag=\"web-bot-auth\"", "fields-missing"),
+    (";created={c};expires=@{e};keyid=\"{k}\";tag=\"web-bot-auth\"", "fields-missing"),
+    (";created={c};expires={e};keyid=\"{k}\";tag=%\"web-bot-auth\"", "wrong-tag"),
+    (";created={c};expires={e};keyid=%\"{k}\";tag=\"web-bot-auth\"", "fields-missing"),
+    (";created={c};expires={e};keyid=\"{k}\";nonce=%\"n\";tag=\"web-bot-auth\"", "malformed"),
+    (";created={c};expires={e};keyid=\"{k}\";nonce=n;tag=\"web-bot-auth\"", "malformed"),
+    (";created={c};expires={e};keyid=\"{k}\";alg=ed25519;tag=\"web-bot-auth\"", "malformed"),
+    (";created={c};expires={e};keyid=\"{k}\";nonce=\"n\";alg=\"ed25519\";tag=\"web-bot-auth\"",
+     "verified"),
+])
+def test_parameters_have_their_exact_types(key: SigningKey, params: str, reason: str) -> None:
+    headers = hand_signed(key, params.format(c=NOW, e=NOW + 300, k=key.thumbprint))
+    check = verify_signature("GET", URL, headers, key_for=lookup(key), now=NOW + 10)
+    assert check.reason == reason, check
+    assert check.verified == (reason == "verified")
+
+
+@pytest.mark.parametrize("value", ['sig1="https://bot.example";type=jwks_uri',
+                                   'sig1="https://bot.example/";type=jwks_uri',
+                                   'sig1="https://bot.example";type=directory',
+                                   'sig1="https://bot.example"', '"https://bot.example"'])
+def test_an_empty_path_always_names_the_well_known_directory(key: SigningKey,
+                                                             value: str) -> None:
+    # review of issue 38: with ;type=jwks_uri the origin's root page was fetched instead
+    agent = parse_signature_agent(value).agents[0]
+    assert agent.directory_url == DIRECTORY, agent
+    if value.startswith("sig1"):
+        params = f';created={NOW};expires={NOW + 300};keyid="{key.thumbprint}";' \
+                 'tag="web-bot-auth"'
+        headers = hand_signed(key, params, value)
+        check = verify_signature("GET", URL, headers, key_for=lookup(key), now=NOW + 10)
+        assert check.verified and check.directory_url == DIRECTORY, check
+

@@ -9,6 +9,7 @@ import base64
 import datetime
 import json
 import re
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -120,13 +121,58 @@ def test_seen_signatures_honour_the_nonce_and_expire_and_stay_bounded() -> None:
     assert not memory.first_time(("d", "k", "nonce", "n1"), 200.0, 150.0)
     assert memory.first_time(("d", "k", "nonce", "n1"), 300.0, 201.0)  # expired: new again
     assert memory.first_time(("d", "k", "nonce", "n2"), 400.0, 202.0)
-    assert memory.first_time(("d", "k", "nonce", "n3"), 500.0, 203.0)
-    assert len(memory) == 2  # full: the one nearest its expiry (n1) was dropped
-    assert memory.first_time(("d", "k", "nonce", "n1"), 300.0, 204.0)
-    assert not memory.first_time(("d", "k", "nonce", "n3"), 500.0, 205.0)
+    # full: nothing unexpired is dropped, the newcomer is refused (review of issue 38)
+    assert memory.remember(("d", "k", "nonce", "n3"), 500.0, 203.0) == "full"
+    assert memory.remember(("d", "k", "nonce", "n1"), 300.0, 204.0) == "replayed"
+    assert memory.remember(("d", "k", "nonce", "n3"), 500.0, 301.0) == "new"  # n1 expired
     for number in range(1000):  # never more than the limit, however many arrive
-        memory.first_time(("d", "k", "nonce", str(number)), 10_000.0 + number, 206.0)
+        memory.first_time(("d", "k", "nonce", str(number)), 10_000.0 + number, 302.0)
         assert len(memory) <= 2
+
+
+def test_seen_signatures_keep_a_digest_not_the_strangers_text() -> None:
+    # review of issue 38: an 8 KB nonce and directory URL per entry made 100,000 entries
+    # cost gigabytes; each entry now costs the same whatever its size
+    memory = SeenSignatures(limit=500)
+    long = "n" * 8000
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for number in range(300):
+            memory.remember((f"https://e.example/{long}", "k", "nonce", f"{number}{long}"),
+                            1e9, 1.0)
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(memory) == 300 and grown < 300 * 1000, grown
+
+
+def test_a_flood_of_strangers_signatures_cannot_push_a_genuine_one_out(
+        ca: Authority, key: SigningKey, server: Any, tmp_path: Path) -> None:
+    # review of issue 38: a full memory dropped the entries nearest expiry, so 4 long-lived
+    # signatures of the attacker's own directory let a genuine 5-minute one replay
+    mine = registry_file(tmp_path, server.url(WELL_KNOWN))
+    memory = SeenSignatures(limit=4)
+    genuine = signed(key, server.origin)
+    assert ask(ca, genuine, tmp_path, mine, seen=memory).verified
+    with TLSServer(ca.server, {WELL_KNOWN: directory([key])}) as elsewhere:
+        for _ in range(4):
+            flood = ask(ca, signed(key, elsewhere.origin, validity=datetime.timedelta(hours=24)),
+                        tmp_path, mine, seen=memory)
+            assert flood.verdict == "unverifiable", flood
+    again = ask(ca, genuine, tmp_path, mine, seen=memory)
+    assert (again.verdict, again.signature) == ("not-verified", "replayed"), again
+
+
+def test_a_full_replay_memory_answers_unknown(ca: Authority, key: SigningKey, server: Any,
+                                             tmp_path: Path) -> None:
+    mine = registry_file(tmp_path, server.url(WELL_KNOWN))
+    memory = SeenSignatures(limit=2)
+    for _ in range(2):
+        assert ask(ca, signed(key, server.origin), tmp_path, mine, seen=memory).verified
+    full = ask(ca, signed(key, server.origin), tmp_path, mine, seen=memory)
+    assert (full.verdict, full.signature) == ("unknown", "replay-memory-full"), full
+    assert full.evidence[2].outcome == "unknown"
 
 
 @pytest.mark.parametrize(("now", "reason"), [
@@ -242,6 +288,63 @@ def test_a_signer_the_registry_does_not_know_is_unverifiable(
     assert not answer.verified
 
 
+def test_another_directory_on_the_registered_origin_is_not_the_crawler(
+        ca: Authority, key: SigningKey, tmp_path: Path) -> None:
+    # review of issue 38: the registry's directory was matched by origin only, so any JWK
+    # Set on a shared host (a storage bucket) signed as the registered crawler
+    attacker = SigningKey.generate()
+    with TLSServer(ca.server, {"/examplebot/jwks.json": directory([key]),
+                               "/attacker/jwks.json": directory([attacker])}) as shared:
+        mine = registry_file(tmp_path, shared.url("/examplebot/jwks.json"))
+        genuine = ask(ca, signed(key, shared.url("/examplebot/jwks.json"), form="jwks",
+                                 user_agent="ExampleBot/1.0"), tmp_path, mine)
+        assert genuine.verdict == "verified", genuine
+        claimed = ask(ca, signed(attacker, shared.url("/attacker/jwks.json"), form="jwks",
+                                 user_agent="ExampleBot/1.0"), tmp_path, mine)
+        unclaimed = ask(ca, signed(attacker, shared.url("/attacker/jwks.json"), form="jwks"),
+                        tmp_path, mine)
+    assert (claimed.verdict, claimed.signature) == ("not-verified", "verified"), claimed
+    assert (unclaimed.verdict, unclaimed.operator) == ("unverifiable", None), unclaimed
+
+
+def test_the_shipped_signers_are_their_exact_directories() -> None:
+    from robotsrules._tables._crawlers import crawlers_signing_from
+
+    assert [c.operator for c in crawlers_signing_from(
+        "https://ChatGPT.com:443/.well-known/http-message-signatures-directory")] == ["OpenAI"]
+    for url in ("https://chatgpt.com/attacker/jwks.json", "https://chatgpt.com",
+                "https://%EF%BD%83hatgpt.com/.well-known/http-message-signatures-directory",
+                "https://\uff43hatgpt.com/.well-known/http-message-signatures-directory"):
+        assert crawlers_signing_from(url) == (), url
+
+
+def test_a_percent_escaped_signature_agent_host_is_refused(ca: Authority, key: SigningKey,
+                                                           tmp_path: Path) -> None:
+    headers = signed(key, "https://chatgpt.com")
+    for host in ("%EF%BD%83hatgpt.com", "\uff43hatgpt.com"):
+        headers["Signature-Agent"] = f'sig1="https://{host}"'
+        answer = ask(ca, headers, tmp_path, fetch=lambda url: pytest.fail(url))
+        assert answer.signature == "signature-agent-unparsable", answer
+        assert answer.verdict == "not-verified" and answer.operator is None
+
+
+def test_one_request_fetches_at_most_two_directories(ca: Authority, tmp_path: Path) -> None:
+    # review of issue 38: eight tagged signatures naming eight silent directories held one
+    # request 40-80 s, each fetched in turn
+    now = int(NOW.timestamp())
+    with TLSServer(ca.server) as server:
+        members = ", ".join(f'm{i}="{server.url(f"/k{i}")}"' for i in range(8))
+        inputs = ", ".join(f's{i}=("@authority" "signature-agent";key="m{i}");created={now};'
+                           f'expires={now + 60};keyid="k";tag="web-bot-auth"'
+                           for i in range(8))
+        junk = ", ".join(f"s{i}=:{base64.b64encode(bytes(64)).decode()}:" for i in range(8))
+        answer = ask(ca, {"Signature-Agent": members, "Signature-Input": inputs,
+                          "Signature": junk}, tmp_path)
+        fetched = sum(server.count(f"/k{i}") for i in range(8))
+    assert fetched == 2, fetched
+    assert (answer.verdict, answer.signature) == ("unknown", "directory-unreachable"), answer
+
+
 def test_a_claim_signed_from_another_directory_is_not_verified(
         ca: Authority, key: SigningKey, server: Any, tmp_path: Path) -> None:
     mine = registry_file(tmp_path, server.url(WELL_KNOWN))
@@ -324,3 +427,16 @@ def test_the_legacy_bare_string_form(ca: Authority, key: SigningKey, server: Any
     assert (answer.verdict, answer.crawler) == ("verified", "ChatGPT Agent"), answer
     assert answer.directory == ("https://chatgpt.com/.well-known/"
                                 "http-message-signatures-directory")
+
+
+def test_too_many_header_fields_is_an_answer_not_an_exception(
+        ca: Authority, key: SigningKey, server: Any, tmp_path: Path) -> None:
+    # review of issue 38: 201 fields raised InvalidArgument, though nothing a stranger sends
+    # may raise
+    mine = registry_file(tmp_path, server.url(WELL_KNOWN))
+    headers = signed(key, server.origin, user_agent="ExampleBot/1.0")
+    headers.update({f"X-Filler-{number}": "x" for number in range(201)})
+    answer = ask(ca, headers, tmp_path, mine)
+    assert (answer.verdict, answer.signature) == ("not-verified", "malformed"), answer
+    assert "more than 200 header fields" in answer.reason
+    assert server.count(WELL_KNOWN) == 0

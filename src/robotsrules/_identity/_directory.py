@@ -30,10 +30,11 @@ trusts the system's certificate store (OpenSSL's default paths, so ``SSL_CERT_FI
 
 Directories are cached by URL (:class:`KeyDirectories`, at most ``cache_size`` of them, least
 recently used dropped first): a directory for its ``Cache-Control: max-age`` kept within
-:data:`MIN_TTL` and :data:`MAX_TTL` (:data:`DEFAULT_TTL` without one), a failure for
-:data:`FAILURE_TTL` (so that a stream of requests naming a dead directory does not fetch it
-for each), our own deadline never. Keys are looked up by the pair (directory URL, ``keyid``),
-never by ``keyid`` alone: a key that one directory lists proves nothing for another.
+:data:`MIN_TTL` and :data:`MAX_TTL` (:data:`DEFAULT_TTL` without one; never kept when it
+says ``no-store``, ``no-cache`` or ``max-age=0``, RFC 9111 §5.2.2), a failure, a time-out
+too, for :data:`FAILURE_TTL` (so that a stream of requests naming a dead or silent
+directory does not wait for it each time). Keys are looked up by the pair (directory URL,
+``keyid``), never by ``keyid`` alone: a key that one directory lists proves nothing for another.
 """
 
 from __future__ import annotations
@@ -63,11 +64,11 @@ DEFAULT_TTL = 3600.0
 MIN_TTL = 60.0
 MAX_TTL = 86400.0
 FAILURE_TTL = 60.0
-"""Seconds a directory that could not be had is remembered as such (not our deadline's)."""
+"""Seconds a directory that could not be had (a time-out too) is remembered as such."""
 USER_AGENT = f"robotsrules/{__version__} (+https://pypi.org/project/robotsrules/)"
 
 _MAX_AGE = re.compile(r"(?:^|[,\s])max-age\s*=\s*\"?(\d{1,10})\"?", re.IGNORECASE)
-_TIMED_OUT = "timed out"
+_NO_CACHE = re.compile(r"(?:^|[,\s])no-(?:store|cache)\b", re.IGNORECASE)
 
 
 class KeyDirectory(NamedTuple):
@@ -102,9 +103,18 @@ def _media_type(value: Optional[str]) -> str:
 
 
 def _ttl(cache_control: Optional[str]) -> float:
-    found = _MAX_AGE.search(cache_control or "")
+    """Seconds to keep a directory: 0 (fetched again next time) for ``no-store``,
+    ``no-cache`` or ``max-age=0`` (RFC 9111 §5.2.2.4, §5.2.2.5: an operator withdrawing a
+    compromised key says so), else its ``max-age`` within :data:`MIN_TTL` and
+    :data:`MAX_TTL`."""
+    text = cache_control or ""
+    if _NO_CACHE.search(text):
+        return 0.0
+    found = _MAX_AGE.search(text)
     if found is None:
         return DEFAULT_TTL
+    if int(found.group(1)) == 0:
+        return 0.0
     return min(MAX_TTL, max(MIN_TTL, float(found.group(1))))
 
 
@@ -183,8 +193,9 @@ class KeyDirectories:
         shown = visible(url[:300])
         if page.error is not None or page.status is None:
             error = page.error or "no answer"
-            ttl = 0.0 if _TIMED_OUT in error else FAILURE_TTL
-            return self._failed(url, f"{shown}: {visible(error[:300])}"), ttl
+            # A time-out too is kept: a directory that accepts and never answers would
+            # otherwise hold every request naming it for the whole deadline.
+            return self._failed(url, f"{shown}: {visible(error[:300])}"), FAILURE_TTL
         headers = {name.lower(): value for name, value in page.headers}
         if page.status != 200:
             what = f"a redirect to {visible(headers.get('location', '')[:300])}" \

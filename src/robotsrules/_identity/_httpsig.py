@@ -29,6 +29,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import stat
 import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -171,10 +172,20 @@ def _b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
 
+_B64URL = re.compile(r"[A-Za-z0-9_-]*")
+
+
 def _unb64url(text: str) -> bytes:
-    if not isinstance(text, str) or len(text) > 4096:
+    """Strict base64url without padding (RFC 7515 §2, as RFC 8037 §2 and RFC 7518 §6.3
+    use it): any other letter, padding, or unused bits that are not zero is refused, so
+    one key has one spelling (and one thumbprint)."""
+    if not isinstance(text, str) or len(text) > 4096 or not _B64URL.fullmatch(text) \
+            or len(text) % 4 == 1:
         raise ValueError("not a base64url string")
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    if _b64url(data) != text:
+        raise ValueError("not a canonical base64url string")
+    return data
 
 
 # --- RFC 7638 thumbprints and JWKs ---------------------------------------------------------
@@ -205,7 +216,8 @@ def jwk_thumbprint(jwk: Mapping[str, Any]) -> str:
 
 
 def public_key_from_jwk(jwk: Mapping[str, Any]) -> PublicKey:
-    """The public key of an OKP Ed25519 or RSA JWK; ``ValueError`` for anything else."""
+    """The public key of an OKP Ed25519 or RSA JWK (2048 to 8192 bits, exponent 65537);
+    ``ValueError`` for anything else."""
     crypto = _crypto()
     kty = jwk.get("kty")
     if kty == "OKP" and jwk.get("crv") == "Ed25519":
@@ -218,6 +230,10 @@ def public_key_from_jwk(jwk: Mapping[str, Any]) -> PublicKey:
         e = int.from_bytes(_unb64url(jwk.get("e")), "big")  # type: ignore[arg-type]
         if n.bit_length() < 2048 or n.bit_length() > 8192:
             raise ValueError("an RSA key of 2048 to 8192 bits is read")
+        if e != 65537:
+            # A stranger's huge exponent makes every check cost it as much CPU as it likes
+            # (a 3070-bit one: 20 ms a signature); RFC 9421's RSA-PSS test key uses 65537.
+            raise ValueError("an RSA key is read with the exponent 65537 only")
         return crypto.rsa.RSAPublicNumbers(e, n).public_key()
     raise ValueError("only OKP Ed25519 and RSA keys are read")
 
@@ -554,8 +570,8 @@ AgentForm = Literal["legacy", "origin", "jwks", "card"]
 @dataclass(frozen=True)
 class SignatureAgent:
     """One signer named by ``Signature-Agent``: the dictionary member (``None`` for the
-    legacy bare String), the URL as sent, the form, and the key directory it names (for the
-    ``origin`` and ``legacy`` forms with an empty path, the origin's well-known directory;
+    legacy bare String), the URL as sent, the form, and the key directory it names (for an
+    empty path, the origin's well-known directory, whatever the form but ``card``;
     else the URL itself, a JWK Set URL as in draft-ietf-webbotauth-httpsig-protocol-01).
     ``https`` is False when the URL is not ``https://`` (a verifier refuses it)."""
 
@@ -595,6 +611,11 @@ def _agent(member: Optional[str], url: object, params: Mapping[str, Any]) -> Sig
         raise ValueError("the Signature-Agent URL is not an absolute http(s) URL")
     if parts.username is not None or parts.password is not None or parts.fragment:
         raise ValueError("the Signature-Agent URL holds credentials or a fragment")
+    if "%" in parts.netloc or not parts.netloc.isascii():
+        # A percent-escape or a non-ASCII letter in a host reads differently to different
+        # URL parsers (one decodes %EF%BD%83 to "c", another connects to it as written).
+        raise ValueError("the Signature-Agent host holds a percent-escape or a non-ASCII "
+                         "letter")
     kind = params.get("type")
     empty_path = parts.path in ("", "/") and not parts.query
     form: AgentForm
@@ -608,7 +629,9 @@ def _agent(member: Optional[str], url: object, params: Mapping[str, Any]) -> Sig
         form = "card"
     else:
         raise ValueError("the Signature-Agent type is not directory, jwks_uri or cimd")
-    if form in ("origin", "legacy") and empty_path:
+    if form != "card" and empty_path:
+        # An empty path names the well-known directory whatever the type says (issue 38):
+        # never the origin's root page.
         directory = _origin(url) + standard().well_known_path
     else:
         directory = url
@@ -869,12 +892,24 @@ def _read_fields(headers: Mapping[str, str]) -> Union[SignatureCheck, tuple[dict
     return inputs, signatures
 
 
+def _string(value: object) -> bool:
+    """An RFC 9651 String: not a Token, a Display String or anything else (RFC 9421 §2.3
+    types ``keyid``, ``nonce``, ``tag`` and ``alg`` as Strings)."""
+    return type(value) is str
+
+
+def _integer(value: object) -> bool:
+    """An RFC 9651 Integer: not a Date, a Boolean or a Decimal (RFC 9421 §2.3 types
+    ``created`` and ``expires`` as Integers)."""
+    return type(value) is int
+
+
 def _timing(params: Mapping[str, Any], now: float, max_skew: datetime.timedelta,
             limited: bool) -> Optional[SignatureCheck]:
     created, expires = params.get("created"), params.get("expires")
-    if (not isinstance(created, int) or isinstance(created, bool)
-            or not isinstance(expires, int) or isinstance(expires, bool)):
-        return _answer("fields-missing", "created and expires must both be integers")
+    if not _integer(created) or not _integer(expires):
+        return _answer("fields-missing", "created and expires must both be Integers")
+    assert isinstance(created, int) and isinstance(expires, int)
     if expires <= created:
         return _answer("malformed", "expires is not after created")
     if limited and expires - created > standard().max_validity_seconds:
@@ -894,12 +929,16 @@ def _check_one(message: _Message, label: str, components: list[Item],
     keyid = params.get("keyid")
     nonce = params.get("nonce")
     read: dict[str, Any] = {
-        "label": label, "keyid": keyid if isinstance(keyid, str) else None,
-        "created": params.get("created") if isinstance(params.get("created"), int) else None,
-        "expires": params.get("expires") if isinstance(params.get("expires"), int) else None,
-        "nonce": nonce if isinstance(nonce, str) else None, "signature": signature}
-    if not isinstance(keyid, str) or isinstance(keyid, Token):
-        return _answer("fields-missing", "keyid is missing", **read)
+        "label": label, "keyid": keyid if _string(keyid) else None,
+        "created": params.get("created") if _integer(params.get("created")) else None,
+        "expires": params.get("expires") if _integer(params.get("expires")) else None,
+        "nonce": nonce if _string(nonce) else None, "signature": signature}
+    if not _string(keyid):
+        return _answer("fields-missing", "keyid is missing (or not a String)", **read)
+    assert isinstance(keyid, str)
+    if (nonce is not None and not _string(nonce)) or (
+            "alg" in params and not _string(params["alg"])):
+        return _answer("malformed", "nonce and alg are Strings", **read)
     timing = _timing(params, now, max_skew, limited=need_agent)
     if timing is not None:
         return _answer(timing.reason, timing.detail, **read)
@@ -1013,7 +1052,7 @@ def verify_signature(method: str, url: str, headers: Mapping[str, str], *,
         if not isinstance(components, list):
             first = first or _answer("malformed", f"{label} is not an inner list", label=label)
             continue
-        if params.get("tag") != tag or isinstance(params.get("tag"), Token):
+        if params.get("tag") != tag or not _string(params.get("tag")):
             continue
         tagged += 1
         sent = signatures.get(label)
@@ -1137,7 +1176,8 @@ def verify_directory_response(url: str, headers: Mapping[str, str], body: bytes,
     response = _Message("GET", url, headers, status=200, request=request)
     first: Optional[SignatureCheck] = None
     for label, (components, params) in list(inputs.items())[:MAX_SIGNATURES]:
-        if not isinstance(components, list) or params.get("tag") != tag:
+        if not isinstance(components, list) or params.get("tag") != tag \
+                or not _string(params.get("tag")):
             continue
         sent = signatures.get(label)
         if sent is None or not isinstance(sent[0], bytes):

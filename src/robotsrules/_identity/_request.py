@@ -7,13 +7,15 @@ forgery, bounded, cached, keys by the pair (directory URL, ``keyid``)). Then the
 
 * the crawler the request's ``User-Agent`` names (the one product-token reading of
   :func:`robotsrules.product_token`, then the registry), else
-* the registry's crawlers whose key directory is on the signer's directory's origin
-  (:func:`~robotsrules._tables._crawlers.crawlers_signing_from`: ``https://chatgpt.com`` is
-  OpenAI's ChatGPT agent, which sends a browser's User-Agent).
+* the registry's crawlers whose key directory is exactly the signer's directory
+  (:func:`~robotsrules._tables._crawlers.crawlers_signing_from`: ``https://chatgpt.com``,
+  whose well-known directory the registry names, is OpenAI's ChatGPT agent, which sends a
+  browser's User-Agent; another JWK Set on the same origin is not).
 
 With a claim, the answer is :func:`robotsrules.verify`'s, by the same one rule over the
 three kinds of evidence (:func:`._verify.combined_verdict`): the signature is ``confirmed`` only
-when it verifies with a key of a directory on the claimed crawler's published origin; the
+when it verifies with a key of the claimed crawler's published directory, that very URL
+(:func:`~robotsrules._tables._crawlers.directory_key`: not its origin, never percent-decoded); the
 address list and the DNS names, which need the visitor's address, are ``not-checked`` (so
 an operator that also publishes those is ``unknown`` on a failed signature, never "not
 verified" by half its evidence). Without a claim there is nothing in the registry to verify
@@ -24,61 +26,91 @@ not an operator: :attr:`~._verify.Verification.signature` still says ``verified`
 signers); a signature that fails is ``not-verified`` and one that could not be checked is
 ``unknown``.
 
-Replays. A verified signature is remembered until it expires (:class:`SeenSignatures`, by
-(directory, ``keyid``, ``nonce``) when the signature has a nonce, else by the signature's
-bytes): the same one again is ``not-confirmed`` ("replayed"). The memory is bounded: when
-full, the entries nearest their expiry are dropped first.
+Replays. A signature that verifies for a registry crawler (its directory the crawler's) is
+remembered until it expires (:class:`SeenSignatures`, by the SHA-256 of (directory,
+``keyid``, ``nonce``) when the signature has a nonce, else of the signature's bytes): the
+same one again is ``not-confirmed`` ("replayed"). The memory is bounded by count and never
+drops an unexpired entry: when full, a new signature is ``unknown``
+("replay-memory-full"), never "verified". Signatures of directories the registry does not
+name are not remembered: they never verify a claim, and so cannot fill the memory.
 """
 
 from __future__ import annotations
 
 import datetime
+import hashlib
 import heapq
 import os
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from typing import Callable, Optional, Union
+from typing import Callable, Literal, Optional, Union
 
-from .._scope import origin_of
-from .._tables._crawlers import Crawler, crawler_for, crawlers_signing_from, known_crawlers
+from .._tables._crawlers import (
+    Crawler,
+    crawler_for,
+    crawlers_signing_from,
+    directory_key,
+    known_crawlers,
+)
 from .._terminal import visible
-from ..errors import InvalidAgent, InvalidArgument, InvalidURL
+from ..errors import InvalidAgent, InvalidArgument
 from ..useragent import product_token
 from ._directory import KeyDirectories, KeyDirectory
 from ._httpsig import DirectoryUnavailable, PublicKey, SignatureCheck, verify_signature
 from ._verify import Evidence, EvidenceOutcome, VerdictName, Verification, combined_verdict
 
-__all__ = ["DEFAULT_SEEN", "SeenSignatures", "verify_request"]
+__all__ = ["DEFAULT_SEEN", "MAX_DIRECTORIES", "SeenSignatures", "verify_request"]
 
 DEFAULT_SEEN = 100_000
 """Signatures remembered against replays by default (each until it expires)."""
 MAX_HEADERS = 200
 """Header fields read from one request (a stranger's request is bounded)."""
+MAX_DIRECTORIES = 2
+"""Distinct key directories fetched for one request: the rest of its signatures are
+``directory-unreachable`` (a request naming eight silent directories would otherwise wait
+for each in turn)."""
 
 Fetch = Callable[[str], KeyDirectory]
 """What ``fetch`` is: a directory URL to its :class:`~._directory.KeyDirectory`."""
 
 
+Seen = Literal["new", "replayed", "full"]
+"""What :meth:`SeenSignatures.remember` answers."""
+
+
 class SeenSignatures:
     """Signatures already verified, each until it expires: the replay check of
-    :func:`verify_request`. At most ``limit`` are kept (the nearest to expiry dropped first
-    when full). Safe to share between threads."""
+    :func:`verify_request`. At most ``limit`` are kept, each by the SHA-256 digest of its key
+    (a stranger's long nonce costs no more memory than a short one). An entry that has not
+    expired is never dropped: when the memory is full, a new signature is answered
+    ``"full"`` (its check ``unknown``), never let through as new, so no flood of other
+    signatures can push a genuine one out to be replayed. Safe to share between threads."""
 
     def __init__(self, limit: int = DEFAULT_SEEN) -> None:
         if not isinstance(limit, int) or limit < 1:
             raise InvalidArgument("limit is a whole number of at least 1")
         self.limit = limit
-        self._expiry: dict[tuple[str, ...], float] = {}
-        self._heap: list[tuple[float, tuple[str, ...]]] = []
+        self._expiry: dict[bytes, float] = {}
+        self._heap: list[tuple[float, bytes]] = []
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._expiry)
 
-    def first_time(self, key: tuple[str, ...], expires: float, now: float) -> bool:
-        """Record ``key`` until ``expires`` (seconds since the epoch); False when it was
-        already recorded and has not expired at ``now`` (a replay)."""
+    @staticmethod
+    def _digest(key: tuple[str, ...]) -> bytes:
+        digest = hashlib.sha256()
+        for part in key:
+            encoded = part.encode("utf-8", "surrogatepass")
+            digest.update(len(encoded).to_bytes(8, "big") + encoded)
+        return digest.digest()
+
+    def remember(self, key: tuple[str, ...], expires: float, now: float) -> Seen:
+        """Record ``key`` until ``expires`` (seconds since the epoch): ``"new"``;
+        ``"replayed"`` when it was recorded and has not expired at ``now``; ``"full"`` when
+        ``limit`` unexpired entries are kept (nothing is recorded, nothing dropped)."""
+        digest = self._digest(key)
         with self._lock:
             # One heap entry per key kept (a key is recorded again only once expired, by
             # then popped here): the heap and the map stay the same size.
@@ -86,16 +118,19 @@ class SeenSignatures:
                 when, old = heapq.heappop(self._heap)
                 if self._expiry.get(old) == when:
                     del self._expiry[old]
-            seen = self._expiry.get(key)
+            seen = self._expiry.get(digest)
             if seen is not None and seen >= now:
-                return False
-            while len(self._expiry) >= self.limit and self._heap:
-                when, old = heapq.heappop(self._heap)
-                if self._expiry.get(old) == when:
-                    del self._expiry[old]
-            self._expiry[key] = expires
-            heapq.heappush(self._heap, (expires, key))
-            return True
+                return "replayed"
+            if len(self._expiry) >= self.limit:
+                return "full"
+            self._expiry[digest] = expires
+            heapq.heappush(self._heap, (expires, digest))
+            return "new"
+
+    def first_time(self, key: tuple[str, ...], expires: float, now: float) -> bool:
+        """:meth:`remember` as a yes or no: True only for ``"new"`` (a replay, and a
+        signature that a full memory cannot record, are both False)."""
+        return self.remember(key, expires, now) == "new"
 
 
 _SEEN = SeenSignatures()
@@ -150,14 +185,13 @@ def _claimed(headers: Mapping[str, str], check: SignatureCheck,
     return None, ()
 
 
-def _same_origin(first: str, second: str) -> bool:
-    try:
-        return origin_of(first) == origin_of(second)
-    except InvalidURL:
-        return False
+def _same_directory(first: str, second: str) -> bool:
+    key = directory_key(first)
+    return key is not None and key == directory_key(second)
 
 
-def _signature_evidence(check: SignatureCheck, crawler: Crawler, replayed: bool) -> Evidence:
+def _signature_evidence(check: SignatureCheck, crawler: Crawler,
+                        replay: Optional[Seen]) -> Evidence:
     published = crawler.verify.web_bot_auth
     directory = check.directory_url
     shown = visible(directory[:300]) if directory else None
@@ -167,13 +201,16 @@ def _signature_evidence(check: SignatureCheck, crawler: Crawler, replayed: bool)
         return Evidence("web-bot-auth", "not-published",
                         "the operator publishes no signing keys for it" + said, directory)
     outcome: EvidenceOutcome
-    if check.verified and directory is not None and not _same_origin(directory, published):
+    if check.verified and directory is not None and not _same_directory(directory, published):
         outcome = "not-confirmed"
         detail = f"signed with a key of {shown}, not of {crawler.operator}'s directory " \
                  f"{published}"
-    elif check.verified and replayed:
+    elif check.verified and replay == "replayed":
         outcome, detail = "not-confirmed", "replayed: this signature was already seen " \
                                            "within its validity"
+    elif check.verified and replay == "full":
+        outcome, detail = "unknown", "the replay memory is full of unexpired signatures: " \
+                                     "a replay could not be ruled out"
     elif check.verified:
         outcome = "confirmed"
         detail = f"signed with key {visible((check.keyid or '')[:60])} of {shown}"
@@ -234,7 +271,9 @@ def verify_request(method: str, url: str, headers: Mapping[str, str], *,
     the request as received. The signer's key directory, named by its ``Signature-Agent``,
     is fetched through the guard against server-side request forgery
     (``allow_private_addresses=True`` lifts it), trusting the system's certificate store
-    (``SSL_CERT_FILE`` honoured) or ``ca_bundle``, bounded in size and time, and cached;
+    (``SSL_CERT_FILE`` honoured) or ``ca_bundle``, bounded in size and time (at most
+    :data:`MAX_DIRECTORIES` directories per request, each within the fetch's deadline, so
+    a request waits at most twice that), and cached (a failure or time-out too, a minute);
     ``fetch`` replaces that fetching (a :class:`~robotsrules._identity._directory.KeyDirectories`
     of your own settings, or any callable of a directory URL). ``now`` is the time to check
     ``created`` and ``expires`` against (default: now). ``seen`` remembers verified
@@ -250,7 +289,7 @@ def verify_request(method: str, url: str, headers: Mapping[str, str], *,
     :attr:`~robotsrules.Verification.signature` is the signature check's reason (one of
     ``verified``, ``no-signature``, ``expired``, ``created-in-future``,
     ``key-not-in-directory``, ``directory-unreachable``, ``signature-mismatch``,
-    ``signature-agent-missing``, ... or ``replayed``) and
+    ``signature-agent-missing``, ... or ``replayed``, ``replay-memory-full``) and
     :attr:`~robotsrules.Verification.directory` the signer's key directory. Nothing a
     stranger sends raises: a malformed field is an answer.
 
@@ -262,15 +301,24 @@ def verify_request(method: str, url: str, headers: Mapping[str, str], *,
         raise TypeError("method and url are str")
     if not isinstance(headers, Mapping):
         raise TypeError("headers is a mapping of names to values")
-    if len(headers) > MAX_HEADERS:
-        raise InvalidArgument(f"more than {MAX_HEADERS} header fields")
     moment = _epoch(now)
+    if len(headers) > MAX_HEADERS:
+        # A stranger's request: answered (malformed, never read further), never raised.
+        refused = SignatureCheck("not-verified", "malformed",
+                                 f"more than {MAX_HEADERS} header fields: not read")
+        return _unclaimed(Verification("", "unknown", "", signature="malformed"), refused)
     table = known_crawlers(crawlers) if crawlers is not None else None
     directories: Fetch = fetch if fetch is not None else _directories(
         allow_private_addresses, ca_bundle)
     memory = _SEEN if seen is None else seen
 
+    asked: set[str] = set()
+
     def key_for(directory_url: str, keyid: str) -> Optional[PublicKey]:
+        if directory_url not in asked and len(asked) >= MAX_DIRECTORIES:
+            raise DirectoryUnavailable(f"not fetched: one request names more than "
+                                       f"{MAX_DIRECTORIES} key directories")
+        asked.add(directory_url)
         found = directories(directory_url)
         if found.error is not None:
             raise DirectoryUnavailable(found.error)
@@ -278,26 +326,27 @@ def verify_request(method: str, url: str, headers: Mapping[str, str], *,
 
     check = verify_signature(method, url, {str(k): str(v) for k, v in headers.items()},
                              key_for=key_for, now=moment)
-    replayed = False
-    if check.verified and check.directory_url is not None and check.expires is not None:
+    token, claimed = _claimed(headers, check, table)
+    replay: Optional[Seen] = None
+    if (claimed and check.verified and check.directory_url is not None
+            and check.expires is not None and claimed[0].verify.web_bot_auth is not None
+            and _same_directory(check.directory_url, claimed[0].verify.web_bot_auth)):
+        # Only a signature that would confirm a registry crawler is remembered: a stranger's
+        # own directory cannot fill the memory (and an unclaimed one is never "verified").
         marker = ("nonce", check.nonce) if check.nonce else (
             "signature", (check.signature or b"").hex())
-        replayed = not memory.first_time((check.directory_url, check.keyid or "", *marker),
-                                         float(check.expires), moment)
-    signature = "replayed" if replayed else check.reason
+        replay = memory.remember((check.directory_url, check.keyid or "", *marker),
+                                 float(check.expires), moment)
+    signature = {"replayed": "replayed", "full": "replay-memory-full"}.get(
+        replay or "", check.reason)
     user_agent = _header(headers, "user-agent")
     base = Verification("", "unknown", "", user_agent=visible(user_agent[:500])
                         if user_agent is not None else None, signature=signature,
                         directory=check.directory_url)
-    token, claimed = _claimed(headers, check, table)
     if not claimed:
-        answer = _unclaimed(base, check)
-        if replayed:
-            answer = answer._replace(verdict="not-verified", reason="replayed: this "
-                                     "signature was already seen within its validity")
-        return answer
+        return _unclaimed(base, check)
     crawler = claimed[0]
-    evidence = (*_address_evidence(crawler), _signature_evidence(check, crawler, replayed))
+    evidence = (*_address_evidence(crawler), _signature_evidence(check, crawler, replay))
     verdict, reason = combined_verdict(evidence)
     operators = {item.operator for item in claimed}
     operator_only = verdict == "verified" and len(claimed) > 1

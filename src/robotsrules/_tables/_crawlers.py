@@ -38,9 +38,9 @@ from typing import (
     Union,
     cast,
 )
+from urllib.parse import urlsplit
 
-from .._scope import origin_of
-from ..errors import InvalidURL, RobotsError
+from ..errors import RobotsError
 from ._datafile import parse_json, shipped_text
 
 __all__ = [
@@ -52,6 +52,7 @@ __all__ = [
     "category_tokens",
     "crawler_for",
     "crawlers_signing_from",
+    "directory_key",
     "known_crawlers",
     "load_crawlers",
     "load_registry",
@@ -494,30 +495,52 @@ def crawler_for(name: str, crawlers: Optional[Sequence[Crawler]] = None) -> Opti
     return by_token
 
 
+def directory_key(url: str) -> Optional[str]:
+    """A key directory URL in the one form compared: scheme and host lower-cased, the
+    default port dropped, an empty path as ``/``, path and query as sent (never
+    percent-decoded); ``None`` for a URL that is not ``http(s)`` with a plain ASCII host
+    (a ``%`` or a non-ASCII letter in a host is refused: a fetcher may read it otherwise).
+
+    >>> directory_key("HTTPS://ChatGPT.com:443/.well-known/x")
+    'https://chatgpt.com/.well-known/x'
+    """
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    host = parts.hostname or ""
+    if scheme not in ("http", "https") or not host or not host.isascii() or "%" in host \
+            or not parts.netloc.isascii() or "%" in parts.netloc:
+        return None
+    if ":" in host:
+        host = f"[{host}]"
+    if port is not None and port != {"http": 80, "https": 443}[scheme]:
+        host = f"{host}:{port}"
+    query = f"?{parts.query}" if parts.query else ""
+    return f"{scheme}://{host}{parts.path or '/'}{query}"
+
+
 def crawlers_signing_from(directory_url: str,
                           crawlers: Optional[Sequence[Crawler]] = None) -> tuple[Crawler, ...]:
     """The registry's crawlers whose Web Bot Auth key directory (``verify.web_bot_auth``) is
-    on the origin of ``directory_url`` (the operator's origin signs for them, whichever path
-    its directory takes: the well-known one, or a JWK Set URL of protocol -01), registry
-    order; none for a URL that is no origin.
+    exactly ``directory_url`` (compared by :func:`directory_key`), registry order; none for
+    a URL that is no directory. The same origin is not enough: another JWK Set on a shared
+    host (a storage bucket, a site where anyone can publish a file) is another signer.
 
-    >>> [c.operator for c in crawlers_signing_from("https://chatgpt.com/.well-known/x")]
+    >>> [c.operator for c in crawlers_signing_from(
+    ...     "https://chatgpt.com/.well-known/http-message-signatures-directory")]
     ['OpenAI']
+    >>> crawlers_signing_from("https://chatgpt.com/elsewhere/jwks.json")
+    ()
     """
-    try:
-        wanted = origin_of(directory_url)
-    except InvalidURL:
+    wanted = directory_key(directory_url)
+    if wanted is None:
         return ()
     table = known_crawlers() if crawlers is None else crawlers
-    found = []
-    for crawler in table:
-        published = crawler.verify.web_bot_auth
-        try:
-            if published and origin_of(published) == wanted:
-                found.append(crawler)
-        except InvalidURL:
-            continue
-    return tuple(found)
+    return tuple(crawler for crawler in table if crawler.verify.web_bot_auth
+                 and directory_key(crawler.verify.web_bot_auth) == wanted)
 
 
 def unstoppable(crawlers: Optional[Sequence[Crawler]] = None) -> tuple[Crawler, ...]:
