@@ -1,20 +1,22 @@
 """The words of the vocabularies: one exhaustive function per ``Literal``, shared by the
-command line and the workbench page (:mod:`robotsrules._web`), so that a value added to a
+command line and the workbench page (:mod:`robotsrules._web`), and the JSON records that
+``--json`` and the JSON service (``robotsrules serve --api``) both print; so that a value added to a
 vocabulary and forgotten here is a mypy error (``assert_never``), not a ``KeyError`` at run
 time (``tests/test_vocabularies.py`` checks the same at run time)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from .._terminal import visible
 from .._typing import assert_never
 
 if TYPE_CHECKING:  # types only: the fetch policy's module imports this package's tables
-    from ..model import Reason, Verdict
-    from ..policy import Outcome, ServedReason
+    from ..model import Reason, UsageLine, Verdict
+    from ..policy import FetchResult, Outcome, ServedReason
 
-__all__ = ["brief", "describe", "outcome_meaning", "served_note", "why"]
+__all__ = ["brief", "describe", "fetch_json", "outcome_meaning", "served_note",
+           "usage_lines_json", "verdict_json", "when", "why"]
 
 
 def _reason_words(reason: Reason) -> tuple[str, str]:
@@ -89,3 +91,54 @@ def served_note(reason: ServedReason) -> Optional[str]:
     if reason == "30-days":
         return "unreachable for over 30 days; all allowed"
     assert_never(reason)
+
+
+# The JSON records the command line's --json and the JSON service (robotsrules serve --api)
+# both print: one home, so that the two answer field for field alike.
+
+def usage_lines_json(lines: tuple[UsageLine, ...]) -> list[dict[str, Any]]:
+    """Usage lines as JSON objects (``usage --json``, and in every verdict's JSON)."""
+    return [{"line": u.line, "directive": u.directive, "value": u.value,
+             "pattern": u.pattern or None,
+             "states": {name: value for name, value in u.statements}} for u in lines]
+
+
+def verdict_json(verdict: Verdict) -> dict[str, Any]:
+    """A verdict as the JSON outputs show it (``check``, ``explain``, ``agents``, ``diff``);
+    an absent file (the status rules decided) has no group lines."""
+    rule = verdict.rule
+    return {
+        "allowed": verdict.allowed,
+        "reason": verdict.reason,
+        "scope": verdict.scope,
+        "target": verdict.target,
+        "rule": None if rule is None else {
+            "line": rule.line, "directive": rule.directive, "value": rule.value,
+            "pattern": rule.pattern, "priority": rule.priority},
+        "groups": ([] if verdict.reason in ("allow-all", "disallow-all")
+                   else [group.line for group in verdict.groups]),
+        "usage": usage_lines_json(verdict.usage),
+    }
+
+
+def when(seconds: float) -> str:
+    """A time as ISO 8601 UTC to the second; ``-`` for one out of range."""
+    import datetime
+
+    try:
+        return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).isoformat(
+            timespec="seconds")
+    except (OverflowError, OSError, ValueError):  # a clock or cache row out of range
+        return "-"
+
+
+def fetch_json(source: str, result: Optional[FetchResult], served: str,
+               cached: bool) -> dict[str, Any]:
+    """How a check's robots.txt was had, as ``check --json``'s ``fetch`` field shows it:
+    ``result`` None for a file given (``served`` says how: ``file``, ``request``)."""
+    if result is None:
+        return {"source": source, "outcome": "ok", "status": None, "error": None,
+                "served": served, "cached": False, "fetched_at": None, "expires_at": None}
+    return {"source": result.url, "outcome": result.outcome, "status": result.status,
+            "error": result.error, "served": served, "cached": cached,
+            "fetched_at": when(result.fetched_at), "expires_at": when(result.expires_at)}

@@ -1,0 +1,343 @@
+"""The JSON service (``robotsrules serve --api``, issue 41): the library's answers over HTTP.
+
+Theory of operation. Each endpoint under ``/v1/`` takes one JSON object and answers one JSON
+object whose records are, field for field, what the command's ``--json`` prints (the
+records are built by the same functions, :mod:`robotsrules._tables._words` and
+:mod:`robotsrules.linter`): ``check`` (one record per URL and agent, as ``check --json``'s
+lines), ``explain`` (``explain --json``) and ``lint`` (``lint --format json``).
+
+``check`` without a ``robots`` body reads each URL's own site's robots.txt through one
+:class:`~robotsrules._fetch._robotscache.RobotsCache` (the store the server was given:
+memory, SQLite or Redis) whose client is the fetch layer's address guard, so a URL naming a
+loopback, private, link-local or metadata address is answered with an error record naming
+the refusal (code ``address-refused``), never with the status rules' "unreachable" reading.
+
+Every refusal is a JSON object ``{"error": {"code": ..., "message": ...}}`` with a stable
+code (:data:`ERROR_CODES`) and an HTTP status; no answer carries a stack trace (an
+unexpected error is ``internal-error``, logged on the ``robotsrules`` logger). The limits
+in force (:class:`Limits`) bound the body, the URLs, the agents, URLs x agents, the time of
+each fetch and each client's requests (a token bucket: ``429`` with ``Retry-After``). The
+service sets no cookie and reads no form, so it needs no CSRF token; the ``Host`` check of
+the page applies, widened by the names a load balancer forwards (``allowed_hosts``); with a
+token, every ``/v1/`` request carries ``Authorization: Bearer TOKEN``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import hmac
+import json
+import logging
+import math
+import threading
+import time
+import urllib.parse
+from typing import Any, Callable, Optional
+
+import httpx
+
+from .._fetch._pinned import REFUSED, Guard, GuardedClient
+from .._fetch._robotscache import RobotsCache
+from .._fetch._sign import Sign
+from .._lru import LRU
+from .._tables._words import fetch_json, verdict_json
+from .._version import __version__
+from ..cache import MemoryStore, Store
+from ..errors import MissingExtra, RobotsError
+from ..robotstxt import RobotsTxt, parse
+from ._app import ASGI, Guarded
+
+with MissingExtra.guard("robotsrules serve --api", "web"):
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.exceptions import HTTPException
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route
+
+__all__ = ["ERROR_CODES", "Limits", "create_api"]
+
+log = logging.getLogger("robotsrules")
+
+ERROR_CODES = {
+    "bad-json": 400, "bad-request": 422, "unauthorized": 401, "not-found": 404,
+    "method-not-allowed": 405, "body-too-large": 413, "too-many-urls": 422,
+    "too-many-agents": 422, "too-many-cells": 422, "host-refused": 421,
+    "rate-limited": 429, "internal-error": 500,
+    "address-refused": 200, "not-a-url": 200, "robots-error": 200,
+}
+"""Every error code the service answers, with its HTTP status (200: an error record of one
+URL inside a batch's answer, the other URLs answered)."""
+
+_BY_STATUS = {421: "host-refused", 413: "body-too-large", 404: "not-found",
+              405: "method-not-allowed", 400: "bad-json", 401: "unauthorized"}
+_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+            (b"cache-control", b"no-cache")]
+
+
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    """The limits in force; each refusal is an error with a stable code."""
+
+    max_body: int = 1024 * 1024
+    """Octets of a request body (``body-too-large``)."""
+    max_urls: int = 1_000
+    """URLs per request (``too-many-urls``)."""
+    max_agents: int = 50
+    """Agents per request (``too-many-agents``)."""
+    max_cells: int = 10_000
+    """URLs x agents per request (``too-many-cells``)."""
+    fetch_timeout: float = 10.0
+    """Seconds per network step of a robots.txt fetch."""
+    rate: float = 50.0
+    """Requests per second each client (by address) may make, on average."""
+    burst: int = 100
+    """Requests a client may make at once (the token bucket's size)."""
+
+    def as_json(self) -> dict[str, Any]:
+        """The limits as JSON (``/v1/limits`` and ``/openapi.json``)."""
+        return dataclasses.asdict(self)
+
+
+class _Problem(Exception):
+    """A refusal: an error code and a message (safe to show: no stranger's control
+    characters, since JSON escapes them)."""
+
+    def __init__(self, code: str, message: str, retry_after: Optional[int] = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.retry_after = code, message, retry_after
+
+
+def _json(payload: Any, status: int = 200, headers: Optional[dict[str, str]] = None) -> Response:
+    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    given = dict(headers or {})
+    if status == 200:
+        given["etag"] = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    return Response(body, status_code=status, media_type="application/json",
+                    headers=given)
+
+
+def _error(code: str, message: str, retry_after: Optional[int] = None) -> Response:
+    headers = {} if retry_after is None else {"retry-after": str(retry_after)}
+    return _json({"error": {"code": code, "message": message}}, ERROR_CODES[code], headers)
+
+
+def _refusal(status: int, message: str) -> Response:
+    return _error(_BY_STATUS.get(status, "bad-request"), message)
+
+
+class _Buckets:
+    """A token bucket per client address, for at most 100,000 clients (least recently
+    seen forgotten)."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float]) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self._buckets: LRU[str, tuple[float, float]] = LRU(100_000)
+        self._lock = threading.Lock()
+
+    def take(self, client: str) -> Optional[int]:
+        """None when ``client`` may go on; else the seconds to wait (``Retry-After``)."""
+        with self._lock:
+            now = self.clock()
+            tokens, then = self._buckets.get(client) or (float(self.burst), now)
+            tokens = min(float(self.burst), tokens + (now - then) * self.rate)
+            if tokens < 1.0:
+                self._buckets.put(client, (tokens, now))
+                return max(1, math.ceil((1.0 - tokens) / self.rate))
+            self._buckets.put(client, (tokens - 1.0, now))
+            return None
+
+
+def _strings(body: dict[str, Any], name: str, required: bool = True) -> list[str]:
+    value = body.get(name)
+    if value is None and not required:
+        return []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise _Problem("bad-request", f"'{name}' must be a list of strings")
+    if required and not value:
+        raise _Problem("bad-request", f"'{name}' must name at least one")
+    return value
+
+
+def _optional_string(body: dict[str, Any], name: str) -> Optional[str]:
+    value = body.get(name)
+    if value is not None and not isinstance(value, str):
+        raise _Problem("bad-request", f"'{name}' must be a string")
+    return value
+
+
+def _is_url(url: str) -> bool:
+    parts = urllib.parse.urlsplit(url)
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
+class _Service:
+    """The endpoints' state: the limits, the cache and how to fetch."""
+
+    def __init__(self, limits: Limits, store: Store, user_agent: str,
+                 allow_private_addresses: bool, sign: Optional[Sign], guard: Optional[Guard],
+                 clock: Callable[[], float]) -> None:
+        self.limits = limits
+        self.store = store
+        client = GuardedClient(guard or Guard(allow_private_addresses=allow_private_addresses),
+                               timeout=httpx.Timeout(limits.fetch_timeout))
+        self.cache = RobotsCache(store, user_agent=user_agent, timeout=limits.fetch_timeout,
+                                 client=client, sign=sign)
+
+    def bounded(self, urls: list[str], agents: list[str]) -> None:
+        limits = self.limits
+        if len(urls) > limits.max_urls:
+            raise _Problem("too-many-urls", f"{len(urls):,} URLs: at most "
+                                            f"{limits.max_urls:,} per request")
+        if len(agents) > limits.max_agents:
+            raise _Problem("too-many-agents", f"{len(agents):,} agents: at most "
+                                              f"{limits.max_agents:,} per request")
+        if len(urls) * len(agents) > limits.max_cells:
+            raise _Problem("too-many-cells", f"{len(urls):,} URLs x {len(agents):,} agents: "
+                                             f"at most {limits.max_cells:,} per request")
+
+    def check(self, body: dict[str, Any]) -> dict[str, Any]:
+        urls, agents = _strings(body, "urls"), _strings(body, "agents")
+        self.bounded(urls, agents)
+        text = _optional_string(body, "robots")
+        explain = body.get("explain", False)
+        if not isinstance(explain, bool):
+            raise _Problem("bad-request", "'explain' must be true or false")
+        given = None if text is None else parse(text)
+        started = time.time()
+        fetch = fetch_json("request", None, "request", False)
+        records: list[dict[str, Any]] = []
+        for url in urls:
+            robots = given
+            if robots is None:
+                if not _is_url(url):
+                    records.append(self._url_error(url, "not-a-url", "without 'robots', each "
+                                                   "URL must be an http(s) URL with a host"))
+                    continue
+                try:
+                    served = self.cache.lookup(url)
+                except RobotsError as error:
+                    records.append(self._url_error(url, "robots-error", str(error)))
+                    continue
+                result = served.result
+                if result.error is not None and result.error.startswith(REFUSED):
+                    records.append(self._url_error(url, "address-refused", result.error))
+                    continue
+                robots = served.robots
+                fetch = fetch_json(result.url, result, served.reason,
+                                   result.fetched_at < started)
+            for agent in agents:
+                verdict = robots.explain(url, agent=agent)
+                record = {"url": url, "agent": agent, **verdict_json(verdict), "fetch": fetch}
+                if not explain:
+                    for name in ("rule", "groups", "usage"):
+                        del record[name]
+                records.append(record)
+        return {"results": records}
+
+    @staticmethod
+    def _url_error(url: str, code: str, message: str) -> dict[str, Any]:
+        return {"url": url, "error": {"code": code, "message": message}}
+
+    def explain(self, body: dict[str, Any]) -> Any:
+        text = _optional_string(body, "robots")
+        url = _optional_string(body, "url")
+        if text is None or url is None:
+            raise _Problem("bad-request", "'robots' (the file) and 'url' are required")
+        agents = _strings(body, "agents")
+        self.bounded([url], agents)
+        robots: RobotsTxt = parse(text)
+        reports = [{"source": "request", "agent": agent, "url": url,
+                    **verdict_json(robots.explain(url, agent=agent))} for agent in agents]
+        return reports if len(reports) > 1 else reports[0]
+
+    def lint(self, body: dict[str, Any]) -> Any:
+        from ..linter import lint
+        from ..linter._output import to_json
+
+        text = _optional_string(body, "robots")
+        if text is None:
+            raise _Problem("bad-request", "'robots' (the file to lint) is required")
+        return to_json(lint(text), "request")
+
+
+def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
+               limits: Limits = Limits(), store: Optional[Store] = None,
+               user_agent: str = f"robotsrules/{__version__} (service)",
+               allow_private_addresses: bool = False, sign: Optional[Sign] = None,
+               token: Optional[str] = None, guard: Optional[Guard] = None,
+               clock: Callable[[], float] = time.monotonic) -> ASGI:
+    """The JSON service as an ASGI application, for a server bound to ``host``.
+
+    ``allowed_hosts``: ``Host`` names accepted beside the bound address (behind a load
+    balancer). ``store``: where fetched robots.txt files are cached (default: in memory).
+    ``user_agent`` and ``sign``: the fetch identity. ``allow_private_addresses`` lifts the
+    address guard (``guard`` replaces it, for tests). ``token``: every ``/v1/`` request
+    must carry ``Authorization: Bearer TOKEN``. ``clock``: the rate limit's clock."""
+    service = _Service(limits, store if store is not None else MemoryStore(), user_agent,
+                       allow_private_addresses, sign, guard, clock)
+    buckets = _Buckets(limits.rate, limits.burst, clock)
+    expected = None if token is None else f"Bearer {token}".encode()
+
+    def endpoint(work: Callable[[dict[str, Any]], Any]) -> Callable[[Request], Any]:
+        async def answer(request: Request) -> Response:
+            try:
+                if expected is not None:
+                    given = request.headers.get("authorization", "").encode("latin-1")
+                    if not hmac.compare_digest(given, expected):
+                        raise _Problem("unauthorized", "a bearer token is required "
+                                                       "(Authorization: Bearer TOKEN)")
+                client = request.client.host if request.client is not None else "-"
+                wait = buckets.take(client)
+                if wait is not None:
+                    raise _Problem("rate-limited", f"too many requests: retry in {wait} s",
+                                   wait)
+                try:
+                    body = json.loads(await request.body())
+                except (ValueError, UnicodeDecodeError) as error:
+                    raise _Problem("bad-json", f"the body is not JSON: {error}") from None
+                if not isinstance(body, dict):
+                    raise _Problem("bad-request", "the body must be a JSON object")
+                return _json(await run_in_threadpool(work, body))
+            except _Problem as problem:
+                return _error(problem.code, problem.message, problem.retry_after)
+            except RobotsError as error:
+                return _error("bad-request", str(error))
+            except RecursionError:
+                return _error("bad-request", "the body nests too deeply")
+            except Exception:  # a bug: logged here, never shown to the client
+                log.exception("robotsrules serve --api: internal error on %s",
+                              request.url.path)
+                return _error("internal-error", "internal error (logged on the server)")
+        return answer
+
+    async def healthz(request: Request) -> Response:
+        return _json({"status": "ok", "version": __version__})
+
+    async def readyz(request: Request) -> Response:
+        try:
+            await run_in_threadpool(service.store.get, "https://readyz.invalid")
+        except Exception as error:
+            return _json({"status": "unavailable", "store": type(error).__name__}, 503)
+        return _json({"status": "ok"})
+
+    async def limits_of(request: Request) -> Response:
+        return _json(limits.as_json())
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, HTTPException) else 500
+        return _error(_BY_STATUS.get(status, "not-found"), str(getattr(exc, "detail", "")))
+
+    app = Starlette(routes=[
+        Route("/v1/check", endpoint(service.check), methods=["POST"]),
+        Route("/v1/explain", endpoint(service.explain), methods=["POST"]),
+        Route("/v1/lint", endpoint(service.lint), methods=["POST"]),
+        Route("/v1/limits", limits_of, methods=["GET"]),
+        Route("/healthz", healthz, methods=["GET"]),
+        Route("/readyz", readyz, methods=["GET"]),
+    ], exception_handlers={HTTPException: not_found})
+    return Guarded(app, host, allowed_hosts=allowed_hosts, refuse=_refusal,
+                    headers=_HEADERS, max_body=limits.max_body)

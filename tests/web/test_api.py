@@ -1,0 +1,211 @@
+"""The JSON service (``robotsrules serve --api``) over real HTTP on loopback: the same records
+as the CLI's ``--json`` for the same input, the fetch through the address guard (a refusal
+named per URL), the limits each refused with its stable code, no ``500`` for any body."""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.timing import HANG
+
+pytest.importorskip("starlette", reason="pip install 'robotsrules[web]'")
+
+from robotsrules._fetch._pinned import Guard
+from robotsrules._web._api import ERROR_CODES, Limits, create_api
+from robotsrules._web._server import listen, server
+from robotsrules.cli import main
+
+from .conftest import Site
+
+ROBOTS = ("User-agent: *\nDisallow: /private/\nAllow: /private/open\n\n"
+          "User-agent: GPTBot\nDisallow: /\n\nDisallow: /orphan\n")
+URLS = ["https://example.com/", "https://example.com/private/x",
+        "https://example.com/private/open", "/private/y"]
+AGENTS = ["Googlebot", "GPTBot"]
+
+
+@contextmanager
+def _api(**options: Any) -> Iterator[str]:
+    """The service on a loopback port (bound before it starts: no wait for readiness)."""
+    sock = listen("127.0.0.1", 0)
+    running = server(create_api(host="127.0.0.1", **options))
+    thread = threading.Thread(target=running.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        running.should_exit = True
+        thread.join(HANG)
+        sock.close()
+
+
+@pytest.fixture(scope="module")
+def api(site: Site) -> Iterator[str]:
+    """The service whose guard lets the loopback test site (and nothing else private) in."""
+    port = int(site.base.rsplit(":", 1)[1])
+    with _api(guard=Guard(exempt=frozenset({("127.0.0.1", port)}))) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def guarded() -> Iterator[str]:
+    """The service with the address guard as users get it."""
+    with _api() as base:
+        yield base
+
+
+def _cli(*args: str) -> str:
+    """The command's standard output (run in this process: the same build)."""
+    out = io.StringIO()
+    assert main(list(args), out) in (0, 1)
+    return out.getvalue()
+
+
+def _post(base: str, path: str, body: Any, **headers: str) -> httpx.Response:
+    return httpx.post(base + path, json=body, headers=headers, timeout=HANG)
+
+
+def test_check_records_are_the_cli_json_records(api: str, tmp_path: Path) -> None:
+    robots = tmp_path / "robots.txt"
+    robots.write_text(ROBOTS)
+    agents = [flag for agent in AGENTS for flag in ("--agent", agent)]
+    cli = [json.loads(line) for line in
+           _cli("check", "--robots", str(robots), *agents, "--json", *URLS).splitlines()]
+    answer = _post(api, "/v1/check", {"robots": ROBOTS, "urls": URLS, "agents": AGENTS,
+                                      "explain": True})
+    assert answer.status_code == 200, answer.text
+    records = answer.json()["results"]
+    for record in cli + records:
+        record["fetch"].pop("source"), record["fetch"].pop("served")  # the file's name
+    assert records == cli
+    assert [r["allowed"] for r in records] == [True, False, False, False, True, False,
+                                              False, False]
+    short = _post(api, "/v1/check", {"robots": ROBOTS, "urls": URLS[1:2], "agents": ["a"]})
+    assert short.json()["results"][0].keys() == {"url", "agent", "allowed", "reason", "scope",
+                                                 "target", "fetch"}
+
+
+def test_explain_and_lint_are_the_cli_json(api: str, tmp_path: Path) -> None:
+    robots = tmp_path / "robots.txt"
+    robots.write_text(ROBOTS)
+    for agents in (["GPTBot"], AGENTS):
+        flags = [flag for agent in agents for flag in ("--agent", agent)]
+        cli = json.loads(_cli("explain", "--robots", str(robots), *flags, "--json",
+                              URLS[2]))
+        answer = _post(api, "/v1/explain", {"robots": ROBOTS, "url": URLS[2],
+                                            "agents": agents}).json()
+        for report in cli if isinstance(cli, list) else [cli]:
+            report["source"] = "request"
+        assert answer == cli
+    linted = _post(api, "/v1/lint", {"robots": ROBOTS}).json()
+    cli_lint = json.loads(_cli("lint", "--json", str(robots)))
+    assert linted.pop("file", None) == "request"
+    cli_lint.pop("file", None)
+    assert linted == cli_lint and linted["diagnostics"]
+
+
+def test_check_fetches_each_site_once_through_the_cache(api: str, site: Site) -> None:
+    urls = [f"{site.base}/from-the-site/a", f"{site.base}/elsewhere"]
+    before = site.hits.count("/robots.txt")
+    first = _post(api, "/v1/check", {"urls": urls, "agents": ["Bot"]}).json()["results"]
+    again = _post(api, "/v1/check", {"urls": urls, "agents": ["Bot"]}).json()["results"]
+    assert [r["allowed"] for r in first] == [False, True]
+    assert first[0]["fetch"]["outcome"] == "ok" and first[0]["fetch"]["status"] == 200
+    assert first[0]["fetch"]["cached"] is False and again[0]["fetch"]["cached"] is True
+    assert site.hits.count("/robots.txt") == before + 1
+
+
+def test_a_guard_refusal_is_named_per_url(guarded: str, site: Site) -> None:
+    before = len(site.hits)
+    answer = _post(guarded, "/v1/check", {"urls": [f"{site.base}/x", "/relative",
+                                                   "http://[::1]/y"], "agents": ["Bot"]})
+    assert answer.status_code == 200
+    results = answer.json()["results"]
+    assert [r["error"]["code"] for r in results] == ["address-refused", "not-a-url",
+                                                     "address-refused"]
+    assert "refused by the address guard" in results[0]["error"]["message"]
+    assert all("allowed" not in r for r in results)  # never the status rules' "unreachable"
+    assert len(site.hits) == before  # nothing reached the loopback site
+
+
+def _code(answer: httpx.Response) -> str:
+    code: str = answer.json()["error"]["code"]
+    assert ERROR_CODES[code] == answer.status_code
+    assert "Traceback" not in answer.text
+    return code
+
+
+def test_limits_refuse_with_stable_codes() -> None:
+    clock = [0.0]
+    limits = Limits(max_body=2_000, max_urls=3, max_agents=2, max_cells=4, rate=1.0, burst=2)
+    with _api(limits=limits, clock=lambda: clock[0], allowed_hosts=("api.example",)) as base:
+        body = {"robots": "", "agents": ["a"]}
+        assert _code(_post(base, "/v1/check", {**body, "urls": ["/"] * 4})) == "too-many-urls"
+        assert _code(_post(base, "/v1/check", {**body, "urls": ["/"] * 3,
+                                               "agents": ["a", "b"]})) == "too-many-cells"
+        answer = _post(base, "/v1/check", {**body, "urls": ["/"]})
+        assert answer.status_code == 429 and _code(answer) == "rate-limited"
+        assert answer.headers["retry-after"] == "1"
+        clock[0] += 2.0  # two tokens back
+        assert _code(_post(base, "/v1/check", {**body, "urls": ["/" * 3_000]})
+                     ) == "body-too-large"
+        assert _code(httpx.post(base + "/v1/check", content=b"{", timeout=HANG)) == "bad-json"
+        clock[0] += 5.0
+        assert _code(_post(base, "/v1/check", body)) == "bad-request"
+        assert _code(_post(base, "/v1/check", {**body, "urls": ["/"]},
+                           host="rebind.example")) == "host-refused"
+        ok = _post(base, "/v1/check", {**body, "urls": ["/"]}, host="api.example")
+        assert ok.status_code == 200 and ok.headers["etag"].startswith('"')
+        assert "set-cookie" not in ok.headers
+        assert _code(httpx.get(base + "/v1/nothing", timeout=HANG)) == "not-found"
+        assert httpx.get(base + "/v1/limits", timeout=HANG).json()["max_cells"] == 4
+
+
+def test_a_token_is_required_when_configured() -> None:
+    with _api(token="s3cret") as base:
+        body = {"robots": "", "urls": ["/"], "agents": ["a"]}
+        assert _code(_post(base, "/v1/check", body)) == "unauthorized"
+        assert _code(_post(base, "/v1/check", body, authorization="Bearer wrong")
+                     ) == "unauthorized"
+        assert _post(base, "/v1/check", body, authorization="Bearer s3cret").status_code == 200
+        assert httpx.get(base + "/healthz", timeout=HANG).json()["status"] == "ok"
+        assert httpx.get(base + "/readyz", timeout=HANG).status_code == 200
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+                     lambda inner: st.lists(inner, max_size=4)
+                     | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+_FIELDS = st.fixed_dictionaries({}, optional={
+    "robots": _JSON | st.text(), "urls": _JSON | st.lists(st.text(), max_size=4),
+    "agents": _JSON | st.lists(st.text(), max_size=3), "explain": _JSON, "url": _JSON})
+
+
+@pytest.fixture(scope="module")
+def fuzzed() -> Iterator[tuple[str, httpx.Client]]:
+    with _api(limits=Limits(rate=1e9, burst=10**9)) as base, httpx.Client(timeout=HANG) as c:
+        yield base, c
+
+
+@settings(max_examples=30)
+@given(path=st.sampled_from(["/v1/check", "/v1/explain", "/v1/lint"]),
+       body=_FIELDS | _JSON, raw=st.none() | st.binary(max_size=40))
+def test_no_body_is_answered_with_a_500(fuzzed: tuple[str, httpx.Client], path: str,
+                                        body: Any, raw: Any) -> None:
+    base, client = fuzzed
+    if raw is not None:
+        answer = client.post(base + path, content=raw)
+    else:
+        answer = client.post(base + path, content=json.dumps(body).encode())
+    assert answer.status_code != 500, answer.text
+    assert answer.headers["content-type"] == "application/json"
