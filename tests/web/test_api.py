@@ -28,7 +28,8 @@ from robotsrules.cli import main
 
 from .conftest import Site
 
-ROBOTS = ("User-agent: *\nDisallow: /private/\nAllow: /private/open\n\n"
+ROBOTS = ("User-agent: *\nDisallow: /private/\nAllow: /private/open\n"
+          "Content-Signal: ai-train=no, search=yes\n\n"
           "User-agent: GPTBot\nDisallow: /\n\nDisallow: /orphan\n")
 URLS = ["https://example.com/", "https://example.com/private/x",
         "https://example.com/private/open", "/private/y"]
@@ -115,6 +116,23 @@ def test_explain_and_lint_are_the_cli_json(api: str, tmp_path: Path) -> None:
     assert linted == cli_lint and linted["diagnostics"]
 
 
+def test_usage_and_stance_are_the_cli_json(api: str, tmp_path: Path) -> None:
+    robots = tmp_path / "robots.txt"
+    robots.write_text(ROBOTS)
+    for agents in (["Googlebot"], AGENTS):
+        flags = [flag for agent in agents for flag in ("--agent", agent)]
+        cli = json.loads(_cli("usage", str(robots), *flags, "--json", *URLS[:3]))
+        answer = _post(api, "/v1/usage", {"robots": ROBOTS, "urls": URLS[:3],
+                                          "agents": agents}).json()
+        for document in cli if isinstance(cli, list) else [cli]:
+            document["source"] = "request"
+        assert answer == cli
+        cli = json.loads(_cli("stance", str(robots), *flags, "--json"))
+        cli["source"] = "request"
+        assert _post(api, "/v1/stance", {"robots": ROBOTS, "agents": agents}).json() == cli
+    assert answer[0]["urls"][0]["purposes"]["train-ai"]["answer"] is False
+
+
 def test_check_fetches_each_site_once_through_the_cache(api: str, site: Site) -> None:
     urls = [f"{site.base}/from-the-site/a", f"{site.base}/elsewhere"]
     before = site.hits.count("/robots.txt")
@@ -188,7 +206,8 @@ _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | s
                      | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
 _FIELDS = st.fixed_dictionaries({}, optional={
     "robots": _JSON | st.text(), "urls": _JSON | st.lists(st.text(), max_size=4),
-    "agents": _JSON | st.lists(st.text(), max_size=3), "explain": _JSON, "url": _JSON})
+    "agents": _JSON | st.lists(st.text(), max_size=3), "explain": _JSON, "url": _JSON,
+    "aipref_revision": _JSON | st.sampled_from(["00", "01", "99"])})
 
 
 @pytest.fixture(scope="module")
@@ -198,7 +217,8 @@ def fuzzed() -> Iterator[tuple[str, httpx.Client]]:
 
 
 @settings(max_examples=30)
-@given(path=st.sampled_from(["/v1/check", "/v1/explain", "/v1/lint"]),
+@given(path=st.sampled_from(["/v1/check", "/v1/explain", "/v1/lint",
+                                   "/v1/usage", "/v1/stance"]),
        body=_FIELDS | _JSON, raw=st.none() | st.binary(max_size=40))
 def test_no_body_is_answered_with_a_500(fuzzed: tuple[str, httpx.Client], path: str,
                                         body: Any, raw: Any) -> None:

@@ -4,7 +4,8 @@ Theory of operation. Each endpoint under ``/v1/`` takes one JSON object and answ
 object whose records are, field for field, what the command's ``--json`` prints (the
 records are built by the same functions, :mod:`robotsrules._tables._words` and
 :mod:`robotsrules.linter`): ``check`` (one record per URL and agent, as ``check --json``'s
-lines), ``explain`` (``explain --json``) and ``lint`` (``lint --format json``).
+lines), ``explain`` (``explain --json``), ``lint`` (``lint --format json``), ``usage``
+(``usage --json``) and ``stance`` (``stance --json``).
 
 ``check`` without a ``robots`` body reads each URL's own site's robots.txt through one
 :class:`~robotsrules._fetch._robotscache.RobotsCache` (the store the server was given:
@@ -41,7 +42,9 @@ from .._fetch._pinned import REFUSED, Guard, GuardedClient
 from .._fetch._robotscache import RobotsCache
 from .._fetch._sign import Sign
 from .._lru import LRU
-from .._tables._words import fetch_json, verdict_json
+from .._tables._crawlers import crawler_for
+from .._tables._purposes import revision
+from .._tables._words import fetch_json, stance_report, usage_report, verdict_json
 from .._version import __version__
 from ..cache import MemoryStore, Store
 from ..errors import MissingExtra, RobotsError
@@ -254,6 +257,30 @@ class _Service:
                     **verdict_json(robots.explain(url, agent=agent))} for agent in agents]
         return reports if len(reports) > 1 else reports[0]
 
+    def usage(self, body: dict[str, Any]) -> Any:
+        text = _optional_string(body, "robots")
+        if text is None:
+            raise _Problem("bad-request", "'robots' (the file) is required")
+        urls, agents = _strings(body, "urls", required=False) or ["/"], _strings(body, "agents")
+        reading = _optional_string(body, "aipref_revision")
+        revision(reading)  # an unknown revision: a RobotsError, answered as bad-request
+        self.bounded(urls, agents)
+        robots = parse(text)
+        documents = [{"source": "request", "agent": agent,
+                      "urls": [usage_report(robots, url, agent, reading) for url in urls]}
+                     for agent in agents]
+        return documents[0] if len(documents) == 1 else documents
+
+    def stance(self, body: dict[str, Any]) -> Any:
+        text = _optional_string(body, "robots")
+        if text is None:
+            raise _Problem("bad-request", "'robots' (the file) is required")
+        agents = _strings(body, "agents")
+        self.bounded(["/"], agents)
+        robots = parse(text)
+        known = {agent: crawler_for(agent) for agent in agents}
+        return stance_report("request", robots, [(a, robots.stance(a)) for a in agents], known)
+
     def lint(self, body: dict[str, Any]) -> Any:
         from ..linter import lint
         from ..linter._output import to_json
@@ -335,6 +362,8 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
         Route("/v1/check", endpoint(service.check), methods=["POST"]),
         Route("/v1/explain", endpoint(service.explain), methods=["POST"]),
         Route("/v1/lint", endpoint(service.lint), methods=["POST"]),
+        Route("/v1/usage", endpoint(service.usage), methods=["POST"]),
+        Route("/v1/stance", endpoint(service.stance), methods=["POST"]),
         Route("/v1/limits", limits_of, methods=["GET"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),

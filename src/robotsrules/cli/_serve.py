@@ -108,7 +108,7 @@ _OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
         "help": "let fetch-by-URL reach loopback, private and link-local addresses (refused "
                 "by default: server-side request forgery)"}),
     ("--api", {"action": "store_true",
-               "help": "serve the JSON service (/v1/check, /v1/explain, /v1/lint, /healthz, "
+               "help": "serve the JSON service (/v1/check, explain, lint, usage, stance; /healthz, "
                        "/readyz) instead of the page"}),
     ("--allowed-host", {"action": "append", "default": [], "metavar": "NAME",
                         "help": "--api: a Host name accepted beside the bound address (behind "
