@@ -152,24 +152,57 @@ class _Buckets:
             return None
 
 
-def _strings(body: dict[str, Any], name: str, required: bool = True) -> list[str]:
-    value = body.get(name)
-    if value is None and not required:
-        return []
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise _Problem("bad-request", f"'{name}' must be a list of strings")
-    if required and not value:
-        raise _Problem("bad-request", f"'{name}' must name at least one")
-    return value
+@dataclasses.dataclass(frozen=True)
+class _Field:
+    """One field of a request body: the model both the endpoint reads and ``/openapi.json``
+    states."""
+
+    name: str
+    kind: str  # "string", "strings" (a list of strings; one string reads as a list of one)
+    # or "boolean"
+    required: bool
+    about: str
 
 
-def _optional_string(body: dict[str, Any], name: str) -> Optional[str]:
-    value = body.get(name)
-    if value is not None and not isinstance(value, str):
-        raise _Problem("bad-request", f"'{name}' must be a string")
-    return value
+_ROBOTS = _Field("robots", "string", True, "the robots.txt file's text")
+_AGENTS = _Field("agents", "strings", True, "product tokens or User-Agent strings")
+MODELS: dict[str, tuple[_Field, ...]] = {
+    "check": (_Field("urls", "strings", True, "URLs (or paths, with 'robots')"), _AGENTS,
+              dataclasses.replace(_ROBOTS, required=False,
+                                  about="the robots.txt for every URL; absent: each URL's own "
+                                        "site's, fetched and cached"),
+              _Field("explain", "boolean", False, "add the deciding line, the groups and "
+                                                  "the usage lines")),
+    "explain": (_ROBOTS, _Field("url", "string", True, "the URL or path"), _AGENTS),
+    "lint": (_ROBOTS,),
+    "usage": (_ROBOTS, _AGENTS, _Field("urls", "strings", False, "URLs (default '/')"),
+              _Field("aipref_revision", "string", False,
+                     "the draft-ietf-aipref-vocab revision to read the categories in")),
+    "stance": (_ROBOTS, _AGENTS),
+}
+"""Each endpoint's request fields."""
+
+
+def _read(body: dict[str, Any], fields: tuple[_Field, ...]) -> dict[str, Any]:
+    """The fields of ``body`` checked against their model (absent optional ones None)."""
+    values: dict[str, Any] = {}
+    for field in fields:
+        value = body.get(field.name)
+        if value is None:
+            if field.required:
+                raise _Problem("bad-request", f"'{field.name}' is required ({field.about})")
+        elif field.kind == "string" and not isinstance(value, str):
+            raise _Problem("bad-request", f"'{field.name}' must be a string")
+        elif field.kind == "boolean" and not isinstance(value, bool):
+            raise _Problem("bad-request", f"'{field.name}' must be true or false")
+        elif field.kind == "strings":
+            value = [value] if isinstance(value, str) else value
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise _Problem("bad-request", f"'{field.name}' must be a list of strings")
+            if field.required and not value:
+                raise _Problem("bad-request", f"'{field.name}' must name at least one")
+        values[field.name] = value
+    return values
 
 
 def _is_url(url: str) -> bool:
@@ -203,12 +236,10 @@ class _Service:
                                              f"at most {limits.max_cells:,} per request")
 
     def check(self, body: dict[str, Any]) -> dict[str, Any]:
-        urls, agents = _strings(body, "urls"), _strings(body, "agents")
+        values = _read(body, MODELS["check"])
+        urls, agents, text = values["urls"], values["agents"], values["robots"]
         self.bounded(urls, agents)
-        text = _optional_string(body, "robots")
-        explain = body.get("explain", False)
-        if not isinstance(explain, bool):
-            raise _Problem("bad-request", "'explain' must be true or false")
+        explain = bool(values["explain"])
         given = None if text is None else parse(text)
         started = time.time()
         fetch = fetch_json("request", None, "request", False)
@@ -246,38 +277,31 @@ class _Service:
         return {"url": url, "error": {"code": code, "message": message}}
 
     def explain(self, body: dict[str, Any]) -> Any:
-        text = _optional_string(body, "robots")
-        url = _optional_string(body, "url")
-        if text is None or url is None:
-            raise _Problem("bad-request", "'robots' (the file) and 'url' are required")
-        agents = _strings(body, "agents")
+        values = _read(body, MODELS["explain"])
+        url, agents = values["url"], values["agents"]
         self.bounded([url], agents)
-        robots: RobotsTxt = parse(text)
+        robots: RobotsTxt = parse(values["robots"])
         reports = [{"source": "request", "agent": agent, "url": url,
                     **verdict_json(robots.explain(url, agent=agent))} for agent in agents]
         return reports if len(reports) > 1 else reports[0]
 
     def usage(self, body: dict[str, Any]) -> Any:
-        text = _optional_string(body, "robots")
-        if text is None:
-            raise _Problem("bad-request", "'robots' (the file) is required")
-        urls, agents = _strings(body, "urls", required=False) or ["/"], _strings(body, "agents")
-        reading = _optional_string(body, "aipref_revision")
+        values = _read(body, MODELS["usage"])
+        urls, agents = values["urls"] or ["/"], values["agents"]
+        reading = values["aipref_revision"]
         revision(reading)  # an unknown revision: a RobotsError, answered as bad-request
         self.bounded(urls, agents)
-        robots = parse(text)
+        robots = parse(values["robots"])
         documents = [{"source": "request", "agent": agent,
                       "urls": [usage_report(robots, url, agent, reading) for url in urls]}
                      for agent in agents]
         return documents[0] if len(documents) == 1 else documents
 
     def stance(self, body: dict[str, Any]) -> Any:
-        text = _optional_string(body, "robots")
-        if text is None:
-            raise _Problem("bad-request", "'robots' (the file) is required")
-        agents = _strings(body, "agents")
+        values = _read(body, MODELS["stance"])
+        agents = values["agents"]
         self.bounded(["/"], agents)
-        robots = parse(text)
+        robots = parse(values["robots"])
         known = {agent: crawler_for(agent) for agent in agents}
         return stance_report("request", robots, [(a, robots.stance(a)) for a in agents], known)
 
@@ -285,10 +309,7 @@ class _Service:
         from ..linter import lint
         from ..linter._output import to_json
 
-        text = _optional_string(body, "robots")
-        if text is None:
-            raise _Problem("bad-request", "'robots' (the file to lint) is required")
-        return to_json(lint(text), "request")
+        return to_json(lint(_read(body, MODELS["lint"])["robots"]), "request")
 
 
 def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
