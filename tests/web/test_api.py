@@ -229,3 +229,28 @@ def test_no_body_is_answered_with_a_500(fuzzed: tuple[str, httpx.Client], path: 
         answer = client.post(base + path, content=json.dumps(body).encode())
     assert answer.status_code != 500, answer.text
     assert answer.headers["content-type"] == "application/json"
+
+
+def test_openapi_validates_and_describes_the_answers(guarded: str) -> None:
+    validator = pytest.importorskip("openapi_spec_validator")
+    jsonschema = pytest.importorskip("jsonschema")
+    document = httpx.get(guarded + "/openapi.json", timeout=HANG).json()
+    validator.validate(document)
+    assert document["x-limits"] == Limits().as_json()
+    assert f"max_cells {Limits().max_cells}" in document["info"]["description"]
+    asked = {"check": {"urls": ["http://10.0.0.1/", "/relative"], "agents": ["a"]},
+             "explain": {"robots": ROBOTS, "url": "/x", "agents": AGENTS},
+             "lint": {"robots": ROBOTS}, "usage": {"robots": ROBOTS, "agents": ["a"]},
+             "stance": {"robots": ROBOTS, "agents": AGENTS}}
+    answers = [(name, _post(guarded, f"/v1/{name}", body)) for name, body in asked.items()]
+    answers.append(("check", _post(guarded, "/v1/check", {"robots": ROBOTS, "urls": URLS,
+                                                          "agents": AGENTS, "explain": True})))
+    answers.append(("check", _post(guarded, "/v1/check", {"urls": 3})))
+    answers.append(("lint", _post(guarded, "/v1/lint", {})))
+    for name, answer in answers:
+        operation = document["paths"][f"/v1/{name}"]["post"]
+        request = operation["requestBody"]["content"]["application/json"]["schema"]
+        assert set(request["properties"]) >= set(asked[name])
+        response = operation["responses"][str(answer.status_code)]
+        jsonschema.validate(answer.json(), response["content"]["application/json"]["schema"])
+    assert answers[0][1].json()["results"][0]["error"]["code"] == "address-refused"

@@ -59,7 +59,7 @@ with MissingExtra.guard("robotsrules serve --api", "web"):
     from starlette.responses import Response
     from starlette.routing import Route
 
-__all__ = ["ERROR_CODES", "Limits", "create_api"]
+__all__ = ["ERROR_CODES", "MODELS", "Limits", "create_api", "openapi"]
 
 log = logging.getLogger("robotsrules")
 
@@ -181,6 +181,93 @@ MODELS: dict[str, tuple[_Field, ...]] = {
     "stance": (_ROBOTS, _AGENTS),
 }
 """Each endpoint's request fields."""
+
+
+_ERROR_SCHEMA: dict[str, Any] = {
+    "type": "object", "required": ["error"], "additionalProperties": False,
+    "properties": {"error": {
+        "type": "object", "required": ["code", "message"], "additionalProperties": False,
+        "properties": {"code": {"type": "string", "enum": sorted(ERROR_CODES)},
+                       "message": {"type": "string"}}}}}
+_NULLABLE = {"type": ["string", "null"]}
+_CHECK_RECORD: dict[str, Any] = {
+    "type": "object", "required": ["url", "agent", "allowed", "reason", "scope", "target",
+                                   "fetch"],
+    "properties": {
+        "url": {"type": "string"}, "agent": {"type": "string"},
+        "allowed": {"type": "boolean"}, "reason": {"type": "string"},
+        "scope": {"type": "string"}, "target": {"type": "string"},
+        "rule": {"type": ["object", "null"]}, "groups": {"type": "array"},
+        "usage": {"type": "array"},
+        "fetch": {"type": "object", "required": ["source", "outcome", "served", "cached"],
+                  "properties": {"source": {"type": "string"}, "outcome": {"type": "string"},
+                                 "status": {"type": ["integer", "null"]},
+                                 "error": _NULLABLE, "served": {"type": "string"},
+                                 "cached": {"type": "boolean"}, "fetched_at": _NULLABLE,
+                                 "expires_at": _NULLABLE}}}}
+_URL_ERROR: dict[str, Any] = {
+    "type": "object", "required": ["url", "error"], "additionalProperties": False,
+    "properties": {"url": {"type": "string"}, "error": _ERROR_SCHEMA["properties"]["error"]}}
+_ANSWERS: dict[str, dict[str, Any]] = {
+    "check": {"type": "object", "required": ["results"], "additionalProperties": False,
+              "properties": {"results": {"type": "array",
+                                         "items": {"oneOf": [_CHECK_RECORD, _URL_ERROR]}}}},
+    "explain": {"type": ["object", "array"],
+                "description": "explain --json's object (a list for several agents)"},
+    "lint": {"type": "object", "description": "lint --format json's object"},
+    "usage": {"type": ["object", "array"],
+              "description": "usage --json's object (a list for several agents)"},
+    "stance": {"type": "object", "description": "stance --json's object"},
+}
+
+
+def openapi(limits: Limits) -> dict[str, Any]:
+    """The OpenAPI 3.1 description of the service, from the endpoints' field models
+    (:data:`MODELS`), with the limits in force (``maxItems``, ``x-limits``)."""
+    bound = {"urls": limits.max_urls, "agents": limits.max_agents}
+
+    def schema(field: _Field) -> dict[str, Any]:
+        if field.kind == "strings":
+            return {"description": field.about, "oneOf": [
+                {"type": "array", "items": {"type": "string"},
+                 "maxItems": bound.get(field.name, limits.max_urls)}, {"type": "string"}]}
+        return {"type": field.kind, "description": field.about}
+
+    def refusals(*codes: str) -> dict[str, Any]:
+        statuses = sorted({ERROR_CODES[code] for code in codes})
+        return {str(status): {"description": ", ".join(c for c in codes
+                                                       if ERROR_CODES[c] == status),
+                              "content": {"application/json": {"schema": _ERROR_SCHEMA}}}
+                for status in statuses}
+
+    common = ("bad-json", "bad-request", "unauthorized", "body-too-large", "too-many-urls",
+              "too-many-agents", "too-many-cells", "host-refused", "rate-limited",
+              "internal-error")
+    paths: dict[str, Any] = {}
+    for name, fields in MODELS.items():
+        paths[f"/v1/{name}"] = {"post": {
+            "operationId": name,
+            "summary": f"the records of robotsrules {name} --json",
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                "type": "object", "required": [f.name for f in fields if f.required],
+                "properties": {f.name: schema(f) for f in fields}}}}},
+            "responses": {"200": {"description": "the answer",
+                                  "content": {"application/json": {
+                                      "schema": _ANSWERS[name]}}},
+                          **refusals(*common)}}}
+    for path, about in (("/healthz", "the process serves"),
+                        ("/readyz", "the cache's store answers (503 when not)"),
+                        ("/v1/limits", "the limits in force"),
+                        ("/openapi.json", "this description")):
+        paths[path] = {"get": {"summary": about, "responses": {"200": {
+            "description": about, "content": {"application/json": {
+                "schema": {"type": "object"}}}}}}}
+    stated = ", ".join(f"{key} {value}" for key, value in limits.as_json().items())
+    return {"openapi": "3.1.0",
+            "info": {"title": "robotsrules", "version": __version__,
+                     "description": "robots.txt read as Google's library and RFC 9309 do. "
+                                    f"Limits in force: {stated}."},
+            "x-limits": limits.as_json(), "paths": paths}
 
 
 def _read(body: dict[str, Any], fields: tuple[_Field, ...]) -> dict[str, Any]:
@@ -375,6 +462,11 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
     async def limits_of(request: Request) -> Response:
         return _json(limits.as_json())
 
+    described = openapi(limits)
+
+    async def openapi_json(request: Request) -> Response:
+        return _json(described)
+
     async def not_found(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 500
         return _error(_BY_STATUS.get(status, "not-found"), str(getattr(exc, "detail", "")))
@@ -386,6 +478,7 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
         Route("/v1/usage", endpoint(service.usage), methods=["POST"]),
         Route("/v1/stance", endpoint(service.stance), methods=["POST"]),
         Route("/v1/limits", limits_of, methods=["GET"]),
+        Route("/openapi.json", openapi_json, methods=["GET"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
     ], exception_handlers={HTTPException: not_found})
