@@ -81,22 +81,20 @@ _HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-r
 
 @dataclasses.dataclass(frozen=True)
 class Limits:
-    """The limits in force; each refusal is an error with a stable code."""
+    """The limits in force; each refusal is an error with a stable code: ``max_body``
+    octets of a request body (``body-too-large``); ``max_urls`` URLs, ``max_agents`` agents
+    and ``max_cells`` URLs x agents per request (``too-many-urls``, ``too-many-agents``,
+    ``too-many-cells``); ``fetch_timeout`` seconds per network step of a robots.txt fetch;
+    per client address, ``rate`` requests a second on average and ``burst`` at once (the
+    token bucket: ``rate-limited``)."""
 
     max_body: int = 1024 * 1024
-    """Octets of a request body (``body-too-large``)."""
     max_urls: int = 1_000
-    """URLs per request (``too-many-urls``)."""
     max_agents: int = 50
-    """Agents per request (``too-many-agents``)."""
     max_cells: int = 10_000
-    """URLs x agents per request (``too-many-cells``)."""
     fetch_timeout: float = 10.0
-    """Seconds per network step of a robots.txt fetch."""
     rate: float = 50.0
-    """Requests per second each client (by address) may make, on average."""
     burst: int = 100
-    """Requests a client may make at once (the token bucket's size)."""
 
     def as_json(self) -> dict[str, Any]:
         """The limits as JSON (``/v1/limits`` and ``/openapi.json``)."""
