@@ -92,7 +92,7 @@ class Limits:
     max_urls: int = 1_000
     max_agents: int = 50
     max_cells: int = 10_000
-    fetch_timeout: float = 10.0
+    fetch_timeout: float = dataclasses.field(default=10.0, metadata={"unit": "seconds"})
     rate: float = 50.0
     burst: int = 100
 
