@@ -133,6 +133,24 @@ def test_usage_and_stance_are_the_cli_json(api: str, tmp_path: Path) -> None:
     assert answer[0]["urls"][0]["purposes"]["train-ai"]["answer"] is False
 
 
+def test_verify_and_verify_request_are_the_cli_json(api: str, tmp_path: Path) -> None:
+    pytest.importorskip("cryptography", reason="pip install 'robotsrules[sign]'")
+    visitor = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+    for address in ("66.249.66.1", "203.0.113.9"):
+        cli = json.loads(_cli("verify", "--json", "--no-dns", address, "--user-agent",
+                              visitor))
+        answer = _post(api, "/v1/verify", {"address": address, "user_agent": visitor})
+        assert answer.json() == cli
+    request = {"method": "GET", "url": "https://site.example/page",
+               "headers": {"User-Agent": visitor, "Signature-Agent": '"https://x.example"'}}
+    saved = tmp_path / "request.json"
+    saved.write_text(json.dumps(request))
+    cli = json.loads(_cli("verify", "--request", str(saved), "--json"))
+    assert _post(api, "/v1/verify-request", request).json() == cli
+    assert cli["verdict"] != "verified"
+    assert _code(_post(api, "/v1/verify", {"address": "not an address"})) == "bad-request"
+
+
 def test_check_fetches_each_site_once_through_the_cache(api: str, site: Site) -> None:
     urls = [f"{site.base}/from-the-site/a", f"{site.base}/elsewhere"]
     before = site.hits.count("/robots.txt")
@@ -207,7 +225,11 @@ _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | s
 _FIELDS = st.fixed_dictionaries({}, optional={
     "robots": _JSON | st.text(), "urls": _JSON | st.lists(st.text(), max_size=4),
     "agents": _JSON | st.lists(st.text(), max_size=3), "explain": _JSON, "url": _JSON,
-    "aipref_revision": _JSON | st.sampled_from(["00", "01", "99"])})
+    "aipref_revision": _JSON | st.sampled_from(["00", "01", "99"]),
+    "address": _JSON | st.sampled_from(["66.249.66.1", "::1", "999.1.1.1"]),
+    "user_agent": _JSON, "agent": _JSON, "method": _JSON | st.just("GET"),
+    "headers": _JSON | st.dictionaries(st.text(max_size=12), st.text(max_size=20),
+                                       max_size=3)})
 
 
 @pytest.fixture(scope="module")
@@ -218,7 +240,8 @@ def fuzzed() -> Iterator[tuple[str, httpx.Client]]:
 
 @settings(max_examples=30)
 @given(path=st.sampled_from(["/v1/check", "/v1/explain", "/v1/lint",
-                                   "/v1/usage", "/v1/stance"]),
+                                   "/v1/usage", "/v1/stance", "/v1/verify",
+                                   "/v1/verify-request"]),
        body=_FIELDS | _JSON, raw=st.none() | st.binary(max_size=40))
 def test_no_body_is_answered_with_a_500(fuzzed: tuple[str, httpx.Client], path: str,
                                         body: Any, raw: Any) -> None:

@@ -5,7 +5,8 @@ object whose records are, field for field, what the command's ``--json`` prints 
 records are built by the same functions, :mod:`robotsrules._tables._words` and
 :mod:`robotsrules.linter`): ``check`` (one record per URL and agent, as ``check --json``'s
 lines), ``explain`` (``explain --json``), ``lint`` (``lint --format json``), ``usage``
-(``usage --json``) and ``stance`` (``stance --json``).
+(``usage --json``), ``stance`` (``stance --json``), ``verify`` (``verify --json``, reverse
+DNS only when asked) and ``verify-request`` (``verify --request FILE --json``).
 
 ``check`` without a ``robots`` body reads each URL's own site's robots.txt through one
 :class:`~robotsrules._fetch._robotscache.RobotsCache` (the store the server was given:
@@ -45,6 +46,7 @@ from .._lru import LRU
 from .._tables._crawlers import crawler_for
 from .._tables._purposes import revision
 from .._tables._words import fetch_json, stance_report, usage_report, verdict_json
+from .._terminal import visible
 from .._version import __version__
 from ..cache import MemoryStore, Store
 from ..errors import MissingExtra, RobotsError
@@ -177,6 +179,16 @@ MODELS: dict[str, tuple[_Field, ...]] = {
               _Field("aipref_revision", "string", False,
                      "the draft-ietf-aipref-vocab revision to read the categories in")),
     "stance": (_ROBOTS, _AGENTS),
+    "verify": (_Field("address", "string", True, "the visitor's IP address"),
+               _Field("user_agent", "string", False, "the visitor's User-Agent header"),
+               _Field("agent", "string", False, "the product token claimed (instead of "
+                                                "user_agent)"),
+               _Field("dns", "boolean", False, "also forward-confirmed reverse DNS "
+                                               "(default false: the address lists alone)")),
+    "verify-request": (_Field("method", "string", True, "the request's method"),
+                       _Field("url", "string", True, "the full URL the request was sent to"),
+                       _Field("headers", "headers", True, "the request's header fields, "
+                                                          "name to value")),
 }
 """Each endpoint's request fields."""
 
@@ -216,6 +228,8 @@ _ANSWERS: dict[str, dict[str, Any]] = {
     "usage": {"type": ["object", "array"],
               "description": "usage --json's object (a list for several agents)"},
     "stance": {"type": "object", "description": "stance --json's object"},
+    "verify": {"type": "object", "description": "verify --json's object"},
+    "verify-request": {"type": "object", "description": "verify --request --json's object"},
 }
 
 
@@ -225,6 +239,9 @@ def openapi(limits: Limits) -> dict[str, Any]:
     bound = {"urls": limits.max_urls, "agents": limits.max_agents}
 
     def schema(field: _Field) -> dict[str, Any]:
+        if field.kind == "headers":
+            return {"type": "object", "description": field.about,
+                    "additionalProperties": {"type": "string"}}
         if field.kind == "strings":
             return {"description": field.about, "oneOf": [
                 {"type": "array", "items": {"type": "string"},
@@ -244,7 +261,7 @@ def openapi(limits: Limits) -> dict[str, Any]:
     paths: dict[str, Any] = {}
     for name, fields in MODELS.items():
         paths[f"/v1/{name}"] = {"post": {
-            "operationId": name,
+            "operationId": name.replace("-", "_"),
             "summary": f"the records of robotsrules {name} --json",
             "requestBody": {"required": True, "content": {"application/json": {"schema": {
                 "type": "object", "required": [f.name for f in fields if f.required],
@@ -280,6 +297,10 @@ def _read(body: dict[str, Any], fields: tuple[_Field, ...]) -> dict[str, Any]:
             raise _Problem("bad-request", f"'{field.name}' must be a string")
         elif field.kind == "boolean" and not isinstance(value, bool):
             raise _Problem("bad-request", f"'{field.name}' must be true or false")
+        elif field.kind == "headers" and not (
+                isinstance(value, dict) and all(isinstance(v, str) for v in value.values())):
+            raise _Problem("bad-request", f"'{field.name}' must be an object of header "
+                                          "names to string values")
         elif field.kind == "strings":
             value = [value] if isinstance(value, str) else value
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -303,6 +324,7 @@ class _Service:
                  clock: Callable[[], float]) -> None:
         self.limits = limits
         self.store = store
+        self.allow_private_addresses = allow_private_addresses
         client = GuardedClient(guard or Guard(allow_private_addresses=allow_private_addresses),
                                timeout=httpx.Timeout(limits.fetch_timeout))
         self.cache = RobotsCache(store, user_agent=user_agent, timeout=limits.fetch_timeout,
@@ -390,6 +412,28 @@ class _Service:
         known = {agent: crawler_for(agent) for agent in agents}
         return stance_report("request", robots, [(a, robots.stance(a)) for a in agents], known)
 
+    def verify(self, body: dict[str, Any]) -> Any:
+        from .._identity import parse_address, verify
+
+        values = _read(body, MODELS["verify"])
+        if values["user_agent"] is not None and values["agent"] is not None:
+            raise _Problem("bad-request", "give the visitor's 'user_agent' or an 'agent' "
+                                          "token, not both")
+        parse_address(values["address"])  # not an address: a RobotsError (bad-request)
+        return verify(values["address"], values["user_agent"], agent=values["agent"],
+                      dns=bool(values["dns"]),
+                      dns_deadline=self.limits.fetch_timeout).as_dict()
+
+    def verify_request(self, body: dict[str, Any]) -> Any:
+        from .._identity import verify_request
+
+        values = _read(body, MODELS["verify-request"])
+        method, url = values["method"], values["url"]
+        answer = verify_request(method, url, values["headers"],
+                                allow_private_addresses=self.allow_private_addresses)
+        return {"request": {"method": visible(method), "url": visible(url)},
+                **answer.as_dict()}
+
     def lint(self, body: dict[str, Any]) -> Any:
         from ..linter import lint
         from ..linter._output import to_json
@@ -475,6 +519,8 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
         Route("/v1/lint", endpoint(service.lint), methods=["POST"]),
         Route("/v1/usage", endpoint(service.usage), methods=["POST"]),
         Route("/v1/stance", endpoint(service.stance), methods=["POST"]),
+        Route("/v1/verify", endpoint(service.verify), methods=["POST"]),
+        Route("/v1/verify-request", endpoint(service.verify_request), methods=["POST"]),
         Route("/v1/limits", limits_of, methods=["GET"]),
         Route("/openapi.json", openapi_json, methods=["GET"]),
         Route("/healthz", healthz, methods=["GET"]),

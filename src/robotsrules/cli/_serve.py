@@ -108,8 +108,8 @@ _OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
         "help": "let fetch-by-URL reach loopback, private and link-local addresses (refused "
                 "by default: server-side request forgery)"}),
     ("--api", {"action": "store_true",
-               "help": "serve the JSON service (/v1/check, explain, lint, usage, stance; /healthz, "
-                       "/readyz) instead of the page"}),
+               "help": "serve the JSON service (/v1/check, explain, lint, usage, stance, verify, "
+                       "verify-request; /healthz, /readyz, /openapi.json) instead of the page"}),
     ("--allowed-host", {"action": "append", "default": [], "metavar": "NAME",
                         "help": "--api: a Host name accepted beside the bound address (behind "
                                 "a load balancer; repeatable)"}),
