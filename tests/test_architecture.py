@@ -59,6 +59,7 @@ OPTIONAL = {
     "starlette": {"robotsrules._web._app", "robotsrules._web._api"},
     "jinja2": {"robotsrules._web._app"},
     "uvicorn": {"robotsrules._web._server"},
+    "prometheus_client": {"robotsrules._web._api"},  # serve --api's /metrics (issue 41)
     "datatrove": {"robotsrules.datatrove"},
     # br bodies, decoded within a bound by the one body decoder (issue 24).
     "brotli": {"robotsrules._decoder"},

@@ -43,6 +43,7 @@ from .._fetch._pinned import REFUSED, Guard, GuardedClient
 from .._fetch._robotscache import RobotsCache
 from .._fetch._sign import Sign
 from .._lru import LRU
+from .._scope import origin_of
 from .._tables._crawlers import crawler_for
 from .._tables._purposes import revision
 from .._tables._words import fetch_json, stance_report, usage_report, verdict_json
@@ -60,10 +61,21 @@ with MissingExtra.guard("robotsrules serve --api", "web"):
     from starlette.requests import Request
     from starlette.responses import Response
     from starlette.routing import Route
+with MissingExtra.guard("robotsrules serve --api", "web"):
+    from prometheus_client import (
+        CONTENT_TYPE_LATEST,
+        CollectorRegistry,
+        Counter,
+        Histogram,
+        generate_latest,
+    )
 
 __all__ = ["ERROR_CODES", "MODELS", "Limits", "create_api", "openapi"]
 
 log = logging.getLogger("robotsrules")
+access = logging.getLogger("robotsrules.access")
+"""One JSON line per ``/v1/`` request: time, client address, method, path, status, seconds,
+answer size; never a body or a header."""
 
 ERROR_CODES = {
     "bad-json": 400, "bad-request": 422, "unauthorized": 401, "not-found": 404,
@@ -130,6 +142,25 @@ def _refusal(status: int, message: str) -> Response:
     return _error(_BY_STATUS.get(status, "bad-request"), message)
 
 
+def _client(request: Request) -> str:
+    return request.client.host if request.client is not None else "-"
+
+
+class _Metrics:
+    """The service's Prometheus metrics, in a registry of its own (one per application)."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Counter("robotsrules_api_requests", "requests answered",
+                                ["path", "status"], registry=self.registry)
+        self.latency = Histogram("robotsrules_api_request_seconds", "time to answer",
+                                 ["path"], registry=self.registry)
+        self.lookups = Counter("robotsrules_api_cache_lookups", "robots.txt looked up in "
+                               "the cache: hit, or fetched", ["result"], registry=self.registry)
+        self.outcomes = Counter("robotsrules_api_fetches", "robots.txt fetches by outcome",
+                                ["outcome"], registry=self.registry)
+
+
 class _Buckets:
     """A token bucket per client address, for at most 100,000 clients (least recently
     seen forgotten)."""
@@ -179,6 +210,10 @@ MODELS: dict[str, tuple[_Field, ...]] = {
               _Field("aipref_revision", "string", False,
                      "the draft-ietf-aipref-vocab revision to read the categories in")),
     "stance": (_ROBOTS, _AGENTS),
+    "cache/purge": (_Field("url", "string", True, "a URL of the site whose cached "
+                                                  "robots.txt is forgotten"),),
+    "cache/refresh": (_Field("url", "string", True, "a URL of the site whose robots.txt is "
+                                                    "fetched again now"),),
     "verify": (_Field("address", "string", True, "the visitor's IP address"),
                _Field("user_agent", "string", False, "the visitor's User-Agent header"),
                _Field("agent", "string", False, "the product token claimed (instead of "
@@ -229,6 +264,8 @@ _ANSWERS: dict[str, dict[str, Any]] = {
               "description": "usage --json's object (a list for several agents)"},
     "stance": {"type": "object", "description": "stance --json's object"},
     "verify": {"type": "object", "description": "verify --json's object"},
+    "cache/purge": {"type": "object", "description": "the origin forgotten"},
+    "cache/refresh": {"type": "object", "description": "the origin and its fetch record"},
     "verify-request": {"type": "object", "description": "verify --request --json's object"},
 }
 
@@ -261,8 +298,9 @@ def openapi(limits: Limits) -> dict[str, Any]:
     paths: dict[str, Any] = {}
     for name, fields in MODELS.items():
         paths[f"/v1/{name}"] = {"post": {
-            "operationId": name.replace("-", "_"),
-            "summary": f"the records of robotsrules {name} --json",
+            "operationId": name.replace("-", "_").replace("/", "_"),
+            "summary": (f"the records of robotsrules {name} --json" if "/" not in name
+                        else f"{name.split('/')[1]} one site's cached robots.txt"),
             "requestBody": {"required": True, "content": {"application/json": {"schema": {
                 "type": "object", "required": [f.name for f in fields if f.required],
                 "properties": {f.name: schema(f) for f in fields}}}}},
@@ -321,7 +359,8 @@ class _Service:
 
     def __init__(self, limits: Limits, store: Store, user_agent: str,
                  allow_private_addresses: bool, sign: Optional[Sign], guard: Optional[Guard],
-                 clock: Callable[[], float]) -> None:
+                 metrics: _Metrics) -> None:
+        self.metrics = metrics
         self.limits = limits
         self.store = store
         self.allow_private_addresses = allow_private_addresses
@@ -364,6 +403,12 @@ class _Service:
                     records.append(self._url_error(url, "robots-error", str(error)))
                     continue
                 result = served.result
+                fetched = result.fetched_at >= started
+                self.metrics.lookups.labels("fetched" if fetched else "hit").inc()
+                if fetched:
+                    self.metrics.outcomes.labels(
+                        "address-refused" if (result.error or "").startswith(REFUSED)
+                        else result.outcome).inc()
                 if result.error is not None and result.error.startswith(REFUSED):
                     records.append(self._url_error(url, "address-refused", result.error))
                     continue
@@ -412,6 +457,27 @@ class _Service:
         known = {agent: crawler_for(agent) for agent in agents}
         return stance_report("request", robots, [(a, robots.stance(a)) for a in agents], known)
 
+    def _origin(self, body: dict[str, Any]) -> str:
+        url = _read(body, MODELS["cache/purge"])["url"]
+        if not _is_url(url):
+            raise _Problem("bad-request", "'url' must be an http(s) URL with a host")
+        return origin_of(url)
+
+    def purge(self, body: dict[str, Any]) -> Any:
+        origin = self._origin(body)
+        self.store.delete(origin)
+        self.cache._memo.pop(("robots", origin))
+        return {"purged": origin}
+
+    def refresh(self, body: dict[str, Any]) -> Any:
+        origin = self.purge(body)["purged"]
+        served = self.cache.lookup(origin + "/")
+        result = served.result
+        if result.error is not None and result.error.startswith(REFUSED):
+            raise _Problem("address-refused", result.error)
+        return {"refreshed": origin,
+                "fetch": fetch_json(result.url, result, served.reason, False)}
+
     def verify(self, body: dict[str, Any]) -> Any:
         from .._identity import parse_address, verify
 
@@ -454,21 +520,34 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
     ``user_agent`` and ``sign``: the fetch identity. ``allow_private_addresses`` lifts the
     address guard (``guard`` replaces it, for tests). ``token``: every ``/v1/`` request
     must carry ``Authorization: Bearer TOKEN``. ``clock``: the rate limit's clock."""
+    metrics = _Metrics()
     service = _Service(limits, store if store is not None else MemoryStore(), user_agent,
-                       allow_private_addresses, sign, guard, clock)
+                       allow_private_addresses, sign, guard, metrics)
     buckets = _Buckets(limits.rate, limits.burst, clock)
     expected = None if token is None else f"Bearer {token}".encode()
 
     def endpoint(work: Callable[[dict[str, Any]], Any]) -> Callable[[Request], Any]:
         async def answer(request: Request) -> Response:
+            started = time.perf_counter()
+            response = await answer_once(request)
+            seconds = time.perf_counter() - started
+            path = request.url.path
+            metrics.requests.labels(path, str(response.status_code)).inc()
+            metrics.latency.labels(path).observe(seconds)
+            access.info("%s", json.dumps({  # no body, no header: no credential logged
+                "time": round(time.time(), 3), "client": _client(request),
+                "method": request.method, "path": path, "status": response.status_code,
+                "seconds": round(seconds, 6), "bytes": len(response.body)}))
+            return response
+
+        async def answer_once(request: Request) -> Response:
             try:
                 if expected is not None:
                     given = request.headers.get("authorization", "").encode("latin-1")
                     if not hmac.compare_digest(given, expected):
                         raise _Problem("unauthorized", "a bearer token is required "
                                                        "(Authorization: Bearer TOKEN)")
-                client = request.client.host if request.client is not None else "-"
-                wait = buckets.take(client)
+                wait = buckets.take(_client(request))
                 if wait is not None:
                     raise _Problem("rate-limited", f"too many requests: retry in {wait} s",
                                    wait)
@@ -490,6 +569,9 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
                               request.url.path)
                 return _error("internal-error", "internal error (logged on the server)")
         return answer
+
+    async def metrics_text(request: Request) -> Response:
+        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
 
     async def healthz(request: Request) -> Response:
         return _json({"status": "ok", "version": __version__})
@@ -523,6 +605,9 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
         Route("/v1/verify-request", endpoint(service.verify_request), methods=["POST"]),
         Route("/v1/limits", limits_of, methods=["GET"]),
         Route("/openapi.json", openapi_json, methods=["GET"]),
+        Route("/metrics", metrics_text, methods=["GET"]),
+        Route("/v1/cache/purge", endpoint(service.purge), methods=["POST"]),
+        Route("/v1/cache/refresh", endpoint(service.refresh), methods=["POST"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
     ], exception_handlers={HTTPException: not_found})
