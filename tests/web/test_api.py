@@ -277,3 +277,40 @@ def test_openapi_validates_and_describes_the_answers(guarded: str) -> None:
         response = operation["responses"][str(answer.status_code)]
         jsonschema.validate(answer.json(), response["content"]["application/json"]["schema"])
     assert answers[0][1].json()["results"][0]["error"]["code"] == "address-refused"
+
+
+def test_metrics_purge_and_refresh(api: str, site: Site) -> None:
+    url = f"{site.base}/from-the-site/metrics"
+    body = {"urls": [url], "agents": ["Bot"]}
+    assert _post(api, "/v1/cache/purge", {"url": url}).json() == {"purged": site.base}
+    before = site.hits.count("/robots.txt")
+    _post(api, "/v1/check", body)
+    _post(api, "/v1/check", body)
+    assert site.hits.count("/robots.txt") == before + 1
+    refreshed = _post(api, "/v1/cache/refresh", {"url": url}).json()
+    assert refreshed["fetch"]["outcome"] == "ok" and refreshed["refreshed"] == site.base
+    assert site.hits.count("/robots.txt") == before + 2
+    _post(api, "/v1/cache/purge", {"url": url})
+    _post(api, "/v1/check", body)
+    assert site.hits.count("/robots.txt") == before + 3
+    text = httpx.get(api + "/metrics", timeout=HANG).text
+    samples = {line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
+               for line in text.splitlines() if line and not line.startswith("#")}
+    assert samples['robotsrules_api_cache_lookups_total{result="hit"}'] >= 1
+    assert samples['robotsrules_api_cache_lookups_total{result="fetched"}'] >= 2
+    assert samples['robotsrules_api_fetches_total{outcome="ok"}'] >= 2
+    assert samples['robotsrules_api_requests_total{path="/v1/check",status="200"}'] >= 3
+    assert samples['robotsrules_api_request_seconds_count{path="/v1/check"}'] >= 3
+
+
+def test_access_log_holds_no_credential_and_no_body(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level("INFO", logger="robotsrules.access"), _api(token="s3cret") as base:
+        _post(base, "/v1/check", {"robots": "SECRET-BODY", "urls": ["/"], "agents": ["a"]},
+              authorization="Bearer s3cret")
+        _post(base, "/v1/lint", {"robots": "x"}, authorization="Bearer wrong")
+    lines = [json.loads(r.getMessage()) for r in caplog.records
+             if r.name == "robotsrules.access"]
+    assert [(line["path"], line["status"]) for line in lines] == [("/v1/check", 200),
+                                                                   ("/v1/lint", 401)]
+    assert "s3cret" not in caplog.text and "SECRET-BODY" not in caplog.text
+    assert "wrong" not in caplog.text and lines[0]["client"] == "127.0.0.1"

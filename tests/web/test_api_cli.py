@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import json
+import queue
 import re
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,6 +23,8 @@ pytest.importorskip("starlette", reason="pip install 'robotsrules[web]'")
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guides" / "service.md"
 SHOWN = "http://127.0.0.1:8339"
+ACCESS: queue.Queue[str] = queue.Queue()
+"""The lines of the service's standard output (its access log), read by a thread."""
 
 
 def _block(language: str, containing: str) -> str:
@@ -38,6 +42,9 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     try:
         line = child.stdout.readline() if child.stdout else ""  # printed once it listens
         assert line.startswith("robotsrules JSON service on http://"), line
+        reader = threading.Thread(target=lambda: [ACCESS.put(out) for out in child.stdout
+                                                  or ()], daemon=True)
+        reader.start()
         yield line.split()[4].rstrip("/")
         child.send_signal(signal.SIGTERM)
         child.communicate(timeout=HANG)
@@ -82,3 +89,12 @@ def test_serve_api_checks_the_host_and_answers_health(service: str) -> None:
     assert refused.status_code == 421 and refused.json()["error"]["code"] == "host-refused"
     allowed = httpx.get(service + "/healthz", headers={"Host": "api.example"}, timeout=HANG)
     assert allowed.status_code == 200
+
+
+def test_serve_api_writes_an_access_log_line_per_request(service: str) -> None:
+    httpx.post(service + "/v1/lint", json={"robots": "x"}, timeout=HANG)
+    # the fixture's child prints one JSON line per /v1/ request on its standard output
+    line = json.loads(ACCESS.get(timeout=HANG))
+    while line["path"] != "/v1/lint":
+        line = json.loads(ACCESS.get(timeout=HANG))
+    assert line["status"] == 200 and line["method"] == "POST"

@@ -70,6 +70,15 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         warn(f"serving on {args.host}, not on this computer alone: anyone who can reach "
              "that address can use the " + ("service" if args.api else "page")
              + " and make it fetch robots.txt files")
+    if args.api and not args.no_access_log:  # JSON lines on standard output
+        import logging
+
+        handler = logging.StreamHandler(out)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        access = logging.getLogger("robotsrules.access")
+        access.addHandler(handler)
+        access.setLevel(logging.INFO)
+        access.propagate = False
     app = (_api(args) if args.api else
            create_app(host=args.host, allow_private_addresses=args.allow_private_addresses))
     sock = listen(args.host, args.port)
@@ -116,6 +125,9 @@ _OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("--store", {"default": "memory", "metavar": "WHERE",
                  "help": "--api: where fetched robots.txt files are cached: memory (default), "
                          "a SQLite file's path, or a redis:// URL"}),
+    ("--no-access-log", {"action": "store_true",
+                         "help": "--api: write no access log (default: one JSON line per "
+                                 "/v1/ request on standard output, no bodies or headers)"}),
     ("--token-file", {"metavar": "FILE",
                       "help": "--api: require 'Authorization: Bearer TOKEN', the token read "
                               "from FILE"}),
