@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
+import subprocess
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -314,3 +316,54 @@ def test_access_log_holds_no_credential_and_no_body(caplog: pytest.LogCaptureFix
                                                                    ("/v1/lint", 401)]
     assert "s3cret" not in caplog.text and "SECRET-BODY" not in caplog.text
     assert "wrong" not in caplog.text and lines[0]["client"] == "127.0.0.1"
+
+
+@pytest.fixture()
+def redis_socket(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A redis-server of this test alone on a Unix socket, ready when it says so."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server not found on PATH (scripts/test.sh installs it)")
+    path = str(tmp_path / "redis.sock")
+    child = subprocess.Popen([binary, "--port", "0", "--unixsocket", path, "--save", "",
+                              "--appendonly", "no", "--dir", str(tmp_path)],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        for line in child.stdout or ():
+            if b"ready to accept connections" in line.lower():
+                break
+        else:
+            pytest.fail("redis-server ended before it was ready")
+        threading.Thread(target=lambda: [None for _ in child.stdout or ()],
+                         daemon=True).start()  # keep its output drained
+        yield path, child
+    finally:
+        child.kill()
+        child.wait(HANG)
+
+
+def test_two_services_share_one_redis_store(site: Site,
+                                           redis_socket: tuple[str, Any]) -> None:
+    redis = pytest.importorskip("redis")
+    from robotsrules.cache.redis import RedisStore
+
+    path, child = redis_socket
+    port = int(site.base.rsplit(":", 1)[1])
+    guard = Guard(exempt=frozenset({("127.0.0.1", port)}))
+    stores = [RedisStore(redis.Redis(unix_socket_path=path, socket_timeout=HANG),
+                         prefix="rr-api:") for _ in range(2)]
+    url = f"{site.base}/from-the-site/shared"
+    body = {"urls": [url], "agents": ["Bot"]}
+    with _api(store=stores[0], guard=guard) as one, _api(store=stores[1], guard=guard) as two:
+        _post(one, "/v1/cache/purge", {"url": url})
+        before = site.hits.count("/robots.txt")
+        first = _post(one, "/v1/check", body).json()["results"][0]
+        second = _post(two, "/v1/check", body).json()["results"][0]
+        assert first["allowed"] is False and second["allowed"] is False
+        assert site.hits.count("/robots.txt") == before + 1  # fetched once for both
+        assert second["fetch"]["cached"] is True
+        assert httpx.get(two + "/readyz", timeout=HANG).status_code == 200
+        child.kill()
+        child.wait(HANG)
+        ready = httpx.get(two + "/readyz", timeout=HANG)
+        assert ready.status_code == 503 and ready.json()["status"] == "unavailable"
