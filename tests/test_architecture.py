@@ -41,7 +41,8 @@ NEVER = {"_fetch": ("_identity", "_web"), "_rules": ("_fetch", "_identity", "_we
 OPTIONAL = {
     "httpx": {"robotsrules._fetch._fetcher", "robotsrules.httpx", "robotsrules._fetch._robotscache",
               "robotsrules.robotparser", "robotsrules.aiohttp", "robotsrules.cli._page",
-              "robotsrules._fetch._pinned", "robotsrules._web._app"},  # the address guard's pinned connections
+              "robotsrules._fetch._pinned", "robotsrules._web._app",
+              "robotsrules._web._api"},  # the address guard's pinned connections
     # UTS-46 host names: a runtime dependency, imported on the first non-ASCII host only, so
     # the scope functions are part of the core and `import robotsrules` stays light.
     "idna": {"robotsrules._scope"},
@@ -56,9 +57,10 @@ OPTIONAL = {
     "warcio": {"robotsrules.warc", "robotsrules.datatrove"},
     "matplotlib": {"robotsrules._report"},
     # The workbench page (issue 39): the web extra, behind MissingExtra.guard.
-    "starlette": {"robotsrules._web._app"},
+    "starlette": {"robotsrules._web._app", "robotsrules._web._api"},
     "jinja2": {"robotsrules._web._app"},
     "uvicorn": {"robotsrules._web._server"},
+    "prometheus_client": {"robotsrules._web._api"},  # serve --api's /metrics (issue 41)
     "datatrove": {"robotsrules.datatrove"},
     # br bodies, decoded within a bound by the one body decoder (issue 24).
     "brotli": {"robotsrules._decoder"},

@@ -33,14 +33,16 @@ import httpx
 from ._guard import IPAddress, host_address, refusal
 from ._sign import Sign, sign_headers
 
-__all__ = ["AddressRefused", "AsyncGuardedBackend", "AsyncGuardedClient", "Guard",
+__all__ = ["REFUSED", "AddressRefused", "AsyncGuardedBackend", "AsyncGuardedClient", "Guard",
            "GuardedBackend", "GuardedClient", "system_resolve"]
 
 Resolve = Callable[[str], Sequence[str]]
 """A resolver: a host name to its addresses, as text (raises :class:`OSError` on failure)."""
 
 _MAX_ADDRESSES = 64  # a stranger's DNS answer is bounded too
-_REFUSED = "refused by the address guard (server-side request forgery)"
+REFUSED = "refused by the address guard (server-side request forgery)"
+"""How every refusal of the guard begins (a fetch's ``error`` names it so)."""
+_REFUSED = REFUSED
 _SocketOption = Union[tuple[int, int, int], tuple[int, int, Union[bytes, bytearray]],
                       tuple[int, int, None, int]]  # httpcore's SOCKET_OPTION
 

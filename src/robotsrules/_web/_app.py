@@ -33,7 +33,7 @@ import hmac
 import ipaddress
 import secrets
 import urllib.parse
-from collections.abc import Awaitable, MutableMapping
+from collections.abc import Awaitable, Iterable, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any, Callable
 
@@ -60,7 +60,7 @@ with MissingExtra.guard("robotsrules serve", "web"):
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
 
-__all__ = ["MAX_BODY", "MAX_PERMALINK", "create_app"]
+__all__ = ["ASGI", "MAX_BODY", "MAX_PERMALINK", "Guarded", "create_app"]
 
 MAX_BODY = 1024 * 1024
 """The largest request body read (a 500 KiB robots.txt, percent-encoded, fits)."""
@@ -88,7 +88,7 @@ query parameters)."""
 _Scope = MutableMapping[str, Any]
 _Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 _Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
-_ASGI = Callable[[_Scope, _Receive, _Send], Awaitable[None]]
+ASGI = Callable[[_Scope, _Receive, _Send], Awaitable[None]]
 
 
 def _hostname(header: str) -> str:
@@ -127,12 +127,23 @@ def _refuse(status: int, message: str) -> Response:
     return PlainTextResponse(f"{status} refused: {message}\n", status_code=status)
 
 
-class _Guarded:
-    """The ASGI middleware of checks 1, 2 and 4 (see the module docstring)."""
+_Refuse = Callable[[int, str], Response]
+"""A refusal's response from its status and message (the page's text, the service's JSON)."""
 
-    def __init__(self, app: _ASGI, bound: str) -> None:
+
+class Guarded:
+    """The ASGI middleware of checks 1, 2 and 4 (see the module docstring). The JSON
+    service (:mod:`._api`) passes its own refusals, headers and body bound, and the host
+    names a load balancer forwards (``allowed_hosts``)."""
+
+    def __init__(self, app: ASGI, bound: str, *, allowed_hosts: Iterable[str] = (),
+                 refuse: _Refuse = _refuse, headers: Sequence[tuple[bytes, bytes]] = _HEADERS,
+                 max_body: int = MAX_BODY) -> None:
         self.app = app
-        self.allowed = _host_allowed(bound)
+        by_address = _host_allowed(bound)
+        named = frozenset(name.lower() for name in allowed_hosts)
+        self.allowed: Callable[[str], bool] = lambda host: host in named or by_address(host)
+        self.refuse, self.headers, self.max_body = refuse, list(headers), max_body
 
     async def __call__(self, scope: _Scope, receive: _Receive, send: _Send) -> None:
         if scope["type"] != "http":
@@ -141,20 +152,20 @@ class _Guarded:
 
         async def send_with_headers(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *_HEADERS]
+                message["headers"] = [*message.get("headers", []), *self.headers]
             await send(message)
 
         headers = dict(scope.get("headers", []))
         host = headers.get(b"host", b"").decode("latin-1")
         if not self.allowed(_hostname(host)):
-            await _refuse(421, f"the Host header {visible(host)!r} does not name this "
+            await self.refuse(421, f"the Host header {visible(host)!r} does not name this "
                                "server's address (a page of another site may not drive "
                                "it)")(scope, receive, send_with_headers)
             return
         length = headers.get(b"content-length", b"0")
-        if not length.isdigit() or int(length) > MAX_BODY:
-            await _refuse(413, f"a request body of at most {MAX_BODY:,} bytes is read"
-                          )(scope, receive, send_with_headers)
+        if not length.isdigit() or int(length) > self.max_body:
+            await self.refuse(413, f"a request body of at most {self.max_body:,} bytes is "
+                              "read")(scope, receive, send_with_headers)
             return
         body, more = bytearray(), True
         while more:
@@ -163,9 +174,9 @@ class _Guarded:
                 return  # the client went away
             body += message.get("body", b"")
             more = bool(message.get("more_body"))
-            if len(body) > MAX_BODY:
-                await _refuse(413, f"a request body of at most {MAX_BODY:,} bytes is read"
-                              )(scope, receive, send_with_headers)
+            if len(body) > self.max_body:
+                await self.refuse(413, f"a request body of at most {self.max_body:,} bytes "
+                                  "is read")(scope, receive, send_with_headers)
                 return
         replayed = False
 
@@ -271,7 +282,7 @@ def _field(form: Any, name: str) -> str:
 
 
 def create_app(*, host: str = "127.0.0.1", allow_private_addresses: bool = False,
-               fetch_timeout: float = FETCH_TIMEOUT) -> _ASGI:
+               fetch_timeout: float = FETCH_TIMEOUT) -> ASGI:
     """The workbench as an ASGI application, for a server bound to ``host``.
 
     ``host`` is the address the server listens on: requests whose ``Host`` header names
@@ -324,4 +335,4 @@ def create_app(*, host: str = "127.0.0.1", allow_private_addresses: bool = False
         Route("/codes", codes, methods=["GET"]),
         Mount("/static", StaticFiles(directory=_HERE / "static"), name="static"),
     ])
-    return _Guarded(app, host)
+    return Guarded(app, host)

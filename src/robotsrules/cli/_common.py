@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any, Optional
+from typing import Optional
 
-from .._tables._words import brief, describe, outcome_meaning, served_note, why
-from ..model import UsageLine, Verdict
+from .._tables._words import (
+    brief,
+    describe,
+    outcome_meaning,
+    served_note,
+    usage_lines_json,
+    verdict_json,
+    when,
+    why,
+)
 
 __all__ = [
     "EXIT_ALLOWED",
@@ -63,42 +71,6 @@ class Progress:
             sys.stderr.flush()
 
 
-def usage_lines_json(lines: tuple[UsageLine, ...]) -> list[dict[str, Any]]:
-    """Usage lines as JSON objects (``usage --json``, and in every verdict's JSON)."""
-    return [{"line": u.line, "directive": u.directive, "value": u.value,
-             "pattern": u.pattern or None,
-             "states": {name: value for name, value in u.statements}} for u in lines]
-
-
-def verdict_json(verdict: Verdict) -> dict[str, Any]:
-    """A verdict as the JSON outputs show it (``check``, ``explain``, ``agents``, ``diff``);
-    an absent file (the status rules decided) has no group lines."""
-    rule = verdict.rule
-    return {
-        "allowed": verdict.allowed,
-        "reason": verdict.reason,
-        "scope": verdict.scope,
-        "target": verdict.target,
-        "rule": None if rule is None else {
-            "line": rule.line, "directive": rule.directive, "value": rule.value,
-            "pattern": rule.pattern, "priority": rule.priority},
-        "groups": ([] if verdict.reason in ("allow-all", "disallow-all")
-                   else [group.line for group in verdict.groups]),
-        "usage": usage_lines_json(verdict.usage),
-    }
-
-
 def plural(count: int, word: str, many: str = "") -> str:
     """``"1 rule"``, ``"2 rules"``."""
     return f"{count} {word if count == 1 else many or word + 's'}"
-
-
-def when(seconds: float) -> str:
-    """A time as ISO 8601 UTC to the second; ``-`` for one out of range."""
-    import datetime
-
-    try:
-        return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).isoformat(
-            timespec="seconds")
-    except (OverflowError, OSError, ValueError):  # a clock or cache row out of range
-        return "-"

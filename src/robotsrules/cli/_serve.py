@@ -13,6 +13,7 @@ import ipaddress
 import webbrowser
 from typing import Any, TextIO
 
+from ..errors import RobotsError
 from ._common import EXIT_OK
 from ._output import warn
 
@@ -28,18 +29,63 @@ def _loopback(host: str) -> bool:
         return False
 
 
+def _store(spec: str) -> Any:
+    """``--store``: ``memory``, ``redis://...`` or a SQLite file's path."""
+    from ..cache import MemoryStore, SQLiteStore
+
+    if spec == "memory":
+        return MemoryStore()
+    if spec.startswith(("redis://", "rediss://", "unix://")):
+        from ..cache.redis import RedisStore
+
+        return RedisStore(url=spec)
+    return SQLiteStore(spec)
+
+
+def _api(args: argparse.Namespace) -> Any:
+    from .._web._api import Limits, create_api
+    from ._options import signer, user_agent
+
+    token = None
+    if args.token_file:
+        from ._input import read_input
+
+        token = read_input(args.token_file, 4096).data.decode("utf-8", "replace").strip()
+        if not token:
+            raise RobotsError(f"--token-file {args.token_file}: the file is empty")
+    limits = Limits(max_body=args.max_body, max_urls=args.max_urls,
+                    max_agents=args.max_agents, max_cells=args.max_cells,
+                    fetch_timeout=args.timeout, rate=args.rate, burst=args.burst)
+    return create_api(host=args.host, allowed_hosts=tuple(args.allowed_host), limits=limits,
+                      store=_store(args.store), user_agent=user_agent(args, agents=[]),
+                      allow_private_addresses=args.allow_private_addresses,
+                      sign=signer(args), token=token)
+
+
 def _run(args: argparse.Namespace, out: TextIO) -> int:
     from .._web._app import create_app
     from .._web._server import listen, server
 
     if not _loopback(args.host):
         warn(f"serving on {args.host}, not on this computer alone: anyone who can reach "
-             "that address can use the page and make it fetch robots.txt files")
-    app = create_app(host=args.host, allow_private_addresses=args.allow_private_addresses)
+             "that address can use the " + ("service" if args.api else "page")
+             + " and make it fetch robots.txt files")
+    if args.api and not args.no_access_log:  # JSON lines on standard output
+        import logging
+
+        handler = logging.StreamHandler(out)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        access = logging.getLogger("robotsrules.access")
+        access.addHandler(handler)
+        access.setLevel(logging.INFO)
+        access.propagate = False
+    app = (_api(args) if args.api else
+           create_app(host=args.host, allow_private_addresses=args.allow_private_addresses))
     sock = listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
-    out.write(f"robotsrules workbench on {url} (Ctrl-C stops it)\n")
+    what = "JSON service" if args.api else "workbench"
+    out.write(f"robotsrules {what} on {url} (Ctrl-C stops it)\n")
     out.flush()
     if args.open:
         webbrowser.open(url)  # the socket listens already: the browser's request waits
@@ -61,14 +107,43 @@ _OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
         "action": "store_true",
         "help": "let fetch-by-URL reach loopback, private and link-local addresses (refused "
                 "by default: server-side request forgery)"}),
+    ("--api", {"action": "store_true",
+               "help": "serve the JSON service (/v1/check, explain, lint, usage, stance, verify, "
+                       "verify-request; /healthz, /readyz, /openapi.json) instead of the page"}),
+    ("--allowed-host", {"action": "append", "default": [], "metavar": "NAME",
+                        "help": "--api: a Host name accepted beside the bound address (behind "
+                                "a load balancer; repeatable)"}),
+    ("--store", {"default": "memory", "metavar": "WHERE",
+                 "help": "--api: where fetched robots.txt files are cached: memory (default), "
+                         "a SQLite file's path, or a redis:// URL"}),
+    ("--no-access-log", {"action": "store_true",
+                         "help": "--api: write no access log (default: one JSON line per "
+                                 "/v1/ request on standard output, no bodies or headers)"}),
+    ("--token-file", {"metavar": "FILE",
+                      "help": "--api: require 'Authorization: Bearer TOKEN', the token read "
+                              "from FILE"}),
+    ("--max-body", {"type": int, "default": 1024 * 1024, "metavar": "BYTES",
+                    "help": "--api: the largest request body (default 1 MiB)"}),
+    ("--max-urls", {"type": int, "default": 1_000, "metavar": "N",
+                    "help": "--api: URLs per request (default 1000)"}),
+    ("--max-agents", {"type": int, "default": 50, "metavar": "N",
+                      "help": "--api: agents per request (default 50)"}),
+    ("--max-cells", {"type": int, "default": 10_000, "metavar": "N",
+                     "help": "--api: URLs x agents per request (default 10000)"}),
+    ("--rate", {"type": float, "default": 50.0, "metavar": "PER_SECOND",
+                "help": "--api: requests per second per client address (default 50)"}),
+    ("--burst", {"type": int, "default": 100, "metavar": "N",
+                 "help": "--api: requests a client may make at once (default 100)"}),
 )
 
 
 def add_command(commands: Any) -> None:
     """Add ``serve`` to the ``robotsrules`` subcommands."""
     from ._options import add_command as new_command
+    from ._options import fetch_options
 
     serve = new_command(commands, "serve")
     for flag, settings in _OPTIONS:
         serve.add_argument(flag, **settings)
+    fetch_options(serve)  # --api: the fetch identity (User-Agent, signing key), time-out
     serve.set_defaults(run=_run)

@@ -10,10 +10,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from typing import Any, TextIO, cast
+from typing import Any, TextIO
 
-from .._rules._stance import Stance
-from .._tables._crawlers import Crawler
+from .._tables._words import crawler_json, stance_json, stance_report
 from .._terminal import visible
 from ._agent_options import add_agent_options, command_agents, crawler_table
 from ._common import EXIT_ALLOWED, EXIT_DISALLOWED
@@ -32,40 +31,6 @@ _SAYS = {
     "none": "nothing disallowed",
     "some": "some paths disallowed",
 }
-
-
-def stance_json(agent: str, stance: Stance) -> dict[str, Any]:
-    """One agent's stance as a JSON-ready dict (the ``--json`` form)."""
-    return {
-        "agent": agent,
-        "kind": stance.kind,
-        "scope": stance.scope,
-        "complete": stance.complete,
-        "lines": [
-            {"line": rule.line, "directive": rule.directive, "value": rule.value,
-             "pattern": rule.pattern}
-            for rule in stance.lines
-        ],
-        "disallowed": list(stance.disallowed),
-        "allowed": list(stance.allowed),
-    }
-
-
-def crawler_json(crawler: Crawler) -> dict[str, Any]:
-    """One registry entry as a JSON object (``agents --json``, ``stance --json``)."""
-    said = crawler.robots_txt
-    return {
-        "name": crawler.label, "token": crawler.token, "operator": crawler.operator,
-        "purpose": crawler.purpose, "categories": list(crawler.categories),
-        "trigger": crawler.trigger, "stoppable": crawler.stoppable,
-        "robots_txt": {"obeys": said.obeys, "statement": said.statement,
-                       "source": said.source, "checked": said.checked, "stated": said.stated,
-                       "via": said.via},
-        "verify": {"ip_ranges": list(crawler.verify.ip_ranges),
-                   "reverse_dns": list(crawler.verify.reverse_dns),
-                   "web_bot_auth": crawler.verify.web_bot_auth},
-        "source": crawler.source,
-    }
 
 
 def _table_form(args: argparse.Namespace) -> bool:
@@ -125,13 +90,7 @@ def _stance_cmd(args: argparse.Namespace, out: TextIO) -> int:
     known = {agent: crawler_for(agent, table) for agent in agents}
     absent = robots.synthetic is not None  # no file: no line to show
     if args.json:
-        entries = [{**stance_json(a, s), "crawler": None if known[a] is None
-                    else crawler_json(cast(Crawler, known[a]))} for a, s in stances]
-        if absent:
-            for entry in entries:
-                entry["lines"] = []
-        report = {"source": origin, "file": "absent" if absent else "present",
-                  "stances": entries}
+        report = stance_report(origin, robots, stances, known)
         out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         return code
     out.write(f"{visible(origin)}\n")

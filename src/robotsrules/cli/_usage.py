@@ -13,30 +13,15 @@ import argparse
 import json
 from typing import Any, Optional, TextIO
 
-from .._rules._usage import Usage
 from .._tables._purposes import PURPOSES, revision
+from .._tables._words import usage_report
 from .._terminal import visible
 
-__all__ = ["add_command", "usage_json"]
+__all__ = ["add_command"]
 
-from ._common import EXIT_ALLOWED, EXIT_DISALLOWED, usage_lines_json
+from ._common import EXIT_ALLOWED, EXIT_DISALLOWED
 
 _WORD = {True: "yes", False: "no", None: "-"}
-
-
-def usage_json(usage: Usage, reading: Optional[str] = None) -> dict[str, Any]:
-    """One URL's :class:`~robotsrules._rules._usage.Usage` as a JSON object, answered in the
-    reading of draft-ietf-aipref-vocab revision ``reading`` (``None``: the current one)."""
-    return {
-        "crawl_allowed": usage.crawl_allowed,
-        "purposes": {p: {"answer": usage.allows(p, reading),
-                         "lines": [u.line for u in usage.deciding(p, reading)]}
-                     for p in PURPOSES},
-        "aipref_revision": revision(reading).name,
-        "superseded": usage.superseded,
-        "lines": usage_lines_json(usage.lines),
-        "ignored": usage_lines_json(usage.ignored),
-    }
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
@@ -82,9 +67,7 @@ def _one_agent(robots: Any, agent: str, urls: list[str], reports: list[dict[str,
         if not usage.crawl_allowed:
             refused = True
         if as_json:
-            reports.append({"url": url, "target": verdict.target,
-                            "crawl_rule": None if verdict.rule is None else verdict.rule.line,
-                            **usage_json(usage, reading)})
+            reports.append(usage_report(robots, url, agent, reading))
             continue
         word = "may crawl" if usage.crawl_allowed else "may NOT crawl"
         out.write(f"\n{paint(visible(url), '1', bold=True)}  {word} ({describe(verdict)})\n")

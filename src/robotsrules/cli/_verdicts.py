@@ -22,6 +22,7 @@ from typing import Any, Callable, Optional, TextIO
 from .._rules._parser import MAX_LINE_BYTES
 from .._rules._pattern import matches
 from .._rules._urls import rfc_pattern, unencoded
+from .._tables._words import fetch_json
 from .._terminal import visible
 from ..errors import RobotsError
 from ..linter._checks import path_fix
@@ -133,10 +134,7 @@ def _judge_from_cache(args: argparse.Namespace, agents: list[str]) -> Iterator[_
                 explain_fetch(result.url, result.outcome, result.error, result.status,
                               when(result.expires_at) if not args.no_cache else None,
                               "name a file with --robots FILE")
-            fetch = {"source": result.url, "outcome": result.outcome, "status": result.status,
-                     "error": result.error, "served": served.reason, "cached": cached,
-                     "fetched_at": when(result.fetched_at),
-                     "expires_at": when(result.expires_at)}
+            fetch = fetch_json(result.url, result, served.reason, cached)
             return functools.partial(_explain_for, robots, url), said, fetch
 
         yield judge
@@ -152,15 +150,10 @@ def _judge_from_source(args: argparse.Namespace, agents: list[str]) -> Iterator[
     loaded = load_source(args.robots, args, agents)
     robots = loaded.robots
     result = loaded.fetched
+    fetch = fetch_json(args.robots, result, "file" if result is None else "fresh", False)
     if result is None:
-        fetch: dict[str, Any] = {
-            "source": args.robots, "outcome": "ok", "status": None, "error": None,
-            "served": "file", "cached": False, "fetched_at": None, "expires_at": None}
         said = ""
     else:
-        fetch = {"source": result.url, "outcome": result.outcome, "status": result.status,
-                 "error": result.error, "served": "fresh", "cached": False,
-                 "fetched_at": when(result.fetched_at), "expires_at": when(result.expires_at)}
         said = ("" if result.outcome == "ok" else
                 f"{result.outcome}: {result.error} -> {outcome_meaning(result.outcome)}")
 

@@ -1,0 +1,619 @@
+"""The JSON service (``robotsrules serve --api``, issue 41): the library's answers over HTTP.
+
+Theory of operation. Each endpoint under ``/v1/`` takes one JSON object and answers one JSON
+object whose records are, field for field, what the command's ``--json`` prints (the
+records are built by the same functions, :mod:`robotsrules._tables._words` and
+:mod:`robotsrules.linter`): ``check`` (one record per URL and agent, as ``check --json``'s
+lines), ``explain`` (``explain --json``), ``lint`` (``lint --format json``), ``usage``
+(``usage --json``), ``stance`` (``stance --json``), ``verify`` (``verify --json``, reverse
+DNS only when asked) and ``verify-request`` (``verify --request FILE --json``).
+
+``check`` without a ``robots`` body reads each URL's own site's robots.txt through one
+:class:`~robotsrules._fetch._robotscache.RobotsCache` (the store the server was given:
+memory, SQLite or Redis) whose client is the fetch layer's address guard, so a URL naming a
+loopback, private, link-local or metadata address is answered with an error record naming
+the refusal (code ``address-refused``), never with the status rules' "unreachable" reading.
+
+Every refusal is a JSON object ``{"error": {"code": ..., "message": ...}}`` with a stable
+code (:data:`ERROR_CODES`) and an HTTP status; no answer carries a stack trace (an
+unexpected error is ``internal-error``, logged on the ``robotsrules`` logger). The limits
+in force (:class:`Limits`) bound the body, the URLs, the agents, URLs x agents, the time of
+each fetch and each client's requests (a token bucket: ``429`` with ``Retry-After``). The
+service sets no cookie and reads no form, so it needs no CSRF token; the ``Host`` check of
+the page applies, widened by the names a load balancer forwards (``allowed_hosts``); with a
+token, every ``/v1/`` request carries ``Authorization: Bearer TOKEN``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import hmac
+import json
+import logging
+import math
+import threading
+import time
+import urllib.parse
+from typing import Any, Callable, Optional
+
+import httpx
+
+from .._fetch._pinned import REFUSED, Guard, GuardedClient
+from .._fetch._robotscache import RobotsCache
+from .._fetch._sign import Sign
+from .._lru import LRU
+from .._scope import origin_of
+from .._tables._crawlers import crawler_for
+from .._tables._purposes import revision
+from .._tables._words import fetch_json, stance_report, usage_report, verdict_json
+from .._terminal import visible
+from .._version import __version__
+from ..cache import MemoryStore, Store
+from ..errors import MissingExtra, RobotsError
+from ..robotstxt import RobotsTxt, parse
+from ._app import ASGI, Guarded
+
+with MissingExtra.guard("robotsrules serve --api", "web"):
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.exceptions import HTTPException
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route
+with MissingExtra.guard("robotsrules serve --api", "web"):
+    from prometheus_client import (
+        CONTENT_TYPE_LATEST,
+        CollectorRegistry,
+        Counter,
+        Histogram,
+        generate_latest,
+    )
+
+__all__ = ["ERROR_CODES", "MODELS", "Limits", "create_api", "openapi"]
+
+log = logging.getLogger("robotsrules")
+access = logging.getLogger("robotsrules.access")
+"""One JSON line per ``/v1/`` request: time, client address, method, path, status, seconds,
+answer size; never a body or a header."""
+
+ERROR_CODES = {
+    "bad-json": 400, "bad-request": 422, "unauthorized": 401, "not-found": 404,
+    "method-not-allowed": 405, "body-too-large": 413, "too-many-urls": 422,
+    "too-many-agents": 422, "too-many-cells": 422, "host-refused": 421,
+    "rate-limited": 429, "internal-error": 500,
+    "address-refused": 200, "not-a-url": 200, "robots-error": 200,
+}
+"""Every error code the service answers, with its HTTP status (200: an error record of one
+URL inside a batch's answer, the other URLs answered)."""
+
+_BY_STATUS = {421: "host-refused", 413: "body-too-large", 404: "not-found",
+              405: "method-not-allowed", 400: "bad-json", 401: "unauthorized"}
+_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+            (b"cache-control", b"no-cache")]
+
+
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    """The limits in force; each refusal is an error with a stable code: ``max_body``
+    octets of a request body (``body-too-large``); ``max_urls`` URLs, ``max_agents`` agents
+    and ``max_cells`` URLs x agents per request (``too-many-urls``, ``too-many-agents``,
+    ``too-many-cells``); ``fetch_timeout`` seconds per network step of a robots.txt fetch;
+    per client address, ``rate`` requests a second on average and ``burst`` at once (the
+    token bucket: ``rate-limited``)."""
+
+    max_body: int = 1024 * 1024
+    max_urls: int = 1_000
+    max_agents: int = 50
+    max_cells: int = 10_000
+    fetch_timeout: float = dataclasses.field(default=10.0, metadata={"unit": "seconds"})
+    rate: float = 50.0
+    burst: int = 100
+
+    def as_json(self) -> dict[str, Any]:
+        """The limits as JSON (``/v1/limits`` and ``/openapi.json``)."""
+        return dataclasses.asdict(self)
+
+
+class _Problem(Exception):
+    """A refusal: an error code and a message (safe to show: no stranger's control
+    characters, since JSON escapes them)."""
+
+    def __init__(self, code: str, message: str, retry_after: Optional[int] = None) -> None:
+        super().__init__(message)
+        self.code, self.message, self.retry_after = code, message, retry_after
+
+
+def _json(payload: Any, status: int = 200, headers: Optional[dict[str, str]] = None) -> Response:
+    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    given = dict(headers or {})
+    if status == 200:
+        given["etag"] = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    return Response(body, status_code=status, media_type="application/json",
+                    headers=given)
+
+
+def _error(code: str, message: str, retry_after: Optional[int] = None) -> Response:
+    headers = {} if retry_after is None else {"retry-after": str(retry_after)}
+    return _json({"error": {"code": code, "message": message}}, ERROR_CODES[code], headers)
+
+
+def _refusal(status: int, message: str) -> Response:
+    return _error(_BY_STATUS.get(status, "bad-request"), message)
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client is not None else "-"
+
+
+class _Metrics:
+    """The service's Prometheus metrics, in a registry of its own (one per application)."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.requests = Counter("robotsrules_api_requests", "requests answered",
+                                ["path", "status"], registry=self.registry)
+        self.latency = Histogram("robotsrules_api_request_seconds", "time to answer",
+                                 ["path"], registry=self.registry)
+        self.lookups = Counter("robotsrules_api_cache_lookups", "robots.txt looked up in "
+                               "the cache: hit, or fetched", ["result"], registry=self.registry)
+        self.outcomes = Counter("robotsrules_api_fetches", "robots.txt fetches by outcome",
+                                ["outcome"], registry=self.registry)
+
+
+class _Buckets:
+    """A token bucket per client address, for at most 100,000 clients (least recently
+    seen forgotten)."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float]) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self._buckets: LRU[str, tuple[float, float]] = LRU(100_000)
+        self._lock = threading.Lock()
+
+    def take(self, client: str) -> Optional[int]:
+        """None when ``client`` may go on; else the seconds to wait (``Retry-After``)."""
+        with self._lock:
+            now = self.clock()
+            tokens, then = self._buckets.get(client) or (float(self.burst), now)
+            tokens = min(float(self.burst), tokens + (now - then) * self.rate)
+            if tokens < 1.0:
+                self._buckets.put(client, (tokens, now))
+                return max(1, math.ceil((1.0 - tokens) / self.rate))
+            self._buckets.put(client, (tokens - 1.0, now))
+            return None
+
+
+@dataclasses.dataclass(frozen=True)
+class _Field:
+    """One field of a request body: the model both the endpoint reads and ``/openapi.json``
+    states."""
+
+    name: str
+    kind: str  # "string", "strings" (a list of strings; one string reads as a list of one)
+    # or "boolean"
+    required: bool
+    about: str
+
+
+_ROBOTS = _Field("robots", "string", True, "the robots.txt file's text")
+_AGENTS = _Field("agents", "strings", True, "product tokens or User-Agent strings")
+MODELS: dict[str, tuple[_Field, ...]] = {
+    "check": (_Field("urls", "strings", True, "URLs (or paths, with 'robots')"), _AGENTS,
+              dataclasses.replace(_ROBOTS, required=False,
+                                  about="the robots.txt for every URL; absent: each URL's own "
+                                        "site's, fetched and cached"),
+              _Field("explain", "boolean", False, "add the deciding line, the groups and "
+                                                  "the usage lines")),
+    "explain": (_ROBOTS, _Field("url", "string", True, "the URL or path"), _AGENTS),
+    "lint": (_ROBOTS,),
+    "usage": (_ROBOTS, _AGENTS, _Field("urls", "strings", False, "URLs (default '/')"),
+              _Field("aipref_revision", "string", False,
+                     "the draft-ietf-aipref-vocab revision to read the categories in")),
+    "stance": (_ROBOTS, _AGENTS),
+    "cache/purge": (_Field("url", "string", True, "a URL of the site whose cached "
+                                                  "robots.txt is forgotten"),),
+    "cache/refresh": (_Field("url", "string", True, "a URL of the site whose robots.txt is "
+                                                    "fetched again now"),),
+    "verify": (_Field("address", "string", True, "the visitor's IP address"),
+               _Field("user_agent", "string", False, "the visitor's User-Agent header"),
+               _Field("agent", "string", False, "the product token claimed (instead of "
+                                                "user_agent)"),
+               _Field("dns", "boolean", False, "also forward-confirmed reverse DNS "
+                                               "(default false: the address lists alone)")),
+    "verify-request": (_Field("method", "string", True, "the request's method"),
+                       _Field("url", "string", True, "the full URL the request was sent to"),
+                       _Field("headers", "headers", True, "the request's header fields, "
+                                                          "name to value")),
+}
+"""Each endpoint's request fields."""
+
+
+_ERROR_SCHEMA: dict[str, Any] = {
+    "type": "object", "required": ["error"], "additionalProperties": False,
+    "properties": {"error": {
+        "type": "object", "required": ["code", "message"], "additionalProperties": False,
+        "properties": {"code": {"type": "string", "enum": sorted(ERROR_CODES)},
+                       "message": {"type": "string"}}}}}
+_NULLABLE = {"type": ["string", "null"]}
+_CHECK_RECORD: dict[str, Any] = {
+    "type": "object", "required": ["url", "agent", "allowed", "reason", "scope", "target",
+                                   "fetch"],
+    "properties": {
+        "url": {"type": "string"}, "agent": {"type": "string"},
+        "allowed": {"type": "boolean"}, "reason": {"type": "string"},
+        "scope": {"type": "string"}, "target": {"type": "string"},
+        "rule": {"type": ["object", "null"]}, "groups": {"type": "array"},
+        "usage": {"type": "array"},
+        "fetch": {"type": "object", "required": ["source", "outcome", "served", "cached"],
+                  "properties": {"source": {"type": "string"}, "outcome": {"type": "string"},
+                                 "status": {"type": ["integer", "null"]},
+                                 "error": _NULLABLE, "served": {"type": "string"},
+                                 "cached": {"type": "boolean"}, "fetched_at": _NULLABLE,
+                                 "expires_at": _NULLABLE}}}}
+_URL_ERROR: dict[str, Any] = {
+    "type": "object", "required": ["url", "error"], "additionalProperties": False,
+    "properties": {"url": {"type": "string"}, "error": _ERROR_SCHEMA["properties"]["error"]}}
+_ANSWERS: dict[str, dict[str, Any]] = {
+    "check": {"type": "object", "required": ["results"], "additionalProperties": False,
+              "properties": {"results": {"type": "array",
+                                         "items": {"oneOf": [_CHECK_RECORD, _URL_ERROR]}}}},
+    "explain": {"type": ["object", "array"],
+                "description": "explain --json's object (a list for several agents)"},
+    "lint": {"type": "object", "description": "lint --format json's object"},
+    "usage": {"type": ["object", "array"],
+              "description": "usage --json's object (a list for several agents)"},
+    "stance": {"type": "object", "description": "stance --json's object"},
+    "verify": {"type": "object", "description": "verify --json's object"},
+    "cache/purge": {"type": "object", "description": "the origin forgotten"},
+    "cache/refresh": {"type": "object", "description": "the origin and its fetch record"},
+    "verify-request": {"type": "object", "description": "verify --request --json's object"},
+}
+
+
+def openapi(limits: Limits) -> dict[str, Any]:
+    """The OpenAPI 3.1 description of the service, from the endpoints' field models
+    (:data:`MODELS`), with the limits in force (``maxItems``, ``x-limits``)."""
+    bound = {"urls": limits.max_urls, "agents": limits.max_agents}
+
+    def schema(field: _Field) -> dict[str, Any]:
+        if field.kind == "headers":
+            return {"type": "object", "description": field.about,
+                    "additionalProperties": {"type": "string"}}
+        if field.kind == "strings":
+            return {"description": field.about, "oneOf": [
+                {"type": "array", "items": {"type": "string"},
+                 "maxItems": bound.get(field.name, limits.max_urls)}, {"type": "string"}]}
+        return {"type": field.kind, "description": field.about}
+
+    def refusals(*codes: str) -> dict[str, Any]:
+        statuses = sorted({ERROR_CODES[code] for code in codes})
+        return {str(status): {"description": ", ".join(c for c in codes
+                                                       if ERROR_CODES[c] == status),
+                              "content": {"application/json": {"schema": _ERROR_SCHEMA}}}
+                for status in statuses}
+
+    common = ("bad-json", "bad-request", "unauthorized", "body-too-large", "too-many-urls",
+              "too-many-agents", "too-many-cells", "host-refused", "rate-limited",
+              "internal-error")
+    paths: dict[str, Any] = {}
+    for name, fields in MODELS.items():
+        paths[f"/v1/{name}"] = {"post": {
+            "operationId": name.replace("-", "_").replace("/", "_"),
+            "summary": (f"the records of robotsrules {name} --json" if "/" not in name
+                        else f"{name.split('/')[1]} one site's cached robots.txt"),
+            "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                "type": "object", "required": [f.name for f in fields if f.required],
+                "properties": {f.name: schema(f) for f in fields}}}}},
+            "responses": {"200": {"description": "the answer",
+                                  "content": {"application/json": {
+                                      "schema": _ANSWERS[name]}}},
+                          **refusals(*common)}}}
+    for path, about in (("/healthz", "the process serves"),
+                        ("/readyz", "the cache's store answers (503 when not)"),
+                        ("/v1/limits", "the limits in force"),
+                        ("/openapi.json", "this description")):
+        paths[path] = {"get": {"summary": about, "responses": {"200": {
+            "description": about, "content": {"application/json": {
+                "schema": {"type": "object"}}}}}}}
+    stated = ", ".join(f"{key} {value}" for key, value in limits.as_json().items())
+    return {"openapi": "3.1.0",
+            "info": {"title": "robotsrules", "version": __version__,
+                     "description": "robots.txt read as Google's library and RFC 9309 do. "
+                                    f"Limits in force: {stated}."},
+            "x-limits": limits.as_json(), "paths": paths}
+
+
+def _read(body: dict[str, Any], fields: tuple[_Field, ...]) -> dict[str, Any]:
+    """The fields of ``body`` checked against their model (absent optional ones None)."""
+    values: dict[str, Any] = {}
+    for field in fields:
+        value = body.get(field.name)
+        if value is None:
+            if field.required:
+                raise _Problem("bad-request", f"'{field.name}' is required ({field.about})")
+        elif field.kind == "string" and not isinstance(value, str):
+            raise _Problem("bad-request", f"'{field.name}' must be a string")
+        elif field.kind == "boolean" and not isinstance(value, bool):
+            raise _Problem("bad-request", f"'{field.name}' must be true or false")
+        elif field.kind == "headers" and not (
+                isinstance(value, dict) and all(isinstance(v, str) for v in value.values())):
+            raise _Problem("bad-request", f"'{field.name}' must be an object of header "
+                                          "names to string values")
+        elif field.kind == "strings":
+            value = [value] if isinstance(value, str) else value
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise _Problem("bad-request", f"'{field.name}' must be a list of strings")
+            if field.required and not value:
+                raise _Problem("bad-request", f"'{field.name}' must name at least one")
+        values[field.name] = value
+    return values
+
+
+def _is_url(url: str) -> bool:
+    parts = urllib.parse.urlsplit(url)
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
+class _Service:
+    """The endpoints' state: the limits, the cache and how to fetch."""
+
+    def __init__(self, limits: Limits, store: Store, user_agent: str,
+                 allow_private_addresses: bool, sign: Optional[Sign], guard: Optional[Guard],
+                 metrics: _Metrics) -> None:
+        self.metrics = metrics
+        self.limits = limits
+        self.store = store
+        self.allow_private_addresses = allow_private_addresses
+        client = GuardedClient(guard or Guard(allow_private_addresses=allow_private_addresses),
+                               timeout=httpx.Timeout(limits.fetch_timeout))
+        self.cache = RobotsCache(store, user_agent=user_agent, timeout=limits.fetch_timeout,
+                                 client=client, sign=sign)
+
+    def bounded(self, urls: list[str], agents: list[str]) -> None:
+        limits = self.limits
+        if len(urls) > limits.max_urls:
+            raise _Problem("too-many-urls", f"{len(urls):,} URLs: at most "
+                                            f"{limits.max_urls:,} per request")
+        if len(agents) > limits.max_agents:
+            raise _Problem("too-many-agents", f"{len(agents):,} agents: at most "
+                                              f"{limits.max_agents:,} per request")
+        if len(urls) * len(agents) > limits.max_cells:
+            raise _Problem("too-many-cells", f"{len(urls):,} URLs x {len(agents):,} agents: "
+                                             f"at most {limits.max_cells:,} per request")
+
+    def check(self, body: dict[str, Any]) -> dict[str, Any]:
+        values = _read(body, MODELS["check"])
+        urls, agents, text = values["urls"], values["agents"], values["robots"]
+        self.bounded(urls, agents)
+        explain = bool(values["explain"])
+        given = None if text is None else parse(text)
+        started = time.time()
+        fetch = fetch_json("request", None, "request", False)
+        records: list[dict[str, Any]] = []
+        for url in urls:
+            robots = given
+            if robots is None:
+                if not _is_url(url):
+                    records.append(self._url_error(url, "not-a-url", "without 'robots', each "
+                                                   "URL must be an http(s) URL with a host"))
+                    continue
+                try:
+                    served = self.cache.lookup(url)
+                except RobotsError as error:
+                    records.append(self._url_error(url, "robots-error", str(error)))
+                    continue
+                result = served.result
+                fetched = result.fetched_at >= started
+                self.metrics.lookups.labels("fetched" if fetched else "hit").inc()
+                if fetched:
+                    self.metrics.outcomes.labels(
+                        "address-refused" if (result.error or "").startswith(REFUSED)
+                        else result.outcome).inc()
+                if result.error is not None and result.error.startswith(REFUSED):
+                    records.append(self._url_error(url, "address-refused", result.error))
+                    continue
+                robots = served.robots
+                fetch = fetch_json(result.url, result, served.reason,
+                                   result.fetched_at < started)
+            for agent in agents:
+                verdict = robots.explain(url, agent=agent)
+                record = {"url": url, "agent": agent, **verdict_json(verdict), "fetch": fetch}
+                if not explain:
+                    for name in ("rule", "groups", "usage"):
+                        del record[name]
+                records.append(record)
+        return {"results": records}
+
+    @staticmethod
+    def _url_error(url: str, code: str, message: str) -> dict[str, Any]:
+        return {"url": url, "error": {"code": code, "message": message}}
+
+    def explain(self, body: dict[str, Any]) -> Any:
+        values = _read(body, MODELS["explain"])
+        url, agents = values["url"], values["agents"]
+        self.bounded([url], agents)
+        robots: RobotsTxt = parse(values["robots"])
+        reports = [{"source": "request", "agent": agent, "url": url,
+                    **verdict_json(robots.explain(url, agent=agent))} for agent in agents]
+        return reports if len(reports) > 1 else reports[0]
+
+    def usage(self, body: dict[str, Any]) -> Any:
+        values = _read(body, MODELS["usage"])
+        urls, agents = values["urls"] or ["/"], values["agents"]
+        reading = values["aipref_revision"]
+        revision(reading)  # an unknown revision: a RobotsError, answered as bad-request
+        self.bounded(urls, agents)
+        robots = parse(values["robots"])
+        documents = [{"source": "request", "agent": agent,
+                      "urls": [usage_report(robots, url, agent, reading) for url in urls]}
+                     for agent in agents]
+        return documents[0] if len(documents) == 1 else documents
+
+    def stance(self, body: dict[str, Any]) -> Any:
+        values = _read(body, MODELS["stance"])
+        agents = values["agents"]
+        self.bounded(["/"], agents)
+        robots = parse(values["robots"])
+        known = {agent: crawler_for(agent) for agent in agents}
+        return stance_report("request", robots, [(a, robots.stance(a)) for a in agents], known)
+
+    def _origin(self, body: dict[str, Any]) -> str:
+        url = _read(body, MODELS["cache/purge"])["url"]
+        if not _is_url(url):
+            raise _Problem("bad-request", "'url' must be an http(s) URL with a host")
+        return origin_of(url)
+
+    def purge(self, body: dict[str, Any]) -> Any:
+        origin = self._origin(body)
+        self.store.delete(origin)
+        self.cache._memo.pop(("robots", origin))
+        return {"purged": origin}
+
+    def refresh(self, body: dict[str, Any]) -> Any:
+        origin = self.purge(body)["purged"]
+        served = self.cache.lookup(origin + "/")
+        result = served.result
+        if result.error is not None and result.error.startswith(REFUSED):
+            raise _Problem("address-refused", result.error)
+        return {"refreshed": origin,
+                "fetch": fetch_json(result.url, result, served.reason, False)}
+
+    def verify(self, body: dict[str, Any]) -> Any:
+        from .._identity import parse_address, verify
+
+        values = _read(body, MODELS["verify"])
+        if values["user_agent"] is not None and values["agent"] is not None:
+            raise _Problem("bad-request", "give the visitor's 'user_agent' or an 'agent' "
+                                          "token, not both")
+        parse_address(values["address"])  # not an address: a RobotsError (bad-request)
+        return verify(values["address"], values["user_agent"], agent=values["agent"],
+                      dns=bool(values["dns"]),
+                      dns_deadline=self.limits.fetch_timeout).as_dict()
+
+    def verify_request(self, body: dict[str, Any]) -> Any:
+        from .._identity import verify_request
+
+        values = _read(body, MODELS["verify-request"])
+        method, url = values["method"], values["url"]
+        answer = verify_request(method, url, values["headers"],
+                                allow_private_addresses=self.allow_private_addresses)
+        return {"request": {"method": visible(method), "url": visible(url)},
+                **answer.as_dict()}
+
+    def lint(self, body: dict[str, Any]) -> Any:
+        from ..linter import lint
+        from ..linter._output import to_json
+
+        return to_json(lint(_read(body, MODELS["lint"])["robots"]), "request")
+
+
+def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
+               limits: Limits = Limits(), store: Optional[Store] = None,
+               user_agent: str = f"robotsrules/{__version__} (service)",
+               allow_private_addresses: bool = False, sign: Optional[Sign] = None,
+               token: Optional[str] = None, guard: Optional[Guard] = None,
+               clock: Callable[[], float] = time.monotonic) -> ASGI:
+    """The JSON service as an ASGI application, for a server bound to ``host``.
+
+    ``allowed_hosts``: ``Host`` names accepted beside the bound address (behind a load
+    balancer). ``store``: where fetched robots.txt files are cached (default: in memory).
+    ``user_agent`` and ``sign``: the fetch identity. ``allow_private_addresses`` lifts the
+    address guard (``guard`` replaces it, for tests). ``token``: every ``/v1/`` request
+    must carry ``Authorization: Bearer TOKEN``. ``clock``: the rate limit's clock."""
+    metrics = _Metrics()
+    service = _Service(limits, store if store is not None else MemoryStore(), user_agent,
+                       allow_private_addresses, sign, guard, metrics)
+    buckets = _Buckets(limits.rate, limits.burst, clock)
+    expected = None if token is None else f"Bearer {token}".encode()
+
+    def endpoint(work: Callable[[dict[str, Any]], Any]) -> Callable[[Request], Any]:
+        async def answer(request: Request) -> Response:
+            started = time.perf_counter()
+            response = await answer_once(request)
+            seconds = time.perf_counter() - started
+            path = request.url.path
+            metrics.requests.labels(path, str(response.status_code)).inc()
+            metrics.latency.labels(path).observe(seconds)
+            access.info("%s", json.dumps({  # no body, no header: no credential logged
+                "time": round(time.time(), 3), "client": _client(request),
+                "method": request.method, "path": path, "status": response.status_code,
+                "seconds": round(seconds, 6), "bytes": len(response.body)}))
+            return response
+
+        async def answer_once(request: Request) -> Response:
+            try:
+                if expected is not None:
+                    given = request.headers.get("authorization", "").encode("latin-1")
+                    if not hmac.compare_digest(given, expected):
+                        raise _Problem("unauthorized", "a bearer token is required "
+                                                       "(Authorization: Bearer TOKEN)")
+                wait = buckets.take(_client(request))
+                if wait is not None:
+                    raise _Problem("rate-limited", f"too many requests: retry in {wait} s",
+                                   wait)
+                try:
+                    body = json.loads(await request.body())
+                except (ValueError, UnicodeDecodeError) as error:
+                    raise _Problem("bad-json", f"the body is not JSON: {error}") from None
+                if not isinstance(body, dict):
+                    raise _Problem("bad-request", "the body must be a JSON object")
+                return _json(await run_in_threadpool(work, body))
+            except _Problem as problem:
+                return _error(problem.code, problem.message, problem.retry_after)
+            except RobotsError as error:
+                return _error("bad-request", str(error))
+            except RecursionError:
+                return _error("bad-request", "the body nests too deeply")
+            except Exception:  # a bug: logged here, never shown to the client
+                log.exception("robotsrules serve --api: internal error on %s",
+                              request.url.path)
+                return _error("internal-error", "internal error (logged on the server)")
+        return answer
+
+    async def metrics_text(request: Request) -> Response:
+        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+
+    async def healthz(request: Request) -> Response:
+        return _json({"status": "ok", "version": __version__})
+
+    async def readyz(request: Request) -> Response:
+        client = getattr(service.store, "client", None)  # a RedisStore's: asked directly
+        probe = getattr(client, "ping", None) or functools.partial(service.store.get,
+                                                                   "https://readyz.invalid")
+        try:
+            await run_in_threadpool(probe)
+        except Exception as error:
+            return _json({"status": "unavailable", "store": type(error).__name__}, 503)
+        return _json({"status": "ok"})
+
+    async def limits_of(request: Request) -> Response:
+        return _json(limits.as_json())
+
+    described = openapi(limits)
+
+    async def openapi_json(request: Request) -> Response:
+        return _json(described)
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, HTTPException) else 500
+        return _error(_BY_STATUS.get(status, "not-found"), str(getattr(exc, "detail", "")))
+
+    app = Starlette(routes=[
+        Route("/v1/check", endpoint(service.check), methods=["POST"]),
+        Route("/v1/explain", endpoint(service.explain), methods=["POST"]),
+        Route("/v1/lint", endpoint(service.lint), methods=["POST"]),
+        Route("/v1/usage", endpoint(service.usage), methods=["POST"]),
+        Route("/v1/stance", endpoint(service.stance), methods=["POST"]),
+        Route("/v1/verify", endpoint(service.verify), methods=["POST"]),
+        Route("/v1/verify-request", endpoint(service.verify_request), methods=["POST"]),
+        Route("/v1/limits", limits_of, methods=["GET"]),
+        Route("/openapi.json", openapi_json, methods=["GET"]),
+        Route("/metrics", metrics_text, methods=["GET"]),
+        Route("/v1/cache/purge", endpoint(service.purge), methods=["POST"]),
+        Route("/v1/cache/refresh", endpoint(service.refresh), methods=["POST"]),
+        Route("/healthz", healthz, methods=["GET"]),
+        Route("/readyz", readyz, methods=["GET"]),
+    ], exception_handlers={HTTPException: not_found})
+    return Guarded(app, host, allowed_hosts=allowed_hosts, refuse=_refusal,
+                    headers=_HEADERS, max_body=limits.max_body)
