@@ -76,7 +76,7 @@ def test_a_signer_that_raises_makes_robots_txt_unreachable(
 
 
 def test_signer_refuses_a_signature_agent_it_cannot_send(key: SigningKey) -> None:
-    with pytest.raises(InvalidArgument, match="printable ASCII|non-ASCII"):
+    with pytest.raises(InvalidArgument, match=r"printable ASCII|non-ASCII"):
         Signer(key, "https://bücher.example")
     Signer(key, "https://xn--bcher-kva.example")  # its A-label form is fine
 
