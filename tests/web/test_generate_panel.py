@@ -74,6 +74,7 @@ def test_the_panel_writes_what_the_command_writes_and_offers_that_command(
     assert all(word.startswith("--") and "=" in word for word in words[2:])
     assert "--disallow-path=/a%20b%24" in words and "--from=robots.txt" in words
     assert _cli(words[1:], tmp_path, monkeypatch) == written
+    assert page.is_visible("#generate button.copy")  # the page's script offers to copy it
     # the proof: per agent the sample URLs allowed before and after, and what the merge changed
     agents = {row.query_selector(".agent").inner_text(): row.inner_text()
               for row in page.query_selector_all("tr.generated-agent")}
