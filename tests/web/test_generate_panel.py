@@ -32,6 +32,12 @@ def _cli(argv: list[str], cwd: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     return out.getvalue()
 
 
+def _cells(page: Any, rows: str) -> list[list[str]]:
+    """The text of each cell of the rows ``rows`` selects (one round trip to the browser)."""
+    return list(page.eval_on_selector_all(
+        rows, "rows => rows.map(row => [...row.cells].map(cell => cell.textContent))"))
+
+
 def _choose(page: Any, base: str, robots: str = "", **fields: str) -> None:
     """Open the page, put ``robots`` in the tester and the choices in the panel, write."""
     page.goto(base + "/")
@@ -76,10 +82,14 @@ def test_the_panel_writes_what_the_command_writes_and_offers_that_command(
     assert _cli(words[1:], tmp_path, monkeypatch) == written
     assert page.is_visible("#generate button.copy")  # the page's script offers to copy it
     # the proof: per agent the sample URLs allowed before and after, and what the merge changed
-    agents = {row.query_selector(".agent").inner_text(): row.inner_text()
-              for row in page.query_selector_all("tr.generated-agent")}
+    agents = {row[0]: row for row in _cells(page, "tr.generated-agent")}
     assert "GPTBot" in agents and "Googlebot" in agents and "*" in agents
-    assert "changed by the merge" in page.inner_text("#generated-changed")
+    assert "changed by the merge, as robotsrules diff finds them" in page.inner_text(
+        "#generated-changed")
+    changed = _cells(page, "tr.generated-change")
+    assert len(changed) == 200 and "; the first 200 listed" in page.inner_text("#generated-changed")
+    assert any(row[1:5] == ["/", "allowed", "disallowed", "no rule matches"]
+               and row[5].endswith(": Disallow: /") for row in changed)  # the deciding lines
     assert page.query_selector("#generated-findings li") is not None
     # the choices stay in the form
     assert page.input_value("#g_block") == "GPTBot\nCCBot"

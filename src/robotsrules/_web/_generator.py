@@ -21,7 +21,7 @@ from .._generate._policy import USAGE_PURPOSES, canonical_path
 from .._tables._crawlers import registry
 from .._terminal import visible
 from ..errors import RobotsError
-from ._tester import line_list
+from ._tester import TooMuch, changes_of, line_list
 
 __all__ = ["CHOICE_FIELDS", "MAX_CHOICES", "MAX_PATHS", "MAX_SHOWN", "MAX_SITEMAPS",
            "MAX_TOKENS", "Choices", "categories", "generated", "usage_purposes"]
@@ -182,11 +182,23 @@ def _command(argv: list[str], merge: bool) -> Optional[str]:
     return command if visible(command) == command else None
 
 
+def _shown(changes: Any, merged: bool) -> list[Any]:
+    """The first :data:`MAX_SHOWN` changes: the diff panel's (with the deciding lines) for a
+    merge, else the proof's rows (against no file)."""
+    if merged:
+        return list(changes[:MAX_SHOWN])
+    return [{"agent": visible(row.agent), "url": visible(row.url),
+             "before": "allowed" if row.before else "disallowed",
+             "after": "allowed" if row.after else "disallowed"} for row in changes[:MAX_SHOWN]]
+
+
 def generated(choices: Choices, robots: str) -> dict[str, Any]:
     """The panel's answer for ``choices`` (merged into ``robots`` when the owner asks):
     ``text`` (the file), ``lines`` (its lines made visible), ``agents`` (per agent: the
-    sample URLs allowed before and after), ``changes`` (the rows whose verdict the file
-    changes, at most :data:`MAX_SHOWN`), ``changed`` (how many), ``findings``, ``notes``,
+    sample URLs allowed before and after), ``changes`` (the verdicts the file
+    changes, at most :data:`MAX_SHOWN`: for a merge as the diff panel finds them, with the
+    deciding lines, else the proof's rows), ``changed`` (how many), ``merge_problem`` (a
+    merge's changes over the diff's bound), ``findings``, ``notes``,
     ``command`` (None when not offered), or ``problem``: the refusal, in one line."""
     try:
         read = _read(choices)
@@ -204,14 +216,18 @@ def generated(choices: Choices, robots: str) -> dict[str, Any]:
         agents.append({"agent": visible(agent), "samples": len(rows),
                        "before": sum(row.before for row in rows),
                        "after": sum(row.after for row in rows)})
-    changes = made.changes
-    return {"problem": None, "text": made.text,
+    changes: Any = made.changes
+    merge_problem = None
+    if choices.merge:  # what the merge changes, as the diff panel (robotsrules diff) finds it
+        try:
+            changes = changes_of(robots.replace("\r\n", "\n"), made.text, made.urls,
+                                 made.agents)
+        except TooMuch as error:
+            merge_problem = visible(str(error))
+    return {"problem": None, "merge_problem": merge_problem, "text": made.text,
             "lines": [visible(line) for line in made.text.splitlines()],
             "agents": agents, "changed": len(changes), "merged": choices.merge,
-            "changes": [{"agent": visible(row.agent), "url": visible(row.url),
-                         "before": "allowed" if row.before else "disallowed",
-                         "after": "allowed" if row.after else "disallowed"}
-                        for row in changes[:MAX_SHOWN]],
+            "changes": _shown(changes, choices.merge),
             "findings": [{"code": f.code, "severity": f.severity, "line": f.line,
                           "message": visible(f.message)} for f in made.findings],
             "notes": [visible(note) for note in made.notes],
