@@ -3,7 +3,9 @@
 Starts the workbench on loopback (a socket bound before the server starts), drives the
 system Chromium with Playwright (as tests/browser.py does; no browser is downloaded),
 types the example file, URLs and agents, and writes docs/images/serve.png (a desktop
-window) and docs/images/serve-phone.png (390 px wide). Run it after changing the page:
+window) and docs/images/serve-phone.png (390 px wide), then fills the ``generate`` panel
+with the site owners' guide's "block AI training, keep search" choices and writes
+docs/images/serve-generate.png (the panel). Run it after changing the page:
 
     .venv/bin/python scripts/screenshot_serve.py
 """
@@ -14,12 +16,32 @@ import shutil
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 IMAGES = ROOT / "docs" / "images"
 URLS = "https://example.com/private/report.html\nhttps://example.com/private/press/launch.html\n" \
        "https://example.com/a.pdf\nhttps://example.com/"
 AGENTS = "GPTBot\nMozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+
+
+def _generate_panel(browser: Any, base: str) -> None:
+    """The generate panel with the guide's choices, written (docs/images/serve-generate.png)."""
+    page = browser.new_page(viewport={"width": 1000, "height": 1000})
+    page.goto(base)
+    page.check("#g_block_ai-training")
+    page.fill("#g_paths", "/cart/")
+    page.select_option("#g_usage_ai-train", "n")
+    page.select_option("#g_usage_search", "y")
+    page.fill("#g_sitemaps", "https://example.com/sitemap.xml")
+    page.click("#generate-button")
+    page.wait_for_selector("#generated-text")
+    box = page.query_selector("#generate").bounding_box()
+    top = page.query_selector("#generated-agents").bounding_box()["y"]  # the choices to here
+    page.screenshot(path=str(IMAGES / "serve-generate.png"), full_page=True, clip={
+        "x": box["x"], "y": box["y"] + page.evaluate("window.scrollY"), "width": box["width"],
+        "height": top - box["y"]})  # a box is seen from the scrolled window, a clip from the page
+    page.close()
 
 
 def main() -> int:
@@ -52,12 +74,13 @@ def main() -> int:
                 page.wait_for_selector("#verdicts")
                 page.screenshot(path=str(IMAGES / name))
                 page.close()
+            _generate_panel(browser, base)
             browser.close()
     finally:
         running.should_exit = True
         thread.join()
         sock.close()
-    for name in ("serve.png", "serve-phone.png"):
+    for name in ("serve.png", "serve-phone.png", "serve-generate.png"):
         print(f"{IMAGES / name}: {(IMAGES / name).stat().st_size:,} bytes")
     return 0
 

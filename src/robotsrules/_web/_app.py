@@ -48,6 +48,7 @@ from .._version import __version__
 from ..errors import MissingExtra, RobotsError
 from ..linter import CODES
 from ..robotstxt import DEFAULT_MAX_BYTES
+from ._generator import Choices, categories, generated, usage_purposes
 from ._tester import MAX_AGENTS, MAX_CELLS, MAX_URLS, agents_of, judge_file, page_answers
 
 with MissingExtra.guard("robotsrules serve", "web"):
@@ -205,7 +206,8 @@ class _Workbench:
         state = {"robots": "", "urls": "", "agents": "", "fetch_url": "", "base": "",
                  "page_url": "", **values}
         context = {"token": self.token, "tested": None, "problem": None, "fetched": None,
-                   "signals": None,
+                   "signals": None, "generated": None, "choices": Choices(),
+                   "categories": categories(), "purposes": usage_purposes(),
                    "permalink": None, "version": __version__, "limits": {
                        "urls": MAX_URLS, "agents": MAX_AGENTS, "cells": MAX_CELLS,
                        "robots": DEFAULT_MAX_BYTES}, **state}
@@ -269,7 +271,7 @@ async def _form_checked(request: Request, token: str) -> Any:
     origin = request.headers.get("origin")
     if origin is not None and origin != f"{request.url.scheme}://{request.headers['host']}":
         return _refuse(403, f"a request from another origin ({visible(origin)})")
-    form = await request.form(max_files=1, max_fields=10, max_part_size=MAX_BODY)
+    form = await request.form(max_files=1, max_fields=64, max_part_size=MAX_BODY)
     given = form.get("token")
     if not isinstance(given, str) or not hmac.compare_digest(given, token):
         return _refuse(403, "the form token is missing or wrong (reload the page)")
@@ -323,6 +325,17 @@ def create_app(*, host: str = "127.0.0.1", allow_private_addresses: bool = False
                 if len(data) > DEFAULT_MAX_BYTES:
                     extra["problem"] = (f"The file is over {DEFAULT_MAX_BYTES:,} bytes: only "
                                         "that much is read, as Google's crawler reads it.")
+        elif action in ("generate", "load"):
+            extra["choices"] = Choices.from_form(
+                {key: value for key, value in form.items() if isinstance(value, str)},
+                {key: [v for v in form.getlist(key) if isinstance(v, str)]
+                 for key in ("g_block_category", "g_allow_category")})
+            if action == "generate":
+                extra["generated"] = await run_in_threadpool(
+                    generated, extra["choices"], state["robots"])
+            else:  # the written file into the tester, the file it replaces compared with
+                state["base"] = state["robots"]
+                state["robots"] = _field(form, "g_text").replace("\r\n", "\n")
         return bench.page(**state, **extra)
 
     async def codes(request: Request) -> Response:

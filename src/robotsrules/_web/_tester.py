@@ -52,6 +52,7 @@ __all__ = [
     "changes_of",
     "crawler_rows",
     "judge_file",
+    "line_list",
     "page_answers",
 ]
 
@@ -279,7 +280,9 @@ def _verdict_word(robots: RobotsTxt, url: str, token: str) -> str:
         return "not judged"
 
 
-def _line_list(text: str, what: str, limit: int) -> list[str]:
+def line_list(text: str, what: str, limit: int) -> list[str]:
+    """The lines of a box of the page, stripped, blank and ``#`` lines left out, each once;
+    raises :class:`TooMuch` past ``limit`` lines or :data:`MAX_LINE` characters a line."""
     items = [line.strip() for line in text.splitlines()]
     items = [line for line in items if line and not line.startswith("#")]
     if len(items) > limit:
@@ -298,7 +301,7 @@ def agents_of(text: str) -> tuple[str, ...]:
     a registry category such as ``ai-training`` (its crawlers' tokens); each once, in order.
     Raises :class:`~robotsrules.RobotsError` for a line that is none of these."""
     agents: list[str] = []
-    for item in _line_list(text, "agents", MAX_AGENTS):
+    for item in line_list(text, "agents", MAX_AGENTS):
         try:
             category: Optional[str] = resolve_category(item)
         except RobotsError:
@@ -349,7 +352,7 @@ def judge_file(content: bytes | str, urls_text: str, agents_text: str,
     the Google reading (the verdict) and the RFC 9309 and legacy readings (shown where they
     differ), and lint the file; with ``base``, the verdicts that change from it to
     ``content`` (:func:`changes_of`). Raises :class:`TooMuch` past a bound."""
-    urls = _line_list(urls_text, "URLs", MAX_URLS)
+    urls = line_list(urls_text, "URLs", MAX_URLS)
     agents = agents_of(agents_text)
     if len(urls) * len(agents) > MAX_CELLS:
         raise TooMuch(f"{len(urls):,} URLs x {len(agents):,} agents = "
