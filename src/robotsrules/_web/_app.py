@@ -29,6 +29,8 @@ Nothing is written to disk.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hmac
 import ipaddress
 import secrets
@@ -62,8 +64,10 @@ with MissingExtra.guard("robotsrules serve", "web"):
 
 __all__ = ["MAX_BODY", "MAX_PERMALINK", "create_app"]
 
-MAX_BODY = 1024 * 1024
-"""The largest request body read (a 500 KiB robots.txt, percent-encoded, fits)."""
+MAX_BODY = 4 * 1024 * 1024
+"""The largest request body read: the file and the compared file (500 KiB each, sent with
+CRLF line breaks, a byte that is not UTF-8 shown as a three-byte U+FFFD) and their exact
+bytes (base64) fit."""
 MAX_PERMALINK = 8_000
 """The longest permalink offered (browsers and servers refuse much longer URLs)."""
 FETCH_TIMEOUT = 10.0
@@ -81,9 +85,10 @@ _HEADERS = [(b"content-security-policy", _CSP.encode()),
             (b"cross-origin-resource-policy", b"same-origin"),
             (b"cache-control", b"no-store")]
 _LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
-_STATE = ("robots", "urls", "agents", "base")
+_STATE = ("robots", "urls", "agents", "base", "robots_raw", "base_raw")
 """The form's state: the file, the URLs, the agents, the file compared with (the permalink's
-query parameters)."""
+query parameters), and the exact bytes of a fetched or uploaded file that its text does not
+carry (see :func:`_shown`)."""
 
 _Scope = MutableMapping[str, Any]
 _Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -121,6 +126,33 @@ def _host_allowed(bound: str) -> Callable[[str], bool]:
     names = {bound} | (_LOOPBACK_NAMES if (address is not None and address.is_loopback)
                        or bound == "localhost" else set())
     return names.__contains__
+
+
+def _lf(text: str) -> str:
+    """A textarea's value as the file it shows: browsers send every line break as CRLF
+    (HTML's form submission), so the size a crawler reads and the lines are counted on LF."""
+    return text.replace("\r\n", "\n")
+
+
+def _shown(data: bytes) -> tuple[str, str]:
+    """A fetched or uploaded file as the textarea shows it, and its bytes (base64) when the
+    text the browser sends back would not be them (bytes that are not UTF-8, CR line
+    breaks); ``""`` when it would."""
+    text = data.decode("utf-8", "replace")
+    return text, ("" if _lf(text).encode("utf-8") == data else base64.b64encode(data).decode())
+
+
+def _content(text: str, raw: str) -> bytes | str:
+    """The file to judge: the exact bytes of :func:`_shown` while the text is unedited,
+    else the text."""
+    if raw:
+        try:
+            data = base64.b64decode(raw, validate=True)
+        except (binascii.Error, ValueError):
+            return text
+        if _lf(data.decode("utf-8", "replace")) == text:
+            return data
+    return text
 
 
 def _refuse(status: int, message: str) -> Response:
@@ -191,14 +223,16 @@ class _Workbench:
         self.fetch_timeout = fetch_timeout
 
     def page(self, **values: Any) -> HTMLResponse:
+        judge = values.pop("judge", True)  # False: the state is shown, not judged
         state = {"robots": "", "urls": "", "agents": "", "fetch_url": "", "base": "",
-                 "page_url": "", **values}
+                 "page_url": "", "robots_raw": "", "base_raw": "", **values}
+        state["robots"], state["base"] = _lf(state["robots"]), _lf(state["base"])
         context = {"token": self.token, "tested": None, "problem": None, "fetched": None,
                    "signals": None,
                    "permalink": None, "version": __version__, "limits": {
                        "urls": MAX_URLS, "agents": MAX_AGENTS, "cells": MAX_CELLS,
                        "robots": DEFAULT_MAX_BYTES}, **state}
-        if state["robots"] or state["urls"] or state["agents"]:
+        if judge and (state["robots"] or state["urls"] or state["agents"]):
             self._answer(context, state)
         html = self.environment.get_template("page.html").render(context)
         return HTMLResponse(html)
@@ -209,8 +243,9 @@ class _Workbench:
                 "Give at least one URL (or path) and one agent to test the file.")
             return
         try:
-            context["tested"] = judge_file(state["robots"], state["urls"], state["agents"],
-                                           state["base"] or None)
+            context["tested"] = judge_file(
+                _content(state["robots"], state["robots_raw"]), state["urls"], state["agents"],
+                _content(state["base"], state["base_raw"]) or None)
         except RobotsError as error:
             context["problem"] = visible(str(error))
             return
@@ -233,7 +268,8 @@ class _Workbench:
         return {"url": visible(page.url), "status": page.status, "answers": answers}
 
     def fetched(self, url: str) -> dict[str, Any]:
-        """A robots.txt fetched by URL through the address guard, as ``fetch`` shows it."""
+        """A robots.txt fetched by URL through the address guard, as ``fetch`` shows it
+        (``text``/``raw``: see :func:`_shown`; ``None`` when no file was read)."""
         client = GuardedClient(self.guard, timeout=httpx.Timeout(self.fetch_timeout))
         with client:
             result = fetch(url, user_agent=f"robotsrules/{__version__} (workbench)",
@@ -246,8 +282,7 @@ class _Workbench:
                 "size": result.size, "truncated": result.truncated,
                 "groups": robots.groups, "synthetic": robots.synthetic,
                 "sitemaps": [visible(sitemap) for sitemap in robots.sitemaps],
-                "text": (robots.source.decode("utf-8", "replace")
-                         if robots.synthetic is None else "")}
+                "file": None if robots.synthetic is not None else _shown(robots.source)}
 
 
 async def _form_checked(request: Request, token: str) -> Any:
@@ -297,7 +332,17 @@ def create_app(*, host: str = "127.0.0.1", allow_private_addresses: bool = False
             except RobotsError as error:
                 extra["problem"] = f"Not fetched: {visible(str(error))}"
             else:
-                state["robots"] = state["base"] = extra["fetched"]["text"]
+                shown = extra["fetched"]["file"]
+                if shown is None:  # no file (unreachable, unavailable): the box keeps yours
+                    fetched = extra["fetched"]
+                    extra["problem"] = (
+                        f"No file was fetched ({fetched['outcome']}: {fetched['meaning']}); "
+                        "your file is left in the box and the verdicts are not shown, so "
+                        "that they are not read as the site's.")
+                    extra["judge"] = False
+                else:
+                    state["robots"], state["robots_raw"] = shown
+                    state["base"], state["base_raw"] = shown
         elif action == "page":
             try:
                 extra["signals"] = await run_in_threadpool(
@@ -308,7 +353,7 @@ def create_app(*, host: str = "127.0.0.1", allow_private_addresses: bool = False
             upload = form.get("upload")
             if isinstance(upload, UploadFile):
                 data = await upload.read(DEFAULT_MAX_BYTES + 1)
-                state["robots"] = data[:DEFAULT_MAX_BYTES].decode("utf-8", "replace")
+                state["robots"], state["robots_raw"] = _shown(data[:DEFAULT_MAX_BYTES])
                 if len(data) > DEFAULT_MAX_BYTES:
                     extra["problem"] = (f"The file is over {DEFAULT_MAX_BYTES:,} bytes: only "
                                         "that much is read, as Google's crawler reads it.")

@@ -344,7 +344,7 @@ def _answer(readings: Sequence[RobotsTxt], url: str, agent: str) -> Answer:
 
 
 def judge_file(content: bytes | str, urls_text: str, agents_text: str,
-               base: Optional[str] = None) -> Tested:
+               base: Optional[bytes | str] = None) -> Tested:
     """Judge every URL (one a line) for every agent (:func:`agents_of`) by ``content``, in
     the Google reading (the verdict) and the RFC 9309 and legacy readings (shown where they
     differ), and lint the file; with ``base``, the verdicts that change from it to
