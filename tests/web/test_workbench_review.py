@@ -4,8 +4,14 @@ about requests) and fails on the code the review attacked."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
+from robotsrules._tables._crawlers import category_tokens
+from tests.timing import HANG
 from tests.web.conftest import Served, Site
 from tests.web.test_workbench import _rows, _test
 
@@ -71,3 +77,43 @@ def test_a_leading_empty_line_is_kept_and_lines_keep_their_numbers(browser: Any,
     page.wait_for_selector("#verdicts")
     assert page.input_value("#robots") == "\nUser-agent: *\nDisallow: /x\n"
     assert "Disallow: /x" in page.inner_text("#line-3")
+
+
+def test_a_category_in_words_is_the_category_and_other_words_are_refused(
+        browser: Any, served: Served) -> None:
+    page = browser.new_page()
+    _test(page, served.guarded, "User-agent: GPTBot\nDisallow: /\n", "/x", "AI training")
+    rows = _rows(page)
+    assert ("disallowed", "GPTBot", "/x") in rows  # the category's crawlers, not agent "AI"
+    assert [agent for _, agent, _ in rows] == list(category_tokens("ai-training"))
+    _test(page, served.guarded, "User-agent: GPTBot\nDisallow: /\n", "/x", "AI bot")
+    assert "agent 'AI bot': neither a product token" in page.inner_text("#problem")
+    assert page.query_selector_all("tr.answer") == []
+
+
+def _run(command: str, robots: str, directory: Path) -> str:
+    """A copied command, run by bash in ``directory`` holding the file as robots.txt."""
+    (directory / "robots.txt").write_text(robots, encoding="utf-8")
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    done = subprocess.run(["bash", "-c", command], cwd=directory, capture_output=True,
+                          text=True, timeout=HANG, env={**os.environ, "PATH": path},
+                          check=False)
+    return done.stdout
+
+
+def test_the_copied_commands_test_what_the_page_tested(browser: Any, served: Served,
+                                                       tmp_path: Path) -> None:
+    robots = "User-agent: *\nDisallow: /x\nDisallow: /adm\u202ein\n"
+    page = browser.new_page()
+    _test(page, served.guarded, robots, "--robots=/dev/null\n/x\n/adm\u202ein", "Googlebot")
+    assert [row[0] for row in _rows(page)] == ["not judged", "disallowed", "disallowed"]
+    command = page.inner_text("#check-command")
+    # the URL the page could not judge is left out: it would be read as an option
+    assert "--robots=/dev/null" not in command
+    out = _run(command, robots, tmp_path)
+    assert [line.split()[:2] for line in out.splitlines()] == [
+        ["disallowed", "/x"], ["disallowed", "/adm\\u202ein"]]
+    # a row's command names the same URL, its invisible character escaped, not dropped
+    row = page.query_selector_all("tr.answer")[2].query_selector("code.command").inner_text()
+    assert row == "robotsrules explain robots.txt --agent Googlebot $'/adm\\u202ein'"
+    assert "DISALLOWED" in _run(row, robots, tmp_path)

@@ -26,7 +26,7 @@ from .._rules._stance import StanceTooComplex
 from .._tables._crawlers import category_tokens, known_crawlers, resolve_category
 from .._tables._purposes import Purpose
 from .._tables._words import describe, why
-from .._terminal import visible
+from .._terminal import CONTROL_ESCAPES, visible
 from ..errors import RobotsError
 from ..linter import Diagnostic, lint
 from ..model import Verdict
@@ -299,13 +299,18 @@ def agents_of(text: str) -> tuple[str, ...]:
     Raises :class:`~robotsrules.RobotsError` for a line that is none of these."""
     agents: list[str] = []
     for item in _line_list(text, "agents", MAX_AGENTS):
-        try:
-            category: Optional[str] = resolve_category(item)
+        try:  # "AI training", "ai-Training": a category, whatever the case and spacing
+            category: Optional[str] = resolve_category("-".join(item.split()))
         except RobotsError:
             category = None
         if category is not None:
             agents.extend(category_tokens(category))
             continue
+        if len(item.split()) > 1 and "/" not in item:
+            # words that are no category and no User-Agent string (whose product has a
+            # version, Name/1.0): reading its first word as the agent would judge another
+            raise RobotsError(f"agent {visible(item)!r}: neither a product token, a "
+                              "User-Agent string (Name/version ...) nor a crawler category")
         token = product_token(item) if (" " in item or "(" in item) else item
         try:
             agent_tokens(token)
@@ -321,9 +326,33 @@ def _reading(robots: RobotsTxt, url: str, agent: str, label: str) -> Reading:
                    describe(verdict))
 
 
+def _word(text: str) -> str:
+    """``text`` as one shell word that shows every character: quoted by :func:`shlex.quote`,
+    or, holding a character :func:`visible` escapes, in bash's ``$'...'`` quoting with that
+    character as its escape, so the copied command tests the very same text."""
+    if visible(text) == text:
+        return shlex.quote(text)
+    escaped = []
+    for char in text:
+        code = ord(char)
+        if char in "\\'":
+            escaped.append("\\" + char)
+        elif code in CONTROL_ESCAPES:
+            escaped.append(f"\\x{code:02x}" if code < 0x80 else
+                           f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+        else:
+            escaped.append(char)
+    return "$'" + "".join(escaped) + "'"
+
+
+def _agent_option(agent: str) -> str:
+    """``--agent TOKEN``; ``--agent=TOKEN`` for a token that starts with ``-`` (a product
+    token may), which the parser would read as an option of its own."""
+    return f"--agent={_word(agent)}" if agent.startswith("-") else f"--agent {_word(agent)}"
+
+
 def _command(url: str, agent: str) -> str:
-    return visible(f"robotsrules explain robots.txt --agent {shlex.quote(agent)} "
-                   f"{shlex.quote(url)}")
+    return f"robotsrules explain robots.txt {_agent_option(agent)} {_word(url)}"
 
 
 def _answer(readings: Sequence[RobotsTxt], url: str, agent: str) -> Answer:
@@ -375,9 +404,13 @@ def judge_file(content: bytes | str, urls_text: str, agents_text: str,
                else content)
     columns = ("/", *[url for url in urls if url != "/"][:CRAWLER_URLS])
     changes = None if base is None else changes_of(base, content, urls, agents)
-    named = " ".join(f"--agent {shlex.quote(agent)}" for agent in agents)
-    command = visible(f"robotsrules check --robots robots.txt {named} "
-                      f"{' '.join(shlex.quote(url) for url in urls)}")
+    named = " ".join(map(_agent_option, agents))
+    # the URLs judged: one the page could not judge (not a URL or a path: "--robots=x")
+    # would be read as an option, or refused, by the command
+    judged = [url for url in urls if not url.startswith("-") and not any(
+        answer.problem for answer in answers if answer.url == visible(url))]
+    command = (f"robotsrules check --robots robots.txt {named} "
+               f"{' '.join(map(_word, judged))}").rstrip()
     return Tested(answers, lines, findings, agents, crawler_rows(google, columns),
                   tuple(visible(url) for url in columns), command, changes,
                   size > DEFAULT_MAX_BYTES)
