@@ -117,3 +117,12 @@ def test_the_copied_commands_test_what_the_page_tested(browser: Any, served: Ser
     row = page.query_selector_all("tr.answer")[2].query_selector("code.command").inner_text()
     assert row == "robotsrules explain robots.txt --agent Googlebot $'/adm\\u202ein'"
     assert "DISALLOWED" in _run(row, robots, tmp_path)
+
+
+def test_the_diff_finds_an_end_anchor_added_to_a_pattern(browser: Any, served: Served) -> None:
+    page = browser.new_page()
+    _test(page, served.guarded, "User-agent: *\nDisallow: /*.pdf$\n", "/x", "Googlebot",
+          compared="User-agent: *\nDisallow: /*.pdf\n")
+    assert "2 verdict changes: 0 newly disallowed, 2 newly allowed" in page.inner_text(
+        "#diff-summary")
+    assert "/x.pdf?x" in page.inner_text("table.changes")
