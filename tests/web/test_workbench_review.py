@@ -7,10 +7,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
+import httpx
+import pytest
+
 from robotsrules._tables._crawlers import category_tokens
+from robotsrules._web import _tester
 from tests.timing import HANG
 from tests.web.conftest import Served, Site
 from tests.web.test_workbench import _rows, _test
@@ -126,3 +131,53 @@ def test_the_diff_finds_an_end_anchor_added_to_a_pattern(browser: Any, served: S
     assert "2 verdict changes: 0 newly disallowed, 2 newly allowed" in page.inner_text(
         "#diff-summary")
     assert "/x.pdf?x" in page.inner_text("table.changes")
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, ...]]:
+    """The agents whose stance the crawler table settles, as it settles them (the real
+    function runs)."""
+    settled: list[tuple[str, ...]] = []
+    real = _tester.stance_of
+
+    def counted(rules: Any, *args: Any) -> Any:
+        settled.append(rules.agents)
+        return real(rules, *args)
+
+    monkeypatch.setattr(_tester, "stance_of", counted)
+    return settled
+
+
+def test_crawlers_that_share_a_group_have_their_stance_settled_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    settled = _counting(monkeypatch)
+    tested = _tester.judge_file("User-agent: *\nDisallow: /a\n\nUser-agent: GPTBot\n"
+                                "Disallow: /\n", "/", "GPTBot")
+    assert len(settled) == 2  # the '*' group (every other crawler) and GPTBot's
+    stances = {row.token: row.stance for row in tested.crawlers}
+    assert stances["GPTBot"] == "all" and stances["ClaudeBot"] == "some"
+
+
+def test_past_the_rule_cap_no_stance_is_settled(monkeypatch: pytest.MonkeyPatch) -> None:
+    settled = _counting(monkeypatch)
+    robots = "User-agent: *\n" + "".join(
+        f"Disallow: /d{n}/*.php$\n" for n in range(_tester.MAX_STANCE_RULES + 1))
+    tested = _tester.judge_file(robots, "/d1/a.php", "GPTBot")
+    assert settled == []
+    assert {row.stance for row in tested.crawlers} == {"unknown"}
+    assert tested.answers[0].verdict == "disallowed"  # the verdicts are still given
+
+
+def test_a_permalink_followed_from_another_site_is_shown_not_run(served: Served) -> None:
+    link = "/?" + urllib.parse.urlencode({"robots": "User-agent: *\nDisallow: /\n",
+                                          "urls": "/x", "agents": "GPTBot"})
+    with httpx.Client(base_url=served.guarded) as client:
+        for site in ("cross-site", "same-site"):
+            page = client.get(link, headers={"Sec-Fetch-Site": site})
+            assert page.status_code == 200
+            assert "came from a link on another site: it is shown, not run" in page.text
+            assert 'id="verdicts"' not in page.text
+            assert "Disallow: /" in page.text  # the form holds the test, for Test to run
+        for site in ("none", "same-origin"):  # typed, a bookmark, the page's own link
+            page = client.get(link, headers={"Sec-Fetch-Site": site})
+            assert 'id="verdicts"' in page.text and "disallowed" in page.text
+        assert 'id="verdicts"' in client.get(link).text  # a browser that does not say

@@ -14,8 +14,9 @@ response and request passes these checks, in this order:
    that resolves to 127.0.0.1 does not make another site's pages same-origin with ours);
 2. the request body is read to :data:`MAX_BODY` octets, no more (a refusal says so);
 3. a ``POST`` carries this server's form token and, when the browser says where it comes
-   from (``Origin``, ``Sec-Fetch-Site``), comes from this page (CSRF); no CORS header is
-   ever sent, so no other origin reads an answer;
+   from (``Origin``, ``Sec-Fetch-Site``), comes from this page (CSRF); a permalink (``GET``)
+   followed from another site is shown, not run; no CORS header is ever sent, so no other
+   origin reads an answer;
 4. every response carries a strict Content-Security-Policy (no inline script or style,
    nothing from another origin), ``nosniff``, no referrer sent to other sites (``same-origin``: with
    ``no-referrer`` browsers send ``Origin: null`` on our own forms) and no framing.
@@ -24,7 +25,9 @@ A robots.txt fetched by URL goes through the fetch layer's one address guard
 (:class:`~robotsrules._fetch._pinned.GuardedClient`: loopback, private, link-local and
 metadata addresses refused, on every redirect hop) unless the server was started with
 ``allow_private_addresses``; the fetch is bounded in time and size by the fetch policy.
-Nothing is written to disk.
+Nothing is written to disk. The answers are computed in the thread pool, so one costly
+file does not stop the server answering others or stopping; the tester's bounds
+(:mod:`._tester`) keep each answer's work bounded.
 """
 
 from __future__ import annotations
@@ -318,7 +321,16 @@ def create_app(*, host: str = "127.0.0.1", allow_private_addresses: bool = False
     async def index(request: Request) -> Response:
         if request.method == "GET":
             query = request.query_params
-            return bench.page(**{name: query.get(name, "") for name in _STATE})
+            state = {name: query.get(name, "") for name in _STATE}
+            if any(state.values()) and request.headers.get("sec-fetch-site") in (
+                    "cross-site", "same-site"):
+                # a permalink followed from another site (a link, an <img src>): shown, not
+                # run, so that no other site makes this computer judge its files
+                return await run_in_threadpool(
+                    bench.page, judge=False, **state, problem=(
+                        "This test came from a link on another site: it is shown, not run. "
+                        "Press Test to run it."))
+            return await run_in_threadpool(bench.page, **state)
         form = await _form_checked(request, bench.token)
         if isinstance(form, Response):
             return form
@@ -357,7 +369,7 @@ def create_app(*, host: str = "127.0.0.1", allow_private_addresses: bool = False
                 if len(data) > DEFAULT_MAX_BYTES:
                     extra["problem"] = (f"The file is over {DEFAULT_MAX_BYTES:,} bytes: only "
                                         "that much is read, as Google's crawler reads it.")
-        return bench.page(**state, **extra)
+        return await run_in_threadpool(bench.page, **state, **extra)  # the loop stays free
 
     async def codes(request: Request) -> Response:
         html = bench.environment.get_template("codes.html").render(

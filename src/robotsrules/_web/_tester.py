@@ -22,7 +22,7 @@ from typing import Optional
 from .._diff import diff, sample_urls
 from .._page import admit_page
 from .._rules._agents import agent_tokens
-from .._rules._stance import StanceTooComplex
+from .._rules._stance import StanceTooComplex, stance_of
 from .._tables._crawlers import category_tokens, known_crawlers, resolve_category
 from .._tables._purposes import Purpose
 from .._tables._words import describe, why
@@ -39,6 +39,7 @@ __all__ = [
     "MAX_CELLS",
     "MAX_DIFF_CHECKS",
     "MAX_LINE",
+    "MAX_STANCE_RULES",
     "MAX_URLS",
     "Answer",
     "Change",
@@ -56,6 +57,10 @@ __all__ = [
 ]
 
 MAX_URLS = 100
+MAX_STANCE_RULES = 2_000
+"""The rules the crawler table settles stances for, over every distinct set of groups it
+reads (settling takes time growing faster than the rules): past it, the stance is
+``unknown``."""
 MAX_AGENTS = 50
 MAX_CELLS = 1_000
 MAX_LINE = 2_048
@@ -151,7 +156,7 @@ class CrawlerRow:
     """``yes``/``no``/``-`` (nothing stated) for search, ai-input and ai-train at ``/``."""
     stance: str
     """What the file disallows it: ``all``, ``some``, ``none``, or ``unknown`` (too complex
-    to settle, or no token)."""
+    to settle, past :data:`MAX_STANCE_RULES`, or no token)."""
     bound: str
     """What its operator says robots.txt does for it."""
     stoppable: bool
@@ -168,6 +173,8 @@ def crawler_rows(robots: RobotsTxt, columns: Sequence[str]) -> tuple[CrawlerRow,
     it (:meth:`~robotsrules.RobotsTxt.allowed`, :meth:`~robotsrules.RobotsTxt.usage`,
     :meth:`~robotsrules.RobotsTxt.stance`)."""
     rows = []
+    stances: dict[tuple[int, ...], str] = {}  # by the groups that apply: each settled once
+    budget = MAX_STANCE_RULES
     for crawler in known_crawlers():
         token = crawler.token
         if token is None:
@@ -179,10 +186,16 @@ def crawler_rows(robots: RobotsTxt, columns: Sequence[str]) -> tuple[CrawlerRow,
             usage = robots.usage("/", agent=token)
             preferences = tuple({True: "yes", False: "no", None: "-"}[usage.allows(purpose)]
                                 for purpose in _PURPOSES)
-            try:
-                stance = robots.stance(token).kind
-            except StanceTooComplex:
-                stance = "unknown"
+            rules = robots.for_agent(token)
+            key = tuple(group.line for group in rules.groups)
+            if key not in stances:
+                size = sum(len(group.rules) for group in rules.groups)
+                budget -= size
+                try:
+                    stances[key] = stance_of(rules).kind if budget >= 0 else "unknown"
+                except StanceTooComplex:
+                    stances[key] = "unknown"
+            stance = stances[key]
         rows.append(CrawlerRow(visible(crawler.label), visible(token or ""),
                                visible(crawler.operator),
                                ", ".join(crawler.categories or (crawler.category,)),
