@@ -181,3 +181,15 @@ def test_a_permalink_followed_from_another_site_is_shown_not_run(served: Served)
             page = client.get(link, headers={"Sec-Fetch-Site": site})
             assert 'id="verdicts"' in page.text and "disallowed" in page.text
         assert 'id="verdicts"' in client.get(link).text  # a browser that does not say
+
+
+def test_a_host_header_must_be_a_host_and_this_servers_port(served: Served) -> None:
+    port = served.guarded.rsplit(":", 1)[1]
+    with httpx.Client(base_url=served.guarded) as client:
+        for host in (f"127.0.0.1:{port}.evil.com", "localhost:x@evil.com",
+                     f"127.0.0.1:{int(port) + 1}", f"localhost:{port}:{port}",
+                     f"127.0.0.1:{port}/x", "[::1]x"):
+            refused = client.get("/", headers={"Host": host})
+            assert refused.status_code == 421, host
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}", "LOCALHOST"):
+            assert client.get("/", headers={"Host": host}).status_code == 200, host

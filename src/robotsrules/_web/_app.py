@@ -36,11 +36,12 @@ import base64
 import binascii
 import hmac
 import ipaddress
+import re
 import secrets
 import urllib.parse
 from collections.abc import Awaitable, MutableMapping
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 import httpx
 
@@ -99,19 +100,26 @@ _Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 _ASGI = Callable[[_Scope, _Receive, _Send], Awaitable[None]]
 
 
-def _hostname(header: str) -> str:
-    """The host of a ``Host`` header value, without the port (IPv6 without brackets)."""
-    header = header.strip().lower()
-    if header.startswith("["):
-        return header[1:].split("]", 1)[0]
-    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+_HOST = re.compile(r"(?:\[([0-9a-f:.]+)\]|([a-z0-9.-]+))(?::([0-9]{1,5}))?")
+"""A ``Host`` value (RFC 9110 §7.2: ``uri-host [ ":" port ]``), as strict as this server
+needs: an IPv6 literal in brackets, or an IPv4 literal or a name, and a port of digits."""
+
+
+def _hostname(header: str, port: Optional[int] = None) -> Optional[str]:
+    """The host of a ``Host`` header value, without the port (IPv6 without brackets);
+    ``None`` for a value that is no host and port, or (with ``port``) names another port.
+    Leading and trailing whitespace is no part of a field value (RFC 9110 §5.5)."""
+    found = _HOST.fullmatch(header.strip().lower())
+    if found is None or (port is not None and found[3] is not None and int(found[3]) != port):
+        return None
+    return found[1] or found[2]
 
 
 def _host_allowed(bound: str) -> Callable[[str], bool]:
     """Which ``Host`` headers name the bound address: the address itself (and ``localhost``
     for a loopback address); for a wildcard address (every interface) any address literal or
     ``localhost``, never a name that a stranger's DNS could point at us."""
-    bound = _hostname(bound) if bound.startswith("[") else bound.lower()
+    bound = (_hostname(bound) or "") if bound.startswith("[") else bound.lower()
     try:
         address = ipaddress.ip_address(bound)
     except ValueError:
@@ -181,7 +189,9 @@ class _Guarded:
 
         headers = dict(scope.get("headers", []))
         host = headers.get(b"host", b"").decode("latin-1")
-        if not self.allowed(_hostname(host)):
+        server = scope.get("server")
+        name = _hostname(host, server[1] if server else None)
+        if name is None or not self.allowed(name):
             await _refuse(421, f"the Host header {visible(host)!r} does not name this "
                                "server's address (a page of another site may not drive "
                                "it)")(scope, receive, send_with_headers)
