@@ -73,7 +73,7 @@ def test_the_500_kib_cut_counts_the_file_not_the_browsers_crlf(browser: Any,
     assert _rows(page) == [("disallowed", "Googlebot", "/secret")]
 
 
-def test_a_leading_empty_line_is_kept_and_lines_keep_their_numbers(browser: Any,
+def test_a_leading_empty_line_is_kept_and_blank_characters_are_shown(browser: Any,
                                                                    served: Served) -> None:
     page = browser.new_page()
     _test(page, served.guarded, "\nUser-agent: *\nDisallow: /x\n", "/x", "GPTBot")
@@ -82,6 +82,11 @@ def test_a_leading_empty_line_is_kept_and_lines_keep_their_numbers(browser: Any,
     page.wait_for_selector("#verdicts")
     assert page.input_value("#robots") == "\nUser-agent: *\nDisallow: /x\n"
     assert "Disallow: /x" in page.inner_text("#line-3")
+    # characters that show as nothing are shown as escapes, as control characters are
+    _test(page, served.guarded, "User-agent: *\nDisallow: /a\u3164\u115f\uffa0\u2800\u034fb\n",
+          "/x", "GPTBot")
+    assert page.inner_text("#line-2 code.text") == (
+        "Disallow: /a\\u3164\\u115f\\uffa0\\u2800\\u034fb")
 
 
 def test_a_category_in_words_is_the_category_and_other_words_are_refused(
