@@ -258,11 +258,12 @@ def test_the_diff_lists_the_verdicts_an_edit_of_the_live_file_changes(
     page.fill("#agents", "ClaudeBot")
     page.click("#test")
     page.wait_for_selector("#diff")
-    assert page.inner_text("#diff-summary").startswith("2 verdict changes: 2 newly disallowed")
+    assert page.inner_text("#diff-summary").startswith("3 verdict changes: 3 newly disallowed")
     rows = page.evaluate("[...document.querySelectorAll('tr.change')].map(row => "
                          "[...row.querySelectorAll('td')].map(cell => cell.innerText))")
     assert sorted(rows) == [
         ["gptbot", "/", "allowed", "disallowed", "no rule matches", "5: Disallow: /"],
+        ["gptbot", "/?x", "allowed", "disallowed", "no rule matches", "5: Disallow: /"],
         ["gptbot", "/news/today", "allowed", "disallowed", "no rule matches", "5: Disallow: /"]]
     page.click("#permalink")  # the compared file is in the permalink too
     page.wait_for_selector("#diff")
