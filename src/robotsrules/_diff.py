@@ -1,10 +1,11 @@
 """What changes between two versions of a robots.txt: the (agent, URL) verdicts that flip.
 
 Without a URL list, the URLs compared are derived from both files: ``/`` and, for every
-rule, a path it matches (its pattern with ``*`` read as ``x`` and a final ``$`` dropped)
-and the pattern's literal prefix. Without agents, every token either file names is
-compared, plus ``*`` (any crawler that no group names); values that are not product
-tokens (legacy mode keeps whole values such as ``MJ12bot``) are left out.
+rule, a path it matches (its pattern with ``*`` read as ``x`` and a final ``$`` dropped),
+that path with a query after it (``?x``, or ``x`` when it has one: only a pattern without
+a final ``$`` matches it) and the pattern's literal prefix. Without agents, every token
+either file names is compared, plus ``*`` (any crawler that no group names); values that
+are not product tokens (legacy mode keeps whole values such as ``MJ12bot``) are left out.
 """
 
 from __future__ import annotations
@@ -40,7 +41,10 @@ def sample_urls(*files: RobotsTxt) -> list[str]:
                     continue
                 concrete = pattern[:-1] if pattern.endswith("$") else pattern
                 concrete = concrete.replace("*", "x")
-                paths.add(concrete if concrete.startswith("/") else "/" + concrete)
+                concrete = concrete if concrete.startswith("/") else "/" + concrete
+                # and something after the pattern's end: where "/*.pdf" and "/*.pdf$"
+                # part ("/x.pdf?x": only the first matches it)
+                paths.update((concrete, concrete + ("x" if "?" in concrete else "?x")))
                 prefix = pattern.split("*", 1)[0].rstrip("$")
                 if prefix.startswith("/"):
                     paths.add(prefix)

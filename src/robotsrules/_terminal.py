@@ -4,7 +4,8 @@ A robots.txt, an HTTP error, a URL list or a redirect target can carry ESC, CSI 
 sequences that set a window title, write the clipboard or clear the screen when printed
 raw. Everything the command line and the lint report print that did not come from the
 program itself goes through :func:`visible`: control characters are shown as escapes
-(``\\x1b``, ``\\x9b``, ``\\u202e``, ``\\u200b``), everything else is left as it is.
+(``\\x1b``, ``\\x9b``, ``\\u202e``, ``\\u200b``), and so are characters that show as
+nothing (``\\u3164``); everything else is left as it is.
 """
 
 # robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
@@ -27,7 +28,14 @@ _FORMAT: Final = (
     (0x110CD, 0x110CD), (0x13430, 0x1343F), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
     (0xE0001, 0xE0001), (0xE0020, 0xE007F),
 )
-_FORMAT_CODES: Final = [code for first, last in _FORMAT for code in range(first, last + 1)]
+# Characters that are not Cf but show as nothing (Unicode's Default_Ignorable_Code_Point
+# letters and marks: the combining grapheme joiner U+034F, the Hangul fillers U+115F, U+1160,
+# U+3164 and U+FFA0, the Khmer inherent vowels U+17B4-U+17B5) and the blank Braille pattern
+# U+2800: a name or path holding one looks like one without it.
+_BLANK: Final = ((0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x2800, 0x2800),
+                 (0x3164, 0x3164), (0xFFA0, 0xFFA0))
+_FORMAT_CODES: Final = [code for first, last in (*_FORMAT, *_BLANK)
+                        for code in range(first, last + 1)]
 CONTROL_ESCAPES: Final[dict[int, str]] = {
     **{i: f"\\x{i:02x}" for i in (*range(0x20), *range(0x7F, 0xA0))},
     **{i: f"\\u{i:04x}" if i <= 0xFFFF else f"\\U{i:08x}"
@@ -35,7 +43,8 @@ CONTROL_ESCAPES: Final[dict[int, str]] = {
 }
 """A :meth:`str.translate` table: C0 and C1 controls, DEL, Unicode's format characters
 (Cf: the bidirectional controls, zero-width characters, the byte-order mark, soft hyphen,
-tags) and the line and paragraph separators, each to a visible escape."""
+tags), the blank characters that are not Cf (Hangul fillers, U+034F, U+2800) and the line
+and paragraph separators, each to a visible escape."""
 
 
 def visible(text: str) -> str:

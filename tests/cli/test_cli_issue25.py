@@ -386,11 +386,11 @@ def test_diff_leads_with_a_summary(tmp_path: Path) -> None:
     code, out = run("diff", str(old), str(new))
     assert code == 1
     first = out.splitlines()[0]
-    assert first.startswith("10") and "verdict changes: " in first
+    assert first.startswith("202 ") and "verdict changes: " in first  # a path and path?x a rule
     assert "newly disallowed" in first and "newly allowed" in first and "gptbot" in first
     summary = json.loads(run("diff", str(old), str(new), "--json")[1])["summary"]
     assert summary["changes"] == summary["newly_allowed"] + summary["newly_disallowed"]
-    assert summary["newly_allowed"] == 100
+    assert summary["newly_allowed"] == 200
 
 
 def test_the_screen_escapes_whatever_a_command_forgot() -> None:

@@ -132,3 +132,16 @@ def test_toolbox_on_a_corpus_file(corpus_dir: str) -> None:
     assert code == 0 and "GPTBot" in out
     code, out = run("explain", path, "--agent", "Googlebot", "--json", "/itm/123")
     assert code in (0, 1) and json.loads(out)["target"] == "/itm/123"
+
+
+def test_diff_finds_an_end_anchor_added_to_a_pattern(tmp_path: os.PathLike[str]) -> None:
+    # "/*.pdf" matches "/a.pdf?dl=1", "/*.pdf$" does not: the sample paths reach past the
+    # pattern's end, so the change is found without a URL list
+    old, new = (os.path.join(str(tmp_path), name) for name in ("old.txt", "new.txt"))
+    with open(old, "w") as handle:
+        handle.write("User-agent: *\nDisallow: /*.pdf\n")
+    with open(new, "w") as handle:
+        handle.write("User-agent: *\nDisallow: /*.pdf$\n")
+    code, out = run("diff", old, new)
+    assert code == 1
+    assert "*                /x.pdf?x  disallowed -> allowed" in out

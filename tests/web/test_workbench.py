@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 
+from robotsrules._web._app import MAX_BODY
 from tests.timing import HANG
 from tests.web.conftest import HOSTILE_ROBOTS, Served, Site
 
@@ -205,9 +206,9 @@ def test_requests_from_elsewhere_are_refused(served: Served) -> None:
         refused = client.get("/", headers={"Host": "rebind.example:80"})
         assert refused.status_code == 421
         assert client.get("/", headers={"Host": "localhost"}).status_code == 200
-        too_big = client.post("/", content=b"x" * (1024 * 1024 + 1),
+        too_big = client.post("/", content=b"x" * (MAX_BODY + 1),
                               headers={"Content-Type": "application/x-www-form-urlencoded"})
-        assert too_big.status_code == 413 and "at most 1,048,576 bytes" in too_big.text
+        assert too_big.status_code == 413 and f"at most {MAX_BODY:,} bytes" in too_big.text
 
 
 def test_a_phone_width_window_needs_no_sideways_scroll(browser: Any, served: Served,
@@ -257,11 +258,12 @@ def test_the_diff_lists_the_verdicts_an_edit_of_the_live_file_changes(
     page.fill("#agents", "ClaudeBot")
     page.click("#test")
     page.wait_for_selector("#diff")
-    assert page.inner_text("#diff-summary").startswith("2 verdict changes: 2 newly disallowed")
+    assert page.inner_text("#diff-summary").startswith("3 verdict changes: 3 newly disallowed")
     rows = page.evaluate("[...document.querySelectorAll('tr.change')].map(row => "
                          "[...row.querySelectorAll('td')].map(cell => cell.innerText))")
     assert sorted(rows) == [
         ["gptbot", "/", "allowed", "disallowed", "no rule matches", "5: Disallow: /"],
+        ["gptbot", "/?x", "allowed", "disallowed", "no rule matches", "5: Disallow: /"],
         ["gptbot", "/news/today", "allowed", "disallowed", "no rule matches", "5: Disallow: /"]]
     page.click("#permalink")  # the compared file is in the permalink too
     page.wait_for_selector("#diff")

@@ -14,8 +14,9 @@ response and request passes these checks, in this order:
    that resolves to 127.0.0.1 does not make another site's pages same-origin with ours);
 2. the request body is read to :data:`MAX_BODY` octets, no more (a refusal says so);
 3. a ``POST`` carries this server's form token and, when the browser says where it comes
-   from (``Origin``, ``Sec-Fetch-Site``), comes from this page (CSRF); no CORS header is
-   ever sent, so no other origin reads an answer;
+   from (``Origin``, ``Sec-Fetch-Site``), comes from this page (CSRF); a permalink (``GET``)
+   followed from another site is shown, not run; no CORS header is ever sent, so no other
+   origin reads an answer;
 4. every response carries a strict Content-Security-Policy (no inline script or style,
    nothing from another origin), ``nosniff``, no referrer sent to other sites (``same-origin``: with
    ``no-referrer`` browsers send ``Origin: null`` on our own forms) and no framing.
@@ -24,18 +25,23 @@ A robots.txt fetched by URL goes through the fetch layer's one address guard
 (:class:`~robotsrules._fetch._pinned.GuardedClient`: loopback, private, link-local and
 metadata addresses refused, on every redirect hop) unless the server was started with
 ``allow_private_addresses``; the fetch is bounded in time and size by the fetch policy.
-Nothing is written to disk.
+Nothing is written to disk. The answers are computed in the thread pool, so one costly
+file does not stop the server answering others or stopping; the tester's bounds
+(:mod:`._tester`) keep each answer's work bounded.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hmac
 import ipaddress
+import re
 import secrets
 import urllib.parse
 from collections.abc import Awaitable, Iterable, MutableMapping, Sequence
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 import httpx
 
@@ -63,8 +69,10 @@ with MissingExtra.guard("robotsrules serve", "web"):
 
 __all__ = ["ASGI", "MAX_BODY", "MAX_PERMALINK", "Guarded", "create_app"]
 
-MAX_BODY = 1024 * 1024
-"""The largest request body read (a 500 KiB robots.txt, percent-encoded, fits)."""
+MAX_BODY = 4 * 1024 * 1024
+"""The largest request body read: the file and the compared file (500 KiB each, sent with
+CRLF line breaks, a byte that is not UTF-8 shown as a three-byte U+FFFD) and their exact
+bytes (base64) fit."""
 MAX_PERMALINK = 8_000
 """The longest permalink offered (browsers and servers refuse much longer URLs)."""
 FETCH_TIMEOUT = 10.0
@@ -82,9 +90,10 @@ _HEADERS = [(b"content-security-policy", _CSP.encode()),
             (b"cross-origin-resource-policy", b"same-origin"),
             (b"cache-control", b"no-store")]
 _LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
-_STATE = ("robots", "urls", "agents", "base")
+_STATE = ("robots", "urls", "agents", "base", "robots_raw", "base_raw")
 """The form's state: the file, the URLs, the agents, the file compared with (the permalink's
-query parameters)."""
+query parameters), and the exact bytes of a fetched or uploaded file that its text does not
+carry (see :func:`_shown`)."""
 
 _Scope = MutableMapping[str, Any]
 _Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -92,19 +101,26 @@ _Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 ASGI = Callable[[_Scope, _Receive, _Send], Awaitable[None]]
 
 
-def _hostname(header: str) -> str:
-    """The host of a ``Host`` header value, without the port (IPv6 without brackets)."""
-    header = header.strip().lower()
-    if header.startswith("["):
-        return header[1:].split("]", 1)[0]
-    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+_HOST = re.compile(r"(?:\[([0-9a-f:.]+)\]|([a-z0-9.-]+))(?::([0-9]{1,5}))?")
+"""A ``Host`` value (RFC 9110 §7.2: ``uri-host [ ":" port ]``), as strict as this server
+needs: an IPv6 literal in brackets, or an IPv4 literal or a name, and a port of digits."""
+
+
+def _hostname(header: str, port: Optional[int] = None) -> Optional[str]:
+    """The host of a ``Host`` header value, without the port (IPv6 without brackets);
+    ``None`` for a value that is no host and port, or (with ``port``) names another port.
+    Leading and trailing whitespace is no part of a field value (RFC 9110 §5.5)."""
+    found = _HOST.fullmatch(header.strip().lower())
+    if found is None or (port is not None and found[3] is not None and int(found[3]) != port):
+        return None
+    return found[1] or found[2]
 
 
 def _host_allowed(bound: str) -> Callable[[str], bool]:
     """Which ``Host`` headers name the bound address: the address itself (and ``localhost``
     for a loopback address); for a wildcard address (every interface) any address literal or
     ``localhost``, never a name that a stranger's DNS could point at us."""
-    bound = _hostname(bound) if bound.startswith("[") else bound.lower()
+    bound = (_hostname(bound) or "") if bound.startswith("[") else bound.lower()
     try:
         address = ipaddress.ip_address(bound)
     except ValueError:
@@ -122,6 +138,33 @@ def _host_allowed(bound: str) -> Callable[[str], bool]:
     names = {bound} | (_LOOPBACK_NAMES if (address is not None and address.is_loopback)
                        or bound == "localhost" else set())
     return names.__contains__
+
+
+def _lf(text: str) -> str:
+    """A textarea's value as the file it shows: browsers send every line break as CRLF
+    (HTML's form submission), so the size a crawler reads and the lines are counted on LF."""
+    return text.replace("\r\n", "\n")
+
+
+def _shown(data: bytes) -> tuple[str, str]:
+    """A fetched or uploaded file as the textarea shows it, and its bytes (base64) when the
+    text the browser sends back would not be them (bytes that are not UTF-8, CR line
+    breaks); ``""`` when it would."""
+    text = data.decode("utf-8", "replace")
+    return text, ("" if _lf(text).encode("utf-8") == data else base64.b64encode(data).decode())
+
+
+def _content(text: str, raw: str) -> bytes | str:
+    """The file to judge: the exact bytes of :func:`_shown` while the text is unedited,
+    else the text."""
+    if raw:
+        try:
+            data = base64.b64decode(raw, validate=True)
+        except (binascii.Error, ValueError):
+            return text
+        if _lf(data.decode("utf-8", "replace")) == text:
+            return data
+    return text
 
 
 def _refuse(status: int, message: str) -> Response:
@@ -158,7 +201,9 @@ class Guarded:
 
         headers = dict(scope.get("headers", []))
         host = headers.get(b"host", b"").decode("latin-1")
-        if not self.allowed(_hostname(host)):
+        server = scope.get("server")
+        name = _hostname(host, server[1] if server else None)
+        if name is None or not self.allowed(name):
             await self.refuse(421, f"the Host header {visible(host)!r} does not name this "
                                "server's address (a page of another site may not drive "
                                "it)")(scope, receive, send_with_headers)
@@ -203,15 +248,17 @@ class _Workbench:
         self.fetch_timeout = fetch_timeout
 
     def page(self, **values: Any) -> HTMLResponse:
+        judge = values.pop("judge", True)  # False: the state is shown, not judged
         state = {"robots": "", "urls": "", "agents": "", "fetch_url": "", "base": "",
-                 "page_url": "", **values}
+                 "page_url": "", "robots_raw": "", "base_raw": "", **values}
+        state["robots"], state["base"] = _lf(state["robots"]), _lf(state["base"])
         context = {"token": self.token, "tested": None, "problem": None, "fetched": None,
                    "signals": None, "generated": None, "choices": Choices(),
                    "categories": categories(), "purposes": usage_purposes(),
                    "permalink": None, "version": __version__, "limits": {
                        "urls": MAX_URLS, "agents": MAX_AGENTS, "cells": MAX_CELLS,
                        "robots": DEFAULT_MAX_BYTES}, **state}
-        if state["robots"] or state["urls"] or state["agents"]:
+        if judge and (state["robots"] or state["urls"] or state["agents"]):
             self._answer(context, state)
         html = self.environment.get_template("page.html").render(context)
         return HTMLResponse(html)
@@ -222,8 +269,9 @@ class _Workbench:
                 "Give at least one URL (or path) and one agent to test the file.")
             return
         try:
-            context["tested"] = judge_file(state["robots"], state["urls"], state["agents"],
-                                           state["base"] or None)
+            context["tested"] = judge_file(
+                _content(state["robots"], state["robots_raw"]), state["urls"], state["agents"],
+                _content(state["base"], state["base_raw"]) or None)
         except RobotsError as error:
             context["problem"] = visible(str(error))
             return
@@ -246,7 +294,8 @@ class _Workbench:
         return {"url": visible(page.url), "status": page.status, "answers": answers}
 
     def fetched(self, url: str) -> dict[str, Any]:
-        """A robots.txt fetched by URL through the address guard, as ``fetch`` shows it."""
+        """A robots.txt fetched by URL through the address guard, as ``fetch`` shows it
+        (``text``/``raw``: see :func:`_shown`; ``None`` when no file was read)."""
         client = GuardedClient(self.guard, timeout=httpx.Timeout(self.fetch_timeout))
         with client:
             result = fetch(url, user_agent=f"robotsrules/{__version__} (workbench)",
@@ -259,8 +308,7 @@ class _Workbench:
                 "size": result.size, "truncated": result.truncated,
                 "groups": robots.groups, "synthetic": robots.synthetic,
                 "sitemaps": [visible(sitemap) for sitemap in robots.sitemaps],
-                "text": (robots.source.decode("utf-8", "replace")
-                         if robots.synthetic is None else "")}
+                "file": None if robots.synthetic is not None else _shown(robots.source)}
 
 
 async def _form_checked(request: Request, token: str) -> Any:
@@ -296,7 +344,16 @@ def create_app(*, host: str = "127.0.0.1", allow_private_addresses: bool = False
     async def index(request: Request) -> Response:
         if request.method == "GET":
             query = request.query_params
-            return bench.page(**{name: query.get(name, "") for name in _STATE})
+            state = {name: query.get(name, "") for name in _STATE}
+            if any(state.values()) and request.headers.get("sec-fetch-site") in (
+                    "cross-site", "same-site"):
+                # a permalink followed from another site (a link, an <img src>): shown, not
+                # run, so that no other site makes this computer judge its files
+                return await run_in_threadpool(
+                    bench.page, judge=False, **state, problem=(
+                        "This test came from a link on another site: it is shown, not run. "
+                        "Press Test to run it."))
+            return await run_in_threadpool(bench.page, **state)
         form = await _form_checked(request, bench.token)
         if isinstance(form, Response):
             return form
@@ -310,7 +367,17 @@ def create_app(*, host: str = "127.0.0.1", allow_private_addresses: bool = False
             except RobotsError as error:
                 extra["problem"] = f"Not fetched: {visible(str(error))}"
             else:
-                state["robots"] = state["base"] = extra["fetched"]["text"]
+                shown = extra["fetched"]["file"]
+                if shown is None:  # no file (unreachable, unavailable): the box keeps yours
+                    fetched = extra["fetched"]
+                    extra["problem"] = (
+                        f"No file was fetched ({fetched['outcome']}: {fetched['meaning']}); "
+                        "your file is left in the box and the verdicts are not shown, so "
+                        "that they are not read as the site's.")
+                    extra["judge"] = False
+                else:
+                    state["robots"], state["robots_raw"] = shown
+                    state["base"], state["base_raw"] = shown
         elif action == "page":
             try:
                 extra["signals"] = await run_in_threadpool(
@@ -321,7 +388,7 @@ def create_app(*, host: str = "127.0.0.1", allow_private_addresses: bool = False
             upload = form.get("upload")
             if isinstance(upload, UploadFile):
                 data = await upload.read(DEFAULT_MAX_BYTES + 1)
-                state["robots"] = data[:DEFAULT_MAX_BYTES].decode("utf-8", "replace")
+                state["robots"], state["robots_raw"] = _shown(data[:DEFAULT_MAX_BYTES])
                 if len(data) > DEFAULT_MAX_BYTES:
                     extra["problem"] = (f"The file is over {DEFAULT_MAX_BYTES:,} bytes: only "
                                         "that much is read, as Google's crawler reads it.")
@@ -334,9 +401,10 @@ def create_app(*, host: str = "127.0.0.1", allow_private_addresses: bool = False
                 extra["generated"] = await run_in_threadpool(
                     generated, extra["choices"], state["robots"])
             else:  # the written file into the tester, the file it replaces compared with
-                state["base"] = state["robots"]
+                state["base"], state["base_raw"] = state["robots"], state["robots_raw"]
                 state["robots"] = _field(form, "g_text").replace("\r\n", "\n")
-        return bench.page(**state, **extra)
+                state["robots_raw"] = ""
+        return await run_in_threadpool(bench.page, **state, **extra)  # the loop stays free
 
     async def codes(request: Request) -> Response:
         html = bench.environment.get_template("codes.html").render(

@@ -35,8 +35,9 @@ def listen(host: str, port: int) -> socket.socket:
 def server(app: Any) -> uvicorn.Server:
     """A uvicorn server for ``app`` (run it with ``.run(sockets=[listen(...)])``; set
     ``.should_exit`` to stop it): no access log (nothing written), no proxy headers
-    trusted, no lifespan, the ``Server`` header left out."""
+    trusted, no lifespan, the ``Server`` header left out; on a stop, requests still being
+    answered get five seconds to finish."""
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                             proxy_headers=False, server_header=False, date_header=False,
-                            timeout_keep_alive=5)
+                            timeout_keep_alive=5, timeout_graceful_shutdown=5)
     return uvicorn.Server(config)

@@ -22,11 +22,11 @@ from typing import Optional
 from .._diff import diff, sample_urls
 from .._page import admit_page
 from .._rules._agents import agent_tokens
-from .._rules._stance import StanceTooComplex
+from .._rules._stance import StanceTooComplex, stance_of
 from .._tables._crawlers import category_tokens, known_crawlers, resolve_category
 from .._tables._purposes import Purpose
 from .._tables._words import describe, why
-from .._terminal import visible
+from .._terminal import CONTROL_ESCAPES, visible
 from ..errors import RobotsError
 from ..linter import Diagnostic, lint
 from ..model import Verdict
@@ -39,6 +39,7 @@ __all__ = [
     "MAX_CELLS",
     "MAX_DIFF_CHECKS",
     "MAX_LINE",
+    "MAX_STANCE_RULES",
     "MAX_URLS",
     "Answer",
     "Change",
@@ -57,6 +58,10 @@ __all__ = [
 ]
 
 MAX_URLS = 100
+MAX_STANCE_RULES = 2_000
+"""The rules the crawler table settles stances for, over every distinct set of groups it
+reads (settling takes time growing faster than the rules): past it, the stance is
+``unknown``."""
 MAX_AGENTS = 50
 MAX_CELLS = 1_000
 MAX_LINE = 2_048
@@ -152,7 +157,7 @@ class CrawlerRow:
     """``yes``/``no``/``-`` (nothing stated) for search, ai-input and ai-train at ``/``."""
     stance: str
     """What the file disallows it: ``all``, ``some``, ``none``, or ``unknown`` (too complex
-    to settle, or no token)."""
+    to settle, past :data:`MAX_STANCE_RULES`, or no token)."""
     bound: str
     """What its operator says robots.txt does for it."""
     stoppable: bool
@@ -169,6 +174,8 @@ def crawler_rows(robots: RobotsTxt, columns: Sequence[str]) -> tuple[CrawlerRow,
     it (:meth:`~robotsrules.RobotsTxt.allowed`, :meth:`~robotsrules.RobotsTxt.usage`,
     :meth:`~robotsrules.RobotsTxt.stance`)."""
     rows = []
+    stances: dict[tuple[int, ...], str] = {}  # by the groups that apply: each settled once
+    budget = MAX_STANCE_RULES
     for crawler in known_crawlers():
         token = crawler.token
         if token is None:
@@ -180,10 +187,16 @@ def crawler_rows(robots: RobotsTxt, columns: Sequence[str]) -> tuple[CrawlerRow,
             usage = robots.usage("/", agent=token)
             preferences = tuple({True: "yes", False: "no", None: "-"}[usage.allows(purpose)]
                                 for purpose in _PURPOSES)
-            try:
-                stance = robots.stance(token).kind
-            except StanceTooComplex:
-                stance = "unknown"
+            rules = robots.for_agent(token)
+            key = tuple(group.line for group in rules.groups)
+            if key not in stances:
+                size = sum(len(group.rules) for group in rules.groups)
+                budget -= size
+                try:
+                    stances[key] = stance_of(rules).kind if budget >= 0 else "unknown"
+                except StanceTooComplex:
+                    stances[key] = "unknown"
+            stance = stances[key]
         rows.append(CrawlerRow(visible(crawler.label), visible(token or ""),
                                visible(crawler.operator),
                                ", ".join(crawler.categories or (crawler.category,)),
@@ -302,13 +315,18 @@ def agents_of(text: str) -> tuple[str, ...]:
     Raises :class:`~robotsrules.RobotsError` for a line that is none of these."""
     agents: list[str] = []
     for item in line_list(text, "agents", MAX_AGENTS):
-        try:
-            category: Optional[str] = resolve_category(item)
+        try:  # "AI training", "ai-Training": a category, whatever the case and spacing
+            category: Optional[str] = resolve_category("-".join(item.split()))
         except RobotsError:
             category = None
         if category is not None:
             agents.extend(category_tokens(category))
             continue
+        if len(item.split()) > 1 and "/" not in item:
+            # words that are no category and no User-Agent string (whose product has a
+            # version, Name/1.0): reading its first word as the agent would judge another
+            raise RobotsError(f"agent {visible(item)!r}: neither a product token, a "
+                              "User-Agent string (Name/version ...) nor a crawler category")
         token = product_token(item) if (" " in item or "(" in item) else item
         try:
             agent_tokens(token)
@@ -324,9 +342,33 @@ def _reading(robots: RobotsTxt, url: str, agent: str, label: str) -> Reading:
                    describe(verdict))
 
 
+def _word(text: str) -> str:
+    """``text`` as one shell word that shows every character: quoted by :func:`shlex.quote`,
+    or, holding a character :func:`visible` escapes, in bash's ``$'...'`` quoting with that
+    character as its escape, so the copied command tests the very same text."""
+    if visible(text) == text:
+        return shlex.quote(text)
+    escaped = []
+    for char in text:
+        code = ord(char)
+        if char in "\\'":
+            escaped.append("\\" + char)
+        elif code in CONTROL_ESCAPES:
+            escaped.append(f"\\x{code:02x}" if code < 0x80 else
+                           f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+        else:
+            escaped.append(char)
+    return "$'" + "".join(escaped) + "'"
+
+
+def _agent_option(agent: str) -> str:
+    """``--agent TOKEN``; ``--agent=TOKEN`` for a token that starts with ``-`` (a product
+    token may), which the parser would read as an option of its own."""
+    return f"--agent={_word(agent)}" if agent.startswith("-") else f"--agent {_word(agent)}"
+
+
 def _command(url: str, agent: str) -> str:
-    return visible(f"robotsrules explain robots.txt --agent {shlex.quote(agent)} "
-                   f"{shlex.quote(url)}")
+    return f"robotsrules explain robots.txt {_agent_option(agent)} {_word(url)}"
 
 
 def _answer(readings: Sequence[RobotsTxt], url: str, agent: str) -> Answer:
@@ -347,7 +389,7 @@ def _answer(readings: Sequence[RobotsTxt], url: str, agent: str) -> Answer:
 
 
 def judge_file(content: bytes | str, urls_text: str, agents_text: str,
-               base: Optional[str] = None) -> Tested:
+               base: Optional[bytes | str] = None) -> Tested:
     """Judge every URL (one a line) for every agent (:func:`agents_of`) by ``content``, in
     the Google reading (the verdict) and the RFC 9309 and legacy readings (shown where they
     differ), and lint the file; with ``base``, the verdicts that change from it to
@@ -378,9 +420,13 @@ def judge_file(content: bytes | str, urls_text: str, agents_text: str,
                else content)
     columns = ("/", *[url for url in urls if url != "/"][:CRAWLER_URLS])
     changes = None if base is None else changes_of(base, content, urls, agents)
-    named = " ".join(f"--agent {shlex.quote(agent)}" for agent in agents)
-    command = visible(f"robotsrules check --robots robots.txt {named} "
-                      f"{' '.join(shlex.quote(url) for url in urls)}")
+    named = " ".join(map(_agent_option, agents))
+    # the URLs judged: one the page could not judge (not a URL or a path: "--robots=x")
+    # would be read as an option, or refused, by the command
+    judged = [url for url in urls if not url.startswith("-") and not any(
+        answer.problem for answer in answers if answer.url == visible(url))]
+    command = (f"robotsrules check --robots robots.txt {named} "
+               f"{' '.join(map(_word, judged))}").rstrip()
     return Tested(answers, lines, findings, agents, crawler_rows(google, columns),
                   tuple(visible(url) for url in columns), command, changes,
                   size > DEFAULT_MAX_BYTES)
