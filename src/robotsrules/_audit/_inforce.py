@@ -25,8 +25,8 @@ back the history's file in force then (not known when the history has none then:
 does not hold the body), and so does a 304 (the copy the crawler holds is still the file);
 a new version of the history is in force from its instant whatever the log said before.
 A logged redirect (301, 302, 303, 307, 308) says nothing of the final answer and changes
-nothing; the other 1xx and 3xx are read as the policy reads them. The statuses move the
-state for every crawler alike (the server's answer, whoever asked).
+nothing; the other 1xx and 3xx are read as the policy reads them. The job gives each
+crawler its own answers only (its own fetches of ``/robots.txt``: :mod:`._job`).
 
 Each distinct (version, agent, URL) is judged once, in a bounded memo.
 

@@ -10,8 +10,11 @@ never by the number of lines:
    kept too, category ``unregistered``: never a silently dropped bot) or when it fetches
    ``/robots.txt`` (whoever asks). Its address is verified once per distinct (address,
    token) (:func:`robotsrules._identity.verify`, offline lists by default). Rows go to a
-   Parquet file in batches; the site's own ``/robots.txt`` statuses are noted;
-2. those statuses move the history in force (:func:`~._inforce.with_fetches`), then each
+   Parquet file in batches; each crawler's own fetches of the site's ``/robots.txt`` (a
+   ``GET`` or ``HEAD`` of exactly that path, from an address not shown to be someone
+   else's) are noted with their status, by claimed token;
+2. those statuses move that crawler's history in force (:func:`~._inforce.with_fetches`;
+   RFC 9309 §2.3.1: the crawler's own fetch, no one else's), then each
    row is judged (:class:`~._inforce.Judge`: the file in force at its time, RFC 9309
    §2.4's caching window) and written to the request table, again in batches.
 
@@ -49,6 +52,9 @@ MEMO = 65_536
 """Distinct User-Agent headers, and distinct (address, token) pairs, remembered."""
 MAX_FETCHES = 1_000_000
 """The site's own ``/robots.txt`` answers noted, at most (later ones: counted, not used)."""
+MAX_CRAWLERS = 10_000
+"""Distinct crawlers (claimed tokens) whose own ``/robots.txt`` answers are followed; the
+requests of crawlers past it are ``no-file`` (their state is not known)."""
 MAX_TOKEN = 200
 """A product token's characters kept (a stranger's header may hold a token of 60 KiB)."""
 _EPOCH = datetime.datetime(1, 1, 1, tzinfo=datetime.timezone.utc)
@@ -220,49 +226,61 @@ def _history_of(robots: Any, history: Any, findings: dict[str, Any]) -> History:
 
 
 class _Fetches:
-    """The site's own ``/robots.txt`` answers, written to a Parquet file as they come, then
-    read back in time order (DuckDB sorts on disk) and kept only where they may move the
-    state in force: an answer read as the one before it (the fetch policy's outcome), with
-    no version of the history published between them, changes nothing and is left out. At
-    most :data:`MAX_FETCHES` are kept (the rest counted, left out)."""
+    """Each crawler's own ``/robots.txt`` answers (RFC 9309 §2.3.1: the crawler's fetch
+    moves that crawler's state, no one else's), keyed by the claimed product token,
+    written to a Parquet file as they come, then read back in order (DuckDB sorts on disk)
+    and kept only where they may move the state in force: an answer read as the one before
+    it (the fetch policy's outcome), with no version of the history published between
+    them, changes nothing and is left out. At most :data:`MAX_FETCHES` answers and
+    :data:`MAX_CRAWLERS` crawlers are kept (the rest counted, left out)."""
 
     def __init__(self, history: History, path: str, writer: Any) -> None:
         import pyarrow as pa
 
         self.history = history
         self.path = path
-        schema = pa.schema([pa.field("time", pa.timestamp("us", tz="UTC")),
+        schema = pa.schema([pa.field("token", pa.string()),
+                            pa.field("time", pa.timestamp("us", tz="UTC")),
                             pa.field("status", pa.int32())])
-        self.rows = _Rows(writer(path, schema), schema, ("time", "status"))
+        self.rows = _Rows(writer(path, schema), schema, ("token", "time", "status"))
+        self.unknown: set[str] = set()
+        """Tokens past :data:`MAX_CRAWLERS`: their state is not known."""
 
-    def add(self, time: datetime.datetime, status: int) -> None:
-        self.rows.add((time, status))
+    def add(self, token: str, time: datetime.datetime, status: int) -> None:
+        self.rows.add((token, time, status))
 
-    def kept(self) -> tuple[list[tuple[datetime.datetime, int]], int]:
-        """The answers that may move the state, in time order, and how many were left out
-        past the bound."""
+    def kept(self) -> tuple[dict[str, list[tuple[datetime.datetime, int]]], int]:
+        """Per token, the answers that may move its state, in time order; and how many
+        were left out past the bounds."""
         from ..policy import REDIRECT_STATUSES, outcome_for_status
         from ._summary import in_order
 
         self.rows.flush()
         self.rows.writer.close()
-        kept: list[tuple[datetime.datetime, int]] = []
-        left_out = 0
-        last: Optional[tuple[datetime.datetime, str]] = None
-        for batch in in_order(self.path, "time, status", BATCH_ROWS):  # with_fetches' order
-            for time, status in zip(batch.column("time").to_pylist(),
-                                    batch.column("status").to_pylist()):
+        kept: dict[str, list[tuple[datetime.datetime, int]]] = {}
+        total = left_out = 0
+        last: Optional[tuple[str, datetime.datetime, str]] = None
+        for batch in in_order(self.path, "token, time, status", BATCH_ROWS):
+            for token, time, status in zip(batch.column("token").to_pylist(),
+                                           batch.column("time").to_pylist(),
+                                           batch.column("status").to_pylist()):
                 if status in REDIRECT_STATUSES:
                     continue  # changes nothing (with_fetches skips it too)
                 outcome = "ok" if status == 304 else outcome_for_status(status)
-                if last is not None and last[1] == outcome and \
-                        self.history.index_at(time) == self.history.index_at(last[0]):
+                if last is not None and last[0] == token and last[2] == outcome and \
+                        self.history.index_at(time) == self.history.index_at(last[1]):
                     continue
-                if len(kept) >= MAX_FETCHES:
+                answers = kept.get(token)
+                if answers is None and len(kept) >= MAX_CRAWLERS:
+                    self.unknown.add(token)  # judged "no-file": its state is not known
                     left_out += 1
                     continue
-                kept.append((time, status))
-                last = (time, outcome)
+                if total >= MAX_FETCHES:
+                    left_out += 1
+                    continue
+                kept.setdefault(token, []).append((time, status))
+                total += 1
+                last = (token, time, outcome)
         return kept, left_out
 
 
@@ -433,11 +451,13 @@ def audit_logs(
         counts["addresses_checked"] = verifier.asked
         answers, left_out = fetches.kept()
         counts["fetches_left_out"] += left_out
-        inforce, left_out = with_fetches(base, answers)
-        counts["fetches_left_out"] += left_out
-        judge = Judge(inforce, window=span)
+        judges = _Judges(base, span, fetches.unknown)
+        for token, theirs in answers.items():
+            inforce, left_out = with_fetches(base, theirs)
+            counts["fetches_left_out"] += left_out
+            judges.own[token] = Judge(inforce, window=span)
         table_path = os.path.join(folder, "requests.parquet")
-        _second_pass(raw_path, table_path, schema, judge, host)
+        _second_pass(raw_path, table_path, schema, judges, host)
         os.unlink(raw_path)
         summary = summarise(table_path, engine=engine, spark=spark, reader=reader,
                             history=base, site=site, window=span, counts=counts,
@@ -491,25 +511,69 @@ def _first_pass(request: Request, rows: _Rows, claims: LRU[str, _Claim], verifie
     if claim is None and not robots_fetch:
         counts["other_requests"] += 1
         return
-    ours = _same_host(request.host, host)
-    if robots_fetch and ours and request.status is not None:
-        fetches.add(request.time, request.status)
+    request_host = _absolute_host(request.target) or request.host
+    ours = _same_host(request_host, host)
     if claim is not None and not ours:
         counts["other_hosts"] += 1
     address = request.client if side == "client" else request.forwarded
     if claim is None:
-        rows.add((request.time, request.time.date().isoformat(), address, request.host,
+        rows.add((request.time, request.time.date().isoformat(), address, request_host,
                   request.method, request.target, request.status, request.bytes,
                   request.user_agent, None, None, None, None, robots_fetch, None, None,
                   request.status == 402))
         return
-    rows.add((request.time, request.time.date().isoformat(), address, request.host,
+    verification = verifier(address, claim.token)
+    # RFC 9309 §2.3.1: the crawler's own fetch of the file moves its state: a GET (or
+    # HEAD) of exactly /robots.txt on the site, by a client not proven to be someone else
+    if robots_fetch and ours and request.status is not None \
+            and request.method in ("GET", "HEAD") and _path_of(request.target) == \
+            _target_only(request.target) and verification != "not-verified":
+        fetches.add(claim.token, request.time, request.status)
+    rows.add((request.time, request.time.date().isoformat(), address, request_host,
               request.method, request.target, request.status, request.bytes,
               request.user_agent, claim.token, claim.crawler, claim.operator, claim.category,
-              robots_fetch, verifier(address, claim.token), claim.reads_delay,
+              robots_fetch, verification, claim.reads_delay,
               request.status == 402))
 
-def _second_pass(raw_path: str, table_path: str, schema: pa.Schema, judge: Judge,
+
+def _absolute_host(target: Optional[str]) -> Optional[str]:
+    """The host (and port) of an absolute-form request target, else ``None``."""
+    if not target or "://" not in target[:12]:
+        return None
+    rest = target.split("://", 1)[1]
+    end = min((i for i in (rest.find("/"), rest.find("?"), rest.find("#")) if i >= 0),
+              default=len(rest))
+    return rest[:end].rpartition("@")[2]
+
+
+def _target_only(target: Optional[str]) -> str:
+    """The request target without an absolute form's scheme and host."""
+    if target and "://" in target[:12]:
+        rest = target.split("://", 1)[1]
+        slash = rest.find("/")
+        return rest[slash:] if slash >= 0 else ""
+    return target or ""
+
+
+class _Judges:
+    """A :class:`Judge` per crawler: the history moved by that crawler's own ``/robots.txt``
+    answers (:attr:`own`), else the history as given; crawlers past :data:`MAX_CRAWLERS`
+    are judged against a file not known."""
+
+    def __init__(self, base: History, window: datetime.timedelta, unknown: set[str]) -> None:
+        self.own: dict[str, Judge] = {}
+        self.base = Judge(base, window=window)
+        self.unknown = unknown
+        self.none = Judge(History([Version(_EPOCH, None, "too many crawlers")]), window=window)
+
+    def __call__(self, token: str) -> Judge:
+        judge = self.own.get(token)
+        if judge is not None:
+            return judge
+        return self.none if token in self.unknown else self.base
+
+
+def _second_pass(raw_path: str, table_path: str, schema: pa.Schema, judges: _Judges,
                  host: str) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -530,7 +594,7 @@ def _second_pass(raw_path: str, table_path: str, schema: pa.Schema, judge: Judge
                 if not _same_host(columns["host"][i], host) or not target:
                     judged["verdict"][i] = "no-file"
                     continue
-                _judge_row(judge, delays, token, target, columns["time"][i], judged, i)
+                _judge_row(judges(token), delays, token, target, columns["time"][i], judged, i)
             arrays = [pa.array(judged[f.name], f.type) if f.name in judged
                       else batch.column(f.name) for f in schema]
             writer.write_batch(pa.RecordBatch.from_arrays(arrays, schema=schema))

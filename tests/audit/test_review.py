@@ -1,0 +1,71 @@
+"""What an adversarial review of the log audit found (issue 37), each through the library
+and, for the dangerous ones, through ``robotsrules logs``: a stranger's line never turns a
+crawler's request into "allowed", "no-file" or nothing at all."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("duckdb")
+
+from robotsrules import audit_logs
+from tests.cli.test_cli_matrix import check_run, run
+
+GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+ROBOTS = b"User-agent: *\nDisallow: /private\n"
+SITE = "https://example.com"
+VISIT = (f'66.249.66.1 - - [10/Oct/2026:13:55:36 +0000] "GET /private/x HTTP/1.1" 200 5 '
+         f'"-" "{GOOGLEBOT}"\n')
+
+
+def verdicts(log: Path, **options: object) -> list[tuple[str, str, object]]:
+    options.setdefault("robots", ROBOTS)
+    with audit_logs(log, site=SITE, **options) as audit:  # type: ignore[arg-type]
+        return [(r["token"], r["url"], r["verdict"]) for r in audit.table().to_pylist()]
+
+
+def command(log: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+            *more: str) -> int:
+    robots = tmp_path / "robots.txt"
+    robots.write_bytes(ROBOTS)
+    argv = ["logs", str(log), "--site", SITE, "--robots", str(robots), *more]
+    code, out = run(argv, b"")
+    check_run(argv, code, out, capsys.readouterr().err)
+    return code
+
+
+@pytest.mark.parametrize("fetch", [
+    '1.2.3.4 - - [10/Oct/2026:13:55:30 +0000] "POST /robots.txt HTTP/1.1" 405 5 "-" "curl/8"',
+    '1.2.3.4 - - [10/Oct/2026:13:55:30 +0000] "GET /robots.txt?x HTTP/1.1" 403 5 "-" "curl/8"',
+    '1.2.3.4 - - [10/Oct/2026:13:55:30 +0000] "GET http://other.test/robots.txt HTTP/1.1" '
+    '404 5 "-" "curl/8"',
+    # a crawler's own, but not a fetch of the file: a POST, a query, another host
+    f'66.249.66.1 - - [10/Oct/2026:13:55:30 +0000] "POST /robots.txt HTTP/1.1" 405 5 "-" '
+    f'"{GOOGLEBOT}"',
+    f'66.249.66.1 - - [10/Oct/2026:13:55:30 +0000] "GET /robots.txt?x HTTP/1.1" 404 5 "-" '
+    f'"{GOOGLEBOT}"',
+    f'66.249.66.1 - - [10/Oct/2026:13:55:30 +0000] "GET http://other.test/robots.txt '
+    f'HTTP/1.1" 404 5 "-" "{GOOGLEBOT}"',
+    # another crawler's 4xx is not Googlebot's
+    '192.0.2.7 - - [10/Oct/2026:13:55:30 +0000] "GET /robots.txt HTTP/1.1" 404 5 "-" '
+    '"GPTBot/1.1"',
+])
+def test_only_the_crawlers_own_fetch_of_the_file_moves_its_state(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], fetch: str) -> None:
+    log = tmp_path / "access.log"
+    log.write_text(fetch + "\n" + VISIT)
+    assert ("Googlebot", "/private/x", "violation") in verdicts(log, verify=False)
+    assert command(log, tmp_path, capsys, "--no-verify") == 1
+
+
+def test_the_crawlers_own_404_still_allows_everything(tmp_path: Path) -> None:
+    log = tmp_path / "access.log"
+    log.write_text(f'66.249.66.1 - - [10/Oct/2026:13:55:30 +0000] "GET /robots.txt HTTP/1.1" '
+                   f'404 5 "-" "{GOOGLEBOT}"\n' + VISIT)
+    assert ("Googlebot", "/private/x", "allowed") in verdicts(log, verify=False)
+    # a client shown not to be Googlebot does not move Googlebot's state
+    log.write_text(f'192.0.2.66 - - [10/Oct/2026:13:55:30 +0000] "GET /robots.txt HTTP/1.1" '
+                   f'404 5 "-" "{GOOGLEBOT}"\n' + VISIT)
+    assert ("Googlebot", "/private/x", "violation") in verdicts(log)
