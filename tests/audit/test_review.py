@@ -69,3 +69,26 @@ def test_the_crawlers_own_404_still_allows_everything(tmp_path: Path) -> None:
     log.write_text(f'192.0.2.66 - - [10/Oct/2026:13:55:30 +0000] "GET /robots.txt HTTP/1.1" '
                    f'404 5 "-" "{GOOGLEBOT}"\n' + VISIT)
     assert ("Googlebot", "/private/x", "violation") in verdicts(log)
+
+
+def test_a_client_typed_forwarded_address_is_not_verified(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "access.log"
+    log.write_text(f'10.0.0.5 - - [10/Oct/2026:13:55:36 +0000] "GET /ok HTTP/1.1" 200 5 "-" '
+                   f'"{GOOGLEBOT}" "66.249.66.1, 203.0.113.9"\n')
+    with audit_logs(log, site=SITE, robots=ROBOTS, client_ip_field="X-Forwarded-For") as audit:
+        assert [(r["client"], r["verification"]) for r in audit.table().to_pylist()] == [
+            ("203.0.113.9", "not-verified")]
+    caddy = tmp_path / "caddy.json"
+    caddy.write_text(
+        '{"ts": 1791640536.0, "request": {"remote_ip": "203.0.113.9", "client_ip": '
+        '"203.0.113.9", "method": "GET", "host": "example.com", "uri": "/ok", "headers": '
+        '{"X-Forwarded-For": ["66.249.66.1"], "User-Agent": ["' + GOOGLEBOT + '"]}}, '
+        '"size": 5, "status": 200}\n')
+    with audit_logs(caddy, site=SITE, robots=ROBOTS, client_ip_field="client_ip") as audit:
+        assert [(r["client"], r["verification"]) for r in audit.table().to_pylist()] == [
+            ("203.0.113.9", "not-verified")]
+    out = tmp_path / "o.json"
+    assert command(caddy, tmp_path, capsys, "--client-ip-field", "client_ip", "--out",
+                   str(out)) == 0
+    assert '"verification": "not-verified"' in out.read_text().replace('":"', '": "')

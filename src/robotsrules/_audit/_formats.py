@@ -111,7 +111,7 @@ line before it in the same file, by more than the allowed skew) and ``missing_us
 class Request(NamedTuple):
     """One request as the log wrote it. ``time`` is aware, in UTC; ``client`` is the address
     the server saw (the peer of the connection); ``forwarded`` the client address a proxy
-    or CDN named, where the log has one (``X-Forwarded-For``'s first address, Caddy's
+    or CDN named, where the log has one (``X-Forwarded-For``'s last address, Caddy's
     ``client_ip``, Cloudflare's ``ClientIP``); ``target`` the path and query as sent;
     ``None`` where the format has no such field or the line has no value (``-``)."""
 
@@ -261,13 +261,13 @@ def _number(text: Any) -> Optional[int]:
     return None
 
 
-def _first_address(header: Optional[str]) -> Optional[str]:
-    """The first address of an ``X-Forwarded-For`` value (the client, as the first proxy
-    saw it), or ``None``."""
+def _last_address(header: Optional[str]) -> Optional[str]:
+    """The last address of an ``X-Forwarded-For`` value (the one the proxy in front of the
+    server added; the entries before it are whatever the client typed), or ``None``."""
     if header is None:
         return None
-    first = header.split(",", 1)[0].strip()
-    return _dash(first)
+    last = header.rsplit(",", 1)[-1].strip()
+    return _dash(last)
 
 
 def _request_line(text: str) -> tuple[Optional[str], Optional[str]]:
@@ -329,7 +329,7 @@ class _Clf:
         if self.combined:
             referer = _dash(_unescape(groups[8]))
             agent = _dash(_unescape(groups[9]))
-            forwarded = _first_address(_unescape(groups[10]) if groups[10] is not None else None)
+            forwarded = _last_address(_unescape(groups[10]) if groups[10] is not None else None)
         status, size = groups[6], groups[7]  # ASCII digits or "-", by the pattern
         return Request(when, _dash(groups[1]), method, target, host,
                        None if status == "-" else int(status),
@@ -418,7 +418,7 @@ class _NginxJson:
                        _dash(self._get(record, "host")), _number(self._get(record, "status")),
                        _number(self._get(record, "bytes")), _dash(self._get(record, "referer")),
                        _dash(self._get(record, "user_agent")),
-                       _first_address(self._get(record, "forwarded")))
+                       _last_address(self._get(record, "forwarded")))
 
 
 def _header(headers: Any, name: str) -> Optional[str]:
@@ -453,10 +453,9 @@ class _Caddy:
         if remote is None and _string(request.get("remote_addr")) is not None:
             address = request["remote_addr"]  # before Caddy 2.5: "ip:port", "[v6]:port"
             remote = address.rpartition(":")[0].strip("[]") or address
-        client = _string(request.get("client_ip"))
-        forwarded = client if client is not None and client != remote else None
+        forwarded = _string(request.get("client_ip"))  # Caddy's, behind trusted proxies
         if forwarded is None:
-            forwarded = _first_address(_header(request.get("headers"), "X-Forwarded-For"))
+            forwarded = _last_address(_header(request.get("headers"), "X-Forwarded-For"))
         status = record.get("status")
         return Request(when, remote, _string(request.get("method")),
                        _string(request.get("uri")), _string(request.get("host")),
@@ -532,7 +531,7 @@ class _CloudFront:
                        get("x-host-header") or get("cs(Host)"), _number(get("sc-status")),
                        _number(get("sc-bytes")), referer,
                        _dash(unquote(agent, errors="backslashreplace")) if agent else None,
-                       _first_address(get("x-forwarded-for")))
+                       _last_address(unquote(get("x-forwarded-for") or "-")))
 
 
 # type time elb client:port target:port (3 durations) elb_status target_status received sent

@@ -66,7 +66,8 @@ CLIENT_FIELDS: Mapping[str, str] = {
     "client_ip": "forwarded", "true-client-ip": "forwarded", "cf-connecting-ip": "forwarded",
 }
 """``client_ip_field`` names, case-insensitive: the connection's peer (the default), or the
-client address a proxy or CDN named (``X-Forwarded-For``'s first address, Cloudflare's
+client address a proxy or CDN named (``X-Forwarded-For``'s last address: the one the proxy
+in front of the server added, Cloudflare's
 ``ClientIP``, Caddy's ``client_ip``), as each format reads it."""
 
 

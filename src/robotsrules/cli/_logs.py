@@ -203,7 +203,7 @@ _OPTION_HELP = {
              "published address lists only)",
     "--no-verify": "do not verify addresses (every request 'not-checked')",
     "--client-ip-field": "the client address is this field's (behind a CDN or proxy): "
-                         "X-Forwarded-For (its first address), ClientIP, client_ip",
+                         "X-Forwarded-For (its last address), ClientIP, client_ip",
     "--window": "the caching allowance (default 24, RFC 9309 §2.4)",
     "--engine": "the engine that aggregates the summary (default duckdb; spark needs "
                 "'robotsrules[spark]')",
