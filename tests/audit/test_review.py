@@ -92,3 +92,30 @@ def test_a_client_typed_forwarded_address_is_not_verified(
     assert command(caddy, tmp_path, capsys, "--client-ip-field", "client_ip", "--out",
                    str(out)) == 0
     assert '"verification": "not-verified"' in out.read_text().replace('":"', '": "')
+
+
+def test_a_strangers_first_lines_do_not_choose_how_the_rest_is_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "access.log"
+    strangers = [f'6.6.6.6 - a b [10/Oct/2026:13:55:{s:02} +0000] "GET / HTTP/1.1" 401 5 "-" '
+                 f'"Mozilla/5.0 (X11; Linux x86_64) Firefox/120"\n' for s in range(20)]
+    log.write_text("".join(strangers) + VISIT)
+    with audit_logs(log, site=SITE, robots=ROBOTS, verify=False) as audit:
+        assert audit.violations == 1
+    assert command(log, tmp_path, capsys, "--no-verify") == 1
+
+
+def test_a_crawlers_line_that_cannot_be_read_makes_the_audit_incomplete(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "access.log"
+    log.write_text(f'66.249.66.1 - - [10/Oct/2026:13:55:36 +0000] "GET /ok HTTP/1.1" 200 5 "-" '
+                   f'"{GOOGLEBOT}"\n'
+                   f'66.249.66.1 garbage [10/Oct/2026 "GET /private/x" "{GOOGLEBOT}"\n'
+                   '192.0.2.1 garbage, no crawler named\n')
+    with audit_logs(log, site=SITE, robots=ROBOTS, verify=False) as audit:
+        assert audit.violations == 0
+        assert audit.summary["input"]["crawler_lines_unread"] == 1
+    assert command(log, tmp_path, capsys, "--no-verify") == 1
+    assert "INCOMPLETE: 1 line naming a crawler" in run(
+        ["logs", str(log), "--site", SITE, "--robots", str(tmp_path / "robots.txt"),
+         "--no-verify"], b"")[1]

@@ -87,8 +87,9 @@ from urllib.parse import unquote, urlsplit
 from .._dates import read_date
 from ..errors import InvalidArgument
 
-__all__ = ["CLOUDFRONT_FIELDS", "FORMATS", "NGINX_JSON_FIELDS", "FormatName", "Outcome",
-           "Parser", "Problem", "Request", "is_binary", "make_parser", "read_time"]
+__all__ = ["CLOUDFRONT_FIELDS", "FORMATS", "NGINX_JSON_FIELDS", "SIBLINGS", "FormatName",
+           "Outcome", "Parser", "Problem", "Request", "is_binary", "make_parser", "read_time",
+           "scan_token"]
 
 FormatName = Literal["common", "combined", "vhost_common", "vhost_combined", "nginx_json",
                      "caddy", "cloudflare", "cloudfront", "alb"]
@@ -96,6 +97,13 @@ FORMATS: Final[tuple[FormatName, ...]] = (
     "vhost_combined", "combined", "vhost_common", "common", "caddy", "cloudflare",
     "nginx_json", "cloudfront", "alb")
 """Every format, in the order detection tries them (the richer reading of a line first)."""
+SIBLINGS: Final[Mapping[str, tuple[FormatName, ...]]] = {
+    **dict.fromkeys(("vhost_combined", "combined", "vhost_common", "common"),
+                    ("vhost_combined", "combined", "vhost_common", "common")),
+    **dict.fromkeys(("caddy", "cloudflare", "nginx_json"), ("caddy", "cloudflare", "nginx_json")),
+}
+"""The formats a line that the chosen one cannot read is tried with (a file's first lines,
+written by a stranger, must not decide how the rest is read): one family's shapes."""
 
 Problem = Literal["malformed", "unknown_format", "too_long", "binary", "clock_backwards",
                   "unparsable_time", "missing_user_agent", "damaged"]
@@ -245,6 +253,34 @@ def _unescape(text: str) -> str:
         position = match.end()
     out += text[position:].encode("utf-8", "surrogateescape")
     return out.decode("utf-8", "backslashreplace")
+
+
+_SCAN: list[re.Pattern[str]] = []
+_INVISIBLE: Final = re.compile(r"[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f"
+                               r"\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]")
+
+
+def scan_token(text: str) -> Optional[str]:
+    """A registry crawler's product token written anywhere in ``text`` as a word (case
+    insensitive, after removing control and format characters): one written as a product
+    (``Token/``) or one naming a bot, spider or crawler; the first found, else ``None``.
+
+    >>> scan_token("Mozilla/5.0 (compatible; \u200bGPTBot/1.0)")
+    'GPTBot'
+    """
+    if not _SCAN:
+        from .._tables._crawlers import known_crawlers
+
+        tokens = sorted({c.token for c in known_crawlers() if c.token and len(c.token) >= 4},
+                        key=lambda t: (-len(t), t))
+        named = [t for t in tokens if re.search("bot|spider|crawl|fetch", t, re.IGNORECASE)]
+        _SCAN.append(re.compile(
+            r"(?<![\w-])(?:(" + "|".join(map(re.escape, named)) + r")(?![\w-])|("
+            + "|".join(map(re.escape, tokens)) + r")/)", re.IGNORECASE))
+    found = _SCAN[0].search(_INVISIBLE.sub("", text[:8192]))
+    if found is None:
+        return None
+    return found.group(1) or found.group(2)
 
 
 def _dash(text: Optional[str]) -> Optional[str]:

@@ -20,8 +20,10 @@ The summary, field by field (``schema`` names this layout; fields are added, nev
 ``input``
     What was read: ``sources``, ``lines``, ``requests`` (lines read as requests),
     ``comments`` (header lines of the format), ``blank``, ``formats`` (source → format),
-    ``dropped`` (lines that gave no request) and ``problems``: kind → ``{"count",
-    "examples"}`` for ``malformed``, ``unknown_format``, ``too_long``, ``binary``,
+    ``dropped`` (lines that gave no request), ``crawler_lines_unread`` (those of them
+    naming a registry crawler: when not 0 the audit is incomplete) and ``problems``:
+    kind → ``{"count", "examples"}`` for ``malformed``, ``unknown_format``, ``too_long``,
+    ``binary``,
     ``unparsable_time``, ``damaged`` (lines lost) and ``clock_backwards``,
     ``missing_user_agent`` (notes on requests still read); examples are
     ``source:line: text`` with control characters made visible.
@@ -366,6 +368,7 @@ def summarise(path: str, *, engine: str, spark: Any, reader: Any, history: Any, 
             "sources": tally.sources, "lines": tally.lines, "requests": tally.requests,
             "comments": tally.comments, "blank": tally.blank, "formats": dict(tally.formats),
             "dropped": tally.dropped,
+            "crawler_lines_unread": tally.crawler_lines_unread,
             "problems": {kind: {"count": n, "examples": list(tally.examples.get(kind, []))}
                          for kind, n in sorted(tally.problems.items())},
         },

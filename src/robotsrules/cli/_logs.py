@@ -126,7 +126,9 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             out.write(json.dumps(summary, ensure_ascii=True, indent=1) + "\n")
         else:
             _text(summary, out, args)
-        return EXIT_DISALLOWED if audit.violations else EXIT_ALLOWED
+        # lines naming a crawler that could not be read: "no violation" is not known
+        incomplete = summary["input"]["crawler_lines_unread"]
+        return EXIT_DISALLOWED if audit.violations or incomplete else EXIT_ALLOWED
 
 
 def _schema() -> Any:
@@ -153,6 +155,9 @@ def _text(summary: dict[str, Any], out: TextIO, args: argparse.Namespace) -> Non
               f"({totals['caching_allowance']:,} within the caching allowance of "
               f"{summary['window_hours']:g} h), {totals['paid']:,} answered 402, "
               f"{totals['robots_fetches']:,} robots.txt fetches\n")
+    if read["crawler_lines_unread"]:
+        out.write(f"INCOMPLETE: {plural(read['crawler_lines_unread'], 'line')} naming a "
+                  "crawler could not be read (see the input problems)\n")
     for bot in summary["bots"]:
         who = ", ".join(visible(part) for part in (bot["operator"], bot["category"]) if part)
         delay = bot["crawl_delay"]
