@@ -119,3 +119,26 @@ def test_a_crawlers_line_that_cannot_be_read_makes_the_audit_incomplete(
     assert "INCOMPLETE: 1 line naming a crawler" in run(
         ["logs", str(log), "--site", SITE, "--robots", str(tmp_path / "robots.txt"),
          "--no-verify"], b"")[1]
+
+
+@pytest.mark.parametrize("raw", [
+    b'66.249.66.1 - - [10/Oct/2026:13:55:36 +0000] "GET /caf\xe9 HTTP/1.1" 200 5 "-" "'
+    + GOOGLEBOT.encode() + b'"\n',
+    b'66.249.66.1 - - [10/Oct/2026:13:55:36 +0000] "GET /caf\\xe9 HTTP/1.1" 200 5 "-" "'
+    + GOOGLEBOT.encode() + b'"\n',  # as Apache escapes it
+    b'{"time_iso8601": "2026-10-10T13:55:36+00:00", "remote_addr": "66.249.66.1", '
+    b'"request": "GET /caf\xe9 HTTP/1.1", "status": "200", "http_user_agent": "'
+    + GOOGLEBOT.encode() + b'"}\n',  # nginx escape=json writes it raw
+])
+def test_bytes_that_are_not_utf8_are_percent_encoded(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], raw: bytes) -> None:
+    log = tmp_path / "access.log"
+    log.write_bytes(raw)
+    robots = b"User-agent: *\nDisallow: /caf%E9\n"
+    with audit_logs(log, site=SITE, robots=robots, verify=False) as audit:
+        assert [(r["url"], r["verdict"]) for r in audit.table().to_pylist()] == [
+            ("/caf%E9", "violation")]
+    (tmp_path / "robots.txt").write_bytes(robots)
+    argv = ["logs", str(log), "--site", SITE, "--robots", str(tmp_path / "robots.txt"),
+            "--no-verify"]
+    assert run(argv, b"")[0] == 1

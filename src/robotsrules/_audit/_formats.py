@@ -29,7 +29,7 @@ it says so):
   "The escape parameter (1.11.8)"): the keys are the site's own choice, so a field mapping
   (:data:`NGINX_JSON_FIELDS` by default, nginx's variable names and common spellings) says
   which key holds the time, the address, the request and so on. nginx writes bytes from
-  0x80 up raw in this mode: invalid UTF-8 is kept as ``\\xhh`` text.
+  0x80 up raw in this mode: invalid UTF-8 is read as ``%hh`` (RFC 9309 §2.2.2).
 * ``caddy``: Caddy 2's JSON access log (caddyserver.com, "log" directive, and a field-by-field
   note on its JSON): ``ts`` (seconds since the epoch as a float by default, or ISO 8601
   text when configured), a ``request`` object with ``remote_ip`` (older releases wrote
@@ -239,9 +239,10 @@ def is_binary(text: str) -> bool:
     return _BINARY.search(text) is not None
 
 
-def _unescape(text: str) -> str:
+def _unescape(text: str, url: bool = False) -> str:
     """Apache's and nginx's escapes (``\\"``, ``\\\\``, ``\\n``..., ``\\xhh``) undone, the
-    bytes read as UTF-8 (invalid bytes kept as ``\\xhh`` text)."""
+    bytes read as UTF-8 (invalid bytes kept as ``\\xhh`` text; in a request line, ``url``,
+    percent-encoded as rules encode them, ``%E9``: RFC 9309 §2.2.2)."""
     if "\\" not in text:
         return text
     out = bytearray()
@@ -252,6 +253,10 @@ def _unescape(text: str) -> str:
         out += bytes((int(code[1:], 16),)) if code[0] == "x" else _C_ESCAPES[code]
         position = match.end()
     out += text[position:].encode("utf-8", "surrogateescape")
+    if url:
+        from .._rules._urls import url_text
+
+        return url_text(out.decode("latin-1"))
     return out.decode("utf-8", "backslashreplace")
 
 
@@ -354,7 +359,7 @@ class _Clf:
             except _TimeError:
                 return "unparsable_time"
             self._last = (groups[4], when)
-        method, target = _request_line(_unescape(groups[5]))
+        method, target = _request_line(_unescape(groups[5], url=True))
         host = None
         if self.vhost:
             host = groups[0]
@@ -591,7 +596,7 @@ class _Alb:
         except ValueError:
             return "unparsable_time"
         address = client.rpartition(":")[0].strip("[]") if client != "-" else None
-        method, url = _request_line(_unescape(request))
+        method, url = _request_line(_unescape(request, url=True))
         target = host = None
         if url is not None:
             try:

@@ -103,13 +103,13 @@ Source = Union[str, "os.PathLike[str]", BinaryIO]
 
 
 # A JSON log with bytes that are not UTF-8 (nginx's escape=json writes bytes from 0x80 up
-# raw): each such byte becomes the JSON text \\xhh, read back as the four characters \xhh,
-# as the other formats' escapes and the backslashreplace reading of other lines give them.
+# raw): each such byte becomes %hh (as rules encode it: RFC 9309 §2.2.2; a request
+# target "/caf\xe9" is "/caf%E9", never text that no rule matches).
 def _json_escape(error: UnicodeError) -> tuple[str, int]:
     if not isinstance(error, UnicodeDecodeError):
         raise error
     bad = error.object[error.start:error.end]
-    return "".join(f"\\\\x{byte:02x}" for byte in bad), error.end
+    return "".join(f"%{byte:02X}" for byte in bad), error.end
 
 
 _JSON_ERRORS: Final = "robotsrules-json-backslash"
@@ -508,7 +508,7 @@ class _Source:
 
 def _decode(line: bytes) -> str:
     """A line's text: UTF-8, bytes that are not UTF-8 as ``\\xhh`` text (inside a JSON
-    object, as JSON text reading back as the same four characters)."""
+    object, as ``%hh``)."""
     try:
         return line.decode("utf-8")
     except UnicodeDecodeError:
