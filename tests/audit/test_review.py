@@ -142,3 +142,30 @@ def test_bytes_that_are_not_utf8_are_percent_encoded(
     argv = ["logs", str(log), "--site", SITE, "--robots", str(tmp_path / "robots.txt"),
             "--no-verify"]
     assert run(argv, b"")[0] == 1
+
+
+ALB = ('https 2026-10-10T13:55:36.000000Z app/my-lb/50dc6c495c0c9188 66.249.66.1:2817 '
+       '10.0.0.1:80 0.000 0.001 0.000 200 200 34 366 "GET https://example.com:443/private/x '
+       'HTTP/1.1" "' + GOOGLEBOT + '" ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2 '
+       'arn:aws:elasticloadbalancing:us-east-2:123456789012:targetgroup/my-targets/73e2d6bc24d8a067 '
+       '"Root=1-58337262-36d228ad5d99923122bbe354" "other.example" "-" 0 '
+       '2026-10-10T13:55:36.000000Z "forward" "-" "-" "10.0.0.1:80" "200" "-" "-"\n')
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("nginx.json", '{"time_iso8601": "2026-10-10T13:55:36+00:00", "remote_addr": "66.249.66.1", '
+     '"request": "GET /private/x HTTP/1.1", "http_host": "example.com.:443", "status": "200", '
+     '"http_user_agent": "' + GOOGLEBOT + '"}\n'),
+    ("caddy.json", '{"ts": 1791640536.0, "request": {"remote_ip": "66.249.66.1", "method": "GET", '
+     '"host": "EXAMPLE.com.:443", "uri": "/private/x", "headers": {"User-Agent": ["'
+     + GOOGLEBOT + '"]}}, "size": 5, "status": 200}\n'),
+    ("alb.log", ALB),  # the SNI name (domain_name) is not the request's host
+])
+def test_the_requests_own_host_is_judged(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                         name: str, text: str) -> None:
+    log = tmp_path / name
+    log.write_text(text)
+    with audit_logs(log, site=SITE, robots=ROBOTS, verify=False) as audit:
+        assert [(r["url"], r["verdict"]) for r in audit.table().to_pylist()] == [
+            ("/private/x", "violation")]
+    assert command(log, tmp_path, capsys, "--no-verify") == 1

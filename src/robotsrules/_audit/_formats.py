@@ -606,7 +606,7 @@ class _Alb:
                 parts = None
             if parts is not None:
                 target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        if _dash(domain):
+        if host is None and _dash(domain):  # the request's own host wins over the SNI name
             host = domain
         return Request(when, _dash(address), method, target, host, _number(status),
                        _number(size), None, _dash(_unescape(agent)))

@@ -155,12 +155,12 @@ def _site_host(site: str) -> str:
 def _same_host(host: Optional[str], site: str) -> bool:
     if host is None:
         return True
-    host = host.lower().rstrip(".")
+    host = host.lower()
     if host.startswith("["):
         host = host[1:].split("]", 1)[0]
-    else:
+    else:  # the port first, then the root's dot: "example.com.:443" is example.com
         host = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
-    return host == site
+    return host.rstrip(".") == site
 
 
 class _Verifier:
