@@ -169,3 +169,30 @@ def test_the_requests_own_host_is_judged(tmp_path: Path, capsys: pytest.CaptureF
         assert [(r["url"], r["verdict"]) for r in audit.table().to_pylist()] == [
             ("/private/x", "violation")]
     assert command(log, tmp_path, capsys, "--no-verify") == 1
+
+
+@pytest.mark.parametrize("agent", [
+    "\\x01Googlebot/2.1", "Mozilla/5.0 (compatible; \\x1b[0mGooglebot/2.1)",
+    "Mozilla/5.0 (compatible; \u200bGPTBot/1.0)", 'Mozilla/5.0 (compatible; \\"Googlebot/2.1\\")',
+    "curl/8 Googlebot/2.1",
+])
+def test_a_registry_token_behind_junk_is_still_a_crawler(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], agent: str) -> None:
+    log = tmp_path / "access.log"
+    log.write_text(f'66.249.66.1 - - [10/Oct/2026:13:55:36 +0000] "GET /private/x HTTP/1.1" '
+                   f'200 5 "-" "{agent}"\n')
+    with audit_logs(log, site=SITE, robots=ROBOTS, verify=False) as audit:
+        assert [(r["token"], r["verdict"]) for r in audit.table().to_pylist()] in (
+            [("Googlebot", "violation")], [("GPTBot", "violation")])
+        assert audit.summary["totals"]["tokens_found_by_scan"] == 1
+        assert audit.summary["totals"]["other_requests"] == 0
+    assert command(log, tmp_path, capsys, "--no-verify") == 1
+
+
+def test_a_browser_is_not_found_by_scan(tmp_path: Path) -> None:
+    log = tmp_path / "access.log"
+    log.write_text('192.0.2.1 - - [10/Oct/2026:13:55:36 +0000] "GET /private/x HTTP/1.1" 200 '
+                   '5 "-" "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like '
+                   'Gecko) Chrome/120 Safari/537.36"\n')
+    with audit_logs(log, site=SITE, robots=ROBOTS, verify=False) as audit:
+        assert audit.summary["totals"]["other_requests"] == 1

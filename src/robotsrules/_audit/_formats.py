@@ -261,6 +261,7 @@ def _unescape(text: str, url: bool = False) -> str:
 
 
 _SCAN: list[re.Pattern[str]] = []
+_TERMINAL: Final = re.compile(r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?)")
 _INVISIBLE: Final = re.compile(r"[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f"
                                r"\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]")
 
@@ -282,7 +283,7 @@ def scan_token(text: str) -> Optional[str]:
         _SCAN.append(re.compile(
             r"(?<![\w-])(?:(" + "|".join(map(re.escape, named)) + r")(?![\w-])|("
             + "|".join(map(re.escape, tokens)) + r")/)", re.IGNORECASE))
-    found = _SCAN[0].search(_INVISIBLE.sub("", text[:8192]))
+    found = _SCAN[0].search(_INVISIBLE.sub("", _TERMINAL.sub(" ", text[:8192])))
     if found is None:
         return None
     return found.group(1) or found.group(2)

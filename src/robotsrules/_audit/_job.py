@@ -6,13 +6,15 @@ never by the number of lines:
 1. the logs are read (:class:`~._logs.LogReader`); a request is kept when its User-Agent
    names a crawler (:func:`robotsrules.product_token` then the registry's
    :func:`~robotsrules._tables._crawlers.crawler_for`, once per distinct header, in a
-   bounded memo; a product that is not a browser's and that the registry does not know is
-   kept too, category ``unregistered``: never a silently dropped bot) or when it fetches
-   ``/robots.txt`` (whoever asks). Its address is verified once per distinct (address,
-   token) (:func:`robotsrules._identity.verify`, offline lists by default). Rows go to a
-   Parquet file in batches; each crawler's own fetches of the site's ``/robots.txt`` (a
-   ``GET`` or ``HEAD`` of exactly that path, from an address not shown to be someone
-   else's) are noted with their status, by claimed token;
+   bounded memo; when that finds no registry crawler, a registry token written in the
+   header as a word, :func:`~._formats.scan_token`, counted as found by scan; a product
+   that is not a browser's and that the registry does not know is kept too, category
+   ``unregistered``: never a silently dropped bot) or when it fetches ``/robots.txt``
+   (whoever asks). Its address is verified once per distinct (address, token)
+   (:func:`robotsrules._identity.verify`, offline lists by default). Rows go to a Parquet
+   file in batches; each crawler's own fetches of the site's ``/robots.txt`` (a ``GET`` or
+   ``HEAD`` of exactly that path, from an address not shown to be someone else's) are
+   noted with their status, by claimed token;
 2. those statuses move that crawler's history in force (:func:`~._inforce.with_fetches`;
    RFC 9309 §2.3.1: the crawler's own fetch, no one else's), then each
    row is judged (:class:`~._inforce.Judge`: the file in force at its time, RFC 9309
@@ -37,7 +39,7 @@ from .._tables._crawlers import Crawler, crawler_for
 from ..errors import InvalidArgument
 from ..robotstxt import RobotsTxt, parse
 from ..useragent import product_token
-from ._formats import FormatName, Request
+from ._formats import FormatName, Request, scan_token
 from ._inforce import DAY, History, Judge, Version, with_fetches
 from ._logs import LogReader, Source
 
@@ -100,9 +102,11 @@ _RAW = ("time", "day", "client", "host", "method", "url", "status", "bytes", "us
 class _Claim:
     """What a User-Agent header claims, read once per distinct header."""
 
-    __slots__ = ("category", "crawler", "operator", "reads_delay", "token")
+    __slots__ = ("category", "crawler", "operator", "reads_delay", "scanned", "token")
 
-    def __init__(self, token: str, crawler: Optional[Crawler]) -> None:
+    def __init__(self, token: str, crawler: Optional[Crawler], scanned: bool = False) -> None:
+        self.scanned = scanned
+        """The token was found by scanning the header, not by product-token matching."""
         self.token = crawler.token if crawler is not None and crawler.token else token
         self.crawler = crawler.label if crawler is not None else None
         self.operator = crawler.operator if crawler is not None else None
@@ -123,10 +127,17 @@ def _claim_of(user_agent: Optional[str], memo: LRU[str, _Claim]) -> Optional[_Cl
         except (ValueError, TypeError):
             token = "*"
         token = token.split("/", 1)[0][:MAX_TOKEN]
-        if token == "*" or not token:
+        crawler = crawler_for(token) if token != "*" and token else None
+        if crawler is None:  # a registry token hidden behind control bytes, quotes...
+            found = scan_token(user_agent)
+            if found is not None:
+                claim = _Claim(found, crawler_for(found), scanned=True)
+        if claim is not None:
+            pass
+        elif token == "*" or not token:
             claim = _NO_CLAIM
         else:
-            claim = _Claim(token, crawler_for(token))
+            claim = _Claim(token, crawler)
         memo.put(user_agent, claim)
     return None if claim is _NO_CLAIM else claim
 
@@ -439,7 +450,7 @@ def audit_logs(
         fetches = _Fetches(base, os.path.join(folder, "fetches.parquet"), pq.ParquetWriter)
         total = _octets(sources) if progress is not None else None
         counts = {"other_requests": 0, "other_hosts": 0, "fetches_left_out": 0,
-                  "addresses_checked": 0}
+                  "addresses_checked": 0, "tokens_found_by_scan": 0}
         with pq.ParquetWriter(raw_path, schema) as writer:
             rows = _Rows(writer, schema, _RAW)
             for number, request in enumerate(reader.read(sources), 1):
@@ -512,6 +523,8 @@ def _first_pass(request: Request, rows: _Rows, claims: LRU[str, _Claim], verifie
     if claim is None and not robots_fetch:
         counts["other_requests"] += 1
         return
+    if claim is not None and claim.scanned:
+        counts["tokens_found_by_scan"] += 1
     request_host = _absolute_host(request.target) or request.host
     ours = _same_host(request_host, host)
     if claim is not None and not ours:

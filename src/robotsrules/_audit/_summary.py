@@ -38,7 +38,9 @@ The summary, field by field (``schema`` names this layout; fields are added, nev
     ``robots_fetches`` (by anyone), ``other_requests`` (lines of no crawler, not
     robots.txt: browsers and the like, counted only), ``other_hosts`` (crawler requests for
     another host than the site's: verdict ``no-file``), ``addresses_checked`` (distinct
-    (address, token) pairs verified: each once, however many requests it made).
+    (address, token) pairs verified: each once, however many requests it made),
+    ``tokens_found_by_scan`` (crawler requests whose header names a registry token only
+    behind control or format characters, quotes and the like: found by scanning it).
 ``days``
     ``[{"day", ...counts}]`` over every crawler, by UTC day.
 ``bots``
@@ -356,6 +358,7 @@ def summarise(path: str, *, engine: str, spark: Any, reader: Any, history: Any, 
     folded["totals"]["other_requests"] = counts["other_requests"]
     folded["totals"]["other_hosts"] = counts.get("other_hosts", 0)
     folded["totals"]["addresses_checked"] = counts.get("addresses_checked", 0)
+    folded["totals"]["tokens_found_by_scan"] = counts.get("tokens_found_by_scan", 0)
     first = datetime.datetime(1, 1, 1, tzinfo=datetime.timezone.utc)
     return {
         "schema": SCHEMA,
