@@ -4,6 +4,7 @@ crawler's request into "allowed", "no-file" or nothing at all."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -196,3 +197,27 @@ def test_a_browser_is_not_found_by_scan(tmp_path: Path) -> None:
                    'Gecko) Chrome/120 Safari/537.36"\n')
     with audit_logs(log, site=SITE, robots=ROBOTS, verify=False) as audit:
         assert audit.summary["totals"]["other_requests"] == 1
+
+
+@pytest.mark.parametrize("kind", ["directory", "fifo"])
+def test_a_version_that_cannot_be_read_does_not_extend_the_one_before(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str) -> None:
+    import os
+
+    history = tmp_path / "hist"
+    history.mkdir()
+    (history / "2026-10-01.txt").write_text("User-agent: *\nAllow: /\n")
+    if kind == "directory":
+        (history / "2026-10-05.txt").mkdir()
+    else:
+        os.mkfifo(history / "2026-10-05.txt")
+    log = tmp_path / "access.log"
+    log.write_text(VISIT)  # 10 October: the unread version of 5 October is in force
+    with audit_logs(log, site=SITE, history=history, verify=False) as audit:
+        assert [r["verdict"] for r in audit.table().to_pylist()] == ["no-file"]
+        assert audit.summary["robots"]["findings"]["not_a_file"]["count"] == 1
+    argv = ["logs", str(log), "--site", SITE, "--robots-history", str(history), "--no-verify",
+            "--json"]
+    code, out = run(argv, b"")
+    check_run(argv, code, out, capsys.readouterr().err)
+    assert code == 0 and json.loads(out)["totals"]["no_file"] == 1

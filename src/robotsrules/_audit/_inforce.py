@@ -97,7 +97,7 @@ entries past :data:`MAX_ENTRIES` (not looked at), files past :data:`MAX_TOTAL_BY
 class Version(NamedTuple):
     """One robots.txt, in force from ``since`` (aware, UTC) until the next version's;
     ``robots`` is ``None`` when the file then is not known (a 2xx in the log with no
-    version of the history in force)."""
+    version of the history in force, a history file that could not be read)."""
 
     since: datetime.datetime
     robots: Optional[RobotsTxt]
@@ -314,7 +314,8 @@ def read_folder(
             findings.count("too_many_versions", name, len(chosen) - number)
             break
         body = _read(where, name, max_bytes, findings)
-        if body is None:
+        if body is None:  # a version whose content is not known: never the one before it
+            versions.append(Version(since, None, f"{name} (not read)"))
             continue
         if total + len(body) > max_total_bytes:
             findings.count("over_total_bytes", name, len(chosen) - number)
