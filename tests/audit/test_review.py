@@ -221,3 +221,32 @@ def test_a_version_that_cannot_be_read_does_not_extend_the_one_before(
     code, out = run(argv, b"")
     check_run(argv, code, out, capsys.readouterr().err)
     assert code == 0 and json.loads(out)["totals"]["no_file"] == 1
+
+
+@pytest.mark.parametrize("text", [
+    '66.249.66.1 - - [01/Jan/0001:00:30:00 +0100] "GET /private/x HTTP/1.1" 200 5 "-" "'
+    + GOOGLEBOT + '"\n',
+    '66.249.66.1 - - [31/Dec/9999:23:59:59 -0100] "GET /private/x HTTP/1.1" 200 5 "-" "'
+    + GOOGLEBOT + '"\n',
+    '{"ts": "0001-01-01T00:00:00+01:00", "request": {"remote_ip": "66.249.66.1", "method": '
+    '"GET", "host": "example.com", "uri": "/private/x", "headers": {"User-Agent": ["'
+    + GOOGLEBOT + '"]}}, "status": 200, "size": 5}\n',
+])
+def test_times_past_the_calendars_ends_are_unparsable(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str) -> None:
+    log = tmp_path / "access.log"
+    log.write_text(text * 2)
+    with audit_logs(log, site=SITE, robots=ROBOTS, verify=False,
+                    format="caddy" if text[0] == "{" else "combined") as audit:
+        assert audit.summary["input"]["problems"]["unparsable_time"]["count"] == 2
+    assert command(log, tmp_path, capsys, "--no-verify") == 1  # incomplete, no traceback
+
+
+def test_a_request_at_the_first_instant_is_judged(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "access.log"
+    log.write_text('66.249.66.1 - - [01/Jan/0001:00:00:00 +0000] "GET /private/x HTTP/1.1" '
+                   f'200 5 "-" "{GOOGLEBOT}"\n')
+    with audit_logs(log, site=SITE, robots=ROBOTS, verify=False) as audit:
+        assert [r["verdict"] for r in audit.table().to_pylist()] == ["violation"]
+    assert command(log, tmp_path, capsys, "--no-verify") == 1

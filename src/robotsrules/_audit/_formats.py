@@ -176,9 +176,9 @@ def _clf_time(text: str) -> datetime.datetime:
     try:
         local = datetime.datetime(int(text[7:11]), month, int(text[0:2]), int(text[12:14]),
                                   int(text[15:17]), second, tzinfo=zone)
-    except ValueError as error:
+        return local.astimezone(_UTC)
+    except (ValueError, OverflowError) as error:  # year 1 east of UTC, 9999 west of it
         raise _TimeError(text) from error
-    return local.astimezone(_UTC)
 
 
 def _epoch(value: Union[int, float]) -> datetime.datetime:
@@ -219,10 +219,13 @@ def read_time(value: Any) -> datetime.datetime:
         return _epoch(int(value))
     if value.count(".") == 1 and value.replace(".", "", 1).isdigit() and value.isascii():
         return _epoch(float(value))
-    found = read_date(value) if value[:4].isdigit() else None
-    if found is None:
-        raise _TimeError(value)
-    return found.astimezone(_UTC)
+    try:
+        found = read_date(value) if value[:4].isdigit() else None
+        if found is None:
+            raise _TimeError(value)
+        return found.astimezone(_UTC)
+    except OverflowError as error:  # year 1 east of UTC, 9999 west of it
+        raise _TimeError(value) from error
 
 
 # ----------------------------------------------------------------------- text helpers

@@ -178,7 +178,11 @@ class Judge:
             return Judgement("no-file", version, None)
         if verdict.allowed:
             return Judgement("allowed", version, verdict)
-        first = history.index_at(time - self.window)
+        try:
+            start = time - self.window
+        except OverflowError:  # a window reaching before year 1: from the first instant
+            start = datetime.datetime.min.replace(tzinfo=_UTC)
+        first = history.index_at(start)
         if first < 0:
             return Judgement("caching-allowance", version, verdict)
         for index in range(last - 1, first - 1, -1):  # newest first: most often the one
