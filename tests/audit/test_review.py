@@ -250,3 +250,25 @@ def test_a_request_at_the_first_instant_is_judged(
     with audit_logs(log, site=SITE, robots=ROBOTS, verify=False) as audit:
         assert [r["verdict"] for r in audit.table().to_pylist()] == ["violation"]
     assert command(log, tmp_path, capsys, "--no-verify") == 1
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_quoted(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import csv
+
+    log = tmp_path / "access.log"
+    log.write_text('66.249.66.1 - - [10/Oct/2026:13:55:37 +0000] "GET /private/=HYPERLINK(1) '
+                   'HTTP/1.1" 200 5 "-" "=cmd|\' /C calc\'!A0 Googlebot/2.1"\n'
+                   '66.249.66.1 - - [10/Oct/2026:13:55:38 +0000] "GET @x HTTP/1.1" 200 5 "-" '
+                   '"-2+3 Googlebot/2.1"\n')
+    out = tmp_path / "o.csv"
+    assert command(log, tmp_path, capsys, "--no-verify", "--out", str(out)) == 1
+    with open(out, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(r["url"], r["user_agent"]) for r in rows] == [
+        ("/private/=HYPERLINK(1)", "'=cmd|' /C calc'!A0 Googlebot/2.1"),
+        ("'@x", "'-2+3 Googlebot/2.1")]
+    assert all(not value.startswith(("=", "+", "-", "@")) for r in rows for value in r.values())
+    jsonl = tmp_path / "o.jsonl"
+    assert command(log, tmp_path, capsys, "--no-verify", "--out", str(jsonl)) == 1
+    assert json.loads(jsonl.read_text().splitlines()[0])["user_agent"].startswith("=cmd")
