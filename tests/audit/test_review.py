@@ -272,3 +272,29 @@ def test_csv_cells_a_spreadsheet_would_run_are_quoted(
     jsonl = tmp_path / "o.jsonl"
     assert command(log, tmp_path, capsys, "--no-verify", "--out", str(jsonl)) == 1
     assert json.loads(jsonl.read_text().splitlines()[0])["user_agent"].startswith("=cmd")
+
+
+def test_long_lines_are_held_in_bounded_batches_and_memos(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gzip
+
+    import pyarrow.parquet as pq
+
+    from robotsrules._audit import _job
+    from robotsrules._audit._inforce import History, Judge, Version
+    from robotsrules.robotstxt import parse
+
+    log = tmp_path / "access.log.gz"
+    with gzip.open(log, "wb", compresslevel=1) as handle:
+        for i in range(40):
+            handle.write(f'66.249.66.1 - - [10/Oct/2026:13:55:36 +0000] "GET /p/{i}{"B" * 30_000} '
+                         f'HTTP/1.1" 200 5 "-" "Googlebot/2.1 ({i} {"A" * 30_000})"\n'.encode())
+    monkeypatch.setattr(_job, "BATCH_BYTES", 256 * 1024)  # 2.4 MB of text: 9 batches
+    with audit_logs(log, site=SITE, robots=ROBOTS, verify=False) as audit:
+        assert pq.ParquetFile(audit.path).metadata.num_row_groups >= 8  # not one of all
+        assert audit.summary["totals"]["requests"] == 40
+    assert len(_job.memo_key("A" * 60_000)) == 16
+    judge = Judge(History([Version(_job._EPOCH, parse(ROBOTS), "r")]))
+    judge.judge("Googlebot", "/p/" + "B" * 60_000, _job._EPOCH)
+    judge.judge("Googlebot", "/short", _job._EPOCH)
+    assert len(judge._memo._data) == 1  # the long URL's verdict not remembered

@@ -76,6 +76,8 @@ MAX_TOTAL_BYTES = 64 * 1024 * 1024
 """Octets read from all files of a history together."""
 MEMO = 65_536
 """Distinct (version, agent, URL) verdicts remembered."""
+LONG_URL = 2_048
+"""URLs longer than this are judged each time, never remembered (memory bounded)."""
 EXAMPLES = 5
 
 _UTC = datetime.timezone.utc
@@ -158,6 +160,8 @@ class Judge:
         robots = self.history.versions[index].robots
         if robots is None:
             return None
+        if len(url) > LONG_URL:  # a verdict holds its URL: a long one is not remembered
+            return robots.explain(url, agent=agent)
         key = (index, agent, url)
         verdict = self._memo.get(key)
         if verdict is None:

@@ -49,7 +49,11 @@ if TYPE_CHECKING:
 __all__ = ["BATCH_ROWS", "CLIENT_FIELDS", "COLUMNS", "LogAudit", "audit_logs", "request_schema"]
 
 BATCH_ROWS = 65_536
-"""Rows written at a time."""
+"""Rows written at a time, at most."""
+BATCH_BYTES = 8 * 1024 * 1024
+"""Text octets held before a batch is written (long lines: fewer rows at a time)."""
+KEY_CHARS = 256
+"""Longer memo keys (a stranger's User-Agent or URL) are kept as a 16-octet digest."""
 MEMO = 65_536
 """Distinct User-Agent headers, and distinct (address, token) pairs, remembered."""
 MAX_FETCHES = 1_000_000
@@ -117,10 +121,22 @@ class _Claim:
 _NO_CLAIM = _Claim("", None)
 
 
-def _claim_of(user_agent: Optional[str], memo: LRU[str, _Claim]) -> Optional[_Claim]:
+def memo_key(text: str) -> Union[str, bytes]:
+    """``text`` as a memo key: itself when short, else its BLAKE2b digest (16 octets), so
+    a memo's memory is bounded whatever the lines' sizes."""
+    if len(text) <= KEY_CHARS:
+        return text
+    import hashlib
+
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def _claim_of(user_agent: Optional[str],
+              memo: LRU[Union[str, bytes], _Claim]) -> Optional[_Claim]:
     if not user_agent:
         return None
-    claim = memo.get(user_agent)
+    key = memo_key(user_agent)
+    claim = memo.get(key)
     if claim is None:
         try:
             token = product_token(user_agent)
@@ -138,7 +154,7 @@ def _claim_of(user_agent: Optional[str], memo: LRU[str, _Claim]) -> Optional[_Cl
             claim = _NO_CLAIM
         else:
             claim = _Claim(token, crawler)
-        memo.put(user_agent, claim)
+        memo.put(key, claim)
     return None if claim is _NO_CLAIM else claim
 
 
@@ -181,7 +197,7 @@ class _Verifier:
         self.enabled = enabled
         self.dns = dns
         self.snapshot = snapshot
-        self.memo: LRU[tuple[str, str], str] = LRU(MEMO)
+        self.memo: LRU[tuple[Union[str, bytes], str], str] = LRU(MEMO)
         self.asked = 0
 
     def __call__(self, address: Optional[str], token: str) -> Optional[str]:
@@ -189,7 +205,7 @@ class _Verifier:
             return None
         if not address:
             return "unknown"
-        key = (address, token)
+        key = (memo_key(address), token)
         answer = self.memo.get(key)
         if answer is None:
             from .._identity import verify
@@ -325,7 +341,8 @@ class LogAudit:
         import pyarrow.parquet as pq
 
         with pq.ParquetFile(self.path) as handle:
-            yield from handle.iter_batches(batch_size=rows)
+            for group in range(handle.num_row_groups):  # written bounded in octets
+                yield from handle.read_row_group(group).to_batches(max_chunksize=rows)
 
     def close(self) -> None:
         """Remove the request table's temporary folder (if the audit made one)."""
@@ -350,13 +367,18 @@ class _Rows:
         self.columns: dict[str, list[Any]] = {name: [] for name in self.names}
         self._lists = [self.columns[name] for name in self.names]
         self.count = 0
+        self.size = 0
 
     def add(self, values: tuple[Any, ...]) -> None:
         """One row: a value per name, in the order of the names."""
+        size = 0
         for column, value in zip(self._lists, values):
             column.append(value)
+            if value.__class__ is str:
+                size += len(value)
         self.count += 1
-        if self.count % BATCH_ROWS == 0:
+        self.size += size
+        if self.count % BATCH_ROWS == 0 or self.size >= BATCH_BYTES:
             self.flush()
 
     def flush(self) -> None:
@@ -369,6 +391,7 @@ class _Rows:
              else pa.nulls(len(self.columns[self.names[0]]), field.type)
              for field in self.schema], schema=self.schema)
         self.writer.write_batch(batch)
+        self.size = 0
         for values in self.columns.values():
             values.clear()
 
@@ -446,7 +469,7 @@ def audit_logs(
         raw_path = os.path.join(folder, "raw.parquet")
         schema = request_schema()
         verifier = _Verifier(verify, dns, snapshot)
-        claims: LRU[str, _Claim] = LRU(MEMO)
+        claims: LRU[Union[str, bytes], _Claim] = LRU(MEMO)
         fetches = _Fetches(base, os.path.join(folder, "fetches.parquet"), pq.ParquetWriter)
         total = _octets(sources) if progress is not None else None
         counts = {"other_requests": 0, "other_hosts": 0, "fetches_left_out": 0,
@@ -514,7 +537,8 @@ def _hours(value: Any) -> float:
     return float(value)
 
 
-def _first_pass(request: Request, rows: _Rows, claims: LRU[str, _Claim], verifier: _Verifier,
+def _first_pass(request: Request, rows: _Rows, claims: LRU[Union[str, bytes], _Claim],
+                verifier: _Verifier,
                 fetches: _Fetches, counts: dict[str, int],
                 host: str, side: str) -> None:
     path = _path_of(request.target)
@@ -594,7 +618,8 @@ def _second_pass(raw_path: str, table_path: str, schema: pa.Schema, judges: _Jud
 
     delays: LRU[tuple[int, str], tuple[Optional[float]]] = LRU(MEMO)
     with pq.ParquetFile(raw_path) as raw, pq.ParquetWriter(table_path, schema) as writer:
-        for batch in raw.iter_batches(batch_size=BATCH_ROWS):
+        for batch in (batch for group in range(raw.num_row_groups)  # bounded in octets
+                      for batch in raw.read_row_group(group).to_batches()):
             columns = batch.to_pydict()
             size = batch.num_rows
             judged: dict[str, list[Any]] = {name: [None] * size for name in (
