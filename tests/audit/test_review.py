@@ -298,3 +298,15 @@ def test_long_lines_are_held_in_bounded_batches_and_memos(
     judge.judge("Googlebot", "/p/" + "B" * 60_000, _job._EPOCH)
     judge.judge("Googlebot", "/short", _job._EPOCH)
     assert len(judge._memo._data) == 1  # the long URL's verdict not remembered
+
+
+def test_targets_rfc_9309_would_decode_are_counted_not_rejudged(tmp_path: Path) -> None:
+    log = tmp_path / "access.log"
+    log.write_text("".join(
+        f'66.249.66.1 - - [10/Oct/2026:13:55:36 +0000] "GET {target} HTTP/1.1" 200 5 "-" '
+        f'"{GOOGLEBOT}"\n' for target in ("/%70rivate/x", "/a/../private/x", "/ok", "/%E9")))
+    with audit_logs(log, site=SITE, robots=ROBOTS, verify=False) as audit:
+        # the verdicts stay RobotsTxt.allowed's (Google's library): allowed
+        assert [r["verdict"] for r in audit.table().to_pylist()] == ["allowed"] * 4
+        flagged = audit.summary["totals"]["targets_not_normalised"]
+        assert flagged == {"count": 2, "examples": ["/%70rivate/x", "/a/../private/x"]}

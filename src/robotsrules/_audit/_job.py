@@ -29,6 +29,7 @@ from __future__ import annotations
 import datetime
 import ipaddress
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
@@ -36,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Literal, Optional, Union
 
 from .._lru import LRU
 from .._tables._crawlers import Crawler, crawler_for
+from .._terminal import visible
 from ..errors import InvalidArgument
 from ..robotstxt import RobotsTxt, parse
 from ..useragent import product_token
@@ -473,13 +475,16 @@ def audit_logs(
         fetches = _Fetches(base, os.path.join(folder, "fetches.parquet"), pq.ParquetWriter)
         total = _octets(sources) if progress is not None else None
         counts = {"other_requests": 0, "other_hosts": 0, "fetches_left_out": 0,
-                  "addresses_checked": 0, "tokens_found_by_scan": 0}
+                  "addresses_checked": 0, "tokens_found_by_scan": 0,
+                  "targets_not_normalised": 0}
+        examples: list[str] = []
         with pq.ParquetWriter(raw_path, schema) as writer:
             rows = _Rows(writer, schema, _RAW)
             for number, request in enumerate(reader.read(sources), 1):
                 if progress is not None and number % 65_536 == 0:
                     progress(reader.tally.lines, reader.tally.octets, total)
-                _first_pass(request, rows, claims, verifier, fetches, counts, host, side)
+                _first_pass(request, rows, claims, verifier, fetches, counts, host, side,
+                            examples)
             rows.flush()
         if progress is not None:
             progress(reader.tally.lines, reader.tally.octets, total)
@@ -497,6 +502,8 @@ def audit_logs(
         summary = summarise(table_path, engine=engine, spark=spark, reader=reader,
                             history=base, site=site, window=span, counts=counts,
                             robots_findings=robots_findings, verified=verify, dns=dns)
+        summary["totals"]["targets_not_normalised"] = {
+            "count": counts["targets_not_normalised"], "examples": examples}
     except BaseException:
         if owned is not None:
             shutil.rmtree(owned, ignore_errors=True)
@@ -540,7 +547,7 @@ def _hours(value: Any) -> float:
 def _first_pass(request: Request, rows: _Rows, claims: LRU[Union[str, bytes], _Claim],
                 verifier: _Verifier,
                 fetches: _Fetches, counts: dict[str, int],
-                host: str, side: str) -> None:
+                host: str, side: str, examples: list[str]) -> None:
     path = _path_of(request.target)
     robots_fetch = path == "/robots.txt"
     claim = _claim_of(request.user_agent, claims)
@@ -549,6 +556,10 @@ def _first_pass(request: Request, rows: _Rows, claims: LRU[Union[str, bytes], _C
         return
     if claim is not None and claim.scanned:
         counts["tokens_found_by_scan"] += 1
+    if claim is not None and _NOT_NORMALISED.search(path) is not None:
+        counts["targets_not_normalised"] += 1
+        if len(examples) < 5:
+            examples.append(visible(path[:200]))
     request_host = _absolute_host(request.target) or request.host
     ours = _same_host(request_host, host)
     if claim is not None and not ours:
@@ -572,6 +583,13 @@ def _first_pass(request: Request, rows: _Rows, claims: LRU[Union[str, bytes], _C
               request.user_agent, claim.token, claim.crawler, claim.operator, claim.category,
               robots_fetch, verification, claim.reads_delay,
               request.status == 402))
+
+
+# RFC 9309 (September 2022) §2.2.2: percent-encoded unreserved characters (RFC 3986 §2.3)
+# MUST be decoded before comparison; Google's library (whose verdicts the audit gives)
+# does not decode them, nor dot segments: such targets are counted, the verdict kept.
+_NOT_NORMALISED = re.compile(r"%(?:[46][1-9A-Fa-f]|[57][0-9Aa]|3[0-9]|2[DdEe]|5[Ff]|7[Ee])"
+                             r"|/\.\.?(?:/|\Z)")
 
 
 def _absolute_host(target: Optional[str]) -> Optional[str]:

@@ -40,7 +40,10 @@ The summary, field by field (``schema`` names this layout; fields are added, nev
     another host than the site's: verdict ``no-file``), ``addresses_checked`` (distinct
     (address, token) pairs verified: each once, however many requests it made),
     ``tokens_found_by_scan`` (crawler requests whose header names a registry token only
-    behind control or format characters, quotes and the like: found by scanning it).
+    behind control or format characters, quotes and the like: found by scanning it),
+    ``targets_not_normalised`` (``{"count", "examples"}``: crawler requests whose path holds
+    a percent-encoded unreserved character or a dot segment, which RFC 9309 §2.2.2 decodes
+    before comparison and Google's library, whose verdict is given, does not).
 ``days``
     ``[{"day", ...counts}]`` over every crawler, by UTC day.
 ``bots``
