@@ -310,3 +310,19 @@ def test_targets_rfc_9309_would_decode_are_counted_not_rejudged(tmp_path: Path) 
         assert [r["verdict"] for r in audit.table().to_pylist()] == ["allowed"] * 4
         flagged = audit.summary["totals"]["targets_not_normalised"]
         assert flagged == {"count": 2, "examples": ["/%70rivate/x", "/a/../private/x"]}
+
+
+def test_a_header_naming_several_crawlers_is_counted(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "access.log"
+    log.write_text('66.249.66.1 - - [10/Oct/2026:13:55:36 +0000] "GET /ok HTTP/1.1" 200 5 "-" '
+                   '"Mozilla/5.0 (compatible; Googlebot/2.1) bingbot/2.0"\n' + VISIT)
+    with audit_logs(log, site=SITE, robots=ROBOTS, verify=False) as audit:
+        assert [r["token"] for r in audit.table().to_pylist()] == ["Googlebot", "Googlebot"]
+        assert audit.summary["totals"]["several_crawlers_named"] == 1
+    argv = ["logs", str(log), "--site", SITE, "--robots", str(tmp_path / "robots.txt"),
+            "--no-verify", "--json"]
+    (tmp_path / "robots.txt").write_bytes(ROBOTS)
+    code, out = run(argv, b"")
+    check_run(argv, code, out, capsys.readouterr().err)
+    assert code == 1 and json.loads(out)["totals"]["several_crawlers_named"] == 1

@@ -89,7 +89,7 @@ from ..errors import InvalidArgument
 
 __all__ = ["CLOUDFRONT_FIELDS", "FORMATS", "NGINX_JSON_FIELDS", "SIBLINGS", "FormatName",
            "Outcome", "Parser", "Problem", "Request", "is_binary", "make_parser", "read_time",
-           "scan_token"]
+           "scan_token", "scan_tokens"]
 
 FormatName = Literal["common", "combined", "vhost_common", "vhost_combined", "nginx_json",
                      "caddy", "cloudflare", "cloudfront", "alb"]
@@ -269,14 +269,8 @@ _INVISIBLE: Final = re.compile(r"[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u2
                                r"\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]")
 
 
-def scan_token(text: str) -> Optional[str]:
-    """A registry crawler's product token written anywhere in ``text`` as a word (case
-    insensitive, after removing control and format characters): one written as a product
-    (``Token/``) or one naming a bot, spider or crawler; the first found, else ``None``.
-
-    >>> scan_token("Mozilla/5.0 (compatible; \u200bGPTBot/1.0)")
-    'GPTBot'
-    """
+def _scan_pattern() -> re.Pattern[str]:
+    """The registry's tokens as one pattern (built once, longest tokens first)."""
     if not _SCAN:
         from .._tables._crawlers import known_crawlers
 
@@ -286,10 +280,29 @@ def scan_token(text: str) -> Optional[str]:
         _SCAN.append(re.compile(
             r"(?<![\w-])(?:(" + "|".join(map(re.escape, named)) + r")(?![\w-])|("
             + "|".join(map(re.escape, tokens)) + r")/)", re.IGNORECASE))
-    found = _SCAN[0].search(_INVISIBLE.sub("", _TERMINAL.sub(" ", text[:8192])))
-    if found is None:
-        return None
-    return found.group(1) or found.group(2)
+    return _SCAN[0]
+
+
+def scan_token(text: str) -> Optional[str]:
+    """A registry crawler's product token written anywhere in ``text`` as a word (case
+    insensitive, after removing control and format characters): one written as a product
+    (``Token/``) or one naming a bot, spider or crawler; the first found, else ``None``.
+
+    >>> scan_token("Mozilla/5.0 (compatible; \u200bGPTBot/1.0)")
+    'GPTBot'
+    """
+    found = scan_tokens(text)
+    return found[0] if found else None
+
+
+def scan_tokens(text: str) -> list[str]:
+    """Every registry token :func:`scan_token` would find in ``text``, in order, each once
+    (case-insensitive)."""
+    seen: dict[str, str] = {}
+    for found in _scan_pattern().finditer(_INVISIBLE.sub("", _TERMINAL.sub(" ", text[:8192]))):
+        token = found.group(1) or found.group(2)
+        seen.setdefault(token.lower(), token)
+    return list(seen.values())
 
 
 def _dash(text: Optional[str]) -> Optional[str]:

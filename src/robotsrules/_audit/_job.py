@@ -41,7 +41,7 @@ from .._terminal import visible
 from ..errors import InvalidArgument
 from ..robotstxt import RobotsTxt, parse
 from ..useragent import product_token
-from ._formats import FormatName, Request, scan_token
+from ._formats import FormatName, Request, scan_token, scan_tokens
 from ._inforce import DAY, History, Judge, Version, with_fetches
 from ._logs import LogReader, Source
 
@@ -108,11 +108,14 @@ _RAW = ("time", "day", "client", "host", "method", "url", "status", "bytes", "us
 class _Claim:
     """What a User-Agent header claims, read once per distinct header."""
 
-    __slots__ = ("category", "crawler", "operator", "reads_delay", "scanned", "token")
+    __slots__ = ("category", "crawler", "operator", "reads_delay", "scanned", "several",
+                 "token")
 
     def __init__(self, token: str, crawler: Optional[Crawler], scanned: bool = False) -> None:
         self.scanned = scanned
         """The token was found by scanning the header, not by product-token matching."""
+        self.several = False
+        """The header names other registry crawlers too (judged as this one only)."""
         self.token = crawler.token if crawler is not None and crawler.token else token
         self.crawler = crawler.label if crawler is not None else None
         self.operator = crawler.operator if crawler is not None else None
@@ -156,6 +159,9 @@ def _claim_of(user_agent: Optional[str],
             claim = _NO_CLAIM
         else:
             claim = _Claim(token, crawler)
+        if claim is not _NO_CLAIM and crawler is not None:
+            claim.several = any(other.lower() != claim.token.lower()
+                                for other in scan_tokens(user_agent))
         memo.put(key, claim)
     return None if claim is _NO_CLAIM else claim
 
@@ -476,7 +482,7 @@ def audit_logs(
         total = _octets(sources) if progress is not None else None
         counts = {"other_requests": 0, "other_hosts": 0, "fetches_left_out": 0,
                   "addresses_checked": 0, "tokens_found_by_scan": 0,
-                  "targets_not_normalised": 0}
+                  "targets_not_normalised": 0, "several_crawlers_named": 0}
         examples: list[str] = []
         with pq.ParquetWriter(raw_path, schema) as writer:
             rows = _Rows(writer, schema, _RAW)
@@ -502,6 +508,7 @@ def audit_logs(
         summary = summarise(table_path, engine=engine, spark=spark, reader=reader,
                             history=base, site=site, window=span, counts=counts,
                             robots_findings=robots_findings, verified=verify, dns=dns)
+        summary["totals"]["several_crawlers_named"] = counts["several_crawlers_named"]
         summary["totals"]["targets_not_normalised"] = {
             "count": counts["targets_not_normalised"], "examples": examples}
     except BaseException:
@@ -556,6 +563,8 @@ def _first_pass(request: Request, rows: _Rows, claims: LRU[Union[str, bytes], _C
         return
     if claim is not None and claim.scanned:
         counts["tokens_found_by_scan"] += 1
+    if claim is not None and claim.several:
+        counts["several_crawlers_named"] += 1
     if claim is not None and _NOT_NORMALISED.search(path) is not None:
         counts["targets_not_normalised"] += 1
         if len(examples) < 5:

@@ -41,6 +41,8 @@ The summary, field by field (``schema`` names this layout; fields are added, nev
     (address, token) pairs verified: each once, however many requests it made),
     ``tokens_found_by_scan`` (crawler requests whose header names a registry token only
     behind control or format characters, quotes and the like: found by scanning it),
+    ``several_crawlers_named`` (crawler requests whose header names other registry
+    crawlers too: judged and verified as the first, by product-token matching, only),
     ``targets_not_normalised`` (``{"count", "examples"}``: crawler requests whose path holds
     a percent-encoded unreserved character or a dot segment, which RFC 9309 §2.2.2 decodes
     before comparison and Google's library, whose verdict is given, does not).
