@@ -153,7 +153,7 @@ def test_the_client_address_behind_a_proxy_and_the_four_answers(tmp_path: Path) 
     proxy = "198.51.100.4"
     log = logs(tmp_path,
                entry(proxy, "02/Nov/2026:10:00:00", "/a", GOOGLEBOT,
-                     forwarded="66.249.66.1, 198.51.100.4"),  # Google's list holds it
+                     forwarded="66.249.66.9, 66.249.66.1"),  # the proxy added the last
                entry(proxy, "02/Nov/2026:10:00:01", "/b", GOOGLEBOT,
                      forwarded="192.0.2.50"),  # not Google's
                entry(proxy, "02/Nov/2026:10:00:02", "/c", "EvilBot/1.0",

@@ -62,7 +62,8 @@ def test_apache_common_has_no_user_agent_and_counts_none_missing() -> None:
 
 def test_nginx_combined_with_forwarded_for_and_x_escapes() -> None:
     requests, reader = read("nginx_combined.log")
-    assert requests[0].forwarded == "66.249.66.1" and requests[0].client == "198.51.100.4"
+    # X-Forwarded-For's last address: the one the proxy added (the first is the client's say)
+    assert requests[0].forwarded == "198.51.100.4" and requests[0].client == "198.51.100.4"
     # nginx's \x22, \x5C, \x1B undone
     assert requests[1].target == '/a"b'
     assert requests[1].user_agent == 'Mozilla/5.0 "spoof" \\ \x1b]0;owned\x07 GPTBot/1.2'
@@ -89,7 +90,7 @@ def test_nginx_json_escape_json_with_the_default_keys() -> None:
                                   "example.org", 200, 68, None, GOOGLEBOT, None)
     assert requests[1].target == "/<img src=x onerror=alert(1)>"
     assert requests[1].user_agent == 'GPTBot/1.2 "q" \\ \x1b[2J'
-    assert requests[1].forwarded == "203.0.113.9"
+    assert requests[1].forwarded == "192.0.2.13"  # the last address
     assert requests[1].referer == "javascript:alert(1)"
 
 
@@ -110,7 +111,8 @@ def test_caddy_json() -> None:
     requests, reader = read("caddy.json")
     assert reader.tally.formats[str(DATA / "caddy.json")] == "caddy"
     assert requests[0] == Request(at(2026, 11, 2, 6, 25, 24, 524102), "192.0.2.10", "GET",
-                                  "/robots.txt", "example.org", 200, 68, None, GOOGLEBOT, None)
+                                  "/robots.txt", "example.org", 200, 68, None, GOOGLEBOT,
+                                  "192.0.2.10")  # client_ip, as Caddy gives it
     # behind a proxy: remote_ip is the proxy, client_ip the client; headers any case
     assert requests[1].client == "198.51.100.1" and requests[1].forwarded == "203.0.113.7"
     assert requests[1].user_agent == "Bytespider; spider-feedback@bytedance.com"
@@ -140,7 +142,7 @@ def test_cloudfront_standard_log() -> None:
                                   "www.example.com", 200, 392, None, GOOGLEBOT, None)
     assert requests[1].target == "/search?q=robots&x=%3Cscript%3E"
     assert requests[1].user_agent == 'Mozilla/5.0 "quoted" GPTBot/1.2'  # URL-decoded
-    assert requests[1].forwarded == "203.0.113.50" and requests[1].status == 403
+    assert requests[1].forwarded == "198.51.100.3" and requests[1].status == 403
 
 
 def test_cloudfront_columns_follow_the_fields_line() -> None:
@@ -207,15 +209,15 @@ def test_an_unparsable_time_is_counted_not_guessed() -> None:
         make_parser("w3c")  # type: ignore[arg-type]
 
 
-def test_caddy_without_trusted_proxies_takes_x_forwarded_for() -> None:
-    # client_ip equals remote_ip when Caddy trusts no proxy: the header names the client
+def test_caddy_client_ip_is_taken_as_caddy_gives_it() -> None:
+    # client_ip equals remote_ip when Caddy trusts no proxy: the header is the client's say
     line = ('{"ts": 1793600724.0, "request": {"remote_ip": "198.51.100.1", "client_ip": '
             '"198.51.100.1", "method": "GET", "host": "example.org", "uri": "/", "headers": '
             '{"X-Forwarded-For": ["203.0.113.8, 198.51.100.1"], "User-Agent": ["Bot/1"]}}, '
             '"size": 5, "status": 200}')
     request = make_parser("caddy").parse(line)
     assert isinstance(request, Request)
-    assert (request.client, request.forwarded) == ("198.51.100.1", "203.0.113.8")
+    assert (request.client, request.forwarded) == ("198.51.100.1", "198.51.100.1")
 
 
 def test_detection_takes_the_format_that_reads_the_most_lines() -> None:

@@ -227,8 +227,10 @@ def test_hostile_names_and_entries_are_counted(tmp_path: Path) -> None:
     (tmp_path / "2026-11-05.txt").symlink_to("/dev/zero")  # endless
     (tmp_path / "2026-11-06.txt").symlink_to(tmp_path / "missing")
     history, findings = read_folder(tmp_path)
-    assert [v.source for v in history.versions] == ["2026-11-02.txt"]
+    assert [v.source for v in history.versions] == ["2026-11-02.txt"] + [
+        f"2026-11-0{day}.txt (not read)" for day in (3, 4, 5, 6)]  # in force, not known
     assert history.versions[0].robots.allowed("/x", agent="A")  # the first by name kept
+    assert all(v.robots is None for v in history.versions[1:])
     assert findings.counts == {"not_a_date": 3, "duplicate_instant": 1, "not_a_file": 3,
                                "unreadable": 1}
     assert all("\x1b" not in example for examples in findings.examples.values()

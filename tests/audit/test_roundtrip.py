@@ -46,7 +46,7 @@ def write_combined(request: Request, when: datetime.datetime) -> str:
             f'"{apache_escape(f"{request.method} {request.target} HTTP/1.1")}" '
             f'{request.status} {size} "{apache_escape(request.referer or "-")}" '
             f'"{apache_escape(request.user_agent or "-")}"'
-            + (f' "{request.forwarded}, 10.0.0.1"' if request.forwarded else "") + "\n")
+            + (f' "10.0.0.1, {request.forwarded}"' if request.forwarded else "") + "\n")
 
 
 def write_nginx_json(request: Request, when: datetime.datetime) -> str:

@@ -29,7 +29,7 @@ it says so):
   "The escape parameter (1.11.8)"): the keys are the site's own choice, so a field mapping
   (:data:`NGINX_JSON_FIELDS` by default, nginx's variable names and common spellings) says
   which key holds the time, the address, the request and so on. nginx writes bytes from
-  0x80 up raw in this mode: invalid UTF-8 is kept as ``\\xhh`` text.
+  0x80 up raw in this mode: invalid UTF-8 is read as ``%hh`` (RFC 9309 §2.2.2).
 * ``caddy``: Caddy 2's JSON access log (caddyserver.com, "log" directive, and a field-by-field
   note on its JSON): ``ts`` (seconds since the epoch as a float by default, or ISO 8601
   text when configured), a ``request`` object with ``remote_ip`` (older releases wrote
@@ -87,8 +87,9 @@ from urllib.parse import unquote, urlsplit
 from .._dates import read_date
 from ..errors import InvalidArgument
 
-__all__ = ["CLOUDFRONT_FIELDS", "FORMATS", "NGINX_JSON_FIELDS", "FormatName", "Outcome",
-           "Parser", "Problem", "Request", "is_binary", "make_parser", "read_time"]
+__all__ = ["CLOUDFRONT_FIELDS", "FORMATS", "NGINX_JSON_FIELDS", "SIBLINGS", "FormatName",
+           "Outcome", "Parser", "Problem", "Request", "is_binary", "make_parser", "read_time",
+           "scan_token", "scan_tokens"]
 
 FormatName = Literal["common", "combined", "vhost_common", "vhost_combined", "nginx_json",
                      "caddy", "cloudflare", "cloudfront", "alb"]
@@ -96,6 +97,13 @@ FORMATS: Final[tuple[FormatName, ...]] = (
     "vhost_combined", "combined", "vhost_common", "common", "caddy", "cloudflare",
     "nginx_json", "cloudfront", "alb")
 """Every format, in the order detection tries them (the richer reading of a line first)."""
+SIBLINGS: Final[Mapping[str, tuple[FormatName, ...]]] = {
+    **dict.fromkeys(("vhost_combined", "combined", "vhost_common", "common"),
+                    ("vhost_combined", "combined", "vhost_common", "common")),
+    **dict.fromkeys(("caddy", "cloudflare", "nginx_json"), ("caddy", "cloudflare", "nginx_json")),
+}
+"""The formats a line that the chosen one cannot read is tried with (a file's first lines,
+written by a stranger, must not decide how the rest is read): one family's shapes."""
 
 Problem = Literal["malformed", "unknown_format", "too_long", "binary", "clock_backwards",
                   "unparsable_time", "missing_user_agent", "damaged"]
@@ -111,7 +119,7 @@ line before it in the same file, by more than the allowed skew) and ``missing_us
 class Request(NamedTuple):
     """One request as the log wrote it. ``time`` is aware, in UTC; ``client`` is the address
     the server saw (the peer of the connection); ``forwarded`` the client address a proxy
-    or CDN named, where the log has one (``X-Forwarded-For``'s first address, Caddy's
+    or CDN named, where the log has one (``X-Forwarded-For``'s last address, Caddy's
     ``client_ip``, Cloudflare's ``ClientIP``); ``target`` the path and query as sent;
     ``None`` where the format has no such field or the line has no value (``-``)."""
 
@@ -168,9 +176,9 @@ def _clf_time(text: str) -> datetime.datetime:
     try:
         local = datetime.datetime(int(text[7:11]), month, int(text[0:2]), int(text[12:14]),
                                   int(text[15:17]), second, tzinfo=zone)
-    except ValueError as error:
+        return local.astimezone(_UTC)
+    except (ValueError, OverflowError) as error:  # year 1 east of UTC, 9999 west of it
         raise _TimeError(text) from error
-    return local.astimezone(_UTC)
 
 
 def _epoch(value: Union[int, float]) -> datetime.datetime:
@@ -211,10 +219,13 @@ def read_time(value: Any) -> datetime.datetime:
         return _epoch(int(value))
     if value.count(".") == 1 and value.replace(".", "", 1).isdigit() and value.isascii():
         return _epoch(float(value))
-    found = read_date(value) if value[:4].isdigit() else None
-    if found is None:
-        raise _TimeError(value)
-    return found.astimezone(_UTC)
+    try:
+        found = read_date(value) if value[:4].isdigit() else None
+        if found is None:
+            raise _TimeError(value)
+        return found.astimezone(_UTC)
+    except OverflowError as error:  # year 1 east of UTC, 9999 west of it
+        raise _TimeError(value) from error
 
 
 # ----------------------------------------------------------------------- text helpers
@@ -231,9 +242,10 @@ def is_binary(text: str) -> bool:
     return _BINARY.search(text) is not None
 
 
-def _unescape(text: str) -> str:
+def _unescape(text: str, url: bool = False) -> str:
     """Apache's and nginx's escapes (``\\"``, ``\\\\``, ``\\n``..., ``\\xhh``) undone, the
-    bytes read as UTF-8 (invalid bytes kept as ``\\xhh`` text)."""
+    bytes read as UTF-8 (invalid bytes kept as ``\\xhh`` text; in a request line, ``url``,
+    percent-encoded as rules encode them, ``%E9``: RFC 9309 §2.2.2)."""
     if "\\" not in text:
         return text
     out = bytearray()
@@ -244,7 +256,53 @@ def _unescape(text: str) -> str:
         out += bytes((int(code[1:], 16),)) if code[0] == "x" else _C_ESCAPES[code]
         position = match.end()
     out += text[position:].encode("utf-8", "surrogateescape")
+    if url:
+        from .._rules._urls import url_text
+
+        return url_text(out.decode("latin-1"))
     return out.decode("utf-8", "backslashreplace")
+
+
+_SCAN: list[re.Pattern[str]] = []
+_TERMINAL: Final = re.compile(r"\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?)")
+_INVISIBLE: Final = re.compile(r"[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f"
+                               r"\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]")
+
+
+def _scan_pattern() -> re.Pattern[str]:
+    """The registry's tokens as one pattern (built once, longest tokens first)."""
+    if not _SCAN:
+        from .._tables._crawlers import known_crawlers
+
+        tokens = sorted({c.token for c in known_crawlers() if c.token and len(c.token) >= 4},
+                        key=lambda t: (-len(t), t))
+        named = [t for t in tokens if re.search("bot|spider|crawl|fetch", t, re.IGNORECASE)]
+        _SCAN.append(re.compile(
+            r"(?<![\w-])(?:(" + "|".join(map(re.escape, named)) + r")(?![\w-])|("
+            + "|".join(map(re.escape, tokens)) + r")/)", re.IGNORECASE))
+    return _SCAN[0]
+
+
+def scan_token(text: str) -> Optional[str]:
+    """A registry crawler's product token written anywhere in ``text`` as a word (case
+    insensitive, after removing control and format characters): one written as a product
+    (``Token/``) or one naming a bot, spider or crawler; the first found, else ``None``.
+
+    >>> scan_token("Mozilla/5.0 (compatible; \u200bGPTBot/1.0)")
+    'GPTBot'
+    """
+    found = scan_tokens(text)
+    return found[0] if found else None
+
+
+def scan_tokens(text: str) -> list[str]:
+    """Every registry token :func:`scan_token` would find in ``text``, in order, each once
+    (case-insensitive)."""
+    seen: dict[str, str] = {}
+    for found in _scan_pattern().finditer(_INVISIBLE.sub("", _TERMINAL.sub(" ", text[:8192]))):
+        token = found.group(1) or found.group(2)
+        seen.setdefault(token.lower(), token)
+    return list(seen.values())
 
 
 def _dash(text: Optional[str]) -> Optional[str]:
@@ -261,13 +319,13 @@ def _number(text: Any) -> Optional[int]:
     return None
 
 
-def _first_address(header: Optional[str]) -> Optional[str]:
-    """The first address of an ``X-Forwarded-For`` value (the client, as the first proxy
-    saw it), or ``None``."""
+def _last_address(header: Optional[str]) -> Optional[str]:
+    """The last address of an ``X-Forwarded-For`` value (the one the proxy in front of the
+    server added; the entries before it are whatever the client typed), or ``None``."""
     if header is None:
         return None
-    first = header.split(",", 1)[0].strip()
-    return _dash(first)
+    last = header.rsplit(",", 1)[-1].strip()
+    return _dash(last)
 
 
 def _request_line(text: str) -> tuple[Optional[str], Optional[str]]:
@@ -318,7 +376,7 @@ class _Clf:
             except _TimeError:
                 return "unparsable_time"
             self._last = (groups[4], when)
-        method, target = _request_line(_unescape(groups[5]))
+        method, target = _request_line(_unescape(groups[5], url=True))
         host = None
         if self.vhost:
             host = groups[0]
@@ -329,7 +387,7 @@ class _Clf:
         if self.combined:
             referer = _dash(_unescape(groups[8]))
             agent = _dash(_unescape(groups[9]))
-            forwarded = _first_address(_unescape(groups[10]) if groups[10] is not None else None)
+            forwarded = _last_address(_unescape(groups[10]) if groups[10] is not None else None)
         status, size = groups[6], groups[7]  # ASCII digits or "-", by the pattern
         return Request(when, _dash(groups[1]), method, target, host,
                        None if status == "-" else int(status),
@@ -418,7 +476,7 @@ class _NginxJson:
                        _dash(self._get(record, "host")), _number(self._get(record, "status")),
                        _number(self._get(record, "bytes")), _dash(self._get(record, "referer")),
                        _dash(self._get(record, "user_agent")),
-                       _first_address(self._get(record, "forwarded")))
+                       _last_address(self._get(record, "forwarded")))
 
 
 def _header(headers: Any, name: str) -> Optional[str]:
@@ -453,10 +511,9 @@ class _Caddy:
         if remote is None and _string(request.get("remote_addr")) is not None:
             address = request["remote_addr"]  # before Caddy 2.5: "ip:port", "[v6]:port"
             remote = address.rpartition(":")[0].strip("[]") or address
-        client = _string(request.get("client_ip"))
-        forwarded = client if client is not None and client != remote else None
+        forwarded = _string(request.get("client_ip"))  # Caddy's, behind trusted proxies
         if forwarded is None:
-            forwarded = _first_address(_header(request.get("headers"), "X-Forwarded-For"))
+            forwarded = _last_address(_header(request.get("headers"), "X-Forwarded-For"))
         status = record.get("status")
         return Request(when, remote, _string(request.get("method")),
                        _string(request.get("uri")), _string(request.get("host")),
@@ -532,7 +589,7 @@ class _CloudFront:
                        get("x-host-header") or get("cs(Host)"), _number(get("sc-status")),
                        _number(get("sc-bytes")), referer,
                        _dash(unquote(agent, errors="backslashreplace")) if agent else None,
-                       _first_address(get("x-forwarded-for")))
+                       _last_address(unquote(get("x-forwarded-for") or "-")))
 
 
 # type time elb client:port target:port (3 durations) elb_status target_status received sent
@@ -556,7 +613,7 @@ class _Alb:
         except ValueError:
             return "unparsable_time"
         address = client.rpartition(":")[0].strip("[]") if client != "-" else None
-        method, url = _request_line(_unescape(request))
+        method, url = _request_line(_unescape(request, url=True))
         target = host = None
         if url is not None:
             try:
@@ -566,7 +623,7 @@ class _Alb:
                 parts = None
             if parts is not None:
                 target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        if _dash(domain):
+        if host is None and _dash(domain):  # the request's own host wins over the SNI name
             host = domain
         return Request(when, _dash(address), method, target, host, _number(status),
                        _number(size), None, _dash(_unescape(agent)))

@@ -25,8 +25,8 @@ back the history's file in force then (not known when the history has none then:
 does not hold the body), and so does a 304 (the copy the crawler holds is still the file);
 a new version of the history is in force from its instant whatever the log said before.
 A logged redirect (301, 302, 303, 307, 308) says nothing of the final answer and changes
-nothing; the other 1xx and 3xx are read as the policy reads them. The statuses move the
-state for every crawler alike (the server's answer, whoever asked).
+nothing; the other 1xx and 3xx are read as the policy reads them. The job gives each
+crawler its own answers only (its own fetches of ``/robots.txt``: :mod:`._job`).
 
 Each distinct (version, agent, URL) is judged once, in a bounded memo.
 
@@ -76,6 +76,8 @@ MAX_TOTAL_BYTES = 64 * 1024 * 1024
 """Octets read from all files of a history together."""
 MEMO = 65_536
 """Distinct (version, agent, URL) verdicts remembered."""
+LONG_URL = 2_048
+"""URLs longer than this are judged each time, never remembered (memory bounded)."""
 EXAMPLES = 5
 
 _UTC = datetime.timezone.utc
@@ -101,7 +103,7 @@ date, damaged, or a redirect (none of them changes the version in force)."""
 class Version(NamedTuple):
     """One robots.txt, in force from ``since`` (aware, UTC) until the next version's;
     ``robots`` is ``None`` when the file then is not known (a 2xx in the log with no
-    version of the history in force)."""
+    version of the history in force, a history file that could not be read)."""
 
     since: datetime.datetime
     robots: Optional[RobotsTxt]
@@ -162,6 +164,8 @@ class Judge:
         robots = self.history.versions[index].robots
         if robots is None:
             return None
+        if len(url) > LONG_URL:  # a verdict holds its URL: a long one is not remembered
+            return robots.explain(url, agent=agent)
         key = (index, agent, url)
         verdict = self._memo.get(key)
         if verdict is None:
@@ -182,7 +186,11 @@ class Judge:
             return Judgement("no-file", version, None)
         if verdict.allowed:
             return Judgement("allowed", version, verdict)
-        first = history.index_at(time - self.window)
+        try:
+            start = time - self.window
+        except OverflowError:  # a window reaching before year 1: from the first instant
+            start = datetime.datetime.min.replace(tzinfo=_UTC)
+        first = history.index_at(start)
         if first < 0:
             return Judgement("caching-allowance", version, verdict)
         for index in range(last - 1, first - 1, -1):  # newest first: most often the one
@@ -318,7 +326,8 @@ def read_folder(
             findings.count("too_many_versions", name, len(chosen) - number)
             break
         body = _read(where, name, max_bytes, findings)
-        if body is None:
+        if body is None:  # a version whose content is not known: never the one before it
+            versions.append(Version(since, None, f"{name} (not read)"))
             continue
         if total + len(body) > max_total_bytes:
             findings.count("over_total_bytes", name, len(chosen) - number)

@@ -6,12 +6,17 @@ never by the number of lines:
 1. the logs are read (:class:`~._logs.LogReader`); a request is kept when its User-Agent
    names a crawler (:func:`robotsrules.product_token` then the registry's
    :func:`~robotsrules._tables._crawlers.crawler_for`, once per distinct header, in a
-   bounded memo; a product that is not a browser's and that the registry does not know is
-   kept too, category ``unregistered``: never a silently dropped bot) or when it fetches
-   ``/robots.txt`` (whoever asks). Its address is verified once per distinct (address,
-   token) (:func:`robotsrules._identity.verify`, offline lists by default). Rows go to a
-   Parquet file in batches; the site's own ``/robots.txt`` statuses are noted;
-2. those statuses move the history in force (:func:`~._inforce.with_fetches`), then each
+   bounded memo; when that finds no registry crawler, a registry token written in the
+   header as a word, :func:`~._formats.scan_token`, counted as found by scan; a product
+   that is not a browser's and that the registry does not know is kept too, category
+   ``unregistered``: never a silently dropped bot) or when it fetches ``/robots.txt``
+   (whoever asks). Its address is verified once per distinct (address, token)
+   (:func:`robotsrules._identity.verify`, offline lists by default). Rows go to a Parquet
+   file in batches; each crawler's own fetches of the site's ``/robots.txt`` (a ``GET`` or
+   ``HEAD`` of exactly that path, from an address not shown to be someone else's) are
+   noted with their status, by claimed token;
+2. those statuses move that crawler's history in force (:func:`~._inforce.with_fetches`;
+   RFC 9309 §2.3.1: the crawler's own fetch, no one else's), then each
    row is judged (:class:`~._inforce.Judge`: the file in force at its time, RFC 9309
    §2.4's caching window) and written to the request table, again in batches.
 
@@ -24,6 +29,7 @@ from __future__ import annotations
 import datetime
 import ipaddress
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
@@ -31,10 +37,11 @@ from typing import TYPE_CHECKING, Any, Literal, Optional, Union
 
 from .._lru import LRU
 from .._tables._crawlers import Crawler, crawler_for
+from .._terminal import visible
 from ..errors import InvalidArgument
 from ..robotstxt import RobotsTxt, parse
 from ..useragent import product_token
-from ._formats import FormatName, Request
+from ._formats import FormatName, Request, scan_token, scan_tokens
 from ._inforce import DAY, History, Judge, Version, with_fetches
 from ._logs import LogReader, Source
 
@@ -44,11 +51,18 @@ if TYPE_CHECKING:
 __all__ = ["BATCH_ROWS", "CLIENT_FIELDS", "COLUMNS", "LogAudit", "audit_logs", "request_schema"]
 
 BATCH_ROWS = 65_536
-"""Rows written at a time."""
+"""Rows written at a time, at most."""
+BATCH_BYTES = 8 * 1024 * 1024
+"""Text octets held before a batch is written (long lines: fewer rows at a time)."""
+KEY_CHARS = 256
+"""Longer memo keys (a stranger's User-Agent or URL) are kept as a 16-octet digest."""
 MEMO = 65_536
 """Distinct User-Agent headers, and distinct (address, token) pairs, remembered."""
 MAX_FETCHES = 1_000_000
 """The site's own ``/robots.txt`` answers noted, at most (later ones: counted, not used)."""
+MAX_CRAWLERS = 10_000
+"""Distinct crawlers (claimed tokens) whose own ``/robots.txt`` answers are followed; the
+requests of crawlers past it are ``no-file`` (their state is not known)."""
 MAX_TOKEN = 200
 """A product token's characters kept (a stranger's header may hold a token of 60 KiB)."""
 _EPOCH = datetime.datetime(1, 1, 1, tzinfo=datetime.timezone.utc)
@@ -60,7 +74,8 @@ CLIENT_FIELDS: Mapping[str, str] = {
     "client_ip": "forwarded", "true-client-ip": "forwarded", "cf-connecting-ip": "forwarded",
 }
 """``client_ip_field`` names, case-insensitive: the connection's peer (the default), or the
-client address a proxy or CDN named (``X-Forwarded-For``'s first address, Cloudflare's
+client address a proxy or CDN named (``X-Forwarded-For``'s last address: the one the proxy
+in front of the server added, Cloudflare's
 ``ClientIP``, Caddy's ``client_ip``), as each format reads it."""
 
 
@@ -93,9 +108,14 @@ _RAW = ("time", "day", "client", "host", "method", "url", "status", "bytes", "us
 class _Claim:
     """What a User-Agent header claims, read once per distinct header."""
 
-    __slots__ = ("category", "crawler", "operator", "reads_delay", "token")
+    __slots__ = ("category", "crawler", "operator", "reads_delay", "scanned", "several",
+                 "token")
 
-    def __init__(self, token: str, crawler: Optional[Crawler]) -> None:
+    def __init__(self, token: str, crawler: Optional[Crawler], scanned: bool = False) -> None:
+        self.scanned = scanned
+        """The token was found by scanning the header, not by product-token matching."""
+        self.several = False
+        """The header names other registry crawlers too (judged as this one only)."""
         self.token = crawler.token if crawler is not None and crawler.token else token
         self.crawler = crawler.label if crawler is not None else None
         self.operator = crawler.operator if crawler is not None else None
@@ -106,21 +126,43 @@ class _Claim:
 _NO_CLAIM = _Claim("", None)
 
 
-def _claim_of(user_agent: Optional[str], memo: LRU[str, _Claim]) -> Optional[_Claim]:
+def memo_key(text: str) -> Union[str, bytes]:
+    """``text`` as a memo key: itself when short, else its BLAKE2b digest (16 octets), so
+    a memo's memory is bounded whatever the lines' sizes."""
+    if len(text) <= KEY_CHARS:
+        return text
+    import hashlib
+
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def _claim_of(user_agent: Optional[str],
+              memo: LRU[Union[str, bytes], _Claim]) -> Optional[_Claim]:
     if not user_agent:
         return None
-    claim = memo.get(user_agent)
+    key = memo_key(user_agent)
+    claim = memo.get(key)
     if claim is None:
         try:
             token = product_token(user_agent)
         except (ValueError, TypeError):
             token = "*"
         token = token.split("/", 1)[0][:MAX_TOKEN]
-        if token == "*" or not token:
+        crawler = crawler_for(token) if token != "*" and token else None
+        if crawler is None:  # a registry token hidden behind control bytes, quotes...
+            found = scan_token(user_agent)
+            if found is not None:
+                claim = _Claim(found, crawler_for(found), scanned=True)
+        if claim is not None:
+            pass
+        elif token == "*" or not token:
             claim = _NO_CLAIM
         else:
-            claim = _Claim(token, crawler_for(token))
-        memo.put(user_agent, claim)
+            claim = _Claim(token, crawler)
+        if claim is not _NO_CLAIM and crawler is not None:
+            claim.several = any(other.lower() != claim.token.lower()
+                                for other in scan_tokens(user_agent))
+        memo.put(key, claim)
     return None if claim is _NO_CLAIM else claim
 
 
@@ -148,12 +190,12 @@ def _site_host(site: str) -> str:
 def _same_host(host: Optional[str], site: str) -> bool:
     if host is None:
         return True
-    host = host.lower().rstrip(".")
+    host = host.lower()
     if host.startswith("["):
         host = host[1:].split("]", 1)[0]
-    else:
+    else:  # the port first, then the root's dot: "example.com.:443" is example.com
         host = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
-    return host == site
+    return host.rstrip(".") == site
 
 
 class _Verifier:
@@ -163,7 +205,7 @@ class _Verifier:
         self.enabled = enabled
         self.dns = dns
         self.snapshot = snapshot
-        self.memo: LRU[tuple[str, str], str] = LRU(MEMO)
+        self.memo: LRU[tuple[Union[str, bytes], str], str] = LRU(MEMO)
         self.asked = 0
 
     def __call__(self, address: Optional[str], token: str) -> Optional[str]:
@@ -171,7 +213,7 @@ class _Verifier:
             return None
         if not address:
             return "unknown"
-        key = (address, token)
+        key = (memo_key(address), token)
         answer = self.memo.get(key)
         if answer is None:
             from .._identity import verify
@@ -224,49 +266,61 @@ def _history_of(robots: Any, history: Any, findings: dict[str, Any], site: str,
 
 
 class _Fetches:
-    """The site's own ``/robots.txt`` answers, written to a Parquet file as they come, then
-    read back in time order (DuckDB sorts on disk) and kept only where they may move the
-    state in force: an answer read as the one before it (the fetch policy's outcome), with
-    no version of the history published between them, changes nothing and is left out. At
-    most :data:`MAX_FETCHES` are kept (the rest counted, left out)."""
+    """Each crawler's own ``/robots.txt`` answers (RFC 9309 §2.3.1: the crawler's fetch
+    moves that crawler's state, no one else's), keyed by the claimed product token,
+    written to a Parquet file as they come, then read back in order (DuckDB sorts on disk)
+    and kept only where they may move the state in force: an answer read as the one before
+    it (the fetch policy's outcome), with no version of the history published between
+    them, changes nothing and is left out. At most :data:`MAX_FETCHES` answers and
+    :data:`MAX_CRAWLERS` crawlers are kept (the rest counted, left out)."""
 
     def __init__(self, history: History, path: str, writer: Any) -> None:
         import pyarrow as pa
 
         self.history = history
         self.path = path
-        schema = pa.schema([pa.field("time", pa.timestamp("us", tz="UTC")),
+        schema = pa.schema([pa.field("token", pa.string()),
+                            pa.field("time", pa.timestamp("us", tz="UTC")),
                             pa.field("status", pa.int32())])
-        self.rows = _Rows(writer(path, schema), schema, ("time", "status"))
+        self.rows = _Rows(writer(path, schema), schema, ("token", "time", "status"))
+        self.unknown: set[str] = set()
+        """Tokens past :data:`MAX_CRAWLERS`: their state is not known."""
 
-    def add(self, time: datetime.datetime, status: int) -> None:
-        self.rows.add((time, status))
+    def add(self, token: str, time: datetime.datetime, status: int) -> None:
+        self.rows.add((token, time, status))
 
-    def kept(self) -> tuple[list[tuple[datetime.datetime, int]], int]:
-        """The answers that may move the state, in time order, and how many were left out
-        past the bound."""
+    def kept(self) -> tuple[dict[str, list[tuple[datetime.datetime, int]]], int]:
+        """Per token, the answers that may move its state, in time order; and how many
+        were left out past the bounds."""
         from ..policy import REDIRECT_STATUSES, outcome_for_status
         from ._summary import in_order
 
         self.rows.flush()
         self.rows.writer.close()
-        kept: list[tuple[datetime.datetime, int]] = []
-        left_out = 0
-        last: Optional[tuple[datetime.datetime, str]] = None
-        for batch in in_order(self.path, "time, status", BATCH_ROWS):  # with_fetches' order
-            for time, status in zip(batch.column("time").to_pylist(),
-                                    batch.column("status").to_pylist()):
+        kept: dict[str, list[tuple[datetime.datetime, int]]] = {}
+        total = left_out = 0
+        last: Optional[tuple[str, datetime.datetime, str]] = None
+        for batch in in_order(self.path, "token, time, status", BATCH_ROWS):
+            for token, time, status in zip(batch.column("token").to_pylist(),
+                                           batch.column("time").to_pylist(),
+                                           batch.column("status").to_pylist()):
                 if status in REDIRECT_STATUSES:
                     continue  # changes nothing (with_fetches skips it too)
                 outcome = "ok" if status == 304 else outcome_for_status(status)
-                if last is not None and last[1] == outcome and \
-                        self.history.index_at(time) == self.history.index_at(last[0]):
+                if last is not None and last[0] == token and last[2] == outcome and \
+                        self.history.index_at(time) == self.history.index_at(last[1]):
                     continue
-                if len(kept) >= MAX_FETCHES:
+                answers = kept.get(token)
+                if answers is None and len(kept) >= MAX_CRAWLERS:
+                    self.unknown.add(token)  # judged "no-file": its state is not known
                     left_out += 1
                     continue
-                kept.append((time, status))
-                last = (time, outcome)
+                if total >= MAX_FETCHES:
+                    left_out += 1
+                    continue
+                kept.setdefault(token, []).append((time, status))
+                total += 1
+                last = (token, time, outcome)
         return kept, left_out
 
 
@@ -299,7 +353,8 @@ class LogAudit:
         import pyarrow.parquet as pq
 
         with pq.ParquetFile(self.path) as handle:
-            yield from handle.iter_batches(batch_size=rows)
+            for group in range(handle.num_row_groups):  # written bounded in octets
+                yield from handle.read_row_group(group).to_batches(max_chunksize=rows)
 
     def close(self) -> None:
         """Remove the request table's temporary folder (if the audit made one)."""
@@ -324,13 +379,18 @@ class _Rows:
         self.columns: dict[str, list[Any]] = {name: [] for name in self.names}
         self._lists = [self.columns[name] for name in self.names]
         self.count = 0
+        self.size = 0
 
     def add(self, values: tuple[Any, ...]) -> None:
         """One row: a value per name, in the order of the names."""
+        size = 0
         for column, value in zip(self._lists, values):
             column.append(value)
+            if value.__class__ is str:
+                size += len(value)
         self.count += 1
-        if self.count % BATCH_ROWS == 0:
+        self.size += size
+        if self.count % BATCH_ROWS == 0 or self.size >= BATCH_BYTES:
             self.flush()
 
     def flush(self) -> None:
@@ -343,6 +403,7 @@ class _Rows:
              else pa.nulls(len(self.columns[self.names[0]]), field.type)
              for field in self.schema], schema=self.schema)
         self.writer.write_batch(batch)
+        self.size = 0
         for values in self.columns.values():
             values.clear()
 
@@ -424,32 +485,40 @@ def audit_logs(
         raw_path = os.path.join(folder, "raw.parquet")
         schema = request_schema()
         verifier = _Verifier(verify, dns, snapshot)
-        claims: LRU[str, _Claim] = LRU(MEMO)
+        claims: LRU[Union[str, bytes], _Claim] = LRU(MEMO)
         fetches = _Fetches(base, os.path.join(folder, "fetches.parquet"), pq.ParquetWriter)
         total = _octets(sources) if progress is not None else None
         counts = {"other_requests": 0, "other_hosts": 0, "fetches_left_out": 0,
-                  "addresses_checked": 0}
+                  "addresses_checked": 0, "tokens_found_by_scan": 0,
+                  "targets_not_normalised": 0, "several_crawlers_named": 0}
+        examples: list[str] = []
         with pq.ParquetWriter(raw_path, schema) as writer:
             rows = _Rows(writer, schema, _RAW)
             for number, request in enumerate(reader.read(sources), 1):
                 if progress is not None and number % 65_536 == 0:
                     progress(reader.tally.lines, reader.tally.octets, total)
-                _first_pass(request, rows, claims, verifier, fetches, counts, host, side)
+                _first_pass(request, rows, claims, verifier, fetches, counts, host, side,
+                            examples)
             rows.flush()
         if progress is not None:
             progress(reader.tally.lines, reader.tally.octets, total)
         counts["addresses_checked"] = verifier.asked
         answers, left_out = fetches.kept()
         counts["fetches_left_out"] += left_out
-        inforce, left_out = with_fetches(base, answers)
-        counts["fetches_left_out"] += left_out
-        judge = Judge(inforce, window=span)
+        judges = _Judges(base, span, fetches.unknown)
+        for token, theirs in answers.items():
+            inforce, left_out = with_fetches(base, theirs)
+            counts["fetches_left_out"] += left_out
+            judges.own[token] = Judge(inforce, window=span)
         table_path = os.path.join(folder, "requests.parquet")
-        _second_pass(raw_path, table_path, schema, judge, host)
+        _second_pass(raw_path, table_path, schema, judges, host)
         os.unlink(raw_path)
         summary = summarise(table_path, engine=engine, spark=spark, reader=reader,
                             history=base, site=site, window=span, counts=counts,
                             robots_findings=robots_findings, verified=verify, dns=dns)
+        summary["totals"]["several_crawlers_named"] = counts["several_crawlers_named"]
+        summary["totals"]["targets_not_normalised"] = {
+            "count": counts["targets_not_normalised"], "examples": examples}
     except BaseException:
         if owned is not None:
             shutil.rmtree(owned, ignore_errors=True)
@@ -490,41 +559,102 @@ def _hours(value: Any) -> float:
     return float(value)
 
 
-def _first_pass(request: Request, rows: _Rows, claims: LRU[str, _Claim], verifier: _Verifier,
+def _first_pass(request: Request, rows: _Rows, claims: LRU[Union[str, bytes], _Claim],
+                verifier: _Verifier,
                 fetches: _Fetches, counts: dict[str, int],
-                host: str, side: str) -> None:
+                host: str, side: str, examples: list[str]) -> None:
     path = _path_of(request.target)
     robots_fetch = path == "/robots.txt"
     claim = _claim_of(request.user_agent, claims)
     if claim is None and not robots_fetch:
         counts["other_requests"] += 1
         return
-    ours = _same_host(request.host, host)
-    if robots_fetch and ours and request.status is not None:
-        fetches.add(request.time, request.status)
+    if claim is not None and claim.scanned:
+        counts["tokens_found_by_scan"] += 1
+    if claim is not None and claim.several:
+        counts["several_crawlers_named"] += 1
+    if claim is not None and _NOT_NORMALISED.search(path) is not None:
+        counts["targets_not_normalised"] += 1
+        if len(examples) < 5:
+            examples.append(visible(path[:200]))
+    request_host = _absolute_host(request.target) or request.host
+    ours = _same_host(request_host, host)
     if claim is not None and not ours:
         counts["other_hosts"] += 1
     address = request.client if side == "client" else request.forwarded
     if claim is None:
-        rows.add((request.time, request.time.date().isoformat(), address, request.host,
+        rows.add((request.time, request.time.date().isoformat(), address, request_host,
                   request.method, request.target, request.status, request.bytes,
                   request.user_agent, None, None, None, None, robots_fetch, None, None,
                   request.status == 402))
         return
-    rows.add((request.time, request.time.date().isoformat(), address, request.host,
+    verification = verifier(address, claim.token)
+    # RFC 9309 §2.3.1: the crawler's own fetch of the file moves its state: a GET (or
+    # HEAD) of exactly /robots.txt on the site, by a client not proven to be someone else
+    if robots_fetch and ours and request.status is not None \
+            and request.method in ("GET", "HEAD") and _path_of(request.target) == \
+            _target_only(request.target) and verification != "not-verified":
+        fetches.add(claim.token, request.time, request.status)
+    rows.add((request.time, request.time.date().isoformat(), address, request_host,
               request.method, request.target, request.status, request.bytes,
               request.user_agent, claim.token, claim.crawler, claim.operator, claim.category,
-              robots_fetch, verifier(address, claim.token), claim.reads_delay,
+              robots_fetch, verification, claim.reads_delay,
               request.status == 402))
 
-def _second_pass(raw_path: str, table_path: str, schema: pa.Schema, judge: Judge,
+
+# RFC 9309 (September 2022) §2.2.2: percent-encoded unreserved characters (RFC 3986 §2.3)
+# MUST be decoded before comparison; Google's library (whose verdicts the audit gives)
+# does not decode them, nor dot segments: such targets are counted, the verdict kept.
+_NOT_NORMALISED = re.compile(r"%(?:[46][1-9A-Fa-f]|[57][0-9Aa]|3[0-9]|2[DdEe]|5[Ff]|7[Ee])"
+                             r"|/\.\.?(?:/|\Z)")
+
+
+def _absolute_host(target: Optional[str]) -> Optional[str]:
+    """The host (and port) of an absolute-form request target, else ``None``."""
+    if not target or "://" not in target[:12]:
+        return None
+    rest = target.split("://", 1)[1]
+    end = min((i for i in (rest.find("/"), rest.find("?"), rest.find("#")) if i >= 0),
+              default=len(rest))
+    return rest[:end].rpartition("@")[2]
+
+
+def _target_only(target: Optional[str]) -> str:
+    """The request target without an absolute form's scheme and host."""
+    if target and "://" in target[:12]:
+        rest = target.split("://", 1)[1]
+        slash = rest.find("/")
+        return rest[slash:] if slash >= 0 else ""
+    return target or ""
+
+
+class _Judges:
+    """A :class:`Judge` per crawler: the history moved by that crawler's own ``/robots.txt``
+    answers (:attr:`own`), else the history as given; crawlers past :data:`MAX_CRAWLERS`
+    are judged against a file not known."""
+
+    def __init__(self, base: History, window: datetime.timedelta, unknown: set[str]) -> None:
+        self.own: dict[str, Judge] = {}
+        self.base = Judge(base, window=window)
+        self.unknown = unknown
+        self.none = Judge(History([Version(_EPOCH, None, "too many crawlers")]), window=window)
+
+    def __call__(self, token: str) -> Judge:
+        judge = self.own.get(token)
+        if judge is not None:
+            return judge
+        return self.none if token in self.unknown else self.base
+
+
+def _second_pass(raw_path: str, table_path: str, schema: pa.Schema, judges: _Judges,
                  host: str) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     delays: LRU[tuple[int, str], tuple[Optional[float]]] = LRU(MEMO)
     with pq.ParquetFile(raw_path) as raw, pq.ParquetWriter(table_path, schema) as writer:
-        for batch in raw.iter_batches(batch_size=BATCH_ROWS):
+        for batch in (batch for group in range(raw.num_row_groups)  # bounded in octets
+                      for batch in raw.read_row_group(group).to_batches()):
             columns = batch.to_pydict()
             size = batch.num_rows
             judged: dict[str, list[Any]] = {name: [None] * size for name in (
@@ -538,7 +668,7 @@ def _second_pass(raw_path: str, table_path: str, schema: pa.Schema, judge: Judge
                 if not _same_host(columns["host"][i], host) or not target:
                     judged["verdict"][i] = "no-file"
                     continue
-                _judge_row(judge, delays, token, target, columns["time"][i], judged, i)
+                _judge_row(judges(token), delays, token, target, columns["time"][i], judged, i)
             arrays = [pa.array(judged[f.name], f.type) if f.name in judged
                       else batch.column(f.name) for f in schema]
             writer.write_batch(pa.RecordBatch.from_arrays(arrays, schema=schema))

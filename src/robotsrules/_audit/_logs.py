@@ -58,7 +58,17 @@ from typing import (
 
 from .._terminal import visible
 from ..errors import InvalidArgument
-from ._formats import FORMATS, FormatName, Parser, Problem, Request, is_binary, make_parser
+from ._formats import (
+    FORMATS,
+    SIBLINGS,
+    FormatName,
+    Parser,
+    Problem,
+    Request,
+    is_binary,
+    make_parser,
+    scan_token,
+)
 
 if sys.version_info >= (3, 14):
     from compression import zstd as _zstd
@@ -93,13 +103,13 @@ Source = Union[str, "os.PathLike[str]", BinaryIO]
 
 
 # A JSON log with bytes that are not UTF-8 (nginx's escape=json writes bytes from 0x80 up
-# raw): each such byte becomes the JSON text \\xhh, read back as the four characters \xhh,
-# as the other formats' escapes and the backslashreplace reading of other lines give them.
+# raw): each such byte becomes %hh (as rules encode it: RFC 9309 §2.2.2; a request
+# target "/caf\xe9" is "/caf%E9", never text that no rule matches).
 def _json_escape(error: UnicodeError) -> tuple[str, int]:
     if not isinstance(error, UnicodeDecodeError):
         raise error
     bad = error.object[error.start:error.end]
-    return "".join(f"\\\\x{byte:02x}" for byte in bad), error.end
+    return "".join(f"%{byte:02X}" for byte in bad), error.end
 
 
 _JSON_ERRORS: Final = "robotsrules-json-backslash"
@@ -191,6 +201,8 @@ class Tally:
         self.formats: dict[str, str] = {}
         self.problems: dict[Problem, int] = {}
         self.examples: dict[Problem, list[str]] = {}
+        self.crawler_lines_unread = 0
+        """Lines naming a registry crawler that gave no request (the audit is incomplete)."""
 
     def count(self, kind: Problem, where: str, text: Union[str, Callable[[], str]]) -> None:
         """One more ``kind``; ``text`` (or what it makes, called only when an example is
@@ -366,8 +378,7 @@ class LogReader:
         state = _Source(self, name)
         window: list[tuple[int, Union[bytes, TooLong]]] = []
         if self.format is not None:
-            state.parser = make_parser(self.format, self.fields)
-            state.has_agent = self.format not in ("common", "vhost_common")
+            state.use(self.format)
         decided = self.format is not None
         texts = 0
         for item in lines:
@@ -417,6 +428,7 @@ class _Source:
         self.tally = reader.tally
         self.name = name
         self.parser: Optional[Parser] = None
+        self.siblings: list[Parser] = []
         self.has_agent = True
         self.unknown = False
         self.latest: Optional[datetime.datetime] = None
@@ -437,9 +449,21 @@ class _Source:
         if best is None:
             self.unknown = True
             return
-        self.parser = make_parser(best, self.reader.fields)
-        self.has_agent = best not in ("common", "vhost_common")
+        self.use(best)
         self.tally.formats[self.name] = best
+
+    def use(self, name: FormatName) -> None:
+        """Read with ``name``, and its family's other formats for lines it cannot read."""
+        self.parser = make_parser(name, self.reader.fields)
+        self.siblings = [make_parser(other, self.reader.fields)
+                         for other in SIBLINGS.get(name, ()) if other != name]
+        self.has_agent = name not in ("common", "vhost_common")
+
+    def lost(self, kind: Problem, where: str, text: str) -> None:
+        """A line that gave no request: counted, and noted when it names a crawler."""
+        self.tally.count(kind, where, text)
+        if scan_token(text) is not None:
+            self.tally.crawler_lines_unread += 1
 
     def take(self, number: int, line: Union[bytes, TooLong]) -> Iterator[Request]:
         tally = self.tally
@@ -451,17 +475,24 @@ class _Source:
             return
         text = _decode(line)
         if is_binary(text):
-            tally.count("binary", where, text)
+            self.lost("binary", where, text)
             return
         if self.unknown or self.parser is None:
-            tally.count("unknown_format", where, text)
+            self.lost("unknown_format", where, text)
             return
         outcome = self.parser.parse(text)
+        if outcome == "malformed":
+            for sibling in self.siblings:
+                outcome = sibling.parse(text)
+                if isinstance(outcome, Request):
+                    break
+            else:
+                outcome = "malformed"
         if outcome is None:
             tally.comments += 1
             return
         if not isinstance(outcome, Request):
-            tally.count(outcome, where, text)
+            self.lost(outcome, where, text)
             return
         tally.requests += 1
         if self.latest is None or outcome.time > self.latest:
@@ -477,7 +508,7 @@ class _Source:
 
 def _decode(line: bytes) -> str:
     """A line's text: UTF-8, bytes that are not UTF-8 as ``\\xhh`` text (inside a JSON
-    object, as JSON text reading back as the same four characters)."""
+    object, as ``%hh``)."""
     try:
         return line.decode("utf-8")
     except UnicodeDecodeError:

@@ -20,8 +20,10 @@ The summary, field by field (``schema`` names this layout; fields are added, nev
 ``input``
     What was read: ``sources``, ``lines``, ``requests`` (lines read as requests),
     ``comments`` (header lines of the format), ``blank``, ``formats`` (source → format),
-    ``dropped`` (lines that gave no request) and ``problems``: kind → ``{"count",
-    "examples"}`` for ``malformed``, ``unknown_format``, ``too_long``, ``binary``,
+    ``dropped`` (lines that gave no request), ``crawler_lines_unread`` (those of them
+    naming a registry crawler: when not 0 the audit is incomplete) and ``problems``:
+    kind → ``{"count", "examples"}`` for ``malformed``, ``unknown_format``, ``too_long``,
+    ``binary``,
     ``unparsable_time``, ``damaged`` (lines lost) and ``clock_backwards``,
     ``missing_user_agent`` (notes on requests still read); examples are
     ``source:line: text`` with control characters made visible.
@@ -36,7 +38,14 @@ The summary, field by field (``schema`` names this layout; fields are added, nev
     ``robots_fetches`` (by anyone), ``other_requests`` (lines of no crawler, not
     robots.txt: browsers and the like, counted only), ``other_hosts`` (crawler requests for
     another host than the site's: verdict ``no-file``), ``addresses_checked`` (distinct
-    (address, token) pairs verified: each once, however many requests it made).
+    (address, token) pairs verified: each once, however many requests it made),
+    ``tokens_found_by_scan`` (crawler requests whose header names a registry token only
+    behind control or format characters, quotes and the like: found by scanning it),
+    ``several_crawlers_named`` (crawler requests whose header names other registry
+    crawlers too: judged and verified as the first, by product-token matching, only),
+    ``targets_not_normalised`` (``{"count", "examples"}``: crawler requests whose path holds
+    a percent-encoded unreserved character or a dot segment, which RFC 9309 §2.2.2 decodes
+    before comparison and Google's library, whose verdict is given, does not).
 ``days``
     ``[{"day", ...counts}]`` over every crawler, by UTC day.
 ``bots``
@@ -354,6 +363,7 @@ def summarise(path: str, *, engine: str, spark: Any, reader: Any, history: Any, 
     folded["totals"]["other_requests"] = counts["other_requests"]
     folded["totals"]["other_hosts"] = counts.get("other_hosts", 0)
     folded["totals"]["addresses_checked"] = counts.get("addresses_checked", 0)
+    folded["totals"]["tokens_found_by_scan"] = counts.get("tokens_found_by_scan", 0)
     first = datetime.datetime(1, 1, 1, tzinfo=datetime.timezone.utc)
     return {
         "schema": SCHEMA,
@@ -366,6 +376,7 @@ def summarise(path: str, *, engine: str, spark: Any, reader: Any, history: Any, 
             "sources": tally.sources, "lines": tally.lines, "requests": tally.requests,
             "comments": tally.comments, "blank": tally.blank, "formats": dict(tally.formats),
             "dropped": tally.dropped,
+            "crawler_lines_unread": tally.crawler_lines_unread,
             "problems": {kind: {"count": n, "examples": list(tally.examples.get(kind, []))}
                          for kind, n in sorted(tally.problems.items())},
         },

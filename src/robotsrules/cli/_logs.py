@@ -133,7 +133,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             progress=progress)
         if writer is not None:
             for batch in audit.batches():
-                writer.write(batch)
+                writer.write(_csv_safe(batch) if form == "csv" else batch)
         ok = True
     finally:
         progress.done()
@@ -149,7 +149,25 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             out.write(json.dumps(summary, ensure_ascii=True, indent=1) + "\n")
         else:
             _text(summary, out, args)
-        return EXIT_DISALLOWED if audit.violations else EXIT_ALLOWED
+        # lines naming a crawler that could not be read: "no violation" is not known
+        incomplete = summary["input"]["crawler_lines_unread"]
+        return EXIT_DISALLOWED if audit.violations or incomplete else EXIT_ALLOWED
+
+
+def _csv_safe(batch: Any) -> Any:
+    """``batch`` with every text starting with ``=``, ``+``, ``-``, ``@``, a tab, a CR or a
+    NUL written after a ``'`` (a spreadsheet would run such a cell, a stranger's URL or
+    User-Agent, as a formula); the CSV file only, JSON and Parquet keep the text as read."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    columns = []
+    for column in batch.columns:
+        if pa.types.is_string(column.type):
+            risky = pc.match_substring_regex(column, r"^[=+\-@\t\r\x00]")
+            column = pc.if_else(risky, pc.binary_join_element_wise("'", column, ""), column)
+        columns.append(column)
+    return pa.RecordBatch.from_arrays(columns, schema=batch.schema)
 
 
 def _schema() -> Any:
@@ -176,6 +194,9 @@ def _text(summary: dict[str, Any], out: TextIO, args: argparse.Namespace) -> Non
               f"({totals['caching_allowance']:,} within the caching allowance of "
               f"{summary['window_hours']:g} h), {totals['paid']:,} answered 402, "
               f"{totals['robots_fetches']:,} robots.txt fetches\n")
+    if read["crawler_lines_unread"]:
+        out.write(f"INCOMPLETE: {plural(read['crawler_lines_unread'], 'line')} naming a "
+                  "crawler could not be read (see the input problems)\n")
     for bot in summary["bots"]:
         who = ", ".join(visible(part) for part in (bot["operator"], bot["category"]) if part)
         delay = bot["crawl_delay"]
@@ -229,7 +250,7 @@ _OPTION_HELP = {
              "published address lists only)",
     "--no-verify": "do not verify addresses (every request 'not-checked')",
     "--client-ip-field": "the client address is this field's (behind a CDN or proxy): "
-                         "X-Forwarded-For (its first address), ClientIP, client_ip",
+                         "X-Forwarded-For (its last address), ClientIP, client_ip",
     "--window": "the caching allowance (default 24, RFC 9309 §2.4)",
     "--engine": "the engine that aggregates the summary (default duckdb; spark needs "
                 "'robotsrules[spark]')",
