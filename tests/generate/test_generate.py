@@ -18,7 +18,7 @@ import pytest
 from robotsrules import AgentChoice, GenerateError, GeneratePolicy, generate, parse
 from robotsrules._generate._policy import canonical_path
 from robotsrules.cli import main
-from tests.oracle import AVAILABLE, oracle
+from tests.oracle import AVAILABLE, oracle, raw_oracle
 
 MODES = ("google", "rfc", "legacy")
 SITE = "https://example.com"
@@ -78,8 +78,8 @@ def test_a_token_inside_another_is_written_after_it_for_the_legacy_reading() -> 
 
 
 @pytest.mark.parametrize(("path", "written"), [
-    ("/a b", "/a%20b"), ("/café", "/caf%C3%A9"), ("/price$", "/price%24"),
-    ("/a*b", "/a%2Ab"), ("/x%2fy", "/x%2Fy"), ("/100%", "/100%25"),
+    ("/a b", "/a%20b"), ("/café", "/caf%C3%A9"), ("/pri$ce", "/pri%24ce"),
+    ("/a[1]", "/a%5B1%5D"), ("/x%2fy", "/x%2Fy"), ("/100%", "/100%25"),
 ])
 def test_special_characters_are_percent_encoded(path: str, written: str) -> None:
     assert canonical_path(path) == written
@@ -88,6 +88,27 @@ def test_special_characters_are_percent_encoded(path: str, written: str) -> None
     assert _reads(made.text, "AnyBot", written) == {False}
     assert _reads(made.text, "AnyBot", written + "/more") == {False}
     assert _reads(made.text, "AnyBot", "/elsewhere") == {True}
+
+
+@pytest.mark.parametrize("path", ["/a$b", "/a[1]", "/a|b", "/x/$/y", "/a^b", "/p%24q"])
+def test_a_path_is_closed_in_the_spelling_a_browser_sends_too(path: str) -> None:
+    # Google's reader compares octets: 'Disallow: /a%24b' alone leaves /a$b open (review F1)
+    made = generate(GeneratePolicy(disallow_paths=(path,)))
+    raw = path.replace("%24", "$")
+    for url in (raw, canonical_path(path), raw + "/more"):
+        assert _reads(made.text, "AnyBot", url) == {False}
+        if AVAILABLE:
+            assert raw_oracle(made.text.encode(), "AnyBot", "http://h" + url) is False
+    made = generate(GeneratePolicy(agents=(("GPTBot", AgentChoice("allow-paths", (path,))),)))
+    assert _reads(made.text, "GPTBot", raw) == {True}
+    if AVAILABLE:
+        assert raw_oracle(made.text.encode(), "GPTBot", "http://h" + raw) is True
+
+
+@pytest.mark.parametrize("path", ["/*.pdf$", "/a*", "/x/$", "/a%2Ab", "/b%24"])
+def test_a_pattern_is_refused_as_no_reader_of_every_kind_agrees(path: str) -> None:
+    with pytest.raises(GenerateError, match=r"^[^\n]*is a pattern[^\n]*$"):
+        generate(GeneratePolicy(disallow_paths=(path,)))
 
 
 @pytest.mark.parametrize(("policy", "words"), [

@@ -1,7 +1,8 @@
 """The generated file reads exactly as chosen: a property over random choices (issue 40).
 
 Tokens (some inside others, as ``Googlebot`` is in ``Googlebot-News``), registry
-categories, paths with ``$``, ``*``, ``#``, spaces and non-ASCII characters, usage values,
+categories, paths with ``$``, ``[``, ``|``, ``^``, spaces and non-ASCII characters (sample
+URLs in the percent-encoded spelling and in the one a browser sends), usage values,
 crawl delays, and an owner's existing file are drawn; for every agent and sample URL the
 verdict of our reader in Google's, RFC 9309's and the legacy reading, and of Google's own
 library through the oracle (tests/oracle.py), must equal what the choices say. The
@@ -27,12 +28,14 @@ STAND_IN = "Unnamed-Stand-In"  # a crawler no group names (for Google's library:
 TOKENS = ("Googlebot", "Googlebot-News", "GPTBot", "bot", "ClaudeBot", "Claude", "Bingbot",
           "CCBot", "ia_archiver", "Applebot-Extended", "Applebot")
 CATEGORIES = ("search", "ai-search", "user-triggered", "other")
-SAFE = "-._~!&'()+,;=:@/?"  # what a crawler sends as written (RFC 3986), '$' and '*' escaped
+SAFE = "-._~!&'()+,;=:@/?"  # kept as written in the rules (RFC 3986), '$' and '*' escaped
+RAW = "$[]|^"  # what a browser sends as it is (WHATWG path percent-encode set) but SAFE is not
 
 paths = st.builds(lambda parts: "/" + "/".join(parts), st.lists(
-    st.text(alphabet="ab$* é/?xZ-", min_size=1, max_size=6).filter(
+    st.text(alphabet="ab$[|^ é/?xZ-", min_size=1, max_size=6).filter(
         lambda s: "index.htm" not in s), min_size=1, max_size=3)).filter(
-    lambda p: not p.endswith("?") and not p.startswith("//"))  # both refused (legacy)
+    lambda p: not p.endswith(("?", "$")) and not p.startswith("//"))  # all refused: legacy
+# reading; a '$' at the end (or a '*') makes a pattern, refused as urllib reads it as text
 tokens = st.one_of(st.sampled_from(TOKENS), st.from_regex(r"[A-Za-z][A-Za-z_-]{2,9}",
                                                           fullmatch=True))
 choices = st.one_of(
@@ -78,6 +81,11 @@ def _canonical(path: str) -> str:
     return quote(path, safe=SAFE)
 
 
+def _one_spelling(url: str) -> str:
+    """A URL path with the characters of RAW escaped, as the rules name them."""
+    return "".join(quote(c, safe="") if c in RAW else c for c in url)
+
+
 def _choice_for(policy: GeneratePolicy, token: str) -> Optional[AgentChoice]:
     key = token.lower()
     for name, choice in policy.agents:
@@ -95,6 +103,7 @@ def _choice_for(policy: GeneratePolicy, token: str) -> Optional[AgentChoice]:
 def _expected(policy: GeneratePolicy, token: str, url: str, before: bool) -> bool:
     site = [_canonical(p) for p in policy.disallow_paths]
     choice = _choice_for(policy, token)
+    url = _one_spelling(url)  # Google's reader sees two spellings; a crawler means one path
     if choice is None:
         return before and not any(url.startswith(p) for p in site)
     own = [_canonical(p) for p in choice.paths]
@@ -109,11 +118,12 @@ def _expected(policy: GeneratePolicy, token: str, url: str, before: bool) -> boo
 
 def _urls(policy: GeneratePolicy) -> list[str]:
     every = [*policy.disallow_paths, *(p for _, c in policy.agents for p in c.paths)]
-    # URLs as a crawler requests them: '$' and '*' percent-encoded, as the paths are written
-    # (a crawler sending them raw is matched by RFC 9309's and the legacy reading only)
-    found = {"/", "/zz", "/a", "/ab/c", "/private/x", "/x", "/x%24", "/d.pdf"}
-    for path in map(_canonical, every):
-        found.update({path, path + "z", (path[:-3] if path[-3:-2] == "%" else path[:-1]) or "/"})
+    # URLs as a crawler requests them: percent-encoded, and with RAW as a browser sends it
+    found = {"/", "/zz", "/a", "/ab/c", "/private/x", "/x", "/x%24", "/x$", "/d.pdf"}
+    for path in every:
+        for spelled in (_canonical(path), quote(path, safe=SAFE + RAW)):
+            found.update({spelled, spelled + "z",
+                          (spelled[:-3] if spelled[-3:-2] == "%" else spelled[:-1]) or "/"})
     return sorted(found)
 
 

@@ -34,7 +34,14 @@ from ..errors import GenerateError, RobotsError
 from ..linter import Diagnostic, lint
 from ..model import Group, Rule
 from ..robotstxt import DEFAULT_MAX_BYTES, Mode, RobotsTxt, parse
-from ._policy import USAGE_PURPOSES, AgentChoice, GeneratePolicy, check_seconds, check_token
+from ._policy import (
+    USAGE_PURPOSES,
+    AgentChoice,
+    GeneratePolicy,
+    check_seconds,
+    check_token,
+    spellings,
+)
 
 __all__ = ["READINGS", "Generated", "Row", "generate"]
 
@@ -200,13 +207,18 @@ def _resolve(policy: GeneratePolicy) -> _Resolved:
 def _rules(choice: Optional[AgentChoice], site_wide: Sequence[str]) -> list[str]:
     if choice is None or choice.action == "block-paths":
         paths = sorted(dict.fromkeys((*site_wide, *(choice.paths if choice else ()))))
-        return [f"Disallow: {path}" for path in paths] or ["Allow: /"]
+        return _lines("Disallow", paths) or ["Allow: /"]
     if choice.action == "block":
         return ["Disallow: /"]
     if choice.action == "allow":
         return ["Allow: /"]
     # allow-paths: Allow lines first, so that the legacy reading's first match agrees
-    return [*(f"Allow: {path}" for path in sorted(choice.paths)), "Disallow: /"]
+    return [*_lines("Allow", sorted(choice.paths)), "Disallow: /"]
+
+
+def _lines(directive: str, paths: Sequence[str]) -> list[str]:
+    """A rule line per path and per spelling of it (see :func:`spellings`)."""
+    return [f"{directive}: {spelling}" for path in paths for spelling in spellings(path)]
 
 
 _HEADINGS: Final = {"block": "May fetch nothing.", "allow": "May fetch everything.",
@@ -347,7 +359,7 @@ def _merged(resolved: _Resolved, policy: GeneratePolicy, old: RobotsTxt, text: s
         for agent in agents:
             have.setdefault(agent, set()).update(
                 f"Disallow: {r.pattern}" for r in group.rules if r.directive == "disallow")
-        wanted = [f"Disallow: {p}" for p in resolved.site_wide]
+        wanted = _lines("Disallow", resolved.site_wide)
         # where nothing may be fetched no preference applies (lint R606); Google reads the
         # rules of every group naming the agent
         if not all(_closed([r for g in old.groups if a in g.agents for r in g.rules])
@@ -383,7 +395,9 @@ def _samples(resolved: _Resolved, old: Optional[RobotsTxt]) -> list[str]:
              *(resolved.star.paths if resolved.star else ())]
     for path in every:
         shorter = path[:-3] if path[-3:-2] == "%" else path[:-1]  # never half an escape
-        paths.update({path, path + "x", shorter or "/", path.rsplit("/", 1)[0] + "/"})
+        for spelling in spellings(path):  # as written and as a browser sends it
+            paths.update({spelling, spelling + "x", path.rsplit("/", 1)[0] + "/"})
+        paths.add(shorter or "/")
     if old is not None:  # the owner's rules: paths they match, and each pattern as written
         paths.update(sample_urls(old))
         paths.update(rule.pattern for group in old.groups for rule in group.rules
@@ -398,7 +412,7 @@ def _expected(resolved: _Resolved, agent: str, target: str, before: bool) -> boo
         return resolved.tokens[agent][1].allows(target, resolved.site_wide)
     if agent == "*" and resolved.star is not None:
         return resolved.star.allows(target, resolved.site_wide)
-    return before and not any(target.startswith(p) for p in resolved.site_wide)
+    return before and AgentChoice("block-paths").allows(target, resolved.site_wide)
 
 
 def _said(allowed: bool) -> str:
