@@ -239,6 +239,17 @@ def test_a_merge_the_owners_kept_line_contradicts_is_refused() -> None:
         generate(GeneratePolicy(usage=(("ai-train", True),)), owner)
 
 
+@pytest.mark.parametrize("owner", ["User-agent: *\nAllow: /*.html\n",
+                                   "User-agent: Foo\nAllow: /*.html$\n",
+                                   "User-agent: Foo\nAllow: /p*\n"])
+def test_a_merge_under_a_kept_wildcard_allow_that_would_win_is_refused(owner: str) -> None:
+    # Google lets the longer 'Allow: /*.html' beat the added 'Disallow: /p/' on /p/a.html
+    with pytest.raises(GenerateError, match=r"^[^\n]*outweighs[^\n]*$"):
+        generate(GeneratePolicy(disallow_paths=("/p/",)), owner)
+    made = generate(GeneratePolicy(disallow_paths=("/p/",)), "User-agent: *\nAllow: /q*.h\n")
+    assert _reads(made.text, "Foo", "/p/q.h") == {False}  # cannot match below /p/: kept
+
+
 def test_cli_writes_the_file_on_stdout_and_the_proof_on_stderr() -> None:
     code, out, err = _run("generate", "--block", "GPTBot", "--disallow-path", "/private/",
                           "--usage", "ai-train=n", "--crawl-delay", "Bingbot=3",

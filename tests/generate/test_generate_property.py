@@ -16,7 +16,7 @@ from typing import Any, Optional
 from urllib.parse import quote
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from robotsrules import AgentChoice, GenerateError, GeneratePolicy, generate, parse
@@ -55,7 +55,7 @@ policies = st.builds(
         {k.lower() for k in d}),
     st.dictionaries(st.sampled_from(CATEGORIES), st.sampled_from(
         [AgentChoice("block"), AgentChoice("allow")]), max_size=1),
-    st.lists(paths, max_size=3),
+    st.lists(st.one_of(paths, st.sampled_from(["/p/", "/a", "/ab/"])), max_size=3),
     usages,
     st.dictionaries(st.sampled_from(["Bingbot", "CCBot"]), st.integers(1, 30), max_size=1))
 
@@ -63,7 +63,8 @@ policies = st.builds(
 owner_groups = st.lists(st.tuples(
     st.lists(st.sampled_from([*TOKENS, "*", "Slurp"]), min_size=1, max_size=2, unique=True),
     st.lists(st.tuples(st.sampled_from(["Allow", "Disallow"]),
-                       st.sampled_from(["/", "/a", "/ab/", "/private", "/x$", "/*.pdf"])),
+                       st.sampled_from(["/", "/a", "/ab/", "/private", "/x$", "/*.pdf",
+                                        "/*.html", "/*b$", "/a*"])),
              min_size=1, max_size=3)), min_size=1, max_size=3)
 
 
@@ -127,6 +128,14 @@ def _urls(policy: GeneratePolicy) -> list[str]:
     return sorted(found)
 
 
+def _under(policy: GeneratePolicy, existing: str) -> set[str]:
+    """URLs below each site-wide path that the owner's wildcard patterns match."""
+    patterns = {line.split(":", 1)[1].strip() for line in existing.splitlines()
+                if line.startswith(("Allow:", "Disallow:")) and any(c in line for c in "*$")}
+    return {_canonical(site).rstrip("/") + "/" + pattern.replace("*", "x").rstrip("$")[1:]
+            for site in policy.disallow_paths for pattern in patterns}
+
+
 def _check(policy: GeneratePolicy, existing: Optional[str]) -> None:
     try:
         made = generate(policy, existing)
@@ -145,7 +154,7 @@ def _check(policy: GeneratePolicy, existing: Optional[str]) -> None:
                 and written[d.line - 1] not in owners]
     agents = sorted({t for t, _ in policy.agents} | {"Slurp", *TOKENS[:4]}
                     | {t for name, _ in policy.categories for t in category_tokens(name)[:3]})
-    urls = _urls(policy)
+    urls = sorted({*_urls(policy), *_under(policy, existing or "")})
     for mode in MODES:
         old, new = parse(existing or "", mode=mode), parse(text, mode=mode)
         named = {t.lower() for t, _ in policy.agents} | {
@@ -185,6 +194,7 @@ def test_a_fresh_file_reads_as_chosen_in_every_reading(policy: GeneratePolicy) -
 
 @CI
 @given(policies, owner_groups)
+@example(GeneratePolicy(disallow_paths=("/p/",)), [(["*"], [("Allow", "/*.html")])])  # F2
 def test_a_merged_file_reads_as_chosen_or_is_refused(policy: GeneratePolicy,
                                                      groups: list[Any]) -> None:
     _check(policy, _owner_file(groups))

@@ -333,6 +333,46 @@ def _closed(rules: Sequence[Rule]) -> bool:
         r.pattern == "/" for r in rules)
 
 
+def _reaches(pattern: str, prefix: str) -> bool:
+    """Whether a URL path starting with ``prefix`` can match ``pattern`` as Google's reader
+    matches (``*`` any octets, a final ``$`` the end, else a prefix)."""
+    end = pattern.endswith("$")
+    body = pattern[:-1] if end else pattern
+
+    def closed(states: set[int]) -> set[int]:
+        found = set(states)
+        for index in sorted(states):
+            while index < len(body) and body[index] == "*":
+                index += 1
+                found.add(index)
+        return found
+
+    states = closed({0})
+    for octet in prefix:
+        if not end and len(body) in states:
+            return True
+        states = closed({i + (body[i] != "*") for i in states
+                         if i < len(body) and body[i] in ("*", octet)})
+        if not states:
+            return False
+    return True
+
+
+def _check_wildcards(group: Group, site_wide: Sequence[str]) -> None:
+    """Refuse a kept ``Allow`` pattern (``*`` or ``$``) that can match below a site-wide
+    path and is at least as long as its ``Disallow``: Google's reader lets it win there."""
+    for rule in group.rules:
+        if rule.directive != "allow" or not any(c in rule.pattern for c in "*$"):
+            continue
+        for path in site_wide:
+            for spelling in spellings(path):
+                if len(rule.pattern) >= len(spelling) and _reaches(rule.pattern, spelling):
+                    raise GenerateError(
+                        f"the owner's 'Allow: {rule.pattern[:60]}' (line {rule.line}) can "
+                        f"match below {spelling[:60]} and outweighs the added 'Disallow: "
+                        f"{spelling[:60]}' in Google's reading: narrow or remove it first")
+
+
 def _merged(resolved: _Resolved, policy: GeneratePolicy, old: RobotsTxt, text: str) -> str:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if lines and lines[-1] == "":
@@ -359,6 +399,7 @@ def _merged(resolved: _Resolved, policy: GeneratePolicy, old: RobotsTxt, text: s
         for agent in agents:
             have.setdefault(agent, set()).update(
                 f"Disallow: {r.pattern}" for r in group.rules if r.directive == "disallow")
+        _check_wildcards(group, resolved.site_wide)
         wanted = _lines("Disallow", resolved.site_wide)
         # where nothing may be fetched no preference applies (lint R606); Google reads the
         # rules of every group naming the agent
