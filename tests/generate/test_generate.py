@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import pickle
 from pathlib import Path
 
@@ -316,3 +317,22 @@ def test_cli_policy_files_are_bounded_and_checked(tmp_path: Path, content: bytes
     policy.write_bytes(content)
     code, _, err = _run("generate", "--policy", str(policy))
     assert code == 2 and words in err and err.count("\n") == 1
+
+
+def test_cli_out_keeps_the_files_mode_and_writes_through_a_link(tmp_path: Path) -> None:
+    # mkstemp's 0600 would make a web server of another user answer 403 (review F4)
+    target = tmp_path / "robots.txt"
+    target.write_text("User-agent: *\nDisallow: /a\n", encoding="utf-8")
+    target.chmod(0o644)
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    assert _run("generate", "--from", str(target), "--block", "GPTBot", "--out", str(link))[0] == 0
+    assert link.is_symlink() and "GPTBot" in target.read_text(encoding="utf-8")
+    assert target.stat().st_mode & 0o777 == 0o644
+    fresh = tmp_path / "new.txt"
+    mask = os.umask(0o022)
+    try:
+        assert _run("generate", "--block", "GPTBot", "--out", str(fresh))[0] == 0
+    finally:
+        os.umask(mask)
+    assert fresh.stat().st_mode & 0o777 == 0o644
