@@ -28,7 +28,7 @@ from typing import Any, Final, NamedTuple, Optional
 
 from .._diff import sample_urls
 from .._rules._urls import match_target
-from .._tables._crawlers import category_tokens, crawler_for, resolve_category
+from .._tables._crawlers import category_tokens, crawler_for, registry, resolve_category
 from .._tables._purposes import AIPREF_REVISION, CONTENT_SIGNALS, CURRENT_CATEGORIES, revision
 from ..errors import GenerateError, RobotsError
 from ..linter import Diagnostic, lint
@@ -501,8 +501,43 @@ def _prove_usage(resolved: _Resolved, robots: RobotsTxt, agent: str, url: str) -
                     "(an owner's line that says otherwise is kept)")
 
 
+def _captured(resolved: _Resolved) -> dict[str, str]:
+    """Registry tokens no group names that hold a named token inside their name
+    (``Googlebot-Image`` holds ``Googlebot``): the legacy reading gives them that group."""
+    named = [key for key in resolved.tokens if key != "*"]
+    found: dict[str, str] = {}
+    for crawler in registry().crawlers:
+        token = crawler.token
+        key = token.lower() if token else ""
+        if key and key not in resolved.tokens and any(n in key for n in named):
+            found.setdefault(key, token or key)
+    return found
+
+
+def _own_groups(resolved: _Resolved) -> _Resolved:
+    """A fresh file names each captured registry token (see :func:`_captured`) in a group
+    of its own that repeats the ``*`` group, so that the legacy reading gives it what every
+    unnamed crawler is given; a crawler outside the registry is not covered (a note says)."""
+    captured = _captured(resolved)
+    if not captured:
+        return resolved
+    tokens = dict(resolved.tokens)
+    delays = dict(resolved.delays)
+    for key, token in captured.items():
+        tokens[key] = (token, resolved.star or AgentChoice("block-paths"))
+        if "*" in delays:
+            delays[key] = delays["*"]
+    shown = ", ".join(sorted(captured.values(), key=str.lower)[:5])
+    more = f" and {len(captured) - 5} more" if len(captured) > 5 else ""
+    note = (f"{shown}{more} given the '*' group's lines in groups of their own: the legacy "
+            "reading (urllib.robotparser) would give them the group of a token inside their "
+            "name; a crawler outside the registry whose name holds a named token still is")
+    return resolved._replace(tokens=tokens, delays=delays, notes=(*resolved.notes, note))
+
+
 def _agents(resolved: _Resolved, old: Optional[RobotsTxt]) -> list[str]:
     names = {key: token for key, (token, _) in resolved.tokens.items()}
+    names.update((key, token) for key, token in _captured(resolved).items() if key not in names)
     if old is not None:
         for group in old.groups:
             names.update((a, a) for a in group.agents if a and a != "*" and a not in names)
@@ -530,6 +565,7 @@ def generate(policy: GeneratePolicy, existing: Optional[str | bytes] = None) -> 
     resolved = _resolve(policy)
     if existing is None:
         source, old = "", None
+        resolved = _own_groups(resolved)
         text = _fresh(resolved, policy)
     else:
         if isinstance(existing, (bytes, bytearray)):
