@@ -119,10 +119,14 @@ def test_an_unnamed_registry_crawler_holding_a_named_token_reads_the_star_lines(
             assert _legacy(made.text, token, "/private/x") is False, token
             assert _reads(made.text, token, "/private/x") == {False}
     assert any("legacy reading" in note for note in made.notes)
-    # merged into an owner's file whose groups that crawler reads: refused, not written wrong
-    with pytest.raises(GenerateError, match=r"^[^\n]*Googlebot-[A-Za-z]+ would be allowed"):
-        generate(GeneratePolicy(agents=(("Googlebot", AgentChoice("allow")),),
-                                disallow_paths=("/private/",)), "User-agent: *\nDisallow: /a\n")
+    # merged: a group repeating the owner's '*' rules comes before the chosen groups
+    merged = generate(GeneratePolicy(agents=(("Googlebot", AgentChoice("allow")),),
+                                     disallow_paths=("/private/",)),
+                      "User-agent: *\nDisallow: /a\n")
+    for path in ("/a", "/private/x"):
+        assert _legacy(merged.text, "Googlebot-Image", path) is False
+        assert _reads(merged.text, "Googlebot-Image", path) == {False}
+    assert _reads(merged.text, "Googlebot-Image", "/b") == {True}
 
 
 @pytest.mark.parametrize("path", ["/a$b", "/a[1]", "/a|b", "/x/$/y", "/a^b", "/p%24q"])

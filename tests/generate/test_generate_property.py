@@ -159,7 +159,8 @@ def _check(policy: GeneratePolicy, existing: Optional[str]) -> None:
     chosen = {t.lower() for t, _ in policy.agents if t != "*"} | {
         t.lower() for name, _ in policy.categories for t in category_tokens(name)}
     captured = sorted({c.token for c in registry().crawlers if c.token and c.token.lower()
-                       not in chosen and any(n in c.token.lower() for n in chosen)})
+                       not in chosen and c.trigger != "control-token"  # fetches nothing
+                       and any(n in c.token.lower() for n in chosen)})
     agents = sorted({*agents, *captured[:12]})
     for mode in MODES:
         old, new = parse(existing or "", mode=mode), parse(text, mode=mode)

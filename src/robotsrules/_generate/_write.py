@@ -421,6 +421,7 @@ def _merged(resolved: _Resolved, policy: GeneratePolicy, old: RobotsTxt, text: s
     blocks = [[f"{_MARK}the groups below were added (a token marked above has its own)."]]
     if not kept_star:
         blocks.append(_star_group(resolved))
+    blocks += _captured_group(resolved, old, kept_star)
     blocks += _records(resolved)
     tail = _tail(policy, old)
     if tail:
@@ -509,7 +510,8 @@ def _captured(resolved: _Resolved) -> dict[str, str]:
     for crawler in registry().crawlers:
         token = crawler.token
         key = token.lower() if token else ""
-        if key and key not in resolved.tokens and any(n in key for n in named):
+        if (key and key not in resolved.tokens and crawler.trigger != "control-token"
+                and any(n in key for n in named)):  # a control token fetches nothing
             found.setdefault(key, token or key)
     return found
 
@@ -533,6 +535,27 @@ def _own_groups(resolved: _Resolved) -> _Resolved:
             "reading (urllib.robotparser) would give them the group of a token inside their "
             "name; a crawler outside the registry whose name holds a named token still is")
     return resolved._replace(tokens=tokens, delays=delays, notes=(*resolved.notes, note))
+
+
+def _captured_group(resolved: _Resolved, old: RobotsTxt, kept_star: bool) -> list[list[str]]:
+    """In a merge, the captured registry tokens (see :func:`_captured`) no owner's group
+    names: one group repeating the owner's ``*`` rules and the site-wide paths, written
+    before the chosen groups so that the legacy reading gives it to them."""
+    owners = {agent.lower() for group in old.groups for agent in group.agents}
+    tokens = [t for key, t in sorted(_captured(resolved).items()) if key not in owners]
+    if not tokens:
+        return []
+    stars = [g for g in old.groups if "*" in g.agents] if kept_star else []
+    rules = [f"{r.directive.capitalize()}: {r.pattern}" for g in stars for r in g.rules]
+    if not kept_star:
+        return [_group(tokens, resolved.star, resolved.delays.get("*"), resolved)]
+    rules += [line for line in _lines("Disallow", resolved.site_wide) if line not in rules]
+    usage = [] if _closed([r for g in stars for r in g.rules]) else _usage_lines(resolved)
+    delay = resolved.delays.get("*")
+    return [[f"{_MARK}as '*' above, for crawlers whose name holds a chosen token (legacy "
+             "reading)", *(f"User-agent: {t}" for t in tokens),
+             *([f"Crawl-delay: {_seconds(delay)}"] if delay is not None else []),
+             *(rules or ["Allow: /"]), *usage]]
 
 
 def _agents(resolved: _Resolved, old: Optional[RobotsTxt]) -> list[str]:

@@ -29,7 +29,7 @@ from typing import Any, Optional, TextIO
 from .._terminal import visible
 from ..errors import GenerateError, MissingExtra, RobotsError
 from ..robotstxt import DEFAULT_MAX_BYTES
-from ._writer import _umask
+from ._writer import umask
 
 __all__ = ["MAX_POLICY", "add_command"]
 
@@ -163,7 +163,7 @@ def _write_file(path: str, text: str) -> None:
     try:
         mode = stat.S_IMODE(os.stat(path).st_mode)
     except FileNotFoundError:
-        mode = 0o666 & ~_umask()
+        mode = 0o666 & ~umask()
     handle, temporary = tempfile.mkstemp(prefix=".robotsrules-", dir=folder)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
