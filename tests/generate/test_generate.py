@@ -191,8 +191,22 @@ def test_usage_lines_stand_in_every_group_that_may_fetch_and_read_as_chosen() ->
 def test_crawl_delay_is_written_for_its_token_with_googles_note() -> None:
     made = generate(GeneratePolicy(crawl_delays=(("Bingbot", 7.5), ("*", 2))))
     robots = parse(made.text)
-    assert robots.crawl_delay("Bingbot") == 7.5 and robots.crawl_delay("OtherBot") == 2
+    assert robots.crawl_delay("Bingbot") == 8 and robots.crawl_delay("OtherBot") == 2
     assert "Google's crawlers ignore it" in made.text
+
+
+@pytest.mark.parametrize(("seconds", "written"), [(1e-300, 1), (2.5, 3), (4, 4)])
+def test_a_fractional_crawl_delay_is_rounded_up_for_every_reader(seconds: float,
+                                                                 written: int) -> None:
+    import urllib.robotparser
+
+    made = generate(GeneratePolicy(crawl_delays=(("Bingbot", seconds),)))
+    assert f"Crawl-delay: {written}\n" in made.text  # not 1e-300, which urllib drops (F7)
+    reader = urllib.robotparser.RobotFileParser()
+    reader.parse(made.text.splitlines())
+    assert reader.crawl_delay("Bingbot") == written
+    assert parse(made.text).crawl_delay("Bingbot") == written
+    assert any("rounded up" in note for note in made.notes) is (seconds != written)
 
 
 def test_sitemaps_and_the_licence_are_site_wide_lines() -> None:

@@ -23,6 +23,7 @@ reading: a file is never written silently wrong.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, NamedTuple, Optional
 
@@ -194,13 +195,22 @@ def _resolve(policy: GeneratePolicy) -> _Resolved:
             tokens[key] = (named_first.get(key, token), checked)
             named_first.setdefault(key, token)
     delays: dict[str, float] = {}
+    rounded: list[str] = []
     for raw, seconds in policy.crawl_delays:
         token = check_token(raw)
-        delays[token.lower()] = check_seconds(seconds, token)
+        asked = check_seconds(seconds, token)
+        # urllib.robotparser drops a delay that is not a whole number: round up (a longer
+        # wait is what the owner asked, and more)
+        delays[token.lower()] = float(math.ceil(asked))
+        if asked != math.ceil(asked):
+            rounded.append(f"{token}: {asked:g} s written as {math.ceil(asked)} s")
         if token != "*" and token.lower() not in tokens:  # a group of its own, like '*'
             tokens[token.lower()] = (token, star or AgentChoice("block-paths"))
     signals, labels = _usage(policy)
     kept = tuple(words for key, words in notes if key not in named)  # a name decided it
+    if rounded:
+        kept += ("crawl delays rounded up to whole seconds, which every reader reads ("
+                 + "; ".join(rounded[:5]) + (" ..." if len(rounded) > 5 else "") + ")",)
     return _Resolved(site_wide, star, tokens, signals, labels, delays, kept)
 
 
@@ -227,7 +237,7 @@ _HEADINGS: Final = {"block": "May fetch nothing.", "allow": "May fetch everythin
 
 
 def _seconds(value: float) -> str:
-    return str(int(value)) if value == int(value) else repr(value)
+    return str(int(value))  # whole seconds (see _resolve)
 
 
 def _usage_lines(resolved: _Resolved) -> list[str]:
