@@ -302,6 +302,19 @@ def test_a_merge_under_a_kept_wildcard_allow_that_would_win_is_refused(owner: st
     assert _reads(made.text, "Foo", "/p/q.h") == {False}  # cannot match below /p/: kept
 
 
+def test_a_licence_goes_after_the_byte_order_mark_of_an_owners_file() -> None:
+    owner = "\ufeffUser-agent: GPTBot\nDisallow: /g/\n"
+    made = generate(GeneratePolicy(license="https://example.com/l.xml"), owner)
+    assert "\ufeff" not in made.text  # before: 'License: ...' then the BOM (review F6)
+    assert _reads(made.text, "GPTBot", "/g/x") == {False}
+
+
+def test_a_file_past_what_crawlers_read_is_refused_as_too_long() -> None:
+    many = tuple(f"/{i:05d}/{'p' * 1000}" for i in range(600))
+    with pytest.raises(GenerateError, match=r"^the file would be [0-9,]+ octets, past"):
+        generate(GeneratePolicy(disallow_paths=many))
+
+
 def test_cli_writes_the_file_on_stdout_and_the_proof_on_stderr() -> None:
     code, out, err = _run("generate", "--block", "GPTBot", "--disallow-path", "/private/",
                           "--usage", "ai-train=n", "--crawl-delay", "Bingbot=3",

@@ -608,7 +608,12 @@ def generate(policy: GeneratePolicy, existing: Optional[str | bytes] = None) -> 
         if len(existing.encode("utf-8", "surrogateescape")) > DEFAULT_MAX_BYTES:
             raise GenerateError(f"the existing file is over {DEFAULT_MAX_BYTES:,} octets, past "
                                 "what crawlers read (RFC 9309 §2.5): shorten it first")
+        existing = existing.removeprefix("\ufeff")  # a License line goes above, not before it
         source, old = existing, parse(existing)
         text = _merged(resolved, policy, old, existing)
+    size = len(text.encode("utf-8", "surrogateescape"))
+    if size > DEFAULT_MAX_BYTES:
+        raise GenerateError(f"the file would be {size:,} octets, past the {DEFAULT_MAX_BYTES:,} "
+                            "crawlers read (RFC 9309 §2.5): choose fewer paths or tokens")
     rows = _prove(resolved, source, text, _agents(resolved, old), _samples(resolved, old))
     return Generated(text, tuple(rows), tuple(lint(text)), resolved.notes)
