@@ -302,6 +302,13 @@ def test_a_merge_under_a_kept_wildcard_allow_that_would_win_is_refused(owner: st
     assert _reads(made.text, "Foo", "/p/q.h") == {False}  # cannot match below /p/: kept
 
 
+def test_a_site_wide_path_added_to_an_owners_allow_all_group_comes_first() -> None:
+    # urllib.robotparser takes the first rule that matches: 'Allow: /' used to win (F6)
+    made = generate(GeneratePolicy(disallow_paths=("/private/",)), "User-agent: *\nAllow: /\n")
+    assert _reads(made.text, "AnyBot", "/private/x") == {False}
+    assert _reads(made.text, "AnyBot", "/public") == {True}
+
+
 def test_a_licence_goes_after_the_byte_order_mark_of_an_owners_file() -> None:
     owner = "\ufeffUser-agent: GPTBot\nDisallow: /g/\n"
     made = generate(GeneratePolicy(license="https://example.com/l.xml"), owner)

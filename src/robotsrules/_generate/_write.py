@@ -421,6 +421,13 @@ def _merged(resolved: _Resolved, policy: GeneratePolicy, old: RobotsTxt, text: s
             have[agent].update(extra)
         if "*" in group.agents and resolved.delays.get("*") is not None:
             extra.append(f"Crawl-delay: {_seconds(resolved.delays['*'])}")
+        # the site-wide Disallow lines right below the User-agent lines: the legacy reading
+        # takes the first rule that matches, and an owner's Allow line must not come first
+        closing = [line for line in extra if line.startswith("Disallow:")
+                   and any(r.directive == "allow" for r in group.rules)]
+        extra = [line for line in extra if line not in closing]
+        if closing:
+            after.setdefault(max(group.agent_lines), []).extend([f"{_MARK}added:", *closing])
         if extra:
             after.setdefault(_group_end(group), []).extend(
                 [f"{_MARK}added:", *extra])
