@@ -309,6 +309,14 @@ def test_a_site_wide_path_added_to_an_owners_allow_all_group_comes_first() -> No
     assert _reads(made.text, "AnyBot", "/public") == {True}
 
 
+def test_a_proof_past_its_bound_is_refused_before_it_runs() -> None:
+    # 1,000 owner's groups x their sample URLs took a minute and 126 MB (review F5)
+    owner = "".join(f"User-agent: Bot{chr(97 + i % 26)}{chr(97 + i // 26 % 26)}"
+                    f"{chr(97 + i // 676)}\nDisallow: /p{i}/\n" for i in range(1000))
+    with pytest.raises(GenerateError, match=r"^the proof would read [0-9,]+ agents x"):
+        generate(GeneratePolicy(agents=(("GPTBot", AgentChoice("block")),)), owner)
+
+
 def test_a_licence_goes_after_the_byte_order_mark_of_an_owners_file() -> None:
     owner = "\ufeffUser-agent: GPTBot\nDisallow: /g/\n"
     made = generate(GeneratePolicy(license="https://example.com/l.xml"), owner)

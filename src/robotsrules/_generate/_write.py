@@ -44,12 +44,16 @@ from ._policy import (
     spellings,
 )
 
-__all__ = ["READINGS", "Generated", "Row", "generate"]
+__all__ = ["MAX_CHECKS", "READINGS", "Generated", "Row", "generate"]
 
 READINGS: Final[Mapping[Mode, str]] = {"google": "Google's reading",
                                        "rfc": "RFC 9309's reading",
                                        "legacy": "the legacy reading (urllib.robotparser)"}
 """The readings every generated file is proven under, with the words a refusal uses."""
+
+MAX_CHECKS: Final = 200_000
+"""Agent x sample URL pairs the proof reads at most (each in three readings); a policy or an
+owner's file needing more is refused rather than read for minutes."""
 
 _MARK: Final = "# [robotsrules generate] "
 _ORIGIN: Final = "https://example.com"  # the sample paths are asked of a site
@@ -622,5 +626,10 @@ def generate(policy: GeneratePolicy, existing: Optional[str | bytes] = None) -> 
     if size > DEFAULT_MAX_BYTES:
         raise GenerateError(f"the file would be {size:,} octets, past the {DEFAULT_MAX_BYTES:,} "
                             "crawlers read (RFC 9309 §2.5): choose fewer paths or tokens")
-    rows = _prove(resolved, source, text, _agents(resolved, old), _samples(resolved, old))
+    agents, urls = _agents(resolved, old), _samples(resolved, old)
+    if len(agents) * len(urls) > MAX_CHECKS:
+        raise GenerateError(f"the proof would read {len(agents):,} agents x {len(urls):,} sample "
+                            f"URLs, over {MAX_CHECKS:,} pairs (time and memory): merge into a "
+                            "shorter file, or choose fewer tokens or paths")
+    rows = _prove(resolved, source, text, agents, urls)
     return Generated(text, tuple(rows), tuple(lint(text)), resolved.notes)
