@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import pickle
 from pathlib import Path
 
@@ -17,8 +18,9 @@ import pytest
 
 from robotsrules import AgentChoice, GenerateError, GeneratePolicy, generate, parse
 from robotsrules._generate._policy import canonical_path
+from robotsrules._tables._crawlers import category_tokens
 from robotsrules.cli import main
-from tests.oracle import AVAILABLE, oracle
+from tests.oracle import AVAILABLE, oracle, raw_oracle
 
 MODES = ("google", "rfc", "legacy")
 SITE = "https://example.com"
@@ -78,8 +80,8 @@ def test_a_token_inside_another_is_written_after_it_for_the_legacy_reading() -> 
 
 
 @pytest.mark.parametrize(("path", "written"), [
-    ("/a b", "/a%20b"), ("/café", "/caf%C3%A9"), ("/price$", "/price%24"),
-    ("/a*b", "/a%2Ab"), ("/x%2fy", "/x%2Fy"), ("/100%", "/100%25"),
+    ("/a b", "/a%20b"), ("/café", "/caf%C3%A9"), ("/pri$ce", "/pri%24ce"),
+    ("/a[1]", "/a%5B1%5D"), ("/x%2fy", "/x%2Fy"), ("/100%", "/100%25"),
 ])
 def test_special_characters_are_percent_encoded(path: str, written: str) -> None:
     assert canonical_path(path) == written
@@ -88,6 +90,64 @@ def test_special_characters_are_percent_encoded(path: str, written: str) -> None
     assert _reads(made.text, "AnyBot", written) == {False}
     assert _reads(made.text, "AnyBot", written + "/more") == {False}
     assert _reads(made.text, "AnyBot", "/elsewhere") == {True}
+
+
+def _legacy(text: str, agent: str, path: str) -> bool:
+    import urllib.robotparser
+
+    reader = urllib.robotparser.RobotFileParser()
+    reader.parse(text.splitlines())
+    return reader.can_fetch(agent, SITE + path)
+
+
+@pytest.mark.parametrize("policy", [
+    GeneratePolicy(agents=(("Googlebot", AgentChoice("allow")),), disallow_paths=("/private/",)),
+    GeneratePolicy(categories=(("user-triggered", AgentChoice("allow")),),
+                   disallow_paths=("/private/",))])
+def test_an_unnamed_registry_crawler_holding_a_named_token_reads_the_star_lines(
+        policy: GeneratePolicy) -> None:
+    # urllib.robotparser gives Googlebot-Image the first record whose token is inside its
+    # name: Googlebot's (review F3); every such registry token gets the '*' lines by name
+    from robotsrules._tables._crawlers import registry
+
+    made = generate(policy)
+    named = {t.lower() for t, _ in policy.agents} | {
+        t.lower() for name, _ in policy.categories for t in category_tokens(name)}
+    for crawler in registry().crawlers:
+        token = crawler.token
+        if token and token.lower() not in named and any(n in token.lower() for n in named):
+            assert _legacy(made.text, token, "/private/x") is False, token
+            assert _reads(made.text, token, "/private/x") == {False}
+    assert any("legacy reading" in note for note in made.notes)
+    # merged: a group repeating the owner's '*' rules comes before the chosen groups
+    merged = generate(GeneratePolicy(agents=(("Googlebot", AgentChoice("allow")),),
+                                     disallow_paths=("/private/",)),
+                      "User-agent: *\nDisallow: /a\n")
+    for path in ("/a", "/private/x"):
+        assert _legacy(merged.text, "Googlebot-Image", path) is False
+        assert _reads(merged.text, "Googlebot-Image", path) == {False}
+    assert _reads(merged.text, "Googlebot-Image", "/b") == {True}
+
+
+@pytest.mark.parametrize("path", ["/a$b", "/a[1]", "/a|b", "/x/$/y", "/a^b", "/p%24q"])
+def test_a_path_is_closed_in_the_spelling_a_browser_sends_too(path: str) -> None:
+    # Google's reader compares octets: 'Disallow: /a%24b' alone leaves /a$b open (review F1)
+    made = generate(GeneratePolicy(disallow_paths=(path,)))
+    raw = path.replace("%24", "$")
+    for url in (raw, canonical_path(path), raw + "/more"):
+        assert _reads(made.text, "AnyBot", url) == {False}
+        if AVAILABLE:
+            assert raw_oracle(made.text.encode(), "AnyBot", "http://h" + url) is False
+    made = generate(GeneratePolicy(agents=(("GPTBot", AgentChoice("allow-paths", (path,))),)))
+    assert _reads(made.text, "GPTBot", raw) == {True}
+    if AVAILABLE:
+        assert raw_oracle(made.text.encode(), "GPTBot", "http://h" + raw) is True
+
+
+@pytest.mark.parametrize("path", ["/*.pdf$", "/a*", "/x/$", "/a%2Ab", "/b%24"])
+def test_a_pattern_is_refused_as_no_reader_of_every_kind_agrees(path: str) -> None:
+    with pytest.raises(GenerateError, match=r"^[^\n]*is a pattern[^\n]*$"):
+        generate(GeneratePolicy(disallow_paths=(path,)))
 
 
 @pytest.mark.parametrize(("policy", "words"), [
@@ -131,8 +191,22 @@ def test_usage_lines_stand_in_every_group_that_may_fetch_and_read_as_chosen() ->
 def test_crawl_delay_is_written_for_its_token_with_googles_note() -> None:
     made = generate(GeneratePolicy(crawl_delays=(("Bingbot", 7.5), ("*", 2))))
     robots = parse(made.text)
-    assert robots.crawl_delay("Bingbot") == 7.5 and robots.crawl_delay("OtherBot") == 2
+    assert robots.crawl_delay("Bingbot") == 8 and robots.crawl_delay("OtherBot") == 2
     assert "Google's crawlers ignore it" in made.text
+
+
+@pytest.mark.parametrize(("seconds", "written"), [(1e-300, 1), (2.5, 3), (4, 4)])
+def test_a_fractional_crawl_delay_is_rounded_up_for_every_reader(seconds: float,
+                                                                 written: int) -> None:
+    import urllib.robotparser
+
+    made = generate(GeneratePolicy(crawl_delays=(("Bingbot", seconds),)))
+    assert f"Crawl-delay: {written}\n" in made.text  # not 1e-300, which urllib drops (F7)
+    reader = urllib.robotparser.RobotFileParser()
+    reader.parse(made.text.splitlines())
+    assert reader.crawl_delay("Bingbot") == written
+    assert parse(made.text).crawl_delay("Bingbot") == written
+    assert any("rounded up" in note for note in made.notes) is (seconds != written)
 
 
 def test_sitemaps_and_the_licence_are_site_wide_lines() -> None:
@@ -146,20 +220,19 @@ def test_sitemaps_and_the_licence_are_site_wide_lines() -> None:
 
 
 def test_a_category_expands_to_its_registry_tokens_and_blocking_wins_a_conflict() -> None:
-    from robotsrules._tables._crawlers import category_tokens
-
     both = set(map(str.lower, category_tokens("ai-training"))) & set(
         map(str.lower, category_tokens("other")))
     made = generate(GeneratePolicy(categories=(("other", AgentChoice("allow")),
                                                ("training", AgentChoice("block")))))
     for token in category_tokens("ai-training"):
         assert _reads(made.text, token, "/") == {False}
-    assert len(made.notes) == len(both) > 0
+    assert len([n for n in made.notes if " in categories " in n]) == len(both) > 0
     named = sorted(both)[0]  # choosing it by name decides it, and its note goes
     made = generate(GeneratePolicy(agents=((named, AgentChoice("allow")),),
                                    categories=(("other", AgentChoice("allow")),
                                                ("training", AgentChoice("block")))))
-    assert _reads(made.text, named, "/") == {True} and len(made.notes) == len(both) - 1
+    assert _reads(made.text, named, "/") == {True}
+    assert len([n for n in made.notes if " in categories " in n]) == len(both) - 1
 
 
 def test_the_policy_is_frozen_picklable_and_round_trips_as_data() -> None:
@@ -216,6 +289,45 @@ def test_a_merge_the_owners_kept_line_contradicts_is_refused() -> None:
     owner = "User-agent: *\nContent-Signal: ai-train=no\nDisallow: /x\n"
     with pytest.raises(GenerateError, match="cannot state ai-train=y"):
         generate(GeneratePolicy(usage=(("ai-train", True),)), owner)
+
+
+@pytest.mark.parametrize("owner", ["User-agent: *\nAllow: /*.html\n",
+                                   "User-agent: Foo\nAllow: /*.html$\n",
+                                   "User-agent: Foo\nAllow: /p*\n"])
+def test_a_merge_under_a_kept_wildcard_allow_that_would_win_is_refused(owner: str) -> None:
+    # Google lets the longer 'Allow: /*.html' beat the added 'Disallow: /p/' on /p/a.html
+    with pytest.raises(GenerateError, match=r"^[^\n]*outweighs[^\n]*$"):
+        generate(GeneratePolicy(disallow_paths=("/p/",)), owner)
+    made = generate(GeneratePolicy(disallow_paths=("/p/",)), "User-agent: *\nAllow: /q*.h\n")
+    assert _reads(made.text, "Foo", "/p/q.h") == {False}  # cannot match below /p/: kept
+
+
+def test_a_site_wide_path_added_to_an_owners_allow_all_group_comes_first() -> None:
+    # urllib.robotparser takes the first rule that matches: 'Allow: /' used to win (F6)
+    made = generate(GeneratePolicy(disallow_paths=("/private/",)), "User-agent: *\nAllow: /\n")
+    assert _reads(made.text, "AnyBot", "/private/x") == {False}
+    assert _reads(made.text, "AnyBot", "/public") == {True}
+
+
+def test_a_proof_past_its_bound_is_refused_before_it_runs() -> None:
+    # 1,000 owner's groups x their sample URLs took a minute and 126 MB (review F5)
+    owner = "".join(f"User-agent: Bot{chr(97 + i % 26)}{chr(97 + i // 26 % 26)}"
+                    f"{chr(97 + i // 676)}\nDisallow: /p{i}/\n" for i in range(1000))
+    with pytest.raises(GenerateError, match=r"^the proof would read [0-9,]+ agents x"):
+        generate(GeneratePolicy(agents=(("GPTBot", AgentChoice("block")),)), owner)
+
+
+def test_a_licence_goes_after_the_byte_order_mark_of_an_owners_file() -> None:
+    owner = "\ufeffUser-agent: GPTBot\nDisallow: /g/\n"
+    made = generate(GeneratePolicy(license="https://example.com/l.xml"), owner)
+    assert "\ufeff" not in made.text  # before: 'License: ...' then the BOM (review F6)
+    assert _reads(made.text, "GPTBot", "/g/x") == {False}
+
+
+def test_a_file_past_what_crawlers_read_is_refused_as_too_long() -> None:
+    many = tuple(f"/{i:05d}/{'p' * 1000}" for i in range(600))
+    with pytest.raises(GenerateError, match=r"^the file would be [0-9,]+ octets, past"):
+        generate(GeneratePolicy(disallow_paths=many))
 
 
 def test_cli_writes_the_file_on_stdout_and_the_proof_on_stderr() -> None:
@@ -284,3 +396,22 @@ def test_cli_policy_files_are_bounded_and_checked(tmp_path: Path, content: bytes
     policy.write_bytes(content)
     code, _, err = _run("generate", "--policy", str(policy))
     assert code == 2 and words in err and err.count("\n") == 1
+
+
+def test_cli_out_keeps_the_files_mode_and_writes_through_a_link(tmp_path: Path) -> None:
+    # mkstemp's 0600 would make a web server of another user answer 403 (review F4)
+    target = tmp_path / "robots.txt"
+    target.write_text("User-agent: *\nDisallow: /a\n", encoding="utf-8")
+    target.chmod(0o644)
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    assert _run("generate", "--from", str(target), "--block", "GPTBot", "--out", str(link))[0] == 0
+    assert link.is_symlink() and "GPTBot" in target.read_text(encoding="utf-8")
+    assert target.stat().st_mode & 0o777 == 0o644
+    fresh = tmp_path / "new.txt"
+    mask = os.umask(0o022)
+    try:
+        assert _run("generate", "--block", "GPTBot", "--out", str(fresh))[0] == 0
+    finally:
+        os.umask(mask)
+    assert fresh.stat().st_mode & 0o777 == 0o644

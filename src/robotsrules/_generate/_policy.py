@@ -10,10 +10,11 @@ licence URL. :meth:`GeneratePolicy.from_data` and :meth:`GeneratePolicy.to_data`
 write it as the plain data of a JSON or TOML policy file.
 
 Paths are literal URL path prefixes (``/private/`` closes ``/private/`` and everything
-below it). :func:`canonical_path` writes one as a crawler requests it: ``$``, ``*``, ``#``,
-spaces, control characters and non-ASCII characters percent-encoded (UTF-8), escapes
-upper-cased, so that no character of the path is read as a wildcard, an end anchor or a
-comment.
+below it); a pattern (``*``, or ``$`` at the end) is refused, as ``urllib.robotparser``
+reads it as plain text. :func:`canonical_path` writes a path percent-encoded: ``$``,
+``[``, ``]``, ``|``, ``^``, spaces, control characters and non-ASCII characters (UTF-8),
+escapes upper-cased; :func:`spellings` adds the spelling a browser sends (``$``, ``[``,
+``]``, ``|``, ``^`` as they are), which Google's reader does not equate with the escape.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from .._tables._purposes import CONTENT_SIGNALS, CURRENT_CATEGORIES
 from ..errors import GenerateError, InvalidAgent
 
 __all__ = ["ACTIONS", "MAX_ITEMS", "MAX_PATH", "USAGE_PURPOSES", "Action", "AgentChoice",
-           "GeneratePolicy", "canonical_path", "check_seconds", "check_token"]
+           "GeneratePolicy", "canonical_path", "check_seconds", "check_token", "spellings"]
 
 Action = Literal["block", "block-paths", "allow", "allow-paths"]
 """What a crawler may fetch: nothing, all but some paths, everything, only some paths."""
@@ -69,6 +70,11 @@ def canonical_path(path: str) -> str:
     if "#" in path or "%23" in path.upper():
         raise GenerateError(f"path {path[:40]!r} holds '#': urllib.robotparser decodes '%23' "
                             "and cuts the path there, so no rule can name it for every reader")
+    if "*" in path or "%2A" in path.upper() or path.endswith("$") or path.upper().endswith(
+            "%24"):
+        raise GenerateError(f"path {path[:40]!r} is a pattern ('*', or '$' at the end): Google "
+                            "and RFC 9309 read it as a wildcard, urllib.robotparser as plain "
+                            "text, so no file makes every reader agree; give path prefixes")
     octets = path.encode("utf-8", "surrogateescape")
     out: list[str] = []
     index = 0
@@ -85,6 +91,22 @@ def canonical_path(path: str) -> str:
         raise GenerateError(f"path {path[:40]!r}... is {len(written):,} octets percent-encoded; "
                             f"a generated rule holds at most {MAX_PATH:,}")
     return written
+
+
+# Octets a browser sends as they are in a path (WHATWG URL path percent-encode set) but
+# canonical_path escapes: each such path is written in both spellings.
+_RAW: Final = {"%24": "$", "%5B": "[", "%5D": "]", "%7C": "|", "%5E": "^"}
+_RAW_ESCAPE: Final = re.compile("|".join(_RAW))
+_RAW_CHARS: Final = re.compile("[" + re.escape("".join(_RAW.values())) + "]")
+
+
+def spellings(path: str) -> tuple[str, ...]:
+    """The spellings of the canonical ``path`` a rule must name: the percent-encoded one and,
+    when it differs, the one a browser sends (``$``, ``[``, ``]``, ``|``, ``^`` as they are),
+    because Google's reader compares octets and decodes no escape (RFC 9309 §2.2.2 decodes
+    only unreserved characters' escapes)."""
+    raw = _RAW_ESCAPE.sub(lambda m: _RAW[m.group(0)], path)
+    return (path,) if raw == path else (path, raw)
 
 
 def check_token(token: str) -> str:
@@ -128,12 +150,13 @@ class AgentChoice(NamedTuple):
         return AgentChoice(self.action, tuple(dict.fromkeys(canonical_path(p) for p in paths)))
 
     def allows(self, target: str, site_wide: Iterable[str]) -> bool:
-        """Whether the match target ``target`` may be fetched under this choice (the
-        checked choice, its paths and ``site_wide`` percent-encoded)."""
+        """Whether the match target ``target`` (either spelling) may be fetched under this
+        choice (the checked choice, its paths and ``site_wide`` percent-encoded)."""
         if self.action == "block":
             return False
         if self.action == "allow":
             return True
+        target = _RAW_CHARS.sub(lambda m: f"%{ord(m.group(0)):02X}", target)  # one spelling
         if self.action == "allow-paths":
             return any(target.startswith(path) for path in self.paths)
         return not any(target.startswith(path) for path in (*site_wide, *self.paths))

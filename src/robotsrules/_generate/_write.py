@@ -23,25 +23,37 @@ reading: a file is never written silently wrong.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, NamedTuple, Optional
 
 from .._diff import sample_urls
 from .._rules._urls import match_target
-from .._tables._crawlers import category_tokens, crawler_for, resolve_category
+from .._tables._crawlers import category_tokens, crawler_for, registry, resolve_category
 from .._tables._purposes import AIPREF_REVISION, CONTENT_SIGNALS, CURRENT_CATEGORIES, revision
 from ..errors import GenerateError, RobotsError
 from ..linter import Diagnostic, lint
 from ..model import Group, Rule
 from ..robotstxt import DEFAULT_MAX_BYTES, Mode, RobotsTxt, parse
-from ._policy import USAGE_PURPOSES, AgentChoice, GeneratePolicy, check_seconds, check_token
+from ._policy import (
+    USAGE_PURPOSES,
+    AgentChoice,
+    GeneratePolicy,
+    check_seconds,
+    check_token,
+    spellings,
+)
 
-__all__ = ["READINGS", "Generated", "Row", "generate"]
+__all__ = ["MAX_CHECKS", "READINGS", "Generated", "Row", "generate"]
 
 READINGS: Final[Mapping[Mode, str]] = {"google": "Google's reading",
                                        "rfc": "RFC 9309's reading",
                                        "legacy": "the legacy reading (urllib.robotparser)"}
 """The readings every generated file is proven under, with the words a refusal uses."""
+
+MAX_CHECKS: Final = 200_000
+"""Agent x sample URL pairs the proof reads at most (each in three readings); a policy or an
+owner's file needing more is refused rather than read for minutes."""
 
 _MARK: Final = "# [robotsrules generate] "
 _ORIGIN: Final = "https://example.com"  # the sample paths are asked of a site
@@ -187,26 +199,40 @@ def _resolve(policy: GeneratePolicy) -> _Resolved:
             tokens[key] = (named_first.get(key, token), checked)
             named_first.setdefault(key, token)
     delays: dict[str, float] = {}
+    rounded: list[str] = []
     for raw, seconds in policy.crawl_delays:
         token = check_token(raw)
-        delays[token.lower()] = check_seconds(seconds, token)
+        asked = check_seconds(seconds, token)
+        # urllib.robotparser drops a delay that is not a whole number: round up (a longer
+        # wait is what the owner asked, and more)
+        delays[token.lower()] = float(math.ceil(asked))
+        if asked != math.ceil(asked):
+            rounded.append(f"{token}: {asked:g} s written as {math.ceil(asked)} s")
         if token != "*" and token.lower() not in tokens:  # a group of its own, like '*'
             tokens[token.lower()] = (token, star or AgentChoice("block-paths"))
     signals, labels = _usage(policy)
     kept = tuple(words for key, words in notes if key not in named)  # a name decided it
+    if rounded:
+        kept += ("crawl delays rounded up to whole seconds, which every reader reads ("
+                 + "; ".join(rounded[:5]) + (" ..." if len(rounded) > 5 else "") + ")",)
     return _Resolved(site_wide, star, tokens, signals, labels, delays, kept)
 
 
 def _rules(choice: Optional[AgentChoice], site_wide: Sequence[str]) -> list[str]:
     if choice is None or choice.action == "block-paths":
         paths = sorted(dict.fromkeys((*site_wide, *(choice.paths if choice else ()))))
-        return [f"Disallow: {path}" for path in paths] or ["Allow: /"]
+        return _lines("Disallow", paths) or ["Allow: /"]
     if choice.action == "block":
         return ["Disallow: /"]
     if choice.action == "allow":
         return ["Allow: /"]
     # allow-paths: Allow lines first, so that the legacy reading's first match agrees
-    return [*(f"Allow: {path}" for path in sorted(choice.paths)), "Disallow: /"]
+    return [*_lines("Allow", sorted(choice.paths)), "Disallow: /"]
+
+
+def _lines(directive: str, paths: Sequence[str]) -> list[str]:
+    """A rule line per path and per spelling of it (see :func:`spellings`)."""
+    return [f"{directive}: {spelling}" for path in paths for spelling in spellings(path)]
 
 
 _HEADINGS: Final = {"block": "May fetch nothing.", "allow": "May fetch everything.",
@@ -215,7 +241,7 @@ _HEADINGS: Final = {"block": "May fetch nothing.", "allow": "May fetch everythin
 
 
 def _seconds(value: float) -> str:
-    return str(int(value)) if value == int(value) else repr(value)
+    return str(int(value))  # whole seconds (see _resolve)
 
 
 def _usage_lines(resolved: _Resolved) -> list[str]:
@@ -321,6 +347,46 @@ def _closed(rules: Sequence[Rule]) -> bool:
         r.pattern == "/" for r in rules)
 
 
+def _reaches(pattern: str, prefix: str) -> bool:
+    """Whether a URL path starting with ``prefix`` can match ``pattern`` as Google's reader
+    matches (``*`` any octets, a final ``$`` the end, else a prefix)."""
+    end = pattern.endswith("$")
+    body = pattern[:-1] if end else pattern
+
+    def closed(states: set[int]) -> set[int]:
+        found = set(states)
+        for index in sorted(states):
+            while index < len(body) and body[index] == "*":
+                index += 1
+                found.add(index)
+        return found
+
+    states = closed({0})
+    for octet in prefix:
+        if not end and len(body) in states:
+            return True
+        states = closed({i + (body[i] != "*") for i in states
+                         if i < len(body) and body[i] in ("*", octet)})
+        if not states:
+            return False
+    return True
+
+
+def _check_wildcards(group: Group, site_wide: Sequence[str]) -> None:
+    """Refuse a kept ``Allow`` pattern (``*`` or ``$``) that can match below a site-wide
+    path and is at least as long as its ``Disallow``: Google's reader lets it win there."""
+    for rule in group.rules:
+        if rule.directive != "allow" or not any(c in rule.pattern for c in "*$"):
+            continue
+        for path in site_wide:
+            for spelling in spellings(path):
+                if len(rule.pattern) >= len(spelling) and _reaches(rule.pattern, spelling):
+                    raise GenerateError(
+                        f"the owner's 'Allow: {rule.pattern[:60]}' (line {rule.line}) can "
+                        f"match below {spelling[:60]} and outweighs the added 'Disallow: "
+                        f"{spelling[:60]}' in Google's reading: narrow or remove it first")
+
+
 def _merged(resolved: _Resolved, policy: GeneratePolicy, old: RobotsTxt, text: str) -> str:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if lines and lines[-1] == "":
@@ -347,7 +413,8 @@ def _merged(resolved: _Resolved, policy: GeneratePolicy, old: RobotsTxt, text: s
         for agent in agents:
             have.setdefault(agent, set()).update(
                 f"Disallow: {r.pattern}" for r in group.rules if r.directive == "disallow")
-        wanted = [f"Disallow: {p}" for p in resolved.site_wide]
+        _check_wildcards(group, resolved.site_wide)
+        wanted = _lines("Disallow", resolved.site_wide)
         # where nothing may be fetched no preference applies (lint R606); Google reads the
         # rules of every group naming the agent
         if not all(_closed([r for g in old.groups if a in g.agents for r in g.rules])
@@ -358,6 +425,13 @@ def _merged(resolved: _Resolved, policy: GeneratePolicy, old: RobotsTxt, text: s
             have[agent].update(extra)
         if "*" in group.agents and resolved.delays.get("*") is not None:
             extra.append(f"Crawl-delay: {_seconds(resolved.delays['*'])}")
+        # the site-wide Disallow lines right below the User-agent lines: the legacy reading
+        # takes the first rule that matches, and an owner's Allow line must not come first
+        closing = [line for line in extra if line.startswith("Disallow:")
+                   and any(r.directive == "allow" for r in group.rules)]
+        extra = [line for line in extra if line not in closing]
+        if closing:
+            after.setdefault(max(group.agent_lines), []).extend([f"{_MARK}added:", *closing])
         if extra:
             after.setdefault(_group_end(group), []).extend(
                 [f"{_MARK}added:", *extra])
@@ -368,6 +442,7 @@ def _merged(resolved: _Resolved, policy: GeneratePolicy, old: RobotsTxt, text: s
     blocks = [[f"{_MARK}the groups below were added (a token marked above has its own)."]]
     if not kept_star:
         blocks.append(_star_group(resolved))
+    blocks += _captured_group(resolved, old, kept_star)
     blocks += _records(resolved)
     tail = _tail(policy, old)
     if tail:
@@ -383,7 +458,9 @@ def _samples(resolved: _Resolved, old: Optional[RobotsTxt]) -> list[str]:
              *(resolved.star.paths if resolved.star else ())]
     for path in every:
         shorter = path[:-3] if path[-3:-2] == "%" else path[:-1]  # never half an escape
-        paths.update({path, path + "x", shorter or "/", path.rsplit("/", 1)[0] + "/"})
+        for spelling in spellings(path):  # as written and as a browser sends it
+            paths.update({spelling, spelling + "x", path.rsplit("/", 1)[0] + "/"})
+        paths.add(shorter or "/")
     if old is not None:  # the owner's rules: paths they match, and each pattern as written
         paths.update(sample_urls(old))
         paths.update(rule.pattern for group in old.groups for rule in group.rules
@@ -398,7 +475,7 @@ def _expected(resolved: _Resolved, agent: str, target: str, before: bool) -> boo
         return resolved.tokens[agent][1].allows(target, resolved.site_wide)
     if agent == "*" and resolved.star is not None:
         return resolved.star.allows(target, resolved.site_wide)
-    return before and not any(target.startswith(p) for p in resolved.site_wide)
+    return before and AgentChoice("block-paths").allows(target, resolved.site_wide)
 
 
 def _said(allowed: bool) -> str:
@@ -446,8 +523,65 @@ def _prove_usage(resolved: _Resolved, robots: RobotsTxt, agent: str, url: str) -
                     "(an owner's line that says otherwise is kept)")
 
 
+def _captured(resolved: _Resolved) -> dict[str, str]:
+    """Registry tokens no group names that hold a named token inside their name
+    (``Googlebot-Image`` holds ``Googlebot``): the legacy reading gives them that group."""
+    named = [key for key in resolved.tokens if key != "*"]
+    found: dict[str, str] = {}
+    for crawler in registry().crawlers:
+        token = crawler.token
+        key = token.lower() if token else ""
+        if (key and key not in resolved.tokens and crawler.trigger != "control-token"
+                and any(n in key for n in named)):  # a control token fetches nothing
+            found.setdefault(key, token or key)
+    return found
+
+
+def _own_groups(resolved: _Resolved) -> _Resolved:
+    """A fresh file names each captured registry token (see :func:`_captured`) in a group
+    of its own that repeats the ``*`` group, so that the legacy reading gives it what every
+    unnamed crawler is given; a crawler outside the registry is not covered (a note says)."""
+    captured = _captured(resolved)
+    if not captured:
+        return resolved
+    tokens = dict(resolved.tokens)
+    delays = dict(resolved.delays)
+    for key, token in captured.items():
+        tokens[key] = (token, resolved.star or AgentChoice("block-paths"))
+        if "*" in delays:
+            delays[key] = delays["*"]
+    shown = ", ".join(sorted(captured.values(), key=str.lower)[:5])
+    more = f" and {len(captured) - 5} more" if len(captured) > 5 else ""
+    note = (f"{shown}{more} given the '*' group's lines in groups of their own: the legacy "
+            "reading (urllib.robotparser) would give them the group of a token inside their "
+            "name; a crawler outside the registry whose name holds a named token still is")
+    return resolved._replace(tokens=tokens, delays=delays, notes=(*resolved.notes, note))
+
+
+def _captured_group(resolved: _Resolved, old: RobotsTxt, kept_star: bool) -> list[list[str]]:
+    """In a merge, the captured registry tokens (see :func:`_captured`) no owner's group
+    names: one group repeating the owner's ``*`` rules and the site-wide paths, written
+    before the chosen groups so that the legacy reading gives it to them."""
+    owners = {agent.lower() for group in old.groups for agent in group.agents}
+    tokens = [t for key, t in sorted(_captured(resolved).items()) if key not in owners]
+    if not tokens:
+        return []
+    stars = [g for g in old.groups if "*" in g.agents] if kept_star else []
+    rules = [f"{r.directive.capitalize()}: {r.pattern}" for g in stars for r in g.rules]
+    if not kept_star:
+        return [_group(tokens, resolved.star, resolved.delays.get("*"), resolved)]
+    rules += [line for line in _lines("Disallow", resolved.site_wide) if line not in rules]
+    usage = [] if _closed([r for g in stars for r in g.rules]) else _usage_lines(resolved)
+    delay = resolved.delays.get("*")
+    return [[f"{_MARK}as '*' above, for crawlers whose name holds a chosen token (legacy "
+             "reading)", *(f"User-agent: {t}" for t in tokens),
+             *([f"Crawl-delay: {_seconds(delay)}"] if delay is not None else []),
+             *(rules or ["Allow: /"]), *usage]]
+
+
 def _agents(resolved: _Resolved, old: Optional[RobotsTxt]) -> list[str]:
     names = {key: token for key, (token, _) in resolved.tokens.items()}
+    names.update((key, token) for key, token in _captured(resolved).items() if key not in names)
     if old is not None:
         for group in old.groups:
             names.update((a, a) for a in group.agents if a and a != "*" and a not in names)
@@ -475,6 +609,7 @@ def generate(policy: GeneratePolicy, existing: Optional[str | bytes] = None) -> 
     resolved = _resolve(policy)
     if existing is None:
         source, old = "", None
+        resolved = _own_groups(resolved)
         text = _fresh(resolved, policy)
     else:
         if isinstance(existing, (bytes, bytearray)):
@@ -484,7 +619,17 @@ def generate(policy: GeneratePolicy, existing: Optional[str | bytes] = None) -> 
         if len(existing.encode("utf-8", "surrogateescape")) > DEFAULT_MAX_BYTES:
             raise GenerateError(f"the existing file is over {DEFAULT_MAX_BYTES:,} octets, past "
                                 "what crawlers read (RFC 9309 §2.5): shorten it first")
+        existing = existing.removeprefix("\ufeff")  # a License line goes above, not before it
         source, old = existing, parse(existing)
         text = _merged(resolved, policy, old, existing)
-    rows = _prove(resolved, source, text, _agents(resolved, old), _samples(resolved, old))
+    size = len(text.encode("utf-8", "surrogateescape"))
+    if size > DEFAULT_MAX_BYTES:
+        raise GenerateError(f"the file would be {size:,} octets, past the {DEFAULT_MAX_BYTES:,} "
+                            "crawlers read (RFC 9309 §2.5): choose fewer paths or tokens")
+    agents, urls = _agents(resolved, old), _samples(resolved, old)
+    if len(agents) * len(urls) > MAX_CHECKS:
+        raise GenerateError(f"the proof would read {len(agents):,} agents x {len(urls):,} sample "
+                            f"URLs, over {MAX_CHECKS:,} pairs (time and memory): merge into a "
+                            "shorter file, or choose fewer tokens or paths")
+    rows = _prove(resolved, source, text, agents, urls)
     return Generated(text, tuple(rows), tuple(lint(text)), resolved.notes)

@@ -21,6 +21,7 @@ import io
 import json
 import os
 import re
+import stat
 import sys
 import tempfile
 from typing import Any, Optional, TextIO
@@ -28,6 +29,7 @@ from typing import Any, Optional, TextIO
 from .._terminal import visible
 from ..errors import GenerateError, MissingExtra, RobotsError
 from ..robotstxt import DEFAULT_MAX_BYTES
+from ._writer import umask
 
 __all__ = ["MAX_POLICY", "add_command"]
 
@@ -152,11 +154,20 @@ def _policy(args: argparse.Namespace) -> Any:
 
 
 def _write_file(path: str, text: str) -> None:
-    """``text`` to ``path``, written beside it and renamed: never half a file."""
-    folder = os.path.dirname(os.path.abspath(path))
+    """``text`` to ``path``, written beside it and renamed: never half a file. A symbolic
+    link is followed (the file it names is replaced, the link kept); the file keeps the old
+    file's mode, and a new one gets 0666 less the umask (a web server running as another
+    user must still read it: RFC 9309 §2.3.1.3 reads a 4xx answer as "allow all")."""
+    path = os.path.realpath(path)
+    folder = os.path.dirname(path)
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~umask()
     handle, temporary = tempfile.mkstemp(prefix=".robotsrules-", dir=folder)
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
+            os.fchmod(out.fileno(), mode)
             out.write(text)
         os.replace(temporary, path)
     except BaseException:

@@ -18,7 +18,7 @@ from typing import Any, Callable, Optional
 
 from ..errors import RobotsError
 
-__all__ = ["Writer", "out_format", "settle", "verdict_table_schema"]
+__all__ = ["Writer", "out_format", "settle", "umask", "verdict_table_schema"]
 
 from ._interrupt import JobStop
 
@@ -36,7 +36,8 @@ def out_format(args: argparse.Namespace) -> str:
                       "or pass --format")
 
 
-def _umask() -> int:
+def umask() -> int:
+    """The process umask, read without changing it."""
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
@@ -103,7 +104,7 @@ class Writer:
         self._file: Any = None
         self._writer: Any = None
         try:
-            os.fchmod(handle, 0o666 & ~_umask())  # mkstemp's 0600 would stick to the output
+            os.fchmod(handle, 0o666 & ~umask())  # mkstemp's 0600 would stick to the output
             self._file = os.fdopen(handle, "wb")
             self._writer = (pq.ParquetWriter(self._file, with_provenance(schema),
                                              compression="zstd")
