@@ -16,20 +16,16 @@ express (one line says why).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import io
 import json
-import os
 import re
-import stat
 import sys
-import tempfile
 from typing import Any, Optional, TextIO
 
 from .._terminal import visible
 from ..errors import GenerateError, MissingExtra, RobotsError
 from ..robotstxt import DEFAULT_MAX_BYTES
-from ._writer import umask
+from ._writer import write_text
 
 __all__ = ["MAX_POLICY", "add_command"]
 
@@ -153,27 +149,6 @@ def _policy(args: argparse.Namespace) -> Any:
         license=args.license if args.license is not None else base.license)
 
 
-def _write_file(path: str, text: str) -> None:
-    """``text`` to ``path``, written beside it and renamed: never half a file. A symbolic
-    link is followed (the file it names is replaced, the link kept); the file keeps the old
-    file's mode, and a new one gets 0666 less the umask (a web server running as another
-    user must still read it: RFC 9309 §2.3.1.3 reads a 4xx answer as "allow all")."""
-    path = os.path.realpath(path)
-    folder = os.path.dirname(path)
-    try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        mode = 0o666 & ~umask()
-    handle, temporary = tempfile.mkstemp(prefix=".robotsrules-", dir=folder)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            os.fchmod(out.fileno(), mode)
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
 
 
 def _table(made: Any, out: TextIO) -> None:
@@ -217,10 +192,10 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         existing = got.data
     made = generate(policy, existing)
     if args.write_policy:
-        _write_file(args.write_policy, _policy_text(
+        write_text(args.write_policy, _policy_text(
             policy.to_data(), args.write_policy.lower().endswith(".toml")))
     if args.out:
-        _write_file(args.out, made.text)
+        write_text(args.out, made.text)
     changes = diff(parse(existing or b""), parse(made.text), made.urls, made.agents) \
         if existing is not None else None
     if args.json:

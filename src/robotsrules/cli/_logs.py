@@ -14,12 +14,9 @@ usage or I/O error.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import math
-import os
 import sys
-import tempfile
 import time
 from typing import Any, Optional, TextIO
 
@@ -87,20 +84,12 @@ def _robots(args: argparse.Namespace) -> Any:
 
 
 def _report(path: str, summary: Any, site: str) -> None:
-    """Write the HTML report beside ``path`` and rename it into place (never half a page)."""
+    """Write the HTML report to ``path`` (written beside it and renamed: never half a page)."""
     from .._audit._html import render_report
+    from ._writer import write_text
 
-    page = render_report(summary, title=f"Who crawls {visible(site)}, and did they obey?")
-    folder = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(prefix=".report-", suffix=".html", dir=folder)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as written:
-            written.write(page)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+    write_text(path, render_report(summary,
+                                   title=f"Who crawls {visible(site)}, and did they obey?"))
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:

@@ -13,6 +13,7 @@ import argparse
 import contextlib
 import json
 import os
+import stat
 import tempfile
 from typing import Any, Callable, Optional
 
@@ -41,6 +42,30 @@ def umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+def write_text(path: str, text: str) -> None:
+    """``text`` to ``path`` (UTF-8, LF line ends), written beside it and renamed: never half
+    a file (``generate --out``, ``logs --report``). A symbolic
+    link is followed (the file it names is replaced, the link kept); the file keeps the old
+    file's mode, and a new one gets 0666 less the umask (a web server running as another
+    user must still read it: RFC 9309 §2.3.1.3 reads a 4xx answer as "allow all")."""
+    path = os.path.realpath(path)
+    folder = os.path.dirname(path)
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~umask()
+    handle, temporary = tempfile.mkstemp(prefix=".robotsrules-", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
+            os.fchmod(out.fileno(), mode)
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def settle(stop: JobStop, writer: Writer, close: Callable[[], None], ok: bool) -> bool:
