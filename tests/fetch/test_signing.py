@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime
-import ipaddress
 import socket
 import ssl
 import threading
@@ -244,31 +242,12 @@ def test_unsigned_unless_configured(entry: str, sites: tuple[RawHTTPServer, RawH
 # -- https: signed like http (the scheme is the operator's choice, not ours) ------------------
 
 def _tls_context(tmp: Path) -> tuple[ssl.SSLContext, ssl.SSLContext]:
-    """A server context for 127.0.0.1 (a self-signed certificate) and a client trusting it."""
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
+    """A server context for 127.0.0.1 signed by a test CA, and a client trusting that CA
+    (the key-directory tests' authority)."""
+    from tests.identity.directories import authority
 
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
-    now = datetime.datetime.now(datetime.timezone.utc)
-    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
-            .public_key(key.public_key()).serial_number(x509.random_serial_number())
-            .not_valid_before(now - datetime.timedelta(days=1))
-            .not_valid_after(now + datetime.timedelta(days=1))
-            .add_extension(x509.SubjectAlternativeName(
-                [x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
-            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-            .sign(key, hashes.SHA256()))
-    cert_file, key_file = tmp / "cert.pem", tmp / "key.pem"
-    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM,
-                                           serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption()))
-    server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    server.load_cert_chain(cert_file, key_file)
-    return server, ssl.create_default_context(cafile=str(cert_file))
+    made = authority(tmp)
+    return made.server, ssl.create_default_context(cafile=str(made.ca_file))
 
 
 class _TLSServer:
