@@ -225,11 +225,14 @@ def test_explain_agents_and_diff_take_a_mode(modes_file: str, tmp_path: Path) ->
     new = tmp_path / "new.txt"
     new.write_bytes(MODES_FILE.replace(b"Disallow: /*.pdf\n", b""))
     code, out = run("diff", modes_file, str(new), "--agent", "Bot", "--json")
-    assert code == 1 and [c["url"] for c in json.loads(out)["changes"]] == ["/x.pdf"]
+    # (and past the pattern's end, where an added or removed `$` would show: "/x.pdf?x")
+    assert code == 1 and [c["url"] for c in json.loads(out)["changes"]] == ["/x.pdf",
+                                                                            "/x.pdf?x"]
     # Legacy readers take `*` literally: removing the rule only changes the URL "/*.pdf".
     code, out = run("diff", modes_file, str(new), "--agent", "Bot", "--mode", "legacy",
                     "--json")
-    assert code == 1 and [c["url"] for c in json.loads(out)["changes"]] == ["/%2A.pdf"]
+    assert code == 1 and [c["url"] for c in json.loads(out)["changes"]] == ["/%2A.pdf",
+                                                                            "/%2A.pdf?x"]
 
 
 def test_diff_in_legacy_mode_skips_values_that_are_not_tokens(tmp_path: Path) -> None:

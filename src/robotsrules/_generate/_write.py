@@ -601,7 +601,7 @@ def generate(policy: GeneratePolicy, existing: Optional[str | bytes] = None) -> 
 
     >>> from robotsrules import AgentChoice, GeneratePolicy, generate
     >>> made = generate(GeneratePolicy(agents=(("GPTBot", AgentChoice("block")),)))
-    >>> print(made.text.split("\\n\\n")[2])
+    >>> print(made.text.split("\\n\\n")[2], end="")
     # May fetch nothing.
     User-agent: GPTBot
     Disallow: /
