@@ -26,6 +26,20 @@ HOSTILE_ROBOTS = (
     "<a href=\"javascript:window.__pwned=1\">click</a>\n"
 )
 
+# RSL 1.0 documents for the crawler table's licence terms (test_workbench_licences.py)
+LICENCE_TERMS = (b'<rsl xmlns="https://rslstandard.org/rsl"><content url="/">'
+                 b'<license><permits type="usage">search</permits></license>'
+                 b'<license><permits type="usage">ai-train</permits><payment type="training">'
+                 b'<amount currency="EUR">2.50</amount></payment></license>'
+                 b'</content></rsl>')
+HOSTILE_LICENCE = ('<rsl xmlns="https://rslstandard.org/rsl">'
+                   '<content url="/&lt;script&gt;window.__pwned=1&lt;/script&gt;\u202egnp.exe">'
+                   '<license><permits type="usage">search</permits></license></content>'
+                   '<content url="/"><license><prohibits type="usage">ai-train</prohibits>'
+                   '<payment type="crawl"><standard>javascript:window.__pwned=1</standard>'
+                   '<custom>https://x.example/&lt;img src=x onerror="window.__pwned=1"&gt;</custom>'
+                   '</payment></license></content></rsl>').encode()
+
 
 class Site(NamedTuple):
     base: str
@@ -47,6 +61,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                      b"<title>x</title></head><body>x</body></html>"),
         "/<script>window.__pwned=1</script>/robots.txt": (
             200, {"Content-Type": "text/plain"}, HOSTILE_ROBOTS.encode()),
+        **{f"/licences/{name}.xml": (status, {"Content-Type": "application/rsl+xml"}, body)
+           for name, status, body in (("terms", 200, LICENCE_TERMS),
+                                      ("hostile", 200, HOSTILE_LICENCE),
+                                      ("broken", 503, b"<h1>down</h1>"),
+                                      ("fourth", 200, LICENCE_TERMS),
+                                      ("fifth", 200, LICENCE_TERMS))},
     }
     hits: ClassVar[list[str]] = []
 
