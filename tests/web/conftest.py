@@ -4,10 +4,11 @@ server on loopback holding robots.txt files to fetch (hostile ones included)."""
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import threading
 from collections.abc import Iterator
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Optional
 
 import pytest
 
@@ -75,7 +76,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         path = self.path.replace("%3C", "<").replace("%3E", ">")
         if self.headers.get("Host", "").startswith("localhost") and path == "/robots.txt":
             path = "hostile/robots.txt"  # the same server by another name: the hostile site
-        status, headers, body = self.files.get(path, (404, {}, b""))
+        files = getattr(self.server, "files", None) or self.files  # see serving()
+        status, headers, body = files.get(path, (404, {}, b""))
         self.send_response(status)
         for name, value in headers.items():
             self.send_header(name, value)
@@ -87,19 +89,28 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def site() -> Iterator[Site]:
-    """A loopback site with a robots.txt (and a redirect to a hostile one)."""
+@contextlib.contextmanager
+def serving(files: Optional[dict[str, tuple[int, dict[str, str], bytes]]] = None
+            ) -> Iterator[int]:
+    """A loopback HTTP server of ``files`` (path -> status, headers, body; by default the
+    site's own), its port while it runs; requests are counted in ``Site.hits``."""
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    httpd.files = files  # type: ignore[attr-defined]
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
-        port = httpd.server_address[1]
-        yield Site(f"http://127.0.0.1:{port}", f"http://localhost:{port}", _Handler.hits)
+        yield httpd.server_address[1]
     finally:
         httpd.shutdown()
         thread.join(HANG)
         httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[Site]:
+    """A loopback site with a robots.txt (and a redirect to a hostile one)."""
+    with serving() as port:
+        yield Site(f"http://127.0.0.1:{port}", f"http://localhost:{port}", _Handler.hits)
 
 
 class Served(NamedTuple):
