@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from robotsrules._tables._crawlers import known_crawlers
 from tests.web.conftest import Served, Site
 
 
@@ -40,7 +41,9 @@ def test_the_terms_of_a_licence_show_per_crawler_as_license_reads_them(
                      f"User-agent: *\nDisallow: /private/\nLicense: {licences}/terms.xml\n")
     assert rows["GPTBot"].split("\n") == [
         f"{licences}/terms.xml", *_cell(["permitted", "prohibited", "licensed"])]
-    assert rows["Googlebot"] == rows["GPTBot"]  # a License line applies to every crawler
+    assert rows["Googlebot"] == rows["GPTBot"]  # a License line applies to every crawler,
+    tokenless = next(c.label for c in known_crawlers() if c.token is None)
+    assert rows[tokenless] == rows["GPTBot"]  # one no group can name too
     terms = page.inner_text("#licence-1")
     assert "Read (HTTP 200)" in terms
     assert "permits usage\nsearch" in terms.replace("\t", "\n")

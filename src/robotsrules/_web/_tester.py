@@ -284,7 +284,8 @@ def crawler_rows(robots: RobotsTxt, columns: Sequence[str],
                 except StanceTooComplex:
                     stances[key] = "unknown"
             stance = stances[key]
-        links = robots.license_urls(token) if token else ()
+        # a License line is global (RSL 1.0 §4.4): a crawler no group can name is bound too
+        links = robots.license_urls(token) if token else robots.licenses
         if links not in terms:
             terms[links] = _licence_terms(tuple(documents[url] for url in links)) if links else ()
         rows.append(CrawlerRow(visible(crawler.label), visible(token or ""),
