@@ -75,12 +75,12 @@ MAX_AGENTS = 50
 MAX_CELLS = 1_000
 MAX_LINE = 2_048
 CRAWLER_URLS = 5
+"""The crawler table's columns: ``/`` and at most this many of the tested URLs."""
 MAX_DIFF_CHECKS = 50_000
 """The most (agent, URL) pairs the diff compares (``robotsrules diff`` for more)."""
 MAX_LICENCES = 3
 """The RSL licence documents one test reads (the file's first distinct ``License`` URLs);
 the terms of the others are unknown (``robotsrules license`` reads them all)."""
-"""The crawler table's columns: ``/`` and at most this many of the tested URLs."""
 _PURPOSES: tuple[Purpose, ...] = ("search", "ai-input", "ai-train")
 
 _MODES: tuple[tuple[Mode, str], ...] = (
