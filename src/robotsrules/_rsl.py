@@ -121,6 +121,7 @@ __all__ = [
     "LicenseTerms",
     "Payment",
     "checked",
+    "document_json",
     "geo_code",
     "license_from",
     "license_url_problem",
@@ -1311,6 +1312,38 @@ def license_url_problem(url: str) -> Optional[str]:
     except InvalidURL as error:
         return str(error)
     return None
+
+
+def document_json(document: LicenseDocument) -> dict[str, Any]:
+    """A licence document as a JSON object: what ``robotsrules license --json`` prints and
+    the workbench page shows (the strings as read: the caller escapes them for a screen)."""
+    return {
+        "url": document.url, "origin": document.origin, "state": document.state,
+        "error": document.error, "status": document.status, "max_age": document.max_age,
+        "warnings": list(document.warnings),
+        "contents": [_content_json(c) for c in document.contents],
+        "ignored": [_content_json(c) for c in document.ignored],
+    }
+
+
+def _content_json(content: Content) -> dict[str, Any]:
+    return {
+        "url": content.url, "line": content.line, "server": content.server,
+        "encrypted": content.encrypted,
+        "licenses": [{
+            "line": lic.line,
+            "permits": {kind: list(tokens) for kind, tokens in lic.permits},
+            "prohibits": {kind: list(tokens) for kind, tokens in lic.prohibits},
+            "payment": None if lic.payment is None else {
+                "type": lic.payment.type, "free": lic.payment.free,
+                "amount": None if lic.payment.amount is None else {
+                    "value": lic.payment.amount.value,
+                    "currency": lic.payment.amount.currency},
+                "standard": lic.payment.standard, "custom": lic.payment.custom,
+                "accepts": lic.payment.accepts},
+            "reporting": [r._asdict() for r in lic.reporting],
+        } for lic in content.licenses],
+    }
 
 
 def unread(url: str, origin: Optional[str], problem: str) -> LicenseDocument:

@@ -278,6 +278,44 @@ def test_control_characters_in_every_field(
     check_run(argv, code, out, capsys.readouterr().err)
 
 
+def _command_names() -> list[str]:
+    from robotsrules.cli import _parser
+
+    return sorted(next(a for a in _parser()._actions if a.dest == "command").choices)
+
+
+@pytest.mark.parametrize("command", _command_names())
+def test_everything_after_a_double_dash_is_positional(
+    command: str, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # read as an option, "--help" would print the help and exit 0 (POSIX guideline 10)
+    code, out = run([command, "--", "--help"], b"")
+    err = capsys.readouterr().err
+    assert code == 2 and "usage:" not in out and "Exit codes" not in out, (command, code, err)
+    assert len(err.splitlines()) == 1 and err.startswith("robotsrules"), (command, err)
+
+
+@pytest.mark.parametrize("argv", [
+    ("check", "--robots", "{}", "--agent", "a", "--", "--robots=/dev/null", "/x"),
+    ("check", "--agent", "a", "--", "--robots=/dev/null", "/x"),
+    ("explain", "--robots", "{}", "--agent", "a", "--", "--agent=b"),
+    ("usage", "--agent", "a", "--", "{}", "--mode=rfc"),
+    ("license", "--", "{}", "--purpose=x"),
+    ("lint", "--", "{}", "--format=sarif"),
+], ids=lambda argv: " ".join(argv))
+def test_an_option_after_a_double_dash_is_an_argument(
+    argv: Sequence[str], files: dict[str, str], capsys: pytest.CaptureFixture[str],
+) -> None:
+    given = [part.replace("{}", files["file"]) for part in argv]
+    after = given[given.index("--") + 1:]
+    code, out = run(given, b"")
+    err = capsys.readouterr().err
+    check_run(given, code, out, err)
+    option = next(part for part in after if part.startswith("--"))
+    # the option-like word is read as a URL or a file: named in the error, never obeyed
+    assert code == 2 and option in err, (given, code, err)
+
+
 def test_no_arguments_help_and_version(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run([], b"")  # the command list, not a usage error (issue 25, finding 9)
     assert code == 0 and "check" in out and "Examples:" in out

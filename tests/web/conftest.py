@@ -4,10 +4,11 @@ server on loopback holding robots.txt files to fetch (hostile ones included)."""
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import threading
 from collections.abc import Iterator
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Optional
 
 import pytest
 
@@ -25,6 +26,20 @@ HOSTILE_ROBOTS = (
     "Allow: /a\x1b]0;owned\x07\u202egnp.exe\n"
     "<a href=\"javascript:window.__pwned=1\">click</a>\n"
 )
+
+# RSL 1.0 documents for the crawler table's licence terms (test_workbench_licences.py)
+LICENCE_TERMS = (b'<rsl xmlns="https://rslstandard.org/rsl"><content url="/">'
+                 b'<license><permits type="usage">search</permits></license>'
+                 b'<license><permits type="usage">ai-train</permits><payment type="training">'
+                 b'<amount currency="EUR">2.50</amount></payment></license>'
+                 b'</content></rsl>')
+HOSTILE_LICENCE = ('<rsl xmlns="https://rslstandard.org/rsl">'
+                   '<content url="/&lt;script&gt;window.__pwned=1&lt;/script&gt;\u202egnp.exe">'
+                   '<license><permits type="usage">search</permits></license></content>'
+                   '<content url="/"><license><prohibits type="usage">ai-train</prohibits>'
+                   '<payment type="crawl"><standard>javascript:window.__pwned=1</standard>'
+                   '<custom>https://x.example/&lt;img src=x onerror="window.__pwned=1"&gt;</custom>'
+                   '</payment></license></content></rsl>').encode()
 
 
 class Site(NamedTuple):
@@ -47,6 +62,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                      b"<title>x</title></head><body>x</body></html>"),
         "/<script>window.__pwned=1</script>/robots.txt": (
             200, {"Content-Type": "text/plain"}, HOSTILE_ROBOTS.encode()),
+        **{f"/licences/{name}.xml": (status, {"Content-Type": "application/rsl+xml"}, body)
+           for name, status, body in (("terms", 200, LICENCE_TERMS),
+                                      ("hostile", 200, HOSTILE_LICENCE),
+                                      ("broken", 503, b"<h1>down</h1>"),
+                                      ("fourth", 200, LICENCE_TERMS),
+                                      ("fifth", 200, LICENCE_TERMS))},
     }
     hits: ClassVar[list[str]] = []
 
@@ -55,7 +76,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         path = self.path.replace("%3C", "<").replace("%3E", ">")
         if self.headers.get("Host", "").startswith("localhost") and path == "/robots.txt":
             path = "hostile/robots.txt"  # the same server by another name: the hostile site
-        status, headers, body = self.files.get(path, (404, {}, b""))
+        files = getattr(self.server, "files", None) or self.files  # see serving()
+        status, headers, body = files.get(path, (404, {}, b""))
         self.send_response(status)
         for name, value in headers.items():
             self.send_header(name, value)
@@ -67,19 +89,28 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def site() -> Iterator[Site]:
-    """A loopback site with a robots.txt (and a redirect to a hostile one)."""
+@contextlib.contextmanager
+def serving(files: Optional[dict[str, tuple[int, dict[str, str], bytes]]] = None
+            ) -> Iterator[int]:
+    """A loopback HTTP server of ``files`` (path -> status, headers, body; by default the
+    site's own), its port while it runs; requests are counted in ``Site.hits``."""
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    httpd.files = files  # type: ignore[attr-defined]
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:
-        port = httpd.server_address[1]
-        yield Site(f"http://127.0.0.1:{port}", f"http://localhost:{port}", _Handler.hits)
+        yield httpd.server_address[1]
     finally:
         httpd.shutdown()
         thread.join(HANG)
         httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[Site]:
+    """A loopback site with a robots.txt (and a redirect to a hostile one)."""
+    with serving() as port:
+        yield Site(f"http://127.0.0.1:{port}", f"http://localhost:{port}", _Handler.hits)
 
 
 class Served(NamedTuple):

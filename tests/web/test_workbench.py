@@ -226,7 +226,7 @@ def test_the_crawler_table_lists_every_registry_crawler(browser: Any, served: Se
     page = browser.new_page()
     _test(page, served.guarded,
           "User-agent: *\nContent-Signal: search=yes, ai-train=no\nDisallow: /private/\n\n"
-          "User-agent: GPTBot\nDisallow: /\n\nLicense: https://example.com/license.xml\n",
+          "User-agent: GPTBot\nDisallow: /\n\nLicense: http://127.0.0.1:9/license.xml\n",
           "/private/x\n/public", "GPTBot")
     page.click("#crawlers summary")
     header = [cell.inner_text() for cell in page.query_selector_all(".crawlers thead th")]
@@ -238,7 +238,11 @@ def test_the_crawler_table_lists_every_registry_crawler(browser: Any, served: Se
     assert rows["GPTBot"][3:10] == ["disallowed", "disallowed", "disallowed", "-", "-", "-", "all"]
     assert rows["Googlebot"][3:10] == ["allowed", "disallowed", "allowed", "yes", "-", "no", "some"]
     assert rows["Googlebot"][10].startswith("yes: obeys robots.txt")
-    assert rows["Googlebot"][11] == "https://example.com/license.xml"
+    # the licence is on loopback: refused by the address guard, so its terms are unknown
+    assert rows["Googlebot"][11].split("\n") == [
+        "http://127.0.0.1:9/license.xml", "search: unknown", "ai-input: unknown",
+        "ai-train: unknown"]
+    assert "refused by the address guard" in page.inner_text("#licence-1")
     assert any(cells[10].startswith("no or unknown: NOT bound by robots.txt")
                for cells in rows.values())
 

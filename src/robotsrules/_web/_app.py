@@ -25,9 +25,13 @@ A robots.txt fetched by URL goes through the fetch layer's one address guard
 (:class:`~robotsrules._fetch._pinned.GuardedClient`: loopback, private, link-local and
 metadata addresses refused, on every redirect hop) unless the server was started with
 ``allow_private_addresses``; the fetch is bounded in time and size by the fetch policy.
-Nothing is written to disk. The answers are computed in the thread pool, so one costly
-file does not stop the server answering others or stopping; the tester's bounds
-(:mod:`._tester`) keep each answer's work bounded.
+The RSL licence documents a tested file names (``License:`` lines) are fetched through the
+same guard, as ``robotsrules license`` fetches them (a
+:class:`~robotsrules._fetch._robotscache.RobotsCache` kept in memory, so an edit does not
+fetch them again; at most :data:`._tester.MAX_LICENCES` a test, each bounded like the
+robots.txt fetch). Nothing is written to disk. The answers are computed in the thread pool,
+so one costly file does not stop the server answering others or stopping; the tester's
+bounds (:mod:`._tester`) keep each answer's work bounded.
 """
 
 from __future__ import annotations
@@ -47,11 +51,14 @@ import httpx
 
 from .._fetch._fetcher import fetch, fetch_page
 from .._fetch._pinned import Guard, GuardedClient
+from .._fetch._robotscache import RobotsCache
 from .._page import DEFAULT_HEAD_BYTES
+from .._rsl import LicenseDocument
+from .._scope import origin_of
 from .._tables._words import outcome_meaning
 from .._terminal import visible
 from .._version import __version__
-from ..errors import MissingExtra, RobotsError
+from ..errors import InvalidURL, MissingExtra, RobotsError
 from ..linter import CODES
 from ..robotstxt import DEFAULT_MAX_BYTES
 from ._generator import Choices, categories, generated, usage_purposes
@@ -90,6 +97,7 @@ _HEADERS = [(b"content-security-policy", _CSP.encode()),
             (b"cross-origin-resource-policy", b"same-origin"),
             (b"cache-control", b"no-store")]
 _LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
+_USER_AGENT = f"robotsrules/{__version__} (workbench)"
 _STATE = ("robots", "urls", "agents", "base", "robots_raw", "base_raw")
 """The form's state: the file, the URLs, the agents, the file compared with (the permalink's
 query parameters), and the exact bytes of a fetched or uploaded file that its text does not
@@ -165,6 +173,14 @@ def _content(text: str, raw: str) -> bytes | str:
         if _lf(data.decode("utf-8", "replace")) == text:
             return data
     return text
+
+
+def _site(url: str) -> Optional[str]:
+    """The site a file fetched from ``url`` is for, or ``None`` (no URL, or not one)."""
+    try:
+        return origin_of(url.strip()) if url.strip() else None
+    except (InvalidURL, ValueError):
+        return None
 
 
 def _refuse(status: int, message: str) -> Response:
@@ -246,6 +262,20 @@ class _Workbench:
         self.token = secrets.token_urlsafe(32)
         self.guard = Guard(allow_private_addresses=allow_private_addresses)
         self.fetch_timeout = fetch_timeout
+        self.licences = RobotsCache(user_agent=_USER_AGENT, timeout=fetch_timeout,
+                                    client=self.client())
+
+    def client(self) -> GuardedClient:
+        """The one guarded client of every fetch the page makes (robots.txt, licences)."""
+        return GuardedClient(self.guard, timeout=httpx.Timeout(self.fetch_timeout))
+
+    def read_licences(self, site: Optional[str]) -> Callable[[Sequence[str]],
+                                                             list[LicenseDocument]]:
+        """The reader of the licence documents of a file for ``site`` (its ``<content
+        url>`` on other origins are ignored; ``None``: not known)."""
+        def read(urls: Sequence[str]) -> list[LicenseDocument]:
+            return [self.licences.license_document(url, origin=site) for url in urls]
+        return read
 
     def page(self, **values: Any) -> HTMLResponse:
         judge = values.pop("judge", True)  # False: the state is shown, not judged
@@ -271,7 +301,8 @@ class _Workbench:
         try:
             context["tested"] = judge_file(
                 _content(state["robots"], state["robots_raw"]), state["urls"], state["agents"],
-                _content(state["base"], state["base_raw"]) or None)
+                _content(state["base"], state["base_raw"]) or None,
+                self.read_licences(_site(state["fetch_url"])))
         except RobotsError as error:
             context["problem"] = visible(str(error))
             return
@@ -285,7 +316,7 @@ class _Workbench:
         agents = agents_of(agents_text)
         if not agents:
             raise RobotsError("give at least one agent to read the page's signals for")
-        page = fetch_page(url, user_agent=f"robotsrules/{__version__} (workbench)",
+        page = fetch_page(url, user_agent=_USER_AGENT,
                           max_bytes=DEFAULT_HEAD_BYTES + 1, timeout=self.fetch_timeout,
                           guard=self.guard)
         if page.error is not None:
@@ -296,10 +327,9 @@ class _Workbench:
     def fetched(self, url: str) -> dict[str, Any]:
         """A robots.txt fetched by URL through the address guard, as ``fetch`` shows it
         (``text``/``raw``: see :func:`_shown`; ``None`` when no file was read)."""
-        client = GuardedClient(self.guard, timeout=httpx.Timeout(self.fetch_timeout))
-        with client:
-            result = fetch(url, user_agent=f"robotsrules/{__version__} (workbench)",
-                           timeout=self.fetch_timeout, client=client)
+        with self.client() as client:
+            result = fetch(url, user_agent=_USER_AGENT, timeout=self.fetch_timeout,
+                           client=client)
         robots = result.robots
         return {"url": visible(result.url), "outcome": result.outcome,
                 "status": result.status, "meaning": outcome_meaning(result.outcome),

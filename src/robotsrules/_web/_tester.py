@@ -9,18 +9,22 @@ templates show. Nothing here reads robots.txt a second way.
 Bounds (strangers' data): at most :data:`MAX_URLS` URLs, :data:`MAX_AGENTS` agents as
 typed and :data:`MAX_CELLS` answers (URLs x agents after categories are expanded); each
 URL and agent line at most :data:`MAX_LINE` characters. Past a bound the request is
-refused with a message saying which bound, never cut silently.
+refused with a message saying which bound, never cut silently. The RSL licence documents
+the file names are read by a reader the caller gives (the page's: fetched through the
+address guard), at most :data:`MAX_LICENCES` of them; the others are shown as not read,
+their terms unknown.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import shlex
-from collections.abc import Sequence
-from typing import Optional
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Optional
 
 from .._diff import diff, sample_urls
 from .._page import admit_page
+from .._rsl import LicenseDocument, LicenseTerms, document_json
 from .._rules._agents import agent_tokens
 from .._rules._stance import StanceTooComplex, stance_of
 from .._tables._crawlers import category_tokens, known_crawlers, resolve_category
@@ -38,6 +42,7 @@ __all__ = [
     "MAX_AGENTS",
     "MAX_CELLS",
     "MAX_DIFF_CHECKS",
+    "MAX_LICENCES",
     "MAX_LINE",
     "MAX_STANCE_RULES",
     "MAX_URLS",
@@ -45,7 +50,9 @@ __all__ = [
     "Change",
     "CrawlerRow",
     "FileLine",
+    "Licence",
     "PageAnswer",
+    "ReadLicences",
     "Reading",
     "Tested",
     "TooMuch",
@@ -53,7 +60,9 @@ __all__ = [
     "changes_of",
     "crawler_rows",
     "judge_file",
+    "licences_of",
     "line_list",
+    "not_read",
     "page_answers",
 ]
 
@@ -66,9 +75,12 @@ MAX_AGENTS = 50
 MAX_CELLS = 1_000
 MAX_LINE = 2_048
 CRAWLER_URLS = 5
+"""The crawler table's columns: ``/`` and at most this many of the tested URLs."""
 MAX_DIFF_CHECKS = 50_000
 """The most (agent, URL) pairs the diff compares (``robotsrules diff`` for more)."""
-"""The crawler table's columns: ``/`` and at most this many of the tested URLs."""
+MAX_LICENCES = 3
+"""The RSL licence documents one test reads (the file's first distinct ``License`` URLs);
+the terms of the others are unknown (``robotsrules license`` reads them all)."""
 _PURPOSES: tuple[Purpose, ...] = ("search", "ai-input", "ai-train")
 
 _MODES: tuple[tuple[Mode, str], ...] = (
@@ -140,6 +152,8 @@ class Tested:
     """The verdicts the edit changes against the compared file; ``None``: none given."""
     cut: bool
     """The file is over the 500 KiB a crawler reads: the rest is ignored."""
+    licences: tuple[Licence, ...] = ()
+    """The RSL licence documents the file names (``License:`` lines), each once."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -164,17 +178,90 @@ class CrawlerRow:
     """Whether robots.txt can stop it, by its operator's word (``False``: it cannot or is
     only partly bound, or the word is unknown)."""
     licences: tuple[str, ...] = ()
-    """The RSL licence documents the file names for it (``License:`` lines); their terms
-    are in the documents, not read here."""
+    """The RSL licence documents the file names for it (``License:`` lines)."""
+    terms: tuple[tuple[str, str, str], ...] = ()
+    """What those documents say of ``/``: (purpose, status, why) for search, ai-input and
+    ai-train, the status as ``robotsrules license`` gives it (``permitted``, ``licensed``,
+    ``prohibited``, ``unstated``, or ``unknown`` when a document could not be fetched or
+    read); empty when no licence is named for it."""
 
 
-def crawler_rows(robots: RobotsTxt, columns: Sequence[str]) -> tuple[CrawlerRow, ...]:
+@dataclasses.dataclass(frozen=True)
+class Licence:
+    """One RSL licence document the file names, as ``robotsrules license --json`` reads it
+    (:func:`robotsrules._rsl.document_json`), every string made visible."""
+
+    anchor: str
+    """The id of its terms on the page (``licence-1``...)."""
+    url: str
+    state: str
+    """``ok``, or why there are no terms: ``invalid``, ``unavailable``, ``unreachable``."""
+    problem: str
+    """Why it could not be had (``""`` when read): its terms are unknown, never "none"."""
+    terms: Mapping[str, Any]
+    """The document as ``license --json`` prints it."""
+
+
+ReadLicences = Callable[[Sequence[str]], Sequence[LicenseDocument]]
+"""Reads the licence documents at these URLs (one document for each, in order; never
+raises for what a server does: a document that could not be had says so)."""
+
+
+def not_read(url: str, why: str) -> LicenseDocument:
+    """The document standing for a licence that was not fetched (``why``): every answer
+    it gives is ``unknown``."""
+    return LicenseDocument(url=url, state="unreachable", error=why)
+
+
+def _json_shown(value: Any) -> Any:
+    """``value`` (JSON data read from a stranger's document) with every string made visible."""
+    if isinstance(value, str):
+        return visible(value)
+    if isinstance(value, list):
+        return [_json_shown(item) for item in value]
+    if isinstance(value, dict):
+        return {_json_shown(key): _json_shown(item) for key, item in value.items()}
+    return value
+
+
+def _licence_terms(documents: tuple[LicenseDocument, ...]) -> tuple[tuple[str, str, str], ...]:
+    """What ``documents`` say of ``/`` for each purpose of the table."""
+    try:
+        terms = LicenseTerms("/", documents)
+    except RobotsError as error:  # a path no document without a site can place: unknown
+        return tuple((purpose, "unknown", visible(str(error))) for purpose in _PURPOSES)
+    answers = [terms.answer(purpose) for purpose in _PURPOSES]
+    return tuple((a.name, a.status, visible(a.reason)) for a in answers)
+
+
+def licences_of(robots: RobotsTxt, read: Optional[ReadLicences]
+                ) -> dict[str, LicenseDocument]:
+    """The documents of the file's ``License`` URLs, each once: the first
+    :data:`MAX_LICENCES` by ``read`` (none without it), the others :func:`not_read`."""
+    urls = list(dict.fromkeys(robots.licenses))
+    shown = urls[:MAX_LICENCES] if read is not None else []
+    found = dict(zip(shown, read(shown) if read is not None and shown else ()))
+    for url in urls:
+        if url not in found:
+            found[url] = not_read(url, (
+                f"not fetched: the page reads at most {MAX_LICENCES} licence documents "
+                "(robotsrules license reads them all)") if read is not None else
+                "not fetched")
+    return found
+
+
+def crawler_rows(robots: RobotsTxt, columns: Sequence[str],
+                 documents: Optional[Mapping[str, LicenseDocument]] = None
+                 ) -> tuple[CrawlerRow, ...]:
     """Every crawler of the shipped registry under ``robots``: may it fetch each URL of
-    ``columns``, its usage preferences at ``/``, its stance and whether robots.txt can stop
+    ``columns``, its usage preferences at ``/``, its stance, whether robots.txt can stop
     it (:meth:`~robotsrules.RobotsTxt.allowed`, :meth:`~robotsrules.RobotsTxt.usage`,
-    :meth:`~robotsrules.RobotsTxt.stance`)."""
+    :meth:`~robotsrules.RobotsTxt.stance`) and the licence terms its ``License`` URLs give
+    ``/`` (``documents``: read by :func:`licences_of`; by default none is read)."""
+    documents = licences_of(robots, None) if documents is None else documents
     rows = []
     stances: dict[tuple[int, ...], str] = {}  # by the groups that apply: each settled once
+    terms: dict[tuple[str, ...], tuple[tuple[str, str, str], ...]] = {}
     budget = MAX_STANCE_RULES
     for crawler in known_crawlers():
         token = crawler.token
@@ -197,12 +284,16 @@ def crawler_rows(robots: RobotsTxt, columns: Sequence[str]) -> tuple[CrawlerRow,
                 except StanceTooComplex:
                     stances[key] = "unknown"
             stance = stances[key]
+        # a License line is global (RSL 1.0 §4.4): a crawler no group can name is bound too
+        links = robots.license_urls(token) if token else robots.licenses
+        if links not in terms:
+            terms[links] = _licence_terms(tuple(documents[url] for url in links)) if links else ()
         rows.append(CrawlerRow(visible(crawler.label), visible(token or ""),
                                visible(crawler.operator),
                                ", ".join(crawler.categories or (crawler.category,)),
                                verdicts, preferences, stance,
                                visible(crawler.robots_txt_note()), crawler.stoppable is True,
-                               tuple(map(visible, robots.license_urls(token) if token else ()))))
+                               tuple(map(visible, links)), terms[links]))
     return tuple(rows)
 
 
@@ -389,11 +480,13 @@ def _answer(readings: Sequence[RobotsTxt], url: str, agent: str) -> Answer:
 
 
 def judge_file(content: bytes | str, urls_text: str, agents_text: str,
-               base: Optional[bytes | str] = None) -> Tested:
+               base: Optional[bytes | str] = None,
+               read_licences: Optional[ReadLicences] = None) -> Tested:
     """Judge every URL (one a line) for every agent (:func:`agents_of`) by ``content``, in
     the Google reading (the verdict) and the RFC 9309 and legacy readings (shown where they
     differ), and lint the file; with ``base``, the verdicts that change from it to
-    ``content`` (:func:`changes_of`). Raises :class:`TooMuch` past a bound."""
+    ``content`` (:func:`changes_of`); with ``read_licences``, the terms of the RSL licence
+    documents the file names (:func:`licences_of`). Raises :class:`TooMuch` past a bound."""
     urls = line_list(urls_text, "URLs", MAX_URLS)
     agents = agents_of(agents_text)
     if len(urls) * len(agents) > MAX_CELLS:
@@ -427,6 +520,11 @@ def judge_file(content: bytes | str, urls_text: str, agents_text: str,
         answer.problem for answer in answers if answer.url == visible(url))]
     command = (f"robotsrules check --robots robots.txt {named} "
                f"{' '.join(map(_word, judged))}").rstrip()
-    return Tested(answers, lines, findings, agents, crawler_rows(google, columns),
+    documents = licences_of(google, read_licences) if google.licenses else {}
+    licences = tuple(Licence(f"licence-{number}", visible(url), document.state,
+                             visible(document.error or "") if document.state != "ok" else "",
+                             _json_shown(document_json(document)))
+                     for number, (url, document) in enumerate(documents.items(), 1))
+    return Tested(answers, lines, findings, agents, crawler_rows(google, columns, documents),
                   tuple(visible(url) for url in columns), command, changes,
-                  size > DEFAULT_MAX_BYTES)
+                  size > DEFAULT_MAX_BYTES, licences)

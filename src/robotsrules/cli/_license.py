@@ -25,10 +25,10 @@ from typing import Any, Optional, TextIO
 
 from .._rsl import (
     USAGE_TOKENS,
-    Content,
     LicenseAnswer,
     LicenseDocument,
     LicenseTerms,
+    document_json,
     geo_code,
     license_url_problem,
     parse_license,
@@ -46,7 +46,7 @@ from ._common import EXIT_ALLOWED, EXIT_DISALLOWED, EXIT_ERROR
 from ._input import read_input
 from ._options import is_url, source_url
 
-__all__ = ["add_command", "document_json", "fetched_diagnostics"]
+__all__ = ["add_command", "fetched_diagnostics"]
 
 _COLOURS = {"permitted": "32", "licensed": "33", "prohibited": "31", "unstated": "2",
             "unknown": "35"}
@@ -129,37 +129,6 @@ def _names(args: argparse.Namespace) -> list[str]:
     for name in names:
         usage_token(name)  # InvalidPurpose (a RobotsError): exit 2 before any fetch
     return names
-
-
-def document_json(document: LicenseDocument) -> dict[str, Any]:
-    """A licence document as a JSON object (``license --json``)."""
-    return {
-        "url": document.url, "origin": document.origin, "state": document.state,
-        "error": document.error, "status": document.status, "max_age": document.max_age,
-        "warnings": list(document.warnings),
-        "contents": [_content_json(c) for c in document.contents],
-        "ignored": [_content_json(c) for c in document.ignored],
-    }
-
-
-def _content_json(content: Content) -> dict[str, Any]:
-    return {
-        "url": content.url, "line": content.line, "server": content.server,
-        "encrypted": content.encrypted,
-        "licenses": [{
-            "line": lic.line,
-            "permits": {kind: list(tokens) for kind, tokens in lic.permits},
-            "prohibits": {kind: list(tokens) for kind, tokens in lic.prohibits},
-            "payment": None if lic.payment is None else {
-                "type": lic.payment.type, "free": lic.payment.free,
-                "amount": None if lic.payment.amount is None else {
-                    "value": lic.payment.amount.value,
-                    "currency": lic.payment.amount.currency},
-                "standard": lic.payment.standard, "custom": lic.payment.custom,
-                "accepts": lic.payment.accepts},
-            "reporting": [r._asdict() for r in lic.reporting],
-        } for lic in content.licenses],
-    }
 
 
 def _answer_json(answer: LicenseAnswer) -> dict[str, Any]:

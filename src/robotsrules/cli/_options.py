@@ -13,6 +13,7 @@ import argparse
 import math
 import os
 import re
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
@@ -293,12 +294,17 @@ def add_command(commands: Any, name: str, *,
 def intermixed(parser: argparse.ArgumentParser) -> None:
     """Let positional arguments and options mix in any order (``explain FILE --agent A
     URL``, ``usage FILE --agent A URL...``): argparse's plain parsing binds optional
-    positionals before the first option, so the parser parses intermixed."""
+    positionals before the first option, so the parser parses intermixed. Everything after
+    the first ``--`` is positional, as in every other command (POSIX utility syntax
+    guideline 10): argparse's intermixed parsing reads an option there when no positional
+    stands before the ``--`` (``check --agent a -- --robots=x /p`` set ``--robots``)."""
     setattr(parser, "parse_known_args", _Intermixed(parser))  # noqa: B010
 
 
 class _Intermixed:
-    """``parse_known_args`` of one parser, done as ``parse_known_intermixed_args``."""
+    """``parse_known_args`` of one parser, done as ``parse_known_intermixed_args``; the
+    arguments after ``--`` are given to it as stand-ins no option can match (they start
+    with a NUL, which no argument of a program can hold), put back once it has parsed."""
 
     def __init__(self, parser: argparse.ArgumentParser) -> None:
         self.parser = parser
@@ -308,8 +314,27 @@ class _Intermixed:
                  namespace: Optional[argparse.Namespace] = None) -> Any:
         if self.inside:  # parse_known_intermixed_args calls parse_known_args itself
             return argparse.ArgumentParser.parse_known_args(self.parser, args, namespace)
+        given = list(sys.argv[1:] if args is None else args)
+        tail: list[str] = []
+        if "--" in given:
+            at = given.index("--")
+            given, tail = given[:at], given[at + 1:]
+        stand_ins = {f"\0--{number}": text for number, text in enumerate(tail)}
+        if stand_ins.keys() & set(given):
+            raise RobotsError("an argument holds a NUL character")  # main(argv) only
         self.inside = True
         try:
-            return self.parser.parse_known_intermixed_args(args, namespace)
+            parsed, extras = self.parser.parse_known_intermixed_args(
+                [*given, *stand_ins], namespace)
         finally:
             self.inside = False
+
+        def back(value: Any) -> Any:
+            if isinstance(value, list):
+                return [back(item) for item in value]
+            return stand_ins.get(value, value) if isinstance(value, str) else value
+
+        for action in self.parser._get_positional_actions():
+            if hasattr(parsed, action.dest):
+                setattr(parsed, action.dest, back(getattr(parsed, action.dest)))
+        return parsed, back(extras)

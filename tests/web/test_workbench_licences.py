@@ -1,0 +1,78 @@
+"""The crawler table's licence terms (issue 39): the RSL licence documents a tested file
+names are fetched through the page's address guard, read by the project's RSL reader and
+shown per crawler as ``robotsrules license`` answers; hostile documents show as text, and
+a document that could not be had shows as such (its answers unknown, never "no terms").
+
+The loopback site of conftest.py serves the documents (under ``/licences/``) and counts the
+requests it gets.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from robotsrules._tables._crawlers import known_crawlers
+from tests.web.conftest import Served, Site
+
+
+def _crawlers(page: Any, base: str, robots: str) -> dict[str, str]:
+    page.goto(base + "/")
+    page.fill("#robots", robots)
+    page.fill("#urls", "/")
+    page.fill("#agents", "GPTBot")
+    page.click("#test")
+    page.wait_for_selector("#verdicts, #problem")
+    page.click("#crawlers summary")
+    return dict(page.evaluate(
+        "[...document.querySelectorAll('tr.crawler')].map(row => [row.querySelector('th')"
+        ".innerText, row.querySelector('td.licences').innerText])"))
+
+
+def _cell(terms: list[str]) -> list[str]:
+    return [f"{purpose}: {status}" for purpose, status in zip(
+        ("search", "ai-input", "ai-train"), terms)]
+
+
+def test_the_terms_of_a_licence_show_per_crawler_as_license_reads_them(
+        browser: Any, served: Served, site: Site) -> None:
+    page = browser.new_page()
+    licences = site.base + "/licences"
+    rows = _crawlers(page, served.open,
+                     f"User-agent: *\nDisallow: /private/\nLicense: {licences}/terms.xml\n")
+    assert rows["GPTBot"].split("\n") == [
+        f"{licences}/terms.xml", *_cell(["permitted", "prohibited", "licensed"])]
+    assert rows["Googlebot"] == rows["GPTBot"]  # a License line applies to every crawler,
+    tokenless = next(c.label for c in known_crawlers() if c.token is None)
+    assert rows[tokenless] == rows["GPTBot"]  # one no group can name too
+    terms = page.inner_text("#licence-1")
+    assert "Read (HTTP 200)" in terms
+    assert "permits usage\nsearch" in terms.replace("\t", "\n")
+    assert "permits usage\nai-train" in terms.replace("\t", "\n")
+    assert "training: 2.50 EUR" in terms
+
+
+def test_hostile_and_failed_licences_show_as_text_and_unknown(
+        browser: Any, served: Served, site: Site) -> None:
+    page = browser.new_page()
+    licences, before = site.base + "/licences", len(site.hits)
+    rows = _crawlers(page, served.open, "User-agent: *\nDisallow: /private/\n" + "".join(
+        f"License: {licences}/{name}.xml\n" for name in ("hostile", "broken", "fourth", "fifth")))
+    # the hostile document prohibits ai-train, the fourth ai-input (licensing search only);
+    # two could not be had: what no document prohibits is unknown
+    assert rows["GPTBot"].split("\n")[1:] == _cell(["unknown", "prohibited", "prohibited"])
+    assert page.evaluate("window.__pwned") is None
+    assert page.query_selector_all("img") == []
+    assert page.query_selector_all("a[href^='javascript']") == []
+    assert [s.get_attribute("src") for s in page.query_selector_all("script")] == [
+        "/static/workbench.js"]
+    hostile = page.inner_text("#licence-1")
+    assert "/<script>window.__pwned=1</script>\\u202egnp.exe" in hostile
+    assert "javascript:window.__pwned=1" in hostile
+    assert '<img src=x onerror="window.__pwned=1">' in hostile
+    broken = page.inner_text("#licence-2")
+    assert "Not read (unreachable, HTTP 503)" in broken and "unknown, not absent" in broken
+    assert "Read (HTTP 200)" in page.inner_text("#licence-3")
+    fifth = page.inner_text("#licence-4")  # past the bound: not fetched, and says so
+    assert "not fetched: the page reads at most 3 licence documents" in fifth
+    assert sorted(set(site.hits[before:])) == [
+        "/licences/broken.xml", "/licences/fourth.xml", "/licences/hostile.xml"]
