@@ -23,6 +23,7 @@ import functools
 import ipaddress
 import socket
 import ssl
+import urllib.parse
 from collections.abc import Iterable, Sequence
 from typing import Any, Callable, Optional, Union
 
@@ -94,6 +95,8 @@ def _vetted(host: str, port: int, guard: Guard) -> list[IPAddress]:
     address, or none) or :class:`socket.gaierror` (resolution failed, whatever the
     resolver raised: the fetch layer reports "DNS lookup failed")."""
     literal = host_address(host)
+    if literal is None and _localhost(host):  # never asked of a resolver: loopback
+        literal = _LOOPBACK
     if literal is not None:
         addresses: list[IPAddress] = [literal]
     else:
@@ -122,6 +125,53 @@ def _vetted(host: str, port: int, guard: Guard) -> list[IPAddress]:
                     f"{host} ({address})")
             raise AddressRefused(f"{_REFUSED}: {named}: {why}")
     return addresses
+
+
+_LOOPBACK = ipaddress.IPv4Address("127.0.0.1")
+
+
+def _localhost(host: str) -> bool:
+    """True for ``localhost`` and the names under it (``api.localhost.``): the loopback
+    interface's names, whatever a resolver answers for them (RFC 6761, February 2013, section
+    6.3, as draft-ietf-dnsop-let-localhost-be-localhost-02, December 2017, requires of stub
+    resolvers; RFC 6761's own text not re-read for this)."""
+    name = host.rstrip(".").lower()
+    return name == "localhost" or name.endswith(".localhost")
+
+
+def _redirect_hook(guard: Guard) -> Callable[[httpx.Response], None]:
+    """An httpx response hook refusing a redirect whose ``Location`` names a refused address
+    in a form httpx cannot parse itself (``http://0177.0.0.1/``, WHATWG's octal loopback),
+    nor ever connect to: without it the hop would be an "unusable redirect" (the status
+    rules' "unavailable", allow all) instead of the guard's refusal. Runs before httpx
+    builds the next request (it does for every 3xx, following or not)."""
+
+    def hook(response: httpx.Response) -> None:
+        location = response.headers.get("location")
+        if not 300 <= response.status_code < 400 or not location:
+            return
+        target = urllib.parse.urljoin(str(response.request.url), location.strip())
+        try:
+            httpx.URL(target)
+            return  # httpx reads it: the connect vets the hop, if it is followed
+        except (httpx.InvalidURL, ValueError):
+            pass
+        try:
+            parts = urllib.parse.urlsplit(target)
+            host, port = parts.hostname, parts.port
+        except ValueError:
+            return  # no reading of it: an unusable redirect
+        if host is None or parts.scheme not in ("http", "https"):
+            return
+        address = _LOOPBACK if _localhost(host) else host_address(host)
+        if address is None:
+            return  # a name: resolved and vetted by the connect, if ever followed
+        why = guard.why(address, port or (443 if parts.scheme == "https" else 80))
+        if why is not None:
+            message = f"{_REFUSED}: a redirect to {host} ({address}): {why}"
+            raise httpx.ConnectError(message) from AddressRefused(message)
+
+    return hook
 
 
 def _check_peer(stream: Union[httpcore.NetworkStream, httpcore.AsyncNetworkStream],
@@ -271,7 +321,11 @@ class GuardedClient(httpx.Client):
         self.guard = guard
         transport = _Transport(guard, verify) if guard.active else httpx.HTTPTransport(
             verify=verify)
-        hooks = {"request": [_signing_hook(sign)]} if sign is not None else {}
+        hooks: dict[str, list[Callable[..., Any]]] = {}
+        if sign is not None:
+            hooks["request"] = [_signing_hook(sign)]
+        if guard.active:
+            hooks["response"] = [_redirect_hook(guard)]
         super().__init__(timeout=timeout, follow_redirects=False, transport=transport,
                          event_hooks=hooks)
 
@@ -285,7 +339,7 @@ class AsyncGuardedClient(httpx.AsyncClient):
         self.guard = guard
         transport = _AsyncTransport(guard, verify) if guard.active else (
             httpx.AsyncHTTPTransport(verify=verify))
-        hooks: dict[str, list[Callable[[httpx.Request], Any]]] = {}
+        hooks: dict[str, list[Callable[..., Any]]] = {}
         if sign is not None:
             hook = _signing_hook(sign)
 
@@ -293,5 +347,12 @@ class AsyncGuardedClient(httpx.AsyncClient):
                 hook(request)
 
             hooks["request"] = [ahook]
+        if guard.active:
+            vet = _redirect_hook(guard)
+
+            async def aresponse(response: httpx.Response) -> None:
+                vet(response)
+
+            hooks["response"] = [aresponse]
         super().__init__(timeout=timeout, follow_redirects=False, transport=transport,
                          event_hooks=hooks)

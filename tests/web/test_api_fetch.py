@@ -1,0 +1,151 @@
+"""The JSON service's own fetches (``check`` without ``robots``, issue 41's "Security"), over
+real HTTP on loopback: the address guard against DNS rebinding and redirects to private
+addresses, the fetch identity's signatures, and the bounds of a hostile origin.
+
+Every origin here is on loopback, which the guard refuses: the one a test means to reach is
+named in the guard's ``exempt`` pairs (``create_api(guard=...)``), as the guard's own tests
+do, never by lifting the guard (``allow_private_addresses``), which would hide the bug. The
+service's resolver is the factory's setting too (``Guard(resolve=...)``): a real resolver
+asking a real DNS server on loopback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from robotsrules._fetch._pinned import Guard
+from tests.network.servers import HOST, RawHTTPServer, ServerPool, redirect, respond
+
+pytest.importorskip("starlette", reason="pip install 'robotsrules[web]'")
+pytest.importorskip("dns.resolver")
+pytest.importorskip("dnslib")
+
+from tests.network.test_guard import RebindingDns, resolver_of
+
+from .test_api import _api, _post
+
+PUBLIC = "127.0.0.2"
+"""The stand-in for a public address: exempt on the test's port, every other port refused."""
+SECRET = b"User-agent: *\nAllow: /\n"
+"""What the private side serves: a verdict read from it would say "allowed"."""
+
+
+def _check(base: str, url: str, **headers: str) -> dict[str, Any]:
+    answer = _post(base, "/v1/check", {"urls": [url], "agents": ["Bot"]}, **headers)
+    assert answer.status_code == 200, answer.text
+    results: list[dict[str, Any]] = answer.json()["results"]
+    assert len(results) == 1
+    return results[0]
+
+
+def _refused(record: dict[str, Any]) -> str:
+    """The refusal's message, after checking the record is the guard's error and nothing
+    else (no verdict, no "unreachable" reading)."""
+    assert "allowed" not in record and "fetch" not in record, record
+    assert record["error"]["code"] == "address-refused", record
+    message: str = record["error"]["message"]
+    assert message.startswith("refused by the address guard"), message
+    return message
+
+
+# -- one resolution, at connect time ------------------------------------------------------
+
+@pytest.fixture()
+def twins() -> Iterator[tuple[RawHTTPServer, RawHTTPServer]]:
+    """Two sites on one port: the private one on 127.0.0.1, the "public" one on 127.0.0.2."""
+    with ServerPool() as pool:
+        inside = pool.http(respond(200, SECRET))
+        public = RawHTTPServer(respond(200, b"User-agent: *\nDisallow: /private/\n"),
+                               host=PUBLIC, port=inside.port)
+        try:
+            yield inside, public
+        finally:
+            public.stop()
+
+
+def test_rebinding_between_resolution_and_connection(
+        twins: tuple[RawHTTPServer, RawHTTPServer]) -> None:
+    inside, public = twins
+    with RebindingDns("rebind.test", [[PUBLIC], [HOST]]) as dns:
+        guard = Guard(resolve=resolver_of(dns), exempt=frozenset({(PUBLIC, inside.port)}))
+        url = f"http://rebind.test:{inside.port}/private/x"
+        with _api(guard=guard) as base:
+            first = _check(base, url)
+            assert dns.count("rebind.test", "A") == 1  # resolved once, by the connect
+            assert first["allowed"] is False and first["fetch"]["outcome"] == "ok"
+            assert public.count() == 1
+            # the next resolution (a purge, then a check) answers the private address
+            _post(base, "/v1/cache/purge", {"url": url})
+            message = _refused(_check(base, url))
+            assert "rebind.test resolves to 127.0.0.1: loopback" in message
+            assert dns.count("rebind.test", "A") == 2
+    assert inside.count() == 0 and inside.requests == []
+
+
+def test_a_name_with_a_public_and_a_private_address_is_refused_whole(
+        twins: tuple[RawHTTPServer, RawHTTPServer]) -> None:
+    inside, public = twins
+    with RebindingDns("mixed.test", [[PUBLIC, HOST]]) as dns:
+        guard = Guard(resolve=resolver_of(dns), exempt=frozenset({(PUBLIC, inside.port)}))
+        with _api(guard=guard) as base:
+            message = _refused(_check(base, f"http://mixed.test:{inside.port}/"))
+    assert "mixed.test resolves to 127.0.0.1: loopback" in message
+    assert (inside.requests, public.requests) == ([], [])
+
+
+# -- redirects from an allowed origin to private addresses --------------------------------
+
+LOCATIONS = {
+    "dotted": "http://127.0.0.1:{port}/robots.txt",
+    "decimal": "http://2130706433:{port}/robots.txt",
+    "octal": "http://0177.0.0.1:{port}/robots.txt",
+    "octal-whole": "http://017700000001:{port}/robots.txt",
+    "hex": "http://0x7f000001:{port}/robots.txt",
+    "hex-dotted": "http://0x7f.0.0.1:{port}/robots.txt",
+    "short": "http://127.1:{port}/robots.txt",
+    "ipv6-loopback": "http://[::1]:{port}/robots.txt",
+    "ipv4-mapped": "http://[::ffff:127.0.0.1]:{port}/robots.txt",
+    "ipv4-mapped-hex": "http://[::ffff:7f00:1]:{port}/robots.txt",
+    "nat64": "http://[64:ff9b::7f00:1]:{port}/robots.txt",
+    "localhost": "http://localhost:{port}/robots.txt",
+    "localhost-dot": "http://localhost.:{port}/robots.txt",
+    "localhost-sub": "http://api.localhost:{port}/robots.txt",
+    "unspecified": "http://0.0.0.0:{port}/robots.txt",
+    "unspecified-zero": "http://0:{port}/robots.txt",
+    "ipv6-unspecified": "http://[::]:{port}/robots.txt",
+    "scheme-relative": "//2130706433:{port}/robots.txt",
+    "private": "http://10.0.0.1:{port}/robots.txt",
+    "link-local": "http://169.254.1.1/robots.txt",
+    "metadata": "http://169.254.169.254/latest/meta-data/",
+    "metadata-ipv6": "http://[fd00:ec2::254]/latest/meta-data/",
+    "ipv6-link-local": "http://[fe80::1]/robots.txt",
+    "metadata-alibaba": "http://100.100.100.200/latest/meta-data/",
+}
+
+
+STATUSES = (301, 302, 307, 308)
+
+
+def test_redirects_to_private_addresses_are_refused_in_every_form() -> None:
+    """One batch: a URL per form, each on an exempt origin of its own whose robots.txt
+    redirects there (the statuses taken in turn); each is answered with the refusal."""
+    with ServerPool() as pool:
+        inside = pool.http(respond(200, SECRET))
+        starts = {form: pool.http(redirect(location.format(port=inside.port),
+                                           STATUSES[n % len(STATUSES)]))
+                  for n, (form, location) in enumerate(LOCATIONS.items())}
+        guard = Guard(exempt=frozenset((HOST, start.port) for start in starts.values()))
+        with _api(guard=guard) as base:
+            answer = _post(base, "/v1/check", {"urls": [s.url("/x") for s in starts.values()],
+                                               "agents": ["Bot"]})
+        records = dict(zip(starts, answer.json()["results"]))
+        wrong = {form: record for form, record in records.items()
+                 if record.get("error", {}).get("code") != "address-refused"}
+        assert not wrong, wrong  # the form, and what the service answered instead
+        for record in records.values():
+            _refused(record)
+        assert all(start.count() == 1 for start in starts.values())  # each origin asked
+        assert inside.requests == []  # the private target never
