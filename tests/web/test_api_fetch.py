@@ -11,13 +11,18 @@ asking a real DNS server on loopback.
 
 from __future__ import annotations
 
+import argparse
+import logging
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from robotsrules._fetch._pinned import Guard
 from tests.network.servers import HOST, RawHTTPServer, ServerPool, redirect, respond
+from tests.timing import HANG
 
 pytest.importorskip("starlette", reason="pip install 'robotsrules[web]'")
 pytest.importorskip("dns.resolver")
@@ -149,3 +154,48 @@ def test_redirects_to_private_addresses_are_refused_in_every_form() -> None:
             _refused(record)
         assert all(start.count() == 1 for start in starts.values())  # each origin asked
         assert inside.requests == []  # the private target never
+
+
+# -- the fetch identity: signed, and nothing of the caller's ------------------------------
+
+def test_service_fetches_are_signed_per_hop_and_carry_nothing_of_the_caller(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    pytest.importorskip("cryptography", reason="pip install 'robotsrules[sign]'")
+    import base64
+
+    from robotsrules._identity._httpsig import SigningKey
+    from robotsrules.cli._options import signer
+    from tests.fetch.test_signing import AGENT, assert_verified
+
+    key = SigningKey.generate()
+    key.write(tmp_path / "key.pem")
+    # the signer `serve --api --signing-key FILE --signature-agent URL` builds
+    sign = signer(argparse.Namespace(signing_key=str(tmp_path / "key.pem"),
+                                     signature_agent=AGENT))
+    secrets = [key._pem().decode(), *key._pem().decode().splitlines()[1:-1],
+               base64.urlsafe_b64encode(key._private.private_bytes_raw()).decode().rstrip("="),
+               "s3cret-token", "caller-secret"]
+    with ServerPool() as pool:
+        b = pool.http(respond(200, b"User-agent: *\nDisallow: /private/\n"))
+        a = pool.http(redirect(b.url(), 302))
+        guard = Guard(exempt=frozenset({(HOST, a.port), (HOST, b.port)}))
+        with caplog.at_level(logging.DEBUG), _api(guard=guard, sign=sign,
+                                                  token="s3cret-token") as base:
+            caller = {"authorization": "Bearer s3cret-token", "cookie": "c=caller-secret",
+                      "x-caller": "caller-secret", "signature": "sig1=:caller-secret:"}
+            record = _check(base, a.url("/private/x"), **caller)
+            assert record["allowed"] is False and record["fetch"]["outcome"] == "ok"
+            refused = _post(base, "/v1/cache/refresh", {"url": "http://[::1]/"}, **caller)
+            shown = [refused.text, *(httpx.get(base + path, timeout=HANG).text
+                                     for path in ("/metrics", "/openapi.json", "/v1/limits"))]
+        assert refused.json()["error"]["code"] == "address-refused"
+        assert_verified(a, key)  # each for its own URL: b's hop signed afresh for b
+        assert_verified(b, key)
+        assert a.requests[0].headers["signature"] != b.requests[0].headers["signature"]
+        sent = [request.headers for request in a.requests + b.requests]
+    for headers in sent:
+        assert not {"authorization", "cookie", "x-caller"} & set(headers), headers
+        assert not any(secret in value for value in headers.values() for secret in secrets)
+    logged = caplog.text + "".join(shown)
+    assert not [secret for secret in secrets if secret in logged]
+    assert '"path": "/v1/check"' in caplog.text  # the access log was captured
