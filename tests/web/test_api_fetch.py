@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,8 +22,22 @@ import httpx
 import pytest
 
 from robotsrules._fetch._pinned import Guard
-from tests.network.servers import HOST, RawHTTPServer, ServerPool, redirect, respond
-from tests.timing import HANG
+from robotsrules._web._api import Limits
+from tests.network.servers import (
+    HOST,
+    Exchange,
+    RawHTTPServer,
+    ServerPool,
+    drip,
+    filler,
+    gzip_bomb,
+    redirect,
+    respond,
+    serve_bytes,
+    slow_headers,
+    stream,
+)
+from tests.timing import HANG, HEALTHY, wait_until
 
 pytest.importorskip("starlette", reason="pip install 'robotsrules[web]'")
 pytest.importorskip("dns.resolver")
@@ -199,3 +214,70 @@ def test_service_fetches_are_signed_per_hop_and_carry_nothing_of_the_caller(
     logged = caplog.text + "".join(shown)
     assert not [secret for secret in secrets if secret in logged]
     assert '"path": "/v1/check"' in caplog.text  # the access log was captured
+
+
+# -- the bounds of a hostile origin ---------------------------------------------------------
+
+def _endless(exchange: Exchange) -> None:
+    """Every path redirects one step further (``/robots.txt`` to ``/robots.txtr/``...)."""
+    redirect(exchange.request.path + "r/", 302)(exchange)
+
+
+def test_slow_origins_end_by_the_fetch_timeout() -> None:
+    timeout = 0.3  # the configured fetch time-out (--timeout): both origins outlast it
+    with ServerPool() as pool:
+        silent = pool.http(slow_headers(HANG))
+        dripping = pool.http(drip(b"User-agent: *\nAllow: /\n" * 500, timeout / 10))
+        exempt = frozenset((HOST, s.port) for s in (silent, dripping))
+        with _api(guard=Guard(exempt=exempt), limits=Limits(fetch_timeout=timeout)) as base:
+            records = _post(base, "/v1/check", {"urls": [silent.url("/x"), dripping.url("/x")],
+                                                "agents": ["Bot"]}).json()["results"]
+    for record in records:  # RFC 9309's "unreachable": disallow all
+        assert record["allowed"] is False and record["reason"] == "disallow-all", record
+        assert record["fetch"]["outcome"] == "unreachable", record
+        assert record["fetch"]["error"].startswith("timed out"), record
+    assert "total time limit" in records[1]["fetch"]["error"]  # each octet came in time
+
+
+def test_the_worker_answers_while_a_fetch_waits_and_large_answers_are_bounded() -> None:
+    release = threading.Event()
+
+    def held(exchange: Exchange) -> None:  # answers once the test has been answered
+        release.wait(HANG)
+        respond(200, b"User-agent: *\nDisallow: /\n")(exchange)
+
+    with ServerPool() as pool:
+        waiting = pool.http(held)
+        huge = pool.http(stream(lambda: [b"User-agent: *\nDisallow: /early/\n",
+                                         *filler(2 << 20), b"Allow: /early/\n"],
+                                (2 << 20) + 48))
+        bomb = pool.http(serve_bytes(gzip_bomb(16), {"Content-Encoding": "gzip"}))
+        loop = pool.http(_endless)
+        exempt = frozenset((HOST, s.port) for s in (waiting, huge, bomb, loop))
+        box: list[httpx.Response] = []
+        with _api(guard=Guard(exempt=exempt), limits=Limits(fetch_timeout=HEALTHY)) as base:
+            slow = threading.Thread(target=lambda: box.append(_post(
+                base, "/v1/check", {"urls": [waiting.url("/x")], "agents": ["Bot"]})),
+                daemon=True)
+            slow.start()
+            try:
+                wait_until(lambda: waiting.count() == 1, "the held origin was asked")
+                assert httpx.get(base + "/healthz", timeout=HANG).status_code == 200
+                quick = _post(base, "/v1/check", {"robots": "User-agent: *\nDisallow: /\n",
+                                                  "urls": ["/a"], "agents": ["Bot"]})
+                assert quick.json()["results"][0]["allowed"] is False
+                assert box == []  # answered while the other check still waits
+            finally:
+                release.set()
+            slow.join(HANG)
+            assert box and box[0].json()["results"][0]["allowed"] is False, box
+            large = _post(base, "/v1/check", {"urls": [huge.url("/early/x"), bomb.url("/x"),
+                                                       loop.url("/x")],
+                                              "agents": ["Bot"]}).json()["results"]
+    # read up to the limit (500 KiB), never the Allow line past it
+    assert large[0]["allowed"] is False and large[0]["fetch"]["outcome"] == "ok", large[0]
+    assert large[1]["fetch"]["outcome"] == "ok", large[1]  # 16 MiB of zeros: a bounded read
+    # RFC 9309 (September 2022) section 2.3.1.2: past five redirects, "unavailable"
+    assert large[2]["fetch"]["outcome"] == "unavailable", large[2]
+    assert large[2]["fetch"]["error"] == "more than 5 redirects"
+    assert loop.count("/robots.txt") == 1 and len(loop.requests) == 6
