@@ -281,3 +281,32 @@ def test_the_worker_answers_while_a_fetch_waits_and_large_answers_are_bounded() 
     assert large[2]["fetch"]["outcome"] == "unavailable", large[2]
     assert large[2]["fetch"]["error"] == "more than 5 redirects"
     assert loop.count("/robots.txt") == 1 and len(loop.requests) == 6
+
+
+# -- the resolver: serve --api --dns-server ------------------------------------------------
+
+def test_serve_dns_server_resolves_the_fetched_sites_and_the_guard_vets_its_answers() -> None:
+    from robotsrules._web._server import listen, server
+    from robotsrules.cli import _parser, main
+    from robotsrules.cli._serve import _api as serve_api
+
+    with RebindingDns("site.test", [[HOST]]) as dns:
+        args = _parser().parse_args(["serve", "--api", "--port", "0",
+                                     "--dns-server", f"{HOST}:{dns.port}"])
+        sock = listen(HOST, 0)
+        running = server(serve_api(args))
+        thread = threading.Thread(target=running.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        try:
+            base = f"http://{HOST}:{sock.getsockname()[1]}"
+            message = _refused(_check(base, "http://site.test:9/x"))
+            unknown = _check(base, "http://unknown.test/x")
+        finally:
+            running.should_exit = True
+            thread.join(HANG)
+            sock.close()
+        assert dns.count("site.test", "A") == 1  # asked of that server, not the system's
+    assert "site.test resolves to 127.0.0.1: loopback" in message
+    assert unknown["fetch"]["error"].startswith("DNS lookup failed"), unknown
+    assert unknown["allowed"] is False  # unreachable: disallow all
+    assert main(["serve", "--api", "--port", "0", "--dns-server", "not-an-address"]) == 2
