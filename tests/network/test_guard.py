@@ -171,6 +171,14 @@ def test_the_async_fetch_through_a_guarded_client(servers: ServerPool) -> None:
     start.handler = redirect(f"http://0177.0.0.1:{inside.port}/robots.txt")
     result = asyncio.run(go(exempt(start)))
     assert result.outcome == "unreachable" and REFUSED in str(result.error), result
+
+    async def direct() -> object:  # the URL itself in a form httpx cannot parse
+        async with AsyncGuardedClient(Guard(), timeout=httpx.Timeout(HEALTHY)) as client:
+            return await afetch(f"http://0177.0.0.1:{inside.port}/robots.txt", user_agent=UA,
+                                client=client, timeout=HEALTHY)
+
+    result = asyncio.run(direct())
+    assert result.outcome == "unreachable" and REFUSED in str(result.error), result
     start.handler = redirect(f"http://127.0.0.1:{inside.port}/robots.txt")
     result = asyncio.run(go(Guard(exempt=frozenset({(HOST, start.port), (HOST, inside.port)}))))
     assert result.outcome == "ok" and inside.count() == 1

@@ -151,17 +151,22 @@ STATUSES = (301, 302, 307, 308)
 
 def test_redirects_to_private_addresses_are_refused_in_every_form() -> None:
     """One batch: a URL per form, each on an exempt origin of its own whose robots.txt
-    redirects there (the statuses taken in turn); each is answered with the refusal."""
+    redirects there (the statuses taken in turn), and each form as the URL checked; each is
+    answered with the refusal."""
     with ServerPool() as pool:
         inside = pool.http(respond(200, SECRET))
         starts = {form: pool.http(redirect(location.format(port=inside.port),
                                            STATUSES[n % len(STATUSES)]))
                   for n, (form, location) in enumerate(LOCATIONS.items())}
         guard = Guard(exempt=frozenset((HOST, start.port) for start in starts.values()))
+        # and the same forms named by the URL to check itself
+        direct = {f"{form} (direct)": location.format(port=inside.port).replace("//", "http://")
+                  if location.startswith("//") else location.format(port=inside.port)
+                  for form, location in LOCATIONS.items()}
         with _api(guard=guard) as base:
-            answer = _post(base, "/v1/check", {"urls": [s.url("/x") for s in starts.values()],
-                                               "agents": ["Bot"]})
-        records = dict(zip(starts, answer.json()["results"]))
+            answer = _post(base, "/v1/check", {"urls": [s.url("/x") for s in starts.values()]
+                                               + list(direct.values()), "agents": ["Bot"]})
+        records = dict(zip([*starts, *direct], answer.json()["results"]))
         wrong = {form: record for form, record in records.items()
                  if record.get("error", {}).get("code") != "address-refused"}
         assert not wrong, wrong  # the form, and what the service answered instead

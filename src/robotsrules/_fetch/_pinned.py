@@ -35,7 +35,7 @@ from ._guard import IPAddress, host_address, refusal
 from ._sign import Sign, sign_headers
 
 __all__ = ["REFUSED", "AddressRefused", "AsyncGuardedBackend", "AsyncGuardedClient", "Guard",
-           "GuardedBackend", "GuardedClient", "system_resolve"]
+           "GuardedBackend", "GuardedClient", "system_resolve", "unparsed_refusal"]
 
 Resolve = Callable[[str], Sequence[str]]
 """A resolver: a host name to its addresses, as text (raises :class:`OSError` on failure)."""
@@ -139,36 +139,46 @@ def _localhost(host: str) -> bool:
     return name == "localhost" or name.endswith(".localhost")
 
 
+def unparsed_refusal(guard: Guard, url: str) -> Optional[str]:
+    """The guard's refusal (a message beginning :data:`REFUSED`) of a URL httpx cannot parse
+    itself but whose host names a refused address in a form the WHATWG URL Standard reads
+    (``http://0177.0.0.1/``: octal loopback), or None. Without it such a URL would be an
+    "unusable" one (the status rules' "unavailable", allow all) instead of the guard's
+    refusal; a URL httpx parses is vetted by the connect itself."""
+    if not guard.active:
+        return None
+    try:
+        httpx.URL(url)
+        return None
+    except (httpx.InvalidURL, ValueError):
+        pass
+    try:
+        parts = urllib.parse.urlsplit(url)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return None  # no reading of it: unusable
+    if host is None or parts.scheme not in ("http", "https"):
+        return None
+    address = _LOOPBACK if _localhost(host) else host_address(host)
+    if address is None:
+        return None  # a name: never connected to, as httpx cannot request it
+    why = guard.why(address, port or (443 if parts.scheme == "https" else 80))
+    return None if why is None else f"{_REFUSED}: {host} ({address}): {why}"
+
+
 def _redirect_hook(guard: Guard) -> Callable[[httpx.Response], None]:
-    """An httpx response hook refusing a redirect whose ``Location`` names a refused address
-    in a form httpx cannot parse itself (``http://0177.0.0.1/``, WHATWG's octal loopback),
-    nor ever connect to: without it the hop would be an "unusable redirect" (the status
-    rules' "unavailable", allow all) instead of the guard's refusal. Runs before httpx
-    builds the next request (it does for every 3xx, following or not)."""
+    """An httpx response hook refusing a redirect whose ``Location`` is refused by
+    :func:`unparsed_refusal`; it runs before httpx builds the next request (which it does
+    for every 3xx, following or not, and fails for such a ``Location``)."""
 
     def hook(response: httpx.Response) -> None:
         location = response.headers.get("location")
         if not 300 <= response.status_code < 400 or not location:
             return
         target = urllib.parse.urljoin(str(response.request.url), location.strip())
-        try:
-            httpx.URL(target)
-            return  # httpx reads it: the connect vets the hop, if it is followed
-        except (httpx.InvalidURL, ValueError):
-            pass
-        try:
-            parts = urllib.parse.urlsplit(target)
-            host, port = parts.hostname, parts.port
-        except ValueError:
-            return  # no reading of it: an unusable redirect
-        if host is None or parts.scheme not in ("http", "https"):
-            return
-        address = _LOOPBACK if _localhost(host) else host_address(host)
-        if address is None:
-            return  # a name: resolved and vetted by the connect, if ever followed
-        why = guard.why(address, port or (443 if parts.scheme == "https" else 80))
-        if why is not None:
-            message = f"{_REFUSED}: a redirect to {host} ({address}): {why}"
+        message = unparsed_refusal(guard, target)
+        if message is not None:
+            message = message.replace(": ", ": a redirect to ", 1)
             raise httpx.ConnectError(message) from AddressRefused(message)
 
     return hook
