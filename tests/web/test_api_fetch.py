@@ -241,7 +241,9 @@ def test_slow_origins_end_by_the_fetch_timeout() -> None:
         assert record["allowed"] is False and record["reason"] == "disallow-all", record
         assert record["fetch"]["outcome"] == "unreachable", record
         assert record["fetch"]["error"].startswith("timed out"), record
-    assert "total time limit" in records[1]["fetch"]["error"]  # each octet came in time
+    # (the dripping one by the total deadline, three time-outs, or by a read time-out on a
+    # machine too loaded to read an octet in time: either way it is cut; without a deadline
+    # its 11,500 octets would take minutes and end "ok", past the test's hang guard)
 
 
 def test_the_worker_answers_while_a_fetch_waits_and_large_answers_are_bounded() -> None:
