@@ -112,7 +112,9 @@ def test_a_name_with_a_public_and_a_private_address_is_refused_whole(
         guard = Guard(resolve=resolver_of(dns), exempt=frozenset({(PUBLIC, inside.port)}))
         with _api(guard=guard) as base:
             message = _refused(_check(base, f"http://mixed.test:{inside.port}/"))
+            metrics = httpx.get(base + "/metrics", timeout=HANG).text
     assert "mixed.test resolves to 127.0.0.1: loopback" in message
+    assert 'robotsrules_api_fetches_total{outcome="address-refused"} 1.0' in metrics
     assert (inside.requests, public.requests) == ([], [])
 
 

@@ -4,7 +4,8 @@ A check before the request and a connection made later would each resolve the na
 stranger's DNS can answer differently the second time (DNS rebinding). Here there is one
 resolution, inside the connect itself: httpcore asks the network backend to connect to
 ``(host, port)``; :class:`GuardedBackend` resolves ``host`` once (or reads it as an address
-in any numeric form, :func:`~robotsrules._fetch._guard.host_address`), refuses the whole
+in any numeric form, :func:`~robotsrules._fetch._guard.host_address`; ``localhost`` and the
+names under it as loopback, never asked of a resolver), refuses the whole
 name if any of its addresses is refused (:func:`~robotsrules._fetch._guard.refusal`),
 connects to the vetted addresses in turn, and checks the peer of the socket it got. The
 connection keeps the name for everything else: httpx sends ``Host`` from the URL and
@@ -12,7 +13,10 @@ httpcore starts TLS with the URL's host as SNI and for certificate verification.
 
 Every request of a guarded client goes through its transport, redirect hops included
 (the fetch layer follows redirects itself, one request per hop); a kept-alive connection
-in its pool was vetted when made. The client reads no proxy from the environment (a proxy
+in its pool was vetted when made. A URL httpx cannot parse, so never connects to, is
+refused all the same when a browser would read its host as a refused address
+(:func:`unparsed_refusal`, for the first request and, by a response hook, for a redirect's
+``Location``). The client reads no proxy from the environment (a proxy
 would make the connection in our place).
 """
 
