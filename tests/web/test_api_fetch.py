@@ -319,3 +319,26 @@ def test_serve_dns_server_resolves_the_fetched_sites_and_the_guard_vets_its_answ
     assert unknown["fetch"]["error"].startswith("DNS lookup failed"), unknown
     assert unknown["allowed"] is False  # unreachable: disallow all
     assert main(["serve", "--api", "--port", "0", "--dns-server", "not-an-address"]) == 2
+
+
+# -- verify-request: the signer's key directory, a stranger's URL ---------------------------
+
+def test_verify_request_never_fetches_a_key_directory_at_a_private_address() -> None:
+    pytest.importorskip("cryptography", reason="pip install 'robotsrules[sign]'")
+    from robotsrules._fetch._sign import sign_headers
+    from robotsrules._identity._httpsig import Signer, SigningKey
+
+    key = SigningKey.generate()
+    with ServerPool() as pool:
+        inside = pool.http(respond(200, b'{"keys": []}', content_type="application/json"))
+        with _api() as base:
+            for host in ("127.0.0.1", "2130706433", "0177.0.0.1", "localhost.", "[::1]"):
+                headers = httpx.Headers({"User-Agent": "Bot/1.0"})
+                sign_headers(Signer(key, f"https://{host}:{inside.port}"), "GET",
+                             "https://site.example/page", headers)
+                answer = _post(base, "/v1/verify-request", {
+                    "method": "GET", "url": "https://site.example/page",
+                    "headers": dict(headers)}).json()
+                assert answer["verdict"] == "unknown", (host, answer)
+                assert "refused by the address guard" in answer["reason"], (host, answer)
+    assert inside.requests == []
