@@ -305,11 +305,13 @@ def _receive(conn: socket.socket) -> tuple[bytes, float]:
 
 
 class RawHTTPServer:
-    """One HTTP origin on ``127.0.0.1``: a listening socket, an accept thread, a thread per
-    connection running the scenario. Stop it with :meth:`stop` (or leave the ``with``)."""
+    """One HTTP origin on ``127.0.0.1`` (or ``host``, another loopback address, on ``port``:
+    two sites on one port for a DNS answer to choose between): a listening socket, an accept
+    thread, a thread per connection running the scenario. Stop it with :meth:`stop` (or
+    leave the ``with``)."""
 
     def __init__(self, handler: Handler = not_found, *, read_timeout: float = 5.0,
-                 keep_alive: bool = False) -> None:
+                 keep_alive: bool = False, host: str = HOST, port: int = 0) -> None:
         self.handler: Handler = handler
         self.read_timeout = read_timeout
         self.keep_alive = keep_alive
@@ -322,7 +324,8 @@ class RawHTTPServer:
         self._conns: list[socket.socket] = []
         self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self._listener.bind((HOST, 0))
+        self.host = host
+        self._listener.bind((host, port))
         self._listener.listen(128)
         self.kernel_times = _enable_timestamps(self._listener)  # accepted sockets inherit it
         self._listener.settimeout(0.05)
@@ -335,7 +338,7 @@ class RawHTTPServer:
 
     @property
     def origin(self) -> str:
-        return f"http://{HOST}:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     def url(self, path: str = "/robots.txt") -> str:
         return self.origin + path

@@ -53,7 +53,13 @@ from ..errors import InvalidURL
 from ..policy import Answer, FetchResult, Policy, Request, fetch_flow, target_problem
 from ..robotstxt import DEFAULT_MAX_BYTES
 from ._drive import arun, run
-from ._pinned import AddressRefused, AsyncGuardedClient, Guard, GuardedClient
+from ._pinned import (
+    AddressRefused,
+    AsyncGuardedClient,
+    Guard,
+    GuardedClient,
+    unparsed_refusal,
+)
 from ._sign import Sign, SigningFailed, sign_headers
 
 __all__ = ["DEFAULT_TIMEOUT", "PageResponse", "afetch", "fetch", "fetch_page"]
@@ -250,6 +256,12 @@ def _request(client: httpx.Client | httpx.AsyncClient, url: str, user_agent: str
     return request
 
 
+def _unparsed_refusal(client: httpx.Client | httpx.AsyncClient, url: str) -> Optional[str]:
+    """A guarded client's refusal of a URL httpx cannot parse (``http://0177.0.0.1/``)."""
+    guard = getattr(client, "guard", None)
+    return unparsed_refusal(guard, url) if isinstance(guard, Guard) else None
+
+
 def _bad_location(error: BaseException) -> bool:
     """httpx reports a ``Location`` it cannot parse as a protocol error; it is a redirect
     to an unusable target (``unavailable``), not a broken response."""
@@ -356,6 +368,9 @@ def _get(client: httpx.Client, url: str, user_agent: str, limit: int, deadline: 
     problem = target_problem(url)
     if problem is not None:  # the robots.txt URL itself (redirect targets are vetted)
         return Answer(error=f"cannot request {url!r}: {problem}")
+    refused = _unparsed_refusal(client, url)
+    if refused is not None:
+        return Answer(error=refused)
     with _Watchdog(deadline) as watchdog:
         try:
             request = _request(client, url, user_agent, credentials,
@@ -408,6 +423,9 @@ async def _aget(client: httpx.AsyncClient, url: str, user_agent: str, limit: int
     problem = target_problem(url)
     if problem is not None:  # as in _get
         return Answer(error=f"cannot request {url!r}: {problem}")
+    refused = _unparsed_refusal(client, url)
+    if refused is not None:
+        return Answer(error=refused)
     try:
         request = _request(client, url, user_agent, credentials, sign=sign)
         response = await client.send(request, stream=True, follow_redirects=False,

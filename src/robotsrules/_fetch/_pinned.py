@@ -4,7 +4,8 @@ A check before the request and a connection made later would each resolve the na
 stranger's DNS can answer differently the second time (DNS rebinding). Here there is one
 resolution, inside the connect itself: httpcore asks the network backend to connect to
 ``(host, port)``; :class:`GuardedBackend` resolves ``host`` once (or reads it as an address
-in any numeric form, :func:`~robotsrules._fetch._guard.host_address`), refuses the whole
+in any numeric form, :func:`~robotsrules._fetch._guard.host_address`; ``localhost`` and the
+names under it as loopback, never asked of a resolver), refuses the whole
 name if any of its addresses is refused (:func:`~robotsrules._fetch._guard.refusal`),
 connects to the vetted addresses in turn, and checks the peer of the socket it got. The
 connection keeps the name for everything else: httpx sends ``Host`` from the URL and
@@ -12,7 +13,10 @@ httpcore starts TLS with the URL's host as SNI and for certificate verification.
 
 Every request of a guarded client goes through its transport, redirect hops included
 (the fetch layer follows redirects itself, one request per hop); a kept-alive connection
-in its pool was vetted when made. The client reads no proxy from the environment (a proxy
+in its pool was vetted when made. A URL httpx cannot parse, so never connects to, is
+refused all the same when a browser would read its host as a refused address
+(:func:`unparsed_refusal`, for the first request and, by a response hook, for a redirect's
+``Location``). The client reads no proxy from the environment (a proxy
 would make the connection in our place).
 """
 
@@ -23,6 +27,7 @@ import functools
 import ipaddress
 import socket
 import ssl
+import urllib.parse
 from collections.abc import Iterable, Sequence
 from typing import Any, Callable, Optional, Union
 
@@ -34,7 +39,7 @@ from ._guard import IPAddress, host_address, refusal
 from ._sign import Sign, sign_headers
 
 __all__ = ["REFUSED", "AddressRefused", "AsyncGuardedBackend", "AsyncGuardedClient", "Guard",
-           "GuardedBackend", "GuardedClient", "system_resolve"]
+           "GuardedBackend", "GuardedClient", "system_resolve", "unparsed_refusal"]
 
 Resolve = Callable[[str], Sequence[str]]
 """A resolver: a host name to its addresses, as text (raises :class:`OSError` on failure)."""
@@ -94,6 +99,8 @@ def _vetted(host: str, port: int, guard: Guard) -> list[IPAddress]:
     address, or none) or :class:`socket.gaierror` (resolution failed, whatever the
     resolver raised: the fetch layer reports "DNS lookup failed")."""
     literal = host_address(host)
+    if literal is None and _localhost(host):  # never asked of a resolver: loopback
+        literal = _LOOPBACK
     if literal is not None:
         addresses: list[IPAddress] = [literal]
     else:
@@ -122,6 +129,63 @@ def _vetted(host: str, port: int, guard: Guard) -> list[IPAddress]:
                     f"{host} ({address})")
             raise AddressRefused(f"{_REFUSED}: {named}: {why}")
     return addresses
+
+
+_LOOPBACK = ipaddress.IPv4Address("127.0.0.1")
+
+
+def _localhost(host: str) -> bool:
+    """True for ``localhost`` and the names under it (``api.localhost.``): the loopback
+    interface's names, whatever a resolver answers for them (RFC 6761, February 2013, section
+    6.3, as draft-ietf-dnsop-let-localhost-be-localhost-02, December 2017, requires of stub
+    resolvers; RFC 6761's own text not re-read for this)."""
+    name = host.rstrip(".").lower()
+    return name == "localhost" or name.endswith(".localhost")
+
+
+def unparsed_refusal(guard: Guard, url: str) -> Optional[str]:
+    """The guard's refusal (a message beginning :data:`REFUSED`) of a URL httpx cannot parse
+    itself but whose host names a refused address in a form the WHATWG URL Standard reads
+    (``http://0177.0.0.1/``: octal loopback), or None. Without it such a URL would be an
+    "unusable" one (the status rules' "unavailable", allow all) instead of the guard's
+    refusal; a URL httpx parses is vetted by the connect itself."""
+    if not guard.active:
+        return None
+    try:
+        httpx.URL(url)
+        return None
+    except (httpx.InvalidURL, ValueError):
+        pass
+    try:
+        parts = urllib.parse.urlsplit(url)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return None  # no reading of it: unusable
+    if host is None or parts.scheme not in ("http", "https"):
+        return None
+    address = _LOOPBACK if _localhost(host) else host_address(host)
+    if address is None:
+        return None  # a name: never connected to, as httpx cannot request it
+    why = guard.why(address, port or (443 if parts.scheme == "https" else 80))
+    return None if why is None else f"{_REFUSED}: {host} ({address}): {why}"
+
+
+def _redirect_hook(guard: Guard) -> Callable[[httpx.Response], None]:
+    """An httpx response hook refusing a redirect whose ``Location`` is refused by
+    :func:`unparsed_refusal`; it runs before httpx builds the next request (which it does
+    for every 3xx, following or not, and fails for such a ``Location``)."""
+
+    def hook(response: httpx.Response) -> None:
+        location = response.headers.get("location")
+        if not 300 <= response.status_code < 400 or not location:
+            return
+        target = urllib.parse.urljoin(str(response.request.url), location.strip())
+        message = unparsed_refusal(guard, target)
+        if message is not None:
+            message = message.replace(": ", ": a redirect to ", 1)
+            raise httpx.ConnectError(message) from AddressRefused(message)
+
+    return hook
 
 
 def _check_peer(stream: Union[httpcore.NetworkStream, httpcore.AsyncNetworkStream],
@@ -271,7 +335,11 @@ class GuardedClient(httpx.Client):
         self.guard = guard
         transport = _Transport(guard, verify) if guard.active else httpx.HTTPTransport(
             verify=verify)
-        hooks = {"request": [_signing_hook(sign)]} if sign is not None else {}
+        hooks: dict[str, list[Callable[..., Any]]] = {}
+        if sign is not None:
+            hooks["request"] = [_signing_hook(sign)]
+        if guard.active:
+            hooks["response"] = [_redirect_hook(guard)]
         super().__init__(timeout=timeout, follow_redirects=False, transport=transport,
                          event_hooks=hooks)
 
@@ -285,7 +353,7 @@ class AsyncGuardedClient(httpx.AsyncClient):
         self.guard = guard
         transport = _AsyncTransport(guard, verify) if guard.active else (
             httpx.AsyncHTTPTransport(verify=verify))
-        hooks: dict[str, list[Callable[[httpx.Request], Any]]] = {}
+        hooks: dict[str, list[Callable[..., Any]]] = {}
         if sign is not None:
             hook = _signing_hook(sign)
 
@@ -293,5 +361,12 @@ class AsyncGuardedClient(httpx.AsyncClient):
                 hook(request)
 
             hooks["request"] = [ahook]
+        if guard.active:
+            vet = _redirect_hook(guard)
+
+            async def aresponse(response: httpx.Response) -> None:
+                vet(response)
+
+            hooks["response"] = [aresponse]
         super().__init__(timeout=timeout, follow_redirects=False, transport=transport,
                          event_hooks=hooks)

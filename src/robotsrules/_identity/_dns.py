@@ -267,6 +267,24 @@ class DnsChecker:
 
     # -- cached lookups ----------------------------------------------------------------
 
+    def addresses(self, host: str) -> list[str]:
+        """``host``'s IPv4, then IPv6 addresses, within the deadline: a resolver for the
+        fetch layer's address guard (``Guard(resolve=...)``, ``serve --api --dns-server``),
+        which vets every address answered. Raises :class:`OSError` when no address came
+        back (the failure named)."""
+        if self._broken is not None:
+            raise OSError(self._broken)
+        until = self._clock() + self.deadline
+        found: list[str] = []
+        failure = "no address"
+        for version in (4, 6):
+            read = self._addresses(host.rstrip("."), version, until)
+            found += sorted(read.addresses)
+            failure = read.failure or failure
+        if not found:
+            raise OSError(f"{host}: {failure}")
+        return found
+
     def _cached(self, cache: LRU[Any, tuple[float, Any]], key: Any) -> Any:
         with self._lock:
             hit = cache.get(key)

@@ -56,10 +56,18 @@ def _api(args: argparse.Namespace) -> Any:
     limits = Limits(max_body=args.max_body, max_urls=args.max_urls,
                     max_agents=args.max_agents, max_cells=args.max_cells,
                     fetch_timeout=args.timeout, rate=args.rate, burst=args.burst)
+    guard = None
+    if args.dns_server is not None:  # the guard vets what this server answers
+        from .._fetch._pinned import Guard
+        from .._identity._dns import DnsChecker
+
+        resolver = DnsChecker(args.dns_server, deadline=args.timeout)
+        guard = Guard(allow_private_addresses=args.allow_private_addresses,
+                      resolve=resolver.addresses)
     return create_api(host=args.host, allowed_hosts=tuple(args.allowed_host), limits=limits,
                       store=_store(args.store), user_agent=user_agent(args, agents=[]),
                       allow_private_addresses=args.allow_private_addresses,
-                      sign=signer(args), token=token)
+                      sign=signer(args), token=token, guard=guard)
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
@@ -134,6 +142,10 @@ _OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                 "help": "--api: requests per second per client address (default 50)"}),
     ("--burst", {"type": int, "default": 100, "metavar": "N",
                  "help": "--api: requests a client may make at once (default 100)"}),
+    ("--dns-server", {"metavar": "IP[:PORT]",
+                      "help": "--api: resolve the names of the sites fetched with this DNS "
+                              "server (default: the system's resolver; every address "
+                              "answered is vetted all the same; needs 'robotsrules[verify]')"}),
 )
 
 
