@@ -214,6 +214,32 @@ def test_dns_verification_once_per_address(tmp_path: Path) -> None:
         assert audit.summary["bots"][0]["verification"]["not-verified"] == 5
 
 
+
+def test_logs_asks_the_dns_server_it_is_given(tmp_path: Path, robots: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """``logs --dns --dns-server IP:PORT`` asks that server (a real one on loopback), once
+    per address; without ``--dns`` the server is a usage error, never silently unused."""
+    pytest.importorskip("dns.resolver")
+    pytest.importorskip("dnslib")
+    from tests.network.dns_server import DnsServer
+
+    zone = ["1.2.0.192.in-addr.arpa. 300 PTR crawl-192-0-2-1.googlebot.com.",
+            "crawl-192-0-2-1.googlebot.com. 300 A 192.0.2.1"]
+    log = logs(tmp_path, *[entry("192.0.2.1", f"02/Nov/2026:10:00:0{s}", f"/p{s}", GOOGLEBOT)
+                           for s in range(3)])
+    with DnsServer(zone) as server:
+        argv = ["logs", log, "--site", SITE, "--robots", robots, "--json"]
+        code, out = run([*argv, "--dns", "--dns-server", server.address], b"")
+        check_run(argv, code, out, capsys.readouterr().err)
+        summary = json.loads(out)
+        assert code == 0 and summary["verification"] == "dns"
+        assert summary["bots"][0]["verification"]["verified"] == 3
+        assert server.count("1.2.0.192.in-addr.arpa", "PTR") == 1
+        code, out = run([*argv, "--dns-server", server.address], b"")  # no --dns
+        check_run(argv, code, out, capsys.readouterr().err, usage=True)
+        assert server.count("1.2.0.192.in-addr.arpa", "PTR") == 1
+
+
 def test_logs_reads_a_git_history_at_its_path_and_writes_the_html_report(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The command reads ``--robots-history`` as ``read_history`` does (here a git

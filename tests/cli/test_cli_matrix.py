@@ -505,6 +505,25 @@ def test_verify_with_bad_options(bad: Sequence[str], capsys: pytest.CaptureFixtu
     check_run(argv, code, out, capsys.readouterr().err, usage=True)
 
 
+# logs' own options: each a one-line usage error before any work (nothing asked of the DNS)
+LOGS_BAD: Sequence[Sequence[str]] = (
+    ("--dns", "--dns-server", "dns.example"), ("--dns", "--dns-server", "192.0.2.53:99999"),
+    ("--dns", "--dns-server", "[::1]x"), ("--dns-server", "127.0.0.1:53"),
+    ("--no-dns", "--dns-server", "127.0.0.1"), ("--dns", "--no-verify"),
+    ("--dns-server", "\x1b[2J"),
+)
+
+
+@pytest.mark.parametrize("bad", LOGS_BAD, ids=" ".join)
+def test_logs_with_bad_options(bad: Sequence[str], files: dict[str, str], tmp_path: Path,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("duckdb")
+    argv = [*_argv("logs", files["log"], files, ""), "--out", str(tmp_path / "o.csv"), *bad]
+    code, out = run(argv, b"")
+    check_run(argv, code, out, capsys.readouterr().err, usage=True)
+    assert not list(tmp_path.iterdir()), "nothing written after a usage error"
+
+
 # -- Web Bot Auth (issue 38): every command that fetches signs with --signing-key ----------
 
 FETCHING = ("check", "explain", "agents --json", "diff old", "lint", "fetch", "usage --json",

@@ -98,12 +98,14 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     from ._common import EXIT_ALLOWED, EXIT_DISALLOWED
     from ._interrupt import JobStop
     from ._jobs import need, nothing
+    from ._options import dns_setting
     from ._writer import Writer, settle
 
     if (args.robots is None) == (args.robots_history is None):
         raise RobotsError("give the robots.txt: --robots FILE_OR_URL or --robots-history PATH")
     if args.no_verify and args.dns:
         raise RobotsError("--dns verifies addresses: it cannot go with --no-verify")
+    dns = dns_setting(args)
     need("duckdb" if args.engine == "duckdb" else "pyspark")
     need("pyarrow")
     form = _out_format(args.out) if args.out else None
@@ -117,7 +119,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         audit = audit_logs(
             args.logs, site=args.site, robots=robots, history=args.robots_history,
             history_path=args.history_path,
-            format=args.format, verify=not args.no_verify, dns=bool(args.dns),
+            format=args.format, verify=not args.no_verify, dns=dns,
             client_ip_field=args.client_ip_field, window=args.window, engine=args.engine,
             progress=progress)
         if writer is not None:
@@ -269,13 +271,15 @@ def add_command(commands: Any) -> None:
     """Add ``logs`` to the ``robotsrules`` subcommands (an argparse subparsers object)."""
     from .._audit._formats import FORMATS
     from ._options import add_command as new_command
-    from ._options import color_option, fetch_options, json_option
+    from ._options import color_option, dns_server_option, fetch_options, json_option
 
     logs = new_command(commands, "logs")
     given = logs.add_mutually_exclusive_group()
     for name, spec in _options(FORMATS).items():
         target = given if name.startswith("--robots") else logs
         target.add_argument(name, help=_OPTION_HELP[name], **spec)
+        if name == "--dns":
+            dns_server_option(logs)
     fetch_options(logs)
     json_option(logs, "print the summary as JSON")
     color_option(logs)
