@@ -278,3 +278,26 @@ def test_logs_reads_a_git_history_at_its_path_and_writes_the_html_report(
     code = main(["logs", log, "--site", SITE, "--robots-history", str(repo), "--no-verify",
                  "--json"])
     assert code == 0 and json.loads(capsys.readouterr().out)["totals"]["violations"] == 0
+
+
+def test_disallowed_only_in_rfc_9309s_reading_is_reported_apart(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A request Google's reading allows and RFC 9309's disallows (``Disallow: /%7Ejoe``,
+    ``GET /~joe``) is no violation (exit 0) and is never silent: its row says
+    ``rfc_disallowed``, the summary counts it (in totals and per bot), the text says so."""
+    robots = tmp_path / "robots.txt"
+    robots.write_text("User-agent: *\nDisallow: /%7Ejoe\n")
+    log = logs(tmp_path, entry("192.0.2.1", "02/Nov/2026:10:00:00", "/~joe/a", GOOGLEBOT),
+               entry("192.0.2.1", "02/Nov/2026:10:00:01", "/ok", GOOGLEBOT))
+    table = tmp_path / "requests.jsonl"
+    argv = ["logs", log, "--site", SITE, "--robots", str(robots), "--no-verify"]
+    code, out = run([*argv, "--json", "--out", str(table)], b"")
+    check_run(argv, code, out, capsys.readouterr().err)
+    summary = json.loads(out)
+    assert code == 0 and summary["totals"]["violations"] == 0
+    assert summary["totals"]["rfc_only"] == summary["bots"][0]["rfc_only"] == 1
+    rows = [json.loads(line) for line in table.read_text().splitlines()]
+    assert [(r["url"], r["verdict"], r["rfc_disallowed"]) for r in rows] == [
+        ("/~joe/a", "allowed", True), ("/ok", "allowed", False)]
+    code, out = run(argv, b"")
+    assert code == 0 and "1 request disallowed only in RFC 9309's reading" in out, out

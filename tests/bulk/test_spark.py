@@ -358,10 +358,11 @@ def test_logs_engine_spark_equals_duckdb_through_the_cli(spark: Any, tmp_path: A
                                                          monkeypatch: Any) -> None:
     """Issue 37: ``robotsrules logs --engine spark`` (in-process, so the module's session
     is the one the audit gets: no second JVM) writes the same ``--out`` table, prints the
-    same summary and aggregates the same tables as ``--engine duckdb``. The log is 14
+    same summary and aggregates the same tables as ``--engine duckdb``. The log is 15
     lines, chosen so that every summary query has rows and every verdict (allowed,
-    violation, caching allowance, no file), verification answer the offline lists give
-    (verified, not verified), 402 and robots.txt fetch by a crawler and by anyone appears:
+    violation, caching allowance, no file, disallowed only in RFC 9309's reading),
+    verification answer the offline lists give (verified, not verified), 402 and
+    robots.txt fetch by a crawler and by anyone appears:
     a query Spark answers differently changes a compared table (each query's rows are
     compared whole, as both CLI runs aggregated them, before any folding). The cost is
     Spark's per-query work, not the rows: one pass of the queries, as before the CLI joined."""
@@ -382,7 +383,8 @@ def test_logs_engine_spark_equals_duckdb_through_the_cli(spark: Any, tmp_path: A
     history = tmp_path / "history"
     history.mkdir()
     (history / "2026-11-01.txt").write_text(
-        "User-agent: *\nDisallow: /private/\nCrawl-delay: 5\nContent-Signal: search=yes\n")
+        "User-agent: *\nDisallow: /private/\nDisallow: /%7Ejoe\nCrawl-delay: 5\n"
+        "Content-Signal: search=yes\n")
     (history / "2026-11-03T09:30:00Z.txt").write_text(  # younger than the window at 10:00
         "User-agent: *\nDisallow: /private/\nDisallow: /new/\nCrawl-delay: 5\n")
     bing = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"
@@ -395,7 +397,8 @@ def test_logs_engine_spark_equals_duckdb_through_the_cli(spark: Any, tmp_path: A
                      (4, "192.0.2.1", "/private/b", GOOGLEBOT, 404),
                      (5, "192.0.2.9", "/robots.txt", "curl/8", 503),
                      (6, "66.249.66.1", "/new/c", GOOGLEBOT, 200))],
-               entry("66.249.66.1", "04/Nov/2026:10:00:00", "/new/d", GOOGLEBOT))
+               entry("66.249.66.1", "04/Nov/2026:10:00:00", "/new/d", GOOGLEBOT),
+               entry("192.0.2.1", "02/Nov/2026:11:00:00", "/~joe/a", bing))  # RFC 9309 only
     outputs: dict[str, Any] = {}
     for name in ("duckdb", "spark"):
         printed = io.StringIO()
@@ -416,6 +419,7 @@ def test_logs_engine_spark_equals_duckdb_through_the_cli(spark: Any, tmp_path: A
     assert fleet_table.to_pylist() == table.to_pylist()
     verdicts = summary["totals"]
     assert verdicts["violations"] and verdicts["caching_allowance"] and verdicts["paid"]
+    assert verdicts["rfc_only"] == 1
     shares = {k for bot in summary["bots"] for k, n in bot["verification"].items() if n}
     assert {"verified", "not-verified"} <= shares
     assert {row["verdict"] for row in table.to_pylist()} == {

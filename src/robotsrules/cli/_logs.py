@@ -173,6 +173,11 @@ def _share(counts: dict[str, Any]) -> str:
             f"{shares['unverifiable']:.0%} unverifiable, {shares['unknown']:.0%} unknown")
 
 
+def _rfc_only(counts: dict[str, Any]) -> str:
+    found = counts["rfc_only"]
+    return f"; {found:,} disallowed only in RFC 9309's reading" if found else ""
+
+
 def _text(summary: dict[str, Any], out: TextIO, args: argparse.Namespace) -> None:
     from ._common import plural
 
@@ -185,6 +190,10 @@ def _text(summary: dict[str, Any], out: TextIO, args: argparse.Namespace) -> Non
               f"({totals['caching_allowance']:,} within the caching allowance of "
               f"{summary['window_hours']:g} h), {totals['paid']:,} answered 402, "
               f"{totals['robots_fetches']:,} robots.txt fetches\n")
+    if totals["rfc_only"]:
+        out.write(f"{plural(totals['rfc_only'], 'request')} disallowed only in RFC 9309's "
+                  "reading (percent-encoded rules or targets: allowed as Google reads them, "
+                  "not violations)\n")
     if read["crawler_lines_unread"]:
         out.write(f"INCOMPLETE: {plural(read['crawler_lines_unread'], 'line')} naming a "
                   "crawler could not be read (see the input problems)\n")
@@ -201,7 +210,7 @@ def _text(summary: dict[str, Any], out: TextIO, args: argparse.Namespace) -> Non
                   f"{bot['bytes']:,} bytes; {_share(bot)}; "
                   f"{bot['verdicts']['violation']:,} violations, "
                   f"{bot['verdicts']['caching-allowance']:,} within the caching allowance; "
-                  f"{robots}{kept}; {bot['paid']:,} answered 402\n")
+                  f"{robots}{kept}; {bot['paid']:,} answered 402{_rfc_only(bot)}\n")
         for violation in bot["violations"]:
             word = "violated" if violation["status"] == "violation" else \
                 "within the caching allowance"
