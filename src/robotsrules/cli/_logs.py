@@ -124,7 +124,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             progress=progress)
         if writer is not None:
             for batch in audit.batches():
-                writer.write(_csv_safe(batch) if form == "csv" else batch)
+                writer.write(batch)  # a CSV file is made formula-safe there
         ok = True
     finally:
         progress.done()
@@ -143,22 +143,6 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         # lines naming a crawler that could not be read: "no violation" is not known
         incomplete = summary["input"]["crawler_lines_unread"]
         return EXIT_DISALLOWED if audit.violations or incomplete else EXIT_ALLOWED
-
-
-def _csv_safe(batch: Any) -> Any:
-    """``batch`` with every text starting with ``=``, ``+``, ``-``, ``@``, a tab, a CR or a
-    NUL written after a ``'`` (a spreadsheet would run such a cell, a stranger's URL or
-    User-Agent, as a formula); the CSV file only, JSON and Parquet keep the text as read."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    columns = []
-    for column in batch.columns:
-        if pa.types.is_string(column.type):
-            risky = pc.match_substring_regex(column, r"^[=+\-@\t\r\x00]")
-            column = pc.if_else(risky, pc.binary_join_element_wise("'", column, ""), column)
-        columns.append(column)
-    return pa.RecordBatch.from_arrays(columns, schema=batch.schema)
 
 
 def _schema() -> Any:
