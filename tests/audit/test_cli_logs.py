@@ -193,9 +193,12 @@ def test_progress_only_on_a_terminal(tmp_path: Path, robots: str,
     assert "read 1,000 lines" in shown and "lines/s" in shown and "left" in shown
 
 
-def test_dns_verification_once_per_address(tmp_path: Path) -> None:
+def test_dns_verification_once_per_address(tmp_path: Path, robots: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
     """With DNS on, an address no list holds is verified by forward-confirmed reverse DNS
-    (a real DNS server on loopback), asked once however many requests it made."""
+    (a real DNS server on loopback), asked once however many requests it made: by the
+    library (``dns="ip:port"``) and by the command (``--dns --dns-server IP:PORT``); a
+    ``--dns-server`` without ``--dns`` is a usage error, never silently unused."""
     pytest.importorskip("dns.resolver")
     pytest.importorskip("dnslib")
     from tests.network.dns_server import DnsServer
@@ -210,34 +213,19 @@ def test_dns_verification_once_per_address(tmp_path: Path) -> None:
             assert audit.summary["verification"] == "dns"
             assert audit.summary["totals"]["addresses_checked"] == 1
         assert server.count("1.2.0.192.in-addr.arpa", "PTR") == 1
-    with audit_logs(log, site=SITE, robots=ROBOTS.encode()) as audit:  # lists only
-        assert audit.summary["bots"][0]["verification"]["not-verified"] == 5
-
-
-
-def test_logs_asks_the_dns_server_it_is_given(tmp_path: Path, robots: str,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
-    """``logs --dns --dns-server IP:PORT`` asks that server (a real one on loopback), once
-    per address; without ``--dns`` the server is a usage error, never silently unused."""
-    pytest.importorskip("dns.resolver")
-    pytest.importorskip("dnslib")
-    from tests.network.dns_server import DnsServer
-
-    zone = ["1.2.0.192.in-addr.arpa. 300 PTR crawl-192-0-2-1.googlebot.com.",
-            "crawl-192-0-2-1.googlebot.com. 300 A 192.0.2.1"]
-    log = logs(tmp_path, *[entry("192.0.2.1", f"02/Nov/2026:10:00:0{s}", f"/p{s}", GOOGLEBOT)
-                           for s in range(3)])
-    with DnsServer(zone) as server:
+    with DnsServer(zone) as server:  # another server: answers are cached per server
         argv = ["logs", log, "--site", SITE, "--robots", robots, "--json"]
         code, out = run([*argv, "--dns", "--dns-server", server.address], b"")
         check_run(argv, code, out, capsys.readouterr().err)
         summary = json.loads(out)
         assert code == 0 and summary["verification"] == "dns"
-        assert summary["bots"][0]["verification"]["verified"] == 3
+        assert summary["bots"][0]["verification"]["verified"] == 5
         assert server.count("1.2.0.192.in-addr.arpa", "PTR") == 1
         code, out = run([*argv, "--dns-server", server.address], b"")  # no --dns
         check_run(argv, code, out, capsys.readouterr().err, usage=True)
         assert server.count("1.2.0.192.in-addr.arpa", "PTR") == 1
+    with audit_logs(log, site=SITE, robots=ROBOTS.encode()) as audit:  # lists only
+        assert audit.summary["bots"][0]["verification"]["not-verified"] == 5
 
 
 def test_logs_reads_a_git_history_at_its_path_and_writes_the_html_report(
