@@ -83,7 +83,9 @@ COLUMNS = ("time", "day", "client", "host", "method", "url", "status", "bytes", 
            "token", "crawler", "operator", "category", "robots_fetch", "verification",
            "verdict", "allowed", "line", "rule", "version", "crawl_delay", "reads_crawl_delay",
            "content_signal", "content_usage", "paid", "rfc_disallowed")
-"""The request table's columns, in order (their types: :func:`request_schema`)."""
+"""The request table's columns, in order (their types: :func:`request_schema`).
+``rfc_disallowed``: for a request the file in force allows, whether RFC 9309's reading of
+it disallows the URL (reported apart, never a violation: :mod:`._inforce`); else null."""
 
 
 def request_schema() -> pa.Schema:
