@@ -193,9 +193,12 @@ def test_progress_only_on_a_terminal(tmp_path: Path, robots: str,
     assert "read 1,000 lines" in shown and "lines/s" in shown and "left" in shown
 
 
-def test_dns_verification_once_per_address(tmp_path: Path) -> None:
+def test_dns_verification_once_per_address(tmp_path: Path, robots: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
     """With DNS on, an address no list holds is verified by forward-confirmed reverse DNS
-    (a real DNS server on loopback), asked once however many requests it made."""
+    (a real DNS server on loopback), asked once however many requests it made: by the
+    library (``dns="ip:port"``) and by the command (``--dns --dns-server IP:PORT``); a
+    ``--dns-server`` without ``--dns`` is a usage error, never silently unused."""
     pytest.importorskip("dns.resolver")
     pytest.importorskip("dnslib")
     from tests.network.dns_server import DnsServer
@@ -209,6 +212,17 @@ def test_dns_verification_once_per_address(tmp_path: Path) -> None:
             assert audit.summary["bots"][0]["verification"]["verified"] == 5
             assert audit.summary["verification"] == "dns"
             assert audit.summary["totals"]["addresses_checked"] == 1
+        assert server.count("1.2.0.192.in-addr.arpa", "PTR") == 1
+    with DnsServer(zone) as server:  # another server: answers are cached per server
+        argv = ["logs", log, "--site", SITE, "--robots", robots, "--json"]
+        code, out = run([*argv, "--dns", "--dns-server", server.address], b"")
+        check_run(argv, code, out, capsys.readouterr().err)
+        summary = json.loads(out)
+        assert code == 0 and summary["verification"] == "dns"
+        assert summary["bots"][0]["verification"]["verified"] == 5
+        assert server.count("1.2.0.192.in-addr.arpa", "PTR") == 1
+        code, out = run([*argv, "--dns-server", server.address], b"")  # no --dns
+        check_run(argv, code, out, capsys.readouterr().err, usage=True)
         assert server.count("1.2.0.192.in-addr.arpa", "PTR") == 1
     with audit_logs(log, site=SITE, robots=ROBOTS.encode()) as audit:  # lists only
         assert audit.summary["bots"][0]["verification"]["not-verified"] == 5
@@ -252,3 +266,26 @@ def test_logs_reads_a_git_history_at_its_path_and_writes_the_html_report(
     code = main(["logs", log, "--site", SITE, "--robots-history", str(repo), "--no-verify",
                  "--json"])
     assert code == 0 and json.loads(capsys.readouterr().out)["totals"]["violations"] == 0
+
+
+def test_disallowed_only_in_rfc_9309s_reading_is_reported_apart(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A request Google's reading allows and RFC 9309's disallows (``Disallow: /%7Ejoe``,
+    ``GET /~joe``) is no violation (exit 0) and is never silent: its row says
+    ``rfc_disallowed``, the summary counts it (in totals and per bot), the text says so."""
+    robots = tmp_path / "robots.txt"
+    robots.write_text("User-agent: *\nDisallow: /%7Ejoe\n")
+    log = logs(tmp_path, entry("192.0.2.1", "02/Nov/2026:10:00:00", "/~joe/a", GOOGLEBOT),
+               entry("192.0.2.1", "02/Nov/2026:10:00:01", "/ok", GOOGLEBOT))
+    table = tmp_path / "requests.jsonl"
+    argv = ["logs", log, "--site", SITE, "--robots", str(robots), "--no-verify"]
+    code, out = run([*argv, "--json", "--out", str(table)], b"")
+    check_run(argv, code, out, capsys.readouterr().err)
+    summary = json.loads(out)
+    assert code == 0 and summary["totals"]["violations"] == 0
+    assert summary["totals"]["rfc_only"] == summary["bots"][0]["rfc_only"] == 1
+    rows = [json.loads(line) for line in table.read_text().splitlines()]
+    assert [(r["url"], r["verdict"], r["rfc_disallowed"]) for r in rows] == [
+        ("/~joe/a", "allowed", True), ("/ok", "allowed", False)]
+    code, out = run(argv, b"")
+    assert code == 0 and "1 request disallowed only in RFC 9309's reading" in out, out

@@ -394,3 +394,49 @@ def test_the_logs_fetches_move_the_state_as_a_plain_fold(
             assert got.robots is expected
         status, _ = reference(history.versions, agent, url, time, window)
         assert judge.judge(agent, url, time).status == status
+
+
+# ----------------------------------------- where Google's and RFC 9309's readings differ
+
+RFC_PATTERNS = ["/%7Ejoe", "/~joe", "/%2A", "/*$", "/d/", "/d/index.html", "/a$b", "/%C3%A9",
+                "/x", "/%7e"]
+RFC_URLS = ["/~joe/x", "/%7Ejoe/x", "/%7ejoe", "/*", "/d/", "/a$b", "/\u00e9", "/x", "/~"]
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Allow", "Disallow"]),
+                          st.sampled_from(RFC_PATTERNS)), max_size=4),
+       st.sampled_from(RFC_URLS))
+def test_rfc_disallowed_is_rfc_9309s_reading_of_the_file_in_force(
+        rules: list[tuple[str, str]], url: str) -> None:
+    """For a request the file in force allows in Google's reading, ``rfc_disallowed`` is
+    exactly RFC 9309's reading of the same file (``parse(..., mode="rfc")``), read without
+    the judge's shortcut (a file or target where the readings cannot differ is not read
+    twice); for any other request it is ``None``: never a second accusation."""
+    text = "User-agent: *\n" + "".join(f"{key}: {pattern}\n" for key, pattern in rules)
+    answer = Judge(History([version(T0, text)])).judge("FooBot", url, T0 + HOUR)
+    google = parse(text).allowed(url, agent="FooBot")
+    assert (answer.status == "allowed") == google
+    rfc = parse(text, mode="rfc").allowed(url, agent="FooBot")
+    assert answer.rfc_disallowed == ((not rfc) if google else None)
+
+
+def test_a_percent_encoded_rule_against_the_unreserved_character() -> None:
+    """``Disallow: /%7Ejoe`` and the request ``/~joe``: Google's library compares them as
+    written (allowed; checked against it through ``jwm.robotstxt`` where it installs), RFC
+    9309 (September 2022) §2.2.2 decodes the unreserved ``%7E`` (disallowed): allowed,
+    flagged apart. Google's ``index.html`` rule (``/d/`` allowed) is flagged the same way."""
+    body = "User-agent: *\nDisallow: /%7Ejoe\nDisallow: /d/\nAllow: /d/index.html\n"
+    judge = Judge(History([version(T0 - 2 * DAY, body)]))
+    for url in ("/~joe/a", "/d/"):
+        answer = judge.judge("FooBot", url, T0)
+        assert (answer.status, answer.rfc_disallowed) == ("allowed", True), url
+    assert judge.judge("FooBot", "/%7Ejoe/a", T0).status == "violation"
+    assert judge.judge("FooBot", "/%7Ejoe/a", T0).rfc_disallowed is None
+    assert judge.judge("FooBot", "/other", T0).rfc_disallowed is False
+    try:
+        from jwm.robotstxt import googlebot
+    except ImportError:  # no wheel for this Python or machine: the SPEC's §6.6 stands
+        return
+    assert googlebot.RobotsMatcher().OneAgentAllowedByRobots(
+        body.encode(), "FooBot", "https://example.com/~joe/a")

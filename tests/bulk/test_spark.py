@@ -354,24 +354,73 @@ def test_spark_verify_column_equals_duckdb(spark: Any) -> None:
     assert rows == duckdb_rows() == expected()
 
 
-def test_the_log_audit_aggregates_the_same_on_spark_and_duckdb(spark: Any,
-                                                                tmp_path: Any) -> None:
-    """Issue 37: the audit's summary queries give the same tables on both engines (the
-    module's session: a Spark session costs minutes on a loaded machine)."""
-    from robotsrules import audit_logs
-    from robotsrules._audit._summary import engine_tables
+def test_logs_engine_spark_equals_duckdb_through_the_cli(spark: Any, tmp_path: Any,
+                                                         monkeypatch: Any) -> None:
+    """Issue 37: ``robotsrules logs --engine spark`` (in-process, so the module's session
+    is the one the audit gets: no second JVM) writes the same ``--out`` table, prints the
+    same summary and aggregates the same tables as ``--engine duckdb``. The log is 15
+    lines, chosen so that every summary query has rows and every verdict (allowed,
+    violation, caching allowance, no file, disallowed only in RFC 9309's reading),
+    verification answer the offline lists give (verified, not verified), 402 and
+    robots.txt fetch by a crawler and by anyone appears:
+    a query Spark answers differently changes a compared table (each query's rows are
+    compared whole, as both CLI runs aggregated them, before any folding). The cost is
+    Spark's per-query work, not the rows: one pass of the queries, as before the CLI joined."""
+    import io
+    import json
+
+    from robotsrules._audit import _summary
     from tests.audit.test_cli_logs import GOOGLEBOT, SITE, entry, logs
 
+    aggregated: dict[str, Any] = {}
+    real = _summary.engine_tables
+
+    def recorded(path: str, engine: str = "duckdb", spark: Any = None) -> Any:
+        aggregated[engine] = real(path, engine, spark)  # the real queries, kept to compare
+        return aggregated[engine]
+
+    monkeypatch.setattr(_summary, "engine_tables", recorded)
+    history = tmp_path / "history"
+    history.mkdir()
+    (history / "2026-11-01.txt").write_text(
+        "User-agent: *\nDisallow: /private/\nDisallow: /%7Ejoe\nCrawl-delay: 5\n"
+        "Content-Signal: search=yes\n")
+    (history / "2026-11-03T09:30:00Z.txt").write_text(  # younger than the window at 10:00
+        "User-agent: *\nDisallow: /private/\nDisallow: /new/\nCrawl-delay: 5\n")
     bing = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"
-    log = logs(tmp_path, *[entry("192.0.2.1", f"0{day}/Nov/2026:10:00:{s:02d}", path, agent,
-                                 status)
-                           for day in (2, 3) for s, path, agent, status in (
-                               (0, "/robots.txt", bing, 200), (1, "/private/a", bing, 200),
-                               (3, "/x", bing, 402), (4, "/private/b", GOOGLEBOT, 404),
-                               (5, "/robots.txt", "curl/8", 503))])
-    robots = b"User-agent: *\nDisallow: /private/\nCrawl-delay: 5\nContent-Signal: search=yes\n"
-    with audit_logs(log, site=SITE, robots=robots, verify=False) as audit:
-        embedded = engine_tables(audit.path, "duckdb")
-        fleet = engine_tables(audit.path, "spark", spark)
-    assert all(embedded[name] for name in embedded), embedded  # every query has rows
-    assert fleet == embedded
+    log = logs(tmp_path, entry("192.0.2.1", "31/Oct/2026:10:00:00", "/early", bing),  # no file
+               *[entry(address, f"0{day}/Nov/2026:10:00:{s:02d}", path, agent, status)
+                 for day in (2, 3) for s, address, path, agent, status in (
+                     (0, "192.0.2.1", "/robots.txt", bing, 200),
+                     (1, "192.0.2.1", "/private/a", bing, 200),
+                     (3, "192.0.2.1", "/x", bing, 402),
+                     (4, "192.0.2.1", "/private/b", GOOGLEBOT, 404),
+                     (5, "192.0.2.9", "/robots.txt", "curl/8", 503),
+                     (6, "66.249.66.1", "/new/c", GOOGLEBOT, 200))],
+               entry("66.249.66.1", "04/Nov/2026:10:00:00", "/new/d", GOOGLEBOT),
+               entry("192.0.2.1", "02/Nov/2026:11:00:00", "/~joe/a", bing))  # RFC 9309 only
+    outputs: dict[str, Any] = {}
+    for name in ("duckdb", "spark"):
+        printed = io.StringIO()
+        argv = ["logs", log, "--site", SITE, "--robots-history", str(history), "--json",
+                "--engine", name, "--out", str(tmp_path / f"{name}.parquet")]
+        assert main(argv, out=printed) == 1  # violations found
+        summary = json.loads(printed.getvalue())
+        assert summary.pop("engine") == name
+        outputs[name] = (summary, pq.read_table(tmp_path / f"{name}.parquet"))
+    from pyspark import SparkContext
+
+    assert SparkContext._active_spark_context is spark.sparkContext  # the one session
+    assert all(aggregated["duckdb"].values()), aggregated["duckdb"]  # every query has rows
+    assert aggregated["spark"] == aggregated["duckdb"]
+    (summary, table), (fleet_summary, fleet_table) = outputs["duckdb"], outputs["spark"]
+    assert fleet_summary == summary
+    assert fleet_table.schema.remove_metadata() == table.schema.remove_metadata()
+    assert fleet_table.to_pylist() == table.to_pylist()
+    verdicts = summary["totals"]
+    assert verdicts["violations"] and verdicts["caching_allowance"] and verdicts["paid"]
+    assert verdicts["rfc_only"] == 1
+    shares = {k for bot in summary["bots"] for k, n in bot["verification"].items() if n}
+    assert {"verified", "not-verified"} <= shares
+    assert {row["verdict"] for row in table.to_pylist()} == {
+        "allowed", "violation", "caching-allowance", "no-file"}

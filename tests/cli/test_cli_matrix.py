@@ -543,6 +543,77 @@ def test_verify_with_bad_options(bad: Sequence[str], capsys: pytest.CaptureFixtu
     check_run(argv, code, out, capsys.readouterr().err, usage=True)
 
 
+# logs' own options: each a one-line usage error before any work (nothing asked of the DNS)
+LOGS_BAD: Sequence[Sequence[str]] = (
+    ("--dns", "--dns-server", "dns.example"), ("--dns", "--dns-server", "192.0.2.53:99999"),
+    ("--dns", "--dns-server", "[::1]x"), ("--dns-server", "127.0.0.1:53"),
+    ("--no-dns", "--dns-server", "127.0.0.1"), ("--dns", "--no-verify"),
+    ("--dns-server", "\x1b[2J"),
+)
+
+
+@pytest.mark.parametrize("bad", LOGS_BAD, ids=" ".join)
+def test_logs_with_bad_options(bad: Sequence[str], files: dict[str, str], tmp_path: Path,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("duckdb")
+    argv = [*_argv("logs", files["log"], files, ""), "--out", str(tmp_path / "o.csv"), *bad]
+    code, out = run(argv, b"")
+    check_run(argv, code, out, capsys.readouterr().err, usage=True)
+    assert not list(tmp_path.iterdir()), "nothing written after a usage error"
+
+
+# Every command that writes CSV (one writer, cli/_writer.py): a stranger's text that a
+# spreadsheet would run as a formula is written after a "'", in every command's file.
+RISKY = ("=SUM(1;2)", "+1+1", "-2+3", "@SUM(1)", "-bot")
+CSV_COMMANDS: dict[str, Sequence[str]] = {
+    "bulk --urls": ("bulk", "--robots", "{tables}/robots.csv", "--urls", "{urls}", "--agent",
+                    "a"),
+    "bulk --any-agent": ("bulk", "--robots", "{tables}/robots.csv", "--urls", "{urls}",
+                         "--agent", "a", "--agent", "b", "--any-agent"),
+    "bulk --purpose": ("bulk", "--robots", "{tables}/robots.csv", "--urls", "{urls}",
+                       "--agent", "a", "--purpose", "ai-train"),
+    "bulk --as-of": ("bulk", "--robots", "{tables}/robots.csv", "--urls", "{dated}",
+                     "--as-of", "date", "--agent", "a"),
+    # a product token may start with "-" ([A-Za-z_-]+): the stance table's one risky text
+    "stance --robots": ("stance", "--robots", "{tables}/robots.csv", "--agent=-bot"),
+    "logs": ("logs", "{log}", "--site", "https://example.com", "--robots", EXAMPLE,
+             "--no-verify"),
+}
+
+
+@pytest.mark.parametrize("command", list(CSV_COMMANDS))
+def test_every_csv_output_is_formula_safe(command: str, files: dict[str, str],
+                                          tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    import csv
+
+    pytest.importorskip("duckdb")
+    from robotsrules.cli._writer import FORMULA_START
+
+    (tmp_path / "urls.txt").write_text("https://a.example/x\n" + "\n".join(RISKY) + "\n")
+    with open(tmp_path / "dated.csv", "w", newline="") as handle:
+        csv.writer(handle).writerows([("url", "date"), ("https://a.example/x", "2024-06-01"),
+                                      *((risky, "2024-06-01") for risky in RISKY)])
+    (tmp_path / "access.log").write_text("".join(
+        f'192.0.2.1 - - [02/Nov/2026:10:00:0{n} +0000] "GET /private/{n} HTTP/1.1" 200 1 '
+        f'"-" "{risky} (compatible; GPTBot/1.2)"\n' for n, risky in enumerate(RISKY)))
+    out = tmp_path / "out.csv"
+    argv = [part.replace("{urls}", str(tmp_path / "urls.txt"))
+            .replace("{dated}", str(tmp_path / "dated.csv"))
+            .replace("{log}", str(tmp_path / "access.log"))
+            .replace("{tables}", files["tables"]) for part in CSV_COMMANDS[command]]
+    argv += ["--out", str(out)]
+    code, printed = run(argv, b"")
+    err = capsys.readouterr().err
+    check_run(argv, code, printed, err)
+    assert code != 2, err
+    with open(out, newline="", encoding="utf-8") as handle:
+        cells = [cell for row in csv.reader(handle) for cell in row]
+    assert cells and not [c for c in cells if c[:1] in set(FORMULA_START) and c], cells
+    escaped = {cell[1:] for cell in cells if cell[:1] == "'"}
+    assert any(risky in cell for cell in escaped for risky in RISKY), cells
+
+
 # -- Web Bot Auth (issue 38): every command that fetches signs with --signing-key ----------
 
 FETCHING = ("check", "explain", "agents --json", "diff old", "lint", "fetch", "usage --json",

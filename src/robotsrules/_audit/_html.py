@@ -412,6 +412,7 @@ def _cards(summary: Mapping[str, Any]) -> str:
              ("violations", _count(totals.get("violations")),
               _number(totals.get("violations")) > 0),
              ("within the caching allowance", _count(totals.get("caching_allowance")), False),
+             ("disallowed only in RFC 9309's reading", _count(totals.get("rfc_only")), False),
              ("robots.txt fetches", _count(fetches.get("count", totals.get("robots_fetches"))),
               False),
              ("other requests (browsers…)", _count(totals.get("other_requests")), False)]
@@ -476,7 +477,10 @@ def render_report(summary: Mapping[str, Any], *, title: str = "Who crawls me, an
         "force during the caching window before it disallowed. A request disallowed only by "
         "a file younger than the window is counted apart, <strong>within the caching "
         "allowance</strong>: a crawler may use a copy up to 24 hours old (RFC 9309 of "
-        "September 2022, §2.4).</p>",
+        "September 2022, §2.4). A request allowed as Google's library reads the file but "
+        "disallowed as RFC 9309 (§2.2.2) reads it (a percent-encoded rule such as "
+        "<code>/%7Ejoe</code> against <code>/~joe</code>) is counted apart too, "
+        "<strong>disallowed only in RFC 9309's reading</strong>: never a violation.</p>",
         _bar_chart(bad[:TOP_BOTS], "Violations and requests within the caching allowance, "
                                    "per crawler"),
         "<h2>Are they who they claim?</h2>",

@@ -16,6 +16,17 @@ there is no file known. :class:`Judge` answers (agent, URL, time):
 * before the first version, or while the file's content is not known (see below):
   ``no-file``.
 
+Where the readings differ. The verdict is Google's library's reading (SPEC's default
+mode), which compares percent-encoded rules and targets as written (``Disallow: /%7Ejoe``
+does not match ``/~joe``); RFC 9309 (September 2022) §2.2.2 decodes percent-encoded
+unreserved characters before comparing, so there it does. A request the file in force
+allows in Google's reading is also judged in RFC 9309's reading of the same file
+(``parse(..., mode="rfc")``, :func:`robotsrules.robotstxt.reparse`: the project's one RFC
+reading); when that disallows it, :attr:`Judgement.rfc_disallowed` is true: reported
+apart ("disallowed only in RFC 9309's reading"), never a violation. Only a file or target
+where the readings can differ is read twice (a ``%`` escape, Google's index.html rule, a
+literal ``*`` or ``$`` or a non-ASCII character in the target).
+
 :func:`with_fetches` moves the state in force by the log's own ``/robots.txt`` responses,
 read as the fetch policy reads statuses (:func:`robotsrules.policy.outcome_for_status`;
 RFC 9309 of September 2022, §2.3.1.3 and §2.3.1.4): a 4xx makes everything allowed from
@@ -51,7 +62,7 @@ from robotsrules._lru import LRU
 from robotsrules._terminal import visible
 from robotsrules.model import Verdict
 from robotsrules.policy import OK, REDIRECT_STATUSES, UNREACHABLE, outcome_for_status
-from robotsrules.robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse
+from robotsrules.robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse, reparse
 
 __all__ = [
     "DAY",
@@ -120,6 +131,9 @@ class Judgement(NamedTuple):
     version: Optional[Version]
     verdict: Optional[Verdict]
     allowing: Optional[Version] = None
+    rfc_disallowed: Optional[bool] = None
+    """For ``allowed``: whether RFC 9309's reading of the same file disallows the URL
+    (``None`` for the other statuses)."""
 
 
 class History:
@@ -150,7 +164,7 @@ class History:
 class Judge:
     """Verdicts against a :class:`History` with a caching ``window`` (24 hours by default)."""
 
-    __slots__ = ("_memo", "history", "window")
+    __slots__ = ("_memo", "_rfc", "_rfc_memo", "_rfc_read", "history", "window")
 
     def __init__(self, history: History, *, window: datetime.timedelta = DAY,
                  memo: int = MEMO) -> None:
@@ -159,6 +173,12 @@ class Judge:
         self.history = history
         self.window = window
         self._memo: LRU[tuple[int, str, str], Verdict] = LRU(memo)
+        self._rfc: dict[int, tuple[RobotsTxt, bool]] = {}
+        """By ``id`` of a version's file: the file, and whether its text can read
+        differently in RFC 9309's reading (a ``%`` escape, an index.html rule)."""
+        self._rfc_read: dict[int, RobotsTxt] = {}
+        """By ``id`` of a version's file: its RFC 9309 reading, made when first needed."""
+        self._rfc_memo: LRU[tuple[int, str, str], bool] = LRU(memo)
 
     def _verdict(self, index: int, agent: str, url: str) -> Optional[Verdict]:
         robots = self.history.versions[index].robots
@@ -173,6 +193,33 @@ class Judge:
             self._memo.put(key, verdict)
         return verdict
 
+    def _rfc_disallows(self, index: int, agent: str, url: str) -> bool:
+        """Whether RFC 9309's reading of version ``index`` disallows ``url`` (see the
+        module docstring); false where the readings cannot differ."""
+        robots = self.history.versions[index].robots
+        if robots is None or robots.synthetic is not None:
+            return False  # allow-all and disallow-all read the same in every mode
+        held = self._rfc.get(id(robots))
+        if held is None:  # the file kept beside its id, so that the id stays its own
+            source = robots.source
+            held = self._rfc[id(robots)] = (robots, b"%" in source
+                                            or b"index.htm" in source.lower())
+        if not held[1] and "%" not in url and "*" not in url and "$" not in url \
+                and url.isascii():
+            return False
+        rfc = self._rfc_read.get(id(robots))
+        if rfc is None:
+            rfc = self._rfc_read[id(robots)] = reparse(robots.source, robots.truncated, None,
+                                                       "rfc")
+        if len(url) > LONG_URL:
+            return not rfc.allowed(url, agent=agent)
+        key = (index, agent, url)
+        found = self._rfc_memo.get(key)
+        if found is None:
+            found = not rfc.allowed(url, agent=agent)
+            self._rfc_memo.put(key, found)
+        return found
+
     def judge(self, agent: str, url: str, time: datetime.datetime) -> Judgement:
         """The :class:`Judgement` of ``agent`` fetching ``url`` (a path or absolute URL of
         the site) at ``time`` (aware)."""
@@ -185,7 +232,8 @@ class Judge:
         if verdict is None:
             return Judgement("no-file", version, None)
         if verdict.allowed:
-            return Judgement("allowed", version, verdict)
+            return Judgement("allowed", version, verdict, None,
+                             self._rfc_disallows(last, agent, url))
         try:
             start = time - self.window
         except OverflowError:  # a window reaching before year 1: from the first instant

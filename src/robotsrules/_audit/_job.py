@@ -82,8 +82,10 @@ in front of the server added, Cloudflare's
 COLUMNS = ("time", "day", "client", "host", "method", "url", "status", "bytes", "user_agent",
            "token", "crawler", "operator", "category", "robots_fetch", "verification",
            "verdict", "allowed", "line", "rule", "version", "crawl_delay", "reads_crawl_delay",
-           "content_signal", "content_usage", "paid")
-"""The request table's columns, in order (their types: :func:`request_schema`)."""
+           "content_signal", "content_usage", "paid", "rfc_disallowed")
+"""The request table's columns, in order (their types: :func:`request_schema`).
+``rfc_disallowed``: for a request the file in force allows, whether RFC 9309's reading of
+it disallows the URL (reported apart, never a violation: :mod:`._inforce`); else null."""
 
 
 def request_schema() -> pa.Schema:
@@ -95,7 +97,7 @@ def request_schema() -> pa.Schema:
     text, number, flag = pa.string(), pa.int32(), pa.bool_()
     types = {"time": pa.timestamp("us", tz="UTC"), "status": number, "bytes": pa.int64(),
              "robots_fetch": flag, "allowed": flag, "line": number,
-             "crawl_delay": pa.float64(), "paid": flag}
+             "crawl_delay": pa.float64(), "paid": flag, "rfc_disallowed": flag}
     return with_provenance(pa.schema([pa.field(name, types.get(name, text))
                                       for name in COLUMNS]))
 
@@ -659,7 +661,7 @@ def _second_pass(raw_path: str, table_path: str, schema: pa.Schema, judges: _Jud
             size = batch.num_rows
             judged: dict[str, list[Any]] = {name: [None] * size for name in (
                 "verdict", "allowed", "line", "rule", "version", "crawl_delay",
-                "content_signal", "content_usage")}
+                "content_signal", "content_usage", "rfc_disallowed")}
             for i in range(size):
                 token = columns["token"][i]
                 if token is None:
@@ -689,6 +691,7 @@ def _judge_row(judge: Judge, delays: LRU[tuple[int, str], tuple[Optional[float]]
     if verdict is None:
         return
     judged["allowed"][i] = verdict.allowed
+    judged["rfc_disallowed"][i] = answer.rfc_disallowed
     if verdict.rule is not None:
         judged["line"][i] = verdict.rule.line
         judged["rule"][i] = f"{verdict.rule.directive.capitalize()}: {verdict.rule.value}"

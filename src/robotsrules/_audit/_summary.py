@@ -34,7 +34,10 @@ The summary, field by field (``schema`` names this layout; fields are added, nev
     robots.txt answers past the bound).
 ``totals``
     ``requests`` (rows of crawlers, their robots.txt fetches included), ``bots``,
-    ``violations``, ``caching_allowance``, ``no_file``, ``paid`` (status 402), ``bytes``,
+    ``violations``, ``caching_allowance``, ``no_file``, ``rfc_only`` (requests Google's
+    reading of the file in force allows and RFC 9309's reading of it disallows: "disallowed
+    only in RFC 9309's reading", never violations; see :mod:`._inforce`), ``paid`` (status
+    402), ``bytes``,
     ``robots_fetches`` (by anyone), ``other_requests`` (lines of no crawler, not
     robots.txt: browsers and the like, counted only), ``other_hosts`` (crawler requests for
     another host than the site's: verdict ``no-file``), ``addresses_checked`` (distinct
@@ -69,7 +72,8 @@ The counts (in a bot, a category, a day): ``requests``, ``bytes``, ``verificatio
 ``verification_shares`` (the same over ``requests``, 0 to 1), ``verdicts`` (``allowed``,
 ``violation``, ``caching-allowance``, ``no-file`` → count; a robots.txt fetch is
 ``allowed``), ``statuses`` (HTTP status as text, ``"none"`` when the log has none →
-count), ``paid`` (402 answers, counted apart), ``robots_fetches``.
+count), ``paid`` (402 answers, counted apart), ``robots_fetches``, ``rfc_only``
+(disallowed only in RFC 9309's reading, as in ``totals``).
 
 A violation entry: ``status`` (``violation``, or ``caching-allowance``: disallowed by a
 file younger than the window, reported apart), ``line`` and ``rule`` (the deciding line of
@@ -112,7 +116,8 @@ DIALECTS: Mapping[str, Mapping[str, str]] = {
 QUERIES: Mapping[str, str] = {
     "groups": """
         SELECT token, crawler, operator, category, day, verification, verdict, status,
-               robots_fetch, paid, count(*) AS n, sum(bytes) AS b
+               robots_fetch, paid, count(*) AS n, sum(bytes) AS b,
+               sum(CASE WHEN rfc_disallowed THEN 1 ELSE 0 END) AS r
         FROM requests
         GROUP BY token, crawler, operator, category, day, verification, verdict, status,
                  robots_fetch, paid""",
@@ -218,12 +223,14 @@ def _counts() -> dict[str, Any]:
     return {"requests": 0, "bytes": 0, "verification": dict.fromkeys(VERIFICATIONS, 0),
             "verification_shares": dict.fromkeys(VERIFICATIONS, 0.0),
             "verdicts": dict.fromkeys(VERDICTS, 0), "statuses": {}, "paid": 0,
-            "robots_fetches": 0}
+            "robots_fetches": 0, "rfc_only": 0}
 
 
 def _add(counts: dict[str, Any], verification: Optional[str], verdict: Optional[str],
-         status: Optional[int], robots_fetch: bool, paid: bool, n: int, b: int) -> None:
+         status: Optional[int], robots_fetch: bool, paid: bool, n: int, b: int,
+         r: int) -> None:
     counts["requests"] += n
+    counts["rfc_only"] += r
     counts["bytes"] += b
     counts["verification"][verification or "not-checked"] += n
     counts["verdicts"][verdict or "allowed"] += n
@@ -256,10 +263,10 @@ def fold(tables: Mapping[str, list[tuple[Any, ...]]]) -> dict[str, Any]:
     cat_bots: dict[str, set[str]] = {}
     days: dict[str, dict[str, Any]] = {}
     totals = {"requests": 0, "bots": 0, "violations": 0, "caching_allowance": 0,
-              "no_file": 0, "paid": 0, "bytes": 0, "robots_fetches": 0}
+              "no_file": 0, "paid": 0, "bytes": 0, "robots_fetches": 0, "rfc_only": 0}
     for (token, crawler, operator, category, day, verification, verdict, status,
-         robots_fetch, paid, n, b) in tables["groups"]:
-        b = int(b or 0)
+         robots_fetch, paid, n, b, r) in tables["groups"]:
+        b, r = int(b or 0), int(r or 0)
         totals["robots_fetches"] += n if robots_fetch else 0
         if token is None:
             continue
@@ -272,7 +279,7 @@ def fold(tables: Mapping[str, list[tuple[Any, ...]]]) -> dict[str, Any]:
         if cat is None:
             cat = cats[category] = {"category": category, "bots": 0, **_counts()}
         cat_bots.setdefault(category, set()).add(token)
-        args = (verification, verdict, status, bool(robots_fetch), bool(paid), n, b)
+        args = (verification, verdict, status, bool(robots_fetch), bool(paid), n, b, r)
         for counts in (bot, cat, bot_days.setdefault(token, {}).setdefault(day, _counts()),
                        cat_days.setdefault(category, {}).setdefault(day, _counts()),
                        days.setdefault(day, _counts())):
@@ -283,6 +290,7 @@ def fold(tables: Mapping[str, list[tuple[Any, ...]]]) -> dict[str, Any]:
         totals["violations"] += n if verdict == "violation" else 0
         totals["caching_allowance"] += n if verdict == "caching-allowance" else 0
         totals["no_file"] += n if verdict == "no-file" else 0
+        totals["rfc_only"] += r
     totals["bots"] = len(bots)
     examples: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for token, verdict, line, us, url in tables["examples"]:

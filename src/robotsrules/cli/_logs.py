@@ -98,12 +98,14 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     from ._common import EXIT_ALLOWED, EXIT_DISALLOWED
     from ._interrupt import JobStop
     from ._jobs import need, nothing
+    from ._options import dns_setting
     from ._writer import Writer, settle
 
     if (args.robots is None) == (args.robots_history is None):
         raise RobotsError("give the robots.txt: --robots FILE_OR_URL or --robots-history PATH")
     if args.no_verify and args.dns:
         raise RobotsError("--dns verifies addresses: it cannot go with --no-verify")
+    dns = dns_setting(args)
     need("duckdb" if args.engine == "duckdb" else "pyspark")
     need("pyarrow")
     form = _out_format(args.out) if args.out else None
@@ -117,12 +119,12 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         audit = audit_logs(
             args.logs, site=args.site, robots=robots, history=args.robots_history,
             history_path=args.history_path,
-            format=args.format, verify=not args.no_verify, dns=bool(args.dns),
+            format=args.format, verify=not args.no_verify, dns=dns,
             client_ip_field=args.client_ip_field, window=args.window, engine=args.engine,
             progress=progress)
         if writer is not None:
             for batch in audit.batches():
-                writer.write(_csv_safe(batch) if form == "csv" else batch)
+                writer.write(batch)  # a CSV file is made formula-safe there
         ok = True
     finally:
         progress.done()
@@ -143,22 +145,6 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         return EXIT_DISALLOWED if audit.violations or incomplete else EXIT_ALLOWED
 
 
-def _csv_safe(batch: Any) -> Any:
-    """``batch`` with every text starting with ``=``, ``+``, ``-``, ``@``, a tab, a CR or a
-    NUL written after a ``'`` (a spreadsheet would run such a cell, a stranger's URL or
-    User-Agent, as a formula); the CSV file only, JSON and Parquet keep the text as read."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    columns = []
-    for column in batch.columns:
-        if pa.types.is_string(column.type):
-            risky = pc.match_substring_regex(column, r"^[=+\-@\t\r\x00]")
-            column = pc.if_else(risky, pc.binary_join_element_wise("'", column, ""), column)
-        columns.append(column)
-    return pa.RecordBatch.from_arrays(columns, schema=batch.schema)
-
-
 def _schema() -> Any:
     from .._audit._job import request_schema
 
@@ -169,6 +155,11 @@ def _share(counts: dict[str, Any]) -> str:
     shares = counts["verification_shares"]
     return (f"{shares['verified']:.0%} verified, {shares['not-verified']:.0%} not, "
             f"{shares['unverifiable']:.0%} unverifiable, {shares['unknown']:.0%} unknown")
+
+
+def _rfc_only(counts: dict[str, Any]) -> str:
+    found = counts["rfc_only"]
+    return f"; {found:,} disallowed only in RFC 9309's reading" if found else ""
 
 
 def _text(summary: dict[str, Any], out: TextIO, args: argparse.Namespace) -> None:
@@ -183,6 +174,10 @@ def _text(summary: dict[str, Any], out: TextIO, args: argparse.Namespace) -> Non
               f"({totals['caching_allowance']:,} within the caching allowance of "
               f"{summary['window_hours']:g} h), {totals['paid']:,} answered 402, "
               f"{totals['robots_fetches']:,} robots.txt fetches\n")
+    if totals["rfc_only"]:
+        out.write(f"{plural(totals['rfc_only'], 'request')} disallowed only in RFC 9309's "
+                  "reading (percent-encoded rules or targets: allowed as Google reads them, "
+                  "not violations)\n")
     if read["crawler_lines_unread"]:
         out.write(f"INCOMPLETE: {plural(read['crawler_lines_unread'], 'line')} naming a "
                   "crawler could not be read (see the input problems)\n")
@@ -199,7 +194,7 @@ def _text(summary: dict[str, Any], out: TextIO, args: argparse.Namespace) -> Non
                   f"{bot['bytes']:,} bytes; {_share(bot)}; "
                   f"{bot['verdicts']['violation']:,} violations, "
                   f"{bot['verdicts']['caching-allowance']:,} within the caching allowance; "
-                  f"{robots}{kept}; {bot['paid']:,} answered 402\n")
+                  f"{robots}{kept}; {bot['paid']:,} answered 402{_rfc_only(bot)}\n")
         for violation in bot["violations"]:
             word = "violated" if violation["status"] == "violation" else \
                 "within the caching allowance"
@@ -269,13 +264,15 @@ def add_command(commands: Any) -> None:
     """Add ``logs`` to the ``robotsrules`` subcommands (an argparse subparsers object)."""
     from .._audit._formats import FORMATS
     from ._options import add_command as new_command
-    from ._options import color_option, fetch_options, json_option
+    from ._options import color_option, dns_server_option, fetch_options, json_option
 
     logs = new_command(commands, "logs")
     given = logs.add_mutually_exclusive_group()
     for name, spec in _options(FORMATS).items():
         target = given if name.startswith("--robots") else logs
         target.add_argument(name, help=_OPTION_HELP[name], **spec)
+        if name == "--dns":
+            dns_server_option(logs)
     fetch_options(logs)
     json_option(logs, "print the summary as JSON")
     color_option(logs)

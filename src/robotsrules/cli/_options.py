@@ -15,7 +15,7 @@ import os
 import re
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from .._terminal import visible
 from .._version import __version__
@@ -37,6 +37,8 @@ __all__ = [
     "color_option",
     "count",
     "days",
+    "dns_server_option",
+    "dns_setting",
     "fetch_options",
     "header_value",
     "header_value_problem",
@@ -238,6 +240,28 @@ def _is_origin(url: str) -> bool:
     """True for a URL with no path beyond ``/`` (the Signature-Agent's origin form)."""
     rest = _SCHEME.sub("", url, count=1)
     return "/" not in rest.rstrip("/")
+
+
+def dns_server_option(parser: argparse.ArgumentParser) -> None:
+    """``--dns-server``: the DNS server ``--dns`` asks (``verify``, ``logs``)."""
+    parser.add_argument("--dns-server", metavar="IP[:PORT]",
+                        help="with --dns: ask this DNS server (default: the system's "
+                             "resolver)")
+
+
+def dns_setting(args: argparse.Namespace) -> Union[bool, str]:
+    """``--dns`` and ``--dns-server`` as the verification's ``dns=`` (``False``, ``True``
+    or ``"ip[:port]"``); a server that is not an address, or named while ``--dns`` is off,
+    is a usage error."""
+    from .._identity._dns import parse_server
+
+    if args.dns_server is None:
+        return bool(args.dns)
+    parse_server(args.dns_server)  # InvalidArgument: exit 2, before any work
+    if not args.dns:
+        raise RobotsError("--dns-server names the server --dns asks: it cannot go with "
+                          "--no-dns")
+    return str(args.dns_server)
 
 
 def mode_option(parser: argparse.ArgumentParser) -> None:

@@ -198,10 +198,10 @@ def _run_request(args: argparse.Namespace, out: TextIO, paint: Any) -> int:
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
-    dns: Any = False
-    if args.dns:
-        dns = args.dns_server if args.dns_server else True
-    return {"dns": dns, "dns_deadline": args.dns_deadline, "snapshot": args.snapshot}
+    from ._options import dns_setting
+
+    return {"dns": dns_setting(args), "dns_deadline": args.dns_deadline,
+            "snapshot": args.snapshot}
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
@@ -222,10 +222,6 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         raise RobotsError("--crawlers FILE goes with --request FILE")
     if args.user_agent is not None and ("\r" in args.user_agent or "\n" in args.user_agent):
         raise RobotsError("--user-agent: a header value has no line breaks")
-    if args.dns_server is not None:
-        from .._identity._dns import parse_server
-
-        parse_server(args.dns_server)
     if (args.address is None) == (args.file is None):
         raise RobotsError("give one ADDRESS, --file FILE or --request FILE ('-' for "
                           "standard input)")
@@ -295,7 +291,7 @@ def _many(args: argparse.Namespace, out: TextIO, options: dict[str, Any], verify
 def add_command(commands: Any) -> None:
     """Add ``verify`` to the ``robotsrules`` subcommands (an argparse subparsers object)."""
     from ._options import add_command as new_command
-    from ._options import color_option, json_option, positive_seconds
+    from ._options import color_option, dns_server_option, json_option, positive_seconds
 
     verify = new_command(commands, "verify")
     # One synopsis for the three forms (argparse would list every option flat)
@@ -318,8 +314,7 @@ def add_command(commands: Any) -> None:
     verify.add_argument("--dns", action=argparse.BooleanOptionalAction, default=True,
                         help="forward-confirmed reverse DNS (default: on; needs "
                              "'robotsrules[verify]')")
-    verify.add_argument("--dns-server", metavar="IP[:PORT]",
-                        help="ask this DNS server (default: the system's resolver)")
+    dns_server_option(verify)
     verify.add_argument("--dns-deadline", metavar="SECONDS", type=positive_seconds,
                         default=10.0, help="the DNS work of one address may take this long "
                                            "(default 10); past it the answer is unknown")

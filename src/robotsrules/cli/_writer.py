@@ -5,6 +5,11 @@ the verdict schema, and :class:`Writer`, which writes batches to a temporary fil
 symlink named like it is never followed) and renames it into place only when the job
 finished and no stop signal came (:func:`settle`); the file's mode follows the umask, not
 ``mkstemp``'s 0600. See ``docs/explanations/bulk-safety.md``.
+
+It is the one home of CSV output: every command that writes CSV writes it here, and
+:func:`formula_safe` is applied to every batch of a CSV file (a text cell a spreadsheet
+would run as a formula is written after a ``'``; the rule is documented once, in
+``docs/reference/cli.md``, "CSV files"). JSON and Parquet keep every text as read.
 """
 
 from __future__ import annotations
@@ -18,10 +23,15 @@ import tempfile
 from typing import Any, Callable, Optional
 
 from ..errors import RobotsError
-
-__all__ = ["Writer", "out_format", "settle", "umask", "verdict_table_schema"]
-
 from ._interrupt import JobStop
+
+__all__ = ["FORMULA_START", "Writer", "formula_safe", "out_format", "settle", "umask",
+           "verdict_table_schema"]
+
+FORMULA_START = "=+-@\t\r\x00"
+"""The first characters that make a spreadsheet read a CSV cell as a formula (OWASP's
+"CSV injection" list: ``=``, ``+``, ``-``, ``@``, tab, CR; NUL, which some readers drop
+before looking): a text cell starting with one is written after a ``'``."""
 
 
 def out_format(args: argparse.Namespace) -> str:
@@ -103,6 +113,7 @@ class Writer:
         self._any = "disallowed" in schema.names  # an any-agent table: one row per URL
         self._pages = "index" in schema.names  # a page-signal table: counts index yes/no
         self._kinds = "kind" in schema.names  # a stance table: one row per site and agent
+        self._csv = form == "csv"
         self._csv_lists = [i for i, f in enumerate(schema) if form == "csv"
                            and isinstance(f.type, pa.ListType)]
         if self._csv_lists:  # CSV has no lists: such columns are written as JSON text
@@ -144,15 +155,14 @@ class Writer:
     def write(self, batch: Any) -> None:
         import pyarrow.compute as pc
 
+        written = batch
+        if self._csv_lists:
+            written = _json_lists(written, self._csv_lists, self.verdict_table_schema)
+        self._writer.write_batch(formula_safe(written) if self._csv else written)
         if self._kinds:
             for kind in batch.column("kind").to_pylist():
                 self.kinds[kind if kind in self.kinds else None] += 1
-            if self._csv_lists:
-                batch = _json_lists(batch, self._csv_lists, self.verdict_table_schema)
-            self._writer.write_batch(batch)
             return
-        self._writer.write_batch(_json_lists(batch, self._csv_lists, self.verdict_table_schema)
-                                 if self._csv_lists else batch)
         allowed = (pc.invert(batch.column("disallowed")) if self._any
                    else batch.column("index") if self._pages else batch.column("allowed"))
         yes = pc.sum(allowed.cast("int64")).as_py() or 0
@@ -208,6 +218,23 @@ class _JsonRows:
     def close(self) -> None:
         if self._array:
             self._file.write(b"\n]\n" if not self._first else b"]\n")
+
+
+def formula_safe(batch: Any) -> Any:
+    """``batch`` with every text cell that starts with a character of
+    :data:`FORMULA_START` written after a ``'`` (a stranger's URL, User-Agent or rule a
+    spreadsheet would otherwise run as a formula); other cells unchanged."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    pattern = "^[" + "".join(f"\\x{ord(c):02x}" for c in FORMULA_START) + "]"
+    columns = []
+    for column in batch.columns:
+        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+            risky = pc.match_substring_regex(column, pattern)
+            column = pc.if_else(risky, pc.binary_join_element_wise("'", column, ""), column)
+        columns.append(column)
+    return pa.RecordBatch.from_arrays(columns, schema=batch.schema)
 
 
 def _iso(value: Any) -> Any:
