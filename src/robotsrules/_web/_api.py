@@ -6,7 +6,10 @@ records are built by the same functions, :mod:`robotsrules._tables._words` and
 :mod:`robotsrules.linter`): ``check`` (one record per URL and agent, as ``check --json``'s
 lines), ``explain`` (``explain --json``), ``lint`` (``lint --format json``), ``usage``
 (``usage --json``), ``stance`` (``stance --json``), ``verify`` (``verify --json``, reverse
-DNS only when asked) and ``verify-request`` (``verify --request FILE --json``).
+DNS only when asked), ``verify-request`` (``verify --request FILE --json``), ``page``
+(``page FILE --json``: given header fields and the start of a body, with the site's
+robots.txt when given), ``license`` (``license --json``: an RSL document or a robots.txt
+given, or a URL fetched through the address guard) and ``generate`` (``generate --json``).
 
 ``check`` without a ``robots`` body reads each URL's own site's robots.txt through one
 :class:`~robotsrules._fetch._robotscache.RobotsCache` (the store the server was given:
@@ -44,15 +47,26 @@ from .._fetch._pinned import REFUSED, Guard, GuardedClient
 from .._fetch._robotscache import RobotsCache
 from .._fetch._sign import Sign
 from .._lru import LRU
+from .._page import DEFAULT_HEAD_BYTES
+from .._rules._agents import agent_tokens
+from .._rules._urls import match_target
 from .._scope import origin_of
 from .._tables._crawlers import crawler_for
 from .._tables._purposes import revision
-from .._tables._words import fetch_json, stance_report, usage_report, verdict_json
+from .._tables._words import (
+    fetch_json,
+    generate_json,
+    license_json,
+    page_report,
+    stance_report,
+    usage_report,
+    verdict_json,
+)
 from .._terminal import visible
 from .._version import __version__
 from ..cache import MemoryStore, Store
 from ..errors import MissingExtra, RobotsError
-from ..robotstxt import RobotsTxt, parse
+from ..robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse
 from ._app import ASGI, Guarded
 
 with MissingExtra.guard("robotsrules serve --api", "web"):
@@ -190,8 +204,9 @@ class _Field:
     states."""
 
     name: str
-    kind: str  # "string", "strings" (a list of strings; one string reads as a list of one)
-    # or "boolean"
+    kind: str  # "string", "strings" (a list of strings; one string reads as a list of one),
+    # "boolean", "integer", "object", "headers" (name to value) or "header-list" (that, or
+    # a list of [name, value] pairs: a header field repeated)
     required: bool
     about: str
 
@@ -225,6 +240,38 @@ MODELS: dict[str, tuple[_Field, ...]] = {
                        _Field("url", "string", True, "the full URL the request was sent to"),
                        _Field("headers", "headers", True, "the request's header fields, "
                                                           "name to value")),
+    "page": (_Field("headers", "header-list", False, "the response's header fields: name "
+                                                     "to value, or [name, value] pairs"),
+             _Field("body", "string", False, "the start of the response's body as text "
+                                             "(content-decoded), read as UTF-8; at most "
+                                             f"{DEFAULT_HEAD_BYTES:,} octets of it are read"),
+             _AGENTS, _Field("purposes", "strings", False, "purposes to answer (default "
+                                                          "search, ai-input, ai-train)"),
+             _Field("url", "string", False, "the page's URL (default '/')"),
+             _Field("status", "integer", False, "the response's HTTP status"),
+             dataclasses.replace(_ROBOTS, required=False,
+                                 about="the site's robots.txt: its usage lines combined "
+                                       "with the page's")),
+    "license": (_Field("document", "string", False, "an RSL licence document (XML), or a "
+                                                    "robots.txt whose License lines are "
+                                                    "followed"),
+                _Field("source", "string", False, "instead of 'document', a URL fetched "
+                                                  "through the address guard: a licence "
+                                                  "document's, a robots.txt's or a site's"),
+                _Field("urls", "strings", False, "URLs (or /paths) to answer for"),
+                dataclasses.replace(_AGENTS, required=False,
+                                    about="the crawlers to answer for (default '*')"),
+                _Field("purposes", "strings", False, "RSL usage tokens or purposes "
+                                                     "(default every RSL usage token)"),
+                _Field("user", "string", False, "who uses the content: commercial, "
+                                                "non-commercial, education, government or "
+                                                "personal"),
+                _Field("geo", "string", False, "where: an ISO 3166-1 alpha-2 code or EU"),
+                _Field("origin", "string", False, "the site the document is for (<content "
+                                                  "url> values on other origins ignored)")),
+    "generate": (_Field("policy", "object", True, "the choices, as a policy file's data "
+                                                  "(generate --policy)"),
+                 _Field("from", "string", False, "a robots.txt to merge into")),
 }
 """Each endpoint's request fields."""
 
@@ -268,6 +315,11 @@ _ANSWERS: dict[str, dict[str, Any]] = {
     "cache/purge": {"type": "object", "description": "the origin forgotten"},
     "cache/refresh": {"type": "object", "description": "the origin and its fetch record"},
     "verify-request": {"type": "object", "description": "verify --request --json's object"},
+    "page": {"type": ["object", "array"],
+             "description": "page --json's object (a list for several agents)"},
+    "license": {"type": ["object", "array"],
+                "description": "license --json's object (a list for several agents)"},
+    "generate": {"type": "object", "description": "generate --json's object"},
 }
 
 
@@ -277,9 +329,16 @@ def openapi(limits: Limits) -> dict[str, Any]:
     bound = {"urls": limits.max_urls, "agents": limits.max_agents}
 
     def schema(field: _Field) -> dict[str, Any]:
+        names = {"type": "object", "additionalProperties": {"type": "string"}}
         if field.kind == "headers":
-            return {"type": "object", "description": field.about,
-                    "additionalProperties": {"type": "string"}}
+            return {**names, "description": field.about}
+        if field.kind == "header-list":
+            pair = {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2}
+            return {"description": field.about, "oneOf": [
+                names, {"type": "array", "items": pair, "maxItems": _MAX_HEADERS}]}
+        if field.kind == "integer":
+            return {"type": "integer", "minimum": 100, "maximum": 599,
+                    "description": field.about}
         if field.kind == "strings":
             return {"description": field.about, "oneOf": [
                 {"type": "array", "items": {"type": "string"},
@@ -336,10 +395,13 @@ def _read(body: dict[str, Any], fields: tuple[_Field, ...]) -> dict[str, Any]:
             raise _Problem("bad-request", f"'{field.name}' must be a string")
         elif field.kind == "boolean" and not isinstance(value, bool):
             raise _Problem("bad-request", f"'{field.name}' must be true or false")
-        elif field.kind == "headers" and not (
-                isinstance(value, dict) and all(isinstance(v, str) for v in value.values())):
-            raise _Problem("bad-request", f"'{field.name}' must be an object of header "
-                                          "names to string values")
+        elif field.kind == "integer" and not (
+                type(value) is int and 100 <= value <= 599):
+            raise _Problem("bad-request", f"'{field.name}' must be an HTTP status (100-599)")
+        elif field.kind == "object" and not isinstance(value, dict):
+            raise _Problem("bad-request", f"'{field.name}' must be an object")
+        elif field.kind in ("headers", "header-list"):
+            value = _headers(field, value)
         elif field.kind == "strings":
             value = [value] if isinstance(value, str) else value
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -348,6 +410,35 @@ def _read(body: dict[str, Any], fields: tuple[_Field, ...]) -> dict[str, Any]:
                 raise _Problem("bad-request", f"'{field.name}' must name at least one")
         values[field.name] = value
     return values
+
+
+_MAX_HEADERS = 1_000
+"""Header fields of one ``page`` request at most."""
+
+
+def _headers(field: _Field, value: Any) -> Any:
+    """A ``headers`` field (name to value) or a ``header-list`` one (that, or [name, value]
+    pairs, in order), checked; the latter as a list of pairs."""
+    if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+        return value if field.kind == "headers" else list(value.items())
+    if field.kind == "header-list" and isinstance(value, list) and all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(v, str) for v in p)
+            for p in value):
+        if len(value) > _MAX_HEADERS:
+            raise _Problem("bad-request", f"'{field.name}': at most {_MAX_HEADERS:,} "
+                                          "header fields")
+        return [(name, text) for name, text in value]
+    more = ", or a list of [name, value] pairs" if field.kind == "header-list" else ""
+    raise _Problem("bad-request", f"'{field.name}' must be an object of header names to "
+                                  f"string values{more}")
+
+
+def _octets(text: str, name: str) -> bytes:
+    """``text`` as UTF-8 (a lone surrogate, which JSON can spell, is the caller's mistake)."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _Problem("bad-request", f"'{name}' holds a lone surrogate") from None
 
 
 def _is_url(url: str) -> bool:
@@ -501,6 +592,88 @@ class _Service:
         return {"request": {"method": visible(method), "url": visible(url)},
                 **answer.as_dict()}
 
+    def page(self, body: dict[str, Any]) -> Any:
+        from .._page import admit_page
+        from .._tables._purposes import CONTENT_SIGNALS, check_purposes
+
+        values = _read(body, MODELS["page"])
+        agents, url = values["agents"], values["url"] or "/"
+        purposes = list(check_purposes(values["purposes"] or CONTENT_SIGNALS))
+        self.bounded([url] * len(purposes), agents)
+        for agent in agents:
+            agent_tokens(agent)  # not a product token: InvalidAgent, a bad-request
+        # One octet past the bound: a longer head shows as cut (PageSignals.head_cut).
+        head = _octets(values["body"] or "", "body")[:DEFAULT_HEAD_BYTES + 1]
+        robots = None if values["robots"] is None else parse(values["robots"])
+
+        def usage(agent: Any) -> Any:
+            return None if robots is None else robots.usage(url, agent=agent)
+
+        admission = admit_page(values["headers"] or [], head, agents=agents,
+                               purposes=purposes, url=url, status=values["status"],
+                               usage=None if robots is None else usage)
+        return page_report(admission, agents, "request", purposes,
+                           None if robots is None else usage)
+
+    def license(self, body: dict[str, Any]) -> Any:
+        from .._rsl import (
+            USAGE_TOKENS,
+            LicenseSource,
+            geo_code,
+            license_answers,
+            usage_token,
+            user_class,
+        )
+
+        values = _read(body, MODELS["license"])
+        document, url = values["document"], values["source"]
+        if (document is None) == (url is None):
+            raise _Problem("bad-request", "give a licence document or a robots.txt as "
+                                          "'document', or a URL as 'source' (one of them)")
+        urls, agents = values["urls"] or [], values["agents"] or ["*"]
+        names = list(dict.fromkeys(values["purposes"] or USAGE_TOKENS))
+        self.bounded(urls or ["/"], agents)
+        if len(names) * len(urls) * len(agents) > self.limits.max_cells:
+            raise _Problem("too-many-cells", f"purposes x URLs x agents: at most "
+                                             f"{self.limits.max_cells:,} per request")
+        for name in names:
+            usage_token(name)  # InvalidPurpose: a bad-request before any fetch
+        for agent in agents:
+            if agent != "*":
+                agent_tokens(agent)
+        for target in urls:
+            match_target(target)  # InvalidURL: a bad-request
+        user = None if values["user"] is None else user_class(values["user"])
+        geo = None if values["geo"] is None else geo_code(values["geo"])
+        site = None if values["origin"] is None else origin_of(values["origin"])
+        if url is not None:
+            if not _is_url(url):
+                raise _Problem("bad-request", "'source' must be an http(s) URL with a host")
+            source = LicenseSource.fetched(self.cache, url, site)
+        else:
+            source = LicenseSource.read(self.cache, _octets(document, "document"),
+                                        "request", site)
+        found = [(agent, source.documents(agent)) for agent in agents]
+        return license_json(url or "request", [
+            (agent, found_documents, license_answers(tuple(found_documents), urls, names,
+                                                     user, geo))
+            for agent, found_documents in found])
+
+    def generate(self, body: dict[str, Any]) -> Any:
+        from .._diff import diff
+        from .._generate import GeneratePolicy, generate
+
+        values = _read(body, MODELS["generate"])
+        policy = GeneratePolicy.from_data(values["policy"])
+        existing = None if values["from"] is None else _octets(values["from"], "from")
+        if existing is not None and len(existing) > DEFAULT_MAX_BYTES:
+            raise _Problem("bad-request", f"'from': over {DEFAULT_MAX_BYTES:,} octets, past "
+                                          "what crawlers read (RFC 9309 \u00a72.5)")
+        made = generate(policy, existing)
+        changes = None if existing is None else diff(parse(existing), parse(made.text),
+                                                      made.urls, made.agents)
+        return generate_json(made, policy, None, changes)
+
     def lint(self, body: dict[str, Any]) -> Any:
         from ..linter import lint
         from ..linter._output import to_json
@@ -607,6 +780,9 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
         Route("/v1/stance", endpoint(service.stance), methods=["POST"]),
         Route("/v1/verify", endpoint(service.verify), methods=["POST"]),
         Route("/v1/verify-request", endpoint(service.verify_request), methods=["POST"]),
+        Route("/v1/page", endpoint(service.page), methods=["POST"]),
+        Route("/v1/license", endpoint(service.license), methods=["POST"]),
+        Route("/v1/generate", endpoint(service.generate), methods=["POST"]),
         Route("/v1/limits", limits_of, methods=["GET"]),
         Route("/openapi.json", openapi_json, methods=["GET"]),
         Route("/metrics", metrics_text, methods=["GET"]),
