@@ -28,7 +28,7 @@ from robotsrules._web._api import ERROR_CODES, Limits, create_api
 from robotsrules._web._server import listen, server
 from robotsrules.cli import main
 
-from .conftest import Site
+from .conftest import HeldOrigin, Site
 
 ROBOTS = ("User-agent: *\nDisallow: /private/\nAllow: /private/open\n"
           "Content-Signal: ai-train=no, search=yes\n\n"
@@ -225,6 +225,40 @@ def test_license_fetches_through_the_address_guard(guarded: str, site: Site) -> 
     assert _code(_post(guarded, "/v1/generate", {"policy": {"nope": 1}})) == "bad-request"
     assert _code(_post(guarded, "/v1/page", {"agents": ["a"], "status": True})
                  ) == "bad-request"
+
+
+def test_etag_if_none_match_and_cache_control(api: str, site: Site) -> None:
+    """RFC 9110 (June 2022) §13.1.2 over real HTTP: a POST whose If-None-Match names the
+    answer's ETag (weak comparison, ``*``, lists) is 412 ``not-modified``; a GET is 304
+    without a body; a field that is no entity-tag list is ignored."""
+    body = {"robots": ROBOTS, "urls": URLS, "agents": AGENTS}
+    first = _post(api, "/v1/check", body)
+    etag = first.headers["etag"]
+    assert first.headers["cache-control"] == "private, max-age=86400"  # the body alone
+    for field in (etag, f"W/{etag}", f'"x", {etag}', f'"a,b" ,W/{etag}', "*"):
+        again = _post(api, "/v1/check", body, **{"if-none-match": field})
+        assert again.status_code == 412 and _code(again) == "not-modified", field
+        assert again.headers["etag"] == etag
+    for field in ('"x"', etag[1:-1], f"{etag} x", f"{etag},,", "W/", f'"{etag}"'):
+        assert _post(api, "/v1/check", body, **{"if-none-match": field}).json() == first.json()
+    described = httpx.get(api + "/openapi.json", timeout=HANG)
+    assert described.headers["cache-control"] == "private, no-cache"
+    same = httpx.get(api + "/openapi.json", timeout=HANG,
+                     headers={"if-none-match": f'W/{described.headers["etag"]}'})
+    assert same.status_code == 304 and same.content == b""
+    assert same.headers["etag"] == described.headers["etag"]
+    with HeldOrigin(held=False) as origin, _api(guard=Guard(exempt=frozenset(
+            {("127.0.0.1", origin.port)}))) as fetching:
+        fetched = _post(fetching, "/v1/check", {"urls": [f"{origin.base}/held/e"],
+                                                "agents": ["Bot"]})
+    assert fetched.json()["results"][0]["allowed"] is False
+    age = int(fetched.headers["cache-control"].removeprefix("private, max-age="))
+    assert 1 <= age <= 600  # never past the file's own lifetime (max-age=600)
+    refused = _post(api, "/v1/check", {"urls": ["/relative"], "agents": ["Bot"]})
+    assert refused.headers["cache-control"] == "private, no-cache"
+    assert _post(api, "/v1/check", {}).headers["cache-control"] == "no-store"
+    assert _post(api, "/v1/cache/purge", {"url": site.base}).headers["cache-control"] == \
+        "no-store"
 
 
 def test_check_fetches_each_site_once_through_the_cache(api: str, site: Site) -> None:

@@ -36,10 +36,11 @@ import hmac
 import json
 import logging
 import math
+import re
 import threading
 import time
 import urllib.parse
-from typing import Any, Callable, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
 import httpx
 
@@ -85,7 +86,8 @@ with MissingExtra.guard("robotsrules serve --api", "web"):
         generate_latest,
     )
 
-__all__ = ["ERROR_CODES", "MODELS", "Limits", "create_api", "openapi"]
+__all__ = ["ERROR_CODES", "MODELS", "NO_STORE", "PURE", "REVALIDATE", "Limits", "create_api",
+           "matches", "openapi"]
 
 log = logging.getLogger("robotsrules")
 access = logging.getLogger("robotsrules.access")
@@ -96,7 +98,7 @@ ERROR_CODES = {
     "bad-json": 400, "bad-request": 422, "unauthorized": 401, "not-found": 404,
     "method-not-allowed": 405, "body-too-large": 413, "too-many-urls": 422,
     "too-many-agents": 422, "too-many-cells": 422, "host-refused": 421,
-    "rate-limited": 429, "internal-error": 500,
+    "rate-limited": 429, "not-modified": 412, "internal-error": 500,
     "address-refused": 200, "not-a-url": 200, "robots-error": 200,
 }
 """Every error code the service answers, with its HTTP status (200: an error record of one
@@ -104,8 +106,17 @@ URL inside a batch's answer, the other URLs answered)."""
 
 _BY_STATUS = {421: "host-refused", 413: "body-too-large", 404: "not-found",
               405: "method-not-allowed", 400: "bad-json", 401: "unauthorized"}
-_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
-            (b"cache-control", b"no-cache")]
+_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer")]
+
+# Cache-Control per answer (RFC 9111, June 2022, §5.2.2): an answer computed from the
+# request body alone is the same for the same body from the same server version, so the
+# caller may keep it a day (then revalidate with If-None-Match); one that read a fetched
+# file may be kept while that file is (RFC 9309 §2.4's caching, the store's expiry);
+# what changes with each request (a fetched licence, DNS, replay memory, metrics) is
+# revalidated or never stored; an error is never stored.
+PURE = "private, max-age=86400"
+REVALIDATE = "private, no-cache"
+NO_STORE = "no-store"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -139,13 +150,65 @@ class _Problem(Exception):
         self.code, self.message, self.retry_after = code, message, retry_after
 
 
-def _json(payload: Any, status: int = 200, headers: Optional[dict[str, str]] = None) -> Response:
+class _Answer(NamedTuple):
+    """An endpoint's answer with its own ``Cache-Control`` (instead of the endpoint's)."""
+
+    payload: Any
+    cache: str
+
+
+def _json(payload: Any, status: int = 200, headers: Optional[dict[str, str]] = None,
+          cache: str = NO_STORE) -> Response:
+    """A JSON answer; a 200 one carries a strong ``ETag``: a digest of its octets."""
     body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
-    given = dict(headers or {})
+    given = {**(headers or {}), "cache-control": cache if status == 200 else NO_STORE}
     if status == 200:
         given["etag"] = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
     return Response(body, status_code=status, media_type="application/json",
                     headers=given)
+
+
+_ENTITY_TAG = re.compile(r'[ \t]*(?:W/)?("[\x21\x23-\x7e\x80-\xff]*")[ \t]*(?:,|$)')
+
+
+def matches(if_none_match: list[str], etag: str) -> bool:
+    """Whether ``If-None-Match`` field lines name ``etag`` (RFC 9110, June 2022, §13.1.2):
+    ``*`` matches any current answer; otherwise a list of entity tags (§8.8.3) compared by
+    the weak comparison (§8.8.3.2: ``W/"x"`` matches ``"x"``). A line that is not such a
+    list is ignored (the full answer is sent: never a 304 for what was not asked)."""
+    for line in if_none_match:
+        line = line.strip(" \t")
+        if line == "*":
+            return True
+        at, tags = 0, list[str]()
+        while at < len(line):
+            found = _ENTITY_TAG.match(line, at)
+            if found is None or found.end() == at:
+                tags = []
+                break
+            tags.append(found.group(1))
+            at = found.end()
+        if etag.removeprefix("W/") in tags:
+            return True
+    return False
+
+
+def _conditional(request: Request, response: Response) -> Response:
+    """``response``, or, when the request's ``If-None-Match`` names its ``ETag`` (RFC 9110
+    §13.1.2), ``304 Not Modified`` without a body for GET and HEAD, and ``412
+    Precondition Failed`` (``not-modified``) for a POST, as the RFC asks of other methods;
+    both carry the ``ETag`` and ``Cache-Control`` the answer had."""
+    etag = response.headers.get("etag")
+    asked = request.headers.getlist("if-none-match")
+    if response.status_code != 200 or etag is None or not asked or not matches(asked, etag):
+        return response
+    kept = {"etag": etag, "cache-control": response.headers["cache-control"]}
+    if request.method in ("GET", "HEAD"):
+        return Response(status_code=304, headers=kept)
+    refused = _error("not-modified", "the answer has not changed: its ETag matches "
+                                     "If-None-Match")
+    refused.headers.update(kept)
+    return refused
 
 
 def _error(code: str, message: str, retry_after: Optional[int] = None) -> Response:
@@ -354,7 +417,7 @@ def openapi(limits: Limits) -> dict[str, Any]:
 
     common = ("bad-json", "bad-request", "unauthorized", "body-too-large", "too-many-urls",
               "too-many-agents", "too-many-cells", "host-refused", "rate-limited",
-              "internal-error")
+              "not-modified", "internal-error")
     paths: dict[str, Any] = {}
     for name, fields in MODELS.items():
         paths[f"/v1/{name}"] = {"post": {
@@ -374,7 +437,8 @@ def openapi(limits: Limits) -> dict[str, Any]:
                         ("/openapi.json", "this description")):
         paths[path] = {"get": {"summary": about, "responses": {"200": {
             "description": about, "content": {"application/json": {
-                "schema": {"type": "object"}}}}}}}
+                "schema": {"type": "object"}}}},
+            "304": {"description": "If-None-Match names the answer's ETag (no body)"}}}}
     stated = ", ".join(f"{key} {value}" for key, value in limits.as_json().items())
     return {"openapi": "3.1.0",
             "info": {"title": "robotsrules", "version": __version__,
@@ -473,7 +537,7 @@ class _Service:
             raise _Problem("too-many-cells", f"{len(urls):,} URLs x {len(agents):,} agents: "
                                              f"at most {limits.max_cells:,} per request")
 
-    def check(self, body: dict[str, Any]) -> dict[str, Any]:
+    def check(self, body: dict[str, Any]) -> _Answer:
         values = _read(body, MODELS["check"])
         urls, agents, text = values["urls"], values["agents"], values["robots"]
         self.bounded(urls, agents)
@@ -482,6 +546,7 @@ class _Service:
         started = time.time()
         fetch = fetch_json("request", None, "request", False)
         records: list[dict[str, Any]] = []
+        lifetime = math.inf  # the answer is good while each file it read is
         for url in urls:
             robots = given
             if robots is None:
@@ -505,6 +570,7 @@ class _Service:
                     records.append(self._url_error(url, "address-refused", result.error))
                     continue
                 robots = served.robots
+                lifetime = min(lifetime, result.expires_at - time.time())
                 fetch = fetch_json(result.url, result, served.reason,
                                    result.fetched_at < started)
             for agent in agents:
@@ -514,7 +580,12 @@ class _Service:
                     for name in ("rule", "groups", "usage"):
                         del record[name]
                 records.append(record)
-        return {"results": records}
+        if given is not None:
+            return _Answer({"results": records}, PURE)
+        if any("error" in record for record in records):
+            lifetime = 0.0  # a refusal or an error: asked again, it may be answered
+        return _Answer({"results": records}, f"private, max-age={int(lifetime)}"
+                       if lifetime >= 1 else REVALIDATE)
 
     @staticmethod
     def _url_error(url: str, code: str, message: str) -> dict[str, Any]:
@@ -615,7 +686,7 @@ class _Service:
         return page_report(admission, agents, "request", purposes,
                            None if robots is None else usage)
 
-    def license(self, body: dict[str, Any]) -> Any:
+    def license(self, body: dict[str, Any]) -> _Answer:
         from .._rsl import (
             USAGE_TOKENS,
             LicenseSource,
@@ -654,10 +725,10 @@ class _Service:
             source = LicenseSource.read(self.cache, _octets(document, "document"),
                                         "request", site)
         found = [(agent, source.documents(agent)) for agent in agents]
-        return license_json(url or "request", [
+        return _Answer(license_json(url or "request", [
             (agent, found_documents, license_answers(tuple(found_documents), urls, names,
                                                      user, geo))
-            for agent, found_documents in found])
+            for agent, found_documents in found]), PURE if url is None else REVALIDATE)
 
     def generate(self, body: dict[str, Any]) -> Any:
         from .._diff import diff
@@ -700,10 +771,11 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
     buckets = _Buckets(limits.rate, limits.burst, clock)
     expected = None if token is None else f"Bearer {token}".encode()
 
-    def endpoint(work: Callable[[dict[str, Any]], Any]) -> Callable[[Request], Any]:
+    def endpoint(work: Callable[[dict[str, Any]], Any], cache: str = PURE
+                 ) -> Callable[[Request], Any]:
         async def answer(request: Request) -> Response:
             started = time.perf_counter()
-            response = await answer_once(request)
+            response = _conditional(request, await answer_once(request))
             seconds = time.perf_counter() - started
             path = request.url.path
             metrics.requests.labels(path, str(response.status_code)).inc()
@@ -731,7 +803,10 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
                     raise _Problem("bad-json", f"the body is not JSON: {error}") from None
                 if not isinstance(body, dict):
                     raise _Problem("bad-request", "the body must be a JSON object")
-                return _json(await run_in_threadpool(work, body))
+                done = await run_in_threadpool(work, body)
+                if isinstance(done, _Answer):
+                    return _json(done.payload, cache=done.cache)
+                return _json(done, cache=cache)
             except _Problem as problem:
                 return _error(problem.code, problem.message, problem.retry_after)
             except RobotsError as error:
@@ -745,7 +820,8 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
         return answer
 
     async def metrics_text(request: Request) -> Response:
-        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST,
+                        headers={"cache-control": NO_STORE})
 
     async def healthz(request: Request) -> Response:
         return _json({"status": "ok", "version": __version__})
@@ -761,12 +837,12 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
         return _json({"status": "ok"})
 
     async def limits_of(request: Request) -> Response:
-        return _json(limits.as_json())
+        return _conditional(request, _json(limits.as_json(), cache=REVALIDATE))
 
     described = openapi(limits)
 
     async def openapi_json(request: Request) -> Response:
-        return _json(described)
+        return _conditional(request, _json(described, cache=REVALIDATE))
 
     async def not_found(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 500
@@ -778,16 +854,17 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
         Route("/v1/lint", endpoint(service.lint), methods=["POST"]),
         Route("/v1/usage", endpoint(service.usage), methods=["POST"]),
         Route("/v1/stance", endpoint(service.stance), methods=["POST"]),
-        Route("/v1/verify", endpoint(service.verify), methods=["POST"]),
-        Route("/v1/verify-request", endpoint(service.verify_request), methods=["POST"]),
+        Route("/v1/verify", endpoint(service.verify, REVALIDATE), methods=["POST"]),
+        Route("/v1/verify-request", endpoint(service.verify_request, NO_STORE),
+              methods=["POST"]),
         Route("/v1/page", endpoint(service.page), methods=["POST"]),
         Route("/v1/license", endpoint(service.license), methods=["POST"]),
         Route("/v1/generate", endpoint(service.generate), methods=["POST"]),
         Route("/v1/limits", limits_of, methods=["GET"]),
         Route("/openapi.json", openapi_json, methods=["GET"]),
         Route("/metrics", metrics_text, methods=["GET"]),
-        Route("/v1/cache/purge", endpoint(service.purge), methods=["POST"]),
-        Route("/v1/cache/refresh", endpoint(service.refresh), methods=["POST"]),
+        Route("/v1/cache/purge", endpoint(service.purge, NO_STORE), methods=["POST"]),
+        Route("/v1/cache/refresh", endpoint(service.refresh, NO_STORE), methods=["POST"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
     ], exception_handlers={HTTPException: not_found})
