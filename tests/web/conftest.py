@@ -127,12 +127,15 @@ class HeldOrigin:
             def do_GET(self) -> None:
                 origin.seen.set()
                 origin.release.wait(HANG)
-                self.send_response(200)
-                self.send_header("Content-Type", "text/plain")
-                self.send_header("Cache-Control", "max-age=600")
-                self.send_header("Content-Length", str(len(origin.ROBOTS)))
-                self.end_headers()
-                self.wfile.write(origin.ROBOTS)
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/plain")
+                    self.send_header("Cache-Control", "max-age=600")
+                    self.send_header("Content-Length", str(len(origin.ROBOTS)))
+                    self.end_headers()
+                    self.wfile.write(origin.ROBOTS)
+                except OSError:  # the fetcher gave up (its server stopped): nothing to say
+                    pass
 
             def log_message(self, *args: Any) -> None:
                 pass

@@ -29,6 +29,7 @@ token, every ``/v1/`` request carries ``Authorization: Bearer TOKEN``.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import functools
 import hashlib
@@ -98,7 +99,7 @@ ERROR_CODES = {
     "bad-json": 400, "bad-request": 422, "unauthorized": 401, "not-found": 404,
     "method-not-allowed": 405, "body-too-large": 413, "too-many-urls": 422,
     "too-many-agents": 422, "too-many-cells": 422, "host-refused": 421,
-    "rate-limited": 429, "not-modified": 412, "internal-error": 500,
+    "rate-limited": 429, "not-modified": 412, "internal-error": 500, "shutting-down": 503,
     "address-refused": 200, "not-a-url": 200, "robots-error": 200,
 }
 """Every error code the service answers, with its HTTP status (200: an error record of one
@@ -417,7 +418,7 @@ def openapi(limits: Limits) -> dict[str, Any]:
 
     common = ("bad-json", "bad-request", "unauthorized", "body-too-large", "too-many-urls",
               "too-many-agents", "too-many-cells", "host-refused", "rate-limited",
-              "not-modified", "internal-error")
+              "not-modified", "internal-error", "shutting-down")
     paths: dict[str, Any] = {}
     for name, fields in MODELS.items():
         paths[f"/v1/{name}"] = {"post": {
@@ -775,7 +776,13 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
                  ) -> Callable[[Request], Any]:
         async def answer(request: Request) -> Response:
             started = time.perf_counter()
-            response = _conditional(request, await answer_once(request))
+            try:
+                response = _conditional(request, await answer_once(request))
+            except asyncio.CancelledError:
+                # The server's stop ran past its grace (uvicorn cancels what still runs):
+                # a whole error the client may retry elsewhere, never a part of an answer.
+                response = _error("shutting-down", "the server is stopping: retry the "
+                                                   "request", 1)
             seconds = time.perf_counter() - started
             path = request.url.path
             metrics.requests.labels(path, str(response.status_code)).inc()

@@ -7,6 +7,7 @@ the listen queue until the server accepts it, with no guess at when the server i
 
 from __future__ import annotations
 
+import math
 import socket
 from typing import Any
 
@@ -15,7 +16,7 @@ from ..errors import MissingExtra
 with MissingExtra.guard("robotsrules serve", "web"):
     import uvicorn
 
-__all__ = ["listen", "server"]
+__all__ = ["GRACE", "listen", "server"]
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -32,12 +33,22 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def server(app: Any) -> uvicorn.Server:
+GRACE = 5.0
+"""Seconds the requests still being answered get to finish when the server stops."""
+
+
+def server(app: Any, grace: float = GRACE) -> uvicorn.Server:
     """A uvicorn server for ``app`` (run it with ``.run(sockets=[listen(...)])``; set
     ``.should_exit`` to stop it): no access log (nothing written), no proxy headers
-    trusted, no lifespan, the ``Server`` header left out; on a stop, requests still being
-    answered get five seconds to finish."""
+    trusted, no lifespan, the ``Server`` header left out.
+
+    On a stop (SIGTERM, SIGINT), uvicorn closes the listening socket, lets each keep-alive
+    connection close after its answer, and gives the requests still being answered
+    ``grace`` seconds (rounded up to whole ones) to finish; past that it cancels them:
+    the service answers a cancelled request with a whole ``shutting-down`` error or not
+    at all (the connection closes), never with part of an answer (each answer is built
+    whole before its first octet is sent)."""
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
                             proxy_headers=False, server_header=False, date_header=False,
-                            timeout_keep_alive=5, timeout_graceful_shutdown=5)
+                            timeout_keep_alive=5, timeout_graceful_shutdown=math.ceil(grace))
     return uvicorn.Server(config)

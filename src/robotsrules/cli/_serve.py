@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 from ..errors import RobotsError
 from ._common import EXIT_OK
+from ._options import positive_seconds
 from ._output import warn
 
 __all__ = ["add_command"]
@@ -90,7 +91,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     if args.open:
         webbrowser.open(url)  # the socket listens already: the browser's request waits
     try:
-        server(app).run(sockets=[sock])
+        server(app, args.shutdown_timeout).run(sockets=[sock])
     finally:
         sock.close()
     return EXIT_OK
@@ -134,6 +135,10 @@ _OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                 "help": "--api: requests per second per client address (default 50)"}),
     ("--burst", {"type": int, "default": 100, "metavar": "N",
                  "help": "--api: requests a client may make at once (default 100)"}),
+    ("--shutdown-timeout", {"type": positive_seconds, "default": 5.0, "metavar": "SECONDS",
+                            "help": "on SIGTERM, the time requests still being answered get "
+                                    "to finish (default 5); past it they are answered "
+                                    "'shutting-down' (503) or the connection closes"}),
 )
 
 
