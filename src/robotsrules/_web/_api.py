@@ -37,6 +37,7 @@ import hmac
 import json
 import logging
 import math
+import os
 import re
 import threading
 import time
@@ -831,7 +832,7 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
                         headers={"cache-control": NO_STORE})
 
     async def healthz(request: Request) -> Response:
-        return _json({"status": "ok", "version": __version__})
+        return _json({"status": "ok", "version": __version__, "pid": os.getpid()})
 
     async def readyz(request: Request) -> Response:
         client = getattr(service.store, "client", None)  # a RedisStore's: asked directly
