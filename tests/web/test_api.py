@@ -223,6 +223,10 @@ def test_license_fetches_through_the_address_guard(guarded: str, site: Site) -> 
     assert _code(_post(guarded, "/v1/license", {"document": LICENCE,
                                                 "source": site.base})) == "bad-request"
     assert _code(_post(guarded, "/v1/generate", {"policy": {"nope": 1}})) == "bad-request"
+    # an unclosed IPv6 bracket is no URL: refused, never an internal error
+    assert _code(_post(guarded, "/v1/license", {"source": "http://[::1"})) == "bad-request"
+    unclosed = _post(guarded, "/v1/check", {"urls": ["http://[::1/x"], "agents": ["a"]})
+    assert unclosed.json()["results"][0]["error"]["code"] == "not-a-url"
     assert _code(_post(guarded, "/v1/page", {"agents": ["a"], "status": True})
                  ) == "bad-request"
 
@@ -333,7 +337,8 @@ _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | s
                      lambda inner: st.lists(inner, max_size=4)
                      | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
 _FIELDS = st.fixed_dictionaries({}, optional={
-    "robots": _JSON | st.text(), "urls": _JSON | st.lists(st.text(), max_size=4),
+    "robots": _JSON | st.text(),
+    "urls": _JSON | st.lists(st.text() | st.just("http://[::1/x"), max_size=4),
     "agents": _JSON | st.lists(st.text(), max_size=3), "explain": _JSON, "url": _JSON,
     "aipref_revision": _JSON | st.sampled_from(["00", "01", "99"]),
     "address": _JSON | st.sampled_from(["66.249.66.1", "::1", "999.1.1.1"]),
@@ -344,7 +349,8 @@ _FIELDS = st.fixed_dictionaries({}, optional={
     "body": _JSON | st.just(PAGE_HEAD), "status": _JSON | st.integers(0, 700),
     "purposes": _JSON | st.sampled_from(["search", "ai-train", "all", "x"]),
     "document": _JSON | st.sampled_from([LICENCE, ROBOTS, "<rsl/>"]),
-    "source": _JSON | st.just("http://10.0.0.1/l.xml"), "origin": _JSON,
+    "source": _JSON | st.sampled_from(["http://10.0.0.1/l.xml", "http://[::1"]),
+    "origin": _JSON,
     "user": _JSON | st.just("education"), "geo": _JSON | st.just("EU"),
     "policy": _JSON | st.fixed_dictionaries({}, optional={
         "agents": _JSON | st.dictionaries(st.sampled_from(["GPTBot", "*", "x y"]),

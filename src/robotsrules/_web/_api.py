@@ -508,7 +508,10 @@ def _octets(text: str, name: str) -> bytes:
 
 
 def _is_url(url: str) -> bool:
-    parts = urllib.parse.urlsplit(url)
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:  # an unclosed IPv6 bracket ("http://[::1"): no URL
+        return False
     return parts.scheme in ("http", "https") and bool(parts.hostname)
 
 
