@@ -223,6 +223,8 @@ def test_license_fetches_through_the_address_guard(guarded: str, site: Site) -> 
     assert _code(_post(guarded, "/v1/license", {"document": LICENCE,
                                                 "source": site.base})) == "bad-request"
     assert _code(_post(guarded, "/v1/generate", {"policy": {"nope": 1}})) == "bad-request"
+    many = {"policy": {"disallow_paths": [f"/p{n}/" for n in range(101)]}}
+    assert _code(_post(guarded, "/v1/generate", many)) == "too-many-choices"
     # an unclosed IPv6 bracket is no URL: refused, never an internal error
     assert _code(_post(guarded, "/v1/license", {"source": "http://[::1"})) == "bad-request"
     unclosed = _post(guarded, "/v1/check", {"urls": ["http://[::1/x"], "agents": ["a"]})

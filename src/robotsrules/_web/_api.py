@@ -71,6 +71,7 @@ from ..cache import MemoryStore, Store
 from ..errors import MissingExtra, RobotsError
 from ..robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse
 from ._app import ASGI, Guarded
+from ._generator import MAX_PATHS, MAX_SITEMAPS, MAX_TOKENS
 
 with MissingExtra.guard("robotsrules serve --api", "web"):
     from starlette.applications import Starlette
@@ -99,7 +100,7 @@ answer size; never a body or a header."""
 ERROR_CODES = {
     "bad-json": 400, "bad-request": 422, "unauthorized": 401, "not-found": 404,
     "method-not-allowed": 405, "body-too-large": 413, "too-many-urls": 422,
-    "too-many-agents": 422, "too-many-cells": 422, "host-refused": 421,
+    "too-many-agents": 422, "too-many-cells": 422, "too-many-choices": 422, "host-refused": 421,
     "rate-limited": 429, "not-modified": 412, "internal-error": 500, "shutting-down": 503,
     "address-refused": 200, "not-a-url": 200, "robots-error": 200,
 }
@@ -419,7 +420,7 @@ def openapi(limits: Limits) -> dict[str, Any]:
 
     common = ("bad-json", "bad-request", "unauthorized", "body-too-large", "too-many-urls",
               "too-many-agents", "too-many-cells", "host-refused", "rate-limited",
-              "not-modified", "internal-error", "shutting-down")
+              "too-many-choices", "not-modified", "internal-error", "shutting-down")
     paths: dict[str, Any] = {}
     for name, fields in MODELS.items():
         paths[f"/v1/{name}"] = {"post": {
@@ -741,6 +742,18 @@ class _Service:
 
         values = _read(body, MODELS["generate"])
         policy = GeneratePolicy.from_data(values["policy"])
+        # The workbench panel's bounds: the proof reads every token on every path back in
+        # three readings, so its time grows with their product.
+        tokens = len(policy.agents) + len(policy.crawl_delays)
+        paths = len(policy.disallow_paths) + sum(
+            len(choice.paths) for _, choice in (*policy.agents, *policy.categories))
+        for count, bound, what in ((tokens, MAX_TOKENS, "tokens and crawl delays"),
+                                   (paths, MAX_PATHS, "paths"),
+                                   (len(policy.sitemaps), MAX_SITEMAPS, "sitemaps")):
+            if count > bound:
+                raise _Problem("too-many-choices", f"{count:,} {what}: at most {bound:,} "
+                                                   "per request (robotsrules generate "
+                                                   "--policy FILE takes more)")
         existing = None if values["from"] is None else _octets(values["from"], "from")
         if existing is not None and len(existing) > DEFAULT_MAX_BYTES:
             raise _Problem("bad-request", f"'from': over {DEFAULT_MAX_BYTES:,} octets, past "
