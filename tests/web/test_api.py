@@ -223,6 +223,8 @@ def test_license_fetches_through_the_address_guard(guarded: str, site: Site) -> 
     assert _code(_post(guarded, "/v1/license", {"document": LICENCE,
                                                 "source": site.base})) == "bad-request"
     assert _code(_post(guarded, "/v1/generate", {"policy": {"nope": 1}})) == "bad-request"
+    named = "".join(f"License: http://10.0.0.1/{n}.xml\n" for n in range(11))
+    assert _code(_post(guarded, "/v1/license", {"document": named})) == "too-many-urls"
     many = {"policy": {"disallow_paths": [f"/p{n}/" for n in range(101)]}}
     assert _code(_post(guarded, "/v1/generate", many)) == "too-many-choices"
     # an unclosed IPv6 bracket is no URL: refused, never an internal error

@@ -479,6 +479,8 @@ def _read(body: dict[str, Any], fields: tuple[_Field, ...]) -> dict[str, Any]:
     return values
 
 
+_MAX_LICENCES = 10
+"""Licence documents a robots.txt given to ``license`` may name (each is fetched)."""
 _MAX_HEADERS = 1_000
 """Header fields of one ``page`` request at most."""
 
@@ -730,6 +732,12 @@ class _Service:
         else:
             source = LicenseSource.read(self.cache, _octets(document, "document"),
                                         "request", site)
+        robots = source.robots
+        for agent in agents if robots is not None else ():
+            links = len(set(robots.license_urls(agent)))
+            if links > _MAX_LICENCES:  # each is a fetch: the request's time stays bounded
+                raise _Problem("too-many-urls", f"{links:,} licence documents named: at most "
+                                                f"{_MAX_LICENCES} fetched per request")
         found = [(agent, source.documents(agent)) for agent in agents]
         return _Answer(license_json(url or "request", [
             (agent, found_documents, license_answers(tuple(found_documents), urls, names,
