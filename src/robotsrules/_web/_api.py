@@ -733,11 +733,12 @@ class _Service:
             source = LicenseSource.read(self.cache, _octets(document, "document"),
                                         "request", site)
         robots = source.robots
-        for agent in agents if robots is not None else ():
-            links = len(set(robots.license_urls(agent)))
-            if links > _MAX_LICENCES:  # each is a fetch: the request's time stays bounded
-                raise _Problem("too-many-urls", f"{links:,} licence documents named: at most "
-                                                f"{_MAX_LICENCES} fetched per request")
+        # each licence document is a fetch: the request's time stays bounded
+        links = 0 if robots is None else max(len(set(robots.license_urls(agent)))
+                                              for agent in agents)
+        if links > _MAX_LICENCES:
+            raise _Problem("too-many-urls", f"{links:,} licence documents named: at most "
+                                            f"{_MAX_LICENCES} fetched per request")
         found = [(agent, source.documents(agent)) for agent in agents]
         return _Answer(license_json(url or "request", [
             (agent, found_documents, license_answers(tuple(found_documents), urls, names,
