@@ -116,13 +116,14 @@ __all__ = [
     "License",
     "LicenseAnswer",
     "LicenseDocument",
+    "LicenseSource",
     "LicenseState",
     "LicenseStatus",
     "LicenseTerms",
     "Payment",
     "checked",
-    "document_json",
     "geo_code",
+    "license_answers",
     "license_from",
     "license_url_problem",
     "parse_license",
@@ -1314,38 +1315,6 @@ def license_url_problem(url: str) -> Optional[str]:
     return None
 
 
-def document_json(document: LicenseDocument) -> dict[str, Any]:
-    """A licence document as a JSON object: what ``robotsrules license --json`` prints and
-    the workbench page shows (the strings as read: the caller escapes them for a screen)."""
-    return {
-        "url": document.url, "origin": document.origin, "state": document.state,
-        "error": document.error, "status": document.status, "max_age": document.max_age,
-        "warnings": list(document.warnings),
-        "contents": [_content_json(c) for c in document.contents],
-        "ignored": [_content_json(c) for c in document.ignored],
-    }
-
-
-def _content_json(content: Content) -> dict[str, Any]:
-    return {
-        "url": content.url, "line": content.line, "server": content.server,
-        "encrypted": content.encrypted,
-        "licenses": [{
-            "line": lic.line,
-            "permits": {kind: list(tokens) for kind, tokens in lic.permits},
-            "prohibits": {kind: list(tokens) for kind, tokens in lic.prohibits},
-            "payment": None if lic.payment is None else {
-                "type": lic.payment.type, "free": lic.payment.free,
-                "amount": None if lic.payment.amount is None else {
-                    "value": lic.payment.amount.value,
-                    "currency": lic.payment.amount.currency},
-                "standard": lic.payment.standard, "custom": lic.payment.custom,
-                "accepts": lic.payment.accepts},
-            "reporting": [r._asdict() for r in lic.reporting],
-        } for lic in content.licenses],
-    }
-
-
 def unread(url: str, origin: Optional[str], problem: str) -> LicenseDocument:
     """The document a ``License`` value that cannot be fetched stands for: ``invalid``."""
     return LicenseDocument(url=url, origin=origin and origin_of(origin), state="invalid",
@@ -1410,3 +1379,86 @@ def license_from(served: Served, url: str, *, origin: Optional[str] = None,
         contents=document.contents, ignored=document.ignored, max_age=document.max_age,
         warnings=document.warnings + extra, status=result.status,
         _patterns=document._patterns)
+
+
+def _looks_like_xml(data: bytes) -> bool:
+    """True when ``data`` starts like an XML document: a UTF-16 byte order mark, or ``<``
+    after a UTF-8 one and any XML white space (XML 1.0 Fifth Edition, 2008-11-26, §2.3
+    ``S``), read as single octets or as UTF-16 code units without a mark (their NUL
+    halves skipped: ``\x00<`` and ``<\x00``). ``data`` is bounded by the read (the
+    licence size limit plus one octet), so the skip is too."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    return data.lstrip(b" \t\r\n\x00").startswith(b"<")
+
+
+class LicenseSource:
+    """What ``robotsrules license`` (and the service's ``/v1/license``) reads, once: a
+    licence document, or a robots.txt whose ``License`` lines are followed for each agent
+    (a ``License`` line is global, RSL 1.0 §4.4). ``cache`` is a
+    :class:`robotsrules.RobotsCache` (its fetch policy, bounds and client: the service's
+    goes through the address guard); ``site`` the origin the documents are for."""
+
+    def __init__(self, cache: Any, site: Optional[str]) -> None:
+        self.cache, self.site = cache, site
+        self.document: Optional[LicenseDocument] = None
+        self.robots: Optional[Any] = None
+        self.blind: Optional[LicenseDocument] = None
+        """A robots.txt unreachable with no earlier copy: its License lines are unknown."""
+        self.where = ""
+
+    @classmethod
+    def fetched(cls, cache: Any, url: str, site: Optional[str]) -> LicenseSource:
+        """``url``: a licence document's, a robots.txt's, or a site's (``https://x/``: its
+        robots.txt, whose front page is no licence document)."""
+        source = cls(cache, site)
+        try:
+            path = url.split("://", 1)[1].partition("/")[2].split("?", 1)[0]
+        except IndexError:
+            path = ""
+        if "?" not in url and "#" not in url and path == "":
+            url, path = origin_of(url) + "/robots.txt", "robots.txt"
+        if path == "robots.txt":
+            served = cache.lookup(url)
+            source.robots, source.site = served.robots, origin_of(url)
+            source.blind = robots_unknown(served, source.site)
+            source.where = f"robots.txt {url} ({served.result.outcome})"
+        else:
+            source.document = cache.license_document(url, origin=site)
+            source.where = f"licence {url}"
+        return source
+
+    @classmethod
+    def read(cls, cache: Any, data: bytes, name: str, site: Optional[str]) -> LicenseSource:
+        """``data`` (at most a licence's size limit plus one octet: a longer document is
+        refused, not cut): a licence document when it starts as XML, else a robots.txt."""
+        from .robotstxt import parse
+
+        source = cls(cache, site)
+        if _looks_like_xml(data):
+            source.document = parse_license(data, origin=site)
+            source.where = f"licence {name}"
+        else:
+            source.robots = parse(data)  # past 500 KiB: cut there, as a crawler does
+            source.where = f"robots.txt {name}"
+        return source
+
+    def documents(self, agent: str) -> list[LicenseDocument]:
+        """The licence documents for ``agent`` (each fetched through the cache)."""
+        if self.document is not None:
+            return [self.document]
+        if self.blind is not None:
+            return [self.blind]
+        assert self.robots is not None
+        links = dict.fromkeys(self.robots.license_urls(agent))
+        return [self.cache.license_document(link, origin=self.site) for link in links]
+
+
+def license_answers(documents: tuple[LicenseDocument, ...], urls: list[str],
+                    names: list[str], user: Optional[str], geo: Optional[str]
+                    ) -> list[tuple[str, list[LicenseAnswer]]]:
+    """Each URL's answers, one per purpose in ``names``, from ``documents``."""
+    return [(url, [LicenseTerms(url, documents, user=user, geo=geo).answer(name)
+                   for name in names]) for url in urls]

@@ -139,3 +139,50 @@ def served() -> Iterator[Served]:
             running.should_exit = True
             thread.join(HANG)
             sock.close()
+
+
+class HeldOrigin:
+    """A loopback origin whose ``/robots.txt`` (``Cache-Control: max-age=600``) is answered
+    only once :attr:`release` is set: :attr:`seen` is set when a request arrives, so a test
+    knows a fetch is in flight without guessing when."""
+
+    ROBOTS = b"User-agent: *\nDisallow: /held/\n"
+
+    def __init__(self, held: bool = True) -> None:
+        self.seen, self.release = threading.Event(), threading.Event()
+        if not held:
+            self.release.set()
+        origin = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                origin.seen.set()
+                origin.release.wait(HANG)
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/plain")
+                    self.send_header("Cache-Control", "max-age=600")
+                    self.send_header("Content-Length", str(len(origin.ROBOTS)))
+                    self.end_headers()
+                    self.wfile.write(origin.ROBOTS)
+                except OSError:  # the fetcher gave up (its server stopped): nothing to say
+                    pass
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.port = self.httpd.server_address[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> HeldOrigin:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.release.set()
+        self.httpd.shutdown()
+        self.thread.join(HANG)
+        self.httpd.server_close()

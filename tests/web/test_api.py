@@ -28,7 +28,7 @@ from robotsrules._web._api import ERROR_CODES, Limits, create_api
 from robotsrules._web._server import listen, server
 from robotsrules.cli import main
 
-from .conftest import Site
+from .conftest import HeldOrigin, Site
 
 ROBOTS = ("User-agent: *\nDisallow: /private/\nAllow: /private/open\n"
           "Content-Signal: ai-train=no, search=yes\n\n"
@@ -153,6 +153,122 @@ def test_verify_and_verify_request_are_the_cli_json(api: str, tmp_path: Path) ->
     assert _code(_post(api, "/v1/verify", {"address": "not an address"})) == "bad-request"
 
 
+PAGE_HEADERS = [["X-Robots-Tag", "noai, max-snippet:0"], ["X-Robots-Tag", "GPTBot: noindex"],
+                ["X-Robots-Tag", "unavailable_after: 2020-01-01"],
+                ["Content-Usage", "train-ai=n"],
+                ["Link", '<https://example.com/l.xml>; rel="license"; type="application/rsl+xml"']]
+PAGE_HEAD = ("<html><head><meta name='robots' content='nofollow'>"
+             "<meta name='GPTBot' content='noarchive'></head><body>x</body></html>")
+LICENCE = ('<rsl xmlns="https://rslstandard.org/rsl"><content url="/">'
+           '<license><prohibits type="usage">ai-train</prohibits>'
+           '<payment type="purchase"><amount currency="EUR">9</amount></payment></license>'
+           '</content><content url="/free/"><license/></content></rsl>')
+
+
+def test_page_license_and_generate_are_the_cli_json(api: str, tmp_path: Path) -> None:
+    saved, robots = tmp_path / "page.http", tmp_path / "robots.txt"
+    saved.write_bytes(("HTTP/1.1 200 OK\r\n" + "".join(f"{n}: {v}\r\n" for n, v in PAGE_HEADERS)
+                       + "\r\n" + PAGE_HEAD).encode())
+    robots.write_text(ROBOTS)
+    page = {"headers": PAGE_HEADERS, "body": PAGE_HEAD, "status": 200,
+            "url": "https://example.com/private/x"}
+    for agents, extra in ((["GPTBot"], {}), (AGENTS, {"robots": ROBOTS})):
+        flags = [f for agent in agents for f in ("--agent", agent)]
+        cli = json.loads(_cli("page", str(saved), *flags, "--json", "--url", page["url"],
+                              *(["--robots", str(robots)] if extra else [])))
+        answer = _post(api, "/v1/page", {**page, **extra, "agents": agents})
+        assert answer.status_code == 200, answer.text
+        for document in cli if isinstance(cli, list) else [cli]:
+            document["source"] = "request"
+        assert answer.json() == cli
+    assert answer.json()[1]["purposes"]["ai-train"]["allowed"] is False
+    assert answer.json()[1]["crawl_allowed"] is False
+    licence = tmp_path / "licence.xml"
+    licence.write_text(LICENCE)
+    asked = ["https://example.com/a", "/free/b"]
+    cli = json.loads(_cli("license", str(licence), *asked, "--json", "--agent", "GPTBot",
+                          "--origin", "https://example.com", "--purpose", "ai-train",
+                          "--purpose", "search"))
+    cli["source"] = "request"
+    answer = _post(api, "/v1/license", {"document": LICENCE, "urls": asked,
+                                        "agents": ["GPTBot"], "origin": "https://example.com",
+                                        "purposes": ["ai-train", "search"]}).json()
+    assert answer == cli
+    assert [u["answers"]["ai-train"]["status"] for u in answer["urls"]] == ["prohibited",
+                                                                           "permitted"]
+    policy, existing = tmp_path / "policy.json", tmp_path / "old.txt"
+    choices = {"agents": {"GPTBot": "block"}, "disallow_paths": ["/private/"],
+               "usage": {"ai-train": "n"}}
+    policy.write_text(json.dumps(choices))
+    old = "User-agent: *\nDisallow: /old/\n"
+    existing.write_text(old)
+    cli = json.loads(_cli("generate", "--policy", str(policy), "--from", str(existing),
+                          "--json"))
+    answer = _post(api, "/v1/generate", {"policy": choices, "from": old}).json()
+    assert answer == cli and answer["diff"]["changes"]
+    assert "User-agent: GPTBot" in answer["text"]
+
+
+def test_license_fetches_through_the_address_guard(guarded: str, site: Site) -> None:
+    before = len(site.hits)
+    for source in (f"{site.base}/licence.xml", f"{site.base}/"):
+        answer = _post(guarded, "/v1/license", {"source": source, "urls": ["/"],
+                                                "purposes": ["ai-train"]})
+        assert answer.status_code == 200, answer.text
+        document = answer.json()["documents"][0]
+        assert document["state"] == "unreachable"
+        assert "refused by the address guard" in document["error"]
+        assert answer.json()["urls"][0]["answers"]["ai-train"]["allowed"] is None
+    assert len(site.hits) == before  # nothing reached the loopback site
+    assert _code(_post(guarded, "/v1/license", {"document": LICENCE,
+                                                "source": site.base})) == "bad-request"
+    assert _code(_post(guarded, "/v1/generate", {"policy": {"nope": 1}})) == "bad-request"
+    named = "".join(f"License: http://10.0.0.1/{n}.xml\n" for n in range(11))
+    assert _code(_post(guarded, "/v1/license", {"document": named})) == "too-many-urls"
+    many = {"policy": {"disallow_paths": [f"/p{n}/" for n in range(101)]}}
+    assert _code(_post(guarded, "/v1/generate", many)) == "too-many-choices"
+    # an unclosed IPv6 bracket is no URL: refused, never an internal error
+    assert _code(_post(guarded, "/v1/license", {"source": "http://[::1"})) == "bad-request"
+    unclosed = _post(guarded, "/v1/check", {"urls": ["http://[::1/x"], "agents": ["a"]})
+    assert unclosed.json()["results"][0]["error"]["code"] == "not-a-url"
+    assert _code(_post(guarded, "/v1/page", {"agents": ["a"], "status": True})
+                 ) == "bad-request"
+
+
+def test_etag_if_none_match_and_cache_control(api: str, site: Site) -> None:
+    """RFC 9110 (June 2022) §13.1.2 over real HTTP: a POST whose If-None-Match names the
+    answer's ETag (weak comparison, ``*``, lists) is 412 ``not-modified``; a GET is 304
+    without a body; a field that is no entity-tag list is ignored."""
+    body = {"robots": ROBOTS, "urls": URLS, "agents": AGENTS}
+    first = _post(api, "/v1/check", body)
+    etag = first.headers["etag"]
+    assert first.headers["cache-control"] == "private, max-age=86400"  # the body alone
+    for field in (etag, f"W/{etag}", f'"x", {etag}', f'"a,b" ,W/{etag}', "*"):
+        again = _post(api, "/v1/check", body, **{"if-none-match": field})
+        assert again.status_code == 412 and _code(again) == "not-modified", field
+        assert again.headers["etag"] == etag
+    for field in ('"x"', etag[1:-1], f"{etag} x", f"{etag},,", "W/", f'"{etag}"'):
+        assert _post(api, "/v1/check", body, **{"if-none-match": field}).json() == first.json()
+    described = httpx.get(api + "/openapi.json", timeout=HANG)
+    assert described.headers["cache-control"] == "private, no-cache"
+    same = httpx.get(api + "/openapi.json", timeout=HANG,
+                     headers={"if-none-match": f'W/{described.headers["etag"]}'})
+    assert same.status_code == 304 and same.content == b""
+    assert same.headers["etag"] == described.headers["etag"]
+    with HeldOrigin(held=False) as origin, _api(guard=Guard(exempt=frozenset(
+            {("127.0.0.1", origin.port)}))) as fetching:
+        fetched = _post(fetching, "/v1/check", {"urls": [f"{origin.base}/held/e"],
+                                                "agents": ["Bot"]})
+    assert fetched.json()["results"][0]["allowed"] is False
+    age = int(fetched.headers["cache-control"].removeprefix("private, max-age="))
+    assert 1 <= age <= 600  # never past the file's own lifetime (max-age=600)
+    refused = _post(api, "/v1/check", {"urls": ["/relative"], "agents": ["Bot"]})
+    assert refused.headers["cache-control"] == "private, no-cache"
+    assert _post(api, "/v1/check", {}).headers["cache-control"] == "no-store"
+    assert _post(api, "/v1/cache/purge", {"url": site.base}).headers["cache-control"] == \
+        "no-store"
+
+
 def test_check_fetches_each_site_once_through_the_cache(api: str, site: Site) -> None:
     urls = [f"{site.base}/from-the-site/a", f"{site.base}/elsewhere"]
     before = site.hits.count("/robots.txt")
@@ -225,13 +341,26 @@ _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | s
                      lambda inner: st.lists(inner, max_size=4)
                      | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
 _FIELDS = st.fixed_dictionaries({}, optional={
-    "robots": _JSON | st.text(), "urls": _JSON | st.lists(st.text(), max_size=4),
+    "robots": _JSON | st.text(),
+    "urls": _JSON | st.lists(st.text() | st.just("http://[::1/x"), max_size=4),
     "agents": _JSON | st.lists(st.text(), max_size=3), "explain": _JSON, "url": _JSON,
     "aipref_revision": _JSON | st.sampled_from(["00", "01", "99"]),
     "address": _JSON | st.sampled_from(["66.249.66.1", "::1", "999.1.1.1"]),
     "user_agent": _JSON, "agent": _JSON, "method": _JSON | st.just("GET"),
     "headers": _JSON | st.dictionaries(st.text(max_size=12), st.text(max_size=20),
-                                       max_size=3)})
+                                       max_size=3)
+    | st.lists(st.lists(st.text(max_size=12), min_size=2, max_size=2), max_size=3),
+    "body": _JSON | st.just(PAGE_HEAD), "status": _JSON | st.integers(0, 700),
+    "purposes": _JSON | st.sampled_from(["search", "ai-train", "all", "x"]),
+    "document": _JSON | st.sampled_from([LICENCE, ROBOTS, "<rsl/>"]),
+    "source": _JSON | st.sampled_from(["http://10.0.0.1/l.xml", "http://[::1"]),
+    "origin": _JSON,
+    "user": _JSON | st.just("education"), "geo": _JSON | st.just("EU"),
+    "policy": _JSON | st.fixed_dictionaries({}, optional={
+        "agents": _JSON | st.dictionaries(st.sampled_from(["GPTBot", "*", "x y"]),
+                                          st.sampled_from(["block", "allow", "x"])),
+        "disallow_paths": _JSON, "usage": _JSON, "sitemaps": _JSON}),
+    "from": _JSON | st.just("User-agent: *\nDisallow: /old/\n")})
 
 
 @pytest.fixture(scope="module")
@@ -243,7 +372,8 @@ def fuzzed() -> Iterator[tuple[str, httpx.Client]]:
 @settings(max_examples=30)
 @given(path=st.sampled_from(["/v1/check", "/v1/explain", "/v1/lint",
                                    "/v1/usage", "/v1/stance", "/v1/verify",
-                                   "/v1/verify-request"]),
+                                   "/v1/verify-request", "/v1/page", "/v1/license",
+                                   "/v1/generate"]),
        body=_FIELDS | _JSON, raw=st.none() | st.binary(max_size=40))
 def test_no_body_is_answered_with_a_500(fuzzed: tuple[str, httpx.Client], path: str,
                                         body: Any, raw: Any) -> None:
@@ -266,7 +396,11 @@ def test_openapi_validates_and_describes_the_answers(guarded: str) -> None:
     asked = {"check": {"urls": ["http://10.0.0.1/", "/relative"], "agents": ["a"]},
              "explain": {"robots": ROBOTS, "url": "/x", "agents": AGENTS},
              "lint": {"robots": ROBOTS}, "usage": {"robots": ROBOTS, "agents": ["a"]},
-             "stance": {"robots": ROBOTS, "agents": AGENTS}}
+             "stance": {"robots": ROBOTS, "agents": AGENTS},
+             "page": {"headers": PAGE_HEADERS, "body": PAGE_HEAD, "agents": AGENTS,
+                      "robots": ROBOTS},
+             "license": {"document": LICENCE, "urls": ["/a"], "agents": AGENTS},
+             "generate": {"policy": {"agents": {"GPTBot": "block"}}}}
     answers = [(name, _post(guarded, f"/v1/{name}", body)) for name, body in asked.items()]
     answers.append(("check", _post(guarded, "/v1/check", {"robots": ROBOTS, "urls": URLS,
                                                           "agents": AGENTS, "explain": True})))

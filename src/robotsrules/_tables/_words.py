@@ -6,7 +6,7 @@ time (``tests/test_vocabularies.py`` checks the same at run time)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Optional, cast
 
 from .._terminal import visible
@@ -14,6 +14,12 @@ from .._typing import assert_never
 from ._purposes import PURPOSES, revision
 
 if TYPE_CHECKING:  # types only: the fetch policy's module imports this package's tables
+    from .._diff import Change
+    from .._generate import GeneratePolicy
+    from .._generate._write import Generated
+    from .._page import Directive, PageSignals
+    from .._page._admit import PageAdmission, Refusal
+    from .._rsl import Content, LicenseAnswer, LicenseDocument
     from .._rules._stance import Stance
     from .._rules._usage import Usage
     from ..model import Reason, UsageLine, Verdict
@@ -21,7 +27,10 @@ if TYPE_CHECKING:  # types only: the fetch policy's module imports this package'
     from ..robotstxt import RobotsTxt
     from ._crawlers import Crawler
 
-__all__ = ["brief", "crawler_json", "describe", "fetch_json", "outcome_meaning",
+__all__ = ["PAGE_PROPERTIES", "brief", "changes_json", "crawler_json", "describe",
+           "diff_summary", "fetch_json", "generate_json", "license_answer_json",
+           "license_document_json", "license_json", "outcome_meaning", "page_decider", "page_json",
+           "page_report",
            "served_note", "stance_json", "usage_json", "usage_lines_json", "usage_report",
            "verdict_json", "when", "why"]
 
@@ -222,3 +231,153 @@ def stance_report(origin: str, robots: RobotsTxt, stances: Sequence[tuple[str, S
         for entry in entries:
             entry["lines"] = []
     return {"source": origin, "file": "absent" if absent else "present", "stances": entries}
+
+
+def diff_summary(changes: Sequence[Change]) -> dict[str, Any]:
+    """The count of verdict changes, newly disallowed and allowed, and per agent."""
+    agents: dict[str, int] = {}
+    for change in changes:
+        agents[change.agent] = agents.get(change.agent, 0) + 1
+    newly = sum(1 for c in changes if c.old.allowed and not c.new.allowed)
+    return {"changes": len(changes), "newly_disallowed": newly,
+            "newly_allowed": len(changes) - newly, "agents": agents}
+
+
+def changes_json(changes: Sequence[Change]) -> dict[str, Any]:
+    """The verdict changes as ``diff --json`` gives them: the summary and every change."""
+    return {"summary": diff_summary(changes), "changes": [
+        {"agent": c.agent, "url": c.url, "old": verdict_json(c.old),
+         "new": verdict_json(c.new)} for c in changes]}
+
+
+def generate_json(made: Generated, policy: GeneratePolicy, out: Optional[str],
+                  changes: Optional[Sequence[Change]]) -> dict[str, Any]:
+    """``generate --json``'s object: the file and its proof, where it was written (``out``),
+    the choices, and with a file merged into, the verdict changes."""
+    report: dict[str, Any] = {**made.to_data(), "out": out, "policy": policy.to_data()}
+    if changes is not None:
+        report["diff"] = changes_json(changes)
+    return report
+
+
+PAGE_PROPERTIES: Mapping[str, tuple[str, ...]] = {
+    "index": ("noindex", "none", "unavailable_after"),
+    "follow": ("nofollow", "none"),
+    "archive": ("noarchive", "nocache"),
+    "snippet": ("nosnippet", "max-snippet"),
+    "image_index": ("noimageindex",),
+    "translate": ("notranslate",),
+}
+"""Which page rules make each indexing property "no" (the rules are Google's)."""
+
+
+def page_decider(signals: PageSignals, name: str) -> Optional[Directive]:
+    """The directive that makes the indexing property ``name`` "no" (None: nothing does)."""
+    for directive in signals.directives:
+        if directive.applies and directive.valid and directive.rule in PAGE_PROPERTIES[name]:
+            if directive.rule == "unavailable_after" and not signals.expired:
+                continue
+            if directive.rule == "max-snippet" and directive.value != "0":
+                continue
+            return directive
+    return None
+
+
+def page_json(signals: PageSignals, source: str, purposes: Sequence[str],
+              answers: Optional[Sequence[Refusal]] = None,
+              crawl_allowed: Optional[bool] = None) -> dict[str, Any]:
+    """One agent's object of ``page --json``: the signals, what decides each indexing
+    property, and each purpose's answer; with the site's robots.txt read (``answers``, the
+    combined ones, and ``crawl_allowed``), the combined answers, the page's alone kept as
+    ``page_purposes``."""
+    data = signals.as_dict()
+    data["source"] = source
+    data["decided_by"] = {name: (d._asdict() if (d := page_decider(signals, name)) else None)
+                          for name in PAGE_PROPERTIES}
+    page = {}
+    for purpose in purposes:
+        answer, directive = signals.decide(purpose)
+        page[purpose] = {"allowed": answer,
+                         "decided_by": directive._asdict() if directive else None}
+    data["purposes"] = page
+    if answers is not None:
+        # A URL the agent may not fetch is refused whatever the page says.
+        data["page_purposes"] = page
+        data["combined"] = {
+            a.purpose: {"allowed": a.answer.allowed, "level": a.answer.level,
+                        "why": a.answer.describe()} for a in answers}
+        data["purposes"] = {
+            a.purpose: {"allowed": a.answer.allowed, "level": a.answer.level,
+                        "why": a.answer.describe(),
+                        "decided_by": None if a.answer.directive is None
+                        else a.answer.directive._asdict()} for a in answers}
+        data["crawl_allowed"] = crawl_allowed
+    return data
+
+
+def page_report(admission: PageAdmission, agents: Sequence[str], source: str,
+                purposes: Sequence[str], usage: Optional[Callable[[str], Optional[Usage]]]
+                ) -> Any:
+    """``page --json``'s answer: :func:`page_json` per agent (one object for one agent, a
+    list for several); ``usage``: the site's robots.txt preferences, when read."""
+    documents = []
+    for number, (agent, signals) in enumerate(zip(agents, admission.signals)):
+        if usage is None:
+            documents.append(page_json(signals, source, purposes))
+            continue
+        site = usage(agent)
+        documents.append(page_json(
+            signals, source, purposes,
+            admission.answers[number * len(purposes):(number + 1) * len(purposes)],
+            None if site is None else site.crawl_allowed))
+    return documents[0] if len(documents) == 1 else documents
+
+
+def license_document_json(document: LicenseDocument) -> dict[str, Any]:
+    """An RSL licence document as a JSON object (``license --json``)."""
+    return {
+        "url": document.url, "origin": document.origin, "state": document.state,
+        "error": document.error, "status": document.status, "max_age": document.max_age,
+        "warnings": list(document.warnings),
+        "contents": [_content_json(c) for c in document.contents],
+        "ignored": [_content_json(c) for c in document.ignored],
+    }
+
+
+def _content_json(content: Content) -> dict[str, Any]:
+    return {
+        "url": content.url, "line": content.line, "server": content.server,
+        "encrypted": content.encrypted,
+        "licenses": [{
+            "line": lic.line,
+            "permits": {kind: list(tokens) for kind, tokens in lic.permits},
+            "prohibits": {kind: list(tokens) for kind, tokens in lic.prohibits},
+            "payment": None if lic.payment is None else {
+                "type": lic.payment.type, "free": lic.payment.free,
+                "amount": None if lic.payment.amount is None else {
+                    "value": lic.payment.amount.value,
+                    "currency": lic.payment.amount.currency},
+                "standard": lic.payment.standard, "custom": lic.payment.custom,
+                "accepts": lic.payment.accepts},
+            "reporting": [r._asdict() for r in lic.reporting],
+        } for lic in content.licenses],
+    }
+
+
+def license_answer_json(answer: LicenseAnswer) -> dict[str, Any]:
+    """One purpose's answer of a licence (``license --json``'s ``answers``)."""
+    return {"token": answer.token, "status": answer.status, "allowed": answer.allowed,
+            "reason": answer.reason, "source": answer.source}
+
+
+def license_json(source: str, found: Sequence[tuple[
+        str, Sequence[LicenseDocument], Sequence[tuple[str, Sequence[LicenseAnswer]]]]]) -> Any:
+    """``license --json``'s answer: per agent, its documents and each URL's answers (one
+    object for one agent, a list for several)."""
+    shown = [{"source": source, "agent": agent,
+              "documents": [license_document_json(d) for d in documents],
+              "urls": [{"url": url, "answers": {a.name: license_answer_json(a)
+                                                for a in answers}}
+                       for url, answers in reports]}
+             for agent, documents, reports in found]
+    return shown[0] if len(shown) == 1 else shown

@@ -6,7 +6,10 @@ records are built by the same functions, :mod:`robotsrules._tables._words` and
 :mod:`robotsrules.linter`): ``check`` (one record per URL and agent, as ``check --json``'s
 lines), ``explain`` (``explain --json``), ``lint`` (``lint --format json``), ``usage``
 (``usage --json``), ``stance`` (``stance --json``), ``verify`` (``verify --json``, reverse
-DNS only when asked) and ``verify-request`` (``verify --request FILE --json``).
+DNS only when asked), ``verify-request`` (``verify --request FILE --json``), ``page``
+(``page FILE --json``: given header fields and the start of a body, with the site's
+robots.txt when given), ``license`` (``license --json``: an RSL document or a robots.txt
+given, or a URL fetched through the address guard) and ``generate`` (``generate --json``).
 
 ``check`` without a ``robots`` body reads each URL's own site's robots.txt through one
 :class:`~robotsrules._fetch._robotscache.RobotsCache` (the store the server was given:
@@ -26,6 +29,7 @@ token, every ``/v1/`` request carries ``Authorization: Bearer TOKEN``.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import functools
 import hashlib
@@ -33,10 +37,12 @@ import hmac
 import json
 import logging
 import math
+import os
+import re
 import threading
 import time
 import urllib.parse
-from typing import Any, Callable, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
 import httpx
 
@@ -44,16 +50,28 @@ from .._fetch._pinned import REFUSED, Guard, GuardedClient
 from .._fetch._robotscache import RobotsCache
 from .._fetch._sign import Sign
 from .._lru import LRU
+from .._page import DEFAULT_HEAD_BYTES
+from .._rules._agents import agent_tokens
+from .._rules._urls import match_target
 from .._scope import origin_of
 from .._tables._crawlers import crawler_for
 from .._tables._purposes import revision
-from .._tables._words import fetch_json, stance_report, usage_report, verdict_json
+from .._tables._words import (
+    fetch_json,
+    generate_json,
+    license_json,
+    page_report,
+    stance_report,
+    usage_report,
+    verdict_json,
+)
 from .._terminal import visible
 from .._version import __version__
 from ..cache import MemoryStore, Store
 from ..errors import MissingExtra, RobotsError
-from ..robotstxt import RobotsTxt, parse
+from ..robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse
 from ._app import ASGI, Guarded
+from ._generator import MAX_PATHS, MAX_SITEMAPS, MAX_TOKENS
 
 with MissingExtra.guard("robotsrules serve --api", "web"):
     from starlette.applications import Starlette
@@ -71,7 +89,8 @@ with MissingExtra.guard("robotsrules serve --api", "web"):
         generate_latest,
     )
 
-__all__ = ["ERROR_CODES", "MODELS", "Limits", "create_api", "openapi"]
+__all__ = ["ERROR_CODES", "MODELS", "NO_STORE", "PURE", "REVALIDATE", "Limits", "create_api",
+           "matches", "openapi"]
 
 log = logging.getLogger("robotsrules")
 access = logging.getLogger("robotsrules.access")
@@ -81,8 +100,8 @@ answer size; never a body or a header."""
 ERROR_CODES = {
     "bad-json": 400, "bad-request": 422, "unauthorized": 401, "not-found": 404,
     "method-not-allowed": 405, "body-too-large": 413, "too-many-urls": 422,
-    "too-many-agents": 422, "too-many-cells": 422, "host-refused": 421,
-    "rate-limited": 429, "internal-error": 500,
+    "too-many-agents": 422, "too-many-cells": 422, "too-many-choices": 422, "host-refused": 421,
+    "rate-limited": 429, "not-modified": 412, "internal-error": 500, "shutting-down": 503,
     "address-refused": 200, "not-a-url": 200, "robots-error": 200,
 }
 """Every error code the service answers, with its HTTP status (200: an error record of one
@@ -90,8 +109,17 @@ URL inside a batch's answer, the other URLs answered)."""
 
 _BY_STATUS = {421: "host-refused", 413: "body-too-large", 404: "not-found",
               405: "method-not-allowed", 400: "bad-json", 401: "unauthorized"}
-_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
-            (b"cache-control", b"no-cache")]
+_HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer")]
+
+# Cache-Control per answer (RFC 9111, June 2022, §5.2.2): an answer computed from the
+# request body alone is the same for the same body from the same server version, so the
+# caller may keep it a day (then revalidate with If-None-Match); one that read a fetched
+# file may be kept while that file is (RFC 9309 §2.4's caching, the store's expiry);
+# what changes with each request (a fetched licence, DNS, replay memory, metrics) is
+# revalidated or never stored; an error is never stored.
+PURE = "private, max-age=86400"
+REVALIDATE = "private, no-cache"
+NO_STORE = "no-store"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -125,13 +153,65 @@ class _Problem(Exception):
         self.code, self.message, self.retry_after = code, message, retry_after
 
 
-def _json(payload: Any, status: int = 200, headers: Optional[dict[str, str]] = None) -> Response:
+class _Answer(NamedTuple):
+    """An endpoint's answer with its own ``Cache-Control`` (instead of the endpoint's)."""
+
+    payload: Any
+    cache: str
+
+
+def _json(payload: Any, status: int = 200, headers: Optional[dict[str, str]] = None,
+          cache: str = NO_STORE) -> Response:
+    """A JSON answer; a 200 one carries a strong ``ETag``: a digest of its octets."""
     body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
-    given = dict(headers or {})
+    given = {**(headers or {}), "cache-control": cache if status == 200 else NO_STORE}
     if status == 200:
         given["etag"] = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
     return Response(body, status_code=status, media_type="application/json",
                     headers=given)
+
+
+_ENTITY_TAG = re.compile(r'[ \t]*(?:W/)?("[\x21\x23-\x7e\x80-\xff]*")[ \t]*(?:,|$)')
+
+
+def matches(if_none_match: list[str], etag: str) -> bool:
+    """Whether ``If-None-Match`` field lines name ``etag`` (RFC 9110, June 2022, §13.1.2):
+    ``*`` matches any current answer; otherwise a list of entity tags (§8.8.3) compared by
+    the weak comparison (§8.8.3.2: ``W/"x"`` matches ``"x"``). A line that is not such a
+    list is ignored (the full answer is sent: never a 304 for what was not asked)."""
+    for line in if_none_match:
+        line = line.strip(" \t")
+        if line == "*":
+            return True
+        at, tags = 0, list[str]()
+        while at < len(line):
+            found = _ENTITY_TAG.match(line, at)
+            if found is None or found.end() == at:
+                tags = []
+                break
+            tags.append(found.group(1))
+            at = found.end()
+        if etag.removeprefix("W/") in tags:
+            return True
+    return False
+
+
+def _conditional(request: Request, response: Response) -> Response:
+    """``response``, or, when the request's ``If-None-Match`` names its ``ETag`` (RFC 9110
+    §13.1.2), ``304 Not Modified`` without a body for GET and HEAD, and ``412
+    Precondition Failed`` (``not-modified``) for a POST, as the RFC asks of other methods;
+    both carry the ``ETag`` and ``Cache-Control`` the answer had."""
+    etag = response.headers.get("etag")
+    asked = request.headers.getlist("if-none-match")
+    if response.status_code != 200 or etag is None or not asked or not matches(asked, etag):
+        return response
+    kept = {"etag": etag, "cache-control": response.headers["cache-control"]}
+    if request.method in ("GET", "HEAD"):
+        return Response(status_code=304, headers=kept)
+    refused = _error("not-modified", "the answer has not changed: its ETag matches "
+                                     "If-None-Match")
+    refused.headers.update(kept)
+    return refused
 
 
 def _error(code: str, message: str, retry_after: Optional[int] = None) -> Response:
@@ -190,8 +270,9 @@ class _Field:
     states."""
 
     name: str
-    kind: str  # "string", "strings" (a list of strings; one string reads as a list of one)
-    # or "boolean"
+    kind: str  # "string", "strings" (a list of strings; one string reads as a list of one),
+    # "boolean", "integer", "object", "headers" (name to value) or "header-list" (that, or
+    # a list of [name, value] pairs: a header field repeated)
     required: bool
     about: str
 
@@ -225,6 +306,38 @@ MODELS: dict[str, tuple[_Field, ...]] = {
                        _Field("url", "string", True, "the full URL the request was sent to"),
                        _Field("headers", "headers", True, "the request's header fields, "
                                                           "name to value")),
+    "page": (_Field("headers", "header-list", False, "the response's header fields: name "
+                                                     "to value, or [name, value] pairs"),
+             _Field("body", "string", False, "the start of the response's body as text "
+                                             "(content-decoded), read as UTF-8; at most "
+                                             f"{DEFAULT_HEAD_BYTES:,} octets of it are read"),
+             _AGENTS, _Field("purposes", "strings", False, "purposes to answer (default "
+                                                          "search, ai-input, ai-train)"),
+             _Field("url", "string", False, "the page's URL (default '/')"),
+             _Field("status", "integer", False, "the response's HTTP status"),
+             dataclasses.replace(_ROBOTS, required=False,
+                                 about="the site's robots.txt: its usage lines combined "
+                                       "with the page's")),
+    "license": (_Field("document", "string", False, "an RSL licence document (XML), or a "
+                                                    "robots.txt whose License lines are "
+                                                    "followed"),
+                _Field("source", "string", False, "instead of 'document', a URL fetched "
+                                                  "through the address guard: a licence "
+                                                  "document's, a robots.txt's or a site's"),
+                _Field("urls", "strings", False, "URLs (or /paths) to answer for"),
+                dataclasses.replace(_AGENTS, required=False,
+                                    about="the crawlers to answer for (default '*')"),
+                _Field("purposes", "strings", False, "RSL usage tokens or purposes "
+                                                     "(default every RSL usage token)"),
+                _Field("user", "string", False, "who uses the content: commercial, "
+                                                "non-commercial, education, government or "
+                                                "personal"),
+                _Field("geo", "string", False, "where: an ISO 3166-1 alpha-2 code or EU"),
+                _Field("origin", "string", False, "the site the document is for (<content "
+                                                  "url> values on other origins ignored)")),
+    "generate": (_Field("policy", "object", True, "the choices, as a policy file's data "
+                                                  "(generate --policy)"),
+                 _Field("from", "string", False, "a robots.txt to merge into")),
 }
 """Each endpoint's request fields."""
 
@@ -268,6 +381,11 @@ _ANSWERS: dict[str, dict[str, Any]] = {
     "cache/purge": {"type": "object", "description": "the origin forgotten"},
     "cache/refresh": {"type": "object", "description": "the origin and its fetch record"},
     "verify-request": {"type": "object", "description": "verify --request --json's object"},
+    "page": {"type": ["object", "array"],
+             "description": "page --json's object (a list for several agents)"},
+    "license": {"type": ["object", "array"],
+                "description": "license --json's object (a list for several agents)"},
+    "generate": {"type": "object", "description": "generate --json's object"},
 }
 
 
@@ -277,9 +395,16 @@ def openapi(limits: Limits) -> dict[str, Any]:
     bound = {"urls": limits.max_urls, "agents": limits.max_agents}
 
     def schema(field: _Field) -> dict[str, Any]:
+        names = {"type": "object", "additionalProperties": {"type": "string"}}
         if field.kind == "headers":
-            return {"type": "object", "description": field.about,
-                    "additionalProperties": {"type": "string"}}
+            return {**names, "description": field.about}
+        if field.kind == "header-list":
+            pair = {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2}
+            return {"description": field.about, "oneOf": [
+                names, {"type": "array", "items": pair, "maxItems": _MAX_HEADERS}]}
+        if field.kind == "integer":
+            return {"type": "integer", "minimum": 100, "maximum": 599,
+                    "description": field.about}
         if field.kind == "strings":
             return {"description": field.about, "oneOf": [
                 {"type": "array", "items": {"type": "string"},
@@ -295,7 +420,7 @@ def openapi(limits: Limits) -> dict[str, Any]:
 
     common = ("bad-json", "bad-request", "unauthorized", "body-too-large", "too-many-urls",
               "too-many-agents", "too-many-cells", "host-refused", "rate-limited",
-              "internal-error")
+              "too-many-choices", "not-modified", "internal-error", "shutting-down")
     paths: dict[str, Any] = {}
     for name, fields in MODELS.items():
         paths[f"/v1/{name}"] = {"post": {
@@ -315,7 +440,8 @@ def openapi(limits: Limits) -> dict[str, Any]:
                         ("/openapi.json", "this description")):
         paths[path] = {"get": {"summary": about, "responses": {"200": {
             "description": about, "content": {"application/json": {
-                "schema": {"type": "object"}}}}}}}
+                "schema": {"type": "object"}}}},
+            "304": {"description": "If-None-Match names the answer's ETag (no body)"}}}}
     stated = ", ".join(f"{key} {value}" for key, value in limits.as_json().items())
     return {"openapi": "3.1.0",
             "info": {"title": "robotsrules", "version": __version__,
@@ -336,10 +462,13 @@ def _read(body: dict[str, Any], fields: tuple[_Field, ...]) -> dict[str, Any]:
             raise _Problem("bad-request", f"'{field.name}' must be a string")
         elif field.kind == "boolean" and not isinstance(value, bool):
             raise _Problem("bad-request", f"'{field.name}' must be true or false")
-        elif field.kind == "headers" and not (
-                isinstance(value, dict) and all(isinstance(v, str) for v in value.values())):
-            raise _Problem("bad-request", f"'{field.name}' must be an object of header "
-                                          "names to string values")
+        elif field.kind == "integer" and not (
+                type(value) is int and 100 <= value <= 599):
+            raise _Problem("bad-request", f"'{field.name}' must be an HTTP status (100-599)")
+        elif field.kind == "object" and not isinstance(value, dict):
+            raise _Problem("bad-request", f"'{field.name}' must be an object")
+        elif field.kind in ("headers", "header-list"):
+            value = _headers(field, value)
         elif field.kind == "strings":
             value = [value] if isinstance(value, str) else value
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -350,8 +479,42 @@ def _read(body: dict[str, Any], fields: tuple[_Field, ...]) -> dict[str, Any]:
     return values
 
 
+_MAX_LICENCES = 10
+"""Licence documents a robots.txt given to ``license`` may name (each is fetched)."""
+_MAX_HEADERS = 1_000
+"""Header fields of one ``page`` request at most."""
+
+
+def _headers(field: _Field, value: Any) -> Any:
+    """A ``headers`` field (name to value) or a ``header-list`` one (that, or [name, value]
+    pairs, in order), checked; the latter as a list of pairs."""
+    if isinstance(value, dict) and all(isinstance(v, str) for v in value.values()):
+        return value if field.kind == "headers" else list(value.items())
+    if field.kind == "header-list" and isinstance(value, list) and all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(v, str) for v in p)
+            for p in value):
+        if len(value) > _MAX_HEADERS:
+            raise _Problem("bad-request", f"'{field.name}': at most {_MAX_HEADERS:,} "
+                                          "header fields")
+        return [(name, text) for name, text in value]
+    more = ", or a list of [name, value] pairs" if field.kind == "header-list" else ""
+    raise _Problem("bad-request", f"'{field.name}' must be an object of header names to "
+                                  f"string values{more}")
+
+
+def _octets(text: str, name: str) -> bytes:
+    """``text`` as UTF-8 (a lone surrogate, which JSON can spell, is the caller's mistake)."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _Problem("bad-request", f"'{name}' holds a lone surrogate") from None
+
+
 def _is_url(url: str) -> bool:
-    parts = urllib.parse.urlsplit(url)
+    try:
+        parts = urllib.parse.urlsplit(url)
+    except ValueError:  # an unclosed IPv6 bracket ("http://[::1"): no URL
+        return False
     return parts.scheme in ("http", "https") and bool(parts.hostname)
 
 
@@ -382,7 +545,7 @@ class _Service:
             raise _Problem("too-many-cells", f"{len(urls):,} URLs x {len(agents):,} agents: "
                                              f"at most {limits.max_cells:,} per request")
 
-    def check(self, body: dict[str, Any]) -> dict[str, Any]:
+    def check(self, body: dict[str, Any]) -> _Answer:
         values = _read(body, MODELS["check"])
         urls, agents, text = values["urls"], values["agents"], values["robots"]
         self.bounded(urls, agents)
@@ -391,6 +554,7 @@ class _Service:
         started = time.time()
         fetch = fetch_json("request", None, "request", False)
         records: list[dict[str, Any]] = []
+        lifetime = math.inf  # the answer is good while each file it read is
         for url in urls:
             robots = given
             if robots is None:
@@ -414,6 +578,7 @@ class _Service:
                     records.append(self._url_error(url, "address-refused", result.error))
                     continue
                 robots = served.robots
+                lifetime = min(lifetime, result.expires_at - time.time())
                 fetch = fetch_json(result.url, result, served.reason,
                                    result.fetched_at < started)
             for agent in agents:
@@ -423,7 +588,12 @@ class _Service:
                     for name in ("rule", "groups", "usage"):
                         del record[name]
                 records.append(record)
-        return {"results": records}
+        if given is not None:
+            return _Answer({"results": records}, PURE)
+        if any("error" in record for record in records):
+            lifetime = 0.0  # a refusal or an error: asked again, it may be answered
+        return _Answer({"results": records}, f"private, max-age={int(lifetime)}"
+                       if lifetime >= 1 else REVALIDATE)
 
     @staticmethod
     def _url_error(url: str, code: str, message: str) -> dict[str, Any]:
@@ -501,6 +671,107 @@ class _Service:
         return {"request": {"method": visible(method), "url": visible(url)},
                 **answer.as_dict()}
 
+    def page(self, body: dict[str, Any]) -> Any:
+        from .._page import admit_page
+        from .._tables._purposes import CONTENT_SIGNALS, check_purposes
+
+        values = _read(body, MODELS["page"])
+        agents, url = values["agents"], values["url"] or "/"
+        purposes = list(check_purposes(values["purposes"] or CONTENT_SIGNALS))
+        self.bounded([url] * len(purposes), agents)
+        for agent in agents:
+            agent_tokens(agent)  # not a product token: InvalidAgent, a bad-request
+        # One octet past the bound: a longer head shows as cut (PageSignals.head_cut).
+        head = _octets(values["body"] or "", "body")[:DEFAULT_HEAD_BYTES + 1]
+        robots = None if values["robots"] is None else parse(values["robots"])
+
+        def usage(agent: Any) -> Any:
+            return None if robots is None else robots.usage(url, agent=agent)
+
+        admission = admit_page(values["headers"] or [], head, agents=agents,
+                               purposes=purposes, url=url, status=values["status"],
+                               usage=None if robots is None else usage)
+        return page_report(admission, agents, "request", purposes,
+                           None if robots is None else usage)
+
+    def license(self, body: dict[str, Any]) -> _Answer:
+        from .._rsl import (
+            USAGE_TOKENS,
+            LicenseSource,
+            geo_code,
+            license_answers,
+            usage_token,
+            user_class,
+        )
+
+        values = _read(body, MODELS["license"])
+        document, url = values["document"], values["source"]
+        if (document is None) == (url is None):
+            raise _Problem("bad-request", "give a licence document or a robots.txt as "
+                                          "'document', or a URL as 'source' (one of them)")
+        urls, agents = values["urls"] or [], values["agents"] or ["*"]
+        names = list(dict.fromkeys(values["purposes"] or USAGE_TOKENS))
+        self.bounded(urls or ["/"], agents)
+        if len(names) * len(urls) * len(agents) > self.limits.max_cells:
+            raise _Problem("too-many-cells", f"purposes x URLs x agents: at most "
+                                             f"{self.limits.max_cells:,} per request")
+        for name in names:
+            usage_token(name)  # InvalidPurpose: a bad-request before any fetch
+        for agent in agents:
+            if agent != "*":
+                agent_tokens(agent)
+        for target in urls:
+            match_target(target)  # InvalidURL: a bad-request
+        user = None if values["user"] is None else user_class(values["user"])
+        geo = None if values["geo"] is None else geo_code(values["geo"])
+        site = None if values["origin"] is None else origin_of(values["origin"])
+        if url is not None:
+            if not _is_url(url):
+                raise _Problem("bad-request", "'source' must be an http(s) URL with a host")
+            source = LicenseSource.fetched(self.cache, url, site)
+        else:
+            source = LicenseSource.read(self.cache, _octets(document, "document"),
+                                        "request", site)
+        robots = source.robots
+        # each licence document is a fetch: the request's time stays bounded
+        links = 0 if robots is None else max(len(set(robots.license_urls(agent)))
+                                              for agent in agents)
+        if links > _MAX_LICENCES:
+            raise _Problem("too-many-urls", f"{links:,} licence documents named: at most "
+                                            f"{_MAX_LICENCES} fetched per request")
+        found = [(agent, source.documents(agent)) for agent in agents]
+        return _Answer(license_json(url or "request", [
+            (agent, found_documents, license_answers(tuple(found_documents), urls, names,
+                                                     user, geo))
+            for agent, found_documents in found]), PURE if url is None else REVALIDATE)
+
+    def generate(self, body: dict[str, Any]) -> Any:
+        from .._diff import diff
+        from .._generate import GeneratePolicy, generate
+
+        values = _read(body, MODELS["generate"])
+        policy = GeneratePolicy.from_data(values["policy"])
+        # The workbench panel's bounds: the proof reads every token on every path back in
+        # three readings, so its time grows with their product.
+        tokens = len(policy.agents) + len(policy.crawl_delays)
+        paths = len(policy.disallow_paths) + sum(
+            len(choice.paths) for _, choice in (*policy.agents, *policy.categories))
+        for count, bound, what in ((tokens, MAX_TOKENS, "tokens and crawl delays"),
+                                   (paths, MAX_PATHS, "paths"),
+                                   (len(policy.sitemaps), MAX_SITEMAPS, "sitemaps")):
+            if count > bound:
+                raise _Problem("too-many-choices", f"{count:,} {what}: at most {bound:,} "
+                                                   "per request (robotsrules generate "
+                                                   "--policy FILE takes more)")
+        existing = None if values["from"] is None else _octets(values["from"], "from")
+        if existing is not None and len(existing) > DEFAULT_MAX_BYTES:
+            raise _Problem("bad-request", f"'from': over {DEFAULT_MAX_BYTES:,} octets, past "
+                                          "what crawlers read (RFC 9309 \u00a72.5)")
+        made = generate(policy, existing)
+        changes = None if existing is None else diff(parse(existing), parse(made.text),
+                                                      made.urls, made.agents)
+        return generate_json(made, policy, None, changes)
+
     def lint(self, body: dict[str, Any]) -> Any:
         from ..linter import lint
         from ..linter._output import to_json
@@ -527,10 +798,17 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
     buckets = _Buckets(limits.rate, limits.burst, clock)
     expected = None if token is None else f"Bearer {token}".encode()
 
-    def endpoint(work: Callable[[dict[str, Any]], Any]) -> Callable[[Request], Any]:
+    def endpoint(work: Callable[[dict[str, Any]], Any], cache: str = PURE
+                 ) -> Callable[[Request], Any]:
         async def answer(request: Request) -> Response:
             started = time.perf_counter()
-            response = await answer_once(request)
+            try:
+                response = _conditional(request, await answer_once(request))
+            except asyncio.CancelledError:
+                # The server's stop ran past its grace (uvicorn cancels what still runs):
+                # a whole error the client may retry elsewhere, never a part of an answer.
+                response = _error("shutting-down", "the server is stopping: retry the "
+                                                   "request", 1)
             seconds = time.perf_counter() - started
             path = request.url.path
             metrics.requests.labels(path, str(response.status_code)).inc()
@@ -558,7 +836,10 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
                     raise _Problem("bad-json", f"the body is not JSON: {error}") from None
                 if not isinstance(body, dict):
                     raise _Problem("bad-request", "the body must be a JSON object")
-                return _json(await run_in_threadpool(work, body))
+                done = await run_in_threadpool(work, body)
+                if isinstance(done, _Answer):
+                    return _json(done.payload, cache=done.cache)
+                return _json(done, cache=cache)
             except _Problem as problem:
                 return _error(problem.code, problem.message, problem.retry_after)
             except RobotsError as error:
@@ -572,10 +853,11 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
         return answer
 
     async def metrics_text(request: Request) -> Response:
-        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+        return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST,
+                        headers={"cache-control": NO_STORE})
 
     async def healthz(request: Request) -> Response:
-        return _json({"status": "ok", "version": __version__})
+        return _json({"status": "ok", "version": __version__, "pid": os.getpid()})
 
     async def readyz(request: Request) -> Response:
         client = getattr(service.store, "client", None)  # a RedisStore's: asked directly
@@ -588,12 +870,12 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
         return _json({"status": "ok"})
 
     async def limits_of(request: Request) -> Response:
-        return _json(limits.as_json())
+        return _conditional(request, _json(limits.as_json(), cache=REVALIDATE))
 
     described = openapi(limits)
 
     async def openapi_json(request: Request) -> Response:
-        return _json(described)
+        return _conditional(request, _json(described, cache=REVALIDATE))
 
     async def not_found(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 500
@@ -605,13 +887,17 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
         Route("/v1/lint", endpoint(service.lint), methods=["POST"]),
         Route("/v1/usage", endpoint(service.usage), methods=["POST"]),
         Route("/v1/stance", endpoint(service.stance), methods=["POST"]),
-        Route("/v1/verify", endpoint(service.verify), methods=["POST"]),
-        Route("/v1/verify-request", endpoint(service.verify_request), methods=["POST"]),
+        Route("/v1/verify", endpoint(service.verify, REVALIDATE), methods=["POST"]),
+        Route("/v1/verify-request", endpoint(service.verify_request, NO_STORE),
+              methods=["POST"]),
+        Route("/v1/page", endpoint(service.page), methods=["POST"]),
+        Route("/v1/license", endpoint(service.license), methods=["POST"]),
+        Route("/v1/generate", endpoint(service.generate), methods=["POST"]),
         Route("/v1/limits", limits_of, methods=["GET"]),
         Route("/openapi.json", openapi_json, methods=["GET"]),
         Route("/metrics", metrics_text, methods=["GET"]),
-        Route("/v1/cache/purge", endpoint(service.purge), methods=["POST"]),
-        Route("/v1/cache/refresh", endpoint(service.refresh), methods=["POST"]),
+        Route("/v1/cache/purge", endpoint(service.purge, NO_STORE), methods=["POST"]),
+        Route("/v1/cache/refresh", endpoint(service.refresh, NO_STORE), methods=["POST"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
     ], exception_handlers={HTTPException: not_found})

@@ -7,6 +7,8 @@ the listen queue until the server accepts it, with no guess at when the server i
 
 from __future__ import annotations
 
+import inspect
+import math
 import socket
 from typing import Any
 
@@ -15,7 +17,7 @@ from ..errors import MissingExtra
 with MissingExtra.guard("robotsrules serve", "web"):
     import uvicorn
 
-__all__ = ["listen", "server"]
+__all__ = ["GRACE", "listen", "run_workers", "server"]
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -32,12 +34,43 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def server(app: Any) -> uvicorn.Server:
+GRACE = 5.0
+"""Seconds the requests still being answered get to finish when the server stops."""
+
+
+def _config(app: Any, grace: float, **more: Any) -> uvicorn.Config:
+    return uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
+                          proxy_headers=False, server_header=False, date_header=False,
+                          timeout_keep_alive=5, timeout_graceful_shutdown=math.ceil(grace),
+                          **more)
+
+
+def server(app: Any, grace: float = GRACE) -> uvicorn.Server:
     """A uvicorn server for ``app`` (run it with ``.run(sockets=[listen(...)])``; set
     ``.should_exit`` to stop it): no access log (nothing written), no proxy headers
-    trusted, no lifespan, the ``Server`` header left out; on a stop, requests still being
-    answered get five seconds to finish."""
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
-                            proxy_headers=False, server_header=False, date_header=False,
-                            timeout_keep_alive=5, timeout_graceful_shutdown=5)
-    return uvicorn.Server(config)
+    trusted, no lifespan, the ``Server`` header left out.
+
+    On a stop (SIGTERM, SIGINT), uvicorn closes the listening socket, lets each keep-alive
+    connection close after its answer, and gives the requests still being answered
+    ``grace`` seconds (rounded up to whole ones) to finish; past that it cancels them:
+    the service answers a cancelled request with a whole ``shutting-down`` error or not
+    at all (the connection closes), never with part of an answer (each answer is built
+    whole before its first octet is sent)."""
+    return uvicorn.Server(_config(app, grace))
+
+
+def run_workers(factory: str, sock: socket.socket, workers: int, grace: float = GRACE
+                ) -> None:
+    """Serve on ``sock`` (bound once, here) from ``workers`` processes: uvicorn's process
+    model (its ``Multiprocess`` supervisor: each worker a spawned process that imports
+    ``factory``, ``"module:function"``, and calls it for its own application, so that no
+    connection or lock crosses a fork; a worker that dies is started again). SIGTERM or
+    SIGINT stops every worker as :func:`server` stops (each gets ``grace`` seconds) and
+    returns once all have ended."""
+    from uvicorn.supervisors.multiprocess import Multiprocess
+
+    config = _config(factory, grace, factory=True, workers=workers)
+    given: dict[str, Any] = {"sockets": [sock]}
+    if "target" in inspect.signature(Multiprocess).parameters:  # uvicorn before 0.36
+        given["target"] = uvicorn.Server(config).run
+    Multiprocess(config, **given).run()

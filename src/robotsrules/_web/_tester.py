@@ -24,12 +24,12 @@ from typing import Any, Optional
 
 from .._diff import diff, sample_urls
 from .._page import admit_page
-from .._rsl import LicenseDocument, LicenseTerms, document_json
+from .._rsl import LicenseDocument, LicenseTerms
 from .._rules._agents import agent_tokens
 from .._rules._stance import StanceTooComplex, stance_of
 from .._tables._crawlers import category_tokens, known_crawlers, resolve_category
 from .._tables._purposes import Purpose
-from .._tables._words import describe, why
+from .._tables._words import describe, license_document_json, why
 from .._terminal import CONTROL_ESCAPES, visible
 from ..errors import RobotsError
 from ..linter import Diagnostic, lint
@@ -189,7 +189,7 @@ class CrawlerRow:
 @dataclasses.dataclass(frozen=True)
 class Licence:
     """One RSL licence document the file names, as ``robotsrules license --json`` reads it
-    (:func:`robotsrules._rsl.document_json`), every string made visible."""
+    (:func:`robotsrules._tables._words.license_document_json`), every string made visible."""
 
     anchor: str
     """The id of its terms on the page (``licence-1``...)."""
@@ -523,7 +523,7 @@ def judge_file(content: bytes | str, urls_text: str, agents_text: str,
     documents = licences_of(google, read_licences) if google.licenses else {}
     licences = tuple(Licence(f"licence-{number}", visible(url), document.state,
                              visible(document.error or "") if document.state != "ok" else "",
-                             _json_shown(document_json(document)))
+                             _json_shown(license_document_json(document)))
                      for number, (url, document) in enumerate(documents.items(), 1))
     return Tested(answers, lines, findings, agents, crawler_rows(google, columns, documents),
                   tuple(visible(url) for url in columns), command, changes,

@@ -173,9 +173,10 @@ def _table(made: Any, out: TextIO) -> None:
 def _run(args: argparse.Namespace, out: TextIO) -> int:
     from .._diff import diff
     from .._generate import generate
+    from .._tables._words import generate_json
     from ..robotstxt import parse
     from ._input import read_input
-    from ._site import changes_json, changes_table
+    from ._site import changes_table
 
     policy = _policy(args)
     existing: Optional[bytes] = None
@@ -199,11 +200,8 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     changes = diff(parse(existing or b""), parse(made.text), made.urls, made.agents) \
         if existing is not None else None
     if args.json:
-        report: dict[str, Any] = {**made.to_data(), "out": args.out,
-                                  "policy": policy.to_data()}
-        if changes is not None:
-            report["diff"] = changes_json(changes)
-        out.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        out.write(json.dumps(generate_json(made, policy, args.out, changes), indent=2,
+                             ensure_ascii=False) + "\n")
         return 0
     proof = io.StringIO()
     _table(made, proof)

@@ -25,23 +25,21 @@ from typing import Any, Optional, TextIO
 
 from .._rsl import (
     USAGE_TOKENS,
-    LicenseAnswer,
     LicenseDocument,
-    LicenseTerms,
-    document_json,
+    LicenseSource,
     geo_code,
+    license_answers,
     license_url_problem,
-    parse_license,
-    robots_unknown,
     usage_token,
     user_class,
 )
 from .._rules._urls import match_target
 from .._scope import origin_of
+from .._tables._words import license_json
 from .._terminal import CONTROL_ESCAPES, visible
 from ..errors import InvalidURL, RobotsError
 from ..linter import Diagnostic, diagnostic
-from ..robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse
+from ..robotstxt import DEFAULT_MAX_BYTES, parse
 from ._common import EXIT_ALLOWED, EXIT_DISALLOWED, EXIT_ERROR
 from ._input import read_input
 from ._options import is_url, source_url
@@ -60,80 +58,11 @@ def _checker(args: argparse.Namespace) -> Any:
                        sign=signer(args))
 
 
-def _looks_like_xml(data: bytes) -> bool:
-    """True when ``data`` starts like an XML document: a UTF-16 byte order mark, or ``<``
-    after a UTF-8 one and any XML white space (XML 1.0 Fifth Edition, 2008-11-26, §2.3
-    ``S``), read as single octets or as UTF-16 code units without a mark (their NUL
-    halves skipped: ``\x00<`` and ``<\x00``). ``data`` is bounded by the read (the
-    licence size limit plus one octet), so the skip is too."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return True
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    return data.lstrip(b" \t\r\n\x00").startswith(b"<")
-
-
-class _Source:
-    """SOURCE read once: a licence document, or a robots.txt whose License lines are
-    followed for each agent."""
-
-    def __init__(self, args: argparse.Namespace, cache: Any) -> None:
-        source: str = args.source
-        self.site = args.origin
-        self.document: Optional[LicenseDocument] = None
-        self.robots: Optional[RobotsTxt] = None
-        self.blind: Optional[LicenseDocument] = None
-        """A robots.txt unreachable with no earlier copy: its License lines are unknown."""
-        if is_url(source):
-            source_url(source)
-            try:
-                path = source.split("://", 1)[1].partition("/")[2].split("?", 1)[0]
-            except IndexError:
-                path = ""
-            if "?" not in source and "#" not in source and path == "":
-                # a site (https://example.com/) means its robots.txt, as `agents` reads
-                # it: its front page is no licence document
-                source = origin_of(source) + "/robots.txt"
-                path = "robots.txt"
-            if path == "robots.txt":
-                served = cache.lookup(source)
-                self.robots, self.site = served.robots, origin_of(source)
-                self.blind = robots_unknown(served, self.site)
-                self.where = f"robots.txt {source} ({served.result.outcome})"
-            else:
-                self.document = cache.license_document(source, origin=self.site)
-                self.where = f"licence {source}"
-            return
-        # one octet past a licence's limit: a longer document is refused, not cut
-        got = read_input(source, DEFAULT_MAX_BYTES + 1)
-        if _looks_like_xml(got.data):
-            self.document = parse_license(got.data, origin=self.site)
-            self.where = f"licence {source}"
-        else:
-            self.robots = parse(got.data)  # past 500 KiB: cut there, as a crawler does
-            self.where = f"robots.txt {source}"
-
-    def documents(self, agent: str, cache: Any) -> list[LicenseDocument]:
-        """The licence documents for ``agent``."""
-        if self.document is not None:
-            return [self.document]
-        if self.blind is not None:
-            return [self.blind]
-        assert self.robots is not None
-        links = dict.fromkeys(self.robots.license_urls(agent))
-        return [cache.license_document(link, origin=self.site) for link in links]
-
-
 def _names(args: argparse.Namespace) -> list[str]:
     names = list(dict.fromkeys(args.purpose)) or list(USAGE_TOKENS)
     for name in names:
         usage_token(name)  # InvalidPurpose (a RobotsError): exit 2 before any fetch
     return names
-
-
-def _answer_json(answer: LicenseAnswer) -> dict[str, Any]:
-    return {"token": answer.token, "status": answer.status, "allowed": answer.allowed,
-            "reason": answer.reason, "source": answer.source}
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
@@ -156,31 +85,27 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         except (InvalidURL, ValueError) as error:
             raise RobotsError(f"{url}: {error}") from None
     with _checker(args) as cache:
-        source = _Source(args, cache)
-        found = [(agent, source.documents(agent, cache)) for agent in agents]
+        if is_url(args.source):
+            source_url(args.source)
+            source = LicenseSource.fetched(cache, args.source, args.origin)
+        else:
+            # one octet past a licence's limit: a longer document is refused, not cut
+            got = read_input(args.source, DEFAULT_MAX_BYTES + 1)
+            source = LicenseSource.read(cache, got.data, args.source, args.origin)
+        found = [(agent, source.documents(agent)) for agent in agents]
     code = EXIT_ALLOWED
     broken = list(dict.fromkeys(d.url or "(file)" for _, documents in found
                                 for d in documents if d.state != "ok"))
     if broken:
         code = EXIT_ERROR
-    results = []
-    for agent, documents in found:
-        reports: list[dict[str, Any]] = []
-        for url in args.urls:
-            terms = LicenseTerms(url, tuple(documents), user=args.user, geo=args.geo)
-            answers = [terms.answer(name) for name in names]
-            if code == EXIT_ALLOWED and any(a.allowed is False for a in answers):
-                code = EXIT_DISALLOWED
-            reports.append({"url": url, "answers": answers})
-        results.append((agent, documents, reports))
+    results = [(agent, documents, license_answers(tuple(documents), args.urls, names,
+                                                  args.user, args.geo))
+               for agent, documents in found]
+    if code == EXIT_ALLOWED and any(a.allowed is False for _, _, reports in results
+                                    for _, answers in reports for a in answers):
+        code = EXIT_DISALLOWED
     if args.json:
-        shown = [{
-            "source": args.source, "agent": agent,
-            "documents": [document_json(d) for d in documents],
-            "urls": [{"url": r["url"], "answers": {a.name: _answer_json(a)
-                                                   for a in r["answers"]}} for r in reports],
-        } for agent, documents, reports in results]
-        out.write(json.dumps(shown[0] if len(shown) == 1 else shown, indent=2,
+        out.write(json.dumps(license_json(args.source, results), indent=2,
                              ensure_ascii=False) + "\n")
         return _said(code, broken)
     paint = painter(out, args)
@@ -193,9 +118,9 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"  no License line applies to {visible(agent)}\n")
         for document in documents:
             _document_text(document, out, show_contents=not args.urls)
-        for report in reports:
-            out.write(f"\n{visible(report['url'])}\n")
-            for answer in report["answers"]:
+        for url, answers in reports:
+            out.write(f"\n{visible(url)}\n")
+            for answer in answers:
                 status = paint(f"{answer.status:<10}", _COLOURS[answer.status])
                 out.write(f"  {answer.name:<{width}}  {status}  {visible(answer.reason)}\n")
     return _said(code, broken)

@@ -14,9 +14,10 @@ import json
 import re
 from typing import Any, Optional, TextIO
 
-from .._page import DEFAULT_HEAD_BYTES, Directive, PageSignals, admit_page
+from .._page import DEFAULT_HEAD_BYTES, PageSignals, admit_page
 from .._rules._usage import Usage
 from .._tables._purposes import check_purposes
+from .._tables._words import PAGE_PROPERTIES, page_decider, page_report
 from .._terminal import visible
 from ..errors import RobotsError
 
@@ -28,17 +29,6 @@ from ._options import is_url, signer, source_url, user_agent
 _HEADER_BYTES = 1 << 20
 """Octets of a saved response read before its body (the header blocks of a redirect chain
 saved by ``curl -iL``): with ``--max-head-bytes``, all that is read of a file or stdin."""
-
-# Which rules make each indexing property "no" (the rules are Google's).
-_WHY = {
-    "index": ("noindex", "none", "unavailable_after"),
-    "follow": ("nofollow", "none"),
-    "archive": ("noarchive", "nocache"),
-    "snippet": ("nosnippet", "max-snippet"),
-    "image_index": ("noimageindex",),
-    "translate": ("notranslate",),
-}
-
 
 def read_response(data: bytes) -> tuple[list[tuple[str, str]], bytes]:
     """Split a saved HTTP response into its header pairs and body.
@@ -171,35 +161,10 @@ def _decoded(headers: list[tuple[str, str]], body: bytes, limit: int, cut: bool,
     return decoder.body
 
 
-def _why(signals: PageSignals, name: str) -> Optional[Directive]:
-    for directive in signals.directives:
-        if directive.applies and directive.valid and directive.rule in _WHY[name]:
-            if directive.rule == "unavailable_after" and not signals.expired:
-                continue
-            if directive.rule == "max-snippet" and directive.value != "0":
-                continue
-            return directive
-    return None
-
-
 def _purposes(args: argparse.Namespace) -> list[str]:
     from .._tables._purposes import CONTENT_SIGNALS
 
     return list(check_purposes(args.purpose)) if args.purpose else list(CONTENT_SIGNALS)
-
-
-def _report(signals: PageSignals, source: str, purposes: list[str]) -> dict[str, Any]:
-    data = signals.as_dict()
-    data["source"] = source
-    data["decided_by"] = {name: (d._asdict() if (d := _why(signals, name)) else None)
-                          for name in _WHY}
-    answers = {}
-    for purpose in purposes:
-        answer, directive = signals.decide(purpose)
-        answers[purpose] = {"allowed": answer,
-                            "decided_by": directive._asdict() if directive else None}
-    data["purposes"] = answers
-    return data
 
 
 def _yes(value: bool) -> str:
@@ -222,9 +187,9 @@ def _print_text(signals: PageSignals, source: str, purposes: list[str], out: Tex
                 state = "ignored: value not understood"
             out.write(f"  {visible(d.describe())}  [{state}]\n")
     out.write("for this agent:\n")
-    for name in _WHY:
+    for name in PAGE_PROPERTIES:
         value = getattr(signals, name)
-        directive = _why(signals, name)
+        directive = page_decider(signals, name)
         because = f"  <- {visible(directive.describe())}" if directive and not value else ""
         out.write(f"  {name}: {_yes(value)}{because}\n")
     for name in ("max_snippet", "max_image_preview", "max_video_preview"):
@@ -306,27 +271,14 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     admission = admit_page(headers, body, agents=agents, purposes=purposes, url=url,
                            usage=usage, max_head_bytes=args.max_head_bytes, status=status,
                            cut=cut, tdmrep=tdmrep)
-    documents: list[dict[str, Any]] = []
+    if args.json:
+        json.dump(page_report(admission, agents, note, purposes,
+                              None if robots is None else usage), out, indent=2, default=str)
+        out.write("\n")
+        return EXIT_OK
     for number, (agent, signals) in enumerate(zip(agents, admission.signals)):
         # one agent: the output of before --agent-category
         answers = admission.answers[number * len(purposes):(number + 1) * len(purposes)]
-        if args.json:
-            data = _report(signals, note, purposes)
-            if robots is not None:
-                # With --robots the answers are the combined ones (page and robots.txt, a
-                # URL the agent may not fetch refused); the page's alone are page_purposes.
-                data["page_purposes"] = data["purposes"]
-                data["combined"] = {
-                    a.purpose: {"allowed": a.answer.allowed, "level": a.answer.level,
-                                "why": a.answer.describe()} for a in answers}
-                data["purposes"] = {
-                    a.purpose: {"allowed": a.answer.allowed, "level": a.answer.level,
-                                "why": a.answer.describe(),
-                                "decided_by": None if a.answer.directive is None
-                                else a.answer.directive._asdict()} for a in answers}
-                data["crawl_allowed"] = usage(agent).crawl_allowed  # type: ignore[union-attr]
-            documents.append(data)
-            continue
         if len(agents) > 1:
             out.write(f"{'' if agent == agents[0] else chr(10)}agent {visible(agent)}\n")
         _print_text(signals, note, purposes, out, "purposes:" if robots is None else
@@ -337,10 +289,6 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"purposes, with the site's robots.txt (crawl {crawl}):\n")
             for a in answers:
                 out.write(f"  {a.purpose}: {visible(a.answer.describe())}\n")
-    if args.json:
-        json.dump(documents[0] if len(documents) == 1 else documents, out, indent=2,
-                  default=str)
-        out.write("\n")
     return EXIT_OK
 
 

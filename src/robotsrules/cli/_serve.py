@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import json
+import os
 import webbrowser
 from typing import Any, TextIO
 
+from .._terminal import visible
 from ..errors import RobotsError
 from ._common import EXIT_OK
+from ._options import positive_seconds
 from ._output import warn
 
-__all__ = ["add_command"]
+__all__ = ["add_command", "worker_app"]
 
 
 def _loopback(host: str) -> bool:
@@ -70,25 +74,62 @@ def _api(args: argparse.Namespace) -> Any:
                       sign=signer(args), token=token, guard=guard)
 
 
+def _workers(text: str) -> int:
+    """--workers: 1 to 64 processes."""
+    if not text.isdigit() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"expected 1 to 64 processes, not '{visible(text)}'")
+    return int(text)
+
+
+_SETTINGS = "ROBOTSRULES_SERVE_SETTINGS"
+"""The environment variable that gives each ``--workers`` process the command's options
+(JSON; never a token: each worker reads ``--token-file`` itself)."""
+
+
+def _access_log(args: argparse.Namespace, out: TextIO) -> None:
+    """``--api``'s access log: JSON lines on ``out`` (``--no-access-log``: none)."""
+    if args.no_access_log:
+        return
+    import logging
+
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    access = logging.getLogger("robotsrules.access")
+    access.addHandler(handler)
+    access.setLevel(logging.INFO)
+    access.propagate = False
+
+
+def worker_app() -> Any:
+    """The service of one ``serve --api --workers N`` process (uvicorn calls it in each
+    worker it spawns): built from the options the supervisor put in the environment."""
+    import sys
+
+    args = argparse.Namespace(**json.loads(os.environ[_SETTINGS]))
+    _access_log(args, sys.stdout)
+    return _api(args)
+
+
 def _run(args: argparse.Namespace, out: TextIO) -> int:
     from .._web._app import create_app
-    from .._web._server import listen, server
+    from .._web._server import listen, run_workers, server
 
     if not _loopback(args.host):
         warn(f"serving on {args.host}, not on this computer alone: anyone who can reach "
              "that address can use the " + ("service" if args.api else "page")
              + " and make it fetch robots.txt files")
-    if args.api and not args.no_access_log:  # JSON lines on standard output
-        import logging
-
-        handler = logging.StreamHandler(out)
-        handler.setFormatter(logging.Formatter("%(message)s"))
-        access = logging.getLogger("robotsrules.access")
-        access.addHandler(handler)
-        access.setLevel(logging.INFO)
-        access.propagate = False
-    app = (_api(args) if args.api else
-           create_app(host=args.host, allow_private_addresses=args.allow_private_addresses))
+    if args.workers > 1 and not args.api:
+        raise RobotsError("--workers: the JSON service only (--api)")
+    if args.workers > 1:
+        _api(args)  # a mistake in the options: said once, here, before any worker starts
+        os.environ[_SETTINGS] = json.dumps({k: v for k, v in vars(args).items()
+                                            if k != "run"})
+        app = None
+    elif args.api:
+        _access_log(args, out)
+        app = _api(args)
+    else:
+        app = create_app(host=args.host, allow_private_addresses=args.allow_private_addresses)
     sock = listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
@@ -98,7 +139,10 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     if args.open:
         webbrowser.open(url)  # the socket listens already: the browser's request waits
     try:
-        server(app).run(sockets=[sock])
+        if app is None:
+            run_workers(f"{__name__}:worker_app", sock, args.workers, args.shutdown_timeout)
+        else:
+            server(app, args.shutdown_timeout).run(sockets=[sock])
     finally:
         sock.close()
     return EXIT_OK
@@ -117,7 +161,8 @@ _OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                 "by default: server-side request forgery)"}),
     ("--api", {"action": "store_true",
                "help": "serve the JSON service (/v1/check, explain, lint, usage, stance, verify, "
-                       "verify-request; /healthz, /readyz, /openapi.json) instead of the page"}),
+                       "verify-request, page, license, generate; /healthz, /readyz, "
+                       "/openapi.json) instead of the page"}),
     ("--allowed-host", {"action": "append", "default": [], "metavar": "NAME",
                         "help": "--api: a Host name accepted beside the bound address (behind "
                                 "a load balancer; repeatable)"}),
@@ -146,6 +191,14 @@ _OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                       "help": "--api: resolve the names of the sites fetched with this DNS "
                               "server (default: the system's resolver; every address "
                               "answered is vetted all the same; needs 'robotsrules[verify]')"}),
+    ("--workers", {"type": _workers, "default": 1, "metavar": "N",
+                   "help": "--api: answer from N processes (1-64) on the one socket bound "
+                           "here (uvicorn's process model; a worker that dies is started "
+                           "again); share their cache with --store redis://..."}),
+    ("--shutdown-timeout", {"type": positive_seconds, "default": 5.0, "metavar": "SECONDS",
+                            "help": "on SIGTERM, the time requests still being answered get "
+                                    "to finish (default 5); past it they are answered "
+                                    "'shutting-down' (503) or the connection closes"}),
 )
 
 

@@ -13,6 +13,7 @@ import argparse
 import json
 from typing import Any, Optional, TextIO
 
+from .._tables._words import changes_json, diff_summary
 from .._terminal import visible
 from ..errors import RobotsError
 from ._agent_options import add_agent_options, check_agents, crawler_table, expand_agents
@@ -40,7 +41,7 @@ from ._options import (
 )
 from ._output import fail
 
-__all__ = ["add_commands", "changes_json", "changes_table"]
+__all__ = ["add_commands", "changes_table"]
 
 
 def _fetch(args: argparse.Namespace, out: TextIO) -> int:
@@ -287,28 +288,12 @@ def _diff_cmd(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_DISALLOWED if changes else EXIT_ALLOWED
 
 
-def _diff_summary(changes: list[Any]) -> dict[str, Any]:
-    agents: dict[str, int] = {}
-    for change in changes:
-        agents[change.agent] = agents.get(change.agent, 0) + 1
-    newly = sum(1 for c in changes if c.old.allowed and not c.new.allowed)
-    return {"changes": len(changes), "newly_disallowed": newly,
-            "newly_allowed": len(changes) - newly, "agents": agents}
-
-
-def changes_json(changes: list[Any]) -> dict[str, Any]:
-    """The verdict changes as ``diff --json`` gives them: the summary and every change."""
-    return {"summary": _diff_summary(changes), "changes": [
-        {"agent": c.agent, "url": c.url, "old": verdict_json(c.old),
-         "new": verdict_json(c.new)} for c in changes]}
-
-
 def changes_table(changes: list[Any], out: TextIO) -> None:
     """The verdict changes as ``diff`` prints them (also ``generate --from``)."""
     if not changes:
         out.write("no verdict changes\n")
         return
-    summary = _diff_summary(changes)
+    summary = diff_summary(changes)
     per_agent = ", ".join(f"{visible(agent)}: {count}"
                           for agent, count in summary["agents"].items())
     out.write(f"{plural(len(changes), 'verdict change')}: "
