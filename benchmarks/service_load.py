@@ -258,13 +258,14 @@ def _child(fd: int) -> None:
     """One worker: the application ``serve --api`` builds, on the inherited socket."""
     import logging
 
+    from robotsrules._web._server import server
     from robotsrules.cli import _parser
     from robotsrules.cli._serve import _api
-    from robotsrules._web._server import server
 
     args = _parser().parse_args(["serve", "--api", "--allow-private-addresses",
                                  "--rate", "1000000000", "--burst", "1000000000"])
-    handler = logging.StreamHandler(open(os.devnull, "w"))  # as serve's access log
+    sink = open(os.devnull, "w")  # noqa: SIM115 (open while the worker runs)
+    handler = logging.StreamHandler(sink)  # as serve's access log
     handler.setFormatter(logging.Formatter("%(message)s"))
     access = logging.getLogger("robotsrules.access")
     access.addHandler(handler)
@@ -315,7 +316,10 @@ _UNITS = {"us": 1e-3, "ms": 1.0, "s": 1e3, "m": 60e3}
 
 
 def _ms(text: str) -> float:
-    number, unit = re.fullmatch(r"([0-9.]+)(us|ms|s|m)", text).groups()  # type: ignore[union-attr]
+    found = re.fullmatch(r"([0-9.]+)(us|ms|s|m)", text)
+    if found is None:
+        raise RuntimeError(f"wrk's time {text!r} was not understood")
+    number, unit = found.groups()
     return float(number) * _UNITS[unit]
 
 
@@ -326,8 +330,9 @@ def wrk(service: Service, script: str, seconds: float, threads: int, connections
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as file:
         file.write(script)
     try:
-        command = ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{max(1, round(seconds))}s",
-                   "--timeout", "60s", "--latency", "-s", file.name, service.url("/v1/check")]
+        command = ["wrk", "-t", str(threads), "-c", str(connections),
+                   "-d", f"{max(1, round(seconds))}s", "--timeout", "60s", "--latency",
+                   "-s", file.name, service.url("/v1/check")]
         if core is not None:
             command = ["taskset", "-c", core, *command]
         done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -365,8 +370,8 @@ def scenarios(python: str, workers: int, origin: Origin, hosts: list[str], secon
     service = Service(python, workers, pinned)
     try:
         site = f"http://{hosts[0]}:{origin.port}"
-        for worker in service.workers:  # every worker reads the site once (its own memory)
-            service.post("/v1/check", _body([site + "/"]))
+        for _ in range(10 * workers):  # new connections: each worker likely reads the site
+            service.post("/v1/check", _body([site + "/"]))  # (its own memory store)
         first = service.post("/v1/check", _body([site + p for p in PATHS]))["results"]
         assert all("allowed" in record for record in first), first[:2]
         runs = [
