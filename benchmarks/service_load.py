@@ -344,8 +344,8 @@ def wrk(service: Service, script: str, seconds: float, threads: int, connections
     if "Non-2xx" in out or "Socket errors" in out:
         raise RuntimeError("wrk saw failed requests:\n" + out)
     found = re.search(r"(\d+) requests in ([0-9.]+)(ms|s|m)", out)
-    p50 = re.search(r"50%\s+(\S+)", out)
-    p99 = re.search(r"99%\s+(\S+)", out)
+    p50 = re.search(r"^\s*50%\s+(\S+)", out, re.MULTILINE)
+    p99 = re.search(r"^\s*99%\s+(\S+)", out, re.MULTILINE)
     if not (found and p50 and p99):
         raise RuntimeError("wrk's output was not understood:\n" + out)
     wall = _ms(found.group(2) + found.group(3)) / 1000

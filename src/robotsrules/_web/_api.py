@@ -26,6 +26,7 @@ token, every ``/v1/`` request carries ``Authorization: Bearer TOKEN``.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import functools
 import hashlib
@@ -62,6 +63,8 @@ with MissingExtra.guard("robotsrules serve --api", "web"):
     from starlette.requests import Request
     from starlette.responses import Response
     from starlette.routing import Route
+with MissingExtra.guard("robotsrules serve --api", "web"):
+    import orjson
 with MissingExtra.guard("robotsrules serve --api", "web"):
     from prometheus_client import (
         CONTENT_TYPE_LATEST,
@@ -125,8 +128,19 @@ class _Problem(Exception):
         self.code, self.message, self.retry_after = code, message, retry_after
 
 
+def _dumps(payload: Any) -> bytes:
+    """``payload`` as compact UTF-8 JSON: orjson's octets, which are those of ``json.dumps``
+    with ``ensure_ascii=False`` and no spaces for the strings, integers, booleans and nulls
+    the answers hold; what orjson refuses (an integer beyond 64 bits, a key that is not a
+    string, a lone surrogate) goes the standard library's way, as before."""
+    try:
+        return orjson.dumps(payload)
+    except TypeError:
+        return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def _json(payload: Any, status: int = 200, headers: Optional[dict[str, str]] = None) -> Response:
-    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    body = _dumps(payload)
     given = dict(headers or {})
     if status == 200:
         given["etag"] = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
@@ -350,6 +364,11 @@ def _read(body: dict[str, Any], fields: tuple[_Field, ...]) -> dict[str, Any]:
     return values
 
 
+_MEMO_FILES = 64
+_MEMO_TEXT = 128 * 1024
+"""The memo of parsed request bodies: at most 64 files of at most 128 KiB of text each."""
+
+
 def _is_url(url: str) -> bool:
     parts = urllib.parse.urlsplit(url)
     return parts.scheme in ("http", "https") and bool(parts.hostname)
@@ -369,6 +388,8 @@ class _Service:
                                timeout=httpx.Timeout(limits.fetch_timeout))
         self.cache = RobotsCache(store, user_agent=user_agent, timeout=limits.fetch_timeout,
                                  client=client, sign=sign)
+        self._parsed: LRU[str, RobotsTxt] = LRU(_MEMO_FILES)
+        self._parsed_lock = threading.Lock()
 
     def bounded(self, urls: list[str], agents: list[str]) -> None:
         limits = self.limits
@@ -387,35 +408,38 @@ class _Service:
         urls, agents, text = values["urls"], values["agents"], values["robots"]
         self.bounded(urls, agents)
         explain = bool(values["explain"])
-        given = None if text is None else parse(text)
+        given = None if text is None else self.parsed(text)
         started = time.time()
         fetch = fetch_json("request", None, "request", False)
         records: list[dict[str, Any]] = []
+        counts: collections.Counter[tuple[Counter, str]] = collections.Counter()
+        # One lookup per origin in a request (keyed by the URL's scheme and authority as
+        # written): every URL of a site is answered from the same file, and the metrics
+        # still count each URL's lookup.
+        sites: dict[tuple[str, str], tuple[Any, ...]] = {}
         for url in urls:
             robots = given
             if robots is None:
-                if not _is_url(url):
+                parts = urllib.parse.urlsplit(url)
+                if not (parts.scheme in ("http", "https") and parts.hostname):
                     records.append(self._url_error(url, "not-a-url", "without 'robots', each "
                                                    "URL must be an http(s) URL with a host"))
                     continue
-                try:
-                    served = self.cache.lookup(url)
-                except RobotsError as error:
-                    records.append(self._url_error(url, "robots-error", str(error)))
+                site = sites.get((parts.scheme, parts.netloc))
+                if site is None:
+                    try:
+                        site = self._site(url, started)
+                    except RobotsError as error:
+                        records.append(self._url_error(url, "robots-error", str(error)))
+                        continue
+                    sites[parts.scheme, parts.netloc] = site
+                robots, fetch, looked_up, outcome, refused = site
+                counts[self.metrics.lookups, looked_up] += 1
+                if outcome is not None:
+                    counts[self.metrics.outcomes, outcome] += 1
+                if refused is not None:
+                    records.append(self._url_error(url, "address-refused", refused))
                     continue
-                result = served.result
-                fetched = result.fetched_at >= started
-                self.metrics.lookups.labels("fetched" if fetched else "hit").inc()
-                if fetched:
-                    self.metrics.outcomes.labels(
-                        "address-refused" if (result.error or "").startswith(REFUSED)
-                        else result.outcome).inc()
-                if result.error is not None and result.error.startswith(REFUSED):
-                    records.append(self._url_error(url, "address-refused", result.error))
-                    continue
-                robots = served.robots
-                fetch = fetch_json(result.url, result, served.reason,
-                                   result.fetched_at < started)
             for agent in agents:
                 verdict = robots.explain(url, agent=agent)
                 record = {"url": url, "agent": agent, **verdict_json(verdict), "fetch": fetch}
@@ -423,7 +447,35 @@ class _Service:
                     for name in ("rule", "groups", "usage"):
                         del record[name]
                 records.append(record)
+        for (metric, label), count in counts.items():
+            metric.labels(label).inc(count)
         return {"results": records}
+
+    def _site(self, url: str, started: float) -> tuple[Any, ...]:
+        """``url``'s site's file from the cache: (the file, its ``fetch`` record, the
+        lookup's metric label, the fetch outcome's label if fetched in this request, the
+        address guard's refusal)."""
+        served = self.cache.lookup(url)
+        result = served.result
+        fetched = result.fetched_at >= started
+        refused = result.error if (result.error or "").startswith(REFUSED) else None
+        outcome = (("address-refused" if refused is not None else result.outcome)
+                   if fetched else None)
+        return (served.robots, fetch_json(result.url, result, served.reason, not fetched),
+                "fetched" if fetched else "hit", outcome, refused)
+
+    def parsed(self, text: str) -> RobotsTxt:
+        """``text`` parsed, from a memo of the last files given (a fleet asks about one file
+        many times; a parsed file is immutable and keeps its compiled rules)."""
+        if len(text) > _MEMO_TEXT:
+            return parse(text)
+        with self._parsed_lock:
+            robots = self._parsed.get(text)
+        if robots is None:
+            robots = parse(text)
+            with self._parsed_lock:
+                self._parsed.put(text, robots)
+        return robots
 
     @staticmethod
     def _url_error(url: str, code: str, message: str) -> dict[str, Any]:
@@ -433,7 +485,7 @@ class _Service:
         values = _read(body, MODELS["explain"])
         url, agents = values["url"], values["agents"]
         self.bounded([url], agents)
-        robots: RobotsTxt = parse(values["robots"])
+        robots = self.parsed(values["robots"])
         reports = [{"source": "request", "agent": agent, "url": url,
                     **verdict_json(robots.explain(url, agent=agent))} for agent in agents]
         return reports if len(reports) > 1 else reports[0]
@@ -444,7 +496,7 @@ class _Service:
         reading = values["aipref_revision"]
         revision(reading)  # an unknown revision: a RobotsError, answered as bad-request
         self.bounded(urls, agents)
-        robots = parse(values["robots"])
+        robots = self.parsed(values["robots"])
         documents = [{"source": "request", "agent": agent,
                       "urls": [usage_report(robots, url, agent, reading) for url in urls]}
                      for agent in agents]
@@ -454,7 +506,7 @@ class _Service:
         values = _read(body, MODELS["stance"])
         agents = values["agents"]
         self.bounded(["/"], agents)
-        robots = parse(values["robots"])
+        robots = self.parsed(values["robots"])
         known = {agent: crawler_for(agent) for agent in agents}
         return stance_report("request", robots, [(a, robots.stance(a)) for a in agents], known)
 
