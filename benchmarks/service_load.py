@@ -479,9 +479,10 @@ def main() -> int:
         print("wrk is not installed (apt-get install wrk)", file=sys.stderr)
         return 2
     if args.tiny:
-        args.duration, args.workers, args.origins = 1, [1], 1200
-    build = subprocess.run([args.python, "-c", "import robotsrules; print(robotsrules.COMPILED)"],
-                           capture_output=True, text=True, check=True).stdout.strip()
+        args.duration, args.workers, args.origins = 1, [1], 800
+    build = "not asked (--tiny)" if args.tiny else subprocess.run(
+        [args.python, "-c", "import robotsrules; print(robotsrules.COMPILED)"],
+        capture_output=True, text=True, check=True).stdout.strip()
     print(f"Python {platform.python_version()}, {os.cpu_count()} cores "
           f"({platform.processor() or platform.machine()}), compiled build: {build}, "
           f"wrk {args.duration:g} s per run, load average at start "
