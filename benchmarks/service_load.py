@@ -26,8 +26,9 @@ small Lua script; ``wrk`` reports requests per second and the p50/p99 latency):
   fetches that site's robots.txt from the loopback origin first (``--allow-private-addresses``).
   The origin is this script: one asyncio loop in a thread answering on ``--origins`` loopback
   addresses (``127.0.x.y``, one host each: Linux routes ``127.0.0.0/8`` to loopback), each
-  request of ``wrk`` naming the next unseen one; the run fails unless every request of this
-  scenario fetched (the origin counts the fetches).
+  request of ``wrk`` naming the next unseen one; the origin counts the files it served (a
+  few requests may find it too slow on a loaded machine: their fetch fails and the status
+  rules answer), and the run fails when that is under 95 % of the requests.
 
 For each run the script also reads the workers' CPU seconds from ``/proc/PID/stat`` (user +
 system) and the load average: on a machine shared with other work the wall-clock rates move
@@ -290,6 +291,7 @@ class Run:
     cpu: float
     load: tuple[float, float]
     verdicts_per_request: int
+    note: str = ""
 
     @property
     def rate(self) -> float:
@@ -305,7 +307,7 @@ class Run:
                 f"{self.rate:>9,.0f} {self.rate * unit:>10,.0f} "
                 f"{self.per_cpu_second * unit:>11,.0f} {self.p50_ms:>7.2f} {self.p99_ms:>7.2f} "
                 f"{self.cpu / self.requests * 1000:>8.3f} "
-                f"{self.load[0]:>5.1f}-{self.load[1]:<5.1f}")
+                f"{self.load[0]:>5.1f}-{self.load[1]:<5.1f} {self.note}").rstrip()
 
 
 HEADER = (f"{'scenario':<18} {'w':>2} {'requests':>8} {'req/s':>9} {'verdicts/s':>10} "
@@ -388,9 +390,10 @@ def scenarios(python: str, workers: int, origin: Origin, hosts: list[str], secon
                        _first_fetch_script(unseen, origin.port, threads), len(PATHS),
                        seconds, threads, connections, core)
         fetched = origin.fetches - before
-        if fetched < fetching.requests:
+        if fetched < fetching.requests * 0.95:
             raise RuntimeError(f"only {fetched} of {fetching.requests} requests fetched: "
                                "give more --origins")
+        fetching.note = f"{fetched:,} robots.txt served by the origin"
         runs.append(fetching)
         return runs
     finally:
@@ -466,8 +469,8 @@ def main() -> int:
     parser.add_argument("--python", default=sys.executable,
                         help="the Python of the service's workers (default: this one)")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--origins", type=int, default=6000,
-                        help="loopback origins for the first-fetch runs (default 6000)")
+    parser.add_argument("--origins", type=int, default=15000,
+                        help="loopback origins for the first-fetch runs (default 15000)")
     parser.add_argument("--tiny", action="store_true",
                         help="a smoke run of a few hundred requests (the suite's)")
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
@@ -514,9 +517,9 @@ def main() -> int:
             continue
         goal, p99 = GOALS[kind]
         rate = one.per_cpu_second * one.verdicts_per_request
-        met = rate >= goal and one.p99_ms < p99
-        print(f"  {one.name:<14} {rate:>10,.0f}/s (goal {goal:,.0f}), p99 {one.p99_ms:.1f} ms "
-              f"(goal < {p99:.0f}): {'met' if met else 'NOT met'}")
+        print(f"  {one.name:<14} {rate:>10,.0f}/s (goal {goal:,.0f}): "
+              f"{'met' if rate >= goal else 'NOT met'}; p99 {one.p99_ms:.1f} ms "
+              f"(goal < {p99:.0f}): {'met' if one.p99_ms < p99 else 'NOT met'}")
     return 0
 
 
