@@ -366,8 +366,8 @@ def run(name: str, service: Service, script: str, unit: int, seconds: float, thr
 def scenarios(python: str, workers: int, origin: Origin, hosts: list[str], seconds: float,
               tiny: bool) -> list[Run]:
     """The four runs against ``workers`` workers; ``hosts``: origins no run has seen."""
-    pinned = "0" if workers == 1 else None
-    core = "1" if workers == 1 else None
+    pin = workers == 1 and (os.cpu_count() or 1) >= 2 and shutil.which("taskset") is not None
+    pinned, core = ("0", "1") if pin else (None, None)  # else: said in the output
     threads, connections = (1, 1) if tiny else (workers, 8 * workers)
     service = Service(python, workers, pinned)
     try:
@@ -488,7 +488,9 @@ def main() -> int:
         capture_output=True, text=True, check=True).stdout.strip()
     print(f"Python {platform.python_version()}, {os.cpu_count()} cores "
           f"({platform.processor() or platform.machine()}), compiled build: {build}, "
-          f"wrk {args.duration:g} s per run, load average at start "
+          f"wrk {args.duration:g} s per run, one worker pinned: "
+          f"{(os.cpu_count() or 1) >= 2 and shutil.which('taskset') is not None}, "
+          f"load average at start "
           f"{os.getloadavg()[0]:.1f}")
     origin = Origin(args.origins).start()
     share = len(origin.hosts) // (len(args.workers) + 1)  # the last share: in-process
