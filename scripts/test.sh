@@ -4,13 +4,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
-# System packages the tests drive for real: redis-server (tests/network/test_stores.py) and
-# Chromium (pages in a headless browser through Playwright: tests/browser.py). Install
-# Debian's when missing and we can; never fail the run over it (those tests then skip,
-# saying why).
+# System packages the tests drive for real: redis-server (tests/network/test_stores.py),
+# Chromium (pages in a headless browser through Playwright: tests/browser.py) and wrk
+# (tests/web/test_service_load.py). Install Debian's when missing and we can; never fail
+# the run over it (those tests then skip, saying why).
 missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v wrk >/dev/null 2>&1 || missing+=(wrk)  # the load benchmark's smoke run (issue 41)
 if [ "${#missing[@]}" -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
         echo "== apt-get install ${missing[*]}"

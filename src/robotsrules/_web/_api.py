@@ -30,6 +30,7 @@ token, every ``/v1/`` request carries ``Authorization: Bearer TOKEN``.
 from __future__ import annotations
 
 import asyncio
+import collections
 import dataclasses
 import functools
 import hashlib
@@ -80,6 +81,8 @@ with MissingExtra.guard("robotsrules serve --api", "web"):
     from starlette.requests import Request
     from starlette.responses import Response
     from starlette.routing import Route
+with MissingExtra.guard("robotsrules serve --api", "web"):
+    import orjson
 with MissingExtra.guard("robotsrules serve --api", "web"):
     from prometheus_client import (
         CONTENT_TYPE_LATEST,
@@ -160,10 +163,21 @@ class _Answer(NamedTuple):
     cache: str
 
 
+def _dumps(payload: Any) -> bytes:
+    """``payload`` as compact UTF-8 JSON: orjson's octets, which are those of ``json.dumps``
+    with ``ensure_ascii=False`` and no spaces for the strings, integers, booleans and nulls
+    the answers hold; what orjson refuses (an integer beyond 64 bits, a key that is not a
+    string, a lone surrogate) goes the standard library's way, as before."""
+    try:
+        return orjson.dumps(payload)
+    except TypeError:
+        return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+
+
 def _json(payload: Any, status: int = 200, headers: Optional[dict[str, str]] = None,
           cache: str = NO_STORE) -> Response:
     """A JSON answer; a 200 one carries a strong ``ETag``: a digest of its octets."""
-    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    body = _dumps(payload)
     given = {**(headers or {}), "cache-control": cache if status == 200 else NO_STORE}
     if status == 200:
         given["etag"] = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
@@ -510,6 +524,11 @@ def _octets(text: str, name: str) -> bytes:
         raise _Problem("bad-request", f"'{name}' holds a lone surrogate") from None
 
 
+_MEMO_FILES = 64
+_MEMO_TEXT = 128 * 1024
+"""The memo of parsed request bodies: at most 64 files of at most 128 KiB of text each."""
+
+
 def _is_url(url: str) -> bool:
     try:
         parts = urllib.parse.urlsplit(url)
@@ -532,6 +551,8 @@ class _Service:
                                timeout=httpx.Timeout(limits.fetch_timeout))
         self.cache = RobotsCache(store, user_agent=user_agent, timeout=limits.fetch_timeout,
                                  client=client, sign=sign)
+        self._parsed: LRU[str, RobotsTxt] = LRU(_MEMO_FILES)
+        self._parsed_lock = threading.Lock()
 
     def bounded(self, urls: list[str], agents: list[str]) -> None:
         limits = self.limits
@@ -550,11 +571,16 @@ class _Service:
         urls, agents, text = values["urls"], values["agents"], values["robots"]
         self.bounded(urls, agents)
         explain = bool(values["explain"])
-        given = None if text is None else parse(text)
+        given = None if text is None else self.parsed(text)
         started = time.time()
         fetch = fetch_json("request", None, "request", False)
         records: list[dict[str, Any]] = []
         lifetime = math.inf  # the answer is good while each file it read is
+        counts: collections.Counter[tuple[Counter, str]] = collections.Counter()
+        # One lookup per origin in a request (keyed by the URL's scheme and authority as
+        # written): every URL of a site is answered from the same file, and the metrics
+        # still count each URL's lookup.
+        sites: dict[tuple[str, str], tuple[Any, ...]] = {}
         for url in urls:
             robots = given
             if robots is None:
@@ -562,25 +588,23 @@ class _Service:
                     records.append(self._url_error(url, "not-a-url", "without 'robots', each "
                                                    "URL must be an http(s) URL with a host"))
                     continue
-                try:
-                    served = self.cache.lookup(url)
-                except RobotsError as error:
-                    records.append(self._url_error(url, "robots-error", str(error)))
+                parts = urllib.parse.urlsplit(url)
+                site = sites.get((parts.scheme, parts.netloc))
+                if site is None:
+                    try:
+                        site = self._site(url, started)
+                    except RobotsError as error:
+                        records.append(self._url_error(url, "robots-error", str(error)))
+                        continue
+                    sites[parts.scheme, parts.netloc] = site
+                robots, fetch, looked_up, outcome, refused, expires = site
+                counts[self.metrics.lookups, looked_up] += 1
+                if outcome is not None:
+                    counts[self.metrics.outcomes, outcome] += 1
+                if refused is not None:
+                    records.append(self._url_error(url, "address-refused", refused))
                     continue
-                result = served.result
-                fetched = result.fetched_at >= started
-                self.metrics.lookups.labels("fetched" if fetched else "hit").inc()
-                if fetched:
-                    self.metrics.outcomes.labels(
-                        "address-refused" if (result.error or "").startswith(REFUSED)
-                        else result.outcome).inc()
-                if result.error is not None and result.error.startswith(REFUSED):
-                    records.append(self._url_error(url, "address-refused", result.error))
-                    continue
-                robots = served.robots
-                lifetime = min(lifetime, result.expires_at - time.time())
-                fetch = fetch_json(result.url, result, served.reason,
-                                   result.fetched_at < started)
+                lifetime = min(lifetime, expires - time.time())
             for agent in agents:
                 verdict = robots.explain(url, agent=agent)
                 record = {"url": url, "agent": agent, **verdict_json(verdict), "fetch": fetch}
@@ -588,12 +612,40 @@ class _Service:
                     for name in ("rule", "groups", "usage"):
                         del record[name]
                 records.append(record)
+        for (metric, label), count in counts.items():
+            metric.labels(label).inc(count)
         if given is not None:
             return _Answer({"results": records}, PURE)
         if any("error" in record for record in records):
             lifetime = 0.0  # a refusal or an error: asked again, it may be answered
         return _Answer({"results": records}, f"private, max-age={int(lifetime)}"
                        if lifetime >= 1 else REVALIDATE)
+
+    def _site(self, url: str, started: float) -> tuple[Any, ...]:
+        """``url``'s site's file from the cache: (the file, its ``fetch`` record, the
+        lookup's metric label, the fetch outcome's label if fetched in this request, the
+        address guard's refusal, the time the file expires)."""
+        served = self.cache.lookup(url)
+        result = served.result
+        fetched = result.fetched_at >= started
+        refused = result.error if (result.error or "").startswith(REFUSED) else None
+        outcome = (("address-refused" if refused is not None else result.outcome)
+                   if fetched else None)
+        return (served.robots, fetch_json(result.url, result, served.reason, not fetched),
+                "fetched" if fetched else "hit", outcome, refused, result.expires_at)
+
+    def parsed(self, text: str) -> RobotsTxt:
+        """``text`` parsed, from a memo of the last files given (a fleet asks about one file
+        many times; a parsed file is immutable and keeps its compiled rules)."""
+        if len(text) > _MEMO_TEXT:
+            return parse(text)
+        with self._parsed_lock:
+            robots = self._parsed.get(text)
+        if robots is None:
+            robots = parse(text)
+            with self._parsed_lock:
+                self._parsed.put(text, robots)
+        return robots
 
     @staticmethod
     def _url_error(url: str, code: str, message: str) -> dict[str, Any]:
@@ -603,7 +655,7 @@ class _Service:
         values = _read(body, MODELS["explain"])
         url, agents = values["url"], values["agents"]
         self.bounded([url], agents)
-        robots: RobotsTxt = parse(values["robots"])
+        robots = self.parsed(values["robots"])
         reports = [{"source": "request", "agent": agent, "url": url,
                     **verdict_json(robots.explain(url, agent=agent))} for agent in agents]
         return reports if len(reports) > 1 else reports[0]
@@ -614,7 +666,7 @@ class _Service:
         reading = values["aipref_revision"]
         revision(reading)  # an unknown revision: a RobotsError, answered as bad-request
         self.bounded(urls, agents)
-        robots = parse(values["robots"])
+        robots = self.parsed(values["robots"])
         documents = [{"source": "request", "agent": agent,
                       "urls": [usage_report(robots, url, agent, reading) for url in urls]}
                      for agent in agents]
@@ -624,7 +676,7 @@ class _Service:
         values = _read(body, MODELS["stance"])
         agents = values["agents"]
         self.bounded(["/"], agents)
-        robots = parse(values["robots"])
+        robots = self.parsed(values["robots"])
         known = {agent: crawler_for(agent) for agent in agents}
         return stance_report("request", robots, [(a, robots.stance(a)) for a in agents], known)
 
