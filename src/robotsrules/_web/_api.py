@@ -26,21 +26,26 @@ token, every ``/v1/`` request carries ``Authorization: Bearer TOKEN``.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import concurrent.futures
+import contextlib
 import dataclasses
 import functools
 import hashlib
 import hmac
+import ipaddress
 import json
 import logging
 import math
 import threading
 import time
 import urllib.parse
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 import httpx
 
-from .._fetch._pinned import REFUSED, Guard, GuardedClient
+from .._fetch._pinned import REFUSED, AddressRefused, Guard, GuardedClient, _vetted
 from .._fetch._robotscache import RobotsCache
 from .._fetch._sign import Sign
 from .._lru import LRU
@@ -51,9 +56,10 @@ from .._tables._words import fetch_json, stance_report, usage_report, verdict_js
 from .._terminal import visible
 from .._version import __version__
 from ..cache import MemoryStore, Store
-from ..errors import MissingExtra, RobotsError
+from ..errors import InvalidArgument, MissingExtra, RobotsError
 from ..robotstxt import RobotsTxt, parse
 from ._app import ASGI, Guarded
+from ._tester import MAX_CELLS, MAX_STANCE_RULES
 
 with MissingExtra.guard("robotsrules serve --api", "web"):
     from starlette.applications import Starlette
@@ -83,7 +89,10 @@ ERROR_CODES = {
     "method-not-allowed": 405, "body-too-large": 413, "too-many-urls": 422,
     "too-many-agents": 422, "too-many-cells": 422, "host-refused": 421,
     "rate-limited": 429, "internal-error": 500,
+    "too-many-sites": 422, "too-much-work": 422, "answer-too-large": 422,
+    "origin-refused": 403, "refresh-too-soon": 429,
     "address-refused": 200, "not-a-url": 200, "robots-error": 200,
+    "deadline-exceeded": 200, "over-budget": 200,
 }
 """Every error code the service answers, with its HTTP status (200: an error record of one
 URL inside a batch's answer, the other URLs answered)."""
@@ -96,20 +105,44 @@ _HEADERS = [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-r
 
 @dataclasses.dataclass(frozen=True)
 class Limits:
-    """The limits in force; each refusal is an error with a stable code: ``max_body``
-    octets of a request body (``body-too-large``); ``max_urls`` URLs, ``max_agents`` agents
-    and ``max_cells`` URLs x agents per request (``too-many-urls``, ``too-many-agents``,
-    ``too-many-cells``); ``fetch_timeout`` seconds per network step of a robots.txt fetch;
-    per client address, ``rate`` requests a second on average and ``burst`` at once (the
-    token bucket: ``rate-limited``)."""
+    """The limits in force, each a positive finite number (else
+    :class:`~robotsrules.errors.InvalidArgument`); each refusal is an error with a stable
+    code: ``max_body`` octets of a request body (``body-too-large``); ``max_urls`` URLs,
+    ``max_agents`` agents and ``max_cells`` URLs x agents per request (``too-many-urls``,
+    ``too-many-agents``, ``too-many-cells``; the page's bound by default);
+    ``max_sites`` distinct sites whose robots.txt one ``check`` fetches
+    (``too-many-sites``), ``fetch_concurrency`` of them at once, all within
+    ``check_deadline`` seconds (a site still being fetched then: a ``deadline-exceeded``
+    record per URL); ``max_work`` rules x answers per request (``too-much-work``, or an
+    ``over-budget`` record per URL past it for fetched files) and ``max_stance_rules``
+    rules settled by ``stance`` (the page's bound); ``max_answer`` octets of an answer
+    (``answer-too-large``); ``fetch_timeout`` seconds per network step of a robots.txt
+    fetch; ``refresh_interval`` seconds between two refreshes of one site
+    (``refresh-too-soon``); per client, ``rate`` requests a second on average and
+    ``burst`` at once (the token bucket: ``rate-limited``)."""
 
     max_body: int = 1024 * 1024
     max_urls: int = 1_000
     max_agents: int = 50
-    max_cells: int = 10_000
+    max_cells: int = MAX_CELLS
+    max_sites: int = 100
+    max_work: int = 5_000_000
+    max_stance_rules: int = MAX_STANCE_RULES
+    max_answer: int = 8 * 1024 * 1024
     fetch_timeout: float = dataclasses.field(default=10.0, metadata={"unit": "seconds"})
+    fetch_concurrency: int = 8
+    check_deadline: float = dataclasses.field(default=60.0, metadata={"unit": "seconds"})
+    refresh_interval: float = dataclasses.field(default=60.0, metadata={"unit": "seconds"})
     rate: float = 50.0
     burst: int = 100
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if (isinstance(value, bool) or not isinstance(value, (int, float))
+                    or not (math.isfinite(value) and value > 0)):
+                raise InvalidArgument(f"Limits.{field.name} must be a positive finite "
+                                      f"number, not {value!r}")
 
     def as_json(self) -> dict[str, Any]:
         """The limits as JSON (``/v1/limits`` and ``/openapi.json``)."""
@@ -145,6 +178,27 @@ def _refusal(status: int, message: str) -> Response:
 
 def _client(request: Request) -> str:
     return request.client.host if request.client is not None else "-"
+
+
+Networks = tuple[Union[ipaddress.IPv4Network, ipaddress.IPv6Network], ...]
+
+
+def _caller(request: Request, trusted: Networks) -> str:
+    """Whose bucket a request takes from: the peer's address or, when the peer is a trusted
+    proxy (``trusted``), the last address of ``X-Forwarded-For`` (the one that proxy
+    added); an IPv6 address by its /64 (what one subscriber is usually given)."""
+    peer = _client(request)
+    try:
+        address = ipaddress.ip_address(peer)
+    except ValueError:
+        return peer
+    if any(address in network for network in trusted):
+        forwarded = ",".join(request.headers.getlist("x-forwarded-for"))
+        with contextlib.suppress(ValueError):  # none, or not an address: the proxy's own
+            address = ipaddress.ip_address(forwarded.rsplit(",", 1)[-1].strip())
+    if address.version == 6:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 class _Metrics:
@@ -204,7 +258,10 @@ MODELS: dict[str, tuple[_Field, ...]] = {
                                   about="the robots.txt for every URL; absent: each URL's own "
                                         "site's, fetched and cached"),
               _Field("explain", "boolean", False, "add the deciding line, the groups and "
-                                                  "the usage lines")),
+                                                  "the usage lines"),
+              _Field("robots_base64", "string", False, "the robots.txt file's octets in "
+                                                       "base64 (instead of 'robots': a file "
+                                                       "that is not UTF-8)")),
     "explain": (_ROBOTS, _Field("url", "string", True, "the URL or path"), _AGENTS),
     "lint": (_ROBOTS,),
     "usage": (_ROBOTS, _AGENTS, _Field("urls", "strings", False, "URLs (default '/')"),
@@ -295,7 +352,8 @@ def openapi(limits: Limits) -> dict[str, Any]:
 
     common = ("bad-json", "bad-request", "unauthorized", "body-too-large", "too-many-urls",
               "too-many-agents", "too-many-cells", "host-refused", "rate-limited",
-              "internal-error")
+              "internal-error", "too-many-sites", "too-much-work", "answer-too-large",
+              "origin-refused", "refresh-too-soon")
     paths: dict[str, Any] = {}
     for name, fields in MODELS.items():
         paths[f"/v1/{name}"] = {"post": {
@@ -351,8 +409,30 @@ def _read(body: dict[str, Any], fields: tuple[_Field, ...]) -> dict[str, Any]:
 
 
 def _is_url(url: str) -> bool:
-    parts = urllib.parse.urlsplit(url)
+    try:
+        parts = urllib.parse.urlsplit(url)
+        parts.port  # noqa: B018 (a port out of range or not a number raises)
+    except ValueError:  # "http://[x": no URL
+        return False
     return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
+def _rules(robots: RobotsTxt) -> int:
+    """The rules a verdict may read (at least 1: the work of one answer)."""
+    return 1 + sum(len(group.rules) for group in robots.groups)
+
+
+def _robots_text(values: dict[str, Any]) -> Optional[RobotsTxt]:
+    """The file of ``robots`` or ``robots_base64`` (at most one given), or ``None``."""
+    text, encoded = values["robots"], values["robots_base64"]
+    if encoded is None:
+        return None if text is None else parse(text)
+    if text is not None:
+        raise _Problem("bad-request", "give 'robots' or 'robots_base64', not both")
+    try:
+        return parse(base64.b64decode(encoded, validate=True))
+    except binascii.Error:
+        raise _Problem("bad-request", "'robots_base64' is not base64") from None
 
 
 class _Service:
@@ -360,15 +440,18 @@ class _Service:
 
     def __init__(self, limits: Limits, store: Store, user_agent: str,
                  allow_private_addresses: bool, sign: Optional[Sign], guard: Optional[Guard],
-                 metrics: _Metrics) -> None:
+                 metrics: _Metrics, clock: Callable[[], float]) -> None:
         self.metrics = metrics
         self.limits = limits
         self.store = store
         self.allow_private_addresses = allow_private_addresses
-        client = GuardedClient(guard or Guard(allow_private_addresses=allow_private_addresses),
-                               timeout=httpx.Timeout(limits.fetch_timeout))
+        self.guard = guard or Guard(allow_private_addresses=allow_private_addresses)
+        client = GuardedClient(self.guard, timeout=httpx.Timeout(limits.fetch_timeout))
         self.cache = RobotsCache(store, user_agent=user_agent, timeout=limits.fetch_timeout,
                                  client=client, sign=sign)
+        self.clock = clock
+        self._refreshed: LRU[str, float] = LRU(100_000)  # origin: when it was refreshed
+        self._refreshing = threading.Lock()
 
     def bounded(self, urls: list[str], agents: list[str]) -> None:
         limits = self.limits
@@ -384,38 +467,32 @@ class _Service:
 
     def check(self, body: dict[str, Any]) -> dict[str, Any]:
         values = _read(body, MODELS["check"])
-        urls, agents, text = values["urls"], values["agents"], values["robots"]
+        urls, agents = values["urls"], values["agents"]
         self.bounded(urls, agents)
         explain = bool(values["explain"])
-        given = None if text is None else parse(text)
-        started = time.time()
+        given = _robots_text(values)
+        budget = self.limits.max_work
+        if given is not None and _rules(given) * len(urls) * len(agents) > budget:
+            raise _Problem("too-much-work", f"{_rules(given):,} rules x {len(urls):,} URLs x "
+                                            f"{len(agents):,} agents: at most {budget:,} "
+                                            "rules x answers per request")
+        sites = {} if given is not None else self._sites(urls)
         fetch = fetch_json("request", None, "request", False)
         records: list[dict[str, Any]] = []
         for url in urls:
             robots = given
             if robots is None:
-                if not _is_url(url):
-                    records.append(self._url_error(url, "not-a-url", "without 'robots', each "
-                                                   "URL must be an http(s) URL with a host"))
+                site = sites[url]
+                if isinstance(site, dict):  # the URL's error record
+                    records.append(site)
                     continue
-                try:
-                    served = self.cache.lookup(url)
-                except RobotsError as error:
-                    records.append(self._url_error(url, "robots-error", str(error)))
+                robots, fetch = site
+                budget -= _rules(robots) * len(agents)
+                if budget < 0:
+                    records.append(self._url_error(url, "over-budget", "this request's work "
+                                                   f"budget ({self.limits.max_work:,} rules "
+                                                   "x answers) is spent"))
                     continue
-                result = served.result
-                fetched = result.fetched_at >= started
-                self.metrics.lookups.labels("fetched" if fetched else "hit").inc()
-                if fetched:
-                    self.metrics.outcomes.labels(
-                        "address-refused" if (result.error or "").startswith(REFUSED)
-                        else result.outcome).inc()
-                if result.error is not None and result.error.startswith(REFUSED):
-                    records.append(self._url_error(url, "address-refused", result.error))
-                    continue
-                robots = served.robots
-                fetch = fetch_json(result.url, result, served.reason,
-                                   result.fetched_at < started)
             for agent in agents:
                 verdict = robots.explain(url, agent=agent)
                 record = {"url": url, "agent": agent, **verdict_json(verdict), "fetch": fetch}
@@ -424,6 +501,79 @@ class _Service:
                         del record[name]
                 records.append(record)
         return {"results": records}
+
+    def _sites(self, urls: list[str]) -> dict[str, Any]:
+        """Each URL's site's file and fetch record, or its error record: at most
+        ``max_sites`` sites, ``fetch_concurrency`` fetched at once, the ones not done by
+        ``check_deadline`` answered ``deadline-exceeded`` (their fetch goes on, bounded by
+        its own time-out, and fills the cache)."""
+        limits = self.limits
+        answers: dict[str, Any] = {}
+        firsts: dict[str, str] = {}  # each site's first URL
+        for url in urls:
+            if _is_url(url):
+                firsts.setdefault(origin_of(url), url)
+            else:
+                answers[url] = self._url_error(url, "not-a-url", "without 'robots', each URL "
+                                               "must be an http(s) URL with a host")
+        if len(firsts) > limits.max_sites:
+            raise _Problem("too-many-sites", f"{len(firsts):,} sites: at most "
+                                             f"{limits.max_sites:,} fetched per request")
+        started = time.time()
+        pool = concurrent.futures.ThreadPoolExecutor(
+            max(1, min(limits.fetch_concurrency, len(firsts))),
+            thread_name_prefix="robotsrules-api-fetch")
+        try:
+            futures = {origin: pool.submit(self._site, url, started)
+                       for origin, url in firsts.items()}
+            concurrent.futures.wait(futures.values(), timeout=limits.check_deadline)
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+        for url in urls:
+            if url not in answers:
+                future = futures[origin_of(url)]
+                site = future.result() if future.done() else self._url_error(
+                    url, "deadline-exceeded", f"the site's robots.txt was not read within "
+                                              f"{limits.check_deadline:g} s")
+                answers[url] = ({**site, "url": url} if isinstance(site, dict) else site)
+        return answers
+
+    def _vet(self, url: str) -> Optional[str]:
+        """The guard's refusal of ``url``'s host, asked before the cache (a file another
+        process cached must not answer for an address this service may not reach), or
+        ``None``. A name that does not resolve now cannot be vetted: refused too."""
+        if not self.guard.active:
+            return None
+        parts = urllib.parse.urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        try:
+            _vetted(parts.hostname or "", port, self.guard)
+        except AddressRefused as refused:
+            return str(refused)
+        except OSError as error:
+            return f"{REFUSED}: {parts.hostname} could not be resolved to vet it ({error})"
+        return None
+
+    def _site(self, url: str, started: float) -> Any:
+        """The file and fetch record of ``url``'s site, or the URL's error record."""
+        refused = self._vet(url)
+        if refused is not None:
+            return self._url_error(url, "address-refused", refused)
+        try:
+            served = self.cache.lookup(url)
+        except RobotsError as error:
+            return self._url_error(url, "robots-error", str(error))
+        result = served.result
+        fetched = result.fetched_at >= started
+        self.metrics.lookups.labels("fetched" if fetched else "hit").inc()
+        if fetched:
+            self.metrics.outcomes.labels(
+                "address-refused" if (result.error or "").startswith(REFUSED)
+                else result.outcome).inc()
+        if result.error is not None and result.error.startswith(REFUSED):
+            return self._url_error(url, "address-refused", result.error)
+        return served.robots, fetch_json(result.url, result, served.reason,
+                                         result.fetched_at < started)
 
     @staticmethod
     def _url_error(url: str, code: str, message: str) -> dict[str, Any]:
@@ -455,6 +605,13 @@ class _Service:
         agents = values["agents"]
         self.bounded(["/"], agents)
         robots = parse(values["robots"])
+        settled = {tuple(group.line for group in robots.for_agent(agent).groups):
+                   sum(len(group.rules) for group in robots.for_agent(agent).groups)
+                   for agent in agents}  # each distinct set of groups settled once
+        if sum(settled.values()) > self.limits.max_stance_rules:
+            raise _Problem("too-much-work", f"{sum(settled.values()):,} rules to settle: at "
+                                            f"most {self.limits.max_stance_rules:,} per "
+                                            "request")
         known = {agent: crawler_for(agent) for agent in agents}
         return stance_report("request", robots, [(a, robots.stance(a)) for a in agents], known)
 
@@ -464,6 +621,18 @@ class _Service:
             raise _Problem("bad-request", "'url' must be an http(s) URL with a host")
         return origin_of(url)
 
+    def _may_refresh(self, origin: str) -> None:
+        """Refuse a refresh of ``origin`` sooner than ``refresh_interval`` after the last
+        (``refresh-too-soon``, with the seconds to wait)."""
+        with self._refreshing:
+            now, interval = self.clock(), self.limits.refresh_interval
+            last = self._refreshed.get(origin)
+            if last is not None and now - last < interval:
+                raise _Problem("refresh-too-soon", f"{origin} was refreshed less than "
+                                                   f"{interval:g} s ago",
+                               max(1, math.ceil(last + interval - now)))
+            self._refreshed.put(origin, now)
+
     def purge(self, body: dict[str, Any]) -> Any:
         origin = self._origin(body)
         self.store.delete(origin)
@@ -471,11 +640,16 @@ class _Service:
         return {"purged": origin}
 
     def refresh(self, body: dict[str, Any]) -> Any:
-        origin = self.purge(body)["purged"]
+        origin = self._origin(body)
+        refused = self._vet(origin + "/")
+        if refused is not None:
+            raise _Problem("origin-refused", refused)
+        self._may_refresh(origin)
+        self.purge(body)
         served = self.cache.lookup(origin + "/")
         result = served.result
         if result.error is not None and result.error.startswith(REFUSED):
-            raise _Problem("address-refused", result.error)
+            raise _Problem("origin-refused", result.error)
         return {"refreshed": origin,
                 "fetch": fetch_json(result.url, result, served.reason, False)}
 
@@ -513,19 +687,36 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
                user_agent: str = f"robotsrules/{__version__} (service)",
                allow_private_addresses: bool = False, sign: Optional[Sign] = None,
                token: Optional[str] = None, guard: Optional[Guard] = None,
-               clock: Callable[[], float] = time.monotonic) -> ASGI:
+               clock: Callable[[], float] = time.monotonic,
+               trusted_proxies: tuple[str, ...] = ()) -> ASGI:
     """The JSON service as an ASGI application, for a server bound to ``host``.
 
     ``allowed_hosts``: ``Host`` names accepted beside the bound address (behind a load
     balancer). ``store``: where fetched robots.txt files are cached (default: in memory).
     ``user_agent`` and ``sign``: the fetch identity. ``allow_private_addresses`` lifts the
     address guard (``guard`` replaces it, for tests). ``token``: every ``/v1/`` request
-    must carry ``Authorization: Bearer TOKEN``. ``clock``: the rate limit's clock."""
+    must carry ``Authorization: Bearer TOKEN`` (the scheme in any case, RFC 9110 §11.1).
+    ``clock``: the rate limit's and the refresh interval's clock. ``trusted_proxies``:
+    networks (CIDR) of load balancers whose ``X-Forwarded-For`` last address is the client
+    whose bucket a request takes from (none by default: the peer's address, an IPv6 one by
+    its /64). The bucket is taken before the token is checked (guesses are limited too)."""
     metrics = _Metrics()
     service = _Service(limits, store if store is not None else MemoryStore(), user_agent,
-                       allow_private_addresses, sign, guard, metrics)
+                       allow_private_addresses, sign, guard, metrics, clock)
     buckets = _Buckets(limits.rate, limits.burst, clock)
-    expected = None if token is None else f"Bearer {token}".encode()
+    try:
+        trusted = tuple(ipaddress.ip_network(cidr, strict=False) for cidr in trusted_proxies)
+    except ValueError as error:
+        raise InvalidArgument(f"trusted_proxies: {error}") from None
+
+    def authorized(request: Request) -> None:
+        if token is None:
+            return
+        scheme, _, given = request.headers.get("authorization", "").strip().partition(" ")
+        if not (scheme.lower() == "bearer" and hmac.compare_digest(
+                given.strip().encode("latin-1", "replace"), token.encode())):
+            raise _Problem("unauthorized", "a bearer token is required "
+                                           "(Authorization: Bearer TOKEN)")
 
     def endpoint(work: Callable[[dict[str, Any]], Any]) -> Callable[[Request], Any]:
         async def answer(request: Request) -> Response:
@@ -543,22 +734,22 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
 
         async def answer_once(request: Request) -> Response:
             try:
-                if expected is not None:
-                    given = request.headers.get("authorization", "").encode("latin-1")
-                    if not hmac.compare_digest(given, expected):
-                        raise _Problem("unauthorized", "a bearer token is required "
-                                                       "(Authorization: Bearer TOKEN)")
-                wait = buckets.take(_client(request))
+                wait = buckets.take(_caller(request, trusted))
                 if wait is not None:
                     raise _Problem("rate-limited", f"too many requests: retry in {wait} s",
                                    wait)
+                authorized(request)
                 try:
                     body = json.loads(await request.body())
                 except (ValueError, UnicodeDecodeError) as error:
                     raise _Problem("bad-json", f"the body is not JSON: {error}") from None
                 if not isinstance(body, dict):
                     raise _Problem("bad-request", "the body must be a JSON object")
-                return _json(await run_in_threadpool(work, body))
+                answer = _json(await run_in_threadpool(work, body))
+                if len(answer.body) > limits.max_answer:
+                    raise _Problem("answer-too-large", f"the answer has {len(answer.body):,} "
+                                                       f"octets: at most {limits.max_answer:,}")
+                return answer
             except _Problem as problem:
                 return _error(problem.code, problem.message, problem.retry_after)
             except RobotsError as error:
@@ -588,6 +779,10 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
         return _json({"status": "ok"})
 
     async def limits_of(request: Request) -> Response:
+        try:
+            authorized(request)  # under /v1/: with a token, it is asked for here too
+        except _Problem as problem:
+            return _error(problem.code, problem.message)
         return _json(limits.as_json())
 
     described = openapi(limits)
