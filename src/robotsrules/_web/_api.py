@@ -45,7 +45,7 @@ from typing import Any, Callable, Optional, Union
 
 import httpx
 
-from .._fetch._pinned import REFUSED, AddressRefused, Guard, GuardedClient, _vetted
+from .._fetch._pinned import REFUSED, AddressRefused, Guard, GuardedClient, vetted
 from .._fetch._robotscache import RobotsCache
 from .._fetch._sign import Sign
 from .._lru import LRU
@@ -547,7 +547,7 @@ class _Service:
         parts = urllib.parse.urlsplit(url)
         port = parts.port or (443 if parts.scheme == "https" else 80)
         try:
-            _vetted(parts.hostname or "", port, self.guard)
+            vetted(parts.hostname or "", port, self.guard)
         except AddressRefused as refused:
             return str(refused)
         except OSError as error:
