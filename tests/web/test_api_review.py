@@ -96,7 +96,9 @@ def test_a_check_fetches_sites_at_once_and_answers_late_ones_by_its_deadline(
     guard = _exempt(*(one.port for one in servers))
     urls = [one.origin + "/private/x" for one in servers]
     body = {"urls": urls, "agents": ["a"]}
-    with _api(guard=guard, limits=Limits(fetch_concurrency=2)) as base:
+    with _api(guard=guard, limits=Limits(fetch_concurrency=2, max_sites=2)) as base:
+        assert _code(_post(base, "/v1/check", {"urls": [*urls, "http://127.0.0.1:1/"],
+                                               "agents": ["a"]})) == "too-many-sites"
         answers: list[httpx.Response] = []
         asking = threading.Thread(target=lambda: answers.append(_post(base, "/v1/check",
                                                                       body)))
@@ -106,13 +108,14 @@ def test_a_check_fetches_sites_at_once_and_answers_late_ones_by_its_deadline(
         asking.join(HANG)
         assert [r["allowed"] for r in answers[0].json()["results"]] == [False, False]
     scenario.release.clear()
-    limits = Limits(check_deadline=0.2, fetch_timeout=HANG, max_sites=1)
+    # one fetch at a time: the second site's is never started, and answered all the same
+    limits = Limits(check_deadline=0.2, fetch_timeout=HANG, fetch_concurrency=1)
     with _api(guard=guard, limits=limits) as base:
-        assert _code(_post(base, "/v1/check", body)) == "too-many-sites"
-        late = _post(base, "/v1/check", {"urls": [urls[1], urls[1] + "/y"], "agents": ["a"]})
+        late = _post(base, "/v1/check", {"urls": [urls[1], urls[0], urls[1] + "/y"],
+                                         "agents": ["a"]})
         records = late.json()["results"]
-        assert [r["error"]["code"] for r in records] == ["deadline-exceeded"] * 2
-        assert [r["url"] for r in records] == [urls[1], urls[1] + "/y"]
+        assert [r["error"]["code"] for r in records] == ["deadline-exceeded"] * 3
+        assert [r["url"] for r in records] == [urls[1], urls[0], urls[1] + "/y"]
 
 
 def test_work_stance_and_answer_size_are_bounded(site: Site) -> None:

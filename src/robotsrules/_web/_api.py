@@ -526,13 +526,13 @@ class _Service:
         try:
             futures = {origin: pool.submit(self._site, url, started)
                        for origin, url in firsts.items()}
-            concurrent.futures.wait(futures.values(), timeout=limits.check_deadline)
+            done = concurrent.futures.wait(futures.values(), timeout=limits.check_deadline)[0]
         finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.shutdown(wait=False, cancel_futures=True)  # the ones not started: cancelled
         for url in urls:
             if url not in answers:
                 future = futures[origin_of(url)]
-                site = future.result() if future.done() else self._url_error(
+                site = future.result() if future in done else self._url_error(
                     url, "deadline-exceeded", f"the site's robots.txt was not read within "
                                               f"{limits.check_deadline:g} s")
                 answers[url] = ({**site, "url": url} if isinstance(site, dict) else site)
