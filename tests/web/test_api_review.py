@@ -157,8 +157,12 @@ def test_urls_urlsplit_refuses_are_not_a_500(guarded: str) -> None:
                                   "--max-body -1", "--max-urls 0", "--check-deadline inf",
                                   "--trusted-proxy 10.0.0.0/33"])
 def test_serve_refuses_limits_that_are_not_positive_and_finite(flag: str) -> None:
-    # F6: usage errors (exit 2) before anything is served.
-    assert main(["serve", "--api", *flag.split()]) == 2
+    # F6: usage errors (exit 2) before anything is served; a value the parser took would
+    # reach --help (exit 0), never a server.
+    assert main(["serve", "--api", *flag.split(), "--help"]) == 2
+    name = flag.split()[0]
+    assert main(["serve", "--api", name, "10.0.0.0/8" if "proxy" in name else "3",
+                 "--help"]) == 0
 
 
 def test_limits_are_checked_by_the_library_too() -> None:
@@ -167,10 +171,16 @@ def test_limits_are_checked_by_the_library_too() -> None:
             Limits(**bad)
 
 
-def test_token_files_that_are_empty_or_not_utf8_are_usage_errors(tmp_path: Path) -> None:
-    for name, data in (("latin1", b"s\xe9cret"), ("empty", b" \n")):
+def test_token_files_that_are_empty_or_not_utf8_are_usage_errors(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a token taken would go on to bind 192.0.2.1 (TEST-NET-1, no local address): exit 2
+    # too, but with another message, and never a server
+    for name, data, said in (("latin1", b"s\xe9cret", "not UTF-8"),
+                             ("empty", b" \n", "empty")):
         (tmp_path / name).write_bytes(data)
-        assert main(["serve", "--api", "--token-file", str(tmp_path / name)]) == 2
+        assert main(["serve", "--api", "--host", "192.0.2.1", "--port", "0",
+                     "--token-file", str(tmp_path / name)]) == 2
+        assert said in capsys.readouterr().err
 
 
 @pytest.fixture(scope="module")
