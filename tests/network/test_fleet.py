@@ -233,7 +233,7 @@ def test_only_the_holder_releases_its_lock(server: RedisServer) -> None:
         assert client.get(key) == later.encode()
         assert two.fleet.release("https://a.example", later) is True
         assert client.exists(key) == 0
-        two.fleet.wait("https://a.example")  # free: returns at once
+        two.fleet.wait("https://a.example", 60.0)  # free: returns at once
     finally:
         client.close()
         one.close()
