@@ -129,8 +129,9 @@ def test_work_stance_and_answer_size_are_bounded(site: Site) -> None:
     with _api(limits=limits, guard=_exempt(_port(site))) as base:
         assert _code(_post(base, "/v1/check", {"robots": many, "urls": urls, "agents": ["a"]})
                      ) == "too-much-work"
-        assert _code(_post(base, "/v1/stance", {"robots": many, "agents": ["a"]})
-                     ) == "too-much-work"
+        for path in ("/v1/stance", "/v1/usage", "/v1/explain"):
+            assert _code(_post(base, path, {"robots": many, "agents": ["a"] * 10, "url": "/",
+                                            "urls": ["/"]})) == "too-much-work"
         small = "User-agent: *\nDisallow: /p\n"
         assert _post(base, "/v1/stance", {"robots": small, "agents": ["a"]}).status_code == 200
         assert _code(_post(base, "/v1/check", {"robots": small, "urls": urls * 5,

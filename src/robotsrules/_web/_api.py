@@ -465,6 +465,14 @@ class _Service:
             raise _Problem("too-many-cells", f"{len(urls):,} URLs x {len(agents):,} agents: "
                                              f"at most {limits.max_cells:,} per request")
 
+    def affordable(self, robots: RobotsTxt, urls: list[str], agents: list[str]) -> None:
+        """Refuse more than ``max_work`` rules x answers (``too-much-work``)."""
+        budget = self.limits.max_work
+        if _rules(robots) * len(urls) * len(agents) > budget:
+            raise _Problem("too-much-work", f"{_rules(robots):,} rules x {len(urls):,} URLs "
+                                            f"x {len(agents):,} agents: at most {budget:,} "
+                                            "rules x answers per request")
+
     def check(self, body: dict[str, Any]) -> dict[str, Any]:
         values = _read(body, MODELS["check"])
         urls, agents = values["urls"], values["agents"]
@@ -472,10 +480,8 @@ class _Service:
         explain = bool(values["explain"])
         given = _robots_text(values)
         budget = self.limits.max_work
-        if given is not None and _rules(given) * len(urls) * len(agents) > budget:
-            raise _Problem("too-much-work", f"{_rules(given):,} rules x {len(urls):,} URLs x "
-                                            f"{len(agents):,} agents: at most {budget:,} "
-                                            "rules x answers per request")
+        if given is not None:
+            self.affordable(given, urls, agents)
         sites = {} if given is not None else self._sites(urls)
         fetch = fetch_json("request", None, "request", False)
         records: list[dict[str, Any]] = []
@@ -584,6 +590,7 @@ class _Service:
         url, agents = values["url"], values["agents"]
         self.bounded([url], agents)
         robots: RobotsTxt = parse(values["robots"])
+        self.affordable(robots, [url], agents)
         reports = [{"source": "request", "agent": agent, "url": url,
                     **verdict_json(robots.explain(url, agent=agent))} for agent in agents]
         return reports if len(reports) > 1 else reports[0]
@@ -595,6 +602,7 @@ class _Service:
         revision(reading)  # an unknown revision: a RobotsError, answered as bad-request
         self.bounded(urls, agents)
         robots = parse(values["robots"])
+        self.affordable(robots, urls, agents)
         documents = [{"source": "request", "agent": agent,
                       "urls": [usage_report(robots, url, agent, reading) for url in urls]}
                      for agent in agents]
