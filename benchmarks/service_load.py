@@ -451,7 +451,8 @@ def in_process(origin: Origin, hosts: list[str], rounds: int) -> list[tuple[str,
 
         figures.append(("RobotsCache.allowed, first fetch", max(1, rounds // 10) * len(PATHS)
                         / _best(first_fetch, 1)))
-    service = _Service(Limits(), MemoryStore(), "bench", True, None, None, _Metrics())
+    service = _Service(Limits(), MemoryStore(), "bench", True, None, None, _Metrics(),
+                       time.monotonic)
     body = {"urls": PATHS, "agents": [AGENT], "robots": ROBOTS}
     figures.append(("service check step, body", rounds * len(PATHS)
                     / _best(lambda: [service.check(body) for _ in range(rounds)], 3)))

@@ -29,7 +29,7 @@ from robotsrules.cache.redis import RedisStore
 from robotsrules.policy import Answer, Entry, fetch_flow
 from tests.network.servers import Exchange, RawHTTPServer, head, respond
 from tests.network.test_store_faults import RedisServer
-from tests.timing import HANG, HEALTHY, wait_until
+from tests.timing import HANG, HEALTHY, finishes, wait_until
 
 RULES = b"User-agent: *\nDisallow: /private\n"
 ANSWERS = [False, True]  # /private/x, /public under RULES
@@ -233,7 +233,7 @@ def test_only_the_holder_releases_its_lock(server: RedisServer) -> None:
         assert client.get(key) == later.encode()
         assert two.fleet.release("https://a.example", later) is True
         assert client.exists(key) == 0
-        two.fleet.wait("https://a.example")  # free: returns at once
+        two.fleet.wait("https://a.example", 60.0)  # free: returns at once
     finally:
         client.close()
         one.close()
@@ -313,3 +313,24 @@ def fresh_entry(body: bytes) -> Entry:
     with pytest.raises(StopIteration) as stop:
         flow.send(Answer(status=200, body=body))
     return Entry.first(stop.value.value)
+
+
+def test_a_lock_held_past_the_waiters_own_bound_is_not_waited_for(
+        server: RedisServer, origin: tuple[RawHTTPServer, HeldOrigin]) -> None:
+    # Review of issue 41, F5: a stranger's lock key (or a peer's larger bound) lives far
+    # longer than this process would hold its own; the waiter waits at most its own bound,
+    # then fetches by itself.
+    http, held = origin
+    held.release.set()  # every request answered at once
+    client = redis.Redis.from_url(server.url, socket_timeout=HANG)
+    try:
+        client.set("fleet:lock:" + http.origin, "stranger", px=int(HANG * 10_000))
+        store = RedisStore(url=server.url, prefix="fleet:", lock_bound=0.05)
+        cache = RobotsCache(store, user_agent="FleetBot/1.0", timeout=HEALTHY)
+        answers = finishes(lambda: [cache.allowed(http.origin + p)
+                                    for p in ("/private/x", "/public")])
+        assert answers == ANSWERS and http.count() == 1
+        assert client.get("fleet:lock:" + http.origin) == b"stranger"  # never taken over
+        store.close()
+    finally:
+        client.close()

@@ -340,10 +340,13 @@ def test_a_token_is_required_when_configured() -> None:
 _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
                      lambda inner: st.lists(inner, max_size=4)
                      | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+_BAD_URLS = st.sampled_from(["http://[x", "http://[::1", "https://h:99999/", "http://h:x/"])
+"""URLs urlsplit refuses (the review of issue 41, F4)."""
 _FIELDS = st.fixed_dictionaries({}, optional={
     "robots": _JSON | st.text(),
-    "urls": _JSON | st.lists(st.text() | st.just("http://[::1/x"), max_size=4),
-    "agents": _JSON | st.lists(st.text(), max_size=3), "explain": _JSON, "url": _JSON,
+    "urls": _JSON | st.lists(st.text() | st.just("http://[::1/x") | _BAD_URLS, max_size=4),
+    "agents": _JSON | st.lists(st.text(), max_size=3), "explain": _JSON,
+    "url": _JSON | _BAD_URLS, "robots_base64": _JSON | st.sampled_from(["#", "eA=="]),
     "aipref_revision": _JSON | st.sampled_from(["00", "01", "99"]),
     "address": _JSON | st.sampled_from(["66.249.66.1", "::1", "999.1.1.1"]),
     "user_agent": _JSON, "agent": _JSON, "method": _JSON | st.just("GET"),
@@ -373,7 +376,7 @@ def fuzzed() -> Iterator[tuple[str, httpx.Client]]:
 @given(path=st.sampled_from(["/v1/check", "/v1/explain", "/v1/lint",
                                    "/v1/usage", "/v1/stance", "/v1/verify",
                                    "/v1/verify-request", "/v1/page", "/v1/license",
-                                   "/v1/generate"]),
+                                   "/v1/generate", "/v1/cache/purge", "/v1/cache/refresh"]),
        body=_FIELDS | _JSON, raw=st.none() | st.binary(max_size=40))
 def test_no_body_is_answered_with_a_500(fuzzed: tuple[str, httpx.Client], path: str,
                                         body: Any, raw: Any) -> None:

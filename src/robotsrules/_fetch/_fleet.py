@@ -13,7 +13,8 @@ a refresh goes::
         │ stale or missing          ── store failed ──▶ per-process refresh
     Take the lock ── taken ──▶ refresh flow (Load, Fetch, Save), then Release
         │ held by another process
-    Wait for its release (an event; at most the lock's remaining lifetime), then Read again
+    Wait for its release (an event; at most the lock's remaining lifetime and this
+        │                   process's own bound: past it, a per-process refresh), then Read again
 
 At most :data:`FLEET_ROUNDS` rounds of waiting; after them the process refreshes by itself.
 The lock's lifetime is bounded (the fetch's deadline plus a margin, or the store's own
@@ -73,9 +74,12 @@ class FleetLock(Protocol):
         """Release the lock of ``name`` if ``token`` still holds it, waking its waiters;
         whether it did (``False``: it had expired, perhaps taken by another)."""
 
-    def wait(self, name: str) -> None:
+    def wait(self, name: str, deadline: float) -> None:
         """Return once the lock of ``name`` is released or has expired (at once if it is
-        free); never longer than the lock's remaining lifetime."""
+        free); never longer than the lock's remaining lifetime, nor than the bound this
+        process would give its own lock for a fetch of ``deadline`` seconds: past that
+        bound (a lock held longer than this process would ever hold it: a stranger's key,
+        or a peer configured otherwise) it raises, and the caller fetches per process."""
 
 
 @dataclass(frozen=True)
@@ -174,7 +178,7 @@ class Fleet:
                 reply: object = self.lock.take(name, self.deadline)
             elif isinstance(step, Wait):
                 reply = None
-                self.lock.wait(name)
+                self.lock.wait(name, self.deadline)
             else:  # the release of the lock a Refresh step held
                 assert isinstance(step, Refresh) and step.token is not None
                 reply = self.lock.release(name, step.token)

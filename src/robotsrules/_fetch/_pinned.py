@@ -39,7 +39,8 @@ from ._guard import IPAddress, host_address, refusal
 from ._sign import Sign, sign_headers
 
 __all__ = ["REFUSED", "AddressRefused", "AsyncGuardedBackend", "AsyncGuardedClient", "Guard",
-           "GuardedBackend", "GuardedClient", "system_resolve", "unparsed_refusal"]
+           "GuardedBackend", "GuardedClient", "system_resolve", "unparsed_refusal",
+           "vetted"]
 
 Resolve = Callable[[str], Sequence[str]]
 """A resolver: a host name to its addresses, as text (raises :class:`OSError` on failure)."""
@@ -94,7 +95,7 @@ class AddressRefused(httpcore.ConnectError):
     """The guard refused every way to a host; the message names the address and range."""
 
 
-def _vetted(host: str, port: int, guard: Guard) -> list[IPAddress]:
+def vetted(host: str, port: int, guard: Guard) -> list[IPAddress]:
     """The addresses to connect to for ``host``; raises :class:`AddressRefused` (a refused
     address, or none) or :class:`socket.gaierror` (resolution failed, whatever the
     resolver raised: the fetch layer reports "DNS lookup failed")."""
@@ -212,7 +213,7 @@ class GuardedBackend(httpcore.NetworkBackend):
                     local_address: Optional[str] = None,
                     socket_options: Optional[Iterable[_SocketOption]] = None
                     ) -> httpcore.NetworkStream:
-        addresses = _vetted(host, port, self._guard)
+        addresses = vetted(host, port, self._guard)
         error: Optional[BaseException] = None
         for address in addresses:
             try:
@@ -250,7 +251,7 @@ class AsyncGuardedBackend(httpcore.AsyncNetworkBackend):
                           local_address: Optional[str] = None,
                           socket_options: Optional[Iterable[_SocketOption]] = None
                           ) -> httpcore.AsyncNetworkStream:
-        addresses = await anyio.to_thread.run_sync(_vetted, host, port, self._guard)
+        addresses = await anyio.to_thread.run_sync(vetted, host, port, self._guard)
         error: Optional[BaseException] = None
         for address in addresses:
             try:

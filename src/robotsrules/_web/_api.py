@@ -30,11 +30,15 @@ token, every ``/v1/`` request carries ``Authorization: Bearer TOKEN``.
 from __future__ import annotations
 
 import asyncio
-import collections
+import base64
+import binascii
+import concurrent.futures
+import contextlib
 import dataclasses
 import functools
 import hashlib
 import hmac
+import ipaddress
 import json
 import logging
 import math
@@ -43,11 +47,11 @@ import re
 import threading
 import time
 import urllib.parse
-from typing import Any, Callable, NamedTuple, Optional
+from typing import Any, Callable, NamedTuple, Optional, Union
 
 import httpx
 
-from .._fetch._pinned import REFUSED, Guard, GuardedClient
+from .._fetch._pinned import REFUSED, AddressRefused, Guard, GuardedClient, vetted
 from .._fetch._robotscache import RobotsCache
 from .._fetch._sign import Sign
 from .._lru import LRU
@@ -69,10 +73,11 @@ from .._tables._words import (
 from .._terminal import visible
 from .._version import __version__
 from ..cache import MemoryStore, Store
-from ..errors import MissingExtra, RobotsError
+from ..errors import InvalidArgument, MissingExtra, RobotsError
 from ..robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse
 from ._app import ASGI, Guarded
 from ._generator import MAX_PATHS, MAX_SITEMAPS, MAX_TOKENS
+from ._tester import MAX_CELLS, MAX_STANCE_RULES
 
 with MissingExtra.guard("robotsrules serve --api", "web"):
     from starlette.applications import Starlette
@@ -105,7 +110,10 @@ ERROR_CODES = {
     "method-not-allowed": 405, "body-too-large": 413, "too-many-urls": 422,
     "too-many-agents": 422, "too-many-cells": 422, "too-many-choices": 422, "host-refused": 421,
     "rate-limited": 429, "not-modified": 412, "internal-error": 500, "shutting-down": 503,
+    "too-many-sites": 422, "too-much-work": 422, "answer-too-large": 422,
+    "origin-refused": 403, "refresh-too-soon": 429,
     "address-refused": 200, "not-a-url": 200, "robots-error": 200,
+    "deadline-exceeded": 200, "over-budget": 200,
 }
 """Every error code the service answers, with its HTTP status (200: an error record of one
 URL inside a batch's answer, the other URLs answered)."""
@@ -127,20 +135,44 @@ NO_STORE = "no-store"
 
 @dataclasses.dataclass(frozen=True)
 class Limits:
-    """The limits in force; each refusal is an error with a stable code: ``max_body``
-    octets of a request body (``body-too-large``); ``max_urls`` URLs, ``max_agents`` agents
-    and ``max_cells`` URLs x agents per request (``too-many-urls``, ``too-many-agents``,
-    ``too-many-cells``); ``fetch_timeout`` seconds per network step of a robots.txt fetch;
-    per client address, ``rate`` requests a second on average and ``burst`` at once (the
-    token bucket: ``rate-limited``)."""
+    """The limits in force, each a positive finite number (else
+    :class:`~robotsrules.errors.InvalidArgument`); each refusal is an error with a stable
+    code: ``max_body`` octets of a request body (``body-too-large``); ``max_urls`` URLs,
+    ``max_agents`` agents and ``max_cells`` URLs x agents per request (``too-many-urls``,
+    ``too-many-agents``, ``too-many-cells``; the page's bound by default);
+    ``max_sites`` distinct sites whose robots.txt one ``check`` fetches
+    (``too-many-sites``), ``fetch_concurrency`` of them at once, all within
+    ``check_deadline`` seconds (a site still being fetched then: a ``deadline-exceeded``
+    record per URL); ``max_work`` rules x answers per request (``too-much-work``, or an
+    ``over-budget`` record per URL past it for fetched files) and ``max_stance_rules``
+    rules settled by ``stance`` (the page's bound); ``max_answer`` octets of an answer
+    (``answer-too-large``); ``fetch_timeout`` seconds per network step of a robots.txt
+    fetch; ``refresh_interval`` seconds between two refreshes of one site
+    (``refresh-too-soon``); per client, ``rate`` requests a second on average and
+    ``burst`` at once (the token bucket: ``rate-limited``)."""
 
     max_body: int = 1024 * 1024
     max_urls: int = 1_000
     max_agents: int = 50
-    max_cells: int = 10_000
+    max_cells: int = MAX_CELLS
+    max_sites: int = 100
+    max_work: int = 5_000_000
+    max_stance_rules: int = MAX_STANCE_RULES
+    max_answer: int = 8 * 1024 * 1024
     fetch_timeout: float = dataclasses.field(default=10.0, metadata={"unit": "seconds"})
+    fetch_concurrency: int = 8
+    check_deadline: float = dataclasses.field(default=60.0, metadata={"unit": "seconds"})
+    refresh_interval: float = dataclasses.field(default=60.0, metadata={"unit": "seconds"})
     rate: float = 50.0
     burst: int = 100
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if (isinstance(value, bool) or not isinstance(value, (int, float))
+                    or not (math.isfinite(value) and value > 0)):
+                raise InvalidArgument(f"Limits.{field.name} must be a positive finite "
+                                      f"number, not {value!r}")
 
     def as_json(self) -> dict[str, Any]:
         """The limits as JSON (``/v1/limits`` and ``/openapi.json``)."""
@@ -241,6 +273,27 @@ def _client(request: Request) -> str:
     return request.client.host if request.client is not None else "-"
 
 
+Networks = tuple[Union[ipaddress.IPv4Network, ipaddress.IPv6Network], ...]
+
+
+def _caller(request: Request, trusted: Networks) -> str:
+    """Whose bucket a request takes from: the peer's address or, when the peer is a trusted
+    proxy (``trusted``), the last address of ``X-Forwarded-For`` (the one that proxy
+    added); an IPv6 address by its /64 (what one subscriber is usually given)."""
+    peer = _client(request)
+    try:
+        address = ipaddress.ip_address(peer)
+    except ValueError:
+        return peer
+    if any(address in network for network in trusted):
+        forwarded = ",".join(request.headers.getlist("x-forwarded-for"))
+        with contextlib.suppress(ValueError):  # none, or not an address: the proxy's own
+            address = ipaddress.ip_address(forwarded.rsplit(",", 1)[-1].strip())
+    if address.version == 6:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
 class _Metrics:
     """The service's Prometheus metrics, in a registry of its own (one per application)."""
 
@@ -299,7 +352,10 @@ MODELS: dict[str, tuple[_Field, ...]] = {
                                   about="the robots.txt for every URL; absent: each URL's own "
                                         "site's, fetched and cached"),
               _Field("explain", "boolean", False, "add the deciding line, the groups and "
-                                                  "the usage lines")),
+                                                  "the usage lines"),
+              _Field("robots_base64", "string", False, "the robots.txt file's octets in "
+                                                       "base64 (instead of 'robots': a file "
+                                                       "that is not UTF-8)")),
     "explain": (_ROBOTS, _Field("url", "string", True, "the URL or path"), _AGENTS),
     "lint": (_ROBOTS,),
     "usage": (_ROBOTS, _AGENTS, _Field("urls", "strings", False, "URLs (default '/')"),
@@ -434,7 +490,9 @@ def openapi(limits: Limits) -> dict[str, Any]:
 
     common = ("bad-json", "bad-request", "unauthorized", "body-too-large", "too-many-urls",
               "too-many-agents", "too-many-cells", "host-refused", "rate-limited",
-              "too-many-choices", "not-modified", "internal-error", "shutting-down")
+              "too-many-choices", "not-modified", "internal-error", "shutting-down",
+              "too-many-sites", "too-much-work", "answer-too-large", "origin-refused",
+              "refresh-too-soon")
     paths: dict[str, Any] = {}
     for name, fields in MODELS.items():
         paths[f"/v1/{name}"] = {"post": {
@@ -532,9 +590,30 @@ _MEMO_TEXT = 128 * 1024
 def _is_url(url: str) -> bool:
     try:
         parts = urllib.parse.urlsplit(url)
-    except ValueError:  # an unclosed IPv6 bracket ("http://[::1"): no URL
+        parts.port  # noqa: B018 (a port out of range or not a number raises)
+    except ValueError:  # "http://[x": no URL
         return False
     return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
+def _rules(robots: RobotsTxt) -> int:
+    """The rules a verdict may read (at least 1: the work of one answer)."""
+    return 1 + sum(len(group.rules) for group in robots.groups)
+
+
+def _robots_text(values: dict[str, Any], parsed: Callable[[str], RobotsTxt]
+                 ) -> Optional[RobotsTxt]:
+    """The file of ``robots`` (read by ``parsed``) or ``robots_base64`` (at most one
+    given), or ``None``."""
+    text, encoded = values["robots"], values["robots_base64"]
+    if encoded is None:
+        return None if text is None else parsed(text)
+    if text is not None:
+        raise _Problem("bad-request", "give 'robots' or 'robots_base64', not both")
+    try:
+        return parse(base64.b64decode(encoded, validate=True))
+    except binascii.Error:
+        raise _Problem("bad-request", "'robots_base64' is not base64") from None
 
 
 class _Service:
@@ -542,17 +621,20 @@ class _Service:
 
     def __init__(self, limits: Limits, store: Store, user_agent: str,
                  allow_private_addresses: bool, sign: Optional[Sign], guard: Optional[Guard],
-                 metrics: _Metrics) -> None:
+                 metrics: _Metrics, clock: Callable[[], float]) -> None:
         self.metrics = metrics
         self.limits = limits
         self.store = store
         self.allow_private_addresses = allow_private_addresses
-        client = GuardedClient(guard or Guard(allow_private_addresses=allow_private_addresses),
-                               timeout=httpx.Timeout(limits.fetch_timeout))
+        self.guard = guard or Guard(allow_private_addresses=allow_private_addresses)
+        client = GuardedClient(self.guard, timeout=httpx.Timeout(limits.fetch_timeout))
         self.cache = RobotsCache(store, user_agent=user_agent, timeout=limits.fetch_timeout,
                                  client=client, sign=sign)
         self._parsed: LRU[str, RobotsTxt] = LRU(_MEMO_FILES)
         self._parsed_lock = threading.Lock()
+        self.clock = clock
+        self._refreshed: LRU[str, float] = LRU(100_000)  # origin: when it was refreshed
+        self._refreshing = threading.Lock()
 
     def bounded(self, urls: list[str], agents: list[str]) -> None:
         limits = self.limits
@@ -566,43 +648,40 @@ class _Service:
             raise _Problem("too-many-cells", f"{len(urls):,} URLs x {len(agents):,} agents: "
                                              f"at most {limits.max_cells:,} per request")
 
+    def affordable(self, robots: RobotsTxt, urls: list[str], agents: list[str]) -> None:
+        """Refuse more than ``max_work`` rules x answers (``too-much-work``)."""
+        budget = self.limits.max_work
+        if _rules(robots) * len(urls) * len(agents) > budget:
+            raise _Problem("too-much-work", f"{_rules(robots):,} rules x {len(urls):,} URLs "
+                                            f"x {len(agents):,} agents: at most {budget:,} "
+                                            "rules x answers per request")
+
     def check(self, body: dict[str, Any]) -> _Answer:
         values = _read(body, MODELS["check"])
-        urls, agents, text = values["urls"], values["agents"], values["robots"]
+        urls, agents = values["urls"], values["agents"]
         self.bounded(urls, agents)
         explain = bool(values["explain"])
-        given = None if text is None else self.parsed(text)
-        started = time.time()
+        given = _robots_text(values, self.parsed)
+        budget = self.limits.max_work
+        if given is not None:
+            self.affordable(given, urls, agents)
+        sites = {} if given is not None else self._sites(urls)
         fetch = fetch_json("request", None, "request", False)
         records: list[dict[str, Any]] = []
         lifetime = math.inf  # the answer is good while each file it read is
-        counts: collections.Counter[tuple[Counter, str]] = collections.Counter()
-        # One lookup per origin in a request (keyed by the URL's scheme and authority as
-        # written): every URL of a site is answered from the same file, and the metrics
-        # still count each URL's lookup.
-        sites: dict[tuple[str, str], tuple[Any, ...]] = {}
         for url in urls:
             robots = given
             if robots is None:
-                if not _is_url(url):
-                    records.append(self._url_error(url, "not-a-url", "without 'robots', each "
-                                                   "URL must be an http(s) URL with a host"))
+                site = sites[url]
+                if isinstance(site, dict):  # the URL's error record
+                    records.append(site)
                     continue
-                parts = urllib.parse.urlsplit(url)
-                site = sites.get((parts.scheme, parts.netloc))
-                if site is None:
-                    try:
-                        site = self._site(url, started)
-                    except RobotsError as error:
-                        records.append(self._url_error(url, "robots-error", str(error)))
-                        continue
-                    sites[parts.scheme, parts.netloc] = site
-                robots, fetch, looked_up, outcome, refused, expires = site
-                counts[self.metrics.lookups, looked_up] += 1
-                if outcome is not None:
-                    counts[self.metrics.outcomes, outcome] += 1
-                if refused is not None:
-                    records.append(self._url_error(url, "address-refused", refused))
+                robots, fetch, expires = site
+                budget -= _rules(robots) * len(agents)
+                if budget < 0:
+                    records.append(self._url_error(url, "over-budget", "this request's work "
+                                                   f"budget ({self.limits.max_work:,} rules "
+                                                   "x answers) is spent"))
                     continue
                 lifetime = min(lifetime, expires - time.time())
             for agent in agents:
@@ -612,27 +691,12 @@ class _Service:
                     for name in ("rule", "groups", "usage"):
                         del record[name]
                 records.append(record)
-        for (metric, label), count in counts.items():
-            metric.labels(label).inc(count)
         if given is not None:
             return _Answer({"results": records}, PURE)
         if any("error" in record for record in records):
             lifetime = 0.0  # a refusal or an error: asked again, it may be answered
         return _Answer({"results": records}, f"private, max-age={int(lifetime)}"
                        if lifetime >= 1 else REVALIDATE)
-
-    def _site(self, url: str, started: float) -> tuple[Any, ...]:
-        """``url``'s site's file from the cache: (the file, its ``fetch`` record, the
-        lookup's metric label, the fetch outcome's label if fetched in this request, the
-        address guard's refusal, the time the file expires)."""
-        served = self.cache.lookup(url)
-        result = served.result
-        fetched = result.fetched_at >= started
-        refused = result.error if (result.error or "").startswith(REFUSED) else None
-        outcome = (("address-refused" if refused is not None else result.outcome)
-                   if fetched else None)
-        return (served.robots, fetch_json(result.url, result, served.reason, not fetched),
-                "fetched" if fetched else "hit", outcome, refused, result.expires_at)
 
     def parsed(self, text: str) -> RobotsTxt:
         """``text`` parsed, from a memo of the last files given (a fleet asks about one file
@@ -647,6 +711,81 @@ class _Service:
                 self._parsed.put(text, robots)
         return robots
 
+    def _sites(self, urls: list[str]) -> dict[str, Any]:
+        """Each URL's site's file and fetch record, or its error record: at most
+        ``max_sites`` sites, ``fetch_concurrency`` fetched at once, the ones not done by
+        ``check_deadline`` answered ``deadline-exceeded`` (their fetch goes on, bounded by
+        its own time-out, and fills the cache)."""
+        limits = self.limits
+        answers: dict[str, Any] = {}
+        firsts: dict[str, str] = {}  # each site's first URL
+        for url in urls:
+            if _is_url(url):
+                firsts.setdefault(origin_of(url), url)
+            else:
+                answers[url] = self._url_error(url, "not-a-url", "without 'robots', each URL "
+                                               "must be an http(s) URL with a host")
+        if len(firsts) > limits.max_sites:
+            raise _Problem("too-many-sites", f"{len(firsts):,} sites: at most "
+                                             f"{limits.max_sites:,} fetched per request")
+        started = time.time()
+        pool = concurrent.futures.ThreadPoolExecutor(
+            max(1, min(limits.fetch_concurrency, len(firsts))),
+            thread_name_prefix="robotsrules-api-fetch")
+        try:
+            futures = {origin: pool.submit(self._site, url, started)
+                       for origin, url in firsts.items()}
+            done = concurrent.futures.wait(futures.values(), timeout=limits.check_deadline)[0]
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)  # the ones not started: cancelled
+        for url in urls:
+            if url not in answers:
+                future = futures[origin_of(url)]
+                site = future.result() if future in done else self._url_error(
+                    url, "deadline-exceeded", f"the site's robots.txt was not read within "
+                                              f"{limits.check_deadline:g} s")
+                answers[url] = ({**site, "url": url} if isinstance(site, dict) else site)
+        return answers
+
+    def _vet(self, url: str) -> Optional[str]:
+        """The guard's refusal of ``url``'s host, asked of a stored copy (a file another
+        process cached must not answer for an address this service may not reach; a file
+        fetched now was vetted by its connection, with one resolution), or ``None``. A name
+        that does not resolve now cannot be vetted: refused too."""
+        if not self.guard.active:
+            return None
+        parts = urllib.parse.urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        try:
+            vetted(parts.hostname or "", port, self.guard)
+        except AddressRefused as refused:
+            return str(refused)
+        except OSError as error:
+            return f"{REFUSED}: {parts.hostname} could not be resolved to vet it ({error})"
+        return None
+
+    def _site(self, url: str, started: float) -> Any:
+        """The file, fetch record and expiry time of ``url``'s site, or the URL's error
+        record."""
+        try:
+            served = self.cache.lookup(url)
+        except RobotsError as error:
+            return self._url_error(url, "robots-error", str(error))
+        result = served.result
+        fetched = result.fetched_at >= started
+        refused = None if fetched else self._vet(url)
+        if refused is not None:
+            return self._url_error(url, "address-refused", refused)
+        self.metrics.lookups.labels("fetched" if fetched else "hit").inc()
+        if fetched:
+            self.metrics.outcomes.labels(
+                "address-refused" if (result.error or "").startswith(REFUSED)
+                else result.outcome).inc()
+        if result.error is not None and result.error.startswith(REFUSED):
+            return self._url_error(url, "address-refused", result.error)
+        return (served.robots, fetch_json(result.url, result, served.reason,
+                                          result.fetched_at < started), result.expires_at)
+
     @staticmethod
     def _url_error(url: str, code: str, message: str) -> dict[str, Any]:
         return {"url": url, "error": {"code": code, "message": message}}
@@ -656,6 +795,7 @@ class _Service:
         url, agents = values["url"], values["agents"]
         self.bounded([url], agents)
         robots = self.parsed(values["robots"])
+        self.affordable(robots, [url], agents)
         reports = [{"source": "request", "agent": agent, "url": url,
                     **verdict_json(robots.explain(url, agent=agent))} for agent in agents]
         return reports if len(reports) > 1 else reports[0]
@@ -667,6 +807,7 @@ class _Service:
         revision(reading)  # an unknown revision: a RobotsError, answered as bad-request
         self.bounded(urls, agents)
         robots = self.parsed(values["robots"])
+        self.affordable(robots, urls, agents)
         documents = [{"source": "request", "agent": agent,
                       "urls": [usage_report(robots, url, agent, reading) for url in urls]}
                      for agent in agents]
@@ -677,6 +818,13 @@ class _Service:
         agents = values["agents"]
         self.bounded(["/"], agents)
         robots = self.parsed(values["robots"])
+        settled = {tuple(group.line for group in robots.for_agent(agent).groups):
+                   sum(len(group.rules) for group in robots.for_agent(agent).groups)
+                   for agent in agents}  # each distinct set of groups settled once
+        if sum(settled.values()) > self.limits.max_stance_rules:
+            raise _Problem("too-much-work", f"{sum(settled.values()):,} rules to settle: at "
+                                            f"most {self.limits.max_stance_rules:,} per "
+                                            "request")
         known = {agent: crawler_for(agent) for agent in agents}
         return stance_report("request", robots, [(a, robots.stance(a)) for a in agents], known)
 
@@ -686,6 +834,18 @@ class _Service:
             raise _Problem("bad-request", "'url' must be an http(s) URL with a host")
         return origin_of(url)
 
+    def _may_refresh(self, origin: str) -> None:
+        """Refuse a refresh of ``origin`` sooner than ``refresh_interval`` after the last
+        (``refresh-too-soon``, with the seconds to wait)."""
+        with self._refreshing:
+            now, interval = self.clock(), self.limits.refresh_interval
+            last = self._refreshed.get(origin)
+            if last is not None and now - last < interval:
+                raise _Problem("refresh-too-soon", f"{origin} was refreshed less than "
+                                                   f"{interval:g} s ago",
+                               max(1, math.ceil(last + interval - now)))
+            self._refreshed.put(origin, now)
+
     def purge(self, body: dict[str, Any]) -> Any:
         origin = self._origin(body)
         self.store.delete(origin)
@@ -693,11 +853,16 @@ class _Service:
         return {"purged": origin}
 
     def refresh(self, body: dict[str, Any]) -> Any:
-        origin = self.purge(body)["purged"]
+        origin = self._origin(body)
+        refused = self._vet(origin + "/")
+        if refused is not None:
+            raise _Problem("origin-refused", refused)
+        self._may_refresh(origin)
+        self.purge(body)
         served = self.cache.lookup(origin + "/")
         result = served.result
         if result.error is not None and result.error.startswith(REFUSED):
-            raise _Problem("address-refused", result.error)
+            raise _Problem("origin-refused", result.error)
         return {"refreshed": origin,
                 "fetch": fetch_json(result.url, result, served.reason, False)}
 
@@ -836,19 +1001,36 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
                user_agent: str = f"robotsrules/{__version__} (service)",
                allow_private_addresses: bool = False, sign: Optional[Sign] = None,
                token: Optional[str] = None, guard: Optional[Guard] = None,
-               clock: Callable[[], float] = time.monotonic) -> ASGI:
+               clock: Callable[[], float] = time.monotonic,
+               trusted_proxies: tuple[str, ...] = ()) -> ASGI:
     """The JSON service as an ASGI application, for a server bound to ``host``.
 
     ``allowed_hosts``: ``Host`` names accepted beside the bound address (behind a load
     balancer). ``store``: where fetched robots.txt files are cached (default: in memory).
     ``user_agent`` and ``sign``: the fetch identity. ``allow_private_addresses`` lifts the
     address guard (``guard`` replaces it, for tests). ``token``: every ``/v1/`` request
-    must carry ``Authorization: Bearer TOKEN``. ``clock``: the rate limit's clock."""
+    must carry ``Authorization: Bearer TOKEN`` (the scheme in any case, RFC 9110 §11.1).
+    ``clock``: the rate limit's and the refresh interval's clock. ``trusted_proxies``:
+    networks (CIDR) of load balancers whose ``X-Forwarded-For`` last address is the client
+    whose bucket a request takes from (none by default: the peer's address, an IPv6 one by
+    its /64). The bucket is taken before the token is checked (guesses are limited too)."""
     metrics = _Metrics()
     service = _Service(limits, store if store is not None else MemoryStore(), user_agent,
-                       allow_private_addresses, sign, guard, metrics)
+                       allow_private_addresses, sign, guard, metrics, clock)
     buckets = _Buckets(limits.rate, limits.burst, clock)
-    expected = None if token is None else f"Bearer {token}".encode()
+    try:
+        trusted = tuple(ipaddress.ip_network(cidr, strict=False) for cidr in trusted_proxies)
+    except ValueError as error:
+        raise InvalidArgument(f"trusted_proxies: {error}") from None
+
+    def authorized(request: Request) -> None:
+        if token is None:
+            return
+        scheme, _, given = request.headers.get("authorization", "").strip().partition(" ")
+        if not (scheme.lower() == "bearer" and hmac.compare_digest(
+                given.strip().encode("latin-1", "replace"), token.encode())):
+            raise _Problem("unauthorized", "a bearer token is required "
+                                           "(Authorization: Bearer TOKEN)")
 
     def endpoint(work: Callable[[dict[str, Any]], Any], cache: str = PURE
                  ) -> Callable[[Request], Any]:
@@ -873,15 +1055,11 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
 
         async def answer_once(request: Request) -> Response:
             try:
-                if expected is not None:
-                    given = request.headers.get("authorization", "").encode("latin-1")
-                    if not hmac.compare_digest(given, expected):
-                        raise _Problem("unauthorized", "a bearer token is required "
-                                                       "(Authorization: Bearer TOKEN)")
-                wait = buckets.take(_client(request))
+                wait = buckets.take(_caller(request, trusted))
                 if wait is not None:
                     raise _Problem("rate-limited", f"too many requests: retry in {wait} s",
                                    wait)
+                authorized(request)
                 try:
                     body = json.loads(await request.body())
                 except (ValueError, UnicodeDecodeError) as error:
@@ -889,9 +1067,12 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
                 if not isinstance(body, dict):
                     raise _Problem("bad-request", "the body must be a JSON object")
                 done = await run_in_threadpool(work, body)
-                if isinstance(done, _Answer):
-                    return _json(done.payload, cache=done.cache)
-                return _json(done, cache=cache)
+                answer = (_json(done.payload, cache=done.cache) if isinstance(done, _Answer)
+                          else _json(done, cache=cache))
+                if len(answer.body) > limits.max_answer:
+                    raise _Problem("answer-too-large", f"the answer has {len(answer.body):,} "
+                                                       f"octets: at most {limits.max_answer:,}")
+                return answer
             except _Problem as problem:
                 return _error(problem.code, problem.message, problem.retry_after)
             except RobotsError as error:
@@ -922,6 +1103,10 @@ def create_api(*, host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = (),
         return _json({"status": "ok"})
 
     async def limits_of(request: Request) -> Response:
+        try:
+            authorized(request)  # under /v1/: with a token, it is asked for here too
+        except _Problem as problem:
+            return _error(problem.code, problem.message)
         return _conditional(request, _json(limits.as_json(), cache=REVALIDATE))
 
     described = openapi(limits)

@@ -201,8 +201,10 @@ class Guarded:
                  max_body: int = MAX_BODY) -> None:
         self.app = app
         by_address = _host_allowed(bound)
-        named = frozenset(name.lower() for name in allowed_hosts)
-        self.allowed: Callable[[str], bool] = lambda host: host in named or by_address(host)
+        self.named = frozenset(name.lower() for name in allowed_hosts)
+        """The allowed names: accepted with any port (a load balancer keeps its own)."""
+        self.allowed: Callable[[str], bool] = lambda host: host in self.named or by_address(
+            host)
         self.refuse, self.headers, self.max_body = refuse, list(headers), max_body
 
     async def __call__(self, scope: _Scope, receive: _Receive, send: _Send) -> None:
@@ -219,6 +221,8 @@ class Guarded:
         host = headers.get(b"host", b"").decode("latin-1")
         server = scope.get("server")
         name = _hostname(host, server[1] if server else None)
+        if name is None and _hostname(host) in self.named:
+            name = _hostname(host)  # an allowed name with its load balancer's port
         if name is None or not self.allowed(name):
             await self.refuse(421, f"the Host header {visible(host)!r} does not name this "
                                "server's address (a page of another site may not drive "

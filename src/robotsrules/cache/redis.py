@@ -34,7 +34,9 @@ the others read its copy. The lock of a key is ``prefix + "lock:" + key``, taken
 :data:`LOCK_MARGIN`, or ``lock_bound``), released only by its holder (a Lua script
 compares the token and deletes it, then publishes on ``prefix + "released:" + key``);
 a waiter subscribes to that channel, then waits for the message at most the lock's
-remaining lifetime (``PTTL``), so a holder that died blocks nobody past its bound.
+remaining lifetime (``PTTL``), so a holder that died blocks nobody past its bound, and
+never longer than its own bound: a lock with a longer life (a stranger's key, a peer with
+a larger bound) makes it fetch per process.
 
 A client passed in is used as it is: its own ``socket_timeout`` and
 ``socket_connect_timeout`` (and retries) bound each call, and only the pause after a
@@ -274,10 +276,13 @@ class RedisFleetLock:
         done = self.store._call(lambda: client.eval(_RELEASE, 2, key, channel, token))
         return bool(done)
 
-    def wait(self, name: str) -> None:
+    def wait(self, name: str, deadline: float) -> None:
         """Until the lock of ``name`` is released (its channel's message) or expires (its
-        ``PTTL``, read after subscribing so that no release is missed)."""
+        ``PTTL``, read after subscribing so that no release is missed), but no longer than
+        this store's own bound for a fetch of ``deadline`` seconds: a lock that outlives it
+        raises :class:`TimeoutError` (the caller then fetches per process)."""
         key, channel = self.names(name)
+        own = self.bound if self.bound is not None else deadline + LOCK_MARGIN
         client = self.store.client
         pubsub: Any = client.pubsub(  # type: ignore[no-untyped-call]
             ignore_subscribe_messages=True)
@@ -286,10 +291,13 @@ class RedisFleetLock:
             left: Any = self.store._call(lambda: client.pttl(key))
             if not isinstance(left, int) or left < 0:  # free (-2), or with no expiry (-1)
                 return
-            end = time.monotonic() + left / 1000
+            end = time.monotonic() + min(left / 1000, own)
             while True:
                 remaining = end - time.monotonic()
                 if remaining <= 0:
+                    if left / 1000 > own:
+                        raise TimeoutError(f"the fleet lock of {name} is held longer than "
+                                           f"this process's bound ({own:g} s)")
                     return
                 message: Any = self.store._call(partial(pubsub.get_message, timeout=remaining))
                 if isinstance(message, dict) and message.get("type") == "message":

@@ -77,14 +77,22 @@ def _number(text: str) -> float:
         return math.nan
 
 
+def _positive(text: str, what: str, high: float) -> float:
+    value = _number(text)
+    if not (math.isfinite(value) and 0 < value <= high):
+        raise argparse.ArgumentTypeError(
+            f"expected {what} above 0 and at most {high:g}, not '{visible(text)}'")
+    return value
+
+
 def positive_seconds(text: str) -> float:
     """--timeout: a positive, finite number of seconds, at most :data:`MAX_TIMEOUT`."""
-    value = _number(text)
-    if not (math.isfinite(value) and 0 < value <= MAX_TIMEOUT):
-        raise argparse.ArgumentTypeError(
-            f"expected a number of seconds above 0 and at most {MAX_TIMEOUT:g}, not "
-            f"'{visible(text)}'")
-    return value
+    return _positive(text, "a number of seconds", MAX_TIMEOUT)
+
+
+def per_second(text: str) -> float:
+    """--rate: a positive, finite number of events a second, at most a billion."""
+    return _positive(text, "a number a second", 1e9)
 
 
 def days(text: str) -> float:

@@ -54,24 +54,31 @@ def _api(args: argparse.Namespace) -> Any:
     if args.token_file:
         from ._input import read_input
 
-        token = read_input(args.token_file, 4096).data.decode("utf-8", "replace").strip()
+        try:  # every octet of the token counts: no replacement character
+            token = read_input(args.token_file, 4096).data.decode("utf-8").strip()
+        except UnicodeDecodeError:
+            raise RobotsError(f"--token-file {args.token_file}: the file is not UTF-8"
+                              ) from None
         if not token:
             raise RobotsError(f"--token-file {args.token_file}: the file is empty")
-    limits = Limits(max_body=args.max_body, max_urls=args.max_urls,
-                    max_agents=args.max_agents, max_cells=args.max_cells,
-                    fetch_timeout=args.timeout, rate=args.rate, burst=args.burst)
-    guard = None
-    if args.dns_server is not None:  # the guard vets what this server answers
-        from .._fetch._pinned import Guard
-        from .._identity._dns import DnsChecker
-
-        resolver = DnsChecker(args.dns_server, deadline=args.timeout)
-        guard = Guard(allow_private_addresses=args.allow_private_addresses,
-                      resolve=resolver.addresses)
+    limits = Limits(fetch_timeout=args.timeout, **{  # an option not given: the default
+        name: getattr(args, name) for name in _LIMITS if getattr(args, name) is not None})
     return create_api(host=args.host, allowed_hosts=tuple(args.allowed_host), limits=limits,
                       store=_store(args.store), user_agent=user_agent(args, agents=[]),
                       allow_private_addresses=args.allow_private_addresses,
-                      sign=signer(args), token=token, guard=guard)
+                      sign=signer(args), token=token, guard=_guard(args),
+                      trusted_proxies=tuple(args.trusted_proxy))
+
+
+def _guard(args: argparse.Namespace) -> Any:
+    """The address guard of ``--dns-server`` (None: the service's own, the system's resolver)."""
+    if args.dns_server is None:
+        return None
+    from .._fetch._pinned import Guard  # the guard vets what this server answers
+    from .._identity._dns import DnsChecker
+
+    resolver = DnsChecker(args.dns_server, deadline=args.timeout)
+    return Guard(allow_private_addresses=args.allow_private_addresses, resolve=resolver.addresses)
 
 
 def _workers(text: str) -> int:
@@ -148,6 +155,15 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
+def _network(text: str) -> str:
+    """--trusted-proxy: an address or a network (CIDR)."""
+    try:
+        return str(ipaddress.ip_network(text.strip(), strict=False))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an address or a network such as "
+                                         f"10.0.0.0/8, not '{visible(text)}'") from None
+
+
 _OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("--host", {"default": "127.0.0.1", "metavar": "ADDRESS",
                 "help": "the address to listen on (default 127.0.0.1: this computer only; "
@@ -175,18 +191,6 @@ _OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("--token-file", {"metavar": "FILE",
                       "help": "--api: require 'Authorization: Bearer TOKEN', the token read "
                               "from FILE"}),
-    ("--max-body", {"type": int, "default": 1024 * 1024, "metavar": "BYTES",
-                    "help": "--api: the largest request body (default 1 MiB)"}),
-    ("--max-urls", {"type": int, "default": 1_000, "metavar": "N",
-                    "help": "--api: URLs per request (default 1000)"}),
-    ("--max-agents", {"type": int, "default": 50, "metavar": "N",
-                      "help": "--api: agents per request (default 50)"}),
-    ("--max-cells", {"type": int, "default": 10_000, "metavar": "N",
-                     "help": "--api: URLs x agents per request (default 10000)"}),
-    ("--rate", {"type": float, "default": 50.0, "metavar": "PER_SECOND",
-                "help": "--api: requests per second per client address (default 50)"}),
-    ("--burst", {"type": int, "default": 100, "metavar": "N",
-                 "help": "--api: requests a client may make at once (default 100)"}),
     ("--dns-server", {"metavar": "IP[:PORT]",
                       "help": "--api: resolve the names of the sites fetched with this DNS "
                               "server (default: the system's resolver; every address "
@@ -199,16 +203,43 @@ _OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                             "help": "on SIGTERM, the time requests still being answered get "
                                     "to finish (default 5); past it they are answered "
                                     "'shutting-down' (503) or the connection closes"}),
+    ("--trusted-proxy", {"action": "append", "default": [], "metavar": "CIDR",
+                         "type": _network,
+                         "help": "--api: a load balancer's addresses: from them, the client "
+                                 "is X-Forwarded-For's last address (repeatable; default "
+                                 "none)"}),
 )
+
+_LIMITS = {
+    "max_body": ("BYTES", "the largest request body"),
+    "max_urls": ("N", "URLs per request"),
+    "max_agents": ("N", "agents per request"),
+    "max_cells": ("N", "URLs x agents per request"),
+    "max_sites": ("N", "sites a check fetches robots.txt from"),
+    "fetch_concurrency": ("N", "of those fetched at once"),
+    "check_deadline": ("SECONDS", "a check's time for its fetches"),
+    "max_work": ("N", "rules x answers per request"),
+    "max_stance_rules": ("N", "rules a stance settles"),
+    "max_answer": ("BYTES", "the largest answer"),
+    "refresh_interval": ("SECONDS", "time between two refreshes of one site"),
+    "rate": ("PER_SECOND", "requests per second per client"),
+    "burst": ("N", "requests a client may make at once"),
+}
+"""The limits' options (``--max-body`` for ``max_body``): a metavar and what each bounds;
+their defaults are :class:`robotsrules._web._api.Limits`' (one home)."""
 
 
 def add_command(commands: Any) -> None:
     """Add ``serve`` to the ``robotsrules`` subcommands."""
     from ._options import add_command as new_command
-    from ._options import fetch_options
+    from ._options import count, fetch_options, per_second, positive_seconds
 
     serve = new_command(commands, "serve")
     for flag, settings in _OPTIONS:
         serve.add_argument(flag, **settings)
+    for name, (metavar, bounds) in _LIMITS.items():
+        kind = {"SECONDS": positive_seconds, "PER_SECOND": per_second}.get(metavar, count(1))
+        serve.add_argument("--" + name.replace("_", "-"), type=kind, metavar=metavar,
+                           help=f"--api: {bounds} (default: GET /v1/limits)")
     fetch_options(serve)  # --api: the fetch identity (User-Agent, signing key), time-out
     serve.set_defaults(run=_run)
