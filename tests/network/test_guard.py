@@ -205,9 +205,10 @@ def test_the_async_fetch_through_a_guarded_client(servers: ServerPool) -> None:
     assert result.outcome == "unreachable"
     assert REFUSED in str(result.error)
     assert inside.count() == 0
-    start.handler = redirect(f"http://0177.0.0.1:{inside.port}/robots.txt")
-    result = asyncio.run(go(exempt(start)))
-    assert result.outcome == "unreachable" and REFUSED in str(result.error), result
+    for location in ("http://0177.0.0.1:{port}/robots.txt", "https:127.0.0.1:{port}/r"):
+        start.handler = redirect(location.format(port=inside.port))
+        result = asyncio.run(go(exempt(start)))
+        assert result.outcome == "unreachable" and REFUSED in str(result.error), result
 
     async def direct() -> object:  # the URL itself in a form httpx cannot parse
         async with AsyncGuardedClient(Guard(), timeout=httpx.Timeout(HEALTHY)) as client:
