@@ -145,3 +145,45 @@ def test_the_writer_adds_the_data_versions_to_any_schema(inputs: Path) -> None:
     metadata = pq.read_schema(out).metadata
     assert metadata is not None and b"robotsrules.crawler_registry_version" in metadata
     assert pq.read_table(out).to_pylist() == [{"url": "https://a.example/", "allowed": True}]
+
+
+# Cells a spreadsheet may still read as a formula once leading blanks, controls or quotes are
+# trimmed, or in full-width forms (an import that trims or folds them); a dictionary-encoded
+# text column is text too. Each was written bare.
+HIDDEN_FORMULAS = [" =1+1", "\n=1+1", "\u3000=1+1", "\ufeff=1+1", "\u00a0@SUM(1)", "\x0b-1",
+                   '"=1+1', "\uff1d1+1", "\uff0b1", "\uff0d1", "\uff20SUM(1)", "\u200b=1"]
+
+
+def _runs(cell: str) -> bool:
+    """The test's own reading: the first character that is not blank, control, format or
+    a double quote is a formula start (ASCII or full-width)."""
+    import unicodedata
+
+    kept = "".join(c for c in cell if not (unicodedata.category(c)[0] == "Z"
+                                           or unicodedata.category(c) in ("Cc", "Cf")
+                                           or c == '"'))
+    return kept[:1] in set("=+-@\uff1d\uff0b\uff0d\uff20") and not cell.startswith("'")
+
+
+def test_csv_cells_with_a_hidden_formula_start_are_escaped(tmp_path: Path) -> None:
+    import csv
+
+    import pyarrow as pa
+
+    from robotsrules.cli import _writer
+
+    out = tmp_path / "hidden.csv"
+    cells = [*HIDDEN_FORMULAS, "https://a.example/ =x", "plain"]
+    schema = pa.schema([pa.field("url", pa.string()), pa.field("agent", pa.dictionary(
+        pa.int32(), pa.string())), pa.field("rule", pa.large_string()),
+        pa.field("allowed", pa.bool_())])
+    writer = _writer.Writer(str(out), "csv", schema=schema)
+    writer.write(pa.record_batch([pa.array(cells), pa.array(cells).dictionary_encode().cast(
+        schema.field("agent").type), pa.array(cells, pa.large_string()),
+        pa.array([True] * len(cells))], schema=schema))
+    writer.close(True)
+    with open(out, newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))[1:]
+    assert not [cell for row in rows for cell in row[:3] if _runs(cell)], rows
+    assert [row[0] for row in rows][-2:] == ["https://a.example/ =x", "plain"]
+    assert all(row[0] == "'" + cell for row, cell in zip(rows, HIDDEN_FORMULAS))

@@ -62,7 +62,9 @@ def test_a_guarded_fetch_never_reaches_loopback(servers: ServerPool) -> None:
 
 
 @pytest.mark.parametrize("host", ["localhost", "2130706433", "0x7f000001", "0x7f.1",
-                                  "127.1", "017700000001", "127.0.0.1."])
+                                  "127.1", "017700000001", "127.0.0.1.",
+                                  # read by a browser only (each was another error)
+                                  "\uff11\uff12\uff17.0.0.1", "127.0.0.1\u3002", "127.0.0.1\\x"])
 def test_every_spelling_of_loopback_is_refused(servers: ServerPool, host: str) -> None:
     target = servers.http(respond(200, b"secret"))
     error = page(f"http://{host}:{target.port}/", Guard())
@@ -137,6 +139,41 @@ def test_the_same_redirects_are_followed_when_lifted(servers: ServerPool,
     assert inside.count("/in") == 1
 
 
+# Locations a browser reads as loopback (WHATWG URL Standard: tab/newline dropped, "\\" read
+# as "/", slashes after a special scheme skipped, the host percent-decoded and mapped by UTS 46)
+# that httpx reads otherwise or not at all: each was answered "unavailable" (allow all), a
+# path on the start host, or a DNS failure, never the guard's refusal.
+BROWSER_READ = ["http://\uff11\uff12\uff17.\uff10.\uff10.\uff11:{port}/in",
+                "http://1\u00ad27.0.0.1:{port}/in",
+                "http://\uff2c\uff2f\uff23\uff21\uff2c\uff28\uff2f\uff33\uff34:{port}/in",
+                "http://127.0.0.1\u3002:{port}/in", "http://12\t7.0.0.1:{port}/in",
+                "http://127.0.0.1\\x:{port}/in", "http://[::ffff:127.0.0.1]:{port}\\/in",
+                "http://127.0.0.1:{port}\\@public.example/in", "https:127.0.0.1:{port}/in",
+                "http:\\\\127.0.0.1:{port}/in", "///127.0.0.1:{port}/in", "\\\\127.0.0.1:{port}/in",
+                "/\\127.0.0.1:{port}/in", "http://%31%32%37.0.0.1:{port}/in",
+                "http://loc%61lhost:{port}/in"]
+
+
+def test_redirects_a_browser_reads_as_loopback_are_refused(servers: ServerPool) -> None:
+    inside = servers.http(respond(200, b"User-agent: *\nAllow: /\n"))
+    start = servers.http(respond(200, b""))
+    answers = {}
+    with GuardedClient(exempt(start), timeout=httpx.Timeout(HEALTHY)) as client:
+        for location in BROWSER_READ:  # the header's octets as UTF-8, as servers send them
+            wire = location.format(port=inside.port).encode().decode("latin-1")
+            start.handler = redirect(wire)
+            answers[location] = fetch(start.url(), user_agent=UA, client=client,
+                                      timeout=HEALTHY)
+    wrong = {location: (result.outcome, result.error) for location, result in answers.items()
+             if result.outcome != "unreachable" or REFUSED not in str(result.error)}
+    assert not wrong, wrong
+    assert start.count() == len(BROWSER_READ)  # one hop each: no path on the start host
+    guarded = GuardedClient(Guard(), timeout=httpx.Timeout(HEALTHY))
+    with guarded, pytest.raises(httpx.ConnectError, match=REFUSED):  # httpx keeps it encoded
+        guarded.get(f"http://%31%32%37.0.0.1:{inside.port}/in")
+    assert inside.count() == 0
+
+
 def test_the_robots_fetch_through_a_guarded_client(servers: ServerPool) -> None:
     inside = servers.http(respond(200, b"User-agent: *\nAllow: /\n"))
     start = servers.http(redirect(f"http://2130706433:{inside.port}/robots.txt", 302))
@@ -168,9 +205,10 @@ def test_the_async_fetch_through_a_guarded_client(servers: ServerPool) -> None:
     assert result.outcome == "unreachable"
     assert REFUSED in str(result.error)
     assert inside.count() == 0
-    start.handler = redirect(f"http://0177.0.0.1:{inside.port}/robots.txt")
-    result = asyncio.run(go(exempt(start)))
-    assert result.outcome == "unreachable" and REFUSED in str(result.error), result
+    for location in ("http://0177.0.0.1:{port}/robots.txt", "https:127.0.0.1:{port}/r"):
+        start.handler = redirect(location.format(port=inside.port))
+        result = asyncio.run(go(exempt(start)))
+        assert result.outcome == "unreachable" and REFUSED in str(result.error), result
 
     async def direct() -> object:  # the URL itself in a form httpx cannot parse
         async with AsyncGuardedClient(Guard(), timeout=httpx.Timeout(HEALTHY)) as client:

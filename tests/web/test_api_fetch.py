@@ -145,6 +145,10 @@ LOCATIONS = {
     "metadata-ipv6": "http://[fd00:ec2::254]/latest/meta-data/",
     "ipv6-link-local": "http://[fe80::1]/robots.txt",
     "metadata-alibaba": "http://100.100.100.200/latest/meta-data/",
+    # read as loopback by a browser's host parser only (UTS 46 maps them): were "allowed"
+    "full-width": "http://\uff11\uff12\uff17.\uff10.\uff10.\uff11:{port}/robots.txt",
+    "soft-hyphen": "http://1\u00ad27.0.0.1:{port}/robots.txt",
+    "ideographic-dot": "http://127.0.0.1\u3002:{port}/robots.txt",
 }
 
 
@@ -157,8 +161,9 @@ def test_redirects_to_private_addresses_are_refused_in_every_form() -> None:
     answered with the refusal."""
     with ServerPool() as pool:
         inside = pool.http(respond(200, SECRET))
-        starts = {form: pool.http(redirect(location.format(port=inside.port),
-                                           STATUSES[n % len(STATUSES)]))
+        starts = {form: pool.http(redirect(  # the header's octets: UTF-8
+            location.format(port=inside.port).encode().decode("latin-1"),
+            STATUSES[n % len(STATUSES)]))
                   for n, (form, location) in enumerate(LOCATIONS.items())}
         guard = Guard(exempt=frozenset((HOST, start.port) for start in starts.values()))
         # and the same forms named by the URL to check itself

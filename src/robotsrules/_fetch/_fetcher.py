@@ -257,7 +257,8 @@ def _request(client: httpx.Client | httpx.AsyncClient, url: str, user_agent: str
 
 
 def _unparsed_refusal(client: httpx.Client | httpx.AsyncClient, url: str) -> Optional[str]:
-    """A guarded client's refusal of a URL httpx cannot parse (``http://0177.0.0.1/``)."""
+    """A guarded client's refusal of a URL a browser reads as a refused address, whether
+    httpx can parse it or not (``http://0177.0.0.1/``)."""
     guard = getattr(client, "guard", None)
     return unparsed_refusal(guard, url) if isinstance(guard, Guard) else None
 
@@ -365,12 +366,12 @@ def _get(client: httpx.Client, url: str, user_agent: str, limit: int, deadline: 
          sign: Optional[Sign] = None) -> Answer:
     """One GET within ``deadline``; ``headers`` replace the robots.txt request's own, and
     ``raw_headers`` (when given) receives the response's header lines as sent."""
+    refused = _unparsed_refusal(client, url)  # before: a browser may read it where we cannot
+    if refused is not None:
+        return Answer(error=refused)
     problem = target_problem(url)
     if problem is not None:  # the robots.txt URL itself (redirect targets are vetted)
         return Answer(error=f"cannot request {url!r}: {problem}")
-    refused = _unparsed_refusal(client, url)
-    if refused is not None:
-        return Answer(error=refused)
     with _Watchdog(deadline) as watchdog:
         try:
             request = _request(client, url, user_agent, credentials,
@@ -420,12 +421,12 @@ def _get(client: httpx.Client, url: str, user_agent: str, limit: int, deadline: 
 
 async def _aget(client: httpx.AsyncClient, url: str, user_agent: str, limit: int,
                 credentials: bool = True, sign: Optional[Sign] = None) -> Answer:
+    refused = _unparsed_refusal(client, url)  # before: a browser may read it where we cannot
+    if refused is not None:
+        return Answer(error=refused)
     problem = target_problem(url)
     if problem is not None:  # as in _get
         return Answer(error=f"cannot request {url!r}: {problem}")
-    refused = _unparsed_refusal(client, url)
-    if refused is not None:
-        return Answer(error=refused)
     try:
         request = _request(client, url, user_agent, credentials, sign=sign)
         response = await client.send(request, stream=True, follow_redirects=False,

@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import ipaddress
+import re
 import socket
 import ssl
 import urllib.parse
@@ -35,6 +36,8 @@ import anyio.to_thread
 import httpcore
 import httpx
 
+from .._scope import DEFAULT_PORTS, split_origin
+from ..errors import InvalidURL
 from ._guard import IPAddress, host_address, refusal
 from ._sign import Sign, sign_headers
 
@@ -99,9 +102,7 @@ def vetted(host: str, port: int, guard: Guard) -> list[IPAddress]:
     """The addresses to connect to for ``host``; raises :class:`AddressRefused` (a refused
     address, or none) or :class:`socket.gaierror` (resolution failed, whatever the
     resolver raised: the fetch layer reports "DNS lookup failed")."""
-    literal = host_address(host)
-    if literal is None and _localhost(host):  # never asked of a resolver: loopback
-        literal = _LOOPBACK
+    literal = _address_of(host)  # localhost names: never asked of a resolver
     if literal is not None:
         addresses: list[IPAddress] = [literal]
     else:
@@ -123,11 +124,8 @@ def vetted(host: str, port: int, guard: Guard) -> list[IPAddress]:
     for address in addresses:
         why = guard.why(address, port)
         if why is not None:
-            if literal is None:
-                named = f"{host} resolves to {address}"
-            else:
-                named = str(address) if host.strip("[]") == str(address) else (
-                    f"{host} ({address})")
+            named = (f"{host} resolves to {address}" if literal is None
+                     else _named(host, address))
             raise AddressRefused(f"{_REFUSED}: {named}: {why}")
     return addresses
 
@@ -144,31 +142,70 @@ def _localhost(host: str) -> bool:
     return name == "localhost" or name.endswith(".localhost")
 
 
-def unparsed_refusal(guard: Guard, url: str) -> Optional[str]:
-    """The guard's refusal (a message beginning :data:`REFUSED`) of a URL httpx cannot parse
-    itself but whose host names a refused address in a form the WHATWG URL Standard reads
-    (``http://0177.0.0.1/``: octal loopback), or None. Without it such a URL would be an
-    "unusable" one (the status rules' "unavailable", allow all) instead of the guard's
-    refusal; a URL httpx parses is vetted by the connect itself."""
+def _named(host: str, address: IPAddress) -> str:
+    return str(address) if host.strip("[]") == str(address) else f"{host} ({address})"
+
+
+def _address_of(host: str) -> Optional[IPAddress]:
+    """The address a browser reads in a URL's ``host``: any numeric form
+    (:func:`~robotsrules._fetch._guard.host_address`), after percent-decoding and UTS 46
+    mapping (``%31%32%37.0.0.1``, full-width digits), ``localhost`` and the names under it
+    as loopback; None for a name (or no host at all)."""
+    address = host_address(host)
+    if address is None:
+        try:
+            _, canonical, _ = split_origin(f"http://{host}/")
+        except InvalidURL:
+            return None
+        address = _LOOPBACK if _localhost(canonical) else host_address(canonical)
+    return address
+
+
+_C0_OR_SPACE = "".join(map(chr, range(0x21)))
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
+
+
+def _browser_authority(url: str, base: Optional[str]) -> Optional[tuple[str, str]]:
+    """``(scheme, authority)`` of ``url`` (resolved against ``base``) as the WHATWG URL
+    Standard's parser reads it for http and https: C0 controls and spaces around it dropped,
+    tabs and newlines anywhere, ``\\`` read as ``/``, any run of slashes before the
+    authority skipped (``https:127.0.0.1``, ``///127.0.0.1``). None when it names no
+    authority of its own (a path on ``base``'s) or another scheme."""
+    text = url.strip(_C0_OR_SPACE).replace("\\", "/")
+    text = text.replace("\t", "").replace("\n", "").replace("\r", "")
+    base_scheme = urllib.parse.urlsplit(base).scheme.lower() if base else ""
+    match = _SCHEME.match(text)
+    scheme, rest = (match.group(1).lower(), text[match.end():]) if match else (base_scheme, text)
+    if (not match or scheme == base_scheme) and not rest.startswith("//"):
+        return None  # a path (or a query) on the base's authority, already vetted
+    if scheme not in ("http", "https"):
+        return None
+    return scheme, re.split("[/?#]", rest.lstrip("/"), maxsplit=1)[0]
+
+
+def unparsed_refusal(guard: Guard, url: str, base: Optional[str] = None) -> Optional[str]:
+    """The guard's refusal (a message beginning :data:`REFUSED`) of ``url`` (resolved against
+    ``base``, a redirect's ``Location``) when a browser, reading it by the WHATWG URL
+    Standard, would connect to a refused address, or None. httpx reads some such URLs
+    otherwise or not at all (``http://0177.0.0.1/``, ``https:127.0.0.1``, full-width digits,
+    ``http://127.0.0.1\\x/``); without this they would be "unusable" (the status rules'
+    "unavailable", allow all) or a path on the base's host instead of the guard's refusal.
+    The connect still vets whatever httpx does request."""
     if not guard.active:
         return None
-    try:
-        httpx.URL(url)
+    read = _browser_authority(url, base)
+    if read is None:
         return None
-    except (httpx.InvalidURL, ValueError):
-        pass
+    scheme, authority = read
     try:
-        parts = urllib.parse.urlsplit(url)
-        host, port = parts.hostname, parts.port
-    except ValueError:
-        return None  # no reading of it: unusable
-    if host is None or parts.scheme not in ("http", "https"):
-        return None
-    address = _LOOPBACK if _localhost(host) else host_address(host)
+        _, host, port = split_origin(f"{scheme}://{authority}/")
+    except InvalidURL:
+        return None  # no host a browser reads either: unusable
+    address = _address_of(host)
     if address is None:
-        return None  # a name: never connected to, as httpx cannot request it
-    why = guard.why(address, port or (443 if parts.scheme == "https" else 80))
-    return None if why is None else f"{_REFUSED}: {host} ({address}): {why}"
+        return None  # a name: the connect resolves and vets it
+    why = guard.why(address, port or DEFAULT_PORTS[scheme])
+    return None if why is None else f"{_REFUSED}: {_named(host, address)}: {why}"
 
 
 def _redirect_hook(guard: Guard) -> Callable[[httpx.Response], None]:
@@ -180,8 +217,7 @@ def _redirect_hook(guard: Guard) -> Callable[[httpx.Response], None]:
         location = response.headers.get("location")
         if not 300 <= response.status_code < 400 or not location:
             return
-        target = urllib.parse.urljoin(str(response.request.url), location.strip())
-        message = unparsed_refusal(guard, target)
+        message = unparsed_refusal(guard, location, str(response.request.url))
         if message is not None:
             message = message.replace(": ", ": a redirect to ", 1)
             raise httpx.ConnectError(message) from AddressRefused(message)

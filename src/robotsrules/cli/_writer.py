@@ -31,7 +31,13 @@ __all__ = ["FORMULA_START", "Writer", "formula_safe", "out_format", "settle", "u
 FORMULA_START = "=+-@\t\r\x00"
 """The first characters that make a spreadsheet read a CSV cell as a formula (OWASP's
 "CSV injection" list: ``=``, ``+``, ``-``, ``@``, tab, CR; NUL, which some readers drop
-before looking): a text cell starting with one is written after a ``'``."""
+before looking): a text cell starting with one is written after a ``'``; so is one where
+``=``, ``+``, ``-``, ``@`` or their full-width forms (U+FF1D and the others) come after
+blanks, control or format characters or double quotes only (an import may trim or fold
+those)."""
+_FORMULA = ("^(?:[\\t\\r\\x00]|[\\p{Z}\\p{Cc}\\p{Cf}\"]*"
+            "[=+\\-@\\x{ff1d}\\x{ff0b}\\x{ff0d}\\x{ff20}])")
+"""The cells :func:`formula_safe` escapes, as RE2 text (Arrow's regular expressions)."""
 
 
 def out_format(args: argparse.Namespace) -> str:
@@ -227,14 +233,16 @@ def formula_safe(batch: Any) -> Any:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    pattern = "^[" + "".join(f"\\x{ord(c):02x}" for c in FORMULA_START) + "]"
-    columns = []
-    for column in batch.columns:
-        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
-            risky = pc.match_substring_regex(column, pattern)
-            column = pc.if_else(risky, pc.binary_join_element_wise("'", column, ""), column)
-        columns.append(column)
-    return pa.RecordBatch.from_arrays(columns, schema=batch.schema)
+    def safe(column: Any) -> Any:
+        if pa.types.is_dictionary(column.type):  # text too: its dictionary escaped
+            return pa.DictionaryArray.from_arrays(column.indices, safe(column.dictionary))
+        if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
+            return column
+        quote, empty = pa.scalar("'", column.type), pa.scalar("", column.type)
+        return pc.if_else(pc.match_substring_regex(column, _FORMULA),
+                          pc.binary_join_element_wise(quote, column, empty), column)
+
+    return pa.RecordBatch.from_arrays([safe(c) for c in batch.columns], schema=batch.schema)
 
 
 def _iso(value: Any) -> Any:
