@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from robotsrules._tables._crawlers import known_crawlers
+from robotsrules._web._tester import MAX_LICENCES, judge_file
 from tests.web.conftest import Served, Site
 
 
@@ -72,7 +73,26 @@ def test_hostile_and_failed_licences_show_as_text_and_unknown(
     broken = page.inner_text("#licence-2")
     assert "Not read (unreachable, HTTP 503)" in broken and "unknown, not absent" in broken
     assert "Read (HTTP 200)" in page.inner_text("#licence-3")
-    fifth = page.inner_text("#licence-4")  # past the bound: not fetched, and says so
-    assert "not fetched: the page reads at most 3 licence documents" in fifth
+    assert page.query_selector("#licence-4") is None  # past the bound: counted, not fetched
+    assert "1 more not read: the page reads at most 3 licence documents" in page.inner_text(
+        "#licences-more")
+    assert rows["GPTBot"].split("\n")[0].endswith("/broken.xml, "
+                                                   f"{licences}/fourth.xml and 1 more")
     assert sorted(set(site.hits[before:])) == [
         "/licences/broken.xml", "/licences/fourth.xml", "/licences/hostile.xml"]
+
+
+def test_a_file_of_many_licences_keeps_the_page_bounded() -> None:
+    # review 39, F1: 12,000 License lines made a 64 MB page (every URL in every crawler's
+    # cell, one panel entry each); the page names the first few and counts the rest, whose
+    # terms stay unknown
+    many = 200
+    tested = judge_file("User-agent: *\n" + "".join(
+        f"License: https://l{n}.example/terms.xml\n" for n in range(many)), "/", "GPTBot")
+    assert len(tested.licences) == MAX_LICENCES
+    assert tested.more_licences == many - MAX_LICENCES
+    for row in tested.crawlers:
+        assert row.licences == tuple(f"https://l{n}.example/terms.xml"
+                                     for n in range(MAX_LICENCES))
+        assert row.more_licences == many - MAX_LICENCES
+        assert {status for _, status, _ in row.terms} == {"unknown"}
