@@ -13,6 +13,7 @@ from typing import Any
 
 from robotsrules._tables._crawlers import known_crawlers
 from robotsrules._web._tester import MAX_LICENCES, judge_file
+from tests.timing import HANG
 from tests.web.conftest import Served, Site
 
 
@@ -96,3 +97,22 @@ def test_a_file_of_many_licences_keeps_the_page_bounded() -> None:
                                      for n in range(MAX_LICENCES))
         assert row.more_licences == many - MAX_LICENCES
         assert {status for _, status, _ in row.terms} == {"unknown"}
+
+
+def test_a_licence_on_a_refused_address_is_not_fetched_and_its_terms_are_unknown(
+        site: Site) -> None:
+    # review 39: the licence documents go through the page's address guard (SSRF), as the
+    # robots.txt does; a server started without --allow-private-addresses asks no loopback
+    from robotsrules._web._app import _Workbench
+
+    bench, before = _Workbench(False, HANG), len(site.hits)
+    port = site.base.rsplit(":", 1)[1]
+    urls = [f"{site.base}/licences/terms.xml",  # and loopback in an IPv4-mapped form
+            f"http://[::ffff:127.0.0.1]:{port}/licences/fourth.xml"]
+    tested = judge_file("User-agent: *\n" + "".join(f"License: {url}\n" for url in urls), "/",
+                        "GPTBot", None, bench.read_licences(site.base))
+    assert site.hits[before:] == []
+    assert [(doc.state, "address guard" in doc.problem) for doc in tested.licences] == [
+        ("unreachable", True)] * 2
+    row = next(row for row in tested.crawlers if row.token == "GPTBot")
+    assert {status for _, status, _ in row.terms} == {"unknown"}

@@ -339,7 +339,8 @@ class _Intermixed:
                 setattr(parsed, action.dest, back(getattr(parsed, action.dest)))
         for action in self.parser._get_optional_actions():
             value = getattr(parsed, action.dest, None)
-            if stand_ins.keys() & set(_words(value)):  # --agent -- /p: it took a stand-in
+            if any(isinstance(word, str) and word in stand_ins  # --agent -- /p: it took one
+                   for word in _words(value)):
                 self.parser.error(f"argument {'/'.join(action.option_strings)}: expected one "
                                   "argument")
         return parsed, back(extras)
@@ -369,6 +370,6 @@ def dashes_kept(argv: Sequence[str]) -> list[str]:
 def dashes_back(args: argparse.Namespace) -> None:
     """Put back the explicit ``--`` values :func:`dashes_kept` stood in for."""
     for name, value in vars(args).items():
-        if _DASHES in _words(value):
+        if any(isinstance(word, str) and word == _DASHES for word in _words(value)):
             setattr(args, name, [("--" if item == _DASHES else item) for item in value]
                     if isinstance(value, list) else "--")
