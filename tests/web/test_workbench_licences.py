@@ -116,3 +116,20 @@ def test_a_licence_on_a_refused_address_is_not_fetched_and_its_terms_are_unknown
         ("unreachable", True)] * 2
     row = next(row for row in tested.crawlers if row.token == "GPTBot")
     assert {status for _, status, _ in row.terms} == {"unknown"}
+
+
+def test_the_page_keeps_a_bounded_number_of_licence_documents(site: Site) -> None:
+    # review 39: each kept document may be 500 KiB; the cache's default 10,000 entries (in
+    # its store and in its memo) would let the page hold gigabytes. Past the bound the
+    # oldest is fetched again.
+    from robotsrules._web._app import LICENCES_KEPT, _Workbench
+
+    read = _Workbench(True, HANG).read_licences(site.base)
+    urls = [f"{site.base}/licences/kept-{n}.xml" for n in range(LICENCES_KEPT + 1)]
+    before = len(site.hits)
+    for at in range(0, len(urls), MAX_LICENCES):
+        read(urls[at:at + MAX_LICENCES])
+    read(urls[-1:])  # the newest is kept: not fetched again
+    read(urls[:1])  # the oldest was dropped: fetched again
+    assert site.hits[before:] == [f"/licences/kept-{n}.xml" for n in range(len(urls))] + [
+        "/licences/kept-0.xml"]

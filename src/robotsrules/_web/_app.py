@@ -58,6 +58,7 @@ from .._scope import origin_of
 from .._tables._words import outcome_meaning
 from .._terminal import visible
 from .._version import __version__
+from ..cache import MemoryStore
 from ..errors import InvalidURL, MissingExtra, RobotsError
 from ..linter import CODES
 from ..robotstxt import DEFAULT_MAX_BYTES
@@ -74,7 +75,7 @@ with MissingExtra.guard("robotsrules serve", "web"):
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
 
-__all__ = ["ASGI", "MAX_BODY", "MAX_PERMALINK", "Guarded", "create_app"]
+__all__ = ["ASGI", "LICENCES_KEPT", "MAX_BODY", "MAX_PERMALINK", "Guarded", "create_app"]
 
 MAX_BODY = 4 * 1024 * 1024
 """The largest request body read: the file and the compared file (500 KiB each, sent with
@@ -98,6 +99,10 @@ _HEADERS = [(b"content-security-policy", _CSP.encode()),
             (b"cache-control", b"no-store")]
 _LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
 _USER_AGENT = f"robotsrules/{__version__} (workbench)"
+LICENCES_KEPT = 32
+"""The licence documents the page keeps in memory, the least recently used dropped first:
+each may be 500 KiB, and a cache's default (10,000 entries) would let a day of tests hold
+gigabytes."""
 _STATE = ("robots", "urls", "agents", "base", "robots_raw", "base_raw")
 """The form's state: the file, the URLs, the agents, the file compared with (the permalink's
 query parameters), and the exact bytes of a fetched or uploaded file that its text does not
@@ -263,7 +268,8 @@ class _Workbench:
         self.guard = Guard(allow_private_addresses=allow_private_addresses)
         self.fetch_timeout = fetch_timeout
         self.licences = RobotsCache(user_agent=_USER_AGENT, timeout=fetch_timeout,
-                                    client=self.client())
+                                    client=self.client(),
+                                    store=MemoryStore(max_entries=LICENCES_KEPT))
 
     def client(self) -> GuardedClient:
         """The one guarded client of every fetch the page makes (robots.txt, licences)."""
