@@ -127,9 +127,50 @@ def test_the_page_keeps_a_bounded_number_of_licence_documents(site: Site) -> Non
     read = _Workbench(True, HANG).read_licences(site.base)
     urls = [f"{site.base}/licences/kept-{n}.xml" for n in range(LICENCES_KEPT + 1)]
     before = len(site.hits)
-    for at in range(0, len(urls), MAX_LICENCES):
-        read(urls[at:at + MAX_LICENCES])
+    for url in urls:  # one at a time: the order they are kept in is the order asked
+        read([url])
     read(urls[-1:])  # the newest is kept: not fetched again
     read(urls[:1])  # the oldest was dropped: fetched again
     assert site.hits[before:] == [f"/licences/kept-{n}.xml" for n in range(len(urls))] + [
         "/licences/kept-0.xml"]
+
+
+def test_the_licence_documents_of_a_test_are_fetched_at_once() -> None:
+    # review 39, F5: read one after another, three slow documents cost three time limits
+    # (90 s by default) for one answer. This server answers only once both requests are in:
+    # fetched one after another, the first is refused (503) and its terms are unknown.
+    import http.server
+    import threading
+
+    from robotsrules._web._app import _Workbench
+    from tests.web.conftest import LICENCE_TERMS
+
+    both = threading.Barrier(2, timeout=HANG)
+
+    class Meeting(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            try:
+                both.wait()
+                status, body = 200, LICENCE_TERMS
+            except threading.BrokenBarrierError:
+                status, body = 503, b""
+            self.send_response(status)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Meeting)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        base = f"http://127.0.0.1:{httpd.server_address[1]}"
+        read = _Workbench(True, HANG).read_licences(base)
+        documents = read([f"{base}/one.xml", f"{base}/two.xml"])
+    finally:
+        httpd.shutdown()
+        thread.join(HANG)
+        httpd.server_close()
+    assert [document.state for document in documents] == ["ok", "ok"]

@@ -28,10 +28,11 @@ metadata addresses refused, on every redirect hop) unless the server was started
 The RSL licence documents a tested file names (``License:`` lines) are fetched through the
 same guard, as ``robotsrules license`` fetches them (a
 :class:`~robotsrules._fetch._robotscache.RobotsCache` kept in memory, so an edit does not
-fetch them again; at most :data:`._tester.MAX_LICENCES` a test, each bounded like the
-robots.txt fetch). Nothing is written to disk. The answers are computed in the thread pool,
-so one costly file does not stop the server answering others or stopping; the tester's
-bounds (:mod:`._tester`) keep each answer's work bounded.
+fetch them again, :data:`LICENCES_KEPT` at most; at most :data:`._tester.MAX_LICENCES`
+a test, fetched at once, each bounded like the robots.txt fetch). Nothing is written to
+disk. The answers are computed in the thread pool, so one costly file does not stop the
+server answering others or stopping; the tester's bounds (:mod:`._tester`) keep each
+answer's work bounded.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ import re
 import secrets
 import urllib.parse
 from collections.abc import Awaitable, Iterable, MutableMapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -278,9 +280,16 @@ class _Workbench:
     def read_licences(self, site: Optional[str]) -> Callable[[Sequence[str]],
                                                              list[LicenseDocument]]:
         """The reader of the licence documents of a file for ``site`` (its ``<content
-        url>`` on other origins are ignored; ``None``: not known)."""
+        url>`` on other origins are ignored; ``None``: not known). The documents are fetched
+        at once, so slow ones cost one fetch's time limit, not one each."""
+        def one(url: str) -> LicenseDocument:
+            return self.licences.license_document(url, origin=site)
+
         def read(urls: Sequence[str]) -> list[LicenseDocument]:
-            return [self.licences.license_document(url, origin=site) for url in urls]
+            if len(urls) < 2:
+                return [one(url) for url in urls]
+            with ThreadPoolExecutor(max_workers=len(urls)) as pool:
+                return list(pool.map(one, urls))
         return read
 
     def page(self, **values: Any) -> HTMLResponse:
