@@ -538,8 +538,10 @@ def judge_file(content: bytes | str, urls_text: str, agents_text: str,
     licences = tuple(Licence(f"licence-{number}", visible(url), document.state,
                              visible(document.error or "") if document.state != "ok" else "",
                              _json_shown(document_json(document)))
-                     for number, (url, document) in enumerate(
-                         list(documents.items())[:MAX_LICENCES], 1))
+                     for number, (url, document) in enumerate(documents.items(), 1))
+
+    # the page names the first documents and counts the others (more_licences)
     return Tested(answers, lines, findings, agents, crawler_rows(google, columns, documents),
                   tuple(visible(url) for url in columns), command, changes,
-                  size > DEFAULT_MAX_BYTES, licences, max(0, len(documents) - MAX_LICENCES))
+                  size > DEFAULT_MAX_BYTES, licences[:MAX_LICENCES],
+                  max(0, len(documents) - MAX_LICENCES))
