@@ -198,3 +198,24 @@ def test_a_host_header_must_be_a_host_and_this_servers_port(served: Served) -> N
             assert refused.status_code == 421, host
         for host in (f"127.0.0.1:{port}", f"localhost:{port}", "LOCALHOST"):
             assert client.get("/", headers={"Host": host}).status_code == 200, host
+
+
+def test_the_copied_command_of_the_token_double_dash_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # review 39, F3: the page gives --agent=-- for the product token "--"; the command line
+    # read it as [] and failed with an internal error
+    import io
+    import shlex
+
+    from robotsrules.cli import main
+
+    robots = "User-agent: --\nDisallow: /x\n"
+    (tmp_path / "robots.txt").write_text(robots)
+    monkeypatch.chdir(tmp_path)
+    tested = _tester.judge_file(robots, "/x", "--")
+    for command in (tested.command, tested.answers[0].command):
+        out = io.StringIO()
+        code = main(shlex.split(command)[1:], out=out)
+        assert (code, capsys.readouterr().err) == (1, ""), command
+        assert "disallowed" in out.getvalue().lower(), (command, out.getvalue())

@@ -68,7 +68,7 @@ from ..policy import DAY, Entry, Policy, Served, effective
 from ._drive import arun, run
 from ._fetcher import DEFAULT_TIMEOUT, afetch, fetch
 from ._fleet import Fleet, Refresh
-from ._refresh import Fetch, Load, Refresher, RefreshReply, RefreshStep, Save
+from ._refresh import MEMO_LIMIT, Fetch, Load, Refresher, RefreshReply, RefreshStep, Save
 from ._sign import Sign
 
 __all__ = ["AsyncRobotsCache", "RobotsCache"]
@@ -167,7 +167,10 @@ class _Base:
         self.clock = clock
         self.sign = sign
         """The signer of every fetch (robots.txt, TDMRep, licence documents), or None."""
-        self._refresher = Refresher()
+        # a memo larger than the memory store it stands before would keep what the store
+        # drops: the store's bound is the memory the caller allowed
+        self._refresher = Refresher(min(MEMO_LIMIT, self.store.max_entries) if isinstance(
+            self.store, MemoryStore) else MEMO_LIMIT)
         self._memo = self._refresher.memo
         # A fetch ends by its total deadline (3 * timeout, see fetch()): the fleet lock's.
         self._fleet = Fleet.of(self.store, self._refresher, 3 * timeout)
@@ -234,7 +237,8 @@ class RobotsCache(_Base):
     >>> cache.allowed("https://example.com/some/page")            # doctest: +SKIP
     True
 
-    ``store`` is any :class:`~robotsrules.cache.Store` (default: a bounded in-memory LRU;
+    ``store`` is any :class:`~robotsrules.cache.Store` (default: a bounded in-memory LRU,
+    whose ``max_entries`` also bounds the entries the checker keeps beside it;
     :class:`~robotsrules.cache.SQLiteStore` to persist and share between processes,
     ``robotsrules.cache.redis.RedisStore`` for a fleet). ``user_agent`` is the User-Agent
     header sent; ``agent`` the product token(s) to obey (default: ``user_agent`` when it is

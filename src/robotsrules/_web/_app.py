@@ -28,10 +28,11 @@ metadata addresses refused, on every redirect hop) unless the server was started
 The RSL licence documents a tested file names (``License:`` lines) are fetched through the
 same guard, as ``robotsrules license`` fetches them (a
 :class:`~robotsrules._fetch._robotscache.RobotsCache` kept in memory, so an edit does not
-fetch them again; at most :data:`._tester.MAX_LICENCES` a test, each bounded like the
-robots.txt fetch). Nothing is written to disk. The answers are computed in the thread pool,
-so one costly file does not stop the server answering others or stopping; the tester's
-bounds (:mod:`._tester`) keep each answer's work bounded.
+fetch them again, :data:`LICENCES_KEPT` at most; at most :data:`._tester.MAX_LICENCES`
+a test, fetched at once, each bounded like the robots.txt fetch). Nothing is written to
+disk. The answers are computed in the thread pool, so one costly file does not stop the
+server answering others or stopping; the tester's bounds (:mod:`._tester`) keep each
+answer's work bounded.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ import re
 import secrets
 import urllib.parse
 from collections.abc import Awaitable, Iterable, MutableMapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -58,6 +60,7 @@ from .._scope import origin_of
 from .._tables._words import outcome_meaning
 from .._terminal import visible
 from .._version import __version__
+from ..cache import MemoryStore
 from ..errors import InvalidURL, MissingExtra, RobotsError
 from ..linter import CODES
 from ..robotstxt import DEFAULT_MAX_BYTES
@@ -74,7 +77,7 @@ with MissingExtra.guard("robotsrules serve", "web"):
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
 
-__all__ = ["ASGI", "MAX_BODY", "MAX_PERMALINK", "Guarded", "create_app"]
+__all__ = ["ASGI", "LICENCES_KEPT", "MAX_BODY", "MAX_PERMALINK", "Guarded", "create_app"]
 
 MAX_BODY = 4 * 1024 * 1024
 """The largest request body read: the file and the compared file (500 KiB each, sent with
@@ -98,6 +101,10 @@ _HEADERS = [(b"content-security-policy", _CSP.encode()),
             (b"cache-control", b"no-store")]
 _LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1"}
 _USER_AGENT = f"robotsrules/{__version__} (workbench)"
+LICENCES_KEPT = 32
+"""The licence documents the page keeps in memory, the least recently used dropped first:
+each may be 500 KiB, and a cache's default (10,000 entries) would let a day of tests hold
+gigabytes."""
 _STATE = ("robots", "urls", "agents", "base", "robots_raw", "base_raw")
 """The form's state: the file, the URLs, the agents, the file compared with (the permalink's
 query parameters), and the exact bytes of a fetched or uploaded file that its text does not
@@ -267,7 +274,8 @@ class _Workbench:
         self.guard = Guard(allow_private_addresses=allow_private_addresses)
         self.fetch_timeout = fetch_timeout
         self.licences = RobotsCache(user_agent=_USER_AGENT, timeout=fetch_timeout,
-                                    client=self.client())
+                                    client=self.client(),
+                                    store=MemoryStore(max_entries=LICENCES_KEPT))
 
     def client(self) -> GuardedClient:
         """The one guarded client of every fetch the page makes (robots.txt, licences)."""
@@ -276,9 +284,16 @@ class _Workbench:
     def read_licences(self, site: Optional[str]) -> Callable[[Sequence[str]],
                                                              list[LicenseDocument]]:
         """The reader of the licence documents of a file for ``site`` (its ``<content
-        url>`` on other origins are ignored; ``None``: not known)."""
+        url>`` on other origins are ignored; ``None``: not known). The documents are fetched
+        at once, so slow ones cost one fetch's time limit, not one each."""
+        def one(url: str) -> LicenseDocument:
+            return self.licences.license_document(url, origin=site)
+
         def read(urls: Sequence[str]) -> list[LicenseDocument]:
-            return [self.licences.license_document(url, origin=site) for url in urls]
+            if len(urls) < 2:
+                return [one(url) for url in urls]
+            with ThreadPoolExecutor(max_workers=len(urls)) as pool:
+                return list(pool.map(one, urls))
         return read
 
     def page(self, **values: Any) -> HTMLResponse:

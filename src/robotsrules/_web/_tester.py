@@ -153,7 +153,10 @@ class Tested:
     cut: bool
     """The file is over the 500 KiB a crawler reads: the rest is ignored."""
     licences: tuple[Licence, ...] = ()
-    """The RSL licence documents the file names (``License:`` lines), each once."""
+    """The RSL licence documents the file names (``License:`` lines), each once: the first
+    :data:`MAX_LICENCES` (the page stays bounded whatever the file names)."""
+    more_licences: int = 0
+    """How many more the file names: not fetched, their terms unknown."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -178,7 +181,10 @@ class CrawlerRow:
     """Whether robots.txt can stop it, by its operator's word (``False``: it cannot or is
     only partly bound, or the word is unknown)."""
     licences: tuple[str, ...] = ()
-    """The RSL licence documents the file names for it (``License:`` lines)."""
+    """The RSL licence documents the file names for it (``License:`` lines), each once: the
+    first :data:`MAX_LICENCES`."""
+    more_licences: int = 0
+    """How many more it names (counted in :attr:`terms`: their terms are unknown)."""
     terms: tuple[tuple[str, str, str], ...] = ()
     """What those documents say of ``/``: (purpose, status, why) for search, ai-input and
     ai-train, the status as ``robotsrules license`` gives it (``permitted``, ``licensed``,
@@ -250,6 +256,14 @@ def licences_of(robots: RobotsTxt, read: Optional[ReadLicences]
     return found
 
 
+def _first_licences(links: Sequence[str]) -> tuple[tuple[str, ...], int]:
+    """The first :data:`MAX_LICENCES` distinct URLs of ``links`` (made visible) and how many
+    more there are: a file of many ``License`` lines does not fill every row."""
+    distinct = list(dict.fromkeys(links))
+    return (tuple(map(visible, distinct[:MAX_LICENCES])),
+            max(0, len(distinct) - MAX_LICENCES))
+
+
 def crawler_rows(robots: RobotsTxt, columns: Sequence[str],
                  documents: Optional[Mapping[str, LicenseDocument]] = None
                  ) -> tuple[CrawlerRow, ...]:
@@ -293,7 +307,7 @@ def crawler_rows(robots: RobotsTxt, columns: Sequence[str],
                                ", ".join(crawler.categories or (crawler.category,)),
                                verdicts, preferences, stance,
                                visible(crawler.robots_txt_note()), crawler.stoppable is True,
-                               tuple(map(visible, links)), terms[links]))
+                               *_first_licences(links), terms=terms[links]))
     return tuple(rows)
 
 
@@ -525,6 +539,9 @@ def judge_file(content: bytes | str, urls_text: str, agents_text: str,
                              visible(document.error or "") if document.state != "ok" else "",
                              _json_shown(license_document_json(document)))
                      for number, (url, document) in enumerate(documents.items(), 1))
+
+    # the page names the first documents and counts the others (more_licences)
     return Tested(answers, lines, findings, agents, crawler_rows(google, columns, documents),
                   tuple(visible(url) for url in columns), command, changes,
-                  size > DEFAULT_MAX_BYTES, licences)
+                  size > DEFAULT_MAX_BYTES, licences[:MAX_LICENCES],
+                  max(0, len(documents) - MAX_LICENCES))

@@ -33,7 +33,7 @@ from ..errors import RobotsError
 from ._common import EXIT_ERROR
 from ._input import not_utf8
 from ._interrupt import Gate
-from ._options import HelpLayout
+from ._options import HelpLayout, dashes_back, dashes_kept
 from ._output import fail, screen
 
 __all__ = ["entry", "main"]
@@ -163,7 +163,8 @@ def _main(argv: Optional[Sequence[str]], out: Optional[TextIO]) -> int:
         return fail(problem)
     parser = _parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(dashes_kept(sys.argv[1:] if argv is None else argv))
+        dashes_back(args)
     except SystemExit as exit_:  # argparse: --help/--version exit 0, usage errors exit 2
         return int(exit_.code or 0)
     if args.command is None:  # no command: the list of commands, and how to start

@@ -369,4 +369,39 @@ class _Intermixed:
         for action in self.parser._get_positional_actions():
             if hasattr(parsed, action.dest):
                 setattr(parsed, action.dest, back(getattr(parsed, action.dest)))
+        for action in self.parser._get_optional_actions():
+            value = getattr(parsed, action.dest, None)
+            if any(isinstance(word, str) and word in stand_ins  # --agent -- /p: it took one
+                   for word in _words(value)):
+                self.parser.error(f"argument {'/'.join(action.option_strings)}: expected one "
+                                  "argument")
         return parsed, back(extras)
+
+
+def _words(value: Any) -> list[Any]:
+    """``value``, or the items of a list value (an ``append`` option's), as a list."""
+    return value if isinstance(value, list) else [value]
+
+
+_DASHES = "\0="
+"""The stand-in of an explicit ``--`` value (``--agent=--``) while the parser parses."""
+
+
+def dashes_kept(argv: Sequence[str]) -> list[str]:
+    """``argv`` with every ``--name=--`` before the first lone ``--`` holding a stand-in
+    for its value: Python 3.11's argparse drops an explicit ``--`` value (``--agent=--``
+    parsed as ``[]``), which :func:`dashes_back` puts back once parsed. The workbench's
+    copied commands give ``--agent=--`` for the product token ``--``."""
+    words = list(argv)
+    end = words.index("--") if "--" in words else len(words)
+    return [f"{word[:-2]}{_DASHES}" if at < end and word.startswith("--")
+            and word.find("=") == len(word) - 3 and word.endswith("=--") else word
+            for at, word in enumerate(words)]
+
+
+def dashes_back(args: argparse.Namespace) -> None:
+    """Put back the explicit ``--`` values :func:`dashes_kept` stood in for."""
+    for name, value in vars(args).items():
+        if any(isinstance(word, str) and word == _DASHES for word in _words(value)):
+            setattr(args, name, [("--" if item == _DASHES else item) for item in value]
+                    if isinstance(value, list) else "--")
