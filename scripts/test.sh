@@ -55,6 +55,10 @@ echo "== pytest (pure Python: the whole suite)"
 #     source instead of the installed build, and compiled objects have no runtime docstrings;
 #   - tests/test_docs.py::test_site_builds_strict: mkdocs reads the source tree's files and
 #     docstrings statically (mkdocstrings' griffe), never the installed package;
+#   - tests/test_extras.py::test_the_guides_sql_examples_run_with_the_bulk_extra_only: it
+#     installs the checkout's pure source (ROBOTSRULES_COMPILE unset) with the bulk extra in
+#     a venv of its own and runs the guides there, never the build under test: the same run
+#     twice (and the longest set-up of the suite);
 #   - ruff and mypy (above): they read the source, which is the same for both builds.
 # Skipped when arguments were given (a developer's targeted run), on CPython before 3.10
 # (mypyc needs 3.10), and with ROBOTSRULES_SKIP_COMPILED=1.
@@ -82,8 +86,9 @@ wheel=$(echo build/compiled-wheel/robotsrules-*.whl)
 .venv-compiled/bin/python -m pip install --quiet --disable-pip-version-check --force-reinstall \
     --no-deps "$wheel"
 echo "   built and installed in $((SECONDS - started)) s"
-echo "== pytest (compiled build: the whole suite but the doctests of src/ and the site build)"
+echo "== pytest (compiled build: the whole suite but the doctests of src/, the site build and the bulk-extra venv)"
 ROBOTSRULES_EXPECT_COMPILED=1 .venv-compiled/bin/python -m pytest -n 2 --durations=30 -p no:doctest \
     -o addopts=-ra -W ignore::pytest.PytestConfigWarning \
     --deselect tests/test_docs.py::test_site_builds_strict \
+    --deselect tests/test_extras.py::test_the_guides_sql_examples_run_with_the_bulk_extra_only \
     tests
