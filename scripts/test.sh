@@ -7,7 +7,7 @@ PY=${PYTHON:-python3}
 # Let Python keep its bytecode caches (__pycache__, ignored by git). Where the caller's
 # environment sets PYTHONDONTWRITEBYTECODE, nothing was ever cached: each xdist worker of
 # both runs rewrote and compiled every test module again, and each child Python the tests
-# start (hundreds: `python -m robotsrules`, the held bulk runs...) compiled the package's
+# start (`python -m robotsrules`, the held bulk runs...) compiled the package's
 # source again (on 2026-11-28, tests/cli/test_cli_matrix.py with tests/test_extras.py from
 # a tree without caches: 41.8 CPU-s with the variable set, 33.3 without).
 unset PYTHONDONTWRITEBYTECODE
