@@ -4,6 +4,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
+# Let Python keep its bytecode caches (__pycache__, ignored by git). Where the caller's
+# environment sets PYTHONDONTWRITEBYTECODE, nothing was ever cached: each xdist worker of
+# both runs rewrote and compiled every test module again, and each child Python the tests
+# start (`python -m robotsrules`, the held bulk runs...) compiled the package's
+# source again (on 2026-11-28, tests/cli/test_cli_matrix.py with tests/test_extras.py from
+# a tree without caches: 41.8 CPU-s with the variable set, 33.3 without).
+unset PYTHONDONTWRITEBYTECODE
 # System packages the tests drive for real: redis-server (tests/network/test_stores.py),
 # Chromium (pages in a headless browser through Playwright: tests/browser.py) and wrk
 # (tests/web/test_service_load.py). Install Debian's when missing and we can; never fail
@@ -41,8 +48,10 @@ echo "== ruff"
 .venv/bin/ruff check src tests benchmarks fuzz scripts docs/_ext examples build_backend setup.py
 echo "== mypy --strict (src)"
 .venv/bin/mypy
+# Both runs print their 30 slowest steps (set-up, call, tear-down), so that every CI log
+# shows where the time goes (the whole .ci/run stays within 20 minutes: docs/development.md).
 echo "== pytest (pure Python: the whole suite)"
-.venv/bin/python -m pytest -n 2 "$@"
+.venv/bin/python -m pytest -n 2 --durations=30 "$@"
 # The compiled build (issue 27): the same source compiled with mypyc into a wheel, installed
 # in its own environment with the same 'test' extra as the pure run (read from the wheel's
 # metadata, i.e. pyproject.toml: no second list), and the WHOLE suite run against it
@@ -54,6 +63,10 @@ echo "== pytest (pure Python: the whole suite)"
 #     source instead of the installed build, and compiled objects have no runtime docstrings;
 #   - tests/test_docs.py::test_site_builds_strict: mkdocs reads the source tree's files and
 #     docstrings statically (mkdocstrings' griffe), never the installed package;
+#   - tests/test_extras.py::test_the_guides_sql_examples_run_with_the_bulk_extra_only: it
+#     installs the checkout's pure source (ROBOTSRULES_COMPILE unset) with the bulk extra in
+#     a venv of its own and runs the guides there, never the build under test: the same run
+#     twice (and the longest set-up of the suite);
 #   - ruff and mypy (above): they read the source, which is the same for both builds.
 # Skipped when arguments were given (a developer's targeted run), on CPython before 3.10
 # (mypyc needs 3.10), and with ROBOTSRULES_SKIP_COMPILED=1.
@@ -81,8 +94,9 @@ wheel=$(echo build/compiled-wheel/robotsrules-*.whl)
 .venv-compiled/bin/python -m pip install --quiet --disable-pip-version-check --force-reinstall \
     --no-deps "$wheel"
 echo "   built and installed in $((SECONDS - started)) s"
-echo "== pytest (compiled build: the whole suite but the doctests of src/ and the site build)"
-ROBOTSRULES_EXPECT_COMPILED=1 .venv-compiled/bin/python -m pytest -n 2 -p no:doctest \
+echo "== pytest (compiled build: the whole suite but the doctests of src/, the site build and the bulk-extra venv)"
+ROBOTSRULES_EXPECT_COMPILED=1 .venv-compiled/bin/python -m pytest -n 2 --durations=30 -p no:doctest \
     -o addopts=-ra -W ignore::pytest.PytestConfigWarning \
     --deselect tests/test_docs.py::test_site_builds_strict \
+    --deselect tests/test_extras.py::test_the_guides_sql_examples_run_with_the_bulk_extra_only \
     tests

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from pathlib import Path
 
@@ -84,7 +85,8 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def _imports(path: Path) -> list[tuple[str, list[str], bool]]:
+@functools.cache  # each file parsed once per run, not once per test
+def _imports(path: Path) -> tuple[tuple[str, tuple[str, ...], bool], ...]:
     """(module imported, names taken, at module level?) for each import in a file."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     me = _module_name(path)
@@ -120,7 +122,7 @@ def _imports(path: Path) -> list[tuple[str, list[str], bool]]:
                 if not names:
                     continue
             found.append((module, names, id(node) in top_level))
-    return found
+    return tuple((module, tuple(names), top) for module, names, top in found)
 
 
 def _graph() -> dict[str, set[str]]:
