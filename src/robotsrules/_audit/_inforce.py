@@ -159,6 +159,8 @@ class Judge:
         self.history = history
         self.window = window
         self._memo: LRU[tuple[int, str, str], Verdict] = LRU(memo)
+        """Verdicts by file (the ``RobotsTxt`` object, alive in :attr:`history`), agent and
+        URL."""
 
     def _verdict(self, index: int, agent: str, url: str) -> Optional[Verdict]:
         robots = self.history.versions[index].robots
@@ -166,7 +168,7 @@ class Judge:
             return None
         if len(url) > LONG_URL:  # a verdict holds its URL: a long one is not remembered
             return robots.explain(url, agent=agent)
-        key = (index, agent, url)
+        key = (id(robots), agent, url)  # the file's: a log's fetches make many versions of few
         verdict = self._memo.get(key)
         if verdict is None:
             verdict = robots.explain(url, agent=agent)

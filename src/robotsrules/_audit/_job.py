@@ -199,14 +199,36 @@ def _same_host(host: Optional[str], site: str) -> bool:
 
 
 class _Verifier:
-    """Address verification once per distinct (address, token)."""
+    """Address verification once per distinct (address, token). The address lists are
+    read once (not looked for again at every call); without DNS, the verdict depends on
+    the token and on which lists hold the address only, so it is also remembered by
+    those: a new address in the same lists costs a look-up in the index."""
 
     def __init__(self, enabled: bool, dns: Union[bool, str], snapshot: Any) -> None:
         self.enabled = enabled
         self.dns = dns
         self.snapshot = snapshot
         self.memo: LRU[tuple[Union[str, bytes], str], str] = LRU(MEMO)
+        self.by_lists: dict[tuple[str, tuple[int, ...]], str] = {}
+        self.lists: Any = None
+        self.read = False
         self.asked = 0
+
+    def _lists(self) -> Any:
+        """The address lists in force (read on the first call), or ``None`` when there are
+        none to read (each call to ``verify`` then says why)."""
+        if not self.read:
+            from .._identity import current_snapshot
+            from .._tables._addresses import Snapshot
+            from ..errors import RobotsError
+
+            self.read = True
+            try:
+                self.lists = self.snapshot if isinstance(self.snapshot, Snapshot) \
+                    else current_snapshot(self.snapshot)
+            except RobotsError:
+                self.lists = None
+        return self.lists
 
     def __call__(self, address: Optional[str], token: str) -> Optional[str]:
         if not self.enabled:
@@ -216,13 +238,26 @@ class _Verifier:
         key = (memo_key(address), token)
         answer = self.memo.get(key)
         if answer is None:
-            from .._identity import verify
+            from .._identity import parse_address, verify
 
             self.asked += 1
+            lists = self._lists()
+            bare = address.strip("[]")
             try:
-                ipaddress.ip_address(address.strip("[]"))
-                answer = verify(address.strip("[]"), agent=token, dns=self.dns,
-                                snapshot=self.snapshot).verdict
+                ipaddress.ip_address(bare)
+                if lists is None or self.dns is not False:
+                    answer = verify(bare, agent=token, dns=self.dns,
+                                    snapshot=lists if lists is not None else self.snapshot
+                                    ).verdict
+                else:
+                    held = (token, tuple(id(hit.list) for hit in
+                                         lists.index.lookup(parse_address(bare))))
+                    answer = self.by_lists.get(held)
+                    if answer is None:
+                        answer = verify(bare, agent=token, dns=False, snapshot=lists).verdict
+                        if len(self.by_lists) >= MEMO:
+                            self.by_lists.clear()
+                        self.by_lists[held] = answer
             except (ValueError, InvalidArgument):
                 answer = "unknown"  # no address to check: not verified, not accused
             self.memo.put(key, answer)
@@ -477,7 +512,9 @@ def audit_logs(
     host = _site_host(site)
     robots_findings: dict[str, Any] = {}
     base = _history_of(robots, history, robots_findings, site, history_path)
-    reader = LogReader(format, fields=fields)
+    claims: LRU[Union[str, bytes], _Claim] = LRU(MEMO)
+    reader = LogReader(format, fields=fields,
+                       keep=lambda agent: _claim_of(agent, claims) is not None)
     owned = None if directory is not None else tempfile.mkdtemp(prefix="robotsrules-audit-")
     folder = os.fspath(directory) if directory is not None else str(owned)
     try:
@@ -485,7 +522,6 @@ def audit_logs(
         raw_path = os.path.join(folder, "raw.parquet")
         schema = request_schema()
         verifier = _Verifier(verify, dns, snapshot)
-        claims: LRU[Union[str, bytes], _Claim] = LRU(MEMO)
         fetches = _Fetches(base, os.path.join(folder, "fetches.parquet"), pq.ParquetWriter)
         total = _octets(sources) if progress is not None else None
         counts = {"other_requests": 0, "other_hosts": 0, "fetches_left_out": 0,
@@ -503,6 +539,7 @@ def audit_logs(
         if progress is not None:
             progress(reader.tally.lines, reader.tally.octets, total)
         counts["addresses_checked"] = verifier.asked
+        counts["other_requests"] += reader.tally.passed  # no crawler's, read no further
         answers, left_out = fetches.kept()
         counts["fetches_left_out"] += left_out
         judges = _Judges(base, span, fetches.unknown)
@@ -655,7 +692,8 @@ def _second_pass(raw_path: str, table_path: str, schema: pa.Schema, judges: _Jud
     with pq.ParquetFile(raw_path) as raw, pq.ParquetWriter(table_path, schema) as writer:
         for batch in (batch for group in range(raw.num_row_groups)  # bounded in octets
                       for batch in raw.read_row_group(group).to_batches()):
-            columns = batch.to_pydict()
+            columns = {name: batch.column(name).to_pylist()  # only what judging reads
+                       for name in ("token", "url", "host", "time")}
             size = batch.num_rows
             judged: dict[str, list[Any]] = {name: [None] * size for name in (
                 "verdict", "allowed", "line", "rule", "version", "crawl_delay",
