@@ -44,3 +44,14 @@ def test_each_rows_verification_is_verifys(tmp_path: Path) -> None:
         assert row["verification"] == expected, row
     assert {row["verification"] for row in rows} >= {"verified", "not-verified", "unknown"}
     assert totals["other_requests"] == len(ADDRESSES)  # the browser's lines, let go unread
+
+
+def test_duckdb_is_bounded_in_memory_and_spills_beside_the_table(tmp_path: Path) -> None:
+    from robotsrules._audit._summary import _connect
+
+    with _connect(str(tmp_path / "requests.parquet")) as con:
+        limit, threads, spill = con.execute(
+            "SELECT current_setting('memory_limit'), current_setting('threads'), "
+            "current_setting('temp_directory')").fetchone()
+    assert limit in ("244.1 MiB", "256.0 MB", "256MB"), limit  # not 80 % of the machine
+    assert threads == 1 and spill == str(tmp_path / "duckdb.tmp")
