@@ -166,6 +166,28 @@ def _claim_of(user_agent: Optional[str],
     return None if claim is _NO_CLAIM else claim
 
 
+class _Keep:
+    """Whether a User-Agent header claims a crawler (the reader keeps its requests), each
+    header's answer remembered in a plain bounded ``dict`` (asked for most lines of a log:
+    cheaper than the claims' LRU, which it consults once per header)."""
+
+    __slots__ = ("answers", "claims")
+
+    def __init__(self, claims: LRU[Union[str, bytes], _Claim]) -> None:
+        self.claims = claims
+        self.answers: dict[str, bool] = {}
+
+    def __call__(self, agent: str) -> bool:
+        found = self.answers.get(agent)
+        if found is None:
+            found = _claim_of(agent, self.claims) is not None
+            if len(agent) <= KEY_CHARS:
+                if len(self.answers) >= MEMO:
+                    self.answers.clear()
+                self.answers[agent] = found
+        return found
+
+
 def _path_of(target: Optional[str]) -> str:
     """The path of a request target (origin form or absolute form)."""
     if not target:
@@ -513,8 +535,7 @@ def audit_logs(
     robots_findings: dict[str, Any] = {}
     base = _history_of(robots, history, robots_findings, site, history_path)
     claims: LRU[Union[str, bytes], _Claim] = LRU(MEMO)
-    reader = LogReader(format, fields=fields,
-                       keep=lambda agent: _claim_of(agent, claims) is not None)
+    reader = LogReader(format, fields=fields, keep=_Keep(claims))
     owned = None if directory is not None else tempfile.mkdtemp(prefix="robotsrules-audit-")
     folder = os.fspath(directory) if directory is not None else str(owned)
     try:
