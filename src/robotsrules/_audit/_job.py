@@ -11,7 +11,10 @@ never by the number of lines:
    that is not a browser's and that the registry does not know is kept too, category
    ``unregistered``: never a silently dropped bot) or when it fetches ``/robots.txt``
    (whoever asks). Its address is verified once per distinct (address, token)
-   (:func:`robotsrules._identity.verify`, offline lists by default). Rows go to a Parquet
+   (:func:`robotsrules._identity.verify`, offline lists by default, read once; without
+   DNS, once per token and set of lists holding the address). The reader asks about each
+   Apache/nginx line's User-Agent as soon as it is matched (``LogReader(keep=...)``), so
+   a browser's line is counted and never made a request. Rows go to a Parquet
    file in batches; each crawler's own fetches of the site's ``/robots.txt`` (a ``GET`` or
    ``HEAD`` of exactly that path, from an address not shown to be someone else's) are
    noted with their status, by claimed token;

@@ -18,8 +18,12 @@ end), and turns a line longer than the bound (:data:`MAX_LINE`, 64 KiB) into one
 numbered as an editor shows them (for the examples); blank lines are counted, not read.
 The first :data:`SNIFF_LINES` lines of a source choose its format (the one that reads the
 most of them as requests; a named format skips this), then every line goes through that
-format's parser (:mod:`._formats`). Memory is one chunk, one line and the sniffing window,
-whatever the number of lines.
+format's parser (:mod:`._formats`). A chunk's lines are read together
+(:meth:`_Source.take_batch`: one search for control bytes in all of them, then each line's
+match), and a reader given ``keep`` lets go of the Apache/nginx lines whose User-Agent it
+does not keep (most of a log is browsers): such a line costs its match, its time and one
+question, and is counted, not yielded. Memory is one chunk and its lines, and the sniffing
+window, whatever the number of lines.
 
 Each line ends as exactly one of: a request (yielded), a header or comment line of the
 format, or a counted :data:`~._formats.Problem` with a few examples (control characters
