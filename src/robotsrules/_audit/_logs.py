@@ -508,20 +508,22 @@ class _Source:
             clean = False
         clf, keep = self.clf, self.reader.keep
         parser = self.parser if not self.unknown else None
-        requests = passed = 0
+        requests = passed = read = 0
+        last = self.last
+        skew = self.reader.skew
         for line in lines:
             number += 1
             if line.__class__ is not bytes:
-                self.last = number
-                tally.lines += 1
+                last = number
+                read += 1
                 tally.count("too_long", f"{self.name}:{number}",
                             _decode(cast(TooLong, line).head) + "...")
                 continue
             if not line:
                 tally.blank += 1
                 continue
-            self.last = number
-            tally.lines += 1
+            last = number
+            read += 1
             try:
                 text = line.decode("utf-8")
             except UnicodeDecodeError:
@@ -535,9 +537,12 @@ class _Source:
             if clf is not None:
                 outcome = clf.parse(text, keep)
                 if outcome.__class__ is datetime.datetime:  # a request let go unread
-                    requests += 1
                     passed += 1
-                    self.clock(outcome, number, text)
+                    latest = self.latest
+                    if latest is None or outcome > latest:
+                        self.latest = outcome
+                    elif outcome < latest - skew:
+                        self.clock(outcome, number, text)
                     continue
             else:
                 outcome = parser.parse(text)
@@ -559,7 +564,9 @@ class _Source:
             if self.has_agent and outcome.user_agent is None:
                 tally.count("missing_user_agent", f"{self.name}:{number}", text)
             out.append(outcome)
-        tally.requests += requests
+        self.last = last
+        tally.lines += read
+        tally.requests += requests + passed
         tally.passed += passed
         return out
 
