@@ -153,14 +153,17 @@ class Judge:
     __slots__ = ("_memo", "history", "window")
 
     def __init__(self, history: History, *, window: datetime.timedelta = DAY,
-                 memo: int = MEMO) -> None:
+                 memo: int = MEMO,
+                 verdicts: Optional[LRU[tuple[int, str, str], Verdict]] = None) -> None:
         if window < datetime.timedelta(0):
             raise ValueError("the caching window cannot be negative")
         self.history = history
         self.window = window
-        self._memo: LRU[tuple[int, str, str], Verdict] = LRU(memo)
+        self._memo: LRU[tuple[int, str, str], Verdict] = \
+            verdicts if verdicts is not None else LRU(memo)
         """Verdicts by file (the ``RobotsTxt`` object, alive in :attr:`history`), agent and
-        URL."""
+        URL; ``verdicts`` shares one memo between judges (one bound for all the crawlers of
+        a log, whose histories hold the same files)."""
 
     def _verdict(self, index: int, agent: str, url: str) -> Optional[Verdict]:
         robots = self.history.versions[index].robots

@@ -42,6 +42,7 @@ from .._lru import LRU
 from .._tables._crawlers import Crawler, crawler_for
 from .._terminal import visible
 from ..errors import InvalidArgument
+from ..model import Verdict
 from ..robotstxt import RobotsTxt, parse
 from ..useragent import product_token
 from ._formats import FormatName, Request, scan_token, scan_tokens
@@ -570,7 +571,7 @@ def audit_logs(
         for token, theirs in answers.items():
             inforce, left_out = with_fetches(base, theirs)
             counts["fetches_left_out"] += left_out
-            judges.own[token] = Judge(inforce, window=span)
+            judges.own[token] = Judge(inforce, window=span, verdicts=judges.verdicts)
         table_path = os.path.join(folder, "requests.parquet")
         _second_pass(raw_path, table_path, schema, judges, host)
         os.unlink(raw_path)
@@ -696,7 +697,9 @@ class _Judges:
 
     def __init__(self, base: History, window: datetime.timedelta, unknown: set[str]) -> None:
         self.own: dict[str, Judge] = {}
-        self.base = Judge(base, window=window)
+        self.verdicts: LRU[tuple[int, str, str], Verdict] = LRU(MEMO)
+        """One memo of verdicts for every crawler's judge: bounded whatever their number."""
+        self.base = Judge(base, window=window, verdicts=self.verdicts)
         self.unknown = unknown
         self.none = Judge(History([Version(_EPOCH, None, "too many crawlers")]), window=window)
 
