@@ -87,7 +87,7 @@ from urllib.parse import unquote, urlsplit
 from .._dates import read_date
 from ..errors import InvalidArgument
 
-__all__ = ["CLOUDFRONT_FIELDS", "FORMATS", "NGINX_JSON_FIELDS", "SIBLINGS", "FormatName",
+__all__ = ["CLOUDFRONT_FIELDS", "FORMATS", "NGINX_JSON_FIELDS", "SIBLINGS", "Clf", "FormatName",
            "Outcome", "Parser", "Problem", "Request", "is_binary", "make_parser", "read_time",
            "scan_token", "scan_tokens"]
 
@@ -149,36 +149,57 @@ class _TimeError(ValueError):
 _UTC: Final = datetime.timezone.utc
 _MONTHS: Final = {name: number for number, name in enumerate(
     ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)}
-_ZONES: dict[str, datetime.tzinfo] = {}
 _EPOCH: Final = datetime.datetime(1970, 1, 1, tzinfo=_UTC)
 
 
-def _clf_time(text: str) -> datetime.datetime:
-    """``10/Oct/2000:13:55:36 -0700`` (strftime's ``%d/%b/%Y:%H:%M:%S %z``), exactly."""
-    if len(text) != 26 or text[2] != "/" or text[6] != "/" or text[11] != ":" \
-            or text[14] != ":" or text[17] != ":" or text[20] != " " or text[21] not in "+-":
+_MINUTES: dict[str, datetime.datetime] = {}
+"""Each ``10/Oct/2000:13:55 -0700`` minute and zone read (a log's lines share their
+minutes), as an aware UTC time: a line's time is that plus its seconds. Bounded: cleared
+when full."""
+_MAX_MINUTES: Final = 4096
+_SECONDS: Final = {f"{n:02d}": datetime.timedelta(seconds=min(n, 59)) for n in range(61)}
+"""A time's seconds, ``00`` to ``60`` (a leap second is read as :59)."""
+
+
+def _clf_minute(key: str, text: str) -> datetime.datetime:
+    """The minute of ``text`` in its zone (``key``: ``text`` without its seconds) as an
+    aware UTC time; :class:`_TimeError` when there is no such minute or zone."""
+    if text[2] != "/" or text[6] != "/" or text[11] != ":" or text[14] != ":" \
+            or text[20] != " " or text[21] not in "+-":
         raise _TimeError(text)
     month = _MONTHS.get(text[3:6])
-    digits = text[0:2] + text[7:11] + text[12:14] + text[15:17] + text[18:20] + text[22:26]
+    digits = text[0:2] + text[7:11] + text[12:14] + text[15:17] + text[22:26]
     if month is None or not digits.isdigit() or not digits.isascii():
         raise _TimeError(text)
-    zone = _ZONES.get(text[21:])
-    if zone is None:
-        hours, minutes = int(text[22:24]), int(text[24:26])
-        if minutes > 59 or hours > 23:
-            raise _TimeError(text)
-        offset = datetime.timedelta(hours=hours, minutes=minutes)
-        zone = _ZONES.setdefault(text[21:], datetime.timezone(
-            -offset if text[21] == "-" else offset))
-    second = int(text[18:20])
-    if second == 60:  # a leap second is read as :59
-        second = 59
+    hours, minutes = int(text[22:24]), int(text[24:26])
+    hour, minute = int(text[12:14]), int(text[15:17])
+    if minutes > 59 or hours > 23 or minute > 59 or hour > 23:
+        raise _TimeError(text)
+    offset = hours * 3600 + minutes * 60
     try:
-        local = datetime.datetime(int(text[7:11]), month, int(text[0:2]), int(text[12:14]),
-                                  int(text[15:17]), second, tzinfo=zone)
-        return local.astimezone(_UTC)
-    except (ValueError, OverflowError) as error:  # year 1 east of UTC, 9999 west of it
+        day = datetime.datetime(int(text[7:11]), month, int(text[0:2]), tzinfo=_UTC)
+        found = day + datetime.timedelta(
+            seconds=hour * 3600 + minute * 60 - (offset if text[21] == "+" else -offset))
+    except (ValueError, OverflowError) as error:  # no such day; year 1 east of UTC...
         raise _TimeError(text) from error
+    if len(_MINUTES) >= _MAX_MINUTES:
+        _MINUTES.clear()
+    _MINUTES[key] = found
+    return found
+
+
+def _clf_time(text: str) -> datetime.datetime:
+    """``10/Oct/2000:13:55:36 -0700`` (strftime's ``%d/%b/%Y:%H:%M:%S %z``), exactly: the
+    minute and zone read once (:data:`_MINUTES`), the seconds added (within the minute:
+    zones are whole minutes, so no time overflows that its minute does not)."""
+    second = _SECONDS.get(text[18:20])
+    if second is None or len(text) != 26 or text[17] != ":":
+        raise _TimeError(text)
+    key = text[:17] + text[20:]
+    minute = _MINUTES.get(key)
+    if minute is None:
+        minute = _clf_minute(key, text)
+    return minute + second
 
 
 def _epoch(value: Union[int, float]) -> datetime.datetime:
@@ -352,7 +373,7 @@ _CLF_HEAD = r"(\S+) (\S+) (\S+) \[([^\]]*)\] " + _QUOTED + r" ([0-9]{3}|-) ([0-9
 _CLF_TAIL = r" " + _QUOTED + r" " + _QUOTED + r"(?: " + _QUOTED + r")?"
 
 
-class _Clf:
+class Clf:
     """The common and combined lines, optionally after a virtual host field."""
 
     def __init__(self, vhost: bool, combined: bool) -> None:
@@ -363,19 +384,31 @@ class _Clf:
         self.pattern = re.compile(pattern + r"(?:\s.*)?\Z")
         self._last: tuple[str, datetime.datetime] = ("", _EPOCH)
 
-    def parse(self, line: str) -> Outcome:
+    def parse(self, line: str, keep: Optional[Callable[[str], bool]] = None) -> Union[
+            Outcome, datetime.datetime]:
+        """The line's request (or problem); with ``keep``, a combined line whose request
+        field cannot name ``/robots.txt`` and whose User-Agent is plain text (no escape,
+        not ``-``) and not kept by ``keep(user_agent)`` gives only its time: nothing else
+        of it is read (a browser's line, most of a log)."""
         match = self.pattern.match(line)
         if match is None:
             return "malformed"
-        groups = match.groups()
-        if groups[4] == self._last[0]:  # consecutive lines mostly share their second
+        stamp = match.group(5)
+        if stamp == self._last[0]:  # consecutive lines often share their second
             when = self._last[1]
         else:
             try:
-                when = _clf_time(groups[4])
+                when = _clf_time(stamp)
             except _TimeError:
                 return "unparsable_time"
-            self._last = (groups[4], when)
+            self._last = (stamp, when)
+        if keep is not None and self.combined:
+            request, agent = match.group(6, 10)
+            # no escape: the fields are what the client sent (as _unescape would give)
+            if agent and agent != "-" and "\\" not in agent and "\\" not in request \
+                    and "robots.txt" not in request and not keep(agent):
+                return when
+        groups = match.groups()
         method, target = _request_line(_unescape(groups[5], url=True))
         host = None
         if self.vhost:
@@ -629,13 +662,13 @@ class _Alb:
                        _number(size), None, _dash(_unescape(agent)))
 
 
-Parser = Union[_Clf, _NginxJson, _Caddy, _Cloudflare, _CloudFront, _Alb]
+Parser = Union[Clf, _NginxJson, _Caddy, _Cloudflare, _CloudFront, _Alb]
 
 _MAKERS: Final[dict[str, Callable[[Optional[Mapping[str, str]]], Parser]]] = {
-    "common": lambda _fields: _Clf(vhost=False, combined=False),
-    "combined": lambda _fields: _Clf(vhost=False, combined=True),
-    "vhost_common": lambda _fields: _Clf(vhost=True, combined=False),
-    "vhost_combined": lambda _fields: _Clf(vhost=True, combined=True),
+    "common": lambda _fields: Clf(vhost=False, combined=False),
+    "combined": lambda _fields: Clf(vhost=False, combined=True),
+    "vhost_common": lambda _fields: Clf(vhost=True, combined=False),
+    "vhost_combined": lambda _fields: Clf(vhost=True, combined=True),
     "nginx_json": _NginxJson,
     "caddy": lambda _fields: _Caddy(),
     "cloudflare": lambda _fields: _Cloudflare(),

@@ -167,12 +167,17 @@ class Judge:
     __slots__ = ("_memo", "_rfc", "_rfc_memo", "_rfc_read", "history", "window")
 
     def __init__(self, history: History, *, window: datetime.timedelta = DAY,
-                 memo: int = MEMO) -> None:
+                 memo: int = MEMO,
+                 verdicts: Optional[LRU[tuple[int, str, str], Verdict]] = None) -> None:
         if window < datetime.timedelta(0):
             raise ValueError("the caching window cannot be negative")
         self.history = history
         self.window = window
-        self._memo: LRU[tuple[int, str, str], Verdict] = LRU(memo)
+        self._memo: LRU[tuple[int, str, str], Verdict] = \
+            verdicts if verdicts is not None else LRU(memo)
+        """Verdicts by file (the ``RobotsTxt`` object, alive in :attr:`history`), agent and
+        URL; ``verdicts`` shares one memo between judges (one bound for all the crawlers of
+        a log, whose histories hold the same files)."""
         self._rfc: dict[int, tuple[RobotsTxt, bool]] = {}
         """By ``id`` of a version's file: the file, and whether its text can read
         differently in RFC 9309's reading (a ``%`` escape, an index.html rule)."""
@@ -186,7 +191,7 @@ class Judge:
             return None
         if len(url) > LONG_URL:  # a verdict holds its URL: a long one is not remembered
             return robots.explain(url, agent=agent)
-        key = (index, agent, url)
+        key = (id(robots), agent, url)  # the file's: a log's fetches make many versions of few
         verdict = self._memo.get(key)
         if verdict is None:
             verdict = robots.explain(url, agent=agent)

@@ -11,7 +11,10 @@ never by the number of lines:
    that is not a browser's and that the registry does not know is kept too, category
    ``unregistered``: never a silently dropped bot) or when it fetches ``/robots.txt``
    (whoever asks). Its address is verified once per distinct (address, token)
-   (:func:`robotsrules._identity.verify`, offline lists by default). Rows go to a Parquet
+   (:func:`robotsrules._identity.verify`, offline lists by default, read once; without
+   DNS, once per token and set of lists holding the address). The reader asks about each
+   Apache/nginx line's User-Agent as soon as it is matched (``LogReader(keep=...)``), so
+   a browser's line is counted and never made a request. Rows go to a Parquet
    file in batches; each crawler's own fetches of the site's ``/robots.txt`` (a ``GET`` or
    ``HEAD`` of exactly that path, from an address not shown to be someone else's) are
    noted with their status, by claimed token;
@@ -39,6 +42,7 @@ from .._lru import LRU
 from .._tables._crawlers import Crawler, crawler_for
 from .._terminal import visible
 from ..errors import InvalidArgument
+from ..model import Verdict
 from ..robotstxt import RobotsTxt, parse
 from ..useragent import product_token
 from ._formats import FormatName, Request, scan_token, scan_tokens
@@ -168,6 +172,28 @@ def _claim_of(user_agent: Optional[str],
     return None if claim is _NO_CLAIM else claim
 
 
+class _Keep:
+    """Whether a User-Agent header claims a crawler (the reader keeps its requests), each
+    header's answer remembered in a plain bounded ``dict`` (asked for most lines of a log:
+    cheaper than the claims' LRU, which it consults once per header)."""
+
+    __slots__ = ("answers", "claims")
+
+    def __init__(self, claims: LRU[Union[str, bytes], _Claim]) -> None:
+        self.claims = claims
+        self.answers: dict[str, bool] = {}
+
+    def __call__(self, agent: str) -> bool:
+        found = self.answers.get(agent)
+        if found is None:
+            found = _claim_of(agent, self.claims) is not None
+            if len(agent) <= KEY_CHARS:
+                if len(self.answers) >= MEMO:
+                    self.answers.clear()
+                self.answers[agent] = found
+        return found
+
+
 def _path_of(target: Optional[str]) -> str:
     """The path of a request target (origin form or absolute form)."""
     if not target:
@@ -201,14 +227,36 @@ def _same_host(host: Optional[str], site: str) -> bool:
 
 
 class _Verifier:
-    """Address verification once per distinct (address, token)."""
+    """Address verification once per distinct (address, token). The address lists are
+    read once (not looked for again at every call); without DNS, the verdict depends on
+    the token and on which lists hold the address only, so it is also remembered by
+    those: a new address in the same lists costs a look-up in the index."""
 
     def __init__(self, enabled: bool, dns: Union[bool, str], snapshot: Any) -> None:
         self.enabled = enabled
         self.dns = dns
         self.snapshot = snapshot
         self.memo: LRU[tuple[Union[str, bytes], str], str] = LRU(MEMO)
+        self.by_lists: dict[tuple[str, tuple[int, ...]], str] = {}
+        self.lists: Any = None
+        self.read = False
         self.asked = 0
+
+    def _lists(self) -> Any:
+        """The address lists in force (read on the first call), or ``None`` when there are
+        none to read (each call to ``verify`` then says why)."""
+        if not self.read:
+            from .._identity import current_snapshot
+            from .._tables._addresses import Snapshot
+            from ..errors import RobotsError
+
+            self.read = True
+            try:
+                self.lists = self.snapshot if isinstance(self.snapshot, Snapshot) \
+                    else current_snapshot(self.snapshot)
+            except RobotsError:
+                self.lists = None
+        return self.lists
 
     def __call__(self, address: Optional[str], token: str) -> Optional[str]:
         if not self.enabled:
@@ -218,13 +266,26 @@ class _Verifier:
         key = (memo_key(address), token)
         answer = self.memo.get(key)
         if answer is None:
-            from .._identity import verify
+            from .._identity import parse_address, verify
 
             self.asked += 1
+            lists = self._lists()
+            bare = address.strip("[]")
             try:
-                ipaddress.ip_address(address.strip("[]"))
-                answer = verify(address.strip("[]"), agent=token, dns=self.dns,
-                                snapshot=self.snapshot).verdict
+                ipaddress.ip_address(bare)
+                if lists is None or self.dns is not False:
+                    answer = verify(bare, agent=token, dns=self.dns,
+                                    snapshot=lists if lists is not None else self.snapshot
+                                    ).verdict
+                else:
+                    held = (token, tuple(id(hit.list) for hit in
+                                         lists.index.lookup(parse_address(bare))))
+                    answer = self.by_lists.get(held)
+                    if answer is None:
+                        answer = verify(bare, agent=token, dns=False, snapshot=lists).verdict
+                        if len(self.by_lists) >= MEMO:
+                            self.by_lists.clear()
+                        self.by_lists[held] = answer
             except (ValueError, InvalidArgument):
                 answer = "unknown"  # no address to check: not verified, not accused
             self.memo.put(key, answer)
@@ -479,7 +540,8 @@ def audit_logs(
     host = _site_host(site)
     robots_findings: dict[str, Any] = {}
     base = _history_of(robots, history, robots_findings, site, history_path)
-    reader = LogReader(format, fields=fields)
+    claims: LRU[Union[str, bytes], _Claim] = LRU(MEMO)
+    reader = LogReader(format, fields=fields, keep=_Keep(claims))
     owned = None if directory is not None else tempfile.mkdtemp(prefix="robotsrules-audit-")
     folder = os.fspath(directory) if directory is not None else str(owned)
     try:
@@ -487,7 +549,6 @@ def audit_logs(
         raw_path = os.path.join(folder, "raw.parquet")
         schema = request_schema()
         verifier = _Verifier(verify, dns, snapshot)
-        claims: LRU[Union[str, bytes], _Claim] = LRU(MEMO)
         fetches = _Fetches(base, os.path.join(folder, "fetches.parquet"), pq.ParquetWriter)
         total = _octets(sources) if progress is not None else None
         counts = {"other_requests": 0, "other_hosts": 0, "fetches_left_out": 0,
@@ -505,13 +566,14 @@ def audit_logs(
         if progress is not None:
             progress(reader.tally.lines, reader.tally.octets, total)
         counts["addresses_checked"] = verifier.asked
+        counts["other_requests"] += reader.tally.passed  # no crawler's, read no further
         answers, left_out = fetches.kept()
         counts["fetches_left_out"] += left_out
         judges = _Judges(base, span, fetches.unknown)
         for token, theirs in answers.items():
             inforce, left_out = with_fetches(base, theirs)
             counts["fetches_left_out"] += left_out
-            judges.own[token] = Judge(inforce, window=span)
+            judges.own[token] = Judge(inforce, window=span, verdicts=judges.verdicts)
         table_path = os.path.join(folder, "requests.parquet")
         _second_pass(raw_path, table_path, schema, judges, host)
         os.unlink(raw_path)
@@ -637,7 +699,9 @@ class _Judges:
 
     def __init__(self, base: History, window: datetime.timedelta, unknown: set[str]) -> None:
         self.own: dict[str, Judge] = {}
-        self.base = Judge(base, window=window)
+        self.verdicts: LRU[tuple[int, str, str], Verdict] = LRU(MEMO)
+        """One memo of verdicts for every crawler's judge: bounded whatever their number."""
+        self.base = Judge(base, window=window, verdicts=self.verdicts)
         self.unknown = unknown
         self.none = Judge(History([Version(_EPOCH, None, "too many crawlers")]), window=window)
 
@@ -657,7 +721,8 @@ def _second_pass(raw_path: str, table_path: str, schema: pa.Schema, judges: _Jud
     with pq.ParquetFile(raw_path) as raw, pq.ParquetWriter(table_path, schema) as writer:
         for batch in (batch for group in range(raw.num_row_groups)  # bounded in octets
                       for batch in raw.read_row_group(group).to_batches()):
-            columns = batch.to_pydict()
+            columns = {name: batch.column(name).to_pylist()  # only what judging reads
+                       for name in ("token", "url", "host", "time")}
             size = batch.num_rows
             judged: dict[str, list[Any]] = {name: [None] * size for name in (
                 "verdict", "allowed", "line", "rule", "version", "crawl_delay",

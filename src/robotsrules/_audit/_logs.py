@@ -18,8 +18,12 @@ end), and turns a line longer than the bound (:data:`MAX_LINE`, 64 KiB) into one
 numbered as an editor shows them (for the examples); blank lines are counted, not read.
 The first :data:`SNIFF_LINES` lines of a source choose its format (the one that reads the
 most of them as requests; a named format skips this), then every line goes through that
-format's parser (:mod:`._formats`). Memory is one chunk, one line and the sniffing window,
-whatever the number of lines.
+format's parser (:mod:`._formats`). A chunk's lines are read together
+(:meth:`_Source.take_batch`: one search for control bytes in all of them, then each line's
+match), and a reader given ``keep`` lets go of the Apache/nginx lines whose User-Agent it
+does not keep (most of a log is browsers): such a line costs its match, its time and one
+question, and is counted, not yielded. Memory is one chunk and its lines, and the sniffing
+window, whatever the number of lines.
 
 Each line ends as exactly one of: a request (yielded), a header or comment line of the
 format, or a counted :data:`~._formats.Problem` with a few examples (control characters
@@ -40,6 +44,7 @@ import datetime
 import gzip
 import io
 import os
+import re
 import sys
 import zlib
 from collections.abc import Iterable, Iterator, Mapping
@@ -61,6 +66,7 @@ from ..errors import InvalidArgument
 from ._formats import (
     FORMATS,
     SIBLINGS,
+    Clf,
     FormatName,
     Parser,
     Problem,
@@ -156,15 +162,19 @@ class LineSplitter:
         self._after_cr = chunk[-1:] == b"\r"
         if b"\r" in chunk:  # CR LF and a lone CR end lines too (CR-only files exist)
             chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        pieces = chunk.split(b"\n")
+        rest = pieces.pop()
         out: list[Union[bytes, TooLong]] = []
-        start = 0
-        while True:
-            end = chunk.find(b"\n", start)
-            if end < 0:
-                break
-            self._line(chunk[start:end], out)
-            start = end + 1
-        rest = chunk[start:]
+        if pieces:
+            # the first piece ends the line kept from the chunks before; the others are
+            # whole lines, taken as they are unless one is over the bound
+            self._line(pieces[0], out)
+            if len(pieces) > 1:
+                if max(map(len, pieces)) <= self.max_line:
+                    out += pieces[1:]
+                else:
+                    for piece in pieces[1:]:
+                        self._line(piece, out)
         if self._skipping is None and len(self._buffer) + len(rest) > self.max_line:
             self._skipping = (bytes(self._buffer) + rest[:EXAMPLE_CHARS])[:EXAMPLE_CHARS]
             self._buffer.clear()
@@ -203,6 +213,8 @@ class Tally:
         self.examples: dict[Problem, list[str]] = {}
         self.crawler_lines_unread = 0
         """Lines naming a registry crawler that gave no request (the audit is incomplete)."""
+        self.passed = 0
+        """Requests counted but not yielded: the reader's ``keep`` let them go."""
 
     def count(self, kind: Problem, where: str, text: Union[str, Callable[[], str]]) -> None:
         """One more ``kind``; ``text`` (or what it makes, called only when an example is
@@ -288,13 +300,18 @@ class LogReader:
     ``format`` names the format of every source (else each source's first lines choose
     it); ``fields`` maps nginx JSON fields to the site's keys; ``max_line`` bounds a line
     in bytes; ``skew`` is how far back a line's time may go before it is counted
-    ``clock_backwards``.
+    ``clock_backwards``. ``keep``, when given, is asked about the User-Agent of each
+    Apache or nginx (``common``/``combined`` family) line whose request cannot be a
+    ``/robots.txt`` fetch and whose fields hold no escape: a request it does not keep is
+    counted (:attr:`Tally.requests`, :attr:`Tally.passed`, its time for
+    ``clock_backwards``) and not yielded, nothing more of its line read.
     """
 
     def __init__(self, format: Optional[FormatName] = None, *,
                  fields: Optional[Mapping[str, str]] = None, max_line: int = MAX_LINE,
                  examples: int = EXAMPLES,
-                 skew: datetime.timedelta = datetime.timedelta(minutes=1)) -> None:
+                 skew: datetime.timedelta = datetime.timedelta(minutes=1),
+                 keep: Optional[Callable[[str], bool]] = None) -> None:
         # an unknown format or nginx JSON field fails here, not in the middle of a log
         make_parser(format or "nginx_json", fields)
         if max_line < 1:
@@ -303,6 +320,7 @@ class LogReader:
         self.fields = fields
         self.max_line = max_line
         self.skew = skew
+        self.keep = keep
         self.tally = Tally(examples)
 
     # -- sources ------------------------------------------------------------------------
@@ -374,50 +392,60 @@ class LogReader:
         tally = self.tally
         tally.sources += 1
         splitter = LineSplitter(self.max_line)
-        lines = _lines(chunks, splitter, failure, tally)
         state = _Source(self, name)
         window: list[tuple[int, Union[bytes, TooLong]]] = []
         if self.format is not None:
             state.use(self.format)
         decided = self.format is not None
         texts = 0
-        for item in lines:
-            if not decided:
-                window.append(item)
-                texts += isinstance(item[1], bytes)
+        for number, lines in _batches(chunks, splitter, failure):
+            if decided:
+                yield from state.take_batch(number, lines)
+                continue
+            for index, line in enumerate(lines):
+                if decided:
+                    yield from state.take_batch(number + index, lines[index:])
+                    break
+                if line == b"":
+                    tally.blank += 1
+                    continue
+                window.append((number + index + 1, line))
+                texts += isinstance(line, bytes)
                 if texts < SNIFF_LINES:
                     continue
                 state.choose(window)
                 decided = True
-                for number, line in window:
-                    yield from state.take(number, line)
+                for numbered, taken in window:
+                    yield from state.take_batch(numbered - 1, [taken])
                 window = []
-                continue
-            yield from state.take(*item)
         if window:
             state.choose(window)
-            for number, line in window:
-                yield from state.take(number, line)
+            for numbered, taken in window:
+                yield from state.take_batch(numbered - 1, [taken])
         if failure:
             tally.count("damaged", f"{name}:{state.last + 1}", failure[0])
 
 
-def _lines(chunks: Iterable[bytes], splitter: LineSplitter, failure: Optional[list[str]],
-           tally: Tally) -> Iterator[tuple[int, Union[bytes, TooLong]]]:
-    """Numbered lines (1-based, numbered as an editor shows them) of a chunk stream,
-    blank lines counted in the tally and not yielded; the unterminated tail of a
-    damaged stream is withheld (it is the damage)."""
+def _batches(chunks: Iterable[bytes], splitter: LineSplitter, failure: Optional[list[str]]
+             ) -> Iterator[tuple[int, list[Union[bytes, TooLong]]]]:
+    """The lines of a chunk stream, chunk by chunk: the number of the lines before them
+    (lines are numbered from 1 as an editor shows them) and the lines, blank ones
+    included (``b""``); the unterminated tail of a damaged stream is withheld (it is the
+    damage)."""
     number = 0
     for chunk in chunks:
-        for line in splitter.feed(chunk):
-            number += 1
-            if line == b"":
-                tally.blank += 1
-            else:
-                yield number, line
+        lines = splitter.feed(chunk)
+        if lines:
+            yield number, lines
+            number += len(lines)
     tail = splitter.close()
     if tail is not None and not failure:
-        yield number + 1, tail
+        yield number, [tail]
+
+
+# C0 controls but tab, as bytes: a line's text has one exactly when its bytes do (invalid
+# UTF-8 is decoded to printable escapes; line ends are never inside a line)
+_CONTROL: Final = re.compile(rb"[\x00-\x08\x0a-\x1f]")
 
 
 class _Source:
@@ -433,6 +461,8 @@ class _Source:
         self.unknown = False
         self.latest: Optional[datetime.datetime] = None
         self.last = 0
+        self.clf: Optional[Clf] = None
+        """The parser when it can let lines go unread (:attr:`LogReader.keep`)."""
 
     def choose(self, window: list[tuple[int, Union[bytes, TooLong]]]) -> None:
         """The format that reads the most of the window's lines as requests (the first
@@ -458,6 +488,8 @@ class _Source:
         self.siblings = [make_parser(other, self.reader.fields)
                          for other in SIBLINGS.get(name, ()) if other != name]
         self.has_agent = name not in ("common", "vhost_common")
+        self.clf = self.parser if isinstance(self.parser, Clf) \
+            and self.reader.keep is not None else None
 
     def lost(self, kind: Problem, where: str, text: str) -> None:
         """A line that gave no request: counted, and noted when it names a crawler."""
@@ -465,45 +497,88 @@ class _Source:
         if scan_token(text) is not None:
             self.tally.crawler_lines_unread += 1
 
-    def take(self, number: int, line: Union[bytes, TooLong]) -> Iterator[Request]:
+    def take_batch(self, number: int, lines: list[Union[bytes, TooLong]]) -> list[Request]:
+        """The requests of consecutive lines, the first of them numbered ``number + 1``;
+        every other line counted (blank, header, problem)."""
         tally = self.tally
-        tally.lines += 1
-        self.last = number
-        where = f"{self.name}:{number}"
-        if isinstance(line, TooLong):
-            tally.count("too_long", where, _decode(line.head) + "...")
-            return
-        text = _decode(line)
-        if is_binary(text):
-            self.lost("binary", where, text)
-            return
-        if self.unknown or self.parser is None:
-            self.lost("unknown_format", where, text)
-            return
-        outcome = self.parser.parse(text)
-        if outcome == "malformed":
-            for sibling in self.siblings:
-                outcome = sibling.parse(text)
-                if isinstance(outcome, Request):
-                    break
+        out: list[Request] = []
+        try:  # one look for control bytes in the whole batch, most often none
+            clean = _CONTROL.search(b"".join(cast(list[bytes], lines))) is None
+        except TypeError:  # a TooLong among them
+            clean = False
+        clf, keep = self.clf, self.reader.keep
+        parser = self.parser if not self.unknown else None
+        requests = passed = read = 0
+        last = self.last
+        skew = self.reader.skew
+        for line in lines:
+            number += 1
+            if line.__class__ is not bytes:
+                last = number
+                read += 1
+                tally.count("too_long", f"{self.name}:{number}",
+                            _decode(cast(TooLong, line).head) + "...")
+                continue
+            if not line:
+                tally.blank += 1
+                continue
+            last = number
+            read += 1
+            try:
+                text = line.decode("utf-8")
+            except UnicodeDecodeError:
+                text = _decode(line)
+            if not clean and is_binary(text):
+                self.lost("binary", f"{self.name}:{number}", text)
+                continue
+            if parser is None:
+                self.lost("unknown_format", f"{self.name}:{number}", text)
+                continue
+            if clf is not None:
+                outcome = clf.parse(text, keep)
+                if outcome.__class__ is datetime.datetime:  # a request let go unread
+                    passed += 1
+                    latest = self.latest
+                    if latest is None or outcome > latest:
+                        self.latest = outcome
+                    elif outcome < latest - skew:
+                        self.clock(outcome, number, text)
+                    continue
             else:
-                outcome = "malformed"
-        if outcome is None:
-            tally.comments += 1
-            return
-        if not isinstance(outcome, Request):
-            self.lost(outcome, where, text)
-            return
-        tally.requests += 1
-        if self.latest is None or outcome.time > self.latest:
-            self.latest = outcome.time
-        elif outcome.time < self.latest - self.reader.skew:
-            latest = self.latest
-            tally.count("clock_backwards", where,
-                        lambda: f"{outcome.time.isoformat()} after {latest.isoformat()}: {text}")
-        if self.has_agent and outcome.user_agent is None:
-            tally.count("missing_user_agent", where, text)
-        yield outcome
+                outcome = parser.parse(text)
+            if outcome == "malformed":
+                for sibling in self.siblings:
+                    outcome = sibling.parse(text)
+                    if isinstance(outcome, Request):
+                        break
+                else:
+                    outcome = "malformed"
+            if outcome is None:
+                tally.comments += 1
+                continue
+            if not isinstance(outcome, Request):
+                self.lost(cast(Problem, outcome), f"{self.name}:{number}", text)
+                continue
+            requests += 1
+            self.clock(outcome.time, number, text)
+            if self.has_agent and outcome.user_agent is None:
+                tally.count("missing_user_agent", f"{self.name}:{number}", text)
+            out.append(outcome)
+        self.last = last
+        tally.lines += read
+        tally.requests += requests + passed
+        tally.passed += passed
+        return out
+
+    def clock(self, time: datetime.datetime, number: int, text: str) -> None:
+        """Note a request's time: ``clock_backwards`` when it is earlier than the latest
+        one before it by more than the skew."""
+        latest = self.latest
+        if latest is None or time > latest:
+            self.latest = time
+        elif time < latest - self.reader.skew:
+            self.tally.count("clock_backwards", f"{self.name}:{number}",
+                             lambda: f"{time.isoformat()} after {latest.isoformat()}: {text}")
 
 
 def _decode(line: bytes) -> str:

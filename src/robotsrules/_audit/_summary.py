@@ -167,9 +167,7 @@ def engine_tables(path: str, engine: str = "duckdb", spark: Any = None
     dialect = DIALECTS[engine]
     texts = {name: sql.format(**dialect) for name, sql in QUERIES.items()}
     if engine == "duckdb":
-        import duckdb
-
-        with duckdb.connect() as con:
+        with _connect(path) as con:
             con.register("requests", con.read_parquet(path))
             found = {name: [tuple(row) for row in con.execute(sql).fetchall()]
                      for name, sql in texts.items()}
@@ -188,14 +186,32 @@ def engine_tables(path: str, engine: str = "duckdb", spark: Any = None
 def in_order(path: str, order: str, rows: int) -> Iterator[Any]:
     """The Parquet file at ``path`` in record batches of ``rows``, sorted by ``order`` (SQL),
     by DuckDB: on disk past its memory limit, never whole in Python."""
-    import duckdb
-
-    with duckdb.connect() as con:
+    with _connect(path) as con:
         con.execute("SET TimeZone = 'UTC'")
         ordered = con.read_parquet(path).order(order)
         # DuckDB 2 renamed fetch_record_batch (1.x) to to_arrow_reader.
         method = getattr(ordered, "to_arrow_reader", None) or ordered.fetch_record_batch
         yield from method(rows)
+
+
+DUCKDB_MEMORY = "256MB"
+"""DuckDB's memory limit in the audit: past it, sorts and windows spill to disk (beside
+the request table), so the peak does not grow with the log (DuckDB's default is 80 % of
+the machine's memory)."""
+
+
+def _connect(path: str) -> Any:
+    """A DuckDB connection bounded in memory (:data:`DUCKDB_MEMORY`, one thread), spilling
+    to the folder of the table at ``path``."""
+    import os
+
+    import duckdb
+
+    con = duckdb.connect(config={"memory_limit": DUCKDB_MEMORY, "threads": 1,
+                                 "preserve_insertion_order": False,
+                                 "temp_directory": os.path.join(
+                                     os.path.dirname(os.path.abspath(path)), "duckdb.tmp")})
+    return con
 
 
 def _plain(row: tuple[Any, ...]) -> tuple[Any, ...]:
