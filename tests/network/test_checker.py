@@ -137,6 +137,24 @@ def test_expiry_refetches(servers: ServerPool, clock: list[float]) -> None:
     assert cache.lookup(server.url("/")).result.fetched_at == START + DAY + 1
 
 
+def test_peek_answers_from_memory_only(servers: ServerPool, clock: list[float]) -> None:
+    """``peek`` serves a fresh copy this process holds, and nothing else: no fetch, no
+    store read, ``None`` before the first lookup and once the copy is stale."""
+    server = servers.http(respond(200, RULES))
+    store = MemoryStore()
+    cache = checker(clock, store=store)
+    assert cache.peek(server.url("/private")) is None and server.count() == 0
+    looked_up = cache.lookup(server.url("/private"))
+    held = cache.peek(server.url("/other"))
+    assert held is not None and held.result == looked_up.result
+    assert held.robots.allowed(server.url("/private"), agent=UA) is False
+    other = checker(clock, store=store)  # the store holds it; this process does not
+    assert other.peek(server.url("/private")) is None
+    clock[0] += DAY + 1  # stale: a lookup would fetch
+    assert cache.peek(server.url("/private")) is None
+    assert server.count() == 1
+
+
 def test_max_age_sets_when_to_refetch(servers: ServerPool, clock: list[float]) -> None:
     server = servers.http(respond(200, RULES, {"Cache-Control": "max-age=300"}))
     cache = checker(clock)

@@ -229,6 +229,14 @@ class _Base:
             return entry
         return None
 
+    def peek(self, url: str) -> Optional[Served]:
+        """The rules that apply to ``url``'s origin now if this process holds a fresh copy,
+        without reading the store or the network; ``None`` otherwise (then :meth:`lookup`
+        reads the store or fetches). For callers that answer from memory at once and send
+        the rest to worker threads."""
+        entry = self._fresh(("robots", origin_of(url)))
+        return None if entry is None else effective(entry, self.clock(), self.policy)
+
 
 class RobotsCache(_Base):
     """A thread-safe, cache-backed robots.txt checker.

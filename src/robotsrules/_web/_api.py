@@ -74,6 +74,7 @@ from .._terminal import visible
 from .._version import __version__
 from ..cache import MemoryStore, Store
 from ..errors import InvalidArgument, MissingExtra, RobotsError
+from ..policy import Served
 from ..robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse
 from ._app import ASGI, Guarded
 from ._generator import MAX_PATHS, MAX_SITEMAPS, MAX_TOKENS
@@ -729,21 +730,35 @@ class _Service:
             raise _Problem("too-many-sites", f"{len(firsts):,} sites: at most "
                                              f"{limits.max_sites:,} fetched per request")
         started = time.time()
-        pool = concurrent.futures.ThreadPoolExecutor(
-            max(1, min(limits.fetch_concurrency, len(firsts))),
-            thread_name_prefix="robotsrules-api-fetch")
-        try:
-            futures = {origin: pool.submit(self._site, url, started)
-                       for origin, url in firsts.items()}
-            done = concurrent.futures.wait(futures.values(), timeout=limits.check_deadline)[0]
-        finally:
-            pool.shutdown(wait=False, cancel_futures=True)  # the ones not started: cancelled
+        held: dict[str, Any] = {}  # the sites this process holds fresh: answered at once
+        for origin, url in firsts.items():
+            served = self.cache.peek(url)
+            if served is not None:
+                held[origin] = self._served(url, served, started)
+        futures: dict[str, concurrent.futures.Future[Any]] = {}
+        done: set[concurrent.futures.Future[Any]] = set()
+        wanted = {origin: url for origin, url in firsts.items() if origin not in held}
+        if wanted:  # the others read from the store or fetched, in threads of their own
+            pool = concurrent.futures.ThreadPoolExecutor(
+                max(1, min(limits.fetch_concurrency, len(wanted))),
+                thread_name_prefix="robotsrules-api-fetch")
+            try:
+                futures = {origin: pool.submit(self._site, url, started)
+                           for origin, url in wanted.items()}
+                done = concurrent.futures.wait(futures.values(),
+                                               timeout=limits.check_deadline)[0]
+            finally:
+                pool.shutdown(wait=False, cancel_futures=True)  # not started: cancelled
         for url in urls:
             if url not in answers:
-                future = futures[origin_of(url)]
-                site = future.result() if future in done else self._url_error(
-                    url, "deadline-exceeded", f"the site's robots.txt was not read within "
-                                              f"{limits.check_deadline:g} s")
+                origin = origin_of(url)
+                if origin in held:
+                    site = held[origin]
+                else:
+                    future = futures[origin]
+                    site = future.result() if future in done else self._url_error(
+                        url, "deadline-exceeded", f"the site's robots.txt was not read "
+                                                  f"within {limits.check_deadline:g} s")
                 answers[url] = ({**site, "url": url} if isinstance(site, dict) else site)
         return answers
 
@@ -771,6 +786,10 @@ class _Service:
             served = self.cache.lookup(url)
         except RobotsError as error:
             return self._url_error(url, "robots-error", str(error))
+        return self._served(url, served, started)
+
+    def _served(self, url: str, served: Served, started: float) -> Any:
+        """:meth:`_site`'s answer from the file the cache served."""
         result = served.result
         fetched = result.fetched_at >= started
         refused = None if fetched else self._vet(url)
