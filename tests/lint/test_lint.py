@@ -210,6 +210,10 @@ QUIET: dict[str, list[tuple[bytes, dict[str, Any]]]] = {
         (b"User-agent: *\nContent-Signal: ai-train=no\nDisallow: /x\n", {}),
         (b"User-agent: GPTBot\nContent-Signal: ai-train=no\n\nUser-agent: *\nDisallow:\n",
          {}),
+        # The `*` group names the crawler too: its groups are merged, so it reads the line
+        # (found by the generate property test, 2026-11-28).
+        (b"User-agent: Applebot\nUser-agent: *\nAllow: /\nContent-Signal: ai-train=no\n\n"
+         b"User-agent: Applebot\nAllow: /\n", {}),
     ],
     "R609": [(UA + b"Content-Usage: / train-ai=n, search=y, foo=n\n", {}),
              (UA + b"Content-Signal: search=yes\nContent-Usage: /x train-ai=y\n", {})],

@@ -777,11 +777,9 @@ class _Linter:
             return
         stated: dict[str, bool] = {}  # token -> some group naming it states a preference
         written: dict[str, str] = {}  # token -> its first spelling, for the message
-        for group in self.groups:
-            if group.is_global:
-                continue
+        for group in self.groups:  # the `*` group's own other names read its lines too
             for token, value in zip(group.agents, group.agent_values):
-                if token:
+                if token and token != "*":
                     stated[token] = stated.get(token, False) or bool(group.usage)
                     written.setdefault(token, value)
         bare = [written[token] for token, has in stated.items()
