@@ -418,21 +418,27 @@ def test_openapi_validates_and_describes_the_answers(guarded: str) -> None:
     assert answers[0][1].json()["results"][0]["error"]["code"] == "address-refused"
 
 
-def test_metrics_purge_and_refresh(api: str, site: Site) -> None:
+def test_metrics_purge_and_refresh(site: Site) -> None:
     url = f"{site.base}/from-the-site/metrics"
     body = {"urls": [url], "agents": ["Bot"]}
-    assert _post(api, "/v1/cache/purge", {"url": url}).json() == {"purged": site.base}
-    before = site.hits.count("/robots.txt")
-    _post(api, "/v1/check", body)
-    _post(api, "/v1/check", body)
-    assert site.hits.count("/robots.txt") == before + 1
-    refreshed = _post(api, "/v1/cache/refresh", {"url": url}).json()
-    assert refreshed["fetch"]["outcome"] == "ok" and refreshed["refreshed"] == site.base
-    assert site.hits.count("/robots.txt") == before + 2
-    _post(api, "/v1/cache/purge", {"url": url})
-    _post(api, "/v1/check", body)
-    assert site.hits.count("/robots.txt") == before + 3
-    text = httpx.get(api + "/metrics", timeout=HANG).text
+    now = [1_000.0]  # the refresh interval's clock: a purge or refresh of a site at most
+    port = int(site.base.rsplit(":", 1)[1])  # once a minute (the rate limit's too)
+    with _api(guard=Guard(exempt=frozenset({("127.0.0.1", port)})),
+              clock=lambda: now[0]) as api:
+        assert _post(api, "/v1/cache/purge", {"url": url}).json() == {"purged": site.base}
+        before = site.hits.count("/robots.txt")
+        _post(api, "/v1/check", body)
+        _post(api, "/v1/check", body)
+        assert site.hits.count("/robots.txt") == before + 1
+        now[0] += 61
+        refreshed = _post(api, "/v1/cache/refresh", {"url": url}).json()
+        assert refreshed["fetch"]["outcome"] == "ok" and refreshed["refreshed"] == site.base
+        assert site.hits.count("/robots.txt") == before + 2
+        now[0] += 61
+        _post(api, "/v1/cache/purge", {"url": url})
+        _post(api, "/v1/check", body)
+        assert site.hits.count("/robots.txt") == before + 3
+        text = httpx.get(api + "/metrics", timeout=HANG).text
     samples = {line.rsplit(" ", 1)[0]: float(line.rsplit(" ", 1)[1])
                for line in text.splitlines() if line and not line.startswith("#")}
     assert samples['robotsrules_api_cache_lookups_total{result="hit"}'] >= 1

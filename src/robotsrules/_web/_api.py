@@ -73,7 +73,7 @@ from .._tables._words import (
 from .._terminal import visible
 from .._version import __version__
 from ..cache import MemoryStore, Store
-from ..errors import InvalidArgument, MissingExtra, RobotsError
+from ..errors import InvalidArgument, InvalidURL, MissingExtra, RobotsError
 from ..policy import Served
 from ..robotstxt import DEFAULT_MAX_BYTES, RobotsTxt, parse
 from ._app import ASGI, Guarded
@@ -277,6 +277,14 @@ def _client(request: Request) -> str:
 Networks = tuple[Union[ipaddress.IPv4Network, ipaddress.IPv6Network], ...]
 
 
+def _unmapped(address: Union[ipaddress.IPv4Address, ipaddress.IPv6Address]
+              ) -> Union[ipaddress.IPv4Address, ipaddress.IPv6Address]:
+    """An IPv4-mapped IPv6 address (``::ffff:a.b.c.d``, how a dual-stack socket shows an
+    IPv4 peer) as the IPv4 address it carries; any other address as it is."""
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return address if mapped is None else mapped
+
+
 def _caller(request: Request, trusted: Networks) -> str:
     """Whose bucket a request takes from: the peer's address or, when the peer is a trusted
     proxy (``trusted``), the last address of ``X-Forwarded-For`` (the one that proxy
@@ -286,10 +294,11 @@ def _caller(request: Request, trusted: Networks) -> str:
         address = ipaddress.ip_address(peer)
     except ValueError:
         return peer
+    address = _unmapped(address)
     if any(address in network for network in trusted):
         forwarded = ",".join(request.headers.getlist("x-forwarded-for"))
         with contextlib.suppress(ValueError):  # none, or not an address: the proxy's own
-            address = ipaddress.ip_address(forwarded.rsplit(",", 1)[-1].strip())
+            address = _unmapped(ipaddress.ip_address(forwarded.rsplit(",", 1)[-1].strip()))
     if address.version == 6:
         return str(ipaddress.ip_network(f"{address}/64", strict=False))
     return str(address)
@@ -583,6 +592,8 @@ def _octets(text: str, name: str) -> bytes:
         raise _Problem("bad-request", f"'{name}' holds a lone surrogate") from None
 
 
+_REACHED = 100_000
+"""Origins remembered as reached by the service's own guarded client."""
 _MEMO_FILES = 64
 _MEMO_TEXT = 128 * 1024
 """The memo of parsed request bodies: at most 64 files of at most 128 KiB of text each."""
@@ -629,6 +640,12 @@ class _Service:
         self.allow_private_addresses = allow_private_addresses
         self.guard = guard or Guard(allow_private_addresses=allow_private_addresses)
         client = GuardedClient(self.guard, timeout=httpx.Timeout(limits.fetch_timeout))
+        self._reached: LRU[str, float] = LRU(_REACHED)
+        """Origins this service's own guarded client had an answer from, and when: a file
+        fetched since a check began is vetted by that connection only if it is here (a copy
+        another process stored, even with a later ``fetched_at``, is vetted again)."""
+        self._reached_lock = threading.Lock()
+        client.event_hooks["response"].append(self._answered)
         self.cache = RobotsCache(store, user_agent=user_agent, timeout=limits.fetch_timeout,
                                  client=client, sign=sign)
         self._parsed: LRU[str, RobotsTxt] = LRU(_MEMO_FILES)
@@ -732,7 +749,9 @@ class _Service:
         started = time.time()
         held: dict[str, Any] = {}  # the sites this process holds fresh: answered at once
         for origin, url in firsts.items():
-            served = self.cache.peek(url)
+            # A copy this process holds is answered at once, unless the guard must vet it
+            # (a resolver's answer: in a worker thread, under the deadline).
+            served = None if self.guard.active else self.cache.peek(url)
             if served is not None:
                 held[origin] = self._served(url, served, started)
         futures: dict[str, concurrent.futures.Future[Any]] = {}
@@ -761,6 +780,22 @@ class _Service:
                                                   f"within {limits.check_deadline:g} s")
                 answers[url] = ({**site, "url": url} if isinstance(site, dict) else site)
         return answers
+
+    def _answered(self, response: httpx.Response) -> None:
+        """The guarded client's response hook: note that its connection reached the origin."""
+        try:
+            origin = origin_of(str(response.request.url))
+        except (InvalidURL, ValueError):
+            return
+        with self._reached_lock:
+            self._reached.put(origin, time.time())
+
+    def _reached_since(self, url: str, started: float) -> bool:
+        """Whether this service's own guarded client had an answer from ``url``'s origin since
+        ``started``."""
+        with self._reached_lock:
+            when = self._reached.get(origin_of(url))
+        return when is not None and when >= started
 
     def _vet(self, url: str) -> Optional[str]:
         """The guard's refusal of ``url``'s host, asked of a stored copy (a file another
@@ -792,16 +827,21 @@ class _Service:
         """:meth:`_site`'s answer from the file the cache served."""
         result = served.result
         fetched = result.fetched_at >= started
-        refused = None if fetched else self._vet(url)
+        self.metrics.lookups.labels("fetched" if fetched else "hit").inc()
+        refused: Optional[str] = None
+        if result.error is not None and result.error.startswith(REFUSED):
+            refused = result.error  # the guard refused this fetch's connection
+        if fetched:
+            self.metrics.outcomes.labels("address-refused" if refused is not None
+                                         else result.outcome).inc()
+        if refused is None and served.robots.synthetic != "disallow-all" and not (
+                fetched and self._reached_since(url, started)):
+            # A stored copy, or one another process fetched meanwhile (even one dated later
+            # than this check's start): vetted now. A file this service fetched now was
+            # vetted by its own connection; "disallow all" tells nothing of any site.
+            refused = self._vet(url)
         if refused is not None:
             return self._url_error(url, "address-refused", refused)
-        self.metrics.lookups.labels("fetched" if fetched else "hit").inc()
-        if fetched:
-            self.metrics.outcomes.labels(
-                "address-refused" if (result.error or "").startswith(REFUSED)
-                else result.outcome).inc()
-        if result.error is not None and result.error.startswith(REFUSED):
-            return self._url_error(url, "address-refused", result.error)
         return (served.robots, fetch_json(result.url, result, served.reason,
                                           result.fetched_at < started), result.expires_at)
 
@@ -867,9 +907,13 @@ class _Service:
 
     def purge(self, body: dict[str, Any]) -> Any:
         origin = self._origin(body)
+        self._may_refresh(origin)  # a purge and the next check fetch again: the same floor
+        self._forget(origin)
+        return {"purged": origin}
+
+    def _forget(self, origin: str) -> None:
         self.store.delete(origin)
         self.cache._memo.pop(("robots", origin))
-        return {"purged": origin}
 
     def refresh(self, body: dict[str, Any]) -> Any:
         origin = self._origin(body)
@@ -877,7 +921,7 @@ class _Service:
         if refused is not None:
             raise _Problem("origin-refused", refused)
         self._may_refresh(origin)
-        self.purge(body)
+        self._forget(origin)
         served = self.cache.lookup(origin + "/")
         result = served.result
         if result.error is not None and result.error.startswith(REFUSED):
