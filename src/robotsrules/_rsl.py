@@ -134,6 +134,7 @@ __all__ = [
     "unread",
     "usage_token",
     "user_class",
+    "without_credentials",
 ]
 
 NAMESPACE = "https://rslstandard.org/rsl"
@@ -1308,6 +1309,9 @@ def license_url_problem(url: str) -> Optional[str]:
     for an absolute URI, and licence documents are served over HTTP(S) (§8)."""
     if not re.match(r"(?i)https?://[^/?#\s]", url):
         return "not an absolute http(s) URL (RSL 1.0 §4.4)"
+    if "@" in re.split(r"[/?#]", url.split("://", 1)[1], maxsplit=1)[0]:
+        return ("carries credentials (user:password@): refused, so that they are never "
+                "sent to the licence server")
     try:
         origin_of(url)
     except InvalidURL as error:
@@ -1315,10 +1319,19 @@ def license_url_problem(url: str) -> Optional[str]:
     return None
 
 
+def without_credentials(url: str) -> str:
+    """``url`` with a ``user:password@`` part shown as ``***@`` (never echoed)."""
+    scheme, sep, rest = url.partition("://")
+    authority = re.split(r"([/?#])", rest, maxsplit=1)
+    if not sep or "@" not in authority[0]:
+        return url
+    return scheme + sep + "***@" + authority[0].rpartition("@")[2] + "".join(authority[1:])
+
+
 def unread(url: str, origin: Optional[str], problem: str) -> LicenseDocument:
     """The document a ``License`` value that cannot be fetched stands for: ``invalid``."""
-    return LicenseDocument(url=url, origin=origin and origin_of(origin), state="invalid",
-                           error=problem)
+    return LicenseDocument(url=without_credentials(url), origin=origin and origin_of(origin),
+                           state="invalid", error=problem)
 
 
 def robots_unknown(served: Served, site: str) -> Optional[LicenseDocument]:
@@ -1399,10 +1412,13 @@ class LicenseSource:
     licence document, or a robots.txt whose ``License`` lines are followed for each agent
     (a ``License`` line is global, RSL 1.0 §4.4). ``cache`` is a
     :class:`robotsrules.RobotsCache` (its fetch policy, bounds and client: the service's
-    goes through the address guard); ``site`` the origin the documents are for."""
+    goes through the address guard); ``site`` the origin the documents are for; ``vet``
+    says why a URL's host may not be reached (or ``None``), asked before the cache is read
+    for it: a copy another process stored must not answer for a refused address."""
 
-    def __init__(self, cache: Any, site: Optional[str]) -> None:
-        self.cache, self.site = cache, site
+    def __init__(self, cache: Any, site: Optional[str],
+                 vet: Optional[Callable[[str], Optional[str]]] = None) -> None:
+        self.cache, self.site, self.vet = cache, site, vet
         self.document: Optional[LicenseDocument] = None
         self.robots: Optional[Any] = None
         self.blind: Optional[LicenseDocument] = None
@@ -1410,10 +1426,11 @@ class LicenseSource:
         self.where = ""
 
     @classmethod
-    def fetched(cls, cache: Any, url: str, site: Optional[str]) -> LicenseSource:
+    def fetched(cls, cache: Any, url: str, site: Optional[str],
+                vet: Optional[Callable[[str], Optional[str]]] = None) -> LicenseSource:
         """``url``: a licence document's, a robots.txt's, or a site's (``https://x/``: its
         robots.txt, whose front page is no licence document)."""
-        source = cls(cache, site)
+        source = cls(cache, site, vet)
         try:
             path = url.split("://", 1)[1].partition("/")[2].split("?", 1)[0]
         except IndexError:
@@ -1421,22 +1438,28 @@ class LicenseSource:
         if "?" not in url and "#" not in url and path == "":
             url, path = origin_of(url) + "/robots.txt", "robots.txt"
         if path == "robots.txt":
+            source.site = origin_of(url)
+            source.blind = source.refused(url)
+            if source.blind is not None:
+                source.where = f"robots.txt {url} (refused)"
+                return source
             served = cache.lookup(url)
-            source.robots, source.site = served.robots, origin_of(url)
+            source.robots = served.robots
             source.blind = robots_unknown(served, source.site)
             source.where = f"robots.txt {url} ({served.result.outcome})"
         else:
-            source.document = cache.license_document(url, origin=site)
+            source.document = source.licence(url)
             source.where = f"licence {url}"
         return source
 
     @classmethod
-    def read(cls, cache: Any, data: bytes, name: str, site: Optional[str]) -> LicenseSource:
+    def read(cls, cache: Any, data: bytes, name: str, site: Optional[str],
+             vet: Optional[Callable[[str], Optional[str]]] = None) -> LicenseSource:
         """``data`` (at most a licence's size limit plus one octet: a longer document is
         refused, not cut): a licence document when it starts as XML, else a robots.txt."""
         from .robotstxt import parse
 
-        source = cls(cache, site)
+        source = cls(cache, site, vet)
         if _looks_like_xml(data):
             source.document = parse_license(data, origin=site)
             source.where = f"licence {name}"
@@ -1445,15 +1468,40 @@ class LicenseSource:
             source.where = f"robots.txt {name}"
         return source
 
-    def documents(self, agent: str) -> list[LicenseDocument]:
-        """The licence documents for ``agent`` (each fetched through the cache)."""
+    def refused(self, url: str) -> Optional[LicenseDocument]:
+        """The ``"unreachable"`` document standing for ``url`` when :attr:`vet` refuses
+        its host (its answers unknown), or ``None``."""
+        why = None if self.vet is None else self.vet(url)
+        return None if why is None else self.unreachable(url, why)
+
+    def unreachable(self, url: str, why: str) -> LicenseDocument:
+        """The ``"unreachable"`` document standing for ``url`` (its answers unknown)."""
+        return LicenseDocument(url=without_credentials(url),
+                               origin=self.site and origin_of(self.site),
+                               state="unreachable", error=why)
+
+    def licence(self, url: str) -> LicenseDocument:
+        """The licence document at ``url``, through the cache once :attr:`vet` let it."""
+        problem = license_url_problem(url)
+        if problem is not None:
+            return unread(url, self.site, problem)
+        return self.refused(url) or self.cache.license_document(url, origin=self.site)
+
+    def links(self, agent: str) -> list[str]:
+        """The licence URLs the robots.txt names for ``agent`` (none for a document)."""
+        if self.robots is None or self.blind is not None:
+            return []
+        return list(dict.fromkeys(self.robots.license_urls(agent)))
+
+    def documents(self, agent: str, read: Optional[Callable[[str], LicenseDocument]] = None
+                  ) -> list[LicenseDocument]:
+        """The licence documents for ``agent``, each read by ``read`` (by default
+        :meth:`licence`: fetched through the cache)."""
         if self.document is not None:
             return [self.document]
         if self.blind is not None:
             return [self.blind]
-        assert self.robots is not None
-        links = dict.fromkeys(self.robots.license_urls(agent))
-        return [self.cache.license_document(link, origin=self.site) for link in links]
+        return [(read or self.licence)(link) for link in self.links(agent)]
 
 
 def license_answers(documents: tuple[LicenseDocument, ...], urls: list[str],

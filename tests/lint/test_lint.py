@@ -218,7 +218,7 @@ QUIET: dict[str, list[tuple[bytes, dict[str, Any]]]] = {
     "R609": [(UA + b"Content-Usage: / train-ai=n, search=y, foo=n\n", {}),
              (UA + b"Content-Signal: search=yes\nContent-Usage: /x train-ai=y\n", {})],
     "R701": [(b"License: https://example.com/license.xml\nLicense: HTTP://a.example/x\n" + UA,
-              {})],
+              {}), (b"License: https://example.com/l.xml?at=@x\n" + UA, {})],
     "R705": [(b"License: https://example.com/license.xml\n" + UA + b"Disallow: /x\n"
               b"License: https://example.com/other.xml\n", {}),
              (b"License: https://example.com/license.xml\n" + UA, {})],
@@ -276,6 +276,14 @@ def test_code_fires(code: str) -> None:
 def test_code_stays_quiet(code: str) -> None:
     for body, kwargs in QUIET[code]:
         assert code not in codes(body, **kwargs), body[:120]
+
+
+def test_a_licence_with_credentials_is_flagged_without_echoing_them() -> None:
+    # review 41b G9: robotsrules refuses such a URL (never sends the password): R701 says so
+    [found] = [d for d in lint(b"License: https://u:hunter2@example.com/l.xml\n" + UA)
+               if d.code == "R701"]
+    assert "credentials" in found.message and "hunter2" not in found.message
+    assert "License: https://example.com/l.xml" in found.hint
 
 
 # -- messages say what the brief asks them to say -------------------------------------------

@@ -264,3 +264,95 @@ def test_a_file_that_is_not_utf8_answers_as_the_cli_does(guarded: str,
     assert _code(_post(guarded, "/v1/check", both)) == "bad-request"
     assert _code(_post(guarded, "/v1/check", {**both, "robots": None,
                                               "robots_base64": "#"})) == "bad-request"
+
+
+# The second review (/work/prompts/s15/findings/review-41b.md): /v1/license.
+
+PERMITS_ALL = (b'<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license>'
+               b'<permits type="usage">all</permits></license></content></rsl>')
+
+
+def _licence_site(files: dict[str, tuple[int, dict[str, str], bytes]], base: str) -> None:
+    """``files`` become a site whose robots.txt names its own licence (which permits all)."""
+    files["/robots.txt"] = (200, {"Content-Type": "text/plain"},
+                            f"License: {base}/l.xml\nUser-agent: *\nAllow: /\n".encode())
+    files["/l.xml"] = (200, {"Content-Type": "application/rsl+xml"}, PERMITS_ALL)
+
+
+def _statuses(answer: httpx.Response) -> list[tuple[str, str]]:
+    """Each document's state and the ``ai-train`` answer of ``/x``."""
+    body = answer.json()
+    return [(d["state"], body["urls"][0]["answers"]["ai-train"]["status"])
+            for d in body["documents"]]
+
+
+def test_licences_cached_by_an_unguarded_process_never_answer_past_the_guard(
+        site: Site, tmp_path: Path) -> None:
+    # G1: a crawler without the guard and the service share one SQLite store.
+    from robotsrules.cache import SQLiteStore
+
+    from .conftest import serving
+
+    files: dict[str, tuple[int, dict[str, str], bytes]] = {}
+    with serving(files) as port:
+        base = f"http://127.0.0.1:{port}"
+        _licence_site(files, base)
+        crawler = RobotsCache(SQLiteStore(tmp_path / "shared.sqlite3"),
+                              user_agent="IntranetBot/1.0", timeout=HEALTHY)
+        assert crawler.license_for(base + "/x").allows("ai-train") is True
+        before = len(site.hits)
+        ask = {"urls": ["/x"], "purposes": ["ai-train"]}
+        with _api(store=SQLiteStore(tmp_path / "shared.sqlite3")) as api:
+            answers = [_post(api, "/v1/license", {"source": source, **ask})
+                       for source in (base + "/robots.txt", base + "/l.xml", base + "/")]
+            answers.append(_post(api, "/v1/license", {"document": files["/robots.txt"][2]
+                                                      .decode(), **ask}))
+        for answer in answers:
+            assert answer.status_code == 200, answer.text
+            assert _statuses(answer) == [("unreachable", "unknown")], answer.text
+            assert "refused" in answer.json()["documents"][0]["error"]
+            assert answer.headers["Cache-Control"] == "private, no-cache"
+        assert len(site.hits) == before  # nothing fetched either
+
+
+def test_licence_fetches_run_at_once_within_the_deadline(
+        held: tuple[Held, list[RawHTTPServer]]) -> None:
+    # G5: the licences a robots.txt names are fetched fetch_concurrency at once; the ones
+    # not read by check_deadline are unreachable (unknown), and the answer is revalidated.
+    scenario, servers = held
+    guard = _exempt(*(one.port for one in servers))
+    document = "".join(f"License: {one.origin}/l.xml\n" for one in servers) + "Allow: /\n"
+    body = {"document": document, "urls": ["/x"], "purposes": ["ai-train"]}
+    with _api(guard=guard, limits=Limits(fetch_concurrency=2, fetch_timeout=HANG)) as base:
+        answers: list[httpx.Response] = []
+        asking = threading.Thread(target=lambda: answers.append(_post(base, "/v1/license",
+                                                                      body)))
+        asking.start()
+        wait_until(lambda: all(one.count("/l.xml") == 1 for one in servers), "both fetches at once")
+        scenario.release.set()
+        asking.join(HANG)
+        assert answers[0].headers["Cache-Control"] == "private, no-cache"
+        assert [state for state, _ in _statuses(answers[0])] == ["invalid"] * 2  # not XML
+    scenario.release.clear()
+    limits = Limits(check_deadline=0.2, fetch_timeout=HANG, fetch_concurrency=1)
+    with _api(guard=guard, limits=limits) as base:
+        late = _post(base, "/v1/license", body)
+    assert _statuses(late) == [("unreachable", "unknown")] * 2
+    assert all("deadline" in d["error"] for d in late.json()["documents"])
+    assert late.headers["Cache-Control"] == "private, no-cache"
+
+
+def test_licence_urls_with_credentials_are_refused_and_never_echoed(site: Site) -> None:
+    # G9: user:password@ in 'source' or in a License line is neither sent nor echoed.
+    port = _port(site)
+    secret = f"http://u:hunter2@127.0.0.1:{port}/licences/terms.xml"
+    before = len(site.hits)
+    with _api(guard=_exempt(port)) as base:
+        given = _post(base, "/v1/license", {"source": secret})
+        named = _post(base, "/v1/license", {"document": f"License: {secret}\nAllow: /\n",
+                                            "urls": ["/x"], "purposes": ["ai-train"]})
+    assert _code(given) == "bad-request" and "credentials" in given.text
+    assert _statuses(named) == [("invalid", "unknown")]
+    assert "credentials" in named.json()["documents"][0]["error"]
+    assert all("hunter2" not in answer.text for answer in (given, named))
+    assert len(site.hits) == before

@@ -980,6 +980,7 @@ class _Service:
             LicenseSource,
             geo_code,
             license_answers,
+            license_url_problem,
             usage_token,
             user_class,
         )
@@ -1005,25 +1006,51 @@ class _Service:
         user = None if values["user"] is None else user_class(values["user"])
         geo = None if values["geo"] is None else geo_code(values["geo"])
         site = None if values["origin"] is None else origin_of(values["origin"])
+        started = time.monotonic()
         if url is not None:
             if not _is_url(url):
                 raise _Problem("bad-request", "'source' must be an http(s) URL with a host")
-            source = LicenseSource.fetched(self.cache, url, site)
+            problem = license_url_problem(url)
+            if problem is not None:  # credentials: never sent, never echoed
+                raise _Problem("bad-request", f"'source' {problem}")
+            # every URL read from the cache is vetted first (G1: a copy stored by another
+            # process must not answer for an address this service may not reach)
+            source = LicenseSource.fetched(self.cache, url, site, self._vet)
         else:
             source = LicenseSource.read(self.cache, _octets(document, "document"),
-                                        "request", site)
-        robots = source.robots
+                                        "request", site, self._vet)
         # each licence document is a fetch: the request's time stays bounded
-        links = 0 if robots is None else max(len(set(robots.license_urls(agent)))
-                                              for agent in agents)
-        if links > _MAX_LICENCES:
-            raise _Problem("too-many-urls", f"{links:,} licence documents named: at most "
-                                            f"{_MAX_LICENCES} fetched per request")
-        found = [(agent, source.documents(agent)) for agent in agents]
+        links = list(dict.fromkeys(link for agent in agents for link in source.links(agent)))
+        if len(links) > _MAX_LICENCES:
+            raise _Problem("too-many-urls", f"{len(links):,} licence documents named: at "
+                                            f"most {_MAX_LICENCES} fetched per request")
+        read = self._licences(source, links, started)
+        found = [(agent, source.documents(agent, read.__getitem__)) for agent in agents]
         return _Answer(license_json(url or "request", [
             (agent, found_documents, license_answers(tuple(found_documents), urls, names,
                                                      user, geo))
-            for agent, found_documents in found]), PURE if url is None else REVALIDATE)
+            for agent, found_documents in found]),
+            PURE if url is None and not links else REVALIDATE)
+
+    def _licences(self, source: Any, links: list[str], started: float) -> dict[str, Any]:
+        """Each of ``links``' licence documents (``source.licence``): ``fetch_concurrency``
+        read at once, the ones not read by ``check_deadline`` (counted from ``started``)
+        ``"unreachable"`` (answered unknown; their fetch goes on and fills the cache)."""
+        if not links:
+            return {}
+        limits = self.limits
+        pool = concurrent.futures.ThreadPoolExecutor(
+            max(1, min(limits.fetch_concurrency, len(links))),
+            thread_name_prefix="robotsrules-api-licence")
+        try:
+            futures = {link: pool.submit(source.licence, link) for link in links}
+            left = max(0.0, limits.check_deadline - (time.monotonic() - started))
+            done = concurrent.futures.wait(futures.values(), timeout=left)[0]
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)  # not started: cancelled
+        late = f"not read within the request's deadline ({limits.check_deadline:g} s)"
+        return {link: future.result() if future in done else source.unreachable(link, late)
+                for link, future in futures.items()}
 
     def generate(self, body: dict[str, Any]) -> Any:
         from .._diff import diff

@@ -507,6 +507,13 @@ class _Linter:
             self.emit("R701", line.number, _value_column(line),
                       f"licence {_q(value)} is not an absolute http(s) URL: RSL readers cannot "
                       "fetch it", fix=fix)
+        elif "@" in (authority := _HTTP_URL.match(value)[0]):  # type: ignore[index]
+            fix = (value[:value.index("://") + 3] + authority.rpartition("@")[2]
+                   + value[len(authority):])
+            self.emit("R701", line.number, _value_column(line),
+                      f"licence {_q(fix)} is named with credentials (user:password@): "
+                      "readers would send them to the server, robotsrules refuses it",
+                      fix=fix)
         at = self.group_of(line.number)
         if at is None or self.site_license:
             return

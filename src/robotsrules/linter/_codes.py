@@ -429,7 +429,9 @@ CODES: dict[str, Code] = {
     "R701": Code(
         "license-not-absolute", "warning",
         "A `License` value that is not an absolute http(s) URL: RSL 1.0 (RSL-SPEC-1.0, "
-        "2025-11-06) §4.4 asks for an absolute URI, so readers cannot fetch the licence.",
+        "2025-11-06) §4.4 asks for an absolute URI, so readers cannot fetch the licence; "
+        "or one carrying credentials (`user:password@`), which readers would send and "
+        "robotsrules refuses.",
         "write the licence document's full URL, e.g. `License: {fix}`",
     ),
     "R702": Code(
