@@ -11,6 +11,8 @@ import pytest
 
 pytest.importorskip("starlette", reason="pip install 'robotsrules[web]'")
 
+from robotsrules import page_signals
+from robotsrules._web._api import Limits
 from robotsrules.cli import main
 
 from .test_api import _api, _code, _post
@@ -20,25 +22,45 @@ AGENTS = ["GPTBot", "CCBot", "Googlebot", "Bingbot", "ClaudeBot"] + [
     f"Bot{chr(65 + i)}{chr(65 + j)}" for i in range(9) for j in range(5)]
 
 
-def test_page_refuses_a_huge_answer_from_one_agents_answer() -> None:
-    # G3: answers of gigabytes were built before max_answer was checked; now one agent's
-    # answer is made, and the request is refused from its counts, the others never made.
+def test_page_refuses_a_huge_answer_before_making_it() -> None:
+    # G3: answers of gigabytes were built before max_answer was checked. Now the header
+    # fields' octets x agents are work, then one agent's answer is made and the request
+    # refused from its counts, the other agents' never made.
     named = ", ".join(f"{agent}: noai" for agent in AGENTS)[:900]
     with _api() as base:
-        huge = _post(base, "/v1/page", {"headers": [["X-Robots-Tag", "noai," * 180000]],
-                                        "agents": AGENTS})
-        assert _code(huge) == "too-much-work"
-        assert huge.json()["error"]["message"].startswith("180,000 directives x 50 agents")
-        for headers in ([["X-Robots-Tag", named]] * 1000,
-                        [["Content-Usage", "train-ai=n," * 90000]]):
+        for headers, code, said in (
+                ([["X-Robots-Tag", "noai," * 180000]], "too-much-work",
+                 "octets of header fields x 50 agents"),
+                ([["Content-Usage", "train-ai=n," * 90000]], "too-much-work",
+                 "octets of header fields x 50 agents"),
+                ([["X-Robots-Tag", named]] * 50, "answer-too-large", "would have about")):
             answer = _post(base, "/v1/page", {"headers": headers, "agents": AGENTS})
-            assert _code(answer) == "answer-too-large"
-            assert "would have about" in answer.json()["error"]["message"]
+            assert _code(answer) == code
+            assert said in answer.json()["error"]["message"]
         # two of those fields fit, and each agent's "no" is still said
         one = _post(base, "/v1/page", {"headers": [["X-Robots-Tag", named]] * 2,
                                        "agents": AGENTS})
         assert one.status_code == 200
         assert [a["noai"] for a in one.json()] == [True] * len(AGENTS)  # each one named
+        # the review's repeated value for two agents: one directive each
+        two = _post(base, "/v1/page", {"headers": [["X-Robots-Tag", "noai," * 180000]],
+                                       "agents": AGENTS[:2]})
+        assert [(a["noai"], len(a["directives"])) for a in two.json()] == [(True, 1)] * 2
+    # the review's 10,000 metas: directives x agents are work too
+    with _api(limits=Limits(max_work=400_000)) as base:
+        metas = _post(base, "/v1/page", {"body": "<meta name=robots content=noai>" * 10000,
+                                         "agents": AGENTS})
+        assert _code(metas) == "too-much-work"
+        assert metas.json()["error"]["message"].startswith("10,000 directives x 50 agents")
+
+
+def test_a_rule_after_many_repeats_still_restricts() -> None:
+    # the repeats are read once, never cut: a "no" after them is still said
+    value = "noai," * 180000 + " googlebot: noindex, noai"
+    signals = page_signals({"X-Robots-Tag": value}, agent="Googlebot")
+    assert signals.noai and not signals.index and signals.allows("search") is False
+    assert [(d.scope, d.rule) for d in signals.directives] == [
+        ("*", "noai"), ("googlebot", "noindex"), ("googlebot", "noai")]
 
 
 @pytest.mark.parametrize("given", ["pipe", "-"])

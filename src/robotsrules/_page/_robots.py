@@ -243,6 +243,9 @@ def robots_rules(text: str, *, scope: str = "*", prefixes: bool) -> list[RobotsR
     blanks (:func:`_parts`: ``nofollow noindex`` is two rules, each restricting; a word
     there that is no rule is reported; in a header, one naming a registry crawler scopes
     what follows to it as well as to the scope before it), so no separator hides a rule.
+    A rule stated again for the same scope with the same value is listed once (it says
+    nothing more: ``noai, noai, ...`` is one rule, so a long value cannot multiply every
+    agent's answer); every distinct rule is kept.
 
     >>> [(r.scope, r.rule) for r in robots_rules("noarchive, AI2Bot: noindex, nofollow",
     ...                                          prefixes=True)]
@@ -254,7 +257,7 @@ def robots_rules(text: str, *, scope: str = "*", prefixes: bool) -> list[RobotsR
     current = [scope]
     for piece in _split(text):
         _piece_rules(piece, current, prefixes, out, 0)
-    return out
+    return list(dict.fromkeys(out))  # each rule once, in the order first stated
 
 
 def _piece_rules(piece: str, current: list[str], prefixes: bool, out: list[RobotsRule],

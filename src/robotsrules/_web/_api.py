@@ -145,8 +145,9 @@ class Limits:
     (``too-many-sites``), ``fetch_concurrency`` of them at once, all within
     ``check_deadline`` seconds (a site still being fetched then: a ``deadline-exceeded``
     record per URL); ``max_work`` rules x answers per request (``too-much-work``, or an
-    ``over-budget`` record per URL past it for fetched files; ``page``: the directives one
-    agent's answer reports x agents) and ``max_stance_rules``
+    ``over-budget`` record per URL past it for fetched files; ``page``: the octets of its
+    header fields x agents, and the directives one agent's answer reports x agents) and
+    ``max_stance_rules``
     rules settled by ``stance`` (the page's bound); ``max_answer`` octets of an answer
     (``answer-too-large``; ``page``: one agent's answer x agents, refused before the other
     agents' answers are made); ``fetch_timeout`` seconds per network step of a robots.txt
@@ -931,7 +932,13 @@ class _Service:
                               purposes=purposes, url=url, status=values["status"],
                               usage=None if robots is None else usage)
 
-        # G3: one agent's answer first, the rest only when all of them fit the bounds
+        # G3: each agent's answer reads the header fields again: their octets x agents are
+        # work; then one agent's answer first, the rest only when all of them fit the bounds
+        octets = len(json.dumps(values["headers"] or []))
+        if octets * len(agents) > self.limits.max_work:
+            raise _Problem("too-much-work", f"{octets:,} octets of header fields x "
+                                            f"{len(agents):,} agents: at most "
+                                            f"{self.limits.max_work:,} per request")
         first = admitted(agents[:1])
         self.page_affordable(first, agents, purposes, None if robots is None else usage)
         admission = first if len(agents) <= 1 else admitted(agents)
