@@ -4,6 +4,8 @@ count it states or an exit status, never a duration."""
 
 from __future__ import annotations
 
+import io
+import json
 import os
 from pathlib import Path
 
@@ -54,13 +56,21 @@ def test_page_refuses_a_huge_answer_before_making_it() -> None:
         assert metas.json()["error"]["message"].startswith("10,000 directives x 50 agents")
 
 
-def test_a_rule_after_many_repeats_still_restricts() -> None:
-    # the repeats are read once, never cut: a "no" after them is still said
+def test_a_rule_after_many_repeats_still_restricts(tmp_path: Path) -> None:
+    # the repeats are read once, never cut: a "no" after them is still said, by the library
+    # and by `page FILE --json` (the same reader)
     value = "noai," * 180000 + " googlebot: noindex, noai"
     signals = page_signals({"X-Robots-Tag": value}, agent="Googlebot")
     assert signals.noai and not signals.index and signals.allows("search") is False
-    assert [(d.scope, d.rule) for d in signals.directives] == [
-        ("*", "noai"), ("googlebot", "noindex"), ("googlebot", "noai")]
+    said = [("*", "noai"), ("googlebot", "noindex"), ("googlebot", "noai")]
+    assert [(d.scope, d.rule) for d in signals.directives] == said
+    saved = tmp_path / "response.http"
+    saved.write_text(f"HTTP/1.1 200 OK\r\nX-Robots-Tag: {value}\r\n\r\n")
+    out = io.StringIO()
+    assert main(["page", str(saved), "--agent", "Googlebot", "--json"], out=out) == 0
+    data = json.loads(out.getvalue())
+    assert [(d["scope"], d["rule"]) for d in data["directives"]] == said
+    assert data["index"] is False and data["purposes"]["search"]["allowed"] is False
 
 
 @pytest.mark.parametrize("given", ["pipe", "-"])
