@@ -14,6 +14,8 @@ import pytest
 pytest.importorskip("starlette", reason="pip install 'robotsrules[web]'")
 
 from robotsrules import page_signals
+from robotsrules._page import page_signals_for
+from robotsrules._page._robots import _read_rules
 from robotsrules._web._api import Limits
 from robotsrules.cli import main
 
@@ -60,10 +62,15 @@ def test_a_rule_after_many_repeats_still_restricts(tmp_path: Path) -> None:
     # the repeats are read once, never cut: a "no" after them is still said, by the library
     # and by `page FILE --json` (the same reader)
     value = "noai," * 180000 + " googlebot: noindex, noai"
+    before = _read_rules.cache_info().misses
     signals = page_signals({"X-Robots-Tag": value}, agent="Googlebot")
     assert signals.noai and not signals.index and signals.allows("search") is False
     said = [("*", "noai"), ("googlebot", "noindex"), ("googlebot", "noai")]
     assert [(d.scope, d.rule) for d in signals.directives] == said
+    # fifty agents more read the long value once in all (each agent's answer reads it)
+    every = page_signals_for({"X-Robots-Tag": value}, None, AGENTS)
+    assert _read_rules.cache_info().misses - before == 1
+    assert [(s.noai, len(s.directives)) for s in every] == [(True, 3)] * 50
     saved = tmp_path / "response.http"
     saved.write_text(f"HTTP/1.1 200 OK\r\nX-Robots-Tag: {value}\r\n\r\n")
     out = io.StringIO()
