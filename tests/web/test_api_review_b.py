@@ -71,6 +71,13 @@ def test_a_rule_after_many_repeats_still_restricts(tmp_path: Path) -> None:
     every = page_signals_for({"X-Robots-Tag": value}, None, AGENTS)
     assert _read_rules.cache_info().misses - before == 1
     assert [(s.noai, len(s.directives)) for s in every] == [(True, 3)] * 50
+    # and the review's long Content-Usage field: read once for fifty agents, still a "no"
+    from robotsrules._page._prefs import content_usage
+
+    before = content_usage.cache_info().misses
+    usage = page_signals_for({"Content-Usage": "train-ai=n," * 90000}, None, AGENTS)
+    assert content_usage.cache_info().misses - before == 1
+    assert [s.allows("train-ai") for s in usage] == [False] * 50
     saved = tmp_path / "response.http"
     saved.write_text(f"HTTP/1.1 200 OK\r\nX-Robots-Tag: {value}\r\n\r\n")
     out = io.StringIO()
