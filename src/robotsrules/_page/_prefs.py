@@ -27,6 +27,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 from .. import _sfv as sfv
@@ -53,8 +54,10 @@ def _fold(statements: list[tuple[str, bool]]) -> tuple[tuple[str, bool], ...]:
     return tuple(purposes.statements(statements).items())
 
 
+@functools.lru_cache(maxsize=8)
 def content_usage(text: str) -> Preferences:
-    """Read a ``Content-Usage`` field (every line of it joined with ``", "``).
+    """Read a ``Content-Usage`` field (every line of it joined with ``", "``). The last
+    few fields read are kept: every agent of one response reads the same field again.
 
     >>> content_usage("train-ai=n, search=y, unknown=n").statements
     (('train-ai', False), ('search', True))

@@ -145,9 +145,12 @@ class Limits:
     (``too-many-sites``), ``fetch_concurrency`` of them at once, all within
     ``check_deadline`` seconds (a site still being fetched then: a ``deadline-exceeded``
     record per URL); ``max_work`` rules x answers per request (``too-much-work``, or an
-    ``over-budget`` record per URL past it for fetched files) and ``max_stance_rules``
+    ``over-budget`` record per URL past it for fetched files; ``page``: the octets of its
+    header fields x agents, and the directives one agent's answer reports x agents) and
+    ``max_stance_rules``
     rules settled by ``stance`` (the page's bound); ``max_answer`` octets of an answer
-    (``answer-too-large``); ``fetch_timeout`` seconds per network step of a robots.txt
+    (``answer-too-large``; ``page``: one agent's answer x agents, refused before the other
+    agents' answers are made); ``fetch_timeout`` seconds per network step of a robots.txt
     fetch; ``refresh_interval`` seconds between two refreshes of one site
     (``refresh-too-soon``); per client, ``rate`` requests a second on average and
     ``burst`` at once (the token bucket: ``rate-limited``)."""
@@ -968,11 +971,39 @@ class _Service:
         def usage(agent: Any) -> Any:
             return None if robots is None else robots.usage(url, agent=agent)
 
-        admission = admit_page(values["headers"] or [], head, agents=agents,
-                               purposes=purposes, url=url, status=values["status"],
-                               usage=None if robots is None else usage)
+        def admitted(some: list[str]) -> Any:
+            return admit_page(values["headers"] or [], head, agents=some,
+                              purposes=purposes, url=url, status=values["status"],
+                              usage=None if robots is None else usage)
+
+        # G3: each agent's answer reads the header fields again: their octets x agents are
+        # work; then one agent's answer first, the rest only when all of them fit the bounds
+        octets = len(json.dumps(values["headers"] or []))
+        if octets * len(agents) > self.limits.max_work:
+            raise _Problem("too-much-work", f"{octets:,} octets of header fields x "
+                                            f"{len(agents):,} agents: at most "
+                                            f"{self.limits.max_work:,} per request")
+        first = admitted(agents[:1])
+        self.page_affordable(first, agents, purposes, None if robots is None else usage)
+        admission = first if len(agents) <= 1 else admitted(agents)
         return page_report(admission, agents, "request", purposes,
                            None if robots is None else usage)
+
+    def page_affordable(self, first: Any, agents: list[str], purposes: list[Any],
+                        usage: Any) -> None:
+        """Refuse a ``page`` request whose directives x agents pass ``max_work``
+        (``too-much-work``) or whose answer, one agent's times the agents, would pass
+        ``max_answer`` (``answer-too-large``), before the other agents' answers are made."""
+        limits, count = self.limits, max(len(agents), 1)
+        directives = len(first.signals[0].directives) if first.signals else 0
+        if directives * count > limits.max_work:
+            raise _Problem("too-much-work", f"{directives:,} directives x {count:,} agents: "
+                                            f"at most {limits.max_work:,} per request")
+        size = len(json.dumps(page_report(first, agents[:1], "request", purposes, usage)))
+        if size * count > limits.max_answer:
+            raise _Problem("answer-too-large", f"the answer would have about "
+                                               f"{size * count:,} octets: at most "
+                                               f"{limits.max_answer:,}")
 
     def license(self, body: dict[str, Any]) -> _Answer:
         from .._rsl import (

@@ -12,6 +12,7 @@ import argparse
 import ipaddress
 import json
 import os
+import stat
 import webbrowser
 from typing import Any, TextIO
 
@@ -93,6 +94,20 @@ _SETTINGS = "ROBOTSRULES_SERVE_SETTINGS"
 (JSON; never a token: each worker reads ``--token-file`` itself)."""
 
 
+def _one_shot_token(path: Any) -> None:
+    """``--workers`` > 1: each worker reads ``--token-file`` itself, so it must be a regular
+    file (a pipe, ``<(...)`` or ``-`` is read once: the workers would find it empty)."""
+    if not path:
+        return
+    try:
+        regular = path != "-" and stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return  # missing or unreadable: reading it says so
+    if not regular:
+        raise RobotsError(f"--token-file {visible(path)}: with --workers, a regular file "
+                          "(each worker reads it; a pipe or '-' can be read only once)")
+
+
 def _access_log(args: argparse.Namespace, out: TextIO) -> None:
     """``--api``'s access log: JSON lines on ``out`` (``--no-access-log``: none)."""
     if args.no_access_log:
@@ -128,6 +143,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     if args.workers > 1 and not args.api:
         raise RobotsError("--workers: the JSON service only (--api)")
     if args.workers > 1:
+        _one_shot_token(args.token_file)
         _api(args)  # a mistake in the options: said once, here, before any worker starts
         os.environ[_SETTINGS] = json.dumps({k: v for k, v in vars(args).items()
                                             if k != "run"})
