@@ -178,11 +178,21 @@ class SQLiteStore:
     def _open(self) -> None:
         """Open the file; on failure move a damaged database aside and try once more, else
         go on in memory. Called with both locks held (or before any other thread can)."""
-        try:
-            self._connect()
-            return
-        except (sqlite3.Error, OSError, ValueError, _Unusable) as error:
-            failure: BaseException = error
+        deadline = time.monotonic() + self.open_timeout
+        pause = 0.005
+        while True:
+            try:
+                self._connect()
+                return
+            except (sqlite3.Error, OSError, ValueError, _Unusable) as error:
+                failure: BaseException = error
+            # SQLite answers some lock conflicts of the set-up at once, without its busy
+            # handler (two processes switching one new file to WAL together): try again,
+            # within open_timeout, as the busy handler would have waited.
+            if not _is_busy(failure) or time.monotonic() + pause > deadline:
+                break
+            time.sleep(pause)
+            pause = min(pause * 2, 0.1)
         if _is_corrupt(failure) and self._quarantine(failure):
             try:
                 self._connect()
