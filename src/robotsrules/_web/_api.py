@@ -757,32 +757,36 @@ class _Service:
             served = None if self.guard.active else self.cache.peek(url)
             if served is not None:
                 held[origin] = self._served(url, served, started)
-        futures: dict[str, concurrent.futures.Future[Any]] = {}
-        done: set[concurrent.futures.Future[Any]] = set()
-        wanted = {origin: url for origin, url in firsts.items() if origin not in held}
-        if wanted:  # the others read from the store or fetched, in threads of their own
-            pool = concurrent.futures.ThreadPoolExecutor(
-                max(1, min(limits.fetch_concurrency, len(wanted))),
-                thread_name_prefix="robotsrules-api-fetch")
-            try:
-                futures = {origin: pool.submit(self._site, url, started)
-                           for origin, url in wanted.items()}
-                done = concurrent.futures.wait(futures.values(),
-                                               timeout=limits.check_deadline)[0]
-            finally:
-                pool.shutdown(wait=False, cancel_futures=True)  # not started: cancelled
+        # the others read from the store or fetched, in threads of their own
+        read = self._at_once(lambda url: self._site(url, started),
+                             {origin: url for origin, url in firsts.items()
+                              if origin not in held}, limits.check_deadline)
         for url in urls:
             if url not in answers:
                 origin = origin_of(url)
-                if origin in held:
-                    site = held[origin]
-                else:
-                    future = futures[origin]
-                    site = future.result() if future in done else self._url_error(
-                        url, "deadline-exceeded", f"the site's robots.txt was not read "
-                                                  f"within {limits.check_deadline:g} s")
+                site = held.get(origin) or read.get(origin) or self._url_error(
+                    url, "deadline-exceeded", f"the site's robots.txt was not read "
+                                              f"within {limits.check_deadline:g} s")
                 answers[url] = ({**site, "url": url} if isinstance(site, dict) else site)
         return answers
+
+    def _at_once(self, work: Callable[[str], Any], given: dict[str, str], timeout: float
+                 ) -> dict[str, Any]:
+        """``work`` of each value of ``given``, ``fetch_concurrency`` at once in threads of
+        their own, by key: the ones done within ``timeout`` seconds (the others' work goes
+        on, bounded by its own time-outs, and fills the cache; those not started are
+        cancelled)."""
+        if not given:
+            return {}
+        pool = concurrent.futures.ThreadPoolExecutor(
+            max(1, min(self.limits.fetch_concurrency, len(given))),
+            thread_name_prefix="robotsrules-api-fetch")
+        try:
+            futures = {key: pool.submit(work, value) for key, value in given.items()}
+            done = concurrent.futures.wait(futures.values(), timeout=timeout)[0]
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+        return {key: future.result() for key, future in futures.items() if future in done}
 
     def _answered(self, response: httpx.Response) -> None:
         """The guarded client's response hook: note that its connection reached the origin."""
@@ -1067,21 +1071,12 @@ class _Service:
         """Each of ``links``' licence documents (``source.licence``): ``fetch_concurrency``
         read at once, the ones not read by ``check_deadline`` (counted from ``started``)
         ``"unreachable"`` (answered unknown; their fetch goes on and fills the cache)."""
-        if not links:
-            return {}
         limits = self.limits
-        pool = concurrent.futures.ThreadPoolExecutor(
-            max(1, min(limits.fetch_concurrency, len(links))),
-            thread_name_prefix="robotsrules-api-licence")
-        try:
-            futures = {link: pool.submit(source.licence, link) for link in links}
-            left = max(0.0, limits.check_deadline - (time.monotonic() - started))
-            done = concurrent.futures.wait(futures.values(), timeout=left)[0]
-        finally:
-            pool.shutdown(wait=False, cancel_futures=True)  # not started: cancelled
+        left = max(0.0, limits.check_deadline - (time.monotonic() - started))
+        read = self._at_once(source.licence, {link: link for link in links}, left)
         late = f"not read within the request's deadline ({limits.check_deadline:g} s)"
-        return {link: future.result() if future in done else source.unreachable(link, late)
-                for link, future in futures.items()}
+        return {link: read[link] if link in read else source.unreachable(link, late)
+                for link in links}
 
     def generate(self, body: dict[str, Any]) -> Any:
         from .._diff import diff
