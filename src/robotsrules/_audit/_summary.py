@@ -144,7 +144,9 @@ QUERIES: Mapping[str, str] = {
             SELECT token, reads_crawl_delay AS reads, crawl_delay AS delay,
                    {us} - lag({us}) OVER (PARTITION BY token, coalesce(host, '')
                                           ORDER BY {us}) AS gap
-            FROM requests WHERE token IS NOT NULL AND NOT robots_fetch) AS gaps
+            FROM requests WHERE token IS NOT NULL AND NOT robots_fetch
+                AND token IN (SELECT token FROM requests WHERE crawl_delay IS NOT NULL)
+            ) AS gaps
         WHERE delay IS NOT NULL
         GROUP BY token, reads""",
     "usage": """
