@@ -2,9 +2,10 @@
 table four times longer, with the same bots, sites and days, peaks at about the same
 resident memory.
 
-The summary held the job's peak, and it grew with the log: DuckDB's window over every
-crawler request (the gaps between a crawler's requests, for Crawl-delay) filled its memory
-budget (measured with ``benchmarks/audit_logs_memory.py``). Each summary runs in a child
+The summary held the job's peak, and it grew with the log: DuckDB's windows over every
+crawler request (the gaps between a crawler's requests, for Crawl-delay) and over every
+violation (its first three examples) filled its memory budget (measured with
+``benchmarks/audit_logs_memory.py``). Each summary runs in a child
 process that reports its own peak resident memory (``VmHWM``): a size, not a time, so
 the machine's load does not move it.
 """
@@ -64,17 +65,16 @@ def _batch(rows: int, start: datetime.datetime, tokens: tuple[str, ...],
          for f in schema], schema=schema)
 
 
-def _table(path: Path, batches: int) -> Path:
-    """A request table of ``batches`` times :data:`ROWS` requests of four crawlers asked no
-    Crawl-delay over the same two days, and the same few requests of a crawler asked one
-    and of violations, whatever its length."""
+def _table(path: Path, days: int) -> Path:
+    """A request table of ``days`` batches of :data:`ROWS` violations, a day apart, by four
+    crawlers asked no Crawl-delay, and the same few requests of a crawler asked one,
+    whatever its length."""
     start = datetime.datetime(2026, 11, 2, tzinfo=datetime.timezone.utc)
-    common = _batch(ROWS, start, TOKENS)
     with pq.ParquetWriter(path, request_schema()) as writer:
         writer.write_batch(_batch(200, start, ("AhrefsBot",), delay=10.0))
-        writer.write_batch(_batch(50, start, ("GPTBot",), verdict="violation"))
-        for _ in range(batches):
-            writer.write_batch(common)
+        for day in range(days):
+            writer.write_batch(_batch(ROWS, start + datetime.timedelta(days=day), TOKENS,
+                                      verdict="violation"))
     return path
 
 
@@ -112,7 +112,45 @@ def _peak(table: Path) -> int:
 def test_summary_memory_does_not_grow_with_the_requests(tmp_path: Path) -> None:
     short = _peak(_table(tmp_path / "short.parquet", 2))
     long = _peak(_table(tmp_path / "long.parquet", 8))
-    # 393,216 more requests: DuckDB's window over all of them held ~60 MiB more before
-    # (91 MiB at 65,536 rows, 127 at 262,144, 250 at 1,048,576); the same bots, sites
-    # and days now cost the same (82 MiB at each of those sizes)
+    # 393,216 more requests (six more days): DuckDB's windows over all of them held more
+    # before (the Crawl-delay gaps: 91 MiB at 65,536 requests, 127 at 262,144, 250 at
+    # 1,048,576; the examples of violations: 95 MiB at 2 days, 140 at 8); now only the
+    # requests of crawlers asked a delay and the violations of each one's first days
     assert long - short < 16 * 1024, (short, long)
+
+
+def test_examples_are_the_first_three_of_each_violation(tmp_path: Path) -> None:
+    # the examples' window runs over each (crawler, verdict, line)'s first days only, up
+    # to the day its third violation is on: the same rows as over all of them
+    from robotsrules._audit._summary import engine_tables
+
+    start = datetime.datetime(2026, 11, 2, 23, 59, 59, tzinfo=datetime.timezone.utc)
+    plan = [  # (token, verdict, line, seconds after start, url)
+        ("A", "violation", 2, 0, "/b"), ("A", "violation", 2, 0, "/b"),  # twice the same
+        ("A", "violation", 2, 0, "/a"), ("A", "violation", 2, 0, "/c"),  # 4 on one day
+        ("A", "violation", 2, 86_400, "/0"),
+        ("A", "caching-allowance", 2, 1, "/x"), ("A", "caching-allowance", 2, 90_000, "/y"),
+        ("A", "caching-allowance", 2, 200_000, "/z"), ("A", "caching-allowance", 2, 300_000,
+                                                     "/w"),  # the third on a later day
+        ("B", "violation", None, 5, "/n"), ("B", "violation", None, 2, "/m"),  # no line
+        ("B", "violation", 3, 400_000, "/p"),  # fewer than three
+        ("B", "allowed", None, 0, "/q"),
+    ]
+    rows = []
+    for token, verdict, line, seconds, url in plan:
+        time = start + datetime.timedelta(seconds=seconds)
+        rows.append({"time": time, "day": time.date().isoformat(), "token": token,
+                     "url": url, "verdict": verdict, "line": line,
+                     "robots_fetch": False})
+    path = tmp_path / "requests.parquet"
+    pq.write_table(pa.Table.from_pylist(rows, schema=request_schema()), path)
+    groups: dict[tuple[object, ...], list[tuple[int, str]]] = {}
+    for token, verdict, line, seconds, url in plan:
+        if verdict != "allowed":
+            us = int((start.timestamp() + seconds) * 1_000_000)
+            groups.setdefault((token, verdict, line), []).append((us, url))
+    expected = sorted(((*key, us, url) for key, found in groups.items()
+                       for us, url in sorted(found)[:3]),
+                      key=lambda row: tuple((v is None, "" if v is None else v) for v in row))
+    assert engine_tables(str(path))["examples"] == expected
+    assert len(expected) == 9

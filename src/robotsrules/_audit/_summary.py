@@ -130,7 +130,18 @@ QUERIES: Mapping[str, str] = {
             SELECT token, verdict, line, url, {us} AS us,
                    row_number() OVER (PARTITION BY token, verdict, line
                                       ORDER BY {us}, url) AS k
-            FROM requests WHERE verdict IN ('violation', 'caching-allowance')) AS ranked
+            FROM requests JOIN (
+                SELECT token AS t, verdict AS v, coalesce(line, -1) AS l,
+                       coalesce(min(CASE WHEN upto >= 3 THEN day END), max(day)) AS last_day
+                FROM (
+                    SELECT token, verdict, line, day,
+                           sum(n) OVER (PARTITION BY token, verdict, line ORDER BY day) AS upto
+                    FROM (SELECT token, verdict, line, day, count(*) AS n FROM requests
+                          WHERE verdict IN ('violation', 'caching-allowance')
+                          GROUP BY token, verdict, line, day) AS daily) AS running
+                GROUP BY token, verdict, line) AS cut
+            ON token = t AND verdict = v AND coalesce(line, -1) = l AND day <= last_day
+            WHERE verdict IN ('violation', 'caching-allowance')) AS ranked
         WHERE k <= 3""",
     "fetches": """
         SELECT token, status, count(*) AS n, min({us}) AS first, max({us}) AS last
@@ -198,8 +209,11 @@ def in_order(path: str, order: str, rows: int) -> Iterator[Any]:
 
 DUCKDB_MEMORY = "256MB"
 """DuckDB's memory limit in the audit: past it, sorts and windows spill to disk (beside
-the request table), so the peak does not grow with the log (DuckDB's default is 80 % of
-the machine's memory)."""
+the request table; DuckDB's default is 80 % of the machine's memory). Only two queries
+sort requests rather than groups, each over as few as gives the same answer: the
+Crawl-delay gaps over the crawlers some file asked a delay of, the examples over each
+violation's first days up to its third. Not lower: DuckDB's sort keeps a part of every
+row that does not spill (2,989,424 requests fail under 32 MB)."""
 
 
 def _connect(path: str) -> Any:
