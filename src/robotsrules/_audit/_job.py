@@ -181,7 +181,8 @@ class _Keep:
         """By header: its claim, or :data:`_NO_CLAIM` for none."""
 
     def __call__(self, agent: str) -> bool:
-        return self.claim(agent) is not None
+        found = self.answers.get(agent)  # (the reader asks for most lines: one call less)
+        return found is not _NO_CLAIM if found is not None else self.claim(agent) is not None
 
     def claim(self, agent: Optional[str]) -> Optional[_Claim]:
         """What ``agent`` claims (:func:`_claim_of`), or ``None`` for no crawler."""
@@ -275,14 +276,14 @@ class _Verifier:
             lists = self._lists()
             bare = address.strip("[]")
             try:
-                ipaddress.ip_address(bare)
+                parsed = ipaddress.ip_address(bare)
                 if lists is None or self.dns is not False:
                     answer = verify(bare, agent=token, dns=self.dns,
                                     snapshot=lists if lists is not None else self.snapshot
                                     ).verdict
                 else:
                     held = (token, tuple(id(hit.list) for hit in
-                                         lists.index.lookup(parse_address(bare))))
+                                         lists.index.lookup(parse_address(parsed))))
                     answer = self.by_lists.get(held)
                     if answer is None:
                         answer = verify(bare, agent=token, dns=False, snapshot=lists).verdict
