@@ -48,6 +48,7 @@ all; whatever it does not use is counted by kind with examples. Git histories, W
 captures and the robots caches' stored copies as sources of versions come later.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import bisect

@@ -27,6 +27,7 @@ The summary (:mod:`._summary`) is aggregated from that table by the engine (Duck
 Spark for fleets) with one set of queries, the same for both.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import datetime
