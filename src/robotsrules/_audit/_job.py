@@ -828,14 +828,19 @@ def _second_pass(raw_path: str, table_path: str, schema: pa.Schema, judges: _Jud
             times = batch.column("time").cast(pa.int64()).to_pylist()  # microseconds
             outcomes = _Outcomes(delays)
             ids = [0] * batch.num_rows
+            judge_of: dict[str, Judge] = {}  # by token, for the batch
             for i, token in enumerate(tokens):
                 if token is None:
                     continue
                 target = urls[i]
-                if not _same_host(hosts[i], host) or not target:
+                named = hosts[i]
+                if not target or (named is not None and not _same_host(named, host)):
                     ids[i] = 1  # no-file
                     continue
-                ids[i] = outcomes.of(judges(token), token, target, times[i])
+                judge = judge_of.get(token)
+                if judge is None:
+                    judge = judge_of[token] = judges(token)
+                ids[i] = outcomes.of(judge, token, target, times[i])
             judged = outcomes.columns(pa.array(ids, pa.int32()), schema)
             arrays = [judged[f.name] if f.name in judged else batch.column(f.name)
                       for f in schema]
