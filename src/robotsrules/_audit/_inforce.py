@@ -182,19 +182,19 @@ class History:
 class Judge:
     """Verdicts against a :class:`History` with a caching ``window`` (24 hours by default)."""
 
-    __slots__ = ("_memo", "_rfc", "_rfc_memo", "_rfc_read", "_rules", "_span", "history",
-                 "window")
+    __slots__ = ("_bound", "_memo", "_rfc", "_rfc_memo", "_rfc_read", "_rules", "_span",
+                 "history", "window")
 
     def __init__(self, history: History, *, window: datetime.timedelta = DAY,
                  memo: int = MEMO,
-                 verdicts: Optional[LRU[tuple[int, str, str], Verdict]] = None) -> None:
+                 verdicts: Optional[dict[tuple[int, str, str], Verdict]] = None) -> None:
         if window < datetime.timedelta(0):
             raise ValueError("the caching window cannot be negative")
         self.history = history
         self.window = window
         self._span = window // _MICROSECOND
-        self._memo: LRU[tuple[int, str, str], Verdict] = \
-            verdicts if verdicts is not None else LRU(memo)
+        self._bound = max(1, memo)
+        self._memo: dict[tuple[int, str, str], Verdict] = verdicts if verdicts is not None else {}
         """Verdicts by file (the ``RobotsTxt`` object, alive in :attr:`history`), agent and
         URL; ``verdicts`` shares one memo between judges (one bound for all the crawlers of
         a log, whose histories hold the same files)."""
@@ -234,10 +234,13 @@ class Judge:
         if len(url) > LONG_URL:  # a verdict holds its URL: a long one is not remembered
             return self._explain(robots, agent, url)
         key = (id(robots), agent, url)  # the file's: a log's fetches make many versions of few
-        verdict = self._memo.get(key)
+        memo = self._memo
+        verdict = memo.get(key)
         if verdict is None:
             verdict = self._explain(robots, agent, url)
-            self._memo.put(key, verdict)
+            if len(memo) >= self._bound:  # a plain dict emptied when full: most URLs of a
+                memo.clear()  # log are asked once, and a hit costs one C call compiled
+            memo[key] = verdict
         return verdict
 
     def _rfc_disallows(self, index: int, agent: str, url: str) -> bool:

@@ -800,7 +800,7 @@ class _Judges:
 
     def __init__(self, base: History, window: datetime.timedelta, unknown: set[str]) -> None:
         self.own: dict[str, Judge] = {}
-        self.verdicts: LRU[tuple[int, str, str], Verdict] = LRU(MEMO)
+        self.verdicts: dict[tuple[int, str, str], Verdict] = {}
         """One memo of verdicts for every crawler's judge: bounded whatever their number."""
         self.base = Judge(base, window=window, verdicts=self.verdicts)
         self.unknown = unknown
