@@ -178,7 +178,7 @@ def test_each_version_agent_url_is_judged_once_in_a_bounded_memo() -> None:
     assert len(judge._memo) == 2  # (deny, /x) and (allow, /x), not one per request
     for number in range(50):
         judge.judge("A", f"/x/{number}", T1 + HOUR)
-    assert len(judge._memo) == 3
+        assert len(judge._memo) <= 3
 
 
 def test_naive_instants_are_refused() -> None:

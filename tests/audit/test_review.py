@@ -297,7 +297,7 @@ def test_long_lines_are_held_in_bounded_batches_and_memos(
     judge = Judge(History([Version(_job._EPOCH, parse(ROBOTS), "r")]))
     judge.judge("Googlebot", "/p/" + "B" * 60_000, _job._EPOCH)
     judge.judge("Googlebot", "/short", _job._EPOCH)
-    assert len(judge._memo._data) == 1  # the long URL's verdict not remembered
+    assert len(judge._memo) == 1  # the long URL's verdict not remembered
 
 
 def test_targets_rfc_9309_would_decode_are_counted_not_rejudged(tmp_path: Path) -> None:

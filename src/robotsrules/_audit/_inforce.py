@@ -48,6 +48,7 @@ all; whatever it does not use is counted by kind with examples. Git histories, W
 captures and the robots caches' stored copies as sources of versions come later.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import bisect
@@ -59,6 +60,8 @@ from collections.abc import Iterable
 from typing import Literal, NamedTuple, Optional, Union
 
 from robotsrules._lru import LRU
+from robotsrules._rules._matcher import AgentRules
+from robotsrules._tables._purposes import PURPOSE_GROUP_TOKENS
 from robotsrules._terminal import visible
 from robotsrules.model import Verdict
 from robotsrules.policy import OK, REDIRECT_STATUSES, UNREACHABLE, outcome_for_status
@@ -92,6 +95,10 @@ LONG_URL = 2_048
 EXAMPLES = 5
 
 _UTC = datetime.timezone.utc
+_UNIX = datetime.datetime(1970, 1, 1, tzinfo=_UTC)
+_MICROSECOND = datetime.timedelta(microseconds=1)
+_FIRST_MICROS = (datetime.datetime.min.replace(tzinfo=_UTC) - _UNIX) // _MICROSECOND
+"""The first instant a ``datetime`` holds (year 1), in microseconds since 1970 UTC."""
 _NAME = re.compile(
     r"(?P<y>[0-9]{4})-?(?P<mo>[0-9]{2})-?(?P<d>[0-9]{2})"
     r"(?:T(?P<h>[0-9]{2}):?(?P<mi>[0-9]{2}):?(?P<s>[0-9]{2})Z)?\.txt", re.ASCII)
@@ -136,10 +143,15 @@ class Judgement(NamedTuple):
     (``None`` for the other statuses)."""
 
 
+def micros_of(time: datetime.datetime) -> int:
+    """An aware ``time`` in microseconds since 1970-01-01 UTC (exact)."""
+    return (time - _UNIX) // _MICROSECOND
+
+
 class History:
     """Versions ordered by instant (two at one instant: the first given is kept)."""
 
-    __slots__ = ("_sinces", "versions")
+    __slots__ = ("_micros", "_sinces", "versions")
 
     def __init__(self, versions: Iterable[Version]) -> None:
         by_instant: dict[datetime.datetime, Version] = {}
@@ -150,10 +162,16 @@ class History:
         self.versions: tuple[Version, ...] = tuple(
             by_instant[since] for since in sorted(by_instant))
         self._sinces = [version.since for version in self.versions]
+        self._micros = [micros_of(since) for since in self._sinces]
 
     def index_at(self, time: datetime.datetime) -> int:
         """The index of the version in force at ``time``, or -1 before the first."""
         return bisect.bisect_right(self._sinces, time) - 1
+
+    def index_at_micros(self, micros: int) -> int:
+        """:meth:`index_at` for a time given in microseconds since 1970 UTC (as a Parquet
+        timestamp column holds it: no ``datetime`` made per request)."""
+        return bisect.bisect_right(self._micros, micros) - 1
 
     def at(self, time: datetime.datetime) -> Optional[Version]:
         """The version in force at ``time`` (its own instant included), or ``None``."""
@@ -164,17 +182,19 @@ class History:
 class Judge:
     """Verdicts against a :class:`History` with a caching ``window`` (24 hours by default)."""
 
-    __slots__ = ("_memo", "_rfc", "_rfc_memo", "_rfc_read", "history", "window")
+    __slots__ = ("_bound", "_memo", "_rfc", "_rfc_memo", "_rfc_read", "_rules", "_span",
+                 "history", "window")
 
     def __init__(self, history: History, *, window: datetime.timedelta = DAY,
                  memo: int = MEMO,
-                 verdicts: Optional[LRU[tuple[int, str, str], Verdict]] = None) -> None:
+                 verdicts: Optional[dict[tuple[int, str, str], Verdict]] = None) -> None:
         if window < datetime.timedelta(0):
             raise ValueError("the caching window cannot be negative")
         self.history = history
         self.window = window
-        self._memo: LRU[tuple[int, str, str], Verdict] = \
-            verdicts if verdicts is not None else LRU(memo)
+        self._span = window // _MICROSECOND
+        self._bound = max(1, memo)
+        self._memo: dict[tuple[int, str, str], Verdict] = verdicts if verdicts is not None else {}
         """Verdicts by file (the ``RobotsTxt`` object, alive in :attr:`history`), agent and
         URL; ``verdicts`` shares one memo between judges (one bound for all the crawlers of
         a log, whose histories hold the same files)."""
@@ -184,18 +204,43 @@ class Judge:
         self._rfc_read: dict[int, RobotsTxt] = {}
         """By ``id`` of a version's file: its RFC 9309 reading, made when first needed."""
         self._rfc_memo: LRU[tuple[int, str, str], bool] = LRU(memo)
+        self._rules: dict[tuple[int, str], tuple[RobotsTxt, Optional[AgentRules]]] = {}
+        """By ``id`` of a version's file and agent: the file (so that the id stays its own)
+        and its compiled rules for the agent, asked directly when they give
+        ``RobotsTxt.explain``'s verdict (no usage line can apply), else ``None``."""
+
+    def _explain(self, robots: RobotsTxt, agent: str, url: str) -> Verdict:
+        """``robots.explain(url, agent=agent)``: the agent's compiled rules are kept once per
+        file, and asked directly where the file has no line that can state a usage
+        preference (none names ``signal`` or ``usage``, and no purpose group is known):
+        there ``explain`` adds nothing to their verdict."""
+        key = (id(robots), agent)
+        held = self._rules.get(key)
+        if held is None:
+            lowered = robots.source.lower()
+            rules = (robots.for_agent(agent) if robots.mode != "legacy"
+                     and not PURPOSE_GROUP_TOKENS and b"signal" not in lowered
+                     and b"usage" not in lowered else None)
+            if len(self._rules) >= MEMO:
+                self._rules.clear()
+            held = self._rules[key] = (robots, rules)
+        rules = held[1]
+        return rules.explain(url) if rules is not None else robots.explain(url, agent=agent)
 
     def _verdict(self, index: int, agent: str, url: str) -> Optional[Verdict]:
         robots = self.history.versions[index].robots
         if robots is None:
             return None
         if len(url) > LONG_URL:  # a verdict holds its URL: a long one is not remembered
-            return robots.explain(url, agent=agent)
+            return self._explain(robots, agent, url)
         key = (id(robots), agent, url)  # the file's: a log's fetches make many versions of few
-        verdict = self._memo.get(key)
+        memo = self._memo
+        verdict = memo.get(key)
         if verdict is None:
-            verdict = robots.explain(url, agent=agent)
-            self._memo.put(key, verdict)
+            verdict = self._explain(robots, agent, url)
+            if len(memo) >= self._bound:  # a plain dict emptied when full: most URLs of a
+                memo.clear()  # log are asked once, and a hit costs one C call compiled
+            memo[key] = verdict
         return verdict
 
     def _rfc_disallows(self, index: int, agent: str, url: str) -> bool:
@@ -228,8 +273,12 @@ class Judge:
     def judge(self, agent: str, url: str, time: datetime.datetime) -> Judgement:
         """The :class:`Judgement` of ``agent`` fetching ``url`` (a path or absolute URL of
         the site) at ``time`` (aware)."""
+        return self.judge_micros(agent, url, micros_of(time))
+
+    def judge_micros(self, agent: str, url: str, micros: int) -> Judgement:
+        """:meth:`judge` at a time given in microseconds since 1970 UTC."""
         history = self.history
-        last = history.index_at(time)
+        last = history.index_at_micros(micros)
         if last < 0:
             return Judgement("no-file", None, None)
         version = history.versions[last]
@@ -239,11 +288,8 @@ class Judge:
         if verdict.allowed:
             return Judgement("allowed", version, verdict, None,
                              self._rfc_disallows(last, agent, url))
-        try:
-            start = time - self.window
-        except OverflowError:  # a window reaching before year 1: from the first instant
-            start = datetime.datetime.min.replace(tzinfo=_UTC)
-        first = history.index_at(start)
+        # a window reaching before year 1: from the first instant (no earlier datetime)
+        first = history.index_at_micros(max(micros - self._span, _FIRST_MICROS))
         if first < 0:
             return Judgement("caching-allowance", version, verdict)
         for index in range(last - 1, first - 1, -1):  # newest first: most often the one

@@ -27,6 +27,7 @@ The summary (:mod:`._summary`) is aggregated from that table by the engine (Duck
 Spark for fleets) with one set of queries, the same for both.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import datetime
@@ -46,7 +47,7 @@ from ..model import Verdict
 from ..robotstxt import RobotsTxt, parse
 from ..useragent import product_token
 from ._formats import FormatName, Request, scan_token, scan_tokens
-from ._inforce import DAY, History, Judge, Version, with_fetches
+from ._inforce import DAY, History, Judge, Judgement, Version, with_fetches
 from ._logs import LogReader, Source
 
 if TYPE_CHECKING:
@@ -104,11 +105,6 @@ def request_schema() -> pa.Schema:
              "crawl_delay": pa.float64(), "paid": flag, "rfc_disallowed": flag}
     return with_provenance(pa.schema([pa.field(name, types.get(name, text))
                                       for name in COLUMNS]))
-
-
-_RAW = ("time", "day", "client", "host", "method", "url", "status", "bytes", "user_agent",
-        "token", "crawler", "operator", "category", "robots_fetch", "verification",
-        "reads_crawl_delay", "paid")
 
 
 class _Claim:
@@ -173,25 +169,34 @@ def _claim_of(user_agent: Optional[str],
 
 
 class _Keep:
-    """Whether a User-Agent header claims a crawler (the reader keeps its requests), each
-    header's answer remembered in a plain bounded ``dict`` (asked for most lines of a log:
-    cheaper than the claims' LRU, which it consults once per header)."""
+    """Whether a User-Agent header claims a crawler (the reader keeps its requests), and
+    the claim (the first pass), each header's claim remembered in a plain bounded ``dict``
+    (asked for most lines of a log: cheaper than the claims' LRU, which it consults once
+    per header)."""
 
     __slots__ = ("answers", "claims")
 
     def __init__(self, claims: LRU[Union[str, bytes], _Claim]) -> None:
         self.claims = claims
-        self.answers: dict[str, bool] = {}
+        self.answers: dict[Optional[str], _Claim] = {}
+        """By header: its claim, or :data:`_NO_CLAIM` for none."""
 
     def __call__(self, agent: str) -> bool:
+        found = self.answers.get(agent)  # (the reader asks for most lines: one call less)
+        return found is not _NO_CLAIM if found is not None else self.claim(agent) is not None
+
+    def claim(self, agent: Optional[str]) -> Optional[_Claim]:
+        """What ``agent`` claims (:func:`_claim_of`), or ``None`` for no crawler."""
         found = self.answers.get(agent)
         if found is None:
-            found = _claim_of(agent, self.claims) is not None
+            if not agent:
+                return None
+            found = _claim_of(agent, self.claims) or _NO_CLAIM
             if len(agent) <= KEY_CHARS:
                 if len(self.answers) >= MEMO:
                     self.answers.clear()
                 self.answers[agent] = found
-        return found
+        return None if found is _NO_CLAIM else found
 
 
 def _path_of(target: Optional[str]) -> str:
@@ -263,7 +268,7 @@ class _Verifier:
             return None
         if not address:
             return "unknown"
-        key = (memo_key(address), token)
+        key = (address if len(address) <= KEY_CHARS else memo_key(address), token)
         answer = self.memo.get(key)
         if answer is None:
             from .._identity import parse_address, verify
@@ -272,14 +277,14 @@ class _Verifier:
             lists = self._lists()
             bare = address.strip("[]")
             try:
-                ipaddress.ip_address(bare)
+                parsed = ipaddress.ip_address(bare)
                 if lists is None or self.dns is not False:
                     answer = verify(bare, agent=token, dns=self.dns,
                                     snapshot=lists if lists is not None else self.snapshot
                                     ).verdict
                 else:
                     held = (token, tuple(id(hit.list) for hit in
-                                         lists.index.lookup(parse_address(bare))))
+                                         lists.index.lookup(parse_address(parsed))))
                     answer = self.by_lists.get(held)
                     if answer is None:
                         answer = verify(bare, agent=token, dns=False, snapshot=lists).verdict
@@ -432,6 +437,108 @@ class LogAudit:
         self.close()
 
 
+class _RawRows:
+    """The first pass's rows, written to a Parquet writer every :data:`BATCH_ROWS` rows or
+    ``batch_bytes`` octets of targets and User-Agents. Per row only what the log gave is
+    kept, with the claim's index in the batch's claims and the verification's answer; the
+    claim's columns (token, crawler, operator, category, reads_crawl_delay) are taken
+    from the batch's claims, ``day`` and ``paid`` computed from the time and status
+    columns, once per batch (pyarrow)."""
+
+    __slots__ = ("agents", "batch_bytes", "claimed", "claims", "clients", "fetches", "hosts",
+                 "known", "methods", "octets", "schema", "size", "statuses", "times", "urls",
+                 "verifications", "writer")
+
+    def __init__(self, writer: Any, schema: pa.Schema, batch_bytes: int) -> None:
+        self.writer = writer
+        self.schema = schema
+        self.batch_bytes = batch_bytes
+        self.times: list[datetime.datetime] = []
+        self.clients: list[Optional[str]] = []
+        self.hosts: list[Optional[str]] = []
+        self.methods: list[Optional[str]] = []
+        self.urls: list[Optional[str]] = []
+        self.statuses: list[Optional[int]] = []
+        self.octets: list[Optional[int]] = []
+        self.agents: list[Optional[str]] = []
+        self.claims: list[int] = []
+        self.fetches: list[bool] = []
+        self.verifications: list[Optional[str]] = []
+        self.claimed: list[_Claim] = []
+        """The batch's claims; a row's index is 1 + its claim's place here (0: none, a
+        ``/robots.txt`` fetch by no crawler)."""
+        self.known: dict[_Claim, int] = {}
+        self.size = 0
+
+    def add(self, request: Request, address: Optional[str], host: Optional[str],
+            claim: Optional[_Claim], robots_fetch: bool, verification: Optional[str]) -> None:
+        """One row."""
+        target, agent = request.target, request.user_agent
+        self.times.append(request.time)
+        self.clients.append(address)
+        self.hosts.append(host)
+        self.methods.append(request.method)
+        self.urls.append(target)
+        self.statuses.append(request.status)
+        self.octets.append(request.bytes)
+        self.agents.append(agent)
+        self.fetches.append(robots_fetch)
+        self.verifications.append(verification)
+        if claim is None:
+            self.claims.append(0)
+        else:
+            index = self.known.get(claim)
+            if index is None:
+                self.claimed.append(claim)
+                index = self.known[claim] = len(self.claimed)
+            self.claims.append(index)
+        self.size += (len(target) if target else 0) + (len(agent) if agent else 0)
+        if len(self.times) >= BATCH_ROWS or self.size >= self.batch_bytes:
+            self.flush()
+
+    def flush(self) -> None:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if not self.times:
+            return
+        schema = self.schema
+        time = pa.array(self.times, schema.field("time").type)
+        status = pa.array(self.statuses, pa.int32())
+        claims = pa.array(self.claims, pa.int32())
+        claimed = self.claimed
+        columns = {
+            "time": time, "day": time.cast(pa.date32()).cast(pa.string()),  # UTC's date
+            "client": pa.array(self.clients, pa.string()),
+            "host": pa.array(self.hosts, pa.string()),
+            "method": pa.array(self.methods, pa.string()),
+            "url": pa.array(self.urls, pa.string()), "status": status,
+            "bytes": pa.array(self.octets, pa.int64()),
+            "user_agent": pa.array(self.agents, pa.string()),
+            "robots_fetch": pa.array(self.fetches, pa.bool_()),
+            "verification": pa.array(self.verifications, pa.string()),
+            "paid": pc.fill_null(pc.equal(status, 402), False)}
+        for name, values in (
+                ("token", [claim.token for claim in claimed]),
+                ("crawler", [claim.crawler for claim in claimed]),
+                ("operator", [claim.operator for claim in claimed]),
+                ("category", [claim.category for claim in claimed]),
+                ("reads_crawl_delay", [claim.reads_delay for claim in claimed])):
+            columns[name] = pa.array([None, *values], pa.string()).take(claims)
+        size = len(self.times)
+        self.writer.write_batch(pa.RecordBatch.from_arrays(
+            [columns[field.name] if field.name in columns else pa.nulls(size, field.type)
+             for field in schema], schema=schema))
+        lists: tuple[list[Any], ...] = (
+            self.times, self.clients, self.hosts, self.methods, self.urls, self.statuses,
+            self.octets, self.agents, self.claims, self.fetches, self.verifications,
+            self.claimed)
+        for values in lists:
+            values.clear()
+        self.known.clear()
+        self.size = 0
+
+
 class _Rows:
     """Column lists flushed to a Parquet writer every :data:`BATCH_ROWS` rows."""
 
@@ -541,7 +648,8 @@ def audit_logs(
     robots_findings: dict[str, Any] = {}
     base = _history_of(robots, history, robots_findings, site, history_path)
     claims: LRU[Union[str, bytes], _Claim] = LRU(MEMO)
-    reader = LogReader(format, fields=fields, keep=_Keep(claims))
+    keep = _Keep(claims)
+    reader = LogReader(format, fields=fields, keep=keep)
     owned = None if directory is not None else tempfile.mkdtemp(prefix="robotsrules-audit-")
     folder = os.fspath(directory) if directory is not None else str(owned)
     try:
@@ -556,11 +664,11 @@ def audit_logs(
                   "targets_not_normalised": 0, "several_crawlers_named": 0}
         examples: list[str] = []
         with pq.ParquetWriter(raw_path, schema) as writer:
-            rows = _Rows(writer, schema, _RAW)
+            rows = _RawRows(writer, schema, BATCH_BYTES)
             for number, request in enumerate(reader.read(sources), 1):
                 if progress is not None and number % 65_536 == 0:
                     progress(reader.tally.lines, reader.tally.octets, total)
-                _first_pass(request, rows, claims, verifier, fetches, counts, host, side,
+                _first_pass(request, rows, keep, verifier, fetches, counts, host, side,
                             examples)
             rows.flush()
         if progress is not None:
@@ -623,47 +731,40 @@ def _hours(value: Any) -> float:
     return float(value)
 
 
-def _first_pass(request: Request, rows: _Rows, claims: LRU[Union[str, bytes], _Claim],
-                verifier: _Verifier,
+def _first_pass(request: Request, rows: _RawRows, keep: _Keep, verifier: _Verifier,
                 fetches: _Fetches, counts: dict[str, int],
                 host: str, side: str, examples: list[str]) -> None:
-    path = _path_of(request.target)
+    target = request.target
+    path = _path_of(target)
     robots_fetch = path == "/robots.txt"
-    claim = _claim_of(request.user_agent, claims)
+    claim = keep.claim(request.user_agent)
     if claim is None and not robots_fetch:
         counts["other_requests"] += 1
         return
-    if claim is not None and claim.scanned:
+    request_host = _absolute_host(target) or request.host
+    address = request.client if side == "client" else request.forwarded
+    if claim is None:
+        rows.add(request, address, request_host, None, robots_fetch, None)
+        return
+    if claim.scanned:
         counts["tokens_found_by_scan"] += 1
-    if claim is not None and claim.several:
+    if claim.several:
         counts["several_crawlers_named"] += 1
-    if claim is not None and _NOT_NORMALISED.search(path) is not None:
+    if ("%" in path or "/." in path) and _NOT_NORMALISED.search(path) is not None:
         counts["targets_not_normalised"] += 1
         if len(examples) < 5:
             examples.append(visible(path[:200]))
-    request_host = _absolute_host(request.target) or request.host
     ours = _same_host(request_host, host)
-    if claim is not None and not ours:
+    if not ours:
         counts["other_hosts"] += 1
-    address = request.client if side == "client" else request.forwarded
-    if claim is None:
-        rows.add((request.time, request.time.date().isoformat(), address, request_host,
-                  request.method, request.target, request.status, request.bytes,
-                  request.user_agent, None, None, None, None, robots_fetch, None, None,
-                  request.status == 402))
-        return
     verification = verifier(address, claim.token)
     # RFC 9309 §2.3.1: the crawler's own fetch of the file moves its state: a GET (or
     # HEAD) of exactly /robots.txt on the site, by a client not proven to be someone else
     if robots_fetch and ours and request.status is not None \
-            and request.method in ("GET", "HEAD") and _path_of(request.target) == \
-            _target_only(request.target) and verification != "not-verified":
+            and request.method in ("GET", "HEAD") and path == _target_only(target) \
+            and verification != "not-verified":
         fetches.add(claim.token, request.time, request.status)
-    rows.add((request.time, request.time.date().isoformat(), address, request_host,
-              request.method, request.target, request.status, request.bytes,
-              request.user_agent, claim.token, claim.crawler, claim.operator, claim.category,
-              robots_fetch, verification, claim.reads_delay,
-              request.status == 402))
+    rows.add(request, address, request_host, claim, robots_fetch, verification)
 
 
 # RFC 9309 (September 2022) §2.2.2: percent-encoded unreserved characters (RFC 3986 §2.3)
@@ -699,7 +800,7 @@ class _Judges:
 
     def __init__(self, base: History, window: datetime.timedelta, unknown: set[str]) -> None:
         self.own: dict[str, Judge] = {}
-        self.verdicts: LRU[tuple[int, str, str], Verdict] = LRU(MEMO)
+        self.verdicts: dict[tuple[int, str, str], Verdict] = {}
         """One memo of verdicts for every crawler's judge: bounded whatever their number."""
         self.base = Judge(base, window=window, verdicts=self.verdicts)
         self.unknown = unknown
@@ -721,54 +822,97 @@ def _second_pass(raw_path: str, table_path: str, schema: pa.Schema, judges: _Jud
     with pq.ParquetFile(raw_path) as raw, pq.ParquetWriter(table_path, schema) as writer:
         for batch in (batch for group in range(raw.num_row_groups)  # bounded in octets
                       for batch in raw.read_row_group(group).to_batches()):
-            columns = {name: batch.column(name).to_pylist()  # only what judging reads
-                       for name in ("token", "url", "host", "time")}
-            size = batch.num_rows
-            judged: dict[str, list[Any]] = {name: [None] * size for name in (
-                "verdict", "allowed", "line", "rule", "version", "crawl_delay",
-                "content_signal", "content_usage", "rfc_disallowed")}
-            for i in range(size):
-                token = columns["token"][i]
+            tokens = batch.column("token").to_pylist()  # only what judging reads
+            urls = batch.column("url").to_pylist()
+            hosts = batch.column("host").to_pylist()
+            times = batch.column("time").cast(pa.int64()).to_pylist()  # microseconds
+            outcomes = _Outcomes(delays)
+            ids = [0] * batch.num_rows
+            judge_of: dict[str, Judge] = {}  # by token, for the batch
+            for i, token in enumerate(tokens):
                 if token is None:
                     continue
-                target = columns["url"][i]
-                if not _same_host(columns["host"][i], host) or not target:
-                    judged["verdict"][i] = "no-file"
+                target = urls[i]
+                named = hosts[i]
+                if not target or (named is not None and not _same_host(named, host)):
+                    ids[i] = 1  # no-file
                     continue
-                _judge_row(judges(token), delays, token, target, columns["time"][i], judged, i)
-            arrays = [pa.array(judged[f.name], f.type) if f.name in judged
-                      else batch.column(f.name) for f in schema]
+                judge = judge_of.get(token)
+                if judge is None:
+                    judge = judge_of[token] = judges(token)
+                ids[i] = outcomes.of(judge, token, target, times[i])
+            judged = outcomes.columns(pa.array(ids, pa.int32()), schema)
+            arrays = [judged[f.name] if f.name in judged else batch.column(f.name)
+                      for f in schema]
             writer.write_batch(pa.RecordBatch.from_arrays(arrays, schema=schema))
 
 
-def _judge_row(judge: Judge, delays: LRU[tuple[int, str], tuple[Optional[float]]], token: str,
-               target: str, time: datetime.datetime, judged: dict[str, list[Any]],
-               i: int) -> None:
-    try:
-        answer = judge.judge(token, target, time)
-    except (ValueError, InvalidArgument):  # a target no rule can read: not judged
-        judged["verdict"][i] = "no-file"
-        return
-    judged["verdict"][i] = answer.status
-    if answer.version is not None:
-        judged["version"][i] = answer.version.source
-    verdict = answer.verdict
-    if verdict is None:
-        return
-    judged["allowed"][i] = verdict.allowed
-    judged["rfc_disallowed"][i] = answer.rfc_disallowed
-    if verdict.rule is not None:
-        judged["line"][i] = verdict.rule.line
-        judged["rule"][i] = f"{verdict.rule.directive.capitalize()}: {verdict.rule.value}"
-    signals = [u.value for u in verdict.usage if u.directive == "content-signal"]
-    usages = [u.value for u in verdict.usage if u.directive == "content-usage"]
-    judged["content_signal"][i] = "; ".join(signals) if signals else None
-    judged["content_usage"][i] = "; ".join(usages) if usages else None
-    robots = answer.version.robots if answer.version is not None else None
-    if robots is not None:
-        key = (id(robots), token)
-        delay = delays.get(key)
-        if delay is None:
-            delay = (robots.crawl_delay(token),)
-            delays.put(key, delay)
-        judged["crawl_delay"][i] = delay[0]
+_JUDGED = ("verdict", "version", "allowed", "line", "rule", "crawl_delay", "content_signal",
+           "content_usage", "rfc_disallowed")
+"""The columns the second pass writes, in the order of an outcome's values."""
+_NOTHING: tuple[Any, ...] = (None,) * len(_JUDGED)
+
+
+class _Outcomes:
+    """A batch's distinct outcomes: each request judged gets the index of its outcome (one
+    per distinct status, version, verdict's rule and usage lines, RFC reading and crawler),
+    whose judged columns are made once; 0 is no crawler's (all null), 1 ``no-file``."""
+
+    __slots__ = ("delays", "index", "pinned", "values")
+
+    def __init__(self, delays: LRU[tuple[int, str], tuple[Optional[float]]]) -> None:
+        self.delays = delays
+        self.values: list[tuple[Any, ...]] = [_NOTHING, ("no-file", *_NOTHING[1:])]
+        self.index: dict[tuple[Any, ...], int] = {}
+        self.pinned: list[Judgement] = []
+        """The judgements whose objects' ids are in :attr:`index`'s keys: alive, so that
+        an id stays theirs while the batch lasts."""
+
+    def of(self, judge: Judge, token: str, target: str, micros: int) -> int:
+        """The index of the outcome of ``token`` fetching ``target`` at ``micros``."""
+        try:
+            answer = judge.judge_micros(token, target, micros)
+        except (ValueError, InvalidArgument):  # a target no rule can read: not judged
+            return 1
+        verdict = answer.verdict
+        key: tuple[Any, ...] = (answer.status, id(answer.version)) if verdict is None else (
+            answer.status, id(answer.version), token, verdict.allowed, answer.rfc_disallowed,
+            id(verdict.rule), id(verdict.usage))
+        found = self.index.get(key)
+        if found is None:
+            found = self.index[key] = len(self.values)
+            self.values.append(self._values(answer, token))
+            self.pinned.append(answer)
+        return found
+
+    def _values(self, answer: Judgement, token: str) -> tuple[Any, ...]:
+        """The judged columns of ``answer``, in the order of :data:`_JUDGED`."""
+        version, verdict = answer.version, answer.verdict
+        source = version.source if version is not None else None
+        if verdict is None:
+            return (answer.status, source, *_NOTHING[2:])
+        rule = verdict.rule
+        signals = [u.value for u in verdict.usage if u.directive == "content-signal"]
+        usages = [u.value for u in verdict.usage if u.directive == "content-usage"]
+        robots = version.robots if version is not None else None
+        delay: Optional[float] = None
+        if robots is not None:
+            key = (id(robots), token)
+            held = self.delays.get(key)
+            if held is None:
+                held = (robots.crawl_delay(token),)
+                self.delays.put(key, held)
+            delay = held[0]
+        return (answer.status, source, verdict.allowed,
+                rule.line if rule is not None else None,
+                f"{rule.directive.capitalize()}: {rule.value}" if rule is not None else None,
+                delay, "; ".join(signals) if signals else None,
+                "; ".join(usages) if usages else None, answer.rfc_disallowed)
+
+    def columns(self, ids: pa.Array, schema: pa.Schema) -> dict[str, pa.Array]:
+        """The judged columns of a batch whose rows have the outcomes ``ids``."""
+        import pyarrow as pa
+
+        return {name: pa.array([values[k] for values in self.values],
+                               schema.field(name).type).take(ids)
+                for k, name in enumerate(_JUDGED)}
