@@ -137,11 +137,13 @@ def test_the_time_is_read_as_before(day: int, month: str, year: int, hour: int, 
     text = (f"{day:02d}/{month}/{year:04d}:{hour:02d}:{minute:02d}:{second:02d} "
             f"{sign}{zone_h:02d}{zone_m:02d}")
 
-    def read(module: Any) -> Any:
+    def read(clf_time: Any) -> Any:
         try:
-            found: datetime.datetime = module._clf_time(text)
-        except module._TimeError:
+            found: datetime.datetime = clf_time(text)
+        except ValueError:
             return "unparsable"
         return found, found.utcoffset()
 
-    assert read(_formats) == read(old_formats)
+    expected = read(old_formats._clf_time)
+    assert read(_formats.clf_time) == expected
+    assert read(_formats.clf_time) == expected  # again: the hour and the clock remembered

@@ -44,7 +44,6 @@ import datetime
 import gzip
 import io
 import os
-import re
 import sys
 import zlib
 from collections.abc import Iterable, Iterator, Mapping
@@ -71,8 +70,10 @@ from ._formats import (
     Parser,
     Problem,
     Request,
+    clf_time,
     is_binary,
     make_parser,
+    passes,
     scan_token,
 )
 
@@ -102,6 +103,7 @@ MAX_LINE: Final = 64 * 1024
 """The longest line read, in bytes; longer lines are counted ``too_long`` and skipped."""
 SNIFF_LINES: Final = 16
 """Lines of a source read before its format is chosen."""
+_NEVER: Final = datetime.datetime.min.replace(tzinfo=datetime.timezone.utc)
 EXAMPLES: Final = 3
 EXAMPLE_CHARS: Final = 200
 
@@ -443,9 +445,11 @@ def _batches(chunks: Iterable[bytes], splitter: LineSplitter, failure: Optional[
         yield number, [tail]
 
 
-# C0 controls but tab, as bytes: a line's text has one exactly when its bytes do (invalid
-# UTF-8 is decoded to printable escapes; line ends are never inside a line)
-_CONTROL: Final = re.compile(rb"[\x00-\x08\x0a-\x1f]")
+# C0 controls but tab and LF: a line's text has one exactly when its bytes do (invalid
+# UTF-8 is decoded to printable escapes). A batch's lines, joined by LF (a line never holds
+# a line end, LF or CR, of its own), have none when deleting them deletes nothing: one pass
+# in C, ten times quicker than a regular expression's search
+_CONTROL: Final = bytes(range(0x00, 0x09)) + bytes(range(0x0b, 0x20))
 
 
 class _Source:
@@ -462,7 +466,8 @@ class _Source:
         self.latest: Optional[datetime.datetime] = None
         self.last = 0
         self.clf: Optional[Clf] = None
-        """The parser when it can let lines go unread (:attr:`LogReader.keep`)."""
+        """The parser when it is an Apache/nginx one (a batch of its lines is read at once,
+        :meth:`take_matched`)."""
 
     def choose(self, window: list[tuple[int, Union[bytes, TooLong]]]) -> None:
         """The format that reads the most of the window's lines as requests (the first
@@ -488,8 +493,7 @@ class _Source:
         self.siblings = [make_parser(other, self.reader.fields)
                          for other in SIBLINGS.get(name, ()) if other != name]
         self.has_agent = name not in ("common", "vhost_common")
-        self.clf = self.parser if isinstance(self.parser, Clf) \
-            and self.reader.keep is not None else None
+        self.clf = self.parser if isinstance(self.parser, Clf) else None
 
     def lost(self, kind: Problem, where: str, text: str) -> None:
         """A line that gave no request: counted, and noted when it names a crawler."""
@@ -499,13 +503,81 @@ class _Source:
 
     def take_batch(self, number: int, lines: list[Union[bytes, TooLong]]) -> list[Request]:
         """The requests of consecutive lines, the first of them numbered ``number + 1``;
-        every other line counted (blank, header, problem)."""
+        every other line counted (blank, header, problem). An Apache/nginx batch whose
+        every line its pattern matches is read from one search of its whole text
+        (:meth:`take_matched`), any other line by line (:meth:`take_lines`)."""
+        try:  # one look for control bytes in the whole batch, most often none
+            joined = b"\n".join(cast(list[bytes], lines))
+        except TypeError:  # a TooLong among them
+            return self.take_lines(number, lines, False)
+        clean = len(joined.translate(None, _CONTROL)) == len(joined)
+        clf = self.clf
+        if clean and clf is not None:
+            try:
+                found = clf.lines.findall(joined.decode("utf-8"))
+            except UnicodeDecodeError:  # read line by line: \xhh for the bad bytes
+                found = []
+            # a match is one whole line (Clf.lines), so as many as lines: each line matched
+            if len(found) == len(lines):
+                return self.take_matched(number, cast(list[bytes], lines), found)
+        return self.take_lines(number, lines, clean)
+
+    def take_matched(self, number: int, lines: list[bytes], found: list[Any]) -> list[Request]:
+        """:meth:`take_lines` for a batch of clean UTF-8 lines that :attr:`clf`'s pattern
+        all matched, ``found`` their groups in order: the same requests and counts from the
+        groups, with no match object and no text per line. A line whose time cannot be
+        read is handed to :meth:`take_lines` (it counts it)."""
+        clf = cast(Clf, self.clf)
+        tally = self.tally
+        keep = self.reader.keep if clf.combined else None
+        has_agent = self.has_agent
+        skew = self.reader.skew
+        latest = self.latest
+        out: list[Request] = []
+        seen: Optional[str] = None  # the last time field read, and its time
+        when = _NEVER
+        requests = passed = read = 0
+        for line, groups in zip(lines, found):
+            number += 1
+            stamp = groups[4]
+            if stamp != seen:  # consecutive lines often share their second
+                try:
+                    when = clf_time(stamp)
+                except ValueError:
+                    self.latest = latest
+                    out += self.take_lines(number - 1, [line], True)
+                    latest = self.latest
+                    continue
+                seen = stamp
+            read += 1
+            request: Optional[Request] = None
+            if keep is None or not passes(groups[5], groups[9], keep):
+                request = clf.request(groups, when)
+                out.append(request)
+                requests += 1
+            else:
+                passed += 1
+            if latest is None or when > latest:
+                latest = when
+            elif when < latest - skew:
+                self.latest = latest
+                self.clock(when, number, line.decode("utf-8"))
+            if has_agent and request is not None and request.user_agent is None:
+                tally.count("missing_user_agent", f"{self.name}:{number}",
+                            line.decode("utf-8"))
+        self.latest = latest
+        self.last = number
+        tally.lines += read
+        tally.requests += requests + passed
+        tally.passed += passed
+        return out
+
+    def take_lines(self, number: int, lines: list[Union[bytes, TooLong]], clean: bool
+                   ) -> list[Request]:
+        """The requests of consecutive lines read one by one, the first numbered
+        ``number + 1``; ``clean``: no line holds a control byte."""
         tally = self.tally
         out: list[Request] = []
-        try:  # one look for control bytes in the whole batch, most often none
-            clean = _CONTROL.search(b"".join(cast(list[bytes], lines))) is None
-        except TypeError:  # a TooLong among them
-            clean = False
         clf, keep = self.clf, self.reader.keep
         parser = self.parser if not self.unknown else None
         requests = passed = read = 0
