@@ -217,6 +217,9 @@ class Tally:
         """Lines naming a registry crawler that gave no request (the audit is incomplete)."""
         self.passed = 0
         """Requests counted but not yielded: the reader's ``keep`` let them go."""
+        self.matched = 0
+        """Lines read from their batch's one search (Apache/nginx lines in batches whose
+        every line the format's pattern matches); the others were read one at a time."""
 
     def count(self, kind: Problem, where: str, text: Union[str, Callable[[], str]]) -> None:
         """One more ``kind``; ``text`` (or what it makes, called only when an example is
@@ -543,10 +546,8 @@ class _Source:
             if stamp != seen:  # consecutive lines often share their second
                 try:
                     when = clf_time(stamp)
-                except ValueError:
-                    self.latest = latest
+                except ValueError:  # counted unparsable_time there (no time: no clock)
                     out += self.take_lines(number - 1, [line], True)
-                    latest = self.latest
                     continue
                 seen = stamp
             read += 1
@@ -568,6 +569,7 @@ class _Source:
         self.latest = latest
         self.last = number
         tally.lines += read
+        tally.matched += read
         tally.requests += requests + passed
         tally.passed += passed
         return out
