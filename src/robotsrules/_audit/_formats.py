@@ -81,7 +81,6 @@ from typing import (
     NamedTuple,
     Optional,
     Union,
-    cast,
 )
 from urllib.parse import unquote, urlsplit
 
@@ -387,26 +386,33 @@ def _request_line(text: str) -> tuple[Optional[str], Optional[str]]:
 
 # ----------------------------------------------------------------- the parsers
 
-def _quoted(lf: str) -> str:
+def _quoted(out: str) -> str:
     """A double-quoted field with backslash escapes inside: the unrolled loop (no
-    alternation per character); ``lf``, an escaped LF, when no part may cross a line end."""
-    return r'"([^"\\' + lf + r']*(?:\\.[^"\\' + lf + r']*)*)"'
+    alternation per character); ``out``: characters no part of it may hold (in a class)."""
+    escaped = r"\\." if not out else r"\\[^" + out + "]"
+    return r'"([^"\\' + out + r']*(?:' + escaped + r'[^"\\' + out + r']*)*)"'
 
 
 _QUOTED: Final = _quoted("")
+_CONTROLS: Final = r"\x00-\x08\x0a-\x1f"
+"""The C0 controls but tab, as a class's range: :attr:`Clf.lines` reads no line that holds
+one (such a line is junk, ``binary``); LF among them, so that no part of it crosses a line
+end."""
 
 
-def _clf_pattern(vhost: bool, combined: bool, lf: str) -> str:
-    """The common or combined line, without its anchors; ``lf`` (an escaped LF) keeps every
-    part within one line of a text of many (non-space and any-but-LF never cross one)."""
-    return ((r"(\S+) " if vhost else r"()")
-            + r"(\S+) (\S+) (\S+) \[([^\]" + lf + r"]*)\] " + _quoted(lf)
+def _clf_pattern(vhost: bool, combined: bool, out: str) -> str:
+    """The common or combined line, without its anchors; ``out`` (:data:`_CONTROLS` or
+    nothing): characters no part of it may hold (every part but the fixed text is a class
+    then, non-space ones too)."""
+    word = r"\S" if not out else r"[^\s" + out + "]"
+    return ((rf"({word}+) " if vhost else r"()")
+            + rf"({word}+) ({word}+) ({word}+) \[([^\]" + out + r"]*)\] " + _quoted(out)
             + r" ([0-9]{3}|-) ([0-9]{1,19}|-)"
-            + (" " + _quoted(lf) + " " + _quoted(lf) + "(?: " + _quoted(lf) + ")?"
+            + (" " + _quoted(out) + " " + _quoted(out) + "(?: " + _quoted(out) + ")?"
                if combined else "")
             # a common line may go on (combinedio's byte counts, a combined line read as
             # common)
-            + (r"(?:[^\S\n].*)?" if lf else r"(?:\s.*)?"))
+            + (r"(?:[^\S" + out + "][^" + out + "]*)?" if out else r"(?:\s.*)?"))
 
 
 class Clf:
@@ -414,18 +420,21 @@ class Clf:
 
     :attr:`pattern` matches one line's text; :attr:`lines` finds every line of a text of
     lines joined by LF (``findall``: one tuple of the same groups per line it matches, in
-    order). Python's ``^``, ``$`` and ``.`` know no line end but LF (CR, NEL, U+2028, VT and
-    FF are characters like any other, as in the one-line pattern) and no part of the
-    pattern crosses an LF, so a match is exactly one whole line, and a line matches
-    :attr:`lines` exactly when its text matches :attr:`pattern`, with the same groups (the
-    same expression, tried in the same order; an optional group that took no part is
-    ``""`` in a tuple, ``None`` in a match: :meth:`request` reads both alike)."""
+    order) that matches :attr:`pattern` and holds no C0 control but tab (a line with one is
+    ``binary``, never read). It is :attr:`pattern` with every class made to refuse those
+    characters, LF among them, anchored by ``^`` and ``$`` in MULTILINE mode: Python's
+    ``^``, ``$`` and ``.`` know no line end but LF (CR, NEL, U+2028, U+2029 are characters
+    like any other, as in :attr:`pattern`), and no part can cross an LF, so a match is
+    exactly one whole line, its groups the ones :attr:`pattern` gives (the same expression,
+    tried in the same order; an optional group that took no part is ``""`` in a tuple,
+    ``None`` in a match: :meth:`request` reads both alike)."""
 
     def __init__(self, vhost: bool, combined: bool) -> None:
         self.vhost = vhost
         self.combined = combined
         self.pattern = re.compile(_clf_pattern(vhost, combined, "") + r"\Z")
-        self.lines = re.compile(r"^" + _clf_pattern(vhost, combined, r"\n") + r"$", re.MULTILINE)
+        self.lines = re.compile(r"^" + _clf_pattern(vhost, combined, _CONTROLS) + r"$",
+                                re.MULTILINE)
         self._last: tuple[str, datetime.datetime] = ("", _EPOCH)
 
     def parse(self, line: str, keep: Optional[Callable[[str], bool]] = None) -> Union[
@@ -452,26 +461,26 @@ class Clf:
                 return when
         return self.request(match.groups(), when)
 
-    def request(self, groups: Sequence[Optional[str]], when: datetime.datetime) -> Request:
+    def request(self, groups: Sequence[Any], when: datetime.datetime) -> Request:
         """The request of a line's groups (of :attr:`pattern` or :attr:`lines`), at ``when``
         (its time, read by :func:`clf_time`)."""
-        method, target = _request_line(_unescape(cast(str, groups[5]), url=True))
+        method, target = _request_line(_unescape(groups[5], url=True))
         host = None
         if self.vhost:
-            host = cast(str, groups[0])
+            host = groups[0]
             if ":" in host and not host.startswith("["):
                 host = host.rpartition(":")[0]
             host = _dash(host)
         referer = agent = forwarded = None
         if self.combined:
-            referer = _dash(_unescape(cast(str, groups[8])))
-            agent = _dash(_unescape(cast(str, groups[9])))
+            referer = _dash(_unescape(groups[8]))
+            agent = _dash(_unescape(groups[9]))
             last = groups[10]  # None (a match) or "" (findall) when the line has none
             forwarded = _last_address(_unescape(last)) if last else None
         status, size = groups[6], groups[7]  # ASCII digits or "-", by the pattern
         return Request(when, _dash(groups[1]), method, target, host,
-                       None if status == "-" else int(cast(str, status)),
-                       None if size == "-" else int(cast(str, size)), referer, agent, forwarded)
+                       None if status == "-" else int(status),
+                       None if size == "-" else int(size), referer, agent, forwarded)
 
 
 def passes(request: str, agent: str, keep: Callable[[str], bool]) -> bool:

@@ -507,29 +507,31 @@ class _Source:
     def take_batch(self, number: int, lines: list[Union[bytes, TooLong]]) -> list[Request]:
         """The requests of consecutive lines, the first of them numbered ``number + 1``;
         every other line counted (blank, header, problem). An Apache/nginx batch whose
-        every line its pattern matches is read from one search of its whole text
-        (:meth:`take_matched`), any other line by line (:meth:`take_lines`)."""
-        try:  # one look for control bytes in the whole batch, most often none
+        every line its pattern reads (:attr:`Clf.lines`: no control byte either) is read
+        from one search of its whole text (:meth:`take_matched`), any other line by line
+        (:meth:`take_lines`)."""
+        try:
             joined = b"\n".join(cast(list[bytes], lines))
         except TypeError:  # a TooLong among them
             return self.take_lines(number, lines, False)
-        clean = len(joined.translate(None, _CONTROL)) == len(joined)
         clf = self.clf
-        if clean and clf is not None:
+        if clf is not None:
             try:
                 found = clf.lines.findall(joined.decode("utf-8"))
             except UnicodeDecodeError:  # read line by line: \xhh for the bad bytes
                 found = []
-            # a match is one whole line (Clf.lines), so as many as lines: each line matched
+            # a match is one whole line (Clf.lines), so as many as lines: each line read
             if len(found) == len(lines):
                 return self.take_matched(number, cast(list[bytes], lines), found)
-        return self.take_lines(number, lines, clean)
+        # one look for control bytes in the whole batch, most often none
+        return self.take_lines(number, lines,
+                               len(joined.translate(None, _CONTROL)) == len(joined))
 
     def take_matched(self, number: int, lines: list[bytes], found: list[Any]) -> list[Request]:
-        """:meth:`take_lines` for a batch of clean UTF-8 lines that :attr:`clf`'s pattern
-        all matched, ``found`` their groups in order: the same requests and counts from the
-        groups, with no match object and no text per line. A line whose time cannot be
-        read is handed to :meth:`take_lines` (it counts it)."""
+        """:meth:`take_lines` for a batch of UTF-8 lines that :attr:`clf`'s batch pattern
+        all read (none holds a control byte), ``found`` their groups in order: the same
+        requests and counts from the groups, with no match object and no text per line. A
+        line whose time cannot be read is handed to :meth:`take_lines` (it counts it)."""
         clf = cast(Clf, self.clf)
         tally = self.tally
         keep = self.reader.keep if clf.combined else None
@@ -539,7 +541,7 @@ class _Source:
         out: list[Request] = []
         seen: Optional[str] = None  # the last time field read, and its time
         when = _NEVER
-        requests = passed = read = 0
+        handed = passed = 0
         for line, groups in zip(lines, found):
             number += 1
             stamp = groups[4]
@@ -547,30 +549,29 @@ class _Source:
                 try:
                     when = clf_time(stamp)
                 except ValueError:  # counted unparsable_time there (no time: no clock)
+                    handed += 1
                     out += self.take_lines(number - 1, [line], True)
                     continue
                 seen = stamp
-            read += 1
-            request: Optional[Request] = None
-            if keep is None or not passes(groups[5], groups[9], keep):
-                request = clf.request(groups, when)
-                out.append(request)
-                requests += 1
-            else:
-                passed += 1
             if latest is None or when > latest:
                 latest = when
-            elif when < latest - skew:
+            elif latest - when > skew:
                 self.latest = latest
                 self.clock(when, number, line.decode("utf-8"))
-            if has_agent and request is not None and request.user_agent is None:
+            if keep is not None and passes(groups[5], groups[9], keep):
+                passed += 1
+                continue
+            request = clf.request(groups, when)
+            out.append(request)
+            if has_agent and request.user_agent is None:
                 tally.count("missing_user_agent", f"{self.name}:{number}",
                             line.decode("utf-8"))
         self.latest = latest
         self.last = number
+        read = len(lines) - handed
         tally.lines += read
         tally.matched += read
-        tally.requests += requests + passed
+        tally.requests += read
         tally.passed += passed
         return out
 
@@ -615,7 +616,7 @@ class _Source:
                     latest = self.latest
                     if latest is None or outcome > latest:
                         self.latest = outcome
-                    elif outcome < latest - skew:
+                    elif latest - outcome > skew:
                         self.clock(outcome, number, text)
                     continue
             else:
@@ -650,7 +651,7 @@ class _Source:
         latest = self.latest
         if latest is None or time > latest:
             self.latest = time
-        elif time < latest - self.reader.skew:
+        elif latest - time > self.reader.skew:  # (latest - skew: past year 1)
             self.tally.count("clock_backwards", f"{self.name}:{number}",
                              lambda: f"{time.isoformat()} after {latest.isoformat()}: {text}")
 
