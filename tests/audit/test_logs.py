@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import bz2
 import gzip
-import datetime
 import io
 import shutil
 import subprocess
