@@ -19,11 +19,14 @@ numbered as an editor shows them (for the examples); blank lines are counted, no
 The first :data:`SNIFF_LINES` lines of a source choose its format (the one that reads the
 most of them as requests; a named format skips this), then every line goes through that
 format's parser (:mod:`._formats`). A chunk's lines are read together
-(:meth:`_Source.take_batch`: one search for control bytes in all of them, then each line's
-match), and a reader given ``keep`` lets go of the Apache/nginx lines whose User-Agent it
-does not keep (most of a log is browsers): such a line costs its match, its time and one
-question, and is counted, not yielded. Memory is one chunk and its lines, and the sniffing
-window, whatever the number of lines.
+(:meth:`_Source.take_batch`): Apache/nginx lines from one search of their text joined by
+LF (:attr:`~._formats.Clf.lines`, one match per line that reads it: as many matches as
+lines, or the chunk is read line by line, which gives the same answers for the lines the
+search reads); other lines after one look for control bytes in all of them, then each
+line's match. A reader given ``keep`` lets go of the Apache/nginx lines whose User-Agent it
+does not keep (most of a log is browsers): such a line costs its share of the search, its
+time and one question, and is counted, not yielded. Memory is one chunk and its lines, and
+the sniffing window, whatever the number of lines.
 
 Each line ends as exactly one of: a request (yielded), a header or comment line of the
 format, or a counted :data:`~._formats.Problem` with a few examples (control characters
