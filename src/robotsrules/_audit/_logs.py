@@ -3,13 +3,10 @@ compressed, never read whole, every line a request or counted.
 
 Theory of operation. A *source* (a file, each file of a directory in name order, or ``-``
 for standard input) is opened and its first bytes tell its compression by their magic
-number: gzip (``1f 8b``, RFC 1952 §2.3.1), bzip2 (``BZh``), zstd (``28 b5 2f fd``, RFC 8878
-§3.1.1), else plain. zstd is read with Python 3.14's ``compression.zstd`` or, before it,
-its backport ``backports.zstd`` (the same module, PEP 784; the ``test`` extra installs it):
-neither is a dependency of the core, and without them a zstd file is counted as an
-unknown format, never guessed at. The decompressed bytes are pulled :data:`CHUNK` bytes at
-a time, so a compression bomb of one endless line inflates one chunk at a time and never
-past the line bound.
+number (:mod:`._streams`: gzip, bzip2, zstd when a zstd module is installed, else plain; a
+zstd file with no module to read it is counted as an unknown format, never guessed at). The
+decompressed bytes are pulled :data:`CHUNK` bytes at a time, so a compression bomb of one
+endless line inflates one chunk at a time and never past the line bound.
 
 :class:`LineSplitter` (sans-I/O: bytes in, lines out) cuts the chunks into lines at LF, CR
 LF and a lone CR (CR-only files exist; a CR LF split between two chunks is still one line
@@ -41,14 +38,10 @@ corrupt compressed file) is counted ``damaged``, the requests before the damage 
 
 from __future__ import annotations
 
-import bz2
 import codecs
 import datetime
-import gzip
-import io
 import os
 import sys
-import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import (
@@ -58,7 +51,6 @@ from typing import (
     Callable,
     Final,
     Optional,
-    Protocol,
     Union,
     cast,
 )
@@ -79,14 +71,7 @@ from ._formats import (
     passes,
     scan_token,
 )
-
-if sys.version_info >= (3, 14):
-    from compression import zstd as _zstd
-else:
-    try:
-        from backports import zstd as _zstd
-    except ImportError:  # not installed: zstd files are counted, not read
-        _zstd = None  # type: ignore[assignment]
+from ._streams import CHUNK, ERRORS, Readable, open_log
 
 __all__ = [
     "CHUNK",
@@ -100,8 +85,6 @@ __all__ = [
     "open_log",
 ]
 
-CHUNK: Final = 64 * 1024
-"""Bytes read (decompressed) at a time."""
 MAX_LINE: Final = 64 * 1024
 """The longest line read, in bytes; longer lines are counted ``too_long`` and skipped."""
 SNIFF_LINES: Final = 16
@@ -240,32 +223,6 @@ class Tally:
                    if kind not in ("clock_backwards", "missing_user_agent"))
 
 
-class _Prefixed(io.RawIOBase):
-    """A stream whose first bytes were read already (to see the magic number)."""
-
-    def __init__(self, head: bytes, rest: IO[bytes]) -> None:
-        self._head = head
-        self._rest = rest
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        view = memoryview(buffer).cast("B")
-        if self._head:
-            n = min(len(view), len(self._head))
-            view[:n] = self._head[:n]
-            self._head = self._head[n:]
-            return n
-        data = self._rest.read(len(view))
-        view[:len(data)] = data
-        return len(data)
-
-
-_ERRORS: tuple[type[BaseException], ...] = (EOFError, OSError, zlib.error, ValueError) + (
-    (_zstd.ZstdError,) if _zstd is not None else ())
-
-
 class _Counted:
     """A file whose octets read are counted in a :class:`Tally` (for progress)."""
 
@@ -278,28 +235,6 @@ class _Counted:
         data = self._handle.read(size)
         self._tally.octets += len(data)
         return data
-
-
-class Readable(Protocol):
-    """What the reader needs of a (decompressing) stream."""
-
-    def read(self, size: int = -1, /) -> bytes: ...
-
-
-def open_log(stream: IO[bytes]) -> tuple[str, Readable]:
-    """The compression of ``stream`` by its magic number, and a stream of its decompressed
-    bytes: ``("plain" | "gzip" | "bzip2" | "zstd" | "zstd-unreadable", stream)``."""
-    head = stream.read(4)
-    raw = io.BufferedReader(_Prefixed(head, stream), CHUNK)
-    if head[:2] == b"\x1f\x8b":
-        return "gzip", gzip.GzipFile(fileobj=raw, mode="rb")
-    if head[:3] == b"BZh":
-        return "bzip2", bz2.BZ2File(raw)
-    if head == b"\x28\xb5\x2f\xfd":
-        if _zstd is None:
-            return "zstd-unreadable", raw
-        return "zstd", _zstd.ZstdFile(raw)
-    return "plain", raw
 
 
 class LogReader:
@@ -365,7 +300,7 @@ class LogReader:
         """The requests of one binary stream, plain or compressed."""
         try:
             compression, data = open_log(stream)
-        except _ERRORS as error:
+        except ERRORS as error:
             self.tally.sources += 1
             self.tally.count("damaged", name, f"unreadable: {error}")
             return
@@ -380,7 +315,7 @@ class LogReader:
             while True:
                 try:
                     chunk = data.read(CHUNK)
-                except _ERRORS as error:
+                except ERRORS as error:
                     failure.append(f"{compression} stream damaged: {error}")
                     return
                 if not chunk:

@@ -5,10 +5,9 @@ line-too-long marker, the decoding)."""
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Optional, Union
 
-from robotsrules._audit import _logs as live
 from robotsrules._audit._formats import (
     FORMATS,
     SIBLINGS,
@@ -19,15 +18,44 @@ from robotsrules._audit._formats import (
     is_binary,
     scan_token,
 )
-from robotsrules._audit._logs import EXAMPLE_CHARS, SNIFF_LINES, Tally, TooLong, _decode
+from robotsrules._audit._logs import (
+    EXAMPLE_CHARS,
+    EXAMPLES,
+    MAX_LINE,
+    SNIFF_LINES,
+    Tally,
+    TooLong,
+    _decode,
+)
 
 from .old_formats import make_parser
 
 __all__ = ["LineSplitter", "LogReader"]
 
 
-class LineSplitter(live.LineSplitter):
-    """The library's splitter with the old feed: a line found at a time."""
+class LineSplitter:
+    """The library's splitter with the old feed: a line found at a time (the whole splitter
+    kept here: the compiled build's is a native class, which an interpreted one cannot
+    subclass)."""
+
+    def __init__(self, max_line: int) -> None:
+        self.max_line = max_line
+        self._buffer = bytearray()
+        self._skipping: Optional[bytes] = None  # the head of the line being skipped
+        self._after_cr = False  # the last chunk ended with CR: a LF first is its CR LF
+
+    def _line(self, piece: bytes, out: list[Union[bytes, TooLong]]) -> None:
+        if self._skipping is not None:
+            out.append(TooLong(self._skipping))
+            self._skipping = None
+        elif len(self._buffer) + len(piece) > self.max_line:
+            out.append(TooLong(bytes(self._buffer[:EXAMPLE_CHARS]) or piece[:EXAMPLE_CHARS]))
+        elif self._buffer:
+            self._buffer += piece
+            out.append(bytes(self._buffer))
+        else:
+            out.append(piece)
+        self._buffer.clear()
 
     def feed(self, chunk: bytes) -> list[Union[bytes, TooLong]]:
         """The lines ``chunk`` ends (the rest is kept, up to the bound)."""
@@ -52,9 +80,31 @@ class LineSplitter(live.LineSplitter):
             self._buffer += rest
         return out
 
+    def close(self) -> Optional[Union[bytes, TooLong]]:
+        """The last line if the input did not end with a line end, else ``None``."""
+        if self._skipping is not None:
+            head, self._skipping = self._skipping, None
+            return TooLong(head)
+        if not self._buffer:
+            return None
+        line = bytes(self._buffer)
+        self._buffer.clear()
+        return line
 
-class LogReader(live.LogReader):
-    """The library's reader with the old reading of a source."""
+
+class LogReader:
+    """The library's reader with the old reading of a source (its options and tally as the
+    library's, held rather than inherited: the compiled build's reader is a native class)."""
+
+    def __init__(self, format: Optional[FormatName] = None, *,
+                 fields: Optional[Mapping[str, str]] = None, max_line: int = MAX_LINE,
+                 examples: int = EXAMPLES,
+                 skew: datetime.timedelta = datetime.timedelta(minutes=1)) -> None:
+        self.format = format
+        self.fields = fields
+        self.max_line = max_line
+        self.skew = skew
+        self.tally = Tally(examples)
 
     def read_chunks(self, chunks: Iterable[bytes], name: str,
                     failure: Optional[list[str]] = None) -> Iterator[Request]:
