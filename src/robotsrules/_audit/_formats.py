@@ -67,6 +67,7 @@ Times are read to aware UTC datetimes from every form these write: ``[10/Oct/200
 ALB's are documented to be), and seconds, milliseconds or nanoseconds since the epoch.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import datetime

@@ -36,6 +36,7 @@ has the field. Nothing here raises on content; a source that cannot be opened ra
 corrupt compressed file) is counted ``damaged``, the requests before the damage kept.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import codecs
