@@ -8,6 +8,7 @@ import datetime
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Optional, Union
 
+from robotsrules._audit import _logs as live
 from robotsrules._audit._formats import (
     FORMATS,
     SIBLINGS,
@@ -19,7 +20,6 @@ from robotsrules._audit._formats import (
     scan_token,
 )
 from robotsrules._audit._logs import (
-    EXAMPLE_CHARS,
     EXAMPLES,
     MAX_LINE,
     SNIFF_LINES,
@@ -34,34 +34,19 @@ __all__ = ["LineSplitter", "LogReader"]
 
 
 class LineSplitter:
-    """The library's splitter with the old feed: a line found at a time (the whole splitter
-    kept here: the compiled build's is a native class, which an interpreted one cannot
-    subclass)."""
+    """The library's splitter with the old feed: a line found at a time (the library's
+    splitter held, not subclassed: the compiled build's is a native class, which an
+    interpreted one cannot subclass; its buffer keeps the unfinished line as before)."""
 
     def __init__(self, max_line: int) -> None:
-        self.max_line = max_line
-        self._buffer = bytearray()
-        self._skipping: Optional[bytes] = None  # the head of the line being skipped
-        self._after_cr = False  # the last chunk ended with CR: a LF first is its CR LF
-
-    def _line(self, piece: bytes, out: list[Union[bytes, TooLong]]) -> None:
-        if self._skipping is not None:
-            out.append(TooLong(self._skipping))
-            self._skipping = None
-        elif len(self._buffer) + len(piece) > self.max_line:
-            out.append(TooLong(bytes(self._buffer[:EXAMPLE_CHARS]) or piece[:EXAMPLE_CHARS]))
-        elif self._buffer:
-            self._buffer += piece
-            out.append(bytes(self._buffer))
-        else:
-            out.append(piece)
-        self._buffer.clear()
+        self.live = live.LineSplitter(max_line)
 
     def feed(self, chunk: bytes) -> list[Union[bytes, TooLong]]:
         """The lines ``chunk`` ends (the rest is kept, up to the bound)."""
-        if self._after_cr and chunk[:1] == b"\n":
+        splitter = self.live
+        if splitter._after_cr and chunk[:1] == b"\n":
             chunk = chunk[1:]
-        self._after_cr = chunk[-1:] == b"\r"
+        after_cr = chunk[-1:] == b"\r"
         if b"\r" in chunk:  # CR LF and a lone CR end lines too (CR-only files exist)
             chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         out: list[Union[bytes, TooLong]] = []
@@ -70,26 +55,16 @@ class LineSplitter:
             end = chunk.find(b"\n", start)
             if end < 0:
                 break
-            self._line(chunk[start:end], out)
+            splitter._line(chunk[start:end], out)
             start = end + 1
-        rest = chunk[start:]
-        if self._skipping is None and len(self._buffer) + len(rest) > self.max_line:
-            self._skipping = (bytes(self._buffer) + rest[:EXAMPLE_CHARS])[:EXAMPLE_CHARS]
-            self._buffer.clear()
-        elif self._skipping is None:
-            self._buffer += rest
+        splitter._after_cr = False
+        out += splitter.feed(chunk[start:])  # no line end in it: kept, up to the bound
+        splitter._after_cr = after_cr
         return out
 
     def close(self) -> Optional[Union[bytes, TooLong]]:
         """The last line if the input did not end with a line end, else ``None``."""
-        if self._skipping is not None:
-            head, self._skipping = self._skipping, None
-            return TooLong(head)
-        if not self._buffer:
-            return None
-        line = bytes(self._buffer)
-        self._buffer.clear()
-        return line
+        return self.live.close()
 
 
 class LogReader:
