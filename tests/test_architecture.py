@@ -70,7 +70,7 @@ OPTIONAL = {
     # Forward-confirmed reverse DNS (issue 36), behind the 'verify' extra.
     "dns": {"robotsrules._identity._dns"},
     # zstd-compressed access logs (issue 37) before Python 3.14's compression.zstd.
-    "backports": {"robotsrules._audit._logs"},
+    "backports": {"robotsrules._audit._streams"},
     # Web Bot Auth (issue 38): Ed25519 and PKCS#8, behind the 'sign' extra.
     "cryptography": {"robotsrules._identity._httpsig"},
     # TOML policy files of `generate` before Python 3.11's tomllib (issue 40).

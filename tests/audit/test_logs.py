@@ -297,3 +297,16 @@ def test_a_zstd_file_without_a_zstd_module_is_counted_not_guessed(tmp_path: Path
     counts, example = done.stdout.splitlines()
     assert counts == "0 {'unknown_format': 1}"
     assert "zstd-compressed, and no zstd module" in example
+
+
+def test_a_clock_going_back_in_year_one_is_counted_not_a_traceback() -> None:
+    # the minute before 0001-01-01T00:00:30 is no time: the difference is compared instead
+    line = ('192.0.2.1 - - [01/Jan/0001:00:{t} +0000] "GET / HTTP/1.1" 200 1 "-" '
+            '"Firefox/1.0"\n')
+    data = "".join(line.format(t=t) for t in ("00:30", "00:10", "05:00", "00:00")).encode()
+    for chunk in (data, data + b"\x00\n"):  # searched as a batch; read line by line
+        for keep in (None, lambda agent: False):  # requests; lines let go
+            reader = LogReader("combined", keep=keep)
+            assert len(list(reader.read_chunks([chunk], "log"))) == (4 if keep is None else 0)
+            assert reader.tally.problems["clock_backwards"] == 1
+            assert reader.tally.examples["clock_backwards"][0].startswith("log:4: ")

@@ -67,12 +67,13 @@ Times are read to aware UTC datetimes from every form these write: ``[10/Oct/200
 ALB's are documented to be), and seconds, milliseconds or nanoseconds since the epoch.
 """
 
+# robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
 import datetime
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import (
     Any,
     Callable,
@@ -88,8 +89,8 @@ from .._dates import read_date
 from ..errors import InvalidArgument
 
 __all__ = ["CLOUDFRONT_FIELDS", "FORMATS", "NGINX_JSON_FIELDS", "SIBLINGS", "Clf", "FormatName",
-           "Outcome", "Parser", "Problem", "Request", "is_binary", "make_parser", "read_time",
-           "scan_token", "scan_tokens"]
+           "Outcome", "Parser", "Problem", "Request", "clf_time", "is_binary", "make_parser",
+           "passes", "read_time", "scan_token", "scan_tokens"]
 
 FormatName = Literal["common", "combined", "vhost_common", "vhost_combined", "nginx_json",
                      "caddy", "cloudflare", "cloudfront", "alb"]
@@ -152,54 +153,73 @@ _MONTHS: Final = {name: number for number, name in enumerate(
 _EPOCH: Final = datetime.datetime(1970, 1, 1, tzinfo=_UTC)
 
 
-_MINUTES: dict[str, datetime.datetime] = {}
-"""Each ``10/Oct/2000:13:55 -0700`` minute and zone read (a log's lines share their
-minutes), as an aware UTC time: a line's time is that plus its seconds. Bounded: cleared
-when full."""
-_MAX_MINUTES: Final = 4096
-_SECONDS: Final = {f"{n:02d}": datetime.timedelta(seconds=min(n, 59)) for n in range(61)}
-"""A time's seconds, ``00`` to ``60`` (a leap second is read as :59)."""
+_HOURS: dict[str, datetime.datetime] = {}
+"""Each ``10/Oct/2000:13 -0700`` hour and zone read (a log's lines share their hours), as
+an aware UTC time; an hour that is no time (the first one of year 1 east of UTC) is not
+kept. Bounded: cleared when full."""
+_MAX_HOURS: Final = 4096
+_MINUTES: Final = [datetime.timedelta(minutes=n) for n in range(60)]
+_SECONDS: Final = [datetime.timedelta(seconds=min(n, 59)) for n in range(61)]
+_CLOCK: Final = {f":{m:02d}:{s:02d}": _MINUTES[m] + _SECONDS[s]
+                 for m in range(60) for s in range(61)}
+"""Every ``:55:36`` (minutes and seconds, ``:00:00`` to ``:59:60``, a leap second read as
+:59), as the time since its hour began: 3,660 entries made once (about 0.5 MB), so that a
+line's time is one look-up here and one in :data:`_HOURS`, and one addition."""
 
 
-def _clf_minute(key: str, text: str) -> datetime.datetime:
-    """The minute of ``text`` in its zone (``key``: ``text`` without its seconds) as an
-    aware UTC time; :class:`_TimeError` when there is no such minute or zone."""
-    if text[2] != "/" or text[6] != "/" or text[11] != ":" or text[14] != ":" \
-            or text[20] != " " or text[21] not in "+-":
+def _clf_read(text: str) -> datetime.datetime:
+    """:func:`clf_time` the long way, every field checked and read; the hour (in its zone)
+    kept for the lines after it."""
+    if len(text) != 26 or text[2] != "/" or text[6] != "/" or text[11] != ":" \
+            or text[14] != ":" or text[17] != ":" or text[20] != " " or text[21] not in "+-":
         raise _TimeError(text)
     month = _MONTHS.get(text[3:6])
-    digits = text[0:2] + text[7:11] + text[12:14] + text[15:17] + text[22:26]
+    digits = text[0:2] + text[7:11] + text[12:14] + text[15:17] + text[18:20] + text[22:26]
     if month is None or not digits.isdigit() or not digits.isascii():
         raise _TimeError(text)
     hours, minutes = int(text[22:24]), int(text[24:26])
-    hour, minute = int(text[12:14]), int(text[15:17])
-    if minutes > 59 or hours > 23 or minute > 59 or hour > 23:
+    hour, minute, second = int(text[12:14]), int(text[15:17]), int(text[18:20])
+    if minutes > 59 or hours > 23 or minute > 59 or hour > 23 or second > 60:
         raise _TimeError(text)
     offset = hours * 3600 + minutes * 60
+    east = offset if text[21] == "+" else -offset
     try:
         day = datetime.datetime(int(text[7:11]), month, int(text[0:2]), tzinfo=_UTC)
-        found = day + datetime.timedelta(
-            seconds=hour * 3600 + minute * 60 - (offset if text[21] == "+" else -offset))
+        # the minute, then its seconds: zones are whole minutes, so no time overflows that
+        # its minute does not
+        found = day + datetime.timedelta(seconds=hour * 3600 + minute * 60 - east)
     except (ValueError, OverflowError) as error:  # no such day; year 1 east of UTC...
         raise _TimeError(text) from error
-    if len(_MINUTES) >= _MAX_MINUTES:
-        _MINUTES.clear()
-    _MINUTES[key] = found
-    return found
+    try:
+        start = day + datetime.timedelta(seconds=hour * 3600 - east)
+    except OverflowError:  # 01/Jan/0001:00:30 +0001 is a time, its hour's start is not
+        pass
+    else:
+        if len(_HOURS) >= _MAX_HOURS:
+            _HOURS.clear()
+        _HOURS[text[:14] + text[20:]] = start
+    return found + _SECONDS[second]
 
 
-def _clf_time(text: str) -> datetime.datetime:
-    """``10/Oct/2000:13:55:36 -0700`` (strftime's ``%d/%b/%Y:%H:%M:%S %z``), exactly: the
-    minute and zone read once (:data:`_MINUTES`), the seconds added (within the minute:
-    zones are whole minutes, so no time overflows that its minute does not)."""
-    second = _SECONDS.get(text[18:20])
-    if second is None or len(text) != 26 or text[17] != ":":
-        raise _TimeError(text)
-    key = text[:17] + text[20:]
-    minute = _MINUTES.get(key)
-    if minute is None:
-        minute = _clf_minute(key, text)
-    return minute + second
+def clf_time(text: str) -> datetime.datetime:
+    """``10/Oct/2000:13:55:36 -0700`` (strftime's ``%d/%b/%Y:%H:%M:%S %z``), exactly, to an
+    aware UTC time; ``ValueError`` when it is no such time. The hour and zone are read once
+    (:data:`_HOURS`), the minutes and seconds looked up (:data:`_CLOCK`); a line's time is
+    their sum. Only a text read in full, 26 characters long, puts an hour in
+    :data:`_HOURS`, and the two keys cover the whole text, so a text found in both is a
+    time that was read in full before, but for its minutes and seconds, which are valid.
+
+    >>> clf_time("10/Oct/2000:13:55:36 -0700").isoformat()
+    '2000-10-10T20:55:36+00:00'
+    """
+    hour = _HOURS.get(text[:14] + text[20:])
+    clock = _CLOCK.get(text[14:20])
+    if hour is None or clock is None:
+        return _clf_read(text)
+    try:
+        return hour + clock
+    except OverflowError as error:  # 31/Dec/9999:23:59:59 -0001: its hour is a time
+        raise _TimeError(text) from error
 
 
 def _epoch(value: Union[int, float]) -> datetime.datetime:
@@ -235,7 +255,7 @@ def read_time(value: Any) -> datetime.datetime:
     if not isinstance(value, str) or not value or len(value) > 64:
         raise _TimeError(repr(value)[:80])
     if value[0].isdigit() and value[2:3] == "/":
-        return _clf_time(value)
+        return clf_time(value)
     if value.isdigit() and value.isascii():
         return _epoch(int(value))
     if value.count(".") == 1 and value.replace(".", "", 1).isdigit() and value.isascii():
@@ -367,21 +387,55 @@ def _request_line(text: str) -> tuple[Optional[str], Optional[str]]:
 
 # ----------------------------------------------------------------- the parsers
 
-# "...", with backslash escapes inside: the unrolled loop (no alternation per character)
-_QUOTED = r'"([^"\\]*(?:\\.[^"\\]*)*)"'
-_CLF_HEAD = r"(\S+) (\S+) (\S+) \[([^\]]*)\] " + _QUOTED + r" ([0-9]{3}|-) ([0-9]{1,19}|-)"
-_CLF_TAIL = r" " + _QUOTED + r" " + _QUOTED + r"(?: " + _QUOTED + r")?"
+def _quoted(out: str) -> str:
+    """A double-quoted field with backslash escapes inside: the unrolled loop (no
+    alternation per character); ``out``: characters no part of it may hold (in a class)."""
+    escaped = r"\\." if not out else r"\\[^" + out + "]"
+    return r'"([^"\\' + out + r']*(?:' + escaped + r'[^"\\' + out + r']*)*)"'
+
+
+_QUOTED: Final = _quoted("")
+_CONTROLS: Final = r"\x00-\x08\x0a-\x1f"
+"""The C0 controls but tab, as a class's range: :attr:`Clf.lines` reads no line that holds
+one (such a line is junk, ``binary``); LF among them, so that no part of it crosses a line
+end."""
+
+
+def _clf_pattern(vhost: bool, combined: bool, out: str) -> str:
+    """The common or combined line, without its anchors; ``out`` (:data:`_CONTROLS` or
+    nothing): characters no part of it may hold (every part but the fixed text is a class
+    then, non-space ones too)."""
+    word = r"\S" if not out else r"[^\s" + out + "]"
+    return ((rf"({word}+) " if vhost else r"()")
+            + rf"({word}+) ({word}+) ({word}+) \[([^\]" + out + r"]*)\] " + _quoted(out)
+            + r" ([0-9]{3}|-) ([0-9]{1,19}|-)"
+            + (" " + _quoted(out) + " " + _quoted(out) + "(?: " + _quoted(out) + ")?"
+               if combined else "")
+            # a common line may go on (combinedio's byte counts, a combined line read as
+            # common)
+            + (r"(?:[^\S" + out + "][^" + out + "]*)?" if out else r"(?:\s.*)?"))
 
 
 class Clf:
-    """The common and combined lines, optionally after a virtual host field."""
+    """The common and combined lines, optionally after a virtual host field.
+
+    :attr:`pattern` matches one line's text; :attr:`lines` finds every line of a text of
+    lines joined by LF (``findall``: one tuple of the same groups per line it matches, in
+    order) that matches :attr:`pattern` and holds no C0 control but tab (a line with one is
+    ``binary``, never read). It is :attr:`pattern` with every class made to refuse those
+    characters, LF among them, anchored by ``^`` and ``$`` in MULTILINE mode: Python's
+    ``^``, ``$`` and ``.`` know no line end but LF (CR, NEL, U+2028, U+2029 are characters
+    like any other, as in :attr:`pattern`), and no part can cross an LF, so a match is
+    exactly one whole line, its groups the ones :attr:`pattern` gives (the same expression,
+    tried in the same order; an optional group that took no part is ``""`` in a tuple,
+    ``None`` in a match: :meth:`request` reads both alike)."""
 
     def __init__(self, vhost: bool, combined: bool) -> None:
         self.vhost = vhost
         self.combined = combined
-        pattern = (r"(\S+) " if vhost else r"()") + _CLF_HEAD + (_CLF_TAIL if combined else "")
-        # a common line may go on (combinedio's byte counts, a combined line read as common)
-        self.pattern = re.compile(pattern + r"(?:\s.*)?\Z")
+        self.pattern = re.compile(_clf_pattern(vhost, combined, "") + r"\Z")
+        self.lines = re.compile(r"^" + _clf_pattern(vhost, combined, _CONTROLS) + r"$",
+                                re.MULTILINE)
         self._last: tuple[str, datetime.datetime] = ("", _EPOCH)
 
     def parse(self, line: str, keep: Optional[Callable[[str], bool]] = None) -> Union[
@@ -398,17 +452,19 @@ class Clf:
             when = self._last[1]
         else:
             try:
-                when = _clf_time(stamp)
+                when = clf_time(stamp)
             except _TimeError:
                 return "unparsable_time"
             self._last = (stamp, when)
         if keep is not None and self.combined:
             request, agent = match.group(6, 10)
-            # no escape: the fields are what the client sent (as _unescape would give)
-            if agent and agent != "-" and "\\" not in agent and "\\" not in request \
-                    and "robots.txt" not in request and not keep(agent):
+            if passes(request, agent, keep):
                 return when
-        groups = match.groups()
+        return self.request(match.groups(), when)
+
+    def request(self, groups: Sequence[Any], when: datetime.datetime) -> Request:
+        """The request of a line's groups (of :attr:`pattern` or :attr:`lines`), at ``when``
+        (its time, read by :func:`clf_time`)."""
         method, target = _request_line(_unescape(groups[5], url=True))
         host = None
         if self.vhost:
@@ -420,11 +476,21 @@ class Clf:
         if self.combined:
             referer = _dash(_unescape(groups[8]))
             agent = _dash(_unescape(groups[9]))
-            forwarded = _last_address(_unescape(groups[10]) if groups[10] is not None else None)
+            last = groups[10]  # None (a match) or "" (findall) when the line has none
+            forwarded = _last_address(_unescape(last)) if last else None
         status, size = groups[6], groups[7]  # ASCII digits or "-", by the pattern
         return Request(when, _dash(groups[1]), method, target, host,
                        None if status == "-" else int(status),
                        None if size == "-" else int(size), referer, agent, forwarded)
+
+
+def passes(request: str, agent: str, keep: Callable[[str], bool]) -> bool:
+    """Whether a combined line, by its request field and User-Agent field as written, is
+    let go unread: its request cannot be a ``/robots.txt`` fetch, neither field holds an
+    escape (so both are what the client sent, as ``_unescape`` would give them), the agent
+    is not ``-`` and ``keep(agent)`` is false."""
+    return (bool(agent) and agent != "-" and "\\" not in agent and "\\" not in request
+            and "robots.txt" not in request and not keep(agent))
 
 
 _LONE_SURROGATE: Final = re.compile(r"\\u[dD][89a-fA-F]")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Mapping
-from typing import Optional
+from typing import Optional, Union
 
 from robotsrules._audit import _formats as live
 from robotsrules._audit._formats import (
@@ -56,10 +56,18 @@ def _clf_time(text: str) -> datetime.datetime:
         raise _TimeError(text) from error
 
 
-class OldClf(Clf):
-    """The common and combined lines, every field of every line read."""
+class OldClf:
+    """The common and combined lines, every field of every line read (the library's
+    one-line pattern, held rather than inherited: the compiled build's ``Clf`` is a native
+    class, which an interpreted one cannot subclass)."""
 
-    def parse(self, line: str, keep: object = None) -> Outcome:  # type: ignore[override]
+    def __init__(self, vhost: bool, combined: bool) -> None:
+        self.vhost = vhost
+        self.combined = combined
+        self.pattern = Clf(vhost, combined).pattern
+        self._last: tuple[str, datetime.datetime] = ("", datetime.datetime.min)
+
+    def parse(self, line: str, keep: object = None) -> Outcome:
         match = self.pattern.match(line)
         if match is None:
             return "malformed"
@@ -90,7 +98,8 @@ class OldClf(Clf):
                        None if size == "-" else int(size), referer, agent, forwarded)
 
 
-def make_parser(name: FormatName, fields: Optional[Mapping[str, str]] = None) -> Parser:
+def make_parser(name: FormatName, fields: Optional[Mapping[str, str]] = None
+                ) -> Union[Parser, OldClf]:
     """The old Apache/nginx parser for those four formats, the library's for the others."""
     if name in ("common", "combined", "vhost_common", "vhost_combined"):
         return OldClf(vhost=name.startswith("vhost"), combined=name.endswith("combined"))

@@ -5,7 +5,7 @@ line-too-long marker, the decoding)."""
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Optional, Union
 
 from robotsrules._audit import _logs as live
@@ -19,21 +19,34 @@ from robotsrules._audit._formats import (
     is_binary,
     scan_token,
 )
-from robotsrules._audit._logs import EXAMPLE_CHARS, SNIFF_LINES, Tally, TooLong, _decode
+from robotsrules._audit._logs import (
+    EXAMPLES,
+    MAX_LINE,
+    SNIFF_LINES,
+    Tally,
+    TooLong,
+    _decode,
+)
 
 from .old_formats import make_parser
 
 __all__ = ["LineSplitter", "LogReader"]
 
 
-class LineSplitter(live.LineSplitter):
-    """The library's splitter with the old feed: a line found at a time."""
+class LineSplitter:
+    """The library's splitter with the old feed: a line found at a time (the library's
+    splitter held, not subclassed: the compiled build's is a native class, which an
+    interpreted one cannot subclass; its buffer keeps the unfinished line as before)."""
+
+    def __init__(self, max_line: int) -> None:
+        self.live = live.LineSplitter(max_line)
 
     def feed(self, chunk: bytes) -> list[Union[bytes, TooLong]]:
         """The lines ``chunk`` ends (the rest is kept, up to the bound)."""
-        if self._after_cr and chunk[:1] == b"\n":
+        splitter = self.live
+        if splitter._after_cr and chunk[:1] == b"\n":
             chunk = chunk[1:]
-        self._after_cr = chunk[-1:] == b"\r"
+        after_cr = chunk[-1:] == b"\r"
         if b"\r" in chunk:  # CR LF and a lone CR end lines too (CR-only files exist)
             chunk = chunk.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         out: list[Union[bytes, TooLong]] = []
@@ -42,19 +55,31 @@ class LineSplitter(live.LineSplitter):
             end = chunk.find(b"\n", start)
             if end < 0:
                 break
-            self._line(chunk[start:end], out)
+            splitter._line(chunk[start:end], out)
             start = end + 1
-        rest = chunk[start:]
-        if self._skipping is None and len(self._buffer) + len(rest) > self.max_line:
-            self._skipping = (bytes(self._buffer) + rest[:EXAMPLE_CHARS])[:EXAMPLE_CHARS]
-            self._buffer.clear()
-        elif self._skipping is None:
-            self._buffer += rest
+        splitter._after_cr = False
+        out += splitter.feed(chunk[start:])  # no line end in it: kept, up to the bound
+        splitter._after_cr = after_cr
         return out
 
+    def close(self) -> Optional[Union[bytes, TooLong]]:
+        """The last line if the input did not end with a line end, else ``None``."""
+        return self.live.close()
 
-class LogReader(live.LogReader):
-    """The library's reader with the old reading of a source."""
+
+class LogReader:
+    """The library's reader with the old reading of a source (its options and tally as the
+    library's, held rather than inherited: the compiled build's reader is a native class)."""
+
+    def __init__(self, format: Optional[FormatName] = None, *,
+                 fields: Optional[Mapping[str, str]] = None, max_line: int = MAX_LINE,
+                 examples: int = EXAMPLES,
+                 skew: datetime.timedelta = datetime.timedelta(minutes=1)) -> None:
+        self.format = format
+        self.fields = fields
+        self.max_line = max_line
+        self.skew = skew
+        self.tally = Tally(examples)
 
     def read_chunks(self, chunks: Iterable[bytes], name: str,
                     failure: Optional[list[str]] = None) -> Iterator[Request]:
