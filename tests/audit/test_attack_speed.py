@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("duckdb")
 
-from robotsrules import audit_logs
+from robotsrules import InvalidArgument, audit_logs
 
 SITE = "https://www.example.com"
 ROBOTS = b"User-agent: *\nDisallow: /p\n"
@@ -40,3 +40,13 @@ def test_a_number_past_the_tables_columns_is_no_traceback(tmp_path: Path) -> Non
         assert [row["token"] for row in rows] == ["GPTBot"] * len(expected)
         assert rows[0]["verdict"] == "violation"
         assert [row["paid"] for row in rows] == [s == 402 for s, _b in expected]
+
+
+@pytest.mark.parametrize("window", [1e300, 2.0**63])
+def test_a_window_no_time_holds_is_a_usage_error(tmp_path: Path, window: float) -> None:
+    """``audit_logs(window=1e300)`` (hours past what a ``timedelta`` holds) is an
+    :class:`InvalidArgument` like any other bad window, not an ``OverflowError``."""
+    log = tmp_path / "access.log"
+    log.write_text("")
+    with pytest.raises(InvalidArgument, match="window"):
+        audit_logs(log, site=SITE, robots=ROBOTS, window=window)

@@ -650,8 +650,11 @@ def audit_logs(
 
     if engine not in ("duckdb", "spark"):
         raise InvalidArgument(f"engine must be 'duckdb' or 'spark', not {engine!r}")
-    span = window if isinstance(window, datetime.timedelta) else \
-        datetime.timedelta(hours=_hours(window))
+    try:
+        span = window if isinstance(window, datetime.timedelta) else \
+            datetime.timedelta(hours=_hours(window))
+    except OverflowError:  # more hours than a timedelta holds (about 2.7 million years)
+        raise InvalidArgument(f"the window is too long: {window!r} hours") from None
     if span < datetime.timedelta(0):
         raise InvalidArgument("the window cannot be negative")
     side = "client"
