@@ -37,7 +37,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Literal, Optional, Union
+from typing import TYPE_CHECKING, Any, Final, Literal, Optional, Union
 
 from .._lru import LRU
 from .._tables._crawlers import Crawler, crawler_for
@@ -504,7 +504,7 @@ class _RawRows:
             return
         schema = self.schema
         time = pa.array(self.times, schema.field("time").type)
-        status = pa.array(self.statuses, pa.int32())
+        status = _integers(self.statuses, pa.int32(), _INT32)
         claims = pa.array(self.claims, pa.int32())
         claimed = self.claimed
         columns = {
@@ -513,7 +513,7 @@ class _RawRows:
             "host": pa.array(self.hosts, pa.string()),
             "method": pa.array(self.methods, pa.string()),
             "url": pa.array(self.urls, pa.string()), "status": status,
-            "bytes": pa.array(self.octets, pa.int64()),
+            "bytes": _integers(self.octets, pa.int64(), _INT64),
             "user_agent": pa.array(self.agents, pa.string()),
             "robots_fetch": pa.array(self.fetches, pa.bool_()),
             "verification": pa.array(self.verifications, pa.string()),
@@ -537,6 +537,23 @@ class _RawRows:
             values.clear()
         self.known.clear()
         self.size = 0
+
+
+_INT32: Final = 2**31 - 1
+_INT64: Final = 2**63 - 1
+
+
+def _integers(values: list[Optional[int]], kind: pa.DataType, top: int) -> pa.Array:
+    """A column of a stranger's non-negative numbers; one past ``top`` (the column's
+    largest: a 19-digit byte count, a JSON status of any size) is not known (``None``),
+    never a traceback. The plain conversion first: the look at each value only when it
+    failed."""
+    import pyarrow as pa
+
+    try:
+        return pa.array(values, kind)
+    except (OverflowError, pa.ArrowInvalid):
+        return pa.array([v if v is None or v <= top else None for v in values], kind)
 
 
 class _Rows:
@@ -633,8 +650,11 @@ def audit_logs(
 
     if engine not in ("duckdb", "spark"):
         raise InvalidArgument(f"engine must be 'duckdb' or 'spark', not {engine!r}")
-    span = window if isinstance(window, datetime.timedelta) else \
-        datetime.timedelta(hours=_hours(window))
+    try:
+        span = window if isinstance(window, datetime.timedelta) else \
+            datetime.timedelta(hours=_hours(window))
+    except OverflowError:  # more hours than a timedelta holds (about 2.7 million years)
+        raise InvalidArgument(f"the window is too long: {window!r} hours") from None
     if span < datetime.timedelta(0):
         raise InvalidArgument("the window cannot be negative")
     side = "client"
