@@ -671,7 +671,7 @@ def audit_logs(
     gc.set_threshold(max(thresholds[0], GC_THRESHOLD), thresholds[1], thresholds[2])
     try:
         sources: list[Source] = _sources(logs)
-        raw_path = os.path.join(folder, "raw.parquet")
+        raw_path = os.path.join(folder, "raw.arrow")
         schema = request_schema()
         verifier = _Verifier(verify, dns, snapshot)
         fetches = _Fetches(base, os.path.join(folder, "fetches.parquet"), pq.ParquetWriter)
@@ -680,7 +680,7 @@ def audit_logs(
                   "addresses_checked": 0, "tokens_found_by_scan": 0,
                   "targets_not_normalised": 0, "several_crawlers_named": 0}
         examples: list[str] = []
-        with pq.ParquetWriter(raw_path, schema) as writer:
+        with open(raw_path, "wb") as sink, _raw_writer(sink, schema) as writer:
             rows = _RawRows(writer, schema, BATCH_BYTES)
             for number, request in enumerate(reader.read(sources), 1):
                 if progress is not None and number % 65_536 == 0:
@@ -832,15 +832,26 @@ class _Judges:
         return self.none if token in self.unknown else self.base
 
 
+def _raw_writer(sink: Any, schema: pa.Schema) -> Any:
+    """The first pass's rows, a file read once by the second pass and removed: Arrow's IPC
+    file format, LZ4-compressed where pyarrow has the codec (measured on the 1 M-line
+    benchmark's 300,000 rows: written and read in about a third of Parquet's time, for
+    four to five times its size on disk)."""
+    import pyarrow as pa
+
+    codec = "lz4" if pa.Codec.is_available("lz4") else None
+    return pa.ipc.new_file(sink, schema, options=pa.ipc.IpcWriteOptions(compression=codec))
+
+
 def _second_pass(raw_path: str, table_path: str, schema: pa.Schema, judges: _Judges,
                  host: str) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     delays: LRU[tuple[int, str], tuple[Optional[float]]] = LRU(MEMO)
-    with pq.ParquetFile(raw_path) as raw, pq.ParquetWriter(table_path, schema) as writer:
-        for batch in (batch for group in range(raw.num_row_groups)  # bounded in octets
-                      for batch in raw.read_row_group(group).to_batches()):
+    with pa.OSFile(raw_path, "rb") as source, pq.ParquetWriter(table_path, schema) as writer:
+        raw = pa.ipc.open_file(source)  # read a batch at a time (bounded in octets)
+        for batch in (raw.get_batch(index) for index in range(raw.num_record_batches)):
             tokens = batch.column("token").to_pylist()  # only what judging reads
             urls = batch.column("url").to_pylist()
             hosts = batch.column("host").to_pylist()
