@@ -107,6 +107,24 @@ def test_bad_options_are_usage_errors(log: Path, tmp_path: Path) -> None:
                                                    robots=ROBOTS))
 
 
+def test_the_collectors_threshold_is_raised_while_a_job_runs_and_put_back(
+        log: Path, tmp_path: Path) -> None:
+    import gc
+
+    from robotsrules._audit._job import GC_THRESHOLD
+
+    before = gc.get_threshold()
+    seen: list[tuple[int, int, int]] = []
+    with audit_logs(log, site="https://example.com", robots=ROBOTS,
+                    progress=lambda *_: seen.append(gc.get_threshold())):
+        pass
+    assert seen and seen[0] == (max(before[0], GC_THRESHOLD), before[1], before[2])
+    assert gc.get_threshold() == before
+    with pytest.raises(InvalidArgument):  # raised in the job: put back all the same
+        audit_logs(tmp_path / "missing.log", site="https://example.com", robots=ROBOTS)
+    assert gc.get_threshold() == before
+
+
 BINGBOT = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"
 
 

@@ -274,6 +274,14 @@ def whole_logs_as_before(log: tuple[bytes, bool], points: list[int], named: bool
     format = ("vhost_combined" if vhost else "combined") if named else None
     # a damaged stream: its unfinished last line is the damage, named by its number
     same_reading(cut(data, points), format, failure)
+    # chunks within the bound: the splitter hands their lines over uncut (LineSplitter.block)
+    same_reading(small_chunks(data), format, failure)
+
+
+def small_chunks(data: bytes) -> list[bytes]:
+    """``data`` in chunks of 256 bytes, within :data:`BOUND`: their lines joined, not cut
+    (:meth:`LineSplitter.block`), where no CR and no line over the bound is in the way."""
+    return [data[at:at + 256] for at in range(0, len(data), 256)] or [b""]
 
 
 _WHOLE_LOGS = (mostly_valid_log(), st.lists(st.integers(0, 40_000), max_size=3), st.booleans(),
@@ -316,6 +324,8 @@ def test_a_clean_log_is_read_from_one_search_per_batch() -> None:
     data = b"\n".join(_lines(400)) + b"\n"
     assert same_reading([data], "combined") == 400
     assert same_reading(cut(data, [1, 5000, 5001, 20_000]), "combined") == 400
+    assert same_reading(small_chunks(data), "combined") == 400
+    assert same_reading(small_chunks(data), None) == 400
     vhost = b"\r\n".join(_lines(300, vhost=True))  # no line end after the last line
     assert same_reading(cut(vhost, [77, 9000]), "vhost_combined") == 300
     # a damaged stream: its unfinished last line withheld, the damage named by its number

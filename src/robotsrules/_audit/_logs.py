@@ -20,10 +20,17 @@ format's parser (:mod:`._formats`). A chunk's lines are read together
 LF (:attr:`~._formats.Clf.lines`, one match per line that reads it: as many matches as
 lines, or the chunk is read line by line, which gives the same answers for the lines the
 search reads); other lines after one look for control bytes in all of them, then each
-line's match. A reader given ``keep`` lets go of the Apache/nginx lines whose User-Agent it
-does not keep (most of a log is browsers): such a line costs its share of the search, its
-time and one question, and is counted, not yielded. Memory is one chunk and its lines, and
-the sniffing window, whatever the number of lines.
+line's match. For an Apache/nginx source the splitter first offers a chunk's lines uncut
+(:meth:`LineSplitter.block`: the bytes from the line it ends first to its last LF, with
+the rest of the line before, already joined by LF) where that gives the same lines (no CR
+in or just before the chunk, no line being skipped, the chunk within the line bound, so
+that only its first line can be over it, and that one is measured); the lines are cut
+apart only if the batch is read line by line or one of them is needed as text (an
+example, a time the search hands over). A reader given ``keep`` lets go of the
+Apache/nginx lines whose User-Agent it does not keep (most of a log is browsers): such a
+line costs its share of the search, its time and one question, and is counted, not
+yielded. Memory is one chunk and its lines, and the sniffing window, whatever the number
+of lines.
 
 Each line ends as exactly one of: a request (yielded), a header or comment line of the
 format, or a counted :data:`~._formats.Problem` with a few examples (control characters
@@ -170,6 +177,29 @@ class LineSplitter:
         elif self._skipping is None:
             self._buffer += rest
         return out
+
+    def block(self, chunk: bytes) -> Optional[tuple[int, bytes]]:
+        """:meth:`feed` without cutting the lines apart, where that is sure to give the
+        same lines: the number of lines ``chunk`` ends and their bytes joined by LF (as
+        ``b"\\n".join(feed(chunk))`` would give them), or ``None``, nothing taken, when
+        it is not sure: a CR anywhere (or one before ``chunk``), a line being skipped, no
+        LF in ``chunk``, ``chunk`` longer than the bound (a line inside it could be over
+        it) or its first line over it."""
+        if self._after_cr or self._skipping is not None or len(chunk) > self.max_line \
+                or b"\r" in chunk:
+            return None
+        first = chunk.find(b"\n")
+        if first < 0 or len(self._buffer) + first > self.max_line:
+            return None
+        last = chunk.rfind(b"\n")
+        if self._buffer:
+            self._buffer += chunk[:last]
+            lines = bytes(self._buffer)
+            self._buffer.clear()
+        else:
+            lines = chunk[:last]
+        self._buffer += chunk[last + 1:]  # shorter than the chunk: within the bound
+        return lines.count(b"\n") + 1, lines
 
     def close(self) -> Optional[Union[bytes, TooLong]]:
         """The last line if the input did not end with a line end, else ``None``."""
@@ -342,7 +372,10 @@ class LogReader:
             state.use(self.format)
         decided = self.format is not None
         texts = 0
-        for number, lines in _batches(chunks, splitter, failure):
+        for number, lines in _batches(chunks, splitter, failure, state):
+            if isinstance(lines, tuple):  # a batch the splitter did not cut (Clf only)
+                yield from state.take_joined(number, lines[0], lines[1], None)
+                continue
             if decided:
                 yield from state.take_batch(number, lines)
                 continue
@@ -370,14 +403,22 @@ class LogReader:
             tally.count("damaged", f"{name}:{state.last + 1}", failure[0])
 
 
-def _batches(chunks: Iterable[bytes], splitter: LineSplitter, failure: Optional[list[str]]
-             ) -> Iterator[tuple[int, list[Union[bytes, TooLong]]]]:
+def _batches(chunks: Iterable[bytes], splitter: LineSplitter, failure: Optional[list[str]],
+             state: _Source
+             ) -> Iterator[tuple[int, Union[list[Union[bytes, TooLong]], tuple[int, bytes]]]]:
     """The lines of a chunk stream, chunk by chunk: the number of the lines before them
     (lines are numbered from 1 as an editor shows them) and the lines, blank ones
-    included (``b""``); the unterminated tail of a damaged stream is withheld (it is the
-    damage)."""
+    included (``b""``), or, once ``state`` reads an Apache/nginx format, where
+    :meth:`LineSplitter.block` gives them uncut, their number and their bytes joined by
+    LF; the unterminated tail of a damaged stream is withheld (it is the damage)."""
     number = 0
     for chunk in chunks:
+        if state.clf is not None:
+            block = splitter.block(chunk)
+            if block is not None:
+                yield number, block
+                number += block[0]
+                continue
         lines = splitter.feed(chunk)
         if lines:
             yield number, lines
@@ -453,6 +494,12 @@ class _Source:
             joined = b"\n".join(cast(list[bytes], lines))
         except TypeError:  # a TooLong among them
             return self.take_lines(number, lines, False)
+        return self.take_joined(number, len(lines), joined, cast(list[bytes], lines))
+
+    def take_joined(self, number: int, count: int, joined: bytes,
+                    lines: Optional[list[bytes]]) -> list[Request]:
+        """:meth:`take_batch` for ``count`` lines (none a :class:`TooLong`) joined by LF
+        in ``joined``; ``lines``: the same lines apart, or ``None`` (cut here if needed)."""
         clf = self.clf
         if clf is not None:
             try:
@@ -460,17 +507,21 @@ class _Source:
             except UnicodeDecodeError:  # read line by line: \xhh for the bad bytes
                 found = []
             # a match is one whole line (Clf.lines), so as many as lines: each line read
-            if len(found) == len(lines):
-                return self.take_matched(number, cast(list[bytes], lines), found)
+            if len(found) == count:
+                return self.take_matched(number, joined, lines, found)
         # one look for control bytes in the whole batch, most often none
-        return self.take_lines(number, lines,
+        return self.take_lines(number, cast(list[Union[bytes, TooLong]],
+                                            joined.split(b"\n") if lines is None else lines),
                                len(joined.translate(None, _CONTROL)) == len(joined))
 
-    def take_matched(self, number: int, lines: list[bytes], found: list[Any]) -> list[Request]:
-        """:meth:`take_lines` for a batch of UTF-8 lines that :attr:`clf`'s batch pattern
-        all read (none holds a control byte), ``found`` their groups in order: the same
-        requests and counts from the groups, with no match object and no text per line. A
-        line whose time cannot be read is handed to :meth:`take_lines` (it counts it)."""
+    def take_matched(self, number: int, joined: bytes, lines: Optional[list[bytes]],
+                     found: list[Any]) -> list[Request]:
+        """:meth:`take_lines` for a batch of UTF-8 lines (``joined`` by LF; ``lines``: the
+        same apart, or ``None``: cut only if a line is needed) that :attr:`clf`'s batch
+        pattern all read (none holds a control byte), ``found`` their groups in order: the
+        same requests and counts from the groups, with no match object and no text per
+        line. A line whose time cannot be read is handed to :meth:`take_lines` (it counts
+        it)."""
         clf = cast(Clf, self.clf)
         tally = self.tally
         keep = self.reader.keep if clf.combined else None
@@ -481,7 +532,7 @@ class _Source:
         seen: Optional[str] = None  # the last time field read, and its time
         when = _NEVER
         handed = passed = 0
-        for line, groups in zip(lines, found):
+        for index, groups in enumerate(found):
             number += 1
             stamp = groups[4]
             if stamp != seen:  # consecutive lines often share their second
@@ -489,25 +540,31 @@ class _Source:
                     when = clf_time(stamp)
                 except ValueError:  # counted unparsable_time there (no time: no clock)
                     handed += 1
-                    out += self.take_lines(number - 1, [line], True)
+                    if lines is None:
+                        lines = joined.split(b"\n")
+                    out += self.take_lines(number - 1, [lines[index]], True)
                     continue
                 seen = stamp
             if latest is None or when > latest:
                 latest = when
             elif latest - when > skew:
                 self.latest = latest
-                self.clock(when, number, line.decode("utf-8"))
+                if lines is None:
+                    lines = joined.split(b"\n")
+                self.clock(when, number, lines[index].decode("utf-8"))
             if keep is not None and passes(groups[5], groups[9], keep):
                 passed += 1
                 continue
             request = clf.request(groups, when)
             out.append(request)
             if has_agent and request.user_agent is None:
+                if lines is None:
+                    lines = joined.split(b"\n")
                 tally.count("missing_user_agent", f"{self.name}:{number}",
-                            line.decode("utf-8"))
+                            lines[index].decode("utf-8"))
         self.latest = latest
         self.last = number
-        read = len(lines) - handed
+        read = len(found) - handed
         tally.lines += read
         tally.matched += read
         tally.requests += read

@@ -41,7 +41,9 @@ The summary, field by field (``schema`` names this layout; fields are added, nev
     ``robots_fetches`` (by anyone), ``other_requests`` (lines of no crawler, not
     robots.txt: browsers and the like, counted only), ``other_hosts`` (crawler requests for
     another host than the site's: verdict ``no-file``), ``addresses_checked`` (distinct
-    (address, token) pairs verified: each once, however many requests it made),
+    (address, token) pairs verified: each once, however many requests it made, while the
+    memo of 65,536 pairs holds it; the memo is emptied when full, so past that many pairs
+    one asked again is checked, and counted, again),
     ``tokens_found_by_scan`` (crawler requests whose header names a registry token only
     behind control or format characters, quotes and the like: found by scanning it),
     ``several_crawlers_named`` (crawler requests whose header names other registry
