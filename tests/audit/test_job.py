@@ -125,6 +125,45 @@ def test_the_collectors_threshold_is_raised_while_a_job_runs_and_put_back(
     assert gc.get_threshold() == before
 
 
+
+def test_jobs_in_two_threads_put_the_collectors_threshold_back_in_any_order(
+        log: Path) -> None:
+    """Job A starts, job B starts, A ends, then B ends: the thresholds from before A are in
+    force after B (not the raised ones B saw when it started)."""
+    import gc
+    import threading
+
+    before = gc.get_threshold()
+    b_running, a_done = threading.Event(), threading.Event()
+    failures: list[BaseException] = []
+
+    def in_b(*_: object) -> None:
+        b_running.set()
+        if not a_done.wait(60):
+            raise AssertionError("job A did not end")
+
+    def job_b() -> None:
+        try:
+            with audit_logs(log, site="https://example.com", robots=ROBOTS, progress=in_b):
+                pass
+        except BaseException as error:  # reported by the test's thread
+            failures.append(error)
+
+    thread = threading.Thread(target=job_b)
+
+    def in_a(*_: object) -> None:
+        if not thread.is_alive() and not b_running.is_set():
+            thread.start()
+            assert b_running.wait(60), "job B did not start"
+
+    with audit_logs(log, site="https://example.com", robots=ROBOTS, progress=in_a):
+        pass
+    a_done.set()
+    thread.join(60)
+    assert not failures and not thread.is_alive()
+    assert gc.get_threshold() == before
+
+
 BINGBOT = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"
 
 

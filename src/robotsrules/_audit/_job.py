@@ -37,6 +37,7 @@ import os
 import re
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final, Literal, Optional, Union
 
@@ -687,8 +688,7 @@ def audit_logs(
     reader = LogReader(format, fields=fields, keep=keep)
     owned = None if directory is not None else tempfile.mkdtemp(prefix="robotsrules-audit-")
     folder = os.fspath(directory) if directory is not None else str(owned)
-    thresholds = gc.get_threshold()
-    gc.set_threshold(max(thresholds[0], GC_THRESHOLD), thresholds[1], thresholds[2])
+    _collector_raised()
     try:
         sources: list[Source] = _sources(logs)
         raw_path = os.path.join(folder, "raw.arrow")
@@ -733,8 +733,28 @@ def audit_logs(
             shutil.rmtree(owned, ignore_errors=True)
         raise
     finally:
-        gc.set_threshold(*thresholds)
+        _collector_put_back()
     return LogAudit(table_path, summary, owned)
+
+
+_COLLECTOR_LOCK = threading.Lock()
+_COLLECTOR: list[tuple[int, int, int]] = []
+"""The thresholds in force before the first of the jobs running now, once per running job
+(jobs in several threads may end in any order: the last one out puts back the first's)."""
+
+
+def _collector_raised() -> None:
+    with _COLLECTOR_LOCK:
+        thresholds = _COLLECTOR[0] if _COLLECTOR else gc.get_threshold()
+        _COLLECTOR.append(thresholds)
+        gc.set_threshold(max(thresholds[0], GC_THRESHOLD), thresholds[1], thresholds[2])
+
+
+def _collector_put_back() -> None:
+    with _COLLECTOR_LOCK:
+        thresholds = _COLLECTOR.pop()
+        if not _COLLECTOR:
+            gc.set_threshold(*thresholds)
 
 
 def _octets(sources: list[Source]) -> Optional[int]:
