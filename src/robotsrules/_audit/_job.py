@@ -891,30 +891,41 @@ def _second_pass(raw_path: str, table_path: str, schema: pa.Schema, judges: _Jud
     delays: LRU[tuple[int, str], tuple[Optional[float]]] = LRU(MEMO)
     with pa.OSFile(raw_path, "rb") as source, pq.ParquetWriter(table_path, schema) as writer:
         raw = pa.ipc.open_file(source)  # read a batch at a time (bounded in octets)
-        for batch in (raw.get_batch(index) for index in range(raw.num_record_batches)):
-            tokens = batch.column("token").to_pylist()  # only what judging reads
-            urls = batch.column("url").to_pylist()
-            hosts = batch.column("host").to_pylist()
-            times = batch.column("time").cast(pa.int64()).to_pylist()  # microseconds
-            outcomes = _Outcomes(delays)
-            ids = [0] * batch.num_rows
-            judge_of: dict[str, Judge] = {}  # by token, for the batch
-            for i, token in enumerate(tokens):
-                if token is None:
-                    continue
-                target = urls[i]
-                named = hosts[i]
-                if not target or (named is not None and not _same_host(named, host)):
-                    ids[i] = 1  # no-file
-                    continue
-                judge = judge_of.get(token)
-                if judge is None:
-                    judge = judge_of[token] = judges(token)
-                ids[i] = outcomes.of(judge, token, target, times[i])
-            judged = outcomes.columns(pa.array(ids, pa.int32()), schema)
-            arrays = [judged[f.name] if f.name in judged else batch.column(f.name)
-                      for f in schema]
-            writer.write_batch(pa.RecordBatch.from_arrays(arrays, schema=schema))
+        for index in range(raw.num_record_batches):
+            # one batch's arrays alive at a time: the batch is read, judged and written in
+            # a function of its own (in the compiled build, a loop body's temporaries
+            # otherwise lived until the loop ended: every batch of the file held at once)
+            writer.write_batch(_judged(raw.get_batch(index), schema, judges, host, delays))
+
+
+def _judged(batch: pa.RecordBatch, schema: pa.Schema, judges: _Judges, host: str,
+            delays: LRU[tuple[int, str], tuple[Optional[float]]]) -> pa.RecordBatch:
+    """A batch of the first pass's rows with its judged columns."""
+    import pyarrow as pa
+
+    tokens = batch.column("token").to_pylist()  # only what judging reads
+    urls = batch.column("url").to_pylist()
+    hosts = batch.column("host").to_pylist()
+    times = batch.column("time").cast(pa.int64()).to_pylist()  # microseconds
+    outcomes = _Outcomes(delays)
+    ids = [0] * batch.num_rows
+    judge_of: dict[str, Judge] = {}  # by token, for the batch
+    for i, token in enumerate(tokens):
+        if token is None:
+            continue
+        target = urls[i]
+        named = hosts[i]
+        if not target or (named is not None and not _same_host(named, host)):
+            ids[i] = 1  # no-file
+            continue
+        judge = judge_of.get(token)
+        if judge is None:
+            judge = judge_of[token] = judges(token)
+        ids[i] = outcomes.of(judge, token, target, times[i])
+    judged = outcomes.columns(pa.array(ids, pa.int32()), schema)
+    return pa.RecordBatch.from_arrays(
+        [judged[f.name] if f.name in judged else batch.column(f.name) for f in schema],
+        schema=schema)
 
 
 _JUDGED = ("verdict", "version", "allowed", "line", "rule", "crawl_delay", "content_signal",
