@@ -94,7 +94,7 @@ of it).
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Optional
 
 __all__ = ["DIALECTS", "MAX_BOTS", "QUERIES", "SCHEMA", "engine_tables", "fold", "in_order",
@@ -149,19 +149,6 @@ QUERIES: Mapping[str, str] = {
         SELECT token, status, count(*) AS n, min({us}) AS first, max({us}) AS last
         FROM requests WHERE robots_fetch
         GROUP BY token, status""",
-    "delays": """
-        SELECT token, reads, count(gap) AS intervals,
-               sum(CASE WHEN gap < delay * 1000000 THEN 1 ELSE 0 END) AS too_fast,
-               max(delay) AS delay
-        FROM (
-            SELECT token, reads_crawl_delay AS reads, crawl_delay AS delay,
-                   {us} - lag({us}) OVER (PARTITION BY token, coalesce(host, '')
-                                          ORDER BY {us}) AS gap
-            FROM requests WHERE token IS NOT NULL AND NOT robots_fetch
-                AND token IN (SELECT token FROM requests WHERE crawl_delay IS NOT NULL)
-            ) AS gaps
-        WHERE delay IS NOT NULL
-        GROUP BY token, reads""",
     "usage": """
         SELECT token, content_signal, content_usage, count(*) AS n
         FROM requests
@@ -170,13 +157,50 @@ QUERIES: Mapping[str, str] = {
 }
 """The aggregations of the request table (called ``requests``), for both engines."""
 
+SLICE_ROWS = 1_000_000
+"""Requests whose gaps one engine query orders at most (a slice of whole minutes; a single
+minute with more is one slice of its own)."""
+_DELAYED = """token IS NOT NULL AND NOT robots_fetch
+    AND token IN (SELECT DISTINCT token FROM requests WHERE crawl_delay IS NOT NULL)"""
+_MINUTE = "CAST(floor({us} / 60000000.0) AS BIGINT)"
+DELAY_QUERIES: Mapping[str, str] = {
+    "minutes": f"""
+        SELECT {_MINUTE} AS minute, count(*) AS n FROM requests WHERE {_DELAYED}
+        GROUP BY {_MINUTE}""",
+    "slice": f"""
+        SELECT token, h, reads,
+               count(CASE WHEN delay IS NOT NULL THEN gap END) AS intervals,
+               sum(CASE WHEN delay IS NOT NULL AND gap < delay * 1000000 THEN 1 ELSE 0 END)
+                   AS too_fast,
+               max(delay) AS delay, min(us) AS first, max(us) AS last,
+               max(CASE WHEN gap IS NULL THEN delay END) AS first_delay
+        FROM (
+            SELECT token, h, reads, delay, us,
+                   us - lag(us) OVER (PARTITION BY token, h ORDER BY us) AS gap
+            FROM (SELECT token, coalesce(host, '') AS h, reads_crawl_delay AS reads,
+                         crawl_delay AS delay, {{us}} AS us
+                  FROM requests WHERE {_DELAYED} AND {_MINUTE} >= {{lo}}
+                      AND {_MINUTE} < {{hi}}) AS inside) AS gaps
+        GROUP BY token, h, reads""",
+}
+"""The gaps between a crawler's requests to a host (for Crawl-delay), over the crawlers a
+file in force asked a delay of: ordering every such request at once made the engine's
+memory grow with them (DuckDB's sort keeps a part of each row that does not spill), so
+the minutes are counted first (``minutes``: a row per minute with such requests) and the
+gaps ordered slice by slice (``slice``: the minutes ``[lo, hi)``, at most
+:data:`SLICE_ROWS` requests unless one minute has more), a row per crawler and host: the
+gaps inside the slice, and its first and last request; the first request's gap is counted
+from the last one of an earlier slice (kept per crawler and host, in order of the slices).
+The slices' rows are added up per crawler: the same answers as one query over all the
+requests."""
+
 
 def _key(row: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple((value is None, "" if value is None else value) for value in row)
 
 
-def engine_tables(path: str, engine: str = "duckdb", spark: Any = None
-                  ) -> dict[str, list[tuple[Any, ...]]]:
+def engine_tables(path: str, engine: str = "duckdb", spark: Any = None,
+                  slice_rows: int = SLICE_ROWS) -> dict[str, list[tuple[Any, ...]]]:
     """Every query of :data:`QUERIES` over the request table at ``path`` (Parquet), its rows
     as tuples in a fixed order: the same answers from either engine."""
     dialect = DIALECTS[engine]
@@ -184,18 +208,65 @@ def engine_tables(path: str, engine: str = "duckdb", spark: Any = None
     if engine == "duckdb":
         with _connect(path) as con:
             con.register("requests", con.read_parquet(path))
-            found = {name: [tuple(row) for row in con.execute(sql).fetchall()]
-                     for name, sql in texts.items()}
+
+            def run(sql: str) -> list[tuple[Any, ...]]:
+                return [tuple(row) for row in con.execute(sql).fetchall()]
+
+            found = {name: run(sql) for name, sql in texts.items()}
+            found["delays"] = _delays(run, dialect, slice_rows)
     else:
         from ..spark import local_session
 
         session = spark if spark is not None else local_session(
             "local[1]", **{"spark.sql.shuffle.partitions": "4"})
         session.read.parquet(path).createOrReplaceTempView("requests")
-        found = {name: [tuple(row) for row in session.sql(sql).collect()]
-                 for name, sql in texts.items()}
+
+        def run(sql: str) -> list[tuple[Any, ...]]:
+            return [tuple(row) for row in session.sql(sql).collect()]
+
+        found = {name: run(sql) for name, sql in texts.items()}
+        found["delays"] = _delays(run, dialect, slice_rows)
     return {name: sorted((_plain(row) for row in rows), key=_key)
             for name, rows in found.items()}
+
+
+def _delays(run: Callable[[str], list[tuple[Any, ...]]], dialect: Mapping[str, str],
+            slice_rows: int) -> list[tuple[Any, ...]]:
+    """The ``delays`` table (token, reads, intervals, too_fast, delay) by
+    :data:`DELAY_QUERIES`: the gaps ordered a slice of minutes at a time."""
+    minutes = sorted((int(minute), int(n)) for minute, n in
+                     run(DELAY_QUERIES["minutes"].format(**dialect)))
+    slices: list[tuple[int, int]] = []
+    start, held = None, 0
+    for minute, n in minutes:
+        if start is not None and held + n > slice_rows:
+            slices.append((start, minute))
+            start, held = None, 0
+        if start is None:
+            start = minute
+        held += n
+    if start is not None:
+        slices.append((start, minutes[-1][0] + 1))
+    totals: dict[tuple[Any, Any], list[Any]] = {}
+    last: dict[tuple[Any, Any], int] = {}  # per crawler and host: its latest request so far
+    for lo, hi in slices:
+        rows = run(DELAY_QUERIES["slice"].format(lo=lo, hi=hi, **dialect))
+        for token, host, reads, intervals, too_fast, delay, first, _last, first_delay in rows:
+            before = last.get((token, host))
+            if delay is not None:
+                entry = totals.setdefault((token, reads), [0, 0, None])
+                entry[0] += int(intervals or 0)
+                entry[1] += int(too_fast or 0)
+                if entry[2] is None or float(delay) > entry[2]:
+                    entry[2] = float(delay)
+                if before is not None and first_delay is not None:  # its gap from before
+                    entry[0] += 1
+                    entry[1] += int(first) - before < float(first_delay) * 1_000_000
+        for token, host, *_counts, latest, _first_delay in rows:
+            if last.get((token, host)) is None or int(latest) > last[(token, host)]:
+                last[(token, host)] = int(latest)
+    return [(token, reads, intervals, too_fast, delay)
+            for (token, reads), (intervals, too_fast, delay) in totals.items()]
 
 
 def in_order(path: str, order: str, rows: int) -> Iterator[Any]:
