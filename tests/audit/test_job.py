@@ -4,8 +4,10 @@ request table (rows, provenance) and the summary's counts, read back from both."
 from __future__ import annotations
 
 import datetime
+import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -163,6 +165,31 @@ def test_jobs_in_two_threads_put_the_collectors_threshold_back_in_any_order(
     assert not failures and not thread.is_alive()
     assert gc.get_threshold() == before
 
+
+
+def test_a_job_that_fails_removes_its_spill_from_the_callers_folder(
+        log: Path, tmp_path: Path) -> None:
+    class Failing(io.RawIOBase):  # a stream that breaks after its first read
+        def __init__(self) -> None:
+            self.reads = 0
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer: Any) -> int:
+            self.reads += 1
+            if self.reads > 1:
+                raise RuntimeError("the stream broke")
+            data = log.read_bytes()[:len(buffer)]
+            buffer[:len(data)] = data
+            return len(data)
+
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    with pytest.raises(RuntimeError):
+        audit_logs(io.BufferedReader(Failing()), site="https://example.com", robots=ROBOTS,
+                   directory=folder)
+    assert not (folder / "raw.arrow").exists()
 
 BINGBOT = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"
 

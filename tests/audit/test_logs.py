@@ -158,6 +158,17 @@ def test_cr_only_crlf_and_lf_lines_all_end_lines() -> None:
     assert reader.tally.lines == 3 and reader.tally.problems == {}
 
 
+
+def test_an_empty_chunk_between_cr_and_lf_is_no_blank_line() -> None:
+    # chunks given to the library's reader may be empty: a CR LF cut around one is still
+    # one line end (a blank line between them shifted every later line's number)
+    first, second = line(1).rstrip(b"\n"), line(2)
+    whole, cut = LogReader(), LogReader()
+    list(whole.read_chunks([first + b"\r\n" + second], "log"))
+    requests = list(cut.read_chunks([first + b"\r", b"", b"\n" + second], "log"))
+    assert [r.target for r in requests] == ["/p/1", "/p/2"]
+    assert (cut.tally.blank, cut.tally.lines) == (whole.tally.blank, whole.tally.lines) == (0, 2)
+
 def test_a_last_line_without_its_end_is_read() -> None:
     assert [r.target for r in LogReader().read([io.BytesIO(body(3).rstrip(b"\n"))])] == [
         "/p/0", "/p/1", "/p/2"]

@@ -30,6 +30,7 @@ Spark for fleets) with one set of queries, the same for both.
 # robotsrules: compiled (mypyc group robotsrules_core; setup.py and tests/compiled read this line)
 from __future__ import annotations
 
+import contextlib
 import datetime
 import gc
 import ipaddress
@@ -72,7 +73,8 @@ MAX_CRAWLERS = 10_000
 requests of crawlers past it are ``no-file`` (their state is not known)."""
 GC_THRESHOLD = 100_000
 """The cyclic garbage collector's first threshold while a job runs (the one in force, if
-higher, is kept; the thresholds are put back when it ends). A job makes and drops millions
+higher, is kept; the thresholds are put back when the last job running ends: a
+threshold the caller sets while jobs run is replaced then). A job makes and drops millions
 of tuples (a line's fields, a row's keys) and none of them in a cycle; at the default
 (700 allocations) the collector ran about 1,500 times on the 1 M-line benchmark log and
 went through the job's memos (up to :data:`MEMO` entries each) in every full collection:
@@ -688,8 +690,11 @@ def audit_logs(
     reader = LogReader(format, fields=fields, keep=keep)
     owned = None if directory is not None else tempfile.mkdtemp(prefix="robotsrules-audit-")
     folder = os.fspath(directory) if directory is not None else str(owned)
-    _collector_raised()
+    raised = False
+    spill: Optional[str] = None  # the first pass's file, once made
     try:
+        _collector_raised()
+        raised = True
         sources: list[Source] = _sources(logs)
         raw_path = os.path.join(folder, "raw.arrow")
         schema = request_schema()
@@ -700,6 +705,7 @@ def audit_logs(
                   "addresses_checked": 0, "tokens_found_by_scan": 0,
                   "targets_not_normalised": 0, "several_crawlers_named": 0}
         examples: list[str] = []
+        spill = raw_path
         with open(raw_path, "wb") as sink, _raw_writer(sink, schema) as writer:
             rows = _RawRows(writer, schema, BATCH_BYTES)
             for number, request in enumerate(reader.read(sources), 1):
@@ -731,9 +737,13 @@ def audit_logs(
     except BaseException:
         if owned is not None:
             shutil.rmtree(owned, ignore_errors=True)
+        elif spill is not None:  # the caller's folder: the first pass's file goes
+            with contextlib.suppress(OSError):
+                os.unlink(spill)
         raise
     finally:
-        _collector_put_back()
+        if raised:
+            _collector_put_back()
     return LogAudit(table_path, summary, owned)
 
 

@@ -153,6 +153,8 @@ class LineSplitter:
 
     def feed(self, chunk: bytes) -> list[Union[bytes, TooLong]]:
         """The lines ``chunk`` ends (the rest is kept, up to the bound)."""
+        if not chunk:  # nothing: a CR before it still pairs with an LF after it
+            return []
         if self._after_cr and chunk[:1] == b"\n":
             chunk = chunk[1:]
         self._after_cr = chunk[-1:] == b"\r"
