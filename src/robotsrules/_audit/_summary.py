@@ -134,22 +134,15 @@ QUERIES: Mapping[str, str] = {
                                       ORDER BY {us}, url) AS k
             FROM requests JOIN (
                 SELECT token AS t, verdict AS v, coalesce(line, -1) AS l,
-                       coalesce(min(CASE WHEN upto >= 3 THEN minute END), max(minute))
-                           AS last_minute
+                       coalesce(min(CASE WHEN upto >= 3 THEN day END), max(day)) AS last_day
                 FROM (
-                    SELECT token, verdict, line, minute,
-                           sum(n) OVER (PARTITION BY token, verdict, line ORDER BY minute)
-                               AS upto
-                    FROM (SELECT token, verdict, line,
-                                 CAST(floor({us} / 60000000.0) AS BIGINT) AS minute,
-                                 count(*) AS n FROM requests
+                    SELECT token, verdict, line, day,
+                           sum(n) OVER (PARTITION BY token, verdict, line ORDER BY day) AS upto
+                    FROM (SELECT token, verdict, line, day, count(*) AS n FROM requests
                           WHERE verdict IN ('violation', 'caching-allowance')
-                          GROUP BY token, verdict, line,
-                                   CAST(floor({us} / 60000000.0) AS BIGINT)) AS counted
-                    ) AS running
+                          GROUP BY token, verdict, line, day) AS daily) AS running
                 GROUP BY token, verdict, line) AS cut
-            ON token = t AND verdict = v AND coalesce(line, -1) = l
-                AND CAST(floor({us} / 60000000.0) AS BIGINT) <= last_minute
+            ON token = t AND verdict = v AND coalesce(line, -1) = l AND day <= last_day
             WHERE verdict IN ('violation', 'caching-allowance')) AS ranked
         WHERE k <= 3""",
     "fetches": """
