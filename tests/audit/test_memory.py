@@ -102,11 +102,16 @@ def test_gaps_count_from_the_request_before_a_delay_was_asked(tmp_path: Path) ->
     assert delays["GPTBot"]["delay"] is None and delays["GPTBot"]["intervals"] == 0
 
 
+def _child(script: str, *args: object) -> int:
+    """The number ``script`` prints last, run in a child process with ``args``."""
+    done = subprocess.run([sys.executable, "-c", script, *map(str, args)],
+                          capture_output=True, text=True, check=True)
+    return int(done.stdout.split()[-1])
+
+
 def _peak(table: Path) -> int:
     """The peak resident memory (KiB) of a child process summarising ``table``."""
-    done = subprocess.run([sys.executable, "-c", _PEAK, str(table)], capture_output=True,
-                          text=True, check=True)
-    return int(done.stdout.split()[-1])
+    return _child(_PEAK, table)
 
 
 def test_summary_memory_does_not_grow_with_the_requests(tmp_path: Path) -> None:
@@ -183,12 +188,8 @@ def test_the_judging_holds_one_batch_at_a_time(tmp_path: Path) -> None:
     20,000 (the same batches, four times as many): the second pass holds one batch of the
     first pass's rows at a time. In the compiled build its loop once kept every batch alive
     until the loop ended (a 3,000,000-line log: 247 MiB against 44)."""
-    peaks = []
-    for lines in (20_000, 80_000):
-        log = _crawler_log(tmp_path / f"{lines}.log", lines)
-        done = subprocess.run([sys.executable, "-c", _ARROW_PEAK, str(log), str(lines)],
-                              capture_output=True, text=True, check=True)
-        peaks.append(int(done.stdout.split()[-1]))
+    peaks = [_child(_ARROW_PEAK, _crawler_log(tmp_path / f"{lines}.log", lines), lines)
+             for lines in (20_000, 80_000)]
     assert peaks[1] < 2 * peaks[0], peaks
 
 
@@ -215,10 +216,6 @@ def test_gaps_of_every_crawler_are_ordered_a_slice_at_a_time(tmp_path: Path) -> 
     # a Crawl-delay for every crawler: one ordering of all the requests held DuckDB memory
     # growing with them; a slice of minutes at a time (here 65,536 requests, a day of
     # these) peaks alike at 2 and 8 days
-    peaks = []
-    for days in (2, 8):
-        table = _every_crawler_delayed(tmp_path / f"{days}.parquet", days)
-        done = subprocess.run([sys.executable, "-c", _SLICED_PEAK, str(table), str(ROWS)],
-                              capture_output=True, text=True, check=True)
-        peaks.append(int(done.stdout.split()[-1]))
+    peaks = [_child(_SLICED_PEAK, _every_crawler_delayed(tmp_path / f"{days}.parquet", days),
+                    ROWS) for days in (2, 8)]
     assert peaks[1] - peaks[0] < 16 * 1024, peaks
